@@ -1,0 +1,83 @@
+//! # shaped
+//!
+//! Strided tensors whose rank and known sizes are part of the type. Shape bugs that the types
+//! can see (broadcasting mismatches, matmul inner dims, reshape element counts, literal indices
+//! out of bounds) are compile errors; sizes known only at run time (`Dyn`, spelled `_`) are
+//! checked at run time with a [`ShapeError`] that names the shapes.
+//!
+//! ```
+//! use shaped::prelude::*;
+//!
+//! let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
+//! let b = Tensor::from([10., 20., 30.]);            // Shape![3]
+//! let y = &x + &b;                                  // broadcast: Shape![2, 3]
+//! assert_eq!(y.to_vec(), [11., 22., 33., 14., 25., 36.]);
+//!
+//! let col = t!(x[.., 1]);                           // a view of shape Shape![2], no copy
+//! assert_eq!(col.to_vec(), [2., 5.]);
+//!
+//! let m = x.matmul(&x.t());                         // Shape![2, 2]
+//! assert_eq!(m.at([0, 1]), 32.);
+//! let s = x.sum_axis::<1>();                        // Shape![2]
+//! assert_eq!(s.to_vec(), [6., 15.]);
+//!
+//! let d = x.clone().into_dyn();                     // rank and sizes at run time
+//! let back: Tensor<f32, Shape![2, 3]> = d.try_into_static()?;
+//! # Ok::<(), ShapeError>(())
+//! ```
+//!
+//! Layers (see the repository's `DESIGN.md`): [`Shape!`]/[`t!`] -> shape types (`tensor_core::
+//! shape`) -> [`Layout`] -> kernels (`tensor_core::kernels`) -> storage.
+#![no_std]
+
+pub use tensor_core::{
+    bf16, dim, error, f16, index, kernels, layout, shape, storage, tensor, Axes, Axis, Const,
+    CowRepr, Data, DataMut, Dim, Dyn, DynShape, Element, Layout, Shape, ShapeError, SliceArg,
+    Tensor, TensorBase, TensorCow, TensorView, TensorViewMut, MAX_RANK,
+};
+
+/// The names most code needs: `use shaped::prelude::*;`.
+pub mod prelude {
+    pub use crate::{
+        t, Axes, Const, Dyn, DynShape, Shape, ShapeError, SliceArg, Tensor, TensorCow, TensorView,
+        TensorViewMut,
+    };
+}
+
+#[doc(hidden)]
+pub mod __private {
+    pub use tensor_core::index;
+    pub use tensor_core::shape::{Cons, Nil};
+    pub use tensor_macros::t_impl;
+}
+
+/// Typed indexing that lowers to a strided view, never a copy: `t!(x[.., 1, 0..2])`.
+///
+/// | item | meaning | result dim |
+/// |---|---|---|
+/// | `..` | the whole dim | kept |
+/// | `2`, `-1` | one index (negative counts from the end) | dropped |
+/// | `a..b`, `a..`, `..b`, `a..=b`, `-3..` | a range | its length |
+/// | `a..b;2`, `..;-1` | with a step; a negative step walks the range backwards | its length |
+/// | `None` | a new size-1 dim | `Const<1>` |
+/// | `...` | the remaining dims | kept |
+/// | any other expression | an index or bound computed at run time | `Dyn` |
+///
+/// Literal indices and bounds are checked at compile time against static dims; runtime ones
+/// (and literals on `Dyn` dims) are checked at run time and panic with the [`ShapeError`]
+/// message. Out-of-range bounds are errors, never clamped (NumPy clamps; this crate does not).
+/// `t!(x[.., 0] = value)` assigns a scalar or a broadcastable tensor through the view.
+///
+/// ```
+/// use shaped::prelude::*;
+/// let mut x: Tensor<f32, Shape![3, 4]> = Tensor::zeros();
+/// t!(x[.., 0] = 1.0);
+/// let v: TensorView<f32, Shape![3, 2]> = t!(x[.., 0..4;2]);
+/// assert_eq!(v.to_vec(), [1., 0., 1., 0., 1., 0.]);
+/// let r = t!(x[0, ..;-1]);                          // reversed view of row 0
+/// assert_eq!(r.to_vec(), [0., 0., 0., 1.]);
+/// ```
+#[macro_export]
+macro_rules! t {
+    ($($tt:tt)*) => { $crate::__private::t_impl!($crate; $($tt)*) };
+}

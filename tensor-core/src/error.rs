@@ -1,0 +1,128 @@
+//! [`ShapeError`]: every runtime shape, index and layout error. The message names the shapes.
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+/// A shape, index or layout error found at run time. Each `try_` method returns it; the plain
+/// method panics with the same message (`Display`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+#[allow(missing_docs)] // the fields are the sizes and positions that each variant's doc names
+pub enum ShapeError {
+    /// Two shapes do not broadcast: `cannot broadcast [2, 3] with [4, 3]`.
+    Broadcast { lhs: Vec<usize>, rhs: Vec<usize> },
+    /// A shape cannot be expanded to a target.
+    Expand { from: Vec<usize>, to: Vec<usize> },
+    /// Matmul inner dims differ, or an operand is not 2-D.
+    MatMul { lhs: Vec<usize>, rhs: Vec<usize> },
+    /// Reshape/view to a shape with another element count.
+    Reshape { from: Vec<usize>, to: Vec<isize> },
+    /// `view` on strides that cannot express the new shape without a copy.
+    View {
+        sizes: Vec<usize>,
+        strides: Vec<isize>,
+        to: Vec<usize>,
+    },
+    /// Runtime sizes that do not fit a shape type (`[2, _]` vs `[3, 4]`).
+    ShapeMismatch { expected: String, got: Vec<usize> },
+    /// A flat buffer whose length does not match the shape.
+    DataLength { len: usize, sizes: Vec<usize> },
+    /// An index outside its dimension.
+    Index {
+        index: isize,
+        axis: usize,
+        size: usize,
+    },
+    /// A range outside its dimension (bounds after normalising negative ones).
+    Range {
+        start: isize,
+        end: isize,
+        axis: usize,
+        size: usize,
+    },
+    /// A zero slice step.
+    ZeroStep { axis: usize },
+    /// More indices than dims.
+    TooManyIndices { given: usize, rank: usize },
+    /// An axis outside `0..rank` (or `0..=rank` where inserting).
+    Axis { axis: isize, rank: usize },
+    /// Axes that do not form a permutation.
+    Permutation { axes: Vec<usize>, rank: usize },
+    /// `squeeze` of a dim whose size is not 1.
+    Squeeze { axis: usize, sizes: Vec<usize> },
+    /// More than [`MAX_RANK`](crate::MAX_RANK) dims.
+    RankTooLarge { rank: usize },
+    /// The element count overflows `usize` (or strides overflow `isize`).
+    Overflow { sizes: Vec<usize> },
+    /// An invalid argument, described in words.
+    Invalid(String),
+}
+
+impl fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ShapeError::*;
+        match self {
+            Broadcast { lhs, rhs } => write!(f, "cannot broadcast {lhs:?} with {rhs:?}"),
+            Expand { from, to } => write!(f, "cannot expand {from:?} to {to:?}: only size-1 dims can be expanded"),
+            MatMul { lhs, rhs } => {
+                if lhs.len() != 2 || rhs.len() != 2 {
+                    write!(f, "cannot matmul {lhs:?} by {rhs:?}: matmul needs two 2-D tensors")
+                } else {
+                    write!(f, "cannot matmul {lhs:?} by {rhs:?}: inner dimensions {} and {} differ", lhs[1], rhs[0])
+                }
+            }
+            Reshape { from, to } => write!(f, "cannot reshape {from:?} into {to:?}: element counts differ"),
+            View { sizes, strides, to } => write!(
+                f,
+                "cannot view {sizes:?} (strides {strides:?}) as {to:?}: the strides cannot express it without a copy; call contiguous() first or use reshape"
+            ),
+            ShapeMismatch { expected, got } => write!(f, "sizes {got:?} do not match shape {expected}"),
+            DataLength { len, sizes } => write!(f, "a buffer of {len} elements does not fit shape {sizes:?}"),
+            Index { index, axis, size } => {
+                write!(f, "index {index} is out of bounds for dimension {axis} of size {size}")
+            }
+            Range { start, end, axis, size } => {
+                write!(f, "range {start}..{end} is out of bounds for dimension {axis} of size {size}")
+            }
+            ZeroStep { axis } => write!(f, "slice step cannot be zero (dimension {axis})"),
+            TooManyIndices { given, rank } => {
+                write!(f, "too many indices: {given} indices for a tensor of rank {rank}")
+            }
+            Axis { axis, rank } => write!(f, "axis {axis} is out of range for a tensor of rank {rank}"),
+            Permutation { axes, rank } => {
+                write!(f, "{axes:?} is not a permutation of the axes of a tensor of rank {rank}")
+            }
+            Squeeze { axis, sizes } => write!(f, "cannot squeeze axis {axis} of {sizes:?}: its size is not 1"),
+            RankTooLarge { rank } => {
+                write!(f, "rank {rank} exceeds the maximum of {} dims", crate::MAX_RANK)
+            }
+            Overflow { sizes } => write!(f, "the element count of {sizes:?} overflows usize"),
+            Invalid(s) => f.write_str(s),
+        }
+    }
+}
+
+impl core::error::Error for ShapeError {}
+
+/// Panics with the error's message: the plain (non-`try_`) forms use it.
+#[cold]
+#[inline(never)]
+#[track_caller]
+pub(crate) fn fail(e: ShapeError) -> ! {
+    panic!("{e}")
+}
+
+/// `Result` extension used by the plain forms.
+pub(crate) trait OrPanic<T> {
+    fn or_panic(self) -> T;
+}
+impl<T> OrPanic<T> for Result<T, ShapeError> {
+    #[inline]
+    #[track_caller]
+    fn or_panic(self) -> T {
+        match self {
+            Ok(v) => v,
+            Err(e) => fail(e),
+        }
+    }
+}

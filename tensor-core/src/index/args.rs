@@ -1,0 +1,140 @@
+//! Runtime slice arguments for code whose indices are data (PyTorch's C++ `TensorIndex`).
+use super::DimBuf;
+use crate::error::{OrPanic, ShapeError};
+use crate::layout::{index_offset, range_bounds, range_dim, Layout};
+use crate::shape::DynShape;
+use crate::storage::Data;
+use crate::tensor::{TensorBase, TensorView};
+use core::ops::{Bound, RangeBounds};
+
+/// One index item built at run time: `SliceArg::Index(-1)`, `SliceArg::range(1.., 2)`,
+/// `SliceArg::Full`, `SliceArg::NewAxis`, `SliceArg::Ellipsis`. Mirrors PyTorch's `TensorIndex`
+/// (`Slice`, `None`, `Ellipsis`, integers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SliceArg {
+    /// `:`, the whole dim.
+    Full,
+    /// An integer index (negative counts from the end); drops the dim.
+    Index(isize),
+    /// `start:end:step` (`None` is open; negative bounds count from the end; a negative step
+    /// walks the range backwards).
+    Range {
+        /// Start bound.
+        start: Option<isize>,
+        /// End bound, exclusive.
+        end: Option<isize>,
+        /// Non-zero step.
+        step: isize,
+    },
+    /// `None`: a new size-1 dim.
+    NewAxis,
+    /// `...`: as many `Full` as the other items leave.
+    Ellipsis,
+}
+
+impl SliceArg {
+    /// A range item from any Rust range of `isize` (`1..`, `..-1`, `2..=4`) and a step.
+    pub fn range(r: impl RangeBounds<isize>, step: isize) -> SliceArg {
+        let start = match r.start_bound() {
+            Bound::Included(&s) => Some(s),
+            Bound::Excluded(&s) => Some(s + 1),
+            Bound::Unbounded => None,
+        };
+        let end = match r.end_bound() {
+            Bound::Included(&-1) => None,
+            Bound::Included(&e) => Some(e + 1),
+            Bound::Excluded(&e) => Some(e),
+            Bound::Unbounded => None,
+        };
+        SliceArg::Range { start, end, step }
+    }
+}
+
+/// Applies runtime slice arguments to a layout.
+///
+/// # Errors
+/// Index and range errors; [`ShapeError::TooManyIndices`]; [`ShapeError::Invalid`] for two
+/// ellipses; [`ShapeError::ZeroStep`]; [`ShapeError::RankTooLarge`].
+pub fn apply_args(l: &Layout, args: &[SliceArg]) -> Result<Layout, ShapeError> {
+    let consumed = args
+        .iter()
+        .filter(|a| !matches!(a, SliceArg::NewAxis | SliceArg::Ellipsis))
+        .count();
+    if consumed > l.rank() {
+        return Err(ShapeError::TooManyIndices {
+            given: consumed,
+            rank: l.rank(),
+        });
+    }
+    if args
+        .iter()
+        .filter(|a| matches!(a, SliceArg::Ellipsis))
+        .count()
+        > 1
+    {
+        return Err(ShapeError::Invalid(
+            "an index can only have a single ellipsis (`...`)".into(),
+        ));
+    }
+    let mut out = DimBuf::new();
+    let mut off = l.offset() as isize;
+    let mut d = 0;
+    for a in args {
+        match *a {
+            SliceArg::Ellipsis => {
+                for _ in 0..l.rank() - consumed {
+                    out.push(l.sizes()[d], l.strides()[d])?;
+                    d += 1;
+                }
+                continue;
+            }
+            SliceArg::NewAxis => {
+                out.push(1, 0)?;
+                continue;
+            }
+            SliceArg::Full => out.push(l.sizes()[d], l.strides()[d])?,
+            SliceArg::Index(i) => off += index_offset(i, l.sizes()[d], l.strides()[d], d)?,
+            SliceArg::Range { start, end, step } => {
+                if step == 0 {
+                    return Err(ShapeError::ZeroStep { axis: d });
+                }
+                let (s, e) = range_bounds(start, end, l.sizes()[d], d)?;
+                let (o, n, st) = range_dim(s, e, step, l.strides()[d]);
+                off += o;
+                out.push(n, st)?;
+            }
+        }
+        d += 1;
+    }
+    while d < l.rank() {
+        out.push(l.sizes()[d], l.strides()[d])?;
+        d += 1;
+    }
+    Ok(Layout::from_raw(
+        &out.sizes[..out.len],
+        &out.strides[..out.len],
+        off,
+    ))
+}
+
+impl<D: Data, S: crate::Shape> TensorBase<D, S> {
+    /// A view from runtime index items (PyTorch `x.index({...})` with `TensorIndex`); the result
+    /// shape is dynamic. `x.try_slice(&[SliceArg::Index(-1), SliceArg::range(1.., 2)])`.
+    ///
+    /// # Errors
+    /// As [`apply_args`].
+    pub fn try_slice(
+        &self,
+        args: &[SliceArg],
+    ) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+        Ok(TensorBase::from_parts(
+            self.data.as_slice(),
+            apply_args(&self.layout, args)?,
+        ))
+    }
+    /// [`try_slice`](Self::try_slice), panicking with the error's message.
+    #[track_caller]
+    pub fn slice(&self, args: &[SliceArg]) -> TensorView<'_, D::Elem, DynShape> {
+        self.try_slice(args).or_panic()
+    }
+}

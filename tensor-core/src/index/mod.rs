@@ -1,0 +1,736 @@
+//! Indexing: the typed slice specs that `t!` lowers to, the type-level rules that compute a
+//! slice's result shape (and reject literal out-of-bounds indices at compile time), the runtime
+//! walk that applies a spec to a [`Layout`], and the runtime [`SliceArg`] API for dynamic code.
+//!
+//! Literal indices and bounds become const generics. Each op either consumes one input dim
+//! (`..`, an index, a range) or inserts one (`None`). Ops before `...` apply from the front, ops
+//! after it (reversed by the macro) from the back. Runtime expressions become [`AtDyn`] and
+//! [`RangeDyn`], checked at run time, and give `Dyn` dims.
+use crate::dim::*;
+use crate::error::{OrPanic, ShapeError};
+use crate::layout::{index_offset, range_bounds, range_dim, Layout};
+use crate::shape::*;
+use crate::storage::{Data, DataMut};
+use crate::tensor::{TensorBase, TensorView, TensorViewMut};
+use core::ops::{Add, Div, Sub};
+use typenum::{IsLess, IsLessOrEqual, Sub1, B1};
+
+mod args;
+pub use args::SliceArg;
+
+/// `..`: the whole dim.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Full;
+/// A literal index `I` (drops the dim).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct At<const I: usize>;
+/// A literal index `-K` (drops the dim; `-1` is the last element).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AtNeg<const K: usize>;
+/// A runtime index (negative counts from the end; drops the dim).
+#[derive(Clone, Copy, Debug)]
+pub struct AtDyn(pub isize);
+/// Literal `S..E;STEP` (`REV`: negative step). `LEN` is computed by the macro.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Range<
+    const S: usize,
+    const E: usize,
+    const STEP: usize,
+    const LEN: usize,
+    const REV: bool,
+>;
+/// Literal `S..;STEP` (and `..;STEP`): the length `ceil((N - S) / STEP)` is computed with typenum.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RangeFrom<const S: usize, const STEP: usize, const REV: bool>;
+/// Literal `-KS..-KE;STEP` (`KE = 0`: open end), counted from the end of the dim.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RangeNeg<
+    const KS: usize,
+    const KE: usize,
+    const STEP: usize,
+    const LEN: usize,
+    const REV: bool,
+>;
+/// A range with a runtime part (gives a `Dyn` dim).
+#[derive(Clone, Copy, Debug)]
+pub struct RangeDyn {
+    /// Start (`None`: open; negative counts from the end).
+    pub start: Option<isize>,
+    /// End, exclusive (`None`: open; negative counts from the end).
+    pub end: Option<isize>,
+    /// Non-zero step; negative walks the range backwards.
+    pub step: isize,
+}
+/// `None`: a new size-1 dim.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NewAxis;
+
+/// What `t!` produces: the ops before `...` and the (reversed) ops after it.
+#[derive(Clone, Copy, Debug)]
+pub struct Spec<Pre, Post> {
+    /// Ops applied from the front.
+    pub pre: Pre,
+    /// Ops applied from the back (reversed).
+    pub post: Post,
+}
+
+// ------------------------------------------------------------------------------------- checks
+/// Literal index in bounds.
+#[diagnostic::on_unimplemented(
+    message = "index {I} is out of bounds for a dimension of size {N}",
+    label = "literal index out of bounds"
+)]
+pub trait IndexInBounds<const I: usize, const N: usize> {}
+impl<const I: usize, const N: usize> IndexInBounds<I, N> for B1 {}
+
+/// Literal negative index in bounds.
+#[diagnostic::on_unimplemented(
+    message = "index -{K} is out of bounds for a dimension of size {N}",
+    label = "literal index out of bounds"
+)]
+pub trait NegIndexInBounds<const K: usize, const N: usize> {}
+impl<const K: usize, const N: usize> NegIndexInBounds<K, N> for B1 {}
+
+/// Literal range end in bounds.
+#[diagnostic::on_unimplemented(
+    message = "range end {E} is out of bounds for a dimension of size {N}",
+    label = "literal range out of bounds"
+)]
+pub trait RangeEndInBounds<const E: usize, const N: usize> {}
+impl<const E: usize, const N: usize> RangeEndInBounds<E, N> for B1 {}
+
+/// Literal negative range start in bounds.
+#[diagnostic::on_unimplemented(
+    message = "range start -{K} is out of bounds for a dimension of size {N}",
+    label = "literal range out of bounds"
+)]
+pub trait NegStartInBounds<const K: usize, const N: usize> {}
+impl<const K: usize, const N: usize> NegStartInBounds<K, N> for B1 {}
+
+/// `S..;STEP` on a static dim of size `N`: the check and the length in one place.
+#[diagnostic::on_unimplemented(
+    message = "range start {S} is out of bounds for a dimension of size {N}",
+    label = "literal range start out of bounds"
+)]
+pub trait RangeFromLen<const S: usize, const N: usize, const STEP: usize> {
+    /// `Const<ceil((N - S) / STEP)>`.
+    type Len: Dim;
+}
+type TnC<const N: usize> = Tn<Const<N>>;
+type Span<const N: usize, const S: usize, const STEP: usize> =
+    Sub1<typenum::Sum<typenum::Diff<TnC<N>, TnC<S>>, TnC<STEP>>>;
+impl<const S: usize, const N: usize, const STEP: usize> RangeFromLen<S, N, STEP> for B1
+where
+    Const<N>: StaticDim,
+    Const<S>: StaticDim,
+    Const<STEP>: StaticDim,
+    TnC<N>: Sub<TnC<S>>,
+    typenum::Diff<TnC<N>, TnC<S>>: Add<TnC<STEP>>,
+    typenum::Sum<typenum::Diff<TnC<N>, TnC<S>>, TnC<STEP>>: Sub<B1>,
+    Span<N, S, STEP>: Div<TnC<STEP>>,
+    typenum::Quot<Span<N, S, STEP>, TnC<STEP>>: ToConst,
+{
+    type Len = <typenum::Quot<Span<N, S, STEP>, TnC<STEP>> as ToConst>::Out;
+}
+
+// --------------------------------------------------------------------------------- type level
+/// Applies one op to the front of the remaining dims list `L`.
+#[diagnostic::on_unimplemented(
+    message = "too many indices for this tensor: `{Self}` has no dimension left to index",
+    label = "more indices than dimensions",
+    note = "each index, range or `..` consumes one dimension; `None` adds one"
+)]
+pub trait IndexOp<L> {
+    /// Output dims (a list of length 0 or 1).
+    type Out;
+    /// The remaining input dims.
+    type Rest;
+}
+impl<D: Dim, R> IndexOp<Cons<D, R>> for Full {
+    type Out = Cons<D, Nil>;
+    type Rest = R;
+}
+impl<const I: usize, const N: usize, R> IndexOp<Cons<Const<N>, R>> for At<I>
+where
+    Const<I>: StaticDim,
+    Const<N>: StaticDim,
+    TnC<I>: IsLess<TnC<N>>,
+    typenum::Le<TnC<I>, TnC<N>>: IndexInBounds<I, N>,
+{
+    type Out = Nil;
+    type Rest = R;
+}
+impl<const I: usize, R> IndexOp<Cons<Dyn, R>> for At<I> {
+    type Out = Nil;
+    type Rest = R;
+}
+impl<const K: usize, const N: usize, R> IndexOp<Cons<Const<N>, R>> for AtNeg<K>
+where
+    Const<K>: StaticDim,
+    Const<N>: StaticDim,
+    TnC<K>: IsLessOrEqual<TnC<N>>,
+    typenum::LeEq<TnC<K>, TnC<N>>: NegIndexInBounds<K, N>,
+{
+    type Out = Nil;
+    type Rest = R;
+}
+impl<const K: usize, R> IndexOp<Cons<Dyn, R>> for AtNeg<K> {
+    type Out = Nil;
+    type Rest = R;
+}
+impl<D: Dim, R> IndexOp<Cons<D, R>> for AtDyn {
+    type Out = Nil;
+    type Rest = R;
+}
+impl<
+        const S: usize,
+        const E: usize,
+        const STEP: usize,
+        const LEN: usize,
+        const REV: bool,
+        const N: usize,
+        R,
+    > IndexOp<Cons<Const<N>, R>> for Range<S, E, STEP, LEN, REV>
+where
+    Const<E>: StaticDim,
+    Const<N>: StaticDim,
+    TnC<E>: IsLessOrEqual<TnC<N>>,
+    typenum::LeEq<TnC<E>, TnC<N>>: RangeEndInBounds<E, N>,
+{
+    type Out = Cons<Const<LEN>, Nil>;
+    type Rest = R;
+}
+impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool, R>
+    IndexOp<Cons<Dyn, R>> for Range<S, E, STEP, LEN, REV>
+{
+    type Out = Cons<Const<LEN>, Nil>;
+    type Rest = R;
+}
+impl<const S: usize, const STEP: usize, const REV: bool, const N: usize, R>
+    IndexOp<Cons<Const<N>, R>> for RangeFrom<S, STEP, REV>
+where
+    Const<S>: StaticDim,
+    Const<N>: StaticDim,
+    TnC<S>: IsLessOrEqual<TnC<N>>,
+    typenum::LeEq<TnC<S>, TnC<N>>: RangeFromLen<S, N, STEP>,
+{
+    type Out = Cons<<typenum::LeEq<TnC<S>, TnC<N>> as RangeFromLen<S, N, STEP>>::Len, Nil>;
+    type Rest = R;
+}
+impl<const S: usize, const STEP: usize, const REV: bool, R> IndexOp<Cons<Dyn, R>>
+    for RangeFrom<S, STEP, REV>
+{
+    type Out = Cons<Dyn, Nil>;
+    type Rest = R;
+}
+impl<
+        const KS: usize,
+        const KE: usize,
+        const STEP: usize,
+        const LEN: usize,
+        const REV: bool,
+        const N: usize,
+        R,
+    > IndexOp<Cons<Const<N>, R>> for RangeNeg<KS, KE, STEP, LEN, REV>
+where
+    Const<KS>: StaticDim,
+    Const<N>: StaticDim,
+    TnC<KS>: IsLessOrEqual<TnC<N>>,
+    typenum::LeEq<TnC<KS>, TnC<N>>: NegStartInBounds<KS, N>,
+{
+    type Out = Cons<Const<LEN>, Nil>;
+    type Rest = R;
+}
+impl<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool, R>
+    IndexOp<Cons<Dyn, R>> for RangeNeg<KS, KE, STEP, LEN, REV>
+{
+    type Out = Cons<Const<LEN>, Nil>;
+    type Rest = R;
+}
+impl<D: Dim, R> IndexOp<Cons<D, R>> for RangeDyn {
+    type Out = Cons<Dyn, Nil>;
+    type Rest = R;
+}
+impl<L> IndexOp<L> for NewAxis {
+    type Out = Cons<Const<1>, Nil>;
+    type Rest = L;
+}
+
+/// Applies a list of ops to the front of the dims list `L`.
+pub trait ApplyOps<L> {
+    /// Output dims.
+    type Out;
+    /// Remaining input dims.
+    type Rest;
+}
+impl<L> ApplyOps<L> for Nil {
+    type Out = Nil;
+    type Rest = L;
+}
+impl<L, O, R> ApplyOps<L> for Cons<O, R>
+where
+    O: IndexOp<L>,
+    R: ApplyOps<O::Rest>,
+    O::Out: Concat<R::Out>,
+{
+    type Out = <O::Out as Concat<R::Out>>::Out;
+    type Rest = R::Rest;
+}
+
+/// After the front ops: the reversed post-ellipsis ops applied to the back.
+pub trait PostApply<Post> {
+    /// The remaining dims followed by the post ops' output.
+    type Out;
+}
+type PostOps<L, Post> = <Post as ApplyOps<<L as Reverse>::Out>>::Out;
+type PostRest<L, Post> = <Post as ApplyOps<<L as Reverse>::Out>>::Rest;
+impl<L, Post> PostApply<Post> for L
+where
+    L: Reverse,
+    Post: ApplyOps<L::Out>,
+    PostRest<L, Post>: Reverse,
+    PostOps<L, Post>: Reverse,
+    <PostRest<L, Post> as Reverse>::Out: Concat<<PostOps<L, Post> as Reverse>::Out>,
+{
+    type Out =
+        <<PostRest<L, Post> as Reverse>::Out as Concat<<PostOps<L, Post> as Reverse>::Out>>::Out;
+}
+
+/// The result shape of indexing `Self` with `Spec<Pre, Post>`.
+pub trait SliceShape<Pre, Post>: Shape {
+    /// The view's shape.
+    type Out: Shape;
+}
+type PreOut<S, Pre> = <Pre as ApplyOps<<S as StaticRank>::List>>::Out;
+type PreRest<S, Pre> = <Pre as ApplyOps<<S as StaticRank>::List>>::Rest;
+impl<S, Pre, Post> SliceShape<Pre, Post> for S
+where
+    S: StaticRank,
+    Pre: ApplyOps<S::List>,
+    PreRest<S, Pre>: PostApply<Post>,
+    PreOut<S, Pre>: Concat<<PreRest<S, Pre> as PostApply<Post>>::Out>,
+    <PreOut<S, Pre> as Concat<<PreRest<S, Pre> as PostApply<Post>>::Out>>::Out: ListToTuple,
+{
+    type Out = <<PreOut<S, Pre> as Concat<<PreRest<S, Pre> as PostApply<Post>>::Out>>::Out as ListToTuple>::Tuple;
+}
+impl<Pre, Post> SliceShape<Pre, Post> for DynShape {
+    type Out = DynShape;
+}
+
+// ------------------------------------------------------------------------------------ runtime
+/// The dims a spec produces on one side.
+#[derive(Clone, Copy, Debug)]
+pub struct DimBuf {
+    len: usize,
+    sizes: [usize; MAX_RANK],
+    strides: [isize; MAX_RANK],
+}
+impl DimBuf {
+    #[inline(always)]
+    fn new() -> Self {
+        DimBuf {
+            len: 0,
+            sizes: [0; MAX_RANK],
+            strides: [0; MAX_RANK],
+        }
+    }
+    #[inline(always)]
+    fn push(&mut self, n: usize, s: isize) -> Result<(), ShapeError> {
+        if self.len == MAX_RANK {
+            return Err(ShapeError::RankTooLarge { rank: MAX_RANK + 1 });
+        }
+        self.sizes[self.len] = n;
+        self.strides[self.len] = s;
+        self.len += 1;
+        Ok(())
+    }
+}
+
+/// One input dim handed to an op: its size, stride, static size (if the type has one; literal
+/// ops on static dims were checked at compile time) and position.
+#[derive(Clone, Copy, Debug)]
+pub struct DimIn {
+    size: usize,
+    stride: isize,
+    stat: Option<usize>,
+    axis: usize,
+}
+
+/// Runtime behaviour of one op.
+pub trait RtOp {
+    /// Whether the op consumes an input dim (`None` does not).
+    const CONSUMES: bool;
+    /// Applies the op: moves the offset and pushes the output dim, if any.
+    fn apply(&self, d: DimIn, off: &mut isize, out: &mut DimBuf) -> Result<(), ShapeError>;
+}
+impl RtOp for Full {
+    const CONSUMES: bool = true;
+    #[inline(always)]
+    fn apply(&self, d: DimIn, _: &mut isize, out: &mut DimBuf) -> Result<(), ShapeError> {
+        out.push(d.size, d.stride)
+    }
+}
+impl<const I: usize> RtOp for At<I> {
+    const CONSUMES: bool = true;
+    #[inline(always)]
+    fn apply(&self, d: DimIn, off: &mut isize, _: &mut DimBuf) -> Result<(), ShapeError> {
+        if d.stat.is_some() {
+            *off += I as isize * d.stride; // checked at compile time
+        } else {
+            *off += index_offset(I as isize, d.size, d.stride, d.axis)?;
+        }
+        Ok(())
+    }
+}
+impl<const K: usize> RtOp for AtNeg<K> {
+    const CONSUMES: bool = true;
+    #[inline(always)]
+    fn apply(&self, d: DimIn, off: &mut isize, _: &mut DimBuf) -> Result<(), ShapeError> {
+        *off += index_offset(-(K as isize), d.size, d.stride, d.axis)?;
+        Ok(())
+    }
+}
+impl RtOp for AtDyn {
+    const CONSUMES: bool = true;
+    #[inline(always)]
+    fn apply(&self, d: DimIn, off: &mut isize, _: &mut DimBuf) -> Result<(), ShapeError> {
+        *off += index_offset(self.0, d.size, d.stride, d.axis)?;
+        Ok(())
+    }
+}
+#[inline(always)]
+fn step_of(step: usize, rev: bool) -> isize {
+    if rev {
+        -(step as isize)
+    } else {
+        step as isize
+    }
+}
+#[inline(always)]
+fn push_range(
+    d: DimIn,
+    start: Option<isize>,
+    end: Option<isize>,
+    step: isize,
+    off: &mut isize,
+    out: &mut DimBuf,
+) -> Result<(), ShapeError> {
+    let (s, e) = range_bounds(start, end, d.size, d.axis)?;
+    let (o, len, stride) = range_dim(s, e, step, d.stride);
+    *off += o;
+    out.push(len, stride)
+}
+impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool> RtOp
+    for Range<S, E, STEP, LEN, REV>
+{
+    const CONSUMES: bool = true;
+    #[inline(always)]
+    fn apply(&self, d: DimIn, off: &mut isize, out: &mut DimBuf) -> Result<(), ShapeError> {
+        push_range(
+            d,
+            Some(S as isize),
+            Some(E as isize),
+            step_of(STEP, REV),
+            off,
+            out,
+        )
+    }
+}
+impl<const S: usize, const STEP: usize, const REV: bool> RtOp for RangeFrom<S, STEP, REV> {
+    const CONSUMES: bool = true;
+    #[inline(always)]
+    fn apply(&self, d: DimIn, off: &mut isize, out: &mut DimBuf) -> Result<(), ShapeError> {
+        push_range(d, Some(S as isize), None, step_of(STEP, REV), off, out)
+    }
+}
+impl<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool> RtOp
+    for RangeNeg<KS, KE, STEP, LEN, REV>
+{
+    const CONSUMES: bool = true;
+    #[inline(always)]
+    fn apply(&self, d: DimIn, off: &mut isize, out: &mut DimBuf) -> Result<(), ShapeError> {
+        let end = if KE == 0 { None } else { Some(-(KE as isize)) };
+        push_range(d, Some(-(KS as isize)), end, step_of(STEP, REV), off, out)
+    }
+}
+impl RtOp for RangeDyn {
+    const CONSUMES: bool = true;
+    #[inline(always)]
+    fn apply(&self, d: DimIn, off: &mut isize, out: &mut DimBuf) -> Result<(), ShapeError> {
+        if self.step == 0 {
+            return Err(ShapeError::ZeroStep { axis: d.axis });
+        }
+        push_range(d, self.start, self.end, self.step, off, out)
+    }
+}
+impl RtOp for NewAxis {
+    const CONSUMES: bool = false;
+    #[inline(always)]
+    fn apply(&self, _: DimIn, _: &mut isize, out: &mut DimBuf) -> Result<(), ShapeError> {
+        out.push(1, 0)
+    }
+}
+
+/// The state of applying a spec to a layout.
+pub struct SliceCx<'l> {
+    l: &'l Layout,
+    stat: &'l [Option<usize>; MAX_RANK],
+    front: usize,
+    back: usize,
+    given: usize,
+    off: isize,
+    pre: DimBuf,
+    post: DimBuf,
+}
+
+/// A list of ops at run time.
+pub trait RtOps {
+    /// The number of input dims the list consumes.
+    const COUNT: usize;
+    /// Applies the list from the front.
+    fn apply_front(&self, cx: &mut SliceCx) -> Result<(), ShapeError>;
+    /// Applies the list from the back.
+    fn apply_back(&self, cx: &mut SliceCx) -> Result<(), ShapeError>;
+}
+impl RtOps for Nil {
+    const COUNT: usize = 0;
+    #[inline(always)]
+    fn apply_front(&self, _: &mut SliceCx) -> Result<(), ShapeError> {
+        Ok(())
+    }
+    #[inline(always)]
+    fn apply_back(&self, _: &mut SliceCx) -> Result<(), ShapeError> {
+        Ok(())
+    }
+}
+#[cold]
+#[inline(never)]
+fn too_many(cx: &SliceCx) -> ShapeError {
+    ShapeError::TooManyIndices {
+        given: cx.given,
+        rank: cx.l.rank(),
+    }
+}
+impl<O: RtOp, R: RtOps> RtOps for Cons<O, R> {
+    const COUNT: usize = O::CONSUMES as usize + R::COUNT;
+    #[inline(always)]
+    fn apply_front(&self, cx: &mut SliceCx) -> Result<(), ShapeError> {
+        let d = if O::CONSUMES {
+            if cx.front >= cx.back {
+                return Err(too_many(cx));
+            }
+            cx.front += 1;
+            dim_in(cx, cx.front - 1)
+        } else {
+            DimIn {
+                size: 1,
+                stride: 0,
+                stat: Some(1),
+                axis: cx.front,
+            }
+        };
+        self.0.apply(d, &mut cx.off, &mut cx.pre)?;
+        self.1.apply_front(cx)
+    }
+    #[inline(always)]
+    fn apply_back(&self, cx: &mut SliceCx) -> Result<(), ShapeError> {
+        let d = if O::CONSUMES {
+            if cx.front >= cx.back {
+                return Err(too_many(cx));
+            }
+            cx.back -= 1;
+            dim_in(cx, cx.back)
+        } else {
+            DimIn {
+                size: 1,
+                stride: 0,
+                stat: Some(1),
+                axis: cx.back,
+            }
+        };
+        self.0.apply(d, &mut cx.off, &mut cx.post)?;
+        self.1.apply_back(cx)
+    }
+}
+#[inline(always)]
+fn dim_in(cx: &SliceCx, i: usize) -> DimIn {
+    DimIn {
+        size: cx.l.sizes()[i],
+        stride: cx.l.strides()[i],
+        stat: cx.stat[i],
+        axis: i,
+    }
+}
+
+/// Applies a spec to a layout (shared by the static and dynamic front ends). `stat` holds the
+/// static sizes of the shape type.
+///
+/// # Errors
+/// Any index or range error, [`ShapeError::TooManyIndices`], [`ShapeError::RankTooLarge`].
+#[inline(always)]
+pub fn apply_spec<Pre: RtOps, Post: RtOps>(
+    l: &Layout,
+    stat: &[Option<usize>; MAX_RANK],
+    spec: &Spec<Pre, Post>,
+) -> Result<Layout, ShapeError> {
+    let given = Pre::COUNT + Post::COUNT;
+    let mut cx = SliceCx {
+        l,
+        stat,
+        front: 0,
+        back: l.rank(),
+        given,
+        off: l.offset() as isize,
+        pre: DimBuf::new(),
+        post: DimBuf::new(),
+    };
+    spec.pre.apply_front(&mut cx)?;
+    spec.post.apply_back(&mut cx)?;
+    let rank = cx.pre.len + (cx.back - cx.front) + cx.post.len;
+    if rank > MAX_RANK {
+        return Err(ShapeError::RankTooLarge { rank });
+    }
+    let mut sizes = [1usize; MAX_RANK];
+    let mut strides = [0isize; MAX_RANK];
+    let mut k = 0;
+    for i in 0..cx.pre.len {
+        (sizes[k], strides[k]) = (cx.pre.sizes[i], cx.pre.strides[i]);
+        k += 1;
+    }
+    for i in cx.front..cx.back {
+        (sizes[k], strides[k]) = (l.sizes()[i], l.strides()[i]);
+        k += 1;
+    }
+    for i in (0..cx.post.len).rev() {
+        (sizes[k], strides[k]) = (cx.post.sizes[i], cx.post.strides[i]);
+        k += 1;
+    }
+    Ok(Layout::from_raw(&sizes[..rank], &strides[..rank], cx.off))
+}
+
+/// What `t!(x[...])` calls (through autoref, so `x` may be an owned tensor, a view or a
+/// reference). Views keep their lifetime.
+pub trait TSlice<Pre, Post> {
+    /// The resulting view.
+    type Output;
+    /// Applies the spec, panicking on a runtime index error.
+    fn t_slice(self, spec: Spec<Pre, Post>) -> Self::Output;
+}
+impl<'a, D: Data, S, Pre: RtOps, Post: RtOps> TSlice<Pre, Post> for &'a TensorBase<D, S>
+where
+    S: SliceShape<Pre, Post>,
+{
+    type Output = TensorView<'a, D::Elem, <S as SliceShape<Pre, Post>>::Out>;
+    #[inline(always)]
+    #[track_caller]
+    fn t_slice(self, spec: Spec<Pre, Post>) -> Self::Output {
+        let l = apply_spec(&self.layout, &S::STATIC, &spec).or_panic();
+        TensorBase::from_parts(self.data.as_slice(), l)
+    }
+}
+impl<'a, T: crate::Element, S, Pre: RtOps, Post: RtOps> TSlice<Pre, Post> for TensorBase<&'a [T], S>
+where
+    S: SliceShape<Pre, Post>,
+{
+    type Output = TensorView<'a, T, <S as SliceShape<Pre, Post>>::Out>;
+    #[inline(always)]
+    #[track_caller]
+    fn t_slice(self, spec: Spec<Pre, Post>) -> Self::Output {
+        let l = apply_spec(&self.layout, &S::STATIC, &spec).or_panic();
+        TensorBase::from_parts(self.data, l)
+    }
+}
+
+/// What `t!(x[...] = value)` calls: a mutable view of the indexed elements.
+pub trait TSliceMut<Pre, Post> {
+    /// The resulting mutable view.
+    type Output;
+    /// Applies the spec, panicking on a runtime index error.
+    fn t_slice_mut(self, spec: Spec<Pre, Post>) -> Self::Output;
+}
+impl<'a, D: DataMut, S, Pre: RtOps, Post: RtOps> TSliceMut<Pre, Post> for &'a mut TensorBase<D, S>
+where
+    S: SliceShape<Pre, Post>,
+{
+    type Output = TensorViewMut<'a, D::Elem, <S as SliceShape<Pre, Post>>::Out>;
+    #[inline(always)]
+    #[track_caller]
+    fn t_slice_mut(self, spec: Spec<Pre, Post>) -> Self::Output {
+        let l = apply_spec(&self.layout, &S::STATIC, &spec).or_panic();
+        TensorBase::from_parts(self.data.as_mut_slice(), l)
+    }
+}
+
+/// The right-hand side of `t!(x[...] = value)`: a scalar, or a tensor that broadcasts to the view.
+pub trait TAssign<V> {
+    /// Writes `value` through the view.
+    fn t_assign(self, value: V);
+}
+impl<T: crate::Element, S: Shape, D2: Data<Elem = T>, S2: Shape> TAssign<TensorBase<D2, S2>>
+    for TensorViewMut<'_, T, S>
+{
+    #[track_caller]
+    fn t_assign(mut self, value: TensorBase<D2, S2>) {
+        self.assign(&value)
+    }
+}
+impl<T: crate::Element, S: Shape, D2: Data<Elem = T>, S2: Shape> TAssign<&TensorBase<D2, S2>>
+    for TensorViewMut<'_, T, S>
+{
+    #[track_caller]
+    fn t_assign(mut self, value: &TensorBase<D2, S2>) {
+        self.assign(value)
+    }
+}
+macro_rules! scalar_assign {
+    ($($t:ty),*) => {$(
+        impl<S: Shape> TAssign<$t> for TensorViewMut<'_, $t, S> {
+            fn t_assign(mut self, value: $t) {
+                self.fill(value)
+            }
+        }
+    )*};
+}
+scalar_assign!(
+    f32,
+    f64,
+    half::f16,
+    half::bf16,
+    i8,
+    i16,
+    i32,
+    i64,
+    isize,
+    u8,
+    u16,
+    u32,
+    u64,
+    usize,
+    bool
+);
+
+impl<D: DataMut, S: Shape> TensorBase<D, S> {
+    /// Copies `src` into this tensor, broadcasting `src` to its shape (PyTorch `copy_`).
+    ///
+    /// # Errors
+    /// [`ShapeError::Expand`] when `src` does not broadcast to this tensor's shape.
+    pub fn try_assign<D2: Data<Elem = D::Elem>, S2: Shape>(
+        &mut self,
+        src: &TensorBase<D2, S2>,
+    ) -> Result<(), ShapeError> {
+        let ls = src.layout.expand(self.layout.sizes())?;
+        crate::kernels::zip_assign(
+            self.data.as_mut_slice(),
+            &self.layout,
+            src.data.as_slice(),
+            &ls,
+            |d, s| *d = s,
+        );
+        Ok(())
+    }
+    /// [`try_assign`](Self::try_assign), panicking with the error's message.
+    #[track_caller]
+    pub fn assign<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, src: &TensorBase<D2, S2>) {
+        self.try_assign(src).or_panic()
+    }
+}

@@ -1,0 +1,69 @@
+//! Reductions: sum over everything and along one axis.
+use crate::layout::{walk, Layout};
+use crate::storage::Element;
+use alloc::vec;
+use alloc::vec::Vec;
+use core::ops::Add;
+
+/// Sum of a contiguous slice with 8 independent accumulators (vectorisable, and a smaller
+/// rounding error than one running sum).
+fn sum_slice<T: Element + Add<Output = T>>(s: &[T]) -> T {
+    let mut acc = [T::ZERO; 8];
+    let chunks = s.chunks_exact(8);
+    let rest = chunks.remainder();
+    for c in chunks {
+        for k in 0..8 {
+            acc[k] = acc[k] + c[k];
+        }
+    }
+    let mut t = T::ZERO;
+    for &r in rest {
+        t = t + r;
+    }
+    ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + t
+}
+
+/// The sum of all elements (`T::ZERO` for an empty tensor).
+pub(crate) fn sum<T: Element + Add<Output = T>>(src: &[T], l: &Layout) -> T {
+    if let Some(s) = super::contiguous_slice(src, l) {
+        #[cfg(feature = "rayon")]
+        if s.len() >= super::PAR_THRESHOLD {
+            use rayon::prelude::*;
+            return s
+                .par_chunks(1 << 14)
+                .map(sum_slice)
+                .reduce(|| T::ZERO, |a, b| a + b);
+        }
+        return sum_slice(s);
+    }
+    let mut t = T::ZERO;
+    walk(l.sizes(), [l], |[i]| t = t + src[i]);
+    t
+}
+
+/// Sums along `axis`: returns the row-major buffer of the sizes without `axis`. The loop runs in
+/// the input's memory order, accumulating into an output layout with stride 0 along `axis`.
+pub(crate) fn sum_axis<T: Element + Add<Output = T>>(src: &[T], l: &Layout, axis: usize) -> Vec<T> {
+    let reduced = l.remove(axis);
+    let ol = Layout::contiguous(reduced.sizes()).expect("sizes of an existing tensor");
+    let mut out = vec![T::ZERO; ol.numel()];
+    // Contiguous input reduced along its last axis: one slice sum per row.
+    if axis + 1 == l.rank() {
+        if let Some(s) = super::contiguous_slice(src, l) {
+            let n = l.sizes()[axis];
+            if n > 0 {
+                for (o, row) in out.iter_mut().zip(s.chunks_exact(n)) {
+                    *o = sum_slice(row);
+                }
+            }
+            return out;
+        }
+    }
+    let acc = ol
+        .unsqueeze(axis)
+        .and_then(|a| a.expand(l.sizes()))
+        .expect("reduced layout expands back to the input sizes")
+        .zero_stride(axis);
+    walk(l.sizes(), [l, &acc], |[i, o]| out[o] = out[o] + src[i]);
+    out
+}

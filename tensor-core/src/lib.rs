@@ -1,0 +1,33 @@
+//! Core of `shaped`: dims and shapes (the type-level rules), [`Layout`] (all stride arithmetic),
+//! storage, the tensor struct, indexing, shape-erased kernels and the typed operations. Use it
+//! through the `shaped` facade crate.
+//!
+//! `no_std` + `alloc` with `default-features = false`; the `std` feature adds runtime CPU
+//! detection in matrixmultiply, `rayon` parallel kernels, `linalg` least squares through faer.
+#![no_std]
+#![warn(missing_docs)]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod dim;
+pub mod error;
+mod fmt;
+pub mod index;
+pub mod kernels;
+pub mod layout;
+mod ops;
+pub mod shape;
+pub mod storage;
+pub mod tensor;
+
+pub use dim::{Const, Dim, Dyn};
+pub use error::ShapeError;
+pub use half::{bf16, f16};
+pub use index::SliceArg;
+pub use layout::Layout;
+pub use shape::axes::Axis;
+pub use shape::{DynShape, Shape, MAX_RANK};
+pub use storage::{CowRepr, Data, DataMut, Element};
+pub use tensor::{Tensor, TensorBase, TensorCow, TensorView, TensorViewMut};

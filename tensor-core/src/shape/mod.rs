@@ -1,0 +1,199 @@
+//! Shapes: tuples of dims of rank 0..=6 (rank and static sizes in the type) and [`DynShape`]
+//! (rank and sizes known only at run time).
+//!
+//! The rules that compute result shapes live beside this file: [`broadcast`] (element-wise
+//! operators, `expand`), [`reshape`] (element counts), [`axes`] (removing, inserting, swapping
+//! and permuting axes; matmul). Each is a trait whose `#[diagnostic::on_unimplemented]` message
+//! names the shapes involved, so a mismatch is a readable error at `cargo check` time.
+use crate::dim::*;
+use crate::error::ShapeError;
+use alloc::string::String;
+use core::fmt;
+
+pub mod axes;
+pub mod broadcast;
+pub mod reshape;
+
+pub use axes::*;
+pub use broadcast::*;
+pub use reshape::*;
+
+/// The largest rank a tensor can have, static or dynamic.
+pub const MAX_RANK: usize = 6;
+
+/// A tensor shape type: a tuple of [`Dim`]s (`Shape![2, _, 3]`) or [`DynShape`].
+pub trait Shape: Copy + Default + fmt::Debug + Send + Sync + 'static {
+    /// `Some(rank)` for tuple shapes, `None` for [`DynShape`].
+    const RANK: Option<usize>;
+    /// The static size of each dim (`None` for `Dyn` dims, for [`DynShape`], and past the rank).
+    const STATIC: [Option<usize>; MAX_RANK];
+
+    /// The shape as text: `[2, _, 3]` for a tuple shape (`_` is a runtime dim), `[..]` for
+    /// [`DynShape`].
+    fn describe() -> String {
+        use core::fmt::Write;
+        let Some(rank) = Self::RANK else {
+            return "[..]".into();
+        };
+        let mut s = String::from("[");
+        for (i, d) in Self::STATIC[..rank].iter().enumerate() {
+            if i > 0 {
+                s.push_str(", ");
+            }
+            match d {
+                Some(n) => write!(s, "{n}").unwrap(),
+                None => s.push('_'),
+            }
+        }
+        s.push(']');
+        s
+    }
+
+    /// Checks runtime sizes against this shape type: the rank, and every static size.
+    ///
+    /// # Errors
+    /// [`ShapeError::ShapeMismatch`] naming the expected shape and the given sizes.
+    fn check_sizes(sizes: &[usize]) -> Result<(), ShapeError> {
+        let ok = match Self::RANK {
+            None => sizes.len() <= MAX_RANK,
+            Some(r) => {
+                sizes.len() == r
+                    && sizes
+                        .iter()
+                        .zip(Self::STATIC.iter())
+                        .all(|(n, s)| s.is_none_or(|s| s == *n))
+            }
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(ShapeError::ShapeMismatch {
+                expected: Self::describe(),
+                got: sizes.into(),
+            })
+        }
+    }
+}
+
+/// A shape whose rank and sizes are known only at run time (up to [`MAX_RANK`] dims): the
+/// dynamic fallback. It shares storage, layout and kernels with the static shapes.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct DynShape;
+impl fmt::Debug for DynShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[..]")
+    }
+}
+impl Shape for DynShape {
+    const RANK: Option<usize> = None;
+    const STATIC: [Option<usize>; MAX_RANK] = [None; MAX_RANK];
+}
+
+/// Tuple shapes (rank in the type). Maps the tuple to a type-level list for the recursive
+/// indexing rules.
+pub trait StaticRank: Shape {
+    /// `Cons<D0, Cons<D1, Nil>>` for `(D0, D1)`.
+    type List;
+}
+
+/// Shapes that can hold an index of `R` coordinates: tuple shapes of rank `R`, and
+/// [`DynShape`] (checked at run time).
+#[diagnostic::on_unimplemented(
+    message = "an index with {R} coordinates does not fit shape `{Self}`",
+    label = "the index must have one coordinate per dimension"
+)]
+pub trait HasRank<const R: usize>: Shape {}
+impl<const R: usize> HasRank<R> for DynShape {}
+
+/// Every dim is `Const<N>` (any `N`): the sizes come from the type alone.
+#[diagnostic::on_unimplemented(
+    message = "shape `{Self}` has runtime dims, so its sizes are not in the type",
+    label = "this needs a fully static shape",
+    note = "use the `*_sized` constructor (for example `zeros_sized(&[n, 3])`) for shapes with `_` dims"
+)]
+pub trait AllStatic: StaticRank {}
+
+/// Every dim can take part in broadcasting (static inside typenum's range, or `Dyn`).
+pub trait KindedShape: Shape {}
+
+/// Fully static shape with its element count as a typenum number.
+#[diagnostic::on_unimplemented(
+    message = "shape `{Self}` is not fully static within 0..=1024 per dim (or a power of two or ten)",
+    note = "compile-time reshape needs every dim to be static; use `into_dyn()` and `reshape_dyn` for runtime shapes"
+)]
+pub trait NumelShape: Shape {
+    /// The product of the sizes.
+    type Numel: typenum::Unsigned;
+}
+
+/// Type-level list cell (internal to the indexing rules).
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Cons<H, T>(pub H, pub T);
+/// Type-level empty list.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Nil;
+
+/// List of dims back to a tuple shape.
+#[diagnostic::on_unimplemented(
+    message = "the result would have more than 6 dims",
+    label = "tensors have at most 6 dims"
+)]
+pub trait ListToTuple {
+    /// The tuple shape.
+    type Tuple: Shape;
+}
+
+/// Appends list `R`.
+pub trait Concat<R> {
+    /// `Self ++ R`.
+    type Out;
+}
+impl<R> Concat<R> for Nil {
+    type Out = R;
+}
+impl<H, T: Concat<R>, R> Concat<R> for Cons<H, T> {
+    type Out = Cons<H, T::Out>;
+}
+
+/// Reverses a list.
+pub trait Reverse {
+    /// The reversed list.
+    type Out;
+}
+#[doc(hidden)]
+pub trait RevAcc<Acc> {
+    type Out;
+}
+impl<Acc> RevAcc<Acc> for Nil {
+    type Out = Acc;
+}
+impl<H, T: RevAcc<Cons<H, Acc>>, Acc> RevAcc<Acc> for Cons<H, T> {
+    type Out = T::Out;
+}
+impl<L: RevAcc<Nil>> Reverse for L {
+    type Out = L::Out;
+}
+
+include!(concat!(env!("OUT_DIR"), "/shapes.rs"));
+
+/// Shape type from sizes: `Shape![2, 3]` is `(Const<2>, Const<3>)`; `_` is a runtime dim
+/// (`Dyn`); `Shape![]` is the rank-0 (scalar) shape; `Shape![..]` is [`DynShape`]. A size may be a
+/// literal, a const generic parameter name, or `{expr}`.
+///
+/// ```
+/// use tensor_core::{Shape, Const, Dyn};
+/// let _: Shape![2, _, 3] = (Const::<2>, Dyn, Const::<3>);
+/// ```
+#[macro_export]
+macro_rules! Shape {
+    (..) => { $crate::DynShape };
+    ($($d:tt),* $(,)?) => { ( $( $crate::__dim!($d), )* ) };
+}
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __dim {
+    (_) => { $crate::Dyn };
+    ($n:literal) => { $crate::Const<$n> };
+    ($n:ident) => { $crate::Const<$n> };
+    ({$n:expr}) => { $crate::Const<{$n}> };
+}

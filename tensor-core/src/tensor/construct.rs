@@ -1,0 +1,185 @@
+//! Constructors of owned tensors.
+use super::{Tensor, TensorBase};
+use crate::dim::{Const, Dyn};
+use crate::error::{OrPanic, ShapeError};
+use crate::layout::Layout;
+use crate::shape::{AllStatic, Shape};
+use crate::storage::Element;
+use alloc::vec;
+use alloc::vec::Vec;
+use num_traits::{NumCast, ToPrimitive};
+
+/// The sizes of a fully static shape, from its type.
+fn static_sizes<S: Shape>() -> ([usize; crate::MAX_RANK], usize) {
+    let rank = S::RANK.expect("a fully static shape has a rank");
+    let mut out = [1; crate::MAX_RANK];
+    for (o, s) in out.iter_mut().zip(&S::STATIC[..rank]) {
+        *o = s.expect("a fully static shape has static sizes");
+    }
+    (out, rank)
+}
+
+impl<T: Element, S: Shape> Tensor<T, S> {
+    /// A tensor of shape `S` (fully static) with every element `value` (PyTorch `torch.full`).
+    ///
+    /// # Panics
+    /// When the element count overflows `isize` (impossible to allocate anyway).
+    pub fn full(value: T) -> Self
+    where
+        S: AllStatic,
+    {
+        let (sizes, rank) = static_sizes::<S>();
+        Self::full_sized(&sizes[..rank], value)
+    }
+    /// A tensor of shape `S` (fully static) filled with zeros (PyTorch `torch.zeros`).
+    pub fn zeros() -> Self
+    where
+        S: AllStatic,
+    {
+        Self::full(T::ZERO)
+    }
+    /// A tensor of shape `S` (fully static) filled with ones (PyTorch `torch.ones`).
+    pub fn ones() -> Self
+    where
+        S: AllStatic,
+    {
+        Self::full(T::ONE)
+    }
+
+    /// A tensor of the given runtime sizes (checked against `S`) with every element `value`.
+    ///
+    /// # Errors
+    /// [`ShapeError::ShapeMismatch`] when the sizes do not fit `S`; [`ShapeError::Overflow`].
+    pub fn try_full_sized(sizes: &[usize], value: T) -> Result<Self, ShapeError> {
+        S::check_sizes(sizes)?;
+        let layout = Layout::contiguous(sizes)?;
+        Ok(TensorBase::from_parts(vec![value; layout.numel()], layout))
+    }
+    /// [`try_full_sized`](Self::try_full_sized), panicking with the error's message.
+    #[track_caller]
+    pub fn full_sized(sizes: &[usize], value: T) -> Self {
+        Self::try_full_sized(sizes, value).or_panic()
+    }
+    /// Zeros of the given runtime sizes (checked against `S`): `zeros_sized(&[n, 2])` is PyTorch's
+    /// `torch.zeros(n, 2)`.
+    ///
+    /// # Panics
+    /// When the sizes do not fit `S`.
+    #[track_caller]
+    pub fn zeros_sized(sizes: &[usize]) -> Self {
+        Self::full_sized(sizes, T::ZERO)
+    }
+    /// Ones of the given runtime sizes (checked against `S`).
+    ///
+    /// # Panics
+    /// When the sizes do not fit `S`.
+    #[track_caller]
+    pub fn ones_sized(sizes: &[usize]) -> Self {
+        Self::full_sized(sizes, T::ONE)
+    }
+
+    /// A tensor from a row-major buffer and its sizes (checked against `S` and the buffer length):
+    /// PyTorch `torch.tensor(data).view(sizes)`.
+    ///
+    /// # Errors
+    /// [`ShapeError::ShapeMismatch`] when the sizes do not fit `S`; [`ShapeError::DataLength`]
+    /// when `data.len()` is not the product of the sizes.
+    pub fn from_vec(sizes: &[usize], data: Vec<T>) -> Result<Self, ShapeError> {
+        S::check_sizes(sizes)?;
+        let layout = Layout::contiguous(sizes)?;
+        if layout.numel() != data.len() {
+            return Err(ShapeError::DataLength {
+                len: data.len(),
+                sizes: sizes.into(),
+            });
+        }
+        Ok(TensorBase::from_parts(data, layout))
+    }
+}
+
+impl<T: Element> Tensor<T, ()> {
+    /// A rank-0 tensor holding one value (PyTorch `torch.tensor(v)`).
+    pub fn scalar(value: T) -> Self {
+        TensorBase::from_parts(vec![value], Layout::contiguous(&[]).expect("rank 0"))
+    }
+}
+
+impl<T: Element + NumCast, const N: usize> Tensor<T, (Const<N>,)> {
+    /// `[0, 1, ..., N-1]` as a static `[N]` tensor (PyTorch `torch.arange(N)`).
+    ///
+    /// # Panics
+    /// When a value does not fit `T` (for example 300 in `u8`).
+    pub fn arange() -> Self {
+        let data = (0..N)
+            .map(|i| T::from(i).expect("arange value does not fit the element type"))
+            .collect();
+        TensorBase::from_parts(data, Layout::contiguous(&[N]).expect("rank 1"))
+    }
+}
+
+impl<T: Element + NumCast + ToPrimitive> Tensor<T, (Dyn,)> {
+    /// `start, start + step, ...` while below `end` (above it for a negative step): PyTorch
+    /// `torch.arange(start, end, step)`. The length, `ceil((end - start) / step)`, is known at run
+    /// time, so the shape is `[_]`.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] for a zero step, a step whose sign walks away from `end`, or a value
+    /// that does not fit `T`.
+    pub fn arange_with(start: T, end: T, step: T) -> Result<Self, ShapeError> {
+        let f = |v: T| {
+            v.to_f64()
+                .ok_or_else(|| ShapeError::Invalid("arange bound is not a number".into()))
+        };
+        let (s, e, st) = (f(start)?, f(end)?, f(step)?);
+        if st == 0.0 || (e - s) * st < 0.0 || !((e - s) / st).is_finite() {
+            return Err(ShapeError::Invalid(alloc::format!(
+                "arange: invalid range {s}..{e} with step {st}"
+            )));
+        }
+        let n = num_traits::Float::ceil((e - s) / st) as usize;
+        let data = (0..n)
+            .map(|i| {
+                T::from(s + i as f64 * st).ok_or_else(|| {
+                    ShapeError::Invalid("arange value does not fit the element type".into())
+                })
+            })
+            .collect::<Result<Vec<T>, _>>()?;
+        Ok(TensorBase::from_parts(data, Layout::contiguous(&[n])?))
+    }
+}
+
+/// `Tensor::from([1., 2., 3.])`: shape `[3]` from the array type.
+impl<T: Element, const A: usize> From<[T; A]> for Tensor<T, (Const<A>,)> {
+    fn from(a: [T; A]) -> Self {
+        TensorBase::from_parts(a.to_vec(), Layout::contiguous(&[A]).expect("rank 1"))
+    }
+}
+/// `Tensor::from([[1., 2., 3.], [4., 5., 6.]])`: shape `[2, 3]` from the array type.
+impl<T: Element, const A: usize, const B: usize> From<[[T; B]; A]>
+    for Tensor<T, (Const<A>, Const<B>)>
+{
+    fn from(a: [[T; B]; A]) -> Self {
+        TensorBase::from_parts(
+            a.as_flattened().to_vec(),
+            Layout::contiguous(&[A, B]).expect("rank 2"),
+        )
+    }
+}
+/// Shape `[A, B, C]` from a nested array.
+impl<T: Element, const A: usize, const B: usize, const C: usize> From<[[[T; C]; B]; A]>
+    for Tensor<T, (Const<A>, Const<B>, Const<C>)>
+{
+    fn from(a: [[[T; C]; B]; A]) -> Self {
+        let data = a.as_flattened().as_flattened().to_vec();
+        TensorBase::from_parts(data, Layout::contiguous(&[A, B, C]).expect("rank 3"))
+    }
+}
+/// Shape `[A, B, C, D]` from a nested array.
+impl<T: Element, const A: usize, const B: usize, const C: usize, const D: usize>
+    From<[[[[T; D]; C]; B]; A]> for Tensor<T, (Const<A>, Const<B>, Const<C>, Const<D>)>
+{
+    fn from(a: [[[[T; D]; C]; B]; A]) -> Self {
+        let data = a.as_flattened().as_flattened().as_flattened().to_vec();
+        TensorBase::from_parts(data, Layout::contiguous(&[A, B, C, D]).expect("rank 4"))
+    }
+}

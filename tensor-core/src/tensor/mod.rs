@@ -1,0 +1,286 @@
+//! The tensor struct: one type, [`TensorBase<D, S>`], generic over the storage kind `D` and the
+//! shape type `S`. [`Tensor`] owns its elements, [`TensorView`] and [`TensorViewMut`] borrow
+//! them, [`TensorCow`] is either. Static and dynamic tensors differ only in `S`.
+use crate::error::{OrPanic, ShapeError};
+use crate::kernels;
+use crate::layout::Layout;
+use crate::shape::{DynShape, HasRank, Shape};
+use crate::storage::{CowRepr, Data, DataMut, Element};
+use alloc::vec::Vec;
+use core::marker::PhantomData;
+
+mod construct;
+mod views;
+
+/// A strided tensor: a storage `D`, a [`Layout`] (sizes, strides, offset) and a shape type `S`
+/// whose rank and static sizes the compiler checks. Use the aliases [`Tensor`], [`TensorView`],
+/// [`TensorViewMut`] and [`TensorCow`].
+pub struct TensorBase<D: Data, S: Shape> {
+    pub(crate) data: D,
+    pub(crate) layout: Layout,
+    _shape: PhantomData<S>,
+}
+
+/// An owned tensor (`Vec<T>` storage). Cloning copies the elements.
+pub type Tensor<T, S> = TensorBase<Vec<T>, S>;
+/// A borrowed view: shares the elements of another tensor, never copies.
+pub type TensorView<'a, T, S> = TensorBase<&'a [T], S>;
+/// A mutably borrowed view: writes go to the viewed tensor.
+pub type TensorViewMut<'a, T, S> = TensorBase<&'a mut [T], S>;
+/// Borrowed or owned: what [`reshape`](TensorBase::reshape) and
+/// [`contiguous`](TensorBase::contiguous) return (they copy only when they must).
+pub type TensorCow<'a, T, S> = TensorBase<CowRepr<'a, T>, S>;
+
+impl<D: Data + Clone, S: Shape> Clone for TensorBase<D, S> {
+    fn clone(&self) -> Self {
+        TensorBase {
+            data: self.data.clone(),
+            layout: self.layout,
+            _shape: PhantomData,
+        }
+    }
+}
+impl<D: Data + Copy, S: Shape> Copy for TensorBase<D, S> {}
+
+impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// Pairs a storage with a layout already known to fit it and to match `S`.
+    #[inline]
+    pub(crate) fn from_parts(data: D, layout: Layout) -> Self {
+        debug_assert!(
+            layout.fits(data.as_slice().len()),
+            "layout {layout:?} outside its buffer"
+        );
+        debug_assert!(
+            S::check_sizes(layout.sizes()).is_ok(),
+            "layout {layout:?} does not match {}",
+            S::describe()
+        );
+        TensorBase {
+            data,
+            layout,
+            _shape: PhantomData,
+        }
+    }
+
+    /// The sizes, one per dim (PyTorch `size()`, NumPy `shape`).
+    #[inline]
+    pub fn sizes(&self) -> &[usize] {
+        self.layout.sizes()
+    }
+    /// The strides in elements, one per dim (PyTorch `stride()`).
+    #[inline]
+    pub fn strides(&self) -> &[isize] {
+        self.layout.strides()
+    }
+    /// The offset of the first element in the storage (PyTorch `storage_offset()`).
+    #[inline]
+    pub fn storage_offset(&self) -> usize {
+        self.layout.offset()
+    }
+    /// The number of dims (PyTorch `dim()`).
+    #[inline]
+    pub fn rank(&self) -> usize {
+        self.layout.rank()
+    }
+    /// The number of elements (PyTorch `numel()`).
+    #[inline]
+    pub fn numel(&self) -> usize {
+        self.layout.numel()
+    }
+    /// The layout: sizes, strides and offset.
+    #[inline]
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+    /// Whether the elements are row-major contiguous (PyTorch `is_contiguous()`).
+    #[inline]
+    pub fn is_contiguous(&self) -> bool {
+        self.layout.is_contiguous()
+    }
+    /// The whole underlying storage (the layout says which elements belong to the tensor).
+    #[inline]
+    pub fn storage(&self) -> &[D::Elem] {
+        self.data.as_slice()
+    }
+
+    /// A view of the whole tensor: `[..] -> [..]`, no copy.
+    #[inline]
+    pub fn as_view(&self) -> TensorView<'_, D::Elem, S> {
+        TensorBase::from_parts(self.data.as_slice(), self.layout)
+    }
+
+    /// A mutable view of the whole tensor.
+    #[inline]
+    pub fn as_view_mut(&mut self) -> TensorViewMut<'_, D::Elem, S>
+    where
+        D: DataMut,
+    {
+        TensorBase::from_parts(self.data.as_mut_slice(), self.layout)
+    }
+
+    /// The elements in row-major order (NumPy `ravel().tolist()`), copied.
+    pub fn to_vec(&self) -> Vec<D::Elem> {
+        kernels::to_vec(self.data.as_slice(), &self.layout)
+    }
+
+    /// A contiguous owned copy with the same shape (PyTorch `clone()` of a view).
+    pub fn to_owned(&self) -> Tensor<D::Elem, S> {
+        let layout = Layout::contiguous(self.sizes()).expect("sizes of an existing tensor");
+        TensorBase::from_parts(self.to_vec(), layout)
+    }
+
+    /// The tensor as row-major contiguous: borrows when it already is, copies otherwise
+    /// (PyTorch `contiguous()`). Same shape.
+    pub fn contiguous(&self) -> TensorCow<'_, D::Elem, S> {
+        if self.is_contiguous() {
+            TensorBase::from_parts(CowRepr::Borrowed(self.data.as_slice()), self.layout)
+        } else {
+            let owned = self.to_owned();
+            TensorBase::from_parts(CowRepr::Owned(owned.data), owned.layout)
+        }
+    }
+
+    /// The same tensor with its shape known only at run time: O(1), same storage
+    /// (`[2, 3] -> [..]`).
+    #[inline]
+    pub fn into_dyn(self) -> TensorBase<D, DynShape> {
+        TensorBase {
+            data: self.data,
+            layout: self.layout,
+            _shape: PhantomData,
+        }
+    }
+
+    /// The same tensor with the shape type `S2`, after checking the runtime sizes against it:
+    /// O(1), same storage. Converts `[..]` or `[_, 3]` to `[2, 3]`, and back.
+    ///
+    /// # Errors
+    /// [`ShapeError::ShapeMismatch`] when the rank or a static size differs.
+    pub fn try_into_static<S2: Shape>(self) -> Result<TensorBase<D, S2>, ShapeError> {
+        S2::check_sizes(self.sizes())?;
+        Ok(TensorBase {
+            data: self.data,
+            layout: self.layout,
+            _shape: PhantomData,
+        })
+    }
+
+    /// [`try_into_static`](Self::try_into_static) that panics with the error's message.
+    #[track_caller]
+    pub fn into_static<S2: Shape>(self) -> TensorBase<D, S2> {
+        self.try_into_static().or_panic()
+    }
+
+    /// The element at a coordinate, one index per dim.
+    ///
+    /// # Errors
+    /// [`ShapeError::Index`] when a coordinate is out of bounds; a rank error for a
+    /// [`DynShape`] tensor of another rank.
+    pub fn try_at<const R: usize>(&self, index: [usize; R]) -> Result<D::Elem, ShapeError>
+    where
+        S: HasRank<R>,
+    {
+        Ok(self.data.as_slice()[self.layout.checked_offset(&index)?])
+    }
+
+    /// The element at a coordinate (PyTorch `x[i, j].item()`).
+    ///
+    /// # Panics
+    /// When a coordinate is out of bounds (see [`try_at`](Self::try_at)).
+    #[track_caller]
+    pub fn at<const R: usize>(&self, index: [usize; R]) -> D::Elem
+    where
+        S: HasRank<R>,
+    {
+        self.try_at(index).or_panic()
+    }
+
+    /// Writes the element at a coordinate.
+    ///
+    /// # Errors
+    /// As [`try_at`](Self::try_at).
+    pub fn try_set<const R: usize>(
+        &mut self,
+        index: [usize; R],
+        value: D::Elem,
+    ) -> Result<(), ShapeError>
+    where
+        S: HasRank<R>,
+        D: DataMut,
+    {
+        let o = self.layout.checked_offset(&index)?;
+        self.data.as_mut_slice()[o] = value;
+        Ok(())
+    }
+
+    /// Writes the element at a coordinate (PyTorch `x[i, j] = v`).
+    ///
+    /// # Panics
+    /// When a coordinate is out of bounds.
+    #[track_caller]
+    pub fn set<const R: usize>(&mut self, index: [usize; R], value: D::Elem)
+    where
+        S: HasRank<R>,
+        D: DataMut,
+    {
+        self.try_set(index, value).or_panic()
+    }
+
+    /// Sets every element to `value` (PyTorch `fill_`).
+    pub fn fill(&mut self, value: D::Elem)
+    where
+        D: DataMut,
+    {
+        kernels::fill(self.data.as_mut_slice(), &self.layout, value)
+    }
+}
+
+impl<T: Element, S: Shape> TensorBase<CowRepr<'_, T>, S> {
+    /// The tensor as an owned one: moves the buffer when owned, copies when borrowed.
+    pub fn into_owned(self) -> Tensor<T, S> {
+        match self.data {
+            CowRepr::Owned(v)
+                if self.layout.offset() == 0
+                    && self.layout.is_contiguous()
+                    && v.len() == self.layout.numel() =>
+            {
+                TensorBase::from_parts(v, self.layout)
+            }
+            _ => self.to_owned(),
+        }
+    }
+}
+
+impl<D: Data, S: HasRank<R>, const R: usize> core::ops::Index<[usize; R]> for TensorBase<D, S> {
+    type Output = D::Elem;
+    /// `x[[i, j]]`: a reference to one element.
+    ///
+    /// # Panics
+    /// When a coordinate is out of bounds.
+    #[track_caller]
+    fn index(&self, index: [usize; R]) -> &D::Elem {
+        &self.data.as_slice()[self.layout.checked_offset(&index).or_panic()]
+    }
+}
+impl<D: DataMut, S: HasRank<R>, const R: usize> core::ops::IndexMut<[usize; R]>
+    for TensorBase<D, S>
+{
+    /// `x[[i, j]] = v`.
+    ///
+    /// # Panics
+    /// When a coordinate is out of bounds.
+    #[track_caller]
+    fn index_mut(&mut self, index: [usize; R]) -> &mut D::Elem {
+        let o = self.layout.checked_offset(&index).or_panic();
+        &mut self.data.as_mut_slice()[o]
+    }
+}
+
+/// Tensors are equal when their sizes and elements are (shape types may differ).
+impl<D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> PartialEq<TensorBase<D2, S2>>
+    for TensorBase<D, S>
+{
+    fn eq(&self, other: &TensorBase<D2, S2>) -> bool {
+        self.sizes() == other.sizes() && self.to_vec() == other.to_vec()
+    }
+}

@@ -1,0 +1,351 @@
+//! Proc macros of `shaped`. `t!` is parse -> lower -> emit:
+//!
+//! * parse: split `tensor[items]` (and an optional `= value`) from the token stream;
+//! * lower: each item becomes an index op type of `tensor_core::index`, with literal indices and
+//!   bounds as const generics so the compiler computes the result shape and rejects literal
+//!   out-of-bounds indices; runtime expressions become `AtDyn`/`RangeDyn` values;
+//! * emit: a call of `TSlice::t_slice` (or `TSliceMut::t_slice_mut` + `TAssign::t_assign`).
+//!
+//! ```text
+//!   ..                 Full
+//!   ...                the remaining dims (at most one)
+//!   None               NewAxis (a size-1 dim)
+//!   3 / -1             At<3> / AtNeg<1>                 (checked at compile time)
+//!   a..b  a..=b  ..b   Range<S, E, STEP, LEN, REV>      (LEN computed here)
+//!   a..   ..;k         RangeFrom<S, STEP, REV>          (LEN computed by typenum)
+//!   -k..  -k..-j       RangeNeg<KS, KE, STEP, LEN, REV>
+//!   <range>;step       literal step (negative: REV, a reversed view) or an expression
+//!   anything else      AtDyn(expr) / RangeDyn { .. }    (checked at run time, `Dyn` dims)
+//! ```
+use proc_macro::TokenStream;
+use proc_macro2::{Delimiter, Spacing, Span, TokenStream as TS, TokenTree as TT};
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+/// Implementation of `shaped::t!`; the facade passes its own path first: `$crate; x[..]`.
+#[proc_macro]
+pub fn t_impl(input: TokenStream) -> TokenStream {
+    match expand(input.into()) {
+        Ok(ts) => ts.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+fn err<T>(span: Span, msg: impl std::fmt::Display) -> syn::Result<T> {
+    Err(syn::Error::new(span, msg))
+}
+
+fn is_punct(t: &TT, c: char) -> bool {
+    matches!(t, TT::Punct(p) if p.as_char() == c)
+}
+
+fn stream_span(ts: &[TT]) -> Span {
+    if ts.is_empty() {
+        Span::call_site()
+    } else {
+        ts.iter().cloned().collect::<TS>().span()
+    }
+}
+
+/// A literal integer or a runtime expression.
+enum Bound {
+    Lit(i128),
+    Expr(TS),
+}
+
+fn parse_bound(ts: &[TT]) -> syn::Result<Option<Bound>> {
+    if ts.is_empty() {
+        return Ok(None);
+    }
+    let lit_of = |t: &TT| -> Option<i128> {
+        if let TT::Literal(l) = t {
+            let lit: syn::LitInt = syn::parse_str(&l.to_string()).ok()?;
+            lit.base10_parse::<i128>().ok()
+        } else {
+            None
+        }
+    };
+    if ts.len() == 1 {
+        if let Some(v) = lit_of(&ts[0]) {
+            return Ok(Some(Bound::Lit(v)));
+        }
+    }
+    if ts.len() == 2 && is_punct(&ts[0], '-') {
+        if let Some(v) = lit_of(&ts[1]) {
+            return Ok(Some(Bound::Lit(-v)));
+        }
+    }
+    let e: syn::Expr = syn::parse2(ts.iter().cloned().collect())?;
+    Ok(Some(Bound::Expr(quote!(#e))))
+}
+
+/// Splits at top-level punctuation `c` (groups are single token trees, so nested brackets and
+/// parentheses are never split).
+fn split_top(ts: Vec<TT>, c: char) -> Vec<Vec<TT>> {
+    let mut out = vec![vec![]];
+    for t in ts {
+        if is_punct(&t, c) {
+            out.push(vec![]);
+        } else {
+            out.last_mut().unwrap().push(t);
+        }
+    }
+    if out.len() > 1 && out.last().is_some_and(|v| v.is_empty()) {
+        out.pop(); // trailing separator
+    }
+    out
+}
+
+enum Item {
+    Op(TS),
+    Ellipsis,
+}
+
+fn usize_lit(v: i128) -> TS {
+    let v = v as usize;
+    quote!(#v)
+}
+
+fn lower_item(k: &TS, toks: Vec<TT>) -> syn::Result<Item> {
+    let span = stream_span(&toks);
+    let ix = quote!(#k::__private::index);
+    if toks.is_empty() {
+        return err(span, "empty index item");
+    }
+    if toks.len() == 3 && toks.iter().all(|t| is_punct(t, '.')) {
+        return Ok(Item::Ellipsis);
+    }
+    if let [TT::Ident(i)] = toks.as_slice() {
+        if i == "None" {
+            return Ok(Item::Op(quote_spanned!(span=> #ix::NewAxis)));
+        }
+    }
+    let parts = split_top(toks, ';');
+    if parts.len() > 2 {
+        return err(span, "at most one `;step` per index item");
+    }
+    let mut parts = parts.into_iter();
+    let range_part = parts.next().unwrap();
+    let step = match parts.next() {
+        None => None,
+        Some(s) => match parse_bound(&s)? {
+            Some(Bound::Lit(0)) => return err(stream_span(&s), "slice step cannot be zero"),
+            None => return err(span, "expected a step after `;`"),
+            b => b,
+        },
+    };
+    // A top-level `..` or `..=`.
+    let dd = (0..range_part.len().saturating_sub(1))
+        .find(|&i| is_punct(&range_part[i], '.') && is_punct(&range_part[i + 1], '.'));
+    let Some(i) = dd else {
+        if step.is_some() {
+            return err(span, "a step needs a range (`a..b;step`)");
+        }
+        return Ok(Item::Op(match parse_bound(&range_part)?.unwrap() {
+            Bound::Lit(v) if v >= 0 => {
+                let v = usize_lit(v);
+                quote_spanned!(span=> #ix::At::<#v>)
+            }
+            Bound::Lit(v) => {
+                let v = usize_lit(-v);
+                quote_spanned!(span=> #ix::AtNeg::<#v>)
+            }
+            Bound::Expr(e) => quote_spanned!(span=> #ix::AtDyn((#e) as isize)),
+        }));
+    };
+    let inclusive = range_part.get(i + 2).is_some_and(|t| is_punct(t, '='));
+    if range_part.get(i + 2).is_some_and(|t| is_punct(t, '.')) {
+        return err(
+            span,
+            "`...` (ellipsis) cannot be combined with other tokens",
+        );
+    }
+    let start = parse_bound(&range_part[..i])?;
+    let mut end = parse_bound(&range_part[i + if inclusive { 3 } else { 2 }..])?;
+    if inclusive {
+        match &end {
+            None => return err(span, "`..=` needs an end"),
+            Some(Bound::Lit(-1)) => end = None, // `..=-1` runs to the end
+            Some(Bound::Lit(v)) => end = Some(Bound::Lit(v + 1)),
+            Some(Bound::Expr(e)) => {
+                end = Some(Bound::Expr(
+                    quote!({ let e = (#e) as isize; if e == -1 { ::core::option::Option::None } else { ::core::option::Option::Some(e + 1) } }),
+                ))
+            }
+        }
+    }
+    let inclusive_expr = inclusive && matches!(end, Some(Bound::Expr(_)));
+    let step_lit = match &step {
+        None => Some(1i128),
+        Some(Bound::Lit(v)) => Some(*v),
+        Some(Bound::Expr(_)) => None,
+    };
+    if let Some(st) = step_lit {
+        let rev = st < 0;
+        let ast = st.abs();
+        let (stl, revl) = (usize_lit(ast), quote!(#rev));
+        let len = |span: i128| usize_lit((span + ast - 1) / ast);
+        match (&start, &end) {
+            (None, None) if st == 1 => return Ok(Item::Op(quote_spanned!(span=> #ix::Full))),
+            (None, None) => {
+                return Ok(Item::Op(
+                    quote_spanned!(span=> #ix::RangeFrom::<0, #stl, #revl>),
+                ))
+            }
+            (Some(Bound::Lit(s)), None) if *s >= 0 => {
+                let s = usize_lit(*s);
+                return Ok(Item::Op(
+                    quote_spanned!(span=> #ix::RangeFrom::<#s, #stl, #revl>),
+                ));
+            }
+            (Some(Bound::Lit(s)), None) => {
+                let (ks, l) = (usize_lit(-s), len(-s));
+                return Ok(Item::Op(
+                    quote_spanned!(span=> #ix::RangeNeg::<#ks, 0, #stl, #l, #revl>),
+                ));
+            }
+            (s, Some(Bound::Lit(e))) if *e >= 0 && matches!(s, None | Some(Bound::Lit(0..))) => {
+                let s = match s {
+                    Some(Bound::Lit(s)) => *s,
+                    _ => 0,
+                };
+                if s > *e {
+                    return err(span, format!("range start {s} is greater than its end {e}"));
+                }
+                let (sl, el, l) = (usize_lit(s), usize_lit(*e), len(e - s));
+                return Ok(Item::Op(
+                    quote_spanned!(span=> #ix::Range::<#sl, #el, #stl, #l, #revl>),
+                ));
+            }
+            (Some(Bound::Lit(s)), Some(Bound::Lit(e))) if *s < 0 && *e < 0 => {
+                if s > e {
+                    return err(span, format!("range start {s} is greater than its end {e}"));
+                }
+                let (ks, ke, l) = (usize_lit(-s), usize_lit(-e), len(e - s));
+                return Ok(Item::Op(
+                    quote_spanned!(span=> #ix::RangeNeg::<#ks, #ke, #stl, #l, #revl>),
+                ));
+            }
+            _ => {}
+        }
+    }
+    // A range with a runtime part (or mixed-sign literal bounds): a `Dyn` dim.
+    let opt = |b: &Option<Bound>, raw: bool| -> TS {
+        match b {
+            None => quote!(::core::option::Option::None),
+            Some(Bound::Lit(v)) => {
+                let v = *v as isize;
+                quote!(::core::option::Option::Some(#v))
+            }
+            Some(Bound::Expr(e)) if raw => quote!(#e),
+            Some(Bound::Expr(e)) => quote!(::core::option::Option::Some((#e) as isize)),
+        }
+    };
+    let s = opt(&start, false);
+    let e = opt(&end, inclusive_expr);
+    let st = match &step {
+        None => quote!(1isize),
+        Some(Bound::Lit(v)) => {
+            let v = *v as isize;
+            quote!(#v)
+        }
+        Some(Bound::Expr(e)) => quote!((#e) as isize),
+    };
+    Ok(Item::Op(
+        quote_spanned!(span=> #ix::RangeDyn { start: #s, end: #e, step: #st }),
+    ))
+}
+
+fn hlist(k: &TS, ops: &[TS]) -> TS {
+    ops.iter().rev().fold(
+        quote!(#k::__private::Nil),
+        |acc, op| quote!(#k::__private::Cons(#op, #acc)),
+    )
+}
+
+/// Index of a top-level assignment `=` (not `==`, `<=`, `>=`, `!=`, `=>`).
+fn find_assign(toks: &[TT]) -> Option<usize> {
+    (0..toks.len()).find(|&i| match &toks[i] {
+        TT::Punct(p) if p.as_char() == '=' && p.spacing() == Spacing::Alone => {
+            !matches!(toks.get(i.wrapping_sub(1)), Some(TT::Punct(q)) if q.spacing() == Spacing::Joint)
+        }
+        _ => false,
+    })
+}
+
+fn expand(input: TS) -> syn::Result<TS> {
+    let toks: Vec<TT> = input.into_iter().collect();
+    let semi = toks
+        .iter()
+        .position(|t| is_punct(t, ';'))
+        .ok_or_else(|| syn::Error::new(Span::call_site(), "internal: missing crate path"))?;
+    let k: TS = toks[..semi].iter().cloned().collect();
+    let rest = &toks[semi + 1..];
+    let (target, value) = match find_assign(rest) {
+        Some(i) => {
+            if i + 1 == rest.len() {
+                return err(rest[i].span(), "expected a value after `=`");
+            }
+            (
+                &rest[..i],
+                Some(rest[i + 1..].iter().cloned().collect::<TS>()),
+            )
+        }
+        None => (rest, None),
+    };
+    let Some((last, expr_toks)) = target.split_last() else {
+        return err(Span::call_site(), "expected `t!(tensor[indices])`");
+    };
+    let group = match last {
+        TT::Group(g) if g.delimiter() == Delimiter::Bracket => g.clone(),
+        other => {
+            return err(
+                other.span(),
+                "expected `[indices]` after the tensor: `t!(tensor[indices])`",
+            )
+        }
+    };
+    if expr_toks.is_empty() {
+        return err(group.span(), "expected a tensor expression before `[...]`");
+    }
+    let expr: TS = expr_toks.iter().cloned().collect();
+    let inner: Vec<TT> = group.stream().into_iter().collect();
+    let items = if inner.is_empty() {
+        vec![]
+    } else {
+        split_top(inner, ',')
+    };
+
+    let (mut pre, mut post) = (Vec::new(), Vec::new());
+    let mut seen_ellipsis = false;
+    for it in items {
+        let sp = stream_span(&it);
+        match lower_item(&k, it)? {
+            Item::Ellipsis if seen_ellipsis => {
+                return err(sp, "an index can only have a single ellipsis (`...`)")
+            }
+            Item::Ellipsis => seen_ellipsis = true,
+            Item::Op(op) if seen_ellipsis => post.push(op),
+            Item::Op(op) => pre.push(op),
+        }
+    }
+    post.reverse(); // applied from the back
+    let (pre, post) = (hlist(&k, &pre), hlist(&k, &post));
+    let ix = quote!(#k::__private::index);
+    let gs = group.span();
+    let spec = quote!(#ix::Spec { pre: #pre, post: #post });
+    Ok(match value {
+        // Method-call syntax: a view is taken by value (it is `Copy`), keeping its lifetime;
+        // anything else is auto-referenced.
+        None => quote_spanned! {gs=>
+            {
+                #[allow(unused_imports)]
+                use #ix::TSlice as _;
+                (#expr).t_slice(#spec)
+            }
+        },
+        Some(v) => quote_spanned! {gs=>
+            #ix::TAssign::t_assign(#ix::TSliceMut::t_slice_mut(&mut (#expr), #spec), #v)
+        },
+    })
+}
