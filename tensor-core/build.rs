@@ -16,10 +16,7 @@ fn main() {
 
     w("to_const.rs", to_const());
     w("shapes.rs", shapes());
-    w(
-        "broadcast.rs",
-        pairs("BroadcastDim", "BroadcastShape", true),
-    );
+    w("broadcast.rs", pairs("BroadcastDim", "BroadcastShape", true));
     w("expand.rs", pairs("ExpandDim", "ExpandShape", false));
     w("axes.rs", axes());
     w("permute.rs", permutations());
@@ -49,17 +46,9 @@ fn shapes() -> String {
             stat.join(", ")
         )
         .unwrap();
-        writeln!(
-            s,
-            "impl<{gens}> StaticRank for {tup} {{ type List = {list}; }}"
-        )
-        .unwrap();
+        writeln!(s, "impl<{gens}> StaticRank for {tup} {{ type List = {list}; }}").unwrap();
         writeln!(s, "impl<{gens}> HasRank<{r}> for {tup} {{}}").unwrap();
-        writeln!(
-            s,
-            "impl<{gens}> ListToTuple for {list} {{ type Tuple = {tup}; }}"
-        )
-        .unwrap();
+        writeln!(s, "impl<{gens}> ListToTuple for {list} {{ type Tuple = {tup}; }}").unwrap();
         let cgens = bounds(&ds, "ConstDim");
         writeln!(s, "impl<{cgens}> AllStatic for {tup} {{}}").unwrap();
         let kgens = bounds(&ds, "DimKind");
@@ -112,11 +101,7 @@ fn pairs(dim_trait: &str, shape_trait: &str, symmetric: bool) -> String {
             }
             let all: Vec<String> = a.iter().chain(b.iter()).cloned().collect();
             let gens = bounds(&all, "Dim");
-            let wh = if wh.is_empty() {
-                String::new()
-            } else {
-                format!("where {}", wh.join(", "))
-            };
+            let wh = if wh.is_empty() { String::new() } else { format!("where {}", wh.join(", ")) };
             writeln!(
                 s,
                 "#[diagnostic::do_not_recommend] impl<{gens}> {shape_trait}<{tb}> for {ta} {wh} {{ type Out = {}; }}",
@@ -146,38 +131,19 @@ fn axes() -> String {
             .unwrap();
             let mut set = ds.clone();
             set[a] = "X".into();
-            let g = if gens.is_empty() {
-                "X: Dim".to_string()
-            } else {
-                format!("{gens}, X: Dim")
-            };
-            writeln!(
-                s,
-                "impl<{g}> SetAxis<{a}, X> for {tup} {{ type Out = {}; }}",
-                tuple(&set)
-            )
-            .unwrap();
+            let g = if gens.is_empty() { "X: Dim".to_string() } else { format!("{gens}, X: Dim") };
+            writeln!(s, "impl<{g}> SetAxis<{a}, X> for {tup} {{ type Out = {}; }}", tuple(&set)).unwrap();
             for b in 0..r {
                 let mut sw = ds.clone();
                 sw.swap(a, b);
-                writeln!(
-                    s,
-                    "impl<{gens}> SwapAxes<{a}, {b}> for {tup} {{ type Out = {}; }}",
-                    tuple(&sw)
-                )
-                .unwrap();
+                writeln!(s, "impl<{gens}> SwapAxes<{a}, {b}> for {tup} {{ type Out = {}; }}", tuple(&sw)).unwrap();
             }
         }
         if r < MAX_RANK {
             for a in 0..=r {
                 let mut ins = ds.clone();
                 ins.insert(a, "Const<1>".into());
-                writeln!(
-                    s,
-                    "impl<{gens}> InsertAxis<{a}> for {tup} {{ type Out = {}; }}",
-                    tuple(&ins)
-                )
-                .unwrap();
+                writeln!(s, "impl<{gens}> InsertAxis<{a}> for {tup} {{ type Out = {}; }}", tuple(&ins)).unwrap();
             }
         }
     }
@@ -238,10 +204,7 @@ fn names(prefix: &str, n: usize) -> Vec<String> {
 }
 
 fn bounds(xs: &[String], tr: &str) -> String {
-    xs.iter()
-        .map(|d| format!("{d}: {tr}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    xs.iter().map(|d| format!("{d}: {tr}")).collect::<Vec<_>>().join(", ")
 }
 
 fn tuple(xs: &[String]) -> String {
@@ -253,20 +216,14 @@ fn tuple(xs: &[String]) -> String {
 }
 
 fn hlist(xs: &[String]) -> String {
-    xs.iter()
-        .rev()
-        .fold("Nil".to_string(), |acc, x| format!("Cons<{x}, {acc}>"))
+    xs.iter().rev().fold("Nil".to_string(), |acc, x| format!("Cons<{x}, {acc}>"))
 }
 
 /// typenum spelling of n: `UInt<UInt<UTerm, B1>, B0>` is 2.
 fn tn(n: usize) -> String {
     let mut s = "typenum::UTerm".to_string();
     for bit in (0..usize::BITS - n.leading_zeros()).rev() {
-        let b = if (n >> bit) & 1 == 1 {
-            "typenum::B1"
-        } else {
-            "typenum::B0"
-        };
+        let b = if (n >> bit) & 1 == 1 { "typenum::B1" } else { "typenum::B0" };
         s = format!("typenum::UInt<{s}, {b}>");
     }
     s

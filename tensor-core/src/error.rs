@@ -18,28 +18,15 @@ pub enum ShapeError {
     /// Reshape/view to a shape with another element count.
     Reshape { from: Vec<usize>, to: Vec<isize> },
     /// `view` on strides that cannot express the new shape without a copy.
-    View {
-        sizes: Vec<usize>,
-        strides: Vec<isize>,
-        to: Vec<usize>,
-    },
+    View { sizes: Vec<usize>, strides: Vec<isize>, to: Vec<usize> },
     /// Runtime sizes that do not fit a shape type (`[2, _]` vs `[3, 4]`).
     ShapeMismatch { expected: String, got: Vec<usize> },
     /// A flat buffer whose length does not match the shape.
     DataLength { len: usize, sizes: Vec<usize> },
     /// An index outside its dimension.
-    Index {
-        index: isize,
-        axis: usize,
-        size: usize,
-    },
+    Index { index: isize, axis: usize, size: usize },
     /// A range outside its dimension (bounds after normalising negative ones).
-    Range {
-        start: isize,
-        end: isize,
-        axis: usize,
-        size: usize,
-    },
+    Range { start: isize, end: isize, axis: usize, size: usize },
     /// A zero slice step.
     ZeroStep { axis: usize },
     /// More indices than dims.

@@ -14,11 +14,7 @@ const EDGE: usize = 3;
 /// The coordinates shown along a dim of `n` elements (`None` marks the `...`).
 fn shown(n: usize, summarise: bool) -> Vec<Option<usize>> {
     if summarise && n > 2 * EDGE {
-        (0..EDGE)
-            .map(Some)
-            .chain([None])
-            .chain((n - EDGE..n).map(Some))
-            .collect()
+        (0..EDGE).map(Some).chain([None]).chain((n - EDGE..n).map(Some)).collect()
     } else {
         (0..n).map(Some).collect()
     }
@@ -42,9 +38,7 @@ impl<D: Data, S: Shape> fmt::Display for TensorBase<D, S> {
         };
         // Width of the widest shown element, for right alignment.
         let mut width = 0;
-        visit(self, summarise, &mut Vec::new(), &mut |o| {
-            width = width.max(cell(o).chars().count())
-        });
+        visit(self, summarise, &mut Vec::new(), &mut |o| width = width.max(cell(o).chars().count()));
         f.write_str("tensor(")?;
         let mut out = String::new();
         render(self, summarise, &mut Vec::new(), 0, width, &cell, &mut out);
@@ -53,12 +47,7 @@ impl<D: Data, S: Shape> fmt::Display for TensorBase<D, S> {
     }
 }
 
-fn visit<D: Data, S: Shape>(
-    t: &TensorBase<D, S>,
-    summarise: bool,
-    idx: &mut Vec<usize>,
-    g: &mut impl FnMut(usize),
-) {
+fn visit<D: Data, S: Shape>(t: &TensorBase<D, S>, summarise: bool, idx: &mut Vec<usize>, g: &mut impl FnMut(usize)) {
     if idx.len() == t.rank() {
         g(t.layout.offset_of(idx));
         return;

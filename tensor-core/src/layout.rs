@@ -42,26 +42,15 @@ impl Layout {
         if sizes.len() > MAX_RANK {
             return Err(ShapeError::RankTooLarge { rank: sizes.len() });
         }
-        let mut l = Layout {
-            sizes: [1; MAX_RANK],
-            strides: [0; MAX_RANK],
-            rank: sizes.len(),
-            offset: 0,
-        };
+        let mut l = Layout { sizes: [1; MAX_RANK], strides: [0; MAX_RANK], rank: sizes.len(), offset: 0 };
         let mut s: usize = 1;
         for i in (0..sizes.len()).rev() {
             l.sizes[i] = sizes[i];
             l.strides[i] = s as isize;
-            s = s
-                .checked_mul(sizes[i].max(1))
-                .ok_or_else(|| ShapeError::Overflow {
-                    sizes: sizes.into(),
-                })?;
+            s = s.checked_mul(sizes[i].max(1)).ok_or_else(|| ShapeError::Overflow { sizes: sizes.into() })?;
         }
         if s > isize::MAX as usize {
-            return Err(ShapeError::Overflow {
-                sizes: sizes.into(),
-            });
+            return Err(ShapeError::Overflow { sizes: sizes.into() });
         }
         Ok(l)
     }
@@ -71,33 +60,20 @@ impl Layout {
     /// # Errors
     /// [`ShapeError::RankTooLarge`], [`ShapeError::Overflow`], or [`ShapeError::Invalid`] when a
     /// reachable offset is negative.
-    pub fn from_parts(
-        sizes: &[usize],
-        strides: &[isize],
-        offset: usize,
-    ) -> Result<Layout, ShapeError> {
+    pub fn from_parts(sizes: &[usize], strides: &[isize], offset: usize) -> Result<Layout, ShapeError> {
         if sizes.len() > MAX_RANK {
             return Err(ShapeError::RankTooLarge { rank: sizes.len() });
         }
         if sizes.len() != strides.len() {
-            return Err(ShapeError::Invalid(alloc::format!(
-                "{} sizes but {} strides",
-                sizes.len(),
-                strides.len()
-            )));
+            return Err(ShapeError::Invalid(alloc::format!("{} sizes but {} strides", sizes.len(), strides.len())));
         }
-        let mut l = Layout {
-            sizes: [1; MAX_RANK],
-            strides: [0; MAX_RANK],
-            rank: sizes.len(),
-            offset,
-        };
+        let mut l = Layout { sizes: [1; MAX_RANK], strides: [0; MAX_RANK], rank: sizes.len(), offset };
         l.sizes[..sizes.len()].copy_from_slice(sizes);
         l.strides[..sizes.len()].copy_from_slice(strides);
         match l.span() {
-            Some((lo, _)) if lo < 0 => Err(ShapeError::Invalid(alloc::format!(
-                "layout {l:?} reaches a negative offset"
-            ))),
+            Some((lo, _)) if lo < 0 => {
+                Err(ShapeError::Invalid(alloc::format!("layout {l:?} reaches a negative offset")))
+            }
             _ => Ok(l),
         }
     }
@@ -184,10 +160,7 @@ impl Layout {
     pub fn checked_offset(&self, index: &[usize]) -> Result<usize, ShapeError> {
         if index.len() != self.rank {
             return Err(if index.len() > self.rank {
-                ShapeError::TooManyIndices {
-                    given: index.len(),
-                    rank: self.rank,
-                }
+                ShapeError::TooManyIndices { given: index.len(), rank: self.rank }
             } else {
                 ShapeError::Invalid(alloc::format!(
                     "an index of {} coordinates for a tensor of rank {}",
@@ -198,11 +171,7 @@ impl Layout {
         }
         for (axis, (&i, &n)) in index.iter().zip(self.sizes()).enumerate() {
             if i >= n {
-                return Err(ShapeError::Index {
-                    index: i as isize,
-                    axis,
-                    size: n,
-                });
+                return Err(ShapeError::Index { index: i as isize, axis, size: n });
             }
         }
         Ok(self.offset_of(index))
@@ -210,10 +179,7 @@ impl Layout {
 
     fn axis(&self, axis: usize) -> Result<usize, ShapeError> {
         if axis >= self.rank {
-            return Err(ShapeError::Axis {
-                axis: axis as isize,
-                rank: self.rank,
-            });
+            return Err(ShapeError::Axis { axis: axis as isize, rank: self.rank });
         }
         Ok(axis)
     }
@@ -224,15 +190,8 @@ impl Layout {
     /// [`ShapeError::Permutation`] unless `axes` holds each of `0..rank` once.
     pub fn permute(&self, axes: &[usize]) -> Result<Layout, ShapeError> {
         let mut seen = [false; MAX_RANK];
-        if axes.len() != self.rank
-            || axes
-                .iter()
-                .any(|&a| a >= self.rank || core::mem::replace(&mut seen[a], true))
-        {
-            return Err(ShapeError::Permutation {
-                axes: axes.into(),
-                rank: self.rank,
-            });
+        if axes.len() != self.rank || axes.iter().any(|&a| a >= self.rank || core::mem::replace(&mut seen[a], true)) {
+            return Err(ShapeError::Permutation { axes: axes.into(), rank: self.rank });
         }
         let mut l = *self;
         for (i, &a) in axes.iter().enumerate() {
@@ -263,11 +222,7 @@ impl Layout {
         let n = self.sizes[axis];
         let i = if index < 0 { index + n as isize } else { index };
         if i < 0 || i as usize >= n {
-            return Err(ShapeError::Index {
-                index,
-                axis,
-                size: n,
-            });
+            return Err(ShapeError::Index { index, axis, size: n });
         }
         let mut l = self.remove(axis);
         l.offset = (self.offset as isize + i * self.strides[axis]) as usize;
@@ -297,12 +252,7 @@ impl Layout {
         let n = self.sizes[axis];
         let s = if start < 0 { start + n as isize } else { start };
         if s < 0 || s as usize > n || len > n - s as usize {
-            return Err(ShapeError::Range {
-                start,
-                end: s.saturating_add(len as isize),
-                axis,
-                size: n,
-            });
+            return Err(ShapeError::Range { start, end: s.saturating_add(len as isize), axis, size: n });
         }
         self.slice(axis, Some(s), Some(s + len as isize), 1)
     }
@@ -341,15 +291,10 @@ impl Layout {
     /// [`ShapeError::Axis`], [`ShapeError::RankTooLarge`].
     pub fn unsqueeze(&self, axis: usize) -> Result<Layout, ShapeError> {
         if axis > self.rank {
-            return Err(ShapeError::Axis {
-                axis: axis as isize,
-                rank: self.rank,
-            });
+            return Err(ShapeError::Axis { axis: axis as isize, rank: self.rank });
         }
         if self.rank == MAX_RANK {
-            return Err(ShapeError::RankTooLarge {
-                rank: self.rank + 1,
-            });
+            return Err(ShapeError::RankTooLarge { rank: self.rank + 1 });
         }
         let mut l = *self;
         for k in (axis..self.rank).rev() {
@@ -358,11 +303,7 @@ impl Layout {
         }
         l.sizes[axis] = 1;
         // The stride of a size-1 dim is never used to step; PyTorch uses size*stride of the next.
-        l.strides[axis] = if axis < self.rank {
-            self.strides[axis] * self.sizes[axis] as isize
-        } else {
-            1
-        };
+        l.strides[axis] = if axis < self.rank { self.strides[axis] * self.sizes[axis] as isize } else { 1 };
         l.rank += 1;
         Ok(l)
     }
@@ -374,10 +315,7 @@ impl Layout {
     pub fn squeeze(&self, axis: usize) -> Result<Layout, ShapeError> {
         let axis = self.axis(axis)?;
         if self.sizes[axis] != 1 {
-            return Err(ShapeError::Squeeze {
-                axis,
-                sizes: self.sizes().into(),
-            });
+            return Err(ShapeError::Squeeze { axis, sizes: self.sizes().into() });
         }
         Ok(self.remove(axis))
     }
@@ -388,20 +326,12 @@ impl Layout {
     /// # Errors
     /// [`ShapeError::Expand`] when a dim is neither equal to its target nor 1, or `to` is shorter.
     pub fn expand(&self, to: &[usize]) -> Result<Layout, ShapeError> {
-        let err = || ShapeError::Expand {
-            from: self.sizes().into(),
-            to: to.into(),
-        };
+        let err = || ShapeError::Expand { from: self.sizes().into(), to: to.into() };
         if to.len() < self.rank || to.len() > MAX_RANK {
             return Err(err());
         }
         let lead = to.len() - self.rank;
-        let mut l = Layout {
-            sizes: [1; MAX_RANK],
-            strides: [0; MAX_RANK],
-            rank: to.len(),
-            offset: self.offset,
-        };
+        let mut l = Layout { sizes: [1; MAX_RANK], strides: [0; MAX_RANK], rank: to.len(), offset: self.offset };
         for (i, &t) in to.iter().enumerate() {
             l.sizes[i] = t;
             if i >= lead {
@@ -433,10 +363,7 @@ impl Layout {
                 to: to.iter().map(|&n| n as isize).collect(),
             });
         }
-        let mut l = Layout {
-            offset: self.offset,
-            ..new
-        };
+        let mut l = Layout { offset: self.offset, ..new };
         if numel == 0 || self.rank == 0 || self.sizes() == to {
             if self.sizes() == to {
                 return Ok(*self);
@@ -456,11 +383,7 @@ impl Layout {
                     view_d -= 1;
                 }
                 if view_numel != tensor_numel {
-                    return Err(ShapeError::View {
-                        sizes: os.into(),
-                        strides: ost.into(),
-                        to: to.into(),
-                    });
+                    return Err(ShapeError::View { sizes: os.into(), strides: ost.into(), to: to.into() });
                 }
                 if td > 0 {
                     chunk_base = ost[td - 1];
@@ -470,11 +393,7 @@ impl Layout {
             }
         }
         if view_d != -1 {
-            return Err(ShapeError::View {
-                sizes: os.into(),
-                strides: ost.into(),
-                to: to.into(),
-            });
+            return Err(ShapeError::View { sizes: os.into(), strides: ost.into(), to: to.into() });
         }
         Ok(l)
     }
@@ -486,10 +405,7 @@ impl Layout {
     /// size is negative.
     pub fn infer_sizes(&self, to: &[isize]) -> Result<Vec<usize>, ShapeError> {
         let numel = self.numel();
-        let err = || ShapeError::Reshape {
-            from: self.sizes().into(),
-            to: to.into(),
-        };
+        let err = || ShapeError::Reshape { from: self.sizes().into(), to: to.into() };
         let mut infer = None;
         let mut known: usize = 1;
         for (i, &d) in to.iter().enumerate() {
@@ -519,11 +435,7 @@ impl Layout {
 /// Visits the element offsets of `K` layouts over common `sizes`, one call per element, in an
 /// order chosen from the strides of operand 0 (largest stride outermost) with mergeable dims
 /// coalesced. Each layout gives its strides for `sizes` (use [`Layout::expand`] to broadcast).
-pub(crate) fn walk<const K: usize>(
-    sizes: &[usize],
-    layouts: [&Layout; K],
-    mut f: impl FnMut([usize; K]),
-) {
+pub(crate) fn walk<const K: usize>(sizes: &[usize], layouts: [&Layout; K], mut f: impl FnMut([usize; K])) {
     if sizes.contains(&0) {
         return;
     }
@@ -601,19 +513,10 @@ pub(crate) fn walk<const K: usize>(
 /// Per-dim index arithmetic shared by `t!` and [`SliceArg`](crate::SliceArg): the offset step of
 /// index `i` (negative counts from the end) in a dim of `size` elements and `stride`.
 #[inline(always)]
-pub(crate) fn index_offset(
-    i: isize,
-    size: usize,
-    stride: isize,
-    axis: usize,
-) -> Result<isize, ShapeError> {
+pub(crate) fn index_offset(i: isize, size: usize, stride: isize, axis: usize) -> Result<isize, ShapeError> {
     let j = if i < 0 { i + size as isize } else { i };
     if j < 0 || j as usize >= size {
-        return Err(ShapeError::Index {
-            index: i,
-            axis,
-            size,
-        });
+        return Err(ShapeError::Index { index: i, axis, size });
     }
     Ok(j * stride)
 }
@@ -622,12 +525,7 @@ pub(crate) fn index_offset(
 /// (already normalised, `0 <= start <= end <= size`) and a non-zero `step` (negative walks from the
 /// last element back to the first), returns `(offset step, length, new stride)`.
 #[inline(always)]
-pub(crate) fn range_dim(
-    start: usize,
-    end: usize,
-    step: isize,
-    stride: isize,
-) -> (isize, usize, isize) {
+pub(crate) fn range_dim(start: usize, end: usize, step: isize, stride: isize) -> (isize, usize, isize) {
     let len = (end - start).div_ceil(step.unsigned_abs());
     let first = if step > 0 || len == 0 { start } else { end - 1 };
     let off = if len == 0 { 0 } else { first as isize * stride };
@@ -647,12 +545,7 @@ pub(crate) fn range_bounds(
     let norm = |v: isize| if v < 0 { v + n } else { v };
     let (s, e) = (start.map_or(0, norm), end.map_or(n, norm));
     if s < 0 || e > n || s > e {
-        return Err(ShapeError::Range {
-            start: start.unwrap_or(0),
-            end: end.unwrap_or(n),
-            axis,
-            size,
-        });
+        return Err(ShapeError::Range { start: start.unwrap_or(0), end: end.unwrap_or(n), axis, size });
     }
     Ok((s as usize, e as usize))
 }
@@ -661,12 +554,7 @@ impl Layout {
     /// A layout from parts that the caller derived from a valid layout (no checks).
     #[inline(always)]
     pub(crate) fn from_raw(sizes: &[usize], strides: &[isize], offset: isize) -> Layout {
-        let mut l = Layout {
-            sizes: [1; MAX_RANK],
-            strides: [0; MAX_RANK],
-            rank: sizes.len(),
-            offset: offset as usize,
-        };
+        let mut l = Layout { sizes: [1; MAX_RANK], strides: [0; MAX_RANK], rank: sizes.len(), offset: offset as usize };
         l.sizes[..sizes.len()].copy_from_slice(sizes);
         l.strides[..sizes.len()].copy_from_slice(strides);
         l

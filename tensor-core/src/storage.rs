@@ -4,9 +4,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 /// A tensor element: f32 (the default), f64, f16 and bf16 (`half`), i8..i64, u8..u64, bool.
-pub trait Element:
-    Copy + Send + Sync + PartialEq + PartialOrd + fmt::Debug + fmt::Display + 'static
-{
+pub trait Element: Copy + Send + Sync + PartialEq + PartialOrd + fmt::Debug + fmt::Display + 'static {
     /// The additive identity (`false` for bool).
     const ZERO: Self;
     /// The multiplicative identity (`true` for bool).

@@ -155,10 +155,7 @@ fn lower_item(k: &TS, toks: Vec<TT>) -> syn::Result<Item> {
     };
     let inclusive = range_part.get(i + 2).is_some_and(|t| is_punct(t, '='));
     if range_part.get(i + 2).is_some_and(|t| is_punct(t, '.')) {
-        return err(
-            span,
-            "`...` (ellipsis) cannot be combined with other tokens",
-        );
+        return err(span, "`...` (ellipsis) cannot be combined with other tokens");
     }
     let start = parse_bound(&range_part[..i])?;
     let mut end = parse_bound(&range_part[i + if inclusive { 3 } else { 2 }..])?;
@@ -187,22 +184,14 @@ fn lower_item(k: &TS, toks: Vec<TT>) -> syn::Result<Item> {
         let len = |span: i128| usize_lit((span + ast - 1) / ast);
         match (&start, &end) {
             (None, None) if st == 1 => return Ok(Item::Op(quote_spanned!(span=> #ix::Full))),
-            (None, None) => {
-                return Ok(Item::Op(
-                    quote_spanned!(span=> #ix::RangeFrom::<0, #stl, #revl>),
-                ))
-            }
+            (None, None) => return Ok(Item::Op(quote_spanned!(span=> #ix::RangeFrom::<0, #stl, #revl>))),
             (Some(Bound::Lit(s)), None) if *s >= 0 => {
                 let s = usize_lit(*s);
-                return Ok(Item::Op(
-                    quote_spanned!(span=> #ix::RangeFrom::<#s, #stl, #revl>),
-                ));
+                return Ok(Item::Op(quote_spanned!(span=> #ix::RangeFrom::<#s, #stl, #revl>)));
             }
             (Some(Bound::Lit(s)), None) => {
                 let (ks, l) = (usize_lit(-s), len(-s));
-                return Ok(Item::Op(
-                    quote_spanned!(span=> #ix::RangeNeg::<#ks, 0, #stl, #l, #revl>),
-                ));
+                return Ok(Item::Op(quote_spanned!(span=> #ix::RangeNeg::<#ks, 0, #stl, #l, #revl>)));
             }
             (s, Some(Bound::Lit(e))) if *e >= 0 && matches!(s, None | Some(Bound::Lit(0..))) => {
                 let s = match s {
@@ -213,18 +202,14 @@ fn lower_item(k: &TS, toks: Vec<TT>) -> syn::Result<Item> {
                     return err(span, format!("range start {s} is greater than its end {e}"));
                 }
                 let (sl, el, l) = (usize_lit(s), usize_lit(*e), len(e - s));
-                return Ok(Item::Op(
-                    quote_spanned!(span=> #ix::Range::<#sl, #el, #stl, #l, #revl>),
-                ));
+                return Ok(Item::Op(quote_spanned!(span=> #ix::Range::<#sl, #el, #stl, #l, #revl>)));
             }
             (Some(Bound::Lit(s)), Some(Bound::Lit(e))) if *s < 0 && *e < 0 => {
                 if s > e {
                     return err(span, format!("range start {s} is greater than its end {e}"));
                 }
                 let (ks, ke, l) = (usize_lit(-s), usize_lit(-e), len(e - s));
-                return Ok(Item::Op(
-                    quote_spanned!(span=> #ix::RangeNeg::<#ks, #ke, #stl, #l, #revl>),
-                ));
+                return Ok(Item::Op(quote_spanned!(span=> #ix::RangeNeg::<#ks, #ke, #stl, #l, #revl>)));
             }
             _ => {}
         }
@@ -251,16 +236,11 @@ fn lower_item(k: &TS, toks: Vec<TT>) -> syn::Result<Item> {
         }
         Some(Bound::Expr(e)) => quote!((#e) as isize),
     };
-    Ok(Item::Op(
-        quote_spanned!(span=> #ix::RangeDyn { start: #s, end: #e, step: #st }),
-    ))
+    Ok(Item::Op(quote_spanned!(span=> #ix::RangeDyn { start: #s, end: #e, step: #st })))
 }
 
 fn hlist(k: &TS, ops: &[TS]) -> TS {
-    ops.iter().rev().fold(
-        quote!(#k::__private::Nil),
-        |acc, op| quote!(#k::__private::Cons(#op, #acc)),
-    )
+    ops.iter().rev().fold(quote!(#k::__private::Nil), |acc, op| quote!(#k::__private::Cons(#op, #acc)))
 }
 
 /// Index of a top-level assignment `=` (not `==`, `<=`, `>=`, `!=`, `=>`).
@@ -286,10 +266,7 @@ fn expand(input: TS) -> syn::Result<TS> {
             if i + 1 == rest.len() {
                 return err(rest[i].span(), "expected a value after `=`");
             }
-            (
-                &rest[..i],
-                Some(rest[i + 1..].iter().cloned().collect::<TS>()),
-            )
+            (&rest[..i], Some(rest[i + 1..].iter().cloned().collect::<TS>()))
         }
         None => (rest, None),
     };
@@ -298,32 +275,21 @@ fn expand(input: TS) -> syn::Result<TS> {
     };
     let group = match last {
         TT::Group(g) if g.delimiter() == Delimiter::Bracket => g.clone(),
-        other => {
-            return err(
-                other.span(),
-                "expected `[indices]` after the tensor: `t!(tensor[indices])`",
-            )
-        }
+        other => return err(other.span(), "expected `[indices]` after the tensor: `t!(tensor[indices])`"),
     };
     if expr_toks.is_empty() {
         return err(group.span(), "expected a tensor expression before `[...]`");
     }
     let expr: TS = expr_toks.iter().cloned().collect();
     let inner: Vec<TT> = group.stream().into_iter().collect();
-    let items = if inner.is_empty() {
-        vec![]
-    } else {
-        split_top(inner, ',')
-    };
+    let items = if inner.is_empty() { vec![] } else { split_top(inner, ',') };
 
     let (mut pre, mut post) = (Vec::new(), Vec::new());
     let mut seen_ellipsis = false;
     for it in items {
         let sp = stream_span(&it);
         match lower_item(&k, it)? {
-            Item::Ellipsis if seen_ellipsis => {
-                return err(sp, "an index can only have a single ellipsis (`...`)")
-            }
+            Item::Ellipsis if seen_ellipsis => return err(sp, "an index can only have a single ellipsis (`...`)"),
             Item::Ellipsis => seen_ellipsis = true,
             Item::Op(op) if seen_ellipsis => post.push(op),
             Item::Op(op) => pre.push(op),

@@ -56,25 +56,12 @@ impl SliceArg {
 /// Index and range errors; [`ShapeError::TooManyIndices`]; [`ShapeError::Invalid`] for two
 /// ellipses; [`ShapeError::ZeroStep`]; [`ShapeError::RankTooLarge`].
 pub fn apply_args(l: &Layout, args: &[SliceArg]) -> Result<Layout, ShapeError> {
-    let consumed = args
-        .iter()
-        .filter(|a| !matches!(a, SliceArg::NewAxis | SliceArg::Ellipsis))
-        .count();
+    let consumed = args.iter().filter(|a| !matches!(a, SliceArg::NewAxis | SliceArg::Ellipsis)).count();
     if consumed > l.rank() {
-        return Err(ShapeError::TooManyIndices {
-            given: consumed,
-            rank: l.rank(),
-        });
+        return Err(ShapeError::TooManyIndices { given: consumed, rank: l.rank() });
     }
-    if args
-        .iter()
-        .filter(|a| matches!(a, SliceArg::Ellipsis))
-        .count()
-        > 1
-    {
-        return Err(ShapeError::Invalid(
-            "an index can only have a single ellipsis (`...`)".into(),
-        ));
+    if args.iter().filter(|a| matches!(a, SliceArg::Ellipsis)).count() > 1 {
+        return Err(ShapeError::Invalid("an index can only have a single ellipsis (`...`)".into()));
     }
     let mut out = DimBuf::new();
     let mut off = l.offset() as isize;
@@ -110,11 +97,7 @@ pub fn apply_args(l: &Layout, args: &[SliceArg]) -> Result<Layout, ShapeError> {
         out.push(l.sizes()[d], l.strides()[d])?;
         d += 1;
     }
-    Ok(Layout::from_raw(
-        &out.sizes[..out.len],
-        &out.strides[..out.len],
-        off,
-    ))
+    Ok(Layout::from_raw(&out.sizes[..out.len], &out.strides[..out.len], off))
 }
 
 impl<D: Data, S: crate::Shape> TensorBase<D, S> {
@@ -123,14 +106,8 @@ impl<D: Data, S: crate::Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// As [`apply_args`].
-    pub fn try_slice(
-        &self,
-        args: &[SliceArg],
-    ) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
-        Ok(TensorBase::from_parts(
-            self.data.as_slice(),
-            apply_args(&self.layout, args)?,
-        ))
+    pub fn try_slice(&self, args: &[SliceArg]) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+        Ok(TensorBase::from_parts(self.data.as_slice(), apply_args(&self.layout, args)?))
     }
     /// [`try_slice`](Self::try_slice), panicking with the error's message.
     #[track_caller]

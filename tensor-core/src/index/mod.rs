@@ -32,25 +32,13 @@ pub struct AtNeg<const K: usize>;
 pub struct AtDyn(pub isize);
 /// Literal `S..E;STEP` (`REV`: negative step). `LEN` is computed by the macro.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Range<
-    const S: usize,
-    const E: usize,
-    const STEP: usize,
-    const LEN: usize,
-    const REV: bool,
->;
+pub struct Range<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool>;
 /// Literal `S..;STEP` (and `..;STEP`): the length `ceil((N - S) / STEP)` is computed with typenum.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RangeFrom<const S: usize, const STEP: usize, const REV: bool>;
 /// Literal `-KS..-KE;STEP` (`KE = 0`: open end), counted from the end of the dim.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct RangeNeg<
-    const KS: usize,
-    const KE: usize,
-    const STEP: usize,
-    const LEN: usize,
-    const REV: bool,
->;
+pub struct RangeNeg<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool>;
 /// A range with a runtime part (gives a `Dyn` dim).
 #[derive(Clone, Copy, Debug)]
 pub struct RangeDyn {
@@ -182,15 +170,8 @@ impl<D: Dim, R> IndexOp<Cons<D, R>> for AtDyn {
     type Out = Nil;
     type Rest = R;
 }
-impl<
-        const S: usize,
-        const E: usize,
-        const STEP: usize,
-        const LEN: usize,
-        const REV: bool,
-        const N: usize,
-        R,
-    > IndexOp<Cons<Const<N>, R>> for Range<S, E, STEP, LEN, REV>
+impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool, const N: usize, R>
+    IndexOp<Cons<Const<N>, R>> for Range<S, E, STEP, LEN, REV>
 where
     Const<E>: StaticDim,
     Const<N>: StaticDim,
@@ -200,14 +181,14 @@ where
     type Out = Cons<Const<LEN>, Nil>;
     type Rest = R;
 }
-impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool, R>
-    IndexOp<Cons<Dyn, R>> for Range<S, E, STEP, LEN, REV>
+impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool, R> IndexOp<Cons<Dyn, R>>
+    for Range<S, E, STEP, LEN, REV>
 {
     type Out = Cons<Const<LEN>, Nil>;
     type Rest = R;
 }
-impl<const S: usize, const STEP: usize, const REV: bool, const N: usize, R>
-    IndexOp<Cons<Const<N>, R>> for RangeFrom<S, STEP, REV>
+impl<const S: usize, const STEP: usize, const REV: bool, const N: usize, R> IndexOp<Cons<Const<N>, R>>
+    for RangeFrom<S, STEP, REV>
 where
     Const<S>: StaticDim,
     Const<N>: StaticDim,
@@ -217,21 +198,12 @@ where
     type Out = Cons<<typenum::LeEq<TnC<S>, TnC<N>> as RangeFromLen<S, N, STEP>>::Len, Nil>;
     type Rest = R;
 }
-impl<const S: usize, const STEP: usize, const REV: bool, R> IndexOp<Cons<Dyn, R>>
-    for RangeFrom<S, STEP, REV>
-{
+impl<const S: usize, const STEP: usize, const REV: bool, R> IndexOp<Cons<Dyn, R>> for RangeFrom<S, STEP, REV> {
     type Out = Cons<Dyn, Nil>;
     type Rest = R;
 }
-impl<
-        const KS: usize,
-        const KE: usize,
-        const STEP: usize,
-        const LEN: usize,
-        const REV: bool,
-        const N: usize,
-        R,
-    > IndexOp<Cons<Const<N>, R>> for RangeNeg<KS, KE, STEP, LEN, REV>
+impl<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool, const N: usize, R>
+    IndexOp<Cons<Const<N>, R>> for RangeNeg<KS, KE, STEP, LEN, REV>
 where
     Const<KS>: StaticDim,
     Const<N>: StaticDim,
@@ -241,8 +213,8 @@ where
     type Out = Cons<Const<LEN>, Nil>;
     type Rest = R;
 }
-impl<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool, R>
-    IndexOp<Cons<Dyn, R>> for RangeNeg<KS, KE, STEP, LEN, REV>
+impl<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool, R> IndexOp<Cons<Dyn, R>>
+    for RangeNeg<KS, KE, STEP, LEN, REV>
 {
     type Out = Cons<Const<LEN>, Nil>;
     type Rest = R;
@@ -292,8 +264,7 @@ where
     PostOps<L, Post>: Reverse,
     <PostRest<L, Post> as Reverse>::Out: Concat<<PostOps<L, Post> as Reverse>::Out>,
 {
-    type Out =
-        <<PostRest<L, Post> as Reverse>::Out as Concat<<PostOps<L, Post> as Reverse>::Out>>::Out;
+    type Out = <<PostRest<L, Post> as Reverse>::Out as Concat<<PostOps<L, Post> as Reverse>::Out>>::Out;
 }
 
 /// The result shape of indexing `Self` with `Spec<Pre, Post>`.
@@ -328,11 +299,7 @@ pub struct DimBuf {
 impl DimBuf {
     #[inline(always)]
     fn new() -> Self {
-        DimBuf {
-            len: 0,
-            sizes: [0; MAX_RANK],
-            strides: [0; MAX_RANK],
-        }
+        DimBuf { len: 0, sizes: [0; MAX_RANK], strides: [0; MAX_RANK] }
     }
     #[inline(always)]
     fn push(&mut self, n: usize, s: isize) -> Result<(), ShapeError> {
@@ -426,14 +393,7 @@ impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const 
     const CONSUMES: bool = true;
     #[inline(always)]
     fn apply(&self, d: DimIn, off: &mut isize, out: &mut DimBuf) -> Result<(), ShapeError> {
-        push_range(
-            d,
-            Some(S as isize),
-            Some(E as isize),
-            step_of(STEP, REV),
-            off,
-            out,
-        )
+        push_range(d, Some(S as isize), Some(E as isize), step_of(STEP, REV), off, out)
     }
 }
 impl<const S: usize, const STEP: usize, const REV: bool> RtOp for RangeFrom<S, STEP, REV> {
@@ -506,10 +466,7 @@ impl RtOps for Nil {
 #[cold]
 #[inline(never)]
 fn too_many(cx: &SliceCx) -> ShapeError {
-    ShapeError::TooManyIndices {
-        given: cx.given,
-        rank: cx.l.rank(),
-    }
+    ShapeError::TooManyIndices { given: cx.given, rank: cx.l.rank() }
 }
 impl<O: RtOp, R: RtOps> RtOps for Cons<O, R> {
     const COUNT: usize = O::CONSUMES as usize + R::COUNT;
@@ -522,12 +479,7 @@ impl<O: RtOp, R: RtOps> RtOps for Cons<O, R> {
             cx.front += 1;
             dim_in(cx, cx.front - 1)
         } else {
-            DimIn {
-                size: 1,
-                stride: 0,
-                stat: Some(1),
-                axis: cx.front,
-            }
+            DimIn { size: 1, stride: 0, stat: Some(1), axis: cx.front }
         };
         self.0.apply(d, &mut cx.off, &mut cx.pre)?;
         self.1.apply_front(cx)
@@ -541,12 +493,7 @@ impl<O: RtOp, R: RtOps> RtOps for Cons<O, R> {
             cx.back -= 1;
             dim_in(cx, cx.back)
         } else {
-            DimIn {
-                size: 1,
-                stride: 0,
-                stat: Some(1),
-                axis: cx.back,
-            }
+            DimIn { size: 1, stride: 0, stat: Some(1), axis: cx.back }
         };
         self.0.apply(d, &mut cx.off, &mut cx.post)?;
         self.1.apply_back(cx)
@@ -554,12 +501,7 @@ impl<O: RtOp, R: RtOps> RtOps for Cons<O, R> {
 }
 #[inline(always)]
 fn dim_in(cx: &SliceCx, i: usize) -> DimIn {
-    DimIn {
-        size: cx.l.sizes()[i],
-        stride: cx.l.strides()[i],
-        stat: cx.stat[i],
-        axis: i,
-    }
+    DimIn { size: cx.l.sizes()[i], stride: cx.l.strides()[i], stat: cx.stat[i], axis: i }
 }
 
 /// Applies a spec to a layout (shared by the static and dynamic front ends). `stat` holds the
@@ -691,23 +633,7 @@ macro_rules! scalar_assign {
         }
     )*};
 }
-scalar_assign!(
-    f32,
-    f64,
-    half::f16,
-    half::bf16,
-    i8,
-    i16,
-    i32,
-    i64,
-    isize,
-    u8,
-    u16,
-    u32,
-    u64,
-    usize,
-    bool
-);
+scalar_assign!(f32, f64, half::f16, half::bf16, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, bool);
 
 impl<D: DataMut, S: Shape> TensorBase<D, S> {
     /// Copies `src` into this tensor, broadcasting `src` to its shape (PyTorch `copy_`).
@@ -719,13 +645,7 @@ impl<D: DataMut, S: Shape> TensorBase<D, S> {
         src: &TensorBase<D2, S2>,
     ) -> Result<(), ShapeError> {
         let ls = src.layout.expand(self.layout.sizes())?;
-        crate::kernels::zip_assign(
-            self.data.as_mut_slice(),
-            &self.layout,
-            src.data.as_slice(),
-            &ls,
-            |d, s| *d = s,
-        );
+        crate::kernels::zip_assign(self.data.as_mut_slice(), &self.layout, src.data.as_slice(), &ls, |d, s| *d = s);
         Ok(())
     }
     /// [`try_assign`](Self::try_assign), panicking with the error's message.

@@ -13,12 +13,7 @@ pub trait Gemm: Element + Add<Output = Self> + Mul<Output = Self> {
     /// The product of two strided 2-D operands, as a row-major buffer.
     fn gemm(a: &[Self], la: &Layout, b: &[Self], lb: &Layout) -> Vec<Self> {
         let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
-        let (ra, ca, rb, cb) = (
-            la.strides()[0],
-            la.strides()[1],
-            lb.strides()[0],
-            lb.strides()[1],
-        );
+        let (ra, ca, rb, cb) = (la.strides()[0], la.strides()[1], lb.strides()[0], lb.strides()[1]);
         let mut c = vec![Self::ZERO; m * n];
         for i in 0..m {
             for p in 0..k {
@@ -36,20 +31,7 @@ pub trait Gemm: Element + Add<Output = Self> + Mul<Output = Self> {
 macro_rules! naive_gemm {
     ($($t:ty),*) => { $(impl Gemm for $t {})* };
 }
-naive_gemm!(
-    i8,
-    i16,
-    i32,
-    i64,
-    isize,
-    u8,
-    u16,
-    u32,
-    u64,
-    usize,
-    half::f16,
-    half::bf16
-);
+naive_gemm!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, half::f16, half::bf16);
 
 macro_rules! blas_gemm {
     ($t:ty, $f:ident) => {
@@ -61,10 +43,7 @@ macro_rules! blas_gemm {
                     return c;
                 }
                 // The pointer arithmetic below relies on this; the tensor types guarantee it.
-                assert!(
-                    la.fits(a.len()) && lb.fits(b.len()),
-                    "gemm operand layout outside its buffer"
-                );
+                assert!(la.fits(a.len()) && lb.fits(b.len()), "gemm operand layout outside its buffer");
                 // SAFETY: `la` and `lb` fit their buffers (asserted above, and m, k, n > 0 so every
                 // offset reachable by `offset + i*rs + j*cs` is inside the slice), so matrixmultiply
                 // reads only in-bounds elements; `offset` itself is in bounds, so `add` stays inside

@@ -20,8 +20,7 @@ pub const PAR_THRESHOLD: usize = 1 << 17;
 /// The tensor's elements as one slice, when its layout is contiguous.
 #[inline]
 pub(crate) fn contiguous_slice<'a, T>(data: &'a [T], l: &Layout) -> Option<&'a [T]> {
-    l.is_contiguous()
-        .then(|| &data[l.offset()..l.offset() + l.numel()])
+    l.is_contiguous().then(|| &data[l.offset()..l.offset() + l.numel()])
 }
 
 /// The tensor's elements in row-major order, in a new buffer.
@@ -30,11 +29,7 @@ pub(crate) fn to_vec<T: Element>(src: &[T], l: &Layout) -> Vec<T> {
 }
 
 /// `f` applied to every element, in a new row-major buffer.
-pub(crate) fn map<T: Element, U: Element>(
-    src: &[T],
-    l: &Layout,
-    f: impl Fn(T) -> U + Sync + Send,
-) -> Vec<U> {
+pub(crate) fn map<T: Element, U: Element>(src: &[T], l: &Layout, f: impl Fn(T) -> U + Sync + Send) -> Vec<U> {
     if let Some(s) = contiguous_slice(src, l) {
         #[cfg(feature = "rayon")]
         if s.len() >= PAR_THRESHOLD {
@@ -67,11 +62,7 @@ pub(crate) fn zip<A: Element, B: Element, C: Element>(
         #[cfg(feature = "rayon")]
         if x.len() >= PAR_THRESHOLD {
             use rayon::prelude::*;
-            return x
-                .par_iter()
-                .zip(y.par_iter())
-                .map(|(&p, &q)| f(p, q))
-                .collect();
+            return x.par_iter().zip(y.par_iter()).map(|(&p, &q)| f(p, q)).collect();
         }
         return x.iter().zip(y).map(|(&p, &q)| f(p, q)).collect();
     }
@@ -96,9 +87,7 @@ pub(crate) fn zip<A: Element, B: Element, C: Element>(
             return out;
         }
     }
-    walk(la.sizes(), [&ol, la, lb], |[o, i, j]| {
-        out[o] = f(a[i], b[j])
-    });
+    walk(la.sizes(), [&ol, la, lb], |[o, i, j]| out[o] = f(a[i], b[j]));
     out
 }
 

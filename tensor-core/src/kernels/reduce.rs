@@ -29,10 +29,7 @@ pub(crate) fn sum<T: Element + Add<Output = T>>(src: &[T], l: &Layout) -> T {
         #[cfg(feature = "rayon")]
         if s.len() >= super::PAR_THRESHOLD {
             use rayon::prelude::*;
-            return s
-                .par_chunks(1 << 14)
-                .map(sum_slice)
-                .reduce(|| T::ZERO, |a, b| a + b);
+            return s.par_chunks(1 << 14).map(sum_slice).reduce(|| T::ZERO, |a, b| a + b);
         }
         return sum_slice(s);
     }

@@ -140,31 +140,13 @@ macro_rules! scalar_ops {
         }
     };
 }
-scalar_ops!(
-    f32,
-    f64,
-    half::f16,
-    half::bf16,
-    i8,
-    i16,
-    i32,
-    i64,
-    isize,
-    u8,
-    u16,
-    u32,
-    u64,
-    usize
-);
+scalar_ops!(f32, f64, half::f16, half::bf16, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
 impl<D: Data, S: Shape> TensorBase<D, S> {
     /// `f` applied to every element, into a new contiguous tensor of the same shape (NumPy
     /// vectorised function, PyTorch `Tensor.apply_` without the in-place part).
     pub fn map<U: Element>(&self, f: impl Fn(D::Elem) -> U + Sync + Send) -> Tensor<U, S> {
         let data = kernels::map(self.data.as_slice(), &self.layout, f);
-        TensorBase::from_parts(
-            data,
-            Layout::contiguous(self.sizes()).expect("sizes of an existing tensor"),
-        )
+        TensorBase::from_parts(data, Layout::contiguous(self.sizes()).expect("sizes of an existing tensor"))
     }
 }

@@ -28,10 +28,7 @@ where
     {
         let (m, n, k) = (self.sizes()[0], self.sizes()[1], b.sizes()[1]);
         if b.sizes()[0] != m {
-            return Err(ShapeError::MatMul {
-                lhs: self.sizes().into(),
-                rhs: b.sizes().into(),
-            });
+            return Err(ShapeError::MatMul { lhs: self.sizes().into(), rhs: b.sizes().into() });
         }
         if m < n {
             return Err(ShapeError::Invalid(alloc::format!(
@@ -42,9 +39,7 @@ where
         let a = Mat::from_fn(m, n, |i, j| self.at([i, j]));
         let rhs = Mat::from_fn(m, k, |i, j| b.at([i, j]));
         let x = a.qr().solve_lstsq(&rhs);
-        let data = (0..n * k)
-            .map(|p| x[(p / k.max(1), p % k.max(1))])
-            .collect();
+        let data = (0..n * k).map(|p| x[(p / k.max(1), p % k.max(1))]).collect();
         Ok(TensorBase::from_parts(data, Layout::contiguous(&[n, k])?))
     }
 

@@ -26,16 +26,10 @@ where
     {
         let (la, lb) = (&self.layout, &rhs.layout);
         if la.rank() != 2 || lb.rank() != 2 || la.sizes()[1] != lb.sizes()[0] {
-            return Err(ShapeError::MatMul {
-                lhs: la.sizes().into(),
-                rhs: lb.sizes().into(),
-            });
+            return Err(ShapeError::MatMul { lhs: la.sizes().into(), rhs: lb.sizes().into() });
         }
         let data = D::Elem::gemm(self.data.as_slice(), la, rhs.data.as_slice(), lb);
-        Ok(TensorBase::from_parts(
-            data,
-            Layout::contiguous(&[la.sizes()[0], lb.sizes()[1]])?,
-        ))
+        Ok(TensorBase::from_parts(data, Layout::contiguous(&[la.sizes()[0], lb.sizes()[1]])?))
     }
 
     /// [`try_matmul`](Self::try_matmul), panicking with the error's message.

@@ -38,10 +38,7 @@ where
         S: RemoveAxis<A>,
     {
         if A >= self.rank() {
-            crate::error::fail(ShapeError::Axis {
-                axis: A as isize,
-                rank: self.rank(),
-            });
+            crate::error::fail(ShapeError::Axis { axis: A as isize, rank: self.rank() });
         }
         self.reduce_axis(A)
     }
@@ -96,8 +93,7 @@ where
 
     fn reduce_axis<S2: Shape>(&self, axis: usize) -> Tensor<D::Elem, S2> {
         let data = kernels::sum_axis(self.data.as_slice(), &self.layout, axis);
-        let l = Layout::contiguous(self.layout.remove(axis).sizes())
-            .expect("sizes of an existing tensor");
+        let l = Layout::contiguous(self.layout.remove(axis).sizes()).expect("sizes of an existing tensor");
         TensorBase::from_parts(data, l)
     }
 }

@@ -140,25 +140,14 @@ pub fn broadcast_sizes(a: &[usize], b: &[usize]) -> Result<([usize; MAX_RANK], u
     }
     let mut out = [1usize; MAX_RANK];
     for (i, o) in out.iter_mut().enumerate().take(r) {
-        let da = if i + a.len() >= r {
-            a[i + a.len() - r]
-        } else {
-            1
-        };
-        let db = if i + b.len() >= r {
-            b[i + b.len() - r]
-        } else {
-            1
-        };
+        let da = if i + a.len() >= r { a[i + a.len() - r] } else { 1 };
+        let db = if i + b.len() >= r { b[i + b.len() - r] } else { 1 };
         *o = if da == db || db == 1 {
             da
         } else if da == 1 {
             db
         } else {
-            return Err(ShapeError::Broadcast {
-                lhs: a.into(),
-                rhs: b.into(),
-            });
+            return Err(ShapeError::Broadcast { lhs: a.into(), rhs: b.into() });
         };
     }
     Ok((out, r))

@@ -57,20 +57,13 @@ pub trait Shape: Copy + Default + fmt::Debug + Send + Sync + 'static {
         let ok = match Self::RANK {
             None => sizes.len() <= MAX_RANK,
             Some(r) => {
-                sizes.len() == r
-                    && sizes
-                        .iter()
-                        .zip(Self::STATIC.iter())
-                        .all(|(n, s)| s.is_none_or(|s| s == *n))
+                sizes.len() == r && sizes.iter().zip(Self::STATIC.iter()).all(|(n, s)| s.is_none_or(|s| s == *n))
             }
         };
         if ok {
             Ok(())
         } else {
-            Err(ShapeError::ShapeMismatch {
-                expected: Self::describe(),
-                got: sizes.into(),
-            })
+            Err(ShapeError::ShapeMismatch { expected: Self::describe(), got: sizes.into() })
         }
     }
 }

@@ -9,10 +9,7 @@ use super::{NumelShape, Shape};
 )]
 pub trait ReshapeTo<Dst: Shape>: Shape {}
 #[diagnostic::do_not_recommend]
-impl<S: NumelShape, Dst: NumelShape> ReshapeTo<Dst> for S where
-    (S::Numel, Dst::Numel): SameNumel<S, Dst>
-{
-}
+impl<S: NumelShape, Dst: NumelShape> ReshapeTo<Dst> for S where (S::Numel, Dst::Numel): SameNumel<S, Dst> {}
 
 /// Equal element counts (type equality of the two typenum products).
 #[diagnostic::on_unimplemented(

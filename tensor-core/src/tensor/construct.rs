@@ -88,10 +88,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         S::check_sizes(sizes)?;
         let layout = Layout::contiguous(sizes)?;
         if layout.numel() != data.len() {
-            return Err(ShapeError::DataLength {
-                len: data.len(),
-                sizes: sizes.into(),
-            });
+            return Err(ShapeError::DataLength { len: data.len(), sizes: sizes.into() });
         }
         Ok(TensorBase::from_parts(data, layout))
     }
@@ -110,9 +107,7 @@ impl<T: Element + NumCast, const N: usize> Tensor<T, (Const<N>,)> {
     /// # Panics
     /// When a value does not fit `T` (for example 300 in `u8`).
     pub fn arange() -> Self {
-        let data = (0..N)
-            .map(|i| T::from(i).expect("arange value does not fit the element type"))
-            .collect();
+        let data = (0..N).map(|i| T::from(i).expect("arange value does not fit the element type")).collect();
         TensorBase::from_parts(data, Layout::contiguous(&[N]).expect("rank 1"))
     }
 }
@@ -126,22 +121,16 @@ impl<T: Element + NumCast + ToPrimitive> Tensor<T, (Dyn,)> {
     /// [`ShapeError::Invalid`] for a zero step, a step whose sign walks away from `end`, or a value
     /// that does not fit `T`.
     pub fn arange_with(start: T, end: T, step: T) -> Result<Self, ShapeError> {
-        let f = |v: T| {
-            v.to_f64()
-                .ok_or_else(|| ShapeError::Invalid("arange bound is not a number".into()))
-        };
+        let f = |v: T| v.to_f64().ok_or_else(|| ShapeError::Invalid("arange bound is not a number".into()));
         let (s, e, st) = (f(start)?, f(end)?, f(step)?);
         if st == 0.0 || (e - s) * st < 0.0 || !((e - s) / st).is_finite() {
-            return Err(ShapeError::Invalid(alloc::format!(
-                "arange: invalid range {s}..{e} with step {st}"
-            )));
+            return Err(ShapeError::Invalid(alloc::format!("arange: invalid range {s}..{e} with step {st}")));
         }
         let n = num_traits::Float::ceil((e - s) / st) as usize;
         let data = (0..n)
             .map(|i| {
-                T::from(s + i as f64 * st).ok_or_else(|| {
-                    ShapeError::Invalid("arange value does not fit the element type".into())
-                })
+                T::from(s + i as f64 * st)
+                    .ok_or_else(|| ShapeError::Invalid("arange value does not fit the element type".into()))
             })
             .collect::<Result<Vec<T>, _>>()?;
         Ok(TensorBase::from_parts(data, Layout::contiguous(&[n])?))
@@ -155,14 +144,9 @@ impl<T: Element, const A: usize> From<[T; A]> for Tensor<T, (Const<A>,)> {
     }
 }
 /// `Tensor::from([[1., 2., 3.], [4., 5., 6.]])`: shape `[2, 3]` from the array type.
-impl<T: Element, const A: usize, const B: usize> From<[[T; B]; A]>
-    for Tensor<T, (Const<A>, Const<B>)>
-{
+impl<T: Element, const A: usize, const B: usize> From<[[T; B]; A]> for Tensor<T, (Const<A>, Const<B>)> {
     fn from(a: [[T; B]; A]) -> Self {
-        TensorBase::from_parts(
-            a.as_flattened().to_vec(),
-            Layout::contiguous(&[A, B]).expect("rank 2"),
-        )
+        TensorBase::from_parts(a.as_flattened().to_vec(), Layout::contiguous(&[A, B]).expect("rank 2"))
     }
 }
 /// Shape `[A, B, C]` from a nested array.
@@ -175,8 +159,8 @@ impl<T: Element, const A: usize, const B: usize, const C: usize> From<[[[T; C]; 
     }
 }
 /// Shape `[A, B, C, D]` from a nested array.
-impl<T: Element, const A: usize, const B: usize, const C: usize, const D: usize>
-    From<[[[[T; D]; C]; B]; A]> for Tensor<T, (Const<A>, Const<B>, Const<C>, Const<D>)>
+impl<T: Element, const A: usize, const B: usize, const C: usize, const D: usize> From<[[[[T; D]; C]; B]; A]>
+    for Tensor<T, (Const<A>, Const<B>, Const<C>, Const<D>)>
 {
     fn from(a: [[[[T; D]; C]; B]; A]) -> Self {
         let data = a.as_flattened().as_flattened().as_flattened().to_vec();

@@ -33,11 +33,7 @@ pub type TensorCow<'a, T, S> = TensorBase<CowRepr<'a, T>, S>;
 
 impl<D: Data + Clone, S: Shape> Clone for TensorBase<D, S> {
     fn clone(&self) -> Self {
-        TensorBase {
-            data: self.data.clone(),
-            layout: self.layout,
-            _shape: PhantomData,
-        }
+        TensorBase { data: self.data.clone(), layout: self.layout, _shape: PhantomData }
     }
 }
 impl<D: Data + Copy, S: Shape> Copy for TensorBase<D, S> {}
@@ -46,20 +42,9 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// Pairs a storage with a layout already known to fit it and to match `S`.
     #[inline]
     pub(crate) fn from_parts(data: D, layout: Layout) -> Self {
-        debug_assert!(
-            layout.fits(data.as_slice().len()),
-            "layout {layout:?} outside its buffer"
-        );
-        debug_assert!(
-            S::check_sizes(layout.sizes()).is_ok(),
-            "layout {layout:?} does not match {}",
-            S::describe()
-        );
-        TensorBase {
-            data,
-            layout,
-            _shape: PhantomData,
-        }
+        debug_assert!(layout.fits(data.as_slice().len()), "layout {layout:?} outside its buffer");
+        debug_assert!(S::check_sizes(layout.sizes()).is_ok(), "layout {layout:?} does not match {}", S::describe());
+        TensorBase { data, layout, _shape: PhantomData }
     }
 
     /// The sizes, one per dim (PyTorch `size()`, NumPy `shape`).
@@ -144,11 +129,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// (`[2, 3] -> [..]`).
     #[inline]
     pub fn into_dyn(self) -> TensorBase<D, DynShape> {
-        TensorBase {
-            data: self.data,
-            layout: self.layout,
-            _shape: PhantomData,
-        }
+        TensorBase { data: self.data, layout: self.layout, _shape: PhantomData }
     }
 
     /// The same tensor with the shape type `S2`, after checking the runtime sizes against it:
@@ -158,11 +139,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::ShapeMismatch`] when the rank or a static size differs.
     pub fn try_into_static<S2: Shape>(self) -> Result<TensorBase<D, S2>, ShapeError> {
         S2::check_sizes(self.sizes())?;
-        Ok(TensorBase {
-            data: self.data,
-            layout: self.layout,
-            _shape: PhantomData,
-        })
+        Ok(TensorBase { data: self.data, layout: self.layout, _shape: PhantomData })
     }
 
     /// [`try_into_static`](Self::try_into_static) that panics with the error's message.
@@ -199,11 +176,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// As [`try_at`](Self::try_at).
-    pub fn try_set<const R: usize>(
-        &mut self,
-        index: [usize; R],
-        value: D::Elem,
-    ) -> Result<(), ShapeError>
+    pub fn try_set<const R: usize>(&mut self, index: [usize; R], value: D::Elem) -> Result<(), ShapeError>
     where
         S: HasRank<R>,
         D: DataMut,
@@ -240,9 +213,7 @@ impl<T: Element, S: Shape> TensorBase<CowRepr<'_, T>, S> {
     pub fn into_owned(self) -> Tensor<T, S> {
         match self.data {
             CowRepr::Owned(v)
-                if self.layout.offset() == 0
-                    && self.layout.is_contiguous()
-                    && v.len() == self.layout.numel() =>
+                if self.layout.offset() == 0 && self.layout.is_contiguous() && v.len() == self.layout.numel() =>
             {
                 TensorBase::from_parts(v, self.layout)
             }
@@ -262,9 +233,7 @@ impl<D: Data, S: HasRank<R>, const R: usize> core::ops::Index<[usize; R]> for Te
         &self.data.as_slice()[self.layout.checked_offset(&index).or_panic()]
     }
 }
-impl<D: DataMut, S: HasRank<R>, const R: usize> core::ops::IndexMut<[usize; R]>
-    for TensorBase<D, S>
-{
+impl<D: DataMut, S: HasRank<R>, const R: usize> core::ops::IndexMut<[usize; R]> for TensorBase<D, S> {
     /// `x[[i, j]] = v`.
     ///
     /// # Panics
@@ -277,9 +246,7 @@ impl<D: DataMut, S: HasRank<R>, const R: usize> core::ops::IndexMut<[usize; R]>
 }
 
 /// Tensors are equal when their sizes and elements are (shape types may differ).
-impl<D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> PartialEq<TensorBase<D2, S2>>
-    for TensorBase<D, S>
-{
+impl<D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> PartialEq<TensorBase<D2, S2>> for TensorBase<D, S> {
     fn eq(&self, other: &TensorBase<D2, S2>) -> bool {
         self.sizes() == other.sizes() && self.to_vec() == other.to_vec()
     }

@@ -53,10 +53,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
             Ok(l) => TensorBase::from_parts(CowRepr::Borrowed(self.data.as_slice()), l),
             Err(_) => {
                 let data = kernels::to_vec(self.data.as_slice(), &self.layout);
-                TensorBase::from_parts(
-                    CowRepr::Owned(data),
-                    Layout::contiguous(to).expect("same element count"),
-                )
+                TensorBase::from_parts(CowRepr::Owned(data), Layout::contiguous(to).expect("same element count"))
             }
         }
     }
@@ -66,10 +63,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Reshape`] when the element counts differ; [`ShapeError::View`] when the
     /// strides cannot express the sizes without a copy.
-    pub fn try_view_dyn(
-        &self,
-        sizes: &[isize],
-    ) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+    pub fn try_view_dyn(&self, sizes: &[isize]) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
         let to = self.layout.infer_sizes(sizes)?;
         Ok(self.derive(self.layout.view(&to)?))
     }
@@ -83,10 +77,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Reshape`] when the element counts differ.
-    pub fn try_reshape_dyn(
-        &self,
-        sizes: &[isize],
-    ) -> Result<TensorCow<'_, D::Elem, DynShape>, ShapeError> {
+    pub fn try_reshape_dyn(&self, sizes: &[isize]) -> Result<TensorCow<'_, D::Elem, DynShape>, ShapeError> {
         let to = self.layout.infer_sizes(sizes)?;
         Layout::contiguous(&to)?;
         Ok(self.reshape_to(&to))
@@ -103,9 +94,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// For a [`DynShape`] tensor whose rank has no such axis.
     #[track_caller]
-    pub fn transpose<const A: usize, const B: usize>(
-        &self,
-    ) -> TensorView<'_, D::Elem, <S as SwapAxes<A, B>>::Out>
+    pub fn transpose<const A: usize, const B: usize>(&self) -> TensorView<'_, D::Elem, <S as SwapAxes<A, B>>::Out>
     where
         S: SwapAxes<A, B>,
     {
@@ -127,11 +116,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
                 self.sizes()
             )));
         }
-        let l = if self.rank() == 2 {
-            self.layout.transpose(0, 1).or_panic()
-        } else {
-            self.layout
-        };
+        let l = if self.rank() == 2 { self.layout.transpose(0, 1).or_panic() } else { self.layout };
         self.derive(l)
     }
 
@@ -147,9 +132,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Squeeze`] when a runtime dim is not 1.
-    pub fn try_squeeze<const A: usize>(
-        &self,
-    ) -> Result<TensorView<'_, D::Elem, <S as RemoveAxis<A>>::Out>, ShapeError>
+    pub fn try_squeeze<const A: usize>(&self) -> Result<TensorView<'_, D::Elem, <S as RemoveAxis<A>>::Out>, ShapeError>
     where
         S: RemoveAxis<A>,
         <S as RemoveAxis<A>>::Removed: Squeezable,
@@ -220,10 +203,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
     /// [`try_select`](Self::try_select), panicking with the error's message.
     #[track_caller]
-    pub fn select<const A: usize>(
-        &self,
-        index: isize,
-    ) -> TensorView<'_, D::Elem, <S as RemoveAxis<A>>::Out>
+    pub fn select<const A: usize>(&self, index: isize) -> TensorView<'_, D::Elem, <S as RemoveAxis<A>>::Out>
     where
         S: RemoveAxis<A>,
     {
@@ -257,49 +237,30 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Axis`].
-    pub fn transpose_dyn(
-        &self,
-        a: isize,
-        b: isize,
-    ) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+    pub fn transpose_dyn(&self, a: isize, b: isize) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
         let r = self.rank();
-        Ok(self.derive(
-            self.layout
-                .transpose(normalize_axis(a, r)?, normalize_axis(b, r)?)?,
-        ))
+        Ok(self.derive(self.layout.transpose(normalize_axis(a, r)?, normalize_axis(b, r)?)?))
     }
     /// PyTorch `permute(axes)` with runtime axes.
     ///
     /// # Errors
     /// [`ShapeError::Permutation`].
-    pub fn permute_dyn(
-        &self,
-        axes: &[usize],
-    ) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+    pub fn permute_dyn(&self, axes: &[usize]) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
         Ok(self.derive(self.layout.permute(axes)?))
     }
     /// PyTorch `squeeze(axis)` with a runtime axis.
     ///
     /// # Errors
     /// [`ShapeError::Axis`], [`ShapeError::Squeeze`].
-    pub fn squeeze_dyn(
-        &self,
-        axis: isize,
-    ) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+    pub fn squeeze_dyn(&self, axis: isize) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
         Ok(self.derive(self.layout.squeeze(normalize_axis(axis, self.rank())?)?))
     }
     /// PyTorch `unsqueeze(axis)` with a runtime axis (`0..=rank`, negative counts from the end).
     ///
     /// # Errors
     /// [`ShapeError::Axis`], [`ShapeError::RankTooLarge`].
-    pub fn unsqueeze_dyn(
-        &self,
-        axis: isize,
-    ) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
-        Ok(self.derive(
-            self.layout
-                .unsqueeze(normalize_axis(axis, self.rank() + 1)?)?,
-        ))
+    pub fn unsqueeze_dyn(&self, axis: isize) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+        Ok(self.derive(self.layout.unsqueeze(normalize_axis(axis, self.rank() + 1)?)?))
     }
     /// PyTorch `narrow(axis, start, len)` with a runtime axis.
     ///
@@ -311,33 +272,20 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         start: isize,
         len: usize,
     ) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
-        Ok(self.derive(
-            self.layout
-                .narrow(normalize_axis(axis, self.rank())?, start, len)?,
-        ))
+        Ok(self.derive(self.layout.narrow(normalize_axis(axis, self.rank())?, start, len)?))
     }
     /// PyTorch `select(axis, index)` with a runtime axis.
     ///
     /// # Errors
     /// [`ShapeError::Axis`], [`ShapeError::Index`].
-    pub fn select_dyn(
-        &self,
-        axis: isize,
-        index: isize,
-    ) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
-        Ok(self.derive(
-            self.layout
-                .select(normalize_axis(axis, self.rank())?, index)?,
-        ))
+    pub fn select_dyn(&self, axis: isize, index: isize) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+        Ok(self.derive(self.layout.select(normalize_axis(axis, self.rank())?, index)?))
     }
     /// PyTorch `expand(sizes)` with runtime sizes.
     ///
     /// # Errors
     /// [`ShapeError::Expand`].
-    pub fn expand_dyn(
-        &self,
-        sizes: &[usize],
-    ) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+    pub fn expand_dyn(&self, sizes: &[usize]) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
         Ok(self.derive(self.layout.expand(sizes)?))
     }
 }
