@@ -1,1 +1,21 @@
-fn main() {}
+//! Compile-time guarantees of `shaped`, checked with trybuild.
+//!
+//! Each file in `fail/` documents one compile-time error the crate promises: a shape bug that
+//! the types can see (broadcasting, matmul inner dims, reshape element counts, literal indices
+//! out of bounds, axis numbers out of range, ...) must be rejected by `cargo check`, and the
+//! `.stderr` snapshot beside it records the exact message users see. The first line of each
+//! error should name the shapes involved.
+//!
+//! Each file in `pass/` proves that something must compile (and run), with the result types
+//! written out so that a change to the shape rules shows up here.
+//!
+//! After a deliberate change to a message, regenerate the snapshots with
+//! `TRYBUILD=overwrite cargo test --test ui`, then review every changed `.stderr` for
+//! readability before committing it.
+
+#[test]
+fn ui() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("ui-tests/fail/*.rs");
+    t.pass("ui-tests/pass/*.rs");
+}
