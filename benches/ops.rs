@@ -7,8 +7,8 @@
 //! [`shaped::kernels::PAR_THRESHOLD`]: `shaped` uses the library kernel (serial below the
 //! threshold, rayon at or above it), `serial` is the library's serial loop written out on plain
 //! slices, and `ndarray` is ndarray's single-threaded add.
-use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use ndarray::{s, Array1, Array2, Array3, Axis};
 use shaped::kernels::PAR_THRESHOLD;
 use shaped::prelude::*;
@@ -76,18 +76,14 @@ fn sum_axis(c: &mut Criterion) {
     let x = mat::<Shape![N, N]>(N, N, 0);
     let mut g = group(c, "sum_axis");
     g.throughput(Throughput::Elements((N * N) as u64));
-    g.bench_function(BenchmarkId::new("static", "axis0"), |bn| {
-        bn.iter(|| black_box(black_box(&x.st).sum_axis::<0>()))
-    });
+    g.bench_function(BenchmarkId::new("static", "axis0"), |bn| bn.iter(|| black_box(black_box(&x.st).sum_axis::<0>())));
     g.bench_function(BenchmarkId::new("dynamic", "axis0"), |bn| {
         bn.iter(|| black_box(black_box(&x.dy).sum_axis_dyn(0)))
     });
     g.bench_function(BenchmarkId::new("ndarray", "axis0"), |bn| {
         bn.iter(|| black_box(black_box(&x.nd).sum_axis(Axis(0))))
     });
-    g.bench_function(BenchmarkId::new("static", "axis1"), |bn| {
-        bn.iter(|| black_box(black_box(&x.st).sum_axis::<1>()))
-    });
+    g.bench_function(BenchmarkId::new("static", "axis1"), |bn| bn.iter(|| black_box(black_box(&x.st).sum_axis::<1>())));
     g.bench_function(BenchmarkId::new("dynamic", "axis1"), |bn| {
         bn.iter(|| black_box(black_box(&x.dy).sum_axis_dyn(1)))
     });

@@ -17,7 +17,7 @@ mod fmt;
 pub mod index;
 pub mod kernels;
 pub mod layout;
-mod ops;
+pub mod ops;
 pub mod shape;
 pub mod storage;
 pub mod tensor;

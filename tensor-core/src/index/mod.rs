@@ -636,7 +636,9 @@ macro_rules! scalar_assign {
 scalar_assign!(f32, f64, half::f16, half::bf16, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, bool);
 
 impl<D: DataMut, S: Shape> TensorBase<D, S> {
-    /// Copies `src` into this tensor, broadcasting `src` to its shape (PyTorch `copy_`).
+    /// Copies `src` into this tensor, broadcasting `src` to its shape (PyTorch `copy_`, and
+    /// `x[idx] = src`: leading size-1 dims of `src` beyond this tensor's rank are dropped first,
+    /// as PyTorch's indexing assignment does).
     ///
     /// # Errors
     /// [`ShapeError::Expand`] when `src` does not broadcast to this tensor's shape.
@@ -644,7 +646,13 @@ impl<D: DataMut, S: Shape> TensorBase<D, S> {
         &mut self,
         src: &TensorBase<D2, S2>,
     ) -> Result<(), ShapeError> {
-        let ls = src.layout.expand(self.layout.sizes())?;
+        let mut ls = src.layout;
+        while ls.rank() > self.layout.rank() && ls.sizes()[0] == 1 {
+            ls = ls.squeeze(0)?;
+        }
+        let ls = ls
+            .expand(self.layout.sizes())
+            .map_err(|_| ShapeError::Expand { from: src.sizes().into(), to: self.sizes().into() })?;
         crate::kernels::zip_assign(self.data.as_mut_slice(), &self.layout, src.data.as_slice(), &ls, |d, s| *d = s);
         Ok(())
     }

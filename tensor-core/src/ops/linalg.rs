@@ -1,6 +1,6 @@
 //! Least squares through faer (feature `linalg`): the lecture's `torch.gels`, today's
 //! `torch.linalg.lstsq`.
-use crate::dim::{Dim, SameDim};
+use crate::dim::{Const, Dim, Dyn};
 use crate::error::{OrPanic, ShapeError};
 use crate::layout::Layout;
 use crate::storage::{Data, Element};
@@ -17,18 +17,21 @@ where
     /// with faer's Householder QR. Static row counts are checked at compile time.
     ///
     /// # Errors
-    /// [`ShapeError::MatMul`] when the row counts differ at run time; [`ShapeError::Invalid`]
-    /// when `m < n`.
+    /// [`ShapeError::Invalid`] when the row counts differ at run time or `m < n`.
     pub fn try_lstsq<D2: Data<Elem = D::Elem>, M2: Dim, K: Dim>(
         &self,
         b: &TensorBase<D2, (M2, K)>,
     ) -> Result<Tensor<D::Elem, (N, K)>, ShapeError>
     where
-        M: SameDim<M2, (M, N), (M2, K)>,
+        M: SameRows<M2, (M, N), (M2, K)>,
     {
         let (m, n, k) = (self.sizes()[0], self.sizes()[1], b.sizes()[1]);
         if b.sizes()[0] != m {
-            return Err(ShapeError::MatMul { lhs: self.sizes().into(), rhs: b.sizes().into() });
+            return Err(ShapeError::Invalid(alloc::format!(
+                "lstsq of {:?} and {:?}: the row counts differ",
+                self.sizes(),
+                b.sizes()
+            )));
         }
         if m < n {
             return Err(ShapeError::Invalid(alloc::format!(
@@ -50,8 +53,20 @@ where
         b: &TensorBase<D2, (M2, K)>,
     ) -> Tensor<D::Elem, (N, K)>
     where
-        M: SameDim<M2, (M, N), (M2, K)>,
+        M: SameRows<M2, (M, N), (M2, K)>,
     {
         self.try_lstsq(b).or_panic()
     }
 }
+
+/// The two sides of a least-squares problem have the same number of rows (equality only, so it
+/// holds for every size; a `Dyn` side is checked at run time).
+#[diagnostic::on_unimplemented(
+    message = "cannot solve least squares of `{LS}` and `{RS}`: row counts `{Self}` and `{Rhs}` differ",
+    label = "`a.lstsq(b)` needs `a: [m, n]` and `b: [m, k]`"
+)]
+pub trait SameRows<Rhs, LS, RS> {}
+impl<const M: usize, LS, RS> SameRows<Const<M>, LS, RS> for Const<M> {}
+impl<const M: usize, LS, RS> SameRows<Dyn, LS, RS> for Const<M> {}
+impl<const M: usize, LS, RS> SameRows<Const<M>, LS, RS> for Dyn {}
+impl<LS, RS> SameRows<Dyn, LS, RS> for Dyn {}

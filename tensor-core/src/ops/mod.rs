@@ -1,7 +1,9 @@
 //! Typed front ends: they compute the result shape type and layout, then call a kernel. None of
-//! them loops over elements itself (DESIGN rule 2).
+//! them loops over elements itself (DESIGN rule 2). The operations are inherent methods of
+//! [`TensorBase`](crate::TensorBase) and operator impls; this module holds only the traits they
+//! need.
 mod arith;
 #[cfg(feature = "linalg")]
-mod linalg;
+pub mod linalg;
 mod matmul;
 mod reduce;

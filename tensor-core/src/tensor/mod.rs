@@ -47,6 +47,27 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         TensorBase { data, layout, _shape: PhantomData }
     }
 
+    /// A tensor from a storage and a layout, after checking that every element the layout
+    /// reaches lies in the storage and that its sizes fit `S` (a checked PyTorch
+    /// `set_(storage, offset, size, stride)`; NumPy `as_strided` without the danger).
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when the layout reaches outside the storage;
+    /// [`ShapeError::ShapeMismatch`] when its sizes do not fit `S`.
+    pub fn try_from_parts(data: D, layout: Layout) -> Result<Self, ShapeError> {
+        if !layout.fits(data.as_slice().len()) {
+            return Err(ShapeError::Invalid(alloc::format!(
+                "layout with sizes {:?}, strides {:?} and offset {} reaches outside a storage of {} elements",
+                layout.sizes(),
+                layout.strides(),
+                layout.offset(),
+                data.as_slice().len()
+            )));
+        }
+        S::check_sizes(layout.sizes())?;
+        Ok(TensorBase { data, layout, _shape: PhantomData })
+    }
+
     /// The sizes, one per dim (PyTorch `size()`, NumPy `shape`).
     #[inline]
     pub fn sizes(&self) -> &[usize] {

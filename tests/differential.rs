@@ -1,0 +1,314 @@
+//! Differential property tests: random shapes, chains of views (slices with steps, negative
+//! steps, indices, new axes, permutes, expands, views of views) and broadcasting, compared
+//! against a reference that indexes a flat buffer one element at a time.
+//!
+//! The base tensor holds `0..numel`, so a view's elements are the flat offsets it reaches, and
+//! the reference is a list of those offsets in row-major order.
+use proptest::prelude::*;
+use shaped::prelude::*;
+
+const CASES: u32 = 3000;
+
+/// The reference model of a view: its sizes and the base offset of each element (row-major).
+#[derive(Clone, Debug)]
+struct RefView {
+    sizes: Vec<usize>,
+    elems: Vec<usize>,
+}
+
+fn numel(sizes: &[usize]) -> usize {
+    sizes.iter().product()
+}
+
+/// Row-major multi-index of flat position `p`.
+fn unravel(mut p: usize, sizes: &[usize]) -> Vec<usize> {
+    let mut idx = vec![0; sizes.len()];
+    for d in (0..sizes.len()).rev() {
+        idx[d] = p % sizes[d];
+        p /= sizes[d];
+    }
+    idx
+}
+
+fn ravel(idx: &[usize], sizes: &[usize]) -> usize {
+    idx.iter().zip(sizes).fold(0, |acc, (i, n)| acc * n + i)
+}
+
+impl RefView {
+    fn base(sizes: &[usize]) -> Self {
+        RefView { sizes: sizes.to_vec(), elems: (0..numel(sizes)).collect() }
+    }
+    /// Builds a view whose element at `out` is this view's element at `map(out)`.
+    fn derive(&self, sizes: Vec<usize>, map: impl Fn(&[usize]) -> Vec<usize>) -> Self {
+        let elems = (0..numel(&sizes)).map(|p| self.elems[ravel(&map(&unravel(p, &sizes)), &self.sizes)]).collect();
+        RefView { sizes, elems }
+    }
+
+    /// NumPy/PyTorch basic indexing, element by element; `None` where the index is invalid.
+    fn slice(&self, args: &[SliceArg]) -> Option<Self> {
+        let consumed = args.iter().filter(|a| !matches!(a, SliceArg::NewAxis | SliceArg::Ellipsis)).count();
+        if consumed > self.sizes.len() || args.iter().filter(|a| matches!(a, SliceArg::Ellipsis)).count() > 1 {
+            return None;
+        }
+        // Per output dim: where it comes from (input dim and the positions it walks), or a new axis.
+        enum Out {
+            From(usize, Vec<usize>),
+            New,
+        }
+        let mut outs = Vec::new();
+        let mut fixed = vec![None; self.sizes.len()];
+        let mut d = 0;
+        let mut expanded: Vec<SliceArg> = Vec::new();
+        for a in args {
+            if *a == SliceArg::Ellipsis {
+                expanded.extend(std::iter::repeat_n(SliceArg::Full, self.sizes.len() - consumed));
+            } else {
+                expanded.push(*a);
+            }
+        }
+        for a in &expanded {
+            match *a {
+                SliceArg::NewAxis => outs.push(Out::New),
+                SliceArg::Ellipsis => unreachable!(),
+                SliceArg::Full => {
+                    outs.push(Out::From(d, (0..self.sizes[d]).collect()));
+                    d += 1;
+                }
+                SliceArg::Index(i) => {
+                    let n = self.sizes[d] as isize;
+                    let j = if i < 0 { i + n } else { i };
+                    if j < 0 || j >= n {
+                        return None;
+                    }
+                    fixed[d] = Some(j as usize);
+                    d += 1;
+                }
+                SliceArg::Range { start, end, step } => {
+                    let n = self.sizes[d] as isize;
+                    let norm = |v: isize| if v < 0 { v + n } else { v };
+                    let (s, e) = (start.map_or(0, norm), end.map_or(n, norm));
+                    if step == 0 || s < 0 || e > n || s > e {
+                        return None;
+                    }
+                    let fwd: Vec<usize> = (s as usize..e as usize).collect();
+                    let pos: Vec<usize> = if step > 0 {
+                        fwd.into_iter().step_by(step as usize).collect()
+                    } else {
+                        fwd.into_iter().rev().step_by(step.unsigned_abs()).collect()
+                    };
+                    outs.push(Out::From(d, pos));
+                    d += 1;
+                }
+            }
+        }
+        while d < self.sizes.len() {
+            outs.push(Out::From(d, (0..self.sizes[d]).collect()));
+            d += 1;
+        }
+        if outs.len() > shaped::MAX_RANK {
+            return None;
+        }
+        let sizes: Vec<usize> = outs.iter().map(|o| if let Out::From(_, p) = o { p.len() } else { 1 }).collect();
+        Some(self.derive(sizes, |out| {
+            let mut idx: Vec<usize> = fixed.iter().map(|f| f.unwrap_or(0)).collect();
+            for (k, o) in outs.iter().enumerate() {
+                if let Out::From(dim, pos) = o {
+                    idx[*dim] = pos[out[k]];
+                }
+            }
+            idx
+        }))
+    }
+
+    fn permute(&self, axes: &[usize]) -> Self {
+        let sizes = axes.iter().map(|&a| self.sizes[a]).collect();
+        self.derive(sizes, |out| {
+            let mut idx = vec![0; axes.len()];
+            for (k, &a) in axes.iter().enumerate() {
+                idx[a] = out[k];
+            }
+            idx
+        })
+    }
+
+    fn expand(&self, to: &[usize]) -> Self {
+        let lead = to.len() - self.sizes.len();
+        let sizes = self.sizes.clone();
+        self.derive(to.to_vec(), |out| (0..sizes.len()).map(|d| if sizes[d] == 1 { 0 } else { out[d + lead] }).collect())
+    }
+}
+
+/// A tiny deterministic generator: proptest draws the seeds, this turns them into arguments that
+/// fit the current sizes (mostly valid, sometimes out of range).
+struct Gen(u64);
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn int(&mut self, lo: isize, hi: isize) -> isize {
+        lo + self.below((hi - lo + 1) as usize) as isize
+    }
+    fn arg(&mut self, n: usize) -> SliceArg {
+        let n = n as isize;
+        let bound = |g: &mut Gen| match g.below(4) {
+            0 => None,
+            _ => Some(g.int(-n - 1, n + 1)),
+        };
+        match self.below(6) {
+            0 => SliceArg::Full,
+            1 => SliceArg::Index(self.int(-n - 1, n)),
+            2 => SliceArg::NewAxis,
+            _ => {
+                let mut step = self.int(-3, 3);
+                if step == 0 && self.below(8) != 0 {
+                    step = 1;
+                }
+                SliceArg::Range { start: bound(self), end: bound(self), step }
+            }
+        }
+    }
+}
+
+fn base_tensor(sizes: &[usize]) -> Tensor<i64, DynShape> {
+    Tensor::from_vec(sizes, (0..numel(sizes) as i64).collect()).unwrap()
+}
+
+fn as_offsets(v: &[i64]) -> Vec<usize> {
+    v.iter().map(|&x| x as usize).collect()
+}
+
+fn shape_strategy() -> impl Strategy<Value = Vec<usize>> {
+    prop::collection::vec(1usize..=5, 1..=4)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: CASES, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Chains of up to four view operations on a random shape, against the reference.
+    #[test]
+    fn view_chains_match_reference(sizes in shape_strategy(), seed in any::<u64>(), steps in 1usize..=4) {
+        let base = base_tensor(&sizes);
+        let mut g = Gen(seed | 1);
+        let mut reference = RefView::base(&sizes);
+        let mut layout = *base.layout();
+        for _ in 0..steps {
+            let view = TensorView::<i64, DynShape>::try_from_parts(base.storage(), layout).unwrap();
+            match g.below(4) {
+                0 | 1 => {
+                    let k = g.below(view.rank() + 2);
+                    let mut args: Vec<SliceArg> = (0..k).map(|i| g.arg(view.sizes().get(i).copied().unwrap_or(3))).collect();
+                    if g.below(4) == 0 && !args.is_empty() {
+                        let at = g.below(args.len() + 1);
+                        args.insert(at, SliceArg::Ellipsis);
+                    }
+                    let got = view.try_slice(&args);
+                    let want = reference.slice(&args);
+                    prop_assert_eq!(got.is_ok(), want.is_some(), "args {:?} on {:?}: {:?}", args, view.sizes(), got.as_ref().err());
+                    if let (Ok(v), Some(r)) = (got, want) {
+                        layout = *v.layout();
+                        reference = r;
+                    }
+                }
+                2 => {
+                    let mut axes: Vec<usize> = (0..view.rank()).collect();
+                    for i in (1..axes.len()).rev() {
+                        axes.swap(i, g.below(i + 1));
+                    }
+                    layout = *view.permute_dyn(&axes).unwrap().layout();
+                    reference = reference.permute(&axes);
+                }
+                _ => {
+                    if view.rank() < shaped::MAX_RANK {
+                        let mut to: Vec<usize> = view.sizes().iter().map(|&n| if n == 1 { g.below(3) + 1 } else { n }).collect();
+                        if g.below(2) == 0 {
+                            to.insert(0, g.below(3) + 1);
+                        }
+                        layout = *view.expand_dyn(&to).unwrap().layout();
+                        reference = reference.expand(&to);
+                    }
+                }
+            }
+            let view = TensorView::<i64, DynShape>::try_from_parts(base.storage(), layout).unwrap();
+            prop_assert_eq!(view.sizes(), &reference.sizes[..]);
+            prop_assert_eq!(as_offsets(&view.to_vec()), reference.elems.clone());
+            // contiguous() and a reshape to 1-D agree with the reference too.
+            prop_assert_eq!(as_offsets(&view.contiguous().to_vec()), reference.elems.clone());
+            prop_assert_eq!(as_offsets(&view.reshape_dyn(&[-1]).to_vec()), reference.elems.clone());
+        }
+    }
+
+    /// The `t!` macro with runtime bounds lowers to the same layouts as the reference.
+    #[test]
+    fn t_macro_matches_reference(seed in any::<u64>()) {
+        let mut g = Gen(seed | 1);
+        let sizes = [g.below(4) + 2, g.below(4) + 2, g.below(4) + 2];
+        let x = base_tensor(&sizes);
+        let i = g.int(-(sizes[0] as isize), sizes[0] as isize - 1);
+        let (a, b) = (g.int(0, sizes[1] as isize), g.int(0, sizes[1] as isize));
+        let (a, b) = (a.min(b), a.max(b));
+        let st = if g.below(2) == 0 { 1 + g.below(2) as isize } else { -1 - g.below(2) as isize };
+        let j = g.int(0, sizes[2] as isize - 1);
+        let v = t!(x[i, a..b;st, None, j]);
+        let r = RefView::base(&sizes)
+            .slice(&[SliceArg::Index(i), SliceArg::Range { start: Some(a), end: Some(b), step: st }, SliceArg::NewAxis, SliceArg::Index(j)])
+            .unwrap();
+        prop_assert_eq!(v.sizes(), &r.sizes[..]);
+        prop_assert_eq!(as_offsets(&v.to_vec()), r.elems);
+        let c = g.int(0, sizes[2] as isize);
+        let w = t!(x[..;st, ..., c..]);
+        let r = RefView::base(&sizes)
+            .slice(&[SliceArg::Range { start: None, end: None, step: st }, SliceArg::Ellipsis, SliceArg::Range { start: Some(c), end: None, step: 1 }])
+            .unwrap();
+        prop_assert_eq!(as_offsets(&w.to_vec()), r.elems);
+    }
+
+    /// Broadcasting arithmetic on random compatible shapes (operands may be permuted or reversed
+    /// views) against an element-by-element reference.
+    #[test]
+    fn broadcasting_matches_reference(out in shape_strategy(), seed in any::<u64>()) {
+        let mut g = Gen(seed | 1);
+        let mut operand = |g: &mut Gen| -> Vec<usize> {
+            let drop = g.below(out.len());
+            out[drop..].iter().map(|&n| if g.below(3) == 0 { 1 } else { n }).collect()
+        };
+        let (sa, sb) = (operand(&mut g), operand(&mut g));
+        let (a, b) = (base_tensor(&sa), base_tensor(&sb));
+        // Reverse the last dim of `a` through a view: broadcasting must read the strides.
+        let av = a.slice(&[SliceArg::Ellipsis, SliceArg::range(.., -1)]);
+        let ar = RefView::base(&sa).slice(&[SliceArg::Ellipsis, SliceArg::range(.., -1)]).unwrap();
+        let sum = av.try_add(&b).unwrap();
+        let rank = sa.len().max(sb.len());
+        let full: Vec<usize> = (0..rank)
+            .map(|i| {
+                let da = if i + sa.len() >= rank { sa[i + sa.len() - rank] } else { 1 };
+                let db = if i + sb.len() >= rank { sb[i + sb.len() - rank] } else { 1 };
+                da.max(db)
+            })
+            .collect();
+        prop_assert_eq!(sum.sizes(), &full[..]);
+        let want: Vec<i64> = (0..numel(&full))
+            .map(|p| {
+                let idx = unravel(p, &full);
+                let pick = |s: &[usize]| -> Vec<usize> {
+                    idx[rank - s.len()..].iter().zip(s).map(|(&i, &n)| if n == 1 { 0 } else { i }).collect()
+                };
+                ar.elems[ravel(&pick(&sa), &sa)] as i64 + ravel(&pick(&sb), &sb) as i64
+            })
+            .collect();
+        prop_assert_eq!(sum.to_vec(), want);
+        // A shape that cannot broadcast is an error naming both shapes, never a wrong answer.
+        let mut bad = sb.clone();
+        let a_dim = |k: usize| (rank - bad.len() + k).checked_sub(rank - sa.len()).map(|i| sa[i]);
+        if let Some(k) = (0..bad.len()).find(|&k| full[rank - bad.len() + k] > 1 && a_dim(k) == Some(full[rank - bad.len() + k])) {
+            bad[k] = full[rank - bad.len() + k] + 1;
+            let e = av.try_add(&base_tensor(&bad)).unwrap_err();
+            prop_assert_eq!(e.to_string(), format!("cannot broadcast {:?} with {:?}", sa, bad));
+        }
+    }
+}
