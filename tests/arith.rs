@@ -15,7 +15,7 @@ fn same_shape_ops_by_value_and_reference() {
     let c: Tensor<f64, Shape![2, 2]> = a.clone() + b.clone();
     assert_eq!(c.at([1, 1]), 44.);
     // Views as operands: a transposed view is added in place.
-    assert_eq!((&a.t() + &a).to_vec(), [2., 5., 5., 8.]);
+    assert_eq!((a.t() + &a).to_vec(), [2., 5., 5., 8.]);
 }
 
 #[test]
@@ -79,7 +79,7 @@ fn map_and_mixed_views() {
     let x = Tensor::from([[1, -2], [3, -4]]);
     assert_eq!(x.t().map(|v: i32| v.abs()).to_vec(), [1, 3, 2, 4]);
     let v = t!(x[.., 1]);
-    let s: Tensor<i32, Shape![2, 2]> = &x + &v;
+    let s: Tensor<i32, Shape![2, 2]> = &x + v;
     assert_eq!(s.to_vec(), [-1, -6, 1, -8]);
 }
 
@@ -151,10 +151,16 @@ fn matmul_runtime_dims() {
     let c: Tensor<f32, Shape![2, 4]> = a.matmul(&b);
     assert_eq!(c.to_vec(), [3.; 8]);
     let bad = Tensor::<f32, Shape![_, 4]>::ones_sized(&[5, 4]);
-    assert_eq!(a.try_matmul(&bad).unwrap_err().to_string(), "cannot matmul [2, 3] by [5, 4]: inner dimensions 3 and 5 differ");
+    assert_eq!(
+        a.try_matmul(&bad).unwrap_err().to_string(),
+        "cannot matmul [2, 3] by [5, 4]: inner dimensions 3 and 5 differ"
+    );
     let d = a.clone().into_dyn();
     let d3 = Tensor::<f32, DynShape>::ones_sized(&[3, 4, 1]);
-    assert_eq!(d.try_matmul(&d3).unwrap_err().to_string(), "cannot matmul [2, 3] by [3, 4, 1]: matmul needs two 2-D tensors");
+    assert_eq!(
+        d.try_matmul(&d3).unwrap_err().to_string(),
+        "cannot matmul [2, 3] by [3, 4, 1]: matmul needs two 2-D tensors"
+    );
     let empty = Tensor::<f32, Shape![2, _]>::ones_sized(&[2, 0]);
     let z = Tensor::<f32, Shape![_, 4]>::ones_sized(&[0, 4]);
     assert_eq!(empty.matmul(&z).to_vec(), [0.; 8]);

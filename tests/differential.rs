@@ -134,7 +134,9 @@ impl RefView {
     fn expand(&self, to: &[usize]) -> Self {
         let lead = to.len() - self.sizes.len();
         let sizes = self.sizes.clone();
-        self.derive(to.to_vec(), |out| (0..sizes.len()).map(|d| if sizes[d] == 1 { 0 } else { out[d + lead] }).collect())
+        self.derive(to.to_vec(), |out| {
+            (0..sizes.len()).map(|d| if sizes[d] == 1 { 0 } else { out[d + lead] }).collect()
+        })
     }
 }
 
@@ -273,7 +275,7 @@ proptest! {
     #[test]
     fn broadcasting_matches_reference(out in shape_strategy(), seed in any::<u64>()) {
         let mut g = Gen(seed | 1);
-        let mut operand = |g: &mut Gen| -> Vec<usize> {
+        let operand = |g: &mut Gen| -> Vec<usize> {
             let drop = g.below(out.len());
             out[drop..].iter().map(|&n| if g.below(3) == 0 { 1 } else { n }).collect()
         };

@@ -22,7 +22,10 @@ fn reshape_and_view_of_contiguous_share_storage() {
     assert_eq!(r.at([1, 0]), 6);
     let d = x.view_dyn(&[-1, 8]);
     assert_eq!(d.sizes(), [3, 8]);
-    assert_eq!(x.try_view_dyn(&[5, -1]).unwrap_err().to_string(), "cannot reshape [2, 3, 4] into [5, -1]: element counts differ");
+    assert_eq!(
+        x.try_view_dyn(&[5, -1]).unwrap_err().to_string(),
+        "cannot reshape [2, 3, 4] into [5, -1]: element counts differ"
+    );
     assert!(x.try_view_dyn(&[-1, -1]).is_err());
     assert!(same_storage(x.storage(), d.storage()));
 }
@@ -78,7 +81,10 @@ fn transpose_permute_t() {
     assert_eq!(Tensor::from([1, 2]).t().to_vec(), [1, 2]);
     let d = x.clone().into_dyn();
     assert_eq!(d.permute_dyn(&[1, 0, 2]).unwrap().sizes(), [3, 2, 4]);
-    assert_eq!(d.permute_dyn(&[1, 1, 2]).unwrap_err().to_string(), "[1, 1, 2] is not a permutation of the axes of a tensor of rank 3");
+    assert_eq!(
+        d.permute_dyn(&[1, 1, 2]).unwrap_err().to_string(),
+        "[1, 1, 2] is not a permutation of the axes of a tensor of rank 3"
+    );
     assert_eq!(d.transpose_dyn(0, -1).unwrap().sizes(), [4, 3, 2]);
     assert_eq!(d.transpose_dyn(0, 3).unwrap_err().to_string(), "axis 3 is out of range for a tensor of rank 3");
 }
@@ -114,7 +120,10 @@ fn narrow_select() {
     assert_eq!(n.sizes(), [2, 3, 2]);
     assert_eq!(n.at([1, 2, 0]), x.at([1, 2, 1]));
     assert_eq!(x.narrow::<2>(-2, 2).at([0, 0, 0]), 2);
-    assert_eq!(x.try_narrow::<1>(2, 2).unwrap_err().to_string(), "range 2..4 is out of bounds for dimension 1 of size 3");
+    assert_eq!(
+        x.try_narrow::<1>(2, 2).unwrap_err().to_string(),
+        "range 2..4 is out of bounds for dimension 1 of size 3"
+    );
     let s: TensorView<i32, Shape![2, 4]> = x.select::<1>(2);
     assert_eq!(s.to_vec(), [8, 9, 10, 11, 20, 21, 22, 23]);
     assert_eq!(x.select::<0>(-1).at([0, 0]), 12);
@@ -133,7 +142,10 @@ fn expand_uses_stride_zero() {
     assert_eq!(e.at([1, 3, 2]), 3);
     assert_eq!(e.sum(), 48);
     let d = Tensor::<i32, Shape![_]>::from_vec(&[2], vec![1, 2]).unwrap();
-    assert_eq!(d.try_expand::<Shape![3, 4]>().unwrap_err().to_string(), "cannot expand [2] to [3, 4]: only size-1 dims can be expanded");
+    assert_eq!(
+        d.try_expand::<Shape![3, 4]>().unwrap_err().to_string(),
+        "cannot expand [2] to [3, 4]: only size-1 dims can be expanded"
+    );
     assert_eq!(d.try_expand::<Shape![3, 2]>().unwrap().to_vec(), [1, 2, 1, 2, 1, 2]);
     assert_eq!(row.into_dyn().expand_dyn(&[2, 3]).unwrap().to_vec(), [1, 2, 3, 1, 2, 3]);
 }

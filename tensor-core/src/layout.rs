@@ -417,7 +417,7 @@ impl Layout {
         }
         let mut out: Vec<usize> = to.iter().map(|&d| d.max(0) as usize).collect();
         match infer {
-            Some(i) if known != 0 && numel % known == 0 => out[i] = numel / known,
+            Some(i) if known != 0 && numel.is_multiple_of(known) => out[i] = numel / known,
             None if known == numel => {}
             _ => return Err(err()),
         }
@@ -496,14 +496,15 @@ pub(crate) fn walk<const K: usize>(sizes: &[usize], layouts: [&Layout; K], mut f
             }
             d -= 1;
             idx[d] += 1;
-            for k in 0..K {
-                off[k] += outer[d].1[k];
+            let (n, st) = outer[d];
+            for (o, s) in off.iter_mut().zip(st) {
+                *o += s;
             }
-            if idx[d] < outer[d].0 {
+            if idx[d] < n {
                 break;
             }
-            for k in 0..K {
-                off[k] -= outer[d].1[k] * outer[d].0 as isize;
+            for (o, s) in off.iter_mut().zip(st) {
+                *o -= s * n as isize;
             }
             idx[d] = 0;
         }

@@ -75,6 +75,14 @@ fn parse_bound(ts: &[TT]) -> syn::Result<Option<Bound>> {
             return Ok(Some(Bound::Lit(-v)));
         }
     }
+    // `(i - 1)..(i + 1)`: the parentheses only delimit the bound; dropping them keeps the
+    // expansion free of `unused_parens` warnings in the user's code.
+    if let [TT::Group(g)] = ts {
+        if g.delimiter() == Delimiter::Parenthesis {
+            let e: syn::Expr = syn::parse2(g.stream())?;
+            return Ok(Some(Bound::Expr(quote!(#e))));
+        }
+    }
     let e: syn::Expr = syn::parse2(ts.iter().cloned().collect())?;
     Ok(Some(Bound::Expr(quote!(#e))))
 }
@@ -150,7 +158,7 @@ fn lower_item(k: &TS, toks: Vec<TT>) -> syn::Result<Item> {
                 let v = usize_lit(-v);
                 quote_spanned!(span=> #ix::AtNeg::<#v>)
             }
-            Bound::Expr(e) => quote_spanned!(span=> #ix::AtDyn((#e) as isize)),
+            Bound::Expr(e) => quote_spanned!(span=> #ix::AtDyn(#ix::ToIndex::to_index(#e))),
         }));
     };
     let inclusive = range_part.get(i + 2).is_some_and(|t| is_punct(t, '='));
@@ -164,11 +172,7 @@ fn lower_item(k: &TS, toks: Vec<TT>) -> syn::Result<Item> {
             None => return err(span, "`..=` needs an end"),
             Some(Bound::Lit(-1)) => end = None, // `..=-1` runs to the end
             Some(Bound::Lit(v)) => end = Some(Bound::Lit(v + 1)),
-            Some(Bound::Expr(e)) => {
-                end = Some(Bound::Expr(
-                    quote!({ let e = (#e) as isize; if e == -1 { ::core::option::Option::None } else { ::core::option::Option::Some(e + 1) } }),
-                ))
-            }
+            Some(Bound::Expr(e)) => end = Some(Bound::Expr(quote!(#ix::inclusive_end(#ix::ToIndex::to_index(#e))))),
         }
     }
     let inclusive_expr = inclusive && matches!(end, Some(Bound::Expr(_)));
@@ -223,7 +227,7 @@ fn lower_item(k: &TS, toks: Vec<TT>) -> syn::Result<Item> {
                 quote!(::core::option::Option::Some(#v))
             }
             Some(Bound::Expr(e)) if raw => quote!(#e),
-            Some(Bound::Expr(e)) => quote!(::core::option::Option::Some((#e) as isize)),
+            Some(Bound::Expr(e)) => quote!(::core::option::Option::Some(#ix::ToIndex::to_index(#e))),
         }
     };
     let s = opt(&start, false);
@@ -234,7 +238,7 @@ fn lower_item(k: &TS, toks: Vec<TT>) -> syn::Result<Item> {
             let v = *v as isize;
             quote!(#v)
         }
-        Some(Bound::Expr(e)) => quote!((#e) as isize),
+        Some(Bound::Expr(e)) => quote!(#ix::ToIndex::to_index(#e)),
     };
     Ok(Item::Op(quote_spanned!(span=> #ix::RangeDyn { start: #s, end: #e, step: #st })))
 }

@@ -62,6 +62,34 @@ pub struct Spec<Pre, Post> {
     pub post: Post,
 }
 
+/// Integer types usable as runtime indices and bounds in `t!` (converted without a silent wrap:
+/// a value beyond `isize` becomes `isize::MAX`, which is out of bounds for every dim).
+pub trait ToIndex: Copy {
+    /// The value as an `isize` index.
+    fn to_index(self) -> isize;
+}
+macro_rules! to_index {
+    ($($t:ty),*) => {$(
+        impl ToIndex for $t {
+            #[inline(always)]
+            fn to_index(self) -> isize {
+                isize::try_from(self).unwrap_or(isize::MAX)
+            }
+        }
+    )*};
+}
+to_index!(isize, usize, i8, i16, i32, i64, i128, u8, u16, u32, u64, u128);
+
+/// The exclusive end of an inclusive runtime range `..=e` (`..=-1` runs to the end).
+#[inline(always)]
+pub fn inclusive_end(e: isize) -> Option<isize> {
+    if e == -1 {
+        None
+    } else {
+        Some(e.saturating_add(1))
+    }
+}
+
 // ------------------------------------------------------------------------------------- checks
 /// Literal index in bounds.
 #[diagnostic::on_unimplemented(
