@@ -47,10 +47,11 @@ fn shapes() -> String {
         )
         .unwrap();
         writeln!(s, "impl<{gens}> StaticRank for {tup} {{ type List = {list}; }}").unwrap();
-        writeln!(s, "impl<{gens}> HasRank<{r}> for {tup} {{}}").unwrap();
-        writeln!(s, "impl<{gens}> ListToTuple for {list} {{ type Tuple = {tup}; }}").unwrap();
+        writeln!(s, "impl<{gens}> ElemIndex<{tup}> for [usize; {r}] {{}}").unwrap();
+        let g = if gens.is_empty() { "Sh".to_string() } else { format!("{gens}, Sh") };
+        writeln!(s, "impl<{g}> ListToTuple<Sh> for {list} {{ type Tuple = {tup}; }}").unwrap();
         let cgens = bounds(&ds, "ConstDim");
-        writeln!(s, "impl<{cgens}> AllStatic for {tup} {{}}").unwrap();
+        writeln!(s, "#[diagnostic::do_not_recommend] impl<{cgens}> AllStatic for {tup} {{}}").unwrap();
         let kgens = bounds(&ds, "DimKind");
         writeln!(s, "impl<{kgens}> KindedShape for {tup} {{}}").unwrap();
         // Numel: the product of the typenum twins, when every dim has one.

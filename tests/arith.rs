@@ -116,6 +116,7 @@ fn dyn_sum_axis_out_of_range_panics() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "a million elements is too slow under Miri")]
 fn sum_of_large_float_tensor_is_accurate() {
     let n = 1 << 20;
     let x = Tensor::<f32, Shape![_]>::full_sized(&[n], 0.1);

@@ -7,7 +7,10 @@
 use proptest::prelude::*;
 use shaped::prelude::*;
 
-const CASES: u32 = 3000;
+/// Random cases per property (3000 each; `PROPTEST_CASES` overrides, as CI does under Miri).
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(3000)
+}
 
 /// The reference model of a view: its sizes and the base offset of each element (row-major).
 #[derive(Clone, Debug)]
@@ -190,7 +193,7 @@ fn shape_strategy() -> impl Strategy<Value = Vec<usize>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: CASES, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
 
     /// Chains of up to four view operations on a random shape, against the reference.
     #[test]

@@ -93,49 +93,49 @@ pub fn inclusive_end(e: isize) -> Option<isize> {
 // ------------------------------------------------------------------------------------- checks
 /// Literal index in bounds.
 #[diagnostic::on_unimplemented(
-    message = "index {I} is out of bounds for a dimension of size {N}",
+    message = "index {I} is out of bounds for a dimension of size {N} in shape `{Sh}`",
     label = "literal index out of bounds"
 )]
-pub trait IndexInBounds<const I: usize, const N: usize> {}
-impl<const I: usize, const N: usize> IndexInBounds<I, N> for B1 {}
+pub trait IndexInBounds<const I: usize, const N: usize, Sh> {}
+impl<const I: usize, const N: usize, Sh> IndexInBounds<I, N, Sh> for B1 {}
 
 /// Literal negative index in bounds.
 #[diagnostic::on_unimplemented(
-    message = "index -{K} is out of bounds for a dimension of size {N}",
+    message = "index -{K} is out of bounds for a dimension of size {N} in shape `{Sh}`",
     label = "literal index out of bounds"
 )]
-pub trait NegIndexInBounds<const K: usize, const N: usize> {}
-impl<const K: usize, const N: usize> NegIndexInBounds<K, N> for B1 {}
+pub trait NegIndexInBounds<const K: usize, const N: usize, Sh> {}
+impl<const K: usize, const N: usize, Sh> NegIndexInBounds<K, N, Sh> for B1 {}
 
 /// Literal range end in bounds.
 #[diagnostic::on_unimplemented(
-    message = "range end {E} is out of bounds for a dimension of size {N}",
+    message = "range end {E} is out of bounds for a dimension of size {N} in shape `{Sh}`",
     label = "literal range out of bounds"
 )]
-pub trait RangeEndInBounds<const E: usize, const N: usize> {}
-impl<const E: usize, const N: usize> RangeEndInBounds<E, N> for B1 {}
+pub trait RangeEndInBounds<const E: usize, const N: usize, Sh> {}
+impl<const E: usize, const N: usize, Sh> RangeEndInBounds<E, N, Sh> for B1 {}
 
 /// Literal negative range start in bounds.
 #[diagnostic::on_unimplemented(
-    message = "range start -{K} is out of bounds for a dimension of size {N}",
+    message = "range start -{K} is out of bounds for a dimension of size {N} in shape `{Sh}`",
     label = "literal range out of bounds"
 )]
-pub trait NegStartInBounds<const K: usize, const N: usize> {}
-impl<const K: usize, const N: usize> NegStartInBounds<K, N> for B1 {}
+pub trait NegStartInBounds<const K: usize, const N: usize, Sh> {}
+impl<const K: usize, const N: usize, Sh> NegStartInBounds<K, N, Sh> for B1 {}
 
 /// `S..;STEP` on a static dim of size `N`: the check and the length in one place.
 #[diagnostic::on_unimplemented(
-    message = "range start {S} is out of bounds for a dimension of size {N}",
+    message = "range start {S} is out of bounds for a dimension of size {N} in shape `{Sh}`",
     label = "literal range start out of bounds"
 )]
-pub trait RangeFromLen<const S: usize, const N: usize, const STEP: usize> {
+pub trait RangeFromLen<const S: usize, const N: usize, const STEP: usize, Sh> {
     /// `Const<ceil((N - S) / STEP)>`.
     type Len: Dim;
 }
 type TnC<const N: usize> = Tn<Const<N>>;
 type Span<const N: usize, const S: usize, const STEP: usize> =
     Sub1<typenum::Sum<typenum::Diff<TnC<N>, TnC<S>>, TnC<STEP>>>;
-impl<const S: usize, const N: usize, const STEP: usize> RangeFromLen<S, N, STEP> for B1
+impl<const S: usize, const N: usize, const STEP: usize, Sh> RangeFromLen<S, N, STEP, Sh> for B1
 where
     Const<N>: StaticDim,
     Const<S>: StaticDim,
@@ -152,147 +152,147 @@ where
 // --------------------------------------------------------------------------------- type level
 /// Applies one op to the front of the remaining dims list `L`.
 #[diagnostic::on_unimplemented(
-    message = "too many indices for this tensor: `{Self}` has no dimension left to index",
+    message = "too many indices for shape `{Sh}`",
     label = "more indices than dimensions",
     note = "each index, range or `..` consumes one dimension; `None` adds one"
 )]
-pub trait IndexOp<L> {
+pub trait IndexOp<L, Sh> {
     /// Output dims (a list of length 0 or 1).
     type Out;
     /// The remaining input dims.
     type Rest;
 }
-impl<D: Dim, R> IndexOp<Cons<D, R>> for Full {
+impl<D: Dim, R, Sh> IndexOp<Cons<D, R>, Sh> for Full {
     type Out = Cons<D, Nil>;
     type Rest = R;
 }
-impl<const I: usize, const N: usize, R> IndexOp<Cons<Const<N>, R>> for At<I>
+impl<const I: usize, const N: usize, R, Sh> IndexOp<Cons<Const<N>, R>, Sh> for At<I>
 where
     Const<I>: StaticDim,
     Const<N>: StaticDim,
     TnC<I>: IsLess<TnC<N>>,
-    typenum::Le<TnC<I>, TnC<N>>: IndexInBounds<I, N>,
+    typenum::Le<TnC<I>, TnC<N>>: IndexInBounds<I, N, Sh>,
 {
     type Out = Nil;
     type Rest = R;
 }
-impl<const I: usize, R> IndexOp<Cons<Dyn, R>> for At<I> {
+impl<const I: usize, R, Sh> IndexOp<Cons<Dyn, R>, Sh> for At<I> {
     type Out = Nil;
     type Rest = R;
 }
-impl<const K: usize, const N: usize, R> IndexOp<Cons<Const<N>, R>> for AtNeg<K>
+impl<const K: usize, const N: usize, R, Sh> IndexOp<Cons<Const<N>, R>, Sh> for AtNeg<K>
 where
     Const<K>: StaticDim,
     Const<N>: StaticDim,
     TnC<K>: IsLessOrEqual<TnC<N>>,
-    typenum::LeEq<TnC<K>, TnC<N>>: NegIndexInBounds<K, N>,
+    typenum::LeEq<TnC<K>, TnC<N>>: NegIndexInBounds<K, N, Sh>,
 {
     type Out = Nil;
     type Rest = R;
 }
-impl<const K: usize, R> IndexOp<Cons<Dyn, R>> for AtNeg<K> {
+impl<const K: usize, R, Sh> IndexOp<Cons<Dyn, R>, Sh> for AtNeg<K> {
     type Out = Nil;
     type Rest = R;
 }
-impl<D: Dim, R> IndexOp<Cons<D, R>> for AtDyn {
+impl<D: Dim, R, Sh> IndexOp<Cons<D, R>, Sh> for AtDyn {
     type Out = Nil;
     type Rest = R;
 }
-impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool, const N: usize, R>
-    IndexOp<Cons<Const<N>, R>> for Range<S, E, STEP, LEN, REV>
+impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool, const N: usize, R, Sh>
+    IndexOp<Cons<Const<N>, R>, Sh> for Range<S, E, STEP, LEN, REV>
 where
     Const<E>: StaticDim,
     Const<N>: StaticDim,
     TnC<E>: IsLessOrEqual<TnC<N>>,
-    typenum::LeEq<TnC<E>, TnC<N>>: RangeEndInBounds<E, N>,
+    typenum::LeEq<TnC<E>, TnC<N>>: RangeEndInBounds<E, N, Sh>,
 {
     type Out = Cons<Const<LEN>, Nil>;
     type Rest = R;
 }
-impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool, R> IndexOp<Cons<Dyn, R>>
-    for Range<S, E, STEP, LEN, REV>
+impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool, R, Sh>
+    IndexOp<Cons<Dyn, R>, Sh> for Range<S, E, STEP, LEN, REV>
 {
     type Out = Cons<Const<LEN>, Nil>;
     type Rest = R;
 }
-impl<const S: usize, const STEP: usize, const REV: bool, const N: usize, R> IndexOp<Cons<Const<N>, R>>
+impl<const S: usize, const STEP: usize, const REV: bool, const N: usize, R, Sh> IndexOp<Cons<Const<N>, R>, Sh>
     for RangeFrom<S, STEP, REV>
 where
     Const<S>: StaticDim,
     Const<N>: StaticDim,
     TnC<S>: IsLessOrEqual<TnC<N>>,
-    typenum::LeEq<TnC<S>, TnC<N>>: RangeFromLen<S, N, STEP>,
+    typenum::LeEq<TnC<S>, TnC<N>>: RangeFromLen<S, N, STEP, Sh>,
 {
-    type Out = Cons<<typenum::LeEq<TnC<S>, TnC<N>> as RangeFromLen<S, N, STEP>>::Len, Nil>;
+    type Out = Cons<<typenum::LeEq<TnC<S>, TnC<N>> as RangeFromLen<S, N, STEP, Sh>>::Len, Nil>;
     type Rest = R;
 }
-impl<const S: usize, const STEP: usize, const REV: bool, R> IndexOp<Cons<Dyn, R>> for RangeFrom<S, STEP, REV> {
+impl<const S: usize, const STEP: usize, const REV: bool, R, Sh> IndexOp<Cons<Dyn, R>, Sh> for RangeFrom<S, STEP, REV> {
     type Out = Cons<Dyn, Nil>;
     type Rest = R;
 }
-impl<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool, const N: usize, R>
-    IndexOp<Cons<Const<N>, R>> for RangeNeg<KS, KE, STEP, LEN, REV>
+impl<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool, const N: usize, R, Sh>
+    IndexOp<Cons<Const<N>, R>, Sh> for RangeNeg<KS, KE, STEP, LEN, REV>
 where
     Const<KS>: StaticDim,
     Const<N>: StaticDim,
     TnC<KS>: IsLessOrEqual<TnC<N>>,
-    typenum::LeEq<TnC<KS>, TnC<N>>: NegStartInBounds<KS, N>,
+    typenum::LeEq<TnC<KS>, TnC<N>>: NegStartInBounds<KS, N, Sh>,
 {
     type Out = Cons<Const<LEN>, Nil>;
     type Rest = R;
 }
-impl<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool, R> IndexOp<Cons<Dyn, R>>
-    for RangeNeg<KS, KE, STEP, LEN, REV>
+impl<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool, R, Sh>
+    IndexOp<Cons<Dyn, R>, Sh> for RangeNeg<KS, KE, STEP, LEN, REV>
 {
     type Out = Cons<Const<LEN>, Nil>;
     type Rest = R;
 }
-impl<D: Dim, R> IndexOp<Cons<D, R>> for RangeDyn {
+impl<D: Dim, R, Sh> IndexOp<Cons<D, R>, Sh> for RangeDyn {
     type Out = Cons<Dyn, Nil>;
     type Rest = R;
 }
-impl<L> IndexOp<L> for NewAxis {
+impl<L, Sh> IndexOp<L, Sh> for NewAxis {
     type Out = Cons<Const<1>, Nil>;
     type Rest = L;
 }
 
 /// Applies a list of ops to the front of the dims list `L`.
-pub trait ApplyOps<L> {
+pub trait ApplyOps<L, Sh> {
     /// Output dims.
     type Out;
     /// Remaining input dims.
     type Rest;
 }
-impl<L> ApplyOps<L> for Nil {
+impl<L, Sh> ApplyOps<L, Sh> for Nil {
     type Out = Nil;
     type Rest = L;
 }
-impl<L, O, R> ApplyOps<L> for Cons<O, R>
+impl<L, Sh, O, R> ApplyOps<L, Sh> for Cons<O, R>
 where
-    O: IndexOp<L>,
-    R: ApplyOps<O::Rest>,
-    O::Out: Concat<R::Out>,
+    O: IndexOp<L, Sh>,
+    R: ApplyOps<<O as IndexOp<L, Sh>>::Rest, Sh>,
+    <O as IndexOp<L, Sh>>::Out: Concat<<R as ApplyOps<<O as IndexOp<L, Sh>>::Rest, Sh>>::Out>,
 {
-    type Out = <O::Out as Concat<R::Out>>::Out;
-    type Rest = R::Rest;
+    type Out = <<O as IndexOp<L, Sh>>::Out as Concat<<R as ApplyOps<<O as IndexOp<L, Sh>>::Rest, Sh>>::Out>>::Out;
+    type Rest = <R as ApplyOps<<O as IndexOp<L, Sh>>::Rest, Sh>>::Rest;
 }
 
 /// After the front ops: the reversed post-ellipsis ops applied to the back.
-pub trait PostApply<Post> {
+pub trait PostApply<Post, Sh> {
     /// The remaining dims followed by the post ops' output.
     type Out;
 }
-type PostOps<L, Post> = <Post as ApplyOps<<L as Reverse>::Out>>::Out;
-type PostRest<L, Post> = <Post as ApplyOps<<L as Reverse>::Out>>::Rest;
-impl<L, Post> PostApply<Post> for L
+type PostOps<L, Post, Sh> = <Post as ApplyOps<<L as Reverse>::Out, Sh>>::Out;
+type PostRest<L, Post, Sh> = <Post as ApplyOps<<L as Reverse>::Out, Sh>>::Rest;
+impl<L, Post, Sh> PostApply<Post, Sh> for L
 where
     L: Reverse,
-    Post: ApplyOps<L::Out>,
-    PostRest<L, Post>: Reverse,
-    PostOps<L, Post>: Reverse,
-    <PostRest<L, Post> as Reverse>::Out: Concat<<PostOps<L, Post> as Reverse>::Out>,
+    Post: ApplyOps<L::Out, Sh>,
+    PostRest<L, Post, Sh>: Reverse,
+    PostOps<L, Post, Sh>: Reverse,
+    <PostRest<L, Post, Sh> as Reverse>::Out: Concat<<PostOps<L, Post, Sh> as Reverse>::Out>,
 {
-    type Out = <<PostRest<L, Post> as Reverse>::Out as Concat<<PostOps<L, Post> as Reverse>::Out>>::Out;
+    type Out = <<PostRest<L, Post, Sh> as Reverse>::Out as Concat<<PostOps<L, Post, Sh> as Reverse>::Out>>::Out;
 }
 
 /// The result shape of indexing `Self` with `Spec<Pre, Post>`.
@@ -300,17 +300,17 @@ pub trait SliceShape<Pre, Post>: Shape {
     /// The view's shape.
     type Out: Shape;
 }
-type PreOut<S, Pre> = <Pre as ApplyOps<<S as StaticRank>::List>>::Out;
-type PreRest<S, Pre> = <Pre as ApplyOps<<S as StaticRank>::List>>::Rest;
+type PreOut<S, Pre> = <Pre as ApplyOps<<S as StaticRank>::List, S>>::Out;
+type PreRest<S, Pre> = <Pre as ApplyOps<<S as StaticRank>::List, S>>::Rest;
 impl<S, Pre, Post> SliceShape<Pre, Post> for S
 where
     S: StaticRank,
-    Pre: ApplyOps<S::List>,
-    PreRest<S, Pre>: PostApply<Post>,
-    PreOut<S, Pre>: Concat<<PreRest<S, Pre> as PostApply<Post>>::Out>,
-    <PreOut<S, Pre> as Concat<<PreRest<S, Pre> as PostApply<Post>>::Out>>::Out: ListToTuple,
+    Pre: ApplyOps<S::List, S>,
+    PreRest<S, Pre>: PostApply<Post, S>,
+    PreOut<S, Pre>: Concat<<PreRest<S, Pre> as PostApply<Post, S>>::Out>,
+    <PreOut<S, Pre> as Concat<<PreRest<S, Pre> as PostApply<Post, S>>::Out>>::Out: ListToTuple<S>,
 {
-    type Out = <<PreOut<S, Pre> as Concat<<PreRest<S, Pre> as PostApply<Post>>::Out>>::Out as ListToTuple>::Tuple;
+    type Out = <<PreOut<S, Pre> as Concat<<PreRest<S, Pre> as PostApply<Post, S>>::Out>>::Out as ListToTuple<S>>::Tuple;
 }
 impl<Pre, Post> SliceShape<Pre, Post> for DynShape {
     type Out = DynShape;

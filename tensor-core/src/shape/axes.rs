@@ -85,33 +85,55 @@ macro_rules! Axes {
     ($($a:expr),* $(,)?) => { ( $( $crate::Axis<{$a}>, )* ) };
 }
 
-/// A dim that `squeeze` may remove: `Const<1>`, or `Dyn` (checked at run time).
+/// A dim that `squeeze` may remove from axis `A` of shape `S`: `Const<1>`, or `Dyn` (checked at
+/// run time).
 #[diagnostic::on_unimplemented(
-    message = "cannot squeeze a dimension of size `{Self}`",
+    message = "cannot squeeze axis {A} of shape `{S}`: its size is `{Self}`, not 1",
     label = "only size-1 dims can be squeezed"
 )]
-pub trait Squeezable: Dim {}
-impl Squeezable for Const<1> {}
-impl Squeezable for Dyn {}
+pub trait Squeezable<S, const A: usize>: Dim {}
+impl<S, const A: usize> Squeezable<S, A> for Const<1> {}
+impl<S, const A: usize> Squeezable<S, A> for Dyn {}
 
 /// Matrix product shapes: `[M, K] @ [K, N] -> [M, N]`. The inner dims must be equal (checked at
-/// run time where either is `Dyn`).
-#[diagnostic::on_unimplemented(
-    message = "cannot matmul `{Self}` by `{Rhs}`",
-    label = "matmul needs two 2-D shapes `[m, k]` and `[k, n]`"
-)]
+/// run time where either is `Dyn`). Dispatched on the right-hand shape first, so that a 1-D
+/// operand on either side reaches a message naming both shapes.
 pub trait MatMulShape<Rhs: Shape>: Shape {
     /// `[M, N]`.
     type Out: Shape;
 }
-impl<M: Dim, K: Dim, K2: Dim, N: Dim> MatMulShape<(K2, N)> for (M, K)
-where
-    K: SameDim<K2, (M, K), (K2, N)>,
-{
-    type Out = (M, N);
+impl<S: Shape, R: Shape + MatRhs<S>> MatMulShape<R> for S {
+    type Out = <R as MatRhs<S>>::Out;
 }
-impl MatMulShape<DynShape> for DynShape {
+/// The right operand of a matmul (see [`MatMulShape`]).
+#[diagnostic::on_unimplemented(
+    message = "cannot matmul `{S}` by `{Self}`",
+    label = "matmul needs two 2-D shapes `[m, k]` and `[k, n]`"
+)]
+pub trait MatRhs<S> {
+    /// `[M, N]`.
+    type Out: Shape;
+}
+impl<K2: Dim, N: Dim, S: MatLhs<K2, (K2, N)>> MatRhs<S> for (K2, N) {
+    type Out = (<S as MatLhs<K2, (K2, N)>>::M, N);
+}
+impl MatRhs<DynShape> for DynShape {
     type Out = DynShape;
+}
+/// The left operand of a matmul whose right operand is `RS` with `K2` rows.
+#[diagnostic::on_unimplemented(
+    message = "cannot matmul `{Self}` by `{RS}`",
+    label = "matmul needs two 2-D shapes `[m, k]` and `[k, n]`"
+)]
+pub trait MatLhs<K2, RS> {
+    /// The row dim of the product.
+    type M: Dim;
+}
+impl<M: Dim, K: Dim, K2: Dim, RS> MatLhs<K2, RS> for (M, K)
+where
+    K: SameDim<K2, (M, K), RS>,
+{
+    type M = M;
 }
 
 /// The transpose of a rank-2 shape (`t()`); rank 0 and 1 shapes are their own transpose, as in

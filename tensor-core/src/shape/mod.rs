@@ -89,14 +89,14 @@ pub trait StaticRank: Shape {
     type List;
 }
 
-/// Shapes that can hold an index of `R` coordinates: tuple shapes of rank `R`, and
-/// [`DynShape`] (checked at run time).
+/// A coordinate that fits shape `S`: `[usize; R]` for a tuple shape of rank `R`, any
+/// `[usize; R]` for [`DynShape`] (its rank is checked at run time).
 #[diagnostic::on_unimplemented(
-    message = "an index with {R} coordinates does not fit shape `{Self}`",
+    message = "an index `{Self}` does not fit shape `{S}`",
     label = "the index must have one coordinate per dimension"
 )]
-pub trait HasRank<const R: usize>: Shape {}
-impl<const R: usize> HasRank<R> for DynShape {}
+pub trait ElemIndex<S: Shape>: AsRef<[usize]> {}
+impl<const R: usize> ElemIndex<DynShape> for [usize; R] {}
 
 /// Every dim is `Const<N>` (any `N`): the sizes come from the type alone.
 #[diagnostic::on_unimplemented(
@@ -128,10 +128,10 @@ pub struct Nil;
 
 /// List of dims back to a tuple shape.
 #[diagnostic::on_unimplemented(
-    message = "the result would have more than 6 dims",
+    message = "indexing `{S}` would give more than 6 dims",
     label = "tensors have at most 6 dims"
 )]
-pub trait ListToTuple {
+pub trait ListToTuple<S = ()> {
     /// The tuple shape.
     type Tuple: Shape;
 }

@@ -4,7 +4,7 @@
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
 use crate::layout::Layout;
-use crate::shape::{DynShape, HasRank, Shape};
+use crate::shape::{DynShape, ElemIndex, Shape};
 use crate::storage::{CowRepr, Data, DataMut, Element};
 use alloc::vec::Vec;
 use core::marker::PhantomData;
@@ -174,11 +174,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Index`] when a coordinate is out of bounds; a rank error for a
     /// [`DynShape`] tensor of another rank.
-    pub fn try_at<const R: usize>(&self, index: [usize; R]) -> Result<D::Elem, ShapeError>
-    where
-        S: HasRank<R>,
-    {
-        Ok(self.data.as_slice()[self.layout.checked_offset(&index)?])
+    pub fn try_at<I: ElemIndex<S>>(&self, index: I) -> Result<D::Elem, ShapeError> {
+        Ok(self.data.as_slice()[self.layout.checked_offset(index.as_ref())?])
     }
 
     /// The element at a coordinate (PyTorch `x[i, j].item()`).
@@ -186,10 +183,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// When a coordinate is out of bounds (see [`try_at`](Self::try_at)).
     #[track_caller]
-    pub fn at<const R: usize>(&self, index: [usize; R]) -> D::Elem
-    where
-        S: HasRank<R>,
-    {
+    pub fn at<I: ElemIndex<S>>(&self, index: I) -> D::Elem {
         self.try_at(index).or_panic()
     }
 
@@ -197,12 +191,11 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// As [`try_at`](Self::try_at).
-    pub fn try_set<const R: usize>(&mut self, index: [usize; R], value: D::Elem) -> Result<(), ShapeError>
+    pub fn try_set<I: ElemIndex<S>>(&mut self, index: I, value: D::Elem) -> Result<(), ShapeError>
     where
-        S: HasRank<R>,
         D: DataMut,
     {
-        let o = self.layout.checked_offset(&index)?;
+        let o = self.layout.checked_offset(index.as_ref())?;
         self.data.as_mut_slice()[o] = value;
         Ok(())
     }
@@ -212,9 +205,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// When a coordinate is out of bounds.
     #[track_caller]
-    pub fn set<const R: usize>(&mut self, index: [usize; R], value: D::Elem)
+    pub fn set<I: ElemIndex<S>>(&mut self, index: I, value: D::Elem)
     where
-        S: HasRank<R>,
         D: DataMut,
     {
         self.try_set(index, value).or_panic()
@@ -243,25 +235,25 @@ impl<T: Element, S: Shape> TensorBase<CowRepr<'_, T>, S> {
     }
 }
 
-impl<D: Data, S: HasRank<R>, const R: usize> core::ops::Index<[usize; R]> for TensorBase<D, S> {
+impl<D: Data, S: Shape, I: ElemIndex<S>> core::ops::Index<I> for TensorBase<D, S> {
     type Output = D::Elem;
     /// `x[[i, j]]`: a reference to one element.
     ///
     /// # Panics
     /// When a coordinate is out of bounds.
     #[track_caller]
-    fn index(&self, index: [usize; R]) -> &D::Elem {
-        &self.data.as_slice()[self.layout.checked_offset(&index).or_panic()]
+    fn index(&self, index: I) -> &D::Elem {
+        &self.data.as_slice()[self.layout.checked_offset(index.as_ref()).or_panic()]
     }
 }
-impl<D: DataMut, S: HasRank<R>, const R: usize> core::ops::IndexMut<[usize; R]> for TensorBase<D, S> {
+impl<D: DataMut, S: Shape, I: ElemIndex<S>> core::ops::IndexMut<I> for TensorBase<D, S> {
     /// `x[[i, j]] = v`.
     ///
     /// # Panics
     /// When a coordinate is out of bounds.
     #[track_caller]
-    fn index_mut(&mut self, index: [usize; R]) -> &mut D::Elem {
-        let o = self.layout.checked_offset(&index).or_panic();
+    fn index_mut(&mut self, index: I) -> &mut D::Elem {
+        let o = self.layout.checked_offset(index.as_ref()).or_panic();
         &mut self.data.as_mut_slice()[o]
     }
 }

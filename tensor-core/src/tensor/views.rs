@@ -135,7 +135,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     pub fn try_squeeze<const A: usize>(&self) -> Result<TensorView<'_, D::Elem, <S as RemoveAxis<A>>::Out>, ShapeError>
     where
         S: RemoveAxis<A>,
-        <S as RemoveAxis<A>>::Removed: Squeezable,
+        <S as RemoveAxis<A>>::Removed: Squeezable<S, A>,
     {
         Ok(self.derive(self.layout.squeeze(A)?))
     }
@@ -144,7 +144,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     pub fn squeeze<const A: usize>(&self) -> TensorView<'_, D::Elem, <S as RemoveAxis<A>>::Out>
     where
         S: RemoveAxis<A>,
-        <S as RemoveAxis<A>>::Removed: Squeezable,
+        <S as RemoveAxis<A>>::Removed: Squeezable<S, A>,
     {
         self.try_squeeze::<A>().or_panic()
     }
