@@ -80,3 +80,8 @@ pub mod __private {
 macro_rules! t {
     ($($tt:tt)*) => { $crate::__private::t_impl!($crate; $($tt)*) };
 }
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -16,7 +16,7 @@ use core::ops::{Add, Div, Sub};
 use typenum::{IsLess, IsLessOrEqual, Sub1, B1};
 
 mod args;
-pub use args::SliceArg;
+pub use args::{apply_args, SliceArg};
 
 /// `..`: the whole dim.
 #[derive(Clone, Copy, Debug, Default)]
