@@ -66,6 +66,7 @@ pub mod __private {
 /// (and literals on `Dyn` dims) are checked at run time and panic with the [`ShapeError`]
 /// message. Out-of-range bounds are errors, never clamped (NumPy clamps; this crate does not).
 /// `t!(x[.., 0] = value)` assigns a scalar or a broadcastable tensor through the view.
+/// `t!(try x[i, ..])` returns `Result<TensorView, ShapeError>` instead of panicking.
 ///
 /// ```
 /// use shaped::prelude::*;
@@ -75,6 +76,9 @@ pub mod __private {
 /// assert_eq!(v.to_vec(), [1., 0., 1., 0., 1., 0.]);
 /// let r = t!(x[0, ..;-1]);                          // reversed view of row 0
 /// assert_eq!(r.to_vec(), [0., 0., 0., 1.]);
+/// let i = 5;
+/// let e = t!(try x[i]).unwrap_err();
+/// assert_eq!(e.to_string(), "index 5 is out of bounds for dimension 0 of size 3");
 /// ```
 #[macro_export]
 macro_rules! t {

@@ -125,6 +125,16 @@ fn dyn_dims_and_dyn_shapes_are_checked_at_run_time() {
 }
 
 #[test]
+fn try_form_returns_the_error() {
+    let x = x();
+    let (j, k) = (7, 2);
+    assert_eq!(t!(try x[0, j]).unwrap_err().to_string(), "index 7 is out of bounds for dimension 1 of size 4");
+    assert_eq!(t!(try x[0, k]).unwrap().at([]), 2);
+    let d = x.into_dyn();
+    assert_eq!(t!(try d[0, 0, 0]).unwrap_err(), ShapeError::TooManyIndices { given: 3, rank: 2 });
+}
+
+#[test]
 #[should_panic(expected = "index 7 is out of bounds for dimension 1 of size 4")]
 fn runtime_index_out_of_bounds_panics() {
     let x = x();

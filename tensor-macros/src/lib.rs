@@ -264,7 +264,12 @@ fn expand(input: TS) -> syn::Result<TS> {
         .position(|t| is_punct(t, ';'))
         .ok_or_else(|| syn::Error::new(Span::call_site(), "internal: missing crate path"))?;
     let k: TS = toks[..semi].iter().cloned().collect();
-    let rest = &toks[semi + 1..];
+    let mut rest = &toks[semi + 1..];
+    // `t!(try x[...])`: the `Result` form, for runtime indices that may be out of range.
+    let fallible = matches!(rest.first(), Some(TT::Ident(i)) if i == "try");
+    if fallible {
+        rest = &rest[1..];
+    }
     let (target, value) = match find_assign(rest) {
         Some(i) => {
             if i + 1 == rest.len() {
@@ -304,6 +309,18 @@ fn expand(input: TS) -> syn::Result<TS> {
     let ix = quote!(#k::__private::index);
     let gs = group.span();
     let spec = quote!(#ix::Spec { pre: #pre, post: #post });
+    if fallible && value.is_some() {
+        return err(gs, "`t!(try ...)` does not take an assignment");
+    }
+    if fallible {
+        return Ok(quote_spanned! {gs=>
+            {
+                #[allow(unused_imports)]
+                use #ix::TSlice as _;
+                (#expr).t_try_slice(#spec)
+            }
+        });
+    }
     Ok(match value {
         // Method-call syntax: a view is taken by value (it is `Copy`), keeping its lifetime;
         // anything else is auto-referenced.

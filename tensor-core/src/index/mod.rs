@@ -585,6 +585,11 @@ pub trait TSlice<Pre, Post> {
     type Output;
     /// Applies the spec, panicking on a runtime index error.
     fn t_slice(self, spec: Spec<Pre, Post>) -> Self::Output;
+    /// Applies the spec (`t!(try x[...])`).
+    ///
+    /// # Errors
+    /// Any runtime index or range error, as [`apply_spec`].
+    fn t_try_slice(self, spec: Spec<Pre, Post>) -> Result<Self::Output, ShapeError>;
 }
 impl<'a, D: Data, S, Pre: RtOps, Post: RtOps> TSlice<Pre, Post> for &'a TensorBase<D, S>
 where
@@ -594,8 +599,12 @@ where
     #[inline(always)]
     #[track_caller]
     fn t_slice(self, spec: Spec<Pre, Post>) -> Self::Output {
-        let l = apply_spec(&self.layout, &S::STATIC, &spec).or_panic();
-        TensorBase::from_parts(self.data.as_slice(), l)
+        self.t_try_slice(spec).or_panic()
+    }
+    #[inline(always)]
+    fn t_try_slice(self, spec: Spec<Pre, Post>) -> Result<Self::Output, ShapeError> {
+        let l = apply_spec(&self.layout, &S::STATIC, &spec)?;
+        Ok(TensorBase::from_parts(self.data.as_slice(), l))
     }
 }
 impl<'a, T: crate::Element, S, Pre: RtOps, Post: RtOps> TSlice<Pre, Post> for TensorBase<&'a [T], S>
@@ -606,8 +615,12 @@ where
     #[inline(always)]
     #[track_caller]
     fn t_slice(self, spec: Spec<Pre, Post>) -> Self::Output {
-        let l = apply_spec(&self.layout, &S::STATIC, &spec).or_panic();
-        TensorBase::from_parts(self.data, l)
+        self.t_try_slice(spec).or_panic()
+    }
+    #[inline(always)]
+    fn t_try_slice(self, spec: Spec<Pre, Post>) -> Result<Self::Output, ShapeError> {
+        let l = apply_spec(&self.layout, &S::STATIC, &spec)?;
+        Ok(TensorBase::from_parts(self.data, l))
     }
 }
 
