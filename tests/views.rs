@@ -147,7 +147,9 @@ fn expand_uses_stride_zero() {
         "cannot expand [2] to [3, 4]: only size-1 dims can be expanded"
     );
     assert_eq!(d.try_expand::<Shape![3, 2]>().unwrap().to_vec(), [1, 2, 1, 2, 1, 2]);
-    assert_eq!(row.into_dyn().expand_dyn(&[2, 3]).unwrap().to_vec(), [1, 2, 3, 1, 2, 3]);
+    assert_eq!(row.clone().into_dyn().expand_dyn(&[2, 3]).unwrap().to_vec(), [1, 2, 3, 1, 2, 3]);
+    let huge = row.into_dyn().expand_dyn(&[1 << 40, 1 << 40, 3]).unwrap_err();
+    assert!(matches!(huge, ShapeError::Overflow { .. }), "{huge}");
 }
 
 #[test]

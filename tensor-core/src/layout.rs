@@ -324,12 +324,15 @@ impl Layout {
     /// `expand`.
     ///
     /// # Errors
-    /// [`ShapeError::Expand`] when a dim is neither equal to its target nor 1, or `to` is shorter.
+    /// [`ShapeError::Expand`] when a dim is neither equal to its target nor 1, or `to` is shorter;
+    /// [`ShapeError::Overflow`] when the element count of `to` overflows.
     pub fn expand(&self, to: &[usize]) -> Result<Layout, ShapeError> {
         let err = || ShapeError::Expand { from: self.sizes().into(), to: to.into() };
         if to.len() < self.rank || to.len() > MAX_RANK {
             return Err(err());
         }
+        // The element count must stay representable, as for every other layout.
+        Layout::contiguous(to)?;
         let lead = to.len() - self.rank;
         let mut l = Layout { sizes: [1; MAX_RANK], strides: [0; MAX_RANK], rank: to.len(), offset: self.offset };
         for (i, &t) in to.iter().enumerate() {
