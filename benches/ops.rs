@@ -161,6 +161,7 @@ fn view(c: &mut Criterion) {
 }
 
 fn threshold(c: &mut Criterion) {
+    eprintln!("threshold: `shaped` uses rayon from PAR_THRESHOLD = 2^{} elements", PAR_THRESHOLD.trailing_zeros());
     let mut g = group(c, "threshold");
     for log2 in [14u32, 16, 17, 18, 19, 20] {
         let n = 1usize << log2;
@@ -168,7 +169,7 @@ fn threshold(c: &mut Criterion) {
         let a = Tensor::<f32, DynShape>::from_vec(&[n], va.clone()).unwrap();
         let b = Tensor::<f32, DynShape>::from_vec(&[n], vb.clone()).unwrap();
         let (na, nb) = (Array1::from_vec(va.clone()), Array1::from_vec(vb.clone()));
-        let label = format!("2^{log2}{}", if n >= PAR_THRESHOLD { " (rayon)" } else { "" });
+        let label = format!("2^{log2}");
         g.throughput(Throughput::Elements(n as u64));
         g.bench_with_input(BenchmarkId::new("shaped", &label), &n, |bn, _| {
             bn.iter(|| black_box(black_box(&a) + black_box(&b)))
