@@ -41,8 +41,8 @@ struct Mat<S: Shape> {
 fn mat<S: Shape>(rows: usize, cols: usize, seed: usize) -> Mat<S> {
     let v: Vec<f32> = data(rows * cols + seed).split_off(seed);
     Mat {
-        st: Tensor::from_vec(&[rows, cols], v.clone()).unwrap(),
-        dy: Tensor::<f32, DynShape>::from_vec(&[rows, cols], v.clone()).unwrap(),
+        st: Tensor::from_vec(&[rows, cols], v.clone()),
+        dy: Tensor::<f32, DynShape>::from_vec(&[rows, cols], v.clone()),
         nd: Array2::from_shape_vec((rows, cols), v).unwrap(),
     }
 }
@@ -61,7 +61,7 @@ fn add(c: &mut Criterion) {
 fn broadcast_add(c: &mut Criterion) {
     let a = mat::<Shape![N, N]>(N, N, 0);
     let row = data(N + 3).split_off(3);
-    let b_st: Tensor<f32, Shape![N]> = Tensor::from_vec(&[N], row.clone()).unwrap();
+    let b_st: Tensor<f32, Shape![N]> = Tensor::from_vec(&[N], row.clone());
     let b_dy = b_st.clone().into_dyn();
     let b_nd = Array1::from_vec(row);
     let mut g = group(c, "broadcast_add");
@@ -122,7 +122,7 @@ fn matmul(c: &mut Criterion) {
 
 fn view(c: &mut Criterion) {
     let v = data(8 * 4 * 4);
-    let st: Tensor<f32, Shape![8, 4, 4]> = Tensor::from_vec(&[8, 4, 4], v.clone()).unwrap();
+    let st: Tensor<f32, Shape![8, 4, 4]> = Tensor::from_vec(&[8, 4, 4], v.clone());
     let dy = st.clone().into_dyn();
     let nd = Array3::from_shape_vec((8, 4, 4), v).unwrap();
     // The same view four ways; sanity-check that they agree before timing them.
@@ -166,8 +166,8 @@ fn threshold(c: &mut Criterion) {
     for log2 in [14u32, 16, 17, 18, 19, 20] {
         let n = 1usize << log2;
         let (va, vb) = (data(n), data(n + 1).split_off(1));
-        let a = Tensor::<f32, DynShape>::from_vec(&[n], va.clone()).unwrap();
-        let b = Tensor::<f32, DynShape>::from_vec(&[n], vb.clone()).unwrap();
+        let a = Tensor::<f32, DynShape>::from_vec(&[n], va.clone());
+        let b = Tensor::<f32, DynShape>::from_vec(&[n], vb.clone());
         let (na, nb) = (Array1::from_vec(va.clone()), Array1::from_vec(vb.clone()));
         let label = format!("2^{log2}");
         g.throughput(Throughput::Elements(n as u64));

@@ -23,7 +23,7 @@ const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/data/systolic-
 fn load(path: &str) -> Result<Tensor<f64, Shape![_, 2]>, Box<dyn Error>> {
     let text = std::fs::read_to_string(path)?;
     let values = text.split_whitespace().map(str::parse::<f64>).collect::<Result<Vec<_>, _>>()?;
-    Ok(Tensor::from_vec(&[values.len() / 2, 2], values)?)
+    Ok(Tensor::try_from_vec(&[values.len() / 2, 2], values)?)
 }
 
 fn main() -> Result<(), Box<dyn Error>> {

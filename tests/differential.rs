@@ -185,7 +185,7 @@ impl Gen {
 }
 
 fn base_tensor(sizes: &[usize]) -> Tensor<i64, DynShape> {
-    Tensor::from_vec(sizes, (0..numel(sizes) as i64).collect()).unwrap()
+    Tensor::from_vec(sizes, (0..numel(sizes) as i64).collect())
 }
 
 fn as_offsets(v: &[i64]) -> Vec<usize> {
@@ -319,5 +319,38 @@ proptest! {
             let e = av.try_add(&base_tensor(&bad)).unwrap_err();
             prop_assert_eq!(e.to_string(), format!("cannot broadcast {:?} with {:?}", sa, bad));
         }
+    }
+
+    /// Sums along a random axis of a random (possibly permuted) view, against a naive loop.
+    #[test]
+    fn sum_axis_matches_reference(sizes in shape_strategy(), seed in any::<u64>()) {
+        let mut g = Gen(seed | 1);
+        let base = base_tensor(&sizes);
+        let mut axes: Vec<usize> = (0..sizes.len()).collect();
+        if g.below(2) == 0 {
+            for i in (1..axes.len()).rev() {
+                axes.swap(i, g.below(i + 1));
+            }
+        }
+        let view = base.permute_dyn(&axes).unwrap();
+        let r = RefView::base(&sizes).permute(&axes);
+        let axis = g.below(sizes.len());
+        let got = view.sum_axis_dyn(axis as isize);
+        let mut out_sizes = r.sizes.clone();
+        out_sizes.remove(axis);
+        let want: Vec<i64> = (0..numel(&out_sizes))
+            .map(|p| {
+                let mut idx = unravel(p, &out_sizes);
+                idx.insert(axis, 0);
+                (0..r.sizes[axis])
+                    .map(|k| {
+                        idx[axis] = k;
+                        r.elems[ravel(&idx, &r.sizes)] as i64
+                    })
+                    .sum()
+            })
+            .collect();
+        prop_assert_eq!(got.sizes(), &out_sizes[..]);
+        prop_assert_eq!(got.to_vec(), want);
     }
 }

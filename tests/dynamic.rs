@@ -52,7 +52,7 @@ fn from_parts_refuses_layouts_outside_storage() {
 fn linear_regression_of_the_lecture() {
     let text = include_str!("../examples/data/systolic-blood-pressure-vs-age.dat");
     let values: Vec<f64> = text.split_whitespace().map(|v| v.parse().unwrap()).collect();
-    let data = Tensor::<f64, Shape![_, 2]>::from_vec(&[values.len() / 2, 2], values).unwrap();
+    let data = Tensor::<f64, Shape![_, 2]>::from_vec(&[values.len() / 2, 2], values);
     let nb = data.sizes()[0];
     assert_eq!(nb, 30);
     let mut x = Tensor::<f64, Shape![_, 2]>::zeros_sized(&[nb, 2]);

@@ -555,12 +555,15 @@ pub(crate) fn range_bounds(
 }
 
 impl Layout {
-    /// A layout from parts that the caller derived from a valid layout (no checks).
+    /// A layout from full-length arrays that the caller derived from a valid layout (no checks;
+    /// entries past `rank` must be size 1, stride 0). Whole arrays, so no copy of run-time length.
     #[inline(always)]
-    pub(crate) fn from_raw(sizes: &[usize], strides: &[isize], offset: isize) -> Layout {
-        let mut l = Layout { sizes: [1; MAX_RANK], strides: [0; MAX_RANK], rank: sizes.len(), offset: offset as usize };
-        l.sizes[..sizes.len()].copy_from_slice(sizes);
-        l.strides[..sizes.len()].copy_from_slice(strides);
-        l
+    pub(crate) fn from_arrays(
+        sizes: [usize; MAX_RANK],
+        strides: [isize; MAX_RANK],
+        rank: usize,
+        offset: isize,
+    ) -> Layout {
+        Layout { sizes, strides, rank, offset: offset as usize }
     }
 }

@@ -327,7 +327,7 @@ pub struct DimBuf {
 impl DimBuf {
     #[inline(always)]
     fn new() -> Self {
-        DimBuf { len: 0, sizes: [0; MAX_RANK], strides: [0; MAX_RANK] }
+        DimBuf { len: 0, sizes: [1; MAX_RANK], strides: [0; MAX_RANK] }
     }
     #[inline(always)]
     fn push(&mut self, n: usize, s: isize) -> Result<(), ShapeError> {
@@ -575,7 +575,7 @@ pub fn apply_spec<Pre: RtOps, Post: RtOps>(
         (sizes[k], strides[k]) = (cx.post.sizes[i], cx.post.strides[i]);
         k += 1;
     }
-    Ok(Layout::from_raw(&sizes[..rank], &strides[..rank], cx.off))
+    Ok(Layout::from_arrays(sizes, strides, rank, cx.off))
 }
 
 /// What `t!(x[...])` calls (through autoref, so `x` may be an owned tensor, a view or a

@@ -44,17 +44,29 @@ pub(crate) fn sum_axis<T: Element + Add<Output = T>>(src: &[T], l: &Layout, axis
     let reduced = l.remove(axis);
     let ol = Layout::contiguous(reduced.sizes()).expect("sizes of an existing tensor");
     let mut out = vec![T::ZERO; ol.numel()];
-    // Contiguous input reduced along its last axis: one slice sum per row.
-    if axis + 1 == l.rank() {
-        if let Some(s) = super::contiguous_slice(src, l) {
-            let n = l.sizes()[axis];
-            if n > 0 {
-                for (o, row) in out.iter_mut().zip(s.chunks_exact(n)) {
-                    *o = sum_slice(row);
-                }
-            }
+    if let Some(s) = super::contiguous_slice(src, l) {
+        // Contiguous input seen as [outer, n, inner], reduced over n.
+        let n = l.sizes()[axis];
+        let inner: usize = l.sizes()[axis + 1..].iter().product();
+        if n == 0 || out.is_empty() {
             return out;
         }
+        if inner == 1 {
+            // Reduced along the last axis: one slice sum per row.
+            for (o, row) in out.iter_mut().zip(s.chunks_exact(n)) {
+                *o = sum_slice(row);
+            }
+        } else {
+            // Add whole rows of `inner` elements into the output: unit-stride, vectorisable.
+            for (o, block) in out.chunks_exact_mut(inner).zip(s.chunks_exact(n * inner)) {
+                for row in block.chunks_exact(inner) {
+                    for (a, &b) in o.iter_mut().zip(row) {
+                        *a = *a + b;
+                    }
+                }
+            }
+        }
+        return out;
     }
     let acc = ol
         .unsqueeze(axis)

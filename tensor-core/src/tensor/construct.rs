@@ -84,13 +84,19 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// # Errors
     /// [`ShapeError::ShapeMismatch`] when the sizes do not fit `S`; [`ShapeError::DataLength`]
     /// when `data.len()` is not the product of the sizes.
-    pub fn from_vec(sizes: &[usize], data: Vec<T>) -> Result<Self, ShapeError> {
+    pub fn try_from_vec(sizes: &[usize], data: Vec<T>) -> Result<Self, ShapeError> {
         S::check_sizes(sizes)?;
         let layout = Layout::contiguous(sizes)?;
         if layout.numel() != data.len() {
             return Err(ShapeError::DataLength { len: data.len(), sizes: sizes.into() });
         }
         Ok(TensorBase::from_parts(data, layout))
+    }
+
+    /// [`try_from_vec`](Self::try_from_vec), panicking with the error's message.
+    #[track_caller]
+    pub fn from_vec(sizes: &[usize], data: Vec<T>) -> Self {
+        Self::try_from_vec(sizes, data).or_panic()
     }
 }
 
