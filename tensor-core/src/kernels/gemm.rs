@@ -13,14 +13,12 @@ pub trait Gemm: Element + Add<Output = Self> + Mul<Output = Self> {
     /// The product of two strided 2-D operands, as a row-major buffer.
     fn gemm(a: &[Self], la: &Layout, b: &[Self], lb: &Layout) -> Vec<Self> {
         let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
-        let (ra, ca, rb, cb) = (la.strides()[0], la.strides()[1], lb.strides()[0], lb.strides()[1]);
         let mut c = vec![Self::ZERO; m * n];
         for i in 0..m {
             for p in 0..k {
-                let x = a[(la.offset() as isize + i as isize * ra + p as isize * ca) as usize];
-                let brow = lb.offset() as isize + p as isize * rb;
+                let x = a[la.offset_of(&[i, p])];
                 for (j, cij) in c[i * n..(i + 1) * n].iter_mut().enumerate() {
-                    *cij = *cij + x * b[(brow + j as isize * cb) as usize];
+                    *cij = *cij + x * b[lb.offset_of(&[p, j])];
                 }
             }
         }

@@ -39,8 +39,9 @@ where
                 self.sizes()
             )));
         }
-        let a = Mat::from_fn(m, n, |i, j| self.at([i, j]));
-        let rhs = Mat::from_fn(m, k, |i, j| b.at([i, j]));
+        let (av, bv) = (self.to_vec(), b.to_vec());
+        let a = Mat::from_fn(m, n, |i, j| av[i * n + j]);
+        let rhs = Mat::from_fn(m, k, |i, j| bv[i * k + j]);
         let x = a.qr().solve_lstsq(&rhs);
         let data = (0..n * k).map(|p| x[(p / k.max(1), p % k.max(1))]).collect();
         Ok(TensorBase::from_parts(data, Layout::contiguous(&[n, k])?))
