@@ -29,6 +29,7 @@
 //! Layers (see the repository's `DESIGN.md`): [`Shape!`]/[`t!`] -> shape types (`tensor_core::
 //! shape`) -> [`Layout`] -> kernels (`tensor_core::kernels`) -> storage.
 #![no_std]
+#![warn(missing_docs)]
 
 pub use tensor_core::{
     bf16, dim, error, f16, index, kernels, layout, shape, storage, tensor, Axes, Axis, Const, CowRepr, Data, DataMut,

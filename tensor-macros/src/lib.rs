@@ -17,6 +17,8 @@
 //!   <range>;step       literal step (negative: REV, a reversed view) or an expression
 //!   anything else      AtDyn(expr) / RangeDyn { .. }    (checked at run time, `Dyn` dims)
 //! ```
+#![warn(missing_docs)]
+
 use proc_macro::TokenStream;
 use proc_macro2::{Delimiter, Spacing, Span, TokenStream as TS, TokenTree as TT};
 use quote::{quote, quote_spanned};
