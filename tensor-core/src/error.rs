@@ -41,6 +41,9 @@ pub enum ShapeError {
     RankTooLarge { rank: usize },
     /// The element count overflows `usize` (or strides overflow `isize`).
     Overflow { sizes: Vec<usize> },
+    /// Two shapes that an operation needs to agree do not (`op` names the operation):
+    /// `gather: index [2, 5] does not fit input [2, 3] outside dimension 0`.
+    Mismatch { op: &'static str, what: String, lhs: Vec<usize>, rhs: Vec<usize> },
     /// An invalid argument, described in words.
     Invalid(String),
 }
@@ -84,6 +87,7 @@ impl fmt::Display for ShapeError {
                 write!(f, "rank {rank} exceeds the maximum of {} dims", crate::MAX_RANK)
             }
             Overflow { sizes } => write!(f, "the element count of {sizes:?} overflows usize"),
+            Mismatch { op, what, lhs, rhs } => write!(f, "{op}: {lhs:?} and {rhs:?} {what}"),
             Invalid(s) => f.write_str(s),
         }
     }

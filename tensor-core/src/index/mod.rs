@@ -80,6 +80,11 @@ macro_rules! to_index {
 }
 to_index!(isize, usize, i8, i16, i32, i64, i128, u8, u16, u32, u64, u128);
 
+/// Element types of index tensors (`index_select`, `gather`, `scatter`, advanced indexing):
+/// the integer types. Negative entries count from the end, as in PyTorch.
+pub trait IndexElem: crate::Element + ToIndex {}
+impl<T: crate::Element + ToIndex> IndexElem for T {}
+
 /// The exclusive end of an inclusive runtime range `..=e` (`..=-1` runs to the end).
 #[inline(always)]
 pub fn inclusive_end(e: isize) -> Option<isize> {
