@@ -33,14 +33,15 @@
 
 pub use tensor_core::{
     bf16, dim, error, f16, index, kernels, layout, shape, storage, tensor, Axes, Axis, Const, CowRepr, Data, DataMut,
-    Dim, Dyn, DynShape, Element, Layout, Shape, ShapeError, SliceArg, Tensor, TensorBase, TensorCow, TensorView,
-    TensorViewMut, MAX_RANK,
+    Dim, Dyn, DynShape, Element, Layout, Shape, ShapeError, SharedTensor, SliceArg, Tensor, TensorBase, TensorCow,
+    TensorView, TensorViewMut, MAX_RANK,
 };
 
 /// The names most code needs: `use shaped::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        t, Axes, Const, Dyn, DynShape, Shape, ShapeError, SliceArg, Tensor, TensorCow, TensorView, TensorViewMut,
+        t, Axes, Const, Dyn, DynShape, Shape, ShapeError, SharedTensor, SliceArg, Tensor, TensorCow, TensorView,
+        TensorViewMut,
     };
 }
 

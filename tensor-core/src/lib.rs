@@ -29,5 +29,5 @@ pub use index::SliceArg;
 pub use layout::Layout;
 pub use shape::axes::Axis;
 pub use shape::{DynShape, Shape, MAX_RANK};
-pub use storage::{CowRepr, Data, DataMut, Element};
-pub use tensor::{Tensor, TensorBase, TensorCow, TensorView, TensorViewMut};
+pub use storage::{CowRepr, Data, DataMut, DataOwned, Element};
+pub use tensor::{SharedTensor, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut};

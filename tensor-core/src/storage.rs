@@ -1,5 +1,6 @@
 //! Element types and storage kinds. A tensor is a storage (`Vec<T>` owned, `&[T]` borrowed,
 //! `&mut [T]` borrowed mutably, or [`CowRepr`]) plus a [`Layout`](crate::Layout).
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -65,6 +66,40 @@ impl<T: Element> DataMut for &mut [T] {
     #[inline]
     fn as_mut_slice(&mut self) -> &mut [T] {
         self
+    }
+}
+
+/// A storage kind that owns its buffer (and so can be built from one).
+pub trait DataOwned: Data + Sized {
+    /// Takes ownership of a buffer.
+    fn from_vec(v: Vec<Self::Elem>) -> Self;
+}
+impl<T: Element> DataOwned for Vec<T> {
+    fn from_vec(v: Vec<T>) -> Self {
+        v
+    }
+}
+
+/// Shared storage: clones share the buffer (Etaler's shallow copy, PyTorch's storage sharing).
+/// Writes are copy-on-write: writing through a tensor whose buffer is shared first gives it a
+/// private copy (`Arc::make_mut`), so no write is ever seen through another handle. That is a
+/// deliberate difference from PyTorch and Etaler, where writes through one handle show in all.
+impl<T: Element> Data for Arc<Vec<T>> {
+    type Elem = T;
+    #[inline]
+    fn as_slice(&self) -> &[T] {
+        self
+    }
+}
+impl<T: Element> DataMut for Arc<Vec<T>> {
+    #[inline]
+    fn as_mut_slice(&mut self) -> &mut [T] {
+        Arc::make_mut(self).as_mut_slice()
+    }
+}
+impl<T: Element> DataOwned for Arc<Vec<T>> {
+    fn from_vec(v: Vec<T>) -> Self {
+        Arc::new(v)
     }
 }
 

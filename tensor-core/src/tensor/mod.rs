@@ -10,6 +10,8 @@ use alloc::vec::Vec;
 use core::marker::PhantomData;
 
 mod construct;
+mod shared;
+pub use shared::SharedTensor;
 mod views;
 
 /// A strided tensor: a storage `D`, a [`Layout`] (sizes, strides, offset) and a shape type `S`
