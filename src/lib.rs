@@ -37,11 +37,14 @@ pub use tensor_core::{
     TensorView, TensorViewMut, MAX_RANK,
 };
 
+pub use tensor_core::ops::select::{try_where_, where_};
+pub use tensor_core::tensor::join::{Cat, Stack};
+
 /// The names most code needs: `use shaped::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        t, Axes, Const, Dyn, DynShape, Shape, ShapeError, SharedTensor, SliceArg, Tensor, TensorCow, TensorView,
-        TensorViewMut,
+        t, where_, Axes, Cat, Const, Dyn, DynShape, Shape, ShapeError, SharedTensor, SliceArg, Stack, Tensor,
+        TensorCow, TensorView, TensorViewMut,
     };
 }
 

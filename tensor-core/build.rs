@@ -20,6 +20,7 @@ fn main() {
     w("expand.rs", pairs("ExpandDim", "ExpandShape", false));
     w("axes.rs", axes());
     w("permute.rs", permutations());
+    w("axes_more.rs", axes_more());
 }
 
 fn to_const() -> String {
@@ -174,6 +175,102 @@ fn permutations() -> String {
             .unwrap();
             if !next_permutation(&mut perm) {
                 break;
+            }
+        }
+    }
+    s
+}
+
+/// The axis rules of `flatten`, `flatten_range`, `unflatten`, `movedim`, `diagonal`, `stack`
+/// (insert a given dim) and `cat` (322 impls for ranks 0..=6: 7 + 56 + 56 + 91 + 70 + 21 + 21).
+fn axes_more() -> String {
+    let mut s = String::new();
+    for r in 0..=MAX_RANK {
+        let ds = names("D", r);
+        let tup = tuple(&ds);
+        let gens = bounds(&ds, "Dim");
+        let with = |extra: &str| if gens.is_empty() { extra.to_string() } else { format!("{gens}, {extra}") };
+        // flatten(): a scalar becomes `[1]`, a vector stays itself, more dims merge into one `Dyn`.
+        let flat = match r {
+            0 => "(Const<1>,)".to_string(),
+            1 => tup.clone(),
+            _ => "(Dyn,)".to_string(),
+        };
+        writeln!(s, "impl<{gens}> FlattenShape for {tup} {{ type Out = {flat}; }}").unwrap();
+        for start in 0..r {
+            // flatten_range::<START, END>() (END inclusive); START == END keeps the dim as it is.
+            for end in start..r {
+                let mut out = ds[..start].to_vec();
+                out.push(if start == end { ds[start].clone() } else { "Dyn".into() });
+                out.extend_from_slice(&ds[end + 1..]);
+                writeln!(s, "impl<{gens}> FlattenRange<{start}, {end}> for {tup} {{ type Out = {}; }}", tuple(&out))
+                    .unwrap();
+            }
+            // unflatten::<A, (E0, ..)>(): splice a shape of rank k >= 1 in place of dim A.
+            for k in 1..=MAX_RANK + 1 - r {
+                let es = names("E", k);
+                let mut out = ds[..start].to_vec();
+                out.extend(es.iter().cloned());
+                out.extend_from_slice(&ds[start + 1..]);
+                writeln!(
+                    s,
+                    "impl<{}> Unflatten<{start}, {}> for {tup} {{ type Out = {}; }}",
+                    with(&bounds(&es, "Dim")),
+                    tuple(&es),
+                    tuple(&out)
+                )
+                .unwrap();
+            }
+            // movedim::<SRC, DST>(): remove dim SRC, insert it at DST.
+            for dst in 0..r {
+                let mut out = ds.clone();
+                let d = out.remove(start);
+                out.insert(dst, d);
+                writeln!(s, "impl<{gens}> MoveAxis<{start}, {dst}> for {tup} {{ type Out = {}; }}", tuple(&out))
+                    .unwrap();
+                // diagonal::<D1, D2>(): both dims removed, the diagonal's length appended.
+                if dst != start {
+                    let out: Vec<String> = ds
+                        .iter()
+                        .enumerate()
+                        .filter(|&(i, _)| i != start && i != dst)
+                        .map(|(_, d)| d.clone())
+                        .chain(["Dyn".to_string()])
+                        .collect();
+                    writeln!(
+                        s,
+                        "impl<{gens}> DiagonalShape<{start}, {dst}> for {tup} {{ type Out = {}; }}",
+                        tuple(&out)
+                    )
+                    .unwrap();
+                }
+            }
+            // cat::<A>(): dims other than A unify, dim A adds up (dispatched on the right operand).
+            let bs = names("B", r);
+            let tb = tuple(&bs);
+            let mut wh = Vec::new();
+            let mut outs = Vec::new();
+            for (i, (d, b)) in ds.iter().zip(&bs).enumerate() {
+                let tr = if i == start { "CatSumDim" } else { "CatSameDim" };
+                wh.push(format!("{d}: {tr}<{b}, {tup}, {tb}, {start}>"));
+                outs.push(format!("<{d} as {tr}<{b}, {tup}, {tb}, {start}>>::Out"));
+            }
+            writeln!(
+                s,
+                "impl<{}> CatRhs<{start}, {tup}> for {tb} where {} {{ type Out = {}; }}",
+                with(&bounds(&bs, "Dim")),
+                wh.join(", "),
+                tuple(&outs)
+            )
+            .unwrap();
+        }
+        // stack::<A>(): insert a given dim X at A (`0..=rank`).
+        if r < MAX_RANK {
+            for a in 0..=r {
+                let mut ins = ds.clone();
+                ins.insert(a, "X".into());
+                writeln!(s, "impl<{}> InsertDim<{a}, X> for {tup} {{ type Out = {}; }}", with("X: Dim"), tuple(&ins))
+                    .unwrap();
             }
         }
     }

@@ -353,4 +353,77 @@ proptest! {
         prop_assert_eq!(got.sizes(), &out_sizes[..]);
         prop_assert_eq!(got.to_vec(), want);
     }
+
+    /// Advanced indexing (index tensors, adjacent or separated, and masks) on random shapes,
+    /// against a reference that applies PyTorch's placement rule element by element.
+    #[test]
+    fn advanced_indexing_matches_reference(seed in any::<u64>()) {
+        let mut g = Gen(seed | 1);
+        let sizes = [g.below(4) + 1, g.below(4) + 1, g.below(4) + 1];
+        let x = base_tensor(&sizes);
+        // Two index tensors of broadcastable shapes [n] and [1] or [n], with entries that may be
+        // negative and, rarely, out of range.
+        let n = g.below(4) + 1;
+        let idx = |g: &mut Gen, dim: usize, len: usize| -> Vec<i64> {
+            (0..len)
+                .map(|_| {
+                    let s = sizes[dim] as isize;
+                    (if g.below(20) == 0 { s } else { g.int(-s, s - 1) }) as i64
+                })
+                .collect()
+        };
+        let ok = |v: &[i64], dim: usize| v.iter().all(|&i| i >= -(sizes[dim] as i64) && i < sizes[dim] as i64);
+        let norm = |i: i64, dim: usize| if i < 0 { (i + sizes[dim] as i64) as usize } else { i as usize };
+        let len_j = if g.below(3) == 0 { 1 } else { n };
+        let (a, c) = (idx(&mut g, 0, n), idx(&mut g, 2, len_j));
+        let b = idx(&mut g, 1, len_j);
+        let ta = Tensor::<i64, Shape![_]>::from_vec(&[n], a.clone());
+        let tb = Tensor::<i64, Shape![_]>::from_vec(&[len_j], b.clone());
+        let tc = Tensor::<i64, Shape![_]>::from_vec(&[len_j], c.clone());
+        let pick = |v: &[i64], k: usize| v[if v.len() == 1 { 0 } else { k }];
+        // Separated: x[a, :, c] -> [n, sizes[1]] (the broadcast dim first).
+        let got = t!(try x[&ta, .., &tc]);
+        prop_assert_eq!(got.is_ok(), ok(&a, 0) && ok(&c, 2));
+        if let Ok(t) = got {
+            prop_assert_eq!(t.sizes(), &[n, sizes[1]][..]);
+            let want: Vec<i64> = (0..n)
+                .flat_map(|k| (0..sizes[1]).map(move |m| (k, m)))
+                .map(|(k, m)| ravel(&[norm(a[k], 0), m, norm(pick(&c, k), 2)], &sizes) as i64)
+                .collect();
+            prop_assert_eq!(t.to_vec(), want);
+        }
+        // Adjacent: x[:, b, c] -> [sizes[0], len_j] (in place).
+        let got = t!(try x[.., &tb, &tc]);
+        prop_assert_eq!(got.is_ok(), ok(&b, 1) && ok(&c, 2));
+        if let Ok(t) = got {
+            prop_assert_eq!(t.sizes(), &[sizes[0], len_j][..]);
+            let want: Vec<i64> = (0..sizes[0])
+                .flat_map(|m| (0..len_j).map(move |k| (m, k)))
+                .map(|(m, k)| ravel(&[m, norm(b[k], 1), norm(c[k], 2)], &sizes) as i64)
+                .collect();
+            prop_assert_eq!(t.to_vec(), want);
+        }
+        // A mask over the first two dims of a reversed view: x[::-1][mask] -> [count, sizes[2]].
+        let mask: Vec<bool> = (0..sizes[0] * sizes[1]).map(|_| g.below(2) == 0).collect();
+        let tm = Tensor::<bool, Shape![_, _]>::from_vec(&[sizes[0], sizes[1]], mask.clone());
+        let rev = x.slice(&[SliceArg::range(.., -1)]);
+        let t = t!(rev[&tm]);
+        let want: Vec<i64> = (0..sizes[0] * sizes[1])
+            .filter(|&p| mask[p])
+            .flat_map(|p| (0..sizes[2]).map(move |k| (p, k)))
+            .map(|(p, k)| ravel(&[sizes[0] - 1 - p / sizes[1], p % sizes[1], k], &sizes) as i64)
+            .collect();
+        prop_assert_eq!(t.to_vec(), want);
+        // Writing through the same indices (index_put_) changes exactly those elements.
+        if ok(&b, 1) && ok(&c, 2) {
+            let mut y = x.clone();
+            t!(y[.., &tb, &tc] = -1);
+            let hit: std::collections::HashSet<usize> = (0..sizes[0])
+                .flat_map(|m| (0..len_j).map(move |k| (m, k)))
+                .map(|(m, k)| ravel(&[m, norm(b[k], 1), norm(c[k], 2)], &sizes))
+                .collect();
+            let want: Vec<i64> = (0..numel(&sizes)).map(|p| if hit.contains(&p) { -1 } else { p as i64 }).collect();
+            prop_assert_eq!(y.to_vec(), want);
+        }
+    }
 }

@@ -42,7 +42,7 @@ pub enum ShapeError {
     /// The element count overflows `usize` (or strides overflow `isize`).
     Overflow { sizes: Vec<usize> },
     /// Two shapes that an operation needs to agree do not (`op` names the operation):
-    /// `gather: index [2, 5] does not fit input [2, 3] outside dimension 0`.
+    /// `mask index: [2] and [3] differ: the mask's shape must equal the dims it indexes`.
     Mismatch { op: &'static str, what: String, lhs: Vec<usize>, rhs: Vec<usize> },
     /// An invalid argument, described in words.
     Invalid(String),

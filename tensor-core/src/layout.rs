@@ -226,7 +226,17 @@ impl Layout {
         }
         let mut l = self.remove(axis);
         l.offset = (self.offset as isize + i * self.strides[axis]) as usize;
-        Ok(l)
+        Ok(l.settle(self.offset))
+    }
+
+    /// An empty layout keeps the offset of its source: offsets computed from an empty dim's
+    /// neighbours may point past the end of the buffer, and no element is ever read anyway.
+    #[inline(always)]
+    pub(crate) fn settle(mut self, source_offset: usize) -> Layout {
+        if self.sizes().contains(&0) {
+            self.offset = source_offset;
+        }
+        self
     }
 
     /// Dim `axis` without any movement of the offset (the reductions' result layout).
@@ -282,7 +292,7 @@ impl Layout {
         l.offset = (self.offset as isize + off) as usize;
         l.sizes[axis] = len;
         l.strides[axis] = stride;
-        Ok(l)
+        Ok(l.settle(self.offset))
     }
 
     /// Inserts a size-1 dim at `axis` (`0..=rank`): PyTorch `unsqueeze`.
@@ -565,5 +575,309 @@ impl Layout {
         offset: isize,
     ) -> Layout {
         Layout { sizes, strides, rank, offset: offset as usize }
+    }
+}
+
+/// An advanced (tensor) index over `k` consecutive dims of a view: `index[j]` holds the
+/// coordinates along dim `pos + j` (negative counts from the end), laid out row-major over
+/// `sizes`. An integer index tensor has `k = 1`; a bool mask of rank `k` becomes `k` coordinate
+/// lists of its true elements (PyTorch converts masks the same way, with `nonzero`).
+#[derive(Clone, Debug, Default)]
+pub struct AdvIndex {
+    /// Position of the first indexed dim in the view.
+    pub(crate) pos: usize,
+    /// The source tensor's dim that the first indexed dim came from (for error messages).
+    pub(crate) axis: usize,
+    /// The shape of the index.
+    pub(crate) sizes: Vec<usize>,
+    /// One coordinate list per indexed dim.
+    pub(crate) index: Vec<Vec<isize>>,
+}
+
+fn ravel_broadcast(coord: &[usize], sizes: &[usize]) -> usize {
+    let lead = coord.len() - sizes.len();
+    coord[lead..].iter().zip(sizes).fold(0, |acc, (&c, &n)| acc * n + if n == 1 { 0 } else { c })
+}
+
+/// Advanced indexing (PyTorch/NumPy rules): the index tensors broadcast together to a shape `B`;
+/// when they index adjacent dims of `v`, `B` replaces those dims in place, otherwise `B` comes
+/// first. Returns the result sizes and, for each result element in row-major order, its offset in
+/// `v`'s buffer. `adv` must be sorted by position.
+///
+/// # Errors
+/// [`ShapeError::Mismatch`] when the index shapes do not broadcast; [`ShapeError::Index`] for an
+/// index out of bounds; [`ShapeError::RankTooLarge`]/[`ShapeError::Overflow`] for the result.
+pub(crate) fn advanced_offsets(v: &Layout, adv: &[AdvIndex]) -> Result<(Vec<usize>, Vec<usize>), ShapeError> {
+    let mut b: Vec<usize> = Vec::new();
+    for a in adv {
+        let (s, r) = crate::shape::broadcast_sizes(&b, &a.sizes).map_err(|_| ShapeError::Mismatch {
+            op: "advanced indexing",
+            what: "are index shapes that do not broadcast together".into(),
+            lhs: b.clone(),
+            rhs: a.sizes.clone(),
+        })?;
+        b = s[..r].to_vec();
+    }
+    let adjacent = adv.windows(2).all(|w| w[1].pos == w[0].pos + w[0].index.len());
+    let mut is_adv = [false; MAX_RANK];
+    for a in adv {
+        for j in 0..a.index.len() {
+            is_adv[a.pos + j] = true;
+        }
+    }
+    let basic: Vec<usize> = (0..v.rank).filter(|&d| !is_adv[d]).collect();
+    let b_start = if adjacent { adv.first().map_or(0, |a| a.pos) } else { 0 };
+    let mut out: Vec<usize> = basic.iter().map(|&d| v.sizes[d]).collect();
+    let insert_at = basic.iter().take_while(|&&d| d < b_start).count();
+    let b_start = if adjacent { insert_at } else { 0 };
+    for (k, &n) in b.iter().enumerate() {
+        out.insert(b_start + k, n);
+    }
+    let out_layout = Layout::contiguous(&out)?;
+    let numel = out_layout.numel();
+    let mut offsets = Vec::with_capacity(numel);
+    let mut coord = alloc::vec![0usize; out.len()];
+    for p in 0..numel {
+        let mut q = p;
+        for d in (0..out.len()).rev() {
+            coord[d] = q % out[d];
+            q /= out[d];
+        }
+        let mut off = v.offset as isize;
+        let (bc, rest_before, rest_after) =
+            (&coord[b_start..b_start + b.len()], &coord[..b_start], &coord[b_start + b.len()..]);
+        for (&c, &d) in rest_before.iter().chain(rest_after).zip(&basic) {
+            off += c as isize * v.strides[d];
+        }
+        for a in adv {
+            let ia = ravel_broadcast(bc, &a.sizes);
+            for (j, idx) in a.index.iter().enumerate() {
+                let d = a.pos + j;
+                off += index_offset(idx[ia], v.sizes[d], v.strides[d], a.axis + j)?;
+            }
+        }
+        offsets.push(off as usize);
+    }
+    Ok((out, offsets))
+}
+
+/// Stride arithmetic of `flip`, `movedim`, `diagonal`, `flatten`, `unflatten`, `split` and
+/// `chunk`. Each result keeps the invariant of the module docs; an empty result keeps the source's
+/// offset (no element is reachable, and the offset must stay inside the buffer).
+impl Layout {
+    /// Dim `axis` reversed: its stride negated and the offset moved to its last element (PyTorch
+    /// `flip(axis)`, but a view: PyTorch copies).
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`].
+    pub fn flip(&self, axis: usize) -> Result<Layout, ShapeError> {
+        let axis = self.axis(axis)?;
+        let mut l = *self;
+        l.strides[axis] = -self.strides[axis];
+        if self.numel() > 0 {
+            l.offset = (self.offset as isize + (self.sizes[axis] as isize - 1) * self.strides[axis]) as usize;
+        }
+        Ok(l)
+    }
+
+    /// Every dim of `axes` reversed (negative axes count from the end): PyTorch `flip(dims)`, as a
+    /// view.
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when an axis appears twice.
+    pub fn flip_axes(&self, axes: &[isize]) -> Result<Layout, ShapeError> {
+        let mut seen = [false; MAX_RANK];
+        let mut l = *self;
+        for &a in axes {
+            let k = normalize_axis(a, self.rank)?;
+            if core::mem::replace(&mut seen[k], true) {
+                return Err(ShapeError::Invalid(alloc::format!("flip: axis {k} appears more than once in {axes:?}")));
+            }
+            l = l.flip(k)?;
+        }
+        Ok(l)
+    }
+
+    /// Dim `src` moved to position `dst`, the others keeping their order (PyTorch `movedim`).
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`].
+    pub fn movedim(&self, src: usize, dst: usize) -> Result<Layout, ShapeError> {
+        let (src, dst) = (self.axis(src)?, self.axis(dst)?);
+        let mut l = *self;
+        if src < dst {
+            for k in src..dst {
+                (l.sizes[k], l.strides[k]) = (self.sizes[k + 1], self.strides[k + 1]);
+            }
+        } else {
+            for k in (dst + 1..=src).rev() {
+                (l.sizes[k], l.strides[k]) = (self.sizes[k - 1], self.strides[k - 1]);
+            }
+        }
+        (l.sizes[dst], l.strides[dst]) = (self.sizes[src], self.strides[src]);
+        Ok(l)
+    }
+
+    /// The diagonal of dims `d1` and `d2` (PyTorch `diagonal(offset, d1, d2)`): both dims removed,
+    /// a last dim appended with stride `stride[d1] + stride[d2]`. `offset > 0` starts above the
+    /// main diagonal (at column `offset` of dim `d2`), `offset < 0` below it; an offset past the
+    /// edge gives an empty diagonal, as in PyTorch.
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `d1 == d2`.
+    pub fn diagonal(&self, d1: usize, d2: usize, offset: isize) -> Result<Layout, ShapeError> {
+        let (d1, d2) = (self.axis(d1)?, self.axis(d2)?);
+        if d1 == d2 {
+            return Err(ShapeError::Invalid(alloc::format!("diagonal: the two axes must differ, got {d1} and {d2}")));
+        }
+        let (n1, n2) = (self.sizes[d1] as isize, self.sizes[d2] as isize);
+        let (s1, s2) = (self.strides[d1], self.strides[d2]);
+        let len = if offset >= 0 { n1.min(n2.saturating_sub(offset)) } else { n1.saturating_add(offset).min(n2) };
+        let len = len.max(0) as usize;
+        let mut l = self.remove(d1.max(d2)).remove(d1.min(d2));
+        l.sizes[l.rank] = len;
+        // Only stepped along when len > 1, and then both strides reach inside the buffer.
+        l.strides[l.rank] = s1.wrapping_add(s2);
+        l.rank += 1;
+        if l.numel() > 0 {
+            let shift = if offset >= 0 { offset * s2 } else { -offset * s1 };
+            l.offset = (self.offset as isize + shift) as usize;
+        }
+        Ok(l)
+    }
+
+    /// The sizes after merging dims `start..=end` into one (PyTorch `flatten(start, end)`); a
+    /// scalar flattens to `[1]` whatever the axes. Returns the sizes and the new rank; the caller
+    /// views or copies ([`Layout::view`]).
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `start > end`.
+    pub fn flatten_sizes(&self, start: usize, end: usize) -> Result<([usize; MAX_RANK], usize), ShapeError> {
+        let mut out = [1usize; MAX_RANK];
+        if self.rank == 0 {
+            return Ok((out, 1));
+        }
+        let (start, end) = (self.axis(start)?, self.axis(end)?);
+        if start > end {
+            return Err(ShapeError::Invalid(alloc::format!("flatten: start axis {start} comes after end axis {end}")));
+        }
+        let mut k = 0;
+        for i in 0..self.rank {
+            if i <= start || i > end {
+                out[k] = self.sizes[i];
+                k += 1;
+            } else {
+                out[k - 1] *= self.sizes[i];
+            }
+        }
+        Ok((out, k))
+    }
+
+    /// Dim `axis` split into `sizes` (one of them may be `-1`, inferred): PyTorch
+    /// `unflatten(axis, sizes)`. Always a view: each new dim steps over the ones after it.
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] for no sizes; [`ShapeError::RankTooLarge`];
+    /// [`ShapeError::Reshape`] (naming the whole requested shape) when the sizes do not multiply
+    /// to the dim, more than one is `-1`, or one is below `-1`; [`ShapeError::Overflow`].
+    pub fn unflatten(&self, axis: usize, sizes: &[isize]) -> Result<Layout, ShapeError> {
+        let axis = self.axis(axis)?;
+        if sizes.is_empty() {
+            return Err(ShapeError::Invalid("unflatten: the new sizes must not be empty".into()));
+        }
+        let rank = self.rank - 1 + sizes.len();
+        if rank > MAX_RANK {
+            return Err(ShapeError::RankTooLarge { rank });
+        }
+        let err = || {
+            let old = self.sizes().iter().map(|&n| n as isize);
+            let to = old.clone().take(axis).chain(sizes.iter().copied()).chain(old.skip(axis + 1)).collect();
+            ShapeError::Reshape { from: self.sizes().into(), to }
+        };
+        let n = self.sizes[axis];
+        let (mut infer, mut known) = (None, 1usize);
+        let mut new = [1usize; MAX_RANK];
+        for (i, &d) in sizes.iter().enumerate() {
+            match d {
+                -1 if infer.is_none() => infer = Some(i),
+                d if d >= 0 => {
+                    new[i] = d as usize;
+                    known = known.checked_mul(d as usize).ok_or_else(err)?;
+                }
+                _ => return Err(err()),
+            }
+        }
+        match infer {
+            Some(i) if known != 0 && n.is_multiple_of(known) => new[i] = n / known,
+            None if known == n => {}
+            _ => return Err(err()),
+        }
+        let mut l = Layout { sizes: [1; MAX_RANK], strides: [0; MAX_RANK], rank, offset: self.offset };
+        let k = sizes.len();
+        for i in 0..self.rank {
+            let j = if i < axis {
+                i
+            } else if i > axis {
+                i + k - 1
+            } else {
+                continue;
+            };
+            (l.sizes[j], l.strides[j]) = (self.sizes[i], self.strides[i]);
+        }
+        l.sizes[axis..axis + k].copy_from_slice(&new[..k]);
+        // The element count stays representable (sizes next to a 0 could be anything).
+        Layout::contiguous(l.sizes())?;
+        let mut st = self.strides[axis];
+        for j in (axis..axis + k).rev() {
+            l.strides[j] = st;
+            // Exact unless the dim is empty, where the strides are never stepped along.
+            st = st.wrapping_mul(l.sizes[j] as isize);
+        }
+        Ok(l)
+    }
+
+    /// Elements `start..start + len` of dim `axis`, already checked to lie in it.
+    fn part(&self, axis: usize, start: usize, len: usize) -> Layout {
+        let mut l = *self;
+        l.sizes[axis] = len;
+        if l.numel() > 0 {
+            l.offset = (self.offset as isize + start as isize * self.strides[axis]) as usize;
+        }
+        l
+    }
+
+    /// Dim `axis` cut into pieces of `size` elements, the last one possibly shorter (PyTorch
+    /// `split(size, axis)`). An empty dim gives one empty piece, whatever the size.
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `size` is 0 and the dim is not empty.
+    pub fn split(&self, axis: usize, size: usize) -> Result<Vec<Layout>, ShapeError> {
+        let axis = self.axis(axis)?;
+        let n = self.sizes[axis];
+        if size == 0 && n != 0 {
+            return Err(ShapeError::Invalid(alloc::format!(
+                "split: the split size must be positive for dimension {axis} of size {n}, got 0"
+            )));
+        }
+        let count = if size == 0 { 1 } else { n.div_ceil(size).max(1) };
+        Ok((0..count).map(|i| self.part(axis, i * size, size.min(n - i * size))).collect())
+    }
+
+    /// Dim `axis` cut into at most `chunks` pieces of `ceil(size / chunks)` elements (PyTorch
+    /// `chunk(chunks, axis)`: fewer pieces when the division leaves some empty; an empty dim gives
+    /// `chunks` empty pieces).
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `chunks` is 0.
+    pub fn chunk(&self, axis: usize, chunks: usize) -> Result<Vec<Layout>, ShapeError> {
+        let axis = self.axis(axis)?;
+        if chunks == 0 {
+            return Err(ShapeError::Invalid("chunk: the number of chunks must be positive, got 0".into()));
+        }
+        let n = self.sizes[axis];
+        if n == 0 {
+            return Ok(alloc::vec![self.part(axis, 0, 0); chunks]);
+        }
+        self.split(axis, n.div_ceil(chunks))
     }
 }

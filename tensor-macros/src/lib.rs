@@ -15,7 +15,10 @@
 //!   a..   ..;k         RangeFrom<S, STEP, REV>          (LEN computed by typenum)
 //!   -k..  -k..-j       RangeNeg<KS, KE, STEP, LEN, REV>
 //!   <range>;step       literal step (negative: REV, a reversed view) or an expression
-//!   anything else      AtDyn(expr) / RangeDyn { .. }    (checked at run time, `Dyn` dims)
+//!   &expr              an index tensor: IndexItem::index_op gives AdvIdx for integers and
+//!                      MaskIdx for bools (advanced indexing: a copy, as in PyTorch)
+//!   another expression AtDyn(expr): an integer index checked at run time
+//!   a range with an expression bound   RangeDyn { .. }  (checked at run time, `Dyn` dim)
 //! ```
 #![warn(missing_docs)]
 
@@ -159,6 +162,11 @@ fn lower_item(k: &TS, toks: Vec<TT>) -> syn::Result<Item> {
             Bound::Lit(v) => {
                 let v = usize_lit(-v);
                 quote_spanned!(span=> #ix::AtNeg::<#v>)
+            }
+            // `&rows`: an index tensor (advanced indexing); other expressions are integers. The `&`
+            // marks the tensor so that the op type is known before an integer's type is inferred.
+            Bound::Expr(e) if matches!(range_part.first(), Some(TT::Punct(p)) if p.as_char() == '&') => {
+                quote_spanned!(span=> #ix::IndexItem::index_op(&(#e)))
             }
             Bound::Expr(e) => quote_spanned!(span=> #ix::AtDyn(#ix::ToIndex::to_index(#e))),
         }));

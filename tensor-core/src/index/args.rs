@@ -97,7 +97,7 @@ pub fn apply_args(l: &Layout, args: &[SliceArg]) -> Result<Layout, ShapeError> {
         out.push(l.sizes()[d], l.strides()[d])?;
         d += 1;
     }
-    Ok(Layout::from_arrays(out.sizes, out.strides, out.len, off))
+    Ok(Layout::from_arrays(out.sizes, out.strides, out.len, off).settle(l.offset()))
 }
 
 impl<D: Data, S: crate::Shape> TensorBase<D, S> {

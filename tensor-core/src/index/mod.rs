@@ -11,11 +11,14 @@ use crate::error::{OrPanic, ShapeError};
 use crate::layout::{index_offset, range_bounds, range_dim, Layout};
 use crate::shape::*;
 use crate::storage::{Data, DataMut};
-use crate::tensor::{TensorBase, TensorView, TensorViewMut};
+use crate::tensor::{TensorBase, TensorViewMut};
+use alloc::vec::Vec;
 use core::ops::{Add, Div, Sub};
 use typenum::{IsLess, IsLessOrEqual, Sub1, B1};
 
+mod advanced;
 mod args;
+pub use advanced::*;
 pub use args::{apply_args, SliceArg};
 
 /// `..`: the whole dim.
@@ -313,26 +316,30 @@ where
     Pre: ApplyOps<S::List, S>,
     PreRest<S, Pre>: PostApply<Post, S>,
     PreOut<S, Pre>: Concat<<PreRest<S, Pre> as PostApply<Post, S>>::Out>,
-    <PreOut<S, Pre> as Concat<<PreRest<S, Pre> as PostApply<Post, S>>::Out>>::Out: ListToTuple<S>,
+    Joined<S, Pre, Post>: Resolve<S>,
+    <Joined<S, Pre, Post> as Resolve<S>>::Out: ListToTuple<S>,
 {
-    type Out = <<PreOut<S, Pre> as Concat<<PreRest<S, Pre> as PostApply<Post, S>>::Out>>::Out as ListToTuple<S>>::Tuple;
+    type Out = <<Joined<S, Pre, Post> as Resolve<S>>::Out as ListToTuple<S>>::Tuple;
 }
+/// The output dims of all ops, before advanced indices are resolved.
+type Joined<S, Pre, Post> = <PreOut<S, Pre> as Concat<<PreRest<S, Pre> as PostApply<Post, S>>::Out>>::Out;
 impl<Pre, Post> SliceShape<Pre, Post> for DynShape {
     type Out = DynShape;
 }
 
 // ------------------------------------------------------------------------------------ runtime
-/// The dims a spec produces on one side.
-#[derive(Clone, Copy, Debug)]
+/// The dims a spec produces on one side, and the advanced (tensor) indices met on the way.
+#[derive(Clone, Debug)]
 pub struct DimBuf {
     len: usize,
     sizes: [usize; MAX_RANK],
     strides: [isize; MAX_RANK],
+    adv: Vec<AdvIndex>,
 }
 impl DimBuf {
     #[inline(always)]
     fn new() -> Self {
-        DimBuf { len: 0, sizes: [1; MAX_RANK], strides: [0; MAX_RANK] }
+        DimBuf { len: 0, sizes: [1; MAX_RANK], strides: [0; MAX_RANK], adv: Vec::new() }
     }
     #[inline(always)]
     fn push(&mut self, n: usize, s: isize) -> Result<(), ShapeError> {
@@ -356,112 +363,13 @@ pub struct DimIn {
     axis: usize,
 }
 
-/// Runtime behaviour of one op.
+/// Runtime behaviour of one op: it takes its input dims from the context (front or back) and
+/// pushes its output dims.
 pub trait RtOp {
-    /// Whether the op consumes an input dim (`None` does not).
-    const CONSUMES: bool;
-    /// Applies the op: moves the offset and pushes the output dim, if any.
-    fn apply(&self, d: DimIn, off: &mut isize, out: &mut DimBuf) -> Result<(), ShapeError>;
-}
-impl RtOp for Full {
-    const CONSUMES: bool = true;
-    #[inline(always)]
-    fn apply(&self, d: DimIn, _: &mut isize, out: &mut DimBuf) -> Result<(), ShapeError> {
-        out.push(d.size, d.stride)
-    }
-}
-impl<const I: usize> RtOp for At<I> {
-    const CONSUMES: bool = true;
-    #[inline(always)]
-    fn apply(&self, d: DimIn, off: &mut isize, _: &mut DimBuf) -> Result<(), ShapeError> {
-        if d.stat.is_some() {
-            *off += I as isize * d.stride; // checked at compile time
-        } else {
-            *off += index_offset(I as isize, d.size, d.stride, d.axis)?;
-        }
-        Ok(())
-    }
-}
-impl<const K: usize> RtOp for AtNeg<K> {
-    const CONSUMES: bool = true;
-    #[inline(always)]
-    fn apply(&self, d: DimIn, off: &mut isize, _: &mut DimBuf) -> Result<(), ShapeError> {
-        *off += index_offset(-(K as isize), d.size, d.stride, d.axis)?;
-        Ok(())
-    }
-}
-impl RtOp for AtDyn {
-    const CONSUMES: bool = true;
-    #[inline(always)]
-    fn apply(&self, d: DimIn, off: &mut isize, _: &mut DimBuf) -> Result<(), ShapeError> {
-        *off += index_offset(self.0, d.size, d.stride, d.axis)?;
-        Ok(())
-    }
-}
-#[inline(always)]
-fn step_of(step: usize, rev: bool) -> isize {
-    if rev {
-        -(step as isize)
-    } else {
-        step as isize
-    }
-}
-#[inline(always)]
-fn push_range(
-    d: DimIn,
-    start: Option<isize>,
-    end: Option<isize>,
-    step: isize,
-    off: &mut isize,
-    out: &mut DimBuf,
-) -> Result<(), ShapeError> {
-    let (s, e) = range_bounds(start, end, d.size, d.axis)?;
-    let (o, len, stride) = range_dim(s, e, step, d.stride);
-    *off += o;
-    out.push(len, stride)
-}
-impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool> RtOp
-    for Range<S, E, STEP, LEN, REV>
-{
-    const CONSUMES: bool = true;
-    #[inline(always)]
-    fn apply(&self, d: DimIn, off: &mut isize, out: &mut DimBuf) -> Result<(), ShapeError> {
-        push_range(d, Some(S as isize), Some(E as isize), step_of(STEP, REV), off, out)
-    }
-}
-impl<const S: usize, const STEP: usize, const REV: bool> RtOp for RangeFrom<S, STEP, REV> {
-    const CONSUMES: bool = true;
-    #[inline(always)]
-    fn apply(&self, d: DimIn, off: &mut isize, out: &mut DimBuf) -> Result<(), ShapeError> {
-        push_range(d, Some(S as isize), None, step_of(STEP, REV), off, out)
-    }
-}
-impl<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool> RtOp
-    for RangeNeg<KS, KE, STEP, LEN, REV>
-{
-    const CONSUMES: bool = true;
-    #[inline(always)]
-    fn apply(&self, d: DimIn, off: &mut isize, out: &mut DimBuf) -> Result<(), ShapeError> {
-        let end = if KE == 0 { None } else { Some(-(KE as isize)) };
-        push_range(d, Some(-(KS as isize)), end, step_of(STEP, REV), off, out)
-    }
-}
-impl RtOp for RangeDyn {
-    const CONSUMES: bool = true;
-    #[inline(always)]
-    fn apply(&self, d: DimIn, off: &mut isize, out: &mut DimBuf) -> Result<(), ShapeError> {
-        if self.step == 0 {
-            return Err(ShapeError::ZeroStep { axis: d.axis });
-        }
-        push_range(d, self.start, self.end, self.step, off, out)
-    }
-}
-impl RtOp for NewAxis {
-    const CONSUMES: bool = false;
-    #[inline(always)]
-    fn apply(&self, _: DimIn, _: &mut isize, out: &mut DimBuf) -> Result<(), ShapeError> {
-        out.push(1, 0)
-    }
+    /// The number of input dims the op consumes (0 for `None`, the mask's rank for a bool mask).
+    fn consumes(&self) -> usize;
+    /// Applies the op.
+    fn apply(&self, cx: &mut SliceCx, front: bool) -> Result<(), ShapeError>;
 }
 
 /// The state of applying a spec to a layout.
@@ -475,18 +383,202 @@ pub struct SliceCx<'l> {
     pre: DimBuf,
     post: DimBuf,
 }
+impl SliceCx<'_> {
+    /// Takes the next `k` input dims from the front or the back; returns the first one's position.
+    #[inline(always)]
+    fn take(&mut self, front: bool, k: usize) -> Result<usize, ShapeError> {
+        if self.back - self.front < k {
+            return Err(too_many(self));
+        }
+        Ok(if front {
+            self.front += k;
+            self.front - k
+        } else {
+            self.back -= k;
+            self.back
+        })
+    }
+    #[inline(always)]
+    fn dim(&self, i: usize) -> DimIn {
+        DimIn { size: self.l.sizes()[i], stride: self.l.strides()[i], stat: self.stat[i], axis: i }
+    }
+    /// Takes one input dim.
+    #[inline(always)]
+    fn take_one(&mut self, front: bool) -> Result<DimIn, ShapeError> {
+        let i = self.take(front, 1)?;
+        Ok(self.dim(i))
+    }
+    #[inline(always)]
+    fn out(&mut self, front: bool) -> &mut DimBuf {
+        if front {
+            &mut self.pre
+        } else {
+            &mut self.post
+        }
+    }
+    /// Keeps input dims `first..first + k` as they are and records an advanced index over them.
+    fn push_advanced(&mut self, front: bool, first: usize, mut adv: AdvIndex) -> Result<(), ShapeError> {
+        let k = adv.index.len();
+        let l = self.l;
+        let buf = self.out(front);
+        adv.pos = buf.len;
+        // The back side is built in reverse and flipped at the end.
+        for j in 0..k {
+            let i = if front { first + j } else { first + k - 1 - j };
+            buf.push(l.sizes()[i], l.strides()[i])?;
+        }
+        adv.axis = first;
+        buf.adv.push(adv);
+        Ok(())
+    }
+}
+
+impl RtOp for Full {
+    #[inline(always)]
+    fn consumes(&self) -> usize {
+        1
+    }
+    #[inline(always)]
+    fn apply(&self, cx: &mut SliceCx, front: bool) -> Result<(), ShapeError> {
+        let d = cx.take_one(front)?;
+        cx.out(front).push(d.size, d.stride)
+    }
+}
+impl<const I: usize> RtOp for At<I> {
+    #[inline(always)]
+    fn consumes(&self) -> usize {
+        1
+    }
+    #[inline(always)]
+    fn apply(&self, cx: &mut SliceCx, front: bool) -> Result<(), ShapeError> {
+        let d = cx.take_one(front)?;
+        if d.stat.is_some() {
+            cx.off += I as isize * d.stride; // checked at compile time
+        } else {
+            cx.off += index_offset(I as isize, d.size, d.stride, d.axis)?;
+        }
+        Ok(())
+    }
+}
+impl<const K: usize> RtOp for AtNeg<K> {
+    #[inline(always)]
+    fn consumes(&self) -> usize {
+        1
+    }
+    #[inline(always)]
+    fn apply(&self, cx: &mut SliceCx, front: bool) -> Result<(), ShapeError> {
+        let d = cx.take_one(front)?;
+        cx.off += index_offset(-(K as isize), d.size, d.stride, d.axis)?;
+        Ok(())
+    }
+}
+impl RtOp for AtDyn {
+    #[inline(always)]
+    fn consumes(&self) -> usize {
+        1
+    }
+    #[inline(always)]
+    fn apply(&self, cx: &mut SliceCx, front: bool) -> Result<(), ShapeError> {
+        let d = cx.take_one(front)?;
+        cx.off += index_offset(self.0, d.size, d.stride, d.axis)?;
+        Ok(())
+    }
+}
+#[inline(always)]
+fn step_of(step: usize, rev: bool) -> isize {
+    if rev {
+        -(step as isize)
+    } else {
+        step as isize
+    }
+}
+#[inline(always)]
+fn push_range(
+    cx: &mut SliceCx,
+    front: bool,
+    start: Option<isize>,
+    end: Option<isize>,
+    step: isize,
+) -> Result<(), ShapeError> {
+    let d = cx.take_one(front)?;
+    if step == 0 {
+        return Err(ShapeError::ZeroStep { axis: d.axis });
+    }
+    let (s, e) = range_bounds(start, end, d.size, d.axis)?;
+    let (o, len, stride) = range_dim(s, e, step, d.stride);
+    cx.off += o;
+    cx.out(front).push(len, stride)
+}
+impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool> RtOp
+    for Range<S, E, STEP, LEN, REV>
+{
+    #[inline(always)]
+    fn consumes(&self) -> usize {
+        1
+    }
+    #[inline(always)]
+    fn apply(&self, cx: &mut SliceCx, front: bool) -> Result<(), ShapeError> {
+        push_range(cx, front, Some(S as isize), Some(E as isize), step_of(STEP, REV))
+    }
+}
+impl<const S: usize, const STEP: usize, const REV: bool> RtOp for RangeFrom<S, STEP, REV> {
+    #[inline(always)]
+    fn consumes(&self) -> usize {
+        1
+    }
+    #[inline(always)]
+    fn apply(&self, cx: &mut SliceCx, front: bool) -> Result<(), ShapeError> {
+        push_range(cx, front, Some(S as isize), None, step_of(STEP, REV))
+    }
+}
+impl<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool> RtOp
+    for RangeNeg<KS, KE, STEP, LEN, REV>
+{
+    #[inline(always)]
+    fn consumes(&self) -> usize {
+        1
+    }
+    #[inline(always)]
+    fn apply(&self, cx: &mut SliceCx, front: bool) -> Result<(), ShapeError> {
+        let end = if KE == 0 { None } else { Some(-(KE as isize)) };
+        push_range(cx, front, Some(-(KS as isize)), end, step_of(STEP, REV))
+    }
+}
+impl RtOp for RangeDyn {
+    #[inline(always)]
+    fn consumes(&self) -> usize {
+        1
+    }
+    #[inline(always)]
+    fn apply(&self, cx: &mut SliceCx, front: bool) -> Result<(), ShapeError> {
+        push_range(cx, front, self.start, self.end, self.step)
+    }
+}
+impl RtOp for NewAxis {
+    #[inline(always)]
+    fn consumes(&self) -> usize {
+        0
+    }
+    #[inline(always)]
+    fn apply(&self, cx: &mut SliceCx, front: bool) -> Result<(), ShapeError> {
+        cx.out(front).push(1, 0)
+    }
+}
 
 /// A list of ops at run time.
 pub trait RtOps {
     /// The number of input dims the list consumes.
-    const COUNT: usize;
+    fn count(&self) -> usize;
     /// Applies the list from the front.
     fn apply_front(&self, cx: &mut SliceCx) -> Result<(), ShapeError>;
     /// Applies the list from the back.
     fn apply_back(&self, cx: &mut SliceCx) -> Result<(), ShapeError>;
 }
 impl RtOps for Nil {
-    const COUNT: usize = 0;
+    #[inline(always)]
+    fn count(&self) -> usize {
+        0
+    }
     #[inline(always)]
     fn apply_front(&self, _: &mut SliceCx) -> Result<(), ShapeError> {
         Ok(())
@@ -502,53 +594,35 @@ fn too_many(cx: &SliceCx) -> ShapeError {
     ShapeError::TooManyIndices { given: cx.given, rank: cx.l.rank() }
 }
 impl<O: RtOp, R: RtOps> RtOps for Cons<O, R> {
-    const COUNT: usize = O::CONSUMES as usize + R::COUNT;
+    #[inline(always)]
+    fn count(&self) -> usize {
+        self.0.consumes() + self.1.count()
+    }
     #[inline(always)]
     fn apply_front(&self, cx: &mut SliceCx) -> Result<(), ShapeError> {
-        let d = if O::CONSUMES {
-            if cx.front >= cx.back {
-                return Err(too_many(cx));
-            }
-            cx.front += 1;
-            dim_in(cx, cx.front - 1)
-        } else {
-            DimIn { size: 1, stride: 0, stat: Some(1), axis: cx.front }
-        };
-        self.0.apply(d, &mut cx.off, &mut cx.pre)?;
+        self.0.apply(cx, true)?;
         self.1.apply_front(cx)
     }
     #[inline(always)]
     fn apply_back(&self, cx: &mut SliceCx) -> Result<(), ShapeError> {
-        let d = if O::CONSUMES {
-            if cx.front >= cx.back {
-                return Err(too_many(cx));
-            }
-            cx.back -= 1;
-            dim_in(cx, cx.back)
-        } else {
-            DimIn { size: 1, stride: 0, stat: Some(1), axis: cx.back }
-        };
-        self.0.apply(d, &mut cx.off, &mut cx.post)?;
+        self.0.apply(cx, false)?;
         self.1.apply_back(cx)
     }
 }
-#[inline(always)]
-fn dim_in(cx: &SliceCx, i: usize) -> DimIn {
-    DimIn { size: cx.l.sizes()[i], stride: cx.l.strides()[i], stat: cx.stat[i], axis: i }
-}
 
 /// Applies a spec to a layout (shared by the static and dynamic front ends). `stat` holds the
-/// static sizes of the shape type.
+/// static sizes of the shape type. Advanced (tensor) indices keep their dims in the returned
+/// layout and are returned beside it, with their positions in it.
 ///
 /// # Errors
 /// Any index or range error, [`ShapeError::TooManyIndices`], [`ShapeError::RankTooLarge`].
 #[inline(always)]
-pub fn apply_spec<Pre: RtOps, Post: RtOps>(
+pub fn apply_spec_advanced<Pre: RtOps, Post: RtOps>(
     l: &Layout,
     stat: &[Option<usize>; MAX_RANK],
     spec: &Spec<Pre, Post>,
-) -> Result<Layout, ShapeError> {
-    let given = Pre::COUNT + Post::COUNT;
+) -> Result<(Layout, Vec<AdvIndex>), ShapeError> {
+    let given = spec.pre.count() + spec.post.count();
     let mut cx = SliceCx {
         l,
         stat,
@@ -561,7 +635,8 @@ pub fn apply_spec<Pre: RtOps, Post: RtOps>(
     };
     spec.pre.apply_front(&mut cx)?;
     spec.post.apply_back(&mut cx)?;
-    let rank = cx.pre.len + (cx.back - cx.front) + cx.post.len;
+    let mid = cx.back - cx.front;
+    let rank = cx.pre.len + mid + cx.post.len;
     if rank > MAX_RANK {
         return Err(ShapeError::RankTooLarge { rank });
     }
@@ -580,13 +655,33 @@ pub fn apply_spec<Pre: RtOps, Post: RtOps>(
         (sizes[k], strides[k]) = (cx.post.sizes[i], cx.post.strides[i]);
         k += 1;
     }
-    Ok(Layout::from_arrays(sizes, strides, rank, cx.off))
+    let mut adv = core::mem::take(&mut cx.pre.adv);
+    for mut a in core::mem::take(&mut cx.post.adv) {
+        a.pos = cx.pre.len + mid + cx.post.len - (a.pos + a.index.len());
+        adv.push(a);
+    }
+    adv.sort_by_key(|a| a.pos);
+    Ok((Layout::from_arrays(sizes, strides, rank, cx.off).settle(l.offset()), adv))
+}
+
+/// Applies a spec of basic indices (no index tensors) to a layout.
+///
+/// # Errors
+/// As [`apply_spec_advanced`].
+#[inline(always)]
+pub fn apply_spec<Pre: RtOps, Post: RtOps>(
+    l: &Layout,
+    stat: &[Option<usize>; MAX_RANK],
+    spec: &Spec<Pre, Post>,
+) -> Result<Layout, ShapeError> {
+    Ok(apply_spec_advanced(l, stat, spec)?.0)
 }
 
 /// What `t!(x[...])` calls (through autoref, so `x` may be an owned tensor, a view or a
-/// reference). Views keep their lifetime.
+/// reference). Basic indices give a view that keeps the source's lifetime; index tensors give a
+/// copy (a [`Tensor`](crate::Tensor)), as in PyTorch.
 pub trait TSlice<Pre, Post> {
-    /// The resulting view.
+    /// The resulting view or tensor.
     type Output;
     /// Applies the spec, panicking on a runtime index error.
     fn t_slice(self, spec: Spec<Pre, Post>) -> Self::Output;
@@ -596,11 +691,13 @@ pub trait TSlice<Pre, Post> {
     /// Any runtime index or range error, as [`apply_spec`].
     fn t_try_slice(self, spec: Spec<Pre, Post>) -> Result<Self::Output, ShapeError>;
 }
-impl<'a, D: Data, S, Pre: RtOps, Post: RtOps> TSlice<Pre, Post> for &'a TensorBase<D, S>
+type SpecKind<Pre, Post> = <(<Pre as AnyAdvanced>::Kind, <Post as AnyAdvanced>::Kind) as KindOr>::Out;
+impl<'a, D: Data, S, Pre: RtOps + AnyAdvanced, Post: RtOps + AnyAdvanced> TSlice<Pre, Post> for &'a TensorBase<D, S>
 where
     S: SliceShape<Pre, Post>,
+    (Pre::Kind, Post::Kind): KindOr,
 {
-    type Output = TensorView<'a, D::Elem, <S as SliceShape<Pre, Post>>::Out>;
+    type Output = <SpecKind<Pre, Post> as ResultKind>::Out<'a, D::Elem, <S as SliceShape<Pre, Post>>::Out>;
     #[inline(always)]
     #[track_caller]
     fn t_slice(self, spec: Spec<Pre, Post>) -> Self::Output {
@@ -608,15 +705,17 @@ where
     }
     #[inline(always)]
     fn t_try_slice(self, spec: Spec<Pre, Post>) -> Result<Self::Output, ShapeError> {
-        let l = apply_spec(&self.layout, &S::STATIC, &spec)?;
-        Ok(TensorBase::from_parts(self.data.as_slice(), l))
+        let (l, adv) = apply_spec_advanced(&self.layout, &S::STATIC, &spec)?;
+        <SpecKind<Pre, Post> as ResultKind>::make(self.data.as_slice(), l, adv)
     }
 }
-impl<'a, T: crate::Element, S, Pre: RtOps, Post: RtOps> TSlice<Pre, Post> for TensorBase<&'a [T], S>
+impl<'a, T: crate::Element, S, Pre: RtOps + AnyAdvanced, Post: RtOps + AnyAdvanced> TSlice<Pre, Post>
+    for TensorBase<&'a [T], S>
 where
     S: SliceShape<Pre, Post>,
+    (Pre::Kind, Post::Kind): KindOr,
 {
-    type Output = TensorView<'a, T, <S as SliceShape<Pre, Post>>::Out>;
+    type Output = <SpecKind<Pre, Post> as ResultKind>::Out<'a, T, <S as SliceShape<Pre, Post>>::Out>;
     #[inline(always)]
     #[track_caller]
     fn t_slice(self, spec: Spec<Pre, Post>) -> Self::Output {
@@ -624,32 +723,36 @@ where
     }
     #[inline(always)]
     fn t_try_slice(self, spec: Spec<Pre, Post>) -> Result<Self::Output, ShapeError> {
-        let l = apply_spec(&self.layout, &S::STATIC, &spec)?;
-        Ok(TensorBase::from_parts(self.data, l))
+        let (l, adv) = apply_spec_advanced(&self.layout, &S::STATIC, &spec)?;
+        <SpecKind<Pre, Post> as ResultKind>::make(self.data, l, adv)
     }
 }
 
-/// What `t!(x[...] = value)` calls: a mutable view of the indexed elements.
+/// What `t!(x[...] = value)` calls: a mutable view of the indexed elements (basic indices), or
+/// the pending write of PyTorch's `index_put_` (index tensors).
 pub trait TSliceMut<Pre, Post> {
-    /// The resulting mutable view.
+    /// The resulting mutable view or pending write.
     type Output;
     /// Applies the spec, panicking on a runtime index error.
     fn t_slice_mut(self, spec: Spec<Pre, Post>) -> Self::Output;
 }
-impl<'a, D: DataMut, S, Pre: RtOps, Post: RtOps> TSliceMut<Pre, Post> for &'a mut TensorBase<D, S>
+impl<'a, D: DataMut, S, Pre: RtOps + AnyAdvanced, Post: RtOps + AnyAdvanced> TSliceMut<Pre, Post>
+    for &'a mut TensorBase<D, S>
 where
     S: SliceShape<Pre, Post>,
+    (Pre::Kind, Post::Kind): KindOr,
 {
-    type Output = TensorViewMut<'a, D::Elem, <S as SliceShape<Pre, Post>>::Out>;
+    type Output = <SpecKind<Pre, Post> as ResultKind>::OutMut<'a, D::Elem, <S as SliceShape<Pre, Post>>::Out>;
     #[inline(always)]
     #[track_caller]
     fn t_slice_mut(self, spec: Spec<Pre, Post>) -> Self::Output {
-        let l = apply_spec(&self.layout, &S::STATIC, &spec).or_panic();
-        TensorBase::from_parts(self.data.as_mut_slice(), l)
+        let (l, adv) = apply_spec_advanced(&self.layout, &S::STATIC, &spec).or_panic();
+        <SpecKind<Pre, Post> as ResultKind>::make_mut(self.data.as_mut_slice(), l, adv)
     }
 }
 
-/// The right-hand side of `t!(x[...] = value)`: a scalar, or a tensor that broadcasts to the view.
+/// The right-hand side of `t!(x[...] = value)`: a scalar, or a tensor that broadcasts to the
+/// indexed shape.
 pub trait TAssign<V> {
     /// Writes `value` through the view.
     fn t_assign(self, value: V);
@@ -677,9 +780,27 @@ macro_rules! scalar_assign {
                 self.fill(value)
             }
         }
+        impl<S: Shape> TAssign<$t> for IndexPut<'_, $t, S> {
+            #[track_caller]
+            fn t_assign(self, value: $t) {
+                self.put_value(value).or_panic()
+            }
+        }
     )*};
 }
 scalar_assign!(f32, f64, half::f16, half::bf16, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, bool);
+impl<T: crate::Element, S: Shape, D2: Data<Elem = T>, S2: Shape> TAssign<TensorBase<D2, S2>> for IndexPut<'_, T, S> {
+    #[track_caller]
+    fn t_assign(self, value: TensorBase<D2, S2>) {
+        self.put(&value).or_panic()
+    }
+}
+impl<T: crate::Element, S: Shape, D2: Data<Elem = T>, S2: Shape> TAssign<&TensorBase<D2, S2>> for IndexPut<'_, T, S> {
+    #[track_caller]
+    fn t_assign(self, value: &TensorBase<D2, S2>) {
+        self.put(value).or_panic()
+    }
+}
 
 impl<D: DataMut, S: Shape> TensorBase<D, S> {
     /// Copies `src` into this tensor, broadcasting `src` to its shape (PyTorch `copy_`, and
@@ -706,5 +827,23 @@ impl<D: DataMut, S: Shape> TensorBase<D, S> {
     #[track_caller]
     pub fn assign<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, src: &TensorBase<D2, S2>) {
         self.try_assign(src).or_panic()
+    }
+    /// PyTorch's name for [`try_assign`](Self::try_assign) (`copy_`).
+    ///
+    /// # Errors
+    /// As [`try_assign`](Self::try_assign).
+    pub fn try_copy_from<D2: Data<Elem = D::Elem>, S2: Shape>(
+        &mut self,
+        src: &TensorBase<D2, S2>,
+    ) -> Result<(), ShapeError> {
+        self.try_assign(src)
+    }
+    /// PyTorch's name for [`assign`](Self::assign) (`copy_`; Etaler's `assign`).
+    ///
+    /// # Panics
+    /// When `src` does not broadcast to this tensor's shape.
+    #[track_caller]
+    pub fn copy_from<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, src: &TensorBase<D2, S2>) {
+        self.assign(src)
     }
 }

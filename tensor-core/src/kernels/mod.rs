@@ -7,9 +7,17 @@ use crate::storage::Element;
 use alloc::vec;
 use alloc::vec::Vec;
 
+mod gather;
 mod gemm;
+mod index;
+pub(crate) mod join;
 mod reduce;
+pub(crate) use gather::{
+    gather, index_select, masked_fill, masked_fill_inplace, masked_select, nonzero, scatter, scatter_value,
+    where_select,
+};
 pub use gemm::Gemm;
+pub(crate) use index::{gather_offsets, mask_coords};
 pub(crate) use reduce::{sum, sum_axis};
 
 /// Element count at which contiguous element-wise kernels split the work across rayon's pool.

@@ -7,3 +7,4 @@ mod arith;
 pub mod linalg;
 mod matmul;
 mod reduce;
+pub mod select;

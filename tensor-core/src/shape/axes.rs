@@ -1,8 +1,12 @@
-//! Axis rules: which dim an axis operation removes, inserts, swaps or reorders, and the matmul
-//! rule. None needs arithmetic on sizes, so they hold for every static size. An axis that is out
-//! of range for the rank is an unimplemented-trait error naming the shape.
-use super::{DynShape, Shape, MAX_RANK};
+//! Axis rules: which dim an axis operation removes, inserts, swaps, moves, merges, splits or
+//! reorders, and the matmul and concatenation rules. Only the size of `cat`'s axis needs
+//! arithmetic (a typenum sum, limited to 1024); every other rule is type equality, so it holds for
+//! every static size. An axis that is out of range for the rank is an unimplemented-trait error
+//! naming the shape.
+use super::{DynShape, Shape, StaticRank, MAX_RANK};
 use crate::dim::*;
+use crate::error::ShapeError;
+use core::ops::Add;
 
 /// Removes axis `A` (`select`, reductions, `squeeze`).
 #[diagnostic::on_unimplemented(
@@ -157,4 +161,205 @@ impl<A: Dim, B: Dim> TransposeShape for (A, B) {
 }
 impl TransposeShape for DynShape {
     type Out = DynShape;
+}
+
+/// All dims merged into one (`flatten()`): `[a, b, c] -> [_]`. A rank-1 shape stays itself and a
+/// scalar becomes `[1]`, as in PyTorch; [`DynShape`] stays [`DynShape`].
+#[diagnostic::on_unimplemented(message = "cannot flatten shape `{Self}`", label = "not a tensor shape")]
+pub trait FlattenShape: Shape {
+    /// The flattened shape.
+    type Out: Shape;
+}
+impl FlattenShape for DynShape {
+    type Out = DynShape;
+}
+
+/// Dims `START..=END` merged into one `Dyn` dim (`flatten_range`, PyTorch
+/// `flatten(start_dim, end_dim)`); `START == END` keeps the shape.
+#[diagnostic::on_unimplemented(
+    message = "cannot flatten axes {START}..={END} of shape `{Self}`",
+    label = "flatten_range needs START <= END < rank"
+)]
+pub trait FlattenRange<const START: usize, const END: usize>: Shape {
+    /// The shape with the merged dim.
+    type Out: Shape;
+}
+impl<const START: usize, const END: usize> FlattenRange<START, END> for DynShape {
+    type Out = DynShape;
+}
+
+/// Dim `A` split into the dims of the tuple shape `S2` (`unflatten`): `[2, 12]` with `<1, [3, 4]>`
+/// gives `[2, 3, 4]`. `S2` must have at least one dim and the result at most 6; whether the sizes
+/// multiply to dim `A` is checked at run time.
+#[diagnostic::on_unimplemented(
+    message = "cannot unflatten axis {A} of shape `{Self}` into `{S2}`",
+    label = "axis out of range, an empty target shape, or a result with more than 6 dims"
+)]
+pub trait Unflatten<const A: usize, S2>: Shape {
+    /// `S` with `S2` spliced in at `A`.
+    type Out: Shape;
+}
+impl<const A: usize, S2: StaticRank> Unflatten<A, S2> for DynShape {
+    type Out = DynShape;
+}
+
+/// Dim `SRC` moved to position `DST`, the others keeping their order (`movedim`, PyTorch
+/// `torch.movedim`): `[a, b, c]` with `<0, 2>` gives `[b, c, a]`.
+#[diagnostic::on_unimplemented(
+    message = "cannot move axis {SRC} to position {DST} in shape `{Self}`",
+    label = "axis out of range for this shape"
+)]
+pub trait MoveAxis<const SRC: usize, const DST: usize>: Shape {
+    /// The shape with the dim moved.
+    type Out: Shape;
+}
+impl<const SRC: usize, const DST: usize> MoveAxis<SRC, DST> for DynShape {
+    type Out = DynShape;
+}
+
+/// Dims `D1` and `D2` removed and the diagonal's length (`Dyn`) appended (`diagonal`, PyTorch
+/// `torch.diagonal`): `[a, b, c]` with `<0, 2>` gives `[b, _]`. The axes must differ.
+#[diagnostic::on_unimplemented(
+    message = "cannot take the diagonal of axes {D1} and {D2} of shape `{Self}`",
+    label = "the two axes must differ and both be in range"
+)]
+pub trait DiagonalShape<const D1: usize, const D2: usize>: Shape {
+    /// The shape of the diagonal view.
+    type Out: Shape;
+}
+impl<const D1: usize, const D2: usize> DiagonalShape<D1, D2> for DynShape {
+    type Out = DynShape;
+}
+
+/// Dim `X` inserted at position `A` (`0..=rank`): what `stack` does to its inputs' shape
+/// ([`InsertAxis`] is the special case `X = Const<1>`).
+#[diagnostic::on_unimplemented(
+    message = "cannot insert a dim at axis {A} of shape `{Self}`",
+    label = "axis out of range, or the result would have more than 6 dims"
+)]
+pub trait InsertDim<const A: usize, X: Dim>: Shape {
+    /// The shape with `X` at `A`.
+    type Out: Shape;
+}
+impl<const A: usize, X: Dim> InsertDim<A, X> for DynShape {
+    type Out = DynShape;
+}
+
+/// Concatenation of `Self` and `Rhs` along axis `A` (`cat`, PyTorch `torch.cat`): same rank,
+/// dims other than `A` equal ([`CatSameDim`]), dim `A` the sum ([`CatSumDim`]). Dispatched on the
+/// right operand first ([`CatRhs`]), as [`MatMulShape`], so that an operand of another rank
+/// reaches a message naming both shapes rather than a type mismatch.
+pub trait CatShape<const A: usize, Rhs: Shape>: Shape {
+    /// The concatenated shape.
+    type Out: Shape;
+}
+impl<const A: usize, S: Shape, R: Shape + CatRhs<A, S>> CatShape<A, R> for S {
+    type Out = <R as CatRhs<A, S>>::Out;
+}
+/// The right operand of a `cat` along axis `A` whose left operand is `S` (see [`CatShape`]).
+#[diagnostic::on_unimplemented(
+    message = "cannot concatenate `{S}` and `{Self}` along axis {A}",
+    label = "the shapes need the same rank and axis {A} in range"
+)]
+pub trait CatRhs<const A: usize, S> {
+    /// The concatenated shape.
+    type Out: Shape;
+}
+impl<const A: usize> CatRhs<A, DynShape> for DynShape {
+    type Out = DynShape;
+}
+
+/// A dim of `cat`'s operands outside the concatenation axis: equal sizes (type equality, so every
+/// static size works; a `Dyn` side is checked at run time). `LS`/`RS` are the full shapes, `A` the
+/// axis, only for the error message.
+#[diagnostic::on_unimplemented(
+    message = "cannot concatenate `{LS}` and `{RS}` along axis {A}: dimension `{Self}` vs `{Rhs}`",
+    label = "dims other than the concatenation axis must be equal"
+)]
+pub trait CatSameDim<Rhs, LS, RS, const A: usize>: Dim {
+    /// The unified dim (static when either side is).
+    type Out: Dim;
+}
+impl<const N: usize, LS, RS, const A: usize> CatSameDim<Const<N>, LS, RS, A> for Const<N> {
+    type Out = Const<N>;
+}
+impl<const N: usize, LS, RS, const A: usize> CatSameDim<Dyn, LS, RS, A> for Const<N> {
+    type Out = Const<N>;
+}
+impl<const N: usize, LS, RS, const A: usize> CatSameDim<Const<N>, LS, RS, A> for Dyn {
+    type Out = Const<N>;
+}
+impl<LS, RS, const A: usize> CatSameDim<Dyn, LS, RS, A> for Dyn {
+    type Out = Dyn;
+}
+
+/// The concatenation axis of `cat`: `Const<N + M>` when both sizes are static (a typenum sum
+/// turned back into a `Const` by [`ToConst`], so the sum must be at most 1024 and each size in
+/// typenum's range), `Dyn` when either is `Dyn`.
+#[diagnostic::on_unimplemented(
+    message = "cannot concatenate `{LS}` and `{RS}` along axis {A}: no compile-time size for `{Self}` + `{Rhs}`",
+    label = "static concatenated sizes are limited to 1024",
+    note = "compile-time sums cover totals up to 1024; make the axis `Dyn` (`_` in `Shape![..]`, or `into_dyn()`) for larger sizes"
+)]
+pub trait CatSumDim<Rhs, LS, RS, const A: usize>: Dim {
+    /// The concatenated dim.
+    type Out: Dim;
+}
+#[diagnostic::do_not_recommend]
+impl<const N: usize, const M: usize, LS, RS, const A: usize> CatSumDim<Const<M>, LS, RS, A> for Const<N>
+where
+    Const<N>: StaticDim,
+    Const<M>: StaticDim,
+    Tn<Const<N>>: Add<Tn<Const<M>>>,
+    typenum::Sum<Tn<Const<N>>, Tn<Const<M>>>: ToConst,
+{
+    type Out = <typenum::Sum<Tn<Const<N>>, Tn<Const<M>>> as ToConst>::Out;
+}
+impl<const N: usize, LS, RS, const A: usize> CatSumDim<Dyn, LS, RS, A> for Const<N> {
+    type Out = Dyn;
+}
+impl<const M: usize, LS, RS, const A: usize> CatSumDim<Const<M>, LS, RS, A> for Dyn {
+    type Out = Dyn;
+}
+impl<LS, RS, const A: usize> CatSumDim<Dyn, LS, RS, A> for Dyn {
+    type Out = Dyn;
+}
+
+include!(concat!(env!("OUT_DIR"), "/axes_more.rs"));
+
+/// Runtime rule of `cat` (shared by the static and dynamic front ends): every operand has the
+/// same rank and the same sizes outside `axis`; the result's dim `axis` is the sum. `op` names the
+/// operation in the error.
+///
+/// # Errors
+/// [`ShapeError::Invalid`] for no operands; [`ShapeError::Axis`] when `axis` is not below the
+/// rank; [`ShapeError::Mismatch`] naming the first operand and the first one that differs in
+/// rank or outside `axis`; [`ShapeError::Overflow`] when the sum overflows.
+pub fn cat_sizes<'a>(
+    op: &'static str,
+    sizes: impl IntoIterator<Item = &'a [usize]>,
+    axis: usize,
+) -> Result<([usize; MAX_RANK], usize), ShapeError> {
+    let mut it = sizes.into_iter();
+    let Some(first) = it.next() else {
+        return Err(ShapeError::Invalid(alloc::format!("{op}: expected a non-empty list of tensors")));
+    };
+    let r = first.len();
+    if axis >= r {
+        return Err(ShapeError::Axis { axis: axis as isize, rank: r });
+    }
+    let mut out = [1usize; MAX_RANK];
+    out[..r].copy_from_slice(first);
+    for s in it {
+        let what = if s.len() != r {
+            "differ in rank".into()
+        } else if s.iter().zip(first).enumerate().any(|(i, (a, b))| i != axis && a != b) {
+            alloc::format!("differ outside dimension {axis}")
+        } else {
+            out[axis] = out[axis].checked_add(s[axis]).ok_or_else(|| ShapeError::Overflow { sizes: s.into() })?;
+            continue;
+        };
+        return Err(ShapeError::Mismatch { op, what, lhs: first.into(), rhs: s.into() });
+    }
+    Ok((out, r))
 }

@@ -10,6 +10,7 @@ use alloc::vec::Vec;
 use core::marker::PhantomData;
 
 mod construct;
+pub mod join;
 mod shared;
 pub use shared::SharedTensor;
 mod views;
@@ -214,12 +215,20 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         self.try_set(index, value).or_panic()
     }
 
-    /// Sets every element to `value` (PyTorch `fill_`).
-    pub fn fill(&mut self, value: D::Elem)
+    /// Sets every element to `value` (PyTorch `fill_`). Same shape; writes through views.
+    pub fn fill_(&mut self, value: D::Elem)
     where
         D: DataMut,
     {
         kernels::fill(self.data.as_mut_slice(), &self.layout, value)
+    }
+    /// [`fill_`](Self::fill_) under its Rust-style name.
+    #[doc(alias = "fill_")]
+    pub fn fill(&mut self, value: D::Elem)
+    where
+        D: DataMut,
+    {
+        self.fill_(value)
     }
 }
 

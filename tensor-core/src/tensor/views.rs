@@ -1,6 +1,8 @@
 //! Views that never copy: reshape/view, transpose, permute, t, squeeze, unsqueeze, narrow, select,
-//! expand. The typed forms take their axes as const generics and compute the result shape type;
-//! the `_dyn` forms take runtime axes and return [`DynShape`] views.
+//! expand/broadcast_to, flip, movedim, diagonal, unflatten, chunk, split (`flatten`, as `reshape`,
+//! copies only when the strides cannot merge the dims). The typed forms take their axes as const
+//! generics and compute the result shape type; the `_dyn` forms take runtime axes and return
+//! [`DynShape`] views.
 use super::{TensorBase, TensorCow, TensorView};
 use crate::dim::Dyn;
 use crate::error::{OrPanic, ShapeError};
@@ -8,6 +10,7 @@ use crate::kernels;
 use crate::layout::{normalize_axis, Layout};
 use crate::shape::*;
 use crate::storage::{CowRepr, Data};
+use alloc::vec::Vec;
 
 impl<D: Data, S: Shape> TensorBase<D, S> {
     #[inline]
@@ -287,5 +290,262 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Expand`].
     pub fn expand_dyn(&self, sizes: &[usize]) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
         Ok(self.derive(self.layout.expand(sizes)?))
+    }
+
+    /// Runtime-axis form of [`flip`](Self::flip) for several axes (PyTorch `flip(dims)`, negative
+    /// axes count from the end): a reversed view, never a copy.
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when an axis appears twice.
+    pub fn flip_dyn(&self, axes: &[isize]) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+        Ok(self.derive(self.layout.flip_axes(axes)?))
+    }
+    /// Runtime-axis form of [`flatten_range`](Self::flatten_range) (PyTorch
+    /// `flatten(start_dim, end_dim)`, `end` inclusive, negative axes count from the end; a scalar
+    /// flattens to `[1]`): a view when the strides allow it, a copy otherwise.
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `start` comes after `end`.
+    pub fn flatten_dyn(&self, start: isize, end: isize) -> Result<TensorCow<'_, D::Elem, DynShape>, ShapeError> {
+        let r = self.rank().max(1);
+        let (sizes, k) = self.layout.flatten_sizes(normalize_axis(start, r)?, normalize_axis(end, r)?)?;
+        Ok(self.reshape_to(&sizes[..k]))
+    }
+    /// Runtime-axis form of [`unflatten`](Self::unflatten) (PyTorch `unflatten(axis, sizes)`; one
+    /// size may be `-1`, inferred). Always a view.
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Reshape`] when the sizes do not multiply to the dim;
+    /// [`ShapeError::Invalid`] for no sizes; [`ShapeError::RankTooLarge`].
+    pub fn unflatten_dyn(&self, axis: isize, sizes: &[isize]) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+        Ok(self.derive(self.layout.unflatten(normalize_axis(axis, self.rank())?, sizes)?))
+    }
+    /// Runtime-axis form of [`movedim`](Self::movedim) (PyTorch `movedim(src, dst)`).
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`].
+    pub fn movedim_dyn(&self, src: isize, dst: isize) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+        let r = self.rank();
+        Ok(self.derive(self.layout.movedim(normalize_axis(src, r)?, normalize_axis(dst, r)?)?))
+    }
+    /// Runtime-axis form of [`diagonal`](Self::diagonal), in PyTorch's argument order
+    /// `diagonal(offset, dim1, dim2)`.
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when the two axes are the same.
+    pub fn diagonal_dyn(
+        &self,
+        offset: isize,
+        dim1: isize,
+        dim2: isize,
+    ) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+        let r = self.rank();
+        Ok(self.derive(self.layout.diagonal(normalize_axis(dim1, r)?, normalize_axis(dim2, r)?, offset)?))
+    }
+    /// Runtime-axis form of [`chunk`](Self::chunk) (PyTorch `chunk(chunks, axis)`).
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `chunks` is 0.
+    pub fn chunk_dyn(&self, chunks: usize, axis: isize) -> Result<Vec<TensorView<'_, D::Elem, DynShape>>, ShapeError> {
+        let ls = self.layout.chunk(normalize_axis(axis, self.rank())?, chunks)?;
+        Ok(ls.into_iter().map(|l| self.derive(l)).collect())
+    }
+    /// Runtime-axis form of [`split`](Self::split) (PyTorch `split(size, axis)`).
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `size` is 0 and the dim is not empty.
+    pub fn split_dyn(&self, size: usize, axis: isize) -> Result<Vec<TensorView<'_, D::Elem, DynShape>>, ShapeError> {
+        let ls = self.layout.split(normalize_axis(axis, self.rank())?, size)?;
+        Ok(ls.into_iter().map(|l| self.derive(l)).collect())
+    }
+
+    /// Axis `A` reversed, as a view with a negative stride: `[[1, 2], [3, 4]]` flipped along
+    /// `<1>` reads `[[2, 1], [4, 3]]`. Same shape. The axis is checked at compile time for tuple
+    /// shapes; `t!(x[.., ..;-1])` is the same view.
+    ///
+    /// Mirrors PyTorch `flip(A)` with one deliberate difference: PyTorch's `flip` copies, this
+    /// one never does (as NumPy's `flip`), so writes through the source show in the view.
+    ///
+    /// # Panics
+    /// For a [`DynShape`] tensor whose rank has no axis `A` (see [`flip_dyn`](Self::flip_dyn)).
+    #[track_caller]
+    pub fn flip<const A: usize>(&self) -> TensorView<'_, D::Elem, S>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.derive(self.layout.flip(A).or_panic())
+    }
+
+    /// Every dim merged into one (PyTorch `flatten()`): `[2, 3, 4] -> [_]` (24 elements at run
+    /// time; a rank-1 shape keeps its dim, a scalar becomes `[1]`). A view when the strides allow
+    /// it (always for contiguous tensors), a contiguous copy otherwise, as
+    /// [`reshape`](Self::reshape).
+    pub fn flatten(&self) -> TensorCow<'_, D::Elem, <S as FlattenShape>::Out>
+    where
+        S: FlattenShape,
+    {
+        let (sizes, k) = self.layout.flatten_sizes(0, self.rank().max(1) - 1).expect("axes in range");
+        self.reshape_to(&sizes[..k])
+    }
+
+    /// Dims `START..=END` merged into one `Dyn` dim (PyTorch `flatten(START, END)`, `END`
+    /// inclusive): `[2, 3, 4, 5]` with `<1, 2>` gives `[2, _, 5]`. A view when the strides allow
+    /// it, a contiguous copy otherwise. The axes are checked at compile time for tuple shapes.
+    ///
+    /// # Panics
+    /// For a [`DynShape`] tensor whose axes are out of range or out of order (see
+    /// [`flatten_dyn`](Self::flatten_dyn)).
+    #[track_caller]
+    pub fn flatten_range<const START: usize, const END: usize>(
+        &self,
+    ) -> TensorCow<'_, D::Elem, <S as FlattenRange<START, END>>::Out>
+    where
+        S: FlattenRange<START, END>,
+    {
+        let (sizes, k) = self.layout.flatten_sizes(START, END).or_panic();
+        self.reshape_to(&sizes[..k])
+    }
+
+    /// Dim `A` split into the dims of the tuple shape `S2` (PyTorch `unflatten(A, sizes)`):
+    /// `[2, 12]` with `<1, Shape![3, 4]>` gives `[2, 3, 4]`. One dim of `S2` may be `Dyn` (`_`):
+    /// its size is inferred, as PyTorch's `-1`. Always a view: splitting a dim never needs a copy.
+    /// The axis and the result rank (at most 6) are checked at compile time for tuple shapes;
+    /// the product of the sizes is checked here.
+    ///
+    /// # Errors
+    /// [`ShapeError::Reshape`] naming the requested shape when the sizes of `S2` do not multiply
+    /// to dim `A` (or `S2` has more than one `Dyn` dim); for a [`DynShape`] tensor also
+    /// [`ShapeError::Axis`], [`ShapeError::RankTooLarge`].
+    pub fn try_unflatten<const A: usize, S2: Shape>(
+        &self,
+    ) -> Result<TensorView<'_, D::Elem, <S as Unflatten<A, S2>>::Out>, ShapeError>
+    where
+        S: Unflatten<A, S2>,
+    {
+        let sizes = S2::STATIC.map(|d| d.map_or(-1, |n| n as isize));
+        Ok(self.derive(self.layout.unflatten(A, &sizes[..S2::RANK.unwrap_or(0)])?))
+    }
+    /// [`try_unflatten`](Self::try_unflatten), panicking with the error's message.
+    #[track_caller]
+    pub fn unflatten<const A: usize, S2: Shape>(&self) -> TensorView<'_, D::Elem, <S as Unflatten<A, S2>>::Out>
+    where
+        S: Unflatten<A, S2>,
+    {
+        self.try_unflatten::<A, S2>().or_panic()
+    }
+
+    /// Dim `SRC` moved to position `DST`, the others keeping their order (PyTorch
+    /// `torch.movedim(x, SRC, DST)`): `[2, 3, 4]` with `<0, 2>` gives `[3, 4, 2]`. A view; the
+    /// axes are checked at compile time for tuple shapes.
+    ///
+    /// # Panics
+    /// For a [`DynShape`] tensor whose rank has no such axis (see
+    /// [`movedim_dyn`](Self::movedim_dyn)).
+    #[doc(alias = "moveaxis")]
+    #[track_caller]
+    pub fn movedim<const SRC: usize, const DST: usize>(&self) -> TensorView<'_, D::Elem, <S as MoveAxis<SRC, DST>>::Out>
+    where
+        S: MoveAxis<SRC, DST>,
+    {
+        self.derive(self.layout.movedim(SRC, DST).or_panic())
+    }
+
+    /// The diagonal of dims `D1` and `D2` as a view (PyTorch `diagonal(offset, D1, D2)`): both
+    /// dims are removed and the diagonal becomes a new last dim of length
+    /// `min(n1, n2 - offset)` for `offset >= 0` (`min(n1 + offset, n2)` below it), `Dyn` in the
+    /// type: `[3, 4]` with `<0, 1>` and offset 1 gives `[_]` = `[3]` (elements `(0, 1), (1, 2),
+    /// (2, 3)`). An offset past the edge gives an empty diagonal, as in PyTorch. The axes are
+    /// checked at compile time for tuple shapes (they must differ).
+    ///
+    /// # Panics
+    /// For a [`DynShape`] tensor whose rank has no such axes, or when `D1 == D2` (see
+    /// [`diagonal_dyn`](Self::diagonal_dyn)).
+    #[track_caller]
+    pub fn diagonal<const D1: usize, const D2: usize>(
+        &self,
+        offset: isize,
+    ) -> TensorView<'_, D::Elem, <S as DiagonalShape<D1, D2>>::Out>
+    where
+        S: DiagonalShape<D1, D2>,
+    {
+        self.derive(self.layout.diagonal(D1, D2, offset).or_panic())
+    }
+
+    /// PyTorch's other name for [`try_expand`](Self::try_expand) (`broadcast_to(shape)`): the same
+    /// zero-copy broadcast to the fully static shape `S2`, with the same compile-time check.
+    ///
+    /// # Errors
+    /// As [`try_expand`](Self::try_expand).
+    pub fn try_broadcast_to<S2: AllStatic>(&self) -> Result<TensorView<'_, D::Elem, S2>, ShapeError>
+    where
+        S: ExpandShape<S2>,
+    {
+        self.try_expand()
+    }
+    /// PyTorch's other name for [`expand`](Self::expand) (`torch.broadcast_to`).
+    ///
+    /// # Panics
+    /// As [`expand`](Self::expand).
+    #[track_caller]
+    pub fn broadcast_to<S2: AllStatic>(&self) -> TensorView<'_, D::Elem, S2>
+    where
+        S: ExpandShape<S2>,
+    {
+        self.expand()
+    }
+
+    /// Dim `A` cut into at most `chunks` views of `ceil(n / chunks)` elements, the last one
+    /// shorter (PyTorch `chunk(chunks, A)`: a `[5, 2]` tensor in 3 chunks along `<0>` gives sizes
+    /// 2, 2, 1; 6 elements in 4 chunks give 3 pieces of 2, as PyTorch; an empty dim gives `chunks`
+    /// empty views). Dim `A` of each view is `Dyn`. No copy.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when `chunks` is 0; for a [`DynShape`] tensor also
+    /// [`ShapeError::Axis`].
+    #[allow(clippy::type_complexity)]
+    pub fn try_chunk<const A: usize>(
+        &self,
+        chunks: usize,
+    ) -> Result<Vec<TensorView<'_, D::Elem, <S as SetAxis<A, Dyn>>::Out>>, ShapeError>
+    where
+        S: SetAxis<A, Dyn>,
+    {
+        let ls = self.layout.chunk(A, chunks)?;
+        Ok(ls.into_iter().map(|l| self.derive(l)).collect())
+    }
+    /// [`try_chunk`](Self::try_chunk), panicking with the error's message.
+    #[track_caller]
+    pub fn chunk<const A: usize>(&self, chunks: usize) -> Vec<TensorView<'_, D::Elem, <S as SetAxis<A, Dyn>>::Out>>
+    where
+        S: SetAxis<A, Dyn>,
+    {
+        self.try_chunk::<A>(chunks).or_panic()
+    }
+
+    /// Dim `A` cut into views of `size` elements, the last one possibly shorter (PyTorch
+    /// `split(size, A)`: `[5, 2]` split by 2 along `<0>` gives sizes 2, 2, 1; an empty dim gives
+    /// one empty view). Dim `A` of each view is `Dyn`. No copy.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when `size` is 0 and the dim is not empty (as PyTorch); for a
+    /// [`DynShape`] tensor also [`ShapeError::Axis`].
+    #[allow(clippy::type_complexity)]
+    pub fn try_split<const A: usize>(
+        &self,
+        size: usize,
+    ) -> Result<Vec<TensorView<'_, D::Elem, <S as SetAxis<A, Dyn>>::Out>>, ShapeError>
+    where
+        S: SetAxis<A, Dyn>,
+    {
+        let ls = self.layout.split(A, size)?;
+        Ok(ls.into_iter().map(|l| self.derive(l)).collect())
+    }
+    /// [`try_split`](Self::try_split), panicking with the error's message.
+    #[track_caller]
+    pub fn split<const A: usize>(&self, size: usize) -> Vec<TensorView<'_, D::Elem, <S as SetAxis<A, Dyn>>::Out>>
+    where
+        S: SetAxis<A, Dyn>,
+    {
+        self.try_split::<A>(size).or_panic()
     }
 }

@@ -1,0 +1,276 @@
+//! Selection kernels: `index_select`, `gather`, `scatter`, masked select and fill, `where`,
+//! `nonzero`. Each takes flat slices and [`Layout`]s, never a shape type. Index values go through
+//! `layout::index_offset` (negative counts from the end; out of bounds is a [`ShapeError::Index`]
+//! naming the value, the dim and its size), so the stride arithmetic stays in `layout.rs`; the
+//! kernels only add that step to an offset that `walk` produced.
+//!
+//! Visiting order: whenever the order is observable (which out-of-bounds index is reported, which
+//! of two duplicate scatter indices wins, the order of `masked_select` and `nonzero` results), the
+//! walk's first operand is a row-major layout, so the order is the row-major order of the index,
+//! the mask or the input.
+use super::{contiguous_slice, zip};
+use crate::error::ShapeError;
+use crate::index::ToIndex;
+use crate::layout::{index_offset, walk, Layout};
+use crate::storage::Element;
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// `index_select` copies whole blocks (one `select` per index) when the dims after the axis hold
+/// at least this many elements; below it, it walks the output once in row-major order as a
+/// gather, which reads the input row by row instead of column by column. A heuristic, not a
+/// measurement.
+const BLOCK_MIN: usize = 16;
+
+/// The offset step of index value `v` along a dim of `size` elements and `stride`.
+#[inline(always)]
+fn step<I: ToIndex>(v: I, size: usize, stride: isize, axis: usize) -> Result<isize, ShapeError> {
+    index_offset(v.to_index(), size, stride, axis)
+}
+
+/// The first entry of `idx` (row-major order) outside a dim of `size` elements, as an error.
+fn check_indices<I: ToIndex>(idx: &[I], li: &Layout, axis: usize, size: usize) -> Result<(), ShapeError> {
+    let order = Layout::contiguous(li.sizes())?;
+    let mut err = None;
+    walk(li.sizes(), [&order, li], |[_, i]| {
+        if err.is_none() {
+            err = step(idx[i], size, 0, axis).err();
+        }
+    });
+    err.map_or(Ok(()), Err)
+}
+
+/// `l` cut to the leading `sizes[d]` elements of every dim.
+fn restrict(l: &Layout, sizes: &[usize]) -> Result<Layout, ShapeError> {
+    let mut r = *l;
+    for (d, &n) in sizes.iter().enumerate() {
+        r = r.narrow(d, 0, n)?;
+    }
+    Ok(r)
+}
+
+/// `l` cut to `sizes` with dim `axis` pinned to element 0 and repeated `sizes[axis]` times
+/// (stride 0): offset `o` of coordinate `c` is that of `c` with `c[axis] = 0`. Needs
+/// `l.sizes()[axis] >= 1`.
+fn pinned(l: &Layout, sizes: &[usize], axis: usize) -> Result<Layout, ShapeError> {
+    let mut r = *l;
+    for (d, &n) in sizes.iter().enumerate() {
+        r = r.narrow(d, 0, if d == axis { 1 } else { n })?;
+    }
+    r.expand(sizes)
+}
+
+/// `out[c] = src[c with c[axis] = idx[c]]` over the index's sizes (PyTorch `gather`), in a new
+/// row-major buffer. `li.sizes()[d] <= ls.sizes()[d]` for `d != axis` (the front end checks).
+///
+/// # Errors
+/// [`ShapeError::Index`] for the first index (row-major) outside `ls.sizes()[axis]`.
+pub(crate) fn gather<T: Element, I: ToIndex>(
+    src: &[T],
+    ls: &Layout,
+    axis: usize,
+    idx: &[I],
+    li: &Layout,
+) -> Result<Vec<T>, ShapeError> {
+    let sizes = li.sizes();
+    let n = ls.sizes()[axis];
+    let ol = Layout::contiguous(sizes)?;
+    if ol.numel() == 0 {
+        return Ok(Vec::new());
+    }
+    if n == 0 {
+        // Every index is out of bounds: report the first.
+        check_indices(idx, li, axis, n)?;
+    }
+    let base = pinned(ls, sizes, axis)?;
+    let stride = ls.strides()[axis];
+    let mut out = vec![T::ZERO; ol.numel()];
+    let mut err = None;
+    walk(sizes, [&ol, li, &base], |[o, i, b]| match step(idx[i], n, stride, axis) {
+        Ok(d) => out[o] = src[(b as isize + d) as usize],
+        Err(e) => {
+            err.get_or_insert(e);
+        }
+    });
+    err.map_or(Ok(out), Err)
+}
+
+/// The slices of `src` along `axis` at the positions of the 1-D index `idx`, into a new buffer
+/// with the row-major layout `ol` (the input's sizes with dim `axis` replaced by the index
+/// length): PyTorch `index_select`.
+///
+/// # Errors
+/// [`ShapeError::Index`] for the first index outside `ls.sizes()[axis]`.
+pub(crate) fn index_select<T: Element, I: ToIndex>(
+    src: &[T],
+    ls: &Layout,
+    axis: usize,
+    idx: &[I],
+    li: &Layout,
+    ol: &Layout,
+) -> Result<Vec<T>, ShapeError> {
+    debug_assert_eq!(li.rank(), 1);
+    check_indices(idx, li, axis, ls.sizes()[axis])?;
+    if ol.numel() == 0 {
+        return Ok(Vec::new());
+    }
+    let inner: usize = ls.sizes()[axis + 1..].iter().product();
+    if inner < BLOCK_MIN {
+        // The index along `axis`, repeated over the other dims (stride 0), then one gather.
+        let mut l = *li;
+        for _ in 0..axis {
+            l = l.unsqueeze(0)?;
+        }
+        while l.rank() < ol.rank() {
+            l = l.unsqueeze(l.rank())?;
+        }
+        return gather(src, ls, axis, idx, &l.expand(ol.sizes())?);
+    }
+    let mut out = vec![T::ZERO; ol.numel()];
+    let order = Layout::contiguous(li.sizes())?;
+    let mut k = 0;
+    let mut err = Ok(());
+    walk(li.sizes(), [&order, li], |[_, i]| {
+        let blocks = ls.select(axis, idx[i].to_index()).and_then(|s| Ok((s, ol.select(axis, k as isize)?)));
+        match blocks {
+            Ok((s, o)) => walk(s.sizes(), [&o, &s], |[o, i]| out[o] = src[i]),
+            Err(e) => err = Err(e),
+        }
+        k += 1;
+    });
+    err.map(|()| out)
+}
+
+/// `dst[c with c[axis] = idx[c]] = src[c]` over the index's sizes (PyTorch `scatter_`). Every
+/// index is checked before the first write, so an error leaves `dst` untouched. Duplicate
+/// positions: the last in the index's row-major order wins. `li.sizes()[d] <= ls.sizes()[d]`
+/// for every `d` and `<= ld.sizes()[d]` for `d != axis` (the front end checks).
+///
+/// # Errors
+/// [`ShapeError::Index`] for the first index (row-major) outside `ld.sizes()[axis]`.
+pub(crate) fn scatter<T: Element, I: ToIndex>(
+    dst: &mut [T],
+    ld: &Layout,
+    axis: usize,
+    idx: &[I],
+    li: &Layout,
+    src: &[T],
+    ls: &Layout,
+) -> Result<(), ShapeError> {
+    let sizes = li.sizes();
+    let n = ld.sizes()[axis];
+    check_indices(idx, li, axis, n)?;
+    if li.numel() == 0 {
+        return Ok(());
+    }
+    let base = pinned(ld, sizes, axis)?;
+    let sl = restrict(ls, sizes)?;
+    let order = Layout::contiguous(sizes)?;
+    let stride = ld.strides()[axis];
+    walk(sizes, [&order, li, &base, &sl], |[_, i, b, s]| {
+        if let Ok(d) = step(idx[i], n, stride, axis) {
+            dst[(b as isize + d) as usize] = src[s];
+        }
+    });
+    Ok(())
+}
+
+/// [`scatter`] of one value: `dst[c with c[axis] = idx[c]] = value` (PyTorch `scatter_(dim,
+/// index, value)`).
+///
+/// # Errors
+/// As [`scatter`].
+pub(crate) fn scatter_value<T: Element, I: ToIndex>(
+    dst: &mut [T],
+    ld: &Layout,
+    axis: usize,
+    idx: &[I],
+    li: &Layout,
+    value: T,
+) -> Result<(), ShapeError> {
+    let everywhere = Layout::contiguous(&[])?.expand(li.sizes())?;
+    scatter(dst, ld, axis, idx, li, &[value], &everywhere)
+}
+
+/// The elements of `src` where `mask` is true, in row-major order (PyTorch `masked_select`).
+/// `ls` and `lm` must already be expanded to the same sizes.
+pub(crate) fn masked_select<T: Element>(src: &[T], ls: &Layout, mask: &[bool], lm: &Layout) -> Vec<T> {
+    debug_assert_eq!(ls.sizes(), lm.sizes());
+    if let (Some(x), Some(m)) = (contiguous_slice(src, ls), contiguous_slice(mask, lm)) {
+        return x.iter().zip(m).filter(|(_, &m)| m).map(|(&x, _)| x).collect();
+    }
+    let order = Layout::contiguous(ls.sizes()).expect("sizes of an existing tensor");
+    let mut out = Vec::new();
+    walk(ls.sizes(), [&order, ls, lm], |[_, i, m]| {
+        if mask[m] {
+            out.push(src[i]);
+        }
+    });
+    out
+}
+
+/// `value` where `mask` is true, `src` elsewhere, in a new row-major buffer (PyTorch
+/// `masked_fill`). `lm` must already be expanded to `ls`'s sizes.
+pub(crate) fn masked_fill<T: Element>(src: &[T], ls: &Layout, mask: &[bool], lm: &Layout, value: T) -> Vec<T> {
+    zip(src, ls, mask, lm, move |x, m| if m { value } else { x })
+}
+
+/// Sets `dst` to `value` where `mask` is true (PyTorch `masked_fill_`). `lm` must already be
+/// expanded to `ld`'s sizes.
+pub(crate) fn masked_fill_inplace<T: Element>(dst: &mut [T], ld: &Layout, mask: &[bool], lm: &Layout, value: T) {
+    debug_assert_eq!(ld.sizes(), lm.sizes());
+    walk(ld.sizes(), [ld, lm], |[o, m]| {
+        if mask[m] {
+            dst[o] = value;
+        }
+    });
+}
+
+/// `x` where `cond` is true, `y` elsewhere, in a new row-major buffer (PyTorch `torch.where`).
+/// The three layouts must already be expanded to the same sizes.
+pub(crate) fn where_select<T: Element>(
+    cond: &[bool],
+    lc: &Layout,
+    x: &[T],
+    lx: &Layout,
+    y: &[T],
+    ly: &Layout,
+) -> Vec<T> {
+    debug_assert!(lc.sizes() == lx.sizes() && lx.sizes() == ly.sizes());
+    if let (Some(c), Some(a), Some(b)) = (contiguous_slice(cond, lc), contiguous_slice(x, lx), contiguous_slice(y, ly))
+    {
+        return c.iter().zip(a).zip(b).map(|((&c, &a), &b)| if c { a } else { b }).collect();
+    }
+    let n = lc.numel();
+    if n == 0 {
+        return Vec::new();
+    }
+    let ol = Layout::contiguous(lc.sizes()).expect("sizes of an existing tensor");
+    let mut out = vec![T::ZERO; n];
+    walk(lc.sizes(), [&ol, lc, lx, ly], |[o, c, i, j]| out[o] = if cond[c] { x[i] } else { y[j] });
+    out
+}
+
+/// The coordinates of the elements that are not `T::ZERO`, in row-major order: a row-major
+/// `[count, rank]` buffer and `count` (PyTorch `nonzero`). A rank-0 tensor gives `count` 0 or 1
+/// and no coordinates.
+pub(crate) fn nonzero<T: Element>(src: &[T], l: &Layout) -> (Vec<i64>, usize) {
+    let sizes = l.sizes();
+    let order = Layout::contiguous(sizes).expect("sizes of an existing tensor");
+    let mut out = Vec::new();
+    let mut count = 0;
+    let mut coord = [0i64; crate::shape::MAX_RANK];
+    walk(sizes, [&order, l], |[o, i]| {
+        if src[i] != T::ZERO {
+            // Unravel the row-major position into a coordinate.
+            let mut rest = o;
+            for d in (0..sizes.len()).rev() {
+                coord[d] = (rest % sizes[d]) as i64;
+                rest /= sizes[d];
+            }
+            out.extend_from_slice(&coord[..sizes.len()]);
+            count += 1;
+        }
+    });
+    (out, count)
+}

@@ -1,0 +1,641 @@
+//! Selection by index tensors and masks, as PyTorch: `index_select`, `gather`, `scatter`(`_`),
+//! `masked_select`, `masked_fill`(`_`), `where_` and `nonzero`. The front ends here compute the
+//! result shape types and layouts and check the shapes; the loops are in `kernels/gather.rs`.
+//!
+//! Index tensors have any integer element type ([`IndexElem`]). **Negative entries count from the
+//! end**, as in PyTorch's `x[idx]` advanced indexing (PyTorch's `index_select`, `gather` and
+//! `scatter` themselves reject negative entries); any entry outside the dim is a
+//! [`ShapeError::Index`] naming the entry, the dim and its size, never clamped.
+//!
+//! The typed forms take the axis as a const generic, checked at compile time for tuple shapes.
+//! `index_select` and `gather` type their result from the index tensor, so their turbofish also
+//! names the index's dim or shape, inferred with `_`: `x.index_select::<0, _>(&i)`,
+//! `x.gather::<1, _>(&i)`. The others take only the axis: `x.scatter_::<0>(&i, &src)`.
+use crate::dim::{Const, Dim, Dyn};
+use crate::error::{OrPanic, ShapeError};
+use crate::index::IndexElem;
+use crate::kernels;
+use crate::layout::{normalize_axis, Layout};
+use crate::shape::MAX_RANK;
+use crate::shape::{broadcast_sizes, Broadcast, BroadcastShape, DynShape, ExpandShape, RemoveAxis, SetAxis, Shape};
+use crate::storage::{Data, DataMut, Element};
+use crate::tensor::{Tensor, TensorBase};
+use alloc::format;
+
+/// `Self` has the same rank as `S` (`gather` and `scatter` need one index dim per input dim).
+/// Implemented for tuple shapes of equal rank, and for [`DynShape`] with any shape (its rank is
+/// checked at run time).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not have the same rank as `{S}`",
+    label = "needs the same number of dims as `{S}`",
+    note = "gather and scatter take an index (and src) with one dim per dim of the input"
+)]
+pub trait SameRank<S: Shape>: Shape {}
+
+/// The rank of a shape as a dim: `Const<R>` for a tuple shape of rank `R`, `Dyn` for
+/// [`DynShape`]. The column count of [`nonzero`](TensorBase::nonzero).
+pub trait RankDim: Shape {
+    /// `Const<R>` or `Dyn`.
+    type Rank: Dim;
+}
+
+macro_rules! rank_impls {
+    ($r:literal; $($a:ident),*; $($b:ident),*) => {
+        impl<$($a: Dim,)* $($b: Dim,)*> SameRank<($($b,)*)> for ($($a,)*) {}
+        impl<$($a: Dim,)*> SameRank<DynShape> for ($($a,)*) {}
+        impl<$($a: Dim,)*> SameRank<($($a,)*)> for DynShape {}
+        impl<$($a: Dim,)*> RankDim for ($($a,)*) {
+            type Rank = Const<$r>;
+        }
+    };
+}
+rank_impls!(0; ; );
+rank_impls!(1; A0; B0);
+rank_impls!(2; A0, A1; B0, B1);
+rank_impls!(3; A0, A1, A2; B0, B1, B2);
+rank_impls!(4; A0, A1, A2, A3; B0, B1, B2, B3);
+rank_impls!(5; A0, A1, A2, A3, A4; B0, B1, B2, B3, B4);
+rank_impls!(6; A0, A1, A2, A3, A4, A5; B0, B1, B2, B3, B4, B5);
+impl SameRank<DynShape> for DynShape {}
+impl RankDim for DynShape {
+    type Rank = Dyn;
+}
+
+/// A mask of shape `Self` broadcasts to `S` without changing `S` (what `masked_fill` needs):
+/// aligned from the right, each dim of `Self` equals that of `S` or is 1. Static dims are checked
+/// at compile time ([`ExpandShape`]); `Dyn` dims and [`DynShape`] at run time.
+#[diagnostic::on_unimplemented(
+    message = "a mask of shape `{Self}` does not broadcast to `{S}`",
+    label = "the mask must broadcast to the tensor's shape without enlarging it",
+    note = "aligned from the right, each dim of the mask must equal the tensor's or be 1"
+)]
+pub trait ExpandsTo<S: Shape>: Shape {}
+impl<S: Shape, M: ExpandShape<S>> ExpandsTo<S> for M {}
+#[diagnostic::do_not_recommend]
+impl ExpandsTo<DynShape> for DynShape {}
+
+/// `axis` checked against `rank` (the typed forms' axis is already checked for tuple shapes).
+fn check_axis(axis: usize, rank: usize) -> Result<usize, ShapeError> {
+    if axis >= rank {
+        return Err(ShapeError::Axis { axis: axis as isize, rank });
+    }
+    Ok(axis)
+}
+
+/// `small` (the index) fits in `big` (`names`: what the two are): same rank, and no larger in any
+/// dim but `except`.
+fn check_fits(
+    op: &'static str,
+    names: (&str, &str),
+    small: &[usize],
+    big: &[usize],
+    except: Option<usize>,
+) -> Result<(), ShapeError> {
+    let err = |what| Err(ShapeError::Mismatch { op, what, lhs: small.into(), rhs: big.into() });
+    if small.len() != big.len() {
+        return err(format!("({} and {} sizes) differ in rank", names.0, names.1));
+    }
+    for (d, (&s, &b)) in small.iter().zip(big).enumerate() {
+        if s > b && Some(d) != except {
+            return err(format!(
+                "({} and {} sizes) do not fit: {} size {s} exceeds {b} in dimension {d}",
+                names.0, names.1, names.0
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `sizes` with dim `axis` set to `n`, as a row-major layout.
+fn with_size(sizes: &[usize], axis: usize, n: usize) -> Result<Layout, ShapeError> {
+    let mut s = [0; MAX_RANK];
+    s[..sizes.len()].copy_from_slice(sizes);
+    s[axis] = n;
+    Layout::contiguous(&s[..sizes.len()])
+}
+
+/// The runtime part of `where_` (method and free function): broadcast `cond`, `x`, `y` in that
+/// order, then select.
+fn where_impl<T: Element, SO: Shape>(
+    cond: (&[bool], &Layout),
+    x: (&[T], &Layout),
+    y: (&[T], &Layout),
+) -> Result<Tensor<T, SO>, ShapeError> {
+    let (s1, r1) = broadcast_sizes(cond.1.sizes(), x.1.sizes())?;
+    let (s2, r2) = broadcast_sizes(&s1[..r1], y.1.sizes())?;
+    let sizes = &s2[..r2];
+    let (lc, lx, ly) = (cond.1.expand(sizes)?, x.1.expand(sizes)?, y.1.expand(sizes)?);
+    let data = kernels::where_select(cond.0, &lc, x.0, &lx, y.0, &ly);
+    Ok(TensorBase::from_parts(data, Layout::contiguous(sizes)?))
+}
+
+impl<D: Data, S: Shape> TensorBase<D, S> {
+    fn index_select_impl<S2: Shape, I: IndexElem>(
+        &self,
+        axis: usize,
+        idx: &[I],
+        li: &Layout,
+    ) -> Result<Tensor<D::Elem, S2>, ShapeError> {
+        // A rank-0 index (dynamic form only) selects one slice, keeping the dim (as PyTorch).
+        let li = if li.rank() == 0 { li.unsqueeze(0)? } else { *li };
+        let ol = with_size(self.sizes(), axis, li.numel())?;
+        let data = kernels::index_select(self.data.as_slice(), &self.layout, axis, idx, &li, &ol)?;
+        Ok(TensorBase::from_parts(data, ol))
+    }
+
+    /// The slices of axis `A` at the positions in the 1-D `index`, copied (PyTorch
+    /// `index_select(A, index)`): input `[.., n, ..]` (dim `A` of size `n`) with an index of
+    /// shape `[K]` gives `[.., K, ..]`, where `K` stays static when the index's length is.
+    /// Entries may repeat and come in any order; negative ones count from the end.
+    ///
+    /// ```
+    /// use tensor_core::{Shape, Tensor};
+    /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
+    /// let cols = x.index_select::<1, _>(&Tensor::from([2i64, 0, -1, 2]));
+    /// let _: &Tensor<i32, Shape![2, 4]> = &cols;
+    /// assert_eq!(cols.to_vec(), [3, 1, 3, 3, 6, 4, 6, 6]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Index`] for an entry outside `-n..n`; [`ShapeError::Axis`] when a
+    /// [`DynShape`] input has no axis `A` (tuple shapes check `A` at compile time).
+    pub fn try_index_select<const A: usize, K: Dim>(
+        &self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+    ) -> Result<Tensor<D::Elem, <S as SetAxis<A, K>>::Out>, ShapeError>
+    where
+        S: SetAxis<A, K>,
+    {
+        let axis = check_axis(A, self.rank())?;
+        self.index_select_impl(axis, index.data.as_slice(), &index.layout)
+    }
+    /// [`try_index_select`](Self::try_index_select), panicking with the error's message: PyTorch
+    /// `index_select(A, index)`, `[.., n, ..]` with `[K]` gives `[.., K, ..]`.
+    ///
+    /// # Panics
+    /// As the errors of [`try_index_select`](Self::try_index_select).
+    #[track_caller]
+    pub fn index_select<const A: usize, K: Dim>(
+        &self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+    ) -> Tensor<D::Elem, <S as SetAxis<A, K>>::Out>
+    where
+        S: SetAxis<A, K>,
+    {
+        self.try_index_select::<A, K>(index).or_panic()
+    }
+
+    /// PyTorch `index_select(axis, index)` with a runtime axis (negative counts from the end) and
+    /// an index of any shape type whose runtime rank is 1 (or 0: one slice, the dim kept as size
+    /// 1, as PyTorch): `[.., n, ..]` with `[k]` gives `[.., k, ..]` as a [`DynShape`] tensor.
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`] for an axis outside `-rank..rank`; [`ShapeError::Invalid`] when the
+    /// index has more than one dim; [`ShapeError::Index`] for an entry outside `-n..n`.
+    pub fn try_index_select_dyn<SI: Shape>(
+        &self,
+        axis: isize,
+        index: &TensorBase<impl Data<Elem: IndexElem>, SI>,
+    ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        let axis = normalize_axis(axis, self.rank())?;
+        if index.rank() > 1 {
+            return Err(ShapeError::Invalid(format!(
+                "index_select: the index must have at most 1 dim, got sizes {:?}",
+                index.sizes()
+            )));
+        }
+        self.index_select_impl(axis, index.data.as_slice(), &index.layout)
+    }
+    /// [`try_index_select_dyn`](Self::try_index_select_dyn), panicking with the error's message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_index_select_dyn`](Self::try_index_select_dyn).
+    #[track_caller]
+    pub fn index_select_dyn<SI: Shape>(
+        &self,
+        axis: isize,
+        index: &TensorBase<impl Data<Elem: IndexElem>, SI>,
+    ) -> Tensor<D::Elem, DynShape> {
+        self.try_index_select_dyn(axis, index).or_panic()
+    }
+
+    /// Picks along axis `A` with an index of the same rank (PyTorch `gather(A, index)`): for
+    /// `A = 0`, `out[i][j][k] = self[index[i][j][k]][j][k]`. The result has the index's shape
+    /// `SI`; outside dim `A` the index may be smaller than the input (never larger). Negative
+    /// entries count from the end.
+    ///
+    /// ```
+    /// use tensor_core::{Shape, Tensor};
+    /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
+    /// let g = x.gather::<1, _>(&Tensor::from([[2i64, 0], [-1, 1]]));
+    /// assert_eq!(g.to_vec(), [3, 1, 6, 5]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Mismatch`] when the ranks differ (only possible with a [`DynShape`] side) or
+    /// an index dim other than `A` exceeds the input's; [`ShapeError::Index`] for the first entry
+    /// (row-major) outside `-n..n`, `n` the size of dim `A`; [`ShapeError::Axis`] when a
+    /// [`DynShape`] input has no axis `A`.
+    pub fn try_gather<const A: usize, SI: SameRank<S>>(
+        &self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, SI>,
+    ) -> Result<Tensor<D::Elem, SI>, ShapeError>
+    where
+        S: RemoveAxis<A>,
+    {
+        let axis = check_axis(A, self.rank())?;
+        check_fits("gather", ("index", "input"), index.sizes(), self.sizes(), Some(axis))?;
+        let data = kernels::gather(self.data.as_slice(), &self.layout, axis, index.data.as_slice(), &index.layout)?;
+        Ok(TensorBase::from_parts(data, Layout::contiguous(index.sizes())?))
+    }
+    /// [`try_gather`](Self::try_gather), panicking with the error's message: PyTorch
+    /// `gather(A, index)`, the result has the index's shape.
+    ///
+    /// # Panics
+    /// As the errors of [`try_gather`](Self::try_gather).
+    #[track_caller]
+    pub fn gather<const A: usize, SI: SameRank<S>>(
+        &self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, SI>,
+    ) -> Tensor<D::Elem, SI>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.try_gather::<A, SI>(index).or_panic()
+    }
+
+    /// Writes `src` along axis `A` at the positions in `index`, in place (PyTorch
+    /// `scatter_(A, index, src)`): for `A = 0`, `self[index[i][j]][j] = src[i][j]`. `index` and
+    /// `src` have the rank of `self`; `src` is at least as large as `index` in every dim, and
+    /// `index` no larger than `self` outside dim `A`. Negative entries count from the end. When
+    /// an index repeats a position, the last write in the index's row-major order wins (PyTorch
+    /// leaves it unspecified). Every entry is checked before the first write: an error leaves
+    /// `self` unchanged.
+    ///
+    /// # Errors
+    /// [`ShapeError::Mismatch`] when a rank differs or a size does not fit as above;
+    /// [`ShapeError::Index`] for the first entry (row-major) outside `-n..n`, `n` the size of
+    /// dim `A`; [`ShapeError::Axis`] when a [`DynShape`] tensor has no axis `A`.
+    pub fn try_scatter_<const A: usize>(
+        &mut self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
+        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
+    ) -> Result<(), ShapeError>
+    where
+        D: DataMut,
+        S: RemoveAxis<A>,
+    {
+        let axis = check_axis(A, self.rank())?;
+        check_fits("scatter", ("index", "self"), index.sizes(), self.sizes(), Some(axis))?;
+        check_fits("scatter", ("index", "src"), index.sizes(), src.sizes(), None)?;
+        let ld = self.layout;
+        let (idx, li) = (index.data.as_slice(), &index.layout);
+        kernels::scatter(self.data.as_mut_slice(), &ld, axis, idx, li, src.data.as_slice(), &src.layout)
+    }
+    /// [`try_scatter_`](Self::try_scatter_), panicking with the error's message: PyTorch
+    /// `scatter_(A, index, src)` in place.
+    ///
+    /// # Panics
+    /// As the errors of [`try_scatter_`](Self::try_scatter_).
+    #[track_caller]
+    pub fn scatter_<const A: usize>(
+        &mut self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
+        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
+    ) where
+        D: DataMut,
+        S: RemoveAxis<A>,
+    {
+        self.try_scatter_::<A>(index, src).or_panic()
+    }
+
+    /// A copy of `self` with `src` written along axis `A` at the positions in `index` (PyTorch
+    /// `torch.scatter(self, A, index, src)`): same shape as `self`; the rules of
+    /// [`try_scatter_`](Self::try_scatter_).
+    ///
+    /// ```
+    /// use tensor_core::{Shape, Tensor};
+    /// let x: Tensor<i32, Shape![2, 3]> = Tensor::zeros();
+    /// let y = x.scatter::<1>(&Tensor::from([[2i64], [0]]), &Tensor::from([[7], [8]]));
+    /// assert_eq!(y.to_vec(), [0, 0, 7, 8, 0, 0]);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`try_scatter_`](Self::try_scatter_).
+    pub fn try_scatter<const A: usize>(
+        &self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
+        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
+    ) -> Result<Tensor<D::Elem, S>, ShapeError>
+    where
+        S: RemoveAxis<A>,
+    {
+        let mut out = self.to_owned();
+        out.try_scatter_::<A>(index, src)?;
+        Ok(out)
+    }
+    /// [`try_scatter`](Self::try_scatter), panicking with the error's message: PyTorch
+    /// `torch.scatter(self, A, index, src)`, same shape as `self`.
+    ///
+    /// # Panics
+    /// As the errors of [`try_scatter_`](Self::try_scatter_).
+    #[track_caller]
+    pub fn scatter<const A: usize>(
+        &self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
+        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
+    ) -> Tensor<D::Elem, S>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.try_scatter::<A>(index, src).or_panic()
+    }
+
+    /// Writes `value` along axis `A` at the positions in `index`, in place (PyTorch
+    /// `scatter_(A, index, value)`): for `A = 0`, `self[index[i][j]][j] = value`. `index` has the
+    /// rank of `self` and is no larger outside dim `A`; negative entries count from the end. An
+    /// error leaves `self` unchanged.
+    ///
+    /// # Errors
+    /// [`ShapeError::Mismatch`] when the ranks differ or an index dim other than `A` exceeds
+    /// `self`'s; [`ShapeError::Index`] for the first entry (row-major) outside `-n..n`;
+    /// [`ShapeError::Axis`] when a [`DynShape`] tensor has no axis `A`.
+    pub fn try_scatter_value_<const A: usize>(
+        &mut self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
+        value: D::Elem,
+    ) -> Result<(), ShapeError>
+    where
+        D: DataMut,
+        S: RemoveAxis<A>,
+    {
+        let axis = check_axis(A, self.rank())?;
+        check_fits("scatter", ("index", "self"), index.sizes(), self.sizes(), Some(axis))?;
+        let ld = self.layout;
+        kernels::scatter_value(self.data.as_mut_slice(), &ld, axis, index.data.as_slice(), &index.layout, value)
+    }
+    /// [`try_scatter_value_`](Self::try_scatter_value_), panicking with the error's message:
+    /// PyTorch `scatter_(A, index, value)` in place.
+    ///
+    /// # Panics
+    /// As the errors of [`try_scatter_value_`](Self::try_scatter_value_).
+    #[track_caller]
+    pub fn scatter_value_<const A: usize>(
+        &mut self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
+        value: D::Elem,
+    ) where
+        D: DataMut,
+        S: RemoveAxis<A>,
+    {
+        self.try_scatter_value_::<A>(index, value).or_panic()
+    }
+
+    /// A copy of `self` with `value` written along axis `A` at the positions in `index`
+    /// (PyTorch `torch.scatter(self, A, index, value)`): same shape as `self`; the rules of
+    /// [`try_scatter_value_`](Self::try_scatter_value_).
+    ///
+    /// # Errors
+    /// As [`try_scatter_value_`](Self::try_scatter_value_).
+    pub fn try_scatter_value<const A: usize>(
+        &self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
+        value: D::Elem,
+    ) -> Result<Tensor<D::Elem, S>, ShapeError>
+    where
+        S: RemoveAxis<A>,
+    {
+        let mut out = self.to_owned();
+        out.try_scatter_value_::<A>(index, value)?;
+        Ok(out)
+    }
+    /// [`try_scatter_value`](Self::try_scatter_value), panicking with the error's message:
+    /// PyTorch `torch.scatter(self, A, index, value)`.
+    ///
+    /// # Panics
+    /// As the errors of [`try_scatter_value_`](Self::try_scatter_value_).
+    #[track_caller]
+    pub fn scatter_value<const A: usize>(
+        &self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
+        value: D::Elem,
+    ) -> Tensor<D::Elem, S>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.try_scatter_value::<A>(index, value).or_panic()
+    }
+
+    /// The elements where the bool `mask` is true, in row-major order, as a 1-D tensor of
+    /// runtime length (PyTorch `masked_select(mask)`): `self` and `mask` broadcast with each
+    /// other (static shapes that cannot are a compile error), so `[2, 3]` with a `[3]` mask
+    /// reads the mask once per row.
+    ///
+    /// # Errors
+    /// [`ShapeError::Broadcast`] naming both shapes when runtime sizes do not broadcast.
+    pub fn try_masked_select<SM: Shape>(
+        &self,
+        mask: &TensorBase<impl Data<Elem = bool>, SM>,
+    ) -> Result<Tensor<D::Elem, (Dyn,)>, ShapeError>
+    where
+        S: BroadcastShape<SM>,
+    {
+        let (sizes, r) = broadcast_sizes(self.sizes(), mask.sizes())?;
+        let (ls, lm) = (self.layout.expand(&sizes[..r])?, mask.layout.expand(&sizes[..r])?);
+        let data = kernels::masked_select(self.data.as_slice(), &ls, mask.data.as_slice(), &lm);
+        let l = Layout::contiguous(&[data.len()])?;
+        Ok(TensorBase::from_parts(data, l))
+    }
+    /// [`try_masked_select`](Self::try_masked_select), panicking with the error's message:
+    /// PyTorch `masked_select(mask)`, a `[_]` tensor.
+    ///
+    /// # Panics
+    /// When runtime sizes do not broadcast.
+    #[track_caller]
+    pub fn masked_select<SM: Shape>(&self, mask: &TensorBase<impl Data<Elem = bool>, SM>) -> Tensor<D::Elem, (Dyn,)>
+    where
+        S: BroadcastShape<SM>,
+    {
+        self.try_masked_select(mask).or_panic()
+    }
+
+    /// A copy of `self` with `value` where the bool `mask` is true (PyTorch
+    /// `masked_fill(mask, value)`): same shape as `self`. The mask broadcasts to `self`'s shape
+    /// (`[3]` or `[1, 3]` for a `[2, 3]` tensor); unlike PyTorch's out-of-place form, a mask
+    /// larger than `self` is an error rather than a larger result (static shapes: a compile
+    /// error).
+    ///
+    /// ```
+    /// use tensor_core::{Shape, Tensor};
+    /// let x: Tensor<f32, Shape![2, 2]> = Tensor::from([[1., 2.], [3., 4.]]);
+    /// let y = x.masked_fill(&Tensor::from([false, true]), 0.);
+    /// assert_eq!(y.to_vec(), [1., 0., 3., 0.]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Expand`] when runtime sizes of the mask do not broadcast to `self`'s.
+    pub fn try_masked_fill<SM: ExpandsTo<S>>(
+        &self,
+        mask: &TensorBase<impl Data<Elem = bool>, SM>,
+        value: D::Elem,
+    ) -> Result<Tensor<D::Elem, S>, ShapeError> {
+        let lm = mask.layout.expand(self.sizes())?;
+        let data = kernels::masked_fill(self.data.as_slice(), &self.layout, mask.data.as_slice(), &lm, value);
+        Ok(TensorBase::from_parts(data, Layout::contiguous(self.sizes())?))
+    }
+    /// [`try_masked_fill`](Self::try_masked_fill), panicking with the error's message: PyTorch
+    /// `masked_fill(mask, value)`, same shape as `self`.
+    ///
+    /// # Panics
+    /// When runtime sizes of the mask do not broadcast to `self`'s.
+    #[track_caller]
+    pub fn masked_fill<SM: ExpandsTo<S>>(
+        &self,
+        mask: &TensorBase<impl Data<Elem = bool>, SM>,
+        value: D::Elem,
+    ) -> Tensor<D::Elem, S> {
+        self.try_masked_fill(mask, value).or_panic()
+    }
+
+    /// Sets the elements where the bool `mask` is true to `value`, in place (PyTorch
+    /// `masked_fill_(mask, value)`). The mask broadcasts to `self`'s shape. An error leaves
+    /// `self` unchanged.
+    ///
+    /// # Errors
+    /// [`ShapeError::Expand`] when runtime sizes of the mask do not broadcast to `self`'s.
+    pub fn try_masked_fill_<SM: ExpandsTo<S>>(
+        &mut self,
+        mask: &TensorBase<impl Data<Elem = bool>, SM>,
+        value: D::Elem,
+    ) -> Result<(), ShapeError>
+    where
+        D: DataMut,
+    {
+        let (ld, lm) = (self.layout, mask.layout.expand(self.sizes())?);
+        kernels::masked_fill_inplace(self.data.as_mut_slice(), &ld, mask.data.as_slice(), &lm, value);
+        Ok(())
+    }
+    /// [`try_masked_fill_`](Self::try_masked_fill_), panicking with the error's message: PyTorch
+    /// `masked_fill_(mask, value)`.
+    ///
+    /// # Panics
+    /// When runtime sizes of the mask do not broadcast to `self`'s.
+    #[track_caller]
+    pub fn masked_fill_<SM: ExpandsTo<S>>(&mut self, mask: &TensorBase<impl Data<Elem = bool>, SM>, value: D::Elem)
+    where
+        D: DataMut,
+    {
+        self.try_masked_fill_(mask, value).or_panic()
+    }
+
+    /// `self` where `cond` is true, `other` elsewhere (PyTorch `torch.where(cond, self, other)`,
+    /// also `self.where(cond, other)`): the three shapes broadcast together, in the order
+    /// `cond`, `self`, `other`; the result has the broadcast shape
+    /// `Broadcast<Broadcast<SC, S>, SO>`. Static shapes that cannot broadcast are a compile
+    /// error. The free function [`where_`] takes the operands in PyTorch's order.
+    ///
+    /// # Errors
+    /// [`ShapeError::Broadcast`] when runtime sizes do not broadcast (naming `cond`'s and
+    /// `self`'s shapes, or their broadcast and `other`'s).
+    #[allow(clippy::type_complexity)]
+    pub fn try_where_<SC, SO: Shape>(
+        &self,
+        cond: &TensorBase<impl Data<Elem = bool>, SC>,
+        other: &TensorBase<impl Data<Elem = D::Elem>, SO>,
+    ) -> Result<Tensor<D::Elem, Broadcast<Broadcast<SC, S>, SO>>, ShapeError>
+    where
+        SC: BroadcastShape<S>,
+        Broadcast<SC, S>: BroadcastShape<SO>,
+    {
+        where_impl(
+            (cond.data.as_slice(), &cond.layout),
+            (self.data.as_slice(), &self.layout),
+            (other.data.as_slice(), &other.layout),
+        )
+    }
+    /// [`try_where_`](Self::try_where_), panicking with the error's message: PyTorch
+    /// `torch.where(cond, self, other)` with the broadcast shape.
+    ///
+    /// # Panics
+    /// When runtime sizes do not broadcast.
+    #[track_caller]
+    pub fn where_<SC, SO: Shape>(
+        &self,
+        cond: &TensorBase<impl Data<Elem = bool>, SC>,
+        other: &TensorBase<impl Data<Elem = D::Elem>, SO>,
+    ) -> Tensor<D::Elem, Broadcast<Broadcast<SC, S>, SO>>
+    where
+        SC: BroadcastShape<S>,
+        Broadcast<SC, S>: BroadcastShape<SO>,
+    {
+        self.try_where_(cond, other).or_panic()
+    }
+
+    /// The coordinates of the elements that are not zero (`T::ZERO`; `true` for bool; NaN counts
+    /// as nonzero), one row per element in row-major order (PyTorch `nonzero()`, NumPy
+    /// `argwhere`): shape `[count, rank]`, with `count` known at run time and `rank` static for
+    /// tuple shapes (`Shape![_, 2]` for a matrix; `[_, _]` for a [`DynShape`] input).
+    ///
+    /// ```
+    /// use tensor_core::{Shape, Tensor};
+    /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[0, 5, 0], [7, 0, 1]]);
+    /// let nz = x.nonzero(); // Tensor<i64, Shape![_, 2]>
+    /// assert_eq!((nz.sizes(), nz.to_vec()), (&[3, 2][..], vec![0, 1, 1, 0, 1, 2]));
+    /// ```
+    pub fn nonzero(&self) -> Tensor<i64, (Dyn, <S as RankDim>::Rank)>
+    where
+        S: RankDim,
+    {
+        let (data, count) = kernels::nonzero(self.data.as_slice(), &self.layout);
+        let l = Layout::contiguous(&[count, self.rank()]).expect("count <= numel");
+        TensorBase::from_parts(data, l)
+    }
+}
+
+/// `x` where `cond` is true, `y` elsewhere: PyTorch `torch.where(cond, x, y)`. The three shapes
+/// broadcast together (in the order `cond`, `x`, `y`); the result has the broadcast shape
+/// `Broadcast<Broadcast<SC, SX>, SY>`, and static shapes that cannot broadcast are a compile
+/// error. Same as `x.try_where_(cond, y)`.
+///
+/// ```
+/// use tensor_core::{ops::select::try_where_, Shape, Tensor};
+/// let cond = Tensor::from([[true], [false]]);                 // [2, 1]
+/// let x: Tensor<f32, Shape![3]> = Tensor::from([1., 2., 3.]);
+/// let y = Tensor::scalar(0.);                                 // []
+/// let w = try_where_(&cond, &x, &y)?;                         // [2, 3]
+/// assert_eq!(w.to_vec(), [1., 2., 3., 0., 0., 0.]);
+/// # Ok::<(), tensor_core::ShapeError>(())
+/// ```
+///
+/// # Errors
+/// [`ShapeError::Broadcast`] when runtime sizes do not broadcast.
+#[allow(clippy::type_complexity)]
+pub fn try_where_<T: Element, SC, SX: Shape, SY: Shape>(
+    cond: &TensorBase<impl Data<Elem = bool>, SC>,
+    x: &TensorBase<impl Data<Elem = T>, SX>,
+    y: &TensorBase<impl Data<Elem = T>, SY>,
+) -> Result<Tensor<T, Broadcast<Broadcast<SC, SX>, SY>>, ShapeError>
+where
+    SC: BroadcastShape<SX>,
+    Broadcast<SC, SX>: BroadcastShape<SY>,
+{
+    where_impl((cond.data.as_slice(), &cond.layout), (x.data.as_slice(), &x.layout), (y.data.as_slice(), &y.layout))
+}
+
+/// [`try_where_`], panicking with the error's message: PyTorch `torch.where(cond, x, y)`, with
+/// the broadcast shape of the three.
+///
+/// # Panics
+/// When runtime sizes do not broadcast.
+#[track_caller]
+pub fn where_<T: Element, SC, SX: Shape, SY: Shape>(
+    cond: &TensorBase<impl Data<Elem = bool>, SC>,
+    x: &TensorBase<impl Data<Elem = T>, SX>,
+    y: &TensorBase<impl Data<Elem = T>, SY>,
+) -> Tensor<T, Broadcast<Broadcast<SC, SX>, SY>>
+where
+    SC: BroadcastShape<SX>,
+    Broadcast<SC, SX>: BroadcastShape<SY>,
+{
+    try_where_(cond, x, y).or_panic()
+}

@@ -1,0 +1,282 @@
+//! Joining tensors: `cat` (PyTorch `torch.cat`) and `stack` (`torch.stack`), with static result
+//! sizes when the inputs have them. Each copies its inputs into a new contiguous tensor through
+//! the shape-erased copy kernel (`kernels::join`).
+//!
+//! | call | inputs | result |
+//! |---|---|---|
+//! | `x.cat::<A>(&y)` ([`Cat`]) | two tensors, any shapes that agree outside `A` | dim `A` is `Const<N + M>` when both are static (sums up to 1024), else `Dyn` |
+//! | `Tensor::cat_all::<A>(&[&x, &y, ..])` | a slice of tensors of one shape type | dim `A` is `Dyn` |
+//! | `Tensor::stack::<A>([&x, &y, ..])` ([`Stack`]) | an array of `K` tensors of one shape type | `Const<K>` inserted at `A` |
+//! | `Tensor::stack_all::<A>(&[&x, &y, ..])` | a slice of tensors of one shape type | `Dyn` inserted at `A` |
+//! | `Tensor::cat_dyn(&[..], axis)`, `Tensor::stack_dyn(&[..], axis)` | runtime axis | [`DynShape`] |
+//!
+//! `cat` and `stack` are trait methods ([`Cat`], [`Stack`]) rather than inherent ones so that
+//! the axis is the only explicit generic argument: an inherent `cat::<A>` would also need the
+//! right-hand shape and `stack::<A>` the array length spelled out (`::<A, _>`), because Rust
+//! infers the remaining generic arguments of a function only when none is given.
+use super::{Tensor, TensorBase};
+use crate::dim::{Const, Dim, Dyn};
+use crate::error::{OrPanic, ShapeError};
+use crate::kernels;
+use crate::layout::{normalize_axis, Layout};
+use crate::shape::{cat_sizes, CatShape, DynShape, InsertDim, SetAxis, Shape};
+use crate::storage::{Data, Element};
+use alloc::vec::Vec;
+
+/// Checks the operands with [`cat_sizes`] and copies them into a new tensor of shape `SO` (the
+/// static rule already computed it).
+fn cat_layouts<T: Element, SO: Shape>(
+    op: &'static str,
+    inputs: &[(&[T], Layout)],
+    axis: usize,
+) -> Result<Tensor<T, SO>, ShapeError> {
+    let (sizes, r) = cat_sizes(op, inputs.iter().map(|(_, l)| l.sizes()), axis)?;
+    let out = Layout::contiguous(&sizes[..r])?;
+    let data = kernels::join::cat(inputs, axis, &out);
+    Ok(TensorBase::from_parts(data, out))
+}
+
+/// Stacking: every operand must have the same sizes; each gets a size-1 dim at `axis`
+/// (`0..=rank`) and they are concatenated along it.
+fn stack_layouts<T: Element, SO: Shape>(inputs: &[(&[T], Layout)], axis: usize) -> Result<Tensor<T, SO>, ShapeError> {
+    let Some((_, first)) = inputs.first() else {
+        return Err(ShapeError::Invalid("stack: expected a non-empty list of tensors".into()));
+    };
+    if let Some((_, l)) = inputs.iter().find(|(_, l)| l.sizes() != first.sizes()) {
+        return Err(ShapeError::Mismatch {
+            op: "stack",
+            what: "differ: stack needs tensors of equal sizes".into(),
+            lhs: first.sizes().into(),
+            rhs: l.sizes().into(),
+        });
+    }
+    let inputs = inputs.iter().map(|&(d, l)| Ok((d, l.unsqueeze(axis)?))).collect::<Result<Vec<_>, ShapeError>>()?;
+    cat_layouts("stack", &inputs, axis)
+}
+
+/// The storage and layout of each operand.
+fn parts<'a, T: Element, D: Data<Elem = T> + 'a, S: Shape>(
+    xs: impl IntoIterator<Item = &'a TensorBase<D, S>>,
+) -> Vec<(&'a [T], Layout)> {
+    xs.into_iter().map(|x| (x.data.as_slice(), x.layout)).collect()
+}
+
+/// `x.cat::<A>(&y)`: concatenation of two tensors along axis `A` (PyTorch `torch.cat([x, y], A)`),
+/// into a new contiguous tensor. Implemented for every pair of tensors and views with the same
+/// element type; import it with `use shaped::tensor::join::Cat`.
+///
+/// The shapes must have the same rank and equal dims outside `A`: checked at compile time for
+/// static dims (the error names both shapes), at run time for `Dyn` dims and [`DynShape`]. Dim `A`
+/// of the result is `Const<N + M>` when both are static: `[2, 3]` and `[4, 3]` along `<0>` give
+/// `[6, 3]`. The sum goes through typenum and back to a `Const`, which covers totals up to 1024;
+/// a larger static total is a compile error that suggests `Dyn`. When either is `Dyn`, so is the
+/// result's. Either operand may be any strided view (a transpose, a reversed view).
+///
+/// ```
+/// use tensor_core::tensor::join::Cat;
+/// use tensor_core::{Shape, Tensor};
+/// let x: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
+/// let y: Tensor<f32, Shape![1, 3]> = Tensor::ones();
+/// let z: Tensor<f32, Shape![3, 3]> = x.cat::<0>(&y);
+/// assert_eq!(z.to_vec()[5..], [0., 1., 1., 1.]);
+/// // A transposed, narrowed view: its dim 1 is `Dyn`, so the sum is too.
+/// let w: Tensor<f32, Shape![3, _]> = z.cat::<1>(&z.t().narrow::<0>(0, 2).t());
+/// assert_eq!(w.sizes(), [3, 5]);
+/// ```
+pub trait Cat<Rhs> {
+    /// The element type.
+    type Elem: Element;
+    /// The left operand's shape.
+    type LhsShape: Shape;
+    /// The right operand's shape.
+    type RhsShape: Shape;
+
+    /// The concatenation along axis `A` (see the [trait docs](Cat)).
+    ///
+    /// # Errors
+    /// [`ShapeError::Mismatch`] naming both shapes when runtime sizes differ outside `A` (`cat:
+    /// [2, 3] and [2, 4] differ outside dimension 0`) or, for [`DynShape`], the ranks differ;
+    /// [`ShapeError::Axis`] when a [`DynShape`] operand has no axis `A`.
+    #[allow(clippy::type_complexity)] // the result shape is a projection, as elsewhere
+    fn try_cat<const A: usize>(
+        &self,
+        rhs: &Rhs,
+    ) -> Result<Tensor<Self::Elem, <Self::LhsShape as CatShape<A, Self::RhsShape>>::Out>, ShapeError>
+    where
+        Self::LhsShape: CatShape<A, Self::RhsShape>;
+
+    /// [`try_cat`](Self::try_cat), panicking with the error's message.
+    #[doc(alias = "concatenate", alias = "concat")]
+    #[track_caller]
+    fn cat<const A: usize>(&self, rhs: &Rhs) -> Tensor<Self::Elem, <Self::LhsShape as CatShape<A, Self::RhsShape>>::Out>
+    where
+        Self::LhsShape: CatShape<A, Self::RhsShape>,
+    {
+        self.try_cat::<A>(rhs).or_panic()
+    }
+}
+
+impl<D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> Cat<TensorBase<D2, S2>> for TensorBase<D, S> {
+    type Elem = D::Elem;
+    type LhsShape = S;
+    type RhsShape = S2;
+
+    fn try_cat<const A: usize>(
+        &self,
+        rhs: &TensorBase<D2, S2>,
+    ) -> Result<Tensor<D::Elem, <S as CatShape<A, S2>>::Out>, ShapeError>
+    where
+        S: CatShape<A, S2>,
+    {
+        cat_layouts("cat", &[(self.data.as_slice(), self.layout), (rhs.data.as_slice(), rhs.layout)], A)
+    }
+}
+
+/// `Tensor::stack::<A>([&x, &y, &z])`: `K` tensors of one shape type stacked along a new axis `A`
+/// (PyTorch `torch.stack([x, y, z], A)`), into a new contiguous tensor with `Const<K>` inserted at
+/// `A` (`0..=rank`; the result has at most 6 dims). `K` is the array length, so no arithmetic is
+/// involved. Import it with `use shaped::tensor::join::Stack`; [`Tensor::stack_all`] takes a slice
+/// instead (a `Dyn` new dim).
+///
+/// Every input must have the same sizes: guaranteed by the type for static shapes, checked at run
+/// time for `Dyn` dims and [`DynShape`]. The inputs may be views (any strides), all of one storage
+/// kind (use `as_view()` to mix owned tensors and views).
+///
+/// ```
+/// use tensor_core::tensor::join::Stack;
+/// use tensor_core::{Shape, Tensor};
+/// let a = Tensor::from([1., 2.]);
+/// let b = Tensor::from([3., 4.]);
+/// let s: Tensor<f64, Shape![2, 2]> = Tensor::stack::<1>([&a, &b]);
+/// assert_eq!(s.to_vec(), [1., 3., 2., 4.]);
+/// ```
+pub trait Stack<Xs>: Sized {
+    /// The element type.
+    type Elem: Element;
+    /// The inputs' shape.
+    type ItemShape: Shape;
+    /// The number of inputs as a dim: `Const<K>`.
+    type Count: Dim;
+
+    /// The stacked tensor (see the [trait docs](Stack)).
+    ///
+    /// # Errors
+    /// [`ShapeError::Mismatch`] naming two inputs whose runtime sizes differ (`stack: [2, 3] and
+    /// [2, 4] differ: stack needs tensors of equal sizes`); [`ShapeError::Invalid`] for no inputs;
+    /// [`ShapeError::Axis`] or [`ShapeError::RankTooLarge`] for a [`DynShape`] axis out of range.
+    #[allow(clippy::type_complexity)]
+    fn try_stack<const A: usize>(
+        xs: Xs,
+    ) -> Result<Tensor<Self::Elem, <Self::ItemShape as InsertDim<A, Self::Count>>::Out>, ShapeError>
+    where
+        Self::ItemShape: InsertDim<A, Self::Count>;
+
+    /// [`try_stack`](Self::try_stack), panicking with the error's message.
+    #[track_caller]
+    fn stack<const A: usize>(xs: Xs) -> Tensor<Self::Elem, <Self::ItemShape as InsertDim<A, Self::Count>>::Out>
+    where
+        Self::ItemShape: InsertDim<A, Self::Count>,
+    {
+        Self::try_stack::<A>(xs).or_panic()
+    }
+}
+
+impl<'a, T: Element, S: Shape, D: Data<Elem = T> + 'a, const K: usize> Stack<[&'a TensorBase<D, S>; K]>
+    for Tensor<T, S>
+{
+    type Elem = T;
+    type ItemShape = S;
+    type Count = Const<K>;
+
+    fn try_stack<const A: usize>(
+        xs: [&'a TensorBase<D, S>; K],
+    ) -> Result<Tensor<T, <S as InsertDim<A, Const<K>>>::Out>, ShapeError>
+    where
+        S: InsertDim<A, Const<K>>,
+    {
+        stack_layouts(&parts(xs), A)
+    }
+}
+
+impl<T: Element, S: Shape> Tensor<T, S> {
+    /// Any number of tensors of one shape type concatenated along axis `A` (PyTorch
+    /// `torch.cat(xs, A)`), into a new contiguous tensor whose dim `A` is `Dyn` (the count is only
+    /// known at run time). Use [`Cat::cat`] for two tensors with a static result.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] for an empty slice; [`ShapeError::Mismatch`] naming the first input
+    /// and the first one whose runtime sizes differ outside `A`; [`ShapeError::Axis`] when a
+    /// [`DynShape`] input has no axis `A`.
+    pub fn try_cat_all<const A: usize>(
+        xs: &[&TensorBase<impl Data<Elem = T>, S>],
+    ) -> Result<Tensor<T, <S as SetAxis<A, Dyn>>::Out>, ShapeError>
+    where
+        S: SetAxis<A, Dyn>,
+    {
+        cat_layouts("cat", &parts(xs.iter().copied()), A)
+    }
+    /// [`try_cat_all`](Self::try_cat_all), panicking with the error's message.
+    #[doc(alias = "concatenate", alias = "concat")]
+    #[track_caller]
+    pub fn cat_all<const A: usize>(xs: &[&TensorBase<impl Data<Elem = T>, S>]) -> Tensor<T, <S as SetAxis<A, Dyn>>::Out>
+    where
+        S: SetAxis<A, Dyn>,
+    {
+        Self::try_cat_all::<A>(xs).or_panic()
+    }
+
+    /// Any number of tensors of one shape type stacked along a new axis `A` (PyTorch
+    /// `torch.stack(xs, A)`), into a new contiguous tensor with a `Dyn` dim inserted at `A`. Use
+    /// [`Stack::stack`] with an array for a static count.
+    ///
+    /// # Errors
+    /// As [`Stack::try_stack`].
+    pub fn try_stack_all<const A: usize>(
+        xs: &[&TensorBase<impl Data<Elem = T>, S>],
+    ) -> Result<Tensor<T, <S as InsertDim<A, Dyn>>::Out>, ShapeError>
+    where
+        S: InsertDim<A, Dyn>,
+    {
+        stack_layouts(&parts(xs.iter().copied()), A)
+    }
+    /// [`try_stack_all`](Self::try_stack_all), panicking with the error's message.
+    #[track_caller]
+    pub fn stack_all<const A: usize>(
+        xs: &[&TensorBase<impl Data<Elem = T>, S>],
+    ) -> Tensor<T, <S as InsertDim<A, Dyn>>::Out>
+    where
+        S: InsertDim<A, Dyn>,
+    {
+        Self::try_stack_all::<A>(xs).or_panic()
+    }
+}
+
+impl<T: Element> Tensor<T, DynShape> {
+    /// Runtime-axis `cat` (PyTorch `torch.cat(xs, axis)`, negative counts from the end) of tensors
+    /// of any one shape type, as a [`DynShape`] tensor.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] for an empty slice; [`ShapeError::Axis`]; [`ShapeError::Mismatch`]
+    /// as [`try_cat_all`](TensorBase::try_cat_all).
+    pub fn cat_dyn<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>], axis: isize) -> Result<Self, ShapeError> {
+        let rank = xs.first().map_or(0, |x| x.rank());
+        let inputs = parts(xs.iter().copied());
+        if inputs.is_empty() {
+            return cat_layouts("cat", &inputs, 0);
+        }
+        cat_layouts("cat", &inputs, normalize_axis(axis, rank)?)
+    }
+    /// Runtime-axis `stack` (PyTorch `torch.stack(xs, axis)`; the axis is in `-(rank + 1)..=rank`)
+    /// of tensors of any one shape type, as a [`DynShape`] tensor.
+    ///
+    /// # Errors
+    /// As [`Stack::try_stack`], and [`ShapeError::Axis`].
+    pub fn stack_dyn<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>], axis: isize) -> Result<Self, ShapeError> {
+        let rank = xs.first().map_or(0, |x| x.rank());
+        let inputs = parts(xs.iter().copied());
+        if inputs.is_empty() {
+            return stack_layouts(&inputs, 0);
+        }
+        stack_layouts(&inputs, normalize_axis(axis, rank + 1)?)
+    }
+}

@@ -1,0 +1,8 @@
+// `unflatten` splices the target shape into the source's: splitting the last dim of a rank-5
+// tensor into three dims would give 7 dims, more than the 6 a tensor can have.
+use shaped::prelude::*;
+
+fn main() {
+    let x: Tensor<f32, Shape![1, 2, 3, 4, 6]> = Tensor::zeros();
+    let _ = x.unflatten::<4, Shape![1, 2, 3]>();
+}
