@@ -246,7 +246,11 @@ fn make(sizes: &[usize], base: i64, transpose: bool) -> Tensor<i64, DynShape> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 4 } else { 500 }))]
+    #![proptest_config(ProptestConfig {
+        cases: if cfg!(miri) { 4 } else { 500 },
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
     /// `cat` of strided views equals the reference: element `i` of the result along `axis` comes
     /// from the input whose range holds `i`, at `i` minus the start of that range.
     #[test]
