@@ -10,24 +10,10 @@ pub(crate) fn gather_offsets<T: Element>(data: &[T], offsets: &[usize]) -> Vec<T
 }
 
 /// The number of true elements of a bool mask and, per dim, their coordinates in row-major
-/// order (PyTorch's `nonzero` as used by mask indexing).
+/// order (PyTorch's `nonzero` as used by mask indexing), from the `nonzero` kernel.
 pub(crate) fn mask_coords(mask: &[bool], l: &Layout) -> (usize, Vec<Vec<isize>>) {
-    let sizes = l.sizes();
-    let mut coords: Vec<Vec<isize>> = sizes.iter().map(|_| Vec::new()).collect();
-    let mut idx = [0usize; crate::MAX_RANK];
-    let mut count = 0;
-    for p in 0..l.numel() {
-        let mut q = p;
-        for d in (0..sizes.len()).rev() {
-            idx[d] = q % sizes[d];
-            q /= sizes[d];
-        }
-        if mask[l.offset_of(&idx[..sizes.len()])] {
-            count += 1;
-            for (c, &i) in coords.iter_mut().zip(&idx[..sizes.len()]) {
-                c.push(i as isize);
-            }
-        }
-    }
+    let (flat, count) = super::nonzero(mask, l);
+    let rank = l.rank();
+    let coords = (0..rank).map(|d| (0..count).map(|k| flat[k * rank + d] as isize).collect()).collect();
     (count, coords)
 }

@@ -11,68 +11,18 @@
 //! `index_select` and `gather` type their result from the index tensor, so their turbofish also
 //! names the index's dim or shape, inferred with `_`: `x.index_select::<0, _>(&i)`,
 //! `x.gather::<1, _>(&i)`. The others take only the axis: `x.scatter_::<0>(&i, &src)`.
-use crate::dim::{Const, Dim, Dyn};
+use crate::dim::{Dim, Dyn};
 use crate::error::{OrPanic, ShapeError};
 use crate::index::IndexElem;
 use crate::kernels;
 use crate::layout::{normalize_axis, Layout};
 use crate::shape::MAX_RANK;
-use crate::shape::{broadcast_sizes, Broadcast, BroadcastShape, DynShape, ExpandShape, RemoveAxis, SetAxis, Shape};
+use crate::shape::{
+    broadcast_sizes, Broadcast, BroadcastShape, DynShape, ExpandsTo, RankDim, RemoveAxis, SameRank, SetAxis, Shape,
+};
 use crate::storage::{Data, DataMut, Element};
 use crate::tensor::{Tensor, TensorBase};
 use alloc::format;
-
-/// `Self` has the same rank as `S` (`gather` and `scatter` need one index dim per input dim).
-/// Implemented for tuple shapes of equal rank, and for [`DynShape`] with any shape (its rank is
-/// checked at run time).
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` does not have the same rank as `{S}`",
-    label = "needs the same number of dims as `{S}`",
-    note = "gather and scatter take an index (and src) with one dim per dim of the input"
-)]
-pub trait SameRank<S: Shape>: Shape {}
-
-/// The rank of a shape as a dim: `Const<R>` for a tuple shape of rank `R`, `Dyn` for
-/// [`DynShape`]. The column count of [`nonzero`](TensorBase::nonzero).
-pub trait RankDim: Shape {
-    /// `Const<R>` or `Dyn`.
-    type Rank: Dim;
-}
-
-macro_rules! rank_impls {
-    ($r:literal; $($a:ident),*; $($b:ident),*) => {
-        impl<$($a: Dim,)* $($b: Dim,)*> SameRank<($($b,)*)> for ($($a,)*) {}
-        impl<$($a: Dim,)*> SameRank<DynShape> for ($($a,)*) {}
-        impl<$($a: Dim,)*> SameRank<($($a,)*)> for DynShape {}
-        impl<$($a: Dim,)*> RankDim for ($($a,)*) {
-            type Rank = Const<$r>;
-        }
-    };
-}
-rank_impls!(0; ; );
-rank_impls!(1; A0; B0);
-rank_impls!(2; A0, A1; B0, B1);
-rank_impls!(3; A0, A1, A2; B0, B1, B2);
-rank_impls!(4; A0, A1, A2, A3; B0, B1, B2, B3);
-rank_impls!(5; A0, A1, A2, A3, A4; B0, B1, B2, B3, B4);
-rank_impls!(6; A0, A1, A2, A3, A4, A5; B0, B1, B2, B3, B4, B5);
-impl SameRank<DynShape> for DynShape {}
-impl RankDim for DynShape {
-    type Rank = Dyn;
-}
-
-/// A mask of shape `Self` broadcasts to `S` without changing `S` (what `masked_fill` needs):
-/// aligned from the right, each dim of `Self` equals that of `S` or is 1. Static dims are checked
-/// at compile time ([`ExpandShape`]); `Dyn` dims and [`DynShape`] at run time.
-#[diagnostic::on_unimplemented(
-    message = "a mask of shape `{Self}` does not broadcast to `{S}`",
-    label = "the mask must broadcast to the tensor's shape without enlarging it",
-    note = "aligned from the right, each dim of the mask must equal the tensor's or be 1"
-)]
-pub trait ExpandsTo<S: Shape>: Shape {}
-impl<S: Shape, M: ExpandShape<S>> ExpandsTo<S> for M {}
-#[diagnostic::do_not_recommend]
-impl ExpandsTo<DynShape> for DynShape {}
 
 /// `axis` checked against `rank` (the typed forms' axis is already checked for tuple shapes).
 fn check_axis(axis: usize, rank: usize) -> Result<usize, ShapeError> {

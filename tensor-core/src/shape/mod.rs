@@ -12,10 +12,12 @@ use core::fmt;
 
 pub mod axes;
 pub mod broadcast;
+pub mod rank;
 pub mod reshape;
 
 pub use axes::*;
 pub use broadcast::*;
+pub use rank::*;
 pub use reshape::*;
 
 /// The largest rank a tensor can have, static or dynamic.
