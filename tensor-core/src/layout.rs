@@ -134,10 +134,11 @@ impl Layout {
         Some((lo, hi))
     }
 
-    /// Whether every reachable offset lies in a buffer of `len` elements.
+    /// Whether every reachable offset lies in a buffer of `len` elements (an empty layout reaches
+    /// none, so it fits whatever its offset).
     pub fn fits(&self, len: usize) -> bool {
         match self.span() {
-            None => self.offset <= len,
+            None => true,
             Some((lo, hi)) => lo >= 0 && (hi as usize) < len,
         }
     }
@@ -233,9 +234,9 @@ impl Layout {
     /// neighbours may point past the end of the buffer, and no element is ever read anyway.
     #[inline(always)]
     pub(crate) fn settle(mut self, source_offset: usize) -> Layout {
-        if self.sizes().contains(&0) {
-            self.offset = source_offset;
-        }
+        // Sizes past the rank are 1, so the whole fixed-length array can be tested (branch-free).
+        let empty = self.sizes.iter().fold(false, |e, &n| e | (n == 0));
+        self.offset = if empty { source_offset } else { self.offset };
         self
     }
 

@@ -7,7 +7,7 @@
 //! dims; [`Resolve`] then applies PyTorch's placement rule: the index shapes broadcast to `B`;
 //! if the indexed dims are adjacent, `B` takes their place, otherwise `B` comes first. A mask's
 //! dim is `Dyn` (its number of true elements is known only at run time).
-use super::{AtDyn, Cons, IndexOp, Nil, RtOp, SliceCx, ToIndex};
+use super::{AdvList, AdvSink, AtDyn, Cons, IndexOp, Nil, RtOp, SliceCx, ToIndex};
 use crate::dim::{Dim, Dyn};
 use crate::error::ShapeError;
 use crate::kernels;
@@ -67,10 +67,9 @@ pub trait ItemElem: Element {
     ///
     /// # Errors
     /// Mask shape errors; too many indices.
-    fn apply<D: Data<Elem = Self>, SI: Shape>(
+    fn apply<const FRONT: bool, A: AdvSink, D: Data<Elem = Self>, SI: Shape>(
         t: &TensorBase<D, SI>,
-        cx: &mut SliceCx,
-        front: bool,
+        cx: &mut SliceCx<A>,
     ) -> Result<(), ShapeError>;
     /// The number of dims an index tensor of this element type consumes.
     fn consumes<D: Data<Elem = Self>, SI: Shape>(t: &TensorBase<D, SI>) -> usize;
@@ -83,11 +82,11 @@ macro_rules! int_elem {
     ($($t:ty),*) => {$(
         impl ItemElem for $t {
             type Kind = IntIndex;
-            fn apply<D: Data<Elem = Self>, SI: Shape>(t: &TensorBase<D, SI>, cx: &mut SliceCx, front: bool)
+            fn apply<const FRONT: bool, A: AdvSink, D: Data<Elem = Self>, SI: Shape>(t: &TensorBase<D, SI>, cx: &mut SliceCx<A>)
                 -> Result<(), ShapeError> {
-                let first = cx.take(front, 1)?;
+                let first = cx.take::<FRONT>(1)?;
                 let index = vec![kernels::map(t.storage(), t.layout(), |v: $t| v.to_index())];
-                cx.push_advanced(front, first, AdvIndex { pos: 0, axis: first, sizes: t.sizes().into(), index })
+                cx.push_advanced::<FRONT>(first, AdvIndex { pos: 0, axis: first, sizes: t.sizes().into(), index })
             }
             fn consumes<D: Data<Elem = Self>, SI: Shape>(_: &TensorBase<D, SI>) -> usize {
                 1
@@ -98,13 +97,12 @@ macro_rules! int_elem {
 int_elem!(isize, usize, i8, i16, i32, i64, u8, u16, u32, u64);
 impl ItemElem for bool {
     type Kind = MaskIndex;
-    fn apply<D: Data<Elem = Self>, SI: Shape>(
+    fn apply<const FRONT: bool, A: AdvSink, D: Data<Elem = Self>, SI: Shape>(
         t: &TensorBase<D, SI>,
-        cx: &mut SliceCx,
-        front: bool,
+        cx: &mut SliceCx<A>,
     ) -> Result<(), ShapeError> {
         let k = t.rank();
-        let first = cx.take(front, k)?;
+        let first = cx.take::<FRONT>(k)?;
         let dims = &cx.l.sizes()[first..first + k];
         if dims != t.sizes() {
             return Err(ShapeError::Mismatch {
@@ -115,7 +113,7 @@ impl ItemElem for bool {
             });
         }
         let (count, index) = kernels::mask_coords(t.storage(), t.layout());
-        cx.push_advanced(front, first, AdvIndex { pos: 0, axis: first, sizes: vec![count], index })
+        cx.push_advanced::<FRONT>(first, AdvIndex { pos: 0, axis: first, sizes: vec![count], index })
     }
     fn consumes<D: Data<Elem = Self>, SI: Shape>(t: &TensorBase<D, SI>) -> usize {
         t.rank()
@@ -390,6 +388,8 @@ impl KindOr for (B1, B1) {
 
 /// What `t!` gives for basic indices (`B0`: a view) and for index tensors (`B1`: a copy).
 pub trait ResultKind {
+    /// Where the spec's advanced indices are collected (`()` for basic specs).
+    type Sink: AdvSink;
     /// The result of `t!(x[...])`.
     type Out<'a, T: Element + 'a, S: Shape>;
     /// The target of `t!(x[...] = v)`.
@@ -407,6 +407,7 @@ pub trait ResultKind {
     fn make_mut<'a, T: Element, S: Shape>(data: &'a mut [T], l: Layout, adv: Vec<AdvIndex>) -> Self::OutMut<'a, T, S>;
 }
 impl ResultKind for B0 {
+    type Sink = ();
     type Out<'a, T: Element + 'a, S: Shape> = TensorView<'a, T, S>;
     type OutMut<'a, T: Element + 'a, S: Shape> = TensorViewMut<'a, T, S>;
     #[inline(always)]
@@ -423,6 +424,7 @@ impl ResultKind for B0 {
     }
 }
 impl ResultKind for B1 {
+    type Sink = AdvList;
     type Out<'a, T: Element + 'a, S: Shape> = Tensor<T, S>;
     type OutMut<'a, T: Element + 'a, S: Shape> = IndexPut<'a, T, S>;
     fn make<T: Element, S: Shape>(data: &[T], l: Layout, adv: Vec<AdvIndex>) -> Result<Tensor<T, S>, ShapeError> {
@@ -483,7 +485,7 @@ where
     fn consumes(&self) -> usize {
         <D::Elem as ItemElem>::consumes(self.0)
     }
-    fn apply(&self, cx: &mut SliceCx, front: bool) -> Result<(), ShapeError> {
-        <D::Elem as ItemElem>::apply(self.0, cx, front)
+    fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
+        <D::Elem as ItemElem>::apply::<FRONT, A, D, SI>(self.0, cx)
     }
 }

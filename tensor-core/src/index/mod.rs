@@ -328,18 +328,17 @@ impl<Pre, Post> SliceShape<Pre, Post> for DynShape {
 }
 
 // ------------------------------------------------------------------------------------ runtime
-/// The dims a spec produces on one side, and the advanced (tensor) indices met on the way.
-#[derive(Clone, Debug)]
+/// The dims a spec produces on one side.
+#[derive(Clone, Copy, Debug)]
 pub struct DimBuf {
     len: usize,
     sizes: [usize; MAX_RANK],
     strides: [isize; MAX_RANK],
-    adv: Vec<AdvIndex>,
 }
 impl DimBuf {
     #[inline(always)]
     fn new() -> Self {
-        DimBuf { len: 0, sizes: [1; MAX_RANK], strides: [0; MAX_RANK], adv: Vec::new() }
+        DimBuf { len: 0, sizes: [1; MAX_RANK], strides: [0; MAX_RANK] }
     }
     #[inline(always)]
     fn push(&mut self, n: usize, s: isize) -> Result<(), ShapeError> {
@@ -369,11 +368,50 @@ pub trait RtOp {
     /// The number of input dims the op consumes (0 for `None`, the mask's rank for a bool mask).
     fn consumes(&self) -> usize;
     /// Applies the op.
-    fn apply(&self, cx: &mut SliceCx, front: bool) -> Result<(), ShapeError>;
+    fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError>;
+}
+
+/// Where the advanced indices met while applying a spec go: nowhere for basic specs (`()`, so
+/// the hot path of view creation carries no vectors), an [`AdvList`] for specs with index tensors.
+pub trait AdvSink: Default {
+    /// Records an advanced index of the front (`true`) or back side.
+    fn push(&mut self, front: bool, adv: AdvIndex);
+    /// The advanced indices in view order, given the final numbers of dims per part.
+    fn finish(self, rank: usize) -> Vec<AdvIndex>;
+}
+impl AdvSink for () {
+    #[inline(always)]
+    fn push(&mut self, _: bool, _: AdvIndex) {
+        unreachable!("a spec typed as basic holds no index tensor")
+    }
+    #[inline(always)]
+    fn finish(self, _: usize) -> Vec<AdvIndex> {
+        Vec::new()
+    }
+}
+/// The advanced indices of a spec with index tensors, per side.
+#[derive(Default)]
+pub struct AdvList {
+    pre: Vec<AdvIndex>,
+    post: Vec<AdvIndex>,
+}
+impl AdvSink for AdvList {
+    fn push(&mut self, front: bool, adv: AdvIndex) {
+        if front { &mut self.pre } else { &mut self.post }.push(adv);
+    }
+    fn finish(mut self, rank: usize) -> Vec<AdvIndex> {
+        // The back side was built reversed: positions count from the end.
+        for mut a in self.post {
+            a.pos = rank - (a.pos + a.index.len());
+            self.pre.push(a);
+        }
+        self.pre.sort_by_key(|a| a.pos);
+        self.pre
+    }
 }
 
 /// The state of applying a spec to a layout.
-pub struct SliceCx<'l> {
+pub struct SliceCx<'l, A = ()> {
     l: &'l Layout,
     stat: &'l [Option<usize>; MAX_RANK],
     front: usize,
@@ -382,15 +420,16 @@ pub struct SliceCx<'l> {
     off: isize,
     pre: DimBuf,
     post: DimBuf,
+    adv: A,
 }
-impl SliceCx<'_> {
+impl<A: AdvSink> SliceCx<'_, A> {
     /// Takes the next `k` input dims from the front or the back; returns the first one's position.
     #[inline(always)]
-    fn take(&mut self, front: bool, k: usize) -> Result<usize, ShapeError> {
+    fn take<const FRONT: bool>(&mut self, k: usize) -> Result<usize, ShapeError> {
         if self.back - self.front < k {
             return Err(too_many(self));
         }
-        Ok(if front {
+        Ok(if FRONT {
             self.front += k;
             self.front - k
         } else {
@@ -404,31 +443,31 @@ impl SliceCx<'_> {
     }
     /// Takes one input dim.
     #[inline(always)]
-    fn take_one(&mut self, front: bool) -> Result<DimIn, ShapeError> {
-        let i = self.take(front, 1)?;
+    fn take_one<const FRONT: bool>(&mut self) -> Result<DimIn, ShapeError> {
+        let i = self.take::<FRONT>(1)?;
         Ok(self.dim(i))
     }
     #[inline(always)]
-    fn out(&mut self, front: bool) -> &mut DimBuf {
-        if front {
+    fn out<const FRONT: bool>(&mut self) -> &mut DimBuf {
+        if FRONT {
             &mut self.pre
         } else {
             &mut self.post
         }
     }
     /// Keeps input dims `first..first + k` as they are and records an advanced index over them.
-    fn push_advanced(&mut self, front: bool, first: usize, mut adv: AdvIndex) -> Result<(), ShapeError> {
+    fn push_advanced<const FRONT: bool>(&mut self, first: usize, mut adv: AdvIndex) -> Result<(), ShapeError> {
         let k = adv.index.len();
         let l = self.l;
-        let buf = self.out(front);
+        let buf = self.out::<FRONT>();
         adv.pos = buf.len;
         // The back side is built in reverse and flipped at the end.
         for j in 0..k {
-            let i = if front { first + j } else { first + k - 1 - j };
+            let i = if FRONT { first + j } else { first + k - 1 - j };
             buf.push(l.sizes()[i], l.strides()[i])?;
         }
         adv.axis = first;
-        buf.adv.push(adv);
+        self.adv.push(FRONT, adv);
         Ok(())
     }
 }
@@ -439,9 +478,9 @@ impl RtOp for Full {
         1
     }
     #[inline(always)]
-    fn apply(&self, cx: &mut SliceCx, front: bool) -> Result<(), ShapeError> {
-        let d = cx.take_one(front)?;
-        cx.out(front).push(d.size, d.stride)
+    fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
+        let d = cx.take_one::<FRONT>()?;
+        cx.out::<FRONT>().push(d.size, d.stride)
     }
 }
 impl<const I: usize> RtOp for At<I> {
@@ -450,8 +489,8 @@ impl<const I: usize> RtOp for At<I> {
         1
     }
     #[inline(always)]
-    fn apply(&self, cx: &mut SliceCx, front: bool) -> Result<(), ShapeError> {
-        let d = cx.take_one(front)?;
+    fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
+        let d = cx.take_one::<FRONT>()?;
         if d.stat.is_some() {
             cx.off += I as isize * d.stride; // checked at compile time
         } else {
@@ -466,8 +505,8 @@ impl<const K: usize> RtOp for AtNeg<K> {
         1
     }
     #[inline(always)]
-    fn apply(&self, cx: &mut SliceCx, front: bool) -> Result<(), ShapeError> {
-        let d = cx.take_one(front)?;
+    fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
+        let d = cx.take_one::<FRONT>()?;
         cx.off += index_offset(-(K as isize), d.size, d.stride, d.axis)?;
         Ok(())
     }
@@ -478,8 +517,8 @@ impl RtOp for AtDyn {
         1
     }
     #[inline(always)]
-    fn apply(&self, cx: &mut SliceCx, front: bool) -> Result<(), ShapeError> {
-        let d = cx.take_one(front)?;
+    fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
+        let d = cx.take_one::<FRONT>()?;
         cx.off += index_offset(self.0, d.size, d.stride, d.axis)?;
         Ok(())
     }
@@ -493,21 +532,20 @@ fn step_of(step: usize, rev: bool) -> isize {
     }
 }
 #[inline(always)]
-fn push_range(
-    cx: &mut SliceCx,
-    front: bool,
+fn push_range<const FRONT: bool, A: AdvSink>(
+    cx: &mut SliceCx<A>,
     start: Option<isize>,
     end: Option<isize>,
     step: isize,
 ) -> Result<(), ShapeError> {
-    let d = cx.take_one(front)?;
+    let d = cx.take_one::<FRONT>()?;
     if step == 0 {
         return Err(ShapeError::ZeroStep { axis: d.axis });
     }
     let (s, e) = range_bounds(start, end, d.size, d.axis)?;
     let (o, len, stride) = range_dim(s, e, step, d.stride);
     cx.off += o;
-    cx.out(front).push(len, stride)
+    cx.out::<FRONT>().push(len, stride)
 }
 impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool> RtOp
     for Range<S, E, STEP, LEN, REV>
@@ -517,8 +555,8 @@ impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const 
         1
     }
     #[inline(always)]
-    fn apply(&self, cx: &mut SliceCx, front: bool) -> Result<(), ShapeError> {
-        push_range(cx, front, Some(S as isize), Some(E as isize), step_of(STEP, REV))
+    fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
+        push_range::<FRONT, A>(cx, Some(S as isize), Some(E as isize), step_of(STEP, REV))
     }
 }
 impl<const S: usize, const STEP: usize, const REV: bool> RtOp for RangeFrom<S, STEP, REV> {
@@ -527,8 +565,8 @@ impl<const S: usize, const STEP: usize, const REV: bool> RtOp for RangeFrom<S, S
         1
     }
     #[inline(always)]
-    fn apply(&self, cx: &mut SliceCx, front: bool) -> Result<(), ShapeError> {
-        push_range(cx, front, Some(S as isize), None, step_of(STEP, REV))
+    fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
+        push_range::<FRONT, A>(cx, Some(S as isize), None, step_of(STEP, REV))
     }
 }
 impl<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool> RtOp
@@ -539,9 +577,9 @@ impl<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, cons
         1
     }
     #[inline(always)]
-    fn apply(&self, cx: &mut SliceCx, front: bool) -> Result<(), ShapeError> {
+    fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
         let end = if KE == 0 { None } else { Some(-(KE as isize)) };
-        push_range(cx, front, Some(-(KS as isize)), end, step_of(STEP, REV))
+        push_range::<FRONT, A>(cx, Some(-(KS as isize)), end, step_of(STEP, REV))
     }
 }
 impl RtOp for RangeDyn {
@@ -550,8 +588,8 @@ impl RtOp for RangeDyn {
         1
     }
     #[inline(always)]
-    fn apply(&self, cx: &mut SliceCx, front: bool) -> Result<(), ShapeError> {
-        push_range(cx, front, self.start, self.end, self.step)
+    fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
+        push_range::<FRONT, A>(cx, self.start, self.end, self.step)
     }
 }
 impl RtOp for NewAxis {
@@ -560,8 +598,8 @@ impl RtOp for NewAxis {
         0
     }
     #[inline(always)]
-    fn apply(&self, cx: &mut SliceCx, front: bool) -> Result<(), ShapeError> {
-        cx.out(front).push(1, 0)
+    fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
+        cx.out::<FRONT>().push(1, 0)
     }
 }
 
@@ -570,9 +608,9 @@ pub trait RtOps {
     /// The number of input dims the list consumes.
     fn count(&self) -> usize;
     /// Applies the list from the front.
-    fn apply_front(&self, cx: &mut SliceCx) -> Result<(), ShapeError>;
+    fn apply_front<A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError>;
     /// Applies the list from the back.
-    fn apply_back(&self, cx: &mut SliceCx) -> Result<(), ShapeError>;
+    fn apply_back<A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError>;
 }
 impl RtOps for Nil {
     #[inline(always)]
@@ -580,17 +618,17 @@ impl RtOps for Nil {
         0
     }
     #[inline(always)]
-    fn apply_front(&self, _: &mut SliceCx) -> Result<(), ShapeError> {
+    fn apply_front<A: AdvSink>(&self, _: &mut SliceCx<A>) -> Result<(), ShapeError> {
         Ok(())
     }
     #[inline(always)]
-    fn apply_back(&self, _: &mut SliceCx) -> Result<(), ShapeError> {
+    fn apply_back<A: AdvSink>(&self, _: &mut SliceCx<A>) -> Result<(), ShapeError> {
         Ok(())
     }
 }
 #[cold]
 #[inline(never)]
-fn too_many(cx: &SliceCx) -> ShapeError {
+fn too_many<A: AdvSink>(cx: &SliceCx<A>) -> ShapeError {
     ShapeError::TooManyIndices { given: cx.given, rank: cx.l.rank() }
 }
 impl<O: RtOp, R: RtOps> RtOps for Cons<O, R> {
@@ -599,13 +637,13 @@ impl<O: RtOp, R: RtOps> RtOps for Cons<O, R> {
         self.0.consumes() + self.1.count()
     }
     #[inline(always)]
-    fn apply_front(&self, cx: &mut SliceCx) -> Result<(), ShapeError> {
-        self.0.apply(cx, true)?;
+    fn apply_front<A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
+        self.0.apply::<true, A>(cx)?;
         self.1.apply_front(cx)
     }
     #[inline(always)]
-    fn apply_back(&self, cx: &mut SliceCx) -> Result<(), ShapeError> {
-        self.0.apply(cx, false)?;
+    fn apply_back<A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
+        self.0.apply::<false, A>(cx)?;
         self.1.apply_back(cx)
     }
 }
@@ -617,7 +655,7 @@ impl<O: RtOp, R: RtOps> RtOps for Cons<O, R> {
 /// # Errors
 /// Any index or range error, [`ShapeError::TooManyIndices`], [`ShapeError::RankTooLarge`].
 #[inline(always)]
-pub fn apply_spec_advanced<Pre: RtOps, Post: RtOps>(
+pub fn apply_spec_advanced<Pre: RtOps, Post: RtOps, A: AdvSink>(
     l: &Layout,
     stat: &[Option<usize>; MAX_RANK],
     spec: &Spec<Pre, Post>,
@@ -632,6 +670,7 @@ pub fn apply_spec_advanced<Pre: RtOps, Post: RtOps>(
         off: l.offset() as isize,
         pre: DimBuf::new(),
         post: DimBuf::new(),
+        adv: A::default(),
     };
     spec.pre.apply_front(&mut cx)?;
     spec.post.apply_back(&mut cx)?;
@@ -655,13 +694,9 @@ pub fn apply_spec_advanced<Pre: RtOps, Post: RtOps>(
         (sizes[k], strides[k]) = (cx.post.sizes[i], cx.post.strides[i]);
         k += 1;
     }
-    let mut adv = core::mem::take(&mut cx.pre.adv);
-    for mut a in core::mem::take(&mut cx.post.adv) {
-        a.pos = cx.pre.len + mid + cx.post.len - (a.pos + a.index.len());
-        adv.push(a);
-    }
-    adv.sort_by_key(|a| a.pos);
-    Ok((Layout::from_arrays(sizes, strides, rank, cx.off).settle(l.offset()), adv))
+    // An empty result may carry an offset past the buffer's end; nothing is ever read through it.
+    let layout = Layout::from_arrays(sizes, strides, rank, cx.off);
+    Ok((layout, cx.adv.finish(rank)))
 }
 
 /// Applies a spec of basic indices (no index tensors) to a layout.
@@ -674,7 +709,7 @@ pub fn apply_spec<Pre: RtOps, Post: RtOps>(
     stat: &[Option<usize>; MAX_RANK],
     spec: &Spec<Pre, Post>,
 ) -> Result<Layout, ShapeError> {
-    Ok(apply_spec_advanced(l, stat, spec)?.0)
+    Ok(apply_spec_advanced::<Pre, Post, ()>(l, stat, spec)?.0)
 }
 
 /// What `t!(x[...])` calls (through autoref, so `x` may be an owned tensor, a view or a
@@ -705,7 +740,11 @@ where
     }
     #[inline(always)]
     fn t_try_slice(self, spec: Spec<Pre, Post>) -> Result<Self::Output, ShapeError> {
-        let (l, adv) = apply_spec_advanced(&self.layout, &S::STATIC, &spec)?;
+        let (l, adv) = apply_spec_advanced::<Pre, Post, <SpecKind<Pre, Post> as ResultKind>::Sink>(
+            &self.layout,
+            &S::STATIC,
+            &spec,
+        )?;
         <SpecKind<Pre, Post> as ResultKind>::make(self.data.as_slice(), l, adv)
     }
 }
@@ -723,7 +762,11 @@ where
     }
     #[inline(always)]
     fn t_try_slice(self, spec: Spec<Pre, Post>) -> Result<Self::Output, ShapeError> {
-        let (l, adv) = apply_spec_advanced(&self.layout, &S::STATIC, &spec)?;
+        let (l, adv) = apply_spec_advanced::<Pre, Post, <SpecKind<Pre, Post> as ResultKind>::Sink>(
+            &self.layout,
+            &S::STATIC,
+            &spec,
+        )?;
         <SpecKind<Pre, Post> as ResultKind>::make(self.data, l, adv)
     }
 }
@@ -746,7 +789,12 @@ where
     #[inline(always)]
     #[track_caller]
     fn t_slice_mut(self, spec: Spec<Pre, Post>) -> Self::Output {
-        let (l, adv) = apply_spec_advanced(&self.layout, &S::STATIC, &spec).or_panic();
+        let (l, adv) = apply_spec_advanced::<Pre, Post, <SpecKind<Pre, Post> as ResultKind>::Sink>(
+            &self.layout,
+            &S::STATIC,
+            &spec,
+        )
+        .or_panic();
         <SpecKind<Pre, Post> as ResultKind>::make_mut(self.data.as_mut_slice(), l, adv)
     }
 }

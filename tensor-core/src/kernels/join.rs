@@ -21,8 +21,10 @@ pub(crate) fn cat<T: Element>(inputs: &[(&[T], Layout)], axis: usize, out: &Layo
         for o in 0..outer {
             for (src, l) in inputs {
                 let block = l.numel() / outer;
-                let start = l.offset() + o * block;
-                v.extend_from_slice(&src[start..start + block]);
+                if block > 0 {
+                    let start = l.offset() + o * block;
+                    v.extend_from_slice(&src[start..start + block]);
+                }
             }
         }
         return v;

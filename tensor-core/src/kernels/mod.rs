@@ -28,7 +28,11 @@ pub const PAR_THRESHOLD: usize = 1 << 19;
 /// The tensor's elements as one slice, when its layout is contiguous.
 #[inline]
 pub(crate) fn contiguous_slice<'a, T>(data: &'a [T], l: &Layout) -> Option<&'a [T]> {
-    l.is_contiguous().then(|| &data[l.offset()..l.offset() + l.numel()])
+    match l.numel() {
+        // An empty view may carry any offset (even past the end): it reads nothing.
+        0 => Some(&[]),
+        n => l.is_contiguous().then(|| &data[l.offset()..l.offset() + n]),
+    }
 }
 
 /// The tensor's elements in row-major order, in a new buffer.
@@ -112,8 +116,11 @@ pub(crate) fn zip_assign<T: Element, U: Element>(
 
 /// Sets every element of `ld` to `v`.
 pub(crate) fn fill<T: Element>(dst: &mut [T], ld: &Layout, v: T) {
+    let (o, n) = (ld.offset(), ld.numel());
+    if n == 0 {
+        return;
+    }
     if ld.is_contiguous() {
-        let (o, n) = (ld.offset(), ld.numel());
         dst[o..o + n].fill(v);
         return;
     }
