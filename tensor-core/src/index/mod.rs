@@ -712,6 +712,25 @@ pub fn apply_spec<Pre: RtOps, Post: RtOps>(
     Ok(apply_spec_advanced::<Pre, Post, ()>(l, stat, spec)?.0)
 }
 
+/// What `t!(x[...])` gives for a tensor of shape `S`.
+type SliceOut<'a, T, S, Pre, Post> = <SpecKind<Pre, Post> as ResultKind>::Out<'a, T, <S as SliceShape<Pre, Post>>::Out>;
+
+/// The body of both [`TSlice`] impls: a view for basic indices, a copy for index tensors.
+#[inline(always)]
+fn slice_spec<'a, T: crate::Element, S, Pre: RtOps + AnyAdvanced, Post: RtOps + AnyAdvanced>(
+    data: &'a [T],
+    layout: &Layout,
+    spec: &Spec<Pre, Post>,
+) -> Result<SliceOut<'a, T, S, Pre, Post>, ShapeError>
+where
+    S: SliceShape<Pre, Post>,
+    (Pre::Kind, Post::Kind): KindOr,
+{
+    let (l, adv) =
+        apply_spec_advanced::<Pre, Post, <SpecKind<Pre, Post> as ResultKind>::Sink>(layout, &S::STATIC, spec)?;
+    <SpecKind<Pre, Post> as ResultKind>::make(data, l, adv)
+}
+
 /// What `t!(x[...])` calls (through autoref, so `x` may be an owned tensor, a view or a
 /// reference). Basic indices give a view that keeps the source's lifetime; index tensors give a
 /// copy (a [`Tensor`](crate::Tensor)), as in PyTorch.
@@ -740,12 +759,7 @@ where
     }
     #[inline(always)]
     fn t_try_slice(self, spec: Spec<Pre, Post>) -> Result<Self::Output, ShapeError> {
-        let (l, adv) = apply_spec_advanced::<Pre, Post, <SpecKind<Pre, Post> as ResultKind>::Sink>(
-            &self.layout,
-            &S::STATIC,
-            &spec,
-        )?;
-        <SpecKind<Pre, Post> as ResultKind>::make(self.data.as_slice(), l, adv)
+        slice_spec::<D::Elem, S, Pre, Post>(self.data.as_slice(), &self.layout, &spec)
     }
 }
 impl<'a, T: crate::Element, S, Pre: RtOps + AnyAdvanced, Post: RtOps + AnyAdvanced> TSlice<Pre, Post>
@@ -762,12 +776,7 @@ where
     }
     #[inline(always)]
     fn t_try_slice(self, spec: Spec<Pre, Post>) -> Result<Self::Output, ShapeError> {
-        let (l, adv) = apply_spec_advanced::<Pre, Post, <SpecKind<Pre, Post> as ResultKind>::Sink>(
-            &self.layout,
-            &S::STATIC,
-            &spec,
-        )?;
-        <SpecKind<Pre, Post> as ResultKind>::make(self.data, l, adv)
+        slice_spec::<T, S, Pre, Post>(self.data, &self.layout, &spec)
     }
 }
 
