@@ -7,6 +7,9 @@
 use proptest::prelude::*;
 use shaped::prelude::*;
 
+mod common;
+use common::*;
+
 /// Random cases per property: 3000, or `PROPTEST_CASES`; 4 under Miri, which interprets every
 /// instruction (and does not see the host's environment).
 fn cases() -> u32 {
@@ -21,24 +24,6 @@ fn cases() -> u32 {
 struct RefView {
     sizes: Vec<usize>,
     elems: Vec<usize>,
-}
-
-fn numel(sizes: &[usize]) -> usize {
-    sizes.iter().product()
-}
-
-/// Row-major multi-index of flat position `p`.
-fn unravel(mut p: usize, sizes: &[usize]) -> Vec<usize> {
-    let mut idx = vec![0; sizes.len()];
-    for d in (0..sizes.len()).rev() {
-        idx[d] = p % sizes[d];
-        p /= sizes[d];
-    }
-    idx
-}
-
-fn ravel(idx: &[usize], sizes: &[usize]) -> usize {
-    idx.iter().zip(sizes).fold(0, |acc, (i, n)| acc * n + i)
 }
 
 impl RefView {

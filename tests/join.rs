@@ -4,17 +4,13 @@
 //! reference that builds the result one element at a time.
 use proptest::prelude::*;
 use shaped::prelude::*;
+
+mod common;
+use common::*;
 use shaped::tensor::join::{Cat, Stack};
 
 fn x234() -> Tensor<i32, Shape![2, 3, 4]> {
     Tensor::<i32, Shape![24]>::arange().reshape::<Shape![2, 3, 4]>().into_owned()
-}
-
-fn err<T>(r: Result<T, ShapeError>) -> String {
-    match r {
-        Ok(_) => panic!("expected an error"),
-        Err(e) => e.to_string(),
-    }
 }
 
 // ------------------------------------------------------------------------------------------- cat
@@ -224,15 +220,6 @@ fn stack_all_and_stack_dyn() {
 }
 
 // ------------------------------------------------------------------------------------- property
-/// Row-major multi-index of flat position `p`.
-fn unravel(mut p: usize, sizes: &[usize]) -> Vec<usize> {
-    let mut idx = vec![0; sizes.len()];
-    for d in (0..sizes.len()).rev() {
-        idx[d] = p % sizes[d];
-        p /= sizes[d];
-    }
-    idx
-}
 
 /// A fresh `DynShape` tensor holding `base, base + 1, ...`; with `transpose`, its first two sizes
 /// are swapped, so that its `transpose_dyn(0, 1)` view has `sizes`.

@@ -3,18 +3,14 @@
 //! dynamic shapes, every error message, and a differential check of gather/scatter against a
 //! reference loop over row-major buffers.
 use shaped::prelude::*;
+
+mod common;
+use common::*;
 use shaped::Layout;
 
 /// `[[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]`.
 fn x34() -> Tensor<i32, Shape![3, 4]> {
     Tensor::<i32, Shape![12]>::arange().reshape::<Shape![3, 4]>().into_owned()
-}
-
-fn err<T>(r: Result<T, ShapeError>) -> String {
-    match r {
-        Ok(_) => panic!("expected an error"),
-        Err(e) => e.to_string(),
-    }
 }
 
 // ---------------------------------------------------------------------------- index_select
@@ -495,17 +491,6 @@ impl Lcg {
     }
 }
 
-fn ravel(c: &[usize], sizes: &[usize]) -> usize {
-    c.iter().zip(sizes).fold(0, |acc, (i, n)| acc * n + i)
-}
-fn unravel(mut p: usize, sizes: &[usize]) -> Vec<usize> {
-    let mut c = vec![0; sizes.len()];
-    for d in (0..sizes.len()).rev() {
-        c[d] = p % sizes[d];
-        p /= sizes[d];
-    }
-    c
-}
 fn norm(i: i64, n: usize) -> usize {
     (if i < 0 { i + n as i64 } else { i }) as usize
 }

@@ -2,12 +2,11 @@
 //! when they must.
 use shaped::prelude::*;
 
+mod common;
+use common::*;
+
 fn x234() -> Tensor<i32, Shape![2, 3, 4]> {
     Tensor::<i32, Shape![24]>::arange().reshape::<Shape![2, 3, 4]>().into_owned()
-}
-
-fn same_storage<T>(a: &[T], b: &[T]) -> bool {
-    a.as_ptr() == b.as_ptr()
 }
 
 #[test]

@@ -3,23 +3,15 @@
 //! views are checked to share the source's storage.
 use shaped::prelude::*;
 
+mod common;
+use common::*;
+
 fn x234() -> Tensor<i32, Shape![2, 3, 4]> {
     Tensor::<i32, Shape![24]>::arange().reshape::<Shape![2, 3, 4]>().into_owned()
 }
 
 fn a34() -> Tensor<i32, Shape![3, 4]> {
     Tensor::<i32, Shape![12]>::arange().reshape::<Shape![3, 4]>().into_owned()
-}
-
-fn same_storage<T>(a: &[T], b: &[T]) -> bool {
-    a.as_ptr() == b.as_ptr()
-}
-
-fn err<T>(r: Result<T, ShapeError>) -> String {
-    match r {
-        Ok(_) => panic!("expected an error"),
-        Err(e) => e.to_string(),
-    }
 }
 
 // ------------------------------------------------------------------------------------------ flip

@@ -1,0 +1,37 @@
+//! Helpers shared by the integration tests (each test file uses some of them).
+#![allow(dead_code)]
+
+use shaped::ShapeError;
+
+/// The message of an expected error.
+pub fn err<T>(r: Result<T, ShapeError>) -> String {
+    match r {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Whether two slices start at the same element (a view shares its source's storage).
+pub fn same_storage<T>(a: &[T], b: &[T]) -> bool {
+    a.as_ptr() == b.as_ptr()
+}
+
+/// The element count of `sizes`.
+pub fn numel(sizes: &[usize]) -> usize {
+    sizes.iter().product()
+}
+
+/// Row-major multi-index of flat position `p`.
+pub fn unravel(mut p: usize, sizes: &[usize]) -> Vec<usize> {
+    let mut idx = vec![0; sizes.len()];
+    for d in (0..sizes.len()).rev() {
+        idx[d] = p % sizes[d];
+        p /= sizes[d];
+    }
+    idx
+}
+
+/// Row-major flat position of a multi-index.
+pub fn ravel(idx: &[usize], sizes: &[usize]) -> usize {
+    idx.iter().zip(sizes).fold(0, |acc, (i, n)| acc * n + i)
+}
