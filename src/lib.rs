@@ -33,7 +33,7 @@
 
 pub use tensor_core::{
     bf16, dim, error, f16, index, kernels, layout, shape, storage, tensor, Axes, Axis, Const, CowRepr, Data, DataMut,
-    Dim, Dyn, DynShape, Element, Layout, Shape, ShapeError, SharedTensor, SliceArg, Tensor, TensorBase, TensorCow,
+    Dim, Dyn, DynShape, Element, Layout, One, Shape, ShapeError, SharedTensor, SliceArg, Tensor, TensorBase, TensorCow,
     TensorView, TensorViewMut, MAX_RANK,
 };
 
@@ -43,7 +43,7 @@ pub use tensor_core::tensor::join::{Cat, Stack};
 /// The names most code needs: `use shaped::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        t, where_, Axes, Cat, Const, Dyn, DynShape, Shape, ShapeError, SharedTensor, SliceArg, Stack, Tensor,
+        t, where_, Axes, Cat, Const, Dyn, DynShape, One, Shape, ShapeError, SharedTensor, SliceArg, Stack, Tensor,
         TensorCow, TensorView, TensorViewMut,
     };
 }
@@ -63,7 +63,7 @@ pub mod __private {
 /// | `2`, `-1` | one index (negative counts from the end) | dropped |
 /// | `a..b`, `a..`, `..b`, `a..=b`, `-3..` | a range | its length |
 /// | `a..b;2`, `..;-1` | with a step; a negative step walks the range backwards | its length |
-/// | `None` | a new size-1 dim | `Const<1>` |
+/// | `None` | a new size-1 dim | `One` |
 /// | `...` | the remaining dims | kept |
 /// | any other expression | an index or bound computed at run time | `Dyn` |
 ///

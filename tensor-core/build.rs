@@ -26,7 +26,8 @@ fn main() {
 fn to_const() -> String {
     let mut s = String::new();
     for n in 0..=TABLE_MAX {
-        writeln!(s, "impl ToConst for {} {{ type Out = Const<{n}>; }}", tn(n)).unwrap();
+        let d = if n == 1 { "One".to_string() } else { format!("Const<{n}>") };
+        writeln!(s, "impl ToConst for {} {{ type Out = {d}; }}", tn(n)).unwrap();
     }
     s
 }
@@ -53,6 +54,12 @@ fn shapes() -> String {
         writeln!(s, "impl<{g}> ListToTuple<Sh> for {list} {{ type Tuple = {tup}; }}").unwrap();
         let cgens = bounds(&ds, "ConstDim");
         writeln!(s, "#[diagnostic::do_not_recommend] impl<{cgens}> AllStatic for {tup} {{}}").unwrap();
+        // cast_shape: the same rank, each dim relabelled to one of the same size.
+        let ts = names("T", r);
+        let all: Vec<String> = ds.iter().chain(ts.iter()).cloned().collect();
+        let wh: Vec<String> = ds.iter().zip(&ts).map(|(d, t)| format!("{d}: CastDim<{t}>")).collect();
+        let wh = if wh.is_empty() { String::new() } else { format!("where {}", wh.join(", ")) };
+        writeln!(s, "impl<{}> CastShape<{}> for {tup} {wh} {{}}", bounds(&all, "Dim"), tuple(&ts)).unwrap();
         let kgens = bounds(&ds, "DimKind");
         writeln!(s, "impl<{kgens}> KindedShape for {tup} {{}}").unwrap();
         // Numel: the product of the typenum twins, when every dim has one.
@@ -144,7 +151,7 @@ fn axes() -> String {
         if r < MAX_RANK {
             for a in 0..=r {
                 let mut ins = ds.clone();
-                ins.insert(a, "Const<1>".into());
+                ins.insert(a, "One".into());
                 writeln!(s, "impl<{gens}> InsertAxis<{a}> for {tup} {{ type Out = {}; }}", tuple(&ins)).unwrap();
             }
         }
@@ -192,7 +199,7 @@ fn axes_more() -> String {
         let with = |extra: &str| if gens.is_empty() { extra.to_string() } else { format!("{gens}, {extra}") };
         // flatten(): a scalar becomes `[1]`, a vector stays itself, more dims merge into one `Dyn`.
         let flat = match r {
-            0 => "(Const<1>,)".to_string(),
+            0 => "(One,)".to_string(),
             1 => tup.clone(),
             _ => "(Dyn,)".to_string(),
         };

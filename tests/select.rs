@@ -461,7 +461,7 @@ fn nonzero_coordinates_with_a_static_column_count() {
     let nz: Tensor<i64, Shape![_, 2]> = b.nonzero();
     assert_eq!((nz.sizes(), nz.to_vec()), (&[2, 2][..], vec![0, 0, 1, 1]));
     let f = Tensor::from([f32::NAN, -0.0, 0.0, 1.5]);
-    let nf: Tensor<i64, Shape![_, 1]> = f.nonzero();
+    let nf: Tensor<i64, (Dyn, Const<1>)> = f.nonzero(); // one column per dim of `f`
     assert_eq!(nf.to_vec(), [0, 3], "NaN is nonzero, -0.0 is zero");
     // Row-major order of the (transposed) view, not of its storage.
     let x = Tensor::from([[0, 1], [2, 0]]);

@@ -1,17 +1,31 @@
-//! Dimensions: a size known at compile time ([`Const<N>`]) or at run time ([`Dyn`]).
+//! Dimensions: a size known at compile time ([`Const<N>`], and [`One`] for the size-1 dim that
+//! broadcasts) or at run time ([`Dyn`]).
 //!
-//! Most static rules need only type equality and so work for every `N` (matmul inner dims,
-//! same-shape element-wise work, permutes). The rules that must tell a size-1 dim apart
-//! (broadcasting, squeeze, expand) or compare and subtract sizes (literal slice bounds, reshape
-//! element counts) go through typenum's `const-generics` bridge, which covers `0..=1024` plus
-//! powers of two, `2^k - 1`, powers of ten and a few others. A static dim outside that range is a
-//! compile error that suggests `Dyn`.
+//! Stable Rust cannot branch on the value of a const generic (no specialisation, no
+//! `{N == 1}`), so the size-1 dim that broadcasting stretches is its own type, [`One`]. With it,
+//! every rule that only compares sizes (broadcasting, `expand`, `squeeze`, matmul inner dims,
+//! batch dims, permutes, `cat`'s other dims) holds for **every** `N`: they are equality-only
+//! impls, with no table. `Shape![1, 3]`, `unsqueeze`, `keepdim` reductions, `None` in `t!` and
+//! literal ranges of length 1 all make `One`. A `Const<1>` (from a nested array of length 1 or
+//! from generic code with `N = 1`) is an ordinary size: it broadcasts only with `Const<1>`, `One`
+//! and `Dyn`; `.cast_shape::<Shape![1, ..]>()` turns it into `One` without a copy.
+//!
+//! The rules that do arithmetic on sizes (literal slice bounds, reshape element counts, the
+//! lengths of `a..` and of static `cat`) go through typenum's `const-generics` bridge, which
+//! covers `0..=1024` plus powers of two, `2^k - 1`, powers of ten and a few others. A static dim
+//! outside that range in one of those rules is a compile error that suggests `Dyn`.
 use core::fmt;
-use typenum::{IsEqual, ToUInt, Unsigned, U1};
+use typenum::{IsEqual, ToUInt, Unsigned, B0, B1, U1};
 
 /// A dimension whose size `N` is part of the type. `Shape![2, 3]` is `(Const<2>, Const<3>)`.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Const<const N: usize>;
+
+/// The size-1 dimension that broadcasting stretches (`1` in `Shape![1, 3]`). Made by
+/// `unsqueeze`, `keepdim` reductions, `None` and length-1 literal ranges in `t!`. See the module
+/// docs for why it is not `Const<1>`.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct One;
 
 /// A dimension whose size is known only at run time (it lives in the tensor's layout).
 /// Spelled `_` in `Shape![_, 3]`.
@@ -23,13 +37,18 @@ impl<const N: usize> fmt::Debug for Const<N> {
         write!(f, "{N}")
     }
 }
+impl fmt::Debug for One {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("1")
+    }
+}
 impl fmt::Debug for Dyn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("_")
     }
 }
 
-/// Every dimension type: `Const<N>` for all `N`, and `Dyn`.
+/// Every dimension type: `Const<N>` for all `N`, [`One`], and [`Dyn`].
 pub trait Dim: Copy + Default + fmt::Debug + Send + Sync + 'static {
     /// `Some(N)` for `Const<N>`, `None` for `Dyn`.
     const STATIC: Option<usize>;
@@ -37,11 +56,14 @@ pub trait Dim: Copy + Default + fmt::Debug + Send + Sync + 'static {
 impl<const N: usize> Dim for Const<N> {
     const STATIC: Option<usize> = Some(N);
 }
+impl Dim for One {
+    const STATIC: Option<usize> = Some(1);
+}
 impl Dim for Dyn {
     const STATIC: Option<usize> = None;
 }
 
-/// A dim whose size is in the type (`Const<N>`, any `N`). Constructors such as `zeros()` that
+/// A dim whose size is in the type (`Const<N>` for any `N`, or `One`). Constructors such as `zeros()` that
 /// take no sizes need every dim to be one.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is a runtime (`Dyn`) dimension, so its size is not in the type",
@@ -50,29 +72,24 @@ impl Dim for Dyn {
 )]
 pub trait ConstDim: Dim {}
 impl<const N: usize> ConstDim for Const<N> {}
+impl ConstDim for One {}
 
-/// Marker kind of a runtime dim; static dims have the kinds `B1` (size 1) and `B0` (any other
-/// size) from typenum.
+/// Marker kind of a runtime dim; static dims have the kinds `B1` ([`One`]) and `B0` (`Const<N>`,
+/// every `N`) from typenum.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct KDyn;
 
-/// Classifies a dim as size 1, another static size, or runtime: what broadcasting dispatches on.
-#[diagnostic::on_unimplemented(
-    message = "static size `{Self}` is outside the range that broadcasting checks at compile time",
-    label = "no type-level number for this size",
-    note = "static broadcasting covers sizes 0..=1024 and powers of two, powers of ten and 2^k - 1; use `Dyn` (`_` in `Shape![..]`) for this dim"
-)]
+/// Classifies a dim as the broadcastable size 1 ([`One`]), a static size, or runtime: what
+/// broadcasting and `expand` dispatch on. Implemented for every dim.
 pub trait DimKind: Dim {
     /// `typenum::B1`, `typenum::B0` or [`KDyn`].
     type Kind;
 }
-#[diagnostic::do_not_recommend]
-impl<const N: usize> DimKind for Const<N>
-where
-    typenum::Const<N>: ToUInt,
-    typenum::U<N>: IsEqual<U1>,
-{
-    type Kind = typenum::Eq<typenum::U<N>, U1>;
+impl<const N: usize> DimKind for Const<N> {
+    type Kind = B0;
+}
+impl DimKind for One {
+    type Kind = B1;
 }
 impl DimKind for Dyn {
     type Kind = KDyn;
@@ -95,6 +112,9 @@ where
     typenum::U<N>: Unsigned,
 {
     type Tn = typenum::U<N>;
+}
+impl StaticDim for One {
+    type Tn = typenum::U1;
 }
 
 /// typenum number -> `Const<N>`, for `N` in `0..=1024` (generated by `build.rs`).
@@ -134,3 +154,88 @@ impl<const N: usize, LS, RS> SameDim<Const<N>, LS, RS> for Dyn {
 impl<LS, RS> SameDim<Dyn, LS, RS> for Dyn {
     type Out = Dyn;
 }
+impl<LS, RS> SameDim<One, LS, RS> for One {
+    type Out = One;
+}
+impl<LS, RS> SameDim<Dyn, LS, RS> for One {
+    type Out = One;
+}
+impl<LS, RS> SameDim<One, LS, RS> for Dyn {
+    type Out = One;
+}
+impl<LS, RS> SameDim<Const<1>, LS, RS> for One {
+    type Out = One;
+}
+impl<LS, RS> SameDim<One, LS, RS> for Const<1> {
+    type Out = One;
+}
+
+/// A dim that may be relabelled as `Target` without touching the data (`cast_shape`): equal
+/// static sizes (every `N`; `Const<1>` and [`One`] are both size 1), or a `Dyn` on either side
+/// (checked at run time).
+#[diagnostic::on_unimplemented(
+    message = "cannot cast dimension `{Self}` to `{Target}`: the sizes differ",
+    label = "a cast keeps every size; use `reshape` to change them"
+)]
+pub trait CastDim<Target>: Dim {}
+impl<const N: usize> CastDim<Const<N>> for Const<N> {}
+impl<const N: usize> CastDim<Dyn> for Const<N> {}
+impl<const N: usize> CastDim<Const<N>> for Dyn {}
+impl CastDim<Dyn> for Dyn {}
+impl CastDim<One> for One {}
+impl CastDim<Dyn> for One {}
+impl CastDim<One> for Dyn {}
+impl CastDim<Const<1>> for One {}
+impl CastDim<One> for Const<1> {}
+
+/// The output dim of a literal `t!` range of length `LEN`: `Const<LEN>`, or [`One`] when the
+/// macro sets `ONE` (exactly when `LEN == 1`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LenDim<const LEN: usize, const ONE: bool>;
+/// Picks the dim type for [`LenDim`].
+pub trait PickDim {
+    /// `Const<LEN>` or [`One`].
+    type D: Dim;
+}
+impl<const L: usize> PickDim for LenDim<L, false> {
+    type D = Const<L>;
+}
+impl<const L: usize> PickDim for LenDim<L, true> {
+    type D = One;
+}
+
+/// The dim that `Tensor::from(array)` gives a nested-array level of length `N`: [`One`] for 1 (so
+/// that `Tensor::from([[1.], [2.]])` broadcasts like PyTorch's `[2, 1]`), `Const<N>` otherwise.
+/// It needs the size class of `N`, so it covers typenum's range (`0..=1024`, powers of two and
+/// ten, `2^k - 1`); `Tensor::from_array` keeps `Const<N>` for every `N` and in generic code.
+#[diagnostic::on_unimplemented(
+    message = "`Tensor::from` cannot classify an array of length `{Self}` at compile time",
+    label = "array lengths 0..=1024 (or a power of two or ten) only",
+    note = "use `Tensor::from_array` (every length, dims stay `Const<N>`) or `Tensor::from_vec`"
+)]
+pub trait ArrayDim {
+    /// [`One`] or `Const<N>`.
+    type D: Dim;
+}
+#[diagnostic::do_not_recommend]
+impl<const N: usize> ArrayDim for Const<N>
+where
+    typenum::Const<N>: ToUInt,
+    typenum::U<N>: IsEqual<U1>,
+    typenum::Eq<typenum::U<N>, U1>: PickArrayDim<N>,
+{
+    type D = <typenum::Eq<typenum::U<N>, U1> as PickArrayDim<N>>::D;
+}
+/// `B1` (length 1) gives [`One`], `B0` gives `Const<N>`.
+pub trait PickArrayDim<const N: usize> {
+    /// The dim.
+    type D: Dim;
+}
+impl<const N: usize> PickArrayDim<N> for B1 {
+    type D = One;
+}
+impl<const N: usize> PickArrayDim<N> for B0 {
+    type D = Const<N>;
+}
+/// The dim of an array level of length `N` (see [`ArrayDim`]).
+pub type ArrDim<const N: usize> = <Const<N> as ArrayDim>::D;

@@ -22,7 +22,7 @@ pub mod shape;
 pub mod storage;
 pub mod tensor;
 
-pub use dim::{Const, Dim, Dyn};
+pub use dim::{Const, Dim, Dyn, One};
 pub use error::ShapeError;
 pub use half::{bf16, f16};
 pub use index::SliceArg;

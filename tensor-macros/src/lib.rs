@@ -11,9 +11,9 @@
 //!   ...                the remaining dims (at most one)
 //!   None               NewAxis (a size-1 dim)
 //!   3 / -1             At<3> / AtNeg<1>                 (checked at compile time)
-//!   a..b  a..=b  ..b   Range<S, E, STEP, LEN, REV>      (LEN computed here)
+//!   a..b  a..=b  ..b   Range<S, E, STEP, LEN, REV, ONE>      (LEN computed here)
 //!   a..   ..;k         RangeFrom<S, STEP, REV>          (LEN computed by typenum)
-//!   -k..  -k..-j       RangeNeg<KS, KE, STEP, LEN, REV>
+//!   -k..  -k..-j       RangeNeg<KS, KE, STEP, LEN, REV, ONE>
 //!   <range>;step       literal step (negative: REV, a reversed view) or an expression
 //!   &expr              an index tensor: IndexItem::index_op gives AdvIdx for integers and
 //!                      MaskIdx for bools (advanced indexing: a copy, as in PyTorch)
@@ -196,6 +196,7 @@ fn lower_item(k: &TS, toks: Vec<TT>) -> syn::Result<Item> {
         let ast = st.abs();
         let (stl, revl) = (usize_lit(ast), quote!(#rev));
         let len = |span: i128| usize_lit((span + ast - 1) / ast);
+        let one = |span: i128| (span + ast - 1) / ast == 1;
         match (&start, &end) {
             (None, None) if st == 1 => return Ok(Item::Op(quote_spanned!(span=> #ix::Full))),
             (None, None) => return Ok(Item::Op(quote_spanned!(span=> #ix::RangeFrom::<0, #stl, #revl>))),
@@ -204,8 +205,8 @@ fn lower_item(k: &TS, toks: Vec<TT>) -> syn::Result<Item> {
                 return Ok(Item::Op(quote_spanned!(span=> #ix::RangeFrom::<#s, #stl, #revl>)));
             }
             (Some(Bound::Lit(s)), None) => {
-                let (ks, l) = (usize_lit(-s), len(-s));
-                return Ok(Item::Op(quote_spanned!(span=> #ix::RangeNeg::<#ks, 0, #stl, #l, #revl>)));
+                let (ks, l, o) = (usize_lit(-s), len(-s), one(-s));
+                return Ok(Item::Op(quote_spanned!(span=> #ix::RangeNeg::<#ks, 0, #stl, #l, #revl, #o>)));
             }
             (s, Some(Bound::Lit(e))) if *e >= 0 && matches!(s, None | Some(Bound::Lit(0..))) => {
                 let s = match s {
@@ -215,15 +216,15 @@ fn lower_item(k: &TS, toks: Vec<TT>) -> syn::Result<Item> {
                 if s > *e {
                     return err(span, format!("range start {s} is greater than its end {e}"));
                 }
-                let (sl, el, l) = (usize_lit(s), usize_lit(*e), len(e - s));
-                return Ok(Item::Op(quote_spanned!(span=> #ix::Range::<#sl, #el, #stl, #l, #revl>)));
+                let (sl, el, l, o) = (usize_lit(s), usize_lit(*e), len(e - s), one(e - s));
+                return Ok(Item::Op(quote_spanned!(span=> #ix::Range::<#sl, #el, #stl, #l, #revl, #o>)));
             }
             (Some(Bound::Lit(s)), Some(Bound::Lit(e))) if *s < 0 && *e < 0 => {
                 if s > e {
                     return err(span, format!("range start {s} is greater than its end {e}"));
                 }
-                let (ks, ke, l) = (usize_lit(-s), usize_lit(-e), len(e - s));
-                return Ok(Item::Op(quote_spanned!(span=> #ix::RangeNeg::<#ks, #ke, #stl, #l, #revl>)));
+                let (ks, ke, l, o) = (usize_lit(-s), usize_lit(-e), len(e - s), one(e - s));
+                return Ok(Item::Op(quote_spanned!(span=> #ix::RangeNeg::<#ks, #ke, #stl, #l, #revl, #o>)));
             }
             _ => {}
         }

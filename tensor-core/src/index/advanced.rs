@@ -345,9 +345,9 @@ basic_kind! {
     [const I: usize] super::At<I>;
     [const K: usize] super::AtNeg<K>;
     [] AtDyn;
-    [const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool] super::Range<S, E, STEP, LEN, REV>;
+    [const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool, const ONE: bool] super::Range<S, E, STEP, LEN, REV, ONE>;
     [const S: usize, const STEP: usize, const REV: bool] super::RangeFrom<S, STEP, REV>;
-    [const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool] super::RangeNeg<KS, KE, STEP, LEN, REV>;
+    [const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool, const ONE: bool] super::RangeNeg<KS, KE, STEP, LEN, REV, ONE>;
     [] super::RangeDyn;
     [] super::NewAxis;
 }

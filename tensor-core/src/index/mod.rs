@@ -33,15 +33,23 @@ pub struct AtNeg<const K: usize>;
 /// A runtime index (negative counts from the end; drops the dim).
 #[derive(Clone, Copy, Debug)]
 pub struct AtDyn(pub isize);
-/// Literal `S..E;STEP` (`REV`: negative step). `LEN` is computed by the macro.
+/// Literal `S..E;STEP` (`REV`: negative step). `LEN` is computed by the macro, which also sets
+/// `ONE` when `LEN == 1` so that the result dim is the broadcastable [`One`].
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Range<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool>;
+pub struct Range<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool, const ONE: bool>;
 /// Literal `S..;STEP` (and `..;STEP`): the length `ceil((N - S) / STEP)` is computed with typenum.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RangeFrom<const S: usize, const STEP: usize, const REV: bool>;
 /// Literal `-KS..-KE;STEP` (`KE = 0`: open end), counted from the end of the dim.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct RangeNeg<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool>;
+pub struct RangeNeg<
+    const KS: usize,
+    const KE: usize,
+    const STEP: usize,
+    const LEN: usize,
+    const REV: bool,
+    const ONE: bool,
+>;
 /// A range with a runtime part (gives a `Dyn` dim).
 #[derive(Clone, Copy, Debug)]
 pub struct RangeDyn {
@@ -206,21 +214,33 @@ impl<D: Dim, R, Sh> IndexOp<Cons<D, R>, Sh> for AtDyn {
     type Out = Nil;
     type Rest = R;
 }
-impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool, const N: usize, R, Sh>
-    IndexOp<Cons<Const<N>, R>, Sh> for Range<S, E, STEP, LEN, REV>
+impl<
+        const S: usize,
+        const E: usize,
+        const STEP: usize,
+        const LEN: usize,
+        const REV: bool,
+        const ONE: bool,
+        const N: usize,
+        R,
+        Sh,
+    > IndexOp<Cons<Const<N>, R>, Sh> for Range<S, E, STEP, LEN, REV, ONE>
 where
+    LenDim<LEN, ONE>: PickDim,
     Const<E>: StaticDim,
     Const<N>: StaticDim,
     TnC<E>: IsLessOrEqual<TnC<N>>,
     typenum::LeEq<TnC<E>, TnC<N>>: RangeEndInBounds<E, N, Sh>,
 {
-    type Out = Cons<Const<LEN>, Nil>;
+    type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
     type Rest = R;
 }
-impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool, R, Sh>
-    IndexOp<Cons<Dyn, R>, Sh> for Range<S, E, STEP, LEN, REV>
+impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool, const ONE: bool, R, Sh>
+    IndexOp<Cons<Dyn, R>, Sh> for Range<S, E, STEP, LEN, REV, ONE>
+where
+    LenDim<LEN, ONE>: PickDim,
 {
-    type Out = Cons<Const<LEN>, Nil>;
+    type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
     type Rest = R;
 }
 impl<const S: usize, const STEP: usize, const REV: bool, const N: usize, R, Sh> IndexOp<Cons<Const<N>, R>, Sh>
@@ -238,21 +258,41 @@ impl<const S: usize, const STEP: usize, const REV: bool, R, Sh> IndexOp<Cons<Dyn
     type Out = Cons<Dyn, Nil>;
     type Rest = R;
 }
-impl<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool, const N: usize, R, Sh>
-    IndexOp<Cons<Const<N>, R>, Sh> for RangeNeg<KS, KE, STEP, LEN, REV>
+impl<
+        const KS: usize,
+        const KE: usize,
+        const STEP: usize,
+        const LEN: usize,
+        const REV: bool,
+        const ONE: bool,
+        const N: usize,
+        R,
+        Sh,
+    > IndexOp<Cons<Const<N>, R>, Sh> for RangeNeg<KS, KE, STEP, LEN, REV, ONE>
 where
+    LenDim<LEN, ONE>: PickDim,
     Const<KS>: StaticDim,
     Const<N>: StaticDim,
     TnC<KS>: IsLessOrEqual<TnC<N>>,
     typenum::LeEq<TnC<KS>, TnC<N>>: NegStartInBounds<KS, N, Sh>,
 {
-    type Out = Cons<Const<LEN>, Nil>;
+    type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
     type Rest = R;
 }
-impl<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool, R, Sh>
-    IndexOp<Cons<Dyn, R>, Sh> for RangeNeg<KS, KE, STEP, LEN, REV>
+impl<
+        const KS: usize,
+        const KE: usize,
+        const STEP: usize,
+        const LEN: usize,
+        const REV: bool,
+        const ONE: bool,
+        R,
+        Sh,
+    > IndexOp<Cons<Dyn, R>, Sh> for RangeNeg<KS, KE, STEP, LEN, REV, ONE>
+where
+    LenDim<LEN, ONE>: PickDim,
 {
-    type Out = Cons<Const<LEN>, Nil>;
+    type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
     type Rest = R;
 }
 impl<D: Dim, R, Sh> IndexOp<Cons<D, R>, Sh> for RangeDyn {
@@ -260,8 +300,30 @@ impl<D: Dim, R, Sh> IndexOp<Cons<D, R>, Sh> for RangeDyn {
     type Rest = R;
 }
 impl<L, Sh> IndexOp<L, Sh> for NewAxis {
-    type Out = Cons<Const<1>, Nil>;
+    type Out = Cons<One, Nil>;
     type Rest = L;
+}
+
+/// A literal index or range on a [`One`] dim is checked as on `Const<1>`.
+macro_rules! one_as_const1 {
+    ($([$($g:tt)*] $op:ty;)*) => {$(
+        impl<$($g)* R, Sh> IndexOp<Cons<One, R>, Sh> for $op
+        where
+            $op: IndexOp<Cons<Const<1>, R>, Sh>,
+        {
+            type Out = <$op as IndexOp<Cons<Const<1>, R>, Sh>>::Out;
+            type Rest = R;
+        }
+    )*};
+}
+one_as_const1! {
+    [const I: usize,] At<I>;
+    [const K: usize,] AtNeg<K>;
+    [const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool, const ONE: bool,]
+        Range<S, E, STEP, LEN, REV, ONE>;
+    [const S: usize, const STEP: usize, const REV: bool,] RangeFrom<S, STEP, REV>;
+    [const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool, const ONE: bool,]
+        RangeNeg<KS, KE, STEP, LEN, REV, ONE>;
 }
 
 /// Applies a list of ops to the front of the dims list `L`.
@@ -547,8 +609,8 @@ fn push_range<const FRONT: bool, A: AdvSink>(
     cx.off += o;
     cx.out::<FRONT>().push(len, stride)
 }
-impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool> RtOp
-    for Range<S, E, STEP, LEN, REV>
+impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool, const ONE: bool> RtOp
+    for Range<S, E, STEP, LEN, REV, ONE>
 {
     #[inline(always)]
     fn consumes(&self) -> usize {
@@ -569,8 +631,8 @@ impl<const S: usize, const STEP: usize, const REV: bool> RtOp for RangeFrom<S, S
         push_range::<FRONT, A>(cx, Some(S as isize), None, step_of(STEP, REV))
     }
 }
-impl<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool> RtOp
-    for RangeNeg<KS, KE, STEP, LEN, REV>
+impl<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool, const ONE: bool> RtOp
+    for RangeNeg<KS, KE, STEP, LEN, REV, ONE>
 {
     #[inline(always)]
     fn consumes(&self) -> usize {

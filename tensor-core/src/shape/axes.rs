@@ -30,7 +30,7 @@ impl<const A: usize> RemoveAxis<A> for DynShape {
     label = "axis out of range, or the result would have more than 6 dims"
 )]
 pub trait InsertAxis<const A: usize>: Shape {
-    /// The shape with a `Const<1>` at position `A`.
+    /// The shape with a [`One`] at position `A`.
     type Out: Shape;
 }
 impl<const A: usize> InsertAxis<A> for DynShape {
@@ -89,14 +89,15 @@ macro_rules! Axes {
     ($($a:expr),* $(,)?) => { ( $( $crate::Axis<{$a}>, )* ) };
 }
 
-/// A dim that `squeeze` may remove from axis `A` of shape `S`: `Const<1>`, or `Dyn` (checked at
-/// run time).
+/// A dim that `squeeze` may remove from axis `A` of shape `S`: [`One`], `Const<1>`, or `Dyn`
+/// (checked at run time).
 #[diagnostic::on_unimplemented(
     message = "cannot squeeze axis {A} of shape `{S}`: its size is `{Self}`, not 1",
     label = "only size-1 dims can be squeezed"
 )]
 pub trait Squeezable<S, const A: usize>: Dim {}
 impl<S, const A: usize> Squeezable<S, A> for Const<1> {}
+impl<S, const A: usize> Squeezable<S, A> for One {}
 impl<S, const A: usize> Squeezable<S, A> for Dyn {}
 
 /// Matrix product shapes: `[M, K] @ [K, N] -> [M, N]`. The inner dims must be equal (checked at
@@ -232,7 +233,7 @@ impl<const D1: usize, const D2: usize> DiagonalShape<D1, D2> for DynShape {
 }
 
 /// Dim `X` inserted at position `A` (`0..=rank`): what `stack` does to its inputs' shape
-/// ([`InsertAxis`] is the special case `X = Const<1>`).
+/// ([`InsertAxis`] is the special case `X = One`).
 #[diagnostic::on_unimplemented(
     message = "cannot insert a dim at axis {A} of shape `{Self}`",
     label = "axis out of range, or the result would have more than 6 dims"
@@ -306,19 +307,17 @@ pub trait CatSumDim<Rhs, LS, RS, const A: usize>: Dim {
     type Out: Dim;
 }
 #[diagnostic::do_not_recommend]
-impl<const N: usize, const M: usize, LS, RS, const A: usize> CatSumDim<Const<M>, LS, RS, A> for Const<N>
+impl<P: ConstDim + StaticDim, Q: ConstDim + StaticDim, LS, RS, const A: usize> CatSumDim<Q, LS, RS, A> for P
 where
-    Const<N>: StaticDim,
-    Const<M>: StaticDim,
-    Tn<Const<N>>: Add<Tn<Const<M>>>,
-    typenum::Sum<Tn<Const<N>>, Tn<Const<M>>>: ToConst,
+    Tn<P>: Add<Tn<Q>>,
+    typenum::Sum<Tn<P>, Tn<Q>>: ToConst,
 {
-    type Out = <typenum::Sum<Tn<Const<N>>, Tn<Const<M>>> as ToConst>::Out;
+    type Out = <typenum::Sum<Tn<P>, Tn<Q>> as ToConst>::Out;
 }
-impl<const N: usize, LS, RS, const A: usize> CatSumDim<Dyn, LS, RS, A> for Const<N> {
+impl<P: ConstDim, LS, RS, const A: usize> CatSumDim<Dyn, LS, RS, A> for P {
     type Out = Dyn;
 }
-impl<const M: usize, LS, RS, const A: usize> CatSumDim<Const<M>, LS, RS, A> for Dyn {
+impl<Q: ConstDim, LS, RS, const A: usize> CatSumDim<Q, LS, RS, A> for Dyn {
     type Out = Dyn;
 }
 impl<LS, RS, const A: usize> CatSumDim<Dyn, LS, RS, A> for Dyn {

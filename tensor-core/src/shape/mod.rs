@@ -108,6 +108,18 @@ impl<const R: usize> ElemIndex<DynShape> for [usize; R] {}
 )]
 pub trait AllStatic: StaticRank {}
 
+/// `Self` may be relabelled as `Target` without touching the data ([`cast_shape`]): the same
+/// rank, and each pair of dims has the same size (`Const<1>` and [`One`] are both size 1; a `Dyn`
+/// on either side is checked at run time).
+///
+/// [`cast_shape`]: crate::TensorBase::cast_shape
+#[diagnostic::on_unimplemented(
+    message = "cannot cast shape `{Self}` to `{Target}`",
+    label = "the ranks or the static sizes differ",
+    note = "a cast keeps the rank and every size; use `reshape` or `view` to change them"
+)]
+pub trait CastShape<Target: Shape>: Shape {}
+
 /// Every dim can take part in broadcasting (static inside typenum's range, or `Dyn`).
 pub trait KindedShape: Shape {}
 
@@ -171,7 +183,8 @@ impl<L: RevAcc<Nil>> Reverse for L {
 
 include!(concat!(env!("OUT_DIR"), "/shapes.rs"));
 
-/// Shape type from sizes: `Shape![2, 3]` is `(Const<2>, Const<3>)`; `_` is a runtime dim
+/// Shape type from sizes: `Shape![2, 3]` is `(Const<2>, Const<3>)`; a literal `1` is the
+/// broadcastable size-1 dim [`One`]; `_` is a runtime dim
 /// (`Dyn`); `Shape![]` is the rank-0 (scalar) shape; `Shape![..]` is [`DynShape`]. A size may be a
 /// literal, a const generic parameter name, or `{expr}`.
 ///
@@ -188,6 +201,7 @@ macro_rules! Shape {
 #[macro_export]
 macro_rules! __dim {
     (_) => { $crate::Dyn };
+    (1) => { $crate::One };
     ($n:literal) => { $crate::Const<$n> };
     ($n:ident) => { $crate::Const<$n> };
     ({$n:expr}) => { $crate::Const<{$n}> };

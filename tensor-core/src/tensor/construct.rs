@@ -1,9 +1,9 @@
 //! Constructors of owned tensors.
 use super::{Tensor, TensorBase};
-use crate::dim::{Const, Dyn};
+use crate::dim::{ArrDim, ArrayDim, Const, Dyn};
 use crate::error::{OrPanic, ShapeError};
 use crate::layout::Layout;
-use crate::shape::{AllStatic, Shape};
+use crate::shape::{AllStatic, Shape, MAX_RANK};
 use crate::storage::Element;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -143,33 +143,100 @@ impl<T: Element + NumCast + ToPrimitive> Tensor<T, (Dyn,)> {
     }
 }
 
-/// `Tensor::from([1., 2., 3.])`: shape `[3]` from the array type.
-impl<T: Element, const A: usize> From<[T; A]> for Tensor<T, (Const<A>,)> {
+/// `Tensor::from([1., 2., 3.])`: shape `[3]` from the array type. A level of length 1 becomes the
+/// broadcastable [`One`](crate::One) dim, as PyTorch's `torch.tensor` gives a size-1 dim; lengths
+/// must be in typenum's range (see [`ArrayDim`]); [`from_array`](TensorBase::from_array) keeps
+/// `Const<N>` for every length.
+impl<T: Element, const A: usize> From<[T; A]> for Tensor<T, (ArrDim<A>,)>
+where
+    Const<A>: ArrayDim,
+{
     fn from(a: [T; A]) -> Self {
         TensorBase::from_parts(a.to_vec(), Layout::contiguous(&[A]).expect("rank 1"))
     }
 }
-/// `Tensor::from([[1., 2., 3.], [4., 5., 6.]])`: shape `[2, 3]` from the array type.
-impl<T: Element, const A: usize, const B: usize> From<[[T; B]; A]> for Tensor<T, (Const<A>, Const<B>)> {
+/// `Tensor::from([[1., 2., 3.], [4., 5., 6.]])`: shape `[2, 3]` from the array type (a level of
+/// length 1 gives [`One`](crate::One)).
+impl<T: Element, const A: usize, const B: usize> From<[[T; B]; A]> for Tensor<T, (ArrDim<A>, ArrDim<B>)>
+where
+    Const<A>: ArrayDim,
+    Const<B>: ArrayDim,
+{
     fn from(a: [[T; B]; A]) -> Self {
         TensorBase::from_parts(a.as_flattened().to_vec(), Layout::contiguous(&[A, B]).expect("rank 2"))
     }
 }
-/// Shape `[A, B, C]` from a nested array.
+/// Shape `[A, B, C]` from a nested array (a level of length 1 gives [`One`](crate::One)).
 impl<T: Element, const A: usize, const B: usize, const C: usize> From<[[[T; C]; B]; A]>
-    for Tensor<T, (Const<A>, Const<B>, Const<C>)>
+    for Tensor<T, (ArrDim<A>, ArrDim<B>, ArrDim<C>)>
+where
+    Const<A>: ArrayDim,
+    Const<B>: ArrayDim,
+    Const<C>: ArrayDim,
 {
     fn from(a: [[[T; C]; B]; A]) -> Self {
         let data = a.as_flattened().as_flattened().to_vec();
         TensorBase::from_parts(data, Layout::contiguous(&[A, B, C]).expect("rank 3"))
     }
 }
-/// Shape `[A, B, C, D]` from a nested array.
+/// Shape `[A, B, C, D]` from a nested array (a level of length 1 gives [`One`](crate::One)).
 impl<T: Element, const A: usize, const B: usize, const C: usize, const D: usize> From<[[[[T; D]; C]; B]; A]>
-    for Tensor<T, (Const<A>, Const<B>, Const<C>, Const<D>)>
+    for Tensor<T, (ArrDim<A>, ArrDim<B>, ArrDim<C>, ArrDim<D>)>
+where
+    Const<A>: ArrayDim,
+    Const<B>: ArrayDim,
+    Const<C>: ArrayDim,
+    Const<D>: ArrayDim,
 {
     fn from(a: [[[[T; D]; C]; B]; A]) -> Self {
         let data = a.as_flattened().as_flattened().as_flattened().to_vec();
         TensorBase::from_parts(data, Layout::contiguous(&[A, B, C, D]).expect("rank 4"))
+    }
+}
+
+/// Nested arrays whose type gives the shape with `Const<N>` dims for every length (no typenum
+/// range, so it works in generic code): what [`TensorBase::from_array`] takes.
+pub trait NestedArray<T: Element> {
+    /// `(Const<A>, ..)`.
+    type Shape: Shape;
+    /// The elements in row-major order.
+    fn flat(&self) -> &[T];
+}
+impl<T: Element, const A: usize> NestedArray<T> for [T; A] {
+    type Shape = (Const<A>,);
+    fn flat(&self) -> &[T] {
+        self
+    }
+}
+impl<T: Element, const A: usize, const B: usize> NestedArray<T> for [[T; B]; A] {
+    type Shape = (Const<A>, Const<B>);
+    fn flat(&self) -> &[T] {
+        self.as_flattened()
+    }
+}
+impl<T: Element, const A: usize, const B: usize, const C: usize> NestedArray<T> for [[[T; C]; B]; A] {
+    type Shape = (Const<A>, Const<B>, Const<C>);
+    fn flat(&self) -> &[T] {
+        self.as_flattened().as_flattened()
+    }
+}
+impl<T: Element, const A: usize, const B: usize, const C: usize, const D: usize> NestedArray<T>
+    for [[[[T; D]; C]; B]; A]
+{
+    type Shape = (Const<A>, Const<B>, Const<C>, Const<D>);
+    fn flat(&self) -> &[T] {
+        self.as_flattened().as_flattened().as_flattened()
+    }
+}
+
+impl<T: Element, S: Shape> Tensor<T, S> {
+    /// A tensor from a nested array of rank 1..=4, with `Const<N>` dims for every length (also in
+    /// generic code, `fn f<const N: usize>(a: [f32; N])`): `[[1., 2.]] -> [1, 2]` as
+    /// `(Const<1>, Const<2>)`. `Tensor::from` is the same but gives a length-1 level the
+    /// broadcastable [`One`](crate::One). Mirrors `torch.tensor(data)`.
+    pub fn from_array<Arr: NestedArray<T, Shape = S>>(a: Arr) -> Self {
+        let sizes: [usize; MAX_RANK] = S::STATIC.map(|d| d.unwrap_or(1));
+        let rank = S::RANK.expect("tuple shape");
+        TensorBase::from_parts(a.flat().to_vec(), Layout::contiguous(&sizes[..rank]).expect("nested array"))
     }
 }

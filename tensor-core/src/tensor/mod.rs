@@ -4,7 +4,7 @@
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
 use crate::layout::Layout;
-use crate::shape::{DynShape, ElemIndex, Shape};
+use crate::shape::{CastShape, DynShape, ElemIndex, Shape};
 use crate::storage::{CowRepr, Data, DataMut, Element};
 use alloc::vec::Vec;
 use core::marker::PhantomData;
@@ -170,6 +170,31 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     #[track_caller]
     pub fn into_static<S2: Shape>(self) -> TensorBase<D, S2> {
         self.try_into_static().or_panic()
+    }
+
+    /// The same tensor with the shape type `S2`, checked at compile time: the same rank, and each
+    /// dim the same size, so only the labels change (`Const<1>` <-> [`One`](crate::One),
+    /// `Const<N>` <-> `Dyn`). O(1), same storage, `[1, 3] -> [1, 3]`. Use it to make a length-1
+    /// level of a nested array broadcastable: `Tensor::from([[1., 2.]]).cast_shape::<Shape![1, 2]>()`.
+    /// No PyTorch counterpart (PyTorch has no shape types).
+    ///
+    /// # Errors
+    /// [`ShapeError::ShapeMismatch`] when a `Dyn` dim's runtime size differs from the static size
+    /// it is cast to. A static mismatch does not compile.
+    pub fn try_cast_shape<S2: Shape>(self) -> Result<TensorBase<D, S2>, ShapeError>
+    where
+        S: CastShape<S2>,
+    {
+        self.try_into_static()
+    }
+
+    /// [`try_cast_shape`](Self::try_cast_shape) that panics with the error's message.
+    #[track_caller]
+    pub fn cast_shape<S2: Shape>(self) -> TensorBase<D, S2>
+    where
+        S: CastShape<S2>,
+    {
+        self.try_cast_shape().or_panic()
     }
 
     /// The element at a coordinate, one index per dim.
