@@ -21,6 +21,8 @@ fn main() {
     w("axes.rs", axes());
     w("permute.rs", permutations());
     w("axes_more.rs", axes_more());
+    w("reduce_axes.rs", reduce_axes());
+    w("matmul.rs", matmul());
 }
 
 fn to_const() -> String {
@@ -302,6 +304,90 @@ fn next_permutation(p: &mut [usize]) -> bool {
     p.swap(i - 1, j);
     p[i..].reverse();
     true
+}
+
+/// Reductions over several axes: every non-empty increasing list of axes of every rank (127 impls).
+fn reduce_axes() -> String {
+    let mut s = String::new();
+    for r in 1..=MAX_RANK {
+        let ds = names("D", r);
+        let tup = tuple(&ds);
+        let gens = bounds(&ds, "Dim");
+        for mask in 1u32..(1 << r) {
+            let axes: Vec<usize> = (0..r).filter(|a| mask & (1 << a) != 0).collect();
+            let ax: Vec<String> = axes.iter().map(|a| format!("Axis<{a}>")).collect();
+            let kept: Vec<String> = (0..r).filter(|a| mask & (1 << a) == 0).map(|a| ds[a].clone()).collect();
+            let keep: Vec<String> =
+                (0..r).map(|a| if mask & (1 << a) != 0 { "One".to_string() } else { ds[a].clone() }).collect();
+            let nums: Vec<String> = axes.iter().map(|a| a.to_string()).collect();
+            writeln!(
+                s,
+                "impl<{gens}> ReduceAxes<{tup}> for {} {{ type Out = {}; type Keep = {}; const AXES: &'static [usize] = &[{}]; }}",
+                tuple(&ax),
+                tuple(&kept),
+                tuple(&keep),
+                nums.join(", ")
+            )
+            .unwrap();
+        }
+    }
+    s
+}
+
+/// Matmul shapes: a batched left operand by a 2-D right one (`MatLhs`, ranks 2..=6), and every
+/// pair of ranks 2..=6 with a batched right operand (`MatRhs`); batch dims broadcast.
+fn matmul() -> String {
+    let mut s = String::new();
+    for ra in 2..=MAX_RANK {
+        let a = names("A", ra);
+        let (m, k) = (&a[ra - 2], &a[ra - 1]);
+        let gens = format!("{}, K2: Dim, N: Dim, RS", bounds(&a, "Dim"));
+        let mut out: Vec<String> = a[..ra - 2].to_vec();
+        out.extend([m.clone(), "N".into()]);
+        writeln!(
+            s,
+            "impl<{gens}> MatLhs<K2, N, RS> for {} where {k}: SameDim<K2, {}, RS> {{ type Out = {}; }}",
+            tuple(&a),
+            tuple(&a),
+            tuple(&out)
+        )
+        .unwrap();
+        for rb in 3..=MAX_RANK {
+            let b = names("B", rb);
+            let (k2, n) = (&b[rb - 2], &b[rb - 1]);
+            let (ta, tb) = (tuple(&a), tuple(&b));
+            let (ba, bb) = (&a[..ra - 2], &b[..rb - 2]);
+            let r = ba.len().max(bb.len());
+            if r + 2 > MAX_RANK {
+                continue;
+            }
+            let mut wh = vec![format!("{k}: SameDim<{k2}, {ta}, {tb}>")];
+            let mut outs = Vec::new();
+            for i in 0..r {
+                let x = (i + ba.len()).checked_sub(r).map(|j| &ba[j]);
+                let y = (i + bb.len()).checked_sub(r).map(|j| &bb[j]);
+                match (x, y) {
+                    (Some(x), Some(y)) => {
+                        wh.push(format!("{x}: BroadcastDim<{y}, {ta}, {tb}>"));
+                        outs.push(format!("<{x} as BroadcastDim<{y}, {ta}, {tb}>>::Out"));
+                    }
+                    (Some(x), None) | (None, Some(x)) => outs.push(x.clone()),
+                    (None, None) => unreachable!(),
+                }
+            }
+            outs.extend([m.clone(), n.clone()]);
+            let all: Vec<String> = a.iter().chain(b.iter()).cloned().collect();
+            writeln!(
+                s,
+                "impl<{}> MatRhs<{ta}> for {tb} where {} {{ type Out = {}; }}",
+                bounds(&all, "Dim"),
+                wh.join(", "),
+                tuple(&outs)
+            )
+            .unwrap();
+        }
+    }
+    s
 }
 
 fn names(prefix: &str, n: usize) -> Vec<String> {

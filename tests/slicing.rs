@@ -178,7 +178,10 @@ fn assignment_through_views() {
     let col = Tensor::from([7., 8., 9.]);
     t!(x[.., 0] = col);
     assert_eq!(x.to_vec(), [7., 1., 8., 1., 9., 1.]);
-    t!(x[.., 0] = &Tensor::from([[5.0]])); // broadcast; leading 1s dropped as in PyTorch
+    t!(x[.., 0] = &Tensor::from([5.0])); // broadcast
+    assert_eq!(x.to_vec(), [5., 1., 5., 1., 5., 1.]);
+    // A runtime shape may have leading 1s beyond the view's rank: dropped as in PyTorch.
+    t!(x[.., 0] = &Tensor::from([[5.0]]).into_dyn());
     assert_eq!(x.to_vec(), [5., 1., 5., 1., 5., 1.]);
     let src = Tensor::from([[1., 2.], [3., 4.], [5., 6.]]);
     t!(x[..;-1, ..] = t!(src[.., ..]));
@@ -196,8 +199,9 @@ fn assignment_through_views() {
 #[test]
 #[should_panic(expected = "cannot expand [2] to [3]: only size-1 dims can be expanded")]
 fn assignment_of_mismatched_shape_panics() {
+    // (with a static value this does not compile: ui-tests/fail/assign_shape_mismatch.rs)
     let mut x: Tensor<f32, Shape![3, 2]> = Tensor::zeros();
-    t!(x[.., 0] = Tensor::from([1.0, 2.0]));
+    t!(x[.., 0] = Tensor::from([1.0, 2.0]).into_dyn());
 }
 
 #[test]

@@ -55,10 +55,14 @@ impl fmt::Display for ShapeError {
             Broadcast { lhs, rhs } => write!(f, "cannot broadcast {lhs:?} with {rhs:?}"),
             Expand { from, to } => write!(f, "cannot expand {from:?} to {to:?}: only size-1 dims can be expanded"),
             MatMul { lhs, rhs } => {
-                if lhs.len() != 2 || rhs.len() != 2 {
-                    write!(f, "cannot matmul {lhs:?} by {rhs:?}: matmul needs two 2-D tensors")
+                let (ra, rb) = (lhs.len(), rhs.len());
+                if ra < 2 || rb < 2 {
+                    write!(f, "cannot matmul {lhs:?} by {rhs:?}: matmul needs at least 2 dims on each side")
+                } else if lhs[ra - 1] != rhs[rb - 2] {
+                    let (k, k2) = (lhs[ra - 1], rhs[rb - 2]);
+                    write!(f, "cannot matmul {lhs:?} by {rhs:?}: inner dimensions {k} and {k2} differ")
                 } else {
-                    write!(f, "cannot matmul {lhs:?} by {rhs:?}: inner dimensions {} and {} differ", lhs[1], rhs[0])
+                    write!(f, "cannot matmul {lhs:?} by {rhs:?}: the batch dimensions do not broadcast")
                 }
             }
             Reshape { from, to } => write!(f, "cannot reshape {from:?} into {to:?}: element counts differ"),

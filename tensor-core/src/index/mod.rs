@@ -165,6 +165,52 @@ where
     type Len = <typenum::Quot<Span<N, S, STEP>, TnC<STEP>> as ToConst>::Out;
 }
 
+/// `narrow_const::<A, START, LEN>()`: `START + LEN` fits the dim (`Self`) of shape `Sh`.
+#[diagnostic::on_unimplemented(
+    message = "cannot narrow `{Sh}` to {LEN} elements from {START}: dimension `{Self}` is too short",
+    label = "START + LEN must not exceed the dimension's size"
+)]
+pub trait NarrowFits<const START: usize, const LEN: usize, Sh>: Dim {}
+impl<const START: usize, const LEN: usize, const N: usize, Sh> NarrowFits<START, LEN, Sh> for Const<N>
+where
+    Const<START>: StaticDim,
+    Const<LEN>: StaticDim,
+    Const<N>: StaticDim,
+    TnC<START>: Add<TnC<LEN>>,
+    typenum::Sum<TnC<START>, TnC<LEN>>: IsLessOrEqual<TnC<N>>,
+    typenum::LeEq<typenum::Sum<TnC<START>, TnC<LEN>>, TnC<N>>: NarrowInBounds<START, LEN, N, Sh>,
+{
+}
+impl<const START: usize, const LEN: usize, Sh> NarrowFits<START, LEN, Sh> for One where
+    Const<1>: NarrowFits<START, LEN, Sh>
+{
+}
+impl<const START: usize, const LEN: usize, Sh> NarrowFits<START, LEN, Sh> for Dyn {}
+/// The verdict of [`NarrowFits`] (implemented for `B1` only).
+#[diagnostic::on_unimplemented(
+    message = "cannot narrow `{Sh}` to {LEN} elements from {START}: the dimension has size {N}",
+    label = "START + LEN must not exceed the dimension's size"
+)]
+pub trait NarrowInBounds<const START: usize, const LEN: usize, const N: usize, Sh> {}
+impl<const START: usize, const LEN: usize, const N: usize, Sh> NarrowInBounds<START, LEN, N, Sh> for B1 {}
+
+/// `select_const::<A, I>()`: index `I` fits the dim (`Self`) of shape `Sh`.
+#[diagnostic::on_unimplemented(
+    message = "index {I} is out of bounds for dimension `{Self}` of shape `{Sh}`",
+    label = "literal index out of bounds"
+)]
+pub trait SelectFits<const I: usize, Sh>: Dim {}
+impl<const I: usize, const N: usize, Sh> SelectFits<I, Sh> for Const<N>
+where
+    Const<I>: StaticDim,
+    Const<N>: StaticDim,
+    TnC<I>: IsLess<TnC<N>>,
+    typenum::Le<TnC<I>, TnC<N>>: IndexInBounds<I, N, Sh>,
+{
+}
+impl<const I: usize, Sh> SelectFits<I, Sh> for One where Const<1>: SelectFits<I, Sh> {}
+impl<const I: usize, Sh> SelectFits<I, Sh> for Dyn {}
+
 // --------------------------------------------------------------------------------- type level
 /// Applies one op to the front of the remaining dims list `L`.
 #[diagnostic::on_unimplemented(
@@ -876,7 +922,7 @@ pub trait TAssign<V> {
     /// Writes `value` through the view.
     fn t_assign(self, value: V);
 }
-impl<T: crate::Element, S: Shape, D2: Data<Elem = T>, S2: Shape> TAssign<TensorBase<D2, S2>>
+impl<T: crate::Element, S: Shape, D2: Data<Elem = T>, S2: AssignShape<S>> TAssign<TensorBase<D2, S2>>
     for TensorViewMut<'_, T, S>
 {
     #[track_caller]
@@ -884,7 +930,7 @@ impl<T: crate::Element, S: Shape, D2: Data<Elem = T>, S2: Shape> TAssign<TensorB
         self.assign(&value)
     }
 }
-impl<T: crate::Element, S: Shape, D2: Data<Elem = T>, S2: Shape> TAssign<&TensorBase<D2, S2>>
+impl<T: crate::Element, S: Shape, D2: Data<Elem = T>, S2: AssignShape<S>> TAssign<&TensorBase<D2, S2>>
     for TensorViewMut<'_, T, S>
 {
     #[track_caller]
@@ -927,8 +973,9 @@ impl<D: DataMut, S: Shape> TensorBase<D, S> {
     /// as PyTorch's indexing assignment does).
     ///
     /// # Errors
-    /// [`ShapeError::Expand`] when `src` does not broadcast to this tensor's shape.
-    pub fn try_assign<D2: Data<Elem = D::Elem>, S2: Shape>(
+    /// [`ShapeError::Expand`] when `src` does not broadcast to this tensor's shape (a static
+    /// mismatch does not compile).
+    pub fn try_assign<D2: Data<Elem = D::Elem>, S2: AssignShape<S>>(
         &mut self,
         src: &TensorBase<D2, S2>,
     ) -> Result<(), ShapeError> {
@@ -944,14 +991,14 @@ impl<D: DataMut, S: Shape> TensorBase<D, S> {
     }
     /// [`try_assign`](Self::try_assign), panicking with the error's message.
     #[track_caller]
-    pub fn assign<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, src: &TensorBase<D2, S2>) {
+    pub fn assign<D2: Data<Elem = D::Elem>, S2: AssignShape<S>>(&mut self, src: &TensorBase<D2, S2>) {
         self.try_assign(src).or_panic()
     }
     /// PyTorch's name for [`try_assign`](Self::try_assign) (`copy_`).
     ///
     /// # Errors
     /// As [`try_assign`](Self::try_assign).
-    pub fn try_copy_from<D2: Data<Elem = D::Elem>, S2: Shape>(
+    pub fn try_copy_from<D2: Data<Elem = D::Elem>, S2: AssignShape<S>>(
         &mut self,
         src: &TensorBase<D2, S2>,
     ) -> Result<(), ShapeError> {
@@ -962,7 +1009,7 @@ impl<D: DataMut, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// When `src` does not broadcast to this tensor's shape.
     #[track_caller]
-    pub fn copy_from<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, src: &TensorBase<D2, S2>) {
+    pub fn copy_from<D2: Data<Elem = D::Elem>, S2: AssignShape<S>>(&mut self, src: &TensorBase<D2, S2>) {
         self.assign(src)
     }
 }

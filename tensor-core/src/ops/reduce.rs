@@ -1,9 +1,11 @@
-//! Reductions: `sum` and `mean` over everything and along one axis. A static axis removes that
-//! dim from the result type.
+//! Reductions: `sum` and `mean` over everything, along one axis, or along several axes, with or
+//! without `keepdim`. A static axis removes that dim from the result type, or (keepdim) makes it
+//! the broadcastable [`One`], so `x - x.mean_keepdim::<1>()` type-checks for every size.
+use crate::dim::One;
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
 use crate::layout::{normalize_axis, Layout};
-use crate::shape::{DynShape, RemoveAxis, Shape};
+use crate::shape::{DynShape, ReduceAxes, RemoveAxis, SetAxis, Shape};
 use crate::storage::{Data, Element};
 use crate::tensor::{Tensor, TensorBase};
 use core::ops::Add;
@@ -89,6 +91,99 @@ where
         D::Elem: Float,
     {
         self.try_mean_axis_dyn(axis).or_panic()
+    }
+
+    /// Sums along axis `A`, kept as a size-1 dim (PyTorch `sum(dim=A, keepdim=True)`): `[2, 3]`
+    /// with `<1>` gives `[2, 1]`, whose `1` is [`One`] and so broadcasts back against `[2, 3]`.
+    /// The axis is checked at compile time for tuple shapes.
+    ///
+    /// # Panics
+    /// For a [`DynShape`] tensor with no axis `A`.
+    #[track_caller]
+    pub fn sum_keepdim<const A: usize>(&self) -> Tensor<D::Elem, <S as SetAxis<A, One>>::Out>
+    where
+        S: SetAxis<A, One>,
+    {
+        self.reduce_axes_rt(&[A], true).or_panic()
+    }
+
+    /// The mean along axis `A`, kept as a size-1 dim (PyTorch `mean(dim=A, keepdim=True)`):
+    /// `[2, 3]` with `<1>` gives `[2, 1]`. Float element types only.
+    ///
+    /// # Panics
+    /// For a [`DynShape`] tensor with no axis `A`.
+    #[track_caller]
+    pub fn mean_keepdim<const A: usize>(&self) -> Tensor<D::Elem, <S as SetAxis<A, One>>::Out>
+    where
+        S: SetAxis<A, One>,
+        D::Elem: Float,
+    {
+        let n = self.count(&[A]);
+        divide(self.sum_keepdim::<A>(), n)
+    }
+
+    /// Sums over several axes, which are removed (PyTorch `sum(dim=(0, 2))`): `[2, 3, 4]` with
+    /// `Axes![0, 2]` gives `[3]`. The axes are checked at compile time: they must exist, be
+    /// distinct and be listed in increasing order.
+    pub fn sum_axes<Ax: ReduceAxes<S>>(&self) -> Tensor<D::Elem, Ax::Out> {
+        self.reduce_axes_rt(Ax::AXES, false).expect("axes checked at compile time")
+    }
+
+    /// Sums over several axes, each kept as a size-1 [`One`] dim (PyTorch
+    /// `sum(dim=(0, 2), keepdim=True)`): `[2, 3, 4]` with `Axes![0, 2]` gives `[1, 3, 1]`.
+    pub fn sum_axes_keepdim<Ax: ReduceAxes<S>>(&self) -> Tensor<D::Elem, Ax::Keep> {
+        self.reduce_axes_rt(Ax::AXES, true).expect("axes checked at compile time")
+    }
+
+    /// The mean over several axes, which are removed (PyTorch `mean(dim=(0, 2))`): `[2, 3, 4]`
+    /// with `Axes![0, 2]` gives `[3]`. Float element types only.
+    pub fn mean_axes<Ax: ReduceAxes<S>>(&self) -> Tensor<D::Elem, Ax::Out>
+    where
+        D::Elem: Float,
+    {
+        divide(self.sum_axes::<Ax>(), self.count(Ax::AXES))
+    }
+
+    /// The mean over several axes, each kept as a size-1 [`One`] dim (PyTorch
+    /// `mean(dim=(0, 2), keepdim=True)`): `[2, 3, 4]` with `Axes![0, 2]` gives `[1, 3, 1]`.
+    pub fn mean_axes_keepdim<Ax: ReduceAxes<S>>(&self) -> Tensor<D::Elem, Ax::Keep>
+    where
+        D::Elem: Float,
+    {
+        divide(self.sum_axes_keepdim::<Ax>(), self.count(Ax::AXES))
+    }
+
+    /// The number of elements that each output of a reduction over `axes` sums.
+    fn count(&self, axes: &[usize]) -> usize {
+        axes.iter().map(|&a| self.sizes().get(a).copied().unwrap_or(0)).product()
+    }
+
+    /// Sums over increasing `axes`, one axis at a time from the last; `keep` leaves size-1 dims.
+    fn reduce_axes_rt<S2: Shape>(&self, axes: &[usize], keep: bool) -> Result<Tensor<D::Elem, S2>, ShapeError> {
+        let rank = self.rank();
+        if let Some(&a) = axes.iter().find(|&&a| a >= rank) {
+            return Err(ShapeError::Axis { axis: a as isize, rank });
+        }
+        let mut data: Option<alloc::vec::Vec<D::Elem>> = None;
+        let mut layout = self.layout;
+        for &a in axes.iter().rev() {
+            let src = data.as_deref().unwrap_or(self.data.as_slice());
+            let out = kernels::sum_axis(src, &layout, a);
+            layout = Layout::contiguous(layout.remove(a).sizes())?;
+            data = Some(out);
+        }
+        let data = data.unwrap_or_else(|| self.to_vec());
+        if keep {
+            let mut sizes = [1usize; crate::shape::MAX_RANK];
+            let mut kept = layout.sizes().iter();
+            for (i, s) in sizes.iter_mut().enumerate().take(rank) {
+                if !axes.contains(&i) {
+                    *s = *kept.next().expect("one kept size per kept axis");
+                }
+            }
+            layout = Layout::contiguous(&sizes[..rank])?;
+        }
+        Ok(TensorBase::from_parts(data, layout))
     }
 
     fn reduce_axis<S2: Shape>(&self, axis: usize) -> Tensor<D::Elem, S2> {

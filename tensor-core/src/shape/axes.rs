@@ -3,7 +3,7 @@
 //! arithmetic (a typenum sum, limited to 1024); every other rule is type equality, so it holds for
 //! every static size. An axis that is out of range for the rank is an unimplemented-trait error
 //! naming the shape.
-use super::{DynShape, Shape, StaticRank, MAX_RANK};
+use super::{BroadcastDim, DynShape, Shape, StaticRank, MAX_RANK};
 use crate::dim::*;
 use crate::error::ShapeError;
 use core::ops::Add;
@@ -100,11 +100,13 @@ impl<S, const A: usize> Squeezable<S, A> for Const<1> {}
 impl<S, const A: usize> Squeezable<S, A> for One {}
 impl<S, const A: usize> Squeezable<S, A> for Dyn {}
 
-/// Matrix product shapes: `[M, K] @ [K, N] -> [M, N]`. The inner dims must be equal (checked at
-/// run time where either is `Dyn`). Dispatched on the right-hand shape first, so that a 1-D
-/// operand on either side reaches a message naming both shapes.
+/// Matrix product shapes: `[M, K] @ [K, N] -> [M, N]`, and batched: `[..B1, M, K] @
+/// [..B2, K, N] -> [..broadcast(B1, B2), M, N]` (ranks 2..=6 on either side, as PyTorch
+/// `matmul`). The inner dims must be equal and the batch dims must broadcast; both are checked at
+/// run time where a dim is `Dyn`. Dispatched on the right-hand shape first, so that a 1-D operand
+/// on either side reaches a message naming both shapes.
 pub trait MatMulShape<Rhs: Shape>: Shape {
-    /// `[M, N]`.
+    /// `[..B, M, N]`.
     type Out: Shape;
 }
 impl<S: Shape, R: Shape + MatRhs<S>> MatMulShape<R> for S {
@@ -113,33 +115,28 @@ impl<S: Shape, R: Shape + MatRhs<S>> MatMulShape<R> for S {
 /// The right operand of a matmul (see [`MatMulShape`]).
 #[diagnostic::on_unimplemented(
     message = "cannot matmul `{S}` by `{Self}`",
-    label = "matmul needs two 2-D shapes `[m, k]` and `[k, n]`"
+    label = "matmul needs shapes `[.., m, k]` and `[.., k, n]` with at least 2 dims each"
 )]
 pub trait MatRhs<S> {
-    /// `[M, N]`.
+    /// `[..B, M, N]`.
     type Out: Shape;
 }
-impl<K2: Dim, N: Dim, S: MatLhs<K2, (K2, N)>> MatRhs<S> for (K2, N) {
-    type Out = (<S as MatLhs<K2, (K2, N)>>::M, N);
+impl<K2: Dim, N: Dim, S: MatLhs<K2, N, (K2, N)>> MatRhs<S> for (K2, N) {
+    type Out = <S as MatLhs<K2, N, (K2, N)>>::Out;
 }
 impl MatRhs<DynShape> for DynShape {
     type Out = DynShape;
 }
-/// The left operand of a matmul whose right operand is `RS` with `K2` rows.
+/// The left operand of a matmul whose right operand is the 2-D `RS = [K2, N]`.
 #[diagnostic::on_unimplemented(
     message = "cannot matmul `{Self}` by `{RS}`",
-    label = "matmul needs two 2-D shapes `[m, k]` and `[k, n]`"
+    label = "matmul needs shapes `[.., m, k]` and `[k, n]` with at least 2 dims each"
 )]
-pub trait MatLhs<K2, RS> {
-    /// The row dim of the product.
-    type M: Dim;
+pub trait MatLhs<K2, N, RS> {
+    /// The product's shape.
+    type Out: Shape;
 }
-impl<M: Dim, K: Dim, K2: Dim, RS> MatLhs<K2, RS> for (M, K)
-where
-    K: SameDim<K2, (M, K), RS>,
-{
-    type M = M;
-}
+include!(concat!(env!("OUT_DIR"), "/matmul.rs"));
 
 /// The transpose of a rank-2 shape (`t()`); rank 0 and 1 shapes are their own transpose, as in
 /// PyTorch.
@@ -325,6 +322,23 @@ impl<LS, RS, const A: usize> CatSumDim<Dyn, LS, RS, A> for Dyn {
 }
 
 include!(concat!(env!("OUT_DIR"), "/axes_more.rs"));
+
+/// `Self` (a tuple of [`Axis`], spelled `Axes![0, 2]`) lists distinct axes of `S` in increasing
+/// order, for reductions over several axes (`sum_axes`, `mean_axes` and their `_keepdim` forms).
+#[diagnostic::on_unimplemented(
+    message = "cannot reduce shape `{S}` over axes `{Self}`",
+    label = "axes must exist in the shape, be distinct, and be listed in increasing order",
+    note = "write the axes as `Axes![..]`, for example `Axes![0, 2]`"
+)]
+pub trait ReduceAxes<S: Shape> {
+    /// `S` without the reduced axes.
+    type Out: Shape;
+    /// `S` with each reduced axis replaced by [`One`] (`keepdim=True`).
+    type Keep: Shape;
+    /// The axes as numbers.
+    const AXES: &'static [usize];
+}
+include!(concat!(env!("OUT_DIR"), "/reduce_axes.rs"));
 
 /// Runtime rule of `cat` (shared by the static and dynamic front ends): every operand has the
 /// same rank and the same sizes outside `axis`; the result's dim `axis` is the sum. `op` names the

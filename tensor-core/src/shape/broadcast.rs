@@ -6,7 +6,7 @@
 //! `(1, 1)`. Each dim is therefore first classified into a kind (`B1`: size 1, `B0`: another
 //! static size, `KDyn`: runtime) and the rule dispatches on the pair of kinds, which are distinct
 //! types. Equality of two non-1 sizes is type equality (`impl<A> BroadcastSel<A, A> for (B0, B0)`).
-use super::{DynShape, Shape, MAX_RANK};
+use super::{DynShape, Shape, StaticRank, MAX_RANK};
 use crate::dim::*;
 use crate::error::ShapeError;
 use typenum::{B0, B1};
@@ -124,6 +124,28 @@ impl<A, B, LS, RS> ExpandSel<A, B, LS, RS> for (B1, KDyn) {}
 pub trait ExpandShape<Target: Shape>: Shape {
     /// The target shape.
     type Out: Shape;
+}
+
+/// `Self` (a value's shape) can be written into a tensor of shape `Dst` (`assign`, `copy_`,
+/// `t!(x[..] = value)`): it expands to `Dst` (each dim equal, or [`One`], or a missing leading
+/// dim). A [`DynShape`] on either side is checked at run time, where leading size-1 dims beyond
+/// `Dst`'s rank are also dropped, as PyTorch does.
+#[diagnostic::on_unimplemented(
+    message = "cannot assign a value of shape `{Self}` to a view of shape `{Dst}`",
+    label = "the value must broadcast to the view's shape",
+    note = "aligned from the right, each dim of the value must equal the view's or be 1"
+)]
+pub trait AssignShape<Dst: Shape>: Shape {}
+#[diagnostic::do_not_recommend]
+impl<Src: ExpandShape<Dst>, Dst: Shape> AssignShape<Dst> for Src {}
+impl<Dst: StaticRank> ExpandShape<Dst> for DynShape {
+    type Out = Dst;
+}
+impl<Src: StaticRank> ExpandShape<DynShape> for Src {
+    type Out = DynShape;
+}
+impl ExpandShape<DynShape> for DynShape {
+    type Out = DynShape;
 }
 
 include!(concat!(env!("OUT_DIR"), "/broadcast.rs"));

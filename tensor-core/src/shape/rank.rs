@@ -51,6 +51,5 @@ impl RankDim for DynShape {
     note = "aligned from the right, each dim of the mask must equal the tensor's or be 1"
 )]
 pub trait ExpandsTo<S: Shape>: Shape {}
-impl<S: Shape, M: ExpandShape<S>> ExpandsTo<S> for M {}
 #[diagnostic::do_not_recommend]
-impl ExpandsTo<DynShape> for DynShape {}
+impl<S: Shape, M: ExpandShape<S>> ExpandsTo<S> for M {}
