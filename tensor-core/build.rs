@@ -19,8 +19,8 @@ fn main() {
     w("broadcast.rs", pairs("BroadcastDim", "BroadcastShape", true));
     w("expand.rs", pairs("ExpandDim", "ExpandShape", false));
     w("axes.rs", axes());
-    w("permute.rs", permutations());
-    w("axes_more.rs", axes_more());
+    w("permute.rs", do_not_recommend(permutations()));
+    w("axes_more.rs", do_not_recommend(axes_more()));
     w("reduce_axes.rs", reduce_axes());
     w("matmul.rs", matmul());
 }
@@ -51,7 +51,7 @@ fn shapes() -> String {
         )
         .unwrap();
         writeln!(s, "impl<{gens}> StaticRank for {tup} {{ type List = {list}; }}").unwrap();
-        writeln!(s, "impl<{gens}> ElemIndex<{tup}> for [usize; {r}] {{}}").unwrap();
+        writeln!(s, "#[diagnostic::do_not_recommend] impl<{gens}> ElemIndex<{tup}> for [usize; {r}] {{}}").unwrap();
         let g = if gens.is_empty() { "Sh".to_string() } else { format!("{gens}, Sh") };
         writeln!(s, "impl<{g}> ListToTuple<Sh> for {list} {{ type Tuple = {tup}; }}").unwrap();
         let cgens = bounds(&ds, "ConstDim");
@@ -61,7 +61,13 @@ fn shapes() -> String {
         let all: Vec<String> = ds.iter().chain(ts.iter()).cloned().collect();
         let wh: Vec<String> = ds.iter().zip(&ts).map(|(d, t)| format!("{d}: CastDim<{t}>")).collect();
         let wh = if wh.is_empty() { String::new() } else { format!("where {}", wh.join(", ")) };
-        writeln!(s, "impl<{}> CastShape<{}> for {tup} {wh} {{}}", bounds(&all, "Dim"), tuple(&ts)).unwrap();
+        writeln!(
+            s,
+            "#[diagnostic::do_not_recommend] impl<{}> CastShape<{}> for {tup} {wh} {{}}",
+            bounds(&all, "Dim"),
+            tuple(&ts)
+        )
+        .unwrap();
         let kgens = bounds(&ds, "DimKind");
         writeln!(s, "impl<{kgens}> KindedShape for {tup} {{}}").unwrap();
         // Numel: the product of the typenum twins, when every dim has one.
@@ -136,25 +142,40 @@ fn axes() -> String {
             let removed = rest.remove(a);
             writeln!(
                 s,
-                "impl<{gens}> RemoveAxis<{a}> for {tup} {{ type Out = {}; type Removed = {removed}; }}",
+                "#[diagnostic::do_not_recommend] impl<{gens}> RemoveAxis<{a}> for {tup} {{ type Out = {}; type Removed = {removed}; }}",
                 tuple(&rest)
             )
             .unwrap();
             let mut set = ds.clone();
             set[a] = "X".into();
             let g = if gens.is_empty() { "X: Dim".to_string() } else { format!("{gens}, X: Dim") };
-            writeln!(s, "impl<{g}> SetAxis<{a}, X> for {tup} {{ type Out = {}; }}", tuple(&set)).unwrap();
+            writeln!(
+                s,
+                "#[diagnostic::do_not_recommend] impl<{g}> SetAxis<{a}, X> for {tup} {{ type Out = {}; }}",
+                tuple(&set)
+            )
+            .unwrap();
             for b in 0..r {
                 let mut sw = ds.clone();
                 sw.swap(a, b);
-                writeln!(s, "impl<{gens}> SwapAxes<{a}, {b}> for {tup} {{ type Out = {}; }}", tuple(&sw)).unwrap();
+                writeln!(
+                    s,
+                    "#[diagnostic::do_not_recommend] impl<{gens}> SwapAxes<{a}, {b}> for {tup} {{ type Out = {}; }}",
+                    tuple(&sw)
+                )
+                .unwrap();
             }
         }
         if r < MAX_RANK {
             for a in 0..=r {
                 let mut ins = ds.clone();
                 ins.insert(a, "One".into());
-                writeln!(s, "impl<{gens}> InsertAxis<{a}> for {tup} {{ type Out = {}; }}", tuple(&ins)).unwrap();
+                writeln!(
+                    s,
+                    "#[diagnostic::do_not_recommend] impl<{gens}> InsertAxis<{a}> for {tup} {{ type Out = {}; }}",
+                    tuple(&ins)
+                )
+                .unwrap();
             }
         }
     }
@@ -379,7 +400,7 @@ fn matmul() -> String {
             let all: Vec<String> = a.iter().chain(b.iter()).cloned().collect();
             writeln!(
                 s,
-                "impl<{}> MatRhs<{ta}> for {tb} where {} {{ type Out = {}; }}",
+                "#[diagnostic::do_not_recommend] impl<{}> MatRhs<{ta}> for {tb} where {} {{ type Out = {}; }}",
                 bounds(&all, "Dim"),
                 wh.join(", "),
                 tuple(&outs)
@@ -388,6 +409,16 @@ fn matmul() -> String {
         }
     }
     s
+}
+
+/// Marks every impl `#[diagnostic::do_not_recommend]`: an error then names the rule's own trait
+/// (whose message names the shapes) instead of listing the impls that did not match.
+fn do_not_recommend(s: String) -> String {
+    s.lines()
+        .map(
+            |l| if l.starts_with("impl") { format!("#[diagnostic::do_not_recommend] {l}\n") } else { format!("{l}\n") },
+        )
+        .collect()
 }
 
 fn names(prefix: &str, n: usize) -> Vec<String> {

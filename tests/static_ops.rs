@@ -162,9 +162,9 @@ proptest! {
         // Batch dims of one side set to 1 where `ones` says, so that broadcasting is exercised.
         let r = ba.len().min(bb.len());
         let mut bb = bb;
-        for i in 0..r {
+        for (i, one) in ones.iter().enumerate().take(r) {
             let (ia, ib) = (ba.len() - 1 - i, bb.len() - 1 - i);
-            bb[ib] = if ones[i] { 1 } else { ba[ia] };
+            bb[ib] = if *one { 1 } else { ba[ia] };
         }
         let mut sa = ba.clone();
         sa.extend([m, k]);

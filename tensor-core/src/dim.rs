@@ -74,22 +74,27 @@ pub trait ConstDim: Dim {}
 impl<const N: usize> ConstDim for Const<N> {}
 impl ConstDim for One {}
 
-/// Marker kind of a runtime dim; static dims have the kinds `B1` ([`One`]) and `B0` (`Const<N>`,
-/// every `N`) from typenum.
+/// Kind of a runtime dim (what broadcasting dispatches on; see [`DimKind`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct KDyn;
+/// Kind of the broadcastable size-1 dim [`One`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct KOne;
+/// Kind of a static size `Const<N>` (every `N`, including 1).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct KStatic;
 
 /// Classifies a dim as the broadcastable size 1 ([`One`]), a static size, or runtime: what
 /// broadcasting and `expand` dispatch on. Implemented for every dim.
 pub trait DimKind: Dim {
-    /// `typenum::B1`, `typenum::B0` or [`KDyn`].
+    /// [`KOne`], [`KStatic`] or [`KDyn`].
     type Kind;
 }
 impl<const N: usize> DimKind for Const<N> {
-    type Kind = B0;
+    type Kind = KStatic;
 }
 impl DimKind for One {
-    type Kind = B1;
+    type Kind = KOne;
 }
 impl DimKind for Dyn {
     type Kind = KDyn;
@@ -113,6 +118,7 @@ where
 {
     type Tn = typenum::U<N>;
 }
+#[diagnostic::do_not_recommend]
 impl StaticDim for One {
     type Tn = typenum::U1;
 }

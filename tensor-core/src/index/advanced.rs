@@ -174,9 +174,11 @@ pub trait DropDims<M, Sh> {
     /// The remaining dims.
     type Rest;
 }
+#[diagnostic::do_not_recommend]
 impl<L, Sh> DropDims<Nil, Sh> for L {
     type Rest = L;
 }
+#[diagnostic::do_not_recommend]
 impl<H, T, MH, MT, Sh> DropDims<Cons<MH, MT>, Sh> for Cons<H, T>
 where
     T: DropDims<MT, Sh>,

@@ -107,13 +107,35 @@ pub fn inclusive_end(e: isize) -> Option<isize> {
 }
 
 // ------------------------------------------------------------------------------------- checks
+/// A compile-time bounds check that passed. typenum's comparison result (`B1`/`B0`) is mapped to
+/// [`InBounds`]/[`OutOfBounds`] so that no typenum type appears in an error message.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InBounds;
+/// A compile-time bounds check that failed (see [`InBounds`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OutOfBounds;
+/// typenum's boolean as [`InBounds`]/[`OutOfBounds`].
+pub trait Verdict {
+    /// The verdict.
+    type V;
+}
+impl Verdict for B1 {
+    type V = InBounds;
+}
+impl Verdict for typenum::B0 {
+    type V = OutOfBounds;
+}
+/// The verdict of a typenum comparison.
+pub type Check<B> = <B as Verdict>::V;
+
 /// Literal index in bounds.
 #[diagnostic::on_unimplemented(
     message = "index {I} is out of bounds for a dimension of size {N} in shape `{Sh}`",
     label = "literal index out of bounds"
 )]
 pub trait IndexInBounds<const I: usize, const N: usize, Sh> {}
-impl<const I: usize, const N: usize, Sh> IndexInBounds<I, N, Sh> for B1 {}
+#[diagnostic::do_not_recommend]
+impl<const I: usize, const N: usize, Sh> IndexInBounds<I, N, Sh> for InBounds {}
 
 /// Literal negative index in bounds.
 #[diagnostic::on_unimplemented(
@@ -121,7 +143,8 @@ impl<const I: usize, const N: usize, Sh> IndexInBounds<I, N, Sh> for B1 {}
     label = "literal index out of bounds"
 )]
 pub trait NegIndexInBounds<const K: usize, const N: usize, Sh> {}
-impl<const K: usize, const N: usize, Sh> NegIndexInBounds<K, N, Sh> for B1 {}
+#[diagnostic::do_not_recommend]
+impl<const K: usize, const N: usize, Sh> NegIndexInBounds<K, N, Sh> for InBounds {}
 
 /// Literal range end in bounds.
 #[diagnostic::on_unimplemented(
@@ -129,7 +152,8 @@ impl<const K: usize, const N: usize, Sh> NegIndexInBounds<K, N, Sh> for B1 {}
     label = "literal range out of bounds"
 )]
 pub trait RangeEndInBounds<const E: usize, const N: usize, Sh> {}
-impl<const E: usize, const N: usize, Sh> RangeEndInBounds<E, N, Sh> for B1 {}
+#[diagnostic::do_not_recommend]
+impl<const E: usize, const N: usize, Sh> RangeEndInBounds<E, N, Sh> for InBounds {}
 
 /// Literal negative range start in bounds.
 #[diagnostic::on_unimplemented(
@@ -137,7 +161,8 @@ impl<const E: usize, const N: usize, Sh> RangeEndInBounds<E, N, Sh> for B1 {}
     label = "literal range out of bounds"
 )]
 pub trait NegStartInBounds<const K: usize, const N: usize, Sh> {}
-impl<const K: usize, const N: usize, Sh> NegStartInBounds<K, N, Sh> for B1 {}
+#[diagnostic::do_not_recommend]
+impl<const K: usize, const N: usize, Sh> NegStartInBounds<K, N, Sh> for InBounds {}
 
 /// `S..;STEP` on a static dim of size `N`: the check and the length in one place.
 #[diagnostic::on_unimplemented(
@@ -145,13 +170,15 @@ impl<const K: usize, const N: usize, Sh> NegStartInBounds<K, N, Sh> for B1 {}
     label = "literal range start out of bounds"
 )]
 pub trait RangeFromLen<const S: usize, const N: usize, const STEP: usize, Sh> {
-    /// `Const<ceil((N - S) / STEP)>`.
-    type Len: Dim;
+    /// `ceil((N - S) / STEP)` as a typenum number (made a dim by [`ToConst`] in the caller, so
+    /// that a length past 1024 gets its own message).
+    type Len;
 }
 type TnC<const N: usize> = Tn<Const<N>>;
 type Span<const N: usize, const S: usize, const STEP: usize> =
     Sub1<typenum::Sum<typenum::Diff<TnC<N>, TnC<S>>, TnC<STEP>>>;
-impl<const S: usize, const N: usize, const STEP: usize, Sh> RangeFromLen<S, N, STEP, Sh> for B1
+#[diagnostic::do_not_recommend]
+impl<const S: usize, const N: usize, const STEP: usize, Sh> RangeFromLen<S, N, STEP, Sh> for InBounds
 where
     Const<N>: StaticDim,
     Const<S>: StaticDim,
@@ -160,9 +187,8 @@ where
     typenum::Diff<TnC<N>, TnC<S>>: Add<TnC<STEP>>,
     typenum::Sum<typenum::Diff<TnC<N>, TnC<S>>, TnC<STEP>>: Sub<B1>,
     Span<N, S, STEP>: Div<TnC<STEP>>,
-    typenum::Quot<Span<N, S, STEP>, TnC<STEP>>: ToConst,
 {
-    type Len = <typenum::Quot<Span<N, S, STEP>, TnC<STEP>> as ToConst>::Out;
+    type Len = typenum::Quot<Span<N, S, STEP>, TnC<STEP>>;
 }
 
 /// `narrow_const::<A, START, LEN>()`: `START + LEN` fits the dim (`Self`) of shape `Sh`.
@@ -171,6 +197,7 @@ where
     label = "START + LEN must not exceed the dimension's size"
 )]
 pub trait NarrowFits<const START: usize, const LEN: usize, Sh>: Dim {}
+#[diagnostic::do_not_recommend]
 impl<const START: usize, const LEN: usize, const N: usize, Sh> NarrowFits<START, LEN, Sh> for Const<N>
 where
     Const<START>: StaticDim,
@@ -178,13 +205,16 @@ where
     Const<N>: StaticDim,
     TnC<START>: Add<TnC<LEN>>,
     typenum::Sum<TnC<START>, TnC<LEN>>: IsLessOrEqual<TnC<N>>,
-    typenum::LeEq<typenum::Sum<TnC<START>, TnC<LEN>>, TnC<N>>: NarrowInBounds<START, LEN, N, Sh>,
+    typenum::LeEq<typenum::Sum<TnC<START>, TnC<LEN>>, TnC<N>>: Verdict,
+    Check<typenum::LeEq<typenum::Sum<TnC<START>, TnC<LEN>>, TnC<N>>>: NarrowInBounds<START, LEN, N, Sh>,
 {
 }
+#[diagnostic::do_not_recommend]
 impl<const START: usize, const LEN: usize, Sh> NarrowFits<START, LEN, Sh> for One where
     Const<1>: NarrowFits<START, LEN, Sh>
 {
 }
+#[diagnostic::do_not_recommend]
 impl<const START: usize, const LEN: usize, Sh> NarrowFits<START, LEN, Sh> for Dyn {}
 /// The verdict of [`NarrowFits`] (implemented for `B1` only).
 #[diagnostic::on_unimplemented(
@@ -192,7 +222,8 @@ impl<const START: usize, const LEN: usize, Sh> NarrowFits<START, LEN, Sh> for Dy
     label = "START + LEN must not exceed the dimension's size"
 )]
 pub trait NarrowInBounds<const START: usize, const LEN: usize, const N: usize, Sh> {}
-impl<const START: usize, const LEN: usize, const N: usize, Sh> NarrowInBounds<START, LEN, N, Sh> for B1 {}
+#[diagnostic::do_not_recommend]
+impl<const START: usize, const LEN: usize, const N: usize, Sh> NarrowInBounds<START, LEN, N, Sh> for InBounds {}
 
 /// `select_const::<A, I>()`: index `I` fits the dim (`Self`) of shape `Sh`.
 #[diagnostic::on_unimplemented(
@@ -200,15 +231,19 @@ impl<const START: usize, const LEN: usize, const N: usize, Sh> NarrowInBounds<ST
     label = "literal index out of bounds"
 )]
 pub trait SelectFits<const I: usize, Sh>: Dim {}
+#[diagnostic::do_not_recommend]
 impl<const I: usize, const N: usize, Sh> SelectFits<I, Sh> for Const<N>
 where
     Const<I>: StaticDim,
     Const<N>: StaticDim,
     TnC<I>: IsLess<TnC<N>>,
-    typenum::Le<TnC<I>, TnC<N>>: IndexInBounds<I, N, Sh>,
+    typenum::Le<TnC<I>, TnC<N>>: Verdict,
+    Check<typenum::Le<TnC<I>, TnC<N>>>: IndexInBounds<I, N, Sh>,
 {
 }
+#[diagnostic::do_not_recommend]
 impl<const I: usize, Sh> SelectFits<I, Sh> for One where Const<1>: SelectFits<I, Sh> {}
+#[diagnostic::do_not_recommend]
 impl<const I: usize, Sh> SelectFits<I, Sh> for Dyn {}
 
 // --------------------------------------------------------------------------------- type level
@@ -233,7 +268,8 @@ where
     Const<I>: StaticDim,
     Const<N>: StaticDim,
     TnC<I>: IsLess<TnC<N>>,
-    typenum::Le<TnC<I>, TnC<N>>: IndexInBounds<I, N, Sh>,
+    typenum::Le<TnC<I>, TnC<N>>: Verdict,
+    Check<typenum::Le<TnC<I>, TnC<N>>>: IndexInBounds<I, N, Sh>,
 {
     type Out = Nil;
     type Rest = R;
@@ -247,7 +283,8 @@ where
     Const<K>: StaticDim,
     Const<N>: StaticDim,
     TnC<K>: IsLessOrEqual<TnC<N>>,
-    typenum::LeEq<TnC<K>, TnC<N>>: NegIndexInBounds<K, N, Sh>,
+    typenum::LeEq<TnC<K>, TnC<N>>: Verdict,
+    Check<typenum::LeEq<TnC<K>, TnC<N>>>: NegIndexInBounds<K, N, Sh>,
 {
     type Out = Nil;
     type Rest = R;
@@ -276,7 +313,8 @@ where
     Const<E>: StaticDim,
     Const<N>: StaticDim,
     TnC<E>: IsLessOrEqual<TnC<N>>,
-    typenum::LeEq<TnC<E>, TnC<N>>: RangeEndInBounds<E, N, Sh>,
+    typenum::LeEq<TnC<E>, TnC<N>>: Verdict,
+    Check<typenum::LeEq<TnC<E>, TnC<N>>>: RangeEndInBounds<E, N, Sh>,
 {
     type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
     type Rest = R;
@@ -295,9 +333,11 @@ where
     Const<S>: StaticDim,
     Const<N>: StaticDim,
     TnC<S>: IsLessOrEqual<TnC<N>>,
-    typenum::LeEq<TnC<S>, TnC<N>>: RangeFromLen<S, N, STEP, Sh>,
+    typenum::LeEq<TnC<S>, TnC<N>>: Verdict,
+    Check<typenum::LeEq<TnC<S>, TnC<N>>>: RangeFromLen<S, N, STEP, Sh>,
+    <Check<typenum::LeEq<TnC<S>, TnC<N>>> as RangeFromLen<S, N, STEP, Sh>>::Len: ToConst,
 {
-    type Out = Cons<<typenum::LeEq<TnC<S>, TnC<N>> as RangeFromLen<S, N, STEP, Sh>>::Len, Nil>;
+    type Out = Cons<<<Check<typenum::LeEq<TnC<S>, TnC<N>>> as RangeFromLen<S, N, STEP, Sh>>::Len as ToConst>::Out, Nil>;
     type Rest = R;
 }
 impl<const S: usize, const STEP: usize, const REV: bool, R, Sh> IndexOp<Cons<Dyn, R>, Sh> for RangeFrom<S, STEP, REV> {
@@ -320,7 +360,8 @@ where
     Const<KS>: StaticDim,
     Const<N>: StaticDim,
     TnC<KS>: IsLessOrEqual<TnC<N>>,
-    typenum::LeEq<TnC<KS>, TnC<N>>: NegStartInBounds<KS, N, Sh>,
+    typenum::LeEq<TnC<KS>, TnC<N>>: Verdict,
+    Check<typenum::LeEq<TnC<KS>, TnC<N>>>: NegStartInBounds<KS, N, Sh>,
 {
     type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
     type Rest = R;
@@ -348,6 +389,39 @@ impl<D: Dim, R, Sh> IndexOp<Cons<D, R>, Sh> for RangeDyn {
 impl<L, Sh> IndexOp<L, Sh> for NewAxis {
     type Out = Cons<One, Nil>;
     type Rest = L;
+}
+
+/// Never implemented: the bound that an index op meets when no dims are left, so that "too many
+/// indices" is the whole error (no list of the impls that did not match).
+#[diagnostic::on_unimplemented(
+    message = "too many indices for shape `{Self}`",
+    label = "more indices than dimensions",
+    note = "each index, range or `..` consumes one dimension; `None` adds one"
+)]
+pub trait TooManyIndices {}
+/// The basic ops that consume one input dim (all but `None`).
+pub trait ConsumesDim {}
+impl<Op: ConsumesDim, Sh> IndexOp<Nil, Sh> for Op
+where
+    Sh: TooManyIndices,
+{
+    type Out = Nil;
+    type Rest = Nil;
+}
+macro_rules! consumes_dim {
+    ($([$($p:tt)*] $t:ty;)*) => {$( impl<$($p)*> ConsumesDim for $t {} )*};
+}
+consumes_dim! {
+    [] Full;
+    [const I: usize] At<I>;
+    [const K: usize] AtNeg<K>;
+    [] AtDyn;
+    [const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool, const ONE: bool]
+        Range<S, E, STEP, LEN, REV, ONE>;
+    [const S: usize, const STEP: usize, const REV: bool] RangeFrom<S, STEP, REV>;
+    [const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool, const ONE: bool]
+        RangeNeg<KS, KE, STEP, LEN, REV, ONE>;
+    [] RangeDyn;
 }
 
 /// A literal index or range on a [`One`] dim is checked as on `Const<1>`.
@@ -431,6 +505,7 @@ where
 }
 /// The output dims of all ops, before advanced indices are resolved.
 type Joined<S, Pre, Post> = <PreOut<S, Pre> as Concat<<PreRest<S, Pre> as PostApply<Post, S>>::Out>>::Out;
+#[diagnostic::do_not_recommend]
 impl<Pre, Post> SliceShape<Pre, Post> for DynShape {
     type Out = DynShape;
 }

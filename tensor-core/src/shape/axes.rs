@@ -19,6 +19,7 @@ pub trait RemoveAxis<const A: usize>: Shape {
     /// The removed dim.
     type Removed: Dim;
 }
+#[diagnostic::do_not_recommend]
 impl<const A: usize> RemoveAxis<A> for DynShape {
     type Out = DynShape;
     type Removed = Dyn;
@@ -33,6 +34,7 @@ pub trait InsertAxis<const A: usize>: Shape {
     /// The shape with a [`One`] at position `A`.
     type Out: Shape;
 }
+#[diagnostic::do_not_recommend]
 impl<const A: usize> InsertAxis<A> for DynShape {
     type Out = DynShape;
 }
@@ -46,6 +48,7 @@ pub trait SwapAxes<const A: usize, const B: usize>: Shape {
     /// The shape with dims `A` and `B` swapped.
     type Out: Shape;
 }
+#[diagnostic::do_not_recommend]
 impl<const A: usize, const B: usize> SwapAxes<A, B> for DynShape {
     type Out = DynShape;
 }
@@ -59,6 +62,7 @@ pub trait SetAxis<const A: usize, X: Dim>: Shape {
     /// The shape with dim `A` replaced.
     type Out: Shape;
 }
+#[diagnostic::do_not_recommend]
 impl<const A: usize, X: Dim> SetAxis<A, X> for DynShape {
     type Out = DynShape;
 }
@@ -124,6 +128,7 @@ pub trait MatRhs<S> {
 impl<K2: Dim, N: Dim, S: MatLhs<K2, N, (K2, N)>> MatRhs<S> for (K2, N) {
     type Out = <S as MatLhs<K2, N, (K2, N)>>::Out;
 }
+#[diagnostic::do_not_recommend]
 impl MatRhs<DynShape> for DynShape {
     type Out = DynShape;
 }
@@ -137,6 +142,22 @@ pub trait MatLhs<K2, N, RS> {
     type Out: Shape;
 }
 include!(concat!(env!("OUT_DIR"), "/matmul.rs"));
+impl<K2: Dim, S: Shape + MatVector<(K2,)>> MatRhs<S> for (K2,) {
+    type Out = S;
+}
+impl<K: Dim, K2, N, RS> MatLhs<K2, N, RS> for (K,)
+where
+    (K,): MatVector<RS>,
+{
+    type Out = (K,);
+}
+/// Never implemented: the bound a 1-D matmul operand meets, so that the error is one line.
+#[diagnostic::on_unimplemented(
+    message = "cannot matmul `{Self}` by `{Rhs}`: matmul needs at least 2 dims on each side",
+    label = "a 1-D operand has no matrix product here",
+    note = "make a vector a matrix with `unsqueeze::<0>()` (a row) or `unsqueeze::<1>()` (a column)"
+)]
+pub trait MatVector<Rhs> {}
 
 /// The transpose of a rank-2 shape (`t()`); rank 0 and 1 shapes are their own transpose, as in
 /// PyTorch.
@@ -157,6 +178,7 @@ impl<A: Dim> TransposeShape for (A,) {
 impl<A: Dim, B: Dim> TransposeShape for (A, B) {
     type Out = (B, A);
 }
+#[diagnostic::do_not_recommend]
 impl TransposeShape for DynShape {
     type Out = DynShape;
 }
@@ -168,6 +190,7 @@ pub trait FlattenShape: Shape {
     /// The flattened shape.
     type Out: Shape;
 }
+#[diagnostic::do_not_recommend]
 impl FlattenShape for DynShape {
     type Out = DynShape;
 }
@@ -182,6 +205,7 @@ pub trait FlattenRange<const START: usize, const END: usize>: Shape {
     /// The shape with the merged dim.
     type Out: Shape;
 }
+#[diagnostic::do_not_recommend]
 impl<const START: usize, const END: usize> FlattenRange<START, END> for DynShape {
     type Out = DynShape;
 }
@@ -197,6 +221,7 @@ pub trait Unflatten<const A: usize, S2>: Shape {
     /// `S` with `S2` spliced in at `A`.
     type Out: Shape;
 }
+#[diagnostic::do_not_recommend]
 impl<const A: usize, S2: StaticRank> Unflatten<A, S2> for DynShape {
     type Out = DynShape;
 }
@@ -211,6 +236,7 @@ pub trait MoveAxis<const SRC: usize, const DST: usize>: Shape {
     /// The shape with the dim moved.
     type Out: Shape;
 }
+#[diagnostic::do_not_recommend]
 impl<const SRC: usize, const DST: usize> MoveAxis<SRC, DST> for DynShape {
     type Out = DynShape;
 }
@@ -225,6 +251,7 @@ pub trait DiagonalShape<const D1: usize, const D2: usize>: Shape {
     /// The shape of the diagonal view.
     type Out: Shape;
 }
+#[diagnostic::do_not_recommend]
 impl<const D1: usize, const D2: usize> DiagonalShape<D1, D2> for DynShape {
     type Out = DynShape;
 }
@@ -239,6 +266,7 @@ pub trait InsertDim<const A: usize, X: Dim>: Shape {
     /// The shape with `X` at `A`.
     type Out: Shape;
 }
+#[diagnostic::do_not_recommend]
 impl<const A: usize, X: Dim> InsertDim<A, X> for DynShape {
     type Out = DynShape;
 }
@@ -263,6 +291,7 @@ pub trait CatRhs<const A: usize, S> {
     /// The concatenated shape.
     type Out: Shape;
 }
+#[diagnostic::do_not_recommend]
 impl<const A: usize> CatRhs<A, DynShape> for DynShape {
     type Out = DynShape;
 }

@@ -3,13 +3,12 @@
 //! leading dims count as 1. No legacy rule (same element count is not enough).
 //!
 //! Stable Rust has no specialisation, so `(N, N)`, `(1, N)` and `(N, 1)` impls would overlap at
-//! `(1, 1)`. Each dim is therefore first classified into a kind (`B1`: size 1, `B0`: another
+//! `(1, 1)`. Each dim is therefore first classified into a kind (`KOne`: [`One`], `KStatic`: a
 //! static size, `KDyn`: runtime) and the rule dispatches on the pair of kinds, which are distinct
-//! types. Equality of two non-1 sizes is type equality (`impl<A> BroadcastSel<A, A> for (B0, B0)`).
+//! types. Equality of two non-1 sizes is type equality (`impl<A> BroadcastSel<A, A> for (KStatic, KStatic)`).
 use super::{DynShape, Shape, StaticRank, MAX_RANK};
 use crate::dim::*;
 use crate::error::ShapeError;
-use typenum::{B0, B1};
 
 /// Dim-level broadcast of `Self` with `Rhs`. `LS`/`RS` are the full shapes, threaded through
 /// only so that the error names them.
@@ -31,37 +30,47 @@ where
 /// Selection on the pair of kinds (see the module docs).
 #[diagnostic::on_unimplemented(
     message = "cannot broadcast `{LS}` with `{RS}`",
-    label = "dimension `{A}` does not match `{B}` (sizes differ and neither is 1)",
-    note = "shapes broadcast when, aligned from the right, each pair of sizes is equal or one of them is 1"
+    label = "dimension `{A}` does not match `{B}` (sizes differ and neither is `One`)",
+    note = "shapes broadcast when, aligned from the right, each pair of sizes is equal or one of them is 1",
+    note = "the size 1 that stretches is the dim `One` (`Shape![1, ..]`, `unsqueeze`, keepdim, `Tensor::from`); a `Const<1>` is an ordinary size: relabel it with `cast_shape`"
 )]
 pub trait BroadcastSel<A, B, LS, RS> {
     /// The broadcast dim.
     type Out: Dim;
 }
-impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (B1, B1) {
+#[diagnostic::do_not_recommend]
+impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (KOne, KOne) {
     type Out = A;
 }
-impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (B1, B0) {
+#[diagnostic::do_not_recommend]
+impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (KOne, KStatic) {
     type Out = B;
 }
-impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (B0, B1) {
+#[diagnostic::do_not_recommend]
+impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (KStatic, KOne) {
     type Out = A;
 }
-impl<A: Dim, LS, RS> BroadcastSel<A, A, LS, RS> for (B0, B0) {
+#[diagnostic::do_not_recommend]
+impl<A: Dim, LS, RS> BroadcastSel<A, A, LS, RS> for (KStatic, KStatic) {
     type Out = A;
 }
-impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (B1, KDyn) {
+#[diagnostic::do_not_recommend]
+impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (KOne, KDyn) {
     type Out = Dyn;
 }
-impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (KDyn, B1) {
+#[diagnostic::do_not_recommend]
+impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (KDyn, KOne) {
     type Out = Dyn;
 }
-impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (B0, KDyn) {
+#[diagnostic::do_not_recommend]
+impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (KStatic, KDyn) {
     type Out = A;
 }
-impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (KDyn, B0) {
+#[diagnostic::do_not_recommend]
+impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (KDyn, KStatic) {
     type Out = B;
 }
+#[diagnostic::do_not_recommend]
 impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (KDyn, KDyn) {
     type Out = Dyn;
 }
@@ -76,6 +85,7 @@ pub trait BroadcastShape<Rhs: Shape>: Shape {
     /// The broadcast shape.
     type Out: Shape;
 }
+#[diagnostic::do_not_recommend]
 impl BroadcastShape<DynShape> for DynShape {
     type Out = DynShape;
 }
@@ -106,14 +116,22 @@ where
     note = "expand aligns the shapes from the right; each dim must equal the target or be 1"
 )]
 pub trait ExpandSel<A, B, LS, RS> {}
-impl<A, B, LS, RS> ExpandSel<A, B, LS, RS> for (B1, B1) {}
-impl<A, B, LS, RS> ExpandSel<A, B, LS, RS> for (B1, B0) {}
-impl<A, LS, RS> ExpandSel<A, A, LS, RS> for (B0, B0) {}
-impl<A, B, LS, RS> ExpandSel<A, B, LS, RS> for (KDyn, B0) {}
-impl<A, B, LS, RS> ExpandSel<A, B, LS, RS> for (KDyn, B1) {}
+#[diagnostic::do_not_recommend]
+impl<A, B, LS, RS> ExpandSel<A, B, LS, RS> for (KOne, KOne) {}
+#[diagnostic::do_not_recommend]
+impl<A, B, LS, RS> ExpandSel<A, B, LS, RS> for (KOne, KStatic) {}
+#[diagnostic::do_not_recommend]
+impl<A, LS, RS> ExpandSel<A, A, LS, RS> for (KStatic, KStatic) {}
+#[diagnostic::do_not_recommend]
+impl<A, B, LS, RS> ExpandSel<A, B, LS, RS> for (KDyn, KStatic) {}
+#[diagnostic::do_not_recommend]
+impl<A, B, LS, RS> ExpandSel<A, B, LS, RS> for (KDyn, KOne) {}
+#[diagnostic::do_not_recommend]
 impl<A, B, LS, RS> ExpandSel<A, B, LS, RS> for (KDyn, KDyn) {}
-impl<A, B, LS, RS> ExpandSel<A, B, LS, RS> for (B0, KDyn) {}
-impl<A, B, LS, RS> ExpandSel<A, B, LS, RS> for (B1, KDyn) {}
+#[diagnostic::do_not_recommend]
+impl<A, B, LS, RS> ExpandSel<A, B, LS, RS> for (KStatic, KDyn) {}
+#[diagnostic::do_not_recommend]
+impl<A, B, LS, RS> ExpandSel<A, B, LS, RS> for (KOne, KDyn) {}
 
 /// Shape-level `expand` (generated for every source rank <= target rank).
 #[diagnostic::on_unimplemented(
@@ -138,12 +156,14 @@ pub trait ExpandShape<Target: Shape>: Shape {
 pub trait AssignShape<Dst: Shape>: Shape {}
 #[diagnostic::do_not_recommend]
 impl<Src: ExpandShape<Dst>, Dst: Shape> AssignShape<Dst> for Src {}
+#[diagnostic::do_not_recommend]
 impl<Dst: StaticRank> ExpandShape<Dst> for DynShape {
     type Out = Dst;
 }
 impl<Src: StaticRank> ExpandShape<DynShape> for Src {
     type Out = DynShape;
 }
+#[diagnostic::do_not_recommend]
 impl ExpandShape<DynShape> for DynShape {
     type Out = DynShape;
 }

@@ -79,6 +79,7 @@ impl fmt::Debug for DynShape {
         f.write_str("[..]")
     }
 }
+#[diagnostic::do_not_recommend]
 impl Shape for DynShape {
     const RANK: Option<usize> = None;
     const STATIC: [Option<usize>; MAX_RANK] = [None; MAX_RANK];

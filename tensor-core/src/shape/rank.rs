@@ -37,7 +37,9 @@ rank_impls!(3; A0, A1, A2; B0, B1, B2);
 rank_impls!(4; A0, A1, A2, A3; B0, B1, B2, B3);
 rank_impls!(5; A0, A1, A2, A3, A4; B0, B1, B2, B3, B4);
 rank_impls!(6; A0, A1, A2, A3, A4, A5; B0, B1, B2, B3, B4, B5);
+#[diagnostic::do_not_recommend]
 impl SameRank<DynShape> for DynShape {}
+#[diagnostic::do_not_recommend]
 impl RankDim for DynShape {
     type Rank = Dyn;
 }
