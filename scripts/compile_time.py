@@ -115,6 +115,10 @@ shaped = {{ path = "{shaped}" }}
 
 [workspace]
 """)
+    # The workspace's lock file, so that the dependencies resolve to the versions already built.
+    lock = os.path.join(ROOT, "Cargo.lock")
+    if os.path.exists(lock):
+        write(os.path.join(OUT, "Cargo.lock"), open(lock).read())
     src = os.path.join(OUT, "src", "main.rs")
     write(src, program())
     env = dict(os.environ, CARGO_TARGET_DIR=os.path.join(ROOT, "target"), CARGO_INCREMENTAL="0")

@@ -389,8 +389,8 @@ fn matmul() -> String {
                 let y = (i + bb.len()).checked_sub(r).map(|j| &bb[j]);
                 match (x, y) {
                     (Some(x), Some(y)) => {
-                        wh.push(format!("{x}: BroadcastDim<{y}, {ta}, {tb}>"));
-                        outs.push(format!("<{x} as BroadcastDim<{y}, {ta}, {tb}>>::Out"));
+                        wh.push(format!("{x}: BatchDim<{y}, {ta}, {tb}>"));
+                        outs.push(format!("<{x} as BatchDim<{y}, {ta}, {tb}>>::Out"));
                     }
                     (Some(x), None) | (None, Some(x)) => outs.push(x.clone()),
                     (None, None) => unreachable!(),

@@ -15,6 +15,7 @@ fn arange<S: shaped::shape::AllStatic>() -> Tensor<f64, S> {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "large tensors; the types are what this test checks")]
 fn broadcasting_has_no_size_limit() {
     // 65,536 and 50,000 are far outside typenum's table: equality and `One` need none.
     let x = Tensor::<f32, Shape![65536, 1]>::ones();
@@ -214,6 +215,7 @@ fn centre_rows<const N: usize, const M: usize>(x: &Tensor<f64, Shape![N, M]>) ->
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "a [4096, 2] tensor is slow under Miri")]
 fn generic_functions_over_sizes() {
     let x = arange::<Shape![2, 3]>();
     assert_eq!(centre_rows(&x).to_vec(), [-1., 0., 1., -1., 0., 1.]);

@@ -3,7 +3,7 @@
 //! arithmetic (a typenum sum, limited to 1024); every other rule is type equality, so it holds for
 //! every static size. An axis that is out of range for the rank is an unimplemented-trait error
 //! naming the shape.
-use super::{BroadcastDim, DynShape, Shape, StaticRank, MAX_RANK};
+use super::{DynShape, Shape, StaticRank, MAX_RANK};
 use crate::dim::*;
 use crate::error::ShapeError;
 use core::ops::Add;
@@ -119,7 +119,8 @@ impl<S: Shape, R: Shape + MatRhs<S>> MatMulShape<R> for S {
 /// The right operand of a matmul (see [`MatMulShape`]).
 #[diagnostic::on_unimplemented(
     message = "cannot matmul `{S}` by `{Self}`",
-    label = "matmul needs shapes `[.., m, k]` and `[.., k, n]` with at least 2 dims each"
+    label = "needs `[.., m, k] @ [.., k, n]`: equal inner dims, batch dims that broadcast",
+    note = "batch dims broadcast like element-wise operands; the size 1 that stretches is `One`"
 )]
 pub trait MatRhs<S> {
     /// `[..B, M, N]`.
@@ -142,6 +143,24 @@ pub trait MatLhs<K2, N, RS> {
     type Out: Shape;
 }
 include!(concat!(env!("OUT_DIR"), "/matmul.rs"));
+/// A batch dim of a batched matmul: the batch dims of the two operands broadcast (see
+/// [`MatMulShape`]). `LS`/`RS` are the operands' shapes, for the message.
+#[diagnostic::on_unimplemented(
+    message = "cannot matmul `{LS}` by `{RS}`: batch dimensions `{Self}` and `{Rhs}` do not broadcast",
+    label = "batch dims must be equal or `One`",
+    note = "in `[..b1, m, k] @ [..b2, k, n]` the batch dims `b1` and `b2` broadcast like element-wise operands"
+)]
+pub trait BatchDim<Rhs: Dim, LS, RS>: Dim {
+    /// The broadcast batch dim.
+    type Out: Dim;
+}
+#[diagnostic::do_not_recommend]
+impl<A: DimKind, B: DimKind, LS, RS> BatchDim<B, LS, RS> for A
+where
+    (A::Kind, B::Kind): super::BroadcastSel<A, B, LS, RS>,
+{
+    type Out = <(A::Kind, B::Kind) as super::BroadcastSel<A, B, LS, RS>>::Out;
+}
 impl<K2: Dim, S: Shape + MatVector<(K2,)>> MatRhs<S> for (K2,) {
     type Out = S;
 }

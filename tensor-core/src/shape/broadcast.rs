@@ -14,12 +14,14 @@ use crate::error::ShapeError;
 /// only so that the error names them.
 #[diagnostic::on_unimplemented(
     message = "cannot broadcast `{LS}` with `{RS}`: dimension `{Self}` vs `{Rhs}`",
-    label = "sizes differ and neither is 1"
+    label = "sizes differ and neither is 1",
+    note = "the size 1 that stretches is the dim `One` (`Shape![1, ..]`, `unsqueeze`, keepdim, `Tensor::from`); a `Const<1>` is an ordinary size: relabel it with `cast_shape`"
 )]
 pub trait BroadcastDim<Rhs: Dim, LS = (), RS = ()>: Dim {
     /// The broadcast dim.
     type Out: Dim;
 }
+#[diagnostic::do_not_recommend]
 impl<A: DimKind, B: DimKind, LS, RS> BroadcastDim<B, LS, RS> for A
 where
     (A::Kind, B::Kind): BroadcastSel<A, B, LS, RS>,
@@ -79,7 +81,8 @@ impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (KDyn, KDyn) {
 #[diagnostic::on_unimplemented(
     message = "cannot broadcast `{Self}` with `{Rhs}`",
     label = "incompatible shapes",
-    note = "shapes broadcast when, aligned from the right, each pair of sizes is equal or one of them is 1"
+    note = "shapes broadcast when, aligned from the right, each pair of sizes is equal or one of them is 1",
+    note = "the size 1 that stretches is the dim `One` (`Shape![1, ..]`, `unsqueeze`, keepdim, `Tensor::from`); a `Const<1>` is an ordinary size: relabel it with `cast_shape`"
 )]
 pub trait BroadcastShape<Rhs: Shape>: Shape {
     /// The broadcast shape.
