@@ -231,20 +231,9 @@ impl<const START: usize, const LEN: usize, const N: usize, Sh> NarrowInBounds<ST
     label = "literal index out of bounds"
 )]
 pub trait SelectFits<const I: usize, Sh>: Dim {}
+/// The same check as a literal index in `t!` (`At<I>` on this one dim), for every dim kind.
 #[diagnostic::do_not_recommend]
-impl<const I: usize, const N: usize, Sh> SelectFits<I, Sh> for Const<N>
-where
-    Const<I>: StaticDim,
-    Const<N>: StaticDim,
-    TnC<I>: IsLess<TnC<N>>,
-    typenum::Le<TnC<I>, TnC<N>>: Verdict,
-    Check<typenum::Le<TnC<I>, TnC<N>>>: IndexInBounds<I, N, Sh>,
-{
-}
-#[diagnostic::do_not_recommend]
-impl<const I: usize, Sh> SelectFits<I, Sh> for One where Const<1>: SelectFits<I, Sh> {}
-#[diagnostic::do_not_recommend]
-impl<const I: usize, Sh> SelectFits<I, Sh> for Dyn {}
+impl<D: Dim, const I: usize, Sh> SelectFits<I, Sh> for D where At<I>: IndexOp<Cons<D, Nil>, Sh> {}
 
 // --------------------------------------------------------------------------------- type level
 /// Applies one op to the front of the remaining dims list `L`.

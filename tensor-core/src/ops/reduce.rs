@@ -55,9 +55,7 @@ where
         S: RemoveAxis<A>,
         D::Elem: Float,
     {
-        let n = self.sizes().get(A).copied().unwrap_or(0);
-        let s = self.sum_axis::<A>();
-        divide(s, n)
+        divide(self.sum_axis::<A>(), self.count(&[A]))
     }
 
     /// Sums along a runtime axis (negative counts from the end), which is removed: PyTorch
@@ -186,10 +184,9 @@ where
         Ok(TensorBase::from_parts(data, layout))
     }
 
+    /// Sums along one axis that the caller has checked.
     fn reduce_axis<S2: Shape>(&self, axis: usize) -> Tensor<D::Elem, S2> {
-        let data = kernels::sum_axis(self.data.as_slice(), &self.layout, axis);
-        let l = Layout::contiguous(self.layout.remove(axis).sizes()).expect("sizes of an existing tensor");
-        TensorBase::from_parts(data, l)
+        self.reduce_axes_rt(&[axis], false).expect("axis checked by the caller")
     }
 }
 
