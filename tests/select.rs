@@ -100,7 +100,7 @@ fn index_select_errors_name_the_index_the_dim_and_its_size() {
     );
     assert_eq!(
         err(x.try_index_select::<1, _>(&Tensor::from([u64::MAX]))),
-        format!("index {} is out of bounds for dimension 1 of size 4", isize::MAX)
+        format!("index {} is out of bounds for dimension 1 of size 4", u64::MAX)
     );
     let d = x.clone().into_dyn();
     assert_eq!(err(d.try_index_select::<2, _>(&Tensor::from([0i64]))), "axis 2 is out of range for a tensor of rank 2");

@@ -23,10 +23,11 @@ pub enum ShapeError {
     ShapeMismatch { expected: String, got: Vec<usize> },
     /// A flat buffer whose length does not match the shape.
     DataLength { len: usize, sizes: Vec<usize> },
-    /// An index outside its dimension.
-    Index { index: isize, axis: usize, size: usize },
-    /// A range outside its dimension (bounds after normalising negative ones).
-    Range { start: isize, end: isize, axis: usize, size: usize },
+    /// An index outside its dimension. The index is the one given (an `i128` holds every
+    /// integer index type exactly, `u64::MAX` included).
+    Index { index: i128, axis: usize, size: usize },
+    /// A range outside its dimension, with the bounds as given.
+    Range { start: i128, end: i128, axis: usize, size: usize },
     /// A zero slice step.
     ZeroStep { axis: usize },
     /// More indices than dims.
@@ -39,8 +40,16 @@ pub enum ShapeError {
     Squeeze { axis: usize, sizes: Vec<usize> },
     /// More than [`MAX_RANK`](crate::MAX_RANK) dims.
     RankTooLarge { rank: usize },
-    /// The element count overflows `usize` (or strides overflow `isize`).
+    /// The element count does not fit `isize` (the largest buffer Rust can address).
     Overflow { sizes: Vec<usize> },
+    /// A buffer that the allocator could not provide: `count` elements of `elem_size` bytes.
+    /// PyTorch's "not enough memory" error; the `try_` forms return it instead of aborting.
+    Alloc { count: usize, elem_size: usize },
+    /// Integer division or remainder by zero (`op` names the operation).
+    DivisionByZero { op: &'static str },
+    /// In-place writes through a layout in which two coordinates may reach the same element
+    /// (an expanded or otherwise overlapping view): refused, as PyTorch refuses them.
+    Overlap { sizes: Vec<usize>, strides: Vec<isize> },
     /// Two shapes that an operation needs to agree do not (`op` names the operation):
     /// `mask index: [2] and [3] differ: the mask's shape must equal the dims it indexes`.
     Mismatch { op: &'static str, what: String, lhs: Vec<usize>, rhs: Vec<usize> },
@@ -90,7 +99,16 @@ impl fmt::Display for ShapeError {
             RankTooLarge { rank } => {
                 write!(f, "rank {rank} exceeds the maximum of {} dims", crate::MAX_RANK)
             }
-            Overflow { sizes } => write!(f, "the element count of {sizes:?} overflows usize"),
+            Overflow { sizes } => write!(f, "the element count of {sizes:?} overflows isize"),
+            Alloc { count, elem_size } => {
+                let bytes = *count as u128 * *elem_size as u128;
+                write!(f, "out of memory: cannot allocate {bytes} bytes ({count} elements of {elem_size} bytes)")
+            }
+            DivisionByZero { op } => write!(f, "{op}: integer division by zero"),
+            Overlap { sizes, strides } => write!(
+                f,
+                "cannot write through a layout with sizes {sizes:?} and strides {strides:?}: two of its coordinates may reach the same element (call contiguous() or to_owned() first)"
+            ),
             Mismatch { op, what, lhs, rhs } => write!(f, "{op}: {lhs:?} and {rhs:?} {what}"),
             Invalid(s) => f.write_str(s),
         }

@@ -24,6 +24,14 @@ impl<D: Data, S: Shape> fmt::Display for TensorBase<D, S> {
     /// `tensor([[1.0, 2.0], [3.0, 4.0]])`, one row per line; a precision (`{:.2}`) applies to
     /// every element.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.numel() == 0 {
+            // PyTorch's form for empty tensors; no dim is walked (one may be huge).
+            return if self.rank() == 1 {
+                f.write_str("tensor([])")
+            } else {
+                write!(f, "tensor([], size={:?})", self.sizes())
+            };
+        }
         let summarise = self.numel() > SUMMARY_THRESHOLD;
         let data = self.data.as_slice();
         let precision = f.precision();

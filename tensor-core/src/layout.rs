@@ -3,14 +3,37 @@
 //! (permute, select, narrow, slice, squeeze, unsqueeze, expand, view) and the strided walk that
 //! the kernels use. Kernels see a `Layout` and a slice, never a shape type.
 //!
-//! Invariant kept by every constructor here: for a layout with at least one element, every
-//! reachable offset `offset + sum(i_k * stride_k)` is non-negative, and the tensor types only
-//! pair a layout with a buffer it fits ([`Layout::fits`]).
+//! # The layout invariant
+//!
+//! Every `Layout` value, however it was made, satisfies:
+//!
+//! 1. **rank** at most [`MAX_RANK`]; entries past the rank are size 1, stride 0;
+//! 2. **element count**: the product of `max(size, 1)` over the dims is at most `isize::MAX`
+//!    (so `numel()`, every row-major position and every contiguous stride fit `isize`);
+//! 3. **bounded reach**: `offset + sum(max(size, 1) - 1) * |stride|` is at most `isize::MAX`,
+//!    computed without overflow. Every offset that any coordinate of this layout (or of a layout
+//!    derived from it) can produce is therefore an `isize` computed without overflow.
+//!
+//! Who checks it: [`Layout::contiguous`] and [`Layout::from_parts`], the only two ways to build a
+//! layout from numbers, check 1-3 with overflow-checked arithmetic and return an error otherwise.
+//! Every other method derives a layout from a valid one and keeps 1-3: views address a subset of
+//! their source's elements (so their reach is no larger), `expand` adds stride-0 dims after
+//! checking the new element count, and a stride that is never stepped along (a dim of size 0 or
+//! 1) is kept from the source rather than multiplied. Each method's comment says which case it is.
+//!
+//! A tensor pairs a layout with a buffer only when [`Layout::fits`] its length: the layout is empty
+//! (it addresses nothing, whatever its offset), or its lowest addressed offset is at least 0 and
+//! its highest is below the length. `TensorBase::from_parts` (crate-private) debug-asserts it for
+//! the layouts the crate derives; `TensorBase::try_from_parts` checks it for layouts a user brings,
+//! and, for storage that can be written, also refuses layouts in which two coordinates may reach
+//! the same element ([`Layout::may_overlap`]). Kernels, including the `unsafe` call into
+//! `matrixmultiply`, rely on these two checks and on nothing else.
 use crate::error::ShapeError;
 use crate::shape::MAX_RANK;
 use alloc::vec::Vec;
 
-/// Sizes, strides and offset of a strided tensor (rank at most [`MAX_RANK`]).
+/// Sizes, strides and offset of a strided tensor (rank at most [`MAX_RANK`]). See the module docs
+/// for the invariant every value keeps.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Layout {
     sizes: [usize; MAX_RANK],
@@ -25,11 +48,29 @@ pub struct Layout {
 /// # Errors
 /// [`ShapeError::Axis`] when `axis` is outside `-rank..rank`.
 pub fn normalize_axis(axis: isize, rank: usize) -> Result<usize, ShapeError> {
-    let a = if axis < 0 { axis + rank as isize } else { axis };
-    if a < 0 || a as usize >= rank {
-        return Err(ShapeError::Axis { axis, rank });
+    let a = if axis < 0 { axis.checked_add(rank as isize) } else { Some(axis) };
+    match a {
+        Some(a) if a >= 0 && (a as usize) < rank => Ok(a as usize),
+        _ => Err(ShapeError::Axis { axis, rank }),
     }
-    Ok(a as usize)
+}
+
+/// The product of `max(size, 1)` (the element count of the non-empty part), if it fits `isize`.
+fn checked_count(sizes: &[usize]) -> Option<usize> {
+    let mut n: usize = 1;
+    for &s in sizes {
+        n = n.checked_mul(s.max(1))?;
+    }
+    (n <= isize::MAX as usize).then_some(n)
+}
+
+/// `offset + sum(max(n, 1) - 1) * |s|` in 128 bits (it cannot overflow there: at most
+/// 2^64 + 6 * 2^64 * 2^63).
+fn reach_i128(sizes: &[usize], strides: &[isize], offset: usize) -> i128 {
+    sizes
+        .iter()
+        .zip(strides)
+        .fold(offset as i128, |acc, (&n, &s)| acc + (n.max(1) as i128 - 1) * s.unsigned_abs() as i128)
 }
 
 impl Layout {
@@ -42,24 +83,28 @@ impl Layout {
         if sizes.len() > MAX_RANK {
             return Err(ShapeError::RankTooLarge { rank: sizes.len() });
         }
+        // Invariant 2; then every contiguous stride is a partial product, below isize::MAX, and
+        // the reach is (numel - 1) or 0 (invariant 3).
+        checked_count(sizes).ok_or_else(|| ShapeError::Overflow { sizes: sizes.into() })?;
         let mut l = Layout { sizes: [1; MAX_RANK], strides: [0; MAX_RANK], rank: sizes.len(), offset: 0 };
         let mut s: usize = 1;
         for i in (0..sizes.len()).rev() {
             l.sizes[i] = sizes[i];
             l.strides[i] = s as isize;
-            s = s.checked_mul(sizes[i].max(1)).ok_or_else(|| ShapeError::Overflow { sizes: sizes.into() })?;
-        }
-        if s > isize::MAX as usize {
-            return Err(ShapeError::Overflow { sizes: sizes.into() });
+            s *= sizes[i].max(1);
         }
         Ok(l)
     }
 
-    /// Builds a layout from parts, checking the rank and that no reachable offset is negative.
+    /// Builds a layout from parts (PyTorch `as_strided`'s arguments), checking the invariant of
+    /// the module docs with overflow-checked arithmetic and that no reachable offset is
+    /// negative. Whether it fits a given buffer is checked where it meets one
+    /// ([`TensorBase::try_from_parts`](crate::TensorBase::try_from_parts), `as_strided`).
     ///
     /// # Errors
-    /// [`ShapeError::RankTooLarge`], [`ShapeError::Overflow`], or [`ShapeError::Invalid`] when a
-    /// reachable offset is negative.
+    /// [`ShapeError::RankTooLarge`]; [`ShapeError::Invalid`] when the sizes and strides differ in
+    /// length, a reachable offset is negative, or the reach passes `isize::MAX`;
+    /// [`ShapeError::Overflow`] when the element count does not fit `isize`.
     pub fn from_parts(sizes: &[usize], strides: &[isize], offset: usize) -> Result<Layout, ShapeError> {
         if sizes.len() > MAX_RANK {
             return Err(ShapeError::RankTooLarge { rank: sizes.len() });
@@ -67,13 +112,19 @@ impl Layout {
         if sizes.len() != strides.len() {
             return Err(ShapeError::Invalid(alloc::format!("{} sizes but {} strides", sizes.len(), strides.len())));
         }
+        checked_count(sizes).ok_or_else(|| ShapeError::Overflow { sizes: sizes.into() })?;
+        if reach_i128(sizes, strides, offset) > isize::MAX as i128 {
+            return Err(ShapeError::Invalid(alloc::format!(
+                "layout with sizes {sizes:?}, strides {strides:?} and offset {offset} reaches past isize::MAX"
+            )));
+        }
         let mut l = Layout { sizes: [1; MAX_RANK], strides: [0; MAX_RANK], rank: sizes.len(), offset };
         l.sizes[..sizes.len()].copy_from_slice(sizes);
         l.strides[..sizes.len()].copy_from_slice(strides);
         match l.span() {
-            Some((lo, _)) if lo < 0 => {
-                Err(ShapeError::Invalid(alloc::format!("layout {l:?} reaches a negative offset")))
-            }
+            Some((lo, _)) if lo < 0 => Err(ShapeError::Invalid(alloc::format!(
+                "layout with sizes {sizes:?}, strides {strides:?} and offset {offset} reaches offset {lo}, below the start of the storage"
+            ))),
             _ => Ok(l),
         }
     }
@@ -117,30 +168,61 @@ impl Layout {
         true
     }
 
-    /// The lowest and highest reachable offsets, or `None` for an empty layout.
+    /// The lowest and highest reachable offsets, or `None` for an empty layout. Exact: by the
+    /// invariant both fit `isize`.
     pub fn span(&self) -> Option<(isize, isize)> {
         if self.sizes().contains(&0) {
             return None;
         }
-        let (mut lo, mut hi) = (self.offset as isize, self.offset as isize);
+        let (mut lo, mut hi) = (self.offset as i128, self.offset as i128);
         for (&n, &s) in self.sizes().iter().zip(self.strides()) {
-            let reach = (n as isize - 1) * s;
+            let reach = (n as i128 - 1) * s as i128;
             if reach < 0 {
                 lo += reach;
             } else {
                 hi += reach;
             }
         }
-        Some((lo, hi))
+        Some((lo as isize, hi as isize))
     }
 
     /// Whether every reachable offset lies in a buffer of `len` elements (an empty layout reaches
-    /// none, so it fits whatever its offset).
+    /// none, so it fits whatever its offset). The check every tensor's layout passed.
     pub fn fits(&self, len: usize) -> bool {
         match self.span() {
             None => true,
             Some((lo, hi)) => lo >= 0 && (hi as usize) < len,
         }
+    }
+
+    /// Whether two coordinates may reach the same element. `false` is a proof that they cannot:
+    /// ordered by |stride|, each dim of size > 1 steps past everything the smaller ones reach
+    /// (the sufficient test PyTorch also uses). `true` means they do (a stride-0 dim of size > 1,
+    /// as `expand` makes) or the test cannot tell; an empty layout reaches nothing, so never
+    /// overlaps.
+    pub fn may_overlap(&self) -> bool {
+        if self.numel() == 0 {
+            return false;
+        }
+        let mut dims: [(usize, usize); MAX_RANK] = [(1, 0); MAX_RANK];
+        let mut r = 0;
+        for (&n, &s) in self.sizes().iter().zip(self.strides()) {
+            if n > 1 {
+                dims[r] = (s.unsigned_abs(), n);
+                r += 1;
+            }
+        }
+        let dims = &mut dims[..r];
+        dims.sort_unstable();
+        // Bounded by the reach (invariant 3), so no overflow.
+        let mut reached: usize = 0;
+        for &(s, n) in dims.iter() {
+            if s <= reached {
+                return true;
+            }
+            reached += (n - 1) * s;
+        }
+        false
     }
 
     /// The flat buffer offset of a coordinate (no bounds check on the coordinate).
@@ -172,7 +254,7 @@ impl Layout {
         }
         for (axis, (&i, &n)) in index.iter().zip(self.sizes()).enumerate() {
             if i >= n {
-                return Err(ShapeError::Index { index: i as isize, axis, size: n });
+                return Err(ShapeError::Index { index: i as i128, axis, size: n });
             }
         }
         Ok(self.offset_of(index))
@@ -221,22 +303,22 @@ impl Layout {
     pub fn select(&self, axis: usize, index: isize) -> Result<Layout, ShapeError> {
         let axis = self.axis(axis)?;
         let n = self.sizes[axis];
-        let i = if index < 0 { index + n as isize } else { index };
-        if i < 0 || i as usize >= n {
-            return Err(ShapeError::Index { index, axis, size: n });
-        }
-        let mut l = self.remove(axis);
-        l.offset = (self.offset as isize + i * self.strides[axis]) as usize;
-        Ok(l.settle(self.offset))
+        let step = index_offset(index, n, self.strides[axis], axis)?;
+        // A coordinate of `self` (bounded reach): no overflow; `settle` keeps the source offset
+        // when the result is empty (then `step` may lead outside the buffer).
+        Ok(self.remove(axis).settle(self.offset as isize + step, self.offset))
     }
 
-    /// An empty layout keeps the offset of its source: offsets computed from an empty dim's
-    /// neighbours may point past the end of the buffer, and no element is ever read anyway.
+    /// Sets the offset of a derived layout: `offset` when the layout addresses elements (then it
+    /// is a reachable offset of the source, so non-negative), the source's offset when it is
+    /// empty (offsets computed from an empty dim's neighbours may lie outside the buffer, even
+    /// below 0, and no element is ever read anyway). Keeps the invariant either way.
     #[inline(always)]
-    pub(crate) fn settle(mut self, source_offset: usize) -> Layout {
+    pub(crate) fn settle(mut self, offset: isize, source_offset: usize) -> Layout {
         // Sizes past the rank are 1, so the whole fixed-length array can be tested (branch-free).
         let empty = self.sizes.iter().fold(false, |e, &n| e | (n == 0));
-        self.offset = if empty { source_offset } else { self.offset };
+        debug_assert!(empty || offset >= 0, "a non-empty derived layout reaches a negative offset");
+        self.offset = if empty { source_offset } else { offset as usize };
         self
     }
 
@@ -263,7 +345,8 @@ impl Layout {
         let n = self.sizes[axis];
         let s = if start < 0 { start + n as isize } else { start };
         if s < 0 || s as usize > n || len > n - s as usize {
-            return Err(ShapeError::Range { start, end: s.saturating_add(len as isize), axis, size: n });
+            let s = if start < 0 { start as i128 + n as i128 } else { start as i128 };
+            return Err(ShapeError::Range { start: start as i128, end: s + len as i128, axis, size: n });
         }
         self.slice(axis, Some(s), Some(s + len as isize), 1)
     }
@@ -290,10 +373,9 @@ impl Layout {
         let (s, e) = range_bounds(start, end, self.sizes[axis], axis)?;
         let (off, len, stride) = range_dim(s, e, step, self.strides[axis]);
         let mut l = *self;
-        l.offset = (self.offset as isize + off) as usize;
         l.sizes[axis] = len;
         l.strides[axis] = stride;
-        Ok(l.settle(self.offset))
+        Ok(l.settle(self.offset as isize + off, self.offset))
     }
 
     /// Inserts a size-1 dim at `axis` (`0..=rank`): PyTorch `unsqueeze`.
@@ -313,8 +395,10 @@ impl Layout {
             l.strides[k + 1] = self.strides[k];
         }
         l.sizes[axis] = 1;
-        // The stride of a size-1 dim is never used to step; PyTorch uses size*stride of the next.
-        l.strides[axis] = if axis < self.rank { self.strides[axis] * self.sizes[axis] as isize } else { 1 };
+        // The stride of a size-1 dim is never used to step; PyTorch uses size*stride of the next
+        // (1 where that product does not fit: any value addresses the same elements).
+        l.strides[axis] =
+            if axis < self.rank { self.strides[axis].checked_mul(self.sizes[axis] as isize).unwrap_or(1) } else { 1 };
         l.rank += 1;
         Ok(l)
     }
@@ -339,10 +423,14 @@ impl Layout {
     /// [`ShapeError::Overflow`] when the element count of `to` overflows.
     pub fn expand(&self, to: &[usize]) -> Result<Layout, ShapeError> {
         let err = || ShapeError::Expand { from: self.sizes().into(), to: to.into() };
-        if to.len() < self.rank || to.len() > MAX_RANK {
+        if to.len() > MAX_RANK {
+            return Err(ShapeError::RankTooLarge { rank: to.len() });
+        }
+        if to.len() < self.rank {
             return Err(err());
         }
-        // The element count must stay representable, as for every other layout.
+        // Invariant 2 for the new element count; new and stretched dims get stride 0, kept dims
+        // keep theirs, so the reach does not grow (invariant 3).
         Layout::contiguous(to)?;
         let lead = to.len() - self.rank;
         let mut l = Layout { sizes: [1; MAX_RANK], strides: [0; MAX_RANK], rank: to.len(), offset: self.offset };
@@ -390,10 +478,15 @@ impl Layout {
         let (mut tensor_numel, mut view_numel) = (1usize, 1usize);
         for td in (0..self.rank).rev() {
             tensor_numel *= os[td];
-            if td == 0 || (os[td - 1] != 1 && ost[td - 1] != tensor_numel as isize * chunk_base) {
+            // `tensor_numel * chunk_base` is one step past the chunk: it may not fit, and then it
+            // cannot equal a stride either.
+            let next = (tensor_numel as isize).checked_mul(chunk_base);
+            if td == 0 || (os[td - 1] != 1 && Some(ost[td - 1]) != next) {
                 while view_d >= 0 && (view_numel < tensor_numel || to[view_d as usize] == 1) {
-                    l.strides[view_d as usize] = view_numel as isize * chunk_base;
-                    view_numel *= to[view_d as usize];
+                    // Inside the chunk's reach, except for a trailing size-1 dim, whose stride is
+                    // never stepped along (any value then).
+                    l.strides[view_d as usize] = (view_numel as isize).checked_mul(chunk_base).unwrap_or(1);
+                    view_numel = view_numel.saturating_mul(to[view_d as usize]);
                     view_d -= 1;
                 }
                 if view_numel != tensor_numel {
@@ -436,6 +529,19 @@ impl Layout {
             _ => return Err(err()),
         }
         Ok(out)
+    }
+
+    /// The sub-layout at coordinate `idx` of the leading `idx.len()` dims, which are removed (a
+    /// matrix of a batch). Each coordinate must be in range.
+    ///
+    /// # Errors
+    /// [`ShapeError::Index`] for a coordinate out of range.
+    pub(crate) fn select_leading(&self, idx: &[usize]) -> Result<Layout, ShapeError> {
+        let mut l = *self;
+        for &i in idx {
+            l = l.select(0, i as isize)?;
+        }
+        Ok(l)
     }
 
     /// Gives `axis` stride 0 (an accumulator that every position along `axis` maps to).
@@ -531,8 +637,9 @@ pub(crate) fn walk<const K: usize>(sizes: &[usize], layouts: [&Layout; K], mut f
 pub(crate) fn index_offset(i: isize, size: usize, stride: isize, axis: usize) -> Result<isize, ShapeError> {
     let j = if i < 0 { i + size as isize } else { i };
     if j < 0 || j as usize >= size {
-        return Err(ShapeError::Index { index: i, axis, size });
+        return Err(ShapeError::Index { index: i as i128, axis, size });
     }
+    // `j` is a coordinate of the dim: within the reach (invariant 3).
     Ok(j * stride)
 }
 
@@ -543,8 +650,11 @@ pub(crate) fn index_offset(i: isize, size: usize, stride: isize, axis: usize) ->
 pub(crate) fn range_dim(start: usize, end: usize, step: isize, stride: isize) -> (isize, usize, isize) {
     let len = (end - start).div_ceil(step.unsigned_abs());
     let first = if step > 0 || len == 0 { start } else { end - 1 };
+    // `first` is a coordinate of the dim when len > 0, so `first * stride` is within the reach.
     let off = if len == 0 { 0 } else { first as isize * stride };
-    (off, len, stride * step)
+    // With len >= 2, |step| < end - start <= size, so |stride * step| * (len - 1) stays within
+    // the dim's reach; with len <= 1 the stride is never stepped along and is kept as it is.
+    (off, len, if len > 1 { stride * step } else { stride })
 }
 
 /// Normalises Python-style range bounds (`None` is open; negative counts from the end) against
@@ -560,22 +670,27 @@ pub(crate) fn range_bounds(
     let norm = |v: isize| if v < 0 { v + n } else { v };
     let (s, e) = (start.map_or(0, norm), end.map_or(n, norm));
     if s < 0 || e > n || s > e {
-        return Err(ShapeError::Range { start: start.unwrap_or(0), end: end.unwrap_or(n), axis, size });
+        let (start, end) = (start.unwrap_or(0), end.unwrap_or(n));
+        return Err(ShapeError::Range { start: start as i128, end: end as i128, axis, size });
     }
     Ok((s as usize, e as usize))
 }
 
 impl Layout {
-    /// A layout from full-length arrays that the caller derived from a valid layout (no checks;
-    /// entries past `rank` must be size 1, stride 0). Whole arrays, so no copy of run-time length.
+    /// A layout from full-length arrays that the caller derived from the valid layout at
+    /// `source_offset` by basic indexing (each dim kept, sliced, or new with size 1; `offset` a
+    /// reachable offset when the result is not empty), so it keeps the invariant; an empty result
+    /// keeps the source's offset ([`settle`](Self::settle)). Entries past `rank` must be size 1,
+    /// stride 0. Whole arrays, so no copy of run-time length.
     #[inline(always)]
     pub(crate) fn from_arrays(
         sizes: [usize; MAX_RANK],
         strides: [isize; MAX_RANK],
         rank: usize,
         offset: isize,
+        source_offset: usize,
     ) -> Layout {
-        Layout { sizes, strides, rank, offset: offset as usize }
+        Layout { sizes, strides, rank, offset: 0 }.settle(offset, source_offset)
     }
 }
 
@@ -636,7 +751,7 @@ pub(crate) fn advanced_offsets(v: &Layout, adv: &[AdvIndex]) -> Result<(Vec<usiz
     }
     let out_layout = Layout::contiguous(&out)?;
     let numel = out_layout.numel();
-    let mut offsets = Vec::with_capacity(numel);
+    let mut offsets = crate::kernels::try_with_capacity(numel)?;
     let mut coord = alloc::vec![0usize; out.len()];
     for p in 0..numel {
         let mut q = p;
@@ -674,8 +789,11 @@ impl Layout {
     pub fn flip(&self, axis: usize) -> Result<Layout, ShapeError> {
         let axis = self.axis(axis)?;
         let mut l = *self;
-        l.strides[axis] = -self.strides[axis];
+        // Exact for a dim of size >= 2 (|stride| is bounded by the reach); a stride that is never
+        // stepped along (size <= 1) may be isize::MIN, and then any value will do.
+        l.strides[axis] = self.strides[axis].wrapping_neg();
         if self.numel() > 0 {
+            // The last coordinate of the dim: within the reach.
             l.offset = (self.offset as isize + (self.sizes[axis] as isize - 1) * self.strides[axis]) as usize;
         }
         Ok(l)
@@ -737,7 +855,8 @@ impl Layout {
         let len = len.max(0) as usize;
         let mut l = self.remove(d1.max(d2)).remove(d1.min(d2));
         l.sizes[l.rank] = len;
-        // Only stepped along when len > 1, and then both strides reach inside the buffer.
+        // Only stepped along when len > 1, and then (len - 1) * |s1 + s2| is at most the reach of
+        // the two dims; with len <= 1 any value will do.
         l.strides[l.rank] = s1.wrapping_add(s2);
         l.rank += 1;
         if l.numel() > 0 {
@@ -831,8 +950,13 @@ impl Layout {
         let mut st = self.strides[axis];
         for j in (axis..axis + k).rev() {
             l.strides[j] = st;
-            // Exact unless the dim is empty, where the strides are never stepped along.
+            // Exact unless the dim is empty (then never stepped along); the reach is checked below.
             st = st.wrapping_mul(l.sizes[j] as isize);
+        }
+        // The new dims reach (n - 1) * |stride| when none is empty; when the split dim is empty
+        // the other new sizes are arbitrary, so the reach is checked (invariant 3).
+        if reach_i128(l.sizes(), l.strides(), l.offset) > isize::MAX as i128 {
+            return Err(ShapeError::Overflow { sizes: l.sizes().into() });
         }
         Ok(l)
     }
@@ -861,7 +985,9 @@ impl Layout {
             )));
         }
         let count = if size == 0 { 1 } else { n.div_ceil(size).max(1) };
-        Ok((0..count).map(|i| self.part(axis, i * size, size.min(n - i * size))).collect())
+        let mut out = crate::kernels::try_with_capacity(count)?;
+        out.extend((0..count).map(|i| self.part(axis, i * size, size.min(n - i * size))));
+        Ok(out)
     }
 
     /// Dim `axis` cut into at most `chunks` pieces of `ceil(size / chunks)` elements (PyTorch
@@ -877,7 +1003,8 @@ impl Layout {
         }
         let n = self.sizes[axis];
         if n == 0 {
-            return Ok(alloc::vec![self.part(axis, 0, 0); chunks]);
+            // PyTorch gives `chunks` empty pieces here (a huge count is an allocation error).
+            return crate::kernels::try_vec(chunks, self.part(axis, 0, 0));
         }
         self.split(axis, n.div_ceil(chunks))
     }

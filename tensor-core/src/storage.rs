@@ -22,8 +22,25 @@ element! {
     bool => false, true;
 }
 
-/// A storage kind: something that lends a flat slice of elements.
-pub trait Data {
+mod sealed {
+    /// Storage kinds are the crate's own: the layout invariant and the no-overlap rule for
+    /// writable storage rely on knowing every one of them.
+    pub trait Sealed {}
+}
+use sealed::Sealed;
+impl<T> Sealed for Vec<T> {}
+impl<T> Sealed for &[T] {}
+impl<T> Sealed for &mut [T] {}
+impl<T> Sealed for Arc<Vec<T>> {}
+impl<T> Sealed for CowRepr<'_, T> {}
+
+/// A storage kind: something that lends a flat slice of elements. Implemented (sealed) for the
+/// crate's storage kinds: `Vec<T>` (owned), `&[T]` (view), `&mut [T]` (mutable view),
+/// `Arc<Vec<T>>` (shared) and [`CowRepr`].
+pub trait Data: Sealed {
+    /// Whether tensors of this storage kind can be written through. Their layouts must not let
+    /// two coordinates reach the same element (checked where a layout comes from outside).
+    const WRITABLE: bool = false;
     /// The element type.
     type Elem: Element;
     /// The whole buffer (the layout says which elements the tensor uses).
@@ -36,6 +53,7 @@ pub trait DataMut: Data {
 }
 
 impl<T: Element> Data for Vec<T> {
+    const WRITABLE: bool = true;
     type Elem = T;
     #[inline]
     fn as_slice(&self) -> &[T] {
@@ -56,6 +74,7 @@ impl<T: Element> Data for &[T] {
     }
 }
 impl<T: Element> Data for &mut [T] {
+    const WRITABLE: bool = true;
     type Elem = T;
     #[inline]
     fn as_slice(&self) -> &[T] {
@@ -85,6 +104,7 @@ impl<T: Element> DataOwned for Vec<T> {
 /// private copy (`Arc::make_mut`), so no write is ever seen through another handle. That is a
 /// deliberate difference from PyTorch and Etaler, where writes through one handle show in all.
 impl<T: Element> Data for Arc<Vec<T>> {
+    const WRITABLE: bool = true;
     type Elem = T;
     #[inline]
     fn as_slice(&self) -> &[T] {

@@ -70,14 +70,24 @@ fn parse_bound(ts: &[TT]) -> syn::Result<Option<Bound>> {
             None
         }
     };
+    // A literal beyond isize is out of bounds for every dim (and would wrap as a const generic).
+    let fits = |v: i128| -> syn::Result<Option<Bound>> {
+        if v.unsigned_abs() > isize::MAX as u128 {
+            return err(
+                stream_span(ts),
+                format!("index {v} is out of bounds for every dimension (it does not fit isize)"),
+            );
+        }
+        Ok(Some(Bound::Lit(v)))
+    };
     if ts.len() == 1 {
         if let Some(v) = lit_of(&ts[0]) {
-            return Ok(Some(Bound::Lit(v)));
+            return fits(v);
         }
     }
     if ts.len() == 2 && is_punct(&ts[0], '-') {
         if let Some(v) = lit_of(&ts[1]) {
-            return Ok(Some(Bound::Lit(-v)));
+            return fits(-v);
         }
     }
     // `(i - 1)..(i + 1)`: the parentheses only delimit the bound; dropping them keeps the
@@ -168,7 +178,7 @@ fn lower_item(k: &TS, toks: Vec<TT>) -> syn::Result<Item> {
             Bound::Expr(e) if matches!(range_part.first(), Some(TT::Punct(p)) if p.as_char() == '&') => {
                 quote_spanned!(span=> #ix::IndexItem::index_op(&(#e)))
             }
-            Bound::Expr(e) => quote_spanned!(span=> #ix::AtDyn(#ix::ToIndex::to_index(#e))),
+            Bound::Expr(e) => quote_spanned!(span=> #ix::AtDyn(#ix::ToIndex::to_i128(#e))),
         }));
     };
     let inclusive = range_part.get(i + 2).is_some_and(|t| is_punct(t, '='));
@@ -182,7 +192,7 @@ fn lower_item(k: &TS, toks: Vec<TT>) -> syn::Result<Item> {
             None => return err(span, "`..=` needs an end"),
             Some(Bound::Lit(-1)) => end = None, // `..=-1` runs to the end
             Some(Bound::Lit(v)) => end = Some(Bound::Lit(v + 1)),
-            Some(Bound::Expr(e)) => end = Some(Bound::Expr(quote!(#ix::inclusive_end(#ix::ToIndex::to_index(#e))))),
+            Some(Bound::Expr(e)) => end = Some(Bound::Expr(quote!(#ix::inclusive_end(#ix::ToIndex::to_i128(#e))))),
         }
     }
     let inclusive_expr = inclusive && matches!(end, Some(Bound::Expr(_)));
@@ -234,11 +244,11 @@ fn lower_item(k: &TS, toks: Vec<TT>) -> syn::Result<Item> {
         match b {
             None => quote!(::core::option::Option::None),
             Some(Bound::Lit(v)) => {
-                let v = *v as isize;
+                let v = *v;
                 quote!(::core::option::Option::Some(#v))
             }
             Some(Bound::Expr(e)) if raw => quote!(#e),
-            Some(Bound::Expr(e)) => quote!(::core::option::Option::Some(#ix::ToIndex::to_index(#e))),
+            Some(Bound::Expr(e)) => quote!(::core::option::Option::Some(#ix::ToIndex::to_i128(#e))),
         }
     };
     let s = opt(&start, false);

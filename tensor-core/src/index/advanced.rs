@@ -41,7 +41,7 @@ macro_rules! int_item {
             type Op<'a> = AtDyn;
             #[inline(always)]
             fn index_op(&self) -> AtDyn {
-                AtDyn(self.to_index())
+                AtDyn(self.to_i128())
             }
         }
     )*};
@@ -85,7 +85,14 @@ macro_rules! int_elem {
             fn apply<const FRONT: bool, A: AdvSink, D: Data<Elem = Self>, SI: Shape>(t: &TensorBase<D, SI>, cx: &mut SliceCx<A>)
                 -> Result<(), ShapeError> {
                 let first = cx.take::<FRONT>(1)?;
-                let index = vec![kernels::map(t.storage(), t.layout(), |v: $t| v.to_index())];
+                let index = kernels::map(t.storage(), t.layout(), |v: $t| v.to_index())?;
+                // `isize::MAX` is out of bounds for every dim; it also stands for values that do not
+                // fit `isize`, so the error names the value as given.
+                if let Some(p) = index.iter().position(|&i| i == isize::MAX) {
+                    let given = kernels::to_vec(t.storage(), t.layout())?[p].to_i128();
+                    return Err(ShapeError::Index { index: given, axis: first, size: cx.l.sizes()[first] });
+                }
+                let index = vec![index];
                 cx.push_advanced::<FRONT>(first, AdvIndex { pos: 0, axis: first, sizes: t.sizes().into(), index })
             }
             fn consumes<D: Data<Elem = Self>, SI: Shape>(_: &TensorBase<D, SI>) -> usize {
@@ -112,7 +119,7 @@ impl ItemElem for bool {
                 rhs: dims.into(),
             });
         }
-        let (count, index) = kernels::mask_coords(t.storage(), t.layout());
+        let (count, index) = kernels::mask_coords(t.storage(), t.layout())?;
         cx.push_advanced::<FRONT>(first, AdvIndex { pos: 0, axis: first, sizes: vec![count], index })
     }
     fn consumes<D: Data<Elem = Self>, SI: Shape>(t: &TensorBase<D, SI>) -> usize {
@@ -431,7 +438,7 @@ impl ResultKind for B1 {
     type OutMut<'a, T: Element + 'a, S: Shape> = IndexPut<'a, T, S>;
     fn make<T: Element, S: Shape>(data: &[T], l: Layout, adv: Vec<AdvIndex>) -> Result<Tensor<T, S>, ShapeError> {
         let (sizes, offsets) = advanced_offsets(&l, &adv)?;
-        let out = kernels::gather_offsets(data, &offsets);
+        let out = kernels::gather_offsets(data, &offsets)?;
         TensorBase::try_from_parts(out, Layout::contiguous(&sizes)?)
     }
     fn make_mut<'a, T: Element, S: Shape>(data: &'a mut [T], l: Layout, adv: Vec<AdvIndex>) -> IndexPut<'a, T, S> {
@@ -471,7 +478,7 @@ impl<T: Element, S: Shape> IndexPut<'_, T, S> {
             ls = ls.squeeze(0)?;
         }
         let ls = ls.expand(&sizes).map_err(|_| ShapeError::Expand { from: src.sizes().into(), to: sizes.clone() })?;
-        let values = kernels::to_vec(src.storage(), &ls);
+        let values = kernels::to_vec(src.storage(), &ls)?;
         for (o, v) in offsets.into_iter().zip(values) {
             self.data[o] = v;
         }

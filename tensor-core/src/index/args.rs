@@ -37,12 +37,12 @@ impl SliceArg {
     pub fn range(r: impl RangeBounds<isize>, step: isize) -> SliceArg {
         let start = match r.start_bound() {
             Bound::Included(&s) => Some(s),
-            Bound::Excluded(&s) => Some(s + 1),
+            Bound::Excluded(&s) => Some(s.saturating_add(1)),
             Bound::Unbounded => None,
         };
         let end = match r.end_bound() {
             Bound::Included(&-1) => None,
-            Bound::Included(&e) => Some(e + 1),
+            Bound::Included(&e) => Some(e.saturating_add(1)),
             Bound::Excluded(&e) => Some(e),
             Bound::Unbounded => None,
         };
@@ -97,7 +97,7 @@ pub fn apply_args(l: &Layout, args: &[SliceArg]) -> Result<Layout, ShapeError> {
         out.push(l.sizes()[d], l.strides()[d])?;
         d += 1;
     }
-    Ok(Layout::from_arrays(out.sizes, out.strides, out.len, off).settle(l.offset()))
+    Ok(Layout::from_arrays(out.sizes, out.strides, out.len, off, l.offset()))
 }
 
 impl<D: Data, S: crate::Shape> TensorBase<D, S> {

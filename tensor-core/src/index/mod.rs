@@ -32,7 +32,7 @@ pub struct At<const I: usize>;
 pub struct AtNeg<const K: usize>;
 /// A runtime index (negative counts from the end; drops the dim).
 #[derive(Clone, Copy, Debug)]
-pub struct AtDyn(pub isize);
+pub struct AtDyn(pub i128);
 /// Literal `S..E;STEP` (`REV`: negative step). `LEN` is computed by the macro, which also sets
 /// `ONE` when `LEN == 1` so that the result dim is the broadcastable [`One`].
 #[derive(Clone, Copy, Debug, Default)]
@@ -53,10 +53,10 @@ pub struct RangeNeg<
 /// A range with a runtime part (gives a `Dyn` dim).
 #[derive(Clone, Copy, Debug)]
 pub struct RangeDyn {
-    /// Start (`None`: open; negative counts from the end).
-    pub start: Option<isize>,
-    /// End, exclusive (`None`: open; negative counts from the end).
-    pub end: Option<isize>,
+    /// Start (`None`: open; negative counts from the end), as given.
+    pub start: Option<i128>,
+    /// End, exclusive (`None`: open; negative counts from the end), as given.
+    pub end: Option<i128>,
     /// Non-zero step; negative walks the range backwards.
     pub step: isize,
 }
@@ -73,11 +73,14 @@ pub struct Spec<Pre, Post> {
     pub post: Post,
 }
 
-/// Integer types usable as runtime indices and bounds in `t!` (converted without a silent wrap:
-/// a value beyond `isize` becomes `isize::MAX`, which is out of bounds for every dim).
+/// Integer types usable as runtime indices and bounds in `t!` and as index tensor elements
+/// (converted without a silent wrap: a value beyond `isize` becomes `isize::MAX`, which is out of
+/// bounds for every dim, and errors name the value as given through [`to_i128`](Self::to_i128)).
 pub trait ToIndex: Copy {
-    /// The value as an `isize` index.
+    /// The value as an `isize` index (`isize::MAX` when it does not fit).
     fn to_index(self) -> isize;
+    /// The value exactly (`u128` above `i128::MAX` saturates), for error messages.
+    fn to_i128(self) -> i128;
 }
 macro_rules! to_index {
     ($($t:ty),*) => {$(
@@ -85,6 +88,10 @@ macro_rules! to_index {
             #[inline(always)]
             fn to_index(self) -> isize {
                 isize::try_from(self).unwrap_or(isize::MAX)
+            }
+            #[inline(always)]
+            fn to_i128(self) -> i128 {
+                i128::try_from(self).unwrap_or(i128::MAX)
             }
         }
     )*};
@@ -98,7 +105,7 @@ impl<T: crate::Element + ToIndex> IndexElem for T {}
 
 /// The exclusive end of an inclusive runtime range `..=e` (`..=-1` runs to the end).
 #[inline(always)]
-pub fn inclusive_end(e: isize) -> Option<isize> {
+pub fn inclusive_end(e: i128) -> Option<i128> {
     if e == -1 {
         None
     } else {
@@ -691,7 +698,9 @@ impl RtOp for AtDyn {
     #[inline(always)]
     fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
         let d = cx.take_one::<FRONT>()?;
-        cx.off += index_offset(self.0, d.size, d.stride, d.axis)?;
+        let err = || ShapeError::Index { index: self.0, axis: d.axis, size: d.size };
+        let i = isize::try_from(self.0).map_err(|_| err())?;
+        cx.off += index_offset(i, d.size, d.stride, d.axis)?;
         Ok(())
     }
 }
@@ -761,7 +770,21 @@ impl RtOp for RangeDyn {
     }
     #[inline(always)]
     fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
-        push_range::<FRONT, A>(cx, self.start, self.end, self.step)
+        let fit = |b: Option<i128>| b.map(isize::try_from).transpose();
+        match (fit(self.start), fit(self.end)) {
+            (Ok(start), Ok(end)) => push_range::<FRONT, A>(cx, start, end, self.step),
+            // A bound beyond isize is outside every dim: name it as given.
+            _ => {
+                let d = cx.take_one::<FRONT>()?;
+                let n = d.size as i128;
+                Err(ShapeError::Range {
+                    start: self.start.unwrap_or(0),
+                    end: self.end.unwrap_or(n),
+                    axis: d.axis,
+                    size: d.size,
+                })
+            }
+        }
     }
 }
 impl RtOp for NewAxis {
@@ -866,8 +889,8 @@ pub fn apply_spec_advanced<Pre: RtOps, Post: RtOps, A: AdvSink>(
         (sizes[k], strides[k]) = (cx.post.sizes[i], cx.post.strides[i]);
         k += 1;
     }
-    // An empty result may carry an offset past the buffer's end; nothing is ever read through it.
-    let layout = Layout::from_arrays(sizes, strides, rank, cx.off);
+    // An empty result keeps the source's offset; nothing is ever read through it.
+    let layout = Layout::from_arrays(sizes, strides, rank, cx.off, l.offset());
     Ok((layout, cx.adv.finish(rank)))
 }
 

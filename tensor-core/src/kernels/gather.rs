@@ -8,12 +8,11 @@
 //! of two duplicate scatter indices wins, the order of `masked_select` and `nonzero` results), the
 //! walk's first operand is a row-major layout, so the order is the row-major order of the index,
 //! the mask or the input.
-use super::{contiguous_slice, zip};
+use super::{contiguous_slice, try_vec, try_with_capacity, zip};
 use crate::error::ShapeError;
 use crate::index::ToIndex;
 use crate::layout::{index_offset, walk, Layout};
 use crate::storage::Element;
-use alloc::vec;
 use alloc::vec::Vec;
 
 /// `index_select` copies whole blocks (one `select` per index) when the dims after the axis hold
@@ -22,10 +21,11 @@ use alloc::vec::Vec;
 /// measurement.
 const BLOCK_MIN: usize = 16;
 
-/// The offset step of index value `v` along a dim of `size` elements and `stride`.
+/// The offset step of index value `v` along a dim of `size` elements and `stride`. An error names
+/// the value as given (`u64::MAX` as 18446744073709551615, not as a saturated `isize`).
 #[inline(always)]
 fn step<I: ToIndex>(v: I, size: usize, stride: isize, axis: usize) -> Result<isize, ShapeError> {
-    index_offset(v.to_index(), size, stride, axis)
+    index_offset(v.to_index(), size, stride, axis).map_err(|_| ShapeError::Index { index: v.to_i128(), axis, size })
 }
 
 /// The first entry of `idx` (row-major order) outside a dim of `size` elements, as an error.
@@ -84,7 +84,7 @@ pub(crate) fn gather<T: Element, I: ToIndex>(
     }
     let base = pinned(ls, sizes, axis)?;
     let stride = ls.strides()[axis];
-    let mut out = vec![T::ZERO; ol.numel()];
+    let mut out = try_vec(ol.numel(), T::ZERO)?;
     let mut err = None;
     walk(sizes, [&ol, li, &base], |[o, i, b]| match step(idx[i], n, stride, axis) {
         Ok(d) => out[o] = src[(b as isize + d) as usize],
@@ -126,12 +126,14 @@ pub(crate) fn index_select<T: Element, I: ToIndex>(
         }
         return gather(src, ls, axis, idx, &l.expand(ol.sizes())?);
     }
-    let mut out = vec![T::ZERO; ol.numel()];
+    let mut out = try_vec(ol.numel(), T::ZERO)?;
     let order = Layout::contiguous(li.sizes())?;
     let mut k = 0;
     let mut err = Ok(());
     walk(li.sizes(), [&order, li], |[_, i]| {
-        let blocks = ls.select(axis, idx[i].to_index()).and_then(|s| Ok((s, ol.select(axis, k as isize)?)));
+        let blocks = step(idx[i], ls.sizes()[axis], 0, axis)
+            .and_then(|_| ls.select(axis, idx[i].to_index()))
+            .and_then(|s| Ok((s, ol.select(axis, k as isize)?)));
         match blocks {
             Ok((s, o)) => walk(s.sizes(), [&o, &s], |[o, i]| out[o] = src[i]),
             Err(e) => err = Err(e),
@@ -194,24 +196,38 @@ pub(crate) fn scatter_value<T: Element, I: ToIndex>(
 
 /// The elements of `src` where `mask` is true, in row-major order (PyTorch `masked_select`).
 /// `ls` and `lm` must already be expanded to the same sizes.
-pub(crate) fn masked_select<T: Element>(src: &[T], ls: &Layout, mask: &[bool], lm: &Layout) -> Vec<T> {
+pub(crate) fn masked_select<T: Element>(
+    src: &[T],
+    ls: &Layout,
+    mask: &[bool],
+    lm: &Layout,
+) -> Result<Vec<T>, ShapeError> {
     debug_assert_eq!(ls.sizes(), lm.sizes());
+    let mut count = 0usize;
+    walk(lm.sizes(), [lm], |[m]| count += mask[m] as usize);
+    let mut out = try_with_capacity(count)?;
     if let (Some(x), Some(m)) = (contiguous_slice(src, ls), contiguous_slice(mask, lm)) {
-        return x.iter().zip(m).filter(|(_, &m)| m).map(|(&x, _)| x).collect();
+        out.extend(x.iter().zip(m).filter(|(_, &m)| m).map(|(&x, _)| x));
+        return Ok(out);
     }
-    let order = Layout::contiguous(ls.sizes()).expect("sizes of an existing tensor");
-    let mut out = Vec::new();
+    let order = Layout::contiguous(ls.sizes())?;
     walk(ls.sizes(), [&order, ls, lm], |[_, i, m]| {
         if mask[m] {
             out.push(src[i]);
         }
     });
-    out
+    Ok(out)
 }
 
 /// `value` where `mask` is true, `src` elsewhere, in a new row-major buffer (PyTorch
 /// `masked_fill`). `lm` must already be expanded to `ls`'s sizes.
-pub(crate) fn masked_fill<T: Element>(src: &[T], ls: &Layout, mask: &[bool], lm: &Layout, value: T) -> Vec<T> {
+pub(crate) fn masked_fill<T: Element>(
+    src: &[T],
+    ls: &Layout,
+    mask: &[bool],
+    lm: &Layout,
+    value: T,
+) -> Result<Vec<T>, ShapeError> {
     zip(src, ls, mask, lm, move |x, m| if m { value } else { x })
 }
 
@@ -235,29 +251,32 @@ pub(crate) fn where_select<T: Element>(
     lx: &Layout,
     y: &[T],
     ly: &Layout,
-) -> Vec<T> {
+) -> Result<Vec<T>, ShapeError> {
     debug_assert!(lc.sizes() == lx.sizes() && lx.sizes() == ly.sizes());
+    let n = lc.numel();
     if let (Some(c), Some(a), Some(b)) = (contiguous_slice(cond, lc), contiguous_slice(x, lx), contiguous_slice(y, ly))
     {
-        return c.iter().zip(a).zip(b).map(|((&c, &a), &b)| if c { a } else { b }).collect();
+        return super::try_collect(c.iter().zip(a).zip(b).map(|((&c, &a), &b)| if c { a } else { b }));
     }
-    let n = lc.numel();
     if n == 0 {
-        return Vec::new();
+        return Ok(Vec::new());
     }
-    let ol = Layout::contiguous(lc.sizes()).expect("sizes of an existing tensor");
-    let mut out = vec![T::ZERO; n];
+    let ol = Layout::contiguous(lc.sizes())?;
+    let mut out = try_vec(n, T::ZERO)?;
     walk(lc.sizes(), [&ol, lc, lx, ly], |[o, c, i, j]| out[o] = if cond[c] { x[i] } else { y[j] });
-    out
+    Ok(out)
 }
 
 /// The coordinates of the elements that are not `T::ZERO`, in row-major order: a row-major
 /// `[count, rank]` buffer and `count` (PyTorch `nonzero`). A rank-0 tensor gives `count` 0 or 1
 /// and no coordinates.
-pub(crate) fn nonzero<T: Element>(src: &[T], l: &Layout) -> (Vec<i64>, usize) {
+pub(crate) fn nonzero<T: Element>(src: &[T], l: &Layout) -> Result<(Vec<i64>, usize), ShapeError> {
     let sizes = l.sizes();
-    let order = Layout::contiguous(sizes).expect("sizes of an existing tensor");
-    let mut out = Vec::new();
+    let order = Layout::contiguous(sizes)?;
+    let mut total = 0usize;
+    walk(sizes, [l], |[i]| total += (src[i] != T::ZERO) as usize);
+    // total * rank <= numel * 6: no overflow (numel fits isize).
+    let mut out = try_with_capacity(total * sizes.len())?;
     let mut count = 0;
     let mut coord = [0i64; crate::shape::MAX_RANK];
     walk(sizes, [&order, l], |[o, i]| {
@@ -272,5 +291,5 @@ pub(crate) fn nonzero<T: Element>(src: &[T], l: &Layout) -> (Vec<i64>, usize) {
             count += 1;
         }
     });
-    (out, count)
+    Ok((out, count))
 }

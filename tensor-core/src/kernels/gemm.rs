@@ -1,52 +1,107 @@
 //! Matrix product on strided operands. f32 and f64 go to `matrixmultiply`, which takes any row
 //! and column strides, so transposed or sliced views are multiplied in place without a copy.
-//! Other element types use a plain triple loop.
+//! Other element types use a plain triple loop (integers wrap on overflow, as PyTorch's do).
 use crate::layout::Layout;
 use crate::storage::Element;
-use alloc::vec;
-use alloc::vec::Vec;
-use core::ops::{Add, Mul};
 
-/// Element types with a matrix product. `a` is `[m, k]`, `b` is `[k, n]` (checked by the caller,
-/// and both layouts fit their buffers); returns the row-major `[m, n]` product.
-pub trait Gemm: Element + Add<Output = Self> + Mul<Output = Self> {
-    /// The product of two strided 2-D operands, as a row-major buffer.
-    fn gemm(a: &[Self], la: &Layout, b: &[Self], lb: &Layout) -> Vec<Self> {
-        let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
-        let mut c = vec![Self::ZERO; m * n];
-        for i in 0..m {
-            for p in 0..k {
-                let x = a[la.offset_of(&[i, p])];
-                for (j, cij) in c[i * n..(i + 1) * n].iter_mut().enumerate() {
-                    *cij = *cij + x * b[lb.offset_of(&[p, j])];
-                }
+mod sealed {
+    use crate::layout::Layout;
+    /// The product itself, out of reach of users: only [`gemm`](super::gemm) calls it, after
+    /// checking its preconditions.
+    pub trait GemmImpl: crate::storage::Element {
+        /// `c = a @ b` for 2-D layouts already checked by [`gemm`](super::gemm).
+        fn gemm_unchecked(a: &[Self], la: &Layout, b: &[Self], lb: &Layout, c: &mut [Self]);
+    }
+}
+
+/// Element types with a matrix product (every numeric element type). A sealed marker: the product
+/// runs through `matmul` only, which checks the operands' layouts first.
+pub trait Gemm: sealed::GemmImpl {}
+impl<T: sealed::GemmImpl> Gemm for T {}
+
+/// `c = a @ b` for `a: [m, k]`, `b: [k, n]` and `c` a row-major `[m, n]` buffer, overwritten.
+///
+/// # Panics
+/// When the layouts are not 2-D with matching inner dims, do not fit their buffers, or `c` is
+/// not `m * n` long: the callers guarantee all of it, and the `unsafe` call into
+/// `matrixmultiply` relies on it, so it is checked here too (a few comparisons per call).
+pub(crate) fn gemm<T: Gemm>(a: &[T], la: &Layout, b: &[T], lb: &Layout, c: &mut [T]) {
+    assert!(la.rank() == 2 && lb.rank() == 2, "gemm: operands must be 2-D");
+    let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
+    assert_eq!(lb.sizes()[0], k, "gemm: inner dimensions differ");
+    assert!(la.fits(a.len()) && lb.fits(b.len()), "gemm: operand layout outside its buffer");
+    assert_eq!(m.checked_mul(n), Some(c.len()), "gemm: output buffer of the wrong length");
+    if m == 0 || n == 0 {
+        return;
+    }
+    if k == 0 {
+        c.fill(T::ZERO);
+        return;
+    }
+    T::gemm_unchecked(a, la, b, lb, c)
+}
+
+fn naive<T: Element + num_traits::WrappingAdd + num_traits::WrappingMul>(
+    a: &[T],
+    la: &Layout,
+    b: &[T],
+    lb: &Layout,
+    c: &mut [T],
+) {
+    let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
+    c.fill(T::ZERO);
+    for i in 0..m {
+        for p in 0..k {
+            let x = a[la.offset_of(&[i, p])];
+            for (j, cij) in c[i * n..(i + 1) * n].iter_mut().enumerate() {
+                *cij = cij.wrapping_add(&x.wrapping_mul(&b[lb.offset_of(&[p, j])]));
             }
         }
-        c
     }
 }
 
 macro_rules! naive_gemm {
-    ($($t:ty),*) => { $(impl Gemm for $t {})* };
+    ($($t:ty),*) => { $(
+        impl sealed::GemmImpl for $t {
+            fn gemm_unchecked(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
+                naive(a, la, b, lb, c)
+            }
+        }
+    )* };
 }
-naive_gemm!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, half::f16, half::bf16);
+naive_gemm!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+macro_rules! half_gemm {
+    ($($t:ty),*) => { $(
+        impl sealed::GemmImpl for $t {
+            fn gemm_unchecked(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
+                let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
+                c.fill(<$t>::ZERO);
+                for i in 0..m {
+                    for p in 0..k {
+                        let x = a[la.offset_of(&[i, p])];
+                        for (j, cij) in c[i * n..(i + 1) * n].iter_mut().enumerate() {
+                            *cij += x * b[lb.offset_of(&[p, j])];
+                        }
+                    }
+                }
+            }
+        }
+    )* };
+}
+half_gemm!(half::f16, half::bf16);
 
 macro_rules! blas_gemm {
     ($t:ty, $f:ident) => {
-        impl Gemm for $t {
-            fn gemm(a: &[$t], la: &Layout, b: &[$t], lb: &Layout) -> Vec<$t> {
+        impl sealed::GemmImpl for $t {
+            fn gemm_unchecked(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
                 let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
-                let mut c = vec![0.0; m * n];
-                if m == 0 || n == 0 || k == 0 {
-                    return c;
-                }
-                // The pointer arithmetic below relies on this; the tensor types guarantee it.
-                assert!(la.fits(a.len()) && lb.fits(b.len()), "gemm operand layout outside its buffer");
-                // SAFETY: `la` and `lb` fit their buffers (asserted above, and m, k, n > 0 so every
-                // offset reachable by `offset + i*rs + j*cs` is inside the slice), so matrixmultiply
-                // reads only in-bounds elements; `offset` itself is in bounds, so `add` stays inside
-                // the allocation. `c` is a fresh m*n buffer written with row stride n and column
-                // stride 1, so its elements do not alias each other or the inputs.
+                // SAFETY: `gemm` checked that `la` and `lb` are 2-D with inner dims `k`, that they
+                // fit their buffers (so, with m, k, n > 0, every offset `offset + i*rs + j*cs` that
+                // matrixmultiply reads is inside its slice, and `offset` itself is, so `add` stays
+                // in the allocation), and that `c` holds exactly m*n elements, written with row
+                // stride n and column stride 1. `c` is a unique `&mut` borrow, so it aliases
+                // neither input.
                 unsafe {
                     matrixmultiply::$f(
                         m,
@@ -65,7 +120,6 @@ macro_rules! blas_gemm {
                         1,
                     );
                 }
-                c
             }
         }
     };

@@ -1,10 +1,16 @@
 //! Shape-erased kernels: each takes flat slices and [`Layout`]s and is generic over the element
 //! type only, so static and dynamic tensors share them (DESIGN rule 1). Contiguous inputs take a
-//! slice fast path (and rayon above [`PAR_THRESHOLD`] elements with the `rayon` feature); strided
-//! ones go through `layout::walk`, which orders and merges the loops from the strides.
+//! slice fast path (and rayon above [`PAR_THRESHOLD`] elements with the `rayon` feature, when the
+//! pool has more than one thread); strided ones go through `layout::walk`, which orders and merges
+//! the loops from the strides.
+//!
+//! The kernel functions are crate-private: they index their buffers through layouts that the
+//! tensor types proved to fit (see `layout.rs`, "The layout invariant"). Every buffer they create
+//! is allocated fallibly ([`try_vec`]), so the `try_` forms return [`ShapeError::Alloc`] instead
+//! of aborting when memory runs out.
+use crate::error::ShapeError;
 use crate::layout::{walk, Layout};
 use crate::storage::Element;
-use alloc::vec;
 use alloc::vec::Vec;
 
 mod gather;
@@ -16,6 +22,7 @@ pub(crate) use gather::{
     gather, index_select, masked_fill, masked_fill_inplace, masked_select, nonzero, scatter, scatter_value,
     where_select,
 };
+pub(crate) use gemm::gemm;
 pub use gemm::Gemm;
 pub(crate) use index::{gather_offsets, mask_coords};
 pub(crate) use reduce::{sum, sum_axis};
@@ -24,6 +31,37 @@ pub(crate) use reduce::{sum, sum_axis};
 /// Measured with `benches/ops.rs` (`threshold` group, f32 add, 2 cores): rayon was 1.4-1.6x
 /// slower than the serial loop at 2^17 elements, even at 2^18, and 1.3-1.65x faster from 2^19.
 pub const PAR_THRESHOLD: usize = 1 << 19;
+
+/// Whether a contiguous kernel over `n` elements should split the work across rayon's pool: above
+/// the threshold, and only when the current pool has more than one thread (a hand-off to a
+/// single worker costs time and gains nothing).
+#[cfg(feature = "rayon")]
+#[inline]
+pub(crate) fn parallel(n: usize) -> bool {
+    n >= PAR_THRESHOLD && rayon::current_num_threads() > 1
+}
+
+/// An empty vector with room for `n` elements, or [`ShapeError::Alloc`] when the allocator cannot
+/// provide it (the `try_` forms' answer to PyTorch's "not enough memory").
+pub(crate) fn try_with_capacity<T>(n: usize) -> Result<Vec<T>, ShapeError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| ShapeError::Alloc { count: n, elem_size: core::mem::size_of::<T>() })?;
+    Ok(v)
+}
+
+/// `n` copies of `value` in a fallibly allocated vector.
+pub(crate) fn try_vec<T: Clone>(n: usize, value: T) -> Result<Vec<T>, ShapeError> {
+    let mut v = try_with_capacity(n)?;
+    v.resize(n, value);
+    Ok(v)
+}
+
+/// The items of an exact-size iterator, collected into a fallibly allocated vector.
+pub(crate) fn try_collect<T>(it: impl ExactSizeIterator<Item = T>) -> Result<Vec<T>, ShapeError> {
+    let mut v = try_with_capacity(it.len())?;
+    v.extend(it);
+    Ok(v)
+}
 
 /// The tensor's elements as one slice, when its layout is contiguous.
 #[inline]
@@ -36,28 +74,36 @@ pub(crate) fn contiguous_slice<'a, T>(data: &'a [T], l: &Layout) -> Option<&'a [
 }
 
 /// The tensor's elements in row-major order, in a new buffer.
-pub(crate) fn to_vec<T: Element>(src: &[T], l: &Layout) -> Vec<T> {
+pub(crate) fn to_vec<T: Element>(src: &[T], l: &Layout) -> Result<Vec<T>, ShapeError> {
     map(src, l, |x| x)
 }
 
 /// `f` applied to every element, in a new row-major buffer.
-pub(crate) fn map<T: Element, U: Element>(src: &[T], l: &Layout, f: impl Fn(T) -> U + Sync + Send) -> Vec<U> {
+pub(crate) fn map<T: Element, U: Element>(
+    src: &[T],
+    l: &Layout,
+    f: impl Fn(T) -> U + Sync + Send,
+) -> Result<Vec<U>, ShapeError> {
+    let n = l.numel();
+    let mut out = try_with_capacity(n)?;
     if let Some(s) = contiguous_slice(src, l) {
         #[cfg(feature = "rayon")]
-        if s.len() >= PAR_THRESHOLD {
+        if parallel(s.len()) {
             use rayon::prelude::*;
-            return s.par_iter().map(|&x| f(x)).collect();
+            // The capacity is already there: `par_extend` writes in place without reallocating.
+            out.par_extend(s.par_iter().map(|&x| f(x)));
+            return Ok(out);
         }
-        return s.iter().map(|&x| f(x)).collect();
+        out.extend(s.iter().map(|&x| f(x)));
+        return Ok(out);
     }
-    let n = l.numel();
-    let mut out = vec![U::ZERO; n];
     if n == 0 {
-        return out;
+        return Ok(out);
     }
-    let ol = Layout::contiguous(l.sizes()).expect("sizes of an existing tensor");
+    out.resize(n, U::ZERO);
+    let ol = Layout::contiguous(l.sizes())?;
     walk(l.sizes(), [&ol, l], |[o, i]| out[o] = f(src[i]));
-    out
+    Ok(out)
 }
 
 /// `f(a, b)` over `sizes`, into a new row-major buffer. `la` and `lb` must already be expanded to
@@ -68,19 +114,22 @@ pub(crate) fn zip<A: Element, B: Element, C: Element>(
     b: &[B],
     lb: &Layout,
     f: impl Fn(A, B) -> C + Sync + Send,
-) -> Vec<C> {
+) -> Result<Vec<C>, ShapeError> {
     debug_assert_eq!(la.sizes(), lb.sizes());
+    let n = la.numel();
+    let mut out = try_with_capacity(n)?;
     if let (Some(x), Some(y)) = (contiguous_slice(a, la), contiguous_slice(b, lb)) {
         #[cfg(feature = "rayon")]
-        if x.len() >= PAR_THRESHOLD {
+        if parallel(x.len()) {
             use rayon::prelude::*;
-            return x.par_iter().zip(y.par_iter()).map(|(&p, &q)| f(p, q)).collect();
+            out.par_extend(x.par_iter().zip(y.par_iter()).map(|(&p, &q)| f(p, q)));
+            return Ok(out);
         }
-        return x.iter().zip(y).map(|(&p, &q)| f(p, q)).collect();
+        out.extend(x.iter().zip(y).map(|(&p, &q)| f(p, q)));
+        return Ok(out);
     }
-    let n = la.numel();
     if n == 0 {
-        return Vec::new();
+        return Ok(out);
     }
     // Row-major tensor broadcast against a row (the bias-add case): one pass over `a`, no walk.
     if let (Some(x), true) = (contiguous_slice(a, la), lb.rank() > 0) {
@@ -89,17 +138,16 @@ pub(crate) fn zip<A: Element, B: Element, C: Element>(
         let rows_broadcast = lb.strides()[..r - 1].iter().all(|&s| s == 0);
         if rows_broadcast && lb.strides()[r - 1] == 1 && inner > 0 {
             let row = &b[lb.offset()..lb.offset() + inner];
-            let mut out = Vec::with_capacity(n);
             for xs in x.chunks_exact(inner) {
                 out.extend(xs.iter().zip(row).map(|(&p, &q)| f(p, q)));
             }
-            return out;
+            return Ok(out);
         }
     }
-    let mut out = vec![C::ZERO; n];
-    let ol = Layout::contiguous(la.sizes()).expect("sizes of an existing tensor");
+    out.resize(n, C::ZERO);
+    let ol = Layout::contiguous(la.sizes())?;
     walk(la.sizes(), [&ol, la, lb], |[o, i, j]| out[o] = f(a[i], b[j]));
-    out
+    Ok(out)
 }
 
 /// `f(&mut dst, src)` for every element of `ld`; `ls` must already be expanded to `ld`'s sizes.

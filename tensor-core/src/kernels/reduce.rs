@@ -1,7 +1,7 @@
 //! Reductions: sum over everything and along one axis.
+use crate::error::ShapeError;
 use crate::layout::{walk, Layout};
 use crate::storage::Element;
-use alloc::vec;
 use alloc::vec::Vec;
 use core::ops::Add;
 
@@ -27,7 +27,7 @@ fn sum_slice<T: Element + Add<Output = T>>(s: &[T]) -> T {
 pub(crate) fn sum<T: Element + Add<Output = T>>(src: &[T], l: &Layout) -> T {
     if let Some(s) = super::contiguous_slice(src, l) {
         #[cfg(feature = "rayon")]
-        if s.len() >= super::PAR_THRESHOLD {
+        if super::parallel(s.len()) {
             use rayon::prelude::*;
             return s.par_chunks(1 << 14).map(sum_slice).reduce(|| T::ZERO, |a, b| a + b);
         }
@@ -40,16 +40,16 @@ pub(crate) fn sum<T: Element + Add<Output = T>>(src: &[T], l: &Layout) -> T {
 
 /// Sums along `axis`: returns the row-major buffer of the sizes without `axis`. The loop runs in
 /// the input's memory order, accumulating into an output layout with stride 0 along `axis`.
-pub(crate) fn sum_axis<T: Element + Add<Output = T>>(src: &[T], l: &Layout, axis: usize) -> Vec<T> {
+pub(crate) fn sum_axis<T: Element + Add<Output = T>>(src: &[T], l: &Layout, axis: usize) -> Result<Vec<T>, ShapeError> {
     let reduced = l.remove(axis);
-    let ol = Layout::contiguous(reduced.sizes()).expect("sizes of an existing tensor");
-    let mut out = vec![T::ZERO; ol.numel()];
+    let ol = Layout::contiguous(reduced.sizes())?;
+    let mut out = super::try_vec(ol.numel(), T::ZERO)?;
     if let Some(s) = super::contiguous_slice(src, l) {
         // Contiguous input seen as [outer, n, inner], reduced over n.
         let n = l.sizes()[axis];
         let inner: usize = l.sizes()[axis + 1..].iter().product();
         if n == 0 || out.is_empty() {
-            return out;
+            return Ok(out);
         }
         if inner == 1 {
             // Reduced along the last axis: one slice sum per row.
@@ -66,7 +66,10 @@ pub(crate) fn sum_axis<T: Element + Add<Output = T>>(src: &[T], l: &Layout, axis
                 }
             }
         }
-        return out;
+        return Ok(out);
+    }
+    if out.is_empty() || l.numel() == 0 {
+        return Ok(out);
     }
     let acc = ol
         .unsqueeze(axis)
@@ -74,5 +77,5 @@ pub(crate) fn sum_axis<T: Element + Add<Output = T>>(src: &[T], l: &Layout, axis
         .expect("reduced layout expands back to the input sizes")
         .zero_stride(axis);
     walk(l.sizes(), [l, &acc], |[i, o]| out[o] = out[o] + src[i]);
-    out
+    Ok(out)
 }

@@ -1,8 +1,10 @@
 //! Element-wise arithmetic with broadcasting: `+ - * /` between tensors and views (by value or
-//! by reference) and with scalars, plus the `try_` forms.
+//! by reference) and with scalars, plus the `try_` forms. Integer overflow wraps and integer
+//! division by zero is an error (see [`crate::num`]).
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
-use crate::layout::Layout;
+use crate::layout::{walk, Layout};
+use crate::num::Num;
 use crate::shape::{broadcast_sizes, Broadcast, BroadcastShape, Shape};
 use crate::storage::{Data, Element};
 use crate::tensor::{Tensor, TensorBase};
@@ -20,28 +22,50 @@ pub(crate) fn broadcast_zip<T: Element, U: Element, V: Element, SO: Shape>(
     let (sizes, r) = broadcast_sizes(la.sizes(), lb.sizes())?;
     let sizes = &sizes[..r];
     let (la, lb) = (la.expand(sizes)?, lb.expand(sizes)?);
-    let data = kernels::zip(a, &la, b, &lb, f);
-    Ok(TensorBase::from_parts(data, Layout::contiguous(sizes)?))
+    let out = Layout::contiguous(sizes)?;
+    let data = kernels::zip(a, &la, b, &lb, f)?;
+    Ok(TensorBase::from_parts(data, out))
+}
+
+/// For integer division and remainder: [`ShapeError::DivisionByZero`] when a divisor that would be
+/// used (the result is not empty) is zero. Checked before anything is computed.
+fn check_divisor<T: Num>(op: &'static str, b: &[T], lb: &Layout, out_numel: usize) -> Result<(), ShapeError> {
+    if T::INTEGER && out_numel > 0 {
+        let mut zero = false;
+        walk(lb.sizes(), [lb], |[i]| zero |= b[i] == T::ZERO);
+        if zero {
+            return Err(ShapeError::DivisionByZero { op });
+        }
+    }
+    Ok(())
+}
+
+/// The element count of broadcasting `la` with `lb` (0 when they do not broadcast: the broadcast
+/// itself then reports the error).
+fn broadcast_numel(la: &Layout, lb: &Layout) -> usize {
+    broadcast_sizes(la.sizes(), lb.sizes()).map_or(0, |(s, r)| s[..r].iter().product())
 }
 
 macro_rules! binop {
-    ($Tr:ident, $m:ident, $try_m:ident, $op:tt, $torch:literal) => {
+    ($Tr:ident, $m:ident, $try_m:ident, $num:ident, $op:tt, $torch:literal, $check:expr) => {
         impl<D: Data, S: Shape> TensorBase<D, S> {
             #[doc = concat!("Element-wise `", stringify!($op), "` with broadcasting (PyTorch `", $torch, "`): `[2, 3]` with `[3]` gives `[2, 3]`.")]
             #[doc = ""]
-            #[doc = "Static shapes that cannot broadcast are a compile error; runtime (`Dyn`) dims are checked here."]
+            #[doc = "Static shapes that cannot broadcast are a compile error; runtime (`Dyn`) dims are checked here. Integer overflow wraps (see [`crate::num`])."]
             #[doc = ""]
             #[doc = "# Errors"]
-            #[doc = "[`ShapeError::Broadcast`] naming both shapes when runtime sizes do not broadcast."]
+            #[doc = "[`ShapeError::Broadcast`] naming both shapes when runtime sizes do not broadcast; [`ShapeError::DivisionByZero`] for an integer division by a zero element; [`ShapeError::Alloc`] when the result cannot be allocated."]
             pub fn $try_m<D2: Data<Elem = D::Elem>, S2: Shape>(
                 &self,
                 rhs: &TensorBase<D2, S2>,
             ) -> Result<Tensor<D::Elem, Broadcast<S, S2>>, ShapeError>
             where
                 S: BroadcastShape<S2>,
-                D::Elem: $Tr<Output = D::Elem>,
+                D::Elem: Num,
             {
-                broadcast_zip(self.data.as_slice(), &self.layout, rhs.data.as_slice(), &rhs.layout, |a, b| a $op b)
+                let check: fn(&[D::Elem], &Layout, usize) -> Result<(), ShapeError> = $check;
+                check(rhs.data.as_slice(), &rhs.layout, broadcast_numel(&self.layout, &rhs.layout))?;
+                broadcast_zip(self.data.as_slice(), &self.layout, rhs.data.as_slice(), &rhs.layout, <D::Elem as Num>::$num)
             }
         }
 
@@ -49,7 +73,7 @@ macro_rules! binop {
         impl<'a, 'b, D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> $Tr<&'b TensorBase<D2, S2>> for &'a TensorBase<D, S>
         where
             S: BroadcastShape<S2>,
-            D::Elem: $Tr<Output = D::Elem>,
+            D::Elem: Num,
         {
             type Output = Tensor<D::Elem, Broadcast<S, S2>>;
             #[track_caller]
@@ -61,7 +85,7 @@ macro_rules! binop {
         impl<D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> $Tr<TensorBase<D2, S2>> for TensorBase<D, S>
         where
             S: BroadcastShape<S2>,
-            D::Elem: $Tr<Output = D::Elem>,
+            D::Elem: Num,
         {
             type Output = Tensor<D::Elem, Broadcast<S, S2>>;
             #[track_caller]
@@ -73,7 +97,7 @@ macro_rules! binop {
         impl<'b, D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> $Tr<&'b TensorBase<D2, S2>> for TensorBase<D, S>
         where
             S: BroadcastShape<S2>,
-            D::Elem: $Tr<Output = D::Elem>,
+            D::Elem: Num,
         {
             type Output = Tensor<D::Elem, Broadcast<S, S2>>;
             #[track_caller]
@@ -85,7 +109,7 @@ macro_rules! binop {
         impl<'a, D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> $Tr<TensorBase<D2, S2>> for &'a TensorBase<D, S>
         where
             S: BroadcastShape<S2>,
-            D::Elem: $Tr<Output = D::Elem>,
+            D::Elem: Num,
         {
             type Output = Tensor<D::Elem, Broadcast<S, S2>>;
             #[track_caller]
@@ -95,13 +119,15 @@ macro_rules! binop {
         }
     };
 }
-binop!(Add, add, try_add, +, "torch.add");
-binop!(Sub, sub, try_sub, -, "torch.sub");
-binop!(Mul, mul, try_mul, *, "torch.mul");
-binop!(Div, div, try_div, /, "torch.div");
+binop!(Add, add, try_add, add, +, "torch.add", |_, _, _| Ok(()));
+binop!(Sub, sub, try_sub, sub, -, "torch.sub", |_, _, _| Ok(()));
+binop!(Mul, mul, try_mul, mul, *, "torch.mul", |_, _, _| Ok(()));
+binop!(Div, div, try_div, div, /, "torch.div", |b, lb, n| check_divisor("div", b, lb, n));
 
 /// Scalar operands: `&x + 1.0`, `2.0 * &x` (same shape as `x`). One impl per element type,
-/// since a generic scalar impl would overlap with the tensor operands.
+/// since a generic scalar impl would overlap with the tensor operands. Integer overflow wraps;
+/// an integer division by a zero scalar panics with [`ShapeError::DivisionByZero`]'s message
+/// (`try_div` with a one-element tensor is the `Result` form).
 macro_rules! scalar_ops {
     ($($t:ty),*) => {$(
         scalar_ops!(@one $t, Add, add, +);
@@ -113,40 +139,71 @@ macro_rules! scalar_ops {
         #[doc = concat!("`&tensor ", stringify!($op), " scalar`: same shape.")]
         impl<D: Data<Elem = $t>, S: Shape> $Tr<$t> for &TensorBase<D, S> {
             type Output = Tensor<$t, S>;
+            #[track_caller]
             fn $m(self, rhs: $t) -> Tensor<$t, S> {
-                self.map(|a| a $op rhs)
+                scalar_divisor(stringify!($m), rhs, self.numel());
+                self.map(|a| <$t as Num>::$m(a, rhs))
             }
         }
         #[doc = concat!("`tensor ", stringify!($op), " scalar`: same shape.")]
         impl<D: Data<Elem = $t>, S: Shape> $Tr<$t> for TensorBase<D, S> {
             type Output = Tensor<$t, S>;
+            #[track_caller]
             fn $m(self, rhs: $t) -> Tensor<$t, S> {
-                self.map(|a| a $op rhs)
+                scalar_divisor(stringify!($m), rhs, self.numel());
+                self.map(|a| <$t as Num>::$m(a, rhs))
             }
         }
         #[doc = concat!("`scalar ", stringify!($op), " &tensor`: same shape.")]
         impl<D: Data<Elem = $t>, S: Shape> $Tr<&TensorBase<D, S>> for $t {
             type Output = Tensor<$t, S>;
+            #[track_caller]
             fn $m(self, rhs: &TensorBase<D, S>) -> Tensor<$t, S> {
-                rhs.map(|b| self $op b)
+                if stringify!($m) == "div" {
+                    check_divisor("div", rhs.storage(), rhs.layout(), rhs.numel()).or_panic();
+                }
+                rhs.map(|b| <$t as Num>::$m(self, b))
             }
         }
         #[doc = concat!("`scalar ", stringify!($op), " tensor`: same shape.")]
         impl<D: Data<Elem = $t>, S: Shape> $Tr<TensorBase<D, S>> for $t {
             type Output = Tensor<$t, S>;
+            #[track_caller]
             fn $m(self, rhs: TensorBase<D, S>) -> Tensor<$t, S> {
-                rhs.map(|b| self $op b)
+                self $op &rhs
             }
         }
     };
 }
 scalar_ops!(f32, f64, half::f16, half::bf16, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
+/// Panics with [`ShapeError::DivisionByZero`]'s message for an integer division of a non-empty
+/// tensor by a zero scalar.
+#[track_caller]
+fn scalar_divisor<T: Num>(op: &str, rhs: T, numel: usize) {
+    if op == "div" && T::INTEGER && rhs == T::ZERO && numel > 0 {
+        crate::error::fail(ShapeError::DivisionByZero { op: "div" });
+    }
+}
+
 impl<D: Data, S: Shape> TensorBase<D, S> {
     /// `f` applied to every element, into a new contiguous tensor of the same shape (NumPy
     /// vectorised function, PyTorch `Tensor.apply_` without the in-place part).
+    ///
+    /// # Panics
+    /// When the result cannot be allocated (see [`try_map`](Self::try_map)).
+    #[track_caller]
     pub fn map<U: Element>(&self, f: impl Fn(D::Elem) -> U + Sync + Send) -> Tensor<U, S> {
-        let data = kernels::map(self.data.as_slice(), &self.layout, f);
-        TensorBase::from_parts(data, Layout::contiguous(self.sizes()).expect("sizes of an existing tensor"))
+        self.try_map(f).or_panic()
+    }
+
+    /// [`map`](Self::map) that returns [`ShapeError::Alloc`] instead of panicking when the result
+    /// cannot be allocated.
+    ///
+    /// # Errors
+    /// [`ShapeError::Alloc`].
+    pub fn try_map<U: Element>(&self, f: impl Fn(D::Elem) -> U + Sync + Send) -> Result<Tensor<U, S>, ShapeError> {
+        let out = Layout::contiguous(self.sizes())?;
+        Ok(TensorBase::from_parts(kernels::map(self.data.as_slice(), &self.layout, f)?, out))
     }
 }

@@ -1,12 +1,11 @@
 //! Matrix product of 2-D tensors, and of batches of them, through `matrixmultiply`, directly on
 //! strided views.
 use crate::error::{OrPanic, ShapeError};
-use crate::kernels::Gemm;
+use crate::kernels::{self, Gemm};
 use crate::layout::Layout;
-use crate::shape::{broadcast_sizes, MatMulShape, Shape};
-use crate::storage::Data;
+use crate::shape::{broadcast_sizes, MatMulShape, Shape, MAX_RANK};
+use crate::storage::{Data, Element};
 use crate::tensor::{Tensor, TensorBase};
-use alloc::vec::Vec;
 
 impl<D: Data, S: Shape> TensorBase<D, S>
 where
@@ -18,9 +17,13 @@ where
     /// view (a transpose, a slice with steps, a broadcast batch): it is read in place, not copied.
     /// Static inner dims and batch dims are checked at compile time.
     ///
+    /// Integer products wrap on overflow (see [`crate::num`]).
+    ///
     /// # Errors
     /// [`ShapeError::MatMul`] naming both shapes when runtime inner dims differ, an operand has
-    /// fewer than 2 dims, or the batch dims do not broadcast.
+    /// fewer than 2 dims, or the batch dims do not broadcast; [`ShapeError::RankTooLarge`] when the
+    /// result would have more than 6 dims; [`ShapeError::Overflow`] when its element count does
+    /// not fit `isize`; [`ShapeError::Alloc`] when it cannot be allocated.
     pub fn try_matmul<D2: Data<Elem = D::Elem>, S2: Shape>(
         &self,
         rhs: &TensorBase<D2, S2>,
@@ -35,29 +38,37 @@ where
             return Err(err());
         }
         let (m, k, n) = (la.sizes()[ra - 2], la.sizes()[ra - 1], lb.sizes()[rb - 1]);
+        let (a, b) = (self.data.as_slice(), rhs.data.as_slice());
         if ra == 2 && rb == 2 {
-            let data = D::Elem::gemm(self.data.as_slice(), la, rhs.data.as_slice(), lb);
-            return Ok(TensorBase::from_parts(data, Layout::contiguous(&[m, n])?));
+            // The output's element count is checked before anything is allocated.
+            let out = Layout::contiguous(&[m, n])?;
+            let mut data = kernels::try_vec(out.numel(), D::Elem::ZERO)?;
+            kernels::gemm(a, la, b, lb, &mut data);
+            return Ok(TensorBase::from_parts(data, out));
         }
         let (batch, r) = broadcast_sizes(&la.sizes()[..ra - 2], &lb.sizes()[..rb - 2]).map_err(|_| err())?;
-        if r + 2 > crate::shape::MAX_RANK {
-            return Err(err());
+        if r + 2 > MAX_RANK {
+            return Err(ShapeError::RankTooLarge { rank: r + 2 });
         }
         let batch = &batch[..r];
-        let full = |last: [usize; 2]| -> Vec<usize> { batch.iter().copied().chain(last).collect() };
+        let full = |last: [usize; 2]| {
+            let mut s = [0usize; MAX_RANK];
+            s[..r].copy_from_slice(batch);
+            s[r..r + 2].copy_from_slice(&last);
+            s
+        };
+        let out = Layout::contiguous(&full([m, n])[..r + 2])?;
+        let mut data = kernels::try_vec(out.numel(), D::Elem::ZERO)?;
+        if out.numel() == 0 {
+            // No product to compute (an empty operand's offset and strides are never used).
+            return Ok(TensorBase::from_parts(data, out));
+        }
         // Broadcast batch dims get stride 0: every batch reads its operands in place.
-        let (ea, eb) = (la.expand(&full([m, k]))?, lb.expand(&full([k, n]))?);
-        let out_layout = Layout::contiguous(&full([m, n]))?;
-        let mut data = Vec::with_capacity(out_layout.numel());
-        let mut idx = [0usize; crate::shape::MAX_RANK];
-        for _ in 0..batch.iter().product::<usize>() {
-            let sub = |e: &Layout, rows: usize, cols: usize| -> Result<Layout, ShapeError> {
-                let off = (0..r).map(|i| idx[i] as isize * e.strides()[i]).sum::<isize>() + e.offset() as isize;
-                let off = usize::try_from(off).map_err(|_| err())?;
-                Layout::from_parts(&[rows, cols], &e.strides()[r..], off)
-            };
-            let (sa, sb) = (sub(&ea, m, k)?, sub(&eb, k, n)?);
-            data.extend(D::Elem::gemm(self.data.as_slice(), &sa, rhs.data.as_slice(), &sb));
+        let (ea, eb) = (la.expand(&full([m, k])[..r + 2])?, lb.expand(&full([k, n])[..r + 2])?);
+        let mut idx = [0usize; MAX_RANK];
+        for c in data.chunks_exact_mut(m * n) {
+            let (sa, sb) = (ea.select_leading(&idx[..r])?, eb.select_leading(&idx[..r])?);
+            kernels::gemm(a, &sa, b, &sb, c);
             for i in (0..r).rev() {
                 idx[i] += 1;
                 if idx[i] < batch[i] {
@@ -66,7 +77,7 @@ where
                 idx[i] = 0;
             }
         }
-        Ok(TensorBase::from_parts(data, out_layout))
+        Ok(TensorBase::from_parts(data, out))
     }
 
     /// [`try_matmul`](Self::try_matmul), panicking with the error's message.

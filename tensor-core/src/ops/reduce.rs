@@ -166,11 +166,14 @@ where
         let mut layout = self.layout;
         for &a in axes.iter().rev() {
             let src = data.as_deref().unwrap_or(self.data.as_slice());
-            let out = kernels::sum_axis(src, &layout, a);
+            let out = kernels::sum_axis(src, &layout, a)?;
             layout = Layout::contiguous(layout.remove(a).sizes())?;
             data = Some(out);
         }
-        let data = data.unwrap_or_else(|| self.to_vec());
+        let data = match data {
+            Some(d) => d,
+            None => self.try_to_vec()?,
+        };
         if keep {
             let mut sizes = [1usize; crate::shape::MAX_RANK];
             let mut kept = layout.sizes().iter();

@@ -75,8 +75,9 @@ fn where_impl<T: Element, SO: Shape>(
     let (s2, r2) = broadcast_sizes(&s1[..r1], y.1.sizes())?;
     let sizes = &s2[..r2];
     let (lc, lx, ly) = (cond.1.expand(sizes)?, x.1.expand(sizes)?, y.1.expand(sizes)?);
-    let data = kernels::where_select(cond.0, &lc, x.0, &lx, y.0, &ly);
-    Ok(TensorBase::from_parts(data, Layout::contiguous(sizes)?))
+    let out = Layout::contiguous(sizes)?;
+    let data = kernels::where_select(cond.0, &lc, x.0, &lx, y.0, &ly)?;
+    Ok(TensorBase::from_parts(data, out))
 }
 
 impl<D: Data, S: Shape> TensorBase<D, S> {
@@ -392,7 +393,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     {
         let (sizes, r) = broadcast_sizes(self.sizes(), mask.sizes())?;
         let (ls, lm) = (self.layout.expand(&sizes[..r])?, mask.layout.expand(&sizes[..r])?);
-        let data = kernels::masked_select(self.data.as_slice(), &ls, mask.data.as_slice(), &lm);
+        let data = kernels::masked_select(self.data.as_slice(), &ls, mask.data.as_slice(), &lm)?;
         let l = Layout::contiguous(&[data.len()])?;
         Ok(TensorBase::from_parts(data, l))
     }
@@ -430,7 +431,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         value: D::Elem,
     ) -> Result<Tensor<D::Elem, S>, ShapeError> {
         let lm = mask.layout.expand(self.sizes())?;
-        let data = kernels::masked_fill(self.data.as_slice(), &self.layout, mask.data.as_slice(), &lm, value);
+        let data = kernels::masked_fill(self.data.as_slice(), &self.layout, mask.data.as_slice(), &lm, value)?;
         Ok(TensorBase::from_parts(data, Layout::contiguous(self.sizes())?))
     }
     /// [`try_masked_fill`](Self::try_masked_fill), panicking with the error's message: PyTorch
@@ -532,13 +533,27 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// let nz = x.nonzero(); // Tensor<i64, Shape![_, 2]>
     /// assert_eq!((nz.sizes(), nz.to_vec()), (&[3, 2][..], vec![0, 1, 1, 0, 1, 2]));
     /// ```
+    ///
+    /// # Panics
+    /// When the result cannot be allocated (see [`try_nonzero`](Self::try_nonzero)).
+    #[track_caller]
     pub fn nonzero(&self) -> Tensor<i64, (Dyn, <S as RankDim>::Rank)>
     where
         S: RankDim,
     {
-        let (data, count) = kernels::nonzero(self.data.as_slice(), &self.layout);
-        let l = Layout::contiguous(&[count, self.rank()]).expect("count <= numel");
-        TensorBase::from_parts(data, l)
+        self.try_nonzero().or_panic()
+    }
+    /// [`nonzero`](Self::nonzero), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Alloc`] when the result cannot be allocated.
+    pub fn try_nonzero(&self) -> Result<Tensor<i64, (Dyn, <S as RankDim>::Rank)>, ShapeError>
+    where
+        S: RankDim,
+    {
+        let (data, count) = kernels::nonzero(self.data.as_slice(), &self.layout)?;
+        let l = Layout::contiguous(&[count, self.rank()])?;
+        Ok(TensorBase::from_parts(data, l))
     }
 }
 

@@ -54,8 +54,12 @@ pub trait Shape: Copy + Default + fmt::Debug + Send + Sync + 'static {
     /// Checks runtime sizes against this shape type: the rank, and every static size.
     ///
     /// # Errors
-    /// [`ShapeError::ShapeMismatch`] naming the expected shape and the given sizes.
+    /// [`ShapeError::RankTooLarge`] for more than [`MAX_RANK`] sizes; [`ShapeError::ShapeMismatch`]
+    /// naming the expected shape and the given sizes.
     fn check_sizes(sizes: &[usize]) -> Result<(), ShapeError> {
+        if sizes.len() > MAX_RANK {
+            return Err(ShapeError::RankTooLarge { rank: sizes.len() });
+        }
         let ok = match Self::RANK {
             None => sizes.len() <= MAX_RANK,
             Some(r) => {

@@ -49,11 +49,13 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// A tensor of the given runtime sizes (checked against `S`) with every element `value`.
     ///
     /// # Errors
-    /// [`ShapeError::ShapeMismatch`] when the sizes do not fit `S`; [`ShapeError::Overflow`].
+    /// [`ShapeError::ShapeMismatch`] when the sizes do not fit `S`; [`ShapeError::RankTooLarge`];
+    /// [`ShapeError::Overflow`] when the element count does not fit `isize`;
+    /// [`ShapeError::Alloc`] when the buffer cannot be allocated.
     pub fn try_full_sized(sizes: &[usize], value: T) -> Result<Self, ShapeError> {
         S::check_sizes(sizes)?;
         let layout = Layout::contiguous(sizes)?;
-        Ok(TensorBase::from_parts(vec![value; layout.numel()], layout))
+        Ok(TensorBase::from_parts(crate::kernels::try_vec(layout.numel(), value)?, layout))
     }
     /// [`try_full_sized`](Self::try_full_sized), panicking with the error's message.
     #[track_caller]
@@ -125,21 +127,29 @@ impl<T: Element + NumCast + ToPrimitive> Tensor<T, (Dyn,)> {
     ///
     /// # Errors
     /// [`ShapeError::Invalid`] for a zero step, a step whose sign walks away from `end`, or a value
-    /// that does not fit `T`.
+    /// that does not fit `T`; [`ShapeError::Overflow`] when the length does not fit `isize`;
+    /// [`ShapeError::Alloc`] when the buffer cannot be allocated.
     pub fn arange_with(start: T, end: T, step: T) -> Result<Self, ShapeError> {
         let f = |v: T| v.to_f64().ok_or_else(|| ShapeError::Invalid("arange bound is not a number".into()));
         let (s, e, st) = (f(start)?, f(end)?, f(step)?);
         if st == 0.0 || (e - s) * st < 0.0 || !((e - s) / st).is_finite() {
             return Err(ShapeError::Invalid(alloc::format!("arange: invalid range {s}..{e} with step {st}")));
         }
-        let n = num_traits::Float::ceil((e - s) / st) as usize;
-        let data = (0..n)
-            .map(|i| {
-                T::from(s + i as f64 * st)
-                    .ok_or_else(|| ShapeError::Invalid("arange value does not fit the element type".into()))
-            })
-            .collect::<Result<Vec<T>, _>>()?;
-        Ok(TensorBase::from_parts(data, Layout::contiguous(&[n])?))
+        let len = num_traits::Float::ceil((e - s) / st);
+        // Checked before anything is allocated: a length past isize (1e60 for 0..1e30 by 1e-30)
+        // is an error, not a saturated cast.
+        if len >= isize::MAX as f64 {
+            return Err(ShapeError::Overflow { sizes: alloc::vec![usize::MAX] });
+        }
+        let n = len as usize;
+        let layout = Layout::contiguous(&[n])?;
+        let mut data = crate::kernels::try_with_capacity(n)?;
+        for i in 0..n {
+            let v = T::from(s + i as f64 * st)
+                .ok_or_else(|| ShapeError::Invalid("arange value does not fit the element type".into()))?;
+            data.push(v);
+        }
+        Ok(TensorBase::from_parts(data, layout))
     }
 }
 

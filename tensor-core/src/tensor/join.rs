@@ -32,7 +32,7 @@ fn cat_layouts<T: Element, SO: Shape>(
 ) -> Result<Tensor<T, SO>, ShapeError> {
     let (sizes, r) = cat_sizes(op, inputs.iter().map(|(_, l)| l.sizes()), axis)?;
     let out = Layout::contiguous(&sizes[..r])?;
-    let data = kernels::join::cat(inputs, axis, &out);
+    let data = kernels::join::cat(inputs, axis, &out)?;
     Ok(TensorBase::from_parts(data, out))
 }
 

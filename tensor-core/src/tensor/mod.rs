@@ -46,18 +46,25 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     #[inline]
     pub(crate) fn from_parts(data: D, layout: Layout) -> Self {
         debug_assert!(layout.fits(data.as_slice().len()), "layout {layout:?} outside its buffer");
+        debug_assert!(!D::WRITABLE || !layout.may_overlap(), "writable layout {layout:?} overlaps");
         debug_assert!(S::check_sizes(layout.sizes()).is_ok(), "layout {layout:?} does not match {}", S::describe());
         TensorBase { data, layout, _shape: PhantomData }
     }
 
     /// A tensor from a storage and a layout, after checking that every element the layout
-    /// reaches lies in the storage and that its sizes fit `S` (a checked PyTorch
-    /// `set_(storage, offset, size, stride)`; NumPy `as_strided` without the danger).
+    /// reaches lies in the storage, that its sizes fit `S` and, for storage that can be written
+    /// (owned, mutable views, shared), that no two coordinates reach the same element (a checked
+    /// PyTorch `set_(storage, offset, size, stride)`; NumPy `as_strided` without the danger).
     ///
     /// # Errors
     /// [`ShapeError::Invalid`] when the layout reaches outside the storage;
-    /// [`ShapeError::ShapeMismatch`] when its sizes do not fit `S`.
+    /// [`ShapeError::ShapeMismatch`] when its sizes do not fit `S`; [`ShapeError::Overlap`] when
+    /// the storage is writable and two coordinates may reach one element (see
+    /// [`Layout::may_overlap`]).
     pub fn try_from_parts(data: D, layout: Layout) -> Result<Self, ShapeError> {
+        if D::WRITABLE && layout.may_overlap() {
+            return Err(ShapeError::Overlap { sizes: layout.sizes().into(), strides: layout.strides().into() });
+        }
         if !layout.fits(data.as_slice().len()) {
             return Err(ShapeError::Invalid(alloc::format!(
                 "layout with sizes {:?}, strides {:?} and offset {} reaches outside a storage of {} elements",
@@ -128,25 +135,60 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
 
     /// The elements in row-major order (NumPy `ravel().tolist()`), copied.
+    ///
+    /// # Panics
+    /// When the copy cannot be allocated (see [`try_to_vec`](Self::try_to_vec)).
+    #[track_caller]
     pub fn to_vec(&self) -> Vec<D::Elem> {
+        self.try_to_vec().or_panic()
+    }
+    /// [`to_vec`](Self::to_vec), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Alloc`] when the copy cannot be allocated (an expanded view may have far
+    /// more elements than its storage).
+    pub fn try_to_vec(&self) -> Result<Vec<D::Elem>, ShapeError> {
         kernels::to_vec(self.data.as_slice(), &self.layout)
     }
 
     /// A contiguous owned copy with the same shape (PyTorch `clone()` of a view).
+    ///
+    /// # Panics
+    /// When the copy cannot be allocated (see [`try_to_owned`](Self::try_to_owned)).
+    #[track_caller]
     pub fn to_owned(&self) -> Tensor<D::Elem, S> {
-        let layout = Layout::contiguous(self.sizes()).expect("sizes of an existing tensor");
-        TensorBase::from_parts(self.to_vec(), layout)
+        self.try_to_owned().or_panic()
+    }
+    /// [`to_owned`](Self::to_owned), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Alloc`] when the copy cannot be allocated.
+    pub fn try_to_owned(&self) -> Result<Tensor<D::Elem, S>, ShapeError> {
+        let layout = Layout::contiguous(self.sizes())?;
+        Ok(TensorBase::from_parts(self.try_to_vec()?, layout))
     }
 
     /// The tensor as row-major contiguous: borrows when it already is, copies otherwise
     /// (PyTorch `contiguous()`). Same shape.
+    ///
+    /// # Panics
+    /// When a copy is needed and cannot be allocated (see
+    /// [`try_contiguous`](Self::try_contiguous)).
+    #[track_caller]
     pub fn contiguous(&self) -> TensorCow<'_, D::Elem, S> {
-        if self.is_contiguous() {
+        self.try_contiguous().or_panic()
+    }
+    /// [`contiguous`](Self::contiguous), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Alloc`] when a copy is needed and cannot be allocated.
+    pub fn try_contiguous(&self) -> Result<TensorCow<'_, D::Elem, S>, ShapeError> {
+        Ok(if self.is_contiguous() {
             TensorBase::from_parts(CowRepr::Borrowed(self.data.as_slice()), self.layout)
         } else {
-            let owned = self.to_owned();
+            let owned = self.try_to_owned()?;
             TensorBase::from_parts(CowRepr::Owned(owned.data), owned.layout)
-        }
+        })
     }
 
     /// The same tensor with its shape known only at run time: O(1), same storage
@@ -294,9 +336,16 @@ impl<D: DataMut, S: Shape, I: ElemIndex<S>> core::ops::IndexMut<I> for TensorBas
     }
 }
 
-/// Tensors are equal when their sizes and elements are (shape types may differ).
+/// Tensors are equal when their sizes and elements are (shape types may differ). Compares in
+/// place, without copying either side.
 impl<D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> PartialEq<TensorBase<D2, S2>> for TensorBase<D, S> {
     fn eq(&self, other: &TensorBase<D2, S2>) -> bool {
-        self.sizes() == other.sizes() && self.to_vec() == other.to_vec()
+        if self.sizes() != other.sizes() {
+            return false;
+        }
+        let (a, b) = (self.data.as_slice(), other.data.as_slice());
+        let mut equal = true;
+        crate::layout::walk(self.sizes(), [&self.layout, &other.layout], |[i, j]| equal &= a[i] == b[j]);
+        equal
     }
 }

@@ -35,12 +35,15 @@ impl<T: Element, S: Shape> SharedTensor<T, S> {
     /// view's shape and layout and outlives the borrow.
     ///
     /// # Errors
-    /// [`ShapeError::Invalid`] when `view` does not look at this tensor's storage.
+    /// [`ShapeError::Invalid`] when `view` does not look at this tensor's storage;
+    /// [`ShapeError::Overlap`] when two of its coordinates may reach one element (an expanded
+    /// view): a shared tensor can be written, so it must not overlap (use `to_owned()`).
     pub fn try_share<S2: Shape>(&self, view: &TensorView<'_, T, S2>) -> Result<SharedTensor<T, S2>, ShapeError> {
         if !core::ptr::eq(view.data.as_ptr(), self.data.as_ptr()) || view.data.len() != self.data.len() {
             return Err(ShapeError::Invalid("share: the view does not look at this tensor's storage".into()));
         }
-        Ok(TensorBase::from_parts(Arc::clone(&self.data), view.layout))
+        // The result can be written (copy-on-write), so an overlapping view is refused.
+        TensorBase::try_from_parts(Arc::clone(&self.data), view.layout)
     }
     /// [`try_share`](Self::try_share), panicking with the error's message.
     #[track_caller]
@@ -62,12 +65,16 @@ impl<T: Element, S: Shape> SharedTensor<T, S> {
 impl<D: Data, S: Shape> TensorBase<D, S> {
     /// A deep copy with fresh, contiguous storage of the same kind (Etaler's `copy()`, PyTorch's
     /// `clone()`): same shape; nothing is shared with `self` afterwards.
+    ///
+    /// # Panics
+    /// When the copy cannot be allocated.
+    #[track_caller]
     pub fn copy(&self) -> Self
     where
         D: DataOwned,
     {
-        let layout = Layout::contiguous(self.sizes()).expect("sizes of an existing tensor");
-        TensorBase::from_parts(D::from_vec(kernels::to_vec(self.data.as_slice(), &self.layout)), layout)
+        let layout = Layout::contiguous(self.sizes()).or_panic();
+        TensorBase::from_parts(D::from_vec(kernels::to_vec(self.data.as_slice(), &self.layout).or_panic()), layout)
     }
 
     /// A view of this tensor's whole storage with the given sizes, strides (in elements, may be

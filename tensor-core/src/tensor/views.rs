@@ -44,7 +44,21 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
 
     /// The same elements with the static shape `S2` (PyTorch `reshape`): a view when the strides
     /// allow it, a contiguous copy otherwise. Element counts are checked at compile time.
+    ///
+    /// # Panics
+    /// When a copy is needed and cannot be allocated (see [`try_reshape`](Self::try_reshape)).
+    #[track_caller]
     pub fn reshape<S2: Shape>(&self) -> TensorCow<'_, D::Elem, S2>
+    where
+        S: ReshapeTo<S2>,
+    {
+        self.try_reshape().or_panic()
+    }
+    /// [`reshape`](Self::reshape), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Alloc`] when a copy is needed and cannot be allocated.
+    pub fn try_reshape<S2: Shape>(&self) -> Result<TensorCow<'_, D::Elem, S2>, ShapeError>
     where
         S: ReshapeTo<S2>,
     {
@@ -52,14 +66,17 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         self.reshape_to(&to[..S2::RANK.unwrap_or(0)])
     }
 
-    fn reshape_to<S2: Shape>(&self, to: &[usize]) -> TensorCow<'_, D::Elem, S2> {
-        match self.layout.view(to) {
+    /// A view with sizes `to` (same element count, checked by the caller) when the strides allow
+    /// it, a contiguous copy otherwise.
+    fn reshape_to<S2: Shape>(&self, to: &[usize]) -> Result<TensorCow<'_, D::Elem, S2>, ShapeError> {
+        Ok(match self.layout.view(to) {
             Ok(l) => TensorBase::from_parts(CowRepr::Borrowed(self.data.as_slice()), l),
             Err(_) => {
-                let data = kernels::to_vec(self.data.as_slice(), &self.layout);
-                TensorBase::from_parts(CowRepr::Owned(data), Layout::contiguous(to).expect("same element count"))
+                let out = Layout::contiguous(to)?;
+                let data = kernels::to_vec(self.data.as_slice(), &self.layout)?;
+                TensorBase::from_parts(CowRepr::Owned(data), out)
             }
-        }
+        })
     }
 
     /// A view with runtime sizes, one of which may be `-1` (inferred): PyTorch `view(sizes)`.
@@ -84,7 +101,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     pub fn try_reshape_dyn(&self, sizes: &[isize]) -> Result<TensorCow<'_, D::Elem, DynShape>, ShapeError> {
         let to = self.layout.infer_sizes(sizes)?;
         Layout::contiguous(&to)?;
-        Ok(self.reshape_to(&to))
+        self.reshape_to(&to)
     }
     /// [`try_reshape_dyn`](Self::try_reshape_dyn), panicking with the error's message.
     #[track_caller]
@@ -365,7 +382,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     pub fn flatten_dyn(&self, start: isize, end: isize) -> Result<TensorCow<'_, D::Elem, DynShape>, ShapeError> {
         let r = self.rank().max(1);
         let (sizes, k) = self.layout.flatten_sizes(normalize_axis(start, r)?, normalize_axis(end, r)?)?;
-        Ok(self.reshape_to(&sizes[..k]))
+        self.reshape_to(&sizes[..k])
     }
     /// Runtime-axis form of [`unflatten`](Self::unflatten) (PyTorch `unflatten(axis, sizes)`; one
     /// size may be `-1`, inferred). Always a view.
@@ -404,7 +421,9 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `chunks` is 0.
     pub fn chunk_dyn(&self, chunks: usize, axis: isize) -> Result<Vec<TensorView<'_, D::Elem, DynShape>>, ShapeError> {
         let ls = self.layout.chunk(normalize_axis(axis, self.rank())?, chunks)?;
-        Ok(ls.into_iter().map(|l| self.derive(l)).collect())
+        let mut out = kernels::try_with_capacity(ls.len())?;
+        out.extend(ls.into_iter().map(|l| self.derive(l)));
+        Ok(out)
     }
     /// Runtime-axis form of [`split`](Self::split) (PyTorch `split(size, axis)`).
     ///
@@ -412,7 +431,9 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `size` is 0 and the dim is not empty.
     pub fn split_dyn(&self, size: usize, axis: isize) -> Result<Vec<TensorView<'_, D::Elem, DynShape>>, ShapeError> {
         let ls = self.layout.split(normalize_axis(axis, self.rank())?, size)?;
-        Ok(ls.into_iter().map(|l| self.derive(l)).collect())
+        let mut out = kernels::try_with_capacity(ls.len())?;
+        out.extend(ls.into_iter().map(|l| self.derive(l)));
+        Ok(out)
     }
 
     /// Axis `A` reversed, as a view with a negative stride: `[[1, 2], [3, 4]]` flipped along
@@ -440,8 +461,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: FlattenShape,
     {
-        let (sizes, k) = self.layout.flatten_sizes(0, self.rank().max(1) - 1).expect("axes in range");
-        self.reshape_to(&sizes[..k])
+        let (sizes, k) = self.layout.flatten_sizes(0, self.rank().max(1) - 1).or_panic();
+        self.reshape_to(&sizes[..k]).or_panic()
     }
 
     /// Dims `START..=END` merged into one `Dyn` dim (PyTorch `flatten(START, END)`, `END`
@@ -459,7 +480,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         S: FlattenRange<START, END>,
     {
         let (sizes, k) = self.layout.flatten_sizes(START, END).or_panic();
-        self.reshape_to(&sizes[..k])
+        self.reshape_to(&sizes[..k]).or_panic()
     }
 
     /// Dim `A` split into the dims of the tuple shape `S2` (PyTorch `unflatten(A, sizes)`):
@@ -567,7 +588,9 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         S: SetAxis<A, Dyn>,
     {
         let ls = self.layout.chunk(A, chunks)?;
-        Ok(ls.into_iter().map(|l| self.derive(l)).collect())
+        let mut out = kernels::try_with_capacity(ls.len())?;
+        out.extend(ls.into_iter().map(|l| self.derive(l)));
+        Ok(out)
     }
     /// [`try_chunk`](Self::try_chunk), panicking with the error's message.
     #[track_caller]
@@ -594,7 +617,9 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         S: SetAxis<A, Dyn>,
     {
         let ls = self.layout.split(A, size)?;
-        Ok(ls.into_iter().map(|l| self.derive(l)).collect())
+        let mut out = kernels::try_with_capacity(ls.len())?;
+        out.extend(ls.into_iter().map(|l| self.derive(l)));
+        Ok(out)
     }
     /// [`try_split`](Self::try_split), panicking with the error's message.
     #[track_caller]
