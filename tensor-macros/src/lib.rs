@@ -4,7 +4,9 @@
 //! * lower: each item becomes an index op type of `tensor_core::index`, with literal indices and
 //!   bounds as const generics so the compiler computes the result shape and rejects literal
 //!   out-of-bounds indices; runtime expressions become `AtDyn`/`RangeDyn` values;
-//! * emit: a call of `TSlice::t_slice` (or `TSliceMut::t_slice_mut` + `TAssign::t_assign`).
+//! * emit: a call of `TSlice::t_slice` (or `TSliceMut::t_slice_mut` + `TAssign::t_assign`; with
+//!   `try`, `TSlice::t_try_slice` or `index::try_assign`). An assigned value is evaluated before
+//!   the target is borrowed.
 //!
 //! ```text
 //!   ..                 Full
@@ -330,8 +332,14 @@ fn expand(input: TS) -> syn::Result<TS> {
     let ix = quote!(#k::__private::index);
     let gs = group.span();
     let spec = quote!(#ix::Spec { pre: #pre, post: #post });
-    if fallible && value.is_some() {
-        return err(gs, "`t!(try ...)` does not take an assignment");
+    if let (true, Some(v)) = (fallible, &value) {
+        // The value is evaluated before the target is borrowed, so it may read the target.
+        return Ok(quote_spanned! {gs=>
+            {
+                let __shaped_value = #v;
+                #ix::try_assign(&mut (#expr), #spec, __shaped_value)
+            }
+        });
     }
     if fallible {
         return Ok(quote_spanned! {gs=>
@@ -352,8 +360,13 @@ fn expand(input: TS) -> syn::Result<TS> {
                 (#expr).t_slice(#spec)
             }
         },
+        // The value is evaluated before the target is borrowed, so an owned value computed from
+        // the target works: `t!(x[.., 0] = &t!(x[.., 0]) * 2.0)`.
         Some(v) => quote_spanned! {gs=>
-            #ix::TAssign::t_assign(#ix::TSliceMut::t_slice_mut(&mut (#expr), #spec), #v)
+            {
+                let __shaped_value = #v;
+                #ix::TAssign::t_assign(#ix::TSliceMut::t_slice_mut(&mut (#expr), #spec), __shaped_value)
+            }
         },
     })
 }

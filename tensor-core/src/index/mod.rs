@@ -977,11 +977,19 @@ where
 
 /// What `t!(x[...] = value)` calls: a mutable view of the indexed elements (basic indices), or
 /// the pending write of PyTorch's `index_put_` (index tensors).
-pub trait TSliceMut<Pre, Post> {
+pub trait TSliceMut<Pre, Post>: Sized {
     /// The resulting mutable view or pending write.
     type Output;
+    /// Applies the spec (`t!(try x[...] = v)`).
+    ///
+    /// # Errors
+    /// Any runtime index or range error, as [`apply_spec`].
+    fn t_try_slice_mut(self, spec: Spec<Pre, Post>) -> Result<Self::Output, ShapeError>;
     /// Applies the spec, panicking on a runtime index error.
-    fn t_slice_mut(self, spec: Spec<Pre, Post>) -> Self::Output;
+    #[track_caller]
+    fn t_slice_mut(self, spec: Spec<Pre, Post>) -> Self::Output {
+        self.t_try_slice_mut(spec).or_panic()
+    }
 }
 impl<'a, D: DataMut, S, Pre: RtOps + AnyAdvanced, Post: RtOps + AnyAdvanced> TSliceMut<Pre, Post>
     for &'a mut TensorBase<D, S>
@@ -991,67 +999,87 @@ where
 {
     type Output = <SpecKind<Pre, Post> as ResultKind>::OutMut<'a, D::Elem, <S as SliceShape<Pre, Post>>::Out>;
     #[inline(always)]
-    #[track_caller]
-    fn t_slice_mut(self, spec: Spec<Pre, Post>) -> Self::Output {
+    fn t_try_slice_mut(self, spec: Spec<Pre, Post>) -> Result<Self::Output, ShapeError> {
         let (l, adv) = apply_spec_advanced::<Pre, Post, <SpecKind<Pre, Post> as ResultKind>::Sink>(
             &self.layout,
             &S::STATIC,
             &spec,
-        )
-        .or_panic();
-        <SpecKind<Pre, Post> as ResultKind>::make_mut(self.data.as_mut_slice(), l, adv)
+        )?;
+        Ok(<SpecKind<Pre, Post> as ResultKind>::make_mut(self.data.as_mut_slice(), l, adv))
     }
 }
 
 /// The right-hand side of `t!(x[...] = value)`: a scalar, or a tensor that broadcasts to the
-/// indexed shape.
-pub trait TAssign<V> {
-    /// Writes `value` through the view.
-    fn t_assign(self, value: V);
+/// indexed shape. A failed write (a value that does not broadcast, an index tensor entry out of
+/// range) changes nothing: every check comes before the first write.
+pub trait TAssign<V>: Sized {
+    /// Writes `value` through the view (`t!(try x[...] = value)`).
+    ///
+    /// # Errors
+    /// [`ShapeError::Expand`] when a runtime-shaped value does not broadcast to the indexed
+    /// shape; [`ShapeError::Index`] for an index tensor entry out of range.
+    fn t_try_assign(self, value: V) -> Result<(), ShapeError>;
+    /// Writes `value` through the view, panicking with the error's message.
+    #[track_caller]
+    fn t_assign(self, value: V) {
+        self.t_try_assign(value).or_panic()
+    }
 }
 impl<T: crate::Element, S: Shape, D2: Data<Elem = T>, S2: AssignShape<S>> TAssign<TensorBase<D2, S2>>
     for TensorViewMut<'_, T, S>
 {
-    #[track_caller]
-    fn t_assign(mut self, value: TensorBase<D2, S2>) {
-        self.assign(&value)
+    fn t_try_assign(mut self, value: TensorBase<D2, S2>) -> Result<(), ShapeError> {
+        self.try_assign(&value)
     }
 }
 impl<T: crate::Element, S: Shape, D2: Data<Elem = T>, S2: AssignShape<S>> TAssign<&TensorBase<D2, S2>>
     for TensorViewMut<'_, T, S>
 {
-    #[track_caller]
-    fn t_assign(mut self, value: &TensorBase<D2, S2>) {
-        self.assign(value)
+    fn t_try_assign(mut self, value: &TensorBase<D2, S2>) -> Result<(), ShapeError> {
+        self.try_assign(value)
     }
 }
 macro_rules! scalar_assign {
     ($($t:ty),*) => {$(
         impl<S: Shape> TAssign<$t> for TensorViewMut<'_, $t, S> {
-            fn t_assign(mut self, value: $t) {
-                self.fill(value)
+            fn t_try_assign(mut self, value: $t) -> Result<(), ShapeError> {
+                self.fill(value);
+                Ok(())
             }
         }
         impl<S: Shape> TAssign<$t> for IndexPut<'_, $t, S> {
-            #[track_caller]
-            fn t_assign(self, value: $t) {
-                self.put_value(value).or_panic()
+            fn t_try_assign(self, value: $t) -> Result<(), ShapeError> {
+                self.put_value(value)
             }
         }
     )*};
 }
 scalar_assign!(f32, f64, half::f16, half::bf16, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, bool);
 impl<T: crate::Element, S: Shape, D2: Data<Elem = T>, S2: Shape> TAssign<TensorBase<D2, S2>> for IndexPut<'_, T, S> {
-    #[track_caller]
-    fn t_assign(self, value: TensorBase<D2, S2>) {
-        self.put(&value).or_panic()
+    fn t_try_assign(self, value: TensorBase<D2, S2>) -> Result<(), ShapeError> {
+        self.put(&value)
     }
 }
 impl<T: crate::Element, S: Shape, D2: Data<Elem = T>, S2: Shape> TAssign<&TensorBase<D2, S2>> for IndexPut<'_, T, S> {
-    #[track_caller]
-    fn t_assign(self, value: &TensorBase<D2, S2>) {
-        self.put(value).or_panic()
+    fn t_try_assign(self, value: &TensorBase<D2, S2>) -> Result<(), ShapeError> {
+        self.put(value)
     }
+}
+
+/// `t!(try x[...] = value)`: the indexed write as a `Result` (the value is evaluated first).
+///
+/// # Errors
+/// Runtime index errors of the spec, and the errors of [`TAssign::t_try_assign`].
+#[inline(always)]
+pub fn try_assign<X: TSliceMut<Pre, Post>, Pre, Post, V>(
+    target: X,
+    spec: Spec<Pre, Post>,
+    value: V,
+) -> Result<(), ShapeError>
+where
+    X::Output: TAssign<V>,
+{
+    target.t_try_slice_mut(spec)?.t_try_assign(value)
 }
 
 impl<D: DataMut, S: Shape> TensorBase<D, S> {

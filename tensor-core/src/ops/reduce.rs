@@ -62,9 +62,9 @@ where
     /// `sum(dim=axis)` for data-driven code.
     ///
     /// # Errors
-    /// [`ShapeError::Axis`].
+    /// [`ShapeError::Axis`]; [`ShapeError::Alloc`] when the result cannot be allocated.
     pub fn try_sum_axis_dyn(&self, axis: isize) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
-        Ok(self.reduce_axis(normalize_axis(axis, self.rank())?))
+        self.reduce_axes_rt(&[normalize_axis(axis, self.rank())?], false)
     }
     /// [`try_sum_axis_dyn`](Self::try_sum_axis_dyn), panicking with the error's message.
     #[track_caller]
@@ -80,7 +80,7 @@ where
         D::Elem: Float,
     {
         let a = normalize_axis(axis, self.rank())?;
-        Ok(divide(self.reduce_axis(a), self.sizes()[a]))
+        Ok(divide(self.reduce_axes_rt(&[a], false)?, self.sizes()[a]))
     }
     /// [`try_mean_axis_dyn`](Self::try_mean_axis_dyn), panicking with the error's message.
     #[track_caller]
@@ -124,13 +124,13 @@ where
     /// `Axes![0, 2]` gives `[3]`. The axes are checked at compile time: they must exist, be
     /// distinct and be listed in increasing order.
     pub fn sum_axes<Ax: ReduceAxes<S>>(&self) -> Tensor<D::Elem, Ax::Out> {
-        self.reduce_axes_rt(Ax::AXES, false).expect("axes checked at compile time")
+        self.reduce_axes_rt(Ax::AXES, false).or_panic()
     }
 
     /// Sums over several axes, each kept as a size-1 [`One`] dim (PyTorch
     /// `sum(dim=(0, 2), keepdim=True)`): `[2, 3, 4]` with `Axes![0, 2]` gives `[1, 3, 1]`.
     pub fn sum_axes_keepdim<Ax: ReduceAxes<S>>(&self) -> Tensor<D::Elem, Ax::Keep> {
-        self.reduce_axes_rt(Ax::AXES, true).expect("axes checked at compile time")
+        self.reduce_axes_rt(Ax::AXES, true).or_panic()
     }
 
     /// The mean over several axes, which are removed (PyTorch `mean(dim=(0, 2))`): `[2, 3, 4]`
@@ -187,9 +187,11 @@ where
         Ok(TensorBase::from_parts(data, layout))
     }
 
-    /// Sums along one axis that the caller has checked.
+    /// Sums along one axis that the caller has checked, panicking only when the result cannot be
+    /// allocated.
+    #[track_caller]
     fn reduce_axis<S2: Shape>(&self, axis: usize) -> Tensor<D::Elem, S2> {
-        self.reduce_axes_rt(&[axis], false).expect("axis checked by the caller")
+        self.reduce_axes_rt(&[axis], false).or_panic()
     }
 }
 
