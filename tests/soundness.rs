@@ -197,11 +197,17 @@ fn try_full_sized_of_256_tib_is_an_alloc_error() {
 }
 
 #[test]
-fn chunks_of_an_empty_dim_are_allocated_fallibly() {
+fn chunks_past_the_address_space_are_alloc_errors() {
     let e = Tensor::<f32, DynShape>::zeros_sized(&[0]);
     assert!(err(e.chunk_dyn(usize::MAX, 0)).starts_with("out of memory: cannot allocate"));
-    assert!(err(e.chunk_dyn(1 << 40, 0)).starts_with("out of memory: cannot allocate"));
     assert_eq!(e.chunk_dyn(3, 0).unwrap().len(), 3);
+}
+
+#[test]
+#[cfg_attr(miri, ignore)]
+fn chunks_of_an_empty_dim_are_allocated_fallibly() {
+    let e = Tensor::<f32, DynShape>::zeros_sized(&[0]);
+    assert!(err(e.chunk_dyn(1 << 40, 0)).starts_with("out of memory: cannot allocate"));
     // split of a huge expanded dim into single elements: 2^40 views.
     let one = Tensor::<f32, DynShape>::zeros_sized(&[1]);
     let big = one.expand_dyn(&[1 << 40]).unwrap();
