@@ -3,7 +3,7 @@
 //! Run with `cargo run --example generic_shapes`. Each function states in its signature what the
 //! compiler checks at every call: the shapes that go in and the shape that comes out.
 use shaped::prelude::*;
-use shaped::shape::{BroadcastShape, MatMulShape};
+use shaped::shape::{Broadcast, BroadcastShape, MatMulShape};
 
 /// Any shape at all: `S: Shape` is the only bound. Scales the values into `0..=1`.
 fn min_max_scale<S: Shape>(x: &Tensor<f32, S>) -> Tensor<f32, S> {
@@ -32,10 +32,11 @@ fn dense<B: shaped::Dim, const I: usize, const O: usize>(
 }
 
 /// Generic over both operand shapes: the two documented bounds `BroadcastShape` and
-/// `MatMulShape` name the rules, and their `Out` types give the result shapes.
-fn residual<S1, S2>(x: &Tensor<f32, S1>, y: &Tensor<f32, S2>) -> Tensor<f32, <S1 as BroadcastShape<S2>>::Out>
+/// `MatMulShape` name the rules; `Broadcast<S1, S2>` and `MatMulShape`'s `Out` give the result
+/// shapes.
+fn residual<S1, S2>(x: &Tensor<f32, S1>, y: &Tensor<f32, S2>) -> Tensor<f32, Broadcast<S1, S2>>
 where
-    S1: BroadcastShape<S2>,
+    S1: Shape + BroadcastShape<S2>,
     S2: Shape,
 {
     x + y

@@ -16,8 +16,8 @@ fn main() {
 
     w("to_const.rs", to_const());
     w("shapes.rs", shapes());
-    w("broadcast.rs", pairs("BroadcastDim", "BroadcastShape", true));
-    w("expand.rs", pairs("ExpandDim", "ExpandShape", false));
+    w("broadcast.rs", pairs("BroadcastDim", "BroadcastShape", "Output", true));
+    w("expand.rs", pairs("ExpandDim", "ExpandShape", "Out", false));
     w("axes.rs", axes());
     w("permute.rs", do_not_recommend(permutations()));
     w("axes_more.rs", do_not_recommend(axes_more()));
@@ -68,8 +68,9 @@ fn shapes() -> String {
             tuple(&ts)
         )
         .unwrap();
-        let kgens = bounds(&ds, "DimKind");
-        writeln!(s, "impl<{kgens}> KindedShape for {tup} {{}}").unwrap();
+        // A runtime shape mixes with every static one: the result is a runtime shape.
+        writeln!(s, "#[diagnostic::do_not_recommend] impl<{gens}> BroadcastShape<{tup}> for DynShape {{ type Output = DynShape; }}").unwrap();
+        writeln!(s, "#[diagnostic::do_not_recommend] impl<{gens}> BroadcastShape<DynShape> for {tup} {{ type Output = DynShape; }}").unwrap();
         // Numel: the product of the typenum twins, when every dim has one.
         let sgens = bounds(&ds, "StaticDim");
         let mut wh = Vec::new();
@@ -91,7 +92,7 @@ fn shapes() -> String {
 
 /// Shape-level impls of a dim-level rule for every pair of ranks. Broadcasting aligns both shapes
 /// from the right (either may be longer); expanding needs the target at least as long.
-fn pairs(dim_trait: &str, shape_trait: &str, symmetric: bool) -> String {
+fn pairs(dim_trait: &str, shape_trait: &str, assoc: &str, symmetric: bool) -> String {
     let mut s = String::new();
     for m in 0..=MAX_RANK {
         for n in 0..=MAX_RANK {
@@ -121,7 +122,7 @@ fn pairs(dim_trait: &str, shape_trait: &str, symmetric: bool) -> String {
             let wh = if wh.is_empty() { String::new() } else { format!("where {}", wh.join(", ")) };
             writeln!(
                 s,
-                "#[diagnostic::do_not_recommend] impl<{gens}> {shape_trait}<{tb}> for {ta} {wh} {{ type Out = {}; }}",
+                "#[diagnostic::do_not_recommend] impl<{gens}> {shape_trait}<{tb}> for {ta} {wh} {{ type {assoc} = {}; }}",
                 tuple(&outs)
             )
             .unwrap();

@@ -74,32 +74,6 @@ pub trait ConstDim: Dim {}
 impl<const N: usize> ConstDim for Const<N> {}
 impl ConstDim for One {}
 
-/// Kind of a runtime dim (what broadcasting dispatches on; see [`DimKind`]).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct KDyn;
-/// Kind of the broadcastable size-1 dim [`One`].
-#[derive(Clone, Copy, Debug, Default)]
-pub struct KOne;
-/// Kind of a static size `Const<N>` (every `N`, including 1).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct KStatic;
-
-/// Classifies a dim as the broadcastable size 1 ([`One`]), a static size, or runtime: what
-/// broadcasting and `expand` dispatch on. Implemented for every dim.
-pub trait DimKind: Dim {
-    /// [`KOne`], [`KStatic`] or [`KDyn`].
-    type Kind;
-}
-impl<const N: usize> DimKind for Const<N> {
-    type Kind = KStatic;
-}
-impl DimKind for One {
-    type Kind = KOne;
-}
-impl DimKind for Dyn {
-    type Kind = KDyn;
-}
-
 /// A static dim with a typenum twin, for the rules that compare or multiply sizes.
 #[diagnostic::on_unimplemented(
     message = "static size `{Self}` is outside the range that compile-time size arithmetic covers",

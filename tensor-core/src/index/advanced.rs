@@ -239,7 +239,7 @@ impl<SI> JoinAdv<SI> for NoAdv {
     type Out = SI;
 }
 impl<S: Shape + BroadcastShape<SI>, SI: Shape> JoinAdv<SI> for S {
-    type Out = <S as BroadcastShape<SI>>::Out;
+    type Out = <S as BroadcastShape<SI>>::Output;
 }
 
 /// Places the broadcast index shape `Self` into the list `L`.

@@ -150,17 +150,11 @@ include!(concat!(env!("OUT_DIR"), "/matmul.rs"));
     label = "batch dims must be equal or `One`",
     note = "in `[..b1, m, k] @ [..b2, k, n]` the batch dims `b1` and `b2` broadcast like element-wise operands"
 )]
-pub trait BatchDim<Rhs: Dim, LS, RS>: Dim {
+pub trait BatchDim<Rhs, LS, RS> {
     /// The broadcast batch dim.
     type Out: Dim;
 }
-#[diagnostic::do_not_recommend]
-impl<A: DimKind, B: DimKind, LS, RS> BatchDim<B, LS, RS> for A
-where
-    (A::Kind, B::Kind): super::BroadcastSel<A, B, LS, RS>,
-{
-    type Out = <(A::Kind, B::Kind) as super::BroadcastSel<A, B, LS, RS>>::Out;
-}
+super::broadcast::broadcast_dim_rule!(BatchDim);
 impl<K2: Dim, S: Shape + MatVector<(K2,)>> MatRhs<S> for (K2,) {
     type Out = S;
 }

@@ -2,10 +2,11 @@
 //! from the right; two dims are compatible when they are equal or one of them is 1; missing
 //! leading dims count as 1. No legacy rule (same element count is not enough).
 //!
-//! Stable Rust has no specialisation, so `(N, N)`, `(1, N)` and `(N, 1)` impls would overlap at
-//! `(1, 1)`. Each dim is therefore first classified into a kind (`KOne`: [`One`], `KStatic`: a
-//! static size, `KDyn`: runtime) and the rule dispatches on the pair of kinds, which are distinct
-//! types. Equality of two non-1 sizes is type equality (`impl<A> BroadcastSel<A, A> for (KStatic, KStatic)`).
+//! The size-1 dim that stretches is its own type, [`One`], so the dim rules are plain impls with
+//! no overlap: a dim broadcasts with itself (`impl<A> BroadcastDim<A> for A`, which also holds for
+//! a generic `Const<N>`, so same-shape arithmetic needs no bound in generic code), `One` with any
+//! dim, and `Dyn` with any dim (checked at run time). Two different `Const` sizes have no impl: a
+//! compile error naming both shapes.
 use super::{DynShape, Shape, StaticRank, MAX_RANK};
 use crate::dim::*;
 use crate::error::ShapeError;
@@ -17,124 +18,112 @@ use crate::error::ShapeError;
     label = "sizes differ and neither is 1",
     note = "the size 1 that stretches is the dim `One` (`Shape![1, ..]`, `unsqueeze`, keepdim, `Tensor::from`); a `Const<1>` is an ordinary size: relabel it with `cast_shape`"
 )]
-pub trait BroadcastDim<Rhs: Dim, LS = (), RS = ()>: Dim {
+pub trait BroadcastDim<Rhs, LS = (), RS = ()> {
     /// The broadcast dim.
     type Out: Dim;
 }
-#[diagnostic::do_not_recommend]
-impl<A: DimKind, B: DimKind, LS, RS> BroadcastDim<B, LS, RS> for A
-where
-    (A::Kind, B::Kind): BroadcastSel<A, B, LS, RS>,
-{
-    type Out = <(A::Kind, B::Kind) as BroadcastSel<A, B, LS, RS>>::Out;
-}
-
-/// Selection on the pair of kinds (see the module docs).
-#[diagnostic::on_unimplemented(
-    message = "cannot broadcast `{LS}` with `{RS}`",
-    label = "dimension `{A}` does not match `{B}` (sizes differ and neither is `One`)",
-    note = "shapes broadcast when, aligned from the right, each pair of sizes is equal or one of them is 1",
-    note = "the size 1 that stretches is the dim `One` (`Shape![1, ..]`, `unsqueeze`, keepdim, `Tensor::from`); a `Const<1>` is an ordinary size: relabel it with `cast_shape`"
-)]
-pub trait BroadcastSel<A, B, LS, RS> {
+/// The broadcasting rule of a pair of dims `(A, B)`: equal dims (the same type, so it holds for a
+/// generic `Const<N>` too), `One` with anything, `Dyn` with anything (checked at run time).
+/// `LS`/`RS` are the full shapes of the operation, for the messages of the traits that use it.
+pub trait BroadcastPair<LS, RS> {
     /// The broadcast dim.
     type Out: Dim;
 }
-#[diagnostic::do_not_recommend]
-impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (KOne, KOne) {
+impl<A: Dim, LS, RS> BroadcastPair<LS, RS> for (A, A) {
     type Out = A;
 }
-#[diagnostic::do_not_recommend]
-impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (KOne, KStatic) {
-    type Out = B;
+impl<const N: usize, LS, RS> BroadcastPair<LS, RS> for (One, Const<N>) {
+    type Out = Const<N>;
 }
-#[diagnostic::do_not_recommend]
-impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (KStatic, KOne) {
-    type Out = A;
+impl<const N: usize, LS, RS> BroadcastPair<LS, RS> for (Const<N>, One) {
+    type Out = Const<N>;
 }
-#[diagnostic::do_not_recommend]
-impl<A: Dim, LS, RS> BroadcastSel<A, A, LS, RS> for (KStatic, KStatic) {
-    type Out = A;
+impl<const N: usize, LS, RS> BroadcastPair<LS, RS> for (Const<N>, Dyn) {
+    type Out = Const<N>;
 }
-#[diagnostic::do_not_recommend]
-impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (KOne, KDyn) {
+impl<const N: usize, LS, RS> BroadcastPair<LS, RS> for (Dyn, Const<N>) {
+    type Out = Const<N>;
+}
+impl<LS, RS> BroadcastPair<LS, RS> for (One, Dyn) {
     type Out = Dyn;
 }
-#[diagnostic::do_not_recommend]
-impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (KDyn, KOne) {
-    type Out = Dyn;
-}
-#[diagnostic::do_not_recommend]
-impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (KStatic, KDyn) {
-    type Out = A;
-}
-#[diagnostic::do_not_recommend]
-impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (KDyn, KStatic) {
-    type Out = B;
-}
-#[diagnostic::do_not_recommend]
-impl<A: Dim, B: Dim, LS, RS> BroadcastSel<A, B, LS, RS> for (KDyn, KDyn) {
+impl<LS, RS> BroadcastPair<LS, RS> for (Dyn, One) {
     type Out = Dyn;
 }
 
-/// Shape-level broadcast (generated for every pair of ranks 0..=6; [`DynShape`] with itself).
+/// A dim rule defined by [`BroadcastPair`]: one blanket impl (marked `do_not_recommend`, so an
+/// error names this rule's own message and the two shapes rather than the pair rule).
+macro_rules! broadcast_dim_rule {
+    ($tr:ident) => {
+        #[diagnostic::do_not_recommend]
+        impl<A: Dim, B: Dim, LS, RS> $tr<B, LS, RS> for A
+        where
+            (A, B): $crate::shape::BroadcastPair<LS, RS>,
+        {
+            type Out = <(A, B) as $crate::shape::BroadcastPair<LS, RS>>::Out;
+        }
+    };
+}
+pub(crate) use broadcast_dim_rule;
+broadcast_dim_rule!(BroadcastDim);
+
+/// Shape-level broadcast (generated for every pair of ranks 0..=6; [`DynShape`] with any shape,
+/// giving [`DynShape`], checked at run time). Every shape broadcasts with itself (a supertrait of
+/// [`Shape`]), so `x + x` needs no bound in code generic over `S: Shape`.
 #[diagnostic::on_unimplemented(
     message = "cannot broadcast `{Self}` with `{Rhs}`",
     label = "incompatible shapes",
     note = "shapes broadcast when, aligned from the right, each pair of sizes is equal or one of them is 1",
-    note = "the size 1 that stretches is the dim `One` (`Shape![1, ..]`, `unsqueeze`, keepdim, `Tensor::from`); a `Const<1>` is an ordinary size: relabel it with `cast_shape`"
+    note = "in code generic over shapes, add the bound `{Self}: BroadcastShape<{Rhs}>` (the result shape is `Broadcast<{Self}, {Rhs}>`), or use the same shape type on both sides"
 )]
-pub trait BroadcastShape<Rhs: Shape>: Shape {
-    /// The broadcast shape.
-    type Out: Shape;
+pub trait BroadcastShape<Rhs> {
+    /// The broadcast shape (named `Output`, not `Out`, so that `S::Out` in generic code still
+    /// names the one other shape rule in its bounds).
+    type Output: Shape;
 }
 #[diagnostic::do_not_recommend]
 impl BroadcastShape<DynShape> for DynShape {
-    type Out = DynShape;
+    type Output = DynShape;
 }
 
 /// The shape of broadcasting `A` with `B`.
-pub type Broadcast<A, B> = <A as BroadcastShape<B>>::Out;
+pub type Broadcast<A, B> = <A as BroadcastShape<B>>::Output;
 
-/// Dim-level `expand`: a size-1 dim expands to any size; another size only to itself.
+/// Dim-level `expand`: a size-1 dim expands to any size; another size only to itself; a `Dyn` dim
+/// to anything (checked at run time), and anything to `Dyn`.
 #[diagnostic::on_unimplemented(
     message = "cannot expand `{LS}` to `{RS}`: dimension `{Self}` cannot become `{Target}`",
     label = "only size-1 dims can be expanded",
     note = "expand aligns the shapes from the right; each dim must equal the target or be 1"
 )]
-pub trait ExpandDim<Target: Dim, LS = (), RS = ()>: Dim {
+pub trait ExpandDim<Target, LS = (), RS = ()> {
     /// The target dim.
     type Out: Dim;
 }
-impl<A: DimKind, B: DimKind, LS, RS> ExpandDim<B, LS, RS> for A
-where
-    (A::Kind, B::Kind): ExpandSel<A, B, LS, RS>,
-{
-    type Out = B;
+#[diagnostic::do_not_recommend]
+impl<A: Dim, LS, RS> ExpandDim<A, LS, RS> for A {
+    type Out = A;
 }
-/// Selection on the pair of kinds for [`ExpandDim`].
-#[diagnostic::on_unimplemented(
-    message = "cannot expand `{LS}` to `{RS}`",
-    label = "dimension `{A}` cannot become `{B}` (only size-1 dims can be expanded)",
-    note = "expand aligns the shapes from the right; each dim must equal the target or be 1"
-)]
-pub trait ExpandSel<A, B, LS, RS> {}
 #[diagnostic::do_not_recommend]
-impl<A, B, LS, RS> ExpandSel<A, B, LS, RS> for (KOne, KOne) {}
+impl<const N: usize, LS, RS> ExpandDim<Const<N>, LS, RS> for One {
+    type Out = Const<N>;
+}
 #[diagnostic::do_not_recommend]
-impl<A, B, LS, RS> ExpandSel<A, B, LS, RS> for (KOne, KStatic) {}
+impl<LS, RS> ExpandDim<Dyn, LS, RS> for One {
+    type Out = Dyn;
+}
 #[diagnostic::do_not_recommend]
-impl<A, LS, RS> ExpandSel<A, A, LS, RS> for (KStatic, KStatic) {}
+impl<const N: usize, LS, RS> ExpandDim<Const<N>, LS, RS> for Dyn {
+    type Out = Const<N>;
+}
 #[diagnostic::do_not_recommend]
-impl<A, B, LS, RS> ExpandSel<A, B, LS, RS> for (KDyn, KStatic) {}
+impl<LS, RS> ExpandDim<One, LS, RS> for Dyn {
+    type Out = One;
+}
 #[diagnostic::do_not_recommend]
-impl<A, B, LS, RS> ExpandSel<A, B, LS, RS> for (KDyn, KOne) {}
-#[diagnostic::do_not_recommend]
-impl<A, B, LS, RS> ExpandSel<A, B, LS, RS> for (KDyn, KDyn) {}
-#[diagnostic::do_not_recommend]
-impl<A, B, LS, RS> ExpandSel<A, B, LS, RS> for (KStatic, KDyn) {}
-#[diagnostic::do_not_recommend]
-impl<A, B, LS, RS> ExpandSel<A, B, LS, RS> for (KOne, KDyn) {}
+impl<const N: usize, LS, RS> ExpandDim<Dyn, LS, RS> for Const<N> {
+    type Out = Dyn;
+}
 
 /// Shape-level `expand` (generated for every source rank <= target rank).
 #[diagnostic::on_unimplemented(

@@ -24,7 +24,11 @@ pub use reshape::*;
 pub const MAX_RANK: usize = 6;
 
 /// A tensor shape type: a tuple of [`Dim`]s (`Shape![2, _, 3]`) or [`DynShape`].
-pub trait Shape: Copy + Default + fmt::Debug + Send + Sync + 'static {
+///
+/// Every shape broadcasts with itself to itself (the supertrait), so element-wise operators on two
+/// tensors of one shape type need no other bound in generic code:
+/// `fn double<S: Shape>(x: &Tensor<f32, S>) -> Tensor<f32, S> { x + x }`.
+pub trait Shape: Copy + Default + fmt::Debug + Send + Sync + 'static + BroadcastShape<Self, Output = Self> {
     /// `Some(rank)` for tuple shapes, `None` for [`DynShape`].
     const RANK: Option<usize>;
     /// The static size of each dim (`None` for `Dyn` dims, for [`DynShape`], and past the rank).
@@ -124,9 +128,6 @@ pub trait AllStatic: StaticRank {}
     note = "a cast keeps the rank and every size; use `reshape` or `view` to change them"
 )]
 pub trait CastShape<Target: Shape>: Shape {}
-
-/// Every dim can take part in broadcasting (static inside typenum's range, or `Dyn`).
-pub trait KindedShape: Shape {}
 
 /// Fully static shape with its element count as a typenum number.
 #[diagnostic::on_unimplemented(
