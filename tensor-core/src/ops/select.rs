@@ -489,13 +489,13 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Broadcast`] when runtime sizes do not broadcast (naming `cond`'s and
     /// `self`'s shapes, or their broadcast and `other`'s).
     #[allow(clippy::type_complexity)]
-    pub fn try_where_<SC: Shape, SO: Shape>(
+    pub fn try_where_<SC, SO: Shape>(
         &self,
         cond: &TensorBase<impl Data<Elem = bool>, SC>,
         other: &TensorBase<impl Data<Elem = D::Elem>, SO>,
     ) -> Result<Tensor<D::Elem, Broadcast<Broadcast<SC, S>, SO>>, ShapeError>
     where
-        SC: BroadcastShape<S>,
+        SC: Shape + BroadcastShape<S>,
         Broadcast<SC, S>: BroadcastShape<SO>,
     {
         where_impl(
@@ -510,13 +510,13 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// When runtime sizes do not broadcast.
     #[track_caller]
-    pub fn where_<SC: Shape, SO: Shape>(
+    pub fn where_<SC, SO: Shape>(
         &self,
         cond: &TensorBase<impl Data<Elem = bool>, SC>,
         other: &TensorBase<impl Data<Elem = D::Elem>, SO>,
     ) -> Tensor<D::Elem, Broadcast<Broadcast<SC, S>, SO>>
     where
-        SC: BroadcastShape<S>,
+        SC: Shape + BroadcastShape<S>,
         Broadcast<SC, S>: BroadcastShape<SO>,
     {
         self.try_where_::<SC, SO>(cond, other).or_panic()
@@ -575,7 +575,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
 /// # Errors
 /// [`ShapeError::Broadcast`] when runtime sizes do not broadcast.
 #[allow(clippy::type_complexity)]
-pub fn try_where_<T: Element, SC: Shape, SX: Shape, SY: Shape>(
+pub fn try_where_<T: Element, SC, SX: Shape, SY: Shape>(
     cond: &TensorBase<impl Data<Elem = bool>, SC>,
     x: &TensorBase<impl Data<Elem = T>, SX>,
     y: &TensorBase<impl Data<Elem = T>, SY>,
@@ -593,7 +593,7 @@ where
 /// # Panics
 /// When runtime sizes do not broadcast.
 #[track_caller]
-pub fn where_<T: Element, SC: Shape, SX: Shape, SY: Shape>(
+pub fn where_<T: Element, SC, SX: Shape, SY: Shape>(
     cond: &TensorBase<impl Data<Elem = bool>, SC>,
     x: &TensorBase<impl Data<Elem = T>, SX>,
     y: &TensorBase<impl Data<Elem = T>, SY>,
