@@ -581,7 +581,7 @@ pub fn try_where_<T: Element, SC, SX: Shape, SY: Shape>(
     y: &TensorBase<impl Data<Elem = T>, SY>,
 ) -> Result<Tensor<T, Broadcast<Broadcast<SC, SX>, SY>>, ShapeError>
 where
-    SC: BroadcastShape<SX>,
+    SC: Shape + BroadcastShape<SX>,
     Broadcast<SC, SX>: BroadcastShape<SY>,
 {
     where_impl((cond.data.as_slice(), &cond.layout), (x.data.as_slice(), &x.layout), (y.data.as_slice(), &y.layout))
@@ -599,7 +599,7 @@ pub fn where_<T: Element, SC, SX: Shape, SY: Shape>(
     y: &TensorBase<impl Data<Elem = T>, SY>,
 ) -> Tensor<T, Broadcast<Broadcast<SC, SX>, SY>>
 where
-    SC: BroadcastShape<SX>,
+    SC: Shape + BroadcastShape<SX>,
     Broadcast<SC, SX>: BroadcastShape<SY>,
 {
     try_where_(cond, x, y).or_panic()
