@@ -131,7 +131,8 @@ fn pairs(dim_trait: &str, shape_trait: &str, assoc: &str, symmetric: bool) -> St
     s
 }
 
-/// Axis rules: remove one axis, insert a size-1 axis, swap two axes, replace one axis's dim.
+/// Axis rules: remove one axis, insert a size-1 axis, swap two axes, replace one axis's dim. Each
+/// axis in both spellings, `a` and `a - rank`.
 fn axes() -> String {
     let mut s = String::new();
     for r in 0..=MAX_RANK {
@@ -141,42 +142,48 @@ fn axes() -> String {
         for a in 0..r {
             let mut rest = ds.clone();
             let removed = rest.remove(a);
-            writeln!(
-                s,
-                "#[diagnostic::do_not_recommend] impl<{gens}> RemoveAxis<{a}> for {tup} {{ type Out = {}; type Removed = {removed}; }}",
-                tuple(&rest)
-            )
-            .unwrap();
             let mut set = ds.clone();
             set[a] = "X".into();
             let g = if gens.is_empty() { "X: Dim".to_string() } else { format!("{gens}, X: Dim") };
-            writeln!(
-                s,
-                "#[diagnostic::do_not_recommend] impl<{g}> SetAxis<{a}, X> for {tup} {{ type Out = {}; }}",
-                tuple(&set)
-            )
-            .unwrap();
-            for b in 0..r {
-                let mut sw = ds.clone();
-                sw.swap(a, b);
+            for sa in spell(a, r) {
                 writeln!(
                     s,
-                    "#[diagnostic::do_not_recommend] impl<{gens}> SwapAxes<{a}, {b}> for {tup} {{ type Out = {}; }}",
-                    tuple(&sw)
+                    "#[diagnostic::do_not_recommend] impl<{gens}> RemoveAxis<{sa}> for {tup} {{ type Out = {}; type Removed = {removed}; }}",
+                    tuple(&rest)
                 )
                 .unwrap();
+                writeln!(
+                    s,
+                    "#[diagnostic::do_not_recommend] impl<{g}> SetAxis<{sa}, X> for {tup} {{ type Out = {}; }}",
+                    tuple(&set)
+                )
+                .unwrap();
+                for b in 0..r {
+                    let mut sw = ds.clone();
+                    sw.swap(a, b);
+                    for sb in spell(b, r) {
+                        writeln!(
+                            s,
+                            "#[diagnostic::do_not_recommend] impl<{gens}> SwapAxes<{sa}, {sb}> for {tup} {{ type Out = {}; }}",
+                            tuple(&sw)
+                        )
+                        .unwrap();
+                    }
+                }
             }
         }
         if r < MAX_RANK {
             for a in 0..=r {
                 let mut ins = ds.clone();
                 ins.insert(a, "One".into());
-                writeln!(
-                    s,
-                    "#[diagnostic::do_not_recommend] impl<{gens}> InsertAxis<{a}> for {tup} {{ type Out = {}; }}",
-                    tuple(&ins)
-                )
-                .unwrap();
+                for sa in spell(a, r + 1) {
+                    writeln!(
+                        s,
+                        "#[diagnostic::do_not_recommend] impl<{gens}> InsertAxis<{sa}> for {tup} {{ type Out = {}; }}",
+                        tuple(&ins)
+                    )
+                    .unwrap();
+                }
             }
         }
     }
@@ -213,7 +220,7 @@ fn permutations() -> String {
 }
 
 /// The axis rules of `flatten`, `flatten_range`, `unflatten`, `movedim`, `diagonal`, `stack`
-/// (insert a given dim) and `cat` (322 impls for ranks 0..=6: 7 + 56 + 56 + 91 + 70 + 21 + 21).
+/// (insert a given dim) and `cat`, each axis in both spellings (`a` and `a - rank`).
 fn axes_more() -> String {
     let mut s = String::new();
     for r in 0..=MAX_RANK {
@@ -234,8 +241,16 @@ fn axes_more() -> String {
                 let mut out = ds[..start].to_vec();
                 out.push(if start == end { ds[start].clone() } else { "Dyn".into() });
                 out.extend_from_slice(&ds[end + 1..]);
-                writeln!(s, "impl<{gens}> FlattenRange<{start}, {end}> for {tup} {{ type Out = {}; }}", tuple(&out))
-                    .unwrap();
+                for ss in spell(start, r) {
+                    for se in spell(end, r) {
+                        writeln!(
+                            s,
+                            "impl<{gens}> FlattenRange<{ss}, {se}> for {tup} {{ type Out = {}; }}",
+                            tuple(&out)
+                        )
+                        .unwrap();
+                    }
+                }
             }
             // unflatten::<A, (E0, ..)>(): splice a shape of rank k >= 1 in place of dim A.
             for k in 1..=MAX_RANK + 1 - r {
@@ -243,22 +258,28 @@ fn axes_more() -> String {
                 let mut out = ds[..start].to_vec();
                 out.extend(es.iter().cloned());
                 out.extend_from_slice(&ds[start + 1..]);
-                writeln!(
-                    s,
-                    "impl<{}> Unflatten<{start}, {}> for {tup} {{ type Out = {}; }}",
-                    with(&bounds(&es, "Dim")),
-                    tuple(&es),
-                    tuple(&out)
-                )
-                .unwrap();
+                for ss in spell(start, r) {
+                    writeln!(
+                        s,
+                        "impl<{}> Unflatten<{ss}, {}> for {tup} {{ type Out = {}; }}",
+                        with(&bounds(&es, "Dim")),
+                        tuple(&es),
+                        tuple(&out)
+                    )
+                    .unwrap();
+                }
             }
             // movedim::<SRC, DST>(): remove dim SRC, insert it at DST.
             for dst in 0..r {
                 let mut out = ds.clone();
                 let d = out.remove(start);
                 out.insert(dst, d);
-                writeln!(s, "impl<{gens}> MoveAxis<{start}, {dst}> for {tup} {{ type Out = {}; }}", tuple(&out))
-                    .unwrap();
+                for ss in spell(start, r) {
+                    for sd in spell(dst, r) {
+                        writeln!(s, "impl<{gens}> MoveAxis<{ss}, {sd}> for {tup} {{ type Out = {}; }}", tuple(&out))
+                            .unwrap();
+                    }
+                }
                 // diagonal::<D1, D2>(): both dims removed, the diagonal's length appended.
                 if dst != start {
                     let out: Vec<String> = ds
@@ -268,44 +289,63 @@ fn axes_more() -> String {
                         .map(|(_, d)| d.clone())
                         .chain(["Dyn".to_string()])
                         .collect();
-                    writeln!(
-                        s,
-                        "impl<{gens}> DiagonalShape<{start}, {dst}> for {tup} {{ type Out = {}; }}",
-                        tuple(&out)
-                    )
-                    .unwrap();
+                    for ss in spell(start, r) {
+                        for sd in spell(dst, r) {
+                            writeln!(
+                                s,
+                                "impl<{gens}> DiagonalShape<{ss}, {sd}> for {tup} {{ type Out = {}; }}",
+                                tuple(&out)
+                            )
+                            .unwrap();
+                        }
+                    }
                 }
             }
             // cat::<A>(): dims other than A unify, dim A adds up (dispatched on the right operand).
             let bs = names("B", r);
             let tb = tuple(&bs);
-            let mut wh = Vec::new();
-            let mut outs = Vec::new();
-            for (i, (d, b)) in ds.iter().zip(&bs).enumerate() {
-                let tr = if i == start { "CatSumDim" } else { "CatSameDim" };
-                wh.push(format!("{d}: {tr}<{b}, {tup}, {tb}, {start}>"));
-                outs.push(format!("<{d} as {tr}<{b}, {tup}, {tb}, {start}>>::Out"));
+            for ss in spell(start, r) {
+                let mut wh = Vec::new();
+                let mut outs = Vec::new();
+                for (i, (d, b)) in ds.iter().zip(&bs).enumerate() {
+                    let tr = if i == start { "CatSumDim" } else { "CatSameDim" };
+                    wh.push(format!("{d}: {tr}<{b}, {tup}, {tb}, {ss}>"));
+                    outs.push(format!("<{d} as {tr}<{b}, {tup}, {tb}, {ss}>>::Out"));
+                }
+                writeln!(
+                    s,
+                    "impl<{}> CatRhs<{ss}, {tup}> for {tb} where {} {{ type Out = {}; }}",
+                    with(&bounds(&bs, "Dim")),
+                    wh.join(", "),
+                    tuple(&outs)
+                )
+                .unwrap();
             }
-            writeln!(
-                s,
-                "impl<{}> CatRhs<{start}, {tup}> for {tb} where {} {{ type Out = {}; }}",
-                with(&bounds(&bs, "Dim")),
-                wh.join(", "),
-                tuple(&outs)
-            )
-            .unwrap();
         }
         // stack::<A>(): insert a given dim X at A (`0..=rank`).
         if r < MAX_RANK {
             for a in 0..=r {
                 let mut ins = ds.clone();
                 ins.insert(a, "X".into());
-                writeln!(s, "impl<{}> InsertDim<{a}, X> for {tup} {{ type Out = {}; }}", with("X: Dim"), tuple(&ins))
+                for sa in spell(a, r + 1) {
+                    writeln!(
+                        s,
+                        "impl<{}> InsertDim<{sa}, X> for {tup} {{ type Out = {}; }}",
+                        with("X: Dim"),
+                        tuple(&ins)
+                    )
                     .unwrap();
+                }
             }
         }
     }
     s
+}
+
+/// The spellings of axis `a` of a rank-`r` shape: `a` and `a - r` (PyTorch's negative axes, `-1`
+/// the last). For an insertion point (`0..=r`), pass `r + 1`.
+fn spell(a: usize, r: usize) -> [isize; 2] {
+    [a as isize, a as isize - r as isize]
 }
 
 fn next_permutation(p: &mut [usize]) -> bool {

@@ -186,7 +186,12 @@ fn stack_checks_runtime_sizes() {
     let d = Tensor::<f32, Shape![2, 3]>::zeros().into_dyn();
     let dd: Tensor<f32, DynShape> = Tensor::stack::<2>([&d, &d]);
     assert_eq!(dd.sizes(), [2, 3, 2]);
-    assert_eq!(err(Tensor::try_stack::<3>([&d, &d])), "axis 3 is out of range for a tensor of rank 2");
+    assert_eq!(
+        err(Tensor::try_stack::<3>([&d, &d])),
+        "cannot insert a dim at axis 3 of a tensor of rank 2 (valid positions: -3..=2)"
+    );
+    let back: Tensor<f32, DynShape> = Tensor::stack::<-1>([&d, &d]);
+    assert_eq!(back.sizes(), [2, 3, 2]);
     let six = Tensor::<f32, Shape![1, 1, 1, 1, 1, 1]>::zeros().into_dyn();
     assert_eq!(err(Tensor::try_stack::<0>([&six])), "rank 7 exceeds the maximum of 6 dims");
 }
@@ -214,7 +219,10 @@ fn stack_all_and_stack_dyn() {
     assert_eq!(d.sizes(), [2, 3, 2]);
     assert_eq!(d.to_vec(), [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
     assert_eq!(Tensor::stack_dyn(&[&x, &x], 0).unwrap().sizes(), [2, 2, 3]);
-    assert_eq!(err(Tensor::stack_dyn(&[&x], 3)), "axis 3 is out of range for a tensor of rank 3");
+    assert_eq!(
+        err(Tensor::stack_dyn(&[&x], 3)),
+        "cannot insert a dim at axis 3 of a tensor of rank 2 (valid positions: -3..=2)"
+    );
     let empty: [&Tensor<i32, DynShape>; 0] = [];
     assert_eq!(err(Tensor::stack_dyn(&empty, 0)), "stack: expected a non-empty list of tensors");
 }

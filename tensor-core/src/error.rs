@@ -32,8 +32,10 @@ pub enum ShapeError {
     ZeroStep { axis: usize },
     /// More indices than dims.
     TooManyIndices { given: usize, rank: usize },
-    /// An axis outside `0..rank` (or `0..=rank` where inserting).
+    /// An axis outside `-rank..rank`.
     Axis { axis: isize, rank: usize },
+    /// An insertion point (`unsqueeze`, `stack`) outside `-(rank + 1)..=rank`.
+    InsertAxis { axis: isize, rank: usize },
     /// Axes that do not form a permutation.
     Permutation { axes: Vec<usize>, rank: usize },
     /// `squeeze` of a dim whose size is not 1.
@@ -92,6 +94,11 @@ impl fmt::Display for ShapeError {
                 write!(f, "too many indices: {given} indices for a tensor of rank {rank}")
             }
             Axis { axis, rank } => write!(f, "axis {axis} is out of range for a tensor of rank {rank}"),
+            InsertAxis { axis, rank } => write!(
+                f,
+                "cannot insert a dim at axis {axis} of a tensor of rank {rank} (valid positions: {}..={rank})",
+                -(*rank as isize) - 1
+            ),
             Permutation { axes, rank } => {
                 write!(f, "{axes:?} is not a permutation of the axes of a tensor of rank {rank}")
             }

@@ -55,6 +55,15 @@ pub fn normalize_axis(axis: isize, rank: usize) -> Result<usize, ShapeError> {
     }
 }
 
+/// Normalises an insertion point (`unsqueeze`, `stack`: `0..=rank`, negative counts from past
+/// the end, so `-1` inserts after the last dim, as PyTorch).
+///
+/// # Errors
+/// [`ShapeError::InsertAxis`] when `axis` is outside `-(rank + 1)..=rank`.
+pub fn normalize_insert_axis(axis: isize, rank: usize) -> Result<usize, ShapeError> {
+    normalize_axis(axis, rank + 1).map_err(|_| ShapeError::InsertAxis { axis, rank })
+}
+
 /// The product of `max(size, 1)` (the element count of the non-empty part), if it fits `isize`.
 fn checked_count(sizes: &[usize]) -> Option<usize> {
     let mut n: usize = 1;

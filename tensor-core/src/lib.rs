@@ -32,4 +32,4 @@ pub use num::Num;
 pub use shape::axes::Axis;
 pub use shape::{DynShape, Shape, MAX_RANK};
 pub use storage::{CowRepr, Data, DataMut, DataOwned, Element};
-pub use tensor::{SharedTensor, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut};
+pub use tensor::{SharedTensor, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut, ViewOf};

@@ -43,8 +43,17 @@ pub trait Data: Sealed {
     const WRITABLE: bool = false;
     /// The element type.
     type Elem: Element;
+    /// The storage of a view of this tensor: `&'s [T]`, borrowing it, for owned, shared and
+    /// mutably borrowed storage; the view's own `&'a [T]` for a view, so that a view of a view
+    /// keeps the original borrow (`x.t().narrow::<0>(0, 2)` binds to one `let`, as ndarray's
+    /// `slice_move`).
+    type Ref<'s>: Data<Elem = Self::Elem> + Copy
+    where
+        Self: 's;
     /// The whole buffer (the layout says which elements the tensor uses).
     fn as_slice(&self) -> &[Self::Elem];
+    /// The buffer as a view's storage (see [`Ref`](Self::Ref)).
+    fn view_data(&self) -> Self::Ref<'_>;
 }
 /// A storage kind that lends its buffer mutably.
 pub trait DataMut: Data {
@@ -55,8 +64,13 @@ pub trait DataMut: Data {
 impl<T: Element> Data for Vec<T> {
     const WRITABLE: bool = true;
     type Elem = T;
+    type Ref<'s> = &'s [T];
     #[inline]
     fn as_slice(&self) -> &[T] {
+        self
+    }
+    #[inline]
+    fn view_data(&self) -> &[T] {
         self
     }
 }
@@ -66,18 +80,34 @@ impl<T: Element> DataMut for Vec<T> {
         self
     }
 }
-impl<T: Element> Data for &[T] {
+impl<'a, T: Element> Data for &'a [T] {
     type Elem = T;
+    type Ref<'s>
+        = &'a [T]
+    where
+        Self: 's;
     #[inline]
     fn as_slice(&self) -> &[T] {
+        self
+    }
+    #[inline]
+    fn view_data(&self) -> &'a [T] {
         self
     }
 }
 impl<T: Element> Data for &mut [T] {
     const WRITABLE: bool = true;
     type Elem = T;
+    type Ref<'s>
+        = &'s [T]
+    where
+        Self: 's;
     #[inline]
     fn as_slice(&self) -> &[T] {
+        self
+    }
+    #[inline]
+    fn view_data(&self) -> &[T] {
         self
     }
 }
@@ -106,8 +136,13 @@ impl<T: Element> DataOwned for Vec<T> {
 impl<T: Element> Data for Arc<Vec<T>> {
     const WRITABLE: bool = true;
     type Elem = T;
+    type Ref<'s> = &'s [T];
     #[inline]
     fn as_slice(&self) -> &[T] {
+        self
+    }
+    #[inline]
+    fn view_data(&self) -> &[T] {
         self
     }
 }
@@ -134,11 +169,19 @@ pub enum CowRepr<'a, T> {
 }
 impl<T: Element> Data for CowRepr<'_, T> {
     type Elem = T;
+    type Ref<'s>
+        = &'s [T]
+    where
+        Self: 's;
     #[inline]
     fn as_slice(&self) -> &[T] {
         match self {
             CowRepr::Borrowed(s) => s,
             CowRepr::Owned(v) => v,
         }
+    }
+    #[inline]
+    fn view_data(&self) -> &[T] {
+        self.as_slice()
     }
 }

@@ -4,7 +4,7 @@ use crate::error::{OrPanic, ShapeError};
 use crate::layout::{index_offset, range_bounds, range_dim, Layout};
 use crate::shape::DynShape;
 use crate::storage::Data;
-use crate::tensor::{TensorBase, TensorView};
+use crate::tensor::{TensorBase, ViewOf};
 use core::ops::{Bound, RangeBounds};
 
 /// One index item built at run time: `SliceArg::Index(-1)`, `SliceArg::range(1.., 2)`,
@@ -106,12 +106,12 @@ impl<D: Data, S: crate::Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// As [`apply_args`].
-    pub fn try_slice(&self, args: &[SliceArg]) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
-        Ok(TensorBase::from_parts(self.data.as_slice(), apply_args(&self.layout, args)?))
+    pub fn try_slice(&self, args: &[SliceArg]) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
+        Ok(TensorBase::from_parts(self.data.view_data(), apply_args(&self.layout, args)?))
     }
     /// [`try_slice`](Self::try_slice), panicking with the error's message.
     #[track_caller]
-    pub fn slice(&self, args: &[SliceArg]) -> TensorView<'_, D::Elem, DynShape> {
+    pub fn slice(&self, args: &[SliceArg]) -> ViewOf<'_, D, DynShape> {
         self.try_slice(args).or_panic()
     }
 }

@@ -35,14 +35,11 @@ where
     /// # Panics
     /// For a [`DynShape`] tensor with no axis `A`.
     #[track_caller]
-    pub fn sum_axis<const A: usize>(&self) -> Tensor<D::Elem, <S as RemoveAxis<A>>::Out>
+    pub fn sum_axis<const A: isize>(&self) -> Tensor<D::Elem, <S as RemoveAxis<A>>::Out>
     where
         S: RemoveAxis<A>,
     {
-        if A >= self.rank() {
-            crate::error::fail(ShapeError::Axis { axis: A as isize, rank: self.rank() });
-        }
-        self.reduce_axis(A)
+        self.reduce_axis(self.ax(A).or_panic())
     }
 
     /// The mean along axis `A`, which is removed (PyTorch `mean(dim=A)`).
@@ -50,12 +47,13 @@ where
     /// # Panics
     /// For a [`DynShape`] tensor with no axis `A`.
     #[track_caller]
-    pub fn mean_axis<const A: usize>(&self) -> Tensor<D::Elem, <S as RemoveAxis<A>>::Out>
+    pub fn mean_axis<const A: isize>(&self) -> Tensor<D::Elem, <S as RemoveAxis<A>>::Out>
     where
         S: RemoveAxis<A>,
         D::Elem: Float,
     {
-        divide(self.sum_axis::<A>(), self.count(&[A]))
+        let a = self.ax(A).or_panic();
+        divide(self.reduce_axis(a), self.count(&[a]))
     }
 
     /// Sums along a runtime axis (negative counts from the end), which is removed: PyTorch
@@ -98,11 +96,11 @@ where
     /// # Panics
     /// For a [`DynShape`] tensor with no axis `A`.
     #[track_caller]
-    pub fn sum_keepdim<const A: usize>(&self) -> Tensor<D::Elem, <S as SetAxis<A, One>>::Out>
+    pub fn sum_keepdim<const A: isize>(&self) -> Tensor<D::Elem, <S as SetAxis<A, One>>::Out>
     where
         S: SetAxis<A, One>,
     {
-        self.reduce_axes_rt(&[A], true).or_panic()
+        self.reduce_axes_rt(&[self.ax(A).or_panic()], true).or_panic()
     }
 
     /// The mean along axis `A`, kept as a size-1 dim (PyTorch `mean(dim=A, keepdim=True)`):
@@ -111,12 +109,12 @@ where
     /// # Panics
     /// For a [`DynShape`] tensor with no axis `A`.
     #[track_caller]
-    pub fn mean_keepdim<const A: usize>(&self) -> Tensor<D::Elem, <S as SetAxis<A, One>>::Out>
+    pub fn mean_keepdim<const A: isize>(&self) -> Tensor<D::Elem, <S as SetAxis<A, One>>::Out>
     where
         S: SetAxis<A, One>,
         D::Elem: Float,
     {
-        let n = self.count(&[A]);
+        let n = self.count(&[self.ax(A).or_panic()]);
         divide(self.sum_keepdim::<A>(), n)
     }
 

@@ -25,11 +25,8 @@ use crate::tensor::{Tensor, TensorBase};
 use alloc::format;
 
 /// `axis` checked against `rank` (the typed forms' axis is already checked for tuple shapes).
-fn check_axis(axis: usize, rank: usize) -> Result<usize, ShapeError> {
-    if axis >= rank {
-        return Err(ShapeError::Axis { axis: axis as isize, rank });
-    }
-    Ok(axis)
+fn check_axis(axis: isize, rank: usize) -> Result<usize, ShapeError> {
+    normalize_axis(axis, rank)
 }
 
 /// `small` (the index) fits in `big` (`names`: what the two are): same rank, and no larger in any
@@ -110,7 +107,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Index`] for an entry outside `-n..n`; [`ShapeError::Axis`] when a
     /// [`DynShape`] input has no axis `A` (tuple shapes check `A` at compile time).
-    pub fn try_index_select<const A: usize, K: Dim>(
+    pub fn try_index_select<const A: isize, K: Dim>(
         &self,
         index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
     ) -> Result<Tensor<D::Elem, <S as SetAxis<A, K>>::Out>, ShapeError>
@@ -126,7 +123,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// As the errors of [`try_index_select`](Self::try_index_select).
     #[track_caller]
-    pub fn index_select<const A: usize, K: Dim>(
+    pub fn index_select<const A: isize, K: Dim>(
         &self,
         index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
     ) -> Tensor<D::Elem, <S as SetAxis<A, K>>::Out>
@@ -187,7 +184,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// an index dim other than `A` exceeds the input's; [`ShapeError::Index`] for the first entry
     /// (row-major) outside `-n..n`, `n` the size of dim `A`; [`ShapeError::Axis`] when a
     /// [`DynShape`] input has no axis `A`.
-    pub fn try_gather<const A: usize, SI: SameRank<S>>(
+    pub fn try_gather<const A: isize, SI: SameRank<S>>(
         &self,
         index: &TensorBase<impl Data<Elem: IndexElem>, SI>,
     ) -> Result<Tensor<D::Elem, SI>, ShapeError>
@@ -205,7 +202,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// As the errors of [`try_gather`](Self::try_gather).
     #[track_caller]
-    pub fn gather<const A: usize, SI: SameRank<S>>(
+    pub fn gather<const A: isize, SI: SameRank<S>>(
         &self,
         index: &TensorBase<impl Data<Elem: IndexElem>, SI>,
     ) -> Tensor<D::Elem, SI>
@@ -227,7 +224,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Mismatch`] when a rank differs or a size does not fit as above;
     /// [`ShapeError::Index`] for the first entry (row-major) outside `-n..n`, `n` the size of
     /// dim `A`; [`ShapeError::Axis`] when a [`DynShape`] tensor has no axis `A`.
-    pub fn try_scatter_<const A: usize>(
+    pub fn try_scatter_<const A: isize>(
         &mut self,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
         src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
@@ -249,7 +246,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// As the errors of [`try_scatter_`](Self::try_scatter_).
     #[track_caller]
-    pub fn scatter_<const A: usize>(
+    pub fn scatter_<const A: isize>(
         &mut self,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
         src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
@@ -273,7 +270,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// As [`try_scatter_`](Self::try_scatter_).
-    pub fn try_scatter<const A: usize>(
+    pub fn try_scatter<const A: isize>(
         &self,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
         src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
@@ -291,7 +288,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// As the errors of [`try_scatter_`](Self::try_scatter_).
     #[track_caller]
-    pub fn scatter<const A: usize>(
+    pub fn scatter<const A: isize>(
         &self,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
         src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
@@ -311,7 +308,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Mismatch`] when the ranks differ or an index dim other than `A` exceeds
     /// `self`'s; [`ShapeError::Index`] for the first entry (row-major) outside `-n..n`;
     /// [`ShapeError::Axis`] when a [`DynShape`] tensor has no axis `A`.
-    pub fn try_scatter_value_<const A: usize>(
+    pub fn try_scatter_value_<const A: isize>(
         &mut self,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
         value: D::Elem,
@@ -331,7 +328,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// As the errors of [`try_scatter_value_`](Self::try_scatter_value_).
     #[track_caller]
-    pub fn scatter_value_<const A: usize>(
+    pub fn scatter_value_<const A: isize>(
         &mut self,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
         value: D::Elem,
@@ -348,7 +345,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// As [`try_scatter_value_`](Self::try_scatter_value_).
-    pub fn try_scatter_value<const A: usize>(
+    pub fn try_scatter_value<const A: isize>(
         &self,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
         value: D::Elem,
@@ -366,7 +363,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// As the errors of [`try_scatter_value_`](Self::try_scatter_value_).
     #[track_caller]
-    pub fn scatter_value<const A: usize>(
+    pub fn scatter_value<const A: isize>(
         &self,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
         value: D::Elem,

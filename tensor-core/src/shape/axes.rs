@@ -13,14 +13,14 @@ use core::ops::Add;
     message = "axis {A} is out of range for shape `{Self}`",
     label = "no axis {A} in this shape"
 )]
-pub trait RemoveAxis<const A: usize>: Shape {
+pub trait RemoveAxis<const A: isize>: Shape {
     /// The shape without axis `A`.
     type Out: Shape;
     /// The removed dim.
     type Removed: Dim;
 }
 #[diagnostic::do_not_recommend]
-impl<const A: usize> RemoveAxis<A> for DynShape {
+impl<const A: isize> RemoveAxis<A> for DynShape {
     type Out = DynShape;
     type Removed = Dyn;
 }
@@ -30,12 +30,12 @@ impl<const A: usize> RemoveAxis<A> for DynShape {
     message = "cannot insert axis {A} into shape `{Self}`",
     label = "axis out of range, or the result would have more than 6 dims"
 )]
-pub trait InsertAxis<const A: usize>: Shape {
+pub trait InsertAxis<const A: isize>: Shape {
     /// The shape with a [`One`] at position `A`.
     type Out: Shape;
 }
 #[diagnostic::do_not_recommend]
-impl<const A: usize> InsertAxis<A> for DynShape {
+impl<const A: isize> InsertAxis<A> for DynShape {
     type Out = DynShape;
 }
 
@@ -44,12 +44,12 @@ impl<const A: usize> InsertAxis<A> for DynShape {
     message = "cannot transpose axes {A} and {B} of shape `{Self}`",
     label = "axis out of range for this shape"
 )]
-pub trait SwapAxes<const A: usize, const B: usize>: Shape {
+pub trait SwapAxes<const A: isize, const B: isize>: Shape {
     /// The shape with dims `A` and `B` swapped.
     type Out: Shape;
 }
 #[diagnostic::do_not_recommend]
-impl<const A: usize, const B: usize> SwapAxes<A, B> for DynShape {
+impl<const A: isize, const B: isize> SwapAxes<A, B> for DynShape {
     type Out = DynShape;
 }
 
@@ -58,12 +58,12 @@ impl<const A: usize, const B: usize> SwapAxes<A, B> for DynShape {
     message = "axis {A} is out of range for shape `{Self}`",
     label = "no axis {A} in this shape"
 )]
-pub trait SetAxis<const A: usize, X: Dim>: Shape {
+pub trait SetAxis<const A: isize, X: Dim>: Shape {
     /// The shape with dim `A` replaced.
     type Out: Shape;
 }
 #[diagnostic::do_not_recommend]
-impl<const A: usize, X: Dim> SetAxis<A, X> for DynShape {
+impl<const A: isize, X: Dim> SetAxis<A, X> for DynShape {
     type Out = DynShape;
 }
 
@@ -99,10 +99,10 @@ macro_rules! Axes {
     message = "cannot squeeze axis {A} of shape `{S}`: its size is `{Self}`, not 1",
     label = "only size-1 dims can be squeezed"
 )]
-pub trait Squeezable<S, const A: usize>: Dim {}
-impl<S, const A: usize> Squeezable<S, A> for Const<1> {}
-impl<S, const A: usize> Squeezable<S, A> for One {}
-impl<S, const A: usize> Squeezable<S, A> for Dyn {}
+pub trait Squeezable<S, const A: isize>: Dim {}
+impl<S, const A: isize> Squeezable<S, A> for Const<1> {}
+impl<S, const A: isize> Squeezable<S, A> for One {}
+impl<S, const A: isize> Squeezable<S, A> for Dyn {}
 
 /// Matrix product shapes: `[M, K] @ [K, N] -> [M, N]`, and batched: `[..B1, M, K] @
 /// [..B2, K, N] -> [..broadcast(B1, B2), M, N]` (ranks 2..=6 on either side, as PyTorch
@@ -214,12 +214,12 @@ impl FlattenShape for DynShape {
     message = "cannot flatten axes {START}..={END} of shape `{Self}`",
     label = "flatten_range needs START <= END < rank"
 )]
-pub trait FlattenRange<const START: usize, const END: usize>: Shape {
+pub trait FlattenRange<const START: isize, const END: isize>: Shape {
     /// The shape with the merged dim.
     type Out: Shape;
 }
 #[diagnostic::do_not_recommend]
-impl<const START: usize, const END: usize> FlattenRange<START, END> for DynShape {
+impl<const START: isize, const END: isize> FlattenRange<START, END> for DynShape {
     type Out = DynShape;
 }
 
@@ -230,12 +230,12 @@ impl<const START: usize, const END: usize> FlattenRange<START, END> for DynShape
     message = "cannot unflatten axis {A} of shape `{Self}` into `{S2}`",
     label = "axis out of range, an empty target shape, or a result with more than 6 dims"
 )]
-pub trait Unflatten<const A: usize, S2>: Shape {
+pub trait Unflatten<const A: isize, S2>: Shape {
     /// `S` with `S2` spliced in at `A`.
     type Out: Shape;
 }
 #[diagnostic::do_not_recommend]
-impl<const A: usize, S2: StaticRank> Unflatten<A, S2> for DynShape {
+impl<const A: isize, S2: StaticRank> Unflatten<A, S2> for DynShape {
     type Out = DynShape;
 }
 
@@ -245,12 +245,12 @@ impl<const A: usize, S2: StaticRank> Unflatten<A, S2> for DynShape {
     message = "cannot move axis {SRC} to position {DST} in shape `{Self}`",
     label = "axis out of range for this shape"
 )]
-pub trait MoveAxis<const SRC: usize, const DST: usize>: Shape {
+pub trait MoveAxis<const SRC: isize, const DST: isize>: Shape {
     /// The shape with the dim moved.
     type Out: Shape;
 }
 #[diagnostic::do_not_recommend]
-impl<const SRC: usize, const DST: usize> MoveAxis<SRC, DST> for DynShape {
+impl<const SRC: isize, const DST: isize> MoveAxis<SRC, DST> for DynShape {
     type Out = DynShape;
 }
 
@@ -260,12 +260,12 @@ impl<const SRC: usize, const DST: usize> MoveAxis<SRC, DST> for DynShape {
     message = "cannot take the diagonal of axes {D1} and {D2} of shape `{Self}`",
     label = "the two axes must differ and both be in range"
 )]
-pub trait DiagonalShape<const D1: usize, const D2: usize>: Shape {
+pub trait DiagonalShape<const D1: isize, const D2: isize>: Shape {
     /// The shape of the diagonal view.
     type Out: Shape;
 }
 #[diagnostic::do_not_recommend]
-impl<const D1: usize, const D2: usize> DiagonalShape<D1, D2> for DynShape {
+impl<const D1: isize, const D2: isize> DiagonalShape<D1, D2> for DynShape {
     type Out = DynShape;
 }
 
@@ -275,12 +275,12 @@ impl<const D1: usize, const D2: usize> DiagonalShape<D1, D2> for DynShape {
     message = "cannot insert a dim at axis {A} of shape `{Self}`",
     label = "axis out of range, or the result would have more than 6 dims"
 )]
-pub trait InsertDim<const A: usize, X: Dim>: Shape {
+pub trait InsertDim<const A: isize, X: Dim>: Shape {
     /// The shape with `X` at `A`.
     type Out: Shape;
 }
 #[diagnostic::do_not_recommend]
-impl<const A: usize, X: Dim> InsertDim<A, X> for DynShape {
+impl<const A: isize, X: Dim> InsertDim<A, X> for DynShape {
     type Out = DynShape;
 }
 
@@ -288,11 +288,11 @@ impl<const A: usize, X: Dim> InsertDim<A, X> for DynShape {
 /// dims other than `A` equal ([`CatSameDim`]), dim `A` the sum ([`CatSumDim`]). Dispatched on the
 /// right operand first ([`CatRhs`]), as [`MatMulShape`], so that an operand of another rank
 /// reaches a message naming both shapes rather than a type mismatch.
-pub trait CatShape<const A: usize, Rhs: Shape>: Shape {
+pub trait CatShape<const A: isize, Rhs: Shape>: Shape {
     /// The concatenated shape.
     type Out: Shape;
 }
-impl<const A: usize, S: Shape, R: Shape + CatRhs<A, S>> CatShape<A, R> for S {
+impl<const A: isize, S: Shape, R: Shape + CatRhs<A, S>> CatShape<A, R> for S {
     type Out = <R as CatRhs<A, S>>::Out;
 }
 /// The right operand of a `cat` along axis `A` whose left operand is `S` (see [`CatShape`]).
@@ -300,12 +300,12 @@ impl<const A: usize, S: Shape, R: Shape + CatRhs<A, S>> CatShape<A, R> for S {
     message = "cannot concatenate `{S}` and `{Self}` along axis {A}",
     label = "the shapes need the same rank and axis {A} in range"
 )]
-pub trait CatRhs<const A: usize, S> {
+pub trait CatRhs<const A: isize, S> {
     /// The concatenated shape.
     type Out: Shape;
 }
 #[diagnostic::do_not_recommend]
-impl<const A: usize> CatRhs<A, DynShape> for DynShape {
+impl<const A: isize> CatRhs<A, DynShape> for DynShape {
     type Out = DynShape;
 }
 
@@ -316,20 +316,20 @@ impl<const A: usize> CatRhs<A, DynShape> for DynShape {
     message = "cannot concatenate `{LS}` and `{RS}` along axis {A}: dimension `{Self}` vs `{Rhs}`",
     label = "dims other than the concatenation axis must be equal"
 )]
-pub trait CatSameDim<Rhs, LS, RS, const A: usize>: Dim {
+pub trait CatSameDim<Rhs, LS, RS, const A: isize>: Dim {
     /// The unified dim (static when either side is).
     type Out: Dim;
 }
-impl<const N: usize, LS, RS, const A: usize> CatSameDim<Const<N>, LS, RS, A> for Const<N> {
+impl<const N: usize, LS, RS, const A: isize> CatSameDim<Const<N>, LS, RS, A> for Const<N> {
     type Out = Const<N>;
 }
-impl<const N: usize, LS, RS, const A: usize> CatSameDim<Dyn, LS, RS, A> for Const<N> {
+impl<const N: usize, LS, RS, const A: isize> CatSameDim<Dyn, LS, RS, A> for Const<N> {
     type Out = Const<N>;
 }
-impl<const N: usize, LS, RS, const A: usize> CatSameDim<Const<N>, LS, RS, A> for Dyn {
+impl<const N: usize, LS, RS, const A: isize> CatSameDim<Const<N>, LS, RS, A> for Dyn {
     type Out = Const<N>;
 }
-impl<LS, RS, const A: usize> CatSameDim<Dyn, LS, RS, A> for Dyn {
+impl<LS, RS, const A: isize> CatSameDim<Dyn, LS, RS, A> for Dyn {
     type Out = Dyn;
 }
 
@@ -341,25 +341,25 @@ impl<LS, RS, const A: usize> CatSameDim<Dyn, LS, RS, A> for Dyn {
     label = "static concatenated sizes are limited to 1024",
     note = "compile-time sums cover totals up to 1024; make the axis `Dyn` (`_` in `Shape![..]`, or `into_dyn()`) for larger sizes"
 )]
-pub trait CatSumDim<Rhs, LS, RS, const A: usize>: Dim {
+pub trait CatSumDim<Rhs, LS, RS, const A: isize>: Dim {
     /// The concatenated dim.
     type Out: Dim;
 }
 #[diagnostic::do_not_recommend]
-impl<P: ConstDim + StaticDim, Q: ConstDim + StaticDim, LS, RS, const A: usize> CatSumDim<Q, LS, RS, A> for P
+impl<P: ConstDim + StaticDim, Q: ConstDim + StaticDim, LS, RS, const A: isize> CatSumDim<Q, LS, RS, A> for P
 where
     Tn<P>: Add<Tn<Q>>,
     typenum::Sum<Tn<P>, Tn<Q>>: ToConst,
 {
     type Out = <typenum::Sum<Tn<P>, Tn<Q>> as ToConst>::Out;
 }
-impl<P: ConstDim, LS, RS, const A: usize> CatSumDim<Dyn, LS, RS, A> for P {
+impl<P: ConstDim, LS, RS, const A: isize> CatSumDim<Dyn, LS, RS, A> for P {
     type Out = Dyn;
 }
-impl<Q: ConstDim, LS, RS, const A: usize> CatSumDim<Q, LS, RS, A> for Dyn {
+impl<Q: ConstDim, LS, RS, const A: isize> CatSumDim<Q, LS, RS, A> for Dyn {
     type Out = Dyn;
 }
-impl<LS, RS, const A: usize> CatSumDim<Dyn, LS, RS, A> for Dyn {
+impl<LS, RS, const A: isize> CatSumDim<Dyn, LS, RS, A> for Dyn {
     type Out = Dyn;
 }
 

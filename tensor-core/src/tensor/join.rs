@@ -18,7 +18,7 @@ use super::{Tensor, TensorBase};
 use crate::dim::{Const, Dim, Dyn};
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
-use crate::layout::{normalize_axis, Layout};
+use crate::layout::{normalize_axis, normalize_insert_axis, Layout};
 use crate::shape::{cat_sizes, CatShape, DynShape, InsertDim, SetAxis, Shape};
 use crate::storage::{Data, Element};
 use alloc::vec::Vec;
@@ -98,7 +98,7 @@ pub trait Cat<Rhs> {
     /// [2, 3] and [2, 4] differ outside dimension 0`) or, for [`DynShape`], the ranks differ;
     /// [`ShapeError::Axis`] when a [`DynShape`] operand has no axis `A`.
     #[allow(clippy::type_complexity)] // the result shape is a projection, as elsewhere
-    fn try_cat<const A: usize>(
+    fn try_cat<const A: isize>(
         &self,
         rhs: &Rhs,
     ) -> Result<Tensor<Self::Elem, <Self::LhsShape as CatShape<A, Self::RhsShape>>::Out>, ShapeError>
@@ -108,7 +108,7 @@ pub trait Cat<Rhs> {
     /// [`try_cat`](Self::try_cat), panicking with the error's message.
     #[doc(alias = "concatenate", alias = "concat")]
     #[track_caller]
-    fn cat<const A: usize>(&self, rhs: &Rhs) -> Tensor<Self::Elem, <Self::LhsShape as CatShape<A, Self::RhsShape>>::Out>
+    fn cat<const A: isize>(&self, rhs: &Rhs) -> Tensor<Self::Elem, <Self::LhsShape as CatShape<A, Self::RhsShape>>::Out>
     where
         Self::LhsShape: CatShape<A, Self::RhsShape>,
     {
@@ -121,14 +121,15 @@ impl<D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> Cat<TensorBase<D2, 
     type LhsShape = S;
     type RhsShape = S2;
 
-    fn try_cat<const A: usize>(
+    fn try_cat<const A: isize>(
         &self,
         rhs: &TensorBase<D2, S2>,
     ) -> Result<Tensor<D::Elem, <S as CatShape<A, S2>>::Out>, ShapeError>
     where
         S: CatShape<A, S2>,
     {
-        cat_layouts("cat", &[(self.data.as_slice(), self.layout), (rhs.data.as_slice(), rhs.layout)], A)
+        let a = normalize_axis(A, self.rank())?;
+        cat_layouts("cat", &[(self.data.as_slice(), self.layout), (rhs.data.as_slice(), rhs.layout)], a)
     }
 }
 
@@ -165,7 +166,7 @@ pub trait Stack<Xs>: Sized {
     /// [2, 4] differ: stack needs tensors of equal sizes`); [`ShapeError::Invalid`] for no inputs;
     /// [`ShapeError::Axis`] or [`ShapeError::RankTooLarge`] for a [`DynShape`] axis out of range.
     #[allow(clippy::type_complexity)]
-    fn try_stack<const A: usize>(
+    fn try_stack<const A: isize>(
         xs: Xs,
     ) -> Result<Tensor<Self::Elem, <Self::ItemShape as InsertDim<A, Self::Count>>::Out>, ShapeError>
     where
@@ -173,7 +174,7 @@ pub trait Stack<Xs>: Sized {
 
     /// [`try_stack`](Self::try_stack), panicking with the error's message.
     #[track_caller]
-    fn stack<const A: usize>(xs: Xs) -> Tensor<Self::Elem, <Self::ItemShape as InsertDim<A, Self::Count>>::Out>
+    fn stack<const A: isize>(xs: Xs) -> Tensor<Self::Elem, <Self::ItemShape as InsertDim<A, Self::Count>>::Out>
     where
         Self::ItemShape: InsertDim<A, Self::Count>,
     {
@@ -188,13 +189,14 @@ impl<'a, T: Element, S: Shape, D: Data<Elem = T> + 'a, const K: usize> Stack<[&'
     type ItemShape = S;
     type Count = Const<K>;
 
-    fn try_stack<const A: usize>(
+    fn try_stack<const A: isize>(
         xs: [&'a TensorBase<D, S>; K],
     ) -> Result<Tensor<T, <S as InsertDim<A, Const<K>>>::Out>, ShapeError>
     where
         S: InsertDim<A, Const<K>>,
     {
-        stack_layouts(&parts(xs), A)
+        let rank = xs.first().map_or(0, |x| x.rank());
+        stack_layouts(&parts(xs), normalize_insert_axis(A, rank)?)
     }
 }
 
@@ -207,18 +209,19 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// [`ShapeError::Invalid`] for an empty slice; [`ShapeError::Mismatch`] naming the first input
     /// and the first one whose runtime sizes differ outside `A`; [`ShapeError::Axis`] when a
     /// [`DynShape`] input has no axis `A`.
-    pub fn try_cat_all<const A: usize>(
+    pub fn try_cat_all<const A: isize>(
         xs: &[&TensorBase<impl Data<Elem = T>, S>],
     ) -> Result<Tensor<T, <S as SetAxis<A, Dyn>>::Out>, ShapeError>
     where
         S: SetAxis<A, Dyn>,
     {
-        cat_layouts("cat", &parts(xs.iter().copied()), A)
+        let rank = xs.first().map_or(0, |x| x.rank());
+        cat_layouts("cat", &parts(xs.iter().copied()), normalize_axis(A, rank.max(1))?)
     }
     /// [`try_cat_all`](Self::try_cat_all), panicking with the error's message.
     #[doc(alias = "concatenate", alias = "concat")]
     #[track_caller]
-    pub fn cat_all<const A: usize>(xs: &[&TensorBase<impl Data<Elem = T>, S>]) -> Tensor<T, <S as SetAxis<A, Dyn>>::Out>
+    pub fn cat_all<const A: isize>(xs: &[&TensorBase<impl Data<Elem = T>, S>]) -> Tensor<T, <S as SetAxis<A, Dyn>>::Out>
     where
         S: SetAxis<A, Dyn>,
     {
@@ -231,17 +234,18 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     ///
     /// # Errors
     /// As [`Stack::try_stack`].
-    pub fn try_stack_all<const A: usize>(
+    pub fn try_stack_all<const A: isize>(
         xs: &[&TensorBase<impl Data<Elem = T>, S>],
     ) -> Result<Tensor<T, <S as InsertDim<A, Dyn>>::Out>, ShapeError>
     where
         S: InsertDim<A, Dyn>,
     {
-        stack_layouts(&parts(xs.iter().copied()), A)
+        let rank = xs.first().map_or(0, |x| x.rank());
+        stack_layouts(&parts(xs.iter().copied()), normalize_insert_axis(A, rank)?)
     }
     /// [`try_stack_all`](Self::try_stack_all), panicking with the error's message.
     #[track_caller]
-    pub fn stack_all<const A: usize>(
+    pub fn stack_all<const A: isize>(
         xs: &[&TensorBase<impl Data<Elem = T>, S>],
     ) -> Tensor<T, <S as InsertDim<A, Dyn>>::Out>
     where
@@ -277,6 +281,6 @@ impl<T: Element> Tensor<T, DynShape> {
         if inputs.is_empty() {
             return stack_layouts(&inputs, 0);
         }
-        stack_layouts(&inputs, normalize_axis(axis, rank + 1)?)
+        stack_layouts(&inputs, normalize_insert_axis(axis, rank)?)
     }
 }

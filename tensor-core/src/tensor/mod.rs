@@ -33,6 +33,11 @@ pub type TensorViewMut<'a, T, S> = TensorBase<&'a mut [T], S>;
 /// Borrowed or owned: what [`reshape`](TensorBase::reshape) and
 /// [`contiguous`](TensorBase::contiguous) return (they copy only when they must).
 pub type TensorCow<'a, T, S> = TensorBase<CowRepr<'a, T>, S>;
+/// What a view method of a tensor with storage `D` returns: a [`TensorView`] of shape `S`. Its
+/// lifetime is the borrow of the tensor for owned, shared and mutably borrowed storage, and the
+/// source view's own lifetime when `D` is already a view, so views chain without a `let` per step:
+/// `let v = x.t().narrow::<0>(0, 2);` (ndarray's `slice_move`, `reversed_axes`).
+pub type ViewOf<'s, D, S> = TensorBase<<D as Data>::Ref<'s>, S>;
 
 impl<D: Data + Clone, S: Shape> Clone for TensorBase<D, S> {
     fn clone(&self) -> Self {
@@ -119,10 +124,20 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         self.data.as_slice()
     }
 
-    /// A view of the whole tensor: `[..] -> [..]`, no copy.
+    /// A view of the whole tensor: `[..] -> [..]`, no copy (for a view, a copy of it with the same
+    /// lifetime).
     #[inline]
-    pub fn as_view(&self) -> TensorView<'_, D::Elem, S> {
-        TensorBase::from_parts(self.data.as_slice(), self.layout)
+    pub fn as_view(&self) -> ViewOf<'_, D, S> {
+        TensorBase::from_parts(self.data.view_data(), self.layout)
+    }
+
+    /// A view of the whole tensor with its shape known only at run time, without consuming it:
+    /// `[2, 3] -> [..]`, O(1), no copy. Use it to mix a borrowed static tensor with dynamic ones
+    /// (`&d + &s.as_dyn()`, although static and dynamic operands also mix directly); `into_dyn`
+    /// is the consuming form.
+    #[inline]
+    pub fn as_dyn(&self) -> ViewOf<'_, D, DynShape> {
+        TensorBase::from_parts(self.data.view_data(), self.layout)
     }
 
     /// A mutable view of the whole tensor.

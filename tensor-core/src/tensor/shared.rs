@@ -2,7 +2,7 @@
 //! Etaler and PyTorch), deep [`copy`](TensorBase::copy), and [`as_strided`](TensorBase::as_strided)
 //! (PyTorch's `set_(storage, offset, size, stride)` / `as_strided`, refusing any view that reaches
 //! outside the storage).
-use super::{Tensor, TensorBase, TensorView};
+use super::{Tensor, TensorBase, TensorView, ViewOf};
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
 use crate::layout::Layout;
@@ -90,12 +90,12 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         sizes: &[usize],
         strides: &[isize],
         offset: usize,
-    ) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
-        TensorBase::try_from_parts(self.data.as_slice(), Layout::from_parts(sizes, strides, offset)?)
+    ) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
+        TensorBase::try_from_parts(self.data.view_data(), Layout::from_parts(sizes, strides, offset)?)
     }
     /// [`try_as_strided`](Self::try_as_strided), panicking with the error's message.
     #[track_caller]
-    pub fn as_strided(&self, sizes: &[usize], strides: &[isize], offset: usize) -> TensorView<'_, D::Elem, DynShape> {
+    pub fn as_strided(&self, sizes: &[usize], strides: &[isize], offset: usize) -> ViewOf<'_, D, DynShape> {
         self.try_as_strided(sizes, strides, offset).or_panic()
     }
 }

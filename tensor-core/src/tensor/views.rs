@@ -3,20 +3,27 @@
 //! copies only when the strides cannot merge the dims). The typed forms take their axes as const
 //! generics and compute the result shape type; the `_dyn` forms take runtime axes and return
 //! [`DynShape`] views.
-use super::{TensorBase, TensorCow, TensorView};
+use super::{TensorBase, TensorCow, ViewOf};
 use crate::dim::{Const, Dyn};
 use crate::error::{OrPanic, ShapeError};
 use crate::index::{NarrowFits, SelectFits};
 use crate::kernels;
-use crate::layout::{normalize_axis, Layout};
+use crate::layout::{normalize_axis, normalize_insert_axis, Layout};
 use crate::shape::*;
 use crate::storage::{CowRepr, Data};
 use alloc::vec::Vec;
 
 impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// Axis `a` of this tensor (negative counts from the end): the typed forms check it at compile
+    /// time for tuple shapes, so this fails only for a [`DynShape`] tensor of another rank.
     #[inline]
-    fn derive<S2: Shape>(&self, layout: Layout) -> TensorView<'_, D::Elem, S2> {
-        TensorBase::from_parts(self.data.as_slice(), layout)
+    pub(crate) fn ax(&self, a: isize) -> Result<usize, ShapeError> {
+        normalize_axis(a, self.rank())
+    }
+
+    #[inline]
+    fn derive<S2: Shape>(&self, layout: Layout) -> ViewOf<'_, D, S2> {
+        TensorBase::from_parts(self.data.view_data(), layout)
     }
 
     /// The same elements with the static shape `S2`, without copying (PyTorch `view`). The
@@ -25,7 +32,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::View`] when the strides cannot express `S2` (call `contiguous()` first, or
     /// use [`reshape`](Self::reshape)).
-    pub fn try_view<S2: Shape>(&self) -> Result<TensorView<'_, D::Elem, S2>, ShapeError>
+    pub fn try_view<S2: Shape>(&self) -> Result<ViewOf<'_, D, S2>, ShapeError>
     where
         S: ReshapeTo<S2>,
     {
@@ -35,7 +42,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
     /// [`try_view`](Self::try_view), panicking with the error's message.
     #[track_caller]
-    pub fn view<S2: Shape>(&self) -> TensorView<'_, D::Elem, S2>
+    pub fn view<S2: Shape>(&self) -> ViewOf<'_, D, S2>
     where
         S: ReshapeTo<S2>,
     {
@@ -84,13 +91,13 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Reshape`] when the element counts differ; [`ShapeError::View`] when the
     /// strides cannot express the sizes without a copy.
-    pub fn try_view_dyn(&self, sizes: &[isize]) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+    pub fn try_view_dyn(&self, sizes: &[isize]) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
         let to = self.layout.infer_sizes(sizes)?;
         Ok(self.derive(self.layout.view(&to)?))
     }
     /// [`try_view_dyn`](Self::try_view_dyn), panicking with the error's message.
     #[track_caller]
-    pub fn view_dyn(&self, sizes: &[isize]) -> TensorView<'_, D::Elem, DynShape> {
+    pub fn view_dyn(&self, sizes: &[isize]) -> ViewOf<'_, D, DynShape> {
         self.try_view_dyn(sizes).or_panic()
     }
     /// Runtime sizes with one optional `-1` (PyTorch `reshape(sizes)`): a view when possible,
@@ -115,11 +122,11 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// For a [`DynShape`] tensor whose rank has no such axis.
     #[track_caller]
-    pub fn transpose<const A: usize, const B: usize>(&self) -> TensorView<'_, D::Elem, <S as SwapAxes<A, B>>::Out>
+    pub fn transpose<const A: isize, const B: isize>(&self) -> ViewOf<'_, D, <S as SwapAxes<A, B>>::Out>
     where
         S: SwapAxes<A, B>,
     {
-        self.derive(self.layout.transpose(A, B).or_panic())
+        self.derive(self.layout.transpose(self.ax(A).or_panic(), self.ax(B).or_panic()).or_panic())
     }
 
     /// The transpose of a matrix (PyTorch `t()`): `[m, n] -> [n, m]`; rank 0 and 1 unchanged.
@@ -127,7 +134,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// For a [`DynShape`] tensor with more than 2 dims.
     #[track_caller]
-    pub fn t(&self) -> TensorView<'_, D::Elem, <S as TransposeShape>::Out>
+    pub fn t(&self) -> ViewOf<'_, D, <S as TransposeShape>::Out>
     where
         S: TransposeShape,
     {
@@ -143,7 +150,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
 
     /// Reorders the axes (PyTorch `permute`): `x.permute::<Axes![2, 0, 1]>()` takes `[a, b, c]`
     /// to `[c, a, b]`. The permutation is checked at compile time.
-    pub fn permute<P: PermuteShape<S>>(&self) -> TensorView<'_, D::Elem, P::Out> {
+    pub fn permute<P: PermuteShape<S>>(&self) -> ViewOf<'_, D, P::Out> {
         let r = self.rank();
         self.derive(self.layout.permute(&P::AXES[..r]).or_panic())
     }
@@ -153,16 +160,16 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Squeeze`] when a runtime dim is not 1.
-    pub fn try_squeeze<const A: usize>(&self) -> Result<TensorView<'_, D::Elem, <S as RemoveAxis<A>>::Out>, ShapeError>
+    pub fn try_squeeze<const A: isize>(&self) -> Result<ViewOf<'_, D, <S as RemoveAxis<A>>::Out>, ShapeError>
     where
         S: RemoveAxis<A>,
         <S as RemoveAxis<A>>::Removed: Squeezable<S, A>,
     {
-        Ok(self.derive(self.layout.squeeze(A)?))
+        Ok(self.derive(self.layout.squeeze(self.ax(A)?)?))
     }
     /// [`try_squeeze`](Self::try_squeeze), panicking with the error's message.
     #[track_caller]
-    pub fn squeeze<const A: usize>(&self) -> TensorView<'_, D::Elem, <S as RemoveAxis<A>>::Out>
+    pub fn squeeze<const A: isize>(&self) -> ViewOf<'_, D, <S as RemoveAxis<A>>::Out>
     where
         S: RemoveAxis<A>,
         <S as RemoveAxis<A>>::Removed: Squeezable<S, A>,
@@ -173,11 +180,11 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// Inserts a size-1 axis at `A` (PyTorch `unsqueeze(A)`): `[2, 3]` with `<1>` gives
     /// `[2, 1, 3]`.
     #[track_caller]
-    pub fn unsqueeze<const A: usize>(&self) -> TensorView<'_, D::Elem, <S as InsertAxis<A>>::Out>
+    pub fn unsqueeze<const A: isize>(&self) -> ViewOf<'_, D, <S as InsertAxis<A>>::Out>
     where
         S: InsertAxis<A>,
     {
-        self.derive(self.layout.unsqueeze(A).or_panic())
+        self.derive(self.layout.unsqueeze(normalize_insert_axis(A, self.rank()).or_panic()).or_panic())
     }
 
     /// Keeps `len` elements of axis `A` from `start` (negative counts from the end): PyTorch
@@ -185,23 +192,19 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Range`] when the range leaves the dim.
-    pub fn try_narrow<const A: usize>(
+    pub fn try_narrow<const A: isize>(
         &self,
         start: isize,
         len: usize,
-    ) -> Result<TensorView<'_, D::Elem, <S as SetAxis<A, Dyn>>::Out>, ShapeError>
+    ) -> Result<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>, ShapeError>
     where
         S: SetAxis<A, Dyn>,
     {
-        Ok(self.derive(self.layout.narrow(A, start, len)?))
+        Ok(self.derive(self.layout.narrow(self.ax(A)?, start, len)?))
     }
     /// [`try_narrow`](Self::try_narrow), panicking with the error's message.
     #[track_caller]
-    pub fn narrow<const A: usize>(
-        &self,
-        start: isize,
-        len: usize,
-    ) -> TensorView<'_, D::Elem, <S as SetAxis<A, Dyn>>::Out>
+    pub fn narrow<const A: isize>(&self, start: isize, len: usize) -> ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>
     where
         S: SetAxis<A, Dyn>,
     {
@@ -213,18 +216,18 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Index`] when the index is out of bounds.
-    pub fn try_select<const A: usize>(
+    pub fn try_select<const A: isize>(
         &self,
         index: isize,
-    ) -> Result<TensorView<'_, D::Elem, <S as RemoveAxis<A>>::Out>, ShapeError>
+    ) -> Result<ViewOf<'_, D, <S as RemoveAxis<A>>::Out>, ShapeError>
     where
         S: RemoveAxis<A>,
     {
-        Ok(self.derive(self.layout.select(A, index)?))
+        Ok(self.derive(self.layout.select(self.ax(A)?, index)?))
     }
     /// [`try_select`](Self::try_select), panicking with the error's message.
     #[track_caller]
-    pub fn select<const A: usize>(&self, index: isize) -> TensorView<'_, D::Elem, <S as RemoveAxis<A>>::Out>
+    pub fn select<const A: isize>(&self, index: isize) -> ViewOf<'_, D, <S as RemoveAxis<A>>::Out>
     where
         S: RemoveAxis<A>,
     {
@@ -238,21 +241,21 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Range`] when a `Dyn` dim is too short.
-    pub fn try_narrow_const<const A: usize, const START: usize, const LEN: usize>(
+    pub fn try_narrow_const<const A: isize, const START: usize, const LEN: usize>(
         &self,
-    ) -> Result<TensorView<'_, D::Elem, <S as SetAxis<A, Const<LEN>>>::Out>, ShapeError>
+    ) -> Result<ViewOf<'_, D, <S as SetAxis<A, Const<LEN>>>::Out>, ShapeError>
     where
         S: SetAxis<A, Const<LEN>> + RemoveAxis<A>,
         <S as RemoveAxis<A>>::Removed: NarrowFits<START, LEN, S>,
     {
         let start = isize::try_from(START).map_err(|_| ShapeError::Overflow { sizes: self.sizes().into() })?;
-        Ok(self.derive(self.layout.narrow(A, start, LEN)?))
+        Ok(self.derive(self.layout.narrow(self.ax(A)?, start, LEN)?))
     }
     /// [`try_narrow_const`](Self::try_narrow_const), panicking with the error's message.
     #[track_caller]
-    pub fn narrow_const<const A: usize, const START: usize, const LEN: usize>(
+    pub fn narrow_const<const A: isize, const START: usize, const LEN: usize>(
         &self,
-    ) -> TensorView<'_, D::Elem, <S as SetAxis<A, Const<LEN>>>::Out>
+    ) -> ViewOf<'_, D, <S as SetAxis<A, Const<LEN>>>::Out>
     where
         S: SetAxis<A, Const<LEN>> + RemoveAxis<A>,
         <S as RemoveAxis<A>>::Removed: NarrowFits<START, LEN, S>,
@@ -266,19 +269,19 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Index`] when a `Dyn` dim is too short.
-    pub fn try_select_const<const A: usize, const I: usize>(
+    pub fn try_select_const<const A: isize, const I: usize>(
         &self,
-    ) -> Result<TensorView<'_, D::Elem, <S as RemoveAxis<A>>::Out>, ShapeError>
+    ) -> Result<ViewOf<'_, D, <S as RemoveAxis<A>>::Out>, ShapeError>
     where
         S: RemoveAxis<A>,
         <S as RemoveAxis<A>>::Removed: SelectFits<I, S>,
     {
         let i = isize::try_from(I).map_err(|_| ShapeError::Overflow { sizes: self.sizes().into() })?;
-        Ok(self.derive(self.layout.select(A, i)?))
+        Ok(self.derive(self.layout.select(self.ax(A)?, i)?))
     }
     /// [`try_select_const`](Self::try_select_const), panicking with the error's message.
     #[track_caller]
-    pub fn select_const<const A: usize, const I: usize>(&self) -> TensorView<'_, D::Elem, <S as RemoveAxis<A>>::Out>
+    pub fn select_const<const A: isize, const I: usize>(&self) -> ViewOf<'_, D, <S as RemoveAxis<A>>::Out>
     where
         S: RemoveAxis<A>,
         <S as RemoveAxis<A>>::Removed: SelectFits<I, S>,
@@ -291,7 +294,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Expand`] when a runtime dim of `self` is neither 1 nor its target.
-    pub fn try_expand<S2: AllStatic>(&self) -> Result<TensorView<'_, D::Elem, S2>, ShapeError>
+    pub fn try_expand<S2: AllStatic>(&self) -> Result<ViewOf<'_, D, S2>, ShapeError>
     where
         S: ExpandShape<S2>,
     {
@@ -300,7 +303,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
     /// [`try_expand`](Self::try_expand), panicking with the error's message.
     #[track_caller]
-    pub fn expand<S2: AllStatic>(&self) -> TensorView<'_, D::Elem, S2>
+    pub fn expand<S2: AllStatic>(&self) -> ViewOf<'_, D, S2>
     where
         S: ExpandShape<S2>,
     {
@@ -313,7 +316,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Axis`].
-    pub fn transpose_dyn(&self, a: isize, b: isize) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+    pub fn transpose_dyn(&self, a: isize, b: isize) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
         let r = self.rank();
         Ok(self.derive(self.layout.transpose(normalize_axis(a, r)?, normalize_axis(b, r)?)?))
     }
@@ -321,47 +324,42 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Permutation`].
-    pub fn permute_dyn(&self, axes: &[usize]) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+    pub fn permute_dyn(&self, axes: &[usize]) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
         Ok(self.derive(self.layout.permute(axes)?))
     }
     /// PyTorch `squeeze(axis)` with a runtime axis.
     ///
     /// # Errors
     /// [`ShapeError::Axis`], [`ShapeError::Squeeze`].
-    pub fn squeeze_dyn(&self, axis: isize) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+    pub fn squeeze_dyn(&self, axis: isize) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
         Ok(self.derive(self.layout.squeeze(normalize_axis(axis, self.rank())?)?))
     }
     /// PyTorch `unsqueeze(axis)` with a runtime axis (`0..=rank`, negative counts from the end).
     ///
     /// # Errors
     /// [`ShapeError::Axis`], [`ShapeError::RankTooLarge`].
-    pub fn unsqueeze_dyn(&self, axis: isize) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
-        Ok(self.derive(self.layout.unsqueeze(normalize_axis(axis, self.rank() + 1)?)?))
+    pub fn unsqueeze_dyn(&self, axis: isize) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
+        Ok(self.derive(self.layout.unsqueeze(normalize_insert_axis(axis, self.rank())?)?))
     }
     /// PyTorch `narrow(axis, start, len)` with a runtime axis.
     ///
     /// # Errors
     /// [`ShapeError::Axis`], [`ShapeError::Range`].
-    pub fn narrow_dyn(
-        &self,
-        axis: isize,
-        start: isize,
-        len: usize,
-    ) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+    pub fn narrow_dyn(&self, axis: isize, start: isize, len: usize) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
         Ok(self.derive(self.layout.narrow(normalize_axis(axis, self.rank())?, start, len)?))
     }
     /// PyTorch `select(axis, index)` with a runtime axis.
     ///
     /// # Errors
     /// [`ShapeError::Axis`], [`ShapeError::Index`].
-    pub fn select_dyn(&self, axis: isize, index: isize) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+    pub fn select_dyn(&self, axis: isize, index: isize) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
         Ok(self.derive(self.layout.select(normalize_axis(axis, self.rank())?, index)?))
     }
     /// PyTorch `expand(sizes)` with runtime sizes.
     ///
     /// # Errors
     /// [`ShapeError::Expand`].
-    pub fn expand_dyn(&self, sizes: &[usize]) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+    pub fn expand_dyn(&self, sizes: &[usize]) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
         Ok(self.derive(self.layout.expand(sizes)?))
     }
 
@@ -370,7 +368,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when an axis appears twice.
-    pub fn flip_dyn(&self, axes: &[isize]) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+    pub fn flip_dyn(&self, axes: &[isize]) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
         Ok(self.derive(self.layout.flip_axes(axes)?))
     }
     /// Runtime-axis form of [`flatten_range`](Self::flatten_range) (PyTorch
@@ -390,14 +388,14 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Axis`]; [`ShapeError::Reshape`] when the sizes do not multiply to the dim;
     /// [`ShapeError::Invalid`] for no sizes; [`ShapeError::RankTooLarge`].
-    pub fn unflatten_dyn(&self, axis: isize, sizes: &[isize]) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+    pub fn unflatten_dyn(&self, axis: isize, sizes: &[isize]) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
         Ok(self.derive(self.layout.unflatten(normalize_axis(axis, self.rank())?, sizes)?))
     }
     /// Runtime-axis form of [`movedim`](Self::movedim) (PyTorch `movedim(src, dst)`).
     ///
     /// # Errors
     /// [`ShapeError::Axis`].
-    pub fn movedim_dyn(&self, src: isize, dst: isize) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+    pub fn movedim_dyn(&self, src: isize, dst: isize) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
         let r = self.rank();
         Ok(self.derive(self.layout.movedim(normalize_axis(src, r)?, normalize_axis(dst, r)?)?))
     }
@@ -406,12 +404,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when the two axes are the same.
-    pub fn diagonal_dyn(
-        &self,
-        offset: isize,
-        dim1: isize,
-        dim2: isize,
-    ) -> Result<TensorView<'_, D::Elem, DynShape>, ShapeError> {
+    pub fn diagonal_dyn(&self, offset: isize, dim1: isize, dim2: isize) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
         let r = self.rank();
         Ok(self.derive(self.layout.diagonal(normalize_axis(dim1, r)?, normalize_axis(dim2, r)?, offset)?))
     }
@@ -419,7 +412,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `chunks` is 0.
-    pub fn chunk_dyn(&self, chunks: usize, axis: isize) -> Result<Vec<TensorView<'_, D::Elem, DynShape>>, ShapeError> {
+    pub fn chunk_dyn(&self, chunks: usize, axis: isize) -> Result<Vec<ViewOf<'_, D, DynShape>>, ShapeError> {
         let ls = self.layout.chunk(normalize_axis(axis, self.rank())?, chunks)?;
         let mut out = kernels::try_with_capacity(ls.len())?;
         out.extend(ls.into_iter().map(|l| self.derive(l)));
@@ -429,7 +422,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `size` is 0 and the dim is not empty.
-    pub fn split_dyn(&self, size: usize, axis: isize) -> Result<Vec<TensorView<'_, D::Elem, DynShape>>, ShapeError> {
+    pub fn split_dyn(&self, size: usize, axis: isize) -> Result<Vec<ViewOf<'_, D, DynShape>>, ShapeError> {
         let ls = self.layout.split(normalize_axis(axis, self.rank())?, size)?;
         let mut out = kernels::try_with_capacity(ls.len())?;
         out.extend(ls.into_iter().map(|l| self.derive(l)));
@@ -446,11 +439,11 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// For a [`DynShape`] tensor whose rank has no axis `A` (see [`flip_dyn`](Self::flip_dyn)).
     #[track_caller]
-    pub fn flip<const A: usize>(&self) -> TensorView<'_, D::Elem, S>
+    pub fn flip<const A: isize>(&self) -> ViewOf<'_, D, S>
     where
         S: RemoveAxis<A>,
     {
-        self.derive(self.layout.flip(A).or_panic())
+        self.derive(self.layout.flip(self.ax(A).or_panic()).or_panic())
     }
 
     /// Every dim merged into one (PyTorch `flatten()`): `[2, 3, 4] -> [_]` (24 elements at run
@@ -473,13 +466,17 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// For a [`DynShape`] tensor whose axes are out of range or out of order (see
     /// [`flatten_dyn`](Self::flatten_dyn)).
     #[track_caller]
-    pub fn flatten_range<const START: usize, const END: usize>(
+    pub fn flatten_range<const START: isize, const END: isize>(
         &self,
     ) -> TensorCow<'_, D::Elem, <S as FlattenRange<START, END>>::Out>
     where
         S: FlattenRange<START, END>,
     {
-        let (sizes, k) = self.layout.flatten_sizes(START, END).or_panic();
+        let r = self.rank().max(1);
+        let (sizes, k) = self
+            .layout
+            .flatten_sizes(normalize_axis(START, r).or_panic(), normalize_axis(END, r).or_panic())
+            .or_panic();
         self.reshape_to(&sizes[..k]).or_panic()
     }
 
@@ -493,18 +490,18 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Reshape`] naming the requested shape when the sizes of `S2` do not multiply
     /// to dim `A` (or `S2` has more than one `Dyn` dim); for a [`DynShape`] tensor also
     /// [`ShapeError::Axis`], [`ShapeError::RankTooLarge`].
-    pub fn try_unflatten<const A: usize, S2: Shape>(
+    pub fn try_unflatten<const A: isize, S2: Shape>(
         &self,
-    ) -> Result<TensorView<'_, D::Elem, <S as Unflatten<A, S2>>::Out>, ShapeError>
+    ) -> Result<ViewOf<'_, D, <S as Unflatten<A, S2>>::Out>, ShapeError>
     where
         S: Unflatten<A, S2>,
     {
         let sizes = S2::STATIC.map(|d| d.map_or(-1, |n| n as isize));
-        Ok(self.derive(self.layout.unflatten(A, &sizes[..S2::RANK.unwrap_or(0)])?))
+        Ok(self.derive(self.layout.unflatten(self.ax(A)?, &sizes[..S2::RANK.unwrap_or(0)])?))
     }
     /// [`try_unflatten`](Self::try_unflatten), panicking with the error's message.
     #[track_caller]
-    pub fn unflatten<const A: usize, S2: Shape>(&self) -> TensorView<'_, D::Elem, <S as Unflatten<A, S2>>::Out>
+    pub fn unflatten<const A: isize, S2: Shape>(&self) -> ViewOf<'_, D, <S as Unflatten<A, S2>>::Out>
     where
         S: Unflatten<A, S2>,
     {
@@ -520,11 +517,11 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`movedim_dyn`](Self::movedim_dyn)).
     #[doc(alias = "moveaxis")]
     #[track_caller]
-    pub fn movedim<const SRC: usize, const DST: usize>(&self) -> TensorView<'_, D::Elem, <S as MoveAxis<SRC, DST>>::Out>
+    pub fn movedim<const SRC: isize, const DST: isize>(&self) -> ViewOf<'_, D, <S as MoveAxis<SRC, DST>>::Out>
     where
         S: MoveAxis<SRC, DST>,
     {
-        self.derive(self.layout.movedim(SRC, DST).or_panic())
+        self.derive(self.layout.movedim(self.ax(SRC).or_panic(), self.ax(DST).or_panic()).or_panic())
     }
 
     /// The diagonal of dims `D1` and `D2` as a view (PyTorch `diagonal(offset, D1, D2)`): both
@@ -538,14 +535,14 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// For a [`DynShape`] tensor whose rank has no such axes, or when `D1 == D2` (see
     /// [`diagonal_dyn`](Self::diagonal_dyn)).
     #[track_caller]
-    pub fn diagonal<const D1: usize, const D2: usize>(
+    pub fn diagonal<const D1: isize, const D2: isize>(
         &self,
         offset: isize,
-    ) -> TensorView<'_, D::Elem, <S as DiagonalShape<D1, D2>>::Out>
+    ) -> ViewOf<'_, D, <S as DiagonalShape<D1, D2>>::Out>
     where
         S: DiagonalShape<D1, D2>,
     {
-        self.derive(self.layout.diagonal(D1, D2, offset).or_panic())
+        self.derive(self.layout.diagonal(self.ax(D1).or_panic(), self.ax(D2).or_panic(), offset).or_panic())
     }
 
     /// PyTorch's other name for [`try_expand`](Self::try_expand) (`broadcast_to(shape)`): the same
@@ -553,7 +550,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// As [`try_expand`](Self::try_expand).
-    pub fn try_broadcast_to<S2: AllStatic>(&self) -> Result<TensorView<'_, D::Elem, S2>, ShapeError>
+    pub fn try_broadcast_to<S2: AllStatic>(&self) -> Result<ViewOf<'_, D, S2>, ShapeError>
     where
         S: ExpandShape<S2>,
     {
@@ -564,7 +561,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// As [`expand`](Self::expand).
     #[track_caller]
-    pub fn broadcast_to<S2: AllStatic>(&self) -> TensorView<'_, D::Elem, S2>
+    pub fn broadcast_to<S2: AllStatic>(&self) -> ViewOf<'_, D, S2>
     where
         S: ExpandShape<S2>,
     {
@@ -580,21 +577,21 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Invalid`] when `chunks` is 0; for a [`DynShape`] tensor also
     /// [`ShapeError::Axis`].
     #[allow(clippy::type_complexity)]
-    pub fn try_chunk<const A: usize>(
+    pub fn try_chunk<const A: isize>(
         &self,
         chunks: usize,
-    ) -> Result<Vec<TensorView<'_, D::Elem, <S as SetAxis<A, Dyn>>::Out>>, ShapeError>
+    ) -> Result<Vec<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>>, ShapeError>
     where
         S: SetAxis<A, Dyn>,
     {
-        let ls = self.layout.chunk(A, chunks)?;
+        let ls = self.layout.chunk(self.ax(A)?, chunks)?;
         let mut out = kernels::try_with_capacity(ls.len())?;
         out.extend(ls.into_iter().map(|l| self.derive(l)));
         Ok(out)
     }
     /// [`try_chunk`](Self::try_chunk), panicking with the error's message.
     #[track_caller]
-    pub fn chunk<const A: usize>(&self, chunks: usize) -> Vec<TensorView<'_, D::Elem, <S as SetAxis<A, Dyn>>::Out>>
+    pub fn chunk<const A: isize>(&self, chunks: usize) -> Vec<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>>
     where
         S: SetAxis<A, Dyn>,
     {
@@ -609,21 +606,21 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Invalid`] when `size` is 0 and the dim is not empty (as PyTorch); for a
     /// [`DynShape`] tensor also [`ShapeError::Axis`].
     #[allow(clippy::type_complexity)]
-    pub fn try_split<const A: usize>(
+    pub fn try_split<const A: isize>(
         &self,
         size: usize,
-    ) -> Result<Vec<TensorView<'_, D::Elem, <S as SetAxis<A, Dyn>>::Out>>, ShapeError>
+    ) -> Result<Vec<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>>, ShapeError>
     where
         S: SetAxis<A, Dyn>,
     {
-        let ls = self.layout.split(A, size)?;
+        let ls = self.layout.split(self.ax(A)?, size)?;
         let mut out = kernels::try_with_capacity(ls.len())?;
         out.extend(ls.into_iter().map(|l| self.derive(l)));
         Ok(out)
     }
     /// [`try_split`](Self::try_split), panicking with the error's message.
     #[track_caller]
-    pub fn split<const A: usize>(&self, size: usize) -> Vec<TensorView<'_, D::Elem, <S as SetAxis<A, Dyn>>::Out>>
+    pub fn split<const A: isize>(&self, size: usize) -> Vec<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>>
     where
         S: SetAxis<A, Dyn>,
     {
