@@ -400,6 +400,27 @@ fn reduce_axes() -> String {
 /// pair of ranks 2..=6 with a batched right operand (`MatRhs`); batch dims broadcast.
 fn matmul() -> String {
     let mut s = String::new();
+    // A runtime-shaped operand on either side: the product is a runtime shape, checked at run time.
+    writeln!(s, "impl<K2, N, RS> MatLhs<K2, N, RS> for DynShape {{ type Out = DynShape; }}").unwrap();
+    for r in 1..=MAX_RANK {
+        let a = names("A", r);
+        writeln!(
+            s,
+            "#[diagnostic::do_not_recommend] impl<{}> MatRhs<{}> for DynShape {{ type Out = DynShape; }}",
+            bounds(&a, "Dim"),
+            tuple(&a)
+        )
+        .unwrap();
+        if r >= 3 {
+            writeln!(
+                s,
+                "#[diagnostic::do_not_recommend] impl<{}> MatRhs<DynShape> for {} {{ type Out = DynShape; }}",
+                bounds(&a, "Dim"),
+                tuple(&a)
+            )
+            .unwrap();
+        }
+    }
     for ra in 2..=MAX_RANK {
         let a = names("A", ra);
         let (m, k) = (&a[ra - 2], &a[ra - 1]);

@@ -459,6 +459,20 @@ impl Layout {
         Ok(l)
     }
 
+    /// A value's layout stretched to an assignment target of sizes `to` (PyTorch `copy_`,
+    /// `x[idx] = v`, `x += v`): leading size-1 dims beyond the target's rank are dropped, then the
+    /// value is expanded as [`expand`](Self::expand) does.
+    ///
+    /// # Errors
+    /// [`ShapeError::Expand`] naming the value's and the target's sizes.
+    pub fn expand_for_assign(&self, to: &[usize]) -> Result<Layout, ShapeError> {
+        let mut l = *self;
+        while l.rank > to.len() && l.sizes[0] == 1 {
+            l = l.remove(0);
+        }
+        l.expand(to).map_err(|_| ShapeError::Expand { from: self.sizes().into(), to: to.into() })
+    }
+
     /// The same elements with sizes `to`, without copying (PyTorch `view`, its `computeStride`
     /// rule: each run of merged dims must be contiguous with itself).
     ///

@@ -4,9 +4,10 @@
 //! * lower: each item becomes an index op type of `tensor_core::index`, with literal indices and
 //!   bounds as const generics so the compiler computes the result shape and rejects literal
 //!   out-of-bounds indices; runtime expressions become `AtDyn`/`RangeDyn` values;
-//! * emit: a call of `TSlice::t_slice` (or `TSliceMut::t_slice_mut` + `TAssign::t_assign`; with
-//!   `try`, `TSlice::t_try_slice` or `index::try_assign`). An assigned value is evaluated before
-//!   the target is borrowed.
+//! * emit: a call of `TSlice::t_slice` (`t!(x[..])`), `TSliceMut::t_slice_mut` (`t!(mut x[..])`),
+//!   `TSliceMut::t_slice_mut` + `TAssign::t_assign` (`t!(x[..] = v)`) or `index::compound`
+//!   (`t!(x[..] += v)`, also `-= *= /= %=`); with `try`, the `Result` forms of each. An assigned
+//!   value is evaluated before the target is borrowed.
 //!
 //! ```text
 //!   ..                 Full
@@ -270,13 +271,30 @@ fn hlist(k: &TS, ops: &[TS]) -> TS {
     ops.iter().rev().fold(quote!(#k::__private::Nil), |acc, op| quote!(#k::__private::Cons(#op, #acc)))
 }
 
-/// Index of a top-level assignment `=` (not `==`, `<=`, `>=`, `!=`, `=>`).
-fn find_assign(toks: &[TT]) -> Option<usize> {
-    (0..toks.len()).find(|&i| match &toks[i] {
-        TT::Punct(p) if p.as_char() == '=' && p.spacing() == Spacing::Alone => {
-            !matches!(toks.get(i.wrapping_sub(1)), Some(TT::Punct(q)) if q.spacing() == Spacing::Joint)
-        }
-        _ => false,
+/// A top-level assignment: `=`, or a compound `+= -= *= /= %=` (not `==`, `<=`, `>=`, `!=`,
+/// `=>`, `&=`, ...). Returns the index of the first token of the operator, the number of tokens
+/// it spans, and for a compound one the name of its operation type.
+fn find_assign(toks: &[TT]) -> Option<(usize, usize, Option<&'static str>)> {
+    (0..toks.len()).find_map(|i| match &toks[i] {
+        TT::Punct(p) if p.as_char() == '=' && p.spacing() == Spacing::Alone => match toks.get(i.wrapping_sub(1)) {
+            Some(TT::Punct(q)) if q.spacing() == Spacing::Joint => {
+                let op = match q.as_char() {
+                    '+' => "OpAdd",
+                    '-' => "OpSub",
+                    '*' => "OpMul",
+                    '/' => "OpDiv",
+                    '%' => "OpRem",
+                    _ => return None,
+                };
+                // `x[i] += v`, not `x[i] -= v` inside a longer operator such as `<<=`.
+                match toks.get(i.wrapping_sub(2)) {
+                    Some(TT::Punct(r)) if r.spacing() == Spacing::Joint => None,
+                    _ => Some((i - 1, 2, Some(op))),
+                }
+            }
+            _ => Some((i, 1, None)),
+        },
+        _ => None,
     })
 }
 
@@ -293,15 +311,23 @@ fn expand(input: TS) -> syn::Result<TS> {
     if fallible {
         rest = &rest[1..];
     }
-    let (target, value) = match find_assign(rest) {
-        Some(i) => {
-            if i + 1 == rest.len() {
-                return err(rest[i].span(), "expected a value after `=`");
+    // `t!(mut x[...])`: a mutable view.
+    let mutable = matches!(rest.first(), Some(TT::Ident(i)) if i == "mut");
+    if mutable {
+        rest = &rest[1..];
+    }
+    let (target, value, op) = match find_assign(rest) {
+        Some((i, n, op)) => {
+            if i + n == rest.len() {
+                return err(rest[i].span(), "expected a value after the assignment operator");
             }
-            (&rest[..i], Some(rest[i + 1..].iter().cloned().collect::<TS>()))
+            (&rest[..i], Some(rest[i + n..].iter().cloned().collect::<TS>()), op)
         }
-        None => (rest, None),
+        None => (rest, None, None),
     };
+    if mutable && value.is_some() {
+        return err(rest[0].span(), "`t!(mut x[...])` makes a mutable view; write `t!(x[...] = value)` to assign");
+    }
     let Some((last, expr_toks)) = target.split_last() else {
         return err(Span::call_site(), "expected `t!(tensor[indices])`");
     };
@@ -332,40 +358,60 @@ fn expand(input: TS) -> syn::Result<TS> {
     let ix = quote!(#k::__private::index);
     let gs = group.span();
     let spec = quote!(#ix::Spec { pre: #pre, post: #post });
-    if let (true, Some(v)) = (fallible, &value) {
-        // The value is evaluated before the target is borrowed, so it may read the target.
+    if let Some(v) = &value {
+        // The value is evaluated before the target is borrowed, so an owned value computed from
+        // the target works: `t!(x[.., 0] = &t!(x[.., 0]) * 2.0)`.
+        // One span for the binding and its uses (hygiene).
+        let call = match (fallible, op) {
+            (true, None) => quote_spanned!(gs=> #ix::try_assign(&mut (#expr), #spec, __shaped_value)),
+            (false, None) => quote_spanned!(gs=>
+                #ix::TAssign::t_assign(#ix::TSliceMut::t_slice_mut(&mut (#expr), #spec), __shaped_value)
+            ),
+            (true, Some(op)) => {
+                let op = syn::Ident::new(op, gs);
+                quote_spanned!(gs=> #ix::try_compound(&mut (#expr), #spec, #ix::#op, __shaped_value))
+            }
+            (false, Some(op)) => {
+                let op = syn::Ident::new(op, gs);
+                quote_spanned!(gs=> #ix::compound(&mut (#expr), #spec, #ix::#op, __shaped_value))
+            }
+        };
         return Ok(quote_spanned! {gs=>
             {
                 let __shaped_value = #v;
-                #ix::try_assign(&mut (#expr), #spec, __shaped_value)
+                #call
             }
         });
     }
-    if fallible {
-        return Ok(quote_spanned! {gs=>
-            {
-                #[allow(unused_imports)]
-                use #ix::TSlice as _;
-                (#expr).t_try_slice(#spec)
-            }
-        });
-    }
-    Ok(match value {
-        // Method-call syntax: a view is taken by value (it is `Copy`), keeping its lifetime;
-        // anything else is auto-referenced.
-        None => quote_spanned! {gs=>
+    // Method-call syntax: a view is taken by value (it is `Copy`; a mutable view is moved),
+    // keeping its lifetime; anything else is auto-referenced.
+    Ok(match (fallible, mutable) {
+        (false, false) => quote_spanned! {gs=>
             {
                 #[allow(unused_imports)]
                 use #ix::TSlice as _;
                 (#expr).t_slice(#spec)
             }
         },
-        // The value is evaluated before the target is borrowed, so an owned value computed from
-        // the target works: `t!(x[.., 0] = &t!(x[.., 0]) * 2.0)`.
-        Some(v) => quote_spanned! {gs=>
+        (true, false) => quote_spanned! {gs=>
             {
-                let __shaped_value = #v;
-                #ix::TAssign::t_assign(#ix::TSliceMut::t_slice_mut(&mut (#expr), #spec), __shaped_value)
+                #[allow(unused_imports)]
+                use #ix::TSlice as _;
+                (#expr).t_try_slice(#spec)
+            }
+        },
+        (false, true) => quote_spanned! {gs=>
+            {
+                #[allow(unused_imports)]
+                use #ix::TSliceMut as _;
+                (#expr).t_slice_mut(#spec)
+            }
+        },
+        (true, true) => quote_spanned! {gs=>
+            {
+                #[allow(unused_imports)]
+                use #ix::TSliceMut as _;
+                (#expr).t_try_slice_mut(#spec)
             }
         },
     })

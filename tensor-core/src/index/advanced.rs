@@ -473,14 +473,33 @@ impl<T: Element, S: Shape> IndexPut<'_, T, S> {
     /// Index errors; [`ShapeError::Expand`] when `src` does not broadcast to the indexed shape.
     pub fn put<D2: Data<Elem = T>, S2: Shape>(self, src: &TensorBase<D2, S2>) -> Result<(), ShapeError> {
         let (sizes, offsets) = advanced_offsets(&self.view, &self.adv)?;
-        let mut ls = *src.layout();
-        while ls.rank() > sizes.len() && ls.sizes()[0] == 1 {
-            ls = ls.squeeze(0)?;
-        }
-        let ls = ls.expand(&sizes).map_err(|_| ShapeError::Expand { from: src.sizes().into(), to: sizes.clone() })?;
+        let ls = src.layout().expand_for_assign(&sizes)?;
         let values = kernels::to_vec(src.storage(), &ls)?;
         for (o, v) in offsets.into_iter().zip(values) {
             self.data[o] = v;
+        }
+        Ok(())
+    }
+    /// `x[idx] op= src` as PyTorch runs it: the indexed elements are read first, combined with
+    /// `src` (broadcast to the indexed shape; a one-element `src` for a scalar) by `f`, and written
+    /// back, so a repeated index is updated once, from its old value (the last write wins).
+    ///
+    /// # Errors
+    /// As [`put`](Self::put); [`ShapeError::DivisionByZero`] from `check`. Nothing is written on
+    /// an error.
+    pub(crate) fn combine<D2: Data<Elem = T>, S2: Shape>(
+        self,
+        src: &TensorBase<D2, S2>,
+        check: impl FnOnce(&[T], &Layout, usize) -> Result<(), ShapeError>,
+        f: impl Fn(T, T) -> T,
+    ) -> Result<(), ShapeError> {
+        let (sizes, offsets) = advanced_offsets(&self.view, &self.adv)?;
+        let ls = src.layout().expand_for_assign(&sizes)?;
+        check(src.storage(), src.layout(), offsets.len())?;
+        let values = kernels::to_vec(src.storage(), &ls)?;
+        let old = kernels::gather_offsets(self.data, &offsets)?;
+        for ((o, a), b) in offsets.into_iter().zip(old).zip(values) {
+            self.data[o] = f(a, b);
         }
         Ok(())
     }

@@ -9,6 +9,7 @@
 use crate::dim::*;
 use crate::error::{OrPanic, ShapeError};
 use crate::layout::{index_offset, range_bounds, range_dim, Layout};
+use crate::shape::AssignShape;
 use crate::shape::*;
 use crate::storage::{Data, DataMut};
 use crate::tensor::{TensorBase, TensorViewMut};
@@ -1009,6 +1010,25 @@ where
     }
 }
 
+/// `t!(mut v[...])` on a mutable view takes it by value, so the result keeps its lifetime.
+impl<'a, T: crate::Element, S, Pre: RtOps + AnyAdvanced, Post: RtOps + AnyAdvanced> TSliceMut<Pre, Post>
+    for TensorViewMut<'a, T, S>
+where
+    S: SliceShape<Pre, Post>,
+    (Pre::Kind, Post::Kind): KindOr,
+{
+    type Output = <SpecKind<Pre, Post> as ResultKind>::OutMut<'a, T, <S as SliceShape<Pre, Post>>::Out>;
+    #[inline(always)]
+    fn t_try_slice_mut(self, spec: Spec<Pre, Post>) -> Result<Self::Output, ShapeError> {
+        let (l, adv) = apply_spec_advanced::<Pre, Post, <SpecKind<Pre, Post> as ResultKind>::Sink>(
+            &self.layout,
+            &S::STATIC,
+            &spec,
+        )?;
+        Ok(<SpecKind<Pre, Post> as ResultKind>::make_mut(self.data, l, adv))
+    }
+}
+
 /// The right-hand side of `t!(x[...] = value)`: a scalar, or a tensor that broadcasts to the
 /// indexed shape. A failed write (a value that does not broadcast, an index tensor entry out of
 /// range) changes nothing: every check comes before the first write.
@@ -1066,6 +1086,146 @@ impl<T: crate::Element, S: Shape, D2: Data<Elem = T>, S2: Shape> TAssign<&Tensor
     }
 }
 
+/// The operation of `t!(x[...] op= value)` (`+= -= *= /= %=`).
+pub trait CompoundOp {
+    /// The method name (`add`, ...), for error messages.
+    const NAME: &'static str;
+    /// Whether an integer zero on the right is an error.
+    const DIVIDES: bool;
+    /// `a op b` under the crate's arithmetic rule (see [`crate::num`]).
+    fn apply<T: crate::Num>(a: T, b: T) -> T;
+}
+macro_rules! compound_ops {
+    ($($name:ident $m:ident $div:literal;)*) => {$(
+        #[doc = concat!("`", stringify!($m), "` in `t!(x[...] op= value)`.")]
+        #[derive(Clone, Copy, Debug, Default)]
+        pub struct $name;
+        impl CompoundOp for $name {
+            const NAME: &'static str = stringify!($m);
+            const DIVIDES: bool = $div;
+            #[inline(always)]
+            fn apply<T: crate::Num>(a: T, b: T) -> T {
+                T::$m(a, b)
+            }
+        }
+    )*};
+}
+compound_ops! {
+    OpAdd add false;
+    OpSub sub false;
+    OpMul mul false;
+    OpDiv div true;
+    OpRem rem true;
+}
+
+/// For integer division: [`ShapeError::DivisionByZero`] when a divisor that would be used is zero.
+fn check_divides<Op: CompoundOp, T: crate::Num>(b: &[T], lb: &Layout, used: usize) -> Result<(), ShapeError> {
+    if Op::DIVIDES && T::INTEGER && used > 0 {
+        let mut zero = false;
+        crate::layout::walk(lb.sizes(), [lb], |[i]| zero |= b[i] == T::ZERO);
+        if zero {
+            return Err(ShapeError::DivisionByZero { op: Op::NAME });
+        }
+    }
+    Ok(())
+}
+
+/// The right-hand side of `t!(x[...] op= value)`: a scalar, or a tensor that broadcasts to the
+/// indexed shape. A failed write changes nothing.
+pub trait TCompound<Op, V>: Sized {
+    /// Applies `op= value` through the view (`t!(try x[...] op= value)`).
+    ///
+    /// # Errors
+    /// [`ShapeError::Expand`] when a runtime-shaped value does not broadcast to the indexed
+    /// shape; [`ShapeError::Index`] for an index tensor entry out of range;
+    /// [`ShapeError::DivisionByZero`] for an integer division by zero.
+    fn t_try_compound(self, value: V) -> Result<(), ShapeError>;
+    /// Applies `op= value`, panicking with the error's message.
+    #[track_caller]
+    fn t_compound(self, value: V) {
+        self.t_try_compound(value).or_panic()
+    }
+}
+impl<T: crate::Num, S: Shape, D2: Data<Elem = T>, S2: AssignShape<S>, Op: CompoundOp> TCompound<Op, &TensorBase<D2, S2>>
+    for TensorViewMut<'_, T, S>
+{
+    fn t_try_compound(self, value: &TensorBase<D2, S2>) -> Result<(), ShapeError> {
+        let ls = value.layout.expand_for_assign(self.layout.sizes())?;
+        check_divides::<Op, T>(value.data.as_slice(), &value.layout, self.numel())?;
+        let l = self.layout;
+        crate::kernels::zip_assign(&mut self.data[..], &l, value.data.as_slice(), &ls, |d, s| *d = Op::apply(*d, s));
+        Ok(())
+    }
+}
+impl<T: crate::Num, S: Shape, D2: Data<Elem = T>, S2: AssignShape<S>, Op: CompoundOp> TCompound<Op, TensorBase<D2, S2>>
+    for TensorViewMut<'_, T, S>
+{
+    fn t_try_compound(self, value: TensorBase<D2, S2>) -> Result<(), ShapeError> {
+        <Self as TCompound<Op, &TensorBase<D2, S2>>>::t_try_compound(self, &value)
+    }
+}
+impl<T: crate::Num, S: Shape, D2: Data<Elem = T>, S2: Shape, Op: CompoundOp> TCompound<Op, &TensorBase<D2, S2>>
+    for IndexPut<'_, T, S>
+{
+    fn t_try_compound(self, value: &TensorBase<D2, S2>) -> Result<(), ShapeError> {
+        self.combine(value, check_divides::<Op, T>, Op::apply)
+    }
+}
+impl<T: crate::Num, S: Shape, D2: Data<Elem = T>, S2: Shape, Op: CompoundOp> TCompound<Op, TensorBase<D2, S2>>
+    for IndexPut<'_, T, S>
+{
+    fn t_try_compound(self, value: TensorBase<D2, S2>) -> Result<(), ShapeError> {
+        self.combine(&value, check_divides::<Op, T>, Op::apply)
+    }
+}
+macro_rules! scalar_compound_t {
+    ($($t:ty),*) => {$(
+        impl<S: Shape, Op: CompoundOp> TCompound<Op, $t> for TensorViewMut<'_, $t, S> {
+            fn t_try_compound(self, value: $t) -> Result<(), ShapeError> {
+                let one = crate::Tensor::<$t, ()>::scalar(value);
+                check_divides::<Op, $t>(one.storage(), one.layout(), self.numel())?;
+                let l = self.layout;
+                crate::kernels::map_inplace(&mut self.data[..], &l, |v| Op::apply(v, value));
+                Ok(())
+            }
+        }
+        impl<S: Shape, Op: CompoundOp> TCompound<Op, $t> for IndexPut<'_, $t, S> {
+            fn t_try_compound(self, value: $t) -> Result<(), ShapeError> {
+                self.combine(&crate::Tensor::<$t, ()>::scalar(value), check_divides::<Op, $t>, Op::apply)
+            }
+        }
+    )*};
+}
+scalar_compound_t!(f32, f64, half::f16, half::bf16, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+/// `t!(try x[...] op= value)`: the indexed compound write as a `Result` (the value is evaluated
+/// first).
+///
+/// # Errors
+/// Runtime index errors of the spec, and the errors of [`TCompound::t_try_compound`].
+#[inline(always)]
+pub fn try_compound<X: TSliceMut<Pre, Post>, Pre, Post, Op, V>(
+    target: X,
+    spec: Spec<Pre, Post>,
+    _op: Op,
+    value: V,
+) -> Result<(), ShapeError>
+where
+    X::Output: TCompound<Op, V>,
+{
+    target.t_try_slice_mut(spec)?.t_try_compound(value)
+}
+
+/// `t!(x[...] op= value)`: the indexed compound write, panicking on an error.
+#[inline(always)]
+#[track_caller]
+pub fn compound<X: TSliceMut<Pre, Post>, Pre, Post, Op, V>(target: X, spec: Spec<Pre, Post>, _op: Op, value: V)
+where
+    X::Output: TCompound<Op, V>,
+{
+    target.t_slice_mut(spec).t_compound(value)
+}
+
 /// `t!(try x[...] = value)`: the indexed write as a `Result` (the value is evaluated first).
 ///
 /// # Errors
@@ -1094,13 +1254,7 @@ impl<D: DataMut, S: Shape> TensorBase<D, S> {
         &mut self,
         src: &TensorBase<D2, S2>,
     ) -> Result<(), ShapeError> {
-        let mut ls = src.layout;
-        while ls.rank() > self.layout.rank() && ls.sizes()[0] == 1 {
-            ls = ls.squeeze(0)?;
-        }
-        let ls = ls
-            .expand(self.layout.sizes())
-            .map_err(|_| ShapeError::Expand { from: src.sizes().into(), to: self.sizes().into() })?;
+        let ls = src.layout.expand_for_assign(self.layout.sizes())?;
         crate::kernels::zip_assign(self.data.as_mut_slice(), &self.layout, src.data.as_slice(), &ls, |d, s| *d = s);
         Ok(())
     }

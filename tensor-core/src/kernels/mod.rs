@@ -162,6 +162,21 @@ pub(crate) fn zip_assign<T: Element, U: Element>(
     walk(ld.sizes(), [ld, ls], |[o, i]| f(&mut dst[o], src[i]));
 }
 
+/// `*x = f(*x)` for every element of `ld`, in place.
+pub(crate) fn map_inplace<T: Element>(dst: &mut [T], ld: &Layout, f: impl Fn(T) -> T) {
+    let (o, n) = (ld.offset(), ld.numel());
+    if n == 0 {
+        return;
+    }
+    if ld.is_contiguous() {
+        for x in &mut dst[o..o + n] {
+            *x = f(*x);
+        }
+        return;
+    }
+    walk(ld.sizes(), [ld], |[i]| dst[i] = f(dst[i]));
+}
+
 /// Sets every element of `ld` to `v`.
 pub(crate) fn fill<T: Element>(dst: &mut [T], ld: &Layout, v: T) {
     let (o, n) = (ld.offset(), ld.numel());

@@ -5,10 +5,12 @@ use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
 use crate::layout::{walk, Layout};
 use crate::num::Num;
+use crate::shape::AssignShape;
 use crate::shape::{broadcast_sizes, Broadcast, BroadcastShape, Shape};
+use crate::storage::DataMut;
 use crate::storage::{Data, Element};
 use crate::tensor::{Tensor, TensorBase};
-use core::ops::{Add, Div, Mul, Sub};
+use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Rem, RemAssign, Sub, SubAssign};
 
 /// Broadcasts `a` with `b` at run time and applies `f` element-wise into a new tensor of shape
 /// `SO` (the caller's static rule already computed it).
@@ -123,6 +125,7 @@ binop!(Add, add, try_add, add, +, "torch.add", |_, _, _| Ok(()));
 binop!(Sub, sub, try_sub, sub, -, "torch.sub", |_, _, _| Ok(()));
 binop!(Mul, mul, try_mul, mul, *, "torch.mul", |_, _, _| Ok(()));
 binop!(Div, div, try_div, div, /, "torch.div", |b, lb, n| check_divisor("div", b, lb, n));
+binop!(Rem, rem, try_rem, rem, %, "torch.fmod", |b, lb, n| check_divisor("rem", b, lb, n));
 
 /// Scalar operands: `&x + 1.0`, `2.0 * &x` (same shape as `x`). One impl per element type,
 /// since a generic scalar impl would overlap with the tensor operands. Integer overflow wraps;
@@ -134,6 +137,7 @@ macro_rules! scalar_ops {
         scalar_ops!(@one $t, Sub, sub, -);
         scalar_ops!(@one $t, Mul, mul, *);
         scalar_ops!(@one $t, Div, div, /);
+        scalar_ops!(@one $t, Rem, rem, %);
     )*};
     (@one $t:ty, $Tr:ident, $m:ident, $op:tt) => {
         #[doc = concat!("`&tensor ", stringify!($op), " scalar`: same shape.")]
@@ -159,8 +163,8 @@ macro_rules! scalar_ops {
             type Output = Tensor<$t, S>;
             #[track_caller]
             fn $m(self, rhs: &TensorBase<D, S>) -> Tensor<$t, S> {
-                if stringify!($m) == "div" {
-                    check_divisor("div", rhs.storage(), rhs.layout(), rhs.numel()).or_panic();
+                if stringify!($m) == "div" || stringify!($m) == "rem" {
+                    check_divisor(stringify!($m), rhs.storage(), rhs.layout(), rhs.numel()).or_panic();
                 }
                 rhs.map(|b| <$t as Num>::$m(self, b))
             }
@@ -180,11 +184,86 @@ scalar_ops!(f32, f64, half::f16, half::bf16, i8, i16, i32, i64, isize, u8, u16, 
 /// Panics with [`ShapeError::DivisionByZero`]'s message for an integer division of a non-empty
 /// tensor by a zero scalar.
 #[track_caller]
-fn scalar_divisor<T: Num>(op: &str, rhs: T, numel: usize) {
-    if op == "div" && T::INTEGER && rhs == T::ZERO && numel > 0 {
-        crate::error::fail(ShapeError::DivisionByZero { op: "div" });
+fn scalar_divisor<T: Num>(op: &'static str, rhs: T, numel: usize) {
+    if (op == "div" || op == "rem") && T::INTEGER && rhs == T::ZERO && numel > 0 {
+        crate::error::fail(ShapeError::DivisionByZero { op });
     }
 }
+
+/// The compound assignment operators `+= -= *= /= %=`: the right side (a tensor, broadcast to the
+/// left side's shape, or a scalar) is applied in place, through views too. A static shape that
+/// does not broadcast to the left side is a compile error ([`AssignShape`]); runtime sizes are
+/// checked before the first write, so a failed operation changes nothing.
+macro_rules! compound {
+    ($Tr:ident, $m:ident, $try_m:ident, $num:ident, $op:tt, $torch:literal, $divides:expr) => {
+        impl<D: DataMut, S: Shape> TensorBase<D, S>
+        where
+            D::Elem: Num,
+        {
+            #[doc = concat!("`self ", stringify!($op), " rhs` in place, `rhs` broadcast to `self`'s shape (PyTorch `", $torch, "`).")]
+            #[doc = ""]
+            #[doc = "# Errors"]
+            #[doc = "[`ShapeError::Expand`] when a runtime-sized `rhs` does not broadcast to `self`; [`ShapeError::DivisionByZero`] for an integer division by a zero element. Nothing is written then."]
+            pub fn $try_m<D2: Data<Elem = D::Elem>, S2: AssignShape<S>>(&mut self, rhs: &TensorBase<D2, S2>) -> Result<(), ShapeError> {
+                let ls = rhs.layout.expand_for_assign(self.layout.sizes())?;
+                if $divides {
+                    check_divisor(stringify!($num), rhs.storage(), &rhs.layout, self.numel())?;
+                }
+                let f = <D::Elem as Num>::$num;
+                kernels::zip_assign(self.data.as_mut_slice(), &self.layout, rhs.data.as_slice(), &ls, |d, s| *d = f(*d, s));
+                Ok(())
+            }
+        }
+        #[doc = concat!("`a ", stringify!($op), " &b`: in place, `b` broadcast to `a`'s shape; panics with the `try_` form's message.")]
+        impl<'b, D: DataMut, S: Shape, D2: Data<Elem = D::Elem>, S2: AssignShape<S>> $Tr<&'b TensorBase<D2, S2>> for TensorBase<D, S>
+        where
+            D::Elem: Num,
+        {
+            #[track_caller]
+            fn $m(&mut self, rhs: &'b TensorBase<D2, S2>) {
+                self.$try_m(rhs).or_panic()
+            }
+        }
+        #[doc = concat!("`a ", stringify!($op), " b`: in place, `b` broadcast to `a`'s shape.")]
+        impl<D: DataMut, S: Shape, D2: Data<Elem = D::Elem>, S2: AssignShape<S>> $Tr<TensorBase<D2, S2>> for TensorBase<D, S>
+        where
+            D::Elem: Num,
+        {
+            #[track_caller]
+            fn $m(&mut self, rhs: TensorBase<D2, S2>) {
+                self.$try_m(&rhs).or_panic()
+            }
+        }
+    };
+}
+compound!(AddAssign, add_assign, try_add_assign, add, +=, "add_", false);
+compound!(SubAssign, sub_assign, try_sub_assign, sub, -=, "sub_", false);
+compound!(MulAssign, mul_assign, try_mul_assign, mul, *=, "mul_", false);
+compound!(DivAssign, div_assign, try_div_assign, div, /=, "div_", true);
+compound!(RemAssign, rem_assign, try_rem_assign, rem, %=, "fmod_", true);
+
+/// Compound assignment with a scalar (`x *= 2.0`), one impl per element type.
+macro_rules! scalar_compound {
+    ($($t:ty),*) => {$(
+        scalar_compound!(@one $t, AddAssign, add_assign, add);
+        scalar_compound!(@one $t, SubAssign, sub_assign, sub);
+        scalar_compound!(@one $t, MulAssign, mul_assign, mul);
+        scalar_compound!(@one $t, DivAssign, div_assign, div);
+        scalar_compound!(@one $t, RemAssign, rem_assign, rem);
+    )*};
+    (@one $t:ty, $Tr:ident, $m:ident, $num:ident) => {
+        #[doc = concat!("In place with a scalar (`", stringify!($m), "`); an integer division by zero panics (nothing is written).")]
+        impl<D: DataMut<Elem = $t>, S: Shape> $Tr<$t> for TensorBase<D, S> {
+            #[track_caller]
+            fn $m(&mut self, rhs: $t) {
+                scalar_divisor(stringify!($num), rhs, self.numel());
+                let l = self.layout;
+                kernels::map_inplace(self.data.as_mut_slice(), &l, |v| <$t as Num>::$num(v, rhs));
+            }
+        }
+    };
+}
+scalar_compound!(f32, f64, half::f16, half::bf16, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
 impl<D: Data, S: Shape> TensorBase<D, S> {
     /// `f` applied to every element, into a new contiguous tensor of the same shape (NumPy

@@ -14,6 +14,7 @@ pub mod join;
 mod shared;
 pub use shared::SharedTensor;
 mod views;
+mod views_mut;
 
 /// A strided tensor: a storage `D`, a [`Layout`] (sizes, strides, offset) and a shape type `S`
 /// whose rank and static sizes the compiler checks. Use the aliases [`Tensor`], [`TensorView`],
