@@ -322,6 +322,13 @@ fn axes_more() -> String {
                 .unwrap();
             }
         }
+        // cat of a static shape with a runtime one, either way round: a runtime shape.
+        if r > 0 {
+            writeln!(s, "impl<const A: isize, {gens}> CatRhs<A, {tup}> for DynShape {{ type Out = DynShape; }}")
+                .unwrap();
+            writeln!(s, "impl<const A: isize, {gens}> CatRhs<A, DynShape> for {tup} {{ type Out = DynShape; }}")
+                .unwrap();
+        }
         // stack::<A>(): insert a given dim X at A (`0..=rank`).
         if r < MAX_RANK {
             for a in 0..=r {

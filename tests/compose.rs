@@ -61,7 +61,7 @@ fn functions_take_mutable_views() {
     set_all(t!(mut x[.., -1]), 8.);
     assert_eq!(x.to_vec(), [7., 1., 2., 8., 7., 5., 6., 8., 7., 9., 10., 8.]);
     // A mutable view of a mutable view keeps the original borrow.
-    let mut m = x.as_view_mut();
+    let m = x.as_view_mut();
     let inner = t!(mut m[1..]);
     let mut row = t!(mut inner[0]);
     row += 100.;
@@ -190,6 +190,17 @@ fn static_and_dynamic_operands_mix() {
     let m: Tensor<f32, DynShape> = v.matmul(&s.t());
     assert_eq!(m.sizes(), [3, 3]);
     assert_eq!(m.at([0, 0]), 14.);
+    let m2: Tensor<f32, DynShape> = s.matmul(&s.t().as_dyn());
+    assert_eq!(m2, m);
+    // cat and where_ mix too.
+    let c: Tensor<f32, DynShape> = s.cat::<0>(&d.unsqueeze_dyn(0).unwrap());
+    assert_eq!(c.sizes(), [4, 4]);
+    let c2: Tensor<f32, DynShape> = d.unsqueeze_dyn(0).unwrap().cat::<0>(&s);
+    assert_eq!(c2.sizes(), [4, 4]);
+    let cond = Tensor::from([true, false, true, false]).into_dyn();
+    let w: Tensor<f32, DynShape> = s.where_(&cond, &Tensor::scalar(-1.));
+    assert_eq!(t!(w[0]).to_vec(), [0., -1., 2., -1.]);
+    assert_eq!(err(s.try_cat::<1>(&bad)), "cat: [3, 4] and [3] differ in rank");
 }
 
 fn double<S: Shape>(x: &Tensor<f32, S>) -> Tensor<f32, S> {

@@ -439,3 +439,32 @@ fn views_of_views_keep_the_invariant() {
     let owned = chain.to_owned();
     assert!(owned.to_vec().iter().all(|&x| (0.0..24.0).contains(&x)));
 }
+
+// ------------------------------------------------------------------------------------------
+// 6. Found by the fuzz target (tests/fuzz.rs).
+// ------------------------------------------------------------------------------------------
+
+#[test]
+fn view_of_an_empty_layout_keeps_the_reach_inside_isize() {
+    // An empty layout may sit at any offset; its reshaped view gets row-major strides, so it must
+    // not keep that offset (offset + reach would pass isize::MAX and later views overflow).
+    let x = Tensor::<f64, DynShape>::from_vec(&[1], vec![0.]);
+    let e = x.try_as_strided(&[0], &[1], isize::MAX as usize).unwrap();
+    let v = e.try_view_dyn(&[0, 3]).unwrap();
+    assert_eq!(v.sizes(), [0, 3]);
+    assert_eq!(v.select_dyn(1, 2).unwrap().sizes(), [0]);
+    assert_eq!(v.narrow_dyn(1, 2, 1).unwrap().sizes(), [0, 1]);
+    assert_eq!(v.slice(&[SliceArg::Full, SliceArg::Index(2)]).sizes(), [0]);
+    assert_eq!(e.try_reshape_dyn(&[3, 0]).unwrap().select_dyn(0, 2).unwrap().sizes(), [0]);
+}
+
+#[test]
+fn binary_ops_on_an_overflowing_empty_broadcast_return_an_error() {
+    let a = Tensor::<f64, DynShape>::zeros_sized(&[0]).try_reshape_dyn(&[1 << 62, 0]).unwrap().into_owned();
+    let b = Tensor::<f64, DynShape>::zeros_sized(&[4, 1, 0]);
+    assert_eq!(err(a.try_add(&b)), "the element count of [4, 4611686018427387904, 0] overflows isize");
+    assert_eq!(err(a.try_div(&b)), "the element count of [4, 4611686018427387904, 0] overflows isize");
+    let ai = Tensor::<i8, DynShape>::zeros_sized(&[0]).try_reshape_dyn(&[1 << 62, 0]).unwrap().into_owned();
+    let bi = Tensor::<i8, DynShape>::zeros_sized(&[4, 1, 0]);
+    assert!(err(ai.try_div(&bi)).starts_with("the element count of"));
+}

@@ -488,11 +488,16 @@ impl Layout {
                 to: to.iter().map(|&n| n as isize).collect(),
             });
         }
+        if self.sizes() == to {
+            return Ok(*self);
+        }
+        if numel == 0 {
+            // Nothing is addressed, so the offset is free: 0, with the row-major strides of `to`,
+            // keeps the reach inside isize (the source's offset plus those strides may not).
+            return Ok(new);
+        }
         let mut l = Layout { offset: self.offset, ..new };
-        if numel == 0 || self.rank == 0 || self.sizes() == to {
-            if self.sizes() == to {
-                return Ok(*self);
-            }
+        if self.rank == 0 {
             return Ok(l);
         }
         let (os, ost) = (self.sizes(), self.strides());

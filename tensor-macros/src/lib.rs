@@ -4,10 +4,12 @@
 //! * lower: each item becomes an index op type of `tensor_core::index`, with literal indices and
 //!   bounds as const generics so the compiler computes the result shape and rejects literal
 //!   out-of-bounds indices; runtime expressions become `AtDyn`/`RangeDyn` values;
-//! * emit: a call of `TSlice::t_slice` (`t!(x[..])`), `TSliceMut::t_slice_mut` (`t!(mut x[..])`),
-//!   `TSliceMut::t_slice_mut` + `TAssign::t_assign` (`t!(x[..] = v)`) or `index::compound`
-//!   (`t!(x[..] += v)`, also `-= *= /= %=`); with `try`, the `Result` forms of each. An assigned
-//!   value is evaluated before the target is borrowed.
+//! * emit: a probe (`index::probe`, `index::probe_mut`) holding a view of the operand and the
+//!   spec, and a call of `t_slice`/`t_slice_mut` on it, which method resolution sends to the
+//!   checked rules (compile-time size arithmetic and bounds checks) when they apply and to the
+//!   loose ones (run-time checks) otherwise; then `TAssign::t_assign` (`t!(x[..] = v)`) or
+//!   `TCompound::t_compound` (`t!(x[..] += v)`, also `-= *= /= %=`). With `try`, the `Result`
+//!   forms of each. An assigned value is evaluated before the target is borrowed.
 //!
 //! ```text
 //!   ..                 Full
@@ -360,58 +362,79 @@ fn expand(input: TS) -> syn::Result<TS> {
     let spec = quote!(#ix::Spec { pre: #pre, post: #post });
     if let Some(v) = &value {
         // The value is evaluated before the target is borrowed, so an owned value computed from
-        // the target works: `t!(x[.., 0] = &t!(x[.., 0]) * 2.0)`.
-        // One span for the binding and its uses (hygiene).
-        let call = match (fallible, op) {
-            (true, None) => quote_spanned!(gs=> #ix::try_assign(&mut (#expr), #spec, __shaped_value)),
-            (false, None) => quote_spanned!(gs=>
-                #ix::TAssign::t_assign(#ix::TSliceMut::t_slice_mut(&mut (#expr), #spec), __shaped_value)
-            ),
-            (true, Some(op)) => {
+        // the target works: `t!(x[.., 0] = &t!(x[.., 0]) * 2.0)`. One span for the bindings and
+        // their uses (hygiene).
+        let write = match op {
+            None => quote_spanned!(gs=> #ix::TAssign::t_try_assign(__shaped_target, __shaped_value)),
+            Some(op) => {
                 let op = syn::Ident::new(op, gs);
-                quote_spanned!(gs=> #ix::try_compound(&mut (#expr), #spec, #ix::#op, __shaped_value))
-            }
-            (false, Some(op)) => {
-                let op = syn::Ident::new(op, gs);
-                quote_spanned!(gs=> #ix::compound(&mut (#expr), #spec, #ix::#op, __shaped_value))
+                quote_spanned!(gs=> <_ as #ix::TCompound<#ix::#op, _>>::t_try_compound(__shaped_target, __shaped_value))
             }
         };
-        return Ok(quote_spanned! {gs=>
-            {
-                let __shaped_value = #v;
-                #call
+        let write_or_panic = match op {
+            None => quote_spanned!(gs=> #ix::TAssign::t_assign(__shaped_target, __shaped_value)),
+            Some(op) => {
+                let op = syn::Ident::new(op, gs);
+                quote_spanned!(gs=> <_ as #ix::TCompound<#ix::#op, _>>::t_compound(__shaped_target, __shaped_value))
+            }
+        };
+        return Ok(if fallible {
+            quote_spanned! {gs=>
+                {
+                    #[allow(unused_imports)]
+                    use #ix::{TSliceMutChecked as _, TSliceMutLoose as _};
+                    let __shaped_value = #v;
+                    // One expression: the spec may borrow temporaries (index tensors).
+                    match (&mut #ix::probe_mut(&mut (#expr), #spec)).t_try_slice_mut() {
+                        ::core::result::Result::Ok(__shaped_target) => #write,
+                        ::core::result::Result::Err(__shaped_error) => ::core::result::Result::Err(__shaped_error),
+                    }
+                }
+            }
+        } else {
+            quote_spanned! {gs=>
+                {
+                    #[allow(unused_imports)]
+                    use #ix::{TSliceMutChecked as _, TSliceMutLoose as _};
+                    let __shaped_value = #v;
+                    // One expression: the spec may borrow temporaries (index tensors).
+                    match (&mut #ix::probe_mut(&mut (#expr), #spec)).t_slice_mut() {
+                        __shaped_target => #write_or_panic,
+                    }
+                }
             }
         });
     }
-    // Method-call syntax: a view is taken by value (it is `Copy`; a mutable view is moved),
-    // keeping its lifetime; anything else is auto-referenced.
+    // The operand is taken through `TSource`/`TSourceMut` by method call: a view by value (it is
+    // `Copy`; a mutable view is moved), keeping its lifetime; anything else by reference. The
+    // probe then picks the checked or the loose rules (see `index::Probe`).
     Ok(match (fallible, mutable) {
         (false, false) => quote_spanned! {gs=>
             {
                 #[allow(unused_imports)]
-                use #ix::TSlice as _;
-                (#expr).t_slice(#spec)
+                use #ix::{TSource as _, TSliceChecked as _, TSliceLoose as _};
+                (&#ix::probe((#expr).t_source(), #spec)).t_slice()
             }
         },
         (true, false) => quote_spanned! {gs=>
             {
                 #[allow(unused_imports)]
-                use #ix::TSlice as _;
-                (#expr).t_try_slice(#spec)
+                use #ix::{TSource as _, TSliceChecked as _, TSliceLoose as _};
+                (&#ix::probe((#expr).t_source(), #spec)).t_try_slice()
             }
         },
         (false, true) => quote_spanned! {gs=>
             {
                 #[allow(unused_imports)]
-                use #ix::TSliceMut as _;
-                (#expr).t_slice_mut(#spec)
+                use #ix::{TSourceMut as _, TSliceMutChecked as _, TSliceMutLoose as _};
+                (&mut #ix::probe_mut((#expr).t_source_mut(), #spec)).t_slice_mut()
             }
         },
         (true, true) => quote_spanned! {gs=>
             {
                 #[allow(unused_imports)]
-                use #ix::TSliceMut as _;
-                (#expr).t_try_slice_mut(#spec)
+                use #ix::{TSourceMut as _, TSliceMutChecked as _, TSliceMutLoose as _};
+                (&mut #ix::probe_mut((#expr).t_source_mut(), #spec)).t_try_slice_mut()
             }
         },
     })

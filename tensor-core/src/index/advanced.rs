@@ -63,6 +63,8 @@ impl<T: IndexItem + ?Sized> IndexItem for &T {
 pub trait ItemElem: Element {
     /// [`IntIndex`] or [`MaskIndex`].
     type Kind;
+    /// Whether it is a bool mask (consuming as many dims as it has).
+    const MASK: bool;
     /// Applies an index tensor of this element type.
     ///
     /// # Errors
@@ -82,6 +84,7 @@ macro_rules! int_elem {
     ($($t:ty),*) => {$(
         impl ItemElem for $t {
             type Kind = IntIndex;
+            const MASK: bool = false;
             fn apply<const FRONT: bool, A: AdvSink, D: Data<Elem = Self>, SI: Shape>(t: &TensorBase<D, SI>, cx: &mut SliceCx<A>)
                 -> Result<(), ShapeError> {
                 let first = cx.take::<FRONT>(1)?;
@@ -104,6 +107,7 @@ macro_rules! int_elem {
 int_elem!(isize, usize, i8, i16, i32, i64, u8, u16, u32, u64);
 impl ItemElem for bool {
     type Kind = MaskIndex;
+    const MASK: bool = true;
     fn apply<const FRONT: bool, A: AdvSink, D: Data<Elem = Self>, SI: Shape>(
         t: &TensorBase<D, SI>,
         cx: &mut SliceCx<A>,
@@ -143,13 +147,32 @@ where
 /// The output-dims marker of an index tensor of shape `SI` (resolved by [`Resolve`]).
 pub struct AdvMark<SI>(PhantomData<SI>);
 
-impl<'a, D: Data, SI: Shape, L, Sh> IndexOp<L, Sh> for TensorIdx<'a, D, SI>
+impl<'a, D: Data, SI: Shape, L, Sh, M> IndexOp<L, Sh, M> for TensorIdx<'a, D, SI>
 where
     D::Elem: ItemElem,
     <D::Elem as ItemElem>::Kind: TensorIndexRule<L, SI, Sh>,
 {
     type Out = <<D::Elem as ItemElem>::Kind as TensorIndexRule<L, SI, Sh>>::Out;
     type Rest = <<D::Elem as ItemElem>::Kind as TensorIndexRule<L, SI, Sh>>::Rest;
+    type Checks = Nil;
+}
+/// An index tensor has no literal to check; it consumes one dim (integers) or its rank (masks).
+impl<D: Data, SI: Shape> super::DescOp for TensorIdx<'_, D, SI>
+where
+    D::Elem: ItemElem,
+{
+    const DESC: super::OpDesc = super::OpDesc::new(
+        0,
+        0,
+        if <D::Elem as ItemElem>::MASK {
+            match SI::RANK {
+                Some(r) => r,
+                None => 1,
+            }
+        } else {
+            1
+        },
+    );
 }
 /// How an index tensor of shape `SI` consumes the dims list `L`: an integer tensor takes one dim
 /// and leaves `AdvMark<SI>`; a mask takes as many dims as it has and leaves `AdvMark<(Dyn,)>`.

@@ -14,6 +14,7 @@ use crate::shape::*;
 use crate::storage::{Data, DataMut};
 use crate::tensor::{TensorBase, TensorViewMut};
 use alloc::vec::Vec;
+use core::marker::PhantomData;
 use core::ops::{Add, Div, Sub};
 use typenum::{IsLess, IsLessOrEqual, Sub1, B1};
 
@@ -172,21 +173,25 @@ pub trait NegStartInBounds<const K: usize, const N: usize, Sh> {}
 #[diagnostic::do_not_recommend]
 impl<const K: usize, const N: usize, Sh> NegStartInBounds<K, N, Sh> for InBounds {}
 
-/// `S..;STEP` on a static dim of size `N`: the check and the length in one place.
+/// Literal open range start (`S..`) in bounds.
 #[diagnostic::on_unimplemented(
     message = "range start {S} is out of bounds for a dimension of size {N} in shape `{Sh}`",
     label = "literal range start out of bounds"
 )]
-pub trait RangeFromLen<const S: usize, const N: usize, const STEP: usize, Sh> {
-    /// `ceil((N - S) / STEP)` as a typenum number (made a dim by [`ToConst`] in the caller, so
-    /// that a length past 1024 gets its own message).
+pub trait RangeStartInBounds<const S: usize, const N: usize, Sh> {}
+#[diagnostic::do_not_recommend]
+impl<const S: usize, const N: usize, Sh> RangeStartInBounds<S, N, Sh> for InBounds {}
+
+/// `S..;STEP` on a static dim of size `N`: the length `ceil((N - S) / STEP)` when `S <= N`, and 0
+/// otherwise (the recorded check then fails with its own message).
+pub trait RangeFromLen<const S: usize, const N: usize, const STEP: usize> {
+    /// The length as a typenum number (made a dim by [`ToConst`] in the caller).
     type Len;
 }
 type TnC<const N: usize> = Tn<Const<N>>;
 type Span<const N: usize, const S: usize, const STEP: usize> =
     Sub1<typenum::Sum<typenum::Diff<TnC<N>, TnC<S>>, TnC<STEP>>>;
-#[diagnostic::do_not_recommend]
-impl<const S: usize, const N: usize, const STEP: usize, Sh> RangeFromLen<S, N, STEP, Sh> for InBounds
+impl<const S: usize, const N: usize, const STEP: usize> RangeFromLen<S, N, STEP> for InBounds
 where
     Const<N>: StaticDim,
     Const<S>: StaticDim,
@@ -197,6 +202,53 @@ where
     Span<N, S, STEP>: Div<TnC<STEP>>,
 {
     type Len = typenum::Quot<Span<N, S, STEP>, TnC<STEP>>;
+}
+impl<const S: usize, const N: usize, const STEP: usize> RangeFromLen<S, N, STEP> for OutOfBounds {
+    type Len = typenum::U0;
+}
+
+/// A recorded bounds check: verdict `V` of literal `L` against a dim of size `N` in shape `Sh`;
+/// `K` says which check (see [`AllInBounds`]).
+pub struct Chk<K, V, const L: usize, const N: usize, Sh>(PhantomData<(K, V, Sh)>);
+/// Check kind: a literal index `I < N`.
+pub struct KIndex;
+/// Check kind: a literal negative index `-K` with `K <= N`.
+pub struct KNegIndex;
+/// Check kind: a literal range end `E <= N`.
+pub struct KEnd;
+/// Check kind: a literal negative range start `-K` with `K <= N`.
+pub struct KNegStart;
+/// Check kind: a literal open range start `S <= N`.
+pub struct KStart;
+
+/// Every recorded check of a `t!` spec passed. Required by the checked path of `t!` as a bound of
+/// the method it calls, so a failed check is a compile error naming the literal, the size and
+/// the shape (never a fallback to run-time checking).
+pub trait AllInBounds {}
+impl<L: CheckList> AllInBounds for L {}
+/// The list walk of [`AllInBounds`]: each recorded check's verdict implements the trait of its
+/// kind, whose message names the literal, the size and the shape.
+pub trait CheckList {}
+impl CheckList for Nil {}
+impl<V: IndexInBounds<L, N, Sh>, const L: usize, const N: usize, Sh, R: CheckList> CheckList
+    for Cons<Chk<KIndex, V, L, N, Sh>, R>
+{
+}
+impl<V: NegIndexInBounds<L, N, Sh>, const L: usize, const N: usize, Sh, R: CheckList> CheckList
+    for Cons<Chk<KNegIndex, V, L, N, Sh>, R>
+{
+}
+impl<V: RangeEndInBounds<L, N, Sh>, const L: usize, const N: usize, Sh, R: CheckList> CheckList
+    for Cons<Chk<KEnd, V, L, N, Sh>, R>
+{
+}
+impl<V: NegStartInBounds<L, N, Sh>, const L: usize, const N: usize, Sh, R: CheckList> CheckList
+    for Cons<Chk<KNegStart, V, L, N, Sh>, R>
+{
+}
+impl<V: RangeStartInBounds<L, N, Sh>, const L: usize, const N: usize, Sh, R: CheckList> CheckList
+    for Cons<Chk<KStart, V, L, N, Sh>, R>
+{
 }
 
 /// `narrow_const::<A, START, LEN>()`: `START + LEN` fits the dim (`Self`) of shape `Sh`.
@@ -241,58 +293,92 @@ impl<const START: usize, const LEN: usize, const N: usize, Sh> NarrowInBounds<ST
 pub trait SelectFits<const I: usize, Sh>: Dim {}
 /// The same check as a literal index in `t!` (`At<I>` on this one dim), for every dim kind.
 #[diagnostic::do_not_recommend]
-impl<D: Dim, const I: usize, Sh> SelectFits<I, Sh> for D where At<I>: IndexOp<Cons<D, Nil>, Sh> {}
+impl<D: Dim, const I: usize, Sh> SelectFits<I, Sh> for D
+where
+    At<I>: IndexOp<Cons<D, Nil>, Sh, Checked>,
+    <At<I> as IndexOp<Cons<D, Nil>, Sh, Checked>>::Checks: AllInBounds,
+{
+}
 
 // --------------------------------------------------------------------------------- type level
-/// Applies one op to the front of the remaining dims list `L`.
+/// The rule set of a `t!` spec whose literals and static dims are all inside typenum's bridge (see
+/// [`crate::dim`]): result sizes computed at compile time (`a..` included) and every literal
+/// checked there, the check reported as a compile error.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Checked;
+/// The rule set of every other spec (a size generic over `const N`, or outside the bridge): the
+/// result shape needs no arithmetic on sizes (an index drops the dim, `a..b` and `-k..` keep the
+/// length the macro computed, an open `a..` gives `Dyn`), indices are checked at run time, and
+/// literals on static dims outside the bridge also when the program is built
+/// ([`LooseCheck`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Loose;
+
+/// Applies one op to the front of the remaining dims list `L` under the rule set `M`.
 #[diagnostic::on_unimplemented(
     message = "too many indices for shape `{Sh}`",
     label = "more indices than dimensions",
     note = "each index, range or `..` consumes one dimension; `None` adds one"
 )]
-pub trait IndexOp<L, Sh> {
+pub trait IndexOp<L, Sh, M = Checked> {
     /// Output dims (a list of length 0 or 1).
     type Out;
     /// The remaining input dims.
     type Rest;
+    /// The bounds checks this op records (a list of [`Chk`]).
+    type Checks;
 }
-impl<D: Dim, R, Sh> IndexOp<Cons<D, R>, Sh> for Full {
+impl<D: Dim, R, Sh, M> IndexOp<Cons<D, R>, Sh, M> for Full {
     type Out = Cons<D, Nil>;
     type Rest = R;
+    type Checks = Nil;
 }
-impl<const I: usize, const N: usize, R, Sh> IndexOp<Cons<Const<N>, R>, Sh> for At<I>
+impl<const I: usize, const N: usize, R, Sh> IndexOp<Cons<Const<N>, R>, Sh, Checked> for At<I>
 where
     Const<I>: StaticDim,
     Const<N>: StaticDim,
     TnC<I>: IsLess<TnC<N>>,
     typenum::Le<TnC<I>, TnC<N>>: Verdict,
-    Check<typenum::Le<TnC<I>, TnC<N>>>: IndexInBounds<I, N, Sh>,
 {
     type Out = Nil;
     type Rest = R;
+    type Checks = Cons<Chk<KIndex, Check<typenum::Le<TnC<I>, TnC<N>>>, I, N, Sh>, Nil>;
 }
-impl<const I: usize, R, Sh> IndexOp<Cons<Dyn, R>, Sh> for At<I> {
+impl<const I: usize, const N: usize, R, Sh> IndexOp<Cons<Const<N>, R>, Sh, Loose> for At<I> {
     type Out = Nil;
     type Rest = R;
+    type Checks = Nil;
 }
-impl<const K: usize, const N: usize, R, Sh> IndexOp<Cons<Const<N>, R>, Sh> for AtNeg<K>
+impl<const I: usize, R, Sh, M> IndexOp<Cons<Dyn, R>, Sh, M> for At<I> {
+    type Out = Nil;
+    type Rest = R;
+    type Checks = Nil;
+}
+impl<const K: usize, const N: usize, R, Sh> IndexOp<Cons<Const<N>, R>, Sh, Checked> for AtNeg<K>
 where
     Const<K>: StaticDim,
     Const<N>: StaticDim,
     TnC<K>: IsLessOrEqual<TnC<N>>,
     typenum::LeEq<TnC<K>, TnC<N>>: Verdict,
-    Check<typenum::LeEq<TnC<K>, TnC<N>>>: NegIndexInBounds<K, N, Sh>,
 {
     type Out = Nil;
     type Rest = R;
+    type Checks = Cons<Chk<KNegIndex, Check<typenum::LeEq<TnC<K>, TnC<N>>>, K, N, Sh>, Nil>;
 }
-impl<const K: usize, R, Sh> IndexOp<Cons<Dyn, R>, Sh> for AtNeg<K> {
+impl<const K: usize, const N: usize, R, Sh> IndexOp<Cons<Const<N>, R>, Sh, Loose> for AtNeg<K> {
     type Out = Nil;
     type Rest = R;
+    type Checks = Nil;
 }
-impl<D: Dim, R, Sh> IndexOp<Cons<D, R>, Sh> for AtDyn {
+impl<const K: usize, R, Sh, M> IndexOp<Cons<Dyn, R>, Sh, M> for AtNeg<K> {
     type Out = Nil;
     type Rest = R;
+    type Checks = Nil;
+}
+impl<D: Dim, R, Sh, M> IndexOp<Cons<D, R>, Sh, M> for AtDyn {
+    type Out = Nil;
+    type Rest = R;
+    type Checks = Nil;
 }
 impl<
         const S: usize,
@@ -304,42 +390,83 @@ impl<
         const N: usize,
         R,
         Sh,
-    > IndexOp<Cons<Const<N>, R>, Sh> for Range<S, E, STEP, LEN, REV, ONE>
+    > IndexOp<Cons<Const<N>, R>, Sh, Checked> for Range<S, E, STEP, LEN, REV, ONE>
 where
     LenDim<LEN, ONE>: PickDim,
     Const<E>: StaticDim,
     Const<N>: StaticDim,
     TnC<E>: IsLessOrEqual<TnC<N>>,
     typenum::LeEq<TnC<E>, TnC<N>>: Verdict,
-    Check<typenum::LeEq<TnC<E>, TnC<N>>>: RangeEndInBounds<E, N, Sh>,
 {
     type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
     type Rest = R;
+    type Checks = Cons<Chk<KEnd, Check<typenum::LeEq<TnC<E>, TnC<N>>>, E, N, Sh>, Nil>;
 }
-impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool, const ONE: bool, R, Sh>
-    IndexOp<Cons<Dyn, R>, Sh> for Range<S, E, STEP, LEN, REV, ONE>
+impl<
+        const S: usize,
+        const E: usize,
+        const STEP: usize,
+        const LEN: usize,
+        const REV: bool,
+        const ONE: bool,
+        const N: usize,
+        R,
+        Sh,
+    > IndexOp<Cons<Const<N>, R>, Sh, Loose> for Range<S, E, STEP, LEN, REV, ONE>
 where
     LenDim<LEN, ONE>: PickDim,
 {
     type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
     type Rest = R;
+    type Checks = Nil;
 }
-impl<const S: usize, const STEP: usize, const REV: bool, const N: usize, R, Sh> IndexOp<Cons<Const<N>, R>, Sh>
+impl<
+        const S: usize,
+        const E: usize,
+        const STEP: usize,
+        const LEN: usize,
+        const REV: bool,
+        const ONE: bool,
+        R,
+        Sh,
+        M,
+    > IndexOp<Cons<Dyn, R>, Sh, M> for Range<S, E, STEP, LEN, REV, ONE>
+where
+    LenDim<LEN, ONE>: PickDim,
+{
+    type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
+    type Rest = R;
+    type Checks = Nil;
+}
+/// The verdict of `S <= N`.
+type StartV<const S: usize, const N: usize> = Check<typenum::LeEq<TnC<S>, TnC<N>>>;
+impl<const S: usize, const STEP: usize, const REV: bool, const N: usize, R, Sh> IndexOp<Cons<Const<N>, R>, Sh, Checked>
     for RangeFrom<S, STEP, REV>
 where
     Const<S>: StaticDim,
     Const<N>: StaticDim,
     TnC<S>: IsLessOrEqual<TnC<N>>,
     typenum::LeEq<TnC<S>, TnC<N>>: Verdict,
-    Check<typenum::LeEq<TnC<S>, TnC<N>>>: RangeFromLen<S, N, STEP, Sh>,
-    <Check<typenum::LeEq<TnC<S>, TnC<N>>> as RangeFromLen<S, N, STEP, Sh>>::Len: ToConst,
+    StartV<S, N>: RangeFromLen<S, N, STEP>,
+    <StartV<S, N> as RangeFromLen<S, N, STEP>>::Len: ToConst,
 {
-    type Out = Cons<<<Check<typenum::LeEq<TnC<S>, TnC<N>>> as RangeFromLen<S, N, STEP, Sh>>::Len as ToConst>::Out, Nil>;
+    type Out = Cons<<<StartV<S, N> as RangeFromLen<S, N, STEP>>::Len as ToConst>::Out, Nil>;
     type Rest = R;
+    type Checks = Cons<Chk<KStart, StartV<S, N>, S, N, Sh>, Nil>;
 }
-impl<const S: usize, const STEP: usize, const REV: bool, R, Sh> IndexOp<Cons<Dyn, R>, Sh> for RangeFrom<S, STEP, REV> {
+impl<const S: usize, const STEP: usize, const REV: bool, const N: usize, R, Sh> IndexOp<Cons<Const<N>, R>, Sh, Loose>
+    for RangeFrom<S, STEP, REV>
+{
     type Out = Cons<Dyn, Nil>;
     type Rest = R;
+    type Checks = Nil;
+}
+impl<const S: usize, const STEP: usize, const REV: bool, R, Sh, M> IndexOp<Cons<Dyn, R>, Sh, M>
+    for RangeFrom<S, STEP, REV>
+{
+    type Out = Cons<Dyn, Nil>;
+    type Rest = R;
+    type Checks = Nil;
 }
 impl<
         const KS: usize,
@@ -351,17 +478,35 @@ impl<
         const N: usize,
         R,
         Sh,
-    > IndexOp<Cons<Const<N>, R>, Sh> for RangeNeg<KS, KE, STEP, LEN, REV, ONE>
+    > IndexOp<Cons<Const<N>, R>, Sh, Checked> for RangeNeg<KS, KE, STEP, LEN, REV, ONE>
 where
     LenDim<LEN, ONE>: PickDim,
     Const<KS>: StaticDim,
     Const<N>: StaticDim,
     TnC<KS>: IsLessOrEqual<TnC<N>>,
     typenum::LeEq<TnC<KS>, TnC<N>>: Verdict,
-    Check<typenum::LeEq<TnC<KS>, TnC<N>>>: NegStartInBounds<KS, N, Sh>,
 {
     type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
     type Rest = R;
+    type Checks = Cons<Chk<KNegStart, Check<typenum::LeEq<TnC<KS>, TnC<N>>>, KS, N, Sh>, Nil>;
+}
+impl<
+        const KS: usize,
+        const KE: usize,
+        const STEP: usize,
+        const LEN: usize,
+        const REV: bool,
+        const ONE: bool,
+        const N: usize,
+        R,
+        Sh,
+    > IndexOp<Cons<Const<N>, R>, Sh, Loose> for RangeNeg<KS, KE, STEP, LEN, REV, ONE>
+where
+    LenDim<LEN, ONE>: PickDim,
+{
+    type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
+    type Rest = R;
+    type Checks = Nil;
 }
 impl<
         const KS: usize,
@@ -372,20 +517,24 @@ impl<
         const ONE: bool,
         R,
         Sh,
-    > IndexOp<Cons<Dyn, R>, Sh> for RangeNeg<KS, KE, STEP, LEN, REV, ONE>
+        M,
+    > IndexOp<Cons<Dyn, R>, Sh, M> for RangeNeg<KS, KE, STEP, LEN, REV, ONE>
 where
     LenDim<LEN, ONE>: PickDim,
 {
     type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
     type Rest = R;
+    type Checks = Nil;
 }
-impl<D: Dim, R, Sh> IndexOp<Cons<D, R>, Sh> for RangeDyn {
+impl<D: Dim, R, Sh, M> IndexOp<Cons<D, R>, Sh, M> for RangeDyn {
     type Out = Cons<Dyn, Nil>;
     type Rest = R;
+    type Checks = Nil;
 }
-impl<L, Sh> IndexOp<L, Sh> for NewAxis {
+impl<L, Sh, M> IndexOp<L, Sh, M> for NewAxis {
     type Out = Cons<One, Nil>;
     type Rest = L;
+    type Checks = Nil;
 }
 
 /// Never implemented: the bound that an index op meets when no dims are left, so that "too many
@@ -398,12 +547,13 @@ impl<L, Sh> IndexOp<L, Sh> for NewAxis {
 pub trait TooManyIndices {}
 /// The basic ops that consume one input dim (all but `None`).
 pub trait ConsumesDim {}
-impl<Op: ConsumesDim, Sh> IndexOp<Nil, Sh> for Op
+impl<Op: ConsumesDim, Sh, M> IndexOp<Nil, Sh, M> for Op
 where
     Sh: TooManyIndices,
 {
     type Out = Nil;
     type Rest = Nil;
+    type Checks = Nil;
 }
 macro_rules! consumes_dim {
     ($([$($p:tt)*] $t:ty;)*) => {$( impl<$($p)*> ConsumesDim for $t {} )*};
@@ -424,12 +574,13 @@ consumes_dim! {
 /// A literal index or range on a [`One`] dim is checked as on `Const<1>`.
 macro_rules! one_as_const1 {
     ($([$($g:tt)*] $op:ty;)*) => {$(
-        impl<$($g)* R, Sh> IndexOp<Cons<One, R>, Sh> for $op
+        impl<$($g)* R, Sh, M> IndexOp<Cons<One, R>, Sh, M> for $op
         where
-            $op: IndexOp<Cons<Const<1>, R>, Sh>,
+            $op: IndexOp<Cons<Const<1>, R>, Sh, M>,
         {
-            type Out = <$op as IndexOp<Cons<Const<1>, R>, Sh>>::Out;
+            type Out = <$op as IndexOp<Cons<Const<1>, R>, Sh, M>>::Out;
             type Rest = R;
+            type Checks = <$op as IndexOp<Cons<Const<1>, R>, Sh, M>>::Checks;
         }
     )*};
 }
@@ -444,67 +595,264 @@ one_as_const1! {
 }
 
 /// Applies a list of ops to the front of the dims list `L`.
-pub trait ApplyOps<L, Sh> {
+pub trait ApplyOps<L, Sh, M> {
     /// Output dims.
     type Out;
     /// Remaining input dims.
     type Rest;
+    /// The recorded checks.
+    type Checks;
 }
-impl<L, Sh> ApplyOps<L, Sh> for Nil {
+impl<L, Sh, M> ApplyOps<L, Sh, M> for Nil {
     type Out = Nil;
     type Rest = L;
+    type Checks = Nil;
 }
-impl<L, Sh, O, R> ApplyOps<L, Sh> for Cons<O, R>
+type OpOut<O, L, Sh, M> = <O as IndexOp<L, Sh, M>>::Out;
+type OpRest<O, L, Sh, M> = <O as IndexOp<L, Sh, M>>::Rest;
+type OpChecks<O, L, Sh, M> = <O as IndexOp<L, Sh, M>>::Checks;
+impl<L, Sh, M, O, R> ApplyOps<L, Sh, M> for Cons<O, R>
 where
-    O: IndexOp<L, Sh>,
-    R: ApplyOps<<O as IndexOp<L, Sh>>::Rest, Sh>,
-    <O as IndexOp<L, Sh>>::Out: Concat<<R as ApplyOps<<O as IndexOp<L, Sh>>::Rest, Sh>>::Out>,
+    O: IndexOp<L, Sh, M>,
+    R: ApplyOps<OpRest<O, L, Sh, M>, Sh, M>,
+    OpOut<O, L, Sh, M>: Concat<<R as ApplyOps<OpRest<O, L, Sh, M>, Sh, M>>::Out>,
+    OpChecks<O, L, Sh, M>: Concat<<R as ApplyOps<OpRest<O, L, Sh, M>, Sh, M>>::Checks>,
 {
-    type Out = <<O as IndexOp<L, Sh>>::Out as Concat<<R as ApplyOps<<O as IndexOp<L, Sh>>::Rest, Sh>>::Out>>::Out;
-    type Rest = <R as ApplyOps<<O as IndexOp<L, Sh>>::Rest, Sh>>::Rest;
+    type Out = <OpOut<O, L, Sh, M> as Concat<<R as ApplyOps<OpRest<O, L, Sh, M>, Sh, M>>::Out>>::Out;
+    type Rest = <R as ApplyOps<OpRest<O, L, Sh, M>, Sh, M>>::Rest;
+    type Checks = <OpChecks<O, L, Sh, M> as Concat<<R as ApplyOps<OpRest<O, L, Sh, M>, Sh, M>>::Checks>>::Out;
 }
 
 /// After the front ops: the reversed post-ellipsis ops applied to the back.
-pub trait PostApply<Post, Sh> {
+pub trait PostApply<Post, Sh, M> {
     /// The remaining dims followed by the post ops' output.
     type Out;
+    /// The post ops' recorded checks.
+    type Checks;
 }
-type PostOps<L, Post, Sh> = <Post as ApplyOps<<L as Reverse>::Out, Sh>>::Out;
-type PostRest<L, Post, Sh> = <Post as ApplyOps<<L as Reverse>::Out, Sh>>::Rest;
-impl<L, Post, Sh> PostApply<Post, Sh> for L
+type PostOps<L, Post, Sh, M> = <Post as ApplyOps<<L as Reverse>::Out, Sh, M>>::Out;
+type PostRest<L, Post, Sh, M> = <Post as ApplyOps<<L as Reverse>::Out, Sh, M>>::Rest;
+impl<L, Post, Sh, M> PostApply<Post, Sh, M> for L
 where
     L: Reverse,
-    Post: ApplyOps<L::Out, Sh>,
-    PostRest<L, Post, Sh>: Reverse,
-    PostOps<L, Post, Sh>: Reverse,
-    <PostRest<L, Post, Sh> as Reverse>::Out: Concat<<PostOps<L, Post, Sh> as Reverse>::Out>,
+    Post: ApplyOps<L::Out, Sh, M>,
+    PostRest<L, Post, Sh, M>: Reverse,
+    PostOps<L, Post, Sh, M>: Reverse,
+    <PostRest<L, Post, Sh, M> as Reverse>::Out: Concat<<PostOps<L, Post, Sh, M> as Reverse>::Out>,
 {
-    type Out = <<PostRest<L, Post, Sh> as Reverse>::Out as Concat<<PostOps<L, Post, Sh> as Reverse>::Out>>::Out;
+    type Out = <<PostRest<L, Post, Sh, M> as Reverse>::Out as Concat<<PostOps<L, Post, Sh, M> as Reverse>::Out>>::Out;
+    type Checks = <Post as ApplyOps<L::Out, Sh, M>>::Checks;
 }
 
-/// The result shape of indexing `Self` with `Spec<Pre, Post>`.
-pub trait SliceShape<Pre, Post>: Shape {
+/// The result shape of indexing a tensor of shape `S` with the spec `Self` (a [`Spec`]) under
+/// the rule set `M` ([`Checked`] or [`Loose`]), and the bounds checks the spec records.
+/// Implemented on the spec rather than the shape so that, when a rule fails (too many indices,
+/// index tensors that do not broadcast), rustc titles the error with that rule's own message.
+pub trait SliceShape<S, M> {
     /// The view's shape.
     type Out: Shape;
+    /// The recorded checks (see [`AllInBounds`]).
+    type Checks;
 }
-type PreOut<S, Pre> = <Pre as ApplyOps<<S as StaticRank>::List, S>>::Out;
-type PreRest<S, Pre> = <Pre as ApplyOps<<S as StaticRank>::List, S>>::Rest;
-impl<S, Pre, Post> SliceShape<Pre, Post> for S
+/// The two op lists of a [`Spec`] (so that [`SliceShape`] has a blanket impl).
+pub trait SpecParts {
+    /// The ops before `...`.
+    type Pre;
+    /// The ops after `...`, reversed.
+    type Post;
+}
+impl<Pre, Post> SpecParts for Spec<Pre, Post> {
+    type Pre = Pre;
+    type Post = Post;
+}
+type PreOut<S, Pre, M> = <Pre as ApplyOps<<S as StaticRank>::List, S, M>>::Out;
+type PreRest<S, Pre, M> = <Pre as ApplyOps<<S as StaticRank>::List, S, M>>::Rest;
+type PreChecks<S, Pre, M> = <Pre as ApplyOps<<S as StaticRank>::List, S, M>>::Checks;
+impl<X: SpecParts, S, M> SliceShape<S, M> for X
 where
     S: StaticRank,
-    Pre: ApplyOps<S::List, S>,
-    PreRest<S, Pre>: PostApply<Post, S>,
-    PreOut<S, Pre>: Concat<<PreRest<S, Pre> as PostApply<Post, S>>::Out>,
-    Joined<S, Pre, Post>: Resolve<S>,
-    <Joined<S, Pre, Post> as Resolve<S>>::Out: ListToTuple<S>,
+    X::Pre: ApplyOps<S::List, S, M>,
+    PreRest<S, X::Pre, M>: PostApply<X::Post, S, M>,
+    PreOut<S, X::Pre, M>: Concat<<PreRest<S, X::Pre, M> as PostApply<X::Post, S, M>>::Out>,
+    PreChecks<S, X::Pre, M>: Concat<<PreRest<S, X::Pre, M> as PostApply<X::Post, S, M>>::Checks>,
+    Joined<S, X::Pre, X::Post, M>: Resolve<S>,
+    <Joined<S, X::Pre, X::Post, M> as Resolve<S>>::Out: ListToTuple<S>,
 {
-    type Out = <<Joined<S, Pre, Post> as Resolve<S>>::Out as ListToTuple<S>>::Tuple;
+    type Out = <<Joined<S, X::Pre, X::Post, M> as Resolve<S>>::Out as ListToTuple<S>>::Tuple;
+    type Checks = <PreChecks<S, X::Pre, M> as Concat<<PreRest<S, X::Pre, M> as PostApply<X::Post, S, M>>::Checks>>::Out;
 }
 /// The output dims of all ops, before advanced indices are resolved.
-type Joined<S, Pre, Post> = <PreOut<S, Pre> as Concat<<PreRest<S, Pre> as PostApply<Post, S>>::Out>>::Out;
+type Joined<S, Pre, Post, M> = <PreOut<S, Pre, M> as Concat<<PreRest<S, Pre, M> as PostApply<Post, S, M>>::Out>>::Out;
 #[diagnostic::do_not_recommend]
-impl<Pre, Post> SliceShape<Pre, Post> for DynShape {
+impl<X: SpecParts, M> SliceShape<DynShape, M> for X {
     type Out = DynShape;
+    type Checks = Nil;
+}
+
+// ------------------------------------------------------------------- build-time check (loose)
+/// Whether a static size is inside typenum's `const-generics` bridge: `0..=1024`, 3600, `2^k` and
+/// `2^k - 1` from 2047 up, and powers of ten from 10^4 (the sizes the [`Checked`] rules can
+/// compare at `cargo check` time).
+pub const fn in_bridge(n: usize) -> bool {
+    if n <= 1024 || n == 3600 || n.is_power_of_two() {
+        return true;
+    }
+    if let Some(m) = n.checked_add(1) {
+        if m.is_power_of_two() {
+            return true;
+        }
+    }
+    let mut p: usize = 10_000;
+    loop {
+        if p == n {
+            return true;
+        }
+        match p.checked_mul(10) {
+            Some(q) => p = q,
+            None => return false,
+        }
+    }
+}
+
+/// What a literal op of `t!` asks of the dim it consumes, for the build-time check of the
+/// [`Loose`] rules: `kind` 0 nothing (or a run-time value), 1 index `< n`, 2 index `-lit` (`lit <=
+/// n`), 3 range end `<= n`, 4 negative start `-lit` (`lit <= n`), 5 open start `<= n`; `consumes`
+/// input dims.
+#[derive(Clone, Copy, Debug)]
+pub struct OpDesc {
+    kind: u8,
+    lit: usize,
+    consumes: usize,
+}
+impl OpDesc {
+    pub(crate) const fn new(kind: u8, lit: usize, consumes: usize) -> Self {
+        OpDesc { kind, lit, consumes }
+    }
+    /// Whether the op fits a static dim of size `n`, or cannot be checked at compile time
+    /// because both `n` and the literal are inside the bridge (the [`Checked`] rules' domain:
+    /// such a dim here comes from generic code, which is checked at run time).
+    const fn ok_on(&self, n: usize) -> bool {
+        if self.kind == 0 || (in_bridge(n) && in_bridge(self.lit)) {
+            return true;
+        }
+        match self.kind {
+            1 => self.lit < n,
+            3 | 5 => self.lit <= n,
+            _ => self.lit <= n,
+        }
+    }
+}
+/// The [`OpDesc`] of an op type.
+pub trait DescOp {
+    /// The description.
+    const DESC: OpDesc;
+}
+macro_rules! desc_op {
+    ($([$($p:tt)*] $t:ty => $kind:expr, $lit:expr, $n:expr;)*) => {$(
+        impl<$($p)*> DescOp for $t {
+            const DESC: OpDesc = OpDesc::new($kind, $lit, $n);
+        }
+    )*};
+}
+desc_op! {
+    [] Full => 0, 0, 1;
+    [const I: usize] At<I> => 1, I, 1;
+    [const K: usize] AtNeg<K> => 2, K, 1;
+    [] AtDyn => 0, 0, 1;
+    [const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool, const ONE: bool]
+        Range<S, E, STEP, LEN, REV, ONE> => 3, E, 1;
+    [const S: usize, const STEP: usize, const REV: bool] RangeFrom<S, STEP, REV> => 5, S, 1;
+    [const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool, const ONE: bool]
+        RangeNeg<KS, KE, STEP, LEN, REV, ONE> => 4, KS, 1;
+    [] RangeDyn => 0, 0, 1;
+    [] NewAxis => 0, 0, 0;
+}
+/// The most ops a `t!` spec may hold on one side of `...` for the build-time check.
+const MAX_OPS: usize = 16;
+/// The [`OpDesc`]s of a list of ops, in order.
+pub trait DescList {
+    /// How many ops.
+    const LEN: usize;
+    /// Their descriptions (`LEN` of them first).
+    const DESCS: [OpDesc; MAX_OPS];
+}
+impl DescList for Nil {
+    const LEN: usize = 0;
+    const DESCS: [OpDesc; MAX_OPS] = [OpDesc::new(0, 0, 0); MAX_OPS];
+}
+impl<O: DescOp, R: DescList> DescList for Cons<O, R> {
+    const LEN: usize = 1 + R::LEN;
+    const DESCS: [OpDesc; MAX_OPS] = {
+        let mut out = [OpDesc::new(0, 0, 0); MAX_OPS];
+        out[0] = O::DESC;
+        let mut i = 0;
+        while i + 1 < MAX_OPS {
+            out[i + 1] = R::DESCS[i];
+            i += 1;
+        }
+        out
+    };
+}
+/// Whether every literal of a spec fits the static dims it consumes, where the [`Checked`] rules
+/// could not have checked it (see [`OpDesc`]).
+const fn loose_ok(
+    stat: &[Option<usize>; MAX_RANK],
+    rank: Option<usize>,
+    pre: &[OpDesc; MAX_OPS],
+    npre: usize,
+    post: &[OpDesc; MAX_OPS],
+    npost: usize,
+) -> bool {
+    let Some(rank) = rank else {
+        return true;
+    };
+    let mut pos = 0;
+    let mut i = 0;
+    while i < npre && i < MAX_OPS {
+        let d = pre[i];
+        if d.consumes == 1 && pos < rank {
+            if let Some(n) = stat[pos] {
+                if !d.ok_on(n) {
+                    return false;
+                }
+            }
+        }
+        pos += d.consumes;
+        i += 1;
+    }
+    let mut back = rank;
+    let mut j = 0;
+    while j < npost && j < MAX_OPS {
+        let d = post[j];
+        if d.consumes > back {
+            return true; // too many indices: a compile error elsewhere
+        }
+        back -= d.consumes;
+        if d.consumes == 1 {
+            if let Some(n) = stat[back] {
+                if !d.ok_on(n) {
+                    return false;
+                }
+            }
+        }
+        j += 1;
+    }
+    true
+}
+
+/// The build-time check of the [`Loose`] rules: every literal index and bound on a static dim
+/// outside typenum's bridge is in range (evaluated when the program is built, so `cargo build`
+/// rejects `t!(x[5000])` on `Shape![3000]`; `cargo check` does not see it). Inside the bridge,
+/// concrete code takes the [`Checked`] rules and generic code checks at run time.
+pub trait LooseCheck {
+    /// Evaluating it fails the build when a literal is out of bounds.
+    const OK: ();
+}
+impl<S: Shape, Pre: DescList, Post: DescList> LooseCheck for (S, Pre, Post) {
+    const OK: () = assert!(
+        loose_ok(&S::STATIC, S::RANK, &Pre::DESCS, Pre::LEN, &Post::DESCS, Post::LEN),
+        "t!: a literal index or bound is out of range for a static dimension of this shape (dimensions outside 0..=1024, 2^k, 2^k-1 and 10^k are checked when the program is built)"
+    );
 }
 
 // ------------------------------------------------------------------------------------ runtime
@@ -538,7 +886,6 @@ impl DimBuf {
 pub struct DimIn {
     size: usize,
     stride: isize,
-    stat: Option<usize>,
     axis: usize,
 }
 
@@ -593,7 +940,6 @@ impl AdvSink for AdvList {
 /// The state of applying a spec to a layout.
 pub struct SliceCx<'l, A = ()> {
     l: &'l Layout,
-    stat: &'l [Option<usize>; MAX_RANK],
     front: usize,
     back: usize,
     given: usize,
@@ -619,7 +965,7 @@ impl<A: AdvSink> SliceCx<'_, A> {
     }
     #[inline(always)]
     fn dim(&self, i: usize) -> DimIn {
-        DimIn { size: self.l.sizes()[i], stride: self.l.strides()[i], stat: self.stat[i], axis: i }
+        DimIn { size: self.l.sizes()[i], stride: self.l.strides()[i], axis: i }
     }
     /// Takes one input dim.
     #[inline(always)]
@@ -671,11 +1017,9 @@ impl<const I: usize> RtOp for At<I> {
     #[inline(always)]
     fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
         let d = cx.take_one::<FRONT>()?;
-        if d.stat.is_some() {
-            cx.off += I as isize * d.stride; // checked at compile time
-        } else {
-            cx.off += index_offset(I as isize, d.size, d.stride, d.axis)?;
-        }
+        // Checked here too: a literal on a generic or out-of-bridge dim is only checked at run
+        // time (the macro refuses literals beyond isize, so the cast is exact).
+        cx.off += index_offset(I as isize, d.size, d.stride, d.axis)?;
         Ok(())
     }
 }
@@ -844,22 +1188,20 @@ impl<O: RtOp, R: RtOps> RtOps for Cons<O, R> {
     }
 }
 
-/// Applies a spec to a layout (shared by the static and dynamic front ends). `stat` holds the
-/// static sizes of the shape type. Advanced (tensor) indices keep their dims in the returned
-/// layout and are returned beside it, with their positions in it.
+/// Applies a spec to a layout (shared by the static and dynamic front ends), checking every index
+/// and bound at run time. Advanced (tensor) indices keep their dims in the returned layout and
+/// are returned beside it, with their positions in it.
 ///
 /// # Errors
 /// Any index or range error, [`ShapeError::TooManyIndices`], [`ShapeError::RankTooLarge`].
 #[inline(always)]
 pub fn apply_spec_advanced<Pre: RtOps, Post: RtOps, A: AdvSink>(
     l: &Layout,
-    stat: &[Option<usize>; MAX_RANK],
     spec: &Spec<Pre, Post>,
 ) -> Result<(Layout, Vec<AdvIndex>), ShapeError> {
     let given = spec.pre.count() + spec.post.count();
     let mut cx = SliceCx {
         l,
-        stat,
         front: 0,
         back: l.rank(),
         given,
@@ -900,132 +1242,310 @@ pub fn apply_spec_advanced<Pre: RtOps, Post: RtOps, A: AdvSink>(
 /// # Errors
 /// As [`apply_spec_advanced`].
 #[inline(always)]
-pub fn apply_spec<Pre: RtOps, Post: RtOps>(
-    l: &Layout,
-    stat: &[Option<usize>; MAX_RANK],
-    spec: &Spec<Pre, Post>,
-) -> Result<Layout, ShapeError> {
-    Ok(apply_spec_advanced::<Pre, Post, ()>(l, stat, spec)?.0)
+pub fn apply_spec<Pre: RtOps, Post: RtOps>(l: &Layout, spec: &Spec<Pre, Post>) -> Result<Layout, ShapeError> {
+    Ok(apply_spec_advanced::<Pre, Post, ()>(l, spec)?.0)
 }
 
-/// What `t!(x[...])` gives for a tensor of shape `S`.
-type SliceOut<'a, T, S, Pre, Post> = <SpecKind<Pre, Post> as ResultKind>::Out<'a, T, <S as SliceShape<Pre, Post>>::Out>;
+/// What `t!(x[...])` gives for a tensor of shape `S` under the rule set `M`.
+type SliceOut<'a, T, S, Pre, Post, M> =
+    <SpecKind<Pre, Post> as ResultKind>::Out<'a, T, <Spec<Pre, Post> as SliceShape<S, M>>::Out>;
+/// What `t!(x[...])` gives under the [`Loose`] rules.
+type LooseOut<'a, T, S, Pre, Post> = SliceOut<'a, T, S, Pre, Post, Loose>;
+/// What `t!(mut x[...])` gives under the [`Loose`] rules.
+type LooseOutMut<'a, T, S, Pre, Post> = SliceOutMut<'a, T, S, Pre, Post, Loose>;
+/// What `t!(mut x[...])` gives.
+type SliceOutMut<'a, T, S, Pre, Post, M> =
+    <SpecKind<Pre, Post> as ResultKind>::OutMut<'a, T, <Spec<Pre, Post> as SliceShape<S, M>>::Out>;
+type SpecKind<Pre, Post> = <(<Pre as AnyAdvanced>::Kind, <Post as AnyAdvanced>::Kind) as KindOr>::Out;
 
-/// The body of both [`TSlice`] impls: a view for basic indices, a copy for index tensors.
+/// What `t!` indexes: a view of its operand, taken by value from a view (so the result keeps the
+/// view's lifetime) and borrowed from anything else (`t!` calls it through autoref).
+pub trait TSource<'a> {
+    /// The element type.
+    type Elem: crate::Element;
+    /// The shape type.
+    type Shape: Shape;
+    /// The view.
+    fn t_source(self) -> crate::TensorView<'a, Self::Elem, Self::Shape>;
+}
+impl<'a, D: Data, S: Shape> TSource<'a> for &'a TensorBase<D, S> {
+    type Elem = D::Elem;
+    type Shape = S;
+    #[inline(always)]
+    fn t_source(self) -> crate::TensorView<'a, D::Elem, S> {
+        TensorBase::from_parts(self.data.as_slice(), self.layout)
+    }
+}
+impl<'a, T: crate::Element, S: Shape> TSource<'a> for crate::TensorView<'a, T, S> {
+    type Elem = T;
+    type Shape = S;
+    #[inline(always)]
+    fn t_source(self) -> crate::TensorView<'a, T, S> {
+        self
+    }
+}
+/// What `t!(mut ...)` and the assignment forms index: a mutable view of the operand (a mutable
+/// view is moved, keeping its lifetime; anything else is borrowed mutably).
+pub trait TSourceMut<'a> {
+    /// The element type.
+    type Elem: crate::Element;
+    /// The shape type.
+    type Shape: Shape;
+    /// The mutable view.
+    fn t_source_mut(self) -> TensorViewMut<'a, Self::Elem, Self::Shape>;
+}
+impl<'a, D: DataMut, S: Shape> TSourceMut<'a> for &'a mut TensorBase<D, S> {
+    type Elem = D::Elem;
+    type Shape = S;
+    #[inline(always)]
+    fn t_source_mut(self) -> TensorViewMut<'a, D::Elem, S> {
+        self.as_view_mut()
+    }
+}
+impl<'a, T: crate::Element, S: Shape> TSourceMut<'a> for TensorViewMut<'a, T, S> {
+    type Elem = T;
+    type Shape = S;
+    #[inline(always)]
+    fn t_source_mut(self) -> TensorViewMut<'a, T, S> {
+        self
+    }
+}
+
+/// A `t!` operand with its spec, on which the macro calls `t_slice`: through [`TSliceChecked`]
+/// when the spec's literals and static dims are inside typenum's bridge (then every literal is
+/// checked at compile time, as a bound of that method), through [`TSliceLoose`] (on `&Probe`,
+/// reached by autoref only when the checked impl does not apply) otherwise. See [`Checked`] and
+/// [`Loose`].
+pub struct Probe<'a, T, S: Shape, Pre, Post> {
+    data: &'a [T],
+    layout: Layout,
+    spec: Spec<Pre, Post>,
+    _shape: PhantomData<S>,
+}
+/// The probe of `t!(x[...])` (called by the macro).
 #[inline(always)]
-fn slice_spec<'a, T: crate::Element, S, Pre: RtOps + AnyAdvanced, Post: RtOps + AnyAdvanced>(
+pub fn probe<'a, X: TSource<'a>, Pre, Post>(x: X, spec: Spec<Pre, Post>) -> Probe<'a, X::Elem, X::Shape, Pre, Post> {
+    let v = x.t_source();
+    Probe { data: v.data, layout: v.layout, spec, _shape: PhantomData }
+}
+/// The mutable form of [`Probe`] (`t!(mut ...)` and the assignment forms).
+pub struct ProbeMut<'a, T, S: Shape, Pre, Post> {
+    data: &'a mut [T],
+    layout: Layout,
+    spec: Spec<Pre, Post>,
+    _shape: PhantomData<S>,
+}
+/// The probe of `t!(mut x[...])` and `t!(x[...] = v)` (called by the macro).
+#[inline(always)]
+pub fn probe_mut<'a, X: TSourceMut<'a>, Pre, Post>(
+    x: X,
+    spec: Spec<Pre, Post>,
+) -> ProbeMut<'a, X::Elem, X::Shape, Pre, Post> {
+    let v = x.t_source_mut();
+    ProbeMut { data: v.data, layout: v.layout, spec, _shape: PhantomData }
+}
+
+/// Applies a spec to a probe's view: a view for basic indices, a copy for index tensors.
+#[inline(always)]
+fn slice_spec<'a, T: crate::Element, S2: Shape, Pre: RtOps + AnyAdvanced, Post: RtOps + AnyAdvanced>(
     data: &'a [T],
     layout: &Layout,
     spec: &Spec<Pre, Post>,
-) -> Result<SliceOut<'a, T, S, Pre, Post>, ShapeError>
+) -> Result<<SpecKind<Pre, Post> as ResultKind>::Out<'a, T, S2>, ShapeError>
 where
-    S: SliceShape<Pre, Post>,
     (Pre::Kind, Post::Kind): KindOr,
 {
-    let (l, adv) =
-        apply_spec_advanced::<Pre, Post, <SpecKind<Pre, Post> as ResultKind>::Sink>(layout, &S::STATIC, spec)?;
+    let (l, adv) = apply_spec_advanced::<Pre, Post, <SpecKind<Pre, Post> as ResultKind>::Sink>(layout, spec)?;
     <SpecKind<Pre, Post> as ResultKind>::make(data, l, adv)
 }
+/// [`slice_spec`] for a mutable target: a mutable view, or the pending write of index tensors.
+#[inline(always)]
+fn slice_spec_mut<'a, T: crate::Element, S2: Shape, Pre: RtOps + AnyAdvanced, Post: RtOps + AnyAdvanced>(
+    data: &'a mut [T],
+    layout: &Layout,
+    spec: &Spec<Pre, Post>,
+) -> Result<<SpecKind<Pre, Post> as ResultKind>::OutMut<'a, T, S2>, ShapeError>
+where
+    (Pre::Kind, Post::Kind): KindOr,
+{
+    let (l, adv) = apply_spec_advanced::<Pre, Post, <SpecKind<Pre, Post> as ResultKind>::Sink>(layout, spec)?;
+    Ok(<SpecKind<Pre, Post> as ResultKind>::make_mut(data, l, adv))
+}
 
-/// What `t!(x[...])` calls (through autoref, so `x` may be an owned tensor, a view or a
-/// reference). Basic indices give a view that keeps the source's lifetime; index tensors give a
-/// copy (a [`Tensor`](crate::Tensor)), as in PyTorch.
-pub trait TSlice<Pre, Post> {
+/// `t!(x[...])` under the [`Checked`] rules: the result shape computed with compile-time size
+/// arithmetic, every literal checked by the `Checks: AllInBounds` bound of the method (a compile
+/// error naming the literal, the size and the shape). Indices are checked at run time as well.
+pub trait TSliceChecked {
     /// The resulting view or tensor.
     type Output;
+    /// The spec's recorded checks.
+    type Checks;
     /// Applies the spec, panicking on a runtime index error.
-    fn t_slice(self, spec: Spec<Pre, Post>) -> Self::Output;
+    #[track_caller]
+    fn t_slice(&self) -> Self::Output
+    where
+        Self::Checks: AllInBounds;
     /// Applies the spec (`t!(try x[...])`).
     ///
     /// # Errors
     /// Any runtime index or range error, as [`apply_spec`].
-    fn t_try_slice(self, spec: Spec<Pre, Post>) -> Result<Self::Output, ShapeError>;
+    fn t_try_slice(&self) -> Result<Self::Output, ShapeError>
+    where
+        Self::Checks: AllInBounds;
 }
-type SpecKind<Pre, Post> = <(<Pre as AnyAdvanced>::Kind, <Post as AnyAdvanced>::Kind) as KindOr>::Out;
-impl<'a, D: Data, S, Pre: RtOps + AnyAdvanced, Post: RtOps + AnyAdvanced> TSlice<Pre, Post> for &'a TensorBase<D, S>
+impl<'a, T: crate::Element, S: Shape, Pre: RtOps + AnyAdvanced, Post: RtOps + AnyAdvanced> TSliceChecked
+    for Probe<'a, T, S, Pre, Post>
 where
-    S: SliceShape<Pre, Post>,
+    Spec<Pre, Post>: SliceShape<S, Checked>,
     (Pre::Kind, Post::Kind): KindOr,
 {
-    type Output = <SpecKind<Pre, Post> as ResultKind>::Out<'a, D::Elem, <S as SliceShape<Pre, Post>>::Out>;
+    type Output = SliceOut<'a, T, S, Pre, Post, Checked>;
+    type Checks = <Spec<Pre, Post> as SliceShape<S, Checked>>::Checks;
     #[inline(always)]
     #[track_caller]
-    fn t_slice(self, spec: Spec<Pre, Post>) -> Self::Output {
-        self.t_try_slice(spec).or_panic()
+    fn t_slice(&self) -> Self::Output
+    where
+        Self::Checks: AllInBounds,
+    {
+        self.t_try_slice().or_panic()
     }
     #[inline(always)]
-    fn t_try_slice(self, spec: Spec<Pre, Post>) -> Result<Self::Output, ShapeError> {
-        slice_spec::<D::Elem, S, Pre, Post>(self.data.as_slice(), &self.layout, &spec)
+    fn t_try_slice(&self) -> Result<Self::Output, ShapeError>
+    where
+        Self::Checks: AllInBounds,
+    {
+        slice_spec(self.data, &self.layout, &self.spec)
     }
 }
-impl<'a, T: crate::Element, S, Pre: RtOps + AnyAdvanced, Post: RtOps + AnyAdvanced> TSlice<Pre, Post>
-    for TensorBase<&'a [T], S>
-where
-    S: SliceShape<Pre, Post>,
-    (Pre::Kind, Post::Kind): KindOr,
-{
-    type Output = <SpecKind<Pre, Post> as ResultKind>::Out<'a, T, <S as SliceShape<Pre, Post>>::Out>;
-    #[inline(always)]
+/// `t!(x[...])` under the [`Loose`] rules (generic sizes, or sizes outside typenum's bridge):
+/// checked at run time, and literals on static dims outside the bridge also when the program is
+/// built ([`LooseCheck`]). Implemented for every probe, with the shape rule as a bound of the
+/// method, so a spec that fits no rule (too many indices, index tensors that do not broadcast) is
+/// an error naming that rule.
+pub trait TSliceLoose<'a, T: crate::Element, S: Shape, Pre, Post> {
+    /// Applies the spec, panicking on a runtime index error.
     #[track_caller]
-    fn t_slice(self, spec: Spec<Pre, Post>) -> Self::Output {
-        self.t_try_slice(spec).or_panic()
-    }
-    #[inline(always)]
-    fn t_try_slice(self, spec: Spec<Pre, Post>) -> Result<Self::Output, ShapeError> {
-        slice_spec::<T, S, Pre, Post>(self.data, &self.layout, &spec)
-    }
-}
-
-/// What `t!(x[...] = value)` calls: a mutable view of the indexed elements (basic indices), or
-/// the pending write of PyTorch's `index_put_` (index tensors).
-pub trait TSliceMut<Pre, Post>: Sized {
-    /// The resulting mutable view or pending write.
-    type Output;
-    /// Applies the spec (`t!(try x[...] = v)`).
+    #[rustfmt::skip] // one line: the bound is what an error shows
+    fn t_slice(&self) -> LooseOut<'a, T, S, Pre, Post> where Spec<Pre, Post>: SliceShape<S, Loose>, Pre: LooseOps, Post: LooseOps, (Pre::Kind, Post::Kind): KindOr;
+    /// Applies the spec (`t!(try x[...])`).
     ///
     /// # Errors
     /// Any runtime index or range error, as [`apply_spec`].
-    fn t_try_slice_mut(self, spec: Spec<Pre, Post>) -> Result<Self::Output, ShapeError>;
-    /// Applies the spec, panicking on a runtime index error.
-    #[track_caller]
-    fn t_slice_mut(self, spec: Spec<Pre, Post>) -> Self::Output {
-        self.t_try_slice_mut(spec).or_panic()
-    }
+    #[rustfmt::skip]
+    fn t_try_slice(&self) -> Result<LooseOut<'a, T, S, Pre, Post>, ShapeError> where Spec<Pre, Post>: SliceShape<S, Loose>, Pre: LooseOps, Post: LooseOps, (Pre::Kind, Post::Kind): KindOr;
 }
-impl<'a, D: DataMut, S, Pre: RtOps + AnyAdvanced, Post: RtOps + AnyAdvanced> TSliceMut<Pre, Post>
-    for &'a mut TensorBase<D, S>
-where
-    S: SliceShape<Pre, Post>,
-    (Pre::Kind, Post::Kind): KindOr,
-{
-    type Output = <SpecKind<Pre, Post> as ResultKind>::OutMut<'a, D::Elem, <S as SliceShape<Pre, Post>>::Out>;
+impl<'a, T: crate::Element, S: Shape, Pre, Post> TSliceLoose<'a, T, S, Pre, Post> for &Probe<'a, T, S, Pre, Post> {
     #[inline(always)]
-    fn t_try_slice_mut(self, spec: Spec<Pre, Post>) -> Result<Self::Output, ShapeError> {
-        let (l, adv) = apply_spec_advanced::<Pre, Post, <SpecKind<Pre, Post> as ResultKind>::Sink>(
-            &self.layout,
-            &S::STATIC,
-            &spec,
-        )?;
-        Ok(<SpecKind<Pre, Post> as ResultKind>::make_mut(self.data.as_mut_slice(), l, adv))
+    #[track_caller]
+    fn t_slice(&self) -> LooseOut<'a, T, S, Pre, Post>
+    where
+        Spec<Pre, Post>: SliceShape<S, Loose>,
+        Pre: LooseOps,
+        Post: LooseOps,
+        (Pre::Kind, Post::Kind): KindOr,
+    {
+        self.t_try_slice().or_panic()
+    }
+    #[inline(always)]
+    fn t_try_slice(&self) -> Result<LooseOut<'a, T, S, Pre, Post>, ShapeError>
+    where
+        Spec<Pre, Post>: SliceShape<S, Loose>,
+        Pre: LooseOps,
+        Post: LooseOps,
+        (Pre::Kind, Post::Kind): KindOr,
+    {
+        let () = <(S, Pre, Post) as LooseCheck>::OK;
+        slice_spec(self.data, &self.layout, &self.spec)
     }
 }
 
-/// `t!(mut v[...])` on a mutable view takes it by value, so the result keeps its lifetime.
-impl<'a, T: crate::Element, S, Pre: RtOps + AnyAdvanced, Post: RtOps + AnyAdvanced> TSliceMut<Pre, Post>
-    for TensorViewMut<'a, T, S>
+/// The run-time requirements of an op list on the [`Loose`] path, as one bound: ops that apply at
+/// run time and describe themselves for the build-time check.
+pub trait LooseOps: RtOps + AnyAdvanced + DescList {}
+impl<L: RtOps + AnyAdvanced + DescList> LooseOps for L {}
+
+/// `t!(mut x[...])` and the target of `t!(x[...] = v)` under the [`Checked`] rules (see
+/// [`TSliceChecked`]).
+pub trait TSliceMutChecked {
+    /// The resulting mutable view or pending write.
+    type Output;
+    /// The spec's recorded checks.
+    type Checks;
+    /// Applies the spec, panicking on a runtime index error.
+    #[track_caller]
+    fn t_slice_mut(&mut self) -> Self::Output
+    where
+        Self::Checks: AllInBounds;
+    /// Applies the spec (`t!(try mut x[...])`, `t!(try x[...] = v)`).
+    ///
+    /// # Errors
+    /// Any runtime index or range error, as [`apply_spec`].
+    fn t_try_slice_mut(&mut self) -> Result<Self::Output, ShapeError>
+    where
+        Self::Checks: AllInBounds;
+}
+impl<'a, T: crate::Element, S: Shape, Pre: RtOps + AnyAdvanced, Post: RtOps + AnyAdvanced> TSliceMutChecked
+    for ProbeMut<'a, T, S, Pre, Post>
 where
-    S: SliceShape<Pre, Post>,
+    Spec<Pre, Post>: SliceShape<S, Checked>,
     (Pre::Kind, Post::Kind): KindOr,
 {
-    type Output = <SpecKind<Pre, Post> as ResultKind>::OutMut<'a, T, <S as SliceShape<Pre, Post>>::Out>;
+    type Output = SliceOutMut<'a, T, S, Pre, Post, Checked>;
+    type Checks = <Spec<Pre, Post> as SliceShape<S, Checked>>::Checks;
     #[inline(always)]
-    fn t_try_slice_mut(self, spec: Spec<Pre, Post>) -> Result<Self::Output, ShapeError> {
-        let (l, adv) = apply_spec_advanced::<Pre, Post, <SpecKind<Pre, Post> as ResultKind>::Sink>(
-            &self.layout,
-            &S::STATIC,
-            &spec,
-        )?;
-        Ok(<SpecKind<Pre, Post> as ResultKind>::make_mut(self.data, l, adv))
+    #[track_caller]
+    fn t_slice_mut(&mut self) -> Self::Output
+    where
+        Self::Checks: AllInBounds,
+    {
+        self.t_try_slice_mut().or_panic()
+    }
+    #[inline(always)]
+    fn t_try_slice_mut(&mut self) -> Result<Self::Output, ShapeError>
+    where
+        Self::Checks: AllInBounds,
+    {
+        // The probe is used once: its borrow moves into the result.
+        slice_spec_mut(core::mem::take(&mut self.data), &self.layout, &self.spec)
+    }
+}
+/// The [`Loose`] form of [`TSliceMutChecked`] (see [`TSliceLoose`]).
+pub trait TSliceMutLoose<'a, T: crate::Element, S: Shape, Pre, Post> {
+    /// Applies the spec, panicking on a runtime index error.
+    #[track_caller]
+    #[rustfmt::skip] // one line: the bound is what an error shows
+    fn t_slice_mut(&mut self) -> LooseOutMut<'a, T, S, Pre, Post> where Spec<Pre, Post>: SliceShape<S, Loose>, Pre: LooseOps, Post: LooseOps, (Pre::Kind, Post::Kind): KindOr;
+    /// Applies the spec.
+    ///
+    /// # Errors
+    /// Any runtime index or range error, as [`apply_spec`].
+    #[rustfmt::skip]
+    fn t_try_slice_mut(&mut self) -> Result<LooseOutMut<'a, T, S, Pre, Post>, ShapeError> where Spec<Pre, Post>: SliceShape<S, Loose>, Pre: LooseOps, Post: LooseOps, (Pre::Kind, Post::Kind): KindOr;
+}
+impl<'a, T: crate::Element, S: Shape, Pre, Post> TSliceMutLoose<'a, T, S, Pre, Post>
+    for &mut ProbeMut<'a, T, S, Pre, Post>
+{
+    #[inline(always)]
+    #[track_caller]
+    fn t_slice_mut(&mut self) -> LooseOutMut<'a, T, S, Pre, Post>
+    where
+        Spec<Pre, Post>: SliceShape<S, Loose>,
+        Pre: LooseOps,
+        Post: LooseOps,
+        (Pre::Kind, Post::Kind): KindOr,
+    {
+        self.t_try_slice_mut().or_panic()
+    }
+    #[inline(always)]
+    fn t_try_slice_mut(&mut self) -> Result<LooseOutMut<'a, T, S, Pre, Post>, ShapeError>
+    where
+        Spec<Pre, Post>: SliceShape<S, Loose>,
+        Pre: LooseOps,
+        Post: LooseOps,
+        (Pre::Kind, Post::Kind): KindOr,
+    {
+        let () = <(S, Pre, Post) as LooseCheck>::OK;
+        slice_spec_mut(core::mem::take(&mut self.data), &self.layout, &self.spec)
     }
 }
 
@@ -1197,50 +1717,6 @@ macro_rules! scalar_compound_t {
     )*};
 }
 scalar_compound_t!(f32, f64, half::f16, half::bf16, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
-
-/// `t!(try x[...] op= value)`: the indexed compound write as a `Result` (the value is evaluated
-/// first).
-///
-/// # Errors
-/// Runtime index errors of the spec, and the errors of [`TCompound::t_try_compound`].
-#[inline(always)]
-pub fn try_compound<X: TSliceMut<Pre, Post>, Pre, Post, Op, V>(
-    target: X,
-    spec: Spec<Pre, Post>,
-    _op: Op,
-    value: V,
-) -> Result<(), ShapeError>
-where
-    X::Output: TCompound<Op, V>,
-{
-    target.t_try_slice_mut(spec)?.t_try_compound(value)
-}
-
-/// `t!(x[...] op= value)`: the indexed compound write, panicking on an error.
-#[inline(always)]
-#[track_caller]
-pub fn compound<X: TSliceMut<Pre, Post>, Pre, Post, Op, V>(target: X, spec: Spec<Pre, Post>, _op: Op, value: V)
-where
-    X::Output: TCompound<Op, V>,
-{
-    target.t_slice_mut(spec).t_compound(value)
-}
-
-/// `t!(try x[...] = value)`: the indexed write as a `Result` (the value is evaluated first).
-///
-/// # Errors
-/// Runtime index errors of the spec, and the errors of [`TAssign::t_try_assign`].
-#[inline(always)]
-pub fn try_assign<X: TSliceMut<Pre, Post>, Pre, Post, V>(
-    target: X,
-    spec: Spec<Pre, Post>,
-    value: V,
-) -> Result<(), ShapeError>
-where
-    X::Output: TAssign<V>,
-{
-    target.t_try_slice_mut(spec)?.t_try_assign(value)
-}
 
 impl<D: DataMut, S: Shape> TensorBase<D, S> {
     /// Copies `src` into this tensor, broadcasting `src` to its shape (PyTorch `copy_`, and

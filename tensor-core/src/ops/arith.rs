@@ -42,10 +42,13 @@ fn check_divisor<T: Num>(op: &'static str, b: &[T], lb: &Layout, out_numel: usiz
     Ok(())
 }
 
-/// The element count of broadcasting `la` with `lb` (0 when they do not broadcast: the broadcast
-/// itself then reports the error).
+/// The element count of broadcasting `la` with `lb` (0 when they do not broadcast or the count
+/// overflows: the broadcast itself then reports the error).
 fn broadcast_numel(la: &Layout, lb: &Layout) -> usize {
-    broadcast_sizes(la.sizes(), lb.sizes()).map_or(0, |(s, r)| s[..r].iter().product())
+    broadcast_sizes(la.sizes(), lb.sizes())
+        .ok()
+        .and_then(|(s, r)| s[..r].iter().try_fold(1usize, |n, &d| n.checked_mul(d)))
+        .unwrap_or(0)
 }
 
 macro_rules! binop {
