@@ -8,7 +8,7 @@
 //! if the indexed dims are adjacent, `B` takes their place, otherwise `B` comes first. A mask's
 //! dim is `Dyn` (its number of true elements is known only at run time).
 use super::{AdvList, AdvSink, AtDyn, Cons, IndexOp, Nil, RtOp, SliceCx, ToIndex};
-use crate::dim::{Dim, Dyn};
+use crate::dim::{Const, Dim, Dyn, One};
 use crate::error::ShapeError;
 use crate::kernels;
 use crate::layout::{advanced_offsets, Layout};
@@ -204,17 +204,26 @@ pub trait DropDims<M, Sh> {
     /// The remaining dims.
     type Rest;
 }
-#[diagnostic::do_not_recommend]
-impl<L, Sh> DropDims<Nil, Sh> for L {
-    type Rest = L;
+/// One impl per mask rank (no recursion), so that a mask with more dims than are left matches no
+/// impl and the error is this trait's message alone.
+macro_rules! drop_dims {
+    ($($m:ident $h:ident),*) => {
+        #[diagnostic::do_not_recommend]
+        impl<$($m, $h,)* T, Sh> DropDims<drop_dims!(@list $($m),*), Sh> for drop_dims!(@tail T; $($h),*) {
+            type Rest = T;
+        }
+    };
+    (@list) => { Nil };
+    (@list $m:ident $(, $ms:ident)*) => { Cons<$m, drop_dims!(@list $($ms),*)> };
+    (@tail $t:ident;) => { $t };
+    (@tail $t:ident; $h:ident $(, $hs:ident)*) => { Cons<$h, drop_dims!(@tail $t; $($hs),*)> };
 }
-#[diagnostic::do_not_recommend]
-impl<H, T, MH, MT, Sh> DropDims<Cons<MH, MT>, Sh> for Cons<H, T>
-where
-    T: DropDims<MT, Sh>,
-{
-    type Rest = <T as DropDims<MT, Sh>>::Rest;
-}
+drop_dims!(M0 H0);
+drop_dims!(M0 H0, M1 H1);
+drop_dims!(M0 H0, M1 H1, M2 H2);
+drop_dims!(M0 H0, M1 H1, M2 H2, M3 H3);
+drop_dims!(M0 H0, M1 H1, M2 H2, M3 H3, M4 H4);
+drop_dims!(M0 H0, M1 H1, M2 H2, M3 H3, M4 H4, M5 H5);
 
 /// Resolves the advanced-index markers of an output-dims list (PyTorch's placement rule).
 #[diagnostic::on_unimplemented(
@@ -250,10 +259,24 @@ where
 {
     type Out = <T as BcastAdv<Acc::Out>>::Out;
 }
-impl<D: Dim, T: BcastAdv<Acc>, Acc> BcastAdv<Acc> for Cons<D, T> {
-    type Out = T::Out;
+/// A basic dim passes (one impl per dim type, so a marker never matches two impls).
+macro_rules! bcast_adv_dim {
+    ($([$($g:tt)*] $d:ty;)*) => {$(
+        impl<$($g)* T: BcastAdv<Acc>, Acc> BcastAdv<Acc> for Cons<$d, T> {
+            type Out = T::Out;
+        }
+    )*};
+}
+bcast_adv_dim! {
+    [const N: usize,] Const<N>;
+    [] One;
+    [] Dyn;
 }
 /// Adds one index shape to the broadcast so far.
+#[diagnostic::on_unimplemented(
+    message = "index tensors of shapes `{Self}` and `{SI}` do not broadcast together",
+    label = "the index tensors of one `t!` must broadcast with each other"
+)]
 pub trait JoinAdv<SI> {
     /// The broadcast shape.
     type Out;
@@ -261,6 +284,7 @@ pub trait JoinAdv<SI> {
 impl<SI> JoinAdv<SI> for NoAdv {
     type Out = SI;
 }
+#[diagnostic::do_not_recommend]
 impl<S: Shape + BroadcastShape<SI>, SI: Shape> JoinAdv<SI> for S {
     type Out = <S as BroadcastShape<SI>>::Output;
 }
