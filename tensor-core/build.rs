@@ -51,7 +51,20 @@ fn shapes() -> String {
         )
         .unwrap();
         writeln!(s, "impl<{gens}> StaticRank for {tup} {{ type List = {list}; }}").unwrap();
-        writeln!(s, "#[diagnostic::do_not_recommend] impl<{gens}> ElemIndex<{tup}> for [usize; {r}] {{}}").unwrap();
+        // Any integer type; rank 0 takes `[usize; 0]` so that `x.at([])` infers.
+        if r == 0 {
+            writeln!(
+                s,
+                "#[diagnostic::do_not_recommend] impl ElemIndex<()> for [usize; 0] {{ #[inline(always)] fn coords(&self) -> &[impl crate::index::ToIndex] {{ self }} }}"
+            )
+            .unwrap();
+        } else {
+            writeln!(
+                s,
+                "#[diagnostic::do_not_recommend] impl<{gens}, I: crate::index::ToIndex> ElemIndex<{tup}> for [I; {r}] {{ #[inline(always)] fn coords(&self) -> &[impl crate::index::ToIndex] {{ self }} }}"
+            )
+            .unwrap();
+        }
         let g = if gens.is_empty() { "Sh".to_string() } else { format!("{gens}, Sh") };
         writeln!(s, "impl<{g}> ListToTuple<Sh> for {list} {{ type Tuple = {tup}; }}").unwrap();
         let cgens = bounds(&ds, "ConstDim");
@@ -68,6 +81,23 @@ fn shapes() -> String {
             tuple(&ts)
         )
         .unwrap();
+        // Strict same-shape rule: same rank, dims pairwise equal (or Dyn); DynShape either way.
+        let es = names("E", r);
+        let te = tuple(&es);
+        let all: Vec<String> = ds.iter().chain(es.iter()).cloned().collect();
+        let wh: Vec<String> =
+            ds.iter().zip(&es).map(|(d, e)| format!("{d}: SameDimStrict<{e}, {tup}, {te}>")).collect();
+        let wh = if wh.is_empty() { String::new() } else { format!("where {}", wh.join(", ")) };
+        writeln!(
+            s,
+            "#[diagnostic::do_not_recommend] impl<{}> SameShape<{te}> for {tup} {wh} {{}}",
+            bounds(&all, "Dim")
+        )
+        .unwrap();
+        writeln!(s, "#[diagnostic::do_not_recommend] impl<{gens}> SameShape<{tup}> for DynShape {{}}").unwrap();
+        writeln!(s, "#[diagnostic::do_not_recommend] impl<{gens}> SameShape<DynShape> for {tup} {{}}").unwrap();
+        let bgens = bounds(&ds, "BridgeDim");
+        writeln!(s, "impl<{bgens}> BridgeShape for {tup} {{}}").unwrap();
         // A runtime shape mixes with every static one: the result is a runtime shape.
         writeln!(s, "#[diagnostic::do_not_recommend] impl<{gens}> BroadcastShape<{tup}> for DynShape {{ type Output = DynShape; }}").unwrap();
         writeln!(s, "#[diagnostic::do_not_recommend] impl<{gens}> BroadcastShape<DynShape> for {tup} {{ type Output = DynShape; }}").unwrap();

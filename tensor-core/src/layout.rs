@@ -244,6 +244,28 @@ impl Layout {
         o as usize
     }
 
+    /// Checks a coordinate given as integers of any type (negative counts from the end, as
+    /// PyTorch's `x[-1, 0]`) against the sizes and returns its buffer offset.
+    ///
+    /// # Errors
+    /// As [`checked_offset`](Self::checked_offset); [`ShapeError::Index`] names the coordinate
+    /// as given.
+    pub fn checked_offset_of<I: crate::index::ToIndex>(&self, index: &[I]) -> Result<usize, ShapeError> {
+        if index.len() != self.rank {
+            return self.checked_offset(&[0; MAX_RANK + 1][..index.len().min(MAX_RANK + 1)]);
+        }
+        let mut c = [0usize; MAX_RANK];
+        for (axis, (v, &n)) in index.iter().zip(self.sizes()).enumerate() {
+            let given = v.to_i128();
+            let j = if given < 0 { given + n as i128 } else { given };
+            if j < 0 || j >= n as i128 {
+                return Err(ShapeError::Index { index: given, axis, size: n });
+            }
+            c[axis] = j as usize;
+        }
+        Ok(self.offset_of(&c[..self.rank]))
+    }
+
     /// Checks a coordinate against the sizes and returns its buffer offset.
     ///
     /// # Errors

@@ -6,7 +6,7 @@ use crate::kernels;
 use crate::layout::{walk, Layout};
 use crate::num::Num;
 use crate::shape::AssignShape;
-use crate::shape::{broadcast_sizes, Broadcast, BroadcastShape, Shape};
+use crate::shape::{broadcast_sizes, Broadcast, BroadcastShape, SameShape, Shape};
 use crate::storage::DataMut;
 use crate::storage::{Data, Element};
 use crate::tensor::{Tensor, TensorBase};
@@ -129,6 +129,100 @@ binop!(Sub, sub, try_sub, sub, -, "torch.sub", |_, _, _| Ok(()));
 binop!(Mul, mul, try_mul, mul, *, "torch.mul", |_, _, _| Ok(()));
 binop!(Div, div, try_div, div, /, "torch.div", |b, lb, n| check_divisor("div", b, lb, n));
 binop!(Rem, rem, try_rem, rem, %, "torch.fmod", |b, lb, n| check_divisor("rem", b, lb, n));
+
+/// The strict element-wise forms: the operands must have the same shape, with no broadcasting, a
+/// compile error for static shapes ([`SameShape`]). They catch the classic silent broadcast of
+/// `[N, 1] - [N]` into `[N, N]` (a regression loss computed over the wrong shape) that `-` accepts,
+/// as PyTorch and NumPy do. No PyTorch counterpart.
+impl<D: Data, S: Shape> TensorBase<D, S>
+where
+    D::Elem: Num,
+{
+    /// The strict forms' shared body: equal runtime sizes, then `f` element-wise.
+    fn same_zip<D2: Data<Elem = D::Elem>, S2: Shape>(
+        &self,
+        op: &'static str,
+        rhs: &TensorBase<D2, S2>,
+        f: fn(D::Elem, D::Elem) -> D::Elem,
+    ) -> Result<Tensor<D::Elem, S>, ShapeError> {
+        if self.sizes() != rhs.sizes() {
+            return Err(ShapeError::Mismatch {
+                op,
+                what: "differ: the `*_same` forms need equal shapes (they never broadcast)".into(),
+                lhs: self.sizes().into(),
+                rhs: rhs.sizes().into(),
+            });
+        }
+        let out = Layout::contiguous(self.sizes())?;
+        Ok(TensorBase::from_parts(
+            kernels::zip(self.data.as_slice(), &self.layout, rhs.data.as_slice(), &rhs.layout, f)?,
+            out,
+        ))
+    }
+
+    /// `self + rhs` for operands of the same shape, never broadcast: `[N, 1]` with `[N]` does not
+    /// compile (`+` would broadcast it to `[N, N]`). The result has `self`'s shape type.
+    ///
+    /// # Errors
+    /// [`ShapeError::Mismatch`] when runtime sizes differ; [`ShapeError::Alloc`].
+    #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
+    pub fn try_add_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Result<Tensor<D::Elem, S>, ShapeError> where S: SameShape<S2> {
+        self.same_zip("add_same", rhs, <D::Elem as Num>::add)
+    }
+    /// [`try_add_same`](Self::try_add_same), panicking with the error's message.
+    #[track_caller]
+    #[rustfmt::skip]
+    pub fn add_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Tensor<D::Elem, S> where S: SameShape<S2> {
+        self.try_add_same(rhs).or_panic()
+    }
+    /// `self - rhs` for operands of the same shape, never broadcast (see
+    /// [`try_add_same`](Self::try_add_same)).
+    ///
+    /// # Errors
+    /// [`ShapeError::Mismatch`] when runtime sizes differ; [`ShapeError::Alloc`].
+    #[rustfmt::skip]
+    pub fn try_sub_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Result<Tensor<D::Elem, S>, ShapeError> where S: SameShape<S2> {
+        self.same_zip("sub_same", rhs, <D::Elem as Num>::sub)
+    }
+    /// [`try_sub_same`](Self::try_sub_same), panicking with the error's message.
+    #[track_caller]
+    #[rustfmt::skip]
+    pub fn sub_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Tensor<D::Elem, S> where S: SameShape<S2> {
+        self.try_sub_same(rhs).or_panic()
+    }
+    /// `self * rhs` for operands of the same shape, never broadcast (see
+    /// [`try_add_same`](Self::try_add_same)).
+    ///
+    /// # Errors
+    /// [`ShapeError::Mismatch`] when runtime sizes differ; [`ShapeError::Alloc`].
+    #[rustfmt::skip]
+    pub fn try_mul_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Result<Tensor<D::Elem, S>, ShapeError> where S: SameShape<S2> {
+        self.same_zip("mul_same", rhs, <D::Elem as Num>::mul)
+    }
+    /// [`try_mul_same`](Self::try_mul_same), panicking with the error's message.
+    #[track_caller]
+    #[rustfmt::skip]
+    pub fn mul_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Tensor<D::Elem, S> where S: SameShape<S2> {
+        self.try_mul_same(rhs).or_panic()
+    }
+    /// `self / rhs` for operands of the same shape, never broadcast (see
+    /// [`try_add_same`](Self::try_add_same)).
+    ///
+    /// # Errors
+    /// [`ShapeError::Mismatch`] when runtime sizes differ; [`ShapeError::DivisionByZero`] for an
+    /// integer division by a zero element; [`ShapeError::Alloc`].
+    #[rustfmt::skip]
+    pub fn try_div_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Result<Tensor<D::Elem, S>, ShapeError> where S: SameShape<S2> {
+        check_divisor("div_same", rhs.storage(), &rhs.layout, self.numel())?;
+        self.same_zip("div_same", rhs, <D::Elem as Num>::div)
+    }
+    /// [`try_div_same`](Self::try_div_same), panicking with the error's message.
+    #[track_caller]
+    #[rustfmt::skip]
+    pub fn div_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Tensor<D::Elem, S> where S: SameShape<S2> {
+        self.try_div_same(rhs).or_panic()
+    }
+}
 
 /// Scalar operands: `&x + 1.0`, `2.0 * &x` (same shape as `x`). One impl per element type,
 /// since a generic scalar impl would overlap with the tensor operands. Integer overflow wraps;

@@ -82,13 +82,8 @@ where
 
     /// [`try_matmul`](Self::try_matmul), panicking with the error's message.
     #[track_caller]
-    pub fn matmul<D2: Data<Elem = D::Elem>, S2: Shape>(
-        &self,
-        rhs: &TensorBase<D2, S2>,
-    ) -> Tensor<D::Elem, <S as MatMulShape<S2>>::Out>
-    where
-        S: MatMulShape<S2>,
-    {
+    #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
+    pub fn matmul<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Tensor<D::Elem, <S as MatMulShape<S2>>::Out> where S: MatMulShape<S2> {
         self.try_matmul(rhs).or_panic()
     }
 }

@@ -120,7 +120,8 @@ impl<S: Shape, R: Shape + MatRhs<S>> MatMulShape<R> for S {
 #[diagnostic::on_unimplemented(
     message = "cannot matmul `{S}` by `{Self}`",
     label = "needs `[.., m, k] @ [.., k, n]`: equal inner dims, batch dims that broadcast",
-    note = "batch dims broadcast like element-wise operands; the size 1 that stretches is `One`"
+    note = "batch dims broadcast like element-wise operands; the size 1 that stretches is `One`",
+    note = "in code generic over shapes, add the bound `{S}: MatMulShape<{Self}>` (the result shape is `<{S} as MatMulShape<{Self}>>::Out`)"
 )]
 pub trait MatRhs<S> {
     /// `[..B, M, N]`.
@@ -338,8 +339,8 @@ impl<LS, RS, const A: isize> CatSameDim<Dyn, LS, RS, A> for Dyn {
 /// typenum's range), `Dyn` when either is `Dyn`.
 #[diagnostic::on_unimplemented(
     message = "cannot concatenate `{LS}` and `{RS}` along axis {A}: no compile-time size for `{Self}` + `{Rhs}`",
-    label = "static concatenated sizes are limited to 1024",
-    note = "compile-time sums cover totals up to 1024; make the axis `Dyn` (`_` in `Shape![..]`, or `into_dyn()`) for larger sizes"
+    label = "a static concatenated size needs a compile-time sum",
+    note = "compile-time sums need concrete sizes with a total up to 1024; in code generic over sizes, or for larger totals, use `Tensor::cat_all` (its concatenated dim is `Dyn`) or make the axis `Dyn` (`_` in `Shape![..]`, or `as_dyn()`)"
 )]
 pub trait CatSumDim<Rhs, LS, RS, const A: isize>: Dim {
     /// The concatenated dim.
@@ -353,12 +354,15 @@ where
 {
     type Out = <typenum::Sum<Tn<P>, Tn<Q>> as ToConst>::Out;
 }
+#[diagnostic::do_not_recommend]
 impl<P: ConstDim, LS, RS, const A: isize> CatSumDim<Dyn, LS, RS, A> for P {
     type Out = Dyn;
 }
+#[diagnostic::do_not_recommend]
 impl<Q: ConstDim, LS, RS, const A: isize> CatSumDim<Q, LS, RS, A> for Dyn {
     type Out = Dyn;
 }
+#[diagnostic::do_not_recommend]
 impl<LS, RS, const A: isize> CatSumDim<Dyn, LS, RS, A> for Dyn {
     type Out = Dyn;
 }

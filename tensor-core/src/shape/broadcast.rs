@@ -86,6 +86,34 @@ impl BroadcastShape<DynShape> for DynShape {
     type Output = DynShape;
 }
 
+/// `Self` and `Rhs` are the same shape, with no broadcasting: the rule of the strict element-wise
+/// forms (`add_same`, ...). Same rank, and each pair of dims equal (a `Dyn` side is checked at run
+/// time; [`DynShape`] on either side too).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` and `{Rhs}` are not the same shape",
+    label = "the `*_same` forms need equal shapes: they never broadcast",
+    note = "use `+ - * /` (or `add`, `sub`, ...) to broadcast, or reshape an operand first (`squeeze`, `unsqueeze`)"
+)]
+pub trait SameShape<Rhs> {}
+/// A dim of [`SameShape`]: equal, or `Dyn` on either side.
+#[diagnostic::on_unimplemented(
+    message = "`{LS}` and `{RS}` are not the same shape: dimension `{Self}` vs `{Rhs}`",
+    label = "the `*_same` forms need equal shapes: they never broadcast"
+)]
+pub trait SameDimStrict<Rhs, LS, RS> {}
+#[diagnostic::do_not_recommend]
+impl<A: Dim, LS, RS> SameDimStrict<A, LS, RS> for A {}
+#[diagnostic::do_not_recommend]
+impl<const N: usize, LS, RS> SameDimStrict<Dyn, LS, RS> for Const<N> {}
+#[diagnostic::do_not_recommend]
+impl<const N: usize, LS, RS> SameDimStrict<Const<N>, LS, RS> for Dyn {}
+#[diagnostic::do_not_recommend]
+impl<LS, RS> SameDimStrict<Dyn, LS, RS> for One {}
+#[diagnostic::do_not_recommend]
+impl<LS, RS> SameDimStrict<One, LS, RS> for Dyn {}
+#[diagnostic::do_not_recommend]
+impl SameShape<DynShape> for DynShape {}
+
 /// The shape of broadcasting `A` with `B`.
 pub type Broadcast<A, B> = <A as BroadcastShape<B>>::Output;
 

@@ -100,14 +100,25 @@ pub trait StaticRank: Shape {
     type List;
 }
 
-/// A coordinate that fits shape `S`: `[usize; R]` for a tuple shape of rank `R`, any
-/// `[usize; R]` for [`DynShape`] (its rank is checked at run time).
+/// A coordinate that fits shape `S`: an array of `R` integers of any integer type (`[i, j]` with
+/// `i: u32` works; negative coordinates count from the end, as PyTorch's `x[-1, 0]`) for a tuple
+/// shape of rank `R`, or of any length for [`DynShape`] (its rank is checked at run time).
 #[diagnostic::on_unimplemented(
     message = "an index `{Self}` does not fit shape `{S}`",
-    label = "the index must have one coordinate per dimension"
+    label = "the index must be an array of integers, one per dimension",
+    note = "any integer type works (`[i, j]` with `i: u32`); negative coordinates count from the end"
 )]
-pub trait ElemIndex<S: Shape>: AsRef<[usize]> {}
-impl<const R: usize> ElemIndex<DynShape> for [usize; R] {}
+pub trait ElemIndex<S: Shape> {
+    /// The coordinates, as given (for the run-time check against the sizes).
+    fn coords(&self) -> &[impl crate::index::ToIndex];
+}
+#[diagnostic::do_not_recommend]
+impl<I: crate::index::ToIndex, const R: usize> ElemIndex<DynShape> for [I; R] {
+    #[inline(always)]
+    fn coords(&self) -> &[impl crate::index::ToIndex] {
+        self
+    }
+}
 
 /// Every dim is `Const<N>` (any `N`): the sizes come from the type alone.
 #[diagnostic::on_unimplemented(
@@ -116,6 +127,18 @@ impl<const R: usize> ElemIndex<DynShape> for [usize; R] {}
     note = "use the `*_sized` constructor (for example `zeros_sized(&[n, 3])`) for shapes with `_` dims"
 )]
 pub trait AllStatic: StaticRank {}
+
+/// Every static dim of the shape is inside typenum's `const-generics` bridge (0..=1024, 2^k,
+/// 2^k - 1, 10^k; see [`crate::dim`]), so literal bounds on it can be checked at `cargo check`
+/// time: what `narrow_const`/`select_const` need for their compile-time form. `Dyn` and [`One`]
+/// dims and [`DynShape`] qualify; a generic `Const<N>` does not (its calls take the run-time form).
+pub trait BridgeShape: Shape {}
+impl BridgeShape for DynShape {}
+/// A dim for [`BridgeShape`].
+pub trait BridgeDim: Dim {}
+impl<const N: usize> BridgeDim for Const<N> where Const<N>: StaticDim {}
+impl BridgeDim for One {}
+impl BridgeDim for Dyn {}
 
 /// `Self` may be relabelled as `Target` without touching the data ([`cast_shape`]): the same
 /// rank, and each pair of dims has the same size (`Const<1>` and [`One`] are both size 1; a `Dyn`

@@ -13,6 +13,7 @@ mod construct;
 pub mod join;
 mod shared;
 pub use shared::SharedTensor;
+pub mod literal;
 mod views;
 mod views_mut;
 
@@ -255,22 +256,44 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         self.try_cast_shape().or_panic()
     }
 
-    /// The element at a coordinate, one index per dim.
+    /// The element at a coordinate, one integer per dim of any integer type (negative counts from
+    /// the end): `x.try_at([i, -1])`.
     ///
     /// # Errors
     /// [`ShapeError::Index`] when a coordinate is out of bounds; a rank error for a
     /// [`DynShape`] tensor of another rank.
     pub fn try_at<I: ElemIndex<S>>(&self, index: I) -> Result<D::Elem, ShapeError> {
-        Ok(self.data.as_slice()[self.layout.checked_offset(index.as_ref())?])
+        Ok(self.data.as_slice()[self.layout.checked_offset_of(index.coords())?])
     }
 
-    /// The element at a coordinate (PyTorch `x[i, j].item()`).
+    /// The element at a coordinate (PyTorch `x[i, j].item()`; negative coordinates count from the
+    /// end).
     ///
     /// # Panics
     /// When a coordinate is out of bounds (see [`try_at`](Self::try_at)).
     #[track_caller]
     pub fn at<I: ElemIndex<S>>(&self, index: I) -> D::Elem {
         self.try_at(index).or_panic()
+    }
+
+    /// The value of a one-element tensor, whatever its rank (PyTorch `item()`): `[] -> T`,
+    /// `[1, 1] -> T`.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when the tensor does not hold exactly one element.
+    pub fn try_item(&self) -> Result<D::Elem, ShapeError> {
+        match self.layout.span() {
+            Some((o, _)) if self.numel() == 1 => Ok(self.data.as_slice()[o as usize]),
+            _ => Err(ShapeError::Invalid(alloc::format!(
+                "item() needs a tensor of one element, got sizes {:?}",
+                self.sizes()
+            ))),
+        }
+    }
+    /// [`try_item`](Self::try_item), panicking with the error's message.
+    #[track_caller]
+    pub fn item(&self) -> D::Elem {
+        self.try_item().or_panic()
     }
 
     /// Writes the element at a coordinate.
@@ -281,7 +304,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         D: DataMut,
     {
-        let o = self.layout.checked_offset(index.as_ref())?;
+        let o = self.layout.checked_offset_of(index.coords())?;
         self.data.as_mut_slice()[o] = value;
         Ok(())
     }
@@ -337,7 +360,7 @@ impl<D: Data, S: Shape, I: ElemIndex<S>> core::ops::Index<I> for TensorBase<D, S
     /// When a coordinate is out of bounds.
     #[track_caller]
     fn index(&self, index: I) -> &D::Elem {
-        &self.data.as_slice()[self.layout.checked_offset(index.as_ref()).or_panic()]
+        &self.data.as_slice()[self.layout.checked_offset_of(index.coords()).or_panic()]
     }
 }
 impl<D: DataMut, S: Shape, I: ElemIndex<S>> core::ops::IndexMut<I> for TensorBase<D, S> {
@@ -347,7 +370,7 @@ impl<D: DataMut, S: Shape, I: ElemIndex<S>> core::ops::IndexMut<I> for TensorBas
     /// When a coordinate is out of bounds.
     #[track_caller]
     fn index_mut(&mut self, index: I) -> &mut D::Elem {
-        let o = self.layout.checked_offset(index.as_ref()).or_panic();
+        let o = self.layout.checked_offset_of(index.coords()).or_panic();
         &mut self.data.as_mut_slice()[o]
     }
 }

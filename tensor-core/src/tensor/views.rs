@@ -4,9 +4,8 @@
 //! generics and compute the result shape type; the `_dyn` forms take runtime axes and return
 //! [`DynShape`] views.
 use super::{TensorBase, TensorCow, ViewOf};
-use crate::dim::{Const, Dyn};
+use crate::dim::Dyn;
 use crate::error::{OrPanic, ShapeError};
-use crate::index::{NarrowFits, SelectFits};
 use crate::kernels;
 use crate::layout::{normalize_axis, normalize_insert_axis, Layout};
 use crate::shape::*;
@@ -22,7 +21,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
 
     #[inline]
-    fn derive<S2: Shape>(&self, layout: Layout) -> ViewOf<'_, D, S2> {
+    pub(crate) fn derive<S2: Shape>(&self, layout: Layout) -> ViewOf<'_, D, S2> {
         TensorBase::from_parts(self.data.view_data(), layout)
     }
 
@@ -232,61 +231,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         S: RemoveAxis<A>,
     {
         self.try_select::<A>(index).or_panic()
-    }
-
-    /// Keeps `LEN` elements of axis `A` from `START`, all three literal: PyTorch
-    /// `narrow(A, START, LEN)` with a static result, `[5, 3]` with `<0, 1, 2>` gives `[2, 3]`.
-    /// `START + LEN` is checked at compile time against a static dim (sizes in typenum's range, see
-    /// [`crate::dim`]) and at run time against a `Dyn` one. The result dim is `Const<LEN>`.
-    ///
-    /// # Errors
-    /// [`ShapeError::Range`] when a `Dyn` dim is too short.
-    pub fn try_narrow_const<const A: isize, const START: usize, const LEN: usize>(
-        &self,
-    ) -> Result<ViewOf<'_, D, <S as SetAxis<A, Const<LEN>>>::Out>, ShapeError>
-    where
-        S: SetAxis<A, Const<LEN>> + RemoveAxis<A>,
-        <S as RemoveAxis<A>>::Removed: NarrowFits<START, LEN, S>,
-    {
-        let start = isize::try_from(START).map_err(|_| ShapeError::Overflow { sizes: self.sizes().into() })?;
-        Ok(self.derive(self.layout.narrow(self.ax(A)?, start, LEN)?))
-    }
-    /// [`try_narrow_const`](Self::try_narrow_const), panicking with the error's message.
-    #[track_caller]
-    pub fn narrow_const<const A: isize, const START: usize, const LEN: usize>(
-        &self,
-    ) -> ViewOf<'_, D, <S as SetAxis<A, Const<LEN>>>::Out>
-    where
-        S: SetAxis<A, Const<LEN>> + RemoveAxis<A>,
-        <S as RemoveAxis<A>>::Removed: NarrowFits<START, LEN, S>,
-    {
-        self.try_narrow_const::<A, START, LEN>().or_panic()
-    }
-
-    /// The slice at the literal index `I` along axis `A`, which is removed: PyTorch
-    /// `select(A, I)`, `[5, 3]` with `<1, 2>` gives `[5]`. `I` is checked at compile time against a
-    /// static dim (sizes in typenum's range) and at run time against a `Dyn` one.
-    ///
-    /// # Errors
-    /// [`ShapeError::Index`] when a `Dyn` dim is too short.
-    pub fn try_select_const<const A: isize, const I: usize>(
-        &self,
-    ) -> Result<ViewOf<'_, D, <S as RemoveAxis<A>>::Out>, ShapeError>
-    where
-        S: RemoveAxis<A>,
-        <S as RemoveAxis<A>>::Removed: SelectFits<I, S>,
-    {
-        let i = isize::try_from(I).map_err(|_| ShapeError::Overflow { sizes: self.sizes().into() })?;
-        Ok(self.derive(self.layout.select(self.ax(A)?, i)?))
-    }
-    /// [`try_select_const`](Self::try_select_const), panicking with the error's message.
-    #[track_caller]
-    pub fn select_const<const A: isize, const I: usize>(&self) -> ViewOf<'_, D, <S as RemoveAxis<A>>::Out>
-    where
-        S: RemoveAxis<A>,
-        <S as RemoveAxis<A>>::Removed: SelectFits<I, S>,
-    {
-        self.try_select_const::<A, I>().or_panic()
     }
 
     /// Broadcasts to the fully static shape `S2` without copying (PyTorch `expand`): size-1 dims
