@@ -340,16 +340,15 @@ impl Layout {
         Ok(self.remove(axis).settle(self.offset as isize + step, self.offset))
     }
 
-    /// Sets the offset of a derived layout: `offset` when the layout addresses elements (then it
-    /// is a reachable offset of the source, so non-negative), the source's offset when it is
-    /// empty (offsets computed from an empty dim's neighbours may lie outside the buffer, even
-    /// below 0, and no element is ever read anyway). Keeps the invariant either way.
+    /// Sets the offset of a derived layout. A non-empty result's `offset` is a reachable offset
+    /// of the source, so non-negative. An empty result's may lie outside the buffer (computed from
+    /// an empty dim's neighbours), which is harmless (it is never read) unless it is negative:
+    /// then the source's offset is kept. Either way the invariant holds: the offset and the
+    /// result's reach stay within the source's.
     #[inline(always)]
     pub(crate) fn settle(mut self, offset: isize, source_offset: usize) -> Layout {
-        // Sizes past the rank are 1, so the whole fixed-length array can be tested (branch-free).
-        let empty = self.sizes.iter().fold(false, |e, &n| e | (n == 0));
-        debug_assert!(empty || offset >= 0, "a non-empty derived layout reaches a negative offset");
-        self.offset = if empty { source_offset } else { offset as usize };
+        debug_assert!(offset >= 0 || self.sizes.contains(&0), "a non-empty derived layout reaches a negative offset");
+        self.offset = if offset < 0 { source_offset } else { offset as usize };
         self
     }
 

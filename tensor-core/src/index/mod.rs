@@ -1258,30 +1258,40 @@ type SliceOutMut<'a, T, S, Pre, Post, M> =
     <SpecKind<Pre, Post> as ResultKind>::OutMut<'a, T, <Spec<Pre, Post> as SliceShape<S, M>>::Out>;
 type SpecKind<Pre, Post> = <(<Pre as AnyAdvanced>::Kind, <Post as AnyAdvanced>::Kind) as KindOr>::Out;
 
-/// What `t!` indexes: a view of its operand, taken by value from a view (so the result keeps the
-/// view's lifetime) and borrowed from anything else (`t!` calls it through autoref).
-pub trait TSource<'a> {
+/// What `t!` indexes: its operand, taken by value when it is a view (so the result keeps the
+/// view's lifetime) and borrowed otherwise (`t!` calls `t_source` through autoref). The probe
+/// holds it and reads its layout in place (no copy on the hot path of view creation).
+pub trait TSource<'a>: Sized {
     /// The element type.
-    type Elem: crate::Element;
+    type Elem: crate::Element + 'a;
     /// The shape type.
     type Shape: Shape;
-    /// The view.
-    fn t_source(self) -> crate::TensorView<'a, Self::Elem, Self::Shape>;
+    /// The operand itself, as the probe holds it.
+    #[inline(always)]
+    fn t_source(self) -> Self {
+        self
+    }
+    /// Its storage (for the lifetime of the original borrow) and its layout.
+    fn t_parts(&self) -> (&'a [Self::Elem], &Layout);
 }
-impl<'a, D: Data, S: Shape> TSource<'a> for &'a TensorBase<D, S> {
+impl<'a, D: Data, S: Shape> TSource<'a> for &'a TensorBase<D, S>
+where
+    D::Elem: 'a,
+{
     type Elem = D::Elem;
     type Shape = S;
     #[inline(always)]
-    fn t_source(self) -> crate::TensorView<'a, D::Elem, S> {
-        TensorBase::from_parts(self.data.as_slice(), self.layout)
+    fn t_parts(&self) -> (&'a [D::Elem], &Layout) {
+        let t: &'a TensorBase<D, S> = self;
+        (t.data.as_slice(), &t.layout)
     }
 }
 impl<'a, T: crate::Element, S: Shape> TSource<'a> for crate::TensorView<'a, T, S> {
     type Elem = T;
     type Shape = S;
     #[inline(always)]
-    fn t_source(self) -> crate::TensorView<'a, T, S> {
-        self
+    fn t_parts(&self) -> (&'a [T], &Layout) {
+        (self.data, &self.layout)
     }
 }
 /// What `t!(mut ...)` and the assignment forms index: a mutable view of the operand (a mutable
@@ -1316,17 +1326,15 @@ impl<'a, T: crate::Element, S: Shape> TSourceMut<'a> for TensorViewMut<'a, T, S>
 /// checked at compile time, as a bound of that method), through [`TSliceLoose`] (on `&Probe`,
 /// reached by autoref only when the checked impl does not apply) otherwise. See [`Checked`] and
 /// [`Loose`].
-pub struct Probe<'a, T, S: Shape, Pre, Post> {
-    data: &'a [T],
-    layout: Layout,
+pub struct Probe<'a, X, T, S: Shape, Pre, Post> {
+    src: X,
     spec: Spec<Pre, Post>,
-    _shape: PhantomData<S>,
+    _source: PhantomData<(&'a [T], S)>,
 }
 /// The probe of `t!(x[...])` (called by the macro).
 #[inline(always)]
-pub fn probe<'a, X: TSource<'a>, Pre, Post>(x: X, spec: Spec<Pre, Post>) -> Probe<'a, X::Elem, X::Shape, Pre, Post> {
-    let v = x.t_source();
-    Probe { data: v.data, layout: v.layout, spec, _shape: PhantomData }
+pub fn probe<'a, X: TSource<'a>, Pre, Post>(x: X, spec: Spec<Pre, Post>) -> Probe<'a, X, X::Elem, X::Shape, Pre, Post> {
+    Probe { src: x, spec, _source: PhantomData }
 }
 /// The mutable form of [`Probe`] (`t!(mut ...)` and the assignment forms).
 pub struct ProbeMut<'a, T, S: Shape, Pre, Post> {
@@ -1393,8 +1401,14 @@ pub trait TSliceChecked {
     where
         Self::Checks: AllInBounds;
 }
-impl<'a, T: crate::Element, S: Shape, Pre: RtOps + AnyAdvanced, Post: RtOps + AnyAdvanced> TSliceChecked
-    for Probe<'a, T, S, Pre, Post>
+impl<
+        'a,
+        X: TSource<'a, Elem = T, Shape = S>,
+        T: crate::Element,
+        S: Shape,
+        Pre: RtOps + AnyAdvanced,
+        Post: RtOps + AnyAdvanced,
+    > TSliceChecked for Probe<'a, X, T, S, Pre, Post>
 where
     Spec<Pre, Post>: SliceShape<S, Checked>,
     (Pre::Kind, Post::Kind): KindOr,
@@ -1414,7 +1428,8 @@ where
     where
         Self::Checks: AllInBounds,
     {
-        slice_spec(self.data, &self.layout, &self.spec)
+        let (data, layout) = self.src.t_parts();
+        slice_spec(data, layout, &self.spec)
     }
 }
 /// `t!(x[...])` under the [`Loose`] rules (generic sizes, or sizes outside typenum's bridge):
@@ -1434,7 +1449,9 @@ pub trait TSliceLoose<'a, T: crate::Element, S: Shape, Pre, Post> {
     #[rustfmt::skip]
     fn t_try_slice(&self) -> Result<LooseOut<'a, T, S, Pre, Post>, ShapeError> where Spec<Pre, Post>: SliceShape<S, Loose>, Pre: LooseOps, Post: LooseOps, (Pre::Kind, Post::Kind): KindOr;
 }
-impl<'a, T: crate::Element, S: Shape, Pre, Post> TSliceLoose<'a, T, S, Pre, Post> for &Probe<'a, T, S, Pre, Post> {
+impl<'a, X: TSource<'a, Elem = T, Shape = S>, T: crate::Element, S: Shape, Pre, Post> TSliceLoose<'a, T, S, Pre, Post>
+    for &Probe<'a, X, T, S, Pre, Post>
+{
     #[inline(always)]
     #[track_caller]
     fn t_slice(&self) -> LooseOut<'a, T, S, Pre, Post>
@@ -1447,7 +1464,8 @@ impl<'a, T: crate::Element, S: Shape, Pre, Post> TSliceLoose<'a, T, S, Pre, Post
         // Evaluated here, in the function the user's `t!` instantiates, so that a failure names
         // that call.
         let () = <(S, Pre, Post) as LooseCheck>::OK;
-        slice_spec(self.data, &self.layout, &self.spec).or_panic()
+        let (data, layout) = self.src.t_parts();
+        slice_spec(data, layout, &self.spec).or_panic()
     }
     #[inline(always)]
     fn t_try_slice(&self) -> Result<LooseOut<'a, T, S, Pre, Post>, ShapeError>
@@ -1458,7 +1476,8 @@ impl<'a, T: crate::Element, S: Shape, Pre, Post> TSliceLoose<'a, T, S, Pre, Post
         (Pre::Kind, Post::Kind): KindOr,
     {
         let () = <(S, Pre, Post) as LooseCheck>::OK;
-        slice_spec(self.data, &self.layout, &self.spec)
+        let (data, layout) = self.src.t_parts();
+        slice_spec(data, layout, &self.spec)
     }
 }
 
