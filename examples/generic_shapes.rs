@@ -21,6 +21,21 @@ fn standardize_rows<const N: usize, const M: usize>(x: &Tensor<f32, Shape![N, M]
     &centred / &var.map(|v| v.sqrt().max(1e-12))
 }
 
+/// Literal indices in code generic over sizes: checked at run time here (a concrete in-range size
+/// would check them at compile time). The first and last rows, and a window of two rows whose
+/// length is static because the literal bounds give it.
+fn edges<const N: usize, const M: usize>(
+    x: &Tensor<f32, Shape![N, M]>,
+) -> (Tensor<f32, Shape![M]>, Tensor<f32, Shape![2, M]>) {
+    let spread = &t!(x[-1]) - &t!(x[0]);
+    (spread, x.narrow_const::<0, 0, 2>().to_owned())
+}
+
+/// Writes through a mutable view a caller passes in: each element of the column scaled in place.
+fn scale_column<const N: usize>(mut col: TensorViewMut<'_, f32, Shape![N]>, k: f32) {
+    col *= k;
+}
+
 /// A dense layer. The inner dims are tied by the same `I`: passing a weight with another number
 /// of rows does not compile. `B` may be static or `_` (a runtime batch size).
 fn dense<B: shaped::Dim, const I: usize, const O: usize>(
@@ -62,6 +77,12 @@ fn main() {
     let xd: Tensor<f32, Shape![_, 3]> = x.clone().cast_shape();
     let yd: Tensor<f32, Shape![_, 2]> = dense(&xd, &w, &b);
     println!("dense (runtime batch) sizes = {:?}", yd.sizes());
+
+    let (spread, top) = edges(&x);
+    println!("edges: last - first row = {spread}, first two rows {:?}", top.sizes());
+    let mut m = x.clone();
+    scale_column(m.select_mut::<-1>(0), 10.);
+    println!("first column scaled = {m}");
 
     let r: Tensor<f32, Shape![2, 3]> = residual(&x, &Tensor::from([10., 20., 30.]));
     println!("residual = {r}");
