@@ -32,9 +32,10 @@
 #![warn(missing_docs)]
 
 pub use tensor_core::{
-    bf16, dim, error, f16, index, kernels, layout, shape, storage, tensor, Axes, Axis, Const, CowRepr, Data, DataMut,
-    Dim, Dyn, DynShape, Element, Layout, One, Shape, ShapeError, SharedTensor, SliceArg, Tensor, TensorBase, TensorCow,
-    TensorView, TensorViewMut, MAX_RANK,
+    bf16, dim, error, f16, index, kernels, layout, num, shape, stensor, storage, tensor, Axes, Axis, Const, CowRepr,
+    Data, DataMut, Dim, Dyn, DynShape, Element, Inline, InlineArray, Layout, Num, One, OutTensor, OutTensor2, STensor,
+    Scalar, Shape, ShapeError, SharedTensor, SliceArg, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut,
+    ViewOf, MAX_INLINE_BYTES, MAX_RANK,
 };
 
 pub use tensor_core::ops::select::{try_where_, where_};
@@ -43,8 +44,8 @@ pub use tensor_core::tensor::join::{Cat, Stack};
 /// The names most code needs: `use shaped::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        t, where_, Axes, Cat, Const, Dyn, DynShape, One, Shape, ShapeError, SharedTensor, SliceArg, Stack, Tensor,
-        TensorCow, TensorView, TensorViewMut,
+        stensor, t, where_, Axes, Cat, Const, Dyn, DynShape, One, STensor, Shape, ShapeError, SharedTensor, SliceArg,
+        Stack, Tensor, TensorCow, TensorView, TensorViewMut,
     };
 }
 

@@ -46,8 +46,10 @@ fn shapes() -> String {
         writeln!(
             s,
             "impl<{gens}> Shape for {tup} {{ const RANK: Option<usize> = Some({r}); \
-             const STATIC: [Option<usize>; MAX_RANK] = [{}]; }}",
-            stat.join(", ")
+             const STATIC: [Option<usize>; MAX_RANK] = [{}]; type InlineLay = {}; type Arr<T: Element> = {}; }}",
+            stat.join(", "),
+            ds.iter().rev().fold("RowMajor".to_string(), |acc, d| format!("<{d} as Dim>::Fold<{acc}>")),
+            ds.iter().rev().fold("Scalar<T>".to_string(), |acc, d| format!("<{d} as Dim>::Of<{acc}>"))
         )
         .unwrap();
         writeln!(s, "impl<{gens}> StaticRank for {tup} {{ type List = {list}; }}").unwrap();

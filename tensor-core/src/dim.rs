@@ -14,6 +14,8 @@
 //! lengths of `a..` and of static `cat`) go through typenum's `const-generics` bridge, which
 //! covers `0..=1024` plus powers of two, `2^k - 1`, powers of ten and a few others. A static dim
 //! outside that range in one of those rules is a compile error that suggests `Dyn`.
+use crate::layout::LayoutRepr;
+use crate::storage::ArrLevel;
 use core::fmt;
 use typenum::{IsEqual, ToUInt, Unsigned, B0, B1, U1};
 
@@ -52,15 +54,28 @@ impl fmt::Debug for Dyn {
 pub trait Dim: Copy + Default + fmt::Debug + Send + Sync + 'static {
     /// `Some(N)` for `Const<N>`, `None` for `Dyn`.
     const STATIC: Option<usize>;
+    /// Folds a shape's layout representation for inline storage: a static dim keeps `Acc`, a
+    /// `Dyn` dim makes it a stored [`Layout`](crate::Layout) (see
+    /// [`Shape::InlineLay`](crate::Shape::InlineLay)).
+    type Fold<Acc: LayoutRepr>: LayoutRepr;
+    /// The array level `X` wrapped by this dim: `[X; N]` for `Const<N>`, `[X; 1]` for `One`, the
+    /// heap marker for `Dyn` (see [`Shape::Arr`](crate::Shape::Arr)).
+    type Of<X: ArrLevel>: ArrLevel<Elem = X::Elem>;
 }
 impl<const N: usize> Dim for Const<N> {
     const STATIC: Option<usize> = Some(N);
+    type Fold<Acc: LayoutRepr> = Acc;
+    type Of<X: ArrLevel> = X::Wrap<N>;
 }
 impl Dim for One {
     const STATIC: Option<usize> = Some(1);
+    type Fold<Acc: LayoutRepr> = Acc;
+    type Of<X: ArrLevel> = X::Wrap<1>;
 }
 impl Dim for Dyn {
     const STATIC: Option<usize> = None;
+    type Fold<Acc: LayoutRepr> = crate::Layout;
+    type Of<X: ArrLevel> = crate::storage::Heap<X::Elem>;
 }
 
 /// A dim whose size is in the type (`Const<N>` for any `N`, or `One`). Constructors such as `zeros()` that
@@ -195,7 +210,7 @@ impl<const L: usize> PickDim for LenDim<L, true> {
 )]
 pub trait ArrayDim {
     /// [`One`] or `Const<N>`.
-    type D: Dim;
+    type D: ConstDim;
 }
 #[diagnostic::do_not_recommend]
 impl<const N: usize> ArrayDim for Const<N>
@@ -209,7 +224,7 @@ where
 /// `B1` (length 1) gives [`One`], `B0` gives `Const<N>`.
 pub trait PickArrayDim<const N: usize> {
     /// The dim.
-    type D: Dim;
+    type D: ConstDim;
 }
 impl<const N: usize> PickArrayDim<N> for B1 {
     type D = One;

@@ -49,6 +49,11 @@ pub enum ShapeError {
     Alloc { count: usize, elem_size: usize },
     /// Integer division or remainder by zero (`op` names the operation).
     DivisionByZero { op: &'static str },
+    /// A matrix that is singular to working precision (`op` names the operation, `n` the order):
+    /// its reciprocal condition number in the 1-norm is at most `n · ε` or not finite, so an
+    /// inverse or solution would be noise. NumPy's `LinAlgError: Singular matrix`, also for
+    /// matrices that are only numerically singular.
+    Singular { op: &'static str, n: usize },
     /// In-place writes through a layout in which two coordinates may reach the same element
     /// (an expanded or otherwise overlapping view): refused, as PyTorch refuses them.
     Overlap { sizes: Vec<usize>, strides: Vec<isize> },
@@ -112,6 +117,10 @@ impl fmt::Display for ShapeError {
                 write!(f, "out of memory: cannot allocate {bytes} bytes ({count} elements of {elem_size} bytes)")
             }
             DivisionByZero { op } => write!(f, "{op}: integer division by zero"),
+            Singular { op, n } => write!(
+                f,
+                "{op}: the {n}x{n} matrix is singular to working precision (its 1-norm reciprocal condition number is at most {n}·ε)"
+            ),
             Overlap { sizes, strides } => write!(
                 f,
                 "cannot write through a layout with sizes {sizes:?} and strides {strides:?}: two of its coordinates may reach the same element (call contiguous() or to_owned() first)"

@@ -57,7 +57,7 @@ impl<D: Data, S: Shape> fmt::Display for TensorBase<D, S> {
 
 fn visit<D: Data, S: Shape>(t: &TensorBase<D, S>, summarise: bool, idx: &mut Vec<usize>, g: &mut impl FnMut(usize)) {
     if idx.len() == t.rank() {
-        g(t.layout.offset_of(idx));
+        g(t.layout().offset_of(idx));
         return;
     }
     for i in shown(t.sizes()[idx.len()], summarise).into_iter().flatten() {
@@ -78,7 +78,7 @@ fn render<D: Data, S: Shape>(
 ) {
     let rank = t.rank();
     if depth == rank {
-        let c = cell(t.layout.offset_of(idx));
+        let c = cell(t.layout().offset_of(idx));
         let _ = write!(out, "{c:>width$}");
         return;
     }

@@ -42,6 +42,71 @@ pub struct Layout {
     offset: usize,
 }
 
+/// How a tensor stores its layout: a [`Layout`] (every storage kind but inline storage, and
+/// inline storage of a shape with runtime dims), or [`RowMajor`], a zero-sized marker for inline
+/// storage of a fully static shape, whose layout is the compile-time constant
+/// [`Shape::ROW_MAJOR`](crate::Shape::ROW_MAJOR). The tensor types read it through
+/// `TensorBase::layout`.
+pub trait LayoutRepr: Copy + Send + Sync + core::fmt::Debug + 'static {
+    /// The layout of a tensor of shape `S`.
+    fn get<S: crate::Shape>(&self) -> &Layout;
+    /// The representation of `l` for shape `S` (a [`RowMajor`] marker keeps nothing: `l` must
+    /// address the elements as `S`'s row-major layout does).
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when `l` is not stored and is not the row-major layout of `S`.
+    fn try_from_layout<S: crate::Shape>(l: Layout) -> Result<Self, ShapeError>;
+    /// The representation of the row-major layout of `S`, computed by `compute` only when it must
+    /// be stored (a [`RowMajor`] marker needs no run-time work).
+    ///
+    /// # Errors
+    /// Those of `compute`.
+    fn row_major<S: crate::Shape>(compute: impl FnOnce() -> Result<Layout, ShapeError>) -> Result<Self, ShapeError>;
+}
+impl LayoutRepr for Layout {
+    #[inline(always)]
+    fn get<S: crate::Shape>(&self) -> &Layout {
+        self
+    }
+    #[inline(always)]
+    fn try_from_layout<S: crate::Shape>(l: Layout) -> Result<Self, ShapeError> {
+        Ok(l)
+    }
+    #[inline(always)]
+    fn row_major<S: crate::Shape>(compute: impl FnOnce() -> Result<Layout, ShapeError>) -> Result<Self, ShapeError> {
+        compute()
+    }
+}
+/// The layout of inline storage of a fully static shape: row-major from offset 0, known from the
+/// type, so nothing is stored (see [`LayoutRepr`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RowMajor;
+impl LayoutRepr for RowMajor {
+    #[inline(always)]
+    fn get<S: crate::Shape>(&self) -> &Layout {
+        &S::ROW_MAJOR
+    }
+    #[inline(always)]
+    fn try_from_layout<S: crate::Shape>(l: Layout) -> Result<Self, ShapeError> {
+        // An empty layout reads nothing; otherwise the elements must be where the row-major
+        // layout of `S` (whose sizes `l` has: checked by the caller) puts them.
+        if l.numel() == 0 || (l.offset() == 0 && l.is_contiguous()) {
+            Ok(RowMajor)
+        } else {
+            Err(ShapeError::Invalid(alloc::format!(
+                "inline storage of a static shape takes only its row-major layout, not sizes {:?}, strides {:?} and offset {}",
+                l.sizes(),
+                l.strides(),
+                l.offset()
+            )))
+        }
+    }
+    #[inline(always)]
+    fn row_major<S: crate::Shape>(_: impl FnOnce() -> Result<Layout, ShapeError>) -> Result<Self, ShapeError> {
+        Ok(RowMajor)
+    }
+}
+
 /// Normalises a possibly negative axis (`-1` is the last) against `rank` (PyTorch's `dim`
 /// argument convention).
 ///
@@ -83,6 +148,27 @@ fn reach_i128(sizes: &[usize], strides: &[isize], offset: usize) -> i128 {
 }
 
 impl Layout {
+    /// The row-major layout of the static sizes `stat` (a `None` counts as size 1), computed at
+    /// compile time for [`Shape::ROW_MAJOR`](crate::Shape::ROW_MAJOR). Only fully static shapes
+    /// whose element count fits `isize` use it; the arithmetic saturates otherwise (such a layout
+    /// is never read).
+    pub const fn row_major_const(stat: &[Option<usize>; MAX_RANK], rank: usize) -> Layout {
+        let mut l = Layout { sizes: [1; MAX_RANK], strides: [0; MAX_RANK], rank, offset: 0 };
+        let mut s: usize = 1;
+        let mut i = rank;
+        while i > 0 {
+            i -= 1;
+            let n = match stat[i] {
+                Some(n) => n,
+                None => 1,
+            };
+            l.sizes[i] = n;
+            l.strides[i] = if s > isize::MAX as usize { isize::MAX } else { s as isize };
+            s = s.saturating_mul(if n == 0 { 1 } else { n });
+        }
+        l
+    }
+
     /// A row-major contiguous layout (PyTorch's default strides) at offset 0.
     ///
     /// # Errors

@@ -6,6 +6,9 @@
 //! detection in matrixmultiply, `rayon` parallel kernels, `linalg` least squares through faer.
 #![no_std]
 #![warn(missing_docs)]
+// Result types spell out the shape rule and the storage rule of each operation (`OutTensor2<D, D2,
+// T, <S as MatMulShape<S2>>::Out>`): aliases would hide what the signature documents.
+#![allow(clippy::type_complexity)]
 
 extern crate alloc;
 #[cfg(feature = "std")]
@@ -31,5 +34,8 @@ pub use layout::Layout;
 pub use num::Num;
 pub use shape::axes::Axis;
 pub use shape::{DynShape, Shape, MAX_RANK};
-pub use storage::{CowRepr, Data, DataMut, DataOwned, Element};
-pub use tensor::{SharedTensor, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut, ViewOf};
+pub use storage::{CowRepr, Data, DataMut, DataOwned, Element, Inline, InlineArray, Scalar};
+pub use tensor::{
+    stensor, OutTensor, OutTensor2, STensor, SharedTensor, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut,
+    ViewOf, MAX_INLINE_BYTES,
+};

@@ -1,5 +1,6 @@
 //! Element types and storage kinds. A tensor is a storage (`Vec<T>` owned, `&[T]` borrowed,
 //! `&mut [T]` borrowed mutably, or [`CowRepr`]) plus a [`Layout`](crate::Layout).
+use crate::layout::{Layout, LayoutRepr};
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::fmt;
@@ -41,8 +42,16 @@ pub trait Data: Sealed {
     /// Whether tensors of this storage kind can be written through. Their layouts must not let
     /// two coordinates reach the same element (checked where a layout comes from outside).
     const WRITABLE: bool = false;
+    /// Whether this is inline storage (a compile-time constant the kernels branch on).
+    const INLINE: bool = false;
     /// The element type.
     type Elem: Element;
+    /// [`HeapKind`] (every kind but inline storage) or [`InlineKind`]: what decides where the
+    /// results of operations on the tensor live ([`OutOf`]).
+    type Kind: StorageKind;
+    /// How a tensor of this storage kind and shape `S` stores its layout ([`LayoutRepr`]): a
+    /// [`Layout`](crate::Layout), except for inline storage of a fully static shape.
+    type Lay<S: crate::Shape>: LayoutRepr;
     /// The storage of a view of this tensor: `&'s [T]`, borrowing it, for owned, shared and
     /// mutably borrowed storage; the view's own `&'a [T]` for a view, so that a view of a view
     /// keeps the original borrow (`x.t().narrow::<0>(0, 2)` binds to one `let`, as ndarray's
@@ -64,6 +73,8 @@ pub trait DataMut: Data {
 impl<T: Element> Data for Vec<T> {
     const WRITABLE: bool = true;
     type Elem = T;
+    type Kind = HeapKind;
+    type Lay<S: crate::Shape> = Layout;
     type Ref<'s> = &'s [T];
     #[inline]
     fn as_slice(&self) -> &[T] {
@@ -82,6 +93,8 @@ impl<T: Element> DataMut for Vec<T> {
 }
 impl<'a, T: Element> Data for &'a [T] {
     type Elem = T;
+    type Kind = HeapKind;
+    type Lay<S: crate::Shape> = Layout;
     type Ref<'s>
         = &'a [T]
     where
@@ -98,6 +111,8 @@ impl<'a, T: Element> Data for &'a [T] {
 impl<T: Element> Data for &mut [T] {
     const WRITABLE: bool = true;
     type Elem = T;
+    type Kind = HeapKind;
+    type Lay<S: crate::Shape> = Layout;
     type Ref<'s>
         = &'s [T]
     where
@@ -136,6 +151,8 @@ impl<T: Element> DataOwned for Vec<T> {
 impl<T: Element> Data for Arc<Vec<T>> {
     const WRITABLE: bool = true;
     type Elem = T;
+    type Kind = HeapKind;
+    type Lay<S: crate::Shape> = Layout;
     type Ref<'s> = &'s [T];
     #[inline]
     fn as_slice(&self) -> &[T] {
@@ -169,6 +186,8 @@ pub enum CowRepr<'a, T> {
 }
 impl<T: Element> Data for CowRepr<'_, T> {
     type Elem = T;
+    type Kind = HeapKind;
+    type Lay<S: crate::Shape> = Layout;
     type Ref<'s>
         = &'s [T]
     where
@@ -185,3 +204,226 @@ impl<T: Element> Data for CowRepr<'_, T> {
         self.as_slice()
     }
 }
+
+// ------------------------------------------------------------------------------------ inline
+/// Storage held in the tensor value itself: a nested array in row-major order (`[[T; 4]; 4]` for
+/// `Shape![4, 4]`, [`Scalar`] for `Shape![]`). What [`STensor`](crate::STensor) uses: no heap
+/// allocation, no stored layout (the shape's row-major layout is a compile-time constant), and
+/// `Copy` like the array.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Inline<A>(pub A);
+impl<A> Sealed for Inline<A> {}
+
+/// The zero-dimensional inline array: one element.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scalar<T>(pub T);
+
+/// A nested array that [`Inline`] storage can hold: row-major elements viewed as one flat slice
+/// (safely, through `as_flattened` at each nesting level).
+pub trait InlineArray: Copy + Send + Sync + 'static {
+    /// The element type.
+    type Elem: Element;
+    /// The number of elements.
+    const LEN: usize;
+    /// Every element `Elem::ZERO`.
+    const ZEROED: Self;
+    /// The elements in row-major order.
+    fn flat(&self) -> &[Self::Elem];
+    /// The elements in row-major order, mutably.
+    fn flat_mut(&mut self) -> &mut [Self::Elem];
+}
+impl<T: Element> InlineArray for Scalar<T> {
+    type Elem = T;
+    const LEN: usize = 1;
+    const ZEROED: Self = Scalar(T::ZERO);
+    #[inline(always)]
+    fn flat(&self) -> &[T] {
+        core::slice::from_ref(&self.0)
+    }
+    #[inline(always)]
+    fn flat_mut(&mut self) -> &mut [T] {
+        core::slice::from_mut(&mut self.0)
+    }
+}
+/// `InlineArray` for arrays nested `$depth` deep: `as_flattened` once per inner level.
+macro_rules! inline_array {
+    ($([$($n:ident),+] $ty:ty, $zero:expr, $len:expr, ($($flat:ident),*);)*) => {$(
+        impl<T: Element, $(const $n: usize),+> InlineArray for $ty {
+            type Elem = T;
+            const LEN: usize = $len;
+            const ZEROED: Self = $zero;
+            #[inline(always)]
+            fn flat(&self) -> &[T] {
+                self$(.$flat())*
+            }
+            #[inline(always)]
+            fn flat_mut(&mut self) -> &mut [T] {
+                inline_array!(@mut self; $($flat),*)
+            }
+        }
+    )*};
+    (@mut $s:expr;) => { &mut $s[..] };
+    (@mut $s:expr; $f:ident $(, $rest:ident)*) => { inline_array!(@mut $s.as_flattened_mut(); $($rest),*) };
+}
+inline_array! {
+    [A] [T; A], [T::ZERO; A], A, ();
+    [A, B] [[T; B]; A], [[T::ZERO; B]; A], A * B, (as_flattened);
+    [A, B, C] [[[T; C]; B]; A], [[[T::ZERO; C]; B]; A], A * B * C, (as_flattened, as_flattened);
+    [A, B, C, D] [[[[T; D]; C]; B]; A], [[[[T::ZERO; D]; C]; B]; A], A * B * C * D, (as_flattened, as_flattened, as_flattened);
+    [A, B, C, D, E] [[[[[T; E]; D]; C]; B]; A], [[[[[T::ZERO; E]; D]; C]; B]; A], A * B * C * D * E,
+        (as_flattened, as_flattened, as_flattened, as_flattened);
+    [A, B, C, D, E, F] [[[[[[T; F]; E]; D]; C]; B]; A], [[[[[[T::ZERO; F]; E]; D]; C]; B]; A], A * B * C * D * E * F,
+        (as_flattened, as_flattened, as_flattened, as_flattened, as_flattened);
+}
+
+impl<A: InlineArray> Data for Inline<A> {
+    const WRITABLE: bool = true;
+    const INLINE: bool = true;
+    type Elem = A::Elem;
+    type Kind = InlineKind;
+    type Lay<S: crate::Shape> = S::InlineLay;
+    type Ref<'s> = &'s [A::Elem];
+    #[inline(always)]
+    fn as_slice(&self) -> &[A::Elem] {
+        self.0.flat()
+    }
+    #[inline(always)]
+    fn view_data(&self) -> &[A::Elem] {
+        self.0.flat()
+    }
+}
+impl<A: InlineArray> DataMut for Inline<A> {
+    #[inline(always)]
+    fn as_mut_slice(&mut self) -> &mut [A::Elem] {
+        self.0.flat_mut()
+    }
+}
+
+/// A level of a shape's nested array type, built dim by dim from the innermost ([`Scalar`]): one
+/// array level per static dim, and the heap marker [`Heap`] as soon as a `Dyn` dim appears.
+/// `Shape::Arr<T>` is the result; its [`Store`](Self::Store) is where a new tensor of that shape
+/// lives when an operand is inline: `Inline<array>` for a fully static shape, `Vec<T>` otherwise.
+pub trait ArrLevel: 'static {
+    /// The element type.
+    type Elem: Element;
+    /// This level wrapped in one more array level of length `N` (or [`Heap`]).
+    type Wrap<const N: usize>: ArrLevel<Elem = Self::Elem>;
+    /// The storage of a new tensor with this array.
+    type Store: OutData<Self::Elem>;
+}
+/// The marker of a shape with a runtime dim: its tensors live on the heap.
+pub struct Heap<T>(core::marker::PhantomData<T>);
+impl<T: Element> ArrLevel for Heap<T> {
+    type Elem = T;
+    type Wrap<const N: usize> = Heap<T>;
+    type Store = Vec<T>;
+}
+impl<T: Element> ArrLevel for Scalar<T> {
+    type Elem = T;
+    type Wrap<const N: usize> = [T; N];
+    type Store = Inline<Scalar<T>>;
+}
+macro_rules! arr_level {
+    ($([$($n:ident),+] $ty:ty => $wrap:ty;)*) => {$(
+        impl<T: Element, $(const $n: usize),+> ArrLevel for $ty {
+            type Elem = T;
+            type Wrap<const N: usize> = $wrap;
+            type Store = Inline<$ty>;
+        }
+    )*};
+}
+arr_level! {
+    [A] [T; A] => [[T; A]; N];
+    [A, B] [[T; B]; A] => [[[T; B]; A]; N];
+    [A, B, C] [[[T; C]; B]; A] => [[[[T; C]; B]; A]; N];
+    [A, B, C, D] [[[[T; D]; C]; B]; A] => [[[[[T; D]; C]; B]; A]; N];
+    [A, B, C, D, E] [[[[[T; E]; D]; C]; B]; A] => [[[[[[T; E]; D]; C]; B]; A]; N];
+    [A, B, C, D, E, F] [[[[[[T; F]; E]; D]; C]; B]; A] => Heap<T>;
+}
+
+/// A storage kind that new tensors can be built in: a heap `Vec<T>` or an [`Inline`] array. The
+/// kernels write a new tensor's elements into [`flat_mut`](Self::flat_mut) of a buffer from
+/// [`zeroed`](Self::zeroed).
+pub trait OutData<T: Element>: DataMut<Elem = T> + Sized {
+    /// A buffer of `n` elements, all `T::ZERO` (`n` is the array length for inline storage).
+    ///
+    /// # Errors
+    /// [`ShapeError::Alloc`](crate::ShapeError::Alloc) when a heap buffer cannot be allocated.
+    fn zeroed(n: usize) -> Result<Self, crate::ShapeError>;
+    /// The storage holding the row-major elements `v` (moved for `Vec<T>`, copied into the array
+    /// for inline storage, where `v.len()` must be the array length).
+    fn from_vec(v: Vec<T>) -> Self;
+}
+impl<T: Element> OutData<T> for Vec<T> {
+    #[inline]
+    fn zeroed(n: usize) -> Result<Self, crate::ShapeError> {
+        crate::kernels::try_vec(n, T::ZERO)
+    }
+    #[inline]
+    fn from_vec(v: Vec<T>) -> Self {
+        v
+    }
+}
+impl<A: InlineArray> Inline<A> {
+    /// Checked once per array type, at build time: an inline result must fit
+    /// [`MAX_INLINE_BYTES`](crate::MAX_INLINE_BYTES), so that no operation on inline tensors puts
+    /// a large array on the stack (a broadcast of an inline operand against a large static heap
+    /// tensor would). The fix is to convert the inline operand with `to_heap()`.
+    pub(crate) const FITS: () = assert!(
+        core::mem::size_of::<A>() <= crate::tensor::MAX_INLINE_BYTES,
+        "an operation on inline tensors (STensor) whose result would exceed 64 KiB: convert the inline operand with `.to_heap()`"
+    );
+}
+impl<A: InlineArray> OutData<A::Elem> for Inline<A> {
+    #[inline(always)]
+    fn zeroed(n: usize) -> Result<Self, crate::ShapeError> {
+        let () = Self::FITS;
+        debug_assert_eq!(n, A::LEN, "inline storage of the wrong length");
+        Ok(Inline(A::ZEROED))
+    }
+    fn from_vec(v: Vec<A::Elem>) -> Self {
+        let () = Self::FITS;
+        let mut a = A::ZEROED;
+        a.flat_mut().copy_from_slice(&v);
+        Inline(a)
+    }
+}
+
+/// The storage kinds as they matter for results: heap-backed ([`HeapKind`]: owned, shared and
+/// borrowed storage) or inline ([`InlineKind`]). An operation's result lives inline when an
+/// operand is inline and the result's shape is fully static (a matmul or sum of inline tensors, or
+/// of an inline tensor and a view of one such as `x.t()`, allocates nothing); on the heap
+/// otherwise. See [`Out`] and [`Out2`].
+pub trait StorageKind: 'static {
+    /// The storage of a result of a one-operand operation (a map, a reduction) of shape `SO`.
+    type Unary<T: Element, SO: crate::Shape>: OutData<T>;
+    /// The storage of a result of shape `SO` of an operation with operands of kinds `Self` and
+    /// `K2`.
+    type Binary<K2: StorageKind, T: Element, SO: crate::Shape>: OutData<T>;
+    /// `Binary<HeapKind, T, SO>` read from the other side (the dispatch on `K2`).
+    #[doc(hidden)]
+    type WithHeap<T: Element, SO: crate::Shape>: OutData<T>;
+}
+/// Heap or borrowed storage: results of operations are heap tensors unless the other operand is
+/// inline.
+pub struct HeapKind;
+/// Inline storage: results of operations are inline when their shape is fully static.
+pub struct InlineKind;
+impl StorageKind for HeapKind {
+    type Unary<T: Element, SO: crate::Shape> = Vec<T>;
+    type Binary<K2: StorageKind, T: Element, SO: crate::Shape> = K2::WithHeap<T, SO>;
+    type WithHeap<T: Element, SO: crate::Shape> = Vec<T>;
+}
+impl StorageKind for InlineKind {
+    type Unary<T: Element, SO: crate::Shape> = <SO::Arr<T> as ArrLevel>::Store;
+    type Binary<K2: StorageKind, T: Element, SO: crate::Shape> = <SO::Arr<T> as ArrLevel>::Store;
+    type WithHeap<T: Element, SO: crate::Shape> = <SO::Arr<T> as ArrLevel>::Store;
+}
+
+/// The storage of the result of a one-operand operation on a tensor with storage `D`: `Vec<T>`
+/// (a [`Tensor`](crate::Tensor)) for heap-backed `D`, the inline array of `SO` for inline `D`
+/// when `SO` is fully static.
+pub type Out<D, T, SO> = <<D as Data>::Kind as StorageKind>::Unary<T, SO>;
+/// The storage of the result of an operation on tensors with storages `D1` and `D2`: inline when
+/// either is inline and `SO` is fully static, `Vec<T>` otherwise.
+pub type Out2<D1, D2, T, SO> = <<D1 as Data>::Kind as StorageKind>::Binary<<D2 as Data>::Kind, T, SO>;

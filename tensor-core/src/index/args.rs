@@ -107,7 +107,7 @@ impl<D: Data, S: crate::Shape> TensorBase<D, S> {
     /// # Errors
     /// As [`apply_args`].
     pub fn try_slice(&self, args: &[SliceArg]) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        Ok(TensorBase::from_parts(self.data.view_data(), apply_args(&self.layout, args)?))
+        Ok(TensorBase::from_parts(self.data.view_data(), apply_args(self.layout(), args)?))
     }
     /// [`try_slice`](Self::try_slice), panicking with the error's message.
     #[track_caller]

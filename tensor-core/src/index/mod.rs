@@ -1283,7 +1283,7 @@ where
     #[inline(always)]
     fn t_parts(&self) -> (&'a [D::Elem], &Layout) {
         let t: &'a TensorBase<D, S> = self;
-        (t.data.as_slice(), &t.layout)
+        (t.data.as_slice(), t.layout())
     }
 }
 impl<'a, T: crate::Element, S: Shape> TSource<'a> for crate::TensorView<'a, T, S> {
@@ -1291,7 +1291,7 @@ impl<'a, T: crate::Element, S: Shape> TSource<'a> for crate::TensorView<'a, T, S
     type Shape = S;
     #[inline(always)]
     fn t_parts(&self) -> (&'a [T], &Layout) {
-        (self.data, &self.layout)
+        (self.data, self.layout())
     }
 }
 /// What `t!(mut ...)` and the assignment forms index: a mutable view of the operand (a mutable
@@ -1350,7 +1350,8 @@ pub fn probe_mut<'a, X: TSourceMut<'a>, Pre, Post>(
     spec: Spec<Pre, Post>,
 ) -> ProbeMut<'a, X::Elem, X::Shape, Pre, Post> {
     let v = x.t_source_mut();
-    ProbeMut { data: v.data, layout: v.layout, spec, _shape: PhantomData }
+    let layout = *v.layout();
+    ProbeMut { data: v.data, layout, spec, _shape: PhantomData }
 }
 
 /// Applies a spec to a probe's view: a view for basic indices, a copy for index tensors.
@@ -1693,9 +1694,9 @@ impl<T: crate::Num, S: Shape, D2: Data<Elem = T>, S2: AssignShape<S>, Op: Compou
     for TensorViewMut<'_, T, S>
 {
     fn t_try_compound(self, value: &TensorBase<D2, S2>) -> Result<(), ShapeError> {
-        let ls = value.layout.expand_for_assign(self.layout.sizes())?;
-        check_divides::<Op, T>(value.data.as_slice(), &value.layout, self.numel())?;
-        let l = self.layout;
+        let ls = value.layout().expand_for_assign(self.layout().sizes())?;
+        check_divides::<Op, T>(value.data.as_slice(), value.layout(), self.numel())?;
+        let l = *self.layout();
         crate::kernels::zip_assign(&mut self.data[..], &l, value.data.as_slice(), &ls, |d, s| *d = Op::apply(*d, s));
         Ok(())
     }
@@ -1727,7 +1728,7 @@ macro_rules! scalar_compound_t {
             fn t_try_compound(self, value: $t) -> Result<(), ShapeError> {
                 let one = crate::Tensor::<$t, ()>::scalar(value);
                 check_divides::<Op, $t>(one.storage(), one.layout(), self.numel())?;
-                let l = self.layout;
+                let l = *self.layout();
                 crate::kernels::map_inplace(&mut self.data[..], &l, |v| Op::apply(v, value));
                 Ok(())
             }
@@ -1753,8 +1754,9 @@ impl<D: DataMut, S: Shape> TensorBase<D, S> {
         &mut self,
         src: &TensorBase<D2, S2>,
     ) -> Result<(), ShapeError> {
-        let ls = src.layout.expand_for_assign(self.layout.sizes())?;
-        crate::kernels::zip_assign(self.data.as_mut_slice(), &self.layout, src.data.as_slice(), &ls, |d, s| *d = s);
+        let ls = src.layout().expand_for_assign(self.layout().sizes())?;
+        let ld = *self.layout();
+        crate::kernels::zip_assign(self.data.as_mut_slice(), &ld, src.data.as_slice(), &ls, |d, s| *d = s);
         Ok(())
     }
     /// [`try_assign`](Self::try_assign), panicking with the error's message.

@@ -8,7 +8,7 @@ mod sealed {
     use crate::layout::Layout;
     /// The product itself, out of reach of users: only [`gemm`](super::gemm) calls it, after
     /// checking its preconditions.
-    pub trait GemmImpl: crate::storage::Element {
+    pub trait GemmImpl: crate::num::Num {
         /// `c = a @ b` for 2-D layouts already checked by [`gemm`](super::gemm).
         fn gemm_unchecked(a: &[Self], la: &Layout, b: &[Self], lb: &Layout, c: &mut [Self]);
     }

@@ -10,14 +10,17 @@
 //! of aborting when memory runs out.
 use crate::error::ShapeError;
 use crate::layout::{walk, Layout};
-use crate::storage::Element;
+use crate::storage::{Element, OutData};
 use alloc::vec::Vec;
 
+pub(crate) mod dense;
 mod gather;
 mod gemm;
 mod index;
 pub(crate) mod join;
 mod reduce;
+pub(crate) mod small;
+pub(crate) mod vector;
 pub(crate) use gather::{
     gather, index_select, masked_fill, masked_fill_inplace, masked_select, nonzero, scatter, scatter_value,
     where_select,
@@ -25,7 +28,7 @@ pub(crate) use gather::{
 pub(crate) use gemm::gemm;
 pub use gemm::Gemm;
 pub(crate) use index::{gather_offsets, mask_coords};
-pub(crate) use reduce::{sum, sum_axis};
+pub(crate) use reduce::{sum, sum_axes_into, sum_axis};
 
 /// Element count at which contiguous element-wise kernels split the work across rayon's pool.
 /// Measured with `benches/ops.rs` (`threshold` group, f32 add, 2 cores): rayon was 1.4-1.6x
@@ -104,6 +107,90 @@ pub(crate) fn map<T: Element, U: Element>(
     let ol = Layout::contiguous(l.sizes())?;
     walk(l.sizes(), [&ol, l], |[o, i]| out[o] = f(src[i]));
     Ok(out)
+}
+
+/// The row-major layout of a valid layout's sizes (which cannot fail: the element count of a
+/// valid layout fits `isize`).
+fn row_major(l: &Layout) -> Layout {
+    Layout::contiguous(l.sizes()).expect("the sizes of a valid layout have a row-major layout")
+}
+
+/// `f` applied to every element of `src` (layout `l`), written in row-major order into `out`,
+/// which holds `l.numel()` elements. Allocates nothing.
+pub(crate) fn map_into<T: Element, U: Element>(out: &mut [U], src: &[T], l: &Layout, f: impl Fn(T) -> U) {
+    debug_assert_eq!(out.len(), l.numel());
+    if let Some(s) = contiguous_slice(src, l) {
+        for (o, &x) in out.iter_mut().zip(s) {
+            *o = f(x);
+        }
+        return;
+    }
+    if out.is_empty() {
+        return;
+    }
+    walk(l.sizes(), [&row_major(l), l], |[o, i]| out[o] = f(src[i]));
+}
+
+/// The elements of `src` (layout `l`) in row-major order into `out` (`l.numel()` long).
+pub(crate) fn copy_into<T: Element>(out: &mut [T], src: &[T], l: &Layout) {
+    map_into(out, src, l, |x| x)
+}
+
+/// `f(a, b)` over `la`'s sizes (`lb` already expanded to them), written in row-major order into
+/// `out` (`la.numel()` long). Allocates nothing.
+pub(crate) fn zip_into<A: Element, B: Element, C: Element>(
+    out: &mut [C],
+    a: &[A],
+    la: &Layout,
+    b: &[B],
+    lb: &Layout,
+    f: impl Fn(A, B) -> C,
+) {
+    debug_assert_eq!(la.sizes(), lb.sizes());
+    debug_assert_eq!(out.len(), la.numel());
+    if let (Some(x), Some(y)) = (contiguous_slice(a, la), contiguous_slice(b, lb)) {
+        for ((o, &p), &q) in out.iter_mut().zip(x).zip(y) {
+            *o = f(p, q);
+        }
+        return;
+    }
+    if out.is_empty() {
+        return;
+    }
+    walk(la.sizes(), [&row_major(la), la, lb], |[o, i, j]| out[o] = f(a[i], b[j]));
+}
+
+/// [`map`] into a new buffer of the storage kind `O`: a `Vec` (rayon and the slice fast paths) or
+/// an inline array (written in place, no allocation).
+pub(crate) fn map_out<T: Element, U: Element, O: OutData<U>>(
+    src: &[T],
+    l: &Layout,
+    f: impl Fn(T) -> U + Sync + Send,
+) -> Result<O, ShapeError> {
+    if O::INLINE {
+        let mut o = O::zeroed(l.numel())?;
+        map_into(o.as_mut_slice(), src, l, f);
+        Ok(o)
+    } else {
+        Ok(O::from_vec(map(src, l, f)?))
+    }
+}
+
+/// [`zip`] into a new buffer of the storage kind `O` (see [`map_out`]).
+pub(crate) fn zip_out<A: Element, B: Element, C: Element, O: OutData<C>>(
+    a: &[A],
+    la: &Layout,
+    b: &[B],
+    lb: &Layout,
+    f: impl Fn(A, B) -> C + Sync + Send,
+) -> Result<O, ShapeError> {
+    if O::INLINE {
+        let mut o = O::zeroed(la.numel())?;
+        zip_into(o.as_mut_slice(), a, la, b, lb, f);
+        Ok(o)
+    } else {
+        Ok(O::from_vec(zip(a, la, b, lb, f)?))
+    }
 }
 
 /// `f(a, b)` over `sizes`, into a new row-major buffer. `la` and `lb` must already be expanded to

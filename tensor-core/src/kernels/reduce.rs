@@ -1,6 +1,7 @@
 //! Reductions: sum over everything and along one axis.
 use crate::error::ShapeError;
 use crate::layout::{walk, Layout};
+use crate::shape::MAX_RANK;
 use crate::storage::Element;
 use alloc::vec::Vec;
 use core::ops::Add;
@@ -78,4 +79,30 @@ pub(crate) fn sum_axis<T: Element + Add<Output = T>>(src: &[T], l: &Layout, axis
         .zero_stride(axis);
     walk(l.sizes(), [l, &acc], |[i, o]| out[o] = out[o] + src[i]);
     Ok(out)
+}
+
+/// Sums over the axes marked in `mask` in one walk in the input's memory order, accumulating into
+/// `out`: the row-major buffer of the kept sizes, zeroed by the caller. Allocates nothing (what
+/// inline results use).
+pub(crate) fn sum_axes_into<T: Element + Add<Output = T>>(
+    out: &mut [T],
+    src: &[T],
+    l: &Layout,
+    mask: &[bool; MAX_RANK],
+) {
+    if out.is_empty() || l.numel() == 0 {
+        return;
+    }
+    // The output's stride along each input dim: row-major over the kept dims, 0 on reduced ones.
+    let mut strides = [0isize; MAX_RANK];
+    let mut acc = 1isize;
+    for i in (0..l.rank()).rev() {
+        if !mask[i] {
+            strides[i] = acc;
+            acc *= l.sizes()[i] as isize;
+        }
+    }
+    let ol = Layout::from_parts(l.sizes(), &strides[..l.rank()], 0)
+        .expect("the accumulation layout of a valid layout is valid");
+    walk(l.sizes(), [l, &ol], |[i, o]| out[o] = out[o] + src[i]);
 }

@@ -3,30 +3,36 @@
 //! division by zero is an error (see [`crate::num`]).
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
-use crate::layout::{walk, Layout};
+use crate::kernels::small;
+use crate::layout::{walk, Layout, LayoutRepr};
 use crate::num::Num;
 use crate::shape::AssignShape;
 use crate::shape::{broadcast_sizes, Broadcast, BroadcastShape, SameShape, Shape};
-use crate::storage::DataMut;
-use crate::storage::{Data, Element};
-use crate::tensor::{Tensor, TensorBase};
+use crate::storage::{Data, DataMut, Element, OutData};
+use crate::tensor::{OutTensor, OutTensor2, TensorBase};
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Rem, RemAssign, Sub, SubAssign};
 
-/// Broadcasts `a` with `b` at run time and applies `f` element-wise into a new tensor of shape
-/// `SO` (the caller's static rule already computed it).
-pub(crate) fn broadcast_zip<T: Element, U: Element, V: Element, SO: Shape>(
-    a: &[T],
-    la: &Layout,
-    b: &[U],
-    lb: &Layout,
-    f: impl Fn(T, U) -> V + Sync + Send,
-) -> Result<Tensor<V, SO>, ShapeError> {
+/// `f` element-wise over `a` and `b` broadcast together, into a new tensor of shape `SO` (the
+/// caller's static rule computed it) in the storage `O`. Inline operands of static shapes take
+/// [`small::zip`] (constant strides, no layout work); everything else broadcasts the layouts at
+/// run time.
+pub(crate) fn broadcast_zip<DA: Data, SA: Shape, DB: Data, SB: Shape, C: Element, SO: Shape, O: OutData<C>>(
+    a: &TensorBase<DA, SA>,
+    b: &TensorBase<DB, SB>,
+    f: impl Fn(DA::Elem, DB::Elem) -> C + Sync + Send,
+) -> Result<TensorBase<O, SO>, ShapeError> {
+    if const { DA::INLINE && DB::INLINE && O::INLINE && small::is_static::<SA>() && small::is_static::<SB>() } {
+        let mut out = O::zeroed(const { small::numel::<SO>() })?;
+        small::zip::<SA, SB, SO, _, _, _>(out.as_mut_slice(), a.data.as_slice(), b.data.as_slice(), f);
+        return Ok(TensorBase::from_lay(out, LayoutRepr::row_major::<SO>(|| Ok(SO::ROW_MAJOR))?));
+    }
+    let (la, lb) = (a.layout(), b.layout());
     let (sizes, r) = broadcast_sizes(la.sizes(), lb.sizes())?;
     let sizes = &sizes[..r];
-    let (la, lb) = (la.expand(sizes)?, lb.expand(sizes)?);
-    let out = Layout::contiguous(sizes)?;
-    let data = kernels::zip(a, &la, b, &lb, f)?;
-    Ok(TensorBase::from_parts(data, out))
+    let (ea, eb) = (la.expand(sizes)?, lb.expand(sizes)?);
+    let lay = LayoutRepr::try_from_layout::<SO>(Layout::contiguous(sizes)?)?;
+    let data = kernels::zip_out(a.data.as_slice(), &ea, b.data.as_slice(), &eb, f)?;
+    Ok(TensorBase::from_lay(data, lay))
 }
 
 /// For integer division and remainder: [`ShapeError::DivisionByZero`] when a divisor that would be
@@ -52,7 +58,7 @@ fn broadcast_numel(la: &Layout, lb: &Layout) -> usize {
 }
 
 macro_rules! binop {
-    ($Tr:ident, $m:ident, $try_m:ident, $num:ident, $op:tt, $torch:literal, $check:expr) => {
+    ($Tr:ident, $m:ident, $try_m:ident, $num:ident, $op:tt, $torch:literal, $divides:expr) => {
         impl<D: Data, S: Shape> TensorBase<D, S> {
             #[doc = concat!("Element-wise `", stringify!($op), "` with broadcasting (PyTorch `", $torch, "`): `[2, 3]` with `[3]` gives `[2, 3]`.")]
             #[doc = ""]
@@ -63,14 +69,15 @@ macro_rules! binop {
             pub fn $try_m<D2: Data<Elem = D::Elem>, S2: Shape>(
                 &self,
                 rhs: &TensorBase<D2, S2>,
-            ) -> Result<Tensor<D::Elem, Broadcast<S, S2>>, ShapeError>
+            ) -> Result<OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>, ShapeError>
             where
                 S: BroadcastShape<S2>,
                 D::Elem: Num,
             {
-                let check: fn(&[D::Elem], &Layout, usize) -> Result<(), ShapeError> = $check;
-                check(rhs.data.as_slice(), &rhs.layout, broadcast_numel(&self.layout, &rhs.layout))?;
-                broadcast_zip(self.data.as_slice(), &self.layout, rhs.data.as_slice(), &rhs.layout, <D::Elem as Num>::$num)
+                if $divides && <D::Elem as Num>::INTEGER {
+                    check_divisor(stringify!($num), rhs.storage(), rhs.layout(), broadcast_numel(self.layout(), rhs.layout()))?;
+                }
+                broadcast_zip(self, rhs, <D::Elem as Num>::$num)
             }
         }
 
@@ -80,7 +87,7 @@ macro_rules! binop {
             S: BroadcastShape<S2>,
             D::Elem: Num,
         {
-            type Output = Tensor<D::Elem, Broadcast<S, S2>>;
+            type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
             #[track_caller]
             fn $m(self, rhs: &'b TensorBase<D2, S2>) -> Self::Output {
                 self.$try_m(rhs).or_panic()
@@ -92,7 +99,7 @@ macro_rules! binop {
             S: BroadcastShape<S2>,
             D::Elem: Num,
         {
-            type Output = Tensor<D::Elem, Broadcast<S, S2>>;
+            type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
             #[track_caller]
             fn $m(self, rhs: TensorBase<D2, S2>) -> Self::Output {
                 self.$try_m(&rhs).or_panic()
@@ -104,7 +111,7 @@ macro_rules! binop {
             S: BroadcastShape<S2>,
             D::Elem: Num,
         {
-            type Output = Tensor<D::Elem, Broadcast<S, S2>>;
+            type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
             #[track_caller]
             fn $m(self, rhs: &'b TensorBase<D2, S2>) -> Self::Output {
                 self.$try_m(rhs).or_panic()
@@ -116,7 +123,7 @@ macro_rules! binop {
             S: BroadcastShape<S2>,
             D::Elem: Num,
         {
-            type Output = Tensor<D::Elem, Broadcast<S, S2>>;
+            type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
             #[track_caller]
             fn $m(self, rhs: TensorBase<D2, S2>) -> Self::Output {
                 self.$try_m(&rhs).or_panic()
@@ -124,11 +131,11 @@ macro_rules! binop {
         }
     };
 }
-binop!(Add, add, try_add, add, +, "torch.add", |_, _, _| Ok(()));
-binop!(Sub, sub, try_sub, sub, -, "torch.sub", |_, _, _| Ok(()));
-binop!(Mul, mul, try_mul, mul, *, "torch.mul", |_, _, _| Ok(()));
-binop!(Div, div, try_div, div, /, "torch.div", |b, lb, n| check_divisor("div", b, lb, n));
-binop!(Rem, rem, try_rem, rem, %, "torch.fmod", |b, lb, n| check_divisor("rem", b, lb, n));
+binop!(Add, add, try_add, add, +, "torch.add", false);
+binop!(Sub, sub, try_sub, sub, -, "torch.sub", false);
+binop!(Mul, mul, try_mul, mul, *, "torch.mul", false);
+binop!(Div, div, try_div, div, /, "torch.div", true);
+binop!(Rem, rem, try_rem, rem, %, "torch.fmod", true);
 
 /// The strict element-wise forms: the operands must have the same shape, with no broadcasting, a
 /// compile error for static shapes ([`SameShape`]). They catch the classic silent broadcast of
@@ -144,7 +151,7 @@ where
         op: &'static str,
         rhs: &TensorBase<D2, S2>,
         f: fn(D::Elem, D::Elem) -> D::Elem,
-    ) -> Result<Tensor<D::Elem, S>, ShapeError> {
+    ) -> Result<OutTensor2<D, D2, D::Elem, S>, ShapeError> {
         if self.sizes() != rhs.sizes() {
             return Err(ShapeError::Mismatch {
                 op,
@@ -153,11 +160,7 @@ where
                 rhs: rhs.sizes().into(),
             });
         }
-        let out = Layout::contiguous(self.sizes())?;
-        Ok(TensorBase::from_parts(
-            kernels::zip(self.data.as_slice(), &self.layout, rhs.data.as_slice(), &rhs.layout, f)?,
-            out,
-        ))
+        broadcast_zip(self, rhs, f)
     }
 
     /// `self + rhs` for operands of the same shape, never broadcast: `[N, 1]` with `[N]` does not
@@ -166,13 +169,13 @@ where
     /// # Errors
     /// [`ShapeError::Mismatch`] when runtime sizes differ; [`ShapeError::Alloc`].
     #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
-    pub fn try_add_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Result<Tensor<D::Elem, S>, ShapeError> where S: SameShape<S2> {
+    pub fn try_add_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Result<OutTensor2<D, D2, D::Elem, S>, ShapeError> where S: SameShape<S2> {
         self.same_zip("add_same", rhs, <D::Elem as Num>::add)
     }
     /// [`try_add_same`](Self::try_add_same), panicking with the error's message.
     #[track_caller]
     #[rustfmt::skip]
-    pub fn add_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Tensor<D::Elem, S> where S: SameShape<S2> {
+    pub fn add_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> OutTensor2<D, D2, D::Elem, S> where S: SameShape<S2> {
         self.try_add_same(rhs).or_panic()
     }
     /// `self - rhs` for operands of the same shape, never broadcast (see
@@ -181,13 +184,13 @@ where
     /// # Errors
     /// [`ShapeError::Mismatch`] when runtime sizes differ; [`ShapeError::Alloc`].
     #[rustfmt::skip]
-    pub fn try_sub_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Result<Tensor<D::Elem, S>, ShapeError> where S: SameShape<S2> {
+    pub fn try_sub_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Result<OutTensor2<D, D2, D::Elem, S>, ShapeError> where S: SameShape<S2> {
         self.same_zip("sub_same", rhs, <D::Elem as Num>::sub)
     }
     /// [`try_sub_same`](Self::try_sub_same), panicking with the error's message.
     #[track_caller]
     #[rustfmt::skip]
-    pub fn sub_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Tensor<D::Elem, S> where S: SameShape<S2> {
+    pub fn sub_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> OutTensor2<D, D2, D::Elem, S> where S: SameShape<S2> {
         self.try_sub_same(rhs).or_panic()
     }
     /// `self * rhs` for operands of the same shape, never broadcast (see
@@ -196,13 +199,13 @@ where
     /// # Errors
     /// [`ShapeError::Mismatch`] when runtime sizes differ; [`ShapeError::Alloc`].
     #[rustfmt::skip]
-    pub fn try_mul_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Result<Tensor<D::Elem, S>, ShapeError> where S: SameShape<S2> {
+    pub fn try_mul_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Result<OutTensor2<D, D2, D::Elem, S>, ShapeError> where S: SameShape<S2> {
         self.same_zip("mul_same", rhs, <D::Elem as Num>::mul)
     }
     /// [`try_mul_same`](Self::try_mul_same), panicking with the error's message.
     #[track_caller]
     #[rustfmt::skip]
-    pub fn mul_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Tensor<D::Elem, S> where S: SameShape<S2> {
+    pub fn mul_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> OutTensor2<D, D2, D::Elem, S> where S: SameShape<S2> {
         self.try_mul_same(rhs).or_panic()
     }
     /// `self / rhs` for operands of the same shape, never broadcast (see
@@ -212,14 +215,14 @@ where
     /// [`ShapeError::Mismatch`] when runtime sizes differ; [`ShapeError::DivisionByZero`] for an
     /// integer division by a zero element; [`ShapeError::Alloc`].
     #[rustfmt::skip]
-    pub fn try_div_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Result<Tensor<D::Elem, S>, ShapeError> where S: SameShape<S2> {
-        check_divisor("div_same", rhs.storage(), &rhs.layout, self.numel())?;
+    pub fn try_div_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Result<OutTensor2<D, D2, D::Elem, S>, ShapeError> where S: SameShape<S2> {
+        check_divisor("div_same", rhs.storage(), rhs.layout(), self.numel())?;
         self.same_zip("div_same", rhs, <D::Elem as Num>::div)
     }
     /// [`try_div_same`](Self::try_div_same), panicking with the error's message.
     #[track_caller]
     #[rustfmt::skip]
-    pub fn div_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Tensor<D::Elem, S> where S: SameShape<S2> {
+    pub fn div_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> OutTensor2<D, D2, D::Elem, S> where S: SameShape<S2> {
         self.try_div_same(rhs).or_panic()
     }
 }
@@ -239,27 +242,27 @@ macro_rules! scalar_ops {
     (@one $t:ty, $Tr:ident, $m:ident, $op:tt) => {
         #[doc = concat!("`&tensor ", stringify!($op), " scalar`: same shape.")]
         impl<D: Data<Elem = $t>, S: Shape> $Tr<$t> for &TensorBase<D, S> {
-            type Output = Tensor<$t, S>;
+            type Output = OutTensor<D, $t, S>;
             #[track_caller]
-            fn $m(self, rhs: $t) -> Tensor<$t, S> {
+            fn $m(self, rhs: $t) -> OutTensor<D, $t, S> {
                 scalar_divisor(stringify!($m), rhs, self.numel());
                 self.map(|a| <$t as Num>::$m(a, rhs))
             }
         }
         #[doc = concat!("`tensor ", stringify!($op), " scalar`: same shape.")]
         impl<D: Data<Elem = $t>, S: Shape> $Tr<$t> for TensorBase<D, S> {
-            type Output = Tensor<$t, S>;
+            type Output = OutTensor<D, $t, S>;
             #[track_caller]
-            fn $m(self, rhs: $t) -> Tensor<$t, S> {
+            fn $m(self, rhs: $t) -> OutTensor<D, $t, S> {
                 scalar_divisor(stringify!($m), rhs, self.numel());
                 self.map(|a| <$t as Num>::$m(a, rhs))
             }
         }
         #[doc = concat!("`scalar ", stringify!($op), " &tensor`: same shape.")]
         impl<D: Data<Elem = $t>, S: Shape> $Tr<&TensorBase<D, S>> for $t {
-            type Output = Tensor<$t, S>;
+            type Output = OutTensor<D, $t, S>;
             #[track_caller]
-            fn $m(self, rhs: &TensorBase<D, S>) -> Tensor<$t, S> {
+            fn $m(self, rhs: &TensorBase<D, S>) -> OutTensor<D, $t, S> {
                 if stringify!($m) == "div" || stringify!($m) == "rem" {
                     check_divisor(stringify!($m), rhs.storage(), rhs.layout(), rhs.numel()).or_panic();
                 }
@@ -268,9 +271,9 @@ macro_rules! scalar_ops {
         }
         #[doc = concat!("`scalar ", stringify!($op), " tensor`: same shape.")]
         impl<D: Data<Elem = $t>, S: Shape> $Tr<TensorBase<D, S>> for $t {
-            type Output = Tensor<$t, S>;
+            type Output = OutTensor<D, $t, S>;
             #[track_caller]
-            fn $m(self, rhs: TensorBase<D, S>) -> Tensor<$t, S> {
+            fn $m(self, rhs: TensorBase<D, S>) -> OutTensor<D, $t, S> {
                 self $op &rhs
             }
         }
@@ -302,12 +305,18 @@ macro_rules! compound {
             #[doc = "# Errors"]
             #[doc = "[`ShapeError::Expand`] when a runtime-sized `rhs` does not broadcast to `self`; [`ShapeError::DivisionByZero`] for an integer division by a zero element. Nothing is written then."]
             pub fn $try_m<D2: Data<Elem = D::Elem>, S2: AssignShape<S>>(&mut self, rhs: &TensorBase<D2, S2>) -> Result<(), ShapeError> {
-                let ls = rhs.layout.expand_for_assign(self.layout.sizes())?;
-                if $divides {
-                    check_divisor(stringify!($num), rhs.storage(), &rhs.layout, self.numel())?;
+                if $divides && <D::Elem as Num>::INTEGER {
+                    check_divisor(stringify!($num), rhs.storage(), rhs.layout(), self.numel())?;
                 }
                 let f = <D::Elem as Num>::$num;
-                kernels::zip_assign(self.data.as_mut_slice(), &self.layout, rhs.data.as_slice(), &ls, |d, s| *d = f(*d, s));
+                if const { D::INLINE && D2::INLINE && small::is_static::<S>() && small::is_static::<S2>() } {
+                    // Both row-major of static shapes: `rhs` read at constant broadcast strides.
+                    small::zip_assign::<S, S2, _, _>(self.data.as_mut_slice(), rhs.data.as_slice(), |d, s| *d = f(*d, s));
+                    return Ok(());
+                }
+                let ls = rhs.layout().expand_for_assign(self.layout().sizes())?;
+                let ld = *self.layout();
+                kernels::zip_assign(self.data.as_mut_slice(), &ld, rhs.data.as_slice(), &ls, |d, s| *d = f(*d, s));
                 Ok(())
             }
         }
@@ -354,7 +363,13 @@ macro_rules! scalar_compound {
             #[track_caller]
             fn $m(&mut self, rhs: $t) {
                 scalar_divisor(stringify!($num), rhs, self.numel());
-                let l = self.layout;
+                if const { D::INLINE && small::is_static::<S>() } {
+                    for v in self.data.as_mut_slice() {
+                        *v = <$t as Num>::$num(*v, rhs);
+                    }
+                    return;
+                }
+                let l = *self.layout();
                 kernels::map_inplace(self.data.as_mut_slice(), &l, |v| <$t as Num>::$num(v, rhs));
             }
         }
@@ -364,12 +379,13 @@ scalar_compound!(f32, f64, half::f16, half::bf16, i8, i16, i32, i64, isize, u8, 
 
 impl<D: Data, S: Shape> TensorBase<D, S> {
     /// `f` applied to every element, into a new contiguous tensor of the same shape (NumPy
-    /// vectorised function, PyTorch `Tensor.apply_` without the in-place part).
+    /// vectorised function, PyTorch `Tensor.apply_` without the in-place part). The result is
+    /// inline (no allocation) when `self` is an inline [`STensor`](crate::STensor).
     ///
     /// # Panics
     /// When the result cannot be allocated (see [`try_map`](Self::try_map)).
     #[track_caller]
-    pub fn map<U: Element>(&self, f: impl Fn(D::Elem) -> U + Sync + Send) -> Tensor<U, S> {
+    pub fn map<U: Element>(&self, f: impl Fn(D::Elem) -> U + Sync + Send) -> OutTensor<D, U, S> {
         self.try_map(f).or_panic()
     }
 
@@ -378,8 +394,18 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Alloc`].
-    pub fn try_map<U: Element>(&self, f: impl Fn(D::Elem) -> U + Sync + Send) -> Result<Tensor<U, S>, ShapeError> {
-        let out = Layout::contiguous(self.sizes())?;
-        Ok(TensorBase::from_parts(kernels::map(self.data.as_slice(), &self.layout, f)?, out))
+    pub fn try_map<U: Element>(
+        &self,
+        f: impl Fn(D::Elem) -> U + Sync + Send,
+    ) -> Result<OutTensor<D, U, S>, ShapeError> {
+        type O<D, U, S> = crate::storage::Out<D, U, S>;
+        if const { D::INLINE && small::is_static::<S>() } {
+            // Row-major of a static shape: one pass over the array.
+            let mut out = O::<D, U, S>::zeroed(const { small::numel::<S>() })?;
+            small::map(out.as_mut_slice(), self.data.as_slice(), f);
+            return Ok(TensorBase::from_lay(out, LayoutRepr::row_major::<S>(|| Ok(S::ROW_MAJOR))?));
+        }
+        let lay = LayoutRepr::try_from_layout::<S>(Layout::contiguous(self.sizes())?)?;
+        Ok(TensorBase::from_lay(kernels::map_out(self.data.as_slice(), self.layout(), f)?, lay))
     }
 }

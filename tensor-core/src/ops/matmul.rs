@@ -1,11 +1,23 @@
 //! Matrix product of 2-D tensors, and of batches of them, through `matrixmultiply`, directly on
 //! strided views.
 use crate::error::{OrPanic, ShapeError};
-use crate::kernels::{self, Gemm};
-use crate::layout::Layout;
+use crate::kernels::{self, small, Gemm};
+use crate::layout::{Layout, LayoutRepr};
 use crate::shape::{broadcast_sizes, MatMulShape, Shape, MAX_RANK};
-use crate::storage::{Data, Element};
-use crate::tensor::{Tensor, TensorBase};
+use crate::storage::{Data, DataMut, Out2, OutData};
+use crate::tensor::{OutTensor2, TensorBase};
+
+/// `(m, k, n)` of a 2-D static product `S @ S2` small enough for the direct kernel
+/// ([`small::matmul`]), or `None`.
+pub(crate) const fn direct<S: Shape, S2: Shape>() -> Option<(usize, usize, usize)> {
+    if !small::is_static::<S>() || !small::is_static::<S2>() {
+        return None;
+    }
+    match (S::RANK, S2::RANK, S::STATIC[0], S::STATIC[1], S2::STATIC[1]) {
+        (Some(2), Some(2), Some(m), Some(k), Some(n)) if m * k * n <= small::DIRECT_MATMUL => Some((m, k, n)),
+        _ => None,
+    }
+}
 
 impl<D: Data, S: Shape> TensorBase<D, S>
 where
@@ -27,11 +39,22 @@ where
     pub fn try_matmul<D2: Data<Elem = D::Elem>, S2: Shape>(
         &self,
         rhs: &TensorBase<D2, S2>,
-    ) -> Result<Tensor<D::Elem, <S as MatMulShape<S2>>::Out>, ShapeError>
+    ) -> Result<OutTensor2<D, D2, D::Elem, <S as MatMulShape<S2>>::Out>, ShapeError>
     where
         S: MatMulShape<S2>,
     {
-        let (la, lb) = (&self.layout, &rhs.layout);
+        type O<D, D2, S, S2> = Out2<D, D2, <D as Data>::Elem, <S as MatMulShape<S2>>::Out>;
+        let (la, lb) = (self.layout(), rhs.layout());
+        if let Some((m, k, n)) = const { direct::<S, S2>() } {
+            // Static sizes known to the compiler: direct loops, no gemm call, no layout work for
+            // inline operands (their offsets and strides are constants too).
+            let mut out = O::<D, D2, S, S2>::zeroed(m * n)?;
+            let (sa, sb) = ([la.strides()[0], la.strides()[1]], [lb.strides()[0], lb.strides()[1]]);
+            let (a, b) = (self.data.as_slice(), rhs.data.as_slice());
+            small::matmul((m, k, n), out.as_mut_slice(), a, la.offset(), sa, b, lb.offset(), sb);
+            let lay = LayoutRepr::row_major::<<S as MatMulShape<S2>>::Out>(|| Layout::contiguous(&[m, n]))?;
+            return Ok(TensorBase::from_lay(out, lay));
+        }
         let err = || ShapeError::MatMul { lhs: la.sizes().into(), rhs: lb.sizes().into() };
         let (ra, rb) = (la.rank(), lb.rank());
         if ra < 2 || rb < 2 || la.sizes()[ra - 1] != lb.sizes()[rb - 2] {
@@ -42,9 +65,9 @@ where
         if ra == 2 && rb == 2 {
             // The output's element count is checked before anything is allocated.
             let out = Layout::contiguous(&[m, n])?;
-            let mut data = kernels::try_vec(out.numel(), D::Elem::ZERO)?;
-            kernels::gemm(a, la, b, lb, &mut data);
-            return Ok(TensorBase::from_parts(data, out));
+            let mut data = O::<D, D2, S, S2>::zeroed(out.numel())?;
+            kernels::gemm(a, la, b, lb, data.as_mut_slice());
+            return Ok(TensorBase::from_lay(data, LayoutRepr::try_from_layout::<<S as MatMulShape<S2>>::Out>(out)?));
         }
         let (batch, r) = broadcast_sizes(&la.sizes()[..ra - 2], &lb.sizes()[..rb - 2]).map_err(|_| err())?;
         if r + 2 > MAX_RANK {
@@ -58,15 +81,16 @@ where
             s
         };
         let out = Layout::contiguous(&full([m, n])[..r + 2])?;
-        let mut data = kernels::try_vec(out.numel(), D::Elem::ZERO)?;
+        let lay = LayoutRepr::try_from_layout::<<S as MatMulShape<S2>>::Out>(out)?;
+        let mut data = O::<D, D2, S, S2>::zeroed(out.numel())?;
         if out.numel() == 0 {
             // No product to compute (an empty operand's offset and strides are never used).
-            return Ok(TensorBase::from_parts(data, out));
+            return Ok(TensorBase::from_lay(data, lay));
         }
         // Broadcast batch dims get stride 0: every batch reads its operands in place.
         let (ea, eb) = (la.expand(&full([m, k])[..r + 2])?, lb.expand(&full([k, n])[..r + 2])?);
         let mut idx = [0usize; MAX_RANK];
-        for c in data.chunks_exact_mut(m * n) {
+        for c in data.as_mut_slice().chunks_exact_mut(m * n) {
             let (sa, sb) = (ea.select_leading(&idx[..r])?, eb.select_leading(&idx[..r])?);
             kernels::gemm(a, &sa, b, &sb, c);
             for i in (0..r).rev() {
@@ -77,13 +101,13 @@ where
                 idx[i] = 0;
             }
         }
-        Ok(TensorBase::from_parts(data, out))
+        Ok(TensorBase::from_lay(data, lay))
     }
 
     /// [`try_matmul`](Self::try_matmul), panicking with the error's message.
     #[track_caller]
     #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
-    pub fn matmul<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Tensor<D::Elem, <S as MatMulShape<S2>>::Out> where S: MatMulShape<S2> {
+    pub fn matmul<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> OutTensor2<D, D2, D::Elem, <S as MatMulShape<S2>>::Out> where S: MatMulShape<S2> {
         self.try_matmul(rhs).or_panic()
     }
 }

@@ -8,3 +8,5 @@ pub mod linalg;
 mod matmul;
 mod reduce;
 pub mod select;
+pub mod square;
+pub mod vector;

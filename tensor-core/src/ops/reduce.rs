@@ -4,10 +4,13 @@
 use crate::dim::One;
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
+use crate::kernels::small;
+use crate::layout::LayoutRepr;
 use crate::layout::{normalize_axis, Layout};
 use crate::shape::{DynShape, ReduceAxes, RemoveAxis, SetAxis, Shape};
 use crate::storage::{Data, Element};
-use crate::tensor::{Tensor, TensorBase};
+use crate::storage::{DataMut, OutData};
+use crate::tensor::{OutTensor, TensorBase};
 use core::ops::Add;
 use num_traits::{Float, NumCast};
 
@@ -17,7 +20,7 @@ where
 {
     /// The sum of all elements (PyTorch `sum()`): any shape to a scalar; 0 for no elements.
     pub fn sum(&self) -> D::Elem {
-        kernels::sum(self.data.as_slice(), &self.layout)
+        kernels::sum(self.data.as_slice(), self.layout())
     }
 
     /// The mean of all elements (PyTorch `mean()`): NaN for no elements, as in PyTorch. Float
@@ -35,7 +38,7 @@ where
     /// # Panics
     /// For a [`DynShape`] tensor with no axis `A`.
     #[track_caller]
-    pub fn sum_axis<const A: isize>(&self) -> Tensor<D::Elem, <S as RemoveAxis<A>>::Out>
+    pub fn sum_axis<const A: isize>(&self) -> OutTensor<D, D::Elem, <S as RemoveAxis<A>>::Out>
     where
         S: RemoveAxis<A>,
     {
@@ -47,7 +50,7 @@ where
     /// # Panics
     /// For a [`DynShape`] tensor with no axis `A`.
     #[track_caller]
-    pub fn mean_axis<const A: isize>(&self) -> Tensor<D::Elem, <S as RemoveAxis<A>>::Out>
+    pub fn mean_axis<const A: isize>(&self) -> OutTensor<D, D::Elem, <S as RemoveAxis<A>>::Out>
     where
         S: RemoveAxis<A>,
         D::Elem: Float,
@@ -61,19 +64,19 @@ where
     ///
     /// # Errors
     /// [`ShapeError::Axis`]; [`ShapeError::Alloc`] when the result cannot be allocated.
-    pub fn try_sum_axis_dyn(&self, axis: isize) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+    pub fn try_sum_axis_dyn(&self, axis: isize) -> Result<OutTensor<D, D::Elem, DynShape>, ShapeError> {
         self.reduce_axes_rt(&[normalize_axis(axis, self.rank())?], false)
     }
     /// [`try_sum_axis_dyn`](Self::try_sum_axis_dyn), panicking with the error's message.
     #[track_caller]
-    pub fn sum_axis_dyn(&self, axis: isize) -> Tensor<D::Elem, DynShape> {
+    pub fn sum_axis_dyn(&self, axis: isize) -> OutTensor<D, D::Elem, DynShape> {
         self.try_sum_axis_dyn(axis).or_panic()
     }
     /// The mean along a runtime axis, which is removed (PyTorch `mean(dim=axis)`).
     ///
     /// # Errors
     /// [`ShapeError::Axis`].
-    pub fn try_mean_axis_dyn(&self, axis: isize) -> Result<Tensor<D::Elem, DynShape>, ShapeError>
+    pub fn try_mean_axis_dyn(&self, axis: isize) -> Result<OutTensor<D, D::Elem, DynShape>, ShapeError>
     where
         D::Elem: Float,
     {
@@ -82,7 +85,7 @@ where
     }
     /// [`try_mean_axis_dyn`](Self::try_mean_axis_dyn), panicking with the error's message.
     #[track_caller]
-    pub fn mean_axis_dyn(&self, axis: isize) -> Tensor<D::Elem, DynShape>
+    pub fn mean_axis_dyn(&self, axis: isize) -> OutTensor<D, D::Elem, DynShape>
     where
         D::Elem: Float,
     {
@@ -96,7 +99,7 @@ where
     /// # Panics
     /// For a [`DynShape`] tensor with no axis `A`.
     #[track_caller]
-    pub fn sum_keepdim<const A: isize>(&self) -> Tensor<D::Elem, <S as SetAxis<A, One>>::Out>
+    pub fn sum_keepdim<const A: isize>(&self) -> OutTensor<D, D::Elem, <S as SetAxis<A, One>>::Out>
     where
         S: SetAxis<A, One>,
     {
@@ -109,7 +112,7 @@ where
     /// # Panics
     /// For a [`DynShape`] tensor with no axis `A`.
     #[track_caller]
-    pub fn mean_keepdim<const A: isize>(&self) -> Tensor<D::Elem, <S as SetAxis<A, One>>::Out>
+    pub fn mean_keepdim<const A: isize>(&self) -> OutTensor<D, D::Elem, <S as SetAxis<A, One>>::Out>
     where
         S: SetAxis<A, One>,
         D::Elem: Float,
@@ -121,19 +124,19 @@ where
     /// Sums over several axes, which are removed (PyTorch `sum(dim=(0, 2))`): `[2, 3, 4]` with
     /// `Axes![0, 2]` gives `[3]`. The axes are checked at compile time: they must exist, be
     /// distinct and be listed in increasing order.
-    pub fn sum_axes<Ax: ReduceAxes<S>>(&self) -> Tensor<D::Elem, Ax::Out> {
+    pub fn sum_axes<Ax: ReduceAxes<S>>(&self) -> OutTensor<D, D::Elem, Ax::Out> {
         self.reduce_axes_rt(Ax::AXES, false).or_panic()
     }
 
     /// Sums over several axes, each kept as a size-1 [`One`] dim (PyTorch
     /// `sum(dim=(0, 2), keepdim=True)`): `[2, 3, 4]` with `Axes![0, 2]` gives `[1, 3, 1]`.
-    pub fn sum_axes_keepdim<Ax: ReduceAxes<S>>(&self) -> Tensor<D::Elem, Ax::Keep> {
+    pub fn sum_axes_keepdim<Ax: ReduceAxes<S>>(&self) -> OutTensor<D, D::Elem, Ax::Keep> {
         self.reduce_axes_rt(Ax::AXES, true).or_panic()
     }
 
     /// The mean over several axes, which are removed (PyTorch `mean(dim=(0, 2))`): `[2, 3, 4]`
     /// with `Axes![0, 2]` gives `[3]`. Float element types only.
-    pub fn mean_axes<Ax: ReduceAxes<S>>(&self) -> Tensor<D::Elem, Ax::Out>
+    pub fn mean_axes<Ax: ReduceAxes<S>>(&self) -> OutTensor<D, D::Elem, Ax::Out>
     where
         D::Elem: Float,
     {
@@ -142,7 +145,7 @@ where
 
     /// The mean over several axes, each kept as a size-1 [`One`] dim (PyTorch
     /// `mean(dim=(0, 2), keepdim=True)`): `[2, 3, 4]` with `Axes![0, 2]` gives `[1, 3, 1]`.
-    pub fn mean_axes_keepdim<Ax: ReduceAxes<S>>(&self) -> Tensor<D::Elem, Ax::Keep>
+    pub fn mean_axes_keepdim<Ax: ReduceAxes<S>>(&self) -> OutTensor<D, D::Elem, Ax::Keep>
     where
         D::Elem: Float,
     {
@@ -154,14 +157,29 @@ where
         axes.iter().map(|&a| self.sizes().get(a).copied().unwrap_or(0)).product()
     }
 
-    /// Sums over increasing `axes`, one axis at a time from the last; `keep` leaves size-1 dims.
-    fn reduce_axes_rt<S2: Shape>(&self, axes: &[usize], keep: bool) -> Result<Tensor<D::Elem, S2>, ShapeError> {
+    /// Sums over increasing `axes`; `keep` leaves size-1 dims. A heap result is reduced one axis
+    /// at a time from the last (with the kernels' slice fast paths); an inline result in one
+    /// allocation-free pass, with the output offsets computed from the static shape when the input
+    /// is inline too.
+    fn reduce_axes_rt<S2: Shape>(&self, axes: &[usize], keep: bool) -> Result<OutTensor<D, D::Elem, S2>, ShapeError> {
+        type O<D, S2> = crate::storage::Out<D, <D as Data>::Elem, S2>;
         let rank = self.rank();
         if let Some(&a) = axes.iter().find(|&&a| a >= rank) {
             return Err(ShapeError::Axis { axis: a as isize, rank });
         }
+        if <O<D, S2> as Data>::INLINE {
+            let mask = small::axes_mask(axes);
+            let mut out = O::<D, S2>::zeroed(const { small::numel::<S2>() })?;
+            if const { D::INLINE && small::is_static::<S>() } {
+                small::sum_into::<S, _>(out.as_mut_slice(), self.data.as_slice(), &small::reduce_strides::<S>(mask));
+            } else {
+                kernels::sum_axes_into(out.as_mut_slice(), self.data.as_slice(), self.layout(), &mask);
+            }
+            let lay = LayoutRepr::row_major::<S2>(|| Ok(S2::ROW_MAJOR))?;
+            return Ok(TensorBase::from_lay(out, lay));
+        }
         let mut data: Option<alloc::vec::Vec<D::Elem>> = None;
-        let mut layout = self.layout;
+        let mut layout = *self.layout();
         for &a in axes.iter().rev() {
             let src = data.as_deref().unwrap_or(self.data.as_slice());
             let out = kernels::sum_axis(src, &layout, a)?;
@@ -182,18 +200,23 @@ where
             }
             layout = Layout::contiguous(&sizes[..rank])?;
         }
-        Ok(TensorBase::from_parts(data, layout))
+        let lay = LayoutRepr::try_from_layout::<S2>(layout)?;
+        Ok(TensorBase::from_lay(O::<D, S2>::from_vec(data), lay))
     }
 
     /// Sums along one axis that the caller has checked, panicking only when the result cannot be
     /// allocated.
     #[track_caller]
-    fn reduce_axis<S2: Shape>(&self, axis: usize) -> Tensor<D::Elem, S2> {
+    fn reduce_axis<S2: Shape>(&self, axis: usize) -> OutTensor<D, D::Elem, S2> {
         self.reduce_axes_rt(&[axis], false).or_panic()
     }
 }
 
-fn divide<T: Element + Float, S: Shape>(s: Tensor<T, S>, n: usize) -> Tensor<T, S> {
+/// Divides every element of a fresh reduction result by the count `n`, in place.
+fn divide<O: OutData<T>, T: Element + Float, S: Shape>(mut s: TensorBase<O, S>, n: usize) -> TensorBase<O, S> {
     let n = <T as NumCast>::from(n).unwrap_or_else(T::infinity);
-    s.map(|v| v / n)
+    for v in s.data.as_mut_slice() {
+        *v = *v / n;
+    }
+    s
 }

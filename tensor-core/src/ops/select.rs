@@ -87,7 +87,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         // A rank-0 index (dynamic form only) selects one slice, keeping the dim (as PyTorch).
         let li = if li.rank() == 0 { li.unsqueeze(0)? } else { *li };
         let ol = with_size(self.sizes(), axis, li.numel())?;
-        let data = kernels::index_select(self.data.as_slice(), &self.layout, axis, idx, &li, &ol)?;
+        let data = kernels::index_select(self.data.as_slice(), self.layout(), axis, idx, &li, &ol)?;
         Ok(TensorBase::from_parts(data, ol))
     }
 
@@ -115,7 +115,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         S: SetAxis<A, K>,
     {
         let axis = check_axis(A, self.rank())?;
-        self.index_select_impl(axis, index.data.as_slice(), &index.layout)
+        self.index_select_impl(axis, index.data.as_slice(), index.layout())
     }
     /// [`try_index_select`](Self::try_index_select), panicking with the error's message: PyTorch
     /// `index_select(A, index)`, `[.., n, ..]` with `[K]` gives `[.., K, ..]`.
@@ -152,7 +152,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
                 index.sizes()
             )));
         }
-        self.index_select_impl(axis, index.data.as_slice(), &index.layout)
+        self.index_select_impl(axis, index.data.as_slice(), index.layout())
     }
     /// [`try_index_select_dyn`](Self::try_index_select_dyn), panicking with the error's message.
     ///
@@ -193,7 +193,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     {
         let axis = check_axis(A, self.rank())?;
         check_fits("gather", ("index", "input"), index.sizes(), self.sizes(), Some(axis))?;
-        let data = kernels::gather(self.data.as_slice(), &self.layout, axis, index.data.as_slice(), &index.layout)?;
+        let data = kernels::gather(self.data.as_slice(), self.layout(), axis, index.data.as_slice(), index.layout())?;
         Ok(TensorBase::from_parts(data, Layout::contiguous(index.sizes())?))
     }
     /// [`try_gather`](Self::try_gather), panicking with the error's message: PyTorch
@@ -236,9 +236,9 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let axis = check_axis(A, self.rank())?;
         check_fits("scatter", ("index", "self"), index.sizes(), self.sizes(), Some(axis))?;
         check_fits("scatter", ("index", "src"), index.sizes(), src.sizes(), None)?;
-        let ld = self.layout;
-        let (idx, li) = (index.data.as_slice(), &index.layout);
-        kernels::scatter(self.data.as_mut_slice(), &ld, axis, idx, li, src.data.as_slice(), &src.layout)
+        let ld = *self.layout();
+        let (idx, li) = (index.data.as_slice(), index.layout());
+        kernels::scatter(self.data.as_mut_slice(), &ld, axis, idx, li, src.data.as_slice(), src.layout())
     }
     /// [`try_scatter_`](Self::try_scatter_), panicking with the error's message: PyTorch
     /// `scatter_(A, index, src)` in place.
@@ -319,8 +319,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     {
         let axis = check_axis(A, self.rank())?;
         check_fits("scatter", ("index", "self"), index.sizes(), self.sizes(), Some(axis))?;
-        let ld = self.layout;
-        kernels::scatter_value(self.data.as_mut_slice(), &ld, axis, index.data.as_slice(), &index.layout, value)
+        let ld = *self.layout();
+        kernels::scatter_value(self.data.as_mut_slice(), &ld, axis, index.data.as_slice(), index.layout(), value)
     }
     /// [`try_scatter_value_`](Self::try_scatter_value_), panicking with the error's message:
     /// PyTorch `scatter_(A, index, value)` in place.
@@ -389,7 +389,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         S: BroadcastShape<SM>,
     {
         let (sizes, r) = broadcast_sizes(self.sizes(), mask.sizes())?;
-        let (ls, lm) = (self.layout.expand(&sizes[..r])?, mask.layout.expand(&sizes[..r])?);
+        let (ls, lm) = (self.layout().expand(&sizes[..r])?, mask.layout().expand(&sizes[..r])?);
         let data = kernels::masked_select(self.data.as_slice(), &ls, mask.data.as_slice(), &lm)?;
         let l = Layout::contiguous(&[data.len()])?;
         Ok(TensorBase::from_parts(data, l))
@@ -427,8 +427,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         mask: &TensorBase<impl Data<Elem = bool>, SM>,
         value: D::Elem,
     ) -> Result<Tensor<D::Elem, S>, ShapeError> {
-        let lm = mask.layout.expand(self.sizes())?;
-        let data = kernels::masked_fill(self.data.as_slice(), &self.layout, mask.data.as_slice(), &lm, value)?;
+        let lm = mask.layout().expand(self.sizes())?;
+        let data = kernels::masked_fill(self.data.as_slice(), self.layout(), mask.data.as_slice(), &lm, value)?;
         Ok(TensorBase::from_parts(data, Layout::contiguous(self.sizes())?))
     }
     /// [`try_masked_fill`](Self::try_masked_fill), panicking with the error's message: PyTorch
@@ -459,7 +459,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         D: DataMut,
     {
-        let (ld, lm) = (self.layout, mask.layout.expand(self.sizes())?);
+        let (ld, lm) = (*self.layout(), mask.layout().expand(self.sizes())?);
         kernels::masked_fill_inplace(self.data.as_mut_slice(), &ld, mask.data.as_slice(), &lm, value);
         Ok(())
     }
@@ -496,9 +496,9 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         Broadcast<SC, S>: BroadcastShape<SO>,
     {
         where_impl(
-            (cond.data.as_slice(), &cond.layout),
-            (self.data.as_slice(), &self.layout),
-            (other.data.as_slice(), &other.layout),
+            (cond.data.as_slice(), cond.layout()),
+            (self.data.as_slice(), self.layout()),
+            (other.data.as_slice(), other.layout()),
         )
     }
     /// [`try_where_`](Self::try_where_), panicking with the error's message: PyTorch
@@ -548,7 +548,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: RankDim,
     {
-        let (data, count) = kernels::nonzero(self.data.as_slice(), &self.layout)?;
+        let (data, count) = kernels::nonzero(self.data.as_slice(), self.layout())?;
         let l = Layout::contiguous(&[count, self.rank()])?;
         Ok(TensorBase::from_parts(data, l))
     }
@@ -581,7 +581,7 @@ where
     SC: Shape + BroadcastShape<SX>,
     Broadcast<SC, SX>: BroadcastShape<SY>,
 {
-    where_impl((cond.data.as_slice(), &cond.layout), (x.data.as_slice(), &x.layout), (y.data.as_slice(), &y.layout))
+    where_impl((cond.data.as_slice(), cond.layout()), (x.data.as_slice(), x.layout()), (y.data.as_slice(), y.layout()))
 }
 
 /// [`try_where_`], panicking with the error's message: PyTorch `torch.where(cond, x, y)`, with

@@ -7,6 +7,8 @@
 //! names the shapes involved, so a mismatch is a readable error at `cargo check` time.
 use crate::dim::*;
 use crate::error::ShapeError;
+use crate::layout::{Layout, LayoutRepr, RowMajor};
+use crate::storage::{ArrLevel, Element, Scalar};
 use alloc::string::String;
 use core::fmt;
 
@@ -33,6 +35,22 @@ pub trait Shape: Copy + Default + fmt::Debug + Send + Sync + 'static + Broadcast
     const RANK: Option<usize>;
     /// The static size of each dim (`None` for `Dyn` dims, for [`DynShape`], and past the rank).
     const STATIC: [Option<usize>; MAX_RANK];
+    /// The row-major layout of the static sizes (meaningful for fully static shapes, which inline
+    /// storage uses; a `Dyn` dim counts as size 1).
+    const ROW_MAJOR: Layout = Layout::row_major_const(
+        &Self::STATIC,
+        match Self::RANK {
+            Some(r) => r,
+            None => 0,
+        },
+    );
+    /// How inline storage of this shape stores its layout: [`RowMajor`](crate::layout::RowMajor)
+    /// when every dim is static, a [`Layout`] otherwise.
+    type InlineLay: LayoutRepr;
+    /// The nested array type of a tensor of this shape with elements `T` (`[[T; 3]; 2]` for
+    /// `Shape![2, 3]`), or the heap marker when a dim is `Dyn`: see
+    /// [`ArrLevel`](crate::storage::ArrLevel) and [`STensor`](crate::STensor).
+    type Arr<T: Element>: ArrLevel<Elem = T>;
 
     /// The shape as text: `[2, _, 3]` for a tuple shape (`_` is a runtime dim), `[..]` for
     /// [`DynShape`].
@@ -91,6 +109,8 @@ impl fmt::Debug for DynShape {
 impl Shape for DynShape {
     const RANK: Option<usize> = None;
     const STATIC: [Option<usize>; MAX_RANK] = [None; MAX_RANK];
+    type InlineLay = Layout;
+    type Arr<T: Element> = crate::storage::Heap<T>;
 }
 
 /// Tuple shapes (rank in the type). Maps the tuple to a type-level list for the recursive

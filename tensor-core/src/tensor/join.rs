@@ -58,7 +58,7 @@ fn stack_layouts<T: Element, SO: Shape>(inputs: &[(&[T], Layout)], axis: usize) 
 fn parts<'a, T: Element, D: Data<Elem = T> + 'a, S: Shape>(
     xs: impl IntoIterator<Item = &'a TensorBase<D, S>>,
 ) -> Vec<(&'a [T], Layout)> {
-    xs.into_iter().map(|x| (x.data.as_slice(), x.layout)).collect()
+    xs.into_iter().map(|x| (x.data.as_slice(), *x.layout())).collect()
 }
 
 /// `x.cat::<A>(&y)`: concatenation of two tensors along axis `A` (PyTorch `torch.cat([x, y], A)`),
@@ -129,7 +129,7 @@ impl<D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> Cat<TensorBase<D2, 
         S: CatShape<A, S2>,
     {
         let a = normalize_axis(A, self.rank())?;
-        cat_layouts("cat", &[(self.data.as_slice(), self.layout), (rhs.data.as_slice(), rhs.layout)], a)
+        cat_layouts("cat", &[(self.data.as_slice(), *self.layout()), (rhs.data.as_slice(), *rhs.layout())], a)
     }
 }
 

@@ -89,7 +89,7 @@ fn narrow_rt<D: Data, S: Shape, S2: Shape, const START: usize, const LEN: usize>
         axis,
         size: n,
     })?;
-    Ok(t.derive(t.layout.narrow(axis, start, LEN)?))
+    Ok(t.derive(t.layout().narrow(axis, start, LEN)?))
 }
 
 fn select_rt<D: Data, S: Shape, S2: Shape, const I: usize>(
@@ -99,7 +99,7 @@ fn select_rt<D: Data, S: Shape, S2: Shape, const I: usize>(
     let axis = t.ax(a)?;
     let n = t.sizes()[axis];
     let i = isize::try_from(I).map_err(|_| ShapeError::Index { index: I as i128, axis, size: n })?;
-    Ok(t.derive(t.layout.select(axis, i)?))
+    Ok(t.derive(t.layout().select(axis, i)?))
 }
 
 /// The run-time-checked forms of [`narrow_const`](TensorBase::narrow_const) and

@@ -3,7 +3,7 @@
 //! them, [`TensorCow`] is either. Static and dynamic tensors differ only in `S`.
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
-use crate::layout::Layout;
+use crate::layout::{Layout, LayoutRepr};
 use crate::shape::{CastShape, DynShape, ElemIndex, Shape};
 use crate::storage::{CowRepr, Data, DataMut, Element};
 use alloc::vec::Vec;
@@ -14,15 +14,19 @@ pub mod join;
 mod shared;
 pub use shared::SharedTensor;
 pub mod literal;
+mod small;
 mod views;
 mod views_mut;
+pub use small::{stensor, ArrayShape, MAX_INLINE_BYTES};
 
 /// A strided tensor: a storage `D`, a [`Layout`] (sizes, strides, offset) and a shape type `S`
 /// whose rank and static sizes the compiler checks. Use the aliases [`Tensor`], [`TensorView`],
 /// [`TensorViewMut`] and [`TensorCow`].
 pub struct TensorBase<D: Data, S: Shape> {
     pub(crate) data: D,
-    pub(crate) layout: Layout,
+    /// The layout as the storage kind keeps it: a [`Layout`], or nothing for inline storage of a
+    /// static shape (read it with [`layout`](Self::layout)).
+    lay: D::Lay<S>,
     _shape: PhantomData<S>,
 }
 
@@ -35,6 +39,24 @@ pub type TensorViewMut<'a, T, S> = TensorBase<&'a mut [T], S>;
 /// Borrowed or owned: what [`reshape`](TensorBase::reshape) and
 /// [`contiguous`](TensorBase::contiguous) return (they copy only when they must).
 pub type TensorCow<'a, T, S> = TensorBase<CowRepr<'a, T>, S>;
+/// A small tensor whose elements live in the value itself, with no heap allocation and no stored
+/// layout: `STensor<f32, Shape![4, 4]>` holds a `[[f32; 4]; 4]` (64 bytes) and is `Copy`. For
+/// small, fully static shapes (3-vectors, 4x4 transforms, Kalman filters): element-wise operations,
+/// reductions and matmul on it give inline results computed without layout arithmetic or heap
+/// allocation, by loops the compiler unrolls. Every other method of [`TensorBase`] works on it too
+/// (views of it are ordinary views). Keep big shapes in [`Tensor`]: an `STensor` lives on the
+/// stack. For a shape with `Dyn` dims the alias is a heap [`Tensor`].
+pub type STensor<T, S> = TensorBase<<<S as Shape>::Arr<T> as crate::storage::ArrLevel>::Store, S>;
+
+/// What an operation on a tensor with storage `D` returns, with elements `T` and shape `S`: a heap
+/// [`Tensor`] for heap-backed and borrowed storage, an [`STensor`] (no allocation) when `D` is
+/// inline and `S` fully static. `Tensor<T, S>` in all code that does not use inline tensors.
+pub type OutTensor<D, T, S> = TensorBase<crate::storage::Out<D, T, S>, S>;
+/// What an operation on tensors with storages `D1` and `D2` returns: inline when either is inline
+/// and `S` is fully static (so `a.matmul(&b.t())` of inline `a` and `b` stays inline), a heap
+/// [`Tensor`] otherwise.
+pub type OutTensor2<D1, D2, T, S> = TensorBase<crate::storage::Out2<D1, D2, T, S>, S>;
+
 /// What a view method of a tensor with storage `D` returns: a [`TensorView`] of shape `S`. Its
 /// lifetime is the borrow of the tensor for owned, shared and mutably borrowed storage, and the
 /// source view's own lifetime when `D` is already a view, so views chain without a `let` per step:
@@ -43,7 +65,7 @@ pub type ViewOf<'s, D, S> = TensorBase<<D as Data>::Ref<'s>, S>;
 
 impl<D: Data + Clone, S: Shape> Clone for TensorBase<D, S> {
     fn clone(&self) -> Self {
-        TensorBase { data: self.data.clone(), layout: self.layout, _shape: PhantomData }
+        TensorBase { data: self.data.clone(), lay: self.lay, _shape: PhantomData }
     }
 }
 impl<D: Data + Copy, S: Shape> Copy for TensorBase<D, S> {}
@@ -55,7 +77,17 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         debug_assert!(layout.fits(data.as_slice().len()), "layout {layout:?} outside its buffer");
         debug_assert!(!D::WRITABLE || !layout.may_overlap(), "writable layout {layout:?} overlaps");
         debug_assert!(S::check_sizes(layout.sizes()).is_ok(), "layout {layout:?} does not match {}", S::describe());
-        TensorBase { data, layout, _shape: PhantomData }
+        let lay = D::Lay::<S>::try_from_layout::<S>(layout).or_panic();
+        TensorBase { data, lay, _shape: PhantomData }
+    }
+
+    /// Pairs a storage with its layout as the storage kind keeps it (see
+    /// [`LayoutRepr`](crate::layout::LayoutRepr)): for inline storage of a static shape, no
+    /// layout at all.
+    #[inline(always)]
+    pub(crate) fn from_lay(data: D, lay: D::Lay<S>) -> Self {
+        debug_assert!(lay.get::<S>().fits(data.as_slice().len()), "layout outside its buffer");
+        TensorBase { data, lay, _shape: PhantomData }
     }
 
     /// A tensor from a storage and a layout, after checking that every element the layout
@@ -82,43 +114,44 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
             )));
         }
         S::check_sizes(layout.sizes())?;
-        Ok(TensorBase { data, layout, _shape: PhantomData })
+        let lay = D::Lay::<S>::try_from_layout::<S>(layout)?;
+        Ok(TensorBase { data, lay, _shape: PhantomData })
     }
 
     /// The sizes, one per dim (PyTorch `size()`, NumPy `shape`).
     #[inline]
     pub fn sizes(&self) -> &[usize] {
-        self.layout.sizes()
+        self.layout().sizes()
     }
     /// The strides in elements, one per dim (PyTorch `stride()`).
     #[inline]
     pub fn strides(&self) -> &[isize] {
-        self.layout.strides()
+        self.layout().strides()
     }
     /// The offset of the first element in the storage (PyTorch `storage_offset()`).
     #[inline]
     pub fn storage_offset(&self) -> usize {
-        self.layout.offset()
+        self.layout().offset()
     }
     /// The number of dims (PyTorch `dim()`).
     #[inline]
     pub fn rank(&self) -> usize {
-        self.layout.rank()
+        self.layout().rank()
     }
     /// The number of elements (PyTorch `numel()`).
     #[inline]
     pub fn numel(&self) -> usize {
-        self.layout.numel()
+        self.layout().numel()
     }
     /// The layout: sizes, strides and offset.
     #[inline]
     pub fn layout(&self) -> &Layout {
-        &self.layout
+        self.lay.get::<S>()
     }
     /// Whether the elements are row-major contiguous (PyTorch `is_contiguous()`).
     #[inline]
     pub fn is_contiguous(&self) -> bool {
-        self.layout.is_contiguous()
+        self.layout().is_contiguous()
     }
     /// The whole underlying storage (the layout says which elements belong to the tensor).
     #[inline]
@@ -130,7 +163,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// lifetime).
     #[inline]
     pub fn as_view(&self) -> ViewOf<'_, D, S> {
-        TensorBase::from_parts(self.data.view_data(), self.layout)
+        TensorBase::from_parts(self.data.view_data(), *self.layout())
     }
 
     /// A view of the whole tensor with its shape known only at run time, without consuming it:
@@ -139,7 +172,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// is the consuming form.
     #[inline]
     pub fn as_dyn(&self) -> ViewOf<'_, D, DynShape> {
-        TensorBase::from_parts(self.data.view_data(), self.layout)
+        TensorBase::from_parts(self.data.view_data(), *self.layout())
     }
 
     /// A mutable view of the whole tensor.
@@ -148,7 +181,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         D: DataMut,
     {
-        TensorBase::from_parts(self.data.as_mut_slice(), self.layout)
+        let layout = *self.layout();
+        TensorBase::from_parts(self.data.as_mut_slice(), layout)
     }
 
     /// The elements in row-major order (NumPy `ravel().tolist()`), copied.
@@ -165,7 +199,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Alloc`] when the copy cannot be allocated (an expanded view may have far
     /// more elements than its storage).
     pub fn try_to_vec(&self) -> Result<Vec<D::Elem>, ShapeError> {
-        kernels::to_vec(self.data.as_slice(), &self.layout)
+        kernels::to_vec(self.data.as_slice(), self.layout())
     }
 
     /// A contiguous owned copy with the same shape (PyTorch `clone()` of a view).
@@ -201,10 +235,11 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Alloc`] when a copy is needed and cannot be allocated.
     pub fn try_contiguous(&self) -> Result<TensorCow<'_, D::Elem, S>, ShapeError> {
         Ok(if self.is_contiguous() {
-            TensorBase::from_parts(CowRepr::Borrowed(self.data.as_slice()), self.layout)
+            TensorBase::from_parts(CowRepr::Borrowed(self.data.as_slice()), *self.layout())
         } else {
             let owned = self.try_to_owned()?;
-            TensorBase::from_parts(CowRepr::Owned(owned.data), owned.layout)
+            let layout = *owned.layout();
+            TensorBase::from_parts(CowRepr::Owned(owned.data), layout)
         })
     }
 
@@ -212,17 +247,21 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// (`[2, 3] -> [..]`).
     #[inline]
     pub fn into_dyn(self) -> TensorBase<D, DynShape> {
-        TensorBase { data: self.data, layout: self.layout, _shape: PhantomData }
+        let layout = *self.layout();
+        TensorBase::from_parts(self.data, layout)
     }
 
     /// The same tensor with the shape type `S2`, after checking the runtime sizes against it:
     /// O(1), same storage. Converts `[..]` or `[_, 3]` to `[2, 3]`, and back.
     ///
     /// # Errors
-    /// [`ShapeError::ShapeMismatch`] when the rank or a static size differs.
+    /// [`ShapeError::ShapeMismatch`] when the rank or a static size differs;
+    /// [`ShapeError::Invalid`] for inline storage with a layout other than the row-major one of
+    /// a fully static `S2` (which inline tensors of static shapes do not store).
     pub fn try_into_static<S2: Shape>(self) -> Result<TensorBase<D, S2>, ShapeError> {
         S2::check_sizes(self.sizes())?;
-        Ok(TensorBase { data: self.data, layout: self.layout, _shape: PhantomData })
+        let lay = D::Lay::<S2>::try_from_layout::<S2>(*self.layout())?;
+        Ok(TensorBase::from_lay(self.data, lay))
     }
 
     /// [`try_into_static`](Self::try_into_static) that panics with the error's message.
@@ -263,7 +302,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Index`] when a coordinate is out of bounds; a rank error for a
     /// [`DynShape`] tensor of another rank.
     pub fn try_at<I: ElemIndex<S>>(&self, index: I) -> Result<D::Elem, ShapeError> {
-        Ok(self.data.as_slice()[self.layout.checked_offset_of(index.coords())?])
+        Ok(self.data.as_slice()[self.layout().checked_offset_of(index.coords())?])
     }
 
     /// The element at a coordinate (PyTorch `x[i, j].item()`; negative coordinates count from the
@@ -282,7 +321,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Invalid`] when the tensor does not hold exactly one element.
     pub fn try_item(&self) -> Result<D::Elem, ShapeError> {
-        match self.layout.span() {
+        match self.layout().span() {
             Some((o, _)) if self.numel() == 1 => Ok(self.data.as_slice()[o as usize]),
             _ => Err(ShapeError::Invalid(alloc::format!(
                 "item() needs a tensor of one element, got sizes {:?}",
@@ -304,7 +343,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         D: DataMut,
     {
-        let o = self.layout.checked_offset_of(index.coords())?;
+        let o = self.layout().checked_offset_of(index.coords())?;
         self.data.as_mut_slice()[o] = value;
         Ok(())
     }
@@ -326,7 +365,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         D: DataMut,
     {
-        kernels::fill(self.data.as_mut_slice(), &self.layout, value)
+        let layout = *self.layout();
+        kernels::fill(self.data.as_mut_slice(), &layout, value)
     }
     /// [`fill_`](Self::fill_) under its Rust-style name.
     #[doc(alias = "fill_")]
@@ -341,13 +381,12 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
 impl<T: Element, S: Shape> TensorBase<CowRepr<'_, T>, S> {
     /// The tensor as an owned one: moves the buffer when owned, copies when borrowed.
     pub fn into_owned(self) -> Tensor<T, S> {
+        let layout = *self.layout();
         match self.data {
-            CowRepr::Owned(v)
-                if self.layout.offset() == 0 && self.layout.is_contiguous() && v.len() == self.layout.numel() =>
-            {
-                TensorBase::from_parts(v, self.layout)
+            CowRepr::Owned(v) if layout.offset() == 0 && layout.is_contiguous() && v.len() == layout.numel() => {
+                TensorBase::from_parts(v, layout)
             }
-            _ => self.to_owned(),
+            data => TensorBase::<CowRepr<'_, T>, S>::from_parts(data, layout).to_owned(),
         }
     }
 }
@@ -360,7 +399,7 @@ impl<D: Data, S: Shape, I: ElemIndex<S>> core::ops::Index<I> for TensorBase<D, S
     /// When a coordinate is out of bounds.
     #[track_caller]
     fn index(&self, index: I) -> &D::Elem {
-        &self.data.as_slice()[self.layout.checked_offset_of(index.coords()).or_panic()]
+        &self.data.as_slice()[self.layout().checked_offset_of(index.coords()).or_panic()]
     }
 }
 impl<D: DataMut, S: Shape, I: ElemIndex<S>> core::ops::IndexMut<I> for TensorBase<D, S> {
@@ -370,7 +409,7 @@ impl<D: DataMut, S: Shape, I: ElemIndex<S>> core::ops::IndexMut<I> for TensorBas
     /// When a coordinate is out of bounds.
     #[track_caller]
     fn index_mut(&mut self, index: I) -> &mut D::Elem {
-        let o = self.layout.checked_offset_of(index.coords()).or_panic();
+        let o = self.layout().checked_offset_of(index.coords()).or_panic();
         &mut self.data.as_mut_slice()[o]
     }
 }
@@ -384,7 +423,7 @@ impl<D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> PartialEq<TensorBas
         }
         let (a, b) = (self.data.as_slice(), other.data.as_slice());
         let mut equal = true;
-        crate::layout::walk(self.sizes(), [&self.layout, &other.layout], |[i, j]| equal &= a[i] == b[j]);
+        crate::layout::walk(self.sizes(), [self.layout(), other.layout()], |[i, j]| equal &= a[i] == b[j]);
         equal
     }
 }

@@ -20,7 +20,8 @@ pub type SharedTensor<T, S> = TensorBase<Arc<Vec<T>>, S>;
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// The same tensor with reference-counted storage: O(1), no copy. Same shape.
     pub fn into_shared(self) -> SharedTensor<T, S> {
-        TensorBase::from_parts(Arc::new(self.data), self.layout)
+        let layout = *self.layout();
+        TensorBase::from_parts(Arc::new(self.data), layout)
     }
 }
 
@@ -43,7 +44,7 @@ impl<T: Element, S: Shape> SharedTensor<T, S> {
             return Err(ShapeError::Invalid("share: the view does not look at this tensor's storage".into()));
         }
         // The result can be written (copy-on-write), so an overlapping view is refused.
-        TensorBase::try_from_parts(Arc::clone(&self.data), view.layout)
+        TensorBase::try_from_parts(Arc::clone(&self.data), *view.layout())
     }
     /// [`try_share`](Self::try_share), panicking with the error's message.
     #[track_caller]
@@ -74,7 +75,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         D: DataOwned,
     {
         let layout = Layout::contiguous(self.sizes()).or_panic();
-        TensorBase::from_parts(D::from_vec(kernels::to_vec(self.data.as_slice(), &self.layout).or_panic()), layout)
+        TensorBase::from_parts(D::from_vec(kernels::to_vec(self.data.as_slice(), self.layout()).or_panic()), layout)
     }
 
     /// A view of this tensor's whole storage with the given sizes, strides (in elements, may be

@@ -36,7 +36,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         S: ReshapeTo<S2>,
     {
         let to = S2::STATIC.map(|d| d.unwrap_or(1));
-        let l = self.layout.view(&to[..S2::RANK.unwrap_or(0)])?;
+        let l = self.layout().view(&to[..S2::RANK.unwrap_or(0)])?;
         Ok(self.derive(l))
     }
     /// [`try_view`](Self::try_view), panicking with the error's message.
@@ -75,11 +75,11 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// A view with sizes `to` (same element count, checked by the caller) when the strides allow
     /// it, a contiguous copy otherwise.
     fn reshape_to<S2: Shape>(&self, to: &[usize]) -> Result<TensorCow<'_, D::Elem, S2>, ShapeError> {
-        Ok(match self.layout.view(to) {
+        Ok(match self.layout().view(to) {
             Ok(l) => TensorBase::from_parts(CowRepr::Borrowed(self.data.as_slice()), l),
             Err(_) => {
                 let out = Layout::contiguous(to)?;
-                let data = kernels::to_vec(self.data.as_slice(), &self.layout)?;
+                let data = kernels::to_vec(self.data.as_slice(), self.layout())?;
                 TensorBase::from_parts(CowRepr::Owned(data), out)
             }
         })
@@ -91,8 +91,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Reshape`] when the element counts differ; [`ShapeError::View`] when the
     /// strides cannot express the sizes without a copy.
     pub fn try_view_dyn(&self, sizes: &[isize]) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        let to = self.layout.infer_sizes(sizes)?;
-        Ok(self.derive(self.layout.view(&to)?))
+        let to = self.layout().infer_sizes(sizes)?;
+        Ok(self.derive(self.layout().view(&to)?))
     }
     /// [`try_view_dyn`](Self::try_view_dyn), panicking with the error's message.
     #[track_caller]
@@ -105,7 +105,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Reshape`] when the element counts differ.
     pub fn try_reshape_dyn(&self, sizes: &[isize]) -> Result<TensorCow<'_, D::Elem, DynShape>, ShapeError> {
-        let to = self.layout.infer_sizes(sizes)?;
+        let to = self.layout().infer_sizes(sizes)?;
         Layout::contiguous(&to)?;
         self.reshape_to(&to)
     }
@@ -125,7 +125,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: SwapAxes<A, B>,
     {
-        self.derive(self.layout.transpose(self.ax(A).or_panic(), self.ax(B).or_panic()).or_panic())
+        self.derive(self.layout().transpose(self.ax(A).or_panic(), self.ax(B).or_panic()).or_panic())
     }
 
     /// The transpose of a matrix (PyTorch `t()`): `[m, n] -> [n, m]`; rank 0 and 1 unchanged.
@@ -143,7 +143,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
                 self.sizes()
             )));
         }
-        let l = if self.rank() == 2 { self.layout.transpose(0, 1).or_panic() } else { self.layout };
+        let l = if self.rank() == 2 { self.layout().transpose(0, 1).or_panic() } else { *self.layout() };
         self.derive(l)
     }
 
@@ -151,7 +151,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// to `[c, a, b]`. The permutation is checked at compile time.
     pub fn permute<P: PermuteShape<S>>(&self) -> ViewOf<'_, D, P::Out> {
         let r = self.rank();
-        self.derive(self.layout.permute(&P::AXES[..r]).or_panic())
+        self.derive(self.layout().permute(&P::AXES[..r]).or_panic())
     }
 
     /// Removes axis `A`, which must have size 1 (PyTorch `squeeze(A)`). Squeezing a static dim
@@ -164,7 +164,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         S: RemoveAxis<A>,
         <S as RemoveAxis<A>>::Removed: Squeezable<S, A>,
     {
-        Ok(self.derive(self.layout.squeeze(self.ax(A)?)?))
+        Ok(self.derive(self.layout().squeeze(self.ax(A)?)?))
     }
     /// [`try_squeeze`](Self::try_squeeze), panicking with the error's message.
     #[track_caller]
@@ -183,7 +183,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: InsertAxis<A>,
     {
-        self.derive(self.layout.unsqueeze(normalize_insert_axis(A, self.rank()).or_panic()).or_panic())
+        self.derive(self.layout().unsqueeze(normalize_insert_axis(A, self.rank()).or_panic()).or_panic())
     }
 
     /// Keeps `len` elements of axis `A` from `start` (negative counts from the end): PyTorch
@@ -199,7 +199,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: SetAxis<A, Dyn>,
     {
-        Ok(self.derive(self.layout.narrow(self.ax(A)?, start, len)?))
+        Ok(self.derive(self.layout().narrow(self.ax(A)?, start, len)?))
     }
     /// [`try_narrow`](Self::try_narrow), panicking with the error's message.
     #[track_caller]
@@ -222,7 +222,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: RemoveAxis<A>,
     {
-        Ok(self.derive(self.layout.select(self.ax(A)?, index)?))
+        Ok(self.derive(self.layout().select(self.ax(A)?, index)?))
     }
     /// [`try_select`](Self::try_select), panicking with the error's message.
     #[track_caller]
@@ -243,7 +243,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         S: ExpandShape<S2>,
     {
         let to = S2::STATIC.map(|d| d.unwrap_or(1));
-        Ok(self.derive(self.layout.expand(&to[..S2::RANK.unwrap_or(0)])?))
+        Ok(self.derive(self.layout().expand(&to[..S2::RANK.unwrap_or(0)])?))
     }
     /// [`try_expand`](Self::try_expand), panicking with the error's message.
     #[track_caller]
@@ -262,49 +262,49 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Axis`].
     pub fn transpose_dyn(&self, a: isize, b: isize) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
         let r = self.rank();
-        Ok(self.derive(self.layout.transpose(normalize_axis(a, r)?, normalize_axis(b, r)?)?))
+        Ok(self.derive(self.layout().transpose(normalize_axis(a, r)?, normalize_axis(b, r)?)?))
     }
     /// PyTorch `permute(axes)` with runtime axes.
     ///
     /// # Errors
     /// [`ShapeError::Permutation`].
     pub fn permute_dyn(&self, axes: &[usize]) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        Ok(self.derive(self.layout.permute(axes)?))
+        Ok(self.derive(self.layout().permute(axes)?))
     }
     /// PyTorch `squeeze(axis)` with a runtime axis.
     ///
     /// # Errors
     /// [`ShapeError::Axis`], [`ShapeError::Squeeze`].
     pub fn squeeze_dyn(&self, axis: isize) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        Ok(self.derive(self.layout.squeeze(normalize_axis(axis, self.rank())?)?))
+        Ok(self.derive(self.layout().squeeze(normalize_axis(axis, self.rank())?)?))
     }
     /// PyTorch `unsqueeze(axis)` with a runtime axis (`0..=rank`, negative counts from the end).
     ///
     /// # Errors
     /// [`ShapeError::Axis`], [`ShapeError::RankTooLarge`].
     pub fn unsqueeze_dyn(&self, axis: isize) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        Ok(self.derive(self.layout.unsqueeze(normalize_insert_axis(axis, self.rank())?)?))
+        Ok(self.derive(self.layout().unsqueeze(normalize_insert_axis(axis, self.rank())?)?))
     }
     /// PyTorch `narrow(axis, start, len)` with a runtime axis.
     ///
     /// # Errors
     /// [`ShapeError::Axis`], [`ShapeError::Range`].
     pub fn narrow_dyn(&self, axis: isize, start: isize, len: usize) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        Ok(self.derive(self.layout.narrow(normalize_axis(axis, self.rank())?, start, len)?))
+        Ok(self.derive(self.layout().narrow(normalize_axis(axis, self.rank())?, start, len)?))
     }
     /// PyTorch `select(axis, index)` with a runtime axis.
     ///
     /// # Errors
     /// [`ShapeError::Axis`], [`ShapeError::Index`].
     pub fn select_dyn(&self, axis: isize, index: isize) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        Ok(self.derive(self.layout.select(normalize_axis(axis, self.rank())?, index)?))
+        Ok(self.derive(self.layout().select(normalize_axis(axis, self.rank())?, index)?))
     }
     /// PyTorch `expand(sizes)` with runtime sizes.
     ///
     /// # Errors
     /// [`ShapeError::Expand`].
     pub fn expand_dyn(&self, sizes: &[usize]) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        Ok(self.derive(self.layout.expand(sizes)?))
+        Ok(self.derive(self.layout().expand(sizes)?))
     }
 
     /// Runtime-axis form of [`flip`](Self::flip) for several axes (PyTorch `flip(dims)`, negative
@@ -313,7 +313,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when an axis appears twice.
     pub fn flip_dyn(&self, axes: &[isize]) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        Ok(self.derive(self.layout.flip_axes(axes)?))
+        Ok(self.derive(self.layout().flip_axes(axes)?))
     }
     /// Runtime-axis form of [`flatten_range`](Self::flatten_range) (PyTorch
     /// `flatten(start_dim, end_dim)`, `end` inclusive, negative axes count from the end; a scalar
@@ -323,7 +323,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `start` comes after `end`.
     pub fn flatten_dyn(&self, start: isize, end: isize) -> Result<TensorCow<'_, D::Elem, DynShape>, ShapeError> {
         let r = self.rank().max(1);
-        let (sizes, k) = self.layout.flatten_sizes(normalize_axis(start, r)?, normalize_axis(end, r)?)?;
+        let (sizes, k) = self.layout().flatten_sizes(normalize_axis(start, r)?, normalize_axis(end, r)?)?;
         self.reshape_to(&sizes[..k])
     }
     /// Runtime-axis form of [`unflatten`](Self::unflatten) (PyTorch `unflatten(axis, sizes)`; one
@@ -333,7 +333,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Axis`]; [`ShapeError::Reshape`] when the sizes do not multiply to the dim;
     /// [`ShapeError::Invalid`] for no sizes; [`ShapeError::RankTooLarge`].
     pub fn unflatten_dyn(&self, axis: isize, sizes: &[isize]) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        Ok(self.derive(self.layout.unflatten(normalize_axis(axis, self.rank())?, sizes)?))
+        Ok(self.derive(self.layout().unflatten(normalize_axis(axis, self.rank())?, sizes)?))
     }
     /// Runtime-axis form of [`movedim`](Self::movedim) (PyTorch `movedim(src, dst)`).
     ///
@@ -341,7 +341,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Axis`].
     pub fn movedim_dyn(&self, src: isize, dst: isize) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
         let r = self.rank();
-        Ok(self.derive(self.layout.movedim(normalize_axis(src, r)?, normalize_axis(dst, r)?)?))
+        Ok(self.derive(self.layout().movedim(normalize_axis(src, r)?, normalize_axis(dst, r)?)?))
     }
     /// Runtime-axis form of [`diagonal`](Self::diagonal), in PyTorch's argument order
     /// `diagonal(offset, dim1, dim2)`.
@@ -350,14 +350,14 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when the two axes are the same.
     pub fn diagonal_dyn(&self, offset: isize, dim1: isize, dim2: isize) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
         let r = self.rank();
-        Ok(self.derive(self.layout.diagonal(normalize_axis(dim1, r)?, normalize_axis(dim2, r)?, offset)?))
+        Ok(self.derive(self.layout().diagonal(normalize_axis(dim1, r)?, normalize_axis(dim2, r)?, offset)?))
     }
     /// Runtime-axis form of [`chunk`](Self::chunk) (PyTorch `chunk(chunks, axis)`).
     ///
     /// # Errors
     /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `chunks` is 0.
     pub fn chunk_dyn(&self, chunks: usize, axis: isize) -> Result<Vec<ViewOf<'_, D, DynShape>>, ShapeError> {
-        let ls = self.layout.chunk(normalize_axis(axis, self.rank())?, chunks)?;
+        let ls = self.layout().chunk(normalize_axis(axis, self.rank())?, chunks)?;
         let mut out = kernels::try_with_capacity(ls.len())?;
         out.extend(ls.into_iter().map(|l| self.derive(l)));
         Ok(out)
@@ -367,7 +367,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `size` is 0 and the dim is not empty.
     pub fn split_dyn(&self, size: usize, axis: isize) -> Result<Vec<ViewOf<'_, D, DynShape>>, ShapeError> {
-        let ls = self.layout.split(normalize_axis(axis, self.rank())?, size)?;
+        let ls = self.layout().split(normalize_axis(axis, self.rank())?, size)?;
         let mut out = kernels::try_with_capacity(ls.len())?;
         out.extend(ls.into_iter().map(|l| self.derive(l)));
         Ok(out)
@@ -387,7 +387,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: RemoveAxis<A>,
     {
-        self.derive(self.layout.flip(self.ax(A).or_panic()).or_panic())
+        self.derive(self.layout().flip(self.ax(A).or_panic()).or_panic())
     }
 
     /// Every dim merged into one (PyTorch `flatten()`): `[2, 3, 4] -> [_]` (24 elements at run
@@ -398,7 +398,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: FlattenShape,
     {
-        let (sizes, k) = self.layout.flatten_sizes(0, self.rank().max(1) - 1).or_panic();
+        let (sizes, k) = self.layout().flatten_sizes(0, self.rank().max(1) - 1).or_panic();
         self.reshape_to(&sizes[..k]).or_panic()
     }
 
@@ -418,7 +418,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     {
         let r = self.rank().max(1);
         let (sizes, k) = self
-            .layout
+            .layout()
             .flatten_sizes(normalize_axis(START, r).or_panic(), normalize_axis(END, r).or_panic())
             .or_panic();
         self.reshape_to(&sizes[..k]).or_panic()
@@ -441,7 +441,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         S: Unflatten<A, S2>,
     {
         let sizes = S2::STATIC.map(|d| d.map_or(-1, |n| n as isize));
-        Ok(self.derive(self.layout.unflatten(self.ax(A)?, &sizes[..S2::RANK.unwrap_or(0)])?))
+        Ok(self.derive(self.layout().unflatten(self.ax(A)?, &sizes[..S2::RANK.unwrap_or(0)])?))
     }
     /// [`try_unflatten`](Self::try_unflatten), panicking with the error's message.
     #[track_caller]
@@ -465,7 +465,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: MoveAxis<SRC, DST>,
     {
-        self.derive(self.layout.movedim(self.ax(SRC).or_panic(), self.ax(DST).or_panic()).or_panic())
+        self.derive(self.layout().movedim(self.ax(SRC).or_panic(), self.ax(DST).or_panic()).or_panic())
     }
 
     /// The diagonal of dims `D1` and `D2` as a view (PyTorch `diagonal(offset, D1, D2)`): both
@@ -486,7 +486,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: DiagonalShape<D1, D2>,
     {
-        self.derive(self.layout.diagonal(self.ax(D1).or_panic(), self.ax(D2).or_panic(), offset).or_panic())
+        self.derive(self.layout().diagonal(self.ax(D1).or_panic(), self.ax(D2).or_panic(), offset).or_panic())
     }
 
     /// PyTorch's other name for [`try_expand`](Self::try_expand) (`broadcast_to(shape)`): the same
@@ -528,7 +528,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: SetAxis<A, Dyn>,
     {
-        let ls = self.layout.chunk(self.ax(A)?, chunks)?;
+        let ls = self.layout().chunk(self.ax(A)?, chunks)?;
         let mut out = kernels::try_with_capacity(ls.len())?;
         out.extend(ls.into_iter().map(|l| self.derive(l)));
         Ok(out)
@@ -557,7 +557,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: SetAxis<A, Dyn>,
     {
-        let ls = self.layout.split(self.ax(A)?, size)?;
+        let ls = self.layout().split(self.ax(A)?, size)?;
         let mut out = kernels::try_with_capacity(ls.len())?;
         out.extend(ls.into_iter().map(|l| self.derive(l)));
         Ok(out)

@@ -43,7 +43,7 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
                 self.sizes()
             )));
         }
-        let l = if self.rank() == 2 { self.layout.transpose(0, 1).or_panic() } else { self.layout };
+        let l = if self.rank() == 2 { self.layout().transpose(0, 1).or_panic() } else { *self.layout() };
         self.remap(l)
     }
 
@@ -56,14 +56,14 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     where
         S: SwapAxes<A, B>,
     {
-        let l = self.layout.transpose(self.axis_of(A).or_panic(), self.axis_of(B).or_panic()).or_panic();
+        let l = self.layout().transpose(self.axis_of(A).or_panic(), self.axis_of(B).or_panic()).or_panic();
         self.remap(l)
     }
 
     /// The axes reordered, mutably (PyTorch `permute`): `permute_mut::<Axes![1, 0]>()`.
     #[track_caller]
     pub fn permute_mut<P: PermuteShape<S>>(self) -> TensorViewMut<'a, T, P::Out> {
-        let l = self.layout.permute(&P::AXES[..self.rank()]).or_panic();
+        let l = self.layout().permute(&P::AXES[..self.rank()]).or_panic();
         self.remap(l)
     }
 
@@ -77,7 +77,7 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
         S: RemoveAxis<A>,
         <S as RemoveAxis<A>>::Removed: Squeezable<S, A>,
     {
-        let l = self.layout.squeeze(self.axis_of(A)?)?;
+        let l = self.layout().squeeze(self.axis_of(A)?)?;
         Ok(self.remap(l))
     }
     /// [`try_squeeze_mut`](Self::try_squeeze_mut), panicking with the error's message.
@@ -99,7 +99,7 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     where
         S: InsertAxis<A>,
     {
-        let l = self.layout.unsqueeze(normalize_insert_axis(A, self.rank()).or_panic()).or_panic();
+        let l = self.layout().unsqueeze(normalize_insert_axis(A, self.rank()).or_panic()).or_panic();
         self.remap(l)
     }
 
@@ -116,7 +116,7 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     where
         S: SetAxis<A, Dyn>,
     {
-        let l = self.layout.narrow(self.axis_of(A)?, start, len)?;
+        let l = self.layout().narrow(self.axis_of(A)?, start, len)?;
         Ok(self.remap(l))
     }
     /// [`try_narrow_mut`](Self::try_narrow_mut), panicking with the error's message.
@@ -144,7 +144,7 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     where
         S: RemoveAxis<A>,
     {
-        let l = self.layout.select(self.axis_of(A)?, index)?;
+        let l = self.layout().select(self.axis_of(A)?, index)?;
         Ok(self.remap(l))
     }
     /// [`try_select_mut`](Self::try_select_mut), panicking with the error's message.
@@ -165,7 +165,7 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     where
         S: RemoveAxis<A>,
     {
-        let l = self.layout.flip(self.axis_of(A).or_panic()).or_panic();
+        let l = self.layout().flip(self.axis_of(A).or_panic()).or_panic();
         self.remap(l)
     }
 
@@ -178,7 +178,7 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     where
         S: MoveAxis<SRC, DST>,
     {
-        let l = self.layout.movedim(self.axis_of(SRC).or_panic(), self.axis_of(DST).or_panic()).or_panic();
+        let l = self.layout().movedim(self.axis_of(SRC).or_panic(), self.axis_of(DST).or_panic()).or_panic();
         self.remap(l)
     }
 
@@ -195,7 +195,7 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     where
         S: DiagonalShape<D1, D2>,
     {
-        let l = self.layout.diagonal(self.axis_of(D1).or_panic(), self.axis_of(D2).or_panic(), offset).or_panic();
+        let l = self.layout().diagonal(self.axis_of(D1).or_panic(), self.axis_of(D2).or_panic(), offset).or_panic();
         self.remap(l)
     }
 
@@ -205,7 +205,7 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     /// # Errors
     /// As [`apply_args`].
     pub fn try_slice_mut(self, args: &[SliceArg]) -> Result<TensorViewMut<'a, T, DynShape>, ShapeError> {
-        let l = apply_args(&self.layout, args)?;
+        let l = apply_args(self.layout(), args)?;
         Ok(self.remap(l))
     }
     /// [`try_slice_mut`](Self::try_slice_mut), panicking with the error's message.
@@ -221,7 +221,7 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     /// # Errors
     /// [`ShapeError::Axis`].
     pub fn transpose_dyn_mut(self, a: isize, b: isize) -> Result<TensorViewMut<'a, T, DynShape>, ShapeError> {
-        let l = self.layout.transpose(self.axis_of(a)?, self.axis_of(b)?)?;
+        let l = self.layout().transpose(self.axis_of(a)?, self.axis_of(b)?)?;
         Ok(self.remap(l))
     }
     /// PyTorch `permute(axes)` with runtime axes, mutably.
@@ -229,7 +229,7 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     /// # Errors
     /// [`ShapeError::Permutation`].
     pub fn permute_dyn_mut(self, axes: &[usize]) -> Result<TensorViewMut<'a, T, DynShape>, ShapeError> {
-        let l = self.layout.permute(axes)?;
+        let l = self.layout().permute(axes)?;
         Ok(self.remap(l))
     }
     /// PyTorch `squeeze(axis)` with a runtime axis, mutably.
@@ -237,7 +237,7 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     /// # Errors
     /// [`ShapeError::Axis`], [`ShapeError::Squeeze`].
     pub fn squeeze_dyn_mut(self, axis: isize) -> Result<TensorViewMut<'a, T, DynShape>, ShapeError> {
-        let l = self.layout.squeeze(self.axis_of(axis)?)?;
+        let l = self.layout().squeeze(self.axis_of(axis)?)?;
         Ok(self.remap(l))
     }
     /// PyTorch `unsqueeze(axis)` with a runtime axis, mutably.
@@ -245,7 +245,7 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     /// # Errors
     /// [`ShapeError::InsertAxis`], [`ShapeError::RankTooLarge`].
     pub fn unsqueeze_dyn_mut(self, axis: isize) -> Result<TensorViewMut<'a, T, DynShape>, ShapeError> {
-        let l = self.layout.unsqueeze(normalize_insert_axis(axis, self.rank())?)?;
+        let l = self.layout().unsqueeze(normalize_insert_axis(axis, self.rank())?)?;
         Ok(self.remap(l))
     }
     /// PyTorch `narrow(axis, start, len)` with a runtime axis, mutably.
@@ -258,7 +258,7 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
         start: isize,
         len: usize,
     ) -> Result<TensorViewMut<'a, T, DynShape>, ShapeError> {
-        let l = self.layout.narrow(self.axis_of(axis)?, start, len)?;
+        let l = self.layout().narrow(self.axis_of(axis)?, start, len)?;
         Ok(self.remap(l))
     }
     /// PyTorch `select(axis, index)` with a runtime axis, mutably.
@@ -266,7 +266,7 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     /// # Errors
     /// [`ShapeError::Axis`], [`ShapeError::Index`].
     pub fn select_dyn_mut(self, axis: isize, index: isize) -> Result<TensorViewMut<'a, T, DynShape>, ShapeError> {
-        let l = self.layout.select(self.axis_of(axis)?, index)?;
+        let l = self.layout().select(self.axis_of(axis)?, index)?;
         Ok(self.remap(l))
     }
     /// PyTorch `flip(dims)` with runtime axes, mutably.
@@ -274,7 +274,7 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     /// # Errors
     /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when an axis appears twice.
     pub fn flip_dyn_mut(self, axes: &[isize]) -> Result<TensorViewMut<'a, T, DynShape>, ShapeError> {
-        let l = self.layout.flip_axes(axes)?;
+        let l = self.layout().flip_axes(axes)?;
         Ok(self.remap(l))
     }
     /// PyTorch `movedim(src, dst)` with runtime axes, mutably.
@@ -282,7 +282,7 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     /// # Errors
     /// [`ShapeError::Axis`].
     pub fn movedim_dyn_mut(self, src: isize, dst: isize) -> Result<TensorViewMut<'a, T, DynShape>, ShapeError> {
-        let l = self.layout.movedim(self.axis_of(src)?, self.axis_of(dst)?)?;
+        let l = self.layout().movedim(self.axis_of(src)?, self.axis_of(dst)?)?;
         Ok(self.remap(l))
     }
     /// PyTorch `diagonal(offset, dim1, dim2)` with runtime axes, mutably.
@@ -295,7 +295,7 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
         dim1: isize,
         dim2: isize,
     ) -> Result<TensorViewMut<'a, T, DynShape>, ShapeError> {
-        let l = self.layout.diagonal(self.axis_of(dim1)?, self.axis_of(dim2)?, offset)?;
+        let l = self.layout().diagonal(self.axis_of(dim1)?, self.axis_of(dim2)?, offset)?;
         Ok(self.remap(l))
     }
 }

@@ -1,0 +1,217 @@
+//! Direct code for square matrices: determinant and inverse in closed form up to 4x4 (cofactors)
+//! and by elimination with partial pivoting above, on row-major buffers. The callers pass a work
+//! buffer of `n * n` elements (on the stack up to [`SMALL`] x [`SMALL`], so small matrices
+//! allocate nothing) and the order `n` as a constant for static shapes, so the loops unroll.
+//!
+//! Singularity is judged after the fact by the reciprocal condition number in the 1-norm,
+//! `rcond = 1 / (‖A‖₁ · ‖A⁻¹‖₁)`: an inverse with `rcond <= n · ε` (or with a non-finite element)
+//! is noise, and the callers report [`ShapeError::Singular`](crate::ShapeError::Singular)
+//! instead of returning it. An exactly singular matrix has an infinite or NaN "inverse" and is
+//! caught the same way.
+use num_traits::Float;
+
+/// The largest order whose work buffer lives on the stack.
+pub(crate) const SMALL: usize = 8;
+
+/// The 1-norm (largest absolute column sum) of the row-major `n`x`n` matrix `a`.
+#[inline(always)]
+fn norm1<T: Float>(a: &[T], n: usize) -> T {
+    let mut best = T::zero();
+    for j in 0..n {
+        let mut s = T::zero();
+        for i in 0..n {
+            s = s + a[i * n + j].abs();
+        }
+        // NaN propagates: `max` would drop it.
+        best = if s > best || s.is_nan() { s } else { best };
+    }
+    best
+}
+
+/// Whether `inv` (the computed inverse of `a`) is usable: finite, and `a` not singular to working
+/// precision (see the module docs).
+#[inline(always)]
+pub(crate) fn well_conditioned<T: Float>(a: &[T], inv: &[T], n: usize) -> bool {
+    let (na, ni) = (norm1(a, n), norm1(inv, n));
+    let eps = T::epsilon() * T::from(n).unwrap_or_else(T::one);
+    // `!(x > y)` rather than `x <= y`: NaN counts as singular.
+    let prod = na * ni;
+    prod.is_finite() && prod > T::zero() && T::one() / prod > eps || n == 0
+}
+
+/// The determinant of the row-major `n`x`n` matrix `a`; 1 for `n == 0`. `work` holds `n * n`
+/// elements (used above 4x4).
+#[inline(always)]
+pub(crate) fn det<T: Float>(a: &[T], n: usize, work: &mut [T]) -> T {
+    debug_assert!(a.len() >= n * n);
+    match n {
+        0 => T::one(),
+        1 => a[0],
+        2 => a[0] * a[3] - a[1] * a[2],
+        3 => {
+            a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) + a[2] * (a[3] * a[7] - a[4] * a[6])
+        }
+        4 => cofactors4(a).1,
+        _ => {
+            // Gaussian elimination with partial pivoting on a copy.
+            let m = &mut work[..n * n];
+            m.copy_from_slice(&a[..n * n]);
+            let mut d = T::one();
+            for k in 0..n {
+                let p = pivot(m, n, k);
+                if m[p * n + k] == T::zero() {
+                    return T::zero();
+                }
+                if p != k {
+                    swap_rows(m, n, p, k);
+                    d = -d;
+                }
+                let piv = m[k * n + k];
+                d = d * piv;
+                for i in k + 1..n {
+                    let f = m[i * n + k] / piv;
+                    for j in k + 1..n {
+                        m[i * n + j] = m[i * n + j] - f * m[k * n + j];
+                    }
+                }
+            }
+            d
+        }
+    }
+}
+
+/// The adjugate (transposed cofactor matrix) of a row-major 4x4 matrix, row-major, and the
+/// determinant: `a · adj = det(a) · I`. Built from the twelve 2x2 sub-determinants of the top and
+/// bottom row pairs (Laplace expansion by complementary minors), which the cofactors share.
+#[inline(always)]
+fn cofactors4<T: Float>(m: &[T]) -> ([T; 16], T) {
+    let s0 = m[0] * m[5] - m[4] * m[1];
+    let s1 = m[0] * m[6] - m[4] * m[2];
+    let s2 = m[0] * m[7] - m[4] * m[3];
+    let s3 = m[1] * m[6] - m[5] * m[2];
+    let s4 = m[1] * m[7] - m[5] * m[3];
+    let s5 = m[2] * m[7] - m[6] * m[3];
+    let c5 = m[10] * m[15] - m[14] * m[11];
+    let c4 = m[9] * m[15] - m[13] * m[11];
+    let c3 = m[9] * m[14] - m[13] * m[10];
+    let c2 = m[8] * m[15] - m[12] * m[11];
+    let c1 = m[8] * m[14] - m[12] * m[10];
+    let c0 = m[8] * m[13] - m[12] * m[9];
+    let det = s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0;
+    let adj = [
+        m[5] * c5 - m[6] * c4 + m[7] * c3,
+        -m[1] * c5 + m[2] * c4 - m[3] * c3,
+        m[13] * s5 - m[14] * s4 + m[15] * s3,
+        -m[9] * s5 + m[10] * s4 - m[11] * s3,
+        -m[4] * c5 + m[6] * c2 - m[7] * c1,
+        m[0] * c5 - m[2] * c2 + m[3] * c1,
+        -m[12] * s5 + m[14] * s2 - m[15] * s1,
+        m[8] * s5 - m[10] * s2 + m[11] * s1,
+        m[4] * c4 - m[5] * c2 + m[7] * c0,
+        -m[0] * c4 + m[1] * c2 - m[3] * c0,
+        m[12] * s4 - m[13] * s2 + m[15] * s0,
+        -m[8] * s4 + m[9] * s2 - m[11] * s0,
+        -m[4] * c3 + m[5] * c1 - m[6] * c0,
+        m[0] * c3 - m[1] * c1 + m[2] * c0,
+        -m[12] * s3 + m[13] * s1 - m[14] * s0,
+        m[8] * s3 - m[9] * s1 + m[10] * s0,
+    ];
+    (adj, det)
+}
+
+/// The row at or below `k` with the largest absolute value in column `k`.
+#[inline(always)]
+fn pivot<T: Float>(m: &[T], n: usize, k: usize) -> usize {
+    let mut p = k;
+    for i in k + 1..n {
+        if m[i * n + k].abs() > m[p * n + k].abs() {
+            p = i;
+        }
+    }
+    p
+}
+
+#[inline(always)]
+fn swap_rows<T: Float>(m: &mut [T], n: usize, a: usize, b: usize) {
+    for j in 0..n {
+        m.swap(a * n + j, b * n + j);
+    }
+}
+
+/// Writes the inverse of the row-major `n`x`n` matrix `a` into `out` (row-major, `n * n` long)
+/// and returns whether it is usable ([`well_conditioned`]); when it is not, `out` holds garbage
+/// that the caller must not return. `work` holds `n * n` elements (used above 4x4).
+#[inline(always)]
+pub(crate) fn inv_into<T: Float>(out: &mut [T], a: &[T], n: usize, work: &mut [T]) -> bool {
+    debug_assert!(a.len() >= n * n && out.len() == n * n);
+    match n {
+        0 => {}
+        1 => out[0] = T::one() / a[0],
+        2 => {
+            let r = T::one() / (a[0] * a[3] - a[1] * a[2]);
+            out[0] = a[3] * r;
+            out[1] = -a[1] * r;
+            out[2] = -a[2] * r;
+            out[3] = a[0] * r;
+        }
+        3 => {
+            let c = [
+                a[4] * a[8] - a[5] * a[7],
+                a[2] * a[7] - a[1] * a[8],
+                a[1] * a[5] - a[2] * a[4],
+                a[5] * a[6] - a[3] * a[8],
+                a[0] * a[8] - a[2] * a[6],
+                a[2] * a[3] - a[0] * a[5],
+                a[3] * a[7] - a[4] * a[6],
+                a[1] * a[6] - a[0] * a[7],
+                a[0] * a[4] - a[1] * a[3],
+            ];
+            let r = T::one() / (a[0] * c[0] + a[1] * c[3] + a[2] * c[6]);
+            for (o, c) in out.iter_mut().zip(c) {
+                *o = c * r;
+            }
+        }
+        4 => {
+            let (c, d) = cofactors4(a);
+            let r = T::one() / d;
+            for (o, c) in out.iter_mut().zip(c) {
+                *o = c * r;
+            }
+        }
+        _ => gauss_jordan(out, a, n, work),
+    }
+    well_conditioned(a, out, n)
+}
+
+/// Gauss-Jordan elimination with partial pivoting: `out = a⁻¹` (garbage, caught by the caller's
+/// check, when `a` is singular).
+#[inline(always)]
+fn gauss_jordan<T: Float>(out: &mut [T], a: &[T], n: usize, work: &mut [T]) {
+    let m = &mut work[..n * n];
+    m.copy_from_slice(&a[..n * n]);
+    out.fill(T::zero());
+    for i in 0..n {
+        out[i * n + i] = T::one();
+    }
+    for k in 0..n {
+        let p = pivot(m, n, k);
+        if p != k {
+            swap_rows(m, n, p, k);
+            swap_rows(out, n, p, k);
+        }
+        let r = T::one() / m[k * n + k];
+        for j in 0..n {
+            m[k * n + j] = m[k * n + j] * r;
+            out[k * n + j] = out[k * n + j] * r;
+        }
+        for i in 0..n {
+            if i != k {
+                let f = m[i * n + k];
+                for j in 0..n {
+                    m[i * n + j] = m[i * n + j] - f * m[k * n + j];
+                    out[i * n + j] = out[i * n + j] - f * out[k * n + j];
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,279 @@
+//! Kernels for fully static shapes: sizes and row-major strides are compile-time constants
+//! computed from the shape types (in `const` blocks at the call sites), so the loops here have
+//! constant bounds that the compiler unrolls and vectorises, with no [`Layout`](crate::Layout)
+//! built, no broadcasting arithmetic at run time and no allocation. The operations use them for
+//! inline operands ([`Inline`](crate::storage::Inline)), whose layout is the row-major one of
+//! their static shape, and for small static matrix products of any storage. Everything else goes
+//! through the shape-erased kernels of the parent module.
+use crate::num::Num;
+use crate::shape::{Shape, MAX_RANK};
+use crate::storage::Element;
+
+/// Whether every dim of `S` is static (which needs a static rank).
+pub(crate) const fn is_static<S: Shape>() -> bool {
+    let Some(r) = S::RANK else { return false };
+    let mut i = 0;
+    while i < r {
+        if S::STATIC[i].is_none() {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether `A` and `B` are the same fully static shape.
+pub(crate) const fn same_static<A: Shape, B: Shape>() -> bool {
+    if !is_static::<A>() || !is_static::<B>() {
+        return false;
+    }
+    let (Some(ra), Some(rb)) = (A::RANK, B::RANK) else { return false };
+    if ra != rb {
+        return false;
+    }
+    let mut i = 0;
+    while i < ra {
+        match (A::STATIC[i], B::STATIC[i]) {
+            (Some(x), Some(y)) if x == y => {}
+            _ => return false,
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The static size of dim `i` of `S` (0 when it is not static: callers check [`is_static`]).
+const fn size<S: Shape>(i: usize) -> usize {
+    match S::STATIC[i] {
+        Some(n) => n,
+        None => 0,
+    }
+}
+
+/// The rank of `S` (0 when not static).
+const fn rank<S: Shape>() -> usize {
+    match S::RANK {
+        Some(r) => r,
+        None => 0,
+    }
+}
+
+/// The element count of static `S`.
+pub(crate) const fn numel<S: Shape>() -> usize {
+    let mut n = 1;
+    let mut i = 0;
+    while i < rank::<S>() {
+        n *= size::<S>(i);
+        i += 1;
+    }
+    n
+}
+
+/// The sizes of static `S` right-aligned in `MAX_RANK` slots, leading slots 1.
+pub(crate) const fn padded_sizes<S: Shape>() -> [usize; MAX_RANK] {
+    let mut p = [1; MAX_RANK];
+    let r = rank::<S>();
+    let mut i = 0;
+    while i < r {
+        p[MAX_RANK - r + i] = size::<S>(i);
+        i += 1;
+    }
+    p
+}
+
+/// The row-major strides of static `S` in the padded slots of [`padded_sizes`].
+pub(crate) const fn padded_strides<S: Shape>() -> [usize; MAX_RANK] {
+    let n = padded_sizes::<S>();
+    let mut s = [0; MAX_RANK];
+    let mut acc = 1;
+    let mut i = MAX_RANK;
+    while i > 0 {
+        i -= 1;
+        s[i] = acc;
+        acc *= n[i];
+    }
+    s
+}
+
+/// The strides at which a row-major tensor of static shape `S` is read at each padded coordinate
+/// of the static shape `SO` it broadcasts to (0 on the dims it is stretched along). `S` must
+/// broadcast to `SO` (the type rules guarantee it).
+pub(crate) const fn broadcast_strides<S: Shape, SO: Shape>() -> [usize; MAX_RANK] {
+    let (n, no) = (padded_sizes::<S>(), padded_sizes::<SO>());
+    let mut s = padded_strides::<S>();
+    let mut i = 0;
+    while i < MAX_RANK {
+        if n[i] != no[i] {
+            s[i] = 0;
+        }
+        i += 1;
+    }
+    s
+}
+
+/// The strides at which the row-major result of reducing static `S` over the axes in `mask` is
+/// written, at each padded coordinate of `S`: 0 on the reduced axes.
+pub(crate) const fn reduce_strides<S: Shape>(mask: [bool; MAX_RANK]) -> [usize; MAX_RANK] {
+    let n = padded_sizes::<S>();
+    let off = MAX_RANK - rank::<S>();
+    let mut s = [0; MAX_RANK];
+    let mut acc = 1;
+    let mut i = MAX_RANK;
+    while i > 0 {
+        i -= 1;
+        if i >= off && mask[i - off] {
+            continue;
+        }
+        s[i] = acc;
+        acc *= n[i];
+    }
+    s
+}
+
+/// The mask of `axes` (already normalised, below the rank).
+pub(crate) const fn axes_mask(axes: &[usize]) -> [bool; MAX_RANK] {
+    let mut m = [false; MAX_RANK];
+    let mut i = 0;
+    while i < axes.len() {
+        m[axes[i]] = true;
+        i += 1;
+    }
+    m
+}
+
+/// `f` at every padded coordinate of `n` (constants at the call site), given the element offsets
+/// of `K` operands: offset `k` is the dot product of the coordinate with `st[k]`.
+#[inline(always)]
+pub(crate) fn walk<const K: usize>(n: &[usize; MAX_RANK], st: &[[usize; MAX_RANK]; K], mut f: impl FnMut([usize; K])) {
+    let step = |o: [usize; K], d: usize, i: usize| -> [usize; K] { core::array::from_fn(|k| o[k] + i * st[k][d]) };
+    for i0 in 0..n[0] {
+        let o0 = step([0; K], 0, i0);
+        for i1 in 0..n[1] {
+            let o1 = step(o0, 1, i1);
+            for i2 in 0..n[2] {
+                let o2 = step(o1, 2, i2);
+                for i3 in 0..n[3] {
+                    let o3 = step(o2, 3, i3);
+                    for i4 in 0..n[4] {
+                        let o4 = step(o3, 4, i4);
+                        for i5 in 0..n[5] {
+                            f(step(o4, 5, i5));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `out = f(a, b)` element-wise for row-major operands of static shapes `SA` and `SB` broadcast
+/// to the static shape `SO` (`out` is row-major `SO`).
+#[inline(always)]
+pub(crate) fn zip<SA: Shape, SB: Shape, SO: Shape, A: Element, B: Element, C: Element>(
+    out: &mut [C],
+    a: &[A],
+    b: &[B],
+    f: impl Fn(A, B) -> C,
+) {
+    if const { same_static::<SA, SO>() && same_static::<SB, SO>() } {
+        for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+            *o = f(x, y);
+        }
+        return;
+    }
+    let n = const { padded_sizes::<SO>() };
+    let st = const { [padded_strides::<SO>(), broadcast_strides::<SA, SO>(), broadcast_strides::<SB, SO>()] };
+    walk(&n, &st, |[o, i, j]| out[o] = f(a[i], b[j]));
+}
+
+/// `f(&mut dst, src)` for every element of the row-major `dst` of static shape `SD`, `src`
+/// (row-major, static shape `SS`) broadcast to it.
+#[inline(always)]
+pub(crate) fn zip_assign<SD: Shape, SS: Shape, T: Element, U: Element>(
+    dst: &mut [T],
+    src: &[U],
+    f: impl Fn(&mut T, U),
+) {
+    if const { same_static::<SD, SS>() } {
+        for (d, &x) in dst.iter_mut().zip(src) {
+            f(d, x);
+        }
+        return;
+    }
+    let n = const { padded_sizes::<SD>() };
+    let st = const { [padded_strides::<SD>(), broadcast_strides::<SS, SD>()] };
+    walk(&n, &st, |[o, i]| f(&mut dst[o], src[i]));
+}
+
+/// `out = f(a)` element-wise over contiguous buffers of equal length.
+#[inline(always)]
+pub(crate) fn map<A: Element, C: Element>(out: &mut [C], a: &[A], f: impl Fn(A) -> C) {
+    for (o, &x) in out.iter_mut().zip(a) {
+        *o = f(x);
+    }
+}
+
+/// Adds each element of the row-major `src` of static shape `S` into `out` at the offsets given
+/// by `ost` (see [`reduce_strides`]); `out` starts zeroed.
+#[inline(always)]
+pub(crate) fn sum_into<S: Shape, T: Element + core::ops::Add<Output = T>>(
+    out: &mut [T],
+    src: &[T],
+    ost: &[usize; MAX_RANK],
+) {
+    let n = const { padded_sizes::<S>() };
+    let st = [const { padded_strides::<S>() }, *ost];
+    walk(&n, &st, |[i, o]| out[o] = out[o] + src[i]);
+}
+
+/// The largest `m * k * n` that static matrix products compute by direct code (16x16 @ 16x16);
+/// larger ones go to the gemm.
+pub(crate) const DIRECT_MATMUL: usize = 16 * 16 * 16;
+
+/// `out[m, n] = a[m, k] @ b[k, n]` by direct loops: `a` is read at `oa + i * sa[0] + p * sa[1]`,
+/// `b` at `ob + p * sb[0] + j * sb[1]`, `out` is row-major and overwritten. The sizes are
+/// constants at the call sites that the compiler unrolls; the strides are constants for inline
+/// operands and run-time values for views, chosen so that the inner loop runs along `b`'s rows
+/// when they are contiguous (vectorisable axpy form) and along `a`'s rows against `b`'s columns
+/// otherwise (a transposed `b`, as in `p.matmul(&f.t())`).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn matmul<T: Num>(
+    (m, k, n): (usize, usize, usize),
+    out: &mut [T],
+    a: &[T],
+    oa: usize,
+    sa: [isize; 2],
+    b: &[T],
+    ob: usize,
+    sb: [isize; 2],
+) {
+    if m == 0 || n == 0 {
+        return;
+    }
+    let at = |i: usize, p: usize| a[(oa as isize + i as isize * sa[0] + p as isize * sa[1]) as usize];
+    let bt = |p: usize, j: usize| b[(ob as isize + p as isize * sb[0] + j as isize * sb[1]) as usize];
+    if sb[1] == 1 || n == 1 {
+        for (i, row) in out.chunks_exact_mut(n).enumerate().take(m) {
+            row.fill(T::ZERO);
+            for p in 0..k {
+                let x = at(i, p);
+                let start = (ob as isize + p as isize * sb[0]) as usize;
+                let brow = &b[start..start + n];
+                for (o, &y) in row.iter_mut().zip(brow) {
+                    *o = T::add(*o, T::mul(x, y));
+                }
+            }
+        }
+    } else {
+        for (i, row) in out.chunks_exact_mut(n).enumerate().take(m) {
+            for (j, o) in row.iter_mut().enumerate() {
+                let mut acc = T::ZERO;
+                for p in 0..k {
+                    acc = T::add(acc, T::mul(at(i, p), bt(p, j)));
+                }
+                *o = acc;
+            }
+        }
+    }
+}

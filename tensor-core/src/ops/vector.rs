@@ -1,0 +1,174 @@
+//! Vector products: `dot`, `mv`, `outer` and `cross`, for every storage kind. Static sizes are
+//! checked at compile time (a `Dyn` size at run time); inline operands of static shapes run with
+//! constant sizes and strides and give inline results (see [`STensor`](crate::STensor)).
+use crate::dim::{Const, Dim, Dyn, SameDim};
+use crate::error::{OrPanic, ShapeError};
+use crate::kernels::{self, small, Gemm};
+use crate::layout::{Layout, LayoutRepr};
+use crate::num::Num;
+use crate::storage::{Data, DataMut, Out2, OutData};
+use crate::tensor::{OutTensor2, TensorBase};
+
+/// The offset, stride and length of a 1-D tensor's elements.
+#[inline(always)]
+fn parts1<D: Data, N: Dim>(x: &TensorBase<D, (N,)>) -> (usize, isize, usize) {
+    let l = x.layout();
+    (l.offset(), l.strides()[0], l.sizes()[0])
+}
+
+impl<D: Data, N: Dim> TensorBase<D, (N,)>
+where
+    D::Elem: Num,
+{
+    /// The dot product of two vectors, `[n] · [n] -> scalar` (PyTorch `torch.dot`, NumPy
+    /// `np.dot` of 1-D arrays). Static lengths are checked at compile time. Integer products and
+    /// sums wrap (see [`crate::num`]).
+    ///
+    /// # Errors
+    /// [`ShapeError::MatMul`] naming both shapes when runtime lengths differ.
+    #[doc(alias = "inner")]
+    pub fn try_dot<D2: Data<Elem = D::Elem>, N2: Dim>(&self, rhs: &TensorBase<D2, (N2,)>) -> Result<D::Elem, ShapeError>
+    where
+        N: SameDim<N2, (N,), (N2,)>,
+    {
+        let ((oa, sa, n), (ob, sb, n2)) = (parts1(self), parts1(rhs));
+        if n != n2 {
+            return Err(ShapeError::MatMul { lhs: self.sizes().into(), rhs: rhs.sizes().into() });
+        }
+        Ok(kernels::vector::dot(n, self.data.as_slice(), oa, sa, rhs.data.as_slice(), ob, sb))
+    }
+    /// [`try_dot`](Self::try_dot), panicking with the error's message.
+    #[track_caller]
+    #[doc(alias = "inner")]
+    #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
+    pub fn dot<D2: Data<Elem = D::Elem>, N2: Dim>(&self, rhs: &TensorBase<D2, (N2,)>) -> D::Elem where N: SameDim<N2, (N,), (N2,)> {
+        self.try_dot(rhs).or_panic()
+    }
+
+    /// The outer product `[m] ⊗ [n] -> [m, n]`, `out[i, j] = self[i] · rhs[j]` (PyTorch
+    /// `torch.outer`, NumPy `np.outer`). Inline when either operand is inline and both lengths
+    /// are static.
+    ///
+    /// # Errors
+    /// [`ShapeError::Overflow`] when `m · n` does not fit `isize`; [`ShapeError::Alloc`].
+    pub fn try_outer<D2: Data<Elem = D::Elem>, N2: Dim>(
+        &self,
+        rhs: &TensorBase<D2, (N2,)>,
+    ) -> Result<OutTensor2<D, D2, D::Elem, (N, N2)>, ShapeError> {
+        let ((oa, sa, m), (ob, sb, n)) = (parts1(self), parts1(rhs));
+        let lay = LayoutRepr::row_major::<(N, N2)>(|| Layout::contiguous(&[m, n]))?;
+        let mut out = Out2::<D, D2, D::Elem, (N, N2)>::zeroed(m * n)?;
+        kernels::vector::outer(out.as_mut_slice(), n, (self.data.as_slice(), oa, sa), (rhs.data.as_slice(), ob, sb));
+        Ok(TensorBase::from_lay(out, lay))
+    }
+    /// [`try_outer`](Self::try_outer), panicking with the error's message.
+    #[track_caller]
+    #[doc(alias = "ger")]
+    pub fn outer<D2: Data<Elem = D::Elem>, N2: Dim>(
+        &self,
+        rhs: &TensorBase<D2, (N2,)>,
+    ) -> OutTensor2<D, D2, D::Elem, (N, N2)> {
+        self.try_outer(rhs).or_panic()
+    }
+
+    /// The cross product of 3-vectors, `[3] × [3] -> [3]` (PyTorch `torch.linalg.cross`, NumPy
+    /// `np.cross`). A static length other than 3 is a compile error; a `Dyn` one is checked here.
+    ///
+    /// # Errors
+    /// [`ShapeError::Mismatch`] when a runtime length is not 3.
+    pub fn try_cross<D2: Data<Elem = D::Elem>, N2: Dim>(
+        &self,
+        rhs: &TensorBase<D2, (N2,)>,
+    ) -> Result<OutTensor2<D, D2, D::Elem, (<N as Cross3<N2>>::Out,)>, ShapeError>
+    where
+        N: Cross3<N2>,
+    {
+        let ((oa, sa, n), (ob, sb, n2)) = (parts1(self), parts1(rhs));
+        if n != 3 || n2 != 3 {
+            return Err(ShapeError::Mismatch {
+                op: "cross",
+                what: "are not both 3-vectors".into(),
+                lhs: self.sizes().into(),
+                rhs: rhs.sizes().into(),
+            });
+        }
+        let mut out = Out2::<D, D2, D::Elem, (<N as Cross3<N2>>::Out,)>::zeroed(3)?;
+        let c = kernels::vector::cross((self.data.as_slice(), oa, sa), (rhs.data.as_slice(), ob, sb));
+        out.as_mut_slice().copy_from_slice(&c);
+        let lay = LayoutRepr::row_major::<(<N as Cross3<N2>>::Out,)>(|| Layout::contiguous(&[3]))?;
+        Ok(TensorBase::from_lay(out, lay))
+    }
+    /// [`try_cross`](Self::try_cross), panicking with the error's message.
+    #[track_caller]
+    #[rustfmt::skip]
+    pub fn cross<D2: Data<Elem = D::Elem>, N2: Dim>(&self, rhs: &TensorBase<D2, (N2,)>) -> OutTensor2<D, D2, D::Elem, (<N as Cross3<N2>>::Out,)> where N: Cross3<N2> {
+        self.try_cross(rhs).or_panic()
+    }
+}
+
+/// The lengths of a cross product's operands: 3, or `Dyn` (checked at run time).
+#[diagnostic::on_unimplemented(
+    message = "`cross` needs 3-vectors, not `[{Self}]` and `[{Rhs}]`",
+    label = "the cross product is defined for 3-vectors only"
+)]
+pub trait Cross3<Rhs>: Dim {
+    /// `Const<3>` (or `Dyn` when both are).
+    type Out: Dim;
+}
+impl Cross3<Const<3>> for Const<3> {
+    type Out = Const<3>;
+}
+impl Cross3<Dyn> for Const<3> {
+    type Out = Const<3>;
+}
+impl Cross3<Const<3>> for Dyn {
+    type Out = Const<3>;
+}
+impl Cross3<Dyn> for Dyn {
+    type Out = Dyn;
+}
+
+impl<D: Data, M: Dim, K: Dim> TensorBase<D, (M, K)>
+where
+    D::Elem: Gemm,
+{
+    /// The matrix-vector product `[m, k] @ [k] -> [m]` (PyTorch `torch.mv`, and `matmul` of a
+    /// matrix by a 1-D tensor). Static inner dims are checked at compile time. Inline when either
+    /// operand is inline and `m` is static; small static sizes run by direct code, larger ones
+    /// through the gemm. Integer products wrap.
+    ///
+    /// # Errors
+    /// [`ShapeError::MatMul`] naming both shapes when the runtime inner dims differ;
+    /// [`ShapeError::Alloc`].
+    pub fn try_mv<D2: Data<Elem = D::Elem>, K2: Dim>(
+        &self,
+        rhs: &TensorBase<D2, (K2,)>,
+    ) -> Result<OutTensor2<D, D2, D::Elem, (M,)>, ShapeError>
+    where
+        K: SameDim<K2, (M, K), (K2,)>,
+    {
+        let (la, (ob, sb, k2)) = (self.layout(), parts1(rhs));
+        let (m, k) = (la.sizes()[0], la.sizes()[1]);
+        if k != k2 {
+            return Err(ShapeError::MatMul { lhs: self.sizes().into(), rhs: rhs.sizes().into() });
+        }
+        let lay = LayoutRepr::row_major::<(M,)>(|| Layout::contiguous(&[m]))?;
+        let mut out = Out2::<D, D2, D::Elem, (M,)>::zeroed(m)?;
+        let (a, b) = (self.data.as_slice(), rhs.data.as_slice());
+        let (sa, oa) = ([la.strides()[0], la.strides()[1]], la.offset());
+        if const { crate::ops::matmul::direct::<(M, K), (K, Const<1>)>().is_some() } {
+            small::matmul((m, k, 1), out.as_mut_slice(), a, oa, sa, b, ob, [sb, 1]);
+        } else if m > 0 {
+            // The vector as a [k, 1] matrix, read in place by the gemm.
+            let lb = Layout::from_parts(&[k, 1], &[sb, 1], ob)?;
+            kernels::gemm(a, la, b, &lb, out.as_mut_slice());
+        }
+        Ok(TensorBase::from_lay(out, lay))
+    }
+    /// [`try_mv`](Self::try_mv), panicking with the error's message.
+    #[track_caller]
+    #[rustfmt::skip]
+    pub fn mv<D2: Data<Elem = D::Elem>, K2: Dim>(&self, rhs: &TensorBase<D2, (K2,)>) -> OutTensor2<D, D2, D::Elem, (M,)> where K: SameDim<K2, (M, K), (K2,)> {
+        self.try_mv(rhs).or_panic()
+    }
+}
