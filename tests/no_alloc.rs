@@ -82,7 +82,9 @@ fn inline_tensor_math_allocates_nothing() {
     let mut sink = 0f64;
     let n = allocations(|| {
         let (mut x, mut p) = (V4::zeros(), eye);
-        for i in 0..200 {
+        // Under Miri (which interprets every instruction) a few steps show the same thing.
+        let steps = if cfg!(miri) { 5 } else { 200 };
+        for i in 0..steps {
             let c = black_box(&a).matmul(black_box(&b));
             let s = u + v;
             let d = u.dot(&v);
@@ -95,6 +97,9 @@ fn inline_tensor_math_allocates_nothing() {
         }
         black_box(sink);
         // The filter tracked the measurements: position near the last one, velocity near (0.1, 0.2).
+        if cfg!(miri) {
+            return;
+        }
         assert!((x.at([0]) - 1.99).abs() < 0.05 && (x.at([1]) - 3.98).abs() < 0.1, "{x}");
         assert!((x.at([2]) - 0.1).abs() < 0.05 && (x.at([3]) - 0.2).abs() < 0.05, "{x}");
     });

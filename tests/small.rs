@@ -133,7 +133,7 @@ impl InvOrIdentity for STensor<f32, Shape![4, 4]> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn element_wise_inline_equals_heap(x in vals(12), y in vals(12), r in vals(4), c in vals(3)) {

@@ -1,5 +1,5 @@
 //! Element types and storage kinds. A tensor is a storage (`Vec<T>` owned, `&[T]` borrowed,
-//! `&mut [T]` borrowed mutably, or [`CowRepr`]) plus a [`Layout`](crate::Layout).
+//! `&mut [T]` borrowed mutably, or [`CowRepr`]) plus a [`Layout`].
 use crate::layout::{Layout, LayoutRepr};
 use alloc::sync::Arc;
 use alloc::vec::Vec;
@@ -47,10 +47,10 @@ pub trait Data: Sealed {
     /// The element type.
     type Elem: Element;
     /// [`HeapKind`] (every kind but inline storage) or [`InlineKind`]: what decides where the
-    /// results of operations on the tensor live ([`OutOf`]).
+    /// results of operations on the tensor live ([`Out`], [`Out2`]).
     type Kind: StorageKind;
     /// How a tensor of this storage kind and shape `S` stores its layout ([`LayoutRepr`]): a
-    /// [`Layout`](crate::Layout), except for inline storage of a fully static shape.
+    /// [`Layout`], except for inline storage of a fully static shape.
     type Lay<S: crate::Shape>: LayoutRepr;
     /// The storage of a view of this tensor: `&'s [T]`, borrowing it, for owned, shared and
     /// mutably borrowed storage; the view's own `&'a [T]` for a view, so that a view of a view
@@ -342,7 +342,7 @@ arr_level! {
 }
 
 /// A storage kind that new tensors can be built in: a heap `Vec<T>` or an [`Inline`] array. The
-/// kernels write a new tensor's elements into [`flat_mut`](Self::flat_mut) of a buffer from
+/// kernels write a new tensor's elements into [`as_mut_slice`](DataMut::as_mut_slice) of a buffer from
 /// [`zeroed`](Self::zeroed).
 pub trait OutData<T: Element>: DataMut<Elem = T> + Sized {
     /// A buffer of `n` elements, all `T::ZERO` (`n` is the array length for inline storage).

@@ -22,8 +22,9 @@ fn norm1<T: Float>(a: &[T], n: usize) -> T {
         for i in 0..n {
             s = s + a[i * n + j].abs();
         }
-        // NaN propagates: `max` would drop it.
-        best = if s > best || s.is_nan() { s } else { best };
+        // A NaN column sum is dropped here; the callers catch NaN elsewhere (a NaN entry makes
+        // the determinant NaN, a NaN inverse element fails the finiteness check).
+        best = if s > best { s } else { best };
     }
     best
 }
@@ -32,11 +33,14 @@ fn norm1<T: Float>(a: &[T], n: usize) -> T {
 /// precision (see the module docs).
 #[inline(always)]
 pub(crate) fn well_conditioned<T: Float>(a: &[T], inv: &[T], n: usize) -> bool {
+    if !inv[..n * n].iter().all(|v| v.is_finite()) {
+        return false;
+    }
     let (na, ni) = (norm1(a, n), norm1(inv, n));
     let eps = T::epsilon() * T::from(n).unwrap_or_else(T::one);
-    // `!(x > y)` rather than `x <= y`: NaN counts as singular.
+    // rcond = 1 / prod > eps, without a division; NaN fails every comparison (singular).
     let prod = na * ni;
-    prod.is_finite() && prod > T::zero() && T::one() / prod > eps || n == 0
+    prod.is_finite() && prod > T::zero() && prod * eps < T::one() || n == 0
 }
 
 /// The determinant of the row-major `n`x`n` matrix `a`; 1 for `n == 0`. `work` holds `n * n`
@@ -145,15 +149,9 @@ fn swap_rows<T: Float>(m: &mut [T], n: usize, a: usize, b: usize) {
 pub(crate) fn inv_into<T: Float>(out: &mut [T], a: &[T], n: usize, work: &mut [T]) -> bool {
     debug_assert!(a.len() >= n * n && out.len() == n * n);
     match n {
-        0 => {}
-        1 => out[0] = T::one() / a[0],
-        2 => {
-            let r = T::one() / (a[0] * a[3] - a[1] * a[2]);
-            out[0] = a[3] * r;
-            out[1] = -a[1] * r;
-            out[2] = -a[2] * r;
-            out[3] = a[0] * r;
-        }
+        0 => true,
+        1 => scaled_adjugate(out, a, &[T::one()], a[0], 1),
+        2 => scaled_adjugate(out, a, &[a[3], -a[1], -a[2], a[0]], a[0] * a[3] - a[1] * a[2], 2),
         3 => {
             let c = [
                 a[4] * a[8] - a[5] * a[7],
@@ -166,21 +164,33 @@ pub(crate) fn inv_into<T: Float>(out: &mut [T], a: &[T], n: usize, work: &mut [T
                 a[1] * a[6] - a[0] * a[7],
                 a[0] * a[4] - a[1] * a[3],
             ];
-            let r = T::one() / (a[0] * c[0] + a[1] * c[3] + a[2] * c[6]);
-            for (o, c) in out.iter_mut().zip(c) {
-                *o = c * r;
-            }
+            scaled_adjugate(out, a, &c, a[0] * c[0] + a[1] * c[3] + a[2] * c[6], 3)
         }
         4 => {
             let (c, d) = cofactors4(a);
-            let r = T::one() / d;
-            for (o, c) in out.iter_mut().zip(c) {
-                *o = c * r;
-            }
+            scaled_adjugate(out, a, &c, d, 4)
         }
-        _ => gauss_jordan(out, a, n, work),
+        _ => {
+            gauss_jordan(out, a, n, work);
+            well_conditioned(a, out, n)
+        }
     }
-    well_conditioned(a, out, n)
+}
+
+/// `out = adj / det` for the closed forms, and whether the inverse is usable: the condition
+/// `rcond = |det| / (‖A‖₁ ‖adj‖₁) > n · ε` of [`well_conditioned`], evaluated from the adjugate
+/// without a division and off the inverse's critical path. False for a zero, NaN or infinite
+/// determinant and for non-finite cofactors.
+#[inline(always)]
+fn scaled_adjugate<T: Float>(out: &mut [T], a: &[T], adj: &[T], det: T, n: usize) -> bool {
+    let r = T::one() / det;
+    for (o, &c) in out.iter_mut().zip(adj) {
+        *o = c * r;
+    }
+    let eps = T::epsilon() * T::from(n).unwrap_or_else(T::one);
+    let scale = norm1(a, n) * norm1(adj, n);
+    // NaN fails every comparison: singular.
+    scale.is_finite() && scale * eps < det.abs()
 }
 
 /// Gauss-Jordan elimination with partial pivoting: `out = a⁻¹` (garbage, caught by the caller's

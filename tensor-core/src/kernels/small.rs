@@ -226,9 +226,12 @@ pub(crate) fn sum_into<S: Shape, T: Element + core::ops::Add<Output = T>>(
     walk(&n, &st, |[i, o]| out[o] = out[o] + src[i]);
 }
 
-/// The largest `m * k * n` that static matrix products compute by direct code (16x16 @ 16x16);
-/// larger ones go to the gemm.
+/// The largest `m * k * n` that static matrix products with an inline operand compute by direct
+/// code (16x16 @ 16x16); larger ones go to the gemm.
 pub(crate) const DIRECT_MATMUL: usize = 16 * 16 * 16;
+/// The same for static products of heap tensors and views, whose strides are run-time values
+/// (8x8 @ 8x8: above it the gemm's packed kernels win).
+pub(crate) const DIRECT_MATMUL_STRIDED: usize = 8 * 8 * 8;
 
 /// `out[m, n] = a[m, k] @ b[k, n]` by direct loops: `a` is read at `oa + i * sa[0] + p * sa[1]`,
 /// `b` at `ob + p * sb[0] + j * sb[1]`, `out` is row-major and overwritten. The sizes are
@@ -253,18 +256,29 @@ pub(crate) fn matmul<T: Num>(
     }
     let at = |i: usize, p: usize| a[(oa as isize + i as isize * sa[0] + p as isize * sa[1]) as usize];
     let bt = |p: usize, j: usize| b[(ob as isize + p as isize * sb[0] + j as isize * sb[1]) as usize];
-    if sb[1] == 1 || n == 1 {
-        for (i, row) in out.chunks_exact_mut(n).enumerate().take(m) {
-            row.fill(T::ZERO);
-            for p in 0..k {
-                let x = at(i, p);
-                let start = (ob as isize + p as isize * sb[0]) as usize;
-                let brow = &b[start..start + n];
-                for (o, &y) in row.iter_mut().zip(brow) {
-                    *o = T::add(*o, T::mul(x, y));
-                }
+    if n < 4 && k > 0 {
+        // Narrow results (`[4, 2]` in a Kalman gain): one dot product per element in row-major
+        // order, which the compiler vectorises across rows instead of over half-empty rows.
+        for (idx, o) in out.iter_mut().enumerate().take(m * n) {
+            let (i, j) = (idx / n, idx % n);
+            let mut acc = T::mul(at(i, 0), bt(0, j));
+            for p in 1..k {
+                acc = T::add(acc, T::mul(at(i, p), bt(p, j)));
+            }
+            *o = acc;
+        }
+    } else if sb[1] == 1 {
+        axpy_rows((m, k, n), out, at, b, ob, sb[0]);
+    } else if k * n <= PACK {
+        // Strided rows (a transposed operand, as in `p.matmul(&f.t())`): pack `b` row-major on
+        // the stack once, then the axpy form (a gather per element of `b` instead of per product).
+        let mut packed = [T::ZERO; PACK];
+        for p in 0..k {
+            for j in 0..n {
+                packed[p * n + j] = bt(p, j);
             }
         }
+        axpy_rows((m, k, n), out, at, &packed, 0, n as isize);
     } else {
         for (i, row) in out.chunks_exact_mut(n).enumerate().take(m) {
             for (j, o) in row.iter_mut().enumerate() {
@@ -273,6 +287,43 @@ pub(crate) fn matmul<T: Num>(
                     acc = T::add(acc, T::mul(at(i, p), bt(p, j)));
                 }
                 *o = acc;
+            }
+        }
+    }
+}
+
+/// The largest `k * n` of a strided right operand that [`matmul`] packs on the stack.
+const PACK: usize = 64;
+
+/// `out[m, n] = a @ b` for `b` with unit column stride and row stride `sb0` from offset `ob`: row
+/// `i` of the result is the combination of `b`'s rows weighted by row `i` of `a`, starting from
+/// the first product (no `0 + x` to keep), each step a vectorisable axpy over a row.
+#[inline(always)]
+fn axpy_rows<T: Num>(
+    (m, k, n): (usize, usize, usize),
+    out: &mut [T],
+    at: impl Fn(usize, usize) -> T,
+    b: &[T],
+    ob: usize,
+    sb0: isize,
+) {
+    let brow = |p: usize| {
+        let start = (ob as isize + p as isize * sb0) as usize;
+        &b[start..start + n]
+    };
+    for (i, row) in out.chunks_exact_mut(n).enumerate().take(m) {
+        if k == 0 {
+            row.fill(T::ZERO);
+            continue;
+        }
+        let x = at(i, 0);
+        for (o, &y) in row.iter_mut().zip(brow(0)) {
+            *o = T::mul(x, y);
+        }
+        for p in 1..k {
+            let x = at(i, p);
+            for (o, &y) in row.iter_mut().zip(brow(p)) {
+                *o = T::add(*o, T::mul(x, y));
             }
         }
     }

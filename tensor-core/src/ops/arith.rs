@@ -16,6 +16,7 @@ use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Rem, RemAssign, 
 /// caller's static rule computed it) in the storage `O`. Inline operands of static shapes take
 /// [`small::zip`] (constant strides, no layout work); everything else broadcasts the layouts at
 /// run time.
+#[inline(always)]
 pub(crate) fn broadcast_zip<DA: Data, SA: Shape, DB: Data, SB: Shape, C: Element, SO: Shape, O: OutData<C>>(
     a: &TensorBase<DA, SA>,
     b: &TensorBase<DB, SB>,
@@ -26,6 +27,15 @@ pub(crate) fn broadcast_zip<DA: Data, SA: Shape, DB: Data, SB: Shape, C: Element
         small::zip::<SA, SB, SO, _, _, _>(out.as_mut_slice(), a.data.as_slice(), b.data.as_slice(), f);
         return Ok(TensorBase::from_lay(out, LayoutRepr::row_major::<SO>(|| Ok(SO::ROW_MAJOR))?));
     }
+    broadcast_zip_general(a, b, f)
+}
+
+/// [`broadcast_zip`] with the layouts broadcast at run time.
+fn broadcast_zip_general<DA: Data, SA: Shape, DB: Data, SB: Shape, C: Element, SO: Shape, O: OutData<C>>(
+    a: &TensorBase<DA, SA>,
+    b: &TensorBase<DB, SB>,
+    f: impl Fn(DA::Elem, DB::Elem) -> C + Sync + Send,
+) -> Result<TensorBase<O, SO>, ShapeError> {
     let (la, lb) = (a.layout(), b.layout());
     let (sizes, r) = broadcast_sizes(la.sizes(), lb.sizes())?;
     let sizes = &sizes[..r];
@@ -66,6 +76,7 @@ macro_rules! binop {
             #[doc = ""]
             #[doc = "# Errors"]
             #[doc = "[`ShapeError::Broadcast`] naming both shapes when runtime sizes do not broadcast; [`ShapeError::DivisionByZero`] for an integer division by a zero element; [`ShapeError::Alloc`] when the result cannot be allocated."]
+            #[inline(always)]
             pub fn $try_m<D2: Data<Elem = D::Elem>, S2: Shape>(
                 &self,
                 rhs: &TensorBase<D2, S2>,
@@ -89,6 +100,7 @@ macro_rules! binop {
         {
             type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
             #[track_caller]
+            #[inline(always)]
             fn $m(self, rhs: &'b TensorBase<D2, S2>) -> Self::Output {
                 self.$try_m(rhs).or_panic()
             }
@@ -101,6 +113,7 @@ macro_rules! binop {
         {
             type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
             #[track_caller]
+            #[inline(always)]
             fn $m(self, rhs: TensorBase<D2, S2>) -> Self::Output {
                 self.$try_m(&rhs).or_panic()
             }
@@ -113,6 +126,7 @@ macro_rules! binop {
         {
             type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
             #[track_caller]
+            #[inline(always)]
             fn $m(self, rhs: &'b TensorBase<D2, S2>) -> Self::Output {
                 self.$try_m(rhs).or_panic()
             }
@@ -125,6 +139,7 @@ macro_rules! binop {
         {
             type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
             #[track_caller]
+            #[inline(always)]
             fn $m(self, rhs: TensorBase<D2, S2>) -> Self::Output {
                 self.$try_m(&rhs).or_panic()
             }
@@ -244,6 +259,7 @@ macro_rules! scalar_ops {
         impl<D: Data<Elem = $t>, S: Shape> $Tr<$t> for &TensorBase<D, S> {
             type Output = OutTensor<D, $t, S>;
             #[track_caller]
+            #[inline(always)]
             fn $m(self, rhs: $t) -> OutTensor<D, $t, S> {
                 scalar_divisor(stringify!($m), rhs, self.numel());
                 self.map(|a| <$t as Num>::$m(a, rhs))
@@ -253,6 +269,7 @@ macro_rules! scalar_ops {
         impl<D: Data<Elem = $t>, S: Shape> $Tr<$t> for TensorBase<D, S> {
             type Output = OutTensor<D, $t, S>;
             #[track_caller]
+            #[inline(always)]
             fn $m(self, rhs: $t) -> OutTensor<D, $t, S> {
                 scalar_divisor(stringify!($m), rhs, self.numel());
                 self.map(|a| <$t as Num>::$m(a, rhs))
@@ -262,6 +279,7 @@ macro_rules! scalar_ops {
         impl<D: Data<Elem = $t>, S: Shape> $Tr<&TensorBase<D, S>> for $t {
             type Output = OutTensor<D, $t, S>;
             #[track_caller]
+            #[inline(always)]
             fn $m(self, rhs: &TensorBase<D, S>) -> OutTensor<D, $t, S> {
                 if stringify!($m) == "div" || stringify!($m) == "rem" {
                     check_divisor(stringify!($m), rhs.storage(), rhs.layout(), rhs.numel()).or_panic();
@@ -273,6 +291,7 @@ macro_rules! scalar_ops {
         impl<D: Data<Elem = $t>, S: Shape> $Tr<TensorBase<D, S>> for $t {
             type Output = OutTensor<D, $t, S>;
             #[track_caller]
+            #[inline(always)]
             fn $m(self, rhs: TensorBase<D, S>) -> OutTensor<D, $t, S> {
                 self $op &rhs
             }
@@ -385,6 +404,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// When the result cannot be allocated (see [`try_map`](Self::try_map)).
     #[track_caller]
+    #[inline(always)]
     pub fn map<U: Element>(&self, f: impl Fn(D::Elem) -> U + Sync + Send) -> OutTensor<D, U, S> {
         self.try_map(f).or_panic()
     }
@@ -405,6 +425,14 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
             small::map(out.as_mut_slice(), self.data.as_slice(), f);
             return Ok(TensorBase::from_lay(out, LayoutRepr::row_major::<S>(|| Ok(S::ROW_MAJOR))?));
         }
+        self.map_general(f)
+    }
+
+    /// [`try_map`](Self::try_map) through the shape-erased kernel.
+    fn map_general<U: Element>(
+        &self,
+        f: impl Fn(D::Elem) -> U + Sync + Send,
+    ) -> Result<OutTensor<D, U, S>, ShapeError> {
         let lay = LayoutRepr::try_from_layout::<S>(Layout::contiguous(self.sizes())?)?;
         Ok(TensorBase::from_lay(kernels::map_out(self.data.as_slice(), self.layout(), f)?, lay))
     }

@@ -8,13 +8,16 @@ use crate::storage::{Data, DataMut, Out2, OutData};
 use crate::tensor::{OutTensor2, TensorBase};
 
 /// `(m, k, n)` of a 2-D static product `S @ S2` small enough for the direct kernel
-/// ([`small::matmul`]), or `None`.
-pub(crate) const fn direct<S: Shape, S2: Shape>() -> Option<(usize, usize, usize)> {
+/// ([`small::matmul`]), or `None`: up to [`small::DIRECT_MATMUL`] multiply-adds when an operand
+/// is inline (its strides are constants, so the loops vectorise fully), up to
+/// [`small::DIRECT_MATMUL_STRIDED`] otherwise (run-time strides; the gemm wins above).
+pub(crate) const fn direct<S: Shape, S2: Shape>(inline: bool) -> Option<(usize, usize, usize)> {
     if !small::is_static::<S>() || !small::is_static::<S2>() {
         return None;
     }
+    let limit = if inline { small::DIRECT_MATMUL } else { small::DIRECT_MATMUL_STRIDED };
     match (S::RANK, S2::RANK, S::STATIC[0], S::STATIC[1], S2::STATIC[1]) {
-        (Some(2), Some(2), Some(m), Some(k), Some(n)) if m * k * n <= small::DIRECT_MATMUL => Some((m, k, n)),
+        (Some(2), Some(2), Some(m), Some(k), Some(n)) if m * k * n <= limit => Some((m, k, n)),
         _ => None,
     }
 }
@@ -36,6 +39,7 @@ where
     /// fewer than 2 dims, or the batch dims do not broadcast; [`ShapeError::RankTooLarge`] when the
     /// result would have more than 6 dims; [`ShapeError::Overflow`] when its element count does
     /// not fit `isize`; [`ShapeError::Alloc`] when it cannot be allocated.
+    #[inline(always)]
     pub fn try_matmul<D2: Data<Elem = D::Elem>, S2: Shape>(
         &self,
         rhs: &TensorBase<D2, S2>,
@@ -45,7 +49,7 @@ where
     {
         type O<D, D2, S, S2> = Out2<D, D2, <D as Data>::Elem, <S as MatMulShape<S2>>::Out>;
         let (la, lb) = (self.layout(), rhs.layout());
-        if let Some((m, k, n)) = const { direct::<S, S2>() } {
+        if let Some((m, k, n)) = const { direct::<S, S2>(D::INLINE || D2::INLINE) } {
             // Static sizes known to the compiler: direct loops, no gemm call, no layout work for
             // inline operands (their offsets and strides are constants too).
             let mut out = O::<D, D2, S, S2>::zeroed(m * n)?;
@@ -55,6 +59,20 @@ where
             let lay = LayoutRepr::row_major::<<S as MatMulShape<S2>>::Out>(|| Layout::contiguous(&[m, n]))?;
             return Ok(TensorBase::from_lay(out, lay));
         }
+        self.matmul_general(rhs)
+    }
+
+    /// [`try_matmul`](Self::try_matmul) through the gemm: runtime sizes, large static ones and
+    /// batches.
+    fn matmul_general<D2: Data<Elem = D::Elem>, S2: Shape>(
+        &self,
+        rhs: &TensorBase<D2, S2>,
+    ) -> Result<OutTensor2<D, D2, D::Elem, <S as MatMulShape<S2>>::Out>, ShapeError>
+    where
+        S: MatMulShape<S2>,
+    {
+        type O<D, D2, S, S2> = Out2<D, D2, <D as Data>::Elem, <S as MatMulShape<S2>>::Out>;
+        let (la, lb) = (self.layout(), rhs.layout());
         let err = || ShapeError::MatMul { lhs: la.sizes().into(), rhs: lb.sizes().into() };
         let (ra, rb) = (la.rank(), lb.rank());
         if ra < 2 || rb < 2 || la.sizes()[ra - 1] != lb.sizes()[rb - 2] {
@@ -106,6 +124,7 @@ where
 
     /// [`try_matmul`](Self::try_matmul), panicking with the error's message.
     #[track_caller]
+    #[inline(always)]
     #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
     pub fn matmul<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> OutTensor2<D, D2, D::Elem, <S as MatMulShape<S2>>::Out> where S: MatMulShape<S2> {
         self.try_matmul(rhs).or_panic()

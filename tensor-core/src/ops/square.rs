@@ -46,6 +46,7 @@ where
     D::Elem: Float + Num,
 {
     /// The order `n` of a square matrix, or the error naming `op`.
+    #[inline]
     fn order(&self, op: &'static str) -> Result<usize, ShapeError> {
         match self.sizes() {
             &[m, n] if m == n => Ok(n),
@@ -56,6 +57,7 @@ where
     /// Runs `f(a, n, work)` on the matrix as a row-major `n * n` slice (in place when it is
     /// contiguous, else a copy) with a work buffer of `n * n` elements: on the stack up to
     /// [`dense::SMALL`], none for contiguous matrices up to 4x4 (the closed forms need none).
+    #[inline]
     fn with_rows<R>(
         &self,
         op: &'static str,
@@ -101,6 +103,7 @@ where
     /// [`ShapeError::Invalid`] when runtime sizes are not square; [`ShapeError::Alloc`].
     #[doc(alias = "inverse")]
     #[doc(alias = "try_inverse")]
+    #[inline]
     pub fn try_inv(&self) -> Result<OutTensor<D, D::Elem, S>, ShapeError> {
         self.with_rows("inv", |a, n, work| {
             let lay = LayoutRepr::row_major::<S>(|| Layout::contiguous(&[n, n]))?;
@@ -114,6 +117,7 @@ where
     /// [`try_inv`](Self::try_inv), panicking with the error's message.
     #[track_caller]
     #[doc(alias = "inverse")]
+    #[inline]
     pub fn inv(&self) -> OutTensor<D, D::Elem, S> {
         self.try_inv().or_panic()
     }
@@ -125,12 +129,14 @@ where
     /// # Errors
     /// [`ShapeError::Invalid`] when runtime sizes are not square; [`ShapeError::Alloc`] (above 8x8).
     #[doc(alias = "determinant")]
+    #[inline]
     pub fn try_det(&self) -> Result<D::Elem, ShapeError> {
         self.with_rows("det", |a, n, work| Ok(dense::det(a, n, work)))
     }
     /// [`try_det`](Self::try_det), panicking with the error's message.
     #[track_caller]
     #[doc(alias = "determinant")]
+    #[inline]
     pub fn det(&self) -> D::Elem {
         self.try_det().or_panic()
     }
@@ -145,6 +151,7 @@ where
     /// [`ShapeError::Singular`] as [`try_inv`](Self::try_inv); [`ShapeError::MatMul`] when the
     /// runtime row counts differ; [`ShapeError::Invalid`] when `self` is not square or `b` not
     /// 1-D or 2-D; [`ShapeError::Alloc`].
+    #[inline]
     pub fn try_solve<D2: Data<Elem = D::Elem>, SB: SolveRhs<S>>(
         &self,
         b: &TensorBase<D2, SB>,
@@ -183,6 +190,7 @@ where
     }
     /// [`try_solve`](Self::try_solve), panicking with the error's message.
     #[track_caller]
+    #[inline]
     pub fn solve<D2: Data<Elem = D::Elem>, SB: SolveRhs<S>>(
         &self,
         b: &TensorBase<D2, SB>,

@@ -27,6 +27,7 @@ where
     /// # Errors
     /// [`ShapeError::MatMul`] naming both shapes when runtime lengths differ.
     #[doc(alias = "inner")]
+    #[inline]
     pub fn try_dot<D2: Data<Elem = D::Elem>, N2: Dim>(&self, rhs: &TensorBase<D2, (N2,)>) -> Result<D::Elem, ShapeError>
     where
         N: SameDim<N2, (N,), (N2,)>,
@@ -41,6 +42,7 @@ where
     #[track_caller]
     #[doc(alias = "inner")]
     #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
+    #[inline]
     pub fn dot<D2: Data<Elem = D::Elem>, N2: Dim>(&self, rhs: &TensorBase<D2, (N2,)>) -> D::Elem where N: SameDim<N2, (N,), (N2,)> {
         self.try_dot(rhs).or_panic()
     }
@@ -51,6 +53,7 @@ where
     ///
     /// # Errors
     /// [`ShapeError::Overflow`] when `m · n` does not fit `isize`; [`ShapeError::Alloc`].
+    #[inline]
     pub fn try_outer<D2: Data<Elem = D::Elem>, N2: Dim>(
         &self,
         rhs: &TensorBase<D2, (N2,)>,
@@ -64,6 +67,7 @@ where
     /// [`try_outer`](Self::try_outer), panicking with the error's message.
     #[track_caller]
     #[doc(alias = "ger")]
+    #[inline]
     pub fn outer<D2: Data<Elem = D::Elem>, N2: Dim>(
         &self,
         rhs: &TensorBase<D2, (N2,)>,
@@ -76,6 +80,7 @@ where
     ///
     /// # Errors
     /// [`ShapeError::Mismatch`] when a runtime length is not 3.
+    #[inline]
     pub fn try_cross<D2: Data<Elem = D::Elem>, N2: Dim>(
         &self,
         rhs: &TensorBase<D2, (N2,)>,
@@ -101,6 +106,7 @@ where
     /// [`try_cross`](Self::try_cross), panicking with the error's message.
     #[track_caller]
     #[rustfmt::skip]
+    #[inline]
     pub fn cross<D2: Data<Elem = D::Elem>, N2: Dim>(&self, rhs: &TensorBase<D2, (N2,)>) -> OutTensor2<D, D2, D::Elem, (<N as Cross3<N2>>::Out,)> where N: Cross3<N2> {
         self.try_cross(rhs).or_panic()
     }
@@ -140,6 +146,7 @@ where
     /// # Errors
     /// [`ShapeError::MatMul`] naming both shapes when the runtime inner dims differ;
     /// [`ShapeError::Alloc`].
+    #[inline]
     pub fn try_mv<D2: Data<Elem = D::Elem>, K2: Dim>(
         &self,
         rhs: &TensorBase<D2, (K2,)>,
@@ -156,7 +163,7 @@ where
         let mut out = Out2::<D, D2, D::Elem, (M,)>::zeroed(m)?;
         let (a, b) = (self.data.as_slice(), rhs.data.as_slice());
         let (sa, oa) = ([la.strides()[0], la.strides()[1]], la.offset());
-        if const { crate::ops::matmul::direct::<(M, K), (K, Const<1>)>().is_some() } {
+        if const { crate::ops::matmul::direct::<(M, K), (K, Const<1>)>(D::INLINE || D2::INLINE).is_some() } {
             small::matmul((m, k, 1), out.as_mut_slice(), a, oa, sa, b, ob, [sb, 1]);
         } else if m > 0 {
             // The vector as a [k, 1] matrix, read in place by the gemm.
@@ -168,6 +175,7 @@ where
     /// [`try_mv`](Self::try_mv), panicking with the error's message.
     #[track_caller]
     #[rustfmt::skip]
+    #[inline]
     pub fn mv<D2: Data<Elem = D::Elem>, K2: Dim>(&self, rhs: &TensorBase<D2, (K2,)>) -> OutTensor2<D, D2, D::Elem, (M,)> where K: SameDim<K2, (M, K), (K2,)> {
         self.try_mv(rhs).or_panic()
     }

@@ -44,12 +44,12 @@ pub trait Shape: Copy + Default + fmt::Debug + Send + Sync + 'static + Broadcast
             None => 0,
         },
     );
-    /// How inline storage of this shape stores its layout: [`RowMajor`](crate::layout::RowMajor)
+    /// How inline storage of this shape stores its layout: [`RowMajor`]
     /// when every dim is static, a [`Layout`] otherwise.
     type InlineLay: LayoutRepr;
     /// The nested array type of a tensor of this shape with elements `T` (`[[T; 3]; 2]` for
     /// `Shape![2, 3]`), or the heap marker when a dim is `Dyn`: see
-    /// [`ArrLevel`](crate::storage::ArrLevel) and [`STensor`](crate::STensor).
+    /// [`ArrLevel`] and [`STensor`](crate::STensor).
     type Arr<T: Element>: ArrLevel<Elem = T>;
 
     /// The shape as text: `[2, _, 3]` for a tuple shape (`_` is a runtime dim), `[..]` for

@@ -40,12 +40,35 @@ pub type TensorViewMut<'a, T, S> = TensorBase<&'a mut [T], S>;
 /// [`contiguous`](TensorBase::contiguous) return (they copy only when they must).
 pub type TensorCow<'a, T, S> = TensorBase<CowRepr<'a, T>, S>;
 /// A small tensor whose elements live in the value itself, with no heap allocation and no stored
-/// layout: `STensor<f32, Shape![4, 4]>` holds a `[[f32; 4]; 4]` (64 bytes) and is `Copy`. For
-/// small, fully static shapes (3-vectors, 4x4 transforms, Kalman filters): element-wise operations,
-/// reductions and matmul on it give inline results computed without layout arithmetic or heap
-/// allocation, by loops the compiler unrolls. Every other method of [`TensorBase`] works on it too
-/// (views of it are ordinary views). Keep big shapes in [`Tensor`]: an `STensor` lives on the
-/// stack. For a shape with `Dyn` dims the alias is a heap [`Tensor`].
+/// layout: `STensor<f32, Shape![4, 4]>` holds a `[[f32; 4]; 4]` (64 bytes, its whole size) and is
+/// `Copy`. For small, fully static shapes (3-vectors, 4x4 transforms, Kalman filters).
+///
+/// It is a [`TensorBase`] like the others, so every method works on it; views of it are ordinary
+/// [`TensorView`]s. Results live inline when an operand is inline and the result's shape is fully
+/// static: element-wise operations, compound assignment, reductions, `matmul`, `mv`, `dot`,
+/// `outer`, `cross`, `inv` and `solve` then run with constant sizes and strides and allocate
+/// nothing, including products with a view of an inline tensor (`p.matmul(&f.t())`). A
+/// one-operand operation on a view (`x.t().sum_axis::<0>()`) gives a heap [`Tensor`], as for any
+/// view; `to_inline()` copies a static view back inline. Operations that gather or select by
+/// index tensors (`index_select`, `gather`, `where_`) give heap tensors.
+///
+/// Inline results are capped at [`MAX_INLINE_BYTES`] (64 KiB) so that none can exhaust a thread's
+/// stack: an operation whose inline result would be larger (a broadcast of an inline row against
+/// an inline column of 129 elements each) fails to build, with a message that says to convert an
+/// operand with `to_heap()`. For a shape with `Dyn` dims the alias is a heap [`Tensor`].
+///
+/// ```
+/// use tensor_core::{stensor, Shape, STensor, Tensor};
+///
+/// let f = STensor::<f64, Shape![2, 2]>::new([[1., 0.1], [0., 1.]]); // or stensor([[..]])
+/// let p = stensor([[2., 0.], [0., 3.]]);          // the shape from the array: [2, 2]
+/// let q = f.matmul(&p).matmul(&f.t()) + p;        // inline all the way: no allocation
+/// let x = q.solve(&stensor([1., 2.]));            // STensor<f64, Shape![2]>
+/// assert_eq!(size_of_val(&q), 32);
+/// assert!((q.mv(&x).at([0]) - 1.).abs() < 1e-12);
+/// let heap: Tensor<f64, Shape![2, 2]> = q.to_heap(); // and back with to_inline()
+/// # let _ = heap;
+/// ```
 pub type STensor<T, S> = TensorBase<<<S as Shape>::Arr<T> as crate::storage::ArrLevel>::Store, S>;
 
 /// What an operation on a tensor with storage `D` returns, with elements `T` and shape `S`: a heap

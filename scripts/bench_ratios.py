@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Reads criterion's estimates (target/criterion/<group>/<bench>/new/estimates.json) and prints,
+per group, each backend's median and its ratio to a baseline. For the README's tables:
+
+    cargo bench --bench small && python3 scripts/bench_ratios.py --base nalgebra matmul_4x4 ...
+
+`--runs DIR...` merges several saved copies of target/criterion (one per run) and reports the
+median of the medians with the min-max spread."""
+import argparse
+import json
+import os
+import statistics
+
+
+def medians(root, group):
+    d = os.path.join(root, group)
+    out = {}
+    if not os.path.isdir(d):
+        return out
+    for b in sorted(os.listdir(d)):
+        f = os.path.join(d, b, "new", "estimates.json")
+        if os.path.exists(f):
+            out[b] = json.load(open(f))["median"]["point_estimate"]
+    return out
+
+
+def fmt(ns):
+    return f"{ns / 1000:.2f} µs" if ns >= 1000 else f"{ns:.1f} ns"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("groups", nargs="+")
+    ap.add_argument("--base", default="nalgebra")
+    ap.add_argument("--subject", default="inline")
+    ap.add_argument("--runs", nargs="*", default=["target/criterion"])
+    a = ap.parse_args()
+    for g in a.groups:
+        runs = [medians(r, g) for r in a.runs]
+        names = sorted({b for r in runs for b in r})
+        cells = []
+        for b in names:
+            vals = [r[b] for r in runs if b in r]
+            cells.append(f"{b} {fmt(statistics.median(vals))} [{fmt(min(vals))}-{fmt(max(vals))}]")
+        ratio = [r[a.subject] / r[a.base] for r in runs if a.subject in r and a.base in r]
+        dyn = [r["dynamic"] / r[a.subject] for r in runs if a.subject in r and "dynamic" in r]
+        line = f"{g}: " + "; ".join(cells)
+        if ratio:
+            line += f" | {a.subject}/{a.base} {statistics.median(ratio):.2f}x [{min(ratio):.2f}-{max(ratio):.2f}]"
+        if dyn:
+            line += f" | dynamic/{a.subject} {statistics.median(dyn):.0f}x"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
