@@ -38,14 +38,15 @@ pub use tensor_core::{
     ViewOf, MAX_INLINE_BYTES, MAX_RANK,
 };
 
+pub use tensor_core::ops::reduce::Norm;
 pub use tensor_core::ops::select::{try_where_, where_};
 pub use tensor_core::tensor::join::{Cat, Stack};
 
 /// The names most code needs: `use shaped::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        stensor, t, where_, Axes, Cat, Const, Dyn, DynShape, One, STensor, Shape, ShapeError, SharedTensor, SliceArg,
-        Stack, Tensor, TensorCow, TensorView, TensorViewMut,
+        stensor, t, where_, Axes, Cat, Const, Dyn, DynShape, Norm, One, STensor, Shape, ShapeError, SharedTensor,
+        SliceArg, Stack, Tensor, TensorCow, TensorView, TensorViewMut,
     };
 }
 

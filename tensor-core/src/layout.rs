@@ -678,13 +678,6 @@ impl Layout {
         }
         Ok(l)
     }
-
-    /// Gives `axis` stride 0 (an accumulator that every position along `axis` maps to).
-    pub(crate) fn zero_stride(&self, axis: usize) -> Layout {
-        let mut l = *self;
-        l.strides[axis] = 0;
-        l
-    }
 }
 
 /// Visits the element offsets of `K` layouts over common `sizes`, one call per element, in an

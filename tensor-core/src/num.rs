@@ -28,10 +28,52 @@ pub trait Num: Element + sealed::Sealed {
     fn div(a: Self, b: Self) -> Self;
     /// `a % b` (sign of `a`); for integers the caller has checked that `b` is not zero.
     fn rem(a: Self, b: Self) -> Self;
+
+    /// The type of a sum or product: the element type for floats, `i64` for signed and `u64` for
+    /// unsigned integers. Integers accumulate exactly (in 128 bits) and a result that does not
+    /// fit is an error ([`ShapeError::Overflow`](crate::ShapeError)), never a wrapped value:
+    /// `[200u8, 100].sum()` is `300u64` (PyTorch accumulates integers in `int64`).
+    type Sum: Num;
+    /// The running state of an accurate sum (Kahan-compensated for floats, in the next wider
+    /// float for `f16`/`bf16`; 128-bit for integers).
+    #[doc(hidden)]
+    type Acc: Copy + Send + Sync + core::fmt::Debug;
+    /// The empty sum.
+    #[doc(hidden)]
+    const ACC0: Self::Acc;
+    /// Adds `x` to the running sum.
+    #[doc(hidden)]
+    fn acc(a: &mut Self::Acc, x: Self);
+    /// Adds two running sums (`a` covers earlier elements).
+    #[doc(hidden)]
+    fn acc_merge(a: Self::Acc, b: Self::Acc) -> Self::Acc;
+    /// The running sum of a contiguous slice (pairwise summation for floats, as NumPy).
+    #[doc(hidden)]
+    fn acc_slice(s: &[Self]) -> Self::Acc;
+    /// The sum, or `None` when an integer sum does not fit [`Sum`](Num::Sum).
+    #[doc(hidden)]
+    fn acc_finish(a: Self::Acc) -> Option<Self::Sum>;
+    /// `x` as a [`Sum`](Num::Sum) (exact).
+    #[doc(hidden)]
+    fn to_sum(x: Self) -> Self::Sum;
+    /// `a * b`, `None` on integer overflow.
+    #[doc(hidden)]
+    fn checked_mul(a: Self, b: Self) -> Option<Self>;
+    /// `|a|` (wrapping for integers: `i8::MIN` stays `i8::MIN`, as PyTorch).
+    fn abs(a: Self) -> Self;
+    /// `-1`, `0` or `1` by the sign of `a` (NaN stays NaN; `0` for zero floats, as PyTorch's
+    /// `sign`).
+    fn signum(a: Self) -> Self;
+    /// The larger of `a` and `b`, NaN if either is NaN (PyTorch `maximum`).
+    fn max(a: Self, b: Self) -> Self;
+    /// The smaller of `a` and `b`, NaN if either is NaN (PyTorch `minimum`).
+    fn min(a: Self, b: Self) -> Self;
+    /// Whether `a` is NaN (never for integers).
+    fn is_nan(a: Self) -> bool;
 }
 
 macro_rules! int_num {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $s:ty),*) => {$(
         impl sealed::Sealed for $t {}
         impl Num for $t {
             const INTEGER: bool = true;
@@ -45,13 +87,79 @@ macro_rules! int_num {
             fn div(a: Self, b: Self) -> Self { if b == 0 { 0 } else { a.wrapping_div(b) } }
             #[inline(always)]
             fn rem(a: Self, b: Self) -> Self { if b == 0 { 0 } else { a.wrapping_rem(b) } }
+            type Sum = $s;
+            type Acc = i128;
+            const ACC0: i128 = 0;
+            #[inline(always)]
+            fn acc(a: &mut i128, x: Self) { *a = a.wrapping_add(x as i128); }
+            #[inline(always)]
+            fn acc_merge(a: i128, b: i128) -> i128 { a.wrapping_add(b) }
+            fn acc_slice(s: &[Self]) -> i128 {
+                if core::mem::size_of::<Self>() <= 4 {
+                    // Blocks of 2^16 elements of at most 32 bits cannot overflow an i64 sum,
+                    // which vectorises; the blocks add up in 128 bits.
+                    s.chunks(1 << 16).map(|c| c.iter().map(|&x| x as i64).fold(0i64, i64::wrapping_add) as i128).fold(0, i128::wrapping_add)
+                } else {
+                    s.iter().fold(0i128, |a, &x| a.wrapping_add(x as i128))
+                }
+            }
+            #[inline(always)]
+            fn acc_finish(a: i128) -> Option<$s> { <$s>::try_from(a).ok() }
+            #[inline(always)]
+            fn to_sum(x: Self) -> $s { x as $s }
+            #[inline(always)]
+            fn checked_mul(a: Self, b: Self) -> Option<Self> { a.checked_mul(b) }
+            #[inline(always)]
+            #[allow(unused_comparisons)]
+            fn abs(a: Self) -> Self { if a < 0 { (0 as Self).wrapping_sub(a) } else { a } }
+            #[inline(always)]
+            #[allow(unused_comparisons)]
+            fn signum(a: Self) -> Self { if a > 0 { 1 } else if a < 0 { (0 as Self).wrapping_sub(1) } else { 0 } }
+            #[inline(always)]
+            fn max(a: Self, b: Self) -> Self { Ord::max(a, b) }
+            #[inline(always)]
+            fn min(a: Self, b: Self) -> Self { Ord::min(a, b) }
+            #[inline(always)]
+            fn is_nan(_: Self) -> bool { false }
         }
     )*};
 }
-int_num!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+int_num!(i8 => i64, i16 => i64, i32 => i64, i64 => i64, isize => i64, u8 => u64, u16 => u64, u32 => u64, u64 => u64, usize => u64);
+
+/// Pairwise summation of a contiguous slice as NumPy does it: blocks of up to 128 elements
+/// summed with 8 accumulators (vectorised), blocks combined as a binary tree, so the rounding
+/// error grows as `O(log n)` instead of `O(n)`.
+fn pairwise<T: Copy, W: num_traits::Float>(s: &[T], cv: impl Fn(T) -> W + Copy) -> W {
+    if s.len() <= 128 {
+        let mut acc = [W::zero(); 8];
+        let chunks = s.chunks_exact(8);
+        let rest = chunks.remainder();
+        for c in chunks {
+            for k in 0..8 {
+                acc[k] = acc[k] + cv(c[k]);
+            }
+        }
+        let mut t = W::zero();
+        for &r in rest {
+            t = t + cv(r);
+        }
+        return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + t;
+    }
+    let h = s.len() / 2 / 8 * 8;
+    pairwise(&s[..h], cv) + pairwise(&s[h..], cv)
+}
+
+/// Kahan's compensated step: `a.0` the sum, `a.1` the running error.
+#[inline(always)]
+fn kahan<W: num_traits::Float>(a: &mut (W, W), x: W) {
+    let y = x - a.1;
+    let t = a.0 + y;
+    a.1 = (t - a.0) - y;
+    a.0 = t;
+}
 
 macro_rules! float_num {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $w:ty, $to:expr, $from:expr);*) => {$(
         impl sealed::Sealed for $t {}
         impl Num for $t {
             const INTEGER: bool = false;
@@ -65,7 +173,34 @@ macro_rules! float_num {
             fn div(a: Self, b: Self) -> Self { a / b }
             #[inline(always)]
             fn rem(a: Self, b: Self) -> Self { a % b }
+            type Sum = Self;
+            type Acc = ($w, $w);
+            const ACC0: ($w, $w) = (0.0, 0.0);
+            #[inline(always)]
+            fn acc(a: &mut ($w, $w), x: Self) { kahan(a, $to(x)); }
+            #[inline(always)]
+            fn acc_merge(mut a: ($w, $w), b: ($w, $w)) -> ($w, $w) { kahan(&mut a, b.0 - b.1); a }
+            fn acc_slice(s: &[Self]) -> ($w, $w) { (pairwise(s, $to), 0.0) }
+            #[inline(always)]
+            fn acc_finish(a: ($w, $w)) -> Option<Self> { Some($from(a.0 - a.1)) }
+            #[inline(always)]
+            fn to_sum(x: Self) -> Self { x }
+            #[inline(always)]
+            fn checked_mul(a: Self, b: Self) -> Option<Self> { Some(a * b) }
+            #[inline(always)]
+            fn abs(a: Self) -> Self { num_traits::Float::abs(a) }
+            #[inline(always)]
+            fn signum(a: Self) -> Self {
+                if a > Self::ZERO { Self::ONE } else if a < Self::ZERO { -Self::ONE } else { a }
+            }
+            #[inline(always)]
+            fn max(a: Self, b: Self) -> Self { if a != a || a > b { a } else if b != b { b } else if a == b && num_traits::Float::is_sign_negative(b) { a } else { b } }
+            #[inline(always)]
+            fn min(a: Self, b: Self) -> Self { if a != a || a < b { a } else if b != b { b } else if a == b && num_traits::Float::is_sign_positive(b) { a } else { b } }
+            #[inline(always)]
+            #[allow(clippy::eq_op)]
+            fn is_nan(a: Self) -> bool { a != a }
         }
     )*};
 }
-float_num!(f32, f64, half::f16, half::bf16);
+float_num!(f32 => f32, |x| x, |x| x; f64 => f64, |x| x, |x| x; half::f16 => f32, half::f16::to_f32, half::f16::from_f32; half::bf16 => f32, half::bf16::to_f32, half::bf16::from_f32);

@@ -14,11 +14,12 @@ use crate::storage::{Element, OutData};
 use alloc::vec::Vec;
 
 pub(crate) mod dense;
+pub(crate) mod fold;
 mod gather;
 mod gemm;
 mod index;
 pub(crate) mod join;
-mod reduce;
+pub(crate) mod reduce;
 pub(crate) mod small;
 pub(crate) mod vector;
 pub(crate) use gather::{
@@ -28,7 +29,6 @@ pub(crate) use gather::{
 pub(crate) use gemm::gemm;
 pub use gemm::Gemm;
 pub(crate) use index::{gather_offsets, mask_coords};
-pub(crate) use reduce::{sum, sum_axes_into, sum_axis};
 
 /// Element count at which contiguous element-wise kernels split the work across rayon's pool.
 /// Measured with `benches/ops.rs` (`threshold` group, f32 add, 2 cores): rayon was 1.4-1.6x

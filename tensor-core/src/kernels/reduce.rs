@@ -1,108 +1,273 @@
-//! Reductions: sum over everything and along one axis.
+//! The reducers that [`fold`](super::fold) runs: sums, products, extrema and their indices,
+//! variance, norms, log-sum-exp, counts and boolean all/any.
+use super::fold::Reducer;
 use crate::error::ShapeError;
-use crate::layout::{walk, Layout};
-use crate::shape::MAX_RANK;
-use crate::storage::Element;
-use alloc::vec::Vec;
-use core::ops::Add;
+use crate::num::Num;
+use num_traits::Float;
 
-/// Sum of a contiguous slice with 8 independent accumulators (vectorisable, and a smaller
-/// rounding error than one running sum).
-fn sum_slice<T: Element + Add<Output = T>>(s: &[T]) -> T {
-    let mut acc = [T::ZERO; 8];
-    let chunks = s.chunks_exact(8);
-    let rest = chunks.remainder();
-    for c in chunks {
-        for k in 0..8 {
-            acc[k] = acc[k] + c[k];
-        }
-    }
-    let mut t = T::ZERO;
-    for &r in rest {
-        t = t + r;
-    }
-    ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + t
+/// The error of an integer sum or product that does not fit its 64-bit result.
+fn overflow(op: &'static str) -> ShapeError {
+    ShapeError::Invalid(alloc::format!("{op}: the integer result does not fit 64 bits"))
 }
 
-/// The sum of all elements (`T::ZERO` for an empty tensor).
-pub(crate) fn sum<T: Element + Add<Output = T>>(src: &[T], l: &Layout) -> T {
-    if let Some(s) = super::contiguous_slice(src, l) {
-        #[cfg(feature = "rayon")]
-        if super::parallel(s.len()) {
-            use rayon::prelude::*;
-            return s.par_chunks(1 << 14).map(sum_slice).reduce(|| T::ZERO, |a, b| a + b);
-        }
-        return sum_slice(s);
+/// Sum (accurate: pairwise or Kahan for floats, exact then checked for integers).
+pub(crate) struct Sum;
+impl<T: Num> Reducer<T> for Sum {
+    type Acc = T::Acc;
+    type Out = T::Sum;
+    #[inline(always)]
+    fn init(&self, _: usize) -> T::Acc {
+        T::ACC0
     }
-    let mut t = T::ZERO;
-    walk(l.sizes(), [l], |[i]| t = t + src[i]);
-    t
+    #[inline(always)]
+    fn step(&self, a: &mut T::Acc, x: T, _: usize) {
+        T::acc(a, x)
+    }
+    #[inline(always)]
+    fn merge(&self, a: T::Acc, b: T::Acc) -> T::Acc {
+        T::acc_merge(a, b)
+    }
+    #[inline(always)]
+    fn finish(&self, a: T::Acc, _: usize) -> Result<T::Sum, ShapeError> {
+        T::acc_finish(a).ok_or_else(|| overflow("sum"))
+    }
+    #[inline(always)]
+    fn slice(&self, a: T::Acc, s: &[T], _: usize) -> T::Acc {
+        T::acc_merge(a, T::acc_slice(s))
+    }
 }
 
-/// Sums along `axis`: returns the row-major buffer of the sizes without `axis`. The loop runs in
-/// the input's memory order, accumulating into an output layout with stride 0 along `axis`.
-pub(crate) fn sum_axis<T: Element + Add<Output = T>>(src: &[T], l: &Layout, axis: usize) -> Result<Vec<T>, ShapeError> {
-    let reduced = l.remove(axis);
-    let ol = Layout::contiguous(reduced.sizes())?;
-    let mut out = super::try_vec(ol.numel(), T::ZERO)?;
-    if let Some(s) = super::contiguous_slice(src, l) {
-        // Contiguous input seen as [outer, n, inner], reduced over n.
-        let n = l.sizes()[axis];
-        let inner: usize = l.sizes()[axis + 1..].iter().product();
-        if n == 0 || out.is_empty() {
-            return Ok(out);
+/// Mean: the accurate sum over the count (NaN for no elements, as PyTorch).
+pub(crate) struct Mean;
+impl<T: Num + Float> Reducer<T> for Mean
+where
+    T: Num<Sum = T>,
+{
+    type Acc = T::Acc;
+    type Out = T;
+    #[inline(always)]
+    fn init(&self, _: usize) -> T::Acc {
+        T::ACC0
+    }
+    #[inline(always)]
+    fn step(&self, a: &mut T::Acc, x: T, _: usize) {
+        T::acc(a, x)
+    }
+    #[inline(always)]
+    fn merge(&self, a: T::Acc, b: T::Acc) -> T::Acc {
+        T::acc_merge(a, b)
+    }
+    #[inline(always)]
+    fn finish(&self, a: T::Acc, n: usize) -> Result<T, ShapeError> {
+        let s = T::acc_finish(a).unwrap_or_else(T::nan);
+        Ok(s / T::from(n).unwrap_or_else(T::infinity))
+    }
+    #[inline(always)]
+    fn slice(&self, a: T::Acc, s: &[T], _: usize) -> T::Acc {
+        T::acc_merge(a, T::acc_slice(s))
+    }
+}
+
+/// Product (checked for integers, in the 64-bit [`Num::Sum`] type).
+pub(crate) struct Prod;
+impl<T: Num> Reducer<T> for Prod {
+    type Acc = Option<T::Sum>;
+    type Out = T::Sum;
+    #[inline(always)]
+    fn init(&self, _: usize) -> Self::Acc {
+        Some(<T::Sum as crate::storage::Element>::ONE)
+    }
+    #[inline(always)]
+    fn step(&self, a: &mut Self::Acc, x: T, _: usize) {
+        *a = a.and_then(|p| <T::Sum as Num>::checked_mul(p, T::to_sum(x)));
+    }
+    #[inline(always)]
+    fn merge(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc {
+        a.zip(b).and_then(|(a, b)| <T::Sum as Num>::checked_mul(a, b))
+    }
+    #[inline(always)]
+    fn finish(&self, a: Self::Acc, _: usize) -> Result<T::Sum, ShapeError> {
+        a.ok_or_else(|| overflow("prod"))
+    }
+}
+
+/// Whether `x` replaces `best` as the maximum (`GT`) or minimum: NaN wins, as in PyTorch.
+#[inline(always)]
+fn better<T: Num, const GT: bool>(x: T, best: T) -> bool {
+    if T::is_nan(best) {
+        false
+    } else if T::is_nan(x) {
+        true
+    } else if GT {
+        x > best
+    } else {
+        x < best
+    }
+}
+
+/// Error of an extremum over no elements (PyTorch refuses it too).
+fn empty(op: &'static str) -> ShapeError {
+    ShapeError::Invalid(alloc::format!("{op}: cannot reduce over zero elements"))
+}
+
+/// Maximum (`GT`) or minimum, NaN-propagating. With `IDX`, the output is the `i64` index of the
+/// first occurrence (argmax/argmin).
+pub(crate) struct Extreme<const GT: bool>;
+impl<T: Num, const GT: bool> Reducer<T> for Extreme<GT> {
+    type Acc = Option<(T, usize)>;
+    type Out = T;
+    #[inline(always)]
+    fn init(&self, _: usize) -> Self::Acc {
+        None
+    }
+    #[inline(always)]
+    fn step(&self, a: &mut Self::Acc, x: T, k: usize) {
+        *a = Some(pick::<T, GT>(*a, (x, k)));
+    }
+    #[inline(always)]
+    fn merge(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc {
+        match (a, b) {
+            (Some(a), Some(b)) => Some(pick::<T, GT>(Some(a), b)),
+            (a, None) => a,
+            (None, b) => b,
         }
-        if inner == 1 {
-            // Reduced along the last axis: one slice sum per row.
-            for (o, row) in out.iter_mut().zip(s.chunks_exact(n)) {
-                *o = sum_slice(row);
+    }
+    #[inline(always)]
+    fn finish(&self, a: Self::Acc, _: usize) -> Result<T, ShapeError> {
+        a.map(|a| a.0).ok_or_else(|| empty(if GT { "max" } else { "min" }))
+    }
+}
+
+/// The better of a running extremum and `(x, k)`; ties keep the smaller index.
+#[inline(always)]
+fn pick<T: Num, const GT: bool>(a: Option<(T, usize)>, x: (T, usize)) -> (T, usize) {
+    match a {
+        None => x,
+        Some(b) => {
+            if better::<T, GT>(x.0, b.0) || (x.1 < b.1 && !better::<T, GT>(b.0, x.0)) {
+                x
+            } else {
+                b
             }
-        } else {
-            // Add whole rows of `inner` elements into the output: unit-stride, vectorisable.
-            for (o, block) in out.chunks_exact_mut(inner).zip(s.chunks_exact(n * inner)) {
-                for row in block.chunks_exact(inner) {
-                    for (a, &b) in o.iter_mut().zip(row) {
-                        *a = *a + b;
-                    }
-                }
-            }
         }
-        return Ok(out);
     }
-    if out.is_empty() || l.numel() == 0 {
-        return Ok(out);
-    }
-    let acc = ol
-        .unsqueeze(axis)
-        .and_then(|a| a.expand(l.sizes()))
-        .expect("reduced layout expands back to the input sizes")
-        .zero_stride(axis);
-    walk(l.sizes(), [l, &acc], |[i, o]| out[o] = out[o] + src[i]);
-    Ok(out)
 }
 
-/// Sums over the axes marked in `mask` in one walk in the input's memory order, accumulating into
-/// `out`: the row-major buffer of the kept sizes, zeroed by the caller. Allocates nothing (what
-/// inline results use).
-pub(crate) fn sum_axes_into<T: Element + Add<Output = T>>(
-    out: &mut [T],
-    src: &[T],
-    l: &Layout,
-    mask: &[bool; MAX_RANK],
-) {
-    if out.is_empty() || l.numel() == 0 {
-        return;
+/// The index of the first maximum (`GT`) or minimum, NaN counting as the extreme (PyTorch
+/// `argmax`/`argmin`), as `i64`.
+pub(crate) struct ArgExtreme<const GT: bool>;
+impl<T: Num, const GT: bool> Reducer<T> for ArgExtreme<GT> {
+    type Acc = Option<(T, usize)>;
+    type Out = i64;
+    #[inline(always)]
+    fn init(&self, _: usize) -> Self::Acc {
+        None
     }
-    // The output's stride along each input dim: row-major over the kept dims, 0 on reduced ones.
-    let mut strides = [0isize; MAX_RANK];
-    let mut acc = 1isize;
-    for i in (0..l.rank()).rev() {
-        if !mask[i] {
-            strides[i] = acc;
-            acc *= l.sizes()[i] as isize;
-        }
+    #[inline(always)]
+    fn step(&self, a: &mut Self::Acc, x: T, k: usize) {
+        *a = Some(pick::<T, GT>(*a, (x, k)));
     }
-    let ol = Layout::from_parts(l.sizes(), &strides[..l.rank()], 0)
-        .expect("the accumulation layout of a valid layout is valid");
-    walk(l.sizes(), [l, &ol], |[i, o]| out[o] = out[o] + src[i]);
+    #[inline(always)]
+    fn merge(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc {
+        <Extreme<GT> as Reducer<T>>::merge(&Extreme::<GT>, a, b)
+    }
+    #[inline(always)]
+    fn finish(&self, a: Self::Acc, _: usize) -> Result<i64, ShapeError> {
+        a.map(|a| a.1 as i64).ok_or_else(|| empty(if GT { "argmax" } else { "argmin" }))
+    }
+}
+
+/// Sum of `f(x - center[o])` per output `o` (Kahan-compensated): the second pass of the variance
+/// (`f = square`, centre the mean) and of log-sum-exp (`f = exp`, centre the maximum).
+pub(crate) struct CenteredSum<'a, T, F> {
+    pub(crate) center: &'a [T],
+    pub(crate) f: F,
+}
+impl<T: Num + Float, F: Fn(T) -> T + Sync> Reducer<T> for CenteredSum<'_, T, F> {
+    type Acc = (T, T, T);
+    type Out = T;
+    #[inline(always)]
+    fn init(&self, o: usize) -> Self::Acc {
+        (self.center[o], T::zero(), T::zero())
+    }
+    #[inline(always)]
+    fn step(&self, a: &mut Self::Acc, x: T, _: usize) {
+        let y = (self.f)(x - a.0) - a.2;
+        let t = a.1 + y;
+        a.2 = (t - a.1) - y;
+        a.1 = t;
+    }
+    #[inline(always)]
+    fn merge(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc {
+        let mut r = a;
+        self.step_raw(&mut r, b.1 - b.2);
+        r
+    }
+    #[inline(always)]
+    fn finish(&self, a: Self::Acc, _: usize) -> Result<T, ShapeError> {
+        Ok(a.1 - a.2)
+    }
+}
+impl<T: Num + Float, F> CenteredSum<'_, T, F> {
+    #[inline(always)]
+    fn step_raw(&self, a: &mut (T, T, T), v: T) {
+        let y = v - a.2;
+        let t = a.1 + y;
+        a.2 = (t - a.1) - y;
+        a.1 = t;
+    }
+}
+
+/// Sum of `f(x)` (Kahan-compensated): the L1 norm (`f = abs`) and the sum of squares.
+pub(crate) struct MapSum<F>(pub(crate) F);
+impl<T: Num + Float, F: Fn(T) -> T + Sync> Reducer<T> for MapSum<F> {
+    type Acc = (T, T);
+    type Out = T;
+    #[inline(always)]
+    fn init(&self, _: usize) -> (T, T) {
+        (T::zero(), T::zero())
+    }
+    #[inline(always)]
+    fn step(&self, a: &mut (T, T), x: T, _: usize) {
+        let y = (self.0)(x) - a.1;
+        let t = a.0 + y;
+        a.1 = (t - a.0) - y;
+        a.0 = t;
+    }
+    #[inline(always)]
+    fn merge(&self, a: (T, T), b: (T, T)) -> (T, T) {
+        let mut r = a;
+        let y = (b.0 - b.1) - r.1;
+        let t = r.0 + y;
+        r.1 = (t - r.0) - y;
+        r.0 = t;
+        r
+    }
+    #[inline(always)]
+    fn finish(&self, a: (T, T), _: usize) -> Result<T, ShapeError> {
+        Ok(a.0 - a.1)
+    }
+}
+
+/// Count of elements for which `f` holds (`count_nonzero`, `all`, `any`).
+pub(crate) struct Count<F>(pub(crate) F);
+impl<T, F: Fn(T) -> bool + Sync> Reducer<T> for Count<F> {
+    type Acc = usize;
+    type Out = i64;
+    #[inline(always)]
+    fn init(&self, _: usize) -> usize {
+        0
+    }
+    #[inline(always)]
+    fn step(&self, a: &mut usize, x: T, _: usize) {
+        *a += (self.0)(x) as usize;
+    }
+    #[inline(always)]
+    fn merge(&self, a: usize, b: usize) -> usize {
+        a + b
+    }
+    #[inline(always)]
+    fn finish(&self, a: usize, _: usize) -> Result<i64, ShapeError> {
+        Ok(a as i64)
+    }
 }

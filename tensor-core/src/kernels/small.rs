@@ -111,25 +111,6 @@ pub(crate) const fn broadcast_strides<S: Shape, SO: Shape>() -> [usize; MAX_RANK
     s
 }
 
-/// The strides at which the row-major result of reducing static `S` over the axes in `mask` is
-/// written, at each padded coordinate of `S`: 0 on the reduced axes.
-pub(crate) const fn reduce_strides<S: Shape>(mask: [bool; MAX_RANK]) -> [usize; MAX_RANK] {
-    let n = padded_sizes::<S>();
-    let off = MAX_RANK - rank::<S>();
-    let mut s = [0; MAX_RANK];
-    let mut acc = 1;
-    let mut i = MAX_RANK;
-    while i > 0 {
-        i -= 1;
-        if i >= off && mask[i - off] {
-            continue;
-        }
-        s[i] = acc;
-        acc *= n[i];
-    }
-    s
-}
-
 /// The mask of `axes` (already normalised, below the rank).
 pub(crate) const fn axes_mask(axes: &[usize]) -> [bool; MAX_RANK] {
     let mut m = [false; MAX_RANK];
@@ -211,19 +192,6 @@ pub(crate) fn map<A: Element, C: Element>(out: &mut [C], a: &[A], f: impl Fn(A) 
     for (o, &x) in out.iter_mut().zip(a) {
         *o = f(x);
     }
-}
-
-/// Adds each element of the row-major `src` of static shape `S` into `out` at the offsets given
-/// by `ost` (see [`reduce_strides`]); `out` starts zeroed.
-#[inline(always)]
-pub(crate) fn sum_into<S: Shape, T: Element + core::ops::Add<Output = T>>(
-    out: &mut [T],
-    src: &[T],
-    ost: &[usize; MAX_RANK],
-) {
-    let n = const { padded_sizes::<S>() };
-    let st = [const { padded_strides::<S>() }, *ost];
-    walk(&n, &st, |[i, o]| out[o] = out[o] + src[i]);
 }
 
 /// The largest `m * k * n` that static matrix products with an inline operand compute by direct

@@ -6,7 +6,8 @@ mod arith;
 #[cfg(feature = "linalg")]
 pub mod linalg;
 mod matmul;
-mod reduce;
+pub mod reduce;
 pub mod select;
 pub mod square;
+mod unary;
 pub mod vector;

@@ -1,0 +1,172 @@
+//! One engine for every reduction (sum, prod, max, argmax, var, norms, logsumexp, all/any, ...):
+//! a [`Reducer`] says how to start, extend, combine and finish a running value, and [`reduce`]
+//! runs it over any strided layout and any set of axes.
+//!
+//! - **Contiguous input reduced over trailing axes** (whole-tensor reductions, the last axis):
+//!   each output folds one contiguous slice, with the reducer's slice fast path (pairwise
+//!   summation) and rayon above [`PAR_THRESHOLD`](super::PAR_THRESHOLD) elements.
+//! - **Everything else** (strided views, leading axes): one walk in the input's memory order,
+//!   each element folded into its output's running value, so the memory is read once in order
+//!   whatever the axes. Running sums are Kahan-compensated there, so their error does not grow
+//!   with the number of elements either.
+//! - **Inline inputs** ([`small_reduce`]): per output, the reduced elements at constant strides,
+//!   with the running value in a local (no buffer, no allocation).
+//!
+//! The `k` passed to [`Reducer::step`] is the element's row-major index among the reduced
+//! elements of its output (what `argmax` returns).
+use crate::error::ShapeError;
+use crate::layout::{walk, Layout};
+use crate::shape::{Shape, MAX_RANK};
+use crate::storage::Element;
+use alloc::vec::Vec;
+
+/// How a reduction starts, extends, combines and finishes its running value.
+pub(crate) trait Reducer<T>: Sync {
+    /// The running value.
+    type Acc: Copy + Send;
+    /// The result per output.
+    type Out: Element;
+    /// The running value of output `o` (row-major index among the outputs) before any element.
+    fn init(&self, o: usize) -> Self::Acc;
+    /// Folds element `x`, the `k`-th (row-major) of its output's reduced elements.
+    fn step(&self, a: &mut Self::Acc, x: T, k: usize);
+    /// Combines two running values; `a` covers the earlier elements.
+    fn merge(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc;
+    /// The result from the running value and the number `n` of reduced elements.
+    fn finish(&self, a: Self::Acc, n: usize) -> Result<Self::Out, ShapeError>;
+    /// The running value of `init(o)` extended by the contiguous `s` (elements `base..`), when
+    /// the reducer has a faster way than stepping (pairwise sums).
+    #[inline(always)]
+    fn slice(&self, mut a: Self::Acc, s: &[T], base: usize) -> Self::Acc
+    where
+        T: Copy,
+    {
+        for (i, &x) in s.iter().enumerate() {
+            self.step(&mut a, x, base + i);
+        }
+        a
+    }
+}
+
+/// Reduces `src` (layout `l`) over the axes marked in `mask`: the row-major results over the kept
+/// dims. `n` reduced elements per output; an empty reduction is the reducer's `finish` of its
+/// `init` (an error for max of nothing).
+pub(crate) fn reduce<T: Element, R: Reducer<T>>(
+    src: &[T],
+    l: &Layout,
+    mask: &[bool; MAX_RANK],
+    r: &R,
+) -> Result<Vec<R::Out>, ShapeError> {
+    let rank = l.rank();
+    let sizes = l.sizes();
+    let (mut m, mut n) = (1usize, 1usize);
+    for (i, &s) in sizes.iter().enumerate() {
+        if mask[i] {
+            n *= s;
+        } else {
+            m *= s;
+        }
+    }
+    let mut out = super::try_with_capacity(m)?;
+    if m == 0 {
+        return Ok(out);
+    }
+    // Reduced axes a suffix of a contiguous input: output `o` is the slice `o * n .. (o + 1) * n`.
+    let suffix = (0..rank).all(|i| !mask[i] || (i..rank).all(|j| mask[j]));
+    if suffix {
+        if let Some(s) = super::contiguous_slice(src, l) {
+            if n == 0 {
+                for o in 0..m {
+                    out.push(r.finish(r.init(o), 0)?);
+                }
+                return Ok(out);
+            }
+            for (o, row) in s.chunks_exact(n).enumerate() {
+                out.push(r.finish(fold_slice(r, r.init(o), row), n)?);
+            }
+            return Ok(out);
+        }
+    }
+    let mut acc: Vec<R::Acc> = super::try_with_capacity(m)?;
+    acc.extend((0..m).map(|o| r.init(o)));
+    if n > 0 {
+        // Output offsets: row-major over the kept dims, 0 along reduced ones; reduced indices:
+        // row-major over the reduced dims, 0 along kept ones.
+        let (mut so, mut sk) = ([0isize; MAX_RANK], [0isize; MAX_RANK]);
+        let (mut ao, mut ak) = (1isize, 1isize);
+        for i in (0..rank).rev() {
+            if mask[i] {
+                sk[i] = ak;
+                ak *= sizes[i] as isize;
+            } else {
+                so[i] = ao;
+                ao *= sizes[i] as isize;
+            }
+        }
+        let lo = Layout::from_parts(sizes, &so[..rank], 0).expect("accumulation layout of a valid layout");
+        let lk = Layout::from_parts(sizes, &sk[..rank], 0).expect("index layout of a valid layout");
+        walk(sizes, [l, &lo, &lk], |[i, o, k]| r.step(&mut acc[o], src[i], k));
+    }
+    for a in acc {
+        out.push(r.finish(a, n)?);
+    }
+    Ok(out)
+}
+
+/// Folds a contiguous run of one output's elements, split over rayon's threads when long.
+fn fold_slice<T: Element, R: Reducer<T>>(r: &R, a: R::Acc, s: &[T]) -> R::Acc {
+    #[cfg(feature = "rayon")]
+    if super::parallel(s.len()) {
+        use rayon::prelude::*;
+        const CHUNK: usize = 1 << 14;
+        let parts: Vec<R::Acc> =
+            s.par_chunks(CHUNK).enumerate().map(|(c, part)| r.slice(r.init(0), part, c * CHUNK)).collect();
+        // The first part starts from `a` itself: `init(0)` is only an identity for the others.
+        let mut it = parts.into_iter();
+        let first = it.next().map(|p| r.merge(a, p)).unwrap_or(a);
+        return it.fold(first, |x, y| r.merge(x, y));
+    }
+    r.slice(a, s, 0)
+}
+
+/// [`reduce`] for an inline input of static shape `S` into the row-major `out` over the kept dims:
+/// per output, the reduced elements at constant strides, with the running value in a local.
+#[inline(always)]
+pub(crate) fn small_reduce<S: Shape, T: Element, R: Reducer<T>>(
+    out: &mut [R::Out],
+    src: &[T],
+    mask: [bool; MAX_RANK],
+    r: &R,
+) -> Result<(), ShapeError> {
+    use super::small::{padded_sizes, padded_strides, walk as cwalk};
+    let size = padded_sizes::<S>();
+    let st = padded_strides::<S>();
+    let off = MAX_RANK - S::RANK.unwrap_or(0);
+    let (mut outer, mut inner) = (size, size);
+    let mut n = 1;
+    let mut kst = [0usize; MAX_RANK];
+    for i in (0..MAX_RANK).rev() {
+        if i >= off && mask[i - off] {
+            outer[i] = 1;
+            kst[i] = n;
+            n *= size[i];
+        } else {
+            inner[i] = 1;
+        }
+    }
+    let (mut o, mut err) = (0, None);
+    cwalk(&outer, &[st], |[base]| {
+        let mut a = r.init(o);
+        cwalk(&inner, &[st, kst], |[i, k]| r.step(&mut a, src[base + i], k));
+        match r.finish(a, n) {
+            Ok(v) => out[o] = v,
+            Err(e) => {
+                if err.is_none() {
+                    err = Some(e);
+                }
+            }
+        }
+        o += 1;
+    });
+    err.map_or(Ok(()), Err)
+}

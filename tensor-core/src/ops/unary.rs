@@ -1,0 +1,222 @@
+//! Element-wise functions of one tensor: Rust's float methods (`exp`, `ln`, `sqrt`, `sin`, ...),
+//! PyTorch's activations (`relu`, `sigmoid`, `gelu`, `silu`, `softplus`), `abs`/`signum`/`clamp`
+//! for every numeric type, NaN/finiteness tests, unary `-`, and `map_inplace`. Each returns a new
+//! tensor of the same shape (inline for an inline input) and has an in-place form with PyTorch's
+//! trailing underscore (`exp_`) for owned tensors and mutable views.
+use crate::kernels;
+use crate::num::Num;
+use crate::shape::Shape;
+use crate::storage::{Data, DataMut, Element};
+use crate::tensor::{OutTensor, TensorBase};
+use core::ops::Neg;
+use num_traits::Float;
+
+impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// Replaces every element `x` by `f(x)`, in place, through any layout (ndarray's
+    /// `mapv_inplace`, PyTorch's in-place functions). A mutable view never overlaps itself, so
+    /// each element is visited once.
+    #[doc(alias = "mapv_inplace")]
+    #[doc(alias = "apply")]
+    pub fn map_inplace(&mut self, f: impl Fn(D::Elem) -> D::Elem)
+    where
+        D: DataMut,
+    {
+        let layout = *self.layout();
+        kernels::map_inplace(self.data.as_mut_slice(), &layout, f)
+    }
+}
+
+macro_rules! float_fns {
+    ($($name:ident, $name_:ident, $torch:literal, $what:literal, |$x:ident| $body:expr;)*) => {
+        /// Element-wise float functions: a new tensor, and the in-place `_` form.
+        impl<D: Data, S: Shape> TensorBase<D, S>
+        where
+            D::Elem: Float,
+        {
+            $(
+                #[doc = concat!("Element-wise ", $what, " (PyTorch `", $torch, "`): same shape, a new tensor (inline for an inline input).")]
+                #[doc = ""]
+                #[doc = "# Panics"]
+                #[doc = "When the result cannot be allocated."]
+                #[track_caller]
+                pub fn $name(&self) -> OutTensor<D, D::Elem, S> {
+                    self.map(|$x: D::Elem| $body)
+                }
+                #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), ") in place (PyTorch `", $torch, "_`).")]
+                pub fn $name_(&mut self)
+                where
+                    D: DataMut,
+                {
+                    self.map_inplace(|$x: D::Elem| $body)
+                }
+            )*
+        }
+    };
+}
+
+/// `v` as an `f64` and back (for the functions `num-traits` lacks: erf).
+#[inline(always)]
+fn via_f64<T: Float>(v: T, f: impl Fn(f64) -> f64) -> T {
+    T::from(f(v.to_f64().unwrap_or(f64::NAN))).unwrap_or_else(T::nan)
+}
+
+float_fns! {
+    exp, exp_, "exp", "`e^x`", |x| x.exp();
+    exp2, exp2_, "exp2", "`2^x`", |x| x.exp2();
+    ln, ln_, "log", "natural logarithm", |x| x.ln();
+    log2, log2_, "log2", "base-2 logarithm", |x| x.log2();
+    log10, log10_, "log10", "base-10 logarithm", |x| x.log10();
+    ln_1p, ln_1p_, "log1p", "`ln(1 + x)`, accurate near 0", |x| x.ln_1p();
+    exp_m1, exp_m1_, "expm1", "`e^x - 1`, accurate near 0", |x| x.exp_m1();
+    sqrt, sqrt_, "sqrt", "square root (NaN below 0)", |x| x.sqrt();
+    cbrt, cbrt_, "pow(x, 1/3)", "cube root", |x| x.cbrt();
+    sin, sin_, "sin", "sine (radians)", |x| x.sin();
+    cos, cos_, "cos", "cosine (radians)", |x| x.cos();
+    tan, tan_, "tan", "tangent (radians)", |x| x.tan();
+    asin, asin_, "asin", "arcsine (radians)", |x| x.asin();
+    acos, acos_, "acos", "arccosine (radians)", |x| x.acos();
+    atan, atan_, "atan", "arctangent (radians)", |x| x.atan();
+    sinh, sinh_, "sinh", "hyperbolic sine", |x| x.sinh();
+    cosh, cosh_, "cosh", "hyperbolic cosine", |x| x.cosh();
+    tanh, tanh_, "tanh", "hyperbolic tangent", |x| x.tanh();
+    floor, floor_, "floor", "rounding down", |x| x.floor();
+    ceil, ceil_, "ceil", "rounding up", |x| x.ceil();
+    round, round_, "round", "rounding half away from zero (Rust's `round`; PyTorch's `round` rounds half to even)", |x| x.round();
+    trunc, trunc_, "trunc", "rounding toward zero", |x| x.trunc();
+    fract, fract_, "frac", "fractional part `x - trunc(x)`", |x| x.fract();
+    recip, recip_, "reciprocal", "`1 / x`", |x| x.recip();
+    sigmoid, sigmoid_, "sigmoid", "logistic `1 / (1 + e^-x)`", |x| D::Elem::ONE / (D::Elem::ONE + (-x).exp());
+    gelu, gelu_, "nn.functional.gelu", "GELU `x Φ(x)` with the exact normal CDF (PyTorch's default, `approximate='none'`)",
+        |x| x * via_f64(x, |v| 0.5 * (1.0 + libm::erf(v / core::f64::consts::SQRT_2)));
+    silu, silu_, "nn.functional.silu", "SiLU (swish) `x sigmoid(x)`", |x| x / (D::Elem::ONE + (-x).exp());
+    softplus, softplus_, "nn.functional.softplus", "softplus `ln(1 + e^x)` (linear above 20, as PyTorch's threshold)",
+        |x| if x > <D::Elem as num_traits::NumCast>::from(20.0).unwrap_or_else(D::Elem::infinity) { x } else { x.exp().ln_1p() };
+}
+
+/// Parameterised float functions.
+impl<D: Data, S: Shape> TensorBase<D, S>
+where
+    D::Elem: Float,
+{
+    /// Element-wise `x^n` for an integer `n` (PyTorch `pow` with an int exponent).
+    #[track_caller]
+    pub fn powi(&self, n: i32) -> OutTensor<D, D::Elem, S> {
+        self.map(move |x| x.powi(n))
+    }
+    /// [`powi`](Self::powi) in place.
+    pub fn powi_(&mut self, n: i32)
+    where
+        D: DataMut,
+    {
+        self.map_inplace(move |x| x.powi(n))
+    }
+    /// Element-wise `x^p` (PyTorch `pow` with a float exponent; NaN for a negative base and a
+    /// non-integer `p`).
+    #[track_caller]
+    pub fn powf(&self, p: D::Elem) -> OutTensor<D, D::Elem, S> {
+        self.map(move |x| x.powf(p))
+    }
+    /// [`powf`](Self::powf) in place.
+    pub fn powf_(&mut self, p: D::Elem)
+    where
+        D: DataMut,
+    {
+        self.map_inplace(move |x| x.powf(p))
+    }
+    /// Element-wise NaN test (PyTorch `isnan`): a bool tensor of the same shape.
+    #[track_caller]
+    pub fn is_nan(&self) -> OutTensor<D, bool, S> {
+        self.map(|x| x.is_nan())
+    }
+    /// Element-wise finiteness test (PyTorch `isfinite`): `false` for NaN and ±inf.
+    #[track_caller]
+    pub fn is_finite(&self) -> OutTensor<D, bool, S> {
+        self.map(|x| x.is_finite())
+    }
+}
+
+/// Functions of every numeric type.
+impl<D: Data, S: Shape> TensorBase<D, S>
+where
+    D::Elem: Num,
+{
+    /// Element-wise absolute value (PyTorch `abs`; integers wrap: `i8::MIN` stays `i8::MIN`).
+    #[track_caller]
+    pub fn abs(&self) -> OutTensor<D, D::Elem, S> {
+        self.map(Num::abs)
+    }
+    /// [`abs`](Self::abs) in place.
+    pub fn abs_(&mut self)
+    where
+        D: DataMut,
+    {
+        self.map_inplace(Num::abs)
+    }
+    /// Element-wise sign: -1, 0 or 1 (PyTorch `sign`; NaN stays NaN).
+    #[track_caller]
+    pub fn signum(&self) -> OutTensor<D, D::Elem, S> {
+        self.map(Num::signum)
+    }
+    /// [`signum`](Self::signum) in place.
+    pub fn signum_(&mut self)
+    where
+        D: DataMut,
+    {
+        self.map_inplace(Num::signum)
+    }
+    /// Element-wise `min(max(x, lo), hi)` (PyTorch `clamp(min=lo, max=hi)`; NaN stays NaN; when
+    /// `lo > hi` every element becomes `hi`, as in PyTorch).
+    #[track_caller]
+    pub fn clamp(&self, lo: D::Elem, hi: D::Elem) -> OutTensor<D, D::Elem, S> {
+        self.map(move |x| Num::min(Num::max(x, lo), hi))
+    }
+    /// [`clamp`](Self::clamp) in place.
+    pub fn clamp_(&mut self, lo: D::Elem, hi: D::Elem)
+    where
+        D: DataMut,
+    {
+        self.map_inplace(move |x| Num::min(Num::max(x, lo), hi))
+    }
+    /// Element-wise `max(x, 0)` (PyTorch `relu`; NaN stays NaN).
+    #[track_caller]
+    pub fn relu(&self) -> OutTensor<D, D::Elem, S> {
+        self.map(|x| if x < D::Elem::ZERO { D::Elem::ZERO } else { x })
+    }
+    /// [`relu`](Self::relu) in place.
+    pub fn relu_(&mut self)
+    where
+        D: DataMut,
+    {
+        self.map_inplace(|x| if x < D::Elem::ZERO { D::Elem::ZERO } else { x })
+    }
+    /// Element-wise negation in place (PyTorch `neg_`; integers wrap).
+    pub fn neg_(&mut self)
+    where
+        D: DataMut,
+    {
+        self.map_inplace(|x| D::Elem::sub(D::Elem::ZERO, x))
+    }
+}
+
+/// Unary `-` (PyTorch `neg`): same shape, integers wrap (`-i8::MIN` is `i8::MIN`).
+impl<D: Data, S: Shape> Neg for &TensorBase<D, S>
+where
+    D::Elem: Num,
+{
+    type Output = OutTensor<D, D::Elem, S>;
+    #[track_caller]
+    fn neg(self) -> Self::Output {
+        self.map(|x| D::Elem::sub(D::Elem::ZERO, x))
+    }
+}
+/// Unary `-` on an owned tensor or view (see the `&` form).
+impl<D: Data, S: Shape> Neg for TensorBase<D, S>
+where
+    D::Elem: Num,
+{
+    type Output = OutTensor<D, D::Elem, S>;
+    #[track_caller]
+    fn neg(self) -> Self::Output {
+        -&self
+    }
+}

@@ -1,0 +1,136 @@
+//! Element-wise functions: values against NumPy (activations) and Rust's float methods, in-place
+//! forms through strided views, integer abs/signum/clamp, unary minus.
+#![allow(clippy::approx_constant, clippy::type_complexity)]
+use shaped::prelude::*;
+
+const SIGMOID: [f64; 9] = [
+    1.3887943864771144e-11,
+    0.07585818002124355,
+    0.2689414213699951,
+    0.425557483188341,
+    0.5,
+    0.574442516811659,
+    0.7310585786300049,
+    0.9241418199787566,
+    0.999999999986112,
+];
+const GELU: [f64; 9] = [
+    -0.0,
+    -0.015524163314440398,
+    -0.15865525393145707,
+    -0.1146265733433142,
+    0.0,
+    0.18537342665668577,
+    0.8413447460685429,
+    2.4844758366855597,
+    25.0,
+];
+const SILU: [f64; 9] = [
+    -3.471985966192786e-10,
+    -0.18964545005310887,
+    -0.2689414213699951,
+    -0.1276672449565023,
+    0.0,
+    0.1723327550434977,
+    0.7310585786300049,
+    2.3103545499468914,
+    24.9999999996528,
+];
+const SOFTPLUS: [f64; 9] = [
+    1.3887943864867583e-11,
+    0.07888973429254963,
+    0.31326168751822286,
+    0.5543552444685271,
+    0.6931471805599453,
+    0.8543552444685272,
+    1.3132616875182228,
+    2.5788897342925496,
+    25.0,
+];
+const X: [f64; 9] = [-25.0, -2.5, -1.0, -0.3, 0.0, 0.3, 1.0, 2.5, 25.0];
+
+fn close(got: &[f64], want: &[f64], what: &str) {
+    for (g, w) in got.iter().zip(want) {
+        assert!((g - w).abs() <= 1e-12 * (1.0 + w.abs()), "{what}: got {got:?}, want {want:?}");
+    }
+}
+
+#[test]
+fn activations_match_numpy() {
+    let x = Tensor::<f64, Shape![9]>::from(X);
+    close(&x.sigmoid().to_vec(), &SIGMOID, "sigmoid");
+    close(&x.gelu().to_vec(), &GELU, "gelu");
+    close(&x.silu().to_vec(), &SILU, "silu");
+    close(&x.softplus().to_vec(), &SOFTPLUS, "softplus");
+    assert_eq!(x.relu().to_vec(), vec![0., 0., 0., 0., 0., 0.3, 1., 2.5, 25.]);
+}
+
+#[test]
+fn float_methods_and_in_place_forms() {
+    let x = Tensor::<f64, Shape![9]>::from(X);
+    type F = fn(f64) -> f64;
+    let cases: [(&str, Tensor<f64, Shape![9]>, F); 14] = [
+        ("exp", x.exp(), f64::exp),
+        ("exp2", x.exp2(), f64::exp2),
+        ("exp_m1", x.exp_m1(), f64::exp_m1),
+        ("sin", x.sin(), f64::sin),
+        ("cos", x.cos(), f64::cos),
+        ("tan", x.tan(), f64::tan),
+        ("atan", x.atan(), f64::atan),
+        ("sinh", x.sinh(), f64::sinh),
+        ("tanh", x.tanh(), f64::tanh),
+        ("floor", x.floor(), f64::floor),
+        ("ceil", x.ceil(), f64::ceil),
+        ("round", x.round(), f64::round),
+        ("fract", x.fract(), f64::fract),
+        ("cbrt", x.cbrt(), f64::cbrt),
+    ];
+    for (name, got, f) in cases {
+        let want: Vec<f64> = X.iter().map(|&v| f(v)).collect();
+        assert_eq!(got.to_vec(), want, "{name}");
+    }
+    let p = x.abs();
+    assert_eq!(p.ln().to_vec(), X.iter().map(|v| v.abs().ln()).collect::<Vec<_>>());
+    assert_eq!(p.sqrt().at([1]), 2.5f64.sqrt());
+    assert_eq!(x.powi(3).at([1]), -15.625);
+    assert_eq!(x.powf(0.5).at([7]), 2.5f64.sqrt());
+    assert!(x.powf(0.5).at([1]).is_nan());
+    assert_eq!(x.recip().at([6]), 1.0);
+    assert_eq!(x.clamp(-1.0, 1.0).to_vec(), vec![-1., -1., -1., -0.3, 0., 0.3, 1., 1., 1.]);
+    let nan = Tensor::from([1.0f32, f32::NAN, f32::INFINITY]);
+    assert_eq!(nan.is_nan().to_vec(), vec![false, true, false]);
+    assert_eq!(nan.is_finite().to_vec(), vec![true, false, false]);
+    assert!(nan.clamp(0.0, 2.0).at([1]).is_nan(), "clamp keeps NaN");
+
+    // In place through a strided view: only the viewed elements change.
+    let mut m = Tensor::<f64, Shape![2, 3]>::from([[1., 2., 3.], [4., 5., 6.]]);
+    let mut col = t!(mut m[.., 1..]);
+    col.exp_();
+    assert_eq!(m.to_vec(), vec![1., 2f64.exp(), 3f64.exp(), 4., 5f64.exp(), 6f64.exp()]);
+    let mut tv = m.t_mut();
+    tv.ln_();
+    tv.map_inplace(|v| v * 2.0);
+    close(&m.to_vec(), &[0., 4., 6., 2. * 4f64.ln(), 10., 12.], "ln_ then map_inplace on a transposed view");
+    let mut r = Tensor::from([-1.5f32, 2.0]);
+    r.relu_();
+    r.powi_(2);
+    r.neg_();
+    assert_eq!(r.to_vec(), vec![0.0, -4.0]);
+}
+
+#[test]
+fn integer_functions_and_unary_minus() {
+    let i = Tensor::from([i8::MIN, -3, 0, 7]);
+    assert_eq!(i.abs().to_vec(), vec![i8::MIN, 3, 0, 7], "abs wraps at MIN, as PyTorch");
+    assert_eq!(i.signum().to_vec(), vec![-1, -1, 0, 1]);
+    assert_eq!(i.clamp(-2, 5).to_vec(), vec![-2, -2, 0, 5]);
+    assert_eq!((-&i).to_vec(), vec![i8::MIN, 3, 0, -7]);
+    let u = Tensor::from([0u8, 3]);
+    assert_eq!(u.signum().to_vec(), vec![0, 1]);
+    let f = stensor([1.0f32, -2.0]);
+    let n: STensor<f32, Shape![2]> = -f;
+    assert_eq!(n.to_vec(), vec![-1.0, 2.0]);
+    assert_eq!((-t!(f[..;-1])).to_vec(), vec![2.0, -1.0]);
+    let d = Tensor::from([[1.0f64, -4.0]]).into_dyn();
+    assert_eq!(d.abs().sqrt().to_vec(), vec![1.0, 2.0]);
+}
