@@ -37,6 +37,6 @@ pub use shape::axes::Axis;
 pub use shape::{DynShape, Shape, MAX_RANK};
 pub use storage::{CowRepr, Data, DataMut, DataOwned, Element, Inline, InlineArray, Scalar};
 pub use tensor::{
-    stensor, OutTensor, OutTensor2, STensor, SharedTensor, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut,
-    ViewOf, MAX_INLINE_BYTES,
+    stensor, DynIndex, MatrixShape, OutTensor, OutTensor2, STensor, ShapeIndex, SharedTensor, Tensor, TensorBase,
+    TensorCow, TensorView, TensorViewMut, ViewOf, MAX_INLINE_BYTES,
 };

@@ -10,6 +10,9 @@ use alloc::vec::Vec;
 use core::marker::PhantomData;
 
 mod construct;
+mod fill;
+pub mod iter;
+pub use iter::{DynIndex, MatrixShape, ShapeIndex};
 pub mod join;
 mod shared;
 pub use shared::SharedTensor;

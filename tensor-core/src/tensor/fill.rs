@@ -1,0 +1,281 @@
+//! Constructors that compute their elements: [`from_fn`](Tensor::from_fn), `collect()`
+//! ([`FromIterator`]), [`linspace`](Tensor::linspace), [`logspace`](Tensor::logspace),
+//! [`eye`](Tensor::eye), and the `*_like` constructors and [`Default`].
+use super::iter::{Offsets, ShapeIndex};
+use super::{OutTensor, Tensor, TensorBase};
+use crate::dim::{Const, Dyn};
+use crate::error::{OrPanic, ShapeError};
+use crate::layout::{Layout, LayoutRepr};
+use crate::shape::{AllStatic, DynShape, Shape, MAX_RANK};
+use crate::storage::{Data, DataMut, Element, Out, OutData};
+use alloc::vec::Vec;
+use num_traits::Float;
+
+/// The sizes of a fully static shape, from its type.
+fn static_sizes<S: Shape>() -> ([usize; MAX_RANK], usize) {
+    let rank = S::RANK.expect("a fully static shape has a rank");
+    (S::STATIC.map(|d| d.unwrap_or(1)), rank)
+}
+
+impl<T: Element, S: Shape> Tensor<T, S> {
+    /// A tensor of the fully static shape `S` whose element at each coordinate is `f(coordinate)`,
+    /// called in row-major order: `Tensor::<i32, Shape![2, 3]>::from_fn(|[i, j]| 10 * i as i32 +
+    /// j as i32)` is `[[0, 1, 2], [10, 11, 12]]`. The coordinate is a `[usize; R]` (see
+    /// [`ShapeIndex`]). Mirrors NumPy `np.fromfunction` (called per element, not on index
+    /// arrays); ndarray `from_shape_fn`, nalgebra `from_fn`.
+    ///
+    /// ```
+    /// use tensor_core::{Shape, Tensor};
+    /// let t = Tensor::<i32, Shape![2, 3]>::from_fn(|[i, j]| 10 * i as i32 + j as i32);
+    /// assert_eq!(t.to_vec(), [0, 1, 2, 10, 11, 12]);
+    /// ```
+    ///
+    /// # Panics
+    /// When the buffer cannot be allocated.
+    #[doc(alias = "fromfunction", alias = "from_shape_fn")]
+    #[track_caller]
+    pub fn from_fn(f: impl FnMut(S::Index) -> T) -> Self
+    where
+        S: AllStatic + ShapeIndex,
+    {
+        let (sizes, rank) = static_sizes::<S>();
+        Self::try_from_fn_sized(&sizes[..rank], f).or_panic()
+    }
+
+    /// [`from_fn`](Self::from_fn) for runtime sizes, checked against `S` (for shapes with `Dyn`
+    /// dims and [`DynShape`], whose coordinate is a [`DynIndex`](crate::DynIndex)):
+    /// `from_fn_sized(&[n, 2], |[i, j]| ..)` for `Shape![_, 2]`.
+    ///
+    /// # Errors
+    /// [`ShapeError::ShapeMismatch`] when the sizes do not fit `S`; [`ShapeError::RankTooLarge`];
+    /// [`ShapeError::Overflow`] when the element count does not fit `isize`;
+    /// [`ShapeError::Alloc`] when the buffer cannot be allocated.
+    #[doc(alias = "fromfunction", alias = "from_shape_fn")]
+    pub fn try_from_fn_sized(sizes: &[usize], mut f: impl FnMut(S::Index) -> T) -> Result<Self, ShapeError>
+    where
+        S: ShapeIndex,
+    {
+        S::check_sizes(sizes)?;
+        let layout = Layout::contiguous(sizes)?;
+        let mut data = crate::kernels::try_with_capacity(layout.numel())?;
+        let mut offsets = Offsets::new(&layout);
+        loop {
+            let idx = S::index_from(offsets.index());
+            if offsets.next().is_none() {
+                break;
+            }
+            data.push(f(idx));
+        }
+        Ok(TensorBase::from_parts(data, layout))
+    }
+    /// [`try_from_fn_sized`](Self::try_from_fn_sized), panicking with the error's message.
+    #[doc(alias = "fromfunction", alias = "from_shape_fn")]
+    #[track_caller]
+    pub fn from_fn_sized(sizes: &[usize], f: impl FnMut(S::Index) -> T) -> Self
+    where
+        S: ShapeIndex,
+    {
+        Self::try_from_fn_sized(sizes, f).or_panic()
+    }
+
+    /// The identity matrix of runtime sizes `n x m` (ones on the main diagonal, zeros elsewhere),
+    /// checked against `S` (`Shape![_, _]`, `Shape![3, _]`, [`DynShape`]): PyTorch
+    /// `torch.eye(n, m)`, NumPy `np.eye(n, m)`.
+    ///
+    /// # Errors
+    /// [`ShapeError::ShapeMismatch`] when `[n, m]` does not fit `S`; [`ShapeError::Overflow`];
+    /// [`ShapeError::Alloc`] when the buffer cannot be allocated.
+    #[doc(alias = "identity")]
+    pub fn try_eye_sized(n: usize, m: usize) -> Result<Self, ShapeError> {
+        let mut t = Self::try_full_sized(&[n, m], T::ZERO)?;
+        for i in 0..n.min(m) {
+            t.data[i * m + i] = T::ONE;
+        }
+        Ok(t)
+    }
+    /// [`try_eye_sized`](Self::try_eye_sized), panicking with the error's message.
+    #[doc(alias = "identity")]
+    #[track_caller]
+    pub fn eye_sized(n: usize, m: usize) -> Self {
+        Self::try_eye_sized(n, m).or_panic()
+    }
+}
+
+impl<T: Element, const N: usize> Tensor<T, (Const<N>, Const<N>)> {
+    /// The `N x N` identity matrix, shape `[N, N]` from the type: PyTorch `torch.eye(N)`, NumPy
+    /// `np.eye(N)`; nalgebra `identity`. [`eye_sized`](Tensor::eye_sized) takes runtime sizes.
+    ///
+    /// ```
+    /// use tensor_core::{Shape, Tensor};
+    /// let i = Tensor::<f32, Shape![2, 2]>::eye();
+    /// assert_eq!(i.to_vec(), [1., 0., 0., 1.]);
+    /// ```
+    ///
+    /// # Panics
+    /// When the buffer cannot be allocated.
+    #[doc(alias = "identity")]
+    #[track_caller]
+    pub fn eye() -> Self {
+        Self::eye_sized(N, N)
+    }
+}
+
+/// The `i`-th of `steps` values from `start` to `end` inclusive, as PyTorch computes them: the
+/// first half counts up from `start`, the second half down from `end`, so both ends are exact.
+#[inline]
+fn lin_value<T: Float>(start: T, end: T, step: T, i: usize, steps: usize) -> T {
+    let f = |k: usize| T::from(k).expect("a step count is representable in every float type");
+    if i < steps / 2 {
+        start + step * f(i)
+    } else {
+        end - step * f(steps - 1 - i)
+    }
+}
+
+fn lin_data<T: Element + Float>(start: T, end: T, steps: usize, map: impl Fn(T) -> T) -> Result<Vec<T>, ShapeError> {
+    let mut data = crate::kernels::try_with_capacity(steps)?;
+    let step = if steps > 1 {
+        (end - start) / T::from(steps - 1).expect("a step count is representable in every float type")
+    } else {
+        T::zero()
+    };
+    for i in 0..steps {
+        data.push(map(lin_value(start, end, step, i, steps)));
+    }
+    Ok(data)
+}
+
+impl<T: Element + Float, const N: usize> Tensor<T, (Const<N>,)> {
+    /// `N` evenly spaced values from `start` to `end`, both included (shape `[N]` from the type):
+    /// PyTorch `torch.linspace(start, end, N)`, NumPy `np.linspace(start, end, N)`; ndarray
+    /// `Array::linspace`. `N = 1` gives `[start]`; values are computed as PyTorch does (from
+    /// `start` for the first half, from `end` for the second), so both ends are exact.
+    ///
+    /// ```
+    /// use tensor_core::{Shape, Tensor};
+    /// let t = Tensor::<f64, Shape![5]>::linspace(0., 1.);
+    /// assert_eq!(t.to_vec(), [0., 0.25, 0.5, 0.75, 1.]);
+    /// ```
+    ///
+    /// # Panics
+    /// When the buffer cannot be allocated.
+    #[track_caller]
+    pub fn linspace(start: T, end: T) -> Self {
+        let data = lin_data(start, end, N, |v| v).or_panic();
+        TensorBase::from_parts(data, Layout::contiguous(&[N]).expect("rank 1"))
+    }
+    /// `N` values spaced evenly on a log scale: `base^v` for each `v` of
+    /// [`linspace(start, end)`](Self::linspace) (shape `[N]` from the type): PyTorch
+    /// `torch.logspace(start, end, N, base)`, NumPy `np.logspace(start, end, N, base=base)`;
+    /// ndarray `Array::logspace`.
+    ///
+    /// # Panics
+    /// When the buffer cannot be allocated.
+    #[track_caller]
+    pub fn logspace(start: T, end: T, base: T) -> Self {
+        let data = lin_data(start, end, N, |v| base.powf(v)).or_panic();
+        TensorBase::from_parts(data, Layout::contiguous(&[N]).expect("rank 1"))
+    }
+}
+
+impl<T: Element + Float> Tensor<T, (Dyn,)> {
+    /// `steps` evenly spaced values from `start` to `end`, both included, with the length known
+    /// at run time (shape `[_]`): PyTorch `torch.linspace(start, end, steps)`, NumPy
+    /// `np.linspace(start, end, steps)`. `steps = 0` gives an empty tensor, `1` gives `[start]`.
+    ///
+    /// # Errors
+    /// [`ShapeError::Overflow`] when `steps` does not fit `isize`; [`ShapeError::Alloc`] when the
+    /// buffer cannot be allocated.
+    pub fn try_linspace_sized(start: T, end: T, steps: usize) -> Result<Self, ShapeError> {
+        let layout = Layout::contiguous(&[steps])?;
+        Ok(TensorBase::from_parts(lin_data(start, end, steps, |v| v)?, layout))
+    }
+    /// [`try_linspace_sized`](Self::try_linspace_sized), panicking with the error's message.
+    #[track_caller]
+    pub fn linspace_sized(start: T, end: T, steps: usize) -> Self {
+        Self::try_linspace_sized(start, end, steps).or_panic()
+    }
+    /// `base^v` for each `v` of [`linspace_sized(start, end, steps)`](Self::linspace_sized),
+    /// shape `[_]`: PyTorch `torch.logspace(start, end, steps, base)`, NumPy
+    /// `np.logspace(start, end, steps, base=base)`.
+    ///
+    /// # Errors
+    /// As [`try_linspace_sized`](Self::try_linspace_sized).
+    pub fn try_logspace_sized(start: T, end: T, steps: usize, base: T) -> Result<Self, ShapeError> {
+        let layout = Layout::contiguous(&[steps])?;
+        Ok(TensorBase::from_parts(lin_data(start, end, steps, |v| base.powf(v))?, layout))
+    }
+    /// [`try_logspace_sized`](Self::try_logspace_sized), panicking with the error's message.
+    #[track_caller]
+    pub fn logspace_sized(start: T, end: T, steps: usize, base: T) -> Self {
+        Self::try_logspace_sized(start, end, steps, base).or_panic()
+    }
+}
+
+/// `iter.collect::<Tensor<T, Shape![_]>>()`: a 1-D tensor of the items in order (PyTorch
+/// `torch.tensor(list(iter))`, NumPy `np.fromiter`; ndarray's `Array1: FromIterator`).
+///
+/// # Panics
+/// When more than `isize::MAX` items arrive (a `Vec` cannot hold them anyway).
+impl<T: Element> FromIterator<T> for Tensor<T, (Dyn,)> {
+    #[doc(alias = "fromiter")]
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let data: Vec<T> = iter.into_iter().collect();
+        let layout = Layout::contiguous(&[data.len()]).or_panic();
+        TensorBase::from_parts(data, layout)
+    }
+}
+/// `iter.collect::<Tensor<T, DynShape>>()`: a rank-1 [`DynShape`] tensor of the items in order
+/// (PyTorch `torch.tensor(list(iter))`, NumPy `np.fromiter`).
+impl<T: Element> FromIterator<T> for Tensor<T, DynShape> {
+    #[doc(alias = "fromiter")]
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        iter.into_iter().collect::<Tensor<T, (Dyn,)>>().into_dyn()
+    }
+}
+
+/// Zeros of the fully static shape `S` ([`Tensor::zeros`]): PyTorch `torch.zeros(S)`, NumPy
+/// `np.zeros(S)`; ndarray `Array::default`, nalgebra `zeros`.
+impl<T: Element, S: AllStatic> Default for Tensor<T, S> {
+    fn default() -> Self {
+        Self::zeros()
+    }
+}
+
+impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// A new contiguous tensor of the same shape (and shape type) with every element `value`:
+    /// PyTorch `torch.full_like(x, value)`, NumPy `np.full_like`. Owned on the heap, or inline
+    /// when `self` is an inline [`STensor`](crate::STensor) (no allocation).
+    ///
+    /// # Errors
+    /// [`ShapeError::Alloc`] when the buffer cannot be allocated.
+    pub fn try_full_like(&self, value: D::Elem) -> Result<OutTensor<D, D::Elem, S>, ShapeError> {
+        let mut out = <Out<D, D::Elem, S> as OutData<D::Elem>>::zeroed(self.numel())?;
+        out.as_mut_slice().fill(value);
+        let lay = LayoutRepr::row_major::<S>(|| Layout::contiguous(self.sizes()))?;
+        Ok(TensorBase::from_lay(out, lay))
+    }
+    /// [`try_full_like`](Self::try_full_like), panicking with the error's message.
+    #[track_caller]
+    pub fn full_like(&self, value: D::Elem) -> OutTensor<D, D::Elem, S> {
+        self.try_full_like(value).or_panic()
+    }
+    /// Zeros of the same shape: PyTorch `torch.zeros_like(x)`, NumPy `np.zeros_like`. As
+    /// [`full_like`](Self::full_like).
+    ///
+    /// # Panics
+    /// When the buffer cannot be allocated.
+    #[track_caller]
+    pub fn zeros_like(&self) -> OutTensor<D, D::Elem, S> {
+        self.full_like(D::Elem::ZERO)
+    }
+    /// Ones of the same shape: PyTorch `torch.ones_like(x)`, NumPy `np.ones_like`. As
+    /// [`full_like`](Self::full_like).
+    ///
+    /// # Panics
+    /// When the buffer cannot be allocated.
+    #[track_caller]
+    pub fn ones_like(&self) -> OutTensor<D, D::Elem, S> {
+        self.full_like(D::Elem::ONE)
+    }
+}
