@@ -1,15 +1,83 @@
-//! PyTorch-style `Display` (`tensor([[1, 2], [3, 4]])`, summarised with `...` past 1000
-//! elements) and a `Debug` that adds sizes and strides.
+//! PyTorch-style `Display` (`tensor([[1, 2], [3, 4]])`, `tensor([0.1000, 1.5000])`, summarised
+//! with `...` past 1000 elements) and a `Debug` that adds sizes and strides.
 use crate::shape::Shape;
 use crate::storage::Data;
 use crate::tensor::TensorBase;
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::any::Any;
 use core::fmt::{self, Write};
 
 /// Elements past which each dim is shown as its first and last 3 entries, as PyTorch does.
 const SUMMARY_THRESHOLD: usize = 1000;
 const EDGE: usize = 3;
+/// Digits after the point for floats, PyTorch's default `precision=4`.
+const PRECISION: usize = 4;
+
+/// The value of a float element as `f64` (`None` for integer and bool elements).
+fn float_value<T: 'static>(x: &T) -> Option<f64> {
+    let x = x as &dyn Any;
+    x.downcast_ref::<f32>()
+        .map(|&v| f64::from(v))
+        .or_else(|| x.downcast_ref::<f64>().copied())
+        .or_else(|| x.downcast_ref::<half::f16>().map(|v| v.to_f64()))
+        .or_else(|| x.downcast_ref::<half::bf16>().map(|v| v.to_f64()))
+}
+
+/// How every float of one tensor is printed, chosen from the shown values as PyTorch's
+/// `_Formatter` chooses: integers as `1.`, others with 4 decimals (`0.5000`), and scientific
+/// notation (`1.0000e-05`) when the nonzero magnitudes span more than a factor 1000, exceed 1e8 or
+/// (for non-integers) fall below 1e-4.
+#[derive(Clone, Copy, Debug)]
+enum FloatMode {
+    Int,
+    Fixed(usize),
+    Sci(usize),
+}
+
+impl FloatMode {
+    /// The mode for `values` (the shown elements); an explicit `precision` (`{:.2}`) replaces
+    /// PyTorch's 4 digits and prints integers with that many decimals too.
+    fn choose(values: impl Iterator<Item = f64>, precision: Option<usize>) -> FloatMode {
+        let p = precision.unwrap_or(PRECISION);
+        let (mut int, mut min, mut max, mut any) = (true, f64::INFINITY, 0f64, false);
+        for v in values.filter(|v| v.is_finite() && *v != 0.0) {
+            let a = v.abs();
+            any = true;
+            min = min.min(a);
+            max = max.max(a);
+            int &= v == v.ceil();
+        }
+        let wide = any && (max / min > 1000.0 || max > 1.0e8);
+        match (int, precision) {
+            _ if wide || (!int && min < 1.0e-4) => FloatMode::Sci(p),
+            (true, None) => FloatMode::Int,
+            _ => FloatMode::Fixed(p),
+        }
+    }
+
+    fn format(self, v: f64, out: &mut String) {
+        if v.is_nan() {
+            return out.push_str("nan");
+        }
+        if v.is_infinite() {
+            return out.push_str(if v > 0.0 { "inf" } else { "-inf" });
+        }
+        match self {
+            FloatMode::Int => write!(out, "{v:.0}."),
+            FloatMode::Fixed(p) => write!(out, "{v:.p$}"),
+            FloatMode::Sci(p) => {
+                // Rust writes `1.2346e8`; PyTorch (Python) writes `1.2346e+08`.
+                let s = alloc::format!("{v:.p$e}");
+                let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
+                let exp: i32 = exp.parse().unwrap_or(0);
+                let sign = if exp < 0 { '-' } else { '+' };
+                write!(out, "{mantissa}e{sign}{:02}", exp.unsigned_abs())
+            }
+        }
+        .unwrap();
+    }
+}
 
 /// The coordinates shown along a dim of `n` elements (`None` marks the `...`).
 fn shown(n: usize, summarise: bool) -> Vec<Option<usize>> {
@@ -21,8 +89,10 @@ fn shown(n: usize, summarise: bool) -> Vec<Option<usize>> {
 }
 
 impl<D: Data, S: Shape> fmt::Display for TensorBase<D, S> {
-    /// `tensor([[1.0, 2.0], [3.0, 4.0]])`, one row per line; a precision (`{:.2}`) applies to
-    /// every element.
+    /// `tensor([[1., 2.], [3., 4.]])`, one row per line, as PyTorch prints: floats that are all
+    /// integers as `1.`, other floats with 4 decimals (`tensor([0.1000, 1.5000])`), in scientific
+    /// notation (`1.0000e-05`) when their magnitudes span more than a factor 1000, and right
+    /// aligned to a common width. A precision (`{:.2}`) sets the decimals of every float element.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.numel() == 0 {
             // PyTorch's form for empty tensors; no dim is walked (one may be huge).
@@ -35,8 +105,17 @@ impl<D: Data, S: Shape> fmt::Display for TensorBase<D, S> {
         let summarise = self.numel() > SUMMARY_THRESHOLD;
         let data = self.data.as_slice();
         let precision = f.precision();
+        let float_mode = float_value(&data[self.layout().offset()]).is_some().then(|| {
+            let mut shown_values = Vec::new();
+            visit(self, summarise, &mut Vec::new(), &mut |o| shown_values.extend(float_value(&data[o])));
+            FloatMode::choose(shown_values.into_iter(), precision)
+        });
         let cell = |o: usize| -> String {
             let mut s = String::new();
+            if let Some(mode) = float_mode {
+                mode.format(float_value(&data[o]).expect("a float element"), &mut s);
+                return s;
+            }
             match precision {
                 Some(p) => write!(s, "{:.*}", p, data[o]),
                 None => write!(s, "{}", data[o]),
@@ -44,9 +123,14 @@ impl<D: Data, S: Shape> fmt::Display for TensorBase<D, S> {
             .unwrap();
             s
         };
-        // Width of the widest shown element, for right alignment.
+        // Width of the widest shown element, for right alignment. For floats, as PyTorch, only the
+        // finite nonzero ones count (`tensor([inf, 1.])`, `tensor([0., 0.])`).
         let mut width = 0;
-        visit(self, summarise, &mut Vec::new(), &mut |o| width = width.max(cell(o).chars().count()));
+        visit(self, summarise, &mut Vec::new(), &mut |o| {
+            if float_mode.is_none() || float_value(&data[o]).is_some_and(|v| v.is_finite() && v != 0.0) {
+                width = width.max(cell(o).chars().count());
+            }
+        });
         f.write_str("tensor(")?;
         let mut out = String::new();
         render(self, summarise, &mut Vec::new(), 0, width, &cell, &mut out);

@@ -125,7 +125,7 @@ impl<T: Element, const N: usize> Tensor<T, (Const<N>, Const<N>)> {
 #[inline]
 fn lin_value<T: Float>(start: T, end: T, step: T, i: usize, steps: usize) -> T {
     let f = |k: usize| T::from(k).expect("a step count is representable in every float type");
-    if i < steps / 2 {
+    if i < steps / 2 || steps == 1 {
         start + step * f(i)
     } else {
         end - step * f(steps - 1 - i)
