@@ -134,3 +134,73 @@ fn integer_functions_and_unary_minus() {
     let d = Tensor::from([[1.0f64, -4.0]]).into_dyn();
     assert_eq!(d.abs().sqrt().to_vec(), vec![1.0, 2.0]);
 }
+
+#[test]
+fn comparisons_broadcast_and_take_scalars() {
+    let a = Tensor::<f32, Shape![2, 3]>::from([[1., 5., f32::NAN], [4., 2., 6.]]);
+    let b = Tensor::from([2.0f32, 2.0, 2.0]);
+    let g: Tensor<bool, Shape![2, 3]> = a.greater(&b);
+    assert_eq!(g.to_vec(), vec![false, true, false, true, false, true]);
+    assert_eq!(a.greater_equal(2.0).to_vec(), vec![false, true, false, true, true, true]);
+    assert_eq!(a.less(&b).to_vec(), vec![true, false, false, false, false, false]);
+    assert_eq!(a.less_equal(4.0).to_vec(), vec![true, false, false, true, true, false]);
+    assert_eq!(a.equal(&b).to_vec(), vec![false, false, false, false, true, false]);
+    assert_eq!(a.not_equal(2.0).to_vec(), vec![true, true, true, true, false, true], "NaN != x");
+    // Column against row: [2, 1] with [3] gives [2, 3].
+    let col = Tensor::from([[3i32], [0]]);
+    let row = Tensor::from([1i32, 3, 5]);
+    assert_eq!(col.less(&row).to_vec(), vec![false, false, true, true, true, true]);
+    // Dynamic shapes are checked at run time.
+    let d = a.clone().into_dyn();
+    let bad = Tensor::from([1.0f32, 2.0]).into_dyn();
+    assert!(matches!(d.try_greater(&bad), Err(ShapeError::Broadcast { .. })));
+    assert_eq!(d.greater(&b).sizes(), &[2, 3]);
+    // Logic on masks.
+    let m = a.greater(3.0);
+    let n = a.less(5.5);
+    assert_eq!((&m & &n).to_vec(), vec![false, true, false, true, false, false]);
+    assert_eq!((&m | &n).to_vec(), vec![true, true, false, true, true, true]);
+    assert_eq!((&m ^ &n).to_vec(), vec![true, false, false, false, true, true]);
+    assert_eq!((!&m).to_vec(), vec![true, false, true, false, true, false]);
+    assert!((&m | &n).any() && !(&m & &n).all());
+    let masked = t!(a[&m]);
+    assert_eq!(masked.to_vec(), vec![5.0, 4.0, 6.0]);
+}
+
+#[test]
+fn binary_functions_match_numpy() {
+    let x = Tensor::from([[-2.0f64, 0.5], [3.0, f64::NAN]]);
+    let y = Tensor::from([1.5f64, -1.0]);
+    assert_eq!(x.maximum(&y).to_vec()[..3], [1.5, 0.5, 3.0]);
+    assert!(x.maximum(&y).at([1, 1]).is_nan(), "maximum propagates NaN, as numpy.maximum");
+    assert_eq!(x.minimum(0.0).to_vec()[..3], [-2.0, 0.0, 0.0]);
+    // numpy: np.power([[ -2, .5],[3, nan]], [1.5, -1]) -> [[nan, 2.], [5.196152422706632, nan]]
+    let p = x.pow(&y).to_vec();
+    assert!(p[0].is_nan() && p[1] == 2.0 && (p[2] - 5.196152422706632).abs() < 1e-15);
+    // numpy: np.arctan2([[-2, .5], [3, nan]], [1.5, -1]) -> [-0.9272952180016122, 2.677945044588987, 1.1071487177940904, nan]
+    let t = x.atan2(&y).to_vec();
+    for (g, w) in t.iter().zip([-0.9272952180016122, 2.677945044588987, 1.1071487177940904]) {
+        assert!((g - w).abs() < 1e-15);
+    }
+    assert_eq!(Tensor::from([3e300f64]).hypot(4e300).at([0]), 5e300, "no overflow");
+    assert_eq!(Tensor::from([7i32, -7]).maximum(0).to_vec(), vec![7, 0]);
+    let z = x.zip_with(&Tensor::from([true, false]), |v, keep| if keep { v } else { 0.0 });
+    assert_eq!(z.to_vec()[..3], [-2.0, 0.0, 3.0]);
+    let mut acc = Tensor::<f64, Shape![2, 2]>::zeros();
+    acc.zip_inplace(&y, |a, b| *a += 2.0 * b);
+    assert_eq!(acc.to_vec(), vec![3.0, -2.0, 3.0, -2.0]);
+    let mut dz = Tensor::<f64, DynShape>::zeros_sized(&[2, 2]);
+    assert!(dz.try_zip_inplace(&Tensor::from([1.0, 2.0, 3.0]).into_dyn(), |a, b| *a = b).is_err());
+    assert_eq!(dz.to_vec(), vec![0.0; 4], "a failed zip_inplace writes nothing");
+    // isclose / allclose (PyTorch defaults rtol 1e-5, atol 1e-8).
+    let u = Tensor::from([1.0f32, 1e-9, f32::NAN, f32::INFINITY]);
+    let v = Tensor::from([1.000001f32, 0.0, f32::NAN, f32::INFINITY]);
+    assert_eq!(u.isclose(&v, 1e-5, 1e-8).to_vec(), vec![true, true, false, true]);
+    assert!(!u.allclose(&v, 1e-5, 1e-8));
+    assert!(t!(u[..2]).allclose(&t!(v[..2]), 1e-5, 1e-8));
+    // Inline operands stay inline.
+    let s = stensor([1.0f32, 4.0]);
+    let c: STensor<bool, Shape![2]> = s.greater(2.0);
+    let m: STensor<f32, Shape![2]> = s.maximum(&stensor([3.0f32, 3.0]));
+    assert_eq!((c.to_vec(), m.to_vec()), (vec![false, true], vec![3.0, 4.0]));
+}

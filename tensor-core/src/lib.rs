@@ -32,6 +32,7 @@ pub use half::{bf16, f16};
 pub use index::SliceArg;
 pub use layout::Layout;
 pub use num::Num;
+pub use ops::binary::Operand;
 pub use ops::reduce::Norm;
 pub use shape::axes::Axis;
 pub use shape::{DynShape, Shape, MAX_RANK};

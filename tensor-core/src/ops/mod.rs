@@ -3,6 +3,7 @@
 //! [`TensorBase`](crate::TensorBase) and operator impls; this module holds only the traits they
 //! need.
 mod arith;
+pub mod binary;
 #[cfg(feature = "linalg")]
 pub mod linalg;
 mod matmul;

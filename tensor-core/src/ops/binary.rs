@@ -1,0 +1,297 @@
+//! Element-wise functions of two operands with broadcasting: the comparisons (`greater`, `less`,
+//! `equal`, ... giving bool tensors), `maximum`/`minimum`, `pow`/`atan2`/`hypot`, the public
+//! [`zip_with`](TensorBase::zip_with) and [`zip_inplace`](TensorBase::zip_inplace), and the logic
+//! operators `! & | ^` on bool tensors.
+//!
+//! The right operand is a tensor or view (by reference; broadcast, with a typed result shape and
+//! a compile error for static shapes that cannot broadcast, as for `+`) or a scalar of the
+//! element type (see [`Operand`]).
+//!
+//! **Why `greater`, not `gt`:** the comparisons use NumPy's element-wise ufunc names (`greater`,
+//! `greater_equal`, `less`, `less_equal`, `equal`, `not_equal`, which PyTorch also accepts as
+//! aliases of `gt`, `ge`, `lt`, `le`, `eq`, `ne`). The short names are the methods of
+//! `PartialOrd`/`PartialEq`, which return one `bool`: reusing them for tensor-valued methods would
+//! make `a.lt(&b)` mean different things in generic and concrete code. `doc(alias)` finds them
+//! under the short names.
+use crate::error::{OrPanic, ShapeError};
+use crate::kernels;
+use crate::kernels::small;
+use crate::num::Num;
+use crate::ops::arith::broadcast_zip;
+use crate::shape::{AssignShape, Broadcast, BroadcastShape, Shape};
+use crate::storage::{Data, DataMut, Element};
+use crate::tensor::{OutTensor, OutTensor2, TensorBase};
+use core::ops::{BitAnd, BitOr, BitXor, Not};
+use num_traits::Float;
+
+/// The right operand of a broadcasting element-wise method on `TensorBase<D, S>`: a tensor or
+/// view by reference (`&b`, broadcast with `S`; the result has the broadcast shape) or a scalar
+/// of the element type (the result has shape `S`).
+pub trait Operand<D: Data, S: Shape> {
+    /// The result tensor with elements `U`.
+    type Output<U: Element>;
+    /// `f(lhs, rhs)` element-wise.
+    #[doc(hidden)]
+    fn zip_from<U: Element>(
+        self,
+        lhs: &TensorBase<D, S>,
+        f: impl Fn(D::Elem, D::Elem) -> U + Sync + Send,
+    ) -> Result<Self::Output<U>, ShapeError>;
+}
+
+impl<D: Data, S: Shape + BroadcastShape<S2>, D2: Data<Elem = D::Elem>, S2: Shape> Operand<D, S>
+    for &TensorBase<D2, S2>
+{
+    type Output<U: Element> = OutTensor2<D, D2, U, Broadcast<S, S2>>;
+    #[inline(always)]
+    fn zip_from<U: Element>(
+        self,
+        lhs: &TensorBase<D, S>,
+        f: impl Fn(D::Elem, D::Elem) -> U + Sync + Send,
+    ) -> Result<Self::Output<U>, ShapeError> {
+        broadcast_zip(lhs, self, f)
+    }
+}
+
+macro_rules! scalar_operand {
+    ($($t:ty),*) => {$(
+        /// A scalar right operand: the result has the left side's shape.
+        impl<D: Data<Elem = $t>, S: Shape> Operand<D, S> for $t {
+            type Output<U: Element> = OutTensor<D, U, S>;
+            #[inline(always)]
+            fn zip_from<U: Element>(self, lhs: &TensorBase<D, S>, f: impl Fn($t, $t) -> U + Sync + Send) -> Result<Self::Output<U>, ShapeError> {
+                lhs.try_map(move |x| f(x, self))
+            }
+        }
+    )*};
+}
+scalar_operand!(f32, f64, half::f16, half::bf16, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, bool);
+
+macro_rules! binary_fns {
+    ($bound:path; $($(#[$attr:meta])* $m:ident, $try_m:ident, $torch:literal, $what:literal, $out:ty, |$a:ident, $b:ident| $body:expr;)*) => {
+        impl<D: Data, S: Shape> TensorBase<D, S>
+        where
+            D::Elem: $bound,
+        {
+            $(
+                #[doc = concat!("Element-wise ", $what, " with broadcasting (PyTorch `", $torch, "`): `rhs` is a tensor (`&b`; `[2, 3]` with `[3]` gives `[2, 3]`) or a scalar.")]
+                #[doc = ""]
+                #[doc = "# Errors"]
+                #[doc = "[`ShapeError::Broadcast`] naming both shapes when runtime sizes do not broadcast (static ones are a compile error); [`ShapeError::Alloc`]."]
+                $(#[$attr])*
+                pub fn $try_m<R: Operand<D, S>>(&self, rhs: R) -> Result<R::Output<$out>, ShapeError> {
+                    rhs.zip_from(self, |$a: D::Elem, $b: D::Elem| $body)
+                }
+                #[doc = concat!("[`", stringify!($try_m), "`](Self::", stringify!($try_m), "), panicking with the error's message.")]
+                $(#[$attr])*
+                #[track_caller]
+                pub fn $m<R: Operand<D, S>>(&self, rhs: R) -> R::Output<$out> {
+                    self.$try_m(rhs).or_panic()
+                }
+            )*
+        }
+    };
+}
+
+binary_fns! { Element;
+    #[doc(alias = "gt")] greater, try_greater, "gt", "`self > rhs` (a bool tensor; false where either is NaN)", bool, |a, b| a > b;
+    #[doc(alias = "ge")] greater_equal, try_greater_equal, "ge", "`self >= rhs` (a bool tensor)", bool, |a, b| a >= b;
+    #[doc(alias = "lt")] less, try_less, "lt", "`self < rhs` (a bool tensor)", bool, |a, b| a < b;
+    #[doc(alias = "le")] less_equal, try_less_equal, "le", "`self <= rhs` (a bool tensor)", bool, |a, b| a <= b;
+    #[doc(alias = "eq")] equal, try_equal, "eq", "`self == rhs` (a bool tensor; NumPy's `equal`, not PyTorch's whole-tensor `torch.equal`)", bool, |a, b| a == b;
+    #[doc(alias = "ne")] not_equal, try_not_equal, "ne", "`self != rhs` (a bool tensor; true where either is NaN)", bool, |a, b| a != b;
+}
+
+binary_fns! { Num;
+    #[doc(alias = "max")] maximum, try_maximum, "maximum", "maximum (NaN if either is NaN)", D::Elem, |a, b| Num::max(a, b);
+    #[doc(alias = "min")] minimum, try_minimum, "minimum", "minimum (NaN if either is NaN)", D::Elem, |a, b| Num::min(a, b);
+}
+
+binary_fns! { Float;
+    #[doc(alias = "powf")] pow, try_pow, "pow", "power `self^rhs`", D::Elem, |a, b| a.powf(b);
+    atan2, try_atan2, "atan2", "four-quadrant arctangent of `self / rhs` (radians)", D::Elem, |a, b| a.atan2(b);
+    hypot, try_hypot, "hypot", "`sqrt(self² + rhs²)` without overflow", D::Elem, |a, b| a.hypot(b);
+}
+
+/// `isclose`/`allclose`, the public broadcasting `zip_with`, and `zip_inplace`.
+impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// Element-wise `|self - other| <= atol + rtol * |other|` with broadcasting (PyTorch
+    /// `isclose`, NumPy `isclose`; NaN is never close, equal infinities are). PyTorch's defaults
+    /// are `rtol = 1e-5`, `atol = 1e-8`.
+    ///
+    /// # Errors
+    /// [`ShapeError::Broadcast`] naming both shapes; [`ShapeError::Alloc`].
+    pub fn try_isclose<R: Operand<D, S>>(&self, other: R, rtol: f64, atol: f64) -> Result<R::Output<bool>, ShapeError>
+    where
+        D::Elem: Float,
+    {
+        other.zip_from(self, move |a: D::Elem, b: D::Elem| close(a, b, rtol, atol))
+    }
+    /// [`try_isclose`](Self::try_isclose), panicking with the error's message.
+    #[track_caller]
+    pub fn isclose<R: Operand<D, S>>(&self, other: R, rtol: f64, atol: f64) -> R::Output<bool>
+    where
+        D::Elem: Float,
+    {
+        self.try_isclose(other, rtol, atol).or_panic()
+    }
+    /// Whether every element is [`isclose`](Self::isclose) to `other` (broadcast; PyTorch
+    /// `allclose`, no allocation).
+    ///
+    /// # Errors
+    /// [`ShapeError::Broadcast`] naming both shapes.
+    pub fn try_allclose<D2: Data<Elem = D::Elem>, S2: Shape>(
+        &self,
+        other: &TensorBase<D2, S2>,
+        rtol: f64,
+        atol: f64,
+    ) -> Result<bool, ShapeError>
+    where
+        D::Elem: Float,
+        S: BroadcastShape<S2>,
+    {
+        let (la, lb) = (self.layout(), other.layout());
+        let (sizes, r) = crate::shape::broadcast_sizes(la.sizes(), lb.sizes())?;
+        let (ea, eb) = (la.expand(&sizes[..r])?, lb.expand(&sizes[..r])?);
+        let (a, b) = (self.data.as_slice(), other.data.as_slice());
+        let mut all = true;
+        crate::layout::walk(&sizes[..r], [&ea, &eb], |[i, j]| all &= close(a[i], b[j], rtol, atol));
+        Ok(all)
+    }
+    /// [`try_allclose`](Self::try_allclose), panicking with the error's message.
+    #[track_caller]
+    pub fn allclose<D2: Data<Elem = D::Elem>, S2: Shape>(
+        &self,
+        other: &TensorBase<D2, S2>,
+        rtol: f64,
+        atol: f64,
+    ) -> bool
+    where
+        D::Elem: Float,
+        S: BroadcastShape<S2>,
+    {
+        self.try_allclose(other, rtol, atol).or_panic()
+    }
+
+    /// `f(a, b)` element-wise over `self` and `other` broadcast together, into a new tensor of the
+    /// broadcast shape (ndarray's `Zip::map_collect`, NumPy's binary ufuncs); the element types
+    /// may differ. Static shapes that cannot broadcast are a compile error.
+    ///
+    /// # Errors
+    /// [`ShapeError::Broadcast`] naming both shapes when runtime sizes do not broadcast;
+    /// [`ShapeError::Alloc`].
+    #[doc(alias = "map_collect")]
+    pub fn try_zip_with<D2: Data, S2: Shape, U: Element>(
+        &self,
+        other: &TensorBase<D2, S2>,
+        f: impl Fn(D::Elem, D2::Elem) -> U + Sync + Send,
+    ) -> Result<OutTensor2<D, D2, U, Broadcast<S, S2>>, ShapeError>
+    where
+        S: BroadcastShape<S2>,
+    {
+        broadcast_zip(self, other, f)
+    }
+    /// [`try_zip_with`](Self::try_zip_with), panicking with the error's message.
+    #[track_caller]
+    pub fn zip_with<D2: Data, S2: Shape, U: Element>(
+        &self,
+        other: &TensorBase<D2, S2>,
+        f: impl Fn(D::Elem, D2::Elem) -> U + Sync + Send,
+    ) -> OutTensor2<D, D2, U, Broadcast<S, S2>>
+    where
+        S: BroadcastShape<S2>,
+    {
+        self.try_zip_with(other, f).or_panic()
+    }
+
+    /// `f(&mut a, b)` for every element `a` of `self` with `other` broadcast to `self`'s shape,
+    /// in place (ndarray's `Zip::for_each` / `zip_mut_with`). A static `other` that does not
+    /// broadcast to `self` is a compile error; runtime sizes are checked before the first write.
+    ///
+    /// # Errors
+    /// [`ShapeError::Expand`] when `other` does not broadcast to `self` (nothing is written).
+    #[doc(alias = "zip_mut_with")]
+    pub fn try_zip_inplace<D2: Data, S2: AssignShape<S>>(
+        &mut self,
+        other: &TensorBase<D2, S2>,
+        f: impl Fn(&mut D::Elem, D2::Elem),
+    ) -> Result<(), ShapeError>
+    where
+        D: DataMut,
+    {
+        if const { D::INLINE && D2::INLINE && small::is_static::<S>() && small::is_static::<S2>() } {
+            small::zip_assign::<S, S2, _, _>(self.data.as_mut_slice(), other.data.as_slice(), f);
+            return Ok(());
+        }
+        let ls = other.layout().expand_for_assign(self.layout().sizes())?;
+        let ld = *self.layout();
+        kernels::zip_assign(self.data.as_mut_slice(), &ld, other.data.as_slice(), &ls, f);
+        Ok(())
+    }
+    /// [`try_zip_inplace`](Self::try_zip_inplace), panicking with the error's message.
+    #[track_caller]
+    pub fn zip_inplace<D2: Data, S2: AssignShape<S>>(
+        &mut self,
+        other: &TensorBase<D2, S2>,
+        f: impl Fn(&mut D::Elem, D2::Elem),
+    ) where
+        D: DataMut,
+    {
+        self.try_zip_inplace(other, f).or_panic()
+    }
+}
+
+/// `|a - b| <= atol + rtol |b|`, NaN never close, equal values (infinities) always.
+#[inline(always)]
+fn close<T: Float>(a: T, b: T, rtol: f64, atol: f64) -> bool {
+    if a == b {
+        return true;
+    }
+    let (a, b) = (a.to_f64().unwrap_or(f64::NAN), b.to_f64().unwrap_or(f64::NAN));
+    (a - b).abs() <= atol + rtol * b.abs()
+}
+
+macro_rules! logic_op {
+    ($Tr:ident, $m:ident, $op:tt, $torch:literal) => {
+        #[doc = concat!("Element-wise logical `", stringify!($op), "` of bool tensors with broadcasting (PyTorch `", $torch, "`).")]
+        impl<D: Data<Elem = bool>, S: Shape + BroadcastShape<S2>, D2: Data<Elem = bool>, S2: Shape> $Tr<&TensorBase<D2, S2>>
+            for &TensorBase<D, S>
+        {
+            type Output = OutTensor2<D, D2, bool, Broadcast<S, S2>>;
+            #[track_caller]
+            fn $m(self, rhs: &TensorBase<D2, S2>) -> Self::Output {
+                self.zip_with(rhs, |a, b| a $op b)
+            }
+        }
+        #[doc = concat!("Element-wise logical `", stringify!($op), "` of bool tensors (by value).")]
+        impl<D: Data<Elem = bool>, S: Shape + BroadcastShape<S2>, D2: Data<Elem = bool>, S2: Shape> $Tr<TensorBase<D2, S2>>
+            for TensorBase<D, S>
+        {
+            type Output = OutTensor2<D, D2, bool, Broadcast<S, S2>>;
+            #[track_caller]
+            fn $m(self, rhs: TensorBase<D2, S2>) -> Self::Output {
+                self.zip_with(&rhs, |a, b| a $op b)
+            }
+        }
+    };
+}
+logic_op!(BitAnd, bitand, &, "logical_and");
+logic_op!(BitOr, bitor, |, "logical_or");
+logic_op!(BitXor, bitxor, ^, "logical_xor");
+
+/// Element-wise logical not of a bool tensor (PyTorch `logical_not`, `~mask`).
+impl<D: Data<Elem = bool>, S: Shape> Not for &TensorBase<D, S> {
+    type Output = OutTensor<D, bool, S>;
+    #[track_caller]
+    fn not(self) -> Self::Output {
+        self.map(|a| !a)
+    }
+}
+/// Element-wise logical not of a bool tensor (by value).
+impl<D: Data<Elem = bool>, S: Shape> Not for TensorBase<D, S> {
+    type Output = OutTensor<D, bool, S>;
+    #[track_caller]
+    fn not(self) -> Self::Output {
+        self.map(|a| !a)
+    }
+}
