@@ -2,6 +2,7 @@
 //! forms through strided views, integer abs/signum/clamp, unary minus.
 #![allow(clippy::approx_constant, clippy::type_complexity)]
 use shaped::prelude::*;
+use shaped::Norm;
 
 const SIGMOID: [f64; 9] = [
     1.3887943864771144e-11,
@@ -203,4 +204,63 @@ fn binary_functions_match_numpy() {
     let c: STensor<bool, Shape![2]> = s.greater(2.0);
     let m: STensor<f32, Shape![2]> = s.maximum(&stensor([3.0f32, 3.0]));
     assert_eq!((c.to_vec(), m.to_vec()), (vec![false, true], vec![3.0, 4.0]));
+}
+
+// Values from NumPy (np.cumsum, np.cumprod, a stable softmax, np.linalg.norm).
+const CUMSUM0: [f64; 6] = [1.5, -2.0, 3.0, 1.75, 2.0, 2.0];
+const CUMSUM1: [f64; 6] = [1.5, -0.5, 2.5, 0.25, 4.25, 3.25];
+const CUMPROD1: [f64; 6] = [1.5, -3.0, -9.0, 0.25, 1.0, -1.0];
+const SOFTMAX0: [f64; 6] = [
+    0.7772998611746911,
+    0.0024726231566347748,
+    0.9820137900379085,
+    0.22270013882530884,
+    0.9975273768433653,
+    0.017986209962091555,
+];
+const SOFTMAX1: [f64; 6] = [
+    0.18142608857948594,
+    0.005478593159646257,
+    0.8130953182608678,
+    0.022827096243298196,
+    0.9706328311846076,
+    0.006540072572094158,
+];
+const LOG_SOFTMAX1: [f64; 6] = [
+    -1.706906933673413,
+    -5.206906933673413,
+    -0.2069069336734131,
+    -3.779807016924114,
+    -0.02980701692411421,
+    -5.0298070169241145,
+];
+const DIST2: f64 = 5.178078794301995;
+
+#[test]
+fn scans_and_softmax_match_numpy() {
+    let x = Tensor::<f64, Shape![2, 3]>::from([[1.5, -2.0, 3.0], [0.25, 4.0, -1.0]]);
+    close(&x.cumsum::<0>().to_vec(), &CUMSUM0, "cumsum 0");
+    close(&x.cumsum::<-1>().to_vec(), &CUMSUM1, "cumsum -1");
+    close(&x.cumprod::<1>().to_vec(), &CUMPROD1, "cumprod 1");
+    close(&x.softmax::<0>().to_vec(), &SOFTMAX0, "softmax 0");
+    close(&x.softmax::<1>().to_vec(), &SOFTMAX1, "softmax 1");
+    close(&x.log_softmax::<1>().to_vec(), &LOG_SOFTMAX1, "log_softmax 1");
+    // Through a transposed view and the runtime-axis forms: the same lines.
+    let t = x.t();
+    close(&t.softmax_dyn(0).t().contiguous().to_vec(), &SOFTMAX1, "softmax of a transposed view");
+    close(&x.clone().into_dyn().cumsum_dyn(1).to_vec(), &CUMSUM1, "cumsum_dyn");
+    assert!(matches!(x.try_cumsum_dyn(2), Err(ShapeError::Axis { .. })));
+    assert!((x.dist(&Tensor::from([1.0, 1.0, 1.0]), Norm::L2) - DIST2).abs() < 1e-12);
+    // Stability: huge logits do not overflow.
+    let big = Tensor::from([1000.0f32, 1000.0, -1000.0]);
+    assert_eq!(big.softmax::<0>().to_vec(), vec![0.5, 0.5, 0.0]);
+    assert_eq!(big.log_softmax::<0>().at([0]), -std::f32::consts::LN_2);
+    // Integer scans widen and never wrap.
+    let i = Tensor::from([i32::MAX, i32::MAX, 1]);
+    let c: Tensor<i64, Shape![3]> = i.cumsum::<0>();
+    assert_eq!(c.to_vec(), vec![i32::MAX as i64, 2 * i32::MAX as i64, 2 * i32::MAX as i64 + 1]);
+    assert!(Tensor::from([i64::MAX, 2]).try_cumprod::<0>().is_err());
+    // Inline stays inline.
+    let s: STensor<f32, Shape![2, 2]> = stensor([[1.0f32, 2.0], [3.0, 4.0]]).cumsum::<1>();
+    assert_eq!(s.to_vec(), vec![1.0, 3.0, 3.0, 7.0]);
 }

@@ -170,3 +170,46 @@ pub(crate) fn small_reduce<S: Shape, T: Element, R: Reducer<T>>(
     });
     err.map_or(Ok(()), Err)
 }
+
+/// One line of a tensor along an axis: `n` elements of `src` from `start` at `stride` (the
+/// layout's own values, so every position is inside the buffer the layout was checked against).
+pub(crate) struct Line<'a, T> {
+    src: &'a [T],
+    start: usize,
+    stride: isize,
+    /// The number of elements.
+    pub(crate) n: usize,
+}
+impl<T: Copy> Line<'_, T> {
+    /// Element `k < n` of the line.
+    #[inline(always)]
+    pub(crate) fn get(&self, k: usize) -> T {
+        self.src[self.start.wrapping_add_signed(k as isize * self.stride)]
+    }
+}
+
+/// Calls `f(line, out_line)` for every line of `src` (layout `l`) along `axis`, where `out_line`
+/// is the same line of `out`, the row-major buffer of `l`'s sizes, as `(out, start, stride)`:
+/// what scans (cumsum) and per-line normalisations (softmax) need.
+pub(crate) fn for_each_line<T: Element, U>(
+    out: &mut [U],
+    src: &[T],
+    l: &Layout,
+    axis: usize,
+    mut f: impl FnMut(&Line<'_, T>, &mut [U], usize, usize),
+) -> Result<(), ShapeError> {
+    let sizes = l.sizes();
+    let n = sizes[axis];
+    if l.numel() == 0 {
+        return Ok(());
+    }
+    let ol = Layout::contiguous(sizes)?;
+    let mut lines = [1usize; MAX_RANK];
+    lines[..sizes.len()].copy_from_slice(sizes);
+    lines[axis] = 1;
+    let (stride, ostride) = (l.strides()[axis], ol.strides()[axis] as usize);
+    walk(&lines[..sizes.len()], [l, &ol], |[i, o]| {
+        f(&Line { src, start: i, stride, n }, out, o, ostride);
+    });
+    Ok(())
+}

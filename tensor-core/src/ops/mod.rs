@@ -8,6 +8,7 @@ pub mod binary;
 pub mod linalg;
 mod matmul;
 pub mod reduce;
+mod scan;
 pub mod select;
 pub mod square;
 mod unary;

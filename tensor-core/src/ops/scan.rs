@@ -1,0 +1,175 @@
+//! Operations along one axis that keep the shape: `cumsum`, `cumprod`, `softmax`,
+//! `log_softmax`; and `dist`. The axis is a const parameter checked at compile time for tuple
+//! shapes (`cumsum::<1>()`), or a runtime value (`cumsum_dyn(1)`); either way the result has the
+//! input's shape type.
+use crate::error::{OrPanic, ShapeError};
+use crate::kernels::fold::{for_each_line, Line};
+use crate::layout::normalize_axis;
+use crate::num::Num;
+use crate::ops::reduce::Norm;
+use crate::shape::{BroadcastShape, RemoveAxis, Shape};
+use crate::storage::{Data, DataMut, Element, Out, OutData};
+use crate::tensor::OutTensor;
+use crate::tensor::TensorBase;
+use num_traits::Float;
+
+impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// A new tensor of `self`'s shape (row-major, inline for an inline input) whose lines along
+    /// `axis` are `f(line, out, start, stride)`.
+    fn per_line<U: Element>(
+        &self,
+        axis: isize,
+        f: impl FnMut(&Line<'_, D::Elem>, &mut [U], usize, usize) -> Result<(), ShapeError>,
+    ) -> Result<OutTensor<D, U, S>, ShapeError> {
+        let axis = normalize_axis(axis, self.rank())?;
+        let mut out = <Out<D, U, S>>::zeroed(self.numel())?;
+        let mut f = f;
+        let mut err = Ok(());
+        for_each_line(out.as_mut_slice(), self.data.as_slice(), self.layout(), axis, |line, o, start, stride| {
+            if err.is_ok() {
+                err = f(line, o, start, stride);
+            }
+        })?;
+        err?;
+        let lay = crate::layout::LayoutRepr::try_from_layout::<S>(crate::layout::Layout::contiguous(self.sizes())?)?;
+        Ok(TensorBase::from_lay(out, lay))
+    }
+
+    fn cumsum_rt(&self, axis: isize) -> Result<OutTensor<D, <D::Elem as Num>::Sum, S>, ShapeError>
+    where
+        D::Elem: Num,
+    {
+        self.per_line(axis, |line, out, start, stride| {
+            let mut acc = <D::Elem as Num>::ACC0;
+            for k in 0..line.n {
+                <D::Elem as Num>::acc(&mut acc, line.get(k));
+                out[start + k * stride] = <D::Elem as Num>::acc_finish(acc)
+                    .ok_or_else(|| ShapeError::Invalid("cumsum: the integer result does not fit 64 bits".into()))?;
+            }
+            Ok(())
+        })
+    }
+
+    fn cumprod_rt(&self, axis: isize) -> Result<OutTensor<D, <D::Elem as Num>::Sum, S>, ShapeError>
+    where
+        D::Elem: Num,
+    {
+        self.per_line(axis, |line, out, start, stride| {
+            let mut acc = <<D::Elem as Num>::Sum as Element>::ONE;
+            for k in 0..line.n {
+                acc = <<D::Elem as Num>::Sum as Num>::checked_mul(acc, <D::Elem as Num>::to_sum(line.get(k)))
+                    .ok_or_else(|| ShapeError::Invalid("cumprod: the integer result does not fit 64 bits".into()))?;
+                out[start + k * stride] = acc;
+            }
+            Ok(())
+        })
+    }
+
+    fn softmax_rt(&self, axis: isize, log: bool) -> Result<OutTensor<D, D::Elem, S>, ShapeError>
+    where
+        D::Elem: Float + Num,
+    {
+        self.per_line(axis, |line, out, start, stride| {
+            // Shift by the maximum so that exp never overflows (an all -inf line gives NaN, as
+            // PyTorch).
+            let mut m = D::Elem::neg_infinity();
+            for k in 0..line.n {
+                m = <D::Elem as Num>::max(m, line.get(k));
+            }
+            let (mut s, mut c) = (D::Elem::ZERO, D::Elem::ZERO);
+            for k in 0..line.n {
+                let y = (line.get(k) - m).exp() - c;
+                let t = s + y;
+                c = (t - s) - y;
+                s = t;
+            }
+            let ls = s.ln();
+            for k in 0..line.n {
+                let d = line.get(k) - m;
+                out[start + k * stride] = if log { d - ls } else { d.exp() / s };
+            }
+            Ok(())
+        })
+    }
+}
+
+macro_rules! along_axis {
+    ($doc:literal, $torch:literal, $out:ty, [$($bound:tt)*], |$s:ident, $ax:ident| $run:expr,
+     $m:ident $try_m:ident $dy:ident $try_dy:ident) => {
+        impl<D: Data, S: Shape> TensorBase<D, S>
+        where
+            $($bound)*
+        {
+            #[doc = concat!($doc, " along axis `A` (PyTorch `", $torch, "(dim=A)`): same shape. The axis is checked at compile time for tuple shapes.")]
+            #[doc = ""]
+            #[doc = "# Errors"]
+            #[doc = "[`ShapeError::Axis`] for a [`DynShape`](crate::DynShape) tensor without axis `A`; an integer result past 64 bits; [`ShapeError::Alloc`]."]
+            pub fn $try_m<const A: isize>(&self) -> Result<OutTensor<D, $out, S>, ShapeError>
+            where
+                S: RemoveAxis<A>,
+            {
+                let ($s, $ax) = (self, A);
+                $run
+            }
+            #[doc = concat!("[`", stringify!($try_m), "`](Self::", stringify!($try_m), "), panicking with the error's message.")]
+            #[track_caller]
+            pub fn $m<const A: isize>(&self) -> OutTensor<D, $out, S>
+            where
+                S: RemoveAxis<A>,
+            {
+                self.$try_m::<A>().or_panic()
+            }
+            #[doc = concat!($doc, " along a runtime axis (negative counts from the end; PyTorch `", $torch, "(dim=axis)`): same shape.")]
+            #[doc = ""]
+            #[doc = "# Errors"]
+            #[doc = "[`ShapeError::Axis`]; an integer result past 64 bits; [`ShapeError::Alloc`]."]
+            pub fn $try_dy(&self, axis: isize) -> Result<OutTensor<D, $out, S>, ShapeError> {
+                let ($s, $ax) = (self, axis);
+                $run
+            }
+            #[doc = concat!("[`", stringify!($try_dy), "`](Self::", stringify!($try_dy), "), panicking with the error's message.")]
+            #[track_caller]
+            pub fn $dy(&self, axis: isize) -> OutTensor<D, $out, S> {
+                self.$try_dy(axis).or_panic()
+            }
+        }
+    };
+}
+
+along_axis!("Cumulative sum (exact for integers, as `i64`/`u64`; Kahan-compensated for floats)", "cumsum",
+    <D::Elem as Num>::Sum, [D::Elem: Num], |s, a| s.cumsum_rt(a), cumsum try_cumsum cumsum_dyn try_cumsum_dyn);
+along_axis!("Cumulative product (checked for integers, as `i64`/`u64`)", "cumprod",
+    <D::Elem as Num>::Sum, [D::Elem: Num], |s, a| s.cumprod_rt(a), cumprod try_cumprod cumprod_dyn try_cumprod_dyn);
+along_axis!("Softmax `exp(x) / sum(exp(x))`, computed stably (shifted by the line's maximum)", "softmax",
+    D::Elem, [D::Elem: Float + Num], |s, a| s.softmax_rt(a, false), softmax try_softmax softmax_dyn try_softmax_dyn);
+along_axis!("Log-softmax `x - logsumexp(x)`, computed stably", "log_softmax",
+    D::Elem, [D::Elem: Float + Num], |s, a| s.softmax_rt(a, true), log_softmax try_log_softmax log_softmax_dyn try_log_softmax_dyn);
+
+impl<D: Data, S: Shape> TensorBase<D, S>
+where
+    D::Elem: Float + Num,
+{
+    /// The norm `p` of `self - other` (broadcast), PyTorch `dist(input, other, p)`: a scalar.
+    ///
+    /// # Errors
+    /// [`ShapeError::Broadcast`] naming both shapes when runtime sizes do not broadcast (static
+    /// ones are a compile error); [`ShapeError::Alloc`].
+    pub fn try_dist<D2: Data<Elem = D::Elem>, S2: Shape>(
+        &self,
+        other: &TensorBase<D2, S2>,
+        p: Norm,
+    ) -> Result<D::Elem, ShapeError>
+    where
+        S: BroadcastShape<S2>,
+    {
+        self.try_sub(other)?.try_norm(p)
+    }
+    /// [`try_dist`](Self::try_dist), panicking with the error's message.
+    #[track_caller]
+    pub fn dist<D2: Data<Elem = D::Elem>, S2: Shape>(&self, other: &TensorBase<D2, S2>, p: Norm) -> D::Elem
+    where
+        S: BroadcastShape<S2>,
+    {
+        self.try_dist(other, p).or_panic()
+    }
+}
