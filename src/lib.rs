@@ -32,9 +32,10 @@
 #![warn(missing_docs)]
 
 pub use tensor_core::{
-    bf16, dim, error, f16, index, kernels, layout, num, shape, stensor, storage, tensor, Axes, Axis, Const, CowRepr,
-    Data, DataMut, Dim, Dyn, DynIndex, DynShape, Element, Inline, InlineArray, Layout, Num, One, OutTensor, OutTensor2,
-    STensor, Scalar, Shape, ShapeError, ShapeIndex, SharedTensor, SliceArg, Tensor, TensorBase, TensorCow, TensorView,
+    bf16, dim, error, f16, index, kernels, layout, num, shape, stensor, storage, tensor, Axes, Axis, CastFrom, CastTo,
+    Const, CowRepr, Data, DataMut, Dim, Dyn, DynIndex, DynShape, Element, Inline, InlineArray, Layout, Num, One,
+    OutTensor, OutTensor2, STensor, Scalar, Shape, ShapeError, ShapeIndex, SharedTensor, SliceArg, Tensor, TensorBase,
+    TensorCow, TensorView,
     TensorViewMut, ViewOf, MAX_INLINE_BYTES, MAX_RANK,
 };
 
@@ -42,6 +43,8 @@ pub use tensor_core::ops::binary::Operand;
 pub use tensor_core::ops::reduce::Norm;
 pub use tensor_core::ops::select::{try_where_, where_};
 pub use tensor_core::tensor::join::{Cat, Stack};
+#[cfg(feature = "rand")]
+pub use tensor_core::{RandFloat, RandInt};
 
 /// The names most code needs: `use shaped::prelude::*;`.
 pub mod prelude {

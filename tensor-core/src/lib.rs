@@ -34,9 +34,12 @@ pub use layout::Layout;
 pub use num::Num;
 pub use ops::binary::Operand;
 pub use ops::reduce::Norm;
+pub use ops::cast::{CastFrom, CastTo};
 pub use shape::axes::Axis;
 pub use shape::{DynShape, Shape, MAX_RANK};
 pub use storage::{CowRepr, Data, DataMut, DataOwned, Element, Inline, InlineArray, Scalar};
+#[cfg(feature = "rand")]
+pub use tensor::random::{RandFloat, RandInt};
 pub use tensor::{
     stensor, DynIndex, MatrixShape, OutTensor, OutTensor2, STensor, ShapeIndex, SharedTensor, Tensor, TensorBase,
     TensorCow, TensorView, TensorViewMut, ViewOf, MAX_INLINE_BYTES,

@@ -4,6 +4,7 @@
 //! need.
 mod arith;
 pub mod binary;
+pub mod cast;
 #[cfg(feature = "linalg")]
 pub mod linalg;
 mod matmul;

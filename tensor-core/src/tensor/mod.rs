@@ -17,6 +17,8 @@ pub mod join;
 mod shared;
 pub use shared::SharedTensor;
 pub mod literal;
+#[cfg(feature = "rand")]
+pub mod random;
 mod small;
 mod views;
 mod views_mut;

@@ -1,0 +1,228 @@
+//! Element type conversion: [`TensorBase::cast`] between every pair of element types (PyTorch
+//! `x.to(dtype)`, NumPy `astype`), through the sealed trait [`CastFrom`].
+//!
+//! The rule for each pair, element by element:
+//!
+//! | from | to | rule |
+//! |---|---|---|
+//! | float | integer | **Rust's saturating `as`**: truncates toward zero; NaN gives 0; values below the type's minimum (`-inf` included) give the minimum, values above its maximum (`+inf` included) the maximum |
+//! | integer | float | rounds to nearest, ties to even (`i64::MAX as f32` is `2^63`; `100_000` as f16 is `+inf`) |
+//! | float | narrower float | rounds to nearest, ties to even; too large gives `±inf`; NaN stays NaN |
+//! | float | wider float | exact |
+//! | integer | integer | Rust's `as`: wraps modulo `2^bits` (`300` as `u8` is `44`, `-1` as `u32` is `u32::MAX`), as PyTorch and NumPy |
+//! | `bool` | number | `false` -> 0, `true` -> 1 |
+//! | number | `bool` | `x != 0` (PyTorch `.bool()`): NaN gives `true`, `-0.0` gives `false` |
+//!
+//! **Float to integer differs from PyTorch on purpose.** PyTorch (and NumPy) cast out-of-range
+//! and NaN floats with a C++ `static_cast`, which is undefined behaviour: the result depends on
+//! the platform (`torch.tensor([1e10]).int()` is `-2147483648` on x86 and `2147483647` on ARM).
+//! Here the result is defined and the same everywhere: Rust's saturating `as`. In-range values
+//! agree with PyTorch.
+//!
+//! `f16` and `bf16` conversions use `half` (`f16::from_f32`, `to_f32`, round to nearest even).
+//! Conversions into them from `f64` and from integers first round to `f32` with round-to-odd, so
+//! that the result is rounded once (a plain `f64 -> f32 -> f16` chain can round twice and be one
+//! unit off at ties).
+use crate::error::{OrPanic, ShapeError};
+use crate::shape::Shape;
+use crate::storage::{Data, Element};
+use crate::tensor::{OutTensor, TensorBase};
+use half::{bf16, f16};
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A conversion from the element type `T` into `Self`, with the rules of the [module
+/// docs](self): Rust's saturating `as` for float to integer, round to nearest even into floats,
+/// `!= 0` into `bool`, 0/1 out of it. Implemented (sealed) for every pair of element types.
+pub trait CastFrom<T>: Element + sealed::Sealed {
+    /// `x` converted to `Self`.
+    fn cast_from(x: T) -> Self;
+}
+
+/// The other direction of [`CastFrom`]: `x.cast_to()` is `U::cast_from(x)`. Implemented for
+/// every pair for which `CastFrom` is.
+pub trait CastTo<U>: Element {
+    /// `self` converted to `U`.
+    fn cast_to(self) -> U;
+}
+impl<T: Element, U: CastFrom<T>> CastTo<U> for T {
+    #[inline(always)]
+    fn cast_to(self) -> U {
+        U::cast_from(self)
+    }
+}
+
+/// `x` rounded to `f32` with round-to-odd: the nearest `f32` toward zero, with its last bit set
+/// when `x` is not exact. A second rounding of that to a format with at most 22 bits of
+/// precision (`f16`, `bf16`) then equals a single rounding of `x` itself.
+fn odd_f32(x: f64) -> f32 {
+    let t = x as f32;
+    if x.is_nan() || f64::from(t) == x {
+        return t;
+    }
+    let (lo, hi) = if f64::from(t) > x { (t.next_down(), t) } else { (t, t.next_up()) };
+    if lo.to_bits() & 1 == 1 {
+        lo
+    } else {
+        hi
+    }
+}
+
+/// An integer rounded to `f32` with round-to-odd (see [`odd_f32`]). Every integer element type
+/// fits `i128` exactly.
+fn odd_f32_int(x: i128) -> f32 {
+    let t = x as f32;
+    // `t` is at most 2^128 in magnitude, so `t as i128` saturates only where `x` cannot reach.
+    if t as i128 == x {
+        return t;
+    }
+    let (lo, hi) = if (t as i128) > x { (t.next_down(), t) } else { (t, t.next_up()) };
+    if lo.to_bits() & 1 == 1 {
+        lo
+    } else {
+        hi
+    }
+}
+
+macro_rules! sealed {
+    ($($t:ty),*) => { $(impl sealed::Sealed for $t {})* };
+}
+sealed!(f32, f64, f16, bf16, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, bool);
+
+/// Every pair of primitive numeric types: Rust's `as`.
+macro_rules! cast_as {
+    ($($t:ty),*) => { cast_as!(@src [$($t),*] [$($t),*]); };
+    (@src [$($src:ty),*] $dsts:tt) => { $(cast_as!(@dst $src $dsts);)* };
+    (@dst $src:ty [$($dst:ty),*]) => {$(
+        impl CastFrom<$src> for $dst {
+            #[inline(always)]
+            #[allow(clippy::unnecessary_cast)]
+            fn cast_from(x: $src) -> Self {
+                x as $dst
+            }
+        }
+    )*};
+}
+cast_as!(f32, f64, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+/// `f16`/`bf16` from and to the primitive numeric types.
+macro_rules! cast_half {
+    ($h:ty; floats: $($f:ty),*; ints: $($i:ty),*) => {
+        // Out of a half type: exact in f32, then Rust's `as`.
+        $(impl CastFrom<$h> for $f {
+            #[inline(always)]
+            #[allow(clippy::unnecessary_cast)]
+            fn cast_from(x: $h) -> Self { x.to_f32() as $f }
+        })*
+        $(impl CastFrom<$h> for $i {
+            #[inline(always)]
+            fn cast_from(x: $h) -> Self { x.to_f32() as $i }
+        })*
+        // Into it: rounded once, to nearest even.
+        impl CastFrom<f32> for $h {
+            #[inline(always)]
+            fn cast_from(x: f32) -> Self { <$h>::from_f32(x) }
+        }
+        impl CastFrom<f64> for $h {
+            #[inline(always)]
+            fn cast_from(x: f64) -> Self { <$h>::from_f32(odd_f32(x)) }
+        }
+        $(impl CastFrom<$i> for $h {
+            #[inline(always)]
+            fn cast_from(x: $i) -> Self { <$h>::from_f32(odd_f32_int(x as i128)) }
+        })*
+    };
+}
+cast_half!(f16; floats: f32, f64; ints: i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+cast_half!(bf16; floats: f32, f64; ints: i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+impl CastFrom<f16> for f16 {
+    #[inline(always)]
+    fn cast_from(x: f16) -> Self {
+        x
+    }
+}
+impl CastFrom<bf16> for bf16 {
+    #[inline(always)]
+    fn cast_from(x: bf16) -> Self {
+        x
+    }
+}
+impl CastFrom<f16> for bf16 {
+    /// Exact in `f32`, then rounded once.
+    #[inline(always)]
+    fn cast_from(x: f16) -> Self {
+        bf16::from_f32(x.to_f32())
+    }
+}
+impl CastFrom<bf16> for f16 {
+    /// Exact in `f32`, then rounded once.
+    #[inline(always)]
+    fn cast_from(x: bf16) -> Self {
+        f16::from_f32(x.to_f32())
+    }
+}
+
+/// `bool` to and from every numeric type: 0/1 out of it, `!= 0` into it.
+macro_rules! cast_bool {
+    ($($t:ty),*) => {$(
+        impl CastFrom<bool> for $t {
+            #[inline(always)]
+            fn cast_from(x: bool) -> Self { if x { <$t as Element>::ONE } else { <$t as Element>::ZERO } }
+        }
+        impl CastFrom<$t> for bool {
+            #[inline(always)]
+            #[allow(clippy::float_cmp)]
+            fn cast_from(x: $t) -> Self { x != <$t as Element>::ZERO }
+        }
+    )*};
+}
+cast_bool!(f32, f64, f16, bf16, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+impl CastFrom<bool> for bool {
+    #[inline(always)]
+    fn cast_from(x: bool) -> Self {
+        x
+    }
+}
+
+impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// The elements converted to `U`, same shape type (`[2, 3]` of `f32` -> `[2, 3]` of `U`): PyTorch
+    /// `x.to(dtype)` (`.float()`, `.double()`, `.long()`, `.bool()`, `.half()`), NumPy
+    /// `x.astype(dtype)`. The rules per pair of types are in the [`CastFrom`] module docs; in
+    /// short, float to integer is **Rust's saturating `as`** (NaN -> 0, out of range -> the
+    /// type's min or max; PyTorch leaves that undefined), into floats rounds to nearest even,
+    /// into `bool` is `x != 0`.
+    ///
+    /// The result is a new tensor, inline when `self` is (see [`OutTensor`]); a cast to the same
+    /// type copies.
+    ///
+    /// ```
+    /// use tensor_core::{f16, Shape, Tensor};
+    /// let x: Tensor<f32, Shape![4]> = Tensor::from([-1.7, 2.5, f32::NAN, 1e10]);
+    /// assert_eq!(x.cast::<i32>().to_vec(), [-1, 2, 0, i32::MAX]);
+    /// assert_eq!(x.cast::<u8>().to_vec(), [0, 2, 0, 255]);
+    /// assert_eq!(x.cast::<bool>().to_vec(), [true, true, true, true]);
+    /// let third = Tensor::from([1.0f32 / 3.0]).cast::<f16>();
+    /// assert_eq!(third.at([0]), f16::from_bits(0x3555)); // 0.33325195
+    /// ```
+    ///
+    /// # Panics
+    /// When the result cannot be allocated (see [`try_cast`](Self::try_cast)).
+    #[doc(alias = "to_dtype")]
+    #[doc(alias = "astype")]
+    #[track_caller]
+    pub fn cast<U: CastFrom<D::Elem>>(&self) -> OutTensor<D, U, S> {
+        self.try_cast().or_panic()
+    }
+
+    /// [`cast`](Self::cast), returning [`ShapeError::Alloc`] instead of panicking when the result
+    /// cannot be allocated.
+    ///
+    /// # Errors
+    /// [`ShapeError::Alloc`].
+    pub fn try_cast<U: CastFrom<D::Elem>>(&self) -> Result<OutTensor<D, U, S>, ShapeError> {
+        self.try_map(U::cast_from)
+    }
+}
