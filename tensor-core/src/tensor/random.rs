@@ -702,7 +702,7 @@ where
     /// use rand::{rngs::StdRng, SeedableRng};
     /// use tensor_core::{Shape, Tensor};
     /// let mut w: Tensor<f32, Shape![4, 4]> = Tensor::zeros();
-    /// w.as_view_mut().narrow::<1>(0, 2).uniform_(-0.5, 0.5, &mut StdRng::seed_from_u64(0));
+    /// w.narrow_mut::<1>(0, 2).uniform_(-0.5, 0.5, &mut StdRng::seed_from_u64(0)); // columns 0 and 1
     /// assert_eq!(w.at([3, 3]), 0.0);
     /// assert!(w.try_uniform_(1.0, 1.0, &mut StdRng::seed_from_u64(0)).is_err());
     /// ```
