@@ -226,3 +226,61 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         self.try_map(U::cast_from)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{rngs::StdRng, Rng, SeedableRng};
+
+    /// `x` rounded to nearest even among the finite `f16` values and infinity, by exact
+    /// comparison in `f64` (every `f16` is exact there, and the differences below are exact by
+    /// Sterbenz's lemma or because both sides are multiples of a common power of two).
+    fn reference_f16(x: f64) -> f16 {
+        if x.abs() >= 65520.0 {
+            // At or past the midpoint between f16::MAX and 2^16 (even): infinity.
+            return if x > 0.0 { f16::INFINITY } else { f16::NEG_INFINITY };
+        }
+        let t = f16::from_f64(x); // within one unit of the answer
+        let mut best = t;
+        for c in [f16::from_bits(t.to_bits().wrapping_sub(1)), t, f16::from_bits(t.to_bits() + 1)] {
+            let (dc, db) = ((c.to_f64() - x).abs(), (best.to_f64() - x).abs());
+            if c.is_nan() || (c.is_infinite() && !t.is_infinite()) {
+                continue;
+            }
+            if dc < db || (dc == db && c.to_bits() & 1 == 0) {
+                best = c;
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn f64_and_i64_to_f16_round_once() {
+        let mut g = StdRng::seed_from_u64(0);
+        for _ in 0..if cfg!(miri) { 200 } else { 200_000 } {
+            // Values near f16 ties: a random f16 in [1, 2048), plus half an ulp, plus a small
+            // random offset of either sign (or none).
+            let base = f16::from_f32(g.random_range(1.0f32..2048.0));
+            let ulp = f16::from_bits(base.to_bits() + 1).to_f64() - base.to_f64();
+            let off = [0.0, 1e-9, -1e-9, 2f64.powi(-30)][g.random_range(0..4)] * ulp;
+            let x = base.to_f64() + ulp / 2.0 + off;
+            assert_eq!(f16::cast_from(x), reference_f16(x), "{x:e}");
+            let i = g.random_range(-70_000i64..70_000);
+            assert_eq!(f16::cast_from(i), reference_f16(i as f64), "{i}");
+        }
+    }
+
+    #[test]
+    fn odd_rounding_helpers() {
+        assert_eq!(odd_f32(1.0), 1.0);
+        assert!(odd_f32(f64::NAN).is_nan());
+        assert_eq!(odd_f32(f64::INFINITY), f32::INFINITY);
+        assert_eq!(odd_f32(1e300), f32::MAX);
+        assert_eq!(odd_f32(-1e300), -f32::MAX);
+        assert_eq!(odd_f32(1.0 + 2f64.powi(-40)).to_bits(), 1.0f32.to_bits() + 1);
+        assert_eq!(odd_f32(1e-300), f32::from_bits(1));
+        assert_eq!(odd_f32_int(i128::from(u64::MAX)), 2f32.powi(64).next_down());
+        assert_eq!(odd_f32_int(16_777_217), 16_777_218.0); // odd neighbour of an inexact value
+        assert_eq!(odd_f32_int(-16_777_216), -16_777_216.0);
+    }
+}
