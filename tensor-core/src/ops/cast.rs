@@ -190,7 +190,7 @@ impl CastFrom<bool> for bool {
 impl<D: Data, S: Shape> TensorBase<D, S> {
     /// The elements converted to `U`, same shape type (`[2, 3]` of `f32` -> `[2, 3]` of `U`): PyTorch
     /// `x.to(dtype)` (`.float()`, `.double()`, `.long()`, `.bool()`, `.half()`), NumPy
-    /// `x.astype(dtype)`. The rules per pair of types are in the [`CastFrom`] module docs; in
+    /// `x.astype(dtype)`. The rules per pair of types are in the [module docs](crate::ops::cast); in
     /// short, float to integer is **Rust's saturating `as`** (NaN -> 0, out of range -> the
     /// type's min or max; PyTorch leaves that undefined), into floats rounds to nearest even,
     /// into `bool` is `x != 0`.

@@ -335,6 +335,7 @@ impl<T: RandFloat, S: Shape> Tensor<T, S> {
     /// When the tensor cannot be allocated.
     #[doc(alias = "random")]
     #[doc(alias = "random_using")]
+    #[doc(alias = "new_random")]
     #[track_caller]
     pub fn rand(rng: &mut (impl Rng + ?Sized)) -> Self
     where
