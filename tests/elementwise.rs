@@ -264,3 +264,22 @@ fn scans_and_softmax_match_numpy() {
     let s: STensor<f32, Shape![2, 2]> = stensor([[1.0f32, 2.0], [3.0, 4.0]]).cumsum::<1>();
     assert_eq!(s.to_vec(), vec![1.0, 3.0, 3.0, 7.0]);
 }
+
+#[test]
+fn map_takes_fnmut_and_runs_in_row_major_order() {
+    use rand::{rngs::StdRng, Rng, SeedableRng};
+    let x = Tensor::<f64, Shape![2, 3]>::zeros();
+    let mut n = 0;
+    let order = x.t().map(|_| {
+        n += 1;
+        n
+    });
+    assert_eq!(order.to_vec(), vec![1, 2, 3, 4, 5, 6], "row-major over the (transposed) view");
+    let mut rng = StdRng::seed_from_u64(7);
+    let noisy = x.map(|v| v + rng.random_range(0.0..1.0));
+    let mut again = StdRng::seed_from_u64(7);
+    let want: Vec<f64> = (0..6).map(|_| again.random_range(0.0..1.0)).collect();
+    assert_eq!(noisy.to_vec(), want);
+    let big = Tensor::<f32, Shape![_]>::full_sized(&[1 << 20], 2.0);
+    assert_eq!(big.par_map(|v| v * v).sum(), 4.0 * (1 << 20) as f32);
+}

@@ -117,7 +117,7 @@ fn row_major(l: &Layout) -> Layout {
 
 /// `f` applied to every element of `src` (layout `l`), written in row-major order into `out`,
 /// which holds `l.numel()` elements. Allocates nothing.
-pub(crate) fn map_into<T: Element, U: Element>(out: &mut [U], src: &[T], l: &Layout, f: impl Fn(T) -> U) {
+pub(crate) fn map_into<T: Element, U: Element>(out: &mut [U], src: &[T], l: &Layout, mut f: impl FnMut(T) -> U) {
     debug_assert_eq!(out.len(), l.numel());
     if let Some(s) = contiguous_slice(src, l) {
         for (o, &x) in out.iter_mut().zip(s) {

@@ -188,7 +188,7 @@ pub(crate) fn zip_assign<SD: Shape, SS: Shape, T: Element, U: Element>(
 
 /// `out = f(a)` element-wise over contiguous buffers of equal length.
 #[inline(always)]
-pub(crate) fn map<A: Element, C: Element>(out: &mut [C], a: &[A], f: impl Fn(A) -> C) {
+pub(crate) fn map<A: Element, C: Element>(out: &mut [C], a: &[A], mut f: impl FnMut(A) -> C) {
     for (o, &x) in out.iter_mut().zip(a) {
         *o = f(x);
     }

@@ -397,15 +397,19 @@ macro_rules! scalar_compound {
 scalar_compound!(f32, f64, half::f16, half::bf16, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
 impl<D: Data, S: Shape> TensorBase<D, S> {
-    /// `f` applied to every element, into a new contiguous tensor of the same shape (NumPy
-    /// vectorised function, PyTorch `Tensor.apply_` without the in-place part). The result is
-    /// inline (no allocation) when `self` is an inline [`STensor`](crate::STensor).
+    /// `f` applied to every element in row-major order, into a new contiguous tensor of the same
+    /// shape (NumPy vectorised function, ndarray `mapv`, PyTorch `Tensor.apply_` without the
+    /// in-place part). `f` may be `FnMut` (a closure that holds an `Rng` or counts calls): it runs
+    /// on one thread, in a fixed order. [`par_map`](Self::par_map) splits large tensors over
+    /// rayon's threads. The result is inline (no allocation) when `self` is an inline
+    /// [`STensor`](crate::STensor).
     ///
     /// # Panics
     /// When the result cannot be allocated (see [`try_map`](Self::try_map)).
+    #[doc(alias = "mapv")]
     #[track_caller]
     #[inline(always)]
-    pub fn map<U: Element>(&self, f: impl Fn(D::Elem) -> U + Sync + Send) -> OutTensor<D, U, S> {
+    pub fn map<U: Element>(&self, f: impl FnMut(D::Elem) -> U) -> OutTensor<D, U, S> {
         self.try_map(f).or_panic()
     }
 
@@ -414,7 +418,36 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Alloc`].
-    pub fn try_map<U: Element>(
+    pub fn try_map<U: Element>(&self, f: impl FnMut(D::Elem) -> U) -> Result<OutTensor<D, U, S>, ShapeError> {
+        type O<D, U, S> = crate::storage::Out<D, U, S>;
+        if const { D::INLINE && small::is_static::<S>() } {
+            let mut out = O::<D, U, S>::zeroed(const { small::numel::<S>() })?;
+            small::map(out.as_mut_slice(), self.data.as_slice(), f);
+            return Ok(TensorBase::from_lay(out, LayoutRepr::row_major::<S>(|| Ok(S::ROW_MAJOR))?));
+        }
+        let lay = LayoutRepr::try_from_layout::<S>(Layout::contiguous(self.sizes())?)?;
+        let mut out = O::<D, U, S>::zeroed(self.numel())?;
+        kernels::map_into(out.as_mut_slice(), self.data.as_slice(), self.layout(), f);
+        Ok(TensorBase::from_lay(out, lay))
+    }
+
+    /// [`map`](Self::map) with `f` run on rayon's threads for large tensors (above
+    /// [`PAR_THRESHOLD`](crate::kernels::PAR_THRESHOLD) elements), so `f` must be `Fn + Sync +
+    /// Send`; the element-wise functions (`exp`, `sigmoid`, ...) use it.
+    ///
+    /// # Panics
+    /// When the result cannot be allocated.
+    #[track_caller]
+    #[inline(always)]
+    pub fn par_map<U: Element>(&self, f: impl Fn(D::Elem) -> U + Sync + Send) -> OutTensor<D, U, S> {
+        self.try_par_map(f).or_panic()
+    }
+
+    /// [`par_map`](Self::par_map) returning [`ShapeError::Alloc`] instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Alloc`].
+    pub fn try_par_map<U: Element>(
         &self,
         f: impl Fn(D::Elem) -> U + Sync + Send,
     ) -> Result<OutTensor<D, U, S>, ShapeError> {
@@ -428,7 +461,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         self.map_general(f)
     }
 
-    /// [`try_map`](Self::try_map) through the shape-erased kernel.
+    /// [`try_par_map`](Self::try_par_map) through the shape-erased kernel.
     fn map_general<U: Element>(
         &self,
         f: impl Fn(D::Elem) -> U + Sync + Send,

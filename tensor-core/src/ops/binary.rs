@@ -60,7 +60,7 @@ macro_rules! scalar_operand {
             type Output<U: Element> = OutTensor<D, U, S>;
             #[inline(always)]
             fn zip_from<U: Element>(self, lhs: &TensorBase<D, S>, f: impl Fn($t, $t) -> U + Sync + Send) -> Result<Self::Output<U>, ShapeError> {
-                lhs.try_map(move |x| f(x, self))
+                lhs.try_par_map(move |x| f(x, self))
             }
         }
     )*};
@@ -284,7 +284,7 @@ impl<D: Data<Elem = bool>, S: Shape> Not for &TensorBase<D, S> {
     type Output = OutTensor<D, bool, S>;
     #[track_caller]
     fn not(self) -> Self::Output {
-        self.map(|a| !a)
+        self.par_map(|a| !a)
     }
 }
 /// Element-wise logical not of a bool tensor (by value).
@@ -292,6 +292,6 @@ impl<D: Data<Elem = bool>, S: Shape> Not for TensorBase<D, S> {
     type Output = OutTensor<D, bool, S>;
     #[track_caller]
     fn not(self) -> Self::Output {
-        self.map(|a| !a)
+        self.par_map(|a| !a)
     }
 }

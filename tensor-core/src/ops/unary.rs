@@ -40,7 +40,7 @@ macro_rules! float_fns {
                 #[doc = "When the result cannot be allocated."]
                 #[track_caller]
                 pub fn $name(&self) -> OutTensor<D, D::Elem, S> {
-                    self.map(|$x: D::Elem| $body)
+                    self.par_map(|$x: D::Elem| $body)
                 }
                 #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), ") in place (PyTorch `", $torch, "_`).")]
                 pub fn $name_(&mut self)
@@ -101,7 +101,7 @@ where
     /// Element-wise `x^n` for an integer `n` (PyTorch `pow` with an int exponent).
     #[track_caller]
     pub fn powi(&self, n: i32) -> OutTensor<D, D::Elem, S> {
-        self.map(move |x| x.powi(n))
+        self.par_map(move |x| x.powi(n))
     }
     /// [`powi`](Self::powi) in place.
     pub fn powi_(&mut self, n: i32)
@@ -114,7 +114,7 @@ where
     /// non-integer `p`).
     #[track_caller]
     pub fn powf(&self, p: D::Elem) -> OutTensor<D, D::Elem, S> {
-        self.map(move |x| x.powf(p))
+        self.par_map(move |x| x.powf(p))
     }
     /// [`powf`](Self::powf) in place.
     pub fn powf_(&mut self, p: D::Elem)
@@ -126,12 +126,12 @@ where
     /// Element-wise NaN test (PyTorch `isnan`): a bool tensor of the same shape.
     #[track_caller]
     pub fn is_nan(&self) -> OutTensor<D, bool, S> {
-        self.map(|x| x.is_nan())
+        self.par_map(|x| x.is_nan())
     }
     /// Element-wise finiteness test (PyTorch `isfinite`): `false` for NaN and ±inf.
     #[track_caller]
     pub fn is_finite(&self) -> OutTensor<D, bool, S> {
-        self.map(|x| x.is_finite())
+        self.par_map(|x| x.is_finite())
     }
 }
 
@@ -143,7 +143,7 @@ where
     /// Element-wise absolute value (PyTorch `abs`; integers wrap: `i8::MIN` stays `i8::MIN`).
     #[track_caller]
     pub fn abs(&self) -> OutTensor<D, D::Elem, S> {
-        self.map(Num::abs)
+        self.par_map(Num::abs)
     }
     /// [`abs`](Self::abs) in place.
     pub fn abs_(&mut self)
@@ -155,7 +155,7 @@ where
     /// Element-wise sign: -1, 0 or 1 (PyTorch `sign`; NaN stays NaN).
     #[track_caller]
     pub fn signum(&self) -> OutTensor<D, D::Elem, S> {
-        self.map(Num::signum)
+        self.par_map(Num::signum)
     }
     /// [`signum`](Self::signum) in place.
     pub fn signum_(&mut self)
@@ -168,7 +168,7 @@ where
     /// `lo > hi` every element becomes `hi`, as in PyTorch).
     #[track_caller]
     pub fn clamp(&self, lo: D::Elem, hi: D::Elem) -> OutTensor<D, D::Elem, S> {
-        self.map(move |x| Num::min(Num::max(x, lo), hi))
+        self.par_map(move |x| Num::min(Num::max(x, lo), hi))
     }
     /// [`clamp`](Self::clamp) in place.
     pub fn clamp_(&mut self, lo: D::Elem, hi: D::Elem)
@@ -180,7 +180,7 @@ where
     /// Element-wise `max(x, 0)` (PyTorch `relu`; NaN stays NaN).
     #[track_caller]
     pub fn relu(&self) -> OutTensor<D, D::Elem, S> {
-        self.map(|x| if x < D::Elem::ZERO { D::Elem::ZERO } else { x })
+        self.par_map(|x| if x < D::Elem::ZERO { D::Elem::ZERO } else { x })
     }
     /// [`relu`](Self::relu) in place.
     pub fn relu_(&mut self)
@@ -206,7 +206,7 @@ where
     type Output = OutTensor<D, D::Elem, S>;
     #[track_caller]
     fn neg(self) -> Self::Output {
-        self.map(|x| D::Elem::sub(D::Elem::ZERO, x))
+        self.par_map(|x| D::Elem::sub(D::Elem::ZERO, x))
     }
 }
 /// Unary `-` on an owned tensor or view (see the `&` form).
