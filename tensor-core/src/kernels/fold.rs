@@ -34,6 +34,19 @@ pub(crate) trait Reducer<T>: Sync {
     fn merge(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc;
     /// The result from the running value and the number `n` of reduced elements.
     fn finish(&self, a: Self::Acc, n: usize) -> Result<Self::Out, ShapeError>;
+    /// Folds the rows of `rows` (row-major, `acc.len()` elements each; row `r` is reduced index
+    /// `k0 + r`) into `acc` element-wise: the reduction of a leading axis of a contiguous input.
+    #[inline(always)]
+    fn rows(&self, acc: &mut [Self::Acc], rows: &[T], k0: usize)
+    where
+        T: Copy,
+    {
+        for (r, row) in rows.chunks_exact(acc.len().max(1)).enumerate() {
+            for (a, &x) in acc.iter_mut().zip(row) {
+                self.step(a, x, k0 + r);
+            }
+        }
+    }
     /// The running value of `init(o)` extended by the contiguous `s` (elements `base..`), when
     /// the reducer has a faster way than stepping (pairwise sums).
     #[inline(always)]
@@ -71,21 +84,36 @@ pub(crate) fn reduce<T: Element, R: Reducer<T>>(
     if m == 0 {
         return Ok(out);
     }
-    // Reduced axes a suffix of a contiguous input: output `o` is the slice `o * n .. (o + 1) * n`.
-    let suffix = (0..rank).all(|i| !mask[i] || (i..rank).all(|j| mask[j]));
-    if suffix {
-        if let Some(s) = super::contiguous_slice(src, l) {
-            if n == 0 {
-                for o in 0..m {
-                    out.push(r.finish(r.init(o), 0)?);
-                }
-                return Ok(out);
-            }
-            for (o, row) in s.chunks_exact(n).enumerate() {
-                out.push(r.finish(fold_slice(r, r.init(o), row), n)?);
+    // A contiguous input whose reduced axes are one block of adjacent dims: it is
+    // `[outer, n, inner]` reduced over the middle.
+    let first = (0..rank).find(|&i| mask[i]).unwrap_or(rank);
+    let last = (0..rank).rev().find(|&i| mask[i]).map_or(rank, |i| i + 1);
+    let block = (first..last).all(|i| mask[i]);
+    if let (true, Some(s)) = (block, super::contiguous_slice(src, l)) {
+        let inner: usize = sizes[last..].iter().product();
+        if n == 0 {
+            for o in 0..m {
+                out.push(r.finish(r.init(o), 0)?);
             }
             return Ok(out);
         }
+        if inner == 1 {
+            // Each output is one contiguous run.
+            for (o, run) in s.chunks_exact(n).enumerate() {
+                out.push(r.finish(fold_slice(r, r.init(o), run), n)?);
+            }
+            return Ok(out);
+        }
+        // Whole rows of `inner` outputs at a time: unit-stride, vectorisable.
+        let mut acc: Vec<R::Acc> = super::try_with_capacity(m)?;
+        acc.extend((0..m).map(|o| r.init(o)));
+        for (a, blk) in acc.chunks_exact_mut(inner).zip(s.chunks_exact(n * inner)) {
+            r.rows(a, blk, 0);
+        }
+        for a in acc {
+            out.push(r.finish(a, n)?);
+        }
+        return Ok(out);
     }
     let mut acc: Vec<R::Acc> = super::try_with_capacity(m)?;
     acc.extend((0..m).map(|o| r.init(o)));
@@ -185,6 +213,11 @@ impl<T: Copy> Line<'_, T> {
     #[inline(always)]
     pub(crate) fn get(&self, k: usize) -> T {
         self.src[self.start.wrapping_add_signed(k as isize * self.stride)]
+    }
+    /// The line as a slice when its elements are adjacent.
+    #[inline(always)]
+    pub(crate) fn as_slice(&self) -> Option<&[T]> {
+        (self.stride == 1 || self.n <= 1).then(|| &self.src[self.start..self.start + self.n])
     }
 }
 

@@ -35,6 +35,10 @@ impl<T: Num> Reducer<T> for Sum {
     fn slice(&self, a: T::Acc, s: &[T], _: usize) -> T::Acc {
         T::acc_merge(a, T::acc_slice(s))
     }
+    #[inline(always)]
+    fn rows(&self, acc: &mut [T::Acc], rows: &[T], _: usize) {
+        T::acc_rows(acc, rows)
+    }
 }
 
 /// Mean: the accurate sum over the count (NaN for no elements, as PyTorch).
@@ -66,6 +70,10 @@ where
     fn slice(&self, a: T::Acc, s: &[T], _: usize) -> T::Acc {
         T::acc_merge(a, T::acc_slice(s))
     }
+    #[inline(always)]
+    fn rows(&self, acc: &mut [T::Acc], rows: &[T], _: usize) {
+        T::acc_rows(acc, rows)
+    }
 }
 
 /// Product (checked for integers, in the 64-bit [`Num::Sum`] type).
@@ -91,17 +99,15 @@ impl<T: Num> Reducer<T> for Prod {
     }
 }
 
-/// Whether `x` replaces `best` as the maximum (`GT`) or minimum: NaN wins, as in PyTorch.
+/// The running maximum (`GT`) or minimum `a` extended by `x`: NaN sticks once seen (PyTorch
+/// propagates NaN). Branch-free, so loops of it vectorise.
 #[inline(always)]
-fn better<T: Num, const GT: bool>(x: T, best: T) -> bool {
-    if T::is_nan(best) {
-        false
-    } else if T::is_nan(x) {
-        true
-    } else if GT {
-        x > best
+fn extend<T: Num, const GT: bool>(a: T, x: T) -> T {
+    let better = if GT { x > a } else { x < a };
+    if better || T::is_nan(x) {
+        x
     } else {
-        x < best
+        a
     }
 }
 
@@ -110,70 +116,100 @@ fn empty(op: &'static str) -> ShapeError {
     ShapeError::Invalid(alloc::format!("{op}: cannot reduce over zero elements"))
 }
 
-/// Maximum (`GT`) or minimum, NaN-propagating. With `IDX`, the output is the `i64` index of the
-/// first occurrence (argmax/argmin).
+/// Maximum (`GT`) or minimum, NaN-propagating; an error over no elements.
 pub(crate) struct Extreme<const GT: bool>;
 impl<T: Num, const GT: bool> Reducer<T> for Extreme<GT> {
-    type Acc = Option<(T, usize)>;
+    type Acc = T;
     type Out = T;
     #[inline(always)]
-    fn init(&self, _: usize) -> Self::Acc {
-        None
-    }
-    #[inline(always)]
-    fn step(&self, a: &mut Self::Acc, x: T, k: usize) {
-        *a = Some(pick::<T, GT>(*a, (x, k)));
-    }
-    #[inline(always)]
-    fn merge(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc {
-        match (a, b) {
-            (Some(a), Some(b)) => Some(pick::<T, GT>(Some(a), b)),
-            (a, None) => a,
-            (None, b) => b,
+    fn init(&self, _: usize) -> T {
+        if GT {
+            T::LOWEST
+        } else {
+            T::HIGHEST
         }
     }
     #[inline(always)]
-    fn finish(&self, a: Self::Acc, _: usize) -> Result<T, ShapeError> {
-        a.map(|a| a.0).ok_or_else(|| empty(if GT { "max" } else { "min" }))
+    fn step(&self, a: &mut T, x: T, _: usize) {
+        *a = extend::<T, GT>(*a, x);
     }
-}
-
-/// The better of a running extremum and `(x, k)`; ties keep the smaller index.
-#[inline(always)]
-fn pick<T: Num, const GT: bool>(a: Option<(T, usize)>, x: (T, usize)) -> (T, usize) {
-    match a {
-        None => x,
-        Some(b) => {
-            if better::<T, GT>(x.0, b.0) || (x.1 < b.1 && !better::<T, GT>(b.0, x.0)) {
-                x
-            } else {
-                b
+    #[inline(always)]
+    fn merge(&self, a: T, b: T) -> T {
+        if T::is_nan(a) {
+            a
+        } else {
+            extend::<T, GT>(a, b)
+        }
+    }
+    #[inline(always)]
+    fn finish(&self, a: T, n: usize) -> Result<T, ShapeError> {
+        if n == 0 {
+            return Err(empty(if GT { "max" } else { "min" }));
+        }
+        Ok(a)
+    }
+    #[inline(always)]
+    fn slice(&self, a: T, s: &[T], _: usize) -> T {
+        // Eight independent running values (vectorised), then combined.
+        let mut lanes = [a; 8];
+        let chunks = s.chunks_exact(8);
+        let rest = chunks.remainder();
+        for c in chunks {
+            for k in 0..8 {
+                lanes[k] = extend::<T, GT>(lanes[k], c[k]);
             }
         }
+        let mut r = lanes.into_iter().fold(a, |x, y| self.merge(x, y));
+        for &x in rest {
+            r = extend::<T, GT>(r, x);
+        }
+        r
     }
 }
 
 /// The index of the first maximum (`GT`) or minimum, NaN counting as the extreme (PyTorch
-/// `argmax`/`argmin`), as `i64`.
+/// `argmax`/`argmin`), as `i64`. The running value is `(value, index)`, index `usize::MAX`
+/// before any element.
 pub(crate) struct ArgExtreme<const GT: bool>;
+impl<const GT: bool> ArgExtreme<GT> {
+    /// Whether `(x, k)` replaces the running `a`: a strictly better value, a first NaN, or an
+    /// equal value (NaN equal to NaN) at a smaller index (the walk may visit indices out of
+    /// order).
+    #[inline(always)]
+    fn takes<T: Num>(a: (T, usize), x: T, k: usize) -> bool {
+        let (an, xn) = (T::is_nan(a.0), T::is_nan(x));
+        let strictly = !an && (xn || if GT { x > a.0 } else { x < a.0 });
+        let tie = k < a.1 && ((an && xn) || (!an && x == a.0));
+        a.1 == usize::MAX || strictly || tie
+    }
+}
 impl<T: Num, const GT: bool> Reducer<T> for ArgExtreme<GT> {
-    type Acc = Option<(T, usize)>;
+    type Acc = (T, usize);
     type Out = i64;
     #[inline(always)]
     fn init(&self, _: usize) -> Self::Acc {
-        None
+        (T::ZERO, usize::MAX)
     }
     #[inline(always)]
     fn step(&self, a: &mut Self::Acc, x: T, k: usize) {
-        *a = Some(pick::<T, GT>(*a, (x, k)));
+        if Self::takes(*a, x, k) {
+            *a = (x, k);
+        }
     }
     #[inline(always)]
     fn merge(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc {
-        <Extreme<GT> as Reducer<T>>::merge(&Extreme::<GT>, a, b)
+        if b.1 != usize::MAX && Self::takes(a, b.0, b.1) {
+            b
+        } else {
+            a
+        }
     }
     #[inline(always)]
     fn finish(&self, a: Self::Acc, _: usize) -> Result<i64, ShapeError> {
-        a.map(|a| a.1 as i64).ok_or_else(|| empty(if GT { "argmax" } else { "argmin" }))
+        if a.1 == usize::MAX {
+            return Err(empty(if GT { "argmax" } else { "argmin" }));
+        }
+        Ok(a.1 as i64)
     }
 }
 

@@ -3,7 +3,8 @@
 //! shapes (`cumsum::<1>()`), or a runtime value (`cumsum_dyn(1)`); either way the result has the
 //! input's shape type.
 use crate::error::{OrPanic, ShapeError};
-use crate::kernels::fold::{for_each_line, Line};
+use crate::kernels::fold::{for_each_line, Line, Reducer};
+use crate::kernels::reduce::Extreme;
 use crate::layout::normalize_axis;
 use crate::num::Num;
 use crate::ops::reduce::Norm;
@@ -67,26 +68,48 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
 
     fn softmax_rt(&self, axis: isize, log: bool) -> Result<OutTensor<D, D::Elem, S>, ShapeError>
     where
-        D::Elem: Float + Num,
+        D::Elem: Float + Num<Sum = D::Elem>,
     {
         self.per_line(axis, |line, out, start, stride| {
             // Shift by the maximum so that exp never overflows (an all -inf line gives NaN, as
-            // PyTorch).
-            let mut m = D::Elem::neg_infinity();
-            for k in 0..line.n {
-                m = <D::Elem as Num>::max(m, line.get(k));
+            // PyTorch). The shifted exponentials are written once and summed from `out`.
+            if line.n == 0 {
+                return Ok(());
             }
-            let (mut s, mut c) = (D::Elem::ZERO, D::Elem::ZERO);
-            for k in 0..line.n {
-                let y = (line.get(k) - m).exp() - c;
-                let t = s + y;
-                c = (t - s) - y;
-                s = t;
-            }
-            let ls = s.ln();
-            for k in 0..line.n {
-                let d = line.get(k) - m;
-                out[start + k * stride] = if log { d - ls } else { d.exp() / s };
+            let m = match line.as_slice() {
+                Some(x) => Extreme::<true>.slice(D::Elem::LOWEST, x, 0),
+                None => (0..line.n).fold(D::Elem::LOWEST, |m, k| {
+                    let mut m = m;
+                    Extreme::<true>.step(&mut m, line.get(k), k);
+                    m
+                }),
+            };
+            let total = if let (Some(x), 1) = (line.as_slice(), stride) {
+                let o = &mut out[start..start + line.n];
+                for (o, &v) in o.iter_mut().zip(x) {
+                    *o = (v - m).exp();
+                }
+                <D::Elem as Num>::acc_finish(<D::Elem as Num>::acc_slice(o))
+            } else {
+                let mut acc = <D::Elem as Num>::ACC0;
+                for k in 0..line.n {
+                    let e = (line.get(k) - m).exp();
+                    out[start + k * stride] = e;
+                    <D::Elem as Num>::acc(&mut acc, e);
+                }
+                <D::Elem as Num>::acc_finish(acc)
+            };
+            let total = total.unwrap_or_else(D::Elem::nan);
+            if log {
+                let ls = total.ln();
+                for k in 0..line.n {
+                    out[start + k * stride] = (line.get(k) - m) - ls;
+                }
+            } else {
+                let r = total.recip();
+                for k in 0..line.n {
+                    out[start + k * stride] = out[start + k * stride] * r;
+                }
             }
             Ok(())
         })
@@ -141,9 +164,9 @@ along_axis!("Cumulative sum (exact for integers, as `i64`/`u64`; Kahan-compensat
 along_axis!("Cumulative product (checked for integers, as `i64`/`u64`)", "cumprod",
     <D::Elem as Num>::Sum, [D::Elem: Num], |s, a| s.cumprod_rt(a), cumprod try_cumprod cumprod_dyn try_cumprod_dyn);
 along_axis!("Softmax `exp(x) / sum(exp(x))`, computed stably (shifted by the line's maximum)", "softmax",
-    D::Elem, [D::Elem: Float + Num], |s, a| s.softmax_rt(a, false), softmax try_softmax softmax_dyn try_softmax_dyn);
+    D::Elem, [D::Elem: Float + Num<Sum = D::Elem>], |s, a| s.softmax_rt(a, false), softmax try_softmax softmax_dyn try_softmax_dyn);
 along_axis!("Log-softmax `x - logsumexp(x)`, computed stably", "log_softmax",
-    D::Elem, [D::Elem: Float + Num], |s, a| s.softmax_rt(a, true), log_softmax try_log_softmax log_softmax_dyn try_log_softmax_dyn);
+    D::Elem, [D::Elem: Float + Num<Sum = D::Elem>], |s, a| s.softmax_rt(a, true), log_softmax try_log_softmax log_softmax_dyn try_log_softmax_dyn);
 
 impl<D: Data, S: Shape> TensorBase<D, S>
 where
