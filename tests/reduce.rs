@@ -208,3 +208,26 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn dynamic_shape_api_is_complete() {
+    // What dynamic code reaches for, all on Tensor<_, DynShape>.
+    let x = Tensor::<f64, DynShape>::from_vec(&[2, 3], vec![1., -2., 3., 4., 5., -6.]);
+    assert_eq!(x.sum_keepdim_dyn(1).sizes(), &[2, 1]);
+    assert_eq!(x.max_keepdim_dyn(0).to_vec(), vec![4., 5., 3.]);
+    assert_eq!(x.argmax_axis_dyn(-1).to_vec(), vec![2, 1]);
+    assert_eq!(x.norm(Norm::Fro), x.norm(Norm::L2));
+    assert_eq!(x.norm(Norm::Inf), 6.0);
+    assert_eq!(x.norm_axis_dyn(1, Norm::L1).to_vec(), vec![6., 15.]);
+    assert_eq!(x.prod_axis_dyn(0).to_vec(), vec![4., -10., -18.]);
+    assert!((x.std_axis_dyn(1, 0).at([0]) - (114.0f64 / 27.0).sqrt()).abs() < 1e-12);
+    assert_eq!(x.count_nonzero_keepdim_dyn(0).sizes(), &[1, 3]);
+    assert_eq!(Tensor::<f64, DynShape>::linspace_sized(0.0, 1.0, 5).to_vec(), vec![0., 0.25, 0.5, 0.75, 1.]);
+    assert_eq!(Tensor::<f64, DynShape>::logspace_sized(0.0, 2.0, 3, 10.0).to_vec(), vec![1., 10., 100.]);
+    assert_eq!(Tensor::<f64, DynShape>::arange_with(0.0, 1.0, 0.25).unwrap().to_vec(), vec![0., 0.25, 0.5, 0.75]);
+    assert_eq!(Tensor::<f32, DynShape>::eye_sized(2, 3).to_vec(), vec![1., 0., 0., 0., 1., 0.]);
+    let b = x.greater(0.0);
+    assert_eq!(b.count_nonzero(), 4);
+    assert!(!b.all() && b.any_axis_dyn(1).all());
+    assert!(matches!(x.try_var_axis_dyn(5, 1), Err(ShapeError::Axis { .. })));
+}

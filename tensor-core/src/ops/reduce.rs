@@ -33,6 +33,9 @@ pub enum Norm {
     L2,
     /// The largest absolute value (`ord=inf`).
     Inf,
+    /// The Frobenius norm: [`L2`](Norm::L2) over the reduced elements (PyTorch
+    /// `torch.linalg.matrix_norm(ord='fro')` over a whole matrix).
+    Fro,
 }
 
 /// Reductions: one generic runner, and the whole/axis/keepdim/runtime-axis forms of each
@@ -127,7 +130,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     {
         match p {
             Norm::L1 => self.reduce_with(axes, keep, &MapSum(|x: D::Elem| x.abs())),
-            Norm::L2 => {
+            Norm::L2 | Norm::Fro => {
                 let mut s: OutTensor<D, D::Elem, S2> = self.reduce_with(axes, keep, &MapSum(|x: D::Elem| x * x))?;
                 for v in s.data.as_mut_slice() {
                     *v = v.sqrt();
