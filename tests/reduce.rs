@@ -222,9 +222,15 @@ fn dynamic_shape_api_is_complete() {
     assert_eq!(x.prod_axis_dyn(0).to_vec(), vec![4., -10., -18.]);
     assert!((x.std_axis_dyn(1, 0).at([0]) - (114.0f64 / 27.0).sqrt()).abs() < 1e-12);
     assert_eq!(x.count_nonzero_keepdim_dyn(0).sizes(), &[1, 3]);
-    assert_eq!(Tensor::<f64, DynShape>::linspace_sized(0.0, 1.0, 5).to_vec(), vec![0., 0.25, 0.5, 0.75, 1.]);
-    assert_eq!(Tensor::<f64, DynShape>::logspace_sized(0.0, 2.0, 3, 10.0).to_vec(), vec![1., 10., 100.]);
-    assert_eq!(Tensor::<f64, DynShape>::arange_with(0.0, 1.0, 0.25).unwrap().to_vec(), vec![0., 0.25, 0.5, 0.75]);
+    assert_eq!(
+        Tensor::<f64, Shape![_]>::linspace_sized(0.0, 1.0, 5).into_dyn().to_vec(),
+        vec![0., 0.25, 0.5, 0.75, 1.]
+    );
+    assert_eq!(Tensor::<f64, Shape![_]>::logspace_sized(0.0, 2.0, 3, 10.0).into_dyn().to_vec(), vec![1., 10., 100.]);
+    assert_eq!(
+        Tensor::<f64, Shape![_]>::arange_with(0.0, 1.0, 0.25).unwrap().into_dyn().to_vec(),
+        vec![0., 0.25, 0.5, 0.75]
+    );
     assert_eq!(Tensor::<f32, DynShape>::eye_sized(2, 3).to_vec(), vec![1., 0., 0., 0., 1., 0.]);
     let b = x.greater(0.0);
     assert_eq!(b.count_nonzero(), 4);

@@ -212,45 +212,6 @@ impl<T: Element + Float> Tensor<T, (Dyn,)> {
     }
 }
 
-/// The rank-1 constructors for dynamic-shape code: the same values as the `[_]` forms, as a
-/// [`DynShape`](crate::DynShape) tensor.
-impl<T: Element + Float> Tensor<T, crate::DynShape> {
-    /// [`Tensor::<T, Shape![_]>::try_linspace_sized`](Tensor::try_linspace_sized) as a rank-1
-    /// [`DynShape`](crate::DynShape) tensor (PyTorch `torch.linspace`).
-    ///
-    /// # Errors
-    /// As the `[_]` form.
-    pub fn try_linspace_sized(start: T, end: T, steps: usize) -> Result<Self, ShapeError> {
-        Ok(Tensor::<T, (Dyn,)>::try_linspace_sized(start, end, steps)?.into_dyn())
-    }
-    /// [`try_linspace_sized`](Self::try_linspace_sized), panicking with the error's message.
-    #[track_caller]
-    pub fn linspace_sized(start: T, end: T, steps: usize) -> Self {
-        Self::try_linspace_sized(start, end, steps).or_panic()
-    }
-    /// [`Tensor::<T, Shape![_]>::try_logspace_sized`](Tensor::try_logspace_sized) as a rank-1
-    /// [`DynShape`](crate::DynShape) tensor (PyTorch `torch.logspace`).
-    ///
-    /// # Errors
-    /// As the `[_]` form.
-    pub fn try_logspace_sized(start: T, end: T, steps: usize, base: T) -> Result<Self, ShapeError> {
-        Ok(Tensor::<T, (Dyn,)>::try_logspace_sized(start, end, steps, base)?.into_dyn())
-    }
-    /// [`try_logspace_sized`](Self::try_logspace_sized), panicking with the error's message.
-    #[track_caller]
-    pub fn logspace_sized(start: T, end: T, steps: usize, base: T) -> Self {
-        Self::try_logspace_sized(start, end, steps, base).or_panic()
-    }
-    /// [`Tensor::<T, Shape![_]>::arange_with`](Tensor::arange_with) as a rank-1
-    /// [`DynShape`](crate::DynShape) tensor (PyTorch `torch.arange(start, end, step)`).
-    ///
-    /// # Errors
-    /// As the `[_]` form.
-    pub fn arange_with(start: T, end: T, step: T) -> Result<Self, ShapeError> {
-        Ok(Tensor::<T, (Dyn,)>::arange_with(start, end, step)?.into_dyn())
-    }
-}
-
 /// `iter.collect::<Tensor<T, Shape![_]>>()`: a 1-D tensor of the items in order (PyTorch
 /// `torch.tensor(list(iter))`, NumPy `np.fromiter`; ndarray's `Array1: FromIterator`).
 ///
