@@ -1137,3 +1137,112 @@ impl Layout {
         self.split(axis, n.div_ceil(chunks))
     }
 }
+
+/// One line of a tensor along an axis: `n` elements of `src` from `start` at `stride` (the
+/// layout's own values, so every position is inside the buffer the layout was checked against).
+pub(crate) struct Line<'a, T> {
+    src: &'a [T],
+    start: usize,
+    stride: isize,
+    /// The number of elements.
+    pub(crate) n: usize,
+}
+impl<T: Copy> Line<'_, T> {
+    /// Element `k < n` of the line.
+    #[inline(always)]
+    pub(crate) fn get(&self, k: usize) -> T {
+        self.src[self.start.wrapping_add_signed(k as isize * self.stride)]
+    }
+    /// The line as a slice when its elements are adjacent.
+    #[inline(always)]
+    pub(crate) fn as_slice(&self) -> Option<&[T]> {
+        (self.stride == 1 || self.n <= 1).then(|| &self.src[self.start..self.start + self.n])
+    }
+}
+
+/// Calls `f(line, out_line)` for every line of `src` (layout `l`) along `axis`, where `out_line`
+/// is the same line of `out`, the row-major buffer of `l`'s sizes, as `(out, start, stride)`:
+/// what scans (cumsum) and per-line normalisations (softmax) need.
+pub(crate) fn for_each_line<T: Copy, U>(
+    out: &mut [U],
+    src: &[T],
+    l: &Layout,
+    axis: usize,
+    mut f: impl FnMut(&Line<'_, T>, &mut [U], usize, usize),
+) -> Result<(), ShapeError> {
+    let sizes = l.sizes();
+    let n = sizes[axis];
+    if l.numel() == 0 {
+        return Ok(());
+    }
+    let ol = Layout::contiguous(sizes)?;
+    let mut lines = [1usize; MAX_RANK];
+    lines[..sizes.len()].copy_from_slice(sizes);
+    lines[axis] = 1;
+    let (stride, ostride) = (l.strides()[axis], ol.strides()[axis] as usize);
+    walk(&lines[..sizes.len()], [l, &ol], |[i, o]| {
+        f(&Line { src, start: i, stride, n }, out, o, ostride);
+    });
+    Ok(())
+}
+
+/// The storage offsets of a layout in row-major logical order (an odometer over the
+/// coordinates), with the coordinate of the next element.
+#[derive(Clone, Debug)]
+pub(crate) struct Offsets {
+    sizes: [usize; MAX_RANK],
+    strides: [isize; MAX_RANK],
+    rank: usize,
+    /// The coordinate of the element `next` addresses.
+    idx: [usize; MAX_RANK],
+    next: isize,
+    remaining: usize,
+}
+
+impl Offsets {
+    pub(crate) fn new(l: &Layout) -> Self {
+        let mut sizes = [1; MAX_RANK];
+        let mut strides = [0; MAX_RANK];
+        sizes[..l.rank()].copy_from_slice(l.sizes());
+        strides[..l.rank()].copy_from_slice(l.strides());
+        Offsets { sizes, strides, rank: l.rank(), idx: [0; MAX_RANK], next: l.offset() as isize, remaining: l.numel() }
+    }
+    /// The coordinate of the element the next call to `next` returns.
+    #[inline]
+    pub(crate) fn index(&self) -> &[usize] {
+        &self.idx[..self.rank]
+    }
+}
+
+impl Iterator for Offsets {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.remaining == 0 {
+            return None;
+        }
+        let o = self.next;
+        self.remaining -= 1;
+        if self.remaining > 0 {
+            // Some coordinate is still below its size, so the odometer stops before dim 0 wraps.
+            // Every offset it reaches is one of the layout's (bounded reach: no overflow).
+            let mut d = self.rank;
+            loop {
+                d -= 1;
+                self.idx[d] += 1;
+                self.next += self.strides[d];
+                if self.idx[d] < self.sizes[d] {
+                    break;
+                }
+                self.next -= self.strides[d] * self.sizes[d] as isize;
+                self.idx[d] = 0;
+            }
+        }
+        Some(o as usize)
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
+    }
+}
+impl ExactSizeIterator for Offsets {}

@@ -20,6 +20,7 @@ mod gemm;
 mod index;
 pub(crate) mod join;
 pub(crate) mod reduce;
+pub(crate) mod scan;
 pub(crate) mod small;
 pub(crate) mod vector;
 pub(crate) use gather::{

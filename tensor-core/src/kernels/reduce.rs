@@ -213,75 +213,71 @@ impl<T: Num, const GT: bool> Reducer<T> for ArgExtreme<GT> {
     }
 }
 
-/// Sum of `f(x - center[o])` per output `o` (Kahan-compensated): the second pass of the variance
-/// (`f = square`, centre the mean) and of log-sum-exp (`f = exp`, centre the maximum).
-pub(crate) struct CenteredSum<'a, T, F> {
-    pub(crate) center: &'a [T],
+/// `post(sum of f(x - c), c, n)` per output, where `c` is `center[o]` (0 where that is not finite,
+/// or without centres) and the sum is Kahan-compensated: the second pass of the variance
+/// (`f = square`, centred on the mean, divided by `n - correction`) and of log-sum-exp (`f = exp`,
+/// centred on the maximum, `ln(s) + c`).
+pub(crate) struct CenteredSum<'a, T, F, P> {
+    pub(crate) center: Option<&'a [T]>,
     pub(crate) f: F,
+    pub(crate) post: P,
 }
-impl<T: Num + Float, F: Fn(T) -> T + Sync> Reducer<T> for CenteredSum<'_, T, F> {
+impl<T: Num + Float, F: Fn(T) -> T + Sync, P: Fn(T, T, usize) -> T + Sync> Reducer<T> for CenteredSum<'_, T, F, P> {
     type Acc = (T, T, T);
     type Out = T;
     #[inline(always)]
     fn init(&self, o: usize) -> Self::Acc {
-        (self.center[o], T::zero(), T::zero())
+        let c = self.center.map_or(T::zero(), |c| c[o]);
+        (if c.is_finite() { c } else { T::zero() }, T::zero(), T::zero())
     }
     #[inline(always)]
     fn step(&self, a: &mut Self::Acc, x: T, _: usize) {
-        let y = (self.f)(x - a.0) - a.2;
-        let t = a.1 + y;
-        a.2 = (t - a.1) - y;
-        a.1 = t;
+        compensated(a, (self.f)(x - a.0));
     }
     #[inline(always)]
     fn merge(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc {
         let mut r = a;
-        self.step_raw(&mut r, b.1 - b.2);
+        compensated(&mut r, b.1 - b.2);
+        r
+    }
+    #[inline(always)]
+    fn finish(&self, a: Self::Acc, n: usize) -> Result<T, ShapeError> {
+        Ok((self.post)(a.1 - a.2, a.0, n))
+    }
+}
+
+/// Kahan's step on the running `(_, sum, error)`.
+#[inline(always)]
+fn compensated<T: Float>(a: &mut (T, T, T), v: T) {
+    let y = v - a.2;
+    let t = a.1 + y;
+    a.2 = (t - a.1) - y;
+    a.1 = t;
+}
+
+/// `post(sum of f(x))` (Kahan-compensated): the L1 norm (`f = abs`) and the L2 norm (`f =
+/// square`, `post = sqrt`).
+pub(crate) struct MapSum<F, P>(pub(crate) F, pub(crate) P);
+impl<T: Num + Float, F: Fn(T) -> T + Sync, P: Fn(T) -> T + Sync> Reducer<T> for MapSum<F, P> {
+    type Acc = (T, T, T);
+    type Out = T;
+    #[inline(always)]
+    fn init(&self, _: usize) -> Self::Acc {
+        (T::zero(), T::zero(), T::zero())
+    }
+    #[inline(always)]
+    fn step(&self, a: &mut Self::Acc, x: T, _: usize) {
+        compensated(a, (self.0)(x));
+    }
+    #[inline(always)]
+    fn merge(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc {
+        let mut r = a;
+        compensated(&mut r, b.1 - b.2);
         r
     }
     #[inline(always)]
     fn finish(&self, a: Self::Acc, _: usize) -> Result<T, ShapeError> {
-        Ok(a.1 - a.2)
-    }
-}
-impl<T: Num + Float, F> CenteredSum<'_, T, F> {
-    #[inline(always)]
-    fn step_raw(&self, a: &mut (T, T, T), v: T) {
-        let y = v - a.2;
-        let t = a.1 + y;
-        a.2 = (t - a.1) - y;
-        a.1 = t;
-    }
-}
-
-/// Sum of `f(x)` (Kahan-compensated): the L1 norm (`f = abs`) and the sum of squares.
-pub(crate) struct MapSum<F>(pub(crate) F);
-impl<T: Num + Float, F: Fn(T) -> T + Sync> Reducer<T> for MapSum<F> {
-    type Acc = (T, T);
-    type Out = T;
-    #[inline(always)]
-    fn init(&self, _: usize) -> (T, T) {
-        (T::zero(), T::zero())
-    }
-    #[inline(always)]
-    fn step(&self, a: &mut (T, T), x: T, _: usize) {
-        let y = (self.0)(x) - a.1;
-        let t = a.0 + y;
-        a.1 = (t - a.0) - y;
-        a.0 = t;
-    }
-    #[inline(always)]
-    fn merge(&self, a: (T, T), b: (T, T)) -> (T, T) {
-        let mut r = a;
-        let y = (b.0 - b.1) - r.1;
-        let t = r.0 + y;
-        r.1 = (t - r.0) - y;
-        r.0 = t;
-        r
-    }
-    #[inline(always)]
-    fn finish(&self, a: (T, T), _: usize) -> Result<T, ShapeError> {
-        Ok(a.0 - a.1)
+        Ok((self.1)(a.1 - a.2))
     }
 }
 

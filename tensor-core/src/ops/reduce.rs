@@ -21,7 +21,7 @@ use crate::num::Num;
 use crate::shape::{DynShape, ReduceAxes, RemoveAxis, SetAxis, Shape, MAX_RANK};
 use crate::storage::{Data, DataMut, Element, Out, OutData};
 use crate::tensor::{OutTensor, TensorBase};
-use num_traits::{Float, Zero};
+use num_traits::Float;
 
 /// The vector norms of [`norm`](TensorBase::norm) (PyTorch `torch.linalg.vector_norm`'s `ord`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,7 +75,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
 
     /// The variance over `axes` (two passes: the mean, then the compensated sum of squared
-    /// deviations) divided by `n - correction` (0 or less gives inf or NaN, as PyTorch).
+    /// deviations) divided by `n - correction` (0 or less gives inf or NaN, as PyTorch); its
+    /// square root with `sqrt`.
     fn var_rt<S2: Shape>(
         &self,
         axes: &[usize],
@@ -87,15 +88,10 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         D::Elem: Float + Num<Sum = D::Elem>,
     {
         let mean: OutTensor<D, D::Elem, S2> = self.reduce_with(axes, keep, &Mean)?;
-        let ss: OutTensor<D, D::Elem, S2> =
-            self.reduce_with(axes, keep, &CenteredSum { center: mean.data.as_slice(), f: |d: D::Elem| d * d })?;
-        let n = self.count(axes).saturating_sub(correction);
-        let n = <D::Elem as num_traits::NumCast>::from(n).unwrap_or_else(D::Elem::infinity);
-        let mut ss = ss;
-        for v in ss.data.as_mut_slice() {
-            *v = if sqrt { (*v / n).sqrt() } else { *v / n };
-        }
-        Ok(ss)
+        let denom = <D::Elem as num_traits::NumCast>::from(self.count(axes).saturating_sub(correction))
+            .unwrap_or_else(D::Elem::infinity);
+        let post = move |s: D::Elem, _, _| if sqrt { (s / denom).sqrt() } else { s / denom };
+        self.reduce_with(axes, keep, &CenteredSum { center: Some(mean.data.as_slice()), f: |d: D::Elem| d * d, post })
     }
 
     /// `log(sum(exp(x)))` over `axes`, shifted by the maximum so that nothing overflows; `-inf`
@@ -104,23 +100,13 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         D::Elem: Float + Num,
     {
+        let post = |s: D::Elem, c: D::Elem, n: usize| if n == 0 { D::Elem::neg_infinity() } else { s.ln() + c };
+        let f = |d: D::Elem| d.exp();
         if self.count(axes) == 0 {
-            let mut z: OutTensor<D, D::Elem, S2> = self.reduce_with(axes, keep, &MapSum(|x: D::Elem| x))?;
-            z.data.as_mut_slice().fill(D::Elem::neg_infinity());
-            return Ok(z);
+            return self.reduce_with(axes, keep, &CenteredSum { center: None, f, post });
         }
-        let mut c: OutTensor<D, D::Elem, S2> = self.reduce_with(axes, keep, &Extreme::<true>)?;
-        for m in c.data.as_mut_slice() {
-            if !m.is_finite() {
-                *m = D::Elem::zero();
-            }
-        }
-        let mut s: OutTensor<D, D::Elem, S2> =
-            self.reduce_with(axes, keep, &CenteredSum { center: c.data.as_slice(), f: |d: D::Elem| d.exp() })?;
-        for (v, &m) in s.data.as_mut_slice().iter_mut().zip(c.data.as_slice()) {
-            *v = v.ln() + m;
-        }
-        Ok(s)
+        let c: OutTensor<D, D::Elem, S2> = self.reduce_with(axes, keep, &Extreme::<true>)?;
+        self.reduce_with(axes, keep, &CenteredSum { center: Some(c.data.as_slice()), f, post })
     }
 
     /// The norm `p` over `axes`.
@@ -129,14 +115,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         D::Elem: Float + Num,
     {
         match p {
-            Norm::L1 => self.reduce_with(axes, keep, &MapSum(|x: D::Elem| x.abs())),
-            Norm::L2 | Norm::Fro => {
-                let mut s: OutTensor<D, D::Elem, S2> = self.reduce_with(axes, keep, &MapSum(|x: D::Elem| x * x))?;
-                for v in s.data.as_mut_slice() {
-                    *v = v.sqrt();
-                }
-                Ok(s)
-            }
+            Norm::L1 => self.reduce_with(axes, keep, &MapSum(|x: D::Elem| x.abs(), |s| s)),
+            Norm::L2 | Norm::Fro => self.reduce_with(axes, keep, &MapSum(|x: D::Elem| x * x, |s: D::Elem| s.sqrt())),
             Norm::Inf => self.reduce_with(axes, keep, &MapMax),
         }
     }

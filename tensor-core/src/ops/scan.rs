@@ -3,9 +3,9 @@
 //! shapes (`cumsum::<1>()`), or a runtime value (`cumsum_dyn(1)`); either way the result has the
 //! input's shape type.
 use crate::error::{OrPanic, ShapeError};
-use crate::kernels::fold::{for_each_line, Line, Reducer};
-use crate::kernels::reduce::Extreme;
+use crate::kernels::scan;
 use crate::layout::normalize_axis;
+use crate::layout::{Layout, LayoutRepr};
 use crate::num::Num;
 use crate::ops::reduce::Norm;
 use crate::shape::{BroadcastShape, RemoveAxis, Shape};
@@ -15,24 +15,17 @@ use crate::tensor::TensorBase;
 use num_traits::Float;
 
 impl<D: Data, S: Shape> TensorBase<D, S> {
-    /// A new tensor of `self`'s shape (row-major, inline for an inline input) whose lines along
-    /// `axis` are `f(line, out, start, stride)`.
+    /// A new tensor of `self`'s shape (row-major, inline for an inline input) written by the
+    /// per-line kernel `k` along `axis`.
     fn per_line<U: Element>(
         &self,
         axis: isize,
-        f: impl FnMut(&Line<'_, D::Elem>, &mut [U], usize, usize) -> Result<(), ShapeError>,
+        k: impl FnOnce(&mut [U], &[D::Elem], &Layout, usize) -> Result<(), ShapeError>,
     ) -> Result<OutTensor<D, U, S>, ShapeError> {
         let axis = normalize_axis(axis, self.rank())?;
+        let lay = LayoutRepr::try_from_layout::<S>(Layout::contiguous(self.sizes())?)?;
         let mut out = <Out<D, U, S>>::zeroed(self.numel())?;
-        let mut f = f;
-        let mut err = Ok(());
-        for_each_line(out.as_mut_slice(), self.data.as_slice(), self.layout(), axis, |line, o, start, stride| {
-            if err.is_ok() {
-                err = f(line, o, start, stride);
-            }
-        })?;
-        err?;
-        let lay = crate::layout::LayoutRepr::try_from_layout::<S>(crate::layout::Layout::contiguous(self.sizes())?)?;
+        k(out.as_mut_slice(), self.data.as_slice(), self.layout(), axis)?;
         Ok(TensorBase::from_lay(out, lay))
     }
 
@@ -40,79 +33,21 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         D::Elem: Num,
     {
-        self.per_line(axis, |line, out, start, stride| {
-            let mut acc = <D::Elem as Num>::ACC0;
-            for k in 0..line.n {
-                <D::Elem as Num>::acc(&mut acc, line.get(k));
-                out[start + k * stride] = <D::Elem as Num>::acc_finish(acc)
-                    .ok_or_else(|| ShapeError::Invalid("cumsum: the integer result does not fit 64 bits".into()))?;
-            }
-            Ok(())
-        })
+        self.per_line(axis, scan::cumsum)
     }
 
     fn cumprod_rt(&self, axis: isize) -> Result<OutTensor<D, <D::Elem as Num>::Sum, S>, ShapeError>
     where
         D::Elem: Num,
     {
-        self.per_line(axis, |line, out, start, stride| {
-            let mut acc = <<D::Elem as Num>::Sum as Element>::ONE;
-            for k in 0..line.n {
-                acc = <<D::Elem as Num>::Sum as Num>::checked_mul(acc, <D::Elem as Num>::to_sum(line.get(k)))
-                    .ok_or_else(|| ShapeError::Invalid("cumprod: the integer result does not fit 64 bits".into()))?;
-                out[start + k * stride] = acc;
-            }
-            Ok(())
-        })
+        self.per_line(axis, scan::cumprod)
     }
 
     fn softmax_rt(&self, axis: isize, log: bool) -> Result<OutTensor<D, D::Elem, S>, ShapeError>
     where
         D::Elem: Float + Num<Sum = D::Elem>,
     {
-        self.per_line(axis, |line, out, start, stride| {
-            // Shift by the maximum so that exp never overflows (an all -inf line gives NaN, as
-            // PyTorch). The shifted exponentials are written once and summed from `out`.
-            if line.n == 0 {
-                return Ok(());
-            }
-            let m = match line.as_slice() {
-                Some(x) => Extreme::<true>.slice(D::Elem::LOWEST, x, 0),
-                None => (0..line.n).fold(D::Elem::LOWEST, |m, k| {
-                    let mut m = m;
-                    Extreme::<true>.step(&mut m, line.get(k), k);
-                    m
-                }),
-            };
-            let total = if let (Some(x), 1) = (line.as_slice(), stride) {
-                let o = &mut out[start..start + line.n];
-                for (o, &v) in o.iter_mut().zip(x) {
-                    *o = (v - m).exp();
-                }
-                <D::Elem as Num>::acc_finish(<D::Elem as Num>::acc_slice(o))
-            } else {
-                let mut acc = <D::Elem as Num>::ACC0;
-                for k in 0..line.n {
-                    let e = (line.get(k) - m).exp();
-                    out[start + k * stride] = e;
-                    <D::Elem as Num>::acc(&mut acc, e);
-                }
-                <D::Elem as Num>::acc_finish(acc)
-            };
-            let total = total.unwrap_or_else(D::Elem::nan);
-            if log {
-                let ls = total.ln();
-                for k in 0..line.n {
-                    out[start + k * stride] = (line.get(k) - m) - ls;
-                }
-            } else {
-                let r = total.recip();
-                for k in 0..line.n {
-                    out[start + k * stride] = out[start + k * stride] * r;
-                }
-            }
-            Ok(())
-        })
+        self.per_line(axis, |o, s, l, a| scan::softmax(o, s, l, a, log))
     }
 }
 

@@ -1,10 +1,11 @@
 //! Constructors that compute their elements: [`from_fn`](Tensor::from_fn), `collect()`
 //! ([`FromIterator`]), [`linspace`](Tensor::linspace), [`logspace`](Tensor::logspace),
 //! [`eye`](Tensor::eye), and the `*_like` constructors and [`Default`].
-use super::iter::{Offsets, ShapeIndex};
+use super::iter::ShapeIndex;
 use super::{OutTensor, Tensor, TensorBase};
 use crate::dim::{Const, Dyn};
 use crate::error::{OrPanic, ShapeError};
+use crate::layout::Offsets;
 use crate::layout::{Layout, LayoutRepr};
 use crate::shape::{AllStatic, DynShape, Shape, MAX_RANK};
 use crate::storage::{Data, DataMut, Element, Out, OutData};

@@ -13,74 +13,13 @@
 use super::{TensorBase, TensorView, TensorViewMut};
 use crate::dim::Dim;
 use crate::error::{OrPanic, ShapeError};
-use crate::layout::Layout;
+use crate::layout::{Layout, Offsets};
 use crate::shape::{DynShape, RemoveAxis, Shape, MAX_RANK};
 use crate::storage::{Data, DataMut, Element};
 use alloc::vec::Vec;
 use core::fmt;
 use core::iter::FusedIterator;
 use core::marker::PhantomData;
-
-// ------------------------------------------------------------------------------------ offsets
-/// The storage offsets of a layout in row-major logical order (an odometer over the
-/// coordinates), with the coordinate of the next element.
-#[derive(Clone, Debug)]
-pub(super) struct Offsets {
-    sizes: [usize; MAX_RANK],
-    strides: [isize; MAX_RANK],
-    rank: usize,
-    /// The coordinate of the element `next` addresses.
-    idx: [usize; MAX_RANK],
-    next: isize,
-    remaining: usize,
-}
-
-impl Offsets {
-    pub(super) fn new(l: &Layout) -> Self {
-        let mut sizes = [1; MAX_RANK];
-        let mut strides = [0; MAX_RANK];
-        sizes[..l.rank()].copy_from_slice(l.sizes());
-        strides[..l.rank()].copy_from_slice(l.strides());
-        Offsets { sizes, strides, rank: l.rank(), idx: [0; MAX_RANK], next: l.offset() as isize, remaining: l.numel() }
-    }
-    /// The coordinate of the element the next call to `next` returns.
-    #[inline]
-    pub(super) fn index(&self) -> &[usize] {
-        &self.idx[..self.rank]
-    }
-}
-
-impl Iterator for Offsets {
-    type Item = usize;
-    #[inline]
-    fn next(&mut self) -> Option<usize> {
-        if self.remaining == 0 {
-            return None;
-        }
-        let o = self.next;
-        self.remaining -= 1;
-        if self.remaining > 0 {
-            // Some coordinate is still below its size, so the odometer stops before dim 0 wraps.
-            // Every offset it reaches is one of the layout's (bounded reach: no overflow).
-            let mut d = self.rank;
-            loop {
-                d -= 1;
-                self.idx[d] += 1;
-                self.next += self.strides[d];
-                if self.idx[d] < self.sizes[d] {
-                    break;
-                }
-                self.next -= self.strides[d] * self.sizes[d] as isize;
-                self.idx[d] = 0;
-            }
-        }
-        Some(o as usize)
-    }
-    #[inline]
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.remaining, Some(self.remaining))
-    }
-}
 
 /// Whether the row-major offsets of `l` strictly increase: every moving dim has a positive stride
 /// that steps past everything the inner dims reach.
@@ -314,7 +253,7 @@ impl<T, S: ShapeIndex> Clone for IndexedIter<'_, T, S> {
 }
 impl<T, S: ShapeIndex> fmt::Debug for IndexedIter<'_, T, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("IndexedIter").field("remaining", &self.offsets.remaining).finish()
+        f.debug_struct("IndexedIter").field("remaining", &self.offsets.len()).finish()
     }
 }
 impl<'a, T, S: ShapeIndex> Iterator for IndexedIter<'a, T, S> {

@@ -1,0 +1,105 @@
+//! Per-line kernels along one axis that keep the shape: cumulative sums and products, softmax
+//! and log-softmax. Each writes the row-major buffer `out` of the input's sizes.
+use crate::error::ShapeError;
+use crate::kernels::fold::Reducer;
+use crate::kernels::reduce::Extreme;
+use crate::layout::{for_each_line, Layout, Line};
+use crate::num::Num;
+use crate::storage::Element;
+use num_traits::Float;
+
+/// Runs `f` on every line, stopping at its first error.
+fn lines<T: Copy, U>(
+    out: &mut [U],
+    src: &[T],
+    l: &Layout,
+    axis: usize,
+    mut f: impl FnMut(&Line<'_, T>, &mut [U], usize, usize) -> Result<(), ShapeError>,
+) -> Result<(), ShapeError> {
+    let mut err = Ok(());
+    for_each_line(out, src, l, axis, |line, o, start, stride| {
+        if err.is_ok() {
+            err = f(line, o, start, stride);
+        }
+    })?;
+    err
+}
+
+/// Cumulative sums along `axis` (exact for integers, Kahan-compensated for floats).
+pub(crate) fn cumsum<T: Num>(out: &mut [T::Sum], src: &[T], l: &Layout, axis: usize) -> Result<(), ShapeError> {
+    lines(out, src, l, axis, |line, out, start, stride| {
+        let mut acc = T::ACC0;
+        for k in 0..line.n {
+            T::acc(&mut acc, line.get(k));
+            out[start + k * stride] = T::acc_finish(acc)
+                .ok_or_else(|| ShapeError::Invalid("cumsum: the integer result does not fit 64 bits".into()))?;
+        }
+        Ok(())
+    })
+}
+
+/// Cumulative products along `axis` (checked for integers).
+pub(crate) fn cumprod<T: Num>(out: &mut [T::Sum], src: &[T], l: &Layout, axis: usize) -> Result<(), ShapeError> {
+    lines(out, src, l, axis, |line, out, start, stride| {
+        let mut acc = <T::Sum as Element>::ONE;
+        for k in 0..line.n {
+            acc = <T::Sum as Num>::checked_mul(acc, T::to_sum(line.get(k)))
+                .ok_or_else(|| ShapeError::Invalid("cumprod: the integer result does not fit 64 bits".into()))?;
+            out[start + k * stride] = acc;
+        }
+        Ok(())
+    })
+}
+
+/// Softmax (or log-softmax with `log`) along `axis`, shifted by each line's maximum so that exp
+/// never overflows (an all `-inf` line gives NaN, as PyTorch). The shifted exponentials are
+/// written once and summed from `out` (pairwise when the line is contiguous).
+pub(crate) fn softmax<T: Num<Sum = T> + Float>(
+    out: &mut [T],
+    src: &[T],
+    l: &Layout,
+    axis: usize,
+    log: bool,
+) -> Result<(), ShapeError> {
+    lines(out, src, l, axis, |line, out, start, stride| {
+        if line.n == 0 {
+            return Ok(());
+        }
+        let m = match line.as_slice() {
+            Some(x) => Extreme::<true>.slice(T::LOWEST, x, 0),
+            None => (0..line.n).fold(T::LOWEST, |mut m, k| {
+                Extreme::<true>.step(&mut m, line.get(k), k);
+                m
+            }),
+        };
+        let total = if let (Some(x), 1) = (line.as_slice(), stride) {
+            let o = &mut out[start..start + line.n];
+            for (o, &v) in o.iter_mut().zip(x) {
+                *o = (v - m).exp();
+            }
+            T::acc_finish(T::acc_slice(o))
+        } else {
+            let mut acc = T::ACC0;
+            for k in 0..line.n {
+                let e = (line.get(k) - m).exp();
+                out[start + k * stride] = e;
+                T::acc(&mut acc, e);
+            }
+            T::acc_finish(acc)
+        };
+        let total = total.unwrap_or_else(T::nan);
+        if log {
+            // (x - m) - ln(s): subtracting the shift in one step would round at the scale of m.
+            let ls = total.ln();
+            for k in 0..line.n {
+                out[start + k * stride] = (line.get(k) - m) - ls;
+            }
+        } else {
+            let r = total.recip();
+            for k in 0..line.n {
+                out[start + k * stride] = out[start + k * stride] * r;
+            }
+        }
+        Ok(())
+    })
+}
