@@ -86,15 +86,20 @@ fn float_methods_and_in_place_forms() {
         ("fract", x.fract(), f64::fract),
         ("cbrt", x.cbrt(), f64::cbrt),
     ];
+    // Within a few ulps, not bit-exact: Miri perturbs transcendental results on purpose.
     for (name, got, f) in cases {
         let want: Vec<f64> = X.iter().map(|&v| f(v)).collect();
-        assert_eq!(got.to_vec(), want, "{name}");
+        close(&got.to_vec(), &want, name);
     }
     let p = x.abs();
-    assert_eq!(p.ln().to_vec(), X.iter().map(|v| v.abs().ln()).collect::<Vec<_>>());
-    assert_eq!(p.sqrt().at([1]), 2.5f64.sqrt());
-    assert_eq!(x.powi(3).at([1]), -15.625);
-    assert_eq!(x.powf(0.5).at([7]), 2.5f64.sqrt());
+    let ln = p.ln().to_vec();
+    assert_eq!(ln[4], f64::NEG_INFINITY);
+    close(&[ln[0], ln[1], ln[8]], &[25f64.ln(), 2.5f64.ln(), 25f64.ln()], "ln");
+    close(
+        &[p.sqrt().at([1]), x.powi(3).at([1]), x.powf(0.5).at([7])],
+        &[2.5f64.sqrt(), -15.625, 2.5f64.sqrt()],
+        "sqrt/powi/powf",
+    );
     assert!(x.powf(0.5).at([1]).is_nan());
     assert_eq!(x.recip().at([6]), 1.0);
     assert_eq!(x.clamp(-1.0, 1.0).to_vec(), vec![-1., -1., -1., -0.3, 0., 0.3, 1., 1., 1.]);
@@ -107,7 +112,7 @@ fn float_methods_and_in_place_forms() {
     let mut m = Tensor::<f64, Shape![2, 3]>::from([[1., 2., 3.], [4., 5., 6.]]);
     let mut col = t!(mut m[.., 1..]);
     col.exp_();
-    assert_eq!(m.to_vec(), vec![1., 2f64.exp(), 3f64.exp(), 4., 5f64.exp(), 6f64.exp()]);
+    close(&m.to_vec(), &[1., 2f64.exp(), 3f64.exp(), 4., 5f64.exp(), 6f64.exp()], "exp_ through a view");
     let mut tv = m.t_mut();
     tv.ln_();
     tv.map_inplace(|v| v * 2.0);
@@ -116,7 +121,8 @@ fn float_methods_and_in_place_forms() {
     r.relu_();
     r.powi_(2);
     r.neg_();
-    assert_eq!(r.to_vec(), vec![0.0, -4.0]);
+    let r = r.to_vec();
+    assert!(r[0] == 0.0 && (r[1] + 4.0).abs() < 1e-5, "{r:?}");
 }
 
 #[test]
@@ -177,13 +183,13 @@ fn binary_functions_match_numpy() {
     assert_eq!(x.minimum(0.0).to_vec()[..3], [-2.0, 0.0, 0.0]);
     // numpy: np.power([[ -2, .5],[3, nan]], [1.5, -1]) -> [[nan, 2.], [5.196152422706632, nan]]
     let p = x.pow(&y).to_vec();
-    assert!(p[0].is_nan() && p[1] == 2.0 && (p[2] - 5.196152422706632).abs() < 1e-15);
+    assert!(p[0].is_nan() && (p[1] - 2.0).abs() < 1e-14 && (p[2] - 5.196152422706632).abs() < 1e-14);
     // numpy: np.arctan2([[-2, .5], [3, nan]], [1.5, -1]) -> [-0.9272952180016122, 2.677945044588987, 1.1071487177940904, nan]
     let t = x.atan2(&y).to_vec();
     for (g, w) in t.iter().zip([-0.9272952180016122, 2.677945044588987, 1.1071487177940904]) {
-        assert!((g - w).abs() < 1e-15);
+        assert!((g - w).abs() < 1e-14);
     }
-    assert_eq!(Tensor::from([3e300f64]).hypot(4e300).at([0]), 5e300, "no overflow");
+    assert!((Tensor::from([3e300f64]).hypot(4e300).at([0]) / 5e300 - 1.0).abs() < 1e-14, "no overflow");
     assert_eq!(Tensor::from([7i32, -7]).maximum(0).to_vec(), vec![7, 0]);
     let z = x.zip_with(&Tensor::from([true, false]), |v, keep| if keep { v } else { 0.0 });
     assert_eq!(z.to_vec()[..3], [-2.0, 0.0, 3.0]);
@@ -254,7 +260,7 @@ fn scans_and_softmax_match_numpy() {
     // Stability: huge logits do not overflow.
     let big = Tensor::from([1000.0f32, 1000.0, -1000.0]);
     assert_eq!(big.softmax::<0>().to_vec(), vec![0.5, 0.5, 0.0]);
-    assert_eq!(big.log_softmax::<0>().at([0]), -std::f32::consts::LN_2);
+    assert!((big.log_softmax::<0>().at([0]) + std::f32::consts::LN_2).abs() < 1e-6);
     // Integer scans widen and never wrap.
     let i = Tensor::from([i32::MAX, i32::MAX, 1]);
     let c: Tensor<i64, Shape![3]> = i.cumsum::<0>();
@@ -280,6 +286,9 @@ fn map_takes_fnmut_and_runs_in_row_major_order() {
     let mut again = StdRng::seed_from_u64(7);
     let want: Vec<f64> = (0..6).map(|_| again.random_range(0.0..1.0)).collect();
     assert_eq!(noisy.to_vec(), want);
-    let big = Tensor::<f32, Shape![_]>::full_sized(&[1 << 20], 2.0);
-    assert_eq!(big.par_map(|v| v * v).sum(), 4.0 * (1 << 20) as f32);
+    // Above the rayon threshold natively; under Miri (whose stacked borrows trip on
+    // crossbeam-epoch inside rayon) below it.
+    let n = if cfg!(miri) { 1 << 10 } else { 1 << 20 };
+    let big = Tensor::<f32, Shape![_]>::full_sized(&[n], 2.0);
+    assert_eq!(big.par_map(|v| v * v).sum(), 4.0 * n as f32);
 }

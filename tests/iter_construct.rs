@@ -268,14 +268,18 @@ fn linspace_logspace_match_numpy() {
     // Decreasing range.
     assert_eq!(Tensor::<f64, Shape![3]>::linspace(1., -1.).to_vec(), [1., 0., -1.]);
     // np.logspace(0.0, 3.0, 4)
-    assert_close(&Tensor::<f64, Shape![4]>::logspace(0., 3., 10.).to_vec(), &[1.0, 10.0, 100.0, 1000.0], 1e-14);
+    assert_close(&Tensor::<f64, Shape![4]>::logspace(0., 3., 10.).to_vec(), &[1.0, 10.0, 100.0, 1000.0], 1e-13);
     // np.logspace(-2.0, 2.0, 5, base=2.0)
-    assert_eq!(Tensor::<f64, Shape![_]>::logspace_sized(-2., 2., 5, 2.).to_vec(), [0.25, 0.5, 1.0, 2.0, 4.0]);
+    assert_close(
+        &Tensor::<f64, Shape![_]>::logspace_sized(-2., 2., 5, 2.).to_vec(),
+        &[0.25, 0.5, 1.0, 2.0, 4.0],
+        1e-13,
+    );
     // np.logspace(1.0, 2.0, 3)
     assert_close(
         &Tensor::<f64, Shape![_]>::try_logspace_sized(1., 2., 3, 10.).unwrap().to_vec(),
         &[10.0, 31.622776601683793, 100.0],
-        1e-15,
+        1e-13,
     );
     assert!(matches!(
         Tensor::<f64, Shape![_]>::try_linspace_sized(0., 1., usize::MAX),

@@ -180,7 +180,7 @@ fn nan_and_empty_rules_follow_pytorch() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 4 } else { 64 }, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 4 } else { 64 }, failure_persistence: None, ..ProptestConfig::default() })]
     /// Sums along any axis of any strided view equal an f64 reference within f32 rounding.
     #[test]
     fn sums_of_views_match_reference(v in prop::collection::vec(-100.0f32..100.0, 24), axis in 0usize..3, perm in 0usize..6) {
@@ -226,7 +226,11 @@ fn dynamic_shape_api_is_complete() {
         Tensor::<f64, Shape![_]>::linspace_sized(0.0, 1.0, 5).into_dyn().to_vec(),
         vec![0., 0.25, 0.5, 0.75, 1.]
     );
-    assert_eq!(Tensor::<f64, Shape![_]>::logspace_sized(0.0, 2.0, 3, 10.0).into_dyn().to_vec(), vec![1., 10., 100.]);
+    close(
+        &Tensor::<f64, Shape![_]>::logspace_sized(0.0, 2.0, 3, 10.0).into_dyn().to_vec(),
+        &[1., 10., 100.],
+        "logspace",
+    );
     assert_eq!(
         Tensor::<f64, Shape![_]>::arange_with(0.0, 1.0, 0.25).unwrap().into_dyn().to_vec(),
         vec![0., 0.25, 0.5, 0.75]
