@@ -46,7 +46,7 @@ impl FloatMode {
             any = true;
             min = min.min(a);
             max = max.max(a);
-            int &= v == v.ceil();
+            int &= v == num_traits::Float::ceil(v);
         }
         let wide = any && (max / min > 1000.0 || max > 1.0e8);
         match (int, precision) {
