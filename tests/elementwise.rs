@@ -292,3 +292,17 @@ fn map_takes_fnmut_and_runs_in_row_major_order() {
     let big = Tensor::<f32, Shape![_]>::full_sized(&[n], 2.0);
     assert_eq!(big.par_map(|v| v * v).sum(), 4.0 * n as f32);
 }
+
+#[test]
+fn static_and_dynamic_operands_mix() {
+    let s = Tensor::<f32, Shape![2, 3]>::from([[1., 5., 3.], [4., 2., 6.]]);
+    let d = Tensor::from([3.0f32, 3.0, 3.0]).into_dyn();
+    let g: Tensor<bool, DynShape> = s.greater(&d);
+    assert_eq!(g.to_vec(), vec![false, true, false, true, false, true]);
+    let m: Tensor<f32, DynShape> = d.maximum(&s);
+    assert_eq!(m.sizes(), &[2, 3]);
+    let z = s.zip_with(&d, |a, b| a - b);
+    assert_eq!(z.to_vec(), vec![-2., 2., 0., 1., -1., 3.]);
+    let bad = Tensor::from([1.0f32, 2.0]).into_dyn();
+    assert!(matches!(s.try_less(&bad), Err(ShapeError::Broadcast { .. })));
+}

@@ -125,15 +125,19 @@ fn float_sums_are_accurate_on_every_path() {
     let v = t!(x[..;2]);
     assert!(!v.is_contiguous());
     for (what, m) in [("strided", v.mean()), ("contiguous", x.mean())] {
-        assert!(((m as f64) - 0.1f32 as f64).abs() / 0.1 < 1e-6, "{what} mean {m}");
+        let rel = ((m as f64) - 0.1f32 as f64).abs() / 0.1f32 as f64;
+        eprintln!("mean of {n} x 0.1f32 ({what}): {m:e}, relative error {rel:.2e}");
+        assert!(rel < 1e-6, "{what} mean {m}");
     }
     // Along a leading axis (memory-order walk, Kahan) and the last axis (pairwise).
     let rows = if cfg!(miri) { 100 } else { 1_000_000 };
     let m = Tensor::<f32, Shape![_, 4]>::full_sized(&[rows, 4], 0.1);
+    eprintln!("axis-0 mean of [{rows}, 4] x 0.1f32: {:e}", m.mean_axis::<0>().at([0]));
     for s in m.mean_axis::<0>().to_vec().into_iter().chain(m.t().mean_axis::<1>().to_vec()) {
         assert!(((s as f64) - 0.1f32 as f64).abs() / 0.1 < 1e-6, "axis mean {s}");
     }
     let f = Tensor::<shaped::f16, Shape![_]>::full_sized(&[1 << 14], shaped::f16::from_f32(0.1));
+    eprintln!("f16 sum of 16384 x f16(0.1) = {} (exact {})", f.sum(), 16384.0 * shaped::f16::from_f32(0.1).to_f64());
     assert!((f.sum().to_f32() - 1638.4).abs() < 2.0, "f16 sums accumulate in f32: {}", f.sum());
 }
 

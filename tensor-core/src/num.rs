@@ -51,7 +51,7 @@ pub trait Num: Element + sealed::Sealed {
     #[doc(hidden)]
     fn acc_slice(s: &[Self]) -> Self::Acc;
     /// Adds the rows of `rows` (row-major, `acc.len()` elements each) into `acc` element-wise:
-    /// blocks of 128 rows summed plainly (vectorised) and each block added with compensation.
+    /// blocks of 16 rows summed plainly (vectorised) and each block added with compensation.
     #[doc(hidden)]
     fn acc_rows(acc: &mut [Self::Acc], rows: &[Self]);
     /// The smallest value (`-inf` for floats): the start of a running maximum.
@@ -210,7 +210,7 @@ macro_rules! float_num {
                     return;
                 }
                 let mut block = alloc::vec![0.0 as $w; inner];
-                for chunk in rows.chunks(128 * inner) {
+                for chunk in rows.chunks(16 * inner) {
                     block.fill(0.0);
                     for row in chunk.chunks_exact(inner) {
                         for (b, &x) in block.iter_mut().zip(row) {
