@@ -1,8 +1,9 @@
-//! The tensor snippets of the PyTorch lecture (`../shared/seeds/pytorch-tensors-lecture.txt`)
-//! with `shaped`: filling and reductions, slicing, random fills, linear-system solving, the
-//! "pointwise math" and "math reduction" lists, and `bernoulli_`. Each block quotes the PyTorch
-//! it mirrors. The random blocks use a seeded `StdRng`, so the output is the same on every run
-//! (the values differ from the lecture's, which came from PyTorch's own generator).
+//! The tensor snippets of François Fleuret's lecture "Deep Learning #2 – PyTorch's Tensors"
+//! (IfI Summer School 2018, <http://fleuret.org/ifi/>) with `shaped`: filling and reductions,
+//! slicing, random fills, linear-system solving, the "pointwise math" and "math reduction" lists,
+//! and `bernoulli_`. Each block quotes the PyTorch it mirrors. The random blocks use a seeded
+//! `StdRng`, so the output is the same on every run (the values differ from the lecture's, which
+//! came from PyTorch's own generator).
 //!
 //! Run with `cargo run --example lecture`.
 use rand::rngs::StdRng;

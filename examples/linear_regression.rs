@@ -1,5 +1,6 @@
-//! The linear-regression example of the PyTorch tensor lecture
-//! (`../shared/seeds/pytorch-tensors-lecture.txt`), line for line:
+//! The linear-regression example of François Fleuret's lecture "Deep Learning #2 – PyTorch's
+//! Tensors" (IfI Summer School 2018): systolic blood pressure against age, with the data in
+//! `examples/data/`, line for line:
 //!
 //! ```python
 //! data = torch.tensor(numpy.loadtxt('systolic-blood-pressure-vs-age.dat'))
