@@ -33,9 +33,9 @@
 
 pub use tensor_core::{
     bf16, dim, error, f16, index, kernels, layout, num, shape, stensor, storage, tensor, Axes, Axis, CastFrom, CastTo,
-    Const, CowRepr, Data, DataMut, Dim, Dyn, DynIndex, DynShape, Element, Inline, InlineArray, Layout, Num, One,
-    OutTensor, OutTensor2, STensor, Scalar, Shape, ShapeError, ShapeIndex, SharedTensor, SliceArg, Tensor, TensorBase,
-    TensorCow, TensorView, TensorViewMut, ViewOf, MAX_INLINE_BYTES, MAX_RANK,
+    Complex, Const, CowRepr, Data, DataMut, Dim, Dyn, DynIndex, DynShape, Element, Inline, InlineArray, Layout, Num,
+    One, OutTensor, OutTensor2, STensor, Scalar, Shape, ShapeError, ShapeIndex, SharedTensor, SliceArg, Tensor,
+    TensorBase, TensorCow, TensorView, TensorViewMut, ViewOf, MAX_INLINE_BYTES, MAX_RANK,
 };
 
 pub use tensor_core::ops::binary::Operand;

@@ -32,6 +32,7 @@ pub use half::{bf16, f16};
 pub use index::SliceArg;
 pub use layout::Layout;
 pub use num::Num;
+pub use num_complex::Complex;
 pub use ops::binary::Operand;
 pub use ops::cast::{CastFrom, CastTo};
 pub use ops::reduce::Norm;

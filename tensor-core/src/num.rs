@@ -15,7 +15,7 @@ mod sealed {
 
 /// A numeric element type (every element type but `bool`): what the arithmetic operators,
 /// matmul and reductions need. Sealed; see the module docs for the overflow rule.
-pub trait Num: Element + sealed::Sealed {
+pub trait Num: Element + PartialOrd + sealed::Sealed {
     /// Whether the type is an integer (division by zero is then an error).
     const INTEGER: bool;
     /// `a + b` (wrapping for integers).

@@ -5,8 +5,10 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::fmt;
 
-/// A tensor element: f32 (the default), f64, f16 and bf16 (`half`), i8..i64, u8..u64, bool.
-pub trait Element: Copy + Send + Sync + PartialEq + PartialOrd + fmt::Debug + fmt::Display + 'static {
+/// A tensor element: f32 (the default), f64, f16 and bf16 (`half`), i8..i64, u8..u64, bool, and
+/// `num_complex::Complex<f32>`/`Complex<f64>` (the results of `eig`; storage, views, indexing and
+/// Display only: complex numbers have no order, so they are not [`Num`](crate::num::Num)).
+pub trait Element: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'static {
     /// The additive identity (`false` for bool).
     const ZERO: Self;
     /// The multiplicative identity (`true` for bool).
@@ -21,6 +23,8 @@ element! {
     i8 => 0, 1; i16 => 0, 1; i32 => 0, 1; i64 => 0, 1; isize => 0, 1;
     u8 => 0, 1; u16 => 0, 1; u32 => 0, 1; u64 => 0, 1; usize => 0, 1;
     bool => false, true;
+    num_complex::Complex<f32> => num_complex::Complex::new(0.0, 0.0), num_complex::Complex::new(1.0, 0.0);
+    num_complex::Complex<f64> => num_complex::Complex::new(0.0, 0.0), num_complex::Complex::new(1.0, 0.0);
 }
 
 mod sealed {

@@ -93,11 +93,14 @@ macro_rules! binary_fns {
     };
 }
 
-binary_fns! { Element;
+binary_fns! { PartialOrd;
     #[doc(alias = "gt")] greater, try_greater, "gt", "`self > rhs` (a bool tensor; false where either is NaN)", bool, |a, b| a > b;
     #[doc(alias = "ge")] greater_equal, try_greater_equal, "ge", "`self >= rhs` (a bool tensor)", bool, |a, b| a >= b;
     #[doc(alias = "lt")] less, try_less, "lt", "`self < rhs` (a bool tensor)", bool, |a, b| a < b;
     #[doc(alias = "le")] less_equal, try_less_equal, "le", "`self <= rhs` (a bool tensor)", bool, |a, b| a <= b;
+}
+
+binary_fns! { Element;
     #[doc(alias = "eq")] equal, try_equal, "eq", "`self == rhs` (a bool tensor; NumPy's `equal`, not PyTorch's whole-tensor `torch.equal`)", bool, |a, b| a == b;
     #[doc(alias = "ne")] not_equal, try_not_equal, "ne", "`self != rhs` (a bool tensor; true where either is NaN)", bool, |a, b| a != b;
 }

@@ -139,7 +139,7 @@ pub struct Narrow<Dist, H> {
     dist: Dist,
     below: Option<H>,
 }
-impl<Dist: Distribution<f32>, H: CastFrom<f32>> Distribution<H> for Narrow<Dist, H> {
+impl<Dist: Distribution<f32>, H: CastFrom<f32> + PartialOrd> Distribution<H> for Narrow<Dist, H> {
     fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> H {
         loop {
             let x = H::cast_from(self.dist.sample(rng));
