@@ -41,7 +41,7 @@ fn main() -> Result<(), ShapeError> {
     y.normal_(0.0, 1.0, &mut rng);
     let mut m = Tensor::<f64, Shape![3, 3]>::zeros();
     m.normal_(0.0, 1.0, &mut rng);
-    let q = m.lstsq(&y);
+    let q = m.lstsq(&y).solution;
     let back = m.matmul(&q);
     println!("y = {}", y.t());
     println!("torch.mm(m, q) = {}", back.t());

@@ -39,7 +39,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     t!(y[.., 0] = t!(data[.., 1]));
 
     // torch.gels(y, x), today torch.linalg.lstsq(x, y): QR least squares (faer).
-    let alpha: Tensor<f64, Shape![2, 1]> = x.lstsq(&y);
+    let alpha: Tensor<f64, Shape![2, 1]> = x.lstsq(&y).solution;
     let (a, b) = (alpha.at([0, 0]), alpha.at([1, 0]));
     println!("{nb} rows: systolic blood pressure ~ a * age + b");
     println!("a = {a:.4}");

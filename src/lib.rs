@@ -42,11 +42,16 @@ pub use tensor_core::ops::binary::Operand;
 pub use tensor_core::ops::reduce::Norm;
 pub use tensor_core::ops::select::{try_where_, where_};
 pub use tensor_core::tensor::join::{Cat, Stack};
+pub use tensor_core::MatrixFloat;
+#[cfg(feature = "linalg")]
+pub use tensor_core::{LinalgFloat, Lstsq, MatrixNorm};
 #[cfg(feature = "rand")]
 pub use tensor_core::{RandFloat, RandInt};
 
 /// The names most code needs: `use shaped::prelude::*;`.
 pub mod prelude {
+    #[cfg(feature = "linalg")]
+    pub use crate::MatrixNorm;
     pub use crate::{
         stensor, t, where_, Axes, Cat, Const, Dyn, DynShape, Norm, One, STensor, Shape, ShapeError, SharedTensor,
         SliceArg, Stack, Tensor, TensorCow, TensorView, TensorViewMut,

@@ -23,6 +23,59 @@ fn main() {
     w("axes_more.rs", do_not_recommend(axes_more()));
     w("reduce_axes.rs", reduce_axes());
     w("matmul.rs", matmul());
+    w("linalg.rs", linalg());
+}
+
+/// `MatrixBatch`, `SquareShape`, `BatchShape` and `SolveRhs` for tuple shapes (see
+/// `src/shape/linalg.rs`).
+fn linalg() -> String {
+    let mut s = String::new();
+    for r in 1..=MAX_RANK {
+        let b = names("B", r);
+        writeln!(
+            s,
+            "impl<{}> BatchShape for {} {{ type Of<T: Element> = Tensor<T, Self>; #[inline] fn build<T: Element>(sizes: &[usize], fill: impl FnOnce(&mut [T]) -> Result<(), ShapeError>) -> Result<Self::Of<T>, ShapeError> {{ build_tensor(sizes, fill) }} }}",
+            bounds(&b, "Dim"),
+            tuple(&b)
+        )
+        .unwrap();
+    }
+    for r in 2..=MAX_RANK {
+        let a = names("A", r);
+        let ta = tuple(&a);
+        let gens = bounds(&a, "Dim");
+        let lead = &a[..r - 2];
+        let (m, n) = (&a[r - 2], &a[r - 1]);
+        let with = |extra: &[&str]| {
+            let mut v: Vec<String> = lead.to_vec();
+            v.extend(extra.iter().map(|e| e.to_string()));
+            tuple(&v)
+        };
+        writeln!(
+            s,
+            "impl<{gens}> MatrixBatch for {ta} {{ type Rows = {m}; type Cols = {n}; type Batch = {}; type Vectors<K: Dim> = {}; type Matrices<R: Dim, C: Dim> = {}; }}",
+            tuple(lead),
+            with(&["K"]),
+            with(&["R", "C"])
+        )
+        .unwrap();
+        writeln!(s, "impl<{gens}> SquareShape for {ta} where {m}: SquareDims<{n}, {ta}> {{}}").unwrap();
+        // The right side of solve: a batch of vectors [..b, R] or of matrices [..b, R, K].
+        for extra in [1usize, 2] {
+            let mut bs = names("B", r - 2);
+            bs.push("R".into());
+            if extra == 2 {
+                bs.push("K".into());
+            }
+            let tb = tuple(&bs);
+            let mut wh: Vec<String> =
+                bs[..r - 2].iter().zip(lead).map(|(x, y)| format!("{x}: SameDim<{y}, {ta}, {tb}>")).collect();
+            wh.push(format!("R: SameDim<{m}, {ta}, {tb}>"));
+            writeln!(s, "impl<{gens}, {}> SolveRhs<{ta}> for {tb} where {} {{}}", bounds(&bs, "Dim"), wh.join(", "))
+                .unwrap();
+        }
+    }
+    s
 }
 
 fn to_const() -> String {

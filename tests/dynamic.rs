@@ -60,7 +60,7 @@ fn linear_regression_of_the_lecture() {
     t!(x[.., 0] = t!(data[.., 0]));
     t!(x[.., 1] = 1.0);
     t!(y[.., 0] = t!(data[.., 1]));
-    let alpha = x.lstsq(&y);
+    let alpha = x.lstsq(&y).solution;
     // The closed form of simple regression: a = cov(age, p) / var(age), b = mean(p) - a mean(age).
     let (a, b) = (0.9708703514427235, 98.71471813821842);
     assert_abs_diff_eq!(alpha.at([0, 0]), a, epsilon = 1e-9);
@@ -72,5 +72,5 @@ fn linear_regression_of_the_lecture() {
     let a2 = (xtx.at([1, 1]) * xty.at([0, 0]) - xtx.at([0, 1]) * xty.at([1, 0])) / det;
     assert_abs_diff_eq!(a2, a, epsilon = 1e-9);
     let e = x.try_lstsq(&Tensor::<f64, Shape![_, 1]>::zeros_sized(&[29, 1])).unwrap_err();
-    assert_eq!(e.to_string(), "lstsq of [30, 2] and [29, 1]: the row counts differ");
+    assert_eq!(e.to_string(), "lstsq of [30, 2] and [29, 1]: the row counts differ or the batch dims do not match");
 }

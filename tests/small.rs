@@ -280,7 +280,7 @@ macro_rules! linalg_case {
         assert!(close(&h.inv().to_vec(), $inv, 1e-9));
         let d = s.as_dyn();
         assert!(close(&d.inv().to_vec(), $inv, 1e-9));
-        assert!((d.det() - $det).abs() <= 1e-9 * $det.abs().max(1.));
+        assert!((d.det().item() - $det).abs() <= 1e-9 * $det.abs().max(1.));
         assert!(close(&d.solve(&rhs.as_dyn()).to_vec(), $x, 1e-9));
         // A view is an ordinary view: one-operand results of it live on the heap.
         let tt: Tensor<f64, Shape![$n, $n]> = s.t().inv();
@@ -348,7 +348,7 @@ fn singular_matrices_are_errors_not_noise() {
     assert_eq!(r.det(), 0.);
     // Dynamic: a runtime non-square shape is an error naming the sizes.
     let d = Tensor::<f64, DynShape>::zeros_sized(&[2, 3]);
-    assert_eq!(err(d.try_inv()), "inv: needs a square [n, n] matrix, got sizes [2, 3]");
+    assert_eq!(err(d.try_inv()), "inv: needs a square [n, n] matrix or a batch [..b, n, n], got sizes [2, 3]");
     // Nearly singular but well within f64: fine.
     let ok = stensor([[1f64, 1.], [1., 1. + 1e-8]]);
     assert!(close(&ok.inv().to_vec(), &[1e8 + 1., -1e8, -1e8, 1e8], 1e-6));

@@ -54,6 +54,11 @@ pub enum ShapeError {
     /// inverse or solution would be noise. NumPy's `LinAlgError: Singular matrix`, also for
     /// matrices that are only numerically singular.
     Singular { op: &'static str, n: usize },
+    /// A Cholesky factorisation of a matrix that is not symmetric positive definite (NumPy's
+    /// `LinAlgError: Matrix is not positive definite`).
+    NotPositiveDefinite { op: &'static str, n: usize },
+    /// An iterative decomposition (SVD, eigenvalues) did not converge.
+    NoConvergence { op: &'static str },
     /// In-place writes through a layout in which two coordinates may reach the same element
     /// (an expanded or otherwise overlapping view): refused, as PyTorch refuses them.
     Overlap { sizes: Vec<usize>, strides: Vec<isize> },
@@ -117,6 +122,10 @@ impl fmt::Display for ShapeError {
                 write!(f, "out of memory: cannot allocate {bytes} bytes ({count} elements of {elem_size} bytes)")
             }
             DivisionByZero { op } => write!(f, "{op}: integer division by zero"),
+            NotPositiveDefinite { op, n } => {
+                write!(f, "{op}: the {n}x{n} matrix is not symmetric positive definite")
+            }
+            NoConvergence { op } => write!(f, "{op}: the iteration did not converge"),
             Singular { op, n } => write!(
                 f,
                 "{op}: the {n}x{n} matrix is singular to working precision (its 1-norm reciprocal condition number is at most {n}·ε)"

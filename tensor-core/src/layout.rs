@@ -666,6 +666,15 @@ impl Layout {
         Ok(out)
     }
 
+    /// The matrices of a `[..b, m, n]` layout (rank >= 2): the offset of each in row-major batch
+    /// order (one offset for rank 2), and their `[m, n]` sizes and strides.
+    pub(crate) fn matrices(&self) -> (Offsets, [usize; 2], [isize; 2]) {
+        let r = self.rank;
+        debug_assert!(r >= 2);
+        let batch = Layout { rank: r - 2, ..*self };
+        (Offsets::new(&batch), [self.sizes[r - 2], self.sizes[r - 1]], [self.strides[r - 2], self.strides[r - 1]])
+    }
+
     /// The sub-layout at coordinate `idx` of the leading `idx.len()` dims, which are removed (a
     /// matrix of a batch). Each coordinate must be in range.
     ///

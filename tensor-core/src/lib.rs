@@ -31,10 +31,15 @@ pub use error::ShapeError;
 pub use half::{bf16, f16};
 pub use index::SliceArg;
 pub use layout::Layout;
+#[cfg(feature = "linalg")]
+pub use num::LinalgFloat;
+pub use num::MatrixFloat;
 pub use num::Num;
 pub use num_complex::Complex;
 pub use ops::binary::Operand;
 pub use ops::cast::{CastFrom, CastTo};
+#[cfg(feature = "linalg")]
+pub use ops::linalg::{Lstsq, MatrixNorm};
 pub use ops::reduce::Norm;
 pub use shape::axes::Axis;
 pub use shape::{DynShape, Shape, MAX_RANK};

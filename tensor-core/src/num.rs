@@ -13,6 +13,50 @@ mod sealed {
     pub trait Sealed {}
 }
 
+/// A float type faer decomposes: `f32` and `f64` (feature `linalg`). Sealed.
+#[cfg(feature = "linalg")]
+pub trait LinalgFloat: Num + num_traits::Float + faer::traits::RealField + sealed::Sealed {}
+#[cfg(feature = "linalg")]
+impl LinalgFloat for f32 {}
+#[cfg(feature = "linalg")]
+impl LinalgFloat for f64 {}
+
+/// A float type with square-matrix routines (`inv`, `det`, `solve`, `matrix_power`): `f32` and
+/// `f64` (through faer above 8x8 when the `linalg` feature is on), `f16` and `bf16` (direct
+/// code). Sealed.
+pub trait MatrixFloat: Num + num_traits::Float + crate::kernels::Gemm + sealed::Sealed {
+    /// The faer routines for this type, when it has them.
+    #[doc(hidden)]
+    const LAPACK: Option<Lapack<Self>> = None;
+}
+/// Entry points into `kernels::lapack` for one float type, each taking one matrix as its buffer,
+/// offset, sizes and strides (a layout inside the buffer).
+#[doc(hidden)]
+pub struct Lapack<T: 'static> {
+    pub(crate) inv: fn(&[T], usize, [usize; 2], [isize; 2], &mut [T]) -> bool,
+    pub(crate) det: fn(&[T], usize, [usize; 2], [isize; 2]) -> T,
+    #[allow(clippy::type_complexity)]
+    pub(crate) solve: fn(&[T], usize, [usize; 2], [isize; 2], &[T], usize, [usize; 2], [isize; 2], &mut [T]) -> bool,
+}
+impl MatrixFloat for half::f16 {}
+impl MatrixFloat for half::bf16 {}
+macro_rules! matrix_float {
+    ($($t:ty),*) => {$(
+        impl MatrixFloat for $t {
+            #[cfg(feature = "linalg")]
+            const LAPACK: Option<Lapack<Self>> = Some(Lapack {
+                inv: |a, o, s, st, out| crate::kernels::lapack::inv(crate::kernels::lapack::mat(a, o, s, st), out),
+                det: |a, o, s, st| crate::kernels::lapack::det(crate::kernels::lapack::mat(a, o, s, st)),
+                solve: |a, o, s, st, b, ob, sb, stb, out| {
+                    use crate::kernels::lapack::{mat, solve};
+                    solve(mat(a, o, s, st), mat(b, ob, sb, stb), out)
+                },
+            });
+        }
+    )*};
+}
+matrix_float!(f32, f64);
+
 /// A numeric element type (every element type but `bool`): what the arithmetic operators,
 /// matmul and reductions need. Sealed; see the module docs for the overflow rule.
 pub trait Num: Element + PartialOrd + sealed::Sealed {

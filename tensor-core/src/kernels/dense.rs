@@ -225,3 +225,31 @@ fn gauss_jordan<T: Float>(out: &mut [T], a: &[T], n: usize, work: &mut [T]) {
         }
     }
 }
+
+/// `out = a^k` for the row-major `n`x`n` matrix `a` by repeated squaring, through the gemm;
+/// `a` is overwritten (it holds the running square) and `tmp` holds `2 n²` elements.
+pub(crate) fn power<T: Float + crate::kernels::Gemm>(a: &mut [T], n: usize, mut k: u64, out: &mut [T], tmp: &mut [T]) {
+    let l = crate::layout::Layout::contiguous(&[n, n]).expect("an n x n matrix that exists");
+    out.fill(T::zero());
+    for i in 0..n {
+        out[i * n + i] = T::one();
+    }
+    let tmp = &mut tmp[..n * n];
+    let mut first = true;
+    while k > 0 {
+        if k & 1 == 1 {
+            if first {
+                out.copy_from_slice(a);
+                first = false;
+            } else {
+                crate::kernels::gemm(out, &l, a, &l, tmp);
+                out.copy_from_slice(tmp);
+            }
+        }
+        k >>= 1;
+        if k > 0 {
+            crate::kernels::gemm(a, &l, a, &l, tmp);
+            a.copy_from_slice(tmp);
+        }
+    }
+}

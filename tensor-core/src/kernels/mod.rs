@@ -19,6 +19,8 @@ mod gather;
 mod gemm;
 mod index;
 pub(crate) mod join;
+#[cfg(feature = "linalg")]
+pub(crate) mod lapack;
 pub(crate) mod reduce;
 pub(crate) mod scan;
 pub(crate) mod small;

@@ -14,11 +14,13 @@ use core::fmt;
 
 pub mod axes;
 pub mod broadcast;
+pub mod linalg;
 pub mod rank;
 pub mod reshape;
 
 pub use axes::*;
 pub use broadcast::*;
+pub use linalg::*;
 pub use rank::*;
 pub use reshape::*;
 
