@@ -47,6 +47,38 @@ fn main() -> Result<(), ShapeError> {
     println!("torch.mm(m, q) = {}", back.t());
     assert!(back.allclose(&y, 1e-9, 1e-12));
 
+    // BLAS and LAPACK operations: torch.eig, torch.gels, torch.inverse, torch.mm, torch.mv
+    // (torch.linalg.eig, lstsq, inv, matmul today).
+    // >>> a = torch.tensor([[2., 1.], [1., 3.]])
+    // >>> torch.eig(a, eigenvectors=False)     (torch.linalg.eigvals(a))
+    let a: Tensor<f64, Shape![2, 2]> = Tensor::from([[2.0, 1.0], [1.0, 3.0]]);
+    let w = a.eigvals();
+    println!("torch.eig(a) = {w}");
+    // A rotation has complex eigenvalues: ±i.
+    let r: Tensor<f64, Shape![2, 2]> = Tensor::from([[0.0, -1.0], [1.0, 0.0]]);
+    let (wr, vr) = r.eig();
+    println!("torch.linalg.eig(r) = ({wr}, {vr})");
+    assert!(wr.iter().all(|z| z.re.abs() < 1e-12 && (z.im.abs() - 1.0).abs() < 1e-12));
+    // >>> torch.inverse(a), torch.mm(a, torch.inverse(a))
+    let ai = a.inv();
+    println!("torch.inverse(a) = {ai}");
+    let id = a.matmul(&ai);
+    println!("torch.mm(a, torch.inverse(a)) = {id}");
+    assert!(id.allclose(&Tensor::<f64, Shape![2, 2]>::eye(), 1e-12, 1e-12));
+    // >>> v = torch.tensor([1., -1.]); torch.mv(a, v)
+    let v: Tensor<f64, Shape![2]> = Tensor::from([1.0, -1.0]);
+    let av = a.mv(&v);
+    println!("torch.mv(a, v) = {av}");
+    assert_eq!(av.to_vec(), vec![1.0, -2.0]);
+    // >>> q, _ = torch.gels(v, a)   (a solve: the system is square), and the rank-deficient case
+    let q = a.lstsq(&v).solution;
+    println!("torch.gels(v, a) = {q}");
+    assert!(a.mv(&q).allclose(&v, 1e-12, 1e-12));
+    let singular: Tensor<f64, Shape![2, 2]> = Tensor::from([[1.0, 2.0], [2.0, 4.0]]);
+    println!("torch.inverse(singular) -> {}", singular.try_inv().unwrap_err());
+    let ls = singular.lstsq(&v);
+    println!("lstsq(singular, v): minimum-norm solution {}, rank {}", ls.solution, ls.rank);
+
     // Pointwise math: torch.abs, torch.add, torch.cos, torch.sigmoid (+ many operators).
     let a = Tensor::<f32, Shape![2, 3]>::randn(&mut rng);
     let b = Tensor::<f32, Shape![3]>::rand(&mut rng);

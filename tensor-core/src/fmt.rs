@@ -24,6 +24,14 @@ fn float_value<T: 'static>(x: &T) -> Option<f64> {
         .or_else(|| x.downcast_ref::<half::bf16>().map(|v| v.to_f64()))
 }
 
+/// The real and imaginary parts of a complex element as `f64`s (`None` for other elements).
+fn complex_value<T: 'static>(x: &T) -> Option<(f64, f64)> {
+    let x = x as &dyn Any;
+    x.downcast_ref::<num_complex::Complex<f32>>()
+        .map(|v| (f64::from(v.re), f64::from(v.im)))
+        .or_else(|| x.downcast_ref::<num_complex::Complex<f64>>().map(|v| (v.re, v.im)))
+}
+
 /// How every float of one tensor is printed, chosen from the shown values as PyTorch's
 /// `_Formatter` chooses: integers as `1.`, others with 4 decimals (`0.5000`), and scientific
 /// notation (`1.0000e-05`) when the nonzero magnitudes span more than a factor 1000, exceed 1e8 or
@@ -105,13 +113,26 @@ impl<D: Data, S: Shape> fmt::Display for TensorBase<D, S> {
         let summarise = self.numel() > SUMMARY_THRESHOLD;
         let data = self.data.as_slice();
         let precision = f.precision();
-        let float_mode = float_value(&data[self.layout().offset()]).is_some().then(|| {
+        let first = &data[self.layout().offset()];
+        let complex = complex_value(first).is_some();
+        let float_mode = (float_value(first).is_some() || complex).then(|| {
             let mut shown_values = Vec::new();
-            visit(self, summarise, &mut Vec::new(), &mut |o| shown_values.extend(float_value(&data[o])));
+            visit(self, summarise, &mut Vec::new(), &mut |o| {
+                shown_values.extend(float_value(&data[o]));
+                shown_values.extend(complex_value(&data[o]).into_iter().flat_map(|(re, im)| [re, im]));
+            });
             FloatMode::choose(shown_values.into_iter(), precision)
         });
         let cell = |o: usize| -> String {
             let mut s = String::new();
+            if let (Some(mode), Some((re, im))) = (float_mode, complex_value(&data[o])) {
+                // PyTorch's form: `0.7071-0.7071j`.
+                mode.format(re, &mut s);
+                s.push(if im.is_sign_negative() { '-' } else { '+' });
+                mode.format(im.abs(), &mut s);
+                s.push('j');
+                return s;
+            }
             if let Some(mode) = float_mode {
                 mode.format(float_value(&data[o]).expect("a float element"), &mut s);
                 return s;
@@ -127,7 +148,7 @@ impl<D: Data, S: Shape> fmt::Display for TensorBase<D, S> {
         // finite nonzero ones count (`tensor([inf, 1.])`, `tensor([0., 0.])`).
         let mut width = 0;
         visit(self, summarise, &mut Vec::new(), &mut |o| {
-            if float_mode.is_none() || float_value(&data[o]).is_some_and(|v| v.is_finite() && v != 0.0) {
+            if float_mode.is_none() || complex || float_value(&data[o]).is_some_and(|v| v.is_finite() && v != 0.0) {
                 width = width.max(cell(o).chars().count());
             }
         });
