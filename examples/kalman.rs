@@ -41,7 +41,7 @@ fn main() {
         // K = P Hᵀ S⁻¹, as the transpose of solve(S, H P): [2, 2] \ [2, 4] -> [2, 4].
         let kt = s.solve(&h.matmul(&p));
         let k_gain = kt.t();
-        x = x + k_gain.mv(&y);
+        x += k_gain.mv(&y);
         p = (eye - k_gain.matmul(&h)).matmul(&p);
         if k % 10 == 0 {
             println!(
