@@ -69,8 +69,8 @@ fn linalg() -> String {
             }
             let tb = tuple(&bs);
             let mut wh: Vec<String> =
-                bs[..r - 2].iter().zip(lead).map(|(x, y)| format!("{x}: SameDim<{y}, {ta}, {tb}>")).collect();
-            wh.push(format!("R: SameDim<{m}, {ta}, {tb}>"));
+                bs[..r - 2].iter().zip(lead).map(|(x, y)| format!("{x}: SolveDim<{y}, {ta}, {tb}>")).collect();
+            wh.push(format!("R: SolveDim<{m}, {ta}, {tb}>"));
             writeln!(s, "impl<{gens}, {}> SolveRhs<{ta}> for {tb} where {} {{}}", bounds(&bs, "Dim"), wh.join(", "))
                 .unwrap();
         }

@@ -10,7 +10,7 @@ use crate::error::{OrPanic, ShapeError};
 use crate::kernels::{lapack, try_vec};
 use crate::layout::Layout;
 use crate::num::LinalgFloat;
-use crate::shape::{broadcast_sizes, BatchShape, DynShape, MatrixBatch, MinDim, MinOf, Shape, SquareShape, MAX_RANK};
+use crate::shape::{broadcast_sizes, BatchShape, DynShape, MatrixBatch, MinOf, MinShape, Shape, SquareShape, MAX_RANK};
 use crate::storage::{Data, Element};
 use crate::tensor::{Tensor, TensorBase};
 use alloc::vec::Vec;
@@ -101,7 +101,7 @@ macro_rules! panicking {
     };
 }
 
-impl<D: Data, S: MatrixBatch> TensorBase<D, S>
+impl<D: Data, S: Shape> TensorBase<D, S>
 where
     D::Elem: LinalgFloat,
 {
@@ -110,7 +110,10 @@ where
         &self,
         op: &'static str,
         f: impl FnMut(usize, faer::MatRef<'_, D::Elem>) -> Result<(), ShapeError>,
-    ) -> Result<Mats, ShapeError> {
+    ) -> Result<Mats, ShapeError>
+    where
+        S: MatrixBatch,
+    {
         let g = Mats::of(self.sizes(), op)?;
         lapack::for_each_matrix(self.data.as_slice(), self.layout(), f)?;
         Ok(g)
@@ -135,7 +138,7 @@ where
         ShapeError,
     >
     where
-        S::Rows: MinDim<S::Cols>,
+        S: MinShape,
     {
         let g = Mats::of(self.sizes(), "lu")?;
         let (m, n) = g.mn();
@@ -151,7 +154,7 @@ where
         Tensor<D::Elem, Matrices<S, S::Rows, S::Rows>>,
         Tensor<D::Elem, Matrices<S, S::Rows, MinOf<S>>>,
         Tensor<D::Elem, Matrices<S, MinOf<S>, S::Cols>>,
-    ); where S::Rows: MinDim<S::Cols>);
+    ); where S: MinShape);
 
     /// The reduced QR decomposition `A = Q R` of a matrix `[m, n]` or each of a batch (PyTorch
     /// `torch.linalg.qr(mode='reduced')`, NumPy `np.linalg.qr`): `Q` `[..b, m, k]` with
@@ -168,7 +171,7 @@ where
         ShapeError,
     >
     where
-        S::Rows: MinDim<S::Cols>,
+        S: MinShape,
     {
         let g = Mats::of(self.sizes(), "qr")?;
         let (m, n) = g.mn();
@@ -180,7 +183,7 @@ where
         })?;
         Ok((Tensor::from_parts(q, lq), Tensor::from_parts(r, lr)))
     }
-    panicking!(#[allow(clippy::type_complexity)] qr, try_qr, () -> (Tensor<D::Elem, Matrices<S, S::Rows, MinOf<S>>>, Tensor<D::Elem, Matrices<S, MinOf<S>, S::Cols>>); where S::Rows: MinDim<S::Cols>);
+    panicking!(#[allow(clippy::type_complexity)] qr, try_qr, () -> (Tensor<D::Elem, Matrices<S, S::Rows, MinOf<S>>>, Tensor<D::Elem, Matrices<S, MinOf<S>, S::Cols>>); where S: MinShape);
 
     /// The thin singular value decomposition `A = U diag(S) Vh` of a matrix `[m, n]` or each of
     /// a batch (PyTorch `torch.linalg.svd(full_matrices=False)`, NumPy `np.linalg.svd(a,
@@ -204,7 +207,7 @@ where
         ShapeError,
     >
     where
-        S::Rows: MinDim<S::Cols>,
+        S: MinShape,
     {
         let g = Mats::of(self.sizes(), "svd")?;
         let (m, n) = g.mn();
@@ -220,7 +223,7 @@ where
         Tensor<D::Elem, Matrices<S, S::Rows, MinOf<S>>>,
         Tensor<D::Elem, Vectors<S, MinOf<S>>>,
         Tensor<D::Elem, Matrices<S, MinOf<S>, S::Cols>>,
-    ); where S::Rows: MinDim<S::Cols>);
+    ); where S: MinShape);
 
     /// The singular values of a matrix `[m, n]` or of each of a batch, `[..b, k]` nonincreasing,
     /// `k = min(m, n)` (PyTorch `torch.linalg.svdvals`, NumPy `np.linalg.svd(a,
@@ -230,7 +233,7 @@ where
     /// As [`try_svd`](Self::try_svd).
     pub fn try_svdvals(&self) -> Result<Tensor<D::Elem, Vectors<S, MinOf<S>>>, ShapeError>
     where
-        S::Rows: MinDim<S::Cols>,
+        S: MinShape,
     {
         let g = Mats::of(self.sizes(), "svdvals")?;
         let (m, n) = g.mn();
@@ -239,7 +242,7 @@ where
         self.each("svdvals", |i, a| lapack::svd(a, &mut s[i * k..][..k], None, None))?;
         Ok(Tensor::from_parts(s, ls))
     }
-    panicking!(svdvals, try_svdvals, () -> Tensor<D::Elem, Vectors<S, MinOf<S>>>; where S::Rows: MinDim<S::Cols>);
+    panicking!(svdvals, try_svdvals, () -> Tensor<D::Elem, Vectors<S, MinOf<S>>>; where S: MinShape);
 
     /// The Moore-Penrose pseudo-inverse of a matrix `[m, n] -> [n, m]` or of each of a batch,
     /// through the SVD with singular values at or below `rtol · σ_max` dropped, `rtol = max(m,
@@ -247,14 +250,17 @@ where
     ///
     /// # Errors
     /// As [`try_svd`](Self::try_svd).
-    pub fn try_pinv(&self) -> Result<Tensor<D::Elem, Matrices<S, S::Cols, S::Rows>>, ShapeError> {
+    pub fn try_pinv(&self) -> Result<Tensor<D::Elem, Matrices<S, S::Cols, S::Rows>>, ShapeError>
+    where
+        S: MatrixBatch,
+    {
         let g = Mats::of(self.sizes(), "pinv")?;
         let (m, n) = g.mn();
         let (mut p, lp) = g.zeros(&[n, m])?;
         self.each("pinv", |i, a| lapack::pinv(a, &mut p[i * n * m..][..n * m], None))?;
         Ok(Tensor::from_parts(p, lp))
     }
-    panicking!(pinv, try_pinv, () -> Tensor<D::Elem, Matrices<S, S::Cols, S::Rows>>);
+    panicking!(pinv, try_pinv, () -> Tensor<D::Elem, Matrices<S, S::Cols, S::Rows>>; where S: MatrixBatch);
 
     /// The numerical rank of a matrix or of each of a batch: the count of singular values above
     /// `rtol · σ_max`, `rtol = max(m, n) · ε` (PyTorch `torch.linalg.matrix_rank`, NumPy
@@ -262,7 +268,10 @@ where
     ///
     /// # Errors
     /// As [`try_svd`](Self::try_svd).
-    pub fn try_matrix_rank(&self) -> Result<PerMatrix<S, usize>, ShapeError> {
+    pub fn try_matrix_rank(&self) -> Result<PerMatrix<S, usize>, ShapeError>
+    where
+        S: MatrixBatch,
+    {
         let g = Mats::of(self.sizes(), "matrix_rank")?;
         let (m, n) = g.mn();
         let mut s = try_vec(m.min(n), D::Elem::ZERO)?;
@@ -278,7 +287,7 @@ where
             Ok(())
         })
     }
-    panicking!(matrix_rank, try_matrix_rank, () -> PerMatrix<S, usize>);
+    panicking!(matrix_rank, try_matrix_rank, () -> PerMatrix<S, usize>; where S: MatrixBatch);
 
     /// A matrix norm of a matrix or of each of a batch (PyTorch `torch.linalg.matrix_norm`,
     /// NumPy `np.linalg.norm(x, ord)` over the last two axes): see [`MatrixNorm`]. A scalar for
@@ -287,7 +296,10 @@ where
     /// # Errors
     /// As [`try_svd`](Self::try_svd) (for [`MatrixNorm::Nuc`] and [`MatrixNorm::Two`]).
     #[doc(alias = "norm")]
-    pub fn try_matrix_norm(&self, ord: MatrixNorm) -> Result<PerMatrix<S, D::Elem>, ShapeError> {
+    pub fn try_matrix_norm(&self, ord: MatrixNorm) -> Result<PerMatrix<S, D::Elem>, ShapeError>
+    where
+        S: MatrixBatch,
+    {
         let g = Mats::of(self.sizes(), "matrix_norm")?;
         let mut out = try_vec(g.batch().iter().product(), D::Elem::ZERO)?;
         self.each("matrix_norm", |i, a| {
@@ -299,7 +311,7 @@ where
             Ok(())
         })
     }
-    panicking!(#[doc(alias = "norm")] matrix_norm, try_matrix_norm, (ord: MatrixNorm) -> PerMatrix<S, D::Elem>);
+    panicking!(#[doc(alias = "norm")] matrix_norm, try_matrix_norm, (ord: MatrixNorm) -> PerMatrix<S, D::Elem>; where S: MatrixBatch);
 
     /// Solves `self @ x ≈ b` in the least-squares sense and returns the minimum-norm solution
     /// (PyTorch `torch.linalg.lstsq(self, b)` with the `gelsd` driver, NumPy
@@ -319,7 +331,7 @@ where
         b: &TensorBase<D2, SB>,
     ) -> Result<Lstsq<Tensor<D::Elem, SB::Out>, PerMatrix<S, usize>, Tensor<D::Elem, Vectors<S, MinOf<S>>>>, ShapeError>
     where
-        S::Rows: MinDim<S::Cols>,
+        S: MinShape,
     {
         let g = Mats::of(self.sizes(), "lstsq")?;
         let (m, n) = g.mn();
@@ -378,13 +390,13 @@ where
         b: &TensorBase<D2, SB>,
     ) -> Lstsq<Tensor<D::Elem, SB::Out>, PerMatrix<S, usize>, Tensor<D::Elem, Vectors<S, MinOf<S>>>>
     where
-        S::Rows: MinDim<S::Cols>,
+        S: MinShape,
     {
         self.try_lstsq(b).or_panic()
     }
 }
 
-impl<D: Data, S: SquareShape> TensorBase<D, S>
+impl<D: Data, S: Shape> TensorBase<D, S>
 where
     D::Elem: LinalgFloat,
 {
@@ -395,7 +407,10 @@ where
     ///
     /// # Errors
     /// [`ShapeError::Invalid`] when runtime sizes are not square; [`ShapeError::Alloc`].
-    pub fn try_slogdet(&self) -> Result<(PerMatrix<S, D::Elem>, PerMatrix<S, D::Elem>), ShapeError> {
+    pub fn try_slogdet(&self) -> Result<(PerMatrix<S, D::Elem>, PerMatrix<S, D::Elem>), ShapeError>
+    where
+        S: SquareShape,
+    {
         let (g, _) = Mats::square(self.sizes(), "slogdet")?;
         let mut pairs: Vec<(D::Elem, D::Elem)> = Vec::new();
         self.each("slogdet", |_, a| {
@@ -411,7 +426,7 @@ where
         };
         Ok((S::Batch::build(g.batch(), fill(|p| p.0))?, S::Batch::build(g.batch(), fill(|p| p.1))?))
     }
-    panicking!(slogdet, try_slogdet, () -> (PerMatrix<S, D::Elem>, PerMatrix<S, D::Elem>));
+    panicking!(slogdet, try_slogdet, () -> (PerMatrix<S, D::Elem>, PerMatrix<S, D::Elem>); where S: SquareShape);
 
     /// The lower Cholesky factor `L` (`A = L Lᵀ`) of a symmetric positive-definite matrix or of
     /// each of a batch, `[..b, n, n] -> [..b, n, n]` (PyTorch `torch.linalg.cholesky`, NumPy
@@ -421,7 +436,10 @@ where
     /// # Errors
     /// [`ShapeError::NotPositiveDefinite`] when a matrix is not positive definite (to working
     /// precision); [`ShapeError::Invalid`] when runtime sizes are not square; [`ShapeError::Alloc`].
-    pub fn try_cholesky(&self) -> Result<Tensor<D::Elem, S>, ShapeError> {
+    pub fn try_cholesky(&self) -> Result<Tensor<D::Elem, S>, ShapeError>
+    where
+        S: SquareShape,
+    {
         let (g, n) = Mats::square(self.sizes(), "cholesky")?;
         let (mut l, ll) = g.zeros(&[n, n])?;
         self.each("cholesky", |i, a| match lapack::cholesky(a, &mut l[i * n * n..][..n * n]) {
@@ -430,7 +448,7 @@ where
         })?;
         Ok(Tensor::from_parts(l, ll))
     }
-    panicking!(cholesky, try_cholesky, () -> Tensor<D::Elem, S>);
+    panicking!(cholesky, try_cholesky, () -> Tensor<D::Elem, S>; where S: SquareShape);
 
     /// The eigenvalues (ascending) and orthonormal eigenvectors (the columns of the second
     /// result) of a symmetric matrix or of each of a batch, `[..b, n, n] -> ([..b, n], [..b, n,
@@ -442,13 +460,16 @@ where
     /// [`ShapeError::NoConvergence`]; [`ShapeError::Invalid`] when runtime sizes are not square;
     /// [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
-    pub fn try_eigh(&self) -> Result<(Tensor<D::Elem, Vectors<S, S::Rows>>, Tensor<D::Elem, S>), ShapeError> {
+    pub fn try_eigh(&self) -> Result<(Tensor<D::Elem, Vectors<S, S::Rows>>, Tensor<D::Elem, S>), ShapeError>
+    where
+        S: SquareShape,
+    {
         let (g, n) = Mats::square(self.sizes(), "eigh")?;
         let ((mut w, lw), (mut v, lv)) = (g.zeros(&[n])?, g.zeros(&[n, n])?);
         self.each("eigh", |i, a| lapack::eigh(a, &mut w[i * n..][..n], Some(&mut v[i * n * n..][..n * n])))?;
         Ok((Tensor::from_parts(w, lw), Tensor::from_parts(v, lv)))
     }
-    panicking!(#[allow(clippy::type_complexity)] eigh, try_eigh, () -> (Tensor<D::Elem, Vectors<S, S::Rows>>, Tensor<D::Elem, S>));
+    panicking!(#[allow(clippy::type_complexity)] eigh, try_eigh, () -> (Tensor<D::Elem, Vectors<S, S::Rows>>, Tensor<D::Elem, S>); where S: SquareShape);
 
     /// The eigenvalues (ascending) of a symmetric matrix or of each of a batch, `[..b, n, n] ->
     /// [..b, n]` (PyTorch `torch.linalg.eigvalsh`, NumPy `np.linalg.eigvalsh`); only the lower
@@ -456,13 +477,16 @@ where
     ///
     /// # Errors
     /// As [`try_eigh`](Self::try_eigh).
-    pub fn try_eigvalsh(&self) -> Result<Tensor<D::Elem, Vectors<S, S::Rows>>, ShapeError> {
+    pub fn try_eigvalsh(&self) -> Result<Tensor<D::Elem, Vectors<S, S::Rows>>, ShapeError>
+    where
+        S: SquareShape,
+    {
         let (g, n) = Mats::square(self.sizes(), "eigvalsh")?;
         let (mut w, lw) = g.zeros(&[n])?;
         self.each("eigvalsh", |i, a| lapack::eigh(a, &mut w[i * n..][..n], None))?;
         Ok(Tensor::from_parts(w, lw))
     }
-    panicking!(eigvalsh, try_eigvalsh, () -> Tensor<D::Elem, Vectors<S, S::Rows>>);
+    panicking!(eigvalsh, try_eigvalsh, () -> Tensor<D::Elem, Vectors<S, S::Rows>>; where S: SquareShape);
 
     /// The eigenvalues and right eigenvectors (columns of unit 2-norm) of a general square
     /// matrix or of each of a batch, as complex numbers: `[..b, n, n] -> ([..b, n], [..b, n,
@@ -477,6 +501,7 @@ where
         &self,
     ) -> Result<(Tensor<Complex<D::Elem>, Vectors<S, S::Rows>>, Tensor<Complex<D::Elem>, S>), ShapeError>
     where
+        S: SquareShape,
         Complex<D::Elem>: Element,
     {
         let (g, n) = Mats::square(self.sizes(), "eig")?;
@@ -489,6 +514,7 @@ where
     #[allow(clippy::type_complexity)]
     pub fn eig(&self) -> (Tensor<Complex<D::Elem>, Vectors<S, S::Rows>>, Tensor<Complex<D::Elem>, S>)
     where
+        S: SquareShape,
         Complex<D::Elem>: Element,
     {
         self.try_eig().or_panic()
@@ -501,6 +527,7 @@ where
     /// As [`try_eigh`](Self::try_eigh).
     pub fn try_eigvals(&self) -> Result<Tensor<Complex<D::Elem>, Vectors<S, S::Rows>>, ShapeError>
     where
+        S: SquareShape,
         Complex<D::Elem>: Element,
     {
         let (g, n) = Mats::square(self.sizes(), "eigvals")?;
@@ -512,6 +539,7 @@ where
     #[track_caller]
     pub fn eigvals(&self) -> Tensor<Complex<D::Elem>, Vectors<S, S::Rows>>
     where
+        S: SquareShape,
         Complex<D::Elem>: Element,
     {
         self.try_eigvals().or_panic()

@@ -7,7 +7,7 @@ use crate::error::{OrPanic, ShapeError};
 use crate::kernels::{self, dense, small};
 use crate::layout::{Layout, LayoutRepr, Offsets};
 use crate::num::{MatrixFloat, Num};
-use crate::shape::{broadcast_sizes, BatchShape, MatrixBatch, SolveRhs, SquareShape, MAX_RANK};
+use crate::shape::{broadcast_sizes, BatchShape, MatrixBatch, Shape, SolveRhs, SquareShape, MAX_RANK};
 use crate::storage::{Data, DataMut, Element, Out, Out2, OutData};
 use crate::tensor::{OutTensor, OutTensor2, TensorBase};
 use alloc::vec::Vec;
@@ -145,13 +145,16 @@ fn with_buf<T: Element, R>(len: usize, f: impl FnOnce(&mut [T]) -> Result<R, Sha
     }
 }
 
-impl<D: Data, S: SquareShape> TensorBase<D, S>
+impl<D: Data, S: Shape> TensorBase<D, S>
 where
     D::Elem: MatrixFloat,
 {
     /// `n` for one square matrix small enough for the direct code.
     #[inline]
-    fn small_order(&self) -> Option<usize> {
+    fn small_order(&self) -> Option<usize>
+    where
+        S: SquareShape,
+    {
         match *self.sizes() {
             [m, n] if m == n && n <= dense::SMALL => Some(n),
             _ => None,
@@ -167,7 +170,10 @@ where
         &self,
         n: usize,
         f: impl FnOnce(&[D::Elem], usize, &mut [D::Elem]) -> Result<R, ShapeError>,
-    ) -> Result<R, ShapeError> {
+    ) -> Result<R, ShapeError>
+    where
+        S: SquareShape,
+    {
         let nn = n * n;
         let contiguous = if const { D::INLINE && small::is_static::<S>() } {
             Some(&self.data.as_slice()[..nn])
@@ -191,7 +197,10 @@ where
     /// Elements of scratch the direct code needs per matrix of order `n`: `per · n²`, none when
     /// faer takes it.
     #[inline]
-    fn scratch(n: usize, per: usize) -> usize {
+    fn scratch(n: usize, per: usize) -> usize
+    where
+        S: SquareShape,
+    {
         if n > dense::SMALL && D::Elem::LAPACK.is_some() {
             0
         } else {
@@ -215,7 +224,10 @@ where
     #[doc(alias = "inverse")]
     #[doc(alias = "try_inverse")]
     #[inline]
-    pub fn try_inv(&self) -> Result<OutTensor<D, D::Elem, S>, ShapeError> {
+    pub fn try_inv(&self) -> Result<OutTensor<D, D::Elem, S>, ShapeError>
+    where
+        S: SquareShape,
+    {
         let lay = LayoutRepr::row_major::<S>(|| Layout::contiguous(self.sizes()))?;
         if let Some(n) = self.small_order() {
             return self.with_rows(n, |a, n, work| {
@@ -246,7 +258,10 @@ where
     #[track_caller]
     #[doc(alias = "inverse")]
     #[inline]
-    pub fn inv(&self) -> OutTensor<D, D::Elem, S> {
+    pub fn inv(&self) -> OutTensor<D, D::Elem, S>
+    where
+        S: SquareShape,
+    {
         self.try_inv().or_panic()
     }
 
@@ -260,7 +275,10 @@ where
     /// [`ShapeError::Invalid`] when runtime sizes are not square; [`ShapeError::Alloc`].
     #[doc(alias = "determinant")]
     #[inline]
-    pub fn try_det(&self) -> Result<<S::Batch as BatchShape>::Of<D::Elem>, ShapeError> {
+    pub fn try_det(&self) -> Result<<S::Batch as BatchShape>::Of<D::Elem>, ShapeError>
+    where
+        S: SquareShape,
+    {
         if let Some(n) = self.small_order() {
             let d = self.with_rows(n, |a, n, work| Ok(dense::det(a, n, work)))?;
             return S::Batch::build(&[], |v| {
@@ -282,7 +300,10 @@ where
     #[track_caller]
     #[doc(alias = "determinant")]
     #[inline]
-    pub fn det(&self) -> <S::Batch as BatchShape>::Of<D::Elem> {
+    pub fn det(&self) -> <S::Batch as BatchShape>::Of<D::Elem>
+    where
+        S: SquareShape,
+    {
         self.try_det().or_panic()
     }
 
@@ -303,7 +324,10 @@ where
     pub fn try_solve<D2: Data<Elem = D::Elem>, SB: SolveRhs<S>>(
         &self,
         b: &TensorBase<D2, SB>,
-    ) -> Result<OutTensor2<D, D2, D::Elem, SB>, ShapeError> {
+    ) -> Result<OutTensor2<D, D2, D::Elem, SB>, ShapeError>
+    where
+        S: SquareShape,
+    {
         let lb = b.layout();
         let err = || ShapeError::MatMul { lhs: self.sizes().into(), rhs: lb.sizes().into() };
         if let (Some(n), &[rows, ..], true) = (self.small_order(), lb.sizes(), lb.rank() <= 2) {
@@ -382,7 +406,10 @@ where
     pub fn solve<D2: Data<Elem = D::Elem>, SB: SolveRhs<S>>(
         &self,
         b: &TensorBase<D2, SB>,
-    ) -> OutTensor2<D, D2, D::Elem, SB> {
+    ) -> OutTensor2<D, D2, D::Elem, SB>
+    where
+        S: SquareShape,
+    {
         self.try_solve(b).or_panic()
     }
 
@@ -395,7 +422,10 @@ where
     /// [`ShapeError::Singular`] for `k < 0` and a singular matrix (see [`try_inv`](Self::try_inv));
     /// [`ShapeError::Invalid`] when runtime sizes are not square; [`ShapeError::Alloc`].
     #[doc(alias = "pow")]
-    pub fn try_matrix_power(&self, k: i64) -> Result<OutTensor<D, D::Elem, S>, ShapeError> {
+    pub fn try_matrix_power(&self, k: i64) -> Result<OutTensor<D, D::Elem, S>, ShapeError>
+    where
+        S: SquareShape,
+    {
         let (_, n) = Mats::square(self.sizes(), "matrix_power")?;
         let lay = LayoutRepr::row_major::<S>(|| Layout::contiguous(self.sizes()))?;
         let mut out = Out::<D, D::Elem, S>::zeroed(self.numel())?;
@@ -419,12 +449,15 @@ where
     }
     /// [`try_matrix_power`](Self::try_matrix_power), panicking with the error's message.
     #[track_caller]
-    pub fn matrix_power(&self, k: i64) -> OutTensor<D, D::Elem, S> {
+    pub fn matrix_power(&self, k: i64) -> OutTensor<D, D::Elem, S>
+    where
+        S: SquareShape,
+    {
         self.try_matrix_power(k).or_panic()
     }
 }
 
-impl<D: Data, S: MatrixBatch> TensorBase<D, S>
+impl<D: Data, S: Shape> TensorBase<D, S>
 where
     D::Elem: Num,
 {
@@ -436,7 +469,10 @@ where
     /// # Errors
     /// [`ShapeError::Overflow`] when an integer trace does not fit its sum type;
     /// [`ShapeError::Invalid`] when a runtime shape has fewer than 2 dims; [`ShapeError::Alloc`].
-    pub fn try_trace(&self) -> Result<<S::Batch as BatchShape>::Of<<D::Elem as Num>::Sum>, ShapeError> {
+    pub fn try_trace(&self) -> Result<<S::Batch as BatchShape>::Of<<D::Elem as Num>::Sum>, ShapeError>
+    where
+        S: MatrixBatch,
+    {
         let g = Mats::of(self.sizes(), "trace")?;
         let r = self.rank();
         let diag = self.layout().diagonal(r - 2, r - 1, 0)?;
@@ -450,7 +486,10 @@ where
     }
     /// [`try_trace`](Self::try_trace), panicking with the error's message.
     #[track_caller]
-    pub fn trace(&self) -> <S::Batch as BatchShape>::Of<<D::Elem as Num>::Sum> {
+    pub fn trace(&self) -> <S::Batch as BatchShape>::Of<<D::Elem as Num>::Sum>
+    where
+        S: MatrixBatch,
+    {
         self.try_trace().or_panic()
     }
 }
