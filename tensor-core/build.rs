@@ -488,12 +488,14 @@ fn reduce_axes() -> String {
     s
 }
 
-/// Matmul shapes: a batched left operand by a 2-D right one (`MatLhs`, ranks 2..=6), and every
-/// pair of ranks 2..=6 with a batched right operand (`MatRhs`); batch dims broadcast.
+/// Matmul shapes: a left operand of rank 1..=6 by a 2-D right one (`MatLhs`) or by a 1-D one
+/// (`MatVecLhs`), and every pair of ranks 1..=6 / 3..=6 with a batched right operand (`MatRhs`);
+/// batch dims broadcast; a 1-D operand's missing `m` or `n` is dropped from the result.
 fn matmul() -> String {
     let mut s = String::new();
     // A runtime-shaped operand on either side: the product is a runtime shape, checked at run time.
     writeln!(s, "impl<K2, N, RS> MatLhs<K2, N, RS> for DynShape {{ type Out = DynShape; }}").unwrap();
+    writeln!(s, "impl<K2, RS> MatVecLhs<K2, RS> for DynShape {{ type Out = DynShape; }}").unwrap();
     for r in 1..=MAX_RANK {
         let a = names("A", r);
         writeln!(
@@ -513,25 +515,34 @@ fn matmul() -> String {
             .unwrap();
         }
     }
-    for ra in 2..=MAX_RANK {
+    for ra in 1..=MAX_RANK {
         let a = names("A", ra);
-        let (m, k) = (&a[ra - 2], &a[ra - 1]);
-        let gens = format!("{}, K2: Dim, N: Dim, RS", bounds(&a, "Dim"));
-        let mut out: Vec<String> = a[..ra - 2].to_vec();
-        out.extend([m.clone(), "N".into()]);
+        let k = &a[ra - 1];
+        // The left operand's dims kept in the product: its batch dims and `m` (none for 1-D).
+        let lead: Vec<String> = a[..ra - 1].to_vec();
+        let ta = tuple(&a);
+        let mut out = lead.clone();
+        out.push("N".into());
         writeln!(
             s,
-            "impl<{gens}> MatLhs<K2, N, RS> for {} where {k}: SameDim<K2, {}, RS> {{ type Out = {}; }}",
-            tuple(&a),
-            tuple(&a),
+            "impl<{}, K2: Dim, N: Dim, RS> MatLhs<K2, N, RS> for {ta} where {k}: SameDim<K2, {ta}, RS> {{ type Out = {}; }}",
+            bounds(&a, "Dim"),
             tuple(&out)
         )
         .unwrap();
+        writeln!(
+            s,
+            "impl<{}, K2: Dim, RS> MatVecLhs<K2, RS> for {ta} where {k}: SameDim<K2, {ta}, RS> {{ type Out = {}; }}",
+            bounds(&a, "Dim"),
+            tuple(&lead)
+        )
+        .unwrap();
+        let (ba, m) = if ra >= 2 { (&a[..ra - 2], Some(&a[ra - 2])) } else { (&a[..0], None) };
         for rb in 3..=MAX_RANK {
             let b = names("B", rb);
             let (k2, n) = (&b[rb - 2], &b[rb - 1]);
-            let (ta, tb) = (tuple(&a), tuple(&b));
-            let (ba, bb) = (&a[..ra - 2], &b[..rb - 2]);
+            let tb = tuple(&b);
+            let bb = &b[..rb - 2];
             let r = ba.len().max(bb.len());
             if r + 2 > MAX_RANK {
                 continue;
@@ -550,7 +561,8 @@ fn matmul() -> String {
                     (None, None) => unreachable!(),
                 }
             }
-            outs.extend([m.clone(), n.clone()]);
+            outs.extend(m.cloned());
+            outs.push(n.clone());
             let all: Vec<String> = a.iter().chain(b.iter()).cloned().collect();
             writeln!(
                 s,

@@ -157,10 +157,10 @@ fn matmul_runtime_dims() {
         "cannot matmul [2, 3] by [5, 4]: inner dimensions 3 and 5 differ"
     );
     let d = a.clone().into_dyn();
-    let d3 = Tensor::<f32, DynShape>::ones_sized(&[3]);
+    let d4 = Tensor::<f32, DynShape>::ones_sized(&[4]);
     assert_eq!(
-        d.try_matmul(&d3).unwrap_err().to_string(),
-        "cannot matmul [2, 3] by [3]: matmul needs at least 2 dims on each side"
+        d.try_matmul(&d4).unwrap_err().to_string(),
+        "cannot matmul [2, 3] by [4]: inner dimensions 3 and 4 differ"
     );
     let empty = Tensor::<f32, Shape![2, _]>::ones_sized(&[2, 0]);
     let z = Tensor::<f32, Shape![_, 4]>::ones_sized(&[0, 4]);

@@ -13,7 +13,7 @@ pub enum ShapeError {
     Broadcast { lhs: Vec<usize>, rhs: Vec<usize> },
     /// A shape cannot be expanded to a target.
     Expand { from: Vec<usize>, to: Vec<usize> },
-    /// Matmul inner dims differ, or an operand is not 2-D.
+    /// Matmul inner dims differ, batch dims do not broadcast, or an operand is 0-d.
     MatMul { lhs: Vec<usize>, rhs: Vec<usize> },
     /// Reshape/view to a shape with another element count.
     Reshape { from: Vec<usize>, to: Vec<isize> },
@@ -77,10 +77,11 @@ impl fmt::Display for ShapeError {
             Expand { from, to } => write!(f, "cannot expand {from:?} to {to:?}: only size-1 dims can be expanded"),
             MatMul { lhs, rhs } => {
                 let (ra, rb) = (lhs.len(), rhs.len());
-                if ra < 2 || rb < 2 {
-                    write!(f, "cannot matmul {lhs:?} by {rhs:?}: matmul needs at least 2 dims on each side")
-                } else if lhs[ra - 1] != rhs[rb - 2] {
-                    let (k, k2) = (lhs[ra - 1], rhs[rb - 2]);
+                // The inner dims: a 1-D right operand is a column, so its only dim is `k`.
+                if ra == 0 || rb == 0 {
+                    write!(f, "cannot matmul {lhs:?} by {rhs:?}: a 0-d operand has no matrix product")
+                } else if lhs[ra - 1] != rhs[rb.saturating_sub(2)] {
+                    let (k, k2) = (lhs[ra - 1], rhs[rb.saturating_sub(2)]);
                     write!(f, "cannot matmul {lhs:?} by {rhs:?}: inner dimensions {k} and {k2} differ")
                 } else {
                     write!(f, "cannot matmul {lhs:?} by {rhs:?}: the batch dimensions do not broadcast")

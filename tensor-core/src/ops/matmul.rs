@@ -1,5 +1,6 @@
-//! Matrix product of 2-D tensors, and of batches of them, through `matrixmultiply`, directly on
-//! strided views.
+//! Matrix product of 2-D tensors, of batches of them, and of 1-D operands (PyTorch `matmul`),
+//! through `matrixmultiply`, directly on strided views. A 1-D operand is read in place as a
+//! `[1, k]` row (left) or a `[k, 1]` column (right); the result's layout drops that dim.
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels::{self, small, Gemm};
 use crate::layout::{Layout, LayoutRepr};
@@ -7,7 +8,8 @@ use crate::shape::{broadcast_sizes, MatMulShape, Shape, MAX_RANK};
 use crate::storage::{Data, DataMut, Out2, OutData};
 use crate::tensor::{OutTensor2, TensorBase};
 
-/// `(m, k, n)` of a 2-D static product `S @ S2` small enough for the direct kernel
+/// `(m, k, n)` of a static product `S @ S2` of 1-D or 2-D operands (a 1-D left operand is a
+/// `[1, k]` row, a 1-D right one a `[k, 1]` column) small enough for the direct kernel
 /// ([`small::matmul`]), or `None`: up to [`small::DIRECT_MATMUL`] multiply-adds when an operand
 /// is inline (its strides are constants, so the loops vectorise fully), up to
 /// [`small::DIRECT_MATMUL_STRIDED`] otherwise (run-time strides; the gemm wins above).
@@ -16,9 +18,28 @@ pub(crate) const fn direct<S: Shape, S2: Shape>(inline: bool) -> Option<(usize, 
         return None;
     }
     let limit = if inline { small::DIRECT_MATMUL } else { small::DIRECT_MATMUL_STRIDED };
-    match (S::RANK, S2::RANK, S::STATIC[0], S::STATIC[1], S2::STATIC[1]) {
-        (Some(2), Some(2), Some(m), Some(k), Some(n)) if m * k * n <= limit => Some((m, k, n)),
+    let (a, b) = (S::STATIC, S2::STATIC);
+    let mkn = match (S::RANK, S2::RANK) {
+        (Some(2), Some(2)) => (a[0], a[1], b[1]),
+        (Some(1), Some(2)) => (Some(1), a[0], b[1]),
+        (Some(2), Some(1)) => (a[0], a[1], Some(1)),
+        (Some(1), Some(1)) => (Some(1), a[0], Some(1)),
+        _ => return None,
+    };
+    match mkn {
+        (Some(m), Some(k), Some(n)) if m * k * n <= limit => Some((m, k, n)),
         _ => None,
+    }
+}
+
+/// The strides of a 1-D or 2-D operand read as a matrix: a 1-D left operand (`row`) as `[1, k]`,
+/// a 1-D right one as `[k, 1]` (the inserted dim has size 1, so its stride is never used).
+#[inline(always)]
+fn strides2(l: &Layout, row: bool) -> [isize; 2] {
+    match (l.strides(), row) {
+        (&[s], true) => [0, s],
+        (&[s], false) => [s, 0],
+        (s, _) => [s[0], s[1]],
     }
 }
 
@@ -26,19 +47,46 @@ impl<D: Data, S: Shape> TensorBase<D, S>
 where
     D::Elem: Gemm,
 {
-    /// The matrix product `[m, k] @ [k, n] -> [m, n]` (PyTorch `matmul`/`mm` for 2-D inputs),
-    /// and the batched product `[..b1, m, k] @ [..b2, k, n] -> [..broadcast(b1, b2), m, n]`
-    /// (PyTorch `matmul`/`bmm` for 3-D and more; ranks up to 6). Either operand may be any strided
-    /// view (a transpose, a slice with steps, a broadcast batch): it is read in place, not copied.
-    /// Static inner dims and batch dims are checked at compile time.
+    /// The matrix product, following PyTorch `torch.matmul` (NumPy `np.matmul`) for every rank:
+    ///
+    /// | operands | result | PyTorch |
+    /// |---|---|---|
+    /// | `[m, k] @ [k, n]` | `[m, n]` | `mm` |
+    /// | `[..b1, m, k] @ [..b2, k, n]` | `[..broadcast(b1, b2), m, n]` | `bmm` (3-D and more) |
+    /// | `[k] @ [k]` | `[]` (0-d: the dot product) | `dot` |
+    /// | `[..b, m, k] @ [k]` | `[..b, m]` | `mv` |
+    /// | `[k] @ [..b, k, n]` | `[..b, n]` | |
+    ///
+    /// Ranks go up to 6 on either side. A 1-D operand is read as a `[1, k]` row on the left or a
+    /// `[k, 1]` column on the right, and that dim is dropped from the result. Either operand may
+    /// be any strided view (a transpose, a slice with steps, a broadcast batch): it is read in
+    /// place, not copied. Static inner dims and batch dims are checked at compile time; a 0-d
+    /// static operand is a compile error. (For 1-D operands, [`dot`](Self::dot) and
+    /// [`mv`](Self::mv) return a scalar and a vector directly.)
     ///
     /// Integer products wrap on overflow (see [`crate::num`]).
     ///
     /// # Errors
-    /// [`ShapeError::MatMul`] naming both shapes when runtime inner dims differ, an operand has
-    /// fewer than 2 dims, or the batch dims do not broadcast; [`ShapeError::RankTooLarge`] when the
-    /// result would have more than 6 dims; [`ShapeError::Overflow`] when its element count does
-    /// not fit `isize`; [`ShapeError::Alloc`] when it cannot be allocated.
+    /// [`ShapeError::MatMul`] naming both shapes when runtime inner dims differ, an operand is
+    /// 0-d, or the batch dims do not broadcast; [`ShapeError::RankTooLarge`] when the result would
+    /// have more than 6 dims; [`ShapeError::Overflow`] when its element count does not fit
+    /// `isize`; [`ShapeError::Alloc`] when it cannot be allocated.
+    ///
+    /// # Example
+    /// ```
+    /// use shaped::prelude::*;
+    /// let a: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
+    /// let v: Tensor<f32, Shape![3]> = Tensor::from([1., 0., -1.]);
+    /// let av: Tensor<f32, Shape![2]> = a.matmul(&v); // [2, 3] @ [3] -> [2]
+    /// assert_eq!(av.to_vec(), [-2., -2.]);
+    /// let d: Tensor<f32, Shape![]> = v.matmul(&v); // [3] @ [3] -> [] (the dot product)
+    /// assert_eq!(d.to_vec(), [2.]);
+    /// let w = Tensor::<f32, Shape![2]>::from([1., 1.]).matmul(&a); // [2] @ [2, 3] -> [3]
+    /// assert_eq!(w.to_vec(), [5., 7., 9.]);
+    /// // Runtime shapes are checked at run time.
+    /// assert!(a.as_dyn().try_matmul(&Tensor::<f32, Shape![2]>::from([1., 1.]).as_dyn()).is_err());
+    /// ```
+    #[doc(alias = "mm", alias = "bmm", alias = "mv")]
     #[inline(always)]
     pub fn try_matmul<D2: Data<Elem = D::Elem>, S2: Shape>(
         &self,
@@ -53,10 +101,13 @@ where
             // Static sizes known to the compiler: direct loops, no gemm call, no layout work for
             // inline operands (their offsets and strides are constants too).
             let mut out = O::<D, D2, S, S2>::zeroed(m * n)?;
-            let (sa, sb) = ([la.strides()[0], la.strides()[1]], [lb.strides()[0], lb.strides()[1]]);
+            let (sa, sb) = (strides2(la, true), strides2(lb, false));
             let (a, b) = (self.data.as_slice(), rhs.data.as_slice());
             small::matmul((m, k, n), out.as_mut_slice(), a, la.offset(), sa, b, lb.offset(), sb);
-            let lay = LayoutRepr::row_major::<<S as MatMulShape<S2>>::Out>(|| Layout::contiguous(&[m, n]))?;
+            // The result drops the `m` of a 1-D left operand and the `n` of a 1-D right one.
+            let sizes = [m, n];
+            let keep = &sizes[usize::from(la.rank() == 1)..2 - usize::from(lb.rank() == 1)];
+            let lay = LayoutRepr::row_major::<<S as MatMulShape<S2>>::Out>(|| Layout::contiguous(keep))?;
             return Ok(TensorBase::from_lay(out, lay));
         }
         self.matmul_general(rhs)
@@ -72,22 +123,26 @@ where
         S: MatMulShape<S2>,
     {
         type O<D, D2, S, S2> = Out2<D, D2, <D as Data>::Elem, <S as MatMulShape<S2>>::Out>;
-        let (la, lb) = (self.layout(), rhs.layout());
-        let err = || ShapeError::MatMul { lhs: la.sizes().into(), rhs: lb.sizes().into() };
+        let (la0, lb0) = (self.layout(), rhs.layout());
+        let err = || ShapeError::MatMul { lhs: la0.sizes().into(), rhs: lb0.sizes().into() };
+        let (vec_a, vec_b) = (la0.rank() == 1, lb0.rank() == 1);
+        if la0.rank() == 0 || lb0.rank() == 0 {
+            return Err(err());
+        }
+        // A 1-D operand read in place as a `[1, k]` row (left) or a `[k, 1]` column (right).
+        let la = if vec_a { la0.unsqueeze(0)? } else { *la0 };
+        let lb = if vec_b { lb0.unsqueeze(1)? } else { *lb0 };
         let (ra, rb) = (la.rank(), lb.rank());
-        if ra < 2 || rb < 2 || la.sizes()[ra - 1] != lb.sizes()[rb - 2] {
+        if la.sizes()[ra - 1] != lb.sizes()[rb - 2] {
             return Err(err());
         }
         let (m, k, n) = (la.sizes()[ra - 2], la.sizes()[ra - 1], lb.sizes()[rb - 1]);
         let (a, b) = (self.data.as_slice(), rhs.data.as_slice());
-        if ra == 2 && rb == 2 {
-            // The output's element count is checked before anything is allocated.
-            let out = Layout::contiguous(&[m, n])?;
-            let mut data = O::<D, D2, S, S2>::zeroed(out.numel())?;
-            kernels::gemm(a, la, b, lb, data.as_mut_slice());
-            return Ok(TensorBase::from_lay(data, LayoutRepr::try_from_layout::<<S as MatMulShape<S2>>::Out>(out)?));
-        }
-        let (batch, r) = broadcast_sizes(&la.sizes()[..ra - 2], &lb.sizes()[..rb - 2]).map_err(|_| err())?;
+        let (batch, r) = if ra == 2 && rb == 2 {
+            ([0; MAX_RANK], 0)
+        } else {
+            broadcast_sizes(&la.sizes()[..ra - 2], &lb.sizes()[..rb - 2]).map_err(|_| err())?
+        };
         if r + 2 > MAX_RANK {
             return Err(ShapeError::RankTooLarge { rank: r + 2 });
         }
@@ -98,9 +153,25 @@ where
             s[r..r + 2].copy_from_slice(&last);
             s
         };
-        let out = Layout::contiguous(&full([m, n])[..r + 2])?;
+        // The product's sizes: the batch, then `m` unless the left operand is 1-D, then `n` unless
+        // the right one is. Row-major, so the buffer is that of `[..batch, m, n]`.
+        let mut sizes = [0usize; MAX_RANK];
+        sizes[..r].copy_from_slice(batch);
+        let mut ro = r;
+        for (x, dropped) in [(m, vec_a), (n, vec_b)] {
+            if !dropped {
+                sizes[ro] = x;
+                ro += 1;
+            }
+        }
+        // The output's element count is checked before anything is allocated.
+        let out = Layout::contiguous(&sizes[..ro])?;
         let lay = LayoutRepr::try_from_layout::<<S as MatMulShape<S2>>::Out>(out)?;
         let mut data = O::<D, D2, S, S2>::zeroed(out.numel())?;
+        if r == 0 {
+            kernels::gemm(a, &la, b, &lb, data.as_mut_slice());
+            return Ok(TensorBase::from_lay(data, lay));
+        }
         if out.numel() == 0 {
             // No product to compute (an empty operand's offset and strides are never used).
             return Ok(TensorBase::from_lay(data, lay));

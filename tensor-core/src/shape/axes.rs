@@ -104,13 +104,15 @@ impl<S, const A: isize> Squeezable<S, A> for Const<1> {}
 impl<S, const A: isize> Squeezable<S, A> for One {}
 impl<S, const A: isize> Squeezable<S, A> for Dyn {}
 
-/// Matrix product shapes: `[M, K] @ [K, N] -> [M, N]`, and batched: `[..B1, M, K] @
-/// [..B2, K, N] -> [..broadcast(B1, B2), M, N]` (ranks 2..=6 on either side, as PyTorch
-/// `matmul`). The inner dims must be equal and the batch dims must broadcast; both are checked at
-/// run time where a dim is `Dyn`. Dispatched on the right-hand shape first, so that a 1-D operand
-/// on either side reaches a message naming both shapes.
+/// Matrix product shapes, as PyTorch `matmul`: `[M, K] @ [K, N] -> [M, N]`; batched: `[..B1, M,
+/// K] @ [..B2, K, N] -> [..broadcast(B1, B2), M, N]` (ranks up to 6 on either side); and with a
+/// 1-D operand: `[K] @ [K] -> []` (the dot product), `[..B, M, K] @ [K] -> [..B, M]`, `[K] @
+/// [..B, K, N] -> [..B, N]`. A 0-d operand has no matrix product. The inner dims must be equal and
+/// the batch dims must broadcast; both are checked at run time where a dim is `Dyn`. Dispatched on
+/// the right-hand shape first, so that an operand of any rank reaches a message naming both
+/// shapes.
 pub trait MatMulShape<Rhs: Shape>: Shape {
-    /// `[..B, M, N]`.
+    /// `[..B, M, N]`, without `M` or `N` where that operand is 1-D.
     type Out: Shape;
 }
 impl<S: Shape, R: Shape + MatRhs<S>> MatMulShape<R> for S {
@@ -119,7 +121,7 @@ impl<S: Shape, R: Shape + MatRhs<S>> MatMulShape<R> for S {
 /// The right operand of a matmul (see [`MatMulShape`]).
 #[diagnostic::on_unimplemented(
     message = "cannot matmul `{S}` by `{Self}`",
-    label = "needs `[.., m, k] @ [.., k, n]`: equal inner dims, batch dims that broadcast",
+    label = "needs `[.., m, k] @ [.., k, n]` (either side may be 1-D): equal inner dims, batch dims that broadcast",
     note = "batch dims broadcast like element-wise operands; the size 1 that stretches is `One`",
     note = "in code generic over shapes, add the bound `{S}: MatMulShape<{Self}>` (the result shape is `<{S} as MatMulShape<{Self}>>::Out`)"
 )]
@@ -130,6 +132,9 @@ pub trait MatRhs<S> {
 impl<K2: Dim, N: Dim, S: MatLhs<K2, N, (K2, N)>> MatRhs<S> for (K2, N) {
     type Out = <S as MatLhs<K2, N, (K2, N)>>::Out;
 }
+impl<K2: Dim, S: MatVecLhs<K2, (K2,)>> MatRhs<S> for (K2,) {
+    type Out = <S as MatVecLhs<K2, (K2,)>>::Out;
+}
 #[diagnostic::do_not_recommend]
 impl MatRhs<DynShape> for DynShape {
     type Out = DynShape;
@@ -137,10 +142,20 @@ impl MatRhs<DynShape> for DynShape {
 /// The left operand of a matmul whose right operand is the 2-D `RS = [K2, N]`.
 #[diagnostic::on_unimplemented(
     message = "cannot matmul `{Self}` by `{RS}`",
-    label = "matmul needs shapes `[.., m, k]` and `[k, n]` with at least 2 dims each"
+    label = "matmul needs operands with at least 1 dim (`[k]` or `[.., m, k]` on the left)"
 )]
 pub trait MatLhs<K2, N, RS> {
     /// The product's shape.
+    type Out: Shape;
+}
+/// The left operand of a matmul whose right operand is the 1-D `RS = [K2]` (a matrix-vector
+/// product, or the dot product when both are 1-D).
+#[diagnostic::on_unimplemented(
+    message = "cannot matmul `{Self}` by `{RS}`",
+    label = "matmul needs operands with at least 1 dim (`[k]` or `[.., m, k]` on the left)"
+)]
+pub trait MatVecLhs<K2, RS> {
+    /// The product's shape: `Self` without its last dim.
     type Out: Shape;
 }
 include!(concat!(env!("OUT_DIR"), "/matmul.rs"));
@@ -156,22 +171,6 @@ pub trait BatchDim<Rhs, LS, RS> {
     type Out: Dim;
 }
 super::broadcast::broadcast_dim_rule!(BatchDim);
-impl<K2: Dim, S: Shape + MatVector<(K2,)>> MatRhs<S> for (K2,) {
-    type Out = S;
-}
-impl<K: Dim, K2, N, RS> MatLhs<K2, N, RS> for (K,)
-where
-    (K,): MatVector<RS>,
-{
-    type Out = (K,);
-}
-/// Never implemented: the bound a 1-D matmul operand meets, so that the error is one line.
-#[diagnostic::on_unimplemented(
-    message = "cannot matmul `{Self}` by `{Rhs}`: matmul needs at least 2 dims on each side",
-    label = "a 1-D operand has no matrix product here",
-    note = "make a vector a matrix with `unsqueeze::<0>()` (a row) or `unsqueeze::<1>()` (a column)"
-)]
-pub trait MatVector<Rhs> {}
 
 /// The transpose of a rank-2 shape (`t()`); rank 0 and 1 shapes are their own transpose, as in
 /// PyTorch.
