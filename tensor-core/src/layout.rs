@@ -689,6 +689,33 @@ impl Layout {
     }
 }
 
+/// The layouts of the Kronecker product of operands with sizes `a` and `b` (same rank): the
+/// row-major product `out` (dim `i` of size `a[i] * b[i]`), `outer` (sizes `a`, strides
+/// `out.strides[i] * b[i]`: where each element of the left operand starts its block) and `inner`
+/// (sizes `b`, the strides of `out`: each element of the right operand's offset in a block). Element
+/// `(i, j)` of the product lands at `outer(i) + inner(j)`.
+///
+/// # Errors
+/// [`ShapeError::Overflow`] when the product's element count does not fit `isize`;
+/// [`ShapeError::RankTooLarge`].
+pub(crate) fn kron_layouts(a: &[usize], b: &[usize]) -> Result<(Layout, Layout, Layout), ShapeError> {
+    debug_assert_eq!(a.len(), b.len());
+    let mut sizes = [0usize; MAX_RANK];
+    for (i, (&x, &y)) in a.iter().zip(b).enumerate().take(MAX_RANK) {
+        sizes[i] = x.checked_mul(y).ok_or_else(|| ShapeError::Overflow { sizes: [a, b].concat() })?;
+    }
+    let out = Layout::contiguous(&sizes[..a.len()])?;
+    let (mut outer, mut inner) = (out, out);
+    for i in 0..a.len() {
+        outer.sizes[i] = a[i];
+        inner.sizes[i] = b[i];
+        // Within the product's reach when it has elements (a block of `b[i]` rows of stride
+        // `out.strides[i]`); an empty product is never walked.
+        outer.strides[i] = out.strides[i].checked_mul(b[i] as isize).unwrap_or(0);
+    }
+    Ok((out, outer, inner))
+}
+
 /// Visits the element offsets of `K` layouts over common `sizes`, one call per element, in an
 /// order chosen from the strides of operand 0 (largest stride outermost) with mergeable dims
 /// coalesced. Each layout gives its strides for `sizes` (use [`Layout::expand`] to broadcast).

@@ -1,5 +1,7 @@
 //! Vector kernels: dot, outer and cross products over strided 1-D operands, given as (buffer,
-//! offset, stride) with a layout that fits the buffer.
+//! offset, stride) with a layout that fits the buffer; and the Kronecker product (an outer
+//! product per block) over strided layouts of any rank.
+use crate::layout::{walk, Layout};
 use crate::num::Num;
 
 /// A strided 1-D operand: its buffer, the offset of element 0 and the stride.
@@ -68,4 +70,18 @@ pub(crate) fn outer<T: Num>(out: &mut [T], n: usize, a: Strided<'_, T>, b: Strid
 pub(crate) fn cross<T: Num>(a: Strided<'_, T>, b: Strided<'_, T>) -> [T; 3] {
     let f = |i: usize, j: usize| T::sub(T::mul(at(a, i), at(b, j)), T::mul(at(a, j), at(b, i)));
     [f(1, 2), f(2, 0), f(0, 1)]
+}
+
+/// The Kronecker product: `out[oi + oj] = a[ai] · b[bj]` for every element `i` of `a` (offset
+/// `ai` in `la`, `oi` in `outer`) and `j` of `b` (offset `bj` in `lb`, `oj` in `inner`), with
+/// `outer`/`inner` from `layout::kron_layouts` (they address `out`, which is row-major).
+pub(crate) fn kron<T: Num>(
+    out: &mut [T],
+    (a, la, outer): (&[T], &Layout, &Layout),
+    (b, lb, inner): (&[T], &Layout, &Layout),
+) {
+    walk(la.sizes(), [la, outer], |[ai, oi]| {
+        let x = a[ai];
+        walk(lb.sizes(), [lb, inner], |[bj, oj]| out[oi + oj] = T::mul(x, b[bj]));
+    });
 }

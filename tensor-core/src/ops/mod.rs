@@ -5,6 +5,7 @@
 mod arith;
 pub mod binary;
 pub mod cast;
+mod contract;
 #[cfg(feature = "linalg")]
 pub mod linalg;
 mod matmul;

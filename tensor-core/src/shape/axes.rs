@@ -172,6 +172,101 @@ pub trait BatchDim<Rhs, LS, RS> {
 }
 super::broadcast::broadcast_dim_rule!(BatchDim);
 
+/// Kronecker product shapes (`kron`, PyTorch `torch.kron`, NumPy `np.kron`): two shapes of the
+/// same rank (0..=6); each result dim is the product of the operands' dims ([`KronDim`]). A
+/// runtime shape ([`DynShape`]) on either side gives a runtime shape, checked at run time.
+#[diagnostic::on_unimplemented(
+    message = "cannot take the Kronecker product of `{Self}` and `{Rhs}`",
+    label = "kron needs two shapes of the same rank",
+    note = "add leading size-1 dims with `unsqueeze::<0>()` to the shape with fewer dims"
+)]
+pub trait KronShape<Rhs: Shape>: Shape {
+    /// The product's shape: dim `i` is `Self[i] * Rhs[i]`.
+    type Out: Shape;
+}
+/// A dim of a Kronecker product: `Const<N * M>` for static sizes (a typenum product turned back
+/// into a `Const` by [`ToConst`], so at most 1024, each factor in typenum's range), the other
+/// factor when one side is [`One`] (any size), `Dyn` when either is `Dyn`. `LS`/`RS` are the
+/// operands' shapes, for the message.
+#[diagnostic::on_unimplemented(
+    message = "cannot take the Kronecker product of `{LS}` and `{RS}`: no compile-time size for `{Self}` * `{Rhs}`",
+    label = "a static Kronecker size needs a compile-time product",
+    note = "compile-time products need concrete sizes with a product up to 1024; for larger sizes, or in code generic over sizes, make the operands runtime-shaped (`as_dyn()`)"
+)]
+pub trait KronDim<Rhs, LS, RS>: Dim {
+    /// The product dim.
+    type Out: Dim;
+}
+#[diagnostic::do_not_recommend]
+impl<const N: usize, const M: usize, LS, RS> KronDim<Const<M>, LS, RS> for Const<N>
+where
+    Const<N>: StaticDim,
+    Const<M>: StaticDim,
+    Tn<Const<N>>: core::ops::Mul<Tn<Const<M>>>,
+    typenum::Prod<Tn<Const<N>>, Tn<Const<M>>>: ToConst,
+{
+    type Out = <typenum::Prod<Tn<Const<N>>, Tn<Const<M>>> as ToConst>::Out;
+}
+#[diagnostic::do_not_recommend]
+impl<const N: usize, LS, RS> KronDim<One, LS, RS> for Const<N> {
+    type Out = Const<N>;
+}
+#[diagnostic::do_not_recommend]
+impl<const M: usize, LS, RS> KronDim<Const<M>, LS, RS> for One {
+    type Out = Const<M>;
+}
+#[diagnostic::do_not_recommend]
+impl<LS, RS> KronDim<One, LS, RS> for One {
+    type Out = One;
+}
+#[diagnostic::do_not_recommend]
+impl<P: ConstDim, LS, RS> KronDim<Dyn, LS, RS> for P {
+    type Out = Dyn;
+}
+#[diagnostic::do_not_recommend]
+impl<Q: ConstDim, LS, RS> KronDim<Q, LS, RS> for Dyn {
+    type Out = Dyn;
+}
+#[diagnostic::do_not_recommend]
+impl<LS, RS> KronDim<Dyn, LS, RS> for Dyn {
+    type Out = Dyn;
+}
+#[diagnostic::do_not_recommend]
+impl KronShape<DynShape> for DynShape {
+    type Out = DynShape;
+}
+/// `KronShape` for the tuple shapes `$ls` and `$rs` of one rank (their dims paired), and a
+/// static shape with a runtime one.
+macro_rules! kron_shape {
+    ($ls:ty, $rs:ty; $(($a:ident, $b:ident)),*) => {
+        #[diagnostic::do_not_recommend]
+        impl<$($a: Dim, $b: Dim),*> KronShape<$rs> for $ls
+        where
+            $($a: KronDim<$b, $ls, $rs>),*
+        {
+            type Out = ($(<$a as KronDim<$b, $ls, $rs>>::Out,)*);
+        }
+        #[diagnostic::do_not_recommend]
+        impl<$($a: Dim),*> KronShape<DynShape> for $ls {
+            type Out = DynShape;
+        }
+        #[diagnostic::do_not_recommend]
+        impl<$($b: Dim),*> KronShape<$rs> for DynShape {
+            type Out = DynShape;
+        }
+    };
+}
+kron_shape!((), (););
+kron_shape!((A0,), (B0,); (A0, B0));
+kron_shape!((A0, A1), (B0, B1); (A0, B0), (A1, B1));
+kron_shape!((A0, A1, A2), (B0, B1, B2); (A0, B0), (A1, B1), (A2, B2));
+kron_shape!((A0, A1, A2, A3), (B0, B1, B2, B3); (A0, B0), (A1, B1), (A2, B2), (A3, B3));
+kron_shape!((A0, A1, A2, A3, A4), (B0, B1, B2, B3, B4); (A0, B0), (A1, B1), (A2, B2), (A3, B3), (A4, B4));
+kron_shape!(
+    (A0, A1, A2, A3, A4, A5), (B0, B1, B2, B3, B4, B5);
+    (A0, B0), (A1, B1), (A2, B2), (A3, B3), (A4, B4), (A5, B5)
+);
+
 /// The transpose of a rank-2 shape (`t()`); rank 0 and 1 shapes are their own transpose, as in
 /// PyTorch.
 #[diagnostic::on_unimplemented(
