@@ -22,7 +22,7 @@
 //! `chunk_dyn`, `split_dyn`, `try_as_strided`, `Tensor::cat_dyn`, `Tensor::stack_dyn`,
 //! `try_gather`, `try_index_select_dyn`, `try_scatter_` (i64 and u64 index tensors),
 //! `try_add`/`try_sub`/`try_mul`/`try_div` (f64, and i8 for wrapping and division by zero),
-//! `sum`, `try_sum_axis_dyn`, `try_mean_axis_dyn`, `try_matmul` (2-D and batched),
+//! `sum`, `try_sum_axis_dyn`, `try_mean_axis_dyn`, `try_matmul` (1-D, 2-D and batched),
 //! `try_to_owned`, `try_contiguous`, and writes: `try_assign`, `t!(try x[i] = v)`,
 //! `t!(try x[.., a..b;s] = v)`, `t!(try x[i] = scalar)`. Axes, indices, sizes, strides and
 //! offsets are mostly in range and sometimes extreme (`usize::MAX`, `isize::MAX`, `isize::MIN`,
@@ -754,11 +754,34 @@ fn r_sum_axis(a: &Want, axis: isize, mean: bool) -> Expect {
     Ok(Some(Want { sizes, vals }))
 }
 
+/// PyTorch `matmul`: a 1-D left operand is a `[1, k]` row, a 1-D right one a `[k, 1]` column,
+/// and that dim is dropped from the result (the row-major values are the same either way).
 fn r_matmul(a: &Want, b: &Want) -> Expect {
-    let (ra, rb) = (a.sizes.len(), b.sizes.len());
-    if ra < 2 || rb < 2 {
-        return Err("matmul needs 2 dims on each side".into());
+    let (va, vb) = (a.sizes.len() == 1, b.sizes.len() == 1);
+    if a.sizes.is_empty() || b.sizes.is_empty() {
+        return Err("matmul of a 0-d operand".into());
     }
+    if !va && !vb {
+        return r_matmul2(a, b);
+    }
+    let row = |w: &Want, sizes: Vec<usize>| Want { sizes, vals: w.vals.clone() };
+    let a2 = if va { row(a, vec![1, a.sizes[0]]) } else { row(a, a.sizes.clone()) };
+    let b2 = if vb { row(b, vec![b.sizes[0], 1]) } else { row(b, b.sizes.clone()) };
+    Ok(r_matmul2(&a2, &b2)?.map(|mut w| {
+        let r = w.sizes.len();
+        if vb {
+            w.sizes.remove(r - 1);
+        }
+        if va {
+            w.sizes.remove(r - 2);
+        }
+        w
+    }))
+}
+
+/// `r_matmul` of operands with at least 2 dims each.
+fn r_matmul2(a: &Want, b: &Want) -> Expect {
+    let (ra, rb) = (a.sizes.len(), b.sizes.len());
     let (m, k, k2, n) = (a.sizes[ra - 2], a.sizes[ra - 1], b.sizes[rb - 2], b.sizes[rb - 1]);
     if k != k2 {
         return Err(format!("inner dims {k} and {k2}"));
@@ -2431,11 +2454,12 @@ fn apply(st: &mut State, op: &Op, pool: &[i8]) -> Result<(), String> {
             let (fit, swap) = (*fit, *swap);
             let other = operand(st, o, pool, |s| {
                 let l = s.len();
-                if fit && l >= 2 && r >= 2 {
+                // The inner dim of a 1-D operand is its only dim (PyTorch `matmul`).
+                if fit && l >= 1 && r >= 1 {
                     if swap {
-                        s[l - 1] = sizes[r - 2];
+                        s[l - 1] = sizes[r.saturating_sub(2)];
                     } else {
-                        s[l - 2] = sizes[r - 1];
+                        s[l.saturating_sub(2)] = sizes[r - 1];
                     }
                 }
             })?;
