@@ -1,9 +1,9 @@
-// `matmul` multiplies two matrices: a `[3]` vector on the left is not one. Make it a `[1, 3]` row
-// with `unsqueeze::<0>()` first.
+// `[k] @ [k, n]` multiplies a row vector by a matrix (PyTorch `matmul`), so the vector's length
+// must equal the matrix's rows: `[3] @ [4, 2]` is rejected at compile time, naming both shapes.
 use shaped::prelude::*;
 
 fn main() {
     let v: Tensor<f32, Shape![3]> = Tensor::zeros();
-    let b: Tensor<f32, Shape![3, 2]> = Tensor::zeros();
+    let b: Tensor<f32, Shape![4, 2]> = Tensor::zeros();
     let _ = v.matmul(&b);
 }

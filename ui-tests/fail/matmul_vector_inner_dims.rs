@@ -1,9 +1,9 @@
-// `matmul` multiplies two matrices: a `[3]` vector is not one. Make it a `[3, 1]` column with
-// `unsqueeze::<1>()` (or a `[1, 3]` row with `unsqueeze::<0>()`).
+// `[m, k] @ [k]` is a matrix-vector product (PyTorch `matmul`), so the vector's length must equal
+// the matrix's columns: `[2, 3] @ [4]` is rejected at compile time, naming both shapes.
 use shaped::prelude::*;
 
 fn main() {
     let a: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
-    let v: Tensor<f32, Shape![3]> = Tensor::zeros();
+    let v: Tensor<f32, Shape![4]> = Tensor::zeros();
     let _ = a.matmul(&v);
 }
