@@ -195,6 +195,7 @@ where
 
     /// [`try_matmul`](Self::try_matmul), panicking with the error's message.
     #[track_caller]
+    #[doc(alias = "mm", alias = "bmm", alias = "mv")]
     #[inline(always)]
     #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
     pub fn matmul<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> OutTensor2<D, D2, D::Elem, <S as MatMulShape<S2>>::Out> where S: MatMulShape<S2> {
