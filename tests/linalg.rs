@@ -171,7 +171,7 @@ fn rectangular_matrices_match_numpy() {
         assert_close(&a.svdvals().to_vec(), c.svals, TOL, &what("svdvals"));
         assert_close(&a.pinv().to_vec(), c.pinv, 1e-8, &what("pinv"));
         assert_eq!(a.matrix_rank().item(), c.rank, "{}", what("matrix_rank"));
-        let ords = [MatrixNorm::Fro, MatrixNorm::Nuc, MatrixNorm::Two, MatrixNorm::One, MatrixNorm::Inf];
+        let ords = [MatrixNorm::Fro, MatrixNorm::Nuc, MatrixNorm::Spectral, MatrixNorm::L1, MatrixNorm::Inf];
         let got: Vec<f64> = ords.iter().map(|&o| a.matrix_norm(o).item()).collect();
         assert_close(&got, &c.norms, TOL, &what("matrix_norm"));
         // Minimum-norm least squares, rank-deficient systems included.

@@ -458,9 +458,9 @@ pub(crate) fn matrix_norm<T: LinalgFloat>(
     };
     Ok(match ord {
         M::Fro => a.norm_l2(),
-        M::One => abs_sums(false),
+        M::L1 => abs_sums(false),
         M::Inf => abs_sums(true),
-        M::Nuc | M::Two => {
+        M::Nuc | M::Spectral => {
             let mut s = crate::kernels::try_vec(m.min(n), T::zero())?;
             svd(a, &mut s, None, None)?;
             match ord {

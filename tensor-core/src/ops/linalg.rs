@@ -25,9 +25,9 @@ pub enum MatrixNorm {
     /// Nuclear: the sum of the singular values (`ord='nuc'`).
     Nuc,
     /// Spectral: the largest singular value (`ord=2`).
-    Two,
+    Spectral,
     /// The largest absolute column sum (`ord=1`).
-    One,
+    L1,
     /// The largest absolute row sum (`ord=inf`).
     Inf,
 }
@@ -294,7 +294,7 @@ where
     /// one matrix, `[..b]` for a batch; 0 for an empty matrix.
     ///
     /// # Errors
-    /// As [`try_svd`](Self::try_svd) (for [`MatrixNorm::Nuc`] and [`MatrixNorm::Two`]).
+    /// As [`try_svd`](Self::try_svd) (for [`MatrixNorm::Nuc`] and [`MatrixNorm::Spectral`]).
     #[doc(alias = "norm")]
     pub fn try_matrix_norm(&self, ord: MatrixNorm) -> Result<PerMatrix<S, D::Elem>, ShapeError>
     where
