@@ -63,14 +63,23 @@ fn n_eps<T: LinalgFloat>(n: usize) -> T {
     T::epsilon() * <T as num_traits::NumCast>::from(n.max(1)).unwrap_or_else(T::one)
 }
 
-/// The 1-norm (largest absolute column sum) of a matrix.
+/// The 1-norm (largest absolute column sum) of a matrix, walked in its storage order (column
+/// sums accumulated row by row when rows are contiguous); NaN when an element is NaN.
 fn norm1<T: LinalgFloat>(a: MatRef<'_, T>) -> T {
-    let mut best = T::zero();
-    for j in 0..a.ncols() {
-        let s = (0..a.nrows()).fold(T::zero(), |s, i| s + a[(i, j)].abs());
-        best = if s > best || s.is_nan() { s } else { best };
+    let (m, n) = a.shape();
+    let mut sums = alloc::vec![T::zero(); n];
+    if a.col_stride().unsigned_abs() <= a.row_stride().unsigned_abs() {
+        for i in 0..m {
+            for (j, s) in sums.iter_mut().enumerate() {
+                *s += a[(i, j)].abs();
+            }
+        }
+    } else {
+        for (j, s) in sums.iter_mut().enumerate() {
+            *s = (0..m).fold(T::zero(), |acc, i| acc + a[(i, j)].abs());
+        }
     }
-    best
+    sums.into_iter().fold(T::zero(), |best, s| if s > best || s.is_nan() { s } else { best })
 }
 
 /// The pivots of an LU factorisation are usable: none is zero, NaN or infinite, and the
@@ -110,23 +119,25 @@ fn perm_sign<T: LinalgFloat>(fwd: &[usize]) -> T {
     }
 }
 
-/// `out = a⁻¹` (row-major `n * n`) by LU with partial pivoting; false when `a` is singular to
-/// working precision: `rcond = 1 / (‖A‖₁ ‖A⁻¹‖₁) <= n · ε` or a non-finite element (the rule of
+/// `out = a⁻¹` (row-major `n * n`) by LU with partial pivoting and faer's triangular inverses;
+/// false when `a` is singular to working precision (or its scratch cannot be allocated): `rcond = 1 / (‖A‖₁ ‖A⁻¹‖₁) <= n · ε` or a non-finite element (the rule of
 /// `kernels::dense`).
 pub(crate) fn inv<T: LinalgFloat>(a: MatRef<'_, T>, out: &mut [T]) -> bool {
     let n = a.nrows();
     if n == 0 {
         return true;
     }
-    let lu = a.partial_piv_lu();
+    // The LU of Aᵀ (faer copies its input into column-major storage: for a row-major `a`, the
+    // transpose copies straight through) and `(Aᵀ)⁻¹` solved into the column-major view of `out`,
+    // which read row-major is `A⁻¹`.
+    let lu = a.transpose().partial_piv_lu();
     if !pivots_ok(lu.U()) {
         return false;
     }
-    out.fill(T::zero());
-    for i in 0..n {
-        out[i * n + i] = T::one();
-    }
-    lu.solve_in_place(rows_mut(out, n, n));
+    let req = faer::linalg::lu::partial_pivoting::inverse::inverse_scratch::<usize, T>(n, Par::Seq);
+    let Ok(mut mem) = scratch(req) else { return false };
+    let o = MatMut::from_column_major_slice_mut(out, n, n);
+    faer::linalg::lu::partial_pivoting::inverse::inverse(o, lu.L(), lu.U(), lu.P(), Par::Seq, MemStack::new(&mut mem));
     if !out.iter().all(|v| v.is_finite()) {
         return false;
     }
@@ -140,7 +151,8 @@ pub(crate) fn slogdet<T: LinalgFloat>(a: MatRef<'_, T>) -> (T, T) {
     if a.nrows() == 0 {
         return (T::one(), T::zero());
     }
-    let lu = a.partial_piv_lu();
+    // det(Aᵀ) = det(A); the transpose of a row-major matrix copies faster into faer's storage.
+    let lu = a.transpose().partial_piv_lu();
     let u = lu.U();
     let (mut sign, mut log) = (perm_sign::<T>(lu.P().arrays().0), T::zero());
     for i in 0..a.nrows() {
@@ -162,7 +174,7 @@ pub(crate) fn det<T: LinalgFloat>(a: MatRef<'_, T>) -> T {
     if a.nrows() == 0 {
         return T::one();
     }
-    let lu = a.partial_piv_lu();
+    let lu = a.transpose().partial_piv_lu();
     let u = lu.U();
     if (0..a.nrows()).any(|i| exact_zero_pivot(a, u[(i, i)])) {
         return T::zero();
@@ -185,13 +197,14 @@ pub(crate) fn solve<T: LinalgFloat>(a: MatRef<'_, T>, b: MatRef<'_, T>, out: &mu
     if n == 0 {
         return true;
     }
-    let lu = a.partial_piv_lu();
+    // Aᵀ factorised (see `inv`), then (Aᵀ)ᵀ x = b.
+    let lu = a.transpose().partial_piv_lu();
     if !pivots_ok(lu.U()) {
         return false;
     }
     let mut x = rows_mut(out, n, k);
     x.copy_from(b);
-    lu.solve_in_place(x);
+    lu.solve_transpose_in_place(x);
     out.iter().all(|v| v.is_finite())
 }
 
@@ -303,8 +316,10 @@ pub(crate) fn qr<T: LinalgFloat>(a: MatRef<'_, T>, q: &mut [T], r: &mut [T]) {
     rows_mut(r, k, n).copy_from(f.R().get(..k, ..));
 }
 
-/// The thin SVD `a = U diag(s) Vh`: `u` `[m, k]`, `s` `[k]` (nonincreasing), `vh` `[k, n]`,
-/// row-major, written in place by faer; vectors are skipped when `u`/`vh` are `None`.
+/// The thin SVD `a = U diag(s) Vh`: `u` `[m, k]` **column-major**, `s` `[k]` (nonincreasing),
+/// `vh` `[k, n]` row-major, written in place by faer; vectors are skipped when `u`/`vh` are
+/// `None`. (faer works on column-major storage: it gets `Aᵀ`, whose view of a row-major `a` is
+/// column-major, and writes `Aᵀ = V S Uᵀ`'s `V` as the column-major `[n, k]` that `vh` is.)
 pub(crate) fn svd<T: LinalgFloat>(
     a: MatRef<'_, T>,
     s: &mut [T],
@@ -317,18 +332,18 @@ pub(crate) fn svd<T: LinalgFloat>(
         return Ok(());
     }
     let want = |b: bool| if b { ComputeSvdVectors::Thin } else { ComputeSvdVectors::No };
-    let req = svd::svd_scratch::<T>(m, n, want(u.is_some()), want(vh.is_some()), Par::Seq, default());
+    let req = svd::svd_scratch::<T>(n, m, want(vh.is_some()), want(u.is_some()), Par::Seq, default());
     let mut mem = scratch(req)?;
-    let u = u.map(|u| rows_mut(u, m, k));
-    // V is `[n, k]`: the transpose of the row-major `[k, n]` Vh is column-major.
-    let v = vh.map(|vh| MatMut::from_column_major_slice_mut(vh, n, k));
+    let v_of_t = vh.map(|vh| MatMut::from_column_major_slice_mut(vh, n, k));
+    let u_of_t = u.map(|u| MatMut::from_column_major_slice_mut(u, m, k));
     let diag = faer::diag::DiagMut::from_slice_mut(s);
-    svd::svd(a, diag, u, v, Par::Seq, MemStack::new(&mut mem), default())
+    svd::svd(a.transpose(), diag, v_of_t, u_of_t, Par::Seq, MemStack::new(&mut mem), default())
         .map_err(|_| ShapeError::NoConvergence { op: "svd" })
 }
 
-/// Eigenvalues (ascending) and, when `v` is given, orthonormal eigenvectors (columns of the
-/// row-major `[n, n]` `v`) of a symmetric matrix; only its lower triangle is read.
+/// Eigenvalues (ascending) and, when `v` is given, orthonormal eigenvectors (the columns of `v`,
+/// an `[n, n]` matrix stored **column-major**, as faer writes fastest) of a symmetric matrix; only
+/// its lower triangle is read.
 pub(crate) fn eigh<T: LinalgFloat>(a: MatRef<'_, T>, w: &mut [T], v: Option<&mut [T]>) -> Result<(), ShapeError> {
     let n = a.nrows();
     if n == 0 {
@@ -336,7 +351,7 @@ pub(crate) fn eigh<T: LinalgFloat>(a: MatRef<'_, T>, w: &mut [T], v: Option<&mut
     }
     let want = if v.is_some() { ComputeEigenvectors::Yes } else { ComputeEigenvectors::No };
     let mut mem = scratch(evd::self_adjoint_evd_scratch::<T>(n, want, Par::Seq, default()))?;
-    let v = v.map(|v| rows_mut(v, n, n));
+    let v = v.map(|v| MatMut::from_column_major_slice_mut(v, n, n));
     let diag = faer::diag::DiagMut::from_slice_mut(w);
     evd::self_adjoint_evd(a, diag, v, Par::Seq, MemStack::new(&mut mem), default())
         .map_err(|_| ShapeError::NoConvergence { op: "eigh" })
@@ -414,7 +429,7 @@ pub(crate) fn lstsq<T: LinalgFloat>(
     }
     // c = diag(1/σ) Uᵀ b over the kept singular values, then x = Vᵀ... = Vh[..rank]ᵀ c.
     let mut c = crate::kernels::try_vec(rank * k, T::zero())?;
-    let ur = MatRef::from_row_major_slice(&u, m, kk).get(.., ..rank);
+    let ur = MatRef::from_column_major_slice(&u, m, kk).get(.., ..rank);
     faer::linalg::matmul::matmul(rows_mut(&mut c, rank, k), Accum::Replace, ur.transpose(), b, T::one(), Par::Seq);
     for (i, row) in c.chunks_exact_mut(k).enumerate() {
         let r = s[i].recip();

@@ -189,8 +189,10 @@ where
     /// a batch (PyTorch `torch.linalg.svd(full_matrices=False)`, NumPy `np.linalg.svd(a,
     /// full_matrices=False)`): `U` `[..b, m, k]`, `S` `[..b, k]` nonincreasing and nonnegative,
     /// `Vh` `[..b, k, n]`, `k = min(m, n)` (static when `m` and `n` are, within the sizes of the
-    /// static rules). Computed by faer, written straight into the results. Singular vectors are
-    /// unique only up to sign (and rotation within repeated singular values).
+    /// static rules). Computed by faer, written straight into the results (`U` is stored
+    /// column-major, strides `[.., 1, m]`, as LAPACK returns it: call
+    /// [`contiguous`](Self::contiguous) for row-major storage). Singular vectors are unique only up
+    /// to sign (and rotation within repeated singular values).
     ///
     /// # Errors
     /// [`ShapeError::NoConvergence`]; [`ShapeError::Invalid`] when a runtime shape has fewer
@@ -212,7 +214,7 @@ where
         let g = Mats::of(self.sizes(), "svd")?;
         let (m, n) = g.mn();
         let k = m.min(n);
-        let ((mut u, lu), (mut s, ls), (mut vh, lv)) = (g.zeros(&[m, k])?, g.zeros(&[k])?, g.zeros(&[k, n])?);
+        let ((mut u, lu), (mut s, ls), (mut vh, lv)) = (g.zeros_col_major([m, k])?, g.zeros(&[k])?, g.zeros(&[k, n])?);
         self.each("svd", |i, a| {
             let (ui, vi) = (&mut u[i * m * k..][..m * k], &mut vh[i * k * n..][..k * n]);
             lapack::svd(a, &mut s[i * k..][..k], Some(ui), Some(vi))
@@ -454,7 +456,8 @@ where
     /// result) of a symmetric matrix or of each of a batch, `[..b, n, n] -> ([..b, n], [..b, n,
     /// n])` (PyTorch `torch.linalg.eigh`, NumPy `np.linalg.eigh`, both with `UPLO='L'`): only the
     /// lower triangle is read. Eigenvectors are unique only up to sign (and rotation within
-    /// repeated eigenvalues). Computed by faer, written straight into the results.
+    /// repeated eigenvalues). Computed by faer, written straight into the results (the
+    /// eigenvectors are stored column-major, strides `[.., 1, n]`, as LAPACK returns them).
     ///
     /// # Errors
     /// [`ShapeError::NoConvergence`]; [`ShapeError::Invalid`] when runtime sizes are not square;
@@ -465,7 +468,7 @@ where
         S: SquareShape,
     {
         let (g, n) = Mats::square(self.sizes(), "eigh")?;
-        let ((mut w, lw), (mut v, lv)) = (g.zeros(&[n])?, g.zeros(&[n, n])?);
+        let ((mut w, lw), (mut v, lv)) = (g.zeros(&[n])?, g.zeros_col_major([n, n])?);
         self.each("eigh", |i, a| lapack::eigh(a, &mut w[i * n..][..n], Some(&mut v[i * n * n..][..n * n])))?;
         Ok((Tensor::from_parts(w, lw), Tensor::from_parts(v, lv)))
     }

@@ -59,6 +59,13 @@ impl Mats {
         s[b..b + tail.len()].copy_from_slice(tail);
         (s, b + tail.len())
     }
+    /// A zeroed buffer of sizes `[..b, r, c]` whose matrices are stored column-major (strides
+    /// `[.., 1, r]`: what faer writes fastest), and its layout.
+    pub(crate) fn zeros_col_major<T: Element>(&self, [r, c]: [usize; 2]) -> Result<(Vec<T>, Layout), ShapeError> {
+        let (v, lay) = self.zeros(&[c, r])?;
+        let rank = lay.rank();
+        Ok((v, lay.transpose(rank - 2, rank - 1)?))
+    }
     /// A zeroed row-major buffer of sizes `[..b, tail..]` and its layout (element count checked
     /// before anything is allocated).
     pub(crate) fn zeros<T: Element>(&self, tail: &[usize]) -> Result<(Vec<T>, Layout), ShapeError> {
