@@ -320,3 +320,20 @@ fn eig_of_a_rotation_is_complex() {
     assert!((w[0] - Complex::new(0.0, -1.0)).norm() < 1e-12 && (w[1] - Complex::new(0.0, 1.0)).norm() < 1e-12);
     assert_eq!(v.sizes(), &[2, 2]);
 }
+
+#[test]
+fn vector_products_of_runtime_shapes() {
+    let a = dynm(&[3], &[1.0, 2.0, 3.0]);
+    let b = dynm(&[3], &[4.0, 5.0, 6.0]);
+    assert_eq!(a.dot(&b), 32.0);
+    let o = a.outer(&b);
+    assert_eq!((o.sizes(), o.to_vec()), (&[3, 3][..], vec![4., 5., 6., 8., 10., 12., 12., 15., 18.]));
+    assert_eq!(a.cross(&b).to_vec(), vec![-3.0, 6.0, -3.0]);
+    let m = dynm(&[2, 3], &[1.0, 0.0, 0.0, 0.0, 1.0, 1.0]);
+    assert_eq!(m.mv(&a).to_vec(), vec![1.0, 5.0]);
+    assert!(matches!(a.try_dot(&m), Err(ShapeError::Invalid(_))));
+    assert!(matches!(a.try_dot(&dynm(&[2], &[1.0, 2.0])), Err(ShapeError::MatMul { .. })));
+    assert!(a.try_cross(&dynm(&[2], &[1.0, 2.0])).is_err());
+    assert!(matches!(m.try_mv(&dynm(&[2], &[1.0, 2.0])), Err(ShapeError::MatMul { .. })));
+    assert!(matches!(a.try_mv(&a), Err(ShapeError::Invalid(_))));
+}

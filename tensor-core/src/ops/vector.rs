@@ -180,3 +180,111 @@ where
         self.try_mv(rhs).or_panic()
     }
 }
+
+/// The same products for [`DynShape`](crate::DynShape) tensors: ranks and lengths are checked at
+/// run time, then the typed forms above run on `[_]`/`[_, _]` views.
+impl<D: Data> TensorBase<D, crate::DynShape>
+where
+    D::Elem: Num,
+{
+    /// The 1-D view `[_]` of a runtime-shaped tensor, or the error naming `op`.
+    fn vector_view(&self, op: &str) -> Result<crate::TensorView<'_, D::Elem, (Dyn,)>, ShapeError> {
+        match self.rank() {
+            1 => Ok(TensorBase::from_parts(self.data.as_slice(), *self.layout())),
+            _ => Err(ShapeError::Invalid(alloc::format!("{op}: needs a 1-D tensor, got sizes {:?}", self.sizes()))),
+        }
+    }
+
+    /// The dot product of two 1-D tensors (PyTorch `torch.dot`, NumPy `np.dot` of 1-D arrays);
+    /// see the typed [`try_dot`](TensorBase::try_dot).
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when an operand is not 1-D; [`ShapeError::MatMul`] when the lengths
+    /// differ.
+    #[doc(alias = "inner")]
+    pub fn try_dot<D2: Data<Elem = D::Elem>>(
+        &self,
+        rhs: &TensorBase<D2, crate::DynShape>,
+    ) -> Result<D::Elem, ShapeError> {
+        self.vector_view("dot")?.try_dot(&rhs.vector_view("dot")?)
+    }
+    /// [`try_dot`](Self::try_dot), panicking with the error's message.
+    #[track_caller]
+    #[doc(alias = "inner")]
+    pub fn dot<D2: Data<Elem = D::Elem>>(&self, rhs: &TensorBase<D2, crate::DynShape>) -> D::Elem {
+        self.try_dot(rhs).or_panic()
+    }
+
+    /// The outer product of two 1-D tensors, `[m] ⊗ [n] -> [m, n]` (PyTorch `torch.outer`, NumPy
+    /// `np.outer`).
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when an operand is not 1-D; [`ShapeError::Overflow`];
+    /// [`ShapeError::Alloc`].
+    pub fn try_outer<D2: Data<Elem = D::Elem>>(
+        &self,
+        rhs: &TensorBase<D2, crate::DynShape>,
+    ) -> Result<crate::Tensor<D::Elem, crate::DynShape>, ShapeError> {
+        let o = self.vector_view("outer")?.try_outer(&rhs.vector_view("outer")?)?;
+        Ok(o.into_dyn())
+    }
+    /// [`try_outer`](Self::try_outer), panicking with the error's message.
+    #[track_caller]
+    pub fn outer<D2: Data<Elem = D::Elem>>(
+        &self,
+        rhs: &TensorBase<D2, crate::DynShape>,
+    ) -> crate::Tensor<D::Elem, crate::DynShape> {
+        self.try_outer(rhs).or_panic()
+    }
+
+    /// The cross product of two 3-vectors (PyTorch `torch.linalg.cross`, NumPy `np.cross`).
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when an operand is not a 1-D tensor of 3 elements.
+    pub fn try_cross<D2: Data<Elem = D::Elem>>(
+        &self,
+        rhs: &TensorBase<D2, crate::DynShape>,
+    ) -> Result<crate::Tensor<D::Elem, crate::DynShape>, ShapeError> {
+        let (a, b) = (self.vector_view("cross")?, rhs.vector_view("cross")?);
+        Ok(a.try_cross(&b)?.into_dyn())
+    }
+    /// [`try_cross`](Self::try_cross), panicking with the error's message.
+    #[track_caller]
+    pub fn cross<D2: Data<Elem = D::Elem>>(
+        &self,
+        rhs: &TensorBase<D2, crate::DynShape>,
+    ) -> crate::Tensor<D::Elem, crate::DynShape> {
+        self.try_cross(rhs).or_panic()
+    }
+
+    /// The matrix-vector product `[m, k] · [k] -> [m]` (PyTorch `torch.mv`).
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when `self` is not 2-D or `rhs` not 1-D; [`ShapeError::MatMul`]
+    /// when the lengths differ; [`ShapeError::Alloc`].
+    pub fn try_mv<D2: Data<Elem = D::Elem>>(
+        &self,
+        rhs: &TensorBase<D2, crate::DynShape>,
+    ) -> Result<crate::Tensor<D::Elem, crate::DynShape>, ShapeError>
+    where
+        D::Elem: Gemm,
+    {
+        if self.rank() != 2 {
+            return Err(ShapeError::Invalid(alloc::format!("mv: needs a 2-D matrix, got sizes {:?}", self.sizes())));
+        }
+        let a: crate::TensorView<'_, D::Elem, (Dyn, Dyn)> =
+            TensorBase::from_parts(self.data.as_slice(), *self.layout());
+        Ok(a.try_mv(&rhs.vector_view("mv")?)?.into_dyn())
+    }
+    /// [`try_mv`](Self::try_mv), panicking with the error's message.
+    #[track_caller]
+    pub fn mv<D2: Data<Elem = D::Elem>>(
+        &self,
+        rhs: &TensorBase<D2, crate::DynShape>,
+    ) -> crate::Tensor<D::Elem, crate::DynShape>
+    where
+        D::Elem: Gemm,
+    {
+        self.try_mv(rhs).or_panic()
+    }
+}
