@@ -26,7 +26,7 @@
 //! # Ok::<(), ShapeError>(())
 //! ```
 //!
-//! Layers (see the repository's `DESIGN.md`): [`Shape!`]/[`t!`] -> shape types (`tensor_core::
+//! Layers (see the repository's `ARCHITECTURE.md`): [`Shape!`]/[`t!`] -> shape types (`tensor_core::
 //! shape`) -> [`Layout`] -> kernels (`tensor_core::kernels`) -> storage.
 #![no_std]
 #![warn(missing_docs)]
