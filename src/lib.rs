@@ -38,6 +38,7 @@ pub use tensor_core::{
     TensorBase, TensorCow, TensorView, TensorViewMut, ViewOf, MAX_INLINE_BYTES, MAX_RANK,
 };
 
+pub use tensor_core::interop;
 pub use tensor_core::ops::binary::Operand;
 pub use tensor_core::ops::reduce::Norm;
 pub use tensor_core::ops::select::{try_where_, where_};

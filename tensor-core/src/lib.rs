@@ -18,6 +18,7 @@ pub mod dim;
 pub mod error;
 mod fmt;
 pub mod index;
+pub mod interop;
 pub mod kernels;
 pub mod layout;
 pub mod num;
