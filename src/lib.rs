@@ -39,6 +39,8 @@ pub use tensor_core::{
 };
 
 pub use tensor_core::interop;
+#[cfg(feature = "ndarray")]
+pub use tensor_core::interop::ndarray::NdShape;
 pub use tensor_core::ops::binary::Operand;
 pub use tensor_core::ops::reduce::Norm;
 pub use tensor_core::ops::select::{try_where_, where_};

@@ -26,6 +26,9 @@ use crate::storage::{Data, DataMut, Element, InlineArray};
 use crate::tensor::{Tensor, TensorBase, TensorView, TensorViewMut};
 use alloc::vec::Vec;
 
+#[cfg(feature = "ndarray")]
+pub mod ndarray;
+
 
 /// The row-major layout of `sizes` after checking them against `S` and `len` elements.
 fn row_major_checked<S: Shape>(sizes: &[usize], len: usize) -> Result<Layout, ShapeError> {
