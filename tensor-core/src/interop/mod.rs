@@ -26,6 +26,8 @@ use crate::storage::{Data, DataMut, Element, InlineArray};
 use crate::tensor::{Tensor, TensorBase, TensorView, TensorViewMut};
 use alloc::vec::Vec;
 
+#[cfg(any(feature = "faer", feature = "linalg"))]
+pub mod faer;
 #[cfg(feature = "ndarray")]
 pub mod ndarray;
 

@@ -13,26 +13,7 @@ use faer::prelude::*;
 use faer::{Accum, MatMut, MatRef, Par, Side};
 use num_complex::Complex;
 
-/// faer's view of the `[m, n]` matrix at `offset` with `strides` in `data`, read in place.
-///
-/// # Panics
-/// When an element the view addresses lies outside `data` (never for a layout built by this
-/// crate: see the layout invariant in `layout.rs`; checked here too, in O(1)).
-#[inline]
-pub(crate) fn mat<T>(data: &[T], offset: usize, [m, n]: [usize; 2], [rs, cs]: [isize; 2]) -> MatRef<'_, T> {
-    if m == 0 || n == 0 {
-        return MatRef::from_row_major_slice(&data[..0], m, n);
-    }
-    let reach = |size: usize, stride: isize| (size as i128 - 1) * stride as i128;
-    let (r, c) = (reach(m, rs), reach(n, cs));
-    let lo = offset as i128 + r.min(0) + c.min(0);
-    let hi = offset as i128 + r.max(0) + c.max(0);
-    assert!(lo >= 0 && hi < data.len() as i128, "matrix view outside its buffer");
-    // SAFETY: every element `offset + i * rs + j * cs` (i < m, j < n) lies in `lo..=hi`, inside
-    // `data` (checked just above), and `data` is borrowed shared for the view's lifetime, so
-    // nothing writes it meanwhile. faer accepts any strides, negative and zero included.
-    unsafe { MatRef::from_raw_parts(data.as_ptr().add(offset), m, n, rs, cs) }
-}
+pub(crate) use crate::interop::faer::mat;
 
 /// faer's mutable view of a row-major `[m, n]` output buffer.
 #[inline]
