@@ -26,8 +26,12 @@ use crate::storage::{Data, DataMut, Element, InlineArray};
 use crate::tensor::{Tensor, TensorBase, TensorView, TensorViewMut};
 use alloc::vec::Vec;
 
+#[cfg(feature = "approx")]
+pub mod approx;
 #[cfg(any(feature = "faer", feature = "linalg"))]
 pub mod faer;
+#[cfg(feature = "nalgebra")]
+pub mod nalgebra;
 #[cfg(feature = "ndarray")]
 pub mod ndarray;
 
