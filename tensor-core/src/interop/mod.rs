@@ -35,7 +35,6 @@ pub mod nalgebra;
 #[cfg(feature = "ndarray")]
 pub mod ndarray;
 
-
 /// The row-major layout of `sizes` after checking them against `S` and `len` elements.
 fn row_major_checked<S: Shape>(sizes: &[usize], len: usize) -> Result<Layout, ShapeError> {
     S::check_sizes(sizes)?;
