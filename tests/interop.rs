@@ -224,6 +224,11 @@ fn nalgebra_views_and_copies() {
     assert_eq!(f.to_smatrix(), SMatrix::<f64, 3, 4>::from_row_slice(&f.to_vec()));
     assert_eq!(f.as_dyn().to_dmatrix(), DMatrix::from_row_slice(3, 4, &f.to_vec()));
     assert_eq!(x.to_smatrix(), m);
+    let sv = x.try_to_smatrix_view().unwrap();
+    assert_eq!((sv, sv.strides()), (m.as_view(), (4, 1)));
+    assert!(x.flip::<0>().try_to_smatrix_view().is_err());
+    let z = Tensor::<f64, Shape![0, 3]>::zeros();
+    assert_eq!(z.try_to_smatrix_view().unwrap().shape(), (0, 3));
     assert!(Tensor::<f64, Shape![3]>::from([1., 2., 3.]).try_to_dmatrix().is_err());
     assert_eq!(t!(x[.., 1]).to_dvector(), DVector::from_vec(vec![1., 5., 9.]));
     assert!(x.try_to_dvector().is_err());

@@ -133,6 +133,26 @@ impl<D: DataMut, S: Shape> TensorBase<D, S> {
 }
 
 impl<D: Data, const R: usize, const C: usize> TensorBase<D, (Const<R>, Const<C>)> {
+    /// A nalgebra view with static sizes of a `[R, C]` tensor: `MatrixView<T, Const<R>,
+    /// Const<C>, Dyn, Dyn>` (nalgebra's `SMatrixView` with runtime strides), O(1), no copy. The
+    /// static counterpart of [`try_to_nalgebra_view`](TensorBase::try_to_nalgebra_view).
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when a stride is negative (copy with
+    /// [`to_smatrix`](Self::to_smatrix)).
+    #[doc(alias = "as_smatrix_view")]
+    pub fn try_to_smatrix_view(
+        &self,
+    ) -> Result<MatrixView<'_, D::Elem, nalgebra::Const<R>, nalgebra::Const<C>, Dyn, Dyn>, ShapeError> {
+        let (_, [rs, cs], off) = parts(self.layout())?;
+        Ok(MatrixView::from_slice_with_strides_generic(
+            &self.data.as_slice()[off..],
+            nalgebra::Const::<R>,
+            nalgebra::Const::<C>,
+            Dyn(rs),
+            Dyn(cs),
+        ))
+    }
     /// A copy as a nalgebra `SMatrix<T, R, C>` (column-major): `[R, C]` -> `R x C`, any strides.
     /// Mirrors nalgebra's `SMatrix::from_row_slice`.
     #[doc(alias = "to_matrix")]
