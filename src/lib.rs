@@ -41,6 +41,9 @@ pub use tensor_core::{
 pub use tensor_core::interop;
 #[cfg(feature = "ndarray")]
 pub use tensor_core::interop::ndarray::NdShape;
+/// Serialisation: `serde` (feature `serde`).
+#[cfg(feature = "serde")]
+pub use tensor_core::io;
 pub use tensor_core::ops::binary::Operand;
 pub use tensor_core::ops::reduce::Norm;
 pub use tensor_core::ops::select::{try_where_, where_};

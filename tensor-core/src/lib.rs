@@ -3,7 +3,8 @@
 //! through the `shaped` facade crate.
 //!
 //! `no_std` + `alloc` with `default-features = false`; the `std` feature adds runtime CPU
-//! detection in matrixmultiply, `rayon` parallel kernels, `linalg` least squares through faer.
+//! detection in matrixmultiply, `rayon` parallel kernels, `linalg` least squares through faer,
+//! `serde` (no_std-compatible) the [`io`] module.
 #![no_std]
 #![warn(missing_docs)]
 // Result types spell out the shape rule and the storage rule of each operation (`OutTensor2<D, D2,
@@ -19,6 +20,8 @@ pub mod error;
 mod fmt;
 pub mod index;
 pub mod interop;
+#[cfg(feature = "serde")]
+pub mod io;
 pub mod kernels;
 pub mod layout;
 pub mod num;
