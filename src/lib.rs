@@ -41,8 +41,8 @@ pub use tensor_core::{
 pub use tensor_core::interop;
 #[cfg(feature = "ndarray")]
 pub use tensor_core::interop::ndarray::NdShape;
-/// Serialisation: `serde` (feature `serde`).
-#[cfg(feature = "serde")]
+/// Serialisation: `serde` (feature `serde`) and NumPy `.npy`/`.npz` files (feature `npy`).
+#[cfg(any(feature = "serde", feature = "npy"))]
 pub use tensor_core::io;
 pub use tensor_core::ops::binary::Operand;
 pub use tensor_core::ops::reduce::Norm;

@@ -4,7 +4,7 @@
 //!
 //! `no_std` + `alloc` with `default-features = false`; the `std` feature adds runtime CPU
 //! detection in matrixmultiply, `rayon` parallel kernels, `linalg` least squares through faer,
-//! `serde` (no_std-compatible) the [`io`] module.
+//! `serde` (no_std-compatible) and `npy` (NumPy `.npy`/`.npz` files) the [`io`] module.
 #![no_std]
 #![warn(missing_docs)]
 // Result types spell out the shape rule and the storage rule of each operation (`OutTensor2<D, D2,
@@ -20,7 +20,7 @@ pub mod error;
 mod fmt;
 pub mod index;
 pub mod interop;
-#[cfg(feature = "serde")]
+#[cfg(any(feature = "serde", feature = "npy"))]
 pub mod io;
 pub mod kernels;
 pub mod layout;
