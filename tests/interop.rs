@@ -209,23 +209,28 @@ fn nalgebra_views_and_copies() {
     use nalgebra::{DMatrix, DVector, Matrix2x3, SMatrix};
     let x = m34();
     let m = SMatrix::<f64, 3, 4>::from_row_slice(&x.to_vec());
-    let v = x.try_to_nalgebra_view().unwrap();
-    assert_eq!(v, m);
-    assert_eq!(v.strides(), (4, 1));
+    // Row-major layouts are refused (nalgebra's strided views are unsound there), the
+    // transpose is column-major and viewed in place.
+    let e = x.try_to_nalgebra_view().unwrap_err();
+    assert!(e.to_string().contains("column-major"), "{e}");
     let t = x.t().try_into_nalgebra_view().unwrap();
     assert_eq!(t, m.transpose());
     assert_eq!(t.strides(), (1, 4));
-    let st = t!(x[1.., 0..4;3]).try_into_nalgebra_view().unwrap();
-    assert_eq!(st, DMatrix::from_row_slice(2, 2, &[4., 7., 8., 11.]));
+    // Columns 0 and 3 of the transpose (rows 0 and 3 of [4, 3]... as a column slice).
+    let xt = x.t();
+    let cols = t!(xt[.., 0..3;2]).try_into_nalgebra_view().unwrap();
+    assert_eq!(cols, DMatrix::from_row_slice(4, 2, &[0., 8., 1., 9., 2., 10., 3., 11.]));
+    assert!(t!(x[1.., 0..4;3]).try_into_nalgebra_view().is_err());
     // Negative strides: no view, but the copies work.
     let f = x.flip::<1>();
-    let e = f.try_to_nalgebra_view().unwrap_err();
-    assert!(e.to_string().contains("non-negative strides"), "{e}");
+    assert!(f.try_to_nalgebra_view().is_err());
     assert_eq!(f.to_smatrix(), SMatrix::<f64, 3, 4>::from_row_slice(&f.to_vec()));
     assert_eq!(f.as_dyn().to_dmatrix(), DMatrix::from_row_slice(3, 4, &f.to_vec()));
     assert_eq!(x.to_smatrix(), m);
-    let sv = x.try_to_smatrix_view().unwrap();
-    assert_eq!((sv, sv.strides()), (m.as_view(), (4, 1)));
+    let sv = xt.try_to_smatrix_view().unwrap();
+    assert_eq!(sv.strides(), (1, 4));
+    assert_eq!(sv.transpose(), m);
+    assert!(x.try_to_smatrix_view().is_err());
     assert!(x.flip::<0>().try_to_smatrix_view().is_err());
     let z = Tensor::<f64, Shape![0, 3]>::zeros();
     assert_eq!(z.try_to_smatrix_view().unwrap().shape(), (0, 3));
@@ -320,9 +325,11 @@ fn offsets_and_size_one_dims() {
     let v = t!(x[1.., 1..]);
     assert_eq!(v.storage_offset(), 5);
     assert_eq!(v.to_ndarray_view(), array![[5., 6., 7.], [9., 10., 11.]]);
+    assert!(v.try_into_nalgebra_view().is_err()); // row-major: nalgebra views are column-major
+    let vt = v.t();
     assert_eq!(
-        v.try_into_nalgebra_view().unwrap(),
-        nalgebra::DMatrix::from_row_slice(2, 3, &[5., 6., 7., 9., 10., 11.])
+        vt.try_into_nalgebra_view().unwrap(),
+        nalgebra::DMatrix::from_row_slice(3, 2, &[5., 9., 6., 10., 7., 11.])
     );
     assert_eq!(*v.try_into_faer().unwrap().get(1, 2), 11.);
     let back = TensorView::<f64, DynShape>::try_from_ndarray_view(v.into_ndarray_view()).unwrap_err();

@@ -1,12 +1,14 @@
 //! nalgebra 0.34 (feature `nalgebra`): strided matrix views of rank-2 tensors, and copies to and
 //! from `SMatrix`, `DMatrix` and `DVector`.
 //!
-//! nalgebra stores matrices column-major; a tensor keeps its own strides, so a row-major
-//! `[R, C]` tensor becomes a view with row stride `C` and column stride 1, a transposed view one
-//! with row stride 1 and column stride `R`: no copy either way. nalgebra's strides are unsigned,
-//! so a view with a negative stride (`flip`, `t!(x[..;-1, ..])`) cannot be expressed: the view
-//! methods return an error for it, and the copying methods (`to_smatrix`, `to_dmatrix`) work for
-//! every layout. Into this crate, every conversion copies (nalgebra views expose no slice that
+//! nalgebra stores matrices column-major, and its strided views are only sound in that layout:
+//! with a row stride above 1, nalgebra 0.34's iterators step their pointer past the end of the
+//! buffer (undefined behaviour that Miri reports; dimforge/nalgebra#1562) and `axpy` on a
+//! strided vector view reads and writes out of bounds (dimforge/nalgebra#1616). So the view
+//! methods take column-major layouts only: row stride 1 and columns that do not overlap, as a
+//! transposed row-major tensor (`x.t()`) or a column slice of one has. A row-major tensor, a
+//! stepped row slice or a negative stride is an error naming the layout; the copying methods
+//! (`to_smatrix`, `to_dmatrix`) work for every layout. Into this crate, every conversion copies (nalgebra views expose no slice that
 //! could be borrowed safely when they have gaps).
 use crate::dim::Const;
 use crate::error::{OrPanic, ShapeError};
@@ -35,10 +37,12 @@ fn parts(l: &Layout) -> Result<([usize; 2], [usize; 2], usize), ShapeError> {
     // A stride along a size-1 dim is never stepped along: any non-negative value is exact.
     let fix = |n: usize, s: isize| if n == 1 { Some(0) } else { usize::try_from(s).ok() };
     match (fix(m, rs), fix(n, cs)) {
-        (Some(rs), Some(cs)) => Ok(([m, n], [rs, cs], l.offset())),
+        // Column-major: unit row stride (or one row), columns at least `m` apart (or one column).
+        (Some(rs), Some(cs)) if (m == 1 || rs == 1) && (n == 1 || cs >= m) => Ok(([m, n], [rs.max(1), cs], l.offset())),
         _ => Err(ShapeError::Invalid(format!(
-            "nalgebra views take non-negative strides, not {:?}: copy with to_dmatrix/to_smatrix or call contiguous() first",
-            l.strides()
+            "nalgebra views need a column-major layout (row stride 1), not strides {:?} for sizes {:?}: view the transpose (x.t()), or copy with to_dmatrix/to_smatrix",
+            l.strides(),
+            l.sizes()
         ))),
     }
 }
@@ -49,7 +53,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::ShapeMismatch`] when the rank is not 2; [`ShapeError::Invalid`] when a
-    /// stride is negative (nalgebra cannot express it: copy with [`to_dmatrix`](Self::to_dmatrix)).
+    /// layout is not column-major (see the module docs: copy with [`to_dmatrix`](Self::to_dmatrix)).
     #[doc(alias = "as_matrix_view")]
     #[doc(alias = "view")]
     pub fn try_to_nalgebra_view(&self) -> Result<MatrixView<'_, D::Elem, Dyn, Dyn, Dyn, Dyn>, ShapeError> {
