@@ -3,8 +3,9 @@
 //! through the `shaped` facade crate.
 //!
 //! `no_std` + `alloc` with `default-features = false`; the `std` feature adds runtime CPU
-//! detection in matrixmultiply, `rayon` parallel kernels, `linalg` least squares through faer,
-//! `serde` (no_std-compatible) and `npy` (NumPy `.npy`/`.npz` files) the [`io`] module.
+//! detection in matrixmultiply, `rayon` parallel kernels, `linalg` decompositions and solvers
+//! through faer, `serde` (no_std-compatible) and `npy` (NumPy `.npy`/`.npz` files) the `io`
+//! module, `ndarray`/`nalgebra`/`faer`/`approx` the `interop` module.
 #![no_std]
 #![warn(missing_docs)]
 // Result types spell out the shape rule and the storage rule of each operation (`OutTensor2<D, D2,
