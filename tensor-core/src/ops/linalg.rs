@@ -105,18 +105,13 @@ impl<D: Data, S: Shape> TensorBase<D, S>
 where
     D::Elem: LinalgFloat,
 {
-    /// Runs `f(i, matrix)` over the matrices of `self` (after the rank check naming `op`).
-    fn each(
-        &self,
-        op: &'static str,
-        f: impl FnMut(usize, faer::MatRef<'_, D::Elem>) -> Result<(), ShapeError>,
-    ) -> Result<Mats, ShapeError>
+    /// Runs `f(i, matrix)` over the matrices of `self`; the caller has checked the rank.
+    fn each(&self, f: impl FnMut(usize, faer::MatRef<'_, D::Elem>) -> Result<(), ShapeError>) -> Result<(), ShapeError>
     where
         S: MatrixBatch,
     {
-        let g = Mats::of(self.sizes(), op)?;
-        lapack::for_each_matrix(self.data.as_slice(), self.layout(), f)?;
-        Ok(g)
+        // The callers' `Mats::of`/`Mats::square` checked the rank already, naming the operation.
+        lapack::for_each_matrix(self.data.as_slice(), self.layout(), f)
     }
 
     /// The LU decomposition with partial pivoting, `A = P L U`, of a matrix `[m, n]` or each of a
@@ -144,7 +139,7 @@ where
         let (m, n) = g.mn();
         let k = m.min(n);
         let ((mut p, lp), (mut l, ll), (mut u, lu)) = (g.zeros(&[m, m])?, g.zeros(&[m, k])?, g.zeros(&[k, n])?);
-        self.each("lu", |i, a| {
+        self.each(|i, a| {
             lapack::lu(a, &mut p[i * m * m..][..m * m], &mut l[i * m * k..][..m * k], &mut u[i * k * n..][..k * n]);
             Ok(())
         })?;
@@ -177,7 +172,7 @@ where
         let (m, n) = g.mn();
         let k = m.min(n);
         let ((mut q, lq), (mut r, lr)) = (g.zeros(&[m, k])?, g.zeros(&[k, n])?);
-        self.each("qr", |i, a| {
+        self.each(|i, a| {
             lapack::qr(a, &mut q[i * m * k..][..m * k], &mut r[i * k * n..][..k * n]);
             Ok(())
         })?;
@@ -215,7 +210,7 @@ where
         let (m, n) = g.mn();
         let k = m.min(n);
         let ((mut u, lu), (mut s, ls), (mut vh, lv)) = (g.zeros_col_major([m, k])?, g.zeros(&[k])?, g.zeros(&[k, n])?);
-        self.each("svd", |i, a| {
+        self.each(|i, a| {
             let (ui, vi) = (&mut u[i * m * k..][..m * k], &mut vh[i * k * n..][..k * n]);
             lapack::svd(a, &mut s[i * k..][..k], Some(ui), Some(vi))
         })?;
@@ -241,7 +236,7 @@ where
         let (m, n) = g.mn();
         let k = m.min(n);
         let (mut s, ls) = g.zeros(&[k])?;
-        self.each("svdvals", |i, a| lapack::svd(a, &mut s[i * k..][..k], None, None))?;
+        self.each(|i, a| lapack::svd(a, &mut s[i * k..][..k], None, None))?;
         Ok(Tensor::from_parts(s, ls))
     }
     panicking!(svdvals, try_svdvals, () -> Tensor<D::Elem, Vectors<S, MinOf<S>>>; where S: MinShape);
@@ -259,7 +254,7 @@ where
         let g = Mats::of(self.sizes(), "pinv")?;
         let (m, n) = g.mn();
         let (mut p, lp) = g.zeros(&[n, m])?;
-        self.each("pinv", |i, a| lapack::pinv(a, &mut p[i * n * m..][..n * m], None))?;
+        self.each(|i, a| lapack::pinv(a, &mut p[i * n * m..][..n * m], None))?;
         Ok(Tensor::from_parts(p, lp))
     }
     panicking!(pinv, try_pinv, () -> Tensor<D::Elem, Matrices<S, S::Cols, S::Rows>>; where S: MatrixBatch);
@@ -277,16 +272,13 @@ where
         let g = Mats::of(self.sizes(), "matrix_rank")?;
         let (m, n) = g.mn();
         let mut s = try_vec(m.min(n), D::Elem::ZERO)?;
-        let mut ranks = try_vec(g.batch().iter().product(), 0usize)?;
-        self.each("matrix_rank", |i, a| {
-            lapack::svd(a, &mut s, None, None)?;
-            let tol = lapack::cutoff(&s, m, n, None);
-            ranks[i] = s.iter().filter(|&&v| v > tol).count();
-            Ok(())
-        })?;
-        S::Batch::build(g.batch(), |v| {
-            v.copy_from_slice(&ranks);
-            Ok(())
+        S::Batch::build(g.batch(), |ranks| {
+            self.each(|i, a| {
+                lapack::svd(a, &mut s, None, None)?;
+                let tol = lapack::cutoff(&s, m, n, None);
+                ranks[i] = s.iter().filter(|&&v| v > tol).count();
+                Ok(())
+            })
         })
     }
     panicking!(matrix_rank, try_matrix_rank, () -> PerMatrix<S, usize>; where S: MatrixBatch);
@@ -303,14 +295,11 @@ where
         S: MatrixBatch,
     {
         let g = Mats::of(self.sizes(), "matrix_norm")?;
-        let mut out = try_vec(g.batch().iter().product(), D::Elem::ZERO)?;
-        self.each("matrix_norm", |i, a| {
-            out[i] = lapack::matrix_norm(a, ord)?;
-            Ok(())
-        })?;
-        S::Batch::build(g.batch(), |v| {
-            v.copy_from_slice(&out);
-            Ok(())
+        S::Batch::build(g.batch(), |out| {
+            self.each(|i, a| {
+                out[i] = lapack::matrix_norm(a, ord)?;
+                Ok(())
+            })
         })
     }
     panicking!(#[doc(alias = "norm")] matrix_norm, try_matrix_norm, (ord: MatrixNorm) -> PerMatrix<S, D::Elem>; where S: MatrixBatch);
@@ -370,7 +359,7 @@ where
         let mut ranks = try_vec(g.batch().iter().product(), 0usize)?;
         let (bdata, (boffs, bsz, bst)) = (b.data.as_slice(), eb.matrices());
         let mut boffs = boffs;
-        self.each("lstsq", |i, a| {
+        self.each(|i, a| {
             let bm = lapack::mat(bdata, boffs.next().unwrap_or(0), bsz, bst);
             ranks[i] = lapack::lstsq(a, bm, &mut x[i * n * k..][..n * k], &mut s[i * kk..][..kk], None)?;
             Ok(())
@@ -415,7 +404,7 @@ where
     {
         let (g, _) = Mats::square(self.sizes(), "slogdet")?;
         let mut pairs: Vec<(D::Elem, D::Elem)> = Vec::new();
-        self.each("slogdet", |_, a| {
+        self.each(|_, a| {
             pairs.push(lapack::slogdet(a));
             Ok(())
         })?;
@@ -444,7 +433,7 @@ where
     {
         let (g, n) = Mats::square(self.sizes(), "cholesky")?;
         let (mut l, ll) = g.zeros(&[n, n])?;
-        self.each("cholesky", |i, a| match lapack::cholesky(a, &mut l[i * n * n..][..n * n]) {
+        self.each(|i, a| match lapack::cholesky(a, &mut l[i * n * n..][..n * n]) {
             true => Ok(()),
             false => Err(ShapeError::NotPositiveDefinite { op: "cholesky", n }),
         })?;
@@ -469,7 +458,7 @@ where
     {
         let (g, n) = Mats::square(self.sizes(), "eigh")?;
         let ((mut w, lw), (mut v, lv)) = (g.zeros(&[n])?, g.zeros_col_major([n, n])?);
-        self.each("eigh", |i, a| lapack::eigh(a, &mut w[i * n..][..n], Some(&mut v[i * n * n..][..n * n])))?;
+        self.each(|i, a| lapack::eigh(a, &mut w[i * n..][..n], Some(&mut v[i * n * n..][..n * n])))?;
         Ok((Tensor::from_parts(w, lw), Tensor::from_parts(v, lv)))
     }
     panicking!(#[allow(clippy::type_complexity)] eigh, try_eigh, () -> (Tensor<D::Elem, Vectors<S, S::Rows>>, Tensor<D::Elem, S>); where S: SquareShape);
@@ -486,7 +475,7 @@ where
     {
         let (g, n) = Mats::square(self.sizes(), "eigvalsh")?;
         let (mut w, lw) = g.zeros(&[n])?;
-        self.each("eigvalsh", |i, a| lapack::eigh(a, &mut w[i * n..][..n], None))?;
+        self.each(|i, a| lapack::eigh(a, &mut w[i * n..][..n], None))?;
         Ok(Tensor::from_parts(w, lw))
     }
     panicking!(eigvalsh, try_eigvalsh, () -> Tensor<D::Elem, Vectors<S, S::Rows>>; where S: SquareShape);
@@ -509,7 +498,7 @@ where
     {
         let (g, n) = Mats::square(self.sizes(), "eig")?;
         let ((mut w, lw), (mut v, lv)) = (g.zeros(&[n])?, g.zeros(&[n, n])?);
-        self.each("eig", |i, a| lapack::eig(a, &mut w[i * n..][..n], Some(&mut v[i * n * n..][..n * n])))?;
+        self.each(|i, a| lapack::eig(a, &mut w[i * n..][..n], Some(&mut v[i * n * n..][..n * n])))?;
         Ok((Tensor::from_parts(w, lw), Tensor::from_parts(v, lv)))
     }
     /// [`try_eig`](Self::try_eig), panicking with the error's message.
@@ -535,7 +524,7 @@ where
     {
         let (g, n) = Mats::square(self.sizes(), "eigvals")?;
         let (mut w, lw) = g.zeros(&[n])?;
-        self.each("eigvals", |i, a| lapack::eig(a, &mut w[i * n..][..n], None))?;
+        self.each(|i, a| lapack::eig(a, &mut w[i * n..][..n], None))?;
         Ok(Tensor::from_parts(w, lw))
     }
     /// [`try_eigvals`](Self::try_eigvals), panicking with the error's message.
