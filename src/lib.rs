@@ -26,33 +26,35 @@
 //! # Ok::<(), ShapeError>(())
 //! ```
 //!
-//! Layers (see the repository's `ARCHITECTURE.md`): [`Shape!`]/[`t!`] -> shape types (`tensor_core::
-//! shape`) -> [`Layout`] -> kernels (`tensor_core::kernels`) -> storage.
+//! Layers (see the repository's `ARCHITECTURE.md`): [`Shape!`]/[`t!`] -> shape types (`shaped_core::
+//! shape`) -> [`Layout`] -> kernels (`shaped_core::kernels`) -> storage.
 #![no_std]
 #![warn(missing_docs)]
+// docs.rs (`--cfg docsrs`, nightly): each feature-gated item shows the features it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
-pub use tensor_core::{
+pub use shaped_core::{
     bf16, dim, error, f16, index, kernels, layout, num, shape, stensor, storage, tensor, Axes, Axis, CastFrom, CastTo,
     Complex, Const, CowRepr, Data, DataMut, Dim, Dyn, DynIndex, DynShape, Element, Inline, InlineArray, Layout, Num,
     One, OutTensor, OutTensor2, STensor, Scalar, Shape, ShapeError, ShapeIndex, SharedTensor, SliceArg, Tensor,
     TensorBase, TensorCow, TensorView, TensorViewMut, ViewOf, MAX_INLINE_BYTES, MAX_RANK,
 };
 
-pub use tensor_core::interop;
+pub use shaped_core::interop;
 #[cfg(feature = "ndarray")]
-pub use tensor_core::interop::ndarray::NdShape;
+pub use shaped_core::interop::ndarray::NdShape;
 /// Serialisation: `serde` (feature `serde`) and NumPy `.npy`/`.npz` files (feature `npy`).
 #[cfg(any(feature = "serde", feature = "npy"))]
-pub use tensor_core::io;
-pub use tensor_core::ops::binary::Operand;
-pub use tensor_core::ops::reduce::Norm;
-pub use tensor_core::ops::select::{try_where_, where_};
-pub use tensor_core::tensor::join::{Cat, Stack};
-pub use tensor_core::MatrixFloat;
+pub use shaped_core::io;
+pub use shaped_core::ops::binary::Operand;
+pub use shaped_core::ops::reduce::Norm;
+pub use shaped_core::ops::select::{try_where_, where_};
+pub use shaped_core::tensor::join::{Cat, Stack};
+pub use shaped_core::MatrixFloat;
 #[cfg(feature = "linalg")]
-pub use tensor_core::{LinalgFloat, Lstsq, MatrixNorm};
+pub use shaped_core::{LinalgFloat, Lstsq, MatrixNorm};
 #[cfg(feature = "rand")]
-pub use tensor_core::{RandFloat, RandInt};
+pub use shaped_core::{RandFloat, RandInt};
 
 /// The names most code needs: `use shaped::prelude::*;`.
 pub mod prelude {
@@ -66,9 +68,9 @@ pub mod prelude {
 
 #[doc(hidden)]
 pub mod __private {
-    pub use tensor_core::index;
-    pub use tensor_core::shape::{Cons, Nil};
-    pub use tensor_macros::t_impl;
+    pub use shaped_core::index;
+    pub use shaped_core::shape::{Cons, Nil};
+    pub use shaped_macros::t_impl;
 }
 
 /// Typed indexing that lowers to a strided view, never a copy: `t!(x[.., 1, 0..2])`.

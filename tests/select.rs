@@ -429,8 +429,8 @@ fn where_broadcasts_all_three() {
 
 #[test]
 fn where_free_function_and_dynamic_shapes() {
-    // `where_` is `tensor_core::ops::select::where_` until the facade re-exports it.
-    use tensor_core::ops::select::{try_where_, where_};
+    // `where_` is `shaped_core::ops::select::where_` until the facade re-exports it.
+    use shaped_core::ops::select::{try_where_, where_};
     let cond = Tensor::from([true, false, true]);
     let x = Tensor::from([[1, 2, 3], [4, 5, 6]]);
     let y = Tensor::from([[0], [10]]);

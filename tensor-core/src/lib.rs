@@ -8,6 +8,8 @@
 //! module, `ndarray`/`nalgebra`/`faer`/`approx` the `interop` module.
 #![no_std]
 #![warn(missing_docs)]
+// docs.rs (`--cfg docsrs`, nightly): each feature-gated item shows the features it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 // Result types spell out the shape rule and the storage rule of each operation (`OutTensor2<D, D2,
 // T, <S as MatMulShape<S2>>::Out>`): aliases would hide what the signature documents.
 #![allow(clippy::type_complexity)]

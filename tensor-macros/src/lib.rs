@@ -1,7 +1,7 @@
 //! Proc macros of `shaped`. `t!` is parse -> lower -> emit:
 //!
 //! * parse: split `tensor[items]` (and an optional `= value`) from the token stream;
-//! * lower: each item becomes an index op type of `tensor_core::index`, with literal indices and
+//! * lower: each item becomes an index op type of `shaped_core::index`, with literal indices and
 //!   bounds as const generics so the compiler computes the result shape and rejects literal
 //!   out-of-bounds indices; runtime expressions become `AtDyn`/`RangeDyn` values;
 //! * emit: a probe (`index::probe`, `index::probe_mut`) holding a view of the operand and the

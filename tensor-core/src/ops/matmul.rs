@@ -74,7 +74,7 @@ where
     ///
     /// # Example
     /// ```
-    /// use tensor_core::{Shape, Tensor};
+    /// use shaped_core::{Shape, Tensor};
     /// let a: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
     /// let v: Tensor<f32, Shape![3]> = Tensor::from([1., 0., -1.]);
     /// let av: Tensor<f32, Shape![2]> = a.matmul(&v); // [2, 3] @ [3] -> [2]

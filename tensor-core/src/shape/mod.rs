@@ -240,7 +240,7 @@ include!(concat!(env!("OUT_DIR"), "/shapes.rs"));
 /// literal, a const generic parameter name, or `{expr}`.
 ///
 /// ```
-/// use tensor_core::{Shape, Const, Dyn};
+/// use shaped_core::{Shape, Const, Dyn};
 /// let _: Shape![2, _, 3] = (Const::<2>, Dyn, Const::<3>);
 /// ```
 #[macro_export]

@@ -26,7 +26,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// arrays); ndarray `from_shape_fn`, nalgebra `from_fn`.
     ///
     /// ```
-    /// use tensor_core::{Shape, Tensor};
+    /// use shaped_core::{Shape, Tensor};
     /// let t = Tensor::<i32, Shape![2, 3]>::from_fn(|[i, j]| 10 * i as i32 + j as i32);
     /// assert_eq!(t.to_vec(), [0, 1, 2, 10, 11, 12]);
     /// ```
@@ -107,7 +107,7 @@ impl<T: Element, const N: usize> Tensor<T, (Const<N>, Const<N>)> {
     /// `np.eye(N)`; nalgebra `identity`. [`eye_sized`](Tensor::eye_sized) takes runtime sizes.
     ///
     /// ```
-    /// use tensor_core::{Shape, Tensor};
+    /// use shaped_core::{Shape, Tensor};
     /// let i = Tensor::<f32, Shape![2, 2]>::eye();
     /// assert_eq!(i.to_vec(), [1., 0., 0., 1.]);
     /// ```
@@ -153,7 +153,7 @@ impl<T: Element + Float, const N: usize> Tensor<T, (Const<N>,)> {
     /// `start` for the first half, from `end` for the second), so both ends are exact.
     ///
     /// ```
-    /// use tensor_core::{Shape, Tensor};
+    /// use shaped_core::{Shape, Tensor};
     /// let t = Tensor::<f64, Shape![5]>::linspace(0., 1.);
     /// assert_eq!(t.to_vec(), [0., 0.25, 0.5, 0.75, 1.]);
     /// ```

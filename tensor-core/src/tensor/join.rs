@@ -73,8 +73,8 @@ fn parts<'a, T: Element, D: Data<Elem = T> + 'a, S: Shape>(
 /// result's. Either operand may be any strided view (a transpose, a reversed view).
 ///
 /// ```
-/// use tensor_core::tensor::join::Cat;
-/// use tensor_core::{Shape, Tensor};
+/// use shaped_core::tensor::join::Cat;
+/// use shaped_core::{Shape, Tensor};
 /// let x: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
 /// let y: Tensor<f32, Shape![1, 3]> = Tensor::ones();
 /// let z: Tensor<f32, Shape![3, 3]> = x.cat::<0>(&y);
@@ -144,8 +144,8 @@ impl<D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> Cat<TensorBase<D2, 
 /// kind (use `as_view()` to mix owned tensors and views).
 ///
 /// ```
-/// use tensor_core::tensor::join::Stack;
-/// use tensor_core::{Shape, Tensor};
+/// use shaped_core::tensor::join::Stack;
+/// use shaped_core::{Shape, Tensor};
 /// let a = Tensor::from([1., 2.]);
 /// let b = Tensor::from([3., 4.]);
 /// let s: Tensor<f64, Shape![2, 2]> = Tensor::stack::<1>([&a, &b]);

@@ -270,7 +270,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     ///
     /// ```
     /// use rand::{rngs::StdRng, SeedableRng};
-    /// use tensor_core::{Shape, Tensor};
+    /// use shaped_core::{Shape, Tensor};
     /// let mut rng = StdRng::seed_from_u64(0);
     /// let mask = Tensor::<bool, Shape![2, 3]>::bernoulli(0.5, &mut rng);
     /// let sure = Tensor::<f32, Shape![4]>::bernoulli(1.0, &mut rng);
@@ -323,7 +323,7 @@ impl<T: RandFloat, S: Shape> Tensor<T, S> {
     ///
     /// ```
     /// use rand::{rngs::StdRng, SeedableRng};
-    /// use tensor_core::{Shape, Tensor};
+    /// use shaped_core::{Shape, Tensor};
     /// let mut rng = StdRng::seed_from_u64(42);
     /// let x = Tensor::<f32, Shape![2, 3]>::rand(&mut rng);
     /// assert!(x.to_vec().iter().all(|&v| (0.0..1.0).contains(&v)));
@@ -366,7 +366,7 @@ impl<T: RandFloat, S: Shape> Tensor<T, S> {
     ///
     /// ```
     /// use rand::{rngs::StdRng, SeedableRng};
-    /// use tensor_core::{Shape, Tensor};
+    /// use shaped_core::{Shape, Tensor};
     /// let w = Tensor::<f64, Shape![3, 3]>::randn(&mut StdRng::seed_from_u64(7));
     /// assert!(w.to_vec().iter().all(|v| v.is_finite()));
     /// ```
@@ -499,7 +499,7 @@ impl<T: RandInt, S: Shape> Tensor<T, S> {
     ///
     /// ```
     /// use rand::{rngs::StdRng, SeedableRng};
-    /// use tensor_core::{Shape, Tensor};
+    /// use shaped_core::{Shape, Tensor};
     /// let dice = Tensor::<u8, Shape![10]>::randint(1, 7, &mut StdRng::seed_from_u64(1));
     /// assert!(dice.to_vec().iter().all(|d| (1..7).contains(d)));
     /// ```
@@ -554,7 +554,7 @@ impl<T: Element + NumCast> Tensor<T, (Dyn,)> {
     ///
     /// ```
     /// use rand::{rngs::StdRng, SeedableRng};
-    /// use tensor_core::{Shape, Tensor};
+    /// use shaped_core::{Shape, Tensor};
     /// let p = Tensor::<i64, Shape![_]>::randperm(5, &mut StdRng::seed_from_u64(3));
     /// let mut v = p.to_vec();
     /// v.sort();
@@ -603,7 +603,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// ```
     /// use rand::{rngs::StdRng, SeedableRng};
-    /// use tensor_core::{Shape, Tensor};
+    /// use shaped_core::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![3, 2]> = Tensor::from([[0, 1], [10, 11], [20, 21]]);
     /// let y = x.shuffle_axis::<0>(&mut StdRng::seed_from_u64(0));
     /// let mut rows: Vec<_> = y.to_vec().chunks(2).map(|r| r.to_vec()).collect();
@@ -701,7 +701,7 @@ where
     ///
     /// ```
     /// use rand::{rngs::StdRng, SeedableRng};
-    /// use tensor_core::{Shape, Tensor};
+    /// use shaped_core::{Shape, Tensor};
     /// let mut w: Tensor<f32, Shape![4, 4]> = Tensor::zeros();
     /// w.narrow_mut::<1>(0, 2).uniform_(-0.5, 0.5, &mut StdRng::seed_from_u64(0)); // columns 0 and 1
     /// assert_eq!(w.at([3, 3]), 0.0);
