@@ -66,6 +66,9 @@ pub mod prelude {
     };
 }
 
+#[doc = include_str!("migration.md")]
+pub mod migration {}
+
 #[doc(hidden)]
 pub mod __private {
     pub use shaped_core::index;
