@@ -111,6 +111,7 @@ impl<D: Data, S: crate::Shape> TensorBase<D, S> {
     }
     /// [`try_slice`](Self::try_slice), panicking with the error's message.
     #[track_caller]
+    #[doc(alias = "slice_move", alias = "getitem")]
     pub fn slice(&self, args: &[SliceArg]) -> ViewOf<'_, D, DynShape> {
         self.try_slice(args).or_panic()
     }

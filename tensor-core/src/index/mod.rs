@@ -1761,6 +1761,7 @@ impl<D: DataMut, S: Shape> TensorBase<D, S> {
     }
     /// [`try_assign`](Self::try_assign), panicking with the error's message.
     #[track_caller]
+    #[doc(alias = "copy_")]
     pub fn assign<D2: Data<Elem = D::Elem>, S2: AssignShape<S>>(&mut self, src: &TensorBase<D2, S2>) {
         self.try_assign(src).or_panic()
     }
@@ -1779,6 +1780,7 @@ impl<D: DataMut, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// When `src` does not broadcast to this tensor's shape.
     #[track_caller]
+    #[doc(alias = "copy_from_slice")]
     pub fn copy_from<D2: Data<Elem = D::Elem>, S2: AssignShape<S>>(&mut self, src: &TensorBase<D2, S2>) {
         self.assign(src)
     }

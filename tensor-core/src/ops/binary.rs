@@ -196,6 +196,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
     /// [`try_zip_with`](Self::try_zip_with), panicking with the error's message.
     #[track_caller]
+    #[doc(alias = "Zip", alias = "zip")]
     pub fn zip_with<D2: Data, S2: Shape, U: Element>(
         &self,
         other: &TensorBase<D2, S2>,

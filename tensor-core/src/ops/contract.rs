@@ -193,6 +193,7 @@ where
 
     /// [`try_tensordot`](Self::try_tensordot), panicking with the error's message.
     #[track_caller]
+    #[doc(alias = "contract")]
     pub fn tensordot<D2: Data<Elem = D::Elem>, S2: Shape>(
         &self,
         other: &TensorBase<D2, S2>,

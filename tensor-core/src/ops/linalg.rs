@@ -376,6 +376,7 @@ where
     /// [`try_lstsq`](Self::try_lstsq), panicking with the error's message.
     #[track_caller]
     #[allow(clippy::type_complexity)]
+    #[doc(alias = "least_squares")]
     pub fn lstsq<D2: Data<Elem = D::Elem>, SB: LstsqRhs<S>>(
         &self,
         b: &TensorBase<D2, SB>,

@@ -198,6 +198,7 @@ where
     #[doc(alias = "mm", alias = "bmm", alias = "mv")]
     #[inline(always)]
     #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
+    #[doc(alias = "dot", alias = "gemm")]
     pub fn matmul<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> OutTensor2<D, D2, D::Elem, <S as MatMulShape<S2>>::Out> where S: MatMulShape<S2> {
         self.try_matmul(rhs).or_panic()
     }

@@ -123,6 +123,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// As the errors of [`try_index_select`](Self::try_index_select).
     #[track_caller]
+    #[doc(alias = "take", alias = "select")]
     pub fn index_select<const A: isize, K: Dim>(
         &self,
         index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
@@ -202,6 +203,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// As the errors of [`try_gather`](Self::try_gather).
     #[track_caller]
+    #[doc(alias = "take_along_axis", alias = "take_along_dim")]
     pub fn gather<const A: isize, SI: SameRank<S>>(
         &self,
         index: &TensorBase<impl Data<Elem: IndexElem>, SI>,
@@ -288,6 +290,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// As the errors of [`try_scatter_`](Self::try_scatter_).
     #[track_caller]
+    #[doc(alias = "put_along_axis")]
     pub fn scatter<const A: isize>(
         &self,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
@@ -534,6 +537,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// When the result cannot be allocated (see [`try_nonzero`](Self::try_nonzero)).
     #[track_caller]
+    #[doc(alias = "argwhere")]
     pub fn nonzero(&self) -> Tensor<i64, (Dyn, <S as RankDim>::Rank)>
     where
         S: RankDim,

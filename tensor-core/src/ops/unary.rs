@@ -125,11 +125,13 @@ where
     }
     /// Element-wise NaN test (PyTorch `isnan`): a bool tensor of the same shape.
     #[track_caller]
+    #[doc(alias = "isnan")]
     pub fn is_nan(&self) -> OutTensor<D, bool, S> {
         self.par_map(|x| x.is_nan())
     }
     /// Element-wise finiteness test (PyTorch `isfinite`): `false` for NaN and ±inf.
     #[track_caller]
+    #[doc(alias = "isfinite")]
     pub fn is_finite(&self) -> OutTensor<D, bool, S> {
         self.par_map(|x| x.is_finite())
     }
@@ -154,6 +156,7 @@ where
     }
     /// Element-wise sign: -1, 0 or 1 (PyTorch `sign`; NaN stays NaN).
     #[track_caller]
+    #[doc(alias = "sign")]
     pub fn signum(&self) -> OutTensor<D, D::Elem, S> {
         self.par_map(Num::signum)
     }
@@ -167,6 +170,7 @@ where
     /// Element-wise `min(max(x, lo), hi)` (PyTorch `clamp(min=lo, max=hi)`; NaN stays NaN; when
     /// `lo > hi` every element becomes `hi`, as in PyTorch).
     #[track_caller]
+    #[doc(alias = "clip")]
     pub fn clamp(&self, lo: D::Elem, hi: D::Elem) -> OutTensor<D, D::Elem, S> {
         self.par_map(move |x| Num::min(Num::max(x, lo), hi))
     }

@@ -176,6 +176,7 @@ where
     #[track_caller]
     #[rustfmt::skip]
     #[inline]
+    #[doc(alias = "gemv", alias = "dot")]
     pub fn mv<D2: Data<Elem = D::Elem>, K2: Dim>(&self, rhs: &TensorBase<D2, (K2,)>) -> OutTensor2<D, D2, D::Elem, (M,)> where K: SameDim<K2, (M, K), (K2,)> {
         self.try_mv(rhs).or_panic()
     }
@@ -278,6 +279,7 @@ where
     }
     /// [`try_mv`](Self::try_mv), panicking with the error's message.
     #[track_caller]
+    #[doc(alias = "gemv", alias = "dot")]
     pub fn mv<D2: Data<Elem = D::Elem>>(
         &self,
         rhs: &TensorBase<D2, crate::DynShape>,

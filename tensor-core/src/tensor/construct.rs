@@ -24,6 +24,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     ///
     /// # Panics
     /// When the element count overflows `isize` (impossible to allocate anyway).
+    #[doc(alias = "from_elem", alias = "from_element", alias = "repeat")]
     pub fn full(value: T) -> Self
     where
         S: AllStatic,
@@ -97,6 +98,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 
     /// [`try_from_vec`](Self::try_from_vec), panicking with the error's message.
     #[track_caller]
+    #[doc(alias = "from_shape_vec")]
     pub fn from_vec(sizes: &[usize], data: Vec<T>) -> Self {
         Self::try_from_vec(sizes, data).or_panic()
     }
@@ -114,6 +116,7 @@ impl<T: Element + NumCast, const N: usize> Tensor<T, (Const<N>,)> {
     ///
     /// # Panics
     /// When a value does not fit `T` (for example 300 in `u8`).
+    #[doc(alias = "range")]
     pub fn arange() -> Self {
         let data = (0..N).map(|i| T::from(i).expect("arange value does not fit the element type")).collect();
         TensorBase::from_parts(data, Layout::contiguous(&[N]).expect("rank 1"))

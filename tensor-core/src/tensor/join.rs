@@ -245,6 +245,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     }
     /// [`try_stack_all`](Self::try_stack_all), panicking with the error's message.
     #[track_caller]
+    #[doc(alias = "stack")]
     pub fn stack_all<const A: isize>(
         xs: &[&TensorBase<impl Data<Elem = T>, S>],
     ) -> Tensor<T, <S as InsertDim<A, Dyn>>::Out>

@@ -148,11 +148,13 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
 
     /// The sizes, one per dim (PyTorch `size()`, NumPy `shape`).
     #[inline]
+    #[doc(alias = "shape", alias = "size", alias = "dim", alias = "raw_dim", alias = "dims")]
     pub fn sizes(&self) -> &[usize] {
         self.layout().sizes()
     }
     /// The strides in elements, one per dim (PyTorch `stride()`).
     #[inline]
+    #[doc(alias = "stride")]
     pub fn strides(&self) -> &[isize] {
         self.layout().strides()
     }
@@ -163,11 +165,13 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
     /// The number of dims (PyTorch `dim()`).
     #[inline]
+    #[doc(alias = "ndim", alias = "dim", alias = "ndims")]
     pub fn rank(&self) -> usize {
         self.layout().rank()
     }
     /// The number of elements (PyTorch `numel()`).
     #[inline]
+    #[doc(alias = "len", alias = "size", alias = "nelement")]
     pub fn numel(&self) -> usize {
         self.layout().numel()
     }
@@ -178,6 +182,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
     /// Whether the elements are row-major contiguous (PyTorch `is_contiguous()`).
     #[inline]
+    #[doc(alias = "is_standard_layout")]
     pub fn is_contiguous(&self) -> bool {
         self.layout().is_contiguous()
     }
@@ -218,6 +223,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// When the copy cannot be allocated (see [`try_to_vec`](Self::try_to_vec)).
     #[track_caller]
+    #[doc(alias = "into_raw_vec", alias = "tolist")]
     pub fn to_vec(&self) -> Vec<D::Elem> {
         self.try_to_vec().or_panic()
     }
@@ -254,6 +260,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// When a copy is needed and cannot be allocated (see
     /// [`try_contiguous`](Self::try_contiguous)).
     #[track_caller]
+    #[doc(alias = "as_standard_layout", alias = "ascontiguousarray")]
     pub fn contiguous(&self) -> TensorCow<'_, D::Elem, S> {
         self.try_contiguous().or_panic()
     }
@@ -339,6 +346,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// When a coordinate is out of bounds (see [`try_at`](Self::try_at)).
     #[track_caller]
+    #[doc(alias = "get", alias = "index")]
     pub fn at<I: ElemIndex<S>>(&self, index: I) -> D::Elem {
         self.try_at(index).or_panic()
     }
@@ -359,6 +367,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
     /// [`try_item`](Self::try_item), panicking with the error's message.
     #[track_caller]
+    #[doc(alias = "into_scalar")]
     pub fn item(&self) -> D::Elem {
         self.try_item().or_panic()
     }

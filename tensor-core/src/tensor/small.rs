@@ -41,6 +41,7 @@ impl<A: InlineArray, S: AllStatic> TensorBase<Inline<A>, S> {
     }
     /// Every element `value` (PyTorch `torch.full`), inline.
     #[inline(always)]
+    #[doc(alias = "from_elem", alias = "from_element", alias = "repeat")]
     pub fn full(value: A::Elem) -> Self {
         let mut a = A::ZEROED;
         a.flat_mut().fill(value);

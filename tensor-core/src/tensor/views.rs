@@ -54,6 +54,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// When a copy is needed and cannot be allocated (see [`try_reshape`](Self::try_reshape)).
     #[track_caller]
+    #[doc(alias = "into_shape_with_order", alias = "to_shape", alias = "into_shape")]
     pub fn reshape<S2: Shape>(&self) -> TensorCow<'_, D::Elem, S2>
     where
         S: ReshapeTo<S2>,
@@ -121,6 +122,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// For a [`DynShape`] tensor whose rank has no such axis.
     #[track_caller]
+    #[doc(alias = "swap_axes", alias = "swapaxes")]
     pub fn transpose<const A: isize, const B: isize>(&self) -> ViewOf<'_, D, <S as SwapAxes<A, B>>::Out>
     where
         S: SwapAxes<A, B>,
@@ -133,6 +135,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// For a [`DynShape`] tensor with more than 2 dims.
     #[track_caller]
+    #[doc(alias = "reversed_axes", alias = "transpose", alias = "mT")]
     pub fn t(&self) -> ViewOf<'_, D, <S as TransposeShape>::Out>
     where
         S: TransposeShape,
@@ -149,6 +152,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
 
     /// Reorders the axes (PyTorch `permute`): `x.permute::<Axes![2, 0, 1]>()` takes `[a, b, c]`
     /// to `[c, a, b]`. The permutation is checked at compile time.
+    #[doc(alias = "permuted_axes")]
     pub fn permute<P: PermuteShape<S>>(&self) -> ViewOf<'_, D, P::Out> {
         let r = self.rank();
         self.derive(self.layout().permute(&P::AXES[..r]).or_panic())
@@ -168,6 +172,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
     /// [`try_squeeze`](Self::try_squeeze), panicking with the error's message.
     #[track_caller]
+    #[doc(alias = "remove_axis")]
     pub fn squeeze<const A: isize>(&self) -> ViewOf<'_, D, <S as RemoveAxis<A>>::Out>
     where
         S: RemoveAxis<A>,
@@ -179,6 +184,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// Inserts a size-1 axis at `A` (PyTorch `unsqueeze(A)`): `[2, 3]` with `<1>` gives
     /// `[2, 1, 3]`.
     #[track_caller]
+    #[doc(alias = "insert_axis", alias = "expand_dims")]
     pub fn unsqueeze<const A: isize>(&self) -> ViewOf<'_, D, <S as InsertAxis<A>>::Out>
     where
         S: InsertAxis<A>,
@@ -203,6 +209,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
     /// [`try_narrow`](Self::try_narrow), panicking with the error's message.
     #[track_caller]
+    #[doc(alias = "slice_axis", alias = "slice_axis_move")]
     pub fn narrow<const A: isize>(&self, start: isize, len: usize) -> ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>
     where
         S: SetAxis<A, Dyn>,
@@ -226,6 +233,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
     /// [`try_select`](Self::try_select), panicking with the error's message.
     #[track_caller]
+    #[doc(alias = "index_axis", alias = "index_axis_move")]
     pub fn select<const A: isize>(&self, index: isize) -> ViewOf<'_, D, <S as RemoveAxis<A>>::Out>
     where
         S: RemoveAxis<A>,
@@ -247,6 +255,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
     /// [`try_expand`](Self::try_expand), panicking with the error's message.
     #[track_caller]
+    #[doc(alias = "broadcast")]
     pub fn expand<S2: AllStatic>(&self) -> ViewOf<'_, D, S2>
     where
         S: ExpandShape<S2>,
@@ -383,6 +392,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// For a [`DynShape`] tensor whose rank has no axis `A` (see [`flip_dyn`](Self::flip_dyn)).
     #[track_caller]
+    #[doc(alias = "invert_axis")]
     pub fn flip<const A: isize>(&self) -> ViewOf<'_, D, S>
     where
         S: RemoveAxis<A>,
@@ -394,6 +404,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// time; a rank-1 shape keeps its dim, a scalar becomes `[1]`). A view when the strides allow
     /// it (always for contiguous tensors), a contiguous copy otherwise, as
     /// [`reshape`](Self::reshape).
+    #[doc(alias = "ravel")]
     pub fn flatten(&self) -> TensorCow<'_, D::Elem, <S as FlattenShape>::Out>
     where
         S: FlattenShape,
@@ -479,6 +490,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// For a [`DynShape`] tensor whose rank has no such axes, or when `D1 == D2` (see
     /// [`diagonal_dyn`](Self::diagonal_dyn)).
     #[track_caller]
+    #[doc(alias = "diag")]
     pub fn diagonal<const D1: isize, const D2: isize>(
         &self,
         offset: isize,
@@ -505,6 +517,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Panics
     /// As [`expand`](Self::expand).
     #[track_caller]
+    #[doc(alias = "broadcast")]
     pub fn broadcast_to<S2: AllStatic>(&self) -> ViewOf<'_, D, S2>
     where
         S: ExpandShape<S2>,
@@ -535,6 +548,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
     /// [`try_chunk`](Self::try_chunk), panicking with the error's message.
     #[track_caller]
+    #[doc(alias = "axis_chunks_iter", alias = "array_split")]
     pub fn chunk<const A: isize>(&self, chunks: usize) -> Vec<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>>
     where
         S: SetAxis<A, Dyn>,
