@@ -26,6 +26,29 @@
 //! # Ok::<(), ShapeError>(())
 //! ```
 //!
+//! Coming from PyTorch, NumPy, ndarray or nalgebra? [`migration`] maps their calls to `shaped`.
+//!
+//! # Features
+//!
+//! Clean debug build of this crate on a 2-core machine, alone with `std` (the README's "Features
+//! and build times" has the method):
+//!
+//! | feature | default | adds | build |
+//! |---|---|---|---|
+//! | `std` | yes | runtime CPU detection in matrixmultiply, `std::error::Error`; without it the crate is `no_std` + `alloc` | 25 s |
+//! | `rayon` | yes | large element-wise kernels on rayon's pool | 27 s |
+//! | `rand` | yes | random constructors and in-place fills from a caller's `rand::Rng` | 24 s |
+//! | `linalg` | yes | decompositions and solvers through faer (`svd`, `eigh`, `lstsq`, ...); implies `faer` | 103 s |
+//! | `faer` | no | `MatRef`/`MatMut` views of rank-2 tensors and back ([`interop`]) | 97 s |
+//! | `ndarray` | no | views both ways without copying, owned arrays both ways ([`interop`]) | 29 s |
+//! | `nalgebra` | no | `SMatrix`/`DMatrix`/`DVector` copies, views of column-major layouts ([`interop`]) | 33 s |
+//! | `approx` | no | `AbsDiffEq`, `RelativeEq`, `UlpsEq` for tensors | 27 s |
+//! | `serde` | no | `Serialize`/`Deserialize` as `{"shape": [..], "data": [..]}` (`io`) | 31 s |
+//! | `npy` | no | NumPy `.npy`/`.npz` files (`io`) | 41 s |
+//!
+//! The default set builds in about 100 s (faer is most of it), the lean set
+//! (`default-features = false, features = ["std"]`) in 25 s.
+//!
 //! Layers (see the repository's `ARCHITECTURE.md`): [`Shape!`]/[`t!`] -> shape types (`shaped_core::
 //! shape`) -> [`Layout`] -> kernels (`shaped_core::kernels`) -> storage.
 #![no_std]
