@@ -720,6 +720,26 @@ pub(crate) fn kron_layouts(a: &[usize], b: &[usize]) -> Result<(Layout, Layout, 
 /// order chosen from the strides of operand 0 (largest stride outermost) with mergeable dims
 /// coalesced. Each layout gives its strides for `sizes` (use [`Layout::expand`] to broadcast).
 pub(crate) fn walk<const K: usize>(sizes: &[usize], layouts: [&Layout; K], mut f: impl FnMut([usize; K])) {
+    walk_rows(sizes, layouts, |mut o, n, st| {
+        for _ in 0..n {
+            f(o);
+            for k in 0..K {
+                // The last step may leave the reach; it is never used (wrapping, not UB).
+                o[k] = o[k].wrapping_add_signed(st[k]);
+            }
+        }
+    });
+}
+
+/// As [`walk`], one call per row of the innermost (merged) loop instead of per element:
+/// `f(first, n, strides)` covers the elements `first[k] + i * strides[k]` for `i < n` of each
+/// operand `k`. Kernels pick a loop for the row from its strides (all 1: slices the compiler
+/// vectorises; 0: a broadcast value), which the per-element form cannot.
+pub(crate) fn walk_rows<const K: usize>(
+    sizes: &[usize],
+    layouts: [&Layout; K],
+    mut f: impl FnMut([usize; K], usize, [isize; K]),
+) {
     if sizes.contains(&0) {
         return;
     }
@@ -757,7 +777,7 @@ pub(crate) fn walk<const K: usize>(sizes: &[usize], layouts: [&Layout; K], mut f
     }
     let base: [isize; K] = core::array::from_fn(|k| layouts[k].offset as isize);
     if m == 0 {
-        f(base.map(|o| o as usize));
+        f(base.map(|o| o as usize), 1, [0; K]);
         return;
     }
     let (inner_n, inner_st) = merged[m - 1];
@@ -765,13 +785,8 @@ pub(crate) fn walk<const K: usize>(sizes: &[usize], layouts: [&Layout; K], mut f
     let mut idx = [0usize; MAX_RANK];
     let mut off = base;
     loop {
-        let mut o = off;
-        for _ in 0..inner_n {
-            f(o.map(|v| v as usize));
-            for k in 0..K {
-                o[k] += inner_st[k];
-            }
-        }
+        // Every row start is an element of its layout: inside the buffer (the layout invariant).
+        f(off.map(|v| v as usize), inner_n, inner_st);
         // Odometer over the outer dims.
         let mut d = outer.len();
         loop {

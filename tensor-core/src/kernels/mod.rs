@@ -9,7 +9,7 @@
 //! is allocated fallibly (`try_vec`), so the `try_` forms return [`ShapeError::Alloc`] instead
 //! of aborting when memory runs out.
 use crate::error::ShapeError;
-use crate::layout::{walk, Layout};
+use crate::layout::{walk_rows, Layout};
 use crate::storage::{Element, OutData};
 use alloc::vec::Vec;
 
@@ -106,9 +106,20 @@ pub(crate) fn map<T: Element, U: Element>(
     if n == 0 {
         return Ok(out);
     }
-    out.resize(n, U::ZERO);
-    let ol = Layout::contiguous(l.sizes())?;
-    walk(l.sizes(), [&ol, l], |[o, i]| out[o] = f(src[i]));
+    if transposed_pair(l).is_some() {
+        // Tiles write out of order: into a zero-filled buffer.
+        out.resize(n, U::ZERO);
+        map_into(&mut out, src, l, f);
+        return Ok(out);
+    }
+    // Rows in order, each extending the vector (see `zip`).
+    walk_rows(l.sizes(), [&row_major(l), l], |[o, i], n, [_, si]| {
+        debug_assert_eq!(o, out.len());
+        match si {
+            1 => out.extend(src[i..i + n].iter().map(|&x| f(x))),
+            _ => out.extend((0..n).map(|k| f(src[at(i, si, k)]))),
+        }
+    });
     Ok(out)
 }
 
@@ -131,7 +142,105 @@ pub(crate) fn map_into<T: Element, U: Element>(out: &mut [U], src: &[T], l: &Lay
     if out.is_empty() {
         return;
     }
-    walk(l.sizes(), [&row_major(l), l], |[o, i]| out[o] = f(src[i]));
+    let ol = row_major(l);
+    if let Some((p, q)) = transposed_pair(l) {
+        return map_tiled(out, &ol, src, l, p, q, f);
+    }
+    walk_rows(l.sizes(), [&ol, l], |[o, i], n, [so, si]| match (so, si) {
+        (1, 1) => out[o..o + n].iter_mut().zip(&src[i..i + n]).for_each(|(r, &x)| *r = f(x)),
+        (1, 0) => {
+            let x = src[i];
+            out[o..o + n].iter_mut().for_each(|r| *r = f(x));
+        }
+        _ => (0..n).for_each(|k| out[at(o, so, k)] = f(src[at(i, si, k)])),
+    });
+}
+
+/// For a source whose row-major walk reads with a stride (a transpose): the output's inner dim `p`
+/// (size above 1, source stride above 1) and a dim `q` that the source reads contiguously (stride
+/// 1, size above 1). Such copies go by tiles ([`map_tiled`]) so that each source line is read
+/// once into the cache instead of once per output row.
+fn transposed_pair(l: &Layout) -> Option<(usize, usize)> {
+    let r = l.rank();
+    let p = (0..r).rev().find(|&d| l.sizes()[d] > 1)?;
+    if l.strides()[p] <= 1 {
+        return None;
+    }
+    let q = (0..p).rev().find(|&d| l.strides()[d] == 1 && l.sizes()[d] > 1)?;
+    Some((p, q))
+}
+
+/// Side of the square tiles of [`map_tiled`]: 16 f32 rows of 16 are one 64-byte line each.
+const TILE: usize = 16;
+
+/// [`map_into`] for a source found by [`transposed_pair`]: every (`q`, `p`) plane is copied by
+/// `TILE` x `TILE` tiles; the other dims are walked as usual.
+fn map_tiled<T: Element, U: Element>(
+    out: &mut [U],
+    ol: &Layout,
+    src: &[T],
+    l: &Layout,
+    p: usize,
+    q: usize,
+    mut f: impl FnMut(T) -> U,
+) {
+    let (np, nq) = (l.sizes()[p], l.sizes()[q]);
+    let (sp, soq) = (l.strides()[p] as usize, ol.strides()[q] as usize);
+    // The layouts with dims p and q reduced to their first index: one call per plane.
+    let plane = |x: &Layout| x.narrow(p, 0, 1).and_then(|x| x.narrow(q, 0, 1)).expect("p and q are dims of the layout");
+    let (olp, lp) = (plane(ol), plane(l));
+    walk_rows(lp.sizes(), [&olp, &lp], |[o0, i0], n, [so, si]| {
+        for k in 0..n {
+            let (o, i) = (at(o0, so, k), at(i0, si, k));
+            for q0 in (0..nq).step_by(TILE) {
+                for p0 in (0..np).step_by(TILE) {
+                    for y in q0..nq.min(q0 + TILE) {
+                        let row = &mut out[o + y * soq + p0..o + y * soq + np.min(p0 + TILE)];
+                        for (x, r) in row.iter_mut().enumerate() {
+                            *r = f(src[i + y + (p0 + x) * sp]);
+                        }
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// The `k`-th element of a row starting at `first` with `stride` (see `layout::walk_rows`).
+#[inline(always)]
+fn at(first: usize, stride: isize, k: usize) -> usize {
+    first.wrapping_add_signed(stride.wrapping_mul(k as isize))
+}
+
+/// One row of `out[o + k] = f(a[.], b[.])` (`out` contiguous in the row, see
+/// `layout::walk_rows`), with a loop the compiler vectorises when both operands are contiguous
+/// in the row or one of them is broadcast along it (stride 0).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn zip_row<A: Element, B: Element, C>(
+    out: &mut [C],
+    [o, i, j]: [usize; 3],
+    n: usize,
+    [so, sa, sb]: [isize; 3],
+    a: &[A],
+    b: &[B],
+    f: &impl Fn(A, B) -> C,
+) {
+    match (so, sa, sb) {
+        (1, 1, 1) => {
+            let (x, y) = (&a[i..i + n], &b[j..j + n]);
+            out[o..o + n].iter_mut().zip(x).zip(y).for_each(|((r, &p), &q)| *r = f(p, q));
+        }
+        (1, 1, 0) => {
+            let q = b[j];
+            out[o..o + n].iter_mut().zip(&a[i..i + n]).for_each(|(r, &p)| *r = f(p, q));
+        }
+        (1, 0, 1) => {
+            let p = a[i];
+            out[o..o + n].iter_mut().zip(&b[j..j + n]).for_each(|(r, &q)| *r = f(p, q));
+        }
+        _ => (0..n).for_each(|k| out[at(o, so, k)] = f(a[at(i, sa, k)], b[at(j, sb, k)])),
+    }
 }
 
 /// The elements of `src` (layout `l`) in row-major order into `out` (`l.numel()` long).
@@ -160,7 +269,7 @@ pub(crate) fn zip_into<A: Element, B: Element, C: Element>(
     if out.is_empty() {
         return;
     }
-    walk(la.sizes(), [&row_major(la), la, lb], |[o, i, j]| out[o] = f(a[i], b[j]));
+    walk_rows(la.sizes(), [&row_major(la), la, lb], |first, n, st| zip_row(out, first, n, st, a, b, &f));
 }
 
 /// [`map`] into a new buffer of the storage kind `O`: a `Vec` (rayon and the slice fast paths) or
@@ -221,22 +330,23 @@ pub(crate) fn zip<A: Element, B: Element, C: Element>(
     if n == 0 {
         return Ok(out);
     }
-    // Row-major tensor broadcast against a row (the bias-add case): one pass over `a`, no walk.
-    if let (Some(x), true) = (contiguous_slice(a, la), lb.rank() > 0) {
-        let r = lb.rank();
-        let inner = lb.sizes()[r - 1];
-        let rows_broadcast = lb.strides()[..r - 1].iter().all(|&s| s == 0);
-        if rows_broadcast && lb.strides()[r - 1] == 1 && inner > 0 {
-            let row = &b[lb.offset()..lb.offset() + inner];
-            for xs in x.chunks_exact(inner) {
-                out.extend(xs.iter().zip(row).map(|(&p, &q)| f(p, q)));
+    // The output's rows come in order (operand 0 is row-major, so `walk_rows` visits it so):
+    // each row extends the vector, with no zero fill before it.
+    walk_rows(la.sizes(), [&row_major(la), la, lb], |[o, i, j], n, [_, sa, sb]| {
+        debug_assert_eq!(o, out.len());
+        match (sa, sb) {
+            (1, 1) => out.extend(a[i..i + n].iter().zip(&b[j..j + n]).map(|(&p, &q)| f(p, q))),
+            (1, 0) => {
+                let q = b[j];
+                out.extend(a[i..i + n].iter().map(|&p| f(p, q)));
             }
-            return Ok(out);
+            (0, 1) => {
+                let p = a[i];
+                out.extend(b[j..j + n].iter().map(|&q| f(p, q)));
+            }
+            _ => out.extend((0..n).map(|k| f(a[at(i, sa, k)], b[at(j, sb, k)]))),
         }
-    }
-    out.resize(n, C::ZERO);
-    let ol = Layout::contiguous(la.sizes())?;
-    walk(la.sizes(), [&ol, la, lb], |[o, i, j]| out[o] = f(a[i], b[j]));
+    });
     Ok(out)
 }
 
@@ -249,7 +359,14 @@ pub(crate) fn zip_assign<T: Element, U: Element>(
     f: impl Fn(&mut T, U),
 ) {
     debug_assert_eq!(ld.sizes(), ls.sizes());
-    walk(ld.sizes(), [ld, ls], |[o, i]| f(&mut dst[o], src[i]));
+    walk_rows(ld.sizes(), [ld, ls], |[o, i], n, [so, si]| match (so, si) {
+        (1, 1) => dst[o..o + n].iter_mut().zip(&src[i..i + n]).for_each(|(d, &x)| f(d, x)),
+        (1, 0) => {
+            let x = src[i];
+            dst[o..o + n].iter_mut().for_each(|d| f(d, x));
+        }
+        _ => (0..n).for_each(|k| f(&mut dst[at(o, so, k)], src[at(i, si, k)])),
+    });
 }
 
 /// `*x = f(*x)` for every element of `ld`, in place.
@@ -264,7 +381,10 @@ pub(crate) fn map_inplace<T: Element>(dst: &mut [T], ld: &Layout, f: impl Fn(T) 
         }
         return;
     }
-    walk(ld.sizes(), [ld], |[i]| dst[i] = f(dst[i]));
+    walk_rows(ld.sizes(), [ld], |[o], n, [so]| match so {
+        1 => dst[o..o + n].iter_mut().for_each(|x| *x = f(*x)),
+        _ => (0..n).map(|k| at(o, so, k)).for_each(|i| dst[i] = f(dst[i])),
+    });
 }
 
 /// Sets every element of `ld` to `v`.
@@ -277,5 +397,8 @@ pub(crate) fn fill<T: Element>(dst: &mut [T], ld: &Layout, v: T) {
         dst[o..o + n].fill(v);
         return;
     }
-    walk(ld.sizes(), [ld], |[o]| dst[o] = v);
+    walk_rows(ld.sizes(), [ld], |[o], n, [so]| match so {
+        1 => dst[o..o + n].fill(v),
+        _ => (0..n).for_each(|k| dst[at(o, so, k)] = v),
+    });
 }

@@ -1,0 +1,177 @@
+//! The element-wise and copy kernels at sizes past the caches, each against ndarray and a plain
+//! loop over slices in the same process (issue 13's table). f32, one thread (the rayon pool is
+//! built with one thread, so no kernel splits its work). Run with `cargo bench --bench kernels`;
+//! `scripts/bench_ratios.py` turns the estimates into ratios.
+//!
+//! Groups: `column_broadcast` (`[1000, 1000] + [1000, 1]`), `row_broadcast`
+//! (`[1000, 1000] + [1000]`), `add_assign` (`a += &b`, 1e6, contiguous), `add_assign_column`
+//! (`a += &col`, `[1000, 1000]` and `[1000, 1]`), `assign` (a contiguous copy of 1e6 into an
+//! existing tensor), `assign_strided` (`a.assign(&b.t())`, `[1000, 1000]`), `to_contiguous`
+//! (`x.t().contiguous()`, `[2048, 2048]`).
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
+use ndarray::{Array1, Array2};
+use shaped::prelude::*;
+use std::hint::black_box;
+use std::time::Duration;
+
+fn data(len: usize, seed: usize) -> Vec<f32> {
+    (0..len).map(|i| (((i + seed) * 7919) % 1009) as f32 * 0.001 + 0.5).collect()
+}
+
+fn group<'a>(c: &'a mut Criterion, name: &str, elems: usize) -> BenchmarkGroup<'a, WallTime> {
+    let mut g = c.benchmark_group(name);
+    g.measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500)).sample_size(20);
+    g.throughput(Throughput::Elements(elems as u64));
+    g
+}
+
+const R: usize = 1000;
+
+fn dyn_t(rows: usize, cols: usize, seed: usize) -> Tensor<f32, DynShape> {
+    Tensor::<f32, DynShape>::from_vec(&[rows, cols], data(rows * cols, seed))
+}
+
+fn nd(rows: usize, cols: usize, seed: usize) -> Array2<f32> {
+    Array2::from_shape_vec((rows, cols), data(rows * cols, seed)).unwrap()
+}
+
+fn column_broadcast(c: &mut Criterion) {
+    let mut g = group(c, "column_broadcast", R * R);
+    let a: Tensor<f32, Shape![1000, 1000]> = Tensor::from_vec(&[R, R], data(R * R, 0));
+    let b: Tensor<f32, Shape![1000, 1]> = Tensor::from_vec(&[R, 1], data(R, 7));
+    let (ad, bd) = (dyn_t(R, R, 0), dyn_t(R, 1, 7));
+    let (an, bn) = (nd(R, R, 0), nd(R, 1, 7));
+    let (av, bv) = (data(R * R, 0), data(R, 7));
+    g.bench_function("static", |x| x.iter(|| black_box(black_box(&a) + black_box(&b))));
+    g.bench_function("dynamic", |x| x.iter(|| black_box(black_box(&ad) + black_box(&bd))));
+    g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an) + black_box(&bn))));
+    g.bench_function("loop", |x| {
+        x.iter(|| {
+            let mut out = Vec::with_capacity(R * R);
+            for (row, &q) in black_box(&av).chunks_exact(R).zip(black_box(&bv)) {
+                out.extend(row.iter().map(|&p| p + q));
+            }
+            black_box(out)
+        })
+    });
+    g.finish();
+}
+
+fn row_broadcast(c: &mut Criterion) {
+    let mut g = group(c, "row_broadcast", R * R);
+    let a: Tensor<f32, Shape![1000, 1000]> = Tensor::from_vec(&[R, R], data(R * R, 0));
+    let b: Tensor<f32, Shape![1000]> = Tensor::from_vec(&[R], data(R, 7));
+    let (an, bn) = (nd(R, R, 0), Array1::from_vec(data(R, 7)));
+    let (av, bv) = (data(R * R, 0), data(R, 7));
+    g.bench_function("static", |x| x.iter(|| black_box(black_box(&a) + black_box(&b))));
+    g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an) + black_box(&bn))));
+    g.bench_function("loop", |x| {
+        x.iter(|| {
+            let mut out = Vec::with_capacity(R * R);
+            for row in black_box(&av).chunks_exact(R) {
+                out.extend(row.iter().zip(black_box(&bv)).map(|(&p, &q)| p + q));
+            }
+            black_box(out)
+        })
+    });
+    g.finish();
+}
+
+fn add_assign(c: &mut Criterion) {
+    let n = R * R;
+    let mut g = group(c, "add_assign", n);
+    let mut a: Tensor<f32, Shape![1000000]> = Tensor::from_vec(&[n], data(n, 0));
+    let b: Tensor<f32, Shape![1000000]> = Tensor::from_vec(&[n], data(n, 7));
+    let (mut an, bn) = (Array1::from_vec(data(n, 0)), Array1::from_vec(data(n, 7)));
+    let (mut av, bv) = (data(n, 0), data(n, 7));
+    g.bench_function("static", |x| x.iter(|| a += black_box(&b)));
+    g.bench_function("ndarray", |x| x.iter(|| an += black_box(&bn)));
+    g.bench_function("loop", |x| {
+        x.iter(|| black_box(&mut av).iter_mut().zip(black_box(&bv)).for_each(|(p, &q)| *p += q))
+    });
+    g.finish();
+}
+
+fn add_assign_column(c: &mut Criterion) {
+    let mut g = group(c, "add_assign_column", R * R);
+    let mut a: Tensor<f32, Shape![1000, 1000]> = Tensor::from_vec(&[R, R], data(R * R, 0));
+    let b: Tensor<f32, Shape![1000, 1]> = Tensor::from_vec(&[R, 1], data(R, 7));
+    let (mut an, bn) = (nd(R, R, 0), nd(R, 1, 7));
+    let (mut av, bv) = (data(R * R, 0), data(R, 7));
+    g.bench_function("static", |x| x.iter(|| a += black_box(&b)));
+    g.bench_function("ndarray", |x| x.iter(|| an += black_box(&bn)));
+    g.bench_function("loop", |x| {
+        x.iter(|| {
+            for (row, &q) in black_box(&mut av).chunks_exact_mut(R).zip(black_box(&bv)) {
+                row.iter_mut().for_each(|p| *p += q);
+            }
+        })
+    });
+    g.finish();
+}
+
+fn assign(c: &mut Criterion) {
+    let n = R * R;
+    let mut g = group(c, "assign", n);
+    let mut a: Tensor<f32, Shape![1000000]> = Tensor::from_vec(&[n], data(n, 0));
+    let b: Tensor<f32, Shape![1000000]> = Tensor::from_vec(&[n], data(n, 7));
+    let (mut an, bn) = (Array1::from_vec(data(n, 0)), Array1::from_vec(data(n, 7)));
+    let (mut av, bv) = (data(n, 0), data(n, 7));
+    g.bench_function("static", |x| x.iter(|| a.assign(black_box(&b))));
+    g.bench_function("ndarray", |x| x.iter(|| an.assign(black_box(&bn))));
+    g.bench_function("memcpy", |x| x.iter(|| black_box(&mut av).copy_from_slice(black_box(&bv))));
+    g.finish();
+}
+
+fn assign_strided(c: &mut Criterion) {
+    let mut g = group(c, "assign_strided", R * R);
+    let mut a: Tensor<f32, Shape![1000, 1000]> = Tensor::from_vec(&[R, R], data(R * R, 0));
+    let b: Tensor<f32, Shape![1000, 1000]> = Tensor::from_vec(&[R, R], data(R * R, 7));
+    let (mut an, bn) = (nd(R, R, 0), nd(R, R, 7));
+    g.bench_function("static", |x| x.iter(|| a.assign(&black_box(&b).t())));
+    g.bench_function("ndarray", |x| x.iter(|| an.assign(&black_box(&bn).t())));
+    g.finish();
+}
+
+fn to_contiguous(c: &mut Criterion) {
+    const T: usize = 2048;
+    let mut g = group(c, "to_contiguous", T * T);
+    let a: Tensor<f32, Shape![2048, 2048]> = Tensor::from_vec(&[T, T], data(T * T, 0));
+    let an = nd(T, T, 0);
+    let av = data(T * T, 0);
+    g.bench_function("static", |x| x.iter(|| black_box(black_box(&a).t().contiguous().into_owned())));
+    g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an).t().as_standard_layout().into_owned())));
+    g.bench_function("loop_tiled", |x| {
+        x.iter(|| {
+            let src = black_box(&av);
+            let mut out = vec![0f32; T * T];
+            for bi in (0..T).step_by(8) {
+                for bj in (0..T).step_by(8) {
+                    for i in bi..bi + 8 {
+                        for j in bj..bj + 8 {
+                            out[i * T + j] = src[j * T + i];
+                        }
+                    }
+                }
+            }
+            black_box(out)
+        })
+    });
+    g.finish();
+}
+
+fn one_thread(c: &mut Criterion) {
+    // The kernels decide on threads from the current pool: one thread keeps every run serial.
+    let _ = rayon::ThreadPoolBuilder::new().num_threads(1).build_global();
+    column_broadcast(c);
+    row_broadcast(c);
+    add_assign(c);
+    add_assign_column(c);
+    assign(c);
+    assign_strided(c);
+    to_contiguous(c);
+}
+
+criterion_group!(benches, one_thread);
+criterion_main!(benches);
