@@ -7,7 +7,9 @@
 //! (`[1000, 1000] + [1000]`), `add_assign` (`a += &b`, 1e6, contiguous), `add_assign_column`
 //! (`a += &col`, `[1000, 1000]` and `[1000, 1]`), `assign` (a contiguous copy of 1e6 into an
 //! existing tensor), `assign_strided` (`a.assign(&b.t())`, `[1000, 1000]`), `to_contiguous`
-//! (`x.t().contiguous()`, `[2048, 2048]`).
+//! (`x.t().contiguous()`, `[2048, 2048]`), `matmul_{64,256,1024}` (against faer and ndarray),
+//! `matmul_threads` (1024 on pools of one and two threads; it runs first, before the global pool
+//! is pinned to one thread).
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use ndarray::{Array1, Array2};
@@ -161,6 +163,61 @@ fn to_contiguous(c: &mut Criterion) {
     g.finish();
 }
 
+/// `a @ b` of square f32 matrices: shaped (DynShape; static shapes take the same kernel), faer's
+/// `matmul` on faer matrices, ndarray's `dot` (matrixmultiply), one thread.
+fn matmul(c: &mut Criterion) {
+    for n in [64usize, 256, 1024] {
+        let mut g = group(c, &format!("matmul_{n}"), 2 * n * n * n);
+        let (a, b) = (dyn_t(n, n, 0), dyn_t(n, n, 7));
+        let (an, bn) = (nd(n, n, 0), nd(n, n, 7));
+        let fa = faer::Mat::<f32>::from_fn(n, n, |i, j| an[(i, j)]);
+        let fb = faer::Mat::<f32>::from_fn(n, n, |i, j| bn[(i, j)]);
+        let mut fc = faer::Mat::<f32>::zeros(n, n);
+        g.bench_function("shaped", |x| x.iter(|| black_box(black_box(&a).matmul(black_box(&b)))));
+        g.bench_function("faer", |x| {
+            x.iter(|| {
+                faer::linalg::matmul::matmul(
+                    fc.as_mut(),
+                    faer::Accum::Replace,
+                    fa.as_ref(),
+                    fb.as_ref(),
+                    1.0,
+                    faer::Par::Seq,
+                );
+                black_box(&fc);
+            })
+        });
+        g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an).dot(black_box(&bn)))));
+        g.finish();
+    }
+}
+
+/// `a @ b` at 1024 on a pool of one thread and on one of two: shaped and faer.
+fn matmul_threads(c: &mut Criterion) {
+    const N: usize = 1024;
+    let mut g = group(c, "matmul_threads", 2 * N * N * N);
+    let (a, b) = (dyn_t(N, N, 0), dyn_t(N, N, 7));
+    let fa = faer::Mat::<f32>::from_fn(N, N, |i, j| a.at([i, j]));
+    let fb = faer::Mat::<f32>::from_fn(N, N, |i, j| b.at([i, j]));
+    let mut fc = faer::Mat::<f32>::zeros(N, N);
+    for threads in [1usize, 2] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        g.bench_function(format!("shaped_{threads}"), |x| {
+            pool.install(|| x.iter(|| black_box(black_box(&a).matmul(black_box(&b)))))
+        });
+        g.bench_function(format!("faer_{threads}"), |x| {
+            pool.install(|| {
+                x.iter(|| {
+                    let par = faer::Par::rayon(0);
+                    faer::linalg::matmul::matmul(fc.as_mut(), faer::Accum::Replace, fa.as_ref(), fb.as_ref(), 1.0, par);
+                    black_box(&fc);
+                })
+            })
+        });
+    }
+    g.finish();
+}
+
 fn one_thread(c: &mut Criterion) {
     // The kernels decide on threads from the current pool: one thread keeps every run serial.
     let _ = rayon::ThreadPoolBuilder::new().num_threads(1).build_global();
@@ -171,7 +228,8 @@ fn one_thread(c: &mut Criterion) {
     assign(c);
     assign_strided(c);
     to_contiguous(c);
+    matmul(c);
 }
 
-criterion_group!(benches, one_thread);
+criterion_group!(benches, matmul_threads, one_thread);
 criterion_main!(benches);

@@ -1,5 +1,6 @@
-//! Matrix product on strided operands. f32 and f64 go to `matrixmultiply`, which takes any row
-//! and column strides, so transposed or sliced views are multiplied in place without a copy.
+//! Matrix product on strided operands. f32 and f64 go to faer's `matmul` when faer is compiled in
+//! (features `linalg`, on by default, or `faer`) and to `matrixmultiply` otherwise; both take any
+//! row and column strides, so transposed or sliced views are multiplied in place without a copy.
 //! Other element types use a plain triple loop (integers wrap on overflow, as PyTorch's do).
 use crate::layout::Layout;
 use crate::storage::Element;
@@ -91,6 +92,7 @@ macro_rules! half_gemm {
 }
 half_gemm!(half::f16, half::bf16);
 
+#[cfg(not(any(feature = "faer", feature = "linalg")))]
 macro_rules! blas_gemm {
     ($t:ty, $f:ident) => {
         impl sealed::GemmImpl for $t {
@@ -124,5 +126,43 @@ macro_rules! blas_gemm {
         }
     };
 }
+#[cfg(not(any(feature = "faer", feature = "linalg")))]
 blas_gemm!(f32, sgemm);
+#[cfg(not(any(feature = "faer", feature = "linalg")))]
 blas_gemm!(f64, dgemm);
+
+/// Products of at least this many multiply-adds (`m * k * n`) split across rayon's pool when it
+/// has more than one thread; below it the hand-off costs more than it gains (`benches/kernels.rs`,
+/// group `matmul_threads`).
+#[cfg(all(any(feature = "faer", feature = "linalg"), feature = "rayon"))]
+const PAR_FLOPS: usize = 1 << 21;
+
+/// With faer compiled in (features `linalg` or `faer`), f32 and f64 products go to faer's
+/// `matmul`: its kernels reach 0.9x the machine's FMA peak where matrixmultiply stays near 0.65x
+/// (issue 13's table), it reads the operands in place through their strides, and it threads over
+/// rayon's pool.
+#[cfg(any(feature = "faer", feature = "linalg"))]
+macro_rules! faer_gemm {
+    ($($t:ty),*) => { $(
+        impl sealed::GemmImpl for $t {
+            fn gemm_unchecked(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
+                use crate::interop::faer::mat;
+                let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
+                let lhs = mat(a, la.offset(), [m, k], [la.strides()[0], la.strides()[1]]);
+                let rhs = mat(b, lb.offset(), [k, n], [lb.strides()[0], lb.strides()[1]]);
+                let dst = faer::MatMut::from_row_major_slice_mut(c, m, n);
+                #[cfg(feature = "rayon")]
+                let par = if m.saturating_mul(k).saturating_mul(n) >= PAR_FLOPS && rayon::current_num_threads() > 1 {
+                    faer::Par::rayon(0)
+                } else {
+                    faer::Par::Seq
+                };
+                #[cfg(not(feature = "rayon"))]
+                let par = faer::Par::Seq;
+                faer::linalg::matmul::matmul(dst, faer::Accum::Replace, lhs, rhs, 1.0, par);
+            }
+        }
+    )* };
+}
+#[cfg(any(feature = "faer", feature = "linalg"))]
+faer_gemm!(f32, f64);
