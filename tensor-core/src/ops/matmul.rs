@@ -1,5 +1,5 @@
 //! Matrix product of 2-D tensors, of batches of them, and of 1-D operands (PyTorch `matmul`),
-//! through `matrixmultiply`, directly on strided views. A 1-D operand is read in place as a
+//! through faer's `matmul` (or `matrixmultiply` without faer), directly on strided views. A 1-D operand is read in place as a
 //! `[1, k]` row (left) or a `[k, 1]` column (right); the result's layout drops that dim.
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels::{self, small, Gemm};
