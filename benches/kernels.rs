@@ -9,7 +9,10 @@
 //! existing tensor), `assign_strided` (`a.assign(&b.t())`, `[1000, 1000]`), `to_contiguous`
 //! (`x.t().contiguous()`, `[2048, 2048]`), `matmul_{64,256,1024}` (against faer and ndarray),
 //! `matmul_threads` (1024 on pools of one and two threads; it runs first, before the global pool
-//! is pinned to one thread).
+//! is pinned to one thread), `add_new_1e6` and `add_new_16m` (`&a + &b` into a new tensor),
+//! `add_out_16m` (`a.add_out(&b, &mut out)`, 1.6e7, into a preallocated output), `assign_16m`
+//! (a contiguous copy of 1.6e7), `sum_full` and `sum_axis1` (`[2048, 2048]`, against a loop with
+//! 32 accumulators).
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use ndarray::{Array1, Array2};
@@ -218,6 +221,97 @@ fn matmul_threads(c: &mut Criterion) {
     g.finish();
 }
 
+const M16: usize = 16_000_000;
+
+/// `&a + &b` into a new tensor: 1e6 (cache-resident) and 1.6e7 (DRAM and fresh pages).
+fn add_new(c: &mut Criterion) {
+    for (name, n) in [("add_new_1e6", R * R), ("add_new_16m", M16)] {
+        let mut g = group(c, name, n);
+        let (a, b) =
+            (Tensor::<f32, DynShape>::from_vec(&[n], data(n, 0)), Tensor::<f32, DynShape>::from_vec(&[n], data(n, 7)));
+        let (an, bn) = (Array1::from_vec(data(n, 0)), Array1::from_vec(data(n, 7)));
+        let (av, bv) = (data(n, 0), data(n, 7));
+        g.bench_function("shaped", |x| x.iter(|| black_box(black_box(&a) + black_box(&b))));
+        g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an) + black_box(&bn))));
+        g.bench_function("loop", |x| {
+            x.iter(|| black_box(black_box(&av).iter().zip(black_box(&bv)).map(|(&p, &q)| p + q).collect::<Vec<f32>>()))
+        });
+        g.finish();
+    }
+}
+
+/// `a + b` of 1.6e7 into an existing output (NumPy's `out=`).
+fn add_out(c: &mut Criterion) {
+    let mut g = group(c, "add_out_16m", M16);
+    let (a, b) = (
+        Tensor::<f32, DynShape>::from_vec(&[M16], data(M16, 0)),
+        Tensor::<f32, DynShape>::from_vec(&[M16], data(M16, 7)),
+    );
+    let mut out = Tensor::<f32, DynShape>::zeros_sized(&[M16]);
+    let (an, bn) = (Array1::from_vec(data(M16, 0)), Array1::from_vec(data(M16, 7)));
+    let mut on = Array1::<f32>::zeros(M16);
+    let (av, bv) = (data(M16, 0), data(M16, 7));
+    let mut ov = vec![0f32; M16];
+    g.bench_function("shaped", |x| x.iter(|| black_box(&a).add_out(black_box(&b), &mut out)));
+    g.bench_function("ndarray", |x| {
+        x.iter(|| ndarray::Zip::from(&mut on).and(black_box(&an)).and(black_box(&bn)).for_each(|o, &p, &q| *o = p + q))
+    });
+    g.bench_function("loop", |x| {
+        x.iter(|| {
+            for ((o, &p), &q) in ov.iter_mut().zip(black_box(&av)).zip(black_box(&bv)) {
+                *o = p + q;
+            }
+            black_box(&mut ov);
+        })
+    });
+    g.finish();
+}
+
+/// A contiguous copy of 1.6e7 into an existing tensor.
+fn assign_16m(c: &mut Criterion) {
+    let mut g = group(c, "assign_16m", M16);
+    let mut a = Tensor::<f32, DynShape>::from_vec(&[M16], data(M16, 0));
+    let b = Tensor::<f32, DynShape>::from_vec(&[M16], data(M16, 7));
+    let (mut av, bv) = (data(M16, 0), data(M16, 7));
+    g.bench_function("shaped", |x| x.iter(|| a.assign(black_box(&b))));
+    g.bench_function("memcpy", |x| x.iter(|| black_box(&mut av).copy_from_slice(black_box(&bv))));
+    g.finish();
+}
+
+/// A sum of a slice with 32 independent accumulators (eight AVX or four SSE... registers of f32):
+/// the speed bar of issue 13 (not accurate: plain left-to-right sums per lane).
+fn sum32(s: &[f32]) -> f32 {
+    let mut acc = [0f32; 32];
+    let chunks = s.chunks_exact(32);
+    let rest: f32 = chunks.remainder().iter().sum();
+    for ch in chunks {
+        for k in 0..32 {
+            acc[k] += ch[k];
+        }
+    }
+    acc.iter().sum::<f32>() + rest
+}
+
+/// Full and per-row sums of `[2048, 2048]`.
+fn sums(c: &mut Criterion) {
+    const T: usize = 2048;
+    let a: Tensor<f32, Shape![2048, 2048]> = Tensor::from_vec(&[T, T], data(T * T, 0));
+    let an = nd(T, T, 0);
+    let av = data(T * T, 0);
+    let mut g = group(c, "sum_full", T * T);
+    g.bench_function("shaped", |x| x.iter(|| black_box(black_box(&a).sum())));
+    g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an).sum())));
+    g.bench_function("loop32", |x| x.iter(|| black_box(sum32(black_box(&av)))));
+    g.finish();
+    let mut g = group(c, "sum_axis1", T * T);
+    g.bench_function("shaped", |x| x.iter(|| black_box(black_box(&a).sum_axis::<1>())));
+    g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an).sum_axis(ndarray::Axis(1)))));
+    g.bench_function("loop32", |x| {
+        x.iter(|| black_box(black_box(&av).chunks_exact(T).map(sum32).collect::<Vec<f32>>()))
+    });
+    g.finish();
+}
+
 fn one_thread(c: &mut Criterion) {
     // The kernels decide on threads from the current pool: one thread keeps every run serial.
     let _ = rayon::ThreadPoolBuilder::new().num_threads(1).build_global();
@@ -229,6 +323,10 @@ fn one_thread(c: &mut Criterion) {
     assign_strided(c);
     to_contiguous(c);
     matmul(c);
+    add_new(c);
+    add_out(c);
+    assign_16m(c);
+    sums(c);
 }
 
 criterion_group!(benches, matmul_threads, one_thread);

@@ -101,6 +101,15 @@ proptest! {
         yp += &b;
         let got = y.permute_dyn(&perm).unwrap().to_vec();
         prop_assert_eq!(&got, &want);
+        // And through `add_out` into a permuted view of a fresh buffer (a strided `out`), and
+        // `map_out` of the same view into a contiguous one.
+        let mut o = Tensor::<f32, DynShape>::zeros_sized(&sizes);
+        let mut op = o.permute_dyn_mut(&perm).unwrap();
+        p.add_out(&b, &mut op);
+        prop_assert_eq!(&o.permute_dyn(&perm).unwrap().to_vec(), &want);
+        let mut m = Tensor::<f32, DynShape>::zeros_sized(&psizes);
+        p.map_out(&mut m, |v| v * 2.0);
+        prop_assert_eq!(m.to_vec(), p.to_vec().iter().map(|v| v * 2.0).collect::<Vec<_>>());
     }
 }
 
@@ -123,4 +132,87 @@ fn assign_fill_and_map_inplace_through_strided_views() {
     let mut zt = z.t_mut();
     zt += &col;
     assert_eq!(z.to_vec(), [1., 2., 3., 1., 2., 3., 1., 2., 3., 1., 2., 3.]);
+}
+
+/// The `_out` forms: NumPy's `out=` rule (inputs broadcast to `out`, which keeps its shape),
+/// scalars, bool outputs, inline outputs, and errors that leave `out` unchanged.
+#[test]
+fn out_forms() {
+    let a = Tensor::<f32, Shape![2, 3]>::from([[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]]);
+    let row = Tensor::<f32, Shape![3]>::from([10.0, 20.0, 30.0]);
+    let mut out = Tensor::<f32, Shape![2, 3]>::zeros();
+    a.add_out(&row, &mut out);
+    assert_eq!(out.to_vec(), [11.0, 18.0, 33.0, 14.0, 25.0, 24.0]);
+    a.mul_out(2.0, &mut out);
+    assert_eq!(out.to_vec(), [2.0, -4.0, 6.0, 8.0, 10.0, -12.0]);
+    // Only `row` goes in: it broadcasts to out's shape (NumPy allows an `out` larger than the
+    // inputs' broadcast shape).
+    row.sub_out(&row, &mut out);
+    assert_eq!(out.to_vec(), [0.0; 6]);
+    a.maximum_out(0.0, &mut out);
+    assert_eq!(out.to_vec(), a.relu().to_vec());
+    a.clamp_out(-1.0, 1.0, &mut out);
+    assert_eq!(out.to_vec(), [1.0, -1.0, 1.0, 1.0, 1.0, -1.0]);
+    a.neg_out(&mut out);
+    assert_eq!(out.to_vec(), (-&a).to_vec());
+    a.exp_out(&mut out);
+    assert_eq!(out.to_vec(), a.exp().to_vec());
+    a.powi_out(2, &mut out);
+    assert_eq!(out.to_vec(), [1.0, 4.0, 9.0, 16.0, 25.0, 36.0]);
+    // Into a transposed view: out[j, i] = a[i, j] * 10.
+    let mut tb = Tensor::<f32, Shape![3, 2]>::zeros();
+    a.mul_out(10.0, &mut tb.t_mut());
+    assert_eq!(tb.to_vec(), [10.0, 40.0, -20.0, 50.0, 30.0, -60.0]);
+    // Comparisons into bool tensors.
+    let mut mask = Tensor::<bool, Shape![2, 3]>::full(false);
+    a.greater_out(&row.map(|v| v / 10.0), &mut mask);
+    assert_eq!(mask.to_vec(), [false, false, false, true, true, false]);
+    a.is_nan_out(&mut mask);
+    assert_eq!(mask.to_vec(), [false; 6]);
+    // Inline (stack) tensors take the static kernels.
+    let s = STensor::<f32, Shape![3]>::from([1.0, 2.0, 3.0]);
+    let mut so = STensor::<f32, Shape![2, 3]>::zeros();
+    s.atan2_out(&s, &mut so);
+    assert!(so.to_vec().iter().all(|&v| (v - core::f32::consts::FRAC_PI_4).abs() < 1e-6));
+    s.zip_with_out(&a, &mut so, |x, y| x * y);
+    assert_eq!(so.to_vec(), [1.0, -4.0, 9.0, 4.0, 10.0, -18.0]);
+}
+
+#[test]
+fn out_form_errors_leave_out_unchanged() {
+    // Runtime sizes that do not broadcast to out's shape.
+    let a = Tensor::<f32, DynShape>::from_vec(&[2, 3], vec![1.0; 6]);
+    let b = Tensor::<f32, DynShape>::from_vec(&[2], vec![1.0; 2]);
+    let mut out = Tensor::<f32, DynShape>::full_sized(&[2, 3], 7.0);
+    let e = a.try_add_out(&b, &mut out).unwrap_err();
+    assert!(matches!(e, ShapeError::Expand { .. }), "{e}");
+    assert!(e.to_string().contains("[2]") && e.to_string().contains("[2, 3]"), "{e}");
+    // An input larger than out: out never broadcasts.
+    let mut small = Tensor::<f32, DynShape>::full_sized(&[3], 7.0);
+    assert!(a.try_exp_out(&mut small).is_err());
+    assert_eq!(small.to_vec(), [7.0; 3]);
+    assert_eq!(out.to_vec(), [7.0; 6]);
+    // Integer division by a zero element: nothing is written.
+    let x = Tensor::<i32, Shape![3]>::from([6, 8, 9]);
+    let y = Tensor::<i32, Shape![3]>::from([2, 0, 3]);
+    let mut q = Tensor::<i32, Shape![3]>::full(-1);
+    assert!(matches!(x.try_div_out(&y, &mut q), Err(ShapeError::DivisionByZero { .. })));
+    assert!(matches!(x.try_rem_out(0, &mut q), Err(ShapeError::DivisionByZero { .. })));
+    assert_eq!(q.to_vec(), [-1; 3]);
+    x.div_out(3, &mut q);
+    assert_eq!(q.to_vec(), [2, 2, 3]);
+}
+
+/// A contiguous `_out` above the rayon threshold (split into chunks) against the new-tensor form.
+#[test]
+#[cfg_attr(miri, ignore = "2^20 elements")]
+fn out_forms_large() {
+    let n = 1 << 20;
+    let a = Tensor::<f32, DynShape>::from_vec(&[n], (0..n).map(|i| i as f32).collect());
+    let b = Tensor::<f32, DynShape>::from_vec(&[n], (0..n).map(|i| (n - i) as f32 * 0.5).collect());
+    let mut out = Tensor::<f32, DynShape>::zeros_sized(&[n]);
+    a.add_out(&b, &mut out);
+    assert_eq!(out.to_vec(), (&a + &b).to_vec());
+    a.sqrt_out(&mut out);
+    assert_eq!(out.to_vec(), a.sqrt().to_vec());
 }

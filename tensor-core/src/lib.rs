@@ -47,6 +47,7 @@ pub use ops::binary::Operand;
 pub use ops::cast::{CastFrom, CastTo};
 #[cfg(feature = "linalg")]
 pub use ops::linalg::{Lstsq, MatrixNorm};
+pub use ops::out::OutOperand;
 pub use ops::reduce::Norm;
 pub use shape::axes::Axis;
 pub use shape::{DynShape, Shape, MAX_RANK};

@@ -1,8 +1,9 @@
 //! Shape-erased kernels: each takes flat slices and [`Layout`]s and is generic over the element
 //! type only, so static and dynamic tensors share them (DESIGN rule 1). Contiguous inputs take a
 //! slice fast path (and rayon above [`PAR_THRESHOLD`] elements with the `rayon` feature, when the
-//! pool has more than one thread); strided ones go through `layout::walk`, which orders and merges
-//! the loops from the strides.
+//! pool has more than one thread); strided ones go through `layout::walk_rows`, which orders and
+//! merges the loops from the strides and hands each kernel one row at a time with its strides, so
+//! the kernel picks a loop the compiler vectorises (contiguous or broadcast rows).
 //!
 //! The kernel functions are crate-private: they index their buffers through layouts that the
 //! tensor types proved to fit (see `layout.rs`, "The layout invariant"). Every buffer they create
@@ -261,10 +262,7 @@ pub(crate) fn zip_into<A: Element, B: Element, C: Element>(
     debug_assert_eq!(la.sizes(), lb.sizes());
     debug_assert_eq!(out.len(), la.numel());
     if let (Some(x), Some(y)) = (contiguous_slice(a, la), contiguous_slice(b, lb)) {
-        for ((o, &p), &q) in out.iter_mut().zip(x).zip(y) {
-            *o = f(p, q);
-        }
-        return;
+        return zip_into_slices(out, x, y, &f);
     }
     if out.is_empty() {
         return;
@@ -348,6 +346,87 @@ pub(crate) fn zip<A: Element, B: Element, C: Element>(
         }
     });
     Ok(out)
+}
+
+/// `dst[ld] = f(a, b)` for every element of the (any-strided) layout `ld`, with `la` and `lb`
+/// already expanded to its sizes: the kernel of the `_out` forms. A contiguous `ld` is a slice
+/// ([`zip_into`], split across rayon's pool when [`parallel`] and both operands are contiguous).
+/// Allocates nothing.
+pub(crate) fn zip_to<A: Element, B: Element, C: Element>(
+    dst: &mut [C],
+    ld: &Layout,
+    a: &[A],
+    la: &Layout,
+    b: &[B],
+    lb: &Layout,
+    f: impl Fn(A, B) -> C + Sync + Send,
+) {
+    debug_assert!(ld.sizes() == la.sizes() && ld.sizes() == lb.sizes());
+    let n = ld.numel();
+    if n == 0 {
+        return;
+    }
+    if ld.is_contiguous() {
+        let out = &mut dst[ld.offset()..ld.offset() + n];
+        #[cfg(feature = "rayon")]
+        if let (true, Some(x), Some(y)) = (parallel(n), contiguous_slice(a, la), contiguous_slice(b, lb)) {
+            use rayon::prelude::*;
+            let rows = out.par_chunks_mut(PAR_CHUNK).zip(x.par_chunks(PAR_CHUNK)).zip(y.par_chunks(PAR_CHUNK));
+            rows.for_each(|((o, x), y)| zip_into_slices(o, x, y, &f));
+            return;
+        }
+        return zip_into(out, a, la, b, lb, f);
+    }
+    walk_rows(ld.sizes(), [ld, la, lb], |first, n, st| zip_row(dst, first, n, st, a, b, &f));
+}
+
+/// Elements per rayon task of the contiguous `_out` kernels: 64 KiB of f32, enough to hide the
+/// hand-off and small enough to balance two to sixteen threads at [`PAR_THRESHOLD`].
+#[cfg(feature = "rayon")]
+const PAR_CHUNK: usize = 1 << 14;
+
+/// `out[k] = f(x[k], y[k])` over three slices of one length (a loop the compiler vectorises).
+#[inline(always)]
+fn zip_into_slices<A: Element, B: Element, C: Element>(out: &mut [C], x: &[A], y: &[B], f: &impl Fn(A, B) -> C) {
+    for ((o, &p), &q) in out.iter_mut().zip(x).zip(y) {
+        *o = f(p, q);
+    }
+}
+
+/// `dst[ld] = f(src)` for every element of the (any-strided) layout `ld`, with `l` already
+/// expanded to its sizes: the kernel of the unary `_out` forms (see [`zip_to`]).
+pub(crate) fn map_to<T: Element, U: Element>(
+    dst: &mut [U],
+    ld: &Layout,
+    src: &[T],
+    l: &Layout,
+    f: impl Fn(T) -> U + Sync + Send,
+) {
+    debug_assert_eq!(ld.sizes(), l.sizes());
+    let n = ld.numel();
+    if n == 0 {
+        return;
+    }
+    if ld.is_contiguous() {
+        let out = &mut dst[ld.offset()..ld.offset() + n];
+        #[cfg(feature = "rayon")]
+        if let (true, Some(x)) = (parallel(n), contiguous_slice(src, l)) {
+            use rayon::prelude::*;
+            out.par_chunks_mut(PAR_CHUNK).zip(x.par_chunks(PAR_CHUNK)).for_each(|(o, x)| {
+                o.iter_mut().zip(x).for_each(|(r, &v)| *r = f(v));
+            });
+            return;
+        }
+        return map_into(out, src, l, f);
+    }
+    walk_rows(ld.sizes(), [ld, l], |[o, i], n, [so, si]| match (so, si) {
+        (1, 1) => dst[o..o + n].iter_mut().zip(&src[i..i + n]).for_each(|(r, &x)| *r = f(x)),
+        (1, 0) => {
+            let x = src[i];
+            dst[o..o + n].iter_mut().for_each(|r| *r = f(x));
+        }
+        _ => (0..n).for_each(|k| dst[at(o, so, k)] = f(src[at(i, si, k)])),
+    });
 }
 
 /// `f(&mut dst, src)` for every element of `ld`; `ls` must already be expanded to `ld`'s sizes.

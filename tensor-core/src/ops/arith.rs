@@ -152,6 +152,14 @@ binop!(Mul, mul, try_mul, mul, *, "torch.mul", false);
 binop!(Div, div, try_div, div, /, "torch.div", true);
 binop!(Rem, rem, try_rem, rem, %, "torch.fmod", true);
 
+crate::ops::out::binary_out! { Num;
+    #[doc(alias = "add_to")] add_out, try_add_out, try_add, D::Elem, |a, b| <D::Elem as Num>::add(a, b);
+    #[doc(alias = "sub_to")] sub_out, try_sub_out, try_sub, D::Elem, |a, b| <D::Elem as Num>::sub(a, b);
+    mul_out, try_mul_out, try_mul, D::Elem, |a, b| <D::Elem as Num>::mul(a, b);
+    div_out, try_div_out, try_div, D::Elem, [div] |a, b| <D::Elem as Num>::div(a, b);
+    rem_out, try_rem_out, try_rem, D::Elem, [rem] |a, b| <D::Elem as Num>::rem(a, b);
+}
+
 /// The strict element-wise forms: the operands must have the same shape, with no broadcasting, a
 /// compile error for static shapes ([`SameShape`]). They catch the classic silent broadcast of
 /// `[N, 1] - [N]` into `[N, N]` (a regression loss computed over the wrong shape) that `-` accepts,

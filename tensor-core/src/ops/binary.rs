@@ -68,7 +68,7 @@ macro_rules! scalar_operand {
 scalar_operand!(f32, f64, half::f16, half::bf16, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, bool);
 
 macro_rules! binary_fns {
-    ($bound:path; $($(#[$attr:meta])* $m:ident, $try_m:ident, $torch:literal, $what:literal, $out:ty, |$a:ident, $b:ident| $body:expr;)*) => {
+    ($bound:path; $($(#[$attr:meta])* $m:ident, $try_m:ident, $m_out:ident, $try_m_out:ident, $torch:literal, $what:literal, $out:ty, |$a:ident, $b:ident| $body:expr;)*) => {
         impl<D: Data, S: Shape> TensorBase<D, S>
         where
             D::Elem: $bound,
@@ -90,30 +90,31 @@ macro_rules! binary_fns {
                 }
             )*
         }
+        crate::ops::out::binary_out! { $bound; $($m_out, $try_m_out, $m, $out, |$a, $b| $body;)* }
     };
 }
 
 binary_fns! { PartialOrd;
-    #[doc(alias = "gt")] greater, try_greater, "gt", "`self > rhs` (a bool tensor; false where either is NaN)", bool, |a, b| a > b;
-    #[doc(alias = "ge")] greater_equal, try_greater_equal, "ge", "`self >= rhs` (a bool tensor)", bool, |a, b| a >= b;
-    #[doc(alias = "lt")] less, try_less, "lt", "`self < rhs` (a bool tensor)", bool, |a, b| a < b;
-    #[doc(alias = "le")] less_equal, try_less_equal, "le", "`self <= rhs` (a bool tensor)", bool, |a, b| a <= b;
+    #[doc(alias = "gt")] greater, try_greater, greater_out, try_greater_out, "gt", "`self > rhs` (a bool tensor; false where either is NaN)", bool, |a, b| a > b;
+    #[doc(alias = "ge")] greater_equal, try_greater_equal, greater_equal_out, try_greater_equal_out, "ge", "`self >= rhs` (a bool tensor)", bool, |a, b| a >= b;
+    #[doc(alias = "lt")] less, try_less, less_out, try_less_out, "lt", "`self < rhs` (a bool tensor)", bool, |a, b| a < b;
+    #[doc(alias = "le")] less_equal, try_less_equal, less_equal_out, try_less_equal_out, "le", "`self <= rhs` (a bool tensor)", bool, |a, b| a <= b;
 }
 
 binary_fns! { Element;
-    #[doc(alias = "eq")] equal, try_equal, "eq", "`self == rhs` (a bool tensor; NumPy's `equal`, not PyTorch's whole-tensor `torch.equal`)", bool, |a, b| a == b;
-    #[doc(alias = "ne")] not_equal, try_not_equal, "ne", "`self != rhs` (a bool tensor; true where either is NaN)", bool, |a, b| a != b;
+    #[doc(alias = "eq")] equal, try_equal, equal_out, try_equal_out, "eq", "`self == rhs` (a bool tensor; NumPy's `equal`, not PyTorch's whole-tensor `torch.equal`)", bool, |a, b| a == b;
+    #[doc(alias = "ne")] not_equal, try_not_equal, not_equal_out, try_not_equal_out, "ne", "`self != rhs` (a bool tensor; true where either is NaN)", bool, |a, b| a != b;
 }
 
 binary_fns! { Num;
-    #[doc(alias = "max")] maximum, try_maximum, "maximum", "maximum (NaN if either is NaN)", D::Elem, |a, b| Num::max(a, b);
-    #[doc(alias = "min")] minimum, try_minimum, "minimum", "minimum (NaN if either is NaN)", D::Elem, |a, b| Num::min(a, b);
+    #[doc(alias = "max")] maximum, try_maximum, maximum_out, try_maximum_out, "maximum", "maximum (NaN if either is NaN)", D::Elem, |a, b| Num::max(a, b);
+    #[doc(alias = "min")] minimum, try_minimum, minimum_out, try_minimum_out, "minimum", "minimum (NaN if either is NaN)", D::Elem, |a, b| Num::min(a, b);
 }
 
 binary_fns! { Float;
-    #[doc(alias = "powf")] pow, try_pow, "pow", "power `self^rhs`", D::Elem, |a, b| a.powf(b);
-    atan2, try_atan2, "atan2", "four-quadrant arctangent of `self / rhs` (radians)", D::Elem, |a, b| a.atan2(b);
-    hypot, try_hypot, "hypot", "`sqrt(self² + rhs²)` without overflow", D::Elem, |a, b| a.hypot(b);
+    #[doc(alias = "powf")] pow, try_pow, pow_out, try_pow_out, "pow", "power `self^rhs`", D::Elem, |a, b| a.powf(b);
+    atan2, try_atan2, atan2_out, try_atan2_out, "atan2", "four-quadrant arctangent of `self / rhs` (radians)", D::Elem, |a, b| a.atan2(b);
+    hypot, try_hypot, hypot_out, try_hypot_out, "hypot", "`sqrt(self² + rhs²)` without overflow", D::Elem, |a, b| a.hypot(b);
 }
 
 /// `isclose`/`allclose`, the public broadcasting `zip_with`, and `zip_inplace`.

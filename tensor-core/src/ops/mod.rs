@@ -9,6 +9,7 @@ mod contract;
 #[cfg(feature = "linalg")]
 pub mod linalg;
 mod matmul;
+pub mod out;
 pub mod reduce;
 mod scan;
 pub mod select;

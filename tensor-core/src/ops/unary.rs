@@ -27,7 +27,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
 }
 
 macro_rules! float_fns {
-    ($($name:ident, $name_:ident, $torch:literal, $what:literal, |$x:ident| $body:expr;)*) => {
+    ($($name:ident, $name_:ident, $name_out:ident, $try_name_out:ident, $torch:literal, $what:literal, |$x:ident| $body:expr;)*) => {
         /// Element-wise float functions: a new tensor, and the in-place `_` form.
         impl<D: Data, S: Shape> TensorBase<D, S>
         where
@@ -51,6 +51,7 @@ macro_rules! float_fns {
                 }
             )*
         }
+        crate::ops::out::unary_out! { Float; $($name_out, $try_name_out, $name, D::Elem, |$x| $body;)* }
     };
 }
 
@@ -61,35 +62,35 @@ fn via_f64<T: Float>(v: T, f: impl Fn(f64) -> f64) -> T {
 }
 
 float_fns! {
-    exp, exp_, "exp", "`e^x`", |x| x.exp();
-    exp2, exp2_, "exp2", "`2^x`", |x| x.exp2();
-    ln, ln_, "log", "natural logarithm", |x| x.ln();
-    log2, log2_, "log2", "base-2 logarithm", |x| x.log2();
-    log10, log10_, "log10", "base-10 logarithm", |x| x.log10();
-    ln_1p, ln_1p_, "log1p", "`ln(1 + x)`, accurate near 0", |x| x.ln_1p();
-    exp_m1, exp_m1_, "expm1", "`e^x - 1`, accurate near 0", |x| x.exp_m1();
-    sqrt, sqrt_, "sqrt", "square root (NaN below 0)", |x| x.sqrt();
-    cbrt, cbrt_, "pow(x, 1/3)", "cube root", |x| x.cbrt();
-    sin, sin_, "sin", "sine (radians)", |x| x.sin();
-    cos, cos_, "cos", "cosine (radians)", |x| x.cos();
-    tan, tan_, "tan", "tangent (radians)", |x| x.tan();
-    asin, asin_, "asin", "arcsine (radians)", |x| x.asin();
-    acos, acos_, "acos", "arccosine (radians)", |x| x.acos();
-    atan, atan_, "atan", "arctangent (radians)", |x| x.atan();
-    sinh, sinh_, "sinh", "hyperbolic sine", |x| x.sinh();
-    cosh, cosh_, "cosh", "hyperbolic cosine", |x| x.cosh();
-    tanh, tanh_, "tanh", "hyperbolic tangent", |x| x.tanh();
-    floor, floor_, "floor", "rounding down", |x| x.floor();
-    ceil, ceil_, "ceil", "rounding up", |x| x.ceil();
-    round, round_, "round", "rounding half away from zero (Rust's `round`; PyTorch's `round` rounds half to even)", |x| x.round();
-    trunc, trunc_, "trunc", "rounding toward zero", |x| x.trunc();
-    fract, fract_, "frac", "fractional part `x - trunc(x)`", |x| x.fract();
-    recip, recip_, "reciprocal", "`1 / x`", |x| x.recip();
-    sigmoid, sigmoid_, "sigmoid", "logistic `1 / (1 + e^-x)`", |x| D::Elem::ONE / (D::Elem::ONE + (-x).exp());
-    gelu, gelu_, "nn.functional.gelu", "GELU `x Φ(x)` with the exact normal CDF (PyTorch's default, `approximate='none'`)",
+    exp, exp_, exp_out, try_exp_out, "exp", "`e^x`", |x| x.exp();
+    exp2, exp2_, exp2_out, try_exp2_out, "exp2", "`2^x`", |x| x.exp2();
+    ln, ln_, ln_out, try_ln_out, "log", "natural logarithm", |x| x.ln();
+    log2, log2_, log2_out, try_log2_out, "log2", "base-2 logarithm", |x| x.log2();
+    log10, log10_, log10_out, try_log10_out, "log10", "base-10 logarithm", |x| x.log10();
+    ln_1p, ln_1p_, ln_1p_out, try_ln_1p_out, "log1p", "`ln(1 + x)`, accurate near 0", |x| x.ln_1p();
+    exp_m1, exp_m1_, exp_m1_out, try_exp_m1_out, "expm1", "`e^x - 1`, accurate near 0", |x| x.exp_m1();
+    sqrt, sqrt_, sqrt_out, try_sqrt_out, "sqrt", "square root (NaN below 0)", |x| x.sqrt();
+    cbrt, cbrt_, cbrt_out, try_cbrt_out, "pow(x, 1/3)", "cube root", |x| x.cbrt();
+    sin, sin_, sin_out, try_sin_out, "sin", "sine (radians)", |x| x.sin();
+    cos, cos_, cos_out, try_cos_out, "cos", "cosine (radians)", |x| x.cos();
+    tan, tan_, tan_out, try_tan_out, "tan", "tangent (radians)", |x| x.tan();
+    asin, asin_, asin_out, try_asin_out, "asin", "arcsine (radians)", |x| x.asin();
+    acos, acos_, acos_out, try_acos_out, "acos", "arccosine (radians)", |x| x.acos();
+    atan, atan_, atan_out, try_atan_out, "atan", "arctangent (radians)", |x| x.atan();
+    sinh, sinh_, sinh_out, try_sinh_out, "sinh", "hyperbolic sine", |x| x.sinh();
+    cosh, cosh_, cosh_out, try_cosh_out, "cosh", "hyperbolic cosine", |x| x.cosh();
+    tanh, tanh_, tanh_out, try_tanh_out, "tanh", "hyperbolic tangent", |x| x.tanh();
+    floor, floor_, floor_out, try_floor_out, "floor", "rounding down", |x| x.floor();
+    ceil, ceil_, ceil_out, try_ceil_out, "ceil", "rounding up", |x| x.ceil();
+    round, round_, round_out, try_round_out, "round", "rounding half away from zero (Rust's `round`; PyTorch's `round` rounds half to even)", |x| x.round();
+    trunc, trunc_, trunc_out, try_trunc_out, "trunc", "rounding toward zero", |x| x.trunc();
+    fract, fract_, fract_out, try_fract_out, "frac", "fractional part `x - trunc(x)`", |x| x.fract();
+    recip, recip_, recip_out, try_recip_out, "reciprocal", "`1 / x`", |x| x.recip();
+    sigmoid, sigmoid_, sigmoid_out, try_sigmoid_out, "sigmoid", "logistic `1 / (1 + e^-x)`", |x| D::Elem::ONE / (D::Elem::ONE + (-x).exp());
+    gelu, gelu_, gelu_out, try_gelu_out, "nn.functional.gelu", "GELU `x Φ(x)` with the exact normal CDF (PyTorch's default, `approximate='none'`)",
         |x| x * via_f64(x, |v| 0.5 * (1.0 + libm::erf(v / core::f64::consts::SQRT_2)));
-    silu, silu_, "nn.functional.silu", "SiLU (swish) `x sigmoid(x)`", |x| x / (D::Elem::ONE + (-x).exp());
-    softplus, softplus_, "nn.functional.softplus", "softplus `ln(1 + e^x)` (linear above 20, as PyTorch's threshold)",
+    silu, silu_, silu_out, try_silu_out, "nn.functional.silu", "SiLU (swish) `x sigmoid(x)`", |x| x / (D::Elem::ONE + (-x).exp());
+    softplus, softplus_, softplus_out, try_softplus_out, "nn.functional.softplus", "softplus `ln(1 + e^x)` (linear above 20, as PyTorch's threshold)",
         |x| if x > <D::Elem as num_traits::NumCast>::from(20.0).unwrap_or_else(D::Elem::infinity) { x } else { x.exp().ln_1p() };
 }
 
@@ -223,4 +224,19 @@ where
     fn neg(self) -> Self::Output {
         -&self
     }
+}
+
+crate::ops::out::unary_out! { Float;
+    powi_out, try_powi_out, powi, D::Elem, |x, n: i32| x.powi(n);
+    powf_out, try_powf_out, powf, D::Elem, |x, p: D::Elem| x.powf(p);
+    is_nan_out, try_is_nan_out, is_nan, bool, |x| x.is_nan();
+    is_finite_out, try_is_finite_out, is_finite, bool, |x| x.is_finite();
+}
+
+crate::ops::out::unary_out! { Num;
+    abs_out, try_abs_out, abs, D::Elem, |x| Num::abs(x);
+    signum_out, try_signum_out, signum, D::Elem, |x| Num::signum(x);
+    clamp_out, try_clamp_out, clamp, D::Elem, |x, lo: D::Elem, hi: D::Elem| Num::min(Num::max(x, lo), hi);
+    relu_out, try_relu_out, relu, D::Elem, |x| if x < D::Elem::ZERO { D::Elem::ZERO } else { x };
+    neg_out, try_neg_out, neg_, D::Elem, |x| D::Elem::sub(D::Elem::ZERO, x);
 }
