@@ -223,8 +223,10 @@ fn matmul_threads(c: &mut Criterion) {
 
 const M16: usize = 16_000_000;
 
-/// `&a + &b` into a new tensor: 1e6 (cache-resident) and 1.6e7 (DRAM and fresh pages).
+/// `&a + &b` into a new tensor: 1e6 (cache-resident) and 1.6e7 (DRAM and fresh pages); also on a
+/// pool of two threads.
 fn add_new(c: &mut Criterion) {
+    let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
     for (name, n) in [("add_new_1e6", R * R), ("add_new_16m", M16)] {
         let mut g = group(c, name, n);
         let (a, b) =
@@ -232,6 +234,7 @@ fn add_new(c: &mut Criterion) {
         let (an, bn) = (Array1::from_vec(data(n, 0)), Array1::from_vec(data(n, 7)));
         let (av, bv) = (data(n, 0), data(n, 7));
         g.bench_function("shaped", |x| x.iter(|| black_box(black_box(&a) + black_box(&b))));
+        g.bench_function("shaped_2threads", |x| two.install(|| x.iter(|| black_box(black_box(&a) + black_box(&b)))));
         g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an) + black_box(&bn))));
         g.bench_function("loop", |x| {
             x.iter(|| black_box(black_box(&av).iter().zip(black_box(&bv)).map(|(&p, &q)| p + q).collect::<Vec<f32>>()))
@@ -253,6 +256,8 @@ fn add_out(c: &mut Criterion) {
     let (av, bv) = (data(M16, 0), data(M16, 7));
     let mut ov = vec![0f32; M16];
     g.bench_function("shaped", |x| x.iter(|| black_box(&a).add_out(black_box(&b), &mut out)));
+    let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    g.bench_function("shaped_2threads", |x| two.install(|| x.iter(|| black_box(&a).add_out(black_box(&b), &mut out))));
     g.bench_function("ndarray", |x| {
         x.iter(|| ndarray::Zip::from(&mut on).and(black_box(&an)).and(black_box(&bn)).for_each(|o, &p, &q| *o = p + q))
     });

@@ -1756,7 +1756,7 @@ impl<D: DataMut, S: Shape> TensorBase<D, S> {
     ) -> Result<(), ShapeError> {
         let ls = src.layout().expand_for_assign(self.layout().sizes())?;
         let ld = *self.layout();
-        crate::kernels::zip_assign(self.data.as_mut_slice(), &ld, src.data.as_slice(), &ls, |d, s| *d = s);
+        crate::kernels::copy_to(self.data.as_mut_slice(), &ld, src.data.as_slice(), &ls);
         Ok(())
     }
     /// [`try_assign`](Self::try_assign), panicking with the error's message.
