@@ -11,8 +11,8 @@
 //! `matmul_threads` (1024 on pools of one and two threads; it runs first, before the global pool
 //! is pinned to one thread), `add_new_1e6` and `add_new_16m` (`&a + &b` into a new tensor),
 //! `add_out_16m` (`a.add_out(&b, &mut out)`, 1.6e7, into a preallocated output), `assign_16m`
-//! (a contiguous copy of 1.6e7), `sum_full` and `sum_axis1` (`[2048, 2048]`, against a loop with
-//! 32 accumulators).
+//! (a contiguous copy of 1.6e7), `sum_full`, `sum_axis1` and `sum_axis0` (`[2048, 2048]` and its
+//! transpose, against loops with 32 accumulators or a vector of running sums).
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use ndarray::{Array1, Array2};
@@ -305,14 +305,31 @@ fn sums(c: &mut Criterion) {
     let av = data(T * T, 0);
     let mut g = group(c, "sum_full", T * T);
     g.bench_function("shaped", |x| x.iter(|| black_box(black_box(&a).sum())));
+    g.bench_function("shaped_transposed", |x| x.iter(|| black_box(black_box(&a).t().sum())));
     g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an).sum())));
     g.bench_function("loop32", |x| x.iter(|| black_box(sum32(black_box(&av)))));
     g.finish();
     let mut g = group(c, "sum_axis1", T * T);
     g.bench_function("shaped", |x| x.iter(|| black_box(black_box(&a).sum_axis::<1>())));
+    g.bench_function("shaped_transposed", |x| x.iter(|| black_box(black_box(&a).t().sum_axis::<0>())));
     g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an).sum_axis(ndarray::Axis(1)))));
     g.bench_function("loop32", |x| {
         x.iter(|| black_box(black_box(&av).chunks_exact(T).map(sum32).collect::<Vec<f32>>()))
+    });
+    g.finish();
+    // Column sums: rows added into a vector of 2048 running sums.
+    let mut g = group(c, "sum_axis0", T * T);
+    g.bench_function("shaped", |x| x.iter(|| black_box(black_box(&a).sum_axis::<0>())));
+    g.bench_function("shaped_transposed", |x| x.iter(|| black_box(black_box(&a).t().sum_axis::<1>())));
+    g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an).sum_axis(ndarray::Axis(0)))));
+    g.bench_function("loop", |x| {
+        x.iter(|| {
+            let mut acc = vec![0f32; T];
+            for row in black_box(&av).chunks_exact(T) {
+                acc.iter_mut().zip(row).for_each(|(s, &e)| *s += e);
+            }
+            black_box(acc)
+        })
     });
     g.finish();
 }

@@ -113,6 +113,63 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 4 } else { 64 }, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Sums, maxima and argmax of permuted and flipped views over every axis and over all of
+    /// them (the row-wise reduction paths: slices of one output, rows of consecutive outputs,
+    /// strided elements) against sums and first maxima computed by hand.
+    #[test]
+    fn reductions_of_permuted_views((sizes, perm, flip) in shape_and_perm()) {
+        let n: usize = sizes.iter().product();
+        // Repeating values, so that argmax has ties (the first one in row-major order wins).
+        let data: Vec<f32> = (0..n).map(|i| ((i * 37) % 11) as f32 - 3.0).collect();
+        let x = Tensor::<f32, DynShape>::from_vec(&sizes, data.clone());
+        let p = x.permute_dyn(&perm).unwrap();
+        let v = match flip { Some(a) => p.flip_dyn(&[a as isize]).unwrap(), None => p };
+        let psizes: Vec<usize> = perm.iter().map(|&p| sizes[p]).collect();
+        let vals: Vec<f32> = indices(&psizes).iter().map(|i| permuted(&data, &sizes, &perm, flip, i)).collect();
+        prop_assert_eq!(v.sum(), vals.iter().map(|&e| e as f64).sum::<f64>() as f32);
+        for ax in 0..psizes.len() {
+            let s = v.sum_axis_dyn(ax as isize).to_vec();
+            let m = v.argmax_axis_dyn(ax as isize).to_vec();
+            let mut osizes = psizes.clone();
+            osizes.remove(ax);
+            for (o, oi) in indices(&osizes).iter().enumerate() {
+                let pst = strides(&psizes);
+                let at = |k: usize| { let mut i = oi.clone(); i.insert(ax, k); vals[i.iter().zip(&pst).map(|(a, b)| a * b).sum::<usize>()] };
+                let col: Vec<f32> = (0..psizes[ax]).map(at).collect();
+                prop_assert_eq!(s[o], col.iter().map(|&e| e as f64).sum::<f64>() as f32);
+                let best = col.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
+                prop_assert_eq!(m[o], col.iter().position(|&e| e == best).unwrap() as i64);
+            }
+        }
+    }
+}
+
+/// A long f32 sum against the f64 one: pairwise lanes keep the error near `log2(n)` roundings,
+/// where a plain running sum drifts by about 1e-3 relative here.
+#[test]
+#[cfg_attr(miri, ignore = "2^22 elements")]
+fn long_sums_are_accurate() {
+    let n = 1 << 22;
+    let data: Vec<f32> = (0..n).map(|i| 1.0 + (i % 1000) as f32 * 1e-3).collect();
+    let exact: f64 = data.iter().map(|&e| e as f64).sum();
+    let x = Tensor::<f32, DynShape>::from_vec(&[2048, 2048], data);
+    for (what, s) in [("full", x.sum()), ("transposed", x.t().sum())] {
+        let rel = ((s as f64 - exact) / exact).abs();
+        assert!(rel < 1e-6, "{what}: {s} against {exact}: relative error {rel:e}");
+    }
+    // Column sums (2048 terms each) read across rows and, through the transpose, along rows.
+    let v = x.to_vec();
+    let want: Vec<f64> = (0..2048).map(|j| (0..2048).map(|i| v[i * 2048 + j] as f64).sum()).collect();
+    for got in [x.sum_axis::<0>().to_vec(), x.t().sum_axis::<1>().to_vec()] {
+        for (g, w) in got.iter().zip(&want) {
+            assert!(((*g as f64 - w) / w).abs() < 1e-6, "{g} against {w}");
+        }
+    }
+}
+
 #[test]
 fn assign_fill_and_map_inplace_through_strided_views() {
     let mut x = Tensor::<f32, Shape![6, 8]>::from_fn(|[i, j]| (i * 8 + j) as f32);

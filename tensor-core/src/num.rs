@@ -189,31 +189,67 @@ macro_rules! int_num {
 }
 int_num!(i8 => i64, i16 => i64, i32 => i64, i64 => i64, isize => i64, u8 => u64, u16 => u64, u32 => u64, u64 => u64, usize => u64);
 
-/// Pairwise summation of a contiguous slice as NumPy does it: blocks of up to 256 elements
-/// summed with 16 vectorised accumulators (16 terms each, as NumPy's 128 with 8), blocks
-/// combined as a binary tree, so the rounding error grows as `O(log n)` instead of `O(n)`.
+/// Pairwise summation of a contiguous slice, as NumPy does it but on 32 lanes at once: the
+/// slice is split in halves down to leaves of 64 terms per lane, each leaf summed with `L`
+/// independent accumulators (32 f32 lanes, eight SSE registers; 16 for f64), and the halves'
+/// lane sums added as a binary tree; the lanes are added together once, at the end. Every lane is
+/// a pairwise sum, so the rounding error grows as `O(log n)` instead of `O(n)`, and the
+/// independent adds hide the add latency: the loop runs at a plain 32-accumulator loop's speed
+/// (`benches/kernels.rs`, `sum_full`).
 fn pairwise<T: Copy, W: num_traits::Float>(s: &[T], cv: impl Fn(T) -> W + Copy) -> W {
-    if s.len() <= 256 {
-        // Sixteen independent sums (four vector registers of f32), combined lane-aligned so
-        // that they stay vectors; then a tree.
-        let mut acc = [W::zero(); 16];
-        let chunks = s.chunks_exact(16);
-        let rest = chunks.remainder();
-        for c in chunks {
-            for k in 0..16 {
-                acc[k] = acc[k] + cv(c[k]);
+    fn lanes<T: Copy, W: num_traits::Float, const L: usize>(s: &[T], cv: impl Fn(T) -> W + Copy) -> W {
+        let cut = s.len() / L * L;
+        let acc = pairwise_lanes::<T, W, L>(&s[..cut], cv);
+        // The lanes as a tree, then the tail (fewer than L elements).
+        let mut w = L;
+        let mut acc = acc;
+        while w > 1 {
+            w /= 2;
+            for k in 0..w {
+                acc[k] = acc[k] + acc[k + w];
             }
         }
-        let mut t = W::zero();
-        for &r in rest {
-            t = t + cv(r);
-        }
-        let q: [W; 8] = core::array::from_fn(|k| acc[k] + acc[k + 8]);
-        let h = [q[0] + q[4], q[1] + q[5], q[2] + q[6], q[3] + q[7]];
-        return ((h[0] + h[2]) + (h[1] + h[3])) + t;
+        s[cut..].iter().fold(acc[0], |a, &x| a + cv(x))
     }
-    let h = s.len() / 2 / 16 * 16;
-    pairwise(&s[..h], cv) + pairwise(&s[h..], cv)
+    if core::mem::size_of::<W>() <= 4 {
+        lanes::<T, W, 32>(s, cv)
+    } else {
+        lanes::<T, W, 16>(s, cv)
+    }
+}
+
+/// Terms per lane in a leaf of [`pairwise`]: each lane's leaf sum is a plain sum of this many
+/// terms (error up to `64 ε` there, then `log2` of the leaf count for the tree). Leaves of 16
+/// terms, as NumPy's, spend a third of the time in the tree's calls and adds.
+const PAIRWISE_TERMS: usize = 128;
+
+/// The lane sums of [`pairwise`]: lane `k` sums elements `k, k + L, k + 2L, ...` of `s`, whose
+/// length is a multiple of `L`.
+fn pairwise_lanes<T: Copy, W: num_traits::Float, const L: usize>(s: &[T], cv: impl Fn(T) -> W + Copy) -> [W; L] {
+    if s.len() <= PAIRWISE_TERMS * L {
+        let mut acc = [W::zero(); L];
+        // Two rows of lanes per step (fewer loop-control instructions per add); then the odd row.
+        let pairs = s.chunks_exact(2 * L);
+        let odd = pairs.remainder();
+        for c in pairs {
+            for k in 0..L {
+                acc[k] = acc[k] + cv(c[k]);
+            }
+            for k in 0..L {
+                acc[k] = acc[k] + cv(c[L + k]);
+            }
+        }
+        for (a, &x) in acc.iter_mut().zip(odd) {
+            *a = *a + cv(x);
+        }
+        return acc;
+    }
+    let h = s.len() / 2 / L * L;
+    let (mut a, b) = (pairwise_lanes::<T, W, L>(&s[..h], cv), pairwise_lanes::<T, W, L>(&s[h..], cv));
+    for k in 0..L {
+        a[k] = a[k] + b[k];
+    }
+    a
 }
 
 /// Kahan's compensated step: `a.0` the sum, `a.1` the running error.

@@ -6,16 +6,17 @@
 //!   each output folds one contiguous slice, with the reducer's slice fast path (pairwise
 //!   summation) and rayon above [`PAR_THRESHOLD`](super::PAR_THRESHOLD) elements.
 //! - **Everything else** (strided views, leading axes): one walk in the input's memory order,
-//!   each element folded into its output's running value, so the memory is read once in order
-//!   whatever the axes. Running sums are Kahan-compensated there, so their error does not grow
-//!   with the number of elements either.
+//!   row by row, so the memory is read once in order whatever the axes: a contiguous row that
+//!   belongs to one output folds as a slice (pairwise sums), a contiguous row of consecutive
+//!   outputs steps them side by side, anything else element by element. Running sums are
+//!   Kahan-compensated there, so their error does not grow with the number of elements either.
 //! - **Inline inputs** ([`small_reduce`]): per output, the reduced elements at constant strides,
 //!   with the running value in a local (no buffer, no allocation).
 //!
 //! The `k` passed to [`Reducer::step`] is the element's row-major index among the reduced
 //! elements of its output (what `argmax` returns).
 use crate::error::ShapeError;
-use crate::layout::{walk, Layout};
+use crate::layout::{walk_rows, Layout};
 use crate::shape::{Shape, MAX_RANK};
 use crate::storage::Element;
 use alloc::vec::Vec;
@@ -26,6 +27,9 @@ pub(crate) trait Reducer<T>: Sync {
     type Acc: Copy + Send;
     /// The result per output.
     type Out: Element;
+    /// Whether [`step`](Self::step) uses the element's index `k` (argmax): otherwise elements
+    /// may be folded in any order, memory order included.
+    const INDEXED: bool = false;
     /// The running value of output `o` (row-major index among the outputs) before any element.
     fn init(&self, o: usize) -> Self::Acc;
     /// Folds element `x`, the `k`-th (row-major) of its output's reduced elements.
@@ -124,7 +128,8 @@ pub(crate) fn reduce<T: Element, R: Reducer<T>>(
         let (mut ao, mut ak) = (1isize, 1isize);
         for i in (0..rank).rev() {
             if mask[i] {
-                sk[i] = ak;
+                // Without indices, all 0: rows of one output then merge across dims.
+                sk[i] = if R::INDEXED { ak } else { 0 };
                 ak *= sizes[i] as isize;
             } else {
                 so[i] = ao;
@@ -133,7 +138,19 @@ pub(crate) fn reduce<T: Element, R: Reducer<T>>(
         }
         let lo = Layout::from_parts(sizes, &so[..rank], 0).expect("accumulation layout of a valid layout");
         let lk = Layout::from_parts(sizes, &sk[..rank], 0).expect("index layout of a valid layout");
-        walk(sizes, [l, &lo, &lk], |[i, o, k]| r.step(&mut acc[o], src[i], k));
+        // Rows in the input's memory order. A contiguous row of one output's elements folds as
+        // a slice (pairwise sums) when its indices run 1, 2, ... or the reducer ignores them; a
+        // contiguous row of consecutive outputs steps them side by side (vectorisable).
+        walk_rows(sizes, [l, &lo, &lk], |[i, o, k], n, [si, so, sk]| match (si, so) {
+            (1, 0) if sk == 1 || !R::INDEXED => acc[o] = r.slice(acc[o], &src[i..i + n], k),
+            (1, 1) if sk == 0 => {
+                for (a, &x) in acc[o..o + n].iter_mut().zip(&src[i..i + n]) {
+                    r.step(a, x, k);
+                }
+            }
+            _ => (0..n)
+                .for_each(|j| r.step(&mut acc[super::at(o, so, j)], src[super::at(i, si, j)], super::at(k, sk, j))),
+        });
     }
     for a in acc {
         out.push(r.finish(a, n)?);

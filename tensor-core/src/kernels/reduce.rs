@@ -186,6 +186,7 @@ impl<const GT: bool> ArgExtreme<GT> {
 impl<T: Num, const GT: bool> Reducer<T> for ArgExtreme<GT> {
     type Acc = (T, usize);
     type Out = i64;
+    const INDEXED: bool = true;
     #[inline(always)]
     fn init(&self, _: usize) -> Self::Acc {
         (T::ZERO, usize::MAX)
