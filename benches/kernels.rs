@@ -8,6 +8,7 @@
 //! (`a += &col`, `[1000, 1000]` and `[1000, 1]`), `assign` (a contiguous copy of 1e6 into an
 //! existing tensor), `assign_strided` (`a.assign(&b.t())`, `[1000, 1000]`), `to_contiguous`
 //! (`x.t().contiguous()`, `[2048, 2048]`), `matmul_{64,256,1024}` (against faer and ndarray),
+//! `matmul_i32_256` and `matmul_f16_256` (integer and half products),
 //! `matmul_threads` (1024 on pools of one and two threads; it runs first, before the global pool
 //! is pinned to one thread), `add_new_1e6` and `add_new_16m` (`&a + &b` into a new tensor),
 //! `add_out_16m` (`a.add_out(&b, &mut out)`, 1.6e7, into a preallocated output), `assign_16m`
@@ -195,6 +196,44 @@ fn matmul(c: &mut Criterion) {
     }
 }
 
+/// Integer and half-precision products at 256: i32 against ndarray's `dot` (a generic loop for
+/// integers) and a plain i-p-j loop; f16 and bf16 (widened to f32 for the f32 kernel) against
+/// f32 itself.
+fn matmul_other(c: &mut Criterion) {
+    const N: usize = 256;
+    let mut g = group(c, "matmul_i32_256", 2 * N * N * N);
+    let ints = |seed: usize| (0..N * N).map(|i| (((i + seed) * 7919) % 201) as i32 - 100).collect::<Vec<i32>>();
+    let (a, b) =
+        (Tensor::<i32, DynShape>::from_vec(&[N, N], ints(0)), Tensor::<i32, DynShape>::from_vec(&[N, N], ints(7)));
+    let (an, bn) = (Array2::from_shape_vec((N, N), ints(0)).unwrap(), Array2::from_shape_vec((N, N), ints(7)).unwrap());
+    let (av, bv) = (ints(0), ints(7));
+    g.bench_function("shaped", |x| x.iter(|| black_box(black_box(&a).matmul(black_box(&b)))));
+    g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an).dot(black_box(&bn)))));
+    g.bench_function("loop", |x| {
+        x.iter(|| {
+            let mut out = vec![0i32; N * N];
+            for (i, row) in out.chunks_exact_mut(N).enumerate() {
+                for p in 0..N {
+                    let s = black_box(&av)[i * N + p];
+                    row.iter_mut()
+                        .zip(&black_box(&bv)[p * N..(p + 1) * N])
+                        .for_each(|(o, &e)| *o = o.wrapping_add(s.wrapping_mul(e)));
+                }
+            }
+            black_box(out)
+        })
+    });
+    g.finish();
+    let mut g = group(c, "matmul_f16_256", 2 * N * N * N);
+    let (a, b) = (dyn_t(N, N, 0), dyn_t(N, N, 7));
+    let (ah, bh) = (a.map(shaped::f16::from_f32), b.map(shaped::f16::from_f32));
+    let (ab, bb) = (a.map(shaped::bf16::from_f32), b.map(shaped::bf16::from_f32));
+    g.bench_function("f32", |x| x.iter(|| black_box(black_box(&a).matmul(black_box(&b)))));
+    g.bench_function("f16", |x| x.iter(|| black_box(black_box(&ah).matmul(black_box(&bh)))));
+    g.bench_function("bf16", |x| x.iter(|| black_box(black_box(&ab).matmul(black_box(&bb)))));
+    g.finish();
+}
+
 /// `a @ b` at 1024 on a pool of one thread and on one of two: shaped and faer.
 fn matmul_threads(c: &mut Criterion) {
     const N: usize = 1024;
@@ -345,6 +384,7 @@ fn one_thread(c: &mut Criterion) {
     assign_strided(c);
     to_contiguous(c);
     matmul(c);
+    matmul_other(c);
     add_new(c);
     add_out(c);
     assign_16m(c);

@@ -147,6 +147,45 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 3 } else { 48 }, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Integer products (wrapping, the blocked loop) of transposed and flipped operands against a
+    /// triple loop; f16 and bf16 products (through the f32 kernel) within one rounding of the
+    /// f32 product.
+    #[test]
+    fn integer_and_half_matmul(m in 1usize..24, k in 1usize..24, n in 1usize..24, ta in any::<bool>(), flip in any::<bool>()) {
+        let av: Vec<i32> = (0..m * k).map(|i| ((i * 7919) % 201) as i32 - 100).collect();
+        let bv: Vec<i32> = (0..k * n).map(|i| ((i * 104_729) % 199) as i32 - 99).collect();
+        // `a` stored as [k, m] and transposed, or as [m, k]; `b`'s columns reversed or not.
+        let a = if ta {
+            let st: Vec<i32> = (0..k * m).map(|f| av[(f % m) * k + f / m]).collect();
+            Tensor::<i32, DynShape>::from_vec(&[k, m], st).t().contiguous().into_owned()
+        } else {
+            Tensor::<i32, DynShape>::from_vec(&[m, k], av.clone())
+        };
+        let a_view = if ta { Tensor::<i32, DynShape>::from_vec(&[k, m], (0..k * m).map(|f| av[(f % m) * k + f / m]).collect()) } else { a.clone() };
+        let b = Tensor::<i32, DynShape>::from_vec(&[k, n], bv.clone());
+        let bf = b.flip_dyn(if flip { &[1][..] } else { &[][..] }).unwrap();
+        let got = if ta { a_view.t().matmul(&bf) } else { a_view.matmul(&bf) }.to_vec();
+        let bat = |p: usize, j: usize| if flip { bv[p * n + (n - 1 - j)] } else { bv[p * n + j] };
+        let want: Vec<i32> = (0..m * n).map(|f| (0..k).map(|p| av[(f / n) * k + p] * bat(p, f % n)).sum()).collect();
+        prop_assert_eq!(&got, &want);
+        prop_assert_eq!(a.matmul(&bf).to_vec(), want);
+        let (af, bff) = (a.map(|v| v as f32 * 0.01), bf.map(|v| v as f32 * 0.01));
+        let want = af.matmul(&bff).to_vec();
+        let h = af.map(shaped::f16::from_f32).matmul(&bff.map(shaped::f16::from_f32)).to_vec();
+        let b16 = af.map(shaped::bf16::from_f32).matmul(&bff.map(shaped::bf16::from_f32)).to_vec();
+        for ((w, h), b) in want.iter().zip(&h).zip(&b16) {
+            // The operands round too (0.01 steps are not exact in f16/bf16): a few units of
+            // each format's epsilon, relative to the terms' size.
+            let scale = 1.0 + w.abs();
+            prop_assert!((h.to_f32() - w).abs() <= 4e-3 * scale, "f16 {} against {}", h, w);
+            prop_assert!((b.to_f32() - w).abs() <= 3e-2 * scale, "bf16 {} against {}", b, w);
+        }
+    }
+}
+
 /// A long f32 sum against the f64 one: pairwise lanes keep the error near `log2(n)` roundings,
 /// where a plain running sum drifts by about 1e-3 relative here.
 #[test]

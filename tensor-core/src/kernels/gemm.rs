@@ -1,7 +1,9 @@
 //! Matrix product on strided operands. f32 and f64 go to faer's `matmul` when faer is compiled in
 //! (features `linalg`, on by default, or `faer`) and to `matrixmultiply` otherwise; both take any
 //! row and column strides, so transposed or sliced views are multiplied in place without a copy.
-//! Other element types use a plain triple loop (integers wrap on overflow, as PyTorch's do).
+//! f16/bf16 go through the f32 kernel (widened, accumulated in f32, rounded once); integers use a
+//! cache-blocked, vectorised loop of our own (no maintained library multiplies integer matrices;
+//! they wrap on overflow, as PyTorch's do).
 use crate::layout::Layout;
 use crate::storage::Element;
 
@@ -42,7 +44,15 @@ pub(crate) fn gemm<T: Gemm>(a: &[T], la: &Layout, b: &[T], lb: &Layout, c: &mut 
     T::gemm_unchecked(a, la, b, lb, c)
 }
 
-fn naive<T: Element + num_traits::WrappingAdd + num_traits::WrappingMul>(
+/// Bytes of `b` rows that [`int_gemm`] keeps in the cache while it sweeps the rows of `a`
+/// (half of a 512 KiB L2).
+const PANEL_BYTES: usize = 1 << 18;
+
+/// Integer products, wrapping as PyTorch's do. No maintained Rust library multiplies integer
+/// matrices (matrixmultiply, faer and gemm are float-only), so this is the loop that a compiler
+/// vectorises: each row of `c` gets `a[i, p] * b[p, ..]` for every `p`, a contiguous row of `b`
+/// read as a slice, over panels of `b` rows that stay in the cache across the rows of `a`.
+fn int_gemm<T: Element + num_traits::WrappingAdd + num_traits::WrappingMul>(
     a: &[T],
     la: &Layout,
     b: &[T],
@@ -51,46 +61,83 @@ fn naive<T: Element + num_traits::WrappingAdd + num_traits::WrappingMul>(
 ) {
     let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
     c.fill(T::ZERO);
-    for i in 0..m {
-        for p in 0..k {
-            let x = a[la.offset_of(&[i, p])];
-            for (j, cij) in c[i * n..(i + 1) * n].iter_mut().enumerate() {
-                *cij = cij.wrapping_add(&x.wrapping_mul(&b[lb.offset_of(&[p, j])]));
+    let sb = lb.strides()[1];
+    let kc = (PANEL_BYTES / n.saturating_mul(core::mem::size_of::<T>()).max(1)).clamp(1, k);
+    for p0 in (0..k).step_by(kc) {
+        for (i, crow) in c.chunks_exact_mut(n).enumerate().take(m) {
+            for p in p0..(p0 + kc).min(k) {
+                let x = a[la.offset_of(&[i, p])];
+                let o = lb.offset_of(&[p, 0]);
+                if sb == 1 {
+                    for (cij, bj) in crow.iter_mut().zip(&b[o..o + n]) {
+                        *cij = cij.wrapping_add(&x.wrapping_mul(bj));
+                    }
+                } else {
+                    for (j, cij) in crow.iter_mut().enumerate() {
+                        *cij = cij.wrapping_add(&x.wrapping_mul(&b[super::at(o, sb, j)]));
+                    }
+                }
             }
         }
     }
 }
 
-macro_rules! naive_gemm {
+macro_rules! int_gemm {
     ($($t:ty),*) => { $(
         impl sealed::GemmImpl for $t {
             fn gemm_unchecked(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
-                naive(a, la, b, lb, c)
+                int_gemm(a, la, b, lb, c)
             }
         }
     )* };
 }
-naive_gemm!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+int_gemm!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
-macro_rules! half_gemm {
-    ($($t:ty),*) => { $(
-        impl sealed::GemmImpl for $t {
-            fn gemm_unchecked(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
-                let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
-                c.fill(<$t>::ZERO);
-                for i in 0..m {
-                    for p in 0..k {
-                        let x = a[la.offset_of(&[i, p])];
-                        for (j, cij) in c[i * n..(i + 1) * n].iter_mut().enumerate() {
-                            *cij += x * b[lb.offset_of(&[p, j])];
-                        }
-                    }
-                }
-            }
+/// f16/bf16 products through the f32 kernel (faer or matrixmultiply): the operands widened to
+/// f32 in one pass each, the product accumulated in f32 and rounded once (PyTorch's CPU half
+/// matmul also accumulates in f32). When the f32 copies cannot be allocated, a direct loop with
+/// f32 accumulation per element gives the same result without them.
+fn half_gemm<T: Element>(
+    a: &[T],
+    la: &Layout,
+    b: &[T],
+    lb: &Layout,
+    c: &mut [T],
+    to: fn(T) -> f32,
+    from: fn(f32) -> T,
+) {
+    let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
+    let wide = |x: &[T], l: &Layout| {
+        let mut w = super::try_vec(l.numel(), 0f32).ok()?;
+        super::map_into(&mut w, x, l, to);
+        Some((w, Layout::contiguous(l.sizes()).ok()?))
+    };
+    if let (Some((a32, la32)), Some((b32, lb32)), Ok(mut c32)) = (wide(a, la), wide(b, lb), super::try_vec(m * n, 0f32))
+    {
+        <f32 as sealed::GemmImpl>::gemm_unchecked(&a32, &la32, &b32, &lb32, &mut c32);
+        for (o, &v) in c.iter_mut().zip(&c32) {
+            *o = from(v);
         }
-    )* };
+        return;
+    }
+    for (i, crow) in c.chunks_exact_mut(n).enumerate().take(m) {
+        for (j, cij) in crow.iter_mut().enumerate() {
+            let dot: f32 = (0..k).map(|p| to(a[la.offset_of(&[i, p])]) * to(b[lb.offset_of(&[p, j])])).sum();
+            *cij = from(dot);
+        }
+    }
 }
-half_gemm!(half::f16, half::bf16);
+
+impl sealed::GemmImpl for half::f16 {
+    fn gemm_unchecked(a: &[Self], la: &Layout, b: &[Self], lb: &Layout, c: &mut [Self]) {
+        half_gemm(a, la, b, lb, c, half::f16::to_f32, half::f16::from_f32)
+    }
+}
+impl sealed::GemmImpl for half::bf16 {
+    fn gemm_unchecked(a: &[Self], la: &Layout, b: &[Self], lb: &Layout, c: &mut [Self]) {
+        half_gemm(a, la, b, lb, c, half::bf16::to_f32, half::bf16::from_f32)
+    }
+}
 
 #[cfg(not(any(feature = "faer", feature = "linalg")))]
 macro_rules! blas_gemm {
