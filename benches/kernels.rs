@@ -373,6 +373,38 @@ fn sums(c: &mut Criterion) {
     g.finish();
 }
 
+/// One thread against two for each kind of contiguous kernel over sizes around the thresholds
+/// (`kernels::PAR_THRESHOLD`, `PAR_REDUCE_THRESHOLD`, `PAR_COPY_THRESHOLD`): `add` (`&a + &b`
+/// into a new tensor), `exp` (a costly element-wise function), `sum`, `assign`.
+fn threads(c: &mut Criterion) {
+    let pools: Vec<_> =
+        [1usize, 2].iter().map(|&t| (t, rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap())).collect();
+    for kind in ["add", "exp", "sum", "assign"] {
+        let mut g = c.benchmark_group(format!("threads_{kind}"));
+        g.measurement_time(Duration::from_millis(1200)).warm_up_time(Duration::from_millis(300)).sample_size(20);
+        let big: &[u32] = if kind == "exp" { &[] } else { &[22, 24] };
+        for &log2 in [12u32, 14, 15, 16, 17, 18, 19, 20].iter().chain(big) {
+            let n = 1usize << log2;
+            let a = Tensor::<f32, DynShape>::from_vec(&[n], data(n, 0));
+            let b = Tensor::<f32, DynShape>::from_vec(&[n], data(n, 7));
+            let mut o = Tensor::<f32, DynShape>::zeros_sized(&[n]);
+            g.throughput(Throughput::Elements(n as u64));
+            for (t, pool) in &pools {
+                let id = criterion::BenchmarkId::new(format!("{t}thread"), format!("2^{log2}"));
+                g.bench_function(id, |x| {
+                    pool.install(|| match kind {
+                        "add" => x.iter(|| black_box(black_box(&a) + black_box(&b))),
+                        "exp" => x.iter(|| black_box(black_box(&a).exp())),
+                        "sum" => x.iter(|| black_box(black_box(&a).sum())),
+                        _ => x.iter(|| o.assign(black_box(&b))),
+                    })
+                });
+            }
+        }
+        g.finish();
+    }
+}
+
 fn one_thread(c: &mut Criterion) {
     // The kernels decide on threads from the current pool: one thread keeps every run serial.
     let _ = rayon::ThreadPoolBuilder::new().num_threads(1).build_global();
@@ -391,5 +423,5 @@ fn one_thread(c: &mut Criterion) {
     sums(c);
 }
 
-criterion_group!(benches, matmul_threads, one_thread);
+criterion_group!(benches, matmul_threads, threads, one_thread);
 criterion_main!(benches);

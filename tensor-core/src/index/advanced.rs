@@ -88,7 +88,7 @@ macro_rules! int_elem {
             fn apply<const FRONT: bool, A: AdvSink, D: Data<Elem = Self>, SI: Shape>(t: &TensorBase<D, SI>, cx: &mut SliceCx<A>)
                 -> Result<(), ShapeError> {
                 let first = cx.take::<FRONT>(1)?;
-                let index = kernels::map(t.storage(), t.layout(), |v: $t| v.to_index())?;
+                let index = kernels::map(t.storage(), t.layout(), |v: $t| v.to_index(), kernels::PAR_THRESHOLD)?;
                 // `isize::MAX` is out of bounds for every dim; it also stands for values that do not
                 // fit `isize`, so the error names the value as given.
                 if let Some(p) = index.iter().position(|&i| i == isize::MAX) {

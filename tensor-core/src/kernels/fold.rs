@@ -4,7 +4,7 @@
 //!
 //! - **Contiguous input reduced over trailing axes** (whole-tensor reductions, the last axis):
 //!   each output folds one contiguous slice, with the reducer's slice fast path (pairwise
-//!   summation) and rayon above [`PAR_THRESHOLD`](super::PAR_THRESHOLD) elements.
+//!   summation) and rayon from [`PAR_REDUCE_THRESHOLD`](super::PAR_REDUCE_THRESHOLD) elements.
 //! - **Everything else** (strided views, leading axes): one walk in the input's memory order,
 //!   row by row, so the memory is read once in order whatever the axes: a contiguous row that
 //!   belongs to one output folds as a slice (pairwise sums), a contiguous row of consecutive
@@ -161,7 +161,7 @@ pub(crate) fn reduce<T: Element, R: Reducer<T>>(
 /// Folds a contiguous run of one output's elements, split over rayon's threads when long.
 fn fold_slice<T: Element, R: Reducer<T>>(r: &R, a: R::Acc, s: &[T]) -> R::Acc {
     #[cfg(feature = "rayon")]
-    if super::parallel(s.len()) {
+    if super::parallel_from(s.len(), super::PAR_REDUCE_THRESHOLD) {
         use rayon::prelude::*;
         const CHUNK: usize = 1 << 14;
         let parts: Vec<R::Acc> =

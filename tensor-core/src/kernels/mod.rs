@@ -34,18 +34,43 @@ pub(crate) use gemm::gemm;
 pub use gemm::Gemm;
 pub(crate) use index::{gather_offsets, mask_coords};
 
-/// Element count at which contiguous element-wise kernels split the work across rayon's pool.
-/// Measured with `benches/ops.rs` (`threshold` group, f32 add, 2 cores): rayon was 1.4-1.6x
-/// slower than the serial loop at 2^17 elements, even at 2^18, and 1.3-1.65x faster from 2^19.
-pub const PAR_THRESHOLD: usize = 1 << 19;
+/// Element count from which contiguous element-wise kernels of cheap operations (`+`, `*`,
+/// comparisons, `abs`, `map`, their `_out` forms) split the work across rayon's pool.
+/// Measured with `benches/kernels.rs` (`threads_add`, f32 `&a + &b`, two threads against one on
+/// 2 cores): 0.99x at 2^16 elements, 1.63x at 2^17, 1.82x at 2^18 (2^12: 0.12x, the hand-off
+/// costs about 6 µs).
+pub const PAR_THRESHOLD: usize = 1 << 17;
 
-/// Whether a contiguous kernel over `n` elements should split the work across rayon's pool: above
-/// the threshold, and only when the current pool has more than one thread (a hand-off to a
-/// single worker costs time and gains nothing).
+/// The same for the float functions (`exp`, `ln`, `sin`, `tanh`, `gelu`, `powf`, ... and their
+/// `_out` forms), which cost tens of cycles per element: `threads_exp` measured 1.78x at 2^14
+/// elements in both runs and 1.5-2.0x above (at 2^12, 1.69x in one run and 0.93x in the other).
+pub const PAR_MATH_THRESHOLD: usize = 1 << 14;
+
+/// Element count from which a contiguous reduction of one output (a sum, a maximum, a norm) splits
+/// across rayon's pool: `threads_sum` measured 1.01x at 2^16, 1.11x at 2^17, 1.53x at 2^18 and
+/// 1.65-1.8x above.
+pub const PAR_REDUCE_THRESHOLD: usize = 1 << 17;
+
+/// Element count from which a contiguous copy (`assign`, `copy_from`) splits across rayon's pool,
+/// one piece per thread: `threads_assign` measured 1.66x at 2^18, 1.8-2.0x to 2^22, 1.2x at
+/// 2^24. Below it, `memcpy` alone (whose speed on this machine also depends on the distance
+/// between source and destination modulo 4 KiB).
+pub const PAR_COPY_THRESHOLD: usize = 1 << 18;
+
+/// Whether a contiguous kernel over `n` elements should split the work across rayon's pool: from
+/// the kind's `threshold` on, and only when the current pool has more than one thread (a hand-off
+/// to a single worker costs time and gains nothing).
+#[cfg(feature = "rayon")]
+#[inline]
+pub(crate) fn parallel_from(n: usize, threshold: usize) -> bool {
+    n >= threshold && rayon::current_num_threads() > 1
+}
+
+/// [`parallel_from`] for element-wise kernels ([`PAR_THRESHOLD`]).
 #[cfg(feature = "rayon")]
 #[inline]
 pub(crate) fn parallel(n: usize) -> bool {
-    n >= PAR_THRESHOLD && rayon::current_num_threads() > 1
+    parallel_from(n, PAR_THRESHOLD)
 }
 
 /// An empty vector with room for `n` elements, or [`ShapeError::Alloc`] when the allocator cannot
@@ -120,7 +145,7 @@ pub(crate) fn contiguous_slice<'a, T>(data: &'a [T], l: &Layout) -> Option<&'a [
 
 /// The tensor's elements in row-major order, in a new buffer.
 pub(crate) fn to_vec<T: Element>(src: &[T], l: &Layout) -> Result<Vec<T>, ShapeError> {
-    map(src, l, |x| x)
+    map(src, l, |x| x, PAR_COPY_THRESHOLD)
 }
 
 /// `f` applied to every element, in a new row-major buffer.
@@ -128,12 +153,13 @@ pub(crate) fn map<T: Element, U: Element>(
     src: &[T],
     l: &Layout,
     f: impl Fn(T) -> U + Sync + Send,
+    threshold: usize,
 ) -> Result<Vec<U>, ShapeError> {
     let n = l.numel();
     let mut out = try_with_capacity(n)?;
     if let Some(s) = contiguous_slice(src, l) {
         #[cfg(feature = "rayon")]
-        if parallel(s.len()) {
+        if parallel_from(s.len(), threshold) {
             use rayon::prelude::*;
             // The capacity is already there: `par_extend` writes in place without reallocating.
             out.par_extend(s.par_iter().map(|&x| f(x)));
@@ -314,13 +340,14 @@ pub(crate) fn map_out<T: Element, U: Element, O: OutData<U>>(
     src: &[T],
     l: &Layout,
     f: impl Fn(T) -> U + Sync + Send,
+    threshold: usize,
 ) -> Result<O, ShapeError> {
     if O::INLINE {
         let mut o = O::zeroed(l.numel())?;
         map_into(o.as_mut_slice(), src, l, f);
         Ok(o)
     } else {
-        Ok(O::from_vec(map(src, l, f)?))
+        Ok(O::from_vec(map(src, l, f, threshold)?))
     }
 }
 
@@ -439,6 +466,7 @@ pub(crate) fn map_to<T: Element, U: Element>(
     src: &[T],
     l: &Layout,
     f: impl Fn(T) -> U + Sync + Send,
+    threshold: usize,
 ) {
     debug_assert_eq!(ld.sizes(), l.sizes());
     let n = ld.numel();
@@ -448,7 +476,7 @@ pub(crate) fn map_to<T: Element, U: Element>(
     if ld.is_contiguous() {
         let out = &mut dst[ld.offset()..ld.offset() + n];
         #[cfg(feature = "rayon")]
-        if let (true, Some(x)) = (parallel(n), contiguous_slice(src, l)) {
+        if let (true, Some(x)) = (parallel_from(n, threshold), contiguous_slice(src, l)) {
             use rayon::prelude::*;
             out.par_chunks_mut(PAR_CHUNK).zip(x.par_chunks(PAR_CHUNK)).for_each(|(o, x)| {
                 o.iter_mut().zip(x).for_each(|(r, &v)| *r = f(v));
@@ -475,10 +503,20 @@ pub(crate) fn copy_to<T: Element>(dst: &mut [T], ld: &Layout, src: &[T], ls: &La
         return;
     }
     if let (true, Some(s)) = (ld.is_contiguous(), contiguous_slice(src, ls)) {
-        dst[ld.offset()..ld.offset() + s.len()].copy_from_slice(s);
+        let d = &mut dst[ld.offset()..ld.offset() + s.len()];
+        #[cfg(feature = "rayon")]
+        if parallel_from(s.len(), PAR_COPY_THRESHOLD) {
+            use rayon::prelude::*;
+            // One piece per thread: `memcpy` of large pieces (non-temporal stores) beats many
+            // small ones (`rep movsb`, slow on some CPUs for some alignments).
+            let piece = s.len().div_ceil(rayon::current_num_threads());
+            d.par_chunks_mut(piece).zip(s.par_chunks(piece)).for_each(|(d, s)| d.copy_from_slice(s));
+            return;
+        }
+        d.copy_from_slice(s);
         return;
     }
-    map_to(dst, ld, src, ls, |x| x)
+    map_to(dst, ld, src, ls, |x| x, usize::MAX)
 }
 
 /// `f(&mut dst, src)` for every element of `ld`; `ls` must already be expanded to `ld`'s sizes.

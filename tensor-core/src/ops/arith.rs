@@ -466,15 +466,26 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
             small::map(out.as_mut_slice(), self.data.as_slice(), f);
             return Ok(TensorBase::from_lay(out, LayoutRepr::row_major::<S>(|| Ok(S::ROW_MAJOR))?));
         }
-        self.map_general(f)
+        self.map_general(f, kernels::PAR_THRESHOLD)
+    }
+
+    /// [`par_map`](Self::par_map) of a float function (`exp`, `sin`, ...): rayon from
+    /// [`PAR_MATH_THRESHOLD`](kernels::PAR_MATH_THRESHOLD), since each element costs tens of cycles.
+    #[track_caller]
+    pub(crate) fn par_map_math<U: Element>(&self, f: impl Fn(D::Elem) -> U + Sync + Send) -> OutTensor<D, U, S> {
+        if const { D::INLINE && small::is_static::<S>() } {
+            return self.par_map(f);
+        }
+        self.map_general(f, kernels::PAR_MATH_THRESHOLD).or_panic()
     }
 
     /// [`try_par_map`](Self::try_par_map) through the shape-erased kernel.
     fn map_general<U: Element>(
         &self,
         f: impl Fn(D::Elem) -> U + Sync + Send,
+        threshold: usize,
     ) -> Result<OutTensor<D, U, S>, ShapeError> {
         let lay = LayoutRepr::try_from_layout::<S>(Layout::contiguous(self.sizes())?)?;
-        Ok(TensorBase::from_lay(kernels::map_out(self.data.as_slice(), self.layout(), f)?, lay))
+        Ok(TensorBase::from_lay(kernels::map_out(self.data.as_slice(), self.layout(), f, threshold)?, lay))
     }
 }

@@ -122,13 +122,25 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: AssignShape<SO>,
     {
+        self.map_out_from(out, f, kernels::PAR_THRESHOLD)
+    }
+    /// [`try_map_out`](Self::try_map_out) splitting across rayon's pool from `threshold` elements.
+    pub(crate) fn map_out_from<DO: DataMut, SO: Shape>(
+        &self,
+        out: &mut TensorBase<DO, SO>,
+        f: impl Fn(D::Elem) -> DO::Elem + Sync + Send,
+        threshold: usize,
+    ) -> Result<(), ShapeError>
+    where
+        S: AssignShape<SO>,
+    {
         if const { D::INLINE && DO::INLINE && small::same_static::<S, SO>() } {
             small::map(out.data.as_mut_slice(), self.data.as_slice(), f);
             return Ok(());
         }
         let ld = *out.layout();
         let ls = self.layout().expand_for_assign(ld.sizes())?;
-        kernels::map_to(out.data.as_mut_slice(), &ld, self.data.as_slice(), &ls, f);
+        kernels::map_to(out.data.as_mut_slice(), &ld, self.data.as_slice(), &ls, f, threshold);
         Ok(())
     }
     /// [`try_map_out`](Self::try_map_out), panicking with the error's message.
@@ -238,7 +250,7 @@ pub(crate) use binary_out;
 
 /// The `_out` forms of unary element-wise methods: `$m(&self, &mut out)` and its `try_` form.
 macro_rules! unary_out {
-    ($bound:path; $($m:ident, $try_m:ident, $plain:ident, $out:ty, |$x:ident $(, $p:ident: $pt:ty)*| $body:expr;)*) => {
+    ($bound:path, $threshold:expr; $($m:ident, $try_m:ident, $plain:ident, $out:ty, |$x:ident $(, $p:ident: $pt:ty)*| $body:expr;)*) => {
         /// `_out` forms: the result written into an existing tensor (see [`crate::ops::out`]).
         impl<D: Data, S: Shape> TensorBase<D, S>
         where
@@ -253,7 +265,7 @@ macro_rules! unary_out {
                 where
                     S: $crate::shape::AssignShape<SO>,
                 {
-                    self.try_map_out(out, move |$x: D::Elem| $body)
+                    self.map_out_from(out, move |$x: D::Elem| $body, $threshold)
                 }
                 #[doc = concat!("[`", stringify!($try_m), "`](Self::", stringify!($try_m), "), panicking with the error's message.")]
                 #[track_caller]

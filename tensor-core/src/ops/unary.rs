@@ -40,7 +40,7 @@ macro_rules! float_fns {
                 #[doc = "When the result cannot be allocated."]
                 #[track_caller]
                 pub fn $name(&self) -> OutTensor<D, D::Elem, S> {
-                    self.par_map(|$x: D::Elem| $body)
+                    self.par_map_math(|$x: D::Elem| $body)
                 }
                 #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), ") in place (PyTorch `", $torch, "_`).")]
                 pub fn $name_(&mut self)
@@ -51,7 +51,7 @@ macro_rules! float_fns {
                 }
             )*
         }
-        crate::ops::out::unary_out! { Float; $($name_out, $try_name_out, $name, D::Elem, |$x| $body;)* }
+        crate::ops::out::unary_out! { Float, kernels::PAR_MATH_THRESHOLD; $($name_out, $try_name_out, $name, D::Elem, |$x| $body;)* }
     };
 }
 
@@ -102,7 +102,7 @@ where
     /// Element-wise `x^n` for an integer `n` (PyTorch `pow` with an int exponent).
     #[track_caller]
     pub fn powi(&self, n: i32) -> OutTensor<D, D::Elem, S> {
-        self.par_map(move |x| x.powi(n))
+        self.par_map_math(move |x| x.powi(n))
     }
     /// [`powi`](Self::powi) in place.
     pub fn powi_(&mut self, n: i32)
@@ -115,7 +115,7 @@ where
     /// non-integer `p`).
     #[track_caller]
     pub fn powf(&self, p: D::Elem) -> OutTensor<D, D::Elem, S> {
-        self.par_map(move |x| x.powf(p))
+        self.par_map_math(move |x| x.powf(p))
     }
     /// [`powf`](Self::powf) in place.
     pub fn powf_(&mut self, p: D::Elem)
@@ -226,14 +226,17 @@ where
     }
 }
 
-crate::ops::out::unary_out! { Float;
+crate::ops::out::unary_out! { Float, kernels::PAR_MATH_THRESHOLD;
     powi_out, try_powi_out, powi, D::Elem, |x, n: i32| x.powi(n);
     powf_out, try_powf_out, powf, D::Elem, |x, p: D::Elem| x.powf(p);
+}
+
+crate::ops::out::unary_out! { Float, kernels::PAR_THRESHOLD;
     is_nan_out, try_is_nan_out, is_nan, bool, |x| x.is_nan();
     is_finite_out, try_is_finite_out, is_finite, bool, |x| x.is_finite();
 }
 
-crate::ops::out::unary_out! { Num;
+crate::ops::out::unary_out! { Num, kernels::PAR_THRESHOLD;
     abs_out, try_abs_out, abs, D::Elem, |x| Num::abs(x);
     signum_out, try_signum_out, signum, D::Elem, |x| Num::signum(x);
     clamp_out, try_clamp_out, clamp, D::Elem, |x, lo: D::Elem, hi: D::Elem| Num::min(Num::max(x, lo), hi);
