@@ -734,79 +734,124 @@ pub(crate) fn walk<const K: usize>(sizes: &[usize], layouts: [&Layout; K], mut f
 /// As [`walk`], one call per row of the innermost (merged) loop instead of per element:
 /// `f(first, n, strides)` covers the elements `first[k] + i * strides[k]` for `i < n` of each
 /// operand `k`. Kernels pick a loop for the row from its strides (all 1: slices the compiler
-/// vectorises; 0: a broadcast value), which the per-element form cannot.
+/// vectorises; 0: a broadcast value), which the per-element form cannot. Kernels whose row body
+/// is large iterate [`Rows`] themselves, so that the body is inlined into their loop.
 pub(crate) fn walk_rows<const K: usize>(
     sizes: &[usize],
     layouts: [&Layout; K],
     mut f: impl FnMut([usize; K], usize, [isize; K]),
 ) {
-    if sizes.contains(&0) {
-        return;
+    for (first, n, st) in Rows::new(sizes, layouts) {
+        f(first, n, st)
     }
-    // Collect the dims that move (size > 1), then order them by operand 0's stride.
-    let mut dims: [(usize, [isize; K]); MAX_RANK] = [(1, [0; K]); MAX_RANK];
-    let mut r = 0;
-    for (d, &n) in sizes.iter().enumerate() {
-        if n != 1 {
-            dims[r] = (n, core::array::from_fn(|k| layouts[k].strides[d]));
-            r += 1;
+}
+
+/// The rows of [`walk_rows`] as an iterator: `(first, n, strides)` per row of the innermost
+/// (merged) loop, rows in the order of operand 0's strides (largest outermost), dims that every
+/// operand steps through evenly coalesced.
+pub(crate) struct Rows<const K: usize> {
+    /// The outer (merged) dims: size and each operand's stride.
+    outer: [(usize, [isize; K]); MAX_RANK],
+    /// How many of `outer` are used.
+    m: usize,
+    /// The row length and strides.
+    inner: (usize, [isize; K]),
+    /// The odometer over the outer dims, and the offsets of the next row.
+    idx: [usize; MAX_RANK],
+    off: [isize; K],
+    /// No rows left.
+    done: bool,
+}
+
+impl<const K: usize> Rows<K> {
+    /// The rows of `K` layouts over common `sizes` (each layout's strides for `sizes`).
+    #[inline]
+    pub(crate) fn new(sizes: &[usize], layouts: [&Layout; K]) -> Self {
+        let base: [isize; K] = core::array::from_fn(|k| layouts[k].offset as isize);
+        let mut rows = Rows {
+            outer: [(1, [0; K]); MAX_RANK],
+            m: 0,
+            inner: (1, [0; K]),
+            idx: [0; MAX_RANK],
+            off: base,
+            done: false,
+        };
+        if sizes.contains(&0) {
+            rows.done = true;
+            return rows;
         }
-    }
-    let dims = &mut dims[..r];
-    // Stable insertion sort: descending |stride| of operand 0 (row-major kept on ties).
-    for i in 1..dims.len() {
-        let mut j = i;
-        while j > 0 && dims[j - 1].1[0].unsigned_abs() < dims[j].1[0].unsigned_abs() {
-            dims.swap(j - 1, j);
-            j -= 1;
-        }
-    }
-    // Coalesce: dim i and i+1 merge when every operand steps over i+1 exactly into i.
-    let mut merged: [(usize, [isize; K]); MAX_RANK] = [(1, [0; K]); MAX_RANK];
-    let mut m = 0;
-    for &(n, st) in dims.iter() {
-        if m > 0 {
-            let (pn, pst) = merged[m - 1];
-            if (0..K).all(|k| pst[k] == st[k] * n as isize) {
-                merged[m - 1] = (pn * n, st);
-                continue;
+        // Collect the dims that move (size > 1), then order them by operand 0's stride.
+        let mut dims: [(usize, [isize; K]); MAX_RANK] = [(1, [0; K]); MAX_RANK];
+        let mut r = 0;
+        for (d, &n) in sizes.iter().enumerate() {
+            if n != 1 {
+                dims[r] = (n, core::array::from_fn(|k| layouts[k].strides[d]));
+                r += 1;
             }
         }
-        merged[m] = (n, st);
-        m += 1;
+        let dims = &mut dims[..r];
+        // Stable insertion sort: descending |stride| of operand 0 (row-major kept on ties).
+        for i in 1..dims.len() {
+            let mut j = i;
+            while j > 0 && dims[j - 1].1[0].unsigned_abs() < dims[j].1[0].unsigned_abs() {
+                dims.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        // Coalesce: dim i and i+1 merge when every operand steps over i+1 exactly into i.
+        let mut merged: [(usize, [isize; K]); MAX_RANK] = [(1, [0; K]); MAX_RANK];
+        let mut m = 0;
+        for &(n, st) in dims.iter() {
+            if m > 0 {
+                let (pn, pst) = merged[m - 1];
+                if (0..K).all(|k| pst[k] == st[k] * n as isize) {
+                    merged[m - 1] = (pn * n, st);
+                    continue;
+                }
+            }
+            merged[m] = (n, st);
+            m += 1;
+        }
+        if m > 0 {
+            rows.inner = merged[m - 1];
+            rows.m = m - 1;
+            rows.outer[..m - 1].copy_from_slice(&merged[..m - 1]);
+        }
+        rows
     }
-    let base: [isize; K] = core::array::from_fn(|k| layouts[k].offset as isize);
-    if m == 0 {
-        f(base.map(|o| o as usize), 1, [0; K]);
-        return;
-    }
-    let (inner_n, inner_st) = merged[m - 1];
-    let outer = &merged[..m - 1];
-    let mut idx = [0usize; MAX_RANK];
-    let mut off = base;
-    loop {
+}
+
+impl<const K: usize> Iterator for Rows<K> {
+    type Item = ([usize; K], usize, [isize; K]);
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
         // Every row start is an element of its layout: inside the buffer (the layout invariant).
-        f(off.map(|v| v as usize), inner_n, inner_st);
+        let row = (self.off.map(|v| v as usize), self.inner.0, self.inner.1);
         // Odometer over the outer dims.
-        let mut d = outer.len();
+        let mut d = self.m;
         loop {
             if d == 0 {
-                return;
-            }
-            d -= 1;
-            idx[d] += 1;
-            let (n, st) = outer[d];
-            for (o, s) in off.iter_mut().zip(st) {
-                *o += s;
-            }
-            if idx[d] < n {
+                self.done = true;
                 break;
             }
-            for (o, s) in off.iter_mut().zip(st) {
+            d -= 1;
+            self.idx[d] += 1;
+            let (n, st) = self.outer[d];
+            for (o, s) in self.off.iter_mut().zip(st) {
+                *o += s;
+            }
+            if self.idx[d] < n {
+                break;
+            }
+            for (o, s) in self.off.iter_mut().zip(st) {
                 *o -= s * n as isize;
             }
-            idx[d] = 0;
+            self.idx[d] = 0;
         }
+        Some(row)
     }
 }
 

@@ -10,7 +10,7 @@
 //! is allocated fallibly (`try_vec`), so the `try_` forms return [`ShapeError::Alloc`] instead
 //! of aborting when memory runs out.
 use crate::error::ShapeError;
-use crate::layout::{walk_rows, Layout};
+use crate::layout::{walk_rows, Layout, Rows};
 use crate::storage::{Element, OutData};
 use alloc::vec::Vec;
 
@@ -395,22 +395,37 @@ pub(crate) fn zip<A: Element, B: Element, C: Element>(
     }
     // The output's rows come in order (operand 0 is row-major, so `walk_rows` visits it so):
     // each row extends the vector, with no zero fill before it.
-    walk_rows(la.sizes(), [&row_major(la), la, lb], |[o, i, j], n, [_, sa, sb]| {
+    for ([o, i, j], n, [_, sa, sb]) in Rows::new(la.sizes(), [&row_major(la), la, lb]) {
         debug_assert_eq!(o, out.len());
-        match (sa, sb) {
-            (1, 1) => out.extend(a[i..i + n].iter().zip(&b[j..j + n]).map(|(&p, &q)| f(p, q))),
-            (1, 0) => {
-                let q = b[j];
-                out.extend(a[i..i + n].iter().map(|&p| f(p, q)));
-            }
-            (0, 1) => {
-                let p = a[i];
-                out.extend(b[j..j + n].iter().map(|&q| f(p, q)));
-            }
-            _ => out.extend((0..n).map(|k| f(a[at(i, sa, k)], b[at(j, sb, k)]))),
-        }
-    });
+        extend_row(&mut out, [i, j], n, [sa, sb], a, b, &f)
+    }
     Ok(out)
+}
+
+/// One row of [`zip`]: `out` extended by `f(a[.], b[.])`, with a loop the compiler vectorises for
+/// contiguous and broadcast rows. Always inlined into the kernel's loop over [`Rows`].
+#[inline(always)]
+fn extend_row<A: Element, B: Element, C>(
+    out: &mut Vec<C>,
+    [i, j]: [usize; 2],
+    n: usize,
+    [sa, sb]: [isize; 2],
+    a: &[A],
+    b: &[B],
+    f: &impl Fn(A, B) -> C,
+) {
+    match (sa, sb) {
+        (1, 1) => out.extend(a[i..i + n].iter().zip(&b[j..j + n]).map(|(&p, &q)| f(p, q))),
+        (1, 0) => {
+            let q = b[j];
+            out.extend(a[i..i + n].iter().map(|&p| f(p, q)));
+        }
+        (0, 1) => {
+            let p = a[i];
+            out.extend(b[j..j + n].iter().map(|&q| f(p, q)));
+        }
+        _ => out.extend((0..n).map(|k| f(a[at(i, sa, k)], b[at(j, sb, k)]))),
+    }
 }
 
 /// `dst[ld] = f(a, b)` for every element of the (any-strided) layout `ld`, with `la` and `lb`
