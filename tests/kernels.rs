@@ -147,6 +147,9 @@ proptest! {
     }
 }
 
+/// Matrix sizes of `integer_and_half_matmul` (small under Miri, where faer's kernels are slow).
+const DIM: usize = if cfg!(miri) { 6 } else { 24 };
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 3 } else { 48 }, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -154,7 +157,7 @@ proptest! {
     /// triple loop; f16 and bf16 products (through the f32 kernel) within one rounding of the
     /// f32 product.
     #[test]
-    fn integer_and_half_matmul(m in 1usize..24, k in 1usize..24, n in 1usize..24, ta in any::<bool>(), flip in any::<bool>()) {
+    fn integer_and_half_matmul(m in 1usize..DIM, k in 1usize..DIM, n in 1usize..DIM, ta in any::<bool>(), flip in any::<bool>()) {
         let av: Vec<i32> = (0..m * k).map(|i| ((i * 7919) % 201) as i32 - 100).collect();
         let bv: Vec<i32> = (0..k * n).map(|i| ((i * 104_729) % 199) as i32 - 99).collect();
         // `a` stored as [k, m] and transposed, or as [m, k]; `b`'s columns reversed or not.
@@ -252,9 +255,10 @@ fn out_forms() {
     a.neg_out(&mut out);
     assert_eq!(out.to_vec(), (-&a).to_vec());
     a.exp_out(&mut out);
-    assert_eq!(out.to_vec(), a.exp().to_vec());
+    // Within an ulp or two: Miri perturbs each libm result a little.
+    assert!(out.to_vec().iter().zip(a.exp().to_vec()).all(|(x, y)| (x - y).abs() <= 1e-6 * y.abs()));
     a.powi_out(2, &mut out);
-    assert_eq!(out.to_vec(), [1.0, 4.0, 9.0, 16.0, 25.0, 36.0]);
+    assert!(out.to_vec().iter().zip([1.0, 4.0, 9.0, 16.0, 25.0, 36.0]).all(|(x, y)| (x - y).abs() <= 1e-5 * y));
     // Into a transposed view: out[j, i] = a[i, j] * 10.
     let mut tb = Tensor::<f32, Shape![3, 2]>::zeros();
     a.mul_out(10.0, &mut tb.t_mut());
