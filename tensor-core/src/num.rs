@@ -95,7 +95,7 @@ pub trait Num: Element + PartialOrd + sealed::Sealed {
     #[doc(hidden)]
     fn acc_slice(s: &[Self]) -> Self::Acc;
     /// Adds the rows of `rows` (row-major, `acc.len()` elements each) into `acc` element-wise:
-    /// blocks of 16 rows summed plainly (vectorised) and each block added with compensation.
+    /// blocks of 64 rows summed plainly (vectorised) and each block added with compensation.
     #[doc(hidden)]
     fn acc_rows(acc: &mut [Self::Acc], rows: &[Self]);
     /// The smallest value (`-inf` for floats): the start of a running maximum.
@@ -252,6 +252,17 @@ fn pairwise_lanes<T: Copy, W: num_traits::Float, const L: usize>(s: &[T], cv: im
     a
 }
 
+/// Rows summed plainly per block in [`Num::acc_rows`] before one compensated add: as the leaves
+/// of the pairwise sums, an error of up to `64 ε` per block, and the compensated adds cost a
+/// sixty-fourth of the rows.
+const ROW_BLOCK: usize = 64;
+
+/// A zeroed work array of `n` elements for [`Num::acc_rows`], or an error when it cannot be
+/// allocated.
+fn kernels_vec<W: Copy + num_traits::Zero>(n: usize) -> Result<alloc::vec::Vec<W>, crate::ShapeError> {
+    crate::kernels::try_vec(n, W::zero())
+}
+
 /// Kahan's compensated step: `a.0` the sum, `a.1` the running error.
 #[inline(always)]
 fn kahan<W: num_traits::Float>(a: &mut (W, W), x: W) {
@@ -289,17 +300,38 @@ macro_rules! float_num {
                 if inner == 0 {
                     return;
                 }
-                let mut block = alloc::vec![0.0 as $w; inner];
-                for chunk in rows.chunks(16 * inner) {
+                // Blocks of ROW_BLOCK rows summed plainly (vectorised), each block added to the
+                // running sums with compensation; sums and errors kept as two arrays meanwhile,
+                // so that the compensated adds vectorise too.
+                let (Ok(mut block), Ok(mut sum), Ok(mut err)) =
+                    (kernels_vec(inner), kernels_vec(inner), kernels_vec(inner))
+                else {
+                    // No room for the work arrays: compensated adds row by row, in place.
+                    for row in rows.chunks_exact(inner) {
+                        for (a, &x) in acc.iter_mut().zip(row) {
+                            kahan(a, $to(x));
+                        }
+                    }
+                    return;
+                };
+                for (k, a) in acc.iter().enumerate() {
+                    (sum[k], err[k]) = *a;
+                }
+                for chunk in rows.chunks(ROW_BLOCK * inner) {
                     block.fill(0.0);
                     for row in chunk.chunks_exact(inner) {
                         for (b, &x) in block.iter_mut().zip(row) {
                             *b += $to(x);
                         }
                     }
-                    for (a, &b) in acc.iter_mut().zip(&block) {
-                        kahan(a, b);
+                    for ((s, e), &b) in sum.iter_mut().zip(err.iter_mut()).zip(&block) {
+                        let mut a = (*s, *e);
+                        kahan(&mut a, b);
+                        (*s, *e) = a;
                     }
+                }
+                for (k, a) in acc.iter_mut().enumerate() {
+                    *a = (sum[k], err[k]);
                 }
             }
             const LOWEST: Self = <$t>::NEG_INFINITY;

@@ -37,9 +37,9 @@ pub(crate) use index::{gather_offsets, mask_coords};
 /// Element count from which contiguous element-wise kernels of cheap operations (`+`, `*`,
 /// comparisons, `abs`, `map`, their `_out` forms) split the work across rayon's pool.
 /// Measured with `benches/kernels.rs` (`threads_add`, f32 `&a + &b`, two threads against one on
-/// 2 cores): 0.99x at 2^16 elements, 1.63x at 2^17, 1.82x at 2^18 (2^12: 0.12x, the hand-off
-/// costs about 6 µs).
-pub const PAR_THRESHOLD: usize = 1 << 17;
+/// 2 cores, four runs): 0.99-1.05x at 2^16 elements, 1.00-1.68x at 2^17, 1.37-1.82x at 2^18
+/// (2^12: 0.12x, the hand-off costs about 6 µs).
+pub const PAR_THRESHOLD: usize = 1 << 18;
 
 /// The same for the float functions (`exp`, `ln`, `sin`, `tanh`, `gelu`, `powf`, ... and their
 /// `_out` forms), which cost tens of cycles per element: `threads_exp` measured 1.78x at 2^14
