@@ -155,6 +155,8 @@ pub(crate) fn map<T: Element, U: Element>(
     f: impl Fn(T) -> U + Sync + Send,
     threshold: usize,
 ) -> Result<Vec<U>, ShapeError> {
+    #[cfg(not(feature = "rayon"))]
+    let _ = threshold;
     let n = l.numel();
     let mut out = try_with_capacity(n)?;
     if let Some(s) = contiguous_slice(src, l) {
@@ -483,6 +485,8 @@ pub(crate) fn map_to<T: Element, U: Element>(
     f: impl Fn(T) -> U + Sync + Send,
     threshold: usize,
 ) {
+    #[cfg(not(feature = "rayon"))]
+    let _ = threshold;
     debug_assert_eq!(ld.sizes(), l.sizes());
     let n = ld.numel();
     if n == 0 {

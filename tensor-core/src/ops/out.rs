@@ -214,10 +214,10 @@ macro_rules! binary_out {
             D::Elem: $bound,
         {
             $(
-                #[doc = concat!("[`", stringify!($plain), "`](Self::", stringify!($plain), ") written into `out` (NumPy's `out=`): `self` and `rhs` (a tensor `&b` or a scalar) broadcast to `out`'s shape, which is kept; nothing is allocated. See [`crate::ops::out`].")]
+                #[doc = concat!("[`", stringify!($plain), "`](Self::", stringify!($plain), ") written into `out` (NumPy's `out=`): `self` and `rhs` (a tensor `&b` or a scalar) broadcast to `out`'s shape, which is kept; nothing is allocated. See [`ops::out`](crate::ops::out).")]
                 #[doc = ""]
                 #[doc = "# Errors"]
-                #[doc = "[`ShapeError::Expand`] naming the shapes when an operand does not broadcast to `out`'s runtime sizes (static ones are a compile error); [`ShapeError::DivisionByZero`] for an integer division by a zero element. Nothing is written on error."]
+                #[doc = "[`ShapeError::Expand`](crate::ShapeError::Expand) naming the shapes when an operand does not broadcast to `out`'s runtime sizes (static ones are a compile error); [`ShapeError::DivisionByZero`](crate::ShapeError::DivisionByZero) for an integer division by a zero element. Nothing is written on error."]
                 $(#[$attr])*
                 pub fn $try_m<SO: Shape, DO: $crate::storage::DataMut<Elem = $out>, R: $crate::ops::out::OutOperand<D, SO>>(
                     &self,
@@ -257,10 +257,10 @@ macro_rules! unary_out {
             D::Elem: $bound,
         {
             $(
-                #[doc = concat!("[`", stringify!($plain), "`](Self::", stringify!($plain), ") written into `out` (NumPy's `out=`): `self` broadcast to `out`'s shape, which is kept; nothing is allocated. See [`crate::ops::out`].")]
+                #[doc = concat!("[`", stringify!($plain), "`](Self::", stringify!($plain), ") written into `out` (NumPy's `out=`): `self` broadcast to `out`'s shape, which is kept; nothing is allocated. See [`ops::out`](crate::ops::out).")]
                 #[doc = ""]
                 #[doc = "# Errors"]
-                #[doc = "[`ShapeError::Expand`] naming both shapes when `self` does not broadcast to `out`'s runtime sizes (static ones are a compile error); nothing is written."]
+                #[doc = "[`ShapeError::Expand`](crate::ShapeError::Expand) naming both shapes when `self` does not broadcast to `out`'s runtime sizes (static ones are a compile error); nothing is written."]
                 pub fn $try_m<SO: Shape, DO: $crate::storage::DataMut<Elem = $out>>(&self, $($p: $pt,)* out: &mut $crate::tensor::TensorBase<DO, SO>) -> Result<(), $crate::error::ShapeError>
                 where
                     S: $crate::shape::AssignShape<SO>,
