@@ -1,7 +1,8 @@
 //! Shape-erased kernels: each takes flat slices and [`Layout`]s and is generic over the element
 //! type only, so static and dynamic tensors share them (DESIGN rule 1). Contiguous inputs take a
-//! slice fast path (and rayon above [`PAR_THRESHOLD`] elements with the `rayon` feature, when the
-//! pool has more than one thread); strided ones go through `layout::walk_rows`, which orders and
+//! slice fast path (and rayon, with the `rayon` feature and a pool of more than one thread, from a
+//! threshold measured per kind: [`PAR_THRESHOLD`], [`PAR_MATH_THRESHOLD`],
+//! [`PAR_REDUCE_THRESHOLD`], [`PAR_COPY_THRESHOLD`]); strided ones go through `layout::walk_rows`, which orders and
 //! merges the loops from the strides and hands each kernel one row at a time with its strides, so
 //! the kernel picks a loop the compiler vectorises (contiguous or broadcast rows).
 //!
