@@ -7,7 +7,8 @@
 //! (`[1000, 1000] + [1000]`), `add_assign` (`a += &b`, 1e6, contiguous), `add_assign_column`
 //! (`a += &col`, `[1000, 1000]` and `[1000, 1]`), `assign` (a contiguous copy of 1e6 into an
 //! existing tensor), `assign_strided` (`a.assign(&b.t())`, `[1000, 1000]`), `to_contiguous`
-//! (`x.t().contiguous()`, `[2048, 2048]`), `matmul_{64,256,1024}` (against faer and ndarray),
+//! (`x.t().contiguous()`, `[2048, 2048]`), `matmul_{64,256,1024}` (new output and `matmul_out`,
+//! against faer into a buffer and allocating, and ndarray),
 //! `matmul_i32_256` and `matmul_f16_256` (integer and half products),
 //! `matmul_threads` (1024 on pools of one and two threads; it runs first, before the global pool
 //! is pinned to one thread), `add_new_1e6` and `add_new_16m` (`&a + &b` into a new tensor),
@@ -178,6 +179,13 @@ fn matmul(c: &mut Criterion) {
         let fb = faer::Mat::<f32>::from_fn(n, n, |i, j| bn[(i, j)]);
         let mut fc = faer::Mat::<f32>::zeros(n, n);
         g.bench_function("shaped", |x| x.iter(|| black_box(black_box(&a).matmul(black_box(&b)))));
+        let mut out = dyn_t(n, n, 3);
+        g.bench_function("shaped_out", |x| {
+            x.iter(|| {
+                black_box(&a).matmul_out(black_box(&b), &mut out);
+                black_box(&out);
+            })
+        });
         g.bench_function("faer", |x| {
             x.iter(|| {
                 faer::linalg::matmul::matmul(
@@ -191,6 +199,7 @@ fn matmul(c: &mut Criterion) {
                 black_box(&fc);
             })
         });
+        g.bench_function("faer_new", |x| x.iter(|| black_box(black_box(&fa) * black_box(&fb))));
         g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an).dot(black_box(&bn)))));
         g.finish();
     }

@@ -316,3 +316,63 @@ fn out_forms_large() {
     a.sqrt_out(&mut out);
     assert_eq!(out.to_vec(), a.sqrt().to_vec());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 3 } else { 48 }, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// `matmul_out` into a row-major tensor, a transposed view and a batch of them gives exactly
+    /// `matmul`'s values, for 2-D, batched (broadcast) and 1-D operands.
+    #[test]
+    fn matmul_out_matches_matmul(b in 1usize..4, m in 1usize..DIM, k in 1usize..DIM, n in 1usize..DIM, pool in proptest::collection::vec(-5.0f32..5.0, 64)) {
+        let val = |i: usize| pool[(i * 13 + i / 64) % 64];
+        let a = Tensor::<f32, DynShape>::from_vec(&[b, m, k], (0..b * m * k).map(val).collect());
+        let w = Tensor::<f32, DynShape>::from_vec(&[k, n], (0..k * n).map(|i| val(i + 7)).collect());
+        let v = Tensor::<f32, DynShape>::from_vec(&[k], (0..k).map(|i| val(i + 3)).collect());
+        // A batch [b, m, k] @ [k, n] (the right operand broadcast over the batch).
+        let want = a.matmul(&w);
+        let mut out = Tensor::<f32, DynShape>::full_sized(&[b, m, n], f32::NAN);
+        a.matmul_out(&w, &mut out);
+        prop_assert_eq!(out.to_vec(), want.to_vec());
+        // Into a view with permuted strides: out2 is [b, n, m], written through its transpose.
+        let mut out2 = Tensor::<f32, DynShape>::full_sized(&[b, n, m], f32::NAN);
+        a.matmul_out(&w, &mut out2.transpose_dyn_mut(1, 2).unwrap());
+        prop_assert_eq!(out2.transpose_dyn(1, 2).unwrap().contiguous().to_vec(), want.to_vec());
+        // Matrix-vector: [b, m, k] @ [k] -> [b, m].
+        let mut mv = Tensor::<f32, DynShape>::full_sized(&[b, m], f32::NAN);
+        a.matmul_out(&v, &mut mv);
+        prop_assert_eq!(mv.to_vec(), a.matmul(&v).to_vec());
+    }
+}
+
+#[test]
+fn matmul_out_static_inline_and_errors() {
+    let a = Tensor::<f32, Shape![2, 3]>::from([[1., 2., 3.], [4., 5., 6.]]);
+    let b = STensor::<f32, Shape![3, 2]>::from([[1., 0.], [0., 1.], [1., 1.]]);
+    // Static shapes: the direct kernel, into a heap tensor and an inline one.
+    let mut c = Tensor::<f32, Shape![2, 2]>::zeros();
+    a.matmul_out(&b, &mut c);
+    assert_eq!(c.to_vec(), [4., 5., 10., 11.]);
+    let mut ci = STensor::<f32, Shape![2, 2]>::zeros();
+    b.t().matmul_out(&a.t(), &mut ci);
+    assert_eq!(ci.to_vec(), [4., 10., 5., 11.]);
+    // Runtime sizes that are not the product's: an error naming both, `out` unchanged.
+    let ad = a.as_dyn();
+    let mut wrong = Tensor::<f32, DynShape>::full_sized(&[2, 3], 7.0);
+    let e = ad.try_matmul_out(&b.as_dyn(), &mut wrong).unwrap_err();
+    assert!(matches!(e, ShapeError::Mismatch { .. }), "{e}");
+    assert!(e.to_string().contains("[2, 2]") && e.to_string().contains("[2, 3]"), "{e}");
+    assert_eq!(wrong.to_vec(), [7.0; 6]);
+    // Inner dims that differ: the matmul error, `out` unchanged.
+    let mut o = Tensor::<f32, DynShape>::full_sized(&[2, 2], 7.0);
+    assert!(matches!(ad.try_matmul_out(&ad, &mut o), Err(ShapeError::MatMul { .. })));
+    assert_eq!(o.to_vec(), [7.0; 4]);
+    // Integers (wrapping product) and an empty product.
+    let x = Tensor::<i64, DynShape>::from_vec(&[2, 2], vec![1, 2, 3, 4]);
+    let mut xo = Tensor::<i64, DynShape>::zeros_sized(&[2, 2]);
+    x.matmul_out(&x, &mut xo);
+    assert_eq!(xo.to_vec(), [7, 10, 15, 22]);
+    let e0 = Tensor::<f32, DynShape>::zeros_sized(&[0, 3]);
+    let mut eo = Tensor::<f32, DynShape>::zeros_sized(&[0, 2]);
+    e0.matmul_out(&b.as_dyn(), &mut eo);
+    assert_eq!(eo.numel(), 0);
+}

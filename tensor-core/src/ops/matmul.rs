@@ -4,8 +4,8 @@
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels::{self, small, Gemm};
 use crate::layout::{Layout, LayoutRepr};
-use crate::shape::{broadcast_sizes, MatMulShape, Shape, MAX_RANK};
-use crate::storage::{Data, DataMut, Out2, OutData};
+use crate::shape::{broadcast_sizes, MatMulShape, SameShape, Shape, MAX_RANK};
+use crate::storage::{Data, DataMut, Element, Out2, OutData};
 use crate::tensor::{OutTensor2, TensorBase};
 
 /// `(m, k, n)` of a static product `S @ S2` of 1-D or 2-D operands (a 1-D left operand is a
@@ -123,7 +123,111 @@ where
         S: MatMulShape<S2>,
     {
         type O<D, D2, S, S2> = Out2<D, D2, <D as Data>::Elem, <S as MatMulShape<S2>>::Out>;
-        let (la0, lb0) = (self.layout(), rhs.layout());
+        let p = Plan::new(self.layout(), rhs.layout())?;
+        let lay = LayoutRepr::try_from_layout::<<S as MatMulShape<S2>>::Out>(p.out)?;
+        let mut data = O::<D, D2, S, S2>::zeroed(p.out.numel())?;
+        p.run(self.data.as_slice(), rhs.data.as_slice(), data.as_mut_slice())?;
+        Ok(TensorBase::from_lay(data, lay))
+    }
+
+    /// Writes the matrix product `self @ rhs` into `out` instead of a new tensor (PyTorch
+    /// `torch.matmul(a, b, out=c)`, NumPy `np.matmul(a, b, out=c)`): the shapes and rules of
+    /// [`try_matmul`](Self::try_matmul), with `out` of exactly the product's shape (it is never
+    /// resized or broadcast). `out` may be any strided view; a row-major `out` is written by the
+    /// kernel directly, any other through one temporary buffer. Nothing is allocated for a
+    /// row-major `out`, so a loop of products into one buffer pays no allocation or page faults.
+    /// Static shapes that cannot match are a compile error.
+    ///
+    /// # Errors
+    /// Those of [`try_matmul`](Self::try_matmul), and [`ShapeError::Mismatch`] naming both shapes
+    /// when `out`'s runtime sizes are not the product's. `out` is unchanged on error.
+    ///
+    /// # Example
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let a: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
+    /// let b: Tensor<f32, Shape![3, 2]> = Tensor::from([[1., 0.], [0., 1.], [1., 1.]]);
+    /// let mut c: Tensor<f32, Shape![2, 2]> = Tensor::zeros();
+    /// a.matmul_out(&b, &mut c); // [2, 3] @ [3, 2] -> [2, 2], into c
+    /// assert_eq!(c.to_vec(), [4., 5., 10., 11.]);
+    /// let mut ct: Tensor<f32, Shape![2, 2]> = Tensor::zeros();
+    /// a.matmul_out(&b, &mut ct.t_mut()); // into a transposed view: ct = (a @ b)^T
+    /// assert_eq!(ct.to_vec(), [4., 10., 5., 11.]);
+    /// ```
+    #[doc(alias = "mm_out", alias = "general_mat_mul", alias = "gemm")]
+    pub fn try_matmul_out<D2: Data<Elem = D::Elem>, S2: Shape, DO: DataMut<Elem = D::Elem>, SO: Shape>(
+        &self,
+        rhs: &TensorBase<D2, S2>,
+        out: &mut TensorBase<DO, SO>,
+    ) -> Result<(), ShapeError>
+    where
+        S: MatMulShape<S2>,
+        <S as MatMulShape<S2>>::Out: SameShape<SO>,
+    {
+        let p = Plan::new(self.layout(), rhs.layout())?;
+        if out.sizes() != p.out.sizes() {
+            return Err(ShapeError::Mismatch {
+                op: "matmul_out",
+                what: "the product's shape and out's differ: out must have exactly the product's shape".into(),
+                lhs: p.out.sizes().into(),
+                rhs: out.sizes().into(),
+            });
+        }
+        let (a, b) = (self.data.as_slice(), rhs.data.as_slice());
+        let lo = *out.layout();
+        let numel = lo.numel();
+        if numel == 0 {
+            return Ok(());
+        }
+        let dst = out.data.as_mut_slice();
+        if lo.is_contiguous() {
+            let c = &mut dst[lo.offset()..lo.offset() + numel];
+            if let Some((m, k, n)) = const { direct::<S, S2>(D::INLINE || D2::INLINE) } {
+                let (la, lb) = (self.layout(), rhs.layout());
+                small::matmul((m, k, n), c, a, la.offset(), strides2(la, true), b, lb.offset(), strides2(lb, false));
+                return Ok(());
+            }
+            return p.run(a, b, c);
+        }
+        let mut tmp = kernels::try_vec(numel, D::Elem::ZERO)?;
+        p.run(a, b, &mut tmp)?;
+        kernels::copy_to(dst, &lo, &tmp, &p.out);
+        Ok(())
+    }
+    /// [`try_matmul_out`](Self::try_matmul_out), panicking with the error's message.
+    #[track_caller]
+    #[doc(alias = "mm_out", alias = "general_mat_mul", alias = "gemm")]
+    #[rustfmt::skip]
+    pub fn matmul_out<D2: Data<Elem = D::Elem>, S2: Shape, DO: DataMut<Elem = D::Elem>, SO: Shape>(&self, rhs: &TensorBase<D2, S2>, out: &mut TensorBase<DO, SO>) where S: MatMulShape<S2>, <S as MatMulShape<S2>>::Out: SameShape<SO> {
+        self.try_matmul_out(rhs, out).or_panic()
+    }
+
+    /// [`try_matmul`](Self::try_matmul), panicking with the error's message.
+    #[track_caller]
+    #[doc(alias = "mm", alias = "bmm", alias = "mv")]
+    #[inline(always)]
+    #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
+    #[doc(alias = "dot", alias = "gemm")]
+    pub fn matmul<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> OutTensor2<D, D2, D::Elem, <S as MatMulShape<S2>>::Out> where S: MatMulShape<S2> {
+        self.try_matmul(rhs).or_panic()
+    }
+}
+
+/// A checked product `a @ b` of layouts of any ranks: the operands read as matrices (a 1-D
+/// operand as a `[1, k]` row or `[k, 1]` column), the broadcast batch, and the result's row-major
+/// layout (that dim dropped).
+struct Plan {
+    la: Layout,
+    lb: Layout,
+    mkn: (usize, usize, usize),
+    batch: [usize; MAX_RANK],
+    r: usize,
+    out: Layout,
+}
+
+impl Plan {
+    /// The plan of `la0 @ lb0`, or the error naming both shapes.
+    fn new(la0: &Layout, lb0: &Layout) -> Result<Self, ShapeError> {
         let err = || ShapeError::MatMul { lhs: la0.sizes().into(), rhs: lb0.sizes().into() };
         let (vec_a, vec_b) = (la0.rank() == 1, lb0.rank() == 1);
         if la0.rank() == 0 || lb0.rank() == 0 {
@@ -137,7 +241,6 @@ where
             return Err(err());
         }
         let (m, k, n) = (la.sizes()[ra - 2], la.sizes()[ra - 1], lb.sizes()[rb - 1]);
-        let (a, b) = (self.data.as_slice(), rhs.data.as_slice());
         let (batch, r) = if ra == 2 && rb == 2 {
             ([0; MAX_RANK], 0)
         } else {
@@ -146,17 +249,10 @@ where
         if r + 2 > MAX_RANK {
             return Err(ShapeError::RankTooLarge { rank: r + 2 });
         }
-        let batch = &batch[..r];
-        let full = |last: [usize; 2]| {
-            let mut s = [0usize; MAX_RANK];
-            s[..r].copy_from_slice(batch);
-            s[r..r + 2].copy_from_slice(&last);
-            s
-        };
         // The product's sizes: the batch, then `m` unless the left operand is 1-D, then `n` unless
         // the right one is. Row-major, so the buffer is that of `[..batch, m, n]`.
         let mut sizes = [0usize; MAX_RANK];
-        sizes[..r].copy_from_slice(batch);
+        sizes[..r].copy_from_slice(&batch[..r]);
         let mut ro = r;
         for (x, dropped) in [(m, vec_a), (n, vec_b)] {
             if !dropped {
@@ -166,23 +262,34 @@ where
         }
         // The output's element count is checked before anything is allocated.
         let out = Layout::contiguous(&sizes[..ro])?;
-        let lay = LayoutRepr::try_from_layout::<<S as MatMulShape<S2>>::Out>(out)?;
-        let mut data = O::<D, D2, S, S2>::zeroed(out.numel())?;
-        if r == 0 {
-            kernels::gemm(a, &la, b, &lb, data.as_mut_slice());
-            return Ok(TensorBase::from_lay(data, lay));
+        Ok(Plan { la, lb, mkn: (m, k, n), batch, r, out })
+    }
+
+    /// `c = a @ b` into the row-major `c` of `self.out.numel()` elements.
+    fn run<T: Gemm>(&self, a: &[T], b: &[T], c: &mut [T]) -> Result<(), ShapeError> {
+        let (Plan { la, lb, r, .. }, (m, k, n)) = (self, self.mkn);
+        if *r == 0 {
+            kernels::gemm(a, la, b, lb, c);
+            return Ok(());
         }
-        if out.numel() == 0 {
+        if c.is_empty() {
             // No product to compute (an empty operand's offset and strides are never used).
-            return Ok(TensorBase::from_lay(data, lay));
+            return Ok(());
         }
+        let batch = &self.batch[..*r];
+        let full = |last: [usize; 2]| {
+            let mut s = [0usize; MAX_RANK];
+            s[..*r].copy_from_slice(batch);
+            s[*r..*r + 2].copy_from_slice(&last);
+            s
+        };
         // Broadcast batch dims get stride 0: every batch reads its operands in place.
         let (ea, eb) = (la.expand(&full([m, k])[..r + 2])?, lb.expand(&full([k, n])[..r + 2])?);
         let mut idx = [0usize; MAX_RANK];
-        for c in data.as_mut_slice().chunks_exact_mut(m * n) {
-            let (sa, sb) = (ea.select_leading(&idx[..r])?, eb.select_leading(&idx[..r])?);
+        for c in c.chunks_exact_mut(m * n) {
+            let (sa, sb) = (ea.select_leading(&idx[..*r])?, eb.select_leading(&idx[..*r])?);
             kernels::gemm(a, &sa, b, &sb, c);
-            for i in (0..r).rev() {
+            for i in (0..*r).rev() {
                 idx[i] += 1;
                 if idx[i] < batch[i] {
                     break;
@@ -190,16 +297,6 @@ where
                 idx[i] = 0;
             }
         }
-        Ok(TensorBase::from_lay(data, lay))
-    }
-
-    /// [`try_matmul`](Self::try_matmul), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "mm", alias = "bmm", alias = "mv")]
-    #[inline(always)]
-    #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
-    #[doc(alias = "dot", alias = "gemm")]
-    pub fn matmul<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> OutTensor2<D, D2, D::Elem, <S as MatMulShape<S2>>::Out> where S: MatMulShape<S2> {
-        self.try_matmul(rhs).or_panic()
+        Ok(())
     }
 }
