@@ -387,11 +387,12 @@ fn sums(c: &mut Criterion) {
 
 /// One thread against two for each kind of contiguous kernel over sizes around the thresholds
 /// (`kernels::PAR_THRESHOLD`, `PAR_REDUCE_THRESHOLD`, `PAR_COPY_THRESHOLD`): `add` (`&a + &b`
-/// into a new tensor), `exp` (a costly element-wise function), `sum`, `assign`.
+/// into a new tensor), `add_assign` (`a += &b`, in place), `exp` (a costly element-wise
+/// function), `sum`, `assign`.
 fn threads(c: &mut Criterion) {
     let pools: Vec<_> =
         [1usize, 2].iter().map(|&t| (t, rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap())).collect();
-    for kind in ["add", "exp", "sum", "assign"] {
+    for kind in ["add", "add_assign", "exp", "sum", "assign"] {
         let mut g = c.benchmark_group(format!("threads_{kind}"));
         g.measurement_time(Duration::from_millis(1200)).warm_up_time(Duration::from_millis(300)).sample_size(20);
         let big: &[u32] = if kind == "exp" { &[] } else { &[22, 24] };
@@ -408,6 +409,7 @@ fn threads(c: &mut Criterion) {
                         "add" => x.iter(|| black_box(black_box(&a) + black_box(&b))),
                         "exp" => x.iter(|| black_box(black_box(&a).exp())),
                         "sum" => x.iter(|| black_box(black_box(&a).sum())),
+                        "add_assign" => x.iter(|| o += black_box(&b)),
                         _ => x.iter(|| o.assign(black_box(&b))),
                     })
                 });

@@ -376,3 +376,50 @@ fn matmul_out_static_inline_and_errors() {
     e0.matmul_out(&b.as_dyn(), &mut eo);
     assert_eq!(eo.numel(), 0);
 }
+
+/// In-place operations above the rayon thresholds (contiguous tensors split into chunks) give
+/// exactly the new-tensor forms' values; strided targets and broadcast right sides take the
+/// serial row loops and agree too.
+#[test]
+#[cfg_attr(miri, ignore = "2^20 elements")]
+fn inplace_large() {
+    let n = 1 << 20;
+    let data: Vec<f32> = (0..n).map(|i| ((i % 2001) as f32 - 1000.0) * 1e-3).collect();
+    let x = Tensor::<f32, DynShape>::from_vec(&[1024, 1024], data);
+    let y = x.map(|v| 0.5 - v);
+    let mut a = x.clone();
+    a.exp_();
+    assert_eq!(a.to_vec(), x.exp().to_vec());
+    let mut a = x.clone();
+    a.relu_();
+    assert_eq!(a.to_vec(), x.relu().to_vec());
+    let mut a = x.clone();
+    a.clamp_(-0.25, 0.5);
+    assert_eq!(a.to_vec(), x.clamp(-0.25, 0.5).to_vec());
+    let mut a = x.clone();
+    a *= 3.0;
+    assert_eq!(a.to_vec(), (&x * 3.0).to_vec());
+    let mut a = x.clone();
+    a += &y;
+    assert_eq!(a.to_vec(), (&x + &y).to_vec());
+    let mut a = x.clone();
+    a /= &y;
+    assert_eq!(a.to_vec(), (&x / &y).to_vec());
+    // A broadcast column, and a transposed target (row loops).
+    let col = y.narrow_dyn(1, 0, 1).unwrap().contiguous().into_owned();
+    let mut a = x.clone();
+    a -= &col;
+    assert_eq!(a.to_vec(), (&x - &col).to_vec());
+    let mut a = x.clone();
+    let mut v = a.t_mut();
+    v -= &y;
+    assert_eq!(a.to_vec(), (&x - y.t()).to_vec());
+    let mut a = x.clone();
+    a.t_mut().neg_();
+    assert_eq!(a.to_vec(), (-&x).to_vec());
+    // Integers: wrapping adds, as the new-tensor form.
+    let xi = x.map(|v| (v * 1e6) as i32);
+    let mut ai = xi.clone();
+    ai += &xi;
+    assert_eq!(ai.to_vec(), (&xi + &xi).to_vec());
+}

@@ -1729,7 +1729,7 @@ macro_rules! scalar_compound_t {
                 let one = crate::Tensor::<$t, ()>::scalar(value);
                 check_divides::<Op, $t>(one.storage(), one.layout(), self.numel())?;
                 let l = *self.layout();
-                crate::kernels::map_inplace(&mut self.data[..], &l, |v| Op::apply(v, value));
+                crate::kernels::map_inplace_from(&mut self.data[..], &l, move |v| Op::apply(v, value), crate::kernels::PAR_THRESHOLD);
                 Ok(())
             }
         }

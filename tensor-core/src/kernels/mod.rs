@@ -539,6 +539,27 @@ pub(crate) fn copy_to<T: Element>(dst: &mut [T], ld: &Layout, src: &[T], ls: &La
     map_to(dst, ld, src, ls, |x| x, usize::MAX)
 }
 
+/// [`zip_assign`] split across rayon's pool when both layouts are contiguous and hold at least
+/// [`PAR_THRESHOLD`] elements (the compound operators `a += &b`: their functions are `Sync`).
+pub(crate) fn zip_assign_par<T: Element, U: Element>(
+    dst: &mut [T],
+    ld: &Layout,
+    src: &[U],
+    ls: &Layout,
+    f: impl Fn(&mut T, U) + Sync + Send,
+) {
+    #[cfg(feature = "rayon")]
+    if let (true, true, Some(s)) = (ld.is_contiguous(), parallel(ld.numel()), contiguous_slice(src, ls)) {
+        use rayon::prelude::*;
+        let d = &mut dst[ld.offset()..ld.offset() + ld.numel()];
+        d.par_chunks_mut(PAR_CHUNK).zip(s.par_chunks(PAR_CHUNK)).for_each(|(d, s)| {
+            d.iter_mut().zip(s).for_each(|(d, &x)| f(d, x));
+        });
+        return;
+    }
+    zip_assign(dst, ld, src, ls, f)
+}
+
 /// `f(&mut dst, src)` for every element of `ld`; `ls` must already be expanded to `ld`'s sizes.
 pub(crate) fn zip_assign<T: Element, U: Element>(
     dst: &mut [T],
@@ -556,6 +577,26 @@ pub(crate) fn zip_assign<T: Element, U: Element>(
         }
         _ => (0..n).for_each(|k| f(&mut dst[at(o, so, k)], src[at(i, si, k)])),
     });
+}
+
+/// [`map_inplace`] split across rayon's pool from `threshold` elements when `ld` is contiguous
+/// (the named in-place methods, `exp_`, `relu_`, `x *= 2.0`, ...: their functions are `Sync`).
+pub(crate) fn map_inplace_from<T: Element>(
+    dst: &mut [T],
+    ld: &Layout,
+    f: impl Fn(T) -> T + Sync + Send,
+    threshold: usize,
+) {
+    #[cfg(feature = "rayon")]
+    if ld.is_contiguous() && parallel_from(ld.numel(), threshold) {
+        use rayon::prelude::*;
+        let d = &mut dst[ld.offset()..ld.offset() + ld.numel()];
+        d.par_chunks_mut(PAR_CHUNK).for_each(|c| c.iter_mut().for_each(|x| *x = f(*x)));
+        return;
+    }
+    #[cfg(not(feature = "rayon"))]
+    let _ = threshold;
+    map_inplace(dst, ld, f)
 }
 
 /// `*x = f(*x)` for every element of `ld`, in place.

@@ -343,7 +343,7 @@ macro_rules! compound {
                 }
                 let ls = rhs.layout().expand_for_assign(self.layout().sizes())?;
                 let ld = *self.layout();
-                kernels::zip_assign(self.data.as_mut_slice(), &ld, rhs.data.as_slice(), &ls, |d, s| *d = f(*d, s));
+                kernels::zip_assign_par(self.data.as_mut_slice(), &ld, rhs.data.as_slice(), &ls, move |d, s| *d = f(*d, s));
                 Ok(())
             }
         }
@@ -397,7 +397,7 @@ macro_rules! scalar_compound {
                     return;
                 }
                 let l = *self.layout();
-                kernels::map_inplace(self.data.as_mut_slice(), &l, |v| <$t as Num>::$num(v, rhs));
+                kernels::map_inplace_from(self.data.as_mut_slice(), &l, move |v| <$t as Num>::$num(v, rhs), kernels::PAR_THRESHOLD);
             }
         }
     };

@@ -24,6 +24,15 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let layout = *self.layout();
         kernels::map_inplace(self.data.as_mut_slice(), &layout, f)
     }
+    /// [`map_inplace`](Self::map_inplace) for the named in-place methods, whose functions are
+    /// `Sync`: split across rayon's pool from `threshold` elements of a contiguous tensor.
+    pub(crate) fn map_inplace_from(&mut self, f: impl Fn(D::Elem) -> D::Elem + Sync + Send, threshold: usize)
+    where
+        D: DataMut,
+    {
+        let layout = *self.layout();
+        kernels::map_inplace_from(self.data.as_mut_slice(), &layout, f, threshold)
+    }
 }
 
 macro_rules! float_fns {
@@ -47,7 +56,7 @@ macro_rules! float_fns {
                 where
                     D: DataMut,
                 {
-                    self.map_inplace(|$x: D::Elem| $body)
+                    self.map_inplace_from(|$x: D::Elem| $body, kernels::PAR_MATH_THRESHOLD)
                 }
             )*
         }
@@ -109,7 +118,7 @@ where
     where
         D: DataMut,
     {
-        self.map_inplace(move |x| x.powi(n))
+        self.map_inplace_from(move |x| x.powi(n), kernels::PAR_MATH_THRESHOLD)
     }
     /// Element-wise `x^p` (PyTorch `pow` with a float exponent; NaN for a negative base and a
     /// non-integer `p`).
@@ -122,7 +131,7 @@ where
     where
         D: DataMut,
     {
-        self.map_inplace(move |x| x.powf(p))
+        self.map_inplace_from(move |x| x.powf(p), kernels::PAR_MATH_THRESHOLD)
     }
     /// Element-wise NaN test (PyTorch `isnan`): a bool tensor of the same shape.
     #[track_caller]
@@ -153,7 +162,7 @@ where
     where
         D: DataMut,
     {
-        self.map_inplace(Num::abs)
+        self.map_inplace_from(Num::abs, kernels::PAR_THRESHOLD)
     }
     /// Element-wise sign: -1, 0 or 1 (PyTorch `sign`; NaN stays NaN).
     #[track_caller]
@@ -166,7 +175,7 @@ where
     where
         D: DataMut,
     {
-        self.map_inplace(Num::signum)
+        self.map_inplace_from(Num::signum, kernels::PAR_THRESHOLD)
     }
     /// Element-wise `min(max(x, lo), hi)` (PyTorch `clamp(min=lo, max=hi)`; NaN stays NaN; when
     /// `lo > hi` every element becomes `hi`, as in PyTorch).
@@ -180,7 +189,7 @@ where
     where
         D: DataMut,
     {
-        self.map_inplace(move |x| Num::min(Num::max(x, lo), hi))
+        self.map_inplace_from(move |x| Num::min(Num::max(x, lo), hi), kernels::PAR_THRESHOLD)
     }
     /// Element-wise `max(x, 0)` (PyTorch `relu`; NaN stays NaN).
     #[track_caller]
@@ -192,14 +201,14 @@ where
     where
         D: DataMut,
     {
-        self.map_inplace(|x| if x < D::Elem::ZERO { D::Elem::ZERO } else { x })
+        self.map_inplace_from(|x| if x < D::Elem::ZERO { D::Elem::ZERO } else { x }, kernels::PAR_THRESHOLD)
     }
     /// Element-wise negation in place (PyTorch `neg_`; integers wrap).
     pub fn neg_(&mut self)
     where
         D: DataMut,
     {
-        self.map_inplace(|x| D::Elem::sub(D::Elem::ZERO, x))
+        self.map_inplace_from(|x| D::Elem::sub(D::Elem::ZERO, x), kernels::PAR_THRESHOLD)
     }
 }
 
