@@ -130,6 +130,9 @@ proptest! {
         let psizes: Vec<usize> = perm.iter().map(|&p| sizes[p]).collect();
         let vals: Vec<f32> = indices(&psizes).iter().map(|i| permuted(&data, &sizes, &perm, flip, i)).collect();
         prop_assert_eq!(v.sum(), vals.iter().map(|&e| e as f64).sum::<f64>() as f32);
+        // The flat index of the first maximum, in the view's row-major order.
+        let best = vals.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
+        prop_assert_eq!(v.argmax(), vals.iter().position(|&e| e == best).unwrap() as i64);
         for ax in 0..psizes.len() {
             let s = v.sum_axis_dyn(ax as isize).to_vec();
             let m = v.argmax_axis_dyn(ax as isize).to_vec();

@@ -74,6 +74,13 @@ pub(crate) fn reduce<T: Element, R: Reducer<T>>(
     mask: &[bool; MAX_RANK],
     r: &R,
 ) -> Result<Vec<R::Out>, ShapeError> {
+    // A permutation of a contiguous buffer (a transpose) is reduced in memory order when that
+    // keeps the results' order: `x.t().sum_axis::<1>()` becomes the contiguous column sums.
+    let permuted = memory_order(l, mask, R::INDEXED);
+    let (l, mask) = match &permuted {
+        Some((pl, pm)) => (pl, pm),
+        None => (l, mask),
+    };
     let rank = l.rank();
     let sizes = l.sizes();
     let (mut m, mut n) = (1usize, 1usize);
@@ -156,6 +163,42 @@ pub(crate) fn reduce<T: Element, R: Reducer<T>>(
         out.push(r.finish(a, n)?);
     }
     Ok(out)
+}
+
+/// `l` with its dims sorted by decreasing stride, and `mask` permuted alike, when `l` is not
+/// contiguous, the sorted layout is, and the kept (unmasked) dims stay in their order (so the
+/// row-major results over them come out in the same order), and so do the reduced ones when
+/// `indexed` (argmax's indices count in their row-major order); `None` otherwise.
+fn memory_order(l: &Layout, mask: &[bool; MAX_RANK], indexed: bool) -> Option<(Layout, [bool; MAX_RANK])> {
+    let rank = l.rank();
+    if rank < 2 || l.is_contiguous() {
+        return None;
+    }
+    let mut perm = [0usize; MAX_RANK];
+    for (i, p) in perm.iter_mut().enumerate().take(rank) {
+        *p = i;
+    }
+    let perm = &mut perm[..rank];
+    // Size-1 dims go last: their strides mean nothing, and they do not change the results' order.
+    perm.sort_by_key(|&d| core::cmp::Reverse(if l.sizes()[d] == 1 { isize::MIN } else { l.strides()[d] }));
+    let pl = l.permute(perm).ok()?;
+    if !pl.is_contiguous() {
+        return None;
+    }
+    for reduced in [false, true] {
+        if reduced && !indexed {
+            break;
+        }
+        let dims = perm.iter().filter(|&&d| mask[d] == reduced && l.sizes()[d] > 1);
+        if dims.clone().zip(dims.skip(1)).any(|(a, b)| a > b) {
+            return None;
+        }
+    }
+    let mut pm = [false; MAX_RANK];
+    for (i, &d) in perm.iter().enumerate() {
+        pm[i] = mask[d];
+    }
+    Some((pl, pm))
 }
 
 /// Folds a contiguous run of one output's elements, split over rayon's threads when long.
