@@ -148,7 +148,7 @@ fn record(what: &str, ok: bool) {
 
 fn cases() -> u32 {
     if cfg!(miri) {
-        return 4;
+        return 2;
     }
     std::env::var("SHAPED_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(DEFAULT_CASES)
 }

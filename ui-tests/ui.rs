@@ -10,12 +10,12 @@
 //! written out so that a change to the shape rules shows up here.
 //!
 //! After a deliberate change to a message, regenerate the snapshots with
-//! `TRYBUILD=overwrite cargo test --test ui`, then review every changed `.stderr` for
+//! `TRYBUILD=overwrite cargo test -p shaped-ui-tests --test ui`, then review every changed `.stderr` for
 //! readability before committing it.
 
 #[test]
 fn ui() {
     let t = trybuild::TestCases::new();
-    t.compile_fail("ui-tests/fail/*.rs");
-    t.pass("ui-tests/pass/*.rs");
+    t.compile_fail("fail/*.rs");
+    t.pass("pass/*.rs");
 }
