@@ -5,22 +5,39 @@ per group, each backend's median and its ratio to a baseline. For the README's t
     cargo bench --bench small && python3 scripts/bench_ratios.py --base nalgebra matmul_4x4 ...
 
 `--runs DIR...` merges several saved copies of target/criterion (one per run) and reports the
-median of the medians with the min-max spread."""
+median of the medians with the min-max spread.
+
+`--stat min` uses each benchmark's fastest sample (time per iteration of the quickest of criterion's
+samples, from sample.json) instead of the median: on a shared machine, other load only ever adds
+time, so the fastest sample is the steadier estimate of what the code costs."""
 import argparse
 import json
 import os
 import statistics
 
 
-def medians(root, group):
+def estimate(bench_dir, stat):
+    if stat == "min":
+        f = os.path.join(bench_dir, "new", "sample.json")
+        if not os.path.exists(f):
+            return None
+        s = json.load(open(f))
+        return min(t / i for t, i in zip(s["times"], s["iters"]))
+    f = os.path.join(bench_dir, "new", "estimates.json")
+    if not os.path.exists(f):
+        return None
+    return json.load(open(f))["median"]["point_estimate"]
+
+
+def medians(root, group, stat="median"):
     d = os.path.join(root, group)
     out = {}
     if not os.path.isdir(d):
         return out
     for b in sorted(os.listdir(d)):
-        f = os.path.join(d, b, "new", "estimates.json")
-        if os.path.exists(f):
-            out[b] = json.load(open(f))["median"]["point_estimate"]
+        v = estimate(os.path.join(d, b), stat)
+        if v is not None:
+            out[b] = v
     return out
 
 
@@ -34,9 +51,10 @@ def main():
     ap.add_argument("--base", default="nalgebra")
     ap.add_argument("--subject", default="inline")
     ap.add_argument("--runs", nargs="*", default=["target/criterion"])
+    ap.add_argument("--stat", choices=["median", "min"], default="median")
     a = ap.parse_args()
     for g in a.groups:
-        runs = [medians(r, g) for r in a.runs]
+        runs = [medians(r, g, a.stat) for r in a.runs]
         names = sorted({b for r in runs for b in r})
         cells = []
         for b in names:

@@ -22,8 +22,8 @@ fn main() {
     assert_eq!(y.to_vec(), [1., 4., 9., 4., 10., 18.]);
 
     // Equal static sizes of any size (no typenum table needed for equality of non-1 sizes).
-    let p: Tensor<f32, Shape![2, 3]> = &x - &x;
-    assert_eq!(p.sum(), 0.);
+    let p: Tensor<f32, Shape![2, 3]> = &x - &y;
+    assert_eq!(p.to_vec(), [0., -2., -6., 0., -5., -12.]);
 
     // Scalars keep the shape.
     let q: Tensor<f32, Shape![2, 3]> = &x * 2.0;

@@ -10,9 +10,10 @@ fn main() {
     assert_eq!((v.at([1, 2]), w.at([0, 1]), u.at([2, 3])), (9., 5., 11.));
     let mut col: TensorViewMut<f32, Shape![_]> = x.t_mut().select_mut::<0>(0).narrow_mut::<0>(1, 2);
     col.fill(-1.);
-    let inner: TensorViewMut<f32, Shape![2]> = x.select_mut::<0>(0).narrow_const_mut_free();
-    drop(inner);
+    let mut inner: TensorViewMut<f32, Shape![2]> = x.select_mut::<0>(0).narrow_const_mut_free();
+    inner.fill(7.);
     assert_eq!(t!(x[.., 0]).to_vec(), [0., -1., -1.]);
+    assert_eq!(t!(x[0]).to_vec(), [0., 7., 7., 3.]);
 }
 
 trait NarrowFree<'a> {

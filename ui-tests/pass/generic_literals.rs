@@ -28,8 +28,5 @@ fn main() {
     assert_eq!(checked_first(&Tensor::from_array([5.0f32])), Ok(5.));
     // Instantiated with N = 0, the literal index is an error at run time, not at build time.
     let empty: Tensor<f32, Shape![0]> = Tensor::zeros();
-    assert_eq!(
-        checked_first(&empty).unwrap_err().to_string(),
-        "index 0 is out of bounds for dimension 0 of size 0"
-    );
+    assert_eq!(checked_first(&empty).unwrap_err().to_string(), "index 0 is out of bounds for dimension 0 of size 0");
 }

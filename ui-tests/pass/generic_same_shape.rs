@@ -11,7 +11,10 @@ fn lerp<S: Shape>(a: &Tensor<f32, S>, b: &TensorView<'_, f32, S>, t: f32) -> Ten
     &(a * (1. - t)) + &(b * t)
 }
 
-fn residual<S1: Shape + BroadcastShape<S2>, S2: Shape>(x: &Tensor<f32, S1>, y: &Tensor<f32, S2>) -> Tensor<f32, Broadcast<S1, S2>> {
+fn residual<S1: Shape + BroadcastShape<S2>, S2: Shape>(
+    x: &Tensor<f32, S1>,
+    y: &Tensor<f32, S2>,
+) -> Tensor<f32, Broadcast<S1, S2>> {
     x + y
 }
 

@@ -18,7 +18,7 @@ fn main() {
     d -= 1.;
     assert_eq!(t!(x[0]).to_vec(), [1., 2., 20., 10.]);
     assert_eq!(t!(x[2]).to_vec(), [2., 4., 39., 10.]);
-    let mut v = x.as_view_mut();
+    let v = x.as_view_mut();
     v.transpose_mut::<0, 1>().flip_mut::<0>().select_mut::<0>(0).fill(0.);
     assert_eq!(t!(x[.., 3]).to_vec(), [0., 0., 0.]);
 }

@@ -1,0 +1,22 @@
+// The in-range versions of the calls in `fail/`: they build and run.
+use shaped::prelude::*;
+
+fn main() {
+    // Literal indices and bounds at the end of a dim outside the compile-time size range.
+    let a: Tensor<f32, Shape![50000, 3]> = Tensor::zeros();
+    let tail: TensorView<f32, Shape![10, 3]> = t!(a[49990..50000]);
+    assert_eq!(tail.sizes(), [10, 3]);
+    let last: TensorView<f32, Shape![3]> = t!(a[49999]);
+    assert_eq!(last.sizes(), [3]);
+
+    // narrow_const ending exactly at the end of such a dim.
+    let x: Tensor<f32, Shape![3000]> = Tensor::zeros();
+    let end: TensorView<f32, Shape![2]> = x.narrow_const::<0, 2998, 2>();
+    assert_eq!(end.sizes(), [2]);
+
+    // An inline result of exactly 64 KiB: [128] + [128, 1] is [128, 128] f32.
+    let row = STensor::<f32, Shape![128]>::zeros();
+    let col = STensor::<f32, Shape![128, 1]>::zeros();
+    let grid: STensor<f32, Shape![128, 128]> = &row + &col;
+    assert_eq!(grid.sizes(), [128, 128]);
+}
