@@ -426,3 +426,22 @@ fn inplace_large() {
     ai += &xi;
     assert_eq!(ai.to_vec(), (&xi + &xi).to_vec());
 }
+
+/// The tiled transpose with full 16x16 tiles and ragged edges, from a source with an offset and
+/// a leading dim walked around the tiles, by `contiguous`, `assign` and a mapping copy (`cast`).
+#[test]
+fn tiled_transpose_with_offset_and_full_tiles() {
+    let sizes = [2usize, 40, 33];
+    let n: usize = sizes.iter().product();
+    let x = Tensor::<f32, DynShape>::from_vec(&sizes, (0..n).map(|i| i as f32).collect());
+    // Rows 3..36 of dim 1 (offset 3 * 33), then dims 1 and 2 swapped: [2, 33, 33].
+    let v = x.narrow_dyn(1, 3, 33).unwrap().transpose_dyn(1, 2).unwrap();
+    let want: Vec<f32> = (0..2)
+        .flat_map(|b| (0..33).flat_map(move |j| (0..33).map(move |i| (b * 40 * 33 + (i + 3) * 33 + j) as f32)))
+        .collect();
+    assert_eq!(v.contiguous().to_vec(), want);
+    let mut y = Tensor::<f32, DynShape>::zeros_sized(&[2, 33, 33]);
+    y.assign(&v);
+    assert_eq!(y.to_vec(), want);
+    assert_eq!(v.cast::<f64>().to_vec(), want.iter().map(|&w| w as f64).collect::<Vec<_>>());
+}

