@@ -84,6 +84,24 @@ pub(crate) fn det<T: Float>(a: &[T], n: usize, work: &mut [T]) -> T {
     }
 }
 
+/// The adjugate (transposed cofactor matrix) of a row-major 3x3 matrix, row-major, and the
+/// determinant (expanded along the first row): `a · adj = det(a) · I`.
+#[inline(always)]
+fn cofactors3<T: Float>(a: &[T]) -> ([T; 9], T) {
+    let c = [
+        a[4] * a[8] - a[5] * a[7],
+        a[2] * a[7] - a[1] * a[8],
+        a[1] * a[5] - a[2] * a[4],
+        a[5] * a[6] - a[3] * a[8],
+        a[0] * a[8] - a[2] * a[6],
+        a[2] * a[3] - a[0] * a[5],
+        a[3] * a[7] - a[4] * a[6],
+        a[1] * a[6] - a[0] * a[7],
+        a[0] * a[4] - a[1] * a[3],
+    ];
+    (c, a[0] * c[0] + a[1] * c[3] + a[2] * c[6])
+}
+
 /// The adjugate (transposed cofactor matrix) of a row-major 4x4 matrix, row-major, and the
 /// determinant: `a · adj = det(a) · I`. Built from the twelve 2x2 sub-determinants of the top and
 /// bottom row pairs (Laplace expansion by complementary minors), which the cofactors share.
@@ -153,18 +171,8 @@ pub(crate) fn inv_into<T: Float>(out: &mut [T], a: &[T], n: usize, work: &mut [T
         1 => scaled_adjugate(out, a, &[T::one()], a[0], 1),
         2 => scaled_adjugate(out, a, &[a[3], -a[1], -a[2], a[0]], a[0] * a[3] - a[1] * a[2], 2),
         3 => {
-            let c = [
-                a[4] * a[8] - a[5] * a[7],
-                a[2] * a[7] - a[1] * a[8],
-                a[1] * a[5] - a[2] * a[4],
-                a[5] * a[6] - a[3] * a[8],
-                a[0] * a[8] - a[2] * a[6],
-                a[2] * a[3] - a[0] * a[5],
-                a[3] * a[7] - a[4] * a[6],
-                a[1] * a[6] - a[0] * a[7],
-                a[0] * a[4] - a[1] * a[3],
-            ];
-            scaled_adjugate(out, a, &c, a[0] * c[0] + a[1] * c[3] + a[2] * c[6], 3)
+            let (c, d) = cofactors3(a);
+            scaled_adjugate(out, a, &c, d, 3)
         }
         4 => {
             let (c, d) = cofactors4(a);
@@ -338,19 +346,8 @@ mod tests {
                 (c.to_vec(), d)
             }
             _ => {
-                let c = alloc::vec![
-                    a[4] * a[8] - a[5] * a[7],
-                    a[2] * a[7] - a[1] * a[8],
-                    a[1] * a[5] - a[2] * a[4],
-                    a[5] * a[6] - a[3] * a[8],
-                    a[0] * a[8] - a[2] * a[6],
-                    a[2] * a[3] - a[0] * a[5],
-                    a[3] * a[7] - a[4] * a[6],
-                    a[1] * a[6] - a[0] * a[7],
-                    a[0] * a[4] - a[1] * a[3],
-                ];
-                let d = a[0] * c[0] + a[1] * c[3] + a[2] * c[6];
-                (c, d)
+                let (c, d) = cofactors3(a);
+                (c.to_vec(), d)
             }
         };
         let (fast, exact) = (bound_accepts(a, det, n), exact_accepts(a, &adj, det, n));

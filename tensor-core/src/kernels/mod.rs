@@ -243,11 +243,10 @@ const TILE: usize = 16;
 
 /// [`map_into`] for a source found by [`transposed_pair`]: every (`q`, `p`) plane is copied by
 /// `TILE` x `TILE` tiles; the other dims are walked as usual. A full tile reads its 16 source
-/// lines as checked slices into a block on the stack and writes its 16 output rows from it (no
-/// per-element bounds checks: `a.assign(&b.t())` at `[1000, 1000]` 2.03 ms -> 0.62 ms, 0.83x
-/// ndarray; `x.t().contiguous()` at `[2048, 2048]` 15.8 -> 10.0-10.6 ms, 0.80-1.00x an 8x8-tiled
-/// loop);
-/// edge tiles go element by element.
+/// lines as checked slices into a block on the stack and writes its 16 output rows from it, with
+/// no per-element bounds checks (`a.assign(&b.t())` at `[1000, 1000]`: 2.03 ms -> 0.62 ms, 0.83x
+/// ndarray; `x.t().contiguous()` at `[2048, 2048]`: 15.8 -> 10.0-10.6 ms, 0.80-1.00x an 8x8-tiled
+/// loop); edge tiles go element by element.
 fn map_tiled<T: Element, U: Element>(
     out: &mut [U],
     ol: &Layout,

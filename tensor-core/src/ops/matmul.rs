@@ -101,9 +101,7 @@ where
             // Static sizes known to the compiler: direct loops, no gemm call, no layout work for
             // inline operands (their offsets and strides are constants too).
             let mut out = O::<D, D2, S, S2>::zeroed(m * n)?;
-            let (sa, sb) = (strides2(la, true), strides2(lb, false));
-            let (a, b) = (self.data.as_slice(), rhs.data.as_slice());
-            small::matmul((m, k, n), out.as_mut_slice(), a, la.offset(), sa, b, lb.offset(), sb);
+            self.matmul_direct(rhs, (m, k, n), out.as_mut_slice());
             // The result drops the `m` of a 1-D left operand and the `n` of a 1-D right one.
             let sizes = [m, n];
             let keep = &sizes[usize::from(la.rank() == 1)..2 - usize::from(lb.rank() == 1)];
@@ -111,6 +109,20 @@ where
             return Ok(TensorBase::from_lay(out, lay));
         }
         self.matmul_general(rhs)
+    }
+
+    /// `c = self @ rhs` into the row-major `c` (`m * n` long) by the direct loops of static sizes
+    /// `(m, k, n)` (from [`direct`]), the operands read at their offsets and strides.
+    #[inline(always)]
+    fn matmul_direct<D2: Data<Elem = D::Elem>, S2: Shape>(
+        &self,
+        rhs: &TensorBase<D2, S2>,
+        mkn: (usize, usize, usize),
+        c: &mut [D::Elem],
+    ) {
+        let (la, lb) = (self.layout(), rhs.layout());
+        let (sa, sb) = (strides2(la, true), strides2(lb, false));
+        small::matmul(mkn, c, self.data.as_slice(), la.offset(), sa, rhs.data.as_slice(), lb.offset(), sb);
     }
 
     /// [`try_matmul`](Self::try_matmul) through the gemm: runtime sizes, large static ones and
@@ -182,9 +194,8 @@ where
         let dst = out.data.as_mut_slice();
         if lo.is_contiguous() {
             let c = &mut dst[lo.offset()..lo.offset() + numel];
-            if let Some((m, k, n)) = const { direct::<S, S2>(D::INLINE || D2::INLINE) } {
-                let (la, lb) = (self.layout(), rhs.layout());
-                small::matmul((m, k, n), c, a, la.offset(), strides2(la, true), b, lb.offset(), strides2(lb, false));
+            if let Some(mkn) = const { direct::<S, S2>(D::INLINE || D2::INLINE) } {
+                self.matmul_direct(rhs, mkn, c);
                 return Ok(());
             }
             return p.run(a, b, c);
