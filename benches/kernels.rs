@@ -14,7 +14,8 @@
 //! is pinned to one thread), `add_new_1e6` and `add_new_16m` (`&a + &b` into a new tensor),
 //! `add_out_16m` (`a.add_out(&b, &mut out)`, 1.6e7, into a preallocated output), `assign_16m`
 //! (a contiguous copy of 1.6e7), `sum_full`, `sum_axis1` and `sum_axis0` (`[2048, 2048]` and its
-//! transpose, against loops with 32 accumulators or a vector of running sums).
+//! transpose, against loops with 32 accumulators or a vector of running sums), `sum_paired` (the
+//! same sums as paired ratios to those loops, see `sums_paired`).
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use ndarray::{Array1, Array2};
@@ -385,6 +386,66 @@ fn sums(c: &mut Criterion) {
     g.finish();
 }
 
+/// The sums again as paired ratios: each iteration times one call of shaped's sum and one of its
+/// plain-loop baseline back to back (in alternating order), and a sample is the median of its
+/// iterations' ratios. Criterion reports that ratio as a time, 1 ms per unit: `1.03 ms` means
+/// shaped took 1.03x the loop's time. The sums read 16 MB from L3, which other tenants of the
+/// machine share: the loop's own time moves by up to 2x between criterion's sequential
+/// measurements of a few seconds each (`sum_full`), while calls microseconds apart see the same
+/// load, so the paired ratio is the steady figure. Functions: `full` (`x.sum()` / `loop32`),
+/// `full_transposed` (`x.t().sum()`), `axis1` (`x.sum_axis::<1>()` / `loop32` per row),
+/// `axis0` (`x.sum_axis::<0>()` / running sums), `axis0_transposed` (`x.t().sum_axis::<1>()`).
+fn sums_paired(c: &mut Criterion) {
+    const T: usize = 2048;
+    let a: Tensor<f32, Shape![2048, 2048]> = Tensor::from_vec(&[T, T], data(T * T, 0));
+    let av = a.as_slice().expect("a new tensor is contiguous");
+    let row_sums = || black_box(black_box(av).chunks_exact(T).map(sum32).collect::<Vec<f32>>());
+    let col_sums = || {
+        let mut acc = vec![0f32; T];
+        for row in black_box(av).chunks_exact(T) {
+            acc.iter_mut().zip(row).for_each(|(s, &e)| *s += e);
+        }
+        black_box(acc)
+    };
+    let mut g = c.benchmark_group("sum_paired");
+    g.measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500)).sample_size(20);
+    g.bench_function("full", |x| paired(x, || black_box(black_box(&a).sum()), || black_box(sum32(black_box(av)))));
+    g.bench_function("full_transposed", |x| {
+        paired(x, || black_box(black_box(&a).t().sum()), || black_box(sum32(black_box(av))))
+    });
+    g.bench_function("axis1", |x| paired(x, || black_box(black_box(&a).sum_axis::<1>()), row_sums));
+    g.bench_function("axis0", |x| paired(x, || black_box(black_box(&a).sum_axis::<0>()), col_sums));
+    g.bench_function("axis0_transposed", |x| paired(x, || black_box(black_box(&a).t().sum_axis::<1>()), col_sums));
+    g.finish();
+}
+
+/// Criterion's `iter_custom` for [`sums_paired`]: per iteration, `subject` and `baseline` timed
+/// back to back (the baseline first on odd iterations); returns the median ratio of the sample,
+/// in milliseconds per iteration.
+fn paired<A, B>(x: &mut criterion::Bencher<'_>, mut subject: impl FnMut() -> A, mut baseline: impl FnMut() -> B) {
+    let time = |f: &mut dyn FnMut()| {
+        let t = std::time::Instant::now();
+        f();
+        t.elapsed().as_secs_f64()
+    };
+    x.iter_custom(|iters| {
+        let mut ratios: Vec<f64> = (0..iters)
+            .map(|i| {
+                let (mut s, mut b) = (|| drop(subject()), || drop(baseline()));
+                if i % 2 == 0 {
+                    let ts = time(&mut s);
+                    ts / time(&mut b)
+                } else {
+                    let tb = time(&mut b);
+                    time(&mut s) / tb
+                }
+            })
+            .collect();
+        ratios.sort_by(f64::total_cmp);
+        Duration::from_secs_f64(ratios[ratios.len() / 2] * 1e-3 * iters as f64)
+    });
+}
+
 /// One thread against two for each kind of contiguous kernel over sizes around the thresholds
 /// (`kernels::PAR_THRESHOLD`, `PAR_REDUCE_THRESHOLD`, `PAR_COPY_THRESHOLD`): `add` (`&a + &b`
 /// into a new tensor), `add_assign` (`a += &b`, in place), `exp` (a costly element-wise
@@ -435,6 +496,7 @@ fn one_thread(c: &mut Criterion) {
     add_out(c);
     assign_16m(c);
     sums(c);
+    sums_paired(c);
 }
 
 criterion_group!(benches, matmul_threads, threads, one_thread);

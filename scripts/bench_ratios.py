@@ -9,7 +9,11 @@ median of the medians with the min-max spread.
 
 `--stat min` uses each benchmark's fastest sample (time per iteration of the quickest of criterion's
 samples, from sample.json) instead of the median: on a shared machine, other load only ever adds
-time, so the fastest sample is the steadier estimate of what the code costs."""
+time, so the fastest sample is the steadier estimate of what the code costs.
+
+Groups named `*_paired` (benches/kernels.rs, `sums_paired`) already hold ratios: criterion's time
+per iteration is the median ratio of back-to-back calls, 1 ms per unit; they are printed as ratios
+(`--stat min` then gives the lowest sample's ratio, so use the median there)."""
 import argparse
 import json
 import os
@@ -55,6 +59,14 @@ def main():
     a = ap.parse_args()
     for g in a.groups:
         runs = [medians(r, g, a.stat) for r in a.runs]
+        if g.endswith("_paired"):
+            names = sorted({b for r in runs for b in r})
+            cells = []
+            for b in names:
+                vals = [r[b] / 1e6 for r in runs if b in r]
+                cells.append(f"{b} {statistics.median(vals):.3f}x [{min(vals):.3f}-{max(vals):.3f}]")
+            print(f"{g}: " + "; ".join(cells))
+            continue
         names = sorted({b for r in runs for b in r})
         cells = []
         for b in names:

@@ -141,6 +141,24 @@ fn float_sums_are_accurate_on_every_path() {
     assert!((f.sum().to_f32() - 1638.4).abs() < 2.0, "f16 sums accumulate in f32: {}", f.sum());
 }
 
+/// Column sums take rows four at a time, then the leftover rows one by one, in blocks of 64 rows:
+/// row counts around those steps, the terms powers of two below 2^16 (every partial sum is an
+/// exact integer even in f32), against the sum per column.
+#[test]
+fn column_sums_count_every_row_once() {
+    for rows in [1usize, 3, 4, 5, 63, 64, 65, 67, 130] {
+        let x =
+            Tensor::<f64, Shape![_, 3]>::from_fn_sized(&[rows, 3], |[i, j]| ((i % 16) as f64).exp2() * (j + 1) as f64);
+        let want: Vec<f64> =
+            (0..3).map(|j| (0..rows).map(|i| ((i % 16) as f64).exp2() * (j + 1) as f64).sum()).collect();
+        assert_eq!(x.sum_axis::<0>().to_vec(), want, "{rows} rows");
+        assert_eq!(x.t().sum_axis::<1>().to_vec(), want, "{rows} rows, transposed");
+        let xf = x.cast::<f32>();
+        let wf: Vec<f32> = want.iter().map(|&w| w as f32).collect();
+        assert_eq!(xf.sum_axis::<0>().to_vec(), wf, "{rows} rows, f32");
+    }
+}
+
 #[test]
 fn integer_sums_and_products_never_wrap() {
     let u = Tensor::from([200u8, 100]);
