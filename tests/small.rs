@@ -25,6 +25,10 @@ fn vals(n: usize) -> impl Strategy<Value = Vec<f32>> {
     prop::collection::vec((-8i32..8).prop_map(|v| v as f32), n)
 }
 
+fn fracs(n: usize) -> impl Strategy<Value = Vec<f32>> {
+    prop::collection::vec(-4.0f32..4.0, n)
+}
+
 fn heap<const N: usize>(sizes: &[usize], v: &[f32]) -> Tensor<f32, DynShape> {
     assert_eq!(v.len(), N);
     Tensor::from_vec(sizes, v.to_vec())
@@ -134,6 +138,28 @@ impl InvOrIdentity for STensor<f32, Shape![4, 4]> {
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
+
+    // The 4x4 `mv` (f32 on x86-64: straddled SSE windows) against an f64 reference on
+    // fractional values: inline, heap with a static shape, a `[4, 4]` view at an offset inside a
+    // `[6, 4]` tensor, and f64 (the plain loop).
+    #[test]
+    fn mv4x4_matches_an_f64_reference(x in fracs(24), v in fracs(4)) {
+        let want = |rows: &[f32]| -> Vec<f64> {
+            (0..4).map(|i| (0..4).map(|j| rows[4 * i + j] as f64 * v[j] as f64).sum()).collect()
+        };
+        let close = |got: Vec<f32>, want: Vec<f64>| got.iter().zip(&want).all(|(g, w)| (*g as f64 - w).abs() <= 1e-5 * (1.0 + w.abs()));
+        let a = STensor::<f32, Shape![4, 4]>::zeros().with(&x[..16]);
+        let vec = STensor::<f32, Shape![4]>::zeros().with(&v);
+        prop_assert!(close(a.mv(&vec).to_vec(), want(&x[..16])));
+        let h = Tensor::<f32, Shape![4, 4]>::from_vec(&[4, 4], x[..16].to_vec());
+        prop_assert!(close(h.mv(&vec).to_vec(), want(&x[..16])));
+        let big = STensor::<f32, Shape![6, 4]>::zeros().with(&x);
+        let view: TensorView<f32, Shape![4, 4]> = t!(big[1..5, ..]);
+        prop_assert!(close(view.mv(&vec).to_vec(), want(&x[4..20])));
+        let a64 = a.map(|e| e as f64);
+        let got64: Vec<f32> = a64.mv(&vec.map(|e| e as f64)).to_vec().into_iter().map(|e| e as f32).collect();
+        prop_assert!(close(got64, want(&x[..16])));
+    }
 
     #[test]
     fn element_wise_inline_equals_heap(x in vals(12), y in vals(12), r in vals(4), c in vals(3)) {

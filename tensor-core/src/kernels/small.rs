@@ -224,7 +224,10 @@ pub(crate) fn matmul<T: Num>(
     }
     let at = |i: usize, p: usize| a[(oa as isize + i as isize * sa[0] + p as isize * sa[1]) as usize];
     let bt = |p: usize, j: usize| b[(ob as isize + p as isize * sb[0] + j as isize * sb[1]) as usize];
-    if n < 4 && k > 0 {
+    if (m, k, n) == (4, 4, 1) && sa == [4, 1] {
+        let a: &[T; 16] = a[oa..oa + 16].try_into().expect("16 elements");
+        out[..4].copy_from_slice(&mv4(a, [bt(0, 0), bt(1, 0), bt(2, 0), bt(3, 0)]));
+    } else if n < 4 && k > 0 {
         // Narrow results (`[4, 2]` in a Kalman gain): one dot product per element in row-major
         // order, which the compiler vectorises across rows instead of over half-empty rows.
         for (idx, o) in out.iter_mut().enumerate().take(m * n) {
@@ -258,6 +261,58 @@ pub(crate) fn matmul<T: Num>(
             }
         }
     }
+}
+
+/// `a @ x` for a row-major 4x4 `a`: four dot products, whose terms must meet in the lane of their
+/// row. The compiler vectorises the plain loops by transposing `a` in registers (12-15 shuffles,
+/// 1.4x nalgebra's column-major broadcasts, which take 4); f32 on x86-64 takes [`mv4_sse`]
+/// instead. The `Any` casts are resolved at compile time (both types are known there).
+#[inline(always)]
+fn mv4<T: Num>(a: &[T; 16], x: [T; 4]) -> [T; 4] {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse"))]
+    if let (Some(a32), Some(x32)) =
+        ((a as &dyn core::any::Any).downcast_ref::<[f32; 16]>(), (&x as &dyn core::any::Any).downcast_ref::<[f32; 4]>())
+    {
+        // SAFETY: `mv4_sse` only requires the SSE target feature, and this line is compiled only
+        // where it is enabled for the whole build (the `cfg` above; every x86-64 CPU has SSE).
+        // It reads nothing but its arguments.
+        let y = unsafe { mv4_sse(a32, *x32) };
+        if let Some(y) = (&y as &dyn core::any::Any).downcast_ref::<[T; 4]>() {
+            return *y;
+        }
+    }
+    core::array::from_fn(|i| {
+        let r = &a[4 * i..4 * i + 4];
+        T::add(T::add(T::mul(r[0], x[0]), T::mul(r[1], x[1])), T::add(T::mul(r[2], x[2]), T::mul(r[3], x[3])))
+    })
+}
+
+/// [`mv4`] for f32 in SSE (the x86-64 baseline, so no feature detection). Windows of four
+/// elements that straddle two rows (`a[2..6]`, `a[6..10]`, `a[10..14]`, times `x` rotated by two)
+/// hold the right half of one row's terms beside the left half of the next, so each pair of rows
+/// needs one two-source shuffle before its halves add up, and the two pair sums two more: five
+/// shuffles with the rotation of `x`, four multiplies, three adds. Each row sums as
+/// `(a_i0 x_0 + a_i2 x_2) + (a_i1 x_1 + a_i3 x_3)`.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse"))]
+#[target_feature(enable = "sse")]
+#[inline]
+fn mv4_sse(a: &[f32; 16], x: [f32; 4]) -> [f32; 4] {
+    use core::arch::x86_64::*;
+    let w = |o: usize| _mm_setr_ps(a[o], a[o + 1], a[o + 2], a[o + 3]);
+    let xv = _mm_setr_ps(x[0], x[1], x[2], x[3]);
+    let xr = _mm_shuffle_ps::<0b01_00_11_10>(xv, xv); // x2 x3 x0 x1
+                                                      // Lanes hold terms of l_i = (a_i0 x_0, a_i1 x_1) and r_i = (a_i2 x_2, a_i3 x_3). The ends
+                                                      // (l_0 and r_3) share one register, loaded whole: a half-register load would keep the other
+                                                      // half of its previous value, a dependency from one call to the next (4 ns against 2).
+    let e = _mm_mul_ps(_mm_setr_ps(a[0], a[1], a[14], a[15]), xv); // l_0 | r_3
+    let s = _mm_mul_ps(w(2), xr); // r_0 | l_1
+    let t = _mm_mul_ps(w(6), xr); // r_1 | l_2
+    let u = _mm_mul_ps(w(10), xr); // r_2 | l_3
+    let r01 = _mm_add_ps(s, _mm_movelh_ps(e, t)); // row 0 | row 1, two lanes each
+    let r23 = _mm_add_ps(u, _mm_movehl_ps(e, t)); // row 2 | row 3
+    let even = _mm_shuffle_ps::<0b10_00_10_00>(r01, r23);
+    let odd = _mm_shuffle_ps::<0b11_01_11_01>(r01, r23);
+    bytemuck::cast(_mm_add_ps(even, odd))
 }
 
 /// The largest `k * n` of a strided right operand that [`matmul`] packs on the stack.
