@@ -25,6 +25,30 @@ fn vals(n: usize) -> impl Strategy<Value = Vec<f32>> {
     prop::collection::vec((-8i32..8).prop_map(|v| v as f32), n)
 }
 
+/// The inline constructors give what the heap ones give: `from_fn` (ranks 0 to 3, with a size-1
+/// dim), `eye`, `linspace`, `logspace`, `Default`.
+#[test]
+fn inline_constructors_match_heap() {
+    let f = |[i, j, k]: [usize; 3]| (100 * i + 10 * j + k) as i32;
+    assert_eq!(
+        STensor::<i32, Shape![2, 1, 3]>::from_fn(f).to_vec(),
+        Tensor::<i32, Shape![2, 1, 3]>::from_fn(f).to_vec()
+    );
+    let m = STensor::<f32, Shape![3, 4]>::from_fn(|[i, j]| (i * 4 + j) as f32);
+    assert_eq!(m.as_array(), &[[0., 1., 2., 3.], [4., 5., 6., 7.], [8., 9., 10., 11.]]);
+    assert_eq!(STensor::<u8, Shape![]>::from_fn(|[]| 7).to_vec(), [7]);
+    assert_eq!(STensor::<f64, Shape![4, 4]>::eye().to_vec(), Tensor::<f64, Shape![4, 4]>::eye().to_vec());
+    assert_eq!(
+        STensor::<f32, Shape![7]>::linspace(-1., 2.).to_vec(),
+        Tensor::<f32, Shape![7]>::linspace(-1., 2.).to_vec()
+    );
+    assert_eq!(
+        STensor::<f64, Shape![5]>::logspace(0., 2., 10.).to_vec(),
+        Tensor::<f64, Shape![5]>::logspace(0., 2., 10.).to_vec()
+    );
+    assert_eq!(STensor::<f32, Shape![2, 3]>::default().to_vec(), [0.; 6]);
+}
+
 fn fracs(n: usize) -> impl Strategy<Value = Vec<f32>> {
     prop::collection::vec(-4.0f32..4.0, n)
 }

@@ -134,16 +134,22 @@ fn lin_value<T: Float>(start: T, end: T, step: T, i: usize, steps: usize) -> T {
 }
 
 fn lin_data<T: Element + Float>(start: T, end: T, steps: usize, map: impl Fn(T) -> T) -> Result<Vec<T>, ShapeError> {
-    let mut data = crate::kernels::try_with_capacity(steps)?;
+    let mut data = crate::kernels::try_vec(steps, T::ZERO)?;
+    lin_fill(&mut data, start, end, map);
+    Ok(data)
+}
+
+/// `out.len()` values from `start` to `end` ([`lin_value`]), each through `map`.
+pub(super) fn lin_fill<T: Float>(out: &mut [T], start: T, end: T, map: impl Fn(T) -> T) {
+    let steps = out.len();
     let step = if steps > 1 {
         (end - start) / T::from(steps - 1).expect("a step count is representable in every float type")
     } else {
         T::zero()
     };
-    for i in 0..steps {
-        data.push(map(lin_value(start, end, step, i, steps)));
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = map(lin_value(start, end, step, i, steps));
     }
-    Ok(data)
 }
 
 impl<T: Element + Float, const N: usize> Tensor<T, (Const<N>,)> {

@@ -57,6 +57,30 @@ impl<A: InlineArray, S: AllStatic> TensorBase<Inline<A>, S> {
     pub fn ones() -> Self {
         Self::full(<A::Elem as crate::Element>::ONE)
     }
+    /// An inline tensor whose element at each coordinate is `f(coordinate)`, called in row-major
+    /// order (the coordinate a `[usize; R]`): the inline [`Tensor::from_fn`], NumPy
+    /// `np.fromfunction` per element; nalgebra `from_fn`, ndarray `from_shape_fn`. No allocation.
+    ///
+    /// ```
+    /// use shaped_core::{STensor, Shape};
+    /// let t = STensor::<i32, Shape![2, 3]>::from_fn(|[i, j]| 10 * i as i32 + j as i32);
+    /// assert_eq!(t.as_array(), &[[0, 1, 2], [10, 11, 12]]);
+    /// ```
+    #[inline]
+    #[doc(alias = "fromfunction", alias = "from_shape_fn")]
+    pub fn from_fn(mut f: impl FnMut(S::Index) -> A::Elem) -> Self
+    where
+        S: crate::tensor::ShapeIndex,
+    {
+        let mut a = A::ZEROED;
+        let lay = S::ROW_MAJOR;
+        let mut offsets = crate::layout::Offsets::new(&lay);
+        for e in a.flat_mut() {
+            *e = f(S::index_from(offsets.index()));
+            offsets.next();
+        }
+        Self::new(a)
+    }
     /// The nested array, borrowed (row-major).
     #[inline(always)]
     pub fn as_array(&self) -> &A {
@@ -79,6 +103,60 @@ impl<A: InlineArray, S: AllStatic> TensorBase<Inline<A>, S> {
     #[track_caller]
     pub fn to_heap(&self) -> Tensor<A::Elem, S> {
         self.to_owned()
+    }
+}
+
+impl<A: InlineArray, const N: usize> TensorBase<Inline<A>, (Const<N>, Const<N>)>
+where
+    (Const<N>, Const<N>): AllStatic,
+{
+    /// The `N x N` identity matrix, inline: the inline [`Tensor::eye`] (PyTorch `torch.eye(N)`,
+    /// NumPy `np.eye(N)`; nalgebra `identity`). No allocation.
+    ///
+    /// ```
+    /// use shaped_core::{STensor, Shape};
+    /// assert_eq!(STensor::<f32, Shape![2, 2]>::eye().as_array(), &[[1., 0.], [0., 1.]]);
+    /// ```
+    #[inline]
+    #[doc(alias = "identity")]
+    pub fn eye() -> Self {
+        let mut a = A::ZEROED;
+        for e in a.flat_mut().iter_mut().step_by(N + 1) {
+            *e = <A::Elem as crate::Element>::ONE;
+        }
+        Self::new(a)
+    }
+}
+
+impl<A: InlineArray, const N: usize> TensorBase<Inline<A>, (Const<N>,)>
+where
+    (Const<N>,): AllStatic,
+    A::Elem: num_traits::Float,
+{
+    /// `N` evenly spaced values from `start` to `end`, both included, inline: the inline
+    /// [`Tensor::linspace`] (PyTorch `torch.linspace(start, end, N)`, NumPy `np.linspace`), with
+    /// the same values.
+    #[inline]
+    pub fn linspace(start: A::Elem, end: A::Elem) -> Self {
+        let mut a = A::ZEROED;
+        super::fill::lin_fill(a.flat_mut(), start, end, |v| v);
+        Self::new(a)
+    }
+    /// `base^v` for each `v` of [`linspace(start, end)`](Self::linspace), inline: the inline
+    /// [`Tensor::logspace`] (PyTorch `torch.logspace(start, end, N, base)`).
+    #[inline]
+    pub fn logspace(start: A::Elem, end: A::Elem, base: A::Elem) -> Self {
+        let mut a = A::ZEROED;
+        super::fill::lin_fill(a.flat_mut(), start, end, |v| num_traits::Float::powf(base, v));
+        Self::new(a)
+    }
+}
+
+/// Zeros, inline ([`TensorBase::zeros`]): nalgebra `zeros`, ndarray `Array::default`.
+impl<A: InlineArray, S: AllStatic> Default for TensorBase<Inline<A>, S> {
+    #[inline]
+    fn default() -> Self {
+        Self::zeros()
     }
 }
 
