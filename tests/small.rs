@@ -47,6 +47,38 @@ fn inline_constructors_match_heap() {
         Tensor::<f64, Shape![5]>::logspace(0., 2., 10.).to_vec()
     );
     assert_eq!(STensor::<f32, Shape![2, 3]>::default().to_vec(), [0.; 6]);
+    assert_eq!(STensor::<u8, Shape![5]>::arange().to_vec(), Tensor::<u8, Shape![5]>::arange().to_vec());
+    // The random constructors: the heap forms' values for the same seed, and their errors.
+    use rand::{rngs::StdRng, SeedableRng};
+    let seed = || StdRng::seed_from_u64(3);
+    assert_eq!(
+        STensor::<f32, Shape![2, 3]>::rand(&mut seed()).to_vec(),
+        Tensor::<f32, Shape![2, 3]>::rand(&mut seed()).to_vec()
+    );
+    assert_eq!(
+        STensor::<f64, Shape![4]>::randn(&mut seed()).to_vec(),
+        Tensor::<f64, Shape![4]>::randn(&mut seed()).to_vec()
+    );
+    assert_eq!(
+        STensor::<f32, Shape![3]>::normal(2., 0.5, &mut seed()).to_vec(),
+        Tensor::<f32, Shape![3]>::normal(2., 0.5, &mut seed()).to_vec()
+    );
+    assert_eq!(
+        STensor::<f32, Shape![3]>::uniform(-1., 1., &mut seed()).to_vec(),
+        Tensor::<f32, Shape![3]>::uniform(-1., 1., &mut seed()).to_vec()
+    );
+    assert_eq!(
+        STensor::<i32, Shape![2, 2]>::randint(-5, 5, &mut seed()).to_vec(),
+        Tensor::<i32, Shape![2, 2]>::randint(-5, 5, &mut seed()).to_vec()
+    );
+    assert_eq!(
+        STensor::<bool, Shape![6]>::bernoulli(0.3, &mut seed()).to_vec(),
+        Tensor::<bool, Shape![6]>::bernoulli(0.3, &mut seed()).to_vec()
+    );
+    assert!(STensor::<f32, Shape![2]>::try_uniform(1., 1., &mut seed()).is_err());
+    assert!(STensor::<f32, Shape![2]>::try_normal(0., -1., &mut seed()).is_err());
+    assert!(STensor::<i32, Shape![2]>::try_randint(3, 3, &mut seed()).is_err());
+    assert!(STensor::<f32, Shape![2]>::try_bernoulli(1.5, &mut seed()).is_err());
 }
 
 fn fracs(n: usize) -> impl Strategy<Value = Vec<f32>> {

@@ -755,3 +755,113 @@ where
         self.fill_dist(&dist, rng)
     }
 }
+
+/// The random constructors for inline tensors ([`STensor`](crate::STensor)): the same
+/// distributions, checks and sample order as the heap forms above (a seed gives the same values
+/// in both), written into the nested array without allocating.
+impl<A: crate::storage::InlineArray, S: AllStatic> TensorBase<crate::storage::Inline<A>, S> {
+    /// Every element a sample of `dist`, in row-major order.
+    fn sample_inline(dist: &impl Distribution<A::Elem>, rng: &mut (impl Rng + ?Sized)) -> Self {
+        let mut a = A::ZEROED;
+        for e in a.flat_mut() {
+            *e = dist.sample(rng);
+        }
+        Self::new(a)
+    }
+    /// Independent Bernoulli draws (`ONE` with probability `p`), inline: the inline
+    /// [`Tensor::bernoulli`] (PyTorch `torch.bernoulli`).
+    ///
+    /// # Panics
+    /// When `p` is outside `[0, 1]` or NaN (see [`try_bernoulli`](Self::try_bernoulli)).
+    #[track_caller]
+    pub fn bernoulli(p: f64, rng: &mut (impl Rng + ?Sized)) -> Self {
+        Self::try_bernoulli(p, rng).or_panic()
+    }
+    /// [`bernoulli`](Self::bernoulli), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when `p` is outside `[0, 1]` or NaN (nothing is sampled).
+    pub fn try_bernoulli(p: f64, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError> {
+        Ok(Self::sample_inline(&bernoulli_of::<A::Elem>(p)?, rng))
+    }
+}
+
+impl<A: crate::storage::InlineArray, S: AllStatic> TensorBase<crate::storage::Inline<A>, S>
+where
+    A::Elem: RandFloat,
+{
+    /// Uniform samples from `[0, 1)`, inline: the inline [`Tensor::rand`] (PyTorch `torch.rand`,
+    /// NumPy `rng.random`).
+    ///
+    /// ```
+    /// use rand::{rngs::StdRng, SeedableRng};
+    /// use shaped_core::{STensor, Shape, Tensor};
+    /// let x = STensor::<f32, Shape![2, 3]>::rand(&mut StdRng::seed_from_u64(42));
+    /// assert_eq!(x.to_vec(), Tensor::<f32, Shape![2, 3]>::rand(&mut StdRng::seed_from_u64(42)).to_vec());
+    /// ```
+    #[doc(alias = "random", alias = "new_random")]
+    pub fn rand(rng: &mut (impl Rng + ?Sized)) -> Self {
+        Self::try_uniform(A::Elem::ZERO, A::Elem::ONE, rng).expect("[0, 1) is a valid range")
+    }
+    /// Standard normal samples, inline: the inline [`Tensor::randn`] (PyTorch `torch.randn`).
+    #[doc(alias = "standard_normal")]
+    pub fn randn(rng: &mut (impl Rng + ?Sized)) -> Self {
+        Self::try_normal(A::Elem::ZERO, A::Elem::ONE, rng).expect("mean 0, std 1 is valid")
+    }
+    /// Uniform samples from `[low, high)`, inline: the inline [`Tensor::uniform`].
+    ///
+    /// # Panics
+    /// As the errors of [`try_uniform`](Self::try_uniform).
+    #[track_caller]
+    pub fn uniform(low: A::Elem, high: A::Elem, rng: &mut (impl Rng + ?Sized)) -> Self {
+        Self::try_uniform(low, high, rng).or_panic()
+    }
+    /// [`uniform`](Self::uniform), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] unless `low < high` with both finite and `high - low` finite
+    /// (nothing is sampled then).
+    pub fn try_uniform(low: A::Elem, high: A::Elem, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError> {
+        Ok(Self::sample_inline(&uniform_of(low, high)?, rng))
+    }
+    /// Normal samples of mean `mean` and standard deviation `std`, inline: the inline
+    /// [`Tensor::normal`] (PyTorch `torch.normal(mean, std, size)`).
+    ///
+    /// # Panics
+    /// As the errors of [`try_normal`](Self::try_normal).
+    #[track_caller]
+    pub fn normal(mean: A::Elem, std: A::Elem, rng: &mut (impl Rng + ?Sized)) -> Self {
+        Self::try_normal(mean, std, rng).or_panic()
+    }
+    /// [`normal`](Self::normal), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] unless `mean` is finite and `std` finite and `>= 0` (nothing is
+    /// sampled then).
+    pub fn try_normal(mean: A::Elem, std: A::Elem, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError> {
+        Ok(Self::sample_inline(&normal_of(mean, std)?, rng))
+    }
+}
+
+impl<A: crate::storage::InlineArray, S: AllStatic> TensorBase<crate::storage::Inline<A>, S>
+where
+    A::Elem: RandInt,
+{
+    /// Integers drawn uniformly from `low..high`, inline: the inline [`Tensor::randint`]
+    /// (PyTorch `torch.randint`, NumPy `rng.integers`).
+    ///
+    /// # Panics
+    /// When `low >= high` (see [`try_randint`](Self::try_randint)).
+    #[doc(alias = "integers")]
+    #[track_caller]
+    pub fn randint(low: A::Elem, high: A::Elem, rng: &mut (impl Rng + ?Sized)) -> Self {
+        Self::try_randint(low, high, rng).or_panic()
+    }
+    /// [`randint`](Self::randint), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when `low >= high` (nothing is sampled).
+    pub fn try_randint(low: A::Elem, high: A::Elem, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError> {
+        Ok(Self::sample_inline(&randint_of(low, high)?, rng))
+    }
+}

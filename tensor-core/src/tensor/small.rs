@@ -152,6 +152,26 @@ where
     }
 }
 
+impl<A: InlineArray, const N: usize> TensorBase<Inline<A>, (Const<N>,)>
+where
+    (Const<N>,): AllStatic,
+    A::Elem: num_traits::NumCast,
+{
+    /// `[0, 1, ..., N-1]`, inline: the inline [`Tensor::arange`] (PyTorch `torch.arange(N)`).
+    ///
+    /// # Panics
+    /// When a value does not fit the element type (for example 300 in `u8`).
+    #[doc(alias = "range")]
+    #[track_caller]
+    pub fn arange() -> Self {
+        let mut a = A::ZEROED;
+        for (i, e) in a.flat_mut().iter_mut().enumerate() {
+            *e = num_traits::cast(i).expect("arange value does not fit the element type");
+        }
+        Self::new(a)
+    }
+}
+
 /// Zeros, inline ([`TensorBase::zeros`]): nalgebra `zeros`, ndarray `Array::default`.
 impl<A: InlineArray, S: AllStatic> Default for TensorBase<Inline<A>, S> {
     #[inline]
