@@ -15,7 +15,9 @@
 //! `add_out_16m` (`a.add_out(&b, &mut out)`, 1.6e7, into a preallocated output), `assign_16m`
 //! (a contiguous copy of 1.6e7), `sum_full`, `sum_axis1` and `sum_axis0` (`[2048, 2048]` and its
 //! transpose, against loops with 32 accumulators or a vector of running sums), `sum_paired` (the
-//! same sums as paired ratios to those loops, see `sums_paired`).
+//! same sums as paired ratios to those loops, see `sums_paired`). Each group of one shaped form
+//! against a baseline also has a `paired` benchmark: the ratio of back-to-back calls, reported as
+//! 1 ms per unit (see `paired`).
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use ndarray::{Array1, Array2};
@@ -51,18 +53,19 @@ fn column_broadcast(c: &mut Criterion) {
     let (ad, bd) = (dyn_t(R, R, 0), dyn_t(R, 1, 7));
     let (an, bn) = (nd(R, R, 0), nd(R, 1, 7));
     let (av, bv) = (data(R * R, 0), data(R, 7));
-    g.bench_function("static", |x| x.iter(|| black_box(black_box(&a) + black_box(&b))));
+    let mut subject = || black_box(black_box(&a) + black_box(&b));
+    let mut baseline = || {
+        let mut out = Vec::with_capacity(R * R);
+        for (row, &q) in black_box(&av).chunks_exact(R).zip(black_box(&bv)) {
+            out.extend(row.iter().map(|&p| p + q));
+        }
+        black_box(out)
+    };
+    g.bench_function("static", |x| x.iter(&mut subject));
     g.bench_function("dynamic", |x| x.iter(|| black_box(black_box(&ad) + black_box(&bd))));
     g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an) + black_box(&bn))));
-    g.bench_function("loop", |x| {
-        x.iter(|| {
-            let mut out = Vec::with_capacity(R * R);
-            for (row, &q) in black_box(&av).chunks_exact(R).zip(black_box(&bv)) {
-                out.extend(row.iter().map(|&p| p + q));
-            }
-            black_box(out)
-        })
-    });
+    g.bench_function("loop", |x| x.iter(&mut baseline));
+    g.bench_function("paired", |x| paired(x, &mut subject, &mut baseline));
     g.finish();
 }
 
@@ -72,17 +75,18 @@ fn row_broadcast(c: &mut Criterion) {
     let b: Tensor<f32, Shape![1000]> = Tensor::from_vec(&[R], data(R, 7));
     let (an, bn) = (nd(R, R, 0), Array1::from_vec(data(R, 7)));
     let (av, bv) = (data(R * R, 0), data(R, 7));
-    g.bench_function("static", |x| x.iter(|| black_box(black_box(&a) + black_box(&b))));
+    let mut subject = || black_box(black_box(&a) + black_box(&b));
+    let mut baseline = || {
+        let mut out = Vec::with_capacity(R * R);
+        for row in black_box(&av).chunks_exact(R) {
+            out.extend(row.iter().zip(black_box(&bv)).map(|(&p, &q)| p + q));
+        }
+        black_box(out)
+    };
+    g.bench_function("static", |x| x.iter(&mut subject));
     g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an) + black_box(&bn))));
-    g.bench_function("loop", |x| {
-        x.iter(|| {
-            let mut out = Vec::with_capacity(R * R);
-            for row in black_box(&av).chunks_exact(R) {
-                out.extend(row.iter().zip(black_box(&bv)).map(|(&p, &q)| p + q));
-            }
-            black_box(out)
-        })
-    });
+    g.bench_function("loop", |x| x.iter(&mut baseline));
+    g.bench_function("paired", |x| paired(x, &mut subject, &mut baseline));
     g.finish();
 }
 
@@ -93,11 +97,12 @@ fn add_assign(c: &mut Criterion) {
     let b: Tensor<f32, Shape![1000000]> = Tensor::from_vec(&[n], data(n, 7));
     let (mut an, bn) = (Array1::from_vec(data(n, 0)), Array1::from_vec(data(n, 7)));
     let (mut av, bv) = (data(n, 0), data(n, 7));
-    g.bench_function("static", |x| x.iter(|| a += black_box(&b)));
+    let mut subject = || a += black_box(&b);
+    let mut baseline = || black_box(&mut av).iter_mut().zip(black_box(&bv)).for_each(|(p, &q)| *p += q);
+    g.bench_function("static", |x| x.iter(&mut subject));
     g.bench_function("ndarray", |x| x.iter(|| an += black_box(&bn)));
-    g.bench_function("loop", |x| {
-        x.iter(|| black_box(&mut av).iter_mut().zip(black_box(&bv)).for_each(|(p, &q)| *p += q))
-    });
+    g.bench_function("loop", |x| x.iter(&mut baseline));
+    g.bench_function("paired", |x| paired(x, &mut subject, &mut baseline));
     g.finish();
 }
 
@@ -107,15 +112,16 @@ fn add_assign_column(c: &mut Criterion) {
     let b: Tensor<f32, Shape![1000, 1]> = Tensor::from_vec(&[R, 1], data(R, 7));
     let (mut an, bn) = (nd(R, R, 0), nd(R, 1, 7));
     let (mut av, bv) = (data(R * R, 0), data(R, 7));
-    g.bench_function("static", |x| x.iter(|| a += black_box(&b)));
+    let mut subject = || a += black_box(&b);
+    let mut baseline = || {
+        for (row, &q) in black_box(&mut av).chunks_exact_mut(R).zip(black_box(&bv)) {
+            row.iter_mut().for_each(|p| *p += q);
+        }
+    };
+    g.bench_function("static", |x| x.iter(&mut subject));
     g.bench_function("ndarray", |x| x.iter(|| an += black_box(&bn)));
-    g.bench_function("loop", |x| {
-        x.iter(|| {
-            for (row, &q) in black_box(&mut av).chunks_exact_mut(R).zip(black_box(&bv)) {
-                row.iter_mut().for_each(|p| *p += q);
-            }
-        })
-    });
+    g.bench_function("loop", |x| x.iter(&mut baseline));
+    g.bench_function("paired", |x| paired(x, &mut subject, &mut baseline));
     g.finish();
 }
 
@@ -126,9 +132,12 @@ fn assign(c: &mut Criterion) {
     let b: Tensor<f32, Shape![1000000]> = Tensor::from_vec(&[n], data(n, 7));
     let (mut an, bn) = (Array1::from_vec(data(n, 0)), Array1::from_vec(data(n, 7)));
     let (mut av, bv) = (data(n, 0), data(n, 7));
-    g.bench_function("static", |x| x.iter(|| a.assign(black_box(&b))));
+    let mut subject = || a.assign(black_box(&b));
+    let mut baseline = || black_box(&mut av).copy_from_slice(black_box(&bv));
+    g.bench_function("static", |x| x.iter(&mut subject));
     g.bench_function("ndarray", |x| x.iter(|| an.assign(black_box(&bn))));
-    g.bench_function("memcpy", |x| x.iter(|| black_box(&mut av).copy_from_slice(black_box(&bv))));
+    g.bench_function("memcpy", |x| x.iter(&mut baseline));
+    g.bench_function("paired", |x| paired(x, &mut subject, &mut baseline));
     g.finish();
 }
 
@@ -137,8 +146,11 @@ fn assign_strided(c: &mut Criterion) {
     let mut a: Tensor<f32, Shape![1000, 1000]> = Tensor::from_vec(&[R, R], data(R * R, 0));
     let b: Tensor<f32, Shape![1000, 1000]> = Tensor::from_vec(&[R, R], data(R * R, 7));
     let (mut an, bn) = (nd(R, R, 0), nd(R, R, 7));
-    g.bench_function("static", |x| x.iter(|| a.assign(&black_box(&b).t())));
-    g.bench_function("ndarray", |x| x.iter(|| an.assign(&black_box(&bn).t())));
+    let mut subject = || a.assign(&black_box(&b).t());
+    let mut baseline = || an.assign(&black_box(&bn).t());
+    g.bench_function("static", |x| x.iter(&mut subject));
+    g.bench_function("ndarray", |x| x.iter(&mut baseline));
+    g.bench_function("paired", |x| paired(x, &mut subject, &mut baseline));
     g.finish();
 }
 
@@ -149,24 +161,25 @@ fn to_contiguous(c: &mut Criterion) {
     let a: Tensor<f32, Shape![2048, 2048]> = Tensor::from_vec(&[T, T], data(T * T, 0));
     let av = a.as_slice().expect("a new tensor is contiguous");
     let an = ndarray::ArrayView2::from_shape((T, T), av).expect("[2048, 2048]");
-    g.bench_function("static", |x| x.iter(|| black_box(black_box(&a).t().contiguous().into_owned())));
-    g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an).t().as_standard_layout().into_owned())));
-    g.bench_function("loop_tiled", |x| {
-        x.iter(|| {
-            let src = black_box(av);
-            let mut out = vec![0f32; T * T];
-            for bi in (0..T).step_by(8) {
-                for bj in (0..T).step_by(8) {
-                    for i in bi..bi + 8 {
-                        for j in bj..bj + 8 {
-                            out[i * T + j] = src[j * T + i];
-                        }
+    let mut subject = || black_box(black_box(&a).t().contiguous().into_owned());
+    let mut baseline = || {
+        let src = black_box(av);
+        let mut out = vec![0f32; T * T];
+        for bi in (0..T).step_by(8) {
+            for bj in (0..T).step_by(8) {
+                for i in bi..bi + 8 {
+                    for j in bj..bj + 8 {
+                        out[i * T + j] = src[j * T + i];
                     }
                 }
             }
-            black_box(out)
-        })
-    });
+        }
+        black_box(out)
+    };
+    g.bench_function("static", |x| x.iter(&mut subject));
+    g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an).t().as_standard_layout().into_owned())));
+    g.bench_function("loop_tiled", |x| x.iter(&mut baseline));
+    g.bench_function("paired", |x| paired(x, &mut subject, &mut baseline));
     g.finish();
 }
 
@@ -283,12 +296,16 @@ fn add_new(c: &mut Criterion) {
             (Tensor::<f32, DynShape>::from_vec(&[n], data(n, 0)), Tensor::<f32, DynShape>::from_vec(&[n], data(n, 7)));
         let (an, bn) = (Array1::from_vec(data(n, 0)), Array1::from_vec(data(n, 7)));
         let (av, bv) = (data(n, 0), data(n, 7));
-        g.bench_function("shaped", |x| x.iter(|| black_box(black_box(&a) + black_box(&b))));
-        g.bench_function("shaped_2threads", |x| two.install(|| x.iter(|| black_box(black_box(&a) + black_box(&b)))));
+        let mut subject = || black_box(black_box(&a) + black_box(&b));
+        let mut baseline =
+            || black_box(black_box(&av).iter().zip(black_box(&bv)).map(|(&p, &q)| p + q).collect::<Vec<f32>>());
+        g.bench_function("shaped", |x| x.iter(&mut subject));
+        g.bench_function("shaped_2threads", |x| two.install(|| x.iter(&mut subject)));
         g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an) + black_box(&bn))));
-        g.bench_function("loop", |x| {
-            x.iter(|| black_box(black_box(&av).iter().zip(black_box(&bv)).map(|(&p, &q)| p + q).collect::<Vec<f32>>()))
-        });
+        g.bench_function("loop", |x| x.iter(&mut baseline));
+        if n == R * R {
+            g.bench_function("paired", |x| paired(x, &mut subject, &mut baseline));
+        }
         g.finish();
     }
 }
@@ -305,20 +322,21 @@ fn add_out(c: &mut Criterion) {
     let mut on = Array1::<f32>::zeros(M16);
     let (av, bv) = (data(M16, 0), data(M16, 7));
     let mut ov = vec![0f32; M16];
-    g.bench_function("shaped", |x| x.iter(|| black_box(&a).add_out(black_box(&b), &mut out)));
+    let mut subject = || black_box(&a).add_out(black_box(&b), &mut out);
+    let mut baseline = || {
+        for ((o, &p), &q) in ov.iter_mut().zip(black_box(&av)).zip(black_box(&bv)) {
+            *o = p + q;
+        }
+        black_box(&mut ov);
+    };
+    g.bench_function("shaped", |x| x.iter(&mut subject));
     let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-    g.bench_function("shaped_2threads", |x| two.install(|| x.iter(|| black_box(&a).add_out(black_box(&b), &mut out))));
+    g.bench_function("shaped_2threads", |x| two.install(|| x.iter(&mut subject)));
     g.bench_function("ndarray", |x| {
         x.iter(|| ndarray::Zip::from(&mut on).and(black_box(&an)).and(black_box(&bn)).for_each(|o, &p, &q| *o = p + q))
     });
-    g.bench_function("loop", |x| {
-        x.iter(|| {
-            for ((o, &p), &q) in ov.iter_mut().zip(black_box(&av)).zip(black_box(&bv)) {
-                *o = p + q;
-            }
-            black_box(&mut ov);
-        })
-    });
+    g.bench_function("loop", |x| x.iter(&mut baseline));
+    g.bench_function("paired", |x| paired(x, &mut subject, &mut baseline));
     g.finish();
 }
 
@@ -328,8 +346,11 @@ fn assign_16m(c: &mut Criterion) {
     let mut a = Tensor::<f32, DynShape>::from_vec(&[M16], data(M16, 0));
     let b = Tensor::<f32, DynShape>::from_vec(&[M16], data(M16, 7));
     let (mut av, bv) = (data(M16, 0), data(M16, 7));
-    g.bench_function("shaped", |x| x.iter(|| a.assign(black_box(&b))));
-    g.bench_function("memcpy", |x| x.iter(|| black_box(&mut av).copy_from_slice(black_box(&bv))));
+    let mut subject = || a.assign(black_box(&b));
+    let mut baseline = || black_box(&mut av).copy_from_slice(black_box(&bv));
+    g.bench_function("shaped", |x| x.iter(&mut subject));
+    g.bench_function("memcpy", |x| x.iter(&mut baseline));
+    g.bench_function("paired", |x| paired(x, &mut subject, &mut baseline));
     g.finish();
 }
 
@@ -419,9 +440,12 @@ fn sums_paired(c: &mut Criterion) {
     g.finish();
 }
 
-/// Criterion's `iter_custom` for [`sums_paired`]: per iteration, `subject` and `baseline` timed
-/// back to back (the baseline first on odd iterations); returns the median ratio of the sample,
-/// in milliseconds per iteration.
+/// Criterion's `iter_custom` for the `paired` benchmarks of each group and for [`sums_paired`]:
+/// per iteration, `subject` (shaped) and `baseline` (the group's plain loop, `memcpy` or ndarray)
+/// timed back to back, the baseline first on odd iterations; returns the median ratio of the
+/// sample, in milliseconds per iteration (`1.03 ms` = shaped took 1.03x the baseline's time).
+/// Calls microseconds apart see the same load from the machine's other tenants, which the
+/// sequential benchmarks of a group, seconds apart, do not.
 fn paired<A, B>(x: &mut criterion::Bencher<'_>, mut subject: impl FnMut() -> A, mut baseline: impl FnMut() -> B) {
     let time = |f: &mut dyn FnMut()| {
         let t = std::time::Instant::now();
