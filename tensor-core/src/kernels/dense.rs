@@ -52,9 +52,7 @@ pub(crate) fn det<T: Float>(a: &[T], n: usize, work: &mut [T]) -> T {
         0 => T::one(),
         1 => a[0],
         2 => a[0] * a[3] - a[1] * a[2],
-        3 => {
-            a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) + a[2] * (a[3] * a[7] - a[4] * a[6])
-        }
+        3 => cofactors3(a).1,
         4 => cofactors4(a).1,
         _ => {
             // Gaussian elimination with partial pivoting on a copy.
