@@ -445,3 +445,24 @@ fn tiled_transpose_with_offset_and_full_tiles() {
     assert_eq!(y.to_vec(), want);
     assert_eq!(v.cast::<f64>().to_vec(), want.iter().map(|&w| w as f64).collect::<Vec<_>>());
 }
+
+/// New-output broadcasts whose rows merge into at most two levels take a loop without the
+/// odometer: a column broadcast of strided, offset views; `[2, 3, 4] + [2, 3, 1]` (the outer dims
+/// merge); a single row; and a row broadcast, each against the element-wise definition.
+#[test]
+fn two_level_broadcasts() {
+    let x = Tensor::<f32, Shape![5, 8]>::from_fn(|[i, j]| (10 * i + j) as f32);
+    let c = Tensor::<f32, Shape![6, 1]>::from_fn(|[i, _]| 100.0 * i as f32);
+    let (xv, cv) = (t!(x[1.., ..;2]), t!(c[2.., ..]));
+    let got = xv + cv;
+    let want = Tensor::<f32, Shape![4, 4]>::from_fn(|[i, j]| (10 * (i + 1) + 2 * j) as f32 + 100.0 * (i + 2) as f32);
+    assert_eq!(got.to_vec(), want.to_vec());
+    let a = Tensor::<f32, Shape![2, 3, 4]>::from_fn(|[i, j, k]| (100 * i + 10 * j + k) as f32);
+    let b = Tensor::<f32, Shape![2, 3, 1]>::from_fn(|[i, j, _]| -((3 * i + j) as f32));
+    let want = Tensor::<f32, Shape![2, 3, 4]>::from_fn(|[i, j, k]| (100 * i + 10 * j + k) as f32 - (3 * i + j) as f32);
+    assert_eq!((&a * 1.0 + &b).to_vec(), want.to_vec());
+    assert_eq!((t!(a[1, ..1, ..]) + t!(b[1, ..1, ..])).to_vec(), [97.0, 98.0, 99.0, 100.0]);
+    let row = Tensor::<f32, Shape![4]>::from([1.0, 2.0, 3.0, 4.0]);
+    let want = Tensor::<f32, Shape![4, 4]>::from_fn(|[i, j]| (10 * (i + 1) + 2 * j) as f32 - (j + 1) as f32);
+    assert_eq!((xv - &row).to_vec(), want.to_vec());
+}

@@ -821,6 +821,21 @@ impl<const K: usize> Rows<K> {
     }
 }
 
+impl<const K: usize> Rows<K> {
+    /// The rows as at most two levels, when the merged dims are that few: `(count, strides)` of
+    /// the rows, `(length, strides)` within a row, and the first row's offsets, so that a kernel
+    /// can loop over them without the odometer. `None` for three or more levels or no rows.
+    #[inline]
+    pub(crate) fn two_level(&self) -> Option<((usize, [isize; K]), (usize, [isize; K]), [usize; K])> {
+        if self.done || self.m > 1 {
+            return None;
+        }
+        let outer = if self.m == 1 { self.outer[0] } else { (1, [0; K]) };
+        // Every row start is an element of its layout: inside the buffer (the layout invariant).
+        Some((outer, self.inner, self.off.map(|v| v as usize)))
+    }
+}
+
 impl<const K: usize> Iterator for Rows<K> {
     type Item = ([usize; K], usize, [isize; K]);
     #[inline]

@@ -421,7 +421,26 @@ pub(crate) fn zip<A: Element, B: Element, C: Element>(
     }
     // The output's rows come in order (operand 0 is row-major, so `walk_rows` visits it so):
     // each row extends the vector, with no zero fill before it.
-    for ([o, i, j], n, [_, sa, sb]) in Rows::new(la.sizes(), [&row_major(la), la, lb]) {
+    let rows = Rows::new(la.sizes(), [&row_major(la), la, lb]);
+    if let Some(((m, [_, ra, rb]), (n, [_, sa, sb]), [_, i0, j0])) = rows.two_level() {
+        // Two levels (a matrix, or dims that merge into one): the row loop without the odometer,
+        // and the inner loop's kind chosen once: a column broadcast `[1000, 1000] + [1000, 1]`
+        // went from 1.07-1.17 to 1.00-1.06 of a plain loop (paired ratios, builds alternated).
+        let row = |r: usize| (at(i0, ra, r), at(j0, rb, r));
+        match (sa, sb) {
+            (1, 0) => (0..m).for_each(|r| {
+                let (i, j) = row(r);
+                let q = b[j];
+                out.extend(a[i..i + n].iter().map(|&p| f(p, q)));
+            }),
+            _ => (0..m).for_each(|r| {
+                let (i, j) = row(r);
+                extend_row(&mut out, [i, j], n, [sa, sb], a, b, &f)
+            }),
+        }
+        return Ok(out);
+    }
+    for ([o, i, j], n, [_, sa, sb]) in rows {
         debug_assert_eq!(o, out.len());
         extend_row(&mut out, [i, j], n, [sa, sb], a, b, &f)
     }
