@@ -819,9 +819,7 @@ impl<const K: usize> Rows<K> {
         }
         rows
     }
-}
 
-impl<const K: usize> Rows<K> {
     /// The rows as at most two levels, when the merged dims are that few: `(count, strides)` of
     /// the rows, `(length, strides)` within a row, and the first row's offsets, so that a kernel
     /// can loop over them without the odometer. `None` for three or more levels or no rows.

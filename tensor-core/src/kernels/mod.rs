@@ -244,13 +244,12 @@ const TILE: usize = 16;
 /// [`map_into`] for a source found by [`transposed_pair`]: every (`q`, `p`) plane is copied by
 /// `TILE` x `TILE` tiles; the other dims are walked as usual. A full tile reads its 16 source
 /// lines as checked slices into a block on the stack and writes its 16 output rows from it, with
-/// no per-element bounds checks (`a.assign(&b.t())` at `[1000, 1000]`: 2.03 ms -> 0.62 ms, 0.83x
-/// ndarray; `x.t().contiguous()` at `[2048, 2048]`: 15.8 -> 10.0-10.6 ms, 0.80-1.00x an 8x8-tiled
-/// loop); edge tiles go element by element. Tiles go along the source's lines (16 source rows read
-/// as 16 sequential streams, the output written down a column strip): down the source's columns
-/// instead, a `[2048, 2048]` source (rows 8 KiB apart, so a strip's lines share cache sets) took
-/// 10.0-10.6 ms for `x.t().contiguous()`, along its lines 6.4-8.5 ms (0.43-0.64x the tiled loop in
-/// back-to-back pairs); `a.assign(&b.t())` at `[1000, 1000]` 0.62 -> 0.57-0.60 ms.
+/// no per-element bounds checks; edge tiles go element by element. Tiles go along the source's
+/// lines (16 sequential source streams, the output written down a column strip): down the
+/// source's columns, a `[2048, 2048]` source's lines (8 KiB apart) share cache sets.
+/// `x.t().contiguous()` at `[2048, 2048]`: 15.8 ms element by element, 10.0-10.6 ms with blocks
+/// down the columns, 6.4-8.5 ms along the lines (0.43-0.64x an 8x8-tiled loop, back to back);
+/// `a.assign(&b.t())` at `[1000, 1000]`: 2.03 -> 0.62 -> 0.57-0.60 ms.
 fn map_tiled<T: Element, U: Element>(
     out: &mut [U],
     ol: &Layout,
@@ -426,17 +425,11 @@ pub(crate) fn zip<A: Element, B: Element, C: Element>(
         // Two levels (a matrix, or dims that merge into one): the row loop without the odometer,
         // and the inner loop's kind chosen once: a column broadcast `[1000, 1000] + [1000, 1]`
         // went from 1.07-1.17 to 1.00-1.06 of a plain loop (paired ratios, builds alternated).
-        let row = |r: usize| (at(i0, ra, r), at(j0, rb, r));
+        // `extend_row` is always inlined: the broadcast arm's constant strides fold its match.
+        let row = |r: usize| [at(i0, ra, r), at(j0, rb, r)];
         match (sa, sb) {
-            (1, 0) => (0..m).for_each(|r| {
-                let (i, j) = row(r);
-                let q = b[j];
-                out.extend(a[i..i + n].iter().map(|&p| f(p, q)));
-            }),
-            _ => (0..m).for_each(|r| {
-                let (i, j) = row(r);
-                extend_row(&mut out, [i, j], n, [sa, sb], a, b, &f)
-            }),
+            (1, 0) => (0..m).for_each(|r| extend_row(&mut out, row(r), n, [1, 0], a, b, &f)),
+            _ => (0..m).for_each(|r| extend_row(&mut out, row(r), n, [sa, sb], a, b, &f)),
         }
         return Ok(out);
     }

@@ -301,9 +301,10 @@ fn mv4_sse(a: &[f32; 16], x: [f32; 4]) -> [f32; 4] {
     let w = |o: usize| _mm_setr_ps(a[o], a[o + 1], a[o + 2], a[o + 3]);
     let xv = _mm_setr_ps(x[0], x[1], x[2], x[3]);
     let xr = _mm_shuffle_ps::<0b01_00_11_10>(xv, xv); // x2 x3 x0 x1
-                                                      // Lanes hold terms of l_i = (a_i0 x_0, a_i1 x_1) and r_i = (a_i2 x_2, a_i3 x_3). The ends
-                                                      // (l_0 and r_3) share one register, loaded whole: a half-register load would keep the other
-                                                      // half of its previous value, a dependency from one call to the next (4 ns against 2).
+
+    // Lanes hold terms of l_i = (a_i0 x_0, a_i1 x_1) and r_i = (a_i2 x_2, a_i3 x_3). The ends
+    // (l_0 and r_3) share one register, loaded whole: a half-register load would keep the other
+    // half of its previous value, a dependency from one call to the next (4 ns against 2).
     let e = _mm_mul_ps(_mm_setr_ps(a[0], a[1], a[14], a[15]), xv); // l_0 | r_3
     let s = _mm_mul_ps(w(2), xr); // r_0 | l_1
     let t = _mm_mul_ps(w(6), xr); // r_1 | l_2
