@@ -14,9 +14,9 @@
 //! is pinned to one thread), `add_new_1e6` and `add_new_16m` (`&a + &b` into a new tensor),
 //! `add_out_16m` (`a.add_out(&b, &mut out)`, 1.6e7, into a preallocated output), `assign_16m`
 //! (a contiguous copy of 1.6e7), `sum_full`, `sum_axis1` and `sum_axis0` (`[2048, 2048]` and its
-//! transpose, against loops with 32 accumulators or a vector of running sums), `sum_paired` (the
-//! same sums as paired ratios to those loops, see `sums_paired`). Each group of one shaped form
-//! against a baseline also has a `paired` benchmark: the ratio of back-to-back calls, reported as
+//! transpose, against loops with 32 accumulators or a vector of running sums). Each group of one
+//! shaped form against a baseline also has a `paired` benchmark (and the sums a
+//! `paired_transposed` one, shaped through `x.t()`): the ratio of back-to-back calls, reported as
 //! 1 ms per unit (see `paired`).
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
@@ -376,71 +376,48 @@ fn sums(c: &mut Criterion) {
     let a: Tensor<f32, Shape![2048, 2048]> = Tensor::from_vec(&[T, T], data(T * T, 0));
     let av = a.as_slice().expect("a new tensor is contiguous");
     let an = ndarray::ArrayView2::from_shape((T, T), av).expect("[2048, 2048]");
-    let mut g = group(c, "sum_full", T * T);
-    g.bench_function("shaped", |x| x.iter(|| black_box(black_box(&a).sum())));
-    g.bench_function("shaped_transposed", |x| x.iter(|| black_box(black_box(&a).t().sum())));
-    g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an).sum())));
-    g.bench_function("loop32", |x| x.iter(|| black_box(sum32(black_box(av)))));
-    g.finish();
-    let mut g = group(c, "sum_axis1", T * T);
-    g.bench_function("shaped", |x| x.iter(|| black_box(black_box(&a).sum_axis::<1>())));
-    g.bench_function("shaped_transposed", |x| x.iter(|| black_box(black_box(&a).t().sum_axis::<0>())));
-    g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an).sum_axis(ndarray::Axis(1)))));
-    g.bench_function("loop32", |x| {
-        x.iter(|| black_box(black_box(av).chunks_exact(T).map(sum32).collect::<Vec<f32>>()))
-    });
-    g.finish();
+    let full = || black_box(sum32(black_box(av)));
+    let rows = || black_box(black_box(av).chunks_exact(T).map(sum32).collect::<Vec<f32>>());
     // Column sums: rows added into a vector of 2048 running sums.
-    let mut g = group(c, "sum_axis0", T * T);
-    g.bench_function("shaped", |x| x.iter(|| black_box(black_box(&a).sum_axis::<0>())));
-    g.bench_function("shaped_transposed", |x| x.iter(|| black_box(black_box(&a).t().sum_axis::<1>())));
-    g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an).sum_axis(ndarray::Axis(0)))));
-    g.bench_function("loop", |x| {
-        x.iter(|| {
-            let mut acc = vec![0f32; T];
-            for row in black_box(av).chunks_exact(T) {
-                acc.iter_mut().zip(row).for_each(|(s, &e)| *s += e);
-            }
-            black_box(acc)
-        })
-    });
-    g.finish();
-}
-
-/// The sums again as paired ratios: each iteration times one call of shaped's sum and one of its
-/// plain-loop baseline back to back (in alternating order), and a sample is the median of its
-/// iterations' ratios. Criterion reports that ratio as a time, 1 ms per unit: `1.03 ms` means
-/// shaped took 1.03x the loop's time. The sums read 16 MB from L3, which other tenants of the
-/// machine share: the loop's own time moves by up to 2x between criterion's sequential
-/// measurements of a few seconds each (`sum_full`), while calls microseconds apart see the same
-/// load, so the paired ratio is the steady figure. Functions: `full` (`x.sum()` / `loop32`),
-/// `full_transposed` (`x.t().sum()`), `axis1` (`x.sum_axis::<1>()` / `loop32` per row),
-/// `axis0` (`x.sum_axis::<0>()` / running sums), `axis0_transposed` (`x.t().sum_axis::<1>()`).
-fn sums_paired(c: &mut Criterion) {
-    const T: usize = 2048;
-    let a: Tensor<f32, Shape![2048, 2048]> = Tensor::from_vec(&[T, T], data(T * T, 0));
-    let av = a.as_slice().expect("a new tensor is contiguous");
-    let row_sums = || black_box(black_box(av).chunks_exact(T).map(sum32).collect::<Vec<f32>>());
-    let col_sums = || {
+    let cols = || {
         let mut acc = vec![0f32; T];
         for row in black_box(av).chunks_exact(T) {
             acc.iter_mut().zip(row).for_each(|(s, &e)| *s += e);
         }
         black_box(acc)
     };
-    let mut g = c.benchmark_group("sum_paired");
-    g.measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500)).sample_size(20);
-    g.bench_function("full", |x| paired(x, || black_box(black_box(&a).sum()), || black_box(sum32(black_box(av)))));
-    g.bench_function("full_transposed", |x| {
-        paired(x, || black_box(black_box(&a).t().sum()), || black_box(sum32(black_box(av))))
-    });
-    g.bench_function("axis1", |x| paired(x, || black_box(black_box(&a).sum_axis::<1>()), row_sums));
-    g.bench_function("axis0", |x| paired(x, || black_box(black_box(&a).sum_axis::<0>()), col_sums));
-    g.bench_function("axis0_transposed", |x| paired(x, || black_box(black_box(&a).t().sum_axis::<1>()), col_sums));
+    let mut g = group(c, "sum_full", T * T);
+    let (shaped, transposed) = (|| black_box(black_box(&a).sum()), || black_box(black_box(&a).t().sum()));
+    g.bench_function("shaped", |x| x.iter(shaped));
+    g.bench_function("shaped_transposed", |x| x.iter(transposed));
+    g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an).sum())));
+    g.bench_function("loop32", |x| x.iter(full));
+    g.bench_function("paired", |x| paired(x, shaped, full));
+    g.bench_function("paired_transposed", |x| paired(x, transposed, full));
+    g.finish();
+    let mut g = group(c, "sum_axis1", T * T);
+    let (shaped, transposed) =
+        (|| black_box(black_box(&a).sum_axis::<1>()), || black_box(black_box(&a).t().sum_axis::<0>()));
+    g.bench_function("shaped", |x| x.iter(shaped));
+    g.bench_function("shaped_transposed", |x| x.iter(transposed));
+    g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an).sum_axis(ndarray::Axis(1)))));
+    g.bench_function("loop32", |x| x.iter(rows));
+    g.bench_function("paired", |x| paired(x, shaped, rows));
+    g.finish();
+    let mut g = group(c, "sum_axis0", T * T);
+    let (shaped, transposed) =
+        (|| black_box(black_box(&a).sum_axis::<0>()), || black_box(black_box(&a).t().sum_axis::<1>()));
+    g.bench_function("shaped", |x| x.iter(shaped));
+    g.bench_function("shaped_transposed", |x| x.iter(transposed));
+    g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an).sum_axis(ndarray::Axis(0)))));
+    g.bench_function("loop", |x| x.iter(cols));
+    g.bench_function("paired", |x| paired(x, shaped, cols));
+    g.bench_function("paired_transposed", |x| paired(x, transposed, cols));
     g.finish();
 }
 
-/// Criterion's `iter_custom` for the `paired` benchmarks of each group and for [`sums_paired`]:
+/// Criterion's `iter_custom` for the `paired` benchmarks of each group (`paired_transposed`:
+/// shaped through `x.t()`):
 /// per iteration, `subject` (shaped) and `baseline` (the group's plain loop, `memcpy` or ndarray)
 /// timed back to back, the baseline first on odd iterations; returns the median ratio of the
 /// sample, in milliseconds per iteration (`1.03 ms` = shaped took 1.03x the baseline's time).
@@ -520,7 +497,6 @@ fn one_thread(c: &mut Criterion) {
     add_out(c);
     assign_16m(c);
     sums(c);
-    sums_paired(c);
 }
 
 criterion_group!(benches, matmul_threads, threads, one_thread);

@@ -11,10 +11,9 @@ median of the medians with the min-max spread.
 samples, from sample.json) instead of the median: on a shared machine, other load only ever adds
 time, so the fastest sample is the steadier estimate of what the code costs.
 
-Groups named `*_paired` and benchmarks named `paired` (benches/kernels.rs, `paired`) already hold
-ratios: criterion's time per iteration is the median ratio of back-to-back calls, 1 ms per unit;
-they are printed as ratios (`--stat min` then gives the lowest sample's ratio, so use the median
-there)."""
+Benchmarks named `paired...` (benches/kernels.rs, `paired`) already hold ratios: criterion's time
+per iteration is the median ratio of back-to-back calls, 1 ms per unit; they are printed as ratios
+(`--stat min` then gives the lowest sample's ratio, so use the median there)."""
 import argparse
 import json
 import os
@@ -60,21 +59,13 @@ def main():
     a = ap.parse_args()
     for g in a.groups:
         runs = [medians(r, g, a.stat) for r in a.runs]
-        if g.endswith("_paired"):
-            names = sorted({b for r in runs for b in r})
-            cells = []
-            for b in names:
-                vals = [r[b] / 1e6 for r in runs if b in r]
-                cells.append(f"{b} {statistics.median(vals):.3f}x [{min(vals):.3f}-{max(vals):.3f}]")
-            print(f"{g}: " + "; ".join(cells))
-            continue
         names = sorted({b for r in runs for b in r})
         cells = []
         for b in names:
             vals = [r[b] for r in runs if b in r]
-            if b == "paired":
+            if b.startswith("paired"):
                 vals = [v / 1e6 for v in vals]
-                cells.append(f"paired {statistics.median(vals):.3f}x [{min(vals):.3f}-{max(vals):.3f}]")
+                cells.append(f"{b} {statistics.median(vals):.3f}x [{min(vals):.3f}-{max(vals):.3f}]")
                 continue
             cells.append(f"{b} {fmt(statistics.median(vals))} [{fmt(min(vals))}-{fmt(max(vals))}]")
         ratio = [r[a.subject] / r[a.base] for r in runs if a.subject in r and a.base in r]
