@@ -134,22 +134,17 @@ fn lin_value<T: Float>(start: T, end: T, step: T, i: usize, steps: usize) -> T {
 }
 
 fn lin_data<T: Element + Float>(start: T, end: T, steps: usize, map: impl Fn(T) -> T) -> Result<Vec<T>, ShapeError> {
-    let mut data = crate::kernels::try_vec(steps, T::ZERO)?;
-    lin_fill(&mut data, start, end, map);
-    Ok(data)
+    crate::kernels::try_collect(lin_values(start, end, steps).map(map))
 }
 
-/// `out.len()` values from `start` to `end` ([`lin_value`]), each through `map`.
-pub(super) fn lin_fill<T: Float>(out: &mut [T], start: T, end: T, map: impl Fn(T) -> T) {
-    let steps = out.len();
+/// The `steps` values from `start` to `end` ([`lin_value`]), in order.
+pub(super) fn lin_values<T: Float>(start: T, end: T, steps: usize) -> impl ExactSizeIterator<Item = T> {
     let step = if steps > 1 {
         (end - start) / T::from(steps - 1).expect("a step count is representable in every float type")
     } else {
         T::zero()
     };
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = map(lin_value(start, end, step, i, steps));
-    }
+    (0..steps).map(move |i| lin_value(start, end, step, i, steps))
 }
 
 impl<T: Element + Float, const N: usize> Tensor<T, (Const<N>,)> {

@@ -138,16 +138,20 @@ where
     /// the same values.
     #[inline]
     pub fn linspace(start: A::Elem, end: A::Elem) -> Self {
-        let mut a = A::ZEROED;
-        super::fill::lin_fill(a.flat_mut(), start, end, |v| v);
-        Self::new(a)
+        Self::lin_with(start, end, |v| v)
     }
     /// `base^v` for each `v` of [`linspace(start, end)`](Self::linspace), inline: the inline
     /// [`Tensor::logspace`] (PyTorch `torch.logspace(start, end, N, base)`).
     #[inline]
     pub fn logspace(start: A::Elem, end: A::Elem, base: A::Elem) -> Self {
+        Self::lin_with(start, end, |v| num_traits::Float::powf(base, v))
+    }
+    /// The `N` values of [`linspace`](Self::linspace), each through `map`.
+    fn lin_with(start: A::Elem, end: A::Elem, map: impl Fn(A::Elem) -> A::Elem) -> Self {
         let mut a = A::ZEROED;
-        super::fill::lin_fill(a.flat_mut(), start, end, |v| num_traits::Float::powf(base, v));
+        for (e, v) in a.flat_mut().iter_mut().zip(super::fill::lin_values(start, end, N)) {
+            *e = map(v);
+        }
         Self::new(a)
     }
 }
