@@ -11,7 +11,8 @@
 //! against faer into a buffer and allocating, and ndarray),
 //! `matmul_i32_256` and `matmul_f16_256` (integer and half products),
 //! `matmul_threads` (1024 on pools of one and two threads; it runs first, before the global pool
-//! is pinned to one thread), `add_new_1e6` and `add_new_16m` (`&a + &b` into a new tensor),
+//! is pinned to one thread), `add_new_1e6` and `add_new_16m` (`&a + &b` into a new tensor; the
+//! latter also with the buffer cache off, `shaped_fresh`),
 //! `add_out_16m` (`a.add_out(&b, &mut out)`, 1.6e7, into a preallocated output), `assign_16m`
 //! (a contiguous copy of 1.6e7), `sum_full`, `sum_axis1` and `sum_axis0` (`[2048, 2048]` and its
 //! transpose, against loops with 32 accumulators or a vector of running sums). Each group of one
@@ -286,8 +287,9 @@ fn matmul_threads(c: &mut Criterion) {
 
 const M16: usize = 16_000_000;
 
-/// `&a + &b` into a new tensor: 1e6 (cache-resident) and 1.6e7 (DRAM and fresh pages); also on a
-/// pool of two threads.
+/// `&a + &b` into a new tensor: 1e6 (cache-resident) and 1.6e7 (DRAM; the 64 MB output comes from
+/// the cache of freed large buffers, `shaped_fresh` turns the cache off so that every output gets
+/// fresh pages from the system); also on a pool of two threads.
 fn add_new(c: &mut Criterion) {
     let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
     for (name, n) in [("add_new_1e6", R * R), ("add_new_16m", M16)] {
@@ -301,6 +303,13 @@ fn add_new(c: &mut Criterion) {
             || black_box(black_box(&av).iter().zip(black_box(&bv)).map(|(&p, &q)| p + q).collect::<Vec<f32>>());
         g.bench_function("shaped", |x| x.iter(&mut subject));
         g.bench_function("shaped_2threads", |x| two.install(|| x.iter(&mut subject)));
+        if n == M16 {
+            g.bench_function("shaped_fresh", |x| {
+                let limit = shaped::set_buffer_cache_limit(0);
+                x.iter(&mut subject);
+                shaped::set_buffer_cache_limit(limit);
+            });
+        }
         g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an) + black_box(&bn))));
         g.bench_function("loop", |x| x.iter(&mut baseline));
         if n == R * R {

@@ -57,10 +57,11 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use shaped_core::{
-    bf16, dim, error, f16, index, kernels, layout, num, shape, stensor, storage, tensor, Axes, Axis, CastFrom, CastTo,
-    Complex, Const, CowRepr, Data, DataMut, Dim, Dyn, DynIndex, DynShape, Element, Inline, InlineArray, Layout, Num,
-    One, OutTensor, OutTensor2, STensor, Scalar, Shape, ShapeError, ShapeIndex, SharedTensor, SliceArg, Tensor,
-    TensorBase, TensorCow, TensorView, TensorViewMut, ViewOf, MAX_INLINE_BYTES, MAX_RANK,
+    bf16, buffer_cache_bytes, dim, error, f16, index, kernels, layout, num, set_buffer_cache_limit, shape, stensor,
+    storage, tensor, Axes, Axis, CastFrom, CastTo, Complex, Const, CowRepr, Data, DataMut, Dim, Dyn, DynIndex,
+    DynShape, Element, Inline, InlineArray, Layout, Num, One, OutTensor, OutTensor2, OwnedRepr, STensor, Scalar, Shape,
+    ShapeError, ShapeIndex, SharedTensor, SliceArg, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut, ViewOf,
+    MAX_INLINE_BYTES, MAX_RANK,
 };
 
 pub use shaped_core::interop;

@@ -1222,7 +1222,7 @@ impl Layout {
             )));
         }
         let count = if size == 0 { 1 } else { n.div_ceil(size).max(1) };
-        let mut out = crate::kernels::try_with_capacity(count)?;
+        let mut out = crate::kernels::try_with_capacity_uncached(count)?;
         out.extend((0..count).map(|i| self.part(axis, i * size, size.min(n - i * size))));
         Ok(out)
     }
@@ -1241,7 +1241,7 @@ impl Layout {
         let n = self.sizes[axis];
         if n == 0 {
             // PyTorch gives `chunks` empty pieces here (a huge count is an allocation error).
-            return crate::kernels::try_vec(chunks, self.part(axis, 0, 0));
+            return crate::kernels::try_vec_uncached(chunks, self.part(axis, 0, 0));
         }
         self.split(axis, n.div_ceil(chunks))
     }

@@ -37,6 +37,7 @@ pub use dim::{Const, Dim, Dyn, One};
 pub use error::ShapeError;
 pub use half::{bf16, f16};
 pub use index::SliceArg;
+pub use kernels::buffers::{buffer_cache_bytes, set_buffer_cache_limit};
 pub use layout::Layout;
 #[cfg(feature = "linalg")]
 pub use num::LinalgFloat;
@@ -51,7 +52,7 @@ pub use ops::out::OutOperand;
 pub use ops::reduce::Norm;
 pub use shape::axes::Axis;
 pub use shape::{DynShape, Shape, MAX_RANK};
-pub use storage::{CowRepr, Data, DataMut, DataOwned, Element, Inline, InlineArray, Scalar};
+pub use storage::{CowRepr, Data, DataMut, DataOwned, Element, Inline, InlineArray, OwnedRepr, Scalar};
 #[cfg(feature = "rand")]
 pub use tensor::random::{RandFloat, RandInt};
 pub use tensor::{

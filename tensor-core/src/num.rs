@@ -261,7 +261,7 @@ const ROW_BLOCK: usize = 64;
 /// A zeroed work array of `n` elements for [`Num::acc_rows`], or an error when it cannot be
 /// allocated.
 fn kernels_vec<W: Copy + num_traits::Zero>(n: usize) -> Result<alloc::vec::Vec<W>, crate::ShapeError> {
-    crate::kernels::try_vec(n, W::zero())
+    crate::kernels::try_vec_uncached(n, W::zero())
 }
 
 /// Kahan's compensated step: `a.0` the sum, `a.1` the running error.

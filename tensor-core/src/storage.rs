@@ -33,11 +33,74 @@ mod sealed {
     pub trait Sealed {}
 }
 use sealed::Sealed;
-impl<T> Sealed for Vec<T> {}
+impl<T: Element> Sealed for OwnedRepr<T> {}
 impl<T> Sealed for &[T] {}
 impl<T> Sealed for &mut [T] {}
 impl<T> Sealed for Arc<Vec<T>> {}
-impl<T> Sealed for CowRepr<'_, T> {}
+impl<T: Element> Sealed for CowRepr<'_, T> {}
+
+/// The storage of an owned [`Tensor`](crate::Tensor): a `Vec<T>` (ndarray's `OwnedRepr`) that,
+/// when dropped, hands a buffer of 4 MiB or more to the crate's cache of large buffers instead of
+/// the allocator, so that the next large result of the same element type reuses memory whose
+/// pages are already mapped (see [`set_buffer_cache_limit`](crate::set_buffer_cache_limit)).
+/// It dereferences to the `Vec<T>`; [`into_vec`](Self::into_vec) takes the vector out.
+#[derive(PartialEq, Eq, Hash, Default)]
+pub struct OwnedRepr<T: Element>(Vec<T>);
+impl<T: Element> OwnedRepr<T> {
+    /// The vector, moved out (it is not cached).
+    #[inline]
+    pub fn into_vec(mut self) -> Vec<T> {
+        core::mem::take(&mut self.0)
+    }
+}
+/// A copy, in a cached buffer when one fits (see [`OwnedRepr`]).
+impl<T: Element> Clone for OwnedRepr<T> {
+    fn clone(&self) -> Self {
+        match crate::kernels::buffers::take(self.0.len()) {
+            Some(mut v) => {
+                v.extend_from_slice(&self.0);
+                OwnedRepr(v)
+            }
+            None => OwnedRepr(self.0.clone()),
+        }
+    }
+}
+impl<T: Element> From<Vec<T>> for OwnedRepr<T> {
+    #[inline]
+    fn from(v: Vec<T>) -> Self {
+        OwnedRepr(v)
+    }
+}
+impl<T: Element> From<OwnedRepr<T>> for Vec<T> {
+    #[inline]
+    fn from(o: OwnedRepr<T>) -> Self {
+        o.into_vec()
+    }
+}
+impl<T: Element> core::ops::Deref for OwnedRepr<T> {
+    type Target = Vec<T>;
+    #[inline]
+    fn deref(&self) -> &Vec<T> {
+        &self.0
+    }
+}
+impl<T: Element> core::ops::DerefMut for OwnedRepr<T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut Vec<T> {
+        &mut self.0
+    }
+}
+impl<T: Element> fmt::Debug for OwnedRepr<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+impl<T: Element> Drop for OwnedRepr<T> {
+    #[inline]
+    fn drop(&mut self) {
+        crate::kernels::buffers::give(&mut self.0);
+    }
+}
 
 /// A storage kind: something that lends a flat slice of elements. Implemented (sealed) for the
 /// crate's storage kinds: `Vec<T>` (owned), `&[T]` (view), `&mut [T]` (mutable view),
@@ -74,7 +137,7 @@ pub trait DataMut: Data {
     fn as_mut_slice(&mut self) -> &mut [Self::Elem];
 }
 
-impl<T: Element> Data for Vec<T> {
+impl<T: Element> Data for OwnedRepr<T> {
     const WRITABLE: bool = true;
     type Elem = T;
     type Kind = HeapKind;
@@ -89,7 +152,7 @@ impl<T: Element> Data for Vec<T> {
         self
     }
 }
-impl<T: Element> DataMut for Vec<T> {
+impl<T: Element> DataMut for OwnedRepr<T> {
     #[inline]
     fn as_mut_slice(&mut self) -> &mut [T] {
         self
@@ -142,9 +205,9 @@ pub trait DataOwned: Data + Sized {
     /// Takes ownership of a buffer.
     fn from_vec(v: Vec<Self::Elem>) -> Self;
 }
-impl<T: Element> DataOwned for Vec<T> {
+impl<T: Element> DataOwned for OwnedRepr<T> {
     fn from_vec(v: Vec<T>) -> Self {
-        v
+        OwnedRepr(v)
     }
 }
 
@@ -182,11 +245,11 @@ impl<T: Element> DataOwned for Arc<Vec<T>> {
 /// Storage that is either borrowed or owned: what `reshape` returns (it copies only when the
 /// strides cannot express the new shape).
 #[derive(Clone, Debug)]
-pub enum CowRepr<'a, T> {
+pub enum CowRepr<'a, T: Element> {
     /// A view of the source's buffer.
     Borrowed(&'a [T]),
-    /// A fresh contiguous buffer.
-    Owned(Vec<T>),
+    /// A fresh contiguous buffer (cached when dropped, as a [`Tensor`](crate::Tensor)'s).
+    Owned(OwnedRepr<T>),
 }
 impl<T: Element> Data for CowRepr<'_, T> {
     type Elem = T;
@@ -320,7 +383,7 @@ pub struct Heap<T>(core::marker::PhantomData<T>);
 impl<T: Element> ArrLevel for Heap<T> {
     type Elem = T;
     type Wrap<const N: usize> = Heap<T>;
-    type Store = Vec<T>;
+    type Store = OwnedRepr<T>;
 }
 impl<T: Element> ArrLevel for Scalar<T> {
     type Elem = T;
@@ -358,14 +421,14 @@ pub trait OutData<T: Element>: DataMut<Elem = T> + Sized {
     /// for inline storage, where `v.len()` must be the array length).
     fn from_vec(v: Vec<T>) -> Self;
 }
-impl<T: Element> OutData<T> for Vec<T> {
+impl<T: Element> OutData<T> for OwnedRepr<T> {
     #[inline]
     fn zeroed(n: usize) -> Result<Self, crate::ShapeError> {
-        crate::kernels::try_vec(n, T::ZERO)
+        crate::kernels::try_vec(n, T::ZERO).map(OwnedRepr)
     }
     #[inline]
     fn from_vec(v: Vec<T>) -> Self {
-        v
+        OwnedRepr(v)
     }
 }
 impl<A: InlineArray> Inline<A> {
@@ -414,9 +477,9 @@ pub struct HeapKind;
 /// Inline storage: results of operations are inline when their shape is fully static.
 pub struct InlineKind;
 impl StorageKind for HeapKind {
-    type Unary<T: Element, SO: crate::Shape> = Vec<T>;
+    type Unary<T: Element, SO: crate::Shape> = OwnedRepr<T>;
     type Binary<K2: StorageKind, T: Element, SO: crate::Shape> = K2::WithHeap<T, SO>;
-    type WithHeap<T: Element, SO: crate::Shape> = Vec<T>;
+    type WithHeap<T: Element, SO: crate::Shape> = OwnedRepr<T>;
 }
 impl StorageKind for InlineKind {
     type Unary<T: Element, SO: crate::Shape> = <SO::Arr<T> as ArrLevel>::Store;

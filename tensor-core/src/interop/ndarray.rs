@@ -209,7 +209,7 @@ impl<T: Element, S: NdShape> Tensor<T, S> {
     pub fn into_ndarray(self) -> Array<T, S::NdDim> {
         let shape: S::NdDim = dim_of(self.sizes().iter().copied());
         let whole = self.is_contiguous() && self.storage_offset() == 0 && self.data.len() == self.numel();
-        let v = if whole { self.data } else { self.to_vec() };
+        let v = if whole { self.data.into_vec() } else { self.to_vec() };
         Array::from_shape_vec(shape, v).expect(NDARRAY_REFUSED)
     }
 }

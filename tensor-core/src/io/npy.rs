@@ -185,7 +185,7 @@ where
     }
 }
 
-impl<T: NpyElement, S: Shape> TensorBase<Vec<T>, S> {
+impl<T: NpyElement, S: Shape> Tensor<T, S> {
     /// Reads a `.npy` stream (NumPy `np.load(file)`). The file's sizes are checked against `S`
     /// before any data is read, and its dtype must be `T`'s (no conversion).
     ///

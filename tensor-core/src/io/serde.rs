@@ -145,7 +145,7 @@ impl<'de, T: Element + Deserialize<'de>, S: Shape> Visitor<'de> for TensorVisito
 /// does not fit `S` (the message names both: `sizes [3, 4] do not match shape [2, _]`); when the
 /// data length is not the product of the sizes (`a buffer of 5 elements does not fit shape [2,
 /// 3]`); or when the element count overflows `isize`.
-impl<'de, T: Element + Deserialize<'de>, S: Shape> Deserialize<'de> for TensorBase<Vec<T>, S> {
+impl<'de, T: Element + Deserialize<'de>, S: Shape> Deserialize<'de> for Tensor<T, S> {
     fn deserialize<De: Deserializer<'de>>(deserializer: De) -> Result<Self, De::Error> {
         deserializer.deserialize_struct("Tensor", FIELDS, TensorVisitor(PhantomData))
     }

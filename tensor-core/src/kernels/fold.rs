@@ -91,7 +91,7 @@ pub(crate) fn reduce<T: Element, R: Reducer<T>>(
             m *= s;
         }
     }
-    let mut out = super::try_with_capacity(m)?;
+    let mut out = super::try_with_capacity_uncached(m)?;
     if m == 0 {
         return Ok(out);
     }
@@ -116,7 +116,7 @@ pub(crate) fn reduce<T: Element, R: Reducer<T>>(
             return Ok(out);
         }
         // Whole rows of `inner` outputs at a time: unit-stride, vectorisable.
-        let mut acc: Vec<R::Acc> = super::try_with_capacity(m)?;
+        let mut acc: Vec<R::Acc> = super::try_with_capacity_uncached(m)?;
         acc.extend((0..m).map(|o| r.init(o)));
         for (a, blk) in acc.chunks_exact_mut(inner).zip(s.chunks_exact(n * inner)) {
             r.rows(a, blk, 0);
@@ -126,7 +126,7 @@ pub(crate) fn reduce<T: Element, R: Reducer<T>>(
         }
         return Ok(out);
     }
-    let mut acc: Vec<R::Acc> = super::try_with_capacity(m)?;
+    let mut acc: Vec<R::Acc> = super::try_with_capacity_uncached(m)?;
     acc.extend((0..m).map(|o| r.init(o)));
     if n > 0 {
         // Output offsets: row-major over the kept dims, 0 along reduced ones; reduced indices:

@@ -15,7 +15,7 @@ pub(crate) fn gather_offsets<T: Element>(data: &[T], offsets: &[usize]) -> Resul
 pub(crate) fn mask_coords(mask: &[bool], l: &Layout) -> Result<(usize, Vec<Vec<isize>>), ShapeError> {
     let (flat, count) = super::nonzero(mask, l)?;
     let rank = l.rank();
-    let mut coords = super::try_with_capacity(rank)?;
+    let mut coords = super::try_with_capacity_uncached(rank)?;
     for d in 0..rank {
         coords.push(super::try_collect((0..count).map(|k| flat[k * rank + d] as isize))?);
     }

@@ -15,6 +15,7 @@ use crate::layout::{walk_rows, Layout, Rows};
 use crate::storage::{Element, OutData};
 use alloc::vec::Vec;
 
+pub(crate) mod buffers;
 pub(crate) mod dense;
 pub(crate) mod fold;
 mod gather;
@@ -76,7 +77,18 @@ pub(crate) fn parallel(n: usize) -> bool {
 
 /// An empty vector with room for `n` elements, or [`ShapeError::Alloc`] when the allocator cannot
 /// provide it (the `try_` forms' answer to PyTorch's "not enough memory").
-pub(crate) fn try_with_capacity<T>(n: usize) -> Result<Vec<T>, ShapeError> {
+///
+/// A buffer of 4 MiB or more comes from the cache of freed large buffers when it holds one that
+/// fits ([`buffers`]); [`try_with_capacity_uncached`] is the same for any `T`, without the cache.
+pub(crate) fn try_with_capacity<T: Element>(n: usize) -> Result<Vec<T>, ShapeError> {
+    match buffers::take(n) {
+        Some(v) => Ok(v),
+        None => try_with_capacity_uncached(n),
+    }
+}
+
+/// [`try_with_capacity`] for any `T` (coordinates, layouts, accumulators), from the allocator.
+pub(crate) fn try_with_capacity_uncached<T>(n: usize) -> Result<Vec<T>, ShapeError> {
     let mut v = Vec::new();
     v.try_reserve_exact(n).map_err(|_| ShapeError::Alloc { count: n, elem_size: core::mem::size_of::<T>() })?;
     advise_huge_pages(&v);
@@ -121,14 +133,21 @@ fn advise_huge_pages<T>(v: &Vec<T>) {
 fn advise_huge_pages<T>(_: &alloc::vec::Vec<T>) {}
 
 /// `n` copies of `value` in a fallibly allocated vector.
-pub(crate) fn try_vec<T: Clone>(n: usize, value: T) -> Result<Vec<T>, ShapeError> {
+pub(crate) fn try_vec<T: Element>(n: usize, value: T) -> Result<Vec<T>, ShapeError> {
     let mut v = try_with_capacity(n)?;
     v.resize(n, value);
     Ok(v)
 }
 
+/// [`try_vec`] for any `T` (layouts, accumulators), from the allocator.
+pub(crate) fn try_vec_uncached<T: Clone>(n: usize, value: T) -> Result<Vec<T>, ShapeError> {
+    let mut v = try_with_capacity_uncached(n)?;
+    v.resize(n, value);
+    Ok(v)
+}
+
 /// The items of an exact-size iterator, collected into a fallibly allocated vector.
-pub(crate) fn try_collect<T>(it: impl ExactSizeIterator<Item = T>) -> Result<Vec<T>, ShapeError> {
+pub(crate) fn try_collect<T: Element>(it: impl ExactSizeIterator<Item = T>) -> Result<Vec<T>, ShapeError> {
     let mut v = try_with_capacity(it.len())?;
     v.extend(it);
     Ok(v)

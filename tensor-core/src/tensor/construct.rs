@@ -118,7 +118,7 @@ impl<T: Element + NumCast, const N: usize> Tensor<T, (Const<N>,)> {
     /// When a value does not fit `T` (for example 300 in `u8`).
     #[doc(alias = "range")]
     pub fn arange() -> Self {
-        let data = (0..N).map(|i| T::from(i).expect("arange value does not fit the element type")).collect();
+        let data: Vec<T> = (0..N).map(|i| T::from(i).expect("arange value does not fit the element type")).collect();
         TensorBase::from_parts(data, Layout::contiguous(&[N]).expect("rank 1"))
     }
 }

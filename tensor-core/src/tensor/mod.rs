@@ -5,7 +5,7 @@ use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
 use crate::layout::{Layout, LayoutRepr};
 use crate::shape::{CastShape, DynShape, ElemIndex, Shape};
-use crate::storage::{CowRepr, Data, DataMut, Element};
+use crate::storage::{CowRepr, Data, DataMut, Element, OwnedRepr};
 use alloc::vec::Vec;
 use core::marker::PhantomData;
 
@@ -36,7 +36,7 @@ pub struct TensorBase<D: Data, S: Shape> {
 }
 
 /// An owned tensor (`Vec<T>` storage). Cloning copies the elements.
-pub type Tensor<T, S> = TensorBase<Vec<T>, S>;
+pub type Tensor<T, S> = TensorBase<OwnedRepr<T>, S>;
 /// A borrowed view: shares the elements of another tensor, never copies.
 pub type TensorView<'a, T, S> = TensorBase<&'a [T], S>;
 /// A mutably borrowed view: writes go to the viewed tensor.
@@ -101,7 +101,8 @@ impl<D: Data + Copy, S: Shape> Copy for TensorBase<D, S> {}
 impl<D: Data, S: Shape> TensorBase<D, S> {
     /// Pairs a storage with a layout already known to fit it and to match `S`.
     #[inline]
-    pub(crate) fn from_parts(data: D, layout: Layout) -> Self {
+    pub(crate) fn from_parts(data: impl Into<D>, layout: Layout) -> Self {
+        let data = data.into();
         debug_assert!(layout.fits(data.as_slice().len()), "layout {layout:?} outside its buffer");
         debug_assert!(!D::WRITABLE || !layout.may_overlap(), "writable layout {layout:?} overlaps");
         debug_assert!(S::check_sizes(layout.sizes()).is_ok(), "layout {layout:?} does not match {}", S::describe());
@@ -128,7 +129,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::ShapeMismatch`] when its sizes do not fit `S`; [`ShapeError::Overlap`] when
     /// the storage is writable and two coordinates may reach one element (see
     /// [`Layout::may_overlap`]).
-    pub fn try_from_parts(data: D, layout: Layout) -> Result<Self, ShapeError> {
+    pub fn try_from_parts(data: impl Into<D>, layout: Layout) -> Result<Self, ShapeError> {
+        let data = data.into();
         if D::WRITABLE && layout.may_overlap() {
             return Err(ShapeError::Overlap { sizes: layout.sizes().into(), strides: layout.strides().into() });
         }

@@ -210,7 +210,11 @@ fn randint_of<T: RandInt>(low: T, high: T) -> Result<T::Uniform, ShapeError> {
 }
 
 /// `n` samples of `dist` in a fallibly allocated vector.
-fn sample_vec<T, R: Rng + ?Sized>(n: usize, dist: &impl Distribution<T>, rng: &mut R) -> Result<Vec<T>, ShapeError> {
+fn sample_vec<T: Element, R: Rng + ?Sized>(
+    n: usize,
+    dist: &impl Distribution<T>,
+    rng: &mut R,
+) -> Result<Vec<T>, ShapeError> {
     kernels::try_collect((0..n).map(|_| dist.sample(rng)))
 }
 

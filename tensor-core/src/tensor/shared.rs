@@ -21,7 +21,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// The same tensor with reference-counted storage: O(1), no copy. Same shape.
     pub fn into_shared(self) -> SharedTensor<T, S> {
         let layout = *self.layout();
-        TensorBase::from_parts(Arc::new(self.data), layout)
+        TensorBase::from_parts(Arc::new(self.data.into_vec()), layout)
     }
 }
 

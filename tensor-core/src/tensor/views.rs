@@ -81,7 +81,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
             Err(_) => {
                 let out = Layout::contiguous(to)?;
                 let data = kernels::to_vec(self.data.as_slice(), self.layout())?;
-                TensorBase::from_parts(CowRepr::Owned(data), out)
+                TensorBase::from_parts(CowRepr::Owned(data.into()), out)
             }
         })
     }
@@ -367,7 +367,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `chunks` is 0.
     pub fn chunk_dyn(&self, chunks: usize, axis: isize) -> Result<Vec<ViewOf<'_, D, DynShape>>, ShapeError> {
         let ls = self.layout().chunk(normalize_axis(axis, self.rank())?, chunks)?;
-        let mut out = kernels::try_with_capacity(ls.len())?;
+        let mut out = kernels::try_with_capacity_uncached(ls.len())?;
         out.extend(ls.into_iter().map(|l| self.derive(l)));
         Ok(out)
     }
@@ -377,7 +377,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `size` is 0 and the dim is not empty.
     pub fn split_dyn(&self, size: usize, axis: isize) -> Result<Vec<ViewOf<'_, D, DynShape>>, ShapeError> {
         let ls = self.layout().split(normalize_axis(axis, self.rank())?, size)?;
-        let mut out = kernels::try_with_capacity(ls.len())?;
+        let mut out = kernels::try_with_capacity_uncached(ls.len())?;
         out.extend(ls.into_iter().map(|l| self.derive(l)));
         Ok(out)
     }
@@ -542,7 +542,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         S: SetAxis<A, Dyn>,
     {
         let ls = self.layout().chunk(self.ax(A)?, chunks)?;
-        let mut out = kernels::try_with_capacity(ls.len())?;
+        let mut out = kernels::try_with_capacity_uncached(ls.len())?;
         out.extend(ls.into_iter().map(|l| self.derive(l)));
         Ok(out)
     }
@@ -572,7 +572,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         S: SetAxis<A, Dyn>,
     {
         let ls = self.layout().split(self.ax(A)?, size)?;
-        let mut out = kernels::try_with_capacity(ls.len())?;
+        let mut out = kernels::try_with_capacity_uncached(ls.len())?;
         out.extend(ls.into_iter().map(|l| self.derive(l)));
         Ok(out)
     }
