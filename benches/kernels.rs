@@ -12,7 +12,8 @@
 //! `matmul_i32_256` and `matmul_f16_256` (integer and half products),
 //! `matmul_threads` (1024 on pools of one and two threads; it runs first, before the global pool
 //! is pinned to one thread), `add_new_1e6` and `add_new_16m` (`&a + &b` into a new tensor; the
-//! latter also with the buffer cache off, `shaped_fresh`),
+//! latter also with the buffer cache off, `shaped_fresh`, and paired against the plain loop into
+//! an existing buffer, `paired_loop_into_buffer`),
 //! `add_out_16m` (`a.add_out(&b, &mut out)`, 1.6e7, into a preallocated output), `assign_16m`
 //! (a contiguous copy of 1.6e7), `sum_full`, `sum_axis1` and `sum_axis0` (`[2048, 2048]` and its
 //! transpose, against loops with 32 accumulators or a vector of running sums). Each group of one
@@ -314,6 +315,16 @@ fn add_new(c: &mut Criterion) {
         g.bench_function("loop", |x| x.iter(&mut baseline));
         if n == R * R {
             g.bench_function("paired", |x| paired(x, &mut subject, &mut baseline));
+        } else {
+            // The DRAM bound: the same loop writing into an existing buffer (`add_out_16m`'s).
+            let mut ov = vec![0f32; n];
+            let mut into_buffer = || {
+                for ((o, &p), &q) in ov.iter_mut().zip(black_box(&av)).zip(black_box(&bv)) {
+                    *o = p + q;
+                }
+                black_box(&mut ov);
+            };
+            g.bench_function("paired_loop_into_buffer", |x| paired(x, &mut subject, &mut into_buffer));
         }
         g.finish();
     }
