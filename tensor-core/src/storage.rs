@@ -1,4 +1,4 @@
-//! Element types and storage kinds. A tensor is a storage (`Vec<T>` owned, `&[T]` borrowed,
+//! Element types and storage kinds. A tensor is a storage ([`OwnedRepr`] owned, `&[T]` borrowed,
 //! `&mut [T]` borrowed mutably, or [`CowRepr`]) plus a [`Layout`].
 use crate::layout::{Layout, LayoutRepr};
 use alloc::sync::Arc;
@@ -103,7 +103,7 @@ impl<T: Element> Drop for OwnedRepr<T> {
 }
 
 /// A storage kind: something that lends a flat slice of elements. Implemented (sealed) for the
-/// crate's storage kinds: `Vec<T>` (owned), `&[T]` (view), `&mut [T]` (mutable view),
+/// crate's storage kinds: [`OwnedRepr`] (owned), `&[T]` (view), `&mut [T]` (mutable view),
 /// `Arc<Vec<T>>` (shared) and [`CowRepr`].
 pub trait Data: Sealed {
     /// Whether tensors of this storage kind can be written through. Their layouts must not let
@@ -369,7 +369,8 @@ impl<A: InlineArray> DataMut for Inline<A> {
 /// A level of a shape's nested array type, built dim by dim from the innermost ([`Scalar`]): one
 /// array level per static dim, and the heap marker [`Heap`] as soon as a `Dyn` dim appears.
 /// `Shape::Arr<T>` is the result; its [`Store`](Self::Store) is where a new tensor of that shape
-/// lives when an operand is inline: `Inline<array>` for a fully static shape, `Vec<T>` otherwise.
+/// lives when an operand is inline: `Inline<array>` for a fully static shape, [`OwnedRepr`]
+/// otherwise.
 pub trait ArrLevel: 'static {
     /// The element type.
     type Elem: Element;
@@ -408,7 +409,7 @@ arr_level! {
     [A, B, C, D, E, F] [[[[[[T; F]; E]; D]; C]; B]; A] => Heap<T>;
 }
 
-/// A storage kind that new tensors can be built in: a heap `Vec<T>` or an [`Inline`] array. The
+/// A storage kind that new tensors can be built in: a heap [`OwnedRepr`] or an [`Inline`] array. The
 /// kernels write a new tensor's elements into [`as_mut_slice`](DataMut::as_mut_slice) of a buffer from
 /// [`zeroed`](Self::zeroed).
 pub trait OutData<T: Element>: DataMut<Elem = T> + Sized {
@@ -417,7 +418,7 @@ pub trait OutData<T: Element>: DataMut<Elem = T> + Sized {
     /// # Errors
     /// [`ShapeError::Alloc`](crate::ShapeError::Alloc) when a heap buffer cannot be allocated.
     fn zeroed(n: usize) -> Result<Self, crate::ShapeError>;
-    /// The storage holding the row-major elements `v` (moved for `Vec<T>`, copied into the array
+    /// The storage holding the row-major elements `v` (moved for [`OwnedRepr`], copied into the array
     /// for inline storage, where `v.len()` must be the array length).
     fn from_vec(v: Vec<T>) -> Self;
 }
@@ -487,10 +488,10 @@ impl StorageKind for InlineKind {
     type WithHeap<T: Element, SO: crate::Shape> = <SO::Arr<T> as ArrLevel>::Store;
 }
 
-/// The storage of the result of a one-operand operation on a tensor with storage `D`: `Vec<T>`
+/// The storage of the result of a one-operand operation on a tensor with storage `D`: [`OwnedRepr`]
 /// (a [`Tensor`](crate::Tensor)) for heap-backed `D`, the inline array of `SO` for inline `D`
 /// when `SO` is fully static.
 pub type Out<D, T, SO> = <<D as Data>::Kind as StorageKind>::Unary<T, SO>;
 /// The storage of the result of an operation on tensors with storages `D1` and `D2`: inline when
-/// either is inline and `SO` is fully static, `Vec<T>` otherwise.
+/// either is inline and `SO` is fully static, [`OwnedRepr`] otherwise.
 pub type Out2<D1, D2, T, SO> = <<D1 as Data>::Kind as StorageKind>::Binary<<D2 as Data>::Kind, T, SO>;

@@ -35,7 +35,8 @@ pub struct TensorBase<D: Data, S: Shape> {
     _shape: PhantomData<S>,
 }
 
-/// An owned tensor (`Vec<T>` storage). Cloning copies the elements.
+/// An owned tensor ([`OwnedRepr`] storage: a `Vec<T>` whose large buffers are reused after a drop,
+/// see [`set_buffer_cache_limit`](crate::set_buffer_cache_limit)). Cloning copies the elements.
 pub type Tensor<T, S> = TensorBase<OwnedRepr<T>, S>;
 /// A borrowed view: shares the elements of another tensor, never copies.
 pub type TensorView<'a, T, S> = TensorBase<&'a [T], S>;
@@ -119,10 +120,11 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         TensorBase { data, lay, _shape: PhantomData }
     }
 
-    /// A tensor from a storage and a layout, after checking that every element the layout
-    /// reaches lies in the storage, that its sizes fit `S` and, for storage that can be written
-    /// (owned, mutable views, shared), that no two coordinates reach the same element (a checked
-    /// PyTorch `set_(storage, offset, size, stride)`; NumPy `as_strided` without the danger).
+    /// A tensor from a storage (for an owned tensor a `Vec<T>` or an [`OwnedRepr`]) and a layout,
+    /// after checking that every element the layout reaches lies in the storage, that its sizes
+    /// fit `S` and, for storage that can be written (owned, mutable views, shared), that no two
+    /// coordinates reach the same element (a checked PyTorch `set_(storage, offset, size,
+    /// stride)`; NumPy `as_strided` without the danger).
     ///
     /// # Errors
     /// [`ShapeError::Invalid`] when the layout reaches outside the storage;
