@@ -91,7 +91,7 @@ pub(crate) fn reduce<T: Element, R: Reducer<T>>(
             m *= s;
         }
     }
-    let mut out = super::try_with_capacity_uncached(m)?;
+    let mut out = super::try_with_capacity(m)?;
     if m == 0 {
         return Ok(out);
     }
