@@ -41,6 +41,19 @@ mod imp {
         held: usize,
         entries: Vec<Entry>,
     }
+    impl Cache {
+        /// Removes the oldest buffers until at most `target` bytes are held, and returns them so
+        /// that the caller frees them after releasing the lock.
+        fn evict_to(&mut self, target: usize) -> Vec<Entry> {
+            let mut evicted = Vec::new();
+            while self.held > target {
+                let e = self.entries.remove(0);
+                self.held -= e.bytes;
+                evicted.push(e);
+            }
+            evicted
+        }
+    }
     static CACHE: Mutex<Cache> = Mutex::new(Cache { limit: DEFAULT_LIMIT, held: 0, entries: Vec::new() });
 
     /// The cache, also after a panic elsewhere while it was locked (its state is consistent
@@ -73,39 +86,28 @@ mod imp {
         if bytes < MIN_BYTES {
             return;
         }
-        let mut evicted = Vec::new();
-        {
+        let evicted = {
             let mut c = lock();
             if bytes > c.limit {
                 return;
             }
-            while c.held + bytes > c.limit {
-                let e = c.entries.remove(0);
-                c.held -= e.bytes;
-                evicted.push(e);
-            }
+            let room = c.limit - bytes;
+            let evicted = c.evict_to(room);
             v.clear();
             let buf: Box<dyn Any + Send> = Box::new(core::mem::take(v));
             c.entries.push(Entry { bytes, buf });
             c.held += bytes;
-        }
+            evicted
+        };
         // The evicted buffers are freed here, outside the lock.
         drop(evicted);
     }
 
     pub fn set_limit(bytes: usize) -> usize {
-        let mut evicted = Vec::new();
-        let old;
-        {
+        let (old, evicted) = {
             let mut c = lock();
-            old = c.limit;
-            c.limit = bytes;
-            while c.held > c.limit {
-                let e = c.entries.remove(0);
-                c.held -= e.bytes;
-                evicted.push(e);
-            }
-        }
+            (core::mem::replace(&mut c.limit, bytes), c.evict_to(bytes))
+        };
         drop(evicted);
         old
     }
