@@ -288,6 +288,14 @@ fn matmul_threads(c: &mut Criterion) {
 
 const M16: usize = 16_000_000;
 
+/// The plain loop `out = a + b` into an existing buffer: the DRAM bound of a large add.
+fn add_loop_into(out: &mut [f32], a: &[f32], b: &[f32]) {
+    for ((o, &p), &q) in out.iter_mut().zip(black_box(a)).zip(black_box(b)) {
+        *o = p + q;
+    }
+    black_box(out);
+}
+
 /// `&a + &b` into a new tensor: 1e6 (cache-resident) and 1.6e7 (DRAM; the 64 MB output comes from
 /// the cache of freed large buffers, `shaped_fresh` turns the cache off so that every output gets
 /// fresh pages from the system); also on a pool of two threads.
@@ -318,12 +326,7 @@ fn add_new(c: &mut Criterion) {
         } else {
             // The DRAM bound: the same loop writing into an existing buffer (`add_out_16m`'s).
             let mut ov = vec![0f32; n];
-            let mut into_buffer = || {
-                for ((o, &p), &q) in ov.iter_mut().zip(black_box(&av)).zip(black_box(&bv)) {
-                    *o = p + q;
-                }
-                black_box(&mut ov);
-            };
+            let mut into_buffer = || add_loop_into(&mut ov, &av, &bv);
             g.bench_function("paired_loop_into_buffer", |x| paired(x, &mut subject, &mut into_buffer));
         }
         g.finish();
@@ -343,12 +346,7 @@ fn add_out(c: &mut Criterion) {
     let (av, bv) = (data(M16, 0), data(M16, 7));
     let mut ov = vec![0f32; M16];
     let mut subject = || black_box(&a).add_out(black_box(&b), &mut out);
-    let mut baseline = || {
-        for ((o, &p), &q) in ov.iter_mut().zip(black_box(&av)).zip(black_box(&bv)) {
-            *o = p + q;
-        }
-        black_box(&mut ov);
-    };
+    let mut baseline = || add_loop_into(&mut ov, &av, &bv);
     g.bench_function("shaped", |x| x.iter(&mut subject));
     let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
     g.bench_function("shaped_2threads", |x| two.install(|| x.iter(&mut subject)));
