@@ -239,9 +239,38 @@ mod random {
         w.sort_unstable();
         assert_eq!(w, (0..=255).collect::<Vec<u8>>());
         let e = Tensor::<u8, Shape![_]>::try_randperm(257, &mut g).unwrap_err();
-        assert_eq!(e.to_string(), "randperm: 256 does not fit the element type");
+        assert_eq!(
+            e.to_string(),
+            "randperm(257): 256 is not exactly representable in the element type u8, so the values would repeat"
+        );
         let f = Tensor::<f32, Shape![_]>::randperm(4, &mut g).to_vec();
         assert_eq!(f.iter().sum::<f32>(), 6.0);
+    }
+
+    /// A float type holds the integers up to `2^p` exactly and no odd one beyond: a permutation
+    /// past that would repeat values (f16 with n = 5000 gave 3,299 distinct values, f32 with
+    /// n = 2^24 + 3 gave 2^24 + 2), so it is refused before anything is sampled, as PyTorch does.
+    #[test]
+    fn randperm_refuses_floats_that_cannot_hold_every_index() {
+        let mut g = rng(14);
+        for n in [2050, 5000] {
+            let e = Tensor::<f16, Shape![_]>::try_randperm(n, &mut g).unwrap_err();
+            assert!(e.to_string().starts_with(&format!("randperm({n}): ")), "{e}");
+            assert!(e.to_string().contains("element type f16"), "{e}");
+        }
+        assert!(Tensor::<bf16, Shape![_]>::try_randperm(258, &mut g).is_err());
+        for n in [(1 << 24) + 2, (1 << 24) + 3] {
+            let e = Tensor::<f32, Shape![_]>::try_randperm(n, &mut g).unwrap_err();
+            assert!(e.to_string().contains("element type f32"), "{e}");
+        }
+        assert!(Tensor::<f64, Shape![_]>::try_randperm((1 << 53) + 2, &mut g).is_err());
+        // The largest permutations that fit: every value distinct.
+        let mut h: Vec<f32> = Tensor::<f16, Shape![_]>::randperm(2049, &mut g).to_vec().iter().map(|x| x.to_f32()).collect();
+        h.sort_by(f32::total_cmp);
+        assert_eq!(h, (0..2049).map(|i| i as f32).collect::<Vec<_>>());
+        let mut b: Vec<f32> = Tensor::<bf16, Shape![_]>::randperm(257, &mut g).to_vec().iter().map(|x| x.to_f32()).collect();
+        b.sort_by(f32::total_cmp);
+        assert_eq!(b, (0..257).map(|i| i as f32).collect::<Vec<_>>());
     }
 
     #[test]

@@ -9,13 +9,23 @@ use crate::storage::Element;
 
 mod sealed {
     use crate::layout::Layout;
+
+    /// Proof that the caller is this module's [`gemm`](super::gemm) (or a kernel it calls): a
+    /// value no code outside `kernels::gemm` can make (the type is unnameable outside the crate
+    /// and its field is private). A sealed supertrait's methods stay callable through a bound
+    /// (`fn f<T: Gemm>() { T::gemm_unchecked(..) }` compiles in a user's crate), so the token,
+    /// not the sealing, is what keeps the unchecked product out of safe user code.
+    pub struct Checked(pub(super) ());
+
     /// The product itself, out of reach of users: only [`gemm`](super::gemm) calls it, after
     /// checking its preconditions.
     pub trait GemmImpl: crate::num::Num {
-        /// `c = a @ b` for 2-D layouts already checked by [`gemm`](super::gemm).
-        fn gemm_unchecked(a: &[Self], la: &Layout, b: &[Self], lb: &Layout, c: &mut [Self]);
+        /// `c = a @ b` for 2-D layouts already checked by [`gemm`](super::gemm), whose token
+        /// proves it.
+        fn gemm_unchecked(token: Checked, a: &[Self], la: &Layout, b: &[Self], lb: &Layout, c: &mut [Self]);
     }
 }
+use sealed::Checked;
 
 /// Element types with a matrix product (every numeric element type). A sealed marker: the product
 /// runs through `matmul` only, which checks the operands' layouts first.
@@ -29,11 +39,7 @@ impl<T: sealed::GemmImpl> Gemm for T {}
 /// not `m * n` long: the callers guarantee all of it, and the `unsafe` call into
 /// `matrixmultiply` relies on it, so it is checked here too (a few comparisons per call).
 pub(crate) fn gemm<T: Gemm>(a: &[T], la: &Layout, b: &[T], lb: &Layout, c: &mut [T]) {
-    assert!(la.rank() == 2 && lb.rank() == 2, "gemm: operands must be 2-D");
-    let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
-    assert_eq!(lb.sizes()[0], k, "gemm: inner dimensions differ");
-    assert!(la.fits(a.len()) && lb.fits(b.len()), "gemm: operand layout outside its buffer");
-    assert_eq!(m.checked_mul(n), Some(c.len()), "gemm: output buffer of the wrong length");
+    let (m, k, n) = checked_dims(a, la, b, lb, c);
     if m == 0 || n == 0 {
         return;
     }
@@ -41,7 +47,21 @@ pub(crate) fn gemm<T: Gemm>(a: &[T], la: &Layout, b: &[T], lb: &Layout, c: &mut 
         c.fill(T::ZERO);
         return;
     }
-    T::gemm_unchecked(a, la, b, lb, c)
+    T::gemm_unchecked(Checked(()), a, la, b, lb, c)
+}
+
+/// `(m, k, n)` of `c[m, n] = a[m, k] @ b[k, n]` after checking what every kernel relies on.
+///
+/// # Panics
+/// When a layout is not 2-D, the inner dims differ, a layout does not fit its buffer, or `c` is
+/// not `m * n` long.
+fn checked_dims<T>(a: &[T], la: &Layout, b: &[T], lb: &Layout, c: &[T]) -> (usize, usize, usize) {
+    assert!(la.rank() == 2 && lb.rank() == 2, "gemm: operands must be 2-D");
+    let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
+    assert_eq!(lb.sizes()[0], k, "gemm: inner dimensions differ");
+    assert!(la.fits(a.len()) && lb.fits(b.len()), "gemm: operand layout outside its buffer");
+    assert_eq!(m.checked_mul(n), Some(c.len()), "gemm: output buffer of the wrong length");
+    (m, k, n)
 }
 
 /// Bytes of `b` rows that [`int_gemm`] keeps in the cache while it sweeps the rows of `a`
@@ -85,7 +105,7 @@ fn int_gemm<T: Element + num_traits::WrappingAdd + num_traits::WrappingMul>(
 macro_rules! int_gemm {
     ($($t:ty),*) => { $(
         impl sealed::GemmImpl for $t {
-            fn gemm_unchecked(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
+            fn gemm_unchecked(_: Checked, a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
                 int_gemm(a, la, b, lb, c)
             }
         }
@@ -114,7 +134,7 @@ fn half_gemm<T: Element>(
     };
     if let (Some((a32, la32)), Some((b32, lb32)), Ok(mut c32)) = (wide(a, la), wide(b, lb), super::try_vec(m * n, 0f32))
     {
-        <f32 as sealed::GemmImpl>::gemm_unchecked(&a32, &la32, &b32, &lb32, &mut c32);
+        <f32 as sealed::GemmImpl>::gemm_unchecked(Checked(()), &a32, &la32, &b32, &lb32, &mut c32);
         for (o, &v) in c.iter_mut().zip(&c32) {
             *o = from(v);
         }
@@ -129,12 +149,12 @@ fn half_gemm<T: Element>(
 }
 
 impl sealed::GemmImpl for half::f16 {
-    fn gemm_unchecked(a: &[Self], la: &Layout, b: &[Self], lb: &Layout, c: &mut [Self]) {
+    fn gemm_unchecked(_: Checked, a: &[Self], la: &Layout, b: &[Self], lb: &Layout, c: &mut [Self]) {
         half_gemm(a, la, b, lb, c, half::f16::to_f32, half::f16::from_f32)
     }
 }
 impl sealed::GemmImpl for half::bf16 {
-    fn gemm_unchecked(a: &[Self], la: &Layout, b: &[Self], lb: &Layout, c: &mut [Self]) {
+    fn gemm_unchecked(_: Checked, a: &[Self], la: &Layout, b: &[Self], lb: &Layout, c: &mut [Self]) {
         half_gemm(a, la, b, lb, c, half::bf16::to_f32, half::bf16::from_f32)
     }
 }
@@ -143,14 +163,21 @@ impl sealed::GemmImpl for half::bf16 {
 macro_rules! blas_gemm {
     ($t:ty, $f:ident) => {
         impl sealed::GemmImpl for $t {
-            fn gemm_unchecked(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
-                let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
-                // SAFETY: `gemm` checked that `la` and `lb` are 2-D with inner dims `k`, that they
-                // fit their buffers (so, with m, k, n > 0, every offset `offset + i*rs + j*cs` that
-                // matrixmultiply reads is inside its slice, and `offset` itself is, so `add` stays
-                // in the allocation), and that `c` holds exactly m*n elements, written with row
-                // stride n and column stride 1. `c` is a unique `&mut` borrow, so it aliases
-                // neither input.
+            fn gemm_unchecked(_: Checked, a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
+                // The token says `gemm` checked all of this already; the `unsafe` call below
+                // relies on it, so it is checked again here, where the reader of the SAFETY
+                // comment can see it (a few comparisons against an O(mkn) product).
+                let (m, k, n) = checked_dims(a, la, b, lb, c);
+                if m == 0 || n == 0 || k == 0 {
+                    c.fill(0.0);
+                    return;
+                }
+                // SAFETY: `checked_dims` just above asserted that `la` and `lb` are 2-D with inner
+                // dims `k` and fit their buffers (so, with m, k, n > 0, checked above, every offset
+                // `offset + i*rs + j*cs` that matrixmultiply reads is inside its slice, and
+                // `offset` itself is, so `add` stays in the allocation), and that `c` holds
+                // exactly m*n elements, written with row stride n and column stride 1. `c` is a
+                // unique `&mut` borrow, so it aliases neither input.
                 unsafe {
                     matrixmultiply::$f(
                         m,
@@ -192,7 +219,7 @@ const PAR_FLOPS: usize = 1 << 21;
 macro_rules! faer_gemm {
     ($($t:ty),*) => { $(
         impl sealed::GemmImpl for $t {
-            fn gemm_unchecked(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
+            fn gemm_unchecked(_: Checked, a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
                 use crate::interop::faer::mat;
                 let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
                 let lhs = mat(a, la.offset(), [m, k], [la.strides()[0], la.strides()[1]]);
@@ -213,3 +240,54 @@ macro_rules! faer_gemm {
 }
 #[cfg(any(feature = "faer", feature = "linalg"))]
 faer_gemm!(f32, f64);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    /// The kernels re-check what `gemm` checked: with matrixmultiply (no faer) the `unsafe` call
+    /// would otherwise read or write outside the buffers for each of these.
+    fn call(la: &[usize], lb: &[usize], c_len: usize) {
+        let (la, lb) = (Layout::contiguous(la).unwrap(), Layout::contiguous(lb).unwrap());
+        let (a, b) = (vec![1f32; la.numel()], vec![1f32; lb.numel()]);
+        let mut c = vec![0f32; c_len];
+        <f32 as sealed::GemmImpl>::gemm_unchecked(Checked(()), &a, &la, &b, &lb, &mut c);
+    }
+
+    #[test]
+    #[should_panic(expected = "inner dimensions differ")]
+    fn unchecked_kernel_refuses_inner_dims_that_differ() {
+        call(&[2, 3], &[4, 2], 4);
+    }
+
+    #[test]
+    #[should_panic(expected = "must be 2-D")]
+    fn unchecked_kernel_refuses_a_rank_3_layout() {
+        call(&[2, 2, 2], &[2, 2], 4);
+    }
+
+    #[test]
+    #[should_panic(expected = "output buffer of the wrong length")]
+    fn unchecked_kernel_refuses_a_short_output() {
+        call(&[8, 8], &[8, 8], 3);
+    }
+
+    #[test]
+    #[should_panic(expected = "outside its buffer")]
+    fn unchecked_kernel_refuses_a_layout_outside_its_buffer() {
+        let la = Layout::contiguous(&[4, 4]).unwrap();
+        let mut c = [0f32; 16];
+        <f32 as sealed::GemmImpl>::gemm_unchecked(Checked(()), &[1f32; 8], &la, &[1f32; 16], &la, &mut c);
+    }
+
+    #[test]
+    fn unchecked_kernel_multiplies_checked_operands() {
+        let la = Layout::contiguous(&[2, 3]).unwrap();
+        let lb = Layout::contiguous(&[3, 2]).unwrap();
+        let mut c = [0f64; 4];
+        let (a, b) = ([1., 2., 3., 4., 5., 6.], [7., 8., 9., 10., 11., 12.]);
+        <f64 as sealed::GemmImpl>::gemm_unchecked(Checked(()), &a, &la, &b, &lb, &mut c);
+        assert_eq!(c, [58., 64., 139., 154.]);
+    }
+}

@@ -30,7 +30,7 @@ use crate::storage::{Data, DataMut, Element};
 use alloc::format;
 use alloc::vec::Vec;
 use half::{bf16, f16};
-use num_traits::NumCast;
+use num_traits::{NumCast, ToPrimitive};
 use rand::distr::uniform::SampleUniform;
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -575,11 +575,22 @@ impl<T: Element + NumCast> Tensor<T, (Dyn,)> {
     /// [`randperm`](Self::randperm), returning an error instead of panicking.
     ///
     /// # Errors
-    /// [`ShapeError::Invalid`] when `n - 1` does not fit `T` (checked before anything is
-    /// sampled: `randperm(300)` of `u8`); [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
+    /// [`ShapeError::Invalid`] when some integer of `0..n` is not exactly a `T` (checked before
+    /// anything is sampled): `randperm(300)` of `u8`, or of a float type beyond its exact
+    /// integers, `n > 2049` for `f16`, `n > 257` for `bf16`, `n > 2^24 + 1` for `f32` (the
+    /// values would repeat; PyTorch refuses these too); [`ShapeError::Overflow`];
+    /// [`ShapeError::Alloc`].
     pub fn try_randperm(n: usize, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError> {
-        if n > 0 && <T as NumCast>::from(n - 1).is_none() {
-            return Err(ShapeError::Invalid(format!("randperm: {} does not fit the element type", n - 1)));
+        // Every integer below `n` is exact when `n - 1` and `n - 2` both are: an integer type
+        // holds all of `0..n` once it holds `n - 1`, and a float type holds every integer up to
+        // `2^p` (p the significand's bits) and no odd one above it, so one of two neighbours
+        // beyond `2^p` is inexact.
+        let exact = |i: usize| <T as NumCast>::from(i).and_then(|t| t.to_usize()) == Some(i);
+        if let Some(bad) = [n.checked_sub(2), n.checked_sub(1)].into_iter().flatten().find(|&i| !exact(i)) {
+            return Err(ShapeError::Invalid(format!(
+                "randperm({n}): {bad} is not exactly representable in the element type {}, so the values would repeat",
+                core::any::type_name::<T>().rsplit("::").next().unwrap_or("")
+            )));
         }
         let layout = Layout::contiguous(&[n])?;
         let mut data = kernels::try_collect((0..n).map(|i| <T as NumCast>::from(i).expect("checked above")))?;
