@@ -265,10 +265,12 @@ mod random {
         }
         assert!(Tensor::<f64, Shape![_]>::try_randperm((1 << 53) + 2, &mut g).is_err());
         // The largest permutations that fit: every value distinct.
-        let mut h: Vec<f32> = Tensor::<f16, Shape![_]>::randperm(2049, &mut g).to_vec().iter().map(|x| x.to_f32()).collect();
+        let mut h: Vec<f32> =
+            Tensor::<f16, Shape![_]>::randperm(2049, &mut g).to_vec().iter().map(|x| x.to_f32()).collect();
         h.sort_by(f32::total_cmp);
         assert_eq!(h, (0..2049).map(|i| i as f32).collect::<Vec<_>>());
-        let mut b: Vec<f32> = Tensor::<bf16, Shape![_]>::randperm(257, &mut g).to_vec().iter().map(|x| x.to_f32()).collect();
+        let mut b: Vec<f32> =
+            Tensor::<bf16, Shape![_]>::randperm(257, &mut g).to_vec().iter().map(|x| x.to_f32()).collect();
         b.sort_by(f32::total_cmp);
         assert_eq!(b, (0..257).map(|i| i as f32).collect::<Vec<_>>());
     }

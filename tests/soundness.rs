@@ -199,7 +199,14 @@ fn try_full_sized_of_256_tib_is_an_alloc_error() {
 #[test]
 fn chunks_past_the_address_space_are_alloc_errors() {
     let e = Tensor::<f32, DynShape>::zeros_sized(&[0]);
-    assert!(err(e.chunk_dyn(usize::MAX, 0)).starts_with("out of memory: cannot allocate"));
+    assert!(
+        err(e.chunk_dyn(usize::MAX, 0)).starts_with(
+            "chunk: 18446744073709551615 chunks of the empty dim 0 of [0] are 18446744073709551615 empty views (as \
+             PyTorch gives), and that many cannot be allocated (out of memory: cannot allocate"
+        ),
+        "{}",
+        err(e.chunk_dyn(usize::MAX, 0))
+    );
     assert_eq!(e.chunk_dyn(3, 0).unwrap().len(), 3);
 }
 
@@ -207,7 +214,7 @@ fn chunks_past_the_address_space_are_alloc_errors() {
 #[cfg_attr(miri, ignore)]
 fn chunks_of_an_empty_dim_are_allocated_fallibly() {
     let e = Tensor::<f32, DynShape>::zeros_sized(&[0]);
-    assert!(err(e.chunk_dyn(1 << 40, 0)).starts_with("out of memory: cannot allocate"));
+    assert!(err(e.chunk_dyn(1 << 40, 0)).starts_with("chunk: 1099511627776 chunks of the empty dim 0 of [0]"));
     // split of a huge expanded dim into single elements: 2^40 views.
     let one = Tensor::<f32, DynShape>::zeros_sized(&[1]);
     let big = one.expand_dyn(&[1 << 40]).unwrap();
@@ -240,7 +247,8 @@ fn reductions_and_copies_of_huge_views_are_alloc_errors() {
 fn arange_with_an_impossible_length_is_an_error_at_once() {
     assert_eq!(
         err(Tensor::<f32, _>::arange_with(0., 1e30, 1e-30)),
-        "the element count of [18446744073709551615] overflows isize"
+        "arange(0, 1000000000000000000000000000000, 0.000000000000000000000000000001): 1.000e60 elements, more than a \
+         tensor can hold (isize::MAX)"
     );
     assert_eq!(Tensor::<f32, _>::arange_with(0., 1., 0.25).unwrap().to_vec(), [0., 0.25, 0.5, 0.75]);
 }
@@ -458,13 +466,77 @@ fn view_of_an_empty_layout_keeps_the_reach_inside_isize() {
     assert_eq!(e.try_reshape_dyn(&[3, 0]).unwrap().select_dyn(0, 2).unwrap().sizes(), [0]);
 }
 
+/// The message of an overflowing empty broadcast `[4, 2^62, 0]`.
+const EMPTY_OVERFLOW: &str =
+    "the sizes [4, 4611686018427387904, 0] overflow isize: the tensor holds no element, but its \
+                              strides are products of its sizes (an empty dim counted as 1), and they must fit isize";
+
 #[test]
 fn binary_ops_on_an_overflowing_empty_broadcast_return_an_error() {
     let a = Tensor::<f64, DynShape>::zeros_sized(&[0]).try_reshape_dyn(&[1 << 62, 0]).unwrap().into_owned();
     let b = Tensor::<f64, DynShape>::zeros_sized(&[4, 1, 0]);
-    assert_eq!(err(a.try_add(&b)), "the element count of [4, 4611686018427387904, 0] overflows isize");
-    assert_eq!(err(a.try_div(&b)), "the element count of [4, 4611686018427387904, 0] overflows isize");
+    assert_eq!(err(a.try_add(&b)), EMPTY_OVERFLOW);
+    assert_eq!(err(a.try_div(&b)), EMPTY_OVERFLOW);
     let ai = Tensor::<i8, DynShape>::zeros_sized(&[0]).try_reshape_dyn(&[1 << 62, 0]).unwrap().into_owned();
     let bi = Tensor::<i8, DynShape>::zeros_sized(&[4, 1, 0]);
-    assert!(err(ai.try_div(&bi)).starts_with("the element count of"));
+    assert!(err(ai.try_div(&bi)).starts_with("the sizes [4, 4611686018427387904, 0] overflow isize"));
+}
+
+// ------------------------------------------------------------------------------------------
+// Issue 25: the second hostile-input campaign.
+// ------------------------------------------------------------------------------------------
+
+/// A one-element dim may carry any stride, `isize::MIN` included; faer negates strides to walk
+/// reversed views, and `-isize::MIN` overflowed inside it (a debug-build panic, the right answer
+/// in release). The bridge hands faer stride 1 for such dims.
+#[test]
+fn a_unit_dim_with_stride_isize_min_reaches_no_kernel() {
+    let store = Tensor::<f64, DynShape>::from_vec(&[4], vec![1., 2., 3., 4.]);
+    // [[2], [1]]: column vector read backwards, its unit dim strided by isize::MIN.
+    let a = store.try_as_strided(&[2, 1], &[-1, isize::MIN], 1).unwrap();
+    assert_eq!(a.to_vec(), [2., 1.]);
+    let b = store.try_as_strided(&[1, 2], &[isize::MIN, -1], 3).unwrap(); // [[4, 3]]
+    assert_eq!(a.try_matmul(&b).unwrap().to_vec(), [8., 6., 4., 3.]);
+    assert_eq!(b.try_matmul(&a).unwrap().to_vec(), [11.]);
+    let s = store.try_as_strided(&[1, 1], &[isize::MIN, isize::MIN], 2).unwrap(); // [[3]]
+    assert_eq!(s.try_matmul(&b).unwrap().to_vec(), [12., 9.]);
+    #[cfg(feature = "linalg")]
+    {
+        let s = s.try_into_static::<Shape![1, 1]>().unwrap();
+        let s2 = s.to_owned();
+        assert_eq!(s.try_inv().unwrap().to_vec(), [1. / 3.]);
+        assert_eq!(s.try_det().unwrap(), 3.);
+        assert_eq!(s.try_solve(&s2).unwrap().to_vec(), [1.]);
+        let big = Tensor::<f64, DynShape>::from_vec(
+            &[81],
+            (0..81).map(|i| (i % 7) as f64 + if i % 10 == 0 { 9. } else { 0. }).collect(),
+        );
+        let m = big.try_as_strided(&[9, 9], &[9, 1], 0).unwrap().try_into_static::<Shape![9, 9]>().unwrap();
+        let col =
+            store.try_as_strided(&[9, 1], &[0, isize::MIN], 0).unwrap().try_into_static::<Shape![9, 1]>().unwrap();
+        let x = m.try_solve(&col).unwrap();
+        let back = m.try_matmul(&x).unwrap();
+        for v in back.to_vec() {
+            assert!((v - 1.).abs() < 1e-9, "{v}");
+        }
+    }
+}
+
+/// An empty tensor whose nominal sizes overflow is still refused (its strides would), with a
+/// message that says why instead of calling a 0-element tensor's element count too large.
+#[test]
+fn empty_layouts_with_huge_sizes_say_why_they_overflow() {
+    let z = Tensor::<i32, DynShape>::zeros_sized(&[0]);
+    assert_eq!(
+        err(z.try_as_strided(&[0, usize::MAX, 2], &[1, 1, 1], 0)),
+        "the sizes [0, 18446744073709551615, 2] overflow isize: the tensor holds no element, but its strides are \
+         products of its sizes (an empty dim counted as 1), and they must fit isize"
+    );
+    let e = err(z.unflatten_dyn(0, &[0, isize::MAX, 4]));
+    assert!(e.starts_with("the sizes [0, 9223372036854775807, 4] overflow isize: the tensor holds no element"), "{e}");
+    // A plain non-empty overflow keeps the short message.
+    assert_eq!(
+        err(v3().try_as_strided(&[usize::MAX, 2], &[0, 0], 0)),
+        "the element count of [18446744073709551615, 2] overflows isize"
+    );
 }

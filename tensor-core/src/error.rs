@@ -117,6 +117,11 @@ impl fmt::Display for ShapeError {
             RankTooLarge { rank } => {
                 write!(f, "rank {rank} exceeds the maximum of {} dims", crate::MAX_RANK)
             }
+            Overflow { sizes } if sizes.contains(&0) => write!(
+                f,
+                "the sizes {sizes:?} overflow isize: the tensor holds no element, but its strides are \
+                 products of its sizes (an empty dim counted as 1), and they must fit isize"
+            ),
             Overflow { sizes } => write!(f, "the element count of {sizes:?} overflows isize"),
             Alloc { count, elem_size } => {
                 let bytes = *count as u128 * *elem_size as u128;

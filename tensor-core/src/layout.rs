@@ -1240,8 +1240,15 @@ impl Layout {
         }
         let n = self.sizes[axis];
         if n == 0 {
-            // PyTorch gives `chunks` empty pieces here (a huge count is an allocation error).
-            return crate::kernels::try_vec_uncached(chunks, self.part(axis, 0, 0));
+            // PyTorch gives `chunks` empty pieces here; a count whose views cannot be allocated
+            // is an error that says so.
+            return crate::kernels::try_vec_uncached(chunks, self.part(axis, 0, 0)).map_err(|e| {
+                ShapeError::Invalid(alloc::format!(
+                    "chunk: {chunks} chunks of the empty dim {axis} of {:?} are {chunks} empty views (as PyTorch \
+                     gives), and that many cannot be allocated ({e})",
+                    self.sizes()
+                ))
+            });
         }
         self.split(axis, n.div_ceil(chunks))
     }

@@ -129,8 +129,8 @@ impl<T: Element + NumCast + ToPrimitive> Tensor<T, (Dyn,)> {
     /// time, so the shape is `[_]`.
     ///
     /// # Errors
-    /// [`ShapeError::Invalid`] for a zero step, a step whose sign walks away from `end`, or a value
-    /// that does not fit `T`; [`ShapeError::Overflow`] when the length does not fit `isize`;
+    /// [`ShapeError::Invalid`] for a zero step, a step whose sign walks away from `end`, a value
+    /// that does not fit `T`, or a length that does not fit `isize` (the message names the range);
     /// [`ShapeError::Alloc`] when the buffer cannot be allocated.
     pub fn arange_with(start: T, end: T, step: T) -> Result<Self, ShapeError> {
         let f = |v: T| v.to_f64().ok_or_else(|| ShapeError::Invalid("arange bound is not a number".into()));
@@ -142,14 +142,20 @@ impl<T: Element + NumCast + ToPrimitive> Tensor<T, (Dyn,)> {
         // Checked before anything is allocated: a length past isize (1e60 for 0..1e30 by 1e-30)
         // is an error, not a saturated cast.
         if len >= isize::MAX as f64 {
-            return Err(ShapeError::Overflow { sizes: alloc::vec![usize::MAX] });
+            return Err(ShapeError::Invalid(alloc::format!(
+                "arange({start}, {end}, {step}): {len:.3e} elements, more than a tensor can hold (isize::MAX)"
+            )));
         }
         let n = len as usize;
         let layout = Layout::contiguous(&[n])?;
         let mut data = crate::kernels::try_with_capacity(n)?;
         for i in 0..n {
-            let v = T::from(s + i as f64 * st)
-                .ok_or_else(|| ShapeError::Invalid("arange value does not fit the element type".into()))?;
+            let x = s + i as f64 * st;
+            let v = T::from(x).ok_or_else(|| {
+                ShapeError::Invalid(alloc::format!(
+                    "arange({start}, {end}, {step}): the value {x} does not fit the element type"
+                ))
+            })?;
             data.push(v);
         }
         Ok(TensorBase::from_parts(data, layout))

@@ -30,7 +30,7 @@ use crate::storage::{Data, DataMut, Element};
 use alloc::format;
 use alloc::vec::Vec;
 use half::{bf16, f16};
-use num_traits::{NumCast, ToPrimitive};
+use num_traits::NumCast;
 use rand::distr::uniform::SampleUniform;
 use rand::seq::SliceRandom;
 use rand::Rng;
