@@ -98,8 +98,8 @@
 //!   for long local runs: `SHAPED_FUZZ_CASES=100000 SHAPED_FUZZ_SEED=7 cargo test --test fuzz`
 //!   (about 8 minutes; keep the debug profile, whose overflow checks catch wrapped arithmetic).
 //! * `SHAPED_FUZZ_STATS=1` also prints, per operation, how many calls returned `Ok` and `Err`.
-//! * Under Miri (`cargo +nightly miri test --test fuzz`) the run is 4 sequences of at most 6
-//!   operations, without shrinking.
+//! * Under Miri (`cargo +nightly miri test --test fuzz`) the run is [`MIRI_CASES`] sequences of
+//!   at most 10 operations (about 60 calls), without shrinking.
 //!
 //! The test prints `fuzz: N sequences, M op calls, ...` at the end, straight to stderr (not through
 //! the captured `eprintln!`), so a plain `cargo test` shows it.
@@ -146,9 +146,13 @@ fn record(what: &str, ok: bool) {
     }
 }
 
+/// Sequences under Miri, where one op call takes about a second: about 60 calls, 80-90 s per
+/// run (CI runs it twice, with the default and the lean feature sets).
+const MIRI_CASES: u32 = 12;
+
 fn cases() -> u32 {
     if cfg!(miri) {
-        return 2;
+        return MIRI_CASES;
     }
     std::env::var("SHAPED_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(DEFAULT_CASES)
 }
@@ -159,7 +163,7 @@ fn seed() -> u64 {
 
 fn max_ops() -> usize {
     if cfg!(miri) {
-        6
+        10
     } else {
         24
     }
