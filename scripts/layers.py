@@ -1,0 +1,334 @@
+#!/usr/bin/env python3
+"""The layering check of shaped-core: every `crate::` path resolved to the module it names, and the
+module graph checked against the layers that ARCHITECTURE.md declares.
+
+Usage:
+    python3 scripts/layers.py            # check: exit 1 on an import from a higher layer or a circle
+    python3 scripts/layers.py --graph    # print the graph of top-level modules and its circles
+
+The layers are the fenced block tagged `layers` in ARCHITECTURE.md, bottom layer first, one layer a
+line: `name: unit unit ...`. A unit is a module path below `tensor-core/src` (`kernels`,
+`index::spec`); a file belongs to the unit with the longest matching path. A file may use what
+its own layer and the layers below declare. A line whose name ends in `(knot)` is a layer whose
+units may also refer to each other round a circle (the type layer: dims, shapes and storage
+kinds); anywhere else a circle between units is an error, even inside one layer.
+
+What counts as a use: every path that starts with `crate::`, `super::` or `self::` in code (use
+trees expanded, paths in bodies, bounds and types), comments, doc comments and string literals
+left out. A path is resolved through the `pub use` re-exports of the module it names (lib.rs's
+`pub use error::ShapeError` makes `crate::ShapeError` a use of `error`), so a re-export at an old
+place does not hide a dependency, and a re-export is not itself a use of the layer it names.
+"""
+import os
+import re
+import sys
+from collections import defaultdict
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+SRC = os.path.join(ROOT, "tensor-core", "src")
+ARCH = os.path.join(ROOT, "ARCHITECTURE.md")
+
+IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+
+
+def strip_code(text):
+    """The text with comments, doc comments, string and char literals blanked (lines kept)."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            i = j
+            continue
+        if text.startswith("/*", i):
+            depth, j = 1, i + 2
+            while j < n and depth:
+                if text.startswith("/*", j):
+                    depth, j = depth + 1, j + 2
+                elif text.startswith("*/", j):
+                    depth, j = depth - 1, j + 2
+                else:
+                    j += 1
+            out.append("\n" * text.count("\n", i, j))
+            i = j
+            continue
+        m = re.match(r'r(#*)"', text[i:i + 10]) if c == "r" and (i == 0 or not re.match(r"\w", text[i - 1])) else None
+        if m:
+            end = '"' + m.group(1)
+            j = text.find(end, i + len(m.group(0)))
+            j = n if j < 0 else j + len(end)
+            out.append("\n" * text.count("\n", i, j))
+            i = j
+            continue
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append("\n" * text.count("\n", i, j + 1))
+            i = j + 1
+            continue
+        if c == "'":
+            # A char literal ('a', '\n', '\u{..}'), not a lifetime ('a without a closing quote).
+            m = re.match(r"'(\\u\{[0-9a-fA-F]+\}|\\.|[^\\'])'", text[i:i + 12])
+            if m:
+                i += len(m.group(0))
+                continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def files():
+    """(module path, file path) for every .rs file below src: `kernels::gemm`, `` for lib.rs."""
+    for dirpath, _, names in os.walk(SRC):
+        for name in sorted(names):
+            if not name.endswith(".rs"):
+                continue
+            path = os.path.join(dirpath, name)
+            rel = os.path.relpath(path, SRC)[:-3].split(os.sep)
+            if rel[-1] in ("mod", "lib"):
+                rel = rel[:-1]
+            yield "::".join(rel), path
+
+
+def expand_use_tree(tree):
+    """`a::{b, c::{d, e as f}, self}` -> ['a::b', 'a::c::d', 'a::c::e', 'a']."""
+    tree = re.sub(r"\s+as\s+" + IDENT, "", tree)
+    tree = re.sub(r"\s+", "", tree)
+
+    def split_top(s):
+        parts, depth, cur = [], 0, ""
+        for ch in s:
+            if ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+            if ch == "," and depth == 0:
+                parts.append(cur)
+                cur = ""
+            else:
+                cur += ch
+        if cur:
+            parts.append(cur)
+        return parts
+
+    def go(prefix, s):
+        i = s.find("{")
+        if i < 0:
+            full = (prefix + "::" + s) if prefix and s else (prefix or s)
+            return [re.sub(r"::self$", "", full)]
+        head = s[:i].rstrip(":")
+        inner = s[i + 1:s.rfind("}")]
+        base = (prefix + "::" + head) if prefix and head else (prefix or head)
+        res = []
+        for part in split_top(inner):
+            res += go(base, part) if part != "self" else [base]
+        return res
+
+    return go("", tree)
+
+
+def use_paths(code):
+    """(line, path, is_pub_use) for each path of each `use` statement in stripped code."""
+    for m in re.finditer(r"(\bpub(?:\([^)]*\))?\s+)?\buse\s+([^;]+);", code):
+        line = code.count("\n", 0, m.start()) + 1
+        for p in expand_use_tree(m.group(2)):
+            yield line, p.lstrip(":"), bool(m.group(1))
+
+
+def body_paths(code):
+    """(line, path) for every `crate::`/`super::`/`self::` path outside `use` statements."""
+    masked = re.sub(r"\buse\s+[^;]+;", lambda m: "\n" * m.group(0).count("\n"), code)
+    for m in re.finditer(r"\b((?:crate|super|self)(?:\s*::\s*(?:super|" + IDENT + r"))+)", masked):
+        path = re.sub(r"\s+", "", m.group(1))
+        if path.startswith("self::") or path.startswith("super::") or path.startswith("crate::"):
+            yield code.count("\n", 0, m.start()) + 1, path
+
+
+class Crate:
+    def __init__(self):
+        self.modules = {}  # module path -> file
+        self.code = {}
+        for mod, path in files():
+            self.modules[mod] = path
+            with open(path, encoding="utf-8") as f:
+                self.code[mod] = strip_code(f.read())
+        # Modules declared inline (`mod sealed { ... }`) count as part of their file's module.
+        self.reexports = defaultdict(dict)  # module -> name -> absolute path
+        for mod, code in self.code.items():
+            for _, p, is_pub in use_paths(code):
+                if not is_pub:
+                    continue
+                absolute = self.absolute(mod, p)
+                if absolute is None:
+                    continue
+                name = absolute.split("::")[-1]
+                self.reexports[mod][name] = absolute
+
+    def absolute(self, mod, path):
+        """`path` as written in module `mod`, from the crate root (None for an external path)."""
+        parts = path.split("::")
+        if parts[0] == "crate":
+            return "::".join(parts[1:])
+        base = mod.split("::") if mod else []
+        if parts[0] == "self":
+            return "::".join(base + parts[1:])
+        if parts[0] == "super":
+            while parts and parts[0] == "super":
+                base = base[:-1]
+                parts = parts[1:]
+            return "::".join(base + parts)
+        # A relative path in a `use`: a child module of `mod` (2018 paths) or an external crate.
+        first = ((mod + "::") if mod else "") + parts[0]
+        if first in self.modules:
+            return "::".join(base + parts)
+        return None
+
+    def resolve(self, path, depth=0):
+        """The module that defines what `path` (from the root) names, following re-exports."""
+        parts = [p for p in path.split("::") if p]
+        k = len(parts)
+        while k > 0 and "::".join(parts[:k]) not in self.modules:
+            k -= 1
+        mod = "::".join(parts[:k])
+        if k < len(parts) and depth < 8:
+            target = self.reexports.get(mod, {}).get(parts[k])
+            if target and target != path:
+                return self.resolve("::".join([target] + parts[k + 1:]), depth + 1)
+        return mod
+
+
+def read_layers():
+    with open(ARCH, encoding="utf-8") as f:
+        text = f.read()
+    m = re.search(r"```layers\n(.*?)```", text, re.S)
+    if not m:
+        sys.exit("ARCHITECTURE.md has no ```layers block")
+    layers = []
+    for line in m.group(1).splitlines():
+        line = line.split("#")[0].strip()
+        if not line:
+            continue
+        name, _, units = line.partition(":")
+        layers.append((name.strip(), units.split(), name.strip().endswith("(knot)")))
+    return layers
+
+
+def unit_of(mod, units):
+    best = None
+    for u in units:
+        if mod == u or mod.startswith(u + "::") or u == "":
+            if best is None or len(u) > len(best):
+                best = u
+    return best
+
+
+def edges(crate, granularity):
+    """(from unit, to unit) -> [(file, line, path)] for every use across units."""
+    out = defaultdict(list)
+    for mod, code in crate.code.items():
+        src = granularity(mod)
+        seen = []
+        for line, p, is_pub in use_paths(code):
+            a = crate.absolute(mod, p)
+            if a is not None:
+                # A `pub use` at an old place is a path kept for users, not a use by that module.
+                if not (is_pub and mod in ("",)):
+                    seen.append((line, p, a))
+        for line, p in body_paths(code):
+            a = crate.absolute(mod, p)
+            if a is not None:
+                seen.append((line, p, a))
+        for line, p, a in seen:
+            dst = granularity(crate.resolve(a))
+            if dst is None or src is None or dst == src or dst == "":
+                continue
+            out[(src, dst)].append((os.path.relpath(crate.modules[mod], ROOT), line, p))
+    return out
+
+
+def sccs(nodes, adj):
+    """Tarjan's strongly connected components."""
+    index, low, stack, on, res, counter = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in adj.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            res.append(sorted(comp))
+
+    sys.setrecursionlimit(10000)
+    for v in nodes:
+        if v not in index:
+            visit(v)
+    return res
+
+
+def main():
+    crate = Crate()
+    if "--graph" in sys.argv:
+        top = lambda m: m.split("::")[0]  # noqa: E731
+        e = edges(crate, top)
+        adj = defaultdict(set)
+        for (a, b) in e:
+            adj[a].add(b)
+        nodes = sorted({top(m) for m in crate.modules if m})
+        for a in nodes:
+            print(f"{a:10} -> {', '.join(sorted(adj[a]))}")
+        for comp in sccs(nodes, adj):
+            if len(comp) > 1:
+                pairs = sum(1 for a in comp for b in adj[a] if b in comp)
+                print(f"circle of {len(comp)} modules ({pairs} import pairs): {', '.join(comp)}")
+        return 0
+    layers = read_layers()
+    rank, knot, units = {}, {}, []
+    for i, (name, us, is_knot) in enumerate(layers):
+        for u in us:
+            rank[u], knot[u] = i, is_knot
+            units.append(u)
+    missing = sorted(m for m in crate.modules if m and unit_of(m, units) is None)
+    errors = [f"module {m} ({os.path.relpath(crate.modules[m], ROOT)}) is in no layer" for m in missing]
+    e = edges(crate, lambda m: unit_of(m, units) if m else None)
+    for (a, b), sites in sorted(e.items()):
+        if rank[b] > rank[a]:
+            for f, line, p in sites:
+                errors.append(
+                    f"{f}:{line}: `{p}` ({b}, layer '{layers[rank[b]][0]}') is above {a} (layer '{layers[rank[a]][0]}')"
+                )
+    adj = defaultdict(set)
+    for (a, b) in e:
+        if rank[a] == rank[b]:
+            adj[a].add(b)
+    for comp in sccs(units, adj):
+        if len(comp) > 1 and not all(knot[u] for u in comp):
+            errors.append(f"circle between {', '.join(comp)} (only a (knot) layer may have one):")
+            for a in comp:
+                for b in sorted(adj[a]):
+                    if b in comp:
+                        f, line, p = e[(a, b)][0]
+                        errors.append(f"    {a} -> {b}: {f}:{line}: `{p}`")
+    for err in errors:
+        print(err)
+    n_units = len(units)
+    print(f"layers: {len(layers)} layers, {n_units} units, {len(crate.modules)} files; {len(errors)} problems")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
