@@ -395,13 +395,6 @@ const CHUNK_BYTES: usize = 1 << 16;
 fn read_npy_sized<T: NpyElement, S: Shape>(reader: impl Read, size: Option<u64>) -> Result<Tensor<T, S>, IoError> {
     let mut reader = BufReader::new(reader);
     let (header, header_len) = read_header(&mut reader)?;
-    let expected = || dtype_name(&T::default_dtype());
-    let dtype_error = || IoError::DType { expected: expected(), found: echo(&header.descr) };
-    let type_str: npyz::TypeStr = header.descr.parse().map_err(|_| dtype_error())?;
-    let elem_bytes = type_str.num_bytes().filter(|&n| n > 0).ok_or_else(dtype_error)?;
-    let dtype = npyz::DType::Plain(type_str);
-    let decoder = T::reader(&dtype).map_err(|_| dtype_error())?;
-
     let shape = &header.shape;
     if shape.iter().try_fold(1u64, |acc, &n| acc.checked_mul(n)).is_none() {
         return Err(ShapeError::Invalid(format!("the element count of npy shape {shape:?} overflows")).into());
@@ -414,6 +407,13 @@ fn read_npy_sized<T: NpyElement, S: Shape>(reader: impl Read, size: Option<u64>)
     S::check_sizes(&sizes)?;
     let contiguous = Layout::contiguous(&sizes)?;
     let numel = contiguous.numel();
+    // The shape is checked first, the dtype second (the order of the checks before issue 25).
+    let expected = || dtype_name(&T::default_dtype());
+    let dtype_error = || IoError::DType { expected: expected(), found: echo(&header.descr) };
+    let type_str: npyz::TypeStr = header.descr.parse().map_err(|_| dtype_error())?;
+    let elem_bytes = type_str.num_bytes().filter(|&n| n > 0).ok_or_else(dtype_error)?;
+    let dtype = npyz::DType::Plain(type_str);
+    let decoder = T::reader(&dtype).map_err(|_| dtype_error())?;
     let bytes = numel.checked_mul(elem_bytes).filter(|&b| b <= isize::MAX as usize).ok_or_else(|| {
         ShapeError::Invalid(format!("the byte count of npy shape {shape:?} of {} overflows isize", echo(&header.descr)))
     })?;
