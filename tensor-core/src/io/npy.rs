@@ -4,13 +4,19 @@
 //! (`<f2`), `i8`..`i64`, `u8`..`u64`, `bool` (`|b1`), `Complex<f32>` (`<c8`) and `Complex<f64>`
 //! (`<c16`) ([`NpyElement`]). `bf16` has no NumPy dtype and is not supported. Files are written
 //! little-endian in C order; big-endian files are read too.
+//!
+//! Reading treats the file as hostile (issue 25): the header is parsed here by a strict,
+//! linear parser of NumPy's three keys with its length capped at NumPy's 10000 bytes, element
+//! and byte counts are checked, the element buffer is allocated fallibly and never beyond the
+//! bytes present (when the length is known) or read (when not), and `.npz` members are read to
+//! their end so that their CRC-32 is verified. npyz decodes the elements and writes files.
 use crate::error::ShapeError;
 use crate::layout::Layout;
 use crate::shape::Shape;
 use crate::storage::{Data, Element};
 use crate::tensor::{Tensor, TensorBase};
 use crate::{f16, Complex};
-use npyz::{AutoSerialize, NpyFile, Order, WriteOptions, WriterBuilder};
+use npyz::{AutoSerialize, TypeRead, WriteOptions, WriterBuilder};
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
 use std::path::Path;
@@ -54,7 +60,11 @@ impl fmt::Display for IoError {
             IoError::Io(e) => write!(f, "npy I/O error: {e}"),
             IoError::Shape(e) => write!(f, "npy shape error: {e}"),
             IoError::DType { expected, found } => {
-                write!(f, "npy dtype mismatch: the file holds {found}, the tensor's element type is {expected}")
+                write!(f, "npy dtype mismatch: the file holds {found}, the tensor's element type is {expected}")?;
+                if found.trim_start_matches(['<', '>', '|', '=']).starts_with('O') {
+                    write!(f, " (object arrays hold pickled Python objects and are not supported)")?;
+                }
+                Ok(())
             }
             IoError::NotFound { name, names } => {
                 write!(f, "no array named {name:?} in the npz archive (it holds {names:?})")
@@ -109,49 +119,346 @@ fn dtype_name(d: &npyz::DType) -> String {
     d.descr().trim_matches('\'').to_string()
 }
 
-/// Reads the magic string, version and header dict of a `.npy` stream and checks that the
-/// element count of its `shape` fits `u64` (npyz multiplies the sizes unchecked, a panic in debug
-/// builds). Returns the bytes read, for npyz to parse; anything unexpected is left to npyz.
-fn read_header_checked(r: &mut impl Read) -> Result<Vec<u8>, IoError> {
-    let mut pre = std::vec![0u8; 10];
-    r.read_exact(&mut pre)?;
-    if &pre[..6] != b"\x93NUMPY" {
-        return Ok(pre);
+/// NumPy's cap on the header length (`max_header_size` of `numpy.lib.format.read_array`): a
+/// longer header is refused before anything is allocated for it.
+const MAX_HEADER_LEN: usize = 10_000;
+
+/// The longest piece of a file that an error message quotes, in characters.
+const MAX_ECHO: usize = 200;
+
+/// At most [`MAX_ECHO`] characters of `text`, with `...` when cut.
+fn echo(text: &str) -> String {
+    match text.char_indices().nth(MAX_ECHO) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text.to_string(),
     }
-    let len = match pre[6] {
-        1 => u64::from(u16::from_le_bytes([pre[8], pre[9]])),
-        2 | 3 => {
-            let mut more = [0u8; 2];
-            r.read_exact(&mut more)?;
-            pre.extend(more);
-            u64::from(u32::from_le_bytes([pre[8], pre[9], pre[10], pre[11]]))
-        }
-        _ => return Ok(pre),
-    };
-    let start = pre.len();
-    // `take` + `read_to_end`: a bogus length cannot make this allocate more than the stream holds.
-    r.take(len).read_to_end(&mut pre)?;
-    let text = String::from_utf8_lossy(&pre[start..]);
-    if let Some(sizes) = shape_in_header(&text) {
-        if sizes.iter().try_fold(1u64, |acc, &n| acc.checked_mul(n)).is_none() {
-            return Err(ShapeError::Invalid(format!("the element count of npy shape {sizes:?} overflows")).into());
-        }
-    }
-    Ok(pre)
 }
 
-/// The sizes of the `'shape': (a, b, )` entry of a header dict, when it parses.
-fn shape_in_header(text: &str) -> Option<Vec<u64>> {
-    let at = text.find("'shape'").or_else(|| text.find("\"shape\""))?;
-    let rest = &text[at + 7..];
-    let open = rest.find('(')?;
-    let close = open + rest[open..].find(')')?;
-    rest[open + 1..close]
-        .split(',')
-        .map(|t| t.trim().trim_end_matches('L'))
-        .filter(|t| !t.is_empty())
-        .map(|t| t.parse().ok())
-        .collect()
+fn invalid(msg: impl Into<String>) -> IoError {
+    IoError::Io(io::Error::new(io::ErrorKind::InvalidData, msg.into()))
+}
+
+/// The three entries of a `.npy` header dict.
+#[derive(Debug)]
+struct Header {
+    /// The dtype string (`<f4`), or the unparsed text of a structured dtype (a list).
+    descr: String,
+    fortran_order: bool,
+    shape: Vec<u64>,
+}
+
+/// A strict parser of the header dict, in one pass without backtracking: a Python dict literal
+/// with exactly the keys `'descr'` (a string), `'fortran_order'` (`True`/`False`) and `'shape'`
+/// (a tuple of decimal non-negative ints), each once, in any order, as NumPy's
+/// `_read_array_header` requires after `ast.literal_eval`. Either quote, free whitespace,
+/// trailing commas and a Python 2 `L` suffix on ints (which NumPy's reader filters) are
+/// accepted; anything else (unknown or duplicate keys, lists or hex ints for the shape,
+/// expressions) is an error quoting at most [`MAX_ECHO`] characters. Structured dtypes (a list
+/// `descr`) are skipped as balanced brackets, to be refused as a dtype.
+struct HeaderParser<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl HeaderParser<'_> {
+    fn parse(s: &[u8]) -> Result<Header, IoError> {
+        let mut p = HeaderParser { s, i: 0 };
+        let (mut descr, mut fortran_order, mut shape) = (None, None, None);
+        p.expect(b'{', "'{'")?;
+        loop {
+            if p.eat(b'}') {
+                break;
+            }
+            let key = p.string()?;
+            p.expect(b':', "':'")?;
+            let dup = match &*key {
+                "descr" => descr.replace(p.descr()?).is_some(),
+                "fortran_order" => fortran_order.replace(p.boolean()?).is_some(),
+                "shape" => shape.replace(p.shape()?).is_some(),
+                _ => {
+                    let what =
+                        format!("unknown key '{}' (NumPy's keys are 'descr', 'fortran_order', 'shape')", echo(&key));
+                    return Err(p.error(&what));
+                }
+            };
+            if dup {
+                return Err(p.error(&format!("duplicate key '{key}'")));
+            }
+            if !p.eat(b',') {
+                p.expect(b'}', "',' or '}'")?;
+                break;
+            }
+        }
+        p.ws();
+        if p.i != s.len() {
+            return Err(p.error("text after the dict"));
+        }
+        match (descr, fortran_order, shape) {
+            (Some(descr), Some(fortran_order), Some(shape)) => Ok(Header { descr, fortran_order, shape }),
+            _ => Err(p.error("missing key (NumPy's keys are 'descr', 'fortran_order', 'shape')")),
+        }
+    }
+
+    fn error(&self, what: &str) -> IoError {
+        let text = String::from_utf8_lossy(self.s);
+        invalid(format!("invalid npy header at byte {}: {what}; the header is {:?}", self.i, echo(text.trim_end())))
+    }
+
+    /// Skips Python whitespace.
+    fn ws(&mut self) {
+        while self.i < self.s.len() && matches!(self.s[self.i], b' ' | b'\t' | b'\n' | b'\r' | b'\x0c') {
+            self.i += 1;
+        }
+    }
+
+    /// Skips whitespace, then consumes `c` if it comes next.
+    fn eat(&mut self, c: u8) -> bool {
+        self.ws();
+        let hit = self.s.get(self.i) == Some(&c);
+        self.i += usize::from(hit);
+        hit
+    }
+
+    fn expect(&mut self, c: u8, what: &str) -> Result<(), IoError> {
+        if self.eat(c) {
+            Ok(())
+        } else {
+            Err(self.error(&format!("expected {what}")))
+        }
+    }
+
+    /// A quoted string without escapes or line breaks (what a dtype string or key needs).
+    fn string(&mut self) -> Result<String, IoError> {
+        self.ws();
+        let q = match self.s.get(self.i) {
+            Some(&q @ (b'\'' | b'"')) => q,
+            _ => return Err(self.error("expected a quoted string")),
+        };
+        let start = self.i + 1;
+        let len = self.s[start..]
+            .iter()
+            .position(|&c| c == q || matches!(c, b'\\' | b'\n' | b'\r'))
+            .filter(|&n| self.s[start + n] == q)
+            .ok_or_else(|| self.error("unterminated string, or one with an escape or line break"))?;
+        self.i = start + len + 1;
+        Ok(String::from_utf8_lossy(&self.s[start..start + len]).into_owned())
+    }
+
+    /// The `descr` value: a string, or a structured dtype's list, kept as (cut) text.
+    fn descr(&mut self) -> Result<String, IoError> {
+        self.ws();
+        if self.s.get(self.i) != Some(&b'[') {
+            return self.string();
+        }
+        // Balanced brackets and quotes: linear, with no nesting limit needed (a counter).
+        let start = self.i;
+        let mut depth = 0usize;
+        while let Some(&c) = self.s.get(self.i) {
+            match c {
+                b'[' | b'(' => depth += 1,
+                b']' | b')' => depth -= 1,
+                b'\'' | b'"' => {
+                    self.string()?;
+                    continue;
+                }
+                _ => {}
+            }
+            self.i += 1;
+            if depth == 0 {
+                return Ok(echo(&String::from_utf8_lossy(&self.s[start..self.i])));
+            }
+        }
+        Err(self.error("unbalanced brackets"))
+    }
+
+    fn boolean(&mut self) -> Result<bool, IoError> {
+        self.ws();
+        let rest = &self.s[self.i..];
+        for (word, value) in [(&b"True"[..], true), (b"False", false)] {
+            if rest.starts_with(word) && !rest.get(word.len()).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+            {
+                self.i += word.len();
+                return Ok(value);
+            }
+        }
+        Err(self.error("expected True or False"))
+    }
+
+    /// A decimal non-negative int (no sign, no leading zeros, no `_`), with an optional `L`.
+    fn int(&mut self) -> Result<u64, IoError> {
+        self.ws();
+        let start = self.i;
+        while self.s.get(self.i).is_some_and(u8::is_ascii_digit) {
+            self.i += 1;
+        }
+        let digits = &self.s[start..self.i];
+        if digits.is_empty() || (digits.len() > 1 && digits[0] == b'0') {
+            self.i = start;
+            return Err(self.error("expected a decimal int"));
+        }
+        if self.s.get(self.i) == Some(&b'L') {
+            self.i += 1;
+        }
+        if self.s.get(self.i).is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.')) {
+            return Err(self.error("expected a decimal int"));
+        }
+        // ASCII digits: valid UTF-8; too many digits overflow u64.
+        core::str::from_utf8(digits).ok().and_then(|d| d.parse().ok()).ok_or_else(|| self.error("a size beyond u64"))
+    }
+
+    /// A tuple of ints: `()`, `(n,)`, `(n, m)`, `(n, m,)`; a list or a bare `(n)` is refused.
+    fn shape(&mut self) -> Result<Vec<u64>, IoError> {
+        self.expect(b'(', "a tuple '(' for the shape")?;
+        let mut sizes = Vec::new();
+        loop {
+            if self.eat(b')') {
+                break;
+            }
+            if sizes.len() > crate::MAX_RANK {
+                return Err(self.error(&format!("more than {} dims", crate::MAX_RANK)));
+            }
+            sizes.push(self.int()?);
+            if !self.eat(b',') {
+                self.expect(b')', "',' or ')'")?;
+                if sizes.len() == 1 {
+                    return Err(self.error("'(n)' is an int, not a tuple: write '(n,)'"));
+                }
+                break;
+            }
+        }
+        Ok(sizes)
+    }
+}
+
+/// Reads the magic string, the version and the header of a `.npy` stream, with the length
+/// checked against [`MAX_HEADER_LEN`] before the header is read. Returns the header and the
+/// number of bytes read.
+fn read_header(r: &mut impl Read) -> Result<(Header, u64), IoError> {
+    let mut pre = [0u8; 12];
+    r.read_exact(&mut pre[..8]).map_err(|e| eof_as(e, "the file is shorter than the npy magic string"))?;
+    if &pre[..6] != b"\x93NUMPY" {
+        return Err(invalid(format!("not an npy file: it starts with {:?}, not \\x93NUMPY", &pre[..6])));
+    }
+    let (len, pre_len) = match (pre[6], pre[7]) {
+        (1, 0) => {
+            r.read_exact(&mut pre[8..10]).map_err(|e| eof_as(e, "the npy preamble is cut"))?;
+            (u64::from(u16::from_le_bytes([pre[8], pre[9]])), 10)
+        }
+        (2 | 3, 0) => {
+            r.read_exact(&mut pre[8..12]).map_err(|e| eof_as(e, "the npy preamble is cut"))?;
+            (u64::from(u32::from_le_bytes([pre[8], pre[9], pre[10], pre[11]])), 12)
+        }
+        (major, minor) => {
+            return Err(invalid(format!("npy format version {major}.{minor}: only 1.0, 2.0 and 3.0 are known")))
+        }
+    };
+    if len > MAX_HEADER_LEN as u64 {
+        return Err(invalid(format!(
+            "npy header of {len} bytes: more than NumPy's limit of {MAX_HEADER_LEN} (max_header_size)"
+        )));
+    }
+    let mut header = std::vec![0u8; len as usize];
+    r.read_exact(&mut header).map_err(|e| eof_as(e, "the npy header is cut"))?;
+    Ok((HeaderParser::parse(&header)?, pre_len + len))
+}
+
+/// An unexpected end of file as an error saying `what`, other errors unchanged.
+fn eof_as(e: io::Error, what: &str) -> io::Error {
+    match e.kind() {
+        io::ErrorKind::UnexpectedEof => io::Error::new(io::ErrorKind::UnexpectedEof, what.to_string()),
+        _ => e,
+    }
+}
+
+/// Reads as many bytes as `buf` holds unless the stream ends first; the count read.
+fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// The bytes decoded per read of the data section.
+const CHUNK_BYTES: usize = 1 << 16;
+
+/// Reads a `.npy` stream as `read_npy` documents. `size` is the stream's length when known (a
+/// file's, a zip member's bound): a header claiming more data bytes than follow it is then an
+/// error before anything is allocated, and the elements are allocated at once (fallibly).
+/// Otherwise the buffer grows (fallibly) with the data actually read, so a claimed count never
+/// reserves more than about twice the bytes present.
+fn read_npy_sized<T: NpyElement, S: Shape>(reader: impl Read, size: Option<u64>) -> Result<Tensor<T, S>, IoError> {
+    let mut reader = BufReader::new(reader);
+    let (header, header_len) = read_header(&mut reader)?;
+    let shape = &header.shape;
+    if shape.iter().try_fold(1u64, |acc, &n| acc.checked_mul(n)).is_none() {
+        return Err(ShapeError::Invalid(format!("the element count of npy shape {shape:?} overflows")).into());
+    }
+    let sizes = shape
+        .iter()
+        .map(|&n| usize::try_from(n))
+        .collect::<Result<Vec<usize>, _>>()
+        .map_err(|_| ShapeError::Invalid(format!("npy shape {shape:?} does not fit usize")))?;
+    S::check_sizes(&sizes)?;
+    let contiguous = Layout::contiguous(&sizes)?;
+    let numel = contiguous.numel();
+    // The shape is checked first, the dtype second (the order of the checks before issue 25).
+    let expected = || dtype_name(&T::default_dtype());
+    let dtype_error = || IoError::DType { expected: expected(), found: echo(&header.descr) };
+    let type_str: npyz::TypeStr = header.descr.parse().map_err(|_| dtype_error())?;
+    let elem_bytes = type_str.num_bytes().filter(|&n| n > 0).ok_or_else(dtype_error)?;
+    let dtype = npyz::DType::Plain(type_str);
+    let decoder = T::reader(&dtype).map_err(|_| dtype_error())?;
+    let bytes = numel.checked_mul(elem_bytes).filter(|&b| b <= isize::MAX as usize).ok_or_else(|| {
+        ShapeError::Invalid(format!("the byte count of npy shape {shape:?} of {} overflows isize", echo(&header.descr)))
+    })?;
+    let mut data: Vec<T> = match size {
+        Some(size) => {
+            let left = size.saturating_sub(header_len);
+            if bytes as u64 > left {
+                return Err(invalid(format!(
+                    "the npy header claims {bytes} bytes of data (shape {shape:?} of {}), the file holds {left} after the header",
+                    echo(&header.descr)
+                )));
+            }
+            crate::kernels::try_with_capacity(numel)?
+        }
+        None => crate::kernels::try_with_capacity(numel.min(CHUNK_BYTES / elem_bytes.min(CHUNK_BYTES)))?,
+    };
+    let per_chunk = (CHUNK_BYTES / elem_bytes).max(1);
+    let mut buf = std::vec![0u8; per_chunk.min(numel) * elem_bytes];
+    while data.len() < numel {
+        let k = per_chunk.min(numel - data.len());
+        data.try_reserve(k).map_err(|_| ShapeError::Alloc { count: numel, elem_size: core::mem::size_of::<T>() })?;
+        let chunk = &mut buf[..k * elem_bytes];
+        let got = read_full(&mut reader, chunk)?;
+        for c in chunk[..got - got % elem_bytes].chunks_exact(elem_bytes) {
+            data.push(decoder.read_one(c)?);
+        }
+        if got < chunk.len() {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!("the npy data section ends after {} of {numel} elements", data.len()),
+            )
+            .into());
+        }
+    }
+    if !header.fortran_order {
+        return Ok(TensorBase::try_from_parts(data, contiguous)?);
+    }
+    let mut strides = [0isize; crate::MAX_RANK];
+    let mut s = 1usize;
+    for (i, &n) in sizes.iter().enumerate() {
+        strides[i] = s as isize;
+        s *= n.max(1);
+    }
+    let layout = Layout::from_parts(&sizes, &strides[..sizes.len()], 0)?;
+    Ok(TensorBase::try_from_parts(data, layout)?)
 }
 
 impl<D: Data, S: Shape> TensorBase<D, S>
@@ -195,58 +502,42 @@ impl<T: NpyElement, S: Shape> Tensor<T, S> {
     /// F-contiguous array). Call [`contiguous`](TensorBase::contiguous) for row-major storage.
     /// The reader is buffered internally.
     ///
+    /// The input is untrusted: the header is at most NumPy's 10000 bytes (`max_header_size`)
+    /// and is parsed in one linear pass by a strict grammar of NumPy's three keys, `'descr'` (a
+    /// dtype string), `'fortran_order'` (`True`/`False`) and `'shape'` (a tuple of decimal ints,
+    /// as NumPy writes; a list is refused as by NumPy's reader), each exactly once (NumPy would
+    /// take the last of duplicate keys and hex ints; no writer produces them). The element and
+    /// byte counts must fit `isize`. The buffer grows fallibly with the data actually read (a
+    /// stream's length is unknown), so a header claiming more than the stream holds costs
+    /// about twice the bytes present before the error; error messages quote at most 200
+    /// characters of the file.
+    ///
     /// # Errors
     /// [`IoError::Shape`] when the file's sizes do not fit `S` (a [`ShapeError::ShapeMismatch`]
-    /// naming both shapes) or overflow; [`IoError::DType`] when the file's dtype is not `T`'s;
-    /// [`IoError::Io`] when the reader fails or the file is not a valid `.npy` (truncated
-    /// data included).
+    /// naming both shapes) or their element or byte count overflows, or
+    /// [`ShapeError::Alloc`] when the allocator cannot provide the elements;
+    /// [`IoError::DType`] when the file's dtype is not `T`'s (object arrays, `|O`, and
+    /// structured dtypes included); [`IoError::Io`] when the reader fails or the file is not a
+    /// valid `.npy` (a bad magic string or version, a header over 10000 bytes or outside the
+    /// grammar above, truncated data).
     pub fn read_npy<R: Read>(reader: R) -> Result<Self, IoError> {
-        let mut reader = BufReader::new(reader);
-        let header = read_header_checked(&mut reader)?;
-        let npy = NpyFile::new(io::Cursor::new(header).chain(reader))?;
-        let sizes = npy
-            .shape()
-            .iter()
-            .map(|&n| usize::try_from(n))
-            .collect::<Result<Vec<usize>, _>>()
-            .map_err(|_| ShapeError::Invalid(format!("npy shape {:?} does not fit usize", npy.shape())))?;
-        S::check_sizes(&sizes)?;
-        let contiguous = Layout::contiguous(&sizes)?;
-        let numel = contiguous.numel();
-        let fortran = npy.order() == Order::Fortran;
-        let found = npy.dtype();
-        let elems = npy
-            .data::<T>()
-            .map_err(|_| IoError::DType { expected: dtype_name(&T::default_dtype()), found: dtype_name(&found) })?;
-        // The header's size is not trusted for the allocation: a truncated file fails while
-        // reading instead of after reserving its claimed size.
-        let mut data = Vec::with_capacity(numel.min(1 << 16));
-        for x in elems {
-            data.push(x?);
-        }
-        if data.len() != numel {
-            return Err(ShapeError::DataLength { len: data.len(), sizes }.into());
-        }
-        if !fortran {
-            return Ok(TensorBase::try_from_parts(data, contiguous)?);
-        }
-        let mut strides = [0isize; crate::MAX_RANK];
-        let mut s = 1usize;
-        for (i, &n) in sizes.iter().enumerate() {
-            strides[i] = s as isize;
-            s *= n.max(1);
-        }
-        let layout = Layout::from_parts(&sizes, &strides[..sizes.len()], 0)?;
-        Ok(TensorBase::try_from_parts(data, layout)?)
+        read_npy_sized(reader, None)
     }
 
     /// Reads the `.npy` file at `path` (NumPy `np.load(path)`). See [`read_npy`](Self::read_npy)
     /// for the checks and the layout of Fortran-order files.
     ///
+    /// The file's length bounds the header's claim: a header whose shape needs more bytes than
+    /// follow it is an [`IoError::Io`] before anything is allocated, and otherwise the elements
+    /// are allocated at once (fallibly).
+    ///
     /// # Errors
     /// As [`read_npy`](Self::read_npy), and [`IoError::Io`] when the file cannot be opened.
     pub fn load_npy(path: impl AsRef<Path>) -> Result<Self, IoError> {
-        Self::read_npy(File::open(path)?)
+        let file = File::open(path)?;
+        let meta = file.metadata()?;
+        // The length bounds the claimed data of a regular file only (a pipe reports 0).
+        read_npy_sized(file, meta.is_file().then_some(meta.len()))
     }
 }
 
@@ -372,14 +663,38 @@ impl<R: Read + Seek> NpzReader<R> {
     }
 
     /// Reads the array `name` as a `Tensor<T, S>`, with the checks and layout of
-    /// [`read_npy`](TensorBase::read_npy).
+    /// [`read_npy`](TensorBase::read_npy). The member is read to its end, so that its CRC-32 is
+    /// verified (as NumPy's `zipfile` does). The claim of the header is bounded by the member's
+    /// size (a stored member's stored bytes; a deflated member's size in the central
+    /// directory, at most 1032 times its compressed size, deflate's largest ratio) before
+    /// anything is allocated, and the read stops with an error where the data ends.
     ///
     /// # Errors
-    /// [`IoError::NotFound`] when the archive has no array `name`; otherwise as
-    /// [`read_npy`](TensorBase::read_npy).
+    /// [`IoError::NotFound`] when the archive has no array `name`; [`IoError::Io`] on a CRC-32
+    /// mismatch or a corrupt member; otherwise as [`read_npy`](TensorBase::read_npy).
     pub fn read<T: NpyElement, S: Shape>(&mut self, name: &str) -> Result<Tensor<T, S>, IoError> {
         match self.zip.by_name(&npyz::npz::file_name_from_array_name(name)) {
-            Ok(file) => Tensor::read_npy(file),
+            Ok(mut file) => {
+                // What the member can hold: a stored member its stored bytes, a deflated one its
+                // directory size within deflate's largest ratio (1032:1); the directory's size
+                // is never trusted beyond that, and reading stops with an error where the data
+                // ends.
+                let size = match file.compression() {
+                    zip::CompressionMethod::Stored => file.compressed_size(),
+                    _ => file.size().min(file.compressed_size().saturating_mul(1032).saturating_add(1024)),
+                };
+                let crc = |e: IoError| match e {
+                    // zip 0.6's message for a CRC-32 mismatch.
+                    IoError::Io(e) if e.to_string() == "Invalid checksum" => {
+                        invalid(format!("npz member {name:?}: CRC-32 mismatch (the stored bytes were changed)"))
+                    }
+                    e => e,
+                };
+                let t = read_npy_sized(&mut file, Some(size)).map_err(crc)?;
+                // Read to the member's end: the zip reader checks the CRC-32 only there.
+                io::copy(&mut file, &mut io::sink()).map_err(|e| crc(e.into()))?;
+                Ok(t)
+            }
             Err(zip::result::ZipError::FileNotFound) => {
                 Err(IoError::NotFound { name: name.into(), names: self.names.clone() })
             }
