@@ -265,11 +265,19 @@ fn kernels_vec<W: Copy + num_traits::Zero>(n: usize) -> Result<alloc::vec::Vec<W
 }
 
 /// Kahan's compensated step: `a.0` the sum, `a.1` the running error.
+///
+/// The error is kept finite: once the sum is infinite or NaN (an infinite or NaN term, or a
+/// finite sum past the type's range), `(t - a.0) - y` would be `inf - inf` = NaN and poison
+/// every later step and the final `a.0 - a.1`; the error is then 0 instead, so the running sum
+/// is the plain IEEE sum (`+inf` with finite terms, NaN with both infinities or a NaN), as
+/// PyTorch's and NumPy's. The test is a compare and a select, no branch: loops of it still
+/// vectorise.
 #[inline(always)]
-fn kahan<W: num_traits::Float>(a: &mut (W, W), x: W) {
+pub(crate) fn kahan<W: num_traits::Float>(a: &mut (W, W), x: W) {
     let y = x - a.1;
     let t = a.0 + y;
-    a.1 = (t - a.0) - y;
+    let e = (t - a.0) - y;
+    a.1 = if e.is_finite() { e } else { W::zero() };
     a.0 = t;
 }
 

@@ -76,7 +76,9 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
 
     /// The variance over `axes` (two passes: the mean, then the compensated sum of squared
     /// deviations) divided by `n - correction` (0 or less gives inf or NaN, as PyTorch); its
-    /// square root with `sqrt`.
+    /// square root with `sqrt`. NaN where the mean is not finite (an infinite or NaN element, as
+    /// PyTorch and NumPy; or a sum past the type's range); `+inf` where only the squared
+    /// deviations pass it.
     fn var_rt<S2: Shape>(
         &self,
         axes: &[usize],
@@ -91,7 +93,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let denom = <D::Elem as num_traits::NumCast>::from(self.count(axes).saturating_sub(correction))
             .unwrap_or_else(D::Elem::infinity);
         let post = move |s: D::Elem, _, _| if sqrt { (s / denom).sqrt() } else { s / denom };
-        self.reduce_with(axes, keep, &CenteredSum { center: Some(mean.data.as_slice()), f: |d: D::Elem| d * d, post })
+        self.reduce_with(axes, keep, &CenteredSum { center: Some(mean.data.as_slice()), f: |d: D::Elem| d * d, post, nan_off_center: true })
     }
 
     /// `log(sum(exp(x)))` over `axes`, shifted by the maximum so that nothing overflows; `-inf`
@@ -103,10 +105,10 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let post = |s: D::Elem, c: D::Elem, n: usize| if n == 0 { D::Elem::neg_infinity() } else { s.ln() + c };
         let f = |d: D::Elem| d.exp();
         if self.count(axes) == 0 {
-            return self.reduce_with(axes, keep, &CenteredSum { center: None, f, post });
+            return self.reduce_with(axes, keep, &CenteredSum { center: None, f, post, nan_off_center: false });
         }
         let c: OutTensor<D, D::Elem, S2> = self.reduce_with(axes, keep, &Extreme::<true>)?;
-        self.reduce_with(axes, keep, &CenteredSum { center: Some(c.data.as_slice()), f, post })
+        self.reduce_with(axes, keep, &CenteredSum { center: Some(c.data.as_slice()), f, post, nan_off_center: false })
     }
 
     /// The norm `p` over `axes`.
