@@ -283,7 +283,8 @@ fn model_sum(xs: &[f64], max: f64, eps: f64) -> Want {
         let inf = if pinf { f64::INFINITY } else { f64::NEG_INFINITY };
         // Finite terms of the other sign whose partial sums may pass the range: NaN is then
         // possible (inf - inf), depending on the order.
-        let other: f64 = xs.iter().filter(|x| x.is_finite() && x.signum() != inf.signum()).map(|x| x.abs() * scale).sum();
+        let other: f64 =
+            xs.iter().filter(|x| x.is_finite() && x.signum() != inf.signum()).map(|x| x.abs() * scale).sum();
         if other >= max * scale * (1.0 - 1e-3) {
             return Want::InfOrNan(inf);
         }

@@ -93,7 +93,11 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let denom = <D::Elem as num_traits::NumCast>::from(self.count(axes).saturating_sub(correction))
             .unwrap_or_else(D::Elem::infinity);
         let post = move |s: D::Elem, _, _| if sqrt { (s / denom).sqrt() } else { s / denom };
-        self.reduce_with(axes, keep, &CenteredSum { center: Some(mean.data.as_slice()), f: |d: D::Elem| d * d, post, nan_off_center: true })
+        self.reduce_with(
+            axes,
+            keep,
+            &CenteredSum { center: Some(mean.data.as_slice()), f: |d: D::Elem| d * d, post, nan_off_center: true },
+        )
     }
 
     /// `log(sum(exp(x)))` over `axes`, shifted by the maximum so that nothing overflows; `-inf`
