@@ -2671,7 +2671,7 @@ fn run_ieee_case(c: &IeeeCase) -> Result<(), String> {
     let vals: Vec<f64> = (0..n)
         .map(|i| {
             let b = c.vals[i % c.vals.len()] as usize;
-            if b % 3 == 0 {
+            if b.is_multiple_of(3) {
                 IEEE_POOL[(b / 3) % IEEE_POOL.len()]
             } else {
                 IEEE_POOL[b % 4]
