@@ -79,7 +79,9 @@ pub trait Num: Element + PartialOrd + sealed::Sealed {
     /// `[200u8, 100].sum()` is `300u64` (PyTorch accumulates integers in `int64`).
     type Sum: Num;
     /// The running state of an accurate sum (Kahan-compensated for floats, in the next wider
-    /// float for `f16`/`bf16`; 128-bit for integers).
+    /// float for `f16`/`bf16`; 128-bit for integers). For floats the error term is always finite
+    /// (0 once the sum is infinite or NaN), so the sum of non-finite or overflowing terms is the
+    /// plain IEEE one.
     #[doc(hidden)]
     type Acc: Copy + Send + Sync + core::fmt::Debug;
     /// The empty sum.
