@@ -2591,3 +2591,153 @@ fn fuzz_dynamic_op_sequences() {
         panic!("{e}");
     }
 }
+
+// ------------------------------------------------------------------------------------------
+// Reductions over IEEE special values (issue 25).
+// ------------------------------------------------------------------------------------------
+//
+// A second differential target: a slot whose values include +-inf, NaN, huge (1e308, so two of
+// them overflow) and tiny ones, taken through a random sequence of the view operations above
+// (each checked by `apply` as usual), then reduced whole and along every axis with `sum`,
+// `try_sum_axis_dyn` and `try_mean_axis_dyn`. The model of a sum is IEEE's, in any order: NaN
+// with a NaN or both infinities, the infinity's sign with one of them, a finite sum within an
+// error bound when its terms cannot leave the range, the infinity of the sign when all terms
+// share it and the total passes the range; where huge terms of both signs may overflow in an
+// order-dependent way, a non-finite result is accepted too.
+
+/// Values of the IEEE reduction target: ordinary, huge, tiny and non-finite.
+const IEEE_POOL: [f64; 12] =
+    [1.0, -2.5, 3.0, 0.0, 1e308, -1e308, 1.5e308, 1e-310, -1e-300, f64::INFINITY, f64::NEG_INFINITY, f64::NAN];
+
+/// Whether the IEEE sum of `xs`, in any order, may be `got`.
+fn ieee_sum_ok(xs: &[f64], got: f64, mean: bool) -> bool {
+    let n = xs.len();
+    let div = if mean { n as f64 } else { 1.0 };
+    if mean && n == 0 {
+        return got.is_nan();
+    }
+    let (pinf, ninf) = (xs.contains(&f64::INFINITY), xs.contains(&f64::NEG_INFINITY));
+    if xs.iter().any(|x| x.is_nan()) || (pinf && ninf) {
+        return got.is_nan();
+    }
+    // Scaled by 2^-600 so the model itself never overflows.
+    let sc = 2f64.powi(-600);
+    let max = f64::MAX * sc;
+    if pinf || ninf {
+        let inf = if pinf { f64::INFINITY } else { f64::NEG_INFINITY };
+        let other: f64 = xs.iter().filter(|x| x.is_finite() && x.signum() != inf.signum()).map(|x| x.abs() * sc).sum();
+        return got == inf || (other >= max * 0.999 && got.is_nan());
+    }
+    let a: f64 = xs.iter().map(|x| x.abs() * sc).sum();
+    let s: f64 = xs.iter().map(|x| x * sc).sum();
+    let tol = (n as f64 + 2.0) * f64::EPSILON * a;
+    // A mean rounds once more, in the division.
+    let near = got.is_finite() && ((got * div * sc) - s).abs() <= tol + 2.0 * f64::EPSILON * s.abs() + 1e-300;
+    if a < max * 0.999 {
+        return near;
+    }
+    let same_sign = xs.iter().all(|&x| x >= 0.0) || xs.iter().all(|&x| x <= 0.0);
+    if same_sign && s.abs() > max * 1.001 {
+        return got == s.signum() * f64::INFINITY;
+    }
+    near || !got.is_finite()
+}
+
+#[derive(Clone, Debug)]
+struct IeeeCase {
+    init: Init,
+    vals: Vec<u8>,
+    ops: Vec<Op>,
+}
+
+/// The view operations of [`op`] (no owned results, so the special values stay in the slot).
+fn view_op() -> BoxedStrategy<Op> {
+    prop_oneof![
+        4 => (vec(sarg(), 0..=6), prop::bool::weighted(0.1)).prop_map(|(a, k)| Op::Slice(a, k)),
+        3 => (vec(any::<u8>(), 7), Just(None)).prop_map(|(keys, corrupt)| Op::Permute(Perm { keys, corrupt })),
+        3 => (ax(), ax()).prop_map(|(a, b)| Op::Transpose(a, b)),
+        2 => derive().prop_map(Op::Expand),
+        2 => (ax(), ix(), cnt()).prop_map(|(a, s, l)| Op::Narrow(a, s, l)),
+        2 => vec(ax(), 0..=3).prop_map(Op::Flip),
+        2 => (ax(), ix()).prop_map(|(a, i)| Op::Select(a, i)),
+        1 => (ix(), ax(), ax()).prop_map(|(o, a, b)| Op::Diagonal(o, a, b)),
+        2 => (ax(), ax()).prop_map(|(a, b)| Op::Movedim(a, b)),
+    ]
+    .boxed()
+}
+
+fn ieee_case() -> impl Strategy<Value = IeeeCase> {
+    (init(), vec(any::<u8>(), CAP), vec(view_op(), 0..=4)).prop_map(|(init, vals, ops)| IeeeCase { init, vals, ops })
+}
+
+fn run_ieee_case(c: &IeeeCase) -> Result<(), String> {
+    let n = numel(&c.init.sizes) as usize;
+    // Mostly ordinary values, so that many lines stay finite.
+    let vals: Vec<f64> = (0..n)
+        .map(|i| {
+            let b = c.vals[i % c.vals.len()] as usize;
+            if b.is_multiple_of(3) {
+                IEEE_POOL[(b / 3) % IEEE_POOL.len()]
+            } else {
+                IEEE_POOL[b % 4]
+            }
+        })
+        .collect();
+    let slot = make_slot(&c.init.sizes, vals, c.init.kind)?;
+    let mut st = State { b: make_slot(&[], vec![0.0], 0)?, a: slot };
+    let pool = vec![1i8; 64];
+    for (i, op) in c.ops.iter().enumerate() {
+        apply(&mut st, op, &pool).map_err(|e| format!("view op #{i}: {e}"))?;
+    }
+    let want = st.a.want();
+    let v = st.a.view()?;
+    let sizes = want.sizes.clone();
+    let got = call("sum()", || v.sum())?;
+    if !ieee_sum_ok(&want.vals, got, false) {
+        return Err(format!("sum() of {sizes:?} {:?} = {got}", want.vals));
+    }
+    for a in 0..sizes.len() {
+        let mut out_sizes = sizes.clone();
+        out_sizes.remove(a);
+        let outs = numel(&out_sizes) as usize;
+        for mean in [false, true] {
+            let name = if mean { "try_mean_axis_dyn" } else { "try_sum_axis_dyn" };
+            let r = call(name, || if mean { v.try_mean_axis_dyn(a as isize) } else { v.try_sum_axis_dyn(a as isize) })?
+                .map_err(|e| format!("{name}({a}) of {sizes:?}: {e}"))?;
+            let r = r.to_vec();
+            if r.len() != outs {
+                return Err(format!("{name}({a}) of {sizes:?}: {} results, want {outs}", r.len()));
+            }
+            for (o, &g) in r.iter().enumerate() {
+                let mut c0 = unravel(o, &out_sizes);
+                c0.insert(a, 0);
+                let line: Vec<f64> = (0..sizes[a])
+                    .map(|k| {
+                        c0[a] = k;
+                        want.at(&c0)
+                    })
+                    .collect();
+                if !ieee_sum_ok(&line, g, mean) {
+                    return Err(format!("{name}({a}) of {sizes:?}, output {o}: {g}, the line is {line:?}"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn fuzz_ieee_reductions() {
+    let cases = if cfg!(miri) { 4 } else { 512 };
+    let config = Config {
+        cases,
+        rng_seed: RngSeed::Fixed(seed()),
+        failure_persistence: None,
+        max_shrink_iters: if cfg!(miri) { 0 } else { 1024 },
+        ..Config::default()
+    };
+    let result = TestRunner::new(config).run(&ieee_case(), |c| run_ieee_case(&c).map_err(TestCaseError::fail));
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}

@@ -222,6 +222,11 @@ pub(crate) struct CenteredSum<'a, T, F, P> {
     pub(crate) center: Option<&'a [T]>,
     pub(crate) f: F,
     pub(crate) post: P,
+    /// Whether an output whose centre is not finite is NaN (the variance: its mean is infinite
+    /// or NaN when an element is, as PyTorch's and NumPy's `var` give NaN then, or when the sum
+    /// passes the type's range); otherwise such a centre counts as 0 (log-sum-exp, where a
+    /// `+inf` maximum gives `+inf` and an all `-inf` line `-inf`).
+    pub(crate) nan_off_center: bool,
 }
 impl<T: Num + Float, F: Fn(T) -> T + Sync, P: Fn(T, T, usize) -> T + Sync> Reducer<T> for CenteredSum<'_, T, F, P> {
     type Acc = (T, T, T);
@@ -229,7 +234,12 @@ impl<T: Num + Float, F: Fn(T) -> T + Sync, P: Fn(T, T, usize) -> T + Sync> Reduc
     #[inline(always)]
     fn init(&self, o: usize) -> Self::Acc {
         let c = self.center.map_or(T::zero(), |c| c[o]);
-        (if c.is_finite() { c } else { T::zero() }, T::zero(), T::zero())
+        match (c.is_finite(), self.nan_off_center) {
+            (true, _) => (c, T::zero(), T::zero()),
+            // A NaN sum stays NaN through the Kahan steps.
+            (false, true) => (T::zero(), T::nan(), T::zero()),
+            (false, false) => (T::zero(), T::zero(), T::zero()),
+        }
     }
     #[inline(always)]
     fn step(&self, a: &mut Self::Acc, x: T, _: usize) {
@@ -247,13 +257,13 @@ impl<T: Num + Float, F: Fn(T) -> T + Sync, P: Fn(T, T, usize) -> T + Sync> Reduc
     }
 }
 
-/// Kahan's step on the running `(_, sum, error)`.
+/// Kahan's step on the running `(_, sum, error)`, the error kept finite as in
+/// [`num::kahan`](crate::num::kahan) (an infinite sum stays infinite instead of turning NaN).
 #[inline(always)]
 fn compensated<T: Float>(a: &mut (T, T, T), v: T) {
-    let y = v - a.2;
-    let t = a.1 + y;
-    a.2 = (t - a.1) - y;
-    a.1 = t;
+    let mut s = (a.1, a.2);
+    crate::num::kahan(&mut s, v);
+    (a.1, a.2) = s;
 }
 
 /// `post(sum of f(x))` (Kahan-compensated): the L1 norm (`f = abs`) and the L2 norm (`f =

@@ -7,8 +7,16 @@
 //! **Accuracy.** Float sums (and so means, variances and norms) are pairwise over contiguous runs
 //! (NumPy's algorithm) and Kahan-compensated everywhere else (strided views, leading axes), so the
 //! error does not grow with the element count on any path: the mean of 10^7 copies of `0.1f32`
-//! through a strided view is `0.1` within `1e-7`. `f16`/`bf16` accumulate in `f32`. Variance is
-//! two-pass (mean, then the sum of squared deviations). **Integer sums and products never wrap**:
+//! through a strided view is `0.1` within `1e-7`, and the sum of 2e7 copies is 2000000.4 (relative
+//! error 1.7e-7; NumPy's 2000000.25). `f16`/`bf16` accumulate in `f32`. Variance is two-pass
+//! (mean, then the sum of squared deviations).
+//!
+//! **Infinities and overflow follow IEEE 754**, as PyTorch and NumPy, on every path: a sum (mean,
+//! cumulative sum, norm) with `+inf` and finite terms is `+inf`, with both infinities or a NaN it
+//! is NaN, and a finite sum past the type's range is `+-inf` (`[3e38f32, 3e38].sum()` is `inf`);
+//! `logsumexp([inf, 0])` is `inf`. The variance is NaN when its mean is not finite (an infinite
+//! or NaN element, as PyTorch; or a sum past the range), `inf` when only the squared deviations
+//! pass it. **Integer sums and products never wrap**:
 //! they are computed exactly and returned as `i64` (signed) or `u64` (unsigned), as PyTorch's
 //! `int64`; a result that does not fit is an error (the `try_` forms) or a panic.
 use crate::dim::One;
@@ -76,7 +84,9 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
 
     /// The variance over `axes` (two passes: the mean, then the compensated sum of squared
     /// deviations) divided by `n - correction` (0 or less gives inf or NaN, as PyTorch); its
-    /// square root with `sqrt`.
+    /// square root with `sqrt`. NaN where the mean is not finite (an infinite or NaN element, as
+    /// PyTorch and NumPy; or a sum past the type's range); `+inf` where only the squared
+    /// deviations pass it.
     fn var_rt<S2: Shape>(
         &self,
         axes: &[usize],
@@ -91,7 +101,11 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let denom = <D::Elem as num_traits::NumCast>::from(self.count(axes).saturating_sub(correction))
             .unwrap_or_else(D::Elem::infinity);
         let post = move |s: D::Elem, _, _| if sqrt { (s / denom).sqrt() } else { s / denom };
-        self.reduce_with(axes, keep, &CenteredSum { center: Some(mean.data.as_slice()), f: |d: D::Elem| d * d, post })
+        self.reduce_with(
+            axes,
+            keep,
+            &CenteredSum { center: Some(mean.data.as_slice()), f: |d: D::Elem| d * d, post, nan_off_center: true },
+        )
     }
 
     /// `log(sum(exp(x)))` over `axes`, shifted by the maximum so that nothing overflows; `-inf`
@@ -103,10 +117,10 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let post = |s: D::Elem, c: D::Elem, n: usize| if n == 0 { D::Elem::neg_infinity() } else { s.ln() + c };
         let f = |d: D::Elem| d.exp();
         if self.count(axes) == 0 {
-            return self.reduce_with(axes, keep, &CenteredSum { center: None, f, post });
+            return self.reduce_with(axes, keep, &CenteredSum { center: None, f, post, nan_off_center: false });
         }
         let c: OutTensor<D, D::Elem, S2> = self.reduce_with(axes, keep, &Extreme::<true>)?;
-        self.reduce_with(axes, keep, &CenteredSum { center: Some(c.data.as_slice()), f, post })
+        self.reduce_with(axes, keep, &CenteredSum { center: Some(c.data.as_slice()), f, post, nan_off_center: false })
     }
 
     /// The norm `p` over `axes`.
