@@ -101,6 +101,10 @@
 //! * Under Miri (`cargo +nightly miri test --test fuzz`) the run is [`MIRI_CASES`] sequences of
 //!   at most 8 operations (about 80 calls), without shrinking.
 //!
+//! A second target, `fuzz_ieee_reductions` (at the end of the file), reduces random views of slots
+//! holding `±inf`, NaN, `1e308` and tiny values and checks `sum`, `sum_axis_dyn` and
+//! `mean_axis_dyn` along every axis against an IEEE model.
+//!
 //! The test prints `fuzz: N sequences, M op calls, ...` at the end, straight to stderr (not through
 //! the captured `eprintln!`), so a plain `cargo test` shows it.
 use proptest::collection::vec;
