@@ -132,8 +132,10 @@ pub(crate) fn slogdet<T: LinalgFloat>(a: MatRef<'_, T>) -> (T, T) {
     if a.nrows() == 0 {
         return (T::one(), T::zero());
     }
-    // det(Aᵀ) = det(A); the transpose of a row-major matrix copies faster into faer's storage.
-    let lu = a.transpose().partial_piv_lu();
+    // The LU of A itself, not of Aᵀ (whose copy into faer's storage is faster): elimination by
+    // rows meets two equal rows as an exactly zero pivot (the multiplier is 1), as LAPACK's
+    // `getrf` does under NumPy, where two equal columns leave round-off.
+    let lu = a.partial_piv_lu();
     let u = lu.U();
     let (mut sign, mut log) = (perm_sign::<T>(lu.P().arrays().0), T::zero());
     for i in 0..a.nrows() {
@@ -150,17 +152,27 @@ pub(crate) fn slogdet<T: LinalgFloat>(a: MatRef<'_, T>) -> (T, T) {
 }
 
 /// The determinant of a square matrix by LU with partial pivoting (the product of the pivots
-/// and the permutation's sign; 1 for `0x0`).
+/// and the permutation's sign; 1 for `0x0`; 0 at an exactly zero pivot, see [`slogdet`]). The
+/// product is kept as a fraction and a power of two, so that it overflows or underflows only
+/// when the determinant itself does (then ±inf or 0, as IEEE).
 pub(crate) fn det<T: LinalgFloat>(a: MatRef<'_, T>) -> T {
+    use crate::kernels::dense::{exponent, ldexp};
     if a.nrows() == 0 {
         return T::one();
     }
-    let lu = a.transpose().partial_piv_lu();
+    let lu = a.partial_piv_lu();
     let u = lu.U();
-    if (0..a.nrows()).any(|i| exact_zero_pivot(a, u[(i, i)])) {
+    if (0..a.nrows()).any(|i| u[(i, i)] == T::zero() || exact_zero_pivot(a, u[(i, i)])) {
         return T::zero();
     }
-    (0..a.nrows()).fold(perm_sign::<T>(lu.P().arrays().0), |d, i| d * u[(i, i)])
+    let (mut d, mut e) = (perm_sign::<T>(lu.P().arrays().0), 0i32);
+    for i in 0..a.nrows() {
+        d *= u[(i, i)];
+        let k = exponent(d);
+        d = ldexp(d, -k);
+        e += k;
+    }
+    ldexp(d, e)
 }
 
 /// Whether a pivot `p` of faer's LU of `a` is NaN only because an earlier pivot was exactly zero:
