@@ -218,21 +218,25 @@ fn scales(lim: Lim) -> Vec<f64> {
 macro_rules! sweep {
     ($t:ty, $lim:expr, $n:tt, $a:expr, $what:expr) => {{
         let (a, lim): (&[f64], Lim) = ($a, $lim);
+        // Under Miri (which checks the faer bridge's raw views, slowly): orders up to 3 only.
+        let skip = cfg!(miri) && $n > 3;
         let b: Vec<$t> = rhs($n).iter().map(|&v| v as $t).collect();
         let at = |s: f64| -> Vec<$t> { a.iter().map(|&v| (v * s) as $t).collect() };
         let one = at(1.0);
-        let base_d = res!(Tensor::<$t, DynShape>::from_vec(&[$n, $n], one.clone()), Tensor::<$t, DynShape>::from_vec(&[$n], b.clone()));
-        for s in scales(lim) {
-            let sa = at(s);
-            // Scales at which an element overflows are not the matrix scaled.
-            if !s.is_finite() || sa.iter().any(|v| !v.is_finite()) {
-                continue;
+        if !skip {
+            let base_d = res!(Tensor::<$t, DynShape>::from_vec(&[$n, $n], one.clone()), Tensor::<$t, DynShape>::from_vec(&[$n], b.clone()));
+            for s in scales(lim) {
+                let sa = at(s);
+                // Scales at which an element overflows are not the matrix scaled.
+                if !s.is_finite() || sa.iter().any(|v| !v.is_finite()) {
+                    continue;
+                }
+                // The matrix as scaled in the element type (10^k rounds): its own scale.
+                let what = format!("{} {}x{} scaled by {s:e}", $what, $n, $n);
+                let d = res!(Tensor::<$t, DynShape>::from_vec(&[$n, $n], sa.clone()), Tensor::<$t, DynShape>::from_vec(&[$n], b.clone()));
+                check(&base_d, &d, $n, s, lim, &format!("DynShape {what}"));
+                sweep!(@static $t, $n, one, sa, b, s, lim, what);
             }
-            // The matrix as scaled in the element type (10^k rounds): its own scale.
-            let what = format!("{} {}x{} scaled by {s:e}", $what, $n, $n);
-            let d = res!(Tensor::<$t, DynShape>::from_vec(&[$n, $n], sa.clone()), Tensor::<$t, DynShape>::from_vec(&[$n], b.clone()));
-            check(&base_d, &d, $n, s, lim, &format!("DynShape {what}"));
-            sweep!(@static $t, $n, one, sa, b, s, lim, what);
         }
     }};
     (@static $t:ty, 6, $one:ident, $sa:ident, $b:ident, $s:ident, $lim:ident, $what:ident) => {};
@@ -401,6 +405,7 @@ const SINGULAR_10: [[f64; 10]; 10] = [
 ];
 
 #[test]
+#[cfg_attr(miri, ignore = "10x10 through faer: slow under Miri, the same code as the 3x3 cases")]
 fn singular_10x10_det_is_zero() {
     let a = Tensor::<f64, Shape![10, 10]>::from(SINGULAR_10);
     assert_eq!(a.det(), 0.0);
@@ -415,6 +420,7 @@ fn singular_10x10_det_is_zero() {
 /// faer's SVD loses accuracy near the bottom of the exponent range: `pinv` of a well-conditioned
 /// 6x6 at 2^-957 was off in the second digit before the bridge scaled the matrix first.
 #[test]
+#[cfg_attr(miri, ignore = "6x6 through faer: slow under Miri, the same code as the 3x3 cases")]
 fn pinv_near_underflow_is_the_inverse() {
     let s = 2f64.powi(-957);
     let a: Vec<f64> = near_eye(6).iter().map(|v| v * s).collect();
