@@ -300,7 +300,7 @@ fn cases() -> u32 {
 macro_rules! prop_tests {
     ($($name:ident: $t:ty, $lim:expr, $n:tt;)*) => {$(
         proptest! {
-            #![proptest_config(ProptestConfig::with_cases(cases()))]
+            #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
             #[test]
             fn $name(a in dominant($n)) {
                 sweep!($t, $lim, $n, &a, "a dominant matrix");
