@@ -8,6 +8,13 @@
 //! is noise, and the callers report [`ShapeError::Singular`](crate::ShapeError::Singular)
 //! instead of returning it. An exactly singular matrix has an infinite or NaN "inverse" and is
 //! caught the same way.
+//!
+//! Scale: the closed forms multiply up to `n` elements, which overflows or underflows for
+//! matrices far from unit scale (`1e200 · I`, `1e-30 · I` in f32) although their inverse and often
+//! their determinant are representable. The direct results are taken only when a range test
+//! shows that nothing can overflow or underflow (the Frobenius bound of `bound_accepts`,
+//! `‖A‖_F^(2n)` normal for `det`); otherwise the matrix is scaled by a power of two (exact) to
+//! elements near 1, computed, and scaled back, in cold functions off the fast path.
 use num_traits::Float;
 
 /// The largest order whose work buffer lives on the stack.
