@@ -8,6 +8,13 @@
 //! is noise, and the callers report [`ShapeError::Singular`](crate::ShapeError::Singular)
 //! instead of returning it. An exactly singular matrix has an infinite or NaN "inverse" and is
 //! caught the same way.
+//!
+//! Scale: the closed forms multiply up to `n` elements, which overflows or underflows for
+//! matrices far from unit scale (`1e200 · I`, `1e-30 · I` in f32) although their inverse and often
+//! their determinant are representable. The direct results are taken only when a range test
+//! shows that nothing can overflow or underflow (the Frobenius bound of `bound_accepts`,
+//! `‖A‖_F^(2n)` normal for `det`); otherwise the matrix is scaled by a power of two (exact) to
+//! elements near 1, computed, and scaled back, in cold functions off the fast path.
 use num_traits::Float;
 
 /// The largest order whose work buffer lives on the stack.
@@ -29,14 +36,14 @@ fn norm1<T: Float>(a: &[T], n: usize) -> T {
     best
 }
 
-/// Whether `inv` (the computed inverse of `a`) is usable: finite, and `a` not singular to working
-/// precision (see the module docs).
+/// Whether `inv` (the computed inverse of a matrix of 1-norm `na`) is usable: finite, and the
+/// matrix not singular to working precision (see the module docs).
 #[inline(always)]
-pub(crate) fn well_conditioned<T: Float>(a: &[T], inv: &[T], n: usize) -> bool {
+pub(crate) fn well_conditioned<T: Float>(na: T, inv: &[T], n: usize) -> bool {
     if !inv[..n * n].iter().all(|v| v.is_finite()) {
         return false;
     }
-    let (na, ni) = (norm1(a, n), norm1(inv, n));
+    let ni = norm1(inv, n);
     let eps = T::epsilon() * T::from(n).unwrap_or_else(T::one);
     // rcond = 1 / prod > eps, without a division; NaN fails every comparison (singular).
     let prod = na * ni;
@@ -44,42 +51,134 @@ pub(crate) fn well_conditioned<T: Float>(a: &[T], inv: &[T], n: usize) -> bool {
 }
 
 /// The determinant of the row-major `n`x`n` matrix `a`; 1 for `n == 0`. `work` holds `n * n`
-/// elements (used above 4x4).
+/// elements (used above 4x4). Computed directly when `‖A‖_F^(2n)` is a normal number (no product
+/// of `n` elements can overflow, and underflow in one is far below the rounding error); else on
+/// a copy whose rows are scaled by powers of two (exact) to a largest element near 1, unscaled at
+/// the end: exact scaling, so the result is `sⁿ det(A)` to rounding whenever it is
+/// representable, and ±inf or (gradually) 0 as IEEE when it is not. NaN or infinite elements
+/// give what the direct formula gives.
 #[inline(always)]
 pub(crate) fn det<T: Float>(a: &[T], n: usize, work: &mut [T]) -> T {
     debug_assert!(a.len() >= n * n);
-    match n {
-        0 => T::one(),
-        1 => a[0],
-        2 => a[0] * a[3] - a[1] * a[2],
-        3 => cofactors3(a).1,
-        4 => cofactors4(a).1,
-        _ => {
-            // Gaussian elimination with partial pivoting on a copy.
-            let m = &mut work[..n * n];
-            m.copy_from_slice(&a[..n * n]);
-            let mut d = T::one();
-            for k in 0..n {
-                let p = pivot(m, n, k);
-                if m[p * n + k] == T::zero() {
-                    return T::zero();
-                }
-                if p != k {
-                    swap_rows(m, n, p, k);
-                    d = -d;
-                }
-                let piv = m[k * n + k];
-                d = d * piv;
-                for i in k + 1..n {
-                    let f = m[i * n + k] / piv;
-                    for j in k + 1..n {
-                        m[i * n + j] = m[i * n + j] - f * m[k * n + j];
-                    }
-                }
+    let d = match n {
+        0 => return T::one(),
+        1 => return a[0],
+        2 => {
+            // Two products: a normal result cannot hide an overflow (inf or NaN) and an underflow
+            // in one product is below its rounding error.
+            let d = a[0] * a[3] - a[1] * a[2];
+            if d.is_normal() {
+                return d;
             }
             d
         }
+        3 => cofactors3(a).1,
+        4 => cofactors4(a).1,
+        _ => {
+            let m = &mut work[..n * n];
+            m.copy_from_slice(&a[..n * n]);
+            eliminate(m, n)
+        }
+    };
+    if n > 2 && normal_power(a, n) {
+        return d;
     }
+    det_rescaled(a, n, work, d)
+}
+
+/// Whether `‖A‖_F^(2n)` is a normal number.
+#[inline(always)]
+fn normal_power<T: Float>(a: &[T], n: usize) -> bool {
+    let f2 = frobenius2(&a[..n * n]);
+    let mut pow = T::one();
+    for _ in 0..n {
+        pow = pow * f2;
+    }
+    pow.is_normal()
+}
+
+/// [`det`] of a matrix outside the direct code's range: each row scaled by the power of two that
+/// brings its largest element into `[0.5, 1)`, the determinant of that, scaled back. `d` is the
+/// direct result, returned as it is when an element is NaN or infinite.
+#[cold]
+#[inline(never)]
+fn det_rescaled<T: Float>(a: &[T], n: usize, work: &mut [T], d: T) -> T {
+    if !a[..n * n].iter().all(|x| x.is_finite()) {
+        return d;
+    }
+    let mut stack = [T::zero(); 16];
+    let m: &mut [T] = if n <= 4 { &mut stack[..n * n] } else { &mut work[..n * n] };
+    let mut e = 0i32;
+    for (row, dst) in a[..n * n].chunks_exact(n).zip(m.chunks_exact_mut(n)) {
+        let big = row.iter().fold(T::zero(), |b, x| b.max(x.abs()));
+        if big == T::zero() {
+            return T::zero();
+        }
+        let k = exponent(big);
+        e += k;
+        for (o, &x) in dst.iter_mut().zip(row) {
+            *o = ldexp(x, -k);
+        }
+    }
+    let ds = match n {
+        2 => m[0] * m[3] - m[1] * m[2],
+        3 => cofactors3(m).1,
+        4 => cofactors4(m).1,
+        _ => eliminate(m, n),
+    };
+    ldexp(ds, e)
+}
+
+/// The determinant of the row-major `n`x`n` matrix `m` by Gaussian elimination with partial
+/// pivoting, in place (0 at an exactly zero pivot).
+#[inline(always)]
+fn eliminate<T: Float>(m: &mut [T], n: usize) -> T {
+    let mut d = T::one();
+    for k in 0..n {
+        let p = pivot(m, n, k);
+        if m[p * n + k] == T::zero() {
+            return T::zero();
+        }
+        if p != k {
+            swap_rows(m, n, p, k);
+            d = -d;
+        }
+        let piv = m[k * n + k];
+        d = d * piv;
+        for i in k + 1..n {
+            let f = m[i * n + k] / piv;
+            for j in k + 1..n {
+                m[i * n + j] = m[i * n + j] - f * m[k * n + j];
+            }
+        }
+    }
+    d
+}
+
+/// The binary exponent of `x`: `|x| = f · 2^e` with `f` in `[0.5, 1)`, exactly (subnormals too);
+/// 0 for zero and non-finite `x`.
+#[inline]
+pub(crate) fn exponent<T: Float>(x: T) -> i32 {
+    if x == T::zero() || !x.is_finite() {
+        return 0;
+    }
+    let (mant, exp, _) = x.integer_decode();
+    i32::from(exp) + (64 - mant.leading_zeros()) as i32
+}
+
+/// `x · 2^k` by factors that are normal numbers of the type: exact unless the result overflows
+/// (±inf) or underflows (IEEE's gradual underflow).
+#[inline]
+pub(crate) fn ldexp<T: Float>(mut x: T, mut k: i32) -> T {
+    // The largest power of two whose reciprocal is normal too: 2^1022 for f64, 2^126 for f32,
+    // 2^14 for f16.
+    let step = exponent(T::max_value()) - 2;
+    while k != 0 && x != T::zero() && x.is_finite() {
+        let s = k.clamp(-step, step);
+        x = x * T::from(2f64.powi(s)).unwrap_or_else(T::one);
+        k -= s;
+    }
+    x
 }
 
 /// The adjugate (transposed cofactor matrix) of a row-major 3x3 matrix, row-major, and the
@@ -161,39 +260,95 @@ fn swap_rows<T: Float>(m: &mut [T], n: usize, a: usize, b: usize) {
 /// Writes the inverse of the row-major `n`x`n` matrix `a` into `out` (row-major, `n * n` long)
 /// and returns whether it is usable ([`well_conditioned`]); when it is not, `out` holds garbage
 /// that the caller must not return. `work` holds `n * n` elements (used above 4x4).
+///
+/// The closed forms up to 4x4 are taken when a bound that cannot overflow or underflow accepts
+/// them (the Frobenius test of [`bound_accepts`]); otherwise, and when the elimination above 4x4
+/// fails, the inverse is computed again from a copy scaled by the power of two that brings the
+/// largest element into `[0.5, 1)` (exact) and scaled back ([`inv_rescaled`]), so that a
+/// well-conditioned matrix inverts at any scale at which its inverse is representable.
 #[inline(always)]
 pub(crate) fn inv_into<T: Float>(out: &mut [T], a: &[T], n: usize, work: &mut [T]) -> bool {
     debug_assert!(a.len() >= n * n && out.len() == n * n);
     match n {
-        0 => true,
-        1 => scaled_adjugate(out, a, &[T::one()], a[0], 1),
-        2 => scaled_adjugate(out, a, &[a[3], -a[1], -a[2], a[0]], a[0] * a[3] - a[1] * a[2], 2),
-        3 => {
-            let (c, d) = cofactors3(a);
-            scaled_adjugate(out, a, &c, d, 3)
-        }
-        4 => {
-            let (c, d) = cofactors4(a);
-            scaled_adjugate(out, a, &c, d, 4)
+        0 => return true,
+        1..=4 => {
+            if closed_inverse(out, a, n, true) {
+                return true;
+            }
         }
         _ => {
-            gauss_jordan(out, a, n, work);
-            well_conditioned(a, out, n)
+            work[..n * n].copy_from_slice(&a[..n * n]);
+            gauss_jordan(out, work, n);
+            if well_conditioned(norm1(a, n), out, n) {
+                return true;
+            }
+        }
+    }
+    inv_rescaled(out, a, n, work)
+}
+
+/// `out = adj(a) / det(a)` by the closed forms (`n <= 4`), and whether the inverse is usable: by
+/// [`bound_accepts`] alone when `bound_only`, else also by the exact test [`exact_accepts`].
+#[inline(always)]
+fn closed_inverse<T: Float>(out: &mut [T], a: &[T], n: usize, bound_only: bool) -> bool {
+    match n {
+        1 => scaled_adjugate(out, a, &[T::one()], a[0], 1, bound_only),
+        2 => scaled_adjugate(out, a, &[a[3], -a[1], -a[2], a[0]], a[0] * a[3] - a[1] * a[2], 2, bound_only),
+        3 => {
+            let (c, d) = cofactors3(a);
+            scaled_adjugate(out, a, &c, d, 3, bound_only)
+        }
+        _ => {
+            let (c, d) = cofactors4(a);
+            scaled_adjugate(out, a, &c, d, 4, bound_only)
         }
     }
 }
 
+/// [`inv_into`] on `2^-e · a`, `2^e` the power of two just above the largest `|element|`, with
+/// the result scaled back (`A⁻¹ = 2^-e (2^-e A)⁻¹`). The condition test is the same on the scaled
+/// copy (`rcond` does not change with scale); the result must be finite after scaling back.
+#[cold]
+#[inline(never)]
+fn inv_rescaled<T: Float>(out: &mut [T], a: &[T], n: usize, work: &mut [T]) -> bool {
+    let a = &a[..n * n];
+    if !a.iter().all(|x| x.is_finite()) {
+        return false;
+    }
+    let e = exponent(a.iter().fold(T::zero(), |b, x| b.max(x.abs())));
+    let ok = if n <= 4 {
+        let mut s = [T::zero(); 16];
+        for (o, &x) in s.iter_mut().zip(a) {
+            *o = ldexp(x, -e);
+        }
+        closed_inverse(out, &s[..n * n], n, false)
+    } else {
+        let m = &mut work[..n * n];
+        for (o, &x) in m.iter_mut().zip(a) {
+            *o = ldexp(x, -e);
+        }
+        let na = norm1(m, n);
+        gauss_jordan(out, m, n);
+        well_conditioned(na, out, n)
+    };
+    for o in out.iter_mut() {
+        *o = ldexp(*o, -e);
+    }
+    ok && out.iter().all(|v| v.is_finite())
+}
+
 /// `out = adj / det` for the closed forms, and whether the inverse is usable: the condition
 /// `rcond = |det| / (‖A‖₁ ‖adj‖₁) > n · ε` of [`well_conditioned`], evaluated from the adjugate
-/// without a division and off the inverse's critical path. False for a zero, NaN or infinite
-/// determinant and for non-finite cofactors.
+/// without a division and off the inverse's critical path: by [`bound_accepts`] alone when
+/// `bound_only` (whose acceptance also rules out overflow and underflow), else also by
+/// [`exact_accepts`]. False for a zero, NaN or infinite determinant and for non-finite cofactors.
 #[inline(always)]
-fn scaled_adjugate<T: Float>(out: &mut [T], a: &[T], adj: &[T], det: T, n: usize) -> bool {
+fn scaled_adjugate<T: Float>(out: &mut [T], a: &[T], adj: &[T], det: T, n: usize, bound_only: bool) -> bool {
     let r = T::one() / det;
     for (o, &c) in out.iter_mut().zip(adj) {
         *o = c * r;
     }
-    bound_accepts(a, det, n) || exact_accepts(a, adj, det, n)
+    bound_accepts(a, det, n) || !bound_only && exact_accepts(a, adj, det, n)
 }
 
 /// A sufficient test for `rcond > n ε`, from `a` alone and off the inverse's critical path (a
@@ -239,12 +394,10 @@ fn frobenius2<T: Float>(s: &[T]) -> T {
     rest + ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3]))
 }
 
-/// Gauss-Jordan elimination with partial pivoting: `out = a⁻¹` (garbage, caught by the caller's
-/// check, when `a` is singular).
+/// Gauss-Jordan elimination with partial pivoting: `out = m⁻¹`, `m` (row-major `n`x`n`)
+/// overwritten (garbage, caught by the caller's check, when `m` is singular).
 #[inline(always)]
-fn gauss_jordan<T: Float>(out: &mut [T], a: &[T], n: usize, work: &mut [T]) {
-    let m = &mut work[..n * n];
-    m.copy_from_slice(&a[..n * n]);
+fn gauss_jordan<T: Float>(out: &mut [T], m: &mut [T], n: usize) {
     out.fill(T::zero());
     for i in 0..n {
         out[i * n + i] = T::one();

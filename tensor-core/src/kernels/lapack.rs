@@ -132,8 +132,10 @@ pub(crate) fn slogdet<T: LinalgFloat>(a: MatRef<'_, T>) -> (T, T) {
     if a.nrows() == 0 {
         return (T::one(), T::zero());
     }
-    // det(Aᵀ) = det(A); the transpose of a row-major matrix copies faster into faer's storage.
-    let lu = a.transpose().partial_piv_lu();
+    // The LU of A itself, not of Aᵀ (whose copy into faer's storage is faster): elimination by
+    // rows meets two equal rows as an exactly zero pivot (the multiplier is 1), as LAPACK's
+    // `getrf` does under NumPy, where two equal columns leave round-off.
+    let lu = a.partial_piv_lu();
     let u = lu.U();
     let (mut sign, mut log) = (perm_sign::<T>(lu.P().arrays().0), T::zero());
     for i in 0..a.nrows() {
@@ -150,17 +152,27 @@ pub(crate) fn slogdet<T: LinalgFloat>(a: MatRef<'_, T>) -> (T, T) {
 }
 
 /// The determinant of a square matrix by LU with partial pivoting (the product of the pivots
-/// and the permutation's sign; 1 for `0x0`).
+/// and the permutation's sign; 1 for `0x0`; 0 at an exactly zero pivot, see [`slogdet`]). The
+/// product is kept as a fraction and a power of two, so that it overflows or underflows only
+/// when the determinant itself does (then ±inf or 0, as IEEE).
 pub(crate) fn det<T: LinalgFloat>(a: MatRef<'_, T>) -> T {
+    use crate::kernels::dense::{exponent, ldexp};
     if a.nrows() == 0 {
         return T::one();
     }
-    let lu = a.transpose().partial_piv_lu();
+    let lu = a.partial_piv_lu();
     let u = lu.U();
-    if (0..a.nrows()).any(|i| exact_zero_pivot(a, u[(i, i)])) {
+    if (0..a.nrows()).any(|i| u[(i, i)] == T::zero() || exact_zero_pivot(a, u[(i, i)])) {
         return T::zero();
     }
-    (0..a.nrows()).fold(perm_sign::<T>(lu.P().arrays().0), |d, i| d * u[(i, i)])
+    let (mut d, mut e) = (perm_sign::<T>(lu.P().arrays().0), 0i32);
+    for i in 0..a.nrows() {
+        d *= u[(i, i)];
+        let k = exponent(d);
+        d = ldexp(d, -k);
+        e += k;
+    }
+    ldexp(d, e)
 }
 
 /// Whether a pivot `p` of faer's LU of `a` is NaN only because an earlier pivot was exactly zero:
@@ -297,6 +309,31 @@ pub(crate) fn qr<T: LinalgFloat>(a: MatRef<'_, T>, q: &mut [T], r: &mut [T]) {
     rows_mut(r, k, n).copy_from(f.R().get(..k, ..));
 }
 
+/// When the largest `|element|` of `a` is far from 1 (outside `2^±(max exponent / 4)`), a copy of
+/// `a` scaled by the power of two `2^-e` that brings it into `[0.5, 1)` (exact), and `e`: faer's
+/// SVD and eigensolvers lose accuracy or fail to converge near the ends of the exponent range,
+/// and singular values and eigenvalues scale back exactly (`σ(A) = 2^e σ(2^-e A)`), the vectors
+/// not at all.
+fn rescaled<T: LinalgFloat>(a: MatRef<'_, T>) -> Option<(faer::Mat<T>, i32)> {
+    use crate::kernels::dense::{exponent, ldexp};
+    let (m, n) = a.shape();
+    let mut big = T::zero();
+    for j in 0..n {
+        for i in 0..m {
+            let x = a[(i, j)].abs();
+            if !x.is_finite() {
+                return None;
+            }
+            big = big.max(x);
+        }
+    }
+    let e = exponent(big);
+    if big == T::zero() || e.abs() <= exponent(T::max_value()) / 4 {
+        return None;
+    }
+    Some((faer::Mat::from_fn(m, n, |i, j| ldexp(a[(i, j)], -e)), e))
+}
+
 /// The thin SVD `a = U diag(s) Vh`: `u` `[m, k]` **column-major**, `s` `[k]` (nonincreasing),
 /// `vh` `[k, n]` row-major, written in place by faer; vectors are skipped when `u`/`vh` are
 /// `None`. (faer works on column-major storage: it gets `Aᵀ`, whose view of a row-major `a` is
@@ -317,9 +354,15 @@ pub(crate) fn svd<T: LinalgFloat>(
     let mut mem = scratch(req)?;
     let v_of_t = vh.map(|vh| MatMut::from_column_major_slice_mut(vh, n, k));
     let u_of_t = u.map(|u| MatMut::from_column_major_slice_mut(u, m, k));
+    let scaled = rescaled(a);
+    let a = scaled.as_ref().map_or(a, |(m, _)| m.as_ref());
     let diag = faer::diag::DiagMut::from_slice_mut(s);
     svd::svd(a.transpose(), diag, v_of_t, u_of_t, Par::Seq, MemStack::new(&mut mem), default())
-        .map_err(|_| ShapeError::NoConvergence { op: "svd" })
+        .map_err(|_| ShapeError::NoConvergence { op: "svd" })?;
+    if let Some((_, e)) = scaled {
+        s.iter_mut().for_each(|v| *v = crate::kernels::dense::ldexp(*v, e));
+    }
+    Ok(())
 }
 
 /// Eigenvalues (ascending) and, when `v` is given, orthonormal eigenvectors (the columns of `v`,
@@ -333,9 +376,15 @@ pub(crate) fn eigh<T: LinalgFloat>(a: MatRef<'_, T>, w: &mut [T], v: Option<&mut
     let want = if v.is_some() { ComputeEigenvectors::Yes } else { ComputeEigenvectors::No };
     let mut mem = scratch(evd::self_adjoint_evd_scratch::<T>(n, want, Par::Seq, default()))?;
     let v = v.map(|v| MatMut::from_column_major_slice_mut(v, n, n));
+    let scaled = rescaled(a);
+    let a = scaled.as_ref().map_or(a, |(m, _)| m.as_ref());
     let diag = faer::diag::DiagMut::from_slice_mut(w);
     evd::self_adjoint_evd(a, diag, v, Par::Seq, MemStack::new(&mut mem), default())
-        .map_err(|_| ShapeError::NoConvergence { op: "eigh" })
+        .map_err(|_| ShapeError::NoConvergence { op: "eigh" })?;
+    if let Some((_, e)) = scaled {
+        w.iter_mut().for_each(|v| *v = crate::kernels::dense::ldexp(*v, e));
+    }
+    Ok(())
 }
 
 /// Eigenvalues and, when `v` is given, right eigenvectors (columns of the row-major `[n, n]`
@@ -350,6 +399,8 @@ pub(crate) fn eig<T: LinalgFloat>(
         return Ok(());
     }
     let err = |_| ShapeError::NoConvergence { op: "eig" };
+    let scaled = rescaled(a);
+    let a = scaled.as_ref().map_or(a, |(m, _)| m.as_ref());
     match v {
         None => {
             for (o, x) in w.iter_mut().zip(a.eigenvalues().map_err(err)?) {
@@ -373,6 +424,10 @@ pub(crate) fn eig<T: LinalgFloat>(
                 }
             }
         }
+    }
+    if let Some((_, e)) = scaled {
+        use crate::kernels::dense::ldexp;
+        w.iter_mut().for_each(|z| *z = Complex::new(ldexp(z.re, e), ldexp(z.im, e)));
     }
     Ok(())
 }
