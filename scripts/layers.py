@@ -156,9 +156,20 @@ class Crate:
                 self.code[mod] = strip_code(f.read())
         # Modules declared inline (`mod sealed { ... }`) count as part of their file's module.
         self.reexports = defaultdict(dict)  # module -> name -> absolute path
+        self.globs = defaultdict(list)  # module -> modules it re-exports with `pub use m::*`
+        self.defines = {}  # module -> names of the items it defines
         for mod, code in self.code.items():
+            self.defines[mod] = set(
+                re.findall(r"\b(?:struct|enum|trait|fn|type|static|union|mod)\s+(" + IDENT + ")", code)
+                + re.findall(r"\bconst\s+(?!fn\b|unsafe\b)(" + IDENT + ")", code)
+            )
             for _, p, is_pub in use_paths(code):
                 if not is_pub:
+                    continue
+                if p.endswith("::*"):
+                    absolute = self.absolute(mod, p[:-3])
+                    if absolute is not None:
+                        self.globs[mod].append(absolute)
                     continue
                 absolute = self.absolute(mod, p)
                 if absolute is None:
@@ -192,10 +203,13 @@ class Crate:
         while k > 0 and "::".join(parts[:k]) not in self.modules:
             k -= 1
         mod = "::".join(parts[:k])
-        if k < len(parts) and depth < 8:
+        if k < len(parts) and depth < 8 and parts[k] not in self.defines.get(mod, ()):
             target = self.reexports.get(mod, {}).get(parts[k])
             if target and target != path:
                 return self.resolve("::".join([target] + parts[k + 1:]), depth + 1)
+            for g in self.globs.get(mod, ()):
+                if g in self.modules and (parts[k] in self.defines.get(g, ()) or parts[k] in self.reexports.get(g, {})):
+                    return self.resolve("::".join([g] + parts[k:]), depth + 1)
         return mod
 
 
@@ -232,10 +246,11 @@ def edges(crate, granularity):
         seen = []
         for line, p, is_pub in use_paths(code):
             a = crate.absolute(mod, p)
-            if a is not None:
-                # A `pub use` at an old place is a path kept for users, not a use by that module.
-                if not (is_pub and mod in ("",)):
-                    seen.append((line, p, a))
+            # A `pub use` (a re-export, such as a path kept at an old place for users) is an
+            # alias, not a use by its module: the code that uses the name is resolved through it
+            # to the module that defines it.
+            if a is not None and not is_pub:
+                seen.append((line, p, a))
         for line, p in body_paths(code):
             a = crate.absolute(mod, p)
             if a is not None:
@@ -317,12 +332,13 @@ def main():
             adj[a].add(b)
     for comp in sccs(units, adj):
         if len(comp) > 1 and not all(knot[u] for u in comp):
-            errors.append(f"circle between {', '.join(comp)} (only a (knot) layer may have one):")
+            lines = [f"circle between {', '.join(comp)} (only a (knot) layer may have one):"]
             for a in comp:
                 for b in sorted(adj[a]):
                     if b in comp:
                         f, line, p = e[(a, b)][0]
-                        errors.append(f"    {a} -> {b}: {f}:{line}: `{p}`")
+                        lines.append(f"    {a} -> {b}: {f}:{line}: `{p}`")
+            errors.append("\n".join(lines))
     for err in errors:
         print(err)
     n_units = len(units)

@@ -24,11 +24,12 @@ fn main() {
     w("reduce_axes.rs", reduce_axes());
     w("matmul.rs", matmul());
     w("linalg.rs", linalg());
+    w("batch_shape.rs", batch_shape());
 }
 
-/// `MatrixBatch`, `SquareShape`, `BatchShape` and `SolveRhs` for tuple shapes (see
-/// `src/shape/linalg.rs`).
-fn linalg() -> String {
+/// `BatchShape` for tuple shapes (see `src/tensor/batch.rs`): it builds tensors, so it lives with
+/// the tensor types, above the shape layer.
+fn batch_shape() -> String {
     let mut s = String::new();
     for r in 1..=MAX_RANK {
         let b = names("B", r);
@@ -40,6 +41,12 @@ fn linalg() -> String {
         )
         .unwrap();
     }
+    s
+}
+
+/// `MatrixBatch`, `SquareShape` and `SolveRhs` for tuple shapes (see `src/shape/linalg.rs`).
+fn linalg() -> String {
+    let mut s = String::new();
     for r in 2..=MAX_RANK {
         let a = names("A", r);
         let ta = tuple(&a);

@@ -29,7 +29,7 @@
 //! the same element ([`Layout::may_overlap`]). Kernels, including the `unsafe` call into
 //! `matrixmultiply`, rely on these two checks and on nothing else.
 use crate::error::ShapeError;
-use crate::shape::MAX_RANK;
+use crate::limits::MAX_RANK;
 use alloc::vec::Vec;
 
 /// Sizes, strides and offset of a strided tensor (rank at most [`MAX_RANK`]). See the module docs
@@ -42,69 +42,30 @@ pub struct Layout {
     offset: usize,
 }
 
-/// How a tensor stores its layout: a [`Layout`] (every storage kind but inline storage, and
-/// inline storage of a shape with runtime dims), or [`RowMajor`], a zero-sized marker for inline
-/// storage of a fully static shape, whose layout is the compile-time constant
-/// [`Shape::ROW_MAJOR`](crate::Shape::ROW_MAJOR). The tensor types read it through
-/// `TensorBase::layout`.
-pub trait LayoutRepr: Copy + Send + Sync + core::fmt::Debug + 'static {
-    /// The layout of a tensor of shape `S`.
-    fn get<S: crate::Shape>(&self) -> &Layout;
-    /// The representation of `l` for shape `S` (a [`RowMajor`] marker keeps nothing: `l` must
-    /// address the elements as `S`'s row-major layout does).
-    ///
-    /// # Errors
-    /// [`ShapeError::Invalid`] when `l` is not stored and is not the row-major layout of `S`.
-    fn try_from_layout<S: crate::Shape>(l: Layout) -> Result<Self, ShapeError>;
-    /// The representation of the row-major layout of `S`, computed by `compute` only when it must
-    /// be stored (a [`RowMajor`] marker needs no run-time work).
-    ///
-    /// # Errors
-    /// Those of `compute`.
-    fn row_major<S: crate::Shape>(compute: impl FnOnce() -> Result<Layout, ShapeError>) -> Result<Self, ShapeError>;
-}
-impl LayoutRepr for Layout {
-    #[inline(always)]
-    fn get<S: crate::Shape>(&self) -> &Layout {
-        self
+pub use crate::storage::{LayoutRepr, RowMajor};
+
+/// Runtime broadcast of two size lists (shared by the static and dynamic front ends).
+///
+/// # Errors
+/// [`ShapeError::Broadcast`] when a pair of aligned sizes differs and neither is 1.
+pub fn broadcast_sizes(a: &[usize], b: &[usize]) -> Result<([usize; MAX_RANK], usize), ShapeError> {
+    let r = a.len().max(b.len());
+    if r > MAX_RANK {
+        return Err(ShapeError::RankTooLarge { rank: r });
     }
-    #[inline(always)]
-    fn try_from_layout<S: crate::Shape>(l: Layout) -> Result<Self, ShapeError> {
-        Ok(l)
-    }
-    #[inline(always)]
-    fn row_major<S: crate::Shape>(compute: impl FnOnce() -> Result<Layout, ShapeError>) -> Result<Self, ShapeError> {
-        compute()
-    }
-}
-/// The layout of inline storage of a fully static shape: row-major from offset 0, known from the
-/// type, so nothing is stored (see [`LayoutRepr`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RowMajor;
-impl LayoutRepr for RowMajor {
-    #[inline(always)]
-    fn get<S: crate::Shape>(&self) -> &Layout {
-        &S::ROW_MAJOR
-    }
-    #[inline(always)]
-    fn try_from_layout<S: crate::Shape>(l: Layout) -> Result<Self, ShapeError> {
-        // An empty layout reads nothing; otherwise the elements must be where the row-major
-        // layout of `S` (whose sizes `l` has: checked by the caller) puts them.
-        if l.numel() == 0 || (l.offset() == 0 && l.is_contiguous()) {
-            Ok(RowMajor)
+    let mut out = [1usize; MAX_RANK];
+    for (i, o) in out.iter_mut().enumerate().take(r) {
+        let da = if i + a.len() >= r { a[i + a.len() - r] } else { 1 };
+        let db = if i + b.len() >= r { b[i + b.len() - r] } else { 1 };
+        *o = if da == db || db == 1 {
+            da
+        } else if da == 1 {
+            db
         } else {
-            Err(ShapeError::Invalid(alloc::format!(
-                "inline storage of a static shape takes only its row-major layout, not sizes {:?}, strides {:?} and offset {}",
-                l.sizes(),
-                l.strides(),
-                l.offset()
-            )))
-        }
+            return Err(ShapeError::Broadcast { lhs: a.into(), rhs: b.into() });
+        };
     }
-    #[inline(always)]
-    fn row_major<S: crate::Shape>(_: impl FnOnce() -> Result<Layout, ShapeError>) -> Result<Self, ShapeError> {
-        Ok(RowMajor)
-    }
+    Ok((out, r))
 }
 
 /// Normalises a possibly negative axis (`-1` is the last) against `rank` (PyTorch's `dim`
@@ -336,7 +297,7 @@ impl Layout {
     /// # Errors
     /// As [`checked_offset`](Self::checked_offset); [`ShapeError::Index`] names the coordinate
     /// as given.
-    pub fn checked_offset_of<I: crate::index::ToIndex>(&self, index: &[I]) -> Result<usize, ShapeError> {
+    pub fn checked_offset_of<I: crate::element::ToIndex>(&self, index: &[I]) -> Result<usize, ShapeError> {
         if index.len() != self.rank {
             return self.checked_offset(&[0; MAX_RANK + 1][..index.len().min(MAX_RANK + 1)]);
         }
@@ -963,7 +924,7 @@ fn ravel_broadcast(coord: &[usize], sizes: &[usize]) -> usize {
 pub(crate) fn advanced_offsets(v: &Layout, adv: &[AdvIndex]) -> Result<(Vec<usize>, Vec<usize>), ShapeError> {
     let mut b: Vec<usize> = Vec::new();
     for a in adv {
-        let (s, r) = crate::shape::broadcast_sizes(&b, &a.sizes).map_err(|_| ShapeError::Mismatch {
+        let (s, r) = broadcast_sizes(&b, &a.sizes).map_err(|_| ShapeError::Mismatch {
             op: "advanced indexing",
             what: "are index shapes that do not broadcast together".into(),
             lhs: b.clone(),
@@ -988,7 +949,7 @@ pub(crate) fn advanced_offsets(v: &Layout, adv: &[AdvIndex]) -> Result<(Vec<usiz
     }
     let out_layout = Layout::contiguous(&out)?;
     let numel = out_layout.numel();
-    let mut offsets = crate::kernels::try_with_capacity(numel)?;
+    let mut offsets = crate::memory::try_with_capacity(numel)?;
     let mut coord = alloc::vec![0usize; out.len()];
     for p in 0..numel {
         let mut q = p;
@@ -1222,7 +1183,7 @@ impl Layout {
             )));
         }
         let count = if size == 0 { 1 } else { n.div_ceil(size).max(1) };
-        let mut out = crate::kernels::try_with_capacity_uncached(count)?;
+        let mut out = crate::memory::try_with_capacity_uncached(count)?;
         out.extend((0..count).map(|i| self.part(axis, i * size, size.min(n - i * size))));
         Ok(out)
     }
@@ -1242,7 +1203,7 @@ impl Layout {
         if n == 0 {
             // PyTorch gives `chunks` empty pieces here; a count whose views cannot be allocated
             // is an error that says so.
-            return crate::kernels::try_vec_uncached(chunks, self.part(axis, 0, 0)).map_err(|e| {
+            return crate::memory::try_vec_uncached(chunks, self.part(axis, 0, 0)).map_err(|e| {
                 ShapeError::Invalid(alloc::format!(
                     "chunk: {chunks} chunks of the empty dim {axis} of {:?} are {chunks} empty views (as PyTorch \
                      gives), and that many cannot be allocated ({e})",

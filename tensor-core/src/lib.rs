@@ -18,7 +18,9 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+mod cast;
 pub mod dim;
+mod element;
 pub mod error;
 mod fmt;
 pub mod index;
@@ -27,6 +29,8 @@ pub mod interop;
 pub mod io;
 pub mod kernels;
 pub mod layout;
+mod limits;
+mod memory;
 pub mod num;
 pub mod ops;
 pub mod shape;
@@ -37,8 +41,8 @@ pub use dim::{Const, Dim, Dyn, One};
 pub use error::ShapeError;
 pub use half::{bf16, f16};
 pub use index::SliceArg;
-pub use kernels::buffers::{buffer_cache_bytes, set_buffer_cache_limit};
 pub use layout::Layout;
+pub use memory::cache::{buffer_cache_bytes, set_buffer_cache_limit};
 #[cfg(feature = "linalg")]
 pub use num::LinalgFloat;
 pub use num::MatrixFloat;

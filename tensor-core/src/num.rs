@@ -7,9 +7,9 @@
 //! before any element is written; `i32::MIN / -1` wraps to `i32::MIN`. Integer `/` truncates toward
 //! zero and `%` takes the sign of the dividend (Rust's `/` and `%`, PyTorch's
 //! `div(rounding_mode="trunc")` and `fmod`). Float arithmetic is IEEE 754.
-use crate::storage::Element;
+use crate::element::Element;
 
-mod sealed {
+pub(crate) mod sealed {
     pub trait Sealed {}
 }
 
@@ -24,7 +24,7 @@ impl LinalgFloat for f64 {}
 /// A float type with square-matrix routines (`inv`, `det`, `solve`, `matrix_power`): `f32` and
 /// `f64` (through faer above 8x8 when the `linalg` feature is on), `f16` and `bf16` (direct
 /// code). Sealed.
-pub trait MatrixFloat: Num + num_traits::Float + crate::kernels::Gemm + sealed::Sealed {
+pub trait MatrixFloat: Num + num_traits::Float + Gemm + sealed::Sealed {
     /// The faer routines for this type, when it has them.
     #[doc(hidden)]
     const LAPACK: Option<Lapack<Self>> = None;
@@ -38,24 +38,24 @@ pub struct Lapack<T: 'static> {
     #[allow(clippy::type_complexity)]
     pub(crate) solve: fn(&[T], usize, [usize; 2], [isize; 2], &[T], usize, [usize; 2], [isize; 2], &mut [T]) -> bool,
 }
-impl MatrixFloat for half::f16 {}
-impl MatrixFloat for half::bf16 {}
-macro_rules! matrix_float {
-    ($($t:ty),*) => {$(
-        impl MatrixFloat for $t {
-            #[cfg(feature = "linalg")]
-            const LAPACK: Option<Lapack<Self>> = Some(Lapack {
-                inv: |a, o, s, st, out| crate::kernels::lapack::inv(crate::kernels::lapack::mat(a, o, s, st), out),
-                det: |a, o, s, st| crate::kernels::lapack::det(crate::kernels::lapack::mat(a, o, s, st)),
-                solve: |a, o, s, st, b, ob, sb, stb, out| {
-                    use crate::kernels::lapack::{mat, solve};
-                    solve(mat(a, o, s, st), mat(b, ob, sb, stb), out)
-                },
-            });
-        }
-    )*};
+
+/// Element types with a matrix product (every numeric element type). Sealed: the product runs
+/// through `matmul` only, which checks the operands' layouts first. The kernel is a function
+/// pointer in a crate-private field of [`GemmKernel`], so not even a `T: Gemm` bound lets user
+/// code call it (the methods of a sealed supertrait would stay callable through one).
+pub trait Gemm: Num {
+    /// This type's product kernel (implemented in `kernels::gemm`).
+    #[doc(hidden)]
+    const GEMM: GemmKernel<Self>;
 }
-matrix_float!(f32, f64);
+
+/// The matrix-product kernel of one element type: `run(a, la, b, lb, c)` computes `c = a @ b`
+/// for 2-D layouts that `kernels::gemm` has checked. Crate-private: user code can name the table
+/// but neither build one nor call its function.
+#[doc(hidden)]
+pub struct GemmKernel<T: 'static> {
+    pub(crate) run: fn(&[T], &crate::layout::Layout, &[T], &crate::layout::Layout, &mut [T]),
+}
 
 /// A numeric element type (every element type but `bool`): what the arithmetic operators,
 /// matmul and reductions need. Sealed; see the module docs for the overflow rule.
@@ -273,7 +273,7 @@ const ROW_BLOCK: usize = 64;
 /// A zeroed work array of `n` elements for [`Num::acc_rows`], or an error when it cannot be
 /// allocated.
 fn kernels_vec<W: Copy + num_traits::Zero>(n: usize) -> Result<alloc::vec::Vec<W>, crate::ShapeError> {
-    crate::kernels::try_vec_uncached(n, W::zero())
+    crate::memory::try_vec_uncached(n, W::zero())
 }
 
 /// Kahan's compensated step: `a.0` the sum, `a.1` the running error.

@@ -1,6 +1,5 @@
-//! The sealed kernel trait's method stays callable through a `Gemm` bound (a sealed supertrait's
-//! methods do), so it takes a token that only the crate's checked `gemm` can make: a call from
-//! user code, which skips every layout check, cannot be written.
+//! The methods of a sealed supertrait stay callable through a bound, so `Gemm` has no method at
+//! all: `T::gemm_unchecked`, which skipped every layout check (issue 25), no longer exists.
 use shaped::kernels::Gemm;
 use shaped::layout::Layout;
 

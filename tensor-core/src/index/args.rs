@@ -1,10 +1,7 @@
 //! Runtime slice arguments for code whose indices are data (PyTorch's C++ `TensorIndex`).
-use super::DimBuf;
-use crate::error::{OrPanic, ShapeError};
+use super::apply::DimBuf;
+use crate::error::ShapeError;
 use crate::layout::{index_offset, range_bounds, range_dim, Layout};
-use crate::shape::DynShape;
-use crate::storage::Data;
-use crate::tensor::{TensorBase, ViewOf};
 use core::ops::{Bound, RangeBounds};
 
 /// One index item built at run time: `SliceArg::Index(-1)`, `SliceArg::range(1.., 2)`,
@@ -98,21 +95,4 @@ pub fn apply_args(l: &Layout, args: &[SliceArg]) -> Result<Layout, ShapeError> {
         d += 1;
     }
     Ok(Layout::from_arrays(out.sizes, out.strides, out.len, off, l.offset()))
-}
-
-impl<D: Data, S: crate::Shape> TensorBase<D, S> {
-    /// A view from runtime index items (PyTorch `x.index({...})` with `TensorIndex`); the result
-    /// shape is dynamic. `x.try_slice(&[SliceArg::Index(-1), SliceArg::range(1.., 2)])`.
-    ///
-    /// # Errors
-    /// As [`apply_args`].
-    pub fn try_slice(&self, args: &[SliceArg]) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        Ok(TensorBase::from_parts(self.data.view_data(), apply_args(self.layout(), args)?))
-    }
-    /// [`try_slice`](Self::try_slice), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "slice_move", alias = "getitem")]
-    pub fn slice(&self, args: &[SliceArg]) -> ViewOf<'_, D, DynShape> {
-        self.try_slice(args).or_panic()
-    }
 }

@@ -187,7 +187,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         let (r, c) = m.shape();
         let sizes: Vec<usize> = if S::RANK == Some(1) && c == 1 { alloc::vec![r] } else { alloc::vec![r, c] };
         S::check_sizes(&sizes)?;
-        let mut v: Vec<T> = crate::kernels::try_vec(0, T::ZERO)?;
+        let mut v: Vec<T> = crate::memory::try_vec(0, T::ZERO)?;
         v.try_reserve_exact(r * c).map_err(|_| ShapeError::Alloc { count: r * c, elem_size: size_of::<T>() })?;
         for i in 0..r {
             v.extend((0..c).map(|j| m[(i, j)]));

@@ -233,7 +233,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
             let l = Layout::from_parts(&sizes, row_major.strides(), off.unwrap_or(0))?;
             return TensorBase::try_from_parts(v, l);
         }
-        let mut v = crate::kernels::try_vec(0, T::ZERO)?;
+        let mut v = crate::memory::try_vec(0, T::ZERO)?;
         v.try_reserve_exact(a.len()).map_err(|_| ShapeError::Alloc { count: a.len(), elem_size: size_of::<T>() })?;
         v.extend(a.iter().copied());
         TensorBase::try_from_parts(v, row_major)

@@ -426,9 +426,9 @@ fn read_npy_sized<T: NpyElement, S: Shape>(reader: impl Read, size: Option<u64>)
                     echo(&header.descr)
                 )));
             }
-            crate::kernels::try_with_capacity(numel)?
+            crate::memory::try_with_capacity(numel)?
         }
-        None => crate::kernels::try_with_capacity(numel.min(CHUNK_BYTES / elem_bytes.min(CHUNK_BYTES)))?,
+        None => crate::memory::try_with_capacity(numel.min(CHUNK_BYTES / elem_bytes.min(CHUNK_BYTES)))?,
     };
     let per_chunk = (CHUNK_BYTES / elem_bytes).max(1);
     let mut buf = std::vec![0u8; per_chunk.min(numel) * elem_bytes];

@@ -15,6 +15,9 @@
 //! shows that nothing can overflow or underflow (the Frobenius bound of `bound_accepts`,
 //! `‖A‖_F^(2n)` normal for `det`); otherwise the matrix is scaled by a power of two (exact) to
 //! elements near 1, computed, and scaled back, in cold functions off the fast path.
+#[cfg(feature = "linalg")]
+use crate::num::Lapack;
+use crate::num::MatrixFloat;
 use num_traits::Float;
 
 /// The largest order whose work buffer lives on the stack.
@@ -452,6 +455,30 @@ pub(crate) fn power<T: Float + crate::kernels::Gemm>(a: &mut [T], n: usize, mut 
         }
     }
 }
+
+// ---------------------------------------------------------------------- the square-matrix types
+// `MatrixFloat` (the numeric trait, in `num`) for the four float types, next to the kernels it
+// points at: the direct code here for every size and type, and faer's routines
+// (`kernels::lapack`) above 8x8 for f32/f64 when `linalg` is on.
+
+impl MatrixFloat for half::f16 {}
+impl MatrixFloat for half::bf16 {}
+macro_rules! matrix_float {
+    ($($t:ty),*) => {$(
+        impl MatrixFloat for $t {
+            #[cfg(feature = "linalg")]
+            const LAPACK: Option<Lapack<Self>> = Some(Lapack {
+                inv: |a, o, s, st, out| crate::kernels::lapack::inv(crate::kernels::lapack::mat(a, o, s, st), out),
+                det: |a, o, s, st| crate::kernels::lapack::det(crate::kernels::lapack::mat(a, o, s, st)),
+                solve: |a, o, s, st, b, ob, sb, stb, out| {
+                    use crate::kernels::lapack::{mat, solve};
+                    solve(mat(a, o, s, st), mat(b, ob, sb, stb), out)
+                },
+            });
+        }
+    )*};
+}
+matrix_float!(f32, f64);
 
 #[cfg(test)]
 mod tests {

@@ -9,8 +9,8 @@
 //! walk's first operand is a row-major layout, so the order is the row-major order of the index,
 //! the mask or the input.
 use super::{contiguous_slice, try_vec, try_with_capacity, zip};
+use crate::element::ToIndex;
 use crate::error::ShapeError;
-use crate::index::ToIndex;
 use crate::layout::{index_offset, walk, Layout};
 use crate::storage::Element;
 use alloc::vec::Vec;

@@ -7,30 +7,8 @@
 use crate::layout::Layout;
 use crate::storage::Element;
 
-mod sealed {
-    use crate::layout::Layout;
-
-    /// Proof that the caller is this module's [`gemm`](super::gemm) (or a kernel it calls): a
-    /// value no code outside `kernels::gemm` can make (the type is unnameable outside the crate
-    /// and its field is private). A sealed supertrait's methods stay callable through a bound
-    /// (`fn f<T: Gemm>() { T::gemm_unchecked(..) }` compiles in a user's crate), so the token,
-    /// not the sealing, is what keeps the unchecked product out of safe user code.
-    pub struct Checked(pub(super) ());
-
-    /// The product itself, out of reach of users: only [`gemm`](super::gemm) calls it, after
-    /// checking its preconditions.
-    pub trait GemmImpl: crate::num::Num {
-        /// `c = a @ b` for 2-D layouts already checked by [`gemm`](super::gemm), whose token
-        /// proves it.
-        fn gemm_unchecked(token: Checked, a: &[Self], la: &Layout, b: &[Self], lb: &Layout, c: &mut [Self]);
-    }
-}
-use sealed::Checked;
-
-/// Element types with a matrix product (every numeric element type). A sealed marker: the product
-/// runs through `matmul` only, which checks the operands' layouts first.
-pub trait Gemm: sealed::GemmImpl {}
-impl<T: sealed::GemmImpl> Gemm for T {}
+pub use crate::num::Gemm;
+use crate::num::GemmKernel;
 
 /// `c = a @ b` for `a: [m, k]`, `b: [k, n]` and `c` a row-major `[m, n]` buffer, overwritten.
 ///
@@ -47,7 +25,7 @@ pub(crate) fn gemm<T: Gemm>(a: &[T], la: &Layout, b: &[T], lb: &Layout, c: &mut 
         c.fill(T::ZERO);
         return;
     }
-    T::gemm_unchecked(Checked(()), a, la, b, lb, c)
+    (T::GEMM.run)(a, la, b, lb, c)
 }
 
 /// `(m, k, n)` of `c[m, n] = a[m, k] @ b[k, n]` after checking what every kernel relies on.
@@ -104,10 +82,8 @@ fn int_gemm<T: Element + num_traits::WrappingAdd + num_traits::WrappingMul>(
 
 macro_rules! int_gemm {
     ($($t:ty),*) => { $(
-        impl sealed::GemmImpl for $t {
-            fn gemm_unchecked(_: Checked, a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
-                int_gemm(a, la, b, lb, c)
-            }
+        impl Gemm for $t {
+            const GEMM: GemmKernel<$t> = GemmKernel { run: int_gemm::<$t> };
         }
     )* };
 }
@@ -134,7 +110,7 @@ fn half_gemm<T: Element>(
     };
     if let (Some((a32, la32)), Some((b32, lb32)), Ok(mut c32)) = (wide(a, la), wide(b, lb), super::try_vec(m * n, 0f32))
     {
-        <f32 as sealed::GemmImpl>::gemm_unchecked(Checked(()), &a32, &la32, &b32, &lb32, &mut c32);
+        (f32::GEMM.run)(&a32, &la32, &b32, &lb32, &mut c32);
         for (o, &v) in c.iter_mut().zip(&c32) {
             *o = from(v);
         }
@@ -148,54 +124,54 @@ fn half_gemm<T: Element>(
     }
 }
 
-impl sealed::GemmImpl for half::f16 {
-    fn gemm_unchecked(_: Checked, a: &[Self], la: &Layout, b: &[Self], lb: &Layout, c: &mut [Self]) {
-        half_gemm(a, la, b, lb, c, half::f16::to_f32, half::f16::from_f32)
-    }
+impl Gemm for half::f16 {
+    const GEMM: GemmKernel<Self> =
+        GemmKernel { run: |a, la, b, lb, c| half_gemm(a, la, b, lb, c, half::f16::to_f32, half::f16::from_f32) };
 }
-impl sealed::GemmImpl for half::bf16 {
-    fn gemm_unchecked(_: Checked, a: &[Self], la: &Layout, b: &[Self], lb: &Layout, c: &mut [Self]) {
-        half_gemm(a, la, b, lb, c, half::bf16::to_f32, half::bf16::from_f32)
-    }
+impl Gemm for half::bf16 {
+    const GEMM: GemmKernel<Self> =
+        GemmKernel { run: |a, la, b, lb, c| half_gemm(a, la, b, lb, c, half::bf16::to_f32, half::bf16::from_f32) };
 }
 
 #[cfg(not(any(feature = "faer", feature = "linalg")))]
 macro_rules! blas_gemm {
     ($t:ty, $f:ident) => {
-        impl sealed::GemmImpl for $t {
-            fn gemm_unchecked(_: Checked, a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
-                // The token says `gemm` checked all of this already; the `unsafe` call below
-                // relies on it, so it is checked again here, where the reader of the SAFETY
-                // comment can see it (a few comparisons against an O(mkn) product).
-                let (m, k, n) = checked_dims(a, la, b, lb, c);
-                if m == 0 || n == 0 || k == 0 {
-                    c.fill(0.0);
-                    return;
-                }
-                // SAFETY: `checked_dims` just above asserted that `la` and `lb` are 2-D with inner
-                // dims `k` and fit their buffers (so, with m, k, n > 0, checked above, every offset
-                // `offset + i*rs + j*cs` that matrixmultiply reads is inside its slice, and
-                // `offset` itself is, so `add` stays in the allocation), and that `c` holds
-                // exactly m*n elements, written with row stride n and column stride 1. `c` is a
-                // unique `&mut` borrow, so it aliases neither input.
-                unsafe {
-                    matrixmultiply::$f(
-                        m,
-                        k,
-                        n,
-                        1.0,
-                        a.as_ptr().add(la.offset()),
-                        la.strides()[0],
-                        la.strides()[1],
-                        b.as_ptr().add(lb.offset()),
-                        lb.strides()[0],
-                        lb.strides()[1],
-                        0.0,
-                        c.as_mut_ptr(),
-                        n as isize,
-                        1,
-                    );
-                }
+        impl Gemm for $t {
+            const GEMM: GemmKernel<$t> = GemmKernel { run: $f };
+        }
+        /// `c = a @ b` through matrixmultiply. Only `gemm` calls it (through the crate-private
+        /// `GemmKernel::run`), after checking its operands; the `unsafe` call below relies on
+        /// that, so it is checked again here, where the reader of the SAFETY comment can see it
+        /// (a few comparisons against an O(mkn) product).
+        fn $f(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
+            let (m, k, n) = checked_dims(a, la, b, lb, c);
+            if m == 0 || n == 0 || k == 0 {
+                c.fill(0.0);
+                return;
+            }
+            // SAFETY: `checked_dims` just above asserted that `la` and `lb` are 2-D with inner
+            // dims `k` and fit their buffers (so, with m, k, n > 0, checked above, every offset
+            // `offset + i*rs + j*cs` that matrixmultiply reads is inside its slice, and `offset`
+            // itself is, so `add` stays in the allocation), and that `c` holds exactly m*n
+            // elements, written with row stride n and column stride 1. `c` is a unique `&mut`
+            // borrow, so it aliases neither input.
+            unsafe {
+                matrixmultiply::$f(
+                    m,
+                    k,
+                    n,
+                    1.0,
+                    a.as_ptr().add(la.offset()),
+                    la.strides()[0],
+                    la.strides()[1],
+                    b.as_ptr().add(lb.offset()),
+                    lb.strides()[0],
+                    lb.strides()[1],
+                    0.0,
+                    c.as_mut_ptr(),
+                    n as isize,
+                    1,
+                );
             }
         }
     };
@@ -217,10 +193,14 @@ const PAR_FLOPS: usize = 1 << 21;
 /// rayon's pool.
 #[cfg(any(feature = "faer", feature = "linalg"))]
 macro_rules! faer_gemm {
-    ($($t:ty),*) => { $(
-        impl sealed::GemmImpl for $t {
-            fn gemm_unchecked(_: Checked, a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
-                use crate::interop::faer::mat;
+    ($($t:ty => $f:ident),*) => { $(
+        impl Gemm for $t {
+            const GEMM: GemmKernel<$t> = GemmKernel { run: $f };
+        }
+        /// `c = a @ b` through faer, for operands `gemm` has checked (it alone calls this, through
+        /// the crate-private `GemmKernel::run`); faer's views come from the checked bridge `mat`.
+        fn $f(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
+                use super::faer_view::mat;
                 let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
                 let lhs = mat(a, la.offset(), [m, k], [la.strides()[0], la.strides()[1]]);
                 let rhs = mat(b, lb.offset(), [k, n], [lb.strides()[0], lb.strides()[1]]);
@@ -234,12 +214,11 @@ macro_rules! faer_gemm {
                 #[cfg(not(feature = "rayon"))]
                 let par = faer::Par::Seq;
                 faer::linalg::matmul::matmul(dst, faer::Accum::Replace, lhs, rhs, 1.0, par);
-            }
         }
     )* };
 }
 #[cfg(any(feature = "faer", feature = "linalg"))]
-faer_gemm!(f32, f64);
+faer_gemm!(f32 => faer_sgemm, f64 => faer_dgemm);
 
 #[cfg(test)]
 mod tests {
@@ -254,7 +233,7 @@ mod tests {
         let (la, lb) = (Layout::contiguous(la).unwrap(), Layout::contiguous(lb).unwrap());
         let (a, b) = (vec![1f32; la.numel()], vec![1f32; lb.numel()]);
         let mut c = vec![0f32; c_len];
-        <f32 as sealed::GemmImpl>::gemm_unchecked(Checked(()), &a, &la, &b, &lb, &mut c);
+        (f32::GEMM.run)(&a, &la, &b, &lb, &mut c);
     }
 
     #[test]
@@ -284,7 +263,7 @@ mod tests {
     fn unchecked_kernel_refuses_a_layout_outside_its_buffer() {
         let la = Layout::contiguous(&[4, 4]).unwrap();
         let mut c = [0f32; 16];
-        <f32 as sealed::GemmImpl>::gemm_unchecked(Checked(()), &[1f32; 8], &la, &[1f32; 16], &la, &mut c);
+        (f32::GEMM.run)(&[1f32; 8], &la, &[1f32; 16], &la, &mut c);
     }
 
     #[test]
@@ -293,7 +272,7 @@ mod tests {
         let lb = Layout::contiguous(&[3, 2]).unwrap();
         let mut c = [0f64; 4];
         let (a, b) = ([1., 2., 3., 4., 5., 6.], [7., 8., 9., 10., 11., 12.]);
-        <f64 as sealed::GemmImpl>::gemm_unchecked(Checked(()), &a, &la, &b, &lb, &mut c);
+        (f64::GEMM.run)(&a, &la, &b, &lb, &mut c);
         assert_eq!(c, [58., 64., 139., 154.]);
     }
 }

@@ -13,7 +13,23 @@ use faer::prelude::*;
 use faer::{Accum, MatMut, MatRef, Par, Side};
 use num_complex::Complex;
 
-pub(crate) use crate::interop::faer::mat;
+pub(crate) use super::faer_view::mat;
+
+/// Which matrix norm [`matrix_norm`](crate::TensorBase::matrix_norm) computes (PyTorch
+/// `torch.linalg.matrix_norm(ord=...)`, NumPy `np.linalg.norm(x, ord=...)` for matrices).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatrixNorm {
+    /// Frobenius: `sqrt(Σ x²)` (`ord='fro'`).
+    Fro,
+    /// Nuclear: the sum of the singular values (`ord='nuc'`).
+    Nuc,
+    /// Spectral: the largest singular value (`ord=2`).
+    Spectral,
+    /// The largest absolute column sum (`ord=1`).
+    L1,
+    /// The largest absolute row sum (`ord=inf`).
+    Inf,
+}
 
 /// faer's mutable view of a row-major `[m, n]` output buffer.
 #[inline]
@@ -455,8 +471,8 @@ pub(crate) fn lstsq<T: LinalgFloat>(
     if kk == 0 || k == 0 {
         return Ok(0);
     }
-    let mut u = crate::kernels::try_vec(m * kk, T::zero())?;
-    let mut vh = crate::kernels::try_vec(kk * n, T::zero())?;
+    let mut u = crate::memory::try_vec(m * kk, T::zero())?;
+    let mut vh = crate::memory::try_vec(kk * n, T::zero())?;
     svd(a, s, Some(&mut u), Some(&mut vh))?;
     let tol = cutoff(s, m, n, rtol);
     let rank = s.iter().take_while(|&&v| v > tol).count();
@@ -464,7 +480,7 @@ pub(crate) fn lstsq<T: LinalgFloat>(
         return Ok(0);
     }
     // c = diag(1/σ) Uᵀ b over the kept singular values, then x = Vᵀ... = Vh[..rank]ᵀ c.
-    let mut c = crate::kernels::try_vec(rank * k, T::zero())?;
+    let mut c = crate::memory::try_vec(rank * k, T::zero())?;
     let ur = MatRef::from_column_major_slice(&u, m, kk).get(.., ..rank);
     faer::linalg::matmul::matmul(rows_mut(&mut c, rank, k), Accum::Replace, ur.transpose(), b, T::one(), Par::Seq);
     for (i, row) in c.chunks_exact_mut(k).enumerate() {
@@ -481,20 +497,17 @@ pub(crate) fn lstsq<T: LinalgFloat>(
 /// below the cutoff dropped (PyTorch `linalg.pinv`).
 pub(crate) fn pinv<T: LinalgFloat>(a: MatRef<'_, T>, out: &mut [T], rtol: Option<T>) -> Result<(), ShapeError> {
     let m = a.nrows();
-    let mut eye = crate::kernels::try_vec(m * m, T::zero())?;
+    let mut eye = crate::memory::try_vec(m * m, T::zero())?;
     for i in 0..m {
         eye[i * m + i] = T::one();
     }
-    let mut s = crate::kernels::try_vec(m.min(a.ncols()), T::zero())?;
+    let mut s = crate::memory::try_vec(m.min(a.ncols()), T::zero())?;
     lstsq(a, MatRef::from_row_major_slice(&eye, m, m), out, &mut s, rtol).map(drop)
 }
 
 /// A matrix norm of `a`.
-pub(crate) fn matrix_norm<T: LinalgFloat>(
-    a: MatRef<'_, T>,
-    ord: crate::ops::linalg::MatrixNorm,
-) -> Result<T, ShapeError> {
-    use crate::ops::linalg::MatrixNorm as M;
+pub(crate) fn matrix_norm<T: LinalgFloat>(a: MatRef<'_, T>, ord: MatrixNorm) -> Result<T, ShapeError> {
+    use MatrixNorm as M;
     let (m, n) = a.shape();
     let abs_sums = |by_rows: bool| {
         let (outer, inner) = if by_rows { (m, n) } else { (n, m) };
@@ -512,7 +525,7 @@ pub(crate) fn matrix_norm<T: LinalgFloat>(
         M::L1 => abs_sums(false),
         M::Inf => abs_sums(true),
         M::Nuc | M::Spectral => {
-            let mut s = crate::kernels::try_vec(m.min(n), T::zero())?;
+            let mut s = crate::memory::try_vec(m.min(n), T::zero())?;
             svd(a, &mut s, None, None)?;
             match ord {
                 M::Nuc => s.iter().fold(T::zero(), |acc, &v| acc + v),

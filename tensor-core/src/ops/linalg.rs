@@ -7,8 +7,9 @@
 use super::square::Mats;
 use crate::dim::{Const, Dim, Dyn};
 use crate::error::{OrPanic, ShapeError};
-use crate::kernels::{lapack, try_vec};
+use crate::kernels::lapack;
 use crate::layout::Layout;
+use crate::memory::try_vec;
 use crate::num::LinalgFloat;
 use crate::shape::{broadcast_sizes, BatchShape, DynShape, MatrixBatch, MinOf, MinShape, Shape, SquareShape, MAX_RANK};
 use crate::storage::{Data, Element};
@@ -16,21 +17,7 @@ use crate::tensor::{Tensor, TensorBase};
 use alloc::vec::Vec;
 use num_complex::Complex;
 
-/// Which matrix norm [`matrix_norm`](TensorBase::matrix_norm) computes (PyTorch
-/// `torch.linalg.matrix_norm(ord=...)`, NumPy `np.linalg.norm(x, ord=...)` for matrices).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MatrixNorm {
-    /// Frobenius: `sqrt(Σ x²)` (`ord='fro'`).
-    Fro,
-    /// Nuclear: the sum of the singular values (`ord='nuc'`).
-    Nuc,
-    /// Spectral: the largest singular value (`ord=2`).
-    Spectral,
-    /// The largest absolute column sum (`ord=1`).
-    L1,
-    /// The largest absolute row sum (`ord=inf`).
-    Inf,
-}
+pub use crate::kernels::lapack::MatrixNorm;
 
 /// The result of [`lstsq`](TensorBase::lstsq) (PyTorch's `torch.linalg.lstsq` named tuple,
 /// NumPy's `lstsq` tuple, without the residuals).

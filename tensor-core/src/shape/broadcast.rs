@@ -7,9 +7,8 @@
 //! a generic `Const<N>`, so same-shape arithmetic needs no bound in generic code), `One` with any
 //! dim, and `Dyn` with any dim (checked at run time). Two different `Const` sizes have no impl: a
 //! compile error naming both shapes.
-use super::{DynShape, Shape, StaticRank, MAX_RANK};
+use super::{DynShape, Shape, StaticRank};
 use crate::dim::*;
-use crate::error::ShapeError;
 
 /// Dim-level broadcast of `Self` with `Rhs`. `LS`/`RS` are the full shapes, threaded through
 /// only so that the error names them.
@@ -191,26 +190,4 @@ impl ExpandShape<DynShape> for DynShape {
 include!(concat!(env!("OUT_DIR"), "/broadcast.rs"));
 include!(concat!(env!("OUT_DIR"), "/expand.rs"));
 
-/// Runtime broadcast of two size lists (shared by the static and dynamic front ends).
-///
-/// # Errors
-/// [`ShapeError::Broadcast`] when a pair of aligned sizes differs and neither is 1.
-pub fn broadcast_sizes(a: &[usize], b: &[usize]) -> Result<([usize; MAX_RANK], usize), ShapeError> {
-    let r = a.len().max(b.len());
-    if r > MAX_RANK {
-        return Err(ShapeError::RankTooLarge { rank: r });
-    }
-    let mut out = [1usize; MAX_RANK];
-    for (i, o) in out.iter_mut().enumerate().take(r) {
-        let da = if i + a.len() >= r { a[i + a.len() - r] } else { 1 };
-        let db = if i + b.len() >= r { b[i + b.len() - r] } else { 1 };
-        *o = if da == db || db == 1 {
-            da
-        } else if da == 1 {
-            db
-        } else {
-            return Err(ShapeError::Broadcast { lhs: a.into(), rhs: b.into() });
-        };
-    }
-    Ok((out, r))
-}
+pub use crate::layout::broadcast_sizes;

@@ -24,8 +24,7 @@ pub use linalg::*;
 pub use rank::*;
 pub use reshape::*;
 
-/// The largest rank a tensor can have, static or dynamic.
-pub const MAX_RANK: usize = 6;
+pub use crate::limits::MAX_RANK;
 
 /// A tensor shape type: a tuple of [`Dim`]s (`Shape![2, _, 3]`) or [`DynShape`].
 ///
@@ -132,12 +131,12 @@ pub trait StaticRank: Shape {
 )]
 pub trait ElemIndex<S: Shape> {
     /// The coordinates, as given (for the run-time check against the sizes).
-    fn coords(&self) -> &[impl crate::index::ToIndex];
+    fn coords(&self) -> &[impl crate::element::ToIndex];
 }
 #[diagnostic::do_not_recommend]
-impl<I: crate::index::ToIndex, const R: usize> ElemIndex<DynShape> for [I; R] {
+impl<I: crate::element::ToIndex, const R: usize> ElemIndex<DynShape> for [I; R] {
     #[inline(always)]
-    fn coords(&self) -> &[impl crate::index::ToIndex] {
+    fn coords(&self) -> &[impl crate::element::ToIndex] {
         self
     }
 }

@@ -56,7 +56,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     pub fn try_full_sized(sizes: &[usize], value: T) -> Result<Self, ShapeError> {
         S::check_sizes(sizes)?;
         let layout = Layout::contiguous(sizes)?;
-        Ok(TensorBase::from_parts(crate::kernels::try_vec(layout.numel(), value)?, layout))
+        Ok(TensorBase::from_parts(crate::memory::try_vec(layout.numel(), value)?, layout))
     }
     /// [`try_full_sized`](Self::try_full_sized), panicking with the error's message.
     #[track_caller]
@@ -148,7 +148,7 @@ impl<T: Element + NumCast + ToPrimitive> Tensor<T, (Dyn,)> {
         }
         let n = len as usize;
         let layout = Layout::contiguous(&[n])?;
-        let mut data = crate::kernels::try_with_capacity(n)?;
+        let mut data = crate::memory::try_with_capacity(n)?;
         for i in 0..n {
             let x = s + i as f64 * st;
             let v = T::from(x).ok_or_else(|| {

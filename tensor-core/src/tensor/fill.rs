@@ -58,7 +58,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     {
         S::check_sizes(sizes)?;
         let layout = Layout::contiguous(sizes)?;
-        let mut data = crate::kernels::try_with_capacity(layout.numel())?;
+        let mut data = crate::memory::try_with_capacity(layout.numel())?;
         let mut offsets = Offsets::new(&layout);
         loop {
             let idx = S::index_from(offsets.index());
@@ -134,7 +134,7 @@ fn lin_value<T: Float>(start: T, end: T, step: T, i: usize, steps: usize) -> T {
 }
 
 fn lin_data<T: Element + Float>(start: T, end: T, steps: usize, map: impl Fn(T) -> T) -> Result<Vec<T>, ShapeError> {
-    crate::kernels::try_collect(lin_values(start, end, steps).map(map))
+    crate::memory::try_collect(lin_values(start, end, steps).map(map))
 }
 
 /// The `steps` values from `start` to `end` ([`lin_value`]), in order.

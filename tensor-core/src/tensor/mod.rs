@@ -9,6 +9,7 @@ use crate::storage::{CowRepr, Data, DataMut, Element, OwnedRepr};
 use alloc::vec::Vec;
 use core::marker::PhantomData;
 
+mod batch;
 mod construct;
 mod fill;
 pub mod iter;

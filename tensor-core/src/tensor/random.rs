@@ -19,12 +19,12 @@
 //! `high`, so `[low, high)` holds). Distributions are `rand_distr`'s `Uniform`, `Normal`
 //! (`StandardNormal` scaled) and `Bernoulli`.
 use super::{Tensor, TensorBase};
+use crate::cast::CastFrom;
 use crate::dim::Dyn;
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
 use crate::layout::{normalize_axis, Layout};
 use crate::num::Num;
-use crate::ops::cast::CastFrom;
 use crate::shape::{AllStatic, RemoveAxis, Shape, MAX_RANK};
 use crate::storage::{Data, DataMut, Element};
 use alloc::format;

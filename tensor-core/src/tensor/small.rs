@@ -7,9 +7,7 @@ use crate::layout::{Layout, LayoutRepr};
 use crate::shape::{AllStatic, Shape};
 use crate::storage::{ArrLevel, Data, DataMut, Inline, InlineArray, OutData};
 
-/// The size of the largest inline tensor: 64 KiB, so that no `STensor` can blow a thread's stack
-/// by itself. Larger static shapes belong in [`Tensor`].
-pub const MAX_INLINE_BYTES: usize = 1 << 16;
+pub use crate::limits::MAX_INLINE_BYTES;
 
 impl<A: InlineArray, S: AllStatic> TensorBase<Inline<A>, S> {
     /// The row-major layout of `S`, checked once per type at build time against the array: its

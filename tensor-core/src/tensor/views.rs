@@ -6,6 +6,7 @@
 use super::{TensorBase, TensorCow, ViewOf};
 use crate::dim::Dyn;
 use crate::error::{OrPanic, ShapeError};
+use crate::index::{apply_args, SliceArg};
 use crate::kernels;
 use crate::layout::{normalize_axis, normalize_insert_axis, Layout};
 use crate::shape::*;
@@ -583,5 +584,23 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         S: SetAxis<A, Dyn>,
     {
         self.try_split::<A>(size).or_panic()
+    }
+}
+
+// Slicing by runtime `SliceArg`s (the lower half of `index` applies them to the layout).
+impl<D: Data, S: crate::Shape> TensorBase<D, S> {
+    /// A view from runtime index items (PyTorch `x.index({...})` with `TensorIndex`); the result
+    /// shape is dynamic. `x.try_slice(&[SliceArg::Index(-1), SliceArg::range(1.., 2)])`.
+    ///
+    /// # Errors
+    /// As [`apply_args`].
+    pub fn try_slice(&self, args: &[SliceArg]) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
+        Ok(TensorBase::from_parts(self.data.view_data(), apply_args(self.layout(), args)?))
+    }
+    /// [`try_slice`](Self::try_slice), panicking with the error's message.
+    #[track_caller]
+    #[doc(alias = "slice_move", alias = "getitem")]
+    pub fn slice(&self, args: &[SliceArg]) -> ViewOf<'_, D, DynShape> {
+        self.try_slice(args).or_panic()
     }
 }

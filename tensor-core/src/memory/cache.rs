@@ -26,7 +26,7 @@ pub const DEFAULT_LIMIT: usize = 1 << 28;
 #[cfg(feature = "std")]
 mod imp {
     use super::{DEFAULT_LIMIT, MIN_BYTES};
-    use crate::storage::Element;
+    use crate::element::Element;
     use std::any::Any;
     use std::boxed::Box;
     use std::sync::{Mutex, MutexGuard};
@@ -119,7 +119,7 @@ mod imp {
 
 #[cfg(not(feature = "std"))]
 mod imp {
-    use crate::storage::Element;
+    use crate::element::Element;
     use alloc::vec::Vec;
     #[inline(always)]
     pub(crate) fn take<T: Element>(_: usize) -> Option<Vec<T>> {

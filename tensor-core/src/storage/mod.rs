@@ -1,31 +1,14 @@
 //! Element types and storage kinds. A tensor is a storage ([`OwnedRepr`] owned, `&[T]` borrowed,
 //! `&mut [T]` borrowed mutably, or [`CowRepr`]) plus a [`Layout`].
-use crate::layout::{Layout, LayoutRepr};
+use crate::layout::Layout;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::fmt;
 
-/// A tensor element: f32 (the default), f64, f16 and bf16 (`half`), i8..i64, u8..u64, bool, and
-/// `num_complex::Complex<f32>`/`Complex<f64>` (the results of `eig`; storage, views, indexing and
-/// Display only: complex numbers have no order, so they are not [`Num`](crate::num::Num)).
-pub trait Element: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 'static {
-    /// The additive identity (`false` for bool).
-    const ZERO: Self;
-    /// The multiplicative identity (`true` for bool).
-    const ONE: Self;
-}
-macro_rules! element {
-    ($($t:ty => $z:expr, $o:expr;)*) => { $(impl Element for $t { const ZERO: Self = $z; const ONE: Self = $o; })* };
-}
-element! {
-    f32 => 0.0, 1.0; f64 => 0.0, 1.0;
-    half::f16 => half::f16::ZERO, half::f16::ONE; half::bf16 => half::bf16::ZERO, half::bf16::ONE;
-    i8 => 0, 1; i16 => 0, 1; i32 => 0, 1; i64 => 0, 1; isize => 0, 1;
-    u8 => 0, 1; u16 => 0, 1; u32 => 0, 1; u64 => 0, 1; usize => 0, 1;
-    bool => false, true;
-    num_complex::Complex<f32> => num_complex::Complex::new(0.0, 0.0), num_complex::Complex::new(1.0, 0.0);
-    num_complex::Complex<f64> => num_complex::Complex::new(0.0, 0.0), num_complex::Complex::new(1.0, 0.0);
-}
+pub use crate::element::Element;
+pub use inline::{ArrLevel, Heap, Inline, InlineArray, LayoutRepr, RowMajor, Scalar};
+
+mod inline;
 
 mod sealed {
     /// Storage kinds are the crate's own: the layout invariant and the no-overlap rule for
@@ -56,7 +39,7 @@ impl<T: Element> OwnedRepr<T> {
 /// A copy, in a cached buffer when one fits (see [`OwnedRepr`]).
 impl<T: Element> Clone for OwnedRepr<T> {
     fn clone(&self) -> Self {
-        match crate::kernels::buffers::take(self.0.len()) {
+        match crate::memory::cache::take(self.0.len()) {
             Some(mut v) => {
                 v.extend_from_slice(&self.0);
                 OwnedRepr(v)
@@ -98,7 +81,7 @@ impl<T: Element> fmt::Debug for OwnedRepr<T> {
 impl<T: Element> Drop for OwnedRepr<T> {
     #[inline]
     fn drop(&mut self) {
-        crate::kernels::buffers::give(&mut self.0);
+        crate::memory::cache::give(&mut self.0);
     }
 }
 
@@ -272,143 +255,6 @@ impl<T: Element> Data for CowRepr<'_, T> {
     }
 }
 
-// ------------------------------------------------------------------------------------ inline
-/// Storage held in the tensor value itself: a nested array in row-major order (`[[T; 4]; 4]` for
-/// `Shape![4, 4]`, [`Scalar`] for `Shape![]`). What [`STensor`](crate::STensor) uses: no heap
-/// allocation, no stored layout (the shape's row-major layout is a compile-time constant), and
-/// `Copy` like the array.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Inline<A>(pub A);
-impl<A> Sealed for Inline<A> {}
-
-/// The zero-dimensional inline array: one element.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Scalar<T>(pub T);
-
-/// A nested array that [`Inline`] storage can hold: row-major elements viewed as one flat slice
-/// (safely, through `as_flattened` at each nesting level).
-pub trait InlineArray: Copy + Send + Sync + 'static {
-    /// The element type.
-    type Elem: Element;
-    /// The number of elements.
-    const LEN: usize;
-    /// Every element `Elem::ZERO`.
-    const ZEROED: Self;
-    /// The elements in row-major order.
-    fn flat(&self) -> &[Self::Elem];
-    /// The elements in row-major order, mutably.
-    fn flat_mut(&mut self) -> &mut [Self::Elem];
-}
-impl<T: Element> InlineArray for Scalar<T> {
-    type Elem = T;
-    const LEN: usize = 1;
-    const ZEROED: Self = Scalar(T::ZERO);
-    #[inline(always)]
-    fn flat(&self) -> &[T] {
-        core::slice::from_ref(&self.0)
-    }
-    #[inline(always)]
-    fn flat_mut(&mut self) -> &mut [T] {
-        core::slice::from_mut(&mut self.0)
-    }
-}
-/// `InlineArray` for arrays nested `$depth` deep: `as_flattened` once per inner level.
-macro_rules! inline_array {
-    ($([$($n:ident),+] $ty:ty, $zero:expr, $len:expr, ($($flat:ident),*);)*) => {$(
-        impl<T: Element, $(const $n: usize),+> InlineArray for $ty {
-            type Elem = T;
-            const LEN: usize = $len;
-            const ZEROED: Self = $zero;
-            #[inline(always)]
-            fn flat(&self) -> &[T] {
-                self$(.$flat())*
-            }
-            #[inline(always)]
-            fn flat_mut(&mut self) -> &mut [T] {
-                inline_array!(@mut self; $($flat),*)
-            }
-        }
-    )*};
-    (@mut $s:expr;) => { &mut $s[..] };
-    (@mut $s:expr; $f:ident $(, $rest:ident)*) => { inline_array!(@mut $s.as_flattened_mut(); $($rest),*) };
-}
-inline_array! {
-    [A] [T; A], [T::ZERO; A], A, ();
-    [A, B] [[T; B]; A], [[T::ZERO; B]; A], A * B, (as_flattened);
-    [A, B, C] [[[T; C]; B]; A], [[[T::ZERO; C]; B]; A], A * B * C, (as_flattened, as_flattened);
-    [A, B, C, D] [[[[T; D]; C]; B]; A], [[[[T::ZERO; D]; C]; B]; A], A * B * C * D, (as_flattened, as_flattened, as_flattened);
-    [A, B, C, D, E] [[[[[T; E]; D]; C]; B]; A], [[[[[T::ZERO; E]; D]; C]; B]; A], A * B * C * D * E,
-        (as_flattened, as_flattened, as_flattened, as_flattened);
-    [A, B, C, D, E, F] [[[[[[T; F]; E]; D]; C]; B]; A], [[[[[[T::ZERO; F]; E]; D]; C]; B]; A], A * B * C * D * E * F,
-        (as_flattened, as_flattened, as_flattened, as_flattened, as_flattened);
-}
-
-impl<A: InlineArray> Data for Inline<A> {
-    const WRITABLE: bool = true;
-    const INLINE: bool = true;
-    type Elem = A::Elem;
-    type Kind = InlineKind;
-    type Lay<S: crate::Shape> = S::InlineLay;
-    type Ref<'s> = &'s [A::Elem];
-    #[inline(always)]
-    fn as_slice(&self) -> &[A::Elem] {
-        self.0.flat()
-    }
-    #[inline(always)]
-    fn view_data(&self) -> &[A::Elem] {
-        self.0.flat()
-    }
-}
-impl<A: InlineArray> DataMut for Inline<A> {
-    #[inline(always)]
-    fn as_mut_slice(&mut self) -> &mut [A::Elem] {
-        self.0.flat_mut()
-    }
-}
-
-/// A level of a shape's nested array type, built dim by dim from the innermost ([`Scalar`]): one
-/// array level per static dim, and the heap marker [`Heap`] as soon as a `Dyn` dim appears.
-/// `Shape::Arr<T>` is the result; its [`Store`](Self::Store) is where a new tensor of that shape
-/// lives when an operand is inline: `Inline<array>` for a fully static shape, [`OwnedRepr`]
-/// otherwise.
-pub trait ArrLevel: 'static {
-    /// The element type.
-    type Elem: Element;
-    /// This level wrapped in one more array level of length `N` (or [`Heap`]).
-    type Wrap<const N: usize>: ArrLevel<Elem = Self::Elem>;
-    /// The storage of a new tensor with this array.
-    type Store: OutData<Self::Elem>;
-}
-/// The marker of a shape with a runtime dim: its tensors live on the heap.
-pub struct Heap<T>(core::marker::PhantomData<T>);
-impl<T: Element> ArrLevel for Heap<T> {
-    type Elem = T;
-    type Wrap<const N: usize> = Heap<T>;
-    type Store = OwnedRepr<T>;
-}
-impl<T: Element> ArrLevel for Scalar<T> {
-    type Elem = T;
-    type Wrap<const N: usize> = [T; N];
-    type Store = Inline<Scalar<T>>;
-}
-macro_rules! arr_level {
-    ($([$($n:ident),+] $ty:ty => $wrap:ty;)*) => {$(
-        impl<T: Element, $(const $n: usize),+> ArrLevel for $ty {
-            type Elem = T;
-            type Wrap<const N: usize> = $wrap;
-            type Store = Inline<$ty>;
-        }
-    )*};
-}
-arr_level! {
-    [A] [T; A] => [[T; A]; N];
-    [A, B] [[T; B]; A] => [[[T; B]; A]; N];
-    [A, B, C] [[[T; C]; B]; A] => [[[[T; C]; B]; A]; N];
-    [A, B, C, D] [[[[T; D]; C]; B]; A] => [[[[[T; D]; C]; B]; A]; N];
-    [A, B, C, D, E] [[[[[T; E]; D]; C]; B]; A] => [[[[[[T; E]; D]; C]; B]; A]; N];
-    [A, B, C, D, E, F] [[[[[[T; F]; E]; D]; C]; B]; A] => Heap<T>;
-}
-
 /// A storage kind that new tensors can be built in: a heap [`OwnedRepr`] or an [`Inline`] array. The
 /// kernels write a new tensor's elements into [`as_mut_slice`](DataMut::as_mut_slice) of a buffer from
 /// [`zeroed`](Self::zeroed).
@@ -425,38 +271,13 @@ pub trait OutData<T: Element>: DataMut<Elem = T> + Sized {
 impl<T: Element> OutData<T> for OwnedRepr<T> {
     #[inline]
     fn zeroed(n: usize) -> Result<Self, crate::ShapeError> {
-        crate::kernels::try_vec(n, T::ZERO).map(OwnedRepr)
+        crate::memory::try_vec(n, T::ZERO).map(OwnedRepr)
     }
     #[inline]
     fn from_vec(v: Vec<T>) -> Self {
         OwnedRepr(v)
     }
 }
-impl<A: InlineArray> Inline<A> {
-    /// Checked once per array type, at build time: an inline result must fit
-    /// [`MAX_INLINE_BYTES`](crate::MAX_INLINE_BYTES), so that no operation on inline tensors puts
-    /// a large array on the stack (a broadcast of an inline operand against a large static heap
-    /// tensor would). The fix is to convert the inline operand with `to_heap()`.
-    pub(crate) const FITS: () = assert!(
-        core::mem::size_of::<A>() <= crate::tensor::MAX_INLINE_BYTES,
-        "an operation on inline tensors (STensor) whose result would exceed 64 KiB: convert the inline operand with `.to_heap()`"
-    );
-}
-impl<A: InlineArray> OutData<A::Elem> for Inline<A> {
-    #[inline(always)]
-    fn zeroed(n: usize) -> Result<Self, crate::ShapeError> {
-        let () = Self::FITS;
-        debug_assert_eq!(n, A::LEN, "inline storage of the wrong length");
-        Ok(Inline(A::ZEROED))
-    }
-    fn from_vec(v: Vec<A::Elem>) -> Self {
-        let () = Self::FITS;
-        let mut a = A::ZEROED;
-        a.flat_mut().copy_from_slice(&v);
-        Inline(a)
-    }
-}
-
 /// The storage kinds as they matter for results: heap-backed ([`HeapKind`]: owned, shared and
 /// borrowed storage) or inline ([`InlineKind`]). An operation's result lives inline when an
 /// operand is inline and the result's shape is fully static (a matmul or sum of inline tensors, or

@@ -1,9 +1,10 @@
-//! Nor can user code make the token that the unchecked kernel takes: it lives in a private module.
+//! `Gemm`'s kernel is a function pointer in a crate-private field: a `T: Gemm` bound names the
+//! table (`T::GEMM`) but cannot call the unchecked product in it.
 use shaped::kernels::Gemm;
 use shaped::layout::Layout;
 
 fn product<T: Gemm>(a: &[T], la: &Layout, b: &[T], lb: &Layout, c: &mut [T]) {
-    T::gemm_unchecked(shaped::kernels::gemm::sealed::Checked(()), a, la, b, lb, c)
+    (T::GEMM.run)(a, la, b, lb, c)
 }
 
 fn main() {

@@ -1,0 +1,177 @@
+//! Compile-time bound checks of literal indices and bounds against static dims, with typenum's
+//! verdicts mapped to [`InBounds`]/[`OutOfBounds`] so that no typenum type reaches an error.
+use crate::dim::*;
+use crate::shape::*;
+use core::marker::PhantomData;
+use core::ops::{Add, Div, Sub};
+use typenum::{IsLessOrEqual, Sub1, B1};
+
+// ------------------------------------------------------------------------------------- checks
+/// A compile-time bounds check that passed. typenum's comparison result (`B1`/`B0`) is mapped to
+/// [`InBounds`]/[`OutOfBounds`] so that no typenum type appears in an error message.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InBounds;
+/// A compile-time bounds check that failed (see [`InBounds`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OutOfBounds;
+/// typenum's boolean as [`InBounds`]/[`OutOfBounds`].
+pub trait Verdict {
+    /// The verdict.
+    type V;
+}
+impl Verdict for B1 {
+    type V = InBounds;
+}
+impl Verdict for typenum::B0 {
+    type V = OutOfBounds;
+}
+/// The verdict of a typenum comparison.
+pub type Check<B> = <B as Verdict>::V;
+
+/// Literal index in bounds.
+#[diagnostic::on_unimplemented(
+    message = "index {I} is out of bounds for a dimension of size {N} in shape `{Sh}`",
+    label = "literal index out of bounds"
+)]
+pub trait IndexInBounds<const I: usize, const N: usize, Sh> {}
+#[diagnostic::do_not_recommend]
+impl<const I: usize, const N: usize, Sh> IndexInBounds<I, N, Sh> for InBounds {}
+
+/// Literal negative index in bounds.
+#[diagnostic::on_unimplemented(
+    message = "index -{K} is out of bounds for a dimension of size {N} in shape `{Sh}`",
+    label = "literal index out of bounds"
+)]
+pub trait NegIndexInBounds<const K: usize, const N: usize, Sh> {}
+#[diagnostic::do_not_recommend]
+impl<const K: usize, const N: usize, Sh> NegIndexInBounds<K, N, Sh> for InBounds {}
+
+/// Literal range end in bounds.
+#[diagnostic::on_unimplemented(
+    message = "range end {E} is out of bounds for a dimension of size {N} in shape `{Sh}`",
+    label = "literal range out of bounds"
+)]
+pub trait RangeEndInBounds<const E: usize, const N: usize, Sh> {}
+#[diagnostic::do_not_recommend]
+impl<const E: usize, const N: usize, Sh> RangeEndInBounds<E, N, Sh> for InBounds {}
+
+/// Literal negative range start in bounds.
+#[diagnostic::on_unimplemented(
+    message = "range start -{K} is out of bounds for a dimension of size {N} in shape `{Sh}`",
+    label = "literal range out of bounds"
+)]
+pub trait NegStartInBounds<const K: usize, const N: usize, Sh> {}
+#[diagnostic::do_not_recommend]
+impl<const K: usize, const N: usize, Sh> NegStartInBounds<K, N, Sh> for InBounds {}
+
+/// Literal open range start (`S..`) in bounds.
+#[diagnostic::on_unimplemented(
+    message = "range start {S} is out of bounds for a dimension of size {N} in shape `{Sh}`",
+    label = "literal range start out of bounds"
+)]
+pub trait RangeStartInBounds<const S: usize, const N: usize, Sh> {}
+#[diagnostic::do_not_recommend]
+impl<const S: usize, const N: usize, Sh> RangeStartInBounds<S, N, Sh> for InBounds {}
+
+/// `S..;STEP` on a static dim of size `N`: the length `ceil((N - S) / STEP)` when `S <= N`, and 0
+/// otherwise (the recorded check then fails with its own message).
+pub trait RangeFromLen<const S: usize, const N: usize, const STEP: usize> {
+    /// The length as a typenum number (made a dim by [`ToConst`] in the caller).
+    type Len;
+}
+pub(crate) type TnC<const N: usize> = Tn<Const<N>>;
+type Span<const N: usize, const S: usize, const STEP: usize> =
+    Sub1<typenum::Sum<typenum::Diff<TnC<N>, TnC<S>>, TnC<STEP>>>;
+impl<const S: usize, const N: usize, const STEP: usize> RangeFromLen<S, N, STEP> for InBounds
+where
+    Const<N>: StaticDim,
+    Const<S>: StaticDim,
+    Const<STEP>: StaticDim,
+    TnC<N>: Sub<TnC<S>>,
+    typenum::Diff<TnC<N>, TnC<S>>: Add<TnC<STEP>>,
+    typenum::Sum<typenum::Diff<TnC<N>, TnC<S>>, TnC<STEP>>: Sub<B1>,
+    Span<N, S, STEP>: Div<TnC<STEP>>,
+{
+    type Len = typenum::Quot<Span<N, S, STEP>, TnC<STEP>>;
+}
+impl<const S: usize, const N: usize, const STEP: usize> RangeFromLen<S, N, STEP> for OutOfBounds {
+    type Len = typenum::U0;
+}
+
+/// A recorded bounds check: verdict `V` of literal `L` against a dim of size `N` in shape `Sh`;
+/// `K` says which check (see [`AllInBounds`]).
+pub struct Chk<K, V, const L: usize, const N: usize, Sh>(PhantomData<(K, V, Sh)>);
+/// Check kind: a literal index `I < N`.
+pub struct KIndex;
+/// Check kind: a literal negative index `-K` with `K <= N`.
+pub struct KNegIndex;
+/// Check kind: a literal range end `E <= N`.
+pub struct KEnd;
+/// Check kind: a literal negative range start `-K` with `K <= N`.
+pub struct KNegStart;
+/// Check kind: a literal open range start `S <= N`.
+pub struct KStart;
+
+/// Every recorded check of a `t!` spec passed. Required by the checked path of `t!` as a bound of
+/// the method it calls, so a failed check is a compile error naming the literal, the size and
+/// the shape (never a fallback to run-time checking).
+pub trait AllInBounds {}
+impl<L: CheckList> AllInBounds for L {}
+/// The list walk of [`AllInBounds`]: each recorded check's verdict implements the trait of its
+/// kind, whose message names the literal, the size and the shape.
+pub trait CheckList {}
+impl CheckList for Nil {}
+impl<V: IndexInBounds<L, N, Sh>, const L: usize, const N: usize, Sh, R: CheckList> CheckList
+    for Cons<Chk<KIndex, V, L, N, Sh>, R>
+{
+}
+impl<V: NegIndexInBounds<L, N, Sh>, const L: usize, const N: usize, Sh, R: CheckList> CheckList
+    for Cons<Chk<KNegIndex, V, L, N, Sh>, R>
+{
+}
+impl<V: RangeEndInBounds<L, N, Sh>, const L: usize, const N: usize, Sh, R: CheckList> CheckList
+    for Cons<Chk<KEnd, V, L, N, Sh>, R>
+{
+}
+impl<V: NegStartInBounds<L, N, Sh>, const L: usize, const N: usize, Sh, R: CheckList> CheckList
+    for Cons<Chk<KNegStart, V, L, N, Sh>, R>
+{
+}
+impl<V: RangeStartInBounds<L, N, Sh>, const L: usize, const N: usize, Sh, R: CheckList> CheckList
+    for Cons<Chk<KStart, V, L, N, Sh>, R>
+{
+}
+
+/// `narrow_const::<A, START, LEN>()`: `START + LEN` fits the dim (`Self`) of shape `Sh`.
+#[diagnostic::on_unimplemented(
+    message = "cannot narrow `{Sh}` to {LEN} elements from {START}: dimension `{Self}` is too short",
+    label = "START + LEN must not exceed the dimension's size"
+)]
+pub trait NarrowFits<const START: usize, const LEN: usize, Sh>: Dim {}
+#[diagnostic::do_not_recommend]
+impl<const START: usize, const LEN: usize, const N: usize, Sh> NarrowFits<START, LEN, Sh> for Const<N>
+where
+    Const<START>: StaticDim,
+    Const<LEN>: StaticDim,
+    Const<N>: StaticDim,
+    TnC<START>: Add<TnC<LEN>>,
+    typenum::Sum<TnC<START>, TnC<LEN>>: IsLessOrEqual<TnC<N>>,
+    typenum::LeEq<typenum::Sum<TnC<START>, TnC<LEN>>, TnC<N>>: Verdict,
+    Check<typenum::LeEq<typenum::Sum<TnC<START>, TnC<LEN>>, TnC<N>>>: NarrowInBounds<START, LEN, N, Sh>,
+{
+}
+#[diagnostic::do_not_recommend]
+impl<const START: usize, const LEN: usize, Sh> NarrowFits<START, LEN, Sh> for One where
+    Const<1>: NarrowFits<START, LEN, Sh>
+{
+}
+#[diagnostic::do_not_recommend]
+impl<const START: usize, const LEN: usize, Sh> NarrowFits<START, LEN, Sh> for Dyn {}
+/// The verdict of [`NarrowFits`] (implemented for `B1` only).
+#[diagnostic::on_unimplemented(
+    message = "cannot narrow `{Sh}` to {LEN} elements from {START}: the dimension has size {N}",
+    label = "START + LEN must not exceed the dimension's size"
+)]
+pub trait NarrowInBounds<const START: usize, const LEN: usize, const N: usize, Sh> {}
+#[diagnostic::do_not_recommend]
+impl<const START: usize, const LEN: usize, const N: usize, Sh> NarrowInBounds<START, LEN, N, Sh> for InBounds {}

@@ -1,0 +1,235 @@
+//! Inline storage: the array held in the tensor value itself ([`Inline`], [`Scalar`]), the
+//! array types that can be one ([`InlineArray`], [`ArrLevel`]), and how a tensor stores its
+//! layout ([`LayoutRepr`]: a [`Layout`], or the zero-sized [`RowMajor`] of a fully static inline
+//! tensor).
+use super::{Data, DataMut, InlineKind, OutData, OwnedRepr, Sealed};
+use crate::element::Element;
+use crate::error::ShapeError;
+use crate::layout::Layout;
+use alloc::vec::Vec;
+
+/// How a tensor stores its layout: a [`Layout`] (every storage kind but inline storage, and
+/// inline storage of a shape with runtime dims), or [`RowMajor`], a zero-sized marker for inline
+/// storage of a fully static shape, whose layout is the compile-time constant
+/// [`Shape::ROW_MAJOR`](crate::Shape::ROW_MAJOR). The tensor types read it through
+/// `TensorBase::layout`.
+pub trait LayoutRepr: Copy + Send + Sync + core::fmt::Debug + 'static {
+    /// The layout of a tensor of shape `S`.
+    fn get<S: crate::Shape>(&self) -> &Layout;
+    /// The representation of `l` for shape `S` (a [`RowMajor`] marker keeps nothing: `l` must
+    /// address the elements as `S`'s row-major layout does).
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when `l` is not stored and is not the row-major layout of `S`.
+    fn try_from_layout<S: crate::Shape>(l: Layout) -> Result<Self, ShapeError>;
+    /// The representation of the row-major layout of `S`, computed by `compute` only when it must
+    /// be stored (a [`RowMajor`] marker needs no run-time work).
+    ///
+    /// # Errors
+    /// Those of `compute`.
+    fn row_major<S: crate::Shape>(compute: impl FnOnce() -> Result<Layout, ShapeError>) -> Result<Self, ShapeError>;
+}
+impl LayoutRepr for Layout {
+    #[inline(always)]
+    fn get<S: crate::Shape>(&self) -> &Layout {
+        self
+    }
+    #[inline(always)]
+    fn try_from_layout<S: crate::Shape>(l: Layout) -> Result<Self, ShapeError> {
+        Ok(l)
+    }
+    #[inline(always)]
+    fn row_major<S: crate::Shape>(compute: impl FnOnce() -> Result<Layout, ShapeError>) -> Result<Self, ShapeError> {
+        compute()
+    }
+}
+/// The layout of inline storage of a fully static shape: row-major from offset 0, known from the
+/// type, so nothing is stored (see [`LayoutRepr`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RowMajor;
+impl LayoutRepr for RowMajor {
+    #[inline(always)]
+    fn get<S: crate::Shape>(&self) -> &Layout {
+        &S::ROW_MAJOR
+    }
+    #[inline(always)]
+    fn try_from_layout<S: crate::Shape>(l: Layout) -> Result<Self, ShapeError> {
+        // An empty layout reads nothing; otherwise the elements must be where the row-major
+        // layout of `S` (whose sizes `l` has: checked by the caller) puts them.
+        if l.numel() == 0 || (l.offset() == 0 && l.is_contiguous()) {
+            Ok(RowMajor)
+        } else {
+            Err(ShapeError::Invalid(alloc::format!(
+                "inline storage of a static shape takes only its row-major layout, not sizes {:?}, strides {:?} and offset {}",
+                l.sizes(),
+                l.strides(),
+                l.offset()
+            )))
+        }
+    }
+    #[inline(always)]
+    fn row_major<S: crate::Shape>(_: impl FnOnce() -> Result<Layout, ShapeError>) -> Result<Self, ShapeError> {
+        Ok(RowMajor)
+    }
+}
+
+/// Storage held in the tensor value itself: a nested array in row-major order (`[[T; 4]; 4]` for
+/// `Shape![4, 4]`, [`Scalar`] for `Shape![]`). What [`STensor`](crate::STensor) uses: no heap
+/// allocation, no stored layout (the shape's row-major layout is a compile-time constant), and
+/// `Copy` like the array.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Inline<A>(pub A);
+impl<A> Sealed for Inline<A> {}
+
+/// The zero-dimensional inline array: one element.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scalar<T>(pub T);
+
+/// A nested array that [`Inline`] storage can hold: row-major elements viewed as one flat slice
+/// (safely, through `as_flattened` at each nesting level).
+pub trait InlineArray: Copy + Send + Sync + 'static {
+    /// The element type.
+    type Elem: Element;
+    /// The number of elements.
+    const LEN: usize;
+    /// Every element `Elem::ZERO`.
+    const ZEROED: Self;
+    /// The elements in row-major order.
+    fn flat(&self) -> &[Self::Elem];
+    /// The elements in row-major order, mutably.
+    fn flat_mut(&mut self) -> &mut [Self::Elem];
+}
+impl<T: Element> InlineArray for Scalar<T> {
+    type Elem = T;
+    const LEN: usize = 1;
+    const ZEROED: Self = Scalar(T::ZERO);
+    #[inline(always)]
+    fn flat(&self) -> &[T] {
+        core::slice::from_ref(&self.0)
+    }
+    #[inline(always)]
+    fn flat_mut(&mut self) -> &mut [T] {
+        core::slice::from_mut(&mut self.0)
+    }
+}
+/// `InlineArray` for arrays nested `$depth` deep: `as_flattened` once per inner level.
+macro_rules! inline_array {
+    ($([$($n:ident),+] $ty:ty, $zero:expr, $len:expr, ($($flat:ident),*);)*) => {$(
+        impl<T: Element, $(const $n: usize),+> InlineArray for $ty {
+            type Elem = T;
+            const LEN: usize = $len;
+            const ZEROED: Self = $zero;
+            #[inline(always)]
+            fn flat(&self) -> &[T] {
+                self$(.$flat())*
+            }
+            #[inline(always)]
+            fn flat_mut(&mut self) -> &mut [T] {
+                inline_array!(@mut self; $($flat),*)
+            }
+        }
+    )*};
+    (@mut $s:expr;) => { &mut $s[..] };
+    (@mut $s:expr; $f:ident $(, $rest:ident)*) => { inline_array!(@mut $s.as_flattened_mut(); $($rest),*) };
+}
+inline_array! {
+    [A] [T; A], [T::ZERO; A], A, ();
+    [A, B] [[T; B]; A], [[T::ZERO; B]; A], A * B, (as_flattened);
+    [A, B, C] [[[T; C]; B]; A], [[[T::ZERO; C]; B]; A], A * B * C, (as_flattened, as_flattened);
+    [A, B, C, D] [[[[T; D]; C]; B]; A], [[[[T::ZERO; D]; C]; B]; A], A * B * C * D, (as_flattened, as_flattened, as_flattened);
+    [A, B, C, D, E] [[[[[T; E]; D]; C]; B]; A], [[[[[T::ZERO; E]; D]; C]; B]; A], A * B * C * D * E,
+        (as_flattened, as_flattened, as_flattened, as_flattened);
+    [A, B, C, D, E, F] [[[[[[T; F]; E]; D]; C]; B]; A], [[[[[[T::ZERO; F]; E]; D]; C]; B]; A], A * B * C * D * E * F,
+        (as_flattened, as_flattened, as_flattened, as_flattened, as_flattened);
+}
+
+impl<A: InlineArray> Data for Inline<A> {
+    const WRITABLE: bool = true;
+    const INLINE: bool = true;
+    type Elem = A::Elem;
+    type Kind = InlineKind;
+    type Lay<S: crate::Shape> = S::InlineLay;
+    type Ref<'s> = &'s [A::Elem];
+    #[inline(always)]
+    fn as_slice(&self) -> &[A::Elem] {
+        self.0.flat()
+    }
+    #[inline(always)]
+    fn view_data(&self) -> &[A::Elem] {
+        self.0.flat()
+    }
+}
+impl<A: InlineArray> DataMut for Inline<A> {
+    #[inline(always)]
+    fn as_mut_slice(&mut self) -> &mut [A::Elem] {
+        self.0.flat_mut()
+    }
+}
+
+/// A level of a shape's nested array type, built dim by dim from the innermost ([`Scalar`]): one
+/// array level per static dim, and the heap marker [`Heap`] as soon as a `Dyn` dim appears.
+/// `Shape::Arr<T>` is the result; its [`Store`](Self::Store) is where a new tensor of that shape
+/// lives when an operand is inline: `Inline<array>` for a fully static shape, [`OwnedRepr`]
+/// otherwise.
+pub trait ArrLevel: 'static {
+    /// The element type.
+    type Elem: Element;
+    /// This level wrapped in one more array level of length `N` (or [`Heap`]).
+    type Wrap<const N: usize>: ArrLevel<Elem = Self::Elem>;
+    /// The storage of a new tensor with this array.
+    type Store: OutData<Self::Elem>;
+}
+/// The marker of a shape with a runtime dim: its tensors live on the heap.
+pub struct Heap<T>(core::marker::PhantomData<T>);
+impl<T: Element> ArrLevel for Heap<T> {
+    type Elem = T;
+    type Wrap<const N: usize> = Heap<T>;
+    type Store = OwnedRepr<T>;
+}
+impl<T: Element> ArrLevel for Scalar<T> {
+    type Elem = T;
+    type Wrap<const N: usize> = [T; N];
+    type Store = Inline<Scalar<T>>;
+}
+macro_rules! arr_level {
+    ($([$($n:ident),+] $ty:ty => $wrap:ty;)*) => {$(
+        impl<T: Element, $(const $n: usize),+> ArrLevel for $ty {
+            type Elem = T;
+            type Wrap<const N: usize> = $wrap;
+            type Store = Inline<$ty>;
+        }
+    )*};
+}
+arr_level! {
+    [A] [T; A] => [[T; A]; N];
+    [A, B] [[T; B]; A] => [[[T; B]; A]; N];
+    [A, B, C] [[[T; C]; B]; A] => [[[[T; C]; B]; A]; N];
+    [A, B, C, D] [[[[T; D]; C]; B]; A] => [[[[[T; D]; C]; B]; A]; N];
+    [A, B, C, D, E] [[[[[T; E]; D]; C]; B]; A] => [[[[[[T; E]; D]; C]; B]; A]; N];
+    [A, B, C, D, E, F] [[[[[[T; F]; E]; D]; C]; B]; A] => Heap<T>;
+}
+
+impl<A: InlineArray> Inline<A> {
+    /// Checked once per array type, at build time: an inline result must fit
+    /// [`MAX_INLINE_BYTES`](crate::MAX_INLINE_BYTES), so that no operation on inline tensors puts
+    /// a large array on the stack (a broadcast of an inline operand against a large static heap
+    /// tensor would). The fix is to convert the inline operand with `to_heap()`.
+    pub(crate) const FITS: () = assert!(
+        core::mem::size_of::<A>() <= crate::tensor::MAX_INLINE_BYTES,
+        "an operation on inline tensors (STensor) whose result would exceed 64 KiB: convert the inline operand with `.to_heap()`"
+    );
+}
+impl<A: InlineArray> OutData<A::Elem> for Inline<A> {
+    #[inline(always)]
+    fn zeroed(n: usize) -> Result<Self, crate::ShapeError> {
+        let () = Self::FITS;
+        debug_assert_eq!(n, A::LEN, "inline storage of the wrong length");
+        Ok(Inline(A::ZEROED))
+    }
+    fn from_vec(v: Vec<A::Elem>) -> Self {
+        let () = Self::FITS;
+        let mut a = A::ZEROED;
+        a.flat_mut().copy_from_slice(&v);
+        Inline(a)
+    }
+}
