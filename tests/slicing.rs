@@ -220,3 +220,30 @@ fn slice_args_for_dynamic_code() {
     assert!(matches!(d.try_slice(&[SliceArg::range(.., 0)]), Err(ShapeError::ZeroStep { axis: 0 })));
     assert!(matches!(d.try_slice(&[SliceArg::range(0..9, 1)]), Err(ShapeError::Range { .. })));
 }
+
+/// `t!(x[..] op= &y)` runs the operator's own in-place form (issue 26: the two had drifted, the
+/// `t!` form serial and the operator on rayon's pool): the same values at a size past the
+/// parallel threshold, the same errors, and nothing written on an error.
+#[test]
+fn indexed_compound_assignment_is_the_operators() {
+    let n = if cfg!(miri) { 64 } else { 1 << 19 };
+    let y = Tensor::<f32, DynShape>::from_vec(&[n], (0..n).map(|i| (i % 97) as f32 * 0.5).collect());
+    let mut a = Tensor::<f32, DynShape>::from_vec(&[n], (0..n).map(|i| (i % 13) as f32).collect());
+    let mut b = a.clone();
+    t!(a[..] += &y);
+    b += &y;
+    assert_eq!(a, b);
+    t!(a[..] *= &y);
+    b *= &y;
+    assert_eq!(a, b);
+    let mut xi = Tensor::<i32, DynShape>::from_vec(&[4], vec![1, 2, 3, 4]);
+    let z = Tensor::<i32, DynShape>::from_vec(&[4], vec![1, 0, 1, 1]);
+    let e1 = t!(try xi[..] /= &z).unwrap_err();
+    let e2 = xi.try_div_assign(&z).unwrap_err();
+    assert_eq!(e1.to_string(), e2.to_string());
+    assert_eq!(xi.to_vec(), [1, 2, 3, 4]);
+    let w = Tensor::<i32, DynShape>::from_vec(&[3], vec![1, 1, 1]);
+    let e1 = t!(try xi[..] -= &w).unwrap_err();
+    assert_eq!(e1.to_string(), xi.try_sub_assign(&w).unwrap_err().to_string());
+    assert_eq!(xi.to_vec(), [1, 2, 3, 4]);
+}

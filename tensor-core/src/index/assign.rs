@@ -71,9 +71,18 @@ pub trait CompoundOp {
     const DIVIDES: bool;
     /// `a op b` under the crate's arithmetic rule (see [`crate::num`]).
     fn apply<T: crate::Num>(a: T, b: T) -> T;
+    /// `dst op= src` through the operator's own `try_` form (`try_add_assign`, ...): `t!(x[...]
+    /// op= &y)` on a view delegates here, so both take the same checks, kernel and threading.
+    ///
+    /// # Errors
+    /// As the operator's `try_` form.
+    fn assign<T: crate::Num, S: Shape, D2: Data<Elem = T>, S2: AssignShape<S>>(
+        dst: &mut TensorViewMut<'_, T, S>,
+        src: &TensorBase<D2, S2>,
+    ) -> Result<(), ShapeError>;
 }
 macro_rules! compound_ops {
-    ($($name:ident $m:ident $div:literal;)*) => {$(
+    ($($name:ident $m:ident $try_m:ident $div:literal;)*) => {$(
         #[doc = concat!("`", stringify!($m), "` in `t!(x[...] op= value)`.")]
         #[derive(Clone, Copy, Debug, Default)]
         pub struct $name;
@@ -84,15 +93,22 @@ macro_rules! compound_ops {
             fn apply<T: crate::Num>(a: T, b: T) -> T {
                 T::$m(a, b)
             }
+            #[inline]
+            fn assign<T: crate::Num, S: Shape, D2: Data<Elem = T>, S2: AssignShape<S>>(
+                dst: &mut TensorViewMut<'_, T, S>,
+                src: &TensorBase<D2, S2>,
+            ) -> Result<(), ShapeError> {
+                dst.$try_m(src)
+            }
         }
     )*};
 }
 compound_ops! {
-    OpAdd add false;
-    OpSub sub false;
-    OpMul mul false;
-    OpDiv div true;
-    OpRem rem true;
+    OpAdd add try_add_assign false;
+    OpSub sub try_sub_assign false;
+    OpMul mul try_mul_assign false;
+    OpDiv div try_div_assign true;
+    OpRem rem try_rem_assign true;
 }
 
 /// For integer division: [`ShapeError::DivisionByZero`] when a divisor that would be used is zero.
@@ -126,12 +142,8 @@ pub trait TCompound<Op, V>: Sized {
 impl<T: crate::Num, S: Shape, D2: Data<Elem = T>, S2: AssignShape<S>, Op: CompoundOp> TCompound<Op, &TensorBase<D2, S2>>
     for TensorViewMut<'_, T, S>
 {
-    fn t_try_compound(self, value: &TensorBase<D2, S2>) -> Result<(), ShapeError> {
-        let ls = value.layout().expand_for_assign(self.layout().sizes())?;
-        check_divides::<Op, T>(value.data.as_slice(), value.layout(), self.numel())?;
-        let l = *self.layout();
-        crate::kernels::zip_assign(&mut self.data[..], &l, value.data.as_slice(), &ls, |d, s| *d = Op::apply(*d, s));
-        Ok(())
+    fn t_try_compound(mut self, value: &TensorBase<D2, S2>) -> Result<(), ShapeError> {
+        Op::assign(&mut self, value)
     }
 }
 impl<T: crate::Num, S: Shape, D2: Data<Elem = T>, S2: AssignShape<S>, Op: CompoundOp> TCompound<Op, TensorBase<D2, S2>>
