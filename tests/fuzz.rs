@@ -13,7 +13,7 @@
 //!    be empty). Views are checked more strictly than by value: every element must read the very
 //!    storage offset the reference names (computed by our own offset arithmetic from the view's
 //!    strides, and through `to_vec`), the view must share its source's storage, and its layout must
-//!    pass `Layout::from_parts` and fit the storage (the layout invariant of `layout.rs`).
+//!    pass `Layout::from_parts` and fit the storage (the layout invariant of `layout/`).
 //!
 //! Operations: `try_slice` (full, index, range with any step, new axis, ellipsis; out-of-range,
 //! zero-step, too-many-index and two-ellipsis cases), `permute_dyn`, `transpose_dyn`,
@@ -38,7 +38,7 @@
 //! permute reorders coordinates; an expand pins size-1 dims to 0; ...), and its positions are the
 //! source's positions at the mapped coordinates. `as_strided` is the one operation defined by
 //! strides, so its reference computes `offset + sum(coord * stride)` directly and decides
-//! validity exactly as `layout.rs` documents (element count of `max(size, 1)` fits `isize`,
+//! validity exactly as `layout/` documents (element count of `max(size, 1)` fits `isize`,
 //! `offset + sum((max(n, 1) - 1) * |stride|) <= isize::MAX`, and for a non-empty layout lowest
 //! offset >= 0 and highest < storage length). Owned results (arithmetic, reductions, matmul, cat,
 //! stack, gather, index_select, copies) are computed element by element from the values.
@@ -186,7 +186,7 @@ fn numel(s: &[usize]) -> u128 {
     s.iter().try_fold(1u128, |a, &n| a.checked_mul(n as u128)).unwrap_or(u128::MAX)
 }
 
-/// Invariant 2 of `layout.rs`: the product of `max(size, 1)` fits `isize`.
+/// Invariant 2 of `layout/`: the product of `max(size, 1)` fits `isize`.
 fn count_fits(s: &[usize]) -> bool {
     s.iter().try_fold(1u128, |a, &n| a.checked_mul(n.max(1) as u128)).is_some_and(|c| c <= isize::MAX as u128)
 }

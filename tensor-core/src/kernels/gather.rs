@@ -1,7 +1,7 @@
 //! Selection kernels: `index_select`, `gather`, `scatter`, masked select and fill, `where`,
 //! `nonzero`. Each takes flat slices and [`Layout`]s, never a shape type. Index values go through
 //! `layout::index_offset` (negative counts from the end; out of bounds is a [`ShapeError::Index`]
-//! naming the value, the dim and its size), so the stride arithmetic stays in `layout.rs`; the
+//! naming the value, the dim and its size), so the stride arithmetic stays in `layout/`; the
 //! kernels only add that step to an offset that `walk` produced.
 //!
 //! Visiting order: whenever the order is observable (which out-of-bounds index is reported, which

@@ -7,7 +7,7 @@
 //! the kernel picks a loop the compiler vectorises (contiguous or broadcast rows).
 //!
 //! The kernel functions are crate-private: they index their buffers through layouts that the
-//! tensor types proved to fit (see `layout.rs`, "The layout invariant"). Every buffer they create
+//! tensor types proved to fit (see `layout/`, "The layout invariant"). Every buffer they create
 //! is allocated fallibly (`try_vec`), so the `try_` forms return [`ShapeError::Alloc`] instead
 //! of aborting when memory runs out.
 use crate::error::ShapeError;
