@@ -166,3 +166,33 @@ fn matmul_runtime_dims() {
     let z = Tensor::<f32, Shape![_, 4]>::ones_sized(&[0, 4]);
     assert_eq!(empty.matmul(&z).to_vec(), [0.; 8]);
 }
+
+/// One early-exit scan (`kernels::any`) serves tensor equality and the integer zero-divisor
+/// checks: the same answers over transposed, strided, broadcast, empty and 0-d layouts.
+#[test]
+fn equality_and_zero_divisor_scans_over_any_layout() {
+    let a = Tensor::<f64, Shape![2, 3]>::from([[1., 2., 3.], [4., 5., 6.]]);
+    let t = a.t().to_owned();
+    assert!(t.t() == a);
+    let mut b = a.clone();
+    t!(b[1, 2] = 7.);
+    assert!(a != b);
+    assert!(t!(a[.., ..;2]) == Tensor::<f64, Shape![2, 2]>::from([[1., 3.], [4., 6.]]));
+    let nan = Tensor::from([1., f64::NAN]);
+    assert!(nan != nan);
+    assert!(Tensor::from([0.0f64, 1.]) == Tensor::from([-0.0f64, 1.]));
+    assert!(Tensor::scalar(3i32) == Tensor::scalar(3i32));
+    let e = Tensor::<f32, DynShape>::zeros_sized(&[0, 4]);
+    assert!(e == Tensor::<f32, DynShape>::zeros_sized(&[0, 4]));
+    // A zero divisor found wherever it is: the last element of a transposed view, a broadcast
+    // row; none in an empty divisor.
+    let x = Tensor::<i32, Shape![2, 2]>::from([[1, 2], [3, 4]]);
+    let y = Tensor::<i32, Shape![2, 2]>::from([[5, 6], [7, 0]]);
+    assert_eq!(x.try_div(&y.t()).unwrap_err().to_string(), "div: integer division by zero");
+    let row = Tensor::<i32, Shape![2]>::from([1, 0]);
+    assert!(x.try_div(&row).is_err());
+    let mut z = x.clone();
+    assert!(z.try_rem_assign(&row.expand::<Shape![2, 2]>()).is_err());
+    assert_eq!(z, x);
+    assert!(x.try_div(&Tensor::<i32, Shape![2]>::from([1, 2])).is_ok());
+}

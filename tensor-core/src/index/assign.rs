@@ -113,12 +113,8 @@ compound_ops! {
 
 /// For integer division: [`ShapeError::DivisionByZero`] when a divisor that would be used is zero.
 fn check_divides<Op: CompoundOp, T: crate::Num>(b: &[T], lb: &Layout, used: usize) -> Result<(), ShapeError> {
-    if Op::DIVIDES && T::INTEGER && used > 0 {
-        let mut zero = false;
-        crate::layout::walk(lb.sizes(), [lb], |[i]| zero |= b[i] == T::ZERO);
-        if zero {
-            return Err(ShapeError::DivisionByZero { op: Op::NAME });
-        }
+    if Op::DIVIDES && T::INTEGER && used > 0 && crate::kernels::any(lb.sizes(), [b], [lb], |[x]| x == T::ZERO) {
+        return Err(ShapeError::DivisionByZero { op: Op::NAME });
     }
     Ok(())
 }

@@ -78,6 +78,24 @@ pub(crate) fn parallel(n: usize) -> bool {
 
 pub(crate) use crate::memory::{try_collect, try_vec, try_with_capacity, try_with_capacity_uncached};
 
+/// Whether `pred` holds for some coordinate of `K` layouts over common `sizes` (element `k` read
+/// from `data[k]` through `layouts[k]`), stopping at the first that does: the one scan behind the
+/// integer zero-divisor checks and tensor equality. Walks in memory order by rows, as
+/// [`walk_rows`] does.
+pub(crate) fn any<T: Copy, const K: usize>(
+    sizes: &[usize],
+    data: [&[T]; K],
+    layouts: [&Layout; K],
+    pred: impl Fn([T; K]) -> bool,
+) -> bool {
+    if sizes.contains(&0) {
+        return false;
+    }
+    Rows::new(sizes, layouts).any(|(first, n, st)| {
+        (0..n).any(|i| pred(core::array::from_fn(|k| data[k][first[k].wrapping_add_signed(i as isize * st[k])])))
+    })
+}
+
 /// The tensor's elements as one slice, when its layout is contiguous.
 #[inline]
 pub(crate) fn contiguous_slice<'a, T>(data: &'a [T], l: &Layout) -> Option<&'a [T]> {

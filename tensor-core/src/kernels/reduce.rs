@@ -41,7 +41,8 @@ impl<T: Num> Reducer<T> for Sum {
     }
 }
 
-/// Mean: the accurate sum over the count (NaN for no elements, as PyTorch).
+/// Mean: the accurate sum over the count (NaN for no elements, as PyTorch). Delegates every step
+/// to [`Sum`], so the two cannot drift; only the finish divides.
 pub(crate) struct Mean;
 impl<T: Num + Float> Reducer<T> for Mean
 where
@@ -50,16 +51,16 @@ where
     type Acc = T::Acc;
     type Out = T;
     #[inline(always)]
-    fn init(&self, _: usize) -> T::Acc {
-        T::ACC0
+    fn init(&self, o: usize) -> T::Acc {
+        Reducer::<T>::init(&Sum, o)
     }
     #[inline(always)]
-    fn step(&self, a: &mut T::Acc, x: T, _: usize) {
-        T::acc(a, x)
+    fn step(&self, a: &mut T::Acc, x: T, i: usize) {
+        Sum.step(a, x, i)
     }
     #[inline(always)]
     fn merge(&self, a: T::Acc, b: T::Acc) -> T::Acc {
-        T::acc_merge(a, b)
+        Reducer::<T>::merge(&Sum, a, b)
     }
     #[inline(always)]
     fn finish(&self, a: T::Acc, n: usize) -> Result<T, ShapeError> {
@@ -67,12 +68,12 @@ where
         Ok(s / T::from(n).unwrap_or_else(T::infinity))
     }
     #[inline(always)]
-    fn slice(&self, a: T::Acc, s: &[T], _: usize) -> T::Acc {
-        T::acc_merge(a, T::acc_slice(s))
+    fn slice(&self, a: T::Acc, s: &[T], i: usize) -> T::Acc {
+        Sum.slice(a, s, i)
     }
     #[inline(always)]
-    fn rows(&self, acc: &mut [T::Acc], rows: &[T], _: usize) {
-        T::acc_rows(acc, rows)
+    fn rows(&self, acc: &mut [T::Acc], rows: &[T], i: usize) {
+        Sum.rows(acc, rows, i)
     }
 }
 

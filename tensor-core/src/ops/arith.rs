@@ -4,7 +4,7 @@
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
 use crate::kernels::small;
-use crate::layout::{walk, Layout, LayoutRepr};
+use crate::layout::{Layout, LayoutRepr};
 use crate::num::Num;
 use crate::shape::AssignShape;
 use crate::shape::{broadcast_sizes, Broadcast, BroadcastShape, SameShape, Shape};
@@ -48,12 +48,8 @@ fn broadcast_zip_general<DA: Data, SA: Shape, DB: Data, SB: Shape, C: Element, S
 /// For integer division and remainder: [`ShapeError::DivisionByZero`] when a divisor that would be
 /// used (the result is not empty) is zero. Checked before anything is computed.
 fn check_divisor<T: Num>(op: &'static str, b: &[T], lb: &Layout, out_numel: usize) -> Result<(), ShapeError> {
-    if T::INTEGER && out_numel > 0 {
-        let mut zero = false;
-        walk(lb.sizes(), [lb], |[i]| zero |= b[i] == T::ZERO);
-        if zero {
-            return Err(ShapeError::DivisionByZero { op });
-        }
+    if T::INTEGER && out_numel > 0 && kernels::any(lb.sizes(), [b], [lb], |[x]| x == T::ZERO) {
+        return Err(ShapeError::DivisionByZero { op });
     }
     Ok(())
 }

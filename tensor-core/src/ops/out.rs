@@ -16,7 +16,6 @@
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
 use crate::kernels::small;
-use crate::layout::walk;
 use crate::num::Num;
 use crate::shape::{AssignShape, Shape};
 use crate::storage::{Data, DataMut, Element};
@@ -51,9 +50,7 @@ impl<D: Data, SO: Shape, D2: Data<Elem = D::Elem>, S2: AssignShape<SO>> OutOpera
     }
     fn has_zero(&self) -> bool {
         let (b, lb) = (self.storage(), self.layout());
-        let mut zero = false;
-        walk(lb.sizes(), [lb], |[i]| zero |= b[i] == D::Elem::ZERO);
-        zero
+        crate::kernels::any(lb.sizes(), [b], [lb], |[x]| x == D::Elem::ZERO)
     }
 }
 

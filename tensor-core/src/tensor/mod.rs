@@ -464,8 +464,6 @@ impl<D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> PartialEq<TensorBas
             return false;
         }
         let (a, b) = (self.data.as_slice(), other.data.as_slice());
-        let mut equal = true;
-        crate::layout::walk(self.sizes(), [self.layout(), other.layout()], |[i, j]| equal &= a[i] == b[j]);
-        equal
+        !crate::kernels::any(self.sizes(), [a, b], [self.layout(), other.layout()], |[x, y]| x != y)
     }
 }
