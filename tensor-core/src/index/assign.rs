@@ -113,10 +113,11 @@ compound_ops! {
 
 /// For integer division: [`ShapeError::DivisionByZero`] when a divisor that would be used is zero.
 fn check_divides<Op: CompoundOp, T: crate::Num>(b: &[T], lb: &Layout, used: usize) -> Result<(), ShapeError> {
-    if Op::DIVIDES && T::INTEGER && used > 0 && crate::kernels::any(lb.sizes(), [b], [lb], |[x]| x == T::ZERO) {
-        return Err(ShapeError::DivisionByZero { op: Op::NAME });
+    if Op::DIVIDES {
+        crate::kernels::check_divisor(Op::NAME, b, lb, used)
+    } else {
+        Ok(())
     }
-    Ok(())
 }
 
 /// The right-hand side of `t!(x[...] op= value)`: a scalar, or a tensor that broadcasts to the

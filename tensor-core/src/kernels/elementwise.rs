@@ -24,6 +24,21 @@ pub(crate) fn any<T: Copy, const K: usize>(
     })
 }
 
+/// For integer division and remainder: [`ShapeError::DivisionByZero`] naming `op` when a divisor
+/// of `b` (layout `lb`) that would be used (`used`, the result's element count, is not 0) is
+/// zero. Checked before anything is computed or written; never an error for floats.
+pub(crate) fn check_divisor<T: crate::num::Num>(
+    op: &'static str,
+    b: &[T],
+    lb: &Layout,
+    used: usize,
+) -> Result<(), ShapeError> {
+    if T::INTEGER && used > 0 && any(lb.sizes(), [b], [lb], |[x]| x == T::ZERO) {
+        return Err(ShapeError::DivisionByZero { op });
+    }
+    Ok(())
+}
+
 /// `f` applied to every element, in a new row-major buffer.
 pub(crate) fn map<T: Element, U: Element>(
     src: &[T],

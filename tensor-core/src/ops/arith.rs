@@ -3,7 +3,7 @@
 //! division by zero is an error (see [`crate::num`]).
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
-use crate::kernels::small;
+use crate::kernels::{check_divisor, small};
 use crate::layout::{Layout, LayoutRepr};
 use crate::num::Num;
 use crate::shape::AssignShape;
@@ -43,15 +43,6 @@ fn broadcast_zip_general<DA: Data, SA: Shape, DB: Data, SB: Shape, C: Element, S
     let lay = LayoutRepr::try_from_layout::<SO>(Layout::contiguous(sizes)?)?;
     let data = kernels::zip_out(a.data.as_slice(), &ea, b.data.as_slice(), &eb, f)?;
     Ok(TensorBase::from_lay(data, lay))
-}
-
-/// For integer division and remainder: [`ShapeError::DivisionByZero`] when a divisor that would be
-/// used (the result is not empty) is zero. Checked before anything is computed.
-fn check_divisor<T: Num>(op: &'static str, b: &[T], lb: &Layout, out_numel: usize) -> Result<(), ShapeError> {
-    if T::INTEGER && out_numel > 0 && kernels::any(lb.sizes(), [b], [lb], |[x]| x == T::ZERO) {
-        return Err(ShapeError::DivisionByZero { op });
-    }
-    Ok(())
 }
 
 /// The element count of broadcasting `la` with `lb` (0 when they do not broadcast or the count
