@@ -9,7 +9,7 @@
 //! `div(rounding_mode="trunc")` and `fmod`). Float arithmetic is IEEE 754.
 use crate::element::Element;
 
-pub(crate) mod sealed {
+mod sealed {
     pub trait Sealed {}
 }
 

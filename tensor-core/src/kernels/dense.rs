@@ -319,17 +319,14 @@ fn inv_rescaled<T: Float>(out: &mut [T], a: &[T], n: usize, work: &mut [T]) -> b
         return false;
     }
     let e = exponent(a.iter().fold(T::zero(), |b, x| b.max(x.abs())));
+    let mut stack = [T::zero(); 16];
+    let m: &mut [T] = if n <= 4 { &mut stack[..n * n] } else { &mut work[..n * n] };
+    for (o, &x) in m.iter_mut().zip(a) {
+        *o = ldexp(x, -e);
+    }
     let ok = if n <= 4 {
-        let mut s = [T::zero(); 16];
-        for (o, &x) in s.iter_mut().zip(a) {
-            *o = ldexp(x, -e);
-        }
-        closed_inverse(out, &s[..n * n], n, false)
+        closed_inverse(out, m, n, false)
     } else {
-        let m = &mut work[..n * n];
-        for (o, &x) in m.iter_mut().zip(a) {
-            *o = ldexp(x, -e);
-        }
         let na = norm1(m, n);
         gauss_jordan(out, m, n);
         well_conditioned(na, out, n)

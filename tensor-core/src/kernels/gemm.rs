@@ -14,8 +14,8 @@ use crate::num::GemmKernel;
 ///
 /// # Panics
 /// When the layouts are not 2-D with matching inner dims, do not fit their buffers, or `c` is
-/// not `m * n` long: the callers guarantee all of it, and the `unsafe` call into
-/// `matrixmultiply` relies on it, so it is checked here too (a few comparisons per call).
+/// not `m * n` long: the callers guarantee all of it, and it is checked here anyway (a few
+/// comparisons per call); the matrixmultiply kernel checks once more beside its `unsafe` call.
 pub(crate) fn gemm<T: Gemm>(a: &[T], la: &Layout, b: &[T], lb: &Layout, c: &mut [T]) {
     let (m, k, n) = checked_dims(a, la, b, lb, c);
     if m == 0 || n == 0 {
