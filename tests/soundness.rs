@@ -540,3 +540,23 @@ fn empty_layouts_with_huge_sizes_say_why_they_overflow() {
         "the element count of [18446744073709551615, 2] overflows isize"
     );
 }
+
+/// The entry points this round made public, given hostile input: `layout::broadcast_sizes` with
+/// too many dims and sizes that do not broadcast, and the `t!` support trait's
+/// `CompoundOp::assign` called directly with a divisor holding a zero and a value that does not
+/// broadcast (errors, nothing written).
+#[test]
+fn new_entry_points_refuse_hostile_input() {
+    use shaped::index::{CompoundOp, OpDiv, OpSub};
+    use shaped::layout::broadcast_sizes;
+    assert_eq!(err(broadcast_sizes(&[1; 7], &[1])), "rank 7 exceeds the maximum of 6 dims");
+    assert!(broadcast_sizes(&[usize::MAX, 3], &[2, 3]).is_err());
+    let (s, r) = broadcast_sizes(&[usize::MAX, 1], &[1, 0]).unwrap();
+    assert_eq!(&s[..r], [usize::MAX, 0]);
+    let mut x = Tensor::<i32, DynShape>::from_vec(&[4], vec![1, 2, 3, 4]);
+    let z = Tensor::<i32, DynShape>::from_vec(&[4], vec![1, 1, 0, 1]);
+    assert_eq!(err(OpDiv::assign(&mut x.as_view_mut(), &z)), "div: integer division by zero");
+    let w = Tensor::<i32, DynShape>::from_vec(&[3], vec![1, 1, 1]);
+    assert!(OpSub::assign(&mut x.as_view_mut(), &w).is_err());
+    assert_eq!(x.to_vec(), [1, 2, 3, 4]);
+}
