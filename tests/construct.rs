@@ -74,13 +74,13 @@ fn arange() {
     assert_eq!(a.to_vec(), [0., 1., 2., 3., 4.]);
     let b: Tensor<i64, Shape![3]> = Tensor::arange();
     assert_eq!(b.to_vec(), [0, 1, 2]);
-    let c = Tensor::<f64, Shape![_]>::arange_with(1.0, 2.0, 0.25).unwrap();
+    let c = Tensor::<f64, Shape![_]>::try_arange_with(1.0, 2.0, 0.25).unwrap();
     assert_eq!(c.to_vec(), [1.0, 1.25, 1.5, 1.75]);
-    let d = Tensor::<i32, Shape![_]>::arange_with(10, 0, -3).unwrap();
+    let d = Tensor::<i32, Shape![_]>::try_arange_with(10, 0, -3).unwrap();
     assert_eq!(d.to_vec(), [10, 7, 4, 1]);
-    assert!(Tensor::<i32, Shape![_]>::arange_with(0, 5, 0).is_err());
-    assert!(Tensor::<i32, Shape![_]>::arange_with(0, 5, -1).is_err());
-    assert_eq!(Tensor::<f32, Shape![_]>::arange_with(3.0, 3.0, 1.0).unwrap().numel(), 0);
+    assert!(Tensor::<i32, Shape![_]>::try_arange_with(0, 5, 0).is_err());
+    assert!(Tensor::<i32, Shape![_]>::try_arange_with(0, 5, -1).is_err());
+    assert_eq!(Tensor::<f32, Shape![_]>::try_arange_with(3.0, 3.0, 1.0).unwrap().numel(), 0);
 }
 
 #[test]

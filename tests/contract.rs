@@ -239,7 +239,7 @@ fn matmul_vector_of_strided_and_broadcast_views() {
     let r: Tensor<f64, Shape![4]> = x.t().matmul(&col);
     assert_eq!(r.to_vec(), ref_matmul(&x.t().to_vec(), &[4, 3], &col.to_vec(), &[3]).0);
     // A broadcast batch (stride 0) on either side of a vector.
-    let e = x.as_dyn().expand_dyn(&[2, 3, 4]).unwrap();
+    let e = x.as_dyn().try_expand_dyn(&[2, 3, 4]).unwrap();
     let r = e.matmul(&rev);
     assert_eq!(r.sizes(), [2, 3]);
     assert_eq!(r.to_vec(), ref_matmul(&e.to_vec(), &[2, 3, 4], &rev.to_vec(), &[4]).0);
@@ -248,7 +248,7 @@ fn matmul_vector_of_strided_and_broadcast_views() {
     assert_eq!(r.to_vec(), ref_matmul(&col.to_vec(), &[3], &e.to_vec(), &[2, 3, 4]).0);
     // A transposed batch (`transpose_dyn` of the last two dims) by a vector.
     let b = dynt(&[2, 4, 3], 9);
-    let bt = b.transpose_dyn(-1, -2).unwrap();
+    let bt = b.try_transpose_dyn(-1, -2).unwrap();
     check_matmul(&bt.to_owned(), &rev.to_owned().into_dyn());
     let r = bt.matmul(&rev);
     assert_eq!(r.to_vec(), ref_matmul(&bt.to_vec(), &[2, 3, 4], &rev.to_vec(), &[4]).0);
@@ -359,7 +359,7 @@ fn kron_views_empty_and_errors() {
     let v = t!(x[..;-1, 1..4;2]);
     let k = v.kron(&b);
     assert_eq!(k.to_vec(), ref_kron(&v.to_vec(), &[3, 2], &b.to_vec(), &[2, 3]).0);
-    let e = x.as_dyn().expand_dyn(&[2, 3, 4]).unwrap();
+    let e = x.as_dyn().try_expand_dyn(&[2, 3, 4]).unwrap();
     let k = e.kron(&dynt(&[1, 2, 1], 5));
     assert_eq!(k.sizes(), [2, 6, 4]);
     assert_eq!(k.to_vec(), ref_kron(&e.to_vec(), &[2, 3, 4], &seq(2, 5), &[1, 2, 1]).0);
@@ -396,7 +396,7 @@ fn tensordot_against_numpy() {
     let s = a.tensordot(&a, &[0, 1, 2], &[0, 1, 2]);
     assert_eq!((s.sizes(), s.to_vec()), (&[][..], vec![4324.]));
     // Runtime shapes and strided views (a transpose, a reversed slice) on either side.
-    let at = a.as_dyn().transpose_dyn(0, 2).unwrap(); // [4, 3, 2]
+    let at = a.as_dyn().try_transpose_dyn(0, 2).unwrap(); // [4, 3, 2]
     let bv = t!(b[..;-1, ..]);
     let c = at.tensordot(&bv, &[0, 1], &[0, 1]);
     assert_eq!(c.to_vec(), ref_tensordot(&at.to_vec(), &[4, 3, 2], &bv.to_vec(), &[4, 3], &[0, 1], &[0, 1]).0);
@@ -404,7 +404,7 @@ fn tensordot_against_numpy() {
     assert_eq!(c.sizes(), [4, 4, 2]);
     assert_eq!(c.to_vec(), ref_tensordot(&bv.t().to_vec(), &[3, 4], &at.to_vec(), &[4, 3, 2], &[0], &[1]).0);
     // A broadcast (stride 0) operand.
-    let e = b.as_dyn().expand_dyn(&[2, 4, 3]).unwrap();
+    let e = b.as_dyn().try_expand_dyn(&[2, 4, 3]).unwrap();
     let c = e.tensordot(&a, &[0, 2], &[0, 1]);
     assert_eq!(c.to_vec(), ref_tensordot(&e.to_vec(), &[2, 4, 3], &a.to_vec(), &[2, 3, 4], &[0, 2], &[0, 1]).0);
     // Integer elements; empty operands.
@@ -462,7 +462,7 @@ proptest! {
         let b = if vb {
             dynt(&[k], 2)
         } else if tb {
-            dynt(&with_batch(&bb, &[n, k]), 2).transpose_dyn(-1, -2).unwrap().to_owned()
+            dynt(&with_batch(&bb, &[n, k]), 2).try_transpose_dyn(-1, -2).unwrap().to_owned()
         } else {
             dynt(&with_batch(&bb, &[k, n]), 2)
         };
@@ -470,7 +470,7 @@ proptest! {
         if tb && !vb {
             // The transposed view itself, not its copy.
             let src = dynt(&with_batch(&bb, &[n, k]), 2);
-            let view = src.transpose_dyn(-1, -2).unwrap();
+            let view = src.try_transpose_dyn(-1, -2).unwrap();
             let (want, sizes) = ref_matmul(&a.to_vec(), a.sizes(), &view.to_vec(), view.sizes());
             let got = a.matmul(&view);
             prop_assert_eq!(got.sizes(), sizes.as_slice());

@@ -214,7 +214,7 @@ proptest! {
                     for i in (1..axes.len()).rev() {
                         axes.swap(i, g.below(i + 1));
                     }
-                    layout = *view.permute_dyn(&axes).unwrap().layout();
+                    layout = *view.try_permute_dyn(&axes).unwrap().layout();
                     reference = reference.permute(&axes);
                 }
                 _ => {
@@ -223,7 +223,7 @@ proptest! {
                         if g.below(2) == 0 {
                             to.insert(0, g.below(3) + 1);
                         }
-                        layout = *view.expand_dyn(&to).unwrap().layout();
+                        layout = *view.try_expand_dyn(&to).unwrap().layout();
                         reference = reference.expand(&to);
                     }
                 }
@@ -317,7 +317,7 @@ proptest! {
                 axes.swap(i, g.below(i + 1));
             }
         }
-        let view = base.permute_dyn(&axes).unwrap();
+        let view = base.try_permute_dyn(&axes).unwrap();
         let r = RefView::base(&sizes).permute(&axes);
         let axis = g.below(sizes.len());
         let got = view.sum_axis_dyn(axis as isize);

@@ -2128,11 +2128,11 @@ fn apply(st: &mut State, op: &Op, pool: &[i8]) -> Result<(), String> {
         }
         Op::Permute(p) => {
             let axes = p.resolve(r);
-            view_op!(st, format!("permute_dyn(&{axes:?})"), r_permute(&sizes, &axes), |v| v.permute_dyn(&axes))
+            view_op!(st, format!("permute_dyn(&{axes:?})"), r_permute(&sizes, &axes), |v| v.try_permute_dyn(&axes))
         }
         Op::Transpose(a, b) => {
             let (a, b) = (a.resolve(r), b.resolve(r));
-            view_op!(st, format!("transpose_dyn({a}, {b})"), r_transpose(&sizes, a, b), |v| v.transpose_dyn(a, b))
+            view_op!(st, format!("transpose_dyn({a}, {b})"), r_transpose(&sizes, a, b), |v| v.try_transpose_dyn(a, b))
         }
         Op::Reshape(q) => {
             let to = q.resolve(numel(&sizes));
@@ -2151,40 +2151,40 @@ fn apply(st: &mut State, op: &Op, pool: &[i8]) -> Result<(), String> {
         }
         Op::Expand(d) => {
             let to = d.resolve(&sizes);
-            view_op!(st, format!("expand_dyn(&{to:?})"), r_expand(&sizes, &to), |v| v.expand_dyn(&to))
+            view_op!(st, format!("expand_dyn(&{to:?})"), r_expand(&sizes, &to), |v| v.try_expand_dyn(&to))
         }
         Op::Squeeze(a) => {
             let a = a.resolve(r);
-            view_op!(st, format!("squeeze_dyn({a})"), r_squeeze(&sizes, a), |v| v.squeeze_dyn(a))
+            view_op!(st, format!("squeeze_dyn({a})"), r_squeeze(&sizes, a), |v| v.try_squeeze_dyn(a))
         }
         Op::Unsqueeze(a) => {
             let a = a.resolve(r + 1);
-            view_op!(st, format!("unsqueeze_dyn({a})"), r_unsqueeze(&sizes, a), |v| v.unsqueeze_dyn(a))
+            view_op!(st, format!("unsqueeze_dyn({a})"), r_unsqueeze(&sizes, a), |v| v.try_unsqueeze_dyn(a))
         }
         Op::Narrow(a, s, l) => {
             let a = a.resolve(r);
             let n = dim(a);
             let (s, l) = (to_isize(s.resolve(n, true)), l.resolve(n));
-            view_op!(st, format!("narrow_dyn({a}, {s}, {l})"), r_narrow(&sizes, a, s, l), |v| v.narrow_dyn(a, s, l))
+            view_op!(st, format!("narrow_dyn({a}, {s}, {l})"), r_narrow(&sizes, a, s, l), |v| v.try_narrow_dyn(a, s, l))
         }
         Op::Flip(axes) => {
             let axes: Vec<isize> = axes.iter().map(|a| a.resolve(r)).collect();
-            view_op!(st, format!("flip_dyn(&{axes:?})"), r_flip(&sizes, &axes), |v| v.flip_dyn(&axes))
+            view_op!(st, format!("flip_dyn(&{axes:?})"), r_flip(&sizes, &axes), |v| v.try_flip_dyn(&axes))
         }
         Op::Select(a, i) => {
             let a = a.resolve(r);
             let i = to_isize(i.resolve(dim(a), false));
-            view_op!(st, format!("select_dyn({a}, {i})"), r_select(&sizes, a, i), |v| v.select_dyn(a, i))
+            view_op!(st, format!("select_dyn({a}, {i})"), r_select(&sizes, a, i), |v| v.try_select_dyn(a, i))
         }
         Op::Diagonal(o, a, b) => {
             let (a, b) = (a.resolve(r), b.resolve(r));
             let o = to_isize(o.resolve(dim(a).max(dim(b)), true));
             view_op!(st, format!("diagonal_dyn({o}, {a}, {b})"), r_diagonal(&sizes, o, a, b), |v| v
-                .diagonal_dyn(o, a, b))
+                .try_diagonal_dyn(o, a, b))
         }
         Op::Movedim(a, b) => {
             let (a, b) = (a.resolve(r), b.resolve(r));
-            view_op!(st, format!("movedim_dyn({a}, {b})"), r_movedim(&sizes, a, b), |v| v.movedim_dyn(a, b))
+            view_op!(st, format!("movedim_dyn({a}, {b})"), r_movedim(&sizes, a, b), |v| v.try_movedim_dyn(a, b))
         }
         Op::Unflatten(a, q) => {
             let a = a.resolve(r);
@@ -2196,7 +2196,7 @@ fn apply(st: &mut State, op: &Op, pool: &[i8]) -> Result<(), String> {
                 st,
                 format!("unflatten_dyn({a}, &{req:?})"),
                 r_unflatten(&sizes, a, &req),
-                |v| v.unflatten_dyn(a, &req),
+                |v| v.try_unflatten_dyn(a, &req),
                 allow
             )
         }
@@ -2207,7 +2207,7 @@ fn apply(st: &mut State, op: &Op, pool: &[i8]) -> Result<(), String> {
             } else {
                 (a, b)
             };
-            cow_op!(st, format!("flatten_dyn({a}, {b})"), r_flatten(&sizes, a, b), |v| v.flatten_dyn(a, b))
+            cow_op!(st, format!("flatten_dyn({a}, {b})"), r_flatten(&sizes, a, b), |v| v.try_flatten_dyn(a, b))
         }
         Op::Chunk(c, a, pick) | Op::Split(c, a, pick) => {
             let is_chunk = matches!(op, Op::Chunk(..));
@@ -2245,7 +2245,7 @@ fn apply(st: &mut State, op: &Op, pool: &[i8]) -> Result<(), String> {
             };
             let adopt = {
                 let v = st.a.view()?;
-                let got = call(&what, || if is_chunk { v.chunk_dyn(c, a) } else { v.split_dyn(c, a) })?;
+                let got = call(&what, || if is_chunk { v.try_chunk_dyn(c, a) } else { v.try_split_dyn(c, a) })?;
                 record(&what, got.is_ok());
                 match (got, want) {
                     (Err(e), Err(_)) => {
@@ -2330,7 +2330,7 @@ fn apply(st: &mut State, op: &Op, pool: &[i8]) -> Result<(), String> {
                 st,
                 format!("Tensor::{name}(&{shapes:?}, {a})"),
                 want,
-                if is_cat { TD::cat_dyn(&refs, a) } else { TD::stack_dyn(&refs, a) }
+                if is_cat { TD::try_cat_dyn(&refs, a) } else { TD::try_stack_dyn(&refs, a) }
             )
         }
         Op::Gather(g) => {

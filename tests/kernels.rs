@@ -61,9 +61,9 @@ proptest! {
         let n: usize = sizes.iter().product();
         let data: Vec<f32> = (0..n).map(|i| i as f32).collect();
         let x = Tensor::<f32, DynShape>::from_vec(&sizes, data.clone());
-        let p = x.permute_dyn(&perm).unwrap();
+        let p = x.try_permute_dyn(&perm).unwrap();
         let v = match flip {
-            Some(a) => p.flip_dyn(&[a as isize]).unwrap().to_vec(),
+            Some(a) => p.try_flip_dyn(&[a as isize]).unwrap().to_vec(),
             None => p.to_vec(),
         };
         let psizes: Vec<usize> = perm.iter().map(|&p| sizes[p]).collect();
@@ -77,7 +77,7 @@ proptest! {
         let n: usize = sizes.iter().product();
         let data: Vec<f32> = (0..n).map(|i| i as f32).collect();
         let x = Tensor::<f32, DynShape>::from_vec(&sizes, data.clone());
-        let p = x.permute_dyn(&perm).unwrap();
+        let p = x.try_permute_dyn(&perm).unwrap();
         let psizes: Vec<usize> = perm.iter().map(|&p| sizes[p]).collect();
         let r = psizes.len();
         // A column [.., m, 1] or a row [n] of distinct values.
@@ -97,16 +97,16 @@ proptest! {
         c += &b;
         prop_assert_eq!(&c.to_vec(), &want);
         let mut y = x.to_owned();
-        let mut yp = y.permute_dyn_mut(&perm).unwrap();
+        let mut yp = y.try_permute_dyn_mut(&perm).unwrap();
         yp += &b;
-        let got = y.permute_dyn(&perm).unwrap().to_vec();
+        let got = y.try_permute_dyn(&perm).unwrap().to_vec();
         prop_assert_eq!(&got, &want);
         // And through `add_out` into a permuted view of a fresh buffer (a strided `out`), and
         // `map_out` of the same view into a contiguous one.
         let mut o = Tensor::<f32, DynShape>::zeros_sized(&sizes);
-        let mut op = o.permute_dyn_mut(&perm).unwrap();
+        let mut op = o.try_permute_dyn_mut(&perm).unwrap();
         p.add_out(&b, &mut op);
-        prop_assert_eq!(&o.permute_dyn(&perm).unwrap().to_vec(), &want);
+        prop_assert_eq!(&o.try_permute_dyn(&perm).unwrap().to_vec(), &want);
         let mut m = Tensor::<f32, DynShape>::zeros_sized(&psizes);
         p.map_out(&mut m, |v| v * 2.0);
         prop_assert_eq!(m.to_vec(), p.to_vec().iter().map(|v| v * 2.0).collect::<Vec<_>>());
@@ -125,8 +125,8 @@ proptest! {
         // Repeating values, so that argmax has ties (the first one in row-major order wins).
         let data: Vec<f32> = (0..n).map(|i| ((i * 37) % 11) as f32 - 3.0).collect();
         let x = Tensor::<f32, DynShape>::from_vec(&sizes, data.clone());
-        let p = x.permute_dyn(&perm).unwrap();
-        let v = match flip { Some(a) => p.flip_dyn(&[a as isize]).unwrap(), None => p };
+        let p = x.try_permute_dyn(&perm).unwrap();
+        let v = match flip { Some(a) => p.try_flip_dyn(&[a as isize]).unwrap(), None => p };
         let psizes: Vec<usize> = perm.iter().map(|&p| sizes[p]).collect();
         let vals: Vec<f32> = indices(&psizes).iter().map(|i| permuted(&data, &sizes, &perm, flip, i)).collect();
         prop_assert_eq!(v.sum(), vals.iter().map(|&e| e as f64).sum::<f64>() as f32);
@@ -172,7 +172,7 @@ proptest! {
         };
         let a_view = if ta { Tensor::<i32, DynShape>::from_vec(&[k, m], (0..k * m).map(|f| av[(f % m) * k + f / m]).collect()) } else { a.clone() };
         let b = Tensor::<i32, DynShape>::from_vec(&[k, n], bv.clone());
-        let bf = b.flip_dyn(if flip { &[1][..] } else { &[][..] }).unwrap();
+        let bf = b.try_flip_dyn(if flip { &[1][..] } else { &[][..] }).unwrap();
         let got = if ta { a_view.t().matmul(&bf) } else { a_view.matmul(&bf) }.to_vec();
         let bat = |p: usize, j: usize| if flip { bv[p * n + (n - 1 - j)] } else { bv[p * n + j] };
         let want: Vec<i32> = (0..m * n).map(|f| (0..k).map(|p| av[(f / n) * k + p] * bat(p, f % n)).sum()).collect();
@@ -338,8 +338,8 @@ proptest! {
         prop_assert_eq!(out.to_vec(), want.to_vec());
         // Into a view with permuted strides: out2 is [b, n, m], written through its transpose.
         let mut out2 = Tensor::<f32, DynShape>::full_sized(&[b, n, m], f32::NAN);
-        a.matmul_out(&w, &mut out2.transpose_dyn_mut(1, 2).unwrap());
-        prop_assert_eq!(out2.transpose_dyn(1, 2).unwrap().contiguous().to_vec(), want.to_vec());
+        a.matmul_out(&w, &mut out2.try_transpose_dyn_mut(1, 2).unwrap());
+        prop_assert_eq!(out2.try_transpose_dyn(1, 2).unwrap().contiguous().to_vec(), want.to_vec());
         // Matrix-vector: [b, m, k] @ [k] -> [b, m].
         let mut mv = Tensor::<f32, DynShape>::full_sized(&[b, m], f32::NAN);
         a.matmul_out(&v, &mut mv);
@@ -409,7 +409,7 @@ fn inplace_large() {
     a /= &y;
     assert_eq!(a.to_vec(), (&x / &y).to_vec());
     // A broadcast column, and a transposed target (row loops).
-    let col = y.narrow_dyn(1, 0, 1).unwrap().contiguous().into_owned();
+    let col = y.try_narrow_dyn(1, 0, 1).unwrap().contiguous().into_owned();
     let mut a = x.clone();
     a -= &col;
     assert_eq!(a.to_vec(), (&x - &col).to_vec());
@@ -435,7 +435,7 @@ fn tiled_transpose_with_offset_and_full_tiles() {
     let n: usize = sizes.iter().product();
     let x = Tensor::<f32, DynShape>::from_vec(&sizes, (0..n).map(|i| i as f32).collect());
     // Rows 3..36 of dim 1 (offset 3 * 33), then dims 1 and 2 swapped: [2, 33, 33].
-    let v = x.narrow_dyn(1, 3, 33).unwrap().transpose_dyn(1, 2).unwrap();
+    let v = x.try_narrow_dyn(1, 3, 33).unwrap().try_transpose_dyn(1, 2).unwrap();
     let want: Vec<f32> = (0..2)
         .flat_map(|b| (0..33).flat_map(move |j| (0..33).map(move |i| (b * 40 * 33 + (i + 3) * 33 + j) as f32)))
         .collect();

@@ -226,7 +226,7 @@ fn batches_match_numpy() {
     assert_close(&a.svdvals().to_vec(), data::BATCH_SVALS, TOL, "batched svdvals");
     assert_close(&a.pinv().to_vec(), data::BATCH_PINV, 1e-8, "batched pinv");
     assert_close(&a.lstsq(&b).solution.to_vec(), data::BATCH_LSTSQ, 1e-8, "batched lstsq");
-    let sym = (&a + &a.transpose_dyn(-1, -2).unwrap()) * 0.5;
+    let sym = (&a + &a.try_transpose_dyn(-1, -2).unwrap()) * 0.5;
     assert_close(&sym.eigvalsh().to_vec(), data::BATCH_SYM_W, TOL, "batched eigvalsh");
     // The same through static batch shapes, and a right side broadcast over the batch.
     let s: Tensor<f64, Shape![3, 4, 4]> = Tensor::from_vec(&[3, 4, 4], data::BATCH_A.to_vec());
@@ -300,7 +300,7 @@ fn strided_views_are_read_in_place() {
     // Negative strides (both axes flipped) and a step-2 column slice reach faer as views.
     let c = data::SQUARE.iter().find(|c| c.n == 9).unwrap();
     let a = dynm(&[9, 9], c.a);
-    let f = a.flip_dyn(&[0, 1]).unwrap();
+    let f = a.try_flip_dyn(&[0, 1]).unwrap();
     let rev: Vec<f64> = c.inv.iter().rev().copied().collect();
     assert_close(&f.inv().to_vec(), &rev, TOL, "inv of a matrix with negative strides");
     assert_close(&[f.det().item()], &[c.det], TOL, "det of a matrix with negative strides");

@@ -503,8 +503,8 @@ fn make<T: shaped::Element>(sizes: &[usize], values: Vec<T>, strided: bool) -> T
         return t;
     }
     let rev: Vec<usize> = (0..sizes.len()).rev().collect();
-    let stored = t.permute_dyn(&rev).unwrap().to_owned(); // reversed sizes, contiguous
-    let back = stored.permute_dyn(&rev).unwrap();
+    let stored = t.try_permute_dyn(&rev).unwrap().to_owned(); // reversed sizes, contiguous
+    let back = stored.try_permute_dyn(&rev).unwrap();
     // Own the strided layout: the same layout over a copy of the stored buffer.
     Tensor::try_from_parts(stored.storage().to_vec(), *back.layout()).unwrap()
 }

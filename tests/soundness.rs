@@ -136,8 +136,8 @@ fn sharing_an_expanded_view_is_refused() {
 #[test]
 fn matmul_output_size_overflow_is_an_error() {
     let one = Tensor::<f32, DynShape>::ones_sized(&[1, 1]);
-    let a = one.expand_dyn(&[1 << 32, 1]).unwrap();
-    let b = one.expand_dyn(&[1, 1 << 32]).unwrap();
+    let a = one.try_expand_dyn(&[1 << 32, 1]).unwrap();
+    let b = one.try_expand_dyn(&[1, 1 << 32]).unwrap();
     assert_eq!(err(a.try_matmul(&b)), "the element count of [4294967296, 4294967296] overflows isize");
 }
 
@@ -145,8 +145,8 @@ fn matmul_output_size_overflow_is_an_error() {
 #[cfg_attr(miri, ignore)]
 fn matmul_output_that_cannot_be_allocated_is_an_error() {
     let one = Tensor::<f32, DynShape>::ones_sized(&[1, 1]);
-    let a = one.expand_dyn(&[1 << 22, 1]).unwrap();
-    let b = one.expand_dyn(&[1, 1 << 22]).unwrap();
+    let a = one.try_expand_dyn(&[1 << 22, 1]).unwrap();
+    let b = one.try_expand_dyn(&[1, 1 << 22]).unwrap();
     assert_eq!(
         err(a.try_matmul(&b)),
         "out of memory: cannot allocate 70368744177664 bytes (17592186044416 elements of 4 bytes)"
@@ -200,25 +200,25 @@ fn try_full_sized_of_256_tib_is_an_alloc_error() {
 fn chunks_past_the_address_space_are_alloc_errors() {
     let e = Tensor::<f32, DynShape>::zeros_sized(&[0]);
     assert!(
-        err(e.chunk_dyn(usize::MAX, 0)).starts_with(
+        err(e.try_chunk_dyn(usize::MAX, 0)).starts_with(
             "chunk: 18446744073709551615 chunks of the empty dim 0 of [0] are 18446744073709551615 empty views (as \
              PyTorch gives), and that many cannot be allocated (out of memory: cannot allocate"
         ),
         "{}",
-        err(e.chunk_dyn(usize::MAX, 0))
+        err(e.try_chunk_dyn(usize::MAX, 0))
     );
-    assert_eq!(e.chunk_dyn(3, 0).unwrap().len(), 3);
+    assert_eq!(e.try_chunk_dyn(3, 0).unwrap().len(), 3);
 }
 
 #[test]
 #[cfg_attr(miri, ignore)]
 fn chunks_of_an_empty_dim_are_allocated_fallibly() {
     let e = Tensor::<f32, DynShape>::zeros_sized(&[0]);
-    assert!(err(e.chunk_dyn(1 << 40, 0)).starts_with("chunk: 1099511627776 chunks of the empty dim 0 of [0]"));
+    assert!(err(e.try_chunk_dyn(1 << 40, 0)).starts_with("chunk: 1099511627776 chunks of the empty dim 0 of [0]"));
     // split of a huge expanded dim into single elements: 2^40 views.
     let one = Tensor::<f32, DynShape>::zeros_sized(&[1]);
-    let big = one.expand_dyn(&[1 << 40]).unwrap();
-    assert!(err(big.split_dyn(1, 0)).starts_with("out of memory: cannot allocate"));
+    let big = one.try_expand_dyn(&[1 << 40]).unwrap();
+    assert!(err(big.try_split_dyn(1, 0)).starts_with("out of memory: cannot allocate"));
 }
 
 #[test]
@@ -228,7 +228,7 @@ fn reductions_and_copies_of_huge_views_are_alloc_errors() {
     let e = Tensor::<f32, DynShape>::zeros_sized(&[isize::MAX as usize, 0]);
     assert!(err(e.try_sum_axis_dyn(1)).starts_with("out of memory: cannot allocate"));
     let one = Tensor::<f32, DynShape>::ones_sized(&[1]);
-    let big = one.expand_dyn(&[1 << 40]).unwrap(); // 4 TiB
+    let big = one.try_expand_dyn(&[1 << 40]).unwrap(); // 4 TiB
     assert_eq!(
         err(big.try_to_owned()),
         "out of memory: cannot allocate 4398046511104 bytes (1099511627776 elements of 4 bytes)"
@@ -238,7 +238,7 @@ fn reductions_and_copies_of_huge_views_are_alloc_errors() {
     assert!(err(big.try_add(&big)).starts_with("out of memory"));
     assert!(err(big.try_map(|v| v * 2.)).starts_with("out of memory"));
     // cat of 8 TiB.
-    assert!(err(Tensor::cat_dyn(&[&big, &big], 0)).starts_with("out of memory"));
+    assert!(err(Tensor::try_cat_dyn(&[&big, &big], 0)).starts_with("out of memory"));
     // Comparing views does not copy them: a 4 TiB view against one that differs in size.
     assert!(big != one);
 }
@@ -246,11 +246,11 @@ fn reductions_and_copies_of_huge_views_are_alloc_errors() {
 #[test]
 fn arange_with_an_impossible_length_is_an_error_at_once() {
     assert_eq!(
-        err(Tensor::<f32, _>::arange_with(0., 1e30, 1e-30)),
+        err(Tensor::<f32, _>::try_arange_with(0., 1e30, 1e-30)),
         "arange(0, 1000000000000000000000000000000, 0.000000000000000000000000000001): 1.000e60 elements, more than a \
          tensor can hold (isize::MAX)"
     );
-    assert_eq!(Tensor::<f32, _>::arange_with(0., 1., 0.25).unwrap().to_vec(), [0., 0.25, 0.5, 0.75]);
+    assert_eq!(Tensor::<f32, _>::try_arange_with(0., 1., 0.25).unwrap().to_vec(), [0., 0.25, 0.5, 0.75]);
 }
 
 #[test]
@@ -353,11 +353,11 @@ fn failed_assign_scatter_and_masked_fill_leave_the_tensor_unchanged() {
 #[test]
 fn rank_seven_requests_name_the_rank_limit() {
     let one = Tensor::<f32, DynShape>::ones_sized(&[1]);
-    assert_eq!(err(one.expand_dyn(&[1; 7])), "rank 7 exceeds the maximum of 6 dims");
+    assert_eq!(err(one.try_expand_dyn(&[1; 7])), "rank 7 exceeds the maximum of 6 dims");
     assert_eq!(err(Tensor::<f32, DynShape>::try_full_sized(&[1; 7], 0.)), "rank 7 exceeds the maximum of 6 dims");
     assert_eq!(err(Tensor::<f32, DynShape>::try_from_vec(&[1; 7], vec![0.])), "rank 7 exceeds the maximum of 6 dims");
     let six = Tensor::<f32, DynShape>::ones_sized(&[1; 6]);
-    assert_eq!(err(six.unsqueeze_dyn(0)), "rank 7 exceeds the maximum of 6 dims");
+    assert_eq!(err(six.try_unsqueeze_dyn(0)), "rank 7 exceeds the maximum of 6 dims");
     assert_eq!(err(six.try_view_dyn(&[1; 7])), "rank 7 exceeds the maximum of 6 dims");
 }
 
@@ -388,10 +388,13 @@ fn index_errors_name_the_index_as_given() {
         "index 18446744073709551615 is out of bounds for dimension 0 of size 4"
     );
     assert_eq!(
-        err(x.narrow_dyn(0, isize::MIN, 2)),
+        err(x.try_narrow_dyn(0, isize::MIN, 2)),
         "range -9223372036854775808..-9223372036854775802 is out of bounds for dimension 0 of size 4"
     );
-    assert_eq!(err(x.select_dyn(isize::MIN, 0)), "axis -9223372036854775808 is out of range for a tensor of rank 1");
+    assert_eq!(
+        err(x.try_select_dyn(isize::MIN, 0)),
+        "axis -9223372036854775808 is out of range for a tensor of rank 1"
+    );
 }
 
 // ------------------------------------------------------------------------------------------
@@ -413,23 +416,23 @@ fn extreme_steps_and_strides_do_not_overflow() {
     // A size-1 dim may carry any stride, even isize::MIN; flipping and unsqueezing it is fine.
     let store = Tensor::<i32, DynShape>::from_vec(&[4], vec![1, 2, 3, 4]);
     let odd = store.as_strided(&[1, 4], &[isize::MIN, 1], 0);
-    assert_eq!(odd.flip_dyn(&[0, 1]).unwrap().to_vec(), [4, 3, 2, 1]);
-    assert_eq!(odd.unsqueeze_dyn(0).unwrap().to_vec(), [1, 2, 3, 4]);
+    assert_eq!(odd.try_flip_dyn(&[0, 1]).unwrap().to_vec(), [4, 3, 2, 1]);
+    assert_eq!(odd.try_unsqueeze_dyn(0).unwrap().to_vec(), [1, 2, 3, 4]);
     let big = store.as_strided(&[2, 1], &[1, isize::MAX], 0);
-    assert_eq!(big.unsqueeze_dyn(1).unwrap().sizes(), [2, 1, 1]);
+    assert_eq!(big.try_unsqueeze_dyn(1).unwrap().sizes(), [2, 1, 1]);
     // Empty views of reversed layouts keep a valid offset through further views.
     let e = store.as_strided(&[0, 4], &[1, -1], 3);
-    let sel = e.select_dyn(1, 3).unwrap();
+    let sel = e.try_select_dyn(1, 3).unwrap();
     assert_eq!((sel.sizes(), sel.numel()), (&[0][..], 0));
-    assert_eq!(e.flip_dyn(&[1]).unwrap().unsqueeze_dyn(2).unwrap().sizes(), [0, 4, 1]);
+    assert_eq!(e.try_flip_dyn(&[1]).unwrap().try_unsqueeze_dyn(2).unwrap().sizes(), [0, 4, 1]);
     // Diagonal offsets at the extremes give empty diagonals.
     let m = Tensor::<i32, DynShape>::zeros_sized(&[3, 3]);
-    assert_eq!(m.diagonal_dyn(isize::MIN, 0, 1).unwrap().sizes(), [0]);
-    assert_eq!(m.diagonal_dyn(isize::MAX, 0, 1).unwrap().sizes(), [0]);
+    assert_eq!(m.try_diagonal_dyn(isize::MIN, 0, 1).unwrap().sizes(), [0]);
+    assert_eq!(m.try_diagonal_dyn(isize::MAX, 0, 1).unwrap().sizes(), [0]);
     // unflatten of an empty dim into a huge one is refused by reach, not wrapped.
     let z = Tensor::<i32, DynShape>::zeros_sized(&[0]);
     let w = z.as_strided(&[0], &[1 << 40], 0);
-    assert!(w.unflatten_dyn(0, &[0, isize::MAX]).is_err());
+    assert!(w.try_unflatten_dyn(0, &[0, isize::MAX]).is_err());
 }
 
 #[test]
@@ -437,12 +440,12 @@ fn views_of_views_keep_the_invariant() {
     // A chain through every view kind on a layout with negative and zero strides.
     let base = Tensor::<f32, DynShape>::from_vec(&[24], (0..24).map(|v| v as f32).collect());
     let v = base.as_strided(&[2, 3, 4], &[12, -4, 1], 8);
-    let chain = v.flip_dyn(&[2]).unwrap();
-    let chain = chain.transpose_dyn(0, 2).unwrap();
-    let chain = chain.narrow_dyn(1, 1, 2).unwrap();
-    let chain = chain.unsqueeze_dyn(0).unwrap();
-    let chain = chain.expand_dyn(&[2, 4, 2, 2]).unwrap();
-    let chain = chain.diagonal_dyn(0, 0, 3).unwrap();
+    let chain = v.try_flip_dyn(&[2]).unwrap();
+    let chain = chain.try_transpose_dyn(0, 2).unwrap();
+    let chain = chain.try_narrow_dyn(1, 1, 2).unwrap();
+    let chain = chain.try_unsqueeze_dyn(0).unwrap();
+    let chain = chain.try_expand_dyn(&[2, 4, 2, 2]).unwrap();
+    let chain = chain.try_diagonal_dyn(0, 0, 3).unwrap();
     assert_eq!(chain.sizes(), [4, 2, 2]);
     let owned = chain.to_owned();
     assert!(owned.to_vec().iter().all(|&x| (0.0..24.0).contains(&x)));
@@ -460,10 +463,10 @@ fn view_of_an_empty_layout_keeps_the_reach_inside_isize() {
     let e = x.try_as_strided(&[0], &[1], isize::MAX as usize).unwrap();
     let v = e.try_view_dyn(&[0, 3]).unwrap();
     assert_eq!(v.sizes(), [0, 3]);
-    assert_eq!(v.select_dyn(1, 2).unwrap().sizes(), [0]);
-    assert_eq!(v.narrow_dyn(1, 2, 1).unwrap().sizes(), [0, 1]);
+    assert_eq!(v.try_select_dyn(1, 2).unwrap().sizes(), [0]);
+    assert_eq!(v.try_narrow_dyn(1, 2, 1).unwrap().sizes(), [0, 1]);
     assert_eq!(v.slice(&[SliceArg::Full, SliceArg::Index(2)]).sizes(), [0]);
-    assert_eq!(e.try_reshape_dyn(&[3, 0]).unwrap().select_dyn(0, 2).unwrap().sizes(), [0]);
+    assert_eq!(e.try_reshape_dyn(&[3, 0]).unwrap().try_select_dyn(0, 2).unwrap().sizes(), [0]);
 }
 
 /// The message of an overflowing empty broadcast `[4, 2^62, 0]`.
@@ -532,7 +535,7 @@ fn empty_layouts_with_huge_sizes_say_why_they_overflow() {
         "the sizes [0, 18446744073709551615, 2] overflow isize: the tensor holds no element, but its strides are \
          products of its sizes (an empty dim counted as 1), and they must fit isize"
     );
-    let e = err(z.unflatten_dyn(0, &[0, isize::MAX, 4]));
+    let e = err(z.try_unflatten_dyn(0, &[0, isize::MAX, 4]));
     assert!(e.starts_with("the sizes [0, 9223372036854775807, 4] overflow isize: the tensor holds no element"), "{e}");
     // A plain non-empty overflow keeps the short message.
     assert_eq!(

@@ -79,13 +79,13 @@ fn transpose_permute_t() {
     assert_eq!(mt.to_vec(), [1, 4, 2, 5, 3, 6]);
     assert_eq!(Tensor::from([1, 2]).t().to_vec(), [1, 2]);
     let d = x.clone().into_dyn();
-    assert_eq!(d.permute_dyn(&[1, 0, 2]).unwrap().sizes(), [3, 2, 4]);
+    assert_eq!(d.try_permute_dyn(&[1, 0, 2]).unwrap().sizes(), [3, 2, 4]);
     assert_eq!(
-        d.permute_dyn(&[1, 1, 2]).unwrap_err().to_string(),
+        d.try_permute_dyn(&[1, 1, 2]).unwrap_err().to_string(),
         "[1, 1, 2] is not a permutation of the axes of a tensor of rank 3"
     );
-    assert_eq!(d.transpose_dyn(0, -1).unwrap().sizes(), [4, 3, 2]);
-    assert_eq!(d.transpose_dyn(0, 3).unwrap_err().to_string(), "axis 3 is out of range for a tensor of rank 3");
+    assert_eq!(d.try_transpose_dyn(0, -1).unwrap().sizes(), [4, 3, 2]);
+    assert_eq!(d.try_transpose_dyn(0, 3).unwrap_err().to_string(), "axis 3 is out of range for a tensor of rank 3");
 }
 
 #[test]
@@ -105,10 +105,10 @@ fn squeeze_unsqueeze() {
     let d = Tensor::<i32, Shape![_, 3]>::zeros_sized(&[2, 3]);
     assert_eq!(d.try_squeeze::<0>().unwrap_err().to_string(), "cannot squeeze axis 0 of [2, 3]: its size is not 1");
     let dd = x.clone().into_dyn();
-    assert_eq!(dd.squeeze_dyn(0).unwrap().sizes(), [3]);
-    assert_eq!(dd.unsqueeze_dyn(-1).unwrap().sizes(), [1, 3, 1]);
-    assert!(dd.unsqueeze_dyn(3).is_err());
-    assert!(dd.squeeze_dyn(1).is_err());
+    assert_eq!(dd.try_squeeze_dyn(0).unwrap().sizes(), [3]);
+    assert_eq!(dd.try_unsqueeze_dyn(-1).unwrap().sizes(), [1, 3, 1]);
+    assert!(dd.try_unsqueeze_dyn(3).is_err());
+    assert!(dd.try_squeeze_dyn(1).is_err());
 }
 
 #[test]
@@ -129,8 +129,8 @@ fn narrow_select() {
     assert_eq!(x.try_select::<0>(2).unwrap_err().to_string(), "index 2 is out of bounds for dimension 0 of size 2");
     assert!(same_storage(s.storage(), x.storage()));
     let d = x.clone().into_dyn();
-    assert_eq!(d.select_dyn(-1, 0).unwrap().sizes(), [2, 3]);
-    assert_eq!(d.narrow_dyn(0, 1, 1).unwrap().sizes(), [1, 3, 4]);
+    assert_eq!(d.try_select_dyn(-1, 0).unwrap().sizes(), [2, 3]);
+    assert_eq!(d.try_narrow_dyn(0, 1, 1).unwrap().sizes(), [1, 3, 4]);
 }
 
 #[test]
@@ -146,8 +146,8 @@ fn expand_uses_stride_zero() {
         "cannot expand [2] to [3, 4]: only size-1 dims can be expanded"
     );
     assert_eq!(d.try_expand::<Shape![3, 2]>().unwrap().to_vec(), [1, 2, 1, 2, 1, 2]);
-    assert_eq!(row.clone().into_dyn().expand_dyn(&[2, 3]).unwrap().to_vec(), [1, 2, 3, 1, 2, 3]);
-    let huge = row.into_dyn().expand_dyn(&[1 << 40, 1 << 40, 3]).unwrap_err();
+    assert_eq!(row.clone().into_dyn().try_expand_dyn(&[2, 3]).unwrap().to_vec(), [1, 2, 3, 1, 2, 3]);
+    let huge = row.into_dyn().try_expand_dyn(&[1 << 40, 1 << 40, 3]).unwrap_err();
     assert!(matches!(huge, ShapeError::Overflow { .. }), "{huge}");
 }
 

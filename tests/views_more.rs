@@ -48,21 +48,21 @@ fn flip_sees_writes_to_the_source_unlike_pytorch() {
 #[test]
 fn flip_dyn_reverses_several_axes() {
     let x = x234();
-    let f = x.flip_dyn(&[0, -1]).unwrap();
+    let f = x.try_flip_dyn(&[0, -1]).unwrap();
     assert_eq!(f.sizes(), [2, 3, 4]);
     assert_eq!(f.strides(), [-12, 4, -1]);
     assert_eq!(f.at([0, 0, 0]), 15);
     assert_eq!(f.at([1, 2, 3]), 8);
     assert!(same_storage(f.storage(), x.storage()));
-    let all = x.flip_dyn(&[0, 1, 2]).unwrap();
+    let all = x.try_flip_dyn(&[0, 1, 2]).unwrap();
     assert_eq!(all.to_vec(), (0..24).rev().collect::<Vec<_>>());
-    assert_eq!(x.flip_dyn(&[]).unwrap().to_vec(), x.to_vec());
-    assert_eq!(err(x.flip_dyn(&[0, -3])), "flip: axis 0 appears more than once in [0, -3]");
-    assert_eq!(err(x.flip_dyn(&[3])), "axis 3 is out of range for a tensor of rank 3");
+    assert_eq!(x.try_flip_dyn(&[]).unwrap().to_vec(), x.to_vec());
+    assert_eq!(err(x.try_flip_dyn(&[0, -3])), "flip: axis 0 appears more than once in [0, -3]");
+    assert_eq!(err(x.try_flip_dyn(&[3])), "axis 3 is out of range for a tensor of rank 3");
     // DynShape: the typed form checks the axis at run time.
     let d = x.clone().into_dyn();
     let fd: TensorView<i32, DynShape> = d.flip::<2>();
-    assert_eq!(fd.to_vec(), f.flip_dyn(&[0]).unwrap().to_vec());
+    assert_eq!(fd.to_vec(), f.try_flip_dyn(&[0]).unwrap().to_vec());
 }
 
 #[test]
@@ -77,7 +77,7 @@ fn flip_of_empty_tensors() {
     let e: Tensor<f32, Shape![0, 3]> = Tensor::zeros();
     let f: TensorView<f32, Shape![0, 3]> = e.flip::<1>();
     assert_eq!((f.sizes(), f.to_vec()), (&[0, 3][..], vec![]));
-    let g = e.flip_dyn(&[0, 1]).unwrap();
+    let g = e.try_flip_dyn(&[0, 1]).unwrap();
     assert_eq!(g.numel(), 0);
 }
 
@@ -149,11 +149,11 @@ fn flatten_dyn_and_its_errors() {
     let d = x.clone().into_dyn();
     let a: TensorCow<i32, DynShape> = d.flatten_range::<1, 2>();
     assert_eq!(a.sizes(), [2, 12]);
-    assert_eq!(x.flatten_dyn(0, -1).unwrap().sizes(), [24]);
-    assert_eq!(x.flatten_dyn(-2, -1).unwrap().sizes(), [2, 12]);
-    assert_eq!(Tensor::scalar(1.5f32).flatten_dyn(0, -1).unwrap().to_vec(), [1.5]);
-    assert_eq!(err(x.flatten_dyn(2, 1)), "flatten: start axis 2 comes after end axis 1");
-    assert_eq!(err(x.flatten_dyn(0, 3)), "axis 3 is out of range for a tensor of rank 3");
+    assert_eq!(x.try_flatten_dyn(0, -1).unwrap().sizes(), [24]);
+    assert_eq!(x.try_flatten_dyn(-2, -1).unwrap().sizes(), [2, 12]);
+    assert_eq!(Tensor::scalar(1.5f32).try_flatten_dyn(0, -1).unwrap().to_vec(), [1.5]);
+    assert_eq!(err(x.try_flatten_dyn(2, 1)), "flatten: start axis 2 comes after end axis 1");
+    assert_eq!(err(x.try_flatten_dyn(0, 3)), "axis 3 is out of range for a tensor of rank 3");
 }
 
 #[test]
@@ -205,11 +205,11 @@ fn unflatten_errors_name_the_requested_shape() {
         "cannot reshape [2, 12] into [2, -1, -1]: element counts differ"
     );
     let d = y.clone().into_dyn();
-    assert_eq!(err(d.unflatten_dyn(1, &[])), "unflatten: the new sizes must not be empty");
-    assert_eq!(err(d.unflatten_dyn(2, &[2, 6])), "axis 2 is out of range for a tensor of rank 2");
-    assert_eq!(err(d.unflatten_dyn(-1, &[3, -2])), "cannot reshape [2, 12] into [2, 3, -2]: element counts differ");
+    assert_eq!(err(d.try_unflatten_dyn(1, &[])), "unflatten: the new sizes must not be empty");
+    assert_eq!(err(d.try_unflatten_dyn(2, &[2, 6])), "axis 2 is out of range for a tensor of rank 2");
+    assert_eq!(err(d.try_unflatten_dyn(-1, &[3, -2])), "cannot reshape [2, 12] into [2, 3, -2]: element counts differ");
     let six = Tensor::<f32, Shape![1, 1, 1, 1, 1, 2]>::zeros().into_dyn();
-    assert_eq!(err(six.unflatten_dyn(5, &[2, 1])), "rank 7 exceeds the maximum of 6 dims");
+    assert_eq!(err(six.try_unflatten_dyn(5, &[2, 1])), "rank 7 exceeds the maximum of 6 dims");
 }
 
 #[test]
@@ -225,7 +225,7 @@ fn unflatten_dyn_shapes() {
     let d = y.clone().into_dyn();
     let u: TensorView<i32, DynShape> = d.unflatten::<1, Shape![2, 2, 3]>();
     assert_eq!((u.sizes(), u.strides()), (&[2, 2, 2, 3][..], &[12, 6, 3, 1][..]));
-    let v = d.unflatten_dyn(-1, &[-1, 6]).unwrap();
+    let v = d.try_unflatten_dyn(-1, &[-1, 6]).unwrap();
     assert_eq!((v.sizes(), v.at([1, 1, 5])), (&[2, 2, 6][..], 23));
     assert!(same_storage(v.storage(), d.storage()));
     // Empty dims: the inferred size of a 0 dim cannot be resolved, a static split can.
@@ -266,11 +266,11 @@ fn movedim_dyn_and_its_errors() {
     let d = x.clone().into_dyn();
     let m: TensorView<i32, DynShape> = d.movedim::<0, 2>();
     assert_eq!(m.sizes(), [3, 4, 2]);
-    let n = x.movedim_dyn(-1, 0).unwrap();
+    let n = x.try_movedim_dyn(-1, 0).unwrap();
     assert_eq!(n.sizes(), [4, 2, 3]);
     assert_eq!(n.to_vec(), x.movedim::<2, 0>().to_vec());
-    assert_eq!(err(x.movedim_dyn(0, 3)), "axis 3 is out of range for a tensor of rank 3");
-    assert_eq!(err(x.movedim_dyn(-4, 0)), "axis -4 is out of range for a tensor of rank 3");
+    assert_eq!(err(x.try_movedim_dyn(0, 3)), "axis 3 is out of range for a tensor of rank 3");
+    assert_eq!(err(x.try_movedim_dyn(-4, 0)), "axis -4 is out of range for a tensor of rank 3");
 }
 
 #[test]
@@ -313,7 +313,7 @@ fn diagonal_of_higher_ranks() {
     assert!(same_storage(e.storage(), x.storage()));
     let dd = x.clone().into_dyn();
     let g: TensorView<i32, DynShape> = dd.diagonal::<2, 0>(-1);
-    assert_eq!(g.to_vec(), x.diagonal_dyn(-1, 2, 0).unwrap().to_vec());
+    assert_eq!(g.to_vec(), x.try_diagonal_dyn(-1, 2, 0).unwrap().to_vec());
     // offset -1 of (dim 2, dim 0) picks x[i, j, i + 1]: the same elements as offset 1 of (0, 2).
     assert_eq!(g.to_vec(), [1, 14, 5, 18, 9, 22]);
     assert_eq!(g.to_vec(), e.to_vec());
@@ -326,8 +326,8 @@ fn diagonal_of_higher_ranks() {
 #[test]
 fn diagonal_dyn_errors() {
     let a = a34();
-    assert_eq!(err(a.diagonal_dyn(0, 0, -2)), "diagonal: the two axes must differ, got 0 and 0");
-    assert_eq!(err(a.diagonal_dyn(0, 0, 2)), "axis 2 is out of range for a tensor of rank 2");
+    assert_eq!(err(a.try_diagonal_dyn(0, 0, -2)), "diagonal: the two axes must differ, got 0 and 0");
+    assert_eq!(err(a.try_diagonal_dyn(0, 0, 2)), "axis 2 is out of range for a tensor of rank 2");
 }
 
 #[test]
@@ -420,12 +420,12 @@ fn chunk_and_split_dyn() {
     let c: Vec<TensorView<i32, DynShape>> = d.chunk::<1>(2);
     assert_eq!((c[0].sizes(), c[1].sizes()), (&[2, 2, 4][..], &[2, 1, 4][..]));
     assert_eq!(c[1].to_vec(), [8, 9, 10, 11, 20, 21, 22, 23]);
-    let s = x.split_dyn(3, -1).unwrap();
+    let s = x.try_split_dyn(3, -1).unwrap();
     assert_eq!(s.iter().map(|v| v.sizes().to_vec()).collect::<Vec<_>>(), [vec![2, 3, 3], vec![2, 3, 1]]);
     assert_eq!(s[1].to_vec(), [3, 7, 11, 15, 19, 23]);
-    assert_eq!(x.chunk_dyn(2, 0).unwrap()[1].at([0, 0, 0]), 12);
-    assert_eq!(err(x.split_dyn(2, 3)), "axis 3 is out of range for a tensor of rank 3");
-    assert_eq!(err(x.chunk_dyn(0, 0)), "chunk: the number of chunks must be positive, got 0");
+    assert_eq!(x.try_chunk_dyn(2, 0).unwrap()[1].at([0, 0, 0]), 12);
+    assert_eq!(err(x.try_split_dyn(2, 3)), "axis 3 is out of range for a tensor of rank 3");
+    assert_eq!(err(x.try_chunk_dyn(0, 0)), "chunk: the number of chunks must be positive, got 0");
     assert_eq!(err(d.try_chunk::<3>(2)), "axis 3 is out of range for a tensor of rank 3");
 }
 

@@ -182,8 +182,8 @@ where
             (pa[fa + i], pb[i]) = (ca[i], cb[i]);
             k *= sa[ca[i]];
         }
-        let a = self.permute_dyn(&pa[..sa.len()])?;
-        let b = other.permute_dyn(&pb[..sb.len()])?;
+        let a = self.try_permute_dyn(&pa[..sa.len()])?;
+        let b = other.try_permute_dyn(&pb[..sb.len()])?;
         // Element counts of existing tensors: each fits isize.
         let a = a.try_reshape_dyn(&[m as isize, k as isize])?;
         let b = b.try_reshape_dyn(&[k as isize, n as isize])?;

@@ -128,11 +128,19 @@ impl<T: Element + NumCast + ToPrimitive> Tensor<T, (Dyn,)> {
     /// `torch.arange(start, end, step)`. The length, `ceil((end - start) / step)`, is known at run
     /// time, so the shape is `[_]`.
     ///
+    /// # Panics
+    /// With the message of the error of [`try_arange_with`](Self::try_arange_with).
+    #[track_caller]
+    pub fn arange_with(start: T, end: T, step: T) -> Self {
+        Self::try_arange_with(start, end, step).or_panic()
+    }
+    /// [`arange_with`](Self::arange_with), returning an error instead of panicking.
+    ///
     /// # Errors
     /// [`ShapeError::Invalid`] for a zero step, a step whose sign walks away from `end`, a value
     /// that does not fit `T`, or a length that does not fit `isize` (the message names the range);
     /// [`ShapeError::Alloc`] when the buffer cannot be allocated.
-    pub fn arange_with(start: T, end: T, step: T) -> Result<Self, ShapeError> {
+    pub fn try_arange_with(start: T, end: T, step: T) -> Result<Self, ShapeError> {
         let f = |v: T| v.to_f64().ok_or_else(|| ShapeError::Invalid("arange bound is not a number".into()));
         let (s, e, st) = (f(start)?, f(end)?, f(step)?);
         if st == 0.0 || (e - s) * st < 0.0 || !((e - s) / st).is_finite() {

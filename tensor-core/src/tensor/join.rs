@@ -260,10 +260,18 @@ impl<T: Element> Tensor<T, DynShape> {
     /// Runtime-axis `cat` (PyTorch `torch.cat(xs, axis)`, negative counts from the end) of tensors
     /// of any one shape type, as a [`DynShape`] tensor.
     ///
+    /// # Panics
+    /// With the message of the error of [`try_cat_dyn`](Self::try_cat_dyn).
+    #[track_caller]
+    pub fn cat_dyn<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>], axis: isize) -> Self {
+        Self::try_cat_dyn(xs, axis).or_panic()
+    }
+    /// [`cat_dyn`](Self::cat_dyn), returning an error instead of panicking.
+    ///
     /// # Errors
     /// [`ShapeError::Invalid`] for an empty slice; [`ShapeError::Axis`]; [`ShapeError::Mismatch`]
     /// as [`try_cat_all`](TensorBase::try_cat_all).
-    pub fn cat_dyn<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>], axis: isize) -> Result<Self, ShapeError> {
+    pub fn try_cat_dyn<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>], axis: isize) -> Result<Self, ShapeError> {
         let rank = xs.first().map_or(0, |x| x.rank());
         let inputs = parts(xs.iter().copied());
         if inputs.is_empty() {
@@ -274,9 +282,20 @@ impl<T: Element> Tensor<T, DynShape> {
     /// Runtime-axis `stack` (PyTorch `torch.stack(xs, axis)`; the axis is in `-(rank + 1)..=rank`)
     /// of tensors of any one shape type, as a [`DynShape`] tensor.
     ///
+    /// # Panics
+    /// With the message of the error of [`try_stack_dyn`](Self::try_stack_dyn).
+    #[track_caller]
+    pub fn stack_dyn<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>], axis: isize) -> Self {
+        Self::try_stack_dyn(xs, axis).or_panic()
+    }
+    /// [`stack_dyn`](Self::stack_dyn), returning an error instead of panicking.
+    ///
     /// # Errors
     /// As [`Stack::try_stack`], and [`ShapeError::Axis`].
-    pub fn stack_dyn<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>], axis: isize) -> Result<Self, ShapeError> {
+    pub fn try_stack_dyn<S: Shape>(
+        xs: &[&TensorBase<impl Data<Elem = T>, S>],
+        axis: isize,
+    ) -> Result<Self, ShapeError> {
         let rank = xs.first().map_or(0, |x| x.rank());
         let inputs = parts(xs.iter().copied());
         if inputs.is_empty() {

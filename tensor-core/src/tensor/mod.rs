@@ -22,7 +22,6 @@ pub mod literal;
 pub mod random;
 mod small;
 mod views;
-mod views_mut;
 pub use small::{stensor, ArrayShape, MAX_INLINE_BYTES};
 
 /// A strided tensor: a storage `D`, a [`Layout`] (sizes, strides, offset) and a shape type `S`

@@ -1,10 +1,27 @@
-//! Views that never copy: reshape/view, transpose, permute, t, squeeze, unsqueeze, narrow, select,
-//! expand/broadcast_to, flip, movedim, diagonal, unflatten, chunk, split (`flatten`, as `reshape`,
-//! copies only when the strides cannot merge the dims). The typed forms take their axes as const
-//! generics and compute the result shape type; the `_dyn` forms take runtime axes and return
+//! Views that never copy, each written once. The table in [`view_ops!`] lists every view method
+//! (transpose, t, permute, squeeze, unsqueeze, narrow, select, flip, movedim, diagonal, slice,
+//! view, expand, unflatten, and the `_dyn` forms taking runtime axes): its docs, its generics and
+//! result shape, its errors, and the one expression that derives the new [`Layout`]. The macro
+//! writes from each entry
+//!
+//! * on every tensor (`&self`): `try_x`, returning `Result<view, ShapeError>`, and `x`, which
+//!   panics with the error's message;
+//! * on a [`TensorViewMut`] (by value, keeping its lifetime, so calls chain:
+//!   `x.t_mut().narrow_mut::<0>(0, 2)`, as ndarray's `slice_move`): `try_x_mut` and `x_mut`;
+//! * on [`Tensor`] and [`SharedTensor`] (`&mut self`): `try_x_mut` and `x_mut`, forwarding to
+//!   the view's through [`as_view_mut`](TensorBase::as_view_mut).
+//!
+//! Every mutable form addresses distinct elements of a non-overlapping source, so none can give
+//! two coordinates to one element: `expand`, whose stride-0 dims would, and `view`/`unflatten`
+//! have no mutable entry. Typed forms take their axes as const generics (negative counts from the
+//! end), checked at compile time for tuple shapes; the `_dyn` forms take runtime axes and give
 //! [`DynShape`] views.
-use super::{TensorBase, TensorCow, ViewOf};
+//!
+//! The views that may copy (`reshape`, `flatten`) and those that give several views (`chunk`,
+//! `split`) follow the table, written by hand.
+use super::{SharedTensor, Tensor, TensorBase, TensorCow, TensorViewMut, ViewOf};
 use crate::dim::Dyn;
+use crate::element::Element;
 use crate::error::{OrPanic, ShapeError};
 use crate::index::{apply_args, SliceArg};
 use crate::kernels;
@@ -25,30 +42,389 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     pub(crate) fn derive<S2: Shape>(&self, layout: Layout) -> ViewOf<'_, D, S2> {
         TensorBase::from_parts(self.data.view_data(), layout)
     }
+}
 
-    /// The same elements with the static shape `S2`, without copying (PyTorch `view`). The
-    /// element counts are checked at compile time.
-    ///
-    /// # Errors
-    /// [`ShapeError::View`] when the strides cannot express `S2` (call `contiguous()` first, or
-    /// use [`reshape`](Self::reshape)).
-    pub fn try_view<S2: Shape>(&self) -> Result<ViewOf<'_, D, S2>, ShapeError>
-    where
-        S: ReshapeTo<S2>,
-    {
-        let to = S2::STATIC.map(|d| d.unwrap_or(1));
-        let l = self.layout().view(&to[..S2::RANK.unwrap_or(0)])?;
-        Ok(self.derive(l))
+impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
+    /// The same storage under a layout derived from this view's (a subset of its elements, so
+    /// still non-overlapping and inside the buffer).
+    #[inline]
+    fn remap<S2: Shape>(self, layout: Layout) -> TensorViewMut<'a, T, S2> {
+        TensorBase::from_parts(self.data, layout)
     }
-    /// [`try_view`](Self::try_view), panicking with the error's message.
-    #[track_caller]
-    pub fn view<S2: Shape>(&self) -> ViewOf<'_, D, S2>
-    where
-        S: ReshapeTo<S2>,
+}
+
+/// Writes each view method of the table below in its receivers (see the module doc). An entry:
+///
+/// ```text
+/// { /// docs of the plain form (shape in, shape out, the PyTorch function), #[doc(alias)]s
+///   name, try_name; name_mut, try_name_mut;     (the second pair only for a mutable form)
+///   [generics] [turbofish] (args) -> result shape where [bounds]
+///   errors "the # Errors text"
+///   |layout, rank| expression of type Result<Layout, ShapeError> }
+/// ```
+macro_rules! view_ops {
+    ($($op:tt)*) => {
+        impl<D: Data, S: Shape> TensorBase<D, S> { $(view_op!(shared $op);)* }
+        impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> { $(view_op!(consume $op);)* }
+        impl<T: Element, S: Shape> Tensor<T, S> { $(view_op!(forward $op);)* }
+        impl<T: Element, S: Shape> SharedTensor<T, S> { $(view_op!(forward $op);)* }
+    };
+}
+
+/// One entry of [`view_ops!`] in one receiver.
+macro_rules! view_op {
+    (shared {
+        $(#[$m:meta])*
+        $name:ident, $try:ident; $($mname:ident, $mtry:ident;)?
+        [$($g:tt)*] [$($tf:tt)*] ($($arg:ident: $ty:ty),*) -> $Out:ty where [$($w:tt)*]
+        errors $err:literal
+        |$l:ident, $r:pat_param| $body:expr
+    }) => {
+        #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name),
+            "), returning an error instead of panicking.\n\n# Errors\n", $err)]
+        pub fn $try<$($g)*>(&self, $($arg: $ty),*) -> Result<ViewOf<'_, D, $Out>, ShapeError>
+        where $($w)*
+        {
+            let ($l, $r) = (self.layout(), self.rank());
+            Ok(self.derive($body?))
+        }
+        $(#[$m])*
+        ///
+        /// # Panics
+        #[doc = concat!("With the message of the error of [`", stringify!($try), "`](Self::",
+            stringify!($try), "): ", $err)]
+        #[track_caller]
+        pub fn $name<$($g)*>(&self, $($arg: $ty),*) -> ViewOf<'_, D, $Out>
+        where $($w)*
+        {
+            self.$try::<$($tf)*>($($arg),*).or_panic()
+        }
+    };
+    (consume {
+        $(#[$m:meta])*
+        $name:ident, $try:ident; $mname:ident, $mtry:ident;
+        [$($g:tt)*] [$($tf:tt)*] ($($arg:ident: $ty:ty),*) -> $Out:ty where [$($w:tt)*]
+        errors $err:literal
+        |$l:ident, $r:pat_param| $body:expr
+    }) => {
+        #[doc = concat!("[`", stringify!($mname), "`](Self::", stringify!($mname),
+            "), returning an error instead of panicking.\n\n# Errors\n", $err)]
+        pub fn $mtry<$($g)*>(self, $($arg: $ty),*) -> Result<TensorViewMut<'a, T, $Out>, ShapeError>
+        where $($w)*
+        {
+            let out = {
+                let ($l, $r) = (self.layout(), self.rank());
+                $body?
+            };
+            Ok(self.remap(out))
+        }
+        #[doc = concat!("[`", stringify!($name), "`](TensorBase::", stringify!($name),
+            ") as a mutable view, which writes through to the source. It takes the view by value \
+            and keeps its lifetime, so calls chain.\n\n# Panics\nWith the message of the error of [`",
+            stringify!($mtry), "`](Self::", stringify!($mtry), "): ", $err)]
+        #[track_caller]
+        pub fn $mname<$($g)*>(self, $($arg: $ty),*) -> TensorViewMut<'a, T, $Out>
+        where $($w)*
+        {
+            self.$mtry::<$($tf)*>($($arg),*).or_panic()
+        }
+    };
+    (forward {
+        $(#[$m:meta])*
+        $name:ident, $try:ident; $mname:ident, $mtry:ident;
+        [$($g:tt)*] [$($tf:tt)*] ($($arg:ident: $ty:ty),*) -> $Out:ty where [$($w:tt)*]
+        errors $err:literal
+        |$l:ident, $r:pat_param| $body:expr
+    }) => {
+        #[doc = concat!("[`TensorViewMut::", stringify!($mtry), "`] of a mutable borrow of the \
+            tensor.\n\n# Errors\n", $err)]
+        pub fn $mtry<$($g)*>(&mut self, $($arg: $ty),*) -> Result<TensorViewMut<'_, T, $Out>, ShapeError>
+        where $($w)*
+        {
+            self.as_view_mut().$mtry::<$($tf)*>($($arg),*)
+        }
+        #[doc = concat!("[`TensorViewMut::", stringify!($mname), "`] of a mutable borrow of the \
+            tensor: [`", stringify!($name), "`](TensorBase::", stringify!($name),
+            ") as a view that writes through.\n\n# Panics\nWith the message of the error of [`",
+            stringify!($mtry), "`](Self::", stringify!($mtry), "): ", $err)]
+        #[track_caller]
+        pub fn $mname<$($g)*>(&mut self, $($arg: $ty),*) -> TensorViewMut<'_, T, $Out>
+        where $($w)*
+        {
+            self.as_view_mut().$mtry::<$($tf)*>($($arg),*).or_panic()
+        }
+    };
+    // An entry without a mutable form.
+    ($mode:ident $op:tt) => {};
+}
+
+view_ops! {
     {
-        self.try_view().or_panic()
+        /// Swaps axes `A` and `B` (PyTorch `transpose(A, B)`): `[2, 3, 4]` with `<0, 2>` gives
+        /// `[4, 3, 2]`. A view. Axes are checked at compile time for tuple shapes.
+        #[doc(alias = "swap_axes", alias = "swapaxes")]
+        transpose, try_transpose; transpose_mut, try_transpose_mut;
+        [const A: isize, const B: isize] [A, B] () -> <S as SwapAxes<A, B>>::Out where [S: SwapAxes<A, B>]
+        errors "[`ShapeError::Axis`] for a [`DynShape`] tensor whose rank has no such axis."
+        |l, r| l.transpose(normalize_axis(A, r)?, normalize_axis(B, r)?)
+    }
+    {
+        /// The transpose of a matrix (PyTorch `t()`): `[m, n] -> [n, m]`; rank 0 and 1 unchanged.
+        /// A view.
+        #[doc(alias = "reversed_axes", alias = "mT")]
+        t, try_t; t_mut, try_t_mut;
+        [] [] () -> <S as TransposeShape>::Out where [S: TransposeShape]
+        errors "[`ShapeError::Invalid`] for a [`DynShape`] tensor with more than 2 dims."
+        |l, r| match r {
+            0 | 1 => Ok(*l),
+            2 => l.transpose(0, 1),
+            _ => Err(ShapeError::Invalid(alloc::format!(
+                "t() expects a tensor with at most 2 dims, got {:?}",
+                l.sizes()
+            ))),
+        }
+    }
+    {
+        /// Reorders the axes (PyTorch `permute`): `x.permute::<Axes![2, 0, 1]>()` takes
+        /// `[a, b, c]` to `[c, a, b]`. A view. The permutation is checked at compile time.
+        #[doc(alias = "permuted_axes")]
+        permute, try_permute; permute_mut, try_permute_mut;
+        [P: PermuteShape<S>] [P] () -> P::Out where []
+        errors "[`ShapeError::Permutation`] for a [`DynShape`] tensor of another rank."
+        |l, r| l.permute(&P::AXES[..r])
+    }
+    {
+        /// Removes axis `A`, which must have size 1 (PyTorch `squeeze(A)`): `[2, 1, 3]` with
+        /// `<1>` gives `[2, 3]`. A view. Squeezing a static dim whose size is not 1 is a compile
+        /// error.
+        #[doc(alias = "remove_axis")]
+        squeeze, try_squeeze; squeeze_mut, try_squeeze_mut;
+        [const A: isize] [A] () -> <S as RemoveAxis<A>>::Out
+            where [S: RemoveAxis<A>, <S as RemoveAxis<A>>::Removed: Squeezable<S, A>]
+        errors "[`ShapeError::Squeeze`] when a runtime dim is not 1; [`ShapeError::Axis`] for a \
+            [`DynShape`] tensor without axis `A`."
+        |l, r| l.squeeze(normalize_axis(A, r)?)
+    }
+    {
+        /// Inserts a size-1 axis at `A` (PyTorch `unsqueeze(A)`; `-1` appends): `[2, 3]` with
+        /// `<1>` gives `[2, 1, 3]`. A view.
+        #[doc(alias = "insert_axis", alias = "expand_dims")]
+        unsqueeze, try_unsqueeze; unsqueeze_mut, try_unsqueeze_mut;
+        [const A: isize] [A] () -> <S as InsertAxis<A>>::Out where [S: InsertAxis<A>]
+        errors "[`ShapeError::InsertAxis`] or [`ShapeError::RankTooLarge`] for a [`DynShape`] \
+            tensor whose rank has no insertion point `A` or is already 6."
+        |l, r| l.unsqueeze(normalize_insert_axis(A, r)?)
+    }
+    {
+        /// Keeps `len` elements of axis `A` from `start` (negative counts from the end): PyTorch
+        /// `narrow(A, start, len)`. A view; the narrowed dim becomes `Dyn` (use `t!` for static
+        /// bounds).
+        #[doc(alias = "slice_axis", alias = "slice_axis_move")]
+        narrow, try_narrow; narrow_mut, try_narrow_mut;
+        [const A: isize] [A] (start: isize, len: usize) -> <S as SetAxis<A, Dyn>>::Out
+            where [S: SetAxis<A, Dyn>]
+        errors "[`ShapeError::Range`] when the range leaves the dim; [`ShapeError::Axis`] for a \
+            [`DynShape`] tensor without axis `A`."
+        |l, r| l.narrow(normalize_axis(A, r)?, start, len)
+    }
+    {
+        /// The slice at `index` along axis `A`, which is removed (PyTorch `select(A, index)`;
+        /// negative counts from the end): `x.select::<1>(0)` is the column `x[:, 0]`. A view.
+        #[doc(alias = "index_axis", alias = "index_axis_move")]
+        select, try_select; select_mut, try_select_mut;
+        [const A: isize] [A] (index: isize) -> <S as RemoveAxis<A>>::Out where [S: RemoveAxis<A>]
+        errors "[`ShapeError::Index`] when the index is out of bounds; [`ShapeError::Axis`] for a \
+            [`DynShape`] tensor without axis `A`."
+        |l, r| l.select(normalize_axis(A, r)?, index)
+    }
+    {
+        /// Axis `A` reversed, as a view with a negative stride: `[[1, 2], [3, 4]]` flipped along
+        /// `<1>` reads `[[2, 1], [4, 3]]`. Same shape. The axis is checked at compile time for
+        /// tuple shapes; `t!(x[.., ..;-1])` is the same view.
+        ///
+        /// Mirrors PyTorch `flip(A)` with one deliberate difference: PyTorch's `flip` copies, this
+        /// one never does (as NumPy's `flip`), so writes through the source show in the view.
+        #[doc(alias = "invert_axis")]
+        flip, try_flip; flip_mut, try_flip_mut;
+        [const A: isize] [A] () -> S where [S: RemoveAxis<A>]
+        errors "[`ShapeError::Axis`] for a [`DynShape`] tensor whose rank has no axis `A`."
+        |l, r| l.flip(normalize_axis(A, r)?)
+    }
+    {
+        /// Dim `SRC` moved to position `DST`, the others keeping their order (PyTorch
+        /// `torch.movedim(x, SRC, DST)`): `[2, 3, 4]` with `<0, 2>` gives `[3, 4, 2]`. A view;
+        /// the axes are checked at compile time for tuple shapes.
+        #[doc(alias = "moveaxis")]
+        movedim, try_movedim; movedim_mut, try_movedim_mut;
+        [const SRC: isize, const DST: isize] [SRC, DST] () -> <S as MoveAxis<SRC, DST>>::Out
+            where [S: MoveAxis<SRC, DST>]
+        errors "[`ShapeError::Axis`] for a [`DynShape`] tensor whose rank has no such axis."
+        |l, r| l.movedim(normalize_axis(SRC, r)?, normalize_axis(DST, r)?)
+    }
+    {
+        /// The diagonal of dims `D1` and `D2` as a view (PyTorch `diagonal(offset, D1, D2)`):
+        /// both dims are removed and the diagonal becomes a new last dim of length
+        /// `min(n1, n2 - offset)` for `offset >= 0` (`min(n1 + offset, n2)` below it), `Dyn` in
+        /// the type: `[3, 4]` with `<0, 1>` and offset 1 gives `[_]` = `[3]` (elements `(0, 1),
+        /// (1, 2), (2, 3)`). An offset past the edge gives an empty diagonal, as in PyTorch. The
+        /// axes are checked at compile time for tuple shapes (they must differ). Its elements are
+        /// distinct, so the mutable form may be written (to set a matrix's diagonal).
+        #[doc(alias = "diag")]
+        diagonal, try_diagonal; diagonal_mut, try_diagonal_mut;
+        [const D1: isize, const D2: isize] [D1, D2] (offset: isize) -> <S as DiagonalShape<D1, D2>>::Out
+            where [S: DiagonalShape<D1, D2>]
+        errors "[`ShapeError::Axis`] for a [`DynShape`] tensor whose rank has no such axes; \
+            [`ShapeError::Invalid`] when `D1` and `D2` name the same axis."
+        |l, r| l.diagonal(normalize_axis(D1, r)?, normalize_axis(D2, r)?, offset)
+    }
+    {
+        /// A view from runtime index items (PyTorch `x.index({...})` with `TensorIndex`); the
+        /// result shape is dynamic: `x.slice(&[SliceArg::Index(-1), SliceArg::range(1.., 2)])`.
+        #[doc(alias = "slice_move", alias = "getitem")]
+        slice, try_slice; slice_mut, try_slice_mut;
+        [] [] (args: &[SliceArg]) -> DynShape where []
+        errors "As [`apply_args`]."
+        |l, _| apply_args(l, args)
+    }
+    {
+        /// The same elements with the static shape `S2`, without copying (PyTorch `view`). The
+        /// element counts are checked at compile time.
+        view, try_view;
+        [S2: Shape] [S2] () -> S2 where [S: ReshapeTo<S2>]
+        errors "[`ShapeError::View`] when the strides cannot express `S2` (call `contiguous()` \
+            first, or use [`reshape`](Self::reshape))."
+        |l, _| {
+            let to = S2::STATIC.map(|d| d.unwrap_or(1));
+            l.view(&to[..S2::RANK.unwrap_or(0)])
+        }
+    }
+    {
+        /// Broadcasts to the fully static shape `S2` without copying (PyTorch `expand`, NumPy
+        /// `broadcast_to`): size-1 dims repeat with stride 0; new leading dims may be added.
+        /// Checked at compile time. No mutable form: the repeated elements would alias.
+        #[doc(alias = "broadcast")]
+        expand, try_expand;
+        [S2: AllStatic] [S2] () -> S2 where [S: ExpandShape<S2>]
+        errors "[`ShapeError::Expand`] when a runtime dim of `self` is neither 1 nor its target."
+        |l, _| {
+            let to = S2::STATIC.map(|d| d.unwrap_or(1));
+            l.expand(&to[..S2::RANK.unwrap_or(0)])
+        }
+    }
+    {
+        /// Dim `A` split into the dims of the tuple shape `S2` (PyTorch `unflatten(A, sizes)`):
+        /// `[2, 12]` with `<1, Shape![3, 4]>` gives `[2, 3, 4]`. One dim of `S2` may be `Dyn`
+        /// (`_`): its size is inferred, as PyTorch's `-1`. Always a view: splitting a dim never
+        /// needs a copy. The axis and the result rank (at most 6) are checked at compile time for
+        /// tuple shapes; the product of the sizes is checked here.
+        unflatten, try_unflatten;
+        [const A: isize, S2: Shape] [A, S2] () -> <S as Unflatten<A, S2>>::Out where [S: Unflatten<A, S2>]
+        errors "[`ShapeError::Reshape`] naming the requested shape when the sizes of `S2` do not \
+            multiply to dim `A` (or `S2` has more than one `Dyn` dim); for a [`DynShape`] tensor \
+            also [`ShapeError::Axis`], [`ShapeError::RankTooLarge`]."
+        |l, r| {
+            let sizes = S2::STATIC.map(|d| d.map_or(-1, |n| n as isize));
+            l.unflatten(normalize_axis(A, r)?, &sizes[..S2::RANK.unwrap_or(0)])
+        }
     }
 
+    // The runtime-axis forms, for data-driven code: each gives a `DynShape` view.
+    {
+        /// A view with runtime sizes, one of which may be `-1` (inferred): PyTorch `view(sizes)`.
+        view_dyn, try_view_dyn;
+        [] [] (sizes: &[isize]) -> DynShape where []
+        errors "[`ShapeError::Reshape`] when the element counts differ; [`ShapeError::View`] when \
+            the strides cannot express the sizes without a copy."
+        |l, _| l.view(&l.infer_sizes(sizes)?)
+    }
+    {
+        /// `transpose` with runtime axes (PyTorch `transpose(a, b)`, negative axes count from the
+        /// end).
+        transpose_dyn, try_transpose_dyn; transpose_dyn_mut, try_transpose_dyn_mut;
+        [] [] (a: isize, b: isize) -> DynShape where []
+        errors "[`ShapeError::Axis`]."
+        |l, r| l.transpose(normalize_axis(a, r)?, normalize_axis(b, r)?)
+    }
+    {
+        /// `permute` with runtime axes (PyTorch `permute(axes)`).
+        permute_dyn, try_permute_dyn; permute_dyn_mut, try_permute_dyn_mut;
+        [] [] (axes: &[usize]) -> DynShape where []
+        errors "[`ShapeError::Permutation`] when `axes` is not a permutation of the dims."
+        |l, _| l.permute(axes)
+    }
+    {
+        /// `squeeze` with a runtime axis (PyTorch `squeeze(axis)`).
+        squeeze_dyn, try_squeeze_dyn; squeeze_dyn_mut, try_squeeze_dyn_mut;
+        [] [] (axis: isize) -> DynShape where []
+        errors "[`ShapeError::Axis`]; [`ShapeError::Squeeze`] when the dim is not 1."
+        |l, r| l.squeeze(normalize_axis(axis, r)?)
+    }
+    {
+        /// `unsqueeze` with a runtime axis (PyTorch `unsqueeze(axis)`: `0..=rank`, negative counts
+        /// from the end).
+        unsqueeze_dyn, try_unsqueeze_dyn; unsqueeze_dyn_mut, try_unsqueeze_dyn_mut;
+        [] [] (axis: isize) -> DynShape where []
+        errors "[`ShapeError::InsertAxis`]; [`ShapeError::RankTooLarge`] for a rank-6 tensor."
+        |l, r| l.unsqueeze(normalize_insert_axis(axis, r)?)
+    }
+    {
+        /// `narrow` with a runtime axis (PyTorch `narrow(axis, start, len)`).
+        narrow_dyn, try_narrow_dyn; narrow_dyn_mut, try_narrow_dyn_mut;
+        [] [] (axis: isize, start: isize, len: usize) -> DynShape where []
+        errors "[`ShapeError::Axis`]; [`ShapeError::Range`] when the range leaves the dim."
+        |l, r| l.narrow(normalize_axis(axis, r)?, start, len)
+    }
+    {
+        /// `select` with a runtime axis (PyTorch `select(axis, index)`).
+        select_dyn, try_select_dyn; select_dyn_mut, try_select_dyn_mut;
+        [] [] (axis: isize, index: isize) -> DynShape where []
+        errors "[`ShapeError::Axis`]; [`ShapeError::Index`] when the index is out of bounds."
+        |l, r| l.select(normalize_axis(axis, r)?, index)
+    }
+    {
+        /// `expand` to runtime sizes (PyTorch `expand(sizes)`).
+        expand_dyn, try_expand_dyn;
+        [] [] (sizes: &[usize]) -> DynShape where []
+        errors "[`ShapeError::Expand`] when a dim is neither 1 nor its target."
+        |l, _| l.expand(sizes)
+    }
+    {
+        /// `flip` of several runtime axes (PyTorch `flip(dims)`, negative axes count from the
+        /// end): a reversed view, never a copy.
+        flip_dyn, try_flip_dyn; flip_dyn_mut, try_flip_dyn_mut;
+        [] [] (axes: &[isize]) -> DynShape where []
+        errors "[`ShapeError::Axis`]; [`ShapeError::Invalid`] when an axis appears twice."
+        |l, _| l.flip_axes(axes)
+    }
+    {
+        /// `unflatten` with a runtime axis and sizes (PyTorch `unflatten(axis, sizes)`; one size
+        /// may be `-1`, inferred). Always a view.
+        unflatten_dyn, try_unflatten_dyn;
+        [] [] (axis: isize, sizes: &[isize]) -> DynShape where []
+        errors "[`ShapeError::Axis`]; [`ShapeError::Reshape`] when the sizes do not multiply to \
+            the dim; [`ShapeError::Invalid`] for no sizes; [`ShapeError::RankTooLarge`]."
+        |l, r| l.unflatten(normalize_axis(axis, r)?, sizes)
+    }
+    {
+        /// `movedim` with runtime axes (PyTorch `movedim(src, dst)`).
+        movedim_dyn, try_movedim_dyn; movedim_dyn_mut, try_movedim_dyn_mut;
+        [] [] (src: isize, dst: isize) -> DynShape where []
+        errors "[`ShapeError::Axis`]."
+        |l, r| l.movedim(normalize_axis(src, r)?, normalize_axis(dst, r)?)
+    }
+    {
+        /// `diagonal` with runtime axes, in PyTorch's argument order `diagonal(offset, dim1,
+        /// dim2)`.
+        diagonal_dyn, try_diagonal_dyn; diagonal_dyn_mut, try_diagonal_dyn_mut;
+        [] [] (offset: isize, dim1: isize, dim2: isize) -> DynShape where []
+        errors "[`ShapeError::Axis`]; [`ShapeError::Invalid`] when the two axes are the same."
+        |l, r| l.diagonal(normalize_axis(dim1, r)?, normalize_axis(dim2, r)?, offset)
+    }
+}
+
+// The views that may copy (reshape, flatten), PyTorch's second name for expand, and the ones
+// that cut a dim into several views (chunk, split).
+impl<D: Data, S: Shape> TensorBase<D, S> {
     /// The same elements with the static shape `S2` (PyTorch `reshape`): a view when the strides
     /// allow it, a contiguous copy otherwise. Element counts are checked at compile time.
     ///
@@ -87,20 +463,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         })
     }
 
-    /// A view with runtime sizes, one of which may be `-1` (inferred): PyTorch `view(sizes)`.
-    ///
-    /// # Errors
-    /// [`ShapeError::Reshape`] when the element counts differ; [`ShapeError::View`] when the
-    /// strides cannot express the sizes without a copy.
-    pub fn try_view_dyn(&self, sizes: &[isize]) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        let to = self.layout().infer_sizes(sizes)?;
-        Ok(self.derive(self.layout().view(&to)?))
-    }
-    /// [`try_view_dyn`](Self::try_view_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn view_dyn(&self, sizes: &[isize]) -> ViewOf<'_, D, DynShape> {
-        self.try_view_dyn(sizes).or_panic()
-    }
     /// Runtime sizes with one optional `-1` (PyTorch `reshape(sizes)`): a view when possible,
     /// a copy otherwise.
     ///
@@ -117,301 +479,20 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         self.try_reshape_dyn(sizes).or_panic()
     }
 
-    /// Swaps axes `A` and `B` (PyTorch `transpose(A, B)`): `[2, 3, 4]` with `<0, 2>` gives
-    /// `[4, 3, 2]`. Axes are checked at compile time for tuple shapes.
-    ///
-    /// # Panics
-    /// For a [`DynShape`] tensor whose rank has no such axis.
-    #[track_caller]
-    #[doc(alias = "swap_axes", alias = "swapaxes")]
-    pub fn transpose<const A: isize, const B: isize>(&self) -> ViewOf<'_, D, <S as SwapAxes<A, B>>::Out>
-    where
-        S: SwapAxes<A, B>,
-    {
-        self.derive(self.layout().transpose(self.ax(A).or_panic(), self.ax(B).or_panic()).or_panic())
-    }
-
-    /// The transpose of a matrix (PyTorch `t()`): `[m, n] -> [n, m]`; rank 0 and 1 unchanged.
-    ///
-    /// # Panics
-    /// For a [`DynShape`] tensor with more than 2 dims.
-    #[track_caller]
-    #[doc(alias = "reversed_axes", alias = "transpose", alias = "mT")]
-    pub fn t(&self) -> ViewOf<'_, D, <S as TransposeShape>::Out>
-    where
-        S: TransposeShape,
-    {
-        if self.rank() > 2 {
-            crate::error::fail(ShapeError::Invalid(alloc::format!(
-                "t() expects a tensor with at most 2 dims, got {:?}",
-                self.sizes()
-            )));
-        }
-        let l = if self.rank() == 2 { self.layout().transpose(0, 1).or_panic() } else { *self.layout() };
-        self.derive(l)
-    }
-
-    /// Reorders the axes (PyTorch `permute`): `x.permute::<Axes![2, 0, 1]>()` takes `[a, b, c]`
-    /// to `[c, a, b]`. The permutation is checked at compile time.
-    #[doc(alias = "permuted_axes")]
-    pub fn permute<P: PermuteShape<S>>(&self) -> ViewOf<'_, D, P::Out> {
-        let r = self.rank();
-        self.derive(self.layout().permute(&P::AXES[..r]).or_panic())
-    }
-
-    /// Removes axis `A`, which must have size 1 (PyTorch `squeeze(A)`). Squeezing a static dim
-    /// whose size is not 1 is a compile error.
-    ///
-    /// # Errors
-    /// [`ShapeError::Squeeze`] when a runtime dim is not 1.
-    pub fn try_squeeze<const A: isize>(&self) -> Result<ViewOf<'_, D, <S as RemoveAxis<A>>::Out>, ShapeError>
-    where
-        S: RemoveAxis<A>,
-        <S as RemoveAxis<A>>::Removed: Squeezable<S, A>,
-    {
-        Ok(self.derive(self.layout().squeeze(self.ax(A)?)?))
-    }
-    /// [`try_squeeze`](Self::try_squeeze), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "remove_axis")]
-    pub fn squeeze<const A: isize>(&self) -> ViewOf<'_, D, <S as RemoveAxis<A>>::Out>
-    where
-        S: RemoveAxis<A>,
-        <S as RemoveAxis<A>>::Removed: Squeezable<S, A>,
-    {
-        self.try_squeeze::<A>().or_panic()
-    }
-
-    /// Inserts a size-1 axis at `A` (PyTorch `unsqueeze(A)`): `[2, 3]` with `<1>` gives
-    /// `[2, 1, 3]`.
-    #[track_caller]
-    #[doc(alias = "insert_axis", alias = "expand_dims")]
-    pub fn unsqueeze<const A: isize>(&self) -> ViewOf<'_, D, <S as InsertAxis<A>>::Out>
-    where
-        S: InsertAxis<A>,
-    {
-        self.derive(self.layout().unsqueeze(normalize_insert_axis(A, self.rank()).or_panic()).or_panic())
-    }
-
-    /// Keeps `len` elements of axis `A` from `start` (negative counts from the end): PyTorch
-    /// `narrow(A, start, len)`. The narrowed dim becomes `Dyn`; use `t!` for static bounds.
-    ///
-    /// # Errors
-    /// [`ShapeError::Range`] when the range leaves the dim.
-    pub fn try_narrow<const A: isize>(
-        &self,
-        start: isize,
-        len: usize,
-    ) -> Result<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>, ShapeError>
-    where
-        S: SetAxis<A, Dyn>,
-    {
-        Ok(self.derive(self.layout().narrow(self.ax(A)?, start, len)?))
-    }
-    /// [`try_narrow`](Self::try_narrow), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "slice_axis", alias = "slice_axis_move")]
-    pub fn narrow<const A: isize>(&self, start: isize, len: usize) -> ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>
-    where
-        S: SetAxis<A, Dyn>,
-    {
-        self.try_narrow::<A>(start, len).or_panic()
-    }
-
-    /// The slice at `index` along axis `A`, which is removed (PyTorch `select(A, index)`;
-    /// negative counts from the end).
-    ///
-    /// # Errors
-    /// [`ShapeError::Index`] when the index is out of bounds.
-    pub fn try_select<const A: isize>(
-        &self,
-        index: isize,
-    ) -> Result<ViewOf<'_, D, <S as RemoveAxis<A>>::Out>, ShapeError>
-    where
-        S: RemoveAxis<A>,
-    {
-        Ok(self.derive(self.layout().select(self.ax(A)?, index)?))
-    }
-    /// [`try_select`](Self::try_select), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "index_axis", alias = "index_axis_move")]
-    pub fn select<const A: isize>(&self, index: isize) -> ViewOf<'_, D, <S as RemoveAxis<A>>::Out>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_select::<A>(index).or_panic()
-    }
-
-    /// Broadcasts to the fully static shape `S2` without copying (PyTorch `expand`): size-1 dims
-    /// repeat with stride 0; new leading dims may be added. Checked at compile time.
-    ///
-    /// # Errors
-    /// [`ShapeError::Expand`] when a runtime dim of `self` is neither 1 nor its target.
-    pub fn try_expand<S2: AllStatic>(&self) -> Result<ViewOf<'_, D, S2>, ShapeError>
-    where
-        S: ExpandShape<S2>,
-    {
-        let to = S2::STATIC.map(|d| d.unwrap_or(1));
-        Ok(self.derive(self.layout().expand(&to[..S2::RANK.unwrap_or(0)])?))
-    }
-    /// [`try_expand`](Self::try_expand), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "broadcast")]
-    pub fn expand<S2: AllStatic>(&self) -> ViewOf<'_, D, S2>
-    where
-        S: ExpandShape<S2>,
-    {
-        self.try_expand().or_panic()
-    }
-
-    /// Runtime-axis forms, for data-driven code: each returns a [`DynShape`] view.
-    ///
-    /// `transpose_dyn(a, b)`: PyTorch `transpose(a, b)` (negative axes count from the end).
-    ///
-    /// # Errors
-    /// [`ShapeError::Axis`].
-    pub fn transpose_dyn(&self, a: isize, b: isize) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        let r = self.rank();
-        Ok(self.derive(self.layout().transpose(normalize_axis(a, r)?, normalize_axis(b, r)?)?))
-    }
-    /// PyTorch `permute(axes)` with runtime axes.
-    ///
-    /// # Errors
-    /// [`ShapeError::Permutation`].
-    pub fn permute_dyn(&self, axes: &[usize]) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        Ok(self.derive(self.layout().permute(axes)?))
-    }
-    /// PyTorch `squeeze(axis)` with a runtime axis.
-    ///
-    /// # Errors
-    /// [`ShapeError::Axis`], [`ShapeError::Squeeze`].
-    pub fn squeeze_dyn(&self, axis: isize) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        Ok(self.derive(self.layout().squeeze(normalize_axis(axis, self.rank())?)?))
-    }
-    /// PyTorch `unsqueeze(axis)` with a runtime axis (`0..=rank`, negative counts from the end).
-    ///
-    /// # Errors
-    /// [`ShapeError::Axis`], [`ShapeError::RankTooLarge`].
-    pub fn unsqueeze_dyn(&self, axis: isize) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        Ok(self.derive(self.layout().unsqueeze(normalize_insert_axis(axis, self.rank())?)?))
-    }
-    /// PyTorch `narrow(axis, start, len)` with a runtime axis.
-    ///
-    /// # Errors
-    /// [`ShapeError::Axis`], [`ShapeError::Range`].
-    pub fn narrow_dyn(&self, axis: isize, start: isize, len: usize) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        Ok(self.derive(self.layout().narrow(normalize_axis(axis, self.rank())?, start, len)?))
-    }
-    /// PyTorch `select(axis, index)` with a runtime axis.
-    ///
-    /// # Errors
-    /// [`ShapeError::Axis`], [`ShapeError::Index`].
-    pub fn select_dyn(&self, axis: isize, index: isize) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        Ok(self.derive(self.layout().select(normalize_axis(axis, self.rank())?, index)?))
-    }
-    /// PyTorch `expand(sizes)` with runtime sizes.
-    ///
-    /// # Errors
-    /// [`ShapeError::Expand`].
-    pub fn expand_dyn(&self, sizes: &[usize]) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        Ok(self.derive(self.layout().expand(sizes)?))
-    }
-
-    /// Runtime-axis form of [`flip`](Self::flip) for several axes (PyTorch `flip(dims)`, negative
-    /// axes count from the end): a reversed view, never a copy.
-    ///
-    /// # Errors
-    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when an axis appears twice.
-    pub fn flip_dyn(&self, axes: &[isize]) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        Ok(self.derive(self.layout().flip_axes(axes)?))
-    }
-    /// Runtime-axis form of [`flatten_range`](Self::flatten_range) (PyTorch
-    /// `flatten(start_dim, end_dim)`, `end` inclusive, negative axes count from the end; a scalar
-    /// flattens to `[1]`): a view when the strides allow it, a copy otherwise.
-    ///
-    /// # Errors
-    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `start` comes after `end`.
-    pub fn flatten_dyn(&self, start: isize, end: isize) -> Result<TensorCow<'_, D::Elem, DynShape>, ShapeError> {
-        let r = self.rank().max(1);
-        let (sizes, k) = self.layout().flatten_sizes(normalize_axis(start, r)?, normalize_axis(end, r)?)?;
-        self.reshape_to(&sizes[..k])
-    }
-    /// Runtime-axis form of [`unflatten`](Self::unflatten) (PyTorch `unflatten(axis, sizes)`; one
-    /// size may be `-1`, inferred). Always a view.
-    ///
-    /// # Errors
-    /// [`ShapeError::Axis`]; [`ShapeError::Reshape`] when the sizes do not multiply to the dim;
-    /// [`ShapeError::Invalid`] for no sizes; [`ShapeError::RankTooLarge`].
-    pub fn unflatten_dyn(&self, axis: isize, sizes: &[isize]) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        Ok(self.derive(self.layout().unflatten(normalize_axis(axis, self.rank())?, sizes)?))
-    }
-    /// Runtime-axis form of [`movedim`](Self::movedim) (PyTorch `movedim(src, dst)`).
-    ///
-    /// # Errors
-    /// [`ShapeError::Axis`].
-    pub fn movedim_dyn(&self, src: isize, dst: isize) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        let r = self.rank();
-        Ok(self.derive(self.layout().movedim(normalize_axis(src, r)?, normalize_axis(dst, r)?)?))
-    }
-    /// Runtime-axis form of [`diagonal`](Self::diagonal), in PyTorch's argument order
-    /// `diagonal(offset, dim1, dim2)`.
-    ///
-    /// # Errors
-    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when the two axes are the same.
-    pub fn diagonal_dyn(&self, offset: isize, dim1: isize, dim2: isize) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        let r = self.rank();
-        Ok(self.derive(self.layout().diagonal(normalize_axis(dim1, r)?, normalize_axis(dim2, r)?, offset)?))
-    }
-    /// Runtime-axis form of [`chunk`](Self::chunk) (PyTorch `chunk(chunks, axis)`).
-    ///
-    /// # Errors
-    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `chunks` is 0.
-    pub fn chunk_dyn(&self, chunks: usize, axis: isize) -> Result<Vec<ViewOf<'_, D, DynShape>>, ShapeError> {
-        let ls = self.layout().chunk(normalize_axis(axis, self.rank())?, chunks)?;
-        let mut out = kernels::try_with_capacity_uncached(ls.len())?;
-        out.extend(ls.into_iter().map(|l| self.derive(l)));
-        Ok(out)
-    }
-    /// Runtime-axis form of [`split`](Self::split) (PyTorch `split(size, axis)`).
-    ///
-    /// # Errors
-    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `size` is 0 and the dim is not empty.
-    pub fn split_dyn(&self, size: usize, axis: isize) -> Result<Vec<ViewOf<'_, D, DynShape>>, ShapeError> {
-        let ls = self.layout().split(normalize_axis(axis, self.rank())?, size)?;
-        let mut out = kernels::try_with_capacity_uncached(ls.len())?;
-        out.extend(ls.into_iter().map(|l| self.derive(l)));
-        Ok(out)
-    }
-
-    /// Axis `A` reversed, as a view with a negative stride: `[[1, 2], [3, 4]]` flipped along
-    /// `<1>` reads `[[2, 1], [4, 3]]`. Same shape. The axis is checked at compile time for tuple
-    /// shapes; `t!(x[.., ..;-1])` is the same view.
-    ///
-    /// Mirrors PyTorch `flip(A)` with one deliberate difference: PyTorch's `flip` copies, this
-    /// one never does (as NumPy's `flip`), so writes through the source show in the view.
-    ///
-    /// # Panics
-    /// For a [`DynShape`] tensor whose rank has no axis `A` (see [`flip_dyn`](Self::flip_dyn)).
-    #[track_caller]
-    #[doc(alias = "invert_axis")]
-    pub fn flip<const A: isize>(&self) -> ViewOf<'_, D, S>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.derive(self.layout().flip(self.ax(A).or_panic()).or_panic())
-    }
-
     /// Every dim merged into one (PyTorch `flatten()`): `[2, 3, 4] -> [_]` (24 elements at run
     /// time; a rank-1 shape keeps its dim, a scalar becomes `[1]`). A view when the strides allow
     /// it (always for contiguous tensors), a contiguous copy otherwise, as
     /// [`reshape`](Self::reshape).
+    ///
+    /// # Panics
+    /// When a copy is needed and cannot be allocated.
+    #[track_caller]
     #[doc(alias = "ravel")]
     pub fn flatten(&self) -> TensorCow<'_, D::Elem, <S as FlattenShape>::Out>
     where
         S: FlattenShape,
     {
-        let (sizes, k) = self.layout().flatten_sizes(0, self.rank().max(1) - 1).or_panic();
-        self.reshape_to(&sizes[..k]).or_panic()
+        self.flatten_between(0, -1).or_panic()
     }
 
     /// Dims `START..=END` merged into one `Dyn` dim (PyTorch `flatten(START, END)`, `END`
@@ -419,8 +500,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// it, a contiguous copy otherwise. The axes are checked at compile time for tuple shapes.
     ///
     /// # Panics
-    /// For a [`DynShape`] tensor whose axes are out of range or out of order (see
-    /// [`flatten_dyn`](Self::flatten_dyn)).
+    /// With the message of the error of [`try_flatten_range`](Self::try_flatten_range).
     #[track_caller]
     pub fn flatten_range<const START: isize, const END: isize>(
         &self,
@@ -428,78 +508,47 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: FlattenRange<START, END>,
     {
-        let r = self.rank().max(1);
-        let (sizes, k) = self
-            .layout()
-            .flatten_sizes(normalize_axis(START, r).or_panic(), normalize_axis(END, r).or_panic())
-            .or_panic();
-        self.reshape_to(&sizes[..k]).or_panic()
+        self.try_flatten_range::<START, END>().or_panic()
     }
-
-    /// Dim `A` split into the dims of the tuple shape `S2` (PyTorch `unflatten(A, sizes)`):
-    /// `[2, 12]` with `<1, Shape![3, 4]>` gives `[2, 3, 4]`. One dim of `S2` may be `Dyn` (`_`):
-    /// its size is inferred, as PyTorch's `-1`. Always a view: splitting a dim never needs a copy.
-    /// The axis and the result rank (at most 6) are checked at compile time for tuple shapes;
-    /// the product of the sizes is checked here.
+    /// [`flatten_range`](Self::flatten_range), returning an error instead of panicking.
     ///
     /// # Errors
-    /// [`ShapeError::Reshape`] naming the requested shape when the sizes of `S2` do not multiply
-    /// to dim `A` (or `S2` has more than one `Dyn` dim); for a [`DynShape`] tensor also
-    /// [`ShapeError::Axis`], [`ShapeError::RankTooLarge`].
-    pub fn try_unflatten<const A: isize, S2: Shape>(
+    /// For a [`DynShape`] tensor, [`ShapeError::Axis`] when an axis is out of range and
+    /// [`ShapeError::Invalid`] when `START` comes after `END`; [`ShapeError::Alloc`] when a copy
+    /// is needed and cannot be allocated.
+    pub fn try_flatten_range<const START: isize, const END: isize>(
         &self,
-    ) -> Result<ViewOf<'_, D, <S as Unflatten<A, S2>>::Out>, ShapeError>
+    ) -> Result<TensorCow<'_, D::Elem, <S as FlattenRange<START, END>>::Out>, ShapeError>
     where
-        S: Unflatten<A, S2>,
+        S: FlattenRange<START, END>,
     {
-        let sizes = S2::STATIC.map(|d| d.map_or(-1, |n| n as isize));
-        Ok(self.derive(self.layout().unflatten(self.ax(A)?, &sizes[..S2::RANK.unwrap_or(0)])?))
-    }
-    /// [`try_unflatten`](Self::try_unflatten), panicking with the error's message.
-    #[track_caller]
-    pub fn unflatten<const A: isize, S2: Shape>(&self) -> ViewOf<'_, D, <S as Unflatten<A, S2>>::Out>
-    where
-        S: Unflatten<A, S2>,
-    {
-        self.try_unflatten::<A, S2>().or_panic()
+        self.flatten_between(START, END)
     }
 
-    /// Dim `SRC` moved to position `DST`, the others keeping their order (PyTorch
-    /// `torch.movedim(x, SRC, DST)`): `[2, 3, 4]` with `<0, 2>` gives `[3, 4, 2]`. A view; the
-    /// axes are checked at compile time for tuple shapes.
+    /// `flatten_range` with runtime axes (PyTorch `flatten(start_dim, end_dim)`, `end`
+    /// inclusive, negative axes count from the end; a scalar flattens to `[1]`): a view when the
+    /// strides allow it, a copy otherwise.
     ///
     /// # Panics
-    /// For a [`DynShape`] tensor whose rank has no such axis (see
-    /// [`movedim_dyn`](Self::movedim_dyn)).
-    #[doc(alias = "moveaxis")]
+    /// With the message of the error of [`try_flatten_dyn`](Self::try_flatten_dyn).
     #[track_caller]
-    pub fn movedim<const SRC: isize, const DST: isize>(&self) -> ViewOf<'_, D, <S as MoveAxis<SRC, DST>>::Out>
-    where
-        S: MoveAxis<SRC, DST>,
-    {
-        self.derive(self.layout().movedim(self.ax(SRC).or_panic(), self.ax(DST).or_panic()).or_panic())
+    pub fn flatten_dyn(&self, start: isize, end: isize) -> TensorCow<'_, D::Elem, DynShape> {
+        self.try_flatten_dyn(start, end).or_panic()
+    }
+    /// [`flatten_dyn`](Self::flatten_dyn), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `start` comes after `end`;
+    /// [`ShapeError::Alloc`] when a copy is needed and cannot be allocated.
+    pub fn try_flatten_dyn(&self, start: isize, end: isize) -> Result<TensorCow<'_, D::Elem, DynShape>, ShapeError> {
+        self.flatten_between(start, end)
     }
 
-    /// The diagonal of dims `D1` and `D2` as a view (PyTorch `diagonal(offset, D1, D2)`): both
-    /// dims are removed and the diagonal becomes a new last dim of length
-    /// `min(n1, n2 - offset)` for `offset >= 0` (`min(n1 + offset, n2)` below it), `Dyn` in the
-    /// type: `[3, 4]` with `<0, 1>` and offset 1 gives `[_]` = `[3]` (elements `(0, 1), (1, 2),
-    /// (2, 3)`). An offset past the edge gives an empty diagonal, as in PyTorch. The axes are
-    /// checked at compile time for tuple shapes (they must differ).
-    ///
-    /// # Panics
-    /// For a [`DynShape`] tensor whose rank has no such axes, or when `D1 == D2` (see
-    /// [`diagonal_dyn`](Self::diagonal_dyn)).
-    #[track_caller]
-    #[doc(alias = "diag")]
-    pub fn diagonal<const D1: isize, const D2: isize>(
-        &self,
-        offset: isize,
-    ) -> ViewOf<'_, D, <S as DiagonalShape<D1, D2>>::Out>
-    where
-        S: DiagonalShape<D1, D2>,
-    {
-        self.derive(self.layout().diagonal(self.ax(D1).or_panic(), self.ax(D2).or_panic(), offset).or_panic())
+    /// Dims `start..=end` merged into one (a scalar counts as rank 1).
+    fn flatten_between<S2: Shape>(&self, start: isize, end: isize) -> Result<TensorCow<'_, D::Elem, S2>, ShapeError> {
+        let r = self.rank().max(1);
+        let (sizes, k) = self.layout().flatten_sizes(normalize_axis(start, r)?, normalize_axis(end, r)?)?;
+        self.reshape_to(&sizes[..k])
     }
 
     /// PyTorch's other name for [`try_expand`](Self::try_expand) (`broadcast_to(shape)`): the same
@@ -526,6 +575,15 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         self.expand()
     }
 
+    /// The views of dim `axis` cut by `chunk` or `split`.
+    fn pieces<S2: Shape>(&self, axis: isize, by: usize, chunk: bool) -> Result<Vec<ViewOf<'_, D, S2>>, ShapeError> {
+        let a = self.ax(axis)?;
+        let ls = if chunk { self.layout().chunk(a, by)? } else { self.layout().split(a, by)? };
+        let mut out = kernels::try_with_capacity_uncached(ls.len())?;
+        out.extend(ls.into_iter().map(|l| self.derive(l)));
+        Ok(out)
+    }
+
     /// Dim `A` cut into at most `chunks` views of `ceil(n / chunks)` elements, the last one
     /// shorter (PyTorch `chunk(chunks, A)`: a `[5, 2]` tensor in 3 chunks along `<0>` gives sizes
     /// 2, 2, 1; 6 elements in 4 chunks give 3 pieces of 2, as PyTorch; an empty dim gives `chunks`
@@ -542,10 +600,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: SetAxis<A, Dyn>,
     {
-        let ls = self.layout().chunk(self.ax(A)?, chunks)?;
-        let mut out = kernels::try_with_capacity_uncached(ls.len())?;
-        out.extend(ls.into_iter().map(|l| self.derive(l)));
-        Ok(out)
+        self.pieces(A, chunks, true)
     }
     /// [`try_chunk`](Self::try_chunk), panicking with the error's message.
     #[track_caller]
@@ -572,10 +627,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: SetAxis<A, Dyn>,
     {
-        let ls = self.layout().split(self.ax(A)?, size)?;
-        let mut out = kernels::try_with_capacity_uncached(ls.len())?;
-        out.extend(ls.into_iter().map(|l| self.derive(l)));
-        Ok(out)
+        self.pieces(A, size, false)
     }
     /// [`try_split`](Self::try_split), panicking with the error's message.
     #[track_caller]
@@ -585,22 +637,35 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     {
         self.try_split::<A>(size).or_panic()
     }
-}
 
-// Slicing by runtime `SliceArg`s (the lower half of `index` applies them to the layout).
-impl<D: Data, S: crate::Shape> TensorBase<D, S> {
-    /// A view from runtime index items (PyTorch `x.index({...})` with `TensorIndex`); the result
-    /// shape is dynamic. `x.try_slice(&[SliceArg::Index(-1), SliceArg::range(1.., 2)])`.
+    /// `chunk` with a runtime axis (PyTorch `chunk(chunks, axis)`).
+    ///
+    /// # Panics
+    /// With the message of the error of [`try_chunk_dyn`](Self::try_chunk_dyn).
+    #[track_caller]
+    pub fn chunk_dyn(&self, chunks: usize, axis: isize) -> Vec<ViewOf<'_, D, DynShape>> {
+        self.try_chunk_dyn(chunks, axis).or_panic()
+    }
+    /// [`chunk_dyn`](Self::chunk_dyn), returning an error instead of panicking.
     ///
     /// # Errors
-    /// As [`apply_args`].
-    pub fn try_slice(&self, args: &[SliceArg]) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
-        Ok(TensorBase::from_parts(self.data.view_data(), apply_args(self.layout(), args)?))
+    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `chunks` is 0.
+    pub fn try_chunk_dyn(&self, chunks: usize, axis: isize) -> Result<Vec<ViewOf<'_, D, DynShape>>, ShapeError> {
+        self.pieces(axis, chunks, true)
     }
-    /// [`try_slice`](Self::try_slice), panicking with the error's message.
+    /// `split` with a runtime axis (PyTorch `split(size, axis)`).
+    ///
+    /// # Panics
+    /// With the message of the error of [`try_split_dyn`](Self::try_split_dyn).
     #[track_caller]
-    #[doc(alias = "slice_move", alias = "getitem")]
-    pub fn slice(&self, args: &[SliceArg]) -> ViewOf<'_, D, DynShape> {
-        self.try_slice(args).or_panic()
+    pub fn split_dyn(&self, size: usize, axis: isize) -> Vec<ViewOf<'_, D, DynShape>> {
+        self.try_split_dyn(size, axis).or_panic()
+    }
+    /// [`split_dyn`](Self::split_dyn), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `size` is 0 and the dim is not empty.
+    pub fn try_split_dyn(&self, size: usize, axis: isize) -> Result<Vec<ViewOf<'_, D, DynShape>>, ShapeError> {
+        self.pieces(axis, size, false)
     }
 }
