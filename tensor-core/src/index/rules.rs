@@ -21,6 +21,15 @@ pub struct Checked;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Loose;
 
+/// The pairs `(dim, rule set)` on which a literal index or bound is left to the run-time check:
+/// a `Dyn` dim under either rule set (its size is known only at run time) and a static dim under
+/// [`Loose`]. Each literal op has one impl of [`IndexOp`] for these and one checked impl for
+/// `Const<N>` under [`Checked`]. (A trait of the pair rather than of the dim with the rule set
+/// as a parameter, so that no other crate could implement it for [`One`], whose impls are apart.)
+pub trait Unchecked {}
+impl<M> Unchecked for (Dyn, M) {}
+impl<const N: usize> Unchecked for (Const<N>, Loose) {}
+
 /// Applies one op to the front of the remaining dims list `L` under the rule set `M`.
 #[diagnostic::on_unimplemented(
     message = "too many indices for shape `{Sh}`",
@@ -51,12 +60,10 @@ where
     type Rest = R;
     type Checks = Cons<Chk<KIndex, Check<typenum::Le<TnC<I>, TnC<N>>>, I, N, Sh>, Nil>;
 }
-impl<const I: usize, const N: usize, R, Sh> IndexOp<Cons<Const<N>, R>, Sh, Loose> for At<I> {
-    type Out = Nil;
-    type Rest = R;
-    type Checks = Nil;
-}
-impl<const I: usize, R, Sh, M> IndexOp<Cons<Dyn, R>, Sh, M> for At<I> {
+impl<const I: usize, D: Dim, R, Sh, M> IndexOp<Cons<D, R>, Sh, M> for At<I>
+where
+    (D, M): Unchecked,
+{
     type Out = Nil;
     type Rest = R;
     type Checks = Nil;
@@ -72,12 +79,10 @@ where
     type Rest = R;
     type Checks = Cons<Chk<KNegIndex, Check<typenum::LeEq<TnC<K>, TnC<N>>>, K, N, Sh>, Nil>;
 }
-impl<const K: usize, const N: usize, R, Sh> IndexOp<Cons<Const<N>, R>, Sh, Loose> for AtNeg<K> {
-    type Out = Nil;
-    type Rest = R;
-    type Checks = Nil;
-}
-impl<const K: usize, R, Sh, M> IndexOp<Cons<Dyn, R>, Sh, M> for AtNeg<K> {
+impl<const K: usize, D: Dim, R, Sh, M> IndexOp<Cons<D, R>, Sh, M> for AtNeg<K>
+where
+    (D, M): Unchecked,
+{
     type Out = Nil;
     type Rest = R;
     type Checks = Nil;
@@ -116,29 +121,13 @@ impl<
         const LEN: usize,
         const REV: bool,
         const ONE: bool,
-        const N: usize,
-        R,
-        Sh,
-    > IndexOp<Cons<Const<N>, R>, Sh, Loose> for Range<S, E, STEP, LEN, REV, ONE>
-where
-    LenDim<LEN, ONE>: PickDim,
-{
-    type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
-    type Rest = R;
-    type Checks = Nil;
-}
-impl<
-        const S: usize,
-        const E: usize,
-        const STEP: usize,
-        const LEN: usize,
-        const REV: bool,
-        const ONE: bool,
+        D: Dim,
         R,
         Sh,
         M,
-    > IndexOp<Cons<Dyn, R>, Sh, M> for Range<S, E, STEP, LEN, REV, ONE>
+    > IndexOp<Cons<D, R>, Sh, M> for Range<S, E, STEP, LEN, REV, ONE>
 where
+    (D, M): Unchecked,
     LenDim<LEN, ONE>: PickDim,
 {
     type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
@@ -161,15 +150,10 @@ where
     type Rest = R;
     type Checks = Cons<Chk<KStart, StartV<S, N>, S, N, Sh>, Nil>;
 }
-impl<const S: usize, const STEP: usize, const REV: bool, const N: usize, R, Sh> IndexOp<Cons<Const<N>, R>, Sh, Loose>
+impl<const S: usize, const STEP: usize, const REV: bool, D: Dim, R, Sh, M> IndexOp<Cons<D, R>, Sh, M>
     for RangeFrom<S, STEP, REV>
-{
-    type Out = Cons<Dyn, Nil>;
-    type Rest = R;
-    type Checks = Nil;
-}
-impl<const S: usize, const STEP: usize, const REV: bool, R, Sh, M> IndexOp<Cons<Dyn, R>, Sh, M>
-    for RangeFrom<S, STEP, REV>
+where
+    (D, M): Unchecked,
 {
     type Out = Cons<Dyn, Nil>;
     type Rest = R;
@@ -204,29 +188,13 @@ impl<
         const LEN: usize,
         const REV: bool,
         const ONE: bool,
-        const N: usize,
-        R,
-        Sh,
-    > IndexOp<Cons<Const<N>, R>, Sh, Loose> for RangeNeg<KS, KE, STEP, LEN, REV, ONE>
-where
-    LenDim<LEN, ONE>: PickDim,
-{
-    type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
-    type Rest = R;
-    type Checks = Nil;
-}
-impl<
-        const KS: usize,
-        const KE: usize,
-        const STEP: usize,
-        const LEN: usize,
-        const REV: bool,
-        const ONE: bool,
+        D: Dim,
         R,
         Sh,
         M,
-    > IndexOp<Cons<Dyn, R>, Sh, M> for RangeNeg<KS, KE, STEP, LEN, REV, ONE>
+    > IndexOp<Cons<D, R>, Sh, M> for RangeNeg<KS, KE, STEP, LEN, REV, ONE>
 where
+    (D, M): Unchecked,
     LenDim<LEN, ONE>: PickDim,
 {
     type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
