@@ -92,47 +92,59 @@ impl<D: Dim, R, Sh, M> IndexOp<Cons<D, R>, Sh, M> for AtDyn {
     type Rest = R;
     type Checks = Nil;
 }
-impl<
-        const S: usize,
-        const E: usize,
-        const STEP: usize,
-        const LEN: usize,
-        const REV: bool,
-        const ONE: bool,
-        const N: usize,
-        R,
-        Sh,
-    > IndexOp<Cons<Const<N>, R>, Sh, Checked> for Range<S, E, STEP, LEN, REV, ONE>
-where
-    LenDim<LEN, ONE>: PickDim,
-    Const<E>: StaticDim,
-    Const<N>: StaticDim,
-    TnC<E>: IsLessOrEqual<TnC<N>>,
-    typenum::LeEq<TnC<E>, TnC<N>>: Verdict,
-{
-    type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
-    type Rest = R;
-    type Checks = Cons<Chk<KEnd, Check<typenum::LeEq<TnC<E>, TnC<N>>>, E, N, Sh>, Nil>;
+/// The ranges whose length the macro computed (`a..b` and `-k..-j`, any step): the output dim is
+/// that length (`Const`, or `One` for a length the macro marked as one), and under [`Checked`] on
+/// a static dim the one literal that can leave the dim is checked: the end of `a..b`, the start
+/// `-k` of `-k..`.
+macro_rules! length_range_rules {
+    ($($Op:ident<$A:ident, $B:ident> checks $Lit:ident as $Kind:ident;)*) => {$(
+        impl<
+                const $A: usize,
+                const $B: usize,
+                const STEP: usize,
+                const LEN: usize,
+                const REV: bool,
+                const ONE: bool,
+                const N: usize,
+                R,
+                Sh,
+            > IndexOp<Cons<Const<N>, R>, Sh, Checked> for $Op<$A, $B, STEP, LEN, REV, ONE>
+        where
+            LenDim<LEN, ONE>: PickDim,
+            Const<$Lit>: StaticDim,
+            Const<N>: StaticDim,
+            TnC<$Lit>: IsLessOrEqual<TnC<N>>,
+            typenum::LeEq<TnC<$Lit>, TnC<N>>: Verdict,
+        {
+            type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
+            type Rest = R;
+            type Checks = Cons<Chk<$Kind, Check<typenum::LeEq<TnC<$Lit>, TnC<N>>>, $Lit, N, Sh>, Nil>;
+        }
+        impl<
+                const $A: usize,
+                const $B: usize,
+                const STEP: usize,
+                const LEN: usize,
+                const REV: bool,
+                const ONE: bool,
+                D: Dim,
+                R,
+                Sh,
+                M,
+            > IndexOp<Cons<D, R>, Sh, M> for $Op<$A, $B, STEP, LEN, REV, ONE>
+        where
+            (D, M): Unchecked,
+            LenDim<LEN, ONE>: PickDim,
+        {
+            type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
+            type Rest = R;
+            type Checks = Nil;
+        }
+    )*};
 }
-impl<
-        const S: usize,
-        const E: usize,
-        const STEP: usize,
-        const LEN: usize,
-        const REV: bool,
-        const ONE: bool,
-        D: Dim,
-        R,
-        Sh,
-        M,
-    > IndexOp<Cons<D, R>, Sh, M> for Range<S, E, STEP, LEN, REV, ONE>
-where
-    (D, M): Unchecked,
-    LenDim<LEN, ONE>: PickDim,
-{
-    type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
-    type Rest = R;
-    type Checks = Nil;
+length_range_rules! {
+    Range<S, E> checks E as KEnd;
+    RangeNeg<KS, KE> checks KS as KNegStart;
 }
 /// The verdict of `S <= N`.
 type StartV<const S: usize, const N: usize> = Check<typenum::LeEq<TnC<S>, TnC<N>>>;
@@ -156,48 +168,6 @@ where
     (D, M): Unchecked,
 {
     type Out = Cons<Dyn, Nil>;
-    type Rest = R;
-    type Checks = Nil;
-}
-impl<
-        const KS: usize,
-        const KE: usize,
-        const STEP: usize,
-        const LEN: usize,
-        const REV: bool,
-        const ONE: bool,
-        const N: usize,
-        R,
-        Sh,
-    > IndexOp<Cons<Const<N>, R>, Sh, Checked> for RangeNeg<KS, KE, STEP, LEN, REV, ONE>
-where
-    LenDim<LEN, ONE>: PickDim,
-    Const<KS>: StaticDim,
-    Const<N>: StaticDim,
-    TnC<KS>: IsLessOrEqual<TnC<N>>,
-    typenum::LeEq<TnC<KS>, TnC<N>>: Verdict,
-{
-    type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
-    type Rest = R;
-    type Checks = Cons<Chk<KNegStart, Check<typenum::LeEq<TnC<KS>, TnC<N>>>, KS, N, Sh>, Nil>;
-}
-impl<
-        const KS: usize,
-        const KE: usize,
-        const STEP: usize,
-        const LEN: usize,
-        const REV: bool,
-        const ONE: bool,
-        D: Dim,
-        R,
-        Sh,
-        M,
-    > IndexOp<Cons<D, R>, Sh, M> for RangeNeg<KS, KE, STEP, LEN, REV, ONE>
-where
-    (D, M): Unchecked,
-    LenDim<LEN, ONE>: PickDim,
-{
-    type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
     type Rest = R;
     type Checks = Nil;
 }
