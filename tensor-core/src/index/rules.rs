@@ -26,9 +26,9 @@ pub struct Loose;
 /// [`Loose`]. Each literal op has one impl of [`IndexOp`] for these and one checked impl for
 /// `Const<N>` under [`Checked`]. (A trait of the pair rather than of the dim with the rule set
 /// as a parameter, so that no other crate could implement it for [`One`], whose impls are apart.)
-pub trait Unchecked {}
-impl<M> Unchecked for (Dyn, M) {}
-impl<const N: usize> Unchecked for (Const<N>, Loose) {}
+pub trait CheckedAtRunTime {}
+impl<M> CheckedAtRunTime for (Dyn, M) {}
+impl<const N: usize> CheckedAtRunTime for (Const<N>, Loose) {}
 
 /// Applies one op to the front of the remaining dims list `L` under the rule set `M`.
 #[diagnostic::on_unimplemented(
@@ -49,43 +49,34 @@ impl<D: Dim, R, Sh, M> IndexOp<Cons<D, R>, Sh, M> for Full {
     type Rest = R;
     type Checks = Nil;
 }
-impl<const I: usize, const N: usize, R, Sh> IndexOp<Cons<Const<N>, R>, Sh, Checked> for At<I>
-where
-    Const<I>: StaticDim,
-    Const<N>: StaticDim,
-    TnC<I>: IsLess<TnC<N>>,
-    typenum::Le<TnC<I>, TnC<N>>: Verdict,
-{
-    type Out = Nil;
-    type Rest = R;
-    type Checks = Cons<Chk<KIndex, Check<typenum::Le<TnC<I>, TnC<N>>>, I, N, Sh>, Nil>;
+/// The literal indices `i` and `-k`: no output dim, and under [`Checked`] on a static dim
+/// `N` the literal checked at compile time (`i < N`, `k <= N`).
+macro_rules! literal_index_rules {
+    ($($Op:ident<$L:ident> checks $Cmp:ident, $Verdict:ident as $Kind:ident;)*) => {$(
+        impl<const $L: usize, const N: usize, R, Sh> IndexOp<Cons<Const<N>, R>, Sh, Checked> for $Op<$L>
+        where
+            Const<$L>: StaticDim,
+            Const<N>: StaticDim,
+            TnC<$L>: $Cmp<TnC<N>>,
+            typenum::$Verdict<TnC<$L>, TnC<N>>: Verdict,
+        {
+            type Out = Nil;
+            type Rest = R;
+            type Checks = Cons<Chk<$Kind, Check<typenum::$Verdict<TnC<$L>, TnC<N>>>, $L, N, Sh>, Nil>;
+        }
+        impl<const $L: usize, D: Dim, R, Sh, M> IndexOp<Cons<D, R>, Sh, M> for $Op<$L>
+        where
+            (D, M): CheckedAtRunTime,
+        {
+            type Out = Nil;
+            type Rest = R;
+            type Checks = Nil;
+        }
+    )*};
 }
-impl<const I: usize, D: Dim, R, Sh, M> IndexOp<Cons<D, R>, Sh, M> for At<I>
-where
-    (D, M): Unchecked,
-{
-    type Out = Nil;
-    type Rest = R;
-    type Checks = Nil;
-}
-impl<const K: usize, const N: usize, R, Sh> IndexOp<Cons<Const<N>, R>, Sh, Checked> for AtNeg<K>
-where
-    Const<K>: StaticDim,
-    Const<N>: StaticDim,
-    TnC<K>: IsLessOrEqual<TnC<N>>,
-    typenum::LeEq<TnC<K>, TnC<N>>: Verdict,
-{
-    type Out = Nil;
-    type Rest = R;
-    type Checks = Cons<Chk<KNegIndex, Check<typenum::LeEq<TnC<K>, TnC<N>>>, K, N, Sh>, Nil>;
-}
-impl<const K: usize, D: Dim, R, Sh, M> IndexOp<Cons<D, R>, Sh, M> for AtNeg<K>
-where
-    (D, M): Unchecked,
-{
-    type Out = Nil;
-    type Rest = R;
-    type Checks = Nil;
+literal_index_rules! {
+    At<I> checks IsLess, Le as KIndex;
+    AtNeg<K> checks IsLessOrEqual, LeEq as KNegIndex;
 }
 impl<D: Dim, R, Sh, M> IndexOp<Cons<D, R>, Sh, M> for AtDyn {
     type Out = Nil;
@@ -133,7 +124,7 @@ macro_rules! length_range_rules {
                 M,
             > IndexOp<Cons<D, R>, Sh, M> for $Op<$A, $B, STEP, LEN, REV, ONE>
         where
-            (D, M): Unchecked,
+            (D, M): CheckedAtRunTime,
             LenDim<LEN, ONE>: PickDim,
         {
             type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
@@ -165,7 +156,7 @@ where
 impl<const S: usize, const STEP: usize, const REV: bool, D: Dim, R, Sh, M> IndexOp<Cons<D, R>, Sh, M>
     for RangeFrom<S, STEP, REV>
 where
-    (D, M): Unchecked,
+    (D, M): CheckedAtRunTime,
 {
     type Out = Cons<Dyn, Nil>;
     type Rest = R;
