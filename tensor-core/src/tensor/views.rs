@@ -53,112 +53,119 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     }
 }
 
-/// Writes each view method of the table below in its receivers (see the module doc). An entry:
+/// Writes each view method of the tables below in its receivers (see the module doc). An entry:
 ///
 /// ```text
 /// { /// docs of the plain form (shape in, shape out, the PyTorch function), #[doc(alias)]s
-///   name, try_name; name_mut, try_name_mut;     (the second pair only for a mutable form)
+///   name, try_name; name_mut, try_name_mut;     (the second pair only in the `mut` table)
 ///   [generics] [turbofish] (args) -> result shape where [bounds]
 ///   errors "the # Errors text"
 ///   |layout, rank| expression of type Result<Layout, ShapeError> }
 /// ```
 macro_rules! view_ops {
-    ($($op:tt)*) => {
-        impl<D: Data, S: Shape> TensorBase<D, S> { $(view_op!(shared $op);)* }
-        impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> { $(view_op!(consume $op);)* }
-        impl<T: Element, S: Shape> Tensor<T, S> { $(view_op!(forward $op);)* }
-        impl<T: Element, S: Shape> SharedTensor<T, S> { $(view_op!(forward $op);)* }
-    };
-}
-
-/// One entry of [`view_ops!`] in one receiver.
-macro_rules! view_op {
-    (shared {
-        $(#[$m:meta])*
-        $name:ident, $try:ident; $($mname:ident, $mtry:ident;)?
-        [$($g:tt)*] [$($tf:tt)*] ($($arg:ident: $ty:ty),*) -> $Out:ty where [$($w:tt)*]
-        errors $err:literal
-        |$l:ident, $r:pat_param| $body:expr
-    }) => {
-        #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name),
-            "), returning an error instead of panicking.\n\n# Errors\n", $err)]
-        pub fn $try<$($g)*>(&self, $($arg: $ty),*) -> Result<ViewOf<'_, D, $Out>, ShapeError>
-        where $($w)*
-        {
-            let ($l, $r) = (self.layout(), self.rank());
-            Ok(self.derive($body?))
-        }
-        $(#[$m])*
-        ///
-        /// # Panics
-        #[doc = concat!("With the message of the error of [`", stringify!($try), "`](Self::",
-            stringify!($try), "): ", $err)]
-        #[track_caller]
-        pub fn $name<$($g)*>(&self, $($arg: $ty),*) -> ViewOf<'_, D, $Out>
-        where $($w)*
-        {
-            self.$try::<$($tf)*>($($arg),*).or_panic()
-        }
-    };
-    (consume {
+    // The by-value forms on a mutable view, the `&mut self` forms on the owning tensors, and
+    // then the shared forms of the same entries.
+    (mut $({
         $(#[$m:meta])*
         $name:ident, $try:ident; $mname:ident, $mtry:ident;
         [$($g:tt)*] [$($tf:tt)*] ($($arg:ident: $ty:ty),*) -> $Out:ty where [$($w:tt)*]
         errors $err:literal
         |$l:ident, $r:pat_param| $body:expr
-    }) => {
-        #[doc = concat!("[`", stringify!($mname), "`](Self::", stringify!($mname),
-            "), returning an error instead of panicking.\n\n# Errors\n", $err)]
-        pub fn $mtry<$($g)*>(self, $($arg: $ty),*) -> Result<TensorViewMut<'a, T, $Out>, ShapeError>
-        where $($w)*
-        {
-            let out = {
+    })*) => {
+        impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {$(
+            #[doc = concat!("[`", stringify!($mname), "`](Self::", stringify!($mname),
+                "), returning an error instead of panicking.\n\n# Errors\n", $err)]
+            pub fn $mtry<$($g)*>(self, $($arg: $ty),*) -> Result<TensorViewMut<'a, T, $Out>, ShapeError>
+            where $($w)*
+            {
+                let out = {
+                    let ($l, $r) = (self.layout(), self.rank());
+                    $body?
+                };
+                Ok(self.remap(out))
+            }
+            #[doc = concat!("[`", stringify!($name), "`](TensorBase::", stringify!($name),
+                ") as a mutable view, which writes through to the source. It takes the view by \
+                value and keeps its lifetime, so calls chain.\n\n# Panics\nWith the message of \
+                the error of [`", stringify!($mtry), "`](Self::", stringify!($mtry), "): ", $err)]
+            #[track_caller]
+            pub fn $mname<$($g)*>(self, $($arg: $ty),*) -> TensorViewMut<'a, T, $Out>
+            where $($w)*
+            {
+                self.$mtry::<$($tf)*>($($arg),*).or_panic()
+            }
+        )*}
+        view_ops!(@forward [Tensor SharedTensor]
+            [$([$name $mname $mtry [$($g)*] [$($tf)*] ($($arg: $ty),*) $Out [$($w)*] $err])*]);
+        view_ops!(shared $({
+            $(#[$m])*
+            $name, $try; [$($g)*] [$($tf)*] ($($arg: $ty),*) -> $Out where [$($w)*]
+            errors $err
+            |$l, $r| $body
+        })*);
+    };
+    // `try_x` and `x` on every tensor.
+    (shared $({
+        $(#[$m:meta])*
+        $name:ident, $try:ident;
+        [$($g:tt)*] [$($tf:tt)*] ($($arg:ident: $ty:ty),*) -> $Out:ty where [$($w:tt)*]
+        errors $err:literal
+        |$l:ident, $r:pat_param| $body:expr
+    })*) => {
+        impl<D: Data, S: Shape> TensorBase<D, S> {$(
+            #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name),
+                "), returning an error instead of panicking.\n\n# Errors\n", $err)]
+            pub fn $try<$($g)*>(&self, $($arg: $ty),*) -> Result<ViewOf<'_, D, $Out>, ShapeError>
+            where $($w)*
+            {
                 let ($l, $r) = (self.layout(), self.rank());
-                $body?
-            };
-            Ok(self.remap(out))
-        }
-        #[doc = concat!("[`", stringify!($name), "`](TensorBase::", stringify!($name),
-            ") as a mutable view, which writes through to the source. It takes the view by value \
-            and keeps its lifetime, so calls chain.\n\n# Panics\nWith the message of the error of [`",
-            stringify!($mtry), "`](Self::", stringify!($mtry), "): ", $err)]
-        #[track_caller]
-        pub fn $mname<$($g)*>(self, $($arg: $ty),*) -> TensorViewMut<'a, T, $Out>
-        where $($w)*
-        {
-            self.$mtry::<$($tf)*>($($arg),*).or_panic()
-        }
+                Ok(self.derive($body?))
+            }
+            $(#[$m])*
+            ///
+            /// # Panics
+            #[doc = concat!("With the message of the error of [`", stringify!($try), "`](Self::",
+                stringify!($try), "): ", $err)]
+            #[track_caller]
+            pub fn $name<$($g)*>(&self, $($arg: $ty),*) -> ViewOf<'_, D, $Out>
+            where $($w)*
+            {
+                self.$try::<$($tf)*>($($arg),*).or_panic()
+            }
+        )*}
     };
-    (forward {
-        $(#[$m:meta])*
-        $name:ident, $try:ident; $mname:ident, $mtry:ident;
-        [$($g:tt)*] [$($tf:tt)*] ($($arg:ident: $ty:ty),*) -> $Out:ty where [$($w:tt)*]
-        errors $err:literal
-        |$l:ident, $r:pat_param| $body:expr
-    }) => {
-        #[doc = concat!("[`TensorViewMut::", stringify!($mtry), "`] of a mutable borrow of the \
-            tensor.\n\n# Errors\n", $err)]
-        pub fn $mtry<$($g)*>(&mut self, $($arg: $ty),*) -> Result<TensorViewMut<'_, T, $Out>, ShapeError>
-        where $($w)*
-        {
-            self.as_view_mut().$mtry::<$($tf)*>($($arg),*)
-        }
-        #[doc = concat!("[`TensorViewMut::", stringify!($mname), "`] of a mutable borrow of the \
-            tensor: [`", stringify!($name), "`](TensorBase::", stringify!($name),
-            ") as a view that writes through.\n\n# Panics\nWith the message of the error of [`",
-            stringify!($mtry), "`](Self::", stringify!($mtry), "): ", $err)]
-        #[track_caller]
-        pub fn $mname<$($g)*>(&mut self, $($arg: $ty),*) -> TensorViewMut<'_, T, $Out>
-        where $($w)*
-        {
-            self.as_view_mut().$mtry::<$($tf)*>($($arg),*).or_panic()
-        }
+    // The `&mut self` forms on each owning tensor type: the mutable view's method on
+    // `as_view_mut()`.
+    (@forward [$($Kind:ident)*] $entries:tt) => { $(view_ops!(@forward_to $Kind $entries);)* };
+    (@forward_to $Kind:ident [$([
+        $name:ident $mname:ident $mtry:ident [$($g:tt)*] [$($tf:tt)*] ($($arg:ident: $ty:ty),*) $Out:ty
+        [$($w:tt)*] $err:literal
+    ])*]) => {
+        impl<T: Element, S: Shape> $Kind<T, S> {$(
+            #[doc = concat!("[`TensorViewMut::", stringify!($mtry), "`] of a mutable borrow of \
+                the tensor.\n\n# Errors\n", $err)]
+            pub fn $mtry<$($g)*>(&mut self, $($arg: $ty),*) -> Result<TensorViewMut<'_, T, $Out>, ShapeError>
+            where $($w)*
+            {
+                self.as_view_mut().$mtry::<$($tf)*>($($arg),*)
+            }
+            #[doc = concat!("[`TensorViewMut::", stringify!($mname), "`] of a mutable borrow of \
+                the tensor: [`", stringify!($name), "`](TensorBase::", stringify!($name),
+                ") as a view that writes through.\n\n# Panics\nWith the message of the error of [`",
+                stringify!($mtry), "`](Self::", stringify!($mtry), "): ", $err)]
+            #[track_caller]
+            pub fn $mname<$($g)*>(&mut self, $($arg: $ty),*) -> TensorViewMut<'_, T, $Out>
+            where $($w)*
+            {
+                self.as_view_mut().$mtry::<$($tf)*>($($arg),*).or_panic()
+            }
+        )*}
     };
-    // An entry without a mutable form.
-    ($mode:ident $op:tt) => {};
 }
 
+// The views that may be written through: every form.
 view_ops! {
+    mut
     {
         /// Swaps axes `A` and `B` (PyTorch `transpose(A, B)`): `[2, 3, 4]` with `<0, 2>` gives
         /// `[4, 3, 2]`. A view. Axes are checked at compile time for tuple shapes.
@@ -287,57 +294,6 @@ view_ops! {
         |l, _| apply_args(l, args)
     }
     {
-        /// The same elements with the static shape `S2`, without copying (PyTorch `view`). The
-        /// element counts are checked at compile time.
-        view, try_view;
-        [S2: Shape] [S2] () -> S2 where [S: ReshapeTo<S2>]
-        errors "[`ShapeError::View`] when the strides cannot express `S2` (call `contiguous()` \
-            first, or use [`reshape`](Self::reshape))."
-        |l, _| {
-            let to = S2::STATIC.map(|d| d.unwrap_or(1));
-            l.view(&to[..S2::RANK.unwrap_or(0)])
-        }
-    }
-    {
-        /// Broadcasts to the fully static shape `S2` without copying (PyTorch `expand`, NumPy
-        /// `broadcast_to`): size-1 dims repeat with stride 0; new leading dims may be added.
-        /// Checked at compile time. No mutable form: the repeated elements would alias.
-        #[doc(alias = "broadcast")]
-        expand, try_expand;
-        [S2: AllStatic] [S2] () -> S2 where [S: ExpandShape<S2>]
-        errors "[`ShapeError::Expand`] when a runtime dim of `self` is neither 1 nor its target."
-        |l, _| {
-            let to = S2::STATIC.map(|d| d.unwrap_or(1));
-            l.expand(&to[..S2::RANK.unwrap_or(0)])
-        }
-    }
-    {
-        /// Dim `A` split into the dims of the tuple shape `S2` (PyTorch `unflatten(A, sizes)`):
-        /// `[2, 12]` with `<1, Shape![3, 4]>` gives `[2, 3, 4]`. One dim of `S2` may be `Dyn`
-        /// (`_`): its size is inferred, as PyTorch's `-1`. Always a view: splitting a dim never
-        /// needs a copy. The axis and the result rank (at most 6) are checked at compile time for
-        /// tuple shapes; the product of the sizes is checked here.
-        unflatten, try_unflatten;
-        [const A: isize, S2: Shape] [A, S2] () -> <S as Unflatten<A, S2>>::Out where [S: Unflatten<A, S2>]
-        errors "[`ShapeError::Reshape`] naming the requested shape when the sizes of `S2` do not \
-            multiply to dim `A` (or `S2` has more than one `Dyn` dim); for a [`DynShape`] tensor \
-            also [`ShapeError::Axis`], [`ShapeError::RankTooLarge`]."
-        |l, r| {
-            let sizes = S2::STATIC.map(|d| d.map_or(-1, |n| n as isize));
-            l.unflatten(normalize_axis(A, r)?, &sizes[..S2::RANK.unwrap_or(0)])
-        }
-    }
-
-    // The runtime-axis forms, for data-driven code: each gives a `DynShape` view.
-    {
-        /// A view with runtime sizes, one of which may be `-1` (inferred): PyTorch `view(sizes)`.
-        view_dyn, try_view_dyn;
-        [] [] (sizes: &[isize]) -> DynShape where []
-        errors "[`ShapeError::Reshape`] when the element counts differ; [`ShapeError::View`] when \
-            the strides cannot express the sizes without a copy."
-        |l, _| l.view(&l.infer_sizes(sizes)?)
-    }
-    {
         /// `transpose` with runtime axes (PyTorch `transpose(a, b)`, negative axes count from the
         /// end).
         transpose_dyn, try_transpose_dyn; transpose_dyn_mut, try_transpose_dyn_mut;
@@ -382,28 +338,12 @@ view_ops! {
         |l, r| l.select(normalize_axis(axis, r)?, index)
     }
     {
-        /// `expand` to runtime sizes (PyTorch `expand(sizes)`).
-        expand_dyn, try_expand_dyn;
-        [] [] (sizes: &[usize]) -> DynShape where []
-        errors "[`ShapeError::Expand`] when a dim is neither 1 nor its target."
-        |l, _| l.expand(sizes)
-    }
-    {
         /// `flip` of several runtime axes (PyTorch `flip(dims)`, negative axes count from the
         /// end): a reversed view, never a copy.
         flip_dyn, try_flip_dyn; flip_dyn_mut, try_flip_dyn_mut;
         [] [] (axes: &[isize]) -> DynShape where []
         errors "[`ShapeError::Axis`]; [`ShapeError::Invalid`] when an axis appears twice."
         |l, _| l.flip_axes(axes)
-    }
-    {
-        /// `unflatten` with a runtime axis and sizes (PyTorch `unflatten(axis, sizes)`; one size
-        /// may be `-1`, inferred). Always a view.
-        unflatten_dyn, try_unflatten_dyn;
-        [] [] (axis: isize, sizes: &[isize]) -> DynShape where []
-        errors "[`ShapeError::Axis`]; [`ShapeError::Reshape`] when the sizes do not multiply to \
-            the dim; [`ShapeError::Invalid`] for no sizes; [`ShapeError::RankTooLarge`]."
-        |l, r| l.unflatten(normalize_axis(axis, r)?, sizes)
     }
     {
         /// `movedim` with runtime axes (PyTorch `movedim(src, dst)`).
@@ -419,6 +359,76 @@ view_ops! {
         [] [] (offset: isize, dim1: isize, dim2: isize) -> DynShape where []
         errors "[`ShapeError::Axis`]; [`ShapeError::Invalid`] when the two axes are the same."
         |l, r| l.diagonal(normalize_axis(dim1, r)?, normalize_axis(dim2, r)?, offset)
+    }
+}
+
+// The views whose mutable form could alias (expand) or that have none yet (view, unflatten).
+view_ops! {
+    shared
+    {
+        /// The same elements with the static shape `S2`, without copying (PyTorch `view`). The
+        /// element counts are checked at compile time.
+        view, try_view;
+        [S2: Shape] [S2] () -> S2 where [S: ReshapeTo<S2>]
+        errors "[`ShapeError::View`] when the strides cannot express `S2` (call `contiguous()` \
+            first, or use [`reshape`](Self::reshape))."
+        |l, _| {
+            let to = S2::STATIC.map(|d| d.unwrap_or(1));
+            l.view(&to[..S2::RANK.unwrap_or(0)])
+        }
+    }
+    {
+        /// Broadcasts to the fully static shape `S2` without copying (PyTorch `expand`, NumPy
+        /// `broadcast_to`): size-1 dims repeat with stride 0; new leading dims may be added.
+        /// Checked at compile time. No mutable form: the repeated elements would alias.
+        #[doc(alias = "broadcast")]
+        expand, try_expand;
+        [S2: AllStatic] [S2] () -> S2 where [S: ExpandShape<S2>]
+        errors "[`ShapeError::Expand`] when a runtime dim of `self` is neither 1 nor its target."
+        |l, _| {
+            let to = S2::STATIC.map(|d| d.unwrap_or(1));
+            l.expand(&to[..S2::RANK.unwrap_or(0)])
+        }
+    }
+    {
+        /// Dim `A` split into the dims of the tuple shape `S2` (PyTorch `unflatten(A, sizes)`):
+        /// `[2, 12]` with `<1, Shape![3, 4]>` gives `[2, 3, 4]`. One dim of `S2` may be `Dyn`
+        /// (`_`): its size is inferred, as PyTorch's `-1`. Always a view: splitting a dim never
+        /// needs a copy. The axis and the result rank (at most 6) are checked at compile time for
+        /// tuple shapes; the product of the sizes is checked here.
+        unflatten, try_unflatten;
+        [const A: isize, S2: Shape] [A, S2] () -> <S as Unflatten<A, S2>>::Out where [S: Unflatten<A, S2>]
+        errors "[`ShapeError::Reshape`] naming the requested shape when the sizes of `S2` do not \
+            multiply to dim `A` (or `S2` has more than one `Dyn` dim); for a [`DynShape`] tensor \
+            also [`ShapeError::Axis`], [`ShapeError::RankTooLarge`]."
+        |l, r| {
+            let sizes = S2::STATIC.map(|d| d.map_or(-1, |n| n as isize));
+            l.unflatten(normalize_axis(A, r)?, &sizes[..S2::RANK.unwrap_or(0)])
+        }
+    }
+    {
+        /// A view with runtime sizes, one of which may be `-1` (inferred): PyTorch `view(sizes)`.
+        view_dyn, try_view_dyn;
+        [] [] (sizes: &[isize]) -> DynShape where []
+        errors "[`ShapeError::Reshape`] when the element counts differ; [`ShapeError::View`] when \
+            the strides cannot express the sizes without a copy."
+        |l, _| l.view(&l.infer_sizes(sizes)?)
+    }
+    {
+        /// `expand` to runtime sizes (PyTorch `expand(sizes)`).
+        expand_dyn, try_expand_dyn;
+        [] [] (sizes: &[usize]) -> DynShape where []
+        errors "[`ShapeError::Expand`] when a dim is neither 1 nor its target."
+        |l, _| l.expand(sizes)
+    }
+    {
+        /// `unflatten` with a runtime axis and sizes (PyTorch `unflatten(axis, sizes)`; one size
+        /// may be `-1`, inferred). Always a view.
+        unflatten_dyn, try_unflatten_dyn;
+        [] [] (axis: isize, sizes: &[isize]) -> DynShape where []
+        errors "[`ShapeError::Axis`]; [`ShapeError::Reshape`] when the sizes do not multiply to \
+            the dim; [`ShapeError::Invalid`] for no sizes; [`ShapeError::RankTooLarge`]."
+        |l, r| l.unflatten(normalize_axis(axis, r)?, sizes)
     }
 }
 
