@@ -1,41 +1,41 @@
 //! Proc macros of `shaped`. `t!` is parse -> lower -> emit, one module each:
 //!
-//! * [`parse`]: `syn::parse::Parse` impls for the grammar below, into a syntax tree that keeps
-//!   the spans of its tokens ([`parse::TInput`]: the tensor expression, the index items, an
-//!   optional assignment); only the grammar is checked there;
-//! * [`lower`]: each item becomes an index op type of `shaped_core::index`, with literal indices
+//! * `parse.rs`: `syn::parse::Parse` impls for the grammar below, into a syntax tree that keeps
+//!   the spans of its tokens (`TInput`: the tensor, the index items, an optional assignment).
+//!   Only the grammar is checked there;
+//! * `lower.rs`: each item becomes an index op type of `shaped_core::index`, with literal indices
 //!   and bounds as const generics so the compiler computes the result shape and rejects literal
-//!   out-of-bounds indices (the const arithmetic: `LEN`, `REV`, negative indices, and the checks
-//!   of literal values); runtime expressions become `AtDyn`/`RangeDyn` values;
-//! * [`emit`]: a probe (`index::probe`, `index::probe_mut`) holding a view of the operand and the
-//!   spec, and a call of `t_slice`/`t_slice_mut` on it, which method resolution sends to the
+//!   out-of-bounds indices; the const arithmetic (`LEN`, `REV`, negative indices, `..=`) and the
+//!   checks of literal values are there; runtime expressions become `AtDyn`/`RangeDyn` values;
+//! * `emit.rs`: a probe (`index::probe`, `index::probe_mut`) holding a view of the operand and
+//!   the spec, and a call of `t_slice`/`t_slice_mut` on it, which method resolution sends to the
 //!   checked rules (compile-time size arithmetic and bounds checks) when they apply and to the
 //!   loose ones (run-time checks) otherwise; then `TAssign::t_assign` (`t!(x[..] = v)`) or
 //!   `TCompound::t_compound` (`t!(x[..] += v)`, also `-= *= /= %=`). With `try`, the `Result`
 //!   forms of each. An assigned value is evaluated before the target is borrowed.
+//!
+//! The input is `[try] [mut] tensor[item, ...]` or `[try] tensor[item, ...] op value` with `op`
+//! one of `= += -= *= /= %=`; the items:
 //!
 //! ```text
 //!   ..                 Full
 //!   ...                the remaining dims (at most one)
 //!   None               NewAxis (a size-1 dim)
 //!   3 / -1             At<3> / AtNeg<1>                 (checked at compile time)
-//!   a..b  a..=b  ..b   Range<S, E, STEP, LEN, REV, ONE>      (LEN computed here)
+//!   a..b  a..=b  ..b   Range<S, E, STEP, LEN, REV, ONE>      (LEN computed in lower.rs)
 //!   a..   ..;k         RangeFrom<S, STEP, REV>          (LEN computed by typenum)
 //!   -k..  -k..-j       RangeNeg<KS, KE, STEP, LEN, REV, ONE>
 //!   <range>;step       literal step (negative: REV, a reversed view) or an expression
 //!   &expr              an index tensor: IndexItem::index_op gives AdvIdx for integers and
 //!                      MaskIdx for bools (advanced indexing: a copy, as in PyTorch)
 //!   another expression AtDyn(expr): an integer index checked at run time
-//!   a range with an expression bound   RangeDyn { .. }  (checked at run time, `Dyn` dim)
+//!   a range with an expression bound (or literal bounds of mixed signs)
+//!                      RangeDyn { .. }  (checked at run time, `Dyn` dim)
 //! ```
 #![warn(missing_docs)]
 
-#[cfg(test)]
-mod compare_old;
 mod emit;
 mod lower;
-#[cfg(test)]
-mod old;
 mod parse;
 
 use proc_macro::TokenStream;
