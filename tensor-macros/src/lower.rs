@@ -222,8 +222,9 @@ fn lower_range(range: Range, span: Span) -> Result<OpKind> {
         Some(Bound::Expr(e)) => DynStep::Expr(e),
     };
     let start = dyn_bound(range.start)?;
+    let inclusive = range.inclusive;
     let mut end = dyn_bound(range.end)?;
-    if range.inclusive {
+    if inclusive {
         end = match end {
             DynBound::Lit(-1) => DynBound::Open, // `..=-1` runs to the end
             DynBound::Lit(v) => DynBound::Lit(v + 1),
@@ -245,7 +246,12 @@ fn lower_range(range: Range, span: Span) -> Result<OpKind> {
         // an empty view): a reversed range is written with a negative step.
         let order = |s: i128, e: i128| {
             if s > e {
-                return Err(Error::new(span, format!("range start {s} is greater than its end {e}")));
+                let msg = if inclusive {
+                    format!("range start {s} is greater than its inclusive end {}", e - 1)
+                } else {
+                    format!("range start {s} is greater than its end {e}")
+                };
+                return Err(Error::new(span, msg));
             }
             Ok(())
         };
@@ -456,8 +462,8 @@ mod tests {
     #[test]
     fn literal_errors() {
         assert_eq!(error("3..1"), "range start 3 is greater than its end 1");
-        // The end of `a..=b` is reported as the exclusive `b + 1`.
-        assert_eq!(error("5..=3"), "range start 5 is greater than its end 4");
+        // `a..=b` is reported as written (it was the exclusive `b + 1` before 0.2).
+        assert_eq!(error("5..=3"), "range start 5 is greater than its inclusive end 3");
         assert_eq!(error("-1..-3"), "range start -1 is greater than its end -3");
         assert_eq!(error("0..4;0"), "slice step cannot be zero");
         assert_eq!(error("..;-0"), "slice step cannot be zero");

@@ -279,7 +279,10 @@ fn find_assign(tokens: &[TokenTree]) -> Option<(usize, usize, AssignOp)> {
     };
     tokens.iter().enumerate().find_map(|(i, t)| {
         let TokenTree::Punct(eq) = t else { return None };
-        if eq.as_char() != '=' || eq.spacing() != Spacing::Alone {
+        // `=` joined to a following `=` or `>` is `==` or `=>`; joined to anything else
+        // (`x[0]=-1`, `x[0]+=-1`, `x[0]=*p`) it is still the assignment.
+        let joined_op = matches!(tokens.get(i + 1), Some(TokenTree::Punct(n)) if matches!(n.as_char(), '=' | '>'));
+        if eq.as_char() != '=' || (eq.spacing() == Spacing::Joint && joined_op) {
             return None;
         }
         let Some(q) = joint(i.checked_sub(1)) else {
@@ -501,6 +504,13 @@ mod tests {
         assert_eq!(assign("x[0] = a == b"), (AssignOp::Assign, "a == b".into()));
         assert_eq!(assign("x[i == j] = a <= b"), (AssignOp::Assign, "a <= b".into()));
         assert_eq!(assign("try x[..] %= v"), (AssignOp::Rem, "v".into()));
+        // An `=` joined to the value's first token is still the assignment (it was "expected
+        // `[indices]`" before 0.2).
+        assert_eq!(assign("x[0]=-1"), (AssignOp::Assign, "- 1".into()));
+        assert_eq!(assign("x[0] =-1"), (AssignOp::Assign, "- 1".into()));
+        assert_eq!(assign("x[0]+=-1"), (AssignOp::Add, "- 1".into()));
+        assert_eq!(assign("x[0]*=*p"), (AssignOp::Mul, "* p".into()));
+        assert_eq!(assign("x[0]=&y"), (AssignOp::Assign, "& y".into()));
     }
 
     #[test]
@@ -511,10 +521,10 @@ mod tests {
         assert_eq!(error("= 1"), "expected `t!(tensor[indices])`");
         assert_eq!(error("x"), "expected `[indices]` after the tensor: `t!(tensor[indices])`");
         assert_eq!(error("x(0)"), "expected `[indices]` after the tensor: `t!(tensor[indices])`");
-        // Not assignments: `<<=`, `==`, and `=-` with no space (a joint `=`).
+        // Not assignments: `<<=`, `==`, `=>`.
         assert_eq!(error("x[0] <<= 1"), "expected `[indices]` after the tensor: `t!(tensor[indices])`");
         assert_eq!(error("x[0] == 1"), "expected `[indices]` after the tensor: `t!(tensor[indices])`");
-        assert_eq!(error("x[0] =-1"), "expected `[indices]` after the tensor: `t!(tensor[indices])`");
+        assert_eq!(error("x[0] => 1"), "expected `[indices]` after the tensor: `t!(tensor[indices])`");
         assert_eq!(error("[0]"), "expected a tensor expression before `[...]`");
         assert_eq!(error("x[0] ="), "expected a value after the assignment operator");
         assert_eq!(error("x[0] +="), "expected a value after the assignment operator");
