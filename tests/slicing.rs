@@ -252,11 +252,11 @@ fn indexed_compound_assignment_is_the_operators() {
 #[rustfmt::skip] // the point is the missing spaces
 fn assignments_written_without_spaces() {
     let mut a = x();
-    let p = 3;
+    let p = &3;
     t!(a[0, 0]=-1);
     t!(a[0, 1]+=-10);
     t!(a[0, 2]*=-2);
     t!(a[1, ..]=&Tensor::<i32, Shape![4]>::full(7));
-    t!(a[2, 0]=*&p);
+    t!(a[2, 0]=*p);
     assert_eq!(a.to_vec(), [-1, -9, -4, 3, 7, 7, 7, 7, 3, 9, 10, 11]);
 }
