@@ -248,9 +248,7 @@ impl<T: Num + Float, F: Fn(T) -> T + Sync, P: Fn(T, T, usize) -> T + Sync> Reduc
     }
     #[inline(always)]
     fn merge(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc {
-        let mut r = a;
-        compensated(&mut r, b.1 - b.2);
-        r
+        merge_compensated(a, b)
     }
     #[inline(always)]
     fn finish(&self, a: Self::Acc, n: usize) -> Result<T, ShapeError> {
@@ -265,6 +263,15 @@ fn compensated<T: Float>(a: &mut (T, T, T), v: T) {
     let mut s = (a.1, a.2);
     crate::num::kahan(&mut s, v);
     (a.1, a.2) = s;
+}
+
+/// Two `(_, sum, error)` accumulators of [`compensated`] steps merged: `b`'s corrected sum added
+/// to `a` by one more step.
+#[inline(always)]
+fn merge_compensated<T: Float>(a: (T, T, T), b: (T, T, T)) -> (T, T, T) {
+    let mut r = a;
+    compensated(&mut r, b.1 - b.2);
+    r
 }
 
 /// `post(sum of f(x))` (Kahan-compensated): the L1 norm (`f = abs`) and the L2 norm (`f =
@@ -283,9 +290,7 @@ impl<T: Num + Float, F: Fn(T) -> T + Sync, P: Fn(T) -> T + Sync> Reducer<T> for 
     }
     #[inline(always)]
     fn merge(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc {
-        let mut r = a;
-        compensated(&mut r, b.1 - b.2);
-        r
+        merge_compensated(a, b)
     }
     #[inline(always)]
     fn finish(&self, a: Self::Acc, _: usize) -> Result<T, ShapeError> {

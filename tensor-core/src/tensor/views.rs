@@ -593,89 +593,68 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         out.extend(ls.into_iter().map(|l| self.derive(l)));
         Ok(out)
     }
+}
 
+/// `chunk` and `split`, which cut one dim into many views, each in four forms: `try_x` and `x`
+/// with the axis as a const generic (checked at compile time for tuple shapes), `try_x_dyn` and
+/// `x_dyn` with a runtime axis and [`DynShape`] views.
+macro_rules! pieces_ops {
+    ($(
+        $(#[$m:meta])*
+        $name:ident, $try:ident, $dname:ident, $tdname:ident ($by:ident), chunk = $chunk:literal,
+        errors $err:literal;
+    )*) => {
+        impl<D: Data, S: Shape> TensorBase<D, S> {$(
+            #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name),
+                "), returning an error instead of panicking.\n\n# Errors\n", $err,
+                " For a [`DynShape`] tensor also [`ShapeError::Axis`].")]
+            #[allow(clippy::type_complexity)]
+            pub fn $try<const A: isize>(&self, $by: usize) -> Result<Vec<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>>, ShapeError>
+            where
+                S: SetAxis<A, Dyn>,
+            {
+                self.pieces(A, $by, $chunk)
+            }
+            $(#[$m])*
+            ///
+            /// # Panics
+            #[doc = concat!("With the message of the error of [`", stringify!($try), "`](Self::",
+                stringify!($try), ").")]
+            #[track_caller]
+            pub fn $name<const A: isize>(&self, $by: usize) -> Vec<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>>
+            where
+                S: SetAxis<A, Dyn>,
+            {
+                self.$try::<A>($by).or_panic()
+            }
+            #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name),
+                ") with a runtime axis (negative counts from the end), as [`DynShape`] views.\n\n\
+                # Panics\nWith the message of the error of [`", stringify!($tdname), "`](Self::",
+                stringify!($tdname), ").")]
+            #[track_caller]
+            pub fn $dname(&self, $by: usize, axis: isize) -> Vec<ViewOf<'_, D, DynShape>> {
+                self.$tdname($by, axis).or_panic()
+            }
+            #[doc = concat!("[`", stringify!($dname), "`](Self::", stringify!($dname),
+                "), returning an error instead of panicking.\n\n# Errors\n[`ShapeError::Axis`]; ", $err)]
+            pub fn $tdname(&self, $by: usize, axis: isize) -> Result<Vec<ViewOf<'_, D, DynShape>>, ShapeError> {
+                self.pieces(axis, $by, $chunk)
+            }
+        )*}
+    };
+}
+
+pieces_ops! {
     /// Dim `A` cut into at most `chunks` views of `ceil(n / chunks)` elements, the last one
     /// shorter (PyTorch `chunk(chunks, A)`: a `[5, 2]` tensor in 3 chunks along `<0>` gives sizes
     /// 2, 2, 1; 6 elements in 4 chunks give 3 pieces of 2, as PyTorch; an empty dim gives `chunks`
     /// empty views). Dim `A` of each view is `Dyn`. No copy.
-    ///
-    /// # Errors
-    /// [`ShapeError::Invalid`] when `chunks` is 0; for a [`DynShape`] tensor also
-    /// [`ShapeError::Axis`].
-    #[allow(clippy::type_complexity)]
-    pub fn try_chunk<const A: isize>(
-        &self,
-        chunks: usize,
-    ) -> Result<Vec<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>>, ShapeError>
-    where
-        S: SetAxis<A, Dyn>,
-    {
-        self.pieces(A, chunks, true)
-    }
-    /// [`try_chunk`](Self::try_chunk), panicking with the error's message.
-    #[track_caller]
     #[doc(alias = "axis_chunks_iter", alias = "array_split")]
-    pub fn chunk<const A: isize>(&self, chunks: usize) -> Vec<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>>
-    where
-        S: SetAxis<A, Dyn>,
-    {
-        self.try_chunk::<A>(chunks).or_panic()
-    }
-
+    chunk, try_chunk, chunk_dyn, try_chunk_dyn (chunks), chunk = true,
+    errors "[`ShapeError::Invalid`] when `chunks` is 0.";
     /// Dim `A` cut into views of `size` elements, the last one possibly shorter (PyTorch
     /// `split(size, A)`: `[5, 2]` split by 2 along `<0>` gives sizes 2, 2, 1; an empty dim gives
     /// one empty view). Dim `A` of each view is `Dyn`. No copy.
-    ///
-    /// # Errors
-    /// [`ShapeError::Invalid`] when `size` is 0 and the dim is not empty (as PyTorch); for a
-    /// [`DynShape`] tensor also [`ShapeError::Axis`].
-    #[allow(clippy::type_complexity)]
-    pub fn try_split<const A: isize>(
-        &self,
-        size: usize,
-    ) -> Result<Vec<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>>, ShapeError>
-    where
-        S: SetAxis<A, Dyn>,
-    {
-        self.pieces(A, size, false)
-    }
-    /// [`try_split`](Self::try_split), panicking with the error's message.
-    #[track_caller]
-    pub fn split<const A: isize>(&self, size: usize) -> Vec<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>>
-    where
-        S: SetAxis<A, Dyn>,
-    {
-        self.try_split::<A>(size).or_panic()
-    }
-
-    /// `chunk` with a runtime axis (PyTorch `chunk(chunks, axis)`).
-    ///
-    /// # Panics
-    /// With the message of the error of [`try_chunk_dyn`](Self::try_chunk_dyn).
-    #[track_caller]
-    pub fn chunk_dyn(&self, chunks: usize, axis: isize) -> Vec<ViewOf<'_, D, DynShape>> {
-        self.try_chunk_dyn(chunks, axis).or_panic()
-    }
-    /// [`chunk_dyn`](Self::chunk_dyn), returning an error instead of panicking.
-    ///
-    /// # Errors
-    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `chunks` is 0.
-    pub fn try_chunk_dyn(&self, chunks: usize, axis: isize) -> Result<Vec<ViewOf<'_, D, DynShape>>, ShapeError> {
-        self.pieces(axis, chunks, true)
-    }
-    /// `split` with a runtime axis (PyTorch `split(size, axis)`).
-    ///
-    /// # Panics
-    /// With the message of the error of [`try_split_dyn`](Self::try_split_dyn).
-    #[track_caller]
-    pub fn split_dyn(&self, size: usize, axis: isize) -> Vec<ViewOf<'_, D, DynShape>> {
-        self.try_split_dyn(size, axis).or_panic()
-    }
-    /// [`split_dyn`](Self::split_dyn), returning an error instead of panicking.
-    ///
-    /// # Errors
-    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `size` is 0 and the dim is not empty.
-    pub fn try_split_dyn(&self, size: usize, axis: isize) -> Result<Vec<ViewOf<'_, D, DynShape>>, ShapeError> {
-        self.pieces(axis, size, false)
-    }
+    split, try_split, split_dyn, try_split_dyn (size), chunk = false,
+    errors "[`ShapeError::Invalid`] when `size` is 0 and the dim is not empty (as PyTorch).";
 }
