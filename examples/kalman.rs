@@ -5,9 +5,9 @@
 //! explicit inverse. The inline tensors (`STensor`) live on the stack: the loop allocates nothing.
 //!
 //! Run with `cargo run --example kalman`.
-use rand::rngs::StdRng;
-use rand::SeedableRng;
 use shaped::prelude::*;
+use shaped::rand::rngs::StdRng;
+use shaped::rand::SeedableRng;
 
 type M4 = STensor<f64, Shape![4, 4]>;
 type V4 = STensor<f64, Shape![4]>;

@@ -6,9 +6,9 @@
 //! came from PyTorch's own generator).
 //!
 //! Run with `cargo run --example lecture`.
-use rand::rngs::StdRng;
-use rand::SeedableRng;
 use shaped::prelude::*;
+use shaped::rand::rngs::StdRng;
+use shaped::rand::SeedableRng;
 
 fn main() -> Result<(), ShapeError> {
     let mut rng = StdRng::seed_from_u64(2018);

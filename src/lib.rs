@@ -76,19 +76,38 @@ pub use shaped_core::ops::reduce::Norm;
 pub use shaped_core::ops::select::{try_where_, where_};
 pub use shaped_core::tensor::join::{Cat, Stack};
 pub use shaped_core::MatrixFloat;
+#[cfg(feature = "rand")]
+pub use shaped_core::{rand, RandFloat, RandInt};
 #[cfg(feature = "linalg")]
 pub use shaped_core::{LinalgFloat, Lstsq, MatrixNorm};
-#[cfg(feature = "rand")]
-pub use shaped_core::{RandFloat, RandInt};
 
 /// The names most code needs: `use shaped::prelude::*;`.
+///
+/// It also holds what code generic over shapes, sizes and element types names in its bounds, so
+/// that such a function needs no other import: the dim and element traits (`Dim`, `Element`,
+/// `Num`, num-traits' `Float`, `MatrixFloat`), the storage traits (`Data`, `DataMut`), and the
+/// shape rules of operations between two shape parameters (`BroadcastShape` with its result
+/// `Broadcast`, `MatMulShape`, `SameShape`, `ExpandShape`, `RemoveAxis`, `SetAxis`).
+///
+/// ```
+/// use shaped::prelude::*;
+///
+/// /// The mean of each row, for any number of rows and any float type.
+/// fn row_means<T: Float + Num<Sum = T>, N: Dim>(x: &TensorView<T, (N, Const<64>)>) -> Tensor<T, (N,)> {
+///     x.mean_axis::<1>()
+/// }
+/// let x: Tensor<f64, Shape![3, 64]> = Tensor::ones();
+/// assert_eq!(row_means(&x.as_view()).to_vec(), [1.0; 3]);
+/// ```
 pub mod prelude {
-    #[cfg(feature = "linalg")]
-    pub use crate::MatrixNorm;
     pub use crate::{
-        stensor, t, where_, Axes, Cat, Const, Dyn, DynShape, Norm, One, STensor, Shape, ShapeError, SharedTensor,
-        SliceArg, Stack, Tensor, TensorCow, TensorView, TensorViewMut,
+        stensor, t, where_, Axes, Cat, Const, Data, DataMut, Dim, Dyn, DynShape, Element, MatrixFloat, Norm, Num, One,
+        STensor, Shape, ShapeError, SharedTensor, SliceArg, Stack, Tensor, TensorCow, TensorView, TensorViewMut,
     };
+    #[cfg(feature = "linalg")]
+    pub use crate::{LinalgFloat, MatrixNorm};
+    pub use shaped_core::num::Float;
+    pub use shaped_core::shape::{Broadcast, BroadcastShape, ExpandShape, MatMulShape, RemoveAxis, SameShape, SetAxis};
 }
 
 #[doc = include_str!("migration.md")]
@@ -116,6 +135,11 @@ pub mod __private {
 /// Literal indices and bounds are checked at compile time against static dims; runtime ones
 /// (and literals on `Dyn` dims) are checked at run time and panic with the [`ShapeError`]
 /// message. Out-of-range bounds are errors, never clamped (NumPy clamps; this crate does not).
+///
+/// **A negative step walks the range `a..b` from its end**, as Rust's `(a..b).rev().step_by(k)`:
+/// `t!(x[2..;-1])` is `x[2..]` reversed (indices `n-1, ..., 2`), which is **not** NumPy's
+/// `x[2::-1]` (indices `2, 1, 0`, the start given first); write that one as `t!(x[..=2;-1])`.
+///
 /// `t!(x[.., 0] = value)` assigns a scalar or a broadcastable tensor through the view.
 /// `t!(try x[i, ..])` returns `Result<TensorView, ShapeError>` instead of panicking.
 ///
@@ -127,6 +151,9 @@ pub mod __private {
 /// assert_eq!(v.to_vec(), [1., 0., 1., 0., 1., 0.]);
 /// let r = t!(x[0, ..;-1]);                          // reversed view of row 0
 /// assert_eq!(r.to_vec(), [0., 0., 0., 1.]);
+/// let y: Tensor<i32, Shape![5]> = Tensor::from([0, 1, 2, 3, 4]);
+/// assert_eq!(t!(y[2..;-1]).to_vec(), [4, 3, 2]);   // not NumPy's y[2::-1]
+/// assert_eq!(t!(y[..=2;-1]).to_vec(), [2, 1, 0]);  // NumPy's y[2::-1]
 /// let i = 5;
 /// let e = t!(try x[i]).unwrap_err();
 /// assert_eq!(e.to_string(), "index 5 is out of bounds for dimension 0 of size 3");

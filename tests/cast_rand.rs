@@ -118,7 +118,7 @@ fn cast_keeps_the_shape_type_and_storage_rule() {
 mod random {
     use super::*;
     use rand::rngs::StdRng;
-    use rand::{Rng, SeedableRng};
+    use rand::{RngExt, SeedableRng};
 
     /// Sample counts for the statistical checks: large natively, small under Miri (the fixed seeds
     /// keep the checks deterministic either way).

@@ -91,7 +91,7 @@ fn compound_assignment_operators() {
     let before = d.clone();
     assert_eq!(
         err(d.try_add_assign(&Tensor::from([1., 2.]).into_dyn())),
-        "cannot expand [2] to [3, 4]: only size-1 dims can be expanded"
+        "add_assign (`+=`): [3, 4] and [2] do not broadcast: the right side must broadcast to the left side's shape"
     );
     assert_eq!(d, before);
     let mut j = Tensor::from([1i64, 2]);

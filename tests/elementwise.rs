@@ -273,7 +273,7 @@ fn scans_and_softmax_match_numpy() {
 
 #[test]
 fn map_takes_fnmut_and_runs_in_row_major_order() {
-    use rand::{rngs::StdRng, Rng, SeedableRng};
+    use rand::{rngs::StdRng, RngExt, SeedableRng};
     let x = Tensor::<f64, Shape![2, 3]>::zeros();
     let mut n = 0;
     let order = x.t().map(|_| {

@@ -165,7 +165,7 @@ impl CastFrom<bool> for bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::{rngs::StdRng, Rng, SeedableRng};
+    use rand::{rngs::StdRng, RngExt, SeedableRng};
 
     /// `x` rounded to nearest even among the finite `f16` values and infinity, by exact
     /// comparison in `f64` (every `f16` is exact there, and the differences below are exact by

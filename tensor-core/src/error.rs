@@ -170,3 +170,54 @@ impl<T> OrPanic<T> for Result<T, ShapeError> {
         }
     }
 }
+
+/// A message built in a `const` evaluation (a const panic can print a `&str` but not format):
+/// ASCII text and decimal numbers appended to a fixed buffer.
+pub(crate) struct ConstMsg {
+    buf: [u8; 192],
+    len: usize,
+}
+impl ConstMsg {
+    /// An empty message.
+    pub(crate) const fn new() -> Self {
+        ConstMsg { buf: [0; 192], len: 0 }
+    }
+    /// `s` appended (cut at the buffer's end).
+    pub(crate) const fn str(mut self, s: &str) -> Self {
+        let b = s.as_bytes();
+        let mut i = 0;
+        while i < b.len() && self.len < self.buf.len() {
+            self.buf[self.len] = b[i];
+            self.len += 1;
+            i += 1;
+        }
+        self
+    }
+    /// `n` in decimal appended.
+    pub(crate) const fn num(mut self, n: usize) -> Self {
+        let mut digits = [0u8; 20];
+        let (mut k, mut v) = (0, n);
+        loop {
+            digits[k] = b'0' + (v % 10) as u8;
+            k += 1;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        while k > 0 && self.len < self.buf.len() {
+            k -= 1;
+            self.buf[self.len] = digits[k];
+            self.len += 1;
+        }
+        self
+    }
+    /// The text (ASCII by construction, so always UTF-8).
+    pub(crate) const fn as_str(&self) -> &str {
+        let (bytes, _) = self.buf.split_at(self.len);
+        match core::str::from_utf8(bytes) {
+            Ok(s) => s,
+            Err(_) => "(message not UTF-8)",
+        }
+    }
+}

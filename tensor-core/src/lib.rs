@@ -54,6 +54,12 @@ pub use ops::cast::{CastFrom, CastTo};
 pub use ops::linalg::{Lstsq, MatrixNorm};
 pub use ops::out::OutOperand;
 pub use ops::reduce::Norm;
+/// The `rand` crate (0.10) the random constructors take their generators from, re-exported so
+/// that a user's generator is always of the version this crate was built with
+/// (`shaped::rand::rngs::StdRng`, `shaped::rand::rng()`): a separately added `rand` of another
+/// major version gives generators these functions do not accept.
+#[cfg(feature = "rand")]
+pub use rand;
 pub use shape::axes::Axis;
 pub use shape::{DynShape, Shape, MAX_RANK};
 pub use storage::{CowRepr, Data, DataMut, DataOwned, Element, Inline, InlineArray, OwnedRepr, Scalar};

@@ -8,6 +8,9 @@
 //! zero and `%` takes the sign of the dividend (Rust's `/` and `%`, PyTorch's
 //! `div(rounding_mode="trunc")` and `fmod`). Float arithmetic is IEEE 754.
 use crate::element::Element;
+/// num-traits' `Float` (the float methods: `sqrt`, `ln`, `is_nan`, ...), the bound of the
+/// float-only tensor methods; re-exported so that generic code needs no num-traits dependency.
+pub use num_traits::Float;
 
 mod sealed {
     pub trait Sealed {}

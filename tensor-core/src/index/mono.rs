@@ -1,6 +1,7 @@
 //! The post-monomorphisation check of literal indices on dims beyond typenum's bridge: each op
 //! described as data ([`OpDesc`]) and checked in a `const` evaluated at `cargo build`.
 use super::spec::*;
+use crate::error::ConstMsg;
 use crate::shape::*;
 
 // ------------------------------------------------------------------- build-time check (loose)
@@ -107,18 +108,19 @@ impl<O: DescOp, R: DescList> DescList for Cons<O, R> {
         out
     };
 }
-/// Whether every literal of a spec fits the static dims it consumes, where the [`Checked`](super::Checked) rules
-/// could not have checked it (see [`OpDesc`]).
-const fn loose_ok(
+/// The first literal of a spec that does not fit the static dim it consumes, where the
+/// [`Checked`](super::Checked) rules could not have checked it (see [`OpDesc`]): the op, the
+/// dim's position and its size.
+const fn loose_fail(
     stat: &[Option<usize>; MAX_RANK],
     rank: Option<usize>,
     pre: &[OpDesc; MAX_OPS],
     npre: usize,
     post: &[OpDesc; MAX_OPS],
     npost: usize,
-) -> bool {
+) -> Option<(OpDesc, usize, usize)> {
     let Some(rank) = rank else {
-        return true;
+        return None;
     };
     let mut pos = 0;
     let mut i = 0;
@@ -127,7 +129,7 @@ const fn loose_ok(
         if d.consumes == 1 && pos < rank {
             if let Some(n) = stat[pos] {
                 if !d.ok_on(n) {
-                    return false;
+                    return Some((d, pos, n));
                 }
             }
         }
@@ -139,19 +141,32 @@ const fn loose_ok(
     while j < npost && j < MAX_OPS {
         let d = post[j];
         if d.consumes > back {
-            return true; // too many indices: a compile error elsewhere
+            return None; // too many indices: a compile error elsewhere
         }
         back -= d.consumes;
         if d.consumes == 1 {
             if let Some(n) = stat[back] {
                 if !d.ok_on(n) {
-                    return false;
+                    return Some((d, back, n));
                 }
             }
         }
         j += 1;
     }
-    true
+    None
+}
+
+/// The build-time error of a literal `d` on dim `axis` of size `n`, with the numbers first.
+const fn loose_message(d: OpDesc, axis: usize, n: usize) -> ConstMsg {
+    let m = ConstMsg::new().str("t!: ");
+    let m = match d.kind {
+        1 => m.str("index ").num(d.lit),
+        2 => m.str("index -").num(d.lit),
+        3 => m.str("range end ").num(d.lit),
+        4 => m.str("range start -").num(d.lit),
+        _ => m.str("range start ").num(d.lit),
+    };
+    m.str(" is out of bounds for dimension ").num(axis).str(" of size ").num(n)
 }
 
 /// The build-time check of the [`Loose`](super::Loose) rules: every literal index and bound on a static dim
@@ -163,8 +178,8 @@ pub trait LooseCheck {
     const OK: ();
 }
 impl<S: Shape, Pre: DescList, Post: DescList> LooseCheck for (S, Pre, Post) {
-    #[rustfmt::skip]
-    const OK: () = if !loose_ok(&S::STATIC, S::RANK, &Pre::DESCS, Pre::LEN, &Post::DESCS, Post::LEN) {
-        panic!("t!: a literal index or bound is out of range for a static dimension of this shape")
-    };
+    const OK: () =
+        if let Some((d, axis, n)) = loose_fail(&S::STATIC, S::RANK, &Pre::DESCS, Pre::LEN, &Post::DESCS, Post::LEN) {
+            panic!("{}", loose_message(d, axis, n).as_str())
+        };
 }

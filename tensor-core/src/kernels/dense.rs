@@ -480,7 +480,7 @@ matrix_float!(f32, f64);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::{rngs::StdRng, Rng, SeedableRng};
+    use rand::{rngs::StdRng, RngExt, SeedableRng};
 
     /// The bound never accepts a matrix that the exact test rejects: random matrices of orders
     /// 1 to 4, at scales from 1e-30 to 1e30, pushed towards singularity (the last row a

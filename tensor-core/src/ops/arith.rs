@@ -162,14 +162,7 @@ where
         rhs: &TensorBase<D2, S2>,
         f: fn(D::Elem, D::Elem) -> D::Elem,
     ) -> Result<OutTensor2<D, D2, D::Elem, S>, ShapeError> {
-        if self.sizes() != rhs.sizes() {
-            return Err(ShapeError::Mismatch {
-                op,
-                what: "differ: the `*_same` forms need equal shapes (they never broadcast)".into(),
-                lhs: self.sizes().into(),
-                rhs: rhs.sizes().into(),
-            });
-        }
+        same_sizes(op, self.sizes(), rhs.sizes())?;
         broadcast_zip(self, rhs, f)
     }
 
@@ -304,6 +297,60 @@ fn scalar_divisor<T: Num>(op: &'static str, rhs: T, numel: usize) {
     }
 }
 
+/// The `*_same` forms' check: equal runtime sizes, or an error naming the operation.
+fn same_sizes(op: &'static str, lhs: &[usize], rhs: &[usize]) -> Result<(), ShapeError> {
+    if lhs == rhs {
+        return Ok(());
+    }
+    Err(ShapeError::Mismatch {
+        op,
+        what: "differ: the `*_same` forms need equal shapes (they never broadcast)".into(),
+        lhs: lhs.into(),
+        rhs: rhs.into(),
+    })
+}
+
+/// The strict compound assignments `add_assign_same`, ...: `self op= rhs` in place with `rhs` of
+/// exactly `self`'s shape, never broadcast (a compile error for static shapes, [`SameShape`]).
+/// They catch `w -= &grad` with a `[10]` gradient for a `[64, 10]` weight, which `-=` accepts by
+/// broadcasting, as PyTorch and NumPy do. No PyTorch counterpart.
+macro_rules! compound_same {
+    ($($m:ident, $try_m:ident, $num:ident, $op:tt, $divides:expr;)*) => {
+        impl<D: DataMut, S: Shape> TensorBase<D, S>
+        where
+            D::Elem: Num,
+        {$(
+            #[doc = concat!("`self ", stringify!($op), " rhs` in place for `rhs` of the same shape, never broadcast.")]
+            #[doc = ""]
+            #[doc = "# Errors"]
+            #[doc = "[`ShapeError::Mismatch`] when runtime sizes differ; [`ShapeError::DivisionByZero`] for an integer division by a zero element. Nothing is written then."]
+            #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
+            pub fn $try_m<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, rhs: &TensorBase<D2, S2>) -> Result<(), ShapeError> where S: SameShape<S2> {
+                same_sizes(stringify!($m), self.sizes(), rhs.sizes())?;
+                if $divides && <D::Elem as Num>::INTEGER {
+                    check_divisor(stringify!($m), rhs.storage(), rhs.layout(), self.numel())?;
+                }
+                let f = <D::Elem as Num>::$num;
+                let ld = *self.layout();
+                kernels::zip_assign_par(self.data.as_mut_slice(), &ld, rhs.data.as_slice(), rhs.layout(), move |d, s| *d = f(*d, s));
+                Ok(())
+            }
+            #[doc = concat!("[`", stringify!($try_m), "`](Self::", stringify!($try_m), "), panicking with the error's message.")]
+            #[track_caller]
+            #[rustfmt::skip]
+            pub fn $m<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, rhs: &TensorBase<D2, S2>) where S: SameShape<S2> {
+                self.$try_m(rhs).or_panic()
+            }
+        )*}
+    };
+}
+compound_same! {
+    add_assign_same, try_add_assign_same, add, +=, false;
+    sub_assign_same, try_sub_assign_same, sub, -=, false;
+    mul_assign_same, try_mul_assign_same, mul, *=, false;
+    div_assign_same, try_div_assign_same, div, /=, true;
+}
+
 /// The compound assignment operators `+= -= *= /= %=`: the right side (a tensor, broadcast to the
 /// left side's shape, or a scalar) is applied in place, through views too. A static shape that
 /// does not broadcast to the left side is a compile error ([`AssignShape`]); runtime sizes are
@@ -317,7 +364,7 @@ macro_rules! compound {
             #[doc = concat!("`self ", stringify!($op), " rhs` in place, `rhs` broadcast to `self`'s shape (PyTorch `", $torch, "`).")]
             #[doc = ""]
             #[doc = "# Errors"]
-            #[doc = "[`ShapeError::Expand`] when a runtime-sized `rhs` does not broadcast to `self`; [`ShapeError::DivisionByZero`] for an integer division by a zero element. Nothing is written then."]
+            #[doc = "[`ShapeError::Mismatch`] naming the operator and both shapes when a runtime-sized `rhs` does not broadcast to `self`; [`ShapeError::DivisionByZero`] for an integer division by a zero element. Nothing is written then."]
             pub fn $try_m<D2: Data<Elem = D::Elem>, S2: AssignShape<S>>(&mut self, rhs: &TensorBase<D2, S2>) -> Result<(), ShapeError> {
                 if $divides && <D::Elem as Num>::INTEGER {
                     check_divisor(stringify!($num), rhs.storage(), rhs.layout(), self.numel())?;
@@ -328,7 +375,12 @@ macro_rules! compound {
                     small::zip_assign::<S, S2, _, _>(self.data.as_mut_slice(), rhs.data.as_slice(), |d, s| *d = f(*d, s));
                     return Ok(());
                 }
-                let ls = rhs.layout().expand_for_assign(self.layout().sizes())?;
+                let ls = rhs.layout().expand_for_assign(self.layout().sizes()).map_err(|_| ShapeError::Mismatch {
+                    op: concat!(stringify!($m), " (`", stringify!($op), "`)"),
+                    what: "do not broadcast: the right side must broadcast to the left side's shape".into(),
+                    lhs: self.sizes().into(),
+                    rhs: rhs.sizes().into(),
+                })?;
                 let ld = *self.layout();
                 kernels::zip_assign_par(self.data.as_mut_slice(), &ld, rhs.data.as_slice(), &ls, move |d, s| *d = f(*d, s));
                 Ok(())

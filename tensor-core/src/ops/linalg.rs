@@ -31,6 +31,16 @@ pub struct Lstsq<X, R, V> {
     pub singular_values: V,
 }
 
+/// The three fields, one per line, as PyTorch prints its named tuple:
+/// `solution: ...`, `rank: ...`, `singular_values: ...`.
+impl<X: core::fmt::Display, R: core::fmt::Display, V: core::fmt::Display> core::fmt::Display for Lstsq<X, R, V> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        writeln!(f, "solution: {}", self.solution)?;
+        writeln!(f, "rank: {}", self.rank)?;
+        write!(f, "singular_values: {}", self.singular_values)
+    }
+}
+
 /// The right side of `a.lstsq(b)` for `a` of shape `A`: for one matrix `[m, n]`, a vector `[m]`
 /// (solution `[n]`) or a matrix `[m, k]` (solution `[n, k]`); [`DynShape`] batches at run time.
 #[diagnostic::on_unimplemented(

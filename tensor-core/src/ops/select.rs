@@ -1,5 +1,5 @@
 //! Selection by index tensors and masks, as PyTorch: `index_select`, `gather`, `scatter`(`_`),
-//! `masked_select`, `masked_fill`(`_`), `where_` and `nonzero`. The front ends here compute the
+//! `masked_select`, `masked_fill`(`_`), `where_`, `nonzero` and `one_hot`. The front ends here compute the
 //! result shape types and layouts and check the shapes; the loops are in `kernels/gather.rs`.
 //!
 //! Index tensors have any integer element type ([`IndexElem`]). **Negative entries count from the
@@ -11,14 +11,17 @@
 //! `index_select` and `gather` type their result from the index tensor, so their turbofish also
 //! names the index's dim or shape, inferred with `_`: `x.index_select::<0, _>(&i)`,
 //! `x.gather::<1, _>(&i)`. The others take only the axis: `x.scatter_::<0>(&i, &src)`.
-use crate::dim::{Dim, Dyn};
+use crate::dim::{Const, Dim, Dyn};
+use crate::element::ToIndex;
 use crate::error::{OrPanic, ShapeError};
 use crate::index::IndexElem;
 use crate::kernels;
 use crate::layout::{normalize_axis, Layout};
+use crate::num::Num;
 use crate::shape::MAX_RANK;
 use crate::shape::{
-    broadcast_sizes, Broadcast, BroadcastShape, DynShape, ExpandsTo, RankDim, RemoveAxis, SameRank, SetAxis, Shape,
+    broadcast_sizes, Broadcast, BroadcastShape, DynShape, ExpandsTo, InsertDim, RankDim, RemoveAxis, SameRank, SetAxis,
+    Shape,
 };
 use crate::storage::{Data, DataMut, Element};
 use crate::tensor::{Tensor, TensorBase};
@@ -604,4 +607,85 @@ where
     Broadcast<SC, SX>: BroadcastShape<SY>,
 {
     try_where_(cond, x, y).or_panic()
+}
+
+/// One-hot encoding of class indices.
+impl<D: Data, S: Shape> TensorBase<D, S>
+where
+    D::Elem: IndexElem,
+{
+    /// Each class index `i` of `self` becomes a row of `C` elements, one at `i` and zero
+    /// elsewhere, in a new last dim (PyTorch `torch.nn.functional.one_hot(x, C)`): `[...]` of
+    /// indices gives `[..., C]` of `T`, any numeric type (PyTorch gives `int64`;
+    /// `x.one_hot::<10, f32>()` feeds a loss directly). A scalar gives `[C]`.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let y: Tensor<i64, Shape![3]> = Tensor::from([2, 0, 1]);
+    /// let h: Tensor<f32, Shape![3, 3]> = y.one_hot::<3, f32>();
+    /// assert_eq!(h.to_vec(), [0., 0., 1., 1., 0., 0., 0., 1., 0.]);
+    /// ```
+    ///
+    /// # Panics
+    /// With the message of the error of [`try_one_hot`](Self::try_one_hot).
+    #[track_caller]
+    pub fn one_hot<const C: usize, T: Num>(&self) -> Tensor<T, <S as InsertDim<-1, Const<C>>>::Out>
+    where
+        S: InsertDim<-1, Const<C>>,
+    {
+        self.try_one_hot::<C, T>().or_panic()
+    }
+    /// [`one_hot`](Self::one_hot), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] naming the first index (row-major) outside `0..C` (negative
+    /// indices are refused, as PyTorch's `one_hot` does); [`ShapeError::RankTooLarge`] for a
+    /// rank-6 [`DynShape`] input; [`ShapeError::Overflow`], [`ShapeError::Alloc`].
+    pub fn try_one_hot<const C: usize, T: Num>(
+        &self,
+    ) -> Result<Tensor<T, <S as InsertDim<-1, Const<C>>>::Out>, ShapeError>
+    where
+        S: InsertDim<-1, Const<C>>,
+    {
+        self.one_hot_into(C)
+    }
+    /// [`one_hot`](Self::one_hot) with the class count known at run time (PyTorch
+    /// `one_hot(x, num_classes)`), as a [`DynShape`] tensor `[..., classes]`.
+    ///
+    /// # Panics
+    /// With the message of the error of [`try_one_hot_dyn`](Self::try_one_hot_dyn).
+    #[track_caller]
+    pub fn one_hot_dyn<T: Num>(&self, classes: usize) -> Tensor<T, DynShape> {
+        self.try_one_hot_dyn(classes).or_panic()
+    }
+    /// [`one_hot_dyn`](Self::one_hot_dyn), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// As [`try_one_hot`](Self::try_one_hot).
+    pub fn try_one_hot_dyn<T: Num>(&self, classes: usize) -> Result<Tensor<T, DynShape>, ShapeError> {
+        self.one_hot_into(classes)
+    }
+
+    /// The one-hot rows of `self`'s indices over `classes` classes, shape `[..., classes]`.
+    fn one_hot_into<T: Num, S2: Shape>(&self, classes: usize) -> Result<Tensor<T, S2>, ShapeError> {
+        let rank = self.rank();
+        let mut sizes = [0usize; MAX_RANK];
+        if rank >= MAX_RANK {
+            return Err(ShapeError::RankTooLarge { rank: rank + 1 });
+        }
+        sizes[..rank].copy_from_slice(self.sizes());
+        sizes[rank] = classes;
+        let layout = Layout::contiguous(&sizes[..=rank])?;
+        let mut data = crate::memory::try_vec(layout.numel(), T::ZERO)?;
+        for (k, i) in self.try_to_vec()?.into_iter().enumerate() {
+            let (v, c) = (i.to_i128(), i.to_index());
+            if v < 0 || c as usize >= classes {
+                return Err(ShapeError::Invalid(format!(
+                    "one_hot: class {v} (element {k} in row-major order) is outside 0..{classes}"
+                )));
+            }
+            data[k * classes + c as usize] = T::ONE;
+        }
+        Ok(TensorBase::from_parts(data, layout))
+    }
 }

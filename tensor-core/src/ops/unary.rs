@@ -103,36 +103,48 @@ float_fns! {
         |x| if x > <D::Elem as num_traits::NumCast>::from(20.0).unwrap_or_else(D::Elem::infinity) { x } else { x.exp().ln_1p() };
 }
 
-/// Parameterised float functions.
+/// Element-wise functions with parameters `$p: $pt` (none or more) under the element bound
+/// `$bound`: a new tensor through `$map`, and the in-place `_` form split across rayon's pool from
+/// `$threshold` elements.
+macro_rules! param_fns {
+    ($bound:ident, $map:ident, $threshold:expr;
+     $($(#[$m:meta])* $name:ident, $name_:ident ($($p:ident: $pt:ty),*) |$x:ident| $body:expr;)*) => {
+        impl<D: Data, S: Shape> TensorBase<D, S>
+        where
+            D::Elem: $bound,
+        {$(
+            $(#[$m])*
+            #[track_caller]
+            pub fn $name(&self, $($p: $pt),*) -> OutTensor<D, D::Elem, S> {
+                self.$map(move |$x: D::Elem| $body)
+            }
+            #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), ") in place.")]
+            pub fn $name_(&mut self, $($p: $pt),*)
+            where
+                D: DataMut,
+            {
+                self.map_inplace_from(move |$x: D::Elem| $body, $threshold)
+            }
+        )*}
+    };
+}
+param_fns! { Float, par_map_math, kernels::PAR_MATH_THRESHOLD;
+    /// Element-wise logarithm to the base `base`, as Rust's `f32::log(self, base)`: `ln(x) /
+    /// ln(base)`, same shape. PyTorch's and NumPy's `log(x)` is the natural logarithm, here
+    /// [`ln`](Self::ln) (Rust's name); `log2` and `log10` have their own methods.
+    log, log_ (base: D::Elem) |x| x.log(base);
+    /// Element-wise `x^n` for an integer `n` (PyTorch `pow` with an int exponent).
+    powi, powi_ (n: i32) |x| x.powi(n);
+    /// Element-wise `x^p` (PyTorch `pow` with a float exponent; NaN for a negative base and a
+    /// non-integer `p`).
+    powf, powf_ (p: D::Elem) |x| x.powf(p);
+}
+
+/// Float tests and parameterised float functions.
 impl<D: Data, S: Shape> TensorBase<D, S>
 where
     D::Elem: Float,
 {
-    /// Element-wise `x^n` for an integer `n` (PyTorch `pow` with an int exponent).
-    #[track_caller]
-    pub fn powi(&self, n: i32) -> OutTensor<D, D::Elem, S> {
-        self.par_map_math(move |x| x.powi(n))
-    }
-    /// [`powi`](Self::powi) in place.
-    pub fn powi_(&mut self, n: i32)
-    where
-        D: DataMut,
-    {
-        self.map_inplace_from(move |x| x.powi(n), kernels::PAR_MATH_THRESHOLD)
-    }
-    /// Element-wise `x^p` (PyTorch `pow` with a float exponent; NaN for a negative base and a
-    /// non-integer `p`).
-    #[track_caller]
-    pub fn powf(&self, p: D::Elem) -> OutTensor<D, D::Elem, S> {
-        self.par_map_math(move |x| x.powf(p))
-    }
-    /// [`powf`](Self::powf) in place.
-    pub fn powf_(&mut self, p: D::Elem)
-    where
-        D: DataMut,
-    {
-        self.map_inplace_from(move |x| x.powf(p), kernels::PAR_MATH_THRESHOLD)
-    }
     /// Element-wise NaN test (PyTorch `isnan`): a bool tensor of the same shape.
     #[track_caller]
     #[doc(alias = "isnan")]
@@ -152,57 +164,6 @@ impl<D: Data, S: Shape> TensorBase<D, S>
 where
     D::Elem: Num,
 {
-    /// Element-wise absolute value (PyTorch `abs`; integers wrap: `i8::MIN` stays `i8::MIN`).
-    #[track_caller]
-    pub fn abs(&self) -> OutTensor<D, D::Elem, S> {
-        self.par_map(Num::abs)
-    }
-    /// [`abs`](Self::abs) in place.
-    pub fn abs_(&mut self)
-    where
-        D: DataMut,
-    {
-        self.map_inplace_from(Num::abs, kernels::PAR_THRESHOLD)
-    }
-    /// Element-wise sign: -1, 0 or 1 (PyTorch `sign`; NaN stays NaN).
-    #[track_caller]
-    #[doc(alias = "sign")]
-    pub fn signum(&self) -> OutTensor<D, D::Elem, S> {
-        self.par_map(Num::signum)
-    }
-    /// [`signum`](Self::signum) in place.
-    pub fn signum_(&mut self)
-    where
-        D: DataMut,
-    {
-        self.map_inplace_from(Num::signum, kernels::PAR_THRESHOLD)
-    }
-    /// Element-wise `min(max(x, lo), hi)` (PyTorch `clamp(min=lo, max=hi)`; NaN stays NaN; when
-    /// `lo > hi` every element becomes `hi`, as in PyTorch).
-    #[track_caller]
-    #[doc(alias = "clip")]
-    pub fn clamp(&self, lo: D::Elem, hi: D::Elem) -> OutTensor<D, D::Elem, S> {
-        self.par_map(move |x| Num::min(Num::max(x, lo), hi))
-    }
-    /// [`clamp`](Self::clamp) in place.
-    pub fn clamp_(&mut self, lo: D::Elem, hi: D::Elem)
-    where
-        D: DataMut,
-    {
-        self.map_inplace_from(move |x| Num::min(Num::max(x, lo), hi), kernels::PAR_THRESHOLD)
-    }
-    /// Element-wise `max(x, 0)` (PyTorch `relu`; NaN stays NaN).
-    #[track_caller]
-    pub fn relu(&self) -> OutTensor<D, D::Elem, S> {
-        self.par_map(|x| if x < D::Elem::ZERO { D::Elem::ZERO } else { x })
-    }
-    /// [`relu`](Self::relu) in place.
-    pub fn relu_(&mut self)
-    where
-        D: DataMut,
-    {
-        self.map_inplace_from(|x| if x < D::Elem::ZERO { D::Elem::ZERO } else { x }, kernels::PAR_THRESHOLD)
-    }
     /// Element-wise negation in place (PyTorch `neg_`; integers wrap).
     pub fn neg_(&mut self)
     where
@@ -210,6 +171,22 @@ where
     {
         self.map_inplace_from(|x| D::Elem::sub(D::Elem::ZERO, x), kernels::PAR_THRESHOLD)
     }
+}
+
+param_fns! { Num, par_map, kernels::PAR_THRESHOLD;
+    /// Element-wise absolute value (PyTorch `abs`; integers wrap: `i8::MIN` stays `i8::MIN`).
+    abs, abs_ () |x| Num::abs(x);
+    /// Element-wise sign: -1, 0 or 1 (PyTorch `sign`; NaN stays NaN).
+    #[doc(alias = "sign")]
+    signum, signum_ () |x| Num::signum(x);
+    /// Element-wise `min(max(x, lo), hi)` (PyTorch `clamp(min=lo, max=hi)`; NaN stays NaN; when
+    /// `lo > hi` every element becomes `hi`, as in PyTorch).
+    clamp, clamp_ (lo: D::Elem, hi: D::Elem) |x| Num::min(Num::max(x, lo), hi);
+    /// PyTorch's and NumPy's other name for [`clamp`](Self::clamp) (`torch.clip`, `np.clip`):
+    /// element-wise `min(max(x, lo), hi)`, same shape.
+    clip, clip_ (lo: D::Elem, hi: D::Elem) |x| Num::min(Num::max(x, lo), hi);
+    /// Element-wise `max(x, 0)` (PyTorch `relu`; NaN stays NaN).
+    relu, relu_ () |x| if x < D::Elem::ZERO { D::Elem::ZERO } else { x };
 }
 
 /// Unary `-` (PyTorch `neg`): same shape, integers wrap (`-i8::MIN` is `i8::MIN`).

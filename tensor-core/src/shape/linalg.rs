@@ -66,14 +66,23 @@ impl SquareShape for DynShape {}
     label = "this operation needs a square `[n, n]` matrix or a batch `[..b, n, n]`"
 )]
 pub trait SquareDims<C, S> {}
+#[diagnostic::do_not_recommend]
 impl<const N: usize, S> SquareDims<Const<N>, S> for Const<N> {}
+#[diagnostic::do_not_recommend]
 impl<const N: usize, S> SquareDims<Dyn, S> for Const<N> {}
+#[diagnostic::do_not_recommend]
 impl<const N: usize, S> SquareDims<Const<N>, S> for Dyn {}
+#[diagnostic::do_not_recommend]
 impl<S> SquareDims<Dyn, S> for Dyn {}
+#[diagnostic::do_not_recommend]
 impl<S> SquareDims<One, S> for One {}
+#[diagnostic::do_not_recommend]
 impl<S> SquareDims<Dyn, S> for One {}
+#[diagnostic::do_not_recommend]
 impl<S> SquareDims<One, S> for Dyn {}
+#[diagnostic::do_not_recommend]
 impl<S> SquareDims<Const<1>, S> for One {}
+#[diagnostic::do_not_recommend]
 impl<S> SquareDims<One, S> for Const<1> {}
 
 /// The right side of `a.solve(b)` for a square `a` of shape `A`: for one matrix `[n, n]`, a

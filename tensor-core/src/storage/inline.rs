@@ -214,10 +214,11 @@ impl<A: InlineArray> Inline<A> {
     /// [`MAX_INLINE_BYTES`](crate::MAX_INLINE_BYTES), so that no operation on inline tensors puts
     /// a large array on the stack (a broadcast of an inline operand against a large static heap
     /// tensor would). The fix is to convert the inline operand with `to_heap()`.
-    pub(crate) const FITS: () = assert!(
-        core::mem::size_of::<A>() <= crate::tensor::MAX_INLINE_BYTES,
-        "an operation on inline tensors (STensor) whose result would exceed 64 KiB: convert the inline operand with `.to_heap()`"
-    );
+    pub(crate) const FITS: () = if core::mem::size_of::<A>() > crate::limits::MAX_INLINE_BYTES {
+        let m = crate::error::ConstMsg::new().str("an inline (STensor) result of ").num(core::mem::size_of::<A>());
+        let m = m.str(" bytes is over the ").num(crate::limits::MAX_INLINE_BYTES);
+        panic!("{}", m.str("-byte inline limit: convert the inline operand with `.to_heap()`").as_str())
+    };
 }
 impl<A: InlineArray> OutData<A::Elem> for Inline<A> {
     #[inline(always)]

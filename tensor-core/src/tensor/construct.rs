@@ -20,11 +20,12 @@ fn static_sizes<S: Shape>() -> ([usize; crate::MAX_RANK], usize) {
 }
 
 impl<T: Element, S: Shape> Tensor<T, S> {
-    /// A tensor of shape `S` (fully static) with every element `value` (PyTorch `torch.full`).
+    /// A tensor of shape `S` (fully static) with every element `value` (PyTorch `torch.full`;
+    /// nalgebra's `repeat`, which is not PyTorch's tiling `repeat`).
     ///
     /// # Panics
     /// When the element count overflows `isize` (impossible to allocate anyway).
-    #[doc(alias = "from_elem", alias = "from_element", alias = "repeat")]
+    #[doc(alias = "from_elem", alias = "from_element")]
     pub fn full(value: T) -> Self
     where
         S: AllStatic,

@@ -12,6 +12,7 @@
 //!   checked at run time only, as PyTorch checks it.
 use super::{TensorBase, ViewOf};
 use crate::dim::Const;
+use crate::error::ConstMsg;
 use crate::error::{OrPanic, ShapeError};
 use crate::index::{in_bridge, NarrowFits, SelectFits};
 use crate::shape::{BridgeShape, RemoveAxis, SetAxis, Shape};
@@ -132,15 +133,34 @@ const fn static_dim<S: Shape>(a: isize) -> Option<usize> {
     S::STATIC[a as usize]
 }
 
+/// Axis `a` of `S` counted from the front (for messages; `a` is in range when they are built).
+const fn axis_of<S: Shape>(a: isize) -> usize {
+    match S::RANK {
+        Some(rank) if a < 0 => (a + rank as isize) as usize,
+        _ => a as usize,
+    }
+}
+/// The size of a static dim (for messages: the failing checks are on static dims only).
+const fn dim_or_zero(d: Option<usize>) -> usize {
+    match d {
+        Some(n) => n,
+        None => 0,
+    }
+}
+
 /// The build-time check of the [`Unchecked`] forms: literal bounds on a static dim outside the
 /// bridge (inside it, concrete code takes the checked forms and generic code checks at run time).
 struct LiteralCheck<S, const A: isize, const START: usize, const LEN: usize>(core::marker::PhantomData<S>);
 impl<S: Shape, const A: isize, const START: usize, const LEN: usize> LiteralCheck<S, A, START, LEN> {
     const NARROW: () = if !narrow_fits(static_dim::<S>(A), START, LEN) {
-        panic!("narrow_const: START + LEN is past the end of a static dimension of this shape")
+        let m = ConstMsg::new().str("narrow_const: START + LEN = ").num(START.saturating_add(LEN));
+        let m = m.str(" is past the end of dimension ").num(axis_of::<S>(A)).str(" of size ");
+        panic!("{}", m.num(dim_or_zero(static_dim::<S>(A))).as_str())
     };
     const SELECT: () = if !select_fits(static_dim::<S>(A), START) {
-        panic!("select_const: the index is past the end of a static dimension of this shape")
+        let m = ConstMsg::new().str("select_const: index ").num(START).str(" is out of bounds for dimension ");
+        let m = m.num(axis_of::<S>(A)).str(" of size ").num(dim_or_zero(static_dim::<S>(A)));
+        panic!("{}", m.as_str())
     };
 }
 const fn narrow_fits(dim: Option<usize>, start: usize, len: usize) -> bool {

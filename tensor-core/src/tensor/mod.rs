@@ -10,6 +10,8 @@ use alloc::vec::Vec;
 use core::marker::PhantomData;
 
 mod batch;
+mod chunks;
+pub use chunks::{AxisChunksExact, ChunksOf};
 mod construct;
 mod fill;
 pub mod iter;
@@ -152,7 +154,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
 
     /// The sizes, one per dim (PyTorch `size()`, NumPy `shape`).
     #[inline]
-    #[doc(alias = "shape", alias = "size", alias = "dim", alias = "raw_dim", alias = "dims")]
+    #[doc(alias = "size", alias = "dim", alias = "raw_dim", alias = "dims")]
     pub fn sizes(&self) -> &[usize] {
         self.layout().sizes()
     }
@@ -169,15 +171,39 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
     /// The number of dims (PyTorch `dim()`).
     #[inline]
-    #[doc(alias = "ndim", alias = "dim", alias = "ndims")]
+    #[doc(alias = "dim", alias = "ndims")]
     pub fn rank(&self) -> usize {
         self.layout().rank()
     }
     /// The number of elements (PyTorch `numel()`).
     #[inline]
-    #[doc(alias = "len", alias = "size", alias = "nelement")]
+    #[doc(alias = "size", alias = "nelement")]
     pub fn numel(&self) -> usize {
         self.layout().numel()
+    }
+    /// The sizes, one per dim: NumPy's `x.shape` and ndarray's `shape()`, the same slice as
+    /// [`sizes`](Self::sizes) (the shape *type* is the tensor's `S` parameter).
+    #[inline]
+    pub fn shape(&self) -> &[usize] {
+        self.layout().sizes()
+    }
+    /// The number of dims: NumPy's `ndim` and ndarray's `ndim()`, the same as
+    /// [`rank`](Self::rank).
+    #[inline]
+    pub fn ndim(&self) -> usize {
+        self.layout().rank()
+    }
+    /// The number of elements, as ndarray's `len()` and Rust's collections: the same as
+    /// [`numel`](Self::numel). (Python's `len(x)` of a PyTorch tensor is the size of its first
+    /// dim: `x.sizes()[0]`.)
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.layout().numel()
+    }
+    /// Whether the tensor has no elements (some dim is 0; a 0-d tensor has one element).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.layout().numel() == 0
     }
     /// The layout: sizes, strides and offset.
     #[inline]

@@ -273,7 +273,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// integers, `true`/`false` for `bool`). NumPy `rng.binomial(1, p, size)`.
     ///
     /// ```
-    /// use rand::{rngs::StdRng, SeedableRng};
+    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
     /// use shaped_core::{Shape, Tensor};
     /// let mut rng = StdRng::seed_from_u64(0);
     /// let mask = Tensor::<bool, Shape![2, 3]>::bernoulli(0.5, &mut rng);
@@ -326,7 +326,7 @@ impl<T: RandFloat, S: Shape> Tensor<T, S> {
     /// `torch.rand(size)`, NumPy `rng.random(size)`.
     ///
     /// ```
-    /// use rand::{rngs::StdRng, SeedableRng};
+    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
     /// use shaped_core::{Shape, Tensor};
     /// let mut rng = StdRng::seed_from_u64(42);
     /// let x = Tensor::<f32, Shape![2, 3]>::rand(&mut rng);
@@ -369,7 +369,7 @@ impl<T: RandFloat, S: Shape> Tensor<T, S> {
     /// deviation 1): PyTorch `torch.randn(size)`, NumPy `rng.standard_normal(size)`.
     ///
     /// ```
-    /// use rand::{rngs::StdRng, SeedableRng};
+    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
     /// use shaped_core::{Shape, Tensor};
     /// let w = Tensor::<f64, Shape![3, 3]>::randn(&mut StdRng::seed_from_u64(7));
     /// assert!(w.to_vec().iter().all(|v| v.is_finite()));
@@ -502,7 +502,7 @@ impl<T: RandInt, S: Shape> Tensor<T, S> {
     /// excluded): PyTorch `torch.randint(low, high, size)`, NumPy `rng.integers(low, high, size)`.
     ///
     /// ```
-    /// use rand::{rngs::StdRng, SeedableRng};
+    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
     /// use shaped_core::{Shape, Tensor};
     /// let dice = Tensor::<u8, Shape![10]>::randint(1, 7, &mut StdRng::seed_from_u64(1));
     /// assert!(dice.to_vec().iter().all(|d| (1..7).contains(d)));
@@ -557,7 +557,7 @@ impl<T: Element + NumCast> Tensor<T, (Dyn,)> {
     /// NumPy `rng.permutation(n)`. Fisher-Yates through `rand`'s `SliceRandom::shuffle`.
     ///
     /// ```
-    /// use rand::{rngs::StdRng, SeedableRng};
+    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
     /// use shaped_core::{Shape, Tensor};
     /// let p = Tensor::<i64, Shape![_]>::randperm(5, &mut StdRng::seed_from_u64(3));
     /// let mut v = p.to_vec();
@@ -617,7 +617,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// checked at compile time for tuple shapes.
     ///
     /// ```
-    /// use rand::{rngs::StdRng, SeedableRng};
+    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
     /// use shaped_core::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![3, 2]> = Tensor::from([[0, 1], [10, 11], [20, 21]]);
     /// let y = x.shuffle_axis::<0>(&mut StdRng::seed_from_u64(0));
@@ -715,7 +715,7 @@ where
     /// view reaches.
     ///
     /// ```
-    /// use rand::{rngs::StdRng, SeedableRng};
+    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
     /// use shaped_core::{Shape, Tensor};
     /// let mut w: Tensor<f32, Shape![4, 4]> = Tensor::zeros();
     /// w.narrow_mut::<1>(0, 2).uniform_(-0.5, 0.5, &mut StdRng::seed_from_u64(0)); // columns 0 and 1
@@ -809,7 +809,7 @@ where
     /// NumPy `rng.random`).
     ///
     /// ```
-    /// use rand::{rngs::StdRng, SeedableRng};
+    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
     /// use shaped_core::{STensor, Shape, Tensor};
     /// let x = STensor::<f32, Shape![2, 3]>::rand(&mut StdRng::seed_from_u64(42));
     /// assert_eq!(x.to_vec(), Tensor::<f32, Shape![2, 3]>::rand(&mut StdRng::seed_from_u64(42)).to_vec());

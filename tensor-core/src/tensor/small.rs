@@ -23,10 +23,11 @@ impl<A: InlineArray, S: AllStatic> TensorBase<Inline<A>, S> {
             i += 1;
         }
         assert!(n == A::LEN, "inline storage whose array does not hold the shape's elements");
-        assert!(
-            core::mem::size_of::<A>() <= MAX_INLINE_BYTES,
-            "an STensor of more than 64 KiB belongs on the heap: use Tensor"
-        );
+        if core::mem::size_of::<A>() > MAX_INLINE_BYTES {
+            let m = crate::error::ConstMsg::new().str("an STensor of ").num(core::mem::size_of::<A>());
+            let m = m.str(" bytes is over the ").num(MAX_INLINE_BYTES);
+            panic!("{}", m.str("-byte inline limit: it belongs on the heap (use Tensor)").as_str())
+        }
     };
 
     /// A tensor holding the nested array `a` (row-major): `STensor::<f32, Shape![2, 2]>::new([[1.,
@@ -37,9 +38,9 @@ impl<A: InlineArray, S: AllStatic> TensorBase<Inline<A>, S> {
         let lay = LayoutRepr::row_major::<S>(|| Ok(S::ROW_MAJOR)).or_panic();
         TensorBase::from_lay(Inline(a), lay)
     }
-    /// Every element `value` (PyTorch `torch.full`), inline.
+    /// Every element `value` (PyTorch `torch.full`; nalgebra's `repeat`), inline.
     #[inline(always)]
-    #[doc(alias = "from_elem", alias = "from_element", alias = "repeat")]
+    #[doc(alias = "from_elem", alias = "from_element")]
     pub fn full(value: A::Elem) -> Self {
         let mut a = A::ZEROED;
         a.flat_mut().fill(value);

@@ -1,0 +1,156 @@
+//! Static-size batches: views of exactly `B` elements along an axis, typed `Const<B>` there, and
+//! the shorter remainder ([`axis_chunks_exact`](TensorBase::axis_chunks_exact),
+//! [`batches`](TensorBase::batches)). The typed counterpart of PyTorch's `x.split(B)` with the
+//! last, shorter piece kept apart, as ndarray's `exact_chunks`/`axis_chunks_iter`.
+use super::TensorBase;
+use crate::dim::{Const, Dyn};
+use crate::error::{OrPanic, ShapeError};
+use crate::layout::Layout;
+use crate::shape::{SetAxis, Shape};
+use crate::storage::Data;
+use core::fmt;
+use core::iter::FusedIterator;
+use core::marker::PhantomData;
+
+/// The views of `B` elements along one axis, in order, each of shape `S2` (the source's shape
+/// with `Const<B>` at the axis): what [`axis_chunks_exact`](TensorBase::axis_chunks_exact) and
+/// [`batches`](TensorBase::batches) return. The elements past the last whole chunk are
+/// [`remainder`](Self::remainder), of shape `SR` (a `Dyn` dim at the axis). Double-ended.
+pub struct AxisChunksExact<R: Data + Copy, S2: Shape, SR: Shape> {
+    data: R,
+    layout: Layout,
+    axis: usize,
+    size: usize,
+    front: usize,
+    back: usize,
+    _shape: PhantomData<(S2, SR)>,
+}
+impl<R: Data + Copy, S2: Shape, SR: Shape> Clone for AxisChunksExact<R, S2, SR> {
+    fn clone(&self) -> Self {
+        AxisChunksExact { data: self.data, ..*self }
+    }
+}
+impl<R: Data + Copy, S2: Shape, SR: Shape> fmt::Debug for AxisChunksExact<R, S2, SR> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AxisChunksExact")
+            .field("axis", &self.axis)
+            .field("size", &self.size)
+            .field("remaining", &(self.back - self.front))
+            .finish()
+    }
+}
+impl<R: Data + Copy, S2: Shape, SR: Shape> AxisChunksExact<R, S2, SR> {
+    /// View `i` of `len` elements from element `i * size` of the axis (inside it by
+    /// construction: `i * size + len` is at most the axis length).
+    fn piece<S3: Shape>(&self, i: usize, len: usize) -> TensorBase<R, S3> {
+        let l = self.layout.narrow(self.axis, (i * self.size) as isize, len).expect("a piece inside the axis");
+        TensorBase::from_parts(self.data, l)
+    }
+    /// The elements after the last whole chunk, fewer than `B` along the axis (empty when `B`
+    /// divides the axis length), as one view; the same whatever has been iterated.
+    pub fn remainder(&self) -> TensorBase<R, SR> {
+        let n = self.layout.sizes()[self.axis];
+        let whole = n / self.size;
+        self.piece(whole, n - whole * self.size)
+    }
+}
+impl<R: Data + Copy, S2: Shape, SR: Shape> Iterator for AxisChunksExact<R, S2, SR> {
+    type Item = TensorBase<R, S2>;
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        (self.front < self.back).then(|| {
+            self.front += 1;
+            self.piece(self.front - 1, self.size)
+        })
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.back - self.front;
+        (n, Some(n))
+    }
+}
+impl<R: Data + Copy, S2: Shape, SR: Shape> DoubleEndedIterator for AxisChunksExact<R, S2, SR> {
+    #[inline]
+    fn next_back(&mut self) -> Option<Self::Item> {
+        (self.front < self.back).then(|| {
+            self.back -= 1;
+            self.piece(self.back, self.size)
+        })
+    }
+}
+impl<R: Data + Copy, S2: Shape, SR: Shape> ExactSizeIterator for AxisChunksExact<R, S2, SR> {}
+impl<R: Data + Copy, S2: Shape, SR: Shape> FusedIterator for AxisChunksExact<R, S2, SR> {}
+
+/// The chunk iterator of a tensor of shape `S` cut in `B` along axis `A`.
+pub type ChunksOf<'a, D, S, const A: isize, const B: usize> =
+    AxisChunksExact<<D as Data>::Ref<'a>, <S as SetAxis<A, Const<B>>>::Out, <S as SetAxis<A, Dyn>>::Out>;
+
+impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// Views of exactly `B` elements along axis `A` (negative counts from the end), in order,
+    /// typed `Const<B>` at the axis: `[n, ..]` along `<0, B>` gives `n / B` views of `[B, ..]`,
+    /// and [`remainder`](AxisChunksExact::remainder) the last `n % B` rows as `[_, ..]`. No copy.
+    /// Mirrors PyTorch `x.split(B, A)` with the shorter last piece kept apart, ndarray
+    /// `exact_chunks`; see [`batches`](Self::batches) for axis 0.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor, TensorView};
+    /// let x: Tensor<i32, Shape![5, 2]> = Tensor::from([[0, 1], [2, 3], [4, 5], [6, 7], [8, 9]]);
+    /// let mut it = x.axis_chunks_exact::<0, 2>();
+    /// let first: TensorView<i32, Shape![2, 2]> = it.next().unwrap();
+    /// assert_eq!(first.to_vec(), [0, 1, 2, 3]);
+    /// assert_eq!(it.remainder().to_vec(), [8, 9]);
+    /// assert_eq!(it.count(), 1);
+    /// ```
+    ///
+    /// # Panics
+    /// With the message of the error of [`try_axis_chunks_exact`](Self::try_axis_chunks_exact).
+    #[track_caller]
+    #[doc(alias = "exact_chunks", alias = "axis_chunks_iter")]
+    pub fn axis_chunks_exact<const A: isize, const B: usize>(&self) -> ChunksOf<'_, D, S, A, B>
+    where
+        S: SetAxis<A, Const<B>> + SetAxis<A, Dyn>,
+    {
+        self.try_axis_chunks_exact::<A, B>().or_panic()
+    }
+    /// [`axis_chunks_exact`](Self::axis_chunks_exact), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when `B` is 0; [`ShapeError::Axis`] for a
+    /// [`DynShape`](crate::DynShape) tensor without axis `A`.
+    pub fn try_axis_chunks_exact<const A: isize, const B: usize>(&self) -> Result<ChunksOf<'_, D, S, A, B>, ShapeError>
+    where
+        S: SetAxis<A, Const<B>> + SetAxis<A, Dyn>,
+    {
+        let axis = self.ax(A)?;
+        if B == 0 {
+            return Err(ShapeError::Invalid("axis_chunks_exact: a chunk size of 0".into()));
+        }
+        let back = self.layout().sizes()[axis] / B;
+        let layout = *self.layout();
+        Ok(AxisChunksExact { data: self.data.view_data(), layout, axis, size: B, front: 0, back, _shape: PhantomData })
+    }
+
+    /// Batches of exactly `B` rows (axis 0), typed `Const<B>`, plus the remainder: for a
+    /// training loop over `[n, features]` data, `x.batches::<32>()` gives views of
+    /// `[32, features]`. The same as [`axis_chunks_exact::<0, B>`](Self::axis_chunks_exact).
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor, TensorView};
+    /// let x: Tensor<f32, Shape![1500, 64]> = Tensor::zeros();
+    /// let batches = x.batches::<32>();
+    /// assert_eq!((batches.len(), batches.remainder().sizes()), (46, &[28, 64][..]));
+    /// for b in batches {
+    ///     let _: TensorView<f32, Shape![32, 64]> = b;
+    /// }
+    /// ```
+    ///
+    /// # Panics
+    /// When `B` is 0, or for a rank-0 [`DynShape`](crate::DynShape) tensor.
+    #[track_caller]
+    pub fn batches<const B: usize>(&self) -> ChunksOf<'_, D, S, 0, B>
+    where
+        S: SetAxis<0, Const<B>> + SetAxis<0, Dyn>,
+    {
+        self.axis_chunks_exact::<0, B>()
+    }
+}
