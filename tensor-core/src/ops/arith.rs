@@ -313,42 +313,88 @@ fn same_sizes(op: &'static str, lhs: &[usize], rhs: &[usize]) -> Result<(), Shap
 /// The strict compound assignments `add_assign_same`, ...: `self op= rhs` in place with `rhs` of
 /// exactly `self`'s shape, never broadcast (a compile error for static shapes, [`SameShape`]).
 /// They catch `w -= &grad` with a `[10]` gradient for a `[64, 10]` weight, which `-=` accepts by
-/// broadcasting, as PyTorch and NumPy do. No PyTorch counterpart.
-macro_rules! compound_same {
-    ($($m:ident, $try_m:ident, $num:ident, $op:tt, $divides:expr;)*) => {
-        impl<D: DataMut, S: Shape> TensorBase<D, S>
-        where
-            D::Elem: Num,
-        {$(
-            #[doc = concat!("`self ", stringify!($op), " rhs` in place for `rhs` of the same shape, never broadcast.")]
-            #[doc = ""]
-            #[doc = "# Errors"]
-            #[doc = "[`ShapeError::Mismatch`] when runtime sizes differ; [`ShapeError::DivisionByZero`] for an integer division by a zero element. Nothing is written then."]
-            #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
-            pub fn $try_m<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, rhs: &TensorBase<D2, S2>) -> Result<(), ShapeError> where S: SameShape<S2> {
-                same_sizes(stringify!($m), self.sizes(), rhs.sizes())?;
-                if $divides && <D::Elem as Num>::INTEGER {
-                    check_divisor(stringify!($m), rhs.storage(), rhs.layout(), self.numel())?;
-                }
-                let f = <D::Elem as Num>::$num;
-                let ld = *self.layout();
-                kernels::zip_assign_par(self.data.as_mut_slice(), &ld, rhs.data.as_slice(), rhs.layout(), move |d, s| *d = f(*d, s));
-                Ok(())
-            }
-            #[doc = concat!("[`", stringify!($try_m), "`](Self::", stringify!($try_m), "), panicking with the error's message.")]
-            #[track_caller]
-            #[rustfmt::skip]
-            pub fn $m<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, rhs: &TensorBase<D2, S2>) where S: SameShape<S2> {
-                self.$try_m(rhs).or_panic()
-            }
-        )*}
-    };
-}
-compound_same! {
-    add_assign_same, try_add_assign_same, add, +=, false;
-    sub_assign_same, try_sub_assign_same, sub, -=, false;
-    mul_assign_same, try_mul_assign_same, mul, *=, false;
-    div_assign_same, try_div_assign_same, div, /=, true;
+/// broadcasting, as PyTorch and NumPy do. No PyTorch counterpart. Written out, not by a macro, so
+/// that a shape error's note shows the signature (as for the `*_same` forms).
+impl<D: DataMut, S: Shape> TensorBase<D, S>
+where
+    D::Elem: Num,
+{
+    /// The strict compound forms' shared body: equal runtime sizes, a nonzero integer divisor,
+    /// then `f` in place. Nothing is written on an error.
+    fn same_assign<D2: Data<Elem = D::Elem>, S2: Shape>(
+        &mut self,
+        op: &'static str,
+        rhs: &TensorBase<D2, S2>,
+        f: fn(D::Elem, D::Elem) -> D::Elem,
+        divides: bool,
+    ) -> Result<(), ShapeError> {
+        same_sizes(op, self.sizes(), rhs.sizes())?;
+        if divides && <D::Elem as Num>::INTEGER {
+            check_divisor(op, rhs.storage(), rhs.layout(), self.numel())?;
+        }
+        let ld = *self.layout();
+        kernels::zip_assign_par(self.data.as_mut_slice(), &ld, rhs.data.as_slice(), rhs.layout(), move |d, s| {
+            *d = f(*d, s)
+        });
+        Ok(())
+    }
+    /// `self += rhs` in place for `rhs` of the same shape, never broadcast.
+    ///
+    /// # Errors
+    /// [`ShapeError::Mismatch`] when runtime sizes differ. Nothing is written then.
+    #[rustfmt::skip]
+    pub fn try_add_assign_same<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, rhs: &TensorBase<D2, S2>) -> Result<(), ShapeError> where S: SameShape<S2> {
+        self.same_assign("add_assign_same", rhs, <D::Elem as Num>::add, false)
+    }
+    /// [`try_add_assign_same`](Self::try_add_assign_same), panicking with the error's message.
+    #[track_caller]
+    #[rustfmt::skip]
+    pub fn add_assign_same<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, rhs: &TensorBase<D2, S2>) where S: SameShape<S2> {
+        self.try_add_assign_same(rhs).or_panic()
+    }
+    /// `self -= rhs` in place for `rhs` of the same shape, never broadcast.
+    ///
+    /// # Errors
+    /// [`ShapeError::Mismatch`] when runtime sizes differ. Nothing is written then.
+    #[rustfmt::skip]
+    pub fn try_sub_assign_same<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, rhs: &TensorBase<D2, S2>) -> Result<(), ShapeError> where S: SameShape<S2> {
+        self.same_assign("sub_assign_same", rhs, <D::Elem as Num>::sub, false)
+    }
+    /// [`try_sub_assign_same`](Self::try_sub_assign_same), panicking with the error's message.
+    #[track_caller]
+    #[rustfmt::skip]
+    pub fn sub_assign_same<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, rhs: &TensorBase<D2, S2>) where S: SameShape<S2> {
+        self.try_sub_assign_same(rhs).or_panic()
+    }
+    /// `self *= rhs` in place for `rhs` of the same shape, never broadcast.
+    ///
+    /// # Errors
+    /// [`ShapeError::Mismatch`] when runtime sizes differ. Nothing is written then.
+    #[rustfmt::skip]
+    pub fn try_mul_assign_same<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, rhs: &TensorBase<D2, S2>) -> Result<(), ShapeError> where S: SameShape<S2> {
+        self.same_assign("mul_assign_same", rhs, <D::Elem as Num>::mul, false)
+    }
+    /// [`try_mul_assign_same`](Self::try_mul_assign_same), panicking with the error's message.
+    #[track_caller]
+    #[rustfmt::skip]
+    pub fn mul_assign_same<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, rhs: &TensorBase<D2, S2>) where S: SameShape<S2> {
+        self.try_mul_assign_same(rhs).or_panic()
+    }
+    /// `self /= rhs` in place for `rhs` of the same shape, never broadcast.
+    ///
+    /// # Errors
+    /// [`ShapeError::Mismatch`] when runtime sizes differ; [`ShapeError::DivisionByZero`] for an
+    /// integer division by a zero element. Nothing is written then.
+    #[rustfmt::skip]
+    pub fn try_div_assign_same<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, rhs: &TensorBase<D2, S2>) -> Result<(), ShapeError> where S: SameShape<S2> {
+        self.same_assign("div_assign_same", rhs, <D::Elem as Num>::div, true)
+    }
+    /// [`try_div_assign_same`](Self::try_div_assign_same), panicking with the error's message.
+    #[track_caller]
+    #[rustfmt::skip]
+    pub fn div_assign_same<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, rhs: &TensorBase<D2, S2>) where S: SameShape<S2> {
+        self.try_div_assign_same(rhs).or_panic()
+    }
 }
 
 /// The compound assignment operators `+= -= *= /= %=`: the right side (a tensor, broadcast to the
