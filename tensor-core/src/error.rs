@@ -212,6 +212,11 @@ impl ConstMsg {
         }
         self
     }
+    /// Panics with the message: the failure of a post-monomorphisation check.
+    #[track_caller]
+    pub(crate) const fn fail(&self) -> ! {
+        panic!("{}", self.as_str())
+    }
     /// The text (ASCII by construction, so always UTF-8).
     pub(crate) const fn as_str(&self) -> &str {
         let (bytes, _) = self.buf.split_at(self.len);

@@ -180,6 +180,6 @@ pub trait LooseCheck {
 impl<S: Shape, Pre: DescList, Post: DescList> LooseCheck for (S, Pre, Post) {
     const OK: () =
         if let Some((d, axis, n)) = loose_fail(&S::STATIC, S::RANK, &Pre::DESCS, Pre::LEN, &Post::DESCS, Post::LEN) {
-            panic!("{}", loose_message(d, axis, n).as_str())
+            loose_message(d, axis, n).fail()
         };
 }

@@ -217,7 +217,7 @@ impl<A: InlineArray> Inline<A> {
     pub(crate) const FITS: () = if core::mem::size_of::<A>() > crate::limits::MAX_INLINE_BYTES {
         let m = crate::error::ConstMsg::new().str("an inline (STensor) result of ").num(core::mem::size_of::<A>());
         let m = m.str(" bytes is over the ").num(crate::limits::MAX_INLINE_BYTES);
-        panic!("{}", m.str("-byte inline limit: convert the inline operand with `.to_heap()`").as_str())
+        m.str("-byte inline limit: convert the inline operand with `.to_heap()`").fail()
     };
 }
 impl<A: InlineArray> OutData<A::Elem> for Inline<A> {

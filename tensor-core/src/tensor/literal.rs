@@ -155,12 +155,12 @@ impl<S: Shape, const A: isize, const START: usize, const LEN: usize> LiteralChec
     const NARROW: () = if !narrow_fits(static_dim::<S>(A), START, LEN) {
         let m = ConstMsg::new().str("narrow_const: START + LEN = ").num(START.saturating_add(LEN));
         let m = m.str(" is past the end of dimension ").num(axis_of::<S>(A)).str(" of size ");
-        panic!("{}", m.num(dim_or_zero(static_dim::<S>(A))).as_str())
+        m.num(dim_or_zero(static_dim::<S>(A))).fail()
     };
     const SELECT: () = if !select_fits(static_dim::<S>(A), START) {
         let m = ConstMsg::new().str("select_const: index ").num(START).str(" is out of bounds for dimension ");
         let m = m.num(axis_of::<S>(A)).str(" of size ").num(dim_or_zero(static_dim::<S>(A)));
-        panic!("{}", m.as_str())
+        m.fail()
     };
 }
 const fn narrow_fits(dim: Option<usize>, start: usize, len: usize) -> bool {

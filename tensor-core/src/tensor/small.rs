@@ -26,7 +26,7 @@ impl<A: InlineArray, S: AllStatic> TensorBase<Inline<A>, S> {
         if core::mem::size_of::<A>() > MAX_INLINE_BYTES {
             let m = crate::error::ConstMsg::new().str("an STensor of ").num(core::mem::size_of::<A>());
             let m = m.str(" bytes is over the ").num(MAX_INLINE_BYTES);
-            panic!("{}", m.str("-byte inline limit: it belongs on the heap (use Tensor)").as_str())
+            m.str("-byte inline limit: it belongs on the heap (use Tensor)").fail()
         }
     };
 
