@@ -107,6 +107,7 @@ pub mod prelude {
     #[cfg(feature = "linalg")]
     pub use crate::{LinalgFloat, MatrixNorm};
     pub use shaped_core::num::Float;
+    pub use shaped_core::ops::vector::MatrixDot;
     pub use shaped_core::shape::{Broadcast, BroadcastShape, ExpandShape, MatMulShape, RemoveAxis, SameShape, SetAxis};
 }
 

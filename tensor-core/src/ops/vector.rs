@@ -290,3 +290,34 @@ where
         self.try_mv(rhs).or_panic()
     }
 }
+
+/// Never implemented: the bound of [`MatrixDot::dot`], whose message says what `dot` takes and
+/// what to call for matrices.
+#[diagnostic::on_unimplemented(
+    message = "`dot` takes two 1-D tensors of numbers (PyTorch `torch.dot`), not shape `{Self}`",
+    label = "`dot` of this tensor",
+    note = "for matrices use `a.matmul(&b)` (ndarray's `dot`); for the sum of all products of two same-shape tensors, `(&a * &b).sum()`"
+)]
+pub trait DotShape {}
+
+/// `dot` on every tensor that has no `dot` of its own (all but 1-D and
+/// [`DynShape`](crate::DynShape) tensors of numbers), so that the mistake lands on
+/// [`DotShape`]'s message instead of rustc's "a method with a similar name: `det`". In the
+/// prelude. It cannot be called: its bound never holds.
+pub trait MatrixDot {
+    /// The tensor's shape, named in the error.
+    type Shape;
+    /// Refused at compile time; see [`DotShape`].
+    fn dot<R>(&self, rhs: &R) -> !
+    where
+        Self::Shape: DotShape;
+}
+impl<D: Data, S: crate::shape::Shape> MatrixDot for TensorBase<D, S> {
+    type Shape = S;
+    fn dot<R>(&self, _: &R) -> !
+    where
+        S: DotShape,
+    {
+        unreachable!("DotShape has no implementations")
+    }
+}
