@@ -120,9 +120,9 @@ impl<D: Data, S: Shape> Deref for TensorBase<D, S> {
     }
 }
 
-/// The static size of axis `a` of `S`, if `S` is a tuple shape with such an axis and that dim is
-/// static.
-const fn static_dim<S: Shape>(a: isize) -> Option<usize> {
+/// Axis `a` of `S` counted from the front and its static size, if `S` is a tuple shape with such
+/// an axis and that dim is static.
+const fn static_dim<S: Shape>(a: isize) -> Option<(usize, usize)> {
     let Some(rank) = S::RANK else {
         return None;
     };
@@ -130,21 +130,9 @@ const fn static_dim<S: Shape>(a: isize) -> Option<usize> {
     if a < 0 || a as usize >= rank {
         return None;
     }
-    S::STATIC[a as usize]
-}
-
-/// Axis `a` of `S` counted from the front (for messages; `a` is in range when they are built).
-const fn axis_of<S: Shape>(a: isize) -> usize {
-    match S::RANK {
-        Some(rank) if a < 0 => (a + rank as isize) as usize,
-        _ => a as usize,
-    }
-}
-/// The size of a static dim (for messages: the failing checks are on static dims only).
-const fn dim_or_zero(d: Option<usize>) -> usize {
-    match d {
-        Some(n) => n,
-        None => 0,
+    match S::STATIC[a as usize] {
+        Some(n) => Some((a as usize, n)),
+        None => None,
     }
 }
 
@@ -152,28 +140,18 @@ const fn dim_or_zero(d: Option<usize>) -> usize {
 /// bridge (inside it, concrete code takes the checked forms and generic code checks at run time).
 struct LiteralCheck<S, const A: isize, const START: usize, const LEN: usize>(core::marker::PhantomData<S>);
 impl<S: Shape, const A: isize, const START: usize, const LEN: usize> LiteralCheck<S, A, START, LEN> {
-    const NARROW: () = if !narrow_fits(static_dim::<S>(A), START, LEN) {
-        let m = ConstMsg::new().str("narrow_const: START + LEN = ").num(START.saturating_add(LEN));
-        let m = m.str(" is past the end of dimension ").num(axis_of::<S>(A)).str(" of size ");
-        m.num(dim_or_zero(static_dim::<S>(A))).fail()
+    const NARROW: () = if let Some((axis, n)) = static_dim::<S>(A) {
+        if !(in_bridge(n) && in_bridge(START) && in_bridge(LEN)) && !(START <= n && LEN <= n - START) {
+            let m = ConstMsg::new().str("narrow_const: START + LEN = ").num(START.saturating_add(LEN));
+            m.str(" is past the end of dimension ").num(axis).str(" of size ").num(n).fail()
+        }
     };
-    const SELECT: () = if !select_fits(static_dim::<S>(A), START) {
-        let m = ConstMsg::new().str("select_const: index ").num(START).str(" is out of bounds for dimension ");
-        let m = m.num(axis_of::<S>(A)).str(" of size ").num(dim_or_zero(static_dim::<S>(A)));
-        m.fail()
+    const SELECT: () = if let Some((axis, n)) = static_dim::<S>(A) {
+        if !(in_bridge(n) && in_bridge(START)) && START >= n {
+            let m = ConstMsg::new().str("select_const: index ").num(START).str(" is out of bounds for dimension ");
+            m.num(axis).str(" of size ").num(n).fail()
+        }
     };
-}
-const fn narrow_fits(dim: Option<usize>, start: usize, len: usize) -> bool {
-    match dim {
-        Some(n) if !(in_bridge(n) && in_bridge(start) && in_bridge(len)) => start <= n && len <= n - start,
-        _ => true,
-    }
-}
-const fn select_fits(dim: Option<usize>, i: usize) -> bool {
-    match dim {
-        Some(n) if !(in_bridge(n) && in_bridge(i)) => i < n,
-        _ => true,
-    }
 }
 
 impl<D: Data, S: Shape> Unchecked<D, S> {
