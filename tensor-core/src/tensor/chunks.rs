@@ -2,6 +2,7 @@
 //! the shorter remainder ([`axis_chunks_exact`](TensorBase::axis_chunks_exact),
 //! [`batches`](TensorBase::batches)). The typed counterpart of PyTorch's `x.split(B)` with the
 //! last, shorter piece kept apart, as ndarray's `exact_chunks`/`axis_chunks_iter`.
+use super::iter::AxisIter;
 use super::TensorBase;
 use crate::dim::{Const, Dyn};
 use crate::error::{OrPanic, ShapeError};
@@ -15,67 +16,48 @@ use core::marker::PhantomData;
 /// The views of `B` elements along one axis, in order, each of shape `S2` (the source's shape
 /// with `Const<B>` at the axis): what [`axis_chunks_exact`](TensorBase::axis_chunks_exact) and
 /// [`batches`](TensorBase::batches) return. The elements past the last whole chunk are
-/// [`remainder`](Self::remainder), of shape `SR` (a `Dyn` dim at the axis). Double-ended.
+/// [`remainder`](Self::remainder), of shape `SR` (a `Dyn` dim at the axis). Double-ended; the
+/// walk is [`AxisIter`]'s.
 pub struct AxisChunksExact<R: Data + Copy, S2: Shape, SR: Shape> {
-    data: R,
-    layout: Layout,
-    axis: usize,
-    size: usize,
-    front: usize,
-    back: usize,
-    _shape: PhantomData<(S2, SR)>,
+    chunks: AxisIter<R, S2>,
+    rest: (R, Layout),
+    _rest: PhantomData<SR>,
 }
 impl<R: Data + Copy, S2: Shape, SR: Shape> Clone for AxisChunksExact<R, S2, SR> {
     fn clone(&self) -> Self {
-        AxisChunksExact { data: self.data, ..*self }
+        AxisChunksExact { chunks: self.chunks.clone(), rest: self.rest, _rest: PhantomData }
     }
 }
 impl<R: Data + Copy, S2: Shape, SR: Shape> fmt::Debug for AxisChunksExact<R, S2, SR> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("AxisChunksExact")
-            .field("axis", &self.axis)
-            .field("size", &self.size)
-            .field("remaining", &(self.back - self.front))
+            .field("remaining", &self.chunks.len())
+            .field("remainder", &self.rest.1.sizes())
             .finish()
     }
 }
 impl<R: Data + Copy, S2: Shape, SR: Shape> AxisChunksExact<R, S2, SR> {
-    /// View `i` of `len` elements from element `i * size` of the axis (inside it by
-    /// construction: `i * size + len` is at most the axis length).
-    fn piece<S3: Shape>(&self, i: usize, len: usize) -> TensorBase<R, S3> {
-        let l = self.layout.narrow(self.axis, (i * self.size) as isize, len).expect("a piece inside the axis");
-        TensorBase::from_parts(self.data, l)
-    }
     /// The elements after the last whole chunk, fewer than `B` along the axis (empty when `B`
     /// divides the axis length), as one view; the same whatever has been iterated.
     pub fn remainder(&self) -> TensorBase<R, SR> {
-        let n = self.layout.sizes()[self.axis];
-        let whole = n / self.size;
-        self.piece(whole, n - whole * self.size)
+        TensorBase::from_parts(self.rest.0, self.rest.1)
     }
 }
 impl<R: Data + Copy, S2: Shape, SR: Shape> Iterator for AxisChunksExact<R, S2, SR> {
     type Item = TensorBase<R, S2>;
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        (self.front < self.back).then(|| {
-            self.front += 1;
-            self.piece(self.front - 1, self.size)
-        })
+        self.chunks.next()
     }
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.back - self.front;
-        (n, Some(n))
+        self.chunks.size_hint()
     }
 }
 impl<R: Data + Copy, S2: Shape, SR: Shape> DoubleEndedIterator for AxisChunksExact<R, S2, SR> {
     #[inline]
     fn next_back(&mut self) -> Option<Self::Item> {
-        (self.front < self.back).then(|| {
-            self.back -= 1;
-            self.piece(self.back, self.size)
-        })
+        self.chunks.next_back()
     }
 }
 impl<R: Data + Copy, S2: Shape, SR: Shape> ExactSizeIterator for AxisChunksExact<R, S2, SR> {}
@@ -125,9 +107,10 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         if B == 0 {
             return Err(ShapeError::Invalid("axis_chunks_exact: a chunk size of 0".into()));
         }
-        let back = self.layout().sizes()[axis] / B;
-        let layout = *self.layout();
-        Ok(AxisChunksExact { data: self.data.view_data(), layout, axis, size: B, front: 0, back, _shape: PhantomData })
+        let (data, layout) = (self.data.view_data(), *self.layout());
+        let n = layout.sizes()[axis];
+        let rest = layout.narrow(axis, (n - n % B) as isize, n % B)?;
+        Ok(AxisChunksExact { chunks: AxisIter::chunks(data, layout, axis, B), rest: (data, rest), _rest: PhantomData })
     }
 
     /// Batches of exactly `B` rows (axis 0), typed `Const<B>`, plus the remainder: for a

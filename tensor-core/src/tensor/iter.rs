@@ -280,6 +280,9 @@ pub struct AxisIter<R: Data + Copy, S2: Shape> {
     data: R,
     layout: Layout,
     axis: usize,
+    /// 0: item `i` is index `i` of the axis (removed); otherwise the `chunk` elements from
+    /// `i * chunk` (kept, for [`AxisChunksExact`](super::AxisChunksExact)).
+    chunk: usize,
     front: usize,
     back: usize,
     _shape: PhantomData<S2>,
@@ -297,13 +300,21 @@ impl<R: Data + Copy, S2: Shape> fmt::Debug for AxisIter<R, S2> {
 impl<R: Data + Copy, S2: Shape> AxisIter<R, S2> {
     fn new(data: R, layout: Layout, axis: usize) -> Self {
         let back = layout.sizes()[axis];
-        AxisIter { data, layout, axis, front: 0, back, _shape: PhantomData }
+        AxisIter { data, layout, axis, chunk: 0, front: 0, back, _shape: PhantomData }
+    }
+    /// The whole chunks of `chunk` (nonzero) elements along `axis`.
+    pub(super) fn chunks(data: R, layout: Layout, axis: usize, chunk: usize) -> Self {
+        let back = layout.sizes()[axis] / chunk;
+        AxisIter { data, layout, axis, chunk, front: 0, back, _shape: PhantomData }
     }
     #[inline]
     fn view(&self, i: usize) -> TensorBase<R, S2> {
-        // `i` is below the axis size, which fits isize.
-        let l = self.layout.select(self.axis, i as isize).expect("index inside the axis");
-        TensorBase::from_parts(self.data, l)
+        // `i` (or `i * chunk + chunk`) is at most the axis size, which fits isize.
+        let l = match self.chunk {
+            0 => self.layout.select(self.axis, i as isize),
+            c => self.layout.narrow(self.axis, (i * c) as isize, c),
+        };
+        TensorBase::from_parts(self.data, l.expect("a view inside the axis"))
     }
 }
 impl<R: Data + Copy, S2: Shape> Iterator for AxisIter<R, S2> {
