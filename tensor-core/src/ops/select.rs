@@ -1,6 +1,7 @@
 //! Selection by index tensors and masks, as PyTorch: `index_select`, `gather`, `scatter`(`_`),
-//! `masked_select`, `masked_fill`(`_`), `where_`, `nonzero` and `one_hot`. The front ends here compute the
-//! result shape types and layouts and check the shapes; the loops are in `kernels/gather.rs`.
+//! `masked_select`, `masked_fill`(`_`), `where_`, `nonzero` and `one_hot`. The front ends here
+//! compute the result shape types and layouts and check the shapes; the loops are in
+//! `kernels/gather.rs`.
 //!
 //! Index tensors have any integer element type ([`IndexElem`]). **Negative entries count from the
 //! end**, as in PyTorch's `x[idx]` advanced indexing (PyTorch's `index_select`, `gather` and
@@ -677,7 +678,7 @@ where
         sizes[rank] = classes;
         let layout = Layout::contiguous(&sizes[..=rank])?;
         let mut data = crate::memory::try_vec(layout.numel(), T::ZERO)?;
-        for (k, i) in self.try_to_vec()?.into_iter().enumerate() {
+        for (k, &i) in self.iter().enumerate() {
             let (v, c) = (i.to_i128(), i.to_index());
             if v < 0 || c as usize >= classes {
                 return Err(ShapeError::Invalid(format!(

@@ -140,7 +140,7 @@ param_fns! { Float, par_map_math, kernels::PAR_MATH_THRESHOLD;
     powf, powf_ (p: D::Elem) |x| x.powf(p);
 }
 
-/// Float tests and parameterised float functions.
+/// Float tests.
 impl<D: Data, S: Shape> TensorBase<D, S>
 where
     D::Elem: Float,
@@ -164,6 +164,19 @@ impl<D: Data, S: Shape> TensorBase<D, S>
 where
     D::Elem: Num,
 {
+    /// PyTorch's and NumPy's other name for [`clamp`](Self::clamp) (`torch.clip`, `np.clip`):
+    /// element-wise `min(max(x, lo), hi)`, same shape.
+    #[track_caller]
+    pub fn clip(&self, lo: D::Elem, hi: D::Elem) -> OutTensor<D, D::Elem, S> {
+        self.clamp(lo, hi)
+    }
+    /// [`clamp_`](Self::clamp_) under PyTorch's other name (`clip_`).
+    pub fn clip_(&mut self, lo: D::Elem, hi: D::Elem)
+    where
+        D: DataMut,
+    {
+        self.clamp_(lo, hi)
+    }
     /// Element-wise negation in place (PyTorch `neg_`; integers wrap).
     pub fn neg_(&mut self)
     where
@@ -182,9 +195,6 @@ param_fns! { Num, par_map, kernels::PAR_THRESHOLD;
     /// Element-wise `min(max(x, lo), hi)` (PyTorch `clamp(min=lo, max=hi)`; NaN stays NaN; when
     /// `lo > hi` every element becomes `hi`, as in PyTorch).
     clamp, clamp_ (lo: D::Elem, hi: D::Elem) |x| Num::min(Num::max(x, lo), hi);
-    /// PyTorch's and NumPy's other name for [`clamp`](Self::clamp) (`torch.clip`, `np.clip`):
-    /// element-wise `min(max(x, lo), hi)`, same shape.
-    clip, clip_ (lo: D::Elem, hi: D::Elem) |x| Num::min(Num::max(x, lo), hi);
     /// Element-wise `max(x, 0)` (PyTorch `relu`; NaN stays NaN).
     relu, relu_ () |x| if x < D::Elem::ZERO { D::Elem::ZERO } else { x };
 }
