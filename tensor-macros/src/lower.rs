@@ -255,23 +255,22 @@ fn lower_range(range: Range, span: Span) -> Result<OpKind> {
             }
             Ok(())
         };
+        // `-ks..-ke` (`-ks..` without `ke`) of `len` elements.
+        let neg = |ks: i128, ke: Option<i128>, len: i128| OpKind::RangeNeg {
+            from_end_start: ks as usize,
+            from_end_end: ke.map(|k| k as usize),
+            step,
+            len: len as usize,
+            rev,
+            one: len == 1,
+        };
         match (&start, &end) {
             (DynBound::Open, DynBound::Open) if st == 1 => return Ok(OpKind::Full),
             (DynBound::Open, DynBound::Open) => return Ok(OpKind::RangeFrom { start: None, step, rev }),
             (&DynBound::Lit(s), DynBound::Open) if s >= 0 => {
                 return Ok(OpKind::RangeFrom { start: Some(s as usize), step, rev })
             }
-            (&DynBound::Lit(s), DynBound::Open) => {
-                let (len, from_end_start) = (len(-s), -s as usize);
-                return Ok(OpKind::RangeNeg {
-                    from_end_start,
-                    from_end_end: None,
-                    step,
-                    len: len as usize,
-                    rev,
-                    one: len == 1,
-                });
-            }
+            (&DynBound::Lit(s), DynBound::Open) => return Ok(neg(-s, None, len(-s))),
             (s @ (DynBound::Open | DynBound::Lit(0..)), &DynBound::Lit(e)) if e >= 0 => {
                 let s = match s {
                     &DynBound::Lit(s) => s,
@@ -284,16 +283,7 @@ fn lower_range(range: Range, span: Span) -> Result<OpKind> {
             }
             (&DynBound::Lit(s), &DynBound::Lit(e)) if s < 0 && e < 0 => {
                 order(s, e)?;
-                let len = len(e - s);
-                let (from_end_start, from_end_end) = (-s as usize, Some(-e as usize));
-                return Ok(OpKind::RangeNeg {
-                    from_end_start,
-                    from_end_end,
-                    step,
-                    len: len as usize,
-                    rev,
-                    one: len == 1,
-                });
+                return Ok(neg(-s, Some(-e), len(e - s)));
             }
             _ => {}
         }
