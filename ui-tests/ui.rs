@@ -1,7 +1,7 @@
 //! Compile-time guarantees of `shaped`, checked with trybuild.
 //!
 //! Each file in `fail/` documents one compile-time error the crate promises: a shape bug that
-//! the types can see (broadcasting, matmul inner dims, reshape element counts, literal indices
+//! the types can see (broadcasting, matmul inner dims, literal indices
 //! out of bounds, axis numbers out of range, ...) must be rejected by `cargo check`, and the
 //! `.stderr` snapshot beside it records the exact message users see. The first line of each
 //! error should name the shapes involved. (The few checks that only `cargo build` sees, being

@@ -22,6 +22,12 @@ fn linear<const B: usize, const K: usize, const O: usize>(
     &x.matmul(w) + b
 }
 
+/// A reshape between shapes of generic sizes: the element counts are compared for each
+/// instantiation when the program is built (`[N, M] -> [M, N]` always agrees).
+fn flip_shape<const N: usize, const M: usize>(x: &Tensor<f32, Shape![N, M]>) -> Tensor<f32, Shape![M, N]> {
+    x.reshape::<Shape![M, N]>().into_owned()
+}
+
 fn main() {
     let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
     assert_eq!(normalize(&x).to_vec(), [0., 0.2, 0.4, 0.6, 0.8, 1.]);
@@ -30,4 +36,8 @@ fn main() {
     assert_eq!(y.to_vec(), [7., 5., 16., 14.]);
     let big: Tensor<f32, Shape![5000, 2]> = centre_rows(&Tensor::ones());
     assert_eq!(big.sum(), 0.);
+    let f: Tensor<f32, Shape![3, 2]> = flip_shape(&x);
+    assert_eq!((f.sizes(), f.to_vec()), (&[3, 2][..], vec![1., 2., 3., 4., 5., 6.]));
+    let g: Tensor<f32, Shape![2, 5000]> = flip_shape(&big);
+    assert_eq!(g.sizes(), [2, 5000]);
 }

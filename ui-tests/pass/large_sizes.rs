@@ -38,6 +38,15 @@ fn main() {
     let s0: Tensor<f32, Shape![3]> = y.sum_axis::<0>();
     assert_eq!((t.sizes(), c.sum(), s0.to_vec()), (&[3, 65536][..], 0., vec![131072., 196608., 262144.]));
 
+    // reshape and view between static shapes of any size, with the element counts compared when
+    // the program is built: [1500, 64] -> [30, 50, 64] (a gather's rows into batches) and back.
+    let rows = Tensor::<f32, Shape![1500, 64]>::from_fn(|[i, j]| (i * 64 + j) as f32);
+    let batched: TensorCow<f32, Shape![30, 50, 64]> = rows.reshape::<Shape![30, 50, 64]>();
+    assert_eq!((batched.sizes(), t!(batched[29, 49, 63]).item()), (&[30, 50, 64][..], 95999.));
+    let flat: TensorView<f32, Shape![96000]> = rows.view::<Shape![96000]>();
+    let back: TensorView<f32, Shape![3000, 32]> = flat.view::<Shape![3000, 32]>();
+    assert_eq!(t!(back[2999, 31]).item(), 95999.);
+
     // Literal slices work on sizes in typenum's range, which includes every power of two.
     let head: TensorView<f32, Shape![4, 3]> = t!(y[0..4, ..]);
     assert_eq!(head.sum(), 36.);

@@ -362,21 +362,9 @@ view_ops! {
     }
 }
 
-// The views whose mutable form could alias (expand) or that have none yet (view, unflatten).
+// The views whose mutable form could alias (expand) or that have none yet (unflatten).
 view_ops! {
     shared
-    {
-        /// The same elements with the static shape `S2`, without copying (PyTorch `view`). The
-        /// element counts are checked at compile time.
-        view, try_view;
-        [S2: Shape] [S2] () -> S2 where [S: ReshapeTo<S2>]
-        errors "[`ShapeError::View`] when the strides cannot express `S2` (call `contiguous()` \
-            first, or use [`reshape`](Self::reshape))."
-        |l, _| {
-            let to = S2::STATIC.map(|d| d.unwrap_or(1));
-            l.view(&to[..S2::RANK.unwrap_or(0)])
-        }
-    }
     {
         /// Broadcasts to the fully static shape `S2` without copying (PyTorch `expand`, NumPy
         /// `broadcast_to`): size-1 dims repeat with stride 0; new leading dims may be added.
@@ -446,7 +434,10 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: ReshapeTo<S2>,
     {
-        self.try_reshape().or_panic()
+        // Here and in each public form (which call the unchecked inner form, so that a failure
+        // is reported once), naming the user's call.
+        let () = NumelCheck::<S, S2>::OK;
+        self.reshape_static().or_panic()
     }
     /// [`reshape`](Self::reshape), returning an error instead of panicking.
     ///
@@ -456,8 +447,47 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: ReshapeTo<S2>,
     {
+        let () = NumelCheck::<S, S2>::OK;
+        self.reshape_static()
+    }
+    /// `reshape` to the static sizes of `S2`, whose element count the caller checked.
+    fn reshape_static<S2: Shape>(&self) -> Result<TensorCow<'_, D::Elem, S2>, ShapeError> {
         let to = S2::STATIC.map(|d| d.unwrap_or(1));
         self.reshape_to(&to[..S2::RANK.unwrap_or(0)])
+    }
+
+    /// The same elements with the static shape `S2`, without copying (PyTorch `view`):
+    /// `[2, 3] -> [3, 2]`, `[4, 6] -> [2, 2, 6]`. Both shapes must be fully static (a `_` dim is
+    /// a compile error pointing at `reshape_dyn`); the element counts are compared when the
+    /// program is built, for every static size, and a mismatch names both shapes and counts.
+    ///
+    /// # Panics
+    /// When the strides cannot express `S2` (see [`try_view`](Self::try_view)).
+    #[track_caller]
+    pub fn view<S2: Shape>(&self) -> ViewOf<'_, D, S2>
+    where
+        S: ReshapeTo<S2>,
+    {
+        let () = NumelCheck::<S, S2>::OK;
+        self.view_static().or_panic()
+    }
+    /// [`view`](Self::view), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::View`] when the strides cannot express `S2` (call `contiguous()` first, or
+    /// use [`reshape`](Self::reshape)).
+    pub fn try_view<S2: Shape>(&self) -> Result<ViewOf<'_, D, S2>, ShapeError>
+    where
+        S: ReshapeTo<S2>,
+    {
+        let () = NumelCheck::<S, S2>::OK;
+        self.view_static()
+    }
+    /// `view` as the static sizes of `S2`, whose element count the caller checked (the layout
+    /// checks it again).
+    fn view_static<S2: Shape>(&self) -> Result<ViewOf<'_, D, S2>, ShapeError> {
+        let to = S2::STATIC.map(|d| d.unwrap_or(1));
+        Ok(self.derive(self.layout().view(&to[..S2::RANK.unwrap_or(0)])?))
     }
 
     /// A view with sizes `to` (same element count, checked by the caller) when the strides allow
@@ -465,8 +495,12 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     fn reshape_to<S2: Shape>(&self, to: &[usize]) -> Result<TensorCow<'_, D::Elem, S2>, ShapeError> {
         Ok(match self.layout().view(to) {
             Ok(l) => TensorBase::from_parts(CowRepr::Borrowed(self.data.as_slice()), l),
-            Err(_) => {
+            Err(e) => {
                 let out = Layout::contiguous(to)?;
+                if out.numel() != self.numel() {
+                    // The copy below holds `self.numel()` elements: never a layout over more.
+                    return Err(e);
+                }
                 let data = kernels::to_vec(self.data.as_slice(), self.layout())?;
                 TensorBase::from_parts(CowRepr::Owned(data.into()), out)
             }

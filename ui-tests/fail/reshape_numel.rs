@@ -1,9 +1,0 @@
-// Reshaping `[2, 3]` (6 elements) into `[4, 2]` (8 elements) is a compile error: a static reshape
-// must keep the element count. Pick a target with the same number of elements, or use
-// `into_dyn()` and `reshape_dyn` when the sizes are only known at run time.
-use shaped::prelude::*;
-
-fn main() {
-    let x: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
-    let _ = x.reshape::<Shape![4, 2]>();
-}
