@@ -66,7 +66,11 @@ fn linalg() -> String {
             with(&["R", "C"])
         )
         .unwrap();
-        writeln!(s, "impl<{gens}> SquareShape for {ta} where {m}: SquareDims<{n}, {ta}> {{}}").unwrap();
+        writeln!(
+            s,
+            "#[diagnostic::do_not_recommend] impl<{gens}> SquareShape for {ta} where {m}: SquareDims<{n}, {ta}> {{}}"
+        )
+        .unwrap();
         // The right side of solve: a batch of vectors [..b, R] or of matrices [..b, R, K].
         for extra in [1usize, 2] {
             let mut bs = names("B", r - 2);
@@ -78,8 +82,13 @@ fn linalg() -> String {
             let mut wh: Vec<String> =
                 bs[..r - 2].iter().zip(lead).map(|(x, y)| format!("{x}: SolveDim<{y}, {ta}, {tb}>")).collect();
             wh.push(format!("R: SolveDim<{m}, {ta}, {tb}>"));
-            writeln!(s, "impl<{gens}, {}> SolveRhs<{ta}> for {tb} where {} {{}}", bounds(&bs, "Dim"), wh.join(", "))
-                .unwrap();
+            writeln!(
+                s,
+                "#[diagnostic::do_not_recommend] impl<{gens}, {}> SolveRhs<{ta}> for {tb} where {} {{}}",
+                bounds(&bs, "Dim"),
+                wh.join(", ")
+            )
+            .unwrap();
         }
     }
     s

@@ -139,7 +139,7 @@ binop!(Mul, mul, try_mul, mul, *, "torch.mul", false);
 binop!(Div, div, try_div, div, /, "torch.div", true);
 binop!(Rem, rem, try_rem, rem, %, "torch.fmod", true);
 
-crate::ops::out::binary_out! { Num;
+crate::ops::out::binary_out! { Num; where [S: crate::shape::AssignShape<SO>];
     #[doc(alias = "add_to")] add_out, try_add_out, try_add, D::Elem, |a, b| <D::Elem as Num>::add(a, b);
     #[doc(alias = "sub_to")] sub_out, try_sub_out, try_sub, D::Elem, |a, b| <D::Elem as Num>::sub(a, b);
     mul_out, try_mul_out, try_mul, D::Elem, |a, b| <D::Elem as Num>::mul(a, b);

@@ -90,7 +90,7 @@ macro_rules! binary_fns {
                 }
             )*
         }
-        crate::ops::out::binary_out! { $bound; $($m_out, $try_m_out, $m, $out, |$a, $b| $body;)* }
+        crate::ops::out::binary_out! { $bound; where [S: crate::shape::AssignShape<SO>]; $($m_out, $try_m_out, $m, $out, |$a, $b| $body;)* }
     };
 }
 

@@ -204,42 +204,46 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
 /// form, with `$body` computing one element. Used by the arithmetic, comparison and float
 /// modules next to their new-tensor forms.
 macro_rules! binary_out {
-    ($bound:path; $($(#[$attr:meta])* $m:ident, $try_m:ident, $plain:ident, $out:ty, $([$div:ident])? |$a:ident, $b:ident| $body:expr;)*) => {
+    // The bound `where [S: AssignShape<SO>]` comes from the invocation, beside the method names
+    // (forwarded as tokens, one op per `@one` call), so that an error quotes the table alone
+    // rather than this definition and the table.
+    ($bound:path; where $w:tt; $($(#[$attr:meta])* $m:ident, $try_m:ident, $plain:ident, $out:ty, $([$div:ident])? |$a:ident, $b:ident| $body:expr;)*) => {
         /// `_out` forms: the result written into an existing tensor (see [`crate::ops::out`]).
         impl<D: Data, S: Shape> TensorBase<D, S>
         where
             D::Elem: $bound,
         {
-            $(
-                #[doc = concat!("[`", stringify!($plain), "`](Self::", stringify!($plain), ") written into `out` (NumPy's `out=`): `self` and `rhs` (a tensor `&b` or a scalar) broadcast to `out`'s shape, which is kept; nothing is allocated. See [`ops::out`](crate::ops::out).")]
-                #[doc = ""]
-                #[doc = "# Errors"]
-                #[doc = "[`ShapeError::Expand`](crate::ShapeError::Expand) naming the shapes when an operand does not broadcast to `out`'s runtime sizes (static ones are a compile error); [`ShapeError::DivisionByZero`](crate::ShapeError::DivisionByZero) for an integer division by a zero element. Nothing is written on error."]
-                $(#[$attr])*
-                pub fn $try_m<SO: Shape, DO: $crate::storage::DataMut<Elem = $out>, R: $crate::ops::out::OutOperand<D, SO>>(
-                    &self,
-                    rhs: R,
-                    out: &mut $crate::tensor::TensorBase<DO, SO>,
-                ) -> Result<(), $crate::error::ShapeError>
-                where
-                    S: $crate::shape::AssignShape<SO>,
-                {
-                    $($crate::ops::out::check_divisor_out::<D, SO, R>(stringify!($div), &rhs, out.numel())?;)?
-                    rhs.zip_to(self, out, |$a: D::Elem, $b: D::Elem| $body)
-                }
-                #[doc = concat!("[`", stringify!($try_m), "`](Self::", stringify!($try_m), "), panicking with the error's message.")]
-                $(#[$attr])*
-                #[track_caller]
-                pub fn $m<SO: Shape, DO: $crate::storage::DataMut<Elem = $out>, R: $crate::ops::out::OutOperand<D, SO>>(
-                    &self,
-                    rhs: R,
-                    out: &mut $crate::tensor::TensorBase<DO, SO>,
-                ) where
-                    S: $crate::shape::AssignShape<SO>,
-                {
-                    $crate::error::OrPanic::or_panic(self.$try_m(rhs, out))
-                }
-            )*
+            $(crate::ops::out::binary_out!(@one $w; $(#[$attr])* $m, $try_m, $plain, $out, $([$div])? |$a, $b| $body);)*
+        }
+    };
+    (@one [$($w:tt)*]; $(#[$attr:meta])* $m:ident, $try_m:ident, $plain:ident, $out:ty, $([$div:ident])? |$a:ident, $b:ident| $body:expr) => {
+        #[doc = concat!("[`", stringify!($plain), "`](Self::", stringify!($plain), ") written into `out` (NumPy's `out=`): `self` and `rhs` (a tensor `&b` or a scalar) broadcast to `out`'s shape, which is kept; nothing is allocated. See [`ops::out`](crate::ops::out).")]
+        #[doc = ""]
+        #[doc = "# Errors"]
+        #[doc = "[`ShapeError::Expand`](crate::ShapeError::Expand) naming the shapes when an operand does not broadcast to `out`'s runtime sizes (static ones are a compile error); [`ShapeError::DivisionByZero`](crate::ShapeError::DivisionByZero) for an integer division by a zero element. Nothing is written on error."]
+        $(#[$attr])*
+        pub fn $try_m<SO: Shape, DO: $crate::storage::DataMut<Elem = $out>, R: $crate::ops::out::OutOperand<D, SO>>(
+            &self,
+            rhs: R,
+            out: &mut $crate::tensor::TensorBase<DO, SO>,
+        ) -> Result<(), $crate::error::ShapeError>
+        where
+            $($w)*
+        {
+            $($crate::ops::out::check_divisor_out::<D, SO, R>(stringify!($div), &rhs, out.numel())?;)?
+            rhs.zip_to(self, out, |$a: D::Elem, $b: D::Elem| $body)
+        }
+        #[doc = concat!("[`", stringify!($try_m), "`](Self::", stringify!($try_m), "), panicking with the error's message.")]
+        $(#[$attr])*
+        #[track_caller]
+        pub fn $m<SO: Shape, DO: $crate::storage::DataMut<Elem = $out>, R: $crate::ops::out::OutOperand<D, SO>>(
+            &self,
+            rhs: R,
+            out: &mut $crate::tensor::TensorBase<DO, SO>,
+        ) where
+            $($w)*
+        {
+            $crate::error::OrPanic::or_panic(self.$try_m(rhs, out))
         }
     };
 }
@@ -247,32 +251,34 @@ pub(crate) use binary_out;
 
 /// The `_out` forms of unary element-wise methods: `$m(&self, &mut out)` and its `try_` form.
 macro_rules! unary_out {
-    ($bound:path, $threshold:expr; $($m:ident, $try_m:ident, $plain:ident, $out:ty, |$x:ident $(, $p:ident: $pt:ty)*| $body:expr;)*) => {
+    // The bound comes from the invocation, as in `binary_out!`.
+    ($bound:path, $threshold:expr; where $w:tt; $($m:ident, $try_m:ident, $plain:ident, $out:ty, |$x:ident $(, $p:ident: $pt:ty)*| $body:expr;)*) => {
         /// `_out` forms: the result written into an existing tensor (see [`crate::ops::out`]).
         impl<D: Data, S: Shape> TensorBase<D, S>
         where
             D::Elem: $bound,
         {
-            $(
-                #[doc = concat!("[`", stringify!($plain), "`](Self::", stringify!($plain), ") written into `out` (NumPy's `out=`): `self` broadcast to `out`'s shape, which is kept; nothing is allocated. See [`ops::out`](crate::ops::out).")]
-                #[doc = ""]
-                #[doc = "# Errors"]
-                #[doc = "[`ShapeError::Expand`](crate::ShapeError::Expand) naming both shapes when `self` does not broadcast to `out`'s runtime sizes (static ones are a compile error); nothing is written."]
-                pub fn $try_m<SO: Shape, DO: $crate::storage::DataMut<Elem = $out>>(&self, $($p: $pt,)* out: &mut $crate::tensor::TensorBase<DO, SO>) -> Result<(), $crate::error::ShapeError>
-                where
-                    S: $crate::shape::AssignShape<SO>,
-                {
-                    self.map_out_from(out, move |$x: D::Elem| $body, $threshold)
-                }
-                #[doc = concat!("[`", stringify!($try_m), "`](Self::", stringify!($try_m), "), panicking with the error's message.")]
-                #[track_caller]
-                pub fn $m<SO: Shape, DO: $crate::storage::DataMut<Elem = $out>>(&self, $($p: $pt,)* out: &mut $crate::tensor::TensorBase<DO, SO>)
-                where
-                    S: $crate::shape::AssignShape<SO>,
-                {
-                    $crate::error::OrPanic::or_panic(self.$try_m($($p,)* out))
-                }
-            )*
+            $(crate::ops::out::unary_out!(@one $threshold; $w; $m, $try_m, $plain, $out, |$x $(, $p: $pt)*| $body);)*
+        }
+    };
+    (@one $threshold:expr; [$($w:tt)*]; $m:ident, $try_m:ident, $plain:ident, $out:ty, |$x:ident $(, $p:ident: $pt:ty)*| $body:expr) => {
+        #[doc = concat!("[`", stringify!($plain), "`](Self::", stringify!($plain), ") written into `out` (NumPy's `out=`): `self` broadcast to `out`'s shape, which is kept; nothing is allocated. See [`ops::out`](crate::ops::out).")]
+        #[doc = ""]
+        #[doc = "# Errors"]
+        #[doc = "[`ShapeError::Expand`](crate::ShapeError::Expand) naming both shapes when `self` does not broadcast to `out`'s runtime sizes (static ones are a compile error); nothing is written."]
+        pub fn $try_m<SO: Shape, DO: $crate::storage::DataMut<Elem = $out>>(&self, $($p: $pt,)* out: &mut $crate::tensor::TensorBase<DO, SO>) -> Result<(), $crate::error::ShapeError>
+        where
+            $($w)*
+        {
+            self.map_out_from(out, move |$x: D::Elem| $body, $threshold)
+        }
+        #[doc = concat!("[`", stringify!($try_m), "`](Self::", stringify!($try_m), "), panicking with the error's message.")]
+        #[track_caller]
+        pub fn $m<SO: Shape, DO: $crate::storage::DataMut<Elem = $out>>(&self, $($p: $pt,)* out: &mut $crate::tensor::TensorBase<DO, SO>)
+        where
+            $($w)*
+        {
+            $crate::error::OrPanic::or_panic(self.$try_m($($p,)* out))
         }
     };
 }

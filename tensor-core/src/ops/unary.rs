@@ -60,7 +60,7 @@ macro_rules! float_fns {
                 }
             )*
         }
-        crate::ops::out::unary_out! { Float, kernels::PAR_MATH_THRESHOLD; $($name_out, $try_name_out, $name, D::Elem, |$x| $body;)* }
+        crate::ops::out::unary_out! { Float, kernels::PAR_MATH_THRESHOLD; where [S: crate::shape::AssignShape<SO>]; $($name_out, $try_name_out, $name, D::Elem, |$x| $body;)* }
     };
 }
 
@@ -222,17 +222,17 @@ where
     }
 }
 
-crate::ops::out::unary_out! { Float, kernels::PAR_MATH_THRESHOLD;
+crate::ops::out::unary_out! { Float, kernels::PAR_MATH_THRESHOLD; where [S: crate::shape::AssignShape<SO>];
     powi_out, try_powi_out, powi, D::Elem, |x, n: i32| x.powi(n);
     powf_out, try_powf_out, powf, D::Elem, |x, p: D::Elem| x.powf(p);
 }
 
-crate::ops::out::unary_out! { Float, kernels::PAR_THRESHOLD;
+crate::ops::out::unary_out! { Float, kernels::PAR_THRESHOLD; where [S: crate::shape::AssignShape<SO>];
     is_nan_out, try_is_nan_out, is_nan, bool, |x| x.is_nan();
     is_finite_out, try_is_finite_out, is_finite, bool, |x| x.is_finite();
 }
 
-crate::ops::out::unary_out! { Num, kernels::PAR_THRESHOLD;
+crate::ops::out::unary_out! { Num, kernels::PAR_THRESHOLD; where [S: crate::shape::AssignShape<SO>];
     abs_out, try_abs_out, abs, D::Elem, |x| Num::abs(x);
     signum_out, try_signum_out, signum, D::Elem, |x| Num::signum(x);
     clamp_out, try_clamp_out, clamp, D::Elem, |x, lo: D::Elem, hi: D::Elem| Num::min(Num::max(x, lo), hi);

@@ -55,9 +55,11 @@ impl BatchShape for () {
 /// `matrix_power` need.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not the shape of a square matrix",
-    label = "this operation needs a square `[n, n]` matrix or a batch `[..b, n, n]`"
+    label = "this operation needs a square `[n, n]` matrix or a batch `[..b, n, n]`",
+    note = "the last two sizes must be equal (a `_` size is checked at run time)"
 )]
 pub trait SquareShape: MatrixBatch {}
+#[diagnostic::do_not_recommend]
 impl SquareShape for DynShape {}
 
 /// The last two dims of a square shape `S`: equal static sizes, or a `Dyn` one.
@@ -92,9 +94,11 @@ impl<S> SquareDims<One, S> for Const<1> {}
 /// broadcast; `b` is a vector when it is 1-D or has `a`'s shape without the last dim).
 #[diagnostic::on_unimplemented(
     message = "cannot solve `{A}` · x = b for b of shape `{Self}`",
-    label = "the right side must be `[n]`/`[n, k]` (or `[..b, n]`/`[..b, n, k]` for a batch) with the matrix's `n` rows"
+    label = "the right side must be `[n]`/`[n, k]` (or `[..b, n]`/`[..b, n, k]` for a batch) with the matrix's `n` rows",
+    note = "b's row count must equal the matrix's, and a batch's leading sizes its batch sizes (a `_` size is checked at run time)"
 )]
 pub trait SolveRhs<A: Shape>: Shape {}
+#[diagnostic::do_not_recommend]
 impl SolveRhs<DynShape> for DynShape {}
 
 /// A row count or batch dim of `solve`'s right side against the matrix's (equality only; a `Dyn`

@@ -219,16 +219,21 @@ impl<A: InlineArray> Inline<A> {
         let m = m.str(" bytes is over the ").num(crate::limits::MAX_INLINE_BYTES);
         m.str("-byte inline limit: convert the inline operand with `.to_heap()`").fail()
     };
+    /// [`FITS`](Self::FITS), used in one place so that a failure is reported once.
+    #[inline(always)]
+    fn assert_fits() {
+        let () = Self::FITS;
+    }
 }
 impl<A: InlineArray> OutData<A::Elem> for Inline<A> {
     #[inline(always)]
     fn zeroed(n: usize) -> Result<Self, crate::ShapeError> {
-        let () = Self::FITS;
+        Self::assert_fits();
         debug_assert_eq!(n, A::LEN, "inline storage of the wrong length");
         Ok(Inline(A::ZEROED))
     }
     fn from_vec(v: Vec<A::Elem>) -> Self {
-        let () = Self::FITS;
+        Self::assert_fits();
         let mut a = A::ZEROED;
         a.flat_mut().copy_from_slice(&v);
         Inline(a)

@@ -174,10 +174,8 @@ pub trait Stack<Xs>: Sized {
 
     /// [`try_stack`](Self::try_stack), panicking with the error's message.
     #[track_caller]
-    fn stack<const A: isize>(xs: Xs) -> Tensor<Self::Elem, <Self::ItemShape as InsertDim<A, Self::Count>>::Out>
-    where
-        Self::ItemShape: InsertDim<A, Self::Count>,
-    {
+    #[rustfmt::skip] // one line: the bound is what an error shows
+    fn stack<const A: isize>(xs: Xs) -> Tensor<Self::Elem, <Self::ItemShape as InsertDim<A, Self::Count>>::Out> where Self::ItemShape: InsertDim<A, Self::Count> {
         Self::try_stack::<A>(xs).or_panic()
     }
 }
