@@ -108,7 +108,10 @@ pub mod prelude {
     pub use crate::{LinalgFloat, MatrixNorm};
     pub use shaped_core::num::Float;
     pub use shaped_core::ops::vector::MatrixDot;
-    pub use shaped_core::shape::{Broadcast, BroadcastShape, ExpandShape, MatMulShape, RemoveAxis, SameShape, SetAxis};
+    pub use shaped_core::shape::{
+        Broadcast, BroadcastShape, ExpandShape, MatMulShape, MatrixBatch, MinOf, MinShape, RemoveAxis, SameShape,
+        SetAxis, SolveRhs, SquareShape,
+    };
 }
 
 #[doc = include_str!("migration.md")]

@@ -11,7 +11,7 @@ use crate::kernels::lapack;
 use crate::layout::Layout;
 use crate::memory::try_vec;
 use crate::num::LinalgFloat;
-use crate::shape::{broadcast_sizes, BatchShape, DynShape, MatrixBatch, MinOf, MinShape, Shape, SquareShape, MAX_RANK};
+use crate::shape::{broadcast_sizes, BatchShape, DynShape, MatrixBatch, MinShape, Shape, SquareShape, MAX_RANK};
 use crate::storage::{Data, Element};
 use crate::tensor::{Tensor, TensorBase};
 use alloc::vec::Vec;
@@ -27,7 +27,9 @@ pub struct Lstsq<X, R, V> {
     pub solution: X,
     /// The effective rank of each matrix: singular values above `rtol · σ_max` counted.
     pub rank: R,
-    /// The singular values of each matrix, nonincreasing: `[..b, min(m, n)]`.
+    /// The singular values of each matrix, nonincreasing: `[..b, min(m, n)]`, the last dim
+    /// `Dyn` (so that `lstsq` needs no compile-time `min`, and works in code generic over
+    /// sizes).
     pub singular_values: V,
 }
 
@@ -88,11 +90,11 @@ type PerMatrix<S, T> = <<S as MatrixBatch>::Batch as BatchShape>::Of<T>;
 
 /// A `try_` method and its panicking twin.
 macro_rules! panicking {
-    ($(#[$attr:meta])* $name:ident, $try_name:ident, ($($arg:ident: $ty:ty),*) -> $out:ty $(; where $($w:tt)+)?) => {
+    ($(#[$attr:meta])* $name:ident $(<$($g:ident: $gb:path),*>)?, $try_name:ident, ($($arg:ident: $ty:ty),*) -> $out:ty $(; where $($w:tt)+)?) => {
         #[doc = concat!("[`", stringify!($try_name), "`](Self::", stringify!($try_name), "), panicking with the error's message.")]
         $(#[$attr])*
         #[track_caller]
-        pub fn $name(&self $(, $arg: $ty)*) -> $out $(where $($w)+)? {
+        pub fn $name$(<$($g: $gb),*>)?(&self $(, $arg: $ty)*) -> $out $(where $($w)+)? {
             self.$try_name($($arg),*).or_panic()
         }
     };
@@ -119,18 +121,18 @@ where
     /// # Errors
     /// [`ShapeError::Invalid`] when a runtime shape has fewer than 2 dims; [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
-    pub fn try_lu(
+    pub fn try_lu<K: Dim>(
         &self,
     ) -> Result<
         (
             Tensor<D::Elem, Matrices<S, S::Rows, S::Rows>>,
-            Tensor<D::Elem, Matrices<S, S::Rows, MinOf<S>>>,
-            Tensor<D::Elem, Matrices<S, MinOf<S>, S::Cols>>,
+            Tensor<D::Elem, Matrices<S, S::Rows, K>>,
+            Tensor<D::Elem, Matrices<S, K, S::Cols>>,
         ),
         ShapeError,
     >
     where
-        S: MinShape,
+        S: MinShape<K = K>,
     {
         let g = Mats::of(self.sizes(), "lu")?;
         let (m, n) = g.mn();
@@ -142,11 +144,11 @@ where
         })?;
         Ok((Tensor::from_parts(p, lp), Tensor::from_parts(l, ll), Tensor::from_parts(u, lu)))
     }
-    panicking!(#[allow(clippy::type_complexity)] lu, try_lu, () -> (
+    panicking!(#[allow(clippy::type_complexity)] lu<K: Dim>, try_lu, () -> (
         Tensor<D::Elem, Matrices<S, S::Rows, S::Rows>>,
-        Tensor<D::Elem, Matrices<S, S::Rows, MinOf<S>>>,
-        Tensor<D::Elem, Matrices<S, MinOf<S>, S::Cols>>,
-    ); where S: MinShape);
+        Tensor<D::Elem, Matrices<S, S::Rows, K>>,
+        Tensor<D::Elem, Matrices<S, K, S::Cols>>,
+    ); where S: MinShape<K = K>);
 
     /// The reduced QR decomposition `A = Q R` of a matrix `[m, n]` or each of a batch (PyTorch
     /// `torch.linalg.qr(mode='reduced')`, NumPy `np.linalg.qr`): `Q` `[..b, m, k]` with
@@ -156,14 +158,11 @@ where
     /// # Errors
     /// [`ShapeError::Invalid`] when a runtime shape has fewer than 2 dims; [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
-    pub fn try_qr(
+    pub fn try_qr<K: Dim>(
         &self,
-    ) -> Result<
-        (Tensor<D::Elem, Matrices<S, S::Rows, MinOf<S>>>, Tensor<D::Elem, Matrices<S, MinOf<S>, S::Cols>>),
-        ShapeError,
-    >
+    ) -> Result<(Tensor<D::Elem, Matrices<S, S::Rows, K>>, Tensor<D::Elem, Matrices<S, K, S::Cols>>), ShapeError>
     where
-        S: MinShape,
+        S: MinShape<K = K>,
     {
         let g = Mats::of(self.sizes(), "qr")?;
         let (m, n) = g.mn();
@@ -175,7 +174,7 @@ where
         })?;
         Ok((Tensor::from_parts(q, lq), Tensor::from_parts(r, lr)))
     }
-    panicking!(#[allow(clippy::type_complexity)] qr, try_qr, () -> (Tensor<D::Elem, Matrices<S, S::Rows, MinOf<S>>>, Tensor<D::Elem, Matrices<S, MinOf<S>, S::Cols>>); where S: MinShape);
+    panicking!(#[allow(clippy::type_complexity)] qr<K: Dim>, try_qr, () -> (Tensor<D::Elem, Matrices<S, S::Rows, K>>, Tensor<D::Elem, Matrices<S, K, S::Cols>>); where S: MinShape<K = K>);
 
     /// The thin singular value decomposition `A = U diag(S) Vh` of a matrix `[m, n]` or each of
     /// a batch (PyTorch `torch.linalg.svd(full_matrices=False)`, NumPy `np.linalg.svd(a,
@@ -190,18 +189,18 @@ where
     /// [`ShapeError::NoConvergence`]; [`ShapeError::Invalid`] when a runtime shape has fewer
     /// than 2 dims; [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
-    pub fn try_svd(
+    pub fn try_svd<K: Dim>(
         &self,
     ) -> Result<
         (
-            Tensor<D::Elem, Matrices<S, S::Rows, MinOf<S>>>,
-            Tensor<D::Elem, Vectors<S, MinOf<S>>>,
-            Tensor<D::Elem, Matrices<S, MinOf<S>, S::Cols>>,
+            Tensor<D::Elem, Matrices<S, S::Rows, K>>,
+            Tensor<D::Elem, Vectors<S, K>>,
+            Tensor<D::Elem, Matrices<S, K, S::Cols>>,
         ),
         ShapeError,
     >
     where
-        S: MinShape,
+        S: MinShape<K = K>,
     {
         let g = Mats::of(self.sizes(), "svd")?;
         let (m, n) = g.mn();
@@ -213,11 +212,11 @@ where
         })?;
         Ok((Tensor::from_parts(u, lu), Tensor::from_parts(s, ls), Tensor::from_parts(vh, lv)))
     }
-    panicking!(#[allow(clippy::type_complexity)] svd, try_svd, () -> (
-        Tensor<D::Elem, Matrices<S, S::Rows, MinOf<S>>>,
-        Tensor<D::Elem, Vectors<S, MinOf<S>>>,
-        Tensor<D::Elem, Matrices<S, MinOf<S>, S::Cols>>,
-    ); where S: MinShape);
+    panicking!(#[allow(clippy::type_complexity)] svd<K: Dim>, try_svd, () -> (
+        Tensor<D::Elem, Matrices<S, S::Rows, K>>,
+        Tensor<D::Elem, Vectors<S, K>>,
+        Tensor<D::Elem, Matrices<S, K, S::Cols>>,
+    ); where S: MinShape<K = K>);
 
     /// The singular values of a matrix `[m, n]` or of each of a batch, `[..b, k]` nonincreasing,
     /// `k = min(m, n)` (PyTorch `torch.linalg.svdvals`, NumPy `np.linalg.svd(a,
@@ -225,9 +224,9 @@ where
     ///
     /// # Errors
     /// As [`try_svd`](Self::try_svd).
-    pub fn try_svdvals(&self) -> Result<Tensor<D::Elem, Vectors<S, MinOf<S>>>, ShapeError>
+    pub fn try_svdvals<K: Dim>(&self) -> Result<Tensor<D::Elem, Vectors<S, K>>, ShapeError>
     where
-        S: MinShape,
+        S: MinShape<K = K>,
     {
         let g = Mats::of(self.sizes(), "svdvals")?;
         let (m, n) = g.mn();
@@ -236,7 +235,7 @@ where
         self.each(|i, a| lapack::svd(a, &mut s[i * k..][..k], None, None))?;
         Ok(Tensor::from_parts(s, ls))
     }
-    panicking!(svdvals, try_svdvals, () -> Tensor<D::Elem, Vectors<S, MinOf<S>>>; where S: MinShape);
+    panicking!(svdvals<K: Dim>, try_svdvals, () -> Tensor<D::Elem, Vectors<S, K>>; where S: MinShape<K = K>);
 
     /// The Moore-Penrose pseudo-inverse of a matrix `[m, n] -> [n, m]` or of each of a batch,
     /// through the SVD with singular values at or below `rtol · σ_max` dropped, `rtol = max(m,
@@ -317,9 +316,9 @@ where
     pub fn try_lstsq<D2: Data<Elem = D::Elem>, SB: LstsqRhs<S>>(
         &self,
         b: &TensorBase<D2, SB>,
-    ) -> Result<Lstsq<Tensor<D::Elem, SB::Out>, PerMatrix<S, usize>, Tensor<D::Elem, Vectors<S, MinOf<S>>>>, ShapeError>
+    ) -> Result<Lstsq<Tensor<D::Elem, SB::Out>, PerMatrix<S, usize>, Tensor<D::Elem, Vectors<S, Dyn>>>, ShapeError>
     where
-        S: MinShape,
+        S: MatrixBatch,
     {
         let g = Mats::of(self.sizes(), "lstsq")?;
         let (m, n) = g.mn();
@@ -377,9 +376,9 @@ where
     pub fn lstsq<D2: Data<Elem = D::Elem>, SB: LstsqRhs<S>>(
         &self,
         b: &TensorBase<D2, SB>,
-    ) -> Lstsq<Tensor<D::Elem, SB::Out>, PerMatrix<S, usize>, Tensor<D::Elem, Vectors<S, MinOf<S>>>>
+    ) -> Lstsq<Tensor<D::Elem, SB::Out>, PerMatrix<S, usize>, Tensor<D::Elem, Vectors<S, Dyn>>>
     where
-        S: MinShape,
+        S: MatrixBatch,
     {
         self.try_lstsq(b).or_panic()
     }

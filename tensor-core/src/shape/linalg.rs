@@ -121,13 +121,15 @@ impl<LS, RS> SolveDim<One, LS, RS> for Const<1> {}
 /// `min(M, N)` of two dims: the `K` of `svd`, `qr` and `lu` results. Static when both are
 /// (through typenum's bridge, sizes 0..=1024 and a few larger ones), `Dyn` when either is.
 #[diagnostic::on_unimplemented(
-    message = "`min({Self}, {N})` is outside the sizes the static rules cover",
-    label = "use a `Dyn` dim (`Shape![_, ..]`) or `into_dyn()` for these sizes"
+    message = "cannot compute `min({Self}, {N})` at compile time: `qr`, `svd`, `svdvals` and `lu` type their results with it",
+    label = "a generic size, or a static size past the compile-time range",
+    note = "in code generic over sizes, add the bound `Shape![M, N]: MinShape` (checked where the sizes are known); for static sizes past 1024 (other than powers of two or ten), use a `_` dim, which makes `K` run-time"
 )]
 pub trait MinDim<N: Dim>: Dim {
     /// The smaller dim.
     type Out: Dim;
 }
+#[diagnostic::do_not_recommend]
 impl<M: StaticDim, N: StaticDim> MinDim<N> for M
 where
     Tn<M>: typenum::Min<Tn<N>>,
@@ -135,23 +137,30 @@ where
 {
     type Out = <typenum::Minimum<Tn<M>, Tn<N>> as ToConst>::Out;
 }
+#[diagnostic::do_not_recommend]
 impl<N: Dim> MinDim<N> for Dyn {
     type Out = Dyn;
 }
+#[diagnostic::do_not_recommend]
 impl<M: StaticDim> MinDim<Dyn> for M {
     type Out = Dyn;
 }
 
 /// A [`MatrixBatch`] whose `K = min(m, n)` has a type: what `svd`, `qr`, `lu` and `lstsq`
 /// need (every shape within the sizes the static rules cover, every shape with a `Dyn` dim).
+///
+/// In code generic over const sizes, state it as a bound (`where Shape![M, N]: MinShape`): it is
+/// then checked where the sizes are known. A `Dyn` dim makes `K` `Dyn` with no bound.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a matrix or a batch of matrices",
-    label = "this operation needs a shape `[m, n]` or `[..b, m, n]` (rank 2 to 6)"
+    message = "`{Self}` has no compile-time `K = min(m, n)`, which `qr`, `svd`, `svdvals` and `lu` type their results with",
+    label = "needs a matrix `[m, n]` or a batch `[..b, m, n]` whose `min(m, n)` the type system can compute",
+    note = "in code generic over sizes, add the bound `Shape![M, N]: MinShape` (checked where the sizes are known); for static sizes past 1024 (other than powers of two or ten) use a `_` dim, which makes `K` run-time"
 )]
 pub trait MinShape: MatrixBatch {
     /// `min(m, n)`.
     type K: Dim;
 }
+#[diagnostic::do_not_recommend]
 impl<S: MatrixBatch> MinShape for S
 where
     S::Rows: MinDim<S::Cols>,
