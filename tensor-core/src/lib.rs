@@ -62,7 +62,7 @@ pub use ops::reduce::Norm;
 pub use rand;
 pub use shape::axes::Axis;
 pub use shape::{DynShape, Shape, MAX_RANK};
-pub use storage::{CowRepr, Data, DataMut, DataOwned, Element, Inline, InlineArray, OwnedRepr, Scalar};
+pub use storage::{BuildData, CowRepr, Data, DataMut, DataOwned, Element, Inline, InlineArray, OwnedRepr, Scalar};
 #[cfg(feature = "rand")]
 pub use tensor::random::{RandFloat, RandInt};
 pub use tensor::{

@@ -22,7 +22,7 @@
 use crate::error::{OrPanic, ShapeError};
 use crate::layout::Layout;
 use crate::shape::{AllStatic, Shape};
-use crate::storage::{Data, DataMut, Element, InlineArray};
+use crate::storage::{ArrLevel, Data, DataMut, Element, InlineArray};
 use crate::tensor::{Tensor, TensorBase, TensorView, TensorViewMut};
 use alloc::vec::Vec;
 
@@ -115,12 +115,12 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`Scalar`](crate::Scalar)). O(n). The array is returned by value, on the stack: for large
     /// shapes prefer [`to_vec`](Self::to_vec).
     #[doc(alias = "to_nested")]
-    pub fn to_array(&self) -> S::Arr<D::Elem>
+    pub fn to_array(&self) -> <S::Arr<D::Elem> as ArrLevel>::Array
     where
         S: AllStatic,
-        S::Arr<D::Elem>: InlineArray<Elem = D::Elem>,
+        <S::Arr<D::Elem> as ArrLevel>::Array: InlineArray<Elem = D::Elem>,
     {
-        let mut a = <S::Arr<D::Elem> as InlineArray>::ZEROED;
+        let mut a = <<S::Arr<D::Elem> as ArrLevel>::Array as InlineArray>::ZEROED;
         crate::kernels::copy_into(a.flat_mut(), self.data.as_slice(), self.layout());
         a
     }
@@ -146,9 +146,9 @@ impl<D: DataMut, S: Shape> TensorBase<D, S> {
 impl<T: Element, S: AllStatic> Tensor<T, S> {
     /// The elements as a nested array (`[[T; 3]; 2]` for `Shape![2, 3]`): the consuming form of
     /// [`to_array`](TensorBase::to_array) (one copy out of the heap buffer, O(n)).
-    pub fn into_array(self) -> S::Arr<T>
+    pub fn into_array(self) -> <S::Arr<T> as ArrLevel>::Array
     where
-        S::Arr<T>: InlineArray<Elem = T>,
+        <S::Arr<T> as ArrLevel>::Array: InlineArray<Elem = T>,
     {
         self.to_array()
     }

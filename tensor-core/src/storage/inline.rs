@@ -2,7 +2,7 @@
 //! array types that can be one ([`InlineArray`], [`ArrLevel`]), and how a tensor stores its
 //! layout ([`LayoutRepr`]: a [`Layout`], or the zero-sized [`RowMajor`] of a fully static inline
 //! tensor).
-use super::{Data, DataMut, InlineKind, OutData, OwnedRepr, Sealed};
+use super::{BuildData, Data, DataMut, InlineKind, OutData, OwnedRepr, Sealed};
 use crate::element::Element;
 use crate::error::ShapeError;
 use crate::layout::Layout;
@@ -167,15 +167,25 @@ impl<A: InlineArray> DataMut for Inline<A> {
 }
 
 /// A level of a shape's nested array type, built dim by dim from the innermost ([`Scalar`]): one
-/// array level per static dim, and the heap marker [`Heap`] as soon as a `Dyn` dim appears.
+/// array level per static dim ([`Level1`] to [`Level5`], whose [`Array`](Self::Array) is the
+/// nested array), and the heap marker [`Heap`] as soon as a `Dyn` dim appears (or a sixth dim).
 /// `Shape::Arr<T>` is the result; its [`Store`](Self::Store) is where a new tensor of that shape
 /// lives when an operand is inline: `Inline<array>` for a fully static shape, [`OwnedRepr`]
 /// otherwise.
+///
+/// The levels are marker types rather than the arrays themselves so that each has one impl:
+/// `<(Const<3>,) as Shape>::Arr<T>` normalizes to `Level1<T, 3>` with `T` still unknown, and its
+/// `Store` to `Inline<[T; 3]>`, from which `T` is inferred. (An impl for `[T; A]` beside one
+/// for `[[T; B]; A]` would leave `[?T; 3]` ambiguous: that is what kept `let m: STensor<f32,
+/// Shape![4, 4]> = STensor::eye()` from inferring.)
 pub trait ArrLevel: 'static {
     /// The element type.
     type Elem: Element;
     /// This level wrapped in one more array level of length `N` (or [`Heap`]).
     type Wrap<const N: usize>: ArrLevel<Elem = Self::Elem>;
+    /// The nested array of this level (`[[T; B]; A]`; [`Scalar`] at rank 0; [`Heap`] itself for
+    /// the heap marker).
+    type Array: 'static;
     /// The storage of a new tensor with this array.
     type Store: OutData<Self::Elem>;
 }
@@ -184,29 +194,39 @@ pub struct Heap<T>(core::marker::PhantomData<T>);
 impl<T: Element> ArrLevel for Heap<T> {
     type Elem = T;
     type Wrap<const N: usize> = Heap<T>;
+    type Array = Heap<T>;
     type Store = OwnedRepr<T>;
 }
 impl<T: Element> ArrLevel for Scalar<T> {
     type Elem = T;
-    type Wrap<const N: usize> = [T; N];
+    type Wrap<const N: usize> = Level1<T, N>;
+    type Array = Scalar<T>;
     type Store = Inline<Scalar<T>>;
 }
 macro_rules! arr_level {
-    ($([$($n:ident),+] $ty:ty => $wrap:ty;)*) => {$(
-        impl<T: Element, $(const $n: usize),+> ArrLevel for $ty {
+    ($($(#[$m:meta])* $Level:ident [$($n:ident),+] $ty:ty => $wrap:ty;)*) => {$(
+        $(#[$m])*
+        pub struct $Level<T, $(const $n: usize),+>(core::marker::PhantomData<T>);
+        impl<T: Element, $(const $n: usize),+> ArrLevel for $Level<T, $($n),+> {
             type Elem = T;
             type Wrap<const N: usize> = $wrap;
+            type Array = $ty;
             type Store = Inline<$ty>;
         }
     )*};
 }
 arr_level! {
-    [A] [T; A] => [[T; A]; N];
-    [A, B] [[T; B]; A] => [[[T; B]; A]; N];
-    [A, B, C] [[[T; C]; B]; A] => [[[[T; C]; B]; A]; N];
-    [A, B, C, D] [[[[T; D]; C]; B]; A] => [[[[[T; D]; C]; B]; A]; N];
-    [A, B, C, D, E] [[[[[T; E]; D]; C]; B]; A] => [[[[[[T; E]; D]; C]; B]; A]; N];
-    [A, B, C, D, E, F] [[[[[[T; F]; E]; D]; C]; B]; A] => Heap<T>;
+    /// The array level `[T; A]` (see [`ArrLevel`]).
+    Level1 [A] [T; A] => Level2<T, N, A>;
+    /// The array level `[[T; B]; A]` (see [`ArrLevel`]).
+    Level2 [A, B] [[T; B]; A] => Level3<T, N, A, B>;
+    /// The array level `[[[T; C]; B]; A]` (see [`ArrLevel`]).
+    Level3 [A, B, C] [[[T; C]; B]; A] => Level4<T, N, A, B, C>;
+    /// The array level `[[[[T; D]; C]; B]; A]` (see [`ArrLevel`]).
+    Level4 [A, B, C, D] [[[[T; D]; C]; B]; A] => Level5<T, N, A, B, C, D>;
+    /// The array level `[[[[[T; E]; D]; C]; B]; A]` (see [`ArrLevel`]); one more dim goes to the
+    /// heap.
+    Level5 [A, B, C, D, E] [[[[[T; E]; D]; C]; B]; A] => Heap<T>;
 }
 
 impl<A: InlineArray> Inline<A> {
@@ -219,19 +239,42 @@ impl<A: InlineArray> Inline<A> {
         let m = m.str(" bytes is over the ").num(crate::limits::MAX_INLINE_BYTES);
         m.str("-byte inline limit: convert the inline operand with `.to_heap()`").fail()
     };
+    /// An error unless `n` is the array's length: a layout of `n` elements over this array would
+    /// reach past it (the type rules never pair them so; this keeps it a checked error).
+    #[inline(always)]
+    fn check_len(n: usize) -> Result<(), crate::ShapeError> {
+        if n == A::LEN {
+            Ok(())
+        } else {
+            Err(crate::ShapeError::Invalid(alloc::format!("inline storage of {} elements for a shape of {n}", A::LEN)))
+        }
+    }
     /// [`FITS`](Self::FITS), used in one place so that a failure is reported once.
     #[inline(always)]
     fn assert_fits() {
         let () = Self::FITS;
     }
 }
+impl<A: InlineArray> BuildData for Inline<A> {
+    #[inline(always)]
+    fn try_from_fn(n: usize, mut f: impl FnMut(usize) -> A::Elem) -> Result<Self, crate::ShapeError> {
+        Self::assert_fits();
+        Self::check_len(n)?;
+        let mut a = A::ZEROED;
+        for (i, e) in a.flat_mut().iter_mut().enumerate() {
+            *e = f(i);
+        }
+        Ok(Inline(a))
+    }
+}
 impl<A: InlineArray> OutData<A::Elem> for Inline<A> {
     #[inline(always)]
     fn zeroed(n: usize) -> Result<Self, crate::ShapeError> {
         Self::assert_fits();
-        debug_assert_eq!(n, A::LEN, "inline storage of the wrong length");
+        Self::check_len(n)?;
         Ok(Inline(A::ZEROED))
     }
+
     fn from_vec(v: Vec<A::Elem>) -> Self {
         Self::assert_fits();
         let mut a = A::ZEROED;

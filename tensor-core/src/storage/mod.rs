@@ -6,7 +6,9 @@ use alloc::vec::Vec;
 use core::fmt;
 
 pub use crate::element::Element;
-pub use inline::{ArrLevel, Heap, Inline, InlineArray, LayoutRepr, RowMajor, Scalar};
+pub use inline::{
+    ArrLevel, Heap, Inline, InlineArray, LayoutRepr, Level1, Level2, Level3, Level4, Level5, RowMajor, Scalar,
+};
 
 mod inline;
 
@@ -267,6 +269,26 @@ pub trait OutData<T: Element>: DataMut<Elem = T> + Sized {
     /// The storage holding the row-major elements `v` (moved for [`OwnedRepr`], copied into the array
     /// for inline storage, where `v.len()` must be the array length).
     fn from_vec(v: Vec<T>) -> Self;
+}
+/// A storage kind a constructor builds a new tensor in: the heap's [`OwnedRepr`] or an
+/// [`Inline`] array (what [`Tensor`](crate::Tensor) and [`STensor`](crate::STensor) hold).
+/// Sealed. The constructors of static shapes (`zeros`, `eye`, `from_fn`, `randn`, ...) are
+/// written once over it, so that the storage follows the target type.
+pub trait BuildData: DataMut + Sealed + Sized {
+    /// A buffer of `n` elements, element `i` being `f(i)`, called in order `0..n` (one pass on
+    /// the heap, no allocation inline).
+    ///
+    /// # Errors
+    /// [`ShapeError::Alloc`](crate::ShapeError::Alloc) when a heap buffer cannot be allocated;
+    /// [`ShapeError::Invalid`](crate::ShapeError::Invalid) when `n` is not an inline array's
+    /// length.
+    fn try_from_fn(n: usize, f: impl FnMut(usize) -> Self::Elem) -> Result<Self, crate::ShapeError>;
+}
+impl<T: Element> BuildData for OwnedRepr<T> {
+    #[inline]
+    fn try_from_fn(n: usize, f: impl FnMut(usize) -> T) -> Result<Self, crate::ShapeError> {
+        crate::memory::try_collect((0..n).map(f)).map(OwnedRepr)
+    }
 }
 impl<T: Element> OutData<T> for OwnedRepr<T> {
     #[inline]

@@ -1,12 +1,16 @@
 //! Constructors of owned tensors.
+use super::fill::lin_values;
+use super::iter::ShapeIndex;
 use super::{Tensor, TensorBase};
 use crate::dim::{ArrDim, ArrayDim, Const, Dyn};
 use crate::error::{OrPanic, ShapeError};
 use crate::layout::Layout;
+use crate::layout::{LayoutRepr, Offsets};
 use crate::shape::{AllStatic, Shape, MAX_RANK};
-use crate::storage::Element;
+use crate::storage::{ArrLevel, BuildData, Element, InlineArray};
 use alloc::vec;
 use alloc::vec::Vec;
+use num_traits::Float;
 use num_traits::{NumCast, ToPrimitive};
 
 /// The sizes of a fully static shape, from its type.
@@ -20,34 +24,6 @@ fn static_sizes<S: Shape>() -> ([usize; crate::MAX_RANK], usize) {
 }
 
 impl<T: Element, S: Shape> Tensor<T, S> {
-    /// A tensor of shape `S` (fully static) with every element `value` (PyTorch `torch.full`;
-    /// nalgebra's `repeat`, which is not PyTorch's tiling `repeat`).
-    ///
-    /// # Panics
-    /// When the element count overflows `isize` (impossible to allocate anyway).
-    #[doc(alias = "from_elem", alias = "from_element")]
-    pub fn full(value: T) -> Self
-    where
-        S: AllStatic,
-    {
-        let (sizes, rank) = static_sizes::<S>();
-        Self::full_sized(&sizes[..rank], value)
-    }
-    /// A tensor of shape `S` (fully static) filled with zeros (PyTorch `torch.zeros`).
-    pub fn zeros() -> Self
-    where
-        S: AllStatic,
-    {
-        Self::full(T::ZERO)
-    }
-    /// A tensor of shape `S` (fully static) filled with ones (PyTorch `torch.ones`).
-    pub fn ones() -> Self
-    where
-        S: AllStatic,
-    {
-        Self::full(T::ONE)
-    }
-
     /// A tensor of the given runtime sizes (checked against `S`) with every element `value`.
     ///
     /// # Errors
@@ -109,18 +85,6 @@ impl<T: Element> Tensor<T, ()> {
     /// A rank-0 tensor holding one value (PyTorch `torch.tensor(v)`).
     pub fn scalar(value: T) -> Self {
         TensorBase::from_parts(vec![value], Layout::contiguous(&[]).expect("rank 0"))
-    }
-}
-
-impl<T: Element + NumCast, const N: usize> Tensor<T, (Const<N>,)> {
-    /// `[0, 1, ..., N-1]` as a static `[N]` tensor (PyTorch `torch.arange(N)`).
-    ///
-    /// # Panics
-    /// When a value does not fit `T` (for example 300 in `u8`).
-    #[doc(alias = "range")]
-    pub fn arange() -> Self {
-        let data: Vec<T> = (0..N).map(|i| T::from(i).expect("arange value does not fit the element type")).collect();
-        TensorBase::from_parts(data, Layout::contiguous(&[N]).expect("rank 1"))
     }
 }
 
@@ -266,5 +230,224 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         let sizes: [usize; MAX_RANK] = S::STATIC.map(|d| d.unwrap_or(1));
         let rank = S::RANK.expect("tuple shape");
         TensorBase::from_parts(a.flat().to_vec(), Layout::contiguous(&sizes[..rank]).expect("nested array"))
+    }
+}
+
+/// The constructors of fully static shapes, written once for every storage a new tensor can be
+/// built in ([`BuildData`]: the heap's [`Tensor`] and the inline [`STensor`](crate::STensor)), so
+/// that the storage follows the target type: `let m: STensor<f32, Shape![4, 4]> =
+/// STensor::eye();` and `let t: Tensor<f32, Shape![4, 4]> = Tensor::eye();` both infer. Each
+/// takes the shape `S` from the type; the `_sized` forms (heap only) take runtime sizes.
+impl<D: BuildData, S: Shape> TensorBase<D, S> {
+    /// A new tensor of the fully static shape `S` whose `i`-th element in row-major order is
+    /// `f(i)`: the one place the constructors below build their storage.
+    ///
+    /// # Errors
+    /// [`ShapeError::Overflow`] when the element count does not fit `isize`;
+    /// [`ShapeError::Alloc`] when a heap buffer cannot be allocated.
+    #[inline(always)]
+    pub(crate) fn try_static_from_fn(f: impl FnMut(usize) -> D::Elem) -> Result<Self, ShapeError>
+    where
+        S: AllStatic,
+    {
+        let lay = <D::Lay<S> as LayoutRepr>::row_major::<S>(|| {
+            let (sizes, rank) = static_sizes::<S>();
+            Layout::contiguous(&sizes[..rank])
+        })?;
+        let data = D::try_from_fn(lay.get::<S>().numel(), f)?;
+        Ok(TensorBase::from_lay(data, lay))
+    }
+
+    /// A tensor of the fully static shape `S` with every element `value` (PyTorch `torch.full`;
+    /// nalgebra's `repeat`, which is not PyTorch's tiling `repeat`). Heap or inline as the target
+    /// type says.
+    ///
+    /// ```
+    /// use shaped_core::{STensor, Shape, Tensor};
+    /// let t: Tensor<f32, Shape![2, 3]> = Tensor::full(7.0);
+    /// let s: STensor<f32, Shape![2, 3]> = STensor::full(7.0);
+    /// assert_eq!(t.to_vec(), s.to_vec());
+    /// ```
+    ///
+    /// # Panics
+    /// When a heap buffer cannot be allocated.
+    #[doc(alias = "from_elem", alias = "from_element")]
+    #[inline]
+    #[track_caller]
+    pub fn full(value: D::Elem) -> Self
+    where
+        S: AllStatic,
+    {
+        Self::try_static_from_fn(|_| value).or_panic()
+    }
+    /// Zeros of the fully static shape `S` (PyTorch `torch.zeros`; nalgebra `zeros`).
+    ///
+    /// # Panics
+    /// When a heap buffer cannot be allocated.
+    #[inline]
+    #[track_caller]
+    pub fn zeros() -> Self
+    where
+        S: AllStatic,
+    {
+        Self::full(D::Elem::ZERO)
+    }
+    /// Ones of the fully static shape `S` (PyTorch `torch.ones`).
+    ///
+    /// # Panics
+    /// When a heap buffer cannot be allocated.
+    #[inline]
+    #[track_caller]
+    pub fn ones() -> Self
+    where
+        S: AllStatic,
+    {
+        Self::full(D::Elem::ONE)
+    }
+    /// A tensor holding the nested array `a` (row-major) of the fully static shape `S`:
+    /// `STensor::<f32, Shape![2, 2]>::new([[1., 2.], [3., 4.]])`, or with the type from the
+    /// target, `let m: STensor<f32, Shape![2, 2]> = STensor::new([[1., 2.], [3., 4.]])`
+    /// (PyTorch `torch.tensor(data)`; nalgebra `new`). [`stensor`](crate::stensor) and
+    /// [`Tensor::from`] read the shape from the array instead.
+    ///
+    /// ```
+    /// use shaped_core::{STensor, Shape, Tensor};
+    /// let m: STensor<f32, Shape![2, 2]> = STensor::new([[1., 2.], [3., 4.]]);
+    /// let h: Tensor<f32, Shape![2, 2]> = Tensor::new([[1., 2.], [3., 4.]]);
+    /// assert_eq!(m.to_vec(), h.to_vec());
+    /// ```
+    ///
+    /// # Panics
+    /// When a heap buffer cannot be allocated.
+    #[inline]
+    #[track_caller]
+    pub fn new(a: <S::Arr<D::Elem> as ArrLevel>::Array) -> Self
+    where
+        S: AllStatic,
+        <S::Arr<D::Elem> as ArrLevel>::Array: InlineArray<Elem = D::Elem>,
+    {
+        let flat = a.flat();
+        Self::try_static_from_fn(|i| flat[i]).or_panic()
+    }
+    /// A tensor of the fully static shape `S` whose element at each coordinate is
+    /// `f(coordinate)`, called in row-major order: `from_fn(|[i, j]| 10 * i as i32 + j as i32)`
+    /// on `Shape![2, 3]` is `[[0, 1, 2], [10, 11, 12]]`. The coordinate is a `[usize; R]`, `R`
+    /// the rank (so that a closure `|[i, j]| ..` needs no annotation when the target type gives
+    /// the shape). Mirrors NumPy `np.fromfunction` (called per element, not on index
+    /// arrays); ndarray `from_shape_fn`, nalgebra `from_fn`. Heap or inline as the target type
+    /// says.
+    ///
+    /// ```
+    /// use shaped_core::{STensor, Shape, Tensor};
+    /// let t = Tensor::<i32, Shape![2, 3]>::from_fn(|[i, j]| 10 * i as i32 + j as i32);
+    /// assert_eq!(t.to_vec(), [0, 1, 2, 10, 11, 12]);
+    /// let s: STensor<i32, Shape![2, 3]> = STensor::from_fn(|[i, j]| 10 * i as i32 + j as i32);
+    /// assert_eq!(s.as_array(), &[[0, 1, 2], [10, 11, 12]]);
+    /// ```
+    ///
+    /// # Panics
+    /// When a heap buffer cannot be allocated.
+    #[doc(alias = "fromfunction", alias = "from_shape_fn")]
+    #[inline]
+    #[track_caller]
+    pub fn from_fn<const R: usize>(mut f: impl FnMut([usize; R]) -> D::Elem) -> Self
+    where
+        S: AllStatic + ShapeIndex<Index = [usize; R]>,
+    {
+        let lay = S::ROW_MAJOR;
+        let mut offsets = Offsets::new(&lay);
+        Self::try_static_from_fn(|_| {
+            let v = f(S::index_from(offsets.index()));
+            offsets.next();
+            v
+        })
+        .or_panic()
+    }
+}
+
+impl<D: BuildData, const N: usize> TensorBase<D, (Const<N>, Const<N>)> {
+    /// The `N x N` identity matrix, shape `[N, N]` from the type: PyTorch `torch.eye(N)`, NumPy
+    /// `np.eye(N)`; nalgebra `identity`. Heap or inline as the target type says;
+    /// [`eye_sized`](Tensor::eye_sized) takes runtime sizes.
+    ///
+    /// ```
+    /// use shaped_core::{STensor, Shape, Tensor};
+    /// let i = Tensor::<f32, Shape![2, 2]>::eye();
+    /// assert_eq!(i.to_vec(), [1., 0., 0., 1.]);
+    /// let m: STensor<f32, Shape![4, 4]> = STensor::eye();
+    /// assert_eq!(m.sum(), 4.);
+    /// ```
+    ///
+    /// # Panics
+    /// When a heap buffer cannot be allocated.
+    #[doc(alias = "identity")]
+    #[inline]
+    #[track_caller]
+    pub fn eye() -> Self {
+        Self::try_static_from_fn(|i| if i % (N + 1) == 0 { D::Elem::ONE } else { D::Elem::ZERO }).or_panic()
+    }
+}
+
+impl<D: BuildData, const N: usize> TensorBase<D, (Const<N>,)> {
+    /// `N` evenly spaced values from `start` to `end`, both included (shape `[N]` from the type):
+    /// PyTorch `torch.linspace(start, end, N)`, NumPy `np.linspace(start, end, N)`; ndarray
+    /// `Array::linspace`. `N = 1` gives `[start]`; values are computed as PyTorch does (from
+    /// `start` for the first half, from `end` for the second), so both ends are exact.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let t = Tensor::<f64, Shape![5]>::linspace(0., 1.);
+    /// assert_eq!(t.to_vec(), [0., 0.25, 0.5, 0.75, 1.]);
+    /// ```
+    ///
+    /// # Panics
+    /// When a heap buffer cannot be allocated.
+    #[inline]
+    #[track_caller]
+    pub fn linspace(start: D::Elem, end: D::Elem) -> Self
+    where
+        D::Elem: Float,
+    {
+        let mut values = lin_values(start, end, N);
+        Self::try_static_from_fn(|_| values.next().unwrap_or(end)).or_panic()
+    }
+    /// `N` values spaced evenly on a log scale: `base^v` for each `v` of
+    /// [`linspace(start, end)`](Self::linspace) (shape `[N]` from the type): PyTorch
+    /// `torch.logspace(start, end, N, base)`, NumPy `np.logspace(start, end, N, base=base)`;
+    /// ndarray `Array::logspace`.
+    ///
+    /// # Panics
+    /// When a heap buffer cannot be allocated.
+    #[inline]
+    #[track_caller]
+    pub fn logspace(start: D::Elem, end: D::Elem, base: D::Elem) -> Self
+    where
+        D::Elem: Float,
+    {
+        let mut values = lin_values(start, end, N);
+        Self::try_static_from_fn(|_| base.powf(values.next().unwrap_or(end))).or_panic()
+    }
+    /// `[0, 1, ..., N-1]` as a static `[N]` tensor (PyTorch `torch.arange(N)`).
+    ///
+    /// # Panics
+    /// When a value does not fit the element type (for example 300 in `u8`), or a heap buffer
+    /// cannot be allocated.
+    #[doc(alias = "range")]
+    #[inline]
+    #[track_caller]
+    pub fn arange() -> Self
+    where
+        D::Elem: NumCast,
+    {
+        Self::try_static_from_fn(|i| NumCast::from(i).expect("arange value does not fit the element type")).or_panic()
+    }
+}
+
+/// Zeros of the fully static shape `S` ([`zeros`](TensorBase::zeros)), heap or inline: PyTorch
+/// `torch.zeros(S)`, NumPy `np.zeros(S)`; ndarray `Array::default`, nalgebra `zeros`.
+impl<D: BuildData, S: AllStatic> Default for TensorBase<D, S> {
+    #[inline]
+    fn default() -> Self {
+        Self::zeros()
     }
 }

@@ -3,46 +3,16 @@
 //! [`eye`](Tensor::eye), and the `*_like` constructors and [`Default`].
 use super::iter::ShapeIndex;
 use super::{OutTensor, Tensor, TensorBase};
-use crate::dim::{Const, Dyn};
+use crate::dim::Dyn;
 use crate::error::{OrPanic, ShapeError};
 use crate::layout::Offsets;
 use crate::layout::{Layout, LayoutRepr};
-use crate::shape::{AllStatic, DynShape, Shape, MAX_RANK};
+use crate::shape::{DynShape, Shape};
 use crate::storage::{Data, DataMut, Element, Out, OutData};
 use alloc::vec::Vec;
 use num_traits::Float;
 
-/// The sizes of a fully static shape, from its type.
-fn static_sizes<S: Shape>() -> ([usize; MAX_RANK], usize) {
-    let rank = S::RANK.expect("a fully static shape has a rank");
-    (S::STATIC.map(|d| d.unwrap_or(1)), rank)
-}
-
 impl<T: Element, S: Shape> Tensor<T, S> {
-    /// A tensor of the fully static shape `S` whose element at each coordinate is `f(coordinate)`,
-    /// called in row-major order: `Tensor::<i32, Shape![2, 3]>::from_fn(|[i, j]| 10 * i as i32 +
-    /// j as i32)` is `[[0, 1, 2], [10, 11, 12]]`. The coordinate is a `[usize; R]` (see
-    /// [`ShapeIndex`]). Mirrors NumPy `np.fromfunction` (called per element, not on index
-    /// arrays); ndarray `from_shape_fn`, nalgebra `from_fn`.
-    ///
-    /// ```
-    /// use shaped_core::{Shape, Tensor};
-    /// let t = Tensor::<i32, Shape![2, 3]>::from_fn(|[i, j]| 10 * i as i32 + j as i32);
-    /// assert_eq!(t.to_vec(), [0, 1, 2, 10, 11, 12]);
-    /// ```
-    ///
-    /// # Panics
-    /// When the buffer cannot be allocated.
-    #[doc(alias = "fromfunction", alias = "from_shape_fn")]
-    #[track_caller]
-    pub fn from_fn(f: impl FnMut(S::Index) -> T) -> Self
-    where
-        S: AllStatic + ShapeIndex,
-    {
-        let (sizes, rank) = static_sizes::<S>();
-        Self::try_from_fn_sized(&sizes[..rank], f).or_panic()
-    }
-
     /// [`from_fn`](Self::from_fn) for runtime sizes, checked against `S` (for shapes with `Dyn`
     /// dims and [`DynShape`], whose coordinate is a [`DynIndex`](crate::DynIndex)):
     /// `from_fn_sized(&[n, 2], |[i, j]| ..)` for `Shape![_, 2]`.
@@ -102,25 +72,6 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     }
 }
 
-impl<T: Element, const N: usize> Tensor<T, (Const<N>, Const<N>)> {
-    /// The `N x N` identity matrix, shape `[N, N]` from the type: PyTorch `torch.eye(N)`, NumPy
-    /// `np.eye(N)`; nalgebra `identity`. [`eye_sized`](Tensor::eye_sized) takes runtime sizes.
-    ///
-    /// ```
-    /// use shaped_core::{Shape, Tensor};
-    /// let i = Tensor::<f32, Shape![2, 2]>::eye();
-    /// assert_eq!(i.to_vec(), [1., 0., 0., 1.]);
-    /// ```
-    ///
-    /// # Panics
-    /// When the buffer cannot be allocated.
-    #[doc(alias = "identity")]
-    #[track_caller]
-    pub fn eye() -> Self {
-        Self::eye_sized(N, N)
-    }
-}
-
 /// The `i`-th of `steps` values from `start` to `end` inclusive, as PyTorch computes them: the
 /// first half counts up from `start`, the second half down from `end`, so both ends are exact.
 #[inline]
@@ -145,39 +96,6 @@ pub(super) fn lin_values<T: Float>(start: T, end: T, steps: usize) -> impl Exact
         T::zero()
     };
     (0..steps).map(move |i| lin_value(start, end, step, i, steps))
-}
-
-impl<T: Element + Float, const N: usize> Tensor<T, (Const<N>,)> {
-    /// `N` evenly spaced values from `start` to `end`, both included (shape `[N]` from the type):
-    /// PyTorch `torch.linspace(start, end, N)`, NumPy `np.linspace(start, end, N)`; ndarray
-    /// `Array::linspace`. `N = 1` gives `[start]`; values are computed as PyTorch does (from
-    /// `start` for the first half, from `end` for the second), so both ends are exact.
-    ///
-    /// ```
-    /// use shaped_core::{Shape, Tensor};
-    /// let t = Tensor::<f64, Shape![5]>::linspace(0., 1.);
-    /// assert_eq!(t.to_vec(), [0., 0.25, 0.5, 0.75, 1.]);
-    /// ```
-    ///
-    /// # Panics
-    /// When the buffer cannot be allocated.
-    #[track_caller]
-    pub fn linspace(start: T, end: T) -> Self {
-        let data = lin_data(start, end, N, |v| v).or_panic();
-        TensorBase::from_parts(data, Layout::contiguous(&[N]).expect("rank 1"))
-    }
-    /// `N` values spaced evenly on a log scale: `base^v` for each `v` of
-    /// [`linspace(start, end)`](Self::linspace) (shape `[N]` from the type): PyTorch
-    /// `torch.logspace(start, end, N, base)`, NumPy `np.logspace(start, end, N, base=base)`;
-    /// ndarray `Array::logspace`.
-    ///
-    /// # Panics
-    /// When the buffer cannot be allocated.
-    #[track_caller]
-    pub fn logspace(start: T, end: T, base: T) -> Self {
-        let data = lin_data(start, end, N, |v| base.powf(v)).or_panic();
-        TensorBase::from_parts(data, Layout::contiguous(&[N]).expect("rank 1"))
-    }
 }
 
 impl<T: Element + Float> Tensor<T, (Dyn,)> {
@@ -233,14 +151,6 @@ impl<T: Element> FromIterator<T> for Tensor<T, DynShape> {
     #[doc(alias = "fromiter")]
     fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
         iter.into_iter().collect::<Tensor<T, (Dyn,)>>().into_dyn()
-    }
-}
-
-/// Zeros of the fully static shape `S` ([`Tensor::zeros`]): PyTorch `torch.zeros(S)`, NumPy
-/// `np.zeros(S)`; ndarray `Array::default`, nalgebra `zeros`.
-impl<T: Element, S: AllStatic> Default for Tensor<T, S> {
-    fn default() -> Self {
-        Self::zeros()
     }
 }
 

@@ -25,8 +25,8 @@ use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
 use crate::layout::{normalize_axis, Layout};
 use crate::num::Num;
-use crate::shape::{AllStatic, RemoveAxis, Shape, MAX_RANK};
-use crate::storage::{Data, DataMut, Element};
+use crate::shape::{AllStatic, RemoveAxis, Shape};
+use crate::storage::{BuildData, Data, DataMut, Element};
 use alloc::format;
 use alloc::vec::Vec;
 use half::{bf16, f16};
@@ -242,11 +242,6 @@ fn fill_with<T: Element, R: Rng + ?Sized>(
     Ok(())
 }
 
-/// The sizes of a fully static shape, from its type.
-fn static_sizes<S: AllStatic>() -> ([usize; MAX_RANK], usize) {
-    (S::STATIC.map(|d| d.unwrap_or(1)), S::RANK.expect("a fully static shape has a rank"))
-}
-
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// A new tensor of the given sizes (checked against `S`) filled with samples of `dist`.
     fn try_sample_sized<R: Rng + ?Sized>(
@@ -258,50 +253,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         let layout = Layout::contiguous(sizes)?;
         Ok(TensorBase::from_parts(sample_vec(layout.numel(), dist, rng)?, layout))
     }
-    /// A new tensor of shape `S` (fully static) filled with samples of `dist`.
-    fn sample_static<R: Rng + ?Sized>(dist: &impl Distribution<T>, rng: &mut R) -> Result<Self, ShapeError>
-    where
-        S: AllStatic,
-    {
-        let (sizes, rank) = static_sizes::<S>();
-        Self::try_sample_sized(&sizes[..rank], dist, rng)
-    }
 
-    /// A tensor of shape `S` (fully static) of independent Bernoulli draws: each element is
-    /// `T::ONE` with probability `p`, else `T::ZERO` (`1.0`/`0.0` for floats as
-    /// `torch.bernoulli(torch.full(size, p))` and `torch.empty(size).bernoulli_(p)`, `1`/`0` for
-    /// integers, `true`/`false` for `bool`). NumPy `rng.binomial(1, p, size)`.
-    ///
-    /// ```
-    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
-    /// use shaped_core::{Shape, Tensor};
-    /// let mut rng = StdRng::seed_from_u64(0);
-    /// let mask = Tensor::<bool, Shape![2, 3]>::bernoulli(0.5, &mut rng);
-    /// let sure = Tensor::<f32, Shape![4]>::bernoulli(1.0, &mut rng);
-    /// assert_eq!(sure.to_vec(), [1.0; 4]);
-    /// # let _ = mask;
-    /// ```
-    ///
-    /// # Panics
-    /// When `p` is outside `[0, 1]` or NaN (see [`try_bernoulli`](Self::try_bernoulli)).
-    #[track_caller]
-    pub fn bernoulli(p: f64, rng: &mut (impl Rng + ?Sized)) -> Self
-    where
-        S: AllStatic,
-    {
-        Self::try_bernoulli(p, rng).or_panic()
-    }
-    /// [`bernoulli`](Self::bernoulli), returning an error instead of panicking.
-    ///
-    /// # Errors
-    /// [`ShapeError::Invalid`] when `p` is outside `[0, 1]` or NaN (nothing is sampled);
-    /// [`ShapeError::Alloc`].
-    pub fn try_bernoulli(p: f64, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError>
-    where
-        S: AllStatic,
-    {
-        Self::sample_static(&bernoulli_of::<T>(p)?, rng)
-    }
     /// [`bernoulli`](Self::bernoulli) with runtime sizes checked against `S`: PyTorch
     /// `torch.bernoulli(torch.full(sizes, p))`.
     ///
@@ -322,31 +274,6 @@ impl<T: Element, S: Shape> Tensor<T, S> {
 }
 
 impl<T: RandFloat, S: Shape> Tensor<T, S> {
-    /// A tensor of shape `S` (fully static) of uniform samples from `[0, 1)`: PyTorch
-    /// `torch.rand(size)`, NumPy `rng.random(size)`.
-    ///
-    /// ```
-    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
-    /// use shaped_core::{Shape, Tensor};
-    /// let mut rng = StdRng::seed_from_u64(42);
-    /// let x = Tensor::<f32, Shape![2, 3]>::rand(&mut rng);
-    /// assert!(x.to_vec().iter().all(|&v| (0.0..1.0).contains(&v)));
-    /// let again = Tensor::<f32, Shape![2, 3]>::rand(&mut StdRng::seed_from_u64(42));
-    /// assert_eq!(x, again);
-    /// ```
-    ///
-    /// # Panics
-    /// When the tensor cannot be allocated.
-    #[doc(alias = "random")]
-    #[doc(alias = "random_using")]
-    #[doc(alias = "new_random")]
-    #[track_caller]
-    pub fn rand(rng: &mut (impl Rng + ?Sized)) -> Self
-    where
-        S: AllStatic,
-    {
-        Self::try_uniform(T::ZERO, T::ONE, rng).or_panic()
-    }
     /// [`rand`](Self::rand) with runtime sizes checked against `S`: `rand_sized(&[n, 3], rng)` is
     /// PyTorch `torch.rand(n, 3)`.
     ///
@@ -365,26 +292,6 @@ impl<T: RandFloat, S: Shape> Tensor<T, S> {
         Self::try_uniform_sized(sizes, T::ZERO, T::ONE, rng)
     }
 
-    /// A tensor of shape `S` (fully static) of standard normal samples (mean 0, standard
-    /// deviation 1): PyTorch `torch.randn(size)`, NumPy `rng.standard_normal(size)`.
-    ///
-    /// ```
-    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
-    /// use shaped_core::{Shape, Tensor};
-    /// let w = Tensor::<f64, Shape![3, 3]>::randn(&mut StdRng::seed_from_u64(7));
-    /// assert!(w.to_vec().iter().all(|v| v.is_finite()));
-    /// ```
-    ///
-    /// # Panics
-    /// When the tensor cannot be allocated.
-    #[doc(alias = "standard_normal")]
-    #[track_caller]
-    pub fn randn(rng: &mut (impl Rng + ?Sized)) -> Self
-    where
-        S: AllStatic,
-    {
-        Self::try_normal(T::ZERO, T::ONE, rng).or_panic()
-    }
     /// [`randn`](Self::randn) with runtime sizes checked against `S`: `randn_sized(&[n, 3], rng)`
     /// is PyTorch `torch.randn(n, 3)`.
     ///
@@ -403,29 +310,6 @@ impl<T: RandFloat, S: Shape> Tensor<T, S> {
         Self::try_normal_sized(sizes, T::ZERO, T::ONE, rng)
     }
 
-    /// A tensor of shape `S` (fully static) of uniform samples from `[low, high)`: PyTorch
-    /// `torch.empty(size).uniform_(low, high)`, NumPy `rng.uniform(low, high, size)`.
-    ///
-    /// # Panics
-    /// When `low >= high` or a bound is not finite (see [`try_uniform`](Self::try_uniform)).
-    #[track_caller]
-    pub fn uniform(low: T, high: T, rng: &mut (impl Rng + ?Sized)) -> Self
-    where
-        S: AllStatic,
-    {
-        Self::try_uniform(low, high, rng).or_panic()
-    }
-    /// [`uniform`](Self::uniform), returning an error instead of panicking.
-    ///
-    /// # Errors
-    /// [`ShapeError::Invalid`] unless `low < high` with both finite and `high - low` finite
-    /// (PyTorch also accepts `low == high`); nothing is sampled then. [`ShapeError::Alloc`].
-    pub fn try_uniform(low: T, high: T, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError>
-    where
-        S: AllStatic,
-    {
-        Self::sample_static(&uniform_of(low, high)?, rng)
-    }
     /// [`uniform`](Self::uniform) with runtime sizes checked against `S`.
     ///
     /// # Panics
@@ -449,30 +333,6 @@ impl<T: RandFloat, S: Shape> Tensor<T, S> {
         Self::try_sample_sized(sizes, &uniform_of(low, high)?, rng)
     }
 
-    /// A tensor of shape `S` (fully static) of normal samples with mean `mean` and standard
-    /// deviation `std`: PyTorch `torch.normal(mean, std, size)`, NumPy
-    /// `rng.normal(mean, std, size)`.
-    ///
-    /// # Panics
-    /// For a bad `mean` or `std` (see [`try_normal`](Self::try_normal)).
-    #[track_caller]
-    pub fn normal(mean: T, std: T, rng: &mut (impl Rng + ?Sized)) -> Self
-    where
-        S: AllStatic,
-    {
-        Self::try_normal(mean, std, rng).or_panic()
-    }
-    /// [`normal`](Self::normal), returning an error instead of panicking.
-    ///
-    /// # Errors
-    /// [`ShapeError::Invalid`] unless `mean` is finite and `std` finite and `>= 0` (`std == 0`
-    /// gives `mean` everywhere); nothing is sampled then. [`ShapeError::Alloc`].
-    pub fn try_normal(mean: T, std: T, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError>
-    where
-        S: AllStatic,
-    {
-        Self::sample_static(&normal_of(mean, std)?, rng)
-    }
     /// [`normal`](Self::normal) with runtime sizes checked against `S`.
     ///
     /// # Panics
@@ -498,36 +358,6 @@ impl<T: RandFloat, S: Shape> Tensor<T, S> {
 }
 
 impl<T: RandInt, S: Shape> Tensor<T, S> {
-    /// A tensor of shape `S` (fully static) of integers drawn uniformly from `low..high` (high
-    /// excluded): PyTorch `torch.randint(low, high, size)`, NumPy `rng.integers(low, high, size)`.
-    ///
-    /// ```
-    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
-    /// use shaped_core::{Shape, Tensor};
-    /// let dice = Tensor::<u8, Shape![10]>::randint(1, 7, &mut StdRng::seed_from_u64(1));
-    /// assert!(dice.to_vec().iter().all(|d| (1..7).contains(d)));
-    /// ```
-    ///
-    /// # Panics
-    /// When `low >= high` (see [`try_randint`](Self::try_randint)).
-    #[doc(alias = "integers")]
-    #[track_caller]
-    pub fn randint(low: T, high: T, rng: &mut (impl Rng + ?Sized)) -> Self
-    where
-        S: AllStatic,
-    {
-        Self::try_randint(low, high, rng).or_panic()
-    }
-    /// [`randint`](Self::randint), returning an error instead of panicking.
-    ///
-    /// # Errors
-    /// [`ShapeError::Invalid`] when `low >= high` (nothing is sampled); [`ShapeError::Alloc`].
-    pub fn try_randint(low: T, high: T, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError>
-    where
-        S: AllStatic,
-    {
-        Self::sample_static(&randint_of(low, high)?, rng)
-    }
     /// [`randint`](Self::randint) with runtime sizes checked against `S`.
     ///
     /// # Panics
@@ -771,112 +601,188 @@ where
     }
 }
 
-/// The random constructors for inline tensors ([`STensor`](crate::STensor)): the same
-/// distributions, checks and sample order as the heap forms above (a seed gives the same values
-/// in both), written into the nested array without allocating.
-impl<A: crate::storage::InlineArray, S: AllStatic> TensorBase<crate::storage::Inline<A>, S> {
-    /// Every element a sample of `dist`, in row-major order.
-    fn sample_inline(dist: &impl Distribution<A::Elem>, rng: &mut (impl Rng + ?Sized)) -> Self {
-        let mut a = A::ZEROED;
-        for e in a.flat_mut() {
-            *e = dist.sample(rng);
-        }
-        Self::new(a)
+/// The random constructors of fully static shapes, written once for the heap
+/// ([`Tensor`](crate::Tensor)) and inline ([`STensor`](crate::STensor)) storage (see
+/// [`BuildData`]): the same distributions, checks and sample order in both, so a seed gives the
+/// same values, and the storage follows the target type
+/// (`let w: STensor<f32, Shape![3, 3]> = STensor::randn(&mut rng);`).
+impl<D: BuildData, S: Shape> TensorBase<D, S> {
+    /// A new tensor of shape `S` (fully static) filled with samples of `dist`, in row-major
+    /// order.
+    fn sample_static<R: Rng + ?Sized>(dist: &impl Distribution<D::Elem>, rng: &mut R) -> Result<Self, ShapeError>
+    where
+        S: AllStatic,
+    {
+        Self::try_static_from_fn(|_| dist.sample(rng))
     }
-    /// Independent Bernoulli draws (`ONE` with probability `p`), inline: the inline
-    /// [`Tensor::bernoulli`] (PyTorch `torch.bernoulli`).
+
+    /// A tensor of shape `S` (fully static) of independent Bernoulli draws: each element is
+    /// `D::Elem::ONE` with probability `p`, else `D::Elem::ZERO` (`1.0`/`0.0` for floats as
+    /// `torch.bernoulli(torch.full(size, p))` and `torch.empty(size).bernoulli_(p)`, `1`/`0` for
+    /// integers, `true`/`false` for `bool`). NumPy `rng.binomial(1, p, size)`.
+    ///
+    /// ```
+    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
+    /// use shaped_core::{Shape, Tensor};
+    /// let mut rng = StdRng::seed_from_u64(0);
+    /// let mask = Tensor::<bool, Shape![2, 3]>::bernoulli(0.5, &mut rng);
+    /// let sure = Tensor::<f32, Shape![4]>::bernoulli(1.0, &mut rng);
+    /// assert_eq!(sure.to_vec(), [1.0; 4]);
+    /// # let _ = mask;
+    /// ```
     ///
     /// # Panics
     /// When `p` is outside `[0, 1]` or NaN (see [`try_bernoulli`](Self::try_bernoulli)).
     #[track_caller]
-    pub fn bernoulli(p: f64, rng: &mut (impl Rng + ?Sized)) -> Self {
+    pub fn bernoulli(p: f64, rng: &mut (impl Rng + ?Sized)) -> Self
+    where
+        S: AllStatic,
+    {
         Self::try_bernoulli(p, rng).or_panic()
     }
     /// [`bernoulli`](Self::bernoulli), returning an error instead of panicking.
     ///
     /// # Errors
-    /// [`ShapeError::Invalid`] when `p` is outside `[0, 1]` or NaN (nothing is sampled).
-    pub fn try_bernoulli(p: f64, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError> {
-        Ok(Self::sample_inline(&bernoulli_of::<A::Elem>(p)?, rng))
+    /// [`ShapeError::Invalid`] when `p` is outside `[0, 1]` or NaN (nothing is sampled);
+    /// [`ShapeError::Alloc`].
+    pub fn try_bernoulli(p: f64, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError>
+    where
+        S: AllStatic,
+    {
+        Self::sample_static(&bernoulli_of::<D::Elem>(p)?, rng)
     }
 }
 
-impl<A: crate::storage::InlineArray, S: AllStatic> TensorBase<crate::storage::Inline<A>, S>
+impl<D: BuildData, S: Shape> TensorBase<D, S>
 where
-    A::Elem: RandFloat,
+    D::Elem: RandFloat,
 {
-    /// Uniform samples from `[0, 1)`, inline: the inline [`Tensor::rand`] (PyTorch `torch.rand`,
-    /// NumPy `rng.random`).
+    /// A tensor of shape `S` (fully static) of uniform samples from `[0, 1)`: PyTorch
+    /// `torch.rand(size)`, NumPy `rng.random(size)`.
     ///
     /// ```
     /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
-    /// use shaped_core::{STensor, Shape, Tensor};
-    /// let x = STensor::<f32, Shape![2, 3]>::rand(&mut StdRng::seed_from_u64(42));
-    /// assert_eq!(x.to_vec(), Tensor::<f32, Shape![2, 3]>::rand(&mut StdRng::seed_from_u64(42)).to_vec());
+    /// use shaped_core::{Shape, Tensor};
+    /// let mut rng = StdRng::seed_from_u64(42);
+    /// let x = Tensor::<f32, Shape![2, 3]>::rand(&mut rng);
+    /// assert!(x.to_vec().iter().all(|&v| (0.0..1.0).contains(&v)));
+    /// let again = Tensor::<f32, Shape![2, 3]>::rand(&mut StdRng::seed_from_u64(42));
+    /// assert_eq!(x, again);
     /// ```
-    #[doc(alias = "random", alias = "new_random")]
-    pub fn rand(rng: &mut (impl Rng + ?Sized)) -> Self {
-        Self::try_uniform(A::Elem::ZERO, A::Elem::ONE, rng).expect("[0, 1) is a valid range")
-    }
-    /// Standard normal samples, inline: the inline [`Tensor::randn`] (PyTorch `torch.randn`).
-    #[doc(alias = "standard_normal")]
-    pub fn randn(rng: &mut (impl Rng + ?Sized)) -> Self {
-        Self::try_normal(A::Elem::ZERO, A::Elem::ONE, rng).expect("mean 0, std 1 is valid")
-    }
-    /// Uniform samples from `[low, high)`, inline: the inline [`Tensor::uniform`].
     ///
     /// # Panics
-    /// As the errors of [`try_uniform`](Self::try_uniform).
+    /// When the tensor cannot be allocated.
+    #[doc(alias = "random")]
+    #[doc(alias = "random_using")]
+    #[doc(alias = "new_random")]
     #[track_caller]
-    pub fn uniform(low: A::Elem, high: A::Elem, rng: &mut (impl Rng + ?Sized)) -> Self {
+    pub fn rand(rng: &mut (impl Rng + ?Sized)) -> Self
+    where
+        S: AllStatic,
+    {
+        Self::try_uniform(D::Elem::ZERO, D::Elem::ONE, rng).or_panic()
+    }
+    /// A tensor of shape `S` (fully static) of standard normal samples (mean 0, standard
+    /// deviation 1): PyTorch `torch.randn(size)`, NumPy `rng.standard_normal(size)`.
+    ///
+    /// ```
+    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
+    /// use shaped_core::{Shape, Tensor};
+    /// let w = Tensor::<f64, Shape![3, 3]>::randn(&mut StdRng::seed_from_u64(7));
+    /// assert!(w.to_vec().iter().all(|v| v.is_finite()));
+    /// ```
+    ///
+    /// # Panics
+    /// When the tensor cannot be allocated.
+    #[doc(alias = "standard_normal")]
+    #[track_caller]
+    pub fn randn(rng: &mut (impl Rng + ?Sized)) -> Self
+    where
+        S: AllStatic,
+    {
+        Self::try_normal(D::Elem::ZERO, D::Elem::ONE, rng).or_panic()
+    }
+    /// A tensor of shape `S` (fully static) of uniform samples from `[low, high)`: PyTorch
+    /// `torch.empty(size).uniform_(low, high)`, NumPy `rng.uniform(low, high, size)`.
+    ///
+    /// # Panics
+    /// When `low >= high` or a bound is not finite (see [`try_uniform`](Self::try_uniform)).
+    #[track_caller]
+    pub fn uniform(low: D::Elem, high: D::Elem, rng: &mut (impl Rng + ?Sized)) -> Self
+    where
+        S: AllStatic,
+    {
         Self::try_uniform(low, high, rng).or_panic()
     }
     /// [`uniform`](Self::uniform), returning an error instead of panicking.
     ///
     /// # Errors
     /// [`ShapeError::Invalid`] unless `low < high` with both finite and `high - low` finite
-    /// (nothing is sampled then).
-    pub fn try_uniform(low: A::Elem, high: A::Elem, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError> {
-        Ok(Self::sample_inline(&uniform_of(low, high)?, rng))
+    /// (PyTorch also accepts `low == high`); nothing is sampled then. [`ShapeError::Alloc`].
+    pub fn try_uniform(low: D::Elem, high: D::Elem, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError>
+    where
+        S: AllStatic,
+    {
+        Self::sample_static(&uniform_of(low, high)?, rng)
     }
-    /// Normal samples of mean `mean` and standard deviation `std`, inline: the inline
-    /// [`Tensor::normal`] (PyTorch `torch.normal(mean, std, size)`).
+    /// A tensor of shape `S` (fully static) of normal samples with mean `mean` and standard
+    /// deviation `std`: PyTorch `torch.normal(mean, std, size)`, NumPy
+    /// `rng.normal(mean, std, size)`.
     ///
     /// # Panics
-    /// As the errors of [`try_normal`](Self::try_normal).
+    /// For a bad `mean` or `std` (see [`try_normal`](Self::try_normal)).
     #[track_caller]
-    pub fn normal(mean: A::Elem, std: A::Elem, rng: &mut (impl Rng + ?Sized)) -> Self {
+    pub fn normal(mean: D::Elem, std: D::Elem, rng: &mut (impl Rng + ?Sized)) -> Self
+    where
+        S: AllStatic,
+    {
         Self::try_normal(mean, std, rng).or_panic()
     }
     /// [`normal`](Self::normal), returning an error instead of panicking.
     ///
     /// # Errors
-    /// [`ShapeError::Invalid`] unless `mean` is finite and `std` finite and `>= 0` (nothing is
-    /// sampled then).
-    pub fn try_normal(mean: A::Elem, std: A::Elem, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError> {
-        Ok(Self::sample_inline(&normal_of(mean, std)?, rng))
+    /// [`ShapeError::Invalid`] unless `mean` is finite and `std` finite and `>= 0` (`std == 0`
+    /// gives `mean` everywhere); nothing is sampled then. [`ShapeError::Alloc`].
+    pub fn try_normal(mean: D::Elem, std: D::Elem, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError>
+    where
+        S: AllStatic,
+    {
+        Self::sample_static(&normal_of(mean, std)?, rng)
     }
 }
 
-impl<A: crate::storage::InlineArray, S: AllStatic> TensorBase<crate::storage::Inline<A>, S>
+impl<D: BuildData, S: Shape> TensorBase<D, S>
 where
-    A::Elem: RandInt,
+    D::Elem: RandInt,
 {
-    /// Integers drawn uniformly from `low..high`, inline: the inline [`Tensor::randint`]
-    /// (PyTorch `torch.randint`, NumPy `rng.integers`).
+    /// A tensor of shape `S` (fully static) of integers drawn uniformly from `low..high` (high
+    /// excluded): PyTorch `torch.randint(low, high, size)`, NumPy `rng.integers(low, high, size)`.
+    ///
+    /// ```
+    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
+    /// use shaped_core::{Shape, Tensor};
+    /// let dice = Tensor::<u8, Shape![10]>::randint(1, 7, &mut StdRng::seed_from_u64(1));
+    /// assert!(dice.to_vec().iter().all(|d| (1..7).contains(d)));
+    /// ```
     ///
     /// # Panics
     /// When `low >= high` (see [`try_randint`](Self::try_randint)).
     #[doc(alias = "integers")]
     #[track_caller]
-    pub fn randint(low: A::Elem, high: A::Elem, rng: &mut (impl Rng + ?Sized)) -> Self {
+    pub fn randint(low: D::Elem, high: D::Elem, rng: &mut (impl Rng + ?Sized)) -> Self
+    where
+        S: AllStatic,
+    {
         Self::try_randint(low, high, rng).or_panic()
     }
     /// [`randint`](Self::randint), returning an error instead of panicking.
     ///
     /// # Errors
-    /// [`ShapeError::Invalid`] when `low >= high` (nothing is sampled).
-    pub fn try_randint(low: A::Elem, high: A::Elem, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError> {
-        Ok(Self::sample_inline(&randint_of(low, high)?, rng))
+    /// [`ShapeError::Invalid`] when `low >= high` (nothing is sampled); [`ShapeError::Alloc`].
+    pub fn try_randint(low: D::Elem, high: D::Elem, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError>
+    where
+        S: AllStatic,
+    {
+        Self::sample_static(&randint_of(low, high)?, rng)
     }
 }

@@ -30,55 +30,14 @@ impl<A: InlineArray, S: AllStatic> TensorBase<Inline<A>, S> {
         }
     };
 
-    /// A tensor holding the nested array `a` (row-major): `STensor::<f32, Shape![2, 2]>::new([[1.,
-    /// 2.], [3., 4.]])`. O(1), no allocation.
+    /// A tensor holding the nested array `a` (row-major), with the row-major layout of `S`: what
+    /// [`stensor`] and `From` build. O(1), no allocation. (The public constructor is
+    /// [`new`](TensorBase::new), shared with the heap.)
     #[inline(always)]
-    pub fn new(a: A) -> Self {
+    pub(crate) fn from_inline(a: A) -> Self {
         let () = Self::CHECKED;
         let lay = LayoutRepr::row_major::<S>(|| Ok(S::ROW_MAJOR)).or_panic();
         TensorBase::from_lay(Inline(a), lay)
-    }
-    /// Every element `value` (PyTorch `torch.full`; nalgebra's `repeat`), inline.
-    #[inline(always)]
-    #[doc(alias = "from_elem", alias = "from_element")]
-    pub fn full(value: A::Elem) -> Self {
-        let mut a = A::ZEROED;
-        a.flat_mut().fill(value);
-        Self::new(a)
-    }
-    /// Zeros (PyTorch `torch.zeros`), inline.
-    #[inline(always)]
-    pub fn zeros() -> Self {
-        Self::new(A::ZEROED)
-    }
-    /// Ones (PyTorch `torch.ones`), inline.
-    #[inline(always)]
-    pub fn ones() -> Self {
-        Self::full(<A::Elem as crate::Element>::ONE)
-    }
-    /// An inline tensor whose element at each coordinate is `f(coordinate)`, called in row-major
-    /// order (the coordinate a `[usize; R]`): the inline [`Tensor::from_fn`], NumPy
-    /// `np.fromfunction` per element; nalgebra `from_fn`, ndarray `from_shape_fn`. No allocation.
-    ///
-    /// ```
-    /// use shaped_core::{STensor, Shape};
-    /// let t = STensor::<i32, Shape![2, 3]>::from_fn(|[i, j]| 10 * i as i32 + j as i32);
-    /// assert_eq!(t.as_array(), &[[0, 1, 2], [10, 11, 12]]);
-    /// ```
-    #[inline]
-    #[doc(alias = "fromfunction", alias = "from_shape_fn")]
-    pub fn from_fn(mut f: impl FnMut(S::Index) -> A::Elem) -> Self
-    where
-        S: crate::tensor::ShapeIndex,
-    {
-        let mut a = A::ZEROED;
-        let lay = S::ROW_MAJOR;
-        let mut offsets = crate::layout::Offsets::new(&lay);
-        for e in a.flat_mut() {
-            *e = f(S::index_from(offsets.index()));
-            offsets.next();
-        }
-        Self::new(a)
     }
     /// The nested array, borrowed (row-major).
     #[inline(always)]
@@ -102,84 +61,6 @@ impl<A: InlineArray, S: AllStatic> TensorBase<Inline<A>, S> {
     #[track_caller]
     pub fn to_heap(&self) -> Tensor<A::Elem, S> {
         self.to_owned()
-    }
-}
-
-impl<A: InlineArray, const N: usize> TensorBase<Inline<A>, (Const<N>, Const<N>)>
-where
-    (Const<N>, Const<N>): AllStatic,
-{
-    /// The `N x N` identity matrix, inline: the inline [`Tensor::eye`] (PyTorch `torch.eye(N)`,
-    /// NumPy `np.eye(N)`; nalgebra `identity`). No allocation.
-    ///
-    /// ```
-    /// use shaped_core::{STensor, Shape};
-    /// assert_eq!(STensor::<f32, Shape![2, 2]>::eye().as_array(), &[[1., 0.], [0., 1.]]);
-    /// ```
-    #[inline]
-    #[doc(alias = "identity")]
-    pub fn eye() -> Self {
-        let mut a = A::ZEROED;
-        for e in a.flat_mut().iter_mut().step_by(N + 1) {
-            *e = <A::Elem as crate::Element>::ONE;
-        }
-        Self::new(a)
-    }
-}
-
-impl<A: InlineArray, const N: usize> TensorBase<Inline<A>, (Const<N>,)>
-where
-    (Const<N>,): AllStatic,
-    A::Elem: num_traits::Float,
-{
-    /// `N` evenly spaced values from `start` to `end`, both included, inline: the inline
-    /// [`Tensor::linspace`] (PyTorch `torch.linspace(start, end, N)`, NumPy `np.linspace`), with
-    /// the same values.
-    #[inline]
-    pub fn linspace(start: A::Elem, end: A::Elem) -> Self {
-        Self::lin_with(start, end, |v| v)
-    }
-    /// `base^v` for each `v` of [`linspace(start, end)`](Self::linspace), inline: the inline
-    /// [`Tensor::logspace`] (PyTorch `torch.logspace(start, end, N, base)`).
-    #[inline]
-    pub fn logspace(start: A::Elem, end: A::Elem, base: A::Elem) -> Self {
-        Self::lin_with(start, end, |v| num_traits::Float::powf(base, v))
-    }
-    /// The `N` values of [`linspace`](Self::linspace), each through `map`.
-    fn lin_with(start: A::Elem, end: A::Elem, map: impl Fn(A::Elem) -> A::Elem) -> Self {
-        let mut a = A::ZEROED;
-        for (e, v) in a.flat_mut().iter_mut().zip(super::fill::lin_values(start, end, N)) {
-            *e = map(v);
-        }
-        Self::new(a)
-    }
-}
-
-impl<A: InlineArray, const N: usize> TensorBase<Inline<A>, (Const<N>,)>
-where
-    (Const<N>,): AllStatic,
-    A::Elem: num_traits::NumCast,
-{
-    /// `[0, 1, ..., N-1]`, inline: the inline [`Tensor::arange`] (PyTorch `torch.arange(N)`).
-    ///
-    /// # Panics
-    /// When a value does not fit the element type (for example 300 in `u8`).
-    #[doc(alias = "range")]
-    #[track_caller]
-    pub fn arange() -> Self {
-        let mut a = A::ZEROED;
-        for (i, e) in a.flat_mut().iter_mut().enumerate() {
-            *e = num_traits::cast(i).expect("arange value does not fit the element type");
-        }
-        Self::new(a)
-    }
-}
-
-/// Zeros, inline ([`TensorBase::zeros`]): nalgebra `zeros`, ndarray `Array::default`.
-impl<A: InlineArray, S: AllStatic> Default for TensorBase<Inline<A>, S> {
-    #[inline]
-    fn default() -> Self {
-        Self::zeros()
     }
 }
 
@@ -214,7 +95,7 @@ pub trait ArrayShape: InlineArray {
 /// type: `stensor([[1., 2.], [3., 4.]])` is an `STensor<f64, Shape![2, 2]>`. The inline
 /// counterpart of [`Tensor::from`] (PyTorch `torch.tensor(data)`); O(1), no allocation.
 pub fn stensor<A: ArrayShape>(a: A) -> TensorBase<Inline<A>, A::Shape> {
-    TensorBase::new(a)
+    TensorBase::from_inline(a)
 }
 /// `From` a nested array for inline tensors (`let x: STensor<f32, Shape![3]> = [1., 2., 3.].into()`;
 /// [`stensor`] infers the shape).
@@ -232,7 +113,7 @@ macro_rules! array_shape {
         {
             #[inline(always)]
             fn from(a: $ty) -> Self {
-                TensorBase::new(a)
+                TensorBase::from_inline(a)
             }
         }
     )*};
