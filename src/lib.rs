@@ -76,6 +76,7 @@ pub use shaped_core::ops::reduce::Norm;
 pub use shaped_core::ops::select::{try_where_, where_};
 pub use shaped_core::tensor::join::{Cat, Stack};
 pub use shaped_core::MatrixFloat;
+pub use shaped_core::MeanElem;
 #[cfg(feature = "rand")]
 pub use shaped_core::{rand, RandFloat, RandInt};
 #[cfg(feature = "linalg")]
@@ -101,8 +102,9 @@ pub use shaped_core::{LinalgFloat, Lstsq, MatrixNorm};
 /// ```
 pub mod prelude {
     pub use crate::{
-        stensor, t, where_, Axes, Cat, Const, Data, DataMut, Dim, Dyn, DynShape, Element, MatrixFloat, Norm, Num, One,
-        STensor, Shape, ShapeError, SharedTensor, SliceArg, Stack, Tensor, TensorCow, TensorView, TensorViewMut,
+        stensor, t, where_, Axes, Cat, Const, Data, DataMut, Dim, Dyn, DynShape, Element, MatrixFloat, MeanElem, Norm,
+        Num, One, STensor, Shape, ShapeError, SharedTensor, SliceArg, Stack, Tensor, TensorCow, TensorView,
+        TensorViewMut,
     };
     #[cfg(feature = "linalg")]
     pub use crate::{LinalgFloat, MatrixNorm};

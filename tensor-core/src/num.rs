@@ -60,6 +60,18 @@ pub struct GemmKernel<T: 'static> {
     pub(crate) run: fn(&[T], &crate::layout::Layout, &[T], &crate::layout::Layout, &mut [T]),
 }
 
+/// An element type with a mean: a float whose accurate sum has its own type (`f32`, `f64`,
+/// `f16`, `bf16`). What `mean`, `var` and `std` need. The mean of integers is not an integer,
+/// so, as PyTorch, these refuse integer tensors: cast first (`x.cast::<f64>().mean()`).
+#[diagnostic::on_unimplemented(
+    message = "`mean`, `var` and `std` need float elements, not `{Self}`",
+    label = "the mean of integers is not an integer",
+    note = "cast first: `x.cast::<f64>().mean()` (PyTorch refuses `mean` of an integer tensor too; NumPy casts to float64)"
+)]
+pub trait MeanElem: Num<Sum = Self> + num_traits::Float {}
+#[diagnostic::do_not_recommend]
+impl<T: Num<Sum = T> + num_traits::Float> MeanElem for T {}
+
 /// A numeric element type (every element type but `bool`): what the arithmetic operators,
 /// matmul and reductions need. Sealed; see the module docs for the overflow rule.
 pub trait Num: Element + PartialOrd + sealed::Sealed {

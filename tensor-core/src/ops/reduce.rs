@@ -25,7 +25,7 @@ use crate::kernels::fold::{self, Reducer};
 use crate::kernels::reduce::{ArgExtreme, CenteredSum, Count, Extreme, MapSum, Mean, Prod, Sum};
 use crate::kernels::small;
 use crate::layout::{normalize_axis, Layout, LayoutRepr};
-use crate::num::Num;
+use crate::num::{MeanElem, Num};
 use crate::shape::{DynShape, ReduceAxes, RemoveAxis, SetAxis, Shape, MAX_RANK};
 use crate::storage::{Data, DataMut, Element, Out, OutData};
 use crate::tensor::{OutTensor, TensorBase};
@@ -144,15 +144,18 @@ macro_rules! reduction {
         $doc:literal, $torch:literal, $out:ty, [$($bound:tt)*], ($($p:ident: $pt:ty),*) |$s:ident, $axes:ident, $keep:ident| $run:expr,
         $w:ident $try_w:ident $ax:ident $try_ax:ident $kd:ident $try_kd:ident $dy:ident $try_dy:ident $kdy:ident $try_kdy:ident
     ) => {
-        impl<D: Data, S: Shape> TensorBase<D, S>
-        where
-            $($bound)*
-        {
+        // The element bound is on each method rather than on the impl, so that a call on the
+        // wrong element type is an E0277 naming the bound (with its message, for `mean`) rather
+        // than "the method exists but its trait bounds were not satisfied".
+        impl<D: Data, S: Shape> TensorBase<D, S> {
             #[doc = concat!("The ", $doc, " of all elements (PyTorch `", $torch, "()`): any shape to a scalar.")]
             #[doc = ""]
             #[doc = "# Errors"]
             #[doc = "See the [module docs](crate::ops::reduce): an integer result past 64 bits, an extremum of no elements."]
-            pub fn $try_w(&self, $($p: $pt),*) -> Result<$out, ShapeError> {
+            pub fn $try_w(&self, $($p: $pt),*) -> Result<$out, ShapeError>
+            where
+                $($bound)*
+            {
                 let all = [0, 1, 2, 3, 4, 5];
                 let ($s, $axes, $keep): (&Self, &[usize], bool) = (self, &all[..self.rank()], false);
                 let r: OutTensor<D, $out, ()> = $run?;
@@ -160,7 +163,10 @@ macro_rules! reduction {
             }
             #[doc = concat!("[`", stringify!($try_w), "`](Self::", stringify!($try_w), "), panicking with the error's message.")]
             #[track_caller]
-            pub fn $w(&self, $($p: $pt),*) -> $out {
+            pub fn $w(&self, $($p: $pt),*) -> $out
+            where
+                $($bound)*
+            {
                 self.$try_w($($p),*).or_panic()
             }
             #[doc = concat!("The ", $doc, " along axis `A`, which is removed (PyTorch `", $torch, "(dim=A)`): `[2, 3]` with `<1>` gives `[2]`. The axis is checked at compile time for tuple shapes.")]
@@ -170,6 +176,7 @@ macro_rules! reduction {
             pub fn $try_ax<const A: isize>(&self, $($p: $pt),*) -> Result<OutTensor<D, $out, <S as RemoveAxis<A>>::Out>, ShapeError>
             where
                 S: RemoveAxis<A>,
+                $($bound)*
             {
                 let ($s, $axes, $keep): (&Self, &[usize], bool) = (self, &[self.ax(A)?], false);
                 $run
@@ -179,6 +186,7 @@ macro_rules! reduction {
             pub fn $ax<const A: isize>(&self, $($p: $pt),*) -> OutTensor<D, $out, <S as RemoveAxis<A>>::Out>
             where
                 S: RemoveAxis<A>,
+                $($bound)*
             {
                 self.$try_ax::<A>($($p),*).or_panic()
             }
@@ -189,6 +197,7 @@ macro_rules! reduction {
             pub fn $try_kd<const A: isize>(&self, $($p: $pt),*) -> Result<OutTensor<D, $out, <S as SetAxis<A, One>>::Out>, ShapeError>
             where
                 S: SetAxis<A, One>,
+                $($bound)*
             {
                 let ($s, $axes, $keep): (&Self, &[usize], bool) = (self, &[self.ax(A)?], true);
                 $run
@@ -198,6 +207,7 @@ macro_rules! reduction {
             pub fn $kd<const A: isize>(&self, $($p: $pt),*) -> OutTensor<D, $out, <S as SetAxis<A, One>>::Out>
             where
                 S: SetAxis<A, One>,
+                $($bound)*
             {
                 self.$try_kd::<A>($($p),*).or_panic()
             }
@@ -205,59 +215,71 @@ macro_rules! reduction {
             #[doc = ""]
             #[doc = "# Errors"]
             #[doc = "[`ShapeError::Axis`]; see the [module docs](crate::ops::reduce)."]
-            pub fn $try_dy(&self, axis: isize, $($p: $pt),*) -> Result<OutTensor<D, $out, DynShape>, ShapeError> {
+            pub fn $try_dy(&self, axis: isize, $($p: $pt),*) -> Result<OutTensor<D, $out, DynShape>, ShapeError>
+            where
+                $($bound)*
+            {
                 let ($s, $axes, $keep): (&Self, &[usize], bool) = (self, &[normalize_axis(axis, self.rank())?], false);
                 $run
             }
             #[doc = concat!("[`", stringify!($try_dy), "`](Self::", stringify!($try_dy), "), panicking with the error's message.")]
             #[track_caller]
-            pub fn $dy(&self, axis: isize, $($p: $pt),*) -> OutTensor<D, $out, DynShape> {
+            pub fn $dy(&self, axis: isize, $($p: $pt),*) -> OutTensor<D, $out, DynShape>
+            where
+                $($bound)*
+            {
                 self.$try_dy(axis, $($p),*).or_panic()
             }
             #[doc = concat!("The ", $doc, " along a runtime axis, kept as a size-1 dim (PyTorch `", $torch, "(dim=axis, keepdim=True)`). The result is a [`DynShape`] tensor.")]
             #[doc = ""]
             #[doc = "# Errors"]
             #[doc = "[`ShapeError::Axis`]; see the [module docs](crate::ops::reduce)."]
-            pub fn $try_kdy(&self, axis: isize, $($p: $pt),*) -> Result<OutTensor<D, $out, DynShape>, ShapeError> {
+            pub fn $try_kdy(&self, axis: isize, $($p: $pt),*) -> Result<OutTensor<D, $out, DynShape>, ShapeError>
+            where
+                $($bound)*
+            {
                 let ($s, $axes, $keep): (&Self, &[usize], bool) = (self, &[normalize_axis(axis, self.rank())?], true);
                 $run
             }
             #[doc = concat!("[`", stringify!($try_kdy), "`](Self::", stringify!($try_kdy), "), panicking with the error's message.")]
             #[track_caller]
-            pub fn $kdy(&self, axis: isize, $($p: $pt),*) -> OutTensor<D, $out, DynShape> {
+            pub fn $kdy(&self, axis: isize, $($p: $pt),*) -> OutTensor<D, $out, DynShape>
+            where
+                $($bound)*
+            {
                 self.$try_kdy(axis, $($p),*).or_panic()
             }
         }
     };
 }
 
-reduction!("sum (exact for integers, returned as `i64`/`u64`; accurate for floats)", "sum", <D::Elem as Num>::Sum, [D::Elem: Num], () |x, axes, keep| x.reduce_with(axes, keep, &Sum),
+reduction!("sum (exact for integers, returned as `i64`/`u64`; accurate for floats)", "sum", <D::Elem as Num>::Sum, [D::Elem: Num,], () |x, axes, keep| x.reduce_with(axes, keep, &Sum),
     sum try_sum sum_axis try_sum_axis sum_keepdim try_sum_keepdim sum_axis_dyn try_sum_axis_dyn sum_keepdim_dyn try_sum_keepdim_dyn);
-reduction!("mean (NaN for no elements)", "mean", D::Elem, [D::Elem: Float + Num<Sum = D::Elem>], () |x, axes, keep| x.reduce_with(axes, keep, &Mean),
+reduction!("mean (NaN for no elements)", "mean", D::Elem, [D::Elem: MeanElem,], () |x, axes, keep| x.reduce_with(axes, keep, &Mean),
     mean try_mean mean_axis try_mean_axis mean_keepdim try_mean_keepdim mean_axis_dyn try_mean_axis_dyn mean_keepdim_dyn try_mean_keepdim_dyn);
-reduction!("product (checked for integers, returned as `i64`/`u64`)", "prod", <D::Elem as Num>::Sum, [D::Elem: Num], () |x, axes, keep| x.reduce_with(axes, keep, &Prod),
+reduction!("product (checked for integers, returned as `i64`/`u64`)", "prod", <D::Elem as Num>::Sum, [D::Elem: Num,], () |x, axes, keep| x.reduce_with(axes, keep, &Prod),
     prod try_prod prod_axis try_prod_axis prod_keepdim try_prod_keepdim prod_axis_dyn try_prod_axis_dyn prod_keepdim_dyn try_prod_keepdim_dyn);
-reduction!("maximum (NaN if any element is NaN; an error for no elements)", "amax", D::Elem, [D::Elem: Num], () |x, axes, keep| x.reduce_with(axes, keep, &Extreme::<true>),
+reduction!("maximum (NaN if any element is NaN; an error for no elements)", "amax", D::Elem, [D::Elem: Num,], () |x, axes, keep| x.reduce_with(axes, keep, &Extreme::<true>),
     max try_max max_axis try_max_axis max_keepdim try_max_keepdim max_axis_dyn try_max_axis_dyn max_keepdim_dyn try_max_keepdim_dyn);
-reduction!("minimum (NaN if any element is NaN; an error for no elements)", "amin", D::Elem, [D::Elem: Num], () |x, axes, keep| x.reduce_with(axes, keep, &Extreme::<false>),
+reduction!("minimum (NaN if any element is NaN; an error for no elements)", "amin", D::Elem, [D::Elem: Num,], () |x, axes, keep| x.reduce_with(axes, keep, &Extreme::<false>),
     min try_min min_axis try_min_axis min_keepdim try_min_keepdim min_axis_dyn try_min_axis_dyn min_keepdim_dyn try_min_keepdim_dyn);
-reduction!("row-major index (`i64`, among the reduced elements) of the first maximum, NaN counting as the maximum", "argmax", i64, [D::Elem: Num], () |x, axes, keep| x.reduce_with(axes, keep, &ArgExtreme::<true>),
+reduction!("row-major index (`i64`, among the reduced elements) of the first maximum, NaN counting as the maximum", "argmax", i64, [D::Elem: Num,], () |x, axes, keep| x.reduce_with(axes, keep, &ArgExtreme::<true>),
     argmax try_argmax argmax_axis try_argmax_axis argmax_keepdim try_argmax_keepdim argmax_axis_dyn try_argmax_axis_dyn argmax_keepdim_dyn try_argmax_keepdim_dyn);
-reduction!("row-major index (`i64`, among the reduced elements) of the first minimum, NaN counting as the minimum", "argmin", i64, [D::Elem: Num], () |x, axes, keep| x.reduce_with(axes, keep, &ArgExtreme::<false>),
+reduction!("row-major index (`i64`, among the reduced elements) of the first minimum, NaN counting as the minimum", "argmin", i64, [D::Elem: Num,], () |x, axes, keep| x.reduce_with(axes, keep, &ArgExtreme::<false>),
     argmin try_argmin argmin_axis try_argmin_axis argmin_keepdim try_argmin_keepdim argmin_axis_dyn try_argmin_axis_dyn argmin_keepdim_dyn try_argmin_keepdim_dyn);
-reduction!("variance with Bessel's `correction` (divides by `n - correction`; PyTorch's default is 1, 0 gives the population variance)", "var", D::Elem, [D::Elem: Float + Num<Sum = D::Elem>], (correction: usize) |x, axes, keep| x.var_rt(axes, keep, correction, false),
+reduction!("variance with Bessel's `correction` (divides by `n - correction`; PyTorch's default is 1, 0 gives the population variance)", "var", D::Elem, [D::Elem: MeanElem,], (correction: usize) |x, axes, keep| x.var_rt(axes, keep, correction, false),
     var try_var var_axis try_var_axis var_keepdim try_var_keepdim var_axis_dyn try_var_axis_dyn var_keepdim_dyn try_var_keepdim_dyn);
-reduction!("standard deviation with Bessel's `correction` (the square root of [`var`](Self::var); PyTorch's default correction is 1)", "std", D::Elem, [D::Elem: Float + Num<Sum = D::Elem>], (correction: usize) |x, axes, keep| x.var_rt(axes, keep, correction, true),
+reduction!("standard deviation with Bessel's `correction` (the square root of [`var`](Self::var); PyTorch's default correction is 1)", "std", D::Elem, [D::Elem: MeanElem,], (correction: usize) |x, axes, keep| x.var_rt(axes, keep, correction, true),
     std try_std std_axis try_std_axis std_keepdim try_std_keepdim std_axis_dyn try_std_axis_dyn std_keepdim_dyn try_std_keepdim_dyn);
-reduction!("vector norm `p` ([`Norm::L1`], [`Norm::L2`] (Frobenius over a whole matrix), [`Norm::Inf`])", "linalg.vector_norm", D::Elem, [D::Elem: Float + Num], (p: Norm) |x, axes, keep| x.norm_rt(axes, keep, p),
+reduction!("vector norm `p` ([`Norm::L1`], [`Norm::L2`] (Frobenius over a whole matrix), [`Norm::Inf`])", "linalg.vector_norm", D::Elem, [D::Elem: Float + Num,], (p: Norm) |x, axes, keep| x.norm_rt(axes, keep, p),
     norm try_norm norm_axis try_norm_axis norm_keepdim try_norm_keepdim norm_axis_dyn try_norm_axis_dyn norm_keepdim_dyn try_norm_keepdim_dyn);
-reduction!("`log(sum(exp(x)))`, computed stably (shifted by the maximum; `-inf` for no elements)", "logsumexp", D::Elem, [D::Elem: Float + Num], () |x, axes, keep| x.logsumexp_rt(axes, keep),
+reduction!("`log(sum(exp(x)))`, computed stably (shifted by the maximum; `-inf` for no elements)", "logsumexp", D::Elem, [D::Elem: Float + Num,], () |x, axes, keep| x.logsumexp_rt(axes, keep),
     logsumexp try_logsumexp logsumexp_axis try_logsumexp_axis logsumexp_keepdim try_logsumexp_keepdim logsumexp_axis_dyn try_logsumexp_axis_dyn logsumexp_keepdim_dyn try_logsumexp_keepdim_dyn);
-reduction!("number of non-zero (non-`false`) elements, as `i64`", "count_nonzero", i64, [D::Elem: Element], () |x, axes, keep| x.reduce_with(axes, keep, &Count(|v: D::Elem| v != D::Elem::ZERO)),
+reduction!("number of non-zero (non-`false`) elements, as `i64`", "count_nonzero", i64, [D::Elem: Element,], () |x, axes, keep| x.reduce_with(axes, keep, &Count(|v: D::Elem| v != D::Elem::ZERO)),
     count_nonzero try_count_nonzero count_nonzero_axis try_count_nonzero_axis count_nonzero_keepdim try_count_nonzero_keepdim count_nonzero_axis_dyn try_count_nonzero_axis_dyn count_nonzero_keepdim_dyn try_count_nonzero_keepdim_dyn);
-reduction!("logical and of a bool tensor (`true` for no elements)", "all", bool, [D: Data<Elem = bool>], () |x, axes, keep| x.reduce_with(axes, keep, &All),
+reduction!("logical and of a bool tensor (`true` for no elements)", "all", bool, [D: Data<Elem = bool>,], () |x, axes, keep| x.reduce_with(axes, keep, &All),
     all try_all all_axis try_all_axis all_keepdim try_all_keepdim all_axis_dyn try_all_axis_dyn all_keepdim_dyn try_all_keepdim_dyn);
-reduction!("logical or of a bool tensor (`false` for no elements)", "any", bool, [D: Data<Elem = bool>], () |x, axes, keep| x.reduce_with(axes, keep, &AnyTrue),
+reduction!("logical or of a bool tensor (`false` for no elements)", "any", bool, [D: Data<Elem = bool>,], () |x, axes, keep| x.reduce_with(axes, keep, &AnyTrue),
     any try_any any_axis try_any_axis any_keepdim try_any_keepdim any_axis_dyn try_any_axis_dyn any_keepdim_dyn try_any_keepdim_dyn);
 
 /// Multi-axis sums and means.
