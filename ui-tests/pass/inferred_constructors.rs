@@ -34,8 +34,8 @@ fn main() {
     let g: Tensor<i32, Shape![2, 3]> = Tensor::from_fn(|[i, j]| 10 * i as i32 + j as i32);
     assert_eq!(g.to_vec(), f.to_vec());
 
-    let (z, o, v): (STensor<f32, Shape![3]>, STensor<f32, Shape![3]>, STensor<f32, Shape![3]>) =
-        (STensor::zeros(), STensor::ones(), STensor::full(7.));
+    type V3 = STensor<f32, Shape![3]>;
+    let (z, o, v): (V3, V3, V3) = (STensor::zeros(), STensor::ones(), STensor::full(7.));
     assert_eq!((z.sum(), o.sum(), v.sum()), (0., 3., 21.));
     let (l, r): (STensor<f64, Shape![5]>, STensor<u8, Shape![4]>) = (STensor::linspace(0., 1.), STensor::arange());
     assert_eq!((l.to_vec(), r.to_vec()), (vec![0., 0.25, 0.5, 0.75, 1.], vec![0, 1, 2, 3]));
@@ -54,6 +54,6 @@ fn main() {
     assert_eq!((p.rotation.sum(), p.translation.sum()), (3., 0.));
     let q = Pose::about_z(0., 1., [1., 2., 3.]);
     let moved: STensor<f32, Shape![3]> =
-        &q.rotation.matmul(&STensor::<f32, Shape![3]>::new([1., 0., 0.])) + &q.translation;
+        q.rotation.matmul(&STensor::<f32, Shape![3]>::new([1., 0., 0.])) + q.translation;
     assert_eq!(moved.to_vec(), [1., 3., 3.]);
 }
