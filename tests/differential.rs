@@ -388,6 +388,25 @@ proptest! {
                 .collect();
             prop_assert_eq!(t.to_vec(), want);
         }
+        // A row gather x[a] -> [n, sizes[1], sizes[2]] (whole contiguous rows, copied as runs),
+        // and the same on a view whose last two dims are swapped (no run: element by element).
+        let got = t!(try x[&ta]);
+        prop_assert_eq!(got.is_ok(), ok(&a, 0));
+        if let Ok(t) = got {
+            prop_assert_eq!(t.sizes(), &[n, sizes[1], sizes[2]][..]);
+            let want: Vec<i64> = (0..n)
+                .flat_map(|k| (0..sizes[1] * sizes[2]).map(move |q| (k, q)))
+                .map(|(k, q)| (norm(a[k], 0) * sizes[1] * sizes[2] + q) as i64)
+                .collect();
+            prop_assert_eq!(t.to_vec(), want);
+            let swapped = x.try_transpose_dyn(1, 2).unwrap();
+            let ts = t!(swapped[&ta]);
+            let want: Vec<i64> = (0..n)
+                .flat_map(|k| (0..sizes[2]).flat_map(move |j| (0..sizes[1]).map(move |i| (k, j, i))))
+                .map(|(k, j, i)| ravel(&[norm(a[k], 0), i, j], &sizes) as i64)
+                .collect();
+            prop_assert_eq!(ts.to_vec(), want);
+        }
         // A mask over the first two dims of a reversed view: x[::-1][mask] -> [count, sizes[2]].
         let mask: Vec<bool> = (0..sizes[0] * sizes[1]).map(|_| g.below(2) == 0).collect();
         let tm = Tensor::<bool, Shape![_, _]>::from_vec(&[sizes[0], sizes[1]], mask.clone());

@@ -10,7 +10,7 @@
 use super::{AdvList, AdvSink, AtDyn, IndexOp, IntIndex, MaskIndex, RtOp, SliceCx, TensorIndexRule, ToIndex};
 use crate::error::ShapeError;
 use crate::kernels;
-use crate::layout::{advanced_offsets, Layout};
+use crate::layout::{advanced_plan, Layout};
 use crate::shape::Shape;
 use crate::shape::{Cons, Nil};
 use crate::storage::{Data, Element};
@@ -264,8 +264,8 @@ impl ResultKind for B1 {
     type Out<'a, T: Element + 'a, S: Shape> = Tensor<T, S>;
     type OutMut<'a, T: Element + 'a, S: Shape> = IndexPut<'a, T, S>;
     fn make<T: Element, S: Shape>(data: &[T], l: Layout, adv: Vec<AdvIndex>) -> Result<Tensor<T, S>, ShapeError> {
-        let (sizes, offsets) = advanced_offsets(&l, &adv)?;
-        let out = kernels::gather_offsets(data, &offsets)?;
+        let (sizes, plan) = advanced_plan(&l, &adv)?;
+        let out = kernels::gather_runs(data, &plan)?;
         TensorBase::try_from_parts(out, Layout::contiguous(&sizes)?)
     }
     fn make_mut<'a, T: Element, S: Shape>(data: &'a mut [T], l: Layout, adv: Vec<AdvIndex>) -> IndexPut<'a, T, S> {
@@ -288,10 +288,8 @@ impl<T: Element, S: Shape> IndexPut<'_, T, S> {
     /// # Errors
     /// Index errors of the index tensors.
     pub fn put_value(self, value: T) -> Result<(), ShapeError> {
-        let (_, offsets) = advanced_offsets(&self.view, &self.adv)?;
-        for o in offsets {
-            self.data[o] = value;
-        }
+        let (_, plan) = advanced_plan(&self.view, &self.adv)?;
+        kernels::scatter_runs(self.data, &plan, core::iter::repeat(value), |slot, v| *slot = v);
         Ok(())
     }
     /// Writes `src`, broadcast to the indexed shape (leading size-1 dims dropped, as PyTorch).
@@ -299,12 +297,10 @@ impl<T: Element, S: Shape> IndexPut<'_, T, S> {
     /// # Errors
     /// Index errors; [`ShapeError::Expand`] when `src` does not broadcast to the indexed shape.
     pub fn put<D2: Data<Elem = T>, S2: Shape>(self, src: &TensorBase<D2, S2>) -> Result<(), ShapeError> {
-        let (sizes, offsets) = advanced_offsets(&self.view, &self.adv)?;
+        let (sizes, plan) = advanced_plan(&self.view, &self.adv)?;
         let ls = src.layout().expand_for_assign(&sizes)?;
         let values = kernels::to_vec(src.storage(), &ls)?;
-        for (o, v) in offsets.into_iter().zip(values) {
-            self.data[o] = v;
-        }
+        kernels::scatter_runs(self.data, &plan, values, |slot, v| *slot = v);
         Ok(())
     }
     /// `x[idx] op= src` as PyTorch runs it: the indexed elements are read first, combined with
@@ -320,14 +316,15 @@ impl<T: Element, S: Shape> IndexPut<'_, T, S> {
         check: impl FnOnce(&[T], &Layout, usize) -> Result<(), ShapeError>,
         f: impl Fn(T, T) -> T,
     ) -> Result<(), ShapeError> {
-        let (sizes, offsets) = advanced_offsets(&self.view, &self.adv)?;
+        let (sizes, plan) = advanced_plan(&self.view, &self.adv)?;
         let ls = src.layout().expand_for_assign(&sizes)?;
-        check(src.storage(), src.layout(), offsets.len())?;
+        check(src.storage(), src.layout(), plan.numel())?;
         let values = kernels::to_vec(src.storage(), &ls)?;
-        let old = kernels::gather_offsets(self.data, &offsets)?;
-        for ((o, a), b) in offsets.into_iter().zip(old).zip(values) {
-            self.data[o] = f(a, b);
-        }
+        // All old values are read before the first write: a repeated index is updated once,
+        // from its old value.
+        let old = kernels::gather_runs(self.data, &plan)?;
+        let new = old.into_iter().zip(values).map(|(a, b)| f(a, b));
+        kernels::scatter_runs(self.data, &plan, new, |slot, v| *slot = v);
         Ok(())
     }
 }

@@ -11,15 +11,9 @@
 use super::{contiguous_slice, try_vec, try_with_capacity, zip};
 use crate::element::ToIndex;
 use crate::error::ShapeError;
-use crate::layout::{index_offset, walk, Layout};
+use crate::layout::{index_offset, walk, GatherPlan, Layout, Step};
 use crate::storage::Element;
 use alloc::vec::Vec;
-
-/// `index_select` copies whole blocks (one `select` per index) when the dims after the axis hold
-/// at least this many elements; below it, it walks the output once in row-major order as a
-/// gather, which reads the input row by row instead of column by column. A heuristic, not a
-/// measurement.
-const BLOCK_MIN: usize = 16;
 
 /// The offset step of index value `v` along a dim of `size` elements and `stride`. An error names
 /// the value as given (`u64::MAX` as 18446744073709551615, not as a saturated `isize`).
@@ -110,37 +104,25 @@ pub(crate) fn index_select<T: Element, I: ToIndex>(
     ol: &Layout,
 ) -> Result<Vec<T>, ShapeError> {
     debug_assert_eq!(li.rank(), 1);
-    check_indices(idx, li, axis, ls.sizes()[axis])?;
-    if ol.numel() == 0 {
-        return Ok(Vec::new());
-    }
-    let inner: usize = ls.sizes()[axis + 1..].iter().product();
-    if inner < BLOCK_MIN {
-        // The index along `axis`, repeated over the other dims (stride 0), then one gather.
-        let mut l = *li;
-        for _ in 0..axis {
-            l = l.unsqueeze(0)?;
+    debug_assert_eq!(ol.sizes()[axis], li.numel());
+    // The offset of each selected slice along `axis` (checked, in the index's order), then one
+    // gather: whole runs when the dims after `axis` are contiguous.
+    let (n, stride) = (ls.sizes()[axis], ls.strides()[axis]);
+    let mut table = try_with_capacity(li.numel())?;
+    let mut err = None;
+    walk(li.sizes(), [li], |[i]| match step(idx[i], n, stride, axis) {
+        Ok(d) => table.push(d),
+        Err(e) => {
+            err.get_or_insert(e);
         }
-        while l.rank() < ol.rank() {
-            l = l.unsqueeze(l.rank())?;
-        }
-        return gather(src, ls, axis, idx, &l.expand(ol.sizes())?);
-    }
-    let mut out = try_vec(ol.numel(), T::ZERO)?;
-    let order = Layout::contiguous(li.sizes())?;
-    let mut k = 0;
-    let mut err = Ok(());
-    walk(li.sizes(), [&order, li], |[_, i]| {
-        let blocks = step(idx[i], ls.sizes()[axis], 0, axis)
-            .and_then(|_| ls.select(axis, idx[i].to_index()))
-            .and_then(|s| Ok((s, ol.select(axis, k as isize)?)));
-        match blocks {
-            Ok((s, o)) => walk(s.sizes(), [&o, &s], |[o, i]| out[o] = src[i]),
-            Err(e) => err = Err(e),
-        }
-        k += 1;
     });
-    err.map(|()| out)
+    if let Some(e) = err {
+        return Err(e);
+    }
+    let mut dims: Vec<(usize, Step)> = (0..ls.rank()).map(|d| (ls.sizes()[d], Step::Stride(ls.strides()[d]))).collect();
+    dims[axis] = (li.numel(), Step::Table);
+    let plan = GatherPlan::new(ls.offset(), dims, table)?;
+    super::gather_runs(src, &plan)
 }
 
 /// `dst[c with c[axis] = idx[c]] = src[c]` over the index's sizes (PyTorch `scatter_`). Every

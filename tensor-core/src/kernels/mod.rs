@@ -31,7 +31,7 @@ pub(crate) use gather::{
 };
 pub(crate) use gemm::gemm;
 pub use gemm::Gemm;
-pub(crate) use index::{gather_offsets, mask_coords};
+pub(crate) use index::{gather_runs, mask_coords, scatter_runs};
 
 pub(crate) use crate::memory::{try_collect, try_vec, try_with_capacity, try_with_capacity_uncached};
 

@@ -49,8 +49,8 @@ mod sizes;
 mod views;
 mod walk;
 
-pub(crate) use advanced::advanced_offsets;
 pub use advanced::AdvIndex;
+pub(crate) use advanced::{advanced_plan, GatherLine, GatherPlan, Step};
 pub(crate) use index::{index_offset, range_bounds, range_dim};
 pub(crate) use sizes::kron_layouts;
 pub use sizes::{broadcast_sizes, normalize_axis, normalize_insert_axis};

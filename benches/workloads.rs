@@ -1,0 +1,112 @@
+//! The hot paths of real workloads (issue 28's table), each against its peer in the same process:
+//! a plain loop over slices, ndarray, or nalgebra. f32, one thread (the rayon pool is built with
+//! one thread). NumPy's figures for the same work come from `scripts/numpy_peers.py`, run on the
+//! same machine (the README quotes both). Run with `cargo bench --bench workloads`.
+//!
+//! Groups:
+//! - `row_gather`: the rows of `x: [1500, 64]` in the order of a permutation `idx`, into a new
+//!   tensor: `t!(x[&idx])`, `t!(x[&idx, ..])` and `x.index_select::<0>(&idx)`, against a loop of
+//!   `copy_from_slice` per row into a new `Vec` and ndarray's `select(Axis(0), ..)`; `paired` is
+//!   the ratio of back-to-back calls of `t!(x[&idx])` and the loop (1 ms per unit).
+//! - `column_gather`: the columns of `x` in the order of a permutation of 64, `t!(x[.., &idx])`
+//!   (one element per step: no run), against a loop.
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
+use shaped::prelude::*;
+use shaped::rand::{rngs::SmallRng, seq::SliceRandom, SeedableRng};
+use std::hint::black_box;
+use std::time::Duration;
+
+fn group<'a>(c: &'a mut Criterion, name: &str, elems: usize) -> BenchmarkGroup<'a, WallTime> {
+    let mut g = c.benchmark_group(name);
+    g.measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500)).sample_size(30);
+    g.throughput(Throughput::Elements(elems as u64));
+    g
+}
+
+/// The median ratio of back-to-back calls of `subject` and `baseline`, as in the `kernels` bench,
+/// reported as 1 ms per unit (`1.30 ms` = the subject took 1.30x the baseline's time).
+fn paired<A, B>(x: &mut criterion::Bencher<'_>, mut subject: impl FnMut() -> A, mut baseline: impl FnMut() -> B) {
+    let time = |f: &mut dyn FnMut()| {
+        let t = std::time::Instant::now();
+        f();
+        t.elapsed().as_secs_f64()
+    };
+    x.iter_custom(|iters| {
+        let mut ratios: Vec<f64> = (0..iters)
+            .map(|i| {
+                let (mut s, mut b) = (|| drop(subject()), || drop(baseline()));
+                if i % 2 == 0 {
+                    let ts = time(&mut s);
+                    ts / time(&mut b)
+                } else {
+                    let tb = time(&mut b);
+                    time(&mut s) / tb
+                }
+            })
+            .collect();
+        ratios.sort_by(f64::total_cmp);
+        Duration::from_secs_f64(ratios[ratios.len() / 2] * 1e-3 * iters as f64)
+    });
+}
+
+fn permutation(n: usize, seed: u64) -> Vec<usize> {
+    let mut p: Vec<usize> = (0..n).collect();
+    p.shuffle(&mut SmallRng::seed_from_u64(seed));
+    p
+}
+
+fn row_gather(c: &mut Criterion) {
+    const R: usize = 1500;
+    const C: usize = 64;
+    let x = Tensor::<f32, Shape![R, C]>::from_fn(|[i, j]| (i * C + j) as f32);
+    let perm = permutation(R, 7);
+    let idx = Tensor::<i64, Shape![R]>::from_fn(|[k]| perm[k] as i64);
+    let flat = x.to_vec();
+    let nd = ndarray::Array2::from_shape_vec((R, C), flat.clone()).unwrap();
+    let loop_gather = || {
+        let mut out = Vec::with_capacity(R * C);
+        for &i in &perm {
+            out.extend_from_slice(&flat[i * C..(i + 1) * C]);
+        }
+        out
+    };
+    let mut g = group(c, "row_gather", R * C);
+    g.bench_function("shaped_t_idx", |b| b.iter(|| black_box(t!(x[&idx]))));
+    g.bench_function("shaped_t_idx_full", |b| b.iter(|| black_box(t!(x[&idx, ..]))));
+    g.bench_function("shaped_index_select", |b| b.iter(|| black_box(x.index_select::<0, _>(&idx))));
+    g.bench_function("loop", |b| b.iter(|| black_box(loop_gather())));
+    g.bench_function("ndarray_select", |b| b.iter(|| black_box(nd.select(ndarray::Axis(0), &perm))));
+    g.bench_function("paired", |b| paired(b, || t!(x[&idx]), loop_gather));
+    g.finish();
+}
+
+fn column_gather(c: &mut Criterion) {
+    const R: usize = 1500;
+    const C: usize = 64;
+    let x = Tensor::<f32, Shape![R, C]>::from_fn(|[i, j]| (i * C + j) as f32);
+    let perm = permutation(C, 11);
+    let idx = Tensor::<i64, Shape![C]>::from_fn(|[k]| perm[k] as i64);
+    let flat = x.to_vec();
+    let loop_gather = || {
+        let mut out = Vec::with_capacity(R * C);
+        for row in flat.chunks_exact(C) {
+            out.extend(perm.iter().map(|&j| row[j]));
+        }
+        out
+    };
+    let mut g = group(c, "column_gather", R * C);
+    g.bench_function("shaped_t_idx", |b| b.iter(|| black_box(t!(x[.., &idx]))));
+    g.bench_function("loop", |b| b.iter(|| black_box(loop_gather())));
+    g.bench_function("paired", |b| paired(b, || t!(x[.., &idx]), loop_gather));
+    g.finish();
+}
+
+fn one_thread(c: &mut Criterion) {
+    rayon::ThreadPoolBuilder::new().num_threads(1).build_global().ok();
+    row_gather(c);
+    column_gather(c);
+}
+
+criterion_group!(benches, one_thread);
+criterion_main!(benches);
