@@ -10,6 +10,10 @@
 //!   the ratio of back-to-back calls of `t!(x[&idx])` and the loop (1 ms per unit).
 //! - `column_gather`: the columns of `x` in the order of a permutation of 64, `t!(x[.., &idx])`
 //!   (one element per step: no run), against a loop.
+//! - `small_reduce`: reductions of an inline `STensor<f32, Shape![4, 4]>` and `Shape![4]`
+//!   (`sum`, `max`, `norm`, `sum_axis::<1>`) against nalgebra's `Matrix4`/`Vector4` (`sum`, `max`,
+//!   `norm`, `column_sum`: the row sums as a column), 64 tensors per iteration, each result
+//!   through `black_box` (no dependency chain between them).
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use shaped::prelude::*;
@@ -102,10 +106,40 @@ fn column_gather(c: &mut Criterion) {
     g.finish();
 }
 
+/// `f` of each element of `xs`, each result through `black_box` (no dependency between them).
+fn each<T, R>(xs: &[T], f: impl Fn(&T) -> R) {
+    for x in black_box(xs) {
+        black_box(f(x));
+    }
+}
+
+fn small_reduce(c: &mut Criterion) {
+    use nalgebra as na;
+    const K: usize = 64;
+    let vals = |k: usize| -> [[f32; 4]; 4] {
+        core::array::from_fn(|i| core::array::from_fn(|j| ((k * 16 + i * 4 + j) % 17) as f32 * 0.25 - 2.0))
+    };
+    let ms: Vec<STensor<f32, Shape![4, 4]>> = (0..K).map(|k| STensor::new(vals(k))).collect();
+    let vs: Vec<STensor<f32, Shape![4]>> = (0..K).map(|k| STensor::new(vals(k)[0])).collect();
+    let nms: Vec<na::Matrix4<f32>> = (0..K).map(|k| na::Matrix4::from_fn(|i, j| vals(k)[i][j])).collect();
+    let nvs: Vec<na::Vector4<f32>> = (0..K).map(|k| na::Vector4::from_fn(|i, _| vals(k)[0][i])).collect();
+    let mut g = group(c, "small_reduce", K);
+    g.bench_function("sum_4x4/shaped", |b| b.iter(|| each(&ms, |m| m.sum())));
+    g.bench_function("sum_4x4/nalgebra", |b| b.iter(|| each(&nms, |m| m.sum())));
+    g.bench_function("max_4x4/shaped", |b| b.iter(|| each(&ms, |m| m.max())));
+    g.bench_function("max_4x4/nalgebra", |b| b.iter(|| each(&nms, |m| m.max())));
+    g.bench_function("norm_vec4/shaped", |b| b.iter(|| each(&vs, |v| v.norm(Norm::L2))));
+    g.bench_function("norm_vec4/nalgebra", |b| b.iter(|| each(&nvs, |v| v.norm())));
+    g.bench_function("row_sums_4x4/shaped", |b| b.iter(|| each(&ms, |m| m.sum_axis::<1>())));
+    g.bench_function("row_sums_4x4/nalgebra", |b| b.iter(|| each(&nms, |m| m.column_sum())));
+    g.finish();
+}
+
 fn one_thread(c: &mut Criterion) {
     rayon::ThreadPoolBuilder::new().num_threads(1).build_global().ok();
     row_gather(c);
     column_gather(c);
+    small_reduce(c);
 }
 
 criterion_group!(benches, one_thread);

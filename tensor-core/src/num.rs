@@ -214,26 +214,41 @@ int_num!(i8 => i64, i16 => i64, i32 => i64, i64 => i64, isize => i64, u8 => u64,
 /// `O(log n)` instead of `O(n)` (2e7 copies of `0.1f32` sum to 2000000.4, relative error 1.7e-7;
 /// NumPy 2000000.25), and the independent adds hide the add latency: the loop runs at a plain
 /// 32-accumulator loop's speed (`benches/kernels.rs`, `sum_full`).
-fn pairwise<T: Copy, W: num_traits::Float>(s: &[T], cv: impl Fn(T) -> W + Copy) -> W {
-    fn lanes<T: Copy, W: num_traits::Float, const L: usize>(s: &[T], cv: impl Fn(T) -> W + Copy) -> W {
-        let cut = s.len() / L * L;
-        let acc = pairwise_lanes::<T, W, L>(&s[..cut], cv);
-        // The lanes as a tree, then the tail (fewer than L elements).
-        let mut w = L;
-        let mut acc = acc;
-        while w > 1 {
-            w /= 2;
-            for k in 0..w {
-                acc[k] = acc[k] + acc[k + w];
-            }
-        }
-        s[cut..].iter().fold(acc[0], |a, &x| a + cv(x))
-    }
-    if core::mem::size_of::<W>() <= 4 {
-        lanes::<T, W, 32>(s, cv)
+#[inline(always)]
+pub(crate) fn pairwise<T: Copy, W: num_traits::Float>(s: &[T], cv: impl Fn(T) -> W + Copy) -> W {
+    // Short slices (a small tensor's rows, an inline 4x4) take four lanes, inlined so that a
+    // static length unrolls: a tree of depth log2(n) as the long form, in one or two vector adds
+    // instead of a sequential tail.
+    if s.len() < 64 {
+        pairwise_in_lanes::<T, W, 4>(s, cv)
     } else {
-        lanes::<T, W, 16>(s, cv)
+        pairwise_long(s, cv)
     }
+}
+
+/// [`pairwise`] of 64 elements or more, out of line.
+fn pairwise_long<T: Copy, W: num_traits::Float>(s: &[T], cv: impl Fn(T) -> W + Copy) -> W {
+    if core::mem::size_of::<W>() <= 4 {
+        pairwise_in_lanes::<T, W, 32>(s, cv)
+    } else {
+        pairwise_in_lanes::<T, W, 16>(s, cv)
+    }
+}
+
+/// The lane sums of `s` ([`pairwise_lanes`] over the longest prefix of whole rows of `L`), as a
+/// tree, then the tail (fewer than `L` elements).
+#[inline(always)]
+fn pairwise_in_lanes<T: Copy, W: num_traits::Float, const L: usize>(s: &[T], cv: impl Fn(T) -> W + Copy) -> W {
+    let cut = s.len() / L * L;
+    let mut acc = pairwise_lanes::<T, W, L>(&s[..cut], cv);
+    let mut w = L;
+    while w > 1 {
+        w /= 2;
+        for k in 0..w {
+            acc[k] = acc[k] + acc[k + w];
+        }
+    }
+    s[cut..].iter().fold(acc[0], |a, &x| a + cv(x))
 }
 
 /// Rows of lanes in a leaf of [`pairwise`]: each lane's running sum there takes 16 terms (one per
@@ -247,6 +262,7 @@ const PAIRWISE_TERMS: usize = 64;
 
 /// The lane sums of [`pairwise`]: lane `k` sums elements `k, k + L, k + 2L, ...` of `s`, whose
 /// length is a multiple of `L`.
+#[inline]
 fn pairwise_lanes<T: Copy, W: num_traits::Float, const L: usize>(s: &[T], cv: impl Fn(T) -> W + Copy) -> [W; L] {
     if s.len() <= PAIRWISE_TERMS * L {
         let mut acc = [W::zero(); L];
@@ -330,6 +346,7 @@ macro_rules! float_num {
             fn acc(a: &mut ($w, $w), x: Self) { kahan(a, $to(x)); }
             #[inline(always)]
             fn acc_merge(mut a: ($w, $w), b: ($w, $w)) -> ($w, $w) { kahan(&mut a, b.0 - b.1); a }
+            #[inline(always)]
             fn acc_slice(s: &[Self]) -> ($w, $w) { (pairwise(s, $to), 0.0) }
             fn acc_rows(acc: &mut [($w, $w)], rows: &[Self]) {
                 let inner = acc.len();

@@ -63,6 +63,16 @@ pub(crate) trait Reducer<T>: Sync {
         }
         a
     }
+    /// The running value of output `o` over the contiguous slice `s` alone (its elements `0..`):
+    /// [`slice`](Self::slice) from [`init`](Self::init), which a reducer may compute without the
+    /// merge into an empty value (the small tensors' whole-block reductions).
+    #[inline(always)]
+    fn slice_fresh(&self, o: usize, s: &[T]) -> Self::Acc
+    where
+        T: Copy,
+    {
+        self.slice(self.init(o), s, 0)
+    }
 }
 
 /// Reduces `src` (layout `l`) over the axes marked in `mask`: the row-major results over the kept
@@ -243,6 +253,22 @@ pub(crate) fn small_reduce<S: Shape, T: Element, R: Reducer<T>>(
         }
     }
     let (mut o, mut err) = (0, None);
+    // The reduced dims are the last ones (a whole-tensor reduction, `sum_axis::<-1>`): each
+    // output reduces one contiguous block of `n` elements, through the reducer's slice form
+    // (pairwise for sums).
+    let rank = S::RANK.unwrap_or(0);
+    let m = mask[..rank].iter().filter(|&&b| b).count();
+    if n > 0 && mask[rank - m..rank].iter().all(|&b| b) {
+        for (o, block) in src.chunks_exact(n).enumerate() {
+            match r.finish(r.slice_fresh(o, block), n) {
+                Ok(v) => out[o] = v,
+                Err(e) => {
+                    err.get_or_insert(e);
+                }
+            }
+        }
+        return err.map_or(Ok(()), Err);
+    }
     cwalk(&outer, &[st], |[base]| {
         let mut a = r.init(o);
         cwalk(&inner, &[st, kst], |[i, k]| r.step(&mut a, src[base + i], k));

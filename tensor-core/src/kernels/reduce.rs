@@ -36,6 +36,10 @@ impl<T: Num> Reducer<T> for Sum {
         T::acc_merge(a, T::acc_slice(s))
     }
     #[inline(always)]
+    fn slice_fresh(&self, _: usize, s: &[T]) -> T::Acc {
+        T::acc_slice(s)
+    }
+    #[inline(always)]
     fn rows(&self, acc: &mut [T::Acc], rows: &[T], _: usize) {
         T::acc_rows(acc, rows)
     }
@@ -70,6 +74,10 @@ where
     #[inline(always)]
     fn slice(&self, a: T::Acc, s: &[T], i: usize) -> T::Acc {
         Sum.slice(a, s, i)
+    }
+    #[inline(always)]
+    fn slice_fresh(&self, o: usize, s: &[T]) -> T::Acc {
+        Reducer::<T>::slice_fresh(&Sum, o, s)
     }
     #[inline(always)]
     fn rows(&self, acc: &mut [T::Acc], rows: &[T], i: usize) {
@@ -295,6 +303,15 @@ impl<T: Num + Float, F: Fn(T) -> T + Sync, P: Fn(T) -> T + Sync> Reducer<T> for 
     #[inline(always)]
     fn finish(&self, a: Self::Acc, _: usize) -> Result<T, ShapeError> {
         Ok((self.1)(a.1 - a.2))
+    }
+    #[inline(always)]
+    fn slice(&self, a: Self::Acc, s: &[T], _: usize) -> Self::Acc {
+        // The mapped values summed pairwise, as `Sum` sums a slice, then merged.
+        merge_compensated(a, self.slice_fresh(0, s))
+    }
+    #[inline(always)]
+    fn slice_fresh(&self, _: usize, s: &[T]) -> Self::Acc {
+        (T::zero(), crate::num::pairwise(s, |x| (self.0)(x)), T::zero())
     }
 }
 

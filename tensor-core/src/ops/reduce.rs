@@ -51,6 +51,7 @@ pub enum Norm {
 impl<D: Data, S: Shape> TensorBase<D, S> {
     /// Runs the reducer `r` over `axes` (normalised, increasing); `keep` leaves size-1 dims. An
     /// inline input with an inline result reduces at constant strides with no allocation.
+    #[inline]
     pub(crate) fn reduce_with<R: Reducer<D::Elem>, S2: Shape>(
         &self,
         axes: &[usize],
@@ -124,6 +125,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
 
     /// The norm `p` over `axes`.
+    #[inline]
     fn norm_rt<S2: Shape>(&self, axes: &[usize], keep: bool, p: Norm) -> Result<OutTensor<D, D::Elem, S2>, ShapeError>
     where
         D::Elem: Float + Num,
@@ -152,6 +154,7 @@ macro_rules! reduction {
             #[doc = ""]
             #[doc = "# Errors"]
             #[doc = "See the [module docs](crate::ops::reduce): an integer result past 64 bits, an extremum of no elements."]
+            #[inline]
             pub fn $try_w(&self, $($p: $pt),*) -> Result<$out, ShapeError>
             where
                 $($bound)*
@@ -163,6 +166,7 @@ macro_rules! reduction {
             }
             #[doc = concat!("[`", stringify!($try_w), "`](Self::", stringify!($try_w), "), panicking with the error's message.")]
             #[track_caller]
+            #[inline]
             pub fn $w(&self, $($p: $pt),*) -> $out
             where
                 $($bound)*
@@ -173,6 +177,7 @@ macro_rules! reduction {
             #[doc = ""]
             #[doc = "# Errors"]
             #[doc = "[`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`; see the [module docs](crate::ops::reduce)."]
+            #[inline]
             pub fn $try_ax<const A: isize>(&self, $($p: $pt),*) -> Result<OutTensor<D, $out, <S as RemoveAxis<A>>::Out>, ShapeError>
             where
                 S: RemoveAxis<A>,
@@ -183,6 +188,7 @@ macro_rules! reduction {
             }
             #[doc = concat!("[`", stringify!($try_ax), "`](Self::", stringify!($try_ax), "), panicking with the error's message.")]
             #[track_caller]
+            #[inline]
             pub fn $ax<const A: isize>(&self, $($p: $pt),*) -> OutTensor<D, $out, <S as RemoveAxis<A>>::Out>
             where
                 S: RemoveAxis<A>,
@@ -194,6 +200,7 @@ macro_rules! reduction {
             #[doc = ""]
             #[doc = "# Errors"]
             #[doc = "[`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`; see the [module docs](crate::ops::reduce)."]
+            #[inline]
             pub fn $try_kd<const A: isize>(&self, $($p: $pt),*) -> Result<OutTensor<D, $out, <S as SetAxis<A, One>>::Out>, ShapeError>
             where
                 S: SetAxis<A, One>,
@@ -204,6 +211,7 @@ macro_rules! reduction {
             }
             #[doc = concat!("[`", stringify!($try_kd), "`](Self::", stringify!($try_kd), "), panicking with the error's message.")]
             #[track_caller]
+            #[inline]
             pub fn $kd<const A: isize>(&self, $($p: $pt),*) -> OutTensor<D, $out, <S as SetAxis<A, One>>::Out>
             where
                 S: SetAxis<A, One>,
@@ -215,6 +223,7 @@ macro_rules! reduction {
             #[doc = ""]
             #[doc = "# Errors"]
             #[doc = "[`ShapeError::Axis`]; see the [module docs](crate::ops::reduce)."]
+            #[inline]
             pub fn $try_dy(&self, axis: isize, $($p: $pt),*) -> Result<OutTensor<D, $out, DynShape>, ShapeError>
             where
                 $($bound)*
@@ -224,6 +233,7 @@ macro_rules! reduction {
             }
             #[doc = concat!("[`", stringify!($try_dy), "`](Self::", stringify!($try_dy), "), panicking with the error's message.")]
             #[track_caller]
+            #[inline]
             pub fn $dy(&self, axis: isize, $($p: $pt),*) -> OutTensor<D, $out, DynShape>
             where
                 $($bound)*
@@ -234,6 +244,7 @@ macro_rules! reduction {
             #[doc = ""]
             #[doc = "# Errors"]
             #[doc = "[`ShapeError::Axis`]; see the [module docs](crate::ops::reduce)."]
+            #[inline]
             pub fn $try_kdy(&self, axis: isize, $($p: $pt),*) -> Result<OutTensor<D, $out, DynShape>, ShapeError>
             where
                 $($bound)*
@@ -243,6 +254,7 @@ macro_rules! reduction {
             }
             #[doc = concat!("[`", stringify!($try_kdy), "`](Self::", stringify!($try_kdy), "), panicking with the error's message.")]
             #[track_caller]
+            #[inline]
             pub fn $kdy(&self, axis: isize, $($p: $pt),*) -> OutTensor<D, $out, DynShape>
             where
                 $($bound)*

@@ -602,7 +602,7 @@ where
 }
 
 /// The random constructors of fully static shapes, written once for the heap
-/// ([`Tensor`](crate::Tensor)) and inline ([`STensor`](crate::STensor)) storage (see
+/// ([`Tensor`]) and inline ([`STensor`](crate::STensor)) storage (see
 /// [`BuildData`]): the same distributions, checks and sample order in both, so a seed gives the
 /// same values, and the storage follows the target type
 /// (`let w: STensor<f32, Shape![3, 3]> = STensor::randn(&mut rng);`).
