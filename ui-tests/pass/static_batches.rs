@@ -19,8 +19,8 @@ fn main() {
     let first: TensorView<f32, Shape![32, 64]> = batches.next().unwrap();
     let out: Tensor<f32, Shape![32, 10]> = step(first, &w);
     assert_eq!(out.at([0, 0]), (0..64).sum::<usize>() as f32);
-    let steps = batches.map(|b| step(b, &w)).count();
-    assert_eq!(steps, 45);
+    let total: f32 = batches.map(|b| step(b, &w).sum()).sum();
+    assert!(total > 0.);
 
     // Along another axis: columns in chunks of 16 of a [64, 1500] view.
     let t = x.t();
