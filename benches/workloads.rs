@@ -14,6 +14,10 @@
 //!   (`sum`, `max`, `norm`, `sum_axis::<1>`) against nalgebra's `Matrix4`/`Vector4` (`sum`, `max`,
 //!   `norm`, `column_sum`: the row sums as a column), 64 tensors per iteration, each result
 //!   through `black_box` (no dependency chain between them).
+//! - `matmul_transposed_{64,256,1024}`: `c = op(a) @ op(b)` for the four transpose combinations
+//!   (`nn`, `tn`, `nt`, `tt`; `t` is a `.t()` view of a row-major matrix), shaped's `matmul_out`
+//!   into an existing output against faer's `matmul` on the same views (faer's `MatRef`s with the
+//!   same strides) into an existing output, one thread.
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use shaped::prelude::*;
@@ -135,11 +139,50 @@ fn small_reduce(c: &mut Criterion) {
     g.finish();
 }
 
+fn matmul_transposed(c: &mut Criterion) {
+    for n in [64usize, 256, 1024] {
+        let data =
+            |seed: usize| -> Vec<f32> { (0..n * n).map(|i| (((i + seed) * 7919) % 1009) as f32 * 0.001).collect() };
+        let (da, db) = (data(1), data(2));
+        let a = Tensor::<f32, DynShape>::from_vec(&[n, n], da.clone());
+        let b = Tensor::<f32, DynShape>::from_vec(&[n, n], db.clone());
+        let mut out = Tensor::<f32, DynShape>::zeros_sized(&[n, n]);
+        let mut fc = faer::Mat::<f32>::zeros(n, n);
+        let fa = faer::MatRef::from_row_major_slice(&da, n, n);
+        let fb = faer::MatRef::from_row_major_slice(&db, n, n);
+        let mut g = group(c, &format!("matmul_transposed_{n}"), n * n * n);
+        if n == 1024 {
+            g.sample_size(10);
+        }
+        for (name, ta, tb) in [("nn", false, false), ("tn", true, false), ("nt", false, true), ("tt", true, true)] {
+            let (va, vb) = (if ta { a.t() } else { a.as_view() }, if tb { b.t() } else { b.as_view() });
+            let (ra, rb) = (if ta { fa.transpose() } else { fa }, if tb { fb.transpose() } else { fb });
+            g.bench_function(format!("{name}/shaped"), |x| {
+                x.iter(|| black_box(&va).matmul_out(black_box(&vb), &mut out))
+            });
+            g.bench_function(format!("{name}/faer"), |x| {
+                x.iter(|| {
+                    faer::linalg::matmul::matmul(
+                        fc.as_mut(),
+                        faer::Accum::Replace,
+                        black_box(ra),
+                        black_box(rb),
+                        1.0,
+                        faer::Par::Seq,
+                    )
+                })
+            });
+        }
+        g.finish();
+    }
+}
+
 fn one_thread(c: &mut Criterion) {
     rayon::ThreadPoolBuilder::new().num_threads(1).build_global().ok();
     row_gather(c);
     column_gather(c);
     small_reduce(c);
+    matmul_transposed(c);
 }
 
 criterion_group!(benches, one_thread);

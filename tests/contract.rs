@@ -518,3 +518,30 @@ proptest! {
         prop_assert_eq!(got.to_vec(), want);
     }
 }
+
+/// A transposed left operand past 512² elements is copied row-major before the product (faer
+/// reads a column-major left operand at half speed there): the result is that of the contiguous
+/// copy exactly, for f32 and f64, with a transposed, a contiguous and a strided right operand,
+/// and against the reference product.
+#[test]
+fn large_transposed_left_operands_are_exact() {
+    let (m, k, n) = (600, 520, 70);
+    let a = dynt(&[k, m], 3); // a.t() is [m, k], column-major
+    let b = dynt(&[k, n], 5);
+    let at = a.t();
+    let want = at.contiguous().matmul(&b);
+    assert_eq!(at.matmul(&b).to_vec(), want.to_vec());
+    let (r, _) = ref_matmul(&at.to_vec(), &[m, k], &b.to_vec(), &[k, n]);
+    let err = want.to_vec().iter().zip(&r).map(|(x, y)| (x - y).abs() / y.abs().max(1.0)).fold(0f64, f64::max);
+    assert!(err < 1e-12, "relative error {err}");
+    // The right operand transposed too, and strided (every other column of a wider matrix).
+    let bt = dynt(&[n, k], 7);
+    assert_eq!(at.matmul(&bt.t()).to_vec(), at.contiguous().matmul(&bt.t().contiguous()).to_vec());
+    let wide = dynt(&[k, 2 * n], 9);
+    let strided = wide.try_slice(&[SliceArg::Full, SliceArg::range(.., 2)]).unwrap();
+    assert_eq!(at.matmul(&strided).to_vec(), at.contiguous().matmul(&strided.contiguous()).to_vec());
+    // f32 through the same path.
+    let a32: Tensor<f32, DynShape> = a.cast::<f32>();
+    let b32: Tensor<f32, DynShape> = b.cast::<f32>();
+    assert_eq!(a32.t().matmul(&b32).to_vec(), a32.t().contiguous().matmul(&b32).to_vec());
+}

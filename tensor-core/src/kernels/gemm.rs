@@ -187,6 +187,11 @@ blas_gemm!(f64, dgemm);
 #[cfg(all(any(feature = "faer", feature = "linalg"), feature = "rayon"))]
 const PAR_FLOPS: usize = 1 << 21;
 
+/// The element count of a column-major left operand from which [`faer_gemm`]'s products copy it
+/// row-major first (see there): 512².
+#[cfg(any(feature = "faer", feature = "linalg"))]
+const TRANSPOSED_LHS_COPY: usize = 1 << 18;
+
 /// With faer compiled in (features `linalg` or `faer`), f32 and f64 products go to faer's
 /// `matmul`: its kernels reach 0.9x the machine's FMA peak where matrixmultiply stays near 0.65x
 /// (issue 13's table), it reads the operands in place through their strides, and it threads over
@@ -202,7 +207,19 @@ macro_rules! faer_gemm {
         fn $f(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
                 use super::faer_view::mat;
                 let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
-                let lhs = mat(a, la.offset(), [m, k], [la.strides()[0], la.strides()[1]]);
+                // A column-major left operand (a `.t()` view) past the caches: faer's product
+                // into the row-major output reads it at half speed (1024², one thread: 25 ms
+                // against 13 ms), so it is copied row-major first (tiled; 1.5 ms at 1024²), when
+                // the copy can be allocated. Measured break-even: about 512².
+                let copied = if la.strides()[0] == 1 && k > 1 && m.saturating_mul(k) >= TRANSPOSED_LHS_COPY {
+                    super::to_vec(a, la).ok()
+                } else {
+                    None
+                };
+                let lhs = match &copied {
+                    Some(rows) => mat(rows, 0, [m, k], [k as isize, 1]),
+                    None => mat(a, la.offset(), [m, k], [la.strides()[0], la.strides()[1]]),
+                };
                 let rhs = mat(b, lb.offset(), [k, n], [lb.strides()[0], lb.strides()[1]]);
                 let dst = faer::MatMut::from_row_major_slice_mut(c, m, n);
                 #[cfg(feature = "rayon")]
