@@ -17,7 +17,7 @@
 //! - `matmul_transposed_{64,256,1024}`: `c = op(a) @ op(b)` for the four transpose combinations
 //!   (`nn`, `tn`, `nt`, `tt`; `t` is a `.t()` view of a row-major matrix), shaped's `matmul_out`
 //!   into an existing output against faer's `matmul` on the same views (faer's `MatRef`s with the
-//!   same strides) into an existing output, one thread.
+//!   same strides) into an existing row-major output, one thread.
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use shaped::prelude::*;
@@ -147,7 +147,7 @@ fn matmul_transposed(c: &mut Criterion) {
         let a = Tensor::<f32, DynShape>::from_vec(&[n, n], da.clone());
         let b = Tensor::<f32, DynShape>::from_vec(&[n, n], db.clone());
         let mut out = Tensor::<f32, DynShape>::zeros_sized(&[n, n]);
-        let mut fc = faer::Mat::<f32>::zeros(n, n);
+        let mut fc = vec![0f32; n * n];
         let fa = faer::MatRef::from_row_major_slice(&da, n, n);
         let fb = faer::MatRef::from_row_major_slice(&db, n, n);
         let mut g = group(c, &format!("matmul_transposed_{n}"), n * n * n);
@@ -163,7 +163,7 @@ fn matmul_transposed(c: &mut Criterion) {
             g.bench_function(format!("{name}/faer"), |x| {
                 x.iter(|| {
                     faer::linalg::matmul::matmul(
-                        fc.as_mut(),
+                        faer::MatMut::from_row_major_slice_mut(&mut fc, n, n),
                         faer::Accum::Replace,
                         black_box(ra),
                         black_box(rb),
