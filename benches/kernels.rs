@@ -27,6 +27,9 @@ use shaped::prelude::*;
 use std::hint::black_box;
 use std::time::Duration;
 
+mod common;
+use common::paired;
+
 fn data(len: usize, seed: usize) -> Vec<f32> {
     (0..len).map(|i| (((i + seed) * 7919) % 1009) as f32 * 0.001 + 0.5).collect()
 }
@@ -432,37 +435,6 @@ fn sums(c: &mut Criterion) {
     g.bench_function("paired", |x| paired(x, shaped, cols));
     g.bench_function("paired_transposed", |x| paired(x, transposed, cols));
     g.finish();
-}
-
-/// Criterion's `iter_custom` for the `paired` benchmarks of each group (`paired_transposed`:
-/// shaped through `x.t()`):
-/// per iteration, `subject` (shaped) and `baseline` (the group's plain loop, `memcpy` or ndarray)
-/// timed back to back, the baseline first on odd iterations; returns the median ratio of the
-/// sample, in milliseconds per iteration (`1.03 ms` = shaped took 1.03x the baseline's time).
-/// Calls microseconds apart see the same load from the machine's other tenants, which the
-/// sequential benchmarks of a group, seconds apart, do not.
-fn paired<A, B>(x: &mut criterion::Bencher<'_>, mut subject: impl FnMut() -> A, mut baseline: impl FnMut() -> B) {
-    let time = |f: &mut dyn FnMut()| {
-        let t = std::time::Instant::now();
-        f();
-        t.elapsed().as_secs_f64()
-    };
-    x.iter_custom(|iters| {
-        let mut ratios: Vec<f64> = (0..iters)
-            .map(|i| {
-                let (mut s, mut b) = (|| drop(subject()), || drop(baseline()));
-                if i % 2 == 0 {
-                    let ts = time(&mut s);
-                    ts / time(&mut b)
-                } else {
-                    let tb = time(&mut b);
-                    time(&mut s) / tb
-                }
-            })
-            .collect();
-        ratios.sort_by(f64::total_cmp);
-        Duration::from_secs_f64(ratios[ratios.len() / 2] * 1e-3 * iters as f64)
-    });
 }
 
 /// One thread against two for each kind of contiguous kernel over sizes around the thresholds

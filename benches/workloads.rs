@@ -25,37 +25,14 @@ use shaped::rand::{rngs::SmallRng, seq::SliceRandom, SeedableRng};
 use std::hint::black_box;
 use std::time::Duration;
 
+mod common;
+use common::paired;
+
 fn group<'a>(c: &'a mut Criterion, name: &str, elems: usize) -> BenchmarkGroup<'a, WallTime> {
     let mut g = c.benchmark_group(name);
     g.measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500)).sample_size(30);
     g.throughput(Throughput::Elements(elems as u64));
     g
-}
-
-/// The median ratio of back-to-back calls of `subject` and `baseline`, as in the `kernels` bench,
-/// reported as 1 ms per unit (`1.30 ms` = the subject took 1.30x the baseline's time).
-fn paired<A, B>(x: &mut criterion::Bencher<'_>, mut subject: impl FnMut() -> A, mut baseline: impl FnMut() -> B) {
-    let time = |f: &mut dyn FnMut()| {
-        let t = std::time::Instant::now();
-        f();
-        t.elapsed().as_secs_f64()
-    };
-    x.iter_custom(|iters| {
-        let mut ratios: Vec<f64> = (0..iters)
-            .map(|i| {
-                let (mut s, mut b) = (|| drop(subject()), || drop(baseline()));
-                if i % 2 == 0 {
-                    let ts = time(&mut s);
-                    ts / time(&mut b)
-                } else {
-                    let tb = time(&mut b);
-                    time(&mut s) / tb
-                }
-            })
-            .collect();
-        ratios.sort_by(f64::total_cmp);
-        Duration::from_secs_f64(ratios[ratios.len() / 2] * 1e-3 * iters as f64)
-    });
 }
 
 fn permutation(n: usize, seed: u64) -> Vec<usize> {
