@@ -191,3 +191,28 @@ fn hostile_arguments_to_the_new_entry_points_are_errors() {
     z.add_assign_same(&Tensor::<f32, DynShape>::zeros_sized(&[0, 3]));
     assert_eq!((z.batches::<4>().count(), z.batches::<4>().remainder().sizes()), (0, &[0, 3][..]));
 }
+
+/// The storage constructor behind the inferred constructors is callable through a `BuildData`
+/// bound: an inline array of the wrong length and a heap buffer past memory are errors, never a
+/// buffer shorter than asked.
+#[test]
+fn build_data_through_a_bound_is_checked() {
+    use shaped::storage::{BuildData, Inline, OwnedRepr};
+    use shaped::Data;
+    fn build<D: BuildData>(n: usize) -> Result<D, ShapeError>
+    where
+        D::Elem: Default,
+    {
+        D::try_from_fn(n, |_| Default::default())
+    }
+    let ok = build::<Inline<[f32; 3]>>(3).unwrap();
+    assert_eq!(ok.as_slice(), [0.0; 3]);
+    assert!(build::<Inline<[f32; 3]>>(4).is_err());
+    assert!(build::<Inline<[f32; 3]>>(0).is_err());
+    assert!(build::<OwnedRepr<f64>>(usize::MAX).is_err());
+    assert_eq!(build::<OwnedRepr<i32>>(5).unwrap().as_slice(), [0; 5]);
+    // A static shape whose element count overflows is refused by the inferred constructors'
+    // shared builder before anything is allocated.
+    let huge = std::panic::catch_unwind(|| Tensor::<u8, Shape![{ usize::MAX }, 2]>::zeros());
+    assert!(huge.is_err());
+}
