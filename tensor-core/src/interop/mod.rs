@@ -21,7 +21,7 @@
 //! overlap, e.g. a transposed one), and `AsRef` cannot fail.
 use crate::error::{OrPanic, ShapeError};
 use crate::layout::Layout;
-use crate::shape::{AllStatic, Shape};
+use crate::shape::{static_sizes, AllStatic, Shape};
 use crate::storage::{ArrLevel, Data, DataMut, Element, InlineArray};
 use crate::tensor::{Tensor, TensorBase, TensorView, TensorViewMut};
 use alloc::vec::Vec;
@@ -43,12 +43,6 @@ fn row_major_checked<S: Shape>(sizes: &[usize], len: usize) -> Result<Layout, Sh
         return Err(ShapeError::DataLength { len, sizes: sizes.into() });
     }
     Ok(l)
-}
-
-/// The sizes of a fully static shape, read from its type.
-fn static_sizes<S: Shape>() -> Vec<usize> {
-    let rank = S::RANK.unwrap_or(0);
-    S::STATIC[..rank].iter().map(|d| d.unwrap_or(1)).collect()
 }
 
 impl<'a, T: Element, S: Shape> TensorView<'a, T, S> {
@@ -161,8 +155,8 @@ impl<T: Element, S: AllStatic> Tensor<T, S> {
 impl<T: Element, S: AllStatic> TryFrom<Vec<T>> for Tensor<T, S> {
     type Error = ShapeError;
     fn try_from(v: Vec<T>) -> Result<Self, ShapeError> {
-        let sizes = static_sizes::<S>();
-        let l = row_major_checked::<S>(&sizes, v.len())?;
+        let (sizes, rank) = static_sizes::<S>();
+        let l = row_major_checked::<S>(&sizes[..rank], v.len())?;
         TensorBase::try_from_parts(v, l)
     }
 }

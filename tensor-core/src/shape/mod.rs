@@ -233,6 +233,13 @@ impl<L: RevAcc<Nil>> Reverse for L {
 
 include!(concat!(env!("OUT_DIR"), "/shapes.rs"));
 
+/// The sizes of a shape as its type gives them (a `_` dim reads as 1) in the first `rank` entries,
+/// and that rank (0 for [`DynShape`]): the sizes of a fully static shape, for the callers that ask
+/// for [`AllStatic`].
+pub(crate) fn static_sizes<S: Shape>() -> ([usize; MAX_RANK], usize) {
+    (S::STATIC.map(|d| d.unwrap_or(1)), S::RANK.unwrap_or(0))
+}
+
 /// Shape type from sizes: `Shape![2, 3]` is `(Const<2>, Const<3>)`; a literal `1` is the
 /// broadcastable size-1 dim [`One`]; `_` is a runtime dim
 /// (`Dyn`); `Shape![]` is the rank-0 (scalar) shape; `Shape![..]` is [`DynShape`]. A size may be a

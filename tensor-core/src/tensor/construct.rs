@@ -6,22 +6,12 @@ use crate::dim::{ArrDim, ArrayDim, Const, Dyn};
 use crate::error::{OrPanic, ShapeError};
 use crate::layout::Layout;
 use crate::layout::{LayoutRepr, Offsets};
-use crate::shape::{AllStatic, Shape, MAX_RANK};
+use crate::shape::{static_sizes, AllStatic, Shape};
 use crate::storage::{ArrLevel, BuildData, Element, InlineArray};
 use alloc::vec;
 use alloc::vec::Vec;
 use num_traits::Float;
 use num_traits::{NumCast, ToPrimitive};
-
-/// The sizes of a fully static shape, from its type.
-fn static_sizes<S: Shape>() -> ([usize; crate::MAX_RANK], usize) {
-    let rank = S::RANK.expect("a fully static shape has a rank");
-    let mut out = [1; crate::MAX_RANK];
-    for (o, s) in out.iter_mut().zip(&S::STATIC[..rank]) {
-        *o = s.expect("a fully static shape has static sizes");
-    }
-    (out, rank)
-}
 
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// A tensor of the given runtime sizes (checked against `S`) with every element `value`.
@@ -227,8 +217,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// `(Const<1>, Const<2>)`. `Tensor::from` is the same but gives a length-1 level the
     /// broadcastable [`One`](crate::One). Mirrors `torch.tensor(data)`.
     pub fn from_array<Arr: NestedArray<T, Shape = S>>(a: Arr) -> Self {
-        let sizes: [usize; MAX_RANK] = S::STATIC.map(|d| d.unwrap_or(1));
-        let rank = S::RANK.expect("tuple shape");
+        let (sizes, rank) = static_sizes::<S>();
         TensorBase::from_parts(a.flat().to_vec(), Layout::contiguous(&sizes[..rank]).expect("nested array"))
     }
 }

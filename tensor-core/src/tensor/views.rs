@@ -374,8 +374,8 @@ view_ops! {
         [S2: AllStatic] [S2] () -> S2 where [S: ExpandShape<S2>]
         errors "[`ShapeError::Expand`] when a runtime dim of `self` is neither 1 nor its target."
         |l, _| {
-            let to = S2::STATIC.map(|d| d.unwrap_or(1));
-            l.expand(&to[..S2::RANK.unwrap_or(0)])
+            let (to, rank) = static_sizes::<S2>();
+            l.expand(&to[..rank])
         }
     }
     {
@@ -452,8 +452,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
     /// `reshape` to the static sizes of `S2`, whose element count the caller checked.
     fn reshape_static<S2: Shape>(&self) -> Result<TensorCow<'_, D::Elem, S2>, ShapeError> {
-        let to = S2::STATIC.map(|d| d.unwrap_or(1));
-        self.reshape_to(&to[..S2::RANK.unwrap_or(0)])
+        let (to, rank) = static_sizes::<S2>();
+        self.reshape_to(&to[..rank])
     }
 
     /// The same elements with the static shape `S2`, without copying (PyTorch `view`):
@@ -486,8 +486,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// `view` as the static sizes of `S2`, whose element count the caller checked (the layout
     /// checks it again).
     fn view_static<S2: Shape>(&self) -> Result<ViewOf<'_, D, S2>, ShapeError> {
-        let to = S2::STATIC.map(|d| d.unwrap_or(1));
-        Ok(self.derive(self.layout().view(&to[..S2::RANK.unwrap_or(0)])?))
+        let (to, rank) = static_sizes::<S2>();
+        Ok(self.derive(self.layout().view(&to[..rank])?))
     }
 
     /// A view with sizes `to` (same element count, checked by the caller) when the strides allow
