@@ -230,14 +230,15 @@ arr_level! {
 }
 
 impl<A: InlineArray> Inline<A> {
-    /// Checked once per array type, at build time: an inline result must fit
-    /// [`MAX_INLINE_BYTES`](crate::MAX_INLINE_BYTES), so that no operation on inline tensors puts
-    /// a large array on the stack (a broadcast of an inline operand against a large static heap
-    /// tensor would). The fix is to convert the inline operand with `to_heap()`.
+    /// Checked once per array type, at build time: an inline array (a new `STensor`, or the
+    /// result of an operation on inline tensors) must fit
+    /// [`MAX_INLINE_BYTES`](crate::MAX_INLINE_BYTES), so that nothing puts a large array on the
+    /// stack (a broadcast of an inline operand against a large static heap tensor would). The fix
+    /// is a heap tensor: `to_heap()` converts an inline operand.
     pub(crate) const FITS: () = if core::mem::size_of::<A>() > crate::limits::MAX_INLINE_BYTES {
-        let m = crate::error::ConstMsg::new().str("an inline (STensor) result of ").num(core::mem::size_of::<A>());
+        let m = crate::error::ConstMsg::new().str("an inline (STensor) array of ").num(core::mem::size_of::<A>());
         let m = m.str(" bytes is over the ").num(crate::limits::MAX_INLINE_BYTES);
-        m.str("-byte inline limit: convert the inline operand with `.to_heap()`").fail()
+        m.str("-byte inline limit: use a heap Tensor (`.to_heap()` converts an inline operand)").fail()
     };
     /// An error unless `n` is the array's length: a layout of `n` elements over this array would
     /// reach past it (the type rules never pair them so; this keeps it a checked error).

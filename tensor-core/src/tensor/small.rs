@@ -12,22 +12,13 @@ pub use crate::limits::MAX_INLINE_BYTES;
 impl<A: InlineArray, S: AllStatic> TensorBase<Inline<A>, S> {
     /// The row-major layout of `S`, checked once per type at build time against the array: its
     /// element count must be `S`'s (the [`STensor`] alias guarantees it) and it must fit
-    /// [`MAX_INLINE_BYTES`].
+    /// [`MAX_INLINE_BYTES`] (the storage's own check, `Inline::FITS`).
     const CHECKED: () = {
-        let mut n = 1usize;
-        let mut i = 0;
-        while i < crate::MAX_RANK {
-            if let Some(d) = S::STATIC[i] {
-                n *= d;
-            }
-            i += 1;
-        }
-        assert!(n == A::LEN, "inline storage whose array does not hold the shape's elements");
-        if core::mem::size_of::<A>() > MAX_INLINE_BYTES {
-            let m = crate::error::ConstMsg::new().str("an STensor of ").num(core::mem::size_of::<A>());
-            let m = m.str(" bytes is over the ").num(MAX_INLINE_BYTES);
-            m.str("-byte inline limit: it belongs on the heap (use Tensor)").fail()
-        }
+        assert!(
+            crate::kernels::small::numel::<S>() == A::LEN,
+            "inline storage whose array does not hold the shape's elements"
+        );
+        Inline::<A>::FITS
     };
 
     /// A tensor holding the nested array `a` (row-major), with the row-major layout of `S`: what
