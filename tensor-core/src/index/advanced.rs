@@ -264,9 +264,9 @@ impl ResultKind for B1 {
     type Out<'a, T: Element + 'a, S: Shape> = Tensor<T, S>;
     type OutMut<'a, T: Element + 'a, S: Shape> = IndexPut<'a, T, S>;
     fn make<T: Element, S: Shape>(data: &[T], l: Layout, adv: Vec<AdvIndex>) -> Result<Tensor<T, S>, ShapeError> {
-        let (sizes, plan) = advanced_plan(&l, &adv)?;
+        let (layout, plan) = advanced_plan(&l, &adv)?;
         let out = kernels::gather_runs(data, &plan)?;
-        TensorBase::try_from_parts(out, Layout::contiguous(&sizes)?)
+        TensorBase::try_from_parts(out, layout)
     }
     fn make_mut<'a, T: Element, S: Shape>(data: &'a mut [T], l: Layout, adv: Vec<AdvIndex>) -> IndexPut<'a, T, S> {
         IndexPut { data, view: l, adv, _shape: PhantomData }
@@ -297,8 +297,8 @@ impl<T: Element, S: Shape> IndexPut<'_, T, S> {
     /// # Errors
     /// Index errors; [`ShapeError::Expand`] when `src` does not broadcast to the indexed shape.
     pub fn put<D2: Data<Elem = T>, S2: Shape>(self, src: &TensorBase<D2, S2>) -> Result<(), ShapeError> {
-        let (sizes, plan) = advanced_plan(&self.view, &self.adv)?;
-        let ls = src.layout().expand_for_assign(&sizes)?;
+        let (layout, plan) = advanced_plan(&self.view, &self.adv)?;
+        let ls = src.layout().expand_for_assign(layout.sizes())?;
         let values = kernels::to_vec(src.storage(), &ls)?;
         kernels::scatter_runs(self.data, &plan, values, |slot, v| *slot = v);
         Ok(())
@@ -316,8 +316,8 @@ impl<T: Element, S: Shape> IndexPut<'_, T, S> {
         check: impl FnOnce(&[T], &Layout, usize) -> Result<(), ShapeError>,
         f: impl Fn(T, T) -> T,
     ) -> Result<(), ShapeError> {
-        let (sizes, plan) = advanced_plan(&self.view, &self.adv)?;
-        let ls = src.layout().expand_for_assign(&sizes)?;
+        let (layout, plan) = advanced_plan(&self.view, &self.adv)?;
+        let ls = src.layout().expand_for_assign(layout.sizes())?;
         check(src.storage(), src.layout(), plan.numel())?;
         let values = kernels::to_vec(src.storage(), &ls)?;
         // All old values are read before the first write: a repeated index is updated once,

@@ -168,7 +168,7 @@ fn ravel_broadcast(coord: &[usize], sizes: &[usize]) -> usize {
 
 /// Advanced indexing (PyTorch/NumPy rules): the index tensors broadcast together to a shape `B`;
 /// when they index adjacent dims of `v`, `B` replaces those dims in place, otherwise `B` comes
-/// first. Returns the result sizes and its [`GatherPlan`] over `v`'s buffer: the offsets of the
+/// first. Returns the result's row-major layout and its [`GatherPlan`] over `v`'s buffer: the offsets of the
 /// index positions are computed once each (an odometer over `B`, no division), the other dims
 /// are strides. `adv` must be sorted by position.
 ///
@@ -176,7 +176,7 @@ fn ravel_broadcast(coord: &[usize], sizes: &[usize]) -> usize {
 /// [`ShapeError::Mismatch`] when the index shapes do not broadcast; [`ShapeError::Index`] for an
 /// index out of bounds (the first in `B`'s row-major order); [`ShapeError::RankTooLarge`]/
 /// [`ShapeError::Overflow`] for the result.
-pub(crate) fn advanced_plan(v: &Layout, adv: &[AdvIndex]) -> Result<(Vec<usize>, GatherPlan), ShapeError> {
+pub(crate) fn advanced_plan(v: &Layout, adv: &[AdvIndex]) -> Result<(Layout, GatherPlan), ShapeError> {
     let mut b: Vec<usize> = Vec::new();
     for a in adv {
         let (s, r) = broadcast_sizes(&b, &a.sizes).map_err(|_| ShapeError::Mismatch {
@@ -201,7 +201,7 @@ pub(crate) fn advanced_plan(v: &Layout, adv: &[AdvIndex]) -> Result<(Vec<usize>,
     for (k, &n) in b.iter().enumerate() {
         out.insert(insert_at + k, n);
     }
-    Layout::contiguous(&out)?;
+    let out_layout = Layout::contiguous(&out)?;
     // The offset of each position of `B` (row-major), summed over the index tensors.
     let nb =
         b.iter().try_fold(1usize, |n, &d| n.checked_mul(d)).ok_or_else(|| ShapeError::Overflow { sizes: b.clone() })?;
@@ -228,5 +228,5 @@ pub(crate) fn advanced_plan(v: &Layout, adv: &[AdvIndex]) -> Result<(Vec<usize>,
     let mut dims: Vec<(usize, Step)> = basic.iter().map(|&d| (v.sizes[d], Step::Stride(v.strides[d]))).collect();
     dims.insert(insert_at, (nb, Step::Table));
     let plan = GatherPlan::new(v.offset, dims, table)?;
-    Ok((out, plan))
+    Ok((out_layout, plan))
 }
