@@ -185,25 +185,25 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`sizes`](Self::sizes) (the shape *type* is the tensor's `S` parameter).
     #[inline]
     pub fn shape(&self) -> &[usize] {
-        self.layout().sizes()
+        self.sizes()
     }
     /// The number of dims: NumPy's `ndim` and ndarray's `ndim()`, the same as
     /// [`rank`](Self::rank).
     #[inline]
     pub fn ndim(&self) -> usize {
-        self.layout().rank()
+        self.rank()
     }
     /// The number of elements, as ndarray's `len()` and Rust's collections: the same as
     /// [`numel`](Self::numel). (Python's `len(x)` of a PyTorch tensor is the size of its first
     /// dim: `x.sizes()[0]`.)
     #[inline]
     pub fn len(&self) -> usize {
-        self.layout().numel()
+        self.numel()
     }
     /// Whether the tensor has no elements (some dim is 0; a 0-d tensor has one element).
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.layout().numel() == 0
+        self.numel() == 0
     }
     /// The layout: sizes, strides and offset.
     #[inline]
