@@ -9,13 +9,6 @@ use proptest::prelude::*;
 use shaped::prelude::*;
 use shaped::STensor;
 
-fn cases() -> u32 {
-    if cfg!(miri) {
-        return 3;
-    }
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(200)
-}
-
 /// `n` small integers (exact in f64 sums), varied by `seed`.
 fn seq(n: usize, seed: usize) -> Vec<f64> {
     (0..n).map(|i| ((i * 7 + seed * 3) % 11) as f64 - 5.0).collect()
@@ -446,7 +439,7 @@ fn with_batch(batch: &[usize], last: &[usize]) -> Vec<usize> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(200, 3), failure_persistence: None, ..ProptestConfig::default() })]
 
     /// Every rank pair 1..=4 (1-D either side, batches that broadcast), as runtime shapes, with
     /// the right operand's last two dims optionally read through a transpose.

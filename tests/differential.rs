@@ -12,13 +12,6 @@ use common::*;
 
 /// Random cases per property: 3000, or `PROPTEST_CASES`; 4 under Miri, which interprets every
 /// instruction (and does not see the host's environment).
-fn cases() -> u32 {
-    if cfg!(miri) {
-        return 4;
-    }
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(3000)
-}
-
 /// The reference model of a view: its sizes and the base offset of each element (row-major).
 #[derive(Clone, Debug)]
 struct RefView {
@@ -182,7 +175,7 @@ fn shape_strategy() -> impl Strategy<Value = Vec<usize>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(3000, 4), failure_persistence: None, ..ProptestConfig::default() })]
 
     /// Chains of up to four view operations on a random shape, against the reference.
     #[test]

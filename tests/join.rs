@@ -242,7 +242,7 @@ fn make(sizes: &[usize], base: i64, transpose: bool) -> Tensor<i64, DynShape> {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: if cfg!(miri) { 4 } else { 500 },
+        cases: common::cases(500, 4),
         failure_persistence: None,
         ..ProptestConfig::default()
     })]

@@ -2,6 +2,7 @@
 //! tiled transposes) against a reference that indexes the source data by hand: permuted,
 //! flipped and stepped views of random sizes, broadcasts along rows and columns, compound
 //! assignment through views.
+mod common;
 use proptest::prelude::*;
 use shaped::prelude::*;
 
@@ -52,7 +53,7 @@ fn shape_and_perm() -> impl Strategy<Value = (Vec<usize>, Vec<usize>, Option<usi
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 4 } else { 64 }, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(64, 4), failure_persistence: None, ..ProptestConfig::default() })]
 
     /// `contiguous`/`to_vec` of permuted and flipped views: the tiled transpose, the strided and
     /// the contiguous row loops.
@@ -114,7 +115,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 4 } else { 64 }, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(64, 4), failure_persistence: None, ..ProptestConfig::default() })]
 
     /// Sums, maxima and argmax of permuted and flipped views over every axis and over all of
     /// them (the row-wise reduction paths: slices of one output, rows of consecutive outputs,
@@ -154,7 +155,7 @@ proptest! {
 const DIM: usize = if cfg!(miri) { 6 } else { 24 };
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 3 } else { 48 }, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(48, 3), failure_persistence: None, ..ProptestConfig::default() })]
 
     /// Integer products (wrapping, the blocked loop) of transposed and flipped operands against a
     /// triple loop; f16 and bf16 products (through the f32 kernel) within one rounding of the
@@ -321,7 +322,7 @@ fn out_forms_large() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 3 } else { 48 }, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(48, 3), failure_persistence: None, ..ProptestConfig::default() })]
 
     /// `matmul_out` into a row-major tensor, a transposed view and a batch of them gives exactly
     /// `matmul`'s values, for 2-D, batched (broadcast) and 1-D operands.

@@ -7,6 +7,7 @@
 //! elimination) and 10 (faer) through `DynShape`. f32 and f64. Plus the cases literally.
 #![cfg(feature = "linalg")]
 #![allow(clippy::type_complexity)]
+mod common;
 use proptest::prelude::*;
 use shaped::prelude::*;
 use shaped::STensor;
@@ -289,18 +290,10 @@ fn dominant(n: usize) -> impl Strategy<Value = Vec<f64>> {
     })
 }
 
-fn cases() -> u32 {
-    if cfg!(miri) {
-        1
-    } else {
-        4
-    }
-}
-
 macro_rules! prop_tests {
     ($($name:ident: $t:ty, $lim:expr, $n:tt;)*) => {$(
         proptest! {
-            #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
+            #![proptest_config(ProptestConfig { cases: common::cases(4, 1), failure_persistence: None, ..ProptestConfig::default() })]
             #[test]
             fn $name(a in dominant($n)) {
                 sweep!($t, $lim, $n, &a, "a dominant matrix");

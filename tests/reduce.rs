@@ -2,6 +2,7 @@
 //! tensors, strided views and inline tensors; accuracy of float sums on every path; integer sums
 //! and products that never wrap; NaN and empty-reduction rules.
 #![allow(clippy::approx_constant, clippy::bool_assert_comparison)]
+mod common;
 use proptest::prelude::*;
 use shaped::prelude::*;
 
@@ -202,7 +203,7 @@ fn nan_and_empty_rules_follow_pytorch() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 4 } else { 64 }, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(64, 4), failure_persistence: None, ..ProptestConfig::default() })]
     /// Sums along any axis of any strided view equal an f64 reference within f32 rounding.
     #[test]
     fn sums_of_views_match_reference(v in prop::collection::vec(-100.0f32..100.0, 24), axis in 0usize..3, perm in 0usize..6) {

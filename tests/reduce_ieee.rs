@@ -9,6 +9,8 @@
 //! inputs, so it never overflows), classified as NaN (a NaN, or both infinities), the infinity's
 //! sign, or finite within an error bound; where a finite sum's partial sums may pass the type's
 //! range in an order-dependent way (huge terms of both signs) any of those answers is accepted.
+mod common;
+
 use proptest::prelude::*;
 use shaped::prelude::*;
 use shaped::{bf16, f16};
@@ -213,12 +215,16 @@ trait F: Copy + Into<f64> + core::fmt::Debug {
     const TOP: f64;
     const EPS: f64;
     const HUGE: f64;
+    /// The smallest positive (subnormal) value: results below the normal range are rounded to
+    /// its multiples, an absolute error of up to half of it per rounding.
+    const TINY: f64;
     fn of(x: f64) -> Self;
 }
 impl F for f32 {
     const TOP: f64 = f32::MAX as f64;
     const EPS: f64 = f32::EPSILON as f64;
     const HUGE: f64 = 1e38;
+    const TINY: f64 = f32::MIN_POSITIVE as f64 * f32::EPSILON as f64;
     fn of(x: f64) -> f32 {
         x as f32
     }
@@ -227,6 +233,7 @@ impl F for f64 {
     const TOP: f64 = f64::MAX;
     const EPS: f64 = f64::EPSILON;
     const HUGE: f64 = 1e308;
+    const TINY: f64 = f64::MIN_POSITIVE * f64::EPSILON;
     fn of(x: f64) -> f64 {
         x
     }
@@ -360,8 +367,8 @@ fn $vec(v: Vec<$t>) -> Result<(), TestCaseError> {
     if n > 0 {
         let m: f64 = x.mean().into();
         match &want {
-            Want::Near(s, t) => Want::Near(s / n as f64, t / n as f64 + 1e-300).check(m, "mean")?,
-            Want::Loose(s, t) => Want::Loose(s / n as f64, t / n as f64 + 1e-300).check(m, "mean")?,
+            Want::Near(s, t) => Want::Near(s / n as f64, t / n as f64 + T::TINY).check(m, "mean")?,
+            Want::Loose(s, t) => Want::Loose(s / n as f64, t / n as f64 + T::TINY).check(m, "mean")?,
             w => w.check(m, "mean")?,
         }
     }
@@ -408,7 +415,10 @@ fn $vec(v: Vec<$t>) -> Result<(), TestCaseError> {
             let dev: f64 = xs.iter().map(|x| (x - mean) * (x - mean)).sum();
             let a: f64 = xs.iter().map(|x| x.abs()).sum();
             let sq: f64 = xs.iter().map(|x| x * x).sum();
-            let tol = 4.0 * (n as f64 + 2.0) * T::EPS * (dev + sq * n as f64 * T::EPS) / n as f64 + 1e-300;
+            // Each squared deviation may underflow the type (1e-40^2 in f32 is 0): up to half
+            // of TINY each, besides the rounding error of the sums.
+            let tol = 4.0 * (n as f64 + 2.0) * T::EPS * (dev + sq * n as f64 * T::EPS) / n as f64
+                + (n as f64 + 2.0) * T::TINY;
             if a < T::TOP * 0.5 && sq < T::TOP * 0.5 {
                 Want::Near(dev / n as f64, tol)
             } else {
@@ -461,8 +471,8 @@ fn $mat(r: usize, c: usize, v: Vec<$t>) -> Result<(), TestCaseError> {
     for (j, g) in m.mean_axis::<0>().to_vec().into_iter().enumerate() {
         let g: f64 = g.into();
         match model_sum(&col(j), T::TOP, T::EPS) {
-            Want::Near(s, t) => Want::Near(s / r as f64, t / r as f64 + 1e-300).check(g, "mean cols")?,
-            Want::Loose(s, t) => Want::Loose(s / r as f64, t / r as f64 + 1e-300).check(g, "mean cols")?,
+            Want::Near(s, t) => Want::Near(s / r as f64, t / r as f64 + T::TINY).check(g, "mean cols")?,
+            Want::Loose(s, t) => Want::Loose(s / r as f64, t / r as f64 + T::TINY).check(g, "mean cols")?,
             w => w.check(g, "mean cols")?,
         }
     }
@@ -478,7 +488,7 @@ checks!(f32, check_vector_f32, check_matrix_f32);
 checks!(f64, check_vector_f64, check_matrix_f64);
 
 fn config() -> ProptestConfig {
-    ProptestConfig { cases: if cfg!(miri) { 3 } else { 64 }, failure_persistence: None, ..ProptestConfig::default() }
+    ProptestConfig { cases: common::cases(64, 3), failure_persistence: None, ..ProptestConfig::default() }
 }
 
 fn matrix<T: F>() -> impl Strategy<Value = (usize, usize, Vec<T>)> {

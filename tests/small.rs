@@ -12,13 +12,6 @@ use proptest::prelude::*;
 use shaped::prelude::*;
 use shaped::{Inline, InlineArray, STensor, TensorBase};
 
-fn cases() -> u32 {
-    if cfg!(miri) {
-        return 3;
-    }
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300)
-}
-
 /// Values that make f32 sums and products exact (small integers), so inline and heap paths,
 /// which may add in different orders, must agree exactly.
 fn vals(n: usize) -> impl Strategy<Value = Vec<f32>> {
@@ -193,7 +186,7 @@ impl InvOrIdentity for STensor<f32, Shape![4, 4]> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(300, 3), failure_persistence: None, ..ProptestConfig::default() })]
 
     // The 4x4 `mv` (f32 on x86-64: straddled SSE windows) against an f64 reference on
     // fractional values: inline, heap with a static shape, a `[4, 4]` view at an offset inside a

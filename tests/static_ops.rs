@@ -149,7 +149,7 @@ fn batched_matmul_broadcasts_batch_dims() {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: if cfg!(miri) { 4 } else { 300 },
+        cases: common::cases(300, 4),
         failure_persistence: None,
         ..ProptestConfig::default()
     })]

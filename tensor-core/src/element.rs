@@ -1,5 +1,6 @@
 //! Element types: what a tensor can hold ([`Element`]) and what can index one ([`ToIndex`],
 //! [`IndexElem`]). The bottom of the layers, beside the limits and the error type.
+use crate::vmath::VecMath;
 use core::fmt;
 
 /// A tensor element: f32 (the default), f64, f16 and bf16 (`half`), i8..i64, u8..u64, bool, and
@@ -10,12 +11,21 @@ pub trait Element: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 
     const ZERO: Self;
     /// The multiplicative identity (`true` for bool).
     const ONE: Self;
+    /// Vectorised kernels of some element-wise functions for this type (`f32` with the `simd`
+    /// feature); none by default.
+    #[doc(hidden)]
+    const VMATH: VecMath<Self> = VecMath::NONE;
 }
 macro_rules! element {
     ($($t:ty => $z:expr, $o:expr;)*) => { $(impl Element for $t { const ZERO: Self = $z; const ONE: Self = $o; })* };
 }
+impl Element for f32 {
+    const ZERO: Self = 0.0;
+    const ONE: Self = 1.0;
+    const VMATH: VecMath<Self> = crate::vmath::F32;
+}
 element! {
-    f32 => 0.0, 1.0; f64 => 0.0, 1.0;
+    f64 => 0.0, 1.0;
     half::f16 => half::f16::ZERO, half::f16::ONE; half::bf16 => half::bf16::ZERO, half::bf16::ONE;
     i8 => 0, 1; i16 => 0, 1; i32 => 0, 1; i64 => 0, 1; isize => 0, 1;
     u8 => 0, 1; u16 => 0, 1; u32 => 0, 1; u64 => 0, 1; usize => 0, 1;

@@ -36,6 +36,7 @@ pub mod ops;
 pub mod shape;
 pub mod storage;
 pub mod tensor;
+mod vmath;
 
 pub use dim::{Const, Dim, Dyn, One};
 pub use error::ShapeError;

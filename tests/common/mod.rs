@@ -35,3 +35,12 @@ pub fn unravel(mut p: usize, sizes: &[usize]) -> Vec<usize> {
 pub fn ravel(idx: &[usize], sizes: &[usize]) -> usize {
     idx.iter().zip(sizes).fold(0, |acc, (i, n)| acc * n + i)
 }
+
+/// The number of property-test cases: `default`, or `PROPTEST_CASES` from the environment (a
+/// longer local run: `PROPTEST_CASES=20000 cargo test --release`); `miri` cases under Miri.
+pub fn cases(default: u32, miri: u32) -> u32 {
+    if cfg!(miri) {
+        return miri;
+    }
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}

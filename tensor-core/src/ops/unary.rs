@@ -3,11 +3,14 @@
 //! for every numeric type, NaN/finiteness tests, unary `-`, and `map_inplace`. Each returns a new
 //! tensor of the same shape (inline for an inline input) and has an in-place form with PyTorch's
 //! trailing underscore (`exp_`) for owned tensors and mutable views.
+use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
+use crate::layout::{Layout, LayoutRepr};
 use crate::num::Num;
 use crate::shape::Shape;
 use crate::storage::{Data, DataMut, Element};
 use crate::tensor::{OutTensor, TensorBase};
+use crate::vmath::VecOp;
 use core::ops::Neg;
 use num_traits::Float;
 
@@ -35,8 +38,41 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
 }
 
+impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// `f` of every element into a new tensor, through the element type's vectorised kernel for
+    /// `op` when it has one ([`crate::vmath`]), the scalar `f` otherwise.
+    #[track_caller]
+    fn map_vec(&self, op: Option<VecOp>, f: impl Fn(D::Elem) -> D::Elem + Sync + Send) -> OutTensor<D, D::Elem, S> {
+        match (op, <D::Elem as Element>::VMATH.kernels) {
+            (Some(op), Some(vk)) => {
+                let out = || -> Result<_, ShapeError> {
+                    let lay = LayoutRepr::try_from_layout::<S>(Layout::contiguous(self.sizes())?)?;
+                    let data =
+                        kernels::vec_map_out(self.data.as_slice(), self.layout(), op, vk, kernels::PAR_MATH_THRESHOLD)?;
+                    Ok(TensorBase::from_lay(data, lay))
+                };
+                out().or_panic()
+            }
+            _ => self.par_map_math(f),
+        }
+    }
+    /// [`map_vec`](Self::map_vec) in place.
+    fn map_vec_inplace(&mut self, op: Option<VecOp>, f: impl Fn(D::Elem) -> D::Elem + Sync + Send)
+    where
+        D: DataMut,
+    {
+        match (op, <D::Elem as Element>::VMATH.kernels) {
+            (Some(op), Some((apply, _))) => {
+                let layout = *self.layout();
+                kernels::vec_map_inplace(self.data.as_mut_slice(), &layout, op, apply, f, kernels::PAR_MATH_THRESHOLD)
+            }
+            _ => self.map_inplace_from(f, kernels::PAR_MATH_THRESHOLD),
+        }
+    }
+}
+
 macro_rules! float_fns {
-    ($($name:ident, $name_:ident, $name_out:ident, $try_name_out:ident, $torch:literal, $what:literal, |$x:ident| $body:expr;)*) => {
+    ($($name:ident, $name_:ident, $name_out:ident, $try_name_out:ident, $torch:literal, $what:literal, $vop:expr, |$x:ident| $body:expr;)*) => {
         /// Element-wise float functions: a new tensor, and the in-place `_` form.
         impl<D: Data, S: Shape> TensorBase<D, S>
         where
@@ -49,14 +85,14 @@ macro_rules! float_fns {
                 #[doc = "When the result cannot be allocated."]
                 #[track_caller]
                 pub fn $name(&self) -> OutTensor<D, D::Elem, S> {
-                    self.par_map_math(|$x: D::Elem| $body)
+                    self.map_vec($vop, |$x: D::Elem| $body)
                 }
                 #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), ") in place (PyTorch `", $torch, "_`).")]
                 pub fn $name_(&mut self)
                 where
                     D: DataMut,
                 {
-                    self.map_inplace_from(|$x: D::Elem| $body, kernels::PAR_MATH_THRESHOLD)
+                    self.map_vec_inplace($vop, |$x: D::Elem| $body)
                 }
             )*
         }
@@ -71,35 +107,35 @@ fn via_f64<T: Float>(v: T, f: impl Fn(f64) -> f64) -> T {
 }
 
 float_fns! {
-    exp, exp_, exp_out, try_exp_out, "exp", "`e^x`", |x| x.exp();
-    exp2, exp2_, exp2_out, try_exp2_out, "exp2", "`2^x`", |x| x.exp2();
-    ln, ln_, ln_out, try_ln_out, "log", "natural logarithm", |x| x.ln();
-    log2, log2_, log2_out, try_log2_out, "log2", "base-2 logarithm", |x| x.log2();
-    log10, log10_, log10_out, try_log10_out, "log10", "base-10 logarithm", |x| x.log10();
-    ln_1p, ln_1p_, ln_1p_out, try_ln_1p_out, "log1p", "`ln(1 + x)`, accurate near 0", |x| x.ln_1p();
-    exp_m1, exp_m1_, exp_m1_out, try_exp_m1_out, "expm1", "`e^x - 1`, accurate near 0", |x| x.exp_m1();
-    sqrt, sqrt_, sqrt_out, try_sqrt_out, "sqrt", "square root (NaN below 0)", |x| x.sqrt();
-    cbrt, cbrt_, cbrt_out, try_cbrt_out, "pow(x, 1/3)", "cube root", |x| x.cbrt();
-    sin, sin_, sin_out, try_sin_out, "sin", "sine (radians)", |x| x.sin();
-    cos, cos_, cos_out, try_cos_out, "cos", "cosine (radians)", |x| x.cos();
-    tan, tan_, tan_out, try_tan_out, "tan", "tangent (radians)", |x| x.tan();
-    asin, asin_, asin_out, try_asin_out, "asin", "arcsine (radians)", |x| x.asin();
-    acos, acos_, acos_out, try_acos_out, "acos", "arccosine (radians)", |x| x.acos();
-    atan, atan_, atan_out, try_atan_out, "atan", "arctangent (radians)", |x| x.atan();
-    sinh, sinh_, sinh_out, try_sinh_out, "sinh", "hyperbolic sine", |x| x.sinh();
-    cosh, cosh_, cosh_out, try_cosh_out, "cosh", "hyperbolic cosine", |x| x.cosh();
-    tanh, tanh_, tanh_out, try_tanh_out, "tanh", "hyperbolic tangent", |x| x.tanh();
-    floor, floor_, floor_out, try_floor_out, "floor", "rounding down", |x| x.floor();
-    ceil, ceil_, ceil_out, try_ceil_out, "ceil", "rounding up", |x| x.ceil();
-    round, round_, round_out, try_round_out, "round", "rounding half away from zero (Rust's `round`; PyTorch's `round` rounds half to even)", |x| x.round();
-    trunc, trunc_, trunc_out, try_trunc_out, "trunc", "rounding toward zero", |x| x.trunc();
-    fract, fract_, fract_out, try_fract_out, "frac", "fractional part `x - trunc(x)`", |x| x.fract();
-    recip, recip_, recip_out, try_recip_out, "reciprocal", "`1 / x`", |x| x.recip();
-    sigmoid, sigmoid_, sigmoid_out, try_sigmoid_out, "sigmoid", "logistic `1 / (1 + e^-x)`", |x| D::Elem::ONE / (D::Elem::ONE + (-x).exp());
-    gelu, gelu_, gelu_out, try_gelu_out, "nn.functional.gelu", "GELU `x Φ(x)` with the exact normal CDF (PyTorch's default, `approximate='none'`)",
+    exp, exp_, exp_out, try_exp_out, "exp", "`e^x`", Some(VecOp::Exp), |x| x.exp();
+    exp2, exp2_, exp2_out, try_exp2_out, "exp2", "`2^x`", None, |x| x.exp2();
+    ln, ln_, ln_out, try_ln_out, "log", "natural logarithm", None, |x| x.ln();
+    log2, log2_, log2_out, try_log2_out, "log2", "base-2 logarithm", None, |x| x.log2();
+    log10, log10_, log10_out, try_log10_out, "log10", "base-10 logarithm", None, |x| x.log10();
+    ln_1p, ln_1p_, ln_1p_out, try_ln_1p_out, "log1p", "`ln(1 + x)`, accurate near 0", None, |x| x.ln_1p();
+    exp_m1, exp_m1_, exp_m1_out, try_exp_m1_out, "expm1", "`e^x - 1`, accurate near 0", None, |x| x.exp_m1();
+    sqrt, sqrt_, sqrt_out, try_sqrt_out, "sqrt", "square root (NaN below 0)", None, |x| x.sqrt();
+    cbrt, cbrt_, cbrt_out, try_cbrt_out, "pow(x, 1/3)", "cube root", None, |x| x.cbrt();
+    sin, sin_, sin_out, try_sin_out, "sin", "sine (radians)", None, |x| x.sin();
+    cos, cos_, cos_out, try_cos_out, "cos", "cosine (radians)", None, |x| x.cos();
+    tan, tan_, tan_out, try_tan_out, "tan", "tangent (radians)", None, |x| x.tan();
+    asin, asin_, asin_out, try_asin_out, "asin", "arcsine (radians)", None, |x| x.asin();
+    acos, acos_, acos_out, try_acos_out, "acos", "arccosine (radians)", None, |x| x.acos();
+    atan, atan_, atan_out, try_atan_out, "atan", "arctangent (radians)", None, |x| x.atan();
+    sinh, sinh_, sinh_out, try_sinh_out, "sinh", "hyperbolic sine", None, |x| x.sinh();
+    cosh, cosh_, cosh_out, try_cosh_out, "cosh", "hyperbolic cosine", None, |x| x.cosh();
+    tanh, tanh_, tanh_out, try_tanh_out, "tanh", "hyperbolic tangent", Some(VecOp::Tanh), |x| x.tanh();
+    floor, floor_, floor_out, try_floor_out, "floor", "rounding down", None, |x| x.floor();
+    ceil, ceil_, ceil_out, try_ceil_out, "ceil", "rounding up", None, |x| x.ceil();
+    round, round_, round_out, try_round_out, "round", "rounding half away from zero (Rust's `round`; PyTorch's `round` rounds half to even)", None, |x| x.round();
+    trunc, trunc_, trunc_out, try_trunc_out, "trunc", "rounding toward zero", None, |x| x.trunc();
+    fract, fract_, fract_out, try_fract_out, "frac", "fractional part `x - trunc(x)`", None, |x| x.fract();
+    recip, recip_, recip_out, try_recip_out, "reciprocal", "`1 / x`", None, |x| x.recip();
+    sigmoid, sigmoid_, sigmoid_out, try_sigmoid_out, "sigmoid", "logistic `1 / (1 + e^-x)`", Some(VecOp::Sigmoid), |x| D::Elem::ONE / (D::Elem::ONE + (-x).exp());
+    gelu, gelu_, gelu_out, try_gelu_out, "nn.functional.gelu", "GELU `x Φ(x)` with the exact normal CDF (PyTorch's default, `approximate='none'`)", None,
         |x| x * via_f64(x, |v| 0.5 * (1.0 + libm::erf(v / core::f64::consts::SQRT_2)));
-    silu, silu_, silu_out, try_silu_out, "nn.functional.silu", "SiLU (swish) `x sigmoid(x)`", |x| x / (D::Elem::ONE + (-x).exp());
-    softplus, softplus_, softplus_out, try_softplus_out, "nn.functional.softplus", "softplus `ln(1 + e^x)` (linear above 20, as PyTorch's threshold)",
+    silu, silu_, silu_out, try_silu_out, "nn.functional.silu", "SiLU (swish) `x sigmoid(x)`", Some(VecOp::Silu), |x| x / (D::Elem::ONE + (-x).exp());
+    softplus, softplus_, softplus_out, try_softplus_out, "nn.functional.softplus", "softplus `ln(1 + e^x)` (linear above 20, as PyTorch's threshold)", None,
         |x| if x > <D::Elem as num_traits::NumCast>::from(20.0).unwrap_or_else(D::Elem::infinity) { x } else { x.exp().ln_1p() };
 }
 
