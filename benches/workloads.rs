@@ -18,8 +18,9 @@
 //!   (`nn`, `tn`, `nt`, `tt`; `t` is a `.t()` view of a row-major matrix), shaped's `matmul_out`
 //!   into an existing output against faer's `matmul` on the same views (faer's `MatRef`s with the
 //!   same strides) into an existing row-major output, one thread.
-//! - `transcendental_{1600,1000000}`: `exp`, `tanh`, `sigmoid` of f32 vectors into new tensors
-//!   against a plain loop of Rust's scalar functions; the 1e6 case also in a 2-thread pool.
+//! - `transcendental_{f32,f64}_{1600,1000000}`: `exp`, `tanh`, `sigmoid`, `ln`, `sin` of vectors into new
+//!   tensors against a plain loop of Rust's scalar functions; the 1e6 case also in a 2-thread
+//!   pool.
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use shaped::prelude::*;
@@ -156,36 +157,46 @@ fn matmul_transposed(c: &mut Criterion) {
     }
 }
 
-/// `exp`, `tanh` and `sigmoid` of f32 tensors of `[50, 32]` and `[1_000_000]` elements (values in
-/// `[-4, 4)`), into a new tensor, against a plain loop of Rust's scalar functions into a new
-/// `Vec`. The 1e6 case also runs in a 2-thread pool (`_2t`, the default on this machine). NumPy's
-/// times come from `scripts/numpy_peers.py`.
-fn transcendentals(c: &mut Criterion) {
-    let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-    type Op = (&'static str, fn(&Tensor<f32, Shape![_]>) -> Tensor<f32, Shape![_]>, fn(f32) -> f32);
-    let ops: [Op; 3] = [
-        ("exp", |t| t.exp(), f32::exp),
-        ("tanh", |t| t.tanh(), f32::tanh),
-        ("sigmoid", |t| t.sigmoid(), |x| 1.0 / (1.0 + (-x).exp())),
-    ];
-    for n in [1600usize, 1_000_000] {
-        let v: Vec<f32> = (0..n).map(|i| i as f32 / n as f32 * 8.0 - 4.0).collect();
-        let x = Tensor::<f32, Shape![_]>::from_vec(&[n], v.clone());
-        let mut g = group(c, &format!("transcendental_{n}"), n);
-        for (name, f, scalar) in ops {
-            g.bench_function(format!("{name}/shaped"), |b| b.iter(|| black_box(f(black_box(&x)))));
-            g.bench_function(format!("{name}/loop"), |b| {
-                b.iter(|| black_box(black_box(&v).iter().map(|&e| scalar(e)).collect::<Vec<f32>>()))
-            });
-            if n > 100_000 {
-                g.bench_function(format!("{name}/shaped_2t"), |b| {
-                    two.install(|| b.iter(|| black_box(f(black_box(&x)))))
-                });
+/// `exp`, `tanh`, `sigmoid`, `ln` and `sin` of f32 and f64 tensors of `[50, 32]` and
+/// `[1_000_000]` elements (values in `[-4, 4)`, `(0.5, 8.5]` for `ln`), into a new tensor, against a plain loop of Rust's scalar functions into
+/// a new `Vec`. The 1e6 case also runs in a 2-thread pool (`_2t`, the default on this machine).
+/// NumPy's times come from `scripts/numpy_peers.py`.
+macro_rules! transcendentals {
+    ($fname:ident, $t:ident) => {
+        fn $fname(c: &mut Criterion) {
+            let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+            type Op = (&'static str, fn(&Tensor<$t, Shape![_]>) -> Tensor<$t, Shape![_]>, fn($t) -> $t);
+            let ops: [Op; 5] = [
+                ("exp", |t| t.exp(), $t::exp),
+                ("tanh", |t| t.tanh(), $t::tanh),
+                ("sigmoid", |t| t.sigmoid(), |x| 1.0 / (1.0 + (-x).exp())),
+                ("ln", |t| t.ln(), $t::ln),
+                ("sin", |t| t.sin(), $t::sin),
+            ];
+            for n in [1600usize, 1_000_000] {
+                let mut g = group(c, &format!("transcendental_{}_{n}", stringify!($t)), n);
+                for (name, f, scalar) in ops {
+                    // [-4, 4), and (0.5, 8.5] for ln.
+                    let shift = if name == "ln" { 4.5 } else { 0.0 };
+                    let v: Vec<$t> = (0..n).map(|i| i as $t / n as $t * 8.0 - 4.0 + shift).collect();
+                    let x = Tensor::<$t, Shape![_]>::from_vec(&[n], v.clone());
+                    g.bench_function(format!("{name}/shaped"), |b| b.iter(|| black_box(f(black_box(&x)))));
+                    g.bench_function(format!("{name}/loop"), |b| {
+                        b.iter(|| black_box(black_box(&v).iter().map(|&e| scalar(e)).collect::<Vec<$t>>()))
+                    });
+                    if n > 100_000 {
+                        g.bench_function(format!("{name}/shaped_2t"), |b| {
+                            two.install(|| b.iter(|| black_box(f(black_box(&x)))))
+                        });
+                    }
+                }
+                g.finish();
             }
         }
-        g.finish();
-    }
+    };
 }
+transcendentals!(transcendentals_f32, f32);
+transcendentals!(transcendentals_f64, f64);
 
 fn one_thread(c: &mut Criterion) {
     rayon::ThreadPoolBuilder::new().num_threads(1).build_global().ok();
@@ -193,7 +204,8 @@ fn one_thread(c: &mut Criterion) {
     column_gather(c);
     small_reduce(c);
     matmul_transposed(c);
-    transcendentals(c);
+    transcendentals_f32(c);
+    transcendentals_f64(c);
 }
 
 criterion_group!(benches, one_thread);

@@ -29,13 +29,19 @@ def main():
         ("row_gather np.take(x, idx, axis=0)", "np.take(x, rows, axis=0)"),
         ("column_gather x[:, idx] [1500, 64] f32", "x[:, cols]"),
     ]
-    for n in (1600, 1_000_000):
-        glb[f"v{n}"] = (np.arange(n, dtype=np.float32) / np.float32(n) * np.float32(8) - np.float32(4))
-        table += [
-            (f"exp f32 [{n}]", f"np.exp(v{n})"),
-            (f"tanh f32 [{n}]", f"np.tanh(v{n})"),
-            (f"sigmoid 1/(1+exp(-x)) f32 [{n}]", f"1 / (1 + np.exp(-v{n}))"),
-        ]
+    for dt in ("float32", "float64"):
+        for n in (1600, 1_000_000):
+            t = getattr(np, dt)
+            v = f"{dt}_{n}"
+            glb[v] = np.arange(n, dtype=t) / t(n) * t(8) - t(4)
+            table += [
+                (f"exp {dt} [{n}]", f"np.exp({v})"),
+                (f"tanh {dt} [{n}]", f"np.tanh({v})"),
+                (f"sigmoid 1/(1+exp(-x)) {dt} [{n}]", f"1 / (1 + np.exp(-{v}))"),
+                (f"log {dt} [{n}] (x + 4.5)", f"np.log({v}p)"),
+                (f"sin {dt} [{n}]", f"np.sin({v})"),
+            ]
+            glb[v + "p"] = glb[v] + t(4.5)
     print(f"numpy {np.__version__}")
     for name, stmt in table:
         print(f"{name:45s} {per_call_us(stmt, glb):9.2f} us")

@@ -11,8 +11,8 @@ pub trait Element: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 
     const ZERO: Self;
     /// The multiplicative identity (`true` for bool).
     const ONE: Self;
-    /// Vectorised kernels of some element-wise functions for this type (`f32` with the `simd`
-    /// feature); none by default.
+    /// Vectorised kernels of some element-wise functions for this type (`f32` and `f64` with
+    /// the `simd` feature); none by default.
     #[doc(hidden)]
     const VMATH: VecMath<Self> = VecMath::NONE;
 }
@@ -24,8 +24,12 @@ impl Element for f32 {
     const ONE: Self = 1.0;
     const VMATH: VecMath<Self> = crate::vmath::F32;
 }
+impl Element for f64 {
+    const ZERO: Self = 0.0;
+    const ONE: Self = 1.0;
+    const VMATH: VecMath<Self> = crate::vmath::F64;
+}
 element! {
-    f64 => 0.0, 1.0;
     half::f16 => half::f16::ZERO, half::f16::ONE; half::bf16 => half::bf16::ZERO, half::bf16::ONE;
     i8 => 0, 1; i16 => 0, 1; i32 => 0, 1; i64 => 0, 1; isize => 0, 1;
     u8 => 0, 1; u16 => 0, 1; u32 => 0, 1; u64 => 0, 1; usize => 0, 1;

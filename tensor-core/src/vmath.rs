@@ -1,13 +1,28 @@
 //! Vectorised kernels of element-wise functions, as a table per element type
-//! ([`Element::VMATH`](crate::element::Element)): `f32` `exp`, `tanh`, `sigmoid` and `silu`
-//! through rten-vecmath (AVX2/AVX-512/NEON chosen at run time) with the `simd` feature, outside
-//! Miri. Every other type and function, and every build without the feature, takes the scalar
-//! `libm` path of the same method. A leaf of the foundation layer: it uses no other module.
+//! ([`Element::VMATH`](crate::element::Element)) for `exp`, `tanh`, `sigmoid`, `silu`, `ln`,
+//! `softplus`, `sin` and `cos`, with the `simd` feature, outside Miri:
+//! - `f32` `exp`, `tanh`, `sigmoid`, `silu` through rten-vecmath (AVX-512/AVX2/NEON chosen at run
+//!   time); `f32` `ln`, `softplus`, `sin`, `cos` through the `f64` kernels, rounded once;
+//! - `f64` through shaped's own kernels below: `e^x = 2^k (1 + p(r))` with `k = round(x / ln 2)`,
+//!   `r = x - k ln 2` in two parts (fdlibm's split of `ln 2`) and `p` the Taylor polynomial of
+//!   degree 13 (truncation below 2^-60 on `|r| <= ln 2 / 2`); `tanh` from `expm1(-2|x|)`,
+//!   `sigmoid` and `silu` from `e^-x`; `ln` as fdlibm's `log` without branches; `softplus` as
+//!   `ln(1 + e^x)` with the rounding of `1 + e^x` put back; `sin` and `cos` as fdlibm's
+//!   reduction by `pi/2` (its three steps always taken) and its kernels on `[-pi/4, pi/4]`.
+//!   Plain Rust loops compiled three times (AVX-512F, AVX2+FMA, the target's baseline) and
+//!   chosen at run time; inputs outside the range where `2^k` is a normal number (`|x| > 708`,
+//!   `|x| > 354` for `tanh`, `x < -708` for `softplus`), non-positive or non-normal inputs of
+//!   `ln`, `|x| > 1.6e6` for `sin`/`cos`, and NaN take the scalar function.
 //!
-//! Accuracy against the scalar functions (Rust's `f32::exp`, `f32::tanh`, and `1 / (1 + e^-x)`,
-//! `x / (1 + e^-x)`), over every 13th `f32` bit pattern (NaN, +-inf, subnormals and the
-//! overflow thresholds included): `exp` at most 1 ulp, `tanh`, `sigmoid` and `silu` at most 4
-//! ulp; NaN in gives NaN out. `tests/vmath.rs` checks these bounds on random and edge inputs.
+//! Every other type and function, and every build without the feature, takes the scalar `libm`
+//! path of the same method. A leaf of the foundation layer: it uses no other module.
+//!
+//! Accuracy against the scalar functions (Rust's `exp`, `tanh`, `ln`, `sin`, `cos`, and
+//! `1 / (1 + e^-x)`, `x / (1 + e^-x)`, `ln_1p(e^x)`): `exp`, `ln`, `sin` and `cos` within 1 ulp
+//! (`f32`) and 2 ulp (`f64`; 1 ulp measured over 4e6-6e6 values), `tanh`, `sigmoid`, `silu` and
+//! `softplus` within 4 ulp (3 measured); NaN for NaN, the sign of zero kept. `tests/vmath.rs` checks these bounds over
+//! a sweep of the whole `f32` range, random bit patterns, ordinary values and the edge values
+//! (+-inf, +-0, subnormals, the overflow thresholds).
 
 use core::mem::MaybeUninit;
 
@@ -23,6 +38,14 @@ pub enum VecOp {
     Sigmoid,
     /// `x / (1 + e^-x)`.
     Silu,
+    /// `ln x`.
+    Ln,
+    /// `ln(1 + e^x)`, `x` above 20 (PyTorch's threshold).
+    Softplus,
+    /// `sin x` (radians).
+    Sin,
+    /// `cos x` (radians).
+    Cos,
 }
 
 /// `op` of every element of `src` written to `dst` (of the same length), returned as the
@@ -30,13 +53,17 @@ pub enum VecOp {
 pub(crate) type MapFn<T> = for<'a> fn(VecOp, &[T], &'a mut [MaybeUninit<T>]) -> &'a mut [T];
 
 /// The vectorised kernels of one element type: `apply(op, xs)` replaces every element of `xs` by
-/// `op` of it; `map(op, src, dst)` writes `op` of `src` into the uninitialised `dst`. A table
-/// that has them covers every [`VecOp`].
+/// `op` of it; `map(op, src, dst)`, where the type has it, writes `op` of `src` into the
+/// uninitialised `dst`. A table that has them covers every [`VecOp`].
 #[doc(hidden)]
 #[derive(Clone, Copy)]
 pub struct VecMath<T: 'static> {
-    pub(crate) kernels: Option<(fn(VecOp, &mut [T]), MapFn<T>)>,
+    pub(crate) kernels: Option<Kernels<T>>,
 }
+
+/// `(apply, map)` of a [`VecMath`] table: `map(op)` is the writing kernel for `op`, where the
+/// type has one.
+pub(crate) type Kernels<T> = (fn(VecOp, &mut [T]), fn(VecOp) -> Option<MapFn<T>>);
 
 impl<T: 'static> VecMath<T> {
     /// No vectorised kernel: every function takes the scalar path.
@@ -46,7 +73,12 @@ impl<T: 'static> VecMath<T> {
 /// The `f32` table: rten-vecmath's kernels where the feature is on (never under Miri, which
 /// cannot run their intrinsics).
 #[cfg(all(feature = "simd", not(miri)))]
-pub(crate) const F32: VecMath<f32> = VecMath { kernels: Some((apply_f32, map_f32)) };
+pub(crate) const F32: VecMath<f32> = VecMath {
+    kernels: Some((apply_f32, |op| match op {
+        VecOp::Ln | VecOp::Softplus | VecOp::Sin | VecOp::Cos => None,
+        _ => Some(map_f32),
+    })),
+};
 #[cfg(not(all(feature = "simd", not(miri))))]
 pub(crate) const F32: VecMath<f32> = VecMath::NONE;
 
@@ -69,6 +101,8 @@ fn apply_f32(op: VecOp, xs: &mut [f32]) {
         }
         VecOp::Sigmoid => rten_vecmath::Sigmoid {}.map_mut(xs),
         VecOp::Silu => rten_vecmath::Silu {}.map_mut(xs),
+        // rten-vecmath has no logarithm: shaped's f64 kernels, rounded once to f32.
+        VecOp::Ln | VecOp::Softplus | VecOp::Sin | VecOp::Cos => f64k::via_f64(op, xs),
     }
 }
 
@@ -87,5 +121,328 @@ fn map_f32<'a>(op: VecOp, src: &[f32], dst: &'a mut [MaybeUninit<f32>]) -> &'a m
         }
         VecOp::Sigmoid => rten_vecmath::Sigmoid {}.map(src, dst),
         VecOp::Silu => rten_vecmath::Silu {}.map(src, dst),
+        VecOp::Ln | VecOp::Softplus | VecOp::Sin | VecOp::Cos => {
+            unreachable!("the f32 table maps these in place (`apply_f32`)")
+        }
     }
+}
+
+/// The `f64` table: the kernels of [`f64k`] where the feature is on, outside Miri.
+#[cfg(all(feature = "simd", not(miri)))]
+pub(crate) const F64: VecMath<f64> = VecMath { kernels: Some((f64k::apply, |_| None)) };
+#[cfg(not(all(feature = "simd", not(miri))))]
+pub(crate) const F64: VecMath<f64> = VecMath::NONE;
+
+/// shaped's `f64` kernels (see the module's documentation for the method).
+#[cfg(all(feature = "simd", not(miri)))]
+// fdlibm's constants, digit for digit as published.
+#[allow(clippy::excessive_precision)]
+mod f64k {
+    use super::VecOp;
+
+    /// Elements per inner loop (the in-place form keeps a copy of its inputs on the stack).
+    const BLOCK: usize = 256;
+    /// `1.5 * 2^52`: `x + SHIFT` rounds `x` to an integer held in the low mantissa bits.
+    const SHIFT: f64 = 6755399441055744.0;
+    /// fdlibm's split of `ln 2`: `k * LN2_HI` is exact for `|k| < 2^11`.
+    const LN2_HI: f64 = 6.93147180369123816490e-01;
+    const LN2_LO: f64 = 1.90821492927058770002e-10;
+    /// `1 / j!` for `j = 2..=13`.
+    const INV_FACT: [f64; 12] = [
+        1.0 / 2.0,
+        1.0 / 6.0,
+        1.0 / 24.0,
+        1.0 / 120.0,
+        1.0 / 720.0,
+        1.0 / 5040.0,
+        1.0 / 40320.0,
+        1.0 / 362880.0,
+        1.0 / 3628800.0,
+        1.0 / 39916800.0,
+        1.0 / 479001600.0,
+        1.0 / 6227020800.0,
+    ];
+    /// Largest `|x|` of the vector path of `exp`, `sigmoid` and `silu` (`2^k` stays normal).
+    const EXP_LIMIT: f64 = 708.0;
+    /// Largest `|x|` of the vector path of `tanh` (`-2|x|` within [`EXP_LIMIT`]).
+    const TANH_LIMIT: f64 = 354.0;
+
+    /// `a * b + c`, fused where the code is compiled with FMA (`F`).
+    #[inline(always)]
+    fn fma<const F: bool>(a: f64, b: f64, c: f64) -> f64 {
+        if F {
+            a.mul_add(b, c)
+        } else {
+            a * b + c
+        }
+    }
+
+    /// `(2^k, p)` with `e^x = 2^k (1 + p)`, for `|x| <= EXP_LIMIT` (anything, no panic, else).
+    #[inline(always)]
+    fn exp_parts<const F: bool>(x: f64) -> (f64, f64) {
+        let kd = fma::<F>(x, core::f64::consts::LOG2_E, SHIFT);
+        let k = kd - SHIFT;
+        let r = fma::<F>(k, -LN2_HI, x);
+        let r = fma::<F>(k, -LN2_LO, r);
+        let mut q = INV_FACT[11];
+        for &c in INV_FACT[..11].iter().rev() {
+            q = fma::<F>(q, r, c);
+        }
+        let p = fma::<F>(q, r * r, r);
+        let ki = (kd.to_bits() as i64).wrapping_sub(SHIFT.to_bits() as i64);
+        let scale = f64::from_bits((ki.wrapping_add(1023) as u64) << 52);
+        (scale, p)
+    }
+
+    #[inline(always)]
+    fn exp<const F: bool>(x: f64) -> f64 {
+        let (s, p) = exp_parts::<F>(x);
+        fma::<F>(s, p, s)
+    }
+
+    #[inline(always)]
+    fn tanh<const F: bool>(x: f64) -> f64 {
+        // expm1(-2|x|) = 2^k p + (2^k - 1), exact in its last step for k = 0 (small |x|).
+        let (s, p) = exp_parts::<F>(-2.0 * x.abs());
+        let t = fma::<F>(s, p, s - 1.0);
+        (-t / (t + 2.0)).copysign(x)
+    }
+
+    /// fdlibm's `log` (`e_log.c`) without branches, for positive normal `x` (anything, no panic,
+    /// else): `x = 2^k (1 + f)` with `sqrt(2)/2 <= 1 + f < sqrt(2)`, `s = f / (2 + f)`,
+    /// `ln(1 + f) = f - s (f - R(s^2))` with fdlibm's minimax `R` (error below 2^-58.45).
+    #[inline(always)]
+    fn ln<const F: bool>(x: f64) -> f64 {
+        const LG: [f64; 7] = [
+            6.666666666666735130e-01,
+            3.999999999940941908e-01,
+            2.857142874366239149e-01,
+            2.222219843214978396e-01,
+            1.818357216161805012e-01,
+            1.531383769920937332e-01,
+            1.479819860511658591e-01,
+        ];
+        // Moves the mantissa's split point from 1 to sqrt(2)/2 (musl's `log.c`).
+        let hx = x.to_bits().wrapping_add((0x3ff0_0000 - 0x3fe6_a09e) << 32);
+        // k as a float without an integer conversion: 2^52 + (k + 1023), minus 2^52 + 1023.
+        let k = f64::from_bits((hx >> 52) | 0x4330_0000_0000_0000) - (4503599627370496.0 + 1023.0);
+        let f = f64::from_bits((hx & 0x000f_ffff_ffff_ffff) + (0x3fe6_a09e << 32)) - 1.0;
+        let hfsq = 0.5 * f * f;
+        let s = f / (2.0 + f);
+        let z = s * s;
+        let w = z * z;
+        let t1 = w * fma::<F>(w, fma::<F>(w, LG[5], LG[3]), LG[1]);
+        let t2 = z * fma::<F>(w, fma::<F>(w, fma::<F>(w, LG[6], LG[4]), LG[2]), LG[0]);
+        let r = t2 + t1;
+        fma::<F>(k, LN2_HI, -((hfsq - fma::<F>(s, hfsq + r, k * LN2_LO)) - f))
+    }
+
+    /// `ln(1 + e^x)` for `-EXP_LIMIT <= x` (`x` itself above 20): `ln(u) + (e - (u - 1)) / u`
+    /// with `e = e^x`, `u = 1 + e`, which puts back what rounding `u` lost (exact `e` when `u`
+    /// rounds to 1).
+    #[inline(always)]
+    fn softplus<const F: bool>(x: f64) -> f64 {
+        let e = exp::<F>(x.min(20.0));
+        let u = 1.0 + e;
+        let r = ln::<F>(u) + (e - (u - 1.0)) / u;
+        if x > 20.0 {
+            x
+        } else {
+            r
+        }
+    }
+
+    /// Largest `|x|` of the vector path of `sin` and `cos`: `x / (pi/2)` below 2^20, so that
+    /// `n * PIO2_1` is exact (fdlibm's medium range).
+    const TRIG_LIMIT: f64 = 1.6e6;
+
+    /// `sin x` (`cos x` with `cos`) for `|x| <= TRIG_LIMIT` (anything, no panic, else): fdlibm's
+    /// reduction `x = n pi/2 + (y0 + y1)` with all three of its steps taken (`pi/2` to 151
+    /// bits), then its kernels `__sin` and `__cos` on `[-pi/4, pi/4]`, chosen and signed by
+    /// `n mod 4`.
+    #[inline(always)]
+    fn sin_cos<const F: bool>(x: f64, cos: bool) -> f64 {
+        const INVPIO2: f64 = core::f64::consts::FRAC_2_PI;
+        const PIO2_1: f64 = 1.57079632673412561417e+00;
+        const PIO2_2: f64 = 6.07710050630396597660e-11;
+        const PIO2_3: f64 = 2.02226624871116645580e-21;
+        const PIO2_3T: f64 = 8.47842766036889956997e-32;
+        const S: [f64; 6] = [
+            -1.66666666666666324348e-01,
+            8.33333333332248946124e-03,
+            -1.98412698298579493134e-04,
+            2.75573137070700676789e-06,
+            -2.50507602534068634195e-08,
+            1.58969099521155010221e-10,
+        ];
+        const C: [f64; 6] = [
+            4.16666666666666019037e-02,
+            -1.38888888888741095749e-03,
+            2.48015872894767294178e-05,
+            -2.75573143513906633035e-07,
+            2.08757232129817482790e-09,
+            -1.13596475577881948265e-11,
+        ];
+        let nd = fma::<F>(x, INVPIO2, SHIFT);
+        let n = nd - SHIFT;
+        let q = (nd.to_bits() as i64).wrapping_sub(SHIFT.to_bits() as i64) as u64;
+        // r = x - n pi/2 in three steps (fdlibm's `__rem_pio2`), each taking the next 33 bits
+        // of pi/2 (products exact for n < 2^20). fdlibm takes the later steps only after a
+        // cancellation, when the earlier subtractions are exact; taken always, the rounding
+        // error `e2` of the second is carried into the final error term `w` as well.
+        let t = x - n * PIO2_1;
+        let w2 = n * PIO2_2;
+        let r = t - w2;
+        let e2 = (t - r) - w2;
+        let t = r;
+        let w3 = n * PIO2_3;
+        let r = t - w3;
+        let w = n * PIO2_3T - ((t - r) - w3) - e2;
+        let y0 = r - w;
+        let y1 = (r - y0) - w;
+        let z = y0 * y0;
+        let zz = z * z;
+        // __sin(y0, y1)
+        let sr = fma::<F>(z, fma::<F>(z, S[3], S[2]), S[1]) + z * zz * fma::<F>(z, S[5], S[4]);
+        let v = z * y0;
+        let sin = y0 - ((z * (0.5 * y1 - v * sr) - y1) - v * S[0]);
+        // __cos(y0, y1)
+        let cr = z * fma::<F>(z, fma::<F>(z, C[2], C[1]), C[0]) + zz * zz * fma::<F>(z, fma::<F>(z, C[5], C[4]), C[3]);
+        let hz = 0.5 * z;
+        let w = 1.0 - hz;
+        let cosv = w + (((1.0 - w) - hz) + (z * cr - y0 * y1));
+        // sin: n mod 4 = 0, 1, 2, 3 -> sin, cos, -sin, -cos; cos: cos, -sin, -cos, sin.
+        let q = q.wrapping_add(cos as u64);
+        let v = if q & 1 == 0 { sin } else { cosv };
+        if q & 2 == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
+    /// Whether `x` is in the vector path's range of `ln`: positive, normal and finite.
+    #[inline(always)]
+    fn ln_domain(x: f64) -> bool {
+        (f64::MIN_POSITIVE..=f64::MAX).contains(&x)
+    }
+
+    /// `op` of `src` into `dst` (the same length): the vector loop over every element, then
+    /// the scalar function for the elements outside its range (and NaN).
+    #[inline(always)]
+    fn run<const F: bool>(op: VecOp, src: &[f64], dst: &mut [f64]) {
+        let pairs = dst.iter_mut().zip(src);
+        if op == VecOp::Ln {
+            pairs.for_each(|(d, &x)| *d = ln::<F>(x));
+            for (d, &x) in dst.iter_mut().zip(src) {
+                if !ln_domain(x) {
+                    *d = x.ln();
+                }
+            }
+            return;
+        }
+        if op == VecOp::Softplus {
+            pairs.for_each(|(d, &x)| *d = softplus::<F>(x));
+            for (d, &x) in dst.iter_mut().zip(src) {
+                if x.is_nan() || x < -EXP_LIMIT {
+                    *d = if x > 20.0 { x } else { x.exp().ln_1p() };
+                }
+            }
+            return;
+        }
+        if let VecOp::Sin | VecOp::Cos = op {
+            let cos = op == VecOp::Cos;
+            pairs.for_each(|(d, &x)| *d = sin_cos::<F>(x, cos));
+            let scalar = if cos { f64::cos } else { f64::sin };
+            for (d, &x) in dst.iter_mut().zip(src) {
+                if x.is_nan() || x.abs() > TRIG_LIMIT {
+                    *d = scalar(x);
+                }
+            }
+            return;
+        }
+        let (limit, scalar): (f64, fn(f64) -> f64) = match op {
+            VecOp::Ln | VecOp::Softplus | VecOp::Sin | VecOp::Cos => unreachable!(),
+            VecOp::Exp => {
+                pairs.for_each(|(d, &x)| *d = exp::<F>(x));
+                (EXP_LIMIT, f64::exp)
+            }
+            VecOp::Tanh => {
+                pairs.for_each(|(d, &x)| *d = tanh::<F>(x));
+                (TANH_LIMIT, f64::tanh)
+            }
+            VecOp::Sigmoid => {
+                pairs.for_each(|(d, &x)| *d = 1.0 / (1.0 + exp::<F>(-x)));
+                (EXP_LIMIT, |x| 1.0 / (1.0 + (-x).exp()))
+            }
+            VecOp::Silu => {
+                pairs.for_each(|(d, &x)| *d = x / (1.0 + exp::<F>(-x)));
+                (EXP_LIMIT, |x| x / (1.0 + (-x).exp()))
+            }
+        };
+        for (d, &x) in dst.iter_mut().zip(src) {
+            if x.is_nan() || x.abs() > limit {
+                *d = scalar(x);
+            }
+        }
+    }
+
+    /// `op` of every element of `xs`, in place, a stack block at a time.
+    #[inline(always)]
+    fn apply_with<const F: bool>(op: VecOp, xs: &mut [f64]) {
+        let mut src = [0f64; BLOCK];
+        for block in xs.chunks_mut(BLOCK) {
+            let src = &mut src[..block.len()];
+            src.copy_from_slice(block);
+            run::<F>(op, src, block);
+        }
+    }
+
+    /// `op` of `f32` elements in place through the `f64` kernel: each stack block widened to
+    /// `f64` (where every positive finite `f32`, subnormals included, is normal), transformed,
+    /// and rounded back once.
+    #[inline(always)]
+    fn via_f64_with<const F: bool>(op: VecOp, xs: &mut [f32]) {
+        let (mut wide, mut out) = ([0f64; BLOCK], [0f64; BLOCK]);
+        for block in xs.chunks_mut(BLOCK) {
+            let n = block.len();
+            wide[..n].iter_mut().zip(&*block).for_each(|(w, &x)| *w = x as f64);
+            run::<F>(op, &wide[..n], &mut out[..n]);
+            block.iter_mut().zip(&out[..n]).for_each(|(x, &r)| *x = r as f32);
+        }
+    }
+
+    /// `pub(super) fn $name(op, xs: &mut [$t])`: `$with::<FMA>(op, xs)` compiled for AVX-512F,
+    /// for AVX2+FMA and for the target's baseline, the widest the CPU has chosen at run time.
+    macro_rules! dispatch {
+        ($name:ident, $t:ty, $with:ident) => {
+            pub(super) fn $name(op: VecOp, xs: &mut [$t]) {
+                #[cfg(target_arch = "x86_64")]
+                {
+                    #[target_feature(enable = "avx512f,avx512dq,fma")]
+                    fn avx512(op: VecOp, xs: &mut [$t]) {
+                        $with::<true>(op, xs)
+                    }
+                    #[target_feature(enable = "avx2,fma")]
+                    fn avx2(op: VecOp, xs: &mut [$t]) {
+                        $with::<true>(op, xs)
+                    }
+                    if std::is_x86_feature_detected!("avx512f")
+                        && std::is_x86_feature_detected!("avx512dq")
+                        && std::is_x86_feature_detected!("fma")
+                    {
+                        // SAFETY: `avx512` needs AVX-512F, AVX-512DQ and FMA, detected just above.
+                        return unsafe { avx512(op, xs) };
+                    }
+                    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+                        // SAFETY: `avx2` needs AVX2 and FMA, detected just above.
+                        return unsafe { avx2(op, xs) };
+                    }
+                }
+                $with::<{ cfg!(target_feature = "fma") }>(op, xs)
+            }
+        };
+    }
+    dispatch!(apply, f64, apply_with);
+    dispatch!(via_f64, f32, via_f64_with);
 }

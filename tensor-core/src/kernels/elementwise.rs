@@ -4,7 +4,7 @@ use super::*;
 use crate::error::ShapeError;
 use crate::layout::{walk_rows, Layout, Rows};
 use crate::storage::{Element, OutData};
-use crate::vmath::{MapFn, VecOp};
+use crate::vmath::{Kernels, VecOp};
 use alloc::vec::Vec;
 
 /// Whether `pred` holds for some coordinate of `K` layouts over common `sizes` (element `k` read
@@ -420,56 +420,71 @@ pub(crate) fn map_inplace<T: Element>(dst: &mut [T], ld: &Layout, f: impl Fn(T) 
 const VEC_BLOCK: usize = 1024;
 
 /// `op` of every element of `src` (layout `l`) into a new row-major buffer of kind `O`, through
-/// the vectorised kernels `(apply, map)` ([`crate::vmath`]). A contiguous source is read once
-/// and written straight into the new buffer (split across rayon's pool from `threshold`
-/// elements); any other layout is copied to row-major order and transformed in place.
+/// the vectorised kernels `(apply, map)` ([`crate::vmath`]). A contiguous source is read once:
+/// written straight into the new buffer by `map` where the type has it, else copied and
+/// transformed block by block while in L1 (split across rayon's pool from `threshold` elements
+/// either way). Any other layout is copied to row-major order and transformed in place.
 pub(crate) fn vec_map_out<T: Element, O: OutData<T>>(
     src: &[T],
     l: &Layout,
     op: VecOp,
-    (apply, map): (fn(VecOp, &mut [T]), MapFn<T>),
+    (apply, map): Kernels<T>,
     threshold: usize,
 ) -> Result<O, ShapeError> {
-    if !O::INLINE {
-        if let Some(s) = contiguous_slice(src, l) {
-            let n = s.len();
-            let mut out = try_with_capacity(n)?;
-            // `map` of a run into the matching uninitialised run of `out`, in blocks that stay in
-            // L1 (a kernel's fix-up pass then rereads its input from there); panics unless each
-            // call returned its very block as initialised (the kernel's contract).
-            let block = |src: &[T], dst: &mut [core::mem::MaybeUninit<T>]| {
-                for (s, d) in src.chunks(VEC_BLOCK).zip(dst.chunks_mut(VEC_BLOCK)) {
-                    let (ptr, len) = (d.as_ptr() as *const T, d.len());
-                    let done = map(op, s, d);
-                    assert!(
-                        core::ptr::eq(done.as_ptr(), ptr) && done.len() == len,
-                        "vector kernel left a block unwritten"
-                    );
-                }
-            };
-            let spare = &mut out.spare_capacity_mut()[..n];
-            #[cfg(feature = "rayon")]
-            if parallel_from(n, threshold) {
-                use rayon::prelude::*;
-                spare.par_chunks_mut(PAR_CHUNK).zip(s.par_chunks(PAR_CHUNK)).for_each(|(d, c)| block(c, d));
-            } else {
-                block(s, spare);
-            }
-            #[cfg(not(feature = "rayon"))]
-            block(s, spare);
-            // SAFETY: `out` has capacity `n` (`try_with_capacity(n)`), and its first `n` slots
-            // were all written: `block` covered `spare[..n]` (one call, or one per chunk of the
-            // parallel split, whose chunks tile it; within a call, `chunks` of equal sizes tile
-            // `src` and `dst`, both of length `n`) and asserted that each `map` returned its
-            // whole block as an initialised `&mut [T]`; a failed assertion panics before this
-            // line, dropping `out` with length 0.
-            unsafe { out.set_len(n) };
+    #[cfg(not(feature = "rayon"))]
+    let _ = threshold;
+    let s = match (O::INLINE, contiguous_slice(src, l)) {
+        (false, Some(s)) => s,
+        _ => {
+            let mut o: O = map_out(src, l, |x| x, threshold)?;
+            vec_apply(o.as_mut_slice(), op, apply, threshold);
+            return Ok(o);
+        }
+    };
+    let n = s.len();
+    let mut out = try_with_capacity(n)?;
+    let Some(map) = map(op) else {
+        #[cfg(feature = "rayon")]
+        if parallel_from(n, threshold) {
+            use rayon::prelude::*;
+            out.par_extend(s.par_iter().copied());
+            out.par_chunks_mut(PAR_CHUNK).for_each(|c| apply(op, c));
             return Ok(O::from_vec(out));
         }
+        for block in s.chunks(VEC_BLOCK) {
+            let start = out.len();
+            out.extend_from_slice(block);
+            apply(op, &mut out[start..]);
+        }
+        return Ok(O::from_vec(out));
+    };
+    // `map` of a run into the matching uninitialised run of `out`, in blocks that stay in L1 (a
+    // kernel's fix-up pass then rereads its input from there); panics unless each call returned
+    // its very block as initialised (the kernel's contract).
+    let block = |src: &[T], dst: &mut [core::mem::MaybeUninit<T>]| {
+        for (s, d) in src.chunks(VEC_BLOCK).zip(dst.chunks_mut(VEC_BLOCK)) {
+            let (ptr, len) = (d.as_ptr() as *const T, d.len());
+            let done = map(op, s, d);
+            assert!(core::ptr::eq(done.as_ptr(), ptr) && done.len() == len, "vector kernel left a block unwritten");
+        }
+    };
+    let spare = &mut out.spare_capacity_mut()[..n];
+    #[cfg(feature = "rayon")]
+    if parallel_from(n, threshold) {
+        use rayon::prelude::*;
+        spare.par_chunks_mut(PAR_CHUNK).zip(s.par_chunks(PAR_CHUNK)).for_each(|(d, c)| block(c, d));
+    } else {
+        block(s, spare);
     }
-    let mut o: O = map_out(src, l, |x| x, threshold)?;
-    vec_apply(o.as_mut_slice(), op, apply, threshold);
-    Ok(o)
+    #[cfg(not(feature = "rayon"))]
+    block(s, spare);
+    // SAFETY: `out` has capacity `n` (`try_with_capacity(n)`), and its first `n` slots were all
+    // written: `block` covered `spare[..n]` (one call, or one per chunk of the parallel split,
+    // whose chunks tile it; within a call, `chunks` of equal sizes tile `src` and `dst`, both of
+    // length `n`) and asserted that each `map` returned its whole block as an initialised
+    // `&mut [T]`; a failed assertion panics before this line, dropping `out` with length 0.
+    unsafe { out.set_len(n) };
+    Ok(O::from_vec(out))
 }
 
 /// `op` of every element of `ld` in place through the vectorised kernel `apply` when the layout

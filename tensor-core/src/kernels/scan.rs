@@ -6,6 +6,7 @@ use crate::kernels::reduce::Extreme;
 use crate::layout::{for_each_line, Layout, Line};
 use crate::num::Num;
 use crate::storage::Element;
+use crate::vmath::VecOp;
 use num_traits::Float;
 
 /// Runs `f` on every line, stopping at its first error.
@@ -53,7 +54,8 @@ pub(crate) fn cumprod<T: Num>(out: &mut [T::Sum], src: &[T], l: &Layout, axis: u
 
 /// Softmax (or log-softmax with `log`) along `axis`, shifted by each line's maximum so that exp
 /// never overflows (an all `-inf` line gives NaN, as PyTorch). The shifted exponentials are
-/// written once and summed from `out` (pairwise when the line is contiguous).
+/// written once and summed from `out` (pairwise when the line is contiguous, where `exp` is the
+/// element type's vectorised kernel if it has one).
 pub(crate) fn softmax<T: Num<Sum = T> + Float>(
     out: &mut [T],
     src: &[T],
@@ -75,7 +77,12 @@ pub(crate) fn softmax<T: Num<Sum = T> + Float>(
         let total = if let (Some(x), 1) = (line.as_slice(), stride) {
             let o = &mut out[start..start + line.n];
             for (o, &v) in o.iter_mut().zip(x) {
-                *o = (v - m).exp();
+                *o = v - m;
+            }
+            // The element type's vectorised `exp` where it has one (`crate::vmath`).
+            match T::VMATH.kernels {
+                Some((apply, _)) => apply(VecOp::Exp, o),
+                None => o.iter_mut().for_each(|e| *e = e.exp()),
             }
             T::acc_finish(T::acc_slice(o))
         } else {

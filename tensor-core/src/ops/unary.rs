@@ -109,15 +109,15 @@ fn via_f64<T: Float>(v: T, f: impl Fn(f64) -> f64) -> T {
 float_fns! {
     exp, exp_, exp_out, try_exp_out, "exp", "`e^x`", Some(VecOp::Exp), |x| x.exp();
     exp2, exp2_, exp2_out, try_exp2_out, "exp2", "`2^x`", None, |x| x.exp2();
-    ln, ln_, ln_out, try_ln_out, "log", "natural logarithm", None, |x| x.ln();
+    ln, ln_, ln_out, try_ln_out, "log", "natural logarithm", Some(VecOp::Ln), |x| x.ln();
     log2, log2_, log2_out, try_log2_out, "log2", "base-2 logarithm", None, |x| x.log2();
     log10, log10_, log10_out, try_log10_out, "log10", "base-10 logarithm", None, |x| x.log10();
     ln_1p, ln_1p_, ln_1p_out, try_ln_1p_out, "log1p", "`ln(1 + x)`, accurate near 0", None, |x| x.ln_1p();
     exp_m1, exp_m1_, exp_m1_out, try_exp_m1_out, "expm1", "`e^x - 1`, accurate near 0", None, |x| x.exp_m1();
     sqrt, sqrt_, sqrt_out, try_sqrt_out, "sqrt", "square root (NaN below 0)", None, |x| x.sqrt();
     cbrt, cbrt_, cbrt_out, try_cbrt_out, "pow(x, 1/3)", "cube root", None, |x| x.cbrt();
-    sin, sin_, sin_out, try_sin_out, "sin", "sine (radians)", None, |x| x.sin();
-    cos, cos_, cos_out, try_cos_out, "cos", "cosine (radians)", None, |x| x.cos();
+    sin, sin_, sin_out, try_sin_out, "sin", "sine (radians)", Some(VecOp::Sin), |x| x.sin();
+    cos, cos_, cos_out, try_cos_out, "cos", "cosine (radians)", Some(VecOp::Cos), |x| x.cos();
     tan, tan_, tan_out, try_tan_out, "tan", "tangent (radians)", None, |x| x.tan();
     asin, asin_, asin_out, try_asin_out, "asin", "arcsine (radians)", None, |x| x.asin();
     acos, acos_, acos_out, try_acos_out, "acos", "arccosine (radians)", None, |x| x.acos();
@@ -135,7 +135,7 @@ float_fns! {
     gelu, gelu_, gelu_out, try_gelu_out, "nn.functional.gelu", "GELU `x Φ(x)` with the exact normal CDF (PyTorch's default, `approximate='none'`)", None,
         |x| x * via_f64(x, |v| 0.5 * (1.0 + libm::erf(v / core::f64::consts::SQRT_2)));
     silu, silu_, silu_out, try_silu_out, "nn.functional.silu", "SiLU (swish) `x sigmoid(x)`", Some(VecOp::Silu), |x| x / (D::Elem::ONE + (-x).exp());
-    softplus, softplus_, softplus_out, try_softplus_out, "nn.functional.softplus", "softplus `ln(1 + e^x)` (linear above 20, as PyTorch's threshold)", None,
+    softplus, softplus_, softplus_out, try_softplus_out, "nn.functional.softplus", "softplus `ln(1 + e^x)` (linear above 20, as PyTorch's threshold)", Some(VecOp::Softplus),
         |x| if x > <D::Elem as num_traits::NumCast>::from(20.0).unwrap_or_else(D::Elem::infinity) { x } else { x.exp().ln_1p() };
 }
 
