@@ -321,10 +321,26 @@ mod f64k {
         }
     }
 
-    /// Whether `x` is in the vector path's range of `ln`: positive, normal and finite.
+    /// Whether `x` is in the vector path's range of `ln`: positive, normal and finite. Written
+    /// with `&`, not `contains`' `&&`, so that the scan in `fix` has no branch.
     #[inline(always)]
+    #[allow(clippy::manual_range_contains)]
     fn ln_domain(x: f64) -> bool {
-        (f64::MIN_POSITIVE..=f64::MAX).contains(&x)
+        (x >= f64::MIN_POSITIVE) & (x <= f64::MAX)
+    }
+
+    /// `dst[i] = scalar(src[i])` where `outside(src[i])`: the elements the vector path does not
+    /// cover. One vectorised scan (`outside` has no branches) first; the scalar loop only when
+    /// it finds one.
+    #[inline(always)]
+    fn fix(src: &[f64], dst: &mut [f64], outside: impl Fn(f64) -> bool, scalar: impl Fn(f64) -> f64) {
+        if src.iter().fold(false, |any, &x| any | outside(x)) {
+            for (d, &x) in dst.iter_mut().zip(src) {
+                if outside(x) {
+                    *d = scalar(x);
+                }
+            }
+        }
     }
 
     /// `op` of `src` into `dst` (the same length): the vector loop over every element, then
@@ -334,31 +350,19 @@ mod f64k {
         let pairs = dst.iter_mut().zip(src);
         if op == VecOp::Ln {
             pairs.for_each(|(d, &x)| *d = ln::<F>(x));
-            for (d, &x) in dst.iter_mut().zip(src) {
-                if !ln_domain(x) {
-                    *d = x.ln();
-                }
-            }
+            fix(src, dst, |x| !ln_domain(x), f64::ln);
             return;
         }
         if op == VecOp::Softplus {
             pairs.for_each(|(d, &x)| *d = softplus::<F>(x));
-            for (d, &x) in dst.iter_mut().zip(src) {
-                if x.is_nan() || x < -EXP_LIMIT {
-                    *d = if x > 20.0 { x } else { x.exp().ln_1p() };
-                }
-            }
+            fix(src, dst, |x| x.is_nan() | (x < -EXP_LIMIT), |x| x.exp().ln_1p());
             return;
         }
         if let VecOp::Sin | VecOp::Cos = op {
             let cos = op == VecOp::Cos;
             pairs.for_each(|(d, &x)| *d = sin_cos::<F>(x, cos));
             let scalar = if cos { f64::cos } else { f64::sin };
-            for (d, &x) in dst.iter_mut().zip(src) {
-                if x.is_nan() || x.abs() > TRIG_LIMIT {
-                    *d = scalar(x);
-                }
-            }
+            fix(src, dst, |x| x.is_nan() | (x.abs() > TRIG_LIMIT), scalar);
             return;
         }
         let (limit, scalar): (f64, fn(f64) -> f64) = match op {
@@ -380,16 +384,12 @@ mod f64k {
                 (EXP_LIMIT, |x| x / (1.0 + (-x).exp()))
             }
         };
-        for (d, &x) in dst.iter_mut().zip(src) {
-            if x.is_nan() || x.abs() > limit {
-                *d = scalar(x);
-            }
-        }
+        fix(src, dst, |x| x.is_nan() | (x.abs() > limit), scalar);
     }
 
     /// `op` of every element of `xs`, in place, a stack block at a time.
     #[inline(always)]
-    fn apply_with<const F: bool>(op: VecOp, xs: &mut [f64]) {
+    pub(super) fn apply_with<const F: bool>(op: VecOp, xs: &mut [f64]) {
         let mut src = [0f64; BLOCK];
         for block in xs.chunks_mut(BLOCK) {
             let src = &mut src[..block.len()];
@@ -398,17 +398,108 @@ mod f64k {
         }
     }
 
-    /// `op` of `f32` elements in place through the `f64` kernel: each stack block widened to
-    /// `f64` (where every positive finite `f32`, subnormals included, is normal), transformed,
-    /// and rounded back once.
+    /// musl's `logf` without branches, in `f32` lanes, for positive normal `x` (anything, no
+    /// panic, else): the method of [`ln`] with `f32` constants (error below 1 ulp).
     #[inline(always)]
-    fn via_f64_with<const F: bool>(op: VecOp, xs: &mut [f32]) {
+    fn ln_f32<const F: bool>(x: f32) -> f32 {
+        const LG: [f32; 4] = [0.666_666_6, 0.400_009_72, 0.284_987_87, 0.242_790_79];
+        const LN2_HI: f32 = 6.931_381_2e-1;
+        const LN2_LO: f32 = 9.058_001e-6;
+        let fma = |a: f32, b: f32, c: f32| if F { a.mul_add(b, c) } else { a * b + c };
+        let ix = x.to_bits().wrapping_add(0x3f80_0000 - 0x3f35_04f3);
+        // k as a float without an integer conversion: 2^23 + (k + 127), minus 2^23 + 127.
+        let k = f32::from_bits((ix >> 23) | 0x4b00_0000) - (8388608.0 + 127.0);
+        let f = f32::from_bits((ix & 0x007f_ffff) + 0x3f35_04f3) - 1.0;
+        let s = f / (2.0 + f);
+        let z = s * s;
+        let w = z * z;
+        let r = z * fma(w, LG[2], LG[0]) + w * fma(w, LG[3], LG[1]);
+        let hfsq = 0.5 * f * f;
+        fma(s, hfsq + r, k * LN2_LO) - hfsq + f + k * LN2_HI
+    }
+
+    /// `sin x` (`cos x` with `cos`) of an `f32` value held in `f64`, for `|x| <= TRIG_LIMIT_F32`
+    /// (anything, no panic, else): musl's `sinf`/`cosf` method, the reduction by `pi/2` in `f64`
+    /// with 25 + 53 bits of it (`__rem_pio2f`), then its short `f64` kernels `__sindf` and
+    /// `__cosdf` on `[-pi/4, pi/4]` (errors far below an `f32` ulp).
+    #[inline(always)]
+    fn sin_cos_f32<const F: bool>(x: f64, cos: bool) -> f64 {
+        const PIO2_1: f64 = 1.57079631090164184570e+00;
+        const PIO2_1T: f64 = 1.58932547735281966916e-08;
+        const S: [f64; 4] = [
+            -0.166666666416265235595,
+            0.0083333293858894631756,
+            -0.000198393348360966317347,
+            0.0000027183114939898219064,
+        ];
+        const C: [f64; 4] = [
+            -0.499999997251031003120,
+            0.0416666233237390631894,
+            -0.00138867637746099294692,
+            0.0000243904487962774090654,
+        ];
+        let nd = fma::<F>(x, core::f64::consts::FRAC_2_PI, SHIFT);
+        let n = nd - SHIFT;
+        let q = (nd.to_bits() as i64).wrapping_sub(SHIFT.to_bits() as i64) as u64;
+        let y = fma::<F>(n, -PIO2_1T, fma::<F>(n, -PIO2_1, x));
+        let z = y * y;
+        let w = z * z;
+        let s = z * y;
+        let sin = (y + s * fma::<F>(z, S[1], S[0])) + s * w * fma::<F>(z, S[3], S[2]);
+        // -0 + 0 is +0: a zero keeps its sign.
+        let sin = if y == 0.0 { y } else { sin };
+        let cosv = (fma::<F>(z, C[0], 1.0) + w * C[1]) + (w * z) * fma::<F>(z, C[3], C[2]);
+        let q = q.wrapping_add(cos as u64);
+        let v = if q & 1 == 0 { sin } else { cosv };
+        if q & 2 == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
+    /// Largest `|x|` of the `f32` vector path of `sin` and `cos` (musl's medium range,
+    /// `2^28 pi/2`: `n * PIO2_1` exact).
+    const TRIG_LIMIT_F32: f64 = 4.2e8;
+
+    /// `op` of `f32` elements in place: `ln` in `f32` lanes; `sin` and `cos` in `f64` with
+    /// musl's `f32` kernels; `softplus` through the `f64` kernel. Each stack block is widened
+    /// to `f64` where needed and rounded back once; elements outside a kernel's range take the
+    /// scalar function.
+    #[inline(always)]
+    pub(super) fn via_f64_with<const F: bool>(op: VecOp, xs: &mut [f32]) {
+        if op == VecOp::Ln {
+            let mut src = [0f32; BLOCK];
+            for block in xs.chunks_mut(BLOCK) {
+                let src = &mut src[..block.len()];
+                src.copy_from_slice(block);
+                block.iter_mut().zip(&*src).for_each(|(d, &x)| *d = ln_f32::<F>(x));
+                #[allow(clippy::manual_range_contains)]
+                let outside = |x: f32| !((x >= f32::MIN_POSITIVE) & (x <= f32::MAX));
+                if src.iter().fold(false, |any, &x| any | outside(x)) {
+                    for (d, &x) in block.iter_mut().zip(&*src) {
+                        if outside(x) {
+                            *d = x.ln();
+                        }
+                    }
+                }
+            }
+            return;
+        }
         let (mut wide, mut out) = ([0f64; BLOCK], [0f64; BLOCK]);
         for block in xs.chunks_mut(BLOCK) {
             let n = block.len();
-            wide[..n].iter_mut().zip(&*block).for_each(|(w, &x)| *w = x as f64);
-            run::<F>(op, &wide[..n], &mut out[..n]);
-            block.iter_mut().zip(&out[..n]).for_each(|(x, &r)| *x = r as f32);
+            let (wide, out) = (&mut wide[..n], &mut out[..n]);
+            wide.iter_mut().zip(&*block).for_each(|(w, &x)| *w = x as f64);
+            if let VecOp::Sin | VecOp::Cos = op {
+                let cos = op == VecOp::Cos;
+                out.iter_mut().zip(&*wide).for_each(|(d, &x)| *d = sin_cos_f32::<F>(x, cos));
+                let scalar = if cos { f64::cos } else { f64::sin };
+                fix(wide, out, |x| x.is_nan() | (x.abs() > TRIG_LIMIT_F32), scalar);
+            } else {
+                run::<F>(op, wide, out);
+            }
+            block.iter_mut().zip(&*out).for_each(|(x, &r)| *x = r as f32);
         }
     }
 
@@ -445,4 +536,82 @@ mod f64k {
     }
     dispatch!(apply, f64, apply_with);
     dispatch!(via_f64, f32, via_f64_with);
+}
+
+/// The `f64` kernels' two numeric variants (with and without fused multiply-adds) and the `f32`
+/// ones, called directly: the tests of `tests/vmath.rs` reach only the variant this CPU picks.
+#[cfg(all(test, feature = "simd", not(miri)))]
+mod tests {
+    use super::{f64k, VecOp};
+    use alloc::vec::Vec;
+
+    fn ulps(a: f64, b: f64) -> u64 {
+        if a.is_nan() || b.is_nan() {
+            return if a.is_nan() && b.is_nan() { 0 } else { u64::MAX };
+        }
+        let key = |x: f64| {
+            let i = x.to_bits() as i64;
+            (if i < 0 { i64::MIN - i } else { i }) as i128
+        };
+        (key(a) - key(b)).unsigned_abs() as u64
+    }
+
+    const OPS: [(VecOp, fn(f64) -> f64, u64); 8] = [
+        (VecOp::Exp, f64::exp, 2),
+        (VecOp::Tanh, f64::tanh, 4),
+        (VecOp::Sigmoid, |x| 1.0 / (1.0 + (-x).exp()), 4),
+        (VecOp::Silu, |x| x / (1.0 + (-x).exp()), 4),
+        (VecOp::Ln, f64::ln, 2),
+        (VecOp::Softplus, |x| if x > 20.0 { x } else { x.exp().ln_1p() }, 4),
+        (VecOp::Sin, f64::sin, 2),
+        (VecOp::Cos, f64::cos, 2),
+    ];
+
+    fn inputs() -> Vec<f64> {
+        let mut xs: Vec<f64> = (0..20_000).map(|k| (k as f64 - 10_000.0) * 0.0731).collect();
+        xs.extend((0..2_000).map(|k| (k as f64 - 1_000.0) * 1e-6));
+        xs.extend([0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 1e-310, 709.9, -745.5, 2e6, 1e300]);
+        xs
+    }
+
+    fn check(variant: &str, apply: fn(VecOp, &mut [f64])) {
+        let xs = inputs();
+        for (op, scalar, bound) in OPS {
+            let mut got = xs.clone();
+            apply(op, &mut got);
+            for (&x, &g) in xs.iter().zip(&got) {
+                assert!(ulps(g, scalar(x)) <= bound, "{variant} {op:?}({x:e}) = {g:e}, scalar {:e}", scalar(x));
+            }
+        }
+    }
+
+    #[test]
+    fn f64_variants() {
+        check("plain", f64k::apply_with::<false>);
+        check("fused", f64k::apply_with::<true>);
+    }
+
+    #[test]
+    fn f32_variants() {
+        let xs: Vec<f32> = inputs().iter().map(|&x| x as f32).collect();
+        for (variant, apply) in
+            [("plain", f64k::via_f64_with::<false> as fn(VecOp, &mut [f32])), ("fused", f64k::via_f64_with::<true>)]
+        {
+            for (op, scalar, bound) in
+                [(VecOp::Ln, f32::ln as fn(f32) -> f32, 1), (VecOp::Sin, f32::sin, 1), (VecOp::Cos, f32::cos, 1)]
+            {
+                let mut got = xs.clone();
+                apply(op, &mut got);
+                for (&x, &g) in xs.iter().zip(&got) {
+                    let want = scalar(x);
+                    let key = |v: f32| {
+                        let i = v.to_bits() as i32;
+                        (if i < 0 { i32::MIN - i } else { i }) as i64
+                    };
+                    let ok = (g.is_nan() && want.is_nan()) || (key(g) - key(want)).unsigned_abs() <= bound;
+                    assert!(ok, "{variant} {op:?}({x:e}) = {g:e}, scalar {want:e}");
+                }
+            }
+        }
+    }
 }
