@@ -4,7 +4,7 @@
 //! for the others, NaN for NaN, the sign of zero kept, over random bit patterns,
 //! edge values (+-inf, +-0, subnormals, the overflow thresholds) and a sweep of the whole `f32`
 //! range, on every path: a new tensor (block by block, and split across threads from 16384
-//! elements), a strided view, an inline `STensor`, `DynShape`, and in place. Under Miri, and
+//! elements), a strided view, an inline `STensor`, `DynShape`, the `_out` forms, and in place. Under Miri, and
 //! without the feature, the same methods take the scalar path, and the bounds hold trivially.
 mod common;
 
@@ -84,7 +84,7 @@ const EDGES: [f32; 32] = [
 /// The checks of each function `$name` (in place: `$name_`) on the values `$xs`, as a new
 /// tensor from `$x`, a strided view of `$p`, the `DynShape` `$d`, and in place.
 macro_rules! each {
-($xs:ident, $x:ident, $p:ident, $d:ident; $($name:ident, $name_:ident, $reference:expr, $bound:expr;)*) => {$(
+($xs:ident, $x:ident, $p:ident, $d:ident; $($name:ident, $name_:ident, $name_out:ident, $reference:expr, $bound:expr;)*) => {$(
         let what = stringify!($name);
         let new = $x.$name().to_vec();
         for (&v, &g) in $xs.iter().zip(&new) {
@@ -98,6 +98,9 @@ macro_rules! each {
         let mut inplace = $x.clone();
         inplace.$name_();
         prop_assert!(inplace.to_vec().iter().zip(&new).all(|(a, b)| a.bits() == b.bits()), "{} in place", what);
+        let mut written = $x.clone();
+        $x.$name_out(&mut written);
+        prop_assert!(written.to_vec().iter().zip(&new).all(|(a, b)| a.bits() == b.bits()), "{} _out", what);
         // In place on a strided view: the scalar function, so within the bound.
         let mut q = $p.clone();
         t!(mut q[..;2]).$name_();
@@ -121,14 +124,14 @@ macro_rules! checker {
             let p = Tensor::<$t, Shape![_]>::from_vec(&[2 * n], padded);
             let d = x.clone().into_dyn();
             each! { xs, x, p, d;
-                exp, exp_, $t::exp, $tight;
-                tanh, tanh_, $t::tanh, 4;
-                sigmoid, sigmoid_, sigmoid, 4;
-                silu, silu_, silu, 4;
-                ln, ln_, $t::ln, $tight;
-                softplus, softplus_, softplus, 4;
-                sin, sin_, $t::sin, $tight;
-                cos, cos_, $t::cos, $tight;
+                exp, exp_, exp_out, $t::exp, $tight;
+                tanh, tanh_, tanh_out, $t::tanh, 4;
+                sigmoid, sigmoid_, sigmoid_out, sigmoid, 4;
+                silu, silu_, silu_out, silu, 4;
+                ln, ln_, ln_out, $t::ln, $tight;
+                softplus, softplus_, softplus_out, softplus, 4;
+                sin, sin_, sin_out, $t::sin, $tight;
+                cos, cos_, cos_out, $t::cos, $tight;
             }
             Ok(())
         }

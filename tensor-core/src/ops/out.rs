@@ -140,6 +140,29 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         kernels::map_to(out.data.as_mut_slice(), &ld, self.data.as_slice(), &ls, f, threshold);
         Ok(())
     }
+    /// [`map_out_from`](Self::map_out_from) for a function with a vectorised kernel `op`
+    /// ([`crate::vmath`]): `self` copied into `out`, then `out` transformed in place by the
+    /// kernel (contiguous) or `f` (otherwise), so that `exp_out` gives `exp`'s bits.
+    pub(crate) fn map_vec_out_from<DO: DataMut<Elem = D::Elem>, SO: Shape>(
+        &self,
+        op: Option<crate::vmath::VecOp>,
+        out: &mut TensorBase<DO, SO>,
+        f: impl Fn(D::Elem) -> D::Elem + Sync + Send,
+        threshold: usize,
+    ) -> Result<(), ShapeError>
+    where
+        S: AssignShape<SO>,
+    {
+        match (op, <D::Elem as Element>::VMATH.kernels) {
+            (Some(op), Some((apply, _))) => {
+                self.map_out_from(out, |x| x, threshold)?;
+                let ld = *out.layout();
+                kernels::vec_map_inplace(out.data.as_mut_slice(), &ld, op, apply, f, threshold);
+                Ok(())
+            }
+            _ => self.map_out_from(out, f, threshold),
+        }
+    }
     /// [`try_map_out`](Self::try_map_out), panicking with the error's message.
     #[track_caller]
     pub fn map_out<DO: DataMut, SO: Shape>(
@@ -258,10 +281,21 @@ macro_rules! unary_out {
         where
             D::Elem: $bound,
         {
-            $(crate::ops::out::unary_out!(@one $threshold; $w; $m, $try_m, $plain, $out, |$x $(, $p: $pt)*| $body);)*
+            $(crate::ops::out::unary_out!(@one $threshold; $w; map_out_from(); $m, $try_m, $plain, $out, |$x $(, $p: $pt)*| $body);)*
         }
     };
-    (@one $threshold:expr; [$($w:tt)*]; $m:ident, $try_m:ident, $plain:ident, $out:ty, |$x:ident $(, $p:ident: $pt:ty)*| $body:expr) => {
+    // Functions with a vectorised kernel `$vop` (`Option<VecOp>`, see `crate::vmath`), which
+    // writes into `out` through it.
+    (vec $bound:path, $threshold:expr; where $w:tt; $($m:ident, $try_m:ident, $plain:ident, $vop:expr, |$x:ident| $body:expr;)*) => {
+        /// `_out` forms: the result written into an existing tensor (see [`crate::ops::out`]).
+        impl<D: Data, S: Shape> TensorBase<D, S>
+        where
+            D::Elem: $bound,
+        {
+            $(crate::ops::out::unary_out!(@one $threshold; $w; map_vec_out_from($vop); $m, $try_m, $plain, D::Elem, |$x| $body);)*
+        }
+    };
+    (@one $threshold:expr; [$($w:tt)*]; $run:ident($($extra:expr),*); $m:ident, $try_m:ident, $plain:ident, $out:ty, |$x:ident $(, $p:ident: $pt:ty)*| $body:expr) => {
         #[doc = concat!("[`", stringify!($plain), "`](Self::", stringify!($plain), ") written into `out` (NumPy's `out=`): `self` broadcast to `out`'s shape, which is kept; nothing is allocated. See [`ops::out`](crate::ops::out).")]
         #[doc = ""]
         #[doc = "# Errors"]
@@ -270,7 +304,7 @@ macro_rules! unary_out {
         where
             $($w)*
         {
-            self.map_out_from(out, move |$x: D::Elem| $body, $threshold)
+            self.$run($($extra,)* out, move |$x: D::Elem| $body, $threshold)
         }
         #[doc = concat!("[`", stringify!($try_m), "`](Self::", stringify!($try_m), "), panicking with the error's message.")]
         #[track_caller]

@@ -96,7 +96,7 @@ macro_rules! float_fns {
                 }
             )*
         }
-        crate::ops::out::unary_out! { Float, kernels::PAR_MATH_THRESHOLD; where [S: crate::shape::AssignShape<SO>]; $($name_out, $try_name_out, $name, D::Elem, |$x| $body;)* }
+        crate::ops::out::unary_out! { vec Float, kernels::PAR_MATH_THRESHOLD; where [S: crate::shape::AssignShape<SO>]; $($name_out, $try_name_out, $name, $vop, |$x| $body;)* }
     };
 }
 
