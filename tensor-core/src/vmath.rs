@@ -2,7 +2,9 @@
 //! ([`Element::VMATH`](crate::element::Element)) for `exp`, `tanh`, `sigmoid`, `silu`, `ln`,
 //! `softplus`, `sin` and `cos`, with the `simd` feature, outside Miri:
 //! - `f32` `exp`, `tanh`, `sigmoid`, `silu` through rten-vecmath (AVX-512/AVX2/NEON chosen at run
-//!   time); `f32` `ln`, `softplus`, `sin`, `cos` through the `f64` kernels, rounded once;
+//!   time); `f32` `ln` as musl's `logf` in `f32` lanes; `f32` `sin` and `cos` as musl's
+//!   `sinf`/`cosf` (reduction and short kernels in `f64` lanes); `f32` `softplus` through the
+//!   `f64` kernel; each rounded once;
 //! - `f64` through shaped's own kernels below: `e^x = 2^k (1 + p(r))` with `k = round(x / ln 2)`,
 //!   `r = x - k ln 2` in two parts (fdlibm's split of `ln 2`) and `p` the Taylor polynomial of
 //!   degree 13 (truncation below 2^-60 on `|r| <= ln 2 / 2`); `tanh` from `expm1(-2|x|)`,
@@ -20,9 +22,10 @@
 //! Accuracy against the scalar functions (Rust's `exp`, `tanh`, `ln`, `sin`, `cos`, and
 //! `1 / (1 + e^-x)`, `x / (1 + e^-x)`, `ln_1p(e^x)`): `exp`, `ln`, `sin` and `cos` within 1 ulp
 //! (`f32`) and 2 ulp (`f64`; 1 ulp measured over 4e6-6e6 values), `tanh`, `sigmoid`, `silu` and
-//! `softplus` within 4 ulp (3 measured); NaN for NaN, the sign of zero kept. `tests/vmath.rs` checks these bounds over
-//! a sweep of the whole `f32` range, random bit patterns, ordinary values and the edge values
-//! (+-inf, +-0, subnormals, the overflow thresholds).
+//! `softplus` within 4 ulp (3 measured); NaN for NaN, the sign of zero kept. `tests/vmath.rs`
+//! checks these bounds over a sweep of the whole `f32` range, random bit patterns, ordinary
+//! values and the edge values (+-inf, +-0, subnormals, the overflow thresholds); the unit tests
+//! below check both numeric variants (with and without fused multiply-adds).
 
 use core::mem::MaybeUninit;
 
@@ -101,7 +104,7 @@ fn apply_f32(op: VecOp, xs: &mut [f32]) {
         }
         VecOp::Sigmoid => rten_vecmath::Sigmoid {}.map_mut(xs),
         VecOp::Silu => rten_vecmath::Silu {}.map_mut(xs),
-        // rten-vecmath has no logarithm: shaped's f64 kernels, rounded once to f32.
+        // Not in rten-vecmath (or not accurate enough there: its `sin` at large arguments).
         VecOp::Ln | VecOp::Softplus | VecOp::Sin | VecOp::Cos => f64k::via_f64(op, xs),
     }
 }
