@@ -110,3 +110,58 @@ pub(crate) fn softmax<T: Num<Sum = T> + Float>(
         Ok(())
     })
 }
+
+/// PyTorch's order of `sort`: the numbers in their order, NaN above every one of them (so last
+/// ascending, first descending), NaNs equal to each other.
+#[inline(always)]
+fn sort_cmp<T: PartialOrd>(a: T, b: T) -> core::cmp::Ordering {
+    #[allow(clippy::eq_op)] // `x != x`: NaN, for every `PartialOrd` element type
+    let nan = |x: &T| x != x;
+    a.partial_cmp(&b).unwrap_or_else(|| nan(&a).cmp(&nan(&b)))
+}
+
+/// The stable sorting permutation of each line along `axis` (ascending, or descending with
+/// `descending`; equal elements keep their order either way), as `i64` positions in the line.
+pub(crate) fn argsort<T: Num>(
+    out: &mut [i64],
+    src: &[T],
+    l: &Layout,
+    axis: usize,
+    descending: bool,
+) -> Result<(), ShapeError> {
+    let mut order: alloc::vec::Vec<usize> = alloc::vec::Vec::new();
+    lines(out, src, l, axis, |line, out, start, stride| {
+        order.clear();
+        order
+            .try_reserve(line.n)
+            .map_err(|_| ShapeError::Alloc { count: line.n, elem_size: core::mem::size_of::<usize>() })?;
+        order.extend(0..line.n);
+        if descending {
+            order.sort_by(|&a, &b| sort_cmp(line.get(b), line.get(a)));
+        } else {
+            order.sort_by(|&a, &b| sort_cmp(line.get(a), line.get(b)));
+        }
+        for (k, &i) in order.iter().enumerate() {
+            out[start + k * stride] = i as i64;
+        }
+        Ok(())
+    })
+}
+
+/// `out`'s lines along `axis` taken from `src`'s at the positions `idx` holds (in `out`'s
+/// row-major layout, as [`argsort`] writes them): the values of a sort.
+pub(crate) fn take_lines<T: Copy>(
+    out: &mut [T],
+    src: &[T],
+    l: &Layout,
+    axis: usize,
+    idx: &[i64],
+) -> Result<(), ShapeError> {
+    lines(out, src, l, axis, |line, out, start, stride| {
+        for k in 0..line.n {
+            let p = start + k * stride;
+            out[p] = line.get(idx[p] as usize);
+        }
+        Ok(())
+    })
+}

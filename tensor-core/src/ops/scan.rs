@@ -1,5 +1,5 @@
 //! Operations along one axis that keep the shape: `cumsum`, `cumprod`, `softmax`,
-//! `log_softmax`; and `dist`. The axis is a const parameter checked at compile time for tuple
+//! `log_softmax`, `sort`, `argsort`; and `dist`. The axis is a const parameter checked at compile time for tuple
 //! shapes (`cumsum::<1>()`), or a runtime value (`cumsum_dyn(1)`); either way the result has the
 //! input's shape type.
 use crate::error::{OrPanic, ShapeError};
@@ -102,6 +102,121 @@ along_axis!("Softmax `exp(x) / sum(exp(x))`, computed stably (shifted by the lin
     D::Elem, [D::Elem: Float + Num<Sum = D::Elem>], |s, a| s.softmax_rt(a, false), softmax try_softmax softmax_dyn try_softmax_dyn);
 along_axis!("Log-softmax `x - logsumexp(x)`, computed stably", "log_softmax",
     D::Elem, [D::Elem: Float + Num<Sum = D::Elem>], |s, a| s.softmax_rt(a, true), log_softmax try_log_softmax log_softmax_dyn try_log_softmax_dyn);
+
+/// Sorting along one axis.
+impl<D: Data, S: Shape> TensorBase<D, S>
+where
+    D::Elem: Num,
+{
+    fn argsort_rt(&self, axis: isize, descending: bool) -> Result<OutTensor<D, i64, S>, ShapeError> {
+        self.per_line(axis, |o, s, l, a| scan::argsort(o, s, l, a, descending))
+    }
+    #[allow(clippy::type_complexity)]
+    fn sort_rt(
+        &self,
+        axis: isize,
+        descending: bool,
+    ) -> Result<(OutTensor<D, D::Elem, S>, OutTensor<D, i64, S>), ShapeError> {
+        let idx = self.argsort_rt(axis, descending)?;
+        let values = self.per_line(axis, |o, s, l, a| scan::take_lines(o, s, l, a, idx.data.as_slice()))?;
+        Ok((values, idx))
+    }
+
+    /// The positions that sort each line along axis `A` (PyTorch `argsort(dim=A, descending,
+    /// stable=True)`, NumPy `argsort(axis=A, kind='stable')`): same shape, `i64` positions within
+    /// the line. Ascending, or descending with `descending`; stable either way (equal elements
+    /// keep their order). NaN sorts above every number, as in PyTorch: last ascending, first
+    /// descending. The axis is checked at compile time for tuple shapes.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[3.0, 1.0, 2.0], [f32::NAN, 0.0, -1.0]]);
+    /// assert_eq!(x.argsort::<1>(false).to_vec(), [1, 2, 0, 2, 1, 0]);
+    /// assert_eq!(x.argsort::<1>(true).to_vec(), [0, 2, 1, 0, 1, 2]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`] for a [`DynShape`](crate::DynShape) tensor without axis `A`;
+    /// [`ShapeError::Alloc`].
+    pub fn try_argsort<const A: isize>(&self, descending: bool) -> Result<OutTensor<D, i64, S>, ShapeError>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.argsort_rt(A, descending)
+    }
+    /// [`try_argsort`](Self::try_argsort), panicking with the error's message.
+    #[track_caller]
+    pub fn argsort<const A: isize>(&self, descending: bool) -> OutTensor<D, i64, S>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.try_argsort::<A>(descending).or_panic()
+    }
+    /// [`try_argsort`](Self::try_argsort) along a runtime axis (negative counts from the end).
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Alloc`].
+    pub fn try_argsort_dyn(&self, axis: isize, descending: bool) -> Result<OutTensor<D, i64, S>, ShapeError> {
+        self.argsort_rt(axis, descending)
+    }
+    /// [`try_argsort_dyn`](Self::try_argsort_dyn), panicking with the error's message.
+    #[track_caller]
+    pub fn argsort_dyn(&self, axis: isize, descending: bool) -> OutTensor<D, i64, S> {
+        self.try_argsort_dyn(axis, descending).or_panic()
+    }
+
+    /// Each line along axis `A` sorted (PyTorch `sort(dim=A, descending, stable=True)`, NumPy
+    /// `sort(axis=A, kind='stable')`): `(values, indices)`, both of `self`'s shape, `indices` the
+    /// `i64` positions the values came from (as [`argsort`](Self::argsort)). Stable; NaN above
+    /// every number (last ascending, first descending), as PyTorch.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let x: Tensor<i32, Shape![5]> = Tensor::from([3, 1, 3, 0, 2]);
+    /// let (v, i) = x.sort::<0>(true);
+    /// assert_eq!(v.to_vec(), [3, 3, 2, 1, 0]);
+    /// assert_eq!(i.to_vec(), [0, 2, 4, 1, 3]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`] for a [`DynShape`](crate::DynShape) tensor without axis `A`;
+    /// [`ShapeError::Alloc`].
+    #[allow(clippy::type_complexity)]
+    pub fn try_sort<const A: isize>(
+        &self,
+        descending: bool,
+    ) -> Result<(OutTensor<D, D::Elem, S>, OutTensor<D, i64, S>), ShapeError>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.sort_rt(A, descending)
+    }
+    /// [`try_sort`](Self::try_sort), panicking with the error's message.
+    #[track_caller]
+    pub fn sort<const A: isize>(&self, descending: bool) -> (OutTensor<D, D::Elem, S>, OutTensor<D, i64, S>)
+    where
+        S: RemoveAxis<A>,
+    {
+        self.try_sort::<A>(descending).or_panic()
+    }
+    /// [`try_sort`](Self::try_sort) along a runtime axis (negative counts from the end).
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Alloc`].
+    #[allow(clippy::type_complexity)]
+    pub fn try_sort_dyn(
+        &self,
+        axis: isize,
+        descending: bool,
+    ) -> Result<(OutTensor<D, D::Elem, S>, OutTensor<D, i64, S>), ShapeError> {
+        self.sort_rt(axis, descending)
+    }
+    /// [`try_sort_dyn`](Self::try_sort_dyn), panicking with the error's message.
+    #[track_caller]
+    pub fn sort_dyn(&self, axis: isize, descending: bool) -> (OutTensor<D, D::Elem, S>, OutTensor<D, i64, S>) {
+        self.try_sort_dyn(axis, descending).or_panic()
+    }
+}
 
 impl<D: Data, S: Shape> TensorBase<D, S>
 where

@@ -1,0 +1,119 @@
+//! `sort` and `argsort` along an axis (issue 29): stable, ascending or descending, NaN above
+//! every number as in PyTorch, on contiguous, transposed and `DynShape` tensors, against an
+//! insertion sort of each line (a reference written apart from the library's merge sort) and
+//! cases whose answers NumPy (`np.argsort(kind='stable')`) and PyTorch (`torch.sort(stable=True,
+//! descending=True)`) give.
+mod common;
+
+use proptest::prelude::*;
+use shaped::prelude::*;
+
+/// PyTorch's order: NaN above every number, NaNs equal.
+fn greater(a: f32, b: f32) -> bool {
+    match (a.is_nan(), b.is_nan()) {
+        (true, false) => true,
+        (false, true) | (true, true) => false,
+        _ => a > b,
+    }
+}
+
+/// The stable permutation of `line` by insertion sort: each element moves left past the ones
+/// it must precede, never past an equal one.
+fn reference(line: &[f32], descending: bool) -> Vec<i64> {
+    let mut order: Vec<usize> = Vec::new();
+    for i in 0..line.len() {
+        let mut at = order.len();
+        while at > 0 {
+            let prev = line[order[at - 1]];
+            let before = if descending { greater(line[i], prev) } else { greater(prev, line[i]) };
+            if !before {
+                break;
+            }
+            at -= 1;
+        }
+        order.insert(at, i);
+    }
+    order.into_iter().map(|i| i as i64).collect()
+}
+
+fn same_bits(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+#[test]
+fn numpy_and_pytorch_cases() {
+    // np.argsort([3, nan, 1, 3, -inf, -0.0, 0.0], kind='stable') = [4, 5, 6, 2, 0, 3, 1].
+    let x = Tensor::from([3.0f32, f32::NAN, 1.0, 3.0, f32::NEG_INFINITY, -0.0, 0.0]);
+    assert_eq!(x.argsort::<0>(false).to_vec(), vec![4, 5, 6, 2, 0, 3, 1]);
+    // torch.sort(..., descending=True, stable=True): NaN first, equal elements in order.
+    let (v, i) = x.sort::<0>(true);
+    assert_eq!(i.to_vec(), vec![1, 0, 3, 2, 5, 6, 4]);
+    assert!(v.to_vec()[0].is_nan());
+    assert_eq!(&v.to_vec()[1..], &[3.0, 3.0, 1.0, -0.0, 0.0, f32::NEG_INFINITY]);
+    assert!(v.to_vec()[4].is_sign_negative(), "-0.0 keeps its place before 0.0");
+    // Along the leading axis of a matrix: np.argsort(m, axis=0, kind='stable').
+    let m = Tensor::from([[2, 9, 1], [2, 3, 7], [0, 3, 1]]);
+    assert_eq!(m.argsort::<0>(false).to_vec(), vec![2, 1, 0, 0, 2, 2, 1, 0, 1]);
+    assert_eq!(m.argsort_dyn(-1, false).to_vec(), vec![2, 0, 1, 0, 1, 2, 0, 2, 1]);
+    let (v, _) = m.sort::<0>(false);
+    assert_eq!(v.to_vec(), vec![0, 3, 1, 2, 3, 1, 2, 9, 7]);
+}
+
+#[test]
+fn forms_and_errors() {
+    // Inline, DynShape, empty lines, and a runtime axis out of range.
+    let s = stensor([[3u8, 1, 2], [0, 0, 5]]);
+    let (v, i) = s.sort::<1>(false);
+    assert_eq!(v.to_vec(), vec![1, 2, 3, 0, 0, 5]);
+    assert_eq!(i.to_vec(), vec![1, 2, 0, 0, 1, 2]);
+    let d = Tensor::<f64, DynShape>::from_vec(&[2, 2], vec![1.0, 0.5, -1.0, 2.0]);
+    assert_eq!(d.argsort_dyn(0, true).to_vec(), vec![0, 1, 1, 0]);
+    assert!(d.try_argsort::<2>(false).is_err());
+    assert!(d.try_sort_dyn(2, false).is_err());
+    let e = Tensor::<f32, DynShape>::from_vec(&[0, 3], vec![]);
+    assert_eq!(e.sort_dyn(0, false).0.sizes(), &[0, 3]);
+}
+
+fn check(r: usize, c: usize, v: Vec<f32>, descending: bool) -> Result<(), TestCaseError> {
+    let m = Tensor::<f32, Shape![_, _]>::from_vec(&[r, c], v.clone());
+    // Rows, then columns through a transposed copy and through the strided `.t()` view.
+    let (vals, idx) = m.sort::<1>(descending);
+    for i in 0..r {
+        let line = &v[i * c..(i + 1) * c];
+        let want = reference(line, descending);
+        prop_assert_eq!(&idx.to_vec()[i * c..(i + 1) * c], &want[..]);
+        let want_vals: Vec<f32> = want.iter().map(|&k| line[k as usize]).collect();
+        prop_assert!(same_bits(&vals.to_vec()[i * c..(i + 1) * c], &want_vals));
+    }
+    let t = m.t();
+    let cols = t.argsort::<1>(descending).to_vec();
+    let cols_dyn = m.clone().into_dyn().argsort_dyn(0, descending);
+    for j in 0..c {
+        let line: Vec<f32> = (0..r).map(|i| v[i * c + j]).collect();
+        let want = reference(&line, descending);
+        prop_assert_eq!(&cols[j * r..(j + 1) * r], &want[..]);
+        let got: Vec<i64> = (0..r).map(|i| cols_dyn.to_vec()[i * c + j]).collect();
+        prop_assert_eq!(got, want);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: common::cases(256, 4), failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Random matrices with duplicates, signed zeros, infinities and NaN.
+    #[test]
+    fn random_lines(
+        (r, c, v) in (1usize..6, 0usize..40).prop_flat_map(|(r, c)| (Just(r), Just(c), prop::collection::vec(prop_oneof![
+            4 => (-3i8..3).prop_map(|k| k as f32),
+            1 => Just(f32::NAN),
+            1 => Just(-0.0f32),
+            1 => Just(f32::INFINITY),
+            1 => Just(f32::NEG_INFINITY),
+            2 => -1e3f32..1e3,
+        ], r * c))),
+        descending in any::<bool>(),
+    ) {
+        check(r, c, v, descending)?;
+    }
+}
