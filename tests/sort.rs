@@ -1,4 +1,4 @@
-//! `sort` and `argsort` along an axis (issue 29): stable, ascending or descending, NaN above
+//! `sort`, `argsort`, `topk`, `kthvalue` and `median` along an axis (issue 29): stable, ascending or descending, NaN above
 //! every number as in PyTorch, on contiguous, transposed and `DynShape` tensors, against an
 //! insertion sort of each line (a reference written apart from the library's merge sort) and
 //! cases whose answers NumPy (`np.argsort(kind='stable')`) and PyTorch (`torch.sort(stable=True,
@@ -74,6 +74,70 @@ fn forms_and_errors() {
     assert_eq!(e.sort_dyn(0, false).0.sizes(), &[0, 3]);
 }
 
+#[test]
+fn topk_forms() {
+    // torch.topk(x, 2, dim=1): values sorted, NaN counted largest; ties in position order.
+    let x: Tensor<f32, Shape![2, 4]> = Tensor::from([[1.0, f32::NAN, 3.0, 3.0], [0.0, -1.0, 5.0, 2.0]]);
+    let (v, i) = x.topk::<2, 1>(true);
+    let _: &Tensor<f32, Shape![2, 2]> = &v;
+    let _: &Tensor<i64, Shape![2, 2]> = &i;
+    assert!(v.to_vec()[0].is_nan());
+    assert_eq!(&v.to_vec()[1..], &[3.0, 5.0, 2.0]);
+    assert_eq!(i.to_vec(), vec![1, 2, 2, 3]);
+    let (v, i) = x.topk::<3, 1>(false);
+    assert_eq!(v.to_vec(), vec![1.0, 3.0, 3.0, -1.0, 0.0, 2.0]);
+    assert_eq!(i.to_vec(), vec![0, 2, 3, 1, 0, 3]);
+    // Along the leading axis, with K the whole dim and with 0.
+    let (v, _) = x.topk::<2, 0>(true);
+    assert_eq!(v.sizes(), &[2, 4]);
+    let (v, i): (Tensor<f32, Shape![0, 4]>, _) = x.topk::<0, 0>(true);
+    assert_eq!((v.numel(), i.numel()), (0, 0));
+    // A runtime k (Dyn at the axis) and a runtime axis (DynShape).
+    let (v, i) = x.topk_axis::<1>(1, false);
+    let _: &Tensor<f32, Shape![2, _]> = &v;
+    assert_eq!((v.to_vec(), i.to_vec()), (vec![1.0, -1.0], vec![0, 1]));
+    let (v, i) = x.topk_dyn(2, -1, true);
+    assert_eq!(v.sizes(), &[2, 2]);
+    assert_eq!(i.to_vec(), vec![1, 2, 2, 3]);
+    // k past a runtime dim, and an axis past the rank: errors naming them.
+    let d = x.clone().into_dyn();
+    assert_eq!(common::err(d.try_topk_dyn(5, 1, true)), "range 0..5 is out of bounds for dimension 1 of size 4");
+    assert!(d.try_topk::<5, 1>(true).is_err());
+    assert!(d.try_topk_dyn(1, 2, true).is_err());
+    assert!(x.try_topk_axis::<1>(9, true).is_err());
+}
+
+#[test]
+fn kthvalue_and_median() {
+    // torch.kthvalue(x, 2, dim=1), torch.median(x, dim=1) (lower median, NaN propagates).
+    let x: Tensor<f32, Shape![3, 4]> =
+        Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, f32::NAN, 1.0, f32::NAN], [5.0, 5.0, -1.0, 5.0]]);
+    let (v, i): (Tensor<f32, Shape![3]>, Tensor<i64, Shape![3]>) = x.kthvalue::<1>(2);
+    assert_eq!((v.to_vec(), i.to_vec()), (vec![2.0, 1.0, 5.0], vec![3, 2, 0]));
+    let (v, i) = x.median_axis::<1>();
+    assert_eq!((v.to_vec()[0], v.to_vec()[2]), (2.0, 5.0));
+    assert!(v.to_vec()[1].is_nan());
+    assert_eq!(i.to_vec(), vec![3, 1, 0]);
+    // np.median would average; PyTorch's lower median of [1, 2, 3, 4] is 2.
+    assert_eq!(Tensor::from([4, 1, 3, 2]).median(), 2);
+    assert!(x.median().is_nan());
+    assert_eq!(x.t().median_axis::<0>().0.to_vec()[0], 2.0);
+    let (v, i) = x.median_axis_dyn(0);
+    assert_eq!(v.sizes(), &[4]);
+    // Columns [4, 0, 5], [1, NaN, 5], [3, 1, -1], [2, NaN, 5]: medians 4, NaN, 1, NaN.
+    assert_eq!(i.to_vec(), vec![0, 1, 1, 1]);
+    assert_eq!(v.to_vec()[2], 1.0);
+    // Errors: k = 0, k past the dim, an empty dim, an axis past the rank.
+    assert_eq!(common::err(x.try_kthvalue::<1>(0)), "index 0 is out of bounds for dimension 1 of size 4");
+    assert!(x.try_kthvalue::<1>(5).is_err());
+    assert!(x.try_kthvalue_dyn(1, 2).is_err());
+    let e = Tensor::<f32, DynShape>::from_vec(&[2, 0], vec![]);
+    assert!(e.try_median_axis_dyn(1).is_err());
+    assert!(e.try_median().is_err());
+    // Along a dim of static size 0 for the kept ones: an empty result.
+    assert_eq!(e.median_axis_dyn(0).0.sizes(), &[0]);
+}
+
 fn check(r: usize, c: usize, v: Vec<f32>, descending: bool) -> Result<(), TestCaseError> {
     let m = Tensor::<f32, Shape![_, _]>::from_vec(&[r, c], v.clone());
     // Rows, then columns through a transposed copy and through the strided `.t()` view.
@@ -84,6 +148,29 @@ fn check(r: usize, c: usize, v: Vec<f32>, descending: bool) -> Result<(), TestCa
         prop_assert_eq!(&idx.to_vec()[i * c..(i + 1) * c], &want[..]);
         let want_vals: Vec<f32> = want.iter().map(|&k| line[k as usize]).collect();
         prop_assert!(same_bits(&vals.to_vec()[i * c..(i + 1) * c], &want_vals));
+    }
+    // topk: the first k of each sorted row.
+    let k = c / 2;
+    let (tv, ti) = m.topk_axis::<1>(k, descending);
+    for i in 0..r {
+        prop_assert_eq!(&ti.to_vec()[i * k..(i + 1) * k], &idx.to_vec()[i * c..i * c + k]);
+        prop_assert!(same_bits(&tv.to_vec()[i * k..(i + 1) * k], &vals.to_vec()[i * c..i * c + k]));
+    }
+    // kthvalue and median of each row against the ascending reference.
+    if c > 0 {
+        let k = c.div_ceil(2);
+        let (kv, ki) = m.kthvalue::<1>(k);
+        let (mv, mi) = m.median_axis::<1>();
+        for i in 0..r {
+            let line = &v[i * c..(i + 1) * c];
+            let up = reference(line, false);
+            prop_assert_eq!(ki.to_vec()[i], up[k - 1]);
+            prop_assert_eq!(kv.to_vec()[i].to_bits(), line[up[k - 1] as usize].to_bits());
+            let nans = line.iter().filter(|x| x.is_nan()).count();
+            let p = if nans > 0 { c - nans } else { (c - 1) / 2 };
+            prop_assert_eq!(mi.to_vec()[i], up[p]);
+            prop_assert_eq!(mv.to_vec()[i].to_bits(), line[up[p] as usize].to_bits());
+        }
     }
     let t = m.t();
     let cols = t.argsort::<1>(descending).to_vec();

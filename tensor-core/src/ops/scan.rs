@@ -1,7 +1,10 @@
 //! Operations along one axis that keep the shape: `cumsum`, `cumprod`, `softmax`,
-//! `log_softmax`, `sort`, `argsort`; and `dist`. The axis is a const parameter checked at compile time for tuple
+//! `log_softmax`, `sort`, `argsort`; `topk`, which keeps the rank with `k` along the axis;
+//! `kthvalue` and `median`, which remove the axis; and `dist`. The axis is a const parameter checked at compile time for tuple
 //! shapes (`cumsum::<1>()`), or a runtime value (`cumsum_dyn(1)`); either way the result has the
 //! input's shape type.
+use crate::dim::{Const, Dyn};
+use crate::error::ConstMsg;
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels::scan;
 use crate::layout::normalize_axis;
@@ -9,9 +12,11 @@ use crate::layout::{Layout, LayoutRepr};
 use crate::num::Num;
 use crate::ops::reduce::Norm;
 use crate::shape::{BroadcastShape, RemoveAxis, Shape};
+use crate::shape::{DynShape, SetAxis};
 use crate::storage::{Data, DataMut, Element, Out, OutData};
+use crate::tensor::literal::static_dim;
 use crate::tensor::OutTensor;
-use crate::tensor::TensorBase;
+use crate::tensor::{Tensor, TensorBase};
 use num_traits::Float;
 
 impl<D: Data, S: Shape> TensorBase<D, S> {
@@ -215,6 +220,329 @@ where
     #[track_caller]
     pub fn sort_dyn(&self, axis: isize, descending: bool) -> (OutTensor<D, D::Elem, S>, OutTensor<D, i64, S>) {
         self.try_sort_dyn(axis, descending).or_panic()
+    }
+}
+
+/// The build-time check of `topk::<K, A>`: `K` no larger than a static dim `A`.
+struct TopkCheck<S, const K: usize, const A: isize>(core::marker::PhantomData<S>);
+impl<S: Shape, const K: usize, const A: isize> TopkCheck<S, K, A> {
+    const FITS: () = if let Some((axis, n)) = static_dim::<S>(A) {
+        if K > n {
+            let m = ConstMsg::new().str("topk: k = ").num(K).str(" is larger than dimension ").num(axis);
+            m.str(" of size ").num(n).fail()
+        }
+    };
+}
+
+/// The `k` largest (or smallest) elements along an axis.
+impl<D: Data, S: Shape> TensorBase<D, S>
+where
+    D::Elem: Num,
+{
+    /// The first `k` of each line of the sort along `axis` (descending for `largest`), as
+    /// tensors of shape `S2`, which the caller gives with `k` at `axis`.
+    #[allow(clippy::type_complexity)]
+    fn topk_rt<S2: Shape>(
+        &self,
+        k: usize,
+        axis: isize,
+        largest: bool,
+    ) -> Result<(Tensor<D::Elem, S2>, Tensor<i64, S2>), ShapeError> {
+        let ax = normalize_axis(axis, self.rank())?;
+        let n = self.sizes()[ax];
+        if k > n {
+            return Err(ShapeError::Range { start: 0, end: k as i128, axis: ax, size: n });
+        }
+        let (values, idx) = self.sort_rt(axis, largest)?;
+        let mut sizes = self.sizes().to_vec();
+        sizes[ax] = k;
+        let values = values.try_narrow_dyn(axis, 0, k)?.to_vec();
+        let idx = idx.try_narrow_dyn(axis, 0, k)?.to_vec();
+        Ok((Tensor::try_from_vec(&sizes, values)?, Tensor::try_from_vec(&sizes, idx)?))
+    }
+
+    /// The `K` largest elements along axis `A` (the `K` smallest when `largest` is false),
+    /// sorted, with their `i64` positions: PyTorch `topk(K, dim=A, largest, sorted=True)`.
+    /// `self`'s shape with `Const<K>` at `A`, so `[B, N]` gives `[B, K]`. Equal elements come
+    /// in the order of their positions; NaN counts as larger than every number (PyTorch). `K`
+    /// larger than a static dim `A` is an error when the program is built, naming `K`, the dim
+    /// and its size; against a `Dyn` dim it is checked at run time.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let x: Tensor<f32, Shape![2, 4]> = Tensor::from([[1.0, 9.0, 3.0, 7.0], [0.0, -1.0, 5.0, 5.0]]);
+    /// let (v, i): (Tensor<f32, Shape![2, 2]>, _) = x.topk::<2, 1>(true);
+    /// assert_eq!(v.to_vec(), [9.0, 7.0, 5.0, 5.0]);
+    /// assert_eq!(i.to_vec(), [1, 3, 2, 3]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Range`] when `K` is larger than a `Dyn` dim `A`; [`ShapeError::Axis`] for a
+    /// [`DynShape`](crate::DynShape) tensor without axis `A`; [`ShapeError::Alloc`].
+    #[allow(clippy::type_complexity)]
+    pub fn try_topk<const K: usize, const A: isize>(
+        &self,
+        largest: bool,
+    ) -> Result<
+        (Tensor<D::Elem, <S as SetAxis<A, Const<K>>>::Out>, Tensor<i64, <S as SetAxis<A, Const<K>>>::Out>),
+        ShapeError,
+    >
+    where
+        S: SetAxis<A, Const<K>>,
+    {
+        let () = TopkCheck::<S, K, A>::FITS;
+        self.topk_rt(K, A, largest)
+    }
+    /// [`try_topk`](Self::try_topk), panicking with the error's message.
+    #[track_caller]
+    #[allow(clippy::type_complexity)]
+    pub fn topk<const K: usize, const A: isize>(
+        &self,
+        largest: bool,
+    ) -> (Tensor<D::Elem, <S as SetAxis<A, Const<K>>>::Out>, Tensor<i64, <S as SetAxis<A, Const<K>>>::Out>)
+    where
+        S: SetAxis<A, Const<K>>,
+    {
+        // Checked here rather than through `try_topk`, so that a failure names the user's call.
+        let () = TopkCheck::<S, K, A>::FITS;
+        self.topk_rt(K, A, largest).or_panic()
+    }
+    /// [`try_topk`](Self::try_topk) with a runtime `k`: `Dyn` at axis `A`.
+    ///
+    /// # Errors
+    /// [`ShapeError::Range`] when `k` is larger than dim `A`; [`ShapeError::Axis`];
+    /// [`ShapeError::Alloc`].
+    #[allow(clippy::type_complexity)]
+    pub fn try_topk_axis<const A: isize>(
+        &self,
+        k: usize,
+        largest: bool,
+    ) -> Result<(Tensor<D::Elem, <S as SetAxis<A, Dyn>>::Out>, Tensor<i64, <S as SetAxis<A, Dyn>>::Out>), ShapeError>
+    where
+        S: SetAxis<A, Dyn>,
+    {
+        self.topk_rt(k, A, largest)
+    }
+    /// [`try_topk_axis`](Self::try_topk_axis), panicking with the error's message.
+    #[track_caller]
+    #[allow(clippy::type_complexity)]
+    pub fn topk_axis<const A: isize>(
+        &self,
+        k: usize,
+        largest: bool,
+    ) -> (Tensor<D::Elem, <S as SetAxis<A, Dyn>>::Out>, Tensor<i64, <S as SetAxis<A, Dyn>>::Out>)
+    where
+        S: SetAxis<A, Dyn>,
+    {
+        self.try_topk_axis::<A>(k, largest).or_panic()
+    }
+    /// [`try_topk`](Self::try_topk) with a runtime `k` and axis (negative counts from the end):
+    /// [`DynShape`](crate::DynShape) results.
+    ///
+    /// # Errors
+    /// [`ShapeError::Range`] when `k` is larger than the dim; [`ShapeError::Axis`];
+    /// [`ShapeError::Alloc`].
+    #[allow(clippy::type_complexity)]
+    pub fn try_topk_dyn(
+        &self,
+        k: usize,
+        axis: isize,
+        largest: bool,
+    ) -> Result<(Tensor<D::Elem, DynShape>, Tensor<i64, DynShape>), ShapeError> {
+        self.topk_rt(k, axis, largest)
+    }
+    /// [`try_topk_dyn`](Self::try_topk_dyn), panicking with the error's message.
+    #[track_caller]
+    pub fn topk_dyn(&self, k: usize, axis: isize, largest: bool) -> (Tensor<D::Elem, DynShape>, Tensor<i64, DynShape>) {
+        self.try_topk_dyn(k, axis, largest).or_panic()
+    }
+}
+
+/// Order statistics along an axis: `kthvalue`, `median`.
+impl<D: Data, S: Shape> TensorBase<D, S>
+where
+    D::Elem: Num,
+{
+    /// The element at sorted position `pick(line)` of each line along `axis` (ascending, stable)
+    /// and its `i64` position, as tensors of shape `S2` (the shape without `axis`).
+    #[allow(clippy::type_complexity)]
+    fn order_stat<S2: Shape>(
+        &self,
+        axis: isize,
+        pick: impl Fn(&[D::Elem]) -> usize,
+    ) -> Result<(Tensor<D::Elem, S2>, Tensor<i64, S2>), ShapeError> {
+        let ax = normalize_axis(axis, self.rank())?;
+        let n = self.sizes()[ax];
+        let (values, idx) = self.sort_rt(axis, false)?;
+        let mut sizes = self.sizes().to_vec();
+        sizes.remove(ax);
+        let (mut v, mut i) = (alloc::vec::Vec::new(), alloc::vec::Vec::new());
+        if n > 0 {
+            // Each sorted line moved to the last axis, so that lines are contiguous runs.
+            let lines = values.try_movedim_dyn(ax as isize, -1)?.contiguous().to_vec();
+            let idx = idx.try_movedim_dyn(ax as isize, -1)?.contiguous().to_vec();
+            for (line, pos) in lines.chunks_exact(n).zip(idx.chunks_exact(n)) {
+                let p = pick(line);
+                v.push(line[p]);
+                i.push(pos[p]);
+            }
+        }
+        Ok((Tensor::try_from_vec(&sizes, v)?, Tensor::try_from_vec(&sizes, i)?))
+    }
+
+    /// The `k`-th smallest element (`k` from 1, as PyTorch) of each line along axis `A` and its
+    /// `i64` position: PyTorch `kthvalue(k, dim=A)`. The shape without `A`. Among equal elements
+    /// the one earliest in the line; NaN counts as larger than every number.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[5, 1, 3], [2, 2, 0]]);
+    /// let (v, i): (Tensor<i32, Shape![2]>, _) = x.kthvalue::<1>(2);
+    /// assert_eq!((v.to_vec(), i.to_vec()), (vec![3, 2], vec![2, 0]));
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Index`] naming `k` when it is 0 or larger than dim `A`;
+    /// [`ShapeError::Axis`] for a [`DynShape`](crate::DynShape) tensor without axis `A`;
+    /// [`ShapeError::Alloc`].
+    #[allow(clippy::type_complexity)]
+    pub fn try_kthvalue<const A: isize>(
+        &self,
+        k: usize,
+    ) -> Result<(Tensor<D::Elem, <S as RemoveAxis<A>>::Out>, Tensor<i64, <S as RemoveAxis<A>>::Out>), ShapeError>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.try_kthvalue_dyn_as(k, A)
+    }
+    /// [`try_kthvalue`](Self::try_kthvalue), panicking with the error's message.
+    #[track_caller]
+    #[allow(clippy::type_complexity)]
+    pub fn kthvalue<const A: isize>(
+        &self,
+        k: usize,
+    ) -> (Tensor<D::Elem, <S as RemoveAxis<A>>::Out>, Tensor<i64, <S as RemoveAxis<A>>::Out>)
+    where
+        S: RemoveAxis<A>,
+    {
+        self.try_kthvalue::<A>(k).or_panic()
+    }
+    /// [`try_kthvalue`](Self::try_kthvalue) along a runtime axis: [`DynShape`](crate::DynShape)
+    /// results.
+    ///
+    /// # Errors
+    /// As [`try_kthvalue`](Self::try_kthvalue), with [`ShapeError::Axis`] for an axis past the
+    /// rank.
+    #[allow(clippy::type_complexity)]
+    pub fn try_kthvalue_dyn(
+        &self,
+        k: usize,
+        axis: isize,
+    ) -> Result<(Tensor<D::Elem, DynShape>, Tensor<i64, DynShape>), ShapeError> {
+        self.try_kthvalue_dyn_as(k, axis)
+    }
+    /// [`try_kthvalue_dyn`](Self::try_kthvalue_dyn), panicking with the error's message.
+    #[track_caller]
+    pub fn kthvalue_dyn(&self, k: usize, axis: isize) -> (Tensor<D::Elem, DynShape>, Tensor<i64, DynShape>) {
+        self.try_kthvalue_dyn(k, axis).or_panic()
+    }
+    #[allow(clippy::type_complexity)]
+    fn try_kthvalue_dyn_as<S2: Shape>(
+        &self,
+        k: usize,
+        axis: isize,
+    ) -> Result<(Tensor<D::Elem, S2>, Tensor<i64, S2>), ShapeError> {
+        let ax = normalize_axis(axis, self.rank())?;
+        let n = self.sizes()[ax];
+        if k == 0 || k > n {
+            return Err(ShapeError::Index { index: k as i128, axis: ax, size: n });
+        }
+        self.order_stat(axis, |_| k - 1)
+    }
+
+    /// The lower median of each line along axis `A` (for `n` elements, the one at sorted
+    /// position `(n - 1) / 2`) and its `i64` position: PyTorch `median(dim=A)`. The shape without
+    /// `A`. A line with a NaN has median NaN, at the position of its first NaN (PyTorch).
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let x: Tensor<f32, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, f32::NAN, 1.0, 2.0]]);
+    /// let (v, i) = x.median_axis::<1>();
+    /// assert_eq!((v.to_vec()[0], i.to_vec()), (2.0, vec![3, 1]));
+    /// assert!(v.to_vec()[1].is_nan());
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Index`] for an empty dim `A` (no median); [`ShapeError::Axis`] for a
+    /// [`DynShape`](crate::DynShape) tensor without axis `A`; [`ShapeError::Alloc`].
+    #[allow(clippy::type_complexity)]
+    pub fn try_median_axis<const A: isize>(
+        &self,
+    ) -> Result<(Tensor<D::Elem, <S as RemoveAxis<A>>::Out>, Tensor<i64, <S as RemoveAxis<A>>::Out>), ShapeError>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.median_as(A)
+    }
+    /// [`try_median_axis`](Self::try_median_axis), panicking with the error's message.
+    #[track_caller]
+    #[allow(clippy::type_complexity)]
+    pub fn median_axis<const A: isize>(
+        &self,
+    ) -> (Tensor<D::Elem, <S as RemoveAxis<A>>::Out>, Tensor<i64, <S as RemoveAxis<A>>::Out>)
+    where
+        S: RemoveAxis<A>,
+    {
+        self.try_median_axis::<A>().or_panic()
+    }
+    /// [`try_median_axis`](Self::try_median_axis) along a runtime axis:
+    /// [`DynShape`](crate::DynShape) results.
+    ///
+    /// # Errors
+    /// As [`try_median_axis`](Self::try_median_axis), with [`ShapeError::Axis`] for an axis
+    /// past the rank.
+    #[allow(clippy::type_complexity)]
+    pub fn try_median_axis_dyn(
+        &self,
+        axis: isize,
+    ) -> Result<(Tensor<D::Elem, DynShape>, Tensor<i64, DynShape>), ShapeError> {
+        self.median_as(axis)
+    }
+    /// [`try_median_axis_dyn`](Self::try_median_axis_dyn), panicking with the error's message.
+    #[track_caller]
+    pub fn median_axis_dyn(&self, axis: isize) -> (Tensor<D::Elem, DynShape>, Tensor<i64, DynShape>) {
+        self.try_median_axis_dyn(axis).or_panic()
+    }
+    /// The lower median of all elements (PyTorch `median()` without `dim`): NaN if any element
+    /// is NaN.
+    ///
+    /// # Errors
+    /// [`ShapeError::Index`] for an empty tensor; [`ShapeError::Alloc`].
+    pub fn try_median(&self) -> Result<D::Elem, ShapeError> {
+        let flat = Tensor::<D::Elem, DynShape>::try_from_vec(&[self.numel()], self.to_vec())?;
+        Ok(flat.median_as::<DynShape>(0)?.0.to_vec()[0])
+    }
+    /// [`try_median`](Self::try_median), panicking with the error's message.
+    #[track_caller]
+    pub fn median(&self) -> D::Elem {
+        self.try_median().or_panic()
+    }
+    #[allow(clippy::type_complexity, clippy::eq_op)] // `x != x`: NaN, for every element type
+    fn median_as<S2: Shape>(&self, axis: isize) -> Result<(Tensor<D::Elem, S2>, Tensor<i64, S2>), ShapeError> {
+        let ax = normalize_axis(axis, self.rank())?;
+        let n = self.sizes()[ax];
+        if n == 0 {
+            return Err(ShapeError::Index { index: 0, axis: ax, size: 0 });
+        }
+        self.order_stat(axis, |line| {
+            // NaNs sort last: the first of them, if any.
+            let nans = line.iter().rev().take_while(|&&x| x != x).count();
+            if nans > 0 {
+                line.len() - nans
+            } else {
+                (line.len() - 1) / 2
+            }
+        })
     }
 }
 

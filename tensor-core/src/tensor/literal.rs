@@ -122,7 +122,7 @@ impl<D: Data, S: Shape> Deref for TensorBase<D, S> {
 
 /// Axis `a` of `S` counted from the front and its static size, if `S` is a tuple shape with such
 /// an axis and that dim is static.
-const fn static_dim<S: Shape>(a: isize) -> Option<(usize, usize)> {
+pub(crate) const fn static_dim<S: Shape>(a: isize) -> Option<(usize, usize)> {
     let Some(rank) = S::RANK else {
         return None;
     };

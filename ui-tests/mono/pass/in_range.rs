@@ -19,4 +19,9 @@ fn main() {
     let col = STensor::<f32, Shape![128, 1]>::zeros();
     let grid: STensor<f32, Shape![128, 128]> = &row + &col;
     assert_eq!(grid.sizes(), [128, 128]);
+
+    // topk of every element of a static dim.
+    let x: Tensor<f32, Shape![3, 4]> = Tensor::zeros();
+    let (v, i): (Tensor<f32, Shape![3, 4]>, Tensor<i64, Shape![3, 4]>) = x.topk::<4, 1>(true);
+    assert_eq!((v.sizes(), i.sizes()), ([3, 4].as_slice(), [3, 4].as_slice()));
 }
