@@ -115,6 +115,43 @@ binary_fns! { Float;
     #[doc(alias = "powf")] pow, try_pow, pow_out, try_pow_out, "pow", "power `self^rhs`", D::Elem, |a, b| a.powf(b);
     atan2, try_atan2, atan2_out, try_atan2_out, "atan2", "four-quadrant arctangent of `self / rhs` (radians)", D::Elem, |a, b| a.atan2(b);
     hypot, try_hypot, hypot_out, try_hypot_out, "hypot", "`sqrt(self² + rhs²)` without overflow", D::Elem, |a, b| a.hypot(b);
+    copysign, try_copysign, copysign_out, try_copysign_out, "copysign", "`|self|` with the sign of `rhs` (of its sign bit: -0.0 and NaNs with it set count as negative)", D::Elem, |a, b| a.copysign(b);
+    logaddexp, try_logaddexp, logaddexp_out, try_logaddexp_out, "logaddexp", "`ln(e^self + e^rhs)` without overflow: `max + ln(1 + e^-|self - rhs|)`", D::Elem, |a, b| logaddexp(a, b);
+}
+
+/// `ln(e^a + e^b)`: the larger plus `ln(1 + e^-|a - b|)`; `-inf` when both are `-inf`, `+inf`
+/// when either is `+inf`, NaN when either is NaN (PyTorch and NumPy).
+#[inline(always)]
+fn logaddexp<T: Float>(a: T, b: T) -> T {
+    let m = a.max(b);
+    if a.is_nan() || b.is_nan() {
+        return T::nan();
+    }
+    if m.is_infinite() {
+        return m;
+    }
+    m + (-(a - b).abs()).exp().ln_1p()
+}
+
+/// `lerp`: the linear interpolation between two tensors.
+impl<D: Data, S: Shape> TensorBase<D, S>
+where
+    D::Elem: Float,
+{
+    /// Element-wise `self + weight (end - self)` with broadcasting (PyTorch `lerp(input, end,
+    /// weight)` with a scalar weight): `end` is a tensor or a scalar.
+    ///
+    /// # Errors
+    /// [`ShapeError::Broadcast`] naming both shapes when runtime sizes do not broadcast (static
+    /// ones are a compile error); [`ShapeError::Alloc`].
+    pub fn try_lerp<R: Operand<D, S>>(&self, end: R, weight: D::Elem) -> Result<R::Output<D::Elem>, ShapeError> {
+        end.zip_from(self, move |a: D::Elem, b: D::Elem| a + weight * (b - a))
+    }
+    /// [`try_lerp`](Self::try_lerp), panicking with the error's message.
+    #[track_caller]
+    pub fn lerp<R: Operand<D, S>>(&self, end: R, weight: D::Elem) -> R::Output<D::Elem> {
+        self.try_lerp(end, weight).or_panic()
+    }
 }
 
 /// `isclose`/`allclose`, the public broadcasting `zip_with`, and `zip_inplace`.

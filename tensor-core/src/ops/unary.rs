@@ -72,7 +72,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
 }
 
 macro_rules! float_fns {
-    ($($name:ident, $name_:ident, $name_out:ident, $try_name_out:ident, $torch:literal, $what:literal, $vop:expr, |$x:ident| $body:expr;)*) => {
+    ($($(#[$attr:meta])* $name:ident, $name_:ident, $name_out:ident, $try_name_out:ident, $torch:literal, $what:literal, $vop:expr, |$x:ident| $body:expr;)*) => {
         /// Element-wise float functions: a new tensor, and the in-place `_` form.
         impl<D: Data, S: Shape> TensorBase<D, S>
         where
@@ -83,6 +83,7 @@ macro_rules! float_fns {
                 #[doc = ""]
                 #[doc = "# Panics"]
                 #[doc = "When the result cannot be allocated."]
+                $(#[$attr])*
                 #[track_caller]
                 pub fn $name(&self) -> OutTensor<D, D::Elem, S> {
                     self.map_vec($vop, |$x: D::Elem| $body)
@@ -135,6 +136,24 @@ float_fns! {
     gelu, gelu_, gelu_out, try_gelu_out, "nn.functional.gelu", "GELU `x Φ(x)` with the exact normal CDF (PyTorch's default, `approximate='none'`)", None,
         |x| x * via_f64(x, |v| 0.5 * (1.0 + libm::erf(v / core::f64::consts::SQRT_2)));
     silu, silu_, silu_out, try_silu_out, "nn.functional.silu", "SiLU (swish) `x sigmoid(x)`", Some(VecOp::Silu), |x| x / (D::Elem::ONE + (-x).exp());
+    asinh, asinh_, asinh_out, try_asinh_out, "asinh", "inverse hyperbolic sine", None, |x| x.asinh();
+    acosh, acosh_, acosh_out, try_acosh_out, "acosh", "inverse hyperbolic cosine (NaN below 1)", None, |x| x.acosh();
+    atanh, atanh_, atanh_out, try_atanh_out, "atanh", "inverse hyperbolic tangent (+-inf at +-1, NaN beyond)", None, |x| x.atanh();
+    erf, erf_, erf_out, try_erf_out, "erf", "error function `2/sqrt(pi) ∫₀ˣ e^(-t²) dt`", None, |x| via_f64(x, libm::erf);
+    erfc, erfc_, erfc_out, try_erfc_out, "erfc", "complementary error function `1 - erf(x)`, accurate where `erf(x)` is near 1", None, |x| via_f64(x, libm::erfc);
+    lgamma, lgamma_, lgamma_out, try_lgamma_out, "lgamma", "`ln|Γ(x)|` (+inf at the poles 0, -1, -2, ...)", None, |x| via_f64(x, libm::lgamma);
+    rsqrt, rsqrt_, rsqrt_out, try_rsqrt_out, "rsqrt", "`1 / sqrt(x)` (+inf at 0, NaN below)", None, |x| x.sqrt().recip();
+    square, square_, square_out, try_square_out, "square", "`x²`", None, |x| x * x;
+    #[doc(alias = "deg2rad")] to_radians, to_radians_, to_radians_out, try_to_radians_out, "deg2rad", "degrees to radians (Rust's `to_radians`)", None, |x| x.to_radians();
+    #[doc(alias = "rad2deg")] to_degrees, to_degrees_, to_degrees_out, try_to_degrees_out, "rad2deg", "radians to degrees (Rust's `to_degrees`)", None, |x| x.to_degrees();
+    log_sigmoid, log_sigmoid_, log_sigmoid_out, try_log_sigmoid_out, "nn.functional.logsigmoid", "`ln(sigmoid(x))`, computed as `min(x, 0) - ln(1 + e^-|x|)` (no overflow)", None,
+        |x| x.min(D::Elem::ZERO) - (-x.abs()).exp().ln_1p();
+    softsign, softsign_, softsign_out, try_softsign_out, "nn.functional.softsign", "`x / (1 + |x|)`", None, |x| x / (D::Elem::ONE + x.abs());
+    selu, selu_, selu_out, try_selu_out, "nn.functional.selu", "SELU `scale (max(0, x) + min(0, α (e^x - 1)))` with PyTorch's α = 1.6732632423543772 and scale = 1.0507009873554805", None,
+        |x| {
+            let c = |v: f64| <D::Elem as num_traits::NumCast>::from(v).unwrap_or_else(D::Elem::nan);
+            c(1.0507009873554805) * if x > D::Elem::ZERO { x } else { c(1.6732632423543772) * x.exp_m1() }
+        };
     softplus, softplus_, softplus_out, try_softplus_out, "nn.functional.softplus", "softplus `ln(1 + e^x)` (linear above 20, as PyTorch's threshold)", Some(VecOp::Softplus),
         |x| if x > <D::Elem as num_traits::NumCast>::from(20.0).unwrap_or_else(D::Elem::infinity) { x } else { x.exp().ln_1p() };
 }
@@ -176,11 +195,44 @@ param_fns! { Float, par_map_math, kernels::PAR_MATH_THRESHOLD;
     powf, powf_ (p: D::Elem) |x| x.powf(p);
 }
 
+param_fns! { Float, par_map, kernels::PAR_THRESHOLD;
+    /// Element-wise leaky ReLU (PyTorch `nn.functional.leaky_relu(x, negative_slope)`): `x` above
+    /// 0, `negative_slope * x` otherwise (PyTorch's default slope is 0.01); same shape, NaN stays
+    /// NaN.
+    leaky_relu, leaky_relu_ (negative_slope: D::Elem) |x| if x > D::Elem::ZERO { x } else { negative_slope * x };
+    /// Element-wise ELU (PyTorch `nn.functional.elu(x, alpha)`): `x` above 0, `alpha (e^x - 1)`
+    /// otherwise (PyTorch's default `alpha` is 1); same shape.
+    elu, elu_ (alpha: D::Elem) |x| if x > D::Elem::ZERO { x } else { alpha * x.exp_m1() };
+    /// Element-wise clamp to `[min_val, max_val]` (PyTorch `nn.functional.hardtanh`, whose
+    /// defaults are -1 and 1); same shape, NaN stays NaN.
+    hardtanh, hardtanh_ (min_val: D::Elem, max_val: D::Elem) |x| if x < min_val { min_val } else if x > max_val { max_val } else { x };
+    /// NaN, `+inf` and `-inf` replaced by `nan`, `posinf` and `neginf` (PyTorch `nan_to_num`,
+    /// whose defaults are 0, the type's largest and its lowest finite value); same shape.
+    nan_to_num, nan_to_num_ (nan: D::Elem, posinf: D::Elem, neginf: D::Elem)
+        |x| if x.is_nan() { nan } else if x == D::Elem::infinity() { posinf } else if x == D::Elem::neg_infinity() { neginf } else { x };
+}
+
 /// Float tests.
 impl<D: Data, S: Shape> TensorBase<D, S>
 where
     D::Elem: Float,
 {
+    /// Element-wise infinity test (PyTorch `isinf`): `true` for `+inf` and `-inf`.
+    #[track_caller]
+    #[doc(alias = "isinf")]
+    pub fn is_infinite(&self) -> OutTensor<D, bool, S> {
+        self.par_map(|x| x.is_infinite())
+    }
+    /// Element-wise `x == +inf` (PyTorch `isposinf`).
+    #[track_caller]
+    pub fn isposinf(&self) -> OutTensor<D, bool, S> {
+        self.par_map(|x| x == D::Elem::infinity())
+    }
+    /// Element-wise `x == -inf` (PyTorch `isneginf`).
+    #[track_caller]
+    pub fn isneginf(&self) -> OutTensor<D, bool, S> {
+        self.par_map(|x| x == D::Elem::neg_infinity())
+    }
     /// Element-wise NaN test (PyTorch `isnan`): a bool tensor of the same shape.
     #[track_caller]
     #[doc(alias = "isnan")]
@@ -266,6 +318,14 @@ crate::ops::out::unary_out! { Float, kernels::PAR_MATH_THRESHOLD; where [S: crat
 crate::ops::out::unary_out! { Float, kernels::PAR_THRESHOLD; where [S: crate::shape::AssignShape<SO>];
     is_nan_out, try_is_nan_out, is_nan, bool, |x| x.is_nan();
     is_finite_out, try_is_finite_out, is_finite, bool, |x| x.is_finite();
+    is_infinite_out, try_is_infinite_out, is_infinite, bool, |x| x.is_infinite();
+    isposinf_out, try_isposinf_out, isposinf, bool, |x| x == D::Elem::infinity();
+    isneginf_out, try_isneginf_out, isneginf, bool, |x| x == D::Elem::neg_infinity();
+    leaky_relu_out, try_leaky_relu_out, leaky_relu, D::Elem, |x, negative_slope: D::Elem| if x > D::Elem::ZERO { x } else { negative_slope * x };
+    elu_out, try_elu_out, elu, D::Elem, |x, alpha: D::Elem| if x > D::Elem::ZERO { x } else { alpha * x.exp_m1() };
+    hardtanh_out, try_hardtanh_out, hardtanh, D::Elem, |x, min_val: D::Elem, max_val: D::Elem| if x < min_val { min_val } else if x > max_val { max_val } else { x };
+    nan_to_num_out, try_nan_to_num_out, nan_to_num, D::Elem, |x, nan: D::Elem, posinf: D::Elem, neginf: D::Elem|
+        if x.is_nan() { nan } else if x == D::Elem::infinity() { posinf } else if x == D::Elem::neg_infinity() { neginf } else { x };
 }
 
 crate::ops::out::unary_out! { Num, kernels::PAR_THRESHOLD; where [S: crate::shape::AssignShape<SO>];
