@@ -66,7 +66,7 @@ macro_rules! along_axis {
             #[doc = concat!($doc, " along axis `A` (PyTorch `", $torch, "(dim=A)`): same shape. The axis is checked at compile time for tuple shapes.")]
             #[doc = ""]
             #[doc = "# Errors"]
-            #[doc = "[`ShapeError::Axis`] for a [`DynShape`](crate::DynShape) tensor without axis `A`; an integer result past 64 bits; [`ShapeError::Alloc`]."]
+            #[doc = "[`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`; an integer result past 64 bits; [`ShapeError::Alloc`]."]
             pub fn $try_m<const A: isize>(&self) -> Result<OutTensor<D, $out, S>, ShapeError>
             where
                 S: RemoveAxis<A>,
@@ -141,7 +141,7 @@ where
     /// ```
     ///
     /// # Errors
-    /// [`ShapeError::Axis`] for a [`DynShape`](crate::DynShape) tensor without axis `A`;
+    /// [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`;
     /// [`ShapeError::Alloc`].
     pub fn try_argsort<const A: isize>(&self, descending: bool) -> Result<OutTensor<D, i64, S>, ShapeError>
     where
@@ -184,7 +184,7 @@ where
     /// ```
     ///
     /// # Errors
-    /// [`ShapeError::Axis`] for a [`DynShape`](crate::DynShape) tensor without axis `A`;
+    /// [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`;
     /// [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
     pub fn try_sort<const A: isize>(
@@ -278,7 +278,7 @@ where
     ///
     /// # Errors
     /// [`ShapeError::Range`] when `K` is larger than a `Dyn` dim `A`; [`ShapeError::Axis`] for a
-    /// [`DynShape`](crate::DynShape) tensor without axis `A`; [`ShapeError::Alloc`].
+    /// [`DynShape`] tensor without axis `A`; [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
     pub fn try_topk<const K: usize, const A: isize>(
         &self,
@@ -337,7 +337,7 @@ where
         self.try_topk_axis::<A>(k, largest).or_panic()
     }
     /// [`try_topk`](Self::try_topk) with a runtime `k` and axis (negative counts from the end):
-    /// [`DynShape`](crate::DynShape) results.
+    /// [`DynShape`] results.
     ///
     /// # Errors
     /// [`ShapeError::Range`] when `k` is larger than the dim; [`ShapeError::Axis`];
@@ -403,7 +403,7 @@ where
     ///
     /// # Errors
     /// [`ShapeError::Index`] naming `k` when it is 0 or larger than dim `A`;
-    /// [`ShapeError::Axis`] for a [`DynShape`](crate::DynShape) tensor without axis `A`;
+    /// [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`;
     /// [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
     pub fn try_kthvalue<const A: isize>(
@@ -427,7 +427,7 @@ where
     {
         self.try_kthvalue::<A>(k).or_panic()
     }
-    /// [`try_kthvalue`](Self::try_kthvalue) along a runtime axis: [`DynShape`](crate::DynShape)
+    /// [`try_kthvalue`](Self::try_kthvalue) along a runtime axis: [`DynShape`]
     /// results.
     ///
     /// # Errors
@@ -474,7 +474,7 @@ where
     ///
     /// # Errors
     /// [`ShapeError::Index`] for an empty dim `A` (no median); [`ShapeError::Axis`] for a
-    /// [`DynShape`](crate::DynShape) tensor without axis `A`; [`ShapeError::Alloc`].
+    /// [`DynShape`] tensor without axis `A`; [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
     pub fn try_median_axis<const A: isize>(
         &self,
@@ -496,7 +496,7 @@ where
         self.try_median_axis::<A>().or_panic()
     }
     /// [`try_median_axis`](Self::try_median_axis) along a runtime axis:
-    /// [`DynShape`](crate::DynShape) results.
+    /// [`DynShape`] results.
     ///
     /// # Errors
     /// As [`try_median_axis`](Self::try_median_axis), with [`ShapeError::Axis`] for an axis
