@@ -58,10 +58,10 @@
 
 pub use shaped_core::{
     bf16, buffer_cache_bytes, dim, error, f16, index, kernels, layout, num, set_buffer_cache_limit, shape, stensor,
-    storage, tensor, Axes, Axis, CastFrom, CastTo, Complex, Const, CowRepr, Data, DataMut, Dim, Dyn, DynIndex,
-    DynShape, Element, Inline, InlineArray, Layout, Num, One, OutTensor, OutTensor2, OwnedRepr, STensor, Scalar, Shape,
-    ShapeError, ShapeIndex, SharedTensor, SliceArg, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut, ViewOf,
-    MAX_INLINE_BYTES, MAX_RANK,
+    storage, tensor, Axes, Axis, Bits, CastFrom, CastTo, Complex, Const, CowRepr, Data, DataMut, Dim, Dyn, DynIndex,
+    DynShape, Element, Inline, InlineArray, Int, Layout, Num, One, OutTensor, OutTensor2, OwnedRepr, STensor, Scalar,
+    Shape, ShapeError, ShapeIndex, SharedTensor, SliceArg, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut,
+    ViewOf, MAX_INLINE_BYTES, MAX_RANK,
 };
 
 pub use shaped_core::interop;

@@ -48,7 +48,7 @@ pub use memory::cache::{buffer_cache_bytes, set_buffer_cache_limit};
 pub use num::LinalgFloat;
 pub use num::MatrixFloat;
 pub use num::MeanElem;
-pub use num::Num;
+pub use num::{Bits, Int, Num};
 pub use num_complex::Complex;
 pub use ops::binary::Operand;
 pub use ops::cast::{CastFrom, CastTo};

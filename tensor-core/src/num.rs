@@ -424,3 +424,82 @@ macro_rules! float_num {
     )*};
 }
 float_num!(f32 => f32, |x| x, |x| x; f64 => f64, |x| x, |x| x; half::f16 => f32, half::f16::to_f32, half::f16::from_f32; half::bf16 => f32, half::bf16::to_f32, half::bf16::from_f32);
+
+/// An element type with bitwise operations: the integers and `bool` (PyTorch's `bitwise_and`,
+/// `bitwise_or`, `bitwise_xor`, `bitwise_not`, and the `&`, `|`, `^`, `!` operators on
+/// tensors). Sealed.
+pub trait Bits: Element + sealed::Sealed {
+    /// `a & b`.
+    fn and(a: Self, b: Self) -> Self;
+    /// `a | b`.
+    fn or(a: Self, b: Self) -> Self;
+    /// `a ^ b`.
+    fn xor(a: Self, b: Self) -> Self;
+    /// `!a` (logical not for `bool`).
+    fn not(a: Self) -> Self;
+}
+
+/// An integer element type: [`Bits`] and [`Num`], with shifts. Sealed.
+pub trait Int: Bits + Num {
+    /// `a << b`; 0 when `b` is negative or not below the bit width (NumPy and PyTorch on CPU).
+    fn shl(a: Self, b: Self) -> Self;
+    /// `a >> b`, arithmetic for signed types; for `b` negative or not below the bit width, 0,
+    /// or -1 for a negative signed `a` (the sign filled in).
+    fn shr(a: Self, b: Self) -> Self;
+}
+
+impl sealed::Sealed for bool {}
+impl Bits for bool {
+    #[inline(always)]
+    fn and(a: bool, b: bool) -> bool {
+        a & b
+    }
+    #[inline(always)]
+    fn or(a: bool, b: bool) -> bool {
+        a | b
+    }
+    #[inline(always)]
+    fn xor(a: bool, b: bool) -> bool {
+        a ^ b
+    }
+    #[inline(always)]
+    fn not(a: bool) -> bool {
+        !a
+    }
+}
+
+macro_rules! int_bits {
+    ($($t:ty),*) => {$(
+        impl Bits for $t {
+            #[inline(always)]
+            fn and(a: $t, b: $t) -> $t {
+                a & b
+            }
+            #[inline(always)]
+            fn or(a: $t, b: $t) -> $t {
+                a | b
+            }
+            #[inline(always)]
+            fn xor(a: $t, b: $t) -> $t {
+                a ^ b
+            }
+            #[inline(always)]
+            fn not(a: $t) -> $t {
+                !a
+            }
+        }
+        impl Int for $t {
+            #[inline(always)]
+            fn shl(a: $t, b: $t) -> $t {
+                u32::try_from(b).ok().and_then(|s| a.checked_shl(s)).unwrap_or(0)
+            }
+            #[inline(always)]
+            fn shr(a: $t, b: $t) -> $t {
+                #[allow(unused_comparisons)] // unsigned types are never below 0
+                let fill = if a < 0 { !0 } else { 0 };
+                u32::try_from(b).ok().and_then(|s| a.checked_shr(s)).unwrap_or(fill)
+            }
+        }
+    )*};
+}
+int_bits!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);

@@ -16,12 +16,11 @@
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
 use crate::kernels::small;
-use crate::num::Num;
+use crate::num::{Bits, Int, Num};
 use crate::ops::arith::broadcast_zip;
 use crate::shape::{AssignShape, Broadcast, BroadcastShape, Shape};
 use crate::storage::{Data, DataMut, Element};
 use crate::tensor::{OutTensor, OutTensor2, TensorBase};
-use core::ops::{BitAnd, BitOr, BitXor, Not};
 use num_traits::Float;
 
 /// The right operand of a broadcasting element-wise method on `TensorBase<D, S>`: a tensor or
@@ -117,6 +116,109 @@ binary_fns! { Float;
     hypot, try_hypot, hypot_out, try_hypot_out, "hypot", "`sqrt(self² + rhs²)` without overflow", D::Elem, |a, b| a.hypot(b);
     copysign, try_copysign, copysign_out, try_copysign_out, "copysign", "`|self|` with the sign of `rhs` (of its sign bit: -0.0 and NaNs with it set count as negative)", D::Elem, |a, b| a.copysign(b);
     logaddexp, try_logaddexp, logaddexp_out, try_logaddexp_out, "logaddexp", "`ln(e^self + e^rhs)` without overflow: `max + ln(1 + e^-|self - rhs|)`", D::Elem, |a, b| logaddexp(a, b);
+}
+
+binary_fns! { Bits;
+    #[doc(alias = "logical_and")] bitwise_and, try_bitwise_and, bitwise_and_out, try_bitwise_and_out, "bitwise_and", "bitwise and (logical for `bool`; also the `&` operator)", D::Elem, |a, b| Bits::and(a, b);
+    #[doc(alias = "logical_or")] bitwise_or, try_bitwise_or, bitwise_or_out, try_bitwise_or_out, "bitwise_or", "bitwise or (logical for `bool`; also the `|` operator)", D::Elem, |a, b| Bits::or(a, b);
+    #[doc(alias = "logical_xor")] bitwise_xor, try_bitwise_xor, bitwise_xor_out, try_bitwise_xor_out, "bitwise_xor", "bitwise exclusive or (also the `^` operator)", D::Elem, |a, b| Bits::xor(a, b);
+}
+
+binary_fns! { Int;
+    bitwise_left_shift, try_bitwise_left_shift, bitwise_left_shift_out, try_bitwise_left_shift_out, "bitwise_left_shift", "`self << rhs` (0 for a shift that is negative or not below the bit width)", D::Elem, |a, b| Int::shl(a, b);
+    bitwise_right_shift, try_bitwise_right_shift, bitwise_right_shift_out, try_bitwise_right_shift_out, "bitwise_right_shift", "`self >> rhs`, arithmetic for signed types (a shift that is negative or not below the bit width gives 0, or -1 for a negative value)", D::Elem, |a, b| Int::shr(a, b);
+}
+
+/// The operators `&`, `|`, `^` between tensors (each pair of owned and borrowed operands), with
+/// broadcasting: the `bitwise_*` methods, panicking with the `try_` form's message.
+macro_rules! bit_operators {
+    ($($Tr:ident, $m:ident, $try_m:ident;)*) => {$(
+        impl<'b, D: Data, S: Shape + BroadcastShape<S2>, D2: Data<Elem = D::Elem>, S2: Shape> core::ops::$Tr<&'b TensorBase<D2, S2>>
+            for &TensorBase<D, S>
+        where
+            D::Elem: Bits,
+        {
+            type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
+            #[track_caller]
+            fn $m(self, rhs: &'b TensorBase<D2, S2>) -> Self::Output {
+                self.$try_m(rhs).or_panic()
+            }
+        }
+        impl<D: Data, S: Shape + BroadcastShape<S2>, D2: Data<Elem = D::Elem>, S2: Shape> core::ops::$Tr<TensorBase<D2, S2>>
+            for TensorBase<D, S>
+        where
+            D::Elem: Bits,
+        {
+            type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
+            #[track_caller]
+            fn $m(self, rhs: TensorBase<D2, S2>) -> Self::Output {
+                self.$try_m(&rhs).or_panic()
+            }
+        }
+        impl<'b, D: Data, S: Shape + BroadcastShape<S2>, D2: Data<Elem = D::Elem>, S2: Shape> core::ops::$Tr<&'b TensorBase<D2, S2>>
+            for TensorBase<D, S>
+        where
+            D::Elem: Bits,
+        {
+            type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
+            #[track_caller]
+            fn $m(self, rhs: &'b TensorBase<D2, S2>) -> Self::Output {
+                self.$try_m(rhs).or_panic()
+            }
+        }
+        impl<D: Data, S: Shape + BroadcastShape<S2>, D2: Data<Elem = D::Elem>, S2: Shape> core::ops::$Tr<TensorBase<D2, S2>>
+            for &TensorBase<D, S>
+        where
+            D::Elem: Bits,
+        {
+            type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
+            #[track_caller]
+            fn $m(self, rhs: TensorBase<D2, S2>) -> Self::Output {
+                self.$try_m(&rhs).or_panic()
+            }
+        }
+    )*};
+}
+bit_operators! {
+    BitAnd, bitand, try_bitwise_and;
+    BitOr, bitor, try_bitwise_or;
+    BitXor, bitxor, try_bitwise_xor;
+}
+
+/// `bitwise_not` and the `!` operator.
+impl<D: Data, S: Shape> TensorBase<D, S>
+where
+    D::Elem: Bits,
+{
+    /// Element-wise bitwise not (PyTorch `bitwise_not`, logical not for `bool`; also the `!`
+    /// operator): same shape.
+    #[track_caller]
+    #[doc(alias = "logical_not")]
+    pub fn bitwise_not(&self) -> OutTensor<D, D::Elem, S> {
+        self.par_map(Bits::not)
+    }
+}
+/// `!x`: [`bitwise_not`](TensorBase::bitwise_not).
+impl<D: Data, S: Shape> core::ops::Not for &TensorBase<D, S>
+where
+    D::Elem: Bits,
+{
+    type Output = OutTensor<D, D::Elem, S>;
+    #[track_caller]
+    fn not(self) -> Self::Output {
+        self.bitwise_not()
+    }
+}
+/// `!x` on an owned tensor or view.
+impl<D: Data, S: Shape> core::ops::Not for TensorBase<D, S>
+where
+    D::Elem: Bits,
+{
+    type Output = OutTensor<D, D::Elem, S>;
+    #[track_caller]
+    fn not(self) -> Self::Output {
+        self.bitwise_not()
+    }
 }
 
 /// `ln(e^a + e^b)`: the larger plus `ln(1 + e^-|a - b|)`; `-inf` when both are `-inf`, `+inf`
@@ -291,49 +393,4 @@ fn close<T: Float>(a: T, b: T, rtol: f64, atol: f64) -> bool {
     }
     let (a, b) = (a.to_f64().unwrap_or(f64::NAN), b.to_f64().unwrap_or(f64::NAN));
     (a - b).abs() <= atol + rtol * b.abs()
-}
-
-macro_rules! logic_op {
-    ($Tr:ident, $m:ident, $op:tt, $torch:literal) => {
-        #[doc = concat!("Element-wise logical `", stringify!($op), "` of bool tensors with broadcasting (PyTorch `", $torch, "`).")]
-        impl<D: Data<Elem = bool>, S: Shape + BroadcastShape<S2>, D2: Data<Elem = bool>, S2: Shape> $Tr<&TensorBase<D2, S2>>
-            for &TensorBase<D, S>
-        {
-            type Output = OutTensor2<D, D2, bool, Broadcast<S, S2>>;
-            #[track_caller]
-            fn $m(self, rhs: &TensorBase<D2, S2>) -> Self::Output {
-                self.zip_with(rhs, |a, b| a $op b)
-            }
-        }
-        #[doc = concat!("Element-wise logical `", stringify!($op), "` of bool tensors (by value).")]
-        impl<D: Data<Elem = bool>, S: Shape + BroadcastShape<S2>, D2: Data<Elem = bool>, S2: Shape> $Tr<TensorBase<D2, S2>>
-            for TensorBase<D, S>
-        {
-            type Output = OutTensor2<D, D2, bool, Broadcast<S, S2>>;
-            #[track_caller]
-            fn $m(self, rhs: TensorBase<D2, S2>) -> Self::Output {
-                self.zip_with(&rhs, |a, b| a $op b)
-            }
-        }
-    };
-}
-logic_op!(BitAnd, bitand, &, "logical_and");
-logic_op!(BitOr, bitor, |, "logical_or");
-logic_op!(BitXor, bitxor, ^, "logical_xor");
-
-/// Element-wise logical not of a bool tensor (PyTorch `logical_not`, `~mask`).
-impl<D: Data<Elem = bool>, S: Shape> Not for &TensorBase<D, S> {
-    type Output = OutTensor<D, bool, S>;
-    #[track_caller]
-    fn not(self) -> Self::Output {
-        self.par_map(|a| !a)
-    }
-}
-/// Element-wise logical not of a bool tensor (by value).
-impl<D: Data<Elem = bool>, S: Shape> Not for TensorBase<D, S> {
-    type Output = OutTensor<D, bool, S>;
-    #[track_caller]
-    fn not(self) -> Self::Output {
-        self.par_map(|a| !a)
-    }
 }
