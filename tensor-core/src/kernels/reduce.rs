@@ -337,3 +337,31 @@ impl<T, F: Fn(T) -> bool + Sync> Reducer<T> for Count<F> {
         Ok(a as i64)
     }
 }
+
+/// The mean of the elements that are not NaN (PyTorch `nanmean`): their compensated sum and
+/// count; NaN when every element is NaN or there is none.
+pub(crate) struct NanMean;
+impl<T: Num + Float> Reducer<T> for NanMean {
+    type Acc = ((T, T, T), usize);
+    type Out = T;
+    #[inline(always)]
+    fn init(&self, _: usize) -> Self::Acc {
+        ((T::zero(), T::zero(), T::zero()), 0)
+    }
+    #[inline(always)]
+    fn step(&self, a: &mut Self::Acc, x: T, _: usize) {
+        if !x.is_nan() {
+            compensated(&mut a.0, x);
+            a.1 += 1;
+        }
+    }
+    #[inline(always)]
+    fn merge(&self, a: Self::Acc, b: Self::Acc) -> Self::Acc {
+        (merge_compensated(a.0, b.0), a.1 + b.1)
+    }
+    #[inline(always)]
+    fn finish(&self, a: Self::Acc, _: usize) -> Result<T, ShapeError> {
+        let n = T::from(a.1).unwrap_or_else(T::infinity);
+        Ok((a.0 .1 - a.0 .2) / n)
+    }
+}

@@ -22,7 +22,7 @@
 use crate::dim::One;
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels::fold::{self, Reducer};
-use crate::kernels::reduce::{ArgExtreme, CenteredSum, Count, Extreme, MapSum, Mean, Prod, Sum};
+use crate::kernels::reduce::{ArgExtreme, CenteredSum, Count, Extreme, MapSum, Mean, NanMean, Prod, Sum};
 use crate::kernels::small;
 use crate::layout::{normalize_axis, Layout, LayoutRepr};
 use crate::num::{MeanElem, Num};
@@ -267,6 +267,10 @@ macro_rules! reduction {
 
 reduction!("sum (exact for integers, returned as `i64`/`u64`; accurate for floats)", "sum", <D::Elem as Num>::Sum, [D::Elem: Num,], () |x, axes, keep| x.reduce_with(axes, keep, &Sum),
     sum try_sum sum_axis try_sum_axis sum_keepdim try_sum_keepdim sum_axis_dyn try_sum_axis_dyn sum_keepdim_dyn try_sum_keepdim_dyn);
+reduction!("sum of the elements that are not NaN (0 for none)", "nansum", D::Elem, [D::Elem: Float + Num,], () |x, axes, keep| x.reduce_with(axes, keep, &MapSum(|v: D::Elem| if v.is_nan() { <D::Elem as Element>::ZERO } else { v }, |s| s)),
+    nansum try_nansum nansum_axis try_nansum_axis nansum_keepdim try_nansum_keepdim nansum_axis_dyn try_nansum_axis_dyn nansum_keepdim_dyn try_nansum_keepdim_dyn);
+reduction!("mean of the elements that are not NaN (NaN when all are, or there are none)", "nanmean", D::Elem, [D::Elem: Float + Num,], () |x, axes, keep| x.reduce_with(axes, keep, &NanMean),
+    nanmean try_nanmean nanmean_axis try_nanmean_axis nanmean_keepdim try_nanmean_keepdim nanmean_axis_dyn try_nanmean_axis_dyn nanmean_keepdim_dyn try_nanmean_keepdim_dyn);
 reduction!("mean (NaN for no elements)", "mean", D::Elem, [D::Elem: MeanElem,], () |x, axes, keep| x.reduce_with(axes, keep, &Mean),
     mean try_mean mean_axis try_mean_axis mean_keepdim try_mean_keepdim mean_axis_dyn try_mean_axis_dyn mean_keepdim_dyn try_mean_keepdim_dyn);
 reduction!("product (checked for integers, returned as `i64`/`u64`)", "prod", <D::Elem as Num>::Sum, [D::Elem: Num,], () |x, axes, keep| x.reduce_with(axes, keep, &Prod),
