@@ -165,3 +165,54 @@ pub(crate) fn take_lines<T: Copy>(
         Ok(())
     })
 }
+
+/// The position of the running maximum (`MAX`) or minimum of each line along `axis`: the latest
+/// position among equal values, the first NaN once one is met (NaN propagates, as in PyTorch's
+/// `cummax`/`cummin`).
+pub(crate) fn cum_extreme_idx<T: Num, const MAX: bool>(
+    out: &mut [i64],
+    src: &[T],
+    l: &Layout,
+    axis: usize,
+) -> Result<(), ShapeError> {
+    #[allow(clippy::eq_op)] // `x != x`: NaN
+    let nan = |x: T| x != x;
+    lines(out, src, l, axis, |line, out, start, stride| {
+        let mut best = 0usize;
+        for k in 0..line.n {
+            let (x, b) = (line.get(k), line.get(best));
+            let better = if MAX { x >= b } else { x <= b };
+            if k == 0 || (!nan(b) && (nan(x) || better)) {
+                best = k;
+            }
+            out[start + k * stride] = best as i64;
+        }
+        Ok(())
+    })
+}
+
+/// `ln(Σ_{j <= k} e^x_j)` along `axis`, as a running `logaddexp` (`-inf` terms add nothing; NaN
+/// propagates; `+inf` stays).
+pub(crate) fn logcumsumexp<T: Num + Float>(
+    out: &mut [T],
+    src: &[T],
+    l: &Layout,
+    axis: usize,
+) -> Result<(), ShapeError> {
+    lines(out, src, l, axis, |line, out, start, stride| {
+        let mut acc = T::neg_infinity();
+        for k in 0..line.n {
+            let x = line.get(k);
+            let m = acc.max(x);
+            acc = if x.is_nan() || acc.is_nan() {
+                T::nan()
+            } else if m.is_infinite() {
+                m
+            } else {
+                m + (-(acc - x).abs()).exp().ln_1p()
+            };
+            out[start + k * stride] = acc;
+        }
+        Ok(())
+    })
+}

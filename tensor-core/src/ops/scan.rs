@@ -48,6 +48,27 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         self.per_line(axis, scan::cumprod)
     }
 
+    fn logcumsumexp_rt(&self, axis: isize) -> Result<OutTensor<D, D::Elem, S>, ShapeError>
+    where
+        D::Elem: Float + Num,
+    {
+        self.per_line(axis, scan::logcumsumexp)
+    }
+
+    /// The running extreme's positions and values (see `scan::cum_extreme_idx`).
+    #[allow(clippy::type_complexity)]
+    fn cum_extreme_rt<const MAX: bool>(
+        &self,
+        axis: isize,
+    ) -> Result<(OutTensor<D, D::Elem, S>, OutTensor<D, i64, S>), ShapeError>
+    where
+        D::Elem: Num,
+    {
+        let idx = self.per_line(axis, scan::cum_extreme_idx::<D::Elem, MAX>)?;
+        let values = self.per_line(axis, |o, s, l, a| scan::take_lines(o, s, l, a, idx.data.as_slice()))?;
+        Ok((values, idx))
+    }
+
     fn softmax_rt(&self, axis: isize, log: bool) -> Result<OutTensor<D, D::Elem, S>, ShapeError>
     where
         D::Elem: Float + Num<Sum = D::Elem>,
@@ -105,6 +126,8 @@ along_axis!("Cumulative product (checked for integers, as `i64`/`u64`)", "cumpro
     <D::Elem as Num>::Sum, [D::Elem: Num], |s, a| s.cumprod_rt(a), cumprod try_cumprod cumprod_dyn try_cumprod_dyn);
 along_axis!("Softmax `exp(x) / sum(exp(x))`, computed stably (shifted by the line's maximum)", "softmax",
     D::Elem, [D::Elem: Float + Num<Sum = D::Elem>], |s, a| s.softmax_rt(a, false), softmax try_softmax softmax_dyn try_softmax_dyn);
+along_axis!("Cumulative `log(sum(exp(x)))`, computed stably as a running `logaddexp`", "logcumsumexp",
+    D::Elem, [D::Elem: Float + Num], |s, a| s.logcumsumexp_rt(a), logcumsumexp try_logcumsumexp logcumsumexp_dyn try_logcumsumexp_dyn);
 along_axis!("Log-softmax `x - logsumexp(x)`, computed stably", "log_softmax",
     D::Elem, [D::Elem: Float + Num<Sum = D::Elem>], |s, a| s.softmax_rt(a, true), log_softmax try_log_softmax log_softmax_dyn try_log_softmax_dyn);
 
@@ -222,6 +245,51 @@ where
         self.try_sort_dyn(axis, descending).or_panic()
     }
 }
+
+/// `(values, indices)` forms along an axis that keep the shape: `cummax`, `cummin`.
+macro_rules! cum_extreme {
+    ($max:literal, $what:literal, $torch:literal, $m:ident, $try_m:ident, $dy:ident, $try_dy:ident) => {
+        impl<D: Data, S: Shape> TensorBase<D, S>
+        where
+            D::Elem: Num,
+        {
+            #[doc = concat!("The running ", $what, " along axis `A` and its `i64` position (PyTorch `", $torch, "(dim=A)`): `(values, indices)` of `self`'s shape. Among equal values the latest position; once a NaN is met the values are NaN at the position of that first NaN. The axis is checked at compile time for tuple shapes.")]
+            #[doc = ""]
+            #[doc = "# Errors"]
+            #[doc = "[`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`; [`ShapeError::Alloc`]."]
+            #[allow(clippy::type_complexity)]
+            pub fn $try_m<const A: isize>(&self) -> Result<(OutTensor<D, D::Elem, S>, OutTensor<D, i64, S>), ShapeError>
+            where
+                S: RemoveAxis<A>,
+            {
+                self.cum_extreme_rt::<$max>(A)
+            }
+            #[doc = concat!("[`", stringify!($try_m), "`](Self::", stringify!($try_m), "), panicking with the error's message.")]
+            #[track_caller]
+            pub fn $m<const A: isize>(&self) -> (OutTensor<D, D::Elem, S>, OutTensor<D, i64, S>)
+            where
+                S: RemoveAxis<A>,
+            {
+                self.$try_m::<A>().or_panic()
+            }
+            #[doc = concat!("[`", stringify!($try_m), "`](Self::", stringify!($try_m), ") along a runtime axis (negative counts from the end).")]
+            #[doc = ""]
+            #[doc = "# Errors"]
+            #[doc = "[`ShapeError::Axis`]; [`ShapeError::Alloc`]."]
+            #[allow(clippy::type_complexity)]
+            pub fn $try_dy(&self, axis: isize) -> Result<(OutTensor<D, D::Elem, S>, OutTensor<D, i64, S>), ShapeError> {
+                self.cum_extreme_rt::<$max>(axis)
+            }
+            #[doc = concat!("[`", stringify!($try_dy), "`](Self::", stringify!($try_dy), "), panicking with the error's message.")]
+            #[track_caller]
+            pub fn $dy(&self, axis: isize) -> (OutTensor<D, D::Elem, S>, OutTensor<D, i64, S>) {
+                self.$try_dy(axis).or_panic()
+            }
+        }
+    };
+}
+cum_extreme!(true, "maximum", "cummax", cummax, try_cummax, cummax_dyn, try_cummax_dyn);
+cum_extreme!(false, "minimum", "cummin", cummin, try_cummin, cummin_dyn, try_cummin_dyn);
 
 /// The build-time check of `topk::<K, A>`: `K` no larger than a static dim `A`.
 struct TopkCheck<S, const K: usize, const A: isize>(core::marker::PhantomData<S>);

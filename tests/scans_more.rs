@@ -1,0 +1,60 @@
+//! `cummax`, `cummin` and `logcumsumexp` along an axis (issue 29), against NumPy
+//! (`np.maximum.accumulate`, `np.logaddexp.accumulate`) and a running loop over each line.
+mod common;
+
+use proptest::prelude::*;
+use shaped::prelude::*;
+
+#[test]
+fn numpy_cases() {
+    let x = Tensor::from([1.0f64, 3.0, 2.0, 3.0, f64::NAN, 5.0]);
+    let (v, i) = x.cummax::<0>();
+    let v = v.to_vec();
+    assert_eq!(&v[..4], &[1.0, 3.0, 3.0, 3.0]);
+    assert!(v[4].is_nan() && v[5].is_nan());
+    // The latest position among equal values; the first NaN's once one is met.
+    assert_eq!(i.to_vec(), vec![0, 1, 1, 3, 4, 4]);
+    let (v, i) = x.cummin_dyn(0);
+    assert_eq!(&v.to_vec()[..4], &[1.0, 1.0, 1.0, 1.0]);
+    assert_eq!(i.to_vec(), vec![0, 0, 0, 0, 4, 4]);
+    let l = Tensor::from([0.0f64, 1.0, f64::NEG_INFINITY, 1000.0, 2.0]).logcumsumexp::<0>().to_vec();
+    assert_eq!(l, vec![0.0, 1.3132616875182228, 1.3132616875182228, 1000.0, 1000.0]);
+    // Along the leading axis of a matrix, integers.
+    let m = Tensor::from([[3, 1], [2, 5], [4, 0]]);
+    let (v, i) = m.cummax::<0>();
+    assert_eq!((v.to_vec(), i.to_vec()), (vec![3, 1, 3, 5, 4, 5], vec![0, 0, 0, 1, 2, 1]));
+    assert!(m.clone().into_dyn().try_cummax::<2>().is_err());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: common::cases(256, 4), failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn against_running_loops((r, c, v) in (1usize..5, 0usize..30).prop_flat_map(|(r, c)| (Just(r), Just(c),
+        prop::collection::vec(prop_oneof![4 => (-5i32..5).prop_map(|k| k as f64), 1 => Just(f64::NAN), 1 => -50.0f64..50.0], r * c)))) {
+        let m = Tensor::<f64, Shape![_, _]>::from_vec(&[r, c], v.clone());
+        let (mx, mi) = m.cummax::<1>();
+        let l = m.logcumsumexp::<1>().to_vec();
+        for i in 0..r {
+            let line = &v[i * c..(i + 1) * c];
+            let mut best = 0usize;
+            for k in 0..c {
+                if k == 0 || (!line[best].is_nan() && (line[k].is_nan() || line[k] >= line[best])) {
+                    best = k;
+                }
+                prop_assert_eq!(mi.to_vec()[i * c + k], best as i64);
+                prop_assert_eq!(mx.to_vec()[i * c + k].to_bits(), line[best].to_bits());
+                // The running log-sum-exp from its definition, shifted by the running maximum.
+                let seen = &line[..=k];
+                let want = if seen.iter().any(|x| x.is_nan()) {
+                    f64::NAN
+                } else {
+                    let mm = seen.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+                    mm + seen.iter().map(|x| (x - mm).exp()).sum::<f64>().ln()
+                };
+                let acc = l[i * c + k];
+                prop_assert!((acc - want).abs() <= 1e-12 * (1.0 + want.abs()) || (acc.is_nan() && want.is_nan()), "{} vs {}", acc, want);
+            }
+        }
+    }
+}
