@@ -60,7 +60,7 @@ fn linalg() -> String {
         };
         writeln!(
             s,
-            "impl<{gens}> MatrixBatch for {ta} {{ type Rows = {m}; type Cols = {n}; type Batch = {}; type Vectors<K: Dim> = {}; type Matrices<R: Dim, C: Dim> = {}; }}",
+            "#[diagnostic::do_not_recommend] impl<{gens}> MatrixBatch for {ta} {{ type Rows = {m}; type Cols = {n}; type Batch = {}; type Vectors<K: Dim> = {}; type Matrices<R: Dim, C: Dim> = {}; }}",
             tuple(lead),
             with(&["K"]),
             with(&["R", "C"])

@@ -26,6 +26,32 @@ fn numpy_cases() {
     assert!(m.clone().into_dyn().try_cummax::<2>().is_err());
 }
 
+/// np.roll and np.tril/np.triu of `np.arange(24).reshape(2, 3, 4)`.
+#[test]
+fn roll_and_triangles_match_numpy() {
+    let x = Tensor::<i64, Shape![2, 3, 4]>::from_fn(|[a, b, c]| (a * 12 + b * 4 + c) as i64);
+    assert_eq!(
+        x.roll::<2>(2).to_vec(),
+        vec![2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 18, 19, 16, 17, 22, 23, 20, 21]
+    );
+    assert_eq!(
+        x.roll_dyn(-4, 1).to_vec(),
+        vec![4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 16, 17, 18, 19, 20, 21, 22, 23, 12, 13, 14, 15]
+    );
+    assert_eq!(x.tril(-1).to_vec(), vec![0, 0, 0, 0, 4, 0, 0, 0, 8, 9, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0, 20, 21, 0, 0]);
+    assert_eq!(x.triu(2).to_vec(), vec![0, 0, 2, 3, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 14, 15, 0, 0, 0, 19, 0, 0, 0, 0]);
+    // Through a transposed view (the lines are strided), inline, and DynShape errors.
+    let t = x.permute::<Axes![0, 2, 1]>();
+    assert_eq!(t.tril(0).to_vec(), t.contiguous().tril(0).to_vec());
+    assert_eq!(t.roll::<1>(3).to_vec(), t.contiguous().roll::<1>(3).to_vec());
+    let s = stensor([[1.0f32, 2.0], [3.0, 4.0]]);
+    assert_eq!(s.triu(0).to_vec(), vec![1.0, 2.0, 0.0, 4.0]);
+    let v = Tensor::<f32, DynShape>::from_vec(&[3], vec![1.0, 2.0, 3.0]);
+    assert!(v.try_tril(0).is_err());
+    assert!(v.try_roll_dyn(1, 1).is_err());
+    assert_eq!(v.roll_dyn(5, 0).to_vec(), vec![2.0, 3.0, 1.0]);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: common::cases(256, 4), failure_persistence: None, ..ProptestConfig::default() })]
 

@@ -216,3 +216,44 @@ pub(crate) fn logcumsumexp<T: Num + Float>(
         Ok(())
     })
 }
+
+/// Each line along `axis` rotated by `shift` places (element `k` lands at `(k + shift) mod n`,
+/// PyTorch's `roll`).
+pub(crate) fn roll<T: Copy>(out: &mut [T], src: &[T], l: &Layout, axis: usize, shift: isize) -> Result<(), ShapeError> {
+    lines(out, src, l, axis, |line, out, start, stride| {
+        let n = line.n;
+        if n == 0 {
+            return Ok(());
+        }
+        let s = shift.rem_euclid(n as isize) as usize;
+        for k in 0..n {
+            let to = if k + s >= n { k + s - n } else { k + s };
+            out[start + to * stride] = line.get(k);
+        }
+        Ok(())
+    })
+}
+
+/// The lower (`lower`) or upper triangle of each matrix of the last two dims, offset by
+/// `diagonal` (PyTorch's `tril`/`triu`): elements off it set to zero.
+pub(crate) fn triangle<T: Element>(
+    out: &mut [T],
+    src: &[T],
+    l: &Layout,
+    lower: bool,
+    diagonal: isize,
+) -> Result<(), ShapeError> {
+    let r = l.sizes().len();
+    // Lines along the last dim: the row index comes from the line's start in `out`.
+    let cols = l.sizes()[r - 1];
+    let rows = l.sizes()[r - 2];
+    lines(out, src, l, r - 1, |line, out, start, _| {
+        let i = (start / cols.max(1)) % rows.max(1);
+        for j in 0..line.n {
+            let d = j as isize - i as isize;
+            let keep = if lower { d <= diagonal } else { d >= diagonal };
+            out[start + j] = if keep { line.get(j) } else { T::ZERO };
+        }
+        Ok(())
+    })
+}

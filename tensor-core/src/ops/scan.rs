@@ -291,6 +291,108 @@ macro_rules! cum_extreme {
 cum_extreme!(true, "maximum", "cummax", cummax, try_cummax, cummax_dyn, try_cummax_dyn);
 cum_extreme!(false, "minimum", "cummin", cummin, try_cummin, cummin_dyn, try_cummin_dyn);
 
+/// `roll`, `tril`, `triu`: rearrangements that keep the shape.
+impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// Each line along axis `A` rotated by `shift` places: element `k` moves to `(k + shift) mod
+    /// n` (PyTorch `roll(shift, dims=A)`, NumPy `roll`); a negative shift rotates the other way.
+    /// Same shape (inline for an inline input).
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
+    /// assert_eq!(x.roll::<1>(1).to_vec(), [3, 1, 2, 6, 4, 5]);
+    /// assert_eq!(x.roll::<0>(-1).to_vec(), [4, 5, 6, 1, 2, 3]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`; [`ShapeError::Alloc`].
+    pub fn try_roll<const A: isize>(&self, shift: isize) -> Result<OutTensor<D, D::Elem, S>, ShapeError>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.per_line(A, |o, s, l, a| scan::roll(o, s, l, a, shift))
+    }
+    /// [`try_roll`](Self::try_roll), panicking with the error's message.
+    #[track_caller]
+    pub fn roll<const A: isize>(&self, shift: isize) -> OutTensor<D, D::Elem, S>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.try_roll::<A>(shift).or_panic()
+    }
+    /// [`try_roll`](Self::try_roll) along a runtime axis (negative counts from the end).
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Alloc`].
+    pub fn try_roll_dyn(&self, shift: isize, axis: isize) -> Result<OutTensor<D, D::Elem, S>, ShapeError> {
+        self.per_line(axis, |o, s, l, a| scan::roll(o, s, l, a, shift))
+    }
+    /// [`try_roll_dyn`](Self::try_roll_dyn), panicking with the error's message.
+    #[track_caller]
+    pub fn roll_dyn(&self, shift: isize, axis: isize) -> OutTensor<D, D::Elem, S> {
+        self.try_roll_dyn(shift, axis).or_panic()
+    }
+
+    fn triangle_rt(&self, lower: bool, diagonal: isize) -> Result<OutTensor<D, D::Elem, S>, ShapeError> {
+        if self.rank() < 2 {
+            return Err(ShapeError::Invalid(alloc::format!(
+                "{} needs a matrix or a batch of matrices, not a tensor of shape {:?}",
+                if lower { "tril" } else { "triu" },
+                self.sizes()
+            )));
+        }
+        self.per_line(-1, |o, s, l, _| scan::triangle(o, s, l, lower, diagonal))
+    }
+    /// The lower triangle of each matrix of the last two dims: element `(i, j)` kept where
+    /// `j - i <= diagonal`, zero elsewhere (PyTorch `tril(diagonal)`, NumPy `tril(k)`; 0 is the
+    /// main diagonal, positive above it). Same shape; static shapes of rank below 2 are a
+    /// compile error.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
+    /// assert_eq!(x.tril(0).to_vec(), [1, 0, 0, 4, 5, 0]);
+    /// assert_eq!(x.triu(1).to_vec(), [0, 2, 3, 0, 0, 6]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] for a [`DynShape`] tensor of rank below 2; [`ShapeError::Alloc`].
+    pub fn try_tril(&self, diagonal: isize) -> Result<OutTensor<D, D::Elem, S>, ShapeError>
+    where
+        S: crate::shape::MatrixBatch,
+    {
+        self.triangle_rt(true, diagonal)
+    }
+    /// [`try_tril`](Self::try_tril), panicking with the error's message.
+    #[track_caller]
+    pub fn tril(&self, diagonal: isize) -> OutTensor<D, D::Elem, S>
+    where
+        S: crate::shape::MatrixBatch,
+    {
+        self.try_tril(diagonal).or_panic()
+    }
+    /// The upper triangle of each matrix of the last two dims: element `(i, j)` kept where
+    /// `j - i >= diagonal` (PyTorch `triu(diagonal)`, NumPy `triu(k)`); see
+    /// [`try_tril`](Self::try_tril).
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] for a [`DynShape`] tensor of rank below 2; [`ShapeError::Alloc`].
+    pub fn try_triu(&self, diagonal: isize) -> Result<OutTensor<D, D::Elem, S>, ShapeError>
+    where
+        S: crate::shape::MatrixBatch,
+    {
+        self.triangle_rt(false, diagonal)
+    }
+    /// [`try_triu`](Self::try_triu), panicking with the error's message.
+    #[track_caller]
+    pub fn triu(&self, diagonal: isize) -> OutTensor<D, D::Elem, S>
+    where
+        S: crate::shape::MatrixBatch,
+    {
+        self.try_triu(diagonal).or_panic()
+    }
+}
+
 /// The build-time check of `topk::<K, A>`: `K` no larger than a static dim `A`.
 struct TopkCheck<S, const K: usize, const A: isize>(core::marker::PhantomData<S>);
 impl<S: Shape, const K: usize, const A: isize> TopkCheck<S, K, A> {

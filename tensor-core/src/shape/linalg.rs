@@ -11,7 +11,7 @@ use crate::error::ShapeError;
 /// [`DynShape`] (rank checked at run time); the associated types name the result shapes.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a matrix or a batch of matrices",
-    label = "linear algebra needs a shape `[m, n]` or `[..b, m, n]` (rank 2 to 6)"
+    label = "needs a shape `[m, n]` or `[..b, m, n]` (rank 2 to 6): linear algebra, `tril`, `triu`"
 )]
 pub trait MatrixBatch: Shape {
     /// `m`.
@@ -171,6 +171,7 @@ where
 /// `K = min(m, n)` of a [`MatrixBatch`].
 pub type MinOf<S> = <S as MinShape>::K;
 
+#[diagnostic::do_not_recommend]
 impl MatrixBatch for DynShape {
     type Rows = Dyn;
     type Cols = Dyn;
