@@ -52,6 +52,24 @@ fn roll_and_triangles_match_numpy() {
     assert_eq!(v.roll_dyn(5, 0).to_vec(), vec![2.0, 3.0, 1.0]);
 }
 
+/// np.diff of `(np.arange(24).reshape(2, 3, 4) ** 2) % 7` along axes 1 and 0.
+#[test]
+fn diff_matches_numpy() {
+    let x = Tensor::<i64, Shape![2, 3, 4]>::from_fn(|[a, b, c]| ((a * 12 + b * 4 + c) as i64).pow(2) % 7);
+    let d1 = x.diff::<1>();
+    let _: &Tensor<i64, Shape![2, _, 4]> = &d1;
+    assert_eq!(d1.sizes(), &[2, 2, 4]);
+    assert_eq!(d1.to_vec(), vec![2, 3, -3, -2, -1, 0, 1, 2, 0, 1, 2, 3, -3, -2, -1, 0]);
+    assert_eq!(x.diff_dyn(0).to_vec(), vec![4, 0, -4, -1, 2, -2, 1, 4, 0, -4, -1, 2]);
+    // Of a transposed view, of a single element and of an empty dim: one less, or 0.
+    let t = x.permute::<Axes![2, 1, 0]>();
+    assert_eq!(t.diff::<2>().to_vec(), t.contiguous().diff::<2>().to_vec());
+    assert_eq!(Tensor::from([5u8]).diff::<0>().sizes(), &[0]);
+    assert_eq!(Tensor::<f32, DynShape>::from_vec(&[0, 2], vec![]).diff_dyn(0).sizes(), &[0, 2]);
+    // Integers wrap, as `-`.
+    assert_eq!(Tensor::from([200u8, 10]).diff::<0>().to_vec(), vec![66]);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: common::cases(256, 4), failure_persistence: None, ..ProptestConfig::default() })]
 

@@ -393,6 +393,66 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
 }
 
+/// `diff` and `trapezoid`: differences and the trapezoidal rule along an axis.
+impl<D: Data, S: Shape> TensorBase<D, S>
+where
+    D::Elem: Num,
+{
+    /// `x[1:] - x[:-1]` along `axis` (`n - 1` there, 0 for an empty dim) as a tensor of shape
+    /// `S2`, which the caller gives.
+    fn diff_rt<S2: Shape>(&self, axis: isize) -> Result<Tensor<D::Elem, S2>, ShapeError> {
+        let ax = normalize_axis(axis, self.rank())?;
+        let n = self.sizes()[ax];
+        let mut sizes = self.sizes().to_vec();
+        sizes[ax] = n.saturating_sub(1);
+        if n < 2 {
+            return Tensor::try_from_vec(&sizes, alloc::vec::Vec::new());
+        }
+        let hi = self.try_narrow_dyn(axis, 1, n - 1)?;
+        let lo = self.try_narrow_dyn(axis, 0, n - 1)?;
+        Tensor::try_from_vec(&sizes, hi.try_sub(&lo)?.to_vec())
+    }
+    /// The differences of neighbours along axis `A`, `x[k + 1] - x[k]` (PyTorch `diff(dim=A)`,
+    /// NumPy `diff(axis=A)`, `n = 1`): `self`'s shape with `Dyn` (one less) at `A`; integers
+    /// wrap, as the `-` operator.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 4, 9], [0, 0, 5]]);
+    /// assert_eq!(x.diff::<1>().to_vec(), [3, 5, 0, 5]);
+    /// assert_eq!(x.diff::<1>().sizes(), [2, 2]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`; [`ShapeError::Alloc`].
+    pub fn try_diff<const A: isize>(&self) -> Result<Tensor<D::Elem, <S as SetAxis<A, Dyn>>::Out>, ShapeError>
+    where
+        S: SetAxis<A, Dyn>,
+    {
+        self.diff_rt(A)
+    }
+    /// [`try_diff`](Self::try_diff), panicking with the error's message.
+    #[track_caller]
+    pub fn diff<const A: isize>(&self) -> Tensor<D::Elem, <S as SetAxis<A, Dyn>>::Out>
+    where
+        S: SetAxis<A, Dyn>,
+    {
+        self.try_diff::<A>().or_panic()
+    }
+    /// [`try_diff`](Self::try_diff) along a runtime axis: a [`DynShape`] result.
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Alloc`].
+    pub fn try_diff_dyn(&self, axis: isize) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        self.diff_rt(axis)
+    }
+    /// [`try_diff_dyn`](Self::try_diff_dyn), panicking with the error's message.
+    #[track_caller]
+    pub fn diff_dyn(&self, axis: isize) -> Tensor<D::Elem, DynShape> {
+        self.try_diff_dyn(axis).or_panic()
+    }
+}
+
 /// The build-time check of `topk::<K, A>`: `K` no larger than a static dim `A`.
 struct TopkCheck<S, const K: usize, const A: isize>(core::marker::PhantomData<S>);
 impl<S: Shape, const K: usize, const A: isize> TopkCheck<S, K, A> {
