@@ -21,6 +21,8 @@
 //! - `transcendental_{f32,f64}_{1600,1000000}`: `exp`, `tanh`, `sigmoid`, `ln`, `sin` of vectors into new
 //!   tensors against a plain loop of Rust's scalar functions; the 1e6 case also in a 2-thread
 //!   pool.
+//! - `sort_rows`: `sort`, `argsort` and `topk::<10, 1>` of the rows of a `[256, 1024]` f32 matrix
+//!   against loops over row slices (`sort_by`, `select_nth_unstable_by`).
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use shaped::prelude::*;
@@ -198,6 +200,60 @@ macro_rules! transcendentals {
 transcendentals!(transcendentals_f32, f32);
 transcendentals!(transcendentals_f64, f64);
 
+/// `sort::<1>`, `argsort::<1>` and `topk::<10, 1>` of the rows of a `[256, 1024]` f32 matrix of
+/// distinct values in random order, against loops over the rows as slices: a stable `sort_by`
+/// of the values (ndarray has no sort; its users sort slices so), a stable `sort_by` of the
+/// positions, and `select_nth_unstable_by` plus a sort of the 10 selected positions.
+fn sorting(c: &mut Criterion) {
+    const R: usize = 256;
+    const C: usize = 1024;
+    let perm = permutation(R * C, 11);
+    let v: Vec<f32> = perm.iter().map(|&p| p as f32).collect();
+    let x = Tensor::<f32, Shape![R, C]>::from_vec(&[R, C], v.clone());
+    let mut g = group(c, "sort_rows", R * C);
+    g.bench_function("sort/shaped", |b| b.iter(|| black_box(black_box(&x).sort::<1>(false))));
+    g.bench_function("sort/loop", |b| {
+        b.iter(|| {
+            let mut out = black_box(&v).clone();
+            for row in out.chunks_mut(C) {
+                row.sort_by(|a, b| a.total_cmp(b));
+            }
+            out
+        })
+    });
+    g.bench_function("argsort/shaped", |b| b.iter(|| black_box(black_box(&x).argsort::<1>(false))));
+    g.bench_function("argsort/loop", |b| {
+        b.iter(|| {
+            let mut out: Vec<i64> = Vec::with_capacity(R * C);
+            let mut idx: Vec<usize> = Vec::with_capacity(C);
+            for row in black_box(&v).chunks(C) {
+                idx.clear();
+                idx.extend(0..C);
+                idx.sort_by(|&a, &b| row[a].total_cmp(&row[b]));
+                out.extend(idx.iter().map(|&i| i as i64));
+            }
+            out
+        })
+    });
+    g.bench_function("topk10/shaped", |b| b.iter(|| black_box(black_box(&x).topk::<10, 1>(true))));
+    g.bench_function("topk10/loop", |b| {
+        b.iter(|| {
+            let mut out: Vec<f32> = Vec::with_capacity(R * 10);
+            let mut idx: Vec<usize> = Vec::with_capacity(C);
+            for row in black_box(&v).chunks(C) {
+                idx.clear();
+                idx.extend(0..C);
+                let cmp = |a: &usize, b: &usize| row[*b].total_cmp(&row[*a]);
+                idx.select_nth_unstable_by(9, cmp);
+                idx[..10].sort_unstable_by(cmp);
+                out.extend(idx[..10].iter().map(|&i| row[i]));
+            }
+            out
+        })
+    });
+    g.finish();
+}
+
 fn one_thread(c: &mut Criterion) {
     rayon::ThreadPoolBuilder::new().num_threads(1).build_global().ok();
     row_gather(c);
@@ -206,6 +262,7 @@ fn one_thread(c: &mut Criterion) {
     matmul_transposed(c);
     transcendentals_f32(c);
     transcendentals_f64(c);
+    sorting(c);
 }
 
 criterion_group!(benches, one_thread);

@@ -257,3 +257,42 @@ pub(crate) fn triangle<T: Element>(
         Ok(())
     })
 }
+
+/// The positions of the `k` largest (`largest`) or smallest elements of each line along `axis`,
+/// in sorted order, written to the first `k` places of each line of `out` (the rest are 0): the
+/// first `k` of [`argsort`]'s permutation, found by selection (`select_nth_unstable_by`) and a
+/// sort of those `k` only. The order compared is the sort's with the position as the last key,
+/// a total order, so the result is exactly the stable sort's prefix.
+pub(crate) fn topk_idx<T: Num>(
+    out: &mut [i64],
+    src: &[T],
+    l: &Layout,
+    axis: usize,
+    k: usize,
+    largest: bool,
+) -> Result<(), ShapeError> {
+    let mut order: alloc::vec::Vec<usize> = alloc::vec::Vec::new();
+    lines(out, src, l, axis, |line, out, start, stride| {
+        order.clear();
+        order
+            .try_reserve(line.n)
+            .map_err(|_| ShapeError::Alloc { count: line.n, elem_size: core::mem::size_of::<usize>() })?;
+        order.extend(0..line.n);
+        let cmp = |&a: &usize, &b: &usize| {
+            let o = if largest { sort_cmp(line.get(b), line.get(a)) } else { sort_cmp(line.get(a), line.get(b)) };
+            o.then(a.cmp(&b))
+        };
+        let k = k.min(line.n);
+        if k == 0 {
+            return Ok(());
+        }
+        if k < line.n {
+            order.select_nth_unstable_by(k - 1, cmp);
+        }
+        order[..k].sort_unstable_by(cmp);
+        for (j, &i) in order[..k].iter().enumerate() {
+            out[start + j * stride] = i as i64;
+        }
+        Ok(())
+    })
+}

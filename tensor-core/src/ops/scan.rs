@@ -483,7 +483,8 @@ where
         if k > n {
             return Err(ShapeError::Range { start: 0, end: k as i128, axis: ax, size: n });
         }
-        let (values, idx) = self.sort_rt(axis, largest)?;
+        let idx = self.per_line(axis, |o, s, l, a| scan::topk_idx(o, s, l, a, k, largest))?;
+        let values = self.per_line(axis, |o, s, l, a| scan::take_lines(o, s, l, a, idx.data.as_slice()))?;
         let mut sizes = self.sizes().to_vec();
         sizes[ax] = k;
         let values = values.try_narrow_dyn(axis, 0, k)?.to_vec();
