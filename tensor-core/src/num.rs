@@ -141,6 +141,10 @@ pub trait Num: Element + PartialOrd + sealed::Sealed {
     fn min(a: Self, b: Self) -> Self;
     /// Whether `a` is NaN (never for integers).
     fn is_nan(a: Self) -> bool;
+    /// A key whose unsigned order is PyTorch's order of `sort`: numbers in their order (`-0.0`
+    /// equal to `0.0`), every NaN above them and equal to each other.
+    #[doc(hidden)]
+    fn sort_key(a: Self) -> u64;
 }
 
 macro_rules! int_num {
@@ -201,6 +205,8 @@ macro_rules! int_num {
             fn min(a: Self, b: Self) -> Self { Ord::min(a, b) }
             #[inline(always)]
             fn is_nan(_: Self) -> bool { false }
+            #[inline(always)]
+            fn sort_key(a: Self) -> u64 { (a as $s as i128 - <$s>::MIN as i128) as u64 }
         }
     )*};
 }
@@ -420,6 +426,15 @@ macro_rules! float_num {
             #[inline(always)]
             #[allow(clippy::eq_op)]
             fn is_nan(a: Self) -> bool { a != a }
+            #[inline(always)]
+            #[allow(clippy::eq_op)]
+            fn sort_key(a: Self) -> u64 {
+                // Widened exactly to f64; `+ 0.0` turns -0.0 into 0.0; then the IEEE total order
+                // as unsigned bits (negative numbers' bits flipped).
+                let x = ($to)(a) as f64 + 0.0;
+                let b = x.to_bits();
+                if x != x { u64::MAX } else if b >> 63 == 1 { !b } else { b | (1 << 63) }
+            }
         }
     )*};
 }

@@ -111,13 +111,17 @@ pub(crate) fn softmax<T: Num<Sum = T> + Float>(
     })
 }
 
-/// PyTorch's order of `sort`: the numbers in their order, NaN above every one of them (so last
-/// ascending, first descending), NaNs equal to each other.
-#[inline(always)]
-fn sort_cmp<T: PartialOrd>(a: T, b: T) -> core::cmp::Ordering {
-    #[allow(clippy::eq_op)] // `x != x`: NaN, for every `PartialOrd` element type
-    let nan = |x: &T| x != x;
-    a.partial_cmp(&b).unwrap_or_else(|| nan(&a).cmp(&nan(&b)))
+/// `pairs` refilled with `(sort key, position)` of every element of `line`.
+fn line_pairs<T: Num>(pairs: &mut alloc::vec::Vec<(u64, usize)>, line: &Line<'_, T>) -> Result<(), ShapeError> {
+    pairs.clear();
+    pairs
+        .try_reserve(line.n)
+        .map_err(|_| ShapeError::Alloc { count: line.n, elem_size: core::mem::size_of::<(u64, usize)>() })?;
+    match line.as_slice() {
+        Some(x) => pairs.extend(x.iter().map(|&v| T::sort_key(v)).zip(0..)),
+        None => pairs.extend((0..line.n).map(|k| (T::sort_key(line.get(k)), k))),
+    }
+    Ok(())
 }
 
 /// The stable sorting permutation of each line along `axis` (ascending, or descending with
@@ -129,19 +133,17 @@ pub(crate) fn argsort<T: Num>(
     axis: usize,
     descending: bool,
 ) -> Result<(), ShapeError> {
-    let mut order: alloc::vec::Vec<usize> = alloc::vec::Vec::new();
+    // (key, position) pairs of one line, sorted by the key (`Num::sort_key`: the sort's order
+    // as unsigned integers): integer comparisons, no indirection.
+    let mut pairs: alloc::vec::Vec<(u64, usize)> = alloc::vec::Vec::new();
     lines(out, src, l, axis, |line, out, start, stride| {
-        order.clear();
-        order
-            .try_reserve(line.n)
-            .map_err(|_| ShapeError::Alloc { count: line.n, elem_size: core::mem::size_of::<usize>() })?;
-        order.extend(0..line.n);
+        line_pairs(&mut pairs, line)?;
         if descending {
-            order.sort_by(|&a, &b| sort_cmp(line.get(b), line.get(a)));
+            pairs.sort_by_key(|p| core::cmp::Reverse(p.0));
         } else {
-            order.sort_by(|&a, &b| sort_cmp(line.get(a), line.get(b)));
+            pairs.sort_by_key(|p| p.0);
         }
-        for (k, &i) in order.iter().enumerate() {
+        for (k, &(_, i)) in pairs.iter().enumerate() {
             out[start + k * stride] = i as i64;
         }
         Ok(())
@@ -271,26 +273,22 @@ pub(crate) fn topk_idx<T: Num>(
     k: usize,
     largest: bool,
 ) -> Result<(), ShapeError> {
-    let mut order: alloc::vec::Vec<usize> = alloc::vec::Vec::new();
+    let mut pairs: alloc::vec::Vec<(u64, usize)> = alloc::vec::Vec::new();
     lines(out, src, l, axis, |line, out, start, stride| {
-        order.clear();
-        order
-            .try_reserve(line.n)
-            .map_err(|_| ShapeError::Alloc { count: line.n, elem_size: core::mem::size_of::<usize>() })?;
-        order.extend(0..line.n);
-        let cmp = |&a: &usize, &b: &usize| {
-            let o = if largest { sort_cmp(line.get(b), line.get(a)) } else { sort_cmp(line.get(a), line.get(b)) };
-            o.then(a.cmp(&b))
-        };
         let k = k.min(line.n);
         if k == 0 {
             return Ok(());
         }
+        line_pairs(&mut pairs, line)?;
+        let cmp = |a: &(u64, usize), b: &(u64, usize)| {
+            let o = if largest { b.0.cmp(&a.0) } else { a.0.cmp(&b.0) };
+            o.then(a.1.cmp(&b.1))
+        };
         if k < line.n {
-            order.select_nth_unstable_by(k - 1, cmp);
+            pairs.select_nth_unstable_by(k - 1, cmp);
         }
-        order[..k].sort_unstable_by(cmp);
-        for (j, &i) in order[..k].iter().enumerate() {
+        pairs[..k].sort_unstable_by(cmp);
+        for (j, &(_, i)) in pairs[..k].iter().enumerate() {
             out[start + j * stride] = i as i64;
         }
         Ok(())
