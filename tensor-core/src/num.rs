@@ -518,3 +518,18 @@ macro_rules! int_bits {
     )*};
 }
 int_bits!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+/// `ln(e^a + e^b)`: the larger plus `ln(1 + e^-|a - b|)`; `-inf` when both are `-inf`, `+inf`
+/// when either is `+inf`, NaN when either is NaN (PyTorch and NumPy): the binary
+/// `logaddexp` and the running step of `logcumsumexp`.
+#[inline(always)]
+pub(crate) fn logaddexp<T: Float>(a: T, b: T) -> T {
+    let m = a.max(b);
+    if a.is_nan() || b.is_nan() {
+        return T::nan();
+    }
+    if m.is_infinite() {
+        return m;
+    }
+    m + (-(a - b).abs()).exp().ln_1p()
+}

@@ -204,15 +204,7 @@ pub(crate) fn logcumsumexp<T: Num + Float>(
     lines(out, src, l, axis, |line, out, start, stride| {
         let mut acc = T::neg_infinity();
         for k in 0..line.n {
-            let x = line.get(k);
-            let m = acc.max(x);
-            acc = if x.is_nan() || acc.is_nan() {
-                T::nan()
-            } else if m.is_infinite() {
-                m
-            } else {
-                m + (-(acc - x).abs()).exp().ln_1p()
-            };
+            acc = crate::num::logaddexp(acc, line.get(k));
             out[start + k * stride] = acc;
         }
         Ok(())

@@ -115,7 +115,7 @@ binary_fns! { Float;
     atan2, try_atan2, atan2_out, try_atan2_out, "atan2", "four-quadrant arctangent of `self / rhs` (radians)", D::Elem, |a, b| a.atan2(b);
     hypot, try_hypot, hypot_out, try_hypot_out, "hypot", "`sqrt(self² + rhs²)` without overflow", D::Elem, |a, b| a.hypot(b);
     copysign, try_copysign, copysign_out, try_copysign_out, "copysign", "`|self|` with the sign of `rhs` (of its sign bit: -0.0 and NaNs with it set count as negative)", D::Elem, |a, b| a.copysign(b);
-    logaddexp, try_logaddexp, logaddexp_out, try_logaddexp_out, "logaddexp", "`ln(e^self + e^rhs)` without overflow: `max + ln(1 + e^-|self - rhs|)`", D::Elem, |a, b| logaddexp(a, b);
+    logaddexp, try_logaddexp, logaddexp_out, try_logaddexp_out, "logaddexp", "`ln(e^self + e^rhs)` without overflow: `max + ln(1 + e^-|self - rhs|)`", D::Elem, |a, b| crate::num::logaddexp(a, b);
 }
 
 binary_fns! { Bits;
@@ -219,20 +219,6 @@ where
     fn not(self) -> Self::Output {
         self.bitwise_not()
     }
-}
-
-/// `ln(e^a + e^b)`: the larger plus `ln(1 + e^-|a - b|)`; `-inf` when both are `-inf`, `+inf`
-/// when either is `+inf`, NaN when either is NaN (PyTorch and NumPy).
-#[inline(always)]
-fn logaddexp<T: Float>(a: T, b: T) -> T {
-    let m = a.max(b);
-    if a.is_nan() || b.is_nan() {
-        return T::nan();
-    }
-    if m.is_infinite() {
-        return m;
-    }
-    m + (-(a - b).abs()).exp().ln_1p()
 }
 
 /// `lerp`: the linear interpolation between two tensors.
