@@ -346,48 +346,42 @@ mod f64k {
         }
     }
 
+    /// `dst[i] = vector(src[i])` for every element (the loop the compiler vectorises), then
+    /// `scalar` for the elements `outside` the vector path's range.
+    #[inline(always)]
+    fn each(
+        src: &[f64],
+        dst: &mut [f64],
+        vector: impl Fn(f64) -> f64,
+        outside: impl Fn(f64) -> bool,
+        scalar: impl Fn(f64) -> f64,
+    ) {
+        dst.iter_mut().zip(src).for_each(|(d, &x)| *d = vector(x));
+        fix(src, dst, outside, scalar);
+    }
+
+    /// Outside `[-limit, limit]`, or NaN.
+    #[inline(always)]
+    fn beyond(limit: f64) -> impl Fn(f64) -> bool {
+        move |x: f64| x.is_nan() | (x.abs() > limit)
+    }
+
     /// `op` of `src` into `dst` (the same length): the vector loop over every element, then
     /// the scalar function for the elements outside its range (and NaN).
     #[inline(always)]
     fn run<const F: bool>(op: VecOp, src: &[f64], dst: &mut [f64]) {
-        let pairs = dst.iter_mut().zip(src);
-        if op == VecOp::Ln {
-            pairs.for_each(|(d, &x)| *d = ln::<F>(x));
-            fix(src, dst, |x| !ln_domain(x), f64::ln);
-            return;
-        }
-        if op == VecOp::Softplus {
-            pairs.for_each(|(d, &x)| *d = softplus::<F>(x));
-            fix(src, dst, |x| x.is_nan() | (x < -EXP_LIMIT), |x| x.exp().ln_1p());
-            return;
-        }
-        if let VecOp::Sin | VecOp::Cos = op {
-            let cos = op == VecOp::Cos;
-            pairs.for_each(|(d, &x)| *d = sin_cos::<F>(x, cos));
-            let scalar = if cos { f64::cos } else { f64::sin };
-            fix(src, dst, |x| x.is_nan() | (x.abs() > TRIG_LIMIT), scalar);
-            return;
-        }
-        let (limit, scalar): (f64, fn(f64) -> f64) = match op {
-            VecOp::Ln | VecOp::Softplus | VecOp::Sin | VecOp::Cos => unreachable!(),
-            VecOp::Exp => {
-                pairs.for_each(|(d, &x)| *d = exp::<F>(x));
-                (EXP_LIMIT, f64::exp)
-            }
-            VecOp::Tanh => {
-                pairs.for_each(|(d, &x)| *d = tanh::<F>(x));
-                (TANH_LIMIT, f64::tanh)
-            }
+        match op {
+            VecOp::Exp => each(src, dst, exp::<F>, beyond(EXP_LIMIT), f64::exp),
+            VecOp::Tanh => each(src, dst, tanh::<F>, beyond(TANH_LIMIT), f64::tanh),
             VecOp::Sigmoid => {
-                pairs.for_each(|(d, &x)| *d = 1.0 / (1.0 + exp::<F>(-x)));
-                (EXP_LIMIT, |x| 1.0 / (1.0 + (-x).exp()))
+                each(src, dst, |x| 1.0 / (1.0 + exp::<F>(-x)), beyond(EXP_LIMIT), |x| 1.0 / (1.0 + (-x).exp()))
             }
-            VecOp::Silu => {
-                pairs.for_each(|(d, &x)| *d = x / (1.0 + exp::<F>(-x)));
-                (EXP_LIMIT, |x| x / (1.0 + (-x).exp()))
-            }
-        };
-        fix(src, dst, |x| x.is_nan() | (x.abs() > limit), scalar);
+            VecOp::Silu => each(src, dst, |x| x / (1.0 + exp::<F>(-x)), beyond(EXP_LIMIT), |x| x / (1.0 + (-x).exp())),
+            VecOp::Ln => each(src, dst, ln::<F>, |x| !ln_domain(x), f64::ln),
+            VecOp::Softplus => each(src, dst, softplus::<F>, |x| x.is_nan() | (x < -EXP_LIMIT), |x| x.exp().ln_1p()),
+            VecOp::Sin => each(src, dst, |x| sin_cos::<F>(x, false), beyond(TRIG_LIMIT), f64::sin),
+            VecOp::Cos => each(src, dst, |x| sin_cos::<F>(x, true), beyond(TRIG_LIMIT), f64::cos),
+        }
     }
 
     /// `op` of every element of `xs`, in place, a stack block at a time.
@@ -494,13 +488,10 @@ mod f64k {
             let n = block.len();
             let (wide, out) = (&mut wide[..n], &mut out[..n]);
             wide.iter_mut().zip(&*block).for_each(|(w, &x)| *w = x as f64);
-            if let VecOp::Sin | VecOp::Cos = op {
-                let cos = op == VecOp::Cos;
-                out.iter_mut().zip(&*wide).for_each(|(d, &x)| *d = sin_cos_f32::<F>(x, cos));
-                let scalar = if cos { f64::cos } else { f64::sin };
-                fix(wide, out, |x| x.is_nan() | (x.abs() > TRIG_LIMIT_F32), scalar);
-            } else {
-                run::<F>(op, wide, out);
+            match op {
+                VecOp::Sin => each(wide, out, |x| sin_cos_f32::<F>(x, false), beyond(TRIG_LIMIT_F32), f64::sin),
+                VecOp::Cos => each(wide, out, |x| sin_cos_f32::<F>(x, true), beyond(TRIG_LIMIT_F32), f64::cos),
+                _ => run::<F>(op, wide, out),
             }
             block.iter_mut().zip(&*out).for_each(|(x, &r)| *x = r as f32);
         }
