@@ -204,3 +204,35 @@ proptest! {
         check(r, c, v, descending)?;
     }
 }
+
+/// Arguments at the ends of their types: errors or well-defined results, never a panic or a
+/// wrapped index.
+#[test]
+fn extreme_arguments() {
+    let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+    assert!(x.try_topk_dyn(usize::MAX, 1, true).is_err());
+    assert!(x.try_topk_axis::<1>(usize::MAX, false).is_err());
+    assert!(x.try_kthvalue::<1>(usize::MAX).is_err());
+    assert!(x.try_kthvalue_dyn(1, isize::MIN).is_err());
+    assert!(x.try_sort_dyn(isize::MAX, false).is_err());
+    // Rotations by the extreme shifts equal rotations by their remainders modulo the dim.
+    let by = |s: isize| x.roll_dyn(s, 1).to_vec();
+    assert_eq!(by(isize::MIN), by(isize::MIN.rem_euclid(3)));
+    assert_eq!(by(isize::MAX), by(isize::MAX.rem_euclid(3)));
+    // Diagonals far outside the matrix: everything or nothing.
+    assert_eq!(x.tril(isize::MAX).to_vec(), x.to_vec());
+    assert_eq!(x.tril(isize::MIN).to_vec(), vec![0.0; 6]);
+    assert_eq!(x.triu(isize::MIN).to_vec(), x.to_vec());
+    assert_eq!(x.triu(isize::MAX).to_vec(), vec![0.0; 6]);
+    // Shifts by the extreme counts.
+    let v = Tensor::from([-5i64, 5]);
+    assert_eq!(v.bitwise_left_shift(i64::MAX).to_vec(), vec![0, 0]);
+    assert_eq!(v.bitwise_right_shift(i64::MIN).to_vec(), vec![-1, 0]);
+    // A rank-0 tensor has no axis to sort, roll or difference.
+    let s = Tensor::<f32, DynShape>::from_vec(&[], vec![1.0]);
+    assert!(s.try_argsort_dyn(0, false).is_err());
+    assert!(s.try_roll_dyn(1, 0).is_err());
+    assert!(s.try_diff_dyn(0).is_err());
+    assert!(s.try_tril(0).is_err());
+    assert_eq!(s.median(), 1.0);
+}
