@@ -70,6 +70,7 @@ pub use shaped_core::interop::ndarray::NdShape;
 /// Serialisation: `serde` (feature `serde`) and NumPy `.npy`/`.npz` files (feature `npy`).
 #[cfg(any(feature = "serde", feature = "npy"))]
 pub use shaped_core::io;
+pub use shaped_core::ops::accumulate::ScatterReduce;
 pub use shaped_core::ops::binary::Operand;
 pub use shaped_core::ops::out::OutOperand;
 pub use shaped_core::ops::reduce::Norm;
@@ -103,8 +104,8 @@ pub use shaped_core::{LinalgFloat, Lstsq, MatrixNorm};
 pub mod prelude {
     pub use crate::{
         stensor, t, where_, Axes, Cat, Const, Data, DataMut, Dim, Dyn, DynShape, Element, MatrixFloat, MeanElem, Norm,
-        Num, One, STensor, Shape, ShapeError, SharedTensor, SliceArg, Stack, Tensor, TensorCow, TensorView,
-        TensorViewMut,
+        Num, One, STensor, ScatterReduce, Shape, ShapeError, SharedTensor, SliceArg, Stack, Tensor, TensorCow,
+        TensorView, TensorViewMut,
     };
     #[cfg(feature = "linalg")]
     pub use crate::{LinalgFloat, MatrixNorm};

@@ -50,6 +50,7 @@ pub use num::MatrixFloat;
 pub use num::MeanElem;
 pub use num::{Bits, Int, Num};
 pub use num_complex::Complex;
+pub use ops::accumulate::ScatterReduce;
 pub use ops::binary::Operand;
 pub use ops::cast::{CastFrom, CastTo};
 #[cfg(feature = "linalg")]

@@ -141,6 +141,27 @@ pub(crate) fn scatter<T: Element, I: ToIndex>(
     src: &[T],
     ls: &Layout,
 ) -> Result<(), ShapeError> {
+    scatter_with(dst, ld, axis, idx, li, src, ls, |d, s| *d = s)
+}
+
+/// [`scatter`] with a combining step: `f(&mut dst[c with c[axis] = idx[c]], src[c])` for every
+/// coordinate `c` of the index, in the index's row-major order (so duplicate positions combine
+/// in that order: `scatter_add`, `scatter_reduce`, `index_add`). Every index is checked before
+/// the first call of `f`: an error leaves `dst` untouched.
+///
+/// # Errors
+/// As [`scatter`].
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn scatter_with<T: Element, U: Copy, I: ToIndex>(
+    dst: &mut [T],
+    ld: &Layout,
+    axis: usize,
+    idx: &[I],
+    li: &Layout,
+    src: &[U],
+    ls: &Layout,
+    mut f: impl FnMut(&mut T, U),
+) -> Result<(), ShapeError> {
     let sizes = li.sizes();
     let n = ld.sizes()[axis];
     check_indices(idx, li, axis, n)?;
@@ -153,7 +174,7 @@ pub(crate) fn scatter<T: Element, I: ToIndex>(
     let stride = ld.strides()[axis];
     walk(sizes, [&order, li, &base, &sl], |[_, i, b, s]| {
         if let Ok(d) = step(idx[i], n, stride, axis) {
-            dst[(b as isize + d) as usize] = src[s];
+            f(&mut dst[(b as isize + d) as usize], src[s]);
         }
     });
     Ok(())

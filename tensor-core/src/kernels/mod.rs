@@ -27,7 +27,7 @@ pub(crate) mod small;
 pub(crate) mod vector;
 pub(crate) use gather::{
     gather, index_select, masked_fill, masked_fill_inplace, masked_select, nonzero, scatter, scatter_value,
-    where_select,
+    scatter_with, where_select,
 };
 pub(crate) use gemm::gemm;
 pub use gemm::Gemm;

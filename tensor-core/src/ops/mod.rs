@@ -2,6 +2,7 @@
 //! them loops over elements itself (DESIGN rule 2). The operations are inherent methods of
 //! [`TensorBase`](crate::TensorBase) and operator impls; this module holds only the traits they
 //! need.
+pub mod accumulate;
 mod arith;
 pub mod binary;
 pub mod cast;

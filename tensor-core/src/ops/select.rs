@@ -29,13 +29,13 @@ use crate::tensor::{Tensor, TensorBase};
 use alloc::format;
 
 /// `axis` checked against `rank` (the typed forms' axis is already checked for tuple shapes).
-fn check_axis(axis: isize, rank: usize) -> Result<usize, ShapeError> {
+pub(super) fn check_axis(axis: isize, rank: usize) -> Result<usize, ShapeError> {
     normalize_axis(axis, rank)
 }
 
 /// `small` (the index) fits in `big` (`names`: what the two are): same rank, and no larger in any
 /// dim but `except`.
-fn check_fits(
+pub(super) fn check_fits(
     op: &'static str,
     names: (&str, &str),
     small: &[usize],

@@ -1,0 +1,409 @@
+//! Accumulating writes by index tensors, as PyTorch: `scatter_add`, `scatter_reduce` and
+//! `index_add`. Unlike `scatter`, duplicate positions combine instead of overwriting: every
+//! value aimed at a position reaches it, in the index's row-major order.
+//!
+//! The element rule is that of the arithmetic operators (`num`'s module docs): integer sums and
+//! products wrap, as PyTorch's `scatter_add_` and `index_add_` do on integer tensors; floats
+//! follow IEEE 754. Every index entry is checked before the first write, so an error leaves the
+//! tensor unchanged. Index entries may be negative (counting from the end, as the rest of
+//! `select`'s operations accept); PyTorch rejects them.
+use super::select::{check_axis, check_fits};
+use crate::cast::CastFrom;
+use crate::dim::Dim;
+use crate::error::{OrPanic, ShapeError};
+use crate::index::IndexElem;
+use crate::kernels;
+use crate::layout::Layout;
+use crate::num::Num;
+use crate::shape::{RemoveAxis, SameRank, Shape};
+use crate::storage::{Data, DataMut};
+use crate::tensor::{Tensor, TensorBase};
+use alloc::format;
+
+/// How [`scatter_reduce_`](TensorBase::scatter_reduce_) combines the values that reach one
+/// position: PyTorch's `reduce` argument of `scatter_reduce` (`"sum"`, `"prod"`, `"mean"`,
+/// `"amax"`, `"amin"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScatterReduce {
+    /// The sum (integers wrap).
+    Sum,
+    /// The product (integers wrap).
+    Prod,
+    /// The mean: the sum divided by the number of values, rounded toward negative infinity for
+    /// integers (PyTorch's floor division).
+    Mean,
+    /// The largest value; NaN when any is NaN (PyTorch `amax`).
+    Amax,
+    /// The smallest value; NaN when any is NaN (PyTorch `amin`).
+    Amin,
+}
+
+impl ScatterReduce {
+    /// The value that leaves every other unchanged under this reduction (the start of a
+    /// position whose own value is left out).
+    fn identity<T: Num>(self) -> T {
+        match self {
+            ScatterReduce::Sum | ScatterReduce::Mean => T::ZERO,
+            ScatterReduce::Prod => T::ONE,
+            ScatterReduce::Amax => T::LOWEST,
+            ScatterReduce::Amin => T::HIGHEST,
+        }
+    }
+    /// One step of the reduction.
+    #[inline(always)]
+    fn step<T: Num>(self, a: T, b: T) -> T {
+        match self {
+            ScatterReduce::Sum | ScatterReduce::Mean => T::add(a, b),
+            ScatterReduce::Prod => T::mul(a, b),
+            ScatterReduce::Amax => T::max(a, b),
+            ScatterReduce::Amin => T::min(a, b),
+        }
+    }
+}
+
+/// `a / n` for a positive count `n`, rounded toward negative infinity for integers.
+fn mean_of<T: Num + CastFrom<u64>>(a: T, n: u64) -> T {
+    let c = T::cast_from(n);
+    let q = T::div(a, c);
+    if T::INTEGER && T::mul(q, c) != a && a < T::ZERO {
+        T::sub(q, T::ONE)
+    } else {
+        q
+    }
+}
+
+/// The layout of a 1-D index of `li` read at every coordinate of `sizes`: entry `c[axis]` of the
+/// index at coordinate `c` (strides 0 outside `axis`), so that `index_add` is a scatter.
+fn along(li: &Layout, sizes: &[usize], axis: usize) -> Result<Layout, ShapeError> {
+    let mut l = *li;
+    for _ in 0..axis {
+        l = l.unsqueeze(0)?;
+    }
+    while l.rank() < sizes.len() {
+        l = l.unsqueeze(l.rank())?;
+    }
+    l.expand(sizes)
+}
+
+/// Scatter-adds, scatter-reductions and index-adds (element types with arithmetic).
+impl<D: Data, S: Shape> TensorBase<D, S>
+where
+    D::Elem: Num,
+{
+    /// Adds `src` along axis `A` at the positions in `index`, in place (PyTorch
+    /// `scatter_add_(A, index, src)`): for `A = 0`, `self[index[i][j]][j] += src[i][j]`, and
+    /// every value aimed at one position is added (duplicates accumulate, unlike
+    /// [`scatter_`](Self::scatter_)). `index` and `src` have the rank of `self`; `src` is at
+    /// least as large as `index` in every dim, and `index` no larger than `self` outside dim `A`.
+    /// Shapes are unchanged.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let mut x: Tensor<f32, Shape![3]> = Tensor::zeros();
+    /// x.scatter_add_::<0>(&Tensor::from([0i64, 2, 0, 0]), &Tensor::from([1.0, 2.0, 3.0, 4.0]));
+    /// assert_eq!(x.to_vec(), [8.0, 0.0, 2.0]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Mismatch`] when a rank differs or a size does not fit as above;
+    /// [`ShapeError::Index`] for the first entry (row-major) outside `-n..n`, `n` the size of
+    /// dim `A`; [`ShapeError::Axis`] when a [`DynShape`](crate::DynShape) tensor has no axis
+    /// `A`. An error leaves `self` unchanged.
+    pub fn try_scatter_add_<const A: isize>(
+        &mut self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
+        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
+    ) -> Result<(), ShapeError>
+    where
+        D: DataMut,
+        S: RemoveAxis<A>,
+    {
+        let axis = check_axis(A, self.rank())?;
+        check_fits("scatter_add", ("index", "self"), index.sizes(), self.sizes(), Some(axis))?;
+        check_fits("scatter_add", ("index", "src"), index.sizes(), src.sizes(), None)?;
+        let ld = *self.layout();
+        let (idx, li) = (index.data.as_slice(), index.layout());
+        let (sd, ls) = (src.data.as_slice(), src.layout());
+        kernels::scatter_with(self.data.as_mut_slice(), &ld, axis, idx, li, sd, ls, |d, s| *d = Num::add(*d, s))
+    }
+    /// [`try_scatter_add_`](Self::try_scatter_add_), panicking with the error's message: PyTorch
+    /// `scatter_add_(A, index, src)`.
+    ///
+    /// # Panics
+    /// As the errors of [`try_scatter_add_`](Self::try_scatter_add_).
+    #[track_caller]
+    pub fn scatter_add_<const A: isize>(
+        &mut self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
+        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
+    ) where
+        D: DataMut,
+        S: RemoveAxis<A>,
+    {
+        self.try_scatter_add_::<A>(index, src).or_panic()
+    }
+    /// A copy of `self` with `src` added along axis `A` at the positions in `index` (PyTorch
+    /// `torch.scatter_add(self, A, index, src)`): same shape as `self`; the rules of
+    /// [`try_scatter_add_`](Self::try_scatter_add_).
+    ///
+    /// # Errors
+    /// As [`try_scatter_add_`](Self::try_scatter_add_), and [`ShapeError::Alloc`].
+    pub fn try_scatter_add<const A: isize>(
+        &self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
+        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
+    ) -> Result<Tensor<D::Elem, S>, ShapeError>
+    where
+        S: RemoveAxis<A>,
+    {
+        let mut out = self.try_to_owned()?;
+        out.try_scatter_add_::<A>(index, src)?;
+        Ok(out)
+    }
+    /// [`try_scatter_add`](Self::try_scatter_add), panicking with the error's message: PyTorch
+    /// `torch.scatter_add(self, A, index, src)`, same shape as `self`.
+    ///
+    /// # Panics
+    /// As the errors of [`try_scatter_add_`](Self::try_scatter_add_).
+    #[track_caller]
+    pub fn scatter_add<const A: isize>(
+        &self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
+        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
+    ) -> Tensor<D::Elem, S>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.try_scatter_add::<A>(index, src).or_panic()
+    }
+
+    /// Reduces the values of `src` aimed along axis `A` at each position of `self`, in place
+    /// (PyTorch `scatter_reduce_(A, index, src, reduce, include_self)`): the positions and shape
+    /// rules of [`try_scatter_add_`](Self::try_scatter_add_), combined by `reduce`. With
+    /// `include_self`, a position's own value takes part (for [`ScatterReduce::Mean`] it counts
+    /// as one more value); without it, a position that some index reaches gets the reduction of
+    /// the values aimed at it alone. Positions no index reaches keep their value. Shapes are
+    /// unchanged.
+    ///
+    /// ```
+    /// use shaped_core::{ScatterReduce, Shape, Tensor};
+    /// let mut x: Tensor<f64, Shape![3]> = Tensor::from([1.0, 1.0, 1.0]);
+    /// let (i, v) = (Tensor::from([0i64, 0, 2]), Tensor::from([4.0, 6.0, 3.0]));
+    /// x.scatter_reduce_::<0>(&i, &v, ScatterReduce::Mean, true);
+    /// assert_eq!(x.to_vec(), [11.0 / 3.0, 1.0, 2.0]);
+    /// x.scatter_reduce_::<0>(&i, &v, ScatterReduce::Amax, false);
+    /// assert_eq!(x.to_vec(), [6.0, 1.0, 3.0]);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`try_scatter_add_`](Self::try_scatter_add_), and [`ShapeError::Alloc`] (the
+    /// [`ScatterReduce::Mean`] counts). An error leaves `self` unchanged.
+    pub fn try_scatter_reduce_<const A: isize>(
+        &mut self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
+        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
+        reduce: ScatterReduce,
+        include_self: bool,
+    ) -> Result<(), ShapeError>
+    where
+        D: DataMut,
+        D::Elem: CastFrom<u64>,
+        S: RemoveAxis<A>,
+    {
+        let axis = check_axis(A, self.rank())?;
+        check_fits("scatter_reduce", ("index", "self"), index.sizes(), self.sizes(), Some(axis))?;
+        check_fits("scatter_reduce", ("index", "src"), index.sizes(), src.sizes(), None)?;
+        let ld = *self.layout();
+        let (idx, li) = (index.data.as_slice(), index.layout());
+        let (sd, ls) = (src.data.as_slice(), src.layout());
+        // The number of values aimed at each position, in row-major order of `self`'s sizes
+        // (checks every index, before any write). Needed to leave out a position's own value
+        // and for the mean.
+        let lc = Layout::contiguous(ld.sizes())?;
+        let mut counts = kernels::try_vec(lc.numel(), 0u64)?;
+        kernels::scatter_with(&mut counts, &lc, axis, idx, li, &[()], &all(li)?, |c, ()| *c += 1)?;
+        let dst = self.data.as_mut_slice();
+        if !include_self {
+            let start = reduce.identity::<D::Elem>();
+            kernels::zip_assign(dst, &ld, &counts, &lc, |d, c| {
+                if c > 0 {
+                    *d = start
+                }
+            });
+        }
+        kernels::scatter_with(dst, &ld, axis, idx, li, sd, ls, |d, s| *d = reduce.step(*d, s))?;
+        if reduce == ScatterReduce::Mean {
+            kernels::zip_assign(dst, &ld, &counts, &lc, |d, c| {
+                if c > 0 {
+                    *d = mean_of(*d, c + include_self as u64)
+                }
+            });
+        }
+        Ok(())
+    }
+    /// [`try_scatter_reduce_`](Self::try_scatter_reduce_), panicking with the error's message:
+    /// PyTorch `scatter_reduce_(A, index, src, reduce, include_self)`.
+    ///
+    /// # Panics
+    /// As the errors of [`try_scatter_reduce_`](Self::try_scatter_reduce_).
+    #[track_caller]
+    pub fn scatter_reduce_<const A: isize>(
+        &mut self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
+        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
+        reduce: ScatterReduce,
+        include_self: bool,
+    ) where
+        D: DataMut,
+        D::Elem: CastFrom<u64>,
+        S: RemoveAxis<A>,
+    {
+        self.try_scatter_reduce_::<A>(index, src, reduce, include_self).or_panic()
+    }
+    /// A copy of `self` with [`try_scatter_reduce_`](Self::try_scatter_reduce_) applied (PyTorch
+    /// `torch.scatter_reduce(self, A, index, src, reduce, include_self=...)`): same shape as
+    /// `self`.
+    ///
+    /// # Errors
+    /// As [`try_scatter_reduce_`](Self::try_scatter_reduce_).
+    pub fn try_scatter_reduce<const A: isize>(
+        &self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
+        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
+        reduce: ScatterReduce,
+        include_self: bool,
+    ) -> Result<Tensor<D::Elem, S>, ShapeError>
+    where
+        D::Elem: CastFrom<u64>,
+        S: RemoveAxis<A>,
+    {
+        let mut out = self.try_to_owned()?;
+        out.try_scatter_reduce_::<A>(index, src, reduce, include_self)?;
+        Ok(out)
+    }
+    /// [`try_scatter_reduce`](Self::try_scatter_reduce), panicking with the error's message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_scatter_reduce_`](Self::try_scatter_reduce_).
+    #[track_caller]
+    pub fn scatter_reduce<const A: isize>(
+        &self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
+        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
+        reduce: ScatterReduce,
+        include_self: bool,
+    ) -> Tensor<D::Elem, S>
+    where
+        D::Elem: CastFrom<u64>,
+        S: RemoveAxis<A>,
+    {
+        self.try_scatter_reduce::<A>(index, src, reduce, include_self).or_panic()
+    }
+
+    /// Adds `alpha * source` into the slices of axis `A` at the positions in the 1-D `index`, in
+    /// place (PyTorch `index_add_(A, index, source, alpha=alpha)`): for `A = 0`,
+    /// `self[index[i]] += alpha * source[i]`. `source` has `self`'s shape with dim `A` replaced
+    /// by the index's length `K` (`[.., n, ..]` and `[K]` take `[.., K, ..]`); repeated entries
+    /// accumulate. Shapes are unchanged.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let mut x: Tensor<i32, Shape![3, 2]> = Tensor::zeros();
+    /// let src: Tensor<i32, Shape![3, 2]> = Tensor::from([[1, 2], [3, 4], [5, 6]]);
+    /// x.index_add_::<0, _>(&Tensor::from([2i64, 0, 2]), &src, 1);
+    /// assert_eq!(x.to_vec(), [3, 4, 0, 0, 6, 8]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Mismatch`] naming both shapes when `source` is not `self`'s shape with dim
+    /// `A` of the index's length; [`ShapeError::Index`] for the first entry outside `-n..n`;
+    /// [`ShapeError::Axis`] when a [`DynShape`](crate::DynShape) tensor has no axis `A`. An error
+    /// leaves `self` unchanged.
+    pub fn try_index_add_<const A: isize, K: Dim>(
+        &mut self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+        source: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
+        alpha: D::Elem,
+    ) -> Result<(), ShapeError>
+    where
+        D: DataMut,
+        S: RemoveAxis<A>,
+    {
+        let axis = check_axis(A, self.rank())?;
+        let mut want = source.sizes().to_vec();
+        if want.len() == self.rank() {
+            want[axis] = self.sizes()[axis];
+        }
+        if want != self.sizes() || source.sizes()[axis] != index.numel() {
+            let what =
+                format!("(source must be self's shape with dimension {axis} of the index's length {})", index.numel());
+            return Err(ShapeError::Mismatch {
+                op: "index_add",
+                what,
+                lhs: self.sizes().into(),
+                rhs: source.sizes().into(),
+            });
+        }
+        let ld = *self.layout();
+        let li = along(index.layout(), source.sizes(), axis)?;
+        let (sd, ls) = (source.data.as_slice(), source.layout());
+        let f = |d: &mut D::Elem, s| *d = Num::add(*d, Num::mul(alpha, s));
+        kernels::scatter_with(self.data.as_mut_slice(), &ld, axis, index.data.as_slice(), &li, sd, ls, f)
+    }
+    /// [`try_index_add_`](Self::try_index_add_), panicking with the error's message: PyTorch
+    /// `index_add_(A, index, source, alpha=alpha)`.
+    ///
+    /// # Panics
+    /// As the errors of [`try_index_add_`](Self::try_index_add_).
+    #[track_caller]
+    pub fn index_add_<const A: isize, K: Dim>(
+        &mut self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+        source: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
+        alpha: D::Elem,
+    ) where
+        D: DataMut,
+        S: RemoveAxis<A>,
+    {
+        self.try_index_add_::<A, K>(index, source, alpha).or_panic()
+    }
+    /// A copy of `self` with [`try_index_add_`](Self::try_index_add_) applied (PyTorch
+    /// `torch.index_add(self, A, index, source, alpha=alpha)`): same shape as `self`.
+    ///
+    /// # Errors
+    /// As [`try_index_add_`](Self::try_index_add_), and [`ShapeError::Alloc`].
+    pub fn try_index_add<const A: isize, K: Dim>(
+        &self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+        source: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
+        alpha: D::Elem,
+    ) -> Result<Tensor<D::Elem, S>, ShapeError>
+    where
+        S: RemoveAxis<A>,
+    {
+        let mut out = self.try_to_owned()?;
+        out.try_index_add_::<A, K>(index, source, alpha)?;
+        Ok(out)
+    }
+    /// [`try_index_add`](Self::try_index_add), panicking with the error's message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_index_add_`](Self::try_index_add_).
+    #[track_caller]
+    pub fn index_add<const A: isize, K: Dim>(
+        &self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+        source: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
+        alpha: D::Elem,
+    ) -> Tensor<D::Elem, S>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.try_index_add::<A, K>(index, source, alpha).or_panic()
+    }
+}
+
+/// A layout reading one element at every coordinate of `l`'s sizes (stride 0 everywhere).
+fn all(l: &Layout) -> Result<Layout, ShapeError> {
+    Layout::contiguous(&[])?.expand(l.sizes())
+}
