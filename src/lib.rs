@@ -73,6 +73,7 @@ pub use shaped_core::io;
 pub use shaped_core::ops::accumulate::ScatterReduce;
 pub use shaped_core::ops::binary::Operand;
 pub use shaped_core::ops::out::OutOperand;
+pub use shaped_core::ops::pad::PadMode;
 pub use shaped_core::ops::reduce::Norm;
 pub use shaped_core::ops::select::{try_where_, where_};
 pub use shaped_core::tensor::join::{Cat, Stack};
@@ -104,7 +105,7 @@ pub use shaped_core::{LinalgFloat, Lstsq, MatrixNorm};
 pub mod prelude {
     pub use crate::{
         stensor, t, where_, Axes, Cat, Const, Data, DataMut, Dim, Dyn, DynShape, Element, MatrixFloat, MeanElem, Norm,
-        Num, One, STensor, ScatterReduce, Shape, ShapeError, SharedTensor, SliceArg, Stack, Tensor, TensorCow,
+        Num, One, PadMode, STensor, ScatterReduce, Shape, ShapeError, SharedTensor, SliceArg, Stack, Tensor, TensorCow,
         TensorView, TensorViewMut,
     };
     #[cfg(feature = "linalg")]
@@ -112,8 +113,8 @@ pub mod prelude {
     pub use shaped_core::num::Float;
     pub use shaped_core::ops::vector::MatrixDot;
     pub use shaped_core::shape::{
-        Broadcast, BroadcastShape, ExpandShape, MatMulShape, MatrixBatch, MinOf, MinShape, RemoveAxis, SameShape,
-        SetAxis, SolveRhs, SquareShape,
+        Broadcast, BroadcastShape, ExpandShape, MatMulShape, MatrixBatch, MinOf, MinShape, PadShape, RemoveAxis,
+        SameShape, SetAxis, SolveRhs, SquareShape,
     };
 }
 

@@ -259,6 +259,24 @@ fn axes() -> String {
                     tuple(&set)
                 )
                 .unwrap();
+                let mut padded = ds.clone();
+                padded[a] = format!("<{removed} as PadDim<L, R>>::Out");
+                writeln!(
+                    s,
+                    "#[diagnostic::do_not_recommend] impl<{gp}const L: usize, const R: usize> PadShape<{sa}, L, R> for {tup} where {removed}: PadDim<L, R> {{ type Out = {}; }}",
+                    tuple(&padded),
+                    gp = if gens.is_empty() { String::new() } else { format!("{gens}, ") },
+                )
+                .unwrap();
+                let mut times = ds.clone();
+                times[a] = format!("<{removed} as TimesDim<K>>::Out");
+                writeln!(
+                    s,
+                    "#[diagnostic::do_not_recommend] impl<{gp}const K: usize> RepeatShape<{sa}, K> for {tup} where {removed}: TimesDim<K> {{ type Out = {}; }}",
+                    tuple(&times),
+                    gp = if gens.is_empty() { String::new() } else { format!("{gens}, ") },
+                )
+                .unwrap();
                 for b in 0..r {
                     let mut sw = ds.clone();
                     sw.swap(a, b);

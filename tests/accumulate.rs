@@ -67,7 +67,7 @@ fn mean_and_integers() {
     let v = Tensor::from([-3, -4, 1, 2, 2]);
     assert_eq!(x.scatter_reduce::<0>(&i, &v, ScatterReduce::Mean, false).to_vec(), [-4, 1, 2]); // -7/2 floors to -4
     assert_eq!(x.scatter_reduce::<0>(&i, &v, ScatterReduce::Mean, true).to_vec(), [-3, 5, 3]); // -7/3, 11/2, 11/3
-    // Integer sums wrap, as the arithmetic operators (and PyTorch) do.
+                                                                                               // Integer sums wrap, as the arithmetic operators (and PyTorch) do.
     let mut w = Tensor::from([250u8, 0]);
     w.scatter_add_::<0>(&Tensor::from([0i64, 0]), &Tensor::from([3u8, 4]));
     assert_eq!(w.to_vec(), [1, 0]);

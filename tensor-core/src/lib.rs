@@ -56,6 +56,7 @@ pub use ops::cast::{CastFrom, CastTo};
 #[cfg(feature = "linalg")]
 pub use ops::linalg::{Lstsq, MatrixNorm};
 pub use ops::out::OutOperand;
+pub use ops::pad::PadMode;
 pub use ops::reduce::Norm;
 /// The `rand` crate (0.10) the random constructors take their generators from, re-exported so
 /// that a user's generator is always of the version this crate was built with

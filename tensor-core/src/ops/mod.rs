@@ -11,6 +11,7 @@ mod contract;
 pub mod linalg;
 mod matmul;
 pub mod out;
+pub mod pad;
 pub mod reduce;
 mod scan;
 pub mod select;

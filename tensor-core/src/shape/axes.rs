@@ -516,3 +516,89 @@ pub fn cat_sizes<'a>(
     }
     Ok((out, r))
 }
+
+/// A dim padded by `L` elements before and `R` after (`pad`): `Const<N + L + R>` when the dim is
+/// static (a typenum sum turned back into a `Const`, so the total must be at most 1024 and each
+/// term in typenum's range), `Dyn` when it is `Dyn`.
+#[diagnostic::on_unimplemented(
+    message = "cannot pad dimension `{Self}` by {L} and {R} with a compile-time size",
+    label = "a static padded size needs a compile-time sum",
+    note = "compile-time sums need concrete sizes with a total up to 1024; for larger totals or in code generic over sizes, make the dim `Dyn` (`_` in `Shape![..]`, or `as_dyn()`) or use `pad_dyn`"
+)]
+pub trait PadDim<const L: usize, const R: usize>: Dim {
+    /// The padded dim.
+    type Out: Dim;
+}
+#[diagnostic::do_not_recommend]
+impl<P: ConstDim + StaticDim, const L: usize, const R: usize> PadDim<L, R> for P
+where
+    Const<L>: StaticDim,
+    Const<R>: StaticDim,
+    Tn<P>: Add<Tn<Const<L>>>,
+    typenum::Sum<Tn<P>, Tn<Const<L>>>: Add<Tn<Const<R>>>,
+    typenum::Sum<typenum::Sum<Tn<P>, Tn<Const<L>>>, Tn<Const<R>>>: ToConst,
+{
+    type Out = <typenum::Sum<typenum::Sum<Tn<P>, Tn<Const<L>>>, Tn<Const<R>>> as ToConst>::Out;
+}
+#[diagnostic::do_not_recommend]
+impl<const L: usize, const R: usize> PadDim<L, R> for Dyn {
+    type Out = Dyn;
+}
+
+/// `Self` padded along axis `A` by `L` elements before and `R` after (`pad::<A, L, R>`): dim `A`
+/// becomes [`PadDim`]'s sum, the others stay.
+#[diagnostic::on_unimplemented(
+    message = "cannot pad axis {A} of shape `{Self}` by {L} and {R}",
+    label = "the axis must exist, and a static dim needs a padded size up to 1024",
+    note = "for padded sizes above 1024 or in code generic over sizes, make the dim `Dyn` (`_` in `Shape![..]`, or `as_dyn()`) or use `pad_dyn`"
+)]
+pub trait PadShape<const A: isize, const L: usize, const R: usize>: Shape {
+    /// The padded shape.
+    type Out: Shape;
+}
+#[diagnostic::do_not_recommend]
+impl<const A: isize, const L: usize, const R: usize> PadShape<A, L, R> for DynShape {
+    type Out = DynShape;
+}
+
+/// A dim repeated `K` times (`repeat::<A, K>`, `repeat_interleave::<A, K>`): `Const<N * K>` when
+/// the dim is static (a typenum product turned back into a `Const`, so at most 1024), `Dyn` when
+/// it is `Dyn`.
+#[diagnostic::on_unimplemented(
+    message = "cannot repeat dimension `{Self}` {K} times with a compile-time size",
+    label = "a static repeated size needs a compile-time product",
+    note = "compile-time products need concrete sizes with a result up to 1024; for larger results or in code generic over sizes, make the dim `Dyn` (`_` in `Shape![..]`, or `as_dyn()`) or use `repeat_dyn`"
+)]
+pub trait TimesDim<const K: usize>: Dim {
+    /// The repeated dim.
+    type Out: Dim;
+}
+#[diagnostic::do_not_recommend]
+impl<P: ConstDim + StaticDim, const K: usize> TimesDim<K> for P
+where
+    Const<K>: StaticDim,
+    Tn<P>: core::ops::Mul<Tn<Const<K>>>,
+    typenum::Prod<Tn<P>, Tn<Const<K>>>: ToConst,
+{
+    type Out = <typenum::Prod<Tn<P>, Tn<Const<K>>> as ToConst>::Out;
+}
+#[diagnostic::do_not_recommend]
+impl<const K: usize> TimesDim<K> for Dyn {
+    type Out = Dyn;
+}
+
+/// `Self` with axis `A` repeated `K` times (`repeat::<A, K>`, `repeat_interleave::<A, K>`): dim
+/// `A` becomes [`TimesDim`]'s product, the others stay.
+#[diagnostic::on_unimplemented(
+    message = "cannot repeat axis {A} of shape `{Self}` {K} times",
+    label = "the axis must exist, and a static dim needs a repeated size up to 1024",
+    note = "for repeated sizes above 1024 or in code generic over sizes, make the dim `Dyn` (`_` in `Shape![..]`, or `as_dyn()`) or use `repeat_dyn`"
+)]
+pub trait RepeatShape<const A: isize, const K: usize>: Shape {
+    /// The repeated shape.
+    type Out: Shape;
+}
+#[diagnostic::do_not_recommend]
+impl<const A: isize, const K: usize> RepeatShape<A, K> for DynShape {
+    type Out = DynShape;
+}

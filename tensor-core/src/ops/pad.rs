@@ -1,0 +1,435 @@
+//! Copies that grow an axis: padding, as PyTorch's `torch.nn.functional.pad` and NumPy's
+//! `np.pad` (`pad::<A, L, R>` along one axis with a typed result, `[N]` padded by `(1, 2)` is
+//! `[N + 3]` when `N` is static, and `pad_dyn`, PyTorch's flat list of pads for the trailing
+//! dims), and repetition, as PyTorch's `repeat` (NumPy's `tile`) and `repeat_interleave`
+//! (NumPy's `repeat`).
+//!
+//! Each reads every output position along the grown axis from one input position: a table of
+//! indices gathered by the `index_select` kernel, whole runs at a time when the trailing dims are
+//! contiguous. Constant padding fills and copies the input into the middle.
+use crate::dim::Dim;
+use crate::element::ToIndex;
+use crate::error::{OrPanic, ShapeError};
+use crate::index::IndexElem;
+use crate::kernels;
+use crate::layout::{normalize_axis, Layout};
+use crate::shape::{DynShape, PadShape, RepeatShape, Shape};
+use crate::storage::{Data, Element};
+use crate::tensor::{Tensor, TensorBase};
+use alloc::format;
+use alloc::vec::Vec;
+
+/// How [`pad`](TensorBase::pad) fills the new positions: PyTorch's `mode` of
+/// `torch.nn.functional.pad` (NumPy's `np.pad` modes in brackets). For an axis `[a, b, c]`
+/// padded by 2 on each side:
+///
+/// | mode | result |
+/// |---|---|
+/// | `Constant` (`constant`) | `[v, v, a, b, c, v, v]` |
+/// | `Reflect` (`reflect`) | `[c, b, a, b, c, b, a]` |
+/// | `Replicate` (`edge`) | `[a, a, a, b, c, c, c]` |
+/// | `Circular` (`wrap`) | `[b, c, a, b, c, a, b]` |
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PadMode {
+    /// The given value.
+    Constant,
+    /// The mirror image without the edge element: each pad must be smaller than the dim.
+    Reflect,
+    /// The edge element repeated: the dim must not be empty when a pad is not zero.
+    Replicate,
+    /// The dim repeated periodically: each pad at most the dim (PyTorch's limit).
+    Circular,
+}
+
+/// The input position read by output position `k` of an axis of `n` padded by `left`, for the
+/// non-constant modes (`n` checked against the pads beforehand).
+fn source(k: usize, n: usize, left: usize, mode: PadMode) -> i64 {
+    let (k, n, left) = (k as i64, n as i64, left as i64);
+    let i = k - left;
+    match mode {
+        PadMode::Reflect => {
+            // Reflection without repeating the edge: period 2(n - 1); pads below n need one fold.
+            if i < 0 {
+                -i
+            } else if i >= n {
+                2 * (n - 1) - i
+            } else {
+                i
+            }
+        }
+        PadMode::Replicate => i.clamp(0, n - 1),
+        PadMode::Circular | PadMode::Constant => i.rem_euclid(n),
+    }
+}
+
+/// `src` (layout `l`) padded along `axis` by `left` and `right`, into a new row-major buffer.
+fn pad_rt<T: Element>(
+    src: &[T],
+    l: &Layout,
+    axis: usize,
+    (left, right): (usize, usize),
+    mode: PadMode,
+    value: T,
+) -> Result<(Vec<T>, Layout), ShapeError> {
+    let n = l.sizes()[axis];
+    let sizes = l.sizes();
+    let total = n.checked_add(left).and_then(|m| m.checked_add(right));
+    let Some(total) = total else {
+        return Err(ShapeError::Overflow { sizes: sizes.into() });
+    };
+    let mut out = sizes.to_vec();
+    out[axis] = total;
+    let ol = Layout::contiguous(&out)?;
+    let bad = match mode {
+        PadMode::Constant => None,
+        PadMode::Reflect if left >= n || right >= n => Some("each pad smaller than the size"),
+        PadMode::Replicate if n == 0 && left + right > 0 => Some("a non-empty dimension"),
+        PadMode::Circular if left > n || right > n => Some("each pad at most the size"),
+        _ => None,
+    };
+    if let Some(need) = bad {
+        return Err(ShapeError::Invalid(format!(
+            "pad: {mode:?} padding ({left}, {right}) of dimension {axis} (size {n}, shape {sizes:?}) needs {need}"
+        )));
+    }
+    if mode == PadMode::Constant || n == 0 {
+        let mut data = kernels::try_vec(ol.numel(), value)?;
+        let middle = ol.narrow(axis, left as isize, n)?;
+        kernels::zip_assign(&mut data, &middle, src, l, |d, s| *d = s);
+        return Ok((data, ol));
+    }
+    along(src, l, axis, total, |k| source(k, n, left, mode))
+}
+
+/// `src` (layout `l`) with `len` positions along `axis`, position `k` a copy of input position
+/// `from(k)` (in range: the callers' tables are), into a new row-major buffer.
+fn along<T: Element>(
+    src: &[T],
+    l: &Layout,
+    axis: usize,
+    len: usize,
+    from: impl Fn(usize) -> i64,
+) -> Result<(Vec<T>, Layout), ShapeError> {
+    let mut out = l.sizes().to_vec();
+    out[axis] = len;
+    let ol = Layout::contiguous(&out)?;
+    let mut table = kernels::try_with_capacity(len)?;
+    table.extend((0..len).map(from));
+    let lt = Layout::contiguous(&[len])?;
+    let data = kernels::index_select(src, l, axis, &table, &lt, &ol)?;
+    Ok((data, ol))
+}
+
+/// `n * k` as a size, or the overflow error naming `sizes`.
+fn times(n: usize, k: usize, sizes: &[usize]) -> Result<usize, ShapeError> {
+    n.checked_mul(k).ok_or_else(|| ShapeError::Overflow { sizes: sizes.into() })
+}
+
+/// `src` tiled `k` times along `axis` (PyTorch `repeat` on one axis).
+fn tile_rt<T: Element>(src: &[T], l: &Layout, axis: usize, k: usize) -> Result<(Vec<T>, Layout), ShapeError> {
+    let n = l.sizes()[axis];
+    along(src, l, axis, times(n, k, l.sizes())?, |p| (p % n) as i64)
+}
+
+/// Each element of `src` along `axis` repeated `k` times in place (PyTorch `repeat_interleave`).
+fn interleave_rt<T: Element>(src: &[T], l: &Layout, axis: usize, k: usize) -> Result<(Vec<T>, Layout), ShapeError> {
+    let n = l.sizes()[axis];
+    along(src, l, axis, times(n, k, l.sizes())?, |p| (p / k) as i64)
+}
+
+/// Padding (element types of every kind).
+impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// `self` padded along axis `A` by `L` elements before and `R` after, filled as `mode` says
+    /// (`value` is used by [`PadMode::Constant`] only): PyTorch
+    /// `F.pad(x, (L, R), mode, value)` on the last axis, NumPy `np.pad` on any. Shape `S` with
+    /// dim `A` grown by `L + R`: static when it was (`[N]` padded by `(1, 2)` is `[N + 3]`, a
+    /// compile-time sum up to 1024), `Dyn` when it was `Dyn`. A copy.
+    ///
+    /// ```
+    /// use shaped_core::{PadMode, Shape, Tensor};
+    /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
+    /// let y: Tensor<i32, Shape![2, 6]> = x.pad::<1, 1, 2>(PadMode::Reflect, 0);
+    /// assert_eq!(y.to_vec(), [2, 1, 2, 3, 2, 1, 5, 4, 5, 6, 5, 4]);
+    /// let z: Tensor<i32, Shape![3, 3]> = x.pad::<0, 0, 1>(PadMode::Constant, -1);
+    /// assert_eq!(z.to_vec(), [1, 2, 3, 4, 5, 6, -1, -1, -1]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] naming the pads and the size when `mode` cannot pad that much
+    /// (see [`PadMode`]); [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`;
+    /// [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
+    pub fn try_pad<const A: isize, const L: usize, const R: usize>(
+        &self,
+        mode: PadMode,
+        value: D::Elem,
+    ) -> Result<Tensor<D::Elem, <S as PadShape<A, L, R>>::Out>, ShapeError>
+    where
+        S: PadShape<A, L, R>,
+    {
+        let axis = normalize_axis(A, self.rank())?;
+        let (data, l) = pad_rt(self.data.as_slice(), self.layout(), axis, (L, R), mode, value)?;
+        Ok(TensorBase::from_parts(data, l))
+    }
+    /// [`try_pad`](Self::try_pad), panicking with the error's message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_pad`](Self::try_pad).
+    #[track_caller]
+    pub fn pad<const A: isize, const L: usize, const R: usize>(
+        &self,
+        mode: PadMode,
+        value: D::Elem,
+    ) -> Tensor<D::Elem, <S as PadShape<A, L, R>>::Out>
+    where
+        S: PadShape<A, L, R>,
+    {
+        self.try_pad::<A, L, R>(mode, value).or_panic()
+    }
+
+    /// `self` padded as PyTorch's `F.pad(x, pads, mode, value)`: `pads` lists (before, after)
+    /// pairs for the last dim first, then the one before it, ..., so `&[1, 1, 2, 0]` pads the
+    /// last dim by 1 on each side and the one before by 2 in front. At most `rank` pairs; the
+    /// modes of [`PadMode`] apply to each padded dim. A [`DynShape`] result (use
+    /// [`pad`](Self::pad) for a typed one).
+    ///
+    /// ```
+    /// use shaped_core::{PadMode, Tensor};
+    /// let x = Tensor::from([[1.0f32, 2.0], [3.0, 4.0]]);
+    /// let y = x.pad_dyn(&[1, 0, 0, 1], PadMode::Replicate, 0.0);
+    /// assert_eq!(y.sizes(), &[3, 3]);
+    /// assert_eq!(y.to_vec(), [1.0, 1.0, 2.0, 3.0, 3.0, 4.0, 3.0, 3.0, 4.0]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when `pads` has an odd length or more than `rank` pairs, or a mode
+    /// cannot pad a dim that much; [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
+    pub fn try_pad_dyn(
+        &self,
+        pads: &[usize],
+        mode: PadMode,
+        value: D::Elem,
+    ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        let rank = self.rank();
+        if pads.len() % 2 != 0 || pads.len() / 2 > rank {
+            return Err(ShapeError::Invalid(format!(
+                "pad: {} pads for a tensor of rank {rank} (shape {:?}); give (before, after) pairs for at most {rank} trailing dims",
+                pads.len(),
+                self.sizes()
+            )));
+        }
+        let mut cur: Option<(Vec<D::Elem>, Layout)> = None;
+        for (k, pair) in pads.chunks_exact(2).enumerate() {
+            let axis = rank - 1 - k;
+            let (src, l) = match &cur {
+                Some((d, l)) => (d.as_slice(), l),
+                None => (self.data.as_slice(), self.layout()),
+            };
+            cur = Some(pad_rt(src, l, axis, (pair[0], pair[1]), mode, value)?);
+        }
+        match cur {
+            Some((data, l)) => Ok(TensorBase::from_parts(data, l)),
+            None => self.as_view().try_to_owned().map(|t| t.into_dyn()),
+        }
+    }
+    /// [`try_pad_dyn`](Self::try_pad_dyn), panicking with the error's message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_pad_dyn`](Self::try_pad_dyn).
+    #[track_caller]
+    pub fn pad_dyn(&self, pads: &[usize], mode: PadMode, value: D::Elem) -> Tensor<D::Elem, DynShape> {
+        self.try_pad_dyn(pads, mode, value).or_panic()
+    }
+
+    /// `self` repeated `K` times along axis `A`, whole (PyTorch `repeat` with `K` at `A` and 1
+    /// elsewhere; NumPy `np.tile`): `[a, b]` gives `[a, b, a, b]` for `K = 2`. Shape `S` with dim
+    /// `A` multiplied by `K`: static when it was (a compile-time product up to 1024), `Dyn` when
+    /// it was `Dyn`. A copy.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let x: Tensor<i32, Shape![2, 2]> = Tensor::from([[1, 2], [3, 4]]);
+    /// let y: Tensor<i32, Shape![2, 6]> = x.repeat::<1, 3>();
+    /// assert_eq!(y.to_vec(), [1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`; [`ShapeError::Overflow`];
+    /// [`ShapeError::Alloc`].
+    #[doc(alias = "tile")]
+    pub fn try_repeat<const A: isize, const K: usize>(
+        &self,
+    ) -> Result<Tensor<D::Elem, <S as RepeatShape<A, K>>::Out>, ShapeError>
+    where
+        S: RepeatShape<A, K>,
+    {
+        let axis = normalize_axis(A, self.rank())?;
+        let (data, l) = tile_rt(self.data.as_slice(), self.layout(), axis, K)?;
+        Ok(TensorBase::from_parts(data, l))
+    }
+    /// [`try_repeat`](Self::try_repeat), panicking with the error's message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_repeat`](Self::try_repeat).
+    #[track_caller]
+    #[doc(alias = "tile")]
+    pub fn repeat<const A: isize, const K: usize>(&self) -> Tensor<D::Elem, <S as RepeatShape<A, K>>::Out>
+    where
+        S: RepeatShape<A, K>,
+    {
+        self.try_repeat::<A, K>().or_panic()
+    }
+
+    /// `self` repeated as PyTorch's `x.repeat(*reps)` (NumPy `np.tile(x, reps)`): `reps` has one
+    /// count per dim, or more, in which case `self` first gains leading size-1 dims; dim `d` of
+    /// the result is `reps[d]` times the (aligned) size. A [`DynShape`] result (use
+    /// [`repeat`](Self::repeat) for a typed one).
+    ///
+    /// ```
+    /// use shaped_core::Tensor;
+    /// let x = Tensor::from([1, 2]);
+    /// let y = x.repeat_dyn(&[2, 2]);
+    /// assert_eq!(y.sizes(), &[2, 4]);
+    /// assert_eq!(y.to_vec(), [1, 2, 1, 2, 1, 2, 1, 2]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when `reps` has fewer entries than the rank;
+    /// [`ShapeError::RankTooLarge`]; [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
+    #[doc(alias = "tile")]
+    pub fn try_repeat_dyn(&self, reps: &[usize]) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        let rank = self.rank();
+        if reps.len() < rank {
+            return Err(ShapeError::Invalid(format!(
+                "repeat: {} counts for a tensor of rank {rank} (shape {:?}); give at least one per dim",
+                reps.len(),
+                self.sizes()
+            )));
+        }
+        let mut l = *self.layout();
+        while l.rank() < reps.len() {
+            l = l.unsqueeze(0)?;
+        }
+        let mut cur: Option<(Vec<D::Elem>, Layout)> = None;
+        for (axis, &k) in reps.iter().enumerate() {
+            if k == 1 && cur.is_some() {
+                continue;
+            }
+            let (src, lc) = match &cur {
+                Some((d, lc)) => (d.as_slice(), lc),
+                None => (self.data.as_slice(), &l),
+            };
+            cur = Some(tile_rt(src, lc, axis, k)?);
+        }
+        match cur {
+            Some((data, l)) => Ok(TensorBase::from_parts(data, l)),
+            None => self.as_view().try_to_owned().map(|t| t.into_dyn()),
+        }
+    }
+    /// [`try_repeat_dyn`](Self::try_repeat_dyn), panicking with the error's message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_repeat_dyn`](Self::try_repeat_dyn).
+    #[track_caller]
+    #[doc(alias = "tile")]
+    pub fn repeat_dyn(&self, reps: &[usize]) -> Tensor<D::Elem, DynShape> {
+        self.try_repeat_dyn(reps).or_panic()
+    }
+
+    /// Each element along axis `A` repeated `K` times in place (PyTorch
+    /// `repeat_interleave(K, dim=A)`; NumPy `np.repeat`): `[a, b]` gives `[a, a, b, b]` for
+    /// `K = 2`. Shape `S` with dim `A` multiplied by `K`, as [`repeat`](Self::repeat). A copy.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let x: Tensor<i32, Shape![2, 2]> = Tensor::from([[1, 2], [3, 4]]);
+    /// let y: Tensor<i32, Shape![4, 2]> = x.repeat_interleave::<0, 2>();
+    /// assert_eq!(y.to_vec(), [1, 2, 1, 2, 3, 4, 3, 4]);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`try_repeat`](Self::try_repeat).
+    pub fn try_repeat_interleave<const A: isize, const K: usize>(
+        &self,
+    ) -> Result<Tensor<D::Elem, <S as RepeatShape<A, K>>::Out>, ShapeError>
+    where
+        S: RepeatShape<A, K>,
+    {
+        let axis = normalize_axis(A, self.rank())?;
+        let (data, l) = interleave_rt(self.data.as_slice(), self.layout(), axis, K)?;
+        Ok(TensorBase::from_parts(data, l))
+    }
+    /// [`try_repeat_interleave`](Self::try_repeat_interleave), panicking with the error's message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_repeat`](Self::try_repeat).
+    #[track_caller]
+    pub fn repeat_interleave<const A: isize, const K: usize>(&self) -> Tensor<D::Elem, <S as RepeatShape<A, K>>::Out>
+    where
+        S: RepeatShape<A, K>,
+    {
+        self.try_repeat_interleave::<A, K>().or_panic()
+    }
+
+    /// Element `i` along `axis` repeated `counts[i]` times (PyTorch
+    /// `repeat_interleave(counts, dim=axis)`; NumPy `np.repeat(x, counts, axis)`): dim `axis`
+    /// becomes the sum of the counts. A [`DynShape`] result. Negative `axis` counts from the
+    /// end.
+    ///
+    /// ```
+    /// use shaped_core::Tensor;
+    /// let x = Tensor::from([[1, 2], [3, 4]]);
+    /// let y = x.repeat_interleave_counts(&Tensor::from([1i64, 3]), 0);
+    /// assert_eq!(y.sizes(), &[4, 2]);
+    /// assert_eq!(y.to_vec(), [1, 2, 3, 4, 3, 4, 3, 4]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Mismatch`] when the number of counts is not the size of dim `axis`;
+    /// [`ShapeError::Invalid`] for a negative count; [`ShapeError::Axis`];
+    /// [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
+    pub fn try_repeat_interleave_counts<K: Dim>(
+        &self,
+        counts: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+        axis: isize,
+    ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        let ax = normalize_axis(axis, self.rank())?;
+        let n = self.sizes()[ax];
+        if counts.numel() != n {
+            return Err(ShapeError::Mismatch {
+                op: "repeat_interleave",
+                what: format!("(one count per element of dimension {ax})"),
+                lhs: self.sizes().into(),
+                rhs: counts.sizes().into(),
+            });
+        }
+        let c = kernels::to_vec(counts.data.as_slice(), counts.layout())?;
+        let mut table: Vec<i64> = Vec::new();
+        let mut total = 0usize;
+        for (i, &k) in c.iter().enumerate() {
+            let k = usize::try_from(k.to_i128()).map_err(|_| {
+                ShapeError::Invalid(format!("repeat_interleave: count {} at position {i} is negative", k.to_i128()))
+            })?;
+            total = total.checked_add(k).ok_or_else(|| ShapeError::Overflow { sizes: self.sizes().into() })?;
+        }
+        // The table holds one entry per output position: allocate it fallibly before filling.
+        table.try_reserve_exact(total).map_err(|_| ShapeError::Alloc { count: total, elem_size: 8 })?;
+        for (i, &k) in c.iter().enumerate() {
+            table.extend(core::iter::repeat_n(i as i64, k.to_i128() as usize));
+        }
+        let (data, l) = along(self.data.as_slice(), self.layout(), ax, total, |p| table[p])?;
+        Ok(TensorBase::from_parts(data, l))
+    }
+    /// [`try_repeat_interleave_counts`](Self::try_repeat_interleave_counts), panicking with the
+    /// error's message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_repeat_interleave_counts`](Self::try_repeat_interleave_counts).
+    #[track_caller]
+    pub fn repeat_interleave_counts<K: Dim>(
+        &self,
+        counts: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+        axis: isize,
+    ) -> Tensor<D::Elem, DynShape> {
+        self.try_repeat_interleave_counts(counts, axis).or_panic()
+    }
+}

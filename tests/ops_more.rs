@@ -1,0 +1,168 @@
+//! The second layer of PyTorch operations (issue 29): `pad`, `repeat` and `repeat_interleave`,
+//! against NumPy's `np.pad`, `np.tile` and `np.repeat` (cases written by
+//! `scripts/ops_more_data.py`), on contiguous and transposed inputs, typed and
+//! dynamic, with the identities that hold for every input.
+mod common;
+
+#[path = "data/ops_more.rs"]
+mod data;
+
+use proptest::prelude::*;
+use shaped::prelude::*;
+
+fn mode(name: &str) -> PadMode {
+    match name {
+        "Constant" => PadMode::Constant,
+        "Reflect" => PadMode::Reflect,
+        "Replicate" => PadMode::Replicate,
+        _ => PadMode::Circular,
+    }
+}
+
+#[test]
+fn pad_matches_numpy() {
+    for c in data::PAD {
+        let n: usize = c.sizes.iter().product();
+        let x = Tensor::<i64, DynShape>::try_from_vec(c.sizes, (0..n as i64).map(|v| v * 3 - 7).collect()).unwrap();
+        let y = x.pad_dyn(c.pads, mode(c.mode), 9);
+        assert_eq!(y.sizes(), c.out_sizes, "{:?} {:?} {}", c.sizes, c.pads, c.mode);
+        assert_eq!(y.to_vec(), c.out, "{:?} {:?} {}", c.sizes, c.pads, c.mode);
+        // The same from a permuted (non-contiguous) copy of the input.
+        let rank = c.sizes.len();
+        let rev: Vec<usize> = (0..rank).rev().collect();
+        let xt = x.permute_dyn(&rev).contiguous().into_owned();
+        let back = xt.permute_dyn(&rev);
+        assert_eq!(back.pad_dyn(c.pads, mode(c.mode), 9).to_vec(), c.out);
+    }
+}
+
+#[test]
+fn pad_typed_shapes() {
+    let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
+    let y: Tensor<f32, Shape![2, 7]> = x.pad::<1, 2, 2>(PadMode::Circular, 0.0);
+    assert_eq!(y.to_vec(), [2., 3., 1., 2., 3., 1., 2., 5., 6., 4., 5., 6., 4., 5.]);
+    let z: Tensor<f32, Shape![5, 3]> = x.pad::<-2, 3, 0>(PadMode::Replicate, 0.0);
+    assert_eq!(&z.to_vec()[..9], [1., 2., 3., 1., 2., 3., 1., 2., 3.]);
+    // A runtime dim stays runtime; a DynShape stays DynShape.
+    let d = x.narrow::<1>(0, 3); // narrowing makes the dim `Dyn`
+    let w: Tensor<f32, (Const<2>, Dyn)> = d.pad::<1, 1, 0>(PadMode::Constant, -1.0);
+    assert_eq!(w.sizes(), &[2, 4]);
+    let v = x.as_view().into_dyn().pad::<0, 1, 1>(PadMode::Reflect, 0.0);
+    assert_eq!(v.sizes(), &[4, 3]);
+    assert_eq!(v.to_vec(), [4., 5., 6., 1., 2., 3., 4., 5., 6., 1., 2., 3.]);
+}
+
+#[test]
+fn pad_errors() {
+    let x: Tensor<f32, Shape![2, 3]> = Tensor::ones();
+    let e = common::err(x.try_pad::<1, 3, 0>(PadMode::Reflect, 0.0));
+    assert!(e.contains("(3, 0)") && e.contains("size 3"), "{e}");
+    let e = common::err(x.try_pad::<0, 0, 3>(PadMode::Circular, 0.0));
+    assert!(e.contains("(0, 3)") && e.contains("size 2"), "{e}");
+    // Constant padding has no limit.
+    assert_eq!(x.try_pad::<0, 5, 5>(PadMode::Constant, 0.0).unwrap().sizes(), &[12, 3]);
+    let e = common::err(x.try_pad_dyn(&[1, 1, 1], PadMode::Constant, 0.0));
+    assert!(e.contains("3 pads") && e.contains("rank 2"), "{e}");
+    let e = common::err(x.try_pad_dyn(&[1, 1, 1, 1, 1, 1], PadMode::Constant, 0.0));
+    assert!(e.contains("6 pads"), "{e}");
+    let e = common::err(x.try_pad_dyn(&[usize::MAX, 1], PadMode::Constant, 0.0));
+    assert!(e.contains("overflow"), "{e}");
+    let empty = Tensor::<f32, DynShape>::try_from_vec(&[0], vec![]).unwrap();
+    assert!(empty.try_pad_dyn(&[1, 0], PadMode::Replicate, 0.0).is_err());
+    assert_eq!(empty.pad_dyn(&[1, 1], PadMode::Constant, 2.0).to_vec(), [2.0, 2.0]);
+    // No pairs: a copy.
+    assert_eq!(x.pad_dyn(&[], PadMode::Reflect, 0.0).to_vec(), x.to_vec());
+}
+
+fn arange(sizes: &[usize]) -> Tensor<i64, DynShape> {
+    let n: usize = sizes.iter().product();
+    Tensor::try_from_vec(sizes, (0..n as i64).map(|v| v * 5 + 1).collect()).unwrap()
+}
+
+#[test]
+fn repeat_matches_numpy() {
+    for c in data::TILE {
+        let y = arange(c.sizes).repeat_dyn(c.reps);
+        assert_eq!((y.sizes(), y.to_vec().as_slice()), (c.out_sizes, c.out), "{:?} {:?}", c.sizes, c.reps);
+    }
+    for c in data::INTERLEAVE {
+        let counts: Tensor<i64, (Dyn,)> = Tensor::try_from_vec(&[c.counts.len()], c.counts.to_vec()).unwrap();
+        let y = arange(c.sizes).repeat_interleave_counts(&counts, c.axis);
+        assert_eq!((y.sizes(), y.to_vec().as_slice()), (c.out_sizes, c.out), "{:?} {:?}", c.sizes, c.counts);
+    }
+}
+
+#[test]
+fn repeat_typed() {
+    let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
+    let y: Tensor<i32, Shape![4, 3]> = x.repeat::<0, 2>();
+    assert_eq!(y.to_vec(), [1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6]);
+    let z: Tensor<i32, Shape![3, 6]> = x.t().repeat_interleave::<-1, 3>();
+    assert_eq!(z.to_vec(), [1, 1, 1, 4, 4, 4, 2, 2, 2, 5, 5, 5, 3, 3, 3, 6, 6, 6]);
+    // Equal to the DynShape forms, and zero repeats give an empty dim.
+    assert_eq!(x.repeat::<1, 2>().to_vec(), x.repeat_dyn(&[1, 2]).to_vec());
+    let e: Tensor<i32, Shape![0, 3]> = x.repeat_interleave::<0, 0>();
+    assert_eq!(e.numel(), 0);
+    let d = x.narrow::<1>(0, 2).repeat::<1, 2>();
+    let _: &Tensor<i32, (Const<2>, Dyn)> = &d;
+    assert_eq!(d.to_vec(), [1, 2, 1, 2, 4, 5, 4, 5]);
+}
+
+#[test]
+fn repeat_errors() {
+    let x: Tensor<f32, Shape![2, 3]> = Tensor::ones();
+    let e = common::err(x.try_repeat_dyn(&[2]));
+    assert!(e.contains("1 counts") && e.contains("rank 2"), "{e}");
+    assert!(x.try_repeat_dyn(&[1, 1, 1, 1, 1, 1, 1]).is_err(), "rank above MAX_RANK");
+    let e = common::err(x.try_repeat_dyn(&[usize::MAX, 1]));
+    assert!(e.contains("overflow"), "{e}");
+    let e = common::err(x.try_repeat_interleave_counts(&Tensor::from([1i64, 2]), 1));
+    assert!(e.contains("[2, 3]") && e.contains("[2]"), "{e}");
+    let e = common::err(x.try_repeat_interleave_counts(&Tensor::from([1i64, -2, 0]), 1));
+    assert!(e.contains("-2"), "{e}");
+    let e = common::err(x.try_repeat_interleave_counts(&Tensor::from([1i64, 1]), 2));
+    assert!(e.contains("axis"), "{e}");
+    let e = common::err(x.try_repeat_interleave_counts(&Tensor::from([i64::MAX, i64::MAX]), 0));
+    assert!(e.contains("overflow") || e.contains("alloc"), "{e}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(common::cases(256, 16)))]
+
+    /// For every mode, the middle of the padded tensor is the input, and each pad position
+    /// holds the input element its mode names.
+    #[test]
+    fn pad_identities(
+        (rows, n, x) in (1usize..4, 1usize..6).prop_flat_map(|(r, n)| (Just(r), Just(n), proptest::collection::vec(-50i32..50, r * n))),
+        left in 0usize..6,
+        right in 0usize..6,
+        m in 0usize..4,
+    ) {
+        let mode = [PadMode::Constant, PadMode::Reflect, PadMode::Replicate, PadMode::Circular][m];
+        let t = Tensor::<i32, DynShape>::try_from_vec(&[rows, n], x.clone()).unwrap();
+        let got = t.try_pad_dyn(&[left, right], mode, 77);
+        let fits = match mode {
+            PadMode::Reflect => left < n && right < n,
+            PadMode::Circular => left <= n && right <= n,
+            _ => true,
+        };
+        prop_assert_eq!(got.is_ok(), fits);
+        let Ok(y) = got else { return Ok(()) };
+        let w = n + left + right;
+        prop_assert_eq!(y.sizes(), &[rows, w]);
+        let y = y.to_vec();
+        for r in 0..rows {
+            for k in 0..w {
+                let i = k as i64 - left as i64;
+                let n = n as i64;
+                let want = match mode {
+                    PadMode::Constant if i < 0 || i >= n => 77,
+                    PadMode::Reflect => x[r * n as usize + (if i < 0 { -i } else if i >= n { 2 * n - 2 - i } else { i }) as usize],
+                    PadMode::Replicate => x[r * n as usize + i.clamp(0, n - 1) as usize],
+                    _ => x[r * n as usize + i.rem_euclid(n) as usize],
+                };
+                prop_assert_eq!(y[r * w + k], want, "row {} position {}", r, k);
+            }
+        }
+    }
+}
