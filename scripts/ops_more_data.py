@@ -58,4 +58,38 @@ for sizes, axis, counts in [((3,), 0, (2, 0, 3)), ((2, 3), 1, (1, 2, 1)), ((2, 3
     y = np.repeat(x, counts, axis=axis)
     out.append(f"    Interleave {{ sizes: {us(sizes)}, axis: {axis}, counts: {us(counts)}, out_sizes: {us(y.shape)}, out: {arr(y, 'i64')} }},")
 out.append("];\n")
+
+# Ordering and counting on one fixed set of values (f64), with NaN, +-inf and -0.0.
+rng = np.random.default_rng(29)
+x = np.round(rng.normal(size=(4, 7)) * 4) / 2
+x[1, 2] = np.nan; x[2, 5] = np.inf; x[3, 0] = -np.inf; x[0, 3] = -0.0; x[3, 3:6] = np.nan
+out.append(f"pub const X_SIZES: [usize; 2] = [4, 7];\n#[rustfmt::skip]\npub const X: &[f64] = {arr(x)};")
+def lower_nanmedian(line):
+    v = np.sort(line[~np.isnan(line)])
+    return np.nan if len(v) == 0 else v[(len(v) - 1) // 2]
+for q in [0.0, 0.25, 0.5, 0.9, 1.0]:
+    name = str(q).replace(".", "_")
+    out.append(f"#[rustfmt::skip]\npub const QUANTILE_{name}: &[f64] = {arr(np.quantile(x, q, axis=1))};")
+    out.append(f"#[rustfmt::skip]\npub const QUANTILE0_{name}: &[f64] = {arr(np.quantile(x, q, axis=0))};")
+    with np.errstate(all='ignore'):
+        import warnings; warnings.simplefilter('ignore')
+        out.append(f"#[rustfmt::skip]\npub const NANQUANTILE_{name}: &[f64] = {arr(np.nanquantile(x, q, axis=1))};")
+out.append(f"#[rustfmt::skip]\npub const NANMEDIAN: &[f64] = {arr([lower_nanmedian(l) for l in x])};")
+y = np.where(np.isnan(x), 0, x); y = np.clip(y, -5, 5)
+out.append(f"#[rustfmt::skip]\npub const Y: &[f64] = {arr(y)};")
+edges = np.array([-3.0, -1.0, 0.0, 0.0, 0.5, 2.0, 4.0])
+out.append(f"#[rustfmt::skip]\npub const EDGES: &[f64] = {arr(edges)};")
+finite = x.ravel()
+out.append(f"#[rustfmt::skip]\npub const SEARCH_LEFT: &[i64] = {arr(np.searchsorted(edges, finite, side='left'), 'i64')};")
+out.append(f"#[rustfmt::skip]\npub const SEARCH_RIGHT: &[i64] = {arr(np.searchsorted(edges, finite, side='right'), 'i64')};")
+h, _ = np.histogram(y.ravel(), bins=8, range=(-4, 4))
+out.append(f"#[rustfmt::skip]\npub const HIST_8_M4_4: &[f64] = {arr(h.astype(float))};")
+h, _ = np.histogram(y.ravel(), bins=5, range=(y.min(), y.max()))
+out.append(f"#[rustfmt::skip]\npub const HIST_5_DATA: &[f64] = {arr(h.astype(float))};")
+u, inv, cnt = np.unique(y.ravel(), return_inverse=True, return_counts=True)
+out.append(f"#[rustfmt::skip]\npub const UNIQUE: &[f64] = {arr(u)};\n#[rustfmt::skip]\npub const UNIQUE_INV: &[i64] = {arr(inv, 'i64')};\n#[rustfmt::skip]\npub const UNIQUE_COUNTS: &[i64] = {arr(cnt, 'i64')};")
+ints = rng.integers(0, 9, size=40)
+w = np.round(rng.normal(size=40), 3)
+out.append(f"#[rustfmt::skip]\npub const INTS: &[i64] = {arr(ints, 'i64')};\n#[rustfmt::skip]\npub const W: &[f64] = {arr(w)};")
+out.append(f"#[rustfmt::skip]\npub const BINCOUNT: &[i64] = {arr(np.bincount(ints), 'i64')};\n#[rustfmt::skip]\npub const BINCOUNT_W12: &[f64] = {arr(np.bincount(ints, weights=w, minlength=12))};")
 print("\n".join(out))

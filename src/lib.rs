@@ -72,6 +72,7 @@ pub use shaped_core::interop::ndarray::NdShape;
 pub use shaped_core::io;
 pub use shaped_core::ops::accumulate::ScatterReduce;
 pub use shaped_core::ops::binary::Operand;
+pub use shaped_core::ops::count::Unique;
 pub use shaped_core::ops::out::OutOperand;
 pub use shaped_core::ops::pad::PadMode;
 pub use shaped_core::ops::reduce::Norm;

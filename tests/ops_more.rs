@@ -1,6 +1,7 @@
-//! The second layer of PyTorch operations (issue 29): `pad`, `repeat` and `repeat_interleave`,
-//! against NumPy's `np.pad`, `np.tile` and `np.repeat` (cases written by
-//! `scripts/ops_more_data.py`), on contiguous and transposed inputs, typed and
+//! The second layer of PyTorch operations (issue 29): `pad`, `repeat`, `repeat_interleave`,
+//! `quantile`, `nanquantile`, `nanmedian`, `searchsorted`, `bucketize`, `histc`, `unique` and
+//! `bincount`, against NumPy (`np.pad`, `np.tile`, `np.repeat`, `np.quantile`, ...: cases written
+//! by `scripts/ops_more_data.py`), on contiguous and transposed inputs, typed and
 //! dynamic, with the identities that hold for every input.
 mod common;
 
@@ -124,6 +125,102 @@ fn repeat_errors() {
     assert!(e.contains("axis"), "{e}");
     let e = common::err(x.try_repeat_interleave_counts(&Tensor::from([i64::MAX, i64::MAX]), 0));
     assert!(e.contains("overflow") || e.contains("alloc"), "{e}");
+}
+
+/// Equal, NaN equal to NaN; within `tol` relative for interpolated values.
+fn close(a: &[f64], b: &[f64], tol: f64) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(&x, &y)| (x.is_nan() && y.is_nan()) || x == y || (x - y).abs() <= tol * y.abs().max(1.0))
+}
+
+fn xs() -> Tensor<f64, Shape![4, 7]> {
+    Tensor::try_from_vec(&data::X_SIZES, data::X.to_vec()).unwrap()
+}
+
+#[test]
+fn quantiles_match_numpy() {
+    let x = xs();
+    let cases = [
+        (0.0, data::QUANTILE_0_0, data::QUANTILE0_0_0, data::NANQUANTILE_0_0),
+        (0.25, data::QUANTILE_0_25, data::QUANTILE0_0_25, data::NANQUANTILE_0_25),
+        (0.5, data::QUANTILE_0_5, data::QUANTILE0_0_5, data::NANQUANTILE_0_5),
+        (0.9, data::QUANTILE_0_9, data::QUANTILE0_0_9, data::NANQUANTILE_0_9),
+        (1.0, data::QUANTILE_1_0, data::QUANTILE0_1_0, data::NANQUANTILE_1_0),
+    ];
+    for (q, rows, cols, nan_rows) in cases {
+        let r: Tensor<f64, Shape![4]> = x.quantile::<1>(q);
+        assert!(close(&r.to_vec(), rows, 1e-15), "q={q}: {:?} vs {rows:?}", r.to_vec());
+        let c: Tensor<f64, Shape![7]> = x.quantile::<0>(q);
+        assert!(close(&c.to_vec(), cols, 1e-15), "q={q} axis 0: {:?} vs {cols:?}", c.to_vec());
+        assert!(close(&x.t().quantile_dyn(q, 0).to_vec(), rows, 1e-15));
+        let n = x.nanquantile::<-1>(q);
+        assert!(close(&n.to_vec(), nan_rows, 1e-15), "q={q}: {:?} vs {nan_rows:?}", n.to_vec());
+    }
+    let (m, i) = x.nanmedian_axis::<1>();
+    assert!(close(&m.to_vec(), data::NANMEDIAN, 0.0), "{:?}", m.to_vec());
+    for (r, (&v, &p)) in m.to_vec().iter().zip(&i.to_vec()).enumerate() {
+        assert!(v == data::X[r * 7 + p as usize] || v.is_nan(), "the index points at the value");
+    }
+    // f32, a whole-tensor quantile, and the errors.
+    let f = Tensor::from([4.0f32, 1.0, 3.0, 2.0]);
+    assert_eq!(f.quantile_all(0.5), 2.5);
+    assert_eq!(f.nanmedian(), 2.0);
+    assert!(common::err(f.try_quantile_all(1.5)).contains("1.5"));
+    assert!(f.try_quantile_all(f32::NAN).is_err());
+    let empty = Tensor::<f32, DynShape>::try_from_vec(&[2, 0], vec![]).unwrap();
+    assert!(empty.try_quantile_dyn(0.5, 1).is_err());
+    assert!(Tensor::from([f32::NAN, f32::NAN]).nanmedian().is_nan());
+}
+
+#[test]
+fn search_and_count_match_numpy() {
+    let edges = Tensor::from(<[f64; 7]>::try_from(data::EDGES).unwrap());
+    let x = xs();
+    let left: Tensor<i64, Shape![4, 7]> = edges.searchsorted(&x, false);
+    assert_eq!(left.to_vec(), data::SEARCH_LEFT);
+    assert_eq!(edges.searchsorted(&x.t(), true).t().contiguous().to_vec(), data::SEARCH_RIGHT);
+    assert_eq!(x.bucketize(&edges, false).to_vec(), data::SEARCH_LEFT);
+    // Batched: each row of a [4, 7] sequence searched for the row of values at its position.
+    let sorted = x.sort::<1>(false).0;
+    let pos = sorted.searchsorted(&x, false);
+    for r in 0..4 {
+        for c in 0..7 {
+            let v = data::X[r * 7 + c];
+            let row: Vec<f64> = sorted.to_vec()[r * 7..r * 7 + 7].to_vec();
+            let want = row.iter().filter(|&&s| if v.is_nan() { !s.is_nan() } else { s < v }).count();
+            assert_eq!(pos.to_vec()[r * 7 + c], want as i64, "row {r} value {v}");
+        }
+    }
+    assert!(sorted.try_searchsorted(&Tensor::from([1.0f64]), false).is_err());
+
+    let y = Tensor::<f64, DynShape>::try_from_vec(&[4, 7], data::Y.to_vec()).unwrap();
+    assert_eq!(y.histc(8, -4.0, 4.0).to_vec(), data::HIST_8_M4_4);
+    assert_eq!(y.histc(5, 0.0, 0.0).to_vec(), data::HIST_5_DATA);
+    assert!(y.try_histc(0, 0.0, 1.0).is_err());
+    assert!(y.try_histc(3, 1.0, 0.0).is_err());
+    assert!(y.try_histc(3, 0.0, f64::INFINITY).is_err());
+    assert_eq!(Tensor::from([f32::NAN, 1.0]).histc(2, 0.0, 2.0).to_vec(), [0.0, 1.0]);
+
+    let u = y.unique_all();
+    assert_eq!(u.values.to_vec(), data::UNIQUE);
+    assert_eq!(u.inverse.to_vec(), data::UNIQUE_INV);
+    assert_eq!(u.counts.to_vec(), data::UNIQUE_COUNTS);
+    let _: &Tensor<i64, DynShape> = &u.inverse;
+    // PyTorch keeps every NaN apart; -0.0 and 0.0 are one value.
+    let n = Tensor::from([f32::NAN, 1.0, f32::NAN, -0.0, 0.0]).unique_all();
+    assert_eq!(n.counts.to_vec(), [2, 1, 1, 1]);
+    assert_eq!(n.inverse.to_vec(), [2, 1, 3, 0, 0]);
+
+    let ints = Tensor::from(<[i64; 40]>::try_from(data::INTS).unwrap());
+    assert_eq!(ints.bincount(0).to_vec(), data::BINCOUNT);
+    let w = Tensor::from(<[f64; 40]>::try_from(data::W).unwrap());
+    assert!(close(&ints.bincount_weighted(&w, 12).to_vec(), data::BINCOUNT_W12, 1e-12));
+    let e = common::err(Tensor::from([1i32, -4]).try_bincount(0));
+    assert!(e.contains("-4"), "{e}");
+    assert!(Tensor::from([u64::MAX]).try_bincount(0).is_err(), "a count vector past memory is an error");
+    assert_eq!(Tensor::<u8, (Dyn,)>::try_from_vec(&[0], vec![]).unwrap().bincount(3).to_vec(), [0, 0, 0]);
 }
 
 proptest! {

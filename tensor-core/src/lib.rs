@@ -53,6 +53,7 @@ pub use num_complex::Complex;
 pub use ops::accumulate::ScatterReduce;
 pub use ops::binary::Operand;
 pub use ops::cast::{CastFrom, CastTo};
+pub use ops::count::Unique;
 #[cfg(feature = "linalg")]
 pub use ops::linalg::{Lstsq, MatrixNorm};
 pub use ops::out::OutOperand;

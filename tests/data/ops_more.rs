@@ -59,3 +59,64 @@ pub const INTERLEAVE: &[Interleave] = &[
     Interleave { sizes: &[2, 3], axis: -2, counts: &[0, 0], out_sizes: &[0, 3], out: &[] },
 ];
 
+pub const X_SIZES: [usize; 2] = [4, 7];
+#[rustfmt::skip]
+pub const X: &[f64] = &[-1.0, 0.0, -0.5, -0.0, 0.0, -0.5, 0.5, -0.0, 1.0, f64::NAN, -0.5, -1.5, -3.5, -4.5, 0.0, -1.5, -1.5, -1.0, 1.0, f64::INFINITY, 1.5, f64::NEG_INFINITY, 6.0, 0.5, f64::NAN, f64::NAN, f64::NAN, 4.5];
+#[rustfmt::skip]
+pub const QUANTILE_0_0: &[f64] = &[-1.0, f64::NAN, -1.5, f64::NAN];
+#[rustfmt::skip]
+pub const QUANTILE0_0_0: &[f64] = &[f64::NAN, -1.5, f64::NAN, f64::NAN, f64::NAN, f64::NAN, -4.5];
+#[rustfmt::skip]
+pub const NANQUANTILE_0_0: &[f64] = &[-1.0, -4.5, -1.5, f64::NAN];
+#[rustfmt::skip]
+pub const QUANTILE_0_25: &[f64] = &[-0.5, f64::NAN, -1.25, f64::NAN];
+#[rustfmt::skip]
+pub const QUANTILE0_0_25: &[f64] = &[f64::NEG_INFINITY, -0.375, f64::NAN, f64::NAN, f64::NAN, f64::NAN, -0.75];
+#[rustfmt::skip]
+pub const NANQUANTILE_0_25: &[f64] = &[-0.5, -3.0, -1.25, f64::NEG_INFINITY];
+#[rustfmt::skip]
+pub const QUANTILE_0_5: &[f64] = &[0.0, f64::NAN, 0.0, f64::NAN];
+#[rustfmt::skip]
+pub const QUANTILE0_0_5: &[f64] = &[-0.5, 0.5, f64::NAN, f64::NAN, f64::NAN, f64::NAN, 1.0];
+#[rustfmt::skip]
+pub const NANQUANTILE_0_5: &[f64] = &[0.0, -1.0, 0.0, 2.5];
+#[rustfmt::skip]
+pub const QUANTILE_0_9: &[f64] = &[0.20000000000000018, f64::NAN, f64::INFINITY, f64::NAN];
+#[rustfmt::skip]
+pub const QUANTILE0_0_9: &[f64] = &[0.0, 4.500000000000001, f64::NAN, f64::NAN, f64::NAN, f64::NAN, 3.6000000000000005];
+#[rustfmt::skip]
+pub const NANQUANTILE_0_9: &[f64] = &[0.20000000000000018, 0.5, f64::INFINITY, 5.550000000000001];
+#[rustfmt::skip]
+pub const QUANTILE_1_0: &[f64] = &[0.5, f64::NAN, f64::NAN, f64::NAN];
+#[rustfmt::skip]
+pub const QUANTILE0_1_0: &[f64] = &[0.0, 6.0, f64::NAN, f64::NAN, f64::NAN, f64::NAN, 4.5];
+#[rustfmt::skip]
+pub const NANQUANTILE_1_0: &[f64] = &[0.5, 1.0, f64::NAN, 6.0];
+#[rustfmt::skip]
+pub const NANMEDIAN: &[f64] = &[0.0, -1.5, 0.0, 0.5];
+#[rustfmt::skip]
+pub const Y: &[f64] = &[-1.0, 0.0, -0.5, -0.0, 0.0, -0.5, 0.5, -0.0, 1.0, 0.0, -0.5, -1.5, -3.5, -4.5, 0.0, -1.5, -1.5, -1.0, 1.0, 5.0, 1.5, -5.0, 5.0, 0.5, 0.0, 0.0, 0.0, 4.5];
+#[rustfmt::skip]
+pub const EDGES: &[f64] = &[-3.0, -1.0, 0.0, 0.0, 0.5, 2.0, 4.0];
+#[rustfmt::skip]
+pub const SEARCH_LEFT: &[i64] = &[1, 2, 2, 2, 2, 2, 4, 2, 5, 7, 2, 1, 0, 0, 2, 1, 1, 1, 5, 7, 5, 0, 7, 4, 7, 7, 7, 7];
+#[rustfmt::skip]
+pub const SEARCH_RIGHT: &[i64] = &[2, 4, 2, 4, 4, 2, 5, 4, 5, 7, 2, 1, 0, 0, 4, 1, 1, 2, 5, 7, 5, 0, 7, 5, 7, 7, 7, 7];
+#[rustfmt::skip]
+pub const HIST_8_M4_4: &[f64] = &[1.0, 0.0, 3.0, 5.0, 11.0, 3.0, 0.0, 0.0];
+#[rustfmt::skip]
+pub const HIST_5_DATA: &[f64] = &[3.0, 3.0, 16.0, 3.0, 3.0];
+#[rustfmt::skip]
+pub const UNIQUE: &[f64] = &[-5.0, -4.5, -3.5, -1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 4.5, 5.0];
+#[rustfmt::skip]
+pub const UNIQUE_INV: &[i64] = &[4, 6, 5, 6, 6, 5, 7, 6, 8, 6, 5, 3, 2, 1, 6, 3, 3, 4, 8, 11, 9, 0, 11, 7, 6, 6, 6, 10];
+#[rustfmt::skip]
+pub const UNIQUE_COUNTS: &[i64] = &[1, 1, 1, 3, 2, 3, 9, 2, 2, 1, 1, 2];
+#[rustfmt::skip]
+pub const INTS: &[i64] = &[4, 2, 1, 2, 8, 3, 3, 5, 8, 6, 5, 0, 4, 5, 0, 8, 5, 1, 0, 3, 0, 0, 6, 7, 6, 1, 0, 5, 1, 2, 4, 8, 7, 7, 6, 4, 6, 5, 8, 7];
+#[rustfmt::skip]
+pub const W: &[f64] = &[-0.209, 0.728, -0.483, 0.063, 1.1, 0.6, -0.613, 1.615, 1.775, 1.003, 0.601, 0.716, 0.882, -1.263, 1.08, -0.84, 0.2, -0.099, 0.475, 1.759, 0.533, -0.119, 0.67, 0.116, -1.654, -1.811, -0.533, 1.991, -0.281, 0.655, 1.277, -1.33, 1.348, 0.851, 0.535, 0.959, -2.071, 0.16, -1.563, 0.329];
+#[rustfmt::skip]
+pub const BINCOUNT: &[i64] = &[6, 4, 3, 3, 4, 6, 5, 4, 5];
+#[rustfmt::skip]
+pub const BINCOUNT_W12: &[f64] = &[2.1519999999999997, -2.674, 1.446, 1.746, 2.909, 3.3040000000000003, -1.517, 2.6440000000000006, -0.8579999999999999, 0.0, 0.0, 0.0];

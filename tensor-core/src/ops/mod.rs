@@ -7,6 +7,7 @@ mod arith;
 pub mod binary;
 pub mod cast;
 mod contract;
+pub mod count;
 #[cfg(feature = "linalg")]
 pub mod linalg;
 mod matmul;

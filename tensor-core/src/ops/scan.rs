@@ -779,6 +779,237 @@ where
 
 impl<D: Data, S: Shape> TensorBase<D, S>
 where
+    D::Elem: Num,
+{
+    /// The lower median of the non-NaN elements of each line along axis `A` and its `i64`
+    /// position (PyTorch `nanmedian(dim=A)`): the shape without `A`. A line of NaNs only gives
+    /// NaN (at the position of its first NaN). For integers, [`median_axis`](Self::median_axis).
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let x: Tensor<f32, Shape![2, 4]> = Tensor::from([[3.0, f32::NAN, 1.0, 2.0], [f32::NAN; 4]]);
+    /// let (v, i) = x.nanmedian_axis::<1>();
+    /// assert_eq!((v.to_vec()[0], i.to_vec()[0]), (2.0, 3));
+    /// assert!(v.to_vec()[1].is_nan());
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Index`] for an empty line; [`ShapeError::Axis`] for a [`DynShape`] tensor
+    /// without axis `A`; [`ShapeError::Alloc`].
+    #[allow(clippy::type_complexity)]
+    pub fn try_nanmedian_axis<const A: isize>(
+        &self,
+    ) -> Result<(Tensor<D::Elem, <S as RemoveAxis<A>>::Out>, Tensor<i64, <S as RemoveAxis<A>>::Out>), ShapeError>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.nanmedian_as(A)
+    }
+    /// [`try_nanmedian_axis`](Self::try_nanmedian_axis), panicking with the error's message.
+    #[track_caller]
+    #[allow(clippy::type_complexity)]
+    pub fn nanmedian_axis<const A: isize>(
+        &self,
+    ) -> (Tensor<D::Elem, <S as RemoveAxis<A>>::Out>, Tensor<i64, <S as RemoveAxis<A>>::Out>)
+    where
+        S: RemoveAxis<A>,
+    {
+        self.try_nanmedian_axis::<A>().or_panic()
+    }
+    /// [`try_nanmedian_axis`](Self::try_nanmedian_axis) along a runtime axis: [`DynShape`]
+    /// results.
+    ///
+    /// # Errors
+    /// As [`try_nanmedian_axis`](Self::try_nanmedian_axis).
+    #[allow(clippy::type_complexity)]
+    pub fn try_nanmedian_axis_dyn(
+        &self,
+        axis: isize,
+    ) -> Result<(Tensor<D::Elem, DynShape>, Tensor<i64, DynShape>), ShapeError> {
+        self.nanmedian_as(axis)
+    }
+    /// [`try_nanmedian_axis_dyn`](Self::try_nanmedian_axis_dyn), panicking with the error's
+    /// message.
+    #[track_caller]
+    pub fn nanmedian_axis_dyn(&self, axis: isize) -> (Tensor<D::Elem, DynShape>, Tensor<i64, DynShape>) {
+        self.try_nanmedian_axis_dyn(axis).or_panic()
+    }
+    /// The lower median of the non-NaN elements (PyTorch `nanmedian()` without `dim`): NaN when
+    /// every element is NaN.
+    ///
+    /// # Errors
+    /// [`ShapeError::Index`] for an empty tensor; [`ShapeError::Alloc`].
+    pub fn try_nanmedian(&self) -> Result<D::Elem, ShapeError> {
+        let flat = Tensor::<D::Elem, DynShape>::try_from_vec(&[self.numel()], self.to_vec())?;
+        Ok(flat.nanmedian_as::<DynShape>(0)?.0.to_vec()[0])
+    }
+    /// [`try_nanmedian`](Self::try_nanmedian), panicking with the error's message.
+    #[track_caller]
+    pub fn nanmedian(&self) -> D::Elem {
+        self.try_nanmedian().or_panic()
+    }
+    #[allow(clippy::type_complexity, clippy::eq_op)] // `x != x`: NaN, for every element type
+    fn nanmedian_as<S2: Shape>(&self, axis: isize) -> Result<(Tensor<D::Elem, S2>, Tensor<i64, S2>), ShapeError> {
+        let ax = normalize_axis(axis, self.rank())?;
+        if self.sizes()[ax] == 0 {
+            return Err(ShapeError::Index { index: 0, axis: ax, size: 0 });
+        }
+        self.order_stat(axis, |line| {
+            // NaNs sort last: the median of the numbers before them, or the first NaN.
+            let numbers = line.len() - line.iter().rev().take_while(|&&x| x != x).count();
+            if numbers == 0 {
+                0
+            } else {
+                (numbers - 1) / 2
+            }
+        })
+    }
+}
+
+impl<D: Data, S: Shape> TensorBase<D, S>
+where
+    D::Elem: Float + Num,
+{
+    /// The `q`-quantile of each line along `axis` by linear interpolation between the sorted
+    /// elements at `floor` and `ceil` of `q * (n - 1)` (NumPy's and PyTorch's `'linear'`), as a
+    /// tensor of shape `S2`; with `skip_nan`, over the non-NaN elements (`nanquantile`, NaN for
+    /// a line of NaNs), otherwise NaN for a line with a NaN.
+    fn quantile_as<S2: Shape>(
+        &self,
+        q: D::Elem,
+        axis: isize,
+        skip_nan: bool,
+    ) -> Result<Tensor<D::Elem, S2>, ShapeError> {
+        let ax = normalize_axis(axis, self.rank())?;
+        let n = self.sizes()[ax];
+        if !(q >= <D::Elem as Element>::ZERO && q <= <D::Elem as Element>::ONE) {
+            return Err(ShapeError::Invalid(alloc::format!("quantile: q = {q:?} is outside [0, 1]")));
+        }
+        if n == 0 {
+            return Err(ShapeError::Index { index: 0, axis: ax, size: 0 });
+        }
+        let (values, _) = self.sort_rt(axis, false)?;
+        let lines = values.try_movedim_dyn(ax as isize, -1)?.contiguous().to_vec();
+        let mut sizes = self.sizes().to_vec();
+        sizes.remove(ax);
+        let mut out = crate::kernels::try_with_capacity(lines.len() / n)?;
+        for line in lines.chunks_exact(n) {
+            let numbers = n - line.iter().rev().take_while(|x| x.is_nan()).count();
+            if numbers == 0 || (numbers < n && !skip_nan) {
+                out.push(D::Elem::nan());
+                continue;
+            }
+            let line = &line[..numbers];
+            // NumPy's `_lerp` (PyTorch's `lerp`): from the nearer end, so that t = 1 gives `b`.
+            let pos = q * <D::Elem as num_traits::NumCast>::from(numbers - 1).unwrap_or_else(D::Elem::nan);
+            let lo = pos.floor();
+            let t = pos - lo;
+            let i = <usize as num_traits::NumCast>::from(lo).unwrap_or(0).min(numbers - 1);
+            let (a, b) = (line[i], line[(i + 1).min(numbers - 1)]);
+            let half = <D::Elem as Element>::ONE / (<D::Elem as Element>::ONE + <D::Elem as Element>::ONE);
+            out.push(if t >= half { b - (b - a) * (<D::Elem as Element>::ONE - t) } else { a + (b - a) * t });
+        }
+        Tensor::try_from_vec(&sizes, out)
+    }
+
+    /// The `q`-quantile (`0 <= q <= 1`) of each line along axis `A`, interpolating linearly
+    /// between the two nearest sorted elements (PyTorch `quantile(q, dim=A)`, NumPy
+    /// `np.quantile(x, q, axis=A)`, both `'linear'`): the shape without `A`. NaN for a line
+    /// holding a NaN; `q = 0.5` is the mean of the two middle elements where
+    /// [`median_axis`](Self::median_axis) takes the lower.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let x: Tensor<f64, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, 10.0, 20.0, 30.0]]);
+    /// let q: Tensor<f64, Shape![2]> = x.quantile::<1>(0.25);
+    /// assert_eq!(q.to_vec(), [1.75, 7.5]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] for `q` outside `[0, 1]` (or NaN); [`ShapeError::Index`] for an
+    /// empty line; [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`;
+    /// [`ShapeError::Alloc`].
+    pub fn try_quantile<const A: isize>(
+        &self,
+        q: D::Elem,
+    ) -> Result<Tensor<D::Elem, <S as RemoveAxis<A>>::Out>, ShapeError>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.quantile_as(q, A, false)
+    }
+    /// [`try_quantile`](Self::try_quantile), panicking with the error's message.
+    #[track_caller]
+    pub fn quantile<const A: isize>(&self, q: D::Elem) -> Tensor<D::Elem, <S as RemoveAxis<A>>::Out>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.try_quantile::<A>(q).or_panic()
+    }
+    /// [`try_quantile`](Self::try_quantile) along a runtime axis: a [`DynShape`] result.
+    ///
+    /// # Errors
+    /// As [`try_quantile`](Self::try_quantile).
+    pub fn try_quantile_dyn(&self, q: D::Elem, axis: isize) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        self.quantile_as(q, axis, false)
+    }
+    /// [`try_quantile_dyn`](Self::try_quantile_dyn), panicking with the error's message.
+    #[track_caller]
+    pub fn quantile_dyn(&self, q: D::Elem, axis: isize) -> Tensor<D::Elem, DynShape> {
+        self.try_quantile_dyn(q, axis).or_panic()
+    }
+    /// The `q`-quantile of all elements (PyTorch `quantile(q)` without `dim`): a scalar, NaN if
+    /// any element is NaN.
+    ///
+    /// # Errors
+    /// As [`try_quantile`](Self::try_quantile), for the flattened tensor.
+    pub fn try_quantile_all(&self, q: D::Elem) -> Result<D::Elem, ShapeError> {
+        let flat = Tensor::<D::Elem, DynShape>::try_from_vec(&[self.numel()], self.to_vec())?;
+        Ok(flat.quantile_as::<DynShape>(q, 0, false)?.to_vec()[0])
+    }
+    /// [`try_quantile_all`](Self::try_quantile_all), panicking with the error's message.
+    #[track_caller]
+    pub fn quantile_all(&self, q: D::Elem) -> D::Elem {
+        self.try_quantile_all(q).or_panic()
+    }
+    /// [`try_quantile`](Self::try_quantile) over the non-NaN elements of each line (PyTorch
+    /// `nanquantile(q, dim=A)`, NumPy `np.nanquantile`): NaN only for a line of NaNs.
+    ///
+    /// # Errors
+    /// As [`try_quantile`](Self::try_quantile).
+    pub fn try_nanquantile<const A: isize>(
+        &self,
+        q: D::Elem,
+    ) -> Result<Tensor<D::Elem, <S as RemoveAxis<A>>::Out>, ShapeError>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.quantile_as(q, A, true)
+    }
+    /// [`try_nanquantile`](Self::try_nanquantile), panicking with the error's message.
+    #[track_caller]
+    pub fn nanquantile<const A: isize>(&self, q: D::Elem) -> Tensor<D::Elem, <S as RemoveAxis<A>>::Out>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.try_nanquantile::<A>(q).or_panic()
+    }
+    /// [`try_nanquantile`](Self::try_nanquantile) along a runtime axis: a [`DynShape`] result.
+    ///
+    /// # Errors
+    /// As [`try_quantile`](Self::try_quantile).
+    pub fn try_nanquantile_dyn(&self, q: D::Elem, axis: isize) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        self.quantile_as(q, axis, true)
+    }
+    /// [`try_nanquantile_dyn`](Self::try_nanquantile_dyn), panicking with the error's message.
+    #[track_caller]
+    pub fn nanquantile_dyn(&self, q: D::Elem, axis: isize) -> Tensor<D::Elem, DynShape> {
+        self.try_nanquantile_dyn(q, axis).or_panic()
+    }
+}
+
+impl<D: Data, S: Shape> TensorBase<D, S>
+where
     D::Elem: Float + Num,
 {
     /// The norm `p` of `self - other` (broadcast), PyTorch `dist(input, other, p)`: a scalar.
