@@ -92,4 +92,25 @@ ints = rng.integers(0, 9, size=40)
 w = np.round(rng.normal(size=40), 3)
 out.append(f"#[rustfmt::skip]\npub const INTS: &[i64] = {arr(ints, 'i64')};\n#[rustfmt::skip]\npub const W: &[f64] = {arr(w)};")
 out.append(f"#[rustfmt::skip]\npub const BINCOUNT: &[i64] = {arr(np.bincount(ints), 'i64')};\n#[rustfmt::skip]\npub const BINCOUNT_W12: &[f64] = {arr(np.bincount(ints, weights=w, minlength=12))};")
+
+# Floor division and remainder: NumPy's floor_divide / remainder (Python's // and %).
+fa = np.array([7.0, -7.0, 7.0, -7.0, 0.0, -0.0, 5.5, -5.5, 1e300, 3.0, np.inf, 2.0, np.nan, 1.0, 0.1, -1e-300])
+fb = np.array([2.0, 2.0, -2.0, -2.0, 3.0, 3.0, -0.5, 0.75, 1e-300, np.inf, 2.0, 0.0, 1.0, -np.inf, 0.01, 7.0])
+with np.errstate(all='ignore'):
+    out.append(f"#[rustfmt::skip]\npub const FA: &[f64] = {arr(fa)};\n#[rustfmt::skip]\npub const FB: &[f64] = {arr(fb)};")
+    out.append(f"#[rustfmt::skip]\npub const FLOORDIV: &[f64] = {arr(np.floor_divide(fa, fb))};\n#[rustfmt::skip]\npub const REMAINDER: &[f64] = {arr(np.remainder(fa, fb))};")
+    out.append(f"pub const FREM_SIGNS: &[bool] = &[" + ", ".join("true" if np.signbit(v) else "false" for v in np.remainder(fa, fb)) + "];")
+    out.append(f"pub const FDIV_SIGNS: &[bool] = &[" + ", ".join("true" if np.signbit(v) else "false" for v in np.floor_divide(fa, fb)) + "];")
+ia = np.array([7, -7, 7, -7, 0, -1, 1, -2**31, 13, -13], dtype=np.int32)
+ib = np.array([2, 2, -2, -2, 5, 3, -3, 7, 13, 4], dtype=np.int32)
+out.append(f"#[rustfmt::skip]\npub const IA: &[i32] = {arr(ia, 'i32')};\n#[rustfmt::skip]\npub const IB: &[i32] = {arr(ib, 'i32')};")
+out.append(f"#[rustfmt::skip]\npub const IFLOORDIV: &[i32] = {arr(np.floor_divide(ia, ib), 'i32')};\n#[rustfmt::skip]\npub const IREMAINDER: &[i32] = {arr(np.remainder(ia, ib), 'i32')};")
+
+# digamma and erfinv: mpmath at 50 digits.
+import mpmath
+mpmath.mp.dps = 50
+dx = [0.5, 1.0, 1.5, 2.0, 3.25, 9.999, 10.0, 10.5, 100.0, 1e8, 1e20, 1e-8, -0.5, -1.5, -2.25, -10.1, -1e-8, 0.1, 4.0e-300]
+out.append(f"#[rustfmt::skip]\npub const DIGAMMA_X: &[f64] = {arr(dx)};\n#[rustfmt::skip]\npub const DIGAMMA: &[f64] = {arr([float(mpmath.digamma(mpmath.mpf(v))) for v in dx])};")
+ey = [0.0, 1e-10, 0.1, -0.3, 0.5, 0.7, -0.9, 0.99, 0.999999, -0.9999999999, 1 - 2**-52, 2**-1074, 0.25, 1e-300]
+out.append(f"#[rustfmt::skip]\npub const ERFINV_Y: &[f64] = {arr(ey)};\n#[rustfmt::skip]\npub const ERFINV: &[f64] = {arr([float(mpmath.erfinv(mpmath.mpf(v))) for v in ey])};")
 print("\n".join(out))

@@ -1,6 +1,6 @@
 //! The second layer of PyTorch operations (issue 29): `pad`, `repeat`, `repeat_interleave`,
-//! `quantile`, `nanquantile`, `nanmedian`, `searchsorted`, `bucketize`, `histc`, `unique` and
-//! `bincount`, against NumPy (`np.pad`, `np.tile`, `np.repeat`, `np.quantile`, ...: cases written
+//! `quantile`, `nanquantile`, `nanmedian`, `searchsorted`, `bucketize`, `histc`, `unique`,
+//! `bincount`, `floor_divide`, `remainder`, `digamma` and `erfinv` (mpmath at 50 digits), against NumPy (`np.pad`, `np.tile`, `np.repeat`, `np.quantile`, ...: cases written
 //! by `scripts/ops_more_data.py`), on contiguous and transposed inputs, typed and
 //! dynamic, with the identities that hold for every input.
 mod common;
@@ -221,6 +221,78 @@ fn search_and_count_match_numpy() {
     assert!(e.contains("-4"), "{e}");
     assert!(Tensor::from([u64::MAX]).try_bincount(0).is_err(), "a count vector past memory is an error");
     assert_eq!(Tensor::<u8, (Dyn,)>::try_from_vec(&[0], vec![]).unwrap().bincount(3).to_vec(), [0, 0, 0]);
+}
+
+fn ulps(a: f64, b: f64) -> u64 {
+    if a == b || (a.is_nan() && b.is_nan()) {
+        return 0;
+    }
+    let key = |v: f64| {
+        let b = v.to_bits() as i64;
+        if b < 0 {
+            i64::MIN - b
+        } else {
+            b
+        }
+    };
+    key(a).abs_diff(key(b))
+}
+
+#[test]
+fn floor_division_matches_numpy() {
+    let a = Tensor::from(<[f64; 16]>::try_from(data::FA).unwrap());
+    let b = Tensor::from(<[f64; 16]>::try_from(data::FB).unwrap());
+    let (q, r) = (a.floor_divide(&b).to_vec(), a.remainder(&b).to_vec());
+    for k in 0..16 {
+        let (a, b) = (data::FA[k], data::FB[k]);
+        assert_eq!(ulps(q[k], data::FLOORDIV[k]), 0, "{a} // {b}: {} vs {}", q[k], data::FLOORDIV[k]);
+        assert_eq!(ulps(r[k], data::REMAINDER[k]), 0, "{a} % {b}: {} vs {}", r[k], data::REMAINDER[k]);
+        if !q[k].is_nan() {
+            assert_eq!(q[k].is_sign_negative(), data::FDIV_SIGNS[k], "sign of {a} // {b}");
+        }
+        if !r[k].is_nan() {
+            assert_eq!(r[k].is_sign_negative(), data::FREM_SIGNS[k], "sign of {a} % {b}");
+        }
+    }
+    let ia = Tensor::from(<[i32; 10]>::try_from(data::IA).unwrap());
+    let ib = Tensor::from(<[i32; 10]>::try_from(data::IB).unwrap());
+    assert_eq!(ia.floor_divide(&ib).to_vec(), data::IFLOORDIV);
+    assert_eq!(ia.remainder(&ib).to_vec(), data::IREMAINDER);
+    // Broadcasting, f32, unsigned, wrapping and the zero divisor.
+    let m = Tensor::from([[7.0f32, -7.0], [7.5, -0.5]]);
+    assert_eq!(m.remainder(&Tensor::from([2.0f32, -2.0])).to_vec(), [1.0, -1.0, 1.5, -0.5]);
+    assert_eq!(Tensor::from([7u8, 250]).floor_divide(&Tensor::from([2u8])).to_vec(), [3, 125]);
+    assert_eq!(Tensor::from([i32::MIN]).floor_divide(&Tensor::from([-1])).to_vec(), [i32::MIN]);
+    let e = common::err(Tensor::from([1, 2]).try_remainder(&Tensor::from([1, 0])));
+    assert!(e.contains("zero"), "{e}");
+    assert!(Tensor::from([1.0f64]).remainder(&Tensor::from([0.0])).to_vec()[0].is_nan());
+}
+
+#[test]
+fn digamma_and_erfinv_match_mpmath() {
+    let x = Tensor::<f64, DynShape>::try_from_vec(&[data::DIGAMMA_X.len()], data::DIGAMMA_X.to_vec()).unwrap();
+    for ((&v, &got), &want) in data::DIGAMMA_X.iter().zip(&x.digamma().to_vec()).zip(data::DIGAMMA) {
+        // Near the root at 1.4616 the absolute error is what stays small.
+        assert!(ulps(got, want) <= 8 || (got - want).abs() < 1e-15, "digamma({v}) = {got:e}, mpmath {want:e}");
+    }
+    let d = Tensor::from([0.0f64, -0.0, -1.0, -4.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN]).digamma().to_vec();
+    assert_eq!(&d[..2], &[f64::NEG_INFINITY, f64::INFINITY]);
+    assert!(d[2].is_nan() && d[3].is_nan() && d[5].is_nan() && d[6].is_nan());
+    assert_eq!(d[4], f64::INFINITY);
+    let y = Tensor::<f64, DynShape>::try_from_vec(&[data::ERFINV_Y.len()], data::ERFINV_Y.to_vec()).unwrap();
+    for ((&v, &got), &want) in data::ERFINV_Y.iter().zip(&y.erfinv().to_vec()).zip(data::ERFINV) {
+        assert!(ulps(got, want) <= 4, "erfinv({v}) = {got:e}, mpmath {want:e}");
+        assert!(ulps((-y.erfinv()).to_vec()[0], -y.erfinv().to_vec()[0]) == 0);
+    }
+    let e = Tensor::from([1.0f32, -1.0, 1.5, f32::NAN, -0.0]).erfinv().to_vec();
+    assert_eq!(&e[..2], &[f32::INFINITY, f32::NEG_INFINITY]);
+    assert!(e[2].is_nan() && e[3].is_nan() && e[4] == 0.0 && e[4].is_sign_negative());
+    // erf(erfinv(y)) = y over (-1, 1).
+    for k in -99..100 {
+        let v = k as f64 / 100.0;
+        let back = Tensor::from([v]).erfinv().erf().to_vec()[0];
+        assert!((back - v).abs() <= 2e-16 * v.abs().max(1e-3), "{v} -> {back}");
+    }
 }
 
 proptest! {

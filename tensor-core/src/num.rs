@@ -87,6 +87,14 @@ pub trait Num: Element + PartialOrd + sealed::Sealed {
     fn div(a: Self, b: Self) -> Self;
     /// `a % b` (sign of `a`); for integers the caller has checked that `b` is not zero.
     fn rem(a: Self, b: Self) -> Self;
+    /// `floor(a / b)` (PyTorch `floor_divide`, Python's `//`); for integers the caller has
+    /// checked that `b` is not zero.
+    #[doc(hidden)]
+    fn floor_div(a: Self, b: Self) -> Self;
+    /// `a - floor(a / b) * b`, the sign of `b` (PyTorch `remainder`, Python's `%`); for integers
+    /// the caller has checked that `b` is not zero.
+    #[doc(hidden)]
+    fn floor_rem(a: Self, b: Self) -> Self;
 
     /// The type of a sum or product: the element type for floats, `i64` for signed and `u64` for
     /// unsigned integers. Integers accumulate exactly (in 128 bits) and a result that does not
@@ -162,6 +170,19 @@ macro_rules! int_num {
             fn div(a: Self, b: Self) -> Self { if b == 0 { 0 } else { a.wrapping_div(b) } }
             #[inline(always)]
             fn rem(a: Self, b: Self) -> Self { if b == 0 { 0 } else { a.wrapping_rem(b) } }
+            #[inline(always)]
+            #[allow(unused_comparisons)]
+            fn floor_div(a: Self, b: Self) -> Self {
+                let (q, r) = (Self::div(a, b), Self::rem(a, b));
+                // Truncation rounded toward zero: one step down when the signs differ.
+                if r != 0 && ((r < 0) != (b < 0)) { q.wrapping_sub(1) } else { q }
+            }
+            #[inline(always)]
+            #[allow(unused_comparisons)]
+            fn floor_rem(a: Self, b: Self) -> Self {
+                let r = Self::rem(a, b);
+                if r != 0 && ((r < 0) != (b < 0)) { r.wrapping_add(b) } else { r }
+            }
             type Sum = $s;
             type Acc = i128;
             const ACC0: i128 = 0;
@@ -330,6 +351,39 @@ pub(crate) fn kahan<W: num_traits::Float>(a: &mut (W, W), x: W) {
     a.0 = t;
 }
 
+/// Python's float floor division `(a // b, a % b)` (CPython's `float_divmod`, which PyTorch's
+/// `div(rounding_mode='floor')` and `remainder` follow): the remainder from `fmod` takes the
+/// sign of `b`, the quotient is `(a - r) / b` rounded to the nearest integer, so that
+/// `q * b + r == a` as nearly as floats allow; a zero takes the sign the exact result would have.
+/// `b == 0` gives `a / b` (±inf or NaN) and NaN, as IEEE and PyTorch.
+#[inline]
+fn py_floor_div(a: f64, b: f64) -> (f64, f64) {
+    if b == 0.0 {
+        return (a / b, f64::NAN);
+    }
+    let mut m = a % b;
+    let mut div = (a - m) / b;
+    if m != 0.0 {
+        if (b < 0.0) != (m < 0.0) {
+            m += b;
+            div -= 1.0;
+        }
+    } else {
+        m = 0.0f64.copysign(b);
+    }
+    let q = if div != 0.0 {
+        let f = div.floor();
+        if div - f > 0.5 {
+            f + 1.0
+        } else {
+            f
+        }
+    } else {
+        0.0f64.copysign(a / b)
+    };
+    (q, m)
+}
+
 macro_rules! float_num {
     ($($t:ty => $w:ty, $to:expr, $from:expr);*) => {$(
         impl sealed::Sealed for $t {}
@@ -345,6 +399,10 @@ macro_rules! float_num {
             fn div(a: Self, b: Self) -> Self { a / b }
             #[inline(always)]
             fn rem(a: Self, b: Self) -> Self { a % b }
+            #[inline(always)]
+            fn floor_div(a: Self, b: Self) -> Self { $from(py_floor_div($to(a) as f64, $to(b) as f64).0 as $w) }
+            #[inline(always)]
+            fn floor_rem(a: Self, b: Self) -> Self { $from(py_floor_div($to(a) as f64, $to(b) as f64).1 as $w) }
             type Sum = Self;
             type Acc = ($w, $w);
             const ACC0: ($w, $w) = (0.0, 0.0);
@@ -532,4 +590,120 @@ pub(crate) fn logaddexp<T: Float>(a: T, b: T) -> T {
         return m;
     }
     m + (-(a - b).abs()).exp().ln_1p()
+}
+
+/// The digamma function `ψ(x) = Γ'(x)/Γ(x)` (PyTorch's `calc_digamma`, Cephes' `psi`): the
+/// recurrence `ψ(x) = ψ(x + 1) - 1/x` up to 10, then the asymptotic series; reflection
+/// `ψ(1 - x) - π / tan(πx)` below 0. Poles: NaN at the negative integers, `-inf` at `+0` and
+/// `+inf` at `-0` (PyTorch's choice).
+pub(crate) fn digamma(x: f64) -> f64 {
+    if x == 0.0 {
+        return f64::INFINITY.copysign(-x);
+    }
+    if x.is_nan() || x == f64::INFINITY {
+        return x;
+    }
+    if x < 0.0 {
+        if x == x.trunc() {
+            return f64::NAN;
+        }
+        // The reflection; tan has period π, and `x - round(x)` (exact, in [-1/2, 1/2]) keeps
+        // its argument small and exact, so x near an integer keeps its digits.
+        let r = x - x.round();
+        return digamma(1.0 - x) - core::f64::consts::PI / (core::f64::consts::PI * r).tan();
+    }
+    let (mut x, mut result) = (x, 0.0);
+    while x < 10.0 {
+        result -= 1.0 / x;
+        x += 1.0;
+    }
+    if x == 10.0 {
+        return result + 2.251_752_589_066_721_1;
+    }
+    const A: [f64; 7] = [
+        8.333_333_333_333_333e-2,
+        -2.109_279_609_279_609_3e-2,
+        7.575_757_575_757_576e-3,
+        -4.166_666_666_666_667e-3,
+        3.968_253_968_253_968e-3,
+        -8.333_333_333_333_333e-3,
+        8.333_333_333_333_333e-2,
+    ];
+    let y = if x < 1e17 {
+        let z = 1.0 / (x * x);
+        z * A.iter().fold(0.0, |p, &c| p * z + c)
+    } else {
+        0.0
+    };
+    result + libm::log(x) - 0.5 / x - y
+}
+
+/// The inverse error function (`erf(erfinv(y)) = y`): Giles' single-precision approximation
+/// ("Approximating the erfinv function", 2010) refined by Newton steps on `erf` (on
+/// `ln(erfc)` above 0.5, where `1 - |y|` is exact) until a step is below the last digit. `±inf` at `±1`, NaN
+/// beyond and for NaN; odd, so `erfinv(-0.0)` is `-0.0`.
+pub(crate) fn erfinv(y: f64) -> f64 {
+    let a = y.abs();
+    if a.is_nan() || a > 1.0 {
+        return f64::NAN;
+    }
+    if a == 1.0 {
+        return f64::INFINITY.copysign(y);
+    }
+    if a == 0.0 {
+        return y;
+    }
+    let w = -libm::log((1.0 - a) * (1.0 + a));
+    let mut x = if w < 5.0 {
+        let w = w - 2.5;
+        [
+            3.432_739_39e-7,
+            -3.523_387_7e-6,
+            -4.391_506_54e-6,
+            2.185_808_7e-4,
+            -1.253_725_03e-3,
+            -4.177_681_64e-3,
+            2.466_407_27e-1,
+            1.501_409_41,
+        ]
+        .iter()
+        .fold(2.810_226_36e-8, |p, &c| c + p * w)
+    } else {
+        let w = libm::sqrt(w) - 3.0;
+        [
+            1.009_505_58e-4,
+            1.349_343_22e-3,
+            -3.673_428_44e-3,
+            5.739_507_73e-3,
+            -7.622_461_3e-3,
+            9.438_870_47e-3,
+            1.001_674_06,
+            2.832_976_82,
+        ]
+        .iter()
+        .fold(-2.002_142_57e-4, |p, &c| c + p * w)
+    } * a;
+    // Newton's method on erf(x) = a, or above 0.5 on ln(erfc(x)) = ln(1 - a), whose slope
+    // changes slowly in the tail where erfc falls by orders of magnitude per unit of x.
+    let scale = 2.0 / core::f64::consts::PI.sqrt();
+    let target = libm::log(1.0 - a);
+    for _ in 0..8 {
+        let d = scale * libm::exp(-x * x);
+        // The Newton step x_new - x: -(erf(x) - a) / erf'(x), or for g(x) = ln(erfc(x)) -
+        // ln(1 - a), with g' = -erf'(x) / erfc(x), -g / g' = g erfc(x) / erf'(x).
+        let step = if a > 0.5 {
+            let c = libm::erfc(x);
+            (libm::log(c) - target) * c / d
+        } else {
+            (a - libm::erf(x)) / d
+        };
+        if !step.is_finite() {
+            break;
+        }
+        x += step;
+        if step.abs() <= 1e-17 * x.abs() {
+            break;
+        }
+    }
+    x.copysign(y)
 }

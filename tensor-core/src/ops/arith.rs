@@ -139,6 +139,56 @@ binop!(Mul, mul, try_mul, mul, *, "torch.mul", false);
 binop!(Div, div, try_div, div, /, "torch.div", true);
 binop!(Rem, rem, try_rem, rem, %, "torch.fmod", true);
 
+/// Floor division and its remainder (PyTorch `floor_divide` / `remainder`, Python's `//` and
+/// `%`), beside the truncating `/` and `%` operators.
+macro_rules! floor_ops {
+    ($($m:ident, $try_m:ident, $num:ident, $torch:literal, $what:literal;)*) => {
+        impl<D: Data, S: Shape> TensorBase<D, S>
+        where
+            D::Elem: Num,
+        {
+            $(
+                #[doc = concat!("Element-wise ", $what, " with broadcasting (PyTorch `", $torch, "`; `[2, 3]` with `[3]` gives `[2, 3]`). Static shapes that cannot broadcast are a compile error. Floats follow CPython's `float_divmod`, as PyTorch: a zero divisor gives `a / 0` (±inf or NaN) for the quotient and NaN for the remainder; integers wrap (`i32::MIN // -1` is `i32::MIN`).")]
+                #[doc = ""]
+                #[doc = "```"]
+                #[doc = "use shaped_core::Tensor;"]
+                #[doc = "let a = Tensor::from([7, -7, 7, -7]);"]
+                #[doc = "let b = Tensor::from([2, 2, -2, -2]);"]
+                #[doc = "assert_eq!(a.floor_divide(&b).to_vec(), [3, -4, -4, 3]);"]
+                #[doc = "assert_eq!(a.remainder(&b).to_vec(), [1, 1, -1, -1]);"]
+                #[doc = "```"]
+                #[doc = ""]
+                #[doc = "# Errors"]
+                #[doc = "[`ShapeError::Broadcast`] naming both shapes when runtime sizes do not broadcast; [`ShapeError::DivisionByZero`] for an integer division by a zero element; [`ShapeError::Alloc`]."]
+                pub fn $try_m<D2: Data<Elem = D::Elem>, S2: Shape>(
+                    &self,
+                    rhs: &TensorBase<D2, S2>,
+                ) -> Result<OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>, ShapeError>
+                where
+                    S: BroadcastShape<S2>,
+                {
+                    if <D::Elem as Num>::INTEGER {
+                        check_divisor(stringify!($m), rhs.storage(), rhs.layout(), broadcast_numel(self.layout(), rhs.layout()))?;
+                    }
+                    broadcast_zip(self, rhs, <D::Elem as Num>::$num)
+                }
+                #[doc = concat!("[`", stringify!($try_m), "`](Self::", stringify!($try_m), "), panicking with the error's message.")]
+                #[track_caller]
+                pub fn $m<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>
+                where
+                    S: BroadcastShape<S2>,
+                {
+                    self.$try_m(rhs).or_panic()
+                }
+            )*
+        }
+    };
+}
+floor_ops! {
+    floor_divide, try_floor_divide, floor_div, "floor_divide", "floor division `floor(self / rhs)`";
+    remainder, try_remainder, floor_rem, "remainder", "remainder of floor division, with the sign of `rhs` (`self - floor(self / rhs) * rhs`)";
+}
+
 crate::ops::out::binary_out! { Num; where [S: crate::shape::AssignShape<SO>];
     #[doc(alias = "add_to")] add_out, try_add_out, try_add, D::Elem, |a, b| <D::Elem as Num>::add(a, b);
     #[doc(alias = "sub_to")] sub_out, try_sub_out, try_sub, D::Elem, |a, b| <D::Elem as Num>::sub(a, b);

@@ -142,6 +142,8 @@ float_fns! {
     erf, erf_, erf_out, try_erf_out, "erf", "error function `2/sqrt(pi) ∫₀ˣ e^(-t²) dt`", None, |x| via_f64(x, libm::erf);
     erfc, erfc_, erfc_out, try_erfc_out, "erfc", "complementary error function `1 - erf(x)`, accurate where `erf(x)` is near 1", None, |x| via_f64(x, libm::erfc);
     lgamma, lgamma_, lgamma_out, try_lgamma_out, "lgamma", "`ln|Γ(x)|` (+inf at the poles 0, -1, -2, ...)", None, |x| via_f64(x, libm::lgamma);
+    #[doc(alias = "psi")] digamma, digamma_, digamma_out, try_digamma_out, "digamma", "digamma `ψ(x) = d/dx ln Γ(x)` (NaN at the negative integers; -inf at +0, +inf at -0, as PyTorch)", None, |x| via_f64(x, crate::num::digamma);
+    erfinv, erfinv_, erfinv_out, try_erfinv_out, "erfinv", "inverse error function (±inf at ±1, NaN beyond)", None, |x| via_f64(x, crate::num::erfinv);
     rsqrt, rsqrt_, rsqrt_out, try_rsqrt_out, "rsqrt", "`1 / sqrt(x)` (+inf at 0, NaN below)", None, |x| x.sqrt().recip();
     square, square_, square_out, try_square_out, "square", "`x²`", None, |x| x * x;
     #[doc(alias = "deg2rad")] to_radians, to_radians_, to_radians_out, try_to_radians_out, "deg2rad", "degrees to radians (Rust's `to_radians`)", None, |x| x.to_radians();
