@@ -113,4 +113,13 @@ dx = [0.5, 1.0, 1.5, 2.0, 3.25, 9.999, 10.0, 10.5, 100.0, 1e8, 1e20, 1e-8, -0.5,
 out.append(f"#[rustfmt::skip]\npub const DIGAMMA_X: &[f64] = {arr(dx)};\n#[rustfmt::skip]\npub const DIGAMMA: &[f64] = {arr([float(mpmath.digamma(mpmath.mpf(v))) for v in dx])};")
 ey = [0.0, 1e-10, 0.1, -0.3, 0.5, 0.7, -0.9, 0.99, 0.999999, -0.9999999999, 1 - 2**-52, 2**-1074, 0.25, 1e-300]
 out.append(f"#[rustfmt::skip]\npub const ERFINV_Y: &[f64] = {arr(ey)};\n#[rustfmt::skip]\npub const ERFINV: &[f64] = {arr([float(mpmath.erfinv(mpmath.mpf(v))) for v in ey])};")
+
+# cov / corrcoef of a [3, 6] matrix (rows are variables), trapezoid along each axis.
+z = np.round(rng.normal(size=(3, 6)), 2)
+out.append(f"#[rustfmt::skip]\npub const Z: &[f64] = {arr(z)};")
+out.append(f"#[rustfmt::skip]\npub const COV1: &[f64] = {arr(np.cov(z, ddof=1))};\n#[rustfmt::skip]\npub const COV0: &[f64] = {arr(np.cov(z, ddof=0))};")
+out.append(f"#[rustfmt::skip]\npub const CORRCOEF: &[f64] = {arr(np.corrcoef(z))};")
+out.append(f"#[rustfmt::skip]\npub const TRAPZ_ROWS: &[f64] = {arr(np.trapezoid(z, dx=0.5, axis=1))};\n#[rustfmt::skip]\npub const TRAPZ_COLS: &[f64] = {arr(np.trapezoid(z, dx=1.0, axis=0))};")
+px = np.array([0.0, 0.5, 1.5, 1.75, 3.0, 4.0])
+out.append(f"#[rustfmt::skip]\npub const TRAPZ_PX: &[f64] = {arr(px)};\n#[rustfmt::skip]\npub const TRAPZ_X_ROWS: &[f64] = {arr(np.trapezoid(z, x=px, axis=1))};")
 print("\n".join(out))

@@ -1,6 +1,7 @@
 //! The second layer of PyTorch operations (issue 29): `pad`, `repeat`, `repeat_interleave`,
 //! `quantile`, `nanquantile`, `nanmedian`, `searchsorted`, `bucketize`, `histc`, `unique`,
-//! `bincount`, `floor_divide`, `remainder`, `digamma` and `erfinv` (mpmath at 50 digits), against NumPy (`np.pad`, `np.tile`, `np.repeat`, `np.quantile`, ...: cases written
+//! `bincount`, `floor_divide`, `remainder`, `digamma` and `erfinv` (mpmath at 50 digits), `cov`,
+//! `corrcoef`, `trapezoid`, `addmm`/`baddbmm` and `scaled_add`, against NumPy (`np.pad`, `np.tile`, `np.repeat`, `np.quantile`, ...: cases written
 //! by `scripts/ops_more_data.py`), on contiguous and transposed inputs, typed and
 //! dynamic, with the identities that hold for every input.
 mod common;
@@ -293,6 +294,68 @@ fn digamma_and_erfinv_match_mpmath() {
         let back = Tensor::from([v]).erfinv().erf().to_vec()[0];
         assert!((back - v).abs() <= 2e-16 * v.abs().max(1e-3), "{v} -> {back}");
     }
+}
+
+#[test]
+fn statistics_match_numpy() {
+    let z: Tensor<f64, Shape![3, 6]> = Tensor::try_from_vec(&[3, 6], data::Z.to_vec()).unwrap();
+    let c1: Tensor<f64, Shape![3, 3]> = z.cov(1);
+    assert!(close(&c1.to_vec(), data::COV1, 1e-14), "{:?}", c1.to_vec());
+    assert!(close(&z.cov(0).to_vec(), data::COV0, 1e-14));
+    assert!(close(&z.corrcoef().to_vec(), data::CORRCOEF, 1e-14));
+    // A transposed view of the transposed data: same answers.
+    let zt = z.t().contiguous().into_owned();
+    assert!(close(&zt.t().cov(1).to_vec(), data::COV1, 1e-14));
+    let rows: Tensor<f64, Shape![3]> = z.trapezoid::<1>(0.5);
+    assert!(close(&rows.to_vec(), data::TRAPZ_ROWS, 1e-14));
+    assert!(close(&z.trapezoid::<0>(1.0).to_vec(), data::TRAPZ_COLS, 1e-14));
+    assert!(close(&z.trapezoid_dyn(0.5, -1).to_vec(), data::TRAPZ_ROWS, 1e-14));
+    let px = Tensor::from(<[f64; 6]>::try_from(data::TRAPZ_PX).unwrap());
+    assert!(close(&z.trapezoid_x::<1, _>(&px).to_vec(), data::TRAPZ_X_ROWS, 1e-14));
+    assert!(z.try_trapezoid_x::<0, _>(&px).is_err(), "6 points for an axis of 3");
+    // Edge cases: one observation divides by zero; a constant row has NaN correlations.
+    let one: Tensor<f64, Shape![2, 1]> = Tensor::from([[1.0], [2.0]]);
+    assert!(one.cov(1).to_vec().iter().all(|v| v.is_nan()));
+    let flat: Tensor<f32, Shape![2, 3]> = Tensor::from([[1.0, 1.0, 1.0], [1.0, 2.0, 3.0]]);
+    let r = flat.corrcoef().to_vec();
+    assert!(r[0].is_nan() && r[1].is_nan() && r[3] == 1.0);
+    let short: Tensor<f32, Shape![2, 1]> = Tensor::from([[5.0], [6.0]]);
+    assert_eq!(short.trapezoid::<1>(1.0).to_vec(), [0.0, 0.0]);
+}
+
+#[test]
+fn fused_products() {
+    let bias: Tensor<f64, Shape![3]> = Tensor::from([1.0, 2.0, 3.0]);
+    let a: Tensor<f64, Shape![2, 4]> = Tensor::from([[1.0, 2.0, 3.0, 4.0], [-1.0, 0.5, 0.0, 2.0]]);
+    let b: Tensor<f64, Shape![4, 3]> =
+        Tensor::from([[1.0, 0.0, 2.0], [0.0, 1.0, 1.0], [3.0, 1.0, 0.0], [1.0, 1.0, 1.0]]);
+    let y: Tensor<f64, Shape![2, 3]> = bias.addmm(&a, &b, 0.5, 2.0);
+    let p = a.matmul(&b).to_vec();
+    let want: Vec<f64> = (0..6).map(|k| 0.5 * bias.to_vec()[k % 3] + 2.0 * p[k]).collect();
+    assert_eq!(y.to_vec(), want);
+    // beta = 0 ignores NaN in self, as PyTorch.
+    let nan: Tensor<f64, Shape![2, 3]> = Tensor::full(f64::NAN);
+    assert_eq!(nan.addmm(&a, &b, 0.0, 1.0).to_vec(), p);
+    // Batched: baddbmm over [2, 2, 4] @ [2, 4, 3].
+    let ba: Tensor<f64, Shape![2, 2, 4]> = Tensor::stack::<0>([&a, &(&a * 2.0)]);
+    let bb: Tensor<f64, Shape![2, 4, 3]> = Tensor::stack::<0>([&b, &b]);
+    let z: Tensor<f64, Shape![2, 2, 3]> = bias.baddbmm(&ba, &bb, 1.0, 1.0);
+    assert_eq!(&z.to_vec()[..6], (0..6).map(|k| bias.to_vec()[k % 3] + p[k]).collect::<Vec<_>>().as_slice());
+    assert_eq!(&z.to_vec()[6..], (0..6).map(|k| bias.to_vec()[k % 3] + 2.0 * p[k]).collect::<Vec<_>>().as_slice());
+    // A runtime self that does not broadcast.
+    let bad = Tensor::<f64, DynShape>::ones_sized(&[4]);
+    let e = common::err(bad.try_addmm(&a, &b, 1.0, 1.0));
+    assert!(e.contains("[4]") && e.contains("[2, 3]"), "{e}");
+    // scaled_add: broadcast, integers wrap, a mismatch leaves self unchanged.
+    let mut s: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
+    s.scaled_add(-2, &Tensor::from([1, 0, 1]));
+    assert_eq!(s.to_vec(), [-1, 2, 1, 2, 5, 4]);
+    let mut w = Tensor::from([i8::MAX]);
+    w.scaled_add(2, &Tensor::from([1i8]));
+    assert_eq!(w.to_vec(), [i8::MIN + 1]);
+    let mut d = Tensor::<f32, DynShape>::ones_sized(&[2, 3]);
+    assert!(d.try_scaled_add(1.0, &Tensor::<f32, DynShape>::ones_sized(&[2])).is_err());
+    assert_eq!(d.to_vec(), [1.0; 6]);
 }
 
 proptest! {

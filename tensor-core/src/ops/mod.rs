@@ -17,5 +17,6 @@ pub mod reduce;
 mod scan;
 pub mod select;
 pub mod square;
+mod stats;
 mod unary;
 pub mod vector;
