@@ -122,4 +122,16 @@ out.append(f"#[rustfmt::skip]\npub const CORRCOEF: &[f64] = {arr(np.corrcoef(z))
 out.append(f"#[rustfmt::skip]\npub const TRAPZ_ROWS: &[f64] = {arr(np.trapezoid(z, dx=0.5, axis=1))};\n#[rustfmt::skip]\npub const TRAPZ_COLS: &[f64] = {arr(np.trapezoid(z, dx=1.0, axis=0))};")
 px = np.array([0.0, 0.5, 1.5, 1.75, 3.0, 4.0])
 out.append(f"#[rustfmt::skip]\npub const TRAPZ_PX: &[f64] = {arr(px)};\n#[rustfmt::skip]\npub const TRAPZ_X_ROWS: &[f64] = {arr(np.trapezoid(z, x=px, axis=1))};")
+
+# Stacking, diagonals and grids.
+a1 = np.arange(3); b1 = np.arange(3) + 10
+a2 = np.arange(6).reshape(2, 3); b2 = np.arange(4).reshape(2, 2) + 20
+for name, v in [("HSTACK_1D", np.hstack([a1, b1])), ("HSTACK_2D", np.hstack([a2, b2])), ("VSTACK_1D", np.vstack([a1, b1])),
+                ("VSTACK_2D", np.vstack([a2, a2 + 100])), ("DSTACK_1D", np.dstack([a1, b1])), ("DSTACK_2D", np.dstack([a2, a2 + 100]))]:
+    out.append(f"pub const {name}_SIZES: &[usize] = {us(v.shape)};\n#[rustfmt::skip]\npub const {name}: &[i64] = {arr(v, 'i64')};")
+for k in [0, 2, -1]:
+    name = f"DIAG_{'M' if k < 0 else ''}{abs(k)}"
+    out.append(f"#[rustfmt::skip]\npub const {name}: &[i64] = {arr(np.diag(b1, k), 'i64')};")
+gx, gy = np.meshgrid(a1, np.arange(2) + 7, indexing='xy')
+out.append(f"#[rustfmt::skip]\npub const MESH_XY_0: &[i64] = {arr(gx, 'i64')};\n#[rustfmt::skip]\npub const MESH_XY_1: &[i64] = {arr(gy, 'i64')};")
 print("\n".join(out))

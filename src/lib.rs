@@ -73,6 +73,7 @@ pub use shaped_core::io;
 pub use shaped_core::ops::accumulate::ScatterReduce;
 pub use shaped_core::ops::binary::Operand;
 pub use shaped_core::ops::count::Unique;
+pub use shaped_core::ops::diag::{meshgrid, try_meshgrid, Indexing};
 pub use shaped_core::ops::out::OutOperand;
 pub use shaped_core::ops::pad::PadMode;
 pub use shaped_core::ops::reduce::Norm;
@@ -105,9 +106,9 @@ pub use shaped_core::{LinalgFloat, Lstsq, MatrixNorm};
 /// ```
 pub mod prelude {
     pub use crate::{
-        stensor, t, where_, Axes, Cat, Const, Data, DataMut, Dim, Dyn, DynShape, Element, MatrixFloat, MeanElem, Norm,
-        Num, One, PadMode, STensor, ScatterReduce, Shape, ShapeError, SharedTensor, SliceArg, Stack, Tensor, TensorCow,
-        TensorView, TensorViewMut,
+        meshgrid, stensor, t, where_, Axes, Cat, Const, Data, DataMut, Dim, Dyn, DynShape, Element, Indexing,
+        MatrixFloat, MeanElem, Norm, Num, One, PadMode, STensor, ScatterReduce, Shape, ShapeError, SharedTensor,
+        SliceArg, Stack, Tensor, TensorCow, TensorView, TensorViewMut,
     };
     #[cfg(feature = "linalg")]
     pub use crate::{LinalgFloat, MatrixNorm};

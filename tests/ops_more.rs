@@ -1,7 +1,8 @@
 //! The second layer of PyTorch operations (issue 29): `pad`, `repeat`, `repeat_interleave`,
 //! `quantile`, `nanquantile`, `nanmedian`, `searchsorted`, `bucketize`, `histc`, `unique`,
 //! `bincount`, `floor_divide`, `remainder`, `digamma` and `erfinv` (mpmath at 50 digits), `cov`,
-//! `corrcoef`, `trapezoid`, `addmm`/`baddbmm` and `scaled_add`, against NumPy (`np.pad`, `np.tile`, `np.repeat`, `np.quantile`, ...: cases written
+//! `corrcoef`, `trapezoid`, `addmm`/`baddbmm`, `scaled_add`, `hstack`/`vstack`/`dstack`,
+//! `split_sizes`, `squeeze_all`, `expand_as`, `diag_embed`, `block_diag` and `meshgrid`, against NumPy (`np.pad`, `np.tile`, `np.repeat`, `np.quantile`, ...: cases written
 //! by `scripts/ops_more_data.py`), on contiguous and transposed inputs, typed and
 //! dynamic, with the identities that hold for every input.
 mod common;
@@ -11,6 +12,7 @@ mod data;
 
 use proptest::prelude::*;
 use shaped::prelude::*;
+use shaped::{meshgrid, try_meshgrid, Indexing};
 
 fn mode(name: &str) -> PadMode {
     match name {
@@ -356,6 +358,85 @@ fn fused_products() {
     let mut d = Tensor::<f32, DynShape>::ones_sized(&[2, 3]);
     assert!(d.try_scaled_add(1.0, &Tensor::<f32, DynShape>::ones_sized(&[2])).is_err());
     assert_eq!(d.to_vec(), [1.0; 6]);
+}
+
+#[test]
+fn stacking_diagonals_and_grids_match_numpy() {
+    type T = Tensor<i64, DynShape>;
+    let a1 = Tensor::from([0i64, 1, 2]);
+    let b1 = Tensor::from([10i64, 11, 12]);
+    let a2 = Tensor::from([[0i64, 1, 2], [3, 4, 5]]);
+    let b2 = Tensor::from([[20i64, 21], [22, 23]]);
+    let a3 = &a2 + 100;
+    let check = |t: T, sizes: &[usize], values: &[i64]| assert_eq!((t.sizes(), t.to_vec().as_slice()), (sizes, values));
+    check(T::hstack(&[&a1, &b1]), data::HSTACK_1D_SIZES, data::HSTACK_1D);
+    check(T::hstack(&[&a2.as_dyn(), &b2.as_dyn()]), data::HSTACK_2D_SIZES, data::HSTACK_2D);
+    check(T::vstack(&[&a1, &b1]), data::VSTACK_1D_SIZES, data::VSTACK_1D);
+    check(T::vstack(&[&a2, &a3]), data::VSTACK_2D_SIZES, data::VSTACK_2D);
+    check(T::dstack(&[&a1, &b1]), data::DSTACK_1D_SIZES, data::DSTACK_1D);
+    check(T::dstack(&[&a2, &a3]), data::DSTACK_2D_SIZES, data::DSTACK_2D);
+    assert!(T::try_vstack(&[&a2.as_dyn(), &b2.as_dyn()]).is_err(), "3 and 2 columns");
+    let none: [&Tensor<i64, (Dyn,)>; 0] = [];
+    assert!(T::try_hstack(&none).is_err());
+
+    let d: Tensor<i64, Shape![3, 3]> = b1.diag_embed();
+    assert_eq!(d.to_vec(), data::DIAG_0);
+    assert_eq!(b1.diag_embed_dyn(2).to_vec(), data::DIAG_2);
+    assert_eq!(b1.diag_embed_dyn(-1).to_vec(), data::DIAG_M1);
+    // Batched, from a transposed view: each row of [3, 2] on the diagonal of a 2x2.
+    let batch: Tensor<i64, Shape![3, 2, 2]> = a2.t().diag_embed();
+    assert_eq!(batch.to_vec(), [0, 0, 0, 3, 1, 0, 0, 4, 2, 0, 0, 5]);
+    // The diagonal of the embedding is the input.
+    assert_eq!(d.diagonal_dyn(0, 0, 1).to_vec(), b1.to_vec());
+    assert!(Tensor::<i64, DynShape>::try_from_vec(&[], vec![1]).unwrap().try_diag_embed_dyn(0).is_err());
+
+    let nine = Tensor::from([9i64]);
+    let bd = T::block_diag(&[&a2.as_dyn(), &b2.as_dyn(), &nine.as_dyn()]);
+    assert_eq!(bd.sizes(), &[5, 6]);
+    #[rustfmt::skip]
+    let want = [
+        0, 1, 2, 0, 0, 0,
+        3, 4, 5, 0, 0, 0,
+        0, 0, 0, 20, 21, 0,
+        0, 0, 0, 22, 23, 0,
+        0, 0, 0, 0, 0, 9,
+    ];
+    assert_eq!(bd.to_vec(), want);
+    assert!(T::try_block_diag(&[&Tensor::<i64, DynShape>::ones_sized(&[1, 1, 1])]).is_err());
+
+    let y = Tensor::from([7i64, 8]);
+    let g = meshgrid(&[a1.as_dyn(), y.as_dyn()], Indexing::Xy);
+    assert_eq!((g[0].sizes(), g[0].to_vec().as_slice()), (&[2, 3][..], data::MESH_XY_0));
+    assert_eq!(g[1].to_vec(), data::MESH_XY_1);
+    let g = meshgrid(&[a1.as_dyn(), y.as_dyn(), b1.as_dyn()], Indexing::Ij);
+    assert_eq!(g[2].sizes(), &[3, 2, 3]);
+    assert_eq!(g[2].to_vec()[..6], [10, 11, 12, 10, 11, 12]);
+    assert!(try_meshgrid(&[a2.as_dyn()], Indexing::Ij).is_err());
+}
+
+#[test]
+fn split_squeeze_and_expand_as() {
+    let x: Tensor<i32, Shape![5, 2]> = Tensor::from([[0, 1], [2, 3], [4, 5], [6, 7], [8, 9]]);
+    let p = x.split_sizes::<0>(&[1, 4]);
+    let _: &TensorView<i32, (Dyn, Const<2>)> = &p[0];
+    assert_eq!((p[0].to_vec(), p[1].to_vec()), (vec![0, 1], vec![2, 3, 4, 5, 6, 7, 8, 9]));
+    let q = x.split_sizes_dyn(&[1, 0, 1], -1);
+    assert_eq!((q[0].to_vec(), q[1].numel(), q[2].to_vec()), (vec![0, 2, 4, 6, 8], 0, vec![1, 3, 5, 7, 9]));
+    let e = common::err(x.try_split_sizes::<0>(&[2, 2]));
+    assert!(e.contains("[2, 2]") && e.contains("size 5"), "{e}");
+    assert!(x.try_split_sizes::<1>(&[usize::MAX, 3]).is_err());
+
+    let y: Tensor<f32, Shape![1, 3, 1]> = Tensor::from([[[1.0], [2.0], [3.0]]]);
+    assert_eq!(y.squeeze_all().sizes(), &[3]);
+    let one: Tensor<f32, Shape![1, 1]> = Tensor::from([[4.0]]);
+    assert_eq!(one.squeeze_all().sizes(), &[] as &[usize]);
+
+    let col: Tensor<i32, Shape![5, 1]> = Tensor::from([[1], [2], [3], [4], [5]]);
+    let v = col.expand_as(&x);
+    let _: &TensorView<i32, Shape![5, 2]> = &v;
+    assert_eq!(v.to_vec(), [1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
+    let d = Tensor::<i32, DynShape>::ones_sized(&[3]);
+    assert!(d.try_expand_as(&x).is_err(), "3 does not broadcast to [5, 2]");
 }
 
 proptest! {

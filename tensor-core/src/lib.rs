@@ -54,6 +54,7 @@ pub use ops::accumulate::ScatterReduce;
 pub use ops::binary::Operand;
 pub use ops::cast::{CastFrom, CastTo};
 pub use ops::count::Unique;
+pub use ops::diag::{meshgrid, try_meshgrid, Indexing};
 #[cfg(feature = "linalg")]
 pub use ops::linalg::{Lstsq, MatrixNorm};
 pub use ops::out::OutOperand;

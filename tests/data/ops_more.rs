@@ -164,3 +164,31 @@ pub const TRAPZ_COLS: &[f64] = &[1.17, -1.1949999999999998, 0.10999999999999999,
 pub const TRAPZ_PX: &[f64] = &[0.0, 0.5, 1.5, 1.75, 3.0, 4.0];
 #[rustfmt::skip]
 pub const TRAPZ_X_ROWS: &[f64] = &[-0.20750000000000024, -0.39249999999999996, 2.0275000000000003];
+pub const HSTACK_1D_SIZES: &[usize] = &[6];
+#[rustfmt::skip]
+pub const HSTACK_1D: &[i64] = &[0, 1, 2, 10, 11, 12];
+pub const HSTACK_2D_SIZES: &[usize] = &[2, 5];
+#[rustfmt::skip]
+pub const HSTACK_2D: &[i64] = &[0, 1, 2, 20, 21, 3, 4, 5, 22, 23];
+pub const VSTACK_1D_SIZES: &[usize] = &[2, 3];
+#[rustfmt::skip]
+pub const VSTACK_1D: &[i64] = &[0, 1, 2, 10, 11, 12];
+pub const VSTACK_2D_SIZES: &[usize] = &[4, 3];
+#[rustfmt::skip]
+pub const VSTACK_2D: &[i64] = &[0, 1, 2, 3, 4, 5, 100, 101, 102, 103, 104, 105];
+pub const DSTACK_1D_SIZES: &[usize] = &[1, 3, 2];
+#[rustfmt::skip]
+pub const DSTACK_1D: &[i64] = &[0, 10, 1, 11, 2, 12];
+pub const DSTACK_2D_SIZES: &[usize] = &[2, 3, 2];
+#[rustfmt::skip]
+pub const DSTACK_2D: &[i64] = &[0, 100, 1, 101, 2, 102, 3, 103, 4, 104, 5, 105];
+#[rustfmt::skip]
+pub const DIAG_0: &[i64] = &[10, 0, 0, 0, 11, 0, 0, 0, 12];
+#[rustfmt::skip]
+pub const DIAG_2: &[i64] = &[0, 0, 10, 0, 0, 0, 0, 0, 11, 0, 0, 0, 0, 0, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+#[rustfmt::skip]
+pub const DIAG_M1: &[i64] = &[0, 0, 0, 0, 10, 0, 0, 0, 0, 11, 0, 0, 0, 0, 12, 0];
+#[rustfmt::skip]
+pub const MESH_XY_0: &[i64] = &[0, 1, 2, 0, 1, 2];
+#[rustfmt::skip]
+pub const MESH_XY_1: &[i64] = &[7, 7, 7, 8, 8, 8];

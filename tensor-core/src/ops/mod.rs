@@ -8,6 +8,7 @@ pub mod binary;
 pub mod cast;
 mod contract;
 pub mod count;
+pub mod diag;
 #[cfg(feature = "linalg")]
 pub mod linalg;
 mod matmul;

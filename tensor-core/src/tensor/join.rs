@@ -301,4 +301,93 @@ impl<T: Element> Tensor<T, DynShape> {
         }
         stack_layouts(&inputs, normalize_insert_axis(axis, rank)?)
     }
+
+    /// NumPy's `hstack`/`vstack`/`dstack` (PyTorch's too): each operand made at least `rank`-D
+    /// by `grow` (a layout of its sizes), then concatenated along `axis`.
+    fn stack_nd<S: Shape>(
+        op: &'static str,
+        xs: &[&TensorBase<impl Data<Elem = T>, S>],
+        grow: impl Fn(&Layout) -> Result<Layout, ShapeError>,
+        axis: impl Fn(usize) -> usize,
+    ) -> Result<Self, ShapeError> {
+        let mut inputs = Vec::new();
+        for x in xs {
+            inputs.push((x.data.as_slice(), grow(x.layout())?));
+        }
+        let rank = inputs.first().map_or(0, |(_, l)| l.rank());
+        cat_layouts(op, &inputs, axis(rank))
+    }
+    /// The operands side by side (NumPy and PyTorch `hstack`): concatenated along axis 1, or
+    /// along axis 0 when they are 1-D (a rank-0 operand counts as `[1]`). A [`DynShape`] result;
+    /// [`Cat::cat`] gives the typed one.
+    ///
+    /// ```
+    /// use shaped_core::{DynShape, Tensor};
+    /// let (a, b) = (Tensor::from([[1, 2], [3, 4]]), Tensor::from([[5], [6]]));
+    /// let h = Tensor::<i32, DynShape>::hstack(&[&a.as_dyn(), &b.as_dyn()]);
+    /// assert_eq!((h.sizes(), h.to_vec()), (&[2, 3][..], vec![1, 2, 5, 3, 4, 6]));
+    /// ```
+    ///
+    /// # Errors
+    /// As [`try_cat_dyn`](Self::try_cat_dyn).
+    pub fn try_hstack<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>]) -> Result<Self, ShapeError> {
+        Self::stack_nd("hstack", xs, |l| at_least(l, 1, 0), |r| usize::from(r > 1))
+    }
+    /// [`try_hstack`](Self::try_hstack), panicking with the error's message.
+    #[track_caller]
+    pub fn hstack<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>]) -> Self {
+        Self::try_hstack(xs).or_panic()
+    }
+    /// The operands on top of each other (NumPy and PyTorch `vstack`, `row_stack`): made at
+    /// least 2-D (`[N]` becomes `[1, N]`), then concatenated along axis 0. A [`DynShape`] result.
+    ///
+    /// ```
+    /// use shaped_core::{DynShape, Tensor};
+    /// let v = Tensor::<i32, DynShape>::vstack(&[&Tensor::from([1, 2]), &Tensor::from([3, 4])]);
+    /// assert_eq!((v.sizes(), v.to_vec()), (&[2, 2][..], vec![1, 2, 3, 4]));
+    /// ```
+    ///
+    /// # Errors
+    /// As [`try_cat_dyn`](Self::try_cat_dyn).
+    #[doc(alias = "row_stack")]
+    pub fn try_vstack<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>]) -> Result<Self, ShapeError> {
+        Self::stack_nd("vstack", xs, |l| at_least(l, 2, 0), |_| 0)
+    }
+    /// [`try_vstack`](Self::try_vstack), panicking with the error's message.
+    #[track_caller]
+    #[doc(alias = "row_stack")]
+    pub fn vstack<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>]) -> Self {
+        Self::try_vstack(xs).or_panic()
+    }
+    /// The operands along a third axis (NumPy and PyTorch `dstack`): made at least 3-D (`[N]`
+    /// becomes `[1, N, 1]`, `[M, N]` becomes `[M, N, 1]`), then concatenated along axis 2. A
+    /// [`DynShape`] result.
+    ///
+    /// ```
+    /// use shaped_core::{DynShape, Tensor};
+    /// let d = Tensor::<i32, DynShape>::dstack(&[&Tensor::from([1, 2]), &Tensor::from([3, 4])]);
+    /// assert_eq!((d.sizes(), d.to_vec()), (&[1, 2, 2][..], vec![1, 3, 2, 4]));
+    /// ```
+    ///
+    /// # Errors
+    /// As [`try_cat_dyn`](Self::try_cat_dyn).
+    pub fn try_dstack<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>]) -> Result<Self, ShapeError> {
+        Self::stack_nd("dstack", xs, |l| at_least(&at_least(l, 2, 0)?, 3, 2), |_| 2)
+    }
+    /// [`try_dstack`](Self::try_dstack), panicking with the error's message.
+    #[track_caller]
+    pub fn dstack<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>]) -> Self {
+        Self::try_dstack(xs).or_panic()
+    }
+}
+
+/// `l` with size-1 dims inserted at `at` (0: in front, NumPy's `atleast_1d`/`atleast_2d`; 2:
+/// after the two dims, `atleast_3d` of a matrix) until it has `rank` dims. A 1-D layout made
+/// 3-D gets one in front first (the caller's `at_least(.., 2, 0)`), as NumPy's `atleast_3d`.
+fn at_least(l: &Layout, rank: usize, at: usize) -> Result<Layout, ShapeError> {
+    let mut l = *l;
+    while l.rank() < rank {
+        l = l.unsqueeze(at.min(l.rank()))?;
+    }
+    Ok(l)
 }

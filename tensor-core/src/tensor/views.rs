@@ -619,6 +619,123 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         self.expand()
     }
 
+    /// A view of `self` broadcast to `other`'s shape (PyTorch `expand_as(other)`): the result
+    /// has `other`'s shape type; size-1 dims repeat with stride 0 and new leading dims may be
+    /// added. Static shapes that cannot broadcast are a compile error. No copy; no mutable form
+    /// (the repeated elements would alias).
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let row: Tensor<i32, Shape![3]> = Tensor::from([1, 2, 3]);
+    /// let m: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
+    /// assert_eq!(row.expand_as(&m).to_vec(), [1, 2, 3, 1, 2, 3]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Expand`] when a runtime dim of `self` is neither 1 nor `other`'s.
+    pub fn try_expand_as<S2: Shape>(&self, other: &TensorBase<impl Data, S2>) -> Result<ViewOf<'_, D, S2>, ShapeError>
+    where
+        S: ExpandShape<S2>,
+    {
+        Ok(self.derive(self.layout().expand(other.sizes())?))
+    }
+    /// [`try_expand_as`](Self::try_expand_as), panicking with the error's message.
+    #[track_caller]
+    pub fn expand_as<S2: Shape>(&self, other: &TensorBase<impl Data, S2>) -> ViewOf<'_, D, S2>
+    where
+        S: ExpandShape<S2>,
+    {
+        self.try_expand_as(other).or_panic()
+    }
+
+    /// A view without every size-1 dim (PyTorch `squeeze()` without a dim, NumPy `squeeze`): a
+    /// [`DynShape`] view, since which runtime dims are 1 is known only now
+    /// ([`squeeze`](Self::squeeze) removes one typed dim). No copy.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let x: Tensor<f32, Shape![1, 3, 1, 2]> = Tensor::zeros();
+    /// assert_eq!(x.squeeze_all().sizes(), &[3, 2]);
+    /// ```
+    pub fn squeeze_all(&self) -> ViewOf<'_, D, DynShape> {
+        let mut l = *self.layout();
+        for a in (0..l.rank()).rev() {
+            if l.sizes()[a] == 1 {
+                l = l.squeeze(a).expect("a size-1 dim of the layout");
+            }
+        }
+        self.derive(l)
+    }
+
+    /// The views of dim `axis` of the given sizes, in order (PyTorch `split(sizes, dim)` with a
+    /// list).
+    fn sections<S2: Shape>(&self, axis: isize, sizes: &[usize]) -> Result<Vec<ViewOf<'_, D, S2>>, ShapeError> {
+        let a = self.ax(axis)?;
+        let n = self.sizes()[a];
+        let total = sizes.iter().try_fold(0usize, |t, &k| t.checked_add(k));
+        if total != Some(n) {
+            return Err(ShapeError::Invalid(alloc::format!(
+                "split: sections {sizes:?} do not add up to dimension {a} of size {n} (shape {:?})",
+                self.sizes()
+            )));
+        }
+        let mut out = kernels::try_with_capacity_uncached(sizes.len())?;
+        let mut start = 0usize;
+        for &k in sizes {
+            out.push(self.derive(self.layout().narrow(a, start as isize, k)?));
+            start += k;
+        }
+        Ok(out)
+    }
+    /// Dim `A` cut into views of the given section sizes, which must add up to it (PyTorch
+    /// `split([s0, s1, ...], A)`, NumPy `split` at the running sums): `[5, 2]` with `&[1, 4]`
+    /// along `<0>` gives `[1, 2]` and `[4, 2]`. Dim `A` of each view is `Dyn`. No copy.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let x: Tensor<i32, Shape![5]> = Tensor::from([1, 2, 3, 4, 5]);
+    /// let p = x.split_sizes::<0>(&[2, 0, 3]);
+    /// assert_eq!((p[0].to_vec(), p[1].numel(), p[2].to_vec()), (vec![1, 2], 0, vec![3, 4, 5]));
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when the sections do not add up to dim `A`; for a [`DynShape`]
+    /// tensor also [`ShapeError::Axis`].
+    #[allow(clippy::type_complexity)]
+    pub fn try_split_sizes<const A: isize>(
+        &self,
+        sizes: &[usize],
+    ) -> Result<Vec<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>>, ShapeError>
+    where
+        S: SetAxis<A, Dyn>,
+    {
+        self.sections(A, sizes)
+    }
+    /// [`try_split_sizes`](Self::try_split_sizes), panicking with the error's message.
+    #[track_caller]
+    pub fn split_sizes<const A: isize>(&self, sizes: &[usize]) -> Vec<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>>
+    where
+        S: SetAxis<A, Dyn>,
+    {
+        self.try_split_sizes::<A>(sizes).or_panic()
+    }
+    /// [`try_split_sizes`](Self::try_split_sizes) with a runtime axis, as [`DynShape`] views.
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] as [`try_split_sizes`](Self::try_split_sizes).
+    pub fn try_split_sizes_dyn(
+        &self,
+        sizes: &[usize],
+        axis: isize,
+    ) -> Result<Vec<ViewOf<'_, D, DynShape>>, ShapeError> {
+        self.sections(axis, sizes)
+    }
+    /// [`try_split_sizes_dyn`](Self::try_split_sizes_dyn), panicking with the error's message.
+    #[track_caller]
+    pub fn split_sizes_dyn(&self, sizes: &[usize], axis: isize) -> Vec<ViewOf<'_, D, DynShape>> {
+        self.try_split_sizes_dyn(sizes, axis).or_panic()
+    }
+
     /// The views of dim `axis` cut by `chunk` or `split`.
     fn pieces<S2: Shape>(&self, axis: isize, by: usize, chunk: bool) -> Result<Vec<ViewOf<'_, D, S2>>, ShapeError> {
         let a = self.ax(axis)?;
