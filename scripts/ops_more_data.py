@@ -134,4 +134,28 @@ for k in [0, 2, -1]:
     out.append(f"#[rustfmt::skip]\npub const {name}: &[i64] = {arr(np.diag(b1, k), 'i64')};")
 gx, gy = np.meshgrid(a1, np.arange(2) + 7, indexing='xy')
 out.append(f"#[rustfmt::skip]\npub const MESH_XY_0: &[i64] = {arr(gx, 'i64')};\n#[rustfmt::skip]\npub const MESH_XY_1: &[i64] = {arr(gy, 'i64')};")
+
+# Linear algebra that reuses work: triangular solves, factor objects, cond, multi_dot, expm.
+M = np.round(rng.normal(size=(4, 4)), 3)
+SPD = M @ M.T + 4 * np.eye(4)
+G = np.round(rng.normal(size=(4, 4)), 3)
+L = np.tril(np.round(rng.normal(size=(4, 4)), 3)) + 3 * np.eye(4)
+U = np.triu(np.round(rng.normal(size=(4, 4)), 3)) + 3 * np.eye(4)
+Bm = np.round(rng.normal(size=(4, 3)), 3)
+bv = np.round(rng.normal(size=4), 3)
+Lu = np.tril(L, -1) + np.eye(4)
+for name, v in [("SPD", SPD), ("G", G), ("TRI_L", L), ("TRI_U", U), ("BM", Bm), ("BV", bv),
+                ("SOLVE_L", np.linalg.solve(L, Bm)), ("SOLVE_U", np.linalg.solve(U, Bm)), ("SOLVE_UNIT_L", np.linalg.solve(Lu, bv)),
+                ("SPD_SOLVE", np.linalg.solve(SPD, Bm)), ("SPD_INV", np.linalg.inv(SPD)), ("G_SOLVE", np.linalg.solve(G, bv)),
+                ("G_INV", np.linalg.inv(G)), ("CHOL", np.linalg.cholesky(SPD))]:
+    out.append(f"#[rustfmt::skip]\npub const {name}: &[f64] = {arr(v)};")
+out.append(f"pub const SPD_DET: f64 = {float(np.linalg.det(SPD))!r};\npub const G_DET: f64 = {float(np.linalg.det(G))!r};")
+out.append(f"pub const G_COND: f64 = {float(np.linalg.cond(G))!r};\npub const SPD_COND: f64 = {float(np.linalg.cond(SPD))!r};")
+A1 = np.round(rng.normal(size=(3, 5)), 3); A2 = np.round(rng.normal(size=(5, 2)), 3); A3 = np.round(rng.normal(size=(2, 6)), 3); v6 = np.round(rng.normal(size=6), 3)
+out.append(f"#[rustfmt::skip]\npub const MD_A1: &[f64] = {arr(A1)};\n#[rustfmt::skip]\npub const MD_A2: &[f64] = {arr(A2)};\n#[rustfmt::skip]\npub const MD_A3: &[f64] = {arr(A3)};\n#[rustfmt::skip]\npub const MD_V6: &[f64] = {arr(v6)};")
+out.append(f"#[rustfmt::skip]\npub const MULTI_DOT: &[f64] = {arr(np.linalg.multi_dot([A1, A2, A3]))};\n#[rustfmt::skip]\npub const MULTI_DOT_V: &[f64] = {arr(np.linalg.multi_dot([A1, A2, A3, v6]))};")
+mpmath.mp.dps = 40
+for name, X in [("EXPM_G", G), ("EXPM_BIG", G * 7.5), ("EXPM_SMALL", G * 1e-3)]:
+    E = mpmath.expm(mpmath.matrix(X.tolist()))
+    out.append(f"#[rustfmt::skip]\npub const {name}: &[f64] = {arr([float(E[i, j]) for i in range(4) for j in range(4)])};")
 print("\n".join(out))

@@ -84,7 +84,7 @@ pub use shaped_core::MeanElem;
 #[cfg(feature = "rand")]
 pub use shaped_core::{rand, RandFloat, RandInt};
 #[cfg(feature = "linalg")]
-pub use shaped_core::{LinalgFloat, Lstsq, MatrixNorm};
+pub use shaped_core::{CholeskyFactor, LinalgFloat, Lstsq, LuFactor, MatrixNorm};
 
 /// The names most code needs: `use shaped::prelude::*;`.
 ///

@@ -2,7 +2,9 @@
 //! `quantile`, `nanquantile`, `nanmedian`, `searchsorted`, `bucketize`, `histc`, `unique`,
 //! `bincount`, `floor_divide`, `remainder`, `digamma` and `erfinv` (mpmath at 50 digits), `cov`,
 //! `corrcoef`, `trapezoid`, `addmm`/`baddbmm`, `scaled_add`, `hstack`/`vstack`/`dstack`,
-//! `split_sizes`, `squeeze_all`, `expand_as`, `diag_embed`, `block_diag` and `meshgrid`, against NumPy (`np.pad`, `np.tile`, `np.repeat`, `np.quantile`, ...: cases written
+//! `split_sizes`, `squeeze_all`, `expand_as`, `diag_embed`, `block_diag`, `meshgrid`,
+//! `solve_triangular`, `cholesky_solve`, the factor objects, `cond`, `multi_dot` and
+//! `matrix_exp` (mpmath's `expm` at 40 digits), against NumPy (`np.pad`, `np.tile`, `np.repeat`, `np.quantile`, ...: cases written
 //! by `scripts/ops_more_data.py`), on contiguous and transposed inputs, typed and
 //! dynamic, with the identities that hold for every input.
 mod common;
@@ -437,6 +439,94 @@ fn split_squeeze_and_expand_as() {
     assert_eq!(v.to_vec(), [1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
     let d = Tensor::<i32, DynShape>::ones_sized(&[3]);
     assert!(d.try_expand_as(&x).is_err(), "3 does not broadcast to [5, 2]");
+}
+
+fn m4(v: &[f64]) -> Tensor<f64, Shape![4, 4]> {
+    Tensor::try_from_vec(&[4, 4], v.to_vec()).unwrap()
+}
+
+#[test]
+fn triangular_solves_and_factors_match_numpy() {
+    let b: Tensor<f64, Shape![4, 3]> = Tensor::try_from_vec(&[4, 3], data::BM.to_vec()).unwrap();
+    let bv: Tensor<f64, Shape![4]> = Tensor::try_from_vec(&[4], data::BV.to_vec()).unwrap();
+    let (l, u) = (m4(data::TRI_L), m4(data::TRI_U));
+    let x: Tensor<f64, Shape![4, 3]> = l.solve_triangular(&b, false, false);
+    assert!(close(&x.to_vec(), data::SOLVE_L, 1e-13), "{:?}", x.to_vec());
+    assert!(close(&u.solve_triangular(&b, true, false).to_vec(), data::SOLVE_U, 1e-13));
+    // Only the named triangle is read: garbage above the diagonal of `l` changes nothing, and
+    // the unit diagonal is not read either.
+    let mut noisy = l.clone();
+    noisy.fill_(7.5);
+    let full = &noisy.triu(1) + &l;
+    assert!(close(&full.solve_triangular(&b, false, false).to_vec(), data::SOLVE_L, 1e-13));
+    assert!(close(&full.solve_triangular(&bv, false, true).to_vec(), data::SOLVE_UNIT_L, 1e-13));
+    // Batched: the same matrix twice against two right sides.
+    let lb = Tensor::<f64, DynShape>::stack_dyn(&[&l, &l], 0);
+    let bb = Tensor::<f64, DynShape>::stack_dyn(&[&b, &(&b * 2.0)], 0);
+    let xb = lb.solve_triangular(&bb, false, false).to_vec();
+    assert!(close(&xb[..12], data::SOLVE_L, 1e-13));
+    assert!(close(&xb[12..], &data::SOLVE_L.iter().map(|v| v * 2.0).collect::<Vec<_>>(), 1e-13));
+    // A zero on the diagonal is an error, not inf.
+    let mut sing = l.clone();
+    sing.as_view_mut().diagonal_dyn_mut(0, 0, 1).fill_(1.0);
+    t!(sing[2, 2] = 0.0);
+    let e = common::err(sing.try_solve_triangular(&bv, false, false));
+    assert!(e.contains("singular"), "{e}");
+    assert!(sing.try_solve_triangular(&bv, false, true).is_ok(), "unit diagonal: the zero is not read");
+
+    let a = m4(data::SPD);
+    let f = a.cholesky_factor();
+    assert!(close(&f.l().to_vec(), data::CHOL, 1e-13));
+    assert!(close(&f.solve(&b).to_vec(), data::SPD_SOLVE, 1e-12));
+    assert!(close(&f.inverse().to_vec(), data::SPD_INV, 1e-12));
+    assert!(close(&[f.det()], &[data::SPD_DET], 1e-12));
+    assert!(close(&b.cholesky_solve(f.l()).to_vec(), data::SPD_SOLVE, 1e-12));
+
+    let g = m4(data::G);
+    let lu = g.lu_factor();
+    assert!(close(&lu.solve(&bv).to_vec(), data::G_SOLVE, 1e-12), "{:?}", lu.solve(&bv).to_vec());
+    assert!(close(&lu.inverse().to_vec(), data::G_INV, 1e-12));
+    assert!(close(&[lu.det()], &[data::G_DET], 1e-12), "{} vs {}", lu.det(), data::G_DET);
+    // A singular matrix factorises; solving with it is the error.
+    let s = Tensor::from([[1.0f64, 2.0], [2.0, 4.0]]);
+    let sf = s.lu_factor();
+    assert_eq!(sf.det(), 0.0);
+    assert!(common::err(sf.try_solve(&Tensor::from([1.0, 1.0]))).contains("singular"));
+    assert!(Tensor::from([[1.0f64, 2.0], [2.0, 1.0]]).try_cholesky_factor().is_err());
+
+    assert!(close(&[g.cond()], &[data::G_COND], 1e-12));
+    assert!(close(&[a.cond()], &[data::SPD_COND], 1e-12));
+    assert_eq!(Tensor::from([[1.0f64, 0.0], [0.0, 0.0]]).cond(), f64::INFINITY);
+}
+
+#[test]
+fn multi_dot_and_matrix_exp_match_references() {
+    type T = Tensor<f64, DynShape>;
+    let a1 = T::try_from_vec(&[3, 5], data::MD_A1.to_vec()).unwrap();
+    let a2 = T::try_from_vec(&[5, 2], data::MD_A2.to_vec()).unwrap();
+    let a3 = T::try_from_vec(&[2, 6], data::MD_A3.to_vec()).unwrap();
+    let v6 = T::try_from_vec(&[6], data::MD_V6.to_vec()).unwrap();
+    assert!(close(&T::multi_dot(&[&a1, &a2, &a3]).to_vec(), data::MULTI_DOT, 1e-13));
+    let mv = T::multi_dot(&[&a1, &a2, &a3, &v6]);
+    assert_eq!(mv.sizes(), &[3]);
+    assert!(close(&mv.to_vec(), data::MULTI_DOT_V, 1e-13));
+    let e = common::err(T::try_multi_dot(&[&a1, &a3]));
+    assert!(e.contains("[3, 5]") && e.contains("[2, 6]"), "{e}");
+    assert!(T::try_multi_dot(&[&a1]).is_err());
+
+    for (scale, want, tol) in
+        [(1.0, data::EXPM_G, 1e-13), (7.5, data::EXPM_BIG, 1e-11), (1e-3, data::EXPM_SMALL, 1e-14)]
+    {
+        let g = &m4(data::G) * scale;
+        let e: Tensor<f64, Shape![4, 4]> = g.matrix_exp();
+        assert!(close(&e.to_vec(), want, tol), "scale {scale}: {:?} vs {want:?}", e.to_vec());
+    }
+    // exp(0) = I, exp of a diagonal is the exponentials, a batch, and NaN for non-finite input.
+    let z: Tensor<f32, Shape![3, 3]> = Tensor::zeros();
+    assert_eq!(z.matrix_exp().to_vec(), [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]);
+    let d = Tensor::from([[[1.0f64, 0.0], [0.0, -2.0]], [[0.5, 0.0], [0.0, 0.0]]]).matrix_exp().to_vec();
+    assert!(close(&d, &[1f64.exp(), 0.0, 0.0, (-2f64).exp(), 0.5f64.exp(), 0.0, 0.0, 1.0], 1e-15));
+    assert!(Tensor::from([[f64::INFINITY]]).matrix_exp().to_vec()[0].is_nan());
 }
 
 proptest! {

@@ -56,6 +56,8 @@ pub use ops::cast::{CastFrom, CastTo};
 pub use ops::count::Unique;
 pub use ops::diag::{meshgrid, try_meshgrid, Indexing};
 #[cfg(feature = "linalg")]
+pub use ops::factor::{CholeskyFactor, LuFactor};
+#[cfg(feature = "linalg")]
 pub use ops::linalg::{Lstsq, MatrixNorm};
 pub use ops::out::OutOperand;
 pub use ops::pad::PadMode;

@@ -9,6 +9,7 @@ pub mod cast;
 mod contract;
 pub mod count;
 pub mod diag;
+pub mod factor;
 #[cfg(feature = "linalg")]
 pub mod linalg;
 mod matmul;
