@@ -1,4 +1,4 @@
-//! `scatter_add`, `scatter_reduce` and `index_add` (issue 29): PyTorch's documented examples,
+//! `scatter_add`, `scatter_reduce`, `index_add` and `index_put_` (issue 29): PyTorch's documented examples,
 //! NumPy's unbuffered `ufunc.at` (`np.add.at`, `np.maximum.at`, ...) for the cases it can state,
 //! and a property test against a reference written apart from the library: plain loops over the
 //! coordinates of a `[R, C]` index, on contiguous and transposed tensors, with repeated
@@ -108,6 +108,34 @@ fn errors_leave_the_tensor_unchanged() {
     let mut d = Tensor::<f32, DynShape>::ones_sized(&[3]);
     let e = common::err(d.try_scatter_add_::<1>(&Tensor::from([0i64]).into_dyn(), &Tensor::from([1.0f32]).into_dyn()));
     assert!(e.contains("axis"), "{e}");
+}
+
+#[test]
+fn index_put_matches_numpy() {
+    // np.add.at(x, (i, j), v) and x[i, j] = v on x = zeros((3, 4)).
+    let mut x: Tensor<f64, Shape![3, 4]> = Tensor::zeros();
+    let (i, j) = (Tensor::from([0i64, 2, 0, -1]), Tensor::from([1i64, 3, 1, 0]));
+    x.index_put_(&[&i, &j], &Tensor::from([1.0, 2.0, 3.0, 4.0]), true);
+    assert_eq!(x.to_vec(), [0., 4., 0., 0., 0., 0., 0., 0., 4., 0., 0., 2.]);
+    x.index_put_(&[&i, &j], &Tensor::from([1.0, 2.0, 3.0, 4.0]), false);
+    assert_eq!(x.to_vec(), [0., 3., 0., 0., 0., 0., 0., 0., 4., 0., 0., 2.]);
+    // One index tensor: whole rows, values broadcast over them; np.add.at(x, [1, 1], [1, 2, 3, 4]).
+    let mut y: Tensor<i32, Shape![3, 4]> = Tensor::zeros();
+    y.index_put_(&[&Tensor::from([1i64, 1])], &Tensor::from([1, 2, 3, 4]), true);
+    assert_eq!(y.to_vec(), [0, 0, 0, 0, 2, 4, 6, 8, 0, 0, 0, 0]);
+    // Broadcast index shapes: a column of rows against a row of columns selects a block.
+    let rows = Tensor::from([[0i64], [2]]);
+    let cols = Tensor::from([[1i64, 3]]);
+    y.index_put_(&[&rows.as_dyn(), &cols.as_dyn()], &Tensor::from([[9, 9], [9, 9]]), false);
+    assert_eq!(y.to_vec(), [0, 9, 0, 9, 2, 4, 6, 8, 0, 9, 0, 9]);
+    // Errors leave y unchanged.
+    let before = y.to_vec();
+    let e = common::err(y.try_index_put_(&[&Tensor::from([0i64, 3])], &Tensor::<i32, Shape![]>::scalar(1), true));
+    assert!(e.contains('3'), "{e}");
+    assert!(y.try_index_put_(&[&i, &j, &i], &Tensor::<i32, Shape![]>::scalar(1), true).is_err());
+    assert!(y.try_index_put_(&[&i], &Tensor::from([1, 2, 3]), true).is_err(), "values [3] against [4, 4]");
+    assert!(y.try_index_put_(&[&Tensor::from([u64::MAX])], &Tensor::<i32, Shape![]>::scalar(1), true).is_err());
+    assert_eq!(y.to_vec(), before);
 }
 
 /// The reference: plain loops over the `[r, c]` index, combining into a copy of `x` (row-major

@@ -407,3 +407,81 @@ where
 fn all(l: &Layout) -> Result<Layout, ShapeError> {
     Layout::contiguous(&[])?.expand(l.sizes())
 }
+
+/// `index_put_` with index tensors for the leading dims (every numeric element type).
+impl<D: Data + DataMut, S: Shape> TensorBase<D, S>
+where
+    D::Elem: Num,
+{
+    /// Writes `values` at the coordinates that the integer tensors `indices` give for the
+    /// leading dims, in place (PyTorch `index_put_(indices, values, accumulate)`, NumPy
+    /// `x[i0, i1] = v`, or `np.add.at` with `accumulate`): the index tensors broadcast to one
+    /// shape `B`, and the indexed elements form `[B, ..rest]` (the dims after the indexed ones);
+    /// `values` broadcasts to that. With `accumulate` the values are added, so a repeated
+    /// coordinate receives the sum of everything aimed at it; without, the last write (in
+    /// row-major order of `B`) wins. Negative entries count from the end. This is `t!(x[&i, &j]
+    /// = v)` with a runtime number of index tensors and PyTorch's `accumulate` switch.
+    ///
+    /// ```
+    /// use shaped_core::Tensor;
+    /// let mut x = Tensor::from([[0, 0], [0, 0]]);
+    /// let (i, j) = (Tensor::from([0i64, 1, 0]), Tensor::from([1i64, 1, 1]));
+    /// x.index_put_(&[&i, &j], &Tensor::from([5, 6, 7]), true);
+    /// assert_eq!(x.to_vec(), [0, 12, 0, 6]);
+    /// x.index_put_(&[&i, &j], &Tensor::<i32, shaped_core::Shape![]>::scalar(1), false);
+    /// assert_eq!(x.to_vec(), [0, 1, 0, 1]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Index`] for an entry outside its dim; [`ShapeError::Mismatch`] when the
+    /// index shapes do not broadcast together; [`ShapeError::Invalid`] for more index tensors
+    /// than dims; [`ShapeError::Expand`] when `values` does not broadcast to the indexed shape;
+    /// [`ShapeError::Alloc`]. Every check comes before the first write: an error leaves `self`
+    /// unchanged.
+    pub fn try_index_put_<SI: Shape>(
+        &mut self,
+        indices: &[&TensorBase<impl Data<Elem: IndexElem>, SI>],
+        values: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
+        accumulate: bool,
+    ) -> Result<(), ShapeError> {
+        if indices.len() > self.rank() {
+            return Err(ShapeError::Invalid(format!(
+                "index_put_: {} index tensors for a tensor of rank {} (shape {:?})",
+                indices.len(),
+                self.rank(),
+                self.sizes()
+            )));
+        }
+        let mut adv = alloc::vec::Vec::with_capacity(indices.len());
+        for (d, idx) in indices.iter().enumerate() {
+            let flat = kernels::to_vec(idx.data.as_slice(), idx.layout())?;
+            let coords = kernels::try_collect(flat.iter().map(|&v| {
+                // Beyond isize: out of range of any dim, reported by the plan below.
+                isize::try_from(crate::element::ToIndex::to_i128(v)).unwrap_or(isize::MAX)
+            }))?;
+            adv.push(crate::layout::AdvIndex {
+                pos: d,
+                axis: d,
+                sizes: idx.sizes().to_vec(),
+                index: alloc::vec![coords],
+            });
+        }
+        let l = *self.layout();
+        let (layout, plan) = crate::layout::advanced_plan(&l, &adv)?;
+        let lv = values.layout().expand_for_assign(layout.sizes())?;
+        let v = kernels::to_vec(values.data.as_slice(), &lv)?;
+        let f = if accumulate { |s: &mut D::Elem, v| *s = Num::add(*s, v) } else { |s: &mut D::Elem, v| *s = v };
+        kernels::scatter_runs(self.data.as_mut_slice(), &plan, v, f);
+        Ok(())
+    }
+    /// [`try_index_put_`](Self::try_index_put_), panicking with the error's message.
+    #[track_caller]
+    pub fn index_put_<SI: Shape>(
+        &mut self,
+        indices: &[&TensorBase<impl Data<Elem: IndexElem>, SI>],
+        values: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
+        accumulate: bool,
+    ) {
+        self.try_index_put_(indices, values, accumulate).or_panic()
+    }
+}
