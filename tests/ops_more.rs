@@ -529,6 +529,32 @@ fn multi_dot_and_matrix_exp_match_references() {
     assert!(Tensor::from([[f64::INFINITY]]).matrix_exp().to_vec()[0].is_nan());
 }
 
+#[test]
+fn full_svd_reconstructs() {
+    for (m, n) in [(3usize, 5usize), (5, 3), (4, 4), (0, 2), (2, 0)] {
+        let a = Tensor::<f64, DynShape>::try_from_vec(
+            &[m, n],
+            data::MD_A1.iter().chain(data::G).copied().cycle().take(m * n).collect(),
+        )
+        .unwrap();
+        let (u, s, vh) = a.svd_full();
+        assert_eq!((u.sizes(), vh.sizes()), (&[m, m][..], &[n, n][..]));
+        // Orthogonal factors, and A = U[:, :k] diag(S) Vh[:k, :].
+        let eye = |k: usize| Tensor::<f64, DynShape>::eye_sized(k, k);
+        assert!(close(&u.matmul(&u.t()).to_vec(), &eye(m).to_vec(), 1e-13), "{m}x{n}");
+        assert!(close(&vh.matmul(&vh.t()).to_vec(), &eye(n).to_vec(), 1e-13), "{m}x{n}");
+        let k = m.min(n);
+        let us = u.narrow_dyn(1, 0, k) * s.unsqueeze_dyn(0);
+        let back = us.matmul(&vh.narrow_dyn(0, 0, k));
+        assert!(close(&back.to_vec(), &a.to_vec(), 1e-13), "{m}x{n}");
+        assert!(close(&s.to_vec(), &a.svdvals().to_vec(), 1e-14));
+    }
+    let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[3.0, 0.0, 0.0], [0.0, 4.0, 0.0]]);
+    let (u, s, vh): (Tensor<f32, Shape![2, 2]>, Tensor<f32, Shape![2]>, Tensor<f32, Shape![3, 3]>) = x.svd_full();
+    assert_eq!(s.to_vec(), [4.0, 3.0]);
+    assert_eq!((u.numel(), vh.numel()), (4, 9));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(common::cases(256, 16)))]
 

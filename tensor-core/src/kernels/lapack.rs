@@ -360,16 +360,40 @@ pub(crate) fn svd<T: LinalgFloat>(
     u: Option<&mut [T]>,
     vh: Option<&mut [T]>,
 ) -> Result<(), ShapeError> {
+    svd_with(a, s, u, vh, false)
+}
+
+/// [`svd`] with the full square factors when `full`: `u` holds `m * m` elements (column-major
+/// `[m, m]`) and `vh` `n * n` (row-major `[n, n]`), as `full_matrices=True`.
+pub(crate) fn svd_with<T: LinalgFloat>(
+    a: MatRef<'_, T>,
+    s: &mut [T],
+    u: Option<&mut [T]>,
+    vh: Option<&mut [T]>,
+    full: bool,
+) -> Result<(), ShapeError> {
     let (m, n) = a.shape();
     let k = m.min(n);
-    if k == 0 {
+    if k == 0 && !full {
         return Ok(());
     }
-    let want = |b: bool| if b { ComputeSvdVectors::Thin } else { ComputeSvdVectors::No };
+    if k == 0 {
+        // No singular values: the full factors are identities.
+        if let Some(u) = u {
+            (0..m).for_each(|i| u[i * m + i] = T::one());
+        }
+        if let Some(vh) = vh {
+            (0..n).for_each(|i| vh[i * n + i] = T::one());
+        }
+        return Ok(());
+    }
+    let kind = if full { ComputeSvdVectors::Full } else { ComputeSvdVectors::Thin };
+    let want = |b: bool| if b { kind } else { ComputeSvdVectors::No };
     let req = svd::svd_scratch::<T>(n, m, want(vh.is_some()), want(u.is_some()), Par::Seq, default());
     let mut mem = scratch(req)?;
-    let v_of_t = vh.map(|vh| MatMut::from_column_major_slice_mut(vh, n, k));
-    let u_of_t = u.map(|u| MatMut::from_column_major_slice_mut(u, m, k));
+    let (ku, kv) = if full { (m, n) } else { (k, k) };
+    let v_of_t = vh.map(|vh| MatMut::from_column_major_slice_mut(vh, n, kv));
+    let u_of_t = u.map(|u| MatMut::from_column_major_slice_mut(u, m, ku));
     let scaled = rescaled(a);
     let a = scaled.as_ref().map_or(a, |(m, _)| m.as_ref());
     let diag = faer::diag::DiagMut::from_slice_mut(s);

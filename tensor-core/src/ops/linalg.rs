@@ -218,6 +218,45 @@ where
         Tensor<D::Elem, Matrices<S, K, S::Cols>>,
     ); where S: MinShape<K = K>);
 
+    /// The full singular value decomposition `A = U Σ Vᴴ` of a matrix `[m, n]` or of each of a
+    /// batch (PyTorch `torch.linalg.svd(A, full_matrices=True)`, NumPy `np.linalg.svd(A)`): `U`
+    /// `[..b, m, m]` and `Vᴴ` `[..b, n, n]` orthogonal, `S` `[..b, k]` nonincreasing with
+    /// `k = min(m, n)`. The columns of `U` past `k` (rows of `Vᴴ` past `k`) complete the
+    /// orthonormal bases; like the singular vectors they are unique only up to sign (and
+    /// rotation within repeated or zero singular values). Computed by faer.
+    ///
+    /// # Errors
+    /// As [`try_svd`](Self::try_svd).
+    #[allow(clippy::type_complexity)]
+    pub fn try_svd_full<K: Dim>(
+        &self,
+    ) -> Result<
+        (
+            Tensor<D::Elem, Matrices<S, S::Rows, S::Rows>>,
+            Tensor<D::Elem, Vectors<S, K>>,
+            Tensor<D::Elem, Matrices<S, S::Cols, S::Cols>>,
+        ),
+        ShapeError,
+    >
+    where
+        S: MinShape<K = K>,
+    {
+        let g = Mats::of(self.sizes(), "svd")?;
+        let (m, n) = g.mn();
+        let k = m.min(n);
+        let ((mut u, lu), (mut s, ls), (mut vh, lv)) = (g.zeros_col_major([m, m])?, g.zeros(&[k])?, g.zeros(&[n, n])?);
+        self.each(|i, a| {
+            let (ui, vi) = (&mut u[i * m * m..][..m * m], &mut vh[i * n * n..][..n * n]);
+            lapack::svd_with(a, &mut s[i * k..][..k], Some(ui), Some(vi), true)
+        })?;
+        Ok((Tensor::from_parts(u, lu), Tensor::from_parts(s, ls), Tensor::from_parts(vh, lv)))
+    }
+    panicking!(#[allow(clippy::type_complexity)] svd_full<K: Dim>, try_svd_full, () -> (
+        Tensor<D::Elem, Matrices<S, S::Rows, S::Rows>>,
+        Tensor<D::Elem, Vectors<S, K>>,
+        Tensor<D::Elem, Matrices<S, S::Cols, S::Cols>>,
+    ); where S: MinShape<K = K>);
+
     /// The singular values of a matrix `[m, n]` or of each of a batch, `[..b, k]` nonincreasing,
     /// `k = min(m, n)` (PyTorch `torch.linalg.svdvals`, NumPy `np.linalg.svd(a,
     /// compute_uv=False)`).
