@@ -550,7 +550,10 @@ fn full_svd_reconstructs() {
         assert!(close(&s.to_vec(), &a.svdvals().to_vec(), 1e-14));
     }
     let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[3.0, 0.0, 0.0], [0.0, 4.0, 0.0]]);
-    let (u, s, vh): (Tensor<f32, Shape![2, 2]>, Tensor<f32, Shape![2]>, Tensor<f32, Shape![3, 3]>) = x.svd_full();
+    let (u, s, vh) = x.svd_full();
+    let _: &Tensor<f32, Shape![2, 2]> = &u;
+    let _: &Tensor<f32, Shape![2]> = &s;
+    let _: &Tensor<f32, Shape![3, 3]> = &vh;
     assert_eq!(s.to_vec(), [4.0, 3.0]);
     assert_eq!((u.numel(), vh.numel()), (4, 9));
 }

@@ -618,7 +618,7 @@ pub(crate) fn digamma(x: f64) -> f64 {
         x += 1.0;
     }
     if x == 10.0 {
-        return result + 2.251_752_589_066_721_1;
+        return result + 2.251_752_589_066_721;
     }
     const A: [f64; 7] = [
         8.333_333_333_333_333e-2,

@@ -233,7 +233,7 @@ where
             lo = lo - <D::Elem as Element>::ONE;
             hi = hi + <D::Elem as Element>::ONE;
         }
-        if bins == 0 || !(lo < hi) || !lo.is_finite() || !hi.is_finite() {
+        if bins == 0 || lo >= hi || !lo.is_finite() || !hi.is_finite() {
             return Err(ShapeError::Invalid(format!(
                 "histc: {bins} bins over [{min:?}, {max:?}] (range [{lo:?}, {hi:?}])"
             )));

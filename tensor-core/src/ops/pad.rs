@@ -210,7 +210,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         value: D::Elem,
     ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
         let rank = self.rank();
-        if pads.len() % 2 != 0 || pads.len() / 2 > rank {
+        if !pads.len().is_multiple_of(2) || pads.len() / 2 > rank {
             return Err(ShapeError::Invalid(format!(
                 "pad: {} pads for a tensor of rank {rank} (shape {:?}); give (before, after) pairs for at most {rank} trailing dims",
                 pads.len(),

@@ -259,7 +259,7 @@ where
     /// (static ones are a compile error); [`ShapeError::Expand`] when `self` does not broadcast
     /// to the product's runtime shape; [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
-    pub fn try_addmm<D1: Data<Elem = D::Elem>, S1: Shape, D2: Data<Elem = D::Elem>, S2: Shape>(
+    pub fn try_addmm<D1: Data<Elem = D::Elem>, S1, D2: Data<Elem = D::Elem>, S2: Shape>(
         &self,
         m1: &TensorBase<D1, S1>,
         m2: &TensorBase<D2, S2>,
@@ -283,7 +283,7 @@ where
     /// [`try_addmm`](Self::try_addmm), panicking with the error's message.
     #[track_caller]
     #[allow(clippy::type_complexity)]
-    pub fn addmm<D1: Data<Elem = D::Elem>, S1: Shape, D2: Data<Elem = D::Elem>, S2: Shape>(
+    pub fn addmm<D1: Data<Elem = D::Elem>, S1, D2: Data<Elem = D::Elem>, S2: Shape>(
         &self,
         m1: &TensorBase<D1, S1>,
         m2: &TensorBase<D2, S2>,
@@ -303,7 +303,7 @@ where
     /// # Errors
     /// As [`try_addmm`](Self::try_addmm).
     #[allow(clippy::type_complexity)]
-    pub fn try_baddbmm<D1: Data<Elem = D::Elem>, S1: Shape, D2: Data<Elem = D::Elem>, S2: Shape>(
+    pub fn try_baddbmm<D1: Data<Elem = D::Elem>, S1, D2: Data<Elem = D::Elem>, S2: Shape>(
         &self,
         b1: &TensorBase<D1, S1>,
         b2: &TensorBase<D2, S2>,
@@ -319,7 +319,7 @@ where
     /// [`try_baddbmm`](Self::try_baddbmm), panicking with the error's message.
     #[track_caller]
     #[allow(clippy::type_complexity)]
-    pub fn baddbmm<D1: Data<Elem = D::Elem>, S1: Shape, D2: Data<Elem = D::Elem>, S2: Shape>(
+    pub fn baddbmm<D1: Data<Elem = D::Elem>, S1, D2: Data<Elem = D::Elem>, S2: Shape>(
         &self,
         b1: &TensorBase<D1, S1>,
         b2: &TensorBase<D2, S2>,
