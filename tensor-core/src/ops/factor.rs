@@ -601,7 +601,7 @@ impl<T: MatrixFloat> Tensor<T, crate::shape::DynShape> {
     /// `torch.linalg.multi_dot`, NumPy `np.linalg.multi_dot`): the parenthesisation is chosen by
     /// the classic dynamic programme over the dims. The first operand may be 1-D (a row) and the
     /// last 1-D (a column); those dims are dropped from the result, as NumPy does. A
-    /// [`DynShape`](crate::DynShape) result.
+    /// [`DynShape`] result.
     ///
     /// ```
     /// use shaped_core::{DynShape, Tensor};
