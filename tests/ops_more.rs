@@ -466,6 +466,16 @@ fn triangular_solves_and_factors_match_numpy() {
     let xb = lb.solve_triangular(&bb, false, false).to_vec();
     assert!(close(&xb[..12], data::SOLVE_L, 1e-13));
     assert!(close(&xb[12..], &data::SOLVE_L.iter().map(|v| v * 2.0).collect::<Vec<_>>(), 1e-13));
+    // Right side: x · u = bᵀ, checked by multiplying back; batched against one matrix.
+    let bt = b.t().contiguous().into_owned();
+    let xr: Tensor<f64, Shape![3, 4]> = u.solve_triangular_right(&bt, true, false);
+    assert!(close(&xr.matmul(&u).to_vec(), &bt.to_vec(), 1e-13));
+    let xl = l.solve_triangular_right(&bt, false, false);
+    assert!(close(&xl.matmul(&l).to_vec(), &bt.to_vec(), 1e-13));
+    let b3 = Tensor::<f64, DynShape>::stack_dyn(&[&bt, &bt], 0);
+    let x3 = u.as_dyn().solve_triangular_right(&b3, true, false).to_vec();
+    assert!(close(&x3[..12], &xr.to_vec(), 0.0) && close(&x3[12..], &xr.to_vec(), 0.0));
+    assert!(u.try_solve_triangular_right(&b, true, false).is_err(), "[4, 3]: 3 columns against n = 4");
     // A zero on the diagonal is an error, not inf.
     let mut sing = l.clone();
     sing.as_view_mut().diagonal_dyn_mut(0, 0, 1).fill_(1.0);

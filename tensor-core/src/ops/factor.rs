@@ -75,6 +75,16 @@ impl<T: MatrixFloat> Batched<T> {
         (a, la): (&[T], &crate::layout::Layout),
         (b, lb): (&[T], &crate::layout::Layout),
     ) -> Result<Self, ShapeError> {
+        Self::with(op, (a, la), (b, lb), true)
+    }
+    /// [`new`](Self::new); a right side of rank `r - 1` is a batch of vectors only when
+    /// `vectors`.
+    fn with(
+        op: &'static str,
+        (a, la): (&[T], &crate::layout::Layout),
+        (b, lb): (&[T], &crate::layout::Layout),
+        vectors: bool,
+    ) -> Result<Self, ShapeError> {
         let (sa, sb) = (la.sizes(), lb.sizes());
         let bad = || ShapeError::Mismatch {
             op,
@@ -89,7 +99,7 @@ impl<T: MatrixFloat> Batched<T> {
             )));
         }
         let n = sa[r - 1];
-        let vector = sb.len() + 1 == r || (r == 2 && sb.len() == 1);
+        let vector = vectors && (sb.len() + 1 == r || (r == 2 && sb.len() == 1));
         let (rows, k, bdims) = match (vector, sb.len()) {
             (true, l) if l >= 1 => (sb[l - 1], 1, &sb[..l - 1]),
             (false, l) if l >= 2 => (sb[l - 2], sb[l - 1], &sb[..l - 2]),
@@ -126,7 +136,7 @@ where
     /// SciPy `solve_triangular`): `self` is `[n, n]` or a batch `[..b, n, n]`, `b` is `[n]`,
     /// `[n, k]` or the batched forms, and `x` has `b`'s shape. Only the triangle named by
     /// `upper` is read; with `unitriangular` the diagonal is taken as ones and not read. For
-    /// `x · self = b` solve the transposed system: `self.t().solve_triangular(&b.t(), !upper, ..)`.
+    /// `x · self = b` see [`solve_triangular_right`](Self::solve_triangular_right).
     ///
     /// ```
     /// use shaped_core::{Shape, Tensor};
@@ -167,6 +177,60 @@ where
         S: SquareShape,
     {
         self.try_solve_triangular(b, upper, unitriangular).or_panic()
+    }
+
+    /// The solution `x` of `x · self = b` for a triangular `self` (PyTorch
+    /// `torch.linalg.solve_triangular(self, b, upper=upper, left=False,
+    /// unitriangular=unitriangular)`): `self` is `[n, n]` or `[..b, n, n]`, `b` is `[k, n]` or
+    /// `[..b, k, n]` (its columns are `self`'s rows), and `x` has `b`'s shape. Solved as
+    /// `selfᵀ · xᵀ = bᵀ` with the same kernel, no copy of `self`'s transpose.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let u: Tensor<f64, Shape![2, 2]> = Tensor::from([[2.0, 1.0], [0.0, 4.0]]);
+    /// let x: Tensor<f64, Shape![1, 2]> = u.solve_triangular_right(&Tensor::from([[2.0, 9.0]]), true, false);
+    /// assert_eq!(x.to_vec(), [1.0, 2.0]); // [1, 2] · u = [2, 9]
+    /// ```
+    ///
+    /// # Errors
+    /// As [`try_solve_triangular`](Self::try_solve_triangular); the right side's shape is checked
+    /// at run time (its last dim against `n`, its batch dims against `self`'s).
+    pub fn try_solve_triangular_right<D2: Data<Elem = D::Elem>, SB: crate::shape::MatrixBatch>(
+        &self,
+        b: &TensorBase<D2, SB>,
+        upper: bool,
+        unitriangular: bool,
+    ) -> Result<Tensor<D::Elem, SB>, ShapeError>
+    where
+        S: SquareShape,
+    {
+        let r = b.rank();
+        let lt = b.layout().transpose(r.saturating_sub(2), r.saturating_sub(1))?;
+        let mut p =
+            Batched::with("solve_triangular", (self.data.as_slice(), self.layout()), (b.data.as_slice(), &lt), false)?;
+        let (n, k) = (p.n, p.k);
+        // xᵀ solves selfᵀ · xᵀ = bᵀ: the transpose of an upper matrix is lower.
+        p.each("solve_triangular", |a, x| solve_tri(a, n, x, k, !upper, true, unitriangular))?;
+        // p.b holds xᵀ row-major, [..b, n, k]; back to [..b, k, n].
+        let mut sizes = lt.sizes().to_vec();
+        let xt = Tensor::<D::Elem, crate::shape::DynShape>::try_from_vec(&sizes, p.b)?;
+        sizes.swap(r - 2, r - 1);
+        let x = kernels::to_vec(xt.data.as_slice(), &xt.layout().transpose(r - 2, r - 1)?)?;
+        Tensor::try_from_vec(&sizes, x)
+    }
+    /// [`try_solve_triangular_right`](Self::try_solve_triangular_right), panicking with the
+    /// error's message.
+    #[track_caller]
+    pub fn solve_triangular_right<D2: Data<Elem = D::Elem>, SB: crate::shape::MatrixBatch>(
+        &self,
+        b: &TensorBase<D2, SB>,
+        upper: bool,
+        unitriangular: bool,
+    ) -> Tensor<D::Elem, SB>
+    where
+        S: SquareShape,
+    {
+        self.try_solve_triangular_right(b, upper, unitriangular).or_panic()
     }
 
     /// The solution `x` of `A x = self` given the lower Cholesky factor `l` of `A` (`A = l lᵀ`,
