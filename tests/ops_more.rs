@@ -199,6 +199,9 @@ fn search_and_count_match_numpy() {
         }
     }
     assert!(sorted.try_searchsorted(&Tensor::from([1.0f64]), false).is_err());
+    let none = Tensor::<f64, DynShape>::try_from_vec(&[2, 0], vec![]).unwrap();
+    let v2 = Tensor::<f64, DynShape>::try_from_vec(&[2, 3], vec![1.0; 6]).unwrap();
+    assert_eq!(none.searchsorted(&v2, true).to_vec(), [0; 6], "empty sequences");
 
     let y = Tensor::<f64, DynShape>::try_from_vec(&[4, 7], data::Y.to_vec()).unwrap();
     assert_eq!(y.histc(8, -4.0, 4.0).to_vec(), data::HIST_8_M4_4);

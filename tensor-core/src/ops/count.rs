@@ -69,9 +69,11 @@ where
         let mut out = kernels::try_with_capacity(vals.len())?;
         if !batched {
             out.extend(vals.iter().map(|&v| position(&seq, v, right)));
+        } else if n == 0 {
+            // Empty sequences: every value goes first.
+            out.extend(vals.iter().map(|_| 0i64));
         } else if m > 0 {
-            for (line, vline) in seq.chunks(n.max(1)).zip(vals.chunks(m)) {
-                let line = &line[..n.min(line.len())];
+            for (line, vline) in seq.chunks_exact(n).zip(vals.chunks_exact(m)) {
                 out.extend(vline.iter().map(|&v| position(line, v, right)));
             }
         }

@@ -711,8 +711,8 @@ impl<T: MatrixFloat> Tensor<T, crate::shape::DynShape> {
                 let j = i + len;
                 cost[i][j] = u128::MAX;
                 for m in i..j {
-                    let c =
-                        cost[i][m].saturating_add(cost[m + 1][j]).saturating_add(dims[i] * dims[m + 1] * dims[j + 1]);
+                    let step = dims[i].saturating_mul(dims[m + 1]).saturating_mul(dims[j + 1]);
+                    let c = cost[i][m].saturating_add(cost[m + 1][j]).saturating_add(step);
                     if c < cost[i][j] {
                         (cost[i][j], split[i][j]) = (c, m);
                     }
