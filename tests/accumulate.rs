@@ -228,7 +228,7 @@ fn same(a: &[f32], b: &[f32]) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(common::cases(256, 16)))]
+    #![proptest_config(ProptestConfig { cases: common::cases(256, 8), failure_persistence: None, ..ProptestConfig::default() })]
 
     /// `scatter_reduce` (and `scatter_add` as its `Sum` with `self`) along either axis of a
     /// `[n, m]` tensor, contiguous or transposed, against the reference.

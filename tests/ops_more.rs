@@ -572,7 +572,7 @@ fn full_svd_reconstructs() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(common::cases(256, 16)))]
+    #![proptest_config(ProptestConfig { cases: common::cases(256, 8), failure_persistence: None, ..ProptestConfig::default() })]
 
     /// For every mode, the middle of the padded tensor is the input, and each pad position
     /// holds the input element its mode names.
