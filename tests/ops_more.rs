@@ -277,6 +277,7 @@ fn floor_division_matches_numpy() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "libm's sqrt is inline assembly, which Miri cannot run; Miri also perturbs float functions")]
 fn digamma_and_erfinv_match_mpmath() {
     let x = Tensor::<f64, DynShape>::try_from_vec(&[data::DIGAMMA_X.len()], data::DIGAMMA_X.to_vec()).unwrap();
     for ((&v, &got), &want) in data::DIGAMMA_X.iter().zip(&x.digamma().to_vec()).zip(data::DIGAMMA) {

@@ -202,13 +202,27 @@ where
     where
         S: MinShape<K = K>,
     {
+        self.svd_rt(false)
+    }
+
+    /// The SVD of each matrix into new tensors: `U` `[..b, m, c]` (column-major matrices), `S`
+    /// `[..b, k]`, `Vᴴ` `[..b, r, n]`, with `c = r = k` thin or `c = m`, `r = n` when `full`.
+    #[allow(clippy::type_complexity)]
+    fn svd_rt<S1: Shape, S2: Shape, S3: Shape>(
+        &self,
+        full: bool,
+    ) -> Result<(Tensor<D::Elem, S1>, Tensor<D::Elem, S2>, Tensor<D::Elem, S3>), ShapeError>
+    where
+        S: MatrixBatch,
+    {
         let g = Mats::of(self.sizes(), "svd")?;
         let (m, n) = g.mn();
         let k = m.min(n);
-        let ((mut u, lu), (mut s, ls), (mut vh, lv)) = (g.zeros_col_major([m, k])?, g.zeros(&[k])?, g.zeros(&[k, n])?);
+        let (c, r) = if full { (m, n) } else { (k, k) };
+        let ((mut u, lu), (mut s, ls), (mut vh, lv)) = (g.zeros_col_major([m, c])?, g.zeros(&[k])?, g.zeros(&[r, n])?);
         self.each(|i, a| {
-            let (ui, vi) = (&mut u[i * m * k..][..m * k], &mut vh[i * k * n..][..k * n]);
-            lapack::svd(a, &mut s[i * k..][..k], Some(ui), Some(vi))
+            let (ui, vi) = (&mut u[i * m * c..][..m * c], &mut vh[i * r * n..][..r * n]);
+            lapack::svd_with(a, &mut s[i * k..][..k], Some(ui), Some(vi), full)
         })?;
         Ok((Tensor::from_parts(u, lu), Tensor::from_parts(s, ls), Tensor::from_parts(vh, lv)))
     }
@@ -241,15 +255,7 @@ where
     where
         S: MinShape<K = K>,
     {
-        let g = Mats::of(self.sizes(), "svd")?;
-        let (m, n) = g.mn();
-        let k = m.min(n);
-        let ((mut u, lu), (mut s, ls), (mut vh, lv)) = (g.zeros_col_major([m, m])?, g.zeros(&[k])?, g.zeros(&[n, n])?);
-        self.each(|i, a| {
-            let (ui, vi) = (&mut u[i * m * m..][..m * m], &mut vh[i * n * n..][..n * n]);
-            lapack::svd_with(a, &mut s[i * k..][..k], Some(ui), Some(vi), true)
-        })?;
-        Ok((Tensor::from_parts(u, lu), Tensor::from_parts(s, ls), Tensor::from_parts(vh, lv)))
+        self.svd_rt(true)
     }
     panicking!(#[allow(clippy::type_complexity)] svd_full<K: Dim>, try_svd_full, () -> (
         Tensor<D::Elem, Matrices<S, S::Rows, S::Rows>>,
