@@ -611,4 +611,66 @@ proptest! {
             }
         }
     }
+
+    /// `unique_all` rebuilds its input (`values[inverse] == x`), its values strictly increase
+    /// and its counts add up; `searchsorted` brackets each value in the sorted input.
+    #[test]
+    fn unique_and_searchsorted_identities(x in proptest::collection::vec(-6i32..6, 0..40), v in proptest::collection::vec(-8i32..8, 0..10)) {
+        let t = Tensor::<i32, DynShape>::try_from_vec(&[x.len()], x.clone()).unwrap();
+        let u = t.unique_all();
+        let (vals, inv, cnt) = (u.values.to_vec(), u.inverse.to_vec(), u.counts.to_vec());
+        prop_assert!(vals.windows(2).all(|w| w[0] < w[1]));
+        prop_assert_eq!(cnt.iter().sum::<i64>() as usize, x.len());
+        prop_assert_eq!(inv.iter().map(|&i| vals[i as usize]).collect::<Vec<_>>(), x.clone());
+        let mut sorted = x.clone();
+        sorted.sort();
+        let s = Tensor::<i32, (Dyn,)>::try_from_vec(&[sorted.len()], sorted.clone()).unwrap();
+        let q = Tensor::<i32, (Dyn,)>::try_from_vec(&[v.len()], v.clone()).unwrap();
+        let (left, right) = (s.searchsorted(&q, false).to_vec(), s.searchsorted(&q, true).to_vec());
+        for (k, &val) in v.iter().enumerate() {
+            let (l, r) = (left[k] as usize, right[k] as usize);
+            prop_assert!(l <= r && r <= sorted.len());
+            prop_assert!(sorted[..l].iter().all(|&e| e < val) && sorted[l..r].iter().all(|&e| e == val));
+            prop_assert!(sorted[r..].iter().all(|&e| e > val));
+        }
+        // bincount of the shifted values counts each value's occurrences.
+        let shifted = Tensor::<i64, (Dyn,)>::try_from_vec(&[x.len()], x.iter().map(|&e| (e + 6) as i64).collect()).unwrap();
+        let bc = shifted.bincount(0).to_vec();
+        for (val, &c) in vals.iter().zip(&cnt) {
+            prop_assert_eq!(bc[(*val + 6) as usize], c);
+        }
+    }
+
+    /// Floor division and remainder recombine (`q * b + r == a`, wrapping), and the remainder
+    /// takes the divisor's sign and is smaller than it in magnitude.
+    #[test]
+    fn floor_division_identities(a in proptest::collection::vec(any::<i32>(), 1..20), b in proptest::collection::vec(any::<i32>().prop_filter("nonzero", |&b| b != 0), 1..20)) {
+        let n = a.len().min(b.len());
+        let ta = Tensor::<i32, (Dyn,)>::try_from_vec(&[n], a[..n].to_vec()).unwrap();
+        let tb = Tensor::<i32, (Dyn,)>::try_from_vec(&[n], b[..n].to_vec()).unwrap();
+        let (q, r) = (ta.floor_divide(&tb).to_vec(), ta.remainder(&tb).to_vec());
+        for k in 0..n {
+            prop_assert_eq!(q[k].wrapping_mul(b[k]).wrapping_add(r[k]), a[k]);
+            prop_assert!(r[k] == 0 || (r[k] < 0) == (b[k] < 0));
+            prop_assert!((r[k] as i64).abs() < (b[k] as i64).abs());
+        }
+    }
+
+    /// `split_sizes` then `hstack` is the identity, and `repeat_interleave` equals an
+    /// `index_select` with each position repeated.
+    #[test]
+    fn split_stack_and_repeat_identities(
+        (rows, sections) in (1usize..4, proptest::collection::vec(0usize..4, 1..5)),
+        k in 0usize..4,
+    ) {
+        let n: usize = sections.iter().sum();
+        let x = Tensor::<i32, DynShape>::try_from_vec(&[rows, n], (0..(rows * n) as i32).collect()).unwrap();
+        let parts = x.split_sizes_dyn(&sections, 1);
+        let back = Tensor::<i32, DynShape>::hstack(&parts.iter().collect::<Vec<_>>());
+        prop_assert_eq!(back.to_vec(), x.to_vec());
+        let counts = Tensor::<i64, (Dyn,)>::try_from_vec(&[n], vec![k as i64; n]).unwrap();
+        let idx: Vec<i64> = (0..n as i64).flat_map(|i| std::iter::repeat_n(i, k)).collect();
+        let idx = Tensor::<i64, (Dyn,)>::try_from_vec(&[idx.len()], idx).unwrap();
+        prop_assert_eq!(x.repeat_interleave_counts(&counts, 1).to_vec(), x.index_select_dyn(1, &idx).to_vec());
+    }
 }
