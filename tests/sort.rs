@@ -156,6 +156,15 @@ fn check(r: usize, c: usize, v: Vec<f32>, descending: bool) -> Result<(), TestCa
         prop_assert_eq!(&ti.to_vec()[i * k..(i + 1) * k], &idx.to_vec()[i * c..i * c + k]);
         prop_assert!(same_bits(&tv.to_vec()[i * k..(i + 1) * k], &vals.to_vec()[i * c..i * c + k]));
     }
+    // topk along the leading axis (the lines are columns: moved last, then back) against the
+    // sort of the columns; and through f64 and i64 keys (the 64-bit path).
+    let k0 = r / 2;
+    let (cv, ci) = m.sort::<0>(descending);
+    let (tv0, ti0) = m.topk_axis::<0>(k0, descending);
+    prop_assert_eq!(&ti0.to_vec()[..], &ci.to_vec()[..k0 * c]);
+    prop_assert!(same_bits(&tv0.to_vec(), &cv.to_vec()[..k0 * c]));
+    let wide: Tensor<f64, Shape![_, _]> = m.cast();
+    prop_assert_eq!(wide.topk_axis::<1>(k, descending).1.to_vec(), ti.to_vec());
     // kthvalue and median of each row against the ascending reference.
     if c > 0 {
         let k = c.div_ceil(2);

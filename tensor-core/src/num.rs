@@ -153,6 +153,13 @@ pub trait Num: Element + PartialOrd + sealed::Sealed {
     /// equal to `0.0`), every NaN above them and equal to each other.
     #[doc(hidden)]
     fn sort_key(a: Self) -> u64;
+    /// Whether [`sort_key32`](Num::sort_key32) gives the order of `sort_key` in 32 bits (element
+    /// types of at most 32 bits), so that a key and a 32-bit position pack into one `u64`.
+    #[doc(hidden)]
+    const KEY32: bool;
+    /// [`sort_key`](Num::sort_key)'s order in 32 bits, where [`KEY32`](Num::KEY32) holds.
+    #[doc(hidden)]
+    fn sort_key32(a: Self) -> u32;
 }
 
 macro_rules! int_num {
@@ -228,6 +235,13 @@ macro_rules! int_num {
             fn is_nan(_: Self) -> bool { false }
             #[inline(always)]
             fn sort_key(a: Self) -> u64 { (a as $s as i128 - <$s>::MIN as i128) as u64 }
+            const KEY32: bool = core::mem::size_of::<Self>() <= 4;
+            #[inline(always)]
+            #[allow(unused_comparisons)]
+            fn sort_key32(a: Self) -> u32 {
+                // Signed: shifted by 2^31 (exact for types of at most 32 bits); unsigned: itself.
+                if <$s>::MIN < 0 as $s { (a as i64 - i32::MIN as i64) as u32 } else { a as u32 }
+            }
         }
     )*};
 }
@@ -492,6 +506,14 @@ macro_rules! float_num {
                 let x = ($to)(a) as f64 + 0.0;
                 let b = x.to_bits();
                 if x != x { u64::MAX } else if b >> 63 == 1 { !b } else { b | (1 << 63) }
+            }
+            const KEY32: bool = core::mem::size_of::<Self>() <= 4;
+            #[inline(always)]
+            fn sort_key32(a: Self) -> u32 {
+                // The same order from the f32 bits (every f32, f16 and bf16 is an f32).
+                let x = ($to)(a) as f32 + 0.0;
+                let b = x.to_bits();
+                if x != x { u32::MAX } else if b >> 31 == 1 { !b } else { b | (1 << 31) }
             }
         }
     )*};

@@ -165,6 +165,12 @@ pub(crate) struct Line<'a, T> {
     /// The number of elements.
     pub(crate) n: usize,
 }
+impl<'a, T: Copy> Line<'a, T> {
+    /// The line of a whole contiguous slice.
+    pub(crate) fn of_slice(src: &'a [T]) -> Self {
+        Line { src, start: 0, stride: 1, n: src.len() }
+    }
+}
 impl<T: Copy> Line<'_, T> {
     /// Element `k < n` of the line.
     #[inline(always)]

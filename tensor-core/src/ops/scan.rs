@@ -6,7 +6,7 @@
 use crate::dim::{Const, Dyn};
 use crate::error::ConstMsg;
 use crate::error::{OrPanic, ShapeError};
-use crate::kernels::scan;
+use crate::kernels::{self, scan};
 use crate::layout::normalize_axis;
 use crate::layout::{Layout, LayoutRepr};
 use crate::num::Num;
@@ -483,12 +483,33 @@ where
         if k > n {
             return Err(ShapeError::Range { start: 0, end: k as i128, axis: ax, size: n });
         }
-        let idx = self.per_line(axis, |o, s, l, a| scan::topk_idx(o, s, l, a, k, largest))?;
-        let values = self.per_line(axis, |o, s, l, a| scan::take_lines(o, s, l, a, idx.data.as_slice()))?;
+        // The lines as contiguous rows (the axis moved last: a view, copied only when the rows
+        // are not contiguous), `k` results per row written at the final size, then the axis
+        // moved back.
+        let r = self.rank();
+        let moved = self.layout().movedim(ax, r - 1)?;
+        let copy;
+        let rows = match kernels::contiguous_slice(self.data.as_slice(), &moved) {
+            Some(s) => s,
+            None => {
+                copy = kernels::to_vec(self.data.as_slice(), &moved)?;
+                &copy[..]
+            }
+        };
+        let count = if n == 0 { 0 } else { rows.len() / n * k };
+        let (mut values, mut idx) = (kernels::try_with_capacity(count)?, kernels::try_with_capacity(count)?);
+        scan::topk_rows(rows, n, k, largest, &mut values, &mut idx)?;
         let mut sizes = self.sizes().to_vec();
         sizes[ax] = k;
-        let values = values.try_narrow_dyn(axis, 0, k)?.to_vec();
-        let idx = idx.try_narrow_dyn(axis, 0, k)?.to_vec();
+        if ax + 1 == r || count == 0 {
+            return Ok((Tensor::try_from_vec(&sizes, values)?, Tensor::try_from_vec(&sizes, idx)?));
+        }
+        let mut msizes = sizes.clone();
+        msizes.remove(ax);
+        msizes.push(k);
+        let back = Layout::contiguous(&msizes)?.movedim(r - 1, ax)?;
+        let values = kernels::to_vec(&values, &back)?;
+        let idx = kernels::to_vec(&idx, &back)?;
         Ok((Tensor::try_from_vec(&sizes, values)?, Tensor::try_from_vec(&sizes, idx)?))
     }
 
