@@ -496,7 +496,7 @@ where
                 &copy[..]
             }
         };
-        let count = if n == 0 { 0 } else { rows.len() / n * k };
+        let count = rows.len().checked_div(n).unwrap_or(0) * k;
         let (mut values, mut idx) = (kernels::try_with_capacity(count)?, kernels::try_with_capacity(count)?);
         scan::topk_rows(rows, n, k, largest, &mut values, &mut idx)?;
         let mut sizes = self.sizes().to_vec();
