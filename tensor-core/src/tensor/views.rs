@@ -22,12 +22,13 @@
 use super::{SharedTensor, Tensor, TensorBase, TensorCow, TensorViewMut, ViewOf};
 use crate::dim::Dyn;
 use crate::element::Element;
-use crate::error::{OrPanic, ShapeError};
+use crate::error::{ConstMsg, OrPanic, ShapeError};
 use crate::index::{apply_args, SliceArg};
 use crate::kernels;
 use crate::layout::{normalize_axis, normalize_insert_axis, Layout};
 use crate::shape::*;
 use crate::storage::{CowRepr, Data};
+use crate::tensor::literal::static_dim;
 use alloc::vec::Vec;
 
 impl<D: Data, S: Shape> TensorBase<D, S> {
@@ -417,6 +418,120 @@ view_ops! {
         errors "[`ShapeError::Axis`]; [`ShapeError::Reshape`] when the sizes do not multiply to \
             the dim; [`ShapeError::Invalid`] for no sizes; [`ShapeError::RankTooLarge`]."
         |l, r| l.unflatten(normalize_axis(axis, r)?, sizes)
+    }
+}
+
+/// The build-time check of `unfold::<A, SIZE, STEP>`: a positive step, and `SIZE` at most a
+/// static dim `A`.
+struct UnfoldCheck<S, const A: isize, const SIZE: usize, const STEP: usize>(core::marker::PhantomData<S>);
+impl<S: Shape, const A: isize, const SIZE: usize, const STEP: usize> UnfoldCheck<S, A, SIZE, STEP> {
+    const FITS: () = {
+        if STEP == 0 {
+            ConstMsg::new().str("unfold: step = 0 (the step between windows must be positive)").fail()
+        }
+        if let Some((axis, n)) = static_dim::<S>(A) {
+            if SIZE > n {
+                let m = ConstMsg::new().str("unfold: window size ").num(SIZE).str(" is larger than dimension ");
+                m.num(axis).str(" of size ").num(n).fail()
+            }
+        }
+    };
+}
+
+/// The build-time check of `windows::<W>`: each window size from 1 to its static dim.
+struct WindowsCheck<S, W>(core::marker::PhantomData<(S, W)>);
+impl<S: Shape, W: Shape> WindowsCheck<S, W> {
+    const FITS: () = {
+        let rank = match W::RANK {
+            Some(r) => r,
+            None => 0,
+        };
+        let mut i = 0;
+        while i < rank {
+            if let (Some(w), Some(n)) = (W::STATIC[i], S::STATIC[i]) {
+                if w == 0 || w > n {
+                    let m = ConstMsg::new().str("windows: window ").shape(&W::STATIC, W::RANK).str(" does not fit shape ");
+                    m.shape(&S::STATIC, S::RANK).str(": window size ").num(w).str(" at dimension ").num(i).str(" of size ").num(n).fail()
+                }
+            }
+            i += 1;
+        }
+    };
+}
+
+// Sliding windows: read-only, since windows that overlap give two coordinates to one element.
+view_ops! {
+    shared
+    {
+        /// The windows of `SIZE` elements along axis `A`, `STEP` apart, as a view (PyTorch
+        /// `unfold(A, SIZE, STEP)`): dim `A` of size `n` becomes `(n - SIZE) / STEP + 1` and a
+        /// last dim of `SIZE` is appended, so `[2, 7]` with `<1, 3, 2>` gives `[2, 3, 3]`, whose
+        /// `[i, j, k]` is `x[i, 2 * j + k]`. Dim `A` of the result is static when it is in the
+        /// input (sizes in 0..=1024), `Dyn` otherwise. No copy; read-only (windows overlap when
+        /// `STEP < SIZE`). `SIZE` larger than a static dim, or `STEP = 0`, is an error when the
+        /// program is built, naming the sizes.
+        ///
+        /// ```
+        /// use shaped_core::{Shape, Tensor};
+        /// let x: Tensor<i32, Shape![5]> = Tensor::from([0, 1, 2, 3, 4]);
+        /// let w = x.unfold::<0, 3, 1>();
+        /// let _: &shaped_core::TensorView<'_, i32, Shape![3, 3]> = &w;
+        /// assert_eq!(w.to_vec(), [0, 1, 2, 1, 2, 3, 2, 3, 4]);
+        /// ```
+        #[doc(alias = "sliding_window_view")]
+        unfold, try_unfold;
+        [const A: isize, const SIZE: usize, const STEP: usize] [A, SIZE, STEP] () -> <S as UnfoldShape<A, SIZE, STEP>>::Out
+            where [S: UnfoldShape<A, SIZE, STEP>]
+        errors "[`ShapeError::Invalid`] naming the sizes when `SIZE` is larger than a `Dyn` dim \
+            `A`; for a [`DynShape`] tensor [`ShapeError::Axis`] and [`ShapeError::RankTooLarge`]."
+        |l, r| {
+            let () = UnfoldCheck::<S, A, SIZE, STEP>::FITS;
+            l.unfold(normalize_axis(A, r)?, SIZE, STEP)
+        }
+    }
+    {
+        /// [`unfold`](Self::unfold) with a runtime axis, size and step (PyTorch `unfold(dim,
+        /// size, step)`; a negative axis counts from the end): a [`DynShape`] view, read-only.
+        unfold_dyn, try_unfold_dyn;
+        [] [] (axis: isize, size: usize, step: usize) -> DynShape where []
+        errors "[`ShapeError::Invalid`] naming the sizes when `size` is larger than the dim or \
+            `step` is 0; [`ShapeError::Axis`]; [`ShapeError::RankTooLarge`] for a rank-6 tensor."
+        |l, r| l.unfold(normalize_axis(axis, r)?, size, step)
+    }
+    {
+        /// Every window of the static shape `W` as a view (ndarray `windows(W)`, NumPy
+        /// `sliding_window_view(x, W)`): for `[n0, .., nk]` and `W = [w0, .., wk]` of the same rank
+        /// (at most 3), `[n0 - w0 + 1, .., nk - wk + 1, w0, .., wk]`, the first dims static when
+        /// the input's are. `[4, 5]` with `Shape![2, 3]` gives `[3, 3, 2, 3]`, whose
+        /// `[i, j, a, b]` is `x[i + a, j + b]`. No copy; read-only (windows overlap). A window
+        /// size of 0 or larger than a static dim is an error when the program is built.
+        ///
+        /// ```
+        /// use shaped_core::{Shape, Tensor};
+        /// let x: Tensor<i32, Shape![3, 3]> = Tensor::from([[0, 1, 2], [3, 4, 5], [6, 7, 8]]);
+        /// let w = x.windows::<Shape![2, 2]>();
+        /// let _: &shaped_core::TensorView<'_, i32, Shape![2, 2, 2, 2]> = &w;
+        /// assert_eq!(w.select::<0>(1).select::<0>(1).to_vec(), [4, 5, 7, 8]);
+        /// ```
+        #[doc(alias = "sliding_window_view")]
+        windows, try_windows;
+        [W: AllStatic] [W] () -> <S as WindowsShape<W>>::Out where [S: WindowsShape<W>]
+        errors "[`ShapeError::Invalid`] naming the sizes when a window is larger than a `Dyn` dim."
+        |l, _| {
+            let () = WindowsCheck::<S, W>::FITS;
+            let (w, rank) = static_sizes::<W>();
+            l.windows(&w[..rank])
+        }
+    }
+    {
+        /// [`windows`](Self::windows) with runtime window sizes (one per dim, rank at most 3): a
+        /// [`DynShape`] view, read-only.
+        windows_dyn, try_windows_dyn;
+        [] [] (window: &[usize]) -> DynShape where []
+        errors "[`ShapeError::Invalid`] naming the sizes when `window` has another length than \
+            the rank or a size is 0 or larger than its dim; [`ShapeError::RankTooLarge`] for a \
+            rank above 3."
+        |l, _| l.windows(window)
     }
 }
 
