@@ -71,6 +71,7 @@ pub use shaped_core::interop::ndarray::NdShape;
 #[cfg(any(feature = "serde", feature = "npy"))]
 pub use shaped_core::io;
 pub use shaped_core::ops::binary::Operand;
+pub use shaped_core::ops::conv::{Bias, Conv, Conv1dArgs, ConvArgs, NoBias, Pool, PoolArgs};
 pub use shaped_core::ops::out::OutOperand;
 pub use shaped_core::ops::reduce::Norm;
 pub use shaped_core::ops::select::{try_where_, where_};
@@ -102,8 +103,8 @@ pub use shaped_core::{LinalgFloat, Lstsq, MatrixNorm};
 /// ```
 pub mod prelude {
     pub use crate::{
-        stensor, t, where_, Axes, Cat, Const, Data, DataMut, Dim, Dyn, DynShape, Element, MatrixFloat, MeanElem, Norm,
-        Num, One, STensor, Shape, ShapeError, SharedTensor, SliceArg, Stack, Tensor, TensorCow, TensorView,
+        stensor, t, where_, Axes, Cat, Const, Conv, Data, DataMut, Dim, Dyn, DynShape, Element, MatrixFloat, MeanElem, Norm,
+        NoBias, Num, One, Pool, STensor, Shape, ShapeError, SharedTensor, SliceArg, Stack, Tensor, TensorCow, TensorView,
         TensorViewMut,
     };
     #[cfg(feature = "linalg")]
