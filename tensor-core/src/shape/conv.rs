@@ -217,7 +217,8 @@ where
 }
 
 /// The output shape of `adaptive_avg_pool2d::<OH, OW>()` on `Self` (`[N, C, H, W]`):
-/// `[N, C, OH, OW]`.
+/// `[N, C, OH, OW]` (a size of 1 is [`One`], which broadcasts, as every computed size; sizes up
+/// to 1024).
 #[diagnostic::on_unimplemented(
     message = "cannot pool over shape `{Self}`",
     label = "2-D pooling takes `[N, C, H, W]` inputs"
@@ -229,6 +230,12 @@ pub trait AdaptivePool2dShape<const OH: usize, const OW: usize>: Shape {
 impl<const OH: usize, const OW: usize> AdaptivePool2dShape<OH, OW> for DynShape {
     type Out = DynShape;
 }
-impl<N: Dim, C: Dim, H: Dim, W: Dim, const OH: usize, const OW: usize> AdaptivePool2dShape<OH, OW> for (N, C, H, W) {
-    type Out = (N, C, Const<OH>, Const<OW>);
+impl<N: Dim, C: Dim, H: Dim, W: Dim, const OH: usize, const OW: usize> AdaptivePool2dShape<OH, OW> for (N, C, H, W)
+where
+    Const<OH>: StaticDim,
+    Const<OW>: StaticDim,
+    Tn<Const<OH>>: ToConst,
+    Tn<Const<OW>>: ToConst,
+{
+    type Out = (N, C, <Tn<Const<OH>> as ToConst>::Out, <Tn<Const<OW>> as ToConst>::Out);
 }
