@@ -31,6 +31,19 @@ use num_traits::Float;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Conv<const STRIDE: usize = 1, const PADDING: usize = 0, const DILATION: usize = 1, const GROUPS: usize = 1>;
 
+impl<const STRIDE: usize, const PADDING: usize, const DILATION: usize, const GROUPS: usize>
+    Conv<STRIDE, PADDING, DILATION, GROUPS>
+{
+    /// The same hyper-parameters as run-time values for `conv2d_dyn`.
+    pub const fn args(self) -> ConvArgs {
+        ConvArgs { stride: [STRIDE; 2], padding: [PADDING; 2], dilation: [DILATION; 2], groups: GROUPS }
+    }
+    /// The same hyper-parameters as run-time values for `conv1d_dyn`.
+    pub const fn args1(self) -> Conv1dArgs {
+        Conv1dArgs { stride: STRIDE, padding: PADDING, dilation: DILATION, groups: GROUPS }
+    }
+}
+
 /// The run-time hyper-parameters of `conv2d_dyn` (PyTorch `conv2d`'s keyword arguments, one value
 /// per spatial dim `[h, w]`). `ConvArgs::default()` is stride 1, padding 0, dilation 1, groups 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,6 +87,15 @@ impl Default for Conv1dArgs {
 /// (default 0) and `DILATION` (default 1; `avg_pool2d` has none, so it must be 1 there).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pool<const KERNEL: usize, const STRIDE: usize, const PADDING: usize = 0, const DILATION: usize = 1>;
+
+impl<const KERNEL: usize, const STRIDE: usize, const PADDING: usize, const DILATION: usize>
+    Pool<KERNEL, STRIDE, PADDING, DILATION>
+{
+    /// The same hyper-parameters as run-time values for the `_dyn` forms.
+    pub const fn args(self) -> PoolArgs {
+        PoolArgs { kernel: [KERNEL; 2], stride: [STRIDE; 2], padding: [PADDING; 2], dilation: [DILATION; 2] }
+    }
+}
 
 /// The run-time hyper-parameters of the `_dyn` pooling forms (PyTorch `max_pool2d`'s arguments,
 /// one value per spatial dim `[h, w]`, `ceil_mode=False`).
@@ -338,8 +360,7 @@ where
         S: Conv2dShape<W, ST, PD, DL>,
     {
         let () = ConvCheck::<S, W, 2, ST, PD, DL, G>::OK;
-        let a = ConvArgs { stride: [ST; 2], padding: [PD; 2], dilation: [DL; 2], groups: G };
-        self.conv_rt(weight, &bias, a, false)
+        self.conv_rt(weight, &bias, Conv::<ST, PD, DL, G>.args(), false)
     }
     /// [`try_conv2d`](Self::try_conv2d), panicking with the error's message.
     #[track_caller]
@@ -356,8 +377,10 @@ where
         B: Bias<D::Elem>,
         S: Conv2dShape<W, ST, PD, DL>,
     {
+        // Checked here rather than through `try_conv2d` (which would report the failure twice),
+        // so that a failure names the user's call.
         let () = ConvCheck::<S, W, 2, ST, PD, DL, G>::OK;
-        self.try_conv2d(weight, bias, c).or_panic()
+        self.conv_rt(weight, &bias, c.args(), false).or_panic()
     }
     /// [`try_conv2d`](Self::try_conv2d) with run-time hyper-parameters (per spatial dim): a
     /// [`DynShape`] result `[N, O, OH, OW]`.
@@ -415,8 +438,7 @@ where
         S: Conv1dShape<W, ST, PD, DL>,
     {
         let () = ConvCheck::<S, W, 1, ST, PD, DL, G>::OK;
-        let a = Conv1dArgs { stride: ST, padding: PD, dilation: DL, groups: G };
-        self.conv_rt(weight, &bias, as_2d_args(a), true)
+        self.conv_rt(weight, &bias, as_2d_args(Conv::<ST, PD, DL, G>.args1()), true)
     }
     /// [`try_conv1d`](Self::try_conv1d), panicking with the error's message.
     #[track_caller]
@@ -434,7 +456,7 @@ where
         S: Conv1dShape<W, ST, PD, DL>,
     {
         let () = ConvCheck::<S, W, 1, ST, PD, DL, G>::OK;
-        self.try_conv1d(weight, bias, c).or_panic()
+        self.conv_rt(weight, &bias, as_2d_args(c.args1()), true).or_panic()
     }
     /// [`try_conv1d`](Self::try_conv1d) with run-time hyper-parameters: a [`DynShape`] result
     /// `[N, O, OL]`.
@@ -540,6 +562,13 @@ where
         Ok((Tensor::try_from_vec(&sizes, out)?, ind))
     }
 
+    /// Max pooling with indices, as tensors of shape `S2`.
+    #[allow(clippy::type_complexity)]
+    fn max_with_indices<S2: Shape>(&self, a: PoolArgs) -> Result<(Tensor<D::Elem, S2>, Tensor<i64, S2>), ShapeError> {
+        let (v, i) = self.pool_rt(a, PoolKind::Max, true)?;
+        Ok((v, i.expect("indices were asked for")))
+    }
+
     /// 2-D max pooling (PyTorch `torch.nn.functional.max_pool2d(input, K, S, P, DL)`,
     /// `ceil_mode=False`): input `[N, C, H, W]`, output `[N, C, OH, OW]` with
     /// `OH = (H + 2P - DL(K - 1) - 1) / S + 1`, static when `H`, `W` are. Each output is its
@@ -569,8 +598,7 @@ where
         S: Pool2dShape<K, ST, PD, DL>,
     {
         let () = PoolCheck::<S, K, ST, PD, DL, false>::OK;
-        let a = PoolArgs { kernel: [K; 2], stride: [ST; 2], padding: [PD; 2], dilation: [DL; 2] };
-        Ok(self.pool_rt(a, PoolKind::Max, false)?.0)
+        Ok(self.pool_rt(Pool::<K, ST, PD, DL>.args(), PoolKind::Max, false)?.0)
     }
     /// [`try_max_pool2d`](Self::try_max_pool2d), panicking with the error's message.
     #[track_caller]
@@ -582,7 +610,7 @@ where
         S: Pool2dShape<K, ST, PD, DL>,
     {
         let () = PoolCheck::<S, K, ST, PD, DL, false>::OK;
-        self.try_max_pool2d(p).or_panic()
+        self.pool_rt(p.args(), PoolKind::Max, false).or_panic().0
     }
     /// [`try_max_pool2d`](Self::try_max_pool2d) with the positions of the maxima (PyTorch
     /// `max_pool2d(..., return_indices=True)`): `(values, indices)`, both `[N, C, OH, OW]`,
@@ -604,9 +632,7 @@ where
         S: Pool2dShape<K, ST, PD, DL>,
     {
         let () = PoolCheck::<S, K, ST, PD, DL, false>::OK;
-        let a = PoolArgs { kernel: [K; 2], stride: [ST; 2], padding: [PD; 2], dilation: [DL; 2] };
-        let (v, i) = self.pool_rt(a, PoolKind::Max, true)?;
-        Ok((v, i.expect("indices were asked for")))
+        self.max_with_indices(Pool::<K, ST, PD, DL>.args())
     }
     /// [`try_max_pool2d_with_indices`](Self::try_max_pool2d_with_indices), panicking with the
     /// error's message.
@@ -620,7 +646,7 @@ where
         S: Pool2dShape<K, ST, PD, DL>,
     {
         let () = PoolCheck::<S, K, ST, PD, DL, false>::OK;
-        self.try_max_pool2d_with_indices(p).or_panic()
+        self.max_with_indices(p.args()).or_panic()
     }
     /// [`try_max_pool2d`](Self::try_max_pool2d) with run-time hyper-parameters (per spatial
     /// dim): a [`DynShape`] result, and the indices when `with_indices` (as
@@ -678,8 +704,7 @@ where
         S: Pool2dShape<K, ST, PD, DL>,
     {
         let () = PoolCheck::<S, K, ST, PD, DL, true>::OK;
-        let a = PoolArgs { kernel: [K; 2], stride: [ST; 2], padding: [PD; 2], dilation: [DL; 2] };
-        Ok(self.pool_rt(a, PoolKind::Avg { count_include_pad }, false)?.0)
+        Ok(self.pool_rt(Pool::<K, ST, PD, DL>.args(), PoolKind::Avg { count_include_pad }, false)?.0)
     }
     /// [`try_avg_pool2d`](Self::try_avg_pool2d), panicking with the error's message.
     #[track_caller]
@@ -692,7 +717,7 @@ where
         S: Pool2dShape<K, ST, PD, DL>,
     {
         let () = PoolCheck::<S, K, ST, PD, DL, true>::OK;
-        self.try_avg_pool2d(p, count_include_pad).or_panic()
+        self.pool_rt(p.args(), PoolKind::Avg { count_include_pad }, false).or_panic().0
     }
     /// [`try_avg_pool2d`](Self::try_avg_pool2d) with run-time hyper-parameters: a [`DynShape`]
     /// result.

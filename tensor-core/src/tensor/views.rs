@@ -463,33 +463,6 @@ impl<S: Shape, W: Shape> WindowsCheck<S, W> {
 view_ops! {
     shared
     {
-        /// The windows of `SIZE` elements along axis `A`, `STEP` apart, as a view (PyTorch
-        /// `unfold(A, SIZE, STEP)`): dim `A` of size `n` becomes `(n - SIZE) / STEP + 1` and a
-        /// last dim of `SIZE` is appended, so `[2, 7]` with `<1, 3, 2>` gives `[2, 3, 3]`, whose
-        /// `[i, j, k]` is `x[i, 2 * j + k]`. Dim `A` of the result is static when it is in the
-        /// input (sizes in 0..=1024), `Dyn` otherwise. No copy; read-only (windows overlap when
-        /// `STEP < SIZE`). `SIZE` larger than a static dim, or `STEP = 0`, is an error when the
-        /// program is built, naming the sizes.
-        ///
-        /// ```
-        /// use shaped_core::{Shape, Tensor};
-        /// let x: Tensor<i32, Shape![5]> = Tensor::from([0, 1, 2, 3, 4]);
-        /// let w = x.unfold::<0, 3, 1>();
-        /// let _: &shaped_core::TensorView<'_, i32, Shape![3, 3]> = &w;
-        /// assert_eq!(w.to_vec(), [0, 1, 2, 1, 2, 3, 2, 3, 4]);
-        /// ```
-        #[doc(alias = "sliding_window_view")]
-        unfold, try_unfold;
-        [const A: isize, const SIZE: usize, const STEP: usize] [A, SIZE, STEP] () -> <S as UnfoldShape<A, SIZE, STEP>>::Out
-            where [S: UnfoldShape<A, SIZE, STEP>]
-        errors "[`ShapeError::Invalid`] naming the sizes when `SIZE` is larger than a `Dyn` dim \
-            `A`; for a [`DynShape`] tensor [`ShapeError::Axis`] and [`ShapeError::RankTooLarge`]."
-        |l, r| {
-            let () = UnfoldCheck::<S, A, SIZE, STEP>::FITS;
-            l.unfold(normalize_axis(A, r)?, SIZE, STEP)
-        }
-    }
-    {
         /// [`unfold`](Self::unfold) with a runtime axis, size and step (PyTorch `unfold(dim,
         /// size, step)`; a negative axis counts from the end): a [`DynShape`] view, read-only.
         unfold_dyn, try_unfold_dyn;
@@ -497,31 +470,6 @@ view_ops! {
         errors "[`ShapeError::Invalid`] naming the sizes when `size` is larger than the dim or \
             `step` is 0; [`ShapeError::Axis`]; [`ShapeError::RankTooLarge`] for a rank-6 tensor."
         |l, r| l.unfold(normalize_axis(axis, r)?, size, step)
-    }
-    {
-        /// Every window of the static shape `W` as a view (ndarray `windows(W)`, NumPy
-        /// `sliding_window_view(x, W)`): for `[n0, .., nk]` and `W = [w0, .., wk]` of the same rank
-        /// (at most 3), `[n0 - w0 + 1, .., nk - wk + 1, w0, .., wk]`, the first dims static when
-        /// the input's are. `[4, 5]` with `Shape![2, 3]` gives `[3, 3, 2, 3]`, whose
-        /// `[i, j, a, b]` is `x[i + a, j + b]`. No copy; read-only (windows overlap). A window
-        /// size of 0 or larger than a static dim is an error when the program is built.
-        ///
-        /// ```
-        /// use shaped_core::{Shape, Tensor};
-        /// let x: Tensor<i32, Shape![3, 3]> = Tensor::from([[0, 1, 2], [3, 4, 5], [6, 7, 8]]);
-        /// let w = x.windows::<Shape![2, 2]>();
-        /// let _: &shaped_core::TensorView<'_, i32, Shape![2, 2, 2, 2]> = &w;
-        /// assert_eq!(w.select::<0>(1).select::<0>(1).to_vec(), [4, 5, 7, 8]);
-        /// ```
-        #[doc(alias = "sliding_window_view")]
-        windows, try_windows;
-        [W: AllStatic] [W] () -> <S as WindowsShape<W>>::Out where [S: WindowsShape<W>]
-        errors "[`ShapeError::Invalid`] naming the sizes when a window is larger than a `Dyn` dim."
-        |l, _| {
-            let () = WindowsCheck::<S, W>::FITS;
-            let (w, rank) = static_sizes::<W>();
-            l.windows(&w[..rank])
-        }
     }
     {
         /// [`windows`](Self::windows) with runtime window sizes (one per dim, rank at most 3): a
@@ -532,6 +480,98 @@ view_ops! {
             the rank or a size is 0 or larger than its dim; [`ShapeError::RankTooLarge`] for a \
             rank above 3."
         |l, _| l.windows(window)
+    }
+}
+
+// The typed window views, by hand so that the build-time check sits in each public form (a
+// failure then names the user's call, once).
+impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// The windows of `SIZE` elements along axis `A`, `STEP` apart, as a view (PyTorch
+    /// `unfold(A, SIZE, STEP)`): dim `A` of size `n` becomes `(n - SIZE) / STEP + 1` and a last
+    /// dim of `SIZE` is appended, so `[2, 7]` with `<1, 3, 2>` gives `[2, 3, 3]`, whose
+    /// `[i, j, k]` is `x[i, 2 * j + k]`. Dim `A` of the result is static when it is in the input
+    /// (sizes in 0..=1024; a computed 1 is [`One`](crate::One)), `Dyn` otherwise. No copy;
+    /// read-only (windows overlap when `STEP < SIZE`: writable storage never holds an
+    /// overlapping layout). `SIZE` larger than a static dim, or `STEP = 0`, is an error when the
+    /// program is built, naming the sizes.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor, TensorView};
+    /// let x: Tensor<i32, Shape![5]> = Tensor::from([0, 1, 2, 3, 4]);
+    /// let w: TensorView<'_, i32, Shape![3, 3]> = x.unfold::<0, 3, 1>();
+    /// assert_eq!(w.to_vec(), [0, 1, 2, 1, 2, 3, 2, 3, 4]);
+    /// ```
+    ///
+    /// # Panics
+    /// With the message of the error of [`try_unfold`](Self::try_unfold).
+    #[track_caller]
+    #[doc(alias = "sliding_window_view")]
+    pub fn unfold<const A: isize, const SIZE: usize, const STEP: usize>(
+        &self,
+    ) -> ViewOf<'_, D, <S as UnfoldShape<A, SIZE, STEP>>::Out>
+    where
+        S: UnfoldShape<A, SIZE, STEP>,
+    {
+        let () = UnfoldCheck::<S, A, SIZE, STEP>::FITS;
+        self.unfold_rt(A, SIZE, STEP).or_panic()
+    }
+    /// [`unfold`](Self::unfold), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] naming the sizes when `SIZE` is larger than a `Dyn` dim `A`; for a
+    /// [`DynShape`] tensor [`ShapeError::Axis`] and [`ShapeError::RankTooLarge`].
+    pub fn try_unfold<const A: isize, const SIZE: usize, const STEP: usize>(
+        &self,
+    ) -> Result<ViewOf<'_, D, <S as UnfoldShape<A, SIZE, STEP>>::Out>, ShapeError>
+    where
+        S: UnfoldShape<A, SIZE, STEP>,
+    {
+        let () = UnfoldCheck::<S, A, SIZE, STEP>::FITS;
+        self.unfold_rt(A, SIZE, STEP)
+    }
+    fn unfold_rt<S2: Shape>(&self, axis: isize, size: usize, step: usize) -> Result<ViewOf<'_, D, S2>, ShapeError> {
+        Ok(self.derive(self.layout().unfold(self.ax(axis)?, size, step)?))
+    }
+
+    /// Every window of the static shape `W` as a view (ndarray `windows(W)`, NumPy
+    /// `sliding_window_view(x, W)`): for `[n0, .., nk]` and `W = [w0, .., wk]` of the same rank
+    /// (at most 3), `[n0 - w0 + 1, .., nk - wk + 1, w0, .., wk]`, the first dims static when the
+    /// input's are. `[4, 5]` with `Shape![2, 3]` gives `[3, 3, 2, 3]`, whose `[i, j, a, b]` is
+    /// `x[i + a, j + b]`. No copy; read-only (windows overlap). A window size of 0 or larger than
+    /// a static dim is an error when the program is built, naming both shapes.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor, TensorView};
+    /// let x: Tensor<i32, Shape![3, 3]> = Tensor::from([[0, 1, 2], [3, 4, 5], [6, 7, 8]]);
+    /// let w: TensorView<'_, i32, Shape![2, 2, 2, 2]> = x.windows::<Shape![2, 2]>();
+    /// assert_eq!(w.select::<0>(1).select::<0>(1).to_vec(), [4, 5, 7, 8]);
+    /// ```
+    ///
+    /// # Panics
+    /// With the message of the error of [`try_windows`](Self::try_windows).
+    #[track_caller]
+    #[doc(alias = "sliding_window_view")]
+    pub fn windows<W: AllStatic>(&self) -> ViewOf<'_, D, <S as WindowsShape<W>>::Out>
+    where
+        S: WindowsShape<W>,
+    {
+        let () = WindowsCheck::<S, W>::FITS;
+        self.windows_rt::<W, _>().or_panic()
+    }
+    /// [`windows`](Self::windows), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] naming the sizes when a window is larger than a `Dyn` dim.
+    pub fn try_windows<W: AllStatic>(&self) -> Result<ViewOf<'_, D, <S as WindowsShape<W>>::Out>, ShapeError>
+    where
+        S: WindowsShape<W>,
+    {
+        let () = WindowsCheck::<S, W>::FITS;
+        self.windows_rt::<W, _>()
+    }
+    fn windows_rt<W: Shape, S2: Shape>(&self) -> Result<ViewOf<'_, D, S2>, ShapeError> {
+        let (w, rank) = static_sizes::<W>();
+        Ok(self.derive(self.layout().windows(&w[..rank])?))
     }
 }
 
