@@ -431,3 +431,21 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn unfold_mut_only_for_disjoint_windows() {
+    let mut x: Tensor<i32, Shape![2, 6]> = Tensor::zeros();
+    {
+        let mut w: TensorViewMut<'_, i32, Shape![2, 2, 3]> = x.as_view_mut().unfold_mut::<1, 3, 3>();
+        w.fill(1);
+    }
+    assert_eq!(x.to_vec(), [1; 12]);
+    x.as_view_mut().unfold_dyn_mut(1, 2, 4).fill(5);
+    assert_eq!(x.to_vec(), [5, 5, 1, 1, 5, 5, 5, 5, 1, 1, 5, 5]);
+    // Overlapping windows: refused, and the tensor is unchanged.
+    let before = x.to_vec();
+    assert!(matches!(x.as_view_mut().try_unfold_mut::<1, 3, 2>(), Err(ShapeError::Overlap { .. })));
+    assert!(matches!(x.as_view_mut().try_unfold_dyn_mut(0, 1, 1).map(|v| v.sizes().to_vec()), Ok(v) if v == [2, 6, 1]));
+    assert!(matches!(x.as_view_mut().try_unfold_dyn_mut(1, 2, 1), Err(ShapeError::Overlap { .. })));
+    assert_eq!(x.to_vec(), before);
+}

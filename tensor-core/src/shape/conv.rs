@@ -150,22 +150,39 @@ windows_shape!(N0 W0);
 windows_shape!(N0 W0, N1 W1);
 windows_shape!(N0 W0, N1 W1, N2 W2);
 
-/// The output shape of `conv2d::<S, P, DL, G>` on an input of shape `Self` (`[N, C, H, W]`) with
-/// weights of shape `Wt` (`[O, C/G, KH, KW]`): `[N, O, OH, OW]`, each spatial dim static when the
-/// input's and the kernel's are.
-#[diagnostic::on_unimplemented(
-    message = "cannot convolve an input of shape `{Self}` with weights of shape `{Wt}`",
-    label = "conv2d takes `[N, C, H, W]` inputs and `[O, C/groups, KH, KW]` weights (both tuple shapes or both `DynShape`)"
-)]
+/// The output shape of `conv2d` with `Conv::<S, P, DL, G>` on an input of shape `Self`
+/// (`[N, C, H, W]`) with weights of shape `Wt` (`[O, C/G, KH, KW]`): `[N, O, OH, OW]`, each
+/// spatial dim static when the input's and the kernel's are. Implemented for every pair that
+/// [`Conv2dInput`] accepts. A call on an input of another rank is rejected when checked
+/// (`the method conv2d exists ... but its trait bounds were not satisfied`, naming the input's
+/// shape and `Conv2dInput`; fail case `conv2d_wrong_rank`).
 pub trait Conv2dShape<Wt: Shape, const S: usize, const P: usize, const DL: usize>: Shape {
     /// `[N, O, OH, OW]`.
     type Out: Shape;
 }
-impl<const S: usize, const P: usize, const DL: usize> Conv2dShape<DynShape, S, P, DL> for DynShape {
+impl<X: Shape + Conv2dInput<Wt, S, P, DL>, Wt: Shape, const S: usize, const P: usize, const DL: usize>
+    Conv2dShape<Wt, S, P, DL> for X
+{
+    type Out = <X as Conv2dInput<Wt, S, P, DL>>::Out;
+}
+
+/// An input of shape `Self` (`[N, C, H, W]`) that weights of shape `X` (`[O, C/G, KH, KW]`)
+/// convolve: both tuple shapes of rank 4, or both [`DynShape`].
+#[diagnostic::on_unimplemented(
+    message = "cannot convolve an input of shape `{Self}` with weights of shape `{X}`",
+    label = "conv2d takes `[N, C, H, W]` inputs and `[O, C/groups, KH, KW]` weights (both tuple shapes or both `DynShape`)"
+)]
+pub trait Conv2dInput<X: Shape, const S: usize, const P: usize, const DL: usize> {
+    /// `[N, O, OH, OW]`.
+    type Out: Shape;
+}
+#[diagnostic::do_not_recommend]
+impl<const S: usize, const P: usize, const DL: usize> Conv2dInput<DynShape, S, P, DL> for DynShape {
     type Out = DynShape;
 }
+#[diagnostic::do_not_recommend]
 impl<N: Dim, C: Dim, H, W, O: Dim, CG: Dim, KH: Dim, KW: Dim, const S: usize, const P: usize, const DL: usize>
-    Conv2dShape<(O, CG, KH, KW), S, P, DL> for (N, C, H, W)
+    Conv2dInput<(O, CG, KH, KW), S, P, DL> for (N, C, H, W)
 where
     H: WindowDim<KH, S, P, DL>,
     W: WindowDim<KW, S, P, DL>,
@@ -173,21 +190,36 @@ where
     type Out = (N, O, H::Out, W::Out);
 }
 
-/// The output shape of `conv1d::<S, P, DL, G>` on an input of shape `Self` (`[N, C, L]`) with
-/// weights of shape `Wt` (`[O, C/G, K]`): `[N, O, OL]`.
-#[diagnostic::on_unimplemented(
-    message = "cannot convolve an input of shape `{Self}` with weights of shape `{Wt}`",
-    label = "conv1d takes `[N, C, L]` inputs and `[O, C/groups, K]` weights (both tuple shapes or both `DynShape`)"
-)]
+/// The output shape of `conv1d` with `Conv::<S, P, DL, G>` on an input of shape `Self`
+/// (`[N, C, L]`) with weights of shape `Wt` (`[O, C/G, K]`): `[N, O, OL]` (see
+/// [`Conv1dInput`]).
 pub trait Conv1dShape<Wt: Shape, const S: usize, const P: usize, const DL: usize>: Shape {
     /// `[N, O, OL]`.
     type Out: Shape;
 }
-impl<const S: usize, const P: usize, const DL: usize> Conv1dShape<DynShape, S, P, DL> for DynShape {
+impl<X: Shape + Conv1dInput<Wt, S, P, DL>, Wt: Shape, const S: usize, const P: usize, const DL: usize>
+    Conv1dShape<Wt, S, P, DL> for X
+{
+    type Out = <X as Conv1dInput<Wt, S, P, DL>>::Out;
+}
+
+/// An input of shape `Self` (`[N, C, L]`) that weights of shape `X` (`[O, C/G, K]`) convolve:
+/// both tuple shapes of rank 3, or both [`DynShape`].
+#[diagnostic::on_unimplemented(
+    message = "cannot convolve an input of shape `{Self}` with weights of shape `{X}`",
+    label = "conv1d takes `[N, C, L]` inputs and `[O, C/groups, K]` weights (both tuple shapes or both `DynShape`)"
+)]
+pub trait Conv1dInput<X: Shape, const S: usize, const P: usize, const DL: usize> {
+    /// `[N, O, OL]`.
+    type Out: Shape;
+}
+#[diagnostic::do_not_recommend]
+impl<const S: usize, const P: usize, const DL: usize> Conv1dInput<DynShape, S, P, DL> for DynShape {
     type Out = DynShape;
 }
+#[diagnostic::do_not_recommend]
 impl<N: Dim, C: Dim, L, O: Dim, CG: Dim, K: Dim, const S: usize, const P: usize, const DL: usize>
-    Conv1dShape<(O, CG, K), S, P, DL> for (N, C, L)
+    Conv1dInput<(O, CG, K), S, P, DL> for (N, C, L)
 where
     L: WindowDim<K, S, P, DL>,
 {

@@ -575,6 +575,76 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
 }
 
+/// Writable windows: only when they do not overlap (`STEP >= SIZE`), since writable storage never
+/// holds a layout in which two coordinates reach one element.
+impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
+    /// The layout of `unfold`, refused when its windows may overlap.
+    fn unfold_disjoint(&self, axis: isize, size: usize, step: usize) -> Result<Layout, ShapeError> {
+        let l = self.layout().unfold(self.ax(axis)?, size, step)?;
+        if l.may_overlap() {
+            return Err(ShapeError::Overlap { sizes: l.sizes().into(), strides: l.strides().into() });
+        }
+        Ok(l)
+    }
+    /// [`unfold`](TensorBase::unfold) as a mutable view (by value, keeping the lifetime), which
+    /// writes through to the source: non-overlapping windows only (`STEP >= SIZE`), as
+    /// chunks of `SIZE` elements `STEP` apart.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let mut x: Tensor<i32, Shape![6]> = Tensor::zeros();
+    /// x.as_view_mut().unfold_mut::<0, 2, 3>().fill(7);
+    /// assert_eq!(x.to_vec(), [7, 7, 0, 7, 7, 0]);
+    /// ```
+    ///
+    /// # Panics
+    /// With the message of the error of [`try_unfold_mut`](Self::try_unfold_mut).
+    #[track_caller]
+    pub fn unfold_mut<const A: isize, const SIZE: usize, const STEP: usize>(
+        self,
+    ) -> TensorViewMut<'a, T, <S as UnfoldShape<A, SIZE, STEP>>::Out>
+    where
+        S: UnfoldShape<A, SIZE, STEP>,
+    {
+        let () = UnfoldCheck::<S, A, SIZE, STEP>::FITS;
+        let l = self.unfold_disjoint(A, SIZE, STEP).or_panic();
+        self.remap(l)
+    }
+    /// [`unfold_mut`](Self::unfold_mut), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Overlap`] when the windows overlap (`STEP < SIZE` on a dim of more than
+    /// one window); otherwise as [`try_unfold`](TensorBase::try_unfold).
+    pub fn try_unfold_mut<const A: isize, const SIZE: usize, const STEP: usize>(
+        self,
+    ) -> Result<TensorViewMut<'a, T, <S as UnfoldShape<A, SIZE, STEP>>::Out>, ShapeError>
+    where
+        S: UnfoldShape<A, SIZE, STEP>,
+    {
+        let () = UnfoldCheck::<S, A, SIZE, STEP>::FITS;
+        let l = self.unfold_disjoint(A, SIZE, STEP)?;
+        Ok(self.remap(l))
+    }
+    /// [`unfold_mut`](Self::unfold_mut) with a runtime axis, size and step: a [`DynShape`]
+    /// mutable view.
+    ///
+    /// # Panics
+    /// With the message of the error of [`try_unfold_dyn_mut`](Self::try_unfold_dyn_mut).
+    #[track_caller]
+    pub fn unfold_dyn_mut(self, axis: isize, size: usize, step: usize) -> TensorViewMut<'a, T, DynShape> {
+        self.try_unfold_dyn_mut(axis, size, step).or_panic()
+    }
+    /// [`unfold_dyn_mut`](Self::unfold_dyn_mut), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Overlap`] when the windows overlap; otherwise as
+    /// [`try_unfold_dyn`](TensorBase::try_unfold_dyn).
+    pub fn try_unfold_dyn_mut(self, axis: isize, size: usize, step: usize) -> Result<TensorViewMut<'a, T, DynShape>, ShapeError> {
+        let l = self.unfold_disjoint(axis, size, step)?;
+        Ok(self.remap(l))
+    }
+}
+
 // The views that may copy (reshape, flatten), PyTorch's second name for expand, and the ones
 // that cut a dim into several views (chunk, split).
 impl<D: Data, S: Shape> TensorBase<D, S> {
