@@ -3,6 +3,8 @@ NumPy by direct loops over the definitions of torch.nn.functional (conv1d, conv2
 indices, avg_pool2d, adaptive_avg_pool2d), for tests/conv.rs. No torch: the references below are
 written from PyTorch's documented formulas. Run from the repository root:
 python3 scripts/conv_data.py"""
+import subprocess
+
 import numpy as np
 
 rng = np.random.default_rng(20261125)
@@ -228,3 +230,5 @@ for xs, o in [((2, 2, 5, 7), (3, 3)), ((1, 3, 6, 6), (1, 1)), ((1, 1, 4, 5), (4,
     out.append(f"    (({shp(xs)}, {lit(x)}), {shp(o)}, {lit(adaptive(x, *o))}),")
 out.append("];")
 open("tests/data/conv_data.rs", "w").write("\n".join(out) + "\n")
+# As `cargo fmt` leaves it (the repository's rustfmt.toml), so that the check stays clean.
+subprocess.run(["rustfmt", "--edition", "2021", "tests/data/conv_data.rs"], check=True)

@@ -103,9 +103,9 @@ pub use shaped_core::{LinalgFloat, Lstsq, MatrixNorm};
 /// ```
 pub mod prelude {
     pub use crate::{
-        stensor, t, where_, Axes, Cat, Const, Conv, Data, DataMut, Dim, Dyn, DynShape, Element, MatrixFloat, MeanElem, Norm,
-        NoBias, Num, One, Pool, STensor, Shape, ShapeError, SharedTensor, SliceArg, Stack, Tensor, TensorCow, TensorView,
-        TensorViewMut,
+        stensor, t, where_, Axes, Cat, Const, Conv, Data, DataMut, Dim, Dyn, DynShape, Element, MatrixFloat, MeanElem,
+        NoBias, Norm, Num, One, Pool, STensor, Shape, ShapeError, SharedTensor, SliceArg, Stack, Tensor, TensorCow,
+        TensorView, TensorViewMut,
     };
     #[cfg(feature = "linalg")]
     pub use crate::{LinalgFloat, MatrixNorm};

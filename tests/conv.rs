@@ -19,7 +19,8 @@ fn dyn_tensor(sizes: &[usize], v: &[f64]) -> Tensor<f64, DynShape> {
 
 /// `|a - b| <= tol * (1 + |b|)` elementwise, NaN where the other is NaN.
 fn close(a: &[f64], b: &[f64], tol: f64) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y || (x.is_nan() && y.is_nan()) || (x - y).abs() <= tol * (1.0 + y.abs()))
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| x == y || (x.is_nan() && y.is_nan()) || (x - y).abs() <= tol * (1.0 + y.abs()))
 }
 
 // ---- unfold / windows ----------------------------------------------------------------------
@@ -270,7 +271,8 @@ fn pools_typed() {
     let x: Tensor<f64, Shape![2, 3, 6, 6]> = Tensor::from_vec(&c.x.0, c.x.1.to_vec());
     let m: Tensor<f64, Shape![2, 3, 3, 3]> = x.max_pool2d(Pool::<2, 2>);
     assert!(close(&m.to_vec(), c.max, 0.0));
-    let (m, i): (Tensor<f64, Shape![2, 3, 3, 3]>, Tensor<i64, Shape![2, 3, 3, 3]>) = x.max_pool2d_with_indices(Pool::<2, 2>);
+    let (m, i): (Tensor<f64, Shape![2, 3, 3, 3]>, Tensor<i64, Shape![2, 3, 3, 3]>) =
+        x.max_pool2d_with_indices(Pool::<2, 2>);
     assert!(close(&m.to_vec(), c.max, 0.0));
     assert_eq!(i.to_vec(), c.argmax);
     let a: Tensor<f64, Shape![2, 3, 3, 3]> = x.avg_pool2d(Pool::<2, 2>, true);
@@ -345,7 +347,9 @@ fn pool_errors() {
     assert!(err(x.try_max_pool2d_dyn(PoolArgs::new([5, 5]), false)).contains("no output height"));
     assert!(err(x.try_max_pool2d_dyn(PoolArgs::new([0, 1]), false)).contains("at most half"));
     assert!(err(x.try_max_pool2d_dyn(PoolArgs { stride: [0, 1], ..PoolArgs::new([2, 2]) }, false)).contains("stride 0"));
-    assert!(err(x.try_avg_pool2d_dyn(PoolArgs { dilation: [2, 2], ..PoolArgs::new([2, 2]) }, true)).contains("dilation"));
+    assert!(
+        err(x.try_avg_pool2d_dyn(PoolArgs { dilation: [2, 2], ..PoolArgs::new([2, 2]) }, true)).contains("dilation")
+    );
     let x3: Tensor<f64, DynShape> = Tensor::zeros_sized(&[1, 4, 4]);
     assert!(err(x3.try_max_pool2d_dyn(PoolArgs::new([2, 2]), false)).contains("[N, C, H, W]"));
     assert!(err(x3.try_adaptive_avg_pool2d_dyn([1, 1])).contains("[N, C, H, W]"));
@@ -362,7 +366,15 @@ fn pool_errors() {
 
 /// `conv2d` by its definition, one output element at a time.
 #[allow(clippy::too_many_arguments)]
-fn reference(x: &[f64], xs: [usize; 4], w: &[f64], ws: [usize; 4], b: Option<&[f64]>, a: ConvArgs, os: [usize; 4]) -> Vec<f64> {
+fn reference(
+    x: &[f64],
+    xs: [usize; 4],
+    w: &[f64],
+    ws: [usize; 4],
+    b: Option<&[f64]>,
+    a: ConvArgs,
+    os: [usize; 4],
+) -> Vec<f64> {
     let [n, c, h, wd] = xs;
     let [o, cg, kh, kw] = ws;
     let og = o / a.groups;

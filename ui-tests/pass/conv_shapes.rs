@@ -10,7 +10,10 @@ fn main() {
     let xd: Tensor<f32, Shape![_, 10]> = Tensor::zeros_sized(&[4, 10]);
     let d: TensorView<f32, Shape![_, 10, 2]> = xd.unfold::<0, 2, 1>();
     let w: TensorView<f32, Shape![3, 8, 2, 3]> = x.windows::<Shape![2, 3]>();
-    assert_eq!((u.sizes(), d.sizes(), w.sizes()), ([4, 4, 3].as_slice(), [3, 10, 2].as_slice(), [3, 8, 2, 3].as_slice()));
+    assert_eq!(
+        (u.sizes(), d.sizes(), w.sizes()),
+        ([4, 4, 3].as_slice(), [3, 10, 2].as_slice(), [3, 8, 2, 3].as_slice())
+    );
 
     // A ResNet stem and block: 7x7 stride 2 padding 3, then a 3x3 "same" convolution.
     let img: Tensor<f32, Shape![2, 3, 32, 32]> = Tensor::zeros();
@@ -39,7 +42,8 @@ fn main() {
     assert_eq!(o.sizes(), [1, 4, 48]);
 
     // Run-time hyper-parameters: DynShape.
-    let r: Tensor<f32, DynShape> = img.conv2d_dyn(&stem, NoBias, ConvArgs { stride: [2, 1], padding: [3, 3], ..Default::default() });
+    let r: Tensor<f32, DynShape> =
+        img.conv2d_dyn(&stem, NoBias, ConvArgs { stride: [2, 1], padding: [3, 3], ..Default::default() });
     assert_eq!(r.sizes(), [2, 8, 16, 32]);
     let (m, i) = img.max_pool2d_dyn(PoolArgs::new([2, 2]), true);
     assert_eq!((m.sizes(), i.unwrap().sizes()), ([2, 3, 16, 16].as_slice(), [2, 3, 16, 16].as_slice()));

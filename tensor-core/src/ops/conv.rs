@@ -190,7 +190,14 @@ impl<S: Shape, W: Shape, const SPATIAL: usize, const ST: usize, const PD: usize,
         if let (Some(c), Some(cg)) = (S::STATIC[1], W::STATIC[1]) {
             if c != cg.saturating_mul(G) {
                 let m = ConstMsg::new().str(op).str("input channels ").num(c).str(" != weight in-channels ").num(cg);
-                m.str(" * groups ").num(G).str(" (input ").shape(&S::STATIC, S::RANK).str(", weight ").shape(&W::STATIC, W::RANK).str(")").fail()
+                m.str(" * groups ")
+                    .num(G)
+                    .str(" (input ")
+                    .shape(&S::STATIC, S::RANK)
+                    .str(", weight ")
+                    .shape(&W::STATIC, W::RANK)
+                    .str(")")
+                    .fail()
             }
         }
         if let Some(o) = W::STATIC[0] {
@@ -236,7 +243,12 @@ impl<S: Shape, const K: usize, const ST: usize, const PD: usize, const DL: usize
             m.num(DL).str(" must be positive").fail()
         }
         if AVG && DL != 1 {
-            ConstMsg::new().str(op).str("dilation ").num(DL).str(" is not supported (PyTorch's avg_pool2d has none)").fail()
+            ConstMsg::new()
+                .str(op)
+                .str("dilation ")
+                .num(DL)
+                .str(" is not supported (PyTorch's avg_pool2d has none)")
+                .fail()
         }
         let span = DL.saturating_mul(K - 1).saturating_add(1);
         if PD > span / 2 {
@@ -276,7 +288,11 @@ where
         let (xs, ws) = (self.sizes(), weight.sizes());
         let rank = if one_d { 3 } else { 4 };
         if xs.len() != rank || ws.len() != rank {
-            let want = if one_d { "[N, C, L] input and [O, C/groups, K]" } else { "[N, C, H, W] input and [O, C/groups, KH, KW]" };
+            let want = if one_d {
+                "[N, C, L] input and [O, C/groups, K]"
+            } else {
+                "[N, C, H, W] input and [O, C/groups, KH, KW]"
+            };
             return Err(invalid(format!("{op}: expects {want} weights, got input {xs:?} and weights {ws:?}")));
         }
         // As height-1 images for 1-D.
@@ -298,7 +314,9 @@ where
             None => None,
             Some((bs, v)) => {
                 if bs != [o] {
-                    return Err(invalid(format!("{op}: bias of sizes {bs:?} for {o} output channels (weights {ws:?})")));
+                    return Err(invalid(format!(
+                        "{op}: bias of sizes {bs:?} for {o} output channels (weights {ws:?})"
+                    )));
                 }
                 Some(v?)
             }
@@ -552,7 +570,9 @@ where
             };
             match kind {
                 PoolKind::Max => kernels::conv::max_pool2d(&x, &geom, &mut out, ind.as_deref_mut()),
-                PoolKind::Avg { count_include_pad } => kernels::conv::avg_pool2d(&x, &geom, &mut out, count_include_pad),
+                PoolKind::Avg { count_include_pad } => {
+                    kernels::conv::avg_pool2d(&x, &geom, &mut out, count_include_pad)
+                }
             }
         }
         let ind = match ind {
@@ -725,7 +745,11 @@ where
     /// # Errors
     /// As [`try_max_pool2d_dyn`](Self::try_max_pool2d_dyn), and [`ShapeError::Invalid`] for a
     /// dilation other than 1.
-    pub fn try_avg_pool2d_dyn(&self, args: PoolArgs, count_include_pad: bool) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+    pub fn try_avg_pool2d_dyn(
+        &self,
+        args: PoolArgs,
+        count_include_pad: bool,
+    ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
         Ok(self.pool_rt(args, PoolKind::Avg { count_include_pad }, false)?.0)
     }
     /// [`try_avg_pool2d_dyn`](Self::try_avg_pool2d_dyn), panicking with the error's message.
@@ -802,4 +826,3 @@ where
         self.try_adaptive_avg_pool2d_dyn(out).or_panic()
     }
 }
-

@@ -450,8 +450,16 @@ impl<S: Shape, W: Shape> WindowsCheck<S, W> {
         while i < rank {
             if let (Some(w), Some(n)) = (W::STATIC[i], S::STATIC[i]) {
                 if w == 0 || w > n {
-                    let m = ConstMsg::new().str("windows: window ").shape(&W::STATIC, W::RANK).str(" does not fit shape ");
-                    m.shape(&S::STATIC, S::RANK).str(": window size ").num(w).str(" at dimension ").num(i).str(" of size ").num(n).fail()
+                    let m =
+                        ConstMsg::new().str("windows: window ").shape(&W::STATIC, W::RANK).str(" does not fit shape ");
+                    m.shape(&S::STATIC, S::RANK)
+                        .str(": window size ")
+                        .num(w)
+                        .str(" at dimension ")
+                        .num(i)
+                        .str(" of size ")
+                        .num(n)
+                        .fail()
                 }
             }
             i += 1;
@@ -639,7 +647,12 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     /// # Errors
     /// [`ShapeError::Overlap`] when the windows overlap; otherwise as
     /// [`try_unfold_dyn`](TensorBase::try_unfold_dyn).
-    pub fn try_unfold_dyn_mut(self, axis: isize, size: usize, step: usize) -> Result<TensorViewMut<'a, T, DynShape>, ShapeError> {
+    pub fn try_unfold_dyn_mut(
+        self,
+        axis: isize,
+        size: usize,
+        step: usize,
+    ) -> Result<TensorViewMut<'a, T, DynShape>, ShapeError> {
         let l = self.unfold_disjoint(axis, size, step)?;
         Ok(self.remap(l))
     }
