@@ -3,6 +3,8 @@
 //! against NumPy references (tests/data/conv_data.rs, from scripts/conv_data.py) and against a
 //! direct-loop convolution (proptest), typed output shapes, NaN propagation and the run-time
 //! errors.
+// Typed result tuples are the point of the static cases.
+#![allow(clippy::type_complexity)]
 mod common;
 
 #[path = "data/conv_data.rs"]
