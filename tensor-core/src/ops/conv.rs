@@ -707,10 +707,14 @@ where
     /// use shaped_core::{Shape, Tensor};
     /// use shaped_core::ops::conv::Pool;
     /// let x: Tensor<f64, Shape![1, 1, 2, 2]> = Tensor::from([[[[1.0, 2.0], [3.0, 4.0]]]]);
-    /// let y: Tensor<f64, Shape![1, 1, 2, 2]> = x.avg_pool2d(Pool::<2, 1, 1>, true);
-    /// assert_eq!(y.to_vec(), [0.25, 0.75, 1.0, 2.5]);
-    /// let y: Tensor<f64, Shape![1, 1, 2, 2]> = x.avg_pool2d(Pool::<2, 1, 1>, false);
-    /// assert_eq!(y.to_vec(), [1.0, 1.5, 2.0, 2.5]);
+    /// // Padding 1, stride 2: each 2x2 window holds one element and three zeros of padding.
+    /// let y: Tensor<f64, Shape![1, 1, 2, 2]> = x.avg_pool2d(Pool::<2, 2, 1>, true);
+    /// assert_eq!(y.to_vec(), [0.25, 0.5, 0.75, 1.0]);
+    /// let y: Tensor<f64, Shape![1, 1, 2, 2]> = x.avg_pool2d(Pool::<2, 2, 1>, false);
+    /// assert_eq!(y.to_vec(), [1.0, 2.0, 3.0, 4.0]);
+    /// // Stride 1: a 3x3 output.
+    /// let y: Tensor<f64, Shape![1, 1, 3, 3]> = x.avg_pool2d(Pool::<2, 1, 1>, true);
+    /// assert_eq!(y.to_vec()[4], 2.5);
     /// ```
     ///
     /// # Errors
