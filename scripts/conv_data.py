@@ -222,6 +222,63 @@ for xs, k, s, p, d, nans in pool_cases:
                f"avg_incl: {flit(ai)}, avg_excl: {flit(ae)} }},")
 out.append("];")
 
+
+
+def conv_transpose2d(x, w, b, stride, pad, out_pad, dil, groups):
+    """The scatter definition: each input element adds its weighted kernel into the output."""
+    n, c, h, wd = x.shape
+    _, og, kh, kw = w.shape
+    cg = c // groups
+    oh = (h - 1) * stride[0] - 2 * pad[0] + dil[0] * (kh - 1) + out_pad[0] + 1
+    ow = (wd - 1) * stride[1] - 2 * pad[1] + dil[1] * (kw - 1) + out_pad[1] + 1
+    y = np.zeros((n, og * groups, oh, ow))
+    for ci in range(c):
+        g = ci // cg
+        for oc in range(og):
+            for i in range(h):
+                for j in range(wd):
+                    for a in range(kh):
+                        for bb in range(kw):
+                            oy = i * stride[0] - pad[0] + a * dil[0]
+                            ox = j * stride[1] - pad[1] + bb * dil[1]
+                            if 0 <= oy < oh and 0 <= ox < ow:
+                                y[:, g * og + oc, oy, ox] += x[:, ci, i, j] * w[ci, oc, a, bb]
+    if b is not None:
+        y += b[None, :, None, None]
+    return y
+
+
+out += ["",
+        "/// A conv_transpose2d case: input, weight `[C, O/G, KH, KW]`, bias, stride, padding, output",
+        "/// padding, dilation, groups, output.",
+        "pub struct ConvTCase {",
+        "    pub x: ([usize; 4], &'static [f64]),",
+        "    pub w: ([usize; 4], &'static [f64]),",
+        "    pub bias: Option<&'static [f64]>,",
+        "    pub stride: [usize; 2],",
+        "    pub padding: [usize; 2],",
+        "    pub output_padding: [usize; 2],",
+        "    pub dilation: [usize; 2],",
+        "    pub groups: usize,",
+        "    pub y: ([usize; 4], &'static [f64]),",
+        "}",
+        "",
+        "pub const CONVT: &[ConvTCase] = &["]
+convt_cases = [
+    ((2, 3, 4, 5), (3, 2, 3, 3), (1, 1), (0, 0), (0, 0), (1, 1), 1, True),
+    ((1, 4, 3, 3), (4, 3, 3, 3), (2, 2), (1, 1), (1, 1), (1, 1), 2, False),
+    ((1, 2, 4, 3), (2, 2, 2, 3), (3, 2), (1, 2), (2, 0), (1, 2), 1, True),
+    ((1, 2, 3, 3), (2, 1, 1, 1), (2, 2), (0, 0), (0, 0), (1, 1), 2, True),
+]
+for xs, ws, st, pd, op, dl, g, hb in convt_cases:
+    x, w = vals(xs), vals(ws)
+    b = vals((ws[1] * g,)) if hb else None
+    y = conv_transpose2d(x, w, b, st, pd, op, dl, g)
+    bl = f"Some({lit(b)})" if hb else "None"
+    out.append(f"    ConvTCase {{ x: ({shp(xs)}, {lit(x)}), w: ({shp(ws)}, {lit(w)}), bias: {bl}, stride: {shp(st)}, "
+               f"padding: {shp(pd)}, output_padding: {shp(op)}, dilation: {shp(dl)}, groups: {g}, y: ({shp(y.shape)}, {lit(y)}) }},")
+out.append("];")
+
 out += ["",
         "/// adaptive_avg_pool2d: input, output size, expected.",
         "pub const ADAPTIVE: &[(([usize; 4], &[f64]), [usize; 2], &[f64])] = &["]

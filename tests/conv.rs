@@ -13,7 +13,7 @@ mod data;
 use common::{cases, err};
 use proptest::prelude::*;
 use shaped::prelude::*;
-use shaped::{Conv1dArgs, ConvArgs, PoolArgs};
+use shaped::{Conv1dArgs, ConvArgs, ConvTransposeArgs, PoolArgs};
 
 fn dyn_tensor(sizes: &[usize], v: &[f64]) -> Tensor<f64, DynShape> {
     Tensor::from_vec(sizes, v.to_vec())
@@ -462,4 +462,83 @@ fn unfold_mut_only_for_disjoint_windows() {
     assert!(matches!(x.as_view_mut().try_unfold_dyn_mut(0, 1, 1).map(|v| v.sizes().to_vec()), Ok(v) if v == [2, 6, 1]));
     assert!(matches!(x.as_view_mut().try_unfold_dyn_mut(1, 2, 1), Err(ShapeError::Overlap { .. })));
     assert_eq!(x.to_vec(), before);
+}
+
+// ---- conv_transpose2d ----------------------------------------------------------------------
+
+#[test]
+fn conv_transpose2d_matches_numpy() {
+    for (i, c) in data::CONVT.iter().enumerate() {
+        let x = dyn_tensor(&c.x.0, c.x.1);
+        let w = dyn_tensor(&c.w.0, c.w.1);
+        let a = ConvTransposeArgs {
+            stride: c.stride,
+            padding: c.padding,
+            output_padding: c.output_padding,
+            dilation: c.dilation,
+            groups: c.groups,
+        };
+        let y = match c.bias {
+            Some(b) => x.conv_transpose2d_dyn(&w, &dyn_tensor(&[b.len()], b), a),
+            None => x.conv_transpose2d_dyn(&w, NoBias, a),
+        };
+        assert_eq!(y.sizes(), c.y.0, "case {i}");
+        assert!(close(&y.to_vec(), c.y.1, 1e-12), "case {i}");
+    }
+}
+
+#[test]
+fn conv_transpose2d_errors() {
+    let x: Tensor<f32, DynShape> = Tensor::zeros_sized(&[1, 4, 3, 3]);
+    let w: Tensor<f32, DynShape> = Tensor::zeros_sized(&[3, 2, 3, 3]);
+    let a = ConvTransposeArgs::default();
+    assert!(err(x.try_conv_transpose2d_dyn(&w, NoBias, a))
+        .contains("input channels (4) must equal the weight's first dim (3)"));
+    let w: Tensor<f32, DynShape> = Tensor::zeros_sized(&[4, 2, 3, 3]);
+    assert!(err(x.try_conv_transpose2d_dyn(&w, NoBias, ConvTransposeArgs { groups: 3, ..a })).contains("groups 3"));
+    let e = err(x.try_conv_transpose2d_dyn(&w, NoBias, ConvTransposeArgs { output_padding: [1, 0], ..a }));
+    assert!(e.contains("output padding 1"), "{e}");
+    assert!(err(x.try_conv_transpose2d_dyn(&w, NoBias, ConvTransposeArgs { padding: [3, 0], ..a }))
+        .contains("no output height"));
+    let b: Tensor<f32, DynShape> = Tensor::zeros_sized(&[3]);
+    assert!(err(x.try_conv_transpose2d_dyn(&w, &b, a)).contains("bias of sizes [3] for 2 output channels"));
+    assert_eq!(x.conv_transpose2d_dyn(&w, NoBias, ConvTransposeArgs { groups: 2, ..a }).sizes(), [1, 4, 5, 5]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(128, 4)))]
+
+    /// `conv_transpose2d` is the adjoint of `conv2d` with the same weights:
+    /// `<conv2d(x, w), y> = <x, conv_transpose2d(y, w)>`, with the output padding that gives back
+    /// the input's size.
+    #[test]
+    fn conv_transpose2d_is_the_adjoint_of_conv2d(
+        groups in 1usize..3, cg in 1usize..3, og in 1usize..3, h in 1usize..7, w in 1usize..7,
+        kh in 1usize..4, kw in 1usize..4, stride in (1usize..4, 1usize..4), padding in (0usize..2, 0usize..2),
+        dilation in (1usize..3, 1usize..3), seed in prop::collection::vec(-4i32..5, 64),
+    ) {
+        let (c, o) = (cg * groups, og * groups);
+        let a = ConvArgs { stride: [stride.0, stride.1], padding: [padding.0, padding.1], dilation: [dilation.0, dilation.1], groups };
+        let fill = |len: usize, k: usize| -> Vec<f64> { (0..len).map(|i| seed[(i * 7 + k) % seed.len()] as f64 * 0.5).collect() };
+        let x = dyn_tensor(&[2, c, h, w], &fill(2 * c * h * w, 1));
+        let wt = dyn_tensor(&[o, cg, kh, kw], &fill(o * cg * kh * kw, 3));
+        let Ok(fx) = x.try_conv2d_dyn(&wt, NoBias, a) else { return Ok(()) };
+        let (oh, ow) = (fx.sizes()[2], fx.sizes()[3]);
+        let y = dyn_tensor(&[2, o, oh, ow], &fill(2 * o * oh * ow, 5));
+        let back = |n: usize, oz: usize, i: usize| {
+            (n + 2 * a.padding[i]) - ((oz - 1) * a.stride[i] + a.dilation[i] * ([kh, kw][i] - 1) + 1)
+        };
+        let t = ConvTransposeArgs {
+            stride: a.stride,
+            padding: a.padding,
+            output_padding: [back(h, oh, 0), back(w, ow, 1)],
+            dilation: a.dilation,
+            groups,
+        };
+        let ty = y.conv_transpose2d_dyn(&wt, NoBias, t);
+        prop_assert_eq!(ty.sizes(), x.sizes());
+        let lhs: f64 = fx.to_vec().iter().zip(y.to_vec()).map(|(p, q)| p * q).sum();
+        let rhs: f64 = x.to_vec().iter().zip(ty.to_vec()).map(|(p, q)| p * q).sum();
+        prop_assert_eq!(lhs, rhs);
+    }
 }

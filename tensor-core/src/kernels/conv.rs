@@ -235,3 +235,60 @@ pub(crate) fn adaptive_avg_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [
         }
     }
 }
+
+/// `out = conv_transpose2d(x, w) + bias` (the gradient of `conv2d` with respect to its input):
+/// `x` `[n, c, h, w]`, `w` `[c, o / groups, kh, kw]`, `bias` `[o]`, `out` `[n, o, oh, ow]`, all
+/// contiguous, sizes checked by the caller (`oh`, `ow` include the output padding). Per image
+/// and group, the product `w_gᵀ @ x_g` (`[o/g * kh * kw, h * w]`, through the crate's gemm) is
+/// scattered and summed into the output (col2im).
+///
+/// # Errors
+/// [`ShapeError::Alloc`] when the column buffer cannot be allocated.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn conv_transpose2d<T: Gemm>(
+    x: &[T],
+    wt: &[T],
+    bias: Option<&[T]>,
+    g: &Geom,
+    o: usize,
+    groups: usize,
+    out: &mut [T],
+) -> Result<(), ShapeError> {
+    let (cg, og) = (g.c / groups, o / groups);
+    let (hw, ohw, kk) = (g.h * g.w, g.oh * g.ow, og * g.kh * g.kw);
+    let mut col = try_vec(kk * hw, T::ZERO)?;
+    out.fill(T::ZERO);
+    for img in 0..g.n {
+        for gi in 0..groups {
+            // `w_g` is `[cg, kk]` row-major at row `gi * cg`; its transpose reads it column-major.
+            let la = Layout::from_parts(&[kk, cg], &[1, kk as isize], gi * cg * kk)?;
+            let lb = Layout::from_parts(&[cg, hw], &[hw as isize, 1], (img * g.c + gi * cg) * hw)?;
+            super::gemm(wt, &la, x, &lb, &mut col);
+            let base = (img * o + gi * og) * ohw;
+            for (r, row) in col.chunks_exact(hw.max(1)).enumerate().take(kk) {
+                let (oc, i, j) = (r / (g.kh * g.kw), (r / g.kw) % g.kh, r % g.kw);
+                let plane = &mut out[base + oc * ohw..base + (oc + 1) * ohw];
+                for y in 0..g.h {
+                    let Some(oy) = (y * g.stride[0] + i * g.dil[0]).checked_sub(g.pad[0]).filter(|&v| v < g.oh) else {
+                        continue;
+                    };
+                    for xx in 0..g.w {
+                        let px = xx * g.stride[1] + j * g.dil[1];
+                        if let Some(ox) = px.checked_sub(g.pad[1]).filter(|&v| v < g.ow) {
+                            plane[oy * g.ow + ox] = T::add(plane[oy * g.ow + ox], row[y * g.w + xx]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let Some(b) = bias {
+        for (k, plane) in out.chunks_exact_mut(ohw.max(1)).enumerate().take(g.n * o) {
+            let bk = b[k % o];
+            for v in plane {
+                *v = T::add(*v, bk);
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,5 +1,6 @@
 //! Convolutions and pooling over NCL/NCHW tensors, as `torch.nn.functional`: `conv1d`,
-//! `conv2d`, `max_pool2d` (with or without indices), `avg_pool2d`, `adaptive_avg_pool2d`.
+//! `conv2d`, `conv_transpose2d` (run-time hyper-parameters only), `max_pool2d` (with or without
+//! indices), `avg_pool2d`, `adaptive_avg_pool2d`.
 //!
 //! Each comes in two forms. The typed form takes its hyper-parameters as const generics in a
 //! marker value ([`Conv`], [`Pool`]) and types the result: for static input dims (and a static
@@ -79,6 +80,29 @@ pub struct Conv1dArgs {
 impl Default for Conv1dArgs {
     fn default() -> Self {
         Conv1dArgs { stride: 1, padding: 0, dilation: 1, groups: 1 }
+    }
+}
+
+/// The run-time hyper-parameters of `conv_transpose2d_dyn` (PyTorch `conv_transpose2d`'s
+/// keyword arguments, one value per spatial dim `[h, w]`). `ConvTransposeArgs::default()` is
+/// stride 1, padding 0, output padding 0, dilation 1, groups 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConvTransposeArgs {
+    /// The stride of the convolution this one transposes.
+    pub stride: [usize; 2],
+    /// The padding of the convolution this one transposes (removed from the output's borders).
+    pub padding: [usize; 2],
+    /// Extra rows and columns added at the output's end (less than the stride or the dilation),
+    /// to pick among the input sizes a strided convolution maps to one output size.
+    pub output_padding: [usize; 2],
+    /// The spacing of the kernel's taps.
+    pub dilation: [usize; 2],
+    /// Channel groups.
+    pub groups: usize,
+}
+impl Default for ConvTransposeArgs {
+    fn default() -> Self {
+        ConvTransposeArgs { stride: [1, 1], padding: [0, 0], output_padding: [0, 0], dilation: [1, 1], groups: 1 }
     }
 }
 
@@ -498,6 +522,116 @@ where
         args: Conv1dArgs,
     ) -> Tensor<D::Elem, DynShape> {
         self.try_conv1d_dyn(weight, bias, args).or_panic()
+    }
+}
+
+/// Transposed convolution.
+impl<D: Data, S: Shape> TensorBase<D, S>
+where
+    D::Elem: Gemm,
+{
+    /// 2-D transposed convolution (PyTorch `torch.nn.functional.conv_transpose2d(input, weight,
+    /// bias, stride, padding, output_padding, groups, dilation)`, the gradient of `conv2d` with
+    /// respect to its input): input `[N, C, H, W]`, weights `[C, O / groups, KH, KW]`, an
+    /// optional bias `[O]`, output `[N, O, OH, OW]` with
+    /// `OH = (H - 1) * stride - 2 * padding + dilation * (KH - 1) + output_padding + 1` (likewise
+    /// `OW`). Run-time hyper-parameters and a [`DynShape`] result (no typed form yet). Computed as
+    /// the matrix product `wᵀ @ x` per image and group (the crate's gemm) and a col2im sum.
+    ///
+    /// ```
+    /// use shaped_core::{DynShape, Tensor};
+    /// use shaped_core::ops::conv::{ConvTransposeArgs, NoBias};
+    /// let x = Tensor::<f32, DynShape>::from_vec(&[1, 1, 2, 2], vec![1.0, 2.0, 3.0, 4.0]);
+    /// let w = Tensor::<f32, DynShape>::from_vec(&[1, 1, 2, 2], vec![1.0; 4]);
+    /// let a = ConvTransposeArgs { stride: [2, 2], ..Default::default() };
+    /// let y = x.conv_transpose2d_dyn(&w, NoBias, a);
+    /// assert_eq!(y.sizes(), [1, 1, 4, 4]);
+    /// assert_eq!(y.to_vec()[..4], [1.0, 1.0, 2.0, 2.0]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] naming the shapes when the ranks are not 4, the input channels do
+    /// not match the weights' first dim, groups is 0 or does not divide it, the bias is not
+    /// `[O]`, a stride or dilation is 0, an output padding is not smaller than the stride or the
+    /// dilation, or the output would be empty; [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
+    pub fn try_conv_transpose2d_dyn<D2: Data<Elem = D::Elem>, W: Shape, B: Bias<D::Elem>>(
+        &self,
+        weight: &TensorBase<D2, W>,
+        bias: B,
+        a: ConvTransposeArgs,
+    ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        let op = "conv_transpose2d";
+        let (xs, ws) = (self.sizes(), weight.sizes());
+        let ([n, c, h, w], [ci, og, kh, kw]) = match (xs, ws) {
+            (&[n, c, h, w], &[ci, og, kh, kw]) => ([n, c, h, w], [ci, og, kh, kw]),
+            _ => {
+                return Err(invalid(format!(
+                    "{op}: expects [N, C, H, W] input and [C, O/groups, KH, KW] weights, got input {xs:?} and weights {ws:?}"
+                )))
+            }
+        };
+        let g = a.groups;
+        if g == 0 || c != ci || c % g != 0 {
+            return Err(invalid(format!(
+                "{op}: input {xs:?} and weights {ws:?} with groups {g}: the input channels ({c}) must equal the weight's \
+                 first dim ({ci}), and groups must be positive and divide it"
+            )));
+        }
+        let o = og.checked_mul(g).ok_or_else(|| ShapeError::Overflow { sizes: ws.into() })?;
+        let bias = match bias.values() {
+            None => None,
+            Some((bs, v)) => {
+                if bs != [o] {
+                    return Err(invalid(format!(
+                        "{op}: bias of sizes {bs:?} for {o} output channels (weights {ws:?})"
+                    )));
+                }
+                Some(v?)
+            }
+        };
+        let mut outs = [0usize; 2];
+        for (i, (dim, n_in, k)) in [("height", h, kh), ("width", w, kw)].into_iter().enumerate() {
+            let (s, p, op_, d) = (a.stride[i], a.padding[i], a.output_padding[i], a.dilation[i]);
+            // In 128 bits: every term fits, and the sum is compared before it becomes a size.
+            let size = (n_in as i128 - 1) * s as i128 - 2 * p as i128 + d as i128 * (k as i128 - 1) + op_ as i128 + 1;
+            if s == 0
+                || d == 0
+                || k == 0
+                || n_in == 0
+                || (op_ >= s && op_ >= d)
+                || size <= 0
+                || size > isize::MAX as i128
+            {
+                return Err(invalid(format!(
+                    "{op}: no output {dim}: input {dim} {n_in}, kernel {k}, stride {s}, padding {p}, output padding {op_}, \
+                     dilation {d} (the size (n - 1)s - 2p + d(k - 1) + output_padding + 1 must be positive, with n, k, s, \
+                     d >= 1 and output_padding below the stride or the dilation)"
+                )));
+            }
+            outs[i] = size as usize;
+        }
+        let [oh, ow] = outs;
+        let sizes = [n, o, oh, ow];
+        let numel = Layout::contiguous(&sizes)?.numel();
+        Layout::contiguous(&[og, kh, kw, h, w])?;
+        let mut out = kernels::try_vec(numel, D::Elem::ZERO)?;
+        if numel > 0 {
+            let (x, wt) = (dense(self)?, dense(weight)?);
+            let geom = Geom { n, c, h, w, kh, kw, stride: a.stride, pad: a.padding, dil: a.dilation, oh, ow };
+            kernels::conv::conv_transpose2d(&x, &wt, bias.as_deref(), &geom, o, g, &mut out)?;
+        }
+        Tensor::try_from_vec(&sizes, out)
+    }
+    /// [`try_conv_transpose2d_dyn`](Self::try_conv_transpose2d_dyn), panicking with the error's
+    /// message.
+    #[track_caller]
+    pub fn conv_transpose2d_dyn<D2: Data<Elem = D::Elem>, W: Shape, B: Bias<D::Elem>>(
+        &self,
+        weight: &TensorBase<D2, W>,
+        bias: B,
+        args: ConvTransposeArgs,
+    ) -> Tensor<D::Elem, DynShape> {
+        self.try_conv_transpose2d_dyn(weight, bias, args).or_panic()
     }
 }
 
