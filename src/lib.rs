@@ -71,7 +71,7 @@ pub use shaped_core::interop::ndarray::NdShape;
 #[cfg(any(feature = "serde", feature = "npy"))]
 pub use shaped_core::io;
 pub use shaped_core::ops::binary::Operand;
-pub use shaped_core::ops::conv::{Bias, Conv, Conv1dArgs, ConvArgs, ConvTransposeArgs, NoBias, Pool, PoolArgs};
+pub use shaped_core::ops::conv::{Bias, Conv, Conv1dArgs, ConvArgs, ConvT, ConvTransposeArgs, NoBias, Pool, PoolArgs};
 pub use shaped_core::ops::out::OutOperand;
 pub use shaped_core::ops::reduce::Norm;
 pub use shaped_core::ops::select::{try_where_, where_};

@@ -13,7 +13,7 @@ mod data;
 use common::{cases, err};
 use proptest::prelude::*;
 use shaped::prelude::*;
-use shaped::{Conv1dArgs, ConvArgs, ConvTransposeArgs, PoolArgs};
+use shaped::{Conv1dArgs, ConvArgs, ConvT, ConvTransposeArgs, PoolArgs};
 
 fn dyn_tensor(sizes: &[usize], v: &[f64]) -> Tensor<f64, DynShape> {
     Tensor::from_vec(sizes, v.to_vec())
@@ -541,4 +541,20 @@ proptest! {
         let rhs: f64 = x.to_vec().iter().zip(ty.to_vec()).map(|(p, q)| p * q).sum();
         prop_assert_eq!(lhs, rhs);
     }
+}
+
+#[test]
+fn conv_transpose2d_typed() {
+    let c = &data::CONVT[1]; // [1, 4, 3, 3] with [4, 3, 3, 3], stride 2, padding 1, output padding 1, groups 2
+    let x: Tensor<f64, Shape![1, 4, 3, 3]> = Tensor::from_vec(&c.x.0, c.x.1.to_vec());
+    let w: Tensor<f64, Shape![4, 3, 3, 3]> = Tensor::from_vec(&c.w.0, c.w.1.to_vec());
+    let y: Tensor<f64, Shape![1, 6, 6, 6]> = x.conv_transpose2d(&w, NoBias, ConvT::<2, 1, 1, 1, 2>);
+    assert!(close(&y.to_vec(), c.y.1, 1e-12));
+    let c = &data::CONVT[0]; // [2, 3, 4, 5] with [3, 2, 3, 3], bias
+    let x: Tensor<f64, Shape![_, 3, 4, _]> = Tensor::from_vec(&c.x.0, c.x.1.to_vec());
+    let w: Tensor<f64, Shape![3, 2, 3, 3]> = Tensor::from_vec(&c.w.0, c.w.1.to_vec());
+    let b: Tensor<f64, Shape![2]> = Tensor::from_vec(&[2], c.bias.unwrap().to_vec());
+    let y: Tensor<f64, Shape![_, 2, 6, _]> = x.conv_transpose2d(&w, &b, ConvT::<1>);
+    assert_eq!(y.sizes(), c.y.0);
+    assert!(close(&y.to_vec(), c.y.1, 1e-12));
 }

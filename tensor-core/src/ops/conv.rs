@@ -1,6 +1,6 @@
 //! Convolutions and pooling over NCL/NCHW tensors, as `torch.nn.functional`: `conv1d`,
-//! `conv2d`, `conv_transpose2d` (run-time hyper-parameters only), `max_pool2d` (with or without
-//! indices), `avg_pool2d`, `adaptive_avg_pool2d`.
+//! `conv2d`, `conv_transpose2d`, `max_pool2d` (with or without indices), `avg_pool2d`,
+//! `adaptive_avg_pool2d`.
 //!
 //! Each comes in two forms. The typed form takes its hyper-parameters as const generics in a
 //! marker value ([`Conv`], [`Pool`]) and types the result: for static input dims (and a static
@@ -18,7 +18,7 @@ use crate::kernels;
 use crate::kernels::conv::Geom;
 use crate::layout::{window_out, Layout};
 use crate::num::{Gemm, Num};
-use crate::shape::{AdaptivePool2dShape, Conv1dShape, Conv2dShape, DynShape, Pool2dShape, Shape};
+use crate::shape::{AdaptivePool2dShape, Conv1dShape, Conv2dShape, ConvTranspose2dShape, DynShape, Pool2dShape, Shape};
 use crate::storage::{Data, Element};
 use crate::tensor::{Tensor, TensorBase};
 use alloc::borrow::Cow;
@@ -26,7 +26,7 @@ use alloc::format;
 use alloc::vec::Vec;
 use num_traits::Float;
 
-/// The hyper-parameters of a typed convolution, as const generics (the same for both spatial
+/// The hyper-parameters of a typed convolution (`conv1d`, `conv2d`), as const generics (the same for both spatial
 /// dims of `conv2d`): `Conv::<STRIDE, PADDING, DILATION, GROUPS>`, defaults stride 1, padding 0,
 /// dilation 1, groups 1 (PyTorch's). `Conv::<1, 1>` is a 3x3 "same" convolution's.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -80,6 +80,37 @@ pub struct Conv1dArgs {
 impl Default for Conv1dArgs {
     fn default() -> Self {
         Conv1dArgs { stride: 1, padding: 0, dilation: 1, groups: 1 }
+    }
+}
+
+/// The hyper-parameters of a typed transposed convolution, as const generics (the same for both
+/// spatial dims): `ConvT::<STRIDE, PADDING, OUTPUT_PADDING, DILATION, GROUPS>`, defaults stride
+/// 1, padding 0, output padding 0, dilation 1, groups 1 (PyTorch's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ConvT<
+    const STRIDE: usize = 1,
+    const PADDING: usize = 0,
+    const OUTPUT_PADDING: usize = 0,
+    const DILATION: usize = 1,
+    const GROUPS: usize = 1,
+>;
+impl<
+        const STRIDE: usize,
+        const PADDING: usize,
+        const OUTPUT_PADDING: usize,
+        const DILATION: usize,
+        const GROUPS: usize,
+    > ConvT<STRIDE, PADDING, OUTPUT_PADDING, DILATION, GROUPS>
+{
+    /// The same hyper-parameters as run-time values for `conv_transpose2d_dyn`.
+    pub const fn args(self) -> ConvTransposeArgs {
+        ConvTransposeArgs {
+            stride: [STRIDE; 2],
+            padding: [PADDING; 2],
+            output_padding: [OUTPUT_PADDING; 2],
+            dilation: [DILATION; 2],
+            groups: GROUPS,
+        }
     }
 }
 
@@ -214,14 +245,8 @@ impl<S: Shape, W: Shape, const SPATIAL: usize, const ST: usize, const PD: usize,
         if let (Some(c), Some(cg)) = (S::STATIC[1], W::STATIC[1]) {
             if c != cg.saturating_mul(G) {
                 let m = ConstMsg::new().str(op).str("input channels ").num(c).str(" != weight in-channels ").num(cg);
-                m.str(" * groups ")
-                    .num(G)
-                    .str(" (input ")
-                    .shape(&S::STATIC, S::RANK)
-                    .str(", weight ")
-                    .shape(&W::STATIC, W::RANK)
-                    .str(")")
-                    .fail()
+                let m = m.str(" * groups ").num(G).str(" (input ").shape(&S::STATIC, S::RANK);
+                m.str(", weight ").shape(&W::STATIC, W::RANK).str(")").fail()
             }
         }
         if let Some(o) = W::STATIC[0] {
@@ -267,12 +292,8 @@ impl<S: Shape, const K: usize, const ST: usize, const PD: usize, const DL: usize
             m.num(DL).str(" must be positive").fail()
         }
         if AVG && DL != 1 {
-            ConstMsg::new()
-                .str(op)
-                .str("dilation ")
-                .num(DL)
-                .str(" is not supported (PyTorch's avg_pool2d has none)")
-                .fail()
+            let m = ConstMsg::new().str(op).str("dilation ").num(DL);
+            m.str(" is not supported (PyTorch's avg_pool2d has none)").fail()
         }
         let span = DL.saturating_mul(K - 1).saturating_add(1);
         if PD > span / 2 {
@@ -287,6 +308,52 @@ impl<S: Shape, const K: usize, const ST: usize, const PD: usize, const DL: usize
                     let m = ConstMsg::new().str(op).str("kernel ").num(K).str(" (dilation ").num(DL);
                     let m = m.str(") does not fit input ").str(dim).num(n).str(" + 2 * padding ").num(PD);
                     m.str(": the output would be empty").fail()
+                }
+            }
+            i += 1;
+        }
+    };
+}
+
+/// The build-time checks of a typed transposed convolution: positive stride, dilation and
+/// groups; an output padding below the stride or the dilation; static channels that match; a
+/// positive static output size.
+struct ConvTCheck<S, W, const ST: usize, const PD: usize, const OP: usize, const DL: usize, const G: usize>(
+    core::marker::PhantomData<(S, W)>,
+);
+impl<S: Shape, W: Shape, const ST: usize, const PD: usize, const OP: usize, const DL: usize, const G: usize>
+    ConvTCheck<S, W, ST, PD, OP, DL, G>
+{
+    const OK: () = {
+        let op = "conv_transpose2d: ";
+        if ST == 0 || DL == 0 || G == 0 {
+            let m = ConstMsg::new().str(op).str("stride ").num(ST).str(", dilation ").num(DL).str(" and groups ");
+            m.num(G).str(" must be positive").fail()
+        }
+        if OP >= ST && OP >= DL {
+            let m = ConstMsg::new().str(op).str("output padding ").num(OP).str(" must be smaller than the stride ");
+            m.num(ST).str(" or the dilation ").num(DL).fail()
+        }
+        if let (Some(c), Some(ci)) = (S::STATIC[1], W::STATIC[0]) {
+            if c != ci || c % G != 0 {
+                let m = ConstMsg::new().str(op).str("input channels ").num(c).str(" against weights ");
+                let m = m.shape(&W::STATIC, W::RANK).str(" with groups ").num(G);
+                m.str(": the weight's first dim must equal the channels, which groups must divide").fail()
+            }
+        }
+        let mut i = 2;
+        while i < 4 {
+            if let (Some(n), Some(k)) = (S::STATIC[i], W::STATIC[i]) {
+                let span = if n == 0 || k == 0 {
+                    0
+                } else {
+                    (n - 1).saturating_mul(ST).saturating_add(DL.saturating_mul(k - 1)).saturating_add(OP + 1)
+                };
+                if span <= PD.saturating_mul(2) {
+                    let dim = if i == 2 { "height " } else { "width " };
+                    let m = ConstMsg::new().str(op).str("input ").str(dim).num(n).str(" with kernel ").num(k);
+                    let m = m.str(", stride ").num(ST).str(", dilation ").num(DL).str(" and output padding ").num(OP);
+                    m.str(" gives no output once padding ").num(PD).str(" is cut from both sides").fail()
                 }
             }
             i += 1;
@@ -530,12 +597,87 @@ impl<D: Data, S: Shape> TensorBase<D, S>
 where
     D::Elem: Gemm,
 {
+    /// 2-D transposed convolution with const hyper-parameters `ConvT::<S, P, OP, DL, G>`
+    /// (see [`try_conv_transpose2d_dyn`](Self::try_conv_transpose2d_dyn) for the operation):
+    /// input `[N, C, H, W]`, weights `[C, O / G, KH, KW]`, output `[N, O, OH, OW]` with
+    /// `OH = (H - 1)S - 2P + DL(KH - 1) + OP + 1`, static when `H` and `KH` are (and `O` when
+    /// `O / G` is). When the program is built, a zero stride, dilation or group count, an output
+    /// padding not below the stride or the dilation, static channels that do not match, or an
+    /// empty static output is an error naming the sizes.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// use shaped_core::ops::conv::{ConvT, NoBias};
+    /// let x: Tensor<f32, Shape![2, 8, 7, 7]> = Tensor::ones();
+    /// let w: Tensor<f32, Shape![8, 4, 3, 3]> = Tensor::ones();
+    /// // Stride 2, padding 1, output padding 1: doubles the size.
+    /// let y: Tensor<f32, Shape![2, 4, 14, 14]> = x.conv_transpose2d(&w, NoBias, ConvT::<2, 1, 1>);
+    /// assert_eq!(y.to_vec()[0], 8.0);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`try_conv_transpose2d_dyn`](Self::try_conv_transpose2d_dyn), for what the types do
+    /// not fix.
+    #[allow(clippy::type_complexity)]
+    pub fn try_conv_transpose2d<
+        D2,
+        W,
+        B,
+        const ST: usize,
+        const PD: usize,
+        const OP: usize,
+        const DL: usize,
+        const G: usize,
+    >(
+        &self,
+        weight: &TensorBase<D2, W>,
+        bias: B,
+        c: ConvT<ST, PD, OP, DL, G>,
+    ) -> Result<Tensor<D::Elem, <S as ConvTranspose2dShape<W, ST, PD, OP, DL, G>>::Out>, ShapeError>
+    where
+        D2: Data<Elem = D::Elem>,
+        W: Shape,
+        B: Bias<D::Elem>,
+        S: ConvTranspose2dShape<W, ST, PD, OP, DL, G>,
+    {
+        let () = ConvTCheck::<S, W, ST, PD, OP, DL, G>::OK;
+        self.conv_transpose_rt(weight, &bias, c.args())
+    }
+    /// [`try_conv_transpose2d`](Self::try_conv_transpose2d), panicking with the error's message.
+    #[track_caller]
+    #[allow(clippy::type_complexity)]
+    pub fn conv_transpose2d<
+        D2,
+        W,
+        B,
+        const ST: usize,
+        const PD: usize,
+        const OP: usize,
+        const DL: usize,
+        const G: usize,
+    >(
+        &self,
+        weight: &TensorBase<D2, W>,
+        bias: B,
+        c: ConvT<ST, PD, OP, DL, G>,
+    ) -> Tensor<D::Elem, <S as ConvTranspose2dShape<W, ST, PD, OP, DL, G>>::Out>
+    where
+        D2: Data<Elem = D::Elem>,
+        W: Shape,
+        B: Bias<D::Elem>,
+        S: ConvTranspose2dShape<W, ST, PD, OP, DL, G>,
+    {
+        let () = ConvTCheck::<S, W, ST, PD, OP, DL, G>::OK;
+        self.conv_transpose_rt(weight, &bias, c.args()).or_panic()
+    }
+
     /// 2-D transposed convolution (PyTorch `torch.nn.functional.conv_transpose2d(input, weight,
     /// bias, stride, padding, output_padding, groups, dilation)`, the gradient of `conv2d` with
     /// respect to its input): input `[N, C, H, W]`, weights `[C, O / groups, KH, KW]`, an
     /// optional bias `[O]`, output `[N, O, OH, OW]` with
     /// `OH = (H - 1) * stride - 2 * padding + dilation * (KH - 1) + output_padding + 1` (likewise
-    /// `OW`). Run-time hyper-parameters and a [`DynShape`] result (no typed form yet). Computed as
+    /// `OW`). Run-time hyper-parameters and a [`DynShape`] result ([`conv_transpose2d`](Self::conv_transpose2d)
+    /// is the typed form). Computed as
     /// the matrix product `wᵀ @ x` per image and group (the crate's gemm) and a col2im sum.
     ///
     /// ```
@@ -560,6 +702,15 @@ where
         bias: B,
         a: ConvTransposeArgs,
     ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        self.conv_transpose_rt(weight, &bias, a)
+    }
+
+    fn conv_transpose_rt<D2: Data<Elem = D::Elem>, W: Shape, B: Bias<D::Elem>, S2: Shape>(
+        &self,
+        weight: &TensorBase<D2, W>,
+        bias: &B,
+        a: ConvTransposeArgs,
+    ) -> Result<Tensor<D::Elem, S2>, ShapeError> {
         let op = "conv_transpose2d";
         let (xs, ws) = (self.sizes(), weight.sizes());
         let ([n, c, h, w], [ci, og, kh, kw]) = match (xs, ws) {

@@ -271,3 +271,138 @@ where
 {
     type Out = (N, C, <Tn<Const<OH>> as ToConst>::Out, <Tn<Const<OW>> as ToConst>::Out);
 }
+
+/// `(max(N, 1) - 1) * S + DL * (max(K, 1) - 1) + OP + 1`: the transposed convolution's size
+/// before the padding is cut off.
+type TSpan<N, K, S, OP, DL> =
+    Sum<Sum<Sum<Prod<Diff<Maximum<N, U1>, U1>, S>, Prod<DL, Diff<Maximum<K, U1>, U1>>>, OP>, U1>;
+
+/// The transposed convolution's output size on typenum numbers,
+/// `(N - 1) * S - 2P + DL * (K - 1) + OP + 1`, saturated at 0 (the operation's check rejects it).
+pub trait TransposeArith<K, S, P, OP, DL> {
+    /// The output size, a typenum number.
+    type Out;
+}
+impl<N, K, S, P, OP, DL> TransposeArith<K, S, P, OP, DL> for N
+where
+    N: Max<U1>,
+    Maximum<N, U1>: core::ops::Sub<U1>,
+    Diff<Maximum<N, U1>, U1>: core::ops::Mul<S>,
+    K: Max<U1>,
+    Maximum<K, U1>: core::ops::Sub<U1>,
+    DL: core::ops::Mul<Diff<Maximum<K, U1>, U1>>,
+    Prod<Diff<Maximum<N, U1>, U1>, S>: core::ops::Add<Prod<DL, Diff<Maximum<K, U1>, U1>>>,
+    Sum<Prod<Diff<Maximum<N, U1>, U1>, S>, Prod<DL, Diff<Maximum<K, U1>, U1>>>: core::ops::Add<OP>,
+    Sum<Sum<Prod<Diff<Maximum<N, U1>, U1>, S>, Prod<DL, Diff<Maximum<K, U1>, U1>>>, OP>: core::ops::Add<U1>,
+    P: core::ops::Add<P>,
+    TSpan<N, K, S, OP, DL>: Max<Sum<P, P>>,
+    Maximum<TSpan<N, K, S, OP, DL>, Sum<P, P>>: core::ops::Sub<Sum<P, P>>,
+{
+    type Out = SatSub<TSpan<N, K, S, OP, DL>, Sum<P, P>>;
+}
+
+/// The output dim of a transposed convolution of `Self` with a kernel `K`, stride `S`, padding
+/// `P`, output padding `OP` and dilation `DL`: `Const` when `Self` and `K` are static (sizes in
+/// the compile-time range), `Dyn` otherwise.
+#[diagnostic::on_unimplemented(
+    message = "cannot compute the transposed-convolution size of `{Self}` with a kernel of `{K}` at compile time",
+    label = "a generic size, or a static size past the compile-time range (0..=1024)",
+    note = "use a `_` dim (or `conv_transpose2d_dyn`), which makes the output size run-time"
+)]
+pub trait TransposeDim<K: Dim, const S: usize, const P: usize, const OP: usize, const DL: usize>: Dim {
+    /// The output dim.
+    type Out: Dim;
+}
+#[diagnostic::do_not_recommend]
+impl<M: StaticDim, K: StaticDim, const S: usize, const P: usize, const OP: usize, const DL: usize>
+    TransposeDim<K, S, P, OP, DL> for M
+where
+    Const<S>: StaticDim,
+    Const<P>: StaticDim,
+    Const<OP>: StaticDim,
+    Const<DL>: StaticDim,
+    Tn<M>: TransposeArith<Tn<K>, Tn<Const<S>>, Tn<Const<P>>, Tn<Const<OP>>, Tn<Const<DL>>>,
+    <Tn<M> as TransposeArith<Tn<K>, Tn<Const<S>>, Tn<Const<P>>, Tn<Const<OP>>, Tn<Const<DL>>>>::Out: ToConst,
+{
+    type Out =
+        <<Tn<M> as TransposeArith<Tn<K>, Tn<Const<S>>, Tn<Const<P>>, Tn<Const<OP>>, Tn<Const<DL>>>>::Out as ToConst>::Out;
+}
+#[diagnostic::do_not_recommend]
+impl<K: Dim, const S: usize, const P: usize, const OP: usize, const DL: usize> TransposeDim<K, S, P, OP, DL> for Dyn {
+    type Out = Dyn;
+}
+#[diagnostic::do_not_recommend]
+impl<M: StaticDim, const S: usize, const P: usize, const OP: usize, const DL: usize> TransposeDim<Dyn, S, P, OP, DL>
+    for M
+{
+    type Out = Dyn;
+}
+
+/// `Self * G`: the output channels of a grouped transposed convolution (weights `[C, O/G, ..]`),
+/// static for a static `Self` (products up to 1024), `Dyn` otherwise.
+#[diagnostic::on_unimplemented(
+    message = "cannot compute `{Self}` times the groups at compile time",
+    label = "a static size past the compile-time range (0..=1024)"
+)]
+pub trait GroupsDim<const G: usize>: Dim {
+    /// The product.
+    type Out: Dim;
+}
+#[diagnostic::do_not_recommend]
+impl<M: StaticDim, const G: usize> GroupsDim<G> for M
+where
+    Const<G>: StaticDim,
+    Tn<M>: core::ops::Mul<Tn<Const<G>>>,
+    Prod<Tn<M>, Tn<Const<G>>>: ToConst,
+{
+    type Out = <Prod<Tn<M>, Tn<Const<G>>> as ToConst>::Out;
+}
+#[diagnostic::do_not_recommend]
+impl<const G: usize> GroupsDim<G> for Dyn {
+    type Out = Dyn;
+}
+
+/// The output shape of `conv_transpose2d` with `ConvT::<S, P, OP, DL, G>` on an input of shape
+/// `Self` (`[N, C, H, W]`) with weights of shape `Wt` (`[C, O/G, KH, KW]`): `[N, O, OH, OW]`.
+#[diagnostic::on_unimplemented(
+    message = "cannot transpose-convolve an input of shape `{Self}` with weights of shape `{Wt}`",
+    label = "conv_transpose2d takes `[N, C, H, W]` inputs and `[C, O/groups, KH, KW]` weights (both tuple shapes or both `DynShape`)"
+)]
+pub trait ConvTranspose2dShape<
+    Wt: Shape,
+    const S: usize,
+    const P: usize,
+    const OP: usize,
+    const DL: usize,
+    const G: usize,
+>: Shape
+{
+    /// `[N, O, OH, OW]`.
+    type Out: Shape;
+}
+impl<const S: usize, const P: usize, const OP: usize, const DL: usize, const G: usize>
+    ConvTranspose2dShape<DynShape, S, P, OP, DL, G> for DynShape
+{
+    type Out = DynShape;
+}
+impl<
+        N: Dim,
+        C: Dim,
+        H,
+        W,
+        CI: Dim,
+        OG: GroupsDim<G>,
+        KH: Dim,
+        KW: Dim,
+        const S: usize,
+        const P: usize,
+        const OP: usize,
+        const DL: usize,
+        const G: usize,
+    > ConvTranspose2dShape<(CI, OG, KH, KW), S, P, OP, DL, G> for (N, C, H, W)
+where
+    H: TransposeDim<KH, S, P, OP, DL>,
+    W: TransposeDim<KW, S, P, OP, DL>,
+{
+    type Out = (N, OG::Out, H::Out, W::Out);
+}

@@ -452,14 +452,8 @@ impl<S: Shape, W: Shape> WindowsCheck<S, W> {
                 if w == 0 || w > n {
                     let m =
                         ConstMsg::new().str("windows: window ").shape(&W::STATIC, W::RANK).str(" does not fit shape ");
-                    m.shape(&S::STATIC, S::RANK)
-                        .str(": window size ")
-                        .num(w)
-                        .str(" at dimension ")
-                        .num(i)
-                        .str(" of size ")
-                        .num(n)
-                        .fail()
+                    let m = m.shape(&S::STATIC, S::RANK).str(": window size ").num(w);
+                    m.str(" at dimension ").num(i).str(" of size ").num(n).fail()
                 }
             }
             i += 1;

@@ -37,4 +37,8 @@ fn main() {
     assert_eq!(y.sizes(), [1, 4, 1, 1]);
     let p: Tensor<f32, Shape![1, 2, 1, 1]> = img.max_pool2d(Pool::<3, 3, 1>);
     assert_eq!(p.sizes(), [1, 2, 1, 1]);
+    // A transposed convolution that doubles the size (output padding 1 < stride 2).
+    let t: Tensor<f32, Shape![2, 2, 3, 3]> = Tensor::zeros();
+    let up: Tensor<f32, Shape![1, 2, 6, 6]> = img.conv_transpose2d(&t, NoBias, shaped::ConvT::<2, 1, 1>);
+    assert_eq!(up.sizes(), [1, 2, 6, 6]);
 }
