@@ -503,6 +503,10 @@ fn conv_transpose2d_errors() {
     let b: Tensor<f32, DynShape> = Tensor::zeros_sized(&[3]);
     assert!(err(x.try_conv_transpose2d_dyn(&w, &b, a)).contains("bias of sizes [3] for 2 output channels"));
     assert_eq!(x.conv_transpose2d_dyn(&w, NoBias, ConvTransposeArgs { groups: 2, ..a }).sizes(), [1, 4, 5, 5]);
+    // A stride past isize with padding that would cut the output back to a small size: refused,
+    // not wrapped.
+    let huge = ConvTransposeArgs { stride: [usize::MAX / 2, 1], padding: [usize::MAX / 2, 0], ..a };
+    assert!(matches!(x.try_conv_transpose2d_dyn(&w, NoBias, huge), Err(ShapeError::Overflow { .. })));
 }
 
 proptest! {

@@ -744,7 +744,12 @@ where
         for (i, (dim, n_in, k)) in [("height", h, kh), ("width", w, kw)].into_iter().enumerate() {
             let (s, p, op_, d) = (a.stride[i], a.padding[i], a.output_padding[i], a.dilation[i]);
             // In 128 bits: every term fits, and the sum is compared before it becomes a size.
-            let size = (n_in as i128 - 1) * s as i128 - 2 * p as i128 + d as i128 * (k as i128 - 1) + op_ as i128 + 1;
+            let reach = (n_in as i128 - 1) * s as i128 + d as i128 * (k as i128 - 1);
+            let size = reach - 2 * p as i128 + op_ as i128 + 1;
+            // The kernel steps to `reach` before cutting the padding: it must fit too.
+            if reach > isize::MAX as i128 {
+                return Err(ShapeError::Overflow { sizes: xs.into() });
+            }
             if s == 0
                 || d == 0
                 || k == 0
