@@ -562,3 +562,27 @@ fn conv_transpose2d_typed() {
     assert_eq!(y.sizes(), c.y.0);
     assert!(close(&y.to_vec(), c.y.1, 1e-12));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(128, 4)))]
+
+    /// Without padding, `max_pool2d` and `avg_pool2d` are the max and mean over the windows
+    /// that `unfold` gives along H and then W (the views and the pooling kernels agree).
+    #[test]
+    fn pools_equal_reductions_over_unfold(
+        n in 1usize..3, c in 1usize..3, h in 1usize..8, w in 1usize..8, kh in 1usize..4, kw in 1usize..4,
+        sh in 1usize..4, sw in 1usize..4, vals in prop::collection::vec(-100i32..100, 1..200),
+    ) {
+        prop_assume!(kh <= h && kw <= w);
+        let len = n * c * h * w;
+        let xv: Vec<f64> = (0..len).map(|i| vals[i % vals.len()] as f64 * 0.25).collect();
+        let x = dyn_tensor(&[n, c, h, w], &xv);
+        let windows = x.unfold_dyn(2, kh, sh).unfold_dyn(3, kw, sw).flatten_dyn(4, 5).into_owned();
+        let args = PoolArgs { kernel: [kh, kw], stride: [sh, sw], padding: [0, 0], dilation: [1, 1] };
+        let (m, _) = x.max_pool2d_dyn(args, false);
+        prop_assert_eq!(m.to_vec(), windows.max_axis_dyn(4).to_vec());
+        let a = x.avg_pool2d_dyn(args, true).to_vec();
+        let want = windows.mean_axis_dyn(4).to_vec();
+        prop_assert!(close(&a, &want, 1e-12), "{:?} vs {:?}", a, want);
+    }
+}
