@@ -221,7 +221,7 @@ fn out_size(op: &str, dim: &str, n: usize, k: usize, s: usize, p: usize, d: usiz
     })
 }
 
-/// The two-line geometry of a 1-D operation as a 2-D one: height 1, kernel height 1.
+/// The hyper-parameters of a 1-D convolution as those of a 2-D one over height-1 images.
 fn as_2d_args(a: Conv1dArgs) -> ConvArgs {
     ConvArgs { stride: [1, a.stride], padding: [0, a.padding], dilation: [1, a.dilation], groups: a.groups }
 }
