@@ -72,6 +72,7 @@ pub use shaped_core::interop::ndarray::NdShape;
 pub use shaped_core::io;
 pub use shaped_core::ops::accumulate::ScatterReduce;
 pub use shaped_core::ops::binary::Operand;
+pub use shaped_core::ops::conv::{Bias, Conv, Conv1dArgs, ConvArgs, ConvT, ConvTransposeArgs, NoBias, Pool, PoolArgs};
 pub use shaped_core::ops::count::Unique;
 pub use shaped_core::ops::diag::{meshgrid, try_meshgrid, Indexing};
 pub use shaped_core::ops::out::OutOperand;
@@ -106,9 +107,9 @@ pub use shaped_core::{CholeskyFactor, LinalgFloat, Lstsq, LuFactor, MatrixNorm};
 /// ```
 pub mod prelude {
     pub use crate::{
-        meshgrid, stensor, t, where_, Axes, Cat, Const, Data, DataMut, Dim, Dyn, DynShape, Element, Indexing,
-        MatrixFloat, MeanElem, Norm, Num, One, PadMode, STensor, ScatterReduce, Shape, ShapeError, SharedTensor,
-        SliceArg, Stack, Tensor, TensorCow, TensorView, TensorViewMut,
+        meshgrid, stensor, t, where_, Axes, Cat, Const, Conv, Data, DataMut, Dim, Dyn, DynShape, Element, Indexing,
+        MatrixFloat, MeanElem, NoBias, Norm, Num, One, PadMode, Pool, STensor, ScatterReduce, Shape, ShapeError,
+        SharedTensor, SliceArg, Stack, Tensor, TensorCow, TensorView, TensorViewMut,
     };
     #[cfg(feature = "linalg")]
     pub use crate::{LinalgFloat, MatrixNorm};

@@ -11,6 +11,7 @@
 //! is allocated fallibly (`try_vec`), so the `try_` forms return [`ShapeError::Alloc`](crate::ShapeError::Alloc) instead
 //! of aborting when memory runs out.
 
+pub(crate) mod conv;
 pub(crate) mod dense;
 #[cfg(any(feature = "faer", feature = "linalg"))]
 pub(crate) mod faer_view;

@@ -53,7 +53,7 @@ pub use advanced::AdvIndex;
 pub(crate) use advanced::{advanced_plan, GatherLine, GatherPlan, Step};
 pub(crate) use index::{index_offset, range_bounds, range_dim};
 pub(crate) use sizes::kron_layouts;
-pub use sizes::{broadcast_sizes, normalize_axis, normalize_insert_axis};
+pub use sizes::{broadcast_sizes, normalize_axis, normalize_insert_axis, window_out};
 pub(crate) use walk::{for_each_line, walk, walk_rows, Line, Offsets, Rows};
 
 /// The product of `max(size, 1)` (the element count of the non-empty part), if it fits `isize`.

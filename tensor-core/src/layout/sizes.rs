@@ -76,3 +76,16 @@ pub(crate) fn kron_layouts(a: &[usize], b: &[usize]) -> Result<(Layout, Layout, 
     }
     Ok((out, outer, inner))
 }
+
+/// The output size of a window of `k` elements dilated by `d` sliding with step `s` over `n`
+/// elements padded by `p` on both sides: `(n + 2p - d(k - 1) - 1) / s + 1` (PyTorch's
+/// convolution and pooling size, `ceil_mode=False`). `None` when `k`, `s` or `d` is 0, the
+/// dilated window is longer than the padded input, or a step overflows.
+pub fn window_out(n: usize, k: usize, s: usize, p: usize, d: usize) -> Option<usize> {
+    if k == 0 || s == 0 || d == 0 {
+        return None;
+    }
+    let padded = n.checked_add(p.checked_mul(2)?)?;
+    let span = d.checked_mul(k - 1)?.checked_add(1)?;
+    Some(padded.checked_sub(span)? / s + 1)
+}

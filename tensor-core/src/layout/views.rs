@@ -557,3 +557,78 @@ impl Layout {
         self.split(axis, n.div_ceil(chunks))
     }
 }
+
+/// Sliding windows (`unfold`, `windows`).
+impl Layout {
+    /// The windows of `size` elements of dim `axis`, `step` apart (PyTorch `unfold(axis, size,
+    /// step)`): dim `axis` becomes `(n - size) / step + 1` with `step` times its stride, and a
+    /// last dim of `size` with the old stride is appended. The windows overlap when `step < size`
+    /// ([`may_overlap`](Self::may_overlap) then holds): such a layout is for reading only.
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] naming the sizes when `size > n` or
+    /// `step == 0`; [`ShapeError::RankTooLarge`] for a rank-6 layout.
+    pub fn unfold(&self, axis: usize, size: usize, step: usize) -> Result<Layout, ShapeError> {
+        let axis = self.axis(axis)?;
+        let n = self.sizes[axis];
+        if step == 0 || size > n {
+            return Err(ShapeError::Invalid(alloc::format!(
+                "unfold: a window of size {size} with step {step} does not fit dimension {axis} of size {n} (sizes {:?}): \
+                 the size must be at most the dim and the step positive",
+                self.sizes()
+            )));
+        }
+        if self.rank == MAX_RANK {
+            return Err(ShapeError::RankTooLarge { rank: self.rank + 1 });
+        }
+        let count = (n - size) / step + 1;
+        let s = self.strides[axis];
+        let mut l = *self;
+        l.sizes[axis] = count;
+        let overflow = || ShapeError::Overflow { sizes: self.sizes().into() };
+        // Stepped only when `count > 1`; otherwise any value addresses the same elements.
+        l.strides[axis] = if count > 1 { s.checked_mul(step as isize).ok_or_else(overflow)? } else { s };
+        l.sizes[self.rank] = size;
+        l.strides[self.rank] = s;
+        l.rank += 1;
+        // For `size >= 1` every coordinate is `i * step + j <= n - 1` along the source dim, a
+        // subset of the source's elements, so the reach is no larger. For `size == 0` (empty, as
+        // PyTorch allows) the window starts reach one stride further: checked here (invariant 3).
+        if reach_i128(l.sizes(), l.strides(), l.offset) > isize::MAX as i128 {
+            return Err(overflow());
+        }
+        Ok(l)
+    }
+
+    /// All windows of sizes `window` (one size per dim, ndarray's `windows`): dims
+    /// `[n0 - w0 + 1, .., nk - wk + 1, w0, .., wk]`, each window dim with its source's stride.
+    /// Overlapping unless every window is 1 along every dim of size > 1: for reading only.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] naming the sizes when `window` has another length than the rank,
+    /// a window size is 0 or larger than its dim; [`ShapeError::RankTooLarge`] when the result
+    /// would have more than 6 dims.
+    pub fn windows(&self, window: &[usize]) -> Result<Layout, ShapeError> {
+        let r = self.rank;
+        if window.len() != r || window.iter().zip(self.sizes()).any(|(&w, &n)| w == 0 || w > n) {
+            return Err(ShapeError::Invalid(alloc::format!(
+                "windows: window {window:?} does not fit sizes {:?}: one size per dim, each from 1 to the dim",
+                self.sizes()
+            )));
+        }
+        if 2 * r > MAX_RANK {
+            return Err(ShapeError::RankTooLarge { rank: 2 * r });
+        }
+        let mut l = *self;
+        for (i, &w) in window.iter().enumerate() {
+            l.sizes[i] = self.sizes[i] - w + 1;
+            l.sizes[r + i] = w;
+            l.strides[r + i] = self.strides[i];
+        }
+        l.rank = 2 * r;
+        // Coordinate `i + j <= n - 1` per dim: a subset of the source's elements, so the reach
+        // is no larger (invariant 3).
+        debug_assert!(reach_i128(l.sizes(), l.strides(), l.offset) <= isize::MAX as i128);
+        Ok(l)
+    }
+}

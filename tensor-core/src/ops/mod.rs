@@ -7,6 +7,7 @@ mod arith;
 pub mod binary;
 pub mod cast;
 mod contract;
+pub mod conv;
 pub mod count;
 pub mod diag;
 pub mod factor;

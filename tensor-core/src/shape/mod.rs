@@ -14,12 +14,14 @@ use core::fmt;
 
 pub mod axes;
 pub mod broadcast;
+pub mod conv;
 pub mod linalg;
 pub mod rank;
 pub mod reshape;
 
 pub use axes::*;
 pub use broadcast::*;
+pub use conv::*;
 pub use linalg::*;
 pub use rank::*;
 pub use reshape::*;

@@ -22,12 +22,13 @@
 use super::{SharedTensor, Tensor, TensorBase, TensorCow, TensorViewMut, ViewOf};
 use crate::dim::Dyn;
 use crate::element::Element;
-use crate::error::{OrPanic, ShapeError};
+use crate::error::{ConstMsg, OrPanic, ShapeError};
 use crate::index::{apply_args, SliceArg};
 use crate::kernels;
 use crate::layout::{normalize_axis, normalize_insert_axis, Layout};
 use crate::shape::*;
 use crate::storage::{CowRepr, Data};
+use crate::tensor::literal::static_dim;
 use alloc::vec::Vec;
 
 impl<D: Data, S: Shape> TensorBase<D, S> {
@@ -417,6 +418,237 @@ view_ops! {
         errors "[`ShapeError::Axis`]; [`ShapeError::Reshape`] when the sizes do not multiply to \
             the dim; [`ShapeError::Invalid`] for no sizes; [`ShapeError::RankTooLarge`]."
         |l, r| l.unflatten(normalize_axis(axis, r)?, sizes)
+    }
+}
+
+/// The build-time check of `unfold::<A, SIZE, STEP>`: a positive step, and `SIZE` at most a
+/// static dim `A`.
+struct UnfoldCheck<S, const A: isize, const SIZE: usize, const STEP: usize>(core::marker::PhantomData<S>);
+impl<S: Shape, const A: isize, const SIZE: usize, const STEP: usize> UnfoldCheck<S, A, SIZE, STEP> {
+    const FITS: () = {
+        if STEP == 0 {
+            ConstMsg::new().str("unfold: step = 0 (the step between windows must be positive)").fail()
+        }
+        if let Some((axis, n)) = static_dim::<S>(A) {
+            if SIZE > n {
+                let m = ConstMsg::new().str("unfold: window size ").num(SIZE).str(" is larger than dimension ");
+                m.num(axis).str(" of size ").num(n).fail()
+            }
+        }
+    };
+}
+
+/// The build-time check of `windows::<W>`: each window size from 1 to its static dim.
+struct WindowsCheck<S, W>(core::marker::PhantomData<(S, W)>);
+impl<S: Shape, W: Shape> WindowsCheck<S, W> {
+    const FITS: () = {
+        let rank = match W::RANK {
+            Some(r) => r,
+            None => 0,
+        };
+        let mut i = 0;
+        while i < rank {
+            if let (Some(w), Some(n)) = (W::STATIC[i], S::STATIC[i]) {
+                if w == 0 || w > n {
+                    let m =
+                        ConstMsg::new().str("windows: window ").shape(&W::STATIC, W::RANK).str(" does not fit shape ");
+                    let m = m.shape(&S::STATIC, S::RANK).str(": window size ").num(w);
+                    m.str(" at dimension ").num(i).str(" of size ").num(n).fail()
+                }
+            }
+            i += 1;
+        }
+    };
+}
+
+// Sliding windows: read-only, since windows that overlap give two coordinates to one element.
+view_ops! {
+    shared
+    {
+        /// [`unfold`](Self::unfold) with a runtime axis, size and step (PyTorch `unfold(dim,
+        /// size, step)`; a negative axis counts from the end): a [`DynShape`] view, read-only.
+        unfold_dyn, try_unfold_dyn;
+        [] [] (axis: isize, size: usize, step: usize) -> DynShape where []
+        errors "[`ShapeError::Invalid`] naming the sizes when `size` is larger than the dim or \
+            `step` is 0; [`ShapeError::Axis`]; [`ShapeError::RankTooLarge`] for a rank-6 tensor."
+        |l, r| l.unfold(normalize_axis(axis, r)?, size, step)
+    }
+    {
+        /// [`windows`](Self::windows) with runtime window sizes (one per dim, rank at most 3): a
+        /// [`DynShape`] view, read-only.
+        windows_dyn, try_windows_dyn;
+        [] [] (window: &[usize]) -> DynShape where []
+        errors "[`ShapeError::Invalid`] naming the sizes when `window` has another length than \
+            the rank or a size is 0 or larger than its dim; [`ShapeError::RankTooLarge`] for a \
+            rank above 3."
+        |l, _| l.windows(window)
+    }
+}
+
+// The typed window views, by hand so that the build-time check sits in each public form (a
+// failure then names the user's call, once).
+impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// The windows of `SIZE` elements along axis `A`, `STEP` apart, as a view (PyTorch
+    /// `unfold(A, SIZE, STEP)`): dim `A` of size `n` becomes `(n - SIZE) / STEP + 1` and a last
+    /// dim of `SIZE` is appended, so `[2, 7]` with `<1, 3, 2>` gives `[2, 3, 3]`, whose
+    /// `[i, j, k]` is `x[i, 2 * j + k]`. Dim `A` of the result is static when it is in the input
+    /// (sizes in 0..=1024; a computed 1 is [`One`](crate::One)), `Dyn` otherwise. No copy;
+    /// read-only (windows overlap when `STEP < SIZE`: writable storage never holds an
+    /// overlapping layout). `SIZE` larger than a static dim, or `STEP = 0`, is an error when the
+    /// program is built, naming the sizes.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor, TensorView};
+    /// let x: Tensor<i32, Shape![5]> = Tensor::from([0, 1, 2, 3, 4]);
+    /// let w: TensorView<'_, i32, Shape![3, 3]> = x.unfold::<0, 3, 1>();
+    /// assert_eq!(w.to_vec(), [0, 1, 2, 1, 2, 3, 2, 3, 4]);
+    /// ```
+    ///
+    /// # Panics
+    /// With the message of the error of [`try_unfold`](Self::try_unfold).
+    #[track_caller]
+    #[doc(alias = "sliding_window_view")]
+    pub fn unfold<const A: isize, const SIZE: usize, const STEP: usize>(
+        &self,
+    ) -> ViewOf<'_, D, <S as UnfoldShape<A, SIZE, STEP>>::Out>
+    where
+        S: UnfoldShape<A, SIZE, STEP>,
+    {
+        let () = UnfoldCheck::<S, A, SIZE, STEP>::FITS;
+        self.unfold_rt(A, SIZE, STEP).or_panic()
+    }
+    /// [`unfold`](Self::unfold), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] naming the sizes when `SIZE` is larger than a `Dyn` dim `A`; for a
+    /// [`DynShape`] tensor [`ShapeError::Axis`] and [`ShapeError::RankTooLarge`].
+    pub fn try_unfold<const A: isize, const SIZE: usize, const STEP: usize>(
+        &self,
+    ) -> Result<ViewOf<'_, D, <S as UnfoldShape<A, SIZE, STEP>>::Out>, ShapeError>
+    where
+        S: UnfoldShape<A, SIZE, STEP>,
+    {
+        let () = UnfoldCheck::<S, A, SIZE, STEP>::FITS;
+        self.unfold_rt(A, SIZE, STEP)
+    }
+    fn unfold_rt<S2: Shape>(&self, axis: isize, size: usize, step: usize) -> Result<ViewOf<'_, D, S2>, ShapeError> {
+        Ok(self.derive(self.layout().unfold(self.ax(axis)?, size, step)?))
+    }
+
+    /// Every window of the static shape `W` as a view (ndarray `windows(W)`, NumPy
+    /// `sliding_window_view(x, W)`): for `[n0, .., nk]` and `W = [w0, .., wk]` of the same rank
+    /// (at most 3), `[n0 - w0 + 1, .., nk - wk + 1, w0, .., wk]`, the first dims static when the
+    /// input's are. `[4, 5]` with `Shape![2, 3]` gives `[3, 3, 2, 3]`, whose `[i, j, a, b]` is
+    /// `x[i + a, j + b]`. No copy; read-only (windows overlap). A window size of 0 or larger than
+    /// a static dim is an error when the program is built, naming both shapes.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor, TensorView};
+    /// let x: Tensor<i32, Shape![3, 3]> = Tensor::from([[0, 1, 2], [3, 4, 5], [6, 7, 8]]);
+    /// let w: TensorView<'_, i32, Shape![2, 2, 2, 2]> = x.windows::<Shape![2, 2]>();
+    /// assert_eq!(w.select::<0>(1).select::<0>(1).to_vec(), [4, 5, 7, 8]);
+    /// ```
+    ///
+    /// # Panics
+    /// With the message of the error of [`try_windows`](Self::try_windows).
+    #[track_caller]
+    #[doc(alias = "sliding_window_view")]
+    pub fn windows<W: AllStatic>(&self) -> ViewOf<'_, D, <S as WindowsShape<W>>::Out>
+    where
+        S: WindowsShape<W>,
+    {
+        let () = WindowsCheck::<S, W>::FITS;
+        self.windows_rt::<W, _>().or_panic()
+    }
+    /// [`windows`](Self::windows), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] naming the sizes when a window is larger than a `Dyn` dim.
+    pub fn try_windows<W: AllStatic>(&self) -> Result<ViewOf<'_, D, <S as WindowsShape<W>>::Out>, ShapeError>
+    where
+        S: WindowsShape<W>,
+    {
+        let () = WindowsCheck::<S, W>::FITS;
+        self.windows_rt::<W, _>()
+    }
+    fn windows_rt<W: Shape, S2: Shape>(&self) -> Result<ViewOf<'_, D, S2>, ShapeError> {
+        let (w, rank) = static_sizes::<W>();
+        Ok(self.derive(self.layout().windows(&w[..rank])?))
+    }
+}
+
+/// Writable windows: only when they do not overlap (`STEP >= SIZE`), since writable storage never
+/// holds a layout in which two coordinates reach one element.
+impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
+    /// The layout of `unfold`, refused when its windows may overlap.
+    fn unfold_disjoint(&self, axis: isize, size: usize, step: usize) -> Result<Layout, ShapeError> {
+        let l = self.layout().unfold(self.ax(axis)?, size, step)?;
+        if l.may_overlap() {
+            return Err(ShapeError::Overlap { sizes: l.sizes().into(), strides: l.strides().into() });
+        }
+        Ok(l)
+    }
+    /// [`unfold`](TensorBase::unfold) as a mutable view (by value, keeping the lifetime), which
+    /// writes through to the source: non-overlapping windows only (`STEP >= SIZE`), as
+    /// chunks of `SIZE` elements `STEP` apart.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let mut x: Tensor<i32, Shape![6]> = Tensor::zeros();
+    /// x.as_view_mut().unfold_mut::<0, 2, 3>().fill(7);
+    /// assert_eq!(x.to_vec(), [7, 7, 0, 7, 7, 0]);
+    /// ```
+    ///
+    /// # Panics
+    /// With the message of the error of [`try_unfold_mut`](Self::try_unfold_mut).
+    #[track_caller]
+    pub fn unfold_mut<const A: isize, const SIZE: usize, const STEP: usize>(
+        self,
+    ) -> TensorViewMut<'a, T, <S as UnfoldShape<A, SIZE, STEP>>::Out>
+    where
+        S: UnfoldShape<A, SIZE, STEP>,
+    {
+        let () = UnfoldCheck::<S, A, SIZE, STEP>::FITS;
+        let l = self.unfold_disjoint(A, SIZE, STEP).or_panic();
+        self.remap(l)
+    }
+    /// [`unfold_mut`](Self::unfold_mut), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Overlap`] when the windows overlap (`STEP < SIZE` on a dim of more than
+    /// one window); otherwise as [`try_unfold`](TensorBase::try_unfold).
+    pub fn try_unfold_mut<const A: isize, const SIZE: usize, const STEP: usize>(
+        self,
+    ) -> Result<TensorViewMut<'a, T, <S as UnfoldShape<A, SIZE, STEP>>::Out>, ShapeError>
+    where
+        S: UnfoldShape<A, SIZE, STEP>,
+    {
+        let () = UnfoldCheck::<S, A, SIZE, STEP>::FITS;
+        let l = self.unfold_disjoint(A, SIZE, STEP)?;
+        Ok(self.remap(l))
+    }
+    /// [`unfold_mut`](Self::unfold_mut) with a runtime axis, size and step: a [`DynShape`]
+    /// mutable view.
+    ///
+    /// # Panics
+    /// With the message of the error of [`try_unfold_dyn_mut`](Self::try_unfold_dyn_mut).
+    #[track_caller]
+    pub fn unfold_dyn_mut(self, axis: isize, size: usize, step: usize) -> TensorViewMut<'a, T, DynShape> {
+        self.try_unfold_dyn_mut(axis, size, step).or_panic()
+    }
+    /// [`unfold_dyn_mut`](Self::unfold_dyn_mut), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Overlap`] when the windows overlap; otherwise as
+    /// [`try_unfold_dyn`](TensorBase::try_unfold_dyn).
+    pub fn try_unfold_dyn_mut(
+        self,
+        axis: isize,
+        size: usize,
+        step: usize,
+    ) -> Result<TensorViewMut<'a, T, DynShape>, ShapeError> {
+        let l = self.unfold_disjoint(axis, size, step)?;
+        Ok(self.remap(l))
     }
 }
 

@@ -24,4 +24,21 @@ fn main() {
     let x: Tensor<f32, Shape![3, 4]> = Tensor::zeros();
     let (v, i): (Tensor<f32, Shape![3, 4]>, Tensor<i64, Shape![3, 4]>) = x.topk::<4, 1>(true);
     assert_eq!((v.sizes(), i.sizes()), ([3, 4].as_slice(), [3, 4].as_slice()));
+
+    // Sliding windows and convolutions whose sizes just fit (see the conv*, unfold*, windows*,
+    // *_pool2d* cases).
+    let u: TensorView<f32, Shape![3, 1, 4]> = x.unfold::<1, 4, 1>();
+    assert_eq!(u.sizes(), [3, 1, 4]);
+    let w: TensorView<f32, Shape![2, 1, 2, 4]> = x.windows::<Shape![2, 4]>();
+    assert_eq!(w.sizes(), [2, 1, 2, 4]);
+    let img: Tensor<f32, Shape![1, 2, 3, 3]> = Tensor::zeros();
+    let k: Tensor<f32, Shape![4, 2, 5, 5]> = Tensor::zeros();
+    let y: Tensor<f32, Shape![1, 4, 1, 1]> = img.conv2d(&k, NoBias, Conv::<1, 1>);
+    assert_eq!(y.sizes(), [1, 4, 1, 1]);
+    let p: Tensor<f32, Shape![1, 2, 1, 1]> = img.max_pool2d(Pool::<3, 3, 1>);
+    assert_eq!(p.sizes(), [1, 2, 1, 1]);
+    // A transposed convolution that doubles the size (output padding 1 < stride 2).
+    let t: Tensor<f32, Shape![2, 2, 3, 3]> = Tensor::zeros();
+    let up: Tensor<f32, Shape![1, 2, 6, 6]> = img.conv_transpose2d(&t, NoBias, shaped::ConvT::<2, 1, 1>);
+    assert_eq!(up.sizes(), [1, 2, 6, 6]);
 }

@@ -1,0 +1,294 @@
+//! Convolution and pooling on contiguous NCHW buffers. A convolution is im2col (each image's
+//! receptive fields copied to the columns of a `[C/G * KH * KW, OH * OW]` matrix, zeros for the
+//! padding) followed by the crate's matrix product ([`gemm`](super::gemm): faer for f32/f64), one
+//! product per image and group; a 1x1 convolution with stride 1 and no padding multiplies the
+//! input in place. Pooling is a direct loop over each window (no product to hand off).
+//!
+//! The front end (`ops::conv`) checks every size (channels, groups, output sizes, all with
+//! overflow-checked arithmetic) and makes the operands contiguous before calling in; these
+//! kernels index the buffers with the sizes it passes (slice indexing, so a wrong size panics
+//! instead of reading outside a buffer).
+use crate::error::ShapeError;
+use crate::layout::Layout;
+use crate::memory::try_vec;
+use crate::num::{Gemm, Num};
+use num_traits::Float;
+
+/// The geometry of a 2-D sliding window, checked by the caller: `planes` images of `h x w`
+/// (for a convolution `n` images of `c` channels), a `kh x kw` window with stride, padding and
+/// dilation per spatial dim, and the output size `oh x ow` that
+/// [`window_out`](crate::layout::window_out) gave.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Geom {
+    pub(crate) n: usize,
+    pub(crate) c: usize,
+    pub(crate) h: usize,
+    pub(crate) w: usize,
+    pub(crate) kh: usize,
+    pub(crate) kw: usize,
+    pub(crate) stride: [usize; 2],
+    pub(crate) pad: [usize; 2],
+    pub(crate) dil: [usize; 2],
+    pub(crate) oh: usize,
+    pub(crate) ow: usize,
+}
+
+impl Geom {
+    /// The input rows `iy` that window row `i` of output row `y` reads (`None` in the padding).
+    #[inline]
+    fn row(&self, y: usize, i: usize) -> Option<usize> {
+        let py = y * self.stride[0] + i * self.dil[0];
+        py.checked_sub(self.pad[0]).filter(|&iy| iy < self.h)
+    }
+    /// The output columns `x0..x1` whose window column `j` falls inside the input (the others
+    /// read padding).
+    #[inline]
+    fn cols(&self, j: usize) -> (usize, usize) {
+        let (s, off, pw) = (self.stride[1], j * self.dil[1], self.pad[1]);
+        let x0 = if pw > off { (pw - off).div_ceil(s) } else { 0 };
+        let x1 = if pw + self.w > off { (pw + self.w - off).div_ceil(s) } else { 0 };
+        let x1 = x1.min(self.ow);
+        (x0.min(x1), x1)
+    }
+}
+
+/// The im2col matrix of `cg` channels of one image (`x`: `cg * h * w` elements, row-major) into
+/// `col`: `[cg * kh * kw, oh * ow]`, row-major, zeros where the window reads padding.
+fn im2col<T: Num>(x: &[T], g: &Geom, cg: usize, col: &mut [T]) {
+    let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
+    for c in 0..cg {
+        let plane = &x[c * hw..(c + 1) * hw];
+        for i in 0..g.kh {
+            for j in 0..g.kw {
+                let r = (c * g.kh + i) * g.kw + j;
+                let dst = &mut col[r * ohw..(r + 1) * ohw];
+                let (x0, x1) = g.cols(j);
+                let off = j * g.dil[1];
+                for (y, drow) in dst.chunks_exact_mut(g.ow).enumerate() {
+                    let Some(iy) = g.row(y, i) else {
+                        drow.fill(T::ZERO);
+                        continue;
+                    };
+                    let src = &plane[iy * g.w..(iy + 1) * g.w];
+                    drow[..x0].fill(T::ZERO);
+                    drow[x1..].fill(T::ZERO);
+                    if x0 < x1 {
+                        // `x * s + off - pw` for x in x0..x1: inside 0..w by `cols`.
+                        let first = x0 * g.stride[1] + off - g.pad[1];
+                        if g.stride[1] == 1 {
+                            drow[x0..x1].copy_from_slice(&src[first..first + (x1 - x0)]);
+                        } else {
+                            for (d, &v) in drow[x0..x1].iter_mut().zip(src[first..].iter().step_by(g.stride[1])) {
+                                *d = v;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `out = conv2d(x, w) + bias`: `x` `[n, c, h, w]`, `w` `[o, c / groups, kh, kw]`, `bias` `[o]`,
+/// `out` `[n, o, oh, ow]`, all contiguous; sizes checked by the caller.
+///
+/// # Errors
+/// [`ShapeError::Alloc`] when the im2col buffer cannot be allocated.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn conv2d<T: Gemm>(
+    x: &[T],
+    wt: &[T],
+    bias: Option<&[T]>,
+    g: &Geom,
+    o: usize,
+    groups: usize,
+    out: &mut [T],
+) -> Result<(), ShapeError> {
+    let (cg, og) = (g.c / groups, o / groups);
+    let (hw, ohw, kk) = (g.h * g.w, g.oh * g.ow, cg * g.kh * g.kw);
+    // A 1x1 window, stride 1, no padding: the channels of an image are already the columns.
+    let direct = g.kh == 1 && g.kw == 1 && g.stride == [1, 1] && g.pad == [0, 0];
+    let mut col = if direct { alloc::vec::Vec::new() } else { try_vec(kk * ohw, T::ZERO)? };
+    let lcol = Layout::contiguous(&[kk, ohw])?;
+    for img in 0..g.n {
+        for gi in 0..groups {
+            let xoff = (img * g.c + gi * cg) * hw;
+            let la = Layout::from_parts(&[og, kk], &[kk as isize, 1], gi * og * kk)?;
+            let ooff = (img * o + gi * og) * ohw;
+            let dst = &mut out[ooff..ooff + og * ohw];
+            if direct {
+                let lb = Layout::from_parts(&[cg, hw], &[hw as isize, 1], xoff)?;
+                super::gemm(wt, &la, x, &lb, dst);
+            } else {
+                im2col(&x[xoff..xoff + cg * hw], g, cg, &mut col);
+                super::gemm(wt, &la, &col, &lcol, dst);
+            }
+        }
+    }
+    if let Some(b) = bias {
+        for (k, plane) in out.chunks_exact_mut(ohw.max(1)).enumerate().take(g.n * o) {
+            let bk = b[k % o];
+            for v in plane {
+                *v = T::add(*v, bk);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Max pooling of `g.n * g.c` planes (PyTorch's CPU kernel): each window's largest element, NaN
+/// if the window holds one (`val > max || isnan(val)`, so the index is the window's last NaN),
+/// and its flat index `iy * w + ix` within the plane when `idx` is given. Padding is never
+/// chosen (the caller keeps the padding at most half the window, so every window reads input).
+pub(crate) fn max_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T], mut idx: Option<&mut [i64]>) {
+    let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
+    for p in 0..g.n * g.c {
+        let plane = &x[p * hw..(p + 1) * hw];
+        for y in 0..g.oh {
+            for xo in 0..g.ow {
+                let mut best = T::neg_infinity();
+                let mut at: Option<usize> = None;
+                for i in 0..g.kh {
+                    let Some(iy) = g.row(y, i) else { continue };
+                    for j in 0..g.kw {
+                        let px = xo * g.stride[1] + j * g.dil[1];
+                        let Some(ix) = px.checked_sub(g.pad[1]).filter(|&ix| ix < g.w) else { continue };
+                        let k = iy * g.w + ix;
+                        let v = plane[k];
+                        // The first element read starts the window (PyTorch's initial index).
+                        if at.is_none() {
+                            at = Some(k);
+                        }
+                        if v > best || v.is_nan() {
+                            best = v;
+                            at = Some(k);
+                        }
+                    }
+                }
+                let o = p * ohw + y * g.ow + xo;
+                out[o] = best;
+                if let Some(idx) = idx.as_deref_mut() {
+                    idx[o] = at.unwrap_or(0) as i64;
+                }
+            }
+        }
+    }
+}
+
+/// Average pooling of `g.n * g.c` planes (PyTorch `avg_pool2d`, `ceil_mode=False`, no
+/// dilation): the sum of each window's input elements divided by the window's size clipped to the
+/// padded input (`count_include_pad`) or by the number of input elements it covers.
+pub(crate) fn avg_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T], count_include_pad: bool) {
+    let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
+    let (ph, pw) = (g.pad[0], g.pad[1]);
+    for p in 0..g.n * g.c {
+        let plane = &x[p * hw..(p + 1) * hw];
+        for y in 0..g.oh {
+            // Padded coordinates: the window covers py0..py1 of the padded plane.
+            let py0 = y * g.stride[0];
+            let py1 = (py0 + g.kh).min(g.h + 2 * ph);
+            let (iy0, iy1) = (py0.max(ph) - ph, py1.min(ph + g.h).max(ph) - ph);
+            for xo in 0..g.ow {
+                let px0 = xo * g.stride[1];
+                let px1 = (px0 + g.kw).min(g.w + 2 * pw);
+                let (ix0, ix1) = (px0.max(pw) - pw, px1.min(pw + g.w).max(pw) - pw);
+                let mut sum = T::ZERO;
+                for iy in iy0..iy1.max(iy0) {
+                    for &v in &plane[iy * g.w + ix0..iy * g.w + ix1.max(ix0)] {
+                        sum = sum + v;
+                    }
+                }
+                let count = if count_include_pad {
+                    (py1 - py0) * (px1 - px0)
+                } else {
+                    iy1.saturating_sub(iy0) * ix1.saturating_sub(ix0)
+                };
+                out[p * ohw + y * g.ow + xo] = sum / T::from(count).unwrap_or_else(T::nan);
+            }
+        }
+    }
+}
+
+/// Adaptive average pooling of `g.n * g.c` planes to `g.oh x g.ow` (PyTorch
+/// `adaptive_avg_pool2d`): output row `y` averages input rows `floor(y * h / oh)` to
+/// `ceil((y + 1) * h / oh)` (exclusive), and likewise for columns.
+pub(crate) fn adaptive_avg_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T]) {
+    let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
+    // In 128 bits: `y * h` may not fit 64.
+    let start = |o: usize, n: usize, on: usize| ((o as u128 * n as u128) / on as u128) as usize;
+    let end = |o: usize, n: usize, on: usize| ((o as u128 + 1) * n as u128).div_ceil(on as u128) as usize;
+    for p in 0..g.n * g.c {
+        let plane = &x[p * hw..(p + 1) * hw];
+        for y in 0..g.oh {
+            let (iy0, iy1) = (start(y, g.h, g.oh), end(y, g.h, g.oh));
+            for xo in 0..g.ow {
+                let (ix0, ix1) = (start(xo, g.w, g.ow), end(xo, g.w, g.ow));
+                let mut sum = T::ZERO;
+                for iy in iy0..iy1 {
+                    for &v in &plane[iy * g.w + ix0..iy * g.w + ix1] {
+                        sum = sum + v;
+                    }
+                }
+                let count = (iy1 - iy0) * (ix1 - ix0);
+                out[p * ohw + y * g.ow + xo] = sum / T::from(count).unwrap_or_else(T::nan);
+            }
+        }
+    }
+}
+
+/// `out = conv_transpose2d(x, w) + bias` (the gradient of `conv2d` with respect to its input):
+/// `x` `[n, c, h, w]`, `w` `[c, o / groups, kh, kw]`, `bias` `[o]`, `out` `[n, o, oh, ow]`, all
+/// contiguous, sizes checked by the caller (`oh`, `ow` include the output padding). Per image
+/// and group, the product `w_gᵀ @ x_g` (`[o/g * kh * kw, h * w]`, through the crate's gemm) is
+/// scattered and summed into the output (col2im).
+///
+/// # Errors
+/// [`ShapeError::Alloc`] when the column buffer cannot be allocated.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn conv_transpose2d<T: Gemm>(
+    x: &[T],
+    wt: &[T],
+    bias: Option<&[T]>,
+    g: &Geom,
+    o: usize,
+    groups: usize,
+    out: &mut [T],
+) -> Result<(), ShapeError> {
+    let (cg, og) = (g.c / groups, o / groups);
+    let (hw, ohw, kk) = (g.h * g.w, g.oh * g.ow, og * g.kh * g.kw);
+    let mut col = try_vec(kk * hw, T::ZERO)?;
+    out.fill(T::ZERO);
+    for img in 0..g.n {
+        for gi in 0..groups {
+            // `w_g` is `[cg, kk]` row-major at row `gi * cg`; its transpose reads it column-major.
+            let la = Layout::from_parts(&[kk, cg], &[1, kk as isize], gi * cg * kk)?;
+            let lb = Layout::from_parts(&[cg, hw], &[hw as isize, 1], (img * g.c + gi * cg) * hw)?;
+            super::gemm(wt, &la, x, &lb, &mut col);
+            let base = (img * o + gi * og) * ohw;
+            for (r, row) in col.chunks_exact(hw.max(1)).enumerate().take(kk) {
+                let (oc, i, j) = (r / (g.kh * g.kw), (r / g.kw) % g.kh, r % g.kw);
+                let plane = &mut out[base + oc * ohw..base + (oc + 1) * ohw];
+                for y in 0..g.h {
+                    let Some(oy) = (y * g.stride[0] + i * g.dil[0]).checked_sub(g.pad[0]).filter(|&v| v < g.oh) else {
+                        continue;
+                    };
+                    for xx in 0..g.w {
+                        let px = xx * g.stride[1] + j * g.dil[1];
+                        if let Some(ox) = px.checked_sub(g.pad[1]).filter(|&v| v < g.ow) {
+                            plane[oy * g.ow + ox] = T::add(plane[oy * g.ow + ox], row[y * g.w + xx]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let Some(b) = bias {
+        for (k, plane) in out.chunks_exact_mut(ohw.max(1)).enumerate().take(g.n * o) {
+            let bk = b[k % o];
+            for v in plane {
+                *v = T::add(*v, bk);
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,1122 @@
+//! Convolutions and pooling over NCL/NCHW tensors, as `torch.nn.functional`: `conv1d`,
+//! `conv2d`, `conv_transpose2d`, `max_pool2d` (with or without indices), `avg_pool2d`,
+//! `adaptive_avg_pool2d`.
+//!
+//! Each comes in two forms. The typed form takes its hyper-parameters as const generics in a
+//! marker value ([`Conv`], [`Pool`]) and types the result: for static input dims (and a static
+//! kernel) the output's spatial dims are static, `(H + 2P - DL(K - 1) - 1) / S + 1`
+//! (see [`WindowDim`](crate::shape::WindowDim)), and a non-positive size, a zero stride or
+//! dilation, or a static channel mismatch is an error when the program is built, naming the
+//! sizes. The `_dyn` form takes run-time hyper-parameters ([`ConvArgs`], [`Conv1dArgs`],
+//! [`PoolArgs`]) and gives a [`DynShape`] result. Everything the types do not prove is checked at
+//! run time (`try_` forms return [`ShapeError`], the plain forms panic with the same message).
+//!
+//! The product runs through the crate's matrix kernels (im2col, then faer for f32/f64; see
+//! `kernels/conv.rs`); pooling is a direct loop.
+use crate::error::{ConstMsg, OrPanic, ShapeError};
+use crate::kernels;
+use crate::kernels::conv::Geom;
+use crate::layout::{window_out, Layout};
+use crate::num::{Gemm, Num};
+use crate::shape::{AdaptivePool2dShape, Conv1dShape, Conv2dShape, ConvTranspose2dShape, DynShape, Pool2dShape, Shape};
+use crate::storage::{Data, Element};
+use crate::tensor::{Tensor, TensorBase};
+use alloc::borrow::Cow;
+use alloc::format;
+use alloc::vec::Vec;
+use num_traits::Float;
+
+/// The hyper-parameters of a typed convolution (`conv1d`, `conv2d`), as const generics (the same for both spatial
+/// dims of `conv2d`): `Conv::<STRIDE, PADDING, DILATION, GROUPS>`, defaults stride 1, padding 0,
+/// dilation 1, groups 1 (PyTorch's). `Conv::<1, 1>` is a 3x3 "same" convolution's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Conv<const STRIDE: usize = 1, const PADDING: usize = 0, const DILATION: usize = 1, const GROUPS: usize = 1>;
+
+impl<const STRIDE: usize, const PADDING: usize, const DILATION: usize, const GROUPS: usize>
+    Conv<STRIDE, PADDING, DILATION, GROUPS>
+{
+    /// The same hyper-parameters as run-time values for `conv2d_dyn`.
+    pub const fn args(self) -> ConvArgs {
+        ConvArgs { stride: [STRIDE; 2], padding: [PADDING; 2], dilation: [DILATION; 2], groups: GROUPS }
+    }
+    /// The same hyper-parameters as run-time values for `conv1d_dyn`.
+    pub const fn args1(self) -> Conv1dArgs {
+        Conv1dArgs { stride: STRIDE, padding: PADDING, dilation: DILATION, groups: GROUPS }
+    }
+}
+
+/// The run-time hyper-parameters of `conv2d_dyn` (PyTorch `conv2d`'s keyword arguments, one value
+/// per spatial dim `[h, w]`). `ConvArgs::default()` is stride 1, padding 0, dilation 1, groups 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConvArgs {
+    /// The step between windows.
+    pub stride: [usize; 2],
+    /// Zeros added on both sides.
+    pub padding: [usize; 2],
+    /// The spacing of the kernel's taps.
+    pub dilation: [usize; 2],
+    /// Channel groups: input and output channels are split into `groups` independent blocks.
+    pub groups: usize,
+}
+impl Default for ConvArgs {
+    fn default() -> Self {
+        ConvArgs { stride: [1, 1], padding: [0, 0], dilation: [1, 1], groups: 1 }
+    }
+}
+
+/// The run-time hyper-parameters of `conv1d_dyn` (PyTorch `conv1d`'s keyword arguments).
+/// `Conv1dArgs::default()` is stride 1, padding 0, dilation 1, groups 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conv1dArgs {
+    /// The step between windows.
+    pub stride: usize,
+    /// Zeros added on both sides.
+    pub padding: usize,
+    /// The spacing of the kernel's taps.
+    pub dilation: usize,
+    /// Channel groups.
+    pub groups: usize,
+}
+impl Default for Conv1dArgs {
+    fn default() -> Self {
+        Conv1dArgs { stride: 1, padding: 0, dilation: 1, groups: 1 }
+    }
+}
+
+/// The hyper-parameters of a typed transposed convolution, as const generics (the same for both
+/// spatial dims): `ConvT::<STRIDE, PADDING, OUTPUT_PADDING, DILATION, GROUPS>`, defaults stride
+/// 1, padding 0, output padding 0, dilation 1, groups 1 (PyTorch's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ConvT<
+    const STRIDE: usize = 1,
+    const PADDING: usize = 0,
+    const OUTPUT_PADDING: usize = 0,
+    const DILATION: usize = 1,
+    const GROUPS: usize = 1,
+>;
+impl<
+        const STRIDE: usize,
+        const PADDING: usize,
+        const OUTPUT_PADDING: usize,
+        const DILATION: usize,
+        const GROUPS: usize,
+    > ConvT<STRIDE, PADDING, OUTPUT_PADDING, DILATION, GROUPS>
+{
+    /// The same hyper-parameters as run-time values for `conv_transpose2d_dyn`.
+    pub const fn args(self) -> ConvTransposeArgs {
+        ConvTransposeArgs {
+            stride: [STRIDE; 2],
+            padding: [PADDING; 2],
+            output_padding: [OUTPUT_PADDING; 2],
+            dilation: [DILATION; 2],
+            groups: GROUPS,
+        }
+    }
+}
+
+/// The run-time hyper-parameters of `conv_transpose2d_dyn` (PyTorch `conv_transpose2d`'s
+/// keyword arguments, one value per spatial dim `[h, w]`). `ConvTransposeArgs::default()` is
+/// stride 1, padding 0, output padding 0, dilation 1, groups 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConvTransposeArgs {
+    /// The stride of the convolution this one transposes.
+    pub stride: [usize; 2],
+    /// The padding of the convolution this one transposes (removed from the output's borders).
+    pub padding: [usize; 2],
+    /// Extra rows and columns added at the output's end (less than the stride or the dilation),
+    /// to pick among the input sizes a strided convolution maps to one output size.
+    pub output_padding: [usize; 2],
+    /// The spacing of the kernel's taps.
+    pub dilation: [usize; 2],
+    /// Channel groups.
+    pub groups: usize,
+}
+impl Default for ConvTransposeArgs {
+    fn default() -> Self {
+        ConvTransposeArgs { stride: [1, 1], padding: [0, 0], output_padding: [0, 0], dilation: [1, 1], groups: 1 }
+    }
+}
+
+/// The hyper-parameters of a typed 2-D pooling, as const generics: a `KERNEL x KERNEL` window,
+/// `STRIDE` (PyTorch's default is the kernel size: write it, `Pool::<2, 2>`), `PADDING`
+/// (default 0) and `DILATION` (default 1; `avg_pool2d` has none, so it must be 1 there).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pool<const KERNEL: usize, const STRIDE: usize, const PADDING: usize = 0, const DILATION: usize = 1>;
+
+impl<const KERNEL: usize, const STRIDE: usize, const PADDING: usize, const DILATION: usize>
+    Pool<KERNEL, STRIDE, PADDING, DILATION>
+{
+    /// The same hyper-parameters as run-time values for the `_dyn` forms.
+    pub const fn args(self) -> PoolArgs {
+        PoolArgs { kernel: [KERNEL; 2], stride: [STRIDE; 2], padding: [PADDING; 2], dilation: [DILATION; 2] }
+    }
+}
+
+/// The run-time hyper-parameters of the `_dyn` pooling forms (PyTorch `max_pool2d`'s arguments,
+/// one value per spatial dim `[h, w]`, `ceil_mode=False`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PoolArgs {
+    /// The window's size.
+    pub kernel: [usize; 2],
+    /// The step between windows.
+    pub stride: [usize; 2],
+    /// Implicit padding on both sides (negative infinity for max pooling, zeros for average).
+    pub padding: [usize; 2],
+    /// The spacing of the window's taps (max pooling only; 1 for `avg_pool2d`).
+    pub dilation: [usize; 2],
+}
+impl PoolArgs {
+    /// A `kernel` window with PyTorch's defaults: stride equal to the kernel, no padding,
+    /// dilation 1.
+    pub fn new(kernel: [usize; 2]) -> Self {
+        PoolArgs { kernel, stride: kernel, padding: [0, 0], dilation: [1, 1] }
+    }
+}
+
+/// A convolution's optional bias: a rank-1 tensor of one value per output channel (`&b` or
+/// `Some(&b)`), or [`NoBias`] (or `None::<&Tensor<T, DynShape>>`).
+pub trait Bias<T> {
+    /// The sizes and row-major values, if there is a bias.
+    #[doc(hidden)]
+    fn values(&self) -> Option<(&[usize], Result<Vec<T>, ShapeError>)>;
+}
+/// No bias (PyTorch `bias=None`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoBias;
+impl<T> Bias<T> for NoBias {
+    fn values(&self) -> Option<(&[usize], Result<Vec<T>, ShapeError>)> {
+        None
+    }
+}
+impl<D: Data, S: Shape> Bias<D::Elem> for &TensorBase<D, S> {
+    fn values(&self) -> Option<(&[usize], Result<Vec<D::Elem>, ShapeError>)> {
+        Some((self.sizes(), self.try_to_vec()))
+    }
+}
+impl<D: Data, S: Shape> Bias<D::Elem> for Option<&TensorBase<D, S>> {
+    fn values(&self) -> Option<(&[usize], Result<Vec<D::Elem>, ShapeError>)> {
+        self.map(|b| (b.sizes(), b.try_to_vec()))
+    }
+}
+
+/// A tensor's elements as one row-major slice: borrowed when contiguous, copied otherwise.
+fn dense<D: Data, S: Shape>(t: &TensorBase<D, S>) -> Result<Cow<'_, [D::Elem]>, ShapeError> {
+    Ok(match kernels::contiguous_slice(t.data.as_slice(), t.layout()) {
+        Some(s) => Cow::Borrowed(s),
+        None => Cow::Owned(kernels::to_vec(t.data.as_slice(), t.layout())?),
+    })
+}
+
+fn invalid(msg: alloc::string::String) -> ShapeError {
+    ShapeError::Invalid(msg)
+}
+
+/// The output size along one spatial dim, or an error naming the sizes.
+fn out_size(op: &str, dim: &str, n: usize, k: usize, s: usize, p: usize, d: usize) -> Result<usize, ShapeError> {
+    window_out(n, k, s, p, d).ok_or_else(|| {
+        invalid(format!(
+            "{op}: no output {dim}: input {dim} {n} with padding {p}, kernel {k} with dilation {d}, stride {s} \
+             (the output size (n + 2p - d(k - 1) - 1) / s + 1 must be positive, with k, d, s >= 1)"
+        ))
+    })
+}
+
+/// The hyper-parameters of a 1-D convolution as those of a 2-D one over height-1 images.
+fn as_2d_args(a: Conv1dArgs) -> ConvArgs {
+    ConvArgs { stride: [1, a.stride], padding: [0, a.padding], dilation: [1, a.dilation], groups: a.groups }
+}
+
+/// The build-time checks of a typed convolution of `SPATIAL` (1 or 2) spatial dims: positive
+/// stride, dilation and groups; static channels that match; static output sizes that are
+/// positive.
+struct ConvCheck<S, W, const SPATIAL: usize, const ST: usize, const PD: usize, const DL: usize, const G: usize>(
+    core::marker::PhantomData<(S, W)>,
+);
+impl<S: Shape, W: Shape, const SPATIAL: usize, const ST: usize, const PD: usize, const DL: usize, const G: usize>
+    ConvCheck<S, W, SPATIAL, ST, PD, DL, G>
+{
+    const OK: () = {
+        let op = if SPATIAL == 1 { "conv1d: " } else { "conv2d: " };
+        if ST == 0 || DL == 0 || G == 0 {
+            let m = ConstMsg::new().str(op).str("stride ").num(ST).str(", dilation ").num(DL).str(" and groups ");
+            m.num(G).str(" must be positive").fail()
+        }
+        // Channels: input dim 1 against weight dim 1 times the groups; weight dim 0 by groups.
+        if let (Some(c), Some(cg)) = (S::STATIC[1], W::STATIC[1]) {
+            if c != cg.saturating_mul(G) {
+                let m = ConstMsg::new().str(op).str("input channels ").num(c).str(" != weight in-channels ").num(cg);
+                let m = m.str(" * groups ").num(G).str(" (input ").shape(&S::STATIC, S::RANK);
+                m.str(", weight ").shape(&W::STATIC, W::RANK).str(")").fail()
+            }
+        }
+        if let Some(o) = W::STATIC[0] {
+            if o % G != 0 {
+                let m = ConstMsg::new().str(op).str("output channels ").num(o).str(" are not divisible by groups ");
+                m.num(G).fail()
+            }
+        }
+        let mut i = 2;
+        while i < 2 + SPATIAL {
+            if let (Some(n), Some(k)) = (S::STATIC[i], W::STATIC[i]) {
+                let padded = n.saturating_add(PD.saturating_mul(2));
+                if k == 0 || DL.saturating_mul(k - 1).saturating_add(1) > padded {
+                    let dim = if SPATIAL == 1 {
+                        "length "
+                    } else if i == 2 {
+                        "height "
+                    } else {
+                        "width "
+                    };
+                    let m = ConstMsg::new().str(op).str("kernel ").str(dim).num(k).str(" (dilation ").num(DL);
+                    let m = m.str(") does not fit input ").str(dim).num(n).str(" + 2 * padding ").num(PD);
+                    m.str(": the output would be empty").fail()
+                }
+            }
+            i += 1;
+        }
+    };
+}
+
+/// The build-time checks of a typed pooling: positive kernel, stride and dilation, padding at
+/// most half the (dilated) kernel, and a window that fits static input dims.
+struct PoolCheck<S, const K: usize, const ST: usize, const PD: usize, const DL: usize, const AVG: bool>(
+    core::marker::PhantomData<S>,
+);
+impl<S: Shape, const K: usize, const ST: usize, const PD: usize, const DL: usize, const AVG: bool>
+    PoolCheck<S, K, ST, PD, DL, AVG>
+{
+    const OK: () = {
+        let op = if AVG { "avg_pool2d: " } else { "max_pool2d: " };
+        if K == 0 || ST == 0 || DL == 0 {
+            let m = ConstMsg::new().str(op).str("kernel ").num(K).str(", stride ").num(ST).str(" and dilation ");
+            m.num(DL).str(" must be positive").fail()
+        }
+        if AVG && DL != 1 {
+            let m = ConstMsg::new().str(op).str("dilation ").num(DL);
+            m.str(" is not supported (PyTorch's avg_pool2d has none)").fail()
+        }
+        let span = DL.saturating_mul(K - 1).saturating_add(1);
+        if PD > span / 2 {
+            let m = ConstMsg::new().str(op).str("padding ").num(PD).str(" is more than half the kernel ").num(span);
+            m.fail()
+        }
+        let mut i = 2;
+        while i < 4 {
+            if let Some(n) = S::STATIC[i] {
+                if span > n.saturating_add(PD.saturating_mul(2)) {
+                    let dim = if i == 2 { "height " } else { "width " };
+                    let m = ConstMsg::new().str(op).str("kernel ").num(K).str(" (dilation ").num(DL);
+                    let m = m.str(") does not fit input ").str(dim).num(n).str(" + 2 * padding ").num(PD);
+                    m.str(": the output would be empty").fail()
+                }
+            }
+            i += 1;
+        }
+    };
+}
+
+/// The build-time checks of a typed transposed convolution: positive stride, dilation and
+/// groups; an output padding below the stride or the dilation; static channels that match; a
+/// positive static output size.
+struct ConvTCheck<S, W, const ST: usize, const PD: usize, const OP: usize, const DL: usize, const G: usize>(
+    core::marker::PhantomData<(S, W)>,
+);
+impl<S: Shape, W: Shape, const ST: usize, const PD: usize, const OP: usize, const DL: usize, const G: usize>
+    ConvTCheck<S, W, ST, PD, OP, DL, G>
+{
+    const OK: () = {
+        let op = "conv_transpose2d: ";
+        if ST == 0 || DL == 0 || G == 0 {
+            let m = ConstMsg::new().str(op).str("stride ").num(ST).str(", dilation ").num(DL).str(" and groups ");
+            m.num(G).str(" must be positive").fail()
+        }
+        if OP >= ST && OP >= DL {
+            let m = ConstMsg::new().str(op).str("output padding ").num(OP).str(" must be smaller than the stride ");
+            m.num(ST).str(" or the dilation ").num(DL).fail()
+        }
+        if let (Some(c), Some(ci)) = (S::STATIC[1], W::STATIC[0]) {
+            if c != ci || c % G != 0 {
+                let m = ConstMsg::new().str(op).str("input channels ").num(c).str(" against weights ");
+                let m = m.shape(&W::STATIC, W::RANK).str(" with groups ").num(G);
+                m.str(": the weight's first dim must equal the channels, which groups must divide").fail()
+            }
+        }
+        let mut i = 2;
+        while i < 4 {
+            if let (Some(n), Some(k)) = (S::STATIC[i], W::STATIC[i]) {
+                let span = if n == 0 || k == 0 {
+                    0
+                } else {
+                    (n - 1).saturating_mul(ST).saturating_add(DL.saturating_mul(k - 1)).saturating_add(OP + 1)
+                };
+                if span <= PD.saturating_mul(2) {
+                    let dim = if i == 2 { "height " } else { "width " };
+                    let m = ConstMsg::new().str(op).str("input ").str(dim).num(n).str(" with kernel ").num(k);
+                    let m = m.str(", stride ").num(ST).str(", dilation ").num(DL).str(" and output padding ").num(OP);
+                    m.str(" gives no output once padding ").num(PD).str(" is cut from both sides").fail()
+                }
+            }
+            i += 1;
+        }
+    };
+}
+
+/// Convolutions.
+impl<D: Data, S: Shape> TensorBase<D, S>
+where
+    D::Elem: Gemm,
+{
+    /// The convolution with the run-time hyper-parameters `a`; `one_d` reads `[N, C, L]` input
+    /// and `[O, C/G, K]` weights as height-1 images.
+    fn conv_rt<D2: Data<Elem = D::Elem>, W: Shape, B: Bias<D::Elem>, S2: Shape>(
+        &self,
+        weight: &TensorBase<D2, W>,
+        bias: &B,
+        a: ConvArgs,
+        one_d: bool,
+    ) -> Result<Tensor<D::Elem, S2>, ShapeError> {
+        let op = if one_d { "conv1d" } else { "conv2d" };
+        let (xs, ws) = (self.sizes(), weight.sizes());
+        let rank = if one_d { 3 } else { 4 };
+        if xs.len() != rank || ws.len() != rank {
+            let want = if one_d {
+                "[N, C, L] input and [O, C/groups, K]"
+            } else {
+                "[N, C, H, W] input and [O, C/groups, KH, KW]"
+            };
+            return Err(invalid(format!("{op}: expects {want} weights, got input {xs:?} and weights {ws:?}")));
+        }
+        // As height-1 images for 1-D.
+        let (x4, w4) = if one_d {
+            ([xs[0], xs[1], 1, xs[2]], [ws[0], ws[1], 1, ws[2]])
+        } else {
+            ([xs[0], xs[1], xs[2], xs[3]], [ws[0], ws[1], ws[2], ws[3]])
+        };
+        let [n, c, h, w] = x4;
+        let [o, cg, kh, kw] = w4;
+        let g = a.groups;
+        if g == 0 || cg.checked_mul(g) != Some(c) || o % g != 0 {
+            return Err(invalid(format!(
+                "{op}: input {xs:?} and weights {ws:?} with groups {g}: the input channels ({c}) must equal the weight's \
+                 in-channels ({cg}) times groups, and groups must be positive and divide the output channels ({o})"
+            )));
+        }
+        let bias = match bias.values() {
+            None => None,
+            Some((bs, v)) => {
+                if bs != [o] {
+                    return Err(invalid(format!(
+                        "{op}: bias of sizes {bs:?} for {o} output channels (weights {ws:?})"
+                    )));
+                }
+                Some(v?)
+            }
+        };
+        let oh = out_size(op, "height", h, kh, a.stride[0], a.padding[0], a.dilation[0])?;
+        let ow = out_size(op, if one_d { "length" } else { "width" }, w, kw, a.stride[1], a.padding[1], a.dilation[1])?;
+        let out_sizes: &[usize] = if one_d { &[n, o, ow] } else { &[n, o, oh, ow] };
+        let numel = Layout::contiguous(out_sizes)?.numel();
+        // The im2col buffer `[C/G * KH * KW, OH * OW]`.
+        Layout::contiguous(&[cg, kh, kw, oh, ow])?;
+        let mut out = kernels::try_vec(numel, D::Elem::ZERO)?;
+        if numel > 0 {
+            let (x, wt) = (dense(self)?, dense(weight)?);
+            let geom = Geom { n, c, h, w, kh, kw, stride: a.stride, pad: a.padding, dil: a.dilation, oh, ow };
+            kernels::conv::conv2d(&x, &wt, bias.as_deref(), &geom, o, g, &mut out)?;
+        }
+        Tensor::try_from_vec(out_sizes, out)
+    }
+
+    /// 2-D convolution (PyTorch `torch.nn.functional.conv2d(input, weight, bias, stride,
+    /// padding, dilation, groups)`, a cross-correlation as PyTorch's): input `[N, C, H, W]`,
+    /// weights `[O, C / GROUPS, KH, KW]`, an optional bias `[O]`, output `[N, O, OH, OW]` with
+    /// `OH = (H + 2P - DL(KH - 1) - 1) / S + 1` (likewise `OW`). The hyper-parameters are the
+    /// const generics of `Conv::<S, P, DL, GROUPS>`, the same for both spatial dims; `OH` and
+    /// `OW` are static when `H`, `W`, `KH`, `KW` are (sizes 0..=1024), `Dyn` otherwise. When the
+    /// program is built, a zero stride, dilation or group count, static channels that do not
+    /// match, or a static kernel that does not fit the padded input is an error naming the sizes.
+    /// Computed as im2col and a matrix product (faer for f32/f64).
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// use shaped_core::ops::conv::{Conv, NoBias};
+    /// let x: Tensor<f32, Shape![1, 1, 4, 4]> = Tensor::ones();
+    /// let w: Tensor<f32, Shape![2, 1, 3, 3]> = Tensor::ones();
+    /// let b: Tensor<f32, Shape![2]> = Tensor::from([0.0, 1.0]);
+    /// let y: Tensor<f32, Shape![1, 2, 4, 4]> = x.conv2d(&w, &b, Conv::<1, 1>);
+    /// assert_eq!(y.to_vec()[..4], [4.0, 6.0, 6.0, 4.0]);
+    /// let y: Tensor<f32, Shape![1, 2, 2, 2]> = x.conv2d(&w, NoBias, Conv::<1, 0>);
+    /// assert_eq!(y.to_vec(), [9.0; 8]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] naming the shapes when run-time channels do not match (input `C`
+    /// against `C / GROUPS` of the weights times `GROUPS`, `GROUPS` not dividing `O`), the bias
+    /// is not `[O]`, or a run-time kernel does not fit the padded input; for [`DynShape`]
+    /// tensors also when the ranks are not 4; [`ShapeError::Overflow`] for an output past
+    /// `isize::MAX` elements; [`ShapeError::Alloc`].
+    #[allow(clippy::type_complexity)]
+    pub fn try_conv2d<D2, W, B, const ST: usize, const PD: usize, const DL: usize, const G: usize>(
+        &self,
+        weight: &TensorBase<D2, W>,
+        bias: B,
+        _: Conv<ST, PD, DL, G>,
+    ) -> Result<Tensor<D::Elem, <S as Conv2dShape<W, ST, PD, DL>>::Out>, ShapeError>
+    where
+        D2: Data<Elem = D::Elem>,
+        W: Shape,
+        B: Bias<D::Elem>,
+        S: Conv2dShape<W, ST, PD, DL>,
+    {
+        let () = ConvCheck::<S, W, 2, ST, PD, DL, G>::OK;
+        self.conv_rt(weight, &bias, Conv::<ST, PD, DL, G>.args(), false)
+    }
+    /// [`try_conv2d`](Self::try_conv2d), panicking with the error's message.
+    #[track_caller]
+    #[allow(clippy::type_complexity)]
+    pub fn conv2d<D2, W, B, const ST: usize, const PD: usize, const DL: usize, const G: usize>(
+        &self,
+        weight: &TensorBase<D2, W>,
+        bias: B,
+        c: Conv<ST, PD, DL, G>,
+    ) -> Tensor<D::Elem, <S as Conv2dShape<W, ST, PD, DL>>::Out>
+    where
+        D2: Data<Elem = D::Elem>,
+        W: Shape,
+        B: Bias<D::Elem>,
+        S: Conv2dShape<W, ST, PD, DL>,
+    {
+        // Checked here rather than through `try_conv2d` (which would report the failure twice),
+        // so that a failure names the user's call.
+        let () = ConvCheck::<S, W, 2, ST, PD, DL, G>::OK;
+        self.conv_rt(weight, &bias, c.args(), false).or_panic()
+    }
+    /// [`try_conv2d`](Self::try_conv2d) with run-time hyper-parameters (per spatial dim): a
+    /// [`DynShape`] result `[N, O, OH, OW]`.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] naming the shapes when the ranks are not 4, the channels or groups
+    /// do not match, the bias is not `[O]`, a stride, dilation or kernel size is 0, or the kernel
+    /// does not fit the padded input; [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
+    pub fn try_conv2d_dyn<D2: Data<Elem = D::Elem>, W: Shape, B: Bias<D::Elem>>(
+        &self,
+        weight: &TensorBase<D2, W>,
+        bias: B,
+        args: ConvArgs,
+    ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        self.conv_rt(weight, &bias, args, false)
+    }
+    /// [`try_conv2d_dyn`](Self::try_conv2d_dyn), panicking with the error's message.
+    #[track_caller]
+    pub fn conv2d_dyn<D2: Data<Elem = D::Elem>, W: Shape, B: Bias<D::Elem>>(
+        &self,
+        weight: &TensorBase<D2, W>,
+        bias: B,
+        args: ConvArgs,
+    ) -> Tensor<D::Elem, DynShape> {
+        self.try_conv2d_dyn(weight, bias, args).or_panic()
+    }
+
+    /// 1-D convolution (PyTorch `torch.nn.functional.conv1d`): input `[N, C, L]`, weights
+    /// `[O, C / GROUPS, K]`, an optional bias `[O]`, output `[N, O, OL]` with
+    /// `OL = (L + 2P - DL(K - 1) - 1) / S + 1`, static when `L` and `K` are. Hyper-parameters and
+    /// build-time checks as [`conv2d`](Self::conv2d).
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// use shaped_core::ops::conv::{Conv, NoBias};
+    /// let x: Tensor<f64, Shape![1, 1, 5]> = Tensor::from([[[1.0, 2.0, 3.0, 4.0, 5.0]]]);
+    /// let w: Tensor<f64, Shape![1, 1, 2]> = Tensor::from([[[1.0, -1.0]]]);
+    /// let y: Tensor<f64, Shape![1, 1, 2]> = x.conv1d(&w, NoBias, Conv::<2>);
+    /// assert_eq!(y.to_vec(), [-1.0, -1.0]);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`try_conv2d`](Self::try_conv2d), for rank-3 operands.
+    #[allow(clippy::type_complexity)]
+    pub fn try_conv1d<D2, W, B, const ST: usize, const PD: usize, const DL: usize, const G: usize>(
+        &self,
+        weight: &TensorBase<D2, W>,
+        bias: B,
+        _: Conv<ST, PD, DL, G>,
+    ) -> Result<Tensor<D::Elem, <S as Conv1dShape<W, ST, PD, DL>>::Out>, ShapeError>
+    where
+        D2: Data<Elem = D::Elem>,
+        W: Shape,
+        B: Bias<D::Elem>,
+        S: Conv1dShape<W, ST, PD, DL>,
+    {
+        let () = ConvCheck::<S, W, 1, ST, PD, DL, G>::OK;
+        self.conv_rt(weight, &bias, as_2d_args(Conv::<ST, PD, DL, G>.args1()), true)
+    }
+    /// [`try_conv1d`](Self::try_conv1d), panicking with the error's message.
+    #[track_caller]
+    #[allow(clippy::type_complexity)]
+    pub fn conv1d<D2, W, B, const ST: usize, const PD: usize, const DL: usize, const G: usize>(
+        &self,
+        weight: &TensorBase<D2, W>,
+        bias: B,
+        c: Conv<ST, PD, DL, G>,
+    ) -> Tensor<D::Elem, <S as Conv1dShape<W, ST, PD, DL>>::Out>
+    where
+        D2: Data<Elem = D::Elem>,
+        W: Shape,
+        B: Bias<D::Elem>,
+        S: Conv1dShape<W, ST, PD, DL>,
+    {
+        let () = ConvCheck::<S, W, 1, ST, PD, DL, G>::OK;
+        self.conv_rt(weight, &bias, as_2d_args(c.args1()), true).or_panic()
+    }
+    /// [`try_conv1d`](Self::try_conv1d) with run-time hyper-parameters: a [`DynShape`] result
+    /// `[N, O, OL]`.
+    ///
+    /// # Errors
+    /// As [`try_conv2d_dyn`](Self::try_conv2d_dyn), for rank-3 operands.
+    pub fn try_conv1d_dyn<D2: Data<Elem = D::Elem>, W: Shape, B: Bias<D::Elem>>(
+        &self,
+        weight: &TensorBase<D2, W>,
+        bias: B,
+        args: Conv1dArgs,
+    ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        self.conv_rt(weight, &bias, as_2d_args(args), true)
+    }
+    /// [`try_conv1d_dyn`](Self::try_conv1d_dyn), panicking with the error's message.
+    #[track_caller]
+    pub fn conv1d_dyn<D2: Data<Elem = D::Elem>, W: Shape, B: Bias<D::Elem>>(
+        &self,
+        weight: &TensorBase<D2, W>,
+        bias: B,
+        args: Conv1dArgs,
+    ) -> Tensor<D::Elem, DynShape> {
+        self.try_conv1d_dyn(weight, bias, args).or_panic()
+    }
+}
+
+/// Transposed convolution.
+impl<D: Data, S: Shape> TensorBase<D, S>
+where
+    D::Elem: Gemm,
+{
+    /// 2-D transposed convolution with const hyper-parameters `ConvT::<S, P, OP, DL, G>`
+    /// (see [`try_conv_transpose2d_dyn`](Self::try_conv_transpose2d_dyn) for the operation):
+    /// input `[N, C, H, W]`, weights `[C, O / G, KH, KW]`, output `[N, O, OH, OW]` with
+    /// `OH = (H - 1)S - 2P + DL(KH - 1) + OP + 1`, static when `H` and `KH` are (and `O` when
+    /// `O / G` is). When the program is built, a zero stride, dilation or group count, an output
+    /// padding not below the stride or the dilation, static channels that do not match, or an
+    /// empty static output is an error naming the sizes.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// use shaped_core::ops::conv::{ConvT, NoBias};
+    /// let x: Tensor<f32, Shape![2, 8, 7, 7]> = Tensor::ones();
+    /// let w: Tensor<f32, Shape![8, 4, 3, 3]> = Tensor::ones();
+    /// // Stride 2, padding 1, output padding 1: doubles the size.
+    /// let y: Tensor<f32, Shape![2, 4, 14, 14]> = x.conv_transpose2d(&w, NoBias, ConvT::<2, 1, 1>);
+    /// assert_eq!(y.to_vec()[0], 8.0);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`try_conv_transpose2d_dyn`](Self::try_conv_transpose2d_dyn), for what the types do
+    /// not fix.
+    #[allow(clippy::type_complexity)]
+    pub fn try_conv_transpose2d<
+        D2,
+        W,
+        B,
+        const ST: usize,
+        const PD: usize,
+        const OP: usize,
+        const DL: usize,
+        const G: usize,
+    >(
+        &self,
+        weight: &TensorBase<D2, W>,
+        bias: B,
+        c: ConvT<ST, PD, OP, DL, G>,
+    ) -> Result<Tensor<D::Elem, <S as ConvTranspose2dShape<W, ST, PD, OP, DL, G>>::Out>, ShapeError>
+    where
+        D2: Data<Elem = D::Elem>,
+        W: Shape,
+        B: Bias<D::Elem>,
+        S: ConvTranspose2dShape<W, ST, PD, OP, DL, G>,
+    {
+        let () = ConvTCheck::<S, W, ST, PD, OP, DL, G>::OK;
+        self.conv_transpose_rt(weight, &bias, c.args())
+    }
+    /// [`try_conv_transpose2d`](Self::try_conv_transpose2d), panicking with the error's message.
+    #[track_caller]
+    #[allow(clippy::type_complexity)]
+    pub fn conv_transpose2d<
+        D2,
+        W,
+        B,
+        const ST: usize,
+        const PD: usize,
+        const OP: usize,
+        const DL: usize,
+        const G: usize,
+    >(
+        &self,
+        weight: &TensorBase<D2, W>,
+        bias: B,
+        c: ConvT<ST, PD, OP, DL, G>,
+    ) -> Tensor<D::Elem, <S as ConvTranspose2dShape<W, ST, PD, OP, DL, G>>::Out>
+    where
+        D2: Data<Elem = D::Elem>,
+        W: Shape,
+        B: Bias<D::Elem>,
+        S: ConvTranspose2dShape<W, ST, PD, OP, DL, G>,
+    {
+        let () = ConvTCheck::<S, W, ST, PD, OP, DL, G>::OK;
+        self.conv_transpose_rt(weight, &bias, c.args()).or_panic()
+    }
+
+    /// 2-D transposed convolution (PyTorch `torch.nn.functional.conv_transpose2d(input, weight,
+    /// bias, stride, padding, output_padding, groups, dilation)`, the gradient of `conv2d` with
+    /// respect to its input): input `[N, C, H, W]`, weights `[C, O / groups, KH, KW]`, an
+    /// optional bias `[O]`, output `[N, O, OH, OW]` with
+    /// `OH = (H - 1) * stride - 2 * padding + dilation * (KH - 1) + output_padding + 1` (likewise
+    /// `OW`). Run-time hyper-parameters and a [`DynShape`] result ([`conv_transpose2d`](Self::conv_transpose2d)
+    /// is the typed form). Computed as
+    /// the matrix product `wᵀ @ x` per image and group (the crate's gemm) and a col2im sum.
+    ///
+    /// ```
+    /// use shaped_core::{DynShape, Tensor};
+    /// use shaped_core::ops::conv::{ConvTransposeArgs, NoBias};
+    /// let x = Tensor::<f32, DynShape>::from_vec(&[1, 1, 2, 2], vec![1.0, 2.0, 3.0, 4.0]);
+    /// let w = Tensor::<f32, DynShape>::from_vec(&[1, 1, 2, 2], vec![1.0; 4]);
+    /// let a = ConvTransposeArgs { stride: [2, 2], ..Default::default() };
+    /// let y = x.conv_transpose2d_dyn(&w, NoBias, a);
+    /// assert_eq!(y.sizes(), [1, 1, 4, 4]);
+    /// assert_eq!(y.to_vec()[..4], [1.0, 1.0, 2.0, 2.0]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] naming the shapes when the ranks are not 4, the input channels do
+    /// not match the weights' first dim, groups is 0 or does not divide it, the bias is not
+    /// `[O]`, a stride or dilation is 0, an output padding is not smaller than the stride or the
+    /// dilation, or the output would be empty; [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
+    pub fn try_conv_transpose2d_dyn<D2: Data<Elem = D::Elem>, W: Shape, B: Bias<D::Elem>>(
+        &self,
+        weight: &TensorBase<D2, W>,
+        bias: B,
+        a: ConvTransposeArgs,
+    ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        self.conv_transpose_rt(weight, &bias, a)
+    }
+
+    fn conv_transpose_rt<D2: Data<Elem = D::Elem>, W: Shape, B: Bias<D::Elem>, S2: Shape>(
+        &self,
+        weight: &TensorBase<D2, W>,
+        bias: &B,
+        a: ConvTransposeArgs,
+    ) -> Result<Tensor<D::Elem, S2>, ShapeError> {
+        let op = "conv_transpose2d";
+        let (xs, ws) = (self.sizes(), weight.sizes());
+        let ([n, c, h, w], [ci, og, kh, kw]) = match (xs, ws) {
+            (&[n, c, h, w], &[ci, og, kh, kw]) => ([n, c, h, w], [ci, og, kh, kw]),
+            _ => {
+                return Err(invalid(format!(
+                    "{op}: expects [N, C, H, W] input and [C, O/groups, KH, KW] weights, got input {xs:?} and weights {ws:?}"
+                )))
+            }
+        };
+        let g = a.groups;
+        if g == 0 || c != ci || c % g != 0 {
+            return Err(invalid(format!(
+                "{op}: input {xs:?} and weights {ws:?} with groups {g}: the input channels ({c}) must equal the weight's \
+                 first dim ({ci}), and groups must be positive and divide it"
+            )));
+        }
+        let o = og.checked_mul(g).ok_or_else(|| ShapeError::Overflow { sizes: ws.into() })?;
+        let bias = match bias.values() {
+            None => None,
+            Some((bs, v)) => {
+                if bs != [o] {
+                    return Err(invalid(format!(
+                        "{op}: bias of sizes {bs:?} for {o} output channels (weights {ws:?})"
+                    )));
+                }
+                Some(v?)
+            }
+        };
+        let mut outs = [0usize; 2];
+        for (i, (dim, n_in, k)) in [("height", h, kh), ("width", w, kw)].into_iter().enumerate() {
+            let (s, p, op_, d) = (a.stride[i], a.padding[i], a.output_padding[i], a.dilation[i]);
+            // In 128 bits: every term fits, and the sum is compared before it becomes a size.
+            let reach = (n_in as i128 - 1) * s as i128 + d as i128 * (k as i128 - 1);
+            let size = reach - 2 * p as i128 + op_ as i128 + 1;
+            // The kernel steps to `reach` before cutting the padding: it must fit too.
+            if reach > isize::MAX as i128 {
+                return Err(ShapeError::Overflow { sizes: xs.into() });
+            }
+            if s == 0
+                || d == 0
+                || k == 0
+                || n_in == 0
+                || (op_ >= s && op_ >= d)
+                || size <= 0
+                || size > isize::MAX as i128
+            {
+                return Err(invalid(format!(
+                    "{op}: no output {dim}: input {dim} {n_in}, kernel {k}, stride {s}, padding {p}, output padding {op_}, \
+                     dilation {d} (the size (n - 1)s - 2p + d(k - 1) + output_padding + 1 must be positive, with n, k, s, \
+                     d >= 1 and output_padding below the stride or the dilation)"
+                )));
+            }
+            outs[i] = size as usize;
+        }
+        let [oh, ow] = outs;
+        let sizes = [n, o, oh, ow];
+        let numel = Layout::contiguous(&sizes)?.numel();
+        Layout::contiguous(&[og, kh, kw, h, w])?;
+        let mut out = kernels::try_vec(numel, D::Elem::ZERO)?;
+        if numel > 0 {
+            let (x, wt) = (dense(self)?, dense(weight)?);
+            let geom = Geom { n, c, h, w, kh, kw, stride: a.stride, pad: a.padding, dil: a.dilation, oh, ow };
+            kernels::conv::conv_transpose2d(&x, &wt, bias.as_deref(), &geom, o, g, &mut out)?;
+        }
+        Tensor::try_from_vec(&sizes, out)
+    }
+    /// [`try_conv_transpose2d_dyn`](Self::try_conv_transpose2d_dyn), panicking with the error's
+    /// message.
+    #[track_caller]
+    pub fn conv_transpose2d_dyn<D2: Data<Elem = D::Elem>, W: Shape, B: Bias<D::Elem>>(
+        &self,
+        weight: &TensorBase<D2, W>,
+        bias: B,
+        args: ConvTransposeArgs,
+    ) -> Tensor<D::Elem, DynShape> {
+        self.try_conv_transpose2d_dyn(weight, bias, args).or_panic()
+    }
+}
+
+/// Which pooling a [`pool_rt`](TensorBase::pool_rt) call computes.
+#[derive(Clone, Copy)]
+enum PoolKind {
+    Max,
+    Avg { count_include_pad: bool },
+}
+
+/// Pooling.
+impl<D: Data, S: Shape> TensorBase<D, S>
+where
+    D::Elem: Float + Num,
+{
+    /// The `[N, C, H, W]` sizes, or an error naming the operation.
+    fn nchw(&self, op: &str) -> Result<[usize; 4], ShapeError> {
+        match *self.sizes() {
+            [n, c, h, w] => Ok([n, c, h, w]),
+            ref s => Err(invalid(format!("{op}: expects an [N, C, H, W] input, got {s:?}"))),
+        }
+    }
+
+    /// Max or average pooling with run-time hyper-parameters; `idx` asks for max pooling's indices.
+    #[allow(clippy::type_complexity)]
+    fn pool_rt<S2: Shape>(
+        &self,
+        a: PoolArgs,
+        kind: PoolKind,
+        idx: bool,
+    ) -> Result<(Tensor<D::Elem, S2>, Option<Tensor<i64, S2>>), ShapeError> {
+        let op = if let PoolKind::Max = kind { "max_pool2d" } else { "avg_pool2d" };
+        let [n, c, h, w] = self.nchw(op)?;
+        if let PoolKind::Avg { .. } = kind {
+            if a.dilation != [1, 1] {
+                return Err(invalid(format!("{op}: dilation {:?} is not supported (PyTorch's has none)", a.dilation)));
+            }
+        }
+        for i in 0..2 {
+            let (k, d, p) = (a.kernel[i], a.dilation[i], a.padding[i]);
+            // PyTorch: padding at most half the effective kernel, so every window reads input.
+            let span = d.checked_mul(k.saturating_sub(1)).and_then(|s| s.checked_add(1));
+            if k == 0 || span.is_none_or(|s| p > s / 2) {
+                return Err(invalid(format!(
+                    "{op}: padding {:?} must be at most half the (dilated) kernel {:?} (dilation {:?})",
+                    a.padding, a.kernel, a.dilation
+                )));
+            }
+        }
+        let oh = out_size(op, "height", h, a.kernel[0], a.stride[0], a.padding[0], a.dilation[0])?;
+        let ow = out_size(op, "width", w, a.kernel[1], a.stride[1], a.padding[1], a.dilation[1])?;
+        let sizes = [n, c, oh, ow];
+        let numel = Layout::contiguous(&sizes)?.numel();
+        let mut out = kernels::try_vec(numel, D::Elem::ZERO)?;
+        let mut ind = if idx { Some(kernels::try_vec(numel, 0i64)?) } else { None };
+        if numel > 0 {
+            let x = dense(self)?;
+            let geom = Geom {
+                n,
+                c,
+                h,
+                w,
+                kh: a.kernel[0],
+                kw: a.kernel[1],
+                stride: a.stride,
+                pad: a.padding,
+                dil: a.dilation,
+                oh,
+                ow,
+            };
+            match kind {
+                PoolKind::Max => kernels::conv::max_pool2d(&x, &geom, &mut out, ind.as_deref_mut()),
+                PoolKind::Avg { count_include_pad } => {
+                    kernels::conv::avg_pool2d(&x, &geom, &mut out, count_include_pad)
+                }
+            }
+        }
+        let ind = match ind {
+            Some(v) => Some(Tensor::try_from_vec(&sizes, v)?),
+            None => None,
+        };
+        Ok((Tensor::try_from_vec(&sizes, out)?, ind))
+    }
+
+    /// Max pooling with indices, as tensors of shape `S2`.
+    #[allow(clippy::type_complexity)]
+    fn max_with_indices<S2: Shape>(&self, a: PoolArgs) -> Result<(Tensor<D::Elem, S2>, Tensor<i64, S2>), ShapeError> {
+        let (v, i) = self.pool_rt(a, PoolKind::Max, true)?;
+        Ok((v, i.expect("indices were asked for")))
+    }
+
+    /// 2-D max pooling (PyTorch `torch.nn.functional.max_pool2d(input, K, S, P, DL)`,
+    /// `ceil_mode=False`): input `[N, C, H, W]`, output `[N, C, OH, OW]` with
+    /// `OH = (H + 2P - DL(K - 1) - 1) / S + 1`, static when `H`, `W` are. Each output is its
+    /// window's largest element; NaN propagates (a window holding a NaN gives NaN, as PyTorch).
+    /// Padding counts as negative infinity. The hyper-parameters are those of
+    /// `Pool::<K, S, P, DL>`; a zero kernel, stride or dilation, padding more than half the
+    /// dilated kernel, or a window that does not fit a static input is an error when the program
+    /// is built, naming the sizes.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// use shaped_core::ops::conv::Pool;
+    /// let x: Tensor<f32, Shape![1, 1, 2, 4]> = Tensor::from([[[[1.0, 5.0, 2.0, 0.0], [3.0, 4.0, f32::NAN, 1.0]]]]);
+    /// let y: Tensor<f32, Shape![1, 1, 1, 2]> = x.max_pool2d(Pool::<2, 2>);
+    /// assert_eq!(y.to_vec()[0], 5.0);
+    /// assert!(y.to_vec()[1].is_nan());
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] naming the sizes when the window does not fit a run-time dim; for a
+    /// [`DynShape`] tensor also when the rank is not 4; [`ShapeError::Alloc`].
+    pub fn try_max_pool2d<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
+        &self,
+        _: Pool<K, ST, PD, DL>,
+    ) -> Result<Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL>>::Out>, ShapeError>
+    where
+        S: Pool2dShape<K, ST, PD, DL>,
+    {
+        let () = PoolCheck::<S, K, ST, PD, DL, false>::OK;
+        Ok(self.pool_rt(Pool::<K, ST, PD, DL>.args(), PoolKind::Max, false)?.0)
+    }
+    /// [`try_max_pool2d`](Self::try_max_pool2d), panicking with the error's message.
+    #[track_caller]
+    pub fn max_pool2d<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
+        &self,
+        p: Pool<K, ST, PD, DL>,
+    ) -> Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL>>::Out>
+    where
+        S: Pool2dShape<K, ST, PD, DL>,
+    {
+        let () = PoolCheck::<S, K, ST, PD, DL, false>::OK;
+        self.pool_rt(p.args(), PoolKind::Max, false).or_panic().0
+    }
+    /// [`try_max_pool2d`](Self::try_max_pool2d) with the positions of the maxima (PyTorch
+    /// `max_pool2d(..., return_indices=True)`): `(values, indices)`, both `[N, C, OH, OW]`,
+    /// `indices` the `i64` flat position `iy * W + ix` of each maximum within its `H x W` plane.
+    /// Among equal maxima the first in the window (row-major); for a window holding NaN, its
+    /// last NaN (PyTorch's CPU kernel).
+    ///
+    /// # Errors
+    /// As [`try_max_pool2d`](Self::try_max_pool2d).
+    #[allow(clippy::type_complexity)]
+    pub fn try_max_pool2d_with_indices<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
+        &self,
+        _: Pool<K, ST, PD, DL>,
+    ) -> Result<
+        (Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL>>::Out>, Tensor<i64, <S as Pool2dShape<K, ST, PD, DL>>::Out>),
+        ShapeError,
+    >
+    where
+        S: Pool2dShape<K, ST, PD, DL>,
+    {
+        let () = PoolCheck::<S, K, ST, PD, DL, false>::OK;
+        self.max_with_indices(Pool::<K, ST, PD, DL>.args())
+    }
+    /// [`try_max_pool2d_with_indices`](Self::try_max_pool2d_with_indices), panicking with the
+    /// error's message.
+    #[track_caller]
+    #[allow(clippy::type_complexity)]
+    pub fn max_pool2d_with_indices<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
+        &self,
+        p: Pool<K, ST, PD, DL>,
+    ) -> (Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL>>::Out>, Tensor<i64, <S as Pool2dShape<K, ST, PD, DL>>::Out>)
+    where
+        S: Pool2dShape<K, ST, PD, DL>,
+    {
+        let () = PoolCheck::<S, K, ST, PD, DL, false>::OK;
+        self.max_with_indices(p.args()).or_panic()
+    }
+    /// [`try_max_pool2d`](Self::try_max_pool2d) with run-time hyper-parameters (per spatial
+    /// dim): a [`DynShape`] result, and the indices when `with_indices` (as
+    /// [`max_pool2d_with_indices`](Self::max_pool2d_with_indices)).
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] naming the sizes when the rank is not 4, a kernel size, stride or
+    /// dilation is 0, the padding is more than half the dilated kernel, or the window does not
+    /// fit the padded input; [`ShapeError::Alloc`].
+    #[allow(clippy::type_complexity)]
+    pub fn try_max_pool2d_dyn(
+        &self,
+        args: PoolArgs,
+        with_indices: bool,
+    ) -> Result<(Tensor<D::Elem, DynShape>, Option<Tensor<i64, DynShape>>), ShapeError> {
+        self.pool_rt(args, PoolKind::Max, with_indices)
+    }
+    /// [`try_max_pool2d_dyn`](Self::try_max_pool2d_dyn), panicking with the error's message.
+    #[track_caller]
+    #[allow(clippy::type_complexity)]
+    pub fn max_pool2d_dyn(
+        &self,
+        args: PoolArgs,
+        with_indices: bool,
+    ) -> (Tensor<D::Elem, DynShape>, Option<Tensor<i64, DynShape>>) {
+        self.try_max_pool2d_dyn(args, with_indices).or_panic()
+    }
+
+    /// 2-D average pooling (PyTorch `torch.nn.functional.avg_pool2d(input, K, S, P,
+    /// ceil_mode=False, count_include_pad)`): input `[N, C, H, W]`, output `[N, C, OH, OW]` with
+    /// `OH = (H + 2P - K) / S + 1`, static when `H`, `W` are. Each output is its window's sum
+    /// divided by `K * K` when `count_include_pad` (PyTorch's default, padding counted as zeros)
+    /// or by the number of input elements the window covers. `ceil_mode=True` and
+    /// `divisor_override` are not provided. The hyper-parameters are those of `Pool::<K, S, P>`
+    /// (dilation must be 1); the build-time checks are [`max_pool2d`](Self::max_pool2d)'s.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// use shaped_core::ops::conv::Pool;
+    /// let x: Tensor<f64, Shape![1, 1, 2, 2]> = Tensor::from([[[[1.0, 2.0], [3.0, 4.0]]]]);
+    /// // Padding 1, stride 2: each 2x2 window holds one element and three zeros of padding.
+    /// let y: Tensor<f64, Shape![1, 1, 2, 2]> = x.avg_pool2d(Pool::<2, 2, 1>, true);
+    /// assert_eq!(y.to_vec(), [0.25, 0.5, 0.75, 1.0]);
+    /// let y: Tensor<f64, Shape![1, 1, 2, 2]> = x.avg_pool2d(Pool::<2, 2, 1>, false);
+    /// assert_eq!(y.to_vec(), [1.0, 2.0, 3.0, 4.0]);
+    /// // Stride 1: a 3x3 output.
+    /// let y: Tensor<f64, Shape![1, 1, 3, 3]> = x.avg_pool2d(Pool::<2, 1, 1>, true);
+    /// assert_eq!(y.to_vec()[4], 2.5);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`try_max_pool2d`](Self::try_max_pool2d).
+    pub fn try_avg_pool2d<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
+        &self,
+        _: Pool<K, ST, PD, DL>,
+        count_include_pad: bool,
+    ) -> Result<Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL>>::Out>, ShapeError>
+    where
+        S: Pool2dShape<K, ST, PD, DL>,
+    {
+        let () = PoolCheck::<S, K, ST, PD, DL, true>::OK;
+        Ok(self.pool_rt(Pool::<K, ST, PD, DL>.args(), PoolKind::Avg { count_include_pad }, false)?.0)
+    }
+    /// [`try_avg_pool2d`](Self::try_avg_pool2d), panicking with the error's message.
+    #[track_caller]
+    pub fn avg_pool2d<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
+        &self,
+        p: Pool<K, ST, PD, DL>,
+        count_include_pad: bool,
+    ) -> Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL>>::Out>
+    where
+        S: Pool2dShape<K, ST, PD, DL>,
+    {
+        let () = PoolCheck::<S, K, ST, PD, DL, true>::OK;
+        self.pool_rt(p.args(), PoolKind::Avg { count_include_pad }, false).or_panic().0
+    }
+    /// [`try_avg_pool2d`](Self::try_avg_pool2d) with run-time hyper-parameters: a [`DynShape`]
+    /// result.
+    ///
+    /// # Errors
+    /// As [`try_max_pool2d_dyn`](Self::try_max_pool2d_dyn), and [`ShapeError::Invalid`] for a
+    /// dilation other than 1.
+    pub fn try_avg_pool2d_dyn(
+        &self,
+        args: PoolArgs,
+        count_include_pad: bool,
+    ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        Ok(self.pool_rt(args, PoolKind::Avg { count_include_pad }, false)?.0)
+    }
+    /// [`try_avg_pool2d_dyn`](Self::try_avg_pool2d_dyn), panicking with the error's message.
+    #[track_caller]
+    pub fn avg_pool2d_dyn(&self, args: PoolArgs, count_include_pad: bool) -> Tensor<D::Elem, DynShape> {
+        self.try_avg_pool2d_dyn(args, count_include_pad).or_panic()
+    }
+
+    fn adaptive_rt<S2: Shape>(&self, oh: usize, ow: usize) -> Result<Tensor<D::Elem, S2>, ShapeError> {
+        let op = "adaptive_avg_pool2d";
+        let [n, c, h, w] = self.nchw(op)?;
+        if (h == 0 || w == 0) && oh * ow > 0 {
+            return Err(invalid(format!("{op}: empty input plane {:?} for an output of {oh} x {ow}", self.sizes())));
+        }
+        let sizes = [n, c, oh, ow];
+        let numel = Layout::contiguous(&sizes)?.numel();
+        let mut out = kernels::try_vec(numel, D::Elem::ZERO)?;
+        if numel > 0 {
+            let x = dense(self)?;
+            let geom = Geom { n, c, h, w, kh: 0, kw: 0, stride: [1, 1], pad: [0, 0], dil: [1, 1], oh, ow };
+            kernels::conv::adaptive_avg_pool2d(&x, &geom, &mut out);
+        }
+        Tensor::try_from_vec(&sizes, out)
+    }
+
+    /// Adaptive 2-D average pooling to `OH x OW` (PyTorch
+    /// `torch.nn.functional.adaptive_avg_pool2d(input, (OH, OW))`): input `[N, C, H, W]`,
+    /// output `[N, C, OH, OW]` (static `OH`, `OW`). Output row `i` averages input rows
+    /// `floor(i * H / OH)` to `ceil((i + 1) * H / OH)` (exclusive), likewise for columns; windows
+    /// may overlap when `OH` does not divide `H`. `<1, 1>` is global average pooling.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let x: Tensor<f32, Shape![1, 1, 2, 3]> = Tensor::from([[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]]]);
+    /// let y: Tensor<f32, Shape![1, 1, 1, 2]> = x.adaptive_avg_pool2d::<1, 2>();
+    /// assert_eq!(y.to_vec(), [3.0, 4.0]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] for an empty `H` or `W` with a non-empty output; for a
+    /// [`DynShape`] tensor also when the rank is not 4; [`ShapeError::Alloc`].
+    pub fn try_adaptive_avg_pool2d<const OH: usize, const OW: usize>(
+        &self,
+    ) -> Result<Tensor<D::Elem, <S as AdaptivePool2dShape<OH, OW>>::Out>, ShapeError>
+    where
+        S: AdaptivePool2dShape<OH, OW>,
+    {
+        self.adaptive_rt(OH, OW)
+    }
+    /// [`try_adaptive_avg_pool2d`](Self::try_adaptive_avg_pool2d), panicking with the error's
+    /// message.
+    #[track_caller]
+    pub fn adaptive_avg_pool2d<const OH: usize, const OW: usize>(
+        &self,
+    ) -> Tensor<D::Elem, <S as AdaptivePool2dShape<OH, OW>>::Out>
+    where
+        S: AdaptivePool2dShape<OH, OW>,
+    {
+        self.try_adaptive_avg_pool2d::<OH, OW>().or_panic()
+    }
+    /// [`try_adaptive_avg_pool2d`](Self::try_adaptive_avg_pool2d) with a run-time output size
+    /// `[oh, ow]`: a [`DynShape`] result.
+    ///
+    /// # Errors
+    /// As [`try_adaptive_avg_pool2d`](Self::try_adaptive_avg_pool2d), and [`ShapeError::Invalid`]
+    /// when the rank is not 4.
+    pub fn try_adaptive_avg_pool2d_dyn(&self, out: [usize; 2]) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        self.adaptive_rt(out[0], out[1])
+    }
+    /// [`try_adaptive_avg_pool2d_dyn`](Self::try_adaptive_avg_pool2d_dyn), panicking with the
+    /// error's message.
+    #[track_caller]
+    pub fn adaptive_avg_pool2d_dyn(&self, out: [usize; 2]) -> Tensor<D::Elem, DynShape> {
+        self.try_adaptive_avg_pool2d_dyn(out).or_panic()
+    }
+}

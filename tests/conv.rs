@@ -1,0 +1,588 @@
+//! Sliding windows and convolutions (issue 29 item 3): `unfold` and `windows` against explicit
+//! slicing (proptest), `conv1d`/`conv2d`/`max_pool2d`/`avg_pool2d`/`adaptive_avg_pool2d`
+//! against NumPy references (tests/data/conv_data.rs, from scripts/conv_data.py) and against a
+//! direct-loop convolution (proptest), typed output shapes, NaN propagation and the run-time
+//! errors.
+// Typed result tuples are the point of the static cases.
+#![allow(clippy::type_complexity)]
+mod common;
+
+#[path = "data/conv_data.rs"]
+mod data;
+
+use common::{cases, err};
+use proptest::prelude::*;
+use shaped::prelude::*;
+use shaped::{Conv1dArgs, ConvArgs, ConvT, ConvTransposeArgs, PoolArgs};
+
+fn dyn_tensor(sizes: &[usize], v: &[f64]) -> Tensor<f64, DynShape> {
+    Tensor::from_vec(sizes, v.to_vec())
+}
+
+/// `|a - b| <= tol * (1 + |b|)` elementwise, NaN where the other is NaN.
+fn close(a: &[f64], b: &[f64], tol: f64) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| x == y || (x.is_nan() && y.is_nan()) || (x - y).abs() <= tol * (1.0 + y.abs()))
+}
+
+// ---- unfold / windows ----------------------------------------------------------------------
+
+#[test]
+fn unfold_typed_shapes_and_values() {
+    let x: Tensor<i32, Shape![2, 7]> = Tensor::from_vec(&[2, 7], (0..14).collect());
+    let u: TensorView<'_, i32, Shape![2, 3, 3]> = x.unfold::<1, 3, 2>();
+    assert_eq!(u.to_vec(), [0, 1, 2, 2, 3, 4, 4, 5, 6, 7, 8, 9, 9, 10, 11, 11, 12, 13]);
+    assert!(common::same_storage(u.storage(), x.storage()));
+    // A Dyn dim stays Dyn.
+    let y: Tensor<i32, Shape![_, 4]> = Tensor::from_vec(&[3, 4], (0..12).collect());
+    let v: TensorView<'_, i32, Shape![_, 2, 3]> = y.unfold::<1, 3, 1>();
+    assert_eq!(v.sizes(), [3, 2, 3]);
+    let w: TensorView<'_, i32, Shape![_, 4, 2]> = y.unfold::<0, 2, 1>();
+    assert_eq!(w.sizes(), [2, 4, 2]);
+    assert_eq!(w.to_vec()[..4], [0, 4, 1, 5]);
+    // Size equal to the dim: one window; step past the end: one window.
+    let one: TensorView<'_, i32, Shape![2, 1, 7]> = x.unfold::<1, 7, 100>();
+    assert_eq!(one.to_vec(), x.to_vec());
+}
+
+#[test]
+fn unfold_errors() {
+    let y: Tensor<f32, Shape![_, 4]> = Tensor::zeros_sized(&[3, 4]);
+    let e = err(y.try_unfold::<0, 5, 1>());
+    assert!(e.contains("window of size 5") && e.contains("dimension 0 of size 3"), "{e}");
+    let d = y.as_dyn();
+    assert!(err(d.try_unfold_dyn(1, 2, 0)).contains("step 0"));
+    assert!(err(d.try_unfold_dyn(2, 1, 1)).contains("axis"));
+    let r6: Tensor<f32, DynShape> = Tensor::zeros_sized(&[1, 1, 1, 1, 1, 2]);
+    assert!(matches!(r6.try_unfold_dyn(5, 1, 1), Err(ShapeError::RankTooLarge { rank: 7 })));
+    // Size 0 (PyTorch allows it): an empty window dim.
+    assert_eq!(d.unfold_dyn(1, 0, 2).sizes(), [3, 3, 0]);
+}
+
+#[test]
+#[should_panic(expected = "unfold: a window of size 5")]
+fn unfold_panics_with_the_message() {
+    let y: Tensor<f32, Shape![_, 4]> = Tensor::zeros_sized(&[3, 4]);
+    let _ = y.unfold::<0, 5, 1>();
+}
+
+#[test]
+fn windows_typed_and_dyn() {
+    let x: Tensor<i32, Shape![3, 4]> = Tensor::from_vec(&[3, 4], (0..12).collect());
+    let w: TensorView<'_, i32, Shape![2, 2, 2, 3]> = x.windows::<Shape![2, 3]>();
+    assert_eq!(w.select::<0>(1).select::<0>(1).to_vec(), [5, 6, 7, 9, 10, 11]);
+    let d = x.as_dyn().windows_dyn(&[3, 1]);
+    assert_eq!(d.sizes(), [1, 4, 3, 1]);
+    assert!(err(x.try_windows_dyn(&[4, 1])).contains("does not fit"));
+    assert!(err(x.try_windows_dyn(&[0, 1])).contains("does not fit"));
+    assert!(err(x.try_windows_dyn(&[1])).contains("does not fit"));
+    let r4: Tensor<i32, DynShape> = Tensor::zeros_sized(&[2, 2, 2, 2]);
+    assert!(matches!(r4.try_windows_dyn(&[1, 1, 1, 1]), Err(ShapeError::RankTooLarge { rank: 8 })));
+}
+
+fn sizes_strategy() -> impl Strategy<Value = Vec<usize>> {
+    prop::collection::vec(0usize..6, 1..=3)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(256, 8)))]
+
+    /// `unfold(axis, size, step)`'s window `j` is `narrow(axis, j * step, size)` with the axis
+    /// moved last, on contiguous and transposed sources.
+    #[test]
+    fn unfold_equals_slicing(sizes in sizes_strategy(), axis_pick in 0usize..3, size in 0usize..7,
+                             step in 1usize..4, transpose in any::<bool>()) {
+        let n: usize = sizes.iter().product();
+        let base: Tensor<i64, DynShape> = Tensor::from_vec(&sizes, (0..n as i64).collect());
+        let r = sizes.len();
+        let x = if transpose && r > 1 { base.transpose_dyn(0, r as isize - 1) } else { base.as_dyn() };
+        let axis = axis_pick % r;
+        let dim = x.sizes()[axis];
+        let u = x.try_unfold_dyn(axis as isize, size, step);
+        if size > dim {
+            prop_assert!(u.is_err());
+        } else {
+            let u = u.unwrap();
+            let count = (dim - size) / step + 1;
+            prop_assert_eq!(u.sizes()[axis], count);
+            prop_assert_eq!(u.sizes()[r], size);
+            for j in 0..count {
+                let want = x.narrow_dyn(axis as isize, (j * step) as isize, size).movedim_dyn(axis as isize, -1).to_vec();
+                prop_assert_eq!(u.select_dyn(axis as isize, j as isize).to_vec(), want);
+            }
+        }
+    }
+
+    /// `windows(w)` at window start `s` is the slice `s..s + w` of every dim.
+    #[test]
+    fn windows_equal_slicing(sizes in prop::collection::vec(1usize..5, 1..=3), seed in prop::collection::vec(0usize..5, 3)) {
+        let n: usize = sizes.iter().product();
+        let x: Tensor<i64, DynShape> = Tensor::from_vec(&sizes, (0..n as i64).collect());
+        let win: Vec<usize> = sizes.iter().zip(&seed).map(|(&n, &s)| 1 + s % n).collect();
+        let w = x.windows_dyn(&win);
+        let starts: Vec<usize> = sizes.iter().zip(&win).map(|(&n, &k)| n - k + 1).collect();
+        for p in 0..starts.iter().product::<usize>() {
+            let at = common::unravel(p, &starts);
+            let want: Vec<SliceArg> = at.iter().zip(&win).map(|(&s, &k)| SliceArg::range(s as isize..(s + k) as isize, 1)).collect();
+            let got: Vec<SliceArg> = at.iter().map(|&s| SliceArg::Index(s as isize)).collect();
+            let got = w.slice(&got);
+            prop_assert_eq!(got.sizes(), &win[..]);
+            prop_assert_eq!(got.to_vec(), x.slice(&want).to_vec());
+        }
+    }
+}
+
+// ---- convolutions against NumPy ------------------------------------------------------------
+
+fn conv2d_case(c: &data::Conv2dCase) -> Tensor<f64, DynShape> {
+    let x = dyn_tensor(&c.x.0, c.x.1);
+    let w = dyn_tensor(&c.w.0, c.w.1);
+    let args = ConvArgs { stride: c.stride, padding: c.padding, dilation: c.dilation, groups: c.groups };
+    match c.bias {
+        Some(b) => x.conv2d_dyn(&w, &dyn_tensor(&[b.len()], b), args),
+        None => x.conv2d_dyn(&w, NoBias, args),
+    }
+}
+
+#[test]
+fn conv2d_matches_numpy() {
+    for (i, c) in data::CONV2D.iter().enumerate() {
+        let y = conv2d_case(c);
+        assert_eq!(y.sizes(), c.y.0, "case {i}");
+        assert!(close(&y.to_vec(), c.y.1, 1e-12), "case {i}: {:?} vs {:?}", y.to_vec(), c.y.1);
+    }
+}
+
+#[test]
+fn conv2d_non_contiguous_operands_and_f32() {
+    for (i, c) in data::CONV2D.iter().enumerate() {
+        // The input stored as [N, H, W, C] and permuted back: a strided view.
+        let [n, ch, h, w] = c.x.0;
+        let x = dyn_tensor(&c.x.0, c.x.1);
+        let nhwc = x.permute_dyn(&[0, 2, 3, 1]).contiguous().into_owned();
+        let xv = nhwc.permute_dyn(&[0, 3, 1, 2]);
+        assert_eq!(xv.sizes(), [n, ch, h, w]);
+        let wt = dyn_tensor(&c.w.0, c.w.1);
+        let args = ConvArgs { stride: c.stride, padding: c.padding, dilation: c.dilation, groups: c.groups };
+        let y = match c.bias {
+            Some(b) => xv.conv2d_dyn(&wt, Some(&dyn_tensor(&[b.len()], b)), args),
+            None => xv.conv2d_dyn(&wt, None::<&Tensor<f64, DynShape>>, args),
+        };
+        assert!(close(&y.to_vec(), c.y.1, 1e-12), "case {i}");
+        // f32: within f32 rounding of the f64 values.
+        let (x32, w32) = (x.cast::<f32>(), wt.cast::<f32>());
+        let y32 = match c.bias {
+            Some(b) => x32.conv2d_dyn(&w32, &dyn_tensor(&[b.len()], b).cast::<f32>(), args),
+            None => x32.conv2d_dyn(&w32, NoBias, args),
+        };
+        let y32: Vec<f64> = y32.to_vec().into_iter().map(f64::from).collect();
+        assert!(close(&y32, c.y.1, 1e-4), "case {i} (f32)");
+    }
+}
+
+#[test]
+fn conv2d_typed_static_output() {
+    let c = &data::CONV2D[0]; // [2, 3, 5, 6] * [4, 3, 3, 3], stride 1, padding 0, bias
+    let x: Tensor<f64, Shape![2, 3, 5, 6]> = Tensor::from_vec(&c.x.0, c.x.1.to_vec());
+    let w: Tensor<f64, Shape![4, 3, 3, 3]> = Tensor::from_vec(&c.w.0, c.w.1.to_vec());
+    let b: Tensor<f64, Shape![4]> = Tensor::from_vec(&[4], c.bias.unwrap().to_vec());
+    let y: Tensor<f64, Shape![2, 4, 3, 4]> = x.conv2d(&w, &b, Conv::<1, 0, 1, 1>);
+    assert!(close(&y.to_vec(), c.y.1, 1e-12));
+    // Padding 1: the same spatial size; the batch dim may be Dyn.
+    let c = &data::CONV2D[1]; // the same sizes, padding 1, no bias
+    let xd: Tensor<f64, Shape![_, 3, 5, 6]> = Tensor::from_vec(&c.x.0, c.x.1.to_vec());
+    let w: Tensor<f64, Shape![4, 3, 3, 3]> = Tensor::from_vec(&c.w.0, c.w.1.to_vec());
+    let y: Tensor<f64, Shape![_, 4, 5, 6]> = xd.conv2d(&w, NoBias, Conv::<1, 1>);
+    assert!(close(&y.to_vec(), c.y.1, 1e-12));
+    // Strided, padded, grouped, dilated: case 3 has per-dim hyper-parameters, case 2 is uniform.
+    let c = &data::CONV2D[2]; // [1, 4, 7, 7] * [6, 2, 3, 3], stride 2, padding 1, groups 2
+    let x: Tensor<f64, Shape![1, 4, 7, 7]> = Tensor::from_vec(&c.x.0, c.x.1.to_vec());
+    let w: Tensor<f64, Shape![6, 2, 3, 3]> = Tensor::from_vec(&c.w.0, c.w.1.to_vec());
+    let b: Tensor<f64, Shape![6]> = Tensor::from_vec(&[6], c.bias.unwrap().to_vec());
+    let y: Tensor<f64, Shape![1, 6, 4, 4]> = x.conv2d(&w, Some(&b), Conv::<2, 1, 1, 2>);
+    assert!(close(&y.to_vec(), c.y.1, 1e-12));
+    // A Dyn spatial dim makes that output dim Dyn.
+    let x: Tensor<f64, Shape![1, 4, _, 7]> = Tensor::from_vec(&c.x.0, c.x.1.to_vec());
+    let y: Tensor<f64, Shape![1, 6, _, 4]> = x.conv2d(&w, &b, Conv::<2, 1, 1, 2>);
+    assert!(close(&y.to_vec(), c.y.1, 1e-12));
+}
+
+#[test]
+fn conv1d_matches_numpy() {
+    for (i, c) in data::CONV1D.iter().enumerate() {
+        let x = dyn_tensor(&c.x.0, c.x.1);
+        let w = dyn_tensor(&c.w.0, c.w.1);
+        let args = Conv1dArgs { stride: c.stride, padding: c.padding, dilation: c.dilation, groups: c.groups };
+        let y = match c.bias {
+            Some(b) => x.conv1d_dyn(&w, &dyn_tensor(&[b.len()], b), args),
+            None => x.conv1d_dyn(&w, NoBias, args),
+        };
+        assert_eq!(y.sizes(), c.y.0, "case {i}");
+        assert!(close(&y.to_vec(), c.y.1, 1e-12), "case {i}");
+    }
+    // Typed: [2, 3, 10] * [4, 3, 3] -> [2, 4, 8].
+    let c = &data::CONV1D[0];
+    let x: Tensor<f64, Shape![2, 3, 10]> = Tensor::from_vec(&c.x.0, c.x.1.to_vec());
+    let w: Tensor<f64, Shape![4, 3, 3]> = Tensor::from_vec(&c.w.0, c.w.1.to_vec());
+    let b: Tensor<f64, Shape![4]> = Tensor::from_vec(&[4], c.bias.unwrap().to_vec());
+    let y: Tensor<f64, Shape![2, 4, 8]> = x.conv1d(&w, &b, Conv::<1>);
+    assert!(close(&y.to_vec(), c.y.1, 1e-12));
+    // [1, 4, 9] * [2, 2, 3], stride 2, padding 2, dilation 2, groups 2 -> [1, 2, 5].
+    let c = &data::CONV1D[1];
+    let x: Tensor<f64, Shape![1, 4, 9]> = Tensor::from_vec(&c.x.0, c.x.1.to_vec());
+    let w: Tensor<f64, Shape![2, 2, 3]> = Tensor::from_vec(&c.w.0, c.w.1.to_vec());
+    let y: Tensor<f64, Shape![1, 2, 5]> = x.conv1d(&w, NoBias, Conv::<2, 2, 2, 2>);
+    assert!(close(&y.to_vec(), c.y.1, 1e-12));
+}
+
+// ---- pooling against NumPy -----------------------------------------------------------------
+
+#[test]
+fn pools_match_numpy() {
+    for (i, c) in data::POOL.iter().enumerate() {
+        let x = dyn_tensor(&c.x.0, c.x.1);
+        let args = PoolArgs { kernel: c.kernel, stride: c.stride, padding: c.padding, dilation: c.dilation };
+        let (m, idx) = x.max_pool2d_dyn(args, true);
+        assert_eq!(m.sizes(), c.out, "case {i}");
+        assert!(close(&m.to_vec(), c.max, 0.0), "case {i}: {:?} vs {:?}", m.to_vec(), c.max);
+        assert_eq!(idx.unwrap().to_vec(), c.argmax, "case {i}");
+        assert!(close(&x.max_pool2d_dyn(args, false).0.to_vec(), c.max, 0.0));
+        if c.dilation == [1, 1] {
+            assert!(close(&x.avg_pool2d_dyn(args, true).to_vec(), c.avg_incl, 1e-12), "case {i}");
+            assert!(close(&x.avg_pool2d_dyn(args, false).to_vec(), c.avg_excl, 1e-12), "case {i}");
+        }
+    }
+}
+
+#[test]
+fn max_pool_propagates_nan() {
+    // Case 2 holds NaNs: every window that reads one is NaN.
+    let c = &data::POOL[2];
+    assert!(c.max.iter().any(|v| v.is_nan()));
+    let x: Tensor<f32, DynShape> = dyn_tensor(&c.x.0, c.x.1).cast::<f32>();
+    let args = PoolArgs { kernel: c.kernel, stride: c.stride, padding: c.padding, dilation: c.dilation };
+    let (m, _) = x.max_pool2d_dyn(args, false);
+    for (a, b) in m.to_vec().iter().zip(c.max) {
+        assert_eq!(a.is_nan(), b.is_nan());
+    }
+}
+
+#[test]
+fn pools_typed() {
+    let c = &data::POOL[0]; // [2, 3, 6, 6], kernel 2, stride 2
+    let x: Tensor<f64, Shape![2, 3, 6, 6]> = Tensor::from_vec(&c.x.0, c.x.1.to_vec());
+    let m: Tensor<f64, Shape![2, 3, 3, 3]> = x.max_pool2d(Pool::<2, 2>);
+    assert!(close(&m.to_vec(), c.max, 0.0));
+    let (m, i): (Tensor<f64, Shape![2, 3, 3, 3]>, Tensor<i64, Shape![2, 3, 3, 3]>) =
+        x.max_pool2d_with_indices(Pool::<2, 2>);
+    assert!(close(&m.to_vec(), c.max, 0.0));
+    assert_eq!(i.to_vec(), c.argmax);
+    let a: Tensor<f64, Shape![2, 3, 3, 3]> = x.avg_pool2d(Pool::<2, 2>, true);
+    assert!(close(&a.to_vec(), c.avg_incl, 1e-12));
+    let c = &data::POOL[1]; // [1, 2, 7, 5], kernel 3, stride 2, padding 1
+    let x: Tensor<f64, Shape![1, 2, 7, _]> = Tensor::from_vec(&c.x.0, c.x.1.to_vec());
+    let a: Tensor<f64, Shape![1, 2, 4, _]> = x.avg_pool2d(Pool::<3, 2, 1>, false);
+    assert!(close(&a.to_vec(), c.avg_excl, 1e-12));
+    // A global average: [N, C, 1, 1], whose size-1 dims broadcast.
+    let g: Tensor<f64, Shape![1, 2, 1, 1]> = x.adaptive_avg_pool2d::<1, 1>();
+    let centred: Tensor<f64, Shape![1, 2, 7, _]> = &x - &g;
+    assert_eq!(centred.sizes(), [1, 2, 7, 5]);
+}
+
+#[test]
+fn adaptive_avg_pool_matches_numpy() {
+    for (i, ((xs, xv), o, want)) in data::ADAPTIVE.iter().enumerate() {
+        let x = dyn_tensor(xs, xv);
+        let y = x.adaptive_avg_pool2d_dyn(*o);
+        assert_eq!(y.sizes(), [xs[0], xs[1], o[0], o[1]], "case {i}");
+        assert!(close(&y.to_vec(), want, 1e-12), "case {i}");
+    }
+}
+
+// ---- errors --------------------------------------------------------------------------------
+
+#[test]
+fn conv_errors_name_the_shapes() {
+    let x: Tensor<f32, DynShape> = Tensor::zeros_sized(&[1, 4, 5, 5]);
+    let w: Tensor<f32, DynShape> = Tensor::zeros_sized(&[6, 3, 3, 3]);
+    let a = ConvArgs::default();
+    let e = err(x.try_conv2d_dyn(&w, NoBias, a));
+    assert!(e.contains("[1, 4, 5, 5]") && e.contains("[6, 3, 3, 3]") && e.contains("groups 1"), "{e}");
+    let w2: Tensor<f32, DynShape> = Tensor::zeros_sized(&[6, 2, 3, 3]);
+    assert!(err(x.try_conv2d_dyn(&w2, NoBias, ConvArgs { groups: 4, ..a })).contains("groups 4"));
+    let w3: Tensor<f32, DynShape> = Tensor::zeros_sized(&[3, 2, 3, 3]);
+    assert!(err(x.try_conv2d_dyn(&w3, NoBias, ConvArgs { groups: 2, ..a })).contains("divide the output channels (3)"));
+    assert!(err(x.try_conv2d_dyn(&w2, NoBias, ConvArgs { groups: 0, ..a })).contains("groups 0"));
+    let w4: Tensor<f32, DynShape> = Tensor::zeros_sized(&[6, 4, 7, 3]);
+    let e = err(x.try_conv2d_dyn(&w4, NoBias, a));
+    assert!(e.contains("no output height: input height 5 with padding 0, kernel 7"), "{e}");
+    assert!(x.try_conv2d_dyn(&w4, NoBias, ConvArgs { padding: [1, 0], ..a }).is_ok());
+    let w5: Tensor<f32, DynShape> = Tensor::zeros_sized(&[6, 4, 3, 3]);
+    assert!(err(x.try_conv2d_dyn(&w5, NoBias, ConvArgs { stride: [1, 0], ..a })).contains("stride 0"));
+    assert!(err(x.try_conv2d_dyn(&w5, NoBias, ConvArgs { dilation: [0, 1], ..a })).contains("dilation 0"));
+    let b: Tensor<f32, DynShape> = Tensor::zeros_sized(&[5]);
+    assert!(err(x.try_conv2d_dyn(&w5, &b, a)).contains("bias of sizes [5] for 6 output channels"));
+    let x3: Tensor<f32, DynShape> = Tensor::zeros_sized(&[4, 5, 5]);
+    assert!(err(x3.try_conv2d_dyn(&w5, NoBias, a)).contains("[N, C, H, W]"));
+    assert!(err(x.try_conv1d_dyn(&w5, NoBias, Conv1dArgs::default())).contains("[N, C, L]"));
+    // Padding past isize: an error, not a wrap.
+    assert!(x.try_conv2d_dyn(&w5, NoBias, ConvArgs { padding: [usize::MAX / 2, 0], ..a }).is_err());
+    // Typed, with Dyn dims: the run-time check.
+    let xd: Tensor<f32, Shape![1, _, 5, 5]> = Tensor::zeros_sized(&[1, 3, 5, 5]);
+    let wd: Tensor<f32, Shape![6, 4, 3, 3]> = Tensor::zeros();
+    assert!(err(xd.try_conv2d(&wd, NoBias, Conv::<1>)).contains("input channels (3)"));
+}
+
+#[test]
+#[should_panic(expected = "conv2d: input [1, 3, 5, 5] and weights [6, 4, 3, 3] with groups 1")]
+fn conv_panics_with_the_message() {
+    let xd: Tensor<f32, Shape![1, _, 5, 5]> = Tensor::zeros_sized(&[1, 3, 5, 5]);
+    let wd: Tensor<f32, Shape![6, 4, 3, 3]> = Tensor::zeros();
+    let _ = xd.conv2d(&wd, NoBias, Conv::<1>);
+}
+
+#[test]
+fn pool_errors() {
+    let x: Tensor<f64, DynShape> = Tensor::zeros_sized(&[1, 1, 4, 4]);
+    let e = err(x.try_max_pool2d_dyn(PoolArgs { padding: [2, 0], ..PoolArgs::new([3, 3]) }, false));
+    assert!(e.contains("padding [2, 0] must be at most half"), "{e}");
+    assert!(err(x.try_max_pool2d_dyn(PoolArgs::new([5, 5]), false)).contains("no output height"));
+    assert!(err(x.try_max_pool2d_dyn(PoolArgs::new([0, 1]), false)).contains("at most half"));
+    assert!(err(x.try_max_pool2d_dyn(PoolArgs { stride: [0, 1], ..PoolArgs::new([2, 2]) }, false)).contains("stride 0"));
+    assert!(
+        err(x.try_avg_pool2d_dyn(PoolArgs { dilation: [2, 2], ..PoolArgs::new([2, 2]) }, true)).contains("dilation")
+    );
+    let x3: Tensor<f64, DynShape> = Tensor::zeros_sized(&[1, 4, 4]);
+    assert!(err(x3.try_max_pool2d_dyn(PoolArgs::new([2, 2]), false)).contains("[N, C, H, W]"));
+    assert!(err(x3.try_adaptive_avg_pool2d_dyn([1, 1])).contains("[N, C, H, W]"));
+    let e0: Tensor<f64, DynShape> = Tensor::zeros_sized(&[1, 1, 0, 4]);
+    assert!(err(e0.try_adaptive_avg_pool2d_dyn([1, 1])).contains("empty input plane"));
+    // Empty batch: empty results.
+    let nb: Tensor<f64, DynShape> = Tensor::zeros_sized(&[0, 2, 4, 4]);
+    assert_eq!(nb.max_pool2d_dyn(PoolArgs::new([2, 2]), true).0.sizes(), [0, 2, 2, 2]);
+    let w: Tensor<f64, DynShape> = Tensor::zeros_sized(&[3, 2, 3, 3]);
+    assert_eq!(nb.conv2d_dyn(&w, NoBias, ConvArgs::default()).sizes(), [0, 3, 2, 2]);
+}
+
+// ---- conv2d against a direct loop (proptest) -----------------------------------------------
+
+/// `conv2d` by its definition, one output element at a time.
+#[allow(clippy::too_many_arguments)]
+fn reference(
+    x: &[f64],
+    xs: [usize; 4],
+    w: &[f64],
+    ws: [usize; 4],
+    b: Option<&[f64]>,
+    a: ConvArgs,
+    os: [usize; 4],
+) -> Vec<f64> {
+    let [n, c, h, wd] = xs;
+    let [o, cg, kh, kw] = ws;
+    let og = o / a.groups;
+    let mut y = vec![0.0; os.iter().product()];
+    for img in 0..n {
+        for oc in 0..o {
+            let g = oc / og;
+            for i in 0..os[2] {
+                for j in 0..os[3] {
+                    let mut acc = b.map_or(0.0, |b| b[oc]);
+                    for ci in 0..cg {
+                        for u in 0..kh {
+                            for v in 0..kw {
+                                let iy = (i * a.stride[0] + u * a.dilation[0]) as isize - a.padding[0] as isize;
+                                let ix = (j * a.stride[1] + v * a.dilation[1]) as isize - a.padding[1] as isize;
+                                if iy < 0 || ix < 0 || iy as usize >= h || ix as usize >= wd {
+                                    continue;
+                                }
+                                let xi = ((img * c + g * cg + ci) * h + iy as usize) * wd + ix as usize;
+                                acc += w[((oc * cg + ci) * kh + u) * kw + v] * x[xi];
+                            }
+                        }
+                    }
+                    y[((img * o + oc) * os[2] + i) * os[3] + j] = acc;
+                }
+            }
+        }
+    }
+    y
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(128, 4)))]
+
+    #[test]
+    fn conv2d_equals_direct_loop(
+        n in 1usize..3, groups in 1usize..4, cg in 1usize..3, og in 1usize..3,
+        h in 1usize..8, w in 1usize..8, kh in 1usize..4, kw in 1usize..4,
+        stride in (1usize..4, 1usize..4), padding in (0usize..3, 0usize..3), dilation in (1usize..3, 1usize..3),
+        bias in any::<bool>(), seed in prop::collection::vec(-4i32..5, 64),
+    ) {
+        let (c, o) = (cg * groups, og * groups);
+        let a = ConvArgs { stride: [stride.0, stride.1], padding: [padding.0, padding.1], dilation: [dilation.0, dilation.1], groups };
+        let fill = |len: usize, k: usize| -> Vec<f64> { (0..len).map(|i| seed[(i * 7 + k) % seed.len()] as f64 * 0.5).collect() };
+        let xs = [n, c, h, w];
+        let ws = [o, cg, kh, kw];
+        let xv = fill(xs.iter().product(), 1);
+        let wv = fill(ws.iter().product(), 3);
+        let bv = fill(o, 5);
+        let x = dyn_tensor(&xs, &xv);
+        let wt = dyn_tensor(&ws, &wv);
+        let b = dyn_tensor(&[o], &bv);
+        let r = if bias { x.try_conv2d_dyn(&wt, &b, a) } else { x.try_conv2d_dyn(&wt, NoBias, a) };
+        let oh = (h + 2 * a.padding[0]).checked_sub(a.dilation[0] * (kh - 1) + 1).map(|v| v / a.stride[0] + 1);
+        let ow = (w + 2 * a.padding[1]).checked_sub(a.dilation[1] * (kw - 1) + 1).map(|v| v / a.stride[1] + 1);
+        match (oh, ow) {
+            (Some(oh), Some(ow)) => {
+                let y = r.unwrap();
+                let os = [n, o, oh, ow];
+                prop_assert_eq!(y.sizes(), &os[..]);
+                let want = reference(&xv, xs, &wv, ws, bias.then_some(&bv[..]), a, os);
+                // Integers times halves: exact in f64 whatever the summation order.
+                prop_assert_eq!(y.to_vec(), want);
+            }
+            _ => prop_assert!(r.is_err()),
+        }
+    }
+}
+
+#[test]
+fn unfold_mut_only_for_disjoint_windows() {
+    let mut x: Tensor<i32, Shape![2, 6]> = Tensor::zeros();
+    {
+        let mut w: TensorViewMut<'_, i32, Shape![2, 2, 3]> = x.as_view_mut().unfold_mut::<1, 3, 3>();
+        w.fill(1);
+    }
+    assert_eq!(x.to_vec(), [1; 12]);
+    x.as_view_mut().unfold_dyn_mut(1, 2, 4).fill(5);
+    assert_eq!(x.to_vec(), [5, 5, 1, 1, 5, 5, 5, 5, 1, 1, 5, 5]);
+    // Overlapping windows: refused, and the tensor is unchanged.
+    let before = x.to_vec();
+    assert!(matches!(x.as_view_mut().try_unfold_mut::<1, 3, 2>(), Err(ShapeError::Overlap { .. })));
+    assert!(matches!(x.as_view_mut().try_unfold_dyn_mut(0, 1, 1).map(|v| v.sizes().to_vec()), Ok(v) if v == [2, 6, 1]));
+    assert!(matches!(x.as_view_mut().try_unfold_dyn_mut(1, 2, 1), Err(ShapeError::Overlap { .. })));
+    assert_eq!(x.to_vec(), before);
+}
+
+// ---- conv_transpose2d ----------------------------------------------------------------------
+
+#[test]
+fn conv_transpose2d_matches_numpy() {
+    for (i, c) in data::CONVT.iter().enumerate() {
+        let x = dyn_tensor(&c.x.0, c.x.1);
+        let w = dyn_tensor(&c.w.0, c.w.1);
+        let a = ConvTransposeArgs {
+            stride: c.stride,
+            padding: c.padding,
+            output_padding: c.output_padding,
+            dilation: c.dilation,
+            groups: c.groups,
+        };
+        let y = match c.bias {
+            Some(b) => x.conv_transpose2d_dyn(&w, &dyn_tensor(&[b.len()], b), a),
+            None => x.conv_transpose2d_dyn(&w, NoBias, a),
+        };
+        assert_eq!(y.sizes(), c.y.0, "case {i}");
+        assert!(close(&y.to_vec(), c.y.1, 1e-12), "case {i}");
+    }
+}
+
+#[test]
+fn conv_transpose2d_errors() {
+    let x: Tensor<f32, DynShape> = Tensor::zeros_sized(&[1, 4, 3, 3]);
+    let w: Tensor<f32, DynShape> = Tensor::zeros_sized(&[3, 2, 3, 3]);
+    let a = ConvTransposeArgs::default();
+    assert!(err(x.try_conv_transpose2d_dyn(&w, NoBias, a))
+        .contains("input channels (4) must equal the weight's first dim (3)"));
+    let w: Tensor<f32, DynShape> = Tensor::zeros_sized(&[4, 2, 3, 3]);
+    assert!(err(x.try_conv_transpose2d_dyn(&w, NoBias, ConvTransposeArgs { groups: 3, ..a })).contains("groups 3"));
+    let e = err(x.try_conv_transpose2d_dyn(&w, NoBias, ConvTransposeArgs { output_padding: [1, 0], ..a }));
+    assert!(e.contains("output padding 1"), "{e}");
+    assert!(err(x.try_conv_transpose2d_dyn(&w, NoBias, ConvTransposeArgs { padding: [3, 0], ..a }))
+        .contains("no output height"));
+    let b: Tensor<f32, DynShape> = Tensor::zeros_sized(&[3]);
+    assert!(err(x.try_conv_transpose2d_dyn(&w, &b, a)).contains("bias of sizes [3] for 2 output channels"));
+    assert_eq!(x.conv_transpose2d_dyn(&w, NoBias, ConvTransposeArgs { groups: 2, ..a }).sizes(), [1, 4, 5, 5]);
+    // A stride past isize with padding that would cut the output back to a small size: refused,
+    // not wrapped.
+    let huge = ConvTransposeArgs { stride: [usize::MAX / 2, 1], padding: [usize::MAX / 2, 0], ..a };
+    assert!(matches!(x.try_conv_transpose2d_dyn(&w, NoBias, huge), Err(ShapeError::Overflow { .. })));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(128, 4)))]
+
+    /// `conv_transpose2d` is the adjoint of `conv2d` with the same weights:
+    /// `<conv2d(x, w), y> = <x, conv_transpose2d(y, w)>`, with the output padding that gives back
+    /// the input's size.
+    #[test]
+    fn conv_transpose2d_is_the_adjoint_of_conv2d(
+        groups in 1usize..3, cg in 1usize..3, og in 1usize..3, h in 1usize..7, w in 1usize..7,
+        kh in 1usize..4, kw in 1usize..4, stride in (1usize..4, 1usize..4), padding in (0usize..2, 0usize..2),
+        dilation in (1usize..3, 1usize..3), seed in prop::collection::vec(-4i32..5, 64),
+    ) {
+        let (c, o) = (cg * groups, og * groups);
+        let a = ConvArgs { stride: [stride.0, stride.1], padding: [padding.0, padding.1], dilation: [dilation.0, dilation.1], groups };
+        let fill = |len: usize, k: usize| -> Vec<f64> { (0..len).map(|i| seed[(i * 7 + k) % seed.len()] as f64 * 0.5).collect() };
+        let x = dyn_tensor(&[2, c, h, w], &fill(2 * c * h * w, 1));
+        let wt = dyn_tensor(&[o, cg, kh, kw], &fill(o * cg * kh * kw, 3));
+        let Ok(fx) = x.try_conv2d_dyn(&wt, NoBias, a) else { return Ok(()) };
+        let (oh, ow) = (fx.sizes()[2], fx.sizes()[3]);
+        let y = dyn_tensor(&[2, o, oh, ow], &fill(2 * o * oh * ow, 5));
+        let back = |n: usize, oz: usize, i: usize| {
+            (n + 2 * a.padding[i]) - ((oz - 1) * a.stride[i] + a.dilation[i] * ([kh, kw][i] - 1) + 1)
+        };
+        let t = ConvTransposeArgs {
+            stride: a.stride,
+            padding: a.padding,
+            output_padding: [back(h, oh, 0), back(w, ow, 1)],
+            dilation: a.dilation,
+            groups,
+        };
+        let ty = y.conv_transpose2d_dyn(&wt, NoBias, t);
+        prop_assert_eq!(ty.sizes(), x.sizes());
+        let lhs: f64 = fx.to_vec().iter().zip(y.to_vec()).map(|(p, q)| p * q).sum();
+        let rhs: f64 = x.to_vec().iter().zip(ty.to_vec()).map(|(p, q)| p * q).sum();
+        prop_assert_eq!(lhs, rhs);
+    }
+}
+
+#[test]
+fn conv_transpose2d_typed() {
+    let c = &data::CONVT[1]; // [1, 4, 3, 3] with [4, 3, 3, 3], stride 2, padding 1, output padding 1, groups 2
+    let x: Tensor<f64, Shape![1, 4, 3, 3]> = Tensor::from_vec(&c.x.0, c.x.1.to_vec());
+    let w: Tensor<f64, Shape![4, 3, 3, 3]> = Tensor::from_vec(&c.w.0, c.w.1.to_vec());
+    let y: Tensor<f64, Shape![1, 6, 6, 6]> = x.conv_transpose2d(&w, NoBias, ConvT::<2, 1, 1, 1, 2>);
+    assert!(close(&y.to_vec(), c.y.1, 1e-12));
+    let c = &data::CONVT[0]; // [2, 3, 4, 5] with [3, 2, 3, 3], bias
+    let x: Tensor<f64, Shape![_, 3, 4, _]> = Tensor::from_vec(&c.x.0, c.x.1.to_vec());
+    let w: Tensor<f64, Shape![3, 2, 3, 3]> = Tensor::from_vec(&c.w.0, c.w.1.to_vec());
+    let b: Tensor<f64, Shape![2]> = Tensor::from_vec(&[2], c.bias.unwrap().to_vec());
+    let y: Tensor<f64, Shape![_, 2, 6, _]> = x.conv_transpose2d(&w, &b, ConvT::<1>);
+    assert_eq!(y.sizes(), c.y.0);
+    assert!(close(&y.to_vec(), c.y.1, 1e-12));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(128, 4)))]
+
+    /// Without padding, `max_pool2d` and `avg_pool2d` are the max and mean over the windows
+    /// that `unfold` gives along H and then W (the views and the pooling kernels agree).
+    #[test]
+    fn pools_equal_reductions_over_unfold(
+        n in 1usize..3, c in 1usize..3, h in 1usize..8, w in 1usize..8, kh in 1usize..4, kw in 1usize..4,
+        sh in 1usize..4, sw in 1usize..4, vals in prop::collection::vec(-100i32..100, 1..200),
+    ) {
+        prop_assume!(kh <= h && kw <= w);
+        let len = n * c * h * w;
+        let xv: Vec<f64> = (0..len).map(|i| vals[i % vals.len()] as f64 * 0.25).collect();
+        let x = dyn_tensor(&[n, c, h, w], &xv);
+        let windows = x.unfold_dyn(2, kh, sh).unfold_dyn(3, kw, sw).flatten_dyn(4, 5).into_owned();
+        let args = PoolArgs { kernel: [kh, kw], stride: [sh, sw], padding: [0, 0], dilation: [1, 1] };
+        let (m, _) = x.max_pool2d_dyn(args, false);
+        prop_assert_eq!(m.to_vec(), windows.max_axis_dyn(4).to_vec());
+        let a = x.avg_pool2d_dyn(args, true).to_vec();
+        let want = windows.mean_axis_dyn(4).to_vec();
+        prop_assert!(close(&a, &want, 1e-12), "{:?} vs {:?}", a, want);
+    }
+}
