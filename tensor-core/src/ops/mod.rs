@@ -6,6 +6,7 @@ mod arith;
 pub mod binary;
 pub mod cast;
 mod contract;
+pub mod einsum;
 #[cfg(feature = "linalg")]
 pub mod linalg;
 mod matmul;
