@@ -222,7 +222,7 @@ macro_rules! t {
 /// assert_eq!(mt.to_vec(), m.t().to_vec());
 /// // A runtime dim is checked at run time: `Dyn` rows here.
 /// let d = Tensor::<f32, Shape![_, 4]>::ones_sized(&[3, 4]);
-/// let e: Result<Tensor<f32, Shape![_, 5]>, ShapeError> = try_einsum!("ij,jk->ik", d, b.as_dyn());
+/// let e: Result<Tensor<f32, Shape![_, _]>, ShapeError> = try_einsum!("ij,jk->ik", d, b.as_dyn());
 /// assert!(e.is_err()); // `b.as_dyn()` has rank 3, not 2
 /// ```
 #[macro_export]

@@ -73,7 +73,8 @@ fn macro_typed_results() {
     assert_eq!(c2.to_vec(), a.matmul(&b).to_vec());
 
     let (x, want) = case("bij,bjk->bki");
-    let c: Tensor<f64, Shape![2, 2, 3]> = einsum!("bij,bjk->bki", stat::<Shape![2, 3, 4]>(&x[0]), stat::<Shape![2, 4, 2]>(&x[1]));
+    let c: Tensor<f64, Shape![2, 2, 3]> =
+        einsum!("bij,bjk->bki", stat::<Shape![2, 3, 4]>(&x[0]), stat::<Shape![2, 4, 2]>(&x[1]));
     assert!(close(&c.to_vec(), want));
 
     let (x, want) = case("ii->i");
@@ -195,7 +196,10 @@ fn runtime_errors() {
     assert_eq!(e("i1,jk", &[&a, &b]), "einsum \"i1,jk\": '1' in the term \"i1\" is neither a letter nor `...`");
     assert_eq!(e("ij->i->i", &[&a]), "einsum \"ij->i->i\": more than one `->` in \"ij->i->i\"");
     assert_eq!(e("...i...", &[&a]), "einsum \"...i...\": more than one `...` in the term \"...i...\"");
-    assert_eq!(e("i", &[&a]), "einsum \"i\": operand 0 of shape [2, 3] has rank 2, but its subscripts \"i\" name 1 axes");
+    assert_eq!(
+        e("i", &[&a]),
+        "einsum \"i\": operand 0 of shape [2, 3] has rank 2, but its subscripts \"i\" name 1 axes"
+    );
     assert_eq!(
         e("...ijk", &[&a]),
         "einsum \"...ijk\": operand 0 of shape [2, 3] has rank 2, but its subscripts \"...ijk\" name 3 axes or more"
@@ -206,10 +210,7 @@ fn runtime_errors() {
     );
     assert_eq!(e("ii", &[&a]), "einsum: [2, 3] and [2, 3] differ in the size of letter 'i' (2 and 3)");
     let c = Tensor::<f64, DynShape>::ones_sized(&[3, 2]);
-    assert_eq!(
-        e("...,...", &[&a, &c]),
-        "einsum: [2, 3] and [3, 2] differ in the size of `...` dim 0 (2 and 3)"
-    );
+    assert_eq!(e("...,...", &[&a, &c]), "einsum: [2, 3] and [3, 2] differ in the size of `...` dim 0 (2 and 3)");
     // The output and the intermediates have at most 6 dims.
     let v = Tensor::<f64, DynShape>::ones_sized(&[2, 2, 2, 2]);
     assert_eq!(e("abcd,efgh", &[&v, &v]), "rank 8 exceeds the maximum of 6 dims");
@@ -219,7 +220,8 @@ fn runtime_errors() {
 /// Random sizes and small integer values (exact in f64).
 fn tensor(sizes: Vec<usize>) -> impl Strategy<Value = Tensor<f64, DynShape>> {
     let n: usize = sizes.iter().product();
-    proptest::collection::vec(-4i32..5, n).prop_map(move |v| Tensor::from_vec(&sizes, v.into_iter().map(f64::from).collect()))
+    proptest::collection::vec(-4i32..5, n)
+        .prop_map(move |v| Tensor::from_vec(&sizes, v.into_iter().map(f64::from).collect()))
 }
 
 proptest! {

@@ -485,6 +485,7 @@ pub trait EinsumRank<const R: usize>: Shape {
 }
 macro_rules! einsum_rank {
     ($r:literal; $($d:ident),*; $($pad:ident),*) => {
+        #[diagnostic::do_not_recommend]
         impl<$($d: Dim),*> EinsumRank<$r> for ($($d,)*) {
             einsum_rank!(@assoc [D0, D1, D2, D3, D4, D5] [$($d,)* $($pad,)*]);
         }
@@ -591,11 +592,19 @@ pub trait EinsumEquation {
 pub struct EinsumCheck<E, Ss>(core::marker::PhantomData<(E, Ss)>);
 impl<E: EinsumEquation, Ss: EinsumShapes> EinsumCheck<E, Ss> {
     /// Evaluated (and failing the build) where `einsum!` is instantiated.
-    pub const OK: () = check(E::TEXT, E::OPS, &Ss::RANKS, &Ss::STATIC);
+    pub const OK: () = if let Some(m) = check(E::TEXT, E::OPS, &Ss::RANKS, &Ss::STATIC) {
+        m.fail()
+    };
 }
 
-/// The static size of each axis a subscript position names, compared per letter.
-const fn check(text: &str, ops: &[&[u8]], ranks: &[Option<usize>; 8], st: &[[Option<usize>; MAX_RANK]; 8]) {
+/// The static size of each axis a subscript position names, compared per letter: the message of
+/// the first letter with two sizes.
+const fn check(
+    text: &str,
+    ops: &[&[u8]],
+    ranks: &[Option<usize>; 8],
+    st: &[[Option<usize>; MAX_RANK]; 8],
+) -> Option<ConstMsg> {
     // The first static size seen for each letter, and its operand.
     let mut first: [Option<(usize, usize)>; 128] = [None; 128];
     let mut i = 0;
@@ -624,7 +633,7 @@ const fn check(text: &str, ops: &[&[u8]], ranks: &[Option<usize>; 8], st: &[[Opt
                                 Some((m, j)) if m != n => {
                                     let msg = ConstMsg::new().str("einsum \"").str(text).str("\": letter '");
                                     let msg = msg.str(letter(c)).str("' has size ").num(m).str(" in operand ").num(j);
-                                    msg.str(" and size ").num(n).str(" in operand ").num(i).fail()
+                                    return Some(msg.str(" and size ").num(n).str(" in operand ").num(i));
                                 }
                                 Some(_) => {}
                             }
@@ -636,6 +645,7 @@ const fn check(text: &str, ops: &[&[u8]], ranks: &[Option<usize>; 8], st: &[[Opt
         }
         i += 1;
     }
+    None
 }
 
 /// A one-letter string of an ASCII letter (const).

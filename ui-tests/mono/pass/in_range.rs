@@ -24,4 +24,14 @@ fn main() {
     let x: Tensor<f32, Shape![3, 4]> = Tensor::zeros();
     let (v, i): (Tensor<f32, Shape![3, 4]>, Tensor<i64, Shape![3, 4]>) = x.topk::<4, 1>(true);
     assert_eq!((v.sizes(), i.sizes()), ([3, 4].as_slice(), [3, 4].as_slice()));
+
+    // einsum! with agreeing static letters, in concrete and generic code.
+    let m: Tensor<f32, Shape![2, 3]> = Tensor::ones();
+    let n: Tensor<f32, Shape![3, 4]> = Tensor::ones();
+    let p: Tensor<f32, Shape![2, 4]> = einsum!("ij,jk->ik", m, n);
+    assert_eq!(p.to_vec(), [3.0; 8]);
+    fn trace<const N: usize>(x: &Tensor<f64, Shape![N, N]>) -> f64 {
+        einsum!("ii->", x).item()
+    }
+    assert_eq!(trace(&Tensor::<f64, Shape![3, 3]>::ones()), 3.0);
 }
