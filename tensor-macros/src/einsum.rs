@@ -205,7 +205,10 @@ pub(crate) fn expand(input: TokenStream) -> Result<TokenStream> {
     let lit = |t: &[u8]| syn::LitByteStr::new(t, span);
     let op_lits: Vec<_> = e.ops.iter().map(|t| lit(t)).collect();
     let out_lit = lit(&e.out);
-    let call = quote_spanned!(span=> __einsum(#(&(#operands)),*));
+    // Each operand borrowed in a `let` of its own, so that its type is known before the call
+    // (an operand such as `black_box(&a)` would otherwise be inferred from the parameter type).
+    let args: Vec<_> = (0..n).map(|i| format_ident!("__arg{}", i)).collect();
+    let call = quote_spanned!(span=> __einsum(#(#args),*));
     let result = if try_ {
         call
     } else {
@@ -236,6 +239,7 @@ pub(crate) fn expand(input: TokenStream) -> Result<TokenStream> {
                 &[#(#e_::operand(#xs)),*],
             )
         }
+        #(let #args = &(#operands);)*
         #result
     }})
 }
