@@ -222,6 +222,14 @@ fn contract<'a, T: Gemm>(
     Ok(Term { data: CowRepr::Owned(p.data), lay: Layout::contiguous(&sizes)?, labels })
 }
 
+/// The labels of `contract(a, b, needed)`'s result.
+fn product_labels(la: &[u8], lb: &[u8], needed: impl Fn(u8) -> bool) -> Vec<u8> {
+    let batch = la.iter().filter(|&&c| lb.contains(&c) && needed(c));
+    let free_a = la.iter().filter(|&&c| !lb.contains(&c));
+    let free_b = lb.iter().filter(|&&c| !la.contains(&c));
+    batch.chain(free_a).chain(free_b).copied().collect()
+}
+
 fn cow_view<'b, T: Element>(c: &'b CowRepr<'_, T>, lay: Layout) -> TensorView<'b, T, DynShape> {
     let s: &'b [T] = match c {
         CowRepr::Borrowed(s) => s,
@@ -337,7 +345,14 @@ fn run<T: Gemm>(
             sum_out(Term { data: CowRepr::Borrowed(next.slice()), lay: next.lay, labels: next.labels.clone() }, |c| {
                 cur.labels.contains(&c) || later(s + 1, &rest, c)
             })?;
-        cur = contract(&cur, &nx, |c| later(s + 1, &rest, c))?;
+        let needed = |c| later(s + 1, &rest, c);
+        // The product's labels are (batch, left's free, right's free): when the other order of
+        // the operands gives the output's order and this one does not, swapping them saves the
+        // final copy (`"ij,jk->ki"` is `b^T @ a^T`).
+        let swap = s + 1 == rest.len()
+            && product_labels(&cur.labels, &nx.labels, needed) != out
+            && product_labels(&nx.labels, &cur.labels, needed) == out;
+        cur = if swap { contract(&nx, &cur, needed)? } else { contract(&cur, &nx, needed)? };
     }
     let cur = sum_out(cur, |c| out.contains(&c))?;
     // To the output's order.
