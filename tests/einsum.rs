@@ -281,3 +281,73 @@ proptest! {
         }
     }
 }
+
+/// The reference: every assignment of the letters enumerated, the product of the operands'
+/// elements added into the output's element (what the equation means, written out).
+fn naive(terms: &[Vec<u8>], out: &[u8], size: &[usize; 4], xs: &[Tensor<f64, DynShape>]) -> Vec<f64> {
+    let out_sizes: Vec<usize> = out.iter().map(|&c| size[(c - b'a') as usize]).collect();
+    let mut res = vec![0.0; common::numel(&out_sizes)];
+    let vals: Vec<Vec<f64>> = xs.iter().map(|x| x.to_vec()).collect();
+    // Letters that no term names range over one value (their size may be 0).
+    let used: Vec<usize> =
+        (0..4).map(|i| if terms.iter().flatten().any(|&c| c == b'a' + i as u8) { size[i] } else { 1 }).collect();
+    let total: usize = used.iter().product();
+    for p in 0..total {
+        let val = common::unravel(p, &used);
+        let at = |t: &[u8]| t.iter().map(|&c| val[(c - b'a') as usize]).collect::<Vec<usize>>();
+        let prod: f64 =
+            terms.iter().zip(xs).zip(&vals).map(|((t, x), v)| v[common::ravel(&at(t), x.sizes())]).product();
+        res[common::ravel(&at(out), &out_sizes)] += prod;
+    }
+    res
+}
+
+/// A random equation over the letters `a..=d`: one to three terms of zero to three letters
+/// (repeats allowed: diagonals), an output of distinct letters that the terms name, in a random
+/// order; and a size per letter.
+fn equation() -> impl Strategy<Value = (Vec<Vec<u8>>, Vec<u8>, [usize; 4])> {
+    let term =
+        proptest::collection::vec(0u8..4, 0..4).prop_map(|t| t.into_iter().map(|c| b'a' + c).collect::<Vec<u8>>());
+    (
+        proptest::collection::vec(term, 1..4),
+        proptest::collection::vec(any::<bool>(), 4),
+        any::<u64>(),
+        [1usize..4, 0usize..3, 1usize..4, 2usize..3],
+    )
+        .prop_map(|(terms, pick, seed, size)| {
+            let mut out: Vec<u8> =
+                (b'a'..=b'd').filter(|c| terms.iter().any(|t| t.contains(c)) && pick[(c - b'a') as usize]).collect();
+            // A seeded rotation and optional reversal: some order other than the sorted one.
+            if !out.is_empty() {
+                let k = (seed as usize) % out.len();
+                out.rotate_left(k);
+                if seed & 1 << 40 != 0 {
+                    out.reverse();
+                }
+            }
+            (terms, out, size)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(common::cases(256, 8)))]
+
+    #[test]
+    fn random_equations_match_the_sum_written_out(
+        ((terms, out, size), xs) in equation().prop_flat_map(|(terms, out, size)| {
+            let ops: Vec<_> = terms.iter().map(|t| tensor(t.iter().map(|&c| size[(c - b'a') as usize]).collect())).collect();
+            (Just((terms, out, size)), ops)
+        })
+    ) {
+        let eq = format!(
+            "{}->{}",
+            terms.iter().map(|t| String::from_utf8(t.clone()).unwrap()).collect::<Vec<_>>().join(","),
+            String::from_utf8(out.clone()).unwrap()
+        );
+        let refs: Vec<&Tensor<f64, DynShape>> = xs.iter().collect();
+        let got = try_einsum(&eq, &refs).unwrap_or_else(|e| panic!("{eq}: {e}"));
+        let want_sizes: Vec<usize> = out.iter().map(|&c| size[(c - b'a') as usize]).collect();
+        prop_assert_eq!(got.sizes(), &want_sizes[..], "{}", eq);
+        prop_assert_eq!(got.to_vec(), naive(&terms, &out, &size, &xs), "{}", eq);
+    }
+}
