@@ -156,13 +156,7 @@ fn sum_out<'a, T: Gemm>(t: Term<'a, T>, keep: impl Fn(u8) -> bool) -> Result<Ter
     let labels: Vec<u8> = kept.iter().map(|&i| t.labels[i]).collect();
     let p = t.lay.permute(&perm)?;
     let (data, lay) = regroup_cow(t.slice(), &p, &[m, k])?;
-    let a: TensorView<'_, T, DynShape> = TensorBase::from_parts(
-        match &data {
-            CowRepr::Borrowed(s) => *s,
-            CowRepr::Owned(o) => &o[..],
-        },
-        lay,
-    );
+    let a = cow_view(&data, lay);
     let ones: Tensor<T, DynShape> = TensorBase::from_parts(kernels::try_vec(k, T::ONE)?, Layout::contiguous(&[k])?);
     let s = a.try_matmul(&ones)?;
     Ok(Term { data: CowRepr::Owned(s.data), lay: Layout::contiguous(&out_sizes)?, labels })
@@ -466,6 +460,15 @@ pub fn typed<T: Gemm, O: Shape>(
     out: &[u8],
     xs: &[TensorView<'_, T, DynShape>],
 ) -> Result<Tensor<T, O>, ShapeError> {
+    // The macro's parser made these; re-checked here (cheap) since this function is public.
+    let letter_or_dots = |t: &[u8]| {
+        t.iter().all(|c| c.is_ascii_alphabetic() || *c == ELLIPSIS) && t.iter().filter(|&&c| c == ELLIPSIS).count() <= 1
+    };
+    let named = |c: &u8| *c == ELLIPSIS || subs.iter().any(|t| t.contains(c));
+    let distinct = out.iter().enumerate().all(|(i, c)| !out[..i].contains(c));
+    if !subs.iter().all(|t| letter_or_dots(t)) || !letter_or_dots(out) || !out.iter().all(named) || !distinct {
+        return Err(invalid(eq, "malformed parsed subscripts"));
+    }
     run(eq, subs, out, xs)?.try_into_static::<O>()
 }
 
