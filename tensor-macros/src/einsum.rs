@@ -205,10 +205,11 @@ pub(crate) fn expand(input: TokenStream) -> Result<TokenStream> {
     let lit = |t: &[u8]| syn::LitByteStr::new(t, span);
     let op_lits: Vec<_> = e.ops.iter().map(|t| lit(t)).collect();
     let out_lit = lit(&e.out);
-    // Each operand borrowed in a `let` of its own, so that its type is known before the call
-    // (an operand such as `black_box(&a)` would otherwise be inferred from the parameter type).
-    let args: Vec<_> = (0..n).map(|i| format_ident!("__arg{}", i)).collect();
-    let call = quote_spanned!(span=> __einsum(#(#args),*));
+    // Each operand borrowed in the call itself: a `let` per operand (or any form that fixes the
+    // operand's type before the call) makes rustc report a wrong rank twice, once for the bound
+    // and once for the return type. The cost: an operand that is a call of a generic identity
+    // such as `black_box(&a)` is inferred from the parameter type and fails; bind it first.
+    let call = quote_spanned!(span=> __einsum(#(&(#operands)),*));
     let result = if try_ {
         call
     } else {
@@ -239,7 +240,6 @@ pub(crate) fn expand(input: TokenStream) -> Result<TokenStream> {
                 &[#(#e_::operand(#xs)),*],
             )
         }
-        #(let #args = &(#operands);)*
         #result
     }})
 }
