@@ -188,5 +188,31 @@ fn threshold(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, add, broadcast_add, sum_axis, matmul, view, threshold);
+/// `einsum!("bij,bjk->bik")` against the crate's own batch `matmul` on the same `[16, 64, 64]`
+/// operands (static shapes), and the runtime `einsum` on `DynShape` copies: the lowering should
+/// cost little beyond the product (target: at most 1.2x `matmul`).
+fn einsum(c: &mut Criterion) {
+    const B: usize = 16;
+    const K: usize = 64;
+    let a = Tensor::<f32, Shape![B, K, K]>::from_vec(&[B, K, K], data(B * K * K));
+    let b = Tensor::<f32, Shape![B, K, K]>::from_vec(&[B, K, K], data(B * K * K + 3).split_off(3));
+    let (ad, bd) = (a.as_dyn().to_owned(), b.as_dyn().to_owned());
+    let mut g = group(c, "einsum");
+    g.throughput(Throughput::Elements((2 * B * K * K * K) as u64)); // flops
+    g.bench_function(BenchmarkId::new("matmul", "bij,bjk->bik"), |bn| {
+        bn.iter(|| black_box(black_box(&a).matmul(black_box(&b))))
+    });
+    g.bench_function(BenchmarkId::new("einsum!", "bij,bjk->bik"), |bn| {
+        bn.iter(|| {
+            let (a, b) = (black_box(&a), black_box(&b));
+            black_box(einsum!("bij,bjk->bik", a, b))
+        })
+    });
+    g.bench_function(BenchmarkId::new("try_einsum", "bij,bjk->bik"), |bn| {
+        bn.iter(|| black_box(try_einsum("bij,bjk->bik", &[black_box(&ad), black_box(&bd)]).unwrap()))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, add, broadcast_add, sum_axis, matmul, view, threshold, einsum);
 criterion_main!(benches);

@@ -75,6 +75,7 @@ pub use shaped_core::ops::binary::Operand;
 pub use shaped_core::ops::conv::{Bias, Conv, Conv1dArgs, ConvArgs, ConvT, ConvTransposeArgs, NoBias, Pool, PoolArgs};
 pub use shaped_core::ops::count::Unique;
 pub use shaped_core::ops::diag::{meshgrid, try_meshgrid, Indexing};
+pub use shaped_core::ops::einsum::{einsum, try_einsum, EinsumDim, EinsumRank};
 pub use shaped_core::ops::out::OutOperand;
 pub use shaped_core::ops::pad::PadMode;
 pub use shaped_core::ops::reduce::Norm;
@@ -107,9 +108,9 @@ pub use shaped_core::{CholeskyFactor, LinalgFloat, Lstsq, LuFactor, MatrixNorm};
 /// ```
 pub mod prelude {
     pub use crate::{
-        meshgrid, stensor, t, where_, Axes, Cat, Const, Conv, Data, DataMut, Dim, Dyn, DynShape, Element, Indexing,
-        MatrixFloat, MeanElem, NoBias, Norm, Num, One, PadMode, Pool, STensor, ScatterReduce, Shape, ShapeError,
-        SharedTensor, SliceArg, Stack, Tensor, TensorCow, TensorView, TensorViewMut,
+        einsum, meshgrid, stensor, t, try_einsum, where_, Axes, Cat, Const, Conv, Data, DataMut, Dim, Dyn, DynShape,
+        Element, Indexing, MatrixFloat, MeanElem, NoBias, Norm, Num, One, PadMode, Pool, STensor, ScatterReduce, Shape,
+        ShapeError, SharedTensor, SliceArg, Stack, Tensor, TensorCow, TensorView, TensorViewMut,
     };
     #[cfg(feature = "linalg")]
     pub use crate::{LinalgFloat, MatrixNorm};
@@ -127,8 +128,10 @@ pub mod migration {}
 #[doc(hidden)]
 pub mod __private {
     pub use shaped_core::index;
+    pub use shaped_core::num::Gemm;
+    pub use shaped_core::ops::einsum;
     pub use shaped_core::shape::{Cons, Nil};
-    pub use shaped_macros::t_impl;
+    pub use shaped_macros::{einsum_impl, t_impl};
 }
 
 /// Typed indexing that lowers to a strided view, never a copy: `t!(x[.., 1, 0..2])`.
@@ -172,6 +175,86 @@ pub mod __private {
 #[macro_export]
 macro_rules! t {
     ($($tt:tt)*) => { $crate::__private::t_impl!($crate; $($tt)*) };
+}
+
+/// Einstein summation with a typed result (NumPy `np.einsum`, PyTorch `torch.einsum`):
+/// `einsum!("bij,bjk->bik", a, b)` is a batch matmul of `[B, I, J]` and `[B, J, K]` giving a
+/// [`Tensor`] of shape `[B, I, K]`. The equation is a string literal parsed when the macro
+/// expands; the operands are tensors of any storage (owned, views, inline) and shape, with one
+/// element type.
+///
+/// **Equation**: one term of letters (`a-z`, `A-Z`) per operand, separated by commas, then
+/// optionally `->` and the output's letters. Letters not in the output are summed over; a letter
+/// repeated in one term takes the diagonal (`"ii->i"`, the trace `"ii->"`); without `->` the
+/// output is the letters that appear exactly once, in ASCII order (NumPy's implicit mode: `"ij,jk"`
+/// is a matmul, `"ji"` a transpose). `...` stands for the dims the letters do not name (aligned
+/// from the right, broadcast between operands); see [`einsum()`](crate::einsum()) for the runtime
+/// rules, which this macro shares.
+///
+/// **Result type**: for equations without `...`, `Tensor<T, (D0, D1, ..)>` with one dim per
+/// output letter: the dim type of an operand axis that letter labels, static when any of them is
+/// (`Const<N>`), `Dyn` when all are. With `...`, a [`DynShape`] tensor (its rank depends on the
+/// operands').
+///
+/// **Compile errors**: a malformed equation (a character other than letters, `,`, `->` and
+/// `...`; two `->`; an output letter repeated or in no operand term; more terms than operands or
+/// fewer) is an error on the string literal when the macro expands. An operand whose static rank
+/// differs from its term's letter count is a `cargo check` error. A letter bound to two
+/// different static sizes fails the build (`cargo build`, not `cargo check`: a post-
+/// monomorphisation check, also in generic code once instantiated) with
+/// `einsum "ij,jk->ik": letter 'j' has size 3 in operand 0 and size 4 in operand 1`. Sizes that
+/// are `Dyn` are checked at run time: `einsum!` then panics with the [`ShapeError`] message and
+/// [`try_einsum!`] returns it.
+///
+/// **Lowering**: diagonal views for repeated letters, matrix-vector products with ones for
+/// letters of one operand that nothing else names, then the operands contracted left to right,
+/// each step one (batched) `matmul` (see `shaped_core::ops::einsum`). Integer sums wrap, as in
+/// `matmul`. At most 8 operands (the runtime [`einsum()`](crate::einsum()) takes any number).
+///
+/// # Panics
+/// On a runtime size mismatch (a `Dyn` letter), and when the result cannot be allocated.
+///
+/// ```
+/// use shaped::prelude::*;
+/// let a: Tensor<f32, Shape![2, 3, 4]> = Tensor::ones();
+/// let b: Tensor<f32, Shape![2, 4, 5]> = Tensor::ones();
+/// let c: Tensor<f32, Shape![2, 3, 5]> = einsum!("bij,bjk->bik", a, b); // batch matmul
+/// assert_eq!(c.to_vec(), [4.0; 30]);
+/// let m: Tensor<i64, Shape![3, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6], [7, 8, 9]]);
+/// let tr: Tensor<i64, Shape![]> = einsum!("ii", m); // the trace (implicit output)
+/// assert_eq!(tr.to_vec(), [15]);
+/// let mt: Tensor<i64, Shape![3, 3]> = einsum!("ij->ji", m.as_view());
+/// assert_eq!(mt.to_vec(), m.t().to_vec());
+/// // A runtime dim is checked at run time: `Dyn` rows here.
+/// let d = Tensor::<f32, Shape![_, 4]>::ones_sized(&[3, 4]);
+/// let e: Result<Tensor<f32, Shape![_, _]>, ShapeError> = try_einsum!("ij,jk->ik", d, b.as_dyn());
+/// assert!(e.is_err()); // `b.as_dyn()` has rank 3, not 2
+/// ```
+#[macro_export]
+macro_rules! einsum {
+    ($($tt:tt)*) => { $crate::__private::einsum_impl!($crate; $($tt)*) };
+}
+
+/// [`einsum!`] returning `Result<Tensor<T, S>, ShapeError>` instead of panicking on a runtime
+/// size mismatch: `try_einsum!("ij,jk->ik", a, b)`. Same equation, types and compile errors.
+///
+/// # Errors
+/// Those of [`try_einsum()`](crate::try_einsum()): a `Dyn` letter whose sizes differ
+/// ([`ShapeError::Mismatch`]), a [`DynShape`] operand of another rank than its term
+/// ([`ShapeError::Invalid`]), allocation failures.
+///
+/// ```
+/// use shaped::prelude::*;
+/// let x = Tensor::<f64, Shape![_]>::ones_sized(&[3]);
+/// let y = Tensor::<f64, Shape![_]>::ones_sized(&[4]);
+/// let e = try_einsum!("i,i->", x, y).unwrap_err();
+/// assert_eq!(e.to_string(), "einsum: [3] and [4] differ in the size of letter 'i' (3 and 4)");
+/// let outer: Tensor<f64, Shape![_, _]> = try_einsum!("i,j->ij", x, y).unwrap();
+/// assert_eq!(outer.sizes(), [3, 4]);
+/// ```
+#[macro_export]
+macro_rules! try_einsum {
+    ($($tt:tt)*) => { $crate::__private::einsum_impl!($crate; try $($tt)*) };
 }
 
 /// The README's examples, compiled and run as doc tests.

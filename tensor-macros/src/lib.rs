@@ -34,6 +34,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod einsum;
 mod emit;
 mod lower;
 mod parse;
@@ -53,4 +54,14 @@ pub fn t_impl(input: TokenStream) -> TokenStream {
 fn expand(input: proc_macro2::TokenStream) -> syn::Result<proc_macro2::TokenStream> {
     let input: parse::TInput = syn::parse2(input)?;
     Ok(emit::emit(lower::lower(input)?))
+}
+
+/// Implementation of `shaped::einsum!`/`shaped::try_einsum!`; the facade passes its own path
+/// first: `$crate; [try] "ij,jk->ik", a, b` (see `einsum.rs`).
+#[proc_macro]
+pub fn einsum_impl(input: TokenStream) -> TokenStream {
+    match einsum::expand(input.into()) {
+        Ok(ts) => ts.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
 }

@@ -2,8 +2,8 @@
 //! `cargo run`) but not under `cargo check` or rust-analyzer: checks of static sizes that the type
 //! system cannot express as trait bounds, written as `const` assertions evaluated for the concrete
 //! shapes (literal indices into dims outside the compile-time size range, `narrow_const` on them,
-//! the element counts of static `reshape`/`view`, `topk::<K, A>` with `K` past a static dim, and
-//! inline results larger than 64 KiB).
+//! the element counts of static `reshape`/`view`, `topk::<K, A>` with `K` past a static dim,
+//! `einsum!` letters bound to two static sizes, and inline results larger than 64 KiB).
 //!
 //! `pass/in_range.rs` runs the in-range versions of the same calls; it is also what makes trybuild
 //! build the cases rather than check them.

@@ -10,6 +10,7 @@ mod contract;
 pub mod conv;
 pub mod count;
 pub mod diag;
+pub mod einsum;
 pub mod factor;
 #[cfg(feature = "linalg")]
 pub mod linalg;

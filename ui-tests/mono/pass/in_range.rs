@@ -41,4 +41,13 @@ fn main() {
     let t: Tensor<f32, Shape![2, 2, 3, 3]> = Tensor::zeros();
     let up: Tensor<f32, Shape![1, 2, 6, 6]> = img.conv_transpose2d(&t, NoBias, shaped::ConvT::<2, 1, 1>);
     assert_eq!(up.sizes(), [1, 2, 6, 6]);
+    // einsum! with agreeing static letters, in concrete and generic code.
+    let m: Tensor<f32, Shape![2, 3]> = Tensor::ones();
+    let n: Tensor<f32, Shape![3, 4]> = Tensor::ones();
+    let p: Tensor<f32, Shape![2, 4]> = einsum!("ij,jk->ik", m, n);
+    assert_eq!(p.to_vec(), [3.0; 8]);
+    fn trace<const N: usize>(x: &Tensor<f64, Shape![N, N]>) -> f64 {
+        einsum!("ii->", x).item()
+    }
+    assert_eq!(trace(&Tensor::<f64, Shape![3, 3]>::ones()), 3.0);
 }
