@@ -450,7 +450,7 @@ fn m4(v: &[f64]) -> Tensor<f64, Shape![4, 4]> {
 }
 
 #[test]
-fn triangular_solves_and_factors_match_numpy() {
+fn triangular_solves_match_numpy() {
     let b: Tensor<f64, Shape![4, 3]> = Tensor::try_from_vec(&[4, 3], data::BM.to_vec()).unwrap();
     let bv: Tensor<f64, Shape![4]> = Tensor::try_from_vec(&[4], data::BV.to_vec()).unwrap();
     let (l, u) = (m4(data::TRI_L), m4(data::TRI_U));
@@ -488,6 +488,16 @@ fn triangular_solves_and_factors_match_numpy() {
     assert!(e.contains("singular"), "{e}");
     assert!(sing.try_solve_triangular(&bv, false, true).is_ok(), "unit diagonal: the zero is not read");
 
+    // cholesky_solve needs only the factor: the one NumPy computed.
+    let chol = m4(data::CHOL);
+    assert!(close(&b.cholesky_solve(&chol).to_vec(), data::SPD_SOLVE, 1e-12));
+}
+
+#[test]
+#[cfg(feature = "linalg")]
+fn factor_objects_match_numpy() {
+    let b: Tensor<f64, Shape![4, 3]> = Tensor::try_from_vec(&[4, 3], data::BM.to_vec()).unwrap();
+    let bv: Tensor<f64, Shape![4]> = Tensor::try_from_vec(&[4], data::BV.to_vec()).unwrap();
     let a = m4(data::SPD);
     let f = a.cholesky_factor();
     assert!(close(&f.l().to_vec(), data::CHOL, 1e-13));
@@ -544,6 +554,7 @@ fn multi_dot_and_matrix_exp_match_references() {
 }
 
 #[test]
+#[cfg(feature = "linalg")]
 fn full_svd_reconstructs() {
     for (m, n) in [(3usize, 5usize), (5, 3), (4, 4), (0, 2), (2, 0)] {
         let a = Tensor::<f64, DynShape>::try_from_vec(
