@@ -85,7 +85,7 @@ fn sizes_strategy() -> impl Strategy<Value = Vec<usize>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(256, 8)))]
+    #![proptest_config(ProptestConfig { cases: cases(256, 8), failure_persistence: if cfg!(miri) { None } else { ProptestConfig::default().failure_persistence }, ..ProptestConfig::default() })]
 
     /// `unfold(axis, size, step)`'s window `j` is `narrow(axis, j * step, size)` with the axis
     /// moved last, on contiguous and transposed sources.
@@ -409,7 +409,7 @@ fn reference(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(128, 4)))]
+    #![proptest_config(ProptestConfig { cases: cases(128, 4), failure_persistence: if cfg!(miri) { None } else { ProptestConfig::default().failure_persistence }, ..ProptestConfig::default() })]
 
     #[test]
     fn conv2d_equals_direct_loop(
@@ -510,7 +510,7 @@ fn conv_transpose2d_errors() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(128, 4)))]
+    #![proptest_config(ProptestConfig { cases: cases(128, 4), failure_persistence: if cfg!(miri) { None } else { ProptestConfig::default().failure_persistence }, ..ProptestConfig::default() })]
 
     /// `conv_transpose2d` is the adjoint of `conv2d` with the same weights:
     /// `<conv2d(x, w), y> = <x, conv_transpose2d(y, w)>`, with the output padding that gives back
@@ -564,7 +564,7 @@ fn conv_transpose2d_typed() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(128, 4)))]
+    #![proptest_config(ProptestConfig { cases: cases(128, 4), failure_persistence: if cfg!(miri) { None } else { ProptestConfig::default().failure_persistence }, ..ProptestConfig::default() })]
 
     /// Without padding, `max_pool2d` and `avg_pool2d` are the max and mean over the windows
     /// that `unfold` gives along H and then W (the views and the pooling kernels agree).
