@@ -329,6 +329,7 @@ where
     }
     /// [`try_cholesky_factor`](Self::try_cholesky_factor), panicking with the error's message.
     #[track_caller]
+    #[doc(alias = "cho_factor")]
     pub fn cholesky_factor(&self) -> CholeskyFactor<D::Elem, S>
     where
         S: SquareShape,
@@ -451,6 +452,7 @@ impl<T: MatrixFloat, S: SquareShape> CholeskyFactor<T, S> {
     }
     /// [`try_solve`](Self::try_solve), panicking with the error's message.
     #[track_caller]
+    #[doc(alias = "cho_solve")]
     pub fn solve<D2: Data<Elem = T>, SB: SolveRhs<S>>(&self, b: &TensorBase<D2, SB>) -> Tensor<T, SB> {
         self.try_solve(b).or_panic()
     }
@@ -519,6 +521,7 @@ impl<T: MatrixFloat, S: SquareShape> LuFactor<T, S> {
     }
     /// [`try_solve`](Self::try_solve), panicking with the error's message.
     #[track_caller]
+    #[doc(alias = "lu_solve")]
     pub fn solve<D2: Data<Elem = T>, SB: SolveRhs<S>>(&self, b: &TensorBase<D2, SB>) -> Tensor<T, SB> {
         self.try_solve(b).or_panic()
     }
