@@ -216,9 +216,15 @@ where
         let ld = *self.layout();
         let (idx, li) = (index.data.as_slice(), index.layout());
         let (sd, ls) = (src.data.as_slice(), src.layout());
+        let step = |d: &mut D::Elem, s| *d = reduce.step(*d, s);
+        if include_self && reduce != ScatterReduce::Mean {
+            // Every position starts from its own value and needs no count: one pass (which
+            // checks every index before its first write).
+            return kernels::scatter_with(self.data.as_mut_slice(), &ld, axis, idx, li, sd, ls, step);
+        }
         // The number of values aimed at each position, in row-major order of `self`'s sizes
-        // (checks every index, before any write). Needed to leave out a position's own value
-        // and for the mean.
+        // (checks every index, before any write): to leave out a position's own value, and for
+        // the mean.
         let lc = Layout::contiguous(ld.sizes())?;
         let mut counts = kernels::try_vec(lc.numel(), 0u64)?;
         kernels::scatter_with(&mut counts, &lc, axis, idx, li, &[()], &all(li)?, |c, ()| *c += 1)?;
@@ -231,7 +237,7 @@ where
                 }
             });
         }
-        kernels::scatter_with(dst, &ld, axis, idx, li, sd, ls, |d, s| *d = reduce.step(*d, s))?;
+        kernels::scatter_with(dst, &ld, axis, idx, li, sd, ls, step)?;
         if reduce == ScatterReduce::Mean {
             kernels::zip_assign(dst, &ld, &counts, &lc, |d, c| {
                 if c > 0 {
