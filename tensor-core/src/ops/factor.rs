@@ -113,12 +113,13 @@ impl<T: MatrixFloat> Batched<T> {
         let bb: usize = bdims.iter().product();
         Ok(Batched { a: kernels::to_vec(a, la)?, n, ba, b: kernels::to_vec(b, lb)?, k, bb })
     }
-    /// Runs `f(a_i, b_i)` on each matrix of the batch; the first failure is an error naming `op`.
-    fn each(&mut self, op: &'static str, mut f: impl FnMut(&[T], &mut [T]) -> bool) -> Result<(), ShapeError> {
+    /// Runs `f(ai, a_ai, b_i)` on each matrix of the batch (`ai` the index of the matrix of `a`
+    /// paired with `b_i`); the first failure is an error naming `op`.
+    fn each(&mut self, op: &'static str, mut f: impl FnMut(usize, &[T], &mut [T]) -> bool) -> Result<(), ShapeError> {
         let (n, k) = (self.n, self.k);
         for i in 0..self.bb {
             let ai = if self.ba == 1 { 0 } else { i };
-            if !f(&self.a[ai * n * n..(ai + 1) * n * n], &mut self.b[i * n * k..(i + 1) * n * k]) {
+            if !f(ai, &self.a[ai * n * n..(ai + 1) * n * n], &mut self.b[i * n * k..(i + 1) * n * k]) {
                 return Err(ShapeError::Singular { op, n });
             }
         }
@@ -162,7 +163,7 @@ where
         let mut p =
             Batched::new("solve_triangular", (self.data.as_slice(), self.layout()), (b.data.as_slice(), b.layout()))?;
         let (n, k) = (p.n, p.k);
-        p.each("solve_triangular", |a, x| solve_tri(a, n, x, k, upper, false, unitriangular))?;
+        p.each("solve_triangular", |_, a, x| solve_tri(a, n, x, k, upper, false, unitriangular))?;
         Tensor::try_from_vec(b.sizes(), p.b)
     }
     /// [`try_solve_triangular`](Self::try_solve_triangular), panicking with the error's message.
@@ -210,7 +211,7 @@ where
             Batched::with("solve_triangular", (self.data.as_slice(), self.layout()), (b.data.as_slice(), &lt), false)?;
         let (n, k) = (p.n, p.k);
         // xᵀ solves selfᵀ · xᵀ = bᵀ: the transpose of an upper matrix is lower.
-        p.each("solve_triangular", |a, x| solve_tri(a, n, x, k, !upper, true, unitriangular))?;
+        p.each("solve_triangular", |_, a, x| solve_tri(a, n, x, k, !upper, true, unitriangular))?;
         // p.b holds xᵀ row-major, [..b, n, k]; back to [..b, k, n].
         let mut sizes = lt.sizes().to_vec();
         let xt = Tensor::<D::Elem, crate::shape::DynShape>::try_from_vec(&sizes, p.b)?;
@@ -258,7 +259,7 @@ where
         let mut p =
             Batched::new("cholesky_solve", (l.data.as_slice(), l.layout()), (self.data.as_slice(), self.layout()))?;
         let (n, k) = (p.n, p.k);
-        p.each("cholesky_solve", |a, x| {
+        p.each("cholesky_solve", |_, a, x| {
             solve_tri(a, n, x, k, false, false, false) && solve_tri(a, n, x, k, true, true, false)
         })?;
         Tensor::try_from_vec(self.sizes(), p.b)
@@ -459,7 +460,7 @@ impl<T: MatrixFloat, S: SquareShape> CholeskyFactor<T, S> {
     /// `det(A)`, the squared product of `L`'s diagonal: a scalar for one matrix, `[..b]` for a
     /// batch.
     pub fn det(&self) -> <S::Batch as BatchShape>::Of<T> {
-        diag_products::<T, S>(&self.l.to_vec(), self.l.sizes(), |_, p| p * p).or_panic()
+        diag_products::<T, S>(self.l.data.as_slice(), self.l.sizes(), |_, p| p * p).or_panic()
     }
     /// `A⁻¹`, by solving against the identity with the kept factor.
     ///
@@ -503,18 +504,18 @@ impl<T: MatrixFloat, S: SquareShape> LuFactor<T, S> {
         &self,
         b: &TensorBase<D2, SB>,
     ) -> Result<Tensor<T, SB>, ShapeError> {
-        let (l, u) = (self.l.to_vec(), self.u.to_vec());
+        // `L` is the batch's `a` (copied once, row-major); `U` and `L` were built row-major.
         let mut p =
             Batched::new("lu_solve", (self.l.data.as_slice(), self.l.layout()), (b.data.as_slice(), b.layout()))?;
-        let (n, k, ba) = (p.n, p.k, p.ba);
-        let mut m = 0usize;
-        let perm = &self.perm;
-        p.each("lu_solve", |_, x| {
-            let am = if ba == 1 { 0 } else { m };
-            m += 1;
-            let rows: Vec<T> = (0..n).flat_map(|i| x[perm[am * n + i] * k..][..k].to_vec()).collect();
+        let (n, k) = (p.n, p.k);
+        let (u, perm) = (self.u.data.as_slice(), &self.perm);
+        let mut rows = kernels::try_vec(n * k, T::ZERO)?;
+        p.each("lu_solve", |am, li, x| {
+            for (i, row) in rows.chunks_exact_mut(k.max(1)).take(n).enumerate() {
+                row.copy_from_slice(&x[perm[am * n + i] * k..][..k]);
+            }
             x.copy_from_slice(&rows);
-            let (li, ui) = (&l[am * n * n..][..n * n], &u[am * n * n..][..n * n]);
+            let ui = &u[am * n * n..][..n * n];
             solve_tri(li, n, x, k, false, false, true) && solve_tri(ui, n, x, k, true, false, false)
         })?;
         Tensor::try_from_vec(b.sizes(), p.b)
@@ -528,7 +529,7 @@ impl<T: MatrixFloat, S: SquareShape> LuFactor<T, S> {
     /// `det(A)`: the sign of the permutation times the product of `U`'s diagonal (0 for a
     /// singular matrix); a scalar for one matrix, `[..b]` for a batch.
     pub fn det(&self) -> <S::Batch as BatchShape>::Of<T> {
-        diag_products::<T, S>(&self.u.to_vec(), self.u.sizes(), |i, p| self.sign[i] * p).or_panic()
+        diag_products::<T, S>(self.u.data.as_slice(), self.u.sizes(), |i, p| self.sign[i] * p).or_panic()
     }
     /// `A⁻¹`, by solving against the identity with the kept factors.
     ///
