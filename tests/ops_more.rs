@@ -107,6 +107,9 @@ fn repeat_typed() {
     assert_eq!(z.to_vec(), [1, 1, 1, 4, 4, 4, 2, 2, 2, 5, 5, 5, 3, 3, 3, 6, 6, 6]);
     // Equal to the DynShape forms, and zero repeats give an empty dim.
     assert_eq!(x.repeat::<1, 2>().to_vec(), x.repeat_dyn(&[1, 2]).to_vec());
+    // Counts of 1 only: a copy, with the leading dims the extra counts add.
+    let ones = x.t().repeat_dyn(&[1, 1, 1]);
+    assert_eq!((ones.sizes(), ones.to_vec()), (&[1, 3, 2][..], x.t().contiguous().to_vec()));
     let e: Tensor<i32, Shape![0, 3]> = x.repeat_interleave::<0, 0>();
     assert_eq!(e.numel(), 0);
     let d = x.narrow::<1>(0, 2).repeat::<1, 2>();

@@ -120,6 +120,32 @@ fn along<T: Element>(
     Ok((data, ol))
 }
 
+/// `src` (layout `l`) through `steps` copies in turn, step `k` reading the result of the ones
+/// before it (`None`: nothing to do), as a new row-major tensor; a plain copy when no step
+/// copies.
+fn chain<T: Element>(
+    src: &[T],
+    l: &Layout,
+    steps: usize,
+    mut step: impl FnMut(usize, &[T], &Layout) -> Result<Option<(Vec<T>, Layout)>, ShapeError>,
+) -> Result<Tensor<T, DynShape>, ShapeError> {
+    let mut cur: Option<(Vec<T>, Layout)> = None;
+    for k in 0..steps {
+        let next = match &cur {
+            Some((d, lc)) => step(k, d, lc)?,
+            None => step(k, src, l)?,
+        };
+        if next.is_some() {
+            cur = next;
+        }
+    }
+    let (data, l) = match cur {
+        Some(done) => done,
+        None => (kernels::to_vec(src, l)?, Layout::contiguous(l.sizes())?),
+    };
+    Ok(TensorBase::from_parts(data, l))
+}
+
 /// `n * k` as a size, or the overflow error naming `sizes`.
 fn times(n: usize, k: usize, sizes: &[usize]) -> Result<usize, ShapeError> {
     n.checked_mul(k).ok_or_else(|| ShapeError::Overflow { sizes: sizes.into() })
@@ -217,19 +243,10 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
                 self.sizes()
             )));
         }
-        let mut cur: Option<(Vec<D::Elem>, Layout)> = None;
-        for (k, pair) in pads.chunks_exact(2).enumerate() {
-            let axis = rank - 1 - k;
-            let (src, l) = match &cur {
-                Some((d, l)) => (d.as_slice(), l),
-                None => (self.data.as_slice(), self.layout()),
-            };
-            cur = Some(pad_rt(src, l, axis, (pair[0], pair[1]), mode, value)?);
-        }
-        match cur {
-            Some((data, l)) => Ok(TensorBase::from_parts(data, l)),
-            None => self.as_view().try_to_owned().map(|t| t.into_dyn()),
-        }
+        chain(self.data.as_slice(), self.layout(), pads.len() / 2, |k, src, l| {
+            let (axis, pair) = (rank - 1 - k, &pads[2 * k..2 * k + 2]);
+            pad_rt(src, l, axis, (pair[0], pair[1]), mode, value).map(Some)
+        })
     }
     /// [`try_pad_dyn`](Self::try_pad_dyn), panicking with the error's message.
     ///
@@ -309,21 +326,11 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         while l.rank() < reps.len() {
             l = l.unsqueeze(0)?;
         }
-        let mut cur: Option<(Vec<D::Elem>, Layout)> = None;
-        for (axis, &k) in reps.iter().enumerate() {
-            if k == 1 && cur.is_some() {
-                continue;
-            }
-            let (src, lc) = match &cur {
-                Some((d, lc)) => (d.as_slice(), lc),
-                None => (self.data.as_slice(), &l),
-            };
-            cur = Some(tile_rt(src, lc, axis, k)?);
-        }
-        match cur {
-            Some((data, l)) => Ok(TensorBase::from_parts(data, l)),
-            None => self.as_view().try_to_owned().map(|t| t.into_dyn()),
-        }
+        // A count of 1 copies nothing new: skipped (`chain` copies once if every count is 1).
+        chain(self.data.as_slice(), &l, reps.len(), |axis, src, lc| match reps[axis] {
+            1 => Ok(None),
+            k => tile_rt(src, lc, axis, k).map(Some),
+        })
     }
     /// [`try_repeat_dyn`](Self::try_repeat_dyn), panicking with the error's message.
     ///
