@@ -477,6 +477,54 @@ macro_rules! matrix_float {
 }
 matrix_float!(f32, f64);
 
+/// Solves `A x = b` in place in `b` (row-major `[n, k]`) for a triangular `A` (row-major
+/// `[n, n]`, or its transpose when `trans`): lower (forward substitution) or upper (back
+/// substitution), with ones assumed on the diagonal when `unit`. Returns false, leaving `b`
+/// unchanged, when a diagonal element is zero (and not assumed one).
+pub(crate) fn solve_tri<T: MatrixFloat>(
+    a: &[T],
+    n: usize,
+    b: &mut [T],
+    k: usize,
+    upper: bool,
+    trans: bool,
+    unit: bool,
+) -> bool {
+    let at = |i: usize, j: usize| if trans { a[j * n + i] } else { a[i * n + j] };
+    if !unit && (0..n).any(|i| at(i, i) == T::ZERO) {
+        return false;
+    }
+    // Row i depends on the rows solved before it, in the order they were solved: 0.. for a
+    // lower matrix, n - 1 downwards for an upper one.
+    let solved = |s: usize| if upper { n - 1 - s } else { s };
+    for step in 0..n {
+        let i = solved(step);
+        for j in (0..step).map(solved) {
+            let f = at(i, j);
+            if f != T::ZERO {
+                let (bi, bj) = rows2(b, k, i, j);
+                bi.iter_mut().zip(bj).for_each(|(x, &y)| *x = *x - f * y);
+            }
+        }
+        if !unit {
+            let d = at(i, i);
+            b[i * k..(i + 1) * k].iter_mut().for_each(|x| *x = *x / d);
+        }
+    }
+    true
+}
+
+/// Rows `i` (mutable) and `j` (shared) of the row-major `[_, k]` buffer `b`, `i != j`.
+fn rows2<T>(b: &mut [T], k: usize, i: usize, j: usize) -> (&mut [T], &[T]) {
+    if i < j {
+        let (lo, hi) = b.split_at_mut(j * k);
+        (&mut lo[i * k..(i + 1) * k], &hi[..k])
+    } else {
+        let (lo, hi) = b.split_at_mut(i * k);
+        (&mut hi[..k], &lo[j * k..(j + 1) * k])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

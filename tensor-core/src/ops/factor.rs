@@ -4,11 +4,13 @@
 //! `lu_factor`/`lu_solve`), with `det` and `inverse` from the factors; `multi_dot` and
 //! `matrix_exp`.
 //!
-//! A triangular solve is forward or back substitution on contiguous copies of the operands (the
-//! rows of the right side updated as whole slices); a zero on a non-unit diagonal is a
+//! A triangular solve is forward or back substitution (`kernels::dense::solve_tri`) on
+//! contiguous copies of the operands (the rows of the right side updated as whole slices); a zero
+//! on a non-unit diagonal is a
 //! [`ShapeError::Singular`], never inf or NaN from a division by it.
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
+use crate::kernels::dense::solve_tri;
 use crate::num::MatrixFloat;
 #[cfg(feature = "linalg")]
 use crate::shape::{BatchShape, DynShape, MatrixBatch};
@@ -19,44 +21,6 @@ use crate::storage::Element;
 use crate::tensor::{Tensor, TensorBase};
 use alloc::format;
 use alloc::vec::Vec;
-
-/// Solves `A x = b` in place in `b` (row-major `[n, k]`) for a triangular `A` (row-major
-/// `[n, n]`, or its transpose when `trans`): lower (forward substitution) or upper (back
-/// substitution), with ones assumed on the diagonal when `unit`. Returns false, leaving `b`
-/// unchanged, when a diagonal element is zero (and not assumed one).
-fn solve_tri<T: MatrixFloat>(a: &[T], n: usize, b: &mut [T], k: usize, upper: bool, trans: bool, unit: bool) -> bool {
-    let at = |i: usize, j: usize| if trans { a[j * n + i] } else { a[i * n + j] };
-    if !unit && (0..n).any(|i| at(i, i) == T::ZERO) {
-        return false;
-    }
-    // `upper` of the matrix as used: the transpose of a lower factor is upper.
-    let order: Vec<usize> = if upper { (0..n).rev().collect() } else { (0..n).collect() };
-    for (step, &i) in order.iter().enumerate() {
-        for &j in &order[..step] {
-            let f = at(i, j);
-            if f != T::ZERO {
-                let (bi, bj) = rows2(b, k, i, j);
-                bi.iter_mut().zip(bj).for_each(|(x, &y)| *x = *x - f * y);
-            }
-        }
-        if !unit {
-            let d = at(i, i);
-            b[i * k..(i + 1) * k].iter_mut().for_each(|x| *x = *x / d);
-        }
-    }
-    true
-}
-
-/// Rows `i` (mutable) and `j` (shared) of the row-major `[_, k]` buffer `b`, `i != j`.
-fn rows2<T>(b: &mut [T], k: usize, i: usize, j: usize) -> (&mut [T], &[T]) {
-    if i < j {
-        let (lo, hi) = b.split_at_mut(j * k);
-        (&mut lo[i * k..(i + 1) * k], &hi[..k])
-    } else {
-        let (lo, hi) = b.split_at_mut(i * k);
-        (&mut hi[..k], &lo[j * k..(j + 1) * k])
-    }
-}
 
 /// The operands of a batched solve: `a` row-major `[ba, n, n]`, `b` row-major `[bb, n, k]`
 /// (a vector right side has `k = 1`), with `ba` 1 or equal to `bb`.
