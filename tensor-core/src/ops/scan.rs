@@ -20,6 +20,16 @@ use crate::tensor::{Tensor, TensorBase};
 use num_traits::Float;
 
 impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// The lines along axis `ax` (normalised) as contiguous rows, axis `ax` moved last: the
+    /// storage itself when those rows are already contiguous, a copy otherwise.
+    pub(crate) fn lines_last(&self, ax: usize) -> Result<alloc::borrow::Cow<'_, [D::Elem]>, ShapeError> {
+        let moved = self.layout().movedim(ax, self.rank() - 1)?;
+        Ok(match kernels::contiguous_slice(self.data.as_slice(), &moved) {
+            Some(s) => alloc::borrow::Cow::Borrowed(s),
+            None => alloc::borrow::Cow::Owned(kernels::to_vec(self.data.as_slice(), &moved)?),
+        })
+    }
+
     /// A new tensor of `self`'s shape (row-major, inline for an inline input) written by the
     /// per-line kernel `k` along `axis`.
     fn per_line<U: Element>(
@@ -487,18 +497,10 @@ where
         // are not contiguous), `k` results per row written at the final size, then the axis
         // moved back.
         let r = self.rank();
-        let moved = self.layout().movedim(ax, r - 1)?;
-        let copy;
-        let rows = match kernels::contiguous_slice(self.data.as_slice(), &moved) {
-            Some(s) => s,
-            None => {
-                copy = kernels::to_vec(self.data.as_slice(), &moved)?;
-                &copy[..]
-            }
-        };
+        let rows = self.lines_last(ax)?;
         let count = rows.len().checked_div(n).unwrap_or(0) * k;
         let (mut values, mut idx) = (kernels::try_with_capacity(count)?, kernels::try_with_capacity(count)?);
-        scan::topk_rows(rows, n, k, largest, &mut values, &mut idx)?;
+        scan::topk_rows(&rows, n, k, largest, &mut values, &mut idx)?;
         let mut sizes = self.sizes().to_vec();
         sizes[ax] = k;
         if ax + 1 == r || count == 0 {
@@ -631,8 +633,7 @@ where
         let (mut v, mut i) = (alloc::vec::Vec::new(), alloc::vec::Vec::new());
         if n > 0 {
             // Each sorted line moved to the last axis, so that lines are contiguous runs.
-            let lines = values.try_movedim_dyn(ax as isize, -1)?.contiguous().to_vec();
-            let idx = idx.try_movedim_dyn(ax as isize, -1)?.contiguous().to_vec();
+            let (lines, idx) = (values.lines_last(ax)?, idx.lines_last(ax)?);
             for (line, pos) in lines.chunks_exact(n).zip(idx.chunks_exact(n)) {
                 let p = pick(line);
                 v.push(line[p]);
@@ -910,7 +911,7 @@ where
             return Err(ShapeError::Index { index: 0, axis: ax, size: 0 });
         }
         let (values, _) = self.sort_rt(axis, false)?;
-        let lines = values.try_movedim_dyn(ax as isize, -1)?.contiguous().to_vec();
+        let lines = values.lines_last(ax)?;
         let mut sizes = self.sizes().to_vec();
         sizes.remove(ax);
         let mut out = crate::kernels::try_with_capacity(lines.len() / n)?;

@@ -133,7 +133,7 @@ where
                 });
             }
         }
-        let lines = self.try_movedim_dyn(ax as isize, -1)?.contiguous().to_vec();
+        let lines = self.lines_last(ax)?;
         let mut sizes = self.sizes().to_vec();
         sizes.remove(ax);
         let count: usize = sizes.iter().product();
