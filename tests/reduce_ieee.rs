@@ -86,6 +86,18 @@ fn variance_follows_pytorch() {
     assert_eq!(Tensor::from([1e38f32, -1e38]).var(1), INF32);
     assert_eq!(Tensor::from([1e38f32, -1e38]).std(0), INF32);
     assert_eq!(Tensor::from([[1e38f32, 1.0], [-1e38, 1.0]]).var_axis::<0>(1).to_vec(), vec![INF32, 0.0]);
+    // Finite elements whose sum passes the range: the true variance (PyTorch's Welford update
+    // gives 0; NumPy's two passes give inf).
+    assert_eq!(Tensor::from([3e38f32, 3e38]).var(1), 0.0);
+    assert_eq!(Tensor::from([3e38f32, 3e38, 3e38]).std(0), 0.0);
+    assert_eq!(stensor([3e38f32, 3e38]).var(1), 0.0);
+    let v = Tensor::from([[3e38f32, 1.0, 3e38], [3e38, 3.0, 2e38]]).var_axis::<0>(1).to_vec();
+    assert_eq!(v, vec![0.0, 2.0, INF32], "squared deviations past the range stay inf");
+    assert_eq!(Tensor::from([3.0e38f32, 2.9e38, 3.0e38]).var(0), INF32, "the true variance, 2.2e73, is past f32");
+    assert_eq!(Tensor::from([1.7e308f64, 1.7e308, 0.0]).var(0), f64::INFINITY, "the true variance is past f64");
+    assert_eq!(Tensor::from([f64::MAX, f64::MAX]).var(0), 0.0);
+    // With an infinite element as well: still NaN.
+    assert!(Tensor::from([3e38f32, 3e38, INF32]).var(1).is_nan());
 }
 
 #[test]
@@ -244,7 +256,7 @@ fn value<T: F>() -> impl Strategy<Value = T> {
     prop_oneof![
         8 => (-1e3f64..1e3).prop_map(T::of),
         2 => prop_oneof![Just(1.0f64), Just(-1.0), Just(1.5)].prop_map(move |s| T::of(s * T::HUGE)),
-        2 => prop_oneof![Just(1e-40f64), Just(-1e-40), Just(1e-310), Just(1e-30)].prop_map(T::of),
+        2 => prop_oneof![Just(1e-40f64), Just(-1e-40), Just(1e-310), Just(1e-30), Just(-0.0), Just(0.0)].prop_map(T::of),
         1 => Just(T::of(f64::INFINITY)),
         1 => Just(T::of(f64::NEG_INFINITY)),
         1 => Just(T::of(f64::NAN)),
@@ -495,8 +507,48 @@ fn matrix<T: F>() -> impl Strategy<Value = (usize, usize, Vec<T>)> {
     (1usize..7, 1usize..7).prop_flat_map(|(r, c)| (Just(r), Just(c), prop::collection::vec(value::<T>(), r * c)))
 }
 
+/// Bitwise equality, any NaN equal to any NaN.
+fn bits_eq(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()))
+}
+
+/// Every reduction of an inline `[4, 4]` and `[2, 3, 4]` along each axis (the small kernels' three
+/// paths: trailing axes as slices, leading axes as rows of running values, middle axes at
+/// constant strides) against the same reduction of a dynamic-shape tensor, bit for bit.
+fn inline_matches_dynamic(v: &[f32]) -> Result<(), TestCaseError> {
+    let s: STensor<f32, Shape![4, 4]> = STensor::from_fn(|[i, j]| v[i * 4 + j]);
+    let d = Tensor::<f32, DynShape>::from_vec(&[4, 4], v[..16].to_vec());
+    macro_rules! each_axis {
+        ($s:ident, $d:ident, [$($a:literal),*]) => {$(
+            for (what, got, want) in [
+                ("sum", $s.sum_axis::<$a>().to_vec(), $d.sum_axis_dyn($a).to_vec()),
+                ("mean", $s.mean_axis::<$a>().to_vec(), $d.mean_axis_dyn($a).to_vec()),
+                ("prod", $s.prod_axis::<$a>().to_vec(), $d.prod_axis_dyn($a).to_vec()),
+                ("max", $s.max_axis::<$a>().to_vec(), $d.max_axis_dyn($a).to_vec()),
+                ("min", $s.min_axis::<$a>().to_vec(), $d.min_axis_dyn($a).to_vec()),
+                ("var", $s.var_axis::<$a>(1).to_vec(), $d.var_axis_dyn($a, 1).to_vec()),
+                ("L2", $s.norm_axis::<$a>(Norm::L2).to_vec(), $d.norm_axis_dyn($a, Norm::L2).to_vec()),
+            ] {
+                prop_assert!(bits_eq(&got, &want), "{} axis {}: inline {:?}, dynamic {:?}", what, $a, got, want);
+            }
+            prop_assert_eq!($s.argmax_axis::<$a>().to_vec(), $d.argmax_axis_dyn($a).to_vec());
+        )*};
+    }
+    each_axis!(s, d, [0, 1]);
+    let s3: STensor<f32, Shape![2, 3, 4]> = STensor::from_fn(|[i, j, k]| v[i * 12 + j * 4 + k]);
+    let d3 = Tensor::<f32, DynShape>::from_vec(&[2, 3, 4], v.to_vec());
+    each_axis!(s3, d3, [0, 1, 2]);
+    prop_assert!(bits_eq(&[s3.sum()], &[d3.sum()]));
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(config())]
+
+    #[test]
+    fn inline_reductions_match_dynamic_ones(v in prop::collection::vec(value::<f32>(), 24)) {
+        inline_matches_dynamic(&v)?;
+    }
 
     #[test]
     fn f32_vectors_follow_ieee(v in prop::collection::vec(value::<f32>(), 0..40)) {

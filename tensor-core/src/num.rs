@@ -348,6 +348,96 @@ fn kernels_vec<W: Copy + num_traits::Zero>(n: usize) -> Result<alloc::vec::Vec<W
     crate::memory::try_vec_uncached(n, W::zero())
 }
 
+/// Rows at most this long take [`rows_compensated`]'s work arrays on the stack (a small static
+/// tensor's column sums allocate nothing).
+const SHORT_ROWS: usize = 16;
+
+/// [`Num::acc_rows`] for floats: the rows of `rows` (`acc.len()` elements each) added into the
+/// compensated running sums `acc`, converted by `cv`. Blocks of [`ROW_BLOCK`] rows are summed
+/// plainly (vectorised), each block added to the running sums with compensation; sums and errors
+/// are kept as two arrays meanwhile, so that the compensated adds vectorise too.
+#[inline(always)]
+fn rows_compensated<T: Copy, W: num_traits::Float>(acc: &mut [(W, W)], rows: &[T], cv: impl Fn(T) -> W + Copy) {
+    let inner = acc.len();
+    if inner == 0 {
+        return;
+    }
+    if inner <= SHORT_ROWS {
+        let mut work = [[W::zero(); SHORT_ROWS]; 3];
+        let [block, sum, err] = &mut work;
+        return rows_blocked(acc, rows, cv, &mut block[..inner], &mut sum[..inner], &mut err[..inner]);
+    }
+    rows_long(acc, rows, cv)
+}
+
+/// [`rows_compensated`] of rows longer than [`SHORT_ROWS`], with its work arrays on the heap.
+fn rows_long<T: Copy, W: num_traits::Float>(acc: &mut [(W, W)], rows: &[T], cv: impl Fn(T) -> W + Copy) {
+    let inner = acc.len();
+    let (Ok(mut block), Ok(mut sum), Ok(mut err)) = (kernels_vec(inner), kernels_vec(inner), kernels_vec(inner)) else {
+        // No room for the work arrays: compensated adds row by row, in place.
+        for row in rows.chunks_exact(inner) {
+            for (a, &x) in acc.iter_mut().zip(row) {
+                kahan(a, cv(x));
+            }
+        }
+        return;
+    };
+    rows_blocked(acc, rows, cv, &mut block, &mut sum, &mut err)
+}
+
+/// The loop of [`rows_compensated`] with its work arrays (`acc.len()` elements each).
+#[inline(always)]
+fn rows_blocked<T: Copy, W: num_traits::Float>(
+    acc: &mut [(W, W)],
+    rows: &[T],
+    cv: impl Fn(T) -> W + Copy,
+    block: &mut [W],
+    sum: &mut [W],
+    err: &mut [W],
+) {
+    let inner = acc.len();
+    for (k, a) in acc.iter().enumerate() {
+        (sum[k], err[k]) = *a;
+    }
+    for chunk in rows.chunks(ROW_BLOCK * inner) {
+        block.fill(W::zero());
+        // Four rows per pass, added as a small tree: a quarter of the block's loads and stores
+        // per row, and the block's error is that of a sixteen-term sum.
+        let quads = chunk.chunks_exact(4 * inner);
+        let rest = quads.remainder();
+        for q in quads {
+            let (r01, r23) = q.split_at(2 * inner);
+            let (r0, r1) = r01.split_at(inner);
+            let (r2, r3) = r23.split_at(inner);
+            for ((((b, &x0), &x1), &x2), &x3) in block.iter_mut().zip(r0).zip(r1).zip(r2).zip(r3) {
+                *b = *b + ((cv(x0) + cv(x1)) + (cv(x2) + cv(x3)));
+            }
+        }
+        for row in rest.chunks_exact(inner) {
+            for (b, &x) in block.iter_mut().zip(row) {
+                *b = *b + cv(x);
+            }
+        }
+        for ((s, e), &b) in sum.iter_mut().zip(err.iter_mut()).zip(block.iter()) {
+            // From a zero sum with no error, Kahan's step is exactly `(s + b, 0)` (its error term
+            // is `(t - s) - b` = 0 for finite `b`, and set to 0 otherwise): said outright, the
+            // compiler drops the compensation of a first block that it knows starts from zero
+            // (a small static tensor's column sums), and elsewhere it is one select per output
+            // per block.
+            if *s == W::zero() && *e == W::zero() {
+                *s = *s + b;
+            } else {
+                let mut a = (*s, *e);
+                kahan(&mut a, b);
+                (*s, *e) = a;
+            }
+        }
+    }
+    for (k, a) in acc.iter_mut().enumerate() {
+        *a = (sum[k], err[k]);
+    }
+}
+
 /// Kahan's compensated step: `a.0` the sum, `a.1` the running error.
 ///
 /// The error is kept finite: once the sum is infinite or NaN (an infinite or NaN term, or a
@@ -426,56 +516,9 @@ macro_rules! float_num {
             fn acc_merge(mut a: ($w, $w), b: ($w, $w)) -> ($w, $w) { kahan(&mut a, b.0 - b.1); a }
             #[inline(always)]
             fn acc_slice(s: &[Self]) -> ($w, $w) { (pairwise(s, $to), 0.0) }
+            #[inline(always)]
             fn acc_rows(acc: &mut [($w, $w)], rows: &[Self]) {
-                let inner = acc.len();
-                if inner == 0 {
-                    return;
-                }
-                // Blocks of ROW_BLOCK rows summed plainly (vectorised), each block added to the
-                // running sums with compensation; sums and errors kept as two arrays meanwhile,
-                // so that the compensated adds vectorise too.
-                let (Ok(mut block), Ok(mut sum), Ok(mut err)) =
-                    (kernels_vec(inner), kernels_vec(inner), kernels_vec(inner))
-                else {
-                    // No room for the work arrays: compensated adds row by row, in place.
-                    for row in rows.chunks_exact(inner) {
-                        for (a, &x) in acc.iter_mut().zip(row) {
-                            kahan(a, $to(x));
-                        }
-                    }
-                    return;
-                };
-                for (k, a) in acc.iter().enumerate() {
-                    (sum[k], err[k]) = *a;
-                }
-                for chunk in rows.chunks(ROW_BLOCK * inner) {
-                    block.fill(0.0);
-                    // Four rows per pass, added as a small tree: a quarter of the block's loads
-                    // and stores per row, and the block's error is that of a sixteen-term sum.
-                    let quads = chunk.chunks_exact(4 * inner);
-                    let rest = quads.remainder();
-                    for q in quads {
-                        let (r01, r23) = q.split_at(2 * inner);
-                        let (r0, r1) = r01.split_at(inner);
-                        let (r2, r3) = r23.split_at(inner);
-                        for ((((b, &x0), &x1), &x2), &x3) in block.iter_mut().zip(r0).zip(r1).zip(r2).zip(r3) {
-                            *b += ($to(x0) + $to(x1)) + ($to(x2) + $to(x3));
-                        }
-                    }
-                    for row in rest.chunks_exact(inner) {
-                        for (b, &x) in block.iter_mut().zip(row) {
-                            *b += $to(x);
-                        }
-                    }
-                    for ((s, e), &b) in sum.iter_mut().zip(err.iter_mut()).zip(&block) {
-                        let mut a = (*s, *e);
-                        kahan(&mut a, b);
-                        (*s, *e) = a;
-                    }
-                }
-                for (k, a) in acc.iter_mut().enumerate() {
-                    *a = (sum[k], err[k]);
-                }
+                rows_compensated(acc, rows, $to)
             }
             const LOWEST: Self = <$t>::NEG_INFINITY;
             const HIGHEST: Self = <$t>::INFINITY;

@@ -227,6 +227,10 @@ fn fold_slice<T: Element, R: Reducer<T>>(r: &R, a: R::Acc, s: &[T]) -> R::Acc {
     r.slice(a, s, 0)
 }
 
+/// The most outputs whose running values [`small_reduce`] keeps in a row on the stack when it
+/// reduces a block of dims that is not the last.
+const ROWS_ON_STACK: usize = 16;
+
 /// [`reduce`] for an inline input of static shape `S` into the row-major `out` over the kept dims:
 /// per output, the reduced elements at constant strides, with the running value in a local.
 #[inline(always)]
@@ -264,6 +268,32 @@ pub(crate) fn small_reduce<S: Shape, T: Element, R: Reducer<T>>(
                 Ok(v) => out[o] = v,
                 Err(e) => {
                     err.get_or_insert(e);
+                }
+            }
+        }
+        return err.map_or(Ok(()), Err);
+    }
+    // The reduced dims are one block of adjacent dims followed by few elements (`sum_axis::<0>`
+    // of a matrix, a middle axis): per index before the block, its rows fold into a row of
+    // running values on the stack, as the strided engine folds a contiguous input's block
+    // (vectorised across the outputs; sums in plain blocks with one compensated add each), so
+    // the results are the same bits as a heap tensor's.
+    let first = (0..rank).find(|&i| mask[i]).unwrap_or(rank);
+    let last = (0..rank).rev().find(|&i| mask[i]).map_or(rank, |i| i + 1);
+    let after: usize = size[off + last..].iter().product();
+    if n > 0 && (first..last).all(|i| mask[i]) && (1..=ROWS_ON_STACK).contains(&after) {
+        for (ob, (blk, outs)) in src.chunks_exact(n * after).zip(out.chunks_exact_mut(after)).enumerate() {
+            let mut acc = [r.init(ob * after); ROWS_ON_STACK];
+            for (j, a) in acc.iter_mut().enumerate().take(after).skip(1) {
+                *a = r.init(ob * after + j);
+            }
+            r.rows(&mut acc[..after], blk, 0);
+            for (y, &a) in outs.iter_mut().zip(&acc[..after]) {
+                match r.finish(a, n) {
+                    Ok(v) => *y = v,
+                    Err(e) => {
+                        err.get_or_insert(e);
+                    }
                 }
             }
         }
