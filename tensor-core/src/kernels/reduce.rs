@@ -43,6 +43,13 @@ impl<T: Num> Reducer<T> for Sum {
     fn rows(&self, acc: &mut [T::Acc], rows: &[T], _: usize) {
         T::acc_rows(acc, rows)
     }
+    #[inline(always)]
+    fn rows_of_four(&self, a: &[T; 16]) -> Option<[T::Acc; 4]> {
+        // A one-element slice's running value is `0 + v`: the pairwise sum of four elements is
+        // `0 + ((x0 + x2) + (x1 + x3))` (adding zero first to each only turns an all `-0.0`
+        // sum into `+0.0`), so these are the same bits as `slice_fresh` of each row.
+        super::small::row_sums4(a).map(|s| s.map(|v| T::acc_slice(&[v])))
+    }
 }
 
 /// Mean: the accurate sum over the count (NaN for no elements, as PyTorch). Delegates every step
@@ -82,6 +89,10 @@ where
     #[inline(always)]
     fn rows(&self, acc: &mut [T::Acc], rows: &[T], i: usize) {
         Sum.rows(acc, rows, i)
+    }
+    #[inline(always)]
+    fn rows_of_four(&self, a: &[T; 16]) -> Option<[T::Acc; 4]> {
+        Reducer::<T>::rows_of_four(&Sum, a)
     }
 }
 

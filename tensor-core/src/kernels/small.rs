@@ -287,6 +287,23 @@ fn mv4<T: Num>(a: &[T; 16], x: [T; 4]) -> [T; 4] {
     })
 }
 
+/// The sums of the rows of a row-major 4x4, each `(a_i0 + a_i2) + (a_i1 + a_i3)` (the order in
+/// which [`pairwise`](crate::num::pairwise) sums four elements), for f32 on x86-64: [`mv4_sse`]
+/// against ones (exact products, folded away), five shuffles instead of the ten of the
+/// compiler's transpose. `None` for other types and targets.
+#[inline(always)]
+pub(crate) fn row_sums4<T: Copy + 'static>(a: &[T; 16]) -> Option<[T; 4]> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse"))]
+    if let Some(a32) = (a as &dyn core::any::Any).downcast_ref::<[f32; 16]>() {
+        // SAFETY: as in `mv4`: `mv4_sse` only requires the SSE target feature, enabled for the
+        // whole build where this line is compiled (the `cfg` above). It reads only its arguments.
+        let y = unsafe { mv4_sse(a32, [1.0; 4]) };
+        return (&y as &dyn core::any::Any).downcast_ref::<[T; 4]>().copied();
+    }
+    let _ = a;
+    None
+}
+
 /// [`mv4`] for f32 in SSE (the x86-64 baseline, so no feature detection). Windows of four
 /// elements that straddle two rows (`a[2..6]`, `a[6..10]`, `a[10..14]`, times `x` rotated by two)
 /// hold the right half of one row's terms beside the left half of the next, so each pair of rows
