@@ -20,7 +20,8 @@
 //! - `matmul_transposed_{64,256,1024}`: `c = op(a) @ op(b)` for the four transpose combinations
 //!   (`nn`, `tn`, `nt`, `tt`; `t` is a `.t()` view of a row-major matrix), shaped's `matmul_out`
 //!   into an existing output against faer's `matmul` on the same views (faer's `MatRef`s with the
-//!   same strides) into an existing row-major output, one thread.
+//!   same strides) into an existing row-major output, one thread; `paired` is the ratio of
+//!   back-to-back calls.
 //! - `transcendental_{f32,f64}_{1600,1000000}`: `exp`, `tanh`, `sigmoid`, `ln`, `sin` of vectors into new
 //!   tensors against a plain loop of Rust's scalar functions; the 1e6 case also in a 2-thread
 //!   pool.
@@ -134,12 +135,15 @@ fn matmul_transposed(c: &mut Criterion) {
         let data =
             |seed: usize| -> Vec<f32> { (0..n * n).map(|i| (((i + seed) * 7919) % 1009) as f32 * 0.001).collect() };
         let (da, db) = (data(1), data(2));
-        let a = Tensor::<f32, DynShape>::from_vec(&[n, n], da.clone());
-        let b = Tensor::<f32, DynShape>::from_vec(&[n, n], db.clone());
+        let a = Tensor::<f32, DynShape>::from_vec(&[n, n], da);
+        let b = Tensor::<f32, DynShape>::from_vec(&[n, n], db);
         let mut out = Tensor::<f32, DynShape>::zeros_sized(&[n, n]);
         let mut fc = vec![0f32; n * n];
-        let fa = faer::MatRef::from_row_major_slice(&da, n, n);
-        let fb = faer::MatRef::from_row_major_slice(&db, n, n);
+        // faer reads the tensors' own buffers (the same alignment: a copy elsewhere in the heap
+        // may straddle cache lines differently).
+        let (sa, sb) = (a.as_slice().expect("contiguous"), b.as_slice().expect("contiguous"));
+        let fa = faer::MatRef::from_row_major_slice(sa, n, n);
+        let fb = faer::MatRef::from_row_major_slice(sb, n, n);
         let mut g = group(c, &format!("matmul_transposed_{n}"), n * n * n);
         if n == 1024 {
             g.sample_size(10);
@@ -150,17 +154,21 @@ fn matmul_transposed(c: &mut Criterion) {
             g.bench_function(format!("{name}/shaped"), |x| {
                 x.iter(|| black_box(&va).matmul_out(black_box(&vb), &mut out))
             });
-            g.bench_function(format!("{name}/faer"), |x| {
-                x.iter(|| {
-                    faer::linalg::matmul::matmul(
-                        faer::MatMut::from_row_major_slice_mut(&mut fc, n, n),
-                        faer::Accum::Replace,
-                        black_box(ra),
-                        black_box(rb),
-                        1.0,
-                        faer::Par::Seq,
-                    )
-                })
+            let faer_mm = |fc: &mut [f32]| {
+                faer::linalg::matmul::matmul(
+                    faer::MatMut::from_row_major_slice_mut(fc, n, n),
+                    faer::Accum::Replace,
+                    black_box(ra),
+                    black_box(rb),
+                    1.0,
+                    faer::Par::Seq,
+                )
+            };
+            g.bench_function(format!("{name}/faer"), |x| x.iter(|| faer_mm(&mut fc)));
+            // The ratio of back-to-back calls (1 ms per unit): the two sequential rows above run
+            // seconds apart and move by up to 10% between runs on a shared machine.
+            g.bench_function(format!("{name}/paired"), |x| {
+                common::paired(x, || black_box(&va).matmul_out(black_box(&vb), &mut out), || faer_mm(&mut fc))
             });
         }
         g.finish();

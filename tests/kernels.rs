@@ -345,6 +345,21 @@ proptest! {
         let mut mv = Tensor::<f32, DynShape>::full_sized(&[b, m], f32::NAN);
         a.matmul_out(&v, &mut mv);
         prop_assert_eq!(mv.to_vec(), a.matmul(&v).to_vec());
+        // Two matrices (the unbatched path) into a row-major tensor and a transposed view,
+        // against the product written out in f64.
+        let a2 = Tensor::<f32, DynShape>::from_vec(&[m, k], (0..m * k).map(val).collect());
+        let want2: Vec<f32> = (0..m * n)
+            .map(|ij| (0..k).map(|p| a2.to_vec()[ij / n * k + p] as f64 * w.to_vec()[p * n + ij % n] as f64).sum::<f64>() as f32)
+            .collect();
+        let mut o2 = Tensor::<f32, DynShape>::full_sized(&[m, n], f32::NAN);
+        a2.matmul_out(&w, &mut o2);
+        for (g, e) in o2.to_vec().iter().zip(&want2) {
+            prop_assert!((g - e).abs() <= 1e-4 * (1.0 + e.abs()), "{} against {}", g, e);
+        }
+        let mut o3 = Tensor::<f32, DynShape>::full_sized(&[n, m], f32::NAN);
+        a2.matmul_out(&w, &mut o3.try_transpose_dyn_mut(0, 1).unwrap());
+        prop_assert_eq!(o3.try_transpose_dyn(0, 1).unwrap().contiguous().to_vec(), o2.to_vec());
+        prop_assert_eq!(a2.matmul(&w).to_vec(), o2.to_vec());
     }
 }
 

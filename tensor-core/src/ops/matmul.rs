@@ -176,6 +176,36 @@ where
         S: MatMulShape<S2>,
         <S as MatMulShape<S2>>::Out: SameShape<SO>,
     {
+        if const { direct::<S, S2>(D::INLINE || D2::INLINE).is_none() }
+            && self.rank() == 2
+            && rhs.rank() == 2
+            && out.layout().is_contiguous()
+        {
+            // Two matrices into a row-major matrix: checked here and handed to the gemm, without
+            // the batched plan (its layouts cost 4% of a 64x64 product).
+            let (la, lb) = (self.layout(), rhs.layout());
+            let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
+            if lb.sizes()[0] != k {
+                return Err(ShapeError::MatMul { lhs: la.sizes().into(), rhs: lb.sizes().into() });
+            }
+            if out.sizes() != [m, n] {
+                return Err(ShapeError::Mismatch {
+                    op: "matmul_out",
+                    what: "the product's shape and out's differ: out must have exactly the product's shape".into(),
+                    lhs: [m, n][..].into(),
+                    rhs: out.sizes().into(),
+                });
+            }
+            let off = out.layout().offset();
+            kernels::gemm(
+                self.data.as_slice(),
+                la,
+                rhs.data.as_slice(),
+                lb,
+                &mut out.data.as_mut_slice()[off..off + m * n],
+            );
+            return Ok(());
+        }
         let p = Plan::new(self.layout(), rhs.layout())?;
         if out.sizes() != p.out.sizes() {
             return Err(ShapeError::Mismatch {
