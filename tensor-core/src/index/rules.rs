@@ -268,16 +268,24 @@ pub trait PostApply<Post, Sh, M> {
 }
 type PostOps<L, Post, Sh, M> = <Post as ApplyOps<<L as Reverse>::Out, Sh, M>>::Out;
 type PostRest<L, Post, Sh, M> = <Post as ApplyOps<<L as Reverse>::Out, Sh, M>>::Rest;
-impl<L, Post, Sh, M> PostApply<Post, Sh, M> for L
+/// No ops after `...` (or no `...`, most specs): the remaining dims as they are, without the two
+/// reversals and the concatenation (a fifth of the `cargo check` time of a short `t!`).
+impl<L, Sh, M> PostApply<Nil, Sh, M> for L {
+    type Out = L;
+    type Checks = Nil;
+}
+impl<L, O, R, Sh, M> PostApply<Cons<O, R>, Sh, M> for L
 where
     L: Reverse,
-    Post: ApplyOps<L::Out, Sh, M>,
-    PostRest<L, Post, Sh, M>: Reverse,
-    PostOps<L, Post, Sh, M>: Reverse,
-    <PostRest<L, Post, Sh, M> as Reverse>::Out: Concat<<PostOps<L, Post, Sh, M> as Reverse>::Out>,
+    Cons<O, R>: ApplyOps<L::Out, Sh, M>,
+    PostRest<L, Cons<O, R>, Sh, M>: Reverse,
+    PostOps<L, Cons<O, R>, Sh, M>: Reverse,
+    <PostRest<L, Cons<O, R>, Sh, M> as Reverse>::Out: Concat<<PostOps<L, Cons<O, R>, Sh, M> as Reverse>::Out>,
 {
-    type Out = <<PostRest<L, Post, Sh, M> as Reverse>::Out as Concat<<PostOps<L, Post, Sh, M> as Reverse>::Out>>::Out;
-    type Checks = <Post as ApplyOps<L::Out, Sh, M>>::Checks;
+    type Out = <<PostRest<L, Cons<O, R>, Sh, M> as Reverse>::Out as Concat<
+        <PostOps<L, Cons<O, R>, Sh, M> as Reverse>::Out,
+    >>::Out;
+    type Checks = <Cons<O, R> as ApplyOps<L::Out, Sh, M>>::Checks;
 }
 
 /// The result shape of indexing a tensor of shape `S` with the spec `Self` (a [`Spec`]) under
