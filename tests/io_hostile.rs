@@ -245,14 +245,10 @@ fn child_npz_bomb() {
     }
     // A deflated member whose header claims 2^28 f32 (1 GiB) and whose directory claims that
     // size too, with ~1.1 MB of compressed data (within deflate's 1032:1 ratio of the claim).
-    let mut body = Vec::new();
-    let mut x = 0x2545_f491_4f6c_dd1du64;
-    for _ in 0..(1 << 18) + 4096 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        body.extend((x as u32).to_le_bytes());
-    }
+    // Random bytes (rand's `SmallRng`, fixed seed) do not compress.
+    use rand::{rngs::SmallRng, RngExt, SeedableRng};
+    let mut rng = SmallRng::seed_from_u64(0x2545_f491_4f6c_dd1d);
+    let body: Vec<u8> = (0..4 * ((1 << 18) + 4096)).map(|_| rng.random::<u8>()).collect();
     let npy = raw_npy("{'descr': '<f4', 'fortran_order': False, 'shape': (268435456,), }", &body);
     let mut npz = raw_npz(&[("a", &npy)], true);
     let cd = npz.windows(4).position(|w| w == b"PK\x01\x02").unwrap();
