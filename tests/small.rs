@@ -190,7 +190,7 @@ proptest! {
 
     // The 4x4 `mv` (f32 on x86-64: straddled SSE windows) against an f64 reference on
     // fractional values: inline, heap with a static shape, a `[4, 4]` view at an offset inside a
-    // `[6, 4]` tensor, and f64 (the plain loop).
+    // `[6, 4]` tensor, and f64 (the plain loop); and the inline row sums, the same kernel.
     #[test]
     fn mv4x4_matches_an_f64_reference(x in fracs(24), v in fracs(4)) {
         let want = |rows: &[f32]| -> Vec<f64> {
@@ -208,6 +208,14 @@ proptest! {
         let a64 = a.map(|e| e as f64);
         let got64: Vec<f32> = a64.mv(&vec.map(|e| e as f64)).to_vec().into_iter().map(|e| e as f32).collect();
         prop_assert!(close(got64, want(&x[..16])));
+        // The row sums (and means) of the inline 4x4 take the same SSE kernel against ones: the
+        // bits of the heap tensor's pairwise sums.
+        let bits = |v: Vec<f32>| v.into_iter().map(f32::to_bits).collect::<Vec<_>>();
+        prop_assert_eq!(bits(a.sum_axis::<1>().to_vec()), bits(h.sum_axis::<1>().to_vec()));
+        prop_assert_eq!(bits(a.mean_axis::<1>().to_vec()), bits(h.mean_axis::<1>().to_vec()));
+        let ones = STensor::<f32, Shape![4]>::ones();
+        prop_assert!(close(a.sum_axis::<1>().to_vec(), (0..4).map(|i| (0..4).map(|j| x[4 * i + j] as f64).sum()).collect()));
+        prop_assert!(close(a.mv(&ones).to_vec(), (0..4).map(|i| (0..4).map(|j| x[4 * i + j] as f64).sum()).collect()));
     }
 
     #[test]
