@@ -21,7 +21,7 @@
 //!   (`nn`, `tn`, `nt`, `tt`; `t` is a `.t()` view of a row-major matrix), shaped's `matmul_out`
 //!   into an existing output against faer's `matmul` on the same views (faer's `MatRef`s with the
 //!   same strides) into an existing row-major output, one thread; `paired` is the ratio of
-//!   back-to-back calls.
+//!   back-to-back calls, `paired_2t` (1024 only) the same in a 2-thread pool, faer on 2 threads.
 //! - `transcendental_{f32,f64}_{1600,1000000}`: `exp`, `tanh`, `sigmoid`, `ln`, `sin` of vectors into new
 //!   tensors against a plain loop of Rust's scalar functions; the 1e6 case also in a 2-thread
 //!   pool.
@@ -170,6 +170,29 @@ fn matmul_transposed(c: &mut Criterion) {
             g.bench_function(format!("{name}/paired"), |x| {
                 common::paired(x, || black_box(&va).matmul_out(black_box(&vb), &mut out), || faer_mm(&mut fc))
             });
+            if n == 1024 {
+                // Two threads: shaped in a 2-thread pool (it splits from 2^21 multiply-adds)
+                // against faer told to use that pool's two threads.
+                let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("a 2-thread pool");
+                g.bench_function(format!("{name}/paired_2t"), |x| {
+                    two.install(|| {
+                        common::paired(
+                            x,
+                            || black_box(&va).matmul_out(black_box(&vb), &mut out),
+                            || {
+                                faer::linalg::matmul::matmul(
+                                    faer::MatMut::from_row_major_slice_mut(&mut fc, n, n),
+                                    faer::Accum::Replace,
+                                    black_box(ra),
+                                    black_box(rb),
+                                    1.0,
+                                    faer::Par::rayon(2),
+                                )
+                            },
+                        )
+                    })
+                });
+            }
         }
         g.finish();
     }
