@@ -234,6 +234,35 @@ fn search_and_count_match_numpy() {
     assert_eq!(Tensor::<u8, (Dyn,)>::try_from_vec(&[0], vec![]).unwrap().bincount(3).to_vec(), [0, 0, 0]);
 }
 
+/// Counts and weighted sums that a running total in the element type would get wrong: `histc`
+/// counts past 2048 in `f16` and 256 in `bf16` (`count + 1` rounds back to `count` there),
+/// integer weights whose sum passes the weights' type, and many small float weights.
+#[test]
+fn counts_and_weighted_sums_do_not_stick_or_wrap() {
+    use shaped::{bf16, f16};
+    let h = Tensor::<f16, (Dyn,)>::full_sized(&[3000], f16::from_f32(0.5));
+    assert_eq!(h.histc(2, f16::from_f32(0.0), f16::from_f32(2.0)).to_vec(), [f16::from_f32(3000.0), f16::ZERO]);
+    let b = Tensor::<bf16, (Dyn,)>::full_sized(&[1000], bf16::from_f32(0.5));
+    assert_eq!(b.histc(1, bf16::from_f32(0.0), bf16::from_f32(1.0)).to_vec(), [bf16::from_f32(1000.0)]);
+    // 2049 is not an f16: the count rounds to the nearest one, as a conversion of the exact count.
+    let h = Tensor::<f16, (Dyn,)>::full_sized(&[2051], f16::from_f32(0.5));
+    assert_eq!(h.histc(1, f16::from_f32(0.0), f16::from_f32(1.0)).to_vec(), [f16::from_f32(2052.0)]);
+    // i8 weights: 200 x 100 = 20000 in bin 0 (an i8 running sum would wrap), as i64.
+    let bins = Tensor::<i64, (Dyn,)>::zeros_sized(&[200]);
+    let w = Tensor::<i8, (Dyn,)>::full_sized(&[200], 100);
+    let s: Tensor<i64, (Dyn,)> = bins.bincount_weighted(&w, 2);
+    assert_eq!(s.to_vec(), [20000, 0]);
+    let u = Tensor::<u8, (Dyn,)>::full_sized(&[300], 255);
+    assert_eq!(Tensor::<i64, (Dyn,)>::zeros_sized(&[300]).bincount_weighted(&u, 0).to_vec(), [76500u64]);
+    // 1e5 weights of 0.1f32 in one bin: compensated (a plain f32 running sum gives 9998.557,
+    // relative error 1.4e-4).
+    let n = 100_000;
+    let w = Tensor::<f32, (Dyn,)>::full_sized(&[n], 0.1);
+    let got = Tensor::<i64, (Dyn,)>::zeros_sized(&[n]).bincount_weighted(&w, 0).to_vec()[0] as f64;
+    let exact = n as f64 * 0.1f32 as f64;
+    assert!((got - exact).abs() / exact < 1e-7, "{got} against {exact}");
+}
+
 fn ulps(a: f64, b: f64) -> u64 {
     if a == b || (a.is_nan() && b.is_nan()) {
         return 0;

@@ -12,6 +12,7 @@
 //! of aborting when memory runs out.
 
 pub(crate) mod conv;
+pub(crate) mod count;
 pub(crate) mod dense;
 #[cfg(any(feature = "faer", feature = "linalg"))]
 pub(crate) mod faer_view;

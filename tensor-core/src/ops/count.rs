@@ -141,8 +141,10 @@ where
         self.try_bincount(minlength).or_panic()
     }
     /// [`try_bincount`](Self::try_bincount) adding `weights[i]` for entry `i` instead of 1
-    /// (PyTorch `torch.bincount(self, weights, minlength)`): sums of the weights' type, which must
-    /// have `self`'s length.
+    /// (PyTorch `torch.bincount(self, weights, minlength)`); `weights` must have `self`'s length.
+    /// The sums are accurate, as [`sum`](Self::sum)'s: Kahan-compensated for float weights (of
+    /// the weights' type), exact for integer weights and returned as `i64`/`u64` (the weights'
+    /// [`Num::Sum`]).
     ///
     /// ```
     /// use shaped_core::Tensor;
@@ -151,13 +153,13 @@ where
     /// ```
     ///
     /// # Errors
-    /// As [`try_bincount`](Self::try_bincount), and [`ShapeError::Mismatch`] when the lengths
-    /// differ.
+    /// As [`try_bincount`](Self::try_bincount), [`ShapeError::Mismatch`] when the lengths
+    /// differ, and [`ShapeError::Invalid`] when an integer bin's sum does not fit 64 bits.
     pub fn try_bincount_weighted<W: Num, K2: Dim>(
         &self,
         weights: &TensorBase<impl Data<Elem = W>, (K2,)>,
         minlength: usize,
-    ) -> Result<Tensor<W, (Dyn,)>, ShapeError> {
+    ) -> Result<Tensor<W::Sum, (Dyn,)>, ShapeError> {
         if weights.numel() != self.numel() {
             return Err(ShapeError::Mismatch {
                 op: "bincount",
@@ -176,14 +178,14 @@ where
         &self,
         weights: &TensorBase<impl Data<Elem = W>, (K2,)>,
         minlength: usize,
-    ) -> Tensor<W, (Dyn,)> {
+    ) -> Tensor<W::Sum, (Dyn,)> {
         self.try_bincount_weighted(weights, minlength).or_panic()
     }
     fn bincount_with<W: Num>(
         &self,
         minlength: usize,
         weight: impl Fn(usize) -> W,
-    ) -> Result<Tensor<W, (Dyn,)>, ShapeError> {
+    ) -> Result<Tensor<W::Sum, (Dyn,)>, ShapeError> {
         let x = kernels::to_vec(self.data.as_slice(), self.layout())?;
         let mut len = minlength;
         for &v in &x {
@@ -194,11 +196,7 @@ where
             // Entries past usize (or past memory) fail in the allocation below.
             len = len.max(usize::try_from(v).unwrap_or(usize::MAX).saturating_add(1));
         }
-        let mut out = kernels::try_vec(len, W::ZERO)?;
-        for (i, &v) in x.iter().enumerate() {
-            let b = &mut out[v.to_i128() as usize];
-            *b = W::add(*b, weight(i));
-        }
+        let out = kernels::count::bincount(x.iter().map(|v| v.to_i128() as usize), len, weight)?;
         Tensor::try_from_vec(&[len], out)
     }
 }
@@ -240,15 +238,7 @@ where
                 "histc: {bins} bins over [{min:?}, {max:?}] (range [{lo:?}, {hi:?}])"
             )));
         }
-        let nb = <D::Elem as num_traits::NumCast>::from(bins).unwrap_or_else(D::Elem::nan);
-        let mut out = kernels::try_vec(bins, <D::Elem as Element>::ZERO)?;
-        for &v in &x {
-            if v >= lo && v <= hi {
-                let b = ((v - lo) * nb / (hi - lo)).floor();
-                let b = <usize as num_traits::NumCast>::from(b).unwrap_or(bins - 1).min(bins - 1);
-                out[b] = out[b] + <D::Elem as Element>::ONE;
-            }
-        }
+        let out = kernels::count::histc(&x, bins, lo, hi)?;
         Tensor::try_from_vec(&[bins], out)
     }
     /// [`try_histc`](Self::try_histc), panicking with the error's message.

@@ -1,0 +1,48 @@
+//! Counting kernels: `bincount`'s per-bin sums and `histc`'s bin counts.
+use crate::error::ShapeError;
+use crate::num::Num;
+use alloc::vec::Vec;
+use num_traits::Float;
+
+/// The sums per bin of `bincount`: bin `bins[i]` (each below `len`, checked by the caller) gets
+/// `weight(i)`, summed accurately (Kahan-compensated for floats, exactly in 128 bits for
+/// integers, so a sum that does not fit its `Sum` type is an error instead of a wrapped value).
+pub(crate) fn bincount<W: Num>(
+    bins: impl Iterator<Item = usize>,
+    len: usize,
+    weight: impl Fn(usize) -> W,
+) -> Result<Vec<W::Sum>, ShapeError> {
+    let mut acc: Vec<W::Acc> = super::try_with_capacity_uncached(len)?;
+    acc.resize(len, W::ACC0);
+    for (i, b) in bins.enumerate() {
+        W::acc(&mut acc[b], weight(i));
+    }
+    let mut out = super::try_with_capacity(len)?;
+    for a in acc {
+        out.push(
+            W::acc_finish(a).ok_or_else(|| ShapeError::Invalid("bincount: a bin's sum does not fit 64 bits".into()))?,
+        );
+    }
+    Ok(out)
+}
+
+/// `histc`'s counts of `x` in `bins` equal-width bins over `[lo, hi]` (finite, `lo < hi`,
+/// `bins > 0`, checked by the caller): counted in `u64`, then converted once, so that a count
+/// past the type's exact integers (2048 in `f16`, 256 in `bf16`) rounds to the nearest value
+/// instead of sticking where `count + 1` rounds back to `count`. Elements outside the range and
+/// NaN are not counted; `hi` falls in the last bin.
+pub(crate) fn histc<T: Float + crate::Element>(x: &[T], bins: usize, lo: T, hi: T) -> Result<Vec<T>, ShapeError> {
+    let nb = T::from(bins).unwrap_or_else(T::nan);
+    let mut counts: Vec<u64> = super::try_with_capacity_uncached(bins)?;
+    counts.resize(bins, 0);
+    for &v in x {
+        if v >= lo && v <= hi {
+            let b = ((v - lo) * nb / (hi - lo)).floor();
+            let b = b.to_usize().unwrap_or(bins - 1).min(bins - 1);
+            counts[b] += 1;
+        }
+    }
+    let mut out = super::try_with_capacity(bins)?;
+    out.extend(counts.into_iter().map(|c| T::from(c).unwrap_or_else(T::infinity)));
+    Ok(out)
+}
