@@ -306,6 +306,21 @@ fn floor_division_matches_numpy() {
     let e = common::err(Tensor::from([1, 2]).try_remainder(&Tensor::from([1, 0])));
     assert!(e.contains("zero"), "{e}");
     assert!(Tensor::from([1.0f64]).remainder(&Tensor::from([0.0])).to_vec()[0].is_nan());
+    // Scalar right sides (`torch.remainder(x, 3)`): the same values as a tensor of that scalar.
+    let ints = Tensor::from([7, -7, 0, i32::MIN]);
+    assert_eq!(ints.remainder(3).to_vec(), ints.remainder(&Tensor::from([3])).to_vec());
+    assert_eq!(ints.remainder(3).to_vec(), [1, 2, 0, 1]);
+    assert_eq!(ints.floor_divide(-2).to_vec(), [-4, 3, 0, 1 << 30]);
+    let e = common::err(ints.try_floor_divide(0));
+    assert!(e.contains("zero"), "{e}");
+    assert!(Tensor::<i32, (Dyn,)>::zeros_sized(&[0]).try_remainder(0).is_ok(), "nothing divided");
+    let f = Tensor::from([5.5f32, -5.5, 0.0]);
+    assert_eq!(f.floor_divide(2.0).to_vec(), [2.0, -3.0, 0.0]);
+    assert_eq!(f.remainder(-2.0).to_vec(), [-0.5, -1.5, -0.0]);
+    let z = f.floor_divide(0.0).to_vec();
+    assert!(z[0] == f32::INFINITY && z[1] == f32::NEG_INFINITY && z[2].is_nan(), "{z:?}");
+    let s: STensor<i64, Shape![2, 2]> = stensor([[9i64, -9], [4, -4]]).remainder(4);
+    assert_eq!(s.to_vec(), [1, 3, 0, 0]);
 }
 
 #[test]

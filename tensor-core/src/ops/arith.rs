@@ -6,6 +6,7 @@ use crate::kernels;
 use crate::kernels::{check_divisor, small};
 use crate::layout::{Layout, LayoutRepr};
 use crate::num::Num;
+use crate::ops::binary::Operand;
 use crate::shape::AssignShape;
 use crate::shape::{broadcast_sizes, Broadcast, BroadcastShape, SameShape, Shape};
 use crate::storage::{Data, DataMut, Element, OutData};
@@ -148,7 +149,7 @@ macro_rules! floor_ops {
             D::Elem: Num,
         {
             $(
-                #[doc = concat!("Element-wise ", $what, " with broadcasting (PyTorch `", $torch, "`; `[2, 3]` with `[3]` gives `[2, 3]`). Static shapes that cannot broadcast are a compile error. Floats follow CPython's `float_divmod`, as PyTorch: a zero divisor gives `a / 0` (±inf or NaN) for the quotient and NaN for the remainder; integers wrap (`i32::MIN // -1` is `i32::MIN`).")]
+                #[doc = concat!("Element-wise ", $what, " with broadcasting (PyTorch `", $torch, "`): `rhs` is a tensor (`&b`; `[2, 3]` with `[3]` gives `[2, 3]`) or a scalar (`x.", stringify!($m), "(2)`, `self`'s shape). Static shapes that cannot broadcast are a compile error. Floats follow CPython's `float_divmod`, as PyTorch: a zero divisor gives `a / 0` (±inf or NaN) for the quotient and NaN for the remainder; integers wrap (`i32::MIN // -1` is `i32::MIN`).")]
                 #[doc = ""]
                 #[doc = "```"]
                 #[doc = "use shaped_core::Tensor;"]
@@ -156,28 +157,21 @@ macro_rules! floor_ops {
                 #[doc = "let b = Tensor::from([2, 2, -2, -2]);"]
                 #[doc = "assert_eq!(a.floor_divide(&b).to_vec(), [3, -4, -4, 3]);"]
                 #[doc = "assert_eq!(a.remainder(&b).to_vec(), [1, 1, -1, -1]);"]
+                #[doc = "assert_eq!(a.remainder(3).to_vec(), [1, 2, 1, 2]);"]
+                #[doc = "assert_eq!(Tensor::from([5.5f32, -5.5]).floor_divide(2.0).to_vec(), [2.0, -3.0]);"]
                 #[doc = "```"]
                 #[doc = ""]
                 #[doc = "# Errors"]
-                #[doc = "[`ShapeError::Broadcast`] naming both shapes when runtime sizes do not broadcast; [`ShapeError::DivisionByZero`] for an integer division by a zero element; [`ShapeError::Alloc`]."]
-                pub fn $try_m<D2: Data<Elem = D::Elem>, S2: Shape>(
-                    &self,
-                    rhs: &TensorBase<D2, S2>,
-                ) -> Result<OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>, ShapeError>
-                where
-                    S: BroadcastShape<S2>,
-                {
-                    if <D::Elem as Num>::INTEGER {
-                        check_divisor(stringify!($m), rhs.storage(), rhs.layout(), broadcast_numel(self.layout(), rhs.layout()))?;
+                #[doc = "[`ShapeError::Broadcast`] naming both shapes when runtime sizes do not broadcast; [`ShapeError::DivisionByZero`] for an integer division by a zero element or scalar (when the result is not empty); [`ShapeError::Alloc`]."]
+                pub fn $try_m<R: Operand<D, S>>(&self, rhs: R) -> Result<R::Output<D::Elem>, ShapeError> {
+                    if <D::Elem as Num>::INTEGER && self.numel() > 0 && rhs.has_zero() {
+                        return Err(ShapeError::DivisionByZero { op: stringify!($m) });
                     }
-                    broadcast_zip(self, rhs, <D::Elem as Num>::$num)
+                    rhs.zip_from(self, <D::Elem as Num>::$num)
                 }
                 #[doc = concat!("[`", stringify!($try_m), "`](Self::", stringify!($try_m), "), panicking with the error's message.")]
                 #[track_caller]
-                pub fn $m<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>
-                where
-                    S: BroadcastShape<S2>,
-                {
+                pub fn $m<R: Operand<D, S>>(&self, rhs: R) -> R::Output<D::Elem> {
                     self.$try_m(rhs).or_panic()
                 }
             )*

@@ -36,6 +36,9 @@ pub trait Operand<D: Data, S: Shape> {
         lhs: &TensorBase<D, S>,
         f: impl Fn(D::Elem, D::Elem) -> U + Sync + Send,
     ) -> Result<Self::Output<U>, ShapeError>;
+    /// Whether any element of the operand is zero (integer division's check).
+    #[doc(hidden)]
+    fn has_zero(&self) -> bool;
 }
 
 impl<D: Data, S: Shape + BroadcastShape<S2>, D2: Data<Elem = D::Elem>, S2: Shape> Operand<D, S>
@@ -50,6 +53,10 @@ impl<D: Data, S: Shape + BroadcastShape<S2>, D2: Data<Elem = D::Elem>, S2: Shape
     ) -> Result<Self::Output<U>, ShapeError> {
         broadcast_zip(lhs, self, f)
     }
+    fn has_zero(&self) -> bool {
+        let (b, lb) = (self.storage(), self.layout());
+        crate::kernels::any(lb.sizes(), [b], [lb], |[x]| x == D::Elem::ZERO)
+    }
 }
 
 macro_rules! scalar_operand {
@@ -60,6 +67,9 @@ macro_rules! scalar_operand {
             #[inline(always)]
             fn zip_from<U: Element>(self, lhs: &TensorBase<D, S>, f: impl Fn($t, $t) -> U + Sync + Send) -> Result<Self::Output<U>, ShapeError> {
                 lhs.try_par_map(move |x| f(x, self))
+            }
+            fn has_zero(&self) -> bool {
+                *self == <$t as Element>::ZERO
             }
         }
     )*};
