@@ -153,7 +153,7 @@ macro_rules! floor_ops {
                 #[doc = ""]
                 #[doc = "```"]
                 #[doc = "use shaped_core::Tensor;"]
-                #[doc = "let a = Tensor::from([7, -7, 7, -7]);"]
+                #[doc = "let a = Tensor::from([7i32, -7, 7, -7]);"]
                 #[doc = "let b = Tensor::from([2, 2, -2, -2]);"]
                 #[doc = "assert_eq!(a.floor_divide(&b).to_vec(), [3, -4, -4, 3]);"]
                 #[doc = "assert_eq!(a.remainder(&b).to_vec(), [1, 1, -1, -1]);"]
