@@ -189,12 +189,7 @@ where
                 return Err(ShapeError::MatMul { lhs: la.sizes().into(), rhs: lb.sizes().into() });
             }
             if out.sizes() != [m, n] {
-                return Err(ShapeError::Mismatch {
-                    op: "matmul_out",
-                    what: "the product's shape and out's differ: out must have exactly the product's shape".into(),
-                    lhs: [m, n][..].into(),
-                    rhs: out.sizes().into(),
-                });
+                return Err(out_mismatch(&[m, n], out.sizes()));
             }
             let off = out.layout().offset();
             kernels::gemm(
@@ -208,12 +203,7 @@ where
         }
         let p = Plan::new(self.layout(), rhs.layout())?;
         if out.sizes() != p.out.sizes() {
-            return Err(ShapeError::Mismatch {
-                op: "matmul_out",
-                what: "the product's shape and out's differ: out must have exactly the product's shape".into(),
-                lhs: p.out.sizes().into(),
-                rhs: out.sizes().into(),
-            });
+            return Err(out_mismatch(p.out.sizes(), out.sizes()));
         }
         let (a, b) = (self.data.as_slice(), rhs.data.as_slice());
         let lo = *out.layout();
@@ -251,6 +241,16 @@ where
     #[doc(alias = "dot", alias = "gemm")]
     pub fn matmul<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> OutTensor2<D, D2, D::Elem, <S as MatMulShape<S2>>::Out> where S: MatMulShape<S2> {
         self.try_matmul(rhs).or_panic()
+    }
+}
+
+/// `matmul_out`'s error for an `out` whose sizes are not the product's.
+fn out_mismatch(product: &[usize], out: &[usize]) -> ShapeError {
+    ShapeError::Mismatch {
+        op: "matmul_out",
+        what: "the product's shape and out's differ: out must have exactly the product's shape".into(),
+        lhs: product.into(),
+        rhs: out.into(),
     }
 }
 
