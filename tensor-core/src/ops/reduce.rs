@@ -62,11 +62,11 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         keep: bool,
         r: &R,
     ) -> Result<OutTensor<D, R::Out, S2>, ShapeError> {
+        let rank = self.rank();
+        if let Some(&a) = axes.iter().find(|&&a| a >= rank) {
+            return Err(ShapeError::Axis { axis: a as isize, rank });
+        }
         if const { D::INLINE && small::is_static::<S>() && <Out<D, R::Out, S2> as Data>::INLINE } {
-            let rank = self.rank();
-            if let Some(&a) = axes.iter().find(|&&a| a >= rank) {
-                return Err(ShapeError::Axis { axis: a as isize, rank });
-            }
             let mut out = <Out<D, R::Out, S2>>::zeroed(const { small::numel::<S2>() })?;
             fold::small_reduce::<S, _, R>(out.as_mut_slice(), self.data.as_slice(), small::axes_mask(axes), r)?;
             return Ok(TensorBase::from_lay(out, LayoutRepr::row_major::<S2>(|| Ok(S2::ROW_MAJOR))?));
@@ -74,8 +74,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         self.reduce_strided(axes, keep, r)
     }
 
-    /// [`reduce_with`](Self::reduce_with) for every input that is not inline: the strided
-    /// engine, into a new buffer.
+    /// [`reduce_with`](Self::reduce_with) for every input that is not inline (axes checked
+    /// there): the strided engine, into a new buffer.
     #[inline]
     fn reduce_strided<R: Reducer<D::Elem>, S2: Shape>(
         &self,
@@ -83,10 +83,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         keep: bool,
         r: &R,
     ) -> Result<OutTensor<D, R::Out, S2>, ShapeError> {
-        let rank = self.rank();
-        if let Some(&a) = axes.iter().find(|&&a| a >= rank) {
-            return Err(ShapeError::Axis { axis: a as isize, rank });
-        }
         let mask = small::axes_mask(axes);
         let data = fold::reduce(self.data.as_slice(), self.layout(), &mask, r)?;
         let mut sizes = [1usize; MAX_RANK];
