@@ -19,9 +19,7 @@ pub(crate) fn bincount<W: Num>(
     }
     let mut out = super::try_with_capacity(len)?;
     for a in acc {
-        out.push(
-            W::acc_finish(a).ok_or_else(|| ShapeError::Invalid("bincount: a bin's sum does not fit 64 bits".into()))?,
-        );
+        out.push(W::acc_finish(a).ok_or_else(|| super::reduce::overflow("bincount"))?);
     }
     Ok(out)
 }

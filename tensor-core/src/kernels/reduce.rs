@@ -6,7 +6,7 @@ use crate::num::Num;
 use num_traits::Float;
 
 /// The error of an integer sum or product that does not fit its 64-bit result.
-fn overflow(op: &'static str) -> ShapeError {
+pub(crate) fn overflow(op: &'static str) -> ShapeError {
     ShapeError::Invalid(alloc::format!("{op}: the integer result does not fit 64 bits"))
 }
 
