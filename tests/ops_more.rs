@@ -254,6 +254,12 @@ fn counts_and_weighted_sums_do_not_stick_or_wrap() {
     assert_eq!(s.to_vec(), [20000, 0]);
     let u = Tensor::<u8, (Dyn,)>::full_sized(&[300], 255);
     assert_eq!(Tensor::<i64, (Dyn,)>::zeros_sized(&[300]).bincount_weighted(&u, 0).to_vec(), [76500u64]);
+    // A bin's sum past 64 bits is an error naming the operation, not a wrapped value.
+    let big = Tensor::<u64, (Dyn,)>::full_sized(&[2], u64::MAX);
+    let e = common::err(Tensor::<i64, (Dyn,)>::zeros_sized(&[2]).try_bincount_weighted(&big, 0));
+    assert!(e.contains("bincount") && e.contains("64 bits"), "{e}");
+    // A histogram of more bins than memory holds: an allocation error, nothing written.
+    assert!(Tensor::from([1.0f32]).try_histc(usize::MAX, 0.0, 1.0).is_err());
     // 1e5 weights of 0.1f32 in one bin: compensated (a plain f32 running sum gives 9998.557,
     // relative error 1.4e-4).
     let n = if cfg!(miri) { 2_000 } else { 100_000 };
