@@ -381,6 +381,13 @@ fn matmul_out_static_inline_and_errors() {
     assert!(matches!(e, ShapeError::Mismatch { .. }), "{e}");
     assert!(e.to_string().contains("[2, 2]") && e.to_string().contains("[2, 3]"), "{e}");
     assert_eq!(wrong.to_vec(), [7.0; 6]);
+    // Into rows 1..3 of a larger tensor (a contiguous view at an offset): only those rows
+    // are written; a view of the wrong size is an error that writes nothing.
+    let mut big = Tensor::<f32, DynShape>::full_sized(&[4, 2], -1.0);
+    ad.matmul_out(&b.as_dyn(), &mut big.try_narrow_dyn_mut(0, 1, 2).unwrap());
+    assert_eq!(big.to_vec(), [-1., -1., 4., 5., 10., 11., -1., -1.]);
+    assert!(ad.try_matmul_out(&b.as_dyn(), &mut big.try_narrow_dyn_mut(0, 1, 3).unwrap()).is_err());
+    assert_eq!(big.to_vec(), [-1., -1., 4., 5., 10., 11., -1., -1.]);
     // Inner dims that differ: the matmul error, `out` unchanged.
     let mut o = Tensor::<f32, DynShape>::full_sized(&[2, 2], 7.0);
     assert!(matches!(ad.try_matmul_out(&ad, &mut o), Err(ShapeError::MatMul { .. })));

@@ -542,6 +542,21 @@ fn inline_matches_dynamic(v: &[f32]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Empty static dims on either side of the reduced axis: no element is read, sums are 0 and
+/// means NaN, as for a heap tensor.
+#[test]
+fn inline_reductions_of_empty_dims() {
+    let a: STensor<f32, Shape![0, 4]> = STensor::zeros();
+    assert_eq!(a.sum_axis::<0>().to_vec(), [0.0; 4]);
+    assert!(a.mean_axis::<0>().to_vec().iter().all(|m| m.is_nan()));
+    assert_eq!(a.sum_axis::<1>().to_vec(), Vec::<f32>::new());
+    let b: STensor<f32, Shape![4, 0]> = STensor::zeros();
+    assert_eq!(b.sum_axis::<0>().to_vec(), Vec::<f32>::new());
+    assert_eq!(b.sum_axis::<1>().to_vec(), [0.0; 4]);
+    let d = Tensor::<f32, DynShape>::zeros_sized(&[0, 4]);
+    assert_eq!(d.sum_axis_dyn(0).to_vec(), a.sum_axis::<0>().to_vec());
+}
+
 proptest! {
     #![proptest_config(config())]
 
