@@ -10,6 +10,13 @@
 //! from generic code with `N = 1`) is an ordinary size: it broadcasts only with `Const<1>`, `One`
 //! and `Dyn`; `.cast_shape::<Shape![1, ..]>()` turns it into `One` without a copy.
 //!
+//! In a signature, write a size-1 dim as `One`: a `Shape![360, 1, 8, 8]` tensor is
+//! `(Const<360>, One, Const<8>, Const<8>)`, so a parameter `(N, One, Const<8>, Const<8>)` takes it
+//! and `(N, Const<1>, Const<8>, Const<8>)` does not (rustc reports "mismatched types", naming
+//! `One` and `Const<1>` in the expected and found types). A generic `Const<Z>` cannot be `One`:
+//! where a dim may be 1, take it as `D: Dim` (which `One` is), or relabel the argument with
+//! `cast_shape`.
+//!
 //! The rules that do arithmetic on sizes (literal slice bounds, reshape element counts, the
 //! lengths of `a..` and of static `cat`) go through typenum's `const-generics` bridge, which
 //! covers `0..=1024` plus powers of two, `2^k - 1`, powers of ten and a few others. A static dim

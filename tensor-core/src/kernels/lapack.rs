@@ -172,7 +172,7 @@ pub(crate) fn slogdet<T: LinalgFloat>(a: MatRef<'_, T>) -> (T, T) {
 /// product is kept as a fraction and a power of two, so that it overflows or underflows only
 /// when the determinant itself does (then ±inf or 0, as IEEE).
 pub(crate) fn det<T: LinalgFloat>(a: MatRef<'_, T>) -> T {
-    use crate::kernels::dense::{exponent, ldexp};
+    use crate::kernels::scale::{exponent, ldexp};
     if a.nrows() == 0 {
         return T::one();
     }
@@ -331,7 +331,7 @@ pub(crate) fn qr<T: LinalgFloat>(a: MatRef<'_, T>, q: &mut [T], r: &mut [T]) {
 /// and singular values and eigenvalues scale back exactly (`σ(A) = 2^e σ(2^-e A)`), the vectors
 /// not at all.
 fn rescaled<T: LinalgFloat>(a: MatRef<'_, T>) -> Option<(faer::Mat<T>, i32)> {
-    use crate::kernels::dense::{exponent, ldexp};
+    use crate::kernels::scale::{exponent, ldexp};
     let (m, n) = a.shape();
     let mut big = T::zero();
     for j in 0..n {
@@ -400,7 +400,7 @@ pub(crate) fn svd_with<T: LinalgFloat>(
     svd::svd(a.transpose(), diag, v_of_t, u_of_t, Par::Seq, MemStack::new(&mut mem), default())
         .map_err(|_| ShapeError::NoConvergence { op: "svd" })?;
     if let Some((_, e)) = scaled {
-        s.iter_mut().for_each(|v| *v = crate::kernels::dense::ldexp(*v, e));
+        s.iter_mut().for_each(|v| *v = crate::kernels::scale::ldexp(*v, e));
     }
     Ok(())
 }
@@ -422,7 +422,7 @@ pub(crate) fn eigh<T: LinalgFloat>(a: MatRef<'_, T>, w: &mut [T], v: Option<&mut
     evd::self_adjoint_evd(a, diag, v, Par::Seq, MemStack::new(&mut mem), default())
         .map_err(|_| ShapeError::NoConvergence { op: "eigh" })?;
     if let Some((_, e)) = scaled {
-        w.iter_mut().for_each(|v| *v = crate::kernels::dense::ldexp(*v, e));
+        w.iter_mut().for_each(|v| *v = crate::kernels::scale::ldexp(*v, e));
     }
     Ok(())
 }
@@ -466,7 +466,7 @@ pub(crate) fn eig<T: LinalgFloat>(
         }
     }
     if let Some((_, e)) = scaled {
-        use crate::kernels::dense::ldexp;
+        use crate::kernels::scale::ldexp;
         w.iter_mut().for_each(|z| *z = Complex::new(ldexp(z.re, e), ldexp(z.im, e)));
     }
     Ok(())

@@ -24,6 +24,7 @@ pub(crate) mod join;
 #[cfg(feature = "linalg")]
 pub(crate) mod lapack;
 pub(crate) mod reduce;
+pub(crate) mod scale;
 pub(crate) mod scan;
 pub(crate) mod small;
 pub(crate) mod vector;

@@ -275,24 +275,41 @@ impl Layout {
     /// [`ShapeError::Reshape`] when the counts cannot match, or more than one `-1` is given, or a
     /// size is negative.
     pub fn infer_sizes(&self, to: &[isize]) -> Result<Vec<usize>, ShapeError> {
+        let (sizes, rank) = self.infer_sizes_array(to)?;
+        Ok(sizes[..rank].to_vec())
+    }
+
+    /// [`infer_sizes`](Self::infer_sizes) without allocating: the sizes in the first `rank`
+    /// entries of an array, and that rank.
+    ///
+    /// # Errors
+    /// As [`infer_sizes`](Self::infer_sizes); [`ShapeError::RankTooLarge`] for more than
+    /// [`MAX_RANK`] sizes.
+    pub fn infer_sizes_array(&self, to: &[isize]) -> Result<([usize; MAX_RANK], usize), ShapeError> {
+        if to.len() > MAX_RANK {
+            return Err(ShapeError::RankTooLarge { rank: to.len() });
+        }
         let numel = self.numel();
         let err = || ShapeError::Reshape { from: self.sizes().into(), to: to.into() };
         let mut infer = None;
         let mut known: usize = 1;
+        let mut out = [0usize; MAX_RANK];
         for (i, &d) in to.iter().enumerate() {
             match d {
                 -1 if infer.is_none() => infer = Some(i),
-                d if d >= 0 => known = known.checked_mul(d as usize).ok_or_else(err)?,
+                d if d >= 0 => {
+                    out[i] = d as usize;
+                    known = known.checked_mul(d as usize).ok_or_else(err)?;
+                }
                 _ => return Err(err()),
             }
         }
-        let mut out: Vec<usize> = to.iter().map(|&d| d.max(0) as usize).collect();
         match infer {
             Some(i) if known != 0 && numel.is_multiple_of(known) => out[i] = numel / known,
             None if known == numel => {}
             _ => return Err(err()),
         }
-        Ok(out)
+        Ok((out, to.len()))
     }
 
     /// The matrices of a `[..b, m, n]` layout (rank >= 2): the offset of each in row-major batch

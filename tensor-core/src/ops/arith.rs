@@ -6,45 +6,12 @@ use crate::kernels;
 use crate::kernels::{check_divisor, small};
 use crate::layout::{Layout, LayoutRepr};
 use crate::num::Num;
-use crate::ops::binary::Operand;
+use crate::ops::zip::{broadcast_zip, Operand};
 use crate::shape::AssignShape;
 use crate::shape::{broadcast_sizes, Broadcast, BroadcastShape, SameShape, Shape};
 use crate::storage::{Data, DataMut, Element, OutData};
 use crate::tensor::{OutTensor, OutTensor2, TensorBase};
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Rem, RemAssign, Sub, SubAssign};
-
-/// `f` element-wise over `a` and `b` broadcast together, into a new tensor of shape `SO` (the
-/// caller's static rule computed it) in the storage `O`. Inline operands of static shapes take
-/// [`small::zip`] (constant strides, no layout work); everything else broadcasts the layouts at
-/// run time.
-#[inline(always)]
-pub(crate) fn broadcast_zip<DA: Data, SA: Shape, DB: Data, SB: Shape, C: Element, SO: Shape, O: OutData<C>>(
-    a: &TensorBase<DA, SA>,
-    b: &TensorBase<DB, SB>,
-    f: impl Fn(DA::Elem, DB::Elem) -> C + Sync + Send,
-) -> Result<TensorBase<O, SO>, ShapeError> {
-    if const { DA::INLINE && DB::INLINE && O::INLINE && small::is_static::<SA>() && small::is_static::<SB>() } {
-        let mut out = O::zeroed(const { small::numel::<SO>() })?;
-        small::zip::<SA, SB, SO, _, _, _>(out.as_mut_slice(), a.data.as_slice(), b.data.as_slice(), f);
-        return Ok(TensorBase::from_lay(out, LayoutRepr::row_major::<SO>(|| Ok(SO::ROW_MAJOR))?));
-    }
-    broadcast_zip_general(a, b, f)
-}
-
-/// [`broadcast_zip`] with the layouts broadcast at run time.
-fn broadcast_zip_general<DA: Data, SA: Shape, DB: Data, SB: Shape, C: Element, SO: Shape, O: OutData<C>>(
-    a: &TensorBase<DA, SA>,
-    b: &TensorBase<DB, SB>,
-    f: impl Fn(DA::Elem, DB::Elem) -> C + Sync + Send,
-) -> Result<TensorBase<O, SO>, ShapeError> {
-    let (la, lb) = (a.layout(), b.layout());
-    let (sizes, r) = broadcast_sizes(la.sizes(), lb.sizes())?;
-    let sizes = &sizes[..r];
-    let (ea, eb) = (la.expand(sizes)?, lb.expand(sizes)?);
-    let lay = LayoutRepr::try_from_layout::<SO>(Layout::contiguous(sizes)?)?;
-    let data = kernels::zip_out(a.data.as_slice(), &ea, b.data.as_slice(), &eb, f)?;
-    Ok(TensorBase::from_lay(data, lay))
-}
 
 /// The element count of broadcasting `la` with `lb` (0 when they do not broadcast or the count
 /// overflows: the broadcast itself then reports the error).

@@ -17,64 +17,13 @@ use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
 use crate::kernels::small;
 use crate::num::{Bits, Int, Num};
-use crate::ops::arith::broadcast_zip;
 use crate::shape::{AssignShape, Broadcast, BroadcastShape, Shape};
 use crate::storage::{Data, DataMut, Element};
 use crate::tensor::{OutTensor, OutTensor2, TensorBase};
 use num_traits::Float;
 
-/// The right operand of a broadcasting element-wise method on `TensorBase<D, S>`: a tensor or
-/// view by reference (`&b`, broadcast with `S`; the result has the broadcast shape) or a scalar
-/// of the element type (the result has shape `S`).
-pub trait Operand<D: Data, S: Shape> {
-    /// The result tensor with elements `U`.
-    type Output<U: Element>;
-    /// `f(lhs, rhs)` element-wise.
-    #[doc(hidden)]
-    fn zip_from<U: Element>(
-        self,
-        lhs: &TensorBase<D, S>,
-        f: impl Fn(D::Elem, D::Elem) -> U + Sync + Send,
-    ) -> Result<Self::Output<U>, ShapeError>;
-    /// Whether any element of the operand is zero (integer division's check).
-    #[doc(hidden)]
-    fn has_zero(&self) -> bool;
-}
-
-impl<D: Data, S: Shape + BroadcastShape<S2>, D2: Data<Elem = D::Elem>, S2: Shape> Operand<D, S>
-    for &TensorBase<D2, S2>
-{
-    type Output<U: Element> = OutTensor2<D, D2, U, Broadcast<S, S2>>;
-    #[inline(always)]
-    fn zip_from<U: Element>(
-        self,
-        lhs: &TensorBase<D, S>,
-        f: impl Fn(D::Elem, D::Elem) -> U + Sync + Send,
-    ) -> Result<Self::Output<U>, ShapeError> {
-        broadcast_zip(lhs, self, f)
-    }
-    fn has_zero(&self) -> bool {
-        let (b, lb) = (self.storage(), self.layout());
-        crate::kernels::any(lb.sizes(), [b], [lb], |[x]| x == D::Elem::ZERO)
-    }
-}
-
-macro_rules! scalar_operand {
-    ($($t:ty),*) => {$(
-        /// A scalar right operand: the result has the left side's shape.
-        impl<D: Data<Elem = $t>, S: Shape> Operand<D, S> for $t {
-            type Output<U: Element> = OutTensor<D, U, S>;
-            #[inline(always)]
-            fn zip_from<U: Element>(self, lhs: &TensorBase<D, S>, f: impl Fn($t, $t) -> U + Sync + Send) -> Result<Self::Output<U>, ShapeError> {
-                lhs.try_par_map(move |x| f(x, self))
-            }
-            fn has_zero(&self) -> bool {
-                *self == <$t as Element>::ZERO
-            }
-        }
-    )*};
-}
-scalar_operand!(f32, f64, half::f16, half::bf16, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, bool);
+use crate::ops::zip::broadcast_zip;
+pub use crate::ops::zip::Operand;
 
 macro_rules! binary_fns {
     ($bound:path; $($(#[$attr:meta])* $m:ident, $try_m:ident, $m_out:ident, $try_m_out:ident, $torch:literal, $what:literal, $out:ty, |$a:ident, $b:ident| $body:expr;)*) => {

@@ -24,3 +24,4 @@ pub mod square;
 mod stats;
 mod unary;
 pub mod vector;
+mod zip;

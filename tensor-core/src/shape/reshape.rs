@@ -1,38 +1,117 @@
-//! Element-count rule of `reshape`/`view` between static shapes.
+//! Element-count rule of `reshape`/`view` into a tuple shape.
 //!
-//! The rule has two halves. [`ReshapeTo`] is the trait bound: both shapes fully static (no `_`
-//! dim), checked at `cargo check` time. The element counts are compared by [`NumelCheck`], a
-//! `const` evaluated for the concrete shapes when the program is built, so that every static size
-//! works (not only those inside typenum's bridge) and a generic `Const<N>` reshape is checked
-//! where it is instantiated.
-use super::{AllStatic, Shape};
+//! The rule has two halves. [`ReshapeTo`] is the trait bound: the target is a tuple shape (its
+//! rank in the type), checked at `cargo check` time. The element counts are compared by
+//! [`NumelCheck`], a `const` evaluated for the concrete shapes when the program is built, so that
+//! every static size works (not only those inside typenum's bridge) and a generic `Const<N>`
+//! reshape is checked where it is instantiated. One `_` dim of the target is inferred from the
+//! element count, as PyTorch's `-1`: `[6, 16, 2, 2]` into `[_, 64]` is `[6, 64]`. When the source
+//! has a run-time dim (or is a [`DynShape`](super::DynShape)) the counts are compared at run time.
+use super::{DynShape, Shape, StaticRank};
 use crate::error::ConstMsg;
 use crate::limits::MAX_RANK;
 use core::marker::PhantomData;
 
-/// `Self` can be reshaped into `Dst` at compile time: both shapes are fully static. Their
-/// element counts are compared when the program is built ([`NumelCheck`]): a mismatch is a
-/// build error naming both shapes and both counts.
+/// `Self` can be reshaped into `Dst` (`reshape`, `view`): `Dst` is a tuple shape with at most one
+/// `_` dim, which is inferred from the element count (PyTorch's `-1`). When `Self` is fully
+/// static, the element counts are compared when the program is built ([`NumelCheck`]): a
+/// mismatch is a build error naming both shapes and both counts. Otherwise they are compared at
+/// run time.
 #[diagnostic::on_unimplemented(
-    message = "cannot reshape `{Self}` into `{Dst}` with a static reshape: a shape has a run-time (`_`) dim",
-    label = "both shapes must be fully static",
-    note = "for run-time shapes use `into_dyn()` and `reshape_dyn(&[..])`, checked at run time"
+    message = "cannot reshape `{Self}` into `{Dst}` with a typed reshape: the target has no rank in its type",
+    label = "the target must be a tuple shape such as `Shape![_, 64]`",
+    note = "a `_` dim of the target is inferred from the element count, as PyTorch's `-1`; for a run-time rank use `reshape_dyn(&[..])`"
 )]
 pub trait ReshapeTo<Dst: Shape>: Shape {}
 #[diagnostic::do_not_recommend]
-impl<S: AllStatic, Dst: AllStatic> ReshapeTo<Dst> for S {}
+impl<S: StaticRank, Dst: StaticRank> ReshapeTo<Dst> for S {}
+#[diagnostic::do_not_recommend]
+impl<Dst: StaticRank> ReshapeTo<Dst> for DynShape {}
 
-/// The build-time half of [`ReshapeTo`]: `NumelCheck::<S, D>::OK` is `()` when `S` and `D` hold
-/// the same number of elements, and a compile error (evaluated for the concrete shapes, at
+/// The build-time half of [`ReshapeTo`]: `NumelCheck::<S, D>::OK` is `()` when `D` has at most
+/// one `_` dim and, for a fully static `S`, the element counts agree (equal, or with a `_` in
+/// `D`, a multiple of `D`'s other sizes); a compile error (evaluated for the concrete shapes, at
 /// `cargo build`) naming both shapes and counts otherwise:
-/// `cannot reshape [2, 3] (6 elements) into [4, 2] (8 elements)`.
+/// `cannot reshape [2, 3] (6 elements) into [4, 2] (8 elements)`,
+/// `cannot reshape [6, 16, 2, 2] (384 elements) into [_, 7]: 384 is not a multiple of 7`.
 pub struct NumelCheck<S, D>(PhantomData<(S, D)>);
 impl<S: Shape, D: Shape> NumelCheck<S, D> {
     /// `()`, or the build error.
-    pub const OK: () = if !same_numel(&S::STATIC, S::RANK, &D::STATIC, D::RANK) {
-        let m = with_count(ConstMsg::new().str("cannot reshape ").shape(&S::STATIC, S::RANK), &S::STATIC, S::RANK);
-        with_count(m.str(" into ").shape(&D::STATIC, D::RANK), &D::STATIC, D::RANK).fail()
+    pub const OK: () = if let Some(m) = reshape_error::<S, D>() {
+        m.fail()
     };
+    /// Both shapes fully static: the target's sizes are its type's, with no run-time work.
+    pub(crate) const BOTH_STATIC: bool =
+        static_numel(&S::STATIC, S::RANK).is_some() && static_numel(&D::STATIC, D::RANK).is_some();
+}
+
+/// The build error of reshaping `S` into `D`, if any (see [`NumelCheck`]).
+const fn reshape_error<S: Shape, D: Shape>() -> Option<ConstMsg> {
+    let dyns = count_dyn(&D::STATIC, D::RANK);
+    let into = head::<S>().str(" into ").shape(&D::STATIC, D::RANK);
+    let Some(n) = static_numel(&S::STATIC, S::RANK) else {
+        return if dyns > 1 { Some(into.str(TWO_INFERRED)) } else { None };
+    };
+    match (dyns, static_numel_known(&D::STATIC, D::RANK)) {
+        (2.., _) => Some(into.str(TWO_INFERRED)),
+        (1, Some(0)) => Some(into.str(AMBIGUOUS)),
+        (1, Some(k)) if n % k == 0 => None,
+        (1, Some(k)) => Some(into.str(": ").num(n).str(" is not a multiple of ").num(k)),
+        (1, None) => Some(into.str(": its sizes multiply past a usize")),
+        _ if same_numel(&S::STATIC, S::RANK, &D::STATIC, D::RANK) => None,
+        _ => Some(with_count(into, &D::STATIC, D::RANK)),
+    }
+}
+
+/// The reason given when a target has two `_` dims.
+const TWO_INFERRED: &str = ": only one `_` dim can be inferred (PyTorch's -1); name the others";
+/// The reason given when the `_` dim could be any size.
+const AMBIGUOUS: &str = ": the `_` dim is ambiguous when the other sizes multiply to 0";
+
+/// `cannot reshape [6, 16, 2, 2] (384 elements)`: the start of every build error.
+const fn head<S: Shape>() -> ConstMsg {
+    let m = ConstMsg::new().str("cannot reshape ").shape(&S::STATIC, S::RANK);
+    if count_dyn(&S::STATIC, S::RANK) == 0 && S::RANK.is_some() {
+        with_count(m, &S::STATIC, S::RANK)
+    } else {
+        m
+    }
+}
+
+/// The number of `_` dims of a tuple shape (0 for [`DynShape`], whose rank is unknown).
+const fn count_dyn(st: &[Option<usize>; MAX_RANK], rank: Option<usize>) -> usize {
+    let Some(rank) = rank else { return 0 };
+    let (mut n, mut i) = (0, 0);
+    while i < rank {
+        if st[i].is_none() {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
+
+/// The product of a tuple shape's static sizes (its `_` dims skipped), `None` on overflow or for
+/// [`DynShape`].
+const fn static_numel_known(st: &[Option<usize>; MAX_RANK], rank: Option<usize>) -> Option<usize> {
+    let Some(rank) = rank else { return None };
+    let (mut n, mut i) = (1usize, 0);
+    while i < rank {
+        if let Some(d) = st[i] {
+            n = match n.checked_mul(d) {
+                Some(m) => m,
+                None => return None,
+            };
+        }
+        i += 1;
+    }
+    Some(n)
+}
+
+/// The sizes a reshape into `D` asks for, as `reshape_dyn` takes them: each static size, `-1`
+/// for the `_` dim; and the rank.
+pub(crate) fn request<D: Shape>() -> ([isize; MAX_RANK], usize) {
+    (D::STATIC.map(|d| d.map_or(-1, |n| n as isize)), D::RANK.unwrap_or(0))
 }
 
 /// The element count of a static shape, `None` when a dim is not static or the product
@@ -82,3 +161,45 @@ const fn with_count(m: ConstMsg, st: &[Option<usize>; MAX_RANK], rank: Option<us
 pub trait SameNumel<S, D> {}
 #[allow(deprecated)]
 impl<N, S, D> SameNumel<S, D> for (N, N) {}
+
+/// The build-time check of `unflatten::<A, S2>()`: `S2` has at most one `_` dim and, when dim
+/// `A` of `S` is static, `S2`'s sizes multiply to it (or, with a `_`, divide it). A compile
+/// error at `cargo build` naming the shapes and the sizes otherwise:
+/// `cannot unflatten dim 1 (size 12) of [2, 12] into [5, _]: 12 is not a multiple of 5`.
+pub struct UnflattenCheck<S, S2, const A: isize>(PhantomData<(S, S2)>);
+impl<S: Shape, S2: Shape, const A: isize> UnflattenCheck<S, S2, A> {
+    /// `()`, or the build error.
+    pub const OK: () = if let Some(m) = unflatten_error::<S, S2, A>() {
+        m.fail()
+    };
+}
+
+/// The build error of `unflatten::<A, S2>()` on `S`, if any (see [`UnflattenCheck`]).
+const fn unflatten_error<S: Shape, S2: Shape, const A: isize>() -> Option<ConstMsg> {
+    let dyns = count_dyn(&S2::STATIC, S2::RANK);
+    // The axis is checked by the `Unflatten` rule for tuple shapes; a `DynShape` has no static
+    // dim to compare.
+    let dim = match S::RANK {
+        Some(r) if A >= 0 && (A as usize) < r => S::STATIC[A as usize],
+        Some(r) if A < 0 && A.unsigned_abs() <= r => S::STATIC[r - A.unsigned_abs()],
+        _ => None,
+    };
+    let mut m = ConstMsg::new().str("cannot unflatten dim ");
+    m = if A < 0 { m.str("-").num(A.unsigned_abs()) } else { m.num(A as usize) };
+    if let Some(n) = dim {
+        m = m.str(" (size ").num(n).str(")");
+    }
+    m = m.str(" of ").shape(&S::STATIC, S::RANK).str(" into ").shape(&S2::STATIC, S2::RANK);
+    let Some(n) = dim else {
+        return if dyns > 1 { Some(m.str(TWO_INFERRED)) } else { None };
+    };
+    match (dyns, static_numel_known(&S2::STATIC, S2::RANK)) {
+        (2.., _) => Some(m.str(TWO_INFERRED)),
+        (0, Some(k)) if k == n => None,
+        (0, Some(k)) => Some(m.str(": ").num(k).str(" elements, not ").num(n)),
+        (1, Some(0)) => Some(m.str(AMBIGUOUS)),
+        (1, Some(k)) if n % k == 0 => None,
+        (1, Some(k)) => Some(m.str(": ").num(n).str(" is not a multiple of ").num(k)),
+        _ => Some(m.str(": its sizes multiply past a usize")),
+    }
+}

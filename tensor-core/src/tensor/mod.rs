@@ -22,6 +22,7 @@ pub use shared::SharedTensor;
 pub mod literal;
 #[cfg(feature = "rand")]
 pub mod random;
+mod reshape;
 mod small;
 mod views;
 pub use small::{stensor, ArrayShape, MAX_INLINE_BYTES};

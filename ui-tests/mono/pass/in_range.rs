@@ -50,4 +50,11 @@ fn main() {
         einsum!("ii->", x).item()
     }
     assert_eq!(trace(&Tensor::<f64, Shape![3, 3]>::ones()), 3.0);
+
+    // A `_` in a reshape, view or unflatten target is inferred from the element count.
+    let c: Tensor<f32, Shape![6, 16, 2, 2]> = Tensor::zeros();
+    let r: TensorCow<f32, Shape![_, 64]> = c.reshape::<Shape![_, 64]>();
+    let v: TensorView<f32, Shape![6, _]> = c.view::<Shape![6, _]>();
+    let u: TensorView<f32, Shape![6, 4, _, 2, 2]> = c.unflatten::<1, Shape![4, _]>();
+    assert_eq!((r.sizes(), v.sizes(), u.sizes()), ([6, 64].as_slice(), [6, 64].as_slice(), [6, 4, 4, 2, 2].as_slice()));
 }

@@ -1,0 +1,495 @@
+//! The views that may copy and the ones that cut a dim into several views, written by hand:
+//! `reshape`/`view` into a typed target (one `_` dim inferred, as PyTorch's `-1`), the runtime
+//! `reshape_dyn`, `flatten`/`flatten_range`, PyTorch's second name for `expand`
+//! (`broadcast_to`, `expand_as`), and `chunk`/`split`. The zero-copy views of one result are in
+//! `views.rs`.
+use super::{TensorBase, TensorCow, ViewOf};
+use crate::dim::Dyn;
+use crate::error::{OrPanic, ShapeError};
+use crate::kernels;
+use crate::layout::{normalize_axis, Layout};
+use crate::shape::*;
+use crate::storage::{CowRepr, Data};
+use alloc::vec::Vec;
+
+// The views that may copy (reshape, flatten), PyTorch's second name for expand, and the ones
+// that cut a dim into several views (chunk, split).
+impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// The same elements with the shape `S2` (PyTorch `reshape`): a view when the strides allow
+    /// it, a contiguous copy otherwise. One `_` dim of `S2` is inferred from the element count,
+    /// as PyTorch's `-1`, so static sizes survive: `[_, 16, 2, 2]` into `Shape![_, 64]` is
+    /// `[n, 64]` with the 64 in the type.
+    ///
+    /// When `self`'s shape is fully static the element counts are compared when the program is
+    /// built: `[6, 16, 2, 2]` into `[_, 7]` is a build error naming 384 and 7. With a run-time
+    /// dim in `self` they are compared here, and the error names both shapes. `S2` must be a
+    /// tuple shape with at most one `_`: for a run-time rank use
+    /// [`reshape_dyn`](Self::reshape_dyn); to relabel dims without changing sizes,
+    /// [`cast_shape`](Self::cast_shape).
+    ///
+    /// ```
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor, TensorCow};
+    ///
+    /// let x: Tensor<f32, Shape![_, 16, 2, 2]> = Tensor::zeros_sized(&[6, 16, 2, 2]);
+    /// let h: TensorCow<f32, Shape![_, 64]> = x.reshape::<Shape![_, 64]>();
+    /// assert_eq!(h.sizes(), [6, 64]);
+    /// let w: Tensor<f32, Shape![32, 64]> = Tensor::ones();
+    /// let y: Tensor<f32, Shape![_, 32]> = h.matmul(&w.t()); // a forgotten `.t()` does not compile
+    /// assert_eq!(y.sizes(), [6, 32]);
+    /// ```
+    ///
+    /// # Panics
+    /// With the message of [`try_reshape`](Self::try_reshape)'s error.
+    #[track_caller]
+    #[doc(alias = "into_shape_with_order", alias = "to_shape", alias = "into_shape")]
+    pub fn reshape<S2: Shape>(&self) -> TensorCow<'_, D::Elem, S2>
+    where
+        S: ReshapeTo<S2>,
+    {
+        // Here and in each public form (which call the unchecked inner form, so that a failure
+        // is reported once), naming the user's call.
+        let () = NumelCheck::<S, S2>::OK;
+        self.reshape_static().or_panic()
+    }
+    /// [`reshape`](Self::reshape), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Reshape`] naming both shapes (the `_` dim as `-1`) when `self` has a
+    /// run-time dim and the element counts cannot match; [`ShapeError::Alloc`] when a copy is
+    /// needed and cannot be allocated.
+    pub fn try_reshape<S2: Shape>(&self) -> Result<TensorCow<'_, D::Elem, S2>, ShapeError>
+    where
+        S: ReshapeTo<S2>,
+    {
+        let () = NumelCheck::<S, S2>::OK;
+        self.reshape_static()
+    }
+    /// The sizes of `S2` for this tensor: the type's when both shapes are fully static (the
+    /// caller checked the counts), else the `_` dim inferred and the count checked here.
+    fn reshape_sizes<S2: Shape>(&self) -> Result<([usize; MAX_RANK], usize), ShapeError>
+    where
+        S: ReshapeTo<S2>,
+    {
+        if NumelCheck::<S, S2>::BOTH_STATIC {
+            Ok(static_sizes::<S2>())
+        } else {
+            let (to, rank) = reshape::request::<S2>();
+            self.layout().infer_sizes_array(&to[..rank])
+        }
+    }
+    /// `reshape` to `S2`, whose static element counts the caller checked.
+    fn reshape_static<S2: Shape>(&self) -> Result<TensorCow<'_, D::Elem, S2>, ShapeError>
+    where
+        S: ReshapeTo<S2>,
+    {
+        let (to, rank) = self.reshape_sizes::<S2>()?;
+        self.reshape_to(&to[..rank])
+    }
+
+    /// The same elements with the shape `S2`, without copying (PyTorch `view`):
+    /// `[2, 3] -> [3, 2]`, `[4, 6] -> [2, 2, 6]`, `[_, 16, 2, 2] -> [_, 64]`. One `_` dim of `S2`
+    /// is inferred from the element count, as PyTorch's `-1`. The counts are compared as
+    /// [`reshape`](Self::reshape) does: when the program is built for a fully static `self`
+    /// (a mismatch names both shapes and counts), at run time otherwise.
+    ///
+    /// # Panics
+    /// With the message of [`try_view`](Self::try_view)'s error.
+    #[track_caller]
+    pub fn view<S2: Shape>(&self) -> ViewOf<'_, D, S2>
+    where
+        S: ReshapeTo<S2>,
+    {
+        let () = NumelCheck::<S, S2>::OK;
+        self.view_static().or_panic()
+    }
+    /// [`view`](Self::view), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::View`] when the strides cannot express `S2` (call `contiguous()` first, or
+    /// use [`reshape`](Self::reshape)); [`ShapeError::Reshape`] naming both shapes when `self`
+    /// has a run-time dim and the element counts cannot match.
+    pub fn try_view<S2: Shape>(&self) -> Result<ViewOf<'_, D, S2>, ShapeError>
+    where
+        S: ReshapeTo<S2>,
+    {
+        let () = NumelCheck::<S, S2>::OK;
+        self.view_static()
+    }
+    /// `view` as `S2`, whose static element counts the caller checked (the layout checks the
+    /// count again).
+    fn view_static<S2: Shape>(&self) -> Result<ViewOf<'_, D, S2>, ShapeError>
+    where
+        S: ReshapeTo<S2>,
+    {
+        let (to, rank) = self.reshape_sizes::<S2>()?;
+        Ok(self.derive(self.layout().view(&to[..rank])?))
+    }
+
+    /// Dim `A` split into the dims of the tuple shape `S2` (PyTorch `unflatten(A, sizes)`):
+    /// `[2, 12]` with `<1, Shape![3, 4]>` gives `[2, 3, 4]`. One dim of `S2` may be `Dyn` (`_`):
+    /// its size is inferred, as PyTorch's `-1`. Always a view: splitting a dim never needs a
+    /// copy. The axis and the result rank (at most 6) are checked at compile time for tuple
+    /// shapes; the sizes when the program is built where dim `A` is static (`[2, 12]` into
+    /// `<1, Shape![5, _]>` names 12 and 5; two `_` dims are refused), and here otherwise.
+    ///
+    /// # Panics
+    /// With the message of the error of [`try_unflatten`](Self::try_unflatten).
+    #[track_caller]
+    pub fn unflatten<const A: isize, S2: Shape>(&self) -> ViewOf<'_, D, <S as Unflatten<A, S2>>::Out>
+    where
+        S: Unflatten<A, S2>,
+    {
+        let () = UnflattenCheck::<S, S2, A>::OK;
+        self.unflatten_checked::<A, S2>().or_panic()
+    }
+    /// [`unflatten`](Self::unflatten), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Reshape`] naming the requested shape when dim `A` is a run-time dim that
+    /// the sizes of `S2` do not fit; for a [`DynShape`] tensor also [`ShapeError::Axis`] and
+    /// [`ShapeError::RankTooLarge`].
+    pub fn try_unflatten<const A: isize, S2: Shape>(
+        &self,
+    ) -> Result<ViewOf<'_, D, <S as Unflatten<A, S2>>::Out>, ShapeError>
+    where
+        S: Unflatten<A, S2>,
+    {
+        let () = UnflattenCheck::<S, S2, A>::OK;
+        self.unflatten_checked::<A, S2>()
+    }
+    /// `unflatten`, whose static sizes the caller checked (the layout checks every size again).
+    fn unflatten_checked<const A: isize, S2: Shape>(
+        &self,
+    ) -> Result<ViewOf<'_, D, <S as Unflatten<A, S2>>::Out>, ShapeError>
+    where
+        S: Unflatten<A, S2>,
+    {
+        let (sizes, k) = reshape::request::<S2>();
+        Ok(self.derive(self.layout().unflatten(normalize_axis(A, self.rank())?, &sizes[..k])?))
+    }
+
+    /// A view with sizes `to` (same element count, checked by the caller) when the strides allow
+    /// it, a contiguous copy otherwise.
+    fn reshape_to<S2: Shape>(&self, to: &[usize]) -> Result<TensorCow<'_, D::Elem, S2>, ShapeError> {
+        Ok(match self.layout().view(to) {
+            Ok(l) => TensorBase::from_parts(CowRepr::Borrowed(self.data.as_slice()), l),
+            Err(e) => {
+                let out = Layout::contiguous(to)?;
+                if out.numel() != self.numel() {
+                    // The copy below holds `self.numel()` elements: never a layout over more.
+                    return Err(e);
+                }
+                let data = kernels::to_vec(self.data.as_slice(), self.layout())?;
+                TensorBase::from_parts(CowRepr::Owned(data.into()), out)
+            }
+        })
+    }
+
+    /// Runtime sizes with one optional `-1` (PyTorch `reshape(sizes)`): a view when possible,
+    /// a copy otherwise.
+    ///
+    /// # Errors
+    /// [`ShapeError::Reshape`] when the element counts differ.
+    pub fn try_reshape_dyn(&self, sizes: &[isize]) -> Result<TensorCow<'_, D::Elem, DynShape>, ShapeError> {
+        let to = self.layout().infer_sizes(sizes)?;
+        Layout::contiguous(&to)?;
+        self.reshape_to(&to)
+    }
+    /// [`try_reshape_dyn`](Self::try_reshape_dyn), panicking with the error's message.
+    #[track_caller]
+    pub fn reshape_dyn(&self, sizes: &[isize]) -> TensorCow<'_, D::Elem, DynShape> {
+        self.try_reshape_dyn(sizes).or_panic()
+    }
+
+    /// Every dim merged into one (PyTorch `flatten()`): `[2, 3, 4] -> [_]` (24 elements at run
+    /// time; a rank-1 shape keeps its dim, a scalar becomes `[1]`). A view when the strides allow
+    /// it (always for contiguous tensors), a contiguous copy otherwise, as
+    /// [`reshape`](Self::reshape). The merged size is a run-time dim: stable Rust cannot compute
+    /// a product of const generics as a type. To keep it static, name it:
+    /// `x.reshape::<Shape![24]>()`, or `reshape::<Shape![_, 64]>()` for PyTorch's
+    /// `x.reshape(n, -1)` (checked when the program is built for static sources).
+    ///
+    /// # Panics
+    /// When a copy is needed and cannot be allocated.
+    #[track_caller]
+    #[doc(alias = "ravel")]
+    pub fn flatten(&self) -> TensorCow<'_, D::Elem, <S as FlattenShape>::Out>
+    where
+        S: FlattenShape,
+    {
+        self.flatten_between(0, -1).or_panic()
+    }
+
+    /// Dims `START..=END` merged into one `Dyn` dim (PyTorch `flatten(START, END)`, `END`
+    /// inclusive): `[2, 3, 4, 5]` with `<1, 2>` gives `[2, _, 5]`. A view when the strides allow
+    /// it, a contiguous copy otherwise. The axes are checked at compile time for tuple shapes.
+    /// To keep the merged size static, name the target instead: `[_, 16, 2, 2]` with
+    /// `reshape::<Shape![_, 64]>()` is `[n, 64]` (see [`reshape`](Self::reshape)).
+    ///
+    /// # Panics
+    /// With the message of the error of [`try_flatten_range`](Self::try_flatten_range).
+    #[track_caller]
+    pub fn flatten_range<const START: isize, const END: isize>(
+        &self,
+    ) -> TensorCow<'_, D::Elem, <S as FlattenRange<START, END>>::Out>
+    where
+        S: FlattenRange<START, END>,
+    {
+        self.try_flatten_range::<START, END>().or_panic()
+    }
+    /// [`flatten_range`](Self::flatten_range), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// For a [`DynShape`] tensor, [`ShapeError::Axis`] when an axis is out of range and
+    /// [`ShapeError::Invalid`] when `START` comes after `END`; [`ShapeError::Alloc`] when a copy
+    /// is needed and cannot be allocated.
+    pub fn try_flatten_range<const START: isize, const END: isize>(
+        &self,
+    ) -> Result<TensorCow<'_, D::Elem, <S as FlattenRange<START, END>>::Out>, ShapeError>
+    where
+        S: FlattenRange<START, END>,
+    {
+        self.flatten_between(START, END)
+    }
+
+    /// `flatten_range` with runtime axes (PyTorch `flatten(start_dim, end_dim)`, `end`
+    /// inclusive, negative axes count from the end; a scalar flattens to `[1]`): a view when the
+    /// strides allow it, a copy otherwise.
+    ///
+    /// # Panics
+    /// With the message of the error of [`try_flatten_dyn`](Self::try_flatten_dyn).
+    #[track_caller]
+    pub fn flatten_dyn(&self, start: isize, end: isize) -> TensorCow<'_, D::Elem, DynShape> {
+        self.try_flatten_dyn(start, end).or_panic()
+    }
+    /// [`flatten_dyn`](Self::flatten_dyn), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `start` comes after `end`;
+    /// [`ShapeError::Alloc`] when a copy is needed and cannot be allocated.
+    pub fn try_flatten_dyn(&self, start: isize, end: isize) -> Result<TensorCow<'_, D::Elem, DynShape>, ShapeError> {
+        self.flatten_between(start, end)
+    }
+
+    /// Dims `start..=end` merged into one (a scalar counts as rank 1).
+    fn flatten_between<S2: Shape>(&self, start: isize, end: isize) -> Result<TensorCow<'_, D::Elem, S2>, ShapeError> {
+        let r = self.rank().max(1);
+        let (sizes, k) = self.layout().flatten_sizes(normalize_axis(start, r)?, normalize_axis(end, r)?)?;
+        self.reshape_to(&sizes[..k])
+    }
+
+    /// PyTorch's other name for [`try_expand`](Self::try_expand) (`broadcast_to(shape)`): the same
+    /// zero-copy broadcast to the fully static shape `S2`, with the same compile-time check.
+    ///
+    /// # Errors
+    /// As [`try_expand`](Self::try_expand).
+    pub fn try_broadcast_to<S2: AllStatic>(&self) -> Result<ViewOf<'_, D, S2>, ShapeError>
+    where
+        S: ExpandShape<S2>,
+    {
+        self.try_expand()
+    }
+    /// PyTorch's other name for [`expand`](Self::expand) (`torch.broadcast_to`).
+    ///
+    /// # Panics
+    /// As [`expand`](Self::expand).
+    #[track_caller]
+    #[doc(alias = "broadcast")]
+    pub fn broadcast_to<S2: AllStatic>(&self) -> ViewOf<'_, D, S2>
+    where
+        S: ExpandShape<S2>,
+    {
+        self.expand()
+    }
+
+    /// A view of `self` broadcast to `other`'s shape (PyTorch `expand_as(other)`): the result
+    /// has `other`'s shape type; size-1 dims repeat with stride 0 and new leading dims may be
+    /// added. Static shapes that cannot broadcast are a compile error. No copy; no mutable form
+    /// (the repeated elements would alias).
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let row: Tensor<i32, Shape![3]> = Tensor::from([1, 2, 3]);
+    /// let m: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
+    /// assert_eq!(row.expand_as(&m).to_vec(), [1, 2, 3, 1, 2, 3]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Expand`] when a runtime dim of `self` is neither 1 nor `other`'s.
+    pub fn try_expand_as<S2: Shape>(&self, other: &TensorBase<impl Data, S2>) -> Result<ViewOf<'_, D, S2>, ShapeError>
+    where
+        S: ExpandShape<S2>,
+    {
+        Ok(self.derive(self.layout().expand(other.sizes())?))
+    }
+    /// [`try_expand_as`](Self::try_expand_as), panicking with the error's message.
+    #[track_caller]
+    pub fn expand_as<S2: Shape>(&self, other: &TensorBase<impl Data, S2>) -> ViewOf<'_, D, S2>
+    where
+        S: ExpandShape<S2>,
+    {
+        self.try_expand_as(other).or_panic()
+    }
+
+    /// A view without every size-1 dim (PyTorch `squeeze()` without a dim, NumPy `squeeze`): a
+    /// [`DynShape`] view, since which runtime dims are 1 is known only now
+    /// ([`squeeze`](Self::squeeze) removes one typed dim). No copy.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let x: Tensor<f32, Shape![1, 3, 1, 2]> = Tensor::zeros();
+    /// assert_eq!(x.squeeze_all().sizes(), &[3, 2]);
+    /// ```
+    pub fn squeeze_all(&self) -> ViewOf<'_, D, DynShape> {
+        let mut l = *self.layout();
+        for a in (0..l.rank()).rev() {
+            if l.sizes()[a] == 1 {
+                l = l.squeeze(a).expect("a size-1 dim of the layout");
+            }
+        }
+        self.derive(l)
+    }
+
+    /// The views of dim `axis` of the given sizes, in order (PyTorch `split(sizes, dim)` with a
+    /// list).
+    fn sections<S2: Shape>(&self, axis: isize, sizes: &[usize]) -> Result<Vec<ViewOf<'_, D, S2>>, ShapeError> {
+        let a = self.ax(axis)?;
+        let n = self.sizes()[a];
+        let total = sizes.iter().try_fold(0usize, |t, &k| t.checked_add(k));
+        if total != Some(n) {
+            return Err(ShapeError::Invalid(alloc::format!(
+                "split: sections {sizes:?} do not add up to dimension {a} of size {n} (shape {:?})",
+                self.sizes()
+            )));
+        }
+        let mut out = kernels::try_with_capacity_uncached(sizes.len())?;
+        let mut start = 0usize;
+        for &k in sizes {
+            out.push(self.derive(self.layout().narrow(a, start as isize, k)?));
+            start += k;
+        }
+        Ok(out)
+    }
+    /// Dim `A` cut into views of the given section sizes, which must add up to it (PyTorch
+    /// `split([s0, s1, ...], A)`, NumPy `split` at the running sums): `[5, 2]` with `&[1, 4]`
+    /// along `<0>` gives `[1, 2]` and `[4, 2]`. Dim `A` of each view is `Dyn`. No copy.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let x: Tensor<i32, Shape![5]> = Tensor::from([1, 2, 3, 4, 5]);
+    /// let p = x.split_sizes::<0>(&[2, 0, 3]);
+    /// assert_eq!((p[0].to_vec(), p[1].numel(), p[2].to_vec()), (vec![1, 2], 0, vec![3, 4, 5]));
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when the sections do not add up to dim `A`; for a [`DynShape`]
+    /// tensor also [`ShapeError::Axis`].
+    #[allow(clippy::type_complexity)]
+    pub fn try_split_sizes<const A: isize>(
+        &self,
+        sizes: &[usize],
+    ) -> Result<Vec<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>>, ShapeError>
+    where
+        S: SetAxis<A, Dyn>,
+    {
+        self.sections(A, sizes)
+    }
+    /// [`try_split_sizes`](Self::try_split_sizes), panicking with the error's message.
+    #[track_caller]
+    pub fn split_sizes<const A: isize>(&self, sizes: &[usize]) -> Vec<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>>
+    where
+        S: SetAxis<A, Dyn>,
+    {
+        self.try_split_sizes::<A>(sizes).or_panic()
+    }
+    /// [`try_split_sizes`](Self::try_split_sizes) with a runtime axis, as [`DynShape`] views.
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] as [`try_split_sizes`](Self::try_split_sizes).
+    pub fn try_split_sizes_dyn(
+        &self,
+        sizes: &[usize],
+        axis: isize,
+    ) -> Result<Vec<ViewOf<'_, D, DynShape>>, ShapeError> {
+        self.sections(axis, sizes)
+    }
+    /// [`try_split_sizes_dyn`](Self::try_split_sizes_dyn), panicking with the error's message.
+    #[track_caller]
+    pub fn split_sizes_dyn(&self, sizes: &[usize], axis: isize) -> Vec<ViewOf<'_, D, DynShape>> {
+        self.try_split_sizes_dyn(sizes, axis).or_panic()
+    }
+
+    /// The views of dim `axis` cut by `chunk` or `split`.
+    fn pieces<S2: Shape>(&self, axis: isize, by: usize, chunk: bool) -> Result<Vec<ViewOf<'_, D, S2>>, ShapeError> {
+        let a = self.ax(axis)?;
+        let ls = if chunk { self.layout().chunk(a, by)? } else { self.layout().split(a, by)? };
+        let mut out = kernels::try_with_capacity_uncached(ls.len())?;
+        out.extend(ls.into_iter().map(|l| self.derive(l)));
+        Ok(out)
+    }
+}
+
+/// `chunk` and `split`, which cut one dim into many views, each in four forms: `try_x` and `x`
+/// with the axis as a const generic (checked at compile time for tuple shapes), `try_x_dyn` and
+/// `x_dyn` with a runtime axis and [`DynShape`] views.
+macro_rules! pieces_ops {
+    ($(
+        $(#[$m:meta])*
+        $name:ident, $try:ident, $dname:ident, $tdname:ident ($by:ident), chunk = $chunk:literal,
+        errors $err:literal;
+    )*) => {
+        impl<D: Data, S: Shape> TensorBase<D, S> {$(
+            #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name),
+                "), returning an error instead of panicking.\n\n# Errors\n", $err,
+                " For a [`DynShape`] tensor also [`ShapeError::Axis`].")]
+            #[allow(clippy::type_complexity)]
+            pub fn $try<const A: isize>(&self, $by: usize) -> Result<Vec<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>>, ShapeError>
+            where
+                S: SetAxis<A, Dyn>,
+            {
+                self.pieces(A, $by, $chunk)
+            }
+            $(#[$m])*
+            ///
+            /// # Panics
+            #[doc = concat!("With the message of the error of [`", stringify!($try), "`](Self::",
+                stringify!($try), ").")]
+            #[track_caller]
+            pub fn $name<const A: isize>(&self, $by: usize) -> Vec<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>>
+            where
+                S: SetAxis<A, Dyn>,
+            {
+                self.$try::<A>($by).or_panic()
+            }
+            #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name),
+                ") with a runtime axis (negative counts from the end), as [`DynShape`] views.\n\n\
+                # Panics\nWith the message of the error of [`", stringify!($tdname), "`](Self::",
+                stringify!($tdname), ").")]
+            #[track_caller]
+            pub fn $dname(&self, $by: usize, axis: isize) -> Vec<ViewOf<'_, D, DynShape>> {
+                self.$tdname($by, axis).or_panic()
+            }
+            #[doc = concat!("[`", stringify!($dname), "`](Self::", stringify!($dname),
+                "), returning an error instead of panicking.\n\n# Errors\n[`ShapeError::Axis`]; ", $err)]
+            pub fn $tdname(&self, $by: usize, axis: isize) -> Result<Vec<ViewOf<'_, D, DynShape>>, ShapeError> {
+                self.pieces(axis, $by, $chunk)
+            }
+        )*}
+    };
+}
+
+pieces_ops! {
+    /// Dim `A` cut into at most `chunks` views of `ceil(n / chunks)` elements, the last one
+    /// shorter (PyTorch `chunk(chunks, A)`: a `[5, 2]` tensor in 3 chunks along `<0>` gives sizes
+    /// 2, 2, 1; 6 elements in 4 chunks give 3 pieces of 2, as PyTorch; an empty dim gives `chunks`
+    /// empty views). Dim `A` of each view is `Dyn`. No copy.
+    #[doc(alias = "axis_chunks_iter", alias = "array_split")]
+    chunk, try_chunk, chunk_dyn, try_chunk_dyn (chunks), chunk = true,
+    errors "[`ShapeError::Invalid`] when `chunks` is 0.";
+    /// Dim `A` cut into views of `size` elements, the last one possibly shorter (PyTorch
+    /// `split(size, A)`: `[5, 2]` split by 2 along `<0>` gives sizes 2, 2, 1; an empty dim gives
+    /// one empty view). Dim `A` of each view is `Dyn`. No copy.
+    split, try_split, split_dyn, try_split_dyn (size), chunk = false,
+    errors "[`ShapeError::Invalid`] when `size` is 0 and the dim is not empty (as PyTorch).";
+}
