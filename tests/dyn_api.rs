@@ -44,7 +44,8 @@ fn kthvalue_keepdim_matches_pytorch_and_the_static_form() {
     let d = s.clone().into_dyn();
     let (v, i) = d.kthvalue_keepdim_dyn(2, 1);
     assert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[2, 1][..], vec![3.0, 2.0], vec![2, 0]));
-    let (vs, is): (Tensor<f64, Shape![2, 1]>, Tensor<i64, Shape![2, 1]>) = s.kthvalue_keepdim::<1>(2);
+    let (vs, is): (Tensor<f64, Shape![2, 1]>, _) = s.kthvalue_keepdim::<1>(2);
+    let _: &Tensor<i64, Shape![2, 1]> = &is;
     assert_eq!((vs.to_vec(), is.to_vec()), (v.to_vec(), i.to_vec()));
     // Negative axis; axis 0 keeps [1, 3]: torch.kthvalue(x, 1, dim=0, keepdim=True)
     //   -> values [[2., 1., 0.]], indices [[1, 0, 1]]
