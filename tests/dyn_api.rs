@@ -8,6 +8,7 @@
 //! `try_` forms.
 mod common;
 
+use proptest::prelude::*;
 use shaped::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -275,6 +276,66 @@ fn index_add_copy_fill_with_a_runtime_axis() {
         Err(ShapeError::Mismatch { .. })
     ));
     assert_eq!(f.to_vec(), before);
+}
+
+#[test]
+fn index_copy_and_fill_with_a_const_axis_match_the_runtime_forms() {
+    let x: Tensor<i32, Shape![3, 2]> = Tensor::zeros();
+    let src: Tensor<i32, Shape![2, 2]> = Tensor::from([[1, 2], [3, 4]]);
+    let i = Tensor::from([2i64, 0]);
+    let c = x.index_copy::<0, _>(&i, &src);
+    assert_eq!(c.to_vec(), [3, 4, 0, 0, 1, 2]);
+    assert_eq!(c.to_vec(), x.clone().into_dyn().index_copy_dyn(-2, &i, &src).to_vec());
+    let f = c.index_fill::<1, _>(&Tensor::from([1i64]), 9);
+    assert_eq!(f.to_vec(), [3, 9, 0, 9, 1, 9]);
+    let mut g = c.clone();
+    g.index_fill_::<-1, _>(&Tensor::from([1i64]), 9);
+    assert_eq!(g.to_vec(), f.to_vec());
+    let mut h = x.clone();
+    h.index_copy_::<0, _>(&i, &src);
+    assert_eq!(h.to_vec(), c.to_vec());
+    // A repeated entry: the last write wins.
+    assert_eq!(x.index_copy::<0, _>(&Tensor::from([1i64, 1]), &src).to_vec(), [0, 0, 3, 4, 0, 0]);
+    assert!(matches!(x.try_index_fill::<0, _>(&Tensor::from([3i64]), 1), Err(ShapeError::Index { .. })));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// `roll_dims_dyn` is `roll_dyn` dim after dim; `roll_flat` is a rotation of the row-major
+    /// elements; each keepdim form is the removed-axis form with a size-1 dim.
+    #[test]
+    fn runtime_forms_agree_with_their_definitions(
+        r in 0usize..4, c in 0usize..5, s0 in -9isize..9, s1 in -9isize..9,
+        a0 in -2isize..2, a1 in -2isize..2, data in proptest::collection::vec(-3i32..3, 20),
+    ) {
+        let x = dyn_i(&[r, c], data[..r * c].to_vec());
+        let want = x.roll_dyn(s0, a0).roll_dyn(s1, a1).to_vec();
+        prop_assert_eq!(x.roll_dims_dyn(&[s0, s1], &[a0, a1]).to_vec(), want);
+        let mut v = x.to_vec();
+        if !v.is_empty() {
+            let k = s0.rem_euclid(v.len() as isize) as usize;
+            v.rotate_right(k);
+        }
+        prop_assert_eq!(x.roll_flat(s0).to_vec(), v);
+        let ax = a0.rem_euclid(2) as usize;
+        if x.sizes()[ax] > 0 {
+            let mut keep = x.sizes().to_vec();
+            keep[ax] = 1;
+            let k = 1 + (s1.unsigned_abs() % x.sizes()[ax]);
+            let (v, i) = x.kthvalue_keepdim_dyn(k, a0);
+            let (v0, i0) = x.kthvalue_dyn(k, a0);
+            prop_assert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&keep[..], v0.to_vec(), i0.to_vec()));
+            let (v, i) = x.median_keepdim_dyn(a0);
+            let (v0, i0) = x.median_axis_dyn(a0);
+            prop_assert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&keep[..], v0.to_vec(), i0.to_vec()));
+            let xf = dyn_from(x.sizes(), x.to_vec().into_iter().map(f64::from).collect());
+            let q = xf.quantile_keepdim_dyn(0.3, a0);
+            prop_assert_eq!((q.sizes(), q.to_vec()), (&keep[..], xf.quantile_dyn(0.3, a0).to_vec()));
+        }
+        // repeat_interleave_flat is repeat_interleave_dyn of the flattened tensor.
+        let flat = dyn_i(&[r * c], x.to_vec());
+        prop_assert_eq!(x.repeat_interleave_flat(2).to_vec(), flat.repeat_interleave_dyn(2, 0).to_vec());
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

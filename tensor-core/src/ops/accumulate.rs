@@ -960,3 +960,152 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         self.try_index_fill_dyn(axis, index, value).or_panic()
     }
 }
+
+/// `index_copy` and `index_fill` with a const axis (checked at compile time for tuple shapes).
+impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// Copies the slices of `source` into the slices of axis `A` at the positions in the 1-D
+    /// `index`, in place (PyTorch `index_copy_(A, index, source)`): for `A = 0`,
+    /// `self[index[i]] = source[i]`. `source` has `self`'s shape with dim `A` replaced by the
+    /// index's length `K`; the last write wins for a repeated entry. Shapes are unchanged.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let mut x: Tensor<i32, Shape![3, 2]> = Tensor::zeros();
+    /// let src: Tensor<i32, Shape![2, 2]> = Tensor::from([[1, 2], [3, 4]]);
+    /// x.index_copy_::<0, _>(&Tensor::from([2i64, 0]), &src);
+    /// assert_eq!(x.to_vec(), [3, 4, 0, 0, 1, 2]);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`try_index_copy_dyn_`](Self::try_index_copy_dyn_), the axis checked at compile time
+    /// for tuple shapes. An error leaves `self` unchanged.
+    pub fn try_index_copy_<const A: isize, K: Dim>(
+        &mut self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+        source: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
+    ) -> Result<(), ShapeError>
+    where
+        D: DataMut,
+        S: RemoveAxis<A>,
+    {
+        self.try_index_copy_dyn_(A, index, source)
+    }
+    /// [`try_index_copy_`](Self::try_index_copy_), panicking with the error's message: PyTorch
+    /// `index_copy_(A, index, source)`.
+    ///
+    /// # Panics
+    /// As the errors of [`try_index_copy_`](Self::try_index_copy_).
+    #[track_caller]
+    pub fn index_copy_<const A: isize, K: Dim>(
+        &mut self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+        source: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
+    ) where
+        D: DataMut,
+        S: RemoveAxis<A>,
+    {
+        self.try_index_copy_::<A, K>(index, source).or_panic()
+    }
+    /// A copy of `self` with [`try_index_copy_`](Self::try_index_copy_) applied (PyTorch
+    /// `torch.index_copy(self, A, index, source)`): same shape as `self`.
+    ///
+    /// # Errors
+    /// As [`try_index_copy_`](Self::try_index_copy_), and [`ShapeError::Alloc`].
+    pub fn try_index_copy<const A: isize, K: Dim>(
+        &self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+        source: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
+    ) -> Result<Tensor<D::Elem, S>, ShapeError>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.try_index_copy_dyn(A, index, source)
+    }
+    /// [`try_index_copy`](Self::try_index_copy), panicking with the error's message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_index_copy`](Self::try_index_copy).
+    #[track_caller]
+    pub fn index_copy<const A: isize, K: Dim>(
+        &self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+        source: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
+    ) -> Tensor<D::Elem, S>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.try_index_copy::<A, K>(index, source).or_panic()
+    }
+
+    /// Sets the slices of axis `A` at the positions in the 1-D `index` to `value`, in place
+    /// (PyTorch `index_fill_(A, index, value)`): for `A = 1`, `self[:, index[i]] = value`.
+    /// Shapes are unchanged.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let mut x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
+    /// x.index_fill_::<1, _>(&Tensor::from([0i64, 2]), -1);
+    /// assert_eq!(x.to_vec(), [-1, 2, -1, -1, 5, -1]);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`try_index_fill_dyn_`](Self::try_index_fill_dyn_), the axis checked at compile time
+    /// for tuple shapes. An error leaves `self` unchanged.
+    pub fn try_index_fill_<const A: isize, K: Dim>(
+        &mut self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+        value: D::Elem,
+    ) -> Result<(), ShapeError>
+    where
+        D: DataMut,
+        S: RemoveAxis<A>,
+    {
+        self.try_index_fill_dyn_(A, index, value)
+    }
+    /// [`try_index_fill_`](Self::try_index_fill_), panicking with the error's message: PyTorch
+    /// `index_fill_(A, index, value)`.
+    ///
+    /// # Panics
+    /// As the errors of [`try_index_fill_`](Self::try_index_fill_).
+    #[track_caller]
+    pub fn index_fill_<const A: isize, K: Dim>(
+        &mut self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+        value: D::Elem,
+    ) where
+        D: DataMut,
+        S: RemoveAxis<A>,
+    {
+        self.try_index_fill_::<A, K>(index, value).or_panic()
+    }
+    /// A copy of `self` with [`try_index_fill_`](Self::try_index_fill_) applied (PyTorch
+    /// `torch.index_fill(self, A, index, value)`): same shape as `self`.
+    ///
+    /// # Errors
+    /// As [`try_index_fill_`](Self::try_index_fill_), and [`ShapeError::Alloc`].
+    pub fn try_index_fill<const A: isize, K: Dim>(
+        &self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+        value: D::Elem,
+    ) -> Result<Tensor<D::Elem, S>, ShapeError>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.try_index_fill_dyn(A, index, value)
+    }
+    /// [`try_index_fill`](Self::try_index_fill), panicking with the error's message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_index_fill`](Self::try_index_fill).
+    #[track_caller]
+    pub fn index_fill<const A: isize, K: Dim>(
+        &self,
+        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+        value: D::Elem,
+    ) -> Tensor<D::Elem, S>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.try_index_fill::<A, K>(index, value).or_panic()
+    }
+}
