@@ -367,6 +367,12 @@ fn repeat_interleave_with_one_count() {
     // Rank 0 is one element.
     let r0 = Tensor::<i32, DynShape>::try_from_vec(&[], vec![7]).unwrap();
     assert_eq!(r0.repeat_interleave_flat(3).to_vec(), [7, 7, 7]);
+    // torch.repeat_interleave(torch.tensor([[1, 2], [3, 4]]), torch.tensor([0, 2, 1, 0]))
+    //   -> [2, 2, 3]; on the transpose (row-major [1, 3, 2, 4]) -> [3, 3, 2]
+    let counts = Tensor::from([0i64, 2, 1, 0]);
+    assert_eq!(x.repeat_interleave_counts_flat(&counts).to_vec(), [2, 2, 3]);
+    assert_eq!(x.t().repeat_interleave_counts_flat(&counts).to_vec(), [3, 3, 2]);
+    assert!(matches!(x.try_repeat_interleave_counts_flat(&Tensor::from([1i64, 1])), Err(ShapeError::Mismatch { .. })));
     // Errors.
     assert_axis_err(x.try_repeat_interleave_dyn(2, 2), 2, 2);
     assert!(matches!(x.try_repeat_interleave_dyn(usize::MAX, 0), Err(ShapeError::Overflow { .. })));

@@ -508,4 +508,43 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     pub fn repeat_interleave_flat(&self, count: usize) -> Tensor<D::Elem, DynShape> {
         self.try_repeat_interleave_flat(count).or_panic()
     }
+
+    /// Element `i` of the flattened tensor (row-major) repeated `counts[i]` times (PyTorch
+    /// `torch.repeat_interleave(x, counts)` without `dim`; NumPy `np.repeat(x, counts)`): a 1-D
+    /// [`DynShape`] result whose length is the sum of the counts.
+    ///
+    /// ```
+    /// use shaped_core::Tensor;
+    /// let x = Tensor::from([[1, 2], [3, 4]]);
+    /// let y = x.repeat_interleave_counts_flat(&Tensor::from([0i64, 2, 1, 0]));
+    /// assert_eq!(y.to_vec(), [2, 2, 3]);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`try_repeat_interleave_counts`](Self::try_repeat_interleave_counts) over the
+    /// flattened tensor: [`ShapeError::Mismatch`] when there is not one count per element.
+    pub fn try_repeat_interleave_counts_flat<K: Dim>(
+        &self,
+        counts: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+    ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        let vals = match kernels::contiguous_slice(self.data.as_slice(), self.layout()) {
+            Some(v) => alloc::borrow::Cow::Borrowed(v),
+            None => alloc::borrow::Cow::Owned(kernels::to_vec(self.data.as_slice(), self.layout())?),
+        };
+        let flat: TensorBase<&[D::Elem], DynShape> =
+            TensorBase::from_parts(&*vals, Layout::contiguous(&[self.numel()])?);
+        flat.try_repeat_interleave_counts(counts, 0)
+    }
+    /// [`try_repeat_interleave_counts_flat`](Self::try_repeat_interleave_counts_flat),
+    /// panicking with the error's message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_repeat_interleave_counts_flat`](Self::try_repeat_interleave_counts_flat).
+    #[track_caller]
+    pub fn repeat_interleave_counts_flat<K: Dim>(
+        &self,
+        counts: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+    ) -> Tensor<D::Elem, DynShape> {
+        self.try_repeat_interleave_counts_flat(counts).or_panic()
+    }
 }
