@@ -1,5 +1,7 @@
 //! Accumulating writes by index tensors, as PyTorch: `scatter_add`, `scatter_reduce` and
-//! `index_add`. Unlike `scatter`, duplicate positions combine instead of overwriting: every
+//! `index_add` (beside them the overwriting `index_copy` and `index_fill`; each also with a
+//! runtime axis, `x.scatter_add_dyn_(axis, &i, &src)`). Unlike `scatter`, duplicate positions
+//! combine instead of overwriting: every
 //! value aimed at a position reaches it, in the index's row-major order.
 //!
 //! The element rule is that of the arithmetic operators (`num`'s module docs): integer sums and

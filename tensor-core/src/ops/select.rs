@@ -12,6 +12,8 @@
 //! `index_select` and `gather` type their result from the index tensor, so their turbofish also
 //! names the index's dim or shape, inferred with `_`: `x.index_select::<0, _>(&i)`,
 //! `x.gather::<1, _>(&i)`. The others take only the axis: `x.scatter_::<0>(&i, &src)`.
+//! Each has a runtime-axis form for [`DynShape`] programs, the axis first as in PyTorch:
+//! `x.gather_dyn(axis, &i)`, in place `x.scatter_dyn_(axis, &i, &src)`.
 use crate::dim::{Const, Dim, Dyn};
 use crate::element::ToIndex;
 use crate::error::{OrPanic, ShapeError};
