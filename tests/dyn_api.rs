@@ -829,6 +829,15 @@ fn every_static_axis_method_has_runtime_twins() {
         assert!(api.static_axis.contains_key(*n), "`{n}` is listed in tests/dyn_api.rs but is no const-axis method");
     }
     assert!(missing.is_empty(), "missing runtime-axis / try_ forms:\n  {}", missing.join("\n  "));
+    // Every runtime form has its `try_` form too (conversions to `DynShape` cannot fail).
+    let no_try: Vec<&String> = api
+        .defined
+        .iter()
+        .filter(|n| !n.starts_with("try_") && (n.ends_with("_dyn") || n.ends_with("_dyn_") || n.ends_with("_dyn_mut")))
+        .filter(|n| !["as_dyn", "into_dyn"].contains(&n.as_str()))
+        .filter(|n| !api.defined.contains(&format!("try_{n}")))
+        .collect();
+    assert!(no_try.is_empty(), "runtime forms without a try_ form: {no_try:?}");
     // The trait methods `Cat::cat::<A>` and `Stack::stack::<A>` (not `pub fn`): their runtime
     // forms.
     for n in ["cat_dyn", "try_cat_dyn", "stack_dyn", "try_stack_dyn"] {
