@@ -1,9 +1,10 @@
 //! The runtime-shape API (issue 35): a `DynShape` program, axes as runtime `isize` (negative
 //! counting from the end), has every operation the const-axis API has, without composing it.
 //!
-//! Values come from hand computation or from PyTorch 2.x / NumPy 2.x (the call is quoted in a
-//! comment beside each hard-coded answer); each runtime-axis form is also compared with its
-//! const-axis twin. `every_static_axis_method_has_runtime_twins` reads the sources of
+//! Each hard-coded answer has beside it the PyTorch / NumPy call it answers; the values were
+//! worked out by hand from those functions' documented semantics (neither library was installed
+//! where the tests were written), and each runtime-axis form is also compared with its const-axis
+//! twin. `every_static_axis_method_has_runtime_twins` reads the sources of
 //! shaped-core and fails when a public method with a compile-time axis lacks its `_dyn` and
 //! `try_` forms.
 mod common;
