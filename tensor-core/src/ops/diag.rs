@@ -219,3 +219,47 @@ pub fn meshgrid<'a, T: Element>(
 ) -> Vec<TensorView<'a, T, DynShape>> {
     try_meshgrid(xs, indexing).or_panic()
 }
+
+/// `diag`: PyTorch's one call for both directions between a vector and a diagonal.
+impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// PyTorch `torch.diag(x, diagonal)` (NumPy `np.diag(x, k)`): for a 1-D `[N]`, the square
+    /// matrix `[M, M]`, `M = N + |diagonal|`, with `x` on diagonal `diagonal` and zeros
+    /// elsewhere (as [`diag_embed_dyn`](Self::diag_embed_dyn)); for a 2-D `[R, C]`, a copy of
+    /// its diagonal `diagonal` as a 1-D tensor (as [`diagonal_dyn`](Self::diagonal_dyn), empty
+    /// past the edge). Positive `diagonal` is above the main one, negative below. A
+    /// [`DynShape`] result: the direction depends on the runtime rank.
+    ///
+    /// ```
+    /// use shaped_core::{DynShape, Tensor};
+    /// let v: Tensor<i32, DynShape> = Tensor::from([1, 2]).into_dyn();
+    /// let m = v.diag_dyn(-1);
+    /// assert_eq!((m.sizes(), m.to_vec()), (&[3, 3][..], vec![0, 0, 0, 1, 0, 0, 0, 2, 0]));
+    /// assert_eq!(m.diag_dyn(-1).to_vec(), [1, 2]);
+    /// assert_eq!(m.diag_dyn(0).to_vec(), [0, 0, 0]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] naming the shape for a tensor of rank other than 1 or 2 (PyTorch's
+    /// "Supports 1D or 2D tensors"); [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
+    pub fn try_diag_dyn(&self, diagonal: isize) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        match self.rank() {
+            1 => self.try_diag_embed_dyn(diagonal),
+            2 => {
+                let l = self.layout().diagonal(0, 1, diagonal)?;
+                Ok(TensorBase::from_parts(kernels::to_vec(self.data.as_slice(), &l)?, Layout::contiguous(l.sizes())?))
+            }
+            r => Err(ShapeError::Invalid(format!(
+                "diag: expects a 1-D tensor (to build a matrix) or a 2-D one (to read a diagonal), got rank {r} (shape {:?})",
+                self.sizes()
+            ))),
+        }
+    }
+    /// [`try_diag_dyn`](Self::try_diag_dyn), panicking with the error's message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_diag_dyn`](Self::try_diag_dyn).
+    #[track_caller]
+    pub fn diag_dyn(&self, diagonal: isize) -> Tensor<D::Elem, DynShape> {
+        self.try_diag_dyn(diagonal).or_panic()
+    }
+}

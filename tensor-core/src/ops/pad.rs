@@ -440,3 +440,111 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         self.try_repeat_interleave_counts(counts, axis).or_panic()
     }
 }
+
+/// `repeat_interleave` with one count for every element: a runtime axis, or none (flattened).
+impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// Each element along a runtime `axis` (negative counts from the end) repeated `count` times
+    /// in place (PyTorch `torch.repeat_interleave(x, count, dim=axis)`; NumPy
+    /// `np.repeat(x, count, axis)`): dim `axis` multiplied by `count`, a [`DynShape`] result (use
+    /// [`repeat_interleave`](Self::repeat_interleave) for a typed one). `count = 0` empties the
+    /// dim. A copy.
+    ///
+    /// ```
+    /// use shaped_core::{DynShape, Tensor};
+    /// let x: Tensor<i32, DynShape> = Tensor::from([[1, 2], [3, 4]]).into_dyn();
+    /// let y = x.repeat_interleave_dyn(2, -1);
+    /// assert_eq!((y.sizes(), y.to_vec()), (&[2, 4][..], vec![1, 1, 2, 2, 3, 3, 4, 4]));
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`] naming the axis and the rank for an axis outside `-rank..rank`;
+    /// [`ShapeError::Overflow`] when the new size passes `usize`; [`ShapeError::Alloc`].
+    pub fn try_repeat_interleave_dyn(
+        &self,
+        count: usize,
+        axis: isize,
+    ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        let axis = normalize_axis(axis, self.rank())?;
+        let (data, l) = interleave_rt(self.data.as_slice(), self.layout(), axis, count)?;
+        Ok(TensorBase::from_parts(data, l))
+    }
+    /// [`try_repeat_interleave_dyn`](Self::try_repeat_interleave_dyn), panicking with the
+    /// error's message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_repeat_interleave_dyn`](Self::try_repeat_interleave_dyn).
+    #[track_caller]
+    pub fn repeat_interleave_dyn(&self, count: usize, axis: isize) -> Tensor<D::Elem, DynShape> {
+        self.try_repeat_interleave_dyn(count, axis).or_panic()
+    }
+
+    /// Each element of the flattened tensor (row-major) repeated `count` times (PyTorch
+    /// `torch.repeat_interleave(x, count)` without `dim`; NumPy `np.repeat(x, count)`): a 1-D
+    /// [`DynShape`] result of `numel * count` elements. A rank-0 tensor counts as one element.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let x: Tensor<i32, Shape![2, 2]> = Tensor::from([[1, 2], [3, 4]]);
+    /// let y = x.repeat_interleave_flat(2);
+    /// assert_eq!((y.sizes(), y.to_vec()), (&[8][..], vec![1, 1, 2, 2, 3, 3, 4, 4]));
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Overflow`] when `numel * count` passes `usize`; [`ShapeError::Alloc`].
+    pub fn try_repeat_interleave_flat(&self, count: usize) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        let vals = match kernels::contiguous_slice(self.data.as_slice(), self.layout()) {
+            Some(v) => alloc::borrow::Cow::Borrowed(v),
+            None => alloc::borrow::Cow::Owned(kernels::to_vec(self.data.as_slice(), self.layout())?),
+        };
+        let (data, l) = interleave_rt(&vals, &Layout::contiguous(&[self.numel()])?, 0, count)?;
+        Ok(TensorBase::from_parts(data, l))
+    }
+    /// [`try_repeat_interleave_flat`](Self::try_repeat_interleave_flat), panicking with the
+    /// error's message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_repeat_interleave_flat`](Self::try_repeat_interleave_flat).
+    #[track_caller]
+    pub fn repeat_interleave_flat(&self, count: usize) -> Tensor<D::Elem, DynShape> {
+        self.try_repeat_interleave_flat(count).or_panic()
+    }
+
+    /// Element `i` of the flattened tensor (row-major) repeated `counts[i]` times (PyTorch
+    /// `torch.repeat_interleave(x, counts)` without `dim`; NumPy `np.repeat(x, counts)`): a 1-D
+    /// [`DynShape`] result whose length is the sum of the counts.
+    ///
+    /// ```
+    /// use shaped_core::Tensor;
+    /// let x = Tensor::from([[1, 2], [3, 4]]);
+    /// let y = x.repeat_interleave_counts_flat(&Tensor::from([0i64, 2, 1, 0]));
+    /// assert_eq!(y.to_vec(), [2, 2, 3]);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`try_repeat_interleave_counts`](Self::try_repeat_interleave_counts) over the
+    /// flattened tensor: [`ShapeError::Mismatch`] when there is not one count per element.
+    pub fn try_repeat_interleave_counts_flat<K: Dim>(
+        &self,
+        counts: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+    ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        let vals = match kernels::contiguous_slice(self.data.as_slice(), self.layout()) {
+            Some(v) => alloc::borrow::Cow::Borrowed(v),
+            None => alloc::borrow::Cow::Owned(kernels::to_vec(self.data.as_slice(), self.layout())?),
+        };
+        let flat: TensorBase<&[D::Elem], DynShape> =
+            TensorBase::from_parts(&*vals, Layout::contiguous(&[self.numel()])?);
+        flat.try_repeat_interleave_counts(counts, 0)
+    }
+    /// [`try_repeat_interleave_counts_flat`](Self::try_repeat_interleave_counts_flat),
+    /// panicking with the error's message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_repeat_interleave_counts_flat`](Self::try_repeat_interleave_counts_flat).
+    #[track_caller]
+    pub fn repeat_interleave_counts_flat<K: Dim>(
+        &self,
+        counts: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+    ) -> Tensor<D::Elem, DynShape> {
+        self.try_repeat_interleave_counts_flat(counts).or_panic()
+    }
+}

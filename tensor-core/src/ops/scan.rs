@@ -3,7 +3,7 @@
 //! `kthvalue` and `median`, which remove the axis; and `dist`. The axis is a const parameter checked at compile time for tuple
 //! shapes (`cumsum::<1>()`), or a runtime value (`cumsum_dyn(1)`); either way the result has the
 //! input's shape type.
-use crate::dim::{Const, Dyn};
+use crate::dim::{Const, Dyn, One};
 use crate::error::ConstMsg;
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels::{self, scan};
@@ -1056,5 +1056,232 @@ where
         S: BroadcastShape<S2>,
     {
         self.try_dist(other, p).or_panic()
+    }
+}
+
+/// A result along a removed axis given back with that axis as a size-1 dim at `axis`
+/// (normalised): the same row-major buffer, one more dim in the layout.
+fn keep_axis<T: Element, S2: Shape>(t: Tensor<T, DynShape>, axis: usize) -> Result<Tensor<T, S2>, ShapeError> {
+    let l = t.layout().unsqueeze(axis)?;
+    S2::check_sizes(l.sizes())?;
+    Ok(TensorBase::from_parts(t.data, l))
+}
+
+/// `(values, indices)` of an order statistic.
+type Pair<T, S> = (Tensor<T, S>, Tensor<i64, S>);
+
+impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// `f` (an order statistic along the runtime `axis`, the axis removed) with the axis kept as
+    /// a size-1 dim: `keepdim=True`.
+    fn keep_pair<S2: Shape>(
+        &self,
+        axis: isize,
+        f: impl FnOnce(isize) -> Result<Pair<D::Elem, DynShape>, ShapeError>,
+    ) -> Result<Pair<D::Elem, S2>, ShapeError> {
+        let ax = normalize_axis(axis, self.rank())?;
+        let (v, i) = f(axis)?;
+        Ok((keep_axis(v, ax)?, keep_axis(i, ax)?))
+    }
+    /// [`keep_pair`](Self::keep_pair) for a statistic without positions.
+    fn keep_one<S2: Shape>(
+        &self,
+        axis: isize,
+        f: impl FnOnce(isize) -> Result<Tensor<D::Elem, DynShape>, ShapeError>,
+    ) -> Result<Tensor<D::Elem, S2>, ShapeError> {
+        let ax = normalize_axis(axis, self.rank())?;
+        keep_axis(f(axis)?, ax)
+    }
+}
+
+/// The `keepdim=True` forms of the order statistics (`kthvalue`, `median`, `nanmedian`,
+/// `quantile`, `nanquantile`): static axis (`One` at `A` in the type) and runtime axis.
+macro_rules! order_keepdim {
+    ($doc:literal, $torch:literal, $errors:literal, $ex:literal, $exdyn:literal, [$($bound:tt)*], $Out:ident,
+     ($($p:ident: $pt:ty),*), |$s:ident, $ax:ident| $run:expr,
+     $kd:ident $try_kd:ident $kdy:ident $try_kdy:ident) => {
+        impl<D: Data, S: Shape> TensorBase<D, S>
+        where
+            $($bound)*
+        {
+            #[doc = concat!($doc, " along axis `A`, kept as a size-1 [`One`](crate::One) dim (PyTorch `", $torch, "dim=A, keepdim=True)`): `[2, 3]` with `<1>` gives `[2, 1]`, which broadcasts back against `[2, 3]`. The axis is checked at compile time for tuple shapes.")]
+            #[doc = ""]
+            #[doc = "```"]
+            #[doc = $ex]
+            #[doc = "```"]
+            #[doc = ""]
+            #[doc = "# Errors"]
+            #[doc = concat!($errors, " [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`; [`ShapeError::Alloc`].")]
+            #[allow(clippy::type_complexity)]
+            pub fn $try_kd<const A: isize>(&self, $($p: $pt),*) -> Result<$Out<D::Elem, <S as SetAxis<A, One>>::Out>, ShapeError>
+            where
+                S: SetAxis<A, One>,
+            {
+                let ($s, $ax) = (self, A);
+                $run
+            }
+            #[doc = concat!("[`", stringify!($try_kd), "`](Self::", stringify!($try_kd), "), panicking with the error's message.")]
+            #[doc = ""]
+            #[doc = "# Panics"]
+            #[doc = concat!("As the errors of [`", stringify!($try_kd), "`](Self::", stringify!($try_kd), ").")]
+            #[track_caller]
+            #[allow(clippy::type_complexity)]
+            pub fn $kd<const A: isize>(&self, $($p: $pt),*) -> $Out<D::Elem, <S as SetAxis<A, One>>::Out>
+            where
+                S: SetAxis<A, One>,
+            {
+                self.$try_kd::<A>($($p),*).or_panic()
+            }
+            #[doc = concat!($doc, " along a runtime axis (negative counts from the end), kept as a size-1 dim (PyTorch `", $torch, "dim=axis, keepdim=True)`): a [`DynShape`] result, `[2, 3]` with axis `-1` gives `[2, 1]`.")]
+            #[doc = ""]
+            #[doc = "```"]
+            #[doc = $exdyn]
+            #[doc = "```"]
+            #[doc = ""]
+            #[doc = "# Errors"]
+            #[doc = concat!($errors, " [`ShapeError::Axis`] naming the axis and the rank for an axis outside `-rank..rank`; [`ShapeError::Alloc`].")]
+            #[allow(clippy::type_complexity)]
+            pub fn $try_kdy(&self, $($p: $pt,)* axis: isize) -> Result<$Out<D::Elem, DynShape>, ShapeError> {
+                let ($s, $ax) = (self, axis);
+                $run
+            }
+            #[doc = concat!("[`", stringify!($try_kdy), "`](Self::", stringify!($try_kdy), "), panicking with the error's message.")]
+            #[doc = ""]
+            #[doc = "# Panics"]
+            #[doc = concat!("As the errors of [`", stringify!($try_kdy), "`](Self::", stringify!($try_kdy), ").")]
+            #[track_caller]
+            #[allow(clippy::type_complexity)]
+            pub fn $kdy(&self, $($p: $pt,)* axis: isize) -> $Out<D::Elem, DynShape> {
+                self.$try_kdy($($p,)* axis).or_panic()
+            }
+        }
+    };
+}
+
+/// A tensor of shape `S` (the single-result form of [`order_keepdim!`]).
+type One1<T, S> = Tensor<T, S>;
+
+order_keepdim!("The `k`-th smallest element (`k` from 1) of each line and its `i64` position, as [`kthvalue`](Self::kthvalue),",
+    "kthvalue(k, ",
+    "[`ShapeError::Index`] naming `k` when it is 0 or larger than the dim;",
+    "use shaped_core::{Shape, Tensor};\nlet x: Tensor<i32, Shape![2, 3]> = Tensor::from([[5, 1, 3], [2, 2, 0]]);\nlet (v, i): (Tensor<i32, Shape![2, 1]>, _) = x.kthvalue_keepdim::<1>(2);\nassert_eq!((v.to_vec(), i.to_vec()), (vec![3, 2], vec![2, 0]));",
+    "use shaped_core::{DynShape, Tensor};\nlet x: Tensor<i32, DynShape> = Tensor::from([[5, 1, 3], [2, 2, 0]]).into_dyn();\nlet (v, i) = x.kthvalue_keepdim_dyn(2, -1);\nassert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[2, 1][..], vec![3, 2], vec![2, 0]));",
+    [D::Elem: Num], Pair, (k: usize), |s, a| s.keep_pair(a, |a| s.try_kthvalue_dyn(k, a)),
+    kthvalue_keepdim try_kthvalue_keepdim kthvalue_keepdim_dyn try_kthvalue_keepdim_dyn);
+order_keepdim!("The lower median of each line and its `i64` position, as [`median_axis`](Self::median_axis),",
+    "median(",
+    "[`ShapeError::Index`] for an empty dim (no median);",
+    "use shaped_core::{Shape, Tensor};\nlet x: Tensor<f32, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, 5.0, 1.0, 2.0]]);\nlet (v, i): (Tensor<f32, Shape![2, 1]>, _) = x.median_keepdim::<1>();\nassert_eq!((v.to_vec(), i.to_vec()), (vec![2.0, 1.0], vec![3, 2]));",
+    "use shaped_core::{DynShape, Tensor};\nlet x: Tensor<f32, DynShape> = Tensor::from([[4.0, 1.0], [3.0, 2.0]]).into_dyn();\nlet (v, i) = x.median_keepdim_dyn(0);\nassert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[1, 2][..], vec![3.0, 1.0], vec![1, 0]));",
+    [D::Elem: Num], Pair, (), |s, a| s.keep_pair(a, |a| s.try_median_axis_dyn(a)),
+    median_keepdim try_median_keepdim median_keepdim_dyn try_median_keepdim_dyn);
+order_keepdim!("The lower median of the non-NaN elements of each line and its `i64` position, as [`nanmedian_axis`](Self::nanmedian_axis),",
+    "nanmedian(",
+    "[`ShapeError::Index`] for an empty dim;",
+    "use shaped_core::{Shape, Tensor};\nlet x: Tensor<f32, Shape![1, 4]> = Tensor::from([[3.0, f32::NAN, 1.0, 2.0]]);\nlet (v, i): (Tensor<f32, Shape![1, 1]>, _) = x.nanmedian_keepdim::<1>();\nassert_eq!((v.to_vec(), i.to_vec()), (vec![2.0], vec![3]));",
+    "use shaped_core::{DynShape, Tensor};\nlet x: Tensor<f32, DynShape> = Tensor::from([[3.0, f32::NAN, 1.0, 2.0]]).into_dyn();\nlet (v, i) = x.nanmedian_keepdim_dyn(1);\nassert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[1, 1][..], vec![2.0], vec![3]));",
+    [D::Elem: Num], Pair, (), |s, a| s.keep_pair(a, |a| s.try_nanmedian_axis_dyn(a)),
+    nanmedian_keepdim try_nanmedian_keepdim nanmedian_keepdim_dyn try_nanmedian_keepdim_dyn);
+order_keepdim!("The `q`-quantile (`'linear'` interpolation) of each line, as [`quantile`](Self::quantile),",
+    "quantile(q, ",
+    "[`ShapeError::Invalid`] for `q` outside `[0, 1]` (or NaN); [`ShapeError::Index`] for an empty dim;",
+    "use shaped_core::{Shape, Tensor};\nlet x: Tensor<f64, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, 10.0, 20.0, 30.0]]);\nlet q: Tensor<f64, Shape![2, 1]> = x.quantile_keepdim::<1>(0.25);\nassert_eq!(q.to_vec(), [1.75, 7.5]);",
+    "use shaped_core::{DynShape, Tensor};\nlet x: Tensor<f64, DynShape> = Tensor::from([[4.0, 1.0, 3.0, 2.0]]).into_dyn();\nlet q = x.quantile_keepdim_dyn(0.5, -1);\nassert_eq!((q.sizes(), q.to_vec()), (&[1, 1][..], vec![2.5]));",
+    [D::Elem: Float + Num], One1, (q: D::Elem), |s, a| s.keep_one(a, |a| s.try_quantile_dyn(q, a)),
+    quantile_keepdim try_quantile_keepdim quantile_keepdim_dyn try_quantile_keepdim_dyn);
+order_keepdim!("The `q`-quantile of the non-NaN elements of each line, as [`nanquantile`](Self::nanquantile),",
+    "nanquantile(q, ",
+    "[`ShapeError::Invalid`] for `q` outside `[0, 1]` (or NaN); [`ShapeError::Index`] for an empty dim;",
+    "use shaped_core::{Shape, Tensor};\nlet x: Tensor<f64, Shape![1, 3]> = Tensor::from([[1.0, f64::NAN, 3.0]]);\nlet q: Tensor<f64, Shape![1, 1]> = x.nanquantile_keepdim::<1>(0.5);\nassert_eq!(q.to_vec(), [2.0]);",
+    "use shaped_core::{DynShape, Tensor};\nlet x: Tensor<f64, DynShape> = Tensor::from([[1.0, f64::NAN, 3.0]]).into_dyn();\nlet q = x.nanquantile_keepdim_dyn(0.5, 1);\nassert_eq!((q.sizes(), q.to_vec()), (&[1, 1][..], vec![2.0]));",
+    [D::Elem: Float + Num], One1, (q: D::Elem), |s, a| s.keep_one(a, |a| s.try_nanquantile_dyn(q, a)),
+    nanquantile_keepdim try_nanquantile_keepdim nanquantile_keepdim_dyn try_nanquantile_keepdim_dyn);
+
+/// `roll` over several runtime dims at once, and over the flattened tensor.
+impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// Each dim `axes[i]` rolled by `shifts[i]` places, one after the other (PyTorch
+    /// `torch.roll(x, shifts, dims)` with tuples, NumPy `np.roll(x, shifts, axis)`): same shape
+    /// (inline for an inline input). Axes may be negative (counting from the end) and may
+    /// repeat (their shifts add up, as PyTorch).
+    ///
+    /// ```
+    /// use shaped_core::{DynShape, Tensor};
+    /// let x: Tensor<i32, DynShape> = Tensor::from([[1, 2, 3], [4, 5, 6]]).into_dyn();
+    /// assert_eq!(x.roll_dims_dyn(&[1, -1], &[0, -1]).to_vec(), [5, 6, 4, 2, 3, 1]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when `shifts` and `axes` differ in length or are empty (PyTorch's
+    /// "shifts and dimensions must align"; roll the flattened tensor with
+    /// [`roll_flat`](Self::roll_flat)); [`ShapeError::Axis`] naming the axis and the rank for an
+    /// axis outside `-rank..rank`; [`ShapeError::Alloc`].
+    pub fn try_roll_dims_dyn(&self, shifts: &[isize], axes: &[isize]) -> Result<OutTensor<D, D::Elem, S>, ShapeError> {
+        if shifts.len() != axes.len() || axes.is_empty() {
+            return Err(ShapeError::Invalid(alloc::format!(
+                "roll: shifts and dimensions must align and not be empty: {} shifts {shifts:?}, {} dims {axes:?}",
+                shifts.len(),
+                axes.len()
+            )));
+        }
+        let rank = self.rank();
+        let norm = axes.iter().map(|&a| normalize_axis(a, rank)).collect::<Result<alloc::vec::Vec<_>, _>>()?;
+        self.per_line(axes[0], |o, s, l, a| {
+            scan::roll(o, s, l, a, shifts[0])?;
+            if norm.len() > 1 {
+                // The other dims in turn, each reading a copy of the result so far.
+                let lc = Layout::contiguous(l.sizes())?;
+                let mut tmp = kernels::try_with_capacity(o.len())?;
+                for (&ax, &shift) in norm[1..].iter().zip(&shifts[1..]) {
+                    tmp.clear();
+                    tmp.extend_from_slice(o);
+                    scan::roll(o, &tmp, &lc, ax, shift)?;
+                }
+            }
+            Ok(())
+        })
+    }
+    /// [`try_roll_dims_dyn`](Self::try_roll_dims_dyn), panicking with the error's message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_roll_dims_dyn`](Self::try_roll_dims_dyn).
+    #[track_caller]
+    pub fn roll_dims_dyn(&self, shifts: &[isize], axes: &[isize]) -> OutTensor<D, D::Elem, S> {
+        self.try_roll_dims_dyn(shifts, axes).or_panic()
+    }
+
+    /// The elements rotated by `shift` places in row-major order, the shape restored (PyTorch
+    /// `torch.roll(x, shift)` without `dims`, NumPy `np.roll(x, shift)` without `axis`): element
+    /// `k` of the flattened tensor moves to `(k + shift) mod numel`. Same shape (inline for an
+    /// inline input); an empty tensor stays empty.
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
+    /// assert_eq!(x.roll_flat(1).to_vec(), [6, 1, 2, 3, 4, 5]);
+    /// assert_eq!(x.roll_flat(-2).to_vec(), [3, 4, 5, 6, 1, 2]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Alloc`].
+    #[doc(alias = "roll")]
+    pub fn try_roll_flat(&self, shift: isize) -> Result<OutTensor<D, D::Elem, S>, ShapeError> {
+        let n = self.numel();
+        let flat = Layout::contiguous(&[n])?;
+        let vals = match kernels::contiguous_slice(self.data.as_slice(), self.layout()) {
+            Some(s) => alloc::borrow::Cow::Borrowed(s),
+            None => alloc::borrow::Cow::Owned(kernels::to_vec(self.data.as_slice(), self.layout())?),
+        };
+        let lay = LayoutRepr::try_from_layout::<S>(Layout::contiguous(self.sizes())?)?;
+        let mut out = <Out<D, D::Elem, S>>::zeroed(n)?;
+        scan::roll(out.as_mut_slice(), &vals, &flat, 0, shift)?;
+        Ok(TensorBase::from_lay(out, lay))
+    }
+    /// [`try_roll_flat`](Self::try_roll_flat), panicking with the error's message.
+    ///
+    /// # Panics
+    /// When the result cannot be allocated.
+    #[track_caller]
+    #[doc(alias = "roll")]
+    pub fn roll_flat(&self, shift: isize) -> OutTensor<D, D::Elem, S> {
+        self.try_roll_flat(shift).or_panic()
     }
 }

@@ -12,6 +12,8 @@
 //! `index_select` and `gather` type their result from the index tensor, so their turbofish also
 //! names the index's dim or shape, inferred with `_`: `x.index_select::<0, _>(&i)`,
 //! `x.gather::<1, _>(&i)`. The others take only the axis: `x.scatter_::<0>(&i, &src)`.
+//! Each has a runtime-axis form for [`DynShape`] programs, the axis first as in PyTorch:
+//! `x.gather_dyn(axis, &i)`, in place `x.scatter_dyn_(axis, &i, &src)`.
 use crate::dim::{Const, Dim, Dyn};
 use crate::element::ToIndex;
 use crate::error::{OrPanic, ShapeError};
@@ -196,10 +198,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: RemoveAxis<A>,
     {
-        let axis = check_axis(A, self.rank())?;
-        check_fits("gather", ("index", "input"), index.sizes(), self.sizes(), Some(axis))?;
-        let data = kernels::gather(self.data.as_slice(), self.layout(), axis, index.data.as_slice(), index.layout())?;
-        Ok(TensorBase::from_parts(data, Layout::contiguous(index.sizes())?))
+        self.try_gather_dyn(A, index)
     }
     /// [`try_gather`](Self::try_gather), panicking with the error's message: PyTorch
     /// `gather(A, index)`, the result has the index's shape.
@@ -239,12 +238,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         D: DataMut,
         S: RemoveAxis<A>,
     {
-        let axis = check_axis(A, self.rank())?;
-        check_fits("scatter", ("index", "self"), index.sizes(), self.sizes(), Some(axis))?;
-        check_fits("scatter", ("index", "src"), index.sizes(), src.sizes(), None)?;
-        let ld = *self.layout();
-        let (idx, li) = (index.data.as_slice(), index.layout());
-        kernels::scatter(self.data.as_mut_slice(), &ld, axis, idx, li, src.data.as_slice(), src.layout())
+        self.try_scatter_dyn_(A, index, src)
     }
     /// [`try_scatter_`](Self::try_scatter_), panicking with the error's message: PyTorch
     /// `scatter_(A, index, src)` in place.
@@ -324,10 +318,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         D: DataMut,
         S: RemoveAxis<A>,
     {
-        let axis = check_axis(A, self.rank())?;
-        check_fits("scatter", ("index", "self"), index.sizes(), self.sizes(), Some(axis))?;
-        let ld = *self.layout();
-        kernels::scatter_value(self.data.as_mut_slice(), &ld, axis, index.data.as_slice(), index.layout(), value)
+        self.try_scatter_value_dyn_(A, index, value)
     }
     /// [`try_scatter_value_`](Self::try_scatter_value_), panicking with the error's message:
     /// PyTorch `scatter_(A, index, value)` in place.
@@ -688,5 +679,209 @@ where
             data[k * classes + c as usize] = T::ONE;
         }
         Ok(TensorBase::from_parts(data, layout))
+    }
+}
+
+/// The runtime-axis forms of `gather`, `scatter` and `scatter` of one value, for
+/// [`DynShape`] programs; the const-axis forms call these.
+impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// [`try_gather`](Self::try_gather) along a runtime `axis` (negative counts from the end):
+    /// PyTorch `gather(axis, index)`. The result has the index's shape type `SI`; its runtime
+    /// rank must be `self`'s.
+    ///
+    /// ```
+    /// use shaped_core::{DynShape, Tensor};
+    /// let x: Tensor<i32, DynShape> = Tensor::from([[1, 2, 3], [4, 5, 6]]).into_dyn();
+    /// let g = x.gather_dyn(-1, &Tensor::from([[2i64, 0], [1, 1]]).into_dyn());
+    /// assert_eq!((g.sizes(), g.to_vec()), (&[2, 2][..], vec![3, 1, 5, 5]));
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`] naming the axis and the rank for an axis outside `-rank..rank`; the
+    /// others as [`try_gather`](Self::try_gather).
+    #[doc(alias = "take_along_axis", alias = "take_along_dim")]
+    pub fn try_gather_dyn<SI: Shape>(
+        &self,
+        axis: isize,
+        index: &TensorBase<impl Data<Elem: IndexElem>, SI>,
+    ) -> Result<Tensor<D::Elem, SI>, ShapeError> {
+        let axis = check_axis(axis, self.rank())?;
+        check_fits("gather", ("index", "input"), index.sizes(), self.sizes(), Some(axis))?;
+        let data = kernels::gather(self.data.as_slice(), self.layout(), axis, index.data.as_slice(), index.layout())?;
+        Ok(TensorBase::from_parts(data, Layout::contiguous(index.sizes())?))
+    }
+    /// [`try_gather_dyn`](Self::try_gather_dyn), panicking with the error's message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_gather_dyn`](Self::try_gather_dyn).
+    #[track_caller]
+    #[doc(alias = "take_along_axis", alias = "take_along_dim")]
+    pub fn gather_dyn<SI: Shape>(
+        &self,
+        axis: isize,
+        index: &TensorBase<impl Data<Elem: IndexElem>, SI>,
+    ) -> Tensor<D::Elem, SI> {
+        self.try_gather_dyn(axis, index).or_panic()
+    }
+
+    /// [`try_scatter_`](Self::try_scatter_) along a runtime `axis` (negative counts from the
+    /// end): PyTorch `scatter_(axis, index, src)`. `index` and `src` may have any shape type;
+    /// their runtime ranks must be `self`'s.
+    ///
+    /// ```
+    /// use shaped_core::{DynShape, Tensor};
+    /// let mut x: Tensor<i32, DynShape> = Tensor::zeros_sized(&[2, 3]);
+    /// x.scatter_dyn_(1, &Tensor::from([[2i64], [0]]), &Tensor::from([[7], [8]]));
+    /// assert_eq!(x.to_vec(), [0, 0, 7, 8, 0, 0]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`] naming the axis and the rank; the others as
+    /// [`try_scatter_`](Self::try_scatter_). An error leaves `self` unchanged.
+    pub fn try_scatter_dyn_(
+        &mut self,
+        axis: isize,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
+        src: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
+    ) -> Result<(), ShapeError>
+    where
+        D: DataMut,
+    {
+        let axis = check_axis(axis, self.rank())?;
+        check_fits("scatter", ("index", "self"), index.sizes(), self.sizes(), Some(axis))?;
+        check_fits("scatter", ("index", "src"), index.sizes(), src.sizes(), None)?;
+        let ld = *self.layout();
+        let (idx, li) = (index.data.as_slice(), index.layout());
+        kernels::scatter(self.data.as_mut_slice(), &ld, axis, idx, li, src.data.as_slice(), src.layout())
+    }
+    /// [`try_scatter_dyn_`](Self::try_scatter_dyn_), panicking with the error's message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_scatter_dyn_`](Self::try_scatter_dyn_).
+    #[track_caller]
+    pub fn scatter_dyn_(
+        &mut self,
+        axis: isize,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
+        src: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
+    ) where
+        D: DataMut,
+    {
+        self.try_scatter_dyn_(axis, index, src).or_panic()
+    }
+    /// A copy of `self` with [`try_scatter_dyn_`](Self::try_scatter_dyn_) applied (PyTorch
+    /// `torch.scatter(self, axis, index, src)`): same shape as `self`.
+    ///
+    /// ```
+    /// use shaped_core::Tensor;
+    /// let x = Tensor::from([0, 0, 0]).into_dyn();
+    /// assert_eq!(x.scatter_dyn(0, &Tensor::from([2i64]), &Tensor::from([5])).to_vec(), [0, 0, 5]);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`try_scatter_dyn_`](Self::try_scatter_dyn_), and [`ShapeError::Alloc`].
+    #[doc(alias = "put_along_axis")]
+    pub fn try_scatter_dyn(
+        &self,
+        axis: isize,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
+        src: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
+    ) -> Result<Tensor<D::Elem, S>, ShapeError> {
+        let mut out = self.try_to_owned()?;
+        out.try_scatter_dyn_(axis, index, src)?;
+        Ok(out)
+    }
+    /// [`try_scatter_dyn`](Self::try_scatter_dyn), panicking with the error's message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_scatter_dyn`](Self::try_scatter_dyn).
+    #[track_caller]
+    #[doc(alias = "put_along_axis")]
+    pub fn scatter_dyn(
+        &self,
+        axis: isize,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
+        src: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
+    ) -> Tensor<D::Elem, S> {
+        self.try_scatter_dyn(axis, index, src).or_panic()
+    }
+
+    /// [`try_scatter_value_`](Self::try_scatter_value_) along a runtime `axis` (negative counts
+    /// from the end): PyTorch `scatter_(axis, index, value)`.
+    ///
+    /// ```
+    /// use shaped_core::{DynShape, Tensor};
+    /// let mut x: Tensor<i32, DynShape> = Tensor::zeros_sized(&[2, 2]);
+    /// x.scatter_value_dyn_(-2, &Tensor::from([[1i64, 0]]), 9);
+    /// assert_eq!(x.to_vec(), [0, 9, 9, 0]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`] naming the axis and the rank; the others as
+    /// [`try_scatter_value_`](Self::try_scatter_value_). An error leaves `self` unchanged.
+    pub fn try_scatter_value_dyn_(
+        &mut self,
+        axis: isize,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
+        value: D::Elem,
+    ) -> Result<(), ShapeError>
+    where
+        D: DataMut,
+    {
+        let axis = check_axis(axis, self.rank())?;
+        check_fits("scatter", ("index", "self"), index.sizes(), self.sizes(), Some(axis))?;
+        let ld = *self.layout();
+        kernels::scatter_value(self.data.as_mut_slice(), &ld, axis, index.data.as_slice(), index.layout(), value)
+    }
+    /// [`try_scatter_value_dyn_`](Self::try_scatter_value_dyn_), panicking with the error's
+    /// message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_scatter_value_dyn_`](Self::try_scatter_value_dyn_).
+    #[track_caller]
+    pub fn scatter_value_dyn_(
+        &mut self,
+        axis: isize,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
+        value: D::Elem,
+    ) where
+        D: DataMut,
+    {
+        self.try_scatter_value_dyn_(axis, index, value).or_panic()
+    }
+    /// A copy of `self` with [`try_scatter_value_dyn_`](Self::try_scatter_value_dyn_) applied
+    /// (PyTorch `torch.scatter(self, axis, index, value)`): same shape as `self`.
+    ///
+    /// ```
+    /// use shaped_core::Tensor;
+    /// let x = Tensor::from([[1, 2], [3, 4]]).into_dyn();
+    /// assert_eq!(x.scatter_value_dyn(1, &Tensor::from([[0i64], [1]]), 0).to_vec(), [0, 2, 3, 0]);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`try_scatter_value_dyn_`](Self::try_scatter_value_dyn_), and [`ShapeError::Alloc`].
+    pub fn try_scatter_value_dyn(
+        &self,
+        axis: isize,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
+        value: D::Elem,
+    ) -> Result<Tensor<D::Elem, S>, ShapeError> {
+        let mut out = self.try_to_owned()?;
+        out.try_scatter_value_dyn_(axis, index, value)?;
+        Ok(out)
+    }
+    /// [`try_scatter_value_dyn`](Self::try_scatter_value_dyn), panicking with the error's
+    /// message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_scatter_value_dyn`](Self::try_scatter_value_dyn).
+    #[track_caller]
+    pub fn scatter_value_dyn(
+        &self,
+        axis: isize,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
+        value: D::Elem,
+    ) -> Tensor<D::Elem, S> {
+        self.try_scatter_value_dyn(axis, index, value).or_panic()
     }
 }

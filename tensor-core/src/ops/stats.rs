@@ -225,6 +225,47 @@ where
     pub fn trapezoid_dyn(&self, dx: D::Elem, axis: isize) -> Tensor<D::Elem, DynShape> {
         self.try_trapezoid_dyn(dx, axis).or_panic()
     }
+    /// [`try_trapezoid_x`](Self::try_trapezoid_x) along a runtime axis (negative counts from the
+    /// end; PyTorch `torch.trapezoid(self, x, dim=axis)` with a 1-D `x`): a [`DynShape`] result.
+    /// `x` may have any shape type; its runtime rank must be 1.
+    ///
+    /// ```
+    /// use shaped_core::{DynShape, Tensor};
+    /// let y: Tensor<f64, DynShape> = Tensor::from([[1.0, 2.0, 3.0], [0.0, 4.0, 0.0]]).into_dyn();
+    /// let x = Tensor::from([0.0, 1.0, 3.0]).into_dyn();
+    /// assert_eq!(y.trapezoid_x_dyn(&x, -1).to_vec(), [6.5, 6.0]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when `x` is not 1-D; [`ShapeError::Mismatch`] when `x` does not
+    /// have one point per element of the dim; [`ShapeError::Axis`] naming the axis and the rank;
+    /// [`ShapeError::Alloc`].
+    pub fn try_trapezoid_x_dyn(
+        &self,
+        x: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
+        axis: isize,
+    ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        if x.rank() != 1 {
+            return Err(ShapeError::Invalid(alloc::format!(
+                "trapezoid: the sample points x must be 1-D, got sizes {:?}",
+                x.sizes()
+            )));
+        }
+        let x = kernels::to_vec(x.data.as_slice(), x.layout())?;
+        self.trapezoid_as(axis, Spacing::Points(&x))
+    }
+    /// [`try_trapezoid_x_dyn`](Self::try_trapezoid_x_dyn), panicking with the error's message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_trapezoid_x_dyn`](Self::try_trapezoid_x_dyn).
+    #[track_caller]
+    pub fn trapezoid_x_dyn(
+        &self,
+        x: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
+        axis: isize,
+    ) -> Tensor<D::Elem, DynShape> {
+        self.try_trapezoid_x_dyn(x, axis).or_panic()
+    }
 }
 
 /// The spacing of `trapezoid`'s samples.

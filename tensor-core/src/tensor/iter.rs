@@ -624,6 +624,85 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         }
         Ok(())
     }
+
+    /// [`try_axis_iter_mut`](Self::try_axis_iter_mut) along a runtime axis (negative counts from
+    /// the end): mutable [`DynShape`] views, all alive at once.
+    ///
+    /// ```
+    /// use shaped_core::{DynShape, Tensor};
+    /// let mut x: Tensor<i32, DynShape> = Tensor::from([[1, 2], [3, 4]]).into_dyn();
+    /// for (k, mut row) in x.axis_iter_dyn_mut(0).enumerate() {
+    ///     row.fill_(k as i32);
+    /// }
+    /// assert_eq!(x.to_vec(), [0, 0, 1, 1]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`] naming the axis and the rank for an axis outside `-rank..rank`;
+    /// [`ShapeError::Invalid`] when the views interleave in memory (as for the columns of a
+    /// row-major matrix: use [`for_each_axis_dyn_mut`](Self::for_each_axis_dyn_mut)).
+    pub fn try_axis_iter_dyn_mut(&mut self, axis: isize) -> Result<AxisIterMut<'_, D::Elem, DynShape>, ShapeError>
+    where
+        D: DataMut,
+    {
+        let axis = self.ax(axis)?;
+        let layout = *self.layout();
+        AxisIterMut::new(self.data.as_mut_slice(), &layout, axis)
+    }
+    /// [`try_axis_iter_dyn_mut`](Self::try_axis_iter_dyn_mut), panicking with the error's
+    /// message.
+    ///
+    /// # Panics
+    /// As the errors of [`try_axis_iter_dyn_mut`](Self::try_axis_iter_dyn_mut).
+    #[track_caller]
+    pub fn axis_iter_dyn_mut(&mut self, axis: isize) -> AxisIterMut<'_, D::Elem, DynShape>
+    where
+        D: DataMut,
+    {
+        self.try_axis_iter_dyn_mut(axis).or_panic()
+    }
+
+    /// [`for_each_axis_mut`](Self::for_each_axis_mut) along a runtime axis (negative counts from
+    /// the end): `f(i, view)` with the mutable [`DynShape`] view at position `i`, one at a time
+    /// (every layout and axis).
+    ///
+    /// ```
+    /// use shaped_core::{DynShape, Tensor};
+    /// let mut x: Tensor<i32, DynShape> = Tensor::from([[1, 2], [3, 4]]).into_dyn();
+    /// x.for_each_axis_dyn_mut(-1, |k, mut col| col.fill_(10 * k as i32));
+    /// assert_eq!(x.to_vec(), [0, 10, 0, 10]);
+    /// ```
+    ///
+    /// # Panics
+    /// As the errors of [`try_for_each_axis_dyn_mut`](Self::try_for_each_axis_dyn_mut).
+    #[track_caller]
+    pub fn for_each_axis_dyn_mut(&mut self, axis: isize, f: impl FnMut(usize, TensorViewMut<'_, D::Elem, DynShape>))
+    where
+        D: DataMut,
+    {
+        self.try_for_each_axis_dyn_mut(axis, f).or_panic()
+    }
+    /// [`for_each_axis_dyn_mut`](Self::for_each_axis_dyn_mut), returning an error instead of
+    /// panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`] naming the axis and the rank for an axis outside `-rank..rank`.
+    pub fn try_for_each_axis_dyn_mut(
+        &mut self,
+        axis: isize,
+        mut f: impl FnMut(usize, TensorViewMut<'_, D::Elem, DynShape>),
+    ) -> Result<(), ShapeError>
+    where
+        D: DataMut,
+    {
+        let axis = self.ax(axis)?;
+        let layout = *self.layout();
+        let data = self.data.as_mut_slice();
+        for i in 0..layout.sizes()[axis] {
+            f(i, TensorBase::from_parts(&mut *data, layout.select(axis, i as isize)?));
+        }
+        Ok(())
+    }
 }
 
 /// `for x in &t`: the elements by reference, in row-major logical order ([`TensorBase::iter`]).
