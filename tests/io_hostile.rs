@@ -60,7 +60,8 @@ fn raw_npz(members: &[(&str, &[u8])], deflate: bool) -> Vec<u8> {
     let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
     let method = if deflate { zip::CompressionMethod::Deflated } else { zip::CompressionMethod::Stored };
     for (name, bytes) in members {
-        zip.start_file(format!("{name}.npy"), zip::write::SimpleFileOptions::default().compression_method(method)).unwrap();
+        zip.start_file(format!("{name}.npy"), zip::write::SimpleFileOptions::default().compression_method(method))
+            .unwrap();
         zip.write_all(bytes).unwrap();
     }
     zip.finish().unwrap().into_inner()

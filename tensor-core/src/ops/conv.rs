@@ -160,7 +160,12 @@ impl<const KERNEL: usize, const STRIDE: usize, const PADDING: usize, const DILAT
     /// The same hyper-parameters as run-time values for the `_dyn` forms (the stride resolved:
     /// [`PoolArgs`] takes no 0 for the kernel size).
     pub const fn args(self) -> PoolArgs {
-        PoolArgs { kernel: [KERNEL; 2], stride: [Self::EFFECTIVE_STRIDE; 2], padding: [PADDING; 2], dilation: [DILATION; 2] }
+        PoolArgs {
+            kernel: [KERNEL; 2],
+            stride: [Self::EFFECTIVE_STRIDE; 2],
+            padding: [PADDING; 2],
+            dilation: [DILATION; 2],
+        }
     }
 }
 
