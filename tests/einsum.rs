@@ -346,11 +346,44 @@ fn naive(terms: &[Vec<u8>], out: &[u8], size: &[usize; 4], xs: &[Tensor<f64, Dyn
     for p in 0..total {
         let val = common::unravel(p, &used);
         let at = |t: &[u8]| t.iter().map(|&c| val[(c - b'a') as usize]).collect::<Vec<usize>>();
+        // An operand axis of size 1 under a longer letter is broadcast: read at 0.
+        let at_in = |t: &[u8], x: &Tensor<f64, DynShape>| {
+            at(t).iter().zip(x.sizes()).map(|(&v, &n)| if n == 1 { 0 } else { v }).collect::<Vec<usize>>()
+        };
         let prod: f64 =
-            terms.iter().zip(xs).zip(&vals).map(|((t, x), v)| v[common::ravel(&at(t), x.sizes())]).product();
+            terms.iter().zip(xs).zip(&vals).map(|((t, x), v)| v[common::ravel(&at_in(t, x), x.sizes())]).product();
         res[common::ravel(&at(out), &out_sizes)] += prod;
     }
     res
+}
+
+/// The operand sizes of `terms` under the letter sizes `size`, with the axes that `shrink`
+/// picks (bit `4 i + p` for position `p` of term `i`, where the letter appears once in the term)
+/// cut to 1, and the letter sizes that result (a letter cut to 1 everywhere has size 1):
+/// size-1 letters broadcast (issue 35).
+fn broadcast_sizes(terms: &[Vec<u8>], size: [usize; 4], shrink: u64) -> (Vec<Vec<usize>>, [usize; 4]) {
+    let mut full = [false; 4];
+    let ops: Vec<Vec<usize>> = terms
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            t.iter()
+                .enumerate()
+                .map(|(p, &c)| {
+                    let once = t.iter().filter(|&&d| d == c).count() == 1;
+                    let k = (c - b'a') as usize;
+                    if once && shrink >> (4 * i + p) & 1 == 1 {
+                        1
+                    } else {
+                        full[k] = true;
+                        size[k]
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let eff = core::array::from_fn(|k| if full[k] { size[k] } else { 1 });
+    (ops, eff)
 }
 
 /// A random equation over the letters `a..=d`: one to three terms of zero to three letters
@@ -385,8 +418,11 @@ proptest! {
 
     #[test]
     fn random_equations_match_the_sum_written_out(
-        ((terms, out, size), xs) in equation().prop_flat_map(|(terms, out, size)| {
-            let ops: Vec<_> = terms.iter().map(|t| tensor(t.iter().map(|&c| size[(c - b'a') as usize]).collect())).collect();
+        ((terms, out, size), xs) in (equation(), any::<u64>()).prop_flat_map(|((terms, out, size), shrink)| {
+            // A quarter of the cases cut some single-letter axes to 1 (broadcast).
+            let shrink = if shrink % 4 == 0 { shrink >> 2 } else { 0 };
+            let (sizes, size) = broadcast_sizes(&terms, size, shrink);
+            let ops: Vec<_> = sizes.into_iter().map(tensor).collect();
             (Just((terms, out, size)), ops)
         })
     ) {
