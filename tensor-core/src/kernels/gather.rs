@@ -2,7 +2,8 @@
 //! `nonzero`. Each takes flat slices and [`Layout`]s, never a shape type. Index values go through
 //! `layout::index_offset` (negative counts from the end; out of bounds is a [`ShapeError::Index`]
 //! naming the value, the dim and its size), so the stride arithmetic stays in `layout/`; the
-//! kernels only add that step to an offset that `walk` produced.
+//! kernels only add that step to an offset that `walk` produced. The scatters first check every
+//! entry against `0..n` ([`check_write_indices`]: PyTorch's writes take no negative entry).
 //!
 //! Visiting order: whenever the order is observable (which out-of-bounds index is reported, which
 //! of two duplicate scatter indices wins, the order of `masked_select` and `nonzero` results), the
