@@ -193,14 +193,16 @@ macro_rules! t {
 ///
 /// **Result type**: for equations without `...`, `Tensor<T, (D0, D1, ..)>` with one dim per
 /// output letter: the dim type of an operand axis that letter labels, static when any of them is
-/// (`Const<N>`), `Dyn` when all are. With `...`, a [`DynShape`] tensor (its rank depends on the
-/// operands').
+/// (`Const<N>`), `Dyn` when all are. A size-1 axis ([`One`]) broadcasts against the letter's
+/// other sizes, as in NumPy and PyTorch: `One` with `Const<N>` gives `Const<N>`, `One` with `Dyn`
+/// gives `Dyn`, `One` alone stays `One`. With `...`, a [`DynShape`] tensor (its rank depends on
+/// the operands').
 ///
 /// **Compile errors**: a malformed equation (a character other than letters, `,`, `->` and
 /// `...`; two `->`; an output letter repeated or in no operand term; more terms than operands or
 /// fewer) is an error on the string literal when the macro expands. An operand whose static rank
 /// differs from its term's letter count is a `cargo check` error. A letter bound to two
-/// different static sizes fails the build (`cargo build`, not `cargo check`: a post-
+/// different static sizes, neither of them 1, fails the build (`cargo build`, not `cargo check`: a post-
 /// monomorphisation check, also in generic code once instantiated) with
 /// `einsum "ij,jk->ik": letter 'j' has size 3 in operand 0 and size 4 in operand 1`. Sizes that
 /// are `Dyn` are checked at run time: `einsum!` then panics with the [`ShapeError`] message and

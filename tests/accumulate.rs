@@ -53,10 +53,59 @@ fn numpy_ufunc_at_cases() {
     let c = Tensor::from([0i64, 0, 0]);
     let r = c.scatter_reduce::<0>(&Tensor::from([0i64, 0, 2]), &Tensor::from([5, -1, 9]), ScatterReduce::Amin, true);
     assert_eq!(r.to_vec(), [-1, 0, 0]);
-    // np.add.at(x, [1, -1], 1) on x = zeros(3): [0, 1, 1] (negative entries count from the end).
+    // np.add.at(x, [1, -1], 1) on x = zeros(3) is [0, 1, 1], but PyTorch's scatter_add_ rejects
+    // the -1 ("index -1 is out of bounds for dimension 0 with size 3"), and so does this crate
+    // (issue 35); index_put_ with accumulate is np.add.at's form and counts from the end.
     let mut x = Tensor::from([0u8, 0, 0]);
-    x.scatter_add_::<0>(&Tensor::from([1i64, -1]), &Tensor::from([1u8, 1]));
+    let e = common::err(x.try_scatter_add_::<0>(&Tensor::from([1i64, -1]), &Tensor::from([1u8, 1])));
+    assert_eq!(
+        e,
+        "index -1 at position [1] is out of bounds for dimension 0 of size 3 \
+         (negative indices are not counted from the end here, as in PyTorch)"
+    );
+    assert_eq!(x.to_vec(), [0, 0, 0]);
+    x.index_put_(&[&Tensor::from([1i64, -1])], &Tensor::from([1u8, 1]), true);
     assert_eq!(x.to_vec(), [0, 1, 1]);
+}
+
+/// Issue 35: the writing operations reject negative index entries as PyTorch does
+/// (`torch.zeros(2, 4).scatter_add_(1, tensor([[0, 1, -1]]), ones(1, 3))` raises "index -1 is out
+/// of bounds for dimension 1 with size 4"; so do `scatter_`, `scatter_reduce_` and
+/// `index_add_`), naming the entry and its position in the index; the tensor is unchanged.
+/// `gather` and `index_select` still count negative entries from the end.
+#[test]
+fn writing_ops_reject_negative_indices() {
+    let mut x: Tensor<f32, Shape![2, 4]> = Tensor::zeros();
+    let src: Tensor<f32, Shape![2, 3]> = Tensor::ones();
+    let idx = Tensor::from([[0i64, 1, 2], [0, 1, -1]]);
+    let want = "index -1 at position [1, 2] is out of bounds for dimension 1 of size 4 \
+                (negative indices are not counted from the end here, as in PyTorch)";
+    assert_eq!(common::err(x.try_scatter_add_::<1>(&idx, &src)), want);
+    assert_eq!(common::err(x.try_scatter_::<1>(&idx, &src)), want);
+    assert_eq!(common::err(x.try_scatter_value_::<1>(&idx, 5.0)), want);
+    assert_eq!(common::err(x.try_scatter_reduce_::<1>(&idx, &src, ScatterReduce::Sum, true)), want);
+    assert_eq!(common::err(x.try_scatter_reduce_::<1>(&idx, &src, ScatterReduce::Mean, false)), want);
+    assert!(matches!(
+        x.try_scatter_add::<1>(&idx, &src),
+        Err(ShapeError::IndexEntry { index: -1, ref position, axis: 1, size: 4 }) if position == &[1, 2]
+    ));
+    // u64 and i8 index tensors: the entry as given.
+    let e = common::err(x.try_scatter_add_::<1>(&Tensor::from([[u64::MAX]]), &src));
+    assert_eq!(e, "index 18446744073709551615 at position [0, 0] is out of bounds for dimension 1 of size 4");
+    let e = common::err(x.try_scatter_::<0>(&Tensor::from([[0i8], [-2]]), &src));
+    assert!(e.starts_with("index -2 at position [1, 0] is out of bounds for dimension 0 of size 2"), "{e}");
+    // index_add_: the position in the 1-D index.
+    let rows: Tensor<f32, Shape![3, 4]> = Tensor::ones();
+    let e = common::err(x.try_index_add_::<0, _>(&Tensor::from([0i64, 1, -2]), &rows, 1.0));
+    assert!(e.starts_with("index -2 at position [2] is out of bounds for dimension 0 of size 2"), "{e}");
+    let cols: Tensor<f32, Shape![2, 2]> = Tensor::ones();
+    let e = common::err(x.try_index_add_::<1, _>(&Tensor::from([3i64, 4]), &cols, 1.0));
+    assert_eq!(e, "index 4 at position [1] is out of bounds for dimension 1 of size 4");
+    assert_eq!(x.to_vec(), [0.0; 8], "no write before every index is checked");
+    // The reading operations keep counting from the end.
+    let y: Tensor<f32, Shape![2, 4]> = Tensor::from([[0., 1., 2., 3.], [4., 5., 6., 7.]]);
+    assert_eq!(y.gather::<1, _>(&Tensor::from([[-1i64], [-4]])).to_vec(), [3., 4.]);
+    assert_eq!(y.index_select::<1, _>(&Tensor::from([-1i64])).to_vec(), [3., 7.]);
 }
 
 #[test]
@@ -157,9 +206,9 @@ fn reference(
     let pos = |i: usize, j: usize| {
         let v = idx[i * c + j];
         if axis == 0 {
-            (v.rem_euclid(n as i64) as usize) * m + j
+            v as usize * m + j
         } else {
-            i * m + v.rem_euclid(m as i64) as usize
+            i * m + v as usize
         }
     };
     for i in 0..r {
@@ -241,7 +290,7 @@ proptest! {
                 (
                     Just(n), Just(m), Just(r), Just(c), Just(axis),
                     proptest::collection::vec(value(), n * m),
-                    proptest::collection::vec(-size..size, r * c),
+                    proptest::collection::vec(0..size, r * c), // negative entries are errors
                     proptest::collection::vec(value(), r * (c + 1)),
                 )
             })
@@ -288,14 +337,14 @@ proptest! {
         (n, m, k, x, idx, src) in (1usize..5, 1usize..4, 0usize..6).prop_flat_map(|(n, m, k)| (
             Just(n), Just(m), Just(k),
             proptest::collection::vec(-4i32..4, n * m),
-            proptest::collection::vec(-(n as i64)..n as i64, k),
+            proptest::collection::vec(0..n as i64, k),
             proptest::collection::vec(-4i32..4, k * m),
         )),
         alpha in -3i32..3,
     ) {
         let mut want = x.clone();
         for (row, &i) in idx.iter().enumerate() {
-            let i = i.rem_euclid(n as i64) as usize;
+            let i = i as usize;
             for j in 0..m {
                 want[i * m + j] += alpha * src[row * m + j];
             }

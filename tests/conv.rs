@@ -289,6 +289,33 @@ fn pools_typed() {
     assert_eq!(centred.sizes(), [1, 2, 7, 5]);
 }
 
+/// Issue 35: `Pool::<K>` strides by the kernel size, as PyTorch's `F.max_pool2d(x, K)`
+/// (`stride=None`); `Pool::<K, 0>` is the same, and the output shape type follows.
+#[test]
+fn pool_stride_defaults_to_the_kernel() {
+    let c = &data::POOL[0]; // [2, 3, 6, 6], kernel 2, stride 2
+    let x: Tensor<f64, Shape![2, 3, 6, 6]> = Tensor::from_vec(&c.x.0, c.x.1.to_vec());
+    let m: Tensor<f64, Shape![2, 3, 3, 3]> = x.max_pool2d(Pool::<2>);
+    assert!(close(&m.to_vec(), c.max, 0.0));
+    let (_, i): (_, Tensor<i64, Shape![2, 3, 3, 3]>) = x.max_pool2d_with_indices(Pool::<2, 0>);
+    assert_eq!(i.to_vec(), c.argmax);
+    let a: Tensor<f64, Shape![2, 3, 3, 3]> = x.avg_pool2d(Pool::<2>, true);
+    assert!(close(&a.to_vec(), c.avg_incl, 1e-12));
+    // torch.nn.functional.max_pool2d(arange(16.).reshape(1, 1, 4, 4), 3): one window (stride 3).
+    let y = Tensor::<f64, Shape![1, 1, 4, 4]>::from_vec(&[1, 1, 4, 4], (0..16).map(f64::from).collect());
+    let m: Tensor<f64, Shape![1, 1, 1, 1]> = y.max_pool2d(Pool::<3>);
+    assert_eq!(m.to_vec(), [10.0]);
+    let m: Tensor<f64, Shape![1, 1, 2, 2]> = y.max_pool2d(Pool::<3, 1>);
+    assert_eq!(m.to_vec(), [10.0, 11.0, 14.0, 15.0]);
+    // Padding with the default stride: (4 + 2 - 3) / 3 + 1 = 2.
+    let m: Tensor<f64, Shape![1, 1, 2, 2]> = y.max_pool2d(Pool::<3, 0, 1>);
+    assert_eq!(m.to_vec(), [5.0, 7.0, 13.0, 15.0]);
+    let d = y.as_dyn();
+    assert_eq!(d.max_pool2d(Pool::<3>).sizes(), [1, 1, 1, 1]);
+    assert_eq!(Pool::<3>.args(), PoolArgs::new([3, 3]));
+    assert_eq!(Pool::<3, 0, 1>.args().stride, [3, 3]);
+}
+
 #[test]
 fn adaptive_avg_pool_matches_numpy() {
     for (i, ((xs, xv), o, want)) in data::ADAPTIVE.iter().enumerate() {

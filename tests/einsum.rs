@@ -217,6 +217,56 @@ fn runtime_errors() {
     assert!(std::panic::catch_unwind(|| einsum("ij,jk", &[&a, &a])).is_err());
 }
 
+/// Issue 35: a letter of size 1 in one operand broadcasts against its size in another, as in
+/// NumPy and PyTorch (`torch.einsum("ij,jk->ik", ones(2, 1), ones(3, 4))` is `3 * ones(2, 4)`);
+/// within one term (a diagonal) the sizes must still agree. Values by hand.
+#[test]
+fn size_one_letters_broadcast() {
+    let a = Tensor::<f64, DynShape>::from_vec(&[2, 1], vec![1., 2.]);
+    let b = Tensor::<f64, DynShape>::from_vec(&[2, 3], vec![1., 2., 3., 4., 5., 6.]);
+    // a[i, 0] * b[i, j].
+    let c = try_einsum("ij,ij->ij", &[&a, &b]).unwrap();
+    assert_eq!((c.sizes(), c.to_vec()), (&[2, 3][..], vec![1., 2., 3., 8., 10., 12.]));
+    let c = try_einsum("ij,ij->ij", &[&b, &a]).unwrap();
+    assert_eq!(c.to_vec(), [1., 2., 3., 8., 10., 12.]);
+    // sum_j a[i, 0] * m[j, k]: a[i] times the column sums of m, [12, 15, 18, 21].
+    let m = Tensor::<f64, DynShape>::from_vec(&[3, 4], (0..12).map(f64::from).collect());
+    let c = try_einsum("ij,jk->ik", &[&a, &m]).unwrap();
+    assert_eq!((c.sizes(), c.to_vec()), (&[2, 4][..], vec![12., 15., 18., 21., 24., 30., 36., 42.]));
+    // Implicit output, three operands, a transposed (strided) operand.
+    let v = Tensor::<f64, DynShape>::from_vec(&[1], vec![2.]);
+    let w = Tensor::<f64, DynShape>::from_vec(&[3], vec![1., 2., 3.]);
+    assert_eq!(try_einsum("i,i", &[&v, &w]).unwrap().to_vec(), [12.]);
+    assert_eq!(try_einsum("i,i,i->i", &[&w, &v, &w]).unwrap().to_vec(), [2., 8., 18.]);
+    let at = a.t().to_owned().into_dyn(); // [1, 2]
+    assert_eq!(try_einsum("ji,ij->ij", &[&at, &b]).unwrap().to_vec(), [1., 2., 3., 8., 10., 12.]);
+    // 1 against 0 broadcasts to 0.
+    let z = Tensor::<f64, DynShape>::zeros_sized(&[0]);
+    assert_eq!(try_einsum("i,i->i", &[&v, &z]).unwrap().sizes(), [0]);
+    assert_eq!(try_einsum("...,...->...", &[&v, &z]).unwrap().sizes(), [0]);
+    // Sizes other than 1 still differ; a diagonal needs one size.
+    let e = |eq: &str, xs: &[&Tensor<f64, DynShape>]| err(try_einsum(eq, xs));
+    assert_eq!(e("ij,jk->ik", &[&m, &m]), "einsum: [3, 4] and [3, 4] differ in the size of letter 'j' (4 and 3)");
+    let r = Tensor::<f64, DynShape>::ones_sized(&[1, 3]);
+    assert_eq!(e("ii", &[&r]), "einsum: [1, 3] and [1, 3] differ in the size of letter 'i' (1 and 3)");
+    assert_eq!(e("ij,ij->ij", &[&m, &b]), "einsum: [3, 4] and [2, 3] differ in the size of letter 'i' (3 and 2)");
+
+    // einsum!: One with Const<N> is Const<N>, One with Dyn is Dyn, One alone stays One.
+    let sa = Tensor::<f64, Shape![2, 1]>::from([[1.], [2.]]);
+    let sm = Tensor::<f64, Shape![3, 4]>::from_vec(&[3, 4], (0..12).map(f64::from).collect());
+    let c: Tensor<f64, Shape![2, 4]> = einsum!("ij,jk->ik", sa, sm);
+    assert_eq!(c.to_vec(), [12., 15., 18., 21., 24., 30., 36., 42.]);
+    let sb = Tensor::<f64, Shape![2, 3]>::from([[1., 2., 3.], [4., 5., 6.]]);
+    let c: Tensor<f64, Shape![2, 3]> = einsum!("ij,ij->ij", sa, sb);
+    assert_eq!(c.to_vec(), [1., 2., 3., 8., 10., 12.]);
+    let c: Tensor<f64, Shape![2, _]> = einsum!("ij,ij->ij", sa, b.as_view().into_static::<Shape![_, _]>());
+    assert_eq!(c.to_vec(), [1., 2., 3., 8., 10., 12.]);
+    let c: Tensor<f64, Shape![2, 1]> = einsum!("ij,ij->ij", sa, sa);
+    assert_eq!(c.to_vec(), [1., 4.]);
+    let e = try_einsum!("ij,ij->ij", sa, m.as_view().into_static::<Shape![_, _]>()).unwrap_err();
+    assert_eq!(e.to_string(), "einsum: [2, 1] and [3, 4] differ in the size of letter 'i' (2 and 3)");
+}
+
 /// Random sizes and small integer values (exact in f64).
 fn tensor(sizes: Vec<usize>) -> impl Strategy<Value = Tensor<f64, DynShape>> {
     let n: usize = sizes.iter().product();
@@ -296,11 +346,44 @@ fn naive(terms: &[Vec<u8>], out: &[u8], size: &[usize; 4], xs: &[Tensor<f64, Dyn
     for p in 0..total {
         let val = common::unravel(p, &used);
         let at = |t: &[u8]| t.iter().map(|&c| val[(c - b'a') as usize]).collect::<Vec<usize>>();
+        // An operand axis of size 1 under a longer letter is broadcast: read at 0.
+        let at_in = |t: &[u8], x: &Tensor<f64, DynShape>| {
+            at(t).iter().zip(x.sizes()).map(|(&v, &n)| if n == 1 { 0 } else { v }).collect::<Vec<usize>>()
+        };
         let prod: f64 =
-            terms.iter().zip(xs).zip(&vals).map(|((t, x), v)| v[common::ravel(&at(t), x.sizes())]).product();
+            terms.iter().zip(xs).zip(&vals).map(|((t, x), v)| v[common::ravel(&at_in(t, x), x.sizes())]).product();
         res[common::ravel(&at(out), &out_sizes)] += prod;
     }
     res
+}
+
+/// The operand sizes of `terms` under the letter sizes `size`, with the axes that `shrink`
+/// picks (bit `4 i + p` for position `p` of term `i`, where the letter appears once in the term)
+/// cut to 1, and the letter sizes that result (a letter cut to 1 everywhere has size 1):
+/// size-1 letters broadcast (issue 35).
+fn broadcast_sizes(terms: &[Vec<u8>], size: [usize; 4], shrink: u64) -> (Vec<Vec<usize>>, [usize; 4]) {
+    let mut full = [false; 4];
+    let ops: Vec<Vec<usize>> = terms
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            t.iter()
+                .enumerate()
+                .map(|(p, &c)| {
+                    let once = t.iter().filter(|&&d| d == c).count() == 1;
+                    let k = (c - b'a') as usize;
+                    if once && shrink >> (4 * i + p) & 1 == 1 {
+                        1
+                    } else {
+                        full[k] = true;
+                        size[k]
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let eff = core::array::from_fn(|k| if full[k] { size[k] } else { 1 });
+    (ops, eff)
 }
 
 /// A random equation over the letters `a..=d`: one to three terms of zero to three letters
@@ -335,8 +418,11 @@ proptest! {
 
     #[test]
     fn random_equations_match_the_sum_written_out(
-        ((terms, out, size), xs) in equation().prop_flat_map(|(terms, out, size)| {
-            let ops: Vec<_> = terms.iter().map(|t| tensor(t.iter().map(|&c| size[(c - b'a') as usize]).collect())).collect();
+        ((terms, out, size), xs) in (equation(), any::<u64>()).prop_flat_map(|((terms, out, size), shrink)| {
+            // A quarter of the cases cut some single-letter axes to 1 (broadcast).
+            let shrink = if shrink % 4 == 0 { shrink >> 2 } else { 0 };
+            let (sizes, size) = broadcast_sizes(&terms, size, shrink);
+            let ops: Vec<_> = sizes.into_iter().map(tensor).collect();
             (Just((terms, out, size)), ops)
         })
     ) {

@@ -437,3 +437,28 @@ fn parameterised_and_binary_functions_match_numpy() {
     assert_eq!(t.isposinf().to_vec(), vec![false, true, false, false]);
     assert_eq!(t.isneginf().to_vec(), vec![false, false, true, false]);
 }
+
+/// Issue 35: `lerp` is PyTorch's kernel (`ATen/native/Lerp.h`): `a + w (b - a)` for `|w| < 0.5`,
+/// `b - (b - a)(1 - w)` otherwise, so `w = 1` is `b` exactly (`a + 1 (b - a)` is
+/// 0.10000000000000009 for `(3, 0.1)`, and inf for `(-1e300, 1e300)`).
+#[test]
+fn lerp_is_pytorchs_kernel() {
+    let a = Tensor::<f64, Shape![4]>::from([3.0, -1e300, 0.1, -7.25]);
+    let b = Tensor::<f64, Shape![4]>::from([0.1, 1e300, 0.7, 2.5]);
+    assert_eq!(a.lerp(&b, 1.0).to_vec(), b.to_vec());
+    assert_eq!(a.lerp(&b, 0.0).to_vec(), a.to_vec());
+    let (av, bv) = (a.to_vec(), b.to_vec());
+    for w in [0.25, 0.49, 0.5, 0.75, -0.25, -0.5, -2.0, 1.5] {
+        let want: Vec<f64> = av
+            .iter()
+            .zip(&bv)
+            .map(|(&x, &y)| if f64::abs(w) < 0.5 { x + w * (y - x) } else { y - (y - x) * (1.0 - w) })
+            .collect();
+        let got = a.lerp(&b, w).to_vec();
+        assert!(got.iter().zip(&want).all(|(g, w)| g.to_bits() == w.to_bits()), "w = {w}: {got:?} vs {want:?}");
+    }
+    // A scalar end, f32, and f16 (computed in f32 and rounded once).
+    assert_eq!(Tensor::from([3.0f32]).lerp(0.1, 1.0).to_vec(), [0.1]);
+    let h = Tensor::from([shaped::f16::from_f32(3.0)]);
+    assert_eq!(h.lerp(shaped::f16::from_f32(0.1), shaped::f16::ONE).to_vec(), [shaped::f16::from_f32(0.1)]);
+}

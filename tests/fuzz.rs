@@ -60,8 +60,9 @@
 //!
 //! # Semantic choices (the library's documented choice wins)
 //!
-//! * Negative indices count from the end everywhere, index-tensor entries included (gather,
-//!   scatter, index_select); anything outside `-n..n` is an error. Axes (runtime and the const
+//! * Negative indices count from the end everywhere, index-tensor entries of the reading
+//!   operations included (gather, index_select); anything outside `-n..n` is an error. The
+//!   writing scatter takes entries in `0..n` only, as PyTorch's (issue 35). Axes (runtime and the const
 //!   axes of gather/scatter) are in `-rank..rank`; a scalar has none.
 //! * Slice bounds outside `0..=n` (after adding `n` to negative ones) or `start > end` are errors,
 //!   never clamped; a zero step is an error; `a..b;-k` walks `a..b` backwards from `b - 1`.
@@ -943,7 +944,8 @@ fn r_scatter(dst: &Model, k: isize, isz: &[usize], ent: &[i128], src: &Want) -> 
     let n = dst.sizes[k];
     let mut writes = Vec::new();
     for (p, &e) in ent.iter().enumerate() {
-        let j = norm_index(e, n).ok_or_else(|| format!("entry {e} outside {n}"))?;
+        // Writes take entries in `0..n` only, as PyTorch's scatter_ (issue 35).
+        let j = usize::try_from(e).ok().filter(|&j| j < n).ok_or_else(|| format!("entry {e} outside 0..{n}"))?;
         let c = unravel(p, isz);
         let mut t = c.clone();
         t[k] = j;

@@ -319,8 +319,20 @@ fn npz_write_several_read_one() {
             ),
             r => panic!("{:?}", r.map(|t| t.to_vec())),
         }
-        assert!(matches!(r.read::<f32, Shape![3]>("weights"), Err(IoError::Shape(_))));
-        assert!(matches!(r.read::<u8, Shape![3]>("mask"), Err(IoError::DType { .. })));
+        // Errors name the member (issue 35).
+        let e = r.read::<f32, Shape![3, 2]>("weights").map(|t| t.to_vec()).unwrap_err();
+        assert_eq!(e.to_string(), r#"npz member "weights": sizes [2, 3] do not match shape [3, 2]"#);
+        assert!(matches!(&e, IoError::Member { name, .. } if name == "weights"));
+        assert!(matches!(e.inner(), IoError::Shape(ShapeError::ShapeMismatch { .. })), "{e:?}");
+        let e = r.read::<f32, Shape![3]>("weights").map(|t| t.to_vec()).unwrap_err();
+        assert!(matches!(e.inner(), IoError::Shape(_)), "{e:?}");
+        let e = r.read::<u8, Shape![3]>("mask").map(|t| t.to_vec()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            r#"npz member "mask": npy dtype mismatch: the file holds |b1, the tensor's element type is |u1"#
+        );
+        assert!(matches!(e.inner(), IoError::DType { .. }));
+        assert!(std::error::Error::source(&e).is_some());
     }
 }
 

@@ -182,6 +182,26 @@ fn quantiles_match_numpy() {
     assert!(Tensor::from([f32::NAN, f32::NAN]).nanmedian().is_nan());
 }
 
+/// Issue 35: `quantile` is PyTorch's: `lerp` (its kernel, from the nearer end) between the
+/// sorted elements at `floor` and `ceil` of `q (n - 1)`, so a whole position reads one element
+/// (`torch.quantile(tensor([-inf, 1., inf]), 0.5)` is 1; reading the next element too gave
+/// `1 + 0 * inf`, NaN) and `q = 1` is the largest element exactly.
+#[test]
+fn quantile_interpolates_as_pytorch() {
+    let x = Tensor::from([f64::NEG_INFINITY, 1.0, f64::INFINITY]);
+    assert_eq!(x.quantile_all(0.5), 1.0);
+    assert_eq!(x.nanquantile::<0>(0.5).to_vec(), [1.0]);
+    assert_eq!(x.quantile_all(0.25), f64::NEG_INFINITY); // lerp(-inf, 1, 0.5) = 1 - inf * 0.5
+    let f = Tensor::from([f32::NEG_INFINITY, 2.0, 3.0, f32::NAN]);
+    assert_eq!(f.nanquantile::<0>(0.5).to_vec(), [2.0]);
+    // Weights at and past 0.5 interpolate from the upper end: q = 0.9 of [3, 0.1]'s sort
+    // [0.1, 3] is 3 - (3 - 0.1) * (1 - 0.9), to the bit.
+    let y = Tensor::from([3.0f64, 0.1]);
+    assert_eq!(y.quantile_all(0.9).to_bits(), (3.0 - (3.0 - 0.1) * (1.0 - 0.9f64)).to_bits());
+    assert_eq!(y.quantile_all(0.2).to_bits(), (0.1 + 0.2 * (3.0 - 0.1f64)).to_bits());
+    assert_eq!(y.quantile_all(1.0), 3.0);
+}
+
 #[test]
 fn search_and_count_match_numpy() {
     let edges = Tensor::from(<[f64; 7]>::try_from(data::EDGES).unwrap());
@@ -737,4 +757,103 @@ proptest! {
         let idx = Tensor::<i64, (Dyn,)>::try_from_vec(&[idx.len()], idx).unwrap();
         prop_assert_eq!(x.repeat_interleave_counts(&counts, 1).to_vec(), x.index_select_dyn(1, &idx).to_vec());
     }
+}
+
+// ---------------------------------------------------------------- issue 35: hostile inputs
+
+/// `matrix_exp` of finite elements whose 1-norm overflows f64 (`log2(inf)` made the squaring
+/// count saturate at i32::MAX: the call never returned). Now at most ~1024 squarings: an
+/// exponential past the range is `inf`/NaN (as `torch.linalg.matrix_exp`), one within it is
+/// exact where scaling by powers of two is (a nilpotent matrix: `exp(N) = I + N`).
+#[test]
+#[cfg_attr(miri, ignore = "about a thousand 2x2 squarings and solves: slow under Miri")]
+fn matrix_exp_of_huge_elements_returns_at_once() {
+    let x = Tensor::<f64, DynShape>::from_vec(&[2, 2], vec![1e308; 4]);
+    let e = x.try_matrix_exp().unwrap().to_vec();
+    assert!(e.iter().all(|v| !v.is_finite()), "{e:?}");
+    // exp([[a, a], [a, a]]) = I + (e^{2a} - 1) / 2 * ones: every element +inf.
+    assert!(e.iter().all(|&v| v == f64::INFINITY), "{e:?}");
+    let n = Tensor::<f64, DynShape>::from_vec(&[2, 2], vec![0.0, 1e308, 0.0, 0.0]);
+    assert_eq!(n.matrix_exp().to_vec(), [1.0, 1e308, 0.0, 1.0]);
+    let n = Tensor::<f64, DynShape>::from_vec(&[2, 2], vec![0.0, f64::MAX, 0.0, 0.0]);
+    assert_eq!(n.matrix_exp().to_vec(), [1.0, f64::MAX, 0.0, 1.0]);
+    let f = Tensor::<f32, Shape![2, 2]>::full(3e38);
+    assert!(f.matrix_exp().to_vec().iter().all(|&v| v == f32::INFINITY));
+    let n = Tensor::<f32, Shape![2, 2]>::from([[0.0, f32::MAX], [0.0, 0.0]]);
+    assert_eq!(n.matrix_exp().to_vec(), [1.0, f32::MAX, 0.0, 1.0]);
+}
+
+/// Non-finite elements give NaN at once (no scaling loop over them).
+#[test]
+fn matrix_exp_of_non_finite_elements_returns_at_once() {
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let x = Tensor::<f64, DynShape>::from_vec(&[2, 2], vec![1.0, bad, 0.0, 1e308]);
+        assert!(x.matrix_exp().to_vec().iter().all(|v| v.is_nan()), "{bad}");
+    }
+}
+
+/// `histc` bins in f64: the width `hi - lo` of `[-3e38, 3e38]` is inf in f32 (every element went
+/// to the last bin), 70000 bins is inf in f16, and an f64 width past f64's range is binned by
+/// halves. The bins of the exact arithmetic.
+#[test]
+fn histc_bins_do_not_overflow_the_element_type() {
+    use shaped::f16;
+    let x = Tensor::from([0.0f32, 1e38, -2e38]);
+    assert_eq!(x.try_histc(4, -3e38, 3e38).unwrap().to_vec(), [1.0, 0.0, 2.0, 0.0]);
+    let h = Tensor::from([f16::from_f32(0.0), f16::from_f32(0.5), f16::from_f32(1.0)]);
+    let c = h.try_histc(70000, f16::from_f32(0.0), f16::from_f32(1.0)).unwrap().to_vec();
+    assert_eq!(c.len(), 70000);
+    let ones: Vec<usize> = (0..c.len()).filter(|&i| c[i] != f16::ZERO).collect();
+    assert_eq!(ones, [0, 35000, 69999]);
+    assert!(ones.iter().all(|&i| c[i] == f16::ONE));
+    // f64 bounds whose width overflows: -1e308 is in bin 0, 0.5e308 in bin 2 of 4.
+    let d = Tensor::from([0.5e308f64, -1e308]);
+    assert_eq!(d.try_histc(4, -1.5e308, 1.5e308).unwrap().to_vec(), [1.0, 0.0, 1.0, 0.0]);
+    // Over [-MAX, MAX]: positions 0.89 and 2.56.
+    assert_eq!(d.try_histc(4, -f64::MAX, f64::MAX).unwrap().to_vec(), [1.0, 0.0, 1.0, 0.0]);
+}
+
+/// `adaptive_avg_pool2d_dyn` to `[2^32, 2^32]`: `oh * ow` overflowed (a debug-build panic); the
+/// output's element count is the overflow error.
+#[test]
+#[cfg(target_pointer_width = "64")]
+fn adaptive_pool_to_an_overflowing_size_is_the_overflow_error() {
+    let x = Tensor::<f32, DynShape>::zeros_sized(&[1, 1, 2, 0]);
+    match x.try_adaptive_avg_pool2d_dyn([1 << 32, 1 << 32]) {
+        Err(ShapeError::Overflow { sizes }) => assert_eq!(sizes, [1, 1, 1 << 32, 1 << 32]),
+        r => panic!("{:?}", r.map(|t| t.sizes().to_vec())),
+    }
+    let y = Tensor::<f32, DynShape>::zeros_sized(&[1, 1, 2, 2]);
+    assert!(matches!(y.try_adaptive_avg_pool2d_dyn([1 << 32, 1 << 32]), Err(ShapeError::Overflow { .. })));
+    // An empty plane with a non-empty output that fits is still its own error.
+    assert!(common::err(x.try_adaptive_avg_pool2d_dyn([1, 1])).contains("empty input plane"));
+    assert_eq!(x.adaptive_avg_pool2d_dyn([0, 3]).sizes(), [1, 1, 0, 3]);
+}
+
+/// Counts that overflow the result are named with their position (the error named the input's
+/// shape), and `repeat_dyn` checks the result's size before allocating anything (it ran out of
+/// memory for an index table of an intermediate result).
+#[test]
+#[cfg(target_pointer_width = "64")]
+fn repeat_overflows_name_the_count() {
+    let x: Tensor<f32, Shape![2, 2]> = Tensor::ones();
+    let e = common::err(x.try_repeat_interleave_counts(&Tensor::from([u64::MAX, 1]), 0));
+    assert_eq!(
+        e,
+        "repeat_interleave: count 18446744073709551615 at position 0 overflows the result: dimension 0 of [2, 2] \
+         would hold 18446744073709551615 elements"
+    );
+    let e = common::err(x.try_repeat_interleave_counts(&Tensor::from([1, u64::MAX]), 1));
+    assert!(e.starts_with("repeat_interleave: count 18446744073709551615 at position 1 "), "{e}");
+    // Past isize (with the other dim) before usize: the count at which it happens.
+    let e = common::err(x.try_repeat_interleave_counts(&Tensor::from([3i64, 1 << 62]), 0));
+    assert!(e.starts_with("repeat_interleave: count 4611686018427387904 at position 1 "), "{e}");
+    match x.try_repeat_dyn(&[1 << 31, 1 << 31]) {
+        Err(e @ ShapeError::Overflow { .. }) => {
+            assert_eq!(e.to_string(), "the element count of [4294967296, 4294967296] overflows isize")
+        }
+        r => panic!("{:?}", r.map(|t| t.sizes().to_vec())),
+    }
+    let e = common::err(x.try_repeat_dyn(&[1, usize::MAX]));
+    assert!(e.contains(&format!("count {} for dimension 1 of size 2", usize::MAX)), "{e}");
 }

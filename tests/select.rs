@@ -237,11 +237,17 @@ fn scatter_matches_the_pytorch_examples() {
 #[test]
 fn scatter_negative_and_duplicate_indices() {
     let z = Tensor::<i32, Shape![3, 5]>::zeros();
-    let v = z.scatter_value::<1>(&Tensor::from([[-1i64], [0], [-2]]), 9);
+    let v = z.scatter_value::<1>(&Tensor::from([[4i64], [0], [3]]), 9);
     assert_eq!(v.to_vec(), [0, 0, 0, 0, 9, 9, 0, 0, 0, 0, 0, 0, 0, 9, 0]);
+    // Negative entries are errors, as in PyTorch (issue 35; they counted from the end before).
+    assert_eq!(
+        err(z.try_scatter_value::<1>(&Tensor::from([[-1i64], [0], [-2]]), 9)),
+        "index -1 at position [0, 0] is out of bounds for dimension 1 of size 5 \
+         (negative indices are not counted from the end here, as in PyTorch)"
+    );
     // Duplicates: the last in the index's row-major order wins.
     let mut d = Tensor::<i32, Shape![1, 3]>::zeros();
-    d.scatter_::<1>(&Tensor::from([[0i64, 2, -3]]), &Tensor::from([[1, 2, 3]]));
+    d.scatter_::<1>(&Tensor::from([[0i64, 2, 0]]), &Tensor::from([[1, 2, 3]]));
     assert_eq!(d.to_vec(), [3, 0, 2]);
     // A src larger than the index: only its leading part is read.
     let big = Tensor::<i32, Shape![12]>::arange().reshape::<Shape![3, 4]>().into_owned();
@@ -266,7 +272,7 @@ fn scatter_writes_through_non_contiguous_views() {
         let l = Layout::from_parts(&[3], &[-1], 2).unwrap();
         let mut v = TensorViewMut::<i32, Shape![3]>::try_from_parts(&mut rbuf[..], l).unwrap();
         let src = Tensor::from([6, 5]);
-        v.scatter_::<0>(&Tensor::from([-1i64, 0]), &t!(src[..;-1]));
+        v.scatter_::<0>(&Tensor::from([2i64, 0]), &t!(src[..;-1]));
     }
     assert_eq!(rbuf, [5, 0, 6]);
     // Non-contiguous index and src, dynamic shapes.
@@ -282,12 +288,13 @@ fn scatter_errors_leave_the_tensor_unchanged() {
     let mut x = Tensor::<i32, Shape![3, 4]>::zeros();
     assert_eq!(
         err(x.try_scatter_::<1>(&Tensor::from([[0i64, 7]]), &Tensor::from([[1, 2]]))),
-        "index 7 is out of bounds for dimension 1 of size 4"
+        "index 7 at position [0, 1] is out of bounds for dimension 1 of size 4"
     );
     assert_eq!(x.to_vec(), [0; 12], "no write before every index is checked");
     assert_eq!(
         err(x.try_scatter_value_::<0>(&Tensor::from([[1i64], [-4]]), 1)),
-        "index -4 is out of bounds for dimension 0 of size 3"
+        "index -4 at position [1, 0] is out of bounds for dimension 0 of size 3 \
+         (negative indices are not counted from the end here, as in PyTorch)"
     );
     assert_eq!(x.to_vec(), [0; 12]);
     assert_eq!(
@@ -317,7 +324,7 @@ fn scatter_errors_leave_the_tensor_unchanged() {
 }
 
 #[test]
-#[should_panic(expected = "index 3 is out of bounds for dimension 0 of size 3")]
+#[should_panic(expected = "index 3 at position [0, 0] is out of bounds for dimension 0 of size 3")]
 fn scatter_panics_with_the_message() {
     let mut x = Tensor::<i32, Shape![3, 4]>::zeros();
     x.scatter_::<0>(&Tensor::from([[3i64]]), &Tensor::from([[1]]));
@@ -527,7 +534,10 @@ fn gather_and_scatter_match_a_reference_loop() {
         let iv: Vec<i64> = (0..numel(&isizes)).map(|_| g.next(2 * n) as i64 - n as i64).collect();
         let sv: Vec<i64> = (0..numel(&ssizes) as i64).map(|v| -v - 1).collect();
         let x = make(&sizes, xv.clone(), g.next(2) == 1);
-        let idx = make(&isizes, iv.clone(), g.next(2) == 1);
+        let transposed = g.next(2) == 1;
+        let idx = make(&isizes, iv.clone(), transposed);
+        // The writing scatter takes no negative entry (issue 35): the same positions from 0.
+        let idxp = make(&isizes, iv.iter().map(|&i| norm(i, n) as i64).collect(), transposed);
         let src = make(&ssizes, sv.clone(), g.next(2) == 1);
 
         // gather: out[c] = x[c with c[axis] = idx[c]]
@@ -554,19 +564,31 @@ fn gather_and_scatter_match_a_reference_loop() {
             want[ravel(&t, &sizes)] = sv[ravel(&c, &ssizes)];
         }
         let got = match axis {
-            0 => x.scatter::<0>(&idx, &src),
-            1 => x.scatter::<1>(&idx, &src),
-            _ => x.scatter::<2>(&idx, &src),
+            0 => x.scatter::<0>(&idxp, &src),
+            1 => x.scatter::<1>(&idxp, &src),
+            _ => x.scatter::<2>(&idxp, &src),
         };
         assert_eq!(got.to_vec(), want, "scatter case {case}: {sizes:?} axis {axis} index {isizes:?}");
         // In place on the (possibly strided) tensor itself gives the same values.
         let mut y = x.clone();
         match axis {
-            0 => y.scatter_::<0>(&idx, &src),
-            1 => y.scatter_::<1>(&idx, &src),
-            _ => y.scatter_::<2>(&idx, &src),
+            0 => y.scatter_::<0>(&idxp, &src),
+            1 => y.scatter_::<1>(&idxp, &src),
+            _ => y.scatter_::<2>(&idxp, &src),
         }
         assert_eq!(y.to_vec(), want, "scatter_ case {case}");
+        // With the negative entries, an error naming the first, and nothing written.
+        if let Some(p) = iv.iter().position(|&i| i < 0) {
+            let mut y = x.clone();
+            let e = match axis {
+                0 => y.try_scatter_::<0>(&idx, &src),
+                1 => y.try_scatter_::<1>(&idx, &src),
+                _ => y.try_scatter_::<2>(&idx, &src),
+            };
+            let at = format!("index {} at position {:?} ", iv[p], unravel(p, &isizes));
+            assert!(err(e).starts_with(&at), "scatter_ case {case}: {at}");
+            assert_eq!(y.to_vec(), x.to_vec());
+        }
 
         // index_select with a 1-D index along the axis.
         let sel: Vec<i64> = (0..1 + g.next(4)).map(|_| g.next(2 * n) as i64 - n as i64).collect();

@@ -26,6 +26,11 @@ pub enum ShapeError {
     /// An index outside its dimension. The index is the one given (an `i128` holds every
     /// integer index type exactly, `u64::MAX` included).
     Index { index: i128, axis: usize, size: usize },
+    /// An entry of an index tensor outside `0..size`, in an operation that writes by index and
+    /// does not count negative entries from the end (`scatter_`, `scatter_add_`,
+    /// `scatter_reduce_`, `index_add_`, as PyTorch's): the entry as given, its coordinates in
+    /// the index tensor, and the dim of the written tensor it indexes with that dim's size.
+    IndexEntry { index: i128, position: Vec<usize>, axis: usize, size: usize },
     /// A range outside its dimension, with the bounds as given.
     Range { start: i128, end: i128, axis: usize, size: usize },
     /// A zero slice step.
@@ -96,6 +101,13 @@ impl fmt::Display for ShapeError {
             DataLength { len, sizes } => write!(f, "a buffer of {len} elements does not fit shape {sizes:?}"),
             Index { index, axis, size } => {
                 write!(f, "index {index} is out of bounds for dimension {axis} of size {size}")
+            }
+            IndexEntry { index, position, axis, size } => {
+                write!(f, "index {index} at position {position:?} is out of bounds for dimension {axis} of size {size}")?;
+                if *index < 0 {
+                    f.write_str(" (negative indices are not counted from the end here, as in PyTorch)")?;
+                }
+                Ok(())
             }
             Range { start, end, axis, size } => {
                 write!(f, "range {start}..{end} is out of bounds for dimension {axis} of size {size}")

@@ -455,6 +455,30 @@ pub(crate) fn kahan<W: num_traits::Float>(a: &mut (W, W), x: W) {
     a.0 = t;
 }
 
+/// PyTorch's `lerp` kernel (`ATen/native/Lerp.h`): `a + w (b - a)` for `|w| < 0.5`, else
+/// `b - (b - a)(1 - w)`, so that `w = 1` gives `b` exactly and `w = 0` gives `a` (the one-sided
+/// form rounds away from the far end). `f16`/`bf16` compute in `f32` and round once, as
+/// PyTorch's `opmath_t`.
+#[inline]
+pub(crate) fn lerp<T: num_traits::Float>(a: T, b: T, w: T) -> T {
+    #[inline(always)]
+    fn kernel<W: num_traits::Float>(a: W, b: W, w: W) -> W {
+        let half = W::one() / (W::one() + W::one());
+        if w.abs() < half {
+            a + w * (b - a)
+        } else {
+            b - (b - a) * (W::one() - w)
+        }
+    }
+    if core::mem::size_of::<T>() < 4 {
+        // The half types (every value converts to and from f32 exactly or by one rounding).
+        let f = |x: T| x.to_f32().unwrap_or(f32::NAN);
+        <T as num_traits::NumCast>::from(kernel(f(a), f(b), f(w))).unwrap_or_else(T::nan)
+    } else {
+        kernel(a, b, w)
+    }
+}
+
 /// Python's float floor division `(a // b, a % b)` (CPython's `float_divmod`, which PyTorch's
 /// `div(rounding_mode='floor')` and `remainder` follow): the remainder from `fmod` takes the
 /// sign of `b`, the quotient is `(a - r) / b` rounded to the nearest integer, so that

@@ -4,11 +4,12 @@
 //! computed from the operands' shape types:
 //!
 //! * each output letter takes the dim of an operand axis it labels (`EinsumRank<R>::Dk` of that
-//!   operand), unified over all the axes it labels by `EinsumDim` (static wins over `Dyn`);
+//!   operand), unified over all the axes it labels by `EinsumDim` (static wins over `Dyn`, and a
+//!   size 1 broadcasts: `One` with `Const<N>` is `Const<N>`, `One` with `Dyn` is `Dyn`);
 //! * each operand without `...` must have exactly as many axes as its term has letters
 //!   (`EinsumRank<R>`, a trait bound: a `cargo check` error);
-//! * letters bound to two different static sizes fail the build through the post-
-//!   monomorphisation constant `EinsumCheck::OK`, naming the letter and both sizes;
+//! * letters bound to two different static sizes, neither of them 1, fail the build through the
+//!   post-monomorphisation constant `EinsumCheck::OK`, naming the letter and both sizes;
 //! * with `...` anywhere, the result is a `DynShape` tensor (its rank depends on the operands').
 //!
 //! The input is `$crate; [try] "equation", operand, ...` (the facade passes its own path).

@@ -17,6 +17,7 @@ use crate::storage::{Data, Element};
 use crate::tensor::{Tensor, TensorBase};
 use crate::{f16, Complex};
 use npyz::{AutoSerialize, TypeRead, WriteOptions, WriterBuilder};
+use std::boxed::Box;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
 use std::path::Path;
@@ -52,6 +53,38 @@ pub enum IoError {
     },
     /// An array name given twice to [`NpzWriter::add`].
     DuplicateName(String),
+    /// An error reading the member `name` of an `.npz` archive ([`NpzReader::read`]): `error`
+    /// is one of the other variants, and the message names the member first
+    /// (`npz member "fc1_w": sizes [32, 64] do not match shape [64, 32]`).
+    /// [`inner`](Self::inner) gives `error`.
+    Member {
+        /// The array name of the member.
+        name: String,
+        /// What went wrong in it.
+        error: Box<IoError>,
+    },
+}
+
+impl IoError {
+    /// The error without the `.npz` member that it happened in: `error` of
+    /// [`IoError::Member`], otherwise `self`.
+    ///
+    /// ```
+    /// # use shaped_core::{io::{IoError, NpzReader, NpzWriter}, Shape, ShapeError, Tensor};
+    /// let mut npz = NpzWriter::new(std::io::Cursor::new(Vec::new()));
+    /// npz.add("w", &Tensor::<f32, Shape![2, 3]>::zeros())?;
+    /// let mut npz = NpzReader::new(std::io::Cursor::new(npz.finish()?.into_inner()))?;
+    /// let e = npz.read::<f32, Shape![3, 2]>("w").unwrap_err();
+    /// assert_eq!(e.to_string(), r#"npz member "w": sizes [2, 3] do not match shape [3, 2]"#);
+    /// assert!(matches!(e.inner(), IoError::Shape(ShapeError::ShapeMismatch { .. })));
+    /// # Ok::<(), IoError>(())
+    /// ```
+    pub fn inner(&self) -> &IoError {
+        match self {
+            IoError::Member { error, .. } => error.inner(),
+            e => e,
+        }
+    }
 }
 
 impl fmt::Display for IoError {
@@ -70,6 +103,12 @@ impl fmt::Display for IoError {
                 write!(f, "no array named {name:?} in the npz archive (it holds {names:?})")
             }
             IoError::DuplicateName(name) => write!(f, "an array named {name:?} is already in the npz archive"),
+            IoError::Member { name, error } => match &**error {
+                // The member's name takes the place of the "npy ... error" prefix.
+                IoError::Io(e) => write!(f, "npz member {name:?}: {e}"),
+                IoError::Shape(e) => write!(f, "npz member {name:?}: {e}"),
+                e => write!(f, "npz member {name:?}: {e}"),
+            },
         }
     }
 }
@@ -79,6 +118,7 @@ impl std::error::Error for IoError {
         match self {
             IoError::Io(e) => Some(e),
             IoError::Shape(e) => Some(e),
+            IoError::Member { error, .. } => Some(&**error),
             _ => None,
         }
     }
@@ -601,7 +641,7 @@ impl<W: Write + Seek> NpzWriter<W> {
             return Err(IoError::DuplicateName(name.into()));
         }
         let bytes = tensor.numel() as u64 * core::mem::size_of::<D::Elem>() as u64;
-        let options = zip::write::FileOptions::default()
+        let options = zip::write::SimpleFileOptions::default()
             .compression_method(self.method)
             .large_file(bytes >= u64::from(u32::MAX) - 4096);
         self.zip.start_file(npyz::npz::file_name_from_array_name(name), options)?;
@@ -615,7 +655,7 @@ impl<W: Write + Seek> NpzWriter<W> {
     ///
     /// # Errors
     /// [`IoError::Io`] when the writer fails.
-    pub fn finish(mut self) -> Result<W, IoError> {
+    pub fn finish(self) -> Result<W, IoError> {
         Ok(self.zip.finish()?)
     }
 }
@@ -625,7 +665,7 @@ impl<W: Write + Seek> NpzWriter<W> {
 /// `np.savez_compressed` write).
 pub struct NpzReader<R: Read + Seek> {
     zip: zip::ZipArchive<R>,
-    /// The array names in archive order (the zip crate keeps its name map unordered).
+    /// The array names in archive order.
     names: Vec<String>,
 }
 
@@ -646,14 +686,13 @@ impl<R: Read + Seek> NpzReader<R> {
     /// # Errors
     /// [`IoError::Io`] when the reader fails or the data is not a zip archive.
     pub fn new(reader: R) -> Result<Self, IoError> {
-        let mut zip = zip::ZipArchive::new(reader)?;
-        let mut names = Vec::new();
-        for i in 0..zip.len() {
-            let entry = zip.by_index_raw(i)?;
-            if let Some(name) = npyz::npz::array_name_from_file_name(entry.name()) {
-                names.push(name.to_string());
-            }
-        }
+        let zip = zip::ZipArchive::new(reader)?;
+        // The directory's names in archive order; one that does not decode cannot be asked for
+        // by name either, and is left out.
+        let names = zip
+            .file_names()
+            .filter_map(|n| Some(npyz::npz::array_name_from_file_name(&n.ok()?)?.to_string()))
+            .collect();
         Ok(NpzReader { zip, names })
     }
 
@@ -670,9 +709,11 @@ impl<R: Read + Seek> NpzReader<R> {
     /// anything is allocated, and the read stops with an error where the data ends.
     ///
     /// # Errors
-    /// [`IoError::NotFound`] when the archive has no array `name`; [`IoError::Io`] on a CRC-32
-    /// mismatch or a corrupt member; otherwise as [`read_npy`](TensorBase::read_npy).
+    /// [`IoError::NotFound`] when the archive has no array `name`. Every other error is an
+    /// [`IoError::Member`] naming the member, around [`IoError::Io`] on a CRC-32 mismatch or a
+    /// corrupt member, or otherwise an error of [`read_npy`](TensorBase::read_npy).
     pub fn read<T: NpyElement, S: Shape>(&mut self, name: &str) -> Result<Tensor<T, S>, IoError> {
+        let member = |error: IoError| IoError::Member { name: name.into(), error: Box::new(error) };
         match self.zip.by_name(&npyz::npz::file_name_from_array_name(name)) {
             Ok(mut file) => {
                 // What the member can hold: a stored member its stored bytes, a deflated one its
@@ -684,21 +725,21 @@ impl<R: Read + Seek> NpzReader<R> {
                     _ => file.size().min(file.compressed_size().saturating_mul(1032).saturating_add(1024)),
                 };
                 let crc = |e: IoError| match e {
-                    // zip 0.6's message for a CRC-32 mismatch.
+                    // The zip crate's message for a CRC-32 mismatch.
                     IoError::Io(e) if e.to_string() == "Invalid checksum" => {
-                        invalid(format!("npz member {name:?}: CRC-32 mismatch (the stored bytes were changed)"))
+                        invalid("CRC-32 mismatch (the stored bytes were changed)")
                     }
                     e => e,
                 };
-                let t = read_npy_sized(&mut file, Some(size)).map_err(crc)?;
+                let t = read_npy_sized(&mut file, Some(size)).map_err(|e| member(crc(e)))?;
                 // Read to the member's end: the zip reader checks the CRC-32 only there.
-                io::copy(&mut file, &mut io::sink()).map_err(|e| crc(e.into()))?;
+                io::copy(&mut file, &mut io::sink()).map_err(|e| member(crc(e.into())))?;
                 Ok(t)
             }
             Err(zip::result::ZipError::FileNotFound) => {
                 Err(IoError::NotFound { name: name.into(), names: self.names.clone() })
             }
-            Err(e) => Err(e.into()),
+            Err(e) => Err(member(e.into())),
         }
     }
 }

@@ -2,7 +2,8 @@
 //! `nonzero`. Each takes flat slices and [`Layout`]s, never a shape type. Index values go through
 //! `layout::index_offset` (negative counts from the end; out of bounds is a [`ShapeError::Index`]
 //! naming the value, the dim and its size), so the stride arithmetic stays in `layout/`; the
-//! kernels only add that step to an offset that `walk` produced.
+//! kernels only add that step to an offset that `walk` produced. The scatters first check every
+//! entry against `0..n` ([`check_write_indices`]: PyTorch's writes take no negative entry).
 //!
 //! Visiting order: whenever the order is observable (which out-of-bounds index is reported, which
 //! of two duplicate scatter indices wins, the order of `masked_select` and `nonzero` results), the
@@ -32,6 +33,33 @@ fn check_indices<I: ToIndex>(idx: &[I], li: &Layout, axis: usize, size: usize) -
         }
     });
     err.map_or(Ok(()), Err)
+}
+
+/// The first entry of `idx` (row-major order) outside `0..size` as a
+/// [`ShapeError::IndexEntry`] naming its coordinates in the index (`li.sizes()`): the rule of the
+/// writing operations (`scatter`, `scatter_add`, `scatter_reduce`, `index_add`), which reject
+/// negative entries as PyTorch's do.
+pub(crate) fn check_write_indices<I: ToIndex>(
+    idx: &[I],
+    li: &Layout,
+    axis: usize,
+    size: usize,
+) -> Result<(), ShapeError> {
+    let order = Layout::contiguous(li.sizes())?;
+    let mut bad = None;
+    walk(li.sizes(), [&order, li], |[p, i]| {
+        let v = idx[i].to_index();
+        if bad.is_none() && (v < 0 || v as usize >= size) {
+            bad = Some((p, idx[i].to_i128()));
+        }
+    });
+    let Some((mut p, index)) = bad else { return Ok(()) };
+    let mut position = alloc::vec![0; li.rank()];
+    for (c, &n) in position.iter_mut().zip(li.sizes()).rev() {
+        *c = p % n;
+        p /= n;
+    }
+    Err(ShapeError::IndexEntry { index, position, axis, size })
 }
 
 /// `l` cut to the leading `sizes[d]` elements of every dim.
@@ -131,7 +159,8 @@ pub(crate) fn index_select<T: Element, I: ToIndex>(
 /// for every `d` and `<= ld.sizes()[d]` for `d != axis` (the front end checks).
 ///
 /// # Errors
-/// [`ShapeError::Index`] for the first index (row-major) outside `ld.sizes()[axis]`.
+/// [`ShapeError::IndexEntry`] for the first index (row-major) outside `0..ld.sizes()[axis]`
+/// (negative entries included, as PyTorch's `scatter_`).
 pub(crate) fn scatter<T: Element, I: ToIndex>(
     dst: &mut [T],
     ld: &Layout,
@@ -164,7 +193,7 @@ pub(crate) fn scatter_with<T: Element, U: Copy, I: ToIndex>(
 ) -> Result<(), ShapeError> {
     let sizes = li.sizes();
     let n = ld.sizes()[axis];
-    check_indices(idx, li, axis, n)?;
+    check_write_indices(idx, li, axis, n)?;
     if li.numel() == 0 {
         return Ok(());
     }

@@ -29,8 +29,8 @@ pub(crate) mod scan;
 pub(crate) mod small;
 pub(crate) mod vector;
 pub(crate) use gather::{
-    gather, index_select, masked_fill, masked_fill_inplace, masked_select, nonzero, scatter, scatter_value,
-    scatter_with, where_select,
+    check_write_indices, gather, index_select, masked_fill, masked_fill_inplace, masked_select, nonzero, scatter,
+    scatter_value, scatter_with, where_select,
 };
 pub(crate) use gemm::gemm;
 pub use gemm::Gemm;

@@ -7,8 +7,9 @@
 //! The element rule is that of the arithmetic operators (`num`'s module docs): integer sums and
 //! products wrap, as PyTorch's `scatter_add_` and `index_add_` do on integer tensors; floats
 //! follow IEEE 754. Every index entry is checked before the first write, so an error leaves the
-//! tensor unchanged. Index entries may be negative (counting from the end, as the rest of
-//! `select`'s operations accept); PyTorch rejects them.
+//! tensor unchanged. Index entries must be in `0..n` (`n` the size of the written dim): as in
+//! PyTorch, a negative entry is an error ([`ShapeError::IndexEntry`], naming the entry and its
+//! position in the index), not a count from the end as in `gather` and `index_select`.
 use super::select::{check_axis, check_fits};
 use crate::cast::CastFrom;
 use crate::dim::Dim;
@@ -108,8 +109,9 @@ where
     ///
     /// # Errors
     /// [`ShapeError::Mismatch`] when a rank differs or a size does not fit as above;
-    /// [`ShapeError::Index`] for the first entry (row-major) outside `-n..n`, `n` the size of
-    /// dim `A`; [`ShapeError::Axis`] when a [`DynShape`](crate::DynShape) tensor has no axis
+    /// [`ShapeError::IndexEntry`] for the first entry (row-major) outside `0..n`, `n` the
+    /// size of dim `A` (negative entries included, as PyTorch), naming it and its position in
+    /// `index`; [`ShapeError::Axis`] when a [`DynShape`](crate::DynShape) tensor has no axis
     /// `A`. An error leaves `self` unchanged.
     pub fn try_scatter_add_<const A: isize>(
         &mut self,
@@ -283,9 +285,9 @@ where
     ///
     /// # Errors
     /// [`ShapeError::Mismatch`] naming both shapes when `source` is not `self`'s shape with dim
-    /// `A` of the index's length; [`ShapeError::Index`] for the first entry outside `-n..n`;
-    /// [`ShapeError::Axis`] when a [`DynShape`](crate::DynShape) tensor has no axis `A`. An error
-    /// leaves `self` unchanged.
+    /// `A` of the index's length; [`ShapeError::IndexEntry`] for the first entry outside `0..n`
+    /// (negative entries included, as PyTorch); [`ShapeError::Axis`] when a
+    /// [`DynShape`](crate::DynShape) tensor has no axis `A`. An error leaves `self` unchanged.
     pub fn try_index_add_<const A: isize, K: Dim>(
         &mut self,
         index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
@@ -367,8 +369,10 @@ where
     /// shape `B`, and the indexed elements form `[B, ..rest]` (the dims after the indexed ones);
     /// `values` broadcasts to that. With `accumulate` the values are added, so a repeated
     /// coordinate receives the sum of everything aimed at it; without, the last write (in
-    /// row-major order of `B`) wins. Negative entries count from the end. This is `t!(x[&i, &j]
-    /// = v)` with a runtime number of index tensors and PyTorch's `accumulate` switch.
+    /// row-major order of `B`) wins. Negative entries count from the end (PyTorch's `index_put_`
+    /// is advanced indexing and accepts them, unlike `scatter_` and `index_add_`). This is
+    /// `t!(x[&i, &j] = v)` with a runtime number of index tensors and PyTorch's `accumulate`
+    /// switch.
     ///
     /// ```
     /// use shaped_core::Tensor;
@@ -783,6 +787,9 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let li = index_1d(op, index.layout())?;
         check_source(op, self.sizes(), source.sizes(), axis, li.numel())?;
         let ld = *self.layout();
+        // Checked on the 1-D index first, so that an error names the entry's position in it
+        // (negative entries are refused, as PyTorch's index_add_ and index_copy_ do).
+        kernels::check_write_indices(index.data.as_slice(), &li, axis, ld.sizes()[axis])?;
         let li = along(&li, source.sizes(), axis)?;
         let (sd, ls) = (source.data.as_slice(), source.layout());
         kernels::scatter_with(self.data.as_mut_slice(), &ld, axis, index.data.as_slice(), &li, sd, ls, f)

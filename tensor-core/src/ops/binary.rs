@@ -186,13 +186,23 @@ where
     D::Elem: Float,
 {
     /// Element-wise `self + weight (end - self)` with broadcasting (PyTorch `lerp(input, end,
-    /// weight)` with a scalar weight): `end` is a tensor or a scalar.
+    /// weight)` with a scalar weight): `end` is a tensor or a scalar. Computed as PyTorch's
+    /// kernel does: `self + weight (end - self)` when `|weight| < 0.5`, otherwise
+    /// `end - (end - self)(1 - weight)`, so `weight = 1` gives `end` exactly (`f16`/`bf16` in
+    /// `f32`, rounded once).
+    ///
+    /// ```
+    /// use shaped_core::{Shape, Tensor};
+    /// let a: Tensor<f64, Shape![2]> = Tensor::from([3.0, -1e300]);
+    /// let b: Tensor<f64, Shape![2]> = Tensor::from([0.1, 1e300]);
+    /// assert_eq!(a.lerp(&b, 1.0).to_vec(), [0.1, 1e300]); // `a + 1 (b - a)`: 0.10000000000000009, inf
+    /// ```
     ///
     /// # Errors
     /// [`ShapeError::Broadcast`] naming both shapes when runtime sizes do not broadcast (static
     /// ones are a compile error); [`ShapeError::Alloc`].
     pub fn try_lerp<R: Operand<D, S>>(&self, end: R, weight: D::Elem) -> Result<R::Output<D::Elem>, ShapeError> {
-        end.zip_from(self, move |a: D::Elem, b: D::Elem| a + weight * (b - a))
+        end.zip_from(self, move |a: D::Elem, b: D::Elem| crate::num::lerp(a, b, weight))
     }
     /// [`try_lerp`](Self::try_lerp), panicking with the error's message.
     #[track_caller]

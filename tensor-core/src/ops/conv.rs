@@ -138,17 +138,34 @@ impl Default for ConvTransposeArgs {
 }
 
 /// The hyper-parameters of a typed 2-D pooling, as const generics: a `KERNEL x KERNEL` window,
-/// `STRIDE` (PyTorch's default is the kernel size: write it, `Pool::<2, 2>`), `PADDING`
-/// (default 0) and `DILATION` (default 1; `avg_pool2d` has none, so it must be 1 there).
+/// `STRIDE`, `PADDING` (default 0) and `DILATION` (default 1; `avg_pool2d` has none, so it must
+/// be 1 there). `STRIDE` defaults to the kernel size, as PyTorch's (`F.max_pool2d(x, 2)` is
+/// `Pool::<2>`, stride 2): a const generic default cannot name `KERNEL`, so the default is 0,
+/// which stands for the kernel size as PyTorch's `stride=None` does (`Pool::<2, 0>` is
+/// `Pool::<2, 2>`).
+///
+/// ```
+/// use shaped_core::ops::conv::Pool;
+/// assert_eq!(Pool::<3>.args().stride, [3, 3]);
+/// assert_eq!(Pool::<3, 1>.args().stride, [1, 1]);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Pool<const KERNEL: usize, const STRIDE: usize, const PADDING: usize = 0, const DILATION: usize = 1>;
+pub struct Pool<const KERNEL: usize, const STRIDE: usize = 0, const PADDING: usize = 0, const DILATION: usize = 1>;
 
 impl<const KERNEL: usize, const STRIDE: usize, const PADDING: usize, const DILATION: usize>
     Pool<KERNEL, STRIDE, PADDING, DILATION>
 {
-    /// The same hyper-parameters as run-time values for the `_dyn` forms.
+    /// The stride in effect: `STRIDE`, or `KERNEL` when `STRIDE` is 0 (the default).
+    pub const EFFECTIVE_STRIDE: usize = if STRIDE == 0 { KERNEL } else { STRIDE };
+    /// The same hyper-parameters as run-time values for the `_dyn` forms (the stride resolved:
+    /// [`PoolArgs`] takes no 0 for the kernel size).
     pub const fn args(self) -> PoolArgs {
-        PoolArgs { kernel: [KERNEL; 2], stride: [STRIDE; 2], padding: [PADDING; 2], dilation: [DILATION; 2] }
+        PoolArgs {
+            kernel: [KERNEL; 2],
+            stride: [Self::EFFECTIVE_STRIDE; 2],
+            padding: [PADDING; 2],
+            dilation: [DILATION; 2],
+        }
     }
 }
 
@@ -277,8 +294,9 @@ impl<S: Shape, W: Shape, const SPATIAL: usize, const ST: usize, const PD: usize,
     };
 }
 
-/// The build-time checks of a typed pooling: positive kernel, stride and dilation, padding at
-/// most half the (dilated) kernel, and a window that fits static input dims.
+/// The build-time checks of a typed pooling: positive kernel and dilation (a zero stride is the
+/// kernel size), padding at most half the (dilated) kernel, and a window that fits static input
+/// dims.
 struct PoolCheck<S, const K: usize, const ST: usize, const PD: usize, const DL: usize, const AVG: bool>(
     core::marker::PhantomData<S>,
 );
@@ -287,8 +305,8 @@ impl<S: Shape, const K: usize, const ST: usize, const PD: usize, const DL: usize
 {
     const OK: () = {
         let op = if AVG { "avg_pool2d: " } else { "max_pool2d: " };
-        if K == 0 || ST == 0 || DL == 0 {
-            let m = ConstMsg::new().str(op).str("kernel ").num(K).str(", stride ").num(ST).str(" and dilation ");
+        if K == 0 || DL == 0 {
+            let m = ConstMsg::new().str(op).str("kernel ").num(K).str(" and dilation ");
             m.num(DL).str(" must be positive").fail()
         }
         if AVG && DL != 1 {
@@ -1055,11 +1073,13 @@ where
     fn adaptive_rt<S2: Shape>(&self, oh: usize, ow: usize) -> Result<Tensor<D::Elem, S2>, ShapeError> {
         let op = "adaptive_avg_pool2d";
         let [n, c, h, w] = self.nchw(op)?;
-        if (h == 0 || w == 0) && oh * ow > 0 {
-            return Err(invalid(format!("{op}: empty input plane {:?} for an output of {oh} x {ow}", self.sizes())));
-        }
+        // The output's element count first (`ShapeError::Overflow` for `[1 << 32, 1 << 32]`;
+        // `oh * ow` itself overflowed here before).
         let sizes = [n, c, oh, ow];
         let numel = Layout::contiguous(&sizes)?.numel();
+        if (h == 0 || w == 0) && oh > 0 && ow > 0 {
+            return Err(invalid(format!("{op}: empty input plane {:?} for an output of {oh} x {ow}", self.sizes())));
+        }
         let mut out = kernels::try_vec(numel, D::Elem::ZERO)?;
         if numel > 0 {
             let x = dense(self)?;
@@ -1108,8 +1128,9 @@ where
     /// `[oh, ow]`: a [`DynShape`] result.
     ///
     /// # Errors
-    /// As [`try_adaptive_avg_pool2d`](Self::try_adaptive_avg_pool2d), and [`ShapeError::Invalid`]
-    /// when the rank is not 4.
+    /// As [`try_adaptive_avg_pool2d`](Self::try_adaptive_avg_pool2d), [`ShapeError::Invalid`]
+    /// when the rank is not 4, and [`ShapeError::Overflow`] when the output's element count
+    /// overflows (checked first).
     pub fn try_adaptive_avg_pool2d_dyn(&self, out: [usize; 2]) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
         self.adaptive_rt(out[0], out[1])
     }

@@ -275,7 +275,9 @@ fn run<T: Gemm>(
     if ell_rank > 0 && !out.contains(&ELLIPSIS) {
         return Err(invalid(eq, format!("the operands have {ell_rank} dims under `...`, but the output has no `...`")));
     }
-    // Labels per axis, and the size of each label (ellipsis dims broadcast, letters must agree).
+    // Labels per axis, and the size of each label: a size 1 broadcasts against another operand's
+    // size (letters and ellipsis dims alike, as NumPy and PyTorch), a letter repeated in one
+    // term (a diagonal) needs one size there.
     let mut size: [Option<(usize, usize)>; 256] = [None; 256];
     let mut terms = Vec::with_capacity(xs.len());
     for (i, (s, x)) in subs.iter().zip(xs).enumerate() {
@@ -287,19 +289,22 @@ fn run<T: Gemm>(
                 labels.push(c);
             }
         }
-        for (&c, &n) in labels.iter().zip(x.sizes()) {
+        for (a, (&c, &n)) in labels.iter().zip(x.sizes()).enumerate() {
+            let mismatch = |m: usize, j: usize| {
+                let what = format!("differ in the size of {} ({m} and {n})", label_name(c));
+                ShapeError::Mismatch { op: "einsum", what, lhs: xs[j].sizes().into(), rhs: x.sizes().into() }
+            };
+            // The sizes of a letter within this term: equal (no broadcasting inside a diagonal).
+            if let Some(m) = labels[..a].iter().position(|&d| d == c).map(|p| x.sizes()[p]) {
+                if m != n {
+                    return Err(mismatch(m, i));
+                }
+                continue;
+            }
             match &mut size[c as usize] {
                 slot @ None => *slot = Some((n, i)),
-                Some((m, _)) if c >= ELL_BASE && (*m == 1 || n == 1 || *m == n) => *m = (*m).max(n),
-                Some((m, j)) if *m != n => {
-                    let what = format!("differ in the size of {} ({} and {n})", label_name(c), *m);
-                    return Err(ShapeError::Mismatch {
-                        op: "einsum",
-                        what,
-                        lhs: xs[*j].sizes().into(),
-                        rhs: x.sizes().into(),
-                    });
-                }
+                Some((m, j)) if *m == 1 && n != 1 => (*m, *j) = (n, i),
+                Some((m, j)) if *m != n && n != 1 => return Err(mismatch(*m, *j)),
                 Some(_) => {}
             }
         }
@@ -309,8 +314,7 @@ fn run<T: Gemm>(
         .iter()
         .flat_map(|&c| if c == ELLIPSIS { (0..ell_rank).map(|k| ELL_BASE + k as u8).collect() } else { alloc::vec![c] })
         .collect();
-    // Broadcast ellipsis dims of size 1 (stride-0 views), then take the diagonals of repeated
-    // letters.
+    // Broadcast dims of size 1 (stride-0 views), then take the diagonals of repeated letters.
     for t in &mut terms {
         let target: Vec<usize> = t.labels.iter().map(|&c| size[c as usize].map_or(0, |s| s.0)).collect();
         if target != t.lay.sizes() {
@@ -371,11 +375,13 @@ fn run<T: Gemm>(
 /// appear exactly once, in ASCII order (NumPy's implicit mode: `"ij,jk"` is `"ij,jk->ik"`,
 /// `"ji"` is the transpose `"ji->ij"`, `"ii"` the trace). A letter repeated in one term takes the
 /// diagonal (`"ii->i"`, `"ii->"` the trace). `...` stands for the dims that the letters do not
-/// name, aligned from the right and broadcast between operands (size 1 stretches); it must appear
-/// in the output when it covers any dim (implicit mode puts it first). Whitespace is ignored.
+/// name, aligned from the right and broadcast between operands; it must appear in the output
+/// when it covers any dim (implicit mode puts it first). Whitespace is ignored.
 ///
-/// Unlike NumPy, a letter's sizes must be equal in every operand (NumPy stretches a size-1
-/// letter axis); use `...` or `expand` to broadcast.
+/// A letter of size 1 in one operand broadcasts against its size in the others, as in NumPy and
+/// PyTorch (`"ij,ij->ij"` of `[2, 1]` and `[2, 3]` is `[2, 3]`; `"ij,jk->ik"` of `[2, 1]` and
+/// `[3, 4]` sums `a[i, 0] * b[j, k]` over `j`); other sizes must be equal. A letter repeated
+/// within one term (a diagonal) needs one size there.
 ///
 /// Lowering (no element loop of its own, see the module docs): diagonals are views, sums over a
 /// letter of one operand are matrix-vector products with ones, and the operands are contracted
@@ -390,8 +396,8 @@ fn run<T: Gemm>(
 /// `...`, two `->`, two `...` in a term, an output letter repeated or naming no operand axis),
 /// a term count other than the operand count, a term naming another number of axes than its
 /// operand's rank, or `...` dims without `...` in the output; [`ShapeError::Mismatch`] when a
-/// letter has two sizes (or `...` dims do not broadcast), naming the letter, both sizes and both
-/// shapes; [`ShapeError::RankTooLarge`] when the output or an intermediate would have more than
+/// letter has two sizes other than 1 (or `...` dims do not broadcast), naming the letter, both
+/// sizes and both shapes; [`ShapeError::RankTooLarge`] when the output or an intermediate would have more than
 /// 6 dims; [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
 ///
 /// # Example
@@ -527,9 +533,10 @@ impl<const R: usize> EinsumRank<R> for DynShape {
     type D5 = Dyn;
 }
 
-/// The dim of a letter that labels an axis of dim `Self` and another of dim `Rhs`: the static
-/// one when either is static (the first when both are: their sizes are compared when the
-/// program is built), `Dyn` when both are.
+/// The dim of a letter that labels an axis of dim `Self` and another of dim `Rhs`, where a size
+/// 1 broadcasts: a `Const<N>` when either is one (the first when both are: their sizes are
+/// compared when the program is built), [`One`] when both are `One`, `Dyn` otherwise (`One`
+/// with `Dyn`: the run-time size wins).
 pub trait EinsumDim<Rhs>: Dim {
     /// The letter's dim in the result.
     type Out: Dim;
@@ -537,14 +544,20 @@ pub trait EinsumDim<Rhs>: Dim {
 impl<const N: usize, X: Dim> EinsumDim<X> for Const<N> {
     type Out = Const<N>;
 }
-impl<X: Dim> EinsumDim<X> for One {
+impl<const N: usize> EinsumDim<Const<N>> for One {
+    type Out = Const<N>;
+}
+impl EinsumDim<One> for One {
     type Out = One;
+}
+impl EinsumDim<Dyn> for One {
+    type Out = Dyn;
 }
 impl<const N: usize> EinsumDim<Const<N>> for Dyn {
     type Out = Const<N>;
 }
 impl EinsumDim<One> for Dyn {
-    type Out = One;
+    type Out = Dyn;
 }
 impl EinsumDim<Dyn> for Dyn {
     type Out = Dyn;
@@ -604,8 +617,8 @@ pub trait EinsumEquation {
     const OPS: &'static [&'static [u8]];
 }
 
-/// The build-time check of `einsum!`: a letter bound to two different static sizes is an error
-/// naming the letter and both sizes.
+/// The build-time check of `einsum!`: a letter bound to two different static sizes, neither of
+/// them 1 (which broadcasts), is an error naming the letter and both sizes.
 #[doc(hidden)]
 pub struct EinsumCheck<E, Ss>(core::marker::PhantomData<(E, Ss)>);
 impl<E: EinsumEquation, Ss: EinsumShapes> EinsumCheck<E, Ss> {
@@ -616,7 +629,8 @@ impl<E: EinsumEquation, Ss: EinsumShapes> EinsumCheck<E, Ss> {
 }
 
 /// The static size of each axis a subscript position names, compared per letter: the message of
-/// the first letter with two sizes.
+/// the first letter with two sizes that do not broadcast (a size 1 stretches to another
+/// operand's; within one operand, a repeated letter's sizes must be equal).
 const fn check(
     text: &str,
     ops: &[&[u8]],
@@ -648,7 +662,8 @@ const fn check(
                         if let Some(n) = st[i][axis] {
                             match first[c as usize] {
                                 None => first[c as usize] = Some((n, i)),
-                                Some((m, j)) if m != n => {
+                                Some((1, j)) if n != 1 && j != i => first[c as usize] = Some((n, i)),
+                                Some((m, j)) if m != n && (n != 1 || j == i) => {
                                     let msg = ConstMsg::new().str("einsum \"").str(text).str("\": letter '");
                                     let msg = msg.str(letter(c)).str("' has size ").num(m).str(" in operand ").num(j);
                                     return Some(msg.str(" and size ").num(n).str(" in operand ").num(i));

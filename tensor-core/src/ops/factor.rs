@@ -550,12 +550,34 @@ fn expm<T: MatrixFloat>(a: &[T], n: usize) -> Result<Vec<T>, ShapeError> {
     if a.iter().any(|v| !v.is_finite()) {
         return Ok(alloc::vec![T::nan(); n * n]);
     }
-    let norm1 = (0..n)
-        .map(|j| (0..n).fold(0.0f64, |s, i| s + libm::fabs(a[i * n + j].to_f64().unwrap_or(f64::NAN))))
-        .fold(0.0, f64::max);
-    let s = if norm1 > THETA13 { libm::ceil(libm::log2(norm1 / THETA13)) as i32 } else { 0 };
-    let scale = c(libm::exp2(-f64::from(s)));
-    let a: Vec<T> = a.iter().map(|&v| v * scale).collect();
+    // log2 of the 1-norm (the largest column sum of |a|), in f64. Sums of f64 elements near the
+    // type's largest value overflow to inf (`[[1e308, 1e308], [1e308, 1e308]]`): they are
+    // summed again with the elements scaled by 2^-512 (exact, every element is then below
+    // 2^512), so the squaring count stays finite (it was `log2(inf)` saturated to i32::MAX).
+    let log2_norm = |k: i32| {
+        let f = libm::exp2(-f64::from(k));
+        let norm = (0..n)
+            .map(|j| (0..n).fold(0.0f64, |s, i| s + libm::fabs(a[i * n + j].to_f64().unwrap_or(f64::NAN)) * f))
+            .fold(0.0, f64::max);
+        libm::log2(norm) + f64::from(k)
+    };
+    let mut log2_norm1 = log2_norm(0);
+    if log2_norm1.is_infinite() && log2_norm1 > 0.0 {
+        log2_norm1 = log2_norm(512);
+    }
+    // At most 1024 + 512 + log2(n) + 1 squarings for finite elements of any float type.
+    let s = if log2_norm1 > libm::log2(THETA13) { libm::ceil(log2_norm1 - libm::log2(THETA13)) as i32 } else { 0 };
+    // A by 2^-s in steps of at most 2^-64, so that the scale itself never underflows (2^-s alone
+    // is zero in f64 past s = 1074, in f32 past 149); each step is exact but for underflowing
+    // elements, which are negligible against the norm.
+    let mut a: Vec<T> = a.to_vec();
+    let mut left = s;
+    while left > 0 {
+        let k = left.min(64);
+        let scale = c(libm::exp2(-f64::from(k)));
+        a.iter_mut().for_each(|v| *v = *v * scale);
+        left -= k;
+    }
     let mut eye = alloc::vec![T::ZERO; n * n];
     (0..n).for_each(|i| eye[i * n + i] = T::ONE);
     let a2 = mm(&a, (n, n), &a, n)?;
@@ -590,7 +612,9 @@ where
     /// The matrix exponential `exp(A) = Σ Aᵏ/k!` of a square matrix or of each of a batch,
     /// `[..b, n, n] -> [..b, n, n]` (PyTorch `torch.linalg.matrix_exp`, SciPy `expm`): scaling
     /// and squaring with the degree-13 Padé approximant, as both. A matrix with a non-finite
-    /// element gives NaN.
+    /// element gives NaN. Finite elements of any size take at most about `1024 + log2(n)`
+    /// squarings (for elements near `f64::MAX`), and an exponential past the type's range has
+    /// `inf`/NaN elements, as PyTorch's.
     ///
     /// ```
     /// use shaped_core::{Shape, Tensor};

@@ -310,8 +310,10 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// ```
     ///
     /// # Errors
-    /// [`ShapeError::Invalid`] when `reps` has fewer entries than the rank;
-    /// [`ShapeError::RankTooLarge`]; [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
+    /// [`ShapeError::Invalid`] when `reps` has fewer entries than the rank, or naming a count
+    /// whose product with its dim overflows `usize`; [`ShapeError::RankTooLarge`];
+    /// [`ShapeError::Overflow`] naming the result's sizes when its element count overflows
+    /// `isize` (checked before anything is allocated); [`ShapeError::Alloc`].
     #[doc(alias = "tile")]
     pub fn try_repeat_dyn(&self, reps: &[usize]) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
         let rank = self.rank();
@@ -326,6 +328,19 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         while l.rank() < reps.len() {
             l = l.unsqueeze(0)?;
         }
+        // The result's sizes, checked before anything is allocated (the per-axis copies below
+        // would otherwise run out of memory for an index table of an intermediate result first:
+        // `[1 << 31, 1 << 31]` on a 2x2 is a 2^64-element overflow).
+        let mut out = l.sizes().to_vec();
+        for (d, (o, &k)) in out.iter_mut().zip(reps).enumerate() {
+            *o = o.checked_mul(k).ok_or_else(|| {
+                ShapeError::Invalid(format!(
+                    "repeat: count {k} for dimension {d} of size {o} (shape {:?}, counts {reps:?}) overflows usize",
+                    self.sizes()
+                ))
+            })?;
+        }
+        Layout::contiguous(&out)?;
         // A count of 1 copies nothing new: skipped (`chain` copies once if every count is 1).
         chain(self.data.as_slice(), &l, reps.len(), |axis, src, lc| match reps[axis] {
             1 => Ok(None),
@@ -392,8 +407,9 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Mismatch`] when the number of counts is not the size of dim `axis`;
-    /// [`ShapeError::Invalid`] for a negative count; [`ShapeError::Axis`];
-    /// [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
+    /// [`ShapeError::Invalid`] for a negative count, or naming the first count with which the
+    /// result's element count overflows `isize`, and its position; [`ShapeError::Axis`];
+    /// [`ShapeError::Alloc`].
     pub fn try_repeat_interleave_counts<K: Dim>(
         &self,
         counts: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
@@ -412,11 +428,24 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let c = kernels::to_vec(counts.data.as_slice(), counts.layout())?;
         let mut table: Vec<i64> = Vec::new();
         let mut total = 0usize;
+        let mut out = self.sizes().to_vec();
         for (i, &k) in c.iter().enumerate() {
             let k = usize::try_from(k.to_i128()).map_err(|_| {
                 ShapeError::Invalid(format!("repeat_interleave: count {} at position {i} is negative", k.to_i128()))
             })?;
-            total = total.checked_add(k).ok_or_else(|| ShapeError::Overflow { sizes: self.sizes().into() })?;
+            // The first count past what the result can hold is named (an error naming the
+            // input's shape did not say which count).
+            let sum = total as u128 + k as u128;
+            let overflow = || {
+                ShapeError::Invalid(format!(
+                    "repeat_interleave: count {k} at position {i} overflows the result: dimension {ax} of {:?} would \
+                     hold {sum} elements",
+                    self.sizes()
+                ))
+            };
+            total = total.checked_add(k).ok_or_else(overflow)?;
+            out[ax] = total;
+            Layout::contiguous(&out).map_err(|_| overflow())?;
         }
         // The table holds one entry per output position: allocate it fallibly before filling.
         table.try_reserve_exact(total).map_err(|_| ShapeError::Alloc { count: total, elem_size: 8 })?;

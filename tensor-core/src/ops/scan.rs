@@ -922,14 +922,14 @@ where
                 continue;
             }
             let line = &line[..numbers];
-            // NumPy's `_lerp` (PyTorch's `lerp`): from the nearer end, so that t = 1 gives `b`.
+            // PyTorch's `quantile`: `lerp` between the elements at `floor(pos)` and `ceil(pos)`
+            // (the same element when `pos` is whole, so that `[-inf, 1, inf]` at 0.5 is 1 and not
+            // `1 + 0 * inf`), with `pos - floor(pos)` as the weight.
             let pos = q * <D::Elem as num_traits::NumCast>::from(numbers - 1).unwrap_or_else(D::Elem::nan);
+            let index = |x: D::Elem| <usize as num_traits::NumCast>::from(x).unwrap_or(0).min(numbers - 1);
             let lo = pos.floor();
-            let t = pos - lo;
-            let i = <usize as num_traits::NumCast>::from(lo).unwrap_or(0).min(numbers - 1);
-            let (a, b) = (line[i], line[(i + 1).min(numbers - 1)]);
-            let half = <D::Elem as Element>::ONE / (<D::Elem as Element>::ONE + <D::Elem as Element>::ONE);
-            out.push(if t >= half { b - (b - a) * (<D::Elem as Element>::ONE - t) } else { a + (b - a) * t });
+            let (a, b) = (line[index(lo)], line[index(pos.ceil())]);
+            out.push(crate::num::lerp(a, b, pos - lo));
         }
         Tensor::try_from_vec(&sizes, out)
     }

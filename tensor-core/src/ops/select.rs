@@ -3,10 +3,14 @@
 //! compute the result shape types and layouts and check the shapes; the loops are in
 //! `kernels/gather.rs`.
 //!
-//! Index tensors have any integer element type ([`IndexElem`]). **Negative entries count from the
-//! end**, as in PyTorch's `x[idx]` advanced indexing (PyTorch's `index_select`, `gather` and
-//! `scatter` themselves reject negative entries); any entry outside the dim is a
-//! [`ShapeError::Index`] naming the entry, the dim and its size, never clamped.
+//! Index tensors have any integer element type ([`IndexElem`]). For the reading operations
+//! (`index_select`, `gather`) **negative entries count from the end**, as in PyTorch's `x[idx]`
+//! advanced indexing (PyTorch's `index_select` and `gather` themselves reject negative
+//! entries); any entry outside the dim is a [`ShapeError::Index`] naming the entry, the dim and
+//! its size, never clamped. The writing ones (`scatter_`, `scatter_value_` and the
+//! `scatter_add_` family) take entries in `0..n` only, as PyTorch's: anything else, negative
+//! entries included, is a [`ShapeError::IndexEntry`] naming the entry and its position in the
+//! index.
 //!
 //! The typed forms take the axis as a const generic, checked at compile time for tuple shapes.
 //! `index_select` and `gather` type their result from the index tensor, so their turbofish also
@@ -220,15 +224,15 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// Writes `src` along axis `A` at the positions in `index`, in place (PyTorch
     /// `scatter_(A, index, src)`): for `A = 0`, `self[index[i][j]][j] = src[i][j]`. `index` and
     /// `src` have the rank of `self`; `src` is at least as large as `index` in every dim, and
-    /// `index` no larger than `self` outside dim `A`. Negative entries count from the end. When
-    /// an index repeats a position, the last write in the index's row-major order wins (PyTorch
-    /// leaves it unspecified). Every entry is checked before the first write: an error leaves
-    /// `self` unchanged.
+    /// `index` no larger than `self` outside dim `A`. Entries are in `0..n`, `n` the size of dim
+    /// `A` (negative ones are an error, as in PyTorch). When an index repeats a position, the
+    /// last write in the index's row-major order wins (PyTorch leaves it unspecified). Every
+    /// entry is checked before the first write: an error leaves `self` unchanged.
     ///
     /// # Errors
     /// [`ShapeError::Mismatch`] when a rank differs or a size does not fit as above;
-    /// [`ShapeError::Index`] for the first entry (row-major) outside `-n..n`, `n` the size of
-    /// dim `A`; [`ShapeError::Axis`] when a [`DynShape`] tensor has no axis `A`.
+    /// [`ShapeError::IndexEntry`] for the first entry (row-major) outside `0..n`, naming it and
+    /// its position in `index`; [`ShapeError::Axis`] when a [`DynShape`] tensor has no axis `A`.
     pub fn try_scatter_<const A: isize>(
         &mut self,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
@@ -302,12 +306,12 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
 
     /// Writes `value` along axis `A` at the positions in `index`, in place (PyTorch
     /// `scatter_(A, index, value)`): for `A = 0`, `self[index[i][j]][j] = value`. `index` has the
-    /// rank of `self` and is no larger outside dim `A`; negative entries count from the end. An
-    /// error leaves `self` unchanged.
+    /// rank of `self` and is no larger outside dim `A`; entries are in `0..n` (negative ones are
+    /// an error, as in PyTorch). An error leaves `self` unchanged.
     ///
     /// # Errors
     /// [`ShapeError::Mismatch`] when the ranks differ or an index dim other than `A` exceeds
-    /// `self`'s; [`ShapeError::Index`] for the first entry (row-major) outside `-n..n`;
+    /// `self`'s; [`ShapeError::IndexEntry`] for the first entry (row-major) outside `0..n`;
     /// [`ShapeError::Axis`] when a [`DynShape`] tensor has no axis `A`.
     pub fn try_scatter_value_<const A: isize>(
         &mut self,

@@ -16,8 +16,24 @@ use typenum::{Diff, Max, Maximum, Prod, Quot, Sum, U1};
 type SatSub<A, B> = Diff<Maximum<A, B>, B>;
 /// `DL * (max(K, 1) - 1) + 1`: the span of a dilated window.
 type Span<K, DL> = Sum<Prod<DL, Diff<Maximum<K, U1>, U1>>, U1>;
-/// `(N + 2P - span) / max(S, 1) + 1` with the subtraction saturated.
-type WinOut<N, K, S, P, DL> = Sum<Quot<SatSub<Sum<Sum<N, P>, P>, Span<K, DL>>, Maximum<S, U1>>, U1>;
+/// The step `max(S, 1)`, where a zero `S` stands for the window's size `K` (pooling's default
+/// stride, PyTorch's `stride=None`; the other window operations reject a zero step when the
+/// program is built).
+type StepOf<S, K> = Maximum<<S as StepOr<K>>::Out, U1>;
+/// `(N + 2P - span) / step + 1` with the subtraction saturated.
+type WinOut<N, K, S, P, DL> = Sum<Quot<SatSub<Sum<Sum<N, P>, P>, Span<K, DL>>, StepOf<S, K>>, U1>;
+
+/// A typenum step `Self`, or `K` when `Self` is zero: see [`WindowArith`].
+pub trait StepOr<K> {
+    /// `Self`, or `K` for zero.
+    type Out;
+}
+impl<K> StepOr<K> for typenum::UTerm {
+    type Out = K;
+}
+impl<U, B, K> StepOr<K> for typenum::UInt<U, B> {
+    type Out = typenum::UInt<U, B>;
+}
 
 /// The sliding-window output size on typenum numbers (see the module docs); implemented for
 /// every combination the arithmetic covers.
@@ -35,9 +51,10 @@ where
     Prod<DL, Diff<Maximum<K, U1>, U1>>: core::ops::Add<U1>,
     Sum<Sum<N, P>, P>: Max<Span<K, DL>>,
     Maximum<Sum<Sum<N, P>, P>, Span<K, DL>>: core::ops::Sub<Span<K, DL>>,
-    S: Max<U1>,
-    SatSub<Sum<Sum<N, P>, P>, Span<K, DL>>: core::ops::Div<Maximum<S, U1>>,
-    Quot<SatSub<Sum<Sum<N, P>, P>, Span<K, DL>>, Maximum<S, U1>>: core::ops::Add<U1>,
+    S: StepOr<K>,
+    <S as StepOr<K>>::Out: Max<U1>,
+    SatSub<Sum<Sum<N, P>, P>, Span<K, DL>>: core::ops::Div<StepOf<S, K>>,
+    Quot<SatSub<Sum<Sum<N, P>, P>, Span<K, DL>>, StepOf<S, K>>: core::ops::Add<U1>,
 {
     type Out = WinOut<N, K, S, P, DL>;
 }
