@@ -203,7 +203,7 @@ fn scatter_add_and_reduce_with_a_runtime_axis() {
     assert_axis_err(x.try_scatter_add_dyn_(2, &index, &ones), 2, 2);
     assert!(matches!(
         x.try_scatter_add_dyn_(0, &Tensor::from([[3i64, 0, 0, 0, 0]]), &ones),
-        Err(ShapeError::Index { .. })
+        Err(ShapeError::IndexEntry { .. })
     ));
     assert!(matches!(x.try_scatter_add_dyn_(0, &Tensor::from([0i64]), &ones), Err(ShapeError::Mismatch { .. })));
     assert_axis_err(x.try_scatter_reduce_dyn_(-3, &index, &ones, ScatterReduce::Prod, true), -3, 2);
@@ -298,6 +298,23 @@ fn index_copy_and_fill_with_a_const_axis_match_the_runtime_forms() {
     // A repeated entry: the last write wins.
     assert_eq!(x.index_copy::<0, _>(&Tensor::from([1i64, 1]), &src).to_vec(), [0, 0, 3, 4, 0, 0]);
     assert!(matches!(x.try_index_fill::<0, _>(&Tensor::from([3i64]), 1), Err(ShapeError::Index { .. })));
+}
+
+#[test]
+fn index_fill_counts_negative_entries_from_the_end() {
+    // torch.zeros(3, 2, dtype=torch.int32).index_fill_(0, torch.tensor([-1, 0]), 7)
+    // -> [[7, 7], [0, 0], [7, 7]]; an entry outside -3..3 is an IndexError, as -4 here.
+    let mut x = dyn_i(&[3, 2], vec![0; 6]);
+    x.index_fill_dyn_(0, &Tensor::from([-1i64, 0]), 7);
+    assert_eq!(x.to_vec(), [7, 7, 0, 0, 7, 7]);
+    let before = x.to_vec();
+    let e = x.try_index_fill_dyn_(0, &Tensor::from([0i64, -4]), 1).unwrap_err();
+    assert_eq!(e.to_string(), "index -4 is out of bounds for dimension 0 of size 3");
+    assert_eq!(x.to_vec(), before);
+    // index_add_ and index_copy_ refuse a negative entry, naming its position.
+    let e = x.try_index_copy_dyn_(0, &Tensor::from([0i64, -1]), &dyn_i(&[2, 2], vec![1; 4])).unwrap_err();
+    assert!(matches!(e, ShapeError::IndexEntry { index: -1, .. }), "{e}");
+    assert_eq!(x.to_vec(), before);
 }
 
 proptest! {
@@ -446,7 +463,7 @@ fn gather_and_scatter_with_a_runtime_axis() {
     let before = z.to_vec();
     assert_axis_err(z.try_scatter_dyn_(2, &Tensor::from([[0i64]]), &dyn_i(&[1, 1], vec![1])), 2, 2);
     assert_axis_err(z.try_scatter_value_dyn_(-3, &Tensor::from([[0i64]]), 1), -3, 2);
-    assert!(matches!(z.try_scatter_value_dyn_(0, &Tensor::from([[0i64, 3]]), 1), Err(ShapeError::Index { .. })));
+    assert!(matches!(z.try_scatter_value_dyn_(0, &Tensor::from([[0i64, 3]]), 1), Err(ShapeError::IndexEntry { .. })));
     assert_eq!(z.to_vec(), before);
     assert_axis_err(x.try_gather_dyn(2, &i), 2, 2);
     assert!(matches!(x.try_gather_dyn(0, &Tensor::from([0i64])), Err(ShapeError::Mismatch { .. })));

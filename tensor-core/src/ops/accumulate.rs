@@ -879,7 +879,9 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// Sets every element of the slices of dim `axis` at the positions in the 1-D `index` to
     /// `value`, in place (PyTorch `index_fill_(axis, index, value)`; negative `axis` counts
     /// from the end): for `axis = 1`, `self[:, index[i]] = value`. `index` has runtime rank 1
-    /// (or 0: one position); entries may repeat. Shapes are unchanged.
+    /// (or 0: one position); entries may repeat, and a negative entry counts from the end of the
+    /// dim, as PyTorch's `index_fill_` (unlike `index_add_` and `index_copy_`, which refuse it).
+    /// Shapes are unchanged.
     ///
     /// ```
     /// use shaped_core::{DynShape, Tensor};
@@ -890,8 +892,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Axis`] naming the axis and the rank; [`ShapeError::Invalid`] for an index
-    /// of more than 1 dim; [`ShapeError::Index`] for an entry outside the dim. Every entry is
-    /// checked before the first write: an error leaves `self` unchanged.
+    /// of more than 1 dim; [`ShapeError::Index`] for an entry outside `-n..n` (`n` the dim's
+    /// size). Every entry is checked before the first write: an error leaves `self` unchanged.
     pub fn try_index_fill_dyn_(
         &mut self,
         axis: isize,
@@ -902,17 +904,30 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         D: DataMut,
     {
         let axis = check_axis(axis, self.rank())?;
-        let li = index_1d("index_fill", index.layout())?;
+        index_1d("index_fill", index.layout())?;
         let ld = *self.layout();
+        // PyTorch's index_fill_ counts a negative entry from the end (index_add_ and index_copy_
+        // refuse it): the entries in `-n..n` as positions in `0..n`, each checked before any
+        // write.
+        let n = ld.sizes()[axis];
+        let entries = index.try_to_vec()?;
+        let mut idx = crate::memory::try_vec(entries.len(), 0i64)?;
+        for (o, e) in idx.iter_mut().zip(entries) {
+            let v = e.to_i128();
+            if v < -(n as i128) || v >= n as i128 {
+                return Err(ShapeError::Index { index: v, axis, size: n });
+            }
+            *o = if v < 0 { v + n as i128 } else { v } as i64;
+        }
         let mut sizes = ld.sizes().to_vec();
-        sizes[axis] = li.numel();
-        let li = along(&li, &sizes, axis)?;
+        sizes[axis] = idx.len();
+        let li = along(&Layout::contiguous(&[idx.len()])?, &sizes, axis)?;
         let value = [value];
         kernels::scatter_with(
             self.data.as_mut_slice(),
             &ld,
             axis,
-            index.data.as_slice(),
+            &idx,
             &li,
             &value,
             &all(&li)?,
