@@ -98,7 +98,8 @@ where
     /// Shapes are unchanged.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let mut x: Tensor<f32, Shape![3]> = Tensor::zeros();
     /// x.scatter_add_::<0>(&Tensor::from([0i64, 2, 0, 0]), &Tensor::from([1.0, 2.0, 3.0, 4.0]));
     /// assert_eq!(x.to_vec(), [8.0, 0.0, 2.0]);
@@ -186,7 +187,8 @@ where
     /// unchanged.
     ///
     /// ```
-    /// use shaped_core::{ScatterReduce, Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{ScatterReduce, Shape, Tensor};
     /// let mut x: Tensor<f64, Shape![3]> = Tensor::from([1.0, 1.0, 1.0]);
     /// let (i, v) = (Tensor::from([0i64, 0, 2]), Tensor::from([4.0, 6.0, 3.0]));
     /// x.scatter_reduce_::<0>(&i, &v, ScatterReduce::Mean, true);
@@ -313,7 +315,8 @@ where
     /// accumulate. Shapes are unchanged.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let mut x: Tensor<i32, Shape![3, 2]> = Tensor::zeros();
     /// let src: Tensor<i32, Shape![3, 2]> = Tensor::from([[1, 2], [3, 4], [5, 6]]);
     /// x.index_add_::<0, _>(&Tensor::from([2i64, 0, 2]), &src, 1);
@@ -429,12 +432,13 @@ where
     /// = v)` with a runtime number of index tensors and PyTorch's `accumulate` switch.
     ///
     /// ```
-    /// use shaped_core::Tensor;
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::Tensor;
     /// let mut x = Tensor::from([[0, 0], [0, 0]]);
     /// let (i, j) = (Tensor::from([0i64, 1, 0]), Tensor::from([1i64, 1, 1]));
     /// x.index_put_(&[&i, &j], &Tensor::from([5, 6, 7]), true);
     /// assert_eq!(x.to_vec(), [0, 12, 0, 6]);
-    /// x.index_put_(&[&i, &j], &Tensor::<i32, shaped_core::Shape![]>::scalar(1), false);
+    /// x.index_put_(&[&i, &j], &Tensor::<i32, shaped::Shape![]>::scalar(1), false);
     /// assert_eq!(x.to_vec(), [0, 1, 0, 1]);
     /// ```
     ///

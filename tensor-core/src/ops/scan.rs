@@ -167,7 +167,8 @@ where
     /// descending. The axis is checked at compile time for tuple shapes.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[3.0, 1.0, 2.0], [f32::NAN, 0.0, -1.0]]);
     /// assert_eq!(x.argsort::<1>(false).to_vec(), [1, 2, 0, 2, 1, 0]);
     /// assert_eq!(x.argsort::<1>(true).to_vec(), [0, 2, 1, 0, 1, 2]);
@@ -209,7 +210,8 @@ where
     /// every number (last ascending, first descending), as PyTorch.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![5]> = Tensor::from([3, 1, 3, 0, 2]);
     /// let (v, i) = x.sort::<0>(true);
     /// assert_eq!(v.to_vec(), [3, 3, 2, 1, 0]);
@@ -308,7 +310,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// Same shape (inline for an inline input).
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
     /// assert_eq!(x.roll::<1>(1).to_vec(), [3, 1, 2, 6, 4, 5]);
     /// assert_eq!(x.roll::<0>(-1).to_vec(), [4, 5, 6, 1, 2, 3]);
@@ -359,7 +362,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// compile error.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
     /// assert_eq!(x.tril(0).to_vec(), [1, 0, 0, 4, 5, 0]);
     /// assert_eq!(x.triu(1).to_vec(), [0, 2, 3, 0, 0, 6]);
@@ -427,7 +431,8 @@ where
     /// wrap, as the `-` operator.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 4, 9], [0, 0, 5]]);
     /// assert_eq!(x.diff::<1>().to_vec(), [3, 5, 0, 5]);
     /// assert_eq!(x.diff::<1>().sizes(), [2, 2]);
@@ -523,7 +528,8 @@ where
     /// and its size; against a `Dyn` dim it is checked at run time.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<f32, Shape![2, 4]> = Tensor::from([[1.0, 9.0, 3.0, 7.0], [0.0, -1.0, 5.0, 5.0]]);
     /// let (v, i): (Tensor<f32, Shape![2, 2]>, _) = x.topk::<2, 1>(true);
     /// assert_eq!(v.to_vec(), [9.0, 7.0, 5.0, 5.0]);
@@ -648,7 +654,8 @@ where
     /// the one earliest in the line; NaN counts as larger than every number.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[5, 1, 3], [2, 2, 0]]);
     /// let (v, i): (Tensor<i32, Shape![2]>, _) = x.kthvalue::<1>(2);
     /// assert_eq!((v.to_vec(), i.to_vec()), (vec![3, 2], vec![2, 0]));
@@ -718,7 +725,8 @@ where
     /// `A`. A line with a NaN has median NaN, at the position of its first NaN (PyTorch).
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<f32, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, f32::NAN, 1.0, 2.0]]);
     /// let (v, i) = x.median_axis::<1>();
     /// assert_eq!((v.to_vec()[0], i.to_vec()), (2.0, vec![3, 1]));
@@ -808,7 +816,8 @@ where
     /// NaN (at the position of its first NaN). For integers, [`median_axis`](Self::median_axis).
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<f32, Shape![2, 4]> = Tensor::from([[3.0, f32::NAN, 1.0, 2.0], [f32::NAN; 4]]);
     /// let (v, i) = x.nanmedian_axis::<1>();
     /// assert_eq!((v.to_vec()[0], i.to_vec()[0]), (2.0, 3));
@@ -941,7 +950,8 @@ where
     /// [`median_axis`](Self::median_axis) takes the lower.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<f64, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, 10.0, 20.0, 30.0]]);
     /// let q: Tensor<f64, Shape![2]> = x.quantile::<1>(0.25);
     /// assert_eq!(q.to_vec(), [1.75, 7.5]);

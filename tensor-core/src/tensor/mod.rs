@@ -66,7 +66,8 @@ pub type TensorCow<'a, T, S> = TensorBase<CowRepr<'a, T>, S>;
 /// operand with `to_heap()`. For a shape with `Dyn` dims the alias is a heap [`Tensor`].
 ///
 /// ```
-/// use shaped_core::{stensor, Shape, STensor, Tensor};
+/// # extern crate shaped_core as shaped;
+/// use shaped::{stensor, Shape, STensor, Tensor};
 ///
 /// let f = STensor::<f64, Shape![2, 2]>::new([[1., 0.1], [0., 1.]]); // or stensor([[..]])
 /// let p = stensor([[2., 0.], [0., 3.]]);          // the shape from the array: [2, 2]
