@@ -2,7 +2,7 @@
 //! 64x64 and 512x512, f64, in one process against nalgebra (`Matrix4`/`DMatrix`) and faer called
 //! directly (`Mat`, the library `shaped` calls above 8x8). At 4x4 `shaped` runs its direct code on
 //! an inline `STensor` for `inv`/`solve`. Run with `cargo bench --bench linalg`, then
-//! `python3 scripts/bench_ratios.py --base faer linalg_inv_64 ...` for the README's ratios.
+//! `python3 scripts/bench_ratios.py --base faer linalg_inv_64 ...` for the speed guide's ratios (src/guide/speed.md).
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion};
 use faer::Side;

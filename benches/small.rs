@@ -1,8 +1,8 @@
 //! Small static tensors (issue 10): the same work in one process as an inline `STensor`, a heap
 //! `Tensor` of the same static shape, a `DynShape` tensor, ndarray, nalgebra's stack matrices
-//! (`SMatrix`, the bar) and plain arrays (the floor). One criterion group per row of the README's
+//! (`SMatrix`, the bar) and plain arrays (the floor). One criterion group per row of the speed guide's (src/guide/speed.md)
 //! table, so the report puts the backends side by side. Run with `cargo bench --bench small`;
-//! `scripts/bench_ratios.py` turns criterion's estimates into the README's ratios.
+//! `scripts/bench_ratios.py` turns criterion's estimates into the speed guide's ratios.
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion};
 use nalgebra as na;

@@ -1,7 +1,7 @@
 //! The hot paths of real workloads (issue 28's table), each against its peer in the same process:
 //! a plain loop over slices, ndarray, or nalgebra. f32, one thread (the rayon pool is built with
 //! one thread). NumPy's figures for the same work come from `scripts/numpy_peers.py`, run on the
-//! same machine (the README quotes both). Run with `cargo bench --bench workloads`.
+//! same machine (`shaped::guide::speed`, src/guide/speed.md, quotes both). Run with `cargo bench --bench workloads`.
 //!
 //! Groups:
 //! - `row_gather`: the rows of `x: [1500, 64]` in the order of a permutation `idx`, into a new

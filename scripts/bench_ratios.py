@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Reads criterion's estimates (target/criterion/<group>/<bench>/new/estimates.json) and prints,
-per group, each backend's median and its ratio to a baseline. For the README's tables:
+per group, each backend's median and its ratio to a baseline. For the tables of src/guide/speed.md:
 
     cargo bench --bench small && python3 scripts/bench_ratios.py --base nalgebra matmul_4x4 ...
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""NumPy's time for the work of `benches/workloads.rs`, on this machine, for the README's tables.
+"""NumPy's time for the work of `benches/workloads.rs`, on this machine, for the tables of src/guide/speed.md.
 
 Each row is the median of 7 repeats of `timeit` loops of about 0.2 s, in microseconds per call.
 NumPy runs single-threaded for these (no BLAS call). Run it right after `cargo bench --bench

@@ -26,12 +26,24 @@
 //! # Ok::<(), ShapeError>(())
 //! ```
 //!
-//! Coming from PyTorch, NumPy, ndarray or nalgebra? [`migration`] maps their calls to `shaped`.
+//! # Where to find things
+//!
+//! [`TensorBase`] holds every method; the [`guide`] sorts them by topic, one page each:
+//! [creation](guide::creation), [indexing and views](guide::indexing),
+//! [element-wise math](guide::elementwise), [reductions](guide::reductions),
+//! [shape operations](guide::shape_ops), [linear algebra](guide::linalg),
+//! [convolution and pooling](guide::conv), [sorting and selection](guide::sorting),
+//! [random tensors](guide::random), [interop and files](guide::interop),
+//! [small inline tensors](guide::small_tensors), [generic code](guide::generic),
+//! [compile-time shape checks](guide::shape_checks), [safety](guide::safety),
+//! [features](guide::features), [speed](guide::speed). Coming from PyTorch, NumPy, ndarray or
+//! nalgebra? [`guide::for_pytorch_users`] (also at its old path, [`migration`]) maps their calls
+//! to `shaped`.
 //!
 //! # Features
 //!
-//! Clean debug build of this crate on a 2-core machine, alone with `std` (the README's "Features
-//! and build times" has the method):
+//! Clean debug build of this crate on a 2-core machine, alone with `std` ([`guide::features`] has
+//! the method):
 //!
 //! | feature | default | adds | build |
 //! |---|---|---|---|
@@ -49,8 +61,8 @@
 //! The default set builds in about 100 s (faer is most of it), the lean set
 //! (`default-features = false, features = ["std"]`) in 25 s.
 //!
-//! Layers (see the repository's `ARCHITECTURE.md`): [`Shape!`]/[`t!`] -> shape types (`shaped_core::
-//! shape`) -> [`Layout`] -> kernels (`shaped_core::kernels`) -> storage.
+//! Layers (see the repository's `ARCHITECTURE.md`): [`Shape!`]/[`t!`] -> shape types ([`shape`])
+//! -> [`Layout`] -> [`kernels`] -> [`storage`].
 #![no_std]
 #![warn(missing_docs)]
 // docs.rs (`--cfg docsrs`, nightly): each feature-gated item shows the features it needs.
@@ -122,8 +134,12 @@ pub mod prelude {
     };
 }
 
-#[doc = include_str!("migration.md")]
-pub mod migration {}
+pub mod guide;
+
+/// The old path of [`guide::for_pytorch_users`]: PyTorch, NumPy, ndarray and nalgebra calls beside
+/// `shaped`'s.
+#[doc(no_inline)]
+pub use guide::for_pytorch_users as migration;
 
 #[doc(hidden)]
 pub mod __private {
@@ -210,7 +226,7 @@ macro_rules! t {
 ///
 /// **Lowering**: diagonal views for repeated letters, matrix-vector products with ones for
 /// letters of one operand that nothing else names, then the operands contracted left to right,
-/// each step one (batched) `matmul` (see `shaped_core::ops::einsum`). Integer sums wrap, as in
+/// each step one (batched) `matmul` (see [`einsum()`](crate::einsum())). Integer sums wrap, as in
 /// `matmul`. At most 8 operands (the runtime [`einsum()`](crate::einsum()) takes any number).
 ///
 /// # Panics

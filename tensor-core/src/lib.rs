@@ -53,8 +53,10 @@ pub use num_complex::Complex;
 pub use ops::accumulate::ScatterReduce;
 pub use ops::binary::Operand;
 pub use ops::cast::{CastFrom, CastTo};
+pub use ops::conv::{Bias, Conv, Conv1dArgs, ConvArgs, ConvT, ConvTransposeArgs, NoBias, Pool, PoolArgs};
 pub use ops::count::Unique;
 pub use ops::diag::{meshgrid, try_meshgrid, Indexing};
+pub use ops::einsum::{einsum, try_einsum, EinsumDim, EinsumRank};
 #[cfg(feature = "linalg")]
 pub use ops::factor::{CholeskyFactor, LuFactor};
 #[cfg(feature = "linalg")]
@@ -62,6 +64,7 @@ pub use ops::linalg::{Lstsq, MatrixNorm};
 pub use ops::out::OutOperand;
 pub use ops::pad::PadMode;
 pub use ops::reduce::Norm;
+pub use ops::select::{try_where_, where_};
 /// The `rand` crate (0.10) the random constructors take their generators from, re-exported so
 /// that a user's generator is always of the version this crate was built with
 /// (`shaped::rand::rngs::StdRng`, `shaped::rand::rng()`): a separately added `rand` of another
@@ -71,6 +74,7 @@ pub use rand;
 pub use shape::axes::Axis;
 pub use shape::{DynShape, Shape, MAX_RANK};
 pub use storage::{BuildData, CowRepr, Data, DataMut, DataOwned, Element, Inline, InlineArray, OwnedRepr, Scalar};
+pub use tensor::join::{Cat, Stack};
 #[cfg(feature = "rand")]
 pub use tensor::random::{RandFloat, RandInt};
 pub use tensor::{

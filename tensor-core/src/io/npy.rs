@@ -70,7 +70,8 @@ impl IoError {
     /// [`IoError::Member`], otherwise `self`.
     ///
     /// ```
-    /// # use shaped_core::{io::{IoError, NpzReader, NpzWriter}, Shape, ShapeError, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// # use shaped::{io::{IoError, NpzReader, NpzWriter}, Shape, ShapeError, Tensor};
     /// let mut npz = NpzWriter::new(std::io::Cursor::new(Vec::new()));
     /// npz.add("w", &Tensor::<f32, Shape![2, 3]>::zeros())?;
     /// let mut npz = NpzReader::new(std::io::Cursor::new(npz.finish()?.into_inner()))?;
@@ -587,7 +588,8 @@ impl<T: NpyElement, S: Shape> Tensor<T, S> {
 /// [`NpzReader`].
 ///
 /// ```
-/// # use shaped_core::{io::{NpzReader, NpzWriter}, Shape, Tensor};
+/// # extern crate shaped_core as shaped;
+/// # use shaped::{io::{NpzReader, NpzWriter}, Shape, Tensor};
 /// let a = Tensor::<f32, Shape![2, 2]>::from([[1., 2.], [3., 4.]]);
 /// let b = Tensor::<i64, Shape![3]>::from([7, 8, 9]);
 /// let mut npz = NpzWriter::new(std::io::Cursor::new(Vec::new()));
@@ -599,7 +601,7 @@ impl<T: NpyElement, S: Shape> Tensor<T, S> {
 /// assert_eq!(npz.names(), ["a", "b"]);
 /// let b2: Tensor<i64, Shape![_]> = npz.read("b")?;
 /// assert_eq!(b2.to_vec(), [7, 8, 9]);
-/// # Ok::<(), shaped_core::io::IoError>(())
+/// # Ok::<(), shaped::io::IoError>(())
 /// ```
 pub struct NpzWriter<W: Write + Seek> {
     zip: zip::ZipWriter<W>,

@@ -150,8 +150,9 @@ pub(crate) use imp::{give, take};
 /// Without the `std` feature nothing is cached and this returns 0.
 ///
 /// ```
-/// let old = shaped_core::set_buffer_cache_limit(0); // no caching from here on
-/// shaped_core::set_buffer_cache_limit(old);
+/// # extern crate shaped_core as shaped;
+/// let old = shaped::set_buffer_cache_limit(0); // no caching from here on
+/// shaped::set_buffer_cache_limit(old);
 /// ```
 pub fn set_buffer_cache_limit(bytes: usize) -> usize {
     imp::set_limit(bytes)
@@ -160,7 +161,8 @@ pub fn set_buffer_cache_limit(bytes: usize) -> usize {
 /// How many bytes of freed buffers the cache holds now (see [`set_buffer_cache_limit`]).
 ///
 /// ```
-/// assert!(shaped_core::buffer_cache_bytes() <= 256 << 20);
+/// # extern crate shaped_core as shaped;
+/// assert!(shaped::buffer_cache_bytes() <= 256 << 20);
 /// ```
 pub fn buffer_cache_bytes() -> usize {
     imp::held()

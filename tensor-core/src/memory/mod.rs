@@ -38,7 +38,7 @@ const HUGE_PAGE_BYTES: usize = 1 << 22;
 /// (`madvise(MADV_HUGEPAGE)`, as NumPy does for arrays from 4 MiB) when it holds at least
 /// [`HUGE_PAGE_BYTES`]: the first writes then fault in 2 MiB pages instead of 4 KiB ones, 512
 /// times fewer faults. Measured with `benches/kernels.rs` (`add_new_16m`, a 1.6e7 f32 add into a
-/// new tensor): see the README's kernel table. Only advice: when the kernel declines (THP set to
+/// new tensor): see the kernel table of `shaped::guide::speed`. Only advice: when the kernel declines (THP set to
 /// `never`, an old kernel) nothing changes, and the result is ignored.
 #[cfg(all(feature = "std", target_os = "linux", not(miri)))]
 fn advise_huge_pages<T>(v: &Vec<T>) {

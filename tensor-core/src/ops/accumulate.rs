@@ -101,7 +101,8 @@ where
     /// Shapes are unchanged.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let mut x: Tensor<f32, Shape![3]> = Tensor::zeros();
     /// x.scatter_add_::<0>(&Tensor::from([0i64, 2, 0, 0]), &Tensor::from([1.0, 2.0, 3.0, 4.0]));
     /// assert_eq!(x.to_vec(), [8.0, 0.0, 2.0]);
@@ -184,7 +185,8 @@ where
     /// unchanged.
     ///
     /// ```
-    /// use shaped_core::{ScatterReduce, Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{ScatterReduce, Shape, Tensor};
     /// let mut x: Tensor<f64, Shape![3]> = Tensor::from([1.0, 1.0, 1.0]);
     /// let (i, v) = (Tensor::from([0i64, 0, 2]), Tensor::from([4.0, 6.0, 3.0]));
     /// x.scatter_reduce_::<0>(&i, &v, ScatterReduce::Mean, true);
@@ -276,7 +278,8 @@ where
     /// accumulate. Shapes are unchanged.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let mut x: Tensor<i32, Shape![3, 2]> = Tensor::zeros();
     /// let src: Tensor<i32, Shape![3, 2]> = Tensor::from([[1, 2], [3, 4], [5, 6]]);
     /// x.index_add_::<0, _>(&Tensor::from([2i64, 0, 2]), &src, 1);
@@ -375,12 +378,13 @@ where
     /// switch.
     ///
     /// ```
-    /// use shaped_core::Tensor;
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::Tensor;
     /// let mut x = Tensor::from([[0, 0], [0, 0]]);
     /// let (i, j) = (Tensor::from([0i64, 1, 0]), Tensor::from([1i64, 1, 1]));
     /// x.index_put_(&[&i, &j], &Tensor::from([5, 6, 7]), true);
     /// assert_eq!(x.to_vec(), [0, 12, 0, 6]);
-    /// x.index_put_(&[&i, &j], &Tensor::<i32, shaped_core::Shape![]>::scalar(1), false);
+    /// x.index_put_(&[&i, &j], &Tensor::<i32, shaped::Shape![]>::scalar(1), false);
     /// assert_eq!(x.to_vec(), [0, 1, 0, 1]);
     /// ```
     ///
@@ -475,7 +479,8 @@ where
     /// type; their runtime ranks must be `self`'s.
     ///
     /// ```
-    /// use shaped_core::{DynShape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{DynShape, Tensor};
     /// let mut x: Tensor<i32, DynShape> = Tensor::zeros_sized(&[2, 3]);
     /// let i = Tensor::from([[0i64, 2], [1, 1]]);
     /// x.scatter_add_dyn_(-1, &i, &Tensor::from([[1, 2], [3, 4]]));
@@ -521,7 +526,8 @@ where
     /// (PyTorch `torch.scatter_add(self, axis, index, src)`): same shape as `self`.
     ///
     /// ```
-    /// use shaped_core::Tensor;
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::Tensor;
     /// let x = Tensor::from([10, 20, 30]).into_dyn();
     /// let y = x.scatter_add_dyn(0, &Tensor::from([2i64, 2]), &Tensor::from([1, 2]));
     /// assert_eq!(y.to_vec(), [10, 20, 33]);
@@ -557,7 +563,8 @@ where
     /// counts from the end): PyTorch `scatter_reduce_(axis, index, src, reduce, include_self)`.
     ///
     /// ```
-    /// use shaped_core::{DynShape, ScatterReduce, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{DynShape, ScatterReduce, Tensor};
     /// let mut x: Tensor<f64, DynShape> = Tensor::from([[1.0, 1.0, 1.0]]).into_dyn();
     /// let (i, v) = (Tensor::from([[0i64, 0, 2]]), Tensor::from([[4.0, 6.0, 3.0]]));
     /// x.scatter_reduce_dyn_(-1, &i, &v, ScatterReduce::Amax, false);
@@ -640,7 +647,8 @@ where
     /// shape as `self`.
     ///
     /// ```
-    /// use shaped_core::{ScatterReduce, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{ScatterReduce, Tensor};
     /// let x = Tensor::from([1, 1, 1]).into_dyn();
     /// let y = x.scatter_reduce_dyn(0, &Tensor::from([0i64, 0]), &Tensor::from([4, 6]), ScatterReduce::Prod, true);
     /// assert_eq!(y.to_vec(), [24, 1, 1]);
@@ -688,7 +696,8 @@ where
     /// (or 0: one position); `source` is `self`'s shape with dim `axis` of the index's length.
     ///
     /// ```
-    /// use shaped_core::{DynShape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{DynShape, Tensor};
     /// let mut x: Tensor<i32, DynShape> = Tensor::zeros_sized(&[2, 3]);
     /// x.index_add_dyn_(-1, &Tensor::from([2i64, 2]), &Tensor::from([[1, 2], [3, 4]]), 10);
     /// assert_eq!(x.to_vec(), [0, 0, 30, 0, 0, 70]);
@@ -732,7 +741,8 @@ where
     /// `torch.index_add(self, axis, index, source, alpha=alpha)`): same shape as `self`.
     ///
     /// ```
-    /// use shaped_core::Tensor;
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::Tensor;
     /// let x = Tensor::from([[1, 1], [1, 1]]).into_dyn();
     /// let y = x.index_add_dyn(0, &Tensor::from([1i64]), &Tensor::from([[5, 6]]), 1);
     /// assert_eq!(y.to_vec(), [1, 1, 6, 7]);
@@ -803,7 +813,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// unspecified). Shapes are unchanged.
     ///
     /// ```
-    /// use shaped_core::{DynShape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{DynShape, Tensor};
     /// let mut x: Tensor<i32, DynShape> = Tensor::zeros_sized(&[3, 2]);
     /// x.index_copy_dyn_(0, &Tensor::from([2i64, 0]), &Tensor::from([[1, 2], [3, 4]]));
     /// assert_eq!(x.to_vec(), [3, 4, 0, 0, 1, 2]);
@@ -844,7 +855,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// (PyTorch `torch.index_copy(self, axis, index, source)`): same shape as `self`.
     ///
     /// ```
-    /// use shaped_core::Tensor;
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::Tensor;
     /// let x = Tensor::from([[0, 0, 0], [0, 0, 0]]).into_dyn();
     /// let y = x.index_copy_dyn(1, &Tensor::from([1i64]), &Tensor::from([[7], [8]]));
     /// assert_eq!(y.to_vec(), [0, 7, 0, 0, 8, 0]);
@@ -884,7 +896,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// Shapes are unchanged.
     ///
     /// ```
-    /// use shaped_core::{DynShape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{DynShape, Tensor};
     /// let mut x: Tensor<i32, DynShape> = Tensor::from([[1, 2, 3], [4, 5, 6]]).into_dyn();
     /// x.index_fill_dyn_(-1, &Tensor::from([0i64, 2]), -1);
     /// assert_eq!(x.to_vec(), [-1, 2, -1, -1, 5, -1]);
@@ -953,7 +966,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// (PyTorch `torch.index_fill(self, axis, index, value)`): same shape as `self`.
     ///
     /// ```
-    /// use shaped_core::Tensor;
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::Tensor;
     /// let x = Tensor::from([[1, 2], [3, 4]]).into_dyn();
     /// assert_eq!(x.index_fill_dyn(0, &Tensor::from([1i64]), 0).to_vec(), [1, 2, 0, 0]);
     /// ```
@@ -993,7 +1007,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// index's length `K`; the last write wins for a repeated entry. Shapes are unchanged.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let mut x: Tensor<i32, Shape![3, 2]> = Tensor::zeros();
     /// let src: Tensor<i32, Shape![2, 2]> = Tensor::from([[1, 2], [3, 4]]);
     /// x.index_copy_::<0, _>(&Tensor::from([2i64, 0]), &src);
@@ -1066,7 +1081,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// Shapes are unchanged.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let mut x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
     /// x.index_fill_::<1, _>(&Tensor::from([0i64, 2]), -1);
     /// assert_eq!(x.to_vec(), [-1, 2, -1, -1, 5, -1]);

@@ -192,7 +192,8 @@ where
     /// `f32`, rounded once).
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let a: Tensor<f64, Shape![2]> = Tensor::from([3.0, -1e300]);
     /// let b: Tensor<f64, Shape![2]> = Tensor::from([0.1, 1e300]);
     /// assert_eq!(a.lerp(&b, 1.0).to_vec(), [0.1, 1e300]); // `a + 1 (b - a)`: 0.10000000000000009, inf

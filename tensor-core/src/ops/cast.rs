@@ -42,7 +42,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// type copies.
     ///
     /// ```
-    /// use shaped_core::{f16, Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{f16, Shape, Tensor};
     /// let x: Tensor<f32, Shape![4]> = Tensor::from([-1.7, 2.5, f32::NAN, 1e10]);
     /// assert_eq!(x.cast::<i32>().to_vec(), [-1, 2, 0, i32::MAX]);
     /// assert_eq!(x.cast::<u8>().to_vec(), [0, 2, 0, 255]);

@@ -34,7 +34,8 @@ where
     ///
     /// # Example
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let a: Tensor<i32, Shape![2, 2]> = Tensor::from([[1, 2], [3, 4]]);
     /// let b: Tensor<i32, Shape![1, 2]> = Tensor::from([[1, 10]]);
     /// let k: Tensor<i32, Shape![2, 4]> = a.kron(&b);
@@ -129,7 +130,8 @@ where
     ///
     /// # Example
     /// ```
-    /// use shaped_core::{DynShape, Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{DynShape, Shape, Tensor};
     /// // [2, 3, 4] contracted with [4, 3] over (axes 1, 2) and (axes 1, 0): a [2] result.
     /// let a = Tensor::<f32, Shape![2, 3, 4]>::from_vec(&[2, 3, 4], (0..24).map(|x| x as f32).collect());
     /// let b = Tensor::<f32, Shape![4, 3]>::ones();

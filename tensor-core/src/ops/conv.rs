@@ -145,7 +145,8 @@ impl Default for ConvTransposeArgs {
 /// `Pool::<2, 2>`).
 ///
 /// ```
-/// use shaped_core::ops::conv::Pool;
+/// # extern crate shaped_core as shaped;
+/// use shaped::ops::conv::Pool;
 /// assert_eq!(Pool::<3>.args().stride, [3, 3]);
 /// assert_eq!(Pool::<3, 1>.args().stride, [1, 1]);
 /// ```
@@ -456,8 +457,9 @@ where
     /// Computed as im2col and a matrix product (faer for f32/f64).
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
-    /// use shaped_core::ops::conv::{Conv, NoBias};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Conv, NoBias};
     /// let x: Tensor<f32, Shape![1, 1, 4, 4]> = Tensor::ones();
     /// let w: Tensor<f32, Shape![2, 1, 3, 3]> = Tensor::ones();
     /// let b: Tensor<f32, Shape![2]> = Tensor::from([0.0, 1.0]);
@@ -541,8 +543,9 @@ where
     /// build-time checks as [`conv2d`](Self::conv2d).
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
-    /// use shaped_core::ops::conv::{Conv, NoBias};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Conv, NoBias};
     /// let x: Tensor<f64, Shape![1, 1, 5]> = Tensor::from([[[1.0, 2.0, 3.0, 4.0, 5.0]]]);
     /// let w: Tensor<f64, Shape![1, 1, 2]> = Tensor::from([[[1.0, -1.0]]]);
     /// let y: Tensor<f64, Shape![1, 1, 2]> = x.conv1d(&w, NoBias, Conv::<2>);
@@ -624,8 +627,9 @@ where
     /// empty static output is an error naming the sizes.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
-    /// use shaped_core::ops::conv::{ConvT, NoBias};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
+    /// use shaped::{ConvT, NoBias};
     /// let x: Tensor<f32, Shape![2, 8, 7, 7]> = Tensor::ones();
     /// let w: Tensor<f32, Shape![8, 4, 3, 3]> = Tensor::ones();
     /// // Stride 2, padding 1, output padding 1: doubles the size.
@@ -699,8 +703,9 @@ where
     /// the matrix product `wᵀ @ x` per image and group (the crate's gemm) and a col2im sum.
     ///
     /// ```
-    /// use shaped_core::{DynShape, Tensor};
-    /// use shaped_core::ops::conv::{ConvTransposeArgs, NoBias};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{DynShape, Tensor};
+    /// use shaped::{ConvTransposeArgs, NoBias};
     /// let x = Tensor::<f32, DynShape>::from_vec(&[1, 1, 2, 2], vec![1.0, 2.0, 3.0, 4.0]);
     /// let w = Tensor::<f32, DynShape>::from_vec(&[1, 1, 2, 2], vec![1.0; 4]);
     /// let a = ConvTransposeArgs { stride: [2, 2], ..Default::default() };
@@ -907,8 +912,9 @@ where
     /// is built, naming the sizes.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
-    /// use shaped_core::ops::conv::Pool;
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
+    /// use shaped::Pool;
     /// let x: Tensor<f32, Shape![1, 1, 2, 4]> = Tensor::from([[[[1.0, 5.0, 2.0, 0.0], [3.0, 4.0, f32::NAN, 1.0]]]]);
     /// let y: Tensor<f32, Shape![1, 1, 1, 2]> = x.max_pool2d(Pool::<2, 2>);
     /// assert_eq!(y.to_vec()[0], 5.0);
@@ -1012,8 +1018,9 @@ where
     /// (dilation must be 1); the build-time checks are [`max_pool2d`](Self::max_pool2d)'s.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
-    /// use shaped_core::ops::conv::Pool;
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
+    /// use shaped::Pool;
     /// let x: Tensor<f64, Shape![1, 1, 2, 2]> = Tensor::from([[[[1.0, 2.0], [3.0, 4.0]]]]);
     /// // Padding 1, stride 2: each 2x2 window holds one element and three zeros of padding.
     /// let y: Tensor<f64, Shape![1, 1, 2, 2]> = x.avg_pool2d(Pool::<2, 2, 1>, true);
@@ -1096,7 +1103,8 @@ where
     /// may overlap when `OH` does not divide `H`. `<1, 1>` is global average pooling.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<f32, Shape![1, 1, 2, 3]> = Tensor::from([[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]]]);
     /// let y: Tensor<f32, Shape![1, 1, 1, 2]> = x.adaptive_avg_pool2d::<1, 2>();
     /// assert_eq!(y.to_vec(), [3.0, 4.0]);

@@ -37,7 +37,8 @@ where
     /// checked, as in PyTorch, and an unsorted line gives an unspecified position in `0..=n`.
     ///
     /// ```
-    /// use shaped_core::Tensor;
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::Tensor;
     /// let edges = Tensor::from([1.0f32, 3.0, 5.0, 7.0]);
     /// let v = Tensor::from([[3.0f32, 6.0], [9.0, f32::NAN]]);
     /// assert_eq!(edges.searchsorted(&v, false).to_vec(), [1, 3, 4, 4]);
@@ -98,7 +99,8 @@ where
     /// `boundaries[i-1] < x <= boundaries[i]`; with `right`, `boundaries[i-1] <= x < boundaries[i]`.
     ///
     /// ```
-    /// use shaped_core::Tensor;
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::Tensor;
     /// let b = Tensor::from([1, 3, 5, 7, 9]);
     /// assert_eq!(Tensor::from([3, 6, 9]).bucketize(&b, false).to_vec(), [1, 3, 4]);
     /// assert_eq!(Tensor::from([3, 6, 9]).bucketize(&b, true).to_vec(), [2, 3, 5]);
@@ -123,7 +125,8 @@ where
     /// `len = max(max(self) + 1, minlength)`, as `i64` counts.
     ///
     /// ```
-    /// use shaped_core::Tensor;
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::Tensor;
     /// let x = Tensor::from([1u8, 1, 3, 0]);
     /// assert_eq!(x.bincount(0).to_vec(), [1, 2, 0, 1]);
     /// assert_eq!(x.bincount(6).to_vec(), [1, 2, 0, 1, 0, 0]);
@@ -147,7 +150,8 @@ where
     /// [`Num::Sum`]).
     ///
     /// ```
-    /// use shaped_core::Tensor;
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::Tensor;
     /// let x = Tensor::from([0i64, 2, 2]);
     /// assert_eq!(x.bincount_weighted(&Tensor::from([0.5f64, 1.0, 0.25]), 0).to_vec(), [0.5, 0.0, 1.25]);
     /// ```
@@ -212,7 +216,8 @@ where
     /// and NaNs are not counted; `max` itself falls in the last bin.
     ///
     /// ```
-    /// use shaped_core::Tensor;
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::Tensor;
     /// let x = Tensor::from([1.0f32, 2.0, 1.0, 4.0, 9.0]);
     /// assert_eq!(x.histc(4, 0.0, 4.0).to_vec(), [0.0, 2.0, 1.0, 1.0]);
     /// ```
@@ -269,7 +274,8 @@ where
     /// each NaN is distinct from every other (PyTorch's rule: NumPy merges them).
     ///
     /// ```
-    /// use shaped_core::Tensor;
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::Tensor;
     /// let x = Tensor::from([[3, 1, 3], [2, 1, 1]]);
     /// assert_eq!(x.unique().to_vec(), [1, 2, 3]);
     /// ```
@@ -289,7 +295,8 @@ where
     /// `values.index_select(inverse)` rebuilds `self` (as a flat sequence).
     ///
     /// ```
-    /// use shaped_core::Tensor;
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::Tensor;
     /// let x = Tensor::from([3.0f32, 1.0, 3.0, -0.0, 0.0]);
     /// let u = x.unique_all();
     /// assert_eq!(u.values.to_vec(), [-0.0, 1.0, 3.0]);

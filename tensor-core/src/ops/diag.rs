@@ -37,7 +37,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// the last). For a vector this is PyTorch's `torch.diag(v)` and NumPy's `np.diag(v)`.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let v: Tensor<i32, Shape![3]> = Tensor::from([1, 2, 3]);
     /// let m: Tensor<i32, Shape![3, 3]> = v.diag_embed();
     /// assert_eq!(m.to_vec(), [1, 0, 0, 0, 2, 0, 0, 0, 3]);
@@ -70,7 +71,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`DynShape`] result.
     ///
     /// ```
-    /// use shaped_core::Tensor;
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::Tensor;
     /// let m = Tensor::from([7, 8]).diag_embed_dyn(1);
     /// assert_eq!((m.sizes(), m.to_vec()), (&[3, 3][..], vec![0, 7, 0, 0, 0, 8, 0, 0, 0]));
     /// ```
@@ -97,7 +99,8 @@ impl<T: Element> Tensor<T, DynShape> {
     /// block `[N]` counts as `[1, N]` and a 0-d one as `[1, 1]`, as PyTorch.
     ///
     /// ```
-    /// use shaped_core::{DynShape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{DynShape, Tensor};
     /// let a = Tensor::from([[1, 2], [3, 4]]).into_dyn();
     /// let b = Tensor::from([[5]]).into_dyn();
     /// let m = Tensor::<i32, DynShape>::block_diag(&[&a, &b]);
@@ -162,7 +165,8 @@ pub enum Indexing {
 /// (stride 0 along the other dims): no copy.
 ///
 /// ```
-/// use shaped_core::{meshgrid, Indexing, Tensor};
+/// # extern crate shaped_core as shaped;
+/// use shaped::{meshgrid, Indexing, Tensor};
 /// let (x, y) = (Tensor::from([1, 2, 3]), Tensor::from([10, 20]));
 /// let g = meshgrid(&[x.as_dyn(), y.as_dyn()], Indexing::Ij);
 /// assert_eq!(g[0].sizes(), &[3, 2]);
@@ -230,7 +234,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`DynShape`] result: the direction depends on the runtime rank.
     ///
     /// ```
-    /// use shaped_core::{DynShape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{DynShape, Tensor};
     /// let v: Tensor<i32, DynShape> = Tensor::from([1, 2]).into_dyn();
     /// let m = v.diag_dyn(-1);
     /// assert_eq!((m.sizes(), m.to_vec()), (&[3, 3][..], vec![0, 0, 0, 1, 0, 0, 0, 2, 0]));

@@ -402,7 +402,8 @@ fn run<T: Gemm>(
 ///
 /// # Example
 /// ```
-/// use shaped_core::{ops::einsum::try_einsum, DynShape, Tensor};
+/// # extern crate shaped_core as shaped;
+/// use shaped::{try_einsum, DynShape, Tensor};
 /// let a = Tensor::<f64, DynShape>::from_vec(&[2, 3], (0..6).map(f64::from).collect());
 /// let b = Tensor::<f64, DynShape>::from_vec(&[3, 2], (0..6).map(f64::from).collect());
 /// let c = try_einsum("ij,jk->ik", &[&a, &b]).unwrap(); // [2, 3] @ [3, 2] -> [2, 2]
@@ -434,7 +435,8 @@ where
 ///
 /// # Example
 /// ```
-/// use shaped_core::{ops::einsum::einsum, DynShape, Tensor};
+/// # extern crate shaped_core as shaped;
+/// use shaped::{einsum, DynShape, Tensor};
 /// let v = Tensor::<i32, DynShape>::from_vec(&[3], vec![1, 2, 3]);
 /// assert_eq!(einsum("i,i->", &[&v, &v]).to_vec(), [14]); // the dot product
 /// assert_eq!(einsum("i,j->ij", &[&v, &v]).sizes(), [3, 3]); // the outer product

@@ -104,7 +104,8 @@ where
     /// `x · self = b` see [`solve_triangular_right`](Self::solve_triangular_right).
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let l: Tensor<f64, Shape![2, 2]> = Tensor::from([[2.0, 0.0], [1.0, 4.0]]);
     /// let x: Tensor<f64, Shape![2]> = l.solve_triangular(&Tensor::from([2.0, 9.0]), false, false);
     /// assert_eq!(x.to_vec(), [1.0, 2.0]);
@@ -151,7 +152,8 @@ where
     /// `selfᵀ · xᵀ = bᵀ` with the same kernel, no copy of `self`'s transpose.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let u: Tensor<f64, Shape![2, 2]> = Tensor::from([[2.0, 1.0], [0.0, 4.0]]);
     /// let x: Tensor<f64, Shape![1, 2]> = u.solve_triangular_right(&Tensor::from([[2.0, 9.0]]), true, false);
     /// assert_eq!(x.to_vec(), [1.0, 2.0]); // [1, 2] · u = [2, 9]
@@ -204,7 +206,8 @@ where
     /// `[n, k]` or batched), `x` has its shape.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let l: Tensor<f64, Shape![2, 2]> = Tensor::from([[2.0, 0.0], [1.0, 1.0]]); // A = [[4, 2], [2, 2]]
     /// let x = Tensor::from([6.0, 4.0]).cholesky_solve(&l);
     /// assert_eq!(x.to_vec(), [1.0, 1.0]);
@@ -276,7 +279,8 @@ where
     /// [`det`](CholeskyFactor::det) and [`inverse`](CholeskyFactor::inverse).
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let a: Tensor<f64, Shape![2, 2]> = Tensor::from([[4.0, 2.0], [2.0, 2.0]]);
     /// let f = a.cholesky_factor();
     /// assert_eq!(f.solve(&Tensor::from([6.0, 4.0])).to_vec(), [1.0, 1.0]);
@@ -307,7 +311,8 @@ where
     /// Computed by faer. A singular matrix factorises; solving with it is the error.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let a: Tensor<f64, Shape![2, 2]> = Tensor::from([[0.0, 2.0], [1.0, 1.0]]);
     /// let f = a.lu_factor();
     /// assert_eq!(f.solve(&Tensor::from([4.0, 3.0])).to_vec(), [1.0, 2.0]);
@@ -617,7 +622,8 @@ where
     /// `inf`/NaN elements, as PyTorch's.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let a: Tensor<f64, Shape![2, 2]> = Tensor::from([[0.0, 1.0], [0.0, 0.0]]);
     /// assert_eq!(a.matrix_exp().to_vec(), [1.0, 1.0, 0.0, 1.0]);
     /// ```
@@ -660,7 +666,8 @@ impl<T: MatrixFloat> Tensor<T, crate::shape::DynShape> {
     /// [`DynShape`] result.
     ///
     /// ```
-    /// use shaped_core::{DynShape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{DynShape, Tensor};
     /// let a = Tensor::<f64, DynShape>::ones_sized(&[10, 100]);
     /// let b = Tensor::<f64, DynShape>::ones_sized(&[100, 5]);
     /// let c = Tensor::<f64, DynShape>::ones_sized(&[5, 50]);
@@ -754,7 +761,8 @@ where
     /// one.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let a: Tensor<f64, Shape![2, 2]> = Tensor::from([[4.0, 0.0], [0.0, 0.5]]);
     /// assert_eq!(a.cond(), 8.0);
     /// ```

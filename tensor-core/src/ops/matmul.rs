@@ -74,7 +74,8 @@ where
     ///
     /// # Example
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let a: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
     /// let v: Tensor<f32, Shape![3]> = Tensor::from([1., 0., -1.]);
     /// let av: Tensor<f32, Shape![2]> = a.matmul(&v); // [2, 3] @ [3] -> [2]
@@ -156,7 +157,8 @@ where
     ///
     /// # Example
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let a: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
     /// let b: Tensor<f32, Shape![3, 2]> = Tensor::from([[1., 0.], [0., 1.], [1., 1.]]);
     /// let mut c: Tensor<f32, Shape![2, 2]> = Tensor::zeros();

@@ -2,6 +2,22 @@
 //! them loops over elements itself (DESIGN rule 2). The operations are inherent methods of
 //! [`TensorBase`](crate::TensorBase) and operator impls; this module holds only the traits they
 //! need.
+//!
+//! Where each topic's `impl TensorBase` blocks live (the facade's `shaped::guide` pages follow
+//! the same topics):
+//!
+//! | topic (guide page) | files |
+//! |---|---|
+//! | creation | `tensor/construct.rs`, `tensor/fill.rs`, `tensor/literal.rs`, `tensor/small.rs`, `tensor/shared.rs` |
+//! | indexing and views | `tensor/views.rs`, `tensor/iter.rs`, `tensor/chunks.rs`, `tensor/batch.rs`, `index/`, `select.rs`, `accumulate.rs` |
+//! | element-wise math | `arith.rs`, `binary.rs`, `unary.rs`, `out.rs`, `cast.rs` |
+//! | reductions | `reduce.rs`, `scan.rs` (scans, softmax), `stats.rs` |
+//! | shape operations | `tensor/join.rs`, `tensor/views.rs` (reshape, split), `pad.rs`, `diag.rs`, `scan.rs` (`roll`, `tril`, `triu`) |
+//! | linear algebra | `matmul.rs`, `vector.rs`, `contract.rs`, `einsum.rs`, `square.rs`, `linalg.rs`, `factor.rs` |
+//! | convolution and pooling | `conv.rs` |
+//! | sorting and selection | `scan.rs` (sort, top-k, medians, quantiles), `count.rs` |
+//! | random tensors | `tensor/random.rs` |
+//! | interop and files | `interop/`, `io/` |
 pub mod accumulate;
 mod arith;
 pub mod binary;

@@ -104,7 +104,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// sizes (nothing is written).
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let a: Tensor<f32, Shape![3]> = Tensor::from([0.0, 1.0, 2.0]);
     /// let mut out: Tensor<f32, Shape![2, 3]> = Tensor::from([[9.0; 3]; 2]);
     /// a.map_out(&mut out, |x| 2.0 * x); // [3] broadcast to the rows of [2, 3]

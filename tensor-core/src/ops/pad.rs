@@ -172,7 +172,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// compile-time sum up to 1024), `Dyn` when it was `Dyn`. A copy.
     ///
     /// ```
-    /// use shaped_core::{PadMode, Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{PadMode, Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
     /// let y: Tensor<i32, Shape![2, 6]> = x.pad::<1, 1, 2>(PadMode::Reflect, 0);
     /// assert_eq!(y.to_vec(), [2, 1, 2, 3, 2, 1, 5, 4, 5, 6, 5, 4]);
@@ -219,7 +220,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`pad`](Self::pad) for a typed one).
     ///
     /// ```
-    /// use shaped_core::{PadMode, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{PadMode, Tensor};
     /// let x = Tensor::from([[1.0f32, 2.0], [3.0, 4.0]]);
     /// let y = x.pad_dyn(&[1, 0, 0, 1], PadMode::Replicate, 0.0);
     /// assert_eq!(y.sizes(), &[3, 3]);
@@ -263,7 +265,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// it was `Dyn`. A copy.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 2]> = Tensor::from([[1, 2], [3, 4]]);
     /// let y: Tensor<i32, Shape![2, 6]> = x.repeat::<1, 3>();
     /// assert_eq!(y.to_vec(), [1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4]);
@@ -302,7 +305,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`repeat`](Self::repeat) for a typed one).
     ///
     /// ```
-    /// use shaped_core::Tensor;
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::Tensor;
     /// let x = Tensor::from([1, 2]);
     /// let y = x.repeat_dyn(&[2, 2]);
     /// assert_eq!(y.sizes(), &[2, 4]);
@@ -362,7 +366,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// `K = 2`. Shape `S` with dim `A` multiplied by `K`, as [`repeat`](Self::repeat). A copy.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 2]> = Tensor::from([[1, 2], [3, 4]]);
     /// let y: Tensor<i32, Shape![4, 2]> = x.repeat_interleave::<0, 2>();
     /// assert_eq!(y.to_vec(), [1, 2, 1, 2, 3, 4, 3, 4]);
@@ -398,7 +403,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// end.
     ///
     /// ```
-    /// use shaped_core::Tensor;
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::Tensor;
     /// let x = Tensor::from([[1, 2], [3, 4]]);
     /// let y = x.repeat_interleave_counts(&Tensor::from([1i64, 3]), 0);
     /// assert_eq!(y.sizes(), &[4, 2]);
@@ -479,7 +485,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// dim. A copy.
     ///
     /// ```
-    /// use shaped_core::{DynShape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{DynShape, Tensor};
     /// let x: Tensor<i32, DynShape> = Tensor::from([[1, 2], [3, 4]]).into_dyn();
     /// let y = x.repeat_interleave_dyn(2, -1);
     /// assert_eq!((y.sizes(), y.to_vec()), (&[2, 4][..], vec![1, 1, 2, 2, 3, 3, 4, 4]));
@@ -512,7 +519,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`DynShape`] result of `numel * count` elements. A rank-0 tensor counts as one element.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 2]> = Tensor::from([[1, 2], [3, 4]]);
     /// let y = x.repeat_interleave_flat(2);
     /// assert_eq!((y.sizes(), y.to_vec()), (&[8][..], vec![1, 1, 2, 2, 3, 3, 4, 4]));
@@ -543,7 +551,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`DynShape`] result whose length is the sum of the counts.
     ///
     /// ```
-    /// use shaped_core::Tensor;
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::Tensor;
     /// let x = Tensor::from([[1, 2], [3, 4]]);
     /// let y = x.repeat_interleave_counts_flat(&Tensor::from([0i64, 2, 1, 0]));
     /// assert_eq!(y.to_vec(), [2, 2, 3]);

@@ -197,7 +197,7 @@ macro_rules! reduction {
                 let r: OutTensor<D, $out, ()> = $run?;
                 Ok(r.data.as_slice()[0])
             }
-            #[doc = concat!("[`", stringify!($try_w), "`](Self::", stringify!($try_w), "), panicking with the error's message.")]
+            #[doc = concat!("The ", $doc, " of all elements (PyTorch `", $torch, "()`): any shape to a scalar. Panics with the message of the error that [`", stringify!($try_w), "`](Self::", stringify!($try_w), ") returns.")]
             #[track_caller]
             #[inline]
             pub fn $w(&self, $($p: $pt),*) -> $out
@@ -219,7 +219,7 @@ macro_rules! reduction {
                 let ($s, $axes, $keep): (&Self, &[usize], bool) = (self, &[self.ax(A)?], false);
                 $run
             }
-            #[doc = concat!("[`", stringify!($try_ax), "`](Self::", stringify!($try_ax), "), panicking with the error's message.")]
+            #[doc = concat!("The ", $doc, " along axis `A`, which is removed (PyTorch `", $torch, "(dim=A)`): `[2, 3]` with `<1>` gives `[2]`. Panics with the message of the error that [`", stringify!($try_ax), "`](Self::", stringify!($try_ax), ") returns.")]
             #[track_caller]
             #[inline]
             pub fn $ax<const A: isize>(&self, $($p: $pt),*) -> OutTensor<D, $out, <S as RemoveAxis<A>>::Out>
@@ -242,7 +242,7 @@ macro_rules! reduction {
                 let ($s, $axes, $keep): (&Self, &[usize], bool) = (self, &[self.ax(A)?], true);
                 $run
             }
-            #[doc = concat!("[`", stringify!($try_kd), "`](Self::", stringify!($try_kd), "), panicking with the error's message.")]
+            #[doc = concat!("The ", $doc, " along axis `A`, kept as a size-1 [`One`] dim (PyTorch `", $torch, "(dim=A, keepdim=True)`): `[2, 3]` with `<1>` gives `[2, 1]`. Panics with the message of the error that [`", stringify!($try_kd), "`](Self::", stringify!($try_kd), ") returns.")]
             #[track_caller]
             #[inline]
             pub fn $kd<const A: isize>(&self, $($p: $pt),*) -> OutTensor<D, $out, <S as SetAxis<A, One>>::Out>
@@ -264,7 +264,7 @@ macro_rules! reduction {
                 let ($s, $axes, $keep): (&Self, &[usize], bool) = (self, &[normalize_axis(axis, self.rank())?], false);
                 $run
             }
-            #[doc = concat!("[`", stringify!($try_dy), "`](Self::", stringify!($try_dy), "), panicking with the error's message.")]
+            #[doc = concat!("The ", $doc, " along a runtime axis (negative counts from the end), which is removed (PyTorch `", $torch, "(dim=axis)`), as a [`DynShape`] tensor. Panics with the message of the error that [`", stringify!($try_dy), "`](Self::", stringify!($try_dy), ") returns.")]
             #[track_caller]
             #[inline]
             pub fn $dy(&self, axis: isize, $($p: $pt),*) -> OutTensor<D, $out, DynShape>
@@ -285,7 +285,7 @@ macro_rules! reduction {
                 let ($s, $axes, $keep): (&Self, &[usize], bool) = (self, &[normalize_axis(axis, self.rank())?], true);
                 $run
             }
-            #[doc = concat!("[`", stringify!($try_kdy), "`](Self::", stringify!($try_kdy), "), panicking with the error's message.")]
+            #[doc = concat!("The ", $doc, " along a runtime axis, kept as a size-1 dim (PyTorch `", $torch, "(dim=axis, keepdim=True)`), as a [`DynShape`] tensor. Panics with the message of the error that [`", stringify!($try_kdy), "`](Self::", stringify!($try_kdy), ") returns.")]
             #[track_caller]
             #[inline]
             pub fn $kdy(&self, axis: isize, $($p: $pt),*) -> OutTensor<D, $out, DynShape>

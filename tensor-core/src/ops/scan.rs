@@ -167,7 +167,8 @@ where
     /// descending. The axis is checked at compile time for tuple shapes.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[3.0, 1.0, 2.0], [f32::NAN, 0.0, -1.0]]);
     /// assert_eq!(x.argsort::<1>(false).to_vec(), [1, 2, 0, 2, 1, 0]);
     /// assert_eq!(x.argsort::<1>(true).to_vec(), [0, 2, 1, 0, 1, 2]);
@@ -209,7 +210,8 @@ where
     /// every number (last ascending, first descending), as PyTorch.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![5]> = Tensor::from([3, 1, 3, 0, 2]);
     /// let (v, i) = x.sort::<0>(true);
     /// assert_eq!(v.to_vec(), [3, 3, 2, 1, 0]);
@@ -308,7 +310,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// Same shape (inline for an inline input).
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
     /// assert_eq!(x.roll::<1>(1).to_vec(), [3, 1, 2, 6, 4, 5]);
     /// assert_eq!(x.roll::<0>(-1).to_vec(), [4, 5, 6, 1, 2, 3]);
@@ -359,7 +362,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// compile error.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
     /// assert_eq!(x.tril(0).to_vec(), [1, 0, 0, 4, 5, 0]);
     /// assert_eq!(x.triu(1).to_vec(), [0, 2, 3, 0, 0, 6]);
@@ -427,7 +431,8 @@ where
     /// wrap, as the `-` operator.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 4, 9], [0, 0, 5]]);
     /// assert_eq!(x.diff::<1>().to_vec(), [3, 5, 0, 5]);
     /// assert_eq!(x.diff::<1>().sizes(), [2, 2]);
@@ -523,7 +528,8 @@ where
     /// and its size; against a `Dyn` dim it is checked at run time.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<f32, Shape![2, 4]> = Tensor::from([[1.0, 9.0, 3.0, 7.0], [0.0, -1.0, 5.0, 5.0]]);
     /// let (v, i): (Tensor<f32, Shape![2, 2]>, _) = x.topk::<2, 1>(true);
     /// assert_eq!(v.to_vec(), [9.0, 7.0, 5.0, 5.0]);
@@ -648,7 +654,8 @@ where
     /// the one earliest in the line; NaN counts as larger than every number.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[5, 1, 3], [2, 2, 0]]);
     /// let (v, i): (Tensor<i32, Shape![2]>, _) = x.kthvalue::<1>(2);
     /// assert_eq!((v.to_vec(), i.to_vec()), (vec![3, 2], vec![2, 0]));
@@ -718,7 +725,8 @@ where
     /// `A`. A line with a NaN has median NaN, at the position of its first NaN (PyTorch).
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<f32, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, f32::NAN, 1.0, 2.0]]);
     /// let (v, i) = x.median_axis::<1>();
     /// assert_eq!((v.to_vec()[0], i.to_vec()), (2.0, vec![3, 1]));
@@ -808,7 +816,8 @@ where
     /// NaN (at the position of its first NaN). For integers, [`median_axis`](Self::median_axis).
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<f32, Shape![2, 4]> = Tensor::from([[3.0, f32::NAN, 1.0, 2.0], [f32::NAN; 4]]);
     /// let (v, i) = x.nanmedian_axis::<1>();
     /// assert_eq!((v.to_vec()[0], i.to_vec()[0]), (2.0, 3));
@@ -941,11 +950,13 @@ where
     /// [`median_axis`](Self::median_axis) takes the lower.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<f64, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, 10.0, 20.0, 30.0]]);
     /// let q: Tensor<f64, Shape![2]> = x.quantile::<1>(0.25);
     /// assert_eq!(q.to_vec(), [1.75, 7.5]);
     /// ```
+    /// # extern crate shaped_core as shaped;
     ///
     /// # Errors
     /// [`ShapeError::Invalid`] for `q` outside `[0, 1]` (or NaN); [`ShapeError::Index`] for an
@@ -1163,36 +1174,36 @@ type One1<T, S> = Tensor<T, S>;
 order_keepdim!("The `k`-th smallest element (`k` from 1) of each line and its `i64` position, as [`kthvalue`](Self::kthvalue),",
     "kthvalue(k, ",
     "[`ShapeError::Index`] naming `k` when it is 0 or larger than the dim;",
-    "use shaped_core::{Shape, Tensor};\nlet x: Tensor<i32, Shape![2, 3]> = Tensor::from([[5, 1, 3], [2, 2, 0]]);\nlet (v, i): (Tensor<i32, Shape![2, 1]>, _) = x.kthvalue_keepdim::<1>(2);\nassert_eq!((v.to_vec(), i.to_vec()), (vec![3, 2], vec![2, 0]));",
-    "use shaped_core::{DynShape, Tensor};\nlet x: Tensor<i32, DynShape> = Tensor::from([[5, 1, 3], [2, 2, 0]]).into_dyn();\nlet (v, i) = x.kthvalue_keepdim_dyn(2, -1);\nassert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[2, 1][..], vec![3, 2], vec![2, 0]));",
+    "use shaped::{Shape, Tensor};\nlet x: Tensor<i32, Shape![2, 3]> = Tensor::from([[5, 1, 3], [2, 2, 0]]);\nlet (v, i): (Tensor<i32, Shape![2, 1]>, _) = x.kthvalue_keepdim::<1>(2);\nassert_eq!((v.to_vec(), i.to_vec()), (vec![3, 2], vec![2, 0]));",
+    "use shaped::{DynShape, Tensor};\nlet x: Tensor<i32, DynShape> = Tensor::from([[5, 1, 3], [2, 2, 0]]).into_dyn();\nlet (v, i) = x.kthvalue_keepdim_dyn(2, -1);\nassert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[2, 1][..], vec![3, 2], vec![2, 0]));",
     [D::Elem: Num], Pair, (k: usize), |s, a| s.keep_pair(a, |a| s.try_kthvalue_dyn(k, a)),
     kthvalue_keepdim try_kthvalue_keepdim kthvalue_keepdim_dyn try_kthvalue_keepdim_dyn);
 order_keepdim!("The lower median of each line and its `i64` position, as [`median_axis`](Self::median_axis),",
     "median(",
     "[`ShapeError::Index`] for an empty dim (no median);",
-    "use shaped_core::{Shape, Tensor};\nlet x: Tensor<f32, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, 5.0, 1.0, 2.0]]);\nlet (v, i): (Tensor<f32, Shape![2, 1]>, _) = x.median_keepdim::<1>();\nassert_eq!((v.to_vec(), i.to_vec()), (vec![2.0, 1.0], vec![3, 2]));",
-    "use shaped_core::{DynShape, Tensor};\nlet x: Tensor<f32, DynShape> = Tensor::from([[4.0, 1.0], [3.0, 2.0]]).into_dyn();\nlet (v, i) = x.median_keepdim_dyn(0);\nassert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[1, 2][..], vec![3.0, 1.0], vec![1, 0]));",
+    "use shaped::{Shape, Tensor};\nlet x: Tensor<f32, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, 5.0, 1.0, 2.0]]);\nlet (v, i): (Tensor<f32, Shape![2, 1]>, _) = x.median_keepdim::<1>();\nassert_eq!((v.to_vec(), i.to_vec()), (vec![2.0, 1.0], vec![3, 2]));",
+    "use shaped::{DynShape, Tensor};\nlet x: Tensor<f32, DynShape> = Tensor::from([[4.0, 1.0], [3.0, 2.0]]).into_dyn();\nlet (v, i) = x.median_keepdim_dyn(0);\nassert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[1, 2][..], vec![3.0, 1.0], vec![1, 0]));",
     [D::Elem: Num], Pair, (), |s, a| s.keep_pair(a, |a| s.try_median_axis_dyn(a)),
     median_keepdim try_median_keepdim median_keepdim_dyn try_median_keepdim_dyn);
 order_keepdim!("The lower median of the non-NaN elements of each line and its `i64` position, as [`nanmedian_axis`](Self::nanmedian_axis),",
     "nanmedian(",
     "[`ShapeError::Index`] for an empty dim;",
-    "use shaped_core::{Shape, Tensor};\nlet x: Tensor<f32, Shape![1, 4]> = Tensor::from([[3.0, f32::NAN, 1.0, 2.0]]);\nlet (v, i): (Tensor<f32, Shape![1, 1]>, _) = x.nanmedian_keepdim::<1>();\nassert_eq!((v.to_vec(), i.to_vec()), (vec![2.0], vec![3]));",
-    "use shaped_core::{DynShape, Tensor};\nlet x: Tensor<f32, DynShape> = Tensor::from([[3.0, f32::NAN, 1.0, 2.0]]).into_dyn();\nlet (v, i) = x.nanmedian_keepdim_dyn(1);\nassert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[1, 1][..], vec![2.0], vec![3]));",
+    "use shaped::{Shape, Tensor};\nlet x: Tensor<f32, Shape![1, 4]> = Tensor::from([[3.0, f32::NAN, 1.0, 2.0]]);\nlet (v, i): (Tensor<f32, Shape![1, 1]>, _) = x.nanmedian_keepdim::<1>();\nassert_eq!((v.to_vec(), i.to_vec()), (vec![2.0], vec![3]));",
+    "use shaped::{DynShape, Tensor};\nlet x: Tensor<f32, DynShape> = Tensor::from([[3.0, f32::NAN, 1.0, 2.0]]).into_dyn();\nlet (v, i) = x.nanmedian_keepdim_dyn(1);\nassert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[1, 1][..], vec![2.0], vec![3]));",
     [D::Elem: Num], Pair, (), |s, a| s.keep_pair(a, |a| s.try_nanmedian_axis_dyn(a)),
     nanmedian_keepdim try_nanmedian_keepdim nanmedian_keepdim_dyn try_nanmedian_keepdim_dyn);
 order_keepdim!("The `q`-quantile (`'linear'` interpolation) of each line, as [`quantile`](Self::quantile),",
     "quantile(q, ",
     "[`ShapeError::Invalid`] for `q` outside `[0, 1]` (or NaN); [`ShapeError::Index`] for an empty dim;",
-    "use shaped_core::{Shape, Tensor};\nlet x: Tensor<f64, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, 10.0, 20.0, 30.0]]);\nlet q: Tensor<f64, Shape![2, 1]> = x.quantile_keepdim::<1>(0.25);\nassert_eq!(q.to_vec(), [1.75, 7.5]);",
-    "use shaped_core::{DynShape, Tensor};\nlet x: Tensor<f64, DynShape> = Tensor::from([[4.0, 1.0, 3.0, 2.0]]).into_dyn();\nlet q = x.quantile_keepdim_dyn(0.5, -1);\nassert_eq!((q.sizes(), q.to_vec()), (&[1, 1][..], vec![2.5]));",
+    "use shaped::{Shape, Tensor};\nlet x: Tensor<f64, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, 10.0, 20.0, 30.0]]);\nlet q: Tensor<f64, Shape![2, 1]> = x.quantile_keepdim::<1>(0.25);\nassert_eq!(q.to_vec(), [1.75, 7.5]);",
+    "use shaped::{DynShape, Tensor};\nlet x: Tensor<f64, DynShape> = Tensor::from([[4.0, 1.0, 3.0, 2.0]]).into_dyn();\nlet q = x.quantile_keepdim_dyn(0.5, -1);\nassert_eq!((q.sizes(), q.to_vec()), (&[1, 1][..], vec![2.5]));",
     [D::Elem: Float + Num], One1, (q: D::Elem), |s, a| s.keep_one(a, |a| s.try_quantile_dyn(q, a)),
     quantile_keepdim try_quantile_keepdim quantile_keepdim_dyn try_quantile_keepdim_dyn);
 order_keepdim!("The `q`-quantile of the non-NaN elements of each line, as [`nanquantile`](Self::nanquantile),",
     "nanquantile(q, ",
     "[`ShapeError::Invalid`] for `q` outside `[0, 1]` (or NaN); [`ShapeError::Index`] for an empty dim;",
-    "use shaped_core::{Shape, Tensor};\nlet x: Tensor<f64, Shape![1, 3]> = Tensor::from([[1.0, f64::NAN, 3.0]]);\nlet q: Tensor<f64, Shape![1, 1]> = x.nanquantile_keepdim::<1>(0.5);\nassert_eq!(q.to_vec(), [2.0]);",
-    "use shaped_core::{DynShape, Tensor};\nlet x: Tensor<f64, DynShape> = Tensor::from([[1.0, f64::NAN, 3.0]]).into_dyn();\nlet q = x.nanquantile_keepdim_dyn(0.5, 1);\nassert_eq!((q.sizes(), q.to_vec()), (&[1, 1][..], vec![2.0]));",
+    "use shaped::{Shape, Tensor};\nlet x: Tensor<f64, Shape![1, 3]> = Tensor::from([[1.0, f64::NAN, 3.0]]);\nlet q: Tensor<f64, Shape![1, 1]> = x.nanquantile_keepdim::<1>(0.5);\nassert_eq!(q.to_vec(), [2.0]);",
+    "use shaped::{DynShape, Tensor};\nlet x: Tensor<f64, DynShape> = Tensor::from([[1.0, f64::NAN, 3.0]]).into_dyn();\nlet q = x.nanquantile_keepdim_dyn(0.5, 1);\nassert_eq!((q.sizes(), q.to_vec()), (&[1, 1][..], vec![2.0]));",
     [D::Elem: Float + Num], One1, (q: D::Elem), |s, a| s.keep_one(a, |a| s.try_nanquantile_dyn(q, a)),
     nanquantile_keepdim try_nanquantile_keepdim nanquantile_keepdim_dyn try_nanquantile_keepdim_dyn);
 
@@ -1204,7 +1215,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// repeat (their shifts add up, as PyTorch).
     ///
     /// ```
-    /// use shaped_core::{DynShape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{DynShape, Tensor};
     /// let x: Tensor<i32, DynShape> = Tensor::from([[1, 2, 3], [4, 5, 6]]).into_dyn();
     /// assert_eq!(x.roll_dims_dyn(&[1, -1], &[0, -1]).to_vec(), [5, 6, 4, 2, 3, 1]);
     /// ```
@@ -1254,7 +1266,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// inline input); an empty tensor stays empty.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
     /// assert_eq!(x.roll_flat(1).to_vec(), [6, 1, 2, 3, 4, 5]);
     /// assert_eq!(x.roll_flat(-2).to_vec(), [3, 4, 5, 6, 1, 2]);

@@ -107,7 +107,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// Entries may repeat and come in any order; negative ones count from the end.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
     /// let cols = x.index_select::<1, _>(&Tensor::from([2i64, 0, -1, 2]));
     /// let _: &Tensor<i32, Shape![2, 4]> = &cols;
@@ -184,7 +185,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// entries count from the end.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
     /// let g = x.gather::<1, _>(&Tensor::from([[2i64, 0], [-1, 1]]));
     /// assert_eq!(g.to_vec(), [3, 1, 6, 5]);
@@ -266,7 +268,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`try_scatter_`](Self::try_scatter_).
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 3]> = Tensor::zeros();
     /// let y = x.scatter::<1>(&Tensor::from([[2i64], [0]]), &Tensor::from([[7], [8]]));
     /// assert_eq!(y.to_vec(), [0, 0, 7, 8, 0, 0]);
@@ -416,7 +419,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// error).
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<f32, Shape![2, 2]> = Tensor::from([[1., 2.], [3., 4.]]);
     /// let y = x.masked_fill(&Tensor::from([false, true]), 0.);
     /// assert_eq!(y.to_vec(), [1., 0., 3., 0.]);
@@ -527,7 +531,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// tuple shapes (`Shape![_, 2]` for a matrix; `[_, _]` for a [`DynShape`] input).
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[0, 5, 0], [7, 0, 1]]);
     /// let nz = x.nonzero(); // Tensor<i64, Shape![_, 2]>
     /// assert_eq!((nz.sizes(), nz.to_vec()), (&[3, 2][..], vec![0, 1, 1, 0, 1, 2]));
@@ -563,13 +568,14 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
 /// error. Same as `x.try_where_(cond, y)`.
 ///
 /// ```
-/// use shaped_core::{ops::select::try_where_, Shape, Tensor};
+/// # extern crate shaped_core as shaped;
+/// use shaped::{try_where_, Shape, Tensor};
 /// let cond = Tensor::from([[true], [false]]);                 // [2, 1]
 /// let x: Tensor<f32, Shape![3]> = Tensor::from([1., 2., 3.]);
 /// let y = Tensor::scalar(0.);                                 // []
 /// let w = try_where_(&cond, &x, &y)?;                         // [2, 3]
 /// assert_eq!(w.to_vec(), [1., 2., 3., 0., 0., 0.]);
-/// # Ok::<(), shaped_core::ShapeError>(())
+/// # Ok::<(), shaped::ShapeError>(())
 /// ```
 ///
 /// # Errors
@@ -616,7 +622,8 @@ where
     /// `x.one_hot::<10, f32>()` feeds a loss directly). A scalar gives `[C]`.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let y: Tensor<i64, Shape![3]> = Tensor::from([2, 0, 1]);
     /// let h: Tensor<f32, Shape![3, 3]> = y.one_hot::<3, f32>();
     /// assert_eq!(h.to_vec(), [0., 0., 1., 1., 0., 0., 0., 1., 0.]);
@@ -694,7 +701,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// rank must be `self`'s.
     ///
     /// ```
-    /// use shaped_core::{DynShape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{DynShape, Tensor};
     /// let x: Tensor<i32, DynShape> = Tensor::from([[1, 2, 3], [4, 5, 6]]).into_dyn();
     /// let g = x.gather_dyn(-1, &Tensor::from([[2i64, 0], [1, 1]]).into_dyn());
     /// assert_eq!((g.sizes(), g.to_vec()), (&[2, 2][..], vec![3, 1, 5, 5]));
@@ -733,7 +741,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// their runtime ranks must be `self`'s.
     ///
     /// ```
-    /// use shaped_core::{DynShape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{DynShape, Tensor};
     /// let mut x: Tensor<i32, DynShape> = Tensor::zeros_sized(&[2, 3]);
     /// x.scatter_dyn_(1, &Tensor::from([[2i64], [0]]), &Tensor::from([[7], [8]]));
     /// assert_eq!(x.to_vec(), [0, 0, 7, 8, 0, 0]);
@@ -777,7 +786,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// `torch.scatter(self, axis, index, src)`): same shape as `self`.
     ///
     /// ```
-    /// use shaped_core::Tensor;
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::Tensor;
     /// let x = Tensor::from([0, 0, 0]).into_dyn();
     /// assert_eq!(x.scatter_dyn(0, &Tensor::from([2i64]), &Tensor::from([5])).to_vec(), [0, 0, 5]);
     /// ```
@@ -814,7 +824,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// from the end): PyTorch `scatter_(axis, index, value)`.
     ///
     /// ```
-    /// use shaped_core::{DynShape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{DynShape, Tensor};
     /// let mut x: Tensor<i32, DynShape> = Tensor::zeros_sized(&[2, 2]);
     /// x.scatter_value_dyn_(-2, &Tensor::from([[1i64, 0]]), 9);
     /// assert_eq!(x.to_vec(), [0, 9, 9, 0]);
@@ -857,7 +868,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// (PyTorch `torch.scatter(self, axis, index, value)`): same shape as `self`.
     ///
     /// ```
-    /// use shaped_core::Tensor;
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::Tensor;
     /// let x = Tensor::from([[1, 2], [3, 4]]).into_dyn();
     /// assert_eq!(x.scatter_value_dyn(1, &Tensor::from([[0i64], [1]]), 0).to_vec(), [0, 2, 3, 0]);
     /// ```

@@ -57,7 +57,8 @@ where
     /// or NaN, as PyTorch. NaN in a row makes its row and column NaN.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<f64, Shape![2, 3]> = Tensor::from([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]]);
     /// let c: Tensor<f64, Shape![2, 2]> = x.cov(1);
     /// assert_eq!(c.to_vec(), [1.0, -1.0, -1.0, 1.0]);
@@ -81,7 +82,8 @@ where
     /// its row and column (0 / 0).
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<f64, Shape![2, 4]> = Tensor::from([[1.0, 2.0, 3.0, 4.0], [8.0, 6.0, 4.0, 2.0]]);
     /// assert_eq!(x.corrcoef().to_vec(), [1.0, -1.0, -1.0, 1.0]);
     /// ```
@@ -160,7 +162,8 @@ where
     /// line of fewer than two samples integrates to 0. Compensated summation.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let y: Tensor<f64, Shape![2, 3]> = Tensor::from([[1.0, 2.0, 3.0], [0.0, 4.0, 0.0]]);
     /// assert_eq!(y.trapezoid::<1>(0.5).to_vec(), [2.0, 2.0]);
     /// ```
@@ -230,7 +233,8 @@ where
     /// `x` may have any shape type; its runtime rank must be 1.
     ///
     /// ```
-    /// use shaped_core::{DynShape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{DynShape, Tensor};
     /// let y: Tensor<f64, DynShape> = Tensor::from([[1.0, 2.0, 3.0], [0.0, 4.0, 0.0]]).into_dyn();
     /// let x = Tensor::from([0.0, 1.0, 3.0]).into_dyn();
     /// assert_eq!(y.trapezoid_x_dyn(&x, -1).to_vec(), [6.5, 6.0]);
@@ -287,7 +291,8 @@ where
     /// `baddbmm` too.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let bias: Tensor<f32, Shape![2]> = Tensor::from([1.0, -1.0]);
     /// let x: Tensor<f32, Shape![1, 2]> = Tensor::from([[1.0, 2.0]]);
     /// let w: Tensor<f32, Shape![2, 2]> = Tensor::from([[1.0, 0.0], [0.0, 1.0]]);
@@ -385,7 +390,8 @@ where
     /// integers wrap.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let mut y: Tensor<f32, Shape![2, 2]> = Tensor::ones();
     /// y.scaled_add(2.0, &Tensor::from([1.0f32, -1.0]));
     /// assert_eq!(y.to_vec(), [3.0, -1.0, 3.0, -1.0]);

@@ -248,7 +248,8 @@ pub(crate) fn static_sizes<S: Shape>() -> ([usize; MAX_RANK], usize) {
 /// literal, a const generic parameter name, or `{expr}`.
 ///
 /// ```
-/// use shaped_core::{Shape, Const, Dyn};
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Const, Dyn};
 /// let _: Shape![2, _, 3] = (Const::<2>, Dyn, Const::<3>);
 /// ```
 #[macro_export]

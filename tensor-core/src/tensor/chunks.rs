@@ -75,7 +75,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// `exact_chunks`; see [`batches`](Self::batches) for axis 0.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor, TensorView};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor, TensorView};
     /// let x: Tensor<i32, Shape![5, 2]> = Tensor::from([[0, 1], [2, 3], [4, 5], [6, 7], [8, 9]]);
     /// let mut it = x.axis_chunks_exact::<0, 2>();
     /// let first: TensorView<i32, Shape![2, 2]> = it.next().unwrap();
@@ -118,7 +119,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// `[32, features]`. The same as [`axis_chunks_exact::<0, B>`](Self::axis_chunks_exact).
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor, TensorView};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor, TensorView};
     /// let x: Tensor<f32, Shape![1500, 64]> = Tensor::zeros();
     /// let batches = x.batches::<32>();
     /// assert_eq!((batches.len(), batches.remainder().sizes()), (46, &[28, 64][..]));

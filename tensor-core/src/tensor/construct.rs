@@ -252,7 +252,8 @@ impl<D: BuildData, S: Shape> TensorBase<D, S> {
     /// type says.
     ///
     /// ```
-    /// use shaped_core::{STensor, Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{STensor, Shape, Tensor};
     /// let t: Tensor<f32, Shape![2, 3]> = Tensor::full(7.0);
     /// let s: STensor<f32, Shape![2, 3]> = STensor::full(7.0);
     /// assert_eq!(t.to_vec(), s.to_vec());
@@ -300,7 +301,8 @@ impl<D: BuildData, S: Shape> TensorBase<D, S> {
     /// [`Tensor::from`] read the shape from the array instead.
     ///
     /// ```
-    /// use shaped_core::{STensor, Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{STensor, Shape, Tensor};
     /// let m: STensor<f32, Shape![2, 2]> = STensor::new([[1., 2.], [3., 4.]]);
     /// let h: Tensor<f32, Shape![2, 2]> = Tensor::new([[1., 2.], [3., 4.]]);
     /// assert_eq!(m.to_vec(), h.to_vec());
@@ -327,7 +329,8 @@ impl<D: BuildData, S: Shape> TensorBase<D, S> {
     /// says.
     ///
     /// ```
-    /// use shaped_core::{STensor, Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{STensor, Shape, Tensor};
     /// let t = Tensor::<i32, Shape![2, 3]>::from_fn(|[i, j]| 10 * i as i32 + j as i32);
     /// assert_eq!(t.to_vec(), [0, 1, 2, 10, 11, 12]);
     /// let s: STensor<i32, Shape![2, 3]> = STensor::from_fn(|[i, j]| 10 * i as i32 + j as i32);
@@ -360,7 +363,8 @@ impl<D: BuildData, const N: usize> TensorBase<D, (Const<N>, Const<N>)> {
     /// [`eye_sized`](Tensor::eye_sized) takes runtime sizes.
     ///
     /// ```
-    /// use shaped_core::{STensor, Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{STensor, Shape, Tensor};
     /// let i = Tensor::<f32, Shape![2, 2]>::eye();
     /// assert_eq!(i.to_vec(), [1., 0., 0., 1.]);
     /// let m: STensor<f32, Shape![4, 4]> = STensor::eye();
@@ -384,7 +388,8 @@ impl<D: BuildData, const N: usize> TensorBase<D, (Const<N>,)> {
     /// `start` for the first half, from `end` for the second), so both ends are exact.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let t = Tensor::<f64, Shape![5]>::linspace(0., 1.);
     /// assert_eq!(t.to_vec(), [0., 0.25, 0.5, 0.75, 1.]);
     /// ```

@@ -629,7 +629,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// the end): mutable [`DynShape`] views, all alive at once.
     ///
     /// ```
-    /// use shaped_core::{DynShape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{DynShape, Tensor};
     /// let mut x: Tensor<i32, DynShape> = Tensor::from([[1, 2], [3, 4]]).into_dyn();
     /// for (k, mut row) in x.axis_iter_dyn_mut(0).enumerate() {
     ///     row.fill_(k as i32);
@@ -667,7 +668,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// (every layout and axis).
     ///
     /// ```
-    /// use shaped_core::{DynShape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{DynShape, Tensor};
     /// let mut x: Tensor<i32, DynShape> = Tensor::from([[1, 2], [3, 4]]).into_dyn();
     /// x.for_each_axis_dyn_mut(-1, |k, mut col| col.fill_(10 * k as i32));
     /// assert_eq!(x.to_vec(), [0, 10, 0, 10]);

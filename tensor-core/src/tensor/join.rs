@@ -63,7 +63,7 @@ fn parts<'a, T: Element, D: Data<Elem = T> + 'a, S: Shape>(
 
 /// `x.cat::<A>(&y)`: concatenation of two tensors along axis `A` (PyTorch `torch.cat([x, y], A)`),
 /// into a new contiguous tensor. Implemented for every pair of tensors and views with the same
-/// element type; import it with `use shaped::tensor::join::Cat`.
+/// element type; import it with `use shaped::Cat` (it is in the prelude).
 ///
 /// The shapes must have the same rank and equal dims outside `A`: checked at compile time for
 /// static dims (the error names both shapes), at run time for `Dyn` dims and [`DynShape`]. Dim `A`
@@ -73,8 +73,9 @@ fn parts<'a, T: Element, D: Data<Elem = T> + 'a, S: Shape>(
 /// result's. Either operand may be any strided view (a transpose, a reversed view).
 ///
 /// ```
-/// use shaped_core::tensor::join::Cat;
-/// use shaped_core::{Shape, Tensor};
+/// # extern crate shaped_core as shaped;
+/// use shaped::Cat;
+/// use shaped::{Shape, Tensor};
 /// let x: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
 /// let y: Tensor<f32, Shape![1, 3]> = Tensor::ones();
 /// let z: Tensor<f32, Shape![3, 3]> = x.cat::<0>(&y);
@@ -136,7 +137,7 @@ impl<D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> Cat<TensorBase<D2, 
 /// `Tensor::stack::<A>([&x, &y, &z])`: `K` tensors of one shape type stacked along a new axis `A`
 /// (PyTorch `torch.stack([x, y, z], A)`), into a new contiguous tensor with `Const<K>` inserted at
 /// `A` (`0..=rank`; the result has at most 6 dims). `K` is the array length, so no arithmetic is
-/// involved. Import it with `use shaped::tensor::join::Stack`; [`Tensor::stack_all`] takes a slice
+/// involved. Import it with `use shaped::Stack` (it is in the prelude); [`Tensor::stack_all`] takes a slice
 /// instead (a `Dyn` new dim).
 ///
 /// Every input must have the same sizes: guaranteed by the type for static shapes, checked at run
@@ -144,8 +145,9 @@ impl<D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> Cat<TensorBase<D2, 
 /// kind (use `as_view()` to mix owned tensors and views).
 ///
 /// ```
-/// use shaped_core::tensor::join::Stack;
-/// use shaped_core::{Shape, Tensor};
+/// # extern crate shaped_core as shaped;
+/// use shaped::Stack;
+/// use shaped::{Shape, Tensor};
 /// let a = Tensor::from([1., 2.]);
 /// let b = Tensor::from([3., 4.]);
 /// let s: Tensor<f64, Shape![2, 2]> = Tensor::stack::<1>([&a, &b]);
@@ -322,7 +324,8 @@ impl<T: Element> Tensor<T, DynShape> {
     /// [`Cat::cat`] gives the typed one.
     ///
     /// ```
-    /// use shaped_core::{DynShape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{DynShape, Tensor};
     /// let (a, b) = (Tensor::from([[1, 2], [3, 4]]), Tensor::from([[5], [6]]));
     /// let h = Tensor::<i32, DynShape>::hstack(&[&a.as_dyn(), &b.as_dyn()]);
     /// assert_eq!((h.sizes(), h.to_vec()), (&[2, 3][..], vec![1, 2, 5, 3, 4, 6]));
@@ -342,7 +345,8 @@ impl<T: Element> Tensor<T, DynShape> {
     /// least 2-D (`[N]` becomes `[1, N]`), then concatenated along axis 0. A [`DynShape`] result.
     ///
     /// ```
-    /// use shaped_core::{DynShape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{DynShape, Tensor};
     /// let v = Tensor::<i32, DynShape>::vstack(&[&Tensor::from([1, 2]), &Tensor::from([3, 4])]);
     /// assert_eq!((v.sizes(), v.to_vec()), (&[2, 2][..], vec![1, 2, 3, 4]));
     /// ```
@@ -364,7 +368,8 @@ impl<T: Element> Tensor<T, DynShape> {
     /// [`DynShape`] result.
     ///
     /// ```
-    /// use shaped_core::{DynShape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{DynShape, Tensor};
     /// let d = Tensor::<i32, DynShape>::dstack(&[&Tensor::from([1, 2]), &Tensor::from([3, 4])]);
     /// assert_eq!((d.sizes(), d.to_vec()), (&[1, 2, 2][..], vec![1, 3, 2, 4]));
     /// ```

@@ -30,6 +30,13 @@ pub use small::{stensor, ArrayShape, MAX_INLINE_BYTES};
 /// A strided tensor: a storage `D`, a [`Layout`] (sizes, strides, offset) and a shape type `S`
 /// whose rank and static sizes the compiler checks. Use the aliases [`Tensor`], [`TensorView`],
 /// [`TensorViewMut`] and [`TensorCow`].
+///
+/// This page lists every method, over a thousand with their `try_` and `_dyn` forms. The module
+/// `shaped::guide` sorts them by topic (creation, indexing and views, element-wise math,
+/// reductions, shape operations, linear algebra, convolution and pooling, sorting and selection,
+/// random tensors, interop), one page each with a linked table, and
+/// `shaped::guide::for_pytorch_users` maps PyTorch's, NumPy's, ndarray's and nalgebra's names to
+/// these.
 pub struct TensorBase<D: Data, S: Shape> {
     pub(crate) data: D,
     /// The layout as the storage kind keeps it: a [`Layout`], or nothing for inline storage of a
@@ -67,7 +74,8 @@ pub type TensorCow<'a, T, S> = TensorBase<CowRepr<'a, T>, S>;
 /// operand with `to_heap()`. For a shape with `Dyn` dims the alias is a heap [`Tensor`].
 ///
 /// ```
-/// use shaped_core::{stensor, Shape, STensor, Tensor};
+/// # extern crate shaped_core as shaped;
+/// use shaped::{stensor, Shape, STensor, Tensor};
 ///
 /// let f = STensor::<f64, Shape![2, 2]>::new([[1., 0.1], [0., 1.]]); // or stensor([[..]])
 /// let p = stensor([[2., 0.], [0., 3.]]);          // the shape from the array: [2, 2]

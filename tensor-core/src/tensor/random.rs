@@ -387,8 +387,9 @@ impl<T: Element + NumCast> Tensor<T, (Dyn,)> {
     /// NumPy `rng.permutation(n)`. Fisher-Yates through `rand`'s `SliceRandom::shuffle`.
     ///
     /// ```
-    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::rand::{rngs::StdRng, SeedableRng};
+    /// use shaped::{Shape, Tensor};
     /// let p = Tensor::<i64, Shape![_]>::randperm(5, &mut StdRng::seed_from_u64(3));
     /// let mut v = p.to_vec();
     /// v.sort();
@@ -447,8 +448,9 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// checked at compile time for tuple shapes.
     ///
     /// ```
-    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::rand::{rngs::StdRng, SeedableRng};
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![3, 2]> = Tensor::from([[0, 1], [10, 11], [20, 21]]);
     /// let y = x.shuffle_axis::<0>(&mut StdRng::seed_from_u64(0));
     /// let mut rows: Vec<_> = y.to_vec().chunks(2).map(|r| r.to_vec()).collect();
@@ -545,8 +547,9 @@ where
     /// view reaches.
     ///
     /// ```
-    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::rand::{rngs::StdRng, SeedableRng};
+    /// use shaped::{Shape, Tensor};
     /// let mut w: Tensor<f32, Shape![4, 4]> = Tensor::zeros();
     /// w.narrow_mut::<1>(0, 2).uniform_(-0.5, 0.5, &mut StdRng::seed_from_u64(0)); // columns 0 and 1
     /// assert_eq!(w.at([3, 3]), 0.0);
@@ -622,8 +625,9 @@ impl<D: BuildData, S: Shape> TensorBase<D, S> {
     /// integers, `true`/`false` for `bool`). NumPy `rng.binomial(1, p, size)`.
     ///
     /// ```
-    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::rand::{rngs::StdRng, SeedableRng};
+    /// use shaped::{Shape, Tensor};
     /// let mut rng = StdRng::seed_from_u64(0);
     /// let mask = Tensor::<bool, Shape![2, 3]>::bernoulli(0.5, &mut rng);
     /// let sure = Tensor::<f32, Shape![4]>::bernoulli(1.0, &mut rng);
@@ -661,8 +665,9 @@ where
     /// `torch.rand(size)`, NumPy `rng.random(size)`.
     ///
     /// ```
-    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::rand::{rngs::StdRng, SeedableRng};
+    /// use shaped::{Shape, Tensor};
     /// let mut rng = StdRng::seed_from_u64(42);
     /// let x = Tensor::<f32, Shape![2, 3]>::rand(&mut rng);
     /// assert!(x.to_vec().iter().all(|&v| (0.0..1.0).contains(&v)));
@@ -686,8 +691,9 @@ where
     /// deviation 1): PyTorch `torch.randn(size)`, NumPy `rng.standard_normal(size)`.
     ///
     /// ```
-    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::rand::{rngs::StdRng, SeedableRng};
+    /// use shaped::{Shape, Tensor};
     /// let w = Tensor::<f64, Shape![3, 3]>::randn(&mut StdRng::seed_from_u64(7));
     /// assert!(w.to_vec().iter().all(|v| v.is_finite()));
     /// ```
@@ -759,8 +765,9 @@ where
     /// excluded): PyTorch `torch.randint(low, high, size)`, NumPy `rng.integers(low, high, size)`.
     ///
     /// ```
-    /// use shaped_core::rand::{rngs::StdRng, SeedableRng};
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::rand::{rngs::StdRng, SeedableRng};
+    /// use shaped::{Shape, Tensor};
     /// let dice = Tensor::<u8, Shape![10]>::randint(1, 7, &mut StdRng::seed_from_u64(1));
     /// assert!(dice.to_vec().iter().all(|d| (1..7).contains(d)));
     /// ```

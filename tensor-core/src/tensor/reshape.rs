@@ -309,7 +309,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// (the repeated elements would alias).
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let row: Tensor<i32, Shape![3]> = Tensor::from([1, 2, 3]);
     /// let m: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
     /// assert_eq!(row.expand_as(&m).to_vec(), [1, 2, 3, 1, 2, 3]);
@@ -337,7 +338,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// ([`squeeze`](Self::squeeze) removes one typed dim). No copy.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<f32, Shape![1, 3, 1, 2]> = Tensor::zeros();
     /// assert_eq!(x.squeeze_all().sizes(), &[3, 2]);
     /// ```
@@ -376,7 +378,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// along `<0>` gives `[1, 2]` and `[4, 2]`. Dim `A` of each view is `Dyn`. No copy.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let x: Tensor<i32, Shape![5]> = Tensor::from([1, 2, 3, 4, 5]);
     /// let p = x.split_sizes::<0>(&[2, 0, 3]);
     /// assert_eq!((p[0].to_vec(), p[1].numel(), p[2].to_vec()), (vec![1, 2], 0, vec![3, 4, 5]));

@@ -481,7 +481,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// program is built, naming the sizes.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor, TensorView};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor, TensorView};
     /// let x: Tensor<i32, Shape![5]> = Tensor::from([0, 1, 2, 3, 4]);
     /// let w: TensorView<'_, i32, Shape![3, 3]> = x.unfold::<0, 3, 1>();
     /// assert_eq!(w.to_vec(), [0, 1, 2, 1, 2, 3, 2, 3, 4]);
@@ -526,7 +527,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// a static dim is an error when the program is built, naming both shapes.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor, TensorView};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor, TensorView};
     /// let x: Tensor<i32, Shape![3, 3]> = Tensor::from([[0, 1, 2], [3, 4, 5], [6, 7, 8]]);
     /// let w: TensorView<'_, i32, Shape![2, 2, 2, 2]> = x.windows::<Shape![2, 2]>();
     /// assert_eq!(w.select::<0>(1).select::<0>(1).to_vec(), [4, 5, 7, 8]);
@@ -576,7 +578,8 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     /// chunks of `SIZE` elements `STEP` apart.
     ///
     /// ```
-    /// use shaped_core::{Shape, Tensor};
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::{Shape, Tensor};
     /// let mut x: Tensor<i32, Shape![6]> = Tensor::zeros();
     /// x.as_view_mut().unfold_mut::<0, 2, 3>().fill(7);
     /// assert_eq!(x.to_vec(), [7, 7, 0, 7, 7, 0]);
