@@ -90,7 +90,8 @@ fn flat<N: Dim>(x: &Tensor<f32, (N, Const<4>, Const<4>)>) -> Tensor<f32, (N, Con
 fn generic_batches() {
     let s: Tensor<f32, Shape![2, 4, 4]> = Tensor::from_vec(&[2, 4, 4], arange(32));
     let d: Tensor<f32, Shape![_, 4, 4]> = Tensor::from_vec(&[2, 4, 4], arange(32));
-    let (fs, fd): (Tensor<f32, Shape![2, 16]>, Tensor<f32, Shape![_, 16]>) = (flat(&s), flat(&d));
+    let fs: Tensor<f32, Shape![2, 16]> = flat(&s);
+    let fd: Tensor<f32, Shape![_, 16]> = flat(&d);
     assert_eq!(fs.to_vec(), fd.to_vec());
     assert_eq!(fd.sizes(), [2, 16]);
 }

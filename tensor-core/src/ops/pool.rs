@@ -23,7 +23,7 @@ use num_traits::Float;
 ///
 /// ```
 /// # extern crate shaped_core as shaped;
-/// use shaped::ops::conv::Pool;
+/// use shaped::Pool;
 /// assert_eq!(Pool::<3>.args().stride, [3, 3]);
 /// assert_eq!(Pool::<3, 1>.args().stride, [1, 1]);
 /// ```

@@ -6,7 +6,7 @@
 //! every static size works (not only those inside typenum's bridge) and a generic `Const<N>`
 //! reshape is checked where it is instantiated. One `_` dim of the target is inferred from the
 //! element count, as PyTorch's `-1`: `[6, 16, 2, 2]` into `[_, 64]` is `[6, 64]`. When the source
-//! has a run-time dim (or is a [`DynShape`](super::DynShape)) the counts are compared at run time.
+//! has a run-time dim (or is a [`DynShape`]) the counts are compared at run time.
 use super::{DynShape, Shape, StaticRank};
 use crate::error::ConstMsg;
 use crate::limits::MAX_RANK;
