@@ -104,3 +104,13 @@ fn unflatten_of_a_runtime_dim() {
     let e = x.try_unflatten::<1, Shape![5, _]>().unwrap_err();
     assert_eq!(e.to_string(), "cannot reshape [2, 12] into [2, 5, -1]: element counts differ");
 }
+
+#[test]
+fn inline_tensors() {
+    // An STensor keeps its data inline; a `_` target takes the run-time path and still views it.
+    let s = STensor::<f32, Shape![16]>::arange();
+    let v: TensorView<f32, Shape![_, 4]> = s.view::<Shape![_, 4]>();
+    assert_eq!((v.sizes(), v.at([3, 3])), (&[4, 4][..], 15.0));
+    let r: TensorCow<f32, Shape![4, _]> = s.reshape::<Shape![4, _]>();
+    assert_eq!((r.sizes(), r.to_vec()), (&[4, 4][..], arange(16)));
+}
