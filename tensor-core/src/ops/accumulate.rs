@@ -582,8 +582,8 @@ where
     /// # Errors
     /// [`ShapeError::Axis`] naming the axis and the rank; [`ShapeError::Invalid`] for an index
     /// of more than 1 dim; [`ShapeError::Mismatch`] naming both shapes when `source` does not
-    /// fit; [`ShapeError::Index`] for an entry outside the dim. An error leaves `self`
-    /// unchanged.
+    /// fit; [`ShapeError::IndexEntry`] for an entry outside `0..n` (negative ones included, as
+    /// PyTorch's `index_add_`), naming its position. An error leaves `self` unchanged.
     pub fn try_index_add_dyn_(
         &mut self,
         axis: isize,

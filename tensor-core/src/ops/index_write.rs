@@ -185,8 +185,9 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Axis`] naming the axis and the rank; [`ShapeError::Invalid`] for an index
     /// of more than 1 dim; [`ShapeError::Mismatch`] naming both shapes when `source` does not
-    /// fit; [`ShapeError::Index`] for an entry outside the dim. Every entry is checked before
-    /// the first write: an error leaves `self` unchanged.
+    /// fit; [`ShapeError::IndexEntry`] for an entry outside `0..n` (negative ones included, as
+    /// PyTorch's `index_copy_`), naming its position. Every entry is checked before the first
+    /// write: an error leaves `self` unchanged.
     pub fn try_index_copy_dyn_(
         &mut self,
         axis: isize,
