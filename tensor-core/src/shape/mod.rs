@@ -242,6 +242,22 @@ pub(crate) fn static_sizes<S: Shape>() -> ([usize; MAX_RANK], usize) {
     (S::STATIC.map(|d| d.unwrap_or(1)), S::RANK.unwrap_or(0))
 }
 
+/// Axis `a` of `S` counted from the front and its static size, if `S` is a tuple shape with such
+/// an axis and that dim is static.
+pub(crate) const fn static_dim<S: Shape>(a: isize) -> Option<(usize, usize)> {
+    let Some(rank) = S::RANK else {
+        return None;
+    };
+    let a = if a < 0 { a + rank as isize } else { a };
+    if a < 0 || a as usize >= rank {
+        return None;
+    }
+    match S::STATIC[a as usize] {
+        Some(n) => Some((a as usize, n)),
+        None => None,
+    }
+}
+
 /// Shape type from sizes: `Shape![2, 3]` is `(Const<2>, Const<3>)`; a literal `1` is the
 /// broadcastable size-1 dim [`One`]; `_` is a runtime dim
 /// (`Dyn`); `Shape![]` is the rank-0 (scalar) shape; `Shape![..]` is [`DynShape`]. A size may be a

@@ -7,7 +7,7 @@
 //! reshape is checked where it is instantiated. One `_` dim of the target is inferred from the
 //! element count, as PyTorch's `-1`: `[6, 16, 2, 2]` into `[_, 64]` is `[6, 64]`. When the source
 //! has a run-time dim (or is a [`DynShape`]) the counts are compared at run time.
-use super::{DynShape, Shape, StaticRank};
+use super::{static_dim, DynShape, Shape, StaticRank};
 use crate::error::ConstMsg;
 use crate::limits::MAX_RANK;
 use core::marker::PhantomData;
@@ -117,17 +117,11 @@ pub(crate) fn request<D: Shape>() -> ([isize; MAX_RANK], usize) {
 /// The element count of a static shape, `None` when a dim is not static or the product
 /// overflows `usize`.
 const fn static_numel(st: &[Option<usize>; MAX_RANK], rank: Option<usize>) -> Option<usize> {
-    let Some(rank) = rank else { return None };
-    let (mut n, mut i) = (1usize, 0);
-    while i < rank {
-        let Some(d) = st[i] else { return None };
-        n = match n.checked_mul(d) {
-            Some(m) => m,
-            None => return None,
-        };
-        i += 1;
+    if count_dyn(st, rank) > 0 {
+        None
+    } else {
+        static_numel_known(st, rank)
     }
-    Some(n)
 }
 
 /// Both shapes static with the same element count.
@@ -179,10 +173,9 @@ const fn unflatten_error<S: Shape, S2: Shape, const A: isize>() -> Option<ConstM
     let dyns = count_dyn(&S2::STATIC, S2::RANK);
     // The axis is checked by the `Unflatten` rule for tuple shapes; a `DynShape` has no static
     // dim to compare.
-    let dim = match S::RANK {
-        Some(r) if A >= 0 && (A as usize) < r => S::STATIC[A as usize],
-        Some(r) if A < 0 && A.unsigned_abs() <= r => S::STATIC[r - A.unsigned_abs()],
-        _ => None,
+    let dim = match static_dim::<S>(A) {
+        Some((_, n)) => Some(n),
+        None => None,
     };
     let mut m = ConstMsg::new().str("cannot unflatten dim ");
     m = if A < 0 { m.str("-").num(A.unsigned_abs()) } else { m.num(A as usize) };

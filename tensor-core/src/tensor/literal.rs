@@ -120,21 +120,7 @@ impl<D: Data, S: Shape> Deref for TensorBase<D, S> {
     }
 }
 
-/// Axis `a` of `S` counted from the front and its static size, if `S` is a tuple shape with such
-/// an axis and that dim is static.
-pub(crate) const fn static_dim<S: Shape>(a: isize) -> Option<(usize, usize)> {
-    let Some(rank) = S::RANK else {
-        return None;
-    };
-    let a = if a < 0 { a + rank as isize } else { a };
-    if a < 0 || a as usize >= rank {
-        return None;
-    }
-    match S::STATIC[a as usize] {
-        Some(n) => Some((a as usize, n)),
-        None => None,
-    }
-}
+pub(crate) use crate::shape::static_dim;
 
 /// The build-time check of the [`Unchecked`] forms: literal bounds on a static dim outside the
 /// bridge (inside it, concrete code takes the checked forms and generic code checks at run time).
