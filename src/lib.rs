@@ -76,6 +76,7 @@ pub use shaped_core::{
     ViewOf, MAX_INLINE_BYTES, MAX_RANK,
 };
 
+pub use shaped_core::autograd;
 pub use shaped_core::interop;
 #[cfg(feature = "ndarray")]
 pub use shaped_core::interop::ndarray::NdShape;

@@ -72,6 +72,10 @@ pub enum ShapeError {
     Mismatch { op: &'static str, what: String, lhs: Vec<usize>, rhs: Vec<usize> },
     /// An invalid argument, described in words.
     Invalid(String),
+    /// A misuse of an autograd tape, described in words: values of two tapes combined, a tape
+    /// used after its `backward`, a gradient asked of a value that was not tracked, a seed
+    /// gradient of the wrong sizes (see `shaped::autograd`).
+    Autograd(String),
 }
 
 impl fmt::Display for ShapeError {
@@ -154,6 +158,7 @@ impl fmt::Display for ShapeError {
             ),
             Mismatch { op, what, lhs, rhs } => write!(f, "{op}: {lhs:?} and {rhs:?} {what}"),
             Invalid(s) => f.write_str(s),
+            Autograd(s) => write!(f, "autograd: {s}"),
         }
     }
 }

@@ -18,6 +18,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod autograd;
 mod cast;
 pub mod dim;
 mod element;

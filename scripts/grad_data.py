@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Writes tests/data/grad_data.rs: PyTorch's gradients of shaped's differentiable operations.
+
+Each case is an operation, its inputs (float64, drawn from a fixed seed), a seed gradient for
+its output, the output and PyTorch's gradient of every input (torch.autograd.grad with that
+seed). tests/autograd_torch.rs runs the same operation through shaped's tape in f64 and f32 and
+compares. Run from the repository root: python3 scripts/grad_data.py (needs torch, CPU is enough;
+CI reads the committed file and never needs PyTorch).
+"""
+import math
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(20261127)
+g = torch.Generator().manual_seed(20261127)
+
+
+def randn(*shape, lo=None, hi=None):
+    if lo is not None:
+        return lo + (hi - lo) * torch.rand(tuple(shape), generator=g, dtype=torch.float64)
+    return torch.randn(tuple(shape), generator=g, dtype=torch.float64)
+
+
+def with_ties(x):
+    # Copies a few elements so that maxima and minima tie (the split rules are then visible).
+    x = x.clone()
+    flat = x.view(-1)
+    flat[1] = flat[0]
+    flat[-1] = flat.max()
+    flat[-2] = flat.max()
+    return x
+
+
+U = lambda f: (lambda a: f(a))
+cases = []
+
+
+def case(name, fn, *inputs):
+    cases.append((name, fn, inputs))
+
+
+# Element-wise functions of one input.
+X = (3, 4)
+case("exp", torch.exp, randn(*X))
+case("ln", torch.log, randn(*X, lo=0.2, hi=3.0))
+case("sqrt", torch.sqrt, randn(*X, lo=0.2, hi=3.0))
+case("tanh", torch.tanh, randn(*X))
+case("sigmoid", torch.sigmoid, randn(*X))
+case("relu", torch.relu, randn(*X))
+case("gelu", F.gelu, randn(*X))
+case("gelu_tanh", lambda a: F.gelu(a, approximate="tanh"), randn(*X))
+case("silu", F.silu, randn(*X))
+case("softplus", F.softplus, randn(*X) * 8 + torch.tensor([0.0, 0.0, 0.0, 21.0], dtype=torch.float64))
+case("sin", torch.sin, randn(*X))
+case("cos", torch.cos, randn(*X))
+case("tan", torch.tan, randn(*X, lo=-1.2, hi=1.2))
+case("abs", torch.abs, randn(*X))
+case("powf", lambda a: torch.pow(a, 2.5), randn(*X, lo=0.2, hi=3.0))
+case("powi", lambda a: torch.pow(a, 3), randn(*X))
+case("clamp", lambda a: torch.clamp(a, -0.5, 0.5), randn(*X))
+case("erf", torch.erf, randn(*X))
+case("erfc", torch.erfc, randn(*X))
+case("log_sigmoid", F.logsigmoid, randn(*X) * 4)
+case("leaky_relu", lambda a: F.leaky_relu(a, 0.1), randn(*X))
+case("elu", lambda a: F.elu(a, 1.0), randn(*X))
+case("selu", F.selu, randn(*X))
+case("hardtanh", lambda a: F.hardtanh(a, -0.5, 0.5), randn(*X))
+case("softsign", F.softsign, randn(*X))
+case("square", torch.square, randn(*X))
+case("recip", torch.reciprocal, randn(*X, lo=0.2, hi=3.0))
+case("rsqrt", torch.rsqrt, randn(*X, lo=0.2, hi=3.0))
+case("neg", torch.neg, randn(*X))
+case("exp2", torch.exp2, randn(*X))
+case("exp_m1", torch.expm1, randn(*X))
+case("ln_1p", torch.log1p, randn(*X, lo=-0.5, hi=3.0))
+case("log2", torch.log2, randn(*X, lo=0.2, hi=3.0))
+case("log10", torch.log10, randn(*X, lo=0.2, hi=3.0))
+case("asin", torch.asin, randn(*X, lo=-0.9, hi=0.9))
+case("acos", torch.acos, randn(*X, lo=-0.9, hi=0.9))
+case("atan", torch.atan, randn(*X))
+case("sinh", torch.sinh, randn(*X))
+case("cosh", torch.cosh, randn(*X))
+case("asinh", torch.asinh, randn(*X))
+case("acosh", torch.acosh, randn(*X, lo=1.2, hi=3.0))
+case("atanh", torch.atanh, randn(*X, lo=-0.9, hi=0.9))
+case("mul_scalar", lambda a: a * 2.5, randn(*X))
+case("rdiv_scalar", lambda a: 2.0 / a, randn(*X, lo=0.2, hi=3.0))
+
+# Two inputs, with broadcasting.
+case("add", torch.add, randn(2, 3), randn(3))
+case("sub", torch.sub, randn(4, 1), randn(1, 5))
+case("mul", torch.mul, randn(2, 3, 4), randn(3, 1))
+case("div", torch.div, randn(2, 3), randn(2, 1, lo=0.5, hi=2.0))
+a = randn(3, 4)
+b = a.clone()
+b[0, 0] += 1.0
+b[1] = randn(4)
+case("maximum", torch.maximum, a, b)
+case("minimum", torch.minimum, a, b)
+
+# Reductions.
+case("sum", torch.sum, randn(3, 4))
+case("mean", torch.mean, randn(3, 4))
+case("sum_axis1", lambda a: a.sum(1), randn(3, 4))
+case("mean_axis0", lambda a: a.mean(0), randn(3, 4))
+case("sum_keepdim1", lambda a: a.sum(1, keepdim=True), randn(3, 4))
+case("mean_keepdim0", lambda a: a.mean(0, keepdim=True), randn(3, 4))
+case("max", torch.amax, with_ties(randn(3, 4)))
+case("min", torch.amin, with_ties(-randn(3, 4)))
+case("amax1", lambda a: torch.amax(a, 1), with_ties(randn(3, 4)))
+case("amin0", lambda a: torch.amin(a, 0), with_ties(randn(3, 4)))
+case("logsumexp1", lambda a: torch.logsumexp(a, 1), randn(3, 4))
+case("softmax1", lambda a: torch.softmax(a, 1), randn(3, 4))
+case("softmax0", lambda a: torch.softmax(a, 0), randn(3, 4))
+case("log_softmax1", lambda a: torch.log_softmax(a, 1), randn(3, 4))
+case("var1", lambda a: torch.var(a, 1, correction=1), randn(3, 4))
+case("var0_pop", lambda a: torch.var(a, 0, correction=0), randn(3, 4))
+
+# Views and reshapes.
+case("t", lambda a: a.t(), randn(3, 4))
+case("transpose02", lambda a: a.transpose(0, 2), randn(2, 3, 4))
+case("permute201", lambda a: a.permute(2, 0, 1), randn(2, 3, 4))
+case("select1", lambda a: a.select(1, 1), randn(3, 4))
+case("narrow1", lambda a: a.narrow(1, 1, 2), randn(3, 4))
+case("flip0", lambda a: a.flip(0), randn(3, 4))
+case("reshape", lambda a: a.reshape(4, 6), randn(2, 3, 4))
+case("unsqueeze1", lambda a: a.unsqueeze(1), randn(3, 4))
+case("slice_step", lambda a: a[:, 1::2], randn(3, 5))
+case("slice_rev", lambda a: a.flip(1)[:, ::2], randn(3, 5))
+
+# Matrix products.
+case("matmul_2d", torch.matmul, randn(3, 4), randn(4, 5))
+case("matmul_vec_mat", torch.matmul, randn(4), randn(4, 5))
+case("matmul_mat_vec", torch.matmul, randn(3, 4), randn(4))
+case("matmul_dot", torch.matmul, randn(4), randn(4))
+case("matmul_batched", torch.matmul, randn(2, 3, 4), randn(4, 5))
+case("matmul_broadcast", torch.matmul, randn(2, 1, 3, 4), randn(5, 4, 2))
+
+
+def lit(v):
+    if math.isnan(v) or math.isinf(v):
+        raise ValueError("inputs are finite")
+    r = repr(float(v))
+    return r if ("e" in r or "." in r) else r + ".0"
+
+
+def arr(t):
+    t = t.detach().contiguous()
+    sizes = ", ".join(str(s) for s in t.shape)
+    data = ", ".join(lit(v) for v in t.reshape(-1).tolist())
+    return f"(&[{sizes}], &[{data}])"
+
+
+out = []
+out.append("// @generated by scripts/grad_data.py from PyTorch " + torch.__version__ + ": do not edit.")
+out.append("// Each case: an operation, its inputs, a seed gradient for its output, the output, and")
+out.append("// PyTorch's gradient of each input (torch.autograd.grad(output, inputs, seed)).")
+out.append("#![allow(clippy::approx_constant, clippy::excessive_precision, clippy::unreadable_literal)]")
+out.append("pub struct Case {")
+out.append("    pub op: &'static str,")
+out.append("    pub inputs: &'static [(&'static [usize], &'static [f64])],")
+out.append("    pub seed: (&'static [usize], &'static [f64]),")
+out.append("    pub out: (&'static [usize], &'static [f64]),")
+out.append("    pub grads: &'static [(&'static [usize], &'static [f64])],")
+out.append("}")
+out.append("pub const CASES: &[Case] = &[")
+for name, fn, inputs in cases:
+    xs = [x.clone().requires_grad_(True) for x in inputs]
+    y = fn(*xs)
+    seed = torch.randn(tuple(y.shape), generator=g, dtype=torch.float64)
+    grads = torch.autograd.grad(y, xs, seed)
+    out.append("    Case {")
+    out.append(f"        op: {name!r},".replace("'", '"'))
+    out.append("        inputs: &[" + ", ".join(arr(x) for x in inputs) + "],")
+    out.append(f"        seed: {arr(seed)},")
+    out.append(f"        out: {arr(y)},")
+    out.append("        grads: &[" + ", ".join(arr(gr) for gr in grads) + "],")
+    out.append("    },")
+out.append("];")
+open("tests/data/grad_data.rs", "w").write("\n".join(out) + "\n")
+print(f"wrote tests/data/grad_data.rs: {len(cases)} cases")

@@ -1,0 +1,83 @@
+//! Reverse-mode automatic differentiation with typed gradients (PyTorch's `torch.autograd`).
+//!
+//! A layer above [`ops`](crate::ops): tracking, the graph and the backward rules live here, and
+//! nothing below knows that a value is tracked. Backward rules call the same kernels as the
+//! forward operations, so they share their speed and their tests.
+//!
+//! * [`Tape`]: the graph of one step (an arena of nodes). [`Tape::no_grad`] records nothing.
+//! * [`Param`]: a trainable tensor with an identity; [`Tape::watch`] makes it a tracked [`Var`]
+//!   without copying it.
+//! * [`Var`]: a value in a differentiable computation. Its operations take and give the shape
+//!   types of the same operations on [`Tensor`](crate::Tensor), with the same compile errors.
+//! * `loss.backward()` gives [`Grads`]: `grads.param(&w)` is a tensor of `w`'s shape type, so
+//!   asking for a gradient with the wrong shape does not compile.
+//! * [`gradcheck`]: central differences in `f64` against the backward rules (PyTorch
+//!   `torch.autograd.gradcheck`).
+//!
+//! ```
+//! # extern crate shaped_core as shaped;
+//! use shaped::prelude::*;
+//! use shaped::autograd::{Param, Tape, Var};
+//!
+//! // y = w x + b, squared error against t.
+//! let w = Param::new(Tensor::<f64, Shape![1, 2]>::from([[1.0, 2.0]]));
+//! let b = Param::new(Tensor::<f64, Shape![1]>::from([0.5]));
+//! let x = Var::constant(Tensor::<f64, Shape![2, 3]>::from([[1., 2., 3.], [4., 5., 6.]]));
+//! let t = Var::constant(Tensor::<f64, Shape![1, 3]>::from([[9., 12., 15.]]));
+//!
+//! let tape = Tape::new();
+//! let (wv, bv) = (tape.watch(&w), tape.watch(&b));
+//! let y = &wv.matmul(&x) + &bv;            // [1, 2] @ [2, 3] + [1] -> [1, 3]
+//! let loss = (&y - &t).square().mean();     // Shape![]: a scalar
+//! let grads = loss.backward();
+//! let gw: &Tensor<f64, Shape![1, 2]> = grads.param(&w).unwrap();
+//! let gb: &Tensor<f64, Shape![1]> = grads.param(&b).unwrap();
+//! // y = [9.5, 12.5, 15.5]: every residual is 0.5, so d loss / d y = 1/3 each.
+//! assert!((gb.to_vec()[0] - 1.0).abs() < 1e-12);
+//! assert!((gw.to_vec()[0] - 2.0).abs() < 1e-12 && (gw.to_vec()[1] - 5.0).abs() < 1e-12);
+//! ```
+mod check;
+mod ops;
+mod tape;
+mod var;
+
+pub use check::{gradcheck, try_gradcheck, GradcheckReport};
+pub use tape::{AnyParam, Grads, Param, ParamId, Tape};
+pub use var::{ScalarShape, Var};
+
+use crate::element::Element;
+use crate::num::{MatrixFloat, Num};
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+}
+
+/// The element types that gradients flow through: `f32` and `f64`.
+pub trait GradFloat: MatrixFloat + Num<Sum = Self> + Element + Send + Sync + 'static + sealed::Sealed {
+    /// `v` rounded to this type.
+    fn from_f64(v: f64) -> Self;
+    /// This value as an `f64` (exact).
+    fn as_f64(self) -> f64;
+}
+impl GradFloat for f32 {
+    #[inline(always)]
+    fn from_f64(v: f64) -> Self {
+        v as f32
+    }
+    #[inline(always)]
+    fn as_f64(self) -> f64 {
+        self as f64
+    }
+}
+impl GradFloat for f64 {
+    #[inline(always)]
+    fn from_f64(v: f64) -> Self {
+        v
+    }
+    #[inline(always)]
+    fn as_f64(self) -> f64 {
+        self
+    }
+}

@@ -1,0 +1,985 @@
+//! The differentiable operations of [`Var`]: each computes its value with the tensor operation
+//! of the same name (same shape types, same compile errors) and records its backward rule.
+//!
+//! Backward rules that only scale element by element stay typed (`g` and `x` share the shape
+//! type `S`). Rules that must broadcast, reduce or multiply operands of different shape types
+//! compute on runtime-shaped views of the same storage (the same kernels) and give the
+//! gradient back the input's own shape type, whose sizes they were computed from.
+use super::tape::Sink;
+use super::var::{back, Var};
+use super::GradFloat;
+use crate::error::{OrPanic, ShapeError};
+use crate::kernels::reduce::Sum;
+use crate::layout::{normalize_axis, Layout};
+use crate::shape::{
+    Broadcast, BroadcastShape, DynShape, InsertAxis, MatMulShape, PermuteShape, RemoveAxis, ReshapeTo, Shape, SwapAxes,
+    TransposeShape,
+};
+use crate::tensor::{Tensor, TensorView, TensorViewMut};
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+use num_traits::NumCast;
+
+/// `v` in the element type.
+#[inline(always)]
+pub(crate) fn c<T: GradFloat>(v: f64) -> T {
+    <T as NumCast>::from(v).unwrap_or_else(T::nan)
+}
+
+/// A runtime-shaped tensor whose sizes are known to fit `S` (they were taken from a value of
+/// type `S`), as `Tensor<T, S>`.
+#[track_caller]
+pub(crate) fn typed<T: GradFloat, S: Shape>(t: Tensor<T, DynShape>) -> Tensor<T, S> {
+    t.try_into_static::<S>().or_panic()
+}
+
+/// `g` (any shape type) summed over the dims that broadcasting added or stretched, down to
+/// `sizes` (PyTorch's `sum_to_size`), as the shape type `S` those sizes came from.
+#[track_caller]
+pub(crate) fn sum_to<T: GradFloat, S: Shape>(g: TensorView<'_, T, DynShape>, sizes: &[usize]) -> Tensor<T, S> {
+    let gs = g.sizes();
+    if gs == sizes {
+        return typed(g.to_owned());
+    }
+    let lead = gs.len() - sizes.len();
+    let mut axes: Vec<usize> = (0..lead).collect();
+    axes.extend((0..sizes.len()).filter(|&j| sizes[j] == 1 && gs[lead + j] != 1).map(|j| lead + j));
+    let r: Tensor<T, DynShape> = g.reduce_with(&axes, true, &Sum).or_panic();
+    let isizes: Vec<isize> = sizes.iter().map(|&n| n as isize).collect();
+    typed(r.reshape_dyn(&isizes).into_owned())
+}
+
+/// [`sum_to`] of an owned gradient: moves it when nothing is to be summed.
+#[track_caller]
+fn sum_to_owned<T: GradFloat, S: Shape, S0: Shape>(g: Tensor<T, S0>, sizes: &[usize]) -> Tensor<T, S> {
+    if g.sizes() == sizes {
+        typed(g.into_dyn())
+    } else {
+        sum_to(g.as_dyn(), sizes)
+    }
+}
+
+impl<T: GradFloat> Sink<T> {
+    /// Adds `f()` to node `i`'s gradient when `i` is tracked (an untracked input needs none, and
+    /// `f` is not run).
+    #[inline]
+    pub(crate) fn add_with<S: Shape>(&mut self, i: Option<usize>, f: impl FnOnce() -> Tensor<T, S>) {
+        if let Some(i) = i {
+            let g = f();
+            self.add(i, g);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Element-wise functions of one input.
+
+/// Element-wise functions whose derivative is a function of the input `x`: each entry is
+/// `name, "PyTorch name", |g, x| g * f'(x)`.
+macro_rules! unary_x {
+    ($($(#[$m:meta])* $name:ident, $torch:literal, |$g:ident, $x:ident| $d:expr;)*) => {
+        impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {$(
+            #[doc = concat!("Element-wise `", stringify!($name), "`, differentiable (PyTorch `", $torch, "`): same shape. The value is [`Tensor::", stringify!($name), "`](crate::TensorBase::", stringify!($name), ")'s.")]
+            $(#[$m])*
+            #[track_caller]
+            pub fn $name(&self) -> Var<'t, T, S> {
+                self.rule_x(self.value().$name(), |$g, $x| $d)
+            }
+        )*}
+    };
+}
+
+/// Element-wise functions whose derivative is a function of the output `y`.
+macro_rules! unary_y {
+    ($($(#[$m:meta])* $name:ident, $torch:literal, |$g:ident, $y:ident| $d:expr;)*) => {
+        impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {$(
+            #[doc = concat!("Element-wise `", stringify!($name), "`, differentiable (PyTorch `", $torch, "`): same shape. The value is [`Tensor::", stringify!($name), "`](crate::TensorBase::", stringify!($name), ")'s.")]
+            $(#[$m])*
+            #[track_caller]
+            pub fn $name(&self) -> Var<'t, T, S> {
+                self.rule_y(self.value().$name(), |$g, $y| $d)
+            }
+        )*}
+    };
+}
+
+impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
+    /// An element-wise operation with value `y` whose input gradient is `d(g, x)` element by
+    /// element.
+    #[track_caller]
+    pub(crate) fn rule_x(&self, y: Tensor<T, S>, d: impl Fn(T, T) -> T + Send + Sync + Copy + 'static) -> Var<'t, T, S> {
+        let x = self.arc().clone();
+        self.record1(y, move |i, _| back(move |g: Tensor<T, S>, s| s.add_with(i, || g.zip_with(&*x, d))))
+    }
+
+    /// An element-wise operation with value `y` whose input gradient is `d(g, y)`.
+    #[track_caller]
+    pub(crate) fn rule_y(&self, y: Tensor<T, S>, d: impl Fn(T, T) -> T + Send + Sync + Copy + 'static) -> Var<'t, T, S> {
+        self.record1(y, move |i, y| {
+            let y = y.clone();
+            back(move |g: Tensor<T, S>, s| s.add_with(i, || g.zip_with(&*y, d)))
+        })
+    }
+}
+
+unary_y! {
+    exp, "exp", |g, y| g * y;
+    sqrt, "sqrt", |g, y| g / (y + y);
+    tanh, "tanh", |g, y| g * (T::one() - y * y);
+    sigmoid, "sigmoid", |g, y| g * y * (T::one() - y);
+    /// The gradient is 0 where the input is 0 or below (PyTorch's `threshold_backward`).
+    relu, "relu", |g, y| if y > T::zero() { g } else { T::zero() };
+    exp2, "exp2", |g, y| g * y * c::<T>(core::f64::consts::LN_2);
+    tan, "tan", |g, y| g * (T::one() + y * y);
+    recip, "reciprocal", |g, y| -g * y * y;
+    rsqrt, "rsqrt", |g, y| g * c::<T>(-0.5) * y * y * y;
+}
+
+unary_x! {
+    ln, "log", |g, x| g / x;
+    log2, "log2", |g, x| g / (x * c::<T>(core::f64::consts::LN_2));
+    log10, "log10", |g, x| g / (x * c::<T>(core::f64::consts::LN_10));
+    ln_1p, "log1p", |g, x| g / (x + T::one());
+    exp_m1, "expm1", |g, x| g * x.exp();
+    sin, "sin", |g, x| g * x.cos();
+    cos, "cos", |g, x| -g * x.sin();
+    asin, "asin", |g, x| g / (T::one() - x * x).sqrt();
+    acos, "acos", |g, x| -g / (T::one() - x * x).sqrt();
+    atan, "atan", |g, x| g / (T::one() + x * x);
+    sinh, "sinh", |g, x| g * x.cosh();
+    cosh, "cosh", |g, x| g * x.sinh();
+    asinh, "asinh", |g, x| g / (x * x + T::one()).sqrt();
+    acosh, "acosh", |g, x| g / (x * x - T::one()).sqrt();
+    atanh, "atanh", |g, x| g / (T::one() - x * x);
+    square, "square", |g, x| g * (x + x);
+    /// The gradient is `sign(x)`, 0 at 0 (PyTorch's `sgn`).
+    abs, "abs", |g, x| if x > T::zero() { g } else if x < T::zero() { -g } else { x * g };
+    erf, "erf", |g, x| g * c::<T>(core::f64::consts::FRAC_2_SQRT_PI) * (-x * x).exp();
+    erfc, "erfc", |g, x| -g * c::<T>(core::f64::consts::FRAC_2_SQRT_PI) * (-x * x).exp();
+    /// The derivative `Φ(x) + x φ(x)` of the exact form.
+    gelu, "nn.functional.gelu", |g, x| {
+        let cdf = c::<T>(0.5) * (T::one() + erf_of(x * c::<T>(core::f64::consts::FRAC_1_SQRT_2)));
+        let pdf = (c::<T>(-0.5) * x * x).exp() * c::<T>(0.3989422804014327);
+        g * (cdf + x * pdf)
+    };
+    silu, "nn.functional.silu", |g, x| {
+        let s = T::one() / (T::one() + (-x).exp());
+        g * s * (T::one() + x * (T::one() - s))
+    };
+    /// Linear above 20, as the forward and PyTorch's threshold.
+    softplus, "nn.functional.softplus", |g, x| if x > c::<T>(20.0) { g } else { let z = x.exp(); g * z / (z + T::one()) };
+    log_sigmoid, "nn.functional.logsigmoid", |g, x| g / (T::one() + x.exp());
+    softsign, "nn.functional.softsign", |g, x| { let d = T::one() + x.abs(); g / (d * d) };
+    selu, "nn.functional.selu", |g, x| if x > T::zero() { g * c::<T>(1.0507009873554805) } else { g * c::<T>(1.0507009873554805 * 1.6732632423543772) * x.exp() };
+}
+
+/// `erf` in the element type (through `f64`, as the forward).
+#[inline(always)]
+fn erf_of<T: GradFloat>(x: T) -> T {
+    c::<T>(libm::erf(x.to_f64().unwrap_or(f64::NAN)))
+}
+
+impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
+    /// Element-wise negation, differentiable (PyTorch `neg`): same shape.
+    #[track_caller]
+    pub fn neg(&self) -> Var<'t, T, S> {
+        self.rule_y(-self.value(), |g, _| -g)
+    }
+
+    /// Element-wise GELU with the tanh approximation (PyTorch
+    /// `nn.functional.gelu(x, approximate='tanh')`): `0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³)))`,
+    /// same shape, differentiable.
+    #[track_caller]
+    pub fn gelu_tanh(&self) -> Var<'t, T, S> {
+        let (k, a) = (c::<T>(0.7978845608028654), c::<T>(0.044715));
+        let y = self.value().map(move |x| c::<T>(0.5) * x * (T::one() + (k * (x + a * x * x * x)).tanh()));
+        self.rule_x(y, move |g, x| {
+            let inner = k * (x + a * x * x * x);
+            let th = inner.tanh();
+            let left = c::<T>(0.5) * x;
+            let right = T::one() + th;
+            let dinner = k * (T::one() + c::<T>(3.0) * a * x * x);
+            g * (c::<T>(0.5) * right + left * (T::one() - th * th) * dinner)
+        })
+    }
+
+    /// Element-wise `x^p`, differentiable (PyTorch `pow` with a float exponent): same shape. The
+    /// gradient `p x^(p-1)` is 0 for `p = 0`, as PyTorch's.
+    #[track_caller]
+    pub fn powf(&self, p: T) -> Var<'t, T, S> {
+        self.rule_x(self.value().powf(p), move |g, x| if p == T::zero() { T::zero() } else { g * p * x.powf(p - T::one()) })
+    }
+
+    /// Element-wise `x^n` for an integer `n`, differentiable (PyTorch `pow` with an int
+    /// exponent): same shape.
+    #[track_caller]
+    pub fn powi(&self, n: i32) -> Var<'t, T, S> {
+        self.rule_x(self.value().powi(n), move |g, x| if n == 0 { T::zero() } else { g * c::<T>(n as f64) * x.powi(n - 1) })
+    }
+
+    /// Element-wise clamp to `[lo, hi]`, differentiable (PyTorch `clamp(min, max)`): same shape.
+    /// The gradient passes where `lo <= x <= hi` (bounds included, as PyTorch's) and is 0 outside.
+    #[track_caller]
+    pub fn clamp(&self, lo: T, hi: T) -> Var<'t, T, S> {
+        self.rule_x(self.value().clamp(lo, hi), move |g, x| if x >= lo && x <= hi { g } else { T::zero() })
+    }
+
+    /// Element-wise leaky ReLU, differentiable (PyTorch `nn.functional.leaky_relu`): same shape.
+    #[track_caller]
+    pub fn leaky_relu(&self, negative_slope: T) -> Var<'t, T, S> {
+        self.rule_x(self.value().leaky_relu(negative_slope), move |g, x| if x > T::zero() { g } else { g * negative_slope })
+    }
+
+    /// Element-wise ELU, differentiable (PyTorch `nn.functional.elu`): same shape.
+    #[track_caller]
+    pub fn elu(&self, alpha: T) -> Var<'t, T, S> {
+        self.rule_x(self.value().elu(alpha), move |g, x| if x > T::zero() { g } else { g * alpha * x.exp() })
+    }
+
+    /// Element-wise clamp to `[min_val, max_val]`, differentiable (PyTorch
+    /// `nn.functional.hardtanh`): same shape; the gradient passes strictly inside the bounds.
+    #[track_caller]
+    pub fn hardtanh(&self, min_val: T, max_val: T) -> Var<'t, T, S> {
+        self.rule_x(self.value().hardtanh(min_val, max_val), move |g, x| if x > min_val && x < max_val { g } else { T::zero() })
+    }
+
+    /// `self * k` for a scalar `k`, differentiable: same shape.
+    #[track_caller]
+    pub fn mul_scalar(&self, k: T) -> Var<'t, T, S> {
+        self.rule_y(self.value().map(move |x| x * k), move |g, _| g * k)
+    }
+
+    /// `self + k` for a scalar `k`, differentiable: same shape.
+    #[track_caller]
+    pub fn add_scalar(&self, k: T) -> Var<'t, T, S> {
+        self.rule_y(self.value().map(move |x| x + k), |g, _| g)
+    }
+
+    /// `k - self` for a scalar `k`, differentiable: same shape.
+    #[track_caller]
+    pub fn rsub_scalar(&self, k: T) -> Var<'t, T, S> {
+        self.rule_y(self.value().map(move |x| k - x), |g, _| -g)
+    }
+
+    /// `k / self` for a scalar `k`, differentiable: same shape.
+    #[track_caller]
+    pub fn rdiv_scalar(&self, k: T) -> Var<'t, T, S> {
+        self.rule_x(self.value().map(move |x| k / x), move |g, x| -g * k / (x * x))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Element-wise functions of two inputs, with broadcasting.
+
+macro_rules! binary {
+    ($($(#[$m:meta])* $name:ident, $try_name:ident, $Tr:ident, $op:tt, $torch:literal, |$g:ident, $a:ident, $b:ident, $y:ident, $ia:ident, $ib:ident, $la:ident, $lb:ident, $s:ident| $rule:block;)*) => {
+        impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {$(
+            #[doc = concat!("Element-wise `", stringify!($op), "` with broadcasting, differentiable (PyTorch `", $torch, "`): `[2, 3]` with `[3]` gives `[2, 3]`; the gradient of a broadcast operand is summed over the dims it was stretched along. Static shapes that do not broadcast are a compile error.")]
+            #[doc = ""]
+            #[doc = "# Errors"]
+            #[doc = "[`ShapeError::Broadcast`] when runtime sizes do not broadcast; [`ShapeError::Autograd`] when the operands are tracked by two tapes."]
+            $(#[$m])*
+            pub fn $try_name<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Result<Var<'t, T, Broadcast<S, S2>>, ShapeError>
+            where
+                S: BroadcastShape<S2>,
+            {
+                let out = self.value().$try_name(rhs.value())?;
+                let (a_arc, b_arc) = (self.arc().clone(), rhs.arc().clone());
+                Self::record([self.node(), rhs.node()], out, move |[$ia, $ib], y| {
+                    let $y = y.clone();
+                    back(move |$g: Tensor<T, Broadcast<S, S2>>, $s: &mut Sink<T>| {
+                        let ($a, $b): (Arc<Tensor<T, S>>, Arc<Tensor<T, S2>>) = (a_arc, b_arc);
+                        let ($la, $lb) = (*$a.layout(), *$b.layout());
+                        let _ = (&$y, &$la, &$lb);
+                        $rule
+                    })
+                })
+            }
+            #[doc = concat!("[`", stringify!($try_name), "`](Self::", stringify!($try_name), "), panicking with the error's message (also `&a ", stringify!($op), " &b`).")]
+            #[track_caller]
+            pub fn $name<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Var<'t, T, Broadcast<S, S2>>
+            where
+                S: BroadcastShape<S2>,
+            {
+                self.$try_name(rhs).or_panic()
+            }
+        )*}
+
+        $(
+        #[doc = concat!("`&a ", stringify!($op), " &b` of two values, with broadcasting (see [`Var::", stringify!($name), "`]).")]
+        impl<'a, 'b, 't, T: GradFloat, S: Shape + BroadcastShape<S2>, S2: Shape> core::ops::$Tr<&'b Var<'t, T, S2>> for &'a Var<'t, T, S> {
+            type Output = Var<'t, T, Broadcast<S, S2>>;
+            #[track_caller]
+            fn $name(self, rhs: &'b Var<'t, T, S2>) -> Self::Output {
+                Var::$name(self, rhs)
+            }
+        }
+        #[doc = concat!("`a ", stringify!($op), " b` of two values, with broadcasting (see [`Var::", stringify!($name), "`]).")]
+        impl<'t, T: GradFloat, S: Shape + BroadcastShape<S2>, S2: Shape> core::ops::$Tr<Var<'t, T, S2>> for Var<'t, T, S> {
+            type Output = Var<'t, T, Broadcast<S, S2>>;
+            #[track_caller]
+            fn $name(self, rhs: Var<'t, T, S2>) -> Self::Output {
+                Var::$name(&self, &rhs)
+            }
+        }
+        )*
+    };
+}
+
+binary! {
+    add, try_add, Add, +, "add", |g, a, b, y, ia, ib, la, lb, s| {
+        match (ia, ib) {
+            (Some(ia), Some(ib)) => {
+                s.add(ia, sum_to::<T, S>(g.as_dyn(), la.sizes()));
+                s.add(ib, sum_to_owned::<T, S2, _>(g, lb.sizes()));
+            }
+            (Some(ia), None) => s.add(ia, sum_to_owned::<T, S, _>(g, la.sizes())),
+            (None, Some(ib)) => s.add(ib, sum_to_owned::<T, S2, _>(g, lb.sizes())),
+            (None, None) => {}
+        }
+    };
+    sub, try_sub, Sub, -, "sub", |g, a, b, y, ia, ib, la, lb, s| {
+        s.add_with(ib, || sum_to::<T, S2>((-&g).as_dyn(), lb.sizes()));
+        s.add_with(ia, || sum_to_owned::<T, S, _>(g, la.sizes()));
+    };
+    mul, try_mul, Mul, *, "mul", |g, a, b, y, ia, ib, la, lb, s| {
+        s.add_with(ia, || sum_to_owned::<T, S, _>(&g.as_dyn() * &b.as_dyn(), la.sizes()));
+        s.add_with(ib, || sum_to_owned::<T, S2, _>(&g.as_dyn() * &a.as_dyn(), lb.sizes()));
+    };
+    div, try_div, Div, /, "div", |g, a, b, y, ia, ib, la, lb, s| {
+        // d/da = g / b; d/db = -g a / b² = -(g / b) y.
+        let gb = &g.as_dyn() / &b.as_dyn();
+        s.add_with(ib, || {
+            let t = gb.zip_with(&y.as_dyn(), |q, y| -q * y);
+            sum_to_owned::<T, S2, _>(t, lb.sizes())
+        });
+        s.add_with(ia, || sum_to_owned::<T, S, _>(gb, la.sizes()));
+    };
+}
+
+impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
+    /// Element-wise maximum of two values with broadcasting (PyTorch `maximum`): the gradient
+    /// goes to the larger operand, split in half where they are equal (as PyTorch's).
+    ///
+    /// # Panics
+    /// When runtime sizes do not broadcast, or the operands are tracked by two tapes.
+    #[track_caller]
+    pub fn maximum<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Var<'t, T, Broadcast<S, S2>>
+    where
+        S: BroadcastShape<S2>,
+    {
+        self.extremum(rhs, true)
+    }
+
+    /// Element-wise minimum of two values with broadcasting (PyTorch `minimum`), as
+    /// [`maximum`](Self::maximum).
+    ///
+    /// # Panics
+    /// When runtime sizes do not broadcast, or the operands are tracked by two tapes.
+    #[track_caller]
+    pub fn minimum<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Var<'t, T, Broadcast<S, S2>>
+    where
+        S: BroadcastShape<S2>,
+    {
+        self.extremum(rhs, false)
+    }
+
+    #[track_caller]
+    fn extremum<S2: Shape>(&self, rhs: &Var<'t, T, S2>, max: bool) -> Var<'t, T, Broadcast<S, S2>>
+    where
+        S: BroadcastShape<S2>,
+    {
+        let pick = move |a: T, b: T| {
+            if a.is_nan() || b.is_nan() {
+                T::nan()
+            } else if (a > b) == max {
+                a
+            } else {
+                b
+            }
+        };
+        let out = self.value().zip_with(rhs.value(), pick);
+        let (a, b) = (self.arc().clone(), rhs.arc().clone());
+        Self::record([self.node(), rhs.node()], out, move |[ia, ib], _| {
+            back(move |g: Tensor<T, Broadcast<S, S2>>, s: &mut Sink<T>| {
+                // The share of `a`: 1 where a wins, 1/2 on ties, 0 where b wins.
+                let wa = a.as_dyn().zip_with(&b.as_dyn(), move |x, y| {
+                    if x == y {
+                        c::<T>(0.5)
+                    } else if (x > y) == max {
+                        T::one()
+                    } else {
+                        T::zero()
+                    }
+                });
+                let gd = g.as_dyn();
+                s.add_with(ia, || sum_to_owned::<T, S, _>(gd.zip_with(&wa, |g, w| g * w), a.sizes()));
+                s.add_with(ib, || sum_to_owned::<T, S2, _>(gd.zip_with(&wa, |g, w| g * (T::one() - w)), b.sizes()));
+            })
+        })
+        .or_panic()
+    }
+}
+
+/// Scalar operands: `&x * 2.0`, `1.0 - &x`, ... (same shape as `x`), for `f32` and `f64`.
+macro_rules! scalar_ops {
+    ($($t:ty),*) => {$(
+        impl<'t, S: Shape> core::ops::Add<$t> for &Var<'t, $t, S> {
+            type Output = Var<'t, $t, S>;
+            #[track_caller]
+            fn add(self, k: $t) -> Var<'t, $t, S> { self.add_scalar(k) }
+        }
+        impl<'t, S: Shape> core::ops::Sub<$t> for &Var<'t, $t, S> {
+            type Output = Var<'t, $t, S>;
+            #[track_caller]
+            fn sub(self, k: $t) -> Var<'t, $t, S> { self.add_scalar(-k) }
+        }
+        impl<'t, S: Shape> core::ops::Mul<$t> for &Var<'t, $t, S> {
+            type Output = Var<'t, $t, S>;
+            #[track_caller]
+            fn mul(self, k: $t) -> Var<'t, $t, S> { self.mul_scalar(k) }
+        }
+        impl<'t, S: Shape> core::ops::Div<$t> for &Var<'t, $t, S> {
+            type Output = Var<'t, $t, S>;
+            #[track_caller]
+            fn div(self, k: $t) -> Var<'t, $t, S> { self.mul_scalar(1.0 / k) }
+        }
+        impl<'t, S: Shape> core::ops::Add<&Var<'t, $t, S>> for $t {
+            type Output = Var<'t, $t, S>;
+            #[track_caller]
+            fn add(self, x: &Var<'t, $t, S>) -> Var<'t, $t, S> { x.add_scalar(self) }
+        }
+        impl<'t, S: Shape> core::ops::Sub<&Var<'t, $t, S>> for $t {
+            type Output = Var<'t, $t, S>;
+            #[track_caller]
+            fn sub(self, x: &Var<'t, $t, S>) -> Var<'t, $t, S> { x.rsub_scalar(self) }
+        }
+        impl<'t, S: Shape> core::ops::Mul<&Var<'t, $t, S>> for $t {
+            type Output = Var<'t, $t, S>;
+            #[track_caller]
+            fn mul(self, x: &Var<'t, $t, S>) -> Var<'t, $t, S> { x.mul_scalar(self) }
+        }
+        impl<'t, S: Shape> core::ops::Div<&Var<'t, $t, S>> for $t {
+            type Output = Var<'t, $t, S>;
+            #[track_caller]
+            fn div(self, x: &Var<'t, $t, S>) -> Var<'t, $t, S> { x.rdiv_scalar(self) }
+        }
+    )*};
+}
+scalar_ops!(f32, f64);
+
+impl<'t, T: GradFloat, S: Shape> core::ops::Neg for &Var<'t, T, S> {
+    type Output = Var<'t, T, S>;
+    #[track_caller]
+    fn neg(self) -> Var<'t, T, S> {
+        Var::neg(self)
+    }
+}
+impl<'t, T: GradFloat, S: Shape> core::ops::Neg for Var<'t, T, S> {
+    type Output = Var<'t, T, S>;
+    #[track_caller]
+    fn neg(self) -> Var<'t, T, S> {
+        Var::neg(&self)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reductions.
+
+impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
+    /// A one-element `Shape![]` tensor.
+    fn scalar_tensor(v: T) -> Tensor<T, ()> {
+        Tensor::<T, ()>::from_vec(&[], alloc::vec![v])
+    }
+
+    /// The sum of all elements, as a `Shape![]` value (PyTorch `sum()`), differentiable.
+    #[track_caller]
+    pub fn sum(&self) -> Var<'t, T, ()> {
+        let out = Self::scalar_tensor(self.value().sum());
+        let lay = *self.value().layout();
+        self.record1(out, move |i, _| {
+            back(move |g: Tensor<T, ()>, s| s.add_with(i, || Tensor::<T, S>::full_sized(lay.sizes(), g.item())))
+        })
+    }
+
+    /// The mean of all elements, as a `Shape![]` value (PyTorch `mean()`), differentiable. NaN
+    /// for no elements.
+    #[track_caller]
+    pub fn mean(&self) -> Var<'t, T, ()> {
+        let out = Self::scalar_tensor(self.value().mean());
+        let lay = *self.value().layout();
+        self.record1(out, move |i, _| {
+            back(move |g: Tensor<T, ()>, s| {
+                s.add_with(i, || Tensor::<T, S>::full_sized(lay.sizes(), g.item() / c::<T>(lay.numel() as f64)))
+            })
+        })
+    }
+
+    /// `g`, whose sizes are `self`'s with axis `a` removed (or kept as 1), broadcast back to
+    /// `self`'s sizes times `scale`.
+    fn spread<S0: Shape>(g: &Tensor<T, S0>, lay: &Layout, a: usize, kept: bool, scale: T) -> Tensor<T, S> {
+        let gd = g.as_dyn();
+        let gu = if kept { gd } else { gd.unsqueeze_dyn(a as isize) };
+        let e = gu.expand_dyn(lay.sizes());
+        typed(if scale == T::one() { e.to_owned() } else { e.map(move |v| v * scale) })
+    }
+
+    /// The sum along axis `A`, which is removed (PyTorch `sum(dim=A)`), differentiable: `[2, 3]`
+    /// with `<1>` gives `[2]`. The axis is checked at compile time for tuple shapes.
+    #[track_caller]
+    pub fn sum_axis<const A: isize>(&self) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
+    where
+        S: RemoveAxis<A>,
+    {
+        let out = self.value().sum_axis::<A>();
+        let lay = *self.value().layout();
+        let a = normalize_axis(A, lay.rank()).or_panic();
+        self.record1(out, move |i, _| back(move |g: Tensor<T, <S as RemoveAxis<A>>::Out>, s| s.add_with(i, || Self::spread(&g, &lay, a, false, T::one()))))
+    }
+
+    /// The mean along axis `A`, which is removed (PyTorch `mean(dim=A)`), differentiable.
+    #[track_caller]
+    pub fn mean_axis<const A: isize>(&self) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
+    where
+        S: RemoveAxis<A>,
+    {
+        let out = self.value().mean_axis::<A>();
+        let lay = *self.value().layout();
+        let a = normalize_axis(A, lay.rank()).or_panic();
+        let scale = T::one() / c::<T>(lay.sizes()[a] as f64);
+        self.record1(out, move |i, _| back(move |g: Tensor<T, <S as RemoveAxis<A>>::Out>, s| s.add_with(i, || Self::spread(&g, &lay, a, false, scale))))
+    }
+
+    /// The sum along axis `A`, kept as a size-1 dim (PyTorch `sum(dim=A, keepdim=True)`),
+    /// differentiable.
+    #[track_caller]
+    pub fn sum_keepdim<const A: isize>(&self) -> Var<'t, T, <S as crate::shape::SetAxis<A, crate::dim::One>>::Out>
+    where
+        S: crate::shape::SetAxis<A, crate::dim::One>,
+    {
+        let out = self.value().sum_keepdim::<A>();
+        let lay = *self.value().layout();
+        let a = normalize_axis(A, lay.rank()).or_panic();
+        self.record1(out, move |i, _| {
+            back(move |g: Tensor<T, <S as crate::shape::SetAxis<A, crate::dim::One>>::Out>, s| s.add_with(i, || Self::spread(&g, &lay, a, true, T::one())))
+        })
+    }
+
+    /// The mean along axis `A`, kept as a size-1 dim (PyTorch `mean(dim=A, keepdim=True)`),
+    /// differentiable.
+    #[track_caller]
+    pub fn mean_keepdim<const A: isize>(&self) -> Var<'t, T, <S as crate::shape::SetAxis<A, crate::dim::One>>::Out>
+    where
+        S: crate::shape::SetAxis<A, crate::dim::One>,
+    {
+        let out = self.value().mean_keepdim::<A>();
+        let lay = *self.value().layout();
+        let a = normalize_axis(A, lay.rank()).or_panic();
+        let scale = T::one() / c::<T>(lay.sizes()[a] as f64);
+        self.record1(out, move |i, _| {
+            back(move |g: Tensor<T, <S as crate::shape::SetAxis<A, crate::dim::One>>::Out>, s| s.add_with(i, || Self::spread(&g, &lay, a, true, scale)))
+        })
+    }
+
+    /// The largest element as a `Shape![]` value (PyTorch `max()` / `amax()`), differentiable:
+    /// the gradient is split evenly among the elements equal to the maximum (as PyTorch's).
+    ///
+    /// # Panics
+    /// For a tensor with no elements.
+    #[track_caller]
+    pub fn max(&self) -> Var<'t, T, ()> {
+        self.extreme_all(true)
+    }
+
+    /// The smallest element (PyTorch `min()` / `amin()`), as [`max`](Self::max).
+    ///
+    /// # Panics
+    /// For a tensor with no elements.
+    #[track_caller]
+    pub fn min(&self) -> Var<'t, T, ()> {
+        self.extreme_all(false)
+    }
+
+    #[track_caller]
+    fn extreme_all(&self, max: bool) -> Var<'t, T, ()> {
+        let m = if max { self.value().max() } else { self.value().min() };
+        let x = self.arc().clone();
+        self.record1(Self::scalar_tensor(m), move |i, _| {
+            back(move |g: Tensor<T, ()>, s| {
+                s.add_with(i, || {
+                    let hits = x.map(|v| if v == m || (v.is_nan() && m.is_nan()) { T::one() } else { T::zero() });
+                    let share = g.item() / hits.sum();
+                    hits.map(move |h| h * share)
+                })
+            })
+        })
+    }
+
+    /// The largest element along axis `A`, which is removed (PyTorch `amax(dim=A)`),
+    /// differentiable: the gradient is split evenly among each line's maxima.
+    #[track_caller]
+    pub fn amax<const A: isize>(&self) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.extreme_axis::<A>(true)
+    }
+
+    /// The smallest element along axis `A`, which is removed (PyTorch `amin(dim=A)`), as
+    /// [`amax`](Self::amax).
+    #[track_caller]
+    pub fn amin<const A: isize>(&self) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.extreme_axis::<A>(false)
+    }
+
+    #[track_caller]
+    fn extreme_axis<const A: isize>(&self, max: bool) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
+    where
+        S: RemoveAxis<A>,
+    {
+        let out = if max { self.value().max_axis::<A>() } else { self.value().min_axis::<A>() };
+        let x = self.arc().clone();
+        let a = normalize_axis(A, x.rank()).or_panic();
+        self.record1(out, move |i, y| {
+            let y = y.clone();
+            back(move |g: Tensor<T, <S as RemoveAxis<A>>::Out>, s| {
+                s.add_with(i, || {
+                    let yd = y.as_dyn();
+                    let ye = yd.unsqueeze_dyn(a as isize);
+                    let hits = x.as_dyn().zip_with(&ye, |v, m| if v == m || (v.is_nan() && m.is_nan()) { T::one() } else { T::zero() });
+                    let count = hits.sum_keepdim_dyn(a as isize);
+                    let gd = g.as_dyn();
+                    let share = gd.unsqueeze_dyn(a as isize).zip_with(&count, |g, n| g / n);
+                    typed::<T, S>(hits.zip_with(&share, |h, s| h * s))
+                })
+            })
+        })
+    }
+
+    /// `log(sum(exp(x)))` along axis `A`, which is removed (PyTorch `logsumexp(dim=A)`),
+    /// differentiable: the gradient is `g · softmax(x)` along the axis.
+    #[track_caller]
+    pub fn logsumexp_axis<const A: isize>(&self) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
+    where
+        S: RemoveAxis<A>,
+    {
+        let out = self.value().logsumexp_axis::<A>();
+        let x = self.arc().clone();
+        let a = normalize_axis(A, x.rank()).or_panic();
+        self.record1(out, move |i, y| {
+            let y = y.clone();
+            back(move |g: Tensor<T, <S as RemoveAxis<A>>::Out>, s| {
+                s.add_with(i, || {
+                    let ye = y.as_dyn().unsqueeze_dyn(a as isize).to_owned();
+                    let ge = g.as_dyn().unsqueeze_dyn(a as isize).to_owned();
+                    let p = x.as_dyn().zip_with(&ye, |v, l| (v - l).exp());
+                    typed::<T, S>(p.zip_with(&ge, |p, g| p * g))
+                })
+            })
+        })
+    }
+
+    /// Softmax along axis `A` (PyTorch `softmax(dim=A)`), differentiable: same shape. The
+    /// gradient is `y (g - Σ g y)` along the axis.
+    #[track_caller]
+    pub fn softmax<const A: isize>(&self) -> Var<'t, T, S>
+    where
+        S: RemoveAxis<A>,
+    {
+        let out = self.value().softmax::<A>();
+        let a = normalize_axis(A, self.value().rank()).or_panic();
+        self.record1(out, move |i, y| {
+            let y = y.clone();
+            back(move |g: Tensor<T, S>, s| {
+                s.add_with(i, || {
+                    let gy = g.zip_with(&*y, |g, y| g * y);
+                    let dot = gy.as_dyn().sum_keepdim_dyn(a as isize);
+                    let t = g.as_dyn().zip_with(&dot, |g, d| g - d);
+                    typed::<T, S>(t.zip_with(&y.as_dyn(), |t, y| t * y))
+                })
+            })
+        })
+    }
+
+    /// Log-softmax along axis `A` (PyTorch `log_softmax(dim=A)`), differentiable: same shape.
+    /// The gradient is `g - exp(y) Σ g` along the axis.
+    #[track_caller]
+    pub fn log_softmax<const A: isize>(&self) -> Var<'t, T, S>
+    where
+        S: RemoveAxis<A>,
+    {
+        let out = self.value().log_softmax::<A>();
+        let a = normalize_axis(A, self.value().rank()).or_panic();
+        self.record1(out, move |i, y| {
+            let y = y.clone();
+            back(move |g: Tensor<T, S>, s| {
+                s.add_with(i, || {
+                    let total = g.as_dyn().sum_keepdim_dyn(a as isize);
+                    let t = y.as_dyn().zip_with(&total, |y, t| y.exp() * t);
+                    typed::<T, S>(g.as_dyn().zip_with(&t, |g, t| g - t))
+                })
+            })
+        })
+    }
+
+    /// The variance along axis `A`, which is removed, with Bessel's `correction` (PyTorch
+    /// `var(dim=A, correction=...)`; 1 is its default), differentiable: the gradient is
+    /// `2 (x - mean) g / (n - correction)`.
+    #[track_caller]
+    pub fn var_axis<const A: isize>(&self, correction: usize) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
+    where
+        S: RemoveAxis<A>,
+    {
+        let out = self.value().var_axis::<A>(correction);
+        let x = self.arc().clone();
+        let a = normalize_axis(A, x.rank()).or_panic();
+        self.record1(out, move |i, _| {
+            back(move |g: Tensor<T, <S as RemoveAxis<A>>::Out>, s| {
+                s.add_with(i, || {
+                    let n = x.sizes()[a];
+                    let denom = c::<T>(n as f64 - correction as f64);
+                    let mean = x.as_dyn().mean_keepdim_dyn(a as isize);
+                    let ge = g.as_dyn().unsqueeze_dyn(a as isize).to_owned();
+                    let centered = x.as_dyn().zip_with(&mean, |v, m| v - m);
+                    let two = c::<T>(2.0);
+                    typed::<T, S>(centered.zip_with(&ge, move |d, g| two * d * g / denom))
+                })
+            })
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views and reshapes.
+
+impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
+    /// Any view of the value, differentiable: `f` receives a view of the value and returns a view
+    /// of the same storage (`t!` slices with steps and negative strides, `narrow`, `select`,
+    /// `diagonal`, `flip`, `permute`, ...), whose shape type is the result's. The result is a
+    /// copy of the view (values are immutable); the gradient is the output gradient written back
+    /// through the same view into zeros of the input's shape.
+    ///
+    /// ```
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::prelude::*;
+    /// use shaped::autograd::Tape;
+    /// let tape = Tape::new();
+    /// let x = tape.var(Tensor::<f64, Shape![2, 3]>::from([[1., 2., 3.], [4., 5., 6.]]));
+    /// let col = x.view_with(|v| t!(v[.., 1..;2])); // Shape![2, 1]
+    /// let grads = col.sum().backward();
+    /// assert_eq!(grads.wrt(&x).unwrap().to_vec(), [0., 0., 1., 0., 0., 1.]);
+    /// ```
+    ///
+    /// # Panics
+    /// When `f` returns a view of another storage, or an overlapping one (an `expand`: use
+    /// [`expand`](Self::expand), whose gradient sums).
+    #[track_caller]
+    pub fn view_with<S2: Shape>(&self, f: impl for<'v> FnOnce(TensorView<'v, T, S>) -> TensorView<'v, T, S2>) -> Var<'t, T, S2> {
+        self.try_view_with(f).or_panic()
+    }
+
+    /// [`view_with`](Self::view_with), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when `f` returns a view of another storage;
+    /// [`ShapeError::Overlap`] when the view reaches an element twice.
+    pub fn try_view_with<S2: Shape>(
+        &self,
+        f: impl for<'v> FnOnce(TensorView<'v, T, S>) -> TensorView<'v, T, S2>,
+    ) -> Result<Var<'t, T, S2>, ShapeError> {
+        let src = self.value();
+        let v = f(src.as_view());
+        if !core::ptr::eq(v.storage(), src.storage()) {
+            return Err(ShapeError::Invalid("view_with: the closure must return a view of the value it receives".into()));
+        }
+        let vl = *v.layout();
+        if vl.may_overlap() {
+            return Err(ShapeError::Overlap { sizes: vl.sizes().into(), strides: vl.strides().into() });
+        }
+        let out = v.to_owned();
+        let (xl, len) = (*src.layout(), src.storage().len());
+        Self::record([self.node()], out, move |[i], _| back(move |g: Tensor<T, S2>, s| s.add_with(i, || scatter_view::<T, S, S2>(&g, vl, xl, len))))
+    }
+
+    /// The transpose of a matrix (PyTorch `t()`), differentiable: `[m, n] -> [n, m]`.
+    #[track_caller]
+    pub fn t(&self) -> Var<'t, T, <S as TransposeShape>::Out>
+    where
+        S: TransposeShape,
+    {
+        self.view_with(|v| v.t())
+    }
+
+    /// Axes `A` and `B` swapped (PyTorch `transpose(A, B)`), differentiable.
+    #[track_caller]
+    pub fn transpose<const A: isize, const B: isize>(&self) -> Var<'t, T, <S as SwapAxes<A, B>>::Out>
+    where
+        S: SwapAxes<A, B>,
+    {
+        self.view_with(|v| v.transpose::<A, B>())
+    }
+
+    /// The axes reordered (PyTorch `permute`), differentiable: `permute::<Axes![2, 0, 1]>()`.
+    #[track_caller]
+    pub fn permute<P: PermuteShape<S>>(&self) -> Var<'t, T, P::Out> {
+        self.view_with(|v| v.permute::<P>())
+    }
+
+    /// A size-1 axis inserted at `A` (PyTorch `unsqueeze(A)`), differentiable.
+    #[track_caller]
+    pub fn unsqueeze<const A: isize>(&self) -> Var<'t, T, <S as InsertAxis<A>>::Out>
+    where
+        S: InsertAxis<A>,
+    {
+        self.view_with(|v| v.unsqueeze::<A>())
+    }
+
+    /// The slice at `index` along axis `A`, which is removed (PyTorch `select(A, index)`),
+    /// differentiable.
+    #[track_caller]
+    pub fn select<const A: isize>(&self, index: isize) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.view_with(|v| v.select::<A>(index))
+    }
+
+    /// `len` elements of axis `A` from `start` (PyTorch `narrow`), differentiable; the dim
+    /// becomes `Dyn`.
+    #[track_caller]
+    pub fn narrow<const A: isize>(&self, start: isize, len: usize) -> Var<'t, T, <S as crate::shape::SetAxis<A, crate::dim::Dyn>>::Out>
+    where
+        S: crate::shape::SetAxis<A, crate::dim::Dyn>,
+    {
+        self.view_with(|v| v.narrow::<A>(start, len))
+    }
+
+    /// Axis `A` reversed (PyTorch `flip(A)`), differentiable: same shape.
+    #[track_caller]
+    pub fn flip<const A: isize>(&self) -> Var<'t, T, S>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.view_with(|v| v.flip::<A>())
+    }
+
+    /// The same elements in the row-major order of the shape `S2`, one of whose dims may be `_`
+    /// (inferred, PyTorch's `-1`): PyTorch `reshape`, differentiable. Element counts are checked
+    /// as [`Tensor::reshape`](crate::TensorBase::reshape)'s, at compile time where the shapes are
+    /// static.
+    #[track_caller]
+    pub fn reshape<S2: Shape>(&self) -> Var<'t, T, S2>
+    where
+        S: ReshapeTo<S2>,
+    {
+        let out = self.value().reshape::<S2>().into_owned();
+        let lay = *self.value().layout();
+        self.record1(out, move |i, _| {
+            back(move |g: Tensor<T, S2>, s| {
+                s.add_with(i, || {
+                    let isizes: Vec<isize> = lay.sizes().iter().map(|&n| n as isize).collect();
+                    typed::<T, S>(g.as_dyn().reshape_dyn(&isizes).into_owned())
+                })
+            })
+        })
+    }
+
+    /// Broadcast to the static shape `S2` (PyTorch `expand`), differentiable: the gradient is
+    /// summed over the repeated dims.
+    #[track_caller]
+    pub fn expand<S2: crate::shape::AllStatic>(&self) -> Var<'t, T, S2>
+    where
+        S: crate::shape::ExpandShape<S2>,
+    {
+        let out = self.value().expand::<S2>().to_owned();
+        let lay = *self.value().layout();
+        self.record1(out, move |i, _| back(move |g: Tensor<T, S2>, s| s.add_with(i, || sum_to_owned::<T, S, S2>(g, lay.sizes()))))
+    }
+
+    /// The value under another shape type with the same sizes (see
+    /// [`Tensor::cast_shape`](crate::TensorBase::cast_shape)), differentiable.
+    ///
+    /// # Errors
+    /// [`ShapeError::ShapeMismatch`] when the sizes do not fit `S2`.
+    pub fn try_cast_shape<S2: Shape>(&self) -> Result<Var<'t, T, S2>, ShapeError> {
+        let out = self.value().clone().into_dyn().try_into_static::<S2>()?;
+        Self::record([self.node()], out, move |[i], _| back(move |g: Tensor<T, S2>, s| s.add_with(i, || typed::<T, S>(g.into_dyn()))))
+    }
+}
+
+/// The gradient of a view: `g` written through the view's layout `vl` into zeros of the
+/// source's storage (`len` elements), then read back through the source's layout `xl`.
+fn scatter_view<T: GradFloat, S: Shape, S2: Shape>(g: &Tensor<T, S2>, vl: Layout, xl: Layout, len: usize) -> Tensor<T, S> {
+    let mut buf = alloc::vec![T::zero(); len];
+    {
+        // The view's layout fits a buffer of `len` elements and does not overlap (checked in
+        // `try_view_with`); `try_from_parts` checks both again.
+        let mut dst = TensorViewMut::<T, DynShape>::try_from_parts(&mut buf[..], vl).or_panic();
+        dst += &g.as_dyn();
+    }
+    if xl.offset() == 0 && xl.is_contiguous() && xl.numel() == len {
+        return typed(Tensor::<T, DynShape>::from_vec(xl.sizes(), buf));
+    }
+    typed(TensorView::<T, DynShape>::try_from_parts(&buf[..], xl).or_panic().to_owned())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matrix products.
+
+impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
+    /// The matrix product with PyTorch's `matmul` rules (1-D operands, batch dims that
+    /// broadcast), differentiable: `[.., m, k] @ [.., k, n] -> [.., m, n]`. Inner dims that differ
+    /// are a compile error where static.
+    ///
+    /// # Errors
+    /// [`ShapeError::MatMul`] when runtime sizes do not fit; [`ShapeError::Autograd`] when the
+    /// operands are tracked by two tapes.
+    pub fn try_matmul<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Result<Var<'t, T, <S as MatMulShape<S2>>::Out>, ShapeError>
+    where
+        S: MatMulShape<S2>,
+    {
+        let out = self.value().try_matmul(rhs.value())?;
+        let (a, b) = (self.arc().clone(), rhs.arc().clone());
+        Self::record([self.node(), rhs.node()], out, move |[ia, ib], _| {
+            back(move |g: Tensor<T, <S as MatMulShape<S2>>::Out>, s: &mut Sink<T>| {
+                let (ad, bd) = (a.as_dyn(), b.as_dyn());
+                // Both operands as matrices (a 1-D `a` is a row, a 1-D `b` a column), and the
+                // output gradient with the dims that 1-D operands dropped put back.
+                let a2 = if ad.rank() == 1 { ad.unsqueeze_dyn(0) } else { ad };
+                let b2 = if bd.rank() == 1 { bd.unsqueeze_dyn(1) } else { bd };
+                let mut gd = g.as_dyn();
+                if a.rank() == 1 {
+                    gd = gd.unsqueeze_dyn(-2 + (b.rank() == 1) as isize);
+                }
+                if b.rank() == 1 {
+                    gd = gd.unsqueeze_dyn(-1);
+                }
+                s.add_with(ia, || {
+                    let ga = gd.matmul(&b2.transpose_dyn(-1, -2));
+                    let ga: Tensor<T, DynShape> = sum_to(ga.as_dyn(), a2.sizes());
+                    let isizes: Vec<isize> = a.sizes().iter().map(|&n| n as isize).collect();
+                    typed::<T, S>(ga.reshape_dyn(&isizes).into_owned())
+                });
+                s.add_with(ib, || {
+                    let gb = a2.transpose_dyn(-1, -2).matmul(&gd);
+                    let gb: Tensor<T, DynShape> = sum_to(gb.as_dyn(), b2.sizes());
+                    let isizes: Vec<isize> = b.sizes().iter().map(|&n| n as isize).collect();
+                    typed::<T, S2>(gb.reshape_dyn(&isizes).into_owned())
+                });
+            })
+        })
+    }
+
+    /// [`try_matmul`](Self::try_matmul), panicking with the error's message.
+    #[track_caller]
+    pub fn matmul<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Var<'t, T, <S as MatMulShape<S2>>::Out>
+    where
+        S: MatMulShape<S2>,
+    {
+        self.try_matmul(rhs).or_panic()
+    }
+}
+

@@ -1,0 +1,145 @@
+//! shaped's backward rules against PyTorch's gradients (tests/data/grad_data.rs, written by
+//! scripts/grad_data.py): every case runs in f64 (to 1e-10 relative) and in f32 (to 2e-4).
+use shaped::autograd::{GradFloat, Tape, Var};
+use shaped::prelude::*;
+
+#[path = "data/grad_data.rs"]
+mod grad_data;
+use grad_data::{Case, CASES};
+
+type V<'t, T> = Var<'t, T, DynShape>;
+
+/// Any value as a runtime-shaped one.
+fn d<'t, T: GradFloat, S: Shape>(v: Var<'t, T, S>) -> V<'t, T> {
+    v.try_cast_shape::<DynShape>().unwrap()
+}
+
+fn k<T: GradFloat>(v: f64) -> T {
+    T::from_f64(v)
+}
+
+fn apply<'t, T: GradFloat>(op: &str, x: &[V<'t, T>]) -> V<'t, T> {
+    let a = &x[0];
+    match op {
+        "exp" => a.exp(),
+        "ln" => a.ln(),
+        "sqrt" => a.sqrt(),
+        "tanh" => a.tanh(),
+        "sigmoid" => a.sigmoid(),
+        "relu" => a.relu(),
+        "gelu" => a.gelu(),
+        "gelu_tanh" => a.gelu_tanh(),
+        "silu" => a.silu(),
+        "softplus" => a.softplus(),
+        "sin" => a.sin(),
+        "cos" => a.cos(),
+        "tan" => a.tan(),
+        "abs" => a.abs(),
+        "powf" => a.powf(k(2.5)),
+        "powi" => a.powi(3),
+        "clamp" => a.clamp(k(-0.5), k(0.5)),
+        "erf" => a.erf(),
+        "erfc" => a.erfc(),
+        "log_sigmoid" => a.log_sigmoid(),
+        "leaky_relu" => a.leaky_relu(k(0.1)),
+        "elu" => a.elu(k(1.0)),
+        "selu" => a.selu(),
+        "hardtanh" => a.hardtanh(k(-0.5), k(0.5)),
+        "softsign" => a.softsign(),
+        "square" => a.square(),
+        "recip" => a.recip(),
+        "rsqrt" => a.rsqrt(),
+        "neg" => -a,
+        "exp2" => a.exp2(),
+        "exp_m1" => a.exp_m1(),
+        "ln_1p" => a.ln_1p(),
+        "log2" => a.log2(),
+        "log10" => a.log10(),
+        "asin" => a.asin(),
+        "acos" => a.acos(),
+        "atan" => a.atan(),
+        "sinh" => a.sinh(),
+        "cosh" => a.cosh(),
+        "asinh" => a.asinh(),
+        "acosh" => a.acosh(),
+        "atanh" => a.atanh(),
+        "mul_scalar" => a.mul_scalar(k(2.5)),
+        "rdiv_scalar" => a.rdiv_scalar(k(2.0)),
+        "add" => a + &x[1],
+        "sub" => a - &x[1],
+        "mul" => a * &x[1],
+        "div" => a / &x[1],
+        "maximum" => a.maximum(&x[1]),
+        "minimum" => a.minimum(&x[1]),
+        "sum" => d(a.sum()),
+        "mean" => d(a.mean()),
+        "sum_axis1" => a.sum_axis::<1>(),
+        "mean_axis0" => a.mean_axis::<0>(),
+        "sum_keepdim1" => a.sum_keepdim::<1>(),
+        "mean_keepdim0" => a.mean_keepdim::<0>(),
+        "max" => d(a.max()),
+        "min" => d(a.min()),
+        "amax1" => a.amax::<1>(),
+        "amin0" => a.amin::<0>(),
+        "logsumexp1" => a.logsumexp_axis::<1>(),
+        "softmax1" => a.softmax::<1>(),
+        "softmax0" => a.softmax::<0>(),
+        "log_softmax1" => a.log_softmax::<1>(),
+        "var1" => a.var_axis::<1>(1),
+        "var0_pop" => a.var_axis::<0>(0),
+        "t" => a.t(),
+        "transpose02" => a.transpose::<0, 2>(),
+        "permute201" => a.view_with(|v| v.permute_dyn(&[2, 0, 1])),
+        "select1" => a.select::<1>(1),
+        "narrow1" => a.narrow::<1>(1, 2),
+        "flip0" => a.flip::<0>(),
+        "reshape" => d(a.reshape::<Shape![4, 6]>()),
+        "unsqueeze1" => a.unsqueeze::<1>(),
+        "slice_step" => a.view_with(|v| v.slice(&[SliceArg::Full, SliceArg::range(1.., 2)])),
+        "slice_rev" => a.view_with(|v| v.flip::<1>().slice(&[SliceArg::Full, SliceArg::range(.., 2)])),
+        "matmul_2d" | "matmul_vec_mat" | "matmul_mat_vec" | "matmul_dot" | "matmul_batched" | "matmul_broadcast" => a.matmul(&x[1]),
+        other => panic!("no such op in the test: {other}"),
+    }
+}
+
+fn close(got: &[f64], want: &[f64], rtol: f64, what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: lengths");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        let tol = rtol * (1.0 + w.abs());
+        assert!((g - w).abs() <= tol, "{what}[{i}]: shaped {g}, PyTorch {w} (tolerance {tol})");
+    }
+}
+
+fn run_case<T: GradFloat>(case: &Case, rtol: f64) {
+    let tape = Tape::<T>::new();
+    let xs: Vec<V<'_, T>> = case
+        .inputs
+        .iter()
+        .map(|(sizes, data)| tape.var(Tensor::<T, DynShape>::from_vec(sizes, data.iter().map(|&v| k::<T>(v)).collect())))
+        .collect();
+    let y = apply(case.op, &xs);
+    assert_eq!(y.sizes(), case.out.0, "{}: output sizes", case.op);
+    let to64 = |v: &[T]| v.iter().map(|x| x.as_f64()).collect::<Vec<_>>();
+    close(&to64(&y.value().to_vec()), case.out.1, rtol, &format!("{} output", case.op));
+    let seed = Tensor::<T, DynShape>::from_vec(case.seed.0, case.seed.1.iter().map(|&v| k::<T>(v)).collect());
+    let grads = y.backward_with(&seed);
+    for (i, (x, (sizes, want))) in xs.iter().zip(case.grads).enumerate() {
+        let g = grads.wrt(x).unwrap_or_else(|| panic!("{}: no gradient for input {i}", case.op));
+        assert_eq!(g.sizes(), *sizes, "{}: gradient {i} sizes", case.op);
+        close(&to64(&g.to_vec()), want, rtol, &format!("{} gradient {i}", case.op));
+    }
+}
+
+#[test]
+fn every_case_matches_pytorch_in_f64() {
+    for case in CASES {
+        run_case::<f64>(case, 1e-10);
+    }
+}
+
+#[test]
+fn every_case_matches_pytorch_in_f32() {
+    for case in CASES {
+        run_case::<f32>(case, 2e-4);
+    }
+}
