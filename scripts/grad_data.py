@@ -136,6 +136,18 @@ case("matmul_dot", torch.matmul, randn(4), randn(4))
 case("matmul_batched", torch.matmul, randn(2, 3, 4), randn(4, 5))
 case("matmul_broadcast", torch.matmul, randn(2, 1, 3, 4), randn(5, 4, 2))
 
+# Convolution and pooling.
+case("conv2d_pad1", lambda x, w, b: F.conv2d(x, w, b, 1, 1), randn(2, 3, 6, 6), randn(4, 3, 3, 3), randn(4))
+case("conv2d_stride2", lambda x, w: F.conv2d(x, w, None, 2, 1), randn(2, 2, 8, 8), randn(3, 2, 3, 3))
+case("conv2d_dil2_groups2", lambda x, w, b: F.conv2d(x, w, b, 1, 0, 2, 2), randn(1, 4, 7, 7), randn(6, 2, 3, 3), randn(6))
+case("conv2d_depthwise", lambda x, w: F.conv2d(x, w, None, 1, 1, 1, 3), randn(2, 3, 5, 5), randn(3, 1, 3, 3))
+case("conv1d", lambda x, w, b: F.conv1d(x, w, b, 2, 1), randn(2, 3, 9), randn(4, 3, 3), randn(4))
+case("max_pool2", lambda x: F.max_pool2d(x, 2), randn(2, 3, 6, 6))
+case("max_pool3s2p1", lambda x: F.max_pool2d(x, 3, 2, 1), randn(2, 2, 7, 7))
+case("avg_pool2", lambda x: F.avg_pool2d(x, 2), randn(2, 3, 6, 6))
+case("avg_pool3s2p1_incl", lambda x: F.avg_pool2d(x, 3, 2, 1, count_include_pad=True), randn(2, 2, 7, 7))
+case("avg_pool3s2p1_excl", lambda x: F.avg_pool2d(x, 3, 2, 1, count_include_pad=False), randn(2, 2, 7, 7))
+
 
 def lit(v):
     if math.isnan(v) or math.isinf(v):

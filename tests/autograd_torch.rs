@@ -98,6 +98,16 @@ fn apply<'t, T: GradFloat>(op: &str, x: &[V<'t, T>]) -> V<'t, T> {
         "slice_step" => a.view_with(|v| v.slice(&[SliceArg::Full, SliceArg::range(1.., 2)])),
         "slice_rev" => a.view_with(|v| v.flip::<1>().slice(&[SliceArg::Full, SliceArg::range(.., 2)])),
         "matmul_2d" | "matmul_vec_mat" | "matmul_mat_vec" | "matmul_dot" | "matmul_batched" | "matmul_broadcast" => a.matmul(&x[1]),
+        "conv2d_pad1" => a.conv2d(&x[1], &x[2], Conv::<1, 1>),
+        "conv2d_stride2" => a.conv2d(&x[1], NoBias, Conv::<2, 1>),
+        "conv2d_dil2_groups2" => a.conv2d(&x[1], &x[2], Conv::<1, 0, 2, 2>),
+        "conv2d_depthwise" => a.conv2d(&x[1], NoBias, Conv::<1, 1, 1, 3>),
+        "conv1d" => a.conv1d(&x[1], &x[2], Conv::<2, 1>),
+        "max_pool2" => a.max_pool2d(Pool::<2>),
+        "max_pool3s2p1" => a.max_pool2d(Pool::<3, 2, 1>),
+        "avg_pool2" => a.avg_pool2d(Pool::<2>, true),
+        "avg_pool3s2p1_incl" => a.avg_pool2d(Pool::<3, 2, 1>, true),
+        "avg_pool3s2p1_excl" => a.avg_pool2d(Pool::<3, 2, 1>, false),
         other => panic!("no such op in the test: {other}"),
     }
 }

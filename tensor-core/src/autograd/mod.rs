@@ -37,11 +37,13 @@
 //! assert!((gw.to_vec()[0] - 2.0).abs() < 1e-12 && (gw.to_vec()[1] - 5.0).abs() < 1e-12);
 //! ```
 mod check;
+mod conv;
 mod ops;
 mod tape;
 mod var;
 
 pub use check::{gradcheck, try_gradcheck, GradcheckReport};
+pub use conv::VarBias;
 pub use tape::{AnyParam, Grads, Param, ParamId, Tape};
 pub use var::{ScalarShape, Var};
 

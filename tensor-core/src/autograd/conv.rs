@@ -1,0 +1,278 @@
+//! Differentiable convolution and pooling. The backward rules are convolutions too (PyTorch's
+//! `convolution_backward`): the input's gradient is a transposed convolution of the output's
+//! gradient with the same weights, the weights' gradient a convolution of the input with the
+//! output's gradient (batch and channels swapped, stride and dilation exchanged), the bias's a
+//! sum; max pooling routes each output's gradient to its window's maximum, average pooling
+//! spreads it over the window.
+use super::ops::{c, typed};
+use super::tape::Sink;
+use super::var::{back, Var};
+use super::GradFloat;
+use crate::error::{OrPanic, ShapeError};
+use crate::kernels::reduce::Sum;
+use crate::ops::conv::{Conv, ConvArgs, ConvTransposeArgs, NoBias, Pool, PoolArgs};
+use crate::shape::{Conv1dShape, Conv2dShape, DynShape, Pool2dShape, Shape};
+use crate::tensor::{Tensor, TensorView};
+use alloc::vec::Vec;
+
+/// The bias of a differentiable convolution: `&b` for a tracked or constant `[O]` value, or
+/// [`NoBias`].
+pub trait VarBias<'t, T: GradFloat> {
+    /// The bias as a runtime-shaped value (its gradient flows back to the original), if any.
+    #[doc(hidden)]
+    fn as_dyn_var(&self) -> Option<Var<'t, T, DynShape>>;
+}
+impl<'t, T: GradFloat> VarBias<'t, T> for NoBias {
+    fn as_dyn_var(&self) -> Option<Var<'t, T, DynShape>> {
+        None
+    }
+}
+impl<'t, T: GradFloat, B: Shape> VarBias<'t, T> for &Var<'t, T, B> {
+    #[track_caller]
+    fn as_dyn_var(&self) -> Option<Var<'t, T, DynShape>> {
+        Some(self.try_cast_shape::<DynShape>().or_panic())
+    }
+}
+
+/// The gradients of a 2-D convolution `y = conv2d(x, w, b, a)` from `g = dL/dy`: `(gx, gw, gb)`,
+/// each computed only when asked for.
+fn conv2d_backward<T: GradFloat>(
+    x: TensorView<'_, T, DynShape>,
+    w: TensorView<'_, T, DynShape>,
+    g: TensorView<'_, T, DynShape>,
+    a: ConvArgs,
+    need: [bool; 3],
+) -> [Option<Tensor<T, DynShape>>; 3] {
+    let (xs, ws, gs) = (x.sizes(), w.sizes(), g.sizes());
+    let gx = need[0].then(|| {
+        // The transposed convolution maps [N, O, OH, OW] back to [N, C, H, W]; output padding
+        // picks H among the sizes that a strided convolution maps to OH.
+        let mut output_padding = [0; 2];
+        for i in 0..2 {
+            let span = xs[2 + i] + 2 * a.padding[i] - a.dilation[i] * (ws[2 + i] - 1) - 1;
+            output_padding[i] = span - (gs[2 + i] - 1) * a.stride[i];
+        }
+        let ta = ConvTransposeArgs { stride: a.stride, padding: a.padding, output_padding, dilation: a.dilation, groups: a.groups };
+        g.conv_transpose2d_dyn(&w, NoBias, ta)
+    });
+    let gw = need[1].then(|| {
+        let (o, cg) = (ws[0], ws[1]);
+        let og = o / a.groups;
+        let mut gw = Tensor::<T, DynShape>::zeros_sized(ws);
+        for gi in 0..a.groups {
+            // Batch and channels swapped: the input's channels become a batch of one-channel
+            // images per ... convolved with the output gradient as weights.
+            let xg = x.narrow_dyn(1, (gi * cg) as isize, cg).transpose_dyn(0, 1);
+            let gg = g.narrow_dyn(1, (gi * og) as isize, og).transpose_dyn(0, 1);
+            let wa = ConvArgs { stride: a.dilation, padding: a.padding, dilation: a.stride, groups: 1 };
+            let r = xg.conv2d_dyn(&gg, NoBias, wa); // [Cg, Og, KH', KW'], KH' >= KH
+            let r = r.narrow_dyn(2, 0, ws[2]).narrow_dyn(3, 0, ws[3]).transpose_dyn(0, 1);
+            let mut dst = gw.narrow_dyn_mut(0, (gi * og) as isize, og);
+            dst += &r;
+        }
+        gw
+    });
+    let gb = need[2].then(|| g.reduce_with(&[0, 2, 3], false, &Sum).or_panic());
+    [gx, gw, gb]
+}
+
+impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
+    /// 2-D convolution (PyTorch `nn.functional.conv2d`), differentiable in the input, the
+    /// weights and the bias: input `[N, C, H, W]`, weights `[O, C / GROUPS, KH, KW]`, bias `[O]`
+    /// or [`NoBias`], output `[N, O, OH, OW]` typed as
+    /// [`Tensor::conv2d`](crate::TensorBase::conv2d)'s, with the same build-time checks.
+    ///
+    /// # Errors
+    /// As [`Tensor::try_conv2d`](crate::TensorBase::try_conv2d); [`ShapeError::Autograd`] when
+    /// the operands are tracked by two tapes.
+    #[allow(clippy::type_complexity)]
+    pub fn try_conv2d<W: Shape, B: VarBias<'t, T>, const ST: usize, const PD: usize, const DL: usize, const G: usize>(
+        &self,
+        weight: &Var<'t, T, W>,
+        bias: B,
+        conv: Conv<ST, PD, DL, G>,
+    ) -> Result<Var<'t, T, <S as Conv2dShape<W, ST, PD, DL>>::Out>, ShapeError>
+    where
+        S: Conv2dShape<W, ST, PD, DL>,
+    {
+        let b = bias.as_dyn_var();
+        let out = match &b {
+            Some(bv) => self.value().try_conv2d(weight.value(), bv.value(), conv)?,
+            None => self.value().try_conv2d(weight.value(), NoBias, conv)?,
+        };
+        let (x, w) = (self.arc().clone(), weight.arc().clone());
+        let bnode = b.as_ref().and_then(|v| v.node());
+        let args = conv.args();
+        Self::record([self.node(), weight.node(), bnode], out, move |[ix, iw, ib], _| {
+            back(move |g: Tensor<T, <S as Conv2dShape<W, ST, PD, DL>>::Out>, s: &mut Sink<T>| {
+                let [gx, gw, gb] = conv2d_backward(x.as_dyn(), w.as_dyn(), g.as_dyn(), args, [ix.is_some(), iw.is_some(), ib.is_some()]);
+                s.add_with(ix, || typed::<T, S>(gx.unwrap()));
+                s.add_with(iw, || typed::<T, W>(gw.unwrap()));
+                if let (Some(i), Some(gb)) = (ib, gb) {
+                    s.add(i, gb);
+                }
+            })
+        })
+    }
+
+    /// [`try_conv2d`](Self::try_conv2d), panicking with the error's message.
+    #[track_caller]
+    #[allow(clippy::type_complexity)]
+    pub fn conv2d<W: Shape, B: VarBias<'t, T>, const ST: usize, const PD: usize, const DL: usize, const G: usize>(
+        &self,
+        weight: &Var<'t, T, W>,
+        bias: B,
+        conv: Conv<ST, PD, DL, G>,
+    ) -> Var<'t, T, <S as Conv2dShape<W, ST, PD, DL>>::Out>
+    where
+        S: Conv2dShape<W, ST, PD, DL>,
+    {
+        self.try_conv2d(weight, bias, conv).or_panic()
+    }
+
+    /// 1-D convolution (PyTorch `nn.functional.conv1d`), differentiable: input `[N, C, L]`,
+    /// weights `[O, C / GROUPS, K]`, output `[N, O, OL]` as
+    /// [`Tensor::conv1d`](crate::TensorBase::conv1d)'s.
+    ///
+    /// # Errors
+    /// As [`Tensor::try_conv1d`](crate::TensorBase::try_conv1d); [`ShapeError::Autograd`] when
+    /// the operands are tracked by two tapes.
+    #[allow(clippy::type_complexity)]
+    pub fn try_conv1d<W: Shape, B: VarBias<'t, T>, const ST: usize, const PD: usize, const DL: usize, const G: usize>(
+        &self,
+        weight: &Var<'t, T, W>,
+        bias: B,
+        conv: Conv<ST, PD, DL, G>,
+    ) -> Result<Var<'t, T, <S as Conv1dShape<W, ST, PD, DL>>::Out>, ShapeError>
+    where
+        S: Conv1dShape<W, ST, PD, DL>,
+    {
+        let b = bias.as_dyn_var();
+        let out = match &b {
+            Some(bv) => self.value().try_conv1d(weight.value(), bv.value(), conv)?,
+            None => self.value().try_conv1d(weight.value(), NoBias, conv)?,
+        };
+        let (x, w) = (self.arc().clone(), weight.arc().clone());
+        let bnode = b.as_ref().and_then(|v| v.node());
+        // As height-1 images: the 2-D rule with stride, padding and dilation 1 / 0 / 1 in height.
+        let args = ConvArgs { stride: [1, ST], padding: [0, PD], dilation: [1, DL], groups: G };
+        Self::record([self.node(), weight.node(), bnode], out, move |[ix, iw, ib], _| {
+            back(move |g: Tensor<T, <S as Conv1dShape<W, ST, PD, DL>>::Out>, s: &mut Sink<T>| {
+                let x4 = x.as_dyn().unsqueeze_dyn(2);
+                let w4 = w.as_dyn().unsqueeze_dyn(2);
+                let g4 = g.as_dyn().unsqueeze_dyn(2);
+                let [gx, gw, gb] = conv2d_backward(x4, w4, g4, args, [ix.is_some(), iw.is_some(), ib.is_some()]);
+                s.add_with(ix, || typed::<T, S>(gx.unwrap().squeeze_dyn(2).to_owned()));
+                s.add_with(iw, || typed::<T, W>(gw.unwrap().squeeze_dyn(2).to_owned()));
+                if let (Some(i), Some(gb)) = (ib, gb) {
+                    s.add(i, gb);
+                }
+            })
+        })
+    }
+
+    /// [`try_conv1d`](Self::try_conv1d), panicking with the error's message.
+    #[track_caller]
+    #[allow(clippy::type_complexity)]
+    pub fn conv1d<W: Shape, B: VarBias<'t, T>, const ST: usize, const PD: usize, const DL: usize, const G: usize>(
+        &self,
+        weight: &Var<'t, T, W>,
+        bias: B,
+        conv: Conv<ST, PD, DL, G>,
+    ) -> Var<'t, T, <S as Conv1dShape<W, ST, PD, DL>>::Out>
+    where
+        S: Conv1dShape<W, ST, PD, DL>,
+    {
+        self.try_conv1d(weight, bias, conv).or_panic()
+    }
+
+    /// 2-D max pooling (PyTorch `nn.functional.max_pool2d`), differentiable: `[N, C, H, W]` to
+    /// `[N, C, OH, OW]` as [`Tensor::max_pool2d`](crate::TensorBase::max_pool2d). Each output's
+    /// gradient goes to its window's maximum (the first among equal ones, as PyTorch's CPU
+    /// kernel); overlapping windows add up.
+    ///
+    /// # Panics
+    /// As [`Tensor::max_pool2d`](crate::TensorBase::max_pool2d).
+    #[track_caller]
+    pub fn max_pool2d<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
+        &self,
+        pool: Pool<K, ST, PD, DL>,
+    ) -> Var<'t, T, <S as Pool2dShape<K, ST, PD, DL>>::Out>
+    where
+        S: Pool2dShape<K, ST, PD, DL>,
+    {
+        let (out, idx) = self.value().max_pool2d_with_indices(pool);
+        let xl = *self.value().layout();
+        self.record1(out, move |i, _| {
+            back(move |g: Tensor<T, <S as Pool2dShape<K, ST, PD, DL>>::Out>, s| {
+                s.add_with(i, || {
+                    let xs = xl.sizes();
+                    let (planes, hw) = (xs[0] * xs[1], xs[2] * xs[3]);
+                    let per = g.sizes()[2] * g.sizes()[3];
+                    let (gv, iv) = (g.as_dyn(), idx.as_dyn());
+                    let gd = gv.reshape_dyn(&[planes as isize, per as isize]);
+                    let id = iv.reshape_dyn(&[planes as isize, per as isize]);
+                    let mut gx = Tensor::<T, DynShape>::zeros_sized(&[planes, hw]);
+                    gx.scatter_add_dyn_(1, &id, &gd);
+                    typed::<T, S>(gx.reshape_dyn(&xs.iter().map(|&n| n as isize).collect::<Vec<_>>()).into_owned())
+                })
+            })
+        })
+    }
+
+    /// 2-D average pooling (PyTorch `nn.functional.avg_pool2d`), differentiable: `[N, C, H, W]`
+    /// to `[N, C, OH, OW]` as [`Tensor::avg_pool2d`](crate::TensorBase::avg_pool2d). Each
+    /// output's gradient is spread evenly over its window (over the window's elements inside the
+    /// input when `count_include_pad` is false).
+    ///
+    /// # Panics
+    /// As [`Tensor::avg_pool2d`](crate::TensorBase::avg_pool2d).
+    #[track_caller]
+    pub fn avg_pool2d<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
+        &self,
+        pool: Pool<K, ST, PD, DL>,
+        count_include_pad: bool,
+    ) -> Var<'t, T, <S as Pool2dShape<K, ST, PD, DL>>::Out>
+    where
+        S: Pool2dShape<K, ST, PD, DL>,
+    {
+        let out = self.value().avg_pool2d(pool, count_include_pad);
+        let xl = *self.value().layout();
+        let args = pool.args();
+        self.record1(out, move |i, _| {
+            back(move |g: Tensor<T, <S as Pool2dShape<K, ST, PD, DL>>::Out>, s| {
+                s.add_with(i, || typed::<T, S>(avg_pool_backward(g.as_dyn(), xl.sizes(), args, count_include_pad)))
+            })
+        })
+    }
+}
+
+/// The input gradient of an average pooling: each output's gradient divided by its window's
+/// divisor, then summed back over the windows by a transposed convolution with a kernel of ones
+/// (one channel per plane).
+fn avg_pool_backward<T: GradFloat>(g: TensorView<'_, T, DynShape>, xs: &[usize], a: PoolArgs, count_include_pad: bool) -> Tensor<T, DynShape> {
+    let (n, ch) = (xs[0], xs[1]);
+    let gs = g.sizes();
+    let (kh, kw) = (a.kernel[0], a.kernel[1]);
+    let full = c::<T>((kh * kw) as f64);
+    // Divisors: the kernel's area, or the number of its taps inside the input.
+    let g = if count_include_pad || (a.padding == [0, 0]) {
+        g.map(move |v| v / full)
+    } else {
+        let ones = Tensor::<T, DynShape>::full_sized(&[1, 1, xs[2], xs[3]], T::one());
+        let inside = ones.avg_pool2d_dyn(a, true).map(move |v| v * full); // taps inside each window
+        g.zip_with(&inside.as_dyn(), |v, k| v / k)
+    };
+    let planes = g.reshape_dyn(&[(n * ch) as isize, 1, gs[2] as isize, gs[3] as isize]);
+    let ones_k = Tensor::<T, DynShape>::full_sized(&[1, 1, kh, kw], T::one());
+    let mut output_padding = [0; 2];
+    for i in 0..2 {
+        let span = xs[2 + i] + 2 * a.padding[i] - a.kernel[i];
+        output_padding[i] = span - (gs[2 + i] - 1) * a.stride[i];
+    }
+    let ta = ConvTransposeArgs { stride: a.stride, padding: a.padding, output_padding, dilation: [1, 1], groups: 1 };
+    let gx = planes.conv_transpose2d_dyn(&ones_k, NoBias, ta);
+    let sizes: Vec<isize> = xs.iter().map(|&v| v as isize).collect();
+    gx.reshape_dyn(&sizes).into_owned()
+}
+
