@@ -148,6 +148,16 @@ case("avg_pool2", lambda x: F.avg_pool2d(x, 2), randn(2, 3, 6, 6))
 case("avg_pool3s2p1_incl", lambda x: F.avg_pool2d(x, 3, 2, 1, count_include_pad=True), randn(2, 2, 7, 7))
 case("avg_pool3s2p1_excl", lambda x: F.avg_pool2d(x, 3, 2, 1, count_include_pad=False), randn(2, 2, 7, 7))
 
+# Joins, padding and indexing (the index tensors and masks are fixed here and in the test).
+case("cat1", lambda a, b: torch.cat([a, b], 1), randn(2, 3), randn(2, 2))
+case("cat_all0", lambda a, b, c: torch.cat([a, b, c], 0), randn(2, 3), randn(1, 3), randn(3, 3))
+case("stack0", lambda a, b, c: torch.stack([a, b, c], 0), randn(2, 3), randn(2, 3), randn(2, 3))
+case("pad1", lambda a: F.pad(a, (1, 2), value=0.5), randn(2, 3))
+case("index_select1", lambda a: a.index_select(1, torch.tensor([2, 0, 2])), randn(3, 4))
+case("gather1", lambda a: a.gather(1, torch.tensor([[0, 0], [1, 3], [2, 2]])), randn(3, 4))
+case("masked_fill", lambda a: a.masked_fill(torch.tensor([[True, False, False, True]]), 0.5), randn(3, 4))
+case("where", lambda a, b: torch.where(torch.tensor([[True], [False], [True]]), a, b), randn(3, 4), randn(4))
+
 
 def lit(v):
     if math.isnan(v) or math.isinf(v):

@@ -108,6 +108,14 @@ fn apply<'t, T: GradFloat>(op: &str, x: &[V<'t, T>]) -> V<'t, T> {
         "avg_pool2" => a.avg_pool2d(Pool::<2>, true),
         "avg_pool3s2p1_incl" => a.avg_pool2d(Pool::<3, 2, 1>, true),
         "avg_pool3s2p1_excl" => a.avg_pool2d(Pool::<3, 2, 1>, false),
+        "cat1" => a.cat::<1, DynShape>(&x[1]),
+        "cat_all0" => V::cat_all::<0>(&[&x[0], &x[1], &x[2]]),
+        "stack0" => d(V::stack::<0, 3>([&x[0], &x[1], &x[2]])),
+        "pad1" => a.pad::<1, 1, 2>(k(0.5)),
+        "index_select1" => a.index_select::<1, Dyn, i64>(&Tensor::<i64, Shape![_]>::from_vec(&[3], vec![2, 0, 2])),
+        "gather1" => a.gather::<1, DynShape, i64>(&Tensor::<i64, DynShape>::from_vec(&[3, 2], vec![0, 0, 1, 3, 2, 2])),
+        "masked_fill" => a.masked_fill(&Tensor::<bool, DynShape>::from_vec(&[1, 4], vec![true, false, false, true]), k(0.5)),
+        "where" => a.where_(&Tensor::<bool, DynShape>::from_vec(&[3, 1], vec![true, false, true]), &x[1]),
         other => panic!("no such op in the test: {other}"),
     }
 }

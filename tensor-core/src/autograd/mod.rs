@@ -39,6 +39,7 @@
 mod check;
 mod conv;
 mod ops;
+mod select;
 mod tape;
 mod var;
 

@@ -1,0 +1,253 @@
+//! Differentiable joins, padding and indexing: `cat`, `stack`, `pad`, `index_select`, `gather`,
+//! `masked_fill`, `where_`. Their backward rules are views of the output gradient (joins,
+//! padding) or the accumulating writes that undo a read (`index_add` for `index_select`,
+//! `scatter_add` for `gather`: repeated indices add up, as PyTorch's).
+use super::ops::{sum_to, typed};
+use super::tape::Sink;
+use super::var::{back, Var};
+use super::GradFloat;
+use crate::dim::{Const, Dim, Dyn};
+use crate::error::{OrPanic, ShapeError};
+use crate::index::IndexElem;
+use crate::layout::{normalize_axis, normalize_insert_axis};
+use crate::ops::pad::PadMode;
+use crate::shape::{Broadcast, BroadcastShape, CatShape, DynShape, ExpandsTo, InsertDim, PadShape, RemoveAxis, SameRank, SetAxis, Shape};
+use crate::storage::Data;
+use crate::tensor::join::{Cat, Stack};
+use crate::tensor::{Tensor, TensorBase};
+use alloc::vec::Vec;
+
+impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
+    /// `self` and `rhs` joined along axis `A` (PyTorch `torch.cat([a, b], dim=A)`),
+    /// differentiable: the other dims must agree (a compile error where static); the joined dim
+    /// is their sum where both are static, `Dyn` otherwise. Each operand's gradient is its slice
+    /// of the output's.
+    ///
+    /// # Errors
+    /// [`ShapeError::Cat`]-style errors of [`Tensor::try_cat`](crate::tensor::join::Cat::try_cat)
+    /// for runtime sizes that differ; [`ShapeError::Autograd`] for two tapes.
+    #[allow(clippy::type_complexity)]
+    pub fn try_cat<const A: isize, S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Result<Var<'t, T, <S as CatShape<A, S2>>::Out>, ShapeError>
+    where
+        S: CatShape<A, S2>,
+    {
+        let out = self.value().try_cat::<A>(rhs.value())?;
+        let a = normalize_axis(A, self.value().rank())?;
+        let (la, lb) = (*self.value().layout(), *rhs.value().layout());
+        Self::record([self.node(), rhs.node()], out, move |[ia, ib], _| {
+            back(move |g: Tensor<T, <S as CatShape<A, S2>>::Out>, s: &mut Sink<T>| {
+                let n = la.sizes()[a];
+                let gd = g.as_dyn();
+                s.add_with(ia, || typed::<T, S>(gd.narrow_dyn(a as isize, 0, n).to_owned()));
+                s.add_with(ib, || typed::<T, S2>(gd.narrow_dyn(a as isize, n as isize, lb.sizes()[a]).to_owned()));
+            })
+        })
+    }
+
+    /// [`try_cat`](Self::try_cat), panicking with the error's message.
+    #[track_caller]
+    #[allow(clippy::type_complexity)]
+    pub fn cat<const A: isize, S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Var<'t, T, <S as CatShape<A, S2>>::Out>
+    where
+        S: CatShape<A, S2>,
+    {
+        self.try_cat::<A, S2>(rhs).or_panic()
+    }
+
+    /// Any number of values of one shape type joined along axis `A` (PyTorch `torch.cat`),
+    /// differentiable; the joined dim becomes `Dyn`.
+    ///
+    /// # Errors
+    /// As [`Tensor::try_cat_all`](crate::TensorBase::try_cat_all) (no operands, runtime sizes
+    /// that differ); [`ShapeError::Autograd`] for two tapes.
+    pub fn try_cat_all<const A: isize>(xs: &[&Var<'t, T, S>]) -> Result<Var<'t, T, <S as SetAxis<A, Dyn>>::Out>, ShapeError>
+    where
+        S: SetAxis<A, Dyn>,
+    {
+        let vals: Vec<&Tensor<T, S>> = xs.iter().map(|x| x.value()).collect();
+        let out = Tensor::<T, S>::try_cat_all::<A>(&vals)?;
+        let a = normalize_axis(A, vals[0].rank())?;
+        let lens: Vec<usize> = vals.iter().map(|v| v.sizes()[a]).collect();
+        Self::record_many(xs, out, move |idx, g: Tensor<T, <S as SetAxis<A, Dyn>>::Out>, s| {
+            let gd = g.as_dyn();
+            let mut start = 0;
+            for (i, &n) in idx.iter().zip(&lens) {
+                s.add_with(*i, || typed::<T, S>(gd.narrow_dyn(a as isize, start as isize, n).to_owned()));
+                start += n;
+            }
+        })
+    }
+
+    /// [`try_cat_all`](Self::try_cat_all), panicking with the error's message.
+    #[track_caller]
+    pub fn cat_all<const A: isize>(xs: &[&Var<'t, T, S>]) -> Var<'t, T, <S as SetAxis<A, Dyn>>::Out>
+    where
+        S: SetAxis<A, Dyn>,
+    {
+        Self::try_cat_all::<A>(xs).or_panic()
+    }
+
+    /// `K` values of one shape stacked along a new axis `A` (PyTorch `torch.stack`),
+    /// differentiable: the new dim is `Const<K>`. Each operand's gradient is its slice.
+    ///
+    /// # Errors
+    /// As [`Tensor::try_stack`](crate::tensor::join::Stack::try_stack) (runtime sizes that
+    /// differ); [`ShapeError::Autograd`] for two tapes.
+    #[allow(clippy::type_complexity)]
+    pub fn try_stack<const A: isize, const K: usize>(xs: [&Var<'t, T, S>; K]) -> Result<Var<'t, T, <S as InsertDim<A, Const<K>>>::Out>, ShapeError>
+    where
+        S: InsertDim<A, Const<K>>,
+    {
+        let vals: [&Tensor<T, S>; K] = xs.map(|x| x.value());
+        let out = <Tensor<T, S> as Stack<[&Tensor<T, S>; K]>>::try_stack::<A>(vals)?;
+        let a = normalize_insert_axis(A, vals.first().map_or(0, |v| v.rank()))?;
+        Self::record_many(&xs, out, move |idx, g: Tensor<T, <S as InsertDim<A, Const<K>>>::Out>, s| {
+            let gd = g.as_dyn();
+            for (k, i) in idx.iter().enumerate() {
+                s.add_with(*i, || typed::<T, S>(gd.select_dyn(a as isize, k as isize).to_owned()));
+            }
+        })
+    }
+
+    /// [`try_stack`](Self::try_stack), panicking with the error's message.
+    #[track_caller]
+    #[allow(clippy::type_complexity)]
+    pub fn stack<const A: isize, const K: usize>(xs: [&Var<'t, T, S>; K]) -> Var<'t, T, <S as InsertDim<A, Const<K>>>::Out>
+    where
+        S: InsertDim<A, Const<K>>,
+    {
+        Self::try_stack::<A, K>(xs).or_panic()
+    }
+
+    /// Records an operation of any number of inputs of one shape type (the tape is checked
+    /// input by input).
+    fn record_many<S2: Shape>(
+        xs: &[&Var<'t, T, S>],
+        out: Tensor<T, S2>,
+        rule: impl FnOnce(&[Option<usize>], Tensor<T, S2>, &mut Sink<T>) + 'static,
+    ) -> Result<Var<'t, T, S2>, ShapeError> {
+        // One node for all the inputs: the tapes are checked here, and the node is recorded on
+        // the first tracked input's tape with the inputs' indices in the rule.
+        let tracked: Vec<Option<usize>> = xs.iter().map(|x| x.node().map(|n| n.index)).collect();
+        let first = xs.iter().find_map(|x| x.node().copied());
+        let Some(first) = first else {
+            return Ok(Var::constant(out));
+        };
+        for x in xs {
+            if let Some(n) = x.node() {
+                first.tape.check(n)?;
+            }
+        }
+        Self::record([Some(&first)], out, move |_, _| back(move |g: Tensor<T, S2>, s| rule(&tracked, g, s)))
+    }
+
+    /// `L` elements of `value` before and `R` after along axis `A` (PyTorch
+    /// `nn.functional.pad(x, (L, R), value=value)` on that dim), differentiable: the dim grows
+    /// by `L + R` in the type where static. The gradient is the output's middle. Constant
+    /// padding only (reflect and replicate padding have no backward here yet).
+    #[track_caller]
+    pub fn pad<const A: isize, const L: usize, const R: usize>(&self, value: T) -> Var<'t, T, <S as PadShape<A, L, R>>::Out>
+    where
+        S: PadShape<A, L, R>,
+    {
+        let out = self.value().pad::<A, L, R>(PadMode::Constant, value);
+        let a = normalize_axis(A, self.value().rank()).or_panic();
+        let n = self.sizes()[a];
+        self.record1(out, move |i, _| {
+            back(move |g: Tensor<T, <S as PadShape<A, L, R>>::Out>, s| s.add_with(i, || typed::<T, S>(g.as_dyn().narrow_dyn(a as isize, L as isize, n).to_owned())))
+        })
+    }
+
+    /// The entries `index` along axis `A` (PyTorch `index_select(A, index)`), differentiable:
+    /// axis `A` becomes `K`, the index's length. Repeated entries add their gradients up.
+    ///
+    /// # Panics
+    /// As [`Tensor::index_select`](crate::TensorBase::index_select) (an entry out of range).
+    #[track_caller]
+    pub fn index_select<const A: isize, K: Dim, I: IndexElem>(
+        &self,
+        index: &TensorBase<impl Data<Elem = I>, (K,)>,
+    ) -> Var<'t, T, <S as SetAxis<A, K>>::Out>
+    where
+        S: SetAxis<A, K>,
+    {
+        let out = self.value().index_select::<A, K>(index);
+        let a = normalize_axis(A, self.value().rank()).or_panic();
+        let idx = index.to_owned();
+        let xl = *self.value().layout();
+        self.record1(out, move |i, _| {
+            back(move |g: Tensor<T, <S as SetAxis<A, K>>::Out>, s| {
+                s.add_with(i, || {
+                    let mut gx = Tensor::<T, S>::zeros_sized(xl.sizes());
+                    gx.index_add_dyn_(a as isize, &idx, &g, T::one());
+                    gx
+                })
+            })
+        })
+    }
+
+    /// The elements at `index` along axis `A` (PyTorch `gather(A, index)`), differentiable: the
+    /// result has the index's shape. Repeated entries add their gradients up (`scatter_add`).
+    ///
+    /// # Panics
+    /// As [`Tensor::gather`](crate::TensorBase::gather).
+    #[track_caller]
+    pub fn gather<const A: isize, SI: SameRank<S>, I: IndexElem>(&self, index: &TensorBase<impl Data<Elem = I>, SI>) -> Var<'t, T, SI>
+    where
+        S: RemoveAxis<A>,
+    {
+        let out = self.value().gather::<A, SI>(index);
+        let a = normalize_axis(A, self.value().rank()).or_panic();
+        let idx = index.to_owned();
+        let xl = *self.value().layout();
+        self.record1(out, move |i, _| {
+            back(move |g: Tensor<T, SI>, s| {
+                s.add_with(i, || {
+                    let mut gx = Tensor::<T, S>::zeros_sized(xl.sizes());
+                    gx.scatter_add_dyn_(a as isize, &idx, &g);
+                    gx
+                })
+            })
+        })
+    }
+
+    /// `value` where `mask` is true (PyTorch `masked_fill(mask, value)`), differentiable: same
+    /// shape; `mask` broadcasts to it. No gradient flows through the filled elements.
+    #[track_caller]
+    pub fn masked_fill<SM: ExpandsTo<S>>(&self, mask: &TensorBase<impl Data<Elem = bool>, SM>, value: T) -> Var<'t, T, S> {
+        let out = self.value().masked_fill(mask, value);
+        let m = mask.to_owned();
+        self.record1(out, move |i, _| back(move |g: Tensor<T, S>, s| s.add_with(i, || g.masked_fill(&m, T::zero()))))
+    }
+
+    /// `self` where `cond` holds, `other` elsewhere (PyTorch `torch.where(cond, self, other)`),
+    /// with broadcasting, differentiable: each operand gets the output's gradient where it was
+    /// chosen, summed over its broadcast dims.
+    ///
+    /// # Panics
+    /// When runtime sizes do not broadcast, or the operands are tracked by two tapes.
+    #[track_caller]
+    #[allow(clippy::type_complexity)]
+    pub fn where_<SC, SO: Shape>(
+        &self,
+        cond: &TensorBase<impl Data<Elem = bool>, SC>,
+        other: &Var<'t, T, SO>,
+    ) -> Var<'t, T, Broadcast<Broadcast<SC, S>, SO>>
+    where
+        SC: Shape + BroadcastShape<S>,
+        Broadcast<SC, S>: BroadcastShape<SO>,
+    {
+        let out = self.value().where_::<SC, SO>(cond, other.value());
+        let cnd = cond.to_owned().into_dyn();
+        let (la, lb) = (*self.value().layout(), *other.value().layout());
+        Self::record([self.node(), other.node()], out, move |[ia, ib], _| {
+            back(move |g: Tensor<T, Broadcast<Broadcast<SC, S>, SO>>, s: &mut Sink<T>| {
+                let gd = g.as_dyn();
+                let zeros = Tensor::<T, DynShape>::zeros_sized(&[]);
+                s.add_with(ia, || sum_to::<T, S>(gd.where_(&cnd, &zeros).as_dyn(), la.sizes()));
+                s.add_with(ib, || sum_to::<T, SO>(zeros.where_(&cnd, &gd).as_dyn(), lb.sizes()));
+            })
+        })
+        .or_panic()
+    }
+}
