@@ -116,6 +116,11 @@ fn apply<'t, T: GradFloat>(op: &str, x: &[V<'t, T>]) -> V<'t, T> {
         "gather1" => a.gather::<1, DynShape, i64>(&Tensor::<i64, DynShape>::from_vec(&[3, 2], vec![0, 0, 1, 3, 2, 2])),
         "masked_fill" => a.masked_fill(&Tensor::<bool, DynShape>::from_vec(&[1, 4], vec![true, false, false, true]), k(0.5)),
         "where" => a.where_(&Tensor::<bool, DynShape>::from_vec(&[3, 1], vec![true, false, true]), &x[1]),
+        "dag" => {
+            let h = &a.matmul(&x[1]).tanh() + a;
+            let q = &h * &a.sigmoid();
+            &q + &(a * a).sum_keepdim::<1>()
+        }
         other => panic!("no such op in the test: {other}"),
     }
 }

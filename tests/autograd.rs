@@ -1,0 +1,227 @@
+//! The autograd layer's contract: gradients typed as their parameters, one model function for
+//! inference and training, errors that name what went wrong, gradcheck on random inputs.
+use proptest::prelude::*;
+use shaped::autograd::{gradcheck, try_gradcheck, Param, Tape, Var};
+use shaped::prelude::*;
+
+/// A two-layer network written once over `Var`: the batch is generic, the widths static.
+fn mlp<'t, N: Dim>(
+    tape: &'t Tape<f64>,
+    w1: &Param<f64, Shape![8, 4]>,
+    b1: &Param<f64, Shape![8]>,
+    w2: &Param<f64, Shape![3, 8]>,
+    x: &Var<'t, f64, (N, Const<4>)>,
+) -> Var<'t, f64, (N, Const<3>)> {
+    let (w1, b1, w2) = (tape.watch(w1), tape.watch(b1), tape.watch(w2));
+    let h = (&x.matmul(&w1.t()) + &b1).relu();
+    h.matmul(&w2.t()).log_softmax::<1>()
+}
+
+fn params() -> (Param<f64, Shape![8, 4]>, Param<f64, Shape![8]>, Param<f64, Shape![3, 8]>) {
+    let w1 = Tensor::<f64, Shape![8, 4]>::from_vec(&[8, 4], (0..32).map(|i| ((i * 7 % 11) as f64 - 5.0) / 10.0).collect());
+    let b1 = Tensor::<f64, Shape![8]>::from_vec(&[8], (0..8).map(|i| (i as f64 - 3.0) / 20.0).collect());
+    let w2 = Tensor::<f64, Shape![3, 8]>::from_vec(&[3, 8], (0..24).map(|i| ((i * 5 % 7) as f64 - 3.0) / 8.0).collect());
+    (Param::new(w1), Param::new(b1), Param::new(w2))
+}
+
+fn batch() -> Tensor<f64, Shape![_, 4]> {
+    Tensor::from_vec(&[5, 4], (0..20).map(|i| ((i * 3 % 13) as f64 - 6.0) / 4.0).collect())
+}
+
+#[test]
+fn gradients_have_their_parameters_types() {
+    let (w1, b1, w2) = params();
+    let tape = Tape::new();
+    let x = Var::constant(batch());
+    let loss = mlp(&tape, &w1, &b1, &w2, &x).mean().neg();
+    let grads = loss.backward();
+    let g1: &Tensor<f64, Shape![8, 4]> = grads.param(&w1).unwrap();
+    let gb: &Tensor<f64, Shape![8]> = grads.param(&b1).unwrap();
+    let g2: &Tensor<f64, Shape![3, 8]> = grads.param(&w2).unwrap();
+    assert_eq!((g1.numel(), gb.numel(), g2.numel()), (32, 8, 24));
+    assert!(g2.to_vec().iter().any(|&v| v != 0.0));
+    // The graph is freed: the tape is empty again.
+    assert!(tape.is_empty());
+}
+
+#[test]
+fn one_model_function_serves_inference_and_training() {
+    let (w1, b1, w2) = params();
+    let x = Var::constant(batch());
+    let infer = Tape::no_grad();
+    let y0 = mlp(&infer, &w1, &b1, &w2, &x);
+    assert!(!y0.is_tracked());
+    assert!(infer.is_empty(), "a no_grad tape records nothing");
+    let train = Tape::new();
+    let y1 = mlp(&train, &w1, &b1, &w2, &x);
+    assert!(y1.is_tracked());
+    assert!(train.len() > 5);
+    assert_eq!(y0.value().to_vec(), y1.value().to_vec());
+    // And the same values as plain tensor code.
+    let plain = (&batch().matmul(&w1.value().t()) + w1_bias(&b1)).relu().matmul(&w2.value().t()).log_softmax::<1>();
+    assert_eq!(plain.to_vec(), y0.value().to_vec());
+}
+
+fn w1_bias(b: &Param<f64, Shape![8]>) -> &Tensor<f64, Shape![8]> {
+    b.value()
+}
+
+#[test]
+fn mlp_gradients_pass_gradcheck() {
+    let (w1, b1, w2) = params();
+    // With respect to the input: the whole network's Jacobian against central differences.
+    let x = batch().cast_shape::<Shape![5, 4]>();
+    assert!(gradcheck(
+        |x: &Var<f64, Shape![5, 4]>| {
+            let tape_free = Tape::no_grad();
+            let (w1, b1, w2) = (tape_free.watch(&w1).detach(), tape_free.watch(&b1).detach(), tape_free.watch(&w2).detach());
+            let h = (&x.matmul(&w1.t()) + &b1).tanh();
+            h.matmul(&w2.t()).log_softmax::<1>()
+        },
+        &x
+    ));
+}
+
+#[test]
+fn a_parameter_watched_twice_gets_the_sum() {
+    let w = Param::new(Tensor::<f64, Shape![2]>::from([1.0, 2.0]));
+    let tape = Tape::new();
+    let (a, b) = (tape.watch(&w), tape.watch(&w));
+    let loss = (&(&a * &a) + &(&b * 3.0)).sum(); // d/dw = 2w + 3
+    let grads = loss.backward();
+    assert_eq!(grads.param(&w).unwrap().to_vec(), [5.0, 7.0]);
+}
+
+#[test]
+fn errors_name_what_went_wrong() {
+    // Values of two tapes.
+    let (t1, t2) = (Tape::<f64>::new(), Tape::<f64>::new());
+    let a = t1.var(Tensor::<f64, Shape![2]>::from([1.0, 2.0]));
+    let b = t2.var(Tensor::<f64, Shape![2]>::from([3.0, 4.0]));
+    let e = a.try_add(&b).unwrap_err().to_string();
+    assert!(e.contains("two tapes"), "{e}");
+
+    // A value recorded before backward, used after it.
+    let loss = a.sum();
+    let _ = loss.backward();
+    let e = a.try_mul(&a).unwrap_err().to_string();
+    assert!(e.contains("before tape") && e.contains("backward"), "{e}");
+    let e = loss.try_backward().unwrap_err().to_string();
+    assert!(e.contains("backward"), "{e}");
+
+    // backward of an untracked value.
+    let c = Var::constant(Tensor::<f64, Shape![]>::from_vec(&[], vec![1.0]));
+    let e = c.try_backward().unwrap_err().to_string();
+    assert!(e.contains("untracked"), "{e}");
+
+    // A runtime-shaped loss with more than one element.
+    let t3 = Tape::<f64>::new();
+    let d = t3.var(Tensor::<f64, DynShape>::from_vec(&[3], vec![1.0, 2.0, 3.0]));
+    let e = d.exp().try_backward().unwrap_err().to_string();
+    assert!(e.contains("[3]") && e.contains("backward_with"), "{e}");
+
+    // A seed of the wrong sizes.
+    let e = d.try_backward_with(&Tensor::<f64, DynShape>::from_vec(&[2], vec![1.0, 1.0])).unwrap_err().to_string();
+    assert!(e.contains("[2]") && e.contains("[3]"), "{e}");
+
+    // A gradient asked of an intermediate value, and of an untracked one.
+    let t4 = Tape::<f64>::new();
+    let x = t4.var(Tensor::<f64, Shape![2]>::from([1.0, 2.0]));
+    let y = x.exp();
+    let grads = y.sum().backward();
+    assert!(grads.wrt(&x).is_some());
+    let e = grads.try_wrt(&y).unwrap_err().to_string();
+    assert!(e.contains("only leaves"), "{e}");
+    let e = grads.try_wrt(&Var::constant(Tensor::<f64, Shape![2]>::from([0.0, 0.0]))).unwrap_err().to_string();
+    assert!(e.contains("untracked"), "{e}");
+
+    // Runtime sizes that do not broadcast: the tensor's own error.
+    let t5 = Tape::<f64>::new();
+    let p = t5.var(Tensor::<f64, Shape![_]>::from_vec(&[3], vec![1.0; 3]));
+    let q = t5.var(Tensor::<f64, Shape![_]>::from_vec(&[2], vec![1.0; 2]));
+    let e = p.try_add(&q).unwrap_err().to_string();
+    assert!(e.contains("[3]") && e.contains("[2]"), "{e}");
+}
+
+#[test]
+fn views_through_t_macro_slices() {
+    let tape = Tape::new();
+    let x = tape.var(Tensor::<f64, Shape![3, 4]>::from_vec(&[3, 4], (0..12).map(f64::from).collect()));
+    // Every other column walking backwards, rows 1..: a strided view with a negative stride.
+    let v: Var<f64, Shape![2, 2]> = x.view_with(|v| t!(v[1.., ..;-2]));
+    assert_eq!(v.value().to_vec(), [7.0, 5.0, 11.0, 9.0]);
+    let grads = (&v * &v).sum().backward();
+    let g = grads.wrt(&x).unwrap().to_vec();
+    let mut want = [0.0; 12];
+    for i in [5, 7, 9, 11] {
+        want[i] = 2.0 * i as f64;
+    }
+    assert_eq!(g, want);
+}
+
+#[test]
+fn a_failed_gradcheck_names_the_entry() {
+    // A function whose "gradient" is wrong on purpose: detach one branch.
+    let x = Tensor::<f64, Shape![2]>::from([0.3, -0.7]);
+    let e = try_gradcheck(|x: &Var<f64, Shape![2]>| x * &x.detach(), &x, 1e-6, 1e-5, 1e-3).unwrap_err().to_string();
+    assert!(e.contains("output 0") && e.contains("input 0") && e.contains("analytic"), "{e}");
+}
+
+fn unary<'t>(op: usize, x: &Var<'t, f64, Shape![2, 3]>) -> Var<'t, f64, Shape![2, 3]> {
+    match op {
+        0 => x.exp(),
+        1 => x.tanh(),
+        2 => x.sigmoid(),
+        3 => x.gelu(),
+        4 => x.gelu_tanh(),
+        5 => x.silu(),
+        6 => x.softplus(),
+        7 => x.sin(),
+        8 => x.cos(),
+        9 => x.erf(),
+        10 => x.log_sigmoid(),
+        11 => x.square(),
+        12 => x.elu(0.7),
+        13 => x.atan(),
+        14 => x.softmax::<1>(),
+        15 => x.log_softmax::<0>(),
+        16 => x.logsumexp_axis::<1>().unsqueeze::<1>().expand::<Shape![2, 3]>(),
+        17 => x.var_axis::<1>(1).unsqueeze::<1>().expand::<Shape![2, 3]>(),
+        18 => (x * x).sqrt(),
+        19 => x.matmul(&x.t()).sum_axis::<1>().unsqueeze::<1>().expand::<Shape![2, 3]>(),
+        _ => x.cosh(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// Every smooth rule against central differences at random points (gradcheck's tolerances).
+    #[test]
+    fn smooth_rules_pass_gradcheck(op in 0usize..21, v in proptest::collection::vec(-2.0f64..2.0, 6)) {
+        let x = Tensor::<f64, Shape![2, 3]>::from_vec(&[2, 3], v.iter().map(|&v| if v.abs() < 0.05 { v + 0.1 } else { v }).collect());
+        let r = try_gradcheck(|x: &Var<f64, Shape![2, 3]>| unary(op, x), &x, 1e-6, 1e-5, 1e-3);
+        prop_assert!(r.is_ok(), "op {op}: {:?}", r.err());
+    }
+
+    /// Broadcasting binary ops: the broadcast operand's gradient is summed over the stretched
+    /// dims, checked against central differences for both operands.
+    #[test]
+    fn broadcast_binary_rules_pass_gradcheck(op in 0usize..6, a in proptest::collection::vec(0.5f64..2.0, 6), b in proptest::collection::vec(0.5f64..2.0, 3)) {
+        let at = Tensor::<f64, Shape![2, 3]>::from_vec(&[2, 3], a);
+        let bt = Tensor::<f64, Shape![3]>::from_vec(&[3], b);
+        fn f<'t>(op: usize, x: &Var<'t, f64, Shape![2, 3]>, y: &Var<'t, f64, Shape![3]>) -> Var<'t, f64, Shape![2, 3]> {
+            match op {
+                0 => x + y,
+                1 => x - y,
+                2 => x * y,
+                3 => x / y,
+                4 => x.maximum(y),
+                _ => x.minimum(y),
+            }
+        }
+        let bc = bt.clone();
+        prop_assert!(gradcheck(|x: &Var<f64, Shape![2, 3]>| f(op, x, &Var::constant(bc.clone())), &at));
+        let ac = at.clone();
+        prop_assert!(gradcheck(|y: &Var<f64, Shape![3]>| f(op, &Var::constant(ac.clone()), y), &bt));
+    }
+}
