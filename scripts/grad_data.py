@@ -158,6 +158,15 @@ case("gather1", lambda a: a.gather(1, torch.tensor([[0, 0], [1, 3], [2, 2]])), r
 case("masked_fill", lambda a: a.masked_fill(torch.tensor([[True, False, False, True]]), 0.5), randn(3, 4))
 case("where", lambda a, b: torch.where(torch.tensor([[True], [False], [True]]), a, b), randn(3, 4), randn(4))
 
+# Linear algebra (well-conditioned matrices: a random one plus 4 I).
+eye4 = torch.eye(4, dtype=torch.float64) * 4
+case("inv", torch.linalg.inv, randn(4, 4) + eye4)
+case("inv_batched", torch.linalg.inv, randn(2, 4, 4) + eye4)
+case("solve_mat", torch.linalg.solve, randn(4, 4) + eye4, randn(4, 3))
+case("solve_vec", torch.linalg.solve, randn(4, 4) + eye4, randn(4))
+case("det", torch.linalg.det, randn(4, 4) + eye4)
+case("logabsdet", lambda a: torch.linalg.slogdet(a)[1], randn(4, 4) - eye4)
+
 # A graph that is a DAG, not a chain: a skip connection and values used several times (the
 # branches' gradients must all arrive; dfdx #507 lost one).
 case("dag", lambda x, w: (torch.tanh(x @ w) + x) * torch.sigmoid(x) + (x * x).sum(1, keepdim=True), randn(3, 4), randn(4, 4))

@@ -121,6 +121,10 @@ fn apply<'t, T: GradFloat>(op: &str, x: &[V<'t, T>]) -> V<'t, T> {
             let q = &h * &a.sigmoid();
             &q + &(a * a).sum_keepdim::<1>()
         }
+        "inv" | "inv_batched" => a.inv(),
+        "solve_mat" | "solve_vec" => a.solve(&x[1]),
+        "det" => d(a.cast_shape::<Shape![_, _]>().det()),
+        "logabsdet" => d(a.cast_shape::<Shape![_, _]>().logabsdet()),
         other => panic!("no such op in the test: {other}"),
     }
 }

@@ -38,6 +38,7 @@
 //! ```
 mod check;
 mod conv;
+mod linalg;
 mod ops;
 mod select;
 mod tape;

@@ -902,6 +902,15 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// The value under another shape type with the same sizes (see
     /// [`Tensor::cast_shape`](crate::TensorBase::cast_shape)), differentiable.
     ///
+    /// # Panics
+    /// When the sizes do not fit `S2` (see [`try_cast_shape`](Self::try_cast_shape)).
+    #[track_caller]
+    pub fn cast_shape<S2: Shape>(&self) -> Var<'t, T, S2> {
+        self.try_cast_shape::<S2>().or_panic()
+    }
+
+    /// [`cast_shape`](Self::cast_shape), returning an error instead of panicking.
+    ///
     /// # Errors
     /// [`ShapeError::ShapeMismatch`] when the sizes do not fit `S2`.
     pub fn try_cast_shape<S2: Shape>(&self) -> Result<Var<'t, T, S2>, ShapeError> {

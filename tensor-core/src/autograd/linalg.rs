@@ -1,0 +1,140 @@
+//! Differentiable linear algebra: `inv`, `solve`, `det` and `logabsdet` (PyTorch's
+//! `derivatives.yaml` rules). The rules multiply and solve with the same kernels as the forward
+//! operations, on runtime-shaped views, and give each input's gradient its own shape type.
+use super::ops::typed;
+use super::tape::Sink;
+use super::var::{back, Var};
+use super::GradFloat;
+use crate::dim::Dim;
+use crate::error::{OrPanic, ShapeError};
+use crate::shape::{DynShape, SolveRhs, SquareShape};
+use crate::tensor::Tensor;
+
+impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
+    /// The inverse of a square matrix or of each matrix of a batch (PyTorch `linalg.inv`),
+    /// differentiable: same shape. The gradient is `-Yᵀ G Yᵀ` with `Y` the inverse.
+    ///
+    /// # Errors
+    /// [`ShapeError::Singular`] for a matrix singular to working precision (as
+    /// [`Tensor::try_inv`](crate::TensorBase::try_inv)); [`ShapeError::Autograd`] for a value of
+    /// a finished tape.
+    pub fn try_inv(&self) -> Result<Var<'t, T, S>, ShapeError> {
+        let y = self.value().try_inv()?;
+        Self::record([self.node()], y, |[i], y| {
+            let y = y.clone();
+            back(move |g: Tensor<T, S>, s: &mut Sink<T>| {
+                s.add_with(i, || {
+                    let yt = y.as_dyn().transpose_dyn(-1, -2);
+                    let r = yt.matmul(&g.as_dyn()).matmul(&yt);
+                    typed::<T, S>(-&r)
+                })
+            })
+        })
+    }
+
+    /// [`try_inv`](Self::try_inv), panicking with the error's message.
+    #[track_caller]
+    pub fn inv(&self) -> Var<'t, T, S> {
+        self.try_inv().or_panic()
+    }
+
+    /// The solution `X` of `A X = B` (PyTorch `linalg.solve`; `self` is `A`, square or a batch,
+    /// `b` a matrix, a batch or a vector), differentiable in both: `gB = solve(Aᵀ, G)`,
+    /// `gA = -gB Xᵀ`. Shapes as [`Tensor::solve`](crate::TensorBase::solve)'s.
+    ///
+    /// # Errors
+    /// As [`Tensor::try_solve`](crate::TensorBase::try_solve) (a singular `A`, runtime sizes
+    /// that do not fit); [`ShapeError::Autograd`] for two tapes.
+    pub fn try_solve<SB: SolveRhs<S>>(&self, b: &Var<'t, T, SB>) -> Result<Var<'t, T, SB>, ShapeError> {
+        let x = self.value().try_solve(b.value())?;
+        let a = self.arc().clone();
+        let vector = b.value().rank() == 1;
+        let (la, lb) = (*self.value().layout(), *b.value().layout());
+        Self::record([self.node(), b.node()], x, move |[ia, ib], x| {
+            let x = x.clone();
+            back(move |g: Tensor<T, SB>, s: &mut Sink<T>| {
+                let at = a.as_dyn().transpose_dyn(-1, -2);
+                let gb: Tensor<T, DynShape> = at.solve(&g.as_dyn());
+                s.add_with(ia, || {
+                    let (gb2, x2) = if vector {
+                        (gb.as_dyn().unsqueeze_dyn(-1), x.as_dyn().unsqueeze_dyn(-1))
+                    } else {
+                        (gb.as_dyn(), x.as_dyn())
+                    };
+                    let ga = gb2.matmul(&x2.transpose_dyn(-1, -2));
+                    debug_assert_eq!(ga.sizes(), la.sizes());
+                    typed::<T, S>(-&ga)
+                });
+                s.add_with(ib, || {
+                    debug_assert_eq!(gb.sizes(), lb.sizes());
+                    typed::<T, SB>(gb)
+                });
+            })
+        })
+    }
+
+    /// [`try_solve`](Self::try_solve), panicking with the error's message.
+    #[track_caller]
+    pub fn solve<SB: SolveRhs<S>>(&self, b: &Var<'t, T, SB>) -> Var<'t, T, SB> {
+        self.try_solve(b).or_panic()
+    }
+}
+
+impl<'t, T: GradFloat, M: Dim, N: Dim> Var<'t, T, (M, N)>
+where
+    (M, N): SquareShape,
+{
+    /// The determinant of a square matrix as a `Shape![]` value (PyTorch `linalg.det`),
+    /// differentiable: the gradient is `g det(A) A⁻ᵀ`.
+    ///
+    /// # Errors
+    /// [`ShapeError::Singular`] for a matrix singular to working precision: the gradient there
+    /// (the adjugate) needs a decomposition this rule does not make, so the matrix is refused
+    /// when recorded rather than given a wrong gradient at `backward` (PyTorch goes through an
+    /// SVD); [`ShapeError::Autograd`] for a value of a finished tape.
+    pub fn try_det(&self) -> Result<Var<'t, T, ()>, ShapeError> {
+        let inv = self.value().as_dyn().try_inv()?;
+        let d = self.value().as_dyn().try_det()?.item();
+        let out = Tensor::<T, ()>::from_vec(&[], alloc::vec![d]);
+        Self::record([self.node()], out, move |[i], _| {
+            back(move |g: Tensor<T, ()>, s: &mut Sink<T>| {
+                let k = g.item() * d;
+                s.add_with(i, || typed::<T, (M, N)>(inv.as_dyn().transpose_dyn(0, 1).map(move |v| v * k)))
+            })
+        })
+    }
+
+    /// [`try_det`](Self::try_det), panicking with the error's message.
+    #[track_caller]
+    pub fn det(&self) -> Var<'t, T, ()> {
+        self.try_det().or_panic()
+    }
+
+    /// `ln |det A|` of a square matrix as a `Shape![]` value (PyTorch `linalg.slogdet`'s
+    /// `logabsdet`), differentiable: the gradient is `g A⁻ᵀ`.
+    ///
+    /// # Errors
+    /// [`ShapeError::Singular`] for a matrix singular to working precision (whose `logabsdet`
+    /// is `-inf` and has no gradient); [`ShapeError::Autograd`] for a value of a finished tape.
+    pub fn try_logabsdet(&self) -> Result<Var<'t, T, ()>, ShapeError> {
+        let inv = self.value().as_dyn().try_inv()?;
+        let d = self.value().as_dyn().try_det()?.item();
+        if d == T::zero() {
+            let n = self.sizes()[0];
+            return Err(ShapeError::Singular { op: "logabsdet", n });
+        }
+        let out = Tensor::<T, ()>::from_vec(&[], alloc::vec![d.abs().ln()]);
+        Self::record([self.node()], out, move |[i], _| {
+            back(move |g: Tensor<T, ()>, s: &mut Sink<T>| {
+                let k = g.item();
+                s.add_with(i, || typed::<T, (M, N)>(inv.as_dyn().transpose_dyn(0, 1).map(move |v| v * k)))
+            })
+        })
+    }
+
+    /// [`try_logabsdet`](Self::try_logabsdet), panicking with the error's message.
+    #[track_caller]
+    pub fn logabsdet(&self) -> Var<'t, T, ()> {
+        self.try_logabsdet().or_panic()
+    }
+}
