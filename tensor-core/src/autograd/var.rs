@@ -210,7 +210,7 @@ impl ScalarShape for (One, One) {}
 impl ScalarShape for (Const<1>, Const<1>) {}
 impl ScalarShape for DynShape {}
 
-impl<'t, T: GradFloat, S: ScalarShape> Var<'t, T, S> {
+impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// The gradients of this scalar with respect to every tracked leaf it depends on (PyTorch
     /// `loss.backward()`), typed as their leaves: [`Grads::param`] of a
     /// `Param<f32, Shape![32, 64]>` is a `Tensor<f32, Shape![32, 64]>`. Frees the graph: the
@@ -220,7 +220,10 @@ impl<'t, T: GradFloat, S: ScalarShape> Var<'t, T, S> {
     /// # Panics
     /// As [`try_backward`](Self::try_backward).
     #[track_caller]
-    pub fn backward(&self) -> Grads<T> {
+    pub fn backward(&self) -> Grads<T>
+    where
+        S: ScalarShape,
+    {
         self.try_backward().or_panic()
     }
 
@@ -229,7 +232,10 @@ impl<'t, T: GradFloat, S: ScalarShape> Var<'t, T, S> {
     /// # Errors
     /// [`ShapeError::Autograd`] when the value is not tracked, when its tape has run `backward`
     /// since it was recorded, or (for a [`DynShape`] loss) when it has more than one element.
-    pub fn try_backward(&self) -> Result<Grads<T>, ShapeError> {
+    pub fn try_backward(&self) -> Result<Grads<T>, ShapeError>
+    where
+        S: ScalarShape,
+    {
         if self.numel() != 1 {
             return Err(ShapeError::Autograd(format!(
                 "backward() needs a one-element loss, got sizes {:?}: reduce it (sum, mean) or seed it with backward_with",
@@ -240,7 +246,10 @@ impl<'t, T: GradFloat, S: ScalarShape> Var<'t, T, S> {
     }
 
     /// The single element of this scalar value.
-    pub fn item(&self) -> T {
+    pub fn item(&self) -> T
+    where
+        S: ScalarShape,
+    {
         self.value.storage()[self.value.layout().offset()]
     }
 }

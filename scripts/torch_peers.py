@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""PyTorch's time (CPU, one thread) for the work of `benches/autograd.rs`, on this machine, for
+the training table of the README and src/guide/speed.md.
+
+Each row is the median of 7 repeats of `timeit` loops of about 0.2 s, in microseconds per call.
+Run it right after `cargo bench --bench autograd` on a quiet machine:
+`python3 scripts/torch_peers.py`.
+"""
+import timeit
+
+import torch
+import torch.nn.functional as F
+
+torch.set_num_threads(1)
+torch.manual_seed(0)
+
+
+def per_call_us(fn):
+    t = timeit.Timer(fn)
+    n, _ = t.autorange()
+    n = max(1, n)
+    runs = sorted(t.repeat(repeat=7, number=n))
+    return runs[len(runs) // 2] / n * 1e6
+
+
+def param(*shape):
+    return (torch.randn(*shape) * 0.1).requires_grad_(True)
+
+
+# The MLP 64-256-256-10 at batch 128.
+mlp = [param(256, 64), param(256), param(256, 256), param(256), param(10, 256), param(10)]
+xm = torch.randn(128, 64)
+ym = torch.randint(0, 10, (128,))
+
+
+def mlp_forward(x):
+    w1, b1, w2, b2, w3, b3 = mlp
+    h = F.relu(F.linear(x, w1, b1))
+    h = F.relu(F.linear(h, w2, b2))
+    return F.linear(h, w3, b3)
+
+
+# The digits CNN of the issue.
+cnn = [param(8, 1, 3, 3), param(8), param(16, 8, 3, 3), param(16), param(32, 64), param(32), param(10, 32), param(10)]
+
+
+def cnn_forward(x):
+    c1, b1, c2, b2, w3, b3, w4, b4 = cnn
+    h = F.max_pool2d(F.relu(F.conv2d(x, c1, b1, padding=1)), 2)
+    h = F.max_pool2d(F.relu(F.conv2d(h, c2, b2, padding=1)), 2)
+    h = F.gelu(F.linear(h.reshape(h.shape[0], 64), w3, b3))
+    return F.linear(h, w4, b4)
+
+
+x360 = torch.randn(360, 1, 8, 8)
+x64 = torch.randn(64, 1, 8, 8)
+y64 = torch.randint(0, 10, (64,))
+
+opt_mlp = torch.optim.Adam(mlp, lr=1e-3)
+opt_cnn = torch.optim.Adam(cnn, lr=1e-3)
+
+
+def step(opt, forward, x, y):
+    opt.zero_grad(set_to_none=True)
+    loss = F.cross_entropy(forward(x), y)
+    loss.backward()
+    opt.step()
+
+
+def backward_only(forward, x, y):
+    loss = F.cross_entropy(forward(x), y)
+    loss.backward()
+
+
+def main():
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} thread")
+    with torch.no_grad():
+        rows = [
+            ("mlp forward [128, 64] (no_grad)", lambda: mlp_forward(xm)),
+            ("cnn forward [360, 1, 8, 8] (no_grad)", lambda: cnn_forward(x360)),
+        ]
+        for name, fn in rows:
+            print(f"{name:45s} {per_call_us(fn):9.1f} us")
+    rows = [
+        ("mlp forward+loss [128] (grad mode)", lambda: F.cross_entropy(mlp_forward(xm), ym)),
+        ("mlp forward+backward [128]", lambda: backward_only(mlp_forward, xm, ym)),
+        ("mlp train step (Adam) [128]", lambda: step(opt_mlp, mlp_forward, xm, ym)),
+        ("cnn forward+loss [64] (grad mode)", lambda: F.cross_entropy(cnn_forward(x64), y64)),
+        ("cnn forward+backward [64]", lambda: backward_only(cnn_forward, x64, y64)),
+        ("cnn train step (Adam) [64]", lambda: step(opt_cnn, cnn_forward, x64, y64)),
+    ]
+    for name, fn in rows:
+        print(f"{name:45s} {per_call_us(fn):9.1f} us")
+
+
+if __name__ == "__main__":
+    main()
