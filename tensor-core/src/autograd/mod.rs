@@ -40,13 +40,19 @@ mod check;
 mod conv;
 mod linalg;
 mod ops;
+#[cfg(feature = "npy")]
+mod save;
 mod select;
 mod tape;
 mod var;
 
 pub use check::{gradcheck, try_gradcheck, GradcheckReport};
 pub use conv::VarBias;
-pub use tape::{AnyParam, Grads, Param, ParamId, Tape};
+#[cfg(feature = "npy")]
+pub use save::{load_params_npz, save_params_npz};
+#[cfg(feature = "safetensors")]
+pub use save::{load_safetensors, save_safetensors};
+pub use tape::{AnyParam, Grads, Param, ParamId, Parameters, Tape};
 pub use var::{ScalarShape, Var};
 
 use crate::element::Element;

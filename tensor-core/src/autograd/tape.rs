@@ -15,6 +15,7 @@ use crate::tensor::Tensor;
 use alloc::boxed::Box;
 use alloc::format;
 use alloc::sync::Arc;
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::any::Any;
 use core::cell::RefCell;
@@ -271,6 +272,48 @@ pub trait AnyParam<T: GradFloat> {
     /// Calls `f` with the elements in row-major order, writable (made contiguous first if they
     /// are not).
     fn update(&mut self, f: &mut dyn FnMut(&mut [T]));
+    /// The sizes of the value.
+    fn sizes(&self) -> &[usize];
+    /// The shape type as text (`[32, 64]`, `[_, 64]`), for error messages.
+    fn shape_name(&self) -> String;
+    /// The elements in row-major order.
+    fn to_vec(&self) -> Vec<T>;
+    /// Replaces the value by `data` of `sizes` (row-major), which must equal the current sizes
+    /// (PyTorch's strict `load_state_dict`); the parameter is unchanged on error.
+    ///
+    /// # Errors
+    /// [`ShapeError::ShapeMismatch`] naming the parameter's shape and `sizes`;
+    /// [`ShapeError::Invalid`] when `data` does not hold their product of elements.
+    fn try_assign(&mut self, sizes: &[usize], data: Vec<T>) -> Result<(), ShapeError>;
+}
+
+/// A model's parameters, by name: what saving, loading and optimizers walk (PyTorch's
+/// `named_parameters()`). Implement it by calling `f` once per parameter with a unique, stable
+/// name (the key in files):
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::prelude::*;
+/// use shaped::autograd::{AnyParam, Param, Parameters};
+///
+/// struct Linear {
+///     w: Param<f32, Shape![4, 3]>,
+///     b: Param<f32, Shape![4]>,
+/// }
+/// impl Parameters<f32> for Linear {
+///     fn visit(&mut self, f: &mut dyn FnMut(&str, &mut dyn AnyParam<f32>)) {
+///         f("w", &mut self.w);
+///         f("b", &mut self.b);
+///     }
+/// }
+/// let mut m = Linear { w: Param::new(Tensor::zeros()), b: Param::new(Tensor::zeros()) };
+/// let mut n = 0;
+/// m.visit(&mut |_, p| n += p.numel());
+/// assert_eq!(n, 16);
+/// ```
+pub trait Parameters<T: GradFloat> {
+    /// Calls `f` with each parameter and its name.
+    fn visit(&mut self, f: &mut dyn FnMut(&str, &mut dyn AnyParam<T>));
 }
 
 impl<T: GradFloat, S: Shape> AnyParam<T> for Param<T, S> {
@@ -286,6 +329,23 @@ impl<T: GradFloat, S: Shape> AnyParam<T> for Param<T, S> {
             *v = v.to_owned();
         }
         f(v.data.as_mut_slice())
+    }
+    fn sizes(&self) -> &[usize] {
+        self.value.sizes()
+    }
+    fn shape_name(&self) -> String {
+        S::describe()
+    }
+    fn to_vec(&self) -> Vec<T> {
+        self.value.to_vec()
+    }
+    fn try_assign(&mut self, sizes: &[usize], data: Vec<T>) -> Result<(), ShapeError> {
+        if sizes != self.value.sizes() {
+            return Err(ShapeError::ShapeMismatch { expected: format!("{:?}", self.value.sizes()), got: sizes.into() });
+        }
+        let t = Tensor::<T, S>::try_from_vec(sizes, data)?;
+        self.value = Arc::new(t);
+        Ok(())
     }
 }
 

@@ -63,6 +63,18 @@ pub enum IoError {
         /// What went wrong in it.
         error: Box<IoError>,
     },
+    /// A `.safetensors` file that the `safetensors` crate refuses (a bad header, offsets outside
+    /// the file, a length that does not match a shape), or a tensor of a dtype other than the
+    /// parameter's (feature `safetensors`).
+    Safetensors(String),
+    /// An error about the tensor `name` of a `.safetensors` file: `error` is one of the other
+    /// variants, and the message names the tensor first (`safetensors tensor "fc1.weight": ...`).
+    SafetensorsTensor {
+        /// The tensor's name in the file.
+        name: String,
+        /// What went wrong with it.
+        error: Box<IoError>,
+    },
 }
 
 impl IoError {
@@ -82,7 +94,7 @@ impl IoError {
     /// ```
     pub fn inner(&self) -> &IoError {
         match self {
-            IoError::Member { error, .. } => error.inner(),
+            IoError::Member { error, .. } | IoError::SafetensorsTensor { error, .. } => error.inner(),
             e => e,
         }
     }
@@ -110,6 +122,12 @@ impl fmt::Display for IoError {
                 IoError::Shape(e) => write!(f, "npz member {name:?}: {e}"),
                 e => write!(f, "npz member {name:?}: {e}"),
             },
+            IoError::Safetensors(s) => write!(f, "safetensors: {s}"),
+            IoError::SafetensorsTensor { name, error } => match &**error {
+                IoError::Io(e) => write!(f, "safetensors tensor {name:?}: {e}"),
+                IoError::Shape(e) => write!(f, "safetensors tensor {name:?}: {e}"),
+                e => write!(f, "safetensors tensor {name:?}: {e}"),
+            },
         }
     }
 }
@@ -119,7 +137,7 @@ impl std::error::Error for IoError {
         match self {
             IoError::Io(e) => Some(e),
             IoError::Shape(e) => Some(e),
-            IoError::Member { error, .. } => Some(&**error),
+            IoError::Member { error, .. } | IoError::SafetensorsTensor { error, .. } => Some(&**error),
             _ => None,
         }
     }
