@@ -41,6 +41,8 @@ mod ops;
 mod tape;
 mod var;
 
+pub mod optim;
+
 pub use check::{gradcheck, try_gradcheck, GradcheckReport};
 pub use tape::{AnyParam, Grads, Param, ParamId, Tape};
 pub use var::{ScalarShape, Var};
