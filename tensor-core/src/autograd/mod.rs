@@ -46,6 +46,8 @@ mod select;
 mod tape;
 mod var;
 
+pub mod optim;
+
 pub use check::{gradcheck, try_gradcheck, GradcheckReport};
 pub use conv::VarBias;
 #[cfg(feature = "npy")]
