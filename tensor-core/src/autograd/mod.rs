@@ -37,6 +37,7 @@
 //! assert!((gw.to_vec()[0] - 2.0).abs() < 1e-12 && (gw.to_vec()[1] - 5.0).abs() < 1e-12);
 //! ```
 mod check;
+pub mod nn;
 mod ops;
 mod tape;
 mod var;
