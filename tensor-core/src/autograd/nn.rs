@@ -145,7 +145,7 @@ fn check_len(op: &'static str, what: &str, len: usize, n: usize, dim: &str) -> R
 /// # Panics
 /// As the errors of [`try_linear`].
 #[track_caller]
-pub fn linear<'t, T: GradFloat, S: Shape, O: Dim, I: Dim>(
+pub fn linear<'t, T: GradFloat, S, O: Dim, I: Dim>(
     x: &Var<'t, T, S>,
     weight: &Var<'t, T, (O, I)>,
     bias: Option<&Var<'t, T, (O,)>>,
@@ -162,7 +162,7 @@ where
 /// [`ShapeError::MatMul`] when `x`'s last size differs from the weight's `in` at run time (a
 /// `Dyn` dim), or `x` is 0-d; [`ShapeError::Mismatch`] when the bias's length is not `out`;
 /// [`ShapeError::Autograd`] when the inputs are tracked by two tapes.
-pub fn try_linear<'t, T: GradFloat, S: Shape, O: Dim, I: Dim>(
+pub fn try_linear<'t, T: GradFloat, S, O: Dim, I: Dim>(
     x: &Var<'t, T, S>,
     weight: &Var<'t, T, (O, I)>,
     bias: Option<&Var<'t, T, (O,)>>,
@@ -219,7 +219,7 @@ where
 /// # Panics
 /// As the errors of [`try_layer_norm`].
 #[track_caller]
-pub fn layer_norm<'t, T: GradFloat, S: Shape, D: Dim>(
+pub fn layer_norm<'t, T: GradFloat, S, D: Dim>(
     x: &Var<'t, T, S>,
     weight: Option<&Var<'t, T, (D,)>>,
     bias: Option<&Var<'t, T, (D,)>>,
@@ -237,7 +237,7 @@ where
 /// [`ShapeError::Axis`] for a 0-d [`DynShape`] input; [`ShapeError::Mismatch`] when the weight or
 /// bias length is not `x`'s last size (at run time, for a `Dyn` dim); [`ShapeError::Autograd`]
 /// when the inputs are tracked by two tapes.
-pub fn try_layer_norm<'t, T: GradFloat, S: Shape, D: Dim>(
+pub fn try_layer_norm<'t, T: GradFloat, S, D: Dim>(
     x: &Var<'t, T, S>,
     weight: Option<&Var<'t, T, (D,)>>,
     bias: Option<&Var<'t, T, (D,)>>,
@@ -351,7 +351,7 @@ fn normalized_grad<T: GradFloat>(
 /// As the errors of [`try_batch_norm`].
 #[allow(clippy::too_many_arguments)]
 #[track_caller]
-pub fn batch_norm<'t, T: GradFloat, S: Shape, C: Dim>(
+pub fn batch_norm<'t, T: GradFloat, S, C: Dim>(
     x: &Var<'t, T, S>,
     running_mean: Option<&mut Tensor<T, (C,)>>,
     running_var: Option<&mut Tensor<T, (C,)>>,
@@ -377,7 +377,7 @@ where
 /// running statistic does not have `C` elements (at run time, for a `Dyn` dim);
 /// [`ShapeError::Autograd`] when the inputs are tracked by two tapes.
 #[allow(clippy::too_many_arguments)]
-pub fn try_batch_norm<'t, T: GradFloat, S: Shape, C: Dim>(
+pub fn try_batch_norm<'t, T: GradFloat, S, C: Dim>(
     x: &Var<'t, T, S>,
     running_mean: Option<&mut Tensor<T, (C,)>>,
     running_var: Option<&mut Tensor<T, (C,)>>,
@@ -415,7 +415,7 @@ where
     let mut cshape = alloc::vec![1isize; rank];
     cshape[1] = ch as isize;
     let per_channel = |v: TensorView<'_, T, DynShape>| v.reshape_dyn(&cshape).into_owned();
-    let n = if ch == 0 { 0 } else { xd.numel() / ch };
+    let n = xd.numel().checked_div(ch).unwrap_or(0);
 
     let (mean, rstd) = if training {
         if n <= 1 {
@@ -567,7 +567,7 @@ pub fn try_dropout<'t, T: GradFloat, S: Shape>(
 /// # Panics
 /// As the errors of [`try_embedding`].
 #[track_caller]
-pub fn embedding<'t, T: GradFloat, S: Shape, N: Dim, E: Dim>(
+pub fn embedding<'t, T: GradFloat, S, N: Dim, E: Dim>(
     indices: &TensorBase<impl Data<Elem: IndexElem>, S>,
     weight: &Var<'t, T, (N, E)>,
 ) -> Var<'t, T, <S as PushDim<E>>::Out>
@@ -584,7 +584,7 @@ where
 /// its position in `indices` and the weight's row count (negative indices are refused, as
 /// PyTorch's "index out of range in self"); [`ShapeError::RankTooLarge`] for rank-6
 /// [`DynShape`] indices; [`ShapeError::Alloc`].
-pub fn try_embedding<'t, T: GradFloat, S: Shape, N: Dim, E: Dim>(
+pub fn try_embedding<'t, T: GradFloat, S, N: Dim, E: Dim>(
     indices: &TensorBase<impl Data<Elem: IndexElem>, S>,
     weight: &Var<'t, T, (N, E)>,
 ) -> Result<Var<'t, T, <S as PushDim<E>>::Out>, ShapeError>
@@ -913,7 +913,7 @@ pub fn try_huber_loss<'t, T: GradFloat, S: Shape>(
     reduction: Reduction,
     delta: T,
 ) -> Result<Var<'t, T, ()>, ShapeError> {
-    if !(delta > T::zero()) {
+    if delta.is_nan() || delta <= T::zero() {
         return Err(ShapeError::Invalid(format!("huber_loss: delta must be positive, got {}", delta.as_f64())));
     }
     let half = c::<T>(0.5);
@@ -1057,7 +1057,7 @@ pub fn try_cross_entropy<'t, T: GradFloat, N: Dim, C: Dim>(
     label_smoothing: T,
 ) -> Result<Var<'t, T, ()>, ShapeError> {
     let eps = label_smoothing;
-    if !(eps >= T::zero() && eps <= T::one()) {
+    if eps.is_nan() || eps < T::zero() || eps > T::one() {
         return Err(ShapeError::Invalid(format!(
             "cross_entropy: label_smoothing must be between 0.0 and 1.0, got {}",
             eps.as_f64()
