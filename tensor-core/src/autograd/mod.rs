@@ -11,6 +11,8 @@
 //!   types of the same operations on [`Tensor`](crate::Tensor), with the same compile errors.
 //! * `loss.backward()` gives [`Grads`]: `grads.param(&w)` is a tensor of `w`'s shape type, so
 //!   asking for a gradient with the wrong shape does not compile.
+//! * [`nn`]: the functional layer (PyTorch's `torch.nn.functional`): `linear`, `layer_norm`,
+//!   `batch_norm`, `dropout`, `embedding`, `scaled_dot_product_attention` and the losses.
 //! * [`gradcheck`]: central differences in `f64` against the backward rules (PyTorch
 //!   `torch.autograd.gradcheck`).
 //!
@@ -39,6 +41,7 @@
 mod check;
 mod conv;
 mod linalg;
+pub mod nn;
 mod ops;
 #[cfg(feature = "npy")]
 mod save;

@@ -1,0 +1,1128 @@
+//! The functional layer of a network, differentiable (PyTorch `torch.nn.functional`): free
+//! functions over [`Var`]s with typed result shapes.
+//!
+//! * Layers: [`linear`], [`layer_norm`] (over the last dim), [`batch_norm`] (training and
+//!   evaluation, running statistics updated in place), [`dropout`] (feature `rand`),
+//!   [`embedding`], [`scaled_dot_product_attention`].
+//! * Losses, each a `Shape![]` value reduced by a [`Reduction`] (PyTorch's default is
+//!   [`Reduction::Mean`]): [`mse_loss`], [`l1_loss`], [`huber_loss`], [`cross_entropy`] (class
+//!   indices, label smoothing), [`nll_loss`], [`binary_cross_entropy_with_logits`].
+//!
+//! Each function records one node on the tape with a fused backward rule (the gradients of all
+//! its inputs computed together from what the forward saved), so a layer costs one node, not
+//! the half-dozen of its composition. Shapes follow the same rules as the operations they are
+//! made of: `linear`'s inner dims must agree at compile time where static, as `matmul`'s; the
+//! affine parameters of a normalisation have the normalised dim's type. Every function has a
+//! `try_` form returning the runtime errors (sizes of `Dyn` dims, class indices, probabilities)
+//! instead of panicking with their message.
+//!
+//! ```
+//! # extern crate shaped_core as shaped;
+//! use shaped::{Shape, Tensor};
+//! use shaped::autograd::nn::{self, Reduction};
+//! use shaped::autograd::{Param, Tape, Var};
+//!
+//! // A two-layer classifier on a batch of 4 inputs of 3 features, 2 classes.
+//! let w1 = Param::new(Tensor::<f64, Shape![5, 3]>::full(0.1));
+//! let b1 = Param::new(Tensor::<f64, Shape![5]>::zeros());
+//! let w2 = Param::new(Tensor::<f64, Shape![2, 5]>::full(-0.2));
+//! let x = Var::constant(Tensor::<f64, Shape![4, 3]>::full(1.0));
+//! let y = Tensor::<i64, Shape![4]>::from([0, 1, 1, 0]);
+//!
+//! let tape = Tape::new();
+//! let h = nn::linear(&x, &tape.watch(&w1), Some(&tape.watch(&b1))).relu(); // [4, 5]
+//! let logits = nn::linear(&h, &tape.watch(&w2), None);                     // [4, 2]
+//! let loss = nn::cross_entropy(&logits, &y, Reduction::Mean, 0.0);         // Shape![]
+//! assert!((loss.item() - 2f64.ln()).abs() < 1e-12); // equal logits: ln 2
+//! let grads = loss.backward();
+//! let g1: &Tensor<f64, Shape![5, 3]> = grads.param(&w1).unwrap();
+//! assert_eq!(g1.sizes(), [5, 3]);
+//! ```
+use super::ops::{c, sum_to, typed};
+use super::tape::{BackFn, Sink};
+use super::var::{back, NodeRef, Var};
+use super::GradFloat;
+use crate::dim::Dim;
+use crate::element::{IndexElem, ToIndex};
+use crate::error::{OrPanic, ShapeError};
+use crate::kernels::reduce::{Mean, Sum};
+use crate::shape::{DynShape, MatMulShape, MatrixBatch, PushDim, RemoveAxis, Shape};
+use crate::storage::Data;
+use crate::tensor::{Tensor, TensorBase, TensorView};
+use alloc::format;
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+
+/// How a loss reduces its per-element values to one (PyTorch's `reduction=` argument, without
+/// `'none'`: every loss here is a `Shape![]` value). The default is [`Mean`](Reduction::Mean), as
+/// PyTorch's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Reduction {
+    /// The mean over the elements (the batch, for [`cross_entropy`] and [`nll_loss`]):
+    /// PyTorch `reduction='mean'`. NaN when there are none, as PyTorch.
+    #[default]
+    Mean,
+    /// The sum: PyTorch `reduction='sum'`.
+    Sum,
+}
+
+impl Reduction {
+    /// The factor that turns the sum of `n` values into the reduction.
+    fn scale<T: GradFloat>(self, n: usize) -> T {
+        match self {
+            Reduction::Mean => T::one() / c::<T>(n as f64),
+            Reduction::Sum => T::one(),
+        }
+    }
+}
+
+/// Records a node of inputs `parents` and value `value` (see `Var::record`).
+fn record<'t, T: GradFloat, S: Shape, const N: usize>(
+    parents: [Option<&NodeRef<'t, T>>; N],
+    value: Tensor<T, S>,
+    make: impl FnOnce([Option<usize>; N], &Arc<Tensor<T, S>>) -> BackFn<T>,
+) -> Result<Var<'t, T, S>, ShapeError> {
+    Var::<'t, T, S>::record(parents, value, make)
+}
+
+/// The node of an optional input.
+fn node_of<'a, 't, T: GradFloat, S: Shape>(v: Option<&'a Var<'t, T, S>>) -> Option<&'a NodeRef<'t, T>> {
+    v.and_then(|v| v.node())
+}
+
+/// A `Shape![]` tensor holding `v`.
+fn scalar<T: GradFloat>(v: T) -> Tensor<T, ()> {
+    Tensor::<T, ()>::from_vec(&[], alloc::vec![v])
+}
+
+/// Sizes as `isize`, for `reshape_dyn`.
+fn isizes(sizes: &[usize]) -> Vec<isize> {
+    sizes.iter().map(|&n| n as isize).collect()
+}
+
+/// Checks that the length of a per-feature vector (`what`: weight, bias, running mean, ...) is
+/// `n`, the size of the dim it scales.
+fn check_len(op: &'static str, what: &str, len: usize, n: usize, dim: &str) -> Result<(), ShapeError> {
+    if len != n {
+        return Err(ShapeError::Mismatch {
+            op,
+            what: format!("differ: the {what} must have one element per {dim}"),
+            lhs: alloc::vec![len],
+            rhs: alloc::vec![n],
+        });
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Linear.
+
+/// `x @ weight.T + bias` (PyTorch `torch.nn.functional.linear`), differentiable: `x` of shape
+/// `[.., in]` (any leading dims, or none), `weight` `[out, in]`, `bias` `[out]` gives
+/// `[.., out]`. One node; the gradients are `g @ weight`, `gᵀ x` summed over the leading dims and
+/// `g` summed over them.
+///
+/// The result shape is `x.matmul(weight.t())`'s, so an `in` that differs from `x`'s last dim is a
+/// compile error where both are static, naming `x`'s shape and the transposed weight's:
+/// "cannot matmul `(Const<4>, Const<3>)` by `(Const<5>, Const<2>)`: inner dimensions `Const<3>`
+/// and `Const<5>` differ" for a `[4, 3]` input and a `[2, 5]` weight.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn, Tape};
+/// let tape = Tape::new();
+/// let x = tape.var(Tensor::<f64, Shape![2, 3]>::from([[1., 2., 3.], [4., 5., 6.]]));
+/// let w = tape.var(Tensor::<f64, Shape![1, 3]>::from([[1., 0., -1.]]));
+/// let b = tape.var(Tensor::<f64, Shape![1]>::from([0.5]));
+/// let y = nn::linear(&x, &w, Some(&b)); // Shape![2, 1]
+/// assert_eq!(y.value().to_vec(), [-1.5, -1.5]);
+/// let grads = y.sum().backward();
+/// assert_eq!(grads.wrt(&w).unwrap().to_vec(), [5., 7., 9.]);
+/// assert_eq!(grads.wrt(&b).unwrap().to_vec(), [2.]);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_linear`].
+#[track_caller]
+pub fn linear<'t, T: GradFloat, S, O: Dim, I: Dim>(
+    x: &Var<'t, T, S>,
+    weight: &Var<'t, T, (O, I)>,
+    bias: Option<&Var<'t, T, (O,)>>,
+) -> Var<'t, T, <S as MatMulShape<(I, O)>>::Out>
+where
+    S: MatMulShape<(I, O)>,
+{
+    try_linear(x, weight, bias).or_panic()
+}
+
+/// [`linear`], returning an error instead of panicking.
+///
+/// # Errors
+/// [`ShapeError::MatMul`] when `x`'s last size differs from the weight's `in` at run time (a
+/// `Dyn` dim), or `x` is 0-d; [`ShapeError::Mismatch`] when the bias's length is not `out`;
+/// [`ShapeError::Autograd`] when the inputs are tracked by two tapes.
+pub fn try_linear<'t, T: GradFloat, S, O: Dim, I: Dim>(
+    x: &Var<'t, T, S>,
+    weight: &Var<'t, T, (O, I)>,
+    bias: Option<&Var<'t, T, (O,)>>,
+) -> Result<Var<'t, T, <S as MatMulShape<(I, O)>>::Out>, ShapeError>
+where
+    S: MatMulShape<(I, O)>,
+{
+    let w = weight.value();
+    let (o, i) = (w.sizes()[0], w.sizes()[1]);
+    let mut y: Tensor<T, <S as MatMulShape<(I, O)>>::Out> = x.value().try_matmul(&w.t())?;
+    if let Some(b) = bias {
+        check_len("linear", "bias", b.sizes()[0], o, "output feature")?;
+        let mut dst = y.as_view_mut().into_dyn();
+        dst += &b.value().as_dyn();
+    }
+    let (xa, wa) = (x.arc().clone(), weight.arc().clone());
+    record([x.node(), weight.node(), node_of(bias)], y, move |[ix, iw, ib], _| {
+        back(move |g: Tensor<T, <S as MatMulShape<(I, O)>>::Out>, s: &mut Sink<T>| {
+            let gd = g.as_dyn();
+            // [.., out] @ [out, in] -> [.., in]; a 1-D `x` gives a 1-D `g`, and `[out] @ [out, in]`.
+            s.add_with(ix, || typed::<T, S>(gd.matmul(&wa.as_dyn())));
+            s.add_with(iw, || {
+                // The leading dims of `x` (and `g`) flattened into one: `gᵀ x` sums over them.
+                let rows: usize = xa.sizes()[..xa.rank() - 1].iter().product();
+                let g2 = gd.reshape_dyn(&[rows as isize, o as isize]);
+                let x2 = xa.reshape_dyn(&[rows as isize, i as isize]);
+                typed::<T, (O, I)>(g2.transpose_dyn(0, 1).matmul(&x2))
+            });
+            s.add_with(ib, || sum_to::<T, (O,)>(gd, &[o]));
+        })
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Normalisation.
+
+/// Layer normalisation over the last dim (PyTorch `torch.nn.functional.layer_norm(x, (d,),
+/// weight, bias, eps)` with `normalized_shape` the last size only): each row of `d` elements
+/// becomes `(x - mean) / sqrt(var + eps) * weight + bias`, with the biased (population) variance.
+/// Same shape as `x`; `weight` and `bias` (each optional) have `x`'s last dim type `[d]`.
+/// PyTorch's `eps` default is `1e-5`. To normalise over several trailing dims, reshape them into
+/// one first. One node; the gradient of `x` is PyTorch's fused formula
+/// `rstd (ĝ - mean(ĝ) - x̂ mean(ĝ x̂))`, `ĝ = g weight`.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn, Var};
+/// let x = Var::constant(Tensor::<f64, Shape![2, 2]>::from([[1., 3.], [0., 10.]]));
+/// let y = nn::layer_norm(&x, None, None, 0.0);
+/// assert_eq!(y.value().to_vec(), [-1., 1., -1., 1.]);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_layer_norm`].
+#[track_caller]
+pub fn layer_norm<'t, T: GradFloat, S, D: Dim>(
+    x: &Var<'t, T, S>,
+    weight: Option<&Var<'t, T, (D,)>>,
+    bias: Option<&Var<'t, T, (D,)>>,
+    eps: T,
+) -> Var<'t, T, S>
+where
+    S: RemoveAxis<-1, Removed = D>,
+{
+    try_layer_norm(x, weight, bias, eps).or_panic()
+}
+
+/// [`layer_norm`], returning an error instead of panicking.
+///
+/// # Errors
+/// [`ShapeError::Axis`] for a 0-d [`DynShape`] input; [`ShapeError::Mismatch`] when the weight or
+/// bias length is not `x`'s last size (at run time, for a `Dyn` dim); [`ShapeError::Autograd`]
+/// when the inputs are tracked by two tapes.
+pub fn try_layer_norm<'t, T: GradFloat, S, D: Dim>(
+    x: &Var<'t, T, S>,
+    weight: Option<&Var<'t, T, (D,)>>,
+    bias: Option<&Var<'t, T, (D,)>>,
+    eps: T,
+) -> Result<Var<'t, T, S>, ShapeError>
+where
+    S: RemoveAxis<-1, Removed = D>,
+{
+    let xd = x.value().as_dyn();
+    if xd.rank() == 0 {
+        return Err(ShapeError::Axis { axis: -1, rank: 0 });
+    }
+    let d = xd.sizes()[xd.rank() - 1];
+    if let Some(w) = weight {
+        check_len("layer_norm", "weight", w.sizes()[0], d, "element of the last dim")?;
+    }
+    if let Some(b) = bias {
+        check_len("layer_norm", "bias", b.sizes()[0], d, "element of the last dim")?;
+    }
+    let mean = xd.try_mean_keepdim_dyn(-1)?;
+    let xc = xd.zip_with(&mean, |v, m| v - m);
+    let var = xc.map(|v| v * v).try_mean_keepdim_dyn(-1)?;
+    let rstd = var.map(move |v| T::one() / (v + eps).sqrt());
+    let xhat = xc.zip_with(&rstd, |v, r| v * r);
+    let y = affine(&xhat, weight.map(|w| w.value().as_dyn()), bias.map(|b| b.value().as_dyn()));
+    let y = typed::<T, S>(y);
+    let wa = weight.map(|w| w.arc().clone());
+    record([x.node(), node_of(weight), node_of(bias)], y, move |[ix, iw, ib], _| {
+        back(move |g: Tensor<T, S>, s: &mut Sink<T>| {
+            let gd = g.as_dyn();
+            s.add_with(iw, || sum_to::<T, (D,)>(gd.zip_with(&xhat, |g, h| g * h).as_dyn(), &[d]));
+            s.add_with(ib, || sum_to::<T, (D,)>(gd, &[d]));
+            s.add_with(ix, || {
+                let gh = match &wa {
+                    Some(w) => gd.zip_with(&w.as_dyn(), |g, w| g * w),
+                    None => gd.to_owned(),
+                };
+                let m1 = gh.mean_keepdim_dyn(-1);
+                let m2 = gh.zip_with(&xhat, |g, h| g * h).mean_keepdim_dyn(-1);
+                typed::<T, S>(normalized_grad(&gh, &xhat, &m1, &m2, &rstd))
+            });
+        })
+    })
+}
+
+/// `x̂ · weight + bias` (each optional), broadcast: `weight` and `bias` are already shaped to
+/// broadcast against `xhat`.
+fn affine<T: GradFloat>(
+    xhat: &Tensor<T, DynShape>,
+    weight: Option<TensorView<'_, T, DynShape>>,
+    bias: Option<TensorView<'_, T, DynShape>>,
+) -> Tensor<T, DynShape> {
+    match (weight, bias) {
+        (Some(w), Some(b)) => {
+            let mut y = xhat.zip_with(&w, |h, w| h * w);
+            y += &b;
+            y
+        }
+        (Some(w), None) => xhat.zip_with(&w, |h, w| h * w),
+        (None, Some(b)) => xhat.zip_with(&b, |h, b| h + b),
+        (None, None) => xhat.clone(),
+    }
+}
+
+/// The input gradient of a normalisation with batch statistics: `rstd (ĝ - m1 - x̂ m2)`, where
+/// `m1` is the mean of `ĝ` and `m2` the mean of `ĝ x̂` over the normalised elements (kept dims).
+fn normalized_grad<T: GradFloat>(
+    gh: &Tensor<T, DynShape>,
+    xhat: &Tensor<T, DynShape>,
+    m1: &Tensor<T, DynShape>,
+    m2: &Tensor<T, DynShape>,
+    rstd: &Tensor<T, DynShape>,
+) -> Tensor<T, DynShape> {
+    let centred = gh.zip_with(m1, |g, m| g - m);
+    let proj = xhat.zip_with(m2, |h, m| h * m);
+    let t = centred.zip_with(&proj, |a, b| a - b);
+    t.zip_with(rstd, |t, r| t * r)
+}
+
+/// Batch normalisation over the channel dim 1 of `x` `[N, C, ..]` (PyTorch
+/// `torch.nn.functional.batch_norm(x, running_mean, running_var, weight, bias, training,
+/// momentum, eps)`; `[N, C]`, `[N, C, L]`, `[N, C, H, W]`, ... up to rank 6): each channel becomes
+/// `(x - mean) / sqrt(var + eps) * weight + bias`. Same shape as `x`; `weight`, `bias` and the
+/// running statistics have `x`'s channel dim type `[C]`. PyTorch's defaults are `momentum = 0.1`,
+/// `eps = 1e-5` (a `None` momentum, PyTorch's cumulative average, is not offered).
+///
+/// * Training (`training = true`): the mean and the biased variance of each channel over the
+///   batch and the spatial dims normalise; `running_mean` and `running_var`, where given, are
+///   updated in place as PyTorch's: `running = (1 - momentum) running + momentum stat`, with the
+///   *unbiased* variance (`n / (n - 1)` times the biased one, `n` the elements per channel) for
+///   `running_var`. The gradient flows through the batch statistics (PyTorch's formula).
+/// * Evaluation (`training = false`): the running statistics normalise (both are required), and
+///   are not changed; the gradient of `x` is `g weight / sqrt(running_var + eps)`.
+///
+/// One node. `momentum` and `eps` are element values (`0.1`, `1e-5` for `f32` and `f64`).
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn, Var};
+/// let x = Var::constant(Tensor::<f64, Shape![2, 2]>::from([[1., 10.], [3., 30.]]));
+/// let mut mean = Tensor::<f64, Shape![2]>::zeros();
+/// let mut var = Tensor::<f64, Shape![2]>::ones();
+/// let y = nn::batch_norm(&x, Some(&mut mean), Some(&mut var), None, None, true, 0.1, 0.0);
+/// assert_eq!(y.value().to_vec(), [-1., -1., 1., 1.]);
+/// // 0.9 * 0 + 0.1 * [2, 20]; 0.9 * 1 + 0.1 * [2, 200] (the unbiased variances).
+/// assert!((mean.to_vec()[1] - 2.0).abs() < 1e-12 && (var.to_vec()[1] - 20.9).abs() < 1e-12);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_batch_norm`].
+#[allow(clippy::too_many_arguments)]
+#[track_caller]
+pub fn batch_norm<'t, T: GradFloat, S, C: Dim>(
+    x: &Var<'t, T, S>,
+    running_mean: Option<&mut Tensor<T, (C,)>>,
+    running_var: Option<&mut Tensor<T, (C,)>>,
+    weight: Option<&Var<'t, T, (C,)>>,
+    bias: Option<&Var<'t, T, (C,)>>,
+    training: bool,
+    momentum: T,
+    eps: T,
+) -> Var<'t, T, S>
+where
+    S: RemoveAxis<1, Removed = C>,
+{
+    try_batch_norm(x, running_mean, running_var, weight, bias, training, momentum, eps).or_panic()
+}
+
+/// [`batch_norm`], returning an error instead of panicking. An error leaves the running
+/// statistics unchanged.
+///
+/// # Errors
+/// [`ShapeError::Invalid`] for a [`DynShape`] input of rank below 2, for training with one
+/// element per channel (PyTorch's "Expected more than 1 value per channel when training"), and
+/// for evaluation without both running statistics; [`ShapeError::Mismatch`] when a weight, bias or
+/// running statistic does not have `C` elements (at run time, for a `Dyn` dim);
+/// [`ShapeError::Autograd`] when the inputs are tracked by two tapes.
+#[allow(clippy::too_many_arguments)]
+pub fn try_batch_norm<'t, T: GradFloat, S, C: Dim>(
+    x: &Var<'t, T, S>,
+    running_mean: Option<&mut Tensor<T, (C,)>>,
+    running_var: Option<&mut Tensor<T, (C,)>>,
+    weight: Option<&Var<'t, T, (C,)>>,
+    bias: Option<&Var<'t, T, (C,)>>,
+    training: bool,
+    momentum: T,
+    eps: T,
+) -> Result<Var<'t, T, S>, ShapeError>
+where
+    S: RemoveAxis<1, Removed = C>,
+{
+    const OP: &str = "batch_norm";
+    let xd = x.value().as_dyn();
+    let rank = xd.rank();
+    if rank < 2 {
+        return Err(ShapeError::Invalid(format!(
+            "batch_norm: the input must have a batch and a channel dim [N, C, ..], got sizes {:?}",
+            xd.sizes()
+        )));
+    }
+    let ch = xd.sizes()[1];
+    for (what, len) in [
+        ("weight", weight.map(|w| w.sizes()[0])),
+        ("bias", bias.map(|b| b.sizes()[0])),
+        ("running mean", running_mean.as_ref().map(|m| m.sizes()[0])),
+        ("running variance", running_var.as_ref().map(|v| v.sizes()[0])),
+    ] {
+        if let Some(len) = len {
+            check_len(OP, what, len, ch, "channel (dim 1 of the input)")?;
+        }
+    }
+    // Every dim but the channel one is reduced; per-channel vectors broadcast as [1, C, 1, ..].
+    let axes: Vec<usize> = (0..rank).filter(|&a| a != 1).collect();
+    let mut cshape = alloc::vec![1isize; rank];
+    cshape[1] = ch as isize;
+    let per_channel = |v: TensorView<'_, T, DynShape>| v.reshape_dyn(&cshape).into_owned();
+    let n = xd.numel().checked_div(ch).unwrap_or(0);
+
+    let (mean, rstd) = if training {
+        if n <= 1 {
+            return Err(ShapeError::Invalid(format!(
+                "batch_norm: expected more than 1 value per channel when training, got input sizes {:?}",
+                xd.sizes()
+            )));
+        }
+        let mean: Tensor<T, DynShape> = xd.reduce_with(&axes, true, &Mean)?;
+        let var: Tensor<T, DynShape> = xd.zip_with(&mean, |v, m| (v - m) * (v - m)).reduce_with(&axes, true, &Mean)?;
+        let (m, bessel) = (momentum, c::<T>(n as f64 / (n - 1) as f64));
+        if let Some(rm) = running_mean {
+            rm.zip_inplace(&mean.reshape_dyn(&[ch as isize]), move |r, v| *r = (T::one() - m) * *r + m * v);
+        }
+        if let Some(rv) = running_var {
+            rv.zip_inplace(&var.reshape_dyn(&[ch as isize]), move |r, v| *r = (T::one() - m) * *r + m * (v * bessel));
+        }
+        (mean, var.map(move |v| T::one() / (v + eps).sqrt()))
+    } else {
+        let (Some(rm), Some(rv)) = (running_mean, running_var) else {
+            return Err(ShapeError::Invalid(
+                "batch_norm: the running mean and variance must be given in evaluation mode (training = false)".into(),
+            ));
+        };
+        (per_channel(rm.as_dyn()), per_channel(rv.as_dyn()).map(move |v| T::one() / (v + eps).sqrt()))
+    };
+    let xhat = xd.zip_with(&mean, |v, m| v - m).zip_with(&rstd, |v, r| v * r);
+    let wd = weight.map(|w| per_channel(w.value().as_dyn()));
+    let bd = bias.map(|b| per_channel(b.value().as_dyn()));
+    let y = typed::<T, S>(affine(&xhat, wd.as_ref().map(|w| w.as_dyn()), bd.as_ref().map(|b| b.as_dyn())));
+    record([x.node(), node_of(weight), node_of(bias)], y, move |[ix, iw, ib], _| {
+        back(move |g: Tensor<T, S>, s: &mut Sink<T>| {
+            let gd = g.as_dyn();
+            let sum_c = |t: TensorView<'_, T, DynShape>| -> Tensor<T, (C,)> {
+                typed(t.reduce_with(&axes, false, &Sum).or_panic())
+            };
+            s.add_with(iw, || sum_c(gd.zip_with(&xhat, |g, h| g * h).as_dyn()));
+            s.add_with(ib, || sum_c(gd.as_dyn()));
+            s.add_with(ix, || {
+                let gh = match &wd {
+                    Some(w) => gd.zip_with(w, |g, w| g * w),
+                    None => gd.to_owned(),
+                };
+                if !training {
+                    return typed::<T, S>(gh.zip_with(&rstd, |g, r| g * r));
+                }
+                let m1: Tensor<T, DynShape> = gh.reduce_with(&axes, true, &Mean).or_panic();
+                let m2: Tensor<T, DynShape> =
+                    gh.zip_with(&xhat, |g, h| g * h).reduce_with(&axes, true, &Mean).or_panic();
+                typed::<T, S>(normalized_grad(&gh, &xhat, &m1, &m2, &rstd))
+            });
+        })
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dropout.
+
+/// Dropout (PyTorch `torch.nn.functional.dropout(x, p, training)`): in training, each element
+/// is zeroed with probability `p` and the others are scaled by `1 / (1 - p)`, so the expected
+/// value is unchanged; the gradient is masked and scaled the same way. The mask is drawn from
+/// `rng` (a seeded generator gives the same mask every run). Same shape. Identity (the same
+/// value and node, nothing drawn) when `training` is false or `p` is 0; zeros when `p` is 1.
+/// PyTorch's defaults are `p = 0.5`, `training = true`.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn, Tape};
+/// use shaped::rand::{rngs::StdRng, SeedableRng};
+/// let mut rng = StdRng::seed_from_u64(7);
+/// let tape = Tape::new();
+/// let x = tape.var(Tensor::<f64, Shape![1000]>::ones());
+/// let y = nn::dropout(&x, 0.25, true, &mut rng);
+/// // Every element is 0 or 1 / 0.75.
+/// assert!(y.value().iter().all(|&v| v == 0.0 || (v - 4.0 / 3.0).abs() < 1e-12));
+/// let g = y.sum().backward();
+/// assert_eq!(g.wrt(&x).unwrap().to_vec(), y.value().to_vec());
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_dropout`].
+#[cfg(feature = "rand")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rand")))]
+#[track_caller]
+pub fn dropout<'t, T: GradFloat, S: Shape>(
+    x: &Var<'t, T, S>,
+    p: f64,
+    training: bool,
+    rng: &mut (impl rand::Rng + ?Sized),
+) -> Var<'t, T, S> {
+    try_dropout(x, p, training, rng).or_panic()
+}
+
+/// [`dropout`], returning an error instead of panicking.
+///
+/// # Errors
+/// [`ShapeError::Invalid`] for `p` outside `[0, 1]` or NaN (PyTorch's "dropout probability has
+/// to be between 0 and 1"); [`ShapeError::Alloc`].
+#[cfg(feature = "rand")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rand")))]
+pub fn try_dropout<'t, T: GradFloat, S: Shape>(
+    x: &Var<'t, T, S>,
+    p: f64,
+    training: bool,
+    rng: &mut (impl rand::Rng + ?Sized),
+) -> Result<Var<'t, T, S>, ShapeError> {
+    if !(0.0..=1.0).contains(&p) {
+        return Err(ShapeError::Invalid(format!("dropout probability has to be between 0 and 1, but got {p}")));
+    }
+    if !training || p == 0.0 {
+        return Ok(x.clone());
+    }
+    let mask = if p == 1.0 {
+        x.value().zeros_like()
+    } else {
+        let scale = c::<T>(1.0 / (1.0 - p));
+        Tensor::<T, S>::try_bernoulli_sized(x.sizes(), 1.0 - p, rng)?.map(move |m| m * scale)
+    };
+    let y = x.value().zip_with(&mask, |v, m| v * m);
+    record([x.node()], y, move |[i], _| {
+        back(move |g: Tensor<T, S>, s: &mut Sink<T>| s.add_with(i, || g.zip_with(&mask, |g, m| g * m)))
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Embedding.
+
+/// Rows of `weight` picked by `indices` (PyTorch `torch.nn.functional.embedding(indices,
+/// weight)`): indices of any shape `S` (any integer type) and a weight `[num, dim]` give
+/// `S + [dim]`, e.g. `[batch, seq]` indices give `[batch, seq, dim]`. The weight's gradient adds
+/// each output row's gradient into its row, so repeated indices accumulate (PyTorch's
+/// `index_add`); the indices get none. `padding_idx`, `max_norm` and sparse gradients are not
+/// offered.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn, Tape};
+/// let tape = Tape::new();
+/// let w = tape.var(Tensor::<f64, Shape![3, 2]>::from([[0., 1.], [2., 3.], [4., 5.]]));
+/// let idx = Tensor::<i64, Shape![2, 2]>::from([[2, 0], [2, 2]]);
+/// let e = nn::embedding(&idx, &w); // Shape![2, 2, 2]
+/// assert_eq!(e.value().to_vec(), [4., 5., 0., 1., 4., 5., 4., 5.]);
+/// let g = e.sum().backward();
+/// assert_eq!(g.wrt(&w).unwrap().to_vec(), [1., 1., 0., 0., 3., 3.]); // row 2 picked 3 times
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_embedding`].
+#[track_caller]
+pub fn embedding<'t, T: GradFloat, S, N: Dim, E: Dim>(
+    indices: &TensorBase<impl Data<Elem: IndexElem>, S>,
+    weight: &Var<'t, T, (N, E)>,
+) -> Var<'t, T, <S as PushDim<E>>::Out>
+where
+    S: PushDim<E>,
+{
+    try_embedding(indices, weight).or_panic()
+}
+
+/// [`embedding`], returning an error instead of panicking.
+///
+/// # Errors
+/// [`ShapeError::IndexEntry`] for the first index (row-major) outside `0..num`, naming the index,
+/// its position in `indices` and the weight's row count (negative indices are refused, as
+/// PyTorch's "index out of range in self"); [`ShapeError::RankTooLarge`] for rank-6
+/// [`DynShape`] indices; [`ShapeError::Alloc`].
+pub fn try_embedding<'t, T: GradFloat, S, N: Dim, E: Dim>(
+    indices: &TensorBase<impl Data<Elem: IndexElem>, S>,
+    weight: &Var<'t, T, (N, E)>,
+) -> Result<Var<'t, T, <S as PushDim<E>>::Out>, ShapeError>
+where
+    S: PushDim<E>,
+{
+    let (num, dim) = (weight.sizes()[0], weight.sizes()[1]);
+    let isz = indices.sizes();
+    if isz.len() >= crate::MAX_RANK {
+        return Err(ShapeError::RankTooLarge { rank: isz.len() + 1 });
+    }
+    let count = indices.numel();
+    let mut flat: Vec<i64> = crate::memory::try_with_capacity(count)?;
+    for (k, &v) in indices.iter().enumerate() {
+        let (wide, at) = (v.to_i128(), v.to_index());
+        if wide < 0 || at as usize >= num {
+            return Err(ShapeError::IndexEntry { index: wide, position: unravel(k, isz), axis: 0, size: num });
+        }
+        flat.push(at as i64);
+    }
+    let flat = Tensor::<i64, DynShape>::from_vec(&[count], flat);
+    let rows = weight.value().try_index_select_dyn(0, &flat)?;
+    let mut out_sizes = isizes(isz);
+    out_sizes.push(dim as isize);
+    let y = rows.try_reshape_dyn(&out_sizes)?.into_owned().try_into_static::<<S as PushDim<E>>::Out>()?;
+    record([weight.node()], y, move |[iw], _| {
+        back(move |g: Tensor<T, <S as PushDim<E>>::Out>, s: &mut Sink<T>| {
+            s.add_with(iw, || {
+                let g2 = g.as_dyn().reshape_dyn(&[count as isize, dim as isize]).into_owned();
+                let mut gw = Tensor::<T, DynShape>::full_sized(&[num, dim], T::zero());
+                gw.index_add_dyn_(0, &flat, &g2, T::one());
+                typed::<T, (N, E)>(gw)
+            })
+        })
+    })
+}
+
+/// The coordinates of row-major element `k` of a tensor of `sizes`.
+fn unravel(mut k: usize, sizes: &[usize]) -> Vec<usize> {
+    let mut pos = alloc::vec![0; sizes.len()];
+    for (p, &n) in pos.iter_mut().zip(sizes).rev() {
+        if n > 0 {
+            *p = k % n;
+            k /= n;
+        }
+    }
+    pos
+}
+
+// ---------------------------------------------------------------------------------------------
+// Attention.
+
+/// The shape of `q @ kᵀ` in [`scaled_dot_product_attention`]: `[.., L, S]`.
+pub type AttentionScores<Q, K> =
+    <Q as MatMulShape<<K as MatrixBatch>::Matrices<<K as MatrixBatch>::Cols, <K as MatrixBatch>::Rows>>>::Out;
+
+/// The shape of [`scaled_dot_product_attention`]'s result: `[.., L, Ev]`.
+pub type Attention<Q, K, V> = <AttentionScores<Q, K> as MatMulShape<V>>::Out;
+
+/// Scaled dot-product attention (PyTorch
+/// `torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=is_causal)` with no
+/// mask, no dropout and the default scale): `softmax(q kᵀ / sqrt(E)) v`, the softmax over the
+/// keys. `q` is `[.., L, E]`, `k` `[.., S, E]`, `v` `[.., S, Ev]`, the batch dims broadcasting as
+/// `matmul`'s; the result is `[.., L, Ev]`. With `is_causal`, query `i` attends to keys `0..=i`
+/// only (PyTorch's mask `ones(L, S).tril()`, aligned to the top left when `L != S`).
+///
+/// One node; the gradients are computed from the saved attention weights `P`:
+/// `dv = Pᵀ g`, `dS = P (g vᵀ - rowsum(P g vᵀ))`, `dq = dS k / sqrt(E)`, `dk = dSᵀ q / sqrt(E)`,
+/// each summed over the batch dims its operand was broadcast along. Static shapes whose dims
+/// do not fit (`E` of `q` and `k`, `S` of `k` and `v`) are a compile error naming the shapes.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn, Var};
+/// let q = Var::constant(Tensor::<f64, Shape![2, 4]>::zeros());
+/// let k = Var::constant(Tensor::<f64, Shape![3, 4]>::ones());
+/// let v = Var::constant(Tensor::<f64, Shape![3, 1]>::from([[3.], [6.], [9.]]));
+/// let o = nn::scaled_dot_product_attention(&q, &k, &v, true); // Shape![2, 1]
+/// // Equal scores: query 0 sees key 0 only, query 1 averages keys 0 and 1.
+/// assert_eq!(o.value().to_vec(), [3., 4.5]);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_scaled_dot_product_attention`].
+#[track_caller]
+pub fn scaled_dot_product_attention<'t, T: GradFloat, Q, K, V>(
+    q: &Var<'t, T, Q>,
+    k: &Var<'t, T, K>,
+    v: &Var<'t, T, V>,
+    is_causal: bool,
+) -> Var<'t, T, Attention<Q, K, V>>
+where
+    Q: MatrixBatch + MatMulShape<<K as MatrixBatch>::Matrices<<K as MatrixBatch>::Cols, <K as MatrixBatch>::Rows>>,
+    K: MatrixBatch,
+    V: MatrixBatch,
+    AttentionScores<Q, K>: MatMulShape<V>,
+{
+    try_scaled_dot_product_attention(q, k, v, is_causal).or_panic()
+}
+
+/// [`scaled_dot_product_attention`], returning an error instead of panicking.
+///
+/// # Errors
+/// [`ShapeError::Invalid`] for a [`DynShape`] operand of rank below 2; [`ShapeError::MatMul`]
+/// when runtime sizes do not fit (`E` of `q` and `k`, `S` of `k` and `v`, batch dims that do not
+/// broadcast); [`ShapeError::Autograd`] when the inputs are tracked by two tapes.
+pub fn try_scaled_dot_product_attention<'t, T: GradFloat, Q, K, V>(
+    q: &Var<'t, T, Q>,
+    k: &Var<'t, T, K>,
+    v: &Var<'t, T, V>,
+    is_causal: bool,
+) -> Result<Var<'t, T, Attention<Q, K, V>>, ShapeError>
+where
+    Q: MatrixBatch + MatMulShape<<K as MatrixBatch>::Matrices<<K as MatrixBatch>::Cols, <K as MatrixBatch>::Rows>>,
+    K: MatrixBatch,
+    V: MatrixBatch,
+    AttentionScores<Q, K>: MatMulShape<V>,
+{
+    let (qd, kd, vd) = (q.value().as_dyn(), k.value().as_dyn(), v.value().as_dyn());
+    for (name, t) in [("query", &qd), ("key", &kd), ("value", &vd)] {
+        if t.rank() < 2 {
+            return Err(ShapeError::Invalid(format!(
+                "scaled_dot_product_attention: the {name} must be [.., n, d] (at least 2 dims), got sizes {:?}",
+                t.sizes()
+            )));
+        }
+    }
+    let e = qd.sizes()[qd.rank() - 1];
+    let scale = T::one() / c::<T>(e as f64).sqrt();
+    let mut scores = qd.try_matmul(&kd.transpose_dyn(-2, -1))?;
+    scores.map_inplace(move |v| v * scale);
+    if is_causal {
+        let r = scores.rank();
+        let (l, s) = (scores.sizes()[r - 2], scores.sizes()[r - 1]);
+        // -inf above the diagonal (key j > query i), 0 on and below it.
+        let mask = Tensor::<T, DynShape>::try_full_sized(&[l, s], T::neg_infinity())?.try_triu(1)?;
+        scores = scores.zip_with(&mask, |v, m| v + m);
+    }
+    let p = scores.try_softmax_dyn(-1)?;
+    let out = p.try_matmul(&vd)?.try_into_static::<Attention<Q, K, V>>()?;
+    let (qa, ka, va) = (q.arc().clone(), k.arc().clone(), v.arc().clone());
+    record([q.node(), k.node(), v.node()], out, move |[iq, ik, iv], _| {
+        back(move |g: Tensor<T, Attention<Q, K, V>>, s: &mut Sink<T>| {
+            let gd = g.as_dyn();
+            s.add_with(iv, || {
+                let gv = p.as_dyn().transpose_dyn(-2, -1).matmul(&gd);
+                sum_to::<T, V>(gv.as_dyn(), va.sizes())
+            });
+            if iq.is_none() && ik.is_none() {
+                return;
+            }
+            // dS = P (dP - rowsum(dP P)), dP = g vᵀ; the scale folded in once.
+            let dp = gd.matmul(&va.as_dyn().transpose_dyn(-2, -1));
+            let dot = dp.zip_with(&p, |d, p| d * p).sum_keepdim_dyn(-1);
+            let ds = dp.zip_with(&dot, |d, r| d - r).zip_with(&p, move |t, p| t * p * scale);
+            s.add_with(iq, || sum_to::<T, Q>(ds.matmul(&ka.as_dyn()).as_dyn(), qa.sizes()));
+            s.add_with(ik, || sum_to::<T, K>(ds.transpose_dyn(-2, -1).matmul(&qa.as_dyn()).as_dyn(), ka.sizes()));
+        })
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Losses.
+
+/// An element-wise loss `Σ f(x, t)` reduced by `reduction`, with the derivatives `dx(x, t)` and
+/// `dt(x, t)` of `f`; `input` and `target` of the same sizes.
+fn pointwise_loss<'t, T: GradFloat, S: Shape>(
+    op: &'static str,
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+    reduction: Reduction,
+    f: impl Fn(T, T) -> T + Send + Sync,
+    dx: impl Fn(T, T) -> T + Send + Sync + 'static,
+    dt: impl Fn(T, T) -> T + Send + Sync + 'static,
+) -> Result<Var<'t, T, ()>, ShapeError> {
+    if input.sizes() != target.sizes() {
+        return Err(ShapeError::Mismatch {
+            op,
+            what: "differ: the target must have the input's sizes".into(),
+            lhs: input.sizes().into(),
+            rhs: target.sizes().into(),
+        });
+    }
+    let (x, t) = (input.arc().clone(), target.arc().clone());
+    let k: T = reduction.scale(x.numel());
+    let total = x.zip_with(&*t, f).sum() * k;
+    record([input.node(), target.node()], scalar(total), move |[ix, it], _| {
+        back(move |g: Tensor<T, ()>, s: &mut Sink<T>| {
+            let gk = g.item() * k;
+            s.add_with(ix, || x.zip_with(&*t, move |x, t| gk * dx(x, t)));
+            s.add_with(it, || x.zip_with(&*t, move |x, t| gk * dt(x, t)));
+        })
+    })
+}
+
+/// The mean (or sum) of the squared differences (PyTorch `torch.nn.functional.mse_loss(input,
+/// target, reduction=...)`): `input` and `target` have the same shape; a `Shape![]` value. Both
+/// get gradients (`±2 (input - target) / n`).
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn::{self, Reduction}, Var};
+/// let x = Var::constant(Tensor::<f64, Shape![3]>::from([1., 2., 3.]));
+/// let t = Var::constant(Tensor::<f64, Shape![3]>::from([1., 0., 0.]));
+/// assert_eq!(nn::mse_loss(&x, &t, Reduction::Mean).item(), 13.0 / 3.0);
+/// assert_eq!(nn::mse_loss(&x, &t, Reduction::Sum).item(), 13.0);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_mse_loss`].
+#[track_caller]
+pub fn mse_loss<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+    reduction: Reduction,
+) -> Var<'t, T, ()> {
+    try_mse_loss(input, target, reduction).or_panic()
+}
+
+/// [`mse_loss`], returning an error instead of panicking.
+///
+/// # Errors
+/// [`ShapeError::Mismatch`] naming both sizes when they differ (`Dyn` dims);
+/// [`ShapeError::Autograd`] when the inputs are tracked by two tapes.
+pub fn try_mse_loss<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+    reduction: Reduction,
+) -> Result<Var<'t, T, ()>, ShapeError> {
+    let two = c::<T>(2.0);
+    pointwise_loss(
+        "mse_loss",
+        input,
+        target,
+        reduction,
+        |x, t| (x - t) * (x - t),
+        move |x, t| two * (x - t),
+        move |x, t| two * (t - x),
+    )
+}
+
+/// The sign of `d`, 0 at 0 (and NaN for NaN).
+#[inline(always)]
+fn sign<T: GradFloat>(d: T) -> T {
+    if d > T::zero() {
+        T::one()
+    } else if d < T::zero() {
+        -T::one()
+    } else {
+        d * T::zero()
+    }
+}
+
+/// The mean (or sum) of the absolute differences (PyTorch `torch.nn.functional.l1_loss(input,
+/// target, reduction=...)`): same shapes, a `Shape![]` value; the gradient is `±sign(input -
+/// target) / n`, 0 where they are equal (as PyTorch's).
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn::{self, Reduction}, Var};
+/// let x = Var::constant(Tensor::<f64, Shape![2]>::from([1., -2.]));
+/// let t = Var::constant(Tensor::<f64, Shape![2]>::from([0., 0.]));
+/// assert_eq!(nn::l1_loss(&x, &t, Reduction::Mean).item(), 1.5);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_l1_loss`].
+#[track_caller]
+pub fn l1_loss<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+    reduction: Reduction,
+) -> Var<'t, T, ()> {
+    try_l1_loss(input, target, reduction).or_panic()
+}
+
+/// [`l1_loss`], returning an error instead of panicking.
+///
+/// # Errors
+/// As [`try_mse_loss`].
+pub fn try_l1_loss<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+    reduction: Reduction,
+) -> Result<Var<'t, T, ()>, ShapeError> {
+    pointwise_loss("l1_loss", input, target, reduction, |x, t| (x - t).abs(), |x, t| sign(x - t), |x, t| sign(t - x))
+}
+
+/// The Huber loss (PyTorch `torch.nn.functional.huber_loss(input, target, reduction=...,
+/// delta=...)`, default `delta = 1.0`): for `z = |input - target|`, `z² / 2` where `z < delta`
+/// and `delta (z - delta / 2)` beyond, reduced to a `Shape![]` value. The gradient is
+/// `input - target` clamped to `[-delta, delta]` (negated for the target).
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn::{self, Reduction}, Var};
+/// let x = Var::constant(Tensor::<f64, Shape![2]>::from([0.5, 3.0]));
+/// let t = Var::constant(Tensor::<f64, Shape![2]>::zeros());
+/// assert_eq!(nn::huber_loss(&x, &t, Reduction::Sum, 1.0).item(), 0.125 + 2.5);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_huber_loss`].
+#[track_caller]
+pub fn huber_loss<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+    reduction: Reduction,
+    delta: T,
+) -> Var<'t, T, ()> {
+    try_huber_loss(input, target, reduction, delta).or_panic()
+}
+
+/// [`huber_loss`], returning an error instead of panicking.
+///
+/// # Errors
+/// [`ShapeError::Invalid`] for a `delta` that is not positive (PyTorch requires `delta > 0`);
+/// otherwise as [`try_mse_loss`].
+pub fn try_huber_loss<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+    reduction: Reduction,
+    delta: T,
+) -> Result<Var<'t, T, ()>, ShapeError> {
+    if delta.is_nan() || delta <= T::zero() {
+        return Err(ShapeError::Invalid(format!("huber_loss: delta must be positive, got {}", delta.as_f64())));
+    }
+    let half = c::<T>(0.5);
+    let f = move |x: T, t: T| {
+        let z = (x - t).abs();
+        if z < delta {
+            half * z * z
+        } else {
+            delta * (z - half * delta)
+        }
+    };
+    let clamp = move |d: T| {
+        if d < -delta {
+            -delta
+        } else if d > delta {
+            delta
+        } else {
+            d
+        }
+    };
+    pointwise_loss("huber_loss", input, target, reduction, f, move |x, t| clamp(x - t), move |x, t| -clamp(x - t))
+}
+
+/// Binary cross-entropy of logits (PyTorch
+/// `torch.nn.functional.binary_cross_entropy_with_logits(input, target, reduction=...)`, without
+/// `weight` and `pos_weight`): `-(t ln σ(x) + (1 - t) ln(1 - σ(x)))` in the stable form
+/// `max(x, 0) - x t + ln(1 + exp(-|x|))`, reduced to a `Shape![]` value. `input` and `target`
+/// (probabilities, soft labels allowed) have the same shape; the gradients are `σ(x) - t` and
+/// `-x` (over `n` for the mean).
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn::{self, Reduction}, Var};
+/// let x = Var::constant(Tensor::<f64, Shape![2]>::from([0.0, 800.0]));
+/// let t = Var::constant(Tensor::<f64, Shape![2]>::from([1.0, 1.0]));
+/// // ln 2 for the first; the second is exactly 0 (no overflow in exp).
+/// let l = nn::binary_cross_entropy_with_logits(&x, &t, Reduction::Sum).item();
+/// assert!((l - 2f64.ln()).abs() < 1e-15);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_binary_cross_entropy_with_logits`].
+#[track_caller]
+pub fn binary_cross_entropy_with_logits<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+    reduction: Reduction,
+) -> Var<'t, T, ()> {
+    try_binary_cross_entropy_with_logits(input, target, reduction).or_panic()
+}
+
+/// [`binary_cross_entropy_with_logits`], returning an error instead of panicking.
+///
+/// # Errors
+/// As [`try_mse_loss`].
+pub fn try_binary_cross_entropy_with_logits<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+    reduction: Reduction,
+) -> Result<Var<'t, T, ()>, ShapeError> {
+    let f = |x: T, t: T| {
+        let relu = if x > T::zero() { x } else { T::zero() };
+        relu - x * t + (-x.abs()).exp().ln_1p()
+    };
+    let dx = |x: T, t: T| T::one() / (T::one() + (-x).exp()) - t;
+    pointwise_loss("binary_cross_entropy_with_logits", input, target, reduction, f, dx, |x, _| -x)
+}
+
+/// The positions of `targets` as class indices `0..classes`, checked.
+fn class_indices<T: GradFloat, N: Dim>(
+    op: &'static str,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    rows: usize,
+    classes: usize,
+) -> Result<Tensor<T, DynShape>, ShapeError> {
+    if targets.sizes()[0] != rows {
+        return Err(ShapeError::Mismatch {
+            op,
+            what: "differ: one target per row of the input".into(),
+            lhs: alloc::vec![targets.sizes()[0]],
+            rhs: alloc::vec![rows],
+        });
+    }
+    for (i, &v) in targets.iter().enumerate() {
+        let (wide, at) = (v.to_i128(), v.to_index());
+        if wide < 0 || at as usize >= classes {
+            return Err(ShapeError::Invalid(format!(
+                "{op}: target {wide} at position {i} is out of bounds: the classes are 0..{classes}"
+            )));
+        }
+    }
+    targets.try_one_hot_dyn::<T>(classes)
+}
+
+/// Cross-entropy of unnormalised scores against class indices (PyTorch
+/// `torch.nn.functional.cross_entropy(input, target, reduction=..., label_smoothing=...)`;
+/// defaults `Reduction::Mean`, `0.0`): `input` `[N, C]`, `targets` `[N]` of class indices (any
+/// integer type) give a `Shape![]` value, `-Σ_c q_c log_softmax(input)_c` per row, where `q` is
+/// the one-hot target mixed with the uniform distribution: `q = (1 - ε) onehot + ε / C` for
+/// `label_smoothing = ε`. The mean is over the `N` rows. One node (fused log-softmax and NLL):
+/// the gradient is `softmax(input) - q` (over `N` for the mean). Class weights and
+/// `ignore_index` are not offered: every target must be a class.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn::{self, Reduction}, Tape};
+/// let tape = Tape::new();
+/// let logits = tape.var(Tensor::<f64, Shape![2, 3]>::from([[0., 0., 0.], [10., 0., 0.]]));
+/// let targets = Tensor::<i64, Shape![2]>::from([1, 0]);
+/// let loss = nn::cross_entropy(&logits, &targets, Reduction::Sum, 0.0);
+/// assert!((loss.item() - (3f64.ln() + (1.0 + 2.0 * (-10f64).exp()).ln())).abs() < 1e-12);
+/// let g = loss.backward();
+/// let g0 = &g.wrt(&logits).unwrap().to_vec()[..3];
+/// assert!((g0[0] - 1. / 3.).abs() < 1e-12 && (g0[1] + 2. / 3.).abs() < 1e-12);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_cross_entropy`].
+#[track_caller]
+pub fn cross_entropy<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    reduction: Reduction,
+    label_smoothing: T,
+) -> Var<'t, T, ()> {
+    try_cross_entropy(input, targets, reduction, label_smoothing).or_panic()
+}
+
+/// [`cross_entropy`], returning an error instead of panicking.
+///
+/// # Errors
+/// [`ShapeError::Invalid`] naming the first target outside `0..C` and its position, or a
+/// `label_smoothing` outside `[0, 1]`; [`ShapeError::Mismatch`] when `targets` does not have `N`
+/// elements (at run time, for a `Dyn` dim); [`ShapeError::Alloc`].
+pub fn try_cross_entropy<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    reduction: Reduction,
+    label_smoothing: T,
+) -> Result<Var<'t, T, ()>, ShapeError> {
+    let eps = label_smoothing;
+    if eps.is_nan() || eps < T::zero() || eps > T::one() {
+        return Err(ShapeError::Invalid(format!(
+            "cross_entropy: label_smoothing must be between 0.0 and 1.0, got {}",
+            eps.as_f64()
+        )));
+    }
+    let (rows, classes) = (input.sizes()[0], input.sizes()[1]);
+    let onehot = class_indices::<T, N>("cross_entropy", targets, rows, classes)?;
+    let (keep, spread) = (T::one() - eps, eps / c::<T>(classes as f64));
+    let q = if eps == T::zero() { onehot } else { onehot.map(move |o| keep * o + spread) };
+    let lsm = input.value().try_log_softmax::<1>()?;
+    let k: T = reduction.scale(rows);
+    let total = -(lsm.as_dyn().zip_with(&q, |l, q| if q == T::zero() { T::zero() } else { l * q }).sum()) * k;
+    record([input.node()], scalar(total), move |[i], _| {
+        back(move |g: Tensor<T, ()>, s: &mut Sink<T>| {
+            let gk = g.item() * k;
+            s.add_with(i, || typed::<T, (N, C)>(lsm.as_dyn().zip_with(&q, move |l, q| (l.exp() - q) * gk)))
+        })
+    })
+}
+
+/// The negative log-likelihood of class indices (PyTorch `torch.nn.functional.nll_loss(input,
+/// target, reduction=...)`): `input` `[N, C]` of log-probabilities, `targets` `[N]` of class
+/// indices give a `Shape![]` value, `-Σ_i input[i, targets[i]]` (over `N` for the mean). The
+/// gradient is `-1` (over `N`) at each row's target, 0 elsewhere. Class weights and
+/// `ignore_index` are not offered.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn::{self, Reduction}, Var};
+/// let lp = Var::constant(Tensor::<f64, Shape![2, 2]>::from([[-0.1, -2.0], [-3.0, -0.5]]));
+/// let l = nn::nll_loss(&lp, &Tensor::<i64, Shape![2]>::from([0, 1]), Reduction::Mean);
+/// assert!((l.item() - 0.3).abs() < 1e-15);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_nll_loss`].
+#[track_caller]
+pub fn nll_loss<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    reduction: Reduction,
+) -> Var<'t, T, ()> {
+    try_nll_loss(input, targets, reduction).or_panic()
+}
+
+/// [`nll_loss`], returning an error instead of panicking.
+///
+/// # Errors
+/// [`ShapeError::Invalid`] naming the first target outside `0..C` and its position;
+/// [`ShapeError::Mismatch`] when `targets` does not have `N` elements; [`ShapeError::Alloc`].
+pub fn try_nll_loss<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    reduction: Reduction,
+) -> Result<Var<'t, T, ()>, ShapeError> {
+    let (rows, classes) = (input.sizes()[0], input.sizes()[1]);
+    let onehot = class_indices::<T, N>("nll_loss", targets, rows, classes)?;
+    let k: T = reduction.scale(rows);
+    let picked = input.value().as_dyn().zip_with(&onehot, |l, o| if o == T::zero() { T::zero() } else { l });
+    let total = -picked.sum() * k;
+    record([input.node()], scalar(total), move |[i], _| {
+        back(move |g: Tensor<T, ()>, s: &mut Sink<T>| {
+            let gk = -g.item() * k;
+            s.add_with(i, || typed::<T, (N, C)>(onehot.map(move |o| o * gk)))
+        })
+    })
+}

@@ -1,0 +1,371 @@
+//! shaped's functional layer (`shaped::autograd::nn`) against PyTorch's `torch.nn.functional`
+//! (tests/data/nn_data.rs, written by scripts/nn_data.py): values, the gradient of every float
+//! input and the running statistics after a batch_norm step, in f64 (to 1e-10 relative) and f32
+//! (to 2e-4); typed calls checked with `gradcheck`; the errors that name a bad value.
+use shaped::autograd::nn::{self, Reduction};
+use shaped::autograd::{gradcheck, GradFloat, Tape, Var};
+use shaped::prelude::*;
+
+#[path = "data/nn_data.rs"]
+mod nn_data;
+use nn_data::{Arr, Case, CASES};
+
+type V<'t, T> = Var<'t, T, DynShape>;
+type Vector<'t, T> = Var<'t, T, (Dyn,)>;
+
+fn k<T: GradFloat>(v: f64) -> T {
+    T::from_f64(v)
+}
+
+fn tensor<T: GradFloat>((sizes, data): &Arr) -> Tensor<T, DynShape> {
+    Tensor::from_vec(sizes, data.iter().map(|&v| k::<T>(v)).collect())
+}
+
+/// Any value under another shape type with the same sizes.
+fn cast<'t, T: GradFloat, S: Shape, S2: Shape>(v: &Var<'t, T, S>) -> Var<'t, T, S2> {
+    v.try_cast_shape::<S2>().unwrap()
+}
+
+/// A scalar loss as a runtime-shaped value.
+fn d<'t, T: GradFloat, S: Shape>(v: Var<'t, T, S>) -> V<'t, T> {
+    cast(&v)
+}
+
+/// Runs the call `op` on the inputs `x` (all runtime-shaped), the integer inputs `ints` and the
+/// running statistics `state` (updated in place).
+fn apply<'t, T: GradFloat>(
+    op: &str,
+    x: &[V<'t, T>],
+    ints: &Tensor<i64, DynShape>,
+    state: &mut [Tensor<T, (Dyn,)>],
+) -> V<'t, T> {
+    let red = if op.contains("_sum") { Reduction::Sum } else { Reduction::Mean };
+    let targets = || ints.clone().try_into_static::<(Dyn,)>().unwrap();
+    match op {
+        "linear_bias" | "linear_3d" | "linear_1d" => {
+            nn::linear(&x[0], &cast::<_, _, (Dyn, Dyn)>(&x[1]), Some(&cast(&x[2])))
+        }
+        "linear_no_bias" => nn::linear(&x[0], &cast::<_, _, (Dyn, Dyn)>(&x[1]), None),
+        "layer_norm" => nn::layer_norm(&x[0], Some(&cast(&x[1])), Some(&cast(&x[2])), k(1e-5)),
+        "layer_norm_plain" => nn::layer_norm(&x[0], None, None, k(1e-5)),
+        "layer_norm_weight" => nn::layer_norm(&x[0], Some(&cast(&x[1])), None, k(1e-3)),
+        "batch_norm_train_3d_plain" => nn::batch_norm(&x[0], None, None, None, None, true, k(0.3), k(1e-3)),
+        "batch_norm_eval_2d_plain" => {
+            let (rm, rv) = state.split_at_mut(1);
+            nn::batch_norm(&x[0], Some(&mut rm[0]), Some(&mut rv[0]), None, None, false, k(0.1), k(1e-5))
+        }
+        "batch_norm_train_2d" | "batch_norm_train_4d" | "batch_norm_eval_4d" => {
+            let (rm, rv) = state.split_at_mut(1);
+            let (w, b): (Vector<T>, Vector<T>) = (cast(&x[1]), cast(&x[2]));
+            nn::batch_norm(
+                &x[0],
+                Some(&mut rm[0]),
+                Some(&mut rv[0]),
+                Some(&w),
+                Some(&b),
+                op.contains("train"),
+                k(0.1),
+                k(1e-5),
+            )
+        }
+        "embedding_2d" | "embedding_1d" => nn::embedding(ints, &cast::<_, _, (Dyn, Dyn)>(&x[0])),
+        op if op.starts_with("sdpa") => nn::scaled_dot_product_attention(&x[0], &x[1], &x[2], op.contains("causal")),
+        op if op.starts_with("mse") => d(nn::mse_loss(&x[0], &x[1], red)),
+        op if op.starts_with("l1") => d(nn::l1_loss(&x[0], &x[1], red)),
+        op if op.starts_with("huber") => {
+            d(nn::huber_loss(&x[0], &x[1], red, k(if op.ends_with("half") { 0.5 } else { 1.0 })))
+        }
+        op if op.starts_with("bce_logits") => d(nn::binary_cross_entropy_with_logits(&x[0], &x[1], red)),
+        op if op.starts_with("cross_entropy") => {
+            let ls = if op.ends_with("0.1") { 0.1 } else { 0.0 };
+            d(nn::cross_entropy(&cast::<_, _, (Dyn, Dyn)>(&x[0]), &targets(), red, k(ls)))
+        }
+        op if op.starts_with("nll") => d(nn::nll_loss(&cast::<_, _, (Dyn, Dyn)>(&x[0]), &targets(), red)),
+        other => panic!("no such call in the test: {other}"),
+    }
+}
+
+/// The largest error relative to `1 + |want|`.
+fn max_err(got: &[f64], want: &[f64], what: &str) -> f64 {
+    assert_eq!(got.len(), want.len(), "{what}: lengths");
+    got.iter().zip(want).map(|(g, w)| (g - w).abs() / (1.0 + w.abs())).fold(0.0, f64::max)
+}
+
+/// Runs one case and returns the largest relative error, checking every value against `rtol`.
+fn run_case<T: GradFloat>(case: &Case, rtol: f64) -> f64 {
+    let tape = Tape::<T>::new();
+    let xs: Vec<V<'_, T>> = case.inputs.iter().map(|a| tape.var(tensor::<T>(a))).collect();
+    // No integer inputs: an empty vector.
+    let ints = match case.ints.1 {
+        [] => Tensor::<i64, DynShape>::from_vec(&[0], vec![]),
+        v => Tensor::<i64, DynShape>::from_vec(case.ints.0, v.to_vec()),
+    };
+    let mut state: Vec<Tensor<T, (Dyn,)>> =
+        case.state.iter().map(|a| tensor::<T>(a).try_into_static().unwrap()).collect();
+    let y = apply(case.op, &xs, &ints, &mut state);
+    assert_eq!(y.sizes(), case.out.0, "{}: output sizes", case.op);
+    let to64 = |v: Vec<T>| v.into_iter().map(|x| x.as_f64()).collect::<Vec<_>>();
+    let mut worst = 0.0f64;
+    let mut check = |got: Vec<f64>, want: &[f64], what: String| {
+        let e = max_err(&got, want, &what);
+        assert!(e <= rtol, "{what}: max relative error {e} > {rtol}\n shaped {got:?}\n PyTorch {want:?}");
+        worst = worst.max(e);
+    };
+    check(to64(y.value().to_vec()), case.out.1, format!("{} output", case.op));
+    for (i, (s, (sizes, want))) in state.iter().zip(case.state_after).enumerate() {
+        assert_eq!(s.sizes(), *sizes);
+        check(to64(s.to_vec()), want, format!("{} running statistic {i}", case.op));
+    }
+    let grads = y.backward_with(&tensor::<T>(&case.seed));
+    for (i, (x, (sizes, want))) in xs.iter().zip(case.grads).enumerate() {
+        let g = grads.wrt(x).unwrap_or_else(|| panic!("{}: no gradient for input {i}", case.op));
+        assert_eq!(g.sizes(), *sizes, "{}: gradient {i} sizes", case.op);
+        check(to64(g.to_vec()), want, format!("{} gradient {i}", case.op));
+    }
+    worst
+}
+
+fn run_all<T: GradFloat>(rtol: f64) {
+    let mut report = Vec::new();
+    for case in CASES {
+        report.push((case.op, run_case::<T>(case, rtol)));
+    }
+    // `cargo test -- --nocapture` shows the largest error of each case.
+    for (op, e) in report {
+        println!("{op}: {e:.2e}");
+    }
+}
+
+#[test]
+fn every_case_matches_pytorch_in_f64() {
+    run_all::<f64>(1e-10);
+}
+
+#[test]
+fn every_case_matches_pytorch_in_f32() {
+    run_all::<f32>(2e-4);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Typed calls, checked against central differences.
+
+fn t<S: Shape>(sizes: &[usize], seed: u64) -> Tensor<f64, S> {
+    // A fixed, irregular pattern (no RNG needed for gradcheck inputs).
+    let n: usize = sizes.iter().product();
+    let v = (0..n).map(|i| ((i as f64 + 1.0) * 0.7371 + seed as f64 * 1.13).sin() * 1.5).collect();
+    Tensor::from_vec(sizes, v)
+}
+
+#[test]
+fn gradcheck_linear_typed() {
+    let w = t::<Shape![4, 3]>(&[4, 3], 1);
+    let b = t::<Shape![4]>(&[4], 2);
+    let x = t::<Shape![2, 3]>(&[2, 3], 3);
+    assert!(gradcheck(
+        |x: &Var<f64, Shape![2, 3]>| nn::linear(x, &Var::constant(w.clone()), Some(&Var::constant(b.clone()))),
+        &x
+    ));
+    assert!(gradcheck(|w: &Var<f64, Shape![4, 3]>| nn::linear(&Var::constant(x.clone()), w, None), &w));
+    assert!(gradcheck(
+        |b: &Var<f64, Shape![4]>| nn::linear(&Var::constant(x.clone()), &Var::constant(w.clone()), Some(b)),
+        &b
+    ));
+}
+
+#[test]
+fn gradcheck_layer_norm_typed() {
+    let w = t::<Shape![5]>(&[5], 1);
+    let x = t::<Shape![3, 5]>(&[3, 5], 2);
+    assert!(gradcheck(|x: &Var<f64, Shape![3, 5]>| nn::layer_norm(x, Some(&Var::constant(w.clone())), None, 1e-5), &x));
+    assert!(gradcheck(|w: &Var<f64, Shape![5]>| nn::layer_norm(&Var::constant(x.clone()), Some(w), None, 1e-5), &w));
+}
+
+#[test]
+fn gradcheck_batch_norm_typed() {
+    let x = t::<Shape![4, 2, 3]>(&[4, 2, 3], 4);
+    let w = t::<Shape![2]>(&[2], 5);
+    assert!(gradcheck(
+        |x: &Var<f64, Shape![4, 2, 3]>| nn::batch_norm(
+            x,
+            None,
+            None,
+            Some(&Var::constant(w.clone())),
+            None,
+            true,
+            0.1,
+            1e-5
+        ),
+        &x
+    ));
+    let (rm, rv) = (t::<Shape![2]>(&[2], 6), Tensor::<f64, Shape![2]>::from([0.5, 2.0]));
+    assert!(gradcheck(
+        |x: &Var<f64, Shape![4, 2, 3]>| {
+            let (mut m, mut v) = (rm.clone(), rv.clone());
+            nn::batch_norm(x, Some(&mut m), Some(&mut v), Some(&Var::constant(w.clone())), None, false, 0.1, 1e-5)
+        },
+        &x
+    ));
+}
+
+#[test]
+fn gradcheck_attention_typed() {
+    let q = t::<Shape![2, 3, 4]>(&[2, 3, 4], 7);
+    let k = t::<Shape![2, 5, 4]>(&[2, 5, 4], 8);
+    let v = t::<Shape![5, 2]>(&[5, 2], 9);
+    for causal in [false, true] {
+        let (kc, vc) = (Var::constant(k.clone()), Var::constant(v.clone()));
+        assert!(gradcheck(
+            |q: &Var<f64, Shape![2, 3, 4]>| {
+                let o: Var<f64, Shape![2, 3, 2]> = nn::scaled_dot_product_attention(q, &kc, &vc, causal);
+                o
+            },
+            &q
+        ));
+        let qc = Var::constant(q.clone());
+        assert!(gradcheck(|k: &Var<f64, Shape![2, 5, 4]>| nn::scaled_dot_product_attention(&qc, k, &vc, causal), &k));
+        let kc = Var::constant(k.clone());
+        assert!(gradcheck(|v: &Var<f64, Shape![5, 2]>| nn::scaled_dot_product_attention(&qc, &kc, v, causal), &v));
+    }
+}
+
+#[test]
+fn gradcheck_embedding_typed() {
+    let idx = Tensor::<i64, Shape![2, 3]>::from([[0, 2, 0], [3, 0, 2]]);
+    let w = t::<Shape![4, 2]>(&[4, 2], 10);
+    assert!(gradcheck(
+        |w: &Var<f64, Shape![4, 2]>| {
+            let e: Var<f64, Shape![2, 3, 2]> = nn::embedding(&idx, w);
+            e
+        },
+        &w
+    ));
+}
+
+#[test]
+fn gradcheck_losses_typed() {
+    let x = t::<Shape![3, 4]>(&[3, 4], 11);
+    let y = t::<Shape![3, 4]>(&[3, 4], 12);
+    let targets = Tensor::<i64, Shape![3]>::from([3, 0, 1]);
+    for red in [Reduction::Mean, Reduction::Sum] {
+        let yc = Var::constant(y.clone());
+        let probs = Var::constant(y.map(|v| 0.5 + 0.3 * v.sin()));
+        assert!(gradcheck(|x: &Var<f64, Shape![3, 4]>| nn::mse_loss(x, &yc, red), &x));
+        assert!(gradcheck(|x: &Var<f64, Shape![3, 4]>| nn::l1_loss(x, &yc, red), &x));
+        assert!(gradcheck(|x: &Var<f64, Shape![3, 4]>| nn::huber_loss(x, &yc, red, 0.7), &x));
+        assert!(gradcheck(|x: &Var<f64, Shape![3, 4]>| nn::binary_cross_entropy_with_logits(x, &probs, red), &x));
+        assert!(gradcheck(
+            |p: &Var<f64, Shape![3, 4]>| nn::binary_cross_entropy_with_logits(&Var::constant(x.clone()), p, red),
+            &y
+        ));
+        for ls in [0.0, 0.2] {
+            assert!(gradcheck(|x: &Var<f64, Shape![3, 4]>| nn::cross_entropy(x, &targets, red, ls), &x));
+        }
+        assert!(gradcheck(|x: &Var<f64, Shape![3, 4]>| nn::nll_loss(&x.log_softmax::<1>(), &targets, red), &x));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors that name the bad value.
+
+#[test]
+fn a_bad_class_index_is_named() {
+    let logits = Var::constant(Tensor::<f64, Shape![3, 4]>::zeros());
+    let targets = Tensor::<i64, Shape![3]>::from([1, 7, 0]);
+    let e = nn::try_cross_entropy(&logits, &targets, Reduction::Mean, 0.0).unwrap_err();
+    assert_eq!(e.to_string(), "cross_entropy: target 7 at position 1 is out of bounds: the classes are 0..4");
+    let e = nn::try_nll_loss(&logits, &Tensor::<i64, Shape![3]>::from([0, 1, -100]), Reduction::Sum).unwrap_err();
+    assert_eq!(e.to_string(), "nll_loss: target -100 at position 2 is out of bounds: the classes are 0..4");
+}
+
+#[test]
+#[should_panic(expected = "cross_entropy: target 7 at position 1 is out of bounds: the classes are 0..4")]
+fn the_plain_form_panics_with_the_message() {
+    let logits = Var::constant(Tensor::<f64, Shape![3, 4]>::zeros());
+    nn::cross_entropy(&logits, &Tensor::<i64, Shape![3]>::from([1, 7, 0]), Reduction::Sum, 0.0);
+}
+
+#[test]
+fn a_bad_embedding_index_is_named() {
+    let w = Var::constant(Tensor::<f64, Shape![3, 2]>::zeros());
+    let idx = Tensor::<i64, Shape![2, 2]>::from([[0, 1], [3, 2]]);
+    let e = nn::try_embedding(&idx, &w).unwrap_err();
+    assert_eq!(e, ShapeError::IndexEntry { index: 3, position: vec![1, 0], axis: 0, size: 3 });
+    assert_eq!(e.to_string(), "index 3 at position [1, 0] is out of bounds for dimension 0 of size 3");
+    let e = nn::try_embedding(&Tensor::<i32, Shape![1]>::from([-1]), &w).unwrap_err();
+    assert!(e.to_string().starts_with("index -1 at position [0]"), "{e}");
+}
+
+#[test]
+fn runtime_size_errors() {
+    // A `Dyn` input whose last size is not the weight's `in`.
+    let x: Var<f64, (Dyn, Dyn)> = Var::constant(Tensor::zeros_sized(&[2, 3]));
+    let w: Var<f64, (Dyn, Dyn)> = Var::constant(Tensor::zeros_sized(&[4, 5]));
+    let e = nn::try_linear(&x, &w, None).unwrap_err();
+    assert_eq!(e.to_string(), "cannot matmul [2, 3] by [5, 4]: inner dimensions 3 and 5 differ");
+    let w: Var<f64, (Dyn, Dyn)> = Var::constant(Tensor::zeros_sized(&[4, 3]));
+    let b: Var<f64, (Dyn,)> = Var::constant(Tensor::zeros_sized(&[5]));
+    let e = nn::try_linear(&x, &w, Some(&b)).unwrap_err();
+    assert_eq!(e.to_string(), "linear: [5] and [4] differ: the bias must have one element per output feature");
+    // Losses of two sizes.
+    let a: Var<f64, DynShape> = Var::constant(Tensor::zeros_sized(&[2, 3]));
+    let c: Var<f64, DynShape> = Var::constant(Tensor::zeros_sized(&[3, 2]));
+    let e = nn::try_mse_loss(&a, &c, Reduction::Mean).unwrap_err();
+    assert_eq!(e.to_string(), "mse_loss: [2, 3] and [3, 2] differ: the target must have the input's sizes");
+    // batch_norm: one value per channel in training; no running statistics in evaluation.
+    let one: Var<f64, Shape![1, 3]> = Var::constant(Tensor::zeros());
+    let e = nn::try_batch_norm(&one, None, None, None, None, true, 0.1, 1e-5).unwrap_err();
+    assert!(e.to_string().contains("more than 1 value per channel"), "{e}");
+    let e = nn::try_batch_norm(&one, None, None, None, None, false, 0.1, 1e-5).unwrap_err();
+    assert!(e.to_string().contains("evaluation mode"), "{e}");
+    // A running statistic of the wrong length leaves the other unchanged.
+    let x: Var<f64, (Dyn, Dyn)> = Var::constant(Tensor::from_vec(&[2, 2], vec![1., 2., 3., 4.]));
+    let mut m = Tensor::<f64, (Dyn,)>::zeros_sized(&[2]);
+    let mut v = Tensor::<f64, (Dyn,)>::ones_sized(&[3]);
+    let e = nn::try_batch_norm(&x, Some(&mut m), Some(&mut v), None, None, true, 0.1, 1e-5).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "batch_norm: [3] and [2] differ: the running variance must have one element per channel (dim 1 of the input)"
+    );
+    assert_eq!(m.to_vec(), [0., 0.]);
+    // Probabilities and smoothing out of range.
+    let logits = Var::constant(Tensor::<f64, Shape![1, 2]>::zeros());
+    let e = nn::try_cross_entropy(&logits, &Tensor::<i64, Shape![1]>::from([0]), Reduction::Mean, 1.5).unwrap_err();
+    assert!(e.to_string().contains("label_smoothing must be between 0.0 and 1.0, got 1.5"), "{e}");
+    let e = nn::try_huber_loss(&logits, &logits, Reduction::Mean, 0.0).unwrap_err();
+    assert!(e.to_string().contains("delta must be positive"), "{e}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dropout: no PyTorch values (another generator); its properties instead.
+
+#[test]
+fn dropout_masks_scales_and_is_seeded() {
+    use shaped::rand::{rngs::StdRng, SeedableRng};
+    let tape = Tape::<f64>::new();
+    let x = tape.var(Tensor::<f64, Shape![40, 50]>::from_vec(&[40, 50], (0..2000).map(|i| 1.0 + i as f64).collect()));
+    let y = nn::dropout(&x, 0.3, true, &mut StdRng::seed_from_u64(3));
+    let again = nn::dropout(&x.detach(), 0.3, true, &mut StdRng::seed_from_u64(3));
+    assert_eq!(y.value().to_vec(), again.value().to_vec(), "the same seed gives the same mask");
+    let (xs, ys) = (x.value().to_vec(), y.value().to_vec());
+    let kept = ys.iter().filter(|&&v| v != 0.0).count();
+    // 2000 draws of p = 0.7: 1400 expected, standard deviation 20.5.
+    assert!((1300..=1500).contains(&kept), "{kept} kept");
+    for (a, b) in xs.iter().zip(&ys) {
+        assert!(*b == 0.0 || (b - a / 0.7).abs() <= 1e-12 * b.abs(), "{a} -> {b}");
+    }
+    let g = y.sum().backward();
+    let gx = g.wrt(&x).unwrap().to_vec();
+    for (gv, yv) in gx.iter().zip(&ys) {
+        assert_eq!(*gv == 0.0, *yv == 0.0);
+        assert!(*gv == 0.0 || (gv - 1.0 / 0.7).abs() < 1e-12);
+    }
+    // Identity when not training or p = 0; zeros for p = 1; an error outside [0, 1].
+    let mut rng = StdRng::seed_from_u64(0);
+    let x = x.detach();
+    assert_eq!(nn::dropout(&x, 0.5, false, &mut rng).value().to_vec(), xs);
+    assert_eq!(nn::dropout(&x, 0.0, true, &mut rng).value().to_vec(), xs);
+    assert!(nn::dropout(&x, 1.0, true, &mut rng).value().iter().all(|&v| v == 0.0));
+    let e = nn::try_dropout(&x, 1.5, true, &mut rng).unwrap_err();
+    assert_eq!(e.to_string(), "dropout probability has to be between 0 and 1, but got 1.5");
+    assert!(nn::try_dropout(&x, f64::NAN, true, &mut rng).is_err());
+}
