@@ -17,10 +17,14 @@ fn mlp<'t, N: Dim>(
     h.matmul(&w2.t()).log_softmax::<1>()
 }
 
-fn params() -> (Param<f64, Shape![8, 4]>, Param<f64, Shape![8]>, Param<f64, Shape![3, 8]>) {
-    let w1 = Tensor::<f64, Shape![8, 4]>::from_vec(&[8, 4], (0..32).map(|i| ((i * 7 % 11) as f64 - 5.0) / 10.0).collect());
+type Params = (Param<f64, Shape![8, 4]>, Param<f64, Shape![8]>, Param<f64, Shape![3, 8]>);
+
+fn params() -> Params {
+    let w1 =
+        Tensor::<f64, Shape![8, 4]>::from_vec(&[8, 4], (0..32).map(|i| ((i * 7 % 11) as f64 - 5.0) / 10.0).collect());
     let b1 = Tensor::<f64, Shape![8]>::from_vec(&[8], (0..8).map(|i| (i as f64 - 3.0) / 20.0).collect());
-    let w2 = Tensor::<f64, Shape![3, 8]>::from_vec(&[3, 8], (0..24).map(|i| ((i * 5 % 7) as f64 - 3.0) / 8.0).collect());
+    let w2 =
+        Tensor::<f64, Shape![3, 8]>::from_vec(&[3, 8], (0..24).map(|i| ((i * 5 % 7) as f64 - 3.0) / 8.0).collect());
     (Param::new(w1), Param::new(b1), Param::new(w2))
 }
 
@@ -58,12 +62,8 @@ fn one_model_function_serves_inference_and_training() {
     assert!(train.len() > 5);
     assert_eq!(y0.value().to_vec(), y1.value().to_vec());
     // And the same values as plain tensor code.
-    let plain = (&batch().matmul(&w1.value().t()) + w1_bias(&b1)).relu().matmul(&w2.value().t()).log_softmax::<1>();
+    let plain = (&batch().matmul(&w1.value().t()) + b1.value()).relu().matmul(&w2.value().t()).log_softmax::<1>();
     assert_eq!(plain.to_vec(), y0.value().to_vec());
-}
-
-fn w1_bias(b: &Param<f64, Shape![8]>) -> &Tensor<f64, Shape![8]> {
-    b.value()
 }
 
 #[test]
@@ -74,7 +74,8 @@ fn mlp_gradients_pass_gradcheck() {
     assert!(gradcheck(
         |x: &Var<f64, Shape![5, 4]>| {
             let tape_free = Tape::no_grad();
-            let (w1, b1, w2) = (tape_free.watch(&w1).detach(), tape_free.watch(&b1).detach(), tape_free.watch(&w2).detach());
+            let (w1, b1, w2) =
+                (tape_free.watch(&w1).detach(), tape_free.watch(&b1).detach(), tape_free.watch(&w2).detach());
             let h = (&x.matmul(&w1.t()) + &b1).tanh();
             h.matmul(&w2.t()).log_softmax::<1>()
         },

@@ -29,7 +29,10 @@ static A: Counting = Counting;
 fn ten_thousand_steps_hold_constant_memory() {
     let mut w = Param::new(Tensor::<f32, Shape![16, 8]>::full(0.01));
     let mut b = Param::new(Tensor::<f32, Shape![16]>::zeros());
-    let x = Var::constant(Tensor::<f32, Shape![32, 8]>::from_vec(&[32, 8], (0..256).map(|i| (i % 7) as f32 / 7.0).collect()));
+    let x = Var::constant(Tensor::<f32, Shape![32, 8]>::from_vec(
+        &[32, 8],
+        (0..256).map(|i| (i % 7) as f32 / 7.0).collect(),
+    ));
     let y = Var::constant(Tensor::<f32, Shape![32, 16]>::full(0.5));
     let step = |w: &mut Param<f32, Shape![16, 8]>, b: &mut Param<f32, Shape![16]>| {
         let tape = Tape::new();

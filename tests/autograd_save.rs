@@ -1,6 +1,8 @@
 //! Parameters to and from `.npz` and `.safetensors` files: round trips, a file written by
 //! PyTorch, and errors that name the tensor and leave the model unchanged.
-use shaped::autograd::{load_params_npz, load_safetensors, save_params_npz, save_safetensors, AnyParam, Param, Parameters};
+use shaped::autograd::{
+    load_params_npz, load_safetensors, save_params_npz, save_safetensors, AnyParam, Param, Parameters,
+};
 use shaped::io::IoError;
 use shaped::prelude::*;
 

@@ -97,7 +97,9 @@ fn apply<'t, T: GradFloat>(op: &str, x: &[V<'t, T>]) -> V<'t, T> {
         "unsqueeze1" => a.unsqueeze::<1>(),
         "slice_step" => a.view_with(|v| v.slice(&[SliceArg::Full, SliceArg::range(1.., 2)])),
         "slice_rev" => a.view_with(|v| v.flip::<1>().slice(&[SliceArg::Full, SliceArg::range(.., 2)])),
-        "matmul_2d" | "matmul_vec_mat" | "matmul_mat_vec" | "matmul_dot" | "matmul_batched" | "matmul_broadcast" => a.matmul(&x[1]),
+        "matmul_2d" | "matmul_vec_mat" | "matmul_mat_vec" | "matmul_dot" | "matmul_batched" | "matmul_broadcast" => {
+            a.matmul(&x[1])
+        }
         "conv2d_pad1" => a.conv2d(&x[1], &x[2], Conv::<1, 1>),
         "conv2d_stride2" => a.conv2d(&x[1], NoBias, Conv::<2, 1>),
         "conv2d_dil2_groups2" => a.conv2d(&x[1], &x[2], Conv::<1, 0, 2, 2>),
@@ -114,7 +116,9 @@ fn apply<'t, T: GradFloat>(op: &str, x: &[V<'t, T>]) -> V<'t, T> {
         "pad1" => a.pad::<1, 1, 2>(k(0.5)),
         "index_select1" => a.index_select::<1, Dyn, i64>(&Tensor::<i64, Shape![_]>::from_vec(&[3], vec![2, 0, 2])),
         "gather1" => a.gather::<1, DynShape, i64>(&Tensor::<i64, DynShape>::from_vec(&[3, 2], vec![0, 0, 1, 3, 2, 2])),
-        "masked_fill" => a.masked_fill(&Tensor::<bool, DynShape>::from_vec(&[1, 4], vec![true, false, false, true]), k(0.5)),
+        "masked_fill" => {
+            a.masked_fill(&Tensor::<bool, DynShape>::from_vec(&[1, 4], vec![true, false, false, true]), k(0.5))
+        }
         "where" => a.where_(&Tensor::<bool, DynShape>::from_vec(&[3, 1], vec![true, false, true]), &x[1]),
         "dag" => {
             let h = &a.matmul(&x[1]).tanh() + a;
@@ -142,7 +146,9 @@ fn run_case<T: GradFloat>(case: &Case, rtol: f64) {
     let xs: Vec<V<'_, T>> = case
         .inputs
         .iter()
-        .map(|(sizes, data)| tape.var(Tensor::<T, DynShape>::from_vec(sizes, data.iter().map(|&v| k::<T>(v)).collect())))
+        .map(|(sizes, data)| {
+            tape.var(Tensor::<T, DynShape>::from_vec(sizes, data.iter().map(|&v| k::<T>(v)).collect()))
+        })
         .collect();
     let y = apply(case.op, &xs);
     assert_eq!(y.sizes(), case.out.0, "{}: output sizes", case.op);

@@ -33,12 +33,15 @@ pub struct GradcheckReport {
 ///
 /// ```
 /// # extern crate shaped_core as shaped;
-/// use shaped::prelude::*;
+/// use shaped::{Shape, Tensor};
 /// use shaped::autograd::{gradcheck, Var};
 /// let x = Tensor::<f64, Shape![2, 3]>::from([[0.1, -0.4, 0.9], [1.3, -2.0, 0.5]]);
 /// assert!(gradcheck(|x: &Var<f64, Shape![2, 3]>| x.tanh().softmax::<1>(), &x));
 /// ```
-pub fn gradcheck<S: Shape, S2: Shape>(f: impl for<'t> Fn(&Var<'t, f64, S>) -> Var<'t, f64, S2>, x: &Tensor<f64, S>) -> bool {
+pub fn gradcheck<S: Shape, S2: Shape>(
+    f: impl for<'t> Fn(&Var<'t, f64, S>) -> Var<'t, f64, S2>,
+    x: &Tensor<f64, S>,
+) -> bool {
     try_gradcheck(f, x, 1e-6, 1e-5, 1e-3).is_ok()
 }
 
@@ -98,7 +101,8 @@ pub fn try_gradcheck<S: Shape, S2: Shape>(
             let (a, n) = (analytic[j * n_in + i], numerical[j * n_in + i]);
             let err = (a - n).abs();
             max_abs_err = max_abs_err.max(err);
-            if !(err <= atol + rtol * n.abs()) {
+            // NaN on either side fails too.
+            if err.is_nan() || err > atol + rtol * n.abs() {
                 return Err(ShapeError::Autograd(format!(
                     "gradcheck: Jacobian mismatch for output {j} with respect to input {i}: analytic {a}, numerical {n} (atol {atol}, rtol {rtol})"
                 )));

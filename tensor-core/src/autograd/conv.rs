@@ -52,7 +52,13 @@ fn conv2d_backward<T: GradFloat>(
             let span = xs[2 + i] + 2 * a.padding[i] - a.dilation[i] * (ws[2 + i] - 1) - 1;
             output_padding[i] = span - (gs[2 + i] - 1) * a.stride[i];
         }
-        let ta = ConvTransposeArgs { stride: a.stride, padding: a.padding, output_padding, dilation: a.dilation, groups: a.groups };
+        let ta = ConvTransposeArgs {
+            stride: a.stride,
+            padding: a.padding,
+            output_padding,
+            dilation: a.dilation,
+            groups: a.groups,
+        };
         g.conv_transpose2d_dyn(&w, NoBias, ta)
     });
     let gw = need[1].then(|| {
@@ -105,7 +111,13 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         let args = conv.args();
         Self::record([self.node(), weight.node(), bnode], out, move |[ix, iw, ib], _| {
             back(move |g: Tensor<T, <S as Conv2dShape<W, ST, PD, DL>>::Out>, s: &mut Sink<T>| {
-                let [gx, gw, gb] = conv2d_backward(x.as_dyn(), w.as_dyn(), g.as_dyn(), args, [ix.is_some(), iw.is_some(), ib.is_some()]);
+                let [gx, gw, gb] = conv2d_backward(
+                    x.as_dyn(),
+                    w.as_dyn(),
+                    g.as_dyn(),
+                    args,
+                    [ix.is_some(), iw.is_some(), ib.is_some()],
+                );
                 s.add_with(ix, || typed::<T, S>(gx.unwrap()));
                 s.add_with(iw, || typed::<T, W>(gw.unwrap()));
                 if let (Some(i), Some(gb)) = (ib, gb) {
@@ -250,7 +262,12 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
 /// The input gradient of an average pooling: each output's gradient divided by its window's
 /// divisor, then summed back over the windows by a transposed convolution with a kernel of ones
 /// (one channel per plane).
-fn avg_pool_backward<T: GradFloat>(g: TensorView<'_, T, DynShape>, xs: &[usize], a: PoolArgs, count_include_pad: bool) -> Tensor<T, DynShape> {
+fn avg_pool_backward<T: GradFloat>(
+    g: TensorView<'_, T, DynShape>,
+    xs: &[usize],
+    a: PoolArgs,
+    count_include_pad: bool,
+) -> Tensor<T, DynShape> {
     let (n, ch) = (xs[0], xs[1]);
     let gs = g.sizes();
     let (kh, kw) = (a.kernel[0], a.kernel[1]);
@@ -275,4 +292,3 @@ fn avg_pool_backward<T: GradFloat>(g: TensorView<'_, T, DynShape>, xs: &[usize],
     let sizes: Vec<isize> = xs.iter().map(|&v| v as isize).collect();
     gx.reshape_dyn(&sizes).into_owned()
 }
-

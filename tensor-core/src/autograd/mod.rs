@@ -18,7 +18,7 @@
 //!
 //! ```
 //! # extern crate shaped_core as shaped;
-//! use shaped::prelude::*;
+//! use shaped::{Shape, Tensor};
 //! use shaped::autograd::{Param, Tape, Var};
 //!
 //! // y = w x + b, squared error against t.

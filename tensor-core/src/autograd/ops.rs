@@ -107,14 +107,22 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// An element-wise operation with value `y` whose input gradient is `d(g, x)` element by
     /// element.
     #[track_caller]
-    pub(crate) fn rule_x(&self, y: Tensor<T, S>, d: impl Fn(T, T) -> T + Send + Sync + Copy + 'static) -> Var<'t, T, S> {
+    pub(crate) fn rule_x(
+        &self,
+        y: Tensor<T, S>,
+        d: impl Fn(T, T) -> T + Send + Sync + Copy + 'static,
+    ) -> Var<'t, T, S> {
         let x = self.arc().clone();
         self.record1(y, move |i, _| back(move |g: Tensor<T, S>, s| s.add_with(i, || g.zip_with(&*x, d))))
     }
 
     /// An element-wise operation with value `y` whose input gradient is `d(g, y)`.
     #[track_caller]
-    pub(crate) fn rule_y(&self, y: Tensor<T, S>, d: impl Fn(T, T) -> T + Send + Sync + Copy + 'static) -> Var<'t, T, S> {
+    pub(crate) fn rule_y(
+        &self,
+        y: Tensor<T, S>,
+        d: impl Fn(T, T) -> T + Send + Sync + Copy + 'static,
+    ) -> Var<'t, T, S> {
         self.record1(y, move |i, y| {
             let y = y.clone();
             back(move |g: Tensor<T, S>, s| s.add_with(i, || g.zip_with(&*y, d)))
@@ -207,14 +215,20 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// gradient `p x^(p-1)` is 0 for `p = 0`, as PyTorch's.
     #[track_caller]
     pub fn powf(&self, p: T) -> Var<'t, T, S> {
-        self.rule_x(self.value().powf(p), move |g, x| if p == T::zero() { T::zero() } else { g * p * x.powf(p - T::one()) })
+        self.rule_x(
+            self.value().powf(p),
+            move |g, x| if p == T::zero() { T::zero() } else { g * p * x.powf(p - T::one()) },
+        )
     }
 
     /// Element-wise `x^n` for an integer `n`, differentiable (PyTorch `pow` with an int
     /// exponent): same shape.
     #[track_caller]
     pub fn powi(&self, n: i32) -> Var<'t, T, S> {
-        self.rule_x(self.value().powi(n), move |g, x| if n == 0 { T::zero() } else { g * c::<T>(n as f64) * x.powi(n - 1) })
+        self.rule_x(
+            self.value().powi(n),
+            move |g, x| if n == 0 { T::zero() } else { g * c::<T>(n as f64) * x.powi(n - 1) },
+        )
     }
 
     /// Element-wise clamp to `[lo, hi]`, differentiable (PyTorch `clamp(min, max)`): same shape.
@@ -227,7 +241,10 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// Element-wise leaky ReLU, differentiable (PyTorch `nn.functional.leaky_relu`): same shape.
     #[track_caller]
     pub fn leaky_relu(&self, negative_slope: T) -> Var<'t, T, S> {
-        self.rule_x(self.value().leaky_relu(negative_slope), move |g, x| if x > T::zero() { g } else { g * negative_slope })
+        self.rule_x(
+            self.value().leaky_relu(negative_slope),
+            move |g, x| if x > T::zero() { g } else { g * negative_slope },
+        )
     }
 
     /// Element-wise ELU, differentiable (PyTorch `nn.functional.elu`): same shape.
@@ -240,7 +257,10 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// `nn.functional.hardtanh`): same shape; the gradient passes strictly inside the bounds.
     #[track_caller]
     pub fn hardtanh(&self, min_val: T, max_val: T) -> Var<'t, T, S> {
-        self.rule_x(self.value().hardtanh(min_val, max_val), move |g, x| if x > min_val && x < max_val { g } else { T::zero() })
+        self.rule_x(
+            self.value().hardtanh(min_val, max_val),
+            move |g, x| if x > min_val && x < max_val { g } else { T::zero() },
+        )
     }
 
     /// `self * k` for a scalar `k`, differentiable: same shape.
@@ -343,12 +363,12 @@ binary! {
         s.add_with(ia, || sum_to_owned::<T, S, _>(g, la.sizes()));
     };
     mul, try_mul, Mul, *, "mul", |g, a, b, y, ia, ib, la, lb, s| {
-        s.add_with(ia, || sum_to_owned::<T, S, _>(&g.as_dyn() * &b.as_dyn(), la.sizes()));
-        s.add_with(ib, || sum_to_owned::<T, S2, _>(&g.as_dyn() * &a.as_dyn(), lb.sizes()));
+        s.add_with(ia, || sum_to_owned::<T, S, _>(g.as_dyn() * b.as_dyn(), la.sizes()));
+        s.add_with(ib, || sum_to_owned::<T, S2, _>(g.as_dyn() * a.as_dyn(), lb.sizes()));
     };
     div, try_div, Div, /, "div", |g, a, b, y, ia, ib, la, lb, s| {
         // d/da = g / b; d/db = -g a / b² = -(g / b) y.
-        let gb = &g.as_dyn() / &b.as_dyn();
+        let gb = g.as_dyn() / b.as_dyn();
         s.add_with(ib, || {
             let t = gb.zip_with(&y.as_dyn(), |q, y| -q * y);
             sum_to_owned::<T, S2, _>(t, lb.sizes())
@@ -534,7 +554,11 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         let out = self.value().sum_axis::<A>();
         let lay = *self.value().layout();
         let a = normalize_axis(A, lay.rank()).or_panic();
-        self.record1(out, move |i, _| back(move |g: Tensor<T, <S as RemoveAxis<A>>::Out>, s| s.add_with(i, || Self::spread(&g, &lay, a, false, T::one()))))
+        self.record1(out, move |i, _| {
+            back(move |g: Tensor<T, <S as RemoveAxis<A>>::Out>, s| {
+                s.add_with(i, || Self::spread(&g, &lay, a, false, T::one()))
+            })
+        })
     }
 
     /// The mean along axis `A`, which is removed (PyTorch `mean(dim=A)`), differentiable.
@@ -547,7 +571,11 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         let lay = *self.value().layout();
         let a = normalize_axis(A, lay.rank()).or_panic();
         let scale = T::one() / c::<T>(lay.sizes()[a] as f64);
-        self.record1(out, move |i, _| back(move |g: Tensor<T, <S as RemoveAxis<A>>::Out>, s| s.add_with(i, || Self::spread(&g, &lay, a, false, scale))))
+        self.record1(out, move |i, _| {
+            back(move |g: Tensor<T, <S as RemoveAxis<A>>::Out>, s| {
+                s.add_with(i, || Self::spread(&g, &lay, a, false, scale))
+            })
+        })
     }
 
     /// The sum along axis `A`, kept as a size-1 dim (PyTorch `sum(dim=A, keepdim=True)`),
@@ -561,7 +589,9 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         let lay = *self.value().layout();
         let a = normalize_axis(A, lay.rank()).or_panic();
         self.record1(out, move |i, _| {
-            back(move |g: Tensor<T, <S as crate::shape::SetAxis<A, crate::dim::One>>::Out>, s| s.add_with(i, || Self::spread(&g, &lay, a, true, T::one())))
+            back(move |g: Tensor<T, <S as crate::shape::SetAxis<A, crate::dim::One>>::Out>, s| {
+                s.add_with(i, || Self::spread(&g, &lay, a, true, T::one()))
+            })
         })
     }
 
@@ -577,7 +607,9 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         let a = normalize_axis(A, lay.rank()).or_panic();
         let scale = T::one() / c::<T>(lay.sizes()[a] as f64);
         self.record1(out, move |i, _| {
-            back(move |g: Tensor<T, <S as crate::shape::SetAxis<A, crate::dim::One>>::Out>, s| s.add_with(i, || Self::spread(&g, &lay, a, true, scale)))
+            back(move |g: Tensor<T, <S as crate::shape::SetAxis<A, crate::dim::One>>::Out>, s| {
+                s.add_with(i, || Self::spread(&g, &lay, a, true, scale))
+            })
         })
     }
 
@@ -649,7 +681,13 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                 s.add_with(i, || {
                     let yd = y.as_dyn();
                     let ye = yd.unsqueeze_dyn(a as isize);
-                    let hits = x.as_dyn().zip_with(&ye, |v, m| if v == m || (v.is_nan() && m.is_nan()) { T::one() } else { T::zero() });
+                    let hits = x.as_dyn().zip_with(&ye, |v, m| {
+                        if v == m || (v.is_nan() && m.is_nan()) {
+                            T::one()
+                        } else {
+                            T::zero()
+                        }
+                    });
                     let count = hits.sum_keepdim_dyn(a as isize);
                     let gd = g.as_dyn();
                     let share = gd.unsqueeze_dyn(a as isize).zip_with(&count, |g, n| g / n);
@@ -764,20 +802,24 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::prelude::*;
+    /// use shaped::{Shape, Tensor};
     /// use shaped::autograd::Tape;
     /// let tape = Tape::new();
     /// let x = tape.var(Tensor::<f64, Shape![2, 3]>::from([[1., 2., 3.], [4., 5., 6.]]));
-    /// let col = x.view_with(|v| t!(v[.., 1..;2])); // Shape![2, 1]
+    /// // Column 1 (with the `shaped` facade, `x.view_with(|v| t!(v[.., 1]))`).
+    /// let col = x.view_with(|v| v.select::<1>(1)); // Shape![2]
     /// let grads = col.sum().backward();
-    /// assert_eq!(grads.wrt(&x).unwrap().to_vec(), [0., 0., 1., 0., 0., 1.]);
+    /// assert_eq!(grads.wrt(&x).unwrap().to_vec(), [0., 1., 0., 0., 1., 0.]);
     /// ```
     ///
     /// # Panics
     /// When `f` returns a view of another storage, or an overlapping one (an `expand`: use
     /// [`expand`](Self::expand), whose gradient sums).
     #[track_caller]
-    pub fn view_with<S2: Shape>(&self, f: impl for<'v> FnOnce(TensorView<'v, T, S>) -> TensorView<'v, T, S2>) -> Var<'t, T, S2> {
+    pub fn view_with<S2: Shape>(
+        &self,
+        f: impl for<'v> FnOnce(TensorView<'v, T, S>) -> TensorView<'v, T, S2>,
+    ) -> Var<'t, T, S2> {
         self.try_view_with(f).or_panic()
     }
 
@@ -793,7 +835,9 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         let src = self.value();
         let v = f(src.as_view());
         if !core::ptr::eq(v.storage(), src.storage()) {
-            return Err(ShapeError::Invalid("view_with: the closure must return a view of the value it receives".into()));
+            return Err(ShapeError::Invalid(
+                "view_with: the closure must return a view of the value it receives".into(),
+            ));
         }
         let vl = *v.layout();
         if vl.may_overlap() {
@@ -801,7 +845,9 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         }
         let out = v.to_owned();
         let (xl, len) = (*src.layout(), src.storage().len());
-        Self::record([self.node()], out, move |[i], _| back(move |g: Tensor<T, S2>, s| s.add_with(i, || scatter_view::<T, S, S2>(&g, vl, xl, len))))
+        Self::record([self.node()], out, move |[i], _| {
+            back(move |g: Tensor<T, S2>, s| s.add_with(i, || scatter_view::<T, S, S2>(&g, vl, xl, len)))
+        })
     }
 
     /// The transpose of a matrix (PyTorch `t()`), differentiable: `[m, n] -> [n, m]`.
@@ -850,7 +896,11 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// `len` elements of axis `A` from `start` (PyTorch `narrow`), differentiable; the dim
     /// becomes `Dyn`.
     #[track_caller]
-    pub fn narrow<const A: isize>(&self, start: isize, len: usize) -> Var<'t, T, <S as crate::shape::SetAxis<A, crate::dim::Dyn>>::Out>
+    pub fn narrow<const A: isize>(
+        &self,
+        start: isize,
+        len: usize,
+    ) -> Var<'t, T, <S as crate::shape::SetAxis<A, crate::dim::Dyn>>::Out>
     where
         S: crate::shape::SetAxis<A, crate::dim::Dyn>,
     {
@@ -896,7 +946,9 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     {
         let out = self.value().expand::<S2>().to_owned();
         let lay = *self.value().layout();
-        self.record1(out, move |i, _| back(move |g: Tensor<T, S2>, s| s.add_with(i, || sum_to_owned::<T, S, S2>(g, lay.sizes()))))
+        self.record1(out, move |i, _| {
+            back(move |g: Tensor<T, S2>, s| s.add_with(i, || sum_to_owned::<T, S, S2>(g, lay.sizes())))
+        })
     }
 
     /// The value under another shape type with the same sizes (see
@@ -915,13 +967,20 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// [`ShapeError::ShapeMismatch`] when the sizes do not fit `S2`.
     pub fn try_cast_shape<S2: Shape>(&self) -> Result<Var<'t, T, S2>, ShapeError> {
         let out = self.value().clone().into_dyn().try_into_static::<S2>()?;
-        Self::record([self.node()], out, move |[i], _| back(move |g: Tensor<T, S2>, s| s.add_with(i, || typed::<T, S>(g.into_dyn()))))
+        Self::record([self.node()], out, move |[i], _| {
+            back(move |g: Tensor<T, S2>, s| s.add_with(i, || typed::<T, S>(g.into_dyn())))
+        })
     }
 }
 
 /// The gradient of a view: `g` written through the view's layout `vl` into zeros of the
 /// source's storage (`len` elements), then read back through the source's layout `xl`.
-fn scatter_view<T: GradFloat, S: Shape, S2: Shape>(g: &Tensor<T, S2>, vl: Layout, xl: Layout, len: usize) -> Tensor<T, S> {
+fn scatter_view<T: GradFloat, S: Shape, S2: Shape>(
+    g: &Tensor<T, S2>,
+    vl: Layout,
+    xl: Layout,
+    len: usize,
+) -> Tensor<T, S> {
     let mut buf = alloc::vec![T::zero(); len];
     {
         // The view's layout fits a buffer of `len` elements and does not overlap (checked in
@@ -946,7 +1005,10 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// [`ShapeError::MatMul`] when runtime sizes do not fit; [`ShapeError::Autograd`] when the
     /// operands are tracked by two tapes.
-    pub fn try_matmul<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Result<Var<'t, T, <S as MatMulShape<S2>>::Out>, ShapeError>
+    pub fn try_matmul<S2: Shape>(
+        &self,
+        rhs: &Var<'t, T, S2>,
+    ) -> Result<Var<'t, T, <S as MatMulShape<S2>>::Out>, ShapeError>
     where
         S: MatMulShape<S2>,
     {
@@ -991,4 +1053,3 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         self.try_matmul(rhs).or_panic()
     }
 }
-

@@ -42,10 +42,16 @@ fn assign_all<T: GradFloat>(
         }
         match loaded.iter().find(|(n, _, _)| n == name) {
             None => {
-                err = Some(IoError::NotFound { name: name.to_string(), names: loaded.iter().map(|(n, _, _)| n.clone()).collect() })
+                err = Some(IoError::NotFound {
+                    name: name.to_string(),
+                    names: loaded.iter().map(|(n, _, _)| n.clone()).collect(),
+                })
             }
             Some((_, sizes, _)) if sizes.as_slice() != p.sizes() => {
-                let e = crate::ShapeError::ShapeMismatch { expected: format!("{:?} (the parameter, {})", p.sizes(), p.shape_name()), got: sizes.clone() };
+                let e = crate::ShapeError::ShapeMismatch {
+                    expected: format!("{:?} (the parameter, {})", p.sizes(), p.shape_name()),
+                    got: sizes.clone(),
+                };
                 err = Some(member(name, IoError::Shape(e)));
             }
             Some(_) => {}
@@ -71,7 +77,10 @@ fn assign_all<T: GradFloat>(
 /// # Errors
 /// [`IoError::Io`] when the file cannot be written; [`IoError::DuplicateName`] when two
 /// parameters have one name.
-pub fn save_params_npz<T: GradFloat + NpyElement>(model: &mut impl Parameters<T>, path: impl AsRef<Path>) -> Result<(), IoError> {
+pub fn save_params_npz<T: GradFloat + NpyElement>(
+    model: &mut impl Parameters<T>,
+    path: impl AsRef<Path>,
+) -> Result<(), IoError> {
     let mut npz = NpzWriter::create(path)?;
     for (name, sizes, data) in collect(model) {
         npz.add(&name, &Tensor::<T, DynShape>::from_vec(&sizes, data))?;
@@ -87,13 +96,16 @@ pub fn save_params_npz<T: GradFloat + NpyElement>(model: &mut impl Parameters<T>
 /// # Errors
 /// [`IoError::NotFound`] for a parameter without an array; [`IoError::Member`] naming the array
 /// whose sizes or dtype differ, or which is truncated or corrupt; [`IoError::Io`].
-pub fn load_params_npz<T: GradFloat + NpyElement>(model: &mut impl Parameters<T>, path: impl AsRef<Path>) -> Result<(), IoError> {
+pub fn load_params_npz<T: GradFloat + NpyElement>(
+    model: &mut impl Parameters<T>,
+    path: impl AsRef<Path>,
+) -> Result<(), IoError> {
     let mut npz = NpzReader::open(path)?;
     let mut names = Vec::new();
     model.visit(&mut |name, _| names.push(name.to_string()));
     let mut loaded = Vec::new();
     for name in names {
-        if !npz.names().iter().any(|n| *n == name) {
+        if !npz.names().contains(&name) {
             return Err(IoError::NotFound { name, names: npz.names().to_vec() });
         }
         let t = npz.read::<T, DynShape>(&name)?;
@@ -117,7 +129,7 @@ mod st {
     }
 
     fn to_bytes<T: GradFloat>(data: &[T]) -> Vec<u8> {
-        let mut out = Vec::with_capacity(data.len() * core::mem::size_of::<T>());
+        let mut out = Vec::with_capacity(core::mem::size_of_val(data));
         for &v in data {
             if core::mem::size_of::<T>() == 4 {
                 out.extend_from_slice(&(v.as_f64() as f32).to_le_bytes());
@@ -146,10 +158,14 @@ mod st {
     /// # Errors
     /// [`IoError::Io`] when the file cannot be written; [`IoError::Safetensors`] when the
     /// `safetensors` crate refuses the data (two parameters with one name).
-    pub fn save_safetensors<T: GradFloat>(model: &mut impl Parameters<T>, path: impl AsRef<Path>) -> Result<(), IoError> {
+    pub fn save_safetensors<T: GradFloat>(
+        model: &mut impl Parameters<T>,
+        path: impl AsRef<Path>,
+    ) -> Result<(), IoError> {
         let params = collect(model);
         let (dt, _) = dtype::<T>();
-        let bytes: Vec<(String, Vec<usize>, Vec<u8>)> = params.into_iter().map(|(n, s, d)| (n, s, to_bytes(&d))).collect();
+        let bytes: Vec<(String, Vec<usize>, Vec<u8>)> =
+            params.into_iter().map(|(n, s, d)| (n, s, to_bytes(&d))).collect();
         for (i, (n, _, _)) in bytes.iter().enumerate() {
             if bytes[..i].iter().any(|(m, _, _)| m == n) {
                 return Err(IoError::DuplicateName(n.clone()));
@@ -174,7 +190,10 @@ mod st {
     /// [`IoError::Safetensors`] for a file the `safetensors` crate refuses;
     /// [`IoError::NotFound`] for a parameter without a tensor; [`IoError::SafetensorsTensor`]
     /// naming the tensor whose dtype or sizes differ; [`IoError::Io`].
-    pub fn load_safetensors<T: GradFloat>(model: &mut impl Parameters<T>, path: impl AsRef<Path>) -> Result<(), IoError> {
+    pub fn load_safetensors<T: GradFloat>(
+        model: &mut impl Parameters<T>,
+        path: impl AsRef<Path>,
+    ) -> Result<(), IoError> {
         let buf = std::fs::read(path)?;
         let file = safetensors::SafeTensors::deserialize(&buf).map_err(|e| IoError::Safetensors(e.to_string()))?;
         let (dt, _) = dtype::<T>();
@@ -185,7 +204,10 @@ mod st {
             let view = match file.tensor(&name) {
                 Ok(v) => v,
                 Err(_) => {
-                    return Err(IoError::NotFound { name, names: file.names().into_iter().map(str::to_string).collect() });
+                    return Err(IoError::NotFound {
+                        name,
+                        names: file.names().into_iter().map(str::to_string).collect(),
+                    });
                 }
             };
             if view.dtype() != dt {

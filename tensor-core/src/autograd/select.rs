@@ -11,7 +11,9 @@ use crate::error::{OrPanic, ShapeError};
 use crate::index::IndexElem;
 use crate::layout::{normalize_axis, normalize_insert_axis};
 use crate::ops::pad::PadMode;
-use crate::shape::{Broadcast, BroadcastShape, CatShape, DynShape, ExpandsTo, InsertDim, PadShape, RemoveAxis, SameRank, SetAxis, Shape};
+use crate::shape::{
+    Broadcast, BroadcastShape, CatShape, DynShape, ExpandsTo, InsertDim, PadShape, RemoveAxis, SameRank, SetAxis, Shape,
+};
 use crate::storage::Data;
 use crate::tensor::join::{Cat, Stack};
 use crate::tensor::{Tensor, TensorBase};
@@ -27,7 +29,10 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// [`ShapeError::Cat`]-style errors of [`Tensor::try_cat`](crate::tensor::join::Cat::try_cat)
     /// for runtime sizes that differ; [`ShapeError::Autograd`] for two tapes.
     #[allow(clippy::type_complexity)]
-    pub fn try_cat<const A: isize, S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Result<Var<'t, T, <S as CatShape<A, S2>>::Out>, ShapeError>
+    pub fn try_cat<const A: isize, S2: Shape>(
+        &self,
+        rhs: &Var<'t, T, S2>,
+    ) -> Result<Var<'t, T, <S as CatShape<A, S2>>::Out>, ShapeError>
     where
         S: CatShape<A, S2>,
     {
@@ -60,7 +65,9 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// As [`Tensor::try_cat_all`](crate::TensorBase::try_cat_all) (no operands, runtime sizes
     /// that differ); [`ShapeError::Autograd`] for two tapes.
-    pub fn try_cat_all<const A: isize>(xs: &[&Var<'t, T, S>]) -> Result<Var<'t, T, <S as SetAxis<A, Dyn>>::Out>, ShapeError>
+    pub fn try_cat_all<const A: isize>(
+        xs: &[&Var<'t, T, S>],
+    ) -> Result<Var<'t, T, <S as SetAxis<A, Dyn>>::Out>, ShapeError>
     where
         S: SetAxis<A, Dyn>,
     {
@@ -94,7 +101,9 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// As [`Tensor::try_stack`](crate::tensor::join::Stack::try_stack) (runtime sizes that
     /// differ); [`ShapeError::Autograd`] for two tapes.
     #[allow(clippy::type_complexity)]
-    pub fn try_stack<const A: isize, const K: usize>(xs: [&Var<'t, T, S>; K]) -> Result<Var<'t, T, <S as InsertDim<A, Const<K>>>::Out>, ShapeError>
+    pub fn try_stack<const A: isize, const K: usize>(
+        xs: [&Var<'t, T, S>; K],
+    ) -> Result<Var<'t, T, <S as InsertDim<A, Const<K>>>::Out>, ShapeError>
     where
         S: InsertDim<A, Const<K>>,
     {
@@ -112,7 +121,9 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// [`try_stack`](Self::try_stack), panicking with the error's message.
     #[track_caller]
     #[allow(clippy::type_complexity)]
-    pub fn stack<const A: isize, const K: usize>(xs: [&Var<'t, T, S>; K]) -> Var<'t, T, <S as InsertDim<A, Const<K>>>::Out>
+    pub fn stack<const A: isize, const K: usize>(
+        xs: [&Var<'t, T, S>; K],
+    ) -> Var<'t, T, <S as InsertDim<A, Const<K>>>::Out>
     where
         S: InsertDim<A, Const<K>>,
     {
@@ -146,7 +157,10 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// by `L + R` in the type where static. The gradient is the output's middle. Constant
     /// padding only (reflect and replicate padding have no backward here yet).
     #[track_caller]
-    pub fn pad<const A: isize, const L: usize, const R: usize>(&self, value: T) -> Var<'t, T, <S as PadShape<A, L, R>>::Out>
+    pub fn pad<const A: isize, const L: usize, const R: usize>(
+        &self,
+        value: T,
+    ) -> Var<'t, T, <S as PadShape<A, L, R>>::Out>
     where
         S: PadShape<A, L, R>,
     {
@@ -154,7 +168,9 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         let a = normalize_axis(A, self.value().rank()).or_panic();
         let n = self.sizes()[a];
         self.record1(out, move |i, _| {
-            back(move |g: Tensor<T, <S as PadShape<A, L, R>>::Out>, s| s.add_with(i, || typed::<T, S>(g.as_dyn().narrow_dyn(a as isize, L as isize, n).to_owned())))
+            back(move |g: Tensor<T, <S as PadShape<A, L, R>>::Out>, s| {
+                s.add_with(i, || typed::<T, S>(g.as_dyn().narrow_dyn(a as isize, L as isize, n).to_owned()))
+            })
         })
     }
 
@@ -192,7 +208,10 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Panics
     /// As [`Tensor::gather`](crate::TensorBase::gather).
     #[track_caller]
-    pub fn gather<const A: isize, SI: SameRank<S>, I: IndexElem>(&self, index: &TensorBase<impl Data<Elem = I>, SI>) -> Var<'t, T, SI>
+    pub fn gather<const A: isize, SI: SameRank<S>, I: IndexElem>(
+        &self,
+        index: &TensorBase<impl Data<Elem = I>, SI>,
+    ) -> Var<'t, T, SI>
     where
         S: RemoveAxis<A>,
     {
@@ -214,7 +233,11 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// `value` where `mask` is true (PyTorch `masked_fill(mask, value)`), differentiable: same
     /// shape; `mask` broadcasts to it. No gradient flows through the filled elements.
     #[track_caller]
-    pub fn masked_fill<SM: ExpandsTo<S>>(&self, mask: &TensorBase<impl Data<Elem = bool>, SM>, value: T) -> Var<'t, T, S> {
+    pub fn masked_fill<SM: ExpandsTo<S>>(
+        &self,
+        mask: &TensorBase<impl Data<Elem = bool>, SM>,
+        value: T,
+    ) -> Var<'t, T, S> {
         let out = self.value().masked_fill(mask, value);
         let m = mask.to_owned();
         self.record1(out, move |i, _| back(move |g: Tensor<T, S>, s| s.add_with(i, || g.masked_fill(&m, T::zero()))))

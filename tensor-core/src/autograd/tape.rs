@@ -14,8 +14,8 @@ use crate::storage::DataMut;
 use crate::tensor::Tensor;
 use alloc::boxed::Box;
 use alloc::format;
-use alloc::sync::Arc;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::any::Any;
 use core::cell::RefCell;
@@ -58,7 +58,7 @@ fn next_id() -> u64 {
 ///
 /// ```
 /// # extern crate shaped_core as shaped;
-/// use shaped::prelude::*;
+/// use shaped::{Shape, Tensor};
 /// use shaped::autograd::{Param, Tape};
 ///
 /// let w = Param::new(Tensor::<f64, Shape![2]>::from([3.0, -1.0]));
@@ -96,7 +96,11 @@ impl<T: GradFloat> core::fmt::Debug for Tape<T> {
 impl<T: GradFloat> Tape<T> {
     /// An empty tape that records (PyTorch's default grad mode).
     pub fn new() -> Self {
-        Tape { id: next_id(), enabled: true, state: RefCell::new(State { generation: 0, nodes: Vec::new(), params: Vec::new() }) }
+        Tape {
+            id: next_id(),
+            enabled: true,
+            state: RefCell::new(State { generation: 0, nodes: Vec::new(), params: Vec::new() }),
+        }
     }
 
     /// A tape that records nothing (PyTorch `torch.no_grad()` / `torch.inference_mode()`):
@@ -169,7 +173,11 @@ impl<T: GradFloat> Tape<T> {
 
     /// Runs the backward pass from node `root`, seeded with `seed` (a `Tensor<T, S>` of the
     /// root's shape), and frees the graph.
-    pub(crate) fn backward_from(&self, root: &NodeRef<'_, T>, seed: Box<dyn GradSlot<T>>) -> Result<Grads<T>, ShapeError> {
+    pub(crate) fn backward_from(
+        &self,
+        root: &NodeRef<'_, T>,
+        seed: Box<dyn GradSlot<T>>,
+    ) -> Result<Grads<T>, ShapeError> {
         self.check(root)?;
         let (mut nodes, params, generation) = {
             let mut st = self.state.borrow_mut();
@@ -213,7 +221,10 @@ impl<T: GradFloat> Sink<T> {
                 *slot = Some(Box::new(g))
             }
             Some(prev) => {
-                let prev = prev.as_any_mut().downcast_mut::<Tensor<T, S>>().expect("shaped::autograd: a node's gradient changed type");
+                let prev = prev
+                    .as_any_mut()
+                    .downcast_mut::<Tensor<T, S>>()
+                    .expect("shaped::autograd: a node's gradient changed type");
                 let mut dst = prev.as_view_mut().into_dyn();
                 dst += &g.as_dyn();
             }
@@ -293,7 +304,7 @@ pub trait AnyParam<T: GradFloat> {
 ///
 /// ```
 /// # extern crate shaped_core as shaped;
-/// use shaped::prelude::*;
+/// use shaped::{Shape, Tensor};
 /// use shaped::autograd::{AnyParam, Param, Parameters};
 ///
 /// struct Linear {

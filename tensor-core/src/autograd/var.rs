@@ -48,10 +48,7 @@ impl<T: GradFloat, S: Shape> Clone for Var<'_, T, S> {
 
 impl<T: GradFloat, S: Shape> core::fmt::Debug for Var<'_, T, S> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Var")
-            .field("value", &*self.value)
-            .field("node", &self.node.map(|n| n.index))
-            .finish()
+        f.debug_struct("Var").field("value", &*self.value).field("node", &self.node.map(|n| n.index)).finish()
     }
 }
 
@@ -258,7 +255,8 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
 /// output's shape) as a [`BackFn`].
 pub(crate) fn back<T: GradFloat, S: Shape>(f: impl FnOnce(Tensor<T, S>, &mut Sink<T>) + 'static) -> BackFn<T> {
     Box::new(move |g, sink| {
-        let g = g.into_any().downcast::<Tensor<T, S>>().expect("shaped::autograd: an output gradient of the wrong type");
+        let g =
+            g.into_any().downcast::<Tensor<T, S>>().expect("shaped::autograd: an output gradient of the wrong type");
         f(*g, sink)
     })
 }
