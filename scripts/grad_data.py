@@ -167,6 +167,21 @@ case("solve_vec", torch.linalg.solve, randn(4, 4) + eye4, randn(4))
 case("det", torch.linalg.det, randn(4, 4) + eye4)
 case("logabsdet", lambda a: torch.linalg.slogdet(a)[1], randn(4, 4) - eye4)
 
+# More reductions and scans, and the rest of the network operations.
+case("prod", torch.prod, randn(3, 4))
+zx = randn(3, 4)
+zx[1, 2] = 0.0
+case("prod_one_zero", torch.prod, zx)
+zx2 = zx.clone()
+zx2[0, 0] = 0.0
+case("prod_two_zeros", torch.prod, zx2)
+case("std1", lambda a: torch.std(a, 1, correction=1), randn(3, 4))
+case("norm", torch.linalg.vector_norm, randn(3, 4))
+case("cumsum1", lambda a: torch.cumsum(a, 1), randn(3, 4))
+case("conv_transpose2d", lambda x, w, b: F.conv_transpose2d(x, w, b, 2, 1, 1), randn(2, 3, 4, 4), randn(3, 2, 3, 3), randn(2))
+case("conv_transpose2d_groups", lambda x, w: F.conv_transpose2d(x, w, None, 1, 0, 0, 2), randn(1, 4, 3, 3), randn(4, 1, 2, 2))
+case("adaptive_avg_pool", lambda x: F.adaptive_avg_pool2d(x, (3, 2)), randn(2, 2, 7, 5))
+
 # A graph that is a DAG, not a chain: a skip connection and values used several times (the
 # branches' gradients must all arrive; dfdx #507 lost one).
 case("dag", lambda x, w: (torch.tanh(x @ w) + x) * torch.sigmoid(x) + (x * x).sum(1, keepdim=True), randn(3, 4), randn(4, 4))

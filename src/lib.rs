@@ -33,7 +33,8 @@
 //! [element-wise math](guide::elementwise), [reductions](guide::reductions),
 //! [shape operations](guide::shape_ops), [linear algebra](guide::linalg),
 //! [convolution and pooling](guide::conv), [sorting and selection](guide::sorting),
-//! [random tensors](guide::random), [interop and files](guide::interop),
+//! [random tensors](guide::random), [training: gradients, layers, optimizers](guide::autograd),
+//! [interop and files](guide::interop),
 //! [small inline tensors](guide::small_tensors), [generic code](guide::generic),
 //! [compile-time shape checks](guide::shape_checks), [safety](guide::safety),
 //! [features](guide::features), [speed](guide::speed). Coming from PyTorch, NumPy, ndarray or

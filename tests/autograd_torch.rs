@@ -2,6 +2,7 @@
 //! scripts/grad_data.py): every case runs in f64 (to 1e-10 relative) and in f32 (to 2e-4).
 use shaped::autograd::{GradFloat, Tape, Var};
 use shaped::prelude::*;
+use shaped::ConvT;
 
 #[path = "data/grad_data.rs"]
 mod grad_data;
@@ -129,6 +130,13 @@ fn apply<'t, T: GradFloat>(op: &str, x: &[V<'t, T>]) -> V<'t, T> {
         "solve_mat" | "solve_vec" => a.solve(&x[1]),
         "det" => d(a.cast_shape::<Shape![_, _]>().det()),
         "logabsdet" => d(a.cast_shape::<Shape![_, _]>().logabsdet()),
+        "prod" | "prod_one_zero" | "prod_two_zeros" => d(a.prod()),
+        "std1" => a.std_axis::<1>(1),
+        "norm" => d(a.norm()),
+        "cumsum1" => a.cumsum::<1>(),
+        "conv_transpose2d" => a.conv_transpose2d(&x[1], &x[2], ConvT::<2, 1, 1>),
+        "conv_transpose2d_groups" => a.conv_transpose2d(&x[1], NoBias, ConvT::<1, 0, 0, 1, 2>),
+        "adaptive_avg_pool" => a.adaptive_avg_pool2d::<3, 2>(),
         other => panic!("no such op in the test: {other}"),
     }
 }

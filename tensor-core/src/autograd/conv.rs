@@ -10,8 +10,8 @@ use super::var::{back, Var};
 use super::GradFloat;
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels::reduce::Sum;
-use crate::ops::conv::{Conv, ConvArgs, ConvTransposeArgs, NoBias, Pool, PoolArgs};
-use crate::shape::{Conv1dShape, Conv2dShape, DynShape, Pool2dShape, Shape};
+use crate::ops::conv::{Conv, ConvArgs, ConvT, ConvTransposeArgs, NoBias, Pool, PoolArgs};
+use crate::shape::{AdaptivePool2dShape, Conv1dShape, Conv2dShape, ConvTranspose2dShape, DynShape, Pool2dShape, Shape};
 use crate::tensor::{Tensor, TensorView};
 use alloc::vec::Vec;
 
@@ -213,6 +213,10 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     where
         S: Pool2dShape<K, ST, PD, DL>,
     {
+        if !self.is_tracked() {
+            // No graph: PyTorch's plain forward, without the positions of the maxima.
+            return Var::from_arc(alloc::sync::Arc::new(self.value().max_pool2d(pool)), None);
+        }
         let (out, idx) = self.value().max_pool2d_with_indices(pool);
         let xl = *self.value().layout();
         self.record1(out, move |i, _| {
@@ -291,4 +295,122 @@ fn avg_pool_backward<T: GradFloat>(
     let gx = planes.conv_transpose2d_dyn(&ones_k, NoBias, ta);
     let sizes: Vec<isize> = xs.iter().map(|&v| v as isize).collect();
     gx.reshape_dyn(&sizes).into_owned()
+}
+
+impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
+    /// 2-D transposed convolution (PyTorch `nn.functional.conv_transpose2d`), differentiable in
+    /// the input, the weights and the bias: input `[N, C, H, W]`, weights `[C, O / GROUPS, KH,
+    /// KW]`, output as [`Tensor::conv_transpose2d`](crate::TensorBase::conv_transpose2d)'s. The
+    /// input's gradient is the convolution with the same weights; the weights' is the weight
+    /// gradient of that convolution with the roles of input and output swapped.
+    ///
+    /// # Errors
+    /// As [`Tensor::try_conv_transpose2d`](crate::TensorBase::try_conv_transpose2d);
+    /// [`ShapeError::Autograd`] for two tapes.
+    #[allow(clippy::type_complexity)]
+    pub fn try_conv_transpose2d<
+        W: Shape,
+        B: VarBias<'t, T>,
+        const ST: usize,
+        const PD: usize,
+        const OP: usize,
+        const DL: usize,
+        const G: usize,
+    >(
+        &self,
+        weight: &Var<'t, T, W>,
+        bias: B,
+        conv: ConvT<ST, PD, OP, DL, G>,
+    ) -> Result<Var<'t, T, <S as ConvTranspose2dShape<W, ST, PD, OP, DL, G>>::Out>, ShapeError>
+    where
+        S: ConvTranspose2dShape<W, ST, PD, OP, DL, G>,
+    {
+        let b = bias.as_dyn_var();
+        let out = match &b {
+            Some(bv) => self.value().try_conv_transpose2d(weight.value(), bv.value(), conv)?,
+            None => self.value().try_conv_transpose2d(weight.value(), NoBias, conv)?,
+        };
+        let (x, w) = (self.arc().clone(), weight.arc().clone());
+        let bnode = b.as_ref().and_then(|v| v.node());
+        let args = ConvArgs { stride: [ST; 2], padding: [PD; 2], dilation: [DL; 2], groups: G };
+        Self::record([self.node(), weight.node(), bnode], out, move |[ix, iw, ib], _| {
+            back(move |g: Tensor<T, <S as ConvTranspose2dShape<W, ST, PD, OP, DL, G>>::Out>, s: &mut Sink<T>| {
+                let gd = g.as_dyn();
+                s.add_with(ix, || typed::<T, S>(gd.conv2d_dyn(&w.as_dyn(), NoBias, args)));
+                if iw.is_some() {
+                    // y = convT(x, w) is the input gradient of x' = conv(y, w): its weight
+                    // gradient is conv's with input g and output gradient x.
+                    let [_, gw, _] = conv2d_backward(gd, w.as_dyn(), x.as_dyn(), args, [false, true, false]);
+                    s.add_with(iw, || typed::<T, W>(gw.unwrap()));
+                }
+                s.add_with(ib, || gd.reduce_with::<Sum, DynShape>(&[0, 2, 3], false, &Sum).or_panic());
+            })
+        })
+    }
+
+    /// [`try_conv_transpose2d`](Self::try_conv_transpose2d), panicking with the error's message.
+    #[track_caller]
+    #[allow(clippy::type_complexity)]
+    pub fn conv_transpose2d<
+        W: Shape,
+        B: VarBias<'t, T>,
+        const ST: usize,
+        const PD: usize,
+        const OP: usize,
+        const DL: usize,
+        const G: usize,
+    >(
+        &self,
+        weight: &Var<'t, T, W>,
+        bias: B,
+        conv: ConvT<ST, PD, OP, DL, G>,
+    ) -> Var<'t, T, <S as ConvTranspose2dShape<W, ST, PD, OP, DL, G>>::Out>
+    where
+        S: ConvTranspose2dShape<W, ST, PD, OP, DL, G>,
+    {
+        self.try_conv_transpose2d(weight, bias, conv).or_panic()
+    }
+
+    /// Adaptive 2-D average pooling to `OH x OW` (PyTorch `nn.functional.adaptive_avg_pool2d`),
+    /// differentiable: `[N, C, H, W]` to `[N, C, OH, OW]`. Pooling is separable, `Y = Aₕ X Aᵥᵀ`
+    /// with `Aₕ` the `[OH, H]` matrix of the row windows' averages, so the gradient is
+    /// `Aₕᵀ G Aᵥ` (two products).
+    ///
+    /// # Panics
+    /// As [`Tensor::adaptive_avg_pool2d`](crate::TensorBase::adaptive_avg_pool2d).
+    #[track_caller]
+    pub fn adaptive_avg_pool2d<const OH: usize, const OW: usize>(
+        &self,
+    ) -> Var<'t, T, <S as AdaptivePool2dShape<OH, OW>>::Out>
+    where
+        S: AdaptivePool2dShape<OH, OW>,
+    {
+        let out = self.value().adaptive_avg_pool2d::<OH, OW>();
+        let xl = *self.value().layout();
+        self.record1(out, move |i, _| {
+            back(move |g: Tensor<T, <S as AdaptivePool2dShape<OH, OW>>::Out>, s| {
+                s.add_with(i, || {
+                    let (h, w) = (xl.sizes()[2], xl.sizes()[3]);
+                    let ah = window_means::<T>(OH, h); // [OH, H]
+                    let aw = window_means::<T>(OW, w); // [OW, W]
+                    let gx = ah.as_dyn().t().matmul(&g.as_dyn()).matmul(&aw.as_dyn());
+                    typed::<T, S>(gx)
+                })
+            })
+        })
+    }
+}
+
+/// The `[out, n]` matrix of adaptive pooling's window means along one dim: row `i` averages
+/// `floor(i n / out) .. ceil((i + 1) n / out)` (PyTorch's windows).
+fn window_means<T: GradFloat>(out: usize, n: usize) -> Tensor<T, DynShape> {
+    let mut m = alloc::vec![T::zero(); out * n];
+    for i in 0..out {
+        let (lo, hi) = (i * n / out, ((i + 1) * n).div_ceil(out));
+        let k = c::<T>(1.0 / (hi - lo) as f64);
+        for j in lo..hi {
+            m[i * n + j] = k;
+        }
+    }
+    Tensor::from_vec(&[out, n], m)
 }

@@ -1053,3 +1053,71 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         self.try_matmul(rhs).or_panic()
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// More reductions and scans.
+
+impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
+    /// The product of all elements as a `Shape![]` value (PyTorch `prod()`), differentiable:
+    /// the gradient of each element is the product of the others (exact with zeros: with one
+    /// zero only it gets a gradient, with two or more none does, as PyTorch's).
+    #[track_caller]
+    pub fn prod(&self) -> Var<'t, T, ()> {
+        let p = self.value().prod();
+        let x = self.arc().clone();
+        self.record1(Self::scalar_tensor(p), move |i, _| {
+            back(move |g: Tensor<T, ()>, s| {
+                s.add_with(i, || {
+                    let g = g.item();
+                    let zeros = x.map(|v| if v == T::zero() { T::one() } else { T::zero() }).sum();
+                    if zeros == T::zero() {
+                        x.map(move |v| g * p / v)
+                    } else if zeros == T::one() {
+                        // Only the zero gets a gradient: the product of the others.
+                        let others = x.map(|v| if v == T::zero() { T::one() } else { v }).prod();
+                        x.map(move |v| if v == T::zero() { g * others } else { T::zero() })
+                    } else {
+                        x.map(|_| T::zero())
+                    }
+                })
+            })
+        })
+    }
+
+    /// The standard deviation along axis `A`, which is removed, with Bessel's `correction`
+    /// (PyTorch `std(dim=A, correction=...)`), differentiable: `sqrt(var_axis)`.
+    #[track_caller]
+    pub fn std_axis<const A: isize>(&self, correction: usize) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.var_axis::<A>(correction).sqrt()
+    }
+
+    /// The 2-norm of all elements as a `Shape![]` value (PyTorch `linalg.vector_norm(x)`),
+    /// differentiable: the gradient is `g x / ‖x‖`, and 0 at `x = 0` (PyTorch's subgradient).
+    #[track_caller]
+    pub fn norm(&self) -> Var<'t, T, ()> {
+        let n = self.value().norm(crate::ops::reduce::Norm::L2);
+        let x = self.arc().clone();
+        self.record1(Self::scalar_tensor(n), move |i, _| {
+            back(move |g: Tensor<T, ()>, s| {
+                let k = if n == T::zero() { T::zero() } else { g.item() / n };
+                s.add_with(i, || x.map(move |v| v * k))
+            })
+        })
+    }
+
+    /// The cumulative sum along axis `A` (PyTorch `cumsum(dim=A)`), differentiable: same shape;
+    /// the gradient is the reversed cumulative sum of the output's gradient.
+    #[track_caller]
+    pub fn cumsum<const A: isize>(&self) -> Var<'t, T, S>
+    where
+        S: RemoveAxis<A>,
+    {
+        let out = self.value().cumsum::<A>();
+        self.record1(out, move |i, _| {
+            back(move |g: Tensor<T, S>, s| s.add_with(i, || g.flip::<A>().cumsum::<A>().flip::<A>().to_owned()))
+        })
+    }
+}

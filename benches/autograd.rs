@@ -1,0 +1,156 @@
+//! Training on the tape: what tracking costs when it is off, and what a training step costs
+//! against PyTorch (CPU, one thread: `scripts/torch_peers.py` prints PyTorch's times for the same
+//! work; the README's training table divides them).
+//!
+//! - `untracked/*`: the forward pass written over `Var` on a `no_grad` tape against the same
+//!   forward written over plain tensors, paired (`paired`: the median ratio, 1.00 = no cost).
+//! - `step/*`: a training step (forward, cross-entropy, backward, Adam) of the digits CNN at
+//!   batch 64 and of the MLP 64-256-256-10 at batch 128; `forward/*` the same forward and loss
+//!   in grad mode, so that backward + Adam = step - forward.
+//!
+//! Run on one thread: `RAYON_NUM_THREADS=1 cargo bench --bench autograd`.
+#[path = "common/mod.rs"]
+mod common;
+#[path = "../examples/digits/model.rs"]
+mod model;
+use common::paired;
+use criterion::{criterion_group, criterion_main, Criterion};
+use model::DigitsCnn;
+use shaped::autograd::nn::{cross_entropy, linear, Reduction};
+use shaped::autograd::optim::{Adam, AdamConfig};
+use shaped::autograd::{Param, Tape, Var};
+use shaped::prelude::*;
+use shaped::rand::SeedableRng;
+use std::hint::black_box;
+use std::time::Duration;
+
+struct Mlp {
+    w1: Param<f32, Shape![256, 64]>,
+    b1: Param<f32, Shape![256]>,
+    w2: Param<f32, Shape![256, 256]>,
+    b2: Param<f32, Shape![256]>,
+    w3: Param<f32, Shape![10, 256]>,
+    b3: Param<f32, Shape![10]>,
+}
+
+impl Mlp {
+    fn new() -> Self {
+        let rng = &mut shaped::rand::rngs::StdRng::seed_from_u64(0);
+        Mlp {
+            w1: Param::new(Tensor::uniform(-0.125, 0.125, rng)),
+            b1: Param::new(Tensor::uniform(-0.125, 0.125, rng)),
+            w2: Param::new(Tensor::uniform(-0.0625, 0.0625, rng)),
+            b2: Param::new(Tensor::uniform(-0.0625, 0.0625, rng)),
+            w3: Param::new(Tensor::uniform(-0.0625, 0.0625, rng)),
+            b3: Param::new(Tensor::uniform(-0.0625, 0.0625, rng)),
+        }
+    }
+    /// Written once over `Var`: inference on a `no_grad` tape, training on a recording one.
+    fn forward<'t>(&self, tape: &'t Tape<f32>, x: &Var<'t, f32, Shape![128, 64]>) -> Var<'t, f32, Shape![128, 10]> {
+        let h = linear(x, &tape.watch(&self.w1), Some(&tape.watch(&self.b1))).relu();
+        let h = linear(&h, &tape.watch(&self.w2), Some(&tape.watch(&self.b2))).relu();
+        linear(&h, &tape.watch(&self.w3), Some(&tape.watch(&self.b3)))
+    }
+    /// The same forward over plain tensors: today's inference code.
+    fn forward_plain(&self, x: &Tensor<f32, Shape![128, 64]>) -> Tensor<f32, Shape![128, 10]> {
+        let h = (x.matmul(&self.w1.value().t()) + self.b1.value()).relu();
+        let h = (h.matmul(&self.w2.value().t()) + self.b2.value()).relu();
+        h.matmul(&self.w3.value().t()) + self.b3.value()
+    }
+}
+
+fn cnn_plain(m: &DigitsCnn, x: &Tensor<f32, Shape![360, 1, 8, 8]>) -> Tensor<f32, Shape![360, 10]> {
+    let h = x.conv2d(m.c1.value(), m.b1.value(), Conv::<1, 1>).relu().max_pool2d(Pool::<2>);
+    let h = h.conv2d(m.c2.value(), m.b2.value(), Conv::<1, 1>).relu().max_pool2d(Pool::<2>);
+    let h = h.reshape::<Shape![360, 64]>();
+    let h = (h.matmul(&m.fc1.value().t()) + m.fb1.value()).gelu();
+    h.matmul(&m.fc2.value().t()) + m.fb2.value()
+}
+
+fn benches(c: &mut Criterion) {
+    let rng = &mut shaped::rand::rngs::StdRng::seed_from_u64(7);
+    let mut g = c.benchmark_group("autograd");
+    g.measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_millis(500)).sample_size(30);
+
+    let mlp = Mlp::new();
+    let xm: Tensor<f32, Shape![128, 64]> = Tensor::randn(rng);
+    let ym: Tensor<i64, Shape![128]> = Tensor::from_vec(&[128], (0..128).map(|i| i % 10).collect());
+    let cnn = DigitsCnn::new(0);
+    let x360: Tensor<f32, Shape![360, 1, 8, 8]> = Tensor::randn(rng);
+    let x64: Tensor<f32, Shape![64, 1, 8, 8]> = Tensor::randn(rng);
+    let y64: Tensor<i64, Shape![64]> = Tensor::from_vec(&[64], (0..64).map(|i| i % 10).collect());
+
+    // Tracking off: the Var forward on a no_grad tape against the plain tensor forward.
+    g.bench_function("untracked/mlp forward [128, 64] (ratio to plain tensors)", |b| {
+        let xv = Var::constant(xm.clone());
+        paired(b, || mlp.forward(&Tape::no_grad(), black_box(&xv)).into_value(), || mlp.forward_plain(black_box(&xm)))
+    });
+    g.bench_function("untracked/cnn forward [360, 1, 8, 8] (ratio to plain tensors)", |b| {
+        let xv = Var::constant(x360.clone());
+        paired(b, || cnn.forward(&Tape::no_grad(), black_box(&xv)).into_value(), || cnn_plain(&cnn, black_box(&x360)))
+    });
+    g.bench_function("untracked/mlp forward [128, 64]", |b| {
+        let xv = Var::constant(xm.clone());
+        b.iter(|| mlp.forward(&Tape::no_grad(), black_box(&xv)).into_value())
+    });
+    g.bench_function("untracked/cnn forward [360, 1, 8, 8]", |b| {
+        let xv = Var::constant(x360.clone());
+        b.iter(|| cnn.forward(&Tape::no_grad(), black_box(&xv)).into_value())
+    });
+
+    // Training.
+    g.bench_function("forward/mlp forward+loss [128] (grad mode)", |b| {
+        let xv = Var::constant(xm.clone());
+        b.iter(|| {
+            let tape = Tape::new();
+            cross_entropy(&mlp.forward(&tape, &xv), &ym, Reduction::Mean, 0.0).item()
+        })
+    });
+    g.bench_function("backward/mlp forward+backward [128]", |b| {
+        let xv = Var::constant(xm.clone());
+        b.iter(|| {
+            let tape = Tape::new();
+            cross_entropy(&mlp.forward(&tape, &xv), &ym, Reduction::Mean, 0.0).backward()
+        })
+    });
+    g.bench_function("step/mlp train step (Adam) [128]", |b| {
+        let mut m = Mlp::new();
+        let mut opt = Adam::new(AdamConfig::default());
+        let xv = Var::constant(xm.clone());
+        b.iter(|| {
+            let tape = Tape::new();
+            let grads = cross_entropy(&m.forward(&tape, &xv), &ym, Reduction::Mean, 0.0).backward();
+            let Mlp { w1, b1, w2, b2, w3, b3 } = &mut m;
+            opt.step(&mut [w1, b1, w2, b2, w3, b3], &grads);
+        })
+    });
+    g.bench_function("forward/cnn forward+loss [64] (grad mode)", |b| {
+        let xv = Var::constant(x64.clone());
+        b.iter(|| {
+            let tape = Tape::new();
+            cross_entropy(&cnn.forward(&tape, &xv), &y64, Reduction::Mean, 0.0).item()
+        })
+    });
+    g.bench_function("backward/cnn forward+backward [64]", |b| {
+        let xv = Var::constant(x64.clone());
+        b.iter(|| {
+            let tape = Tape::new();
+            cross_entropy(&cnn.forward(&tape, &xv), &y64, Reduction::Mean, 0.0).backward()
+        })
+    });
+    g.bench_function("step/cnn train step (Adam) [64]", |b| {
+        let mut m = DigitsCnn::new(0);
+        let mut opt = Adam::new(AdamConfig::default());
+        let xv = Var::constant(x64.clone());
+        b.iter(|| {
+            let tape = Tape::new();
+            let grads = cross_entropy(&m.forward(&tape, &xv), &y64, Reduction::Mean, 0.0).backward();
+            let DigitsCnn { c1, b1, c2, b2, fc1, fb1, fc2, fb2 } = &mut m;
+            opt.step(&mut [c1, b1, c2, b2, fc1, fb1, fc2, fb2], &grads);
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(autograd, benches);
+criterion_main!(autograd);
