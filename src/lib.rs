@@ -58,6 +58,7 @@
 //! | `approx` | no | `AbsDiffEq`, `RelativeEq`, `UlpsEq` for tensors | 27 s |
 //! | `serde` | no | `Serialize`/`Deserialize` as `{"shape": [..], "data": [..]}` (`io`) | 31 s |
 //! | `npy` | no | NumPy `.npy`/`.npz` files (`io`) | 41 s |
+//! | `safetensors` | no | model parameters to and from `.safetensors` files ([`autograd`]); implies `npy` | not measured |
 //!
 //! The default set builds in about 100 s (faer is most of it), the lean set
 //! (`default-features = false, features = ["std"]`) in 25 s.
