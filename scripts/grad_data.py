@@ -166,6 +166,12 @@ case("solve_mat", torch.linalg.solve, randn(4, 4) + eye4, randn(4, 3))
 case("solve_vec", torch.linalg.solve, randn(4, 4) + eye4, randn(4))
 case("det", torch.linalg.det, randn(4, 4) + eye4)
 case("logabsdet", lambda a: torch.linalg.slogdet(a)[1], randn(4, 4) - eye4)
+tri = torch.tril(randn(4, 4)) + eye4
+case("solve_triangular_lower", lambda a, b: torch.linalg.solve_triangular(a, b, upper=False), tri, randn(4, 2))
+case("solve_triangular_upper_unit", lambda a, b: torch.linalg.solve_triangular(a, b, upper=True, unitriangular=True), tri.t().contiguous(), randn(4, 3))
+spd = randn(4, 4)
+spd = spd @ spd.t() + eye4
+case("cholesky", torch.linalg.cholesky, spd)
 
 # More reductions and scans, and the rest of the network operations.
 case("prod", torch.prod, randn(3, 4))

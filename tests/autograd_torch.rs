@@ -137,6 +137,9 @@ fn apply<'t, T: GradFloat>(op: &str, x: &[V<'t, T>]) -> V<'t, T> {
         "conv_transpose2d" => a.conv_transpose2d(&x[1], &x[2], ConvT::<2, 1, 1>),
         "conv_transpose2d_groups" => a.conv_transpose2d(&x[1], NoBias, ConvT::<1, 0, 0, 1, 2>),
         "adaptive_avg_pool" => a.adaptive_avg_pool2d::<3, 2>(),
+        "solve_triangular_lower" => a.solve_triangular(&x[1], false, false),
+        "solve_triangular_upper_unit" => a.solve_triangular(&x[1], true, true),
+        "cholesky" => a.cholesky(),
         other => panic!("no such op in the test: {other}"),
     }
 }

@@ -1,7 +1,8 @@
-//! Differentiable linear algebra: `inv`, `solve`, `det` and `logabsdet` (PyTorch's
+//! Differentiable linear algebra: `inv`, `solve`, `solve_triangular`, `cholesky`, `det` and
+//! `logabsdet` (PyTorch's
 //! `derivatives.yaml` rules). The rules multiply and solve with the same kernels as the forward
 //! operations, on runtime-shaped views, and give each input's gradient its own shape type.
-use super::ops::typed;
+use super::ops::{c, typed};
 use super::tape::Sink;
 use super::var::{back, Var};
 use super::GradFloat;
@@ -77,6 +78,98 @@ impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
     #[track_caller]
     pub fn solve<SB: SolveRhs<S>>(&self, b: &Var<'t, T, SB>) -> Var<'t, T, SB> {
         self.try_solve(b).or_panic()
+    }
+}
+
+impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
+    /// The solution `X` of `A X = B` for a triangular `A` (`self`; PyTorch
+    /// `linalg.solve_triangular(A, B, upper=upper, unitriangular=unitriangular)`), differentiable
+    /// in both: `gB = solve_triangular(Aᵀ, G)`, and `gA = -gB Xᵀ` kept to `A`'s triangle (its
+    /// strict triangle when `unitriangular`: the diagonal is not read).
+    ///
+    /// # Errors
+    /// As [`Tensor::try_solve_triangular`](crate::TensorBase::try_solve_triangular) (a zero on
+    /// the diagonal, sizes that do not fit); [`ShapeError::Autograd`] for two tapes.
+    pub fn try_solve_triangular<SB: SolveRhs<S>>(
+        &self,
+        b: &Var<'t, T, SB>,
+        upper: bool,
+        unitriangular: bool,
+    ) -> Result<Var<'t, T, SB>, ShapeError> {
+        let x = self.value().try_solve_triangular(b.value(), upper, unitriangular)?;
+        let a = self.arc().clone();
+        let vector = b.value().rank() == 1;
+        Self::record([self.node(), b.node()], x, move |[ia, ib], x| {
+            let x = x.clone();
+            back(move |g: Tensor<T, SB>, s: &mut Sink<T>| {
+                let at = a.as_dyn().transpose_dyn(-1, -2);
+                let gb: Tensor<T, DynShape> = at.solve_triangular(&g.as_dyn(), !upper, unitriangular);
+                s.add_with(ia, || {
+                    let (gb2, x2) = if vector {
+                        (gb.as_dyn().unsqueeze_dyn(-1), x.as_dyn().unsqueeze_dyn(-1))
+                    } else {
+                        (gb.as_dyn(), x.as_dyn())
+                    };
+                    let ga = -&gb2.matmul(&x2.transpose_dyn(-1, -2));
+                    let k = if unitriangular { 1 } else { 0 };
+                    typed::<T, S>(if upper { ga.triu(k) } else { ga.tril(-k) })
+                });
+                s.add_with(ib, || typed::<T, SB>(gb));
+            })
+        })
+    }
+
+    /// [`try_solve_triangular`](Self::try_solve_triangular), panicking with the error's message.
+    #[track_caller]
+    pub fn solve_triangular<SB: SolveRhs<S>>(
+        &self,
+        b: &Var<'t, T, SB>,
+        upper: bool,
+        unitriangular: bool,
+    ) -> Var<'t, T, SB> {
+        self.try_solve_triangular(b, upper, unitriangular).or_panic()
+    }
+
+    /// The lower Cholesky factor `L` of a symmetric positive-definite matrix or batch (PyTorch
+    /// `linalg.cholesky`; feature `linalg`), differentiable: with `Φ(M)` the lower triangle of
+    /// `M` with its diagonal halved, the gradient is the symmetric part of `L⁻ᵀ Φ(Lᵀ G) L⁻¹`
+    /// (Murray 2016, PyTorch's rule). Only the matrix's lower triangle is read, but the gradient
+    /// is symmetric, as PyTorch's.
+    ///
+    /// # Errors
+    /// [`ShapeError::NotPositiveDefinite`] as
+    /// [`Tensor::try_cholesky`](crate::TensorBase::try_cholesky); [`ShapeError::Autograd`] for a
+    /// value of a finished tape.
+    #[cfg(feature = "linalg")]
+    pub fn try_cholesky(&self) -> Result<Var<'t, T, S>, ShapeError> {
+        let l = self.value().try_cholesky()?;
+        Self::record([self.node()], l, |[i], l| {
+            let l = l.clone();
+            back(move |g: Tensor<T, S>, s: &mut Sink<T>| {
+                s.add_with(i, || {
+                    let ld = l.as_dyn();
+                    let n = ld.sizes()[ld.rank() - 1];
+                    let lt = ld.transpose_dyn(-1, -2);
+                    let half = c::<T>(0.5);
+                    let phi = lt.matmul(&g.as_dyn()).tril(0);
+                    let eye = Tensor::<T, DynShape>::eye_sized(n, n);
+                    let phi = phi.zip_with(&eye.as_dyn(), move |v, e| if e == T::one() { v * half } else { v });
+                    // L⁻¹ by one triangular solve, then L⁻ᵀ Φ L⁻¹ by two products.
+                    let linv = ld.solve_triangular(&eye.as_dyn(), false, false);
+                    let linv_t = linv.as_dyn().transpose_dyn(-1, -2);
+                    let r = linv_t.matmul(&phi.as_dyn()).matmul(&linv.as_dyn());
+                    let rt = r.as_dyn().transpose_dyn(-1, -2);
+                    typed::<T, S>(r.zip_with(&rt, move |a, b| (a + b) * half))
+                })
+            })
+        })
+    }
+
+    /// [`try_cholesky`](Self::try_cholesky), panicking with the error's message.
+    #[cfg(feature = "linalg")]
+    #[track_caller]
+    pub fn cholesky(&self) -> Var<'t, T, S> {
+        self.try_cholesky().or_panic()
     }
 }
 

@@ -69,8 +69,21 @@ mod sealed {
     impl Sealed for f64 {}
 }
 
+/// With `linalg`, the decompositions' element bound, so that `Var::cholesky` needs no other.
+#[cfg(feature = "linalg")]
+pub trait MaybeLinalg: crate::num::LinalgFloat {}
+#[cfg(feature = "linalg")]
+impl<T: crate::num::LinalgFloat> MaybeLinalg for T {}
+/// Without `linalg`, nothing.
+#[cfg(not(feature = "linalg"))]
+pub trait MaybeLinalg {}
+#[cfg(not(feature = "linalg"))]
+impl<T> MaybeLinalg for T {}
+
 /// The element types that gradients flow through: `f32` and `f64`.
-pub trait GradFloat: MatrixFloat + Num<Sum = Self> + Element + Send + Sync + 'static + sealed::Sealed {
+pub trait GradFloat:
+    MatrixFloat + Num<Sum = Self> + Element + Send + Sync + 'static + MaybeLinalg + sealed::Sealed
+{
     /// `v` rounded to this type.
     fn from_f64(v: f64) -> Self;
     /// This value as an `f64` (exact).
