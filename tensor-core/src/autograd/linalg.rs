@@ -2,7 +2,9 @@
 //! `logabsdet` (PyTorch's
 //! `derivatives.yaml` rules). The rules multiply and solve with the same kernels as the forward
 //! operations, on runtime-shaped views, and give each input's gradient its own shape type.
-use super::ops::{c, typed};
+#[cfg(feature = "linalg")]
+use super::ops::c;
+use super::ops::typed;
 use super::tape::Sink;
 use super::var::{back, Var};
 use super::GradFloat;
