@@ -647,10 +647,12 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
-    /// The largest element along axis `A`, which is removed (PyTorch `amax(dim=A)`),
-    /// differentiable: the gradient is split evenly among each line's maxima.
+    /// The largest element along axis `A`, which is removed (PyTorch `amax(dim=A)`; the name of
+    /// [`Tensor::max_axis`](crate::TensorBase::max_axis)), differentiable: the gradient is split
+    /// evenly among each line's maxima.
     #[track_caller]
-    pub fn amax<const A: isize>(&self) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
+    #[doc(alias = "amax")]
+    pub fn max_axis<const A: isize>(&self) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
     where
         S: RemoveAxis<A>,
     {
@@ -658,9 +660,10 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     }
 
     /// The smallest element along axis `A`, which is removed (PyTorch `amin(dim=A)`), as
-    /// [`amax`](Self::amax).
+    /// [`max_axis`](Self::max_axis).
     #[track_caller]
-    pub fn amin<const A: isize>(&self) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
+    #[doc(alias = "amin")]
+    pub fn min_axis<const A: isize>(&self) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
     where
         S: RemoveAxis<A>,
     {
