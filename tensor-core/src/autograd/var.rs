@@ -200,11 +200,17 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     note = "reduce the loss first (`.sum()`, `.mean()`, or a loss function), or seed it: `.backward_with(&seed)` with a seed of the same shape"
 )]
 pub trait ScalarShape: Shape {}
+#[diagnostic::do_not_recommend]
 impl ScalarShape for () {}
+#[diagnostic::do_not_recommend]
 impl ScalarShape for (One,) {}
+#[diagnostic::do_not_recommend]
 impl ScalarShape for (Const<1>,) {}
+#[diagnostic::do_not_recommend]
 impl ScalarShape for (One, One) {}
+#[diagnostic::do_not_recommend]
 impl ScalarShape for (Const<1>, Const<1>) {}
+#[diagnostic::do_not_recommend]
 impl ScalarShape for DynShape {}
 
 impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
