@@ -142,6 +142,12 @@ fn errors_name_what_went_wrong() {
     let q = t5.var(Tensor::<f64, Shape![_]>::from_vec(&[2], vec![1.0; 2]));
     let e = p.try_add(&q).unwrap_err().to_string();
     assert!(e.contains("[3]") && e.contains("[2]"), "{e}");
+
+    // A runtime axis the value lacks.
+    let e = p.try_sum_axis_dyn(1).unwrap_err().to_string();
+    assert!(e.contains("axis 1"), "{e}");
+    let e = p.try_permute_dyn(&[1, 0]).unwrap_err().to_string();
+    assert!(e.contains("[1, 0]"), "{e}");
 }
 
 #[test]

@@ -19,6 +19,27 @@ fn k<T: GradFloat>(v: f64) -> T {
     T::from_f64(v)
 }
 
+/// The runtime-axis form of an axis operation (`None` for the others).
+fn apply_dyn<'t, T: GradFloat>(op: &str, a: &V<'t, T>) -> Option<V<'t, T>> {
+    Some(match op {
+        "sum_axis1" => a.sum_axis_dyn(1),
+        "mean_axis0" => a.mean_axis_dyn(0),
+        "sum_keepdim1" => a.sum_keepdim_dyn(-1),
+        "mean_keepdim0" => a.mean_keepdim_dyn(-2),
+        "amax1" => a.max_axis_dyn(1),
+        "amin0" => a.min_axis_dyn(0),
+        "logsumexp1" => a.logsumexp_axis_dyn(1),
+        "softmax1" => a.softmax_dyn(1),
+        "softmax0" => a.softmax_dyn(0),
+        "log_softmax1" => a.log_softmax_dyn(-1),
+        "var1" => a.var_axis_dyn(1, 1),
+        "var0_pop" => a.var_axis_dyn(0, 0),
+        "transpose02" => a.transpose_dyn(0, 2),
+        "permute201" => a.permute_dyn(&[2, 0, 1]),
+        _ => return None,
+    })
+}
+
 fn apply<'t, T: GradFloat>(op: &str, x: &[V<'t, T>]) -> V<'t, T> {
     let a = &x[0];
     match op {
@@ -153,6 +174,12 @@ fn close(got: &[f64], want: &[f64], rtol: f64, what: &str) {
 }
 
 fn run_case<T: GradFloat>(case: &Case, rtol: f64) {
+    run_case_with::<T>(case, rtol, false);
+    run_case_with::<T>(case, rtol, true);
+}
+
+/// One case, through the typed form or (`runtime_axis`) the runtime-axis form where it has one.
+fn run_case_with<T: GradFloat>(case: &Case, rtol: f64, runtime_axis: bool) {
     let tape = Tape::<T>::new();
     let xs: Vec<V<'_, T>> = case
         .inputs
@@ -161,7 +188,14 @@ fn run_case<T: GradFloat>(case: &Case, rtol: f64) {
             tape.var(Tensor::<T, DynShape>::from_vec(sizes, data.iter().map(|&v| k::<T>(v)).collect()))
         })
         .collect();
-    let y = apply(case.op, &xs);
+    let y = if runtime_axis {
+        match apply_dyn(case.op, &xs[0]) {
+            Some(y) => y,
+            None => return,
+        }
+    } else {
+        apply(case.op, &xs)
+    };
     assert_eq!(y.sizes(), case.out.0, "{}: output sizes", case.op);
     let to64 = |v: &[T]| v.iter().map(|x| x.as_f64()).collect::<Vec<_>>();
     close(&to64(&y.value().to_vec()), case.out.1, rtol, &format!("{} output", case.op));

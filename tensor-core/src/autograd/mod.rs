@@ -82,7 +82,7 @@ impl<T> MaybeLinalg for T {}
 
 /// The element types that gradients flow through: `f32` and `f64`.
 pub trait GradFloat:
-    MatrixFloat + Num<Sum = Self> + Element + Send + Sync + 'static + MaybeLinalg + sealed::Sealed
+    MatrixFloat + Num<Sum = Self> + num_traits::NumAssign + Element + Send + Sync + 'static + MaybeLinalg + sealed::Sealed
 {
     /// `v` rounded to this type.
     fn from_f64(v: f64) -> Self;

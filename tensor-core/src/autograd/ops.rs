@@ -544,6 +544,113 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         typed(if scale == T::one() { e.to_owned() } else { e.map(move |v| v * scale) })
     }
 
+    /// The rule of a sum or mean along axis `a` (removed, or kept as 1): the output's gradient
+    /// spread back over the axis, times `scale`.
+    #[track_caller]
+    fn sum_rule<S2: Shape>(&self, out: Tensor<T, S2>, a: usize, kept: bool, scale: T) -> Var<'t, T, S2> {
+        let lay = *self.value().layout();
+        self.record1(out, move |i, _| {
+            back(move |g: Tensor<T, S2>, s| s.add_with(i, || Self::spread(&g, &lay, a, kept, scale)))
+        })
+    }
+
+    /// The reciprocal of axis `a`'s size (a mean's scale).
+    fn inv_len(&self, a: usize) -> T {
+        T::one() / c::<T>(self.sizes()[a] as f64)
+    }
+
+    /// The rule of a maximum or minimum along axis `a` (removed): each line's gradient split
+    /// evenly among the elements equal to its extreme.
+    #[track_caller]
+    fn extreme_rule<S2: Shape>(&self, out: Tensor<T, S2>, a: usize) -> Var<'t, T, S2> {
+        let x = self.arc().clone();
+        self.record1(out, move |i, y| {
+            let y = y.clone();
+            back(move |g: Tensor<T, S2>, s| {
+                s.add_with(i, || {
+                    let yd = y.as_dyn();
+                    let ye = yd.unsqueeze_dyn(a as isize);
+                    let hits = x.as_dyn().zip_with(&ye, |v, m| {
+                        if v == m || (v.is_nan() && m.is_nan()) {
+                            T::one()
+                        } else {
+                            T::zero()
+                        }
+                    });
+                    let count = hits.sum_keepdim_dyn(a as isize);
+                    let gd = g.as_dyn();
+                    let share = gd.unsqueeze_dyn(a as isize).zip_with(&count, |g, n| g / n);
+                    typed::<T, S>(hits.zip_with(&share, |h, s| h * s))
+                })
+            })
+        })
+    }
+
+    /// The rule of `logsumexp` along axis `a` (removed): `g · softmax(x)`.
+    #[track_caller]
+    fn logsumexp_rule<S2: Shape>(&self, out: Tensor<T, S2>, a: usize) -> Var<'t, T, S2> {
+        let x = self.arc().clone();
+        self.record1(out, move |i, y| {
+            let y = y.clone();
+            back(move |g: Tensor<T, S2>, s| {
+                s.add_with(i, || {
+                    let ye = y.as_dyn().unsqueeze_dyn(a as isize).to_owned();
+                    let ge = g.as_dyn().unsqueeze_dyn(a as isize).to_owned();
+                    let p = x.as_dyn().zip_with(&ye, |v, l| (v - l).exp());
+                    typed::<T, S>(p.zip_with(&ge, |p, g| p * g))
+                })
+            })
+        })
+    }
+
+    /// The rule of softmax (`log` false: `y (g - Σ g y)`) or log-softmax (`g - exp(y) Σ g`)
+    /// along axis `a`.
+    #[track_caller]
+    fn softmax_rule(&self, out: Tensor<T, S>, a: usize, log: bool) -> Var<'t, T, S> {
+        self.record1(out, move |i, y| {
+            let y = y.clone();
+            back(move |g: Tensor<T, S>, s| {
+                s.add_with(i, || {
+                    if log {
+                        let total = g.as_dyn().sum_keepdim_dyn(a as isize);
+                        let t = y.as_dyn().zip_with(&total, |y, t| y.exp() * t);
+                        typed::<T, S>(g.as_dyn().zip_with(&t, |g, t| g - t))
+                    } else {
+                        let gy = g.zip_with(&*y, |g, y| g * y);
+                        let dot = gy.as_dyn().sum_keepdim_dyn(a as isize);
+                        let t = g.as_dyn().zip_with(&dot, |g, d| g - d);
+                        typed::<T, S>(t.zip_with(&y.as_dyn(), |t, y| t * y))
+                    }
+                })
+            })
+        })
+    }
+
+    /// The rule of a variance along axis `a` (removed): `2 (x - mean) g / (n - correction)`.
+    #[track_caller]
+    fn var_rule<S2: Shape>(&self, out: Tensor<T, S2>, a: usize, correction: usize) -> Var<'t, T, S2> {
+        let x = self.arc().clone();
+        self.record1(out, move |i, _| {
+            back(move |g: Tensor<T, S2>, s| {
+                s.add_with(i, || {
+                    let n = x.sizes()[a];
+                    let denom = c::<T>(n as f64 - correction as f64);
+                    let mean = x.as_dyn().mean_keepdim_dyn(a as isize);
+                    let ge = g.as_dyn().unsqueeze_dyn(a as isize).to_owned();
+                    let centered = x.as_dyn().zip_with(&mean, |v, m| v - m);
+                    let two = c::<T>(2.0);
+                    typed::<T, S>(centered.zip_with(&ge, move |d, g| two * d * g / denom))
+                })
+            })
+        })
+    }
+
+    /// Axis `A` of this value (checked at compile time for tuple shapes).
+    #[track_caller]
+    fn axis(&self, a: isize) -> usize {
+        normalize_axis(a, self.value().rank()).or_panic()
+    }
+
     /// The sum along axis `A`, which is removed (PyTorch `sum(dim=A)`), differentiable: `[2, 3]`
     /// with `<1>` gives `[2]`. The axis is checked at compile time for tuple shapes.
     #[track_caller]
@@ -551,14 +658,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     where
         S: RemoveAxis<A>,
     {
-        let out = self.value().sum_axis::<A>();
-        let lay = *self.value().layout();
-        let a = normalize_axis(A, lay.rank()).or_panic();
-        self.record1(out, move |i, _| {
-            back(move |g: Tensor<T, <S as RemoveAxis<A>>::Out>, s| {
-                s.add_with(i, || Self::spread(&g, &lay, a, false, T::one()))
-            })
-        })
+        self.sum_rule(self.value().sum_axis::<A>(), self.axis(A), false, T::one())
     }
 
     /// The mean along axis `A`, which is removed (PyTorch `mean(dim=A)`), differentiable.
@@ -567,15 +667,8 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     where
         S: RemoveAxis<A>,
     {
-        let out = self.value().mean_axis::<A>();
-        let lay = *self.value().layout();
-        let a = normalize_axis(A, lay.rank()).or_panic();
-        let scale = T::one() / c::<T>(lay.sizes()[a] as f64);
-        self.record1(out, move |i, _| {
-            back(move |g: Tensor<T, <S as RemoveAxis<A>>::Out>, s| {
-                s.add_with(i, || Self::spread(&g, &lay, a, false, scale))
-            })
-        })
+        let a = self.axis(A);
+        self.sum_rule(self.value().mean_axis::<A>(), a, false, self.inv_len(a))
     }
 
     /// The sum along axis `A`, kept as a size-1 dim (PyTorch `sum(dim=A, keepdim=True)`),
@@ -585,14 +678,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     where
         S: crate::shape::SetAxis<A, crate::dim::One>,
     {
-        let out = self.value().sum_keepdim::<A>();
-        let lay = *self.value().layout();
-        let a = normalize_axis(A, lay.rank()).or_panic();
-        self.record1(out, move |i, _| {
-            back(move |g: Tensor<T, <S as crate::shape::SetAxis<A, crate::dim::One>>::Out>, s| {
-                s.add_with(i, || Self::spread(&g, &lay, a, true, T::one()))
-            })
-        })
+        self.sum_rule(self.value().sum_keepdim::<A>(), self.axis(A), true, T::one())
     }
 
     /// The mean along axis `A`, kept as a size-1 dim (PyTorch `mean(dim=A, keepdim=True)`),
@@ -602,15 +688,8 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     where
         S: crate::shape::SetAxis<A, crate::dim::One>,
     {
-        let out = self.value().mean_keepdim::<A>();
-        let lay = *self.value().layout();
-        let a = normalize_axis(A, lay.rank()).or_panic();
-        let scale = T::one() / c::<T>(lay.sizes()[a] as f64);
-        self.record1(out, move |i, _| {
-            back(move |g: Tensor<T, <S as crate::shape::SetAxis<A, crate::dim::One>>::Out>, s| {
-                s.add_with(i, || Self::spread(&g, &lay, a, true, scale))
-            })
-        })
+        let a = self.axis(A);
+        self.sum_rule(self.value().mean_keepdim::<A>(), a, true, self.inv_len(a))
     }
 
     /// The largest element as a `Shape![]` value (PyTorch `max()` / `amax()`), differentiable:
@@ -656,7 +735,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     where
         S: RemoveAxis<A>,
     {
-        self.extreme_axis::<A>(true)
+        self.extreme_rule(self.value().max_axis::<A>(), self.axis(A))
     }
 
     /// The smallest element along axis `A`, which is removed (PyTorch `amin(dim=A)`), as
@@ -667,37 +746,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     where
         S: RemoveAxis<A>,
     {
-        self.extreme_axis::<A>(false)
-    }
-
-    #[track_caller]
-    fn extreme_axis<const A: isize>(&self, max: bool) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
-    where
-        S: RemoveAxis<A>,
-    {
-        let out = if max { self.value().max_axis::<A>() } else { self.value().min_axis::<A>() };
-        let x = self.arc().clone();
-        let a = normalize_axis(A, x.rank()).or_panic();
-        self.record1(out, move |i, y| {
-            let y = y.clone();
-            back(move |g: Tensor<T, <S as RemoveAxis<A>>::Out>, s| {
-                s.add_with(i, || {
-                    let yd = y.as_dyn();
-                    let ye = yd.unsqueeze_dyn(a as isize);
-                    let hits = x.as_dyn().zip_with(&ye, |v, m| {
-                        if v == m || (v.is_nan() && m.is_nan()) {
-                            T::one()
-                        } else {
-                            T::zero()
-                        }
-                    });
-                    let count = hits.sum_keepdim_dyn(a as isize);
-                    let gd = g.as_dyn();
-                    let share = gd.unsqueeze_dyn(a as isize).zip_with(&count, |g, n| g / n);
-                    typed::<T, S>(hits.zip_with(&share, |h, s| h * s))
-                })
-            })
-        })
+        self.extreme_rule(self.value().min_axis::<A>(), self.axis(A))
     }
 
     /// `log(sum(exp(x)))` along axis `A`, which is removed (PyTorch `logsumexp(dim=A)`),
@@ -707,20 +756,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     where
         S: RemoveAxis<A>,
     {
-        let out = self.value().logsumexp_axis::<A>();
-        let x = self.arc().clone();
-        let a = normalize_axis(A, x.rank()).or_panic();
-        self.record1(out, move |i, y| {
-            let y = y.clone();
-            back(move |g: Tensor<T, <S as RemoveAxis<A>>::Out>, s| {
-                s.add_with(i, || {
-                    let ye = y.as_dyn().unsqueeze_dyn(a as isize).to_owned();
-                    let ge = g.as_dyn().unsqueeze_dyn(a as isize).to_owned();
-                    let p = x.as_dyn().zip_with(&ye, |v, l| (v - l).exp());
-                    typed::<T, S>(p.zip_with(&ge, |p, g| p * g))
-                })
-            })
-        })
+        self.logsumexp_rule(self.value().logsumexp_axis::<A>(), self.axis(A))
     }
 
     /// Softmax along axis `A` (PyTorch `softmax(dim=A)`), differentiable: same shape. The
@@ -730,19 +766,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     where
         S: RemoveAxis<A>,
     {
-        let out = self.value().softmax::<A>();
-        let a = normalize_axis(A, self.value().rank()).or_panic();
-        self.record1(out, move |i, y| {
-            let y = y.clone();
-            back(move |g: Tensor<T, S>, s| {
-                s.add_with(i, || {
-                    let gy = g.zip_with(&*y, |g, y| g * y);
-                    let dot = gy.as_dyn().sum_keepdim_dyn(a as isize);
-                    let t = g.as_dyn().zip_with(&dot, |g, d| g - d);
-                    typed::<T, S>(t.zip_with(&y.as_dyn(), |t, y| t * y))
-                })
-            })
-        })
+        self.softmax_rule(self.value().softmax::<A>(), self.axis(A), false)
     }
 
     /// Log-softmax along axis `A` (PyTorch `log_softmax(dim=A)`), differentiable: same shape.
@@ -752,18 +776,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     where
         S: RemoveAxis<A>,
     {
-        let out = self.value().log_softmax::<A>();
-        let a = normalize_axis(A, self.value().rank()).or_panic();
-        self.record1(out, move |i, y| {
-            let y = y.clone();
-            back(move |g: Tensor<T, S>, s| {
-                s.add_with(i, || {
-                    let total = g.as_dyn().sum_keepdim_dyn(a as isize);
-                    let t = y.as_dyn().zip_with(&total, |y, t| y.exp() * t);
-                    typed::<T, S>(g.as_dyn().zip_with(&t, |g, t| g - t))
-                })
-            })
-        })
+        self.softmax_rule(self.value().log_softmax::<A>(), self.axis(A), true)
     }
 
     /// The variance along axis `A`, which is removed, with Bessel's `correction` (PyTorch
@@ -774,22 +787,90 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     where
         S: RemoveAxis<A>,
     {
-        let out = self.value().var_axis::<A>(correction);
-        let x = self.arc().clone();
-        let a = normalize_axis(A, x.rank()).or_panic();
-        self.record1(out, move |i, _| {
-            back(move |g: Tensor<T, <S as RemoveAxis<A>>::Out>, s| {
-                s.add_with(i, || {
-                    let n = x.sizes()[a];
-                    let denom = c::<T>(n as f64 - correction as f64);
-                    let mean = x.as_dyn().mean_keepdim_dyn(a as isize);
-                    let ge = g.as_dyn().unsqueeze_dyn(a as isize).to_owned();
-                    let centered = x.as_dyn().zip_with(&mean, |v, m| v - m);
-                    let two = c::<T>(2.0);
-                    typed::<T, S>(centered.zip_with(&ge, move |d, g| two * d * g / denom))
-                })
-            })
-        })
+        self.var_rule(self.value().var_axis::<A>(correction), self.axis(A), correction)
+    }
+}
+
+/// The runtime-axis forms (negative axes count from the end), each with its `try_` form: a
+/// [`DynShape`] result, as the tensor methods of the same names.
+macro_rules! dyn_axis_ops {
+    ($($(#[$m:meta])* $name:ident, $try_name:ident ($($p:ident: $pt:ty),*) -> $Out:ty = |$x:ident, $a:ident| $value:expr => $rule:expr;)*) => {
+        impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {$(
+            $(#[$m])*
+            ///
+            /// # Errors
+            /// [`ShapeError::Axis`] when the value has no such axis; the tensor method's errors.
+            pub fn $try_name(&self, axis: isize, $($p: $pt),*) -> Result<Var<'t, T, $Out>, ShapeError> {
+                let $a = normalize_axis(axis, self.value().rank())?;
+                let $x = self;
+                let out = $value?;
+                Ok($rule(out))
+            }
+            #[doc = concat!("[`", stringify!($try_name), "`](Self::", stringify!($try_name), "), panicking with the error's message.")]
+            #[track_caller]
+            pub fn $name(&self, axis: isize, $($p: $pt),*) -> Var<'t, T, $Out> {
+                self.$try_name(axis, $($p),*).or_panic()
+            }
+        )*}
+    };
+}
+
+dyn_axis_ops! {
+    /// The sum along a runtime axis, which is removed (PyTorch `sum(dim=axis)`), differentiable.
+    sum_axis_dyn, try_sum_axis_dyn () -> DynShape = |x, a| x.value().try_sum_axis_dyn(a as isize) => |o| x.sum_rule(o, a, false, T::one());
+    /// The mean along a runtime axis, which is removed (PyTorch `mean(dim=axis)`), differentiable.
+    mean_axis_dyn, try_mean_axis_dyn () -> DynShape = |x, a| x.value().try_mean_axis_dyn(a as isize) => |o| x.sum_rule(o, a, false, x.inv_len(a));
+    /// The sum along a runtime axis, kept as size 1 (PyTorch `sum(dim=axis, keepdim=True)`),
+    /// differentiable.
+    sum_keepdim_dyn, try_sum_keepdim_dyn () -> DynShape = |x, a| x.value().try_sum_keepdim_dyn(a as isize) => |o| x.sum_rule(o, a, true, T::one());
+    /// The mean along a runtime axis, kept as size 1 (PyTorch `mean(dim=axis, keepdim=True)`),
+    /// differentiable.
+    mean_keepdim_dyn, try_mean_keepdim_dyn () -> DynShape = |x, a| x.value().try_mean_keepdim_dyn(a as isize) => |o| x.sum_rule(o, a, true, x.inv_len(a));
+    /// The largest element along a runtime axis, which is removed (PyTorch `amax(dim=axis)`),
+    /// differentiable (ties split evenly).
+    max_axis_dyn, try_max_axis_dyn () -> DynShape = |x, a| x.value().try_max_axis_dyn(a as isize) => |o| x.extreme_rule(o, a);
+    /// The smallest element along a runtime axis, which is removed (PyTorch `amin(dim=axis)`),
+    /// differentiable (ties split evenly).
+    min_axis_dyn, try_min_axis_dyn () -> DynShape = |x, a| x.value().try_min_axis_dyn(a as isize) => |o| x.extreme_rule(o, a);
+    /// `logsumexp` along a runtime axis, which is removed (PyTorch `logsumexp(dim=axis)`),
+    /// differentiable.
+    logsumexp_axis_dyn, try_logsumexp_axis_dyn () -> DynShape = |x, a| x.value().try_logsumexp_axis_dyn(a as isize) => |o| x.logsumexp_rule(o, a);
+    /// The variance along a runtime axis, which is removed, with Bessel's `correction` (PyTorch
+    /// `var(dim=axis, correction=...)`), differentiable.
+    var_axis_dyn, try_var_axis_dyn (correction: usize) -> DynShape = |x, a| x.value().try_var_axis_dyn(a as isize, correction) => |o| x.var_rule(o, a, correction);
+    /// Softmax along a runtime axis (PyTorch `softmax(dim=axis)`), differentiable: same shape.
+    softmax_dyn, try_softmax_dyn () -> S = |x, a| x.value().try_softmax_dyn(a as isize) => |o| x.softmax_rule(o, a, false);
+    /// Log-softmax along a runtime axis (PyTorch `log_softmax(dim=axis)`), differentiable: same
+    /// shape.
+    log_softmax_dyn, try_log_softmax_dyn () -> S = |x, a| x.value().try_log_softmax_dyn(a as isize) => |o| x.softmax_rule(o, a, true);
+}
+
+impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
+    /// Axes `a` and `b` swapped (PyTorch `transpose(a, b)`, runtime axes), differentiable.
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`] for an axis the value lacks.
+    pub fn try_transpose_dyn(&self, a: isize, b: isize) -> Result<Var<'t, T, DynShape>, ShapeError> {
+        self.value().try_transpose_dyn(a, b)?;
+        self.try_view_with(|v| v.transpose_dyn(a, b))
+    }
+    /// [`try_transpose_dyn`](Self::try_transpose_dyn), panicking with the error's message.
+    #[track_caller]
+    pub fn transpose_dyn(&self, a: isize, b: isize) -> Var<'t, T, DynShape> {
+        self.try_transpose_dyn(a, b).or_panic()
+    }
+    /// The axes reordered (PyTorch `permute(axes)`, runtime axes), differentiable.
+    ///
+    /// # Errors
+    /// [`ShapeError::Permutation`] when `axes` is not a permutation of the value's dims.
+    pub fn try_permute_dyn(&self, axes: &[usize]) -> Result<Var<'t, T, DynShape>, ShapeError> {
+        self.value().try_permute_dyn(axes)?;
+        self.try_view_with(|v| v.permute_dyn(axes))
+    }
+    /// [`try_permute_dyn`](Self::try_permute_dyn), panicking with the error's message.
+    #[track_caller]
+    pub fn permute_dyn(&self, axes: &[usize]) -> Var<'t, T, DynShape> {
+        self.try_permute_dyn(axes).or_panic()
     }
 }
 

@@ -320,9 +320,9 @@ impl<T: GradFloat> Sgd<T> {
                     for (w, &g) in w.iter_mut().zip(g) {
                         let mut d = sign * g;
                         if decay {
-                            d = d + wd * *w;
+                            d += wd * *w;
                         }
-                        *w = *w + lr * d;
+                        *w += lr * d;
                     }
                 });
                 continue;
@@ -333,11 +333,11 @@ impl<T: GradFloat> Sgd<T> {
                 for ((w, &g), b) in w.iter_mut().zip(g).zip(buf.iter_mut()) {
                     let mut d = sign * g;
                     if decay {
-                        d = d + wd * *w;
+                        d += wd * *w;
                     }
                     *b = if first { d } else { *b * mom + damp * d };
                     d = if nesterov { d + mom * *b } else { *b };
-                    *w = *w + lr * d;
+                    *w += lr * d;
                 }
             });
         }
@@ -513,12 +513,12 @@ impl<T: GradFloat> AdamScalars<T> {
         let mut p = *w;
         if self.decoupled {
             // param.mul_(1 - lr * weight_decay).
-            p = p * self.decay_factor;
+            p *= self.decay_factor;
         }
         let mut d = self.sign * g;
         if self.coupled {
             // grad = grad.add(param, alpha=weight_decay).
-            d = d + self.wd * p;
+            d += self.wd * p;
         }
         // exp_avg.lerp_(grad, 1 - beta1), ATen's two-sided lerp.
         let w1 = self.one_minus_b1;

@@ -26,7 +26,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// of the output's.
     ///
     /// # Errors
-    /// [`ShapeError::Cat`]-style errors of [`Tensor::try_cat`](crate::tensor::join::Cat::try_cat)
+    /// The errors of [`Tensor::try_cat`](crate::tensor::join::Cat::try_cat)
     /// for runtime sizes that differ; [`ShapeError::Autograd`] for two tapes.
     #[allow(clippy::type_complexity)]
     pub fn try_cat<const A: isize, S2: Shape>(

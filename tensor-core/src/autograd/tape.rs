@@ -454,7 +454,7 @@ impl<T: GradFloat> Grads<T> {
     pub fn scale(&mut self, scale: T) {
         for g in self.grads.iter_mut().flatten() {
             for v in g.elems_mut() {
-                *v = *v * scale;
+                *v *= scale;
             }
         }
     }
@@ -465,7 +465,7 @@ impl<T: GradFloat> Grads<T> {
         for (id, _) in &self.params {
             if let Some(s) = self.param_slice(*id) {
                 for &v in s {
-                    acc = acc + v * v;
+                    acc += v * v;
                 }
             }
         }
@@ -498,7 +498,7 @@ impl<T: GradFloat> Grads<T> {
                             slot @ None => *slot = Some(g),
                             Some(prev) => {
                                 for (x, y) in prev.elems_mut().iter_mut().zip(g.elems()) {
-                                    *x = *x + *y;
+                                    *x += *y;
                                 }
                             }
                         }
