@@ -156,6 +156,8 @@ case("pad1", lambda a: F.pad(a, (1, 2), value=0.5), randn(2, 3))
 case("index_select1", lambda a: a.index_select(1, torch.tensor([2, 0, 2])), randn(3, 4))
 case("gather1", lambda a: a.gather(1, torch.tensor([[0, 0], [1, 3], [2, 2]])), randn(3, 4))
 case("masked_fill", lambda a: a.masked_fill(torch.tensor([[True, False, False, True]]), 0.5), randn(3, 4))
+case("masked_select", lambda a: a.masked_select(torch.tensor([[True, False, False, True]])), randn(3, 4))
+case("masked_select_broadcast", lambda a: a.masked_select(torch.tensor([[True], [False], [True]])), randn(4))
 case("where", lambda a, b: torch.where(torch.tensor([[True], [False], [True]]), a, b), randn(3, 4), randn(4))
 
 # Linear algebra (well-conditioned matrices: a random one plus 4 I).
@@ -187,6 +189,15 @@ case("cumsum1", lambda a: torch.cumsum(a, 1), randn(3, 4))
 case("conv_transpose2d", lambda x, w, b: F.conv_transpose2d(x, w, b, 2, 1, 1), randn(2, 3, 4, 4), randn(3, 2, 3, 3), randn(2))
 case("conv_transpose2d_groups", lambda x, w: F.conv_transpose2d(x, w, None, 1, 0, 0, 2), randn(1, 4, 3, 3), randn(4, 1, 2, 2))
 case("adaptive_avg_pool", lambda x: F.adaptive_avg_pool2d(x, (3, 2)), randn(2, 2, 7, 5))
+
+# einsum (the equations in the op name after "einsum:").
+case("einsum:ij,jk->ik", lambda a, b: torch.einsum("ij,jk->ik", a, b), randn(2, 3), randn(3, 4))
+case("einsum:bij,bjk->bik", lambda a, b: torch.einsum("bij,bjk->bik", a, b), randn(2, 2, 3), randn(2, 3, 2))
+case("einsum:ij->j", lambda a: torch.einsum("ij->j", a), randn(3, 4))
+case("einsum:ij->", lambda a: torch.einsum("ij->", a), randn(3, 4))
+case("einsum:i,i->", lambda a, b: torch.einsum("i,i->", a, b), randn(5), randn(5))
+case("einsum:ijk->kji", lambda a: torch.einsum("ijk->kji", a), randn(2, 3, 4))
+case("einsum:ij,kj,k->i", lambda a, b, c: torch.einsum("ij,kj,k->i", a, b, c), randn(2, 3), randn(4, 3), randn(4))
 
 # A graph that is a DAG, not a chain: a skip connection and values used several times (the
 # branches' gradients must all arrive; dfdx #507 lost one).

@@ -161,6 +161,16 @@ fn apply<'t, T: GradFloat>(op: &str, x: &[V<'t, T>]) -> V<'t, T> {
         "solve_triangular_lower" => a.solve_triangular(&x[1], false, false),
         "solve_triangular_upper_unit" => a.solve_triangular(&x[1], true, true),
         "cholesky" => a.cholesky(),
+        op if op.starts_with("einsum:") => {
+            let refs: Vec<&V<'t, T>> = x.iter().collect();
+            shaped::autograd::einsum(&op["einsum:".len()..], &refs)
+        }
+        "masked_select" => {
+            d(a.masked_select(&Tensor::<bool, DynShape>::from_vec(&[1, 4], vec![true, false, false, true])))
+        }
+        "masked_select_broadcast" => {
+            d(a.masked_select(&Tensor::<bool, DynShape>::from_vec(&[3, 1], vec![true, false, true])))
+        }
         other => panic!("no such op in the test: {other}"),
     }
 }

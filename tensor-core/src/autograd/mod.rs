@@ -40,6 +40,7 @@
 //! ```
 mod check;
 mod conv;
+mod einsum;
 mod linalg;
 pub mod nn;
 mod ops;
@@ -53,6 +54,7 @@ pub mod optim;
 
 pub use check::{gradcheck, try_gradcheck, GradcheckReport};
 pub use conv::VarBias;
+pub use einsum::{einsum, try_einsum};
 #[cfg(feature = "npy")]
 pub use save::{load_params_npz, save_params_npz};
 #[cfg(feature = "safetensors")]

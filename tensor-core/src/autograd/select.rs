@@ -273,4 +273,54 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
         .or_panic()
     }
+
+    /// The elements where `mask` holds, as a 1-D value in row-major order of the broadcast shape
+    /// of `self` and `mask` (PyTorch `masked_select`), differentiable: each selected element's
+    /// gradient goes back to its position (summed over the dims `self` was broadcast along).
+    ///
+    /// # Errors
+    /// [`ShapeError::Broadcast`] when runtime sizes do not broadcast; [`ShapeError::Autograd`]
+    /// for a value of a finished tape.
+    pub fn try_masked_select<SM: Shape>(
+        &self,
+        mask: &TensorBase<impl Data<Elem = bool>, SM>,
+    ) -> Result<Var<'t, T, (Dyn,)>, ShapeError>
+    where
+        S: BroadcastShape<SM>,
+    {
+        let out = self.value().try_masked_select(mask)?;
+        let (bs, r) = crate::layout::broadcast_sizes(self.sizes(), mask.sizes())?;
+        let bsizes: Vec<usize> = bs[..r].to_vec();
+        let picked: Vec<i64> = mask
+            .as_dyn()
+            .try_expand_dyn(&bsizes)?
+            .to_vec()
+            .iter()
+            .enumerate()
+            .filter(|(_, &m)| m)
+            .map(|(k, _)| k as i64)
+            .collect();
+        let xl = *self.value().layout();
+        Self::record([self.node()], out, move |[i], _| {
+            back(move |g: Tensor<T, (Dyn,)>, s: &mut Sink<T>| {
+                s.add_with(i, || {
+                    let n: usize = bsizes.iter().product();
+                    let mut flat = Tensor::<T, DynShape>::zeros_sized(&[n]);
+                    let idx = Tensor::<i64, DynShape>::from_vec(&[picked.len()], picked);
+                    flat.index_add_dyn_(0, &idx, &g, T::one());
+                    let isizes: Vec<isize> = bsizes.iter().map(|&v| v as isize).collect();
+                    sum_to::<T, S>(flat.reshape_dyn(&isizes).as_dyn(), xl.sizes())
+                })
+            })
+        })
+    }
+
+    /// [`try_masked_select`](Self::try_masked_select), panicking with the error's message.
+    #[track_caller]
+    pub fn masked_select<SM: Shape>(&self, mask: &TensorBase<impl Data<Elem = bool>, SM>) -> Var<'t, T, (Dyn,)>
+    where
+        S: BroadcastShape<SM>,
+    {
+        self.try_masked_select(mask).or_panic()
+    }
 }

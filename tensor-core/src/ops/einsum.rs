@@ -26,16 +26,16 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// The ellipsis in a term of a parsed equation (`...`, one byte); letters are their ASCII bytes.
-const ELLIPSIS: u8 = b'.';
+pub(crate) const ELLIPSIS: u8 = b'.';
 /// The internal label of ellipsis dim `k` (aligned from the right over all operands): above
 /// every ASCII letter.
 const ELL_BASE: u8 = 128;
 
 /// An equation parsed at run time: the subscripts of each operand (ASCII letters, `.` for
 /// `...`) and of the output (the implicit output already resolved).
-struct Parsed {
-    ops: Vec<Vec<u8>>,
-    out: Vec<u8>,
+pub(crate) struct Parsed {
+    pub(crate) ops: Vec<Vec<u8>>,
+    pub(crate) out: Vec<u8>,
 }
 
 fn invalid(eq: &str, what: impl core::fmt::Display) -> ShapeError {
@@ -66,7 +66,7 @@ fn parse_term(eq: &str, term: &str) -> Result<Vec<u8>, ShapeError> {
 
 /// Parses `eq` for `n` operands: `"ij,jk->ik"`, or without `->` the implicit output (`...` if
 /// any operand has one, then the letters that appear once, in ASCII order: NumPy's rule).
-fn parse(eq: &str, n: usize) -> Result<Parsed, ShapeError> {
+pub(crate) fn parse(eq: &str, n: usize) -> Result<Parsed, ShapeError> {
     let (lhs, rhs) = match eq.split_once("->") {
         Some((l, r)) if r.contains("->") => return Err(invalid(eq, format!("more than one `->` in \"{l}->{r}\""))),
         Some((l, r)) => (l, Some(r)),
