@@ -34,6 +34,15 @@ impl<'t, T: GradFloat, B: Shape> VarBias<'t, T> for &Var<'t, T, B> {
     }
 }
 
+/// `v` as a batch of images: `[N, C, L]` as `[N, C, 1, L]` when `one_d`.
+fn image<T: GradFloat>(v: TensorView<'_, T, DynShape>, one_d: bool) -> TensorView<'_, T, DynShape> {
+    if one_d {
+        v.unsqueeze_dyn(2)
+    } else {
+        v
+    }
+}
+
 /// The gradients of a 2-D convolution `y = conv2d(x, w, b, a)` from `g = dL/dy`: `(gx, gw, gb)`,
 /// each computed only when asked for.
 fn conv2d_backward<T: GradFloat>(
@@ -102,29 +111,8 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         S: Conv2dShape<W, ST, PD, DL>,
     {
         let b = bias.as_dyn_var();
-        let out = match &b {
-            Some(bv) => self.value().try_conv2d(weight.value(), bv.value(), conv)?,
-            None => self.value().try_conv2d(weight.value(), NoBias, conv)?,
-        };
-        let (x, w) = (self.arc().clone(), weight.arc().clone());
-        let bnode = b.as_ref().and_then(|v| v.node());
-        let args = conv.args();
-        Self::record([self.node(), weight.node(), bnode], out, move |[ix, iw, ib], _| {
-            back(move |g: Tensor<T, <S as Conv2dShape<W, ST, PD, DL>>::Out>, s: &mut Sink<T>| {
-                let [gx, gw, gb] = conv2d_backward(
-                    x.as_dyn(),
-                    w.as_dyn(),
-                    g.as_dyn(),
-                    args,
-                    [ix.is_some(), iw.is_some(), ib.is_some()],
-                );
-                s.add_with(ix, || typed::<T, S>(gx.unwrap()));
-                s.add_with(iw, || typed::<T, W>(gw.unwrap()));
-                if let (Some(i), Some(gb)) = (ib, gb) {
-                    s.add(i, gb);
-                }
-            })
-        })
+        let out = self.value().try_conv2d(weight.value(), b.as_ref().map(|v| v.value()), conv)?;
+        self.record_conv(weight, b, out, conv.args(), false)
     }
 
     /// [`try_conv2d`](Self::try_conv2d), panicking with the error's message.
@@ -160,22 +148,32 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         S: Conv1dShape<W, ST, PD, DL>,
     {
         let b = bias.as_dyn_var();
-        let out = match &b {
-            Some(bv) => self.value().try_conv1d(weight.value(), bv.value(), conv)?,
-            None => self.value().try_conv1d(weight.value(), NoBias, conv)?,
-        };
-        let (x, w) = (self.arc().clone(), weight.arc().clone());
-        let bnode = b.as_ref().and_then(|v| v.node());
+        let out = self.value().try_conv1d(weight.value(), b.as_ref().map(|v| v.value()), conv)?;
         // As height-1 images: the 2-D rule with stride, padding and dilation 1 / 0 / 1 in height.
         let args = ConvArgs { stride: [1, ST], padding: [0, PD], dilation: [1, DL], groups: G };
+        self.record_conv(weight, b, out, args, true)
+    }
+
+    /// Records a convolution of `self` by `weight` (and the bias `b`) whose value is `out`;
+    /// `one_d` reads the operands as height-1 images (`[N, C, L]` as `[N, C, 1, L]`).
+    fn record_conv<W: Shape, S2: Shape>(
+        &self,
+        weight: &Var<'t, T, W>,
+        b: Option<Var<'t, T, DynShape>>,
+        out: Tensor<T, S2>,
+        args: ConvArgs,
+        one_d: bool,
+    ) -> Result<Var<'t, T, S2>, ShapeError> {
+        let (x, w) = (self.arc().clone(), weight.arc().clone());
+        let bnode = b.as_ref().and_then(|v| v.node());
         Self::record([self.node(), weight.node(), bnode], out, move |[ix, iw, ib], _| {
-            back(move |g: Tensor<T, <S as Conv1dShape<W, ST, PD, DL>>::Out>, s: &mut Sink<T>| {
-                let x4 = x.as_dyn().unsqueeze_dyn(2);
-                let w4 = w.as_dyn().unsqueeze_dyn(2);
-                let g4 = g.as_dyn().unsqueeze_dyn(2);
-                let [gx, gw, gb] = conv2d_backward(x4, w4, g4, args, [ix.is_some(), iw.is_some(), ib.is_some()]);
-                s.add_with(ix, || typed::<T, S>(gx.unwrap().squeeze_dyn(2).to_owned()));
-                s.add_with(iw, || typed::<T, W>(gw.unwrap().squeeze_dyn(2).to_owned()));
+            back(move |g: Tensor<T, S2>, s: &mut Sink<T>| {
+                let flat = |t: Tensor<T, DynShape>| if one_d { t.squeeze_dyn(2).to_owned() } else { t };
+                let need = [ix.is_some(), iw.is_some(), ib.is_some()];
+                let (xi, wi, gi) = (image(x.as_dyn(), one_d), image(w.as_dyn(), one_d), image(g.as_dyn(), one_d));
+                let [gx, gw, gb] = conv2d_backward(xi, wi, gi, args, need);
+                s.add_with(ix, || typed::<T, S>(flat(gx.unwrap())));
+                s.add_with(iw, || typed::<T, W>(flat(gw.unwrap())));
                 if let (Some(i), Some(gb)) = (ib, gb) {
                     s.add(i, gb);
                 }
@@ -326,10 +324,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         S: ConvTranspose2dShape<W, ST, PD, OP, DL, G>,
     {
         let b = bias.as_dyn_var();
-        let out = match &b {
-            Some(bv) => self.value().try_conv_transpose2d(weight.value(), bv.value(), conv)?,
-            None => self.value().try_conv_transpose2d(weight.value(), NoBias, conv)?,
-        };
+        let out = self.value().try_conv_transpose2d(weight.value(), b.as_ref().map(|v| v.value()), conv)?;
         let (x, w) = (self.arc().clone(), weight.arc().clone());
         let bnode = b.as_ref().and_then(|v| v.node());
         let args = ConvArgs { stride: [ST; 2], padding: [PD; 2], dilation: [DL; 2], groups: G };

@@ -74,17 +74,8 @@ pub fn try_einsum<'t, T: GradFloat>(
     let terms = p.ops;
     let outs = p.out;
     let arcs: Vec<Arc<Tensor<T, DynShape>>> = operands.iter().map(|v| v.arc().clone()).collect();
-    let first = operands.iter().find_map(|v| v.node().copied());
-    let Some(first) = first else {
-        return Ok(Var::constant(out));
-    };
-    for v in operands {
-        if let Some(n) = v.node() {
-            first.tape.check(n)?;
-        }
-    }
-    let idx: Vec<Option<usize>> = operands.iter().map(|v| v.node().map(|n| n.index)).collect();
-    Var::<'t, T, DynShape>::record([Some(&first)], out, move |_, _| {
+    let nodes: Vec<_> = operands.iter().map(|v| v.node()).collect();
+    Var::<'t, T, DynShape>::record_nodes(&nodes, out, move |idx, _| {
         back(move |g: Tensor<T, DynShape>, s: &mut Sink<T>| {
             for (i, ix) in idx.iter().enumerate() {
                 s.add_with(*ix, || operand_grad(i, &terms, &outs, &arcs, &g, &size));

@@ -130,26 +130,14 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         Self::try_stack::<A, K>(xs).or_panic()
     }
 
-    /// Records an operation of any number of inputs of one shape type (the tape is checked
-    /// input by input).
+    /// Records an operation of any number of inputs of one shape type.
     fn record_many<S2: Shape>(
         xs: &[&Var<'t, T, S>],
         out: Tensor<T, S2>,
         rule: impl FnOnce(&[Option<usize>], Tensor<T, S2>, &mut Sink<T>) + 'static,
     ) -> Result<Var<'t, T, S2>, ShapeError> {
-        // One node for all the inputs: the tapes are checked here, and the node is recorded on
-        // the first tracked input's tape with the inputs' indices in the rule.
-        let tracked: Vec<Option<usize>> = xs.iter().map(|x| x.node().map(|n| n.index)).collect();
-        let first = xs.iter().find_map(|x| x.node().copied());
-        let Some(first) = first else {
-            return Ok(Var::constant(out));
-        };
-        for x in xs {
-            if let Some(n) = x.node() {
-                first.tape.check(n)?;
-            }
-        }
-        Self::record([Some(&first)], out, move |_, _| back(move |g: Tensor<T, S2>, s| rule(&tracked, g, s)))
+        let nodes: Vec<_> = xs.iter().map(|x| x.node()).collect();
+        Self::record_nodes(&nodes, out, move |idx, _| back(move |g: Tensor<T, S2>, s| rule(&idx, g, s)))
     }
 
     /// `L` elements of `value` before and `R` after along axis `A` (PyTorch

@@ -123,21 +123,27 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         value: Tensor<T, S2>,
         make: impl FnOnce([Option<usize>; N], &Arc<Tensor<T, S2>>) -> BackFn<T>,
     ) -> Result<Var<'t, T, S2>, ShapeError> {
-        let mut tape: Option<&'t Tape<T>> = None;
-        for n in parents.iter().flatten() {
-            match tape {
-                None => tape = Some(n.tape),
-                Some(t) => t.check(n)?,
-            }
-        }
-        let Some(tape) = tape else {
+        Self::record_nodes(&parents, value, |idx, y| make(core::array::from_fn(|k| idx[k]), y))
+    }
+
+    /// [`record`](Self::record) for any number of inputs (`cat_all`, `einsum`): `make` receives
+    /// the inputs' node indices in a `Vec`, in the order of `parents`.
+    ///
+    /// # Errors
+    /// As [`record`](Self::record).
+    pub(crate) fn record_nodes<S2: Shape>(
+        parents: &[Option<&NodeRef<'t, T>>],
+        value: Tensor<T, S2>,
+        make: impl FnOnce(alloc::vec::Vec<Option<usize>>, &Arc<Tensor<T, S2>>) -> BackFn<T>,
+    ) -> Result<Var<'t, T, S2>, ShapeError> {
+        let Some(tape) = parents.iter().flatten().map(|n| n.tape).next() else {
             return Ok(Var { value: Arc::new(value), node: None });
         };
         for n in parents.iter().flatten() {
             tape.check(n)?;
         }
         let value = Arc::new(value);
-        let back = make(parents.map(|p| p.map(|n| n.index)), &value);
+        let back = make(parents.iter().map(|p| p.map(|n| n.index)).collect(), &value);
         let node = tape.push(Some(back));
         Ok(Var { value, node: Some(node) })
     }
