@@ -186,6 +186,14 @@ case("prod_two_zeros", torch.prod, zx2)
 case("std1", lambda a: torch.std(a, 1, correction=1), randn(3, 4))
 case("norm", torch.linalg.vector_norm, randn(3, 4))
 case("cumsum1", lambda a: torch.cumsum(a, 1), randn(3, 4))
+case("cumprod1", lambda a: torch.cumprod(a, 1), randn(3, 4))
+zc = randn(4, 5)
+zc[0, 2] = 0.0
+zc[1, 0] = 0.0
+zc[2, 1] = 0.0
+zc[2, 3] = 0.0
+case("cumprod1_zeros", lambda a: torch.cumprod(a, 1), zc)
+case("cumprod0_zeros", lambda a: torch.cumprod(a, 0), zc)
 case("conv_transpose2d", lambda x, w, b: F.conv_transpose2d(x, w, b, 2, 1, 1), randn(2, 3, 4, 4), randn(3, 2, 3, 3), randn(2))
 case("conv_transpose2d_groups", lambda x, w: F.conv_transpose2d(x, w, None, 1, 0, 0, 2), randn(1, 4, 3, 3), randn(4, 1, 2, 2))
 case("adaptive_avg_pool", lambda x: F.adaptive_avg_pool2d(x, (3, 2)), randn(2, 2, 7, 5))

@@ -155,6 +155,8 @@ fn apply<'t, T: GradFloat>(op: &str, x: &[V<'t, T>]) -> V<'t, T> {
         "std1" => a.std_axis::<1>(1),
         "norm" => d(a.norm()),
         "cumsum1" => a.cumsum::<1>(),
+        "cumprod1" | "cumprod1_zeros" => a.cumprod::<1>(),
+        "cumprod0_zeros" => a.cumprod::<0>(),
         "conv_transpose2d" => a.conv_transpose2d(&x[1], &x[2], ConvT::<2, 1, 1>),
         "conv_transpose2d_groups" => a.conv_transpose2d(&x[1], NoBias, ConvT::<1, 0, 0, 1, 2>),
         "adaptive_avg_pool" => a.adaptive_avg_pool2d::<3, 2>(),

@@ -1192,6 +1192,36 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
+    /// The cumulative product along axis `A` (PyTorch `cumprod(dim=A)`), differentiable: same
+    /// shape. The gradient of `x_k` is `Σ_{j≥k} g_j Π_{i≤j, i≠k} x_i`, exact with zeros: before a
+    /// line's first zero it is the reversed cumulative sum of `g y` over `x_k`; at the first zero
+    /// the same sum with that zero read as 1; after it, 0.
+    #[track_caller]
+    pub fn cumprod<const A: isize>(&self) -> Var<'t, T, S>
+    where
+        S: RemoveAxis<A>,
+    {
+        let out = self.value().cumprod::<A>();
+        let x = self.arc().clone();
+        self.record1(out, move |i, y| {
+            let y = y.clone();
+            back(move |g: Tensor<T, S>, s| {
+                s.add_with(i, || {
+                    let rev_cumsum = |t: Tensor<T, S>| t.flip::<A>().cumsum::<A>().flip::<A>().to_owned();
+                    // How many zeros each line has up to each position, and the first zero.
+                    let zeros_upto = x.map(|v| if v == T::zero() { T::one() } else { T::zero() }).cumsum::<A>();
+                    let first = x.zip_with(&zeros_upto, |v, c| if v == T::zero() && c == T::one() { T::one() } else { T::zero() });
+                    let before = rev_cumsum(g.zip_with(&*y, |g, y| g * y)).zip_with(&*x, |t, v| t / v);
+                    let y1 = (&*x + &first).cumprod::<A>();
+                    let at_first = rev_cumsum(g.zip_with(&y1, |g, y| g * y));
+                    let a = before.zip_with(&zeros_upto, |b, c| if c == T::zero() { b } else { T::zero() });
+                    let b = at_first.zip_with(&first, |f, m| f * m); // m is 1 at the first zero, else 0
+                    a.zip_with(&b, |a, b| a + b)
+                })
+            })
+        })
+    }
+
     /// The cumulative sum along axis `A` (PyTorch `cumsum(dim=A)`), differentiable: same shape;
     /// the gradient is the reversed cumulative sum of the output's gradient.
     #[track_caller]
