@@ -2,7 +2,7 @@
 //! scripts/grad_data.py): every case runs in f64 (to 1e-10 relative) and in f32 (to 2e-4).
 use shaped::autograd::{GradFloat, Tape, Var};
 use shaped::prelude::*;
-use shaped::ConvT;
+use shaped::{ConvT, PadMode};
 
 #[path = "data/grad_data.rs"]
 mod grad_data;
@@ -135,7 +135,10 @@ fn apply<'t, T: GradFloat>(op: &str, x: &[V<'t, T>]) -> V<'t, T> {
         "cat1" => a.cat::<1, DynShape>(&x[1]),
         "cat_all0" => V::cat_all::<0>(&[&x[0], &x[1], &x[2]]),
         "stack0" => d(V::stack::<0, 3>([&x[0], &x[1], &x[2]])),
-        "pad1" => a.pad::<1, 1, 2>(k(0.5)),
+        "pad1" => a.pad::<1, 1, 2>(PadMode::Constant, k(0.5)),
+        "pad1_reflect" => a.pad::<1, 2, 1>(PadMode::Reflect, k(0.0)),
+        "pad1_replicate" => a.pad::<1, 3, 2>(PadMode::Replicate, k(0.0)),
+        "pad1_circular" => a.pad::<1, 2, 3>(PadMode::Circular, k(0.0)),
         "index_select1" => a.index_select::<1, Dyn, i64>(&Tensor::<i64, Shape![_]>::from_vec(&[3], vec![2, 0, 2])),
         "gather1" => a.gather::<1, DynShape, i64>(&Tensor::<i64, DynShape>::from_vec(&[3, 2], vec![0, 0, 1, 3, 2, 2])),
         "masked_fill" => {

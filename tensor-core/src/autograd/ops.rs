@@ -1210,7 +1210,11 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                     let rev_cumsum = |t: Tensor<T, S>| t.flip::<A>().cumsum::<A>().flip::<A>().to_owned();
                     // How many zeros each line has up to each position, and the first zero.
                     let zeros_upto = x.map(|v| if v == T::zero() { T::one() } else { T::zero() }).cumsum::<A>();
-                    let first = x.zip_with(&zeros_upto, |v, c| if v == T::zero() && c == T::one() { T::one() } else { T::zero() });
+                    let first =
+                        x.zip_with(
+                            &zeros_upto,
+                            |v, c| if v == T::zero() && c == T::one() { T::one() } else { T::zero() },
+                        );
                     let before = rev_cumsum(g.zip_with(&*y, |g, y| g * y)).zip_with(&*x, |t, v| t / v);
                     let y1 = (&*x + &first).cumprod::<A>();
                     let at_first = rev_cumsum(g.zip_with(&y1, |g, y| g * y));

@@ -10,7 +10,7 @@ use crate::dim::{Const, Dim, Dyn};
 use crate::error::{OrPanic, ShapeError};
 use crate::index::IndexElem;
 use crate::layout::{normalize_axis, normalize_insert_axis};
-use crate::ops::pad::PadMode;
+use crate::ops::pad::{source as pad_source, PadMode};
 use crate::shape::{
     Broadcast, BroadcastShape, CatShape, DynShape, ExpandsTo, InsertDim, PadShape, RemoveAxis, SameRank, SetAxis, Shape,
 };
@@ -140,24 +140,39 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         Self::record_nodes(&nodes, out, move |idx, _| back(move |g: Tensor<T, S2>, s| rule(&idx, g, s)))
     }
 
-    /// `L` elements of `value` before and `R` after along axis `A` (PyTorch
-    /// `nn.functional.pad(x, (L, R), value=value)` on that dim), differentiable: the dim grows
-    /// by `L + R` in the type where static. The gradient is the output's middle. Constant
-    /// padding only (reflect and replicate padding have no backward here yet).
+    /// Axis `A` padded by `L` elements before and `R` after (PyTorch `nn.functional.pad(x, (L,
+    /// R), mode, value)` on that dim), differentiable: the dim grows by `L + R` in the type where
+    /// static. For [`PadMode::Constant`] the gradient is the output's middle; for the other
+    /// modes each output element's gradient goes back to the input element it copies
+    /// (`index_add` over the same table of source positions as the forward).
+    ///
+    /// # Panics
+    /// As [`Tensor::pad`](crate::TensorBase::pad) (a reflection wider than the dim, ...).
     #[track_caller]
     pub fn pad<const A: isize, const L: usize, const R: usize>(
         &self,
+        mode: PadMode,
         value: T,
     ) -> Var<'t, T, <S as PadShape<A, L, R>>::Out>
     where
         S: PadShape<A, L, R>,
     {
-        let out = self.value().pad::<A, L, R>(PadMode::Constant, value);
+        let out = self.value().pad::<A, L, R>(mode, value);
         let a = normalize_axis(A, self.value().rank()).or_panic();
-        let n = self.sizes()[a];
+        let xl = *self.value().layout();
         self.record1(out, move |i, _| {
             back(move |g: Tensor<T, <S as PadShape<A, L, R>>::Out>, s| {
-                s.add_with(i, || typed::<T, S>(g.as_dyn().narrow_dyn(a as isize, L as isize, n).to_owned()))
+                s.add_with(i, || {
+                    let n = xl.sizes()[a];
+                    if mode == PadMode::Constant {
+                        return typed::<T, S>(g.as_dyn().narrow_dyn(a as isize, L as isize, n).to_owned());
+                    }
+                    let table: Vec<i64> = (0..n + L + R).map(|k| pad_source(k, n, L, mode)).collect();
+                    let table = Tensor::<i64, DynShape>::from_vec(&[n + L + R], table);
+                    let mut gx = Tensor::<T, S>::zeros_sized(xl.sizes());
+                    gx.index_add_dyn_(a as isize, &table, &g, T::one());
+                    gx
+                })
             })
         })
     }

@@ -43,7 +43,7 @@ pub enum PadMode {
 
 /// The input position read by output position `k` of an axis of `n` padded by `left`, for the
 /// non-constant modes (`n` checked against the pads beforehand).
-fn source(k: usize, n: usize, left: usize, mode: PadMode) -> i64 {
+pub(crate) fn source(k: usize, n: usize, left: usize, mode: PadMode) -> i64 {
     let (k, n, left) = (k as i64, n as i64, left as i64);
     let i = k - left;
     match mode {
