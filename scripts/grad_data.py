@@ -177,6 +177,8 @@ case("solve_triangular_upper_unit", lambda a, b: torch.linalg.solve_triangular(a
 spd = randn(4, 4)
 spd = spd @ spd.t() + eye4
 case("cholesky", torch.linalg.cholesky, spd)
+case("lstsq_mat", lambda a, b: torch.linalg.lstsq(a, b).solution, randn(6, 3), randn(6, 2))
+case("lstsq_vec", lambda a, b: torch.linalg.lstsq(a, b).solution, randn(5, 3), randn(5))
 
 # More reductions and scans, and the rest of the network operations.
 case("prod", torch.prod, randn(3, 4))

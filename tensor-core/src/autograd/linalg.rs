@@ -175,6 +175,75 @@ impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
     }
 }
 
+#[cfg(feature = "linalg")]
+impl<'t, T: GradFloat, S: crate::shape::MatrixBatch> Var<'t, T, S> {
+    /// The least-squares solution `X` of `A X ≈ B` (`self` is `A`, `[m, n]` or a batch, with
+    /// `m >= n` and full column rank; PyTorch `linalg.lstsq(A, B).solution`; feature `linalg`),
+    /// differentiable in both: with `Z = (AᵀA)⁻¹ G` and the residual `R = B - A X`,
+    /// `gB = A Z` and `gA = R Zᵀ - A Z Xᵀ`. Shapes as
+    /// [`Tensor::lstsq`](crate::TensorBase::lstsq)'s solution.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] for a wide `A` (`m < n`, whose minimum-norm solution has another
+    /// rule) or one whose rank is below `n` (no gradient there); the errors of
+    /// [`Tensor::try_lstsq`](crate::TensorBase::try_lstsq); [`ShapeError::Autograd`] for two
+    /// tapes.
+    pub fn try_lstsq<SB: crate::ops::linalg::LstsqRhs<S>>(
+        &self,
+        b: &Var<'t, T, SB>,
+    ) -> Result<Var<'t, T, SB::Out>, ShapeError> {
+        let r = self.value().try_lstsq(b.value())?;
+        let sizes = self.sizes();
+        let (m, n) = (sizes[sizes.len() - 2], sizes[sizes.len() - 1]);
+        if m < n {
+            return Err(ShapeError::Invalid(alloc::format!(
+                "lstsq of a wide [{m}, {n}] matrix: the minimum-norm solution has no gradient rule here (m >= n needed)"
+            )));
+        }
+        // Full column rank, as `rank` counts it: every singular value above rtol σ_max, with
+        // rtol = ε max(m, n) (the default of `lstsq`, NumPy and PyTorch).
+        let rtol = T::epsilon() * c::<T>(m.max(n) as f64);
+        let sv = r.singular_values.to_vec();
+        let rank_ok = n == 0 || sv.chunks(n).all(|c| c.iter().all(|&v| v > rtol * c[0]));
+        if !rank_ok {
+            return Err(ShapeError::Invalid(alloc::format!(
+                "lstsq of a [{m}, {n}] matrix of rank below {n}: no gradient there (PyTorch's lstsq has none either)"
+            )));
+        }
+        let (a, bv) = (self.arc().clone(), b.arc().clone());
+        let vector = b.value().rank() == 1;
+        Self::record([self.node(), b.node()], r.solution, move |[ia, ib], x| {
+            let x = x.clone();
+            back(move |g: Tensor<T, SB::Out>, s: &mut Sink<T>| {
+                let ad = a.as_dyn();
+                let at = ad.transpose_dyn(-1, -2);
+                let (g2, x2, b2) = if vector {
+                    (g.as_dyn().unsqueeze_dyn(-1), x.as_dyn().unsqueeze_dyn(-1), bv.as_dyn().unsqueeze_dyn(-1))
+                } else {
+                    (g.as_dyn(), x.as_dyn(), bv.as_dyn())
+                };
+                let z = at.matmul(&ad).solve(&g2); // (AᵀA)⁻¹ G
+                let az = ad.matmul(&z);
+                s.add_with(ia, || {
+                    let resid = b2 - &ad.matmul(&x2);
+                    let ga = &resid.matmul(&z.as_dyn().transpose_dyn(-1, -2)) - &az.matmul(&x2.transpose_dyn(-1, -2));
+                    typed::<T, S>(ga)
+                });
+                s.add_with(ib, || {
+                    let gb = if vector { az.squeeze_dyn(-1).to_owned() } else { az.clone() };
+                    typed::<T, SB>(gb)
+                });
+            })
+        })
+    }
+
+    /// [`try_lstsq`](Self::try_lstsq), panicking with the error's message.
+    #[track_caller]
+    pub fn lstsq<SB: crate::ops::linalg::LstsqRhs<S>>(&self, b: &Var<'t, T, SB>) -> Var<'t, T, SB::Out> {
+        self.try_lstsq(b).or_panic()
+    }
+}
+
 impl<'t, T: GradFloat, M: Dim, N: Dim> Var<'t, T, (M, N)>
 where
     (M, N): SquareShape,
