@@ -186,6 +186,21 @@ fn views_through_t_macro_slices() {
 }
 
 #[test]
+fn advanced_indexing_through_t_macro_accumulates_repeats() {
+    let tape = Tape::new();
+    let x = tape.var(Tensor::<f64, Shape![3, 2]>::from([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]));
+    let rows = Tensor::<i64, Shape![4]>::from([2, 0, 2, 2]);
+    let y = x.index_with(|v| t!(v[&rows, ..])); // [4, 2]: rows 2, 0, 2, 2
+    assert_eq!(y.value().to_vec(), [5.0, 6.0, 1.0, 2.0, 5.0, 6.0, 5.0, 6.0]);
+    let grads = (&y * &y).sum().backward();
+    // d/dx of Σ y² = 2 x times the number of times each row was taken (row 2 three times).
+    assert_eq!(grads.wrt(&x).unwrap().to_vec(), [2.0, 4.0, 0.0, 0.0, 30.0, 36.0]);
+    // A closure that computes instead of selecting is refused.
+    let e = x.try_index_with(|v| v.map(|e| e * 2.0)).unwrap_err().to_string();
+    assert!(e.contains("only select"), "{e}");
+}
+
+#[test]
 fn a_failed_gradcheck_names_the_entry() {
     // A function whose "gradient" is wrong on purpose: detach one branch.
     let x = Tensor::<f64, Shape![2]>::from([0.3, -0.7]);

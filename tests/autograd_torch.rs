@@ -177,6 +177,15 @@ fn apply<'t, T: GradFloat>(op: &str, x: &[V<'t, T>]) -> V<'t, T> {
         "masked_select_broadcast" => {
             d(a.masked_select(&Tensor::<bool, DynShape>::from_vec(&[3, 1], vec![true, false, true])))
         }
+        "adv_index_rows" => {
+            a.index_with(|v| v.index_select_dyn(0, &Tensor::<i64, DynShape>::from_vec(&[3], vec![0, 2, 0])))
+        }
+        "adv_index_pairs" => a.index_with(|v| {
+            let (r, c) = (Tensor::<i64, Shape![4]>::from([0, 1, 1, 0]), Tensor::<i64, Shape![4]>::from([2, 0, 0, 2]));
+            let flat = v.reshape_dyn(&[-1]).to_owned();
+            let at = &(&r * 4) + &c; // row-major positions of a [3, 4] value
+            flat.index_select_dyn(0, &at)
+        }),
         other => panic!("no such op in the test: {other}"),
     }
 }

@@ -16,7 +16,7 @@ use crate::shape::{
 };
 use crate::storage::Data;
 use crate::tensor::join::{Cat, Stack};
-use crate::tensor::{Tensor, TensorBase};
+use crate::tensor::{Tensor, TensorBase, TensorView};
 use alloc::vec::Vec;
 
 impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
@@ -325,5 +325,73 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         S: BroadcastShape<SM>,
     {
         self.try_masked_select(mask).or_panic()
+    }
+
+    /// Any selection of the value's elements, differentiable: `f` receives a view of the value
+    /// and returns a tensor of some of its elements, in any order, repeats allowed (advanced
+    /// indexing: `x.index_with(|v| t!(v[&rows, ..]))`, PyTorch `x[idx]`; `take`, ...). Each
+    /// output element's gradient goes back to the element it copies, summed over repeats.
+    ///
+    /// `f` is run a second time on a tensor of element positions to learn which element each
+    /// output copies, and the result is checked against the first run, so a closure that does
+    /// anything but select (arithmetic, a constant) is refused, never given a wrong gradient.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when `f` does not only select elements of the value, or when an
+    /// `f32` value has more than 2²⁴ elements (positions must be exact in the element type).
+    pub fn try_index_with<S2: Shape>(
+        &self,
+        f: impl for<'v> Fn(TensorView<'v, T, S>) -> Tensor<T, S2>,
+    ) -> Result<Var<'t, T, S2>, ShapeError> {
+        let x = self.value();
+        let n = x.numel();
+        let exact = if core::mem::size_of::<T>() == 4 { 1usize << 24 } else { 1usize << 53 };
+        if n > exact {
+            return Err(ShapeError::Invalid(alloc::format!(
+                "index_with: {n} elements are too many to number exactly in this element type"
+            )));
+        }
+        let out = f(x.as_view());
+        let positions = Tensor::<T, S>::from_vec(x.sizes(), (0..n).map(|k| T::from_f64(k as f64)).collect());
+        let picked = f(positions.as_view());
+        let refuse = || {
+            ShapeError::Invalid("index_with: the closure must only select elements of the view it receives (index, slice, gather), not compute new ones".into())
+        };
+        if picked.sizes() != out.sizes() {
+            return Err(refuse());
+        }
+        let (xs, os) = (x.to_vec(), out.to_vec());
+        let mut idx = Vec::with_capacity(os.len());
+        for (p, o) in picked.to_vec().into_iter().zip(os) {
+            let k = p.as_f64();
+            if !(k >= 0.0 && k < n as f64 && k.fract() == 0.0) {
+                return Err(refuse());
+            }
+            let v = xs[k as usize];
+            if !(v == o || (v.is_nan() && o.is_nan())) {
+                return Err(refuse());
+            }
+            idx.push(k as i64);
+        }
+        let xl = *x.layout();
+        Self::record([self.node()], out, move |[i], _| {
+            back(move |g: Tensor<T, S2>, s: &mut Sink<T>| {
+                s.add_with(i, || {
+                    let mut flat = Tensor::<T, DynShape>::zeros_sized(&[n]);
+                    let table = Tensor::<i64, DynShape>::from_vec(&[idx.len()], idx);
+                    let gv = g.as_dyn();
+                    let gflat = gv.reshape_dyn(&[-1]);
+                    flat.index_add_dyn_(0, &table, &gflat, T::one());
+                    let sizes: Vec<isize> = xl.sizes().iter().map(|&v| v as isize).collect();
+                    typed::<T, S>(flat.reshape_dyn(&sizes).into_owned())
+                })
+            })
+        })
+    }
+
+    /// [`try_index_with`](Self::try_index_with), panicking with the error's message.
+    #[track_caller]
+    pub fn index_with<S2: Shape>(&self, f: impl for<'v> Fn(TensorView<'v, T, S>) -> Tensor<T, S2>) -> Var<'t, T, S2> {
+        self.try_index_with(f).or_panic()
     }
 }
