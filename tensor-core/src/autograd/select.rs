@@ -364,7 +364,8 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         let mut idx = Vec::with_capacity(os.len());
         for (p, o) in picked.to_vec().into_iter().zip(os) {
             let k = p.as_f64();
-            if !(k >= 0.0 && k < n as f64 && k.fract() == 0.0) {
+            // A whole number in 0..n (no `fract` in no_std: compare with its truncation).
+            if !(k >= 0.0 && k < n as f64 && (k as i64) as f64 == k) {
                 return Err(refuse());
             }
             let v = xs[k as usize];
