@@ -117,8 +117,9 @@ fn apply<'t, T: GradFloat>(op: &str, x: &[V<'t, T>]) -> V<'t, T> {
         "flip0" => a.flip::<0>(),
         "reshape" => d(a.reshape::<Shape![4, 6]>()),
         "unsqueeze1" => a.unsqueeze::<1>(),
-        "slice_step" => a.view_with(|v| v.slice(&[SliceArg::Full, SliceArg::range(1.., 2)])),
-        "slice_rev" => a.view_with(|v| v.flip::<1>().slice(&[SliceArg::Full, SliceArg::range(.., 2)])),
+        // `t!` on a tracked value directly (runtime sizes: the loose rules).
+        "slice_step" => t!(a[.., 1..;2]),
+        "slice_rev" => t!(a[.., ..;-2]),
         "matmul_2d" | "matmul_vec_mat" | "matmul_mat_vec" | "matmul_dot" | "matmul_batched" | "matmul_broadcast" => {
             a.matmul(&x[1])
         }
@@ -178,9 +179,15 @@ fn apply<'t, T: GradFloat>(op: &str, x: &[V<'t, T>]) -> V<'t, T> {
             d(a.masked_select(&Tensor::<bool, DynShape>::from_vec(&[3, 1], vec![true, false, true])))
         }
         "adv_index_rows" => {
-            a.index_with(|v| v.index_select_dyn(0, &Tensor::<i64, DynShape>::from_vec(&[3], vec![0, 2, 0])))
+            let rows: Tensor<i64, Shape![3]> = Tensor::from([0, 2, 0]);
+            t!(a[&rows])
         }
-        "adv_index_pairs" => a.index_with(|v| {
+        "adv_index_pairs" => {
+            let (r, c): (Tensor<i64, Shape![4]>, Tensor<i64, Shape![4]>) = ([0, 1, 1, 0].into(), [2, 0, 0, 2].into());
+            t!(a[&r, &c])
+        }
+        // The same pairs through `index_with` (a closure that selects).
+        "adv_index_pairs_closure" => a.index_with(|v| {
             let (r, c) = (Tensor::<i64, Shape![4]>::from([0, 1, 1, 0]), Tensor::<i64, Shape![4]>::from([2, 0, 0, 2]));
             let flat = v.reshape_dyn(&[-1]).to_owned();
             let at = &(&r * 4) + &c; // row-major positions of a [3, 4] value

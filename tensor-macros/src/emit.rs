@@ -70,14 +70,14 @@ pub(crate) fn emit(input: Lowered) -> TokenStream {
         (false, false) => quote_spanned! {gs=>
             {
                 #[allow(unused_imports)]
-                use #ix::{TSource as _, TSliceChecked as _, TSliceLoose as _};
+                use #ix::{TSource as _, TSliceChecked as _, TSliceLoose as _, TSliceLooseOwned as _};
                 (&#ix::probe((#target).t_source(), #spec)).t_slice()
             }
         },
         (true, false) => quote_spanned! {gs=>
             {
                 #[allow(unused_imports)]
-                use #ix::{TSource as _, TSliceChecked as _, TSliceLoose as _};
+                use #ix::{TSource as _, TSliceChecked as _, TSliceLoose as _, TSliceLooseOwned as _};
                 (&#ix::probe((#target).t_source(), #spec)).t_try_slice()
             }
         },

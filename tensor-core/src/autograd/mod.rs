@@ -47,6 +47,7 @@ mod ops;
 #[cfg(feature = "npy")]
 mod save;
 mod select;
+mod slice;
 mod tape;
 mod var;
 
@@ -55,6 +56,7 @@ pub mod optim;
 pub use check::{gradcheck, try_gradcheck, GradcheckReport};
 pub use conv::VarBias;
 pub use einsum::{einsum, try_einsum};
+pub use slice::VarSliceKind;
 #[cfg(feature = "npy")]
 pub use save::{load_params_npz, save_params_npz};
 #[cfg(feature = "safetensors")]

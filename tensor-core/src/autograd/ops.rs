@@ -924,10 +924,21 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
             ));
         }
         let vl = *v.layout();
+        self.record_view(vl)
+    }
+
+    /// The view of the value with layout `vl` (over the value's storage), recorded: its
+    /// gradient is the output's, scattered back through the same layout.
+    ///
+    /// # Errors
+    /// [`ShapeError::Overlap`] when the view reaches an element twice; the layout errors of
+    /// [`TensorView::try_from_parts`] when `vl` does not fit the storage.
+    pub(crate) fn record_view<S2: Shape>(&self, vl: Layout) -> Result<Var<'t, T, S2>, ShapeError> {
         if vl.may_overlap() {
             return Err(ShapeError::Overlap { sizes: vl.sizes().into(), strides: vl.strides().into() });
         }
-        let out = v.to_owned();
+        let src = self.value();
+        let out = TensorView::<T, S2>::try_from_parts(src.storage(), vl)?.to_owned();
         let (xl, len) = (*src.layout(), src.storage().len());
         Self::record([self.node()], out, move |[i], _| {
             back(move |g: Tensor<T, S2>, s| s.add_with(i, || scatter_view::<T, S, S2>(&g, vl, xl, len)))
@@ -1072,6 +1083,12 @@ fn scatter_view<T: GradFloat, S: Shape, S2: Shape>(
         let mut dst = TensorViewMut::<T, DynShape>::try_from_parts(&mut buf[..], vl).or_panic();
         dst += &g.as_dyn();
     }
+    from_storage_grad(buf, xl, len)
+}
+
+/// A gradient given per element of a value's storage (`buf`, `len` elements) as a tensor of the
+/// value's shape, read through its layout `xl`.
+pub(crate) fn from_storage_grad<T: GradFloat, S: Shape>(buf: Vec<T>, xl: Layout, len: usize) -> Tensor<T, S> {
     if xl.offset() == 0 && xl.is_contiguous() && xl.numel() == len {
         return typed(Tensor::<T, DynShape>::from_vec(xl.sizes(), buf));
     }

@@ -23,11 +23,15 @@ type LooseOutMut<'a, T, S, Pre, Post> = SliceOutMut<'a, T, S, Pre, Post, Loose>;
 /// What `t!(mut x[...])` gives.
 type SliceOutMut<'a, T, S, Pre, Post, M> =
     <SpecKind<Pre, Post> as ResultKind>::OutMut<'a, T, <Spec<Pre, Post> as SliceShape<S, M>>::Out>;
-type SpecKind<Pre, Post> = <(<Pre as AnyAdvanced>::Kind, <Post as AnyAdvanced>::Kind) as KindOr>::Out;
+pub(crate) type SpecKind<Pre, Post> = <(<Pre as AnyAdvanced>::Kind, <Post as AnyAdvanced>::Kind) as KindOr>::Out;
 
 /// What `t!` indexes: its operand, taken by value when it is a view (so the result keeps the
 /// view's lifetime) and borrowed otherwise (`t!` calls `t_source` through autoref). The probe
 /// holds it and reads its layout in place (no copy on the hot path of view creation).
+///
+/// Tensors and views are [`TSourceView`]s and give views (or, with index tensors, copies).
+/// Another operand (a tracked [`Var`](crate::autograd::Var)) implements [`TSliceChecked`] and
+/// [`TSliceLooseOwned`] for its own probe and gives its own kind of result.
 pub trait TSource<'a>: Sized {
     /// The element type.
     type Elem: crate::Element + 'a;
@@ -38,6 +42,9 @@ pub trait TSource<'a>: Sized {
     fn t_source(self) -> Self {
         self
     }
+}
+/// A [`TSource`] that is a tensor or a view: `t!` slices its storage in place.
+pub trait TSourceView<'a>: TSource<'a> {
     /// Its storage (for the lifetime of the original borrow) and its layout.
     fn t_parts(&self) -> (&'a [Self::Elem], &Layout);
 }
@@ -47,6 +54,11 @@ where
 {
     type Elem = D::Elem;
     type Shape = S;
+}
+impl<'a, D: Data, S: Shape> TSourceView<'a> for &'a TensorBase<D, S>
+where
+    D::Elem: 'a,
+{
     #[inline(always)]
     fn t_parts(&self) -> (&'a [D::Elem], &Layout) {
         let t: &'a TensorBase<D, S> = self;
@@ -56,6 +68,8 @@ where
 impl<'a, T: crate::Element, S: Shape> TSource<'a> for crate::TensorView<'a, T, S> {
     type Elem = T;
     type Shape = S;
+}
+impl<'a, T: crate::Element, S: Shape> TSourceView<'a> for crate::TensorView<'a, T, S> {
     #[inline(always)]
     fn t_parts(&self) -> (&'a [T], &Layout) {
         (self.data, self.layout())
@@ -97,6 +111,13 @@ pub struct Probe<'a, X, T, S: Shape, Pre, Post> {
     src: X,
     spec: Spec<Pre, Post>,
     _source: PhantomData<(&'a [T], S)>,
+}
+impl<'a, X, T, S: Shape, Pre, Post> Probe<'a, X, T, S, Pre, Post> {
+    /// The operand and the spec (for the impls of operands other than views).
+    #[inline(always)]
+    pub(crate) fn parts(&self) -> (&X, &Spec<Pre, Post>) {
+        (&self.src, &self.spec)
+    }
 }
 /// The probe of `t!(x[...])` (called by the macro).
 #[inline(always)]
@@ -171,7 +192,7 @@ pub trait TSliceChecked {
 }
 impl<
         'a,
-        X: TSource<'a, Elem = T, Shape = S>,
+        X: TSourceView<'a, Elem = T, Shape = S>,
         T: crate::Element,
         S: Shape,
         Pre: RtOps + AnyAdvanced,
@@ -217,7 +238,7 @@ pub trait TSliceLoose<'a, T: crate::Element, S: Shape, Pre, Post> {
     #[rustfmt::skip]
     fn t_try_slice(&self) -> Result<LooseOut<'a, T, S, Pre, Post>, ShapeError> where Spec<Pre, Post>: SliceShape<S, Loose>, Pre: LooseOps, Post: LooseOps, (Pre::Kind, Post::Kind): KindOr;
 }
-impl<'a, X: TSource<'a, Elem = T, Shape = S>, T: crate::Element, S: Shape, Pre, Post> TSliceLoose<'a, T, S, Pre, Post>
+impl<'a, X: TSourceView<'a, Elem = T, Shape = S>, T: crate::Element, S: Shape, Pre, Post> TSliceLoose<'a, T, S, Pre, Post>
     for &Probe<'a, X, T, S, Pre, Post>
 {
     #[inline(always)]
@@ -247,6 +268,24 @@ impl<'a, X: TSource<'a, Elem = T, Shape = S>, T: crate::Element, S: Shape, Pre, 
         let (data, layout) = self.src.t_parts();
         slice_spec(data, layout, &self.spec)
     }
+}
+
+/// `t!(x[...])` under the [`Loose`] rules for an operand that is not a view (a tracked
+/// [`Var`](crate::autograd::Var)): the rules and checks of [`TSliceLoose`], with the operand's
+/// own kind of result, [`Out`](Self::Out) of the result shape.
+pub trait TSliceLooseOwned<S: Shape, Pre, Post> {
+    /// The result for a result shape `S2`.
+    type Out<S2: Shape>;
+    /// Applies the spec, panicking on a runtime index error.
+    #[track_caller]
+    #[rustfmt::skip] // one line: the bound is what an error shows
+    fn t_slice(&self) -> Self::Out<<Spec<Pre, Post> as SliceShape<S, Loose>>::Out> where Spec<Pre, Post>: SliceShape<S, Loose>, Pre: LooseOps, Post: LooseOps, (Pre::Kind, Post::Kind): KindOr;
+    /// Applies the spec (`t!(try x[...])`).
+    ///
+    /// # Errors
+    /// Any runtime index or range error, as [`apply_spec`].
+    #[rustfmt::skip]
+    fn t_try_slice(&self) -> Result<Self::Out<<Spec<Pre, Post> as SliceShape<S, Loose>>::Out>, ShapeError> where Spec<Pre, Post>: SliceShape<S, Loose>, Pre: LooseOps, Post: LooseOps, (Pre::Kind, Post::Kind): KindOr;
 }
 
 /// The run-time requirements of an op list on the [`Loose`] path, as one bound: ops that apply at
