@@ -174,21 +174,21 @@ mod tests {
     fn golden_expansions() {
         assert_eq!(
             expand("x[.., 1, 0..2]"),
-            "{ # [allow (unused_imports)] use ix::{ TSource as _ , TSliceChecked as _ , TSliceLoose as _ } ; \
+            "{ # [allow (unused_imports)] use ix::{ TSource as _ , TSliceChecked as _ , TSliceLoose as _ , TSliceLooseOwned as _ } ; \
             (& ix::probe ((x) . t_source () , ix::Spec { pre : p::Cons (ix::Full , p::Cons (ix::At :: < \
             1usize > , p::Cons (ix::Range :: < 0usize , 2usize , 1usize , 2usize , false , false > , \
             p::Nil))) , post : p::Nil })) . t_slice () }"
         );
         assert_eq!(
             expand("x[None, ..., -1..;2]"),
-            "{ # [allow (unused_imports)] use ix::{ TSource as _ , TSliceChecked as _ , TSliceLoose as _ } ; \
+            "{ # [allow (unused_imports)] use ix::{ TSource as _ , TSliceChecked as _ , TSliceLoose as _ , TSliceLooseOwned as _ } ; \
             (& ix::probe ((x) . t_source () , ix::Spec { pre : p::Cons (ix::NewAxis , p::Nil) , post : \
             p::Cons (ix::RangeNeg :: < 1usize , 0 , 2usize , 1usize , false , true > , p::Nil) })) . t_slice \
             () }"
         );
         assert_eq!(
             expand("try x[i, a..=b;k, &rows]"),
-            "{ # [allow (unused_imports)] use ix::{ TSource as _ , TSliceChecked as _ , TSliceLoose as _ } ; \
+            "{ # [allow (unused_imports)] use ix::{ TSource as _ , TSliceChecked as _ , TSliceLoose as _ , TSliceLooseOwned as _ } ; \
             (& ix::probe ((x) . t_source () , ix::Spec { pre : p::Cons (ix::AtDyn (ix::ToIndex :: to_i128 \
             (i)) , p::Cons (ix::RangeDyn { start : :: core :: option :: Option :: Some (ix::ToIndex :: \
             to_i128 (a)) , end : ix::inclusive_end (ix::ToIndex :: to_i128 (b)) , step : ix::ToIndex :: \
