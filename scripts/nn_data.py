@@ -113,6 +113,26 @@ for red in ("mean", "sum"):
     case(f"nll_{red}", lambda x, ints, r=red: F.nll_loss(x, ints, reduction=r),
          [torch.log_softmax(randn(6, 3), 1)], ints=torch.tensor([2, 0, 1, 1, 2, 0]))
 
+# The options: class weights, ignore_index (PyTorch's default -100 and another), reduction='none'.
+W4 = torch.tensor([0.5, 2.0, 1.0, 1.5], dtype=torch.float64)
+ce_targets = torch.tensor([2, -100, 0, 3, 1, -100])
+for red in ("mean", "sum", "none"):
+    for ls in (0.0, 0.2):
+        case(f"ce_opts_{red}_{ls}", lambda x, ints, r=red, s=ls: F.cross_entropy(x, ints, weight=W4, reduction=r, label_smoothing=s),
+             [randn(6, 4, scale=2.0)], ints=ce_targets)
+    case(f"ce_ignore1_{red}", lambda x, ints, r=red: F.cross_entropy(x, ints, ignore_index=1, reduction=r),
+         [randn(5, 4)], ints=torch.tensor([1, 0, 3, 1, 2]))
+    case(f"nll_opts_{red}", lambda x, ints, r=red: F.nll_loss(x, ints, weight=W4, reduction=r),
+         [torch.log_softmax(randn(6, 4), 1)], ints=ce_targets)
+case("mse_none", lambda x, t: F.mse_loss(x, t, reduction="none"), [randn(3, 4), randn(3, 4)])
+x, t = randn(3, 4), randn(3, 4)
+t[1, 2] = x[1, 2]
+case("l1_none", lambda x, t: F.l1_loss(x, t, reduction="none"), [x, t])
+case("huber_none", lambda x, t: F.huber_loss(x, t, reduction="none", delta=0.8), [randn(3, 4, scale=2.0), randn(3, 4)])
+case("bce_logits_none", lambda x, t: F.binary_cross_entropy_with_logits(x, t, reduction="none"), [randn(3, 4, scale=4.0), rand(3, 4)])
+case("embedding_pad1", lambda w, ints: F.embedding(ints, w, padding_idx=1), [randn(5, 3)], ints=torch.tensor([[1, 3, 1], [4, 1, 0]]))
+case("embedding_pad_neg1", lambda w, ints: F.embedding(ints, w, padding_idx=-1), [randn(4, 2)], ints=torch.tensor([3, 3, 0, 2]))
+
 
 def lit(v):
     if math.isnan(v) or math.isinf(v):

@@ -69,6 +69,29 @@ fn apply<'t, T: GradFloat>(
             )
         }
         "embedding_2d" | "embedding_1d" => nn::embedding(ints, &cast::<_, _, (Dyn, Dyn)>(&x[0])),
+        "embedding_pad1" => nn::embedding_with(ints, &cast::<_, _, (Dyn, Dyn)>(&x[0]), Some(1)),
+        "embedding_pad_neg1" => nn::embedding_with(ints, &cast::<_, _, (Dyn, Dyn)>(&x[0]), Some(-1)),
+        // reduction='none'
+        "mse_none" => nn::mse_loss_unreduced(&x[0], &x[1]),
+        "l1_none" => nn::l1_loss_unreduced(&x[0], &x[1]),
+        "huber_none" => nn::huber_loss_unreduced(&x[0], &x[1], k(0.8)),
+        "bce_logits_none" => nn::binary_cross_entropy_with_logits_unreduced(&x[0], &x[1]),
+        // Class weights, ignore_index, label smoothing.
+        op if op.starts_with("ce_") || op.starts_with("nll_opts") => {
+            let input = cast::<_, _, (Dyn, Dyn)>(&x[0]);
+            let weight = (op.starts_with("ce_opts") || op.starts_with("nll_opts"))
+                .then(|| Tensor::<T, (Dyn,)>::from_vec(&[4], [0.5, 2.0, 1.0, 1.5].map(k::<T>).to_vec()));
+            let ignore_index = Some(if op.starts_with("ce_ignore1") { 1 } else { -100 });
+            let label_smoothing = k(if op.ends_with("0.2") { 0.2 } else { 0.0 });
+            let opts = nn::ClassLossOptions { weight, ignore_index, label_smoothing };
+            let nll = op.starts_with("nll");
+            match (op.contains("_none"), nll) {
+                (true, false) => d(nn::cross_entropy_unreduced(&input, &targets(), &opts)),
+                (true, true) => d(nn::nll_loss_unreduced(&input, &targets(), &opts)),
+                (false, false) => d(nn::cross_entropy_with(&input, &targets(), red, &opts)),
+                (false, true) => d(nn::nll_loss_with(&input, &targets(), red, &opts)),
+            }
+        }
         op if op.starts_with("sdpa") => nn::scaled_dot_product_attention(&x[0], &x[1], &x[2], op.contains("causal")),
         op if op.starts_with("mse") => d(nn::mse_loss(&x[0], &x[1], red)),
         op if op.starts_with("l1") => d(nn::l1_loss(&x[0], &x[1], red)),
@@ -333,6 +356,31 @@ fn runtime_size_errors() {
     assert!(e.to_string().contains("label_smoothing must be between 0.0 and 1.0, got 1.5"), "{e}");
     let e = nn::try_huber_loss(&logits, &logits, Reduction::Mean, 0.0).unwrap_err();
     assert!(e.to_string().contains("delta must be positive"), "{e}");
+    let e = nn::try_huber_loss_unreduced(&logits, &logits, -1.0).unwrap_err();
+    assert!(e.to_string().contains("delta must be positive"), "{e}");
+    // The options: a weight per class, ignore_index, smoothing only for cross-entropy.
+    let x: Var<f64, (Dyn, Dyn)> = Var::constant(Tensor::zeros_sized(&[2, 3]));
+    let t = Tensor::<i64, (Dyn,)>::from_vec(&[2], vec![0, -100]);
+    let opts = nn::ClassLossOptions { weight: Some(Tensor::<f64, (Dyn,)>::ones_sized(&[2])), ..Default::default() };
+    let e = nn::try_cross_entropy_with(&x, &t, Reduction::Mean, &opts).unwrap_err();
+    assert_eq!(e.to_string(), "cross_entropy: [2] and [3] differ: the weight must have one element per class");
+    let opts = nn::ClassLossOptions { ignore_index: None, ..Default::default() };
+    let e = nn::try_nll_loss_unreduced(&x, &t, &opts).unwrap_err();
+    assert_eq!(e.to_string(), "nll_loss: target -100 at position 1 is out of bounds: the classes are 0..3");
+    let opts = nn::ClassLossOptions { label_smoothing: 0.1, ..Default::default() };
+    let e = nn::try_nll_loss_with(&x, &t, Reduction::Sum, &opts).unwrap_err();
+    assert!(e.to_string().contains("label_smoothing is cross_entropy's"), "{e}");
+    // Every row ignored: the mean is 0 / 0 = NaN as PyTorch's, and the gradient is 0.
+    let tape = Tape::<f64>::new();
+    let xv = tape.var(Tensor::<f64, (Dyn, Dyn)>::zeros_sized(&[2, 3]));
+    let all = Tensor::<i64, (Dyn,)>::from_vec(&[2], vec![-100, -100]);
+    let l = nn::cross_entropy_with(&xv, &all, Reduction::Mean, &nn::ClassLossOptions::default());
+    assert!(l.item().is_nan());
+    assert_eq!(l.backward().wrt(&xv).unwrap().to_vec(), [0.0; 6]);
+    // padding_idx inside the rows.
+    let w: Var<f64, Shape![3, 2]> = Var::constant(Tensor::zeros());
+    let e = nn::try_embedding_with(&Tensor::<i64, Shape![1]>::from([0]), &w, Some(3)).unwrap_err();
+    assert_eq!(e.to_string(), "embedding: padding_idx 3 must be within the 3 rows (-3..3)");
 }
 
 // ---------------------------------------------------------------------------------------------
