@@ -175,6 +175,8 @@ pub mod __private {
 ///
 /// `t!(x[.., 0] = value)` assigns a scalar or a broadcastable tensor through the view.
 /// `t!(try x[i, ..])` returns `Result<TensorView, ShapeError>` instead of panicking.
+/// A tracked [`autograd::Var`] is sliced the same way, with the same checks, into a `Var` of the
+/// slice's shape whose gradient flows back through the slice ([`guide::autograd`]).
 ///
 /// ```
 /// use shaped::prelude::*;

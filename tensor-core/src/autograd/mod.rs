@@ -56,11 +56,11 @@ pub mod optim;
 pub use check::{gradcheck, try_gradcheck, GradcheckReport};
 pub use conv::VarBias;
 pub use einsum::{einsum, try_einsum};
-pub use slice::VarSliceKind;
 #[cfg(feature = "npy")]
 pub use save::{load_params_npz, save_params_npz};
 #[cfg(feature = "safetensors")]
 pub use save::{load_safetensors, save_safetensors};
+pub use slice::VarSliceKind;
 pub use tape::{AnyParam, Grads, Param, ParamId, Parameters, Tape};
 pub use var::{ScalarShape, Var};
 

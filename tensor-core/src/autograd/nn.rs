@@ -1211,14 +1211,16 @@ fn class_loss_parts<T: GradFloat, N: Dim, C: Dim>(
 ) -> Result<(Tensor<T, DynShape>, impl Fn(&[T]) -> Tensor<T, (N, C)> + Send + Sync + 'static, T), ShapeError> {
     let (rows, classes) = (input.sizes()[0], input.sizes()[1]);
     let ClassRows { q, qsum, divisor } = class_rows(op, targets, rows, classes, opts, log_softmax)?;
-    let z = if log_softmax { input.value().try_log_softmax::<1>()?.into_dyn() } else { input.value().as_dyn().to_owned() };
+    let z =
+        if log_softmax { input.value().try_log_softmax::<1>()?.into_dyn() } else { input.value().as_dyn().to_owned() };
     // 0 · (-inf) is 0 here: a class with no weight adds nothing, even at probability 0.
     let per_row = z.zip_with(&q, |l, q| if q == T::zero() { T::zero() } else { -(l * q) }).sum_axis_dyn(1);
     let grad = move |g: &[T]| {
         let (z, q, qsum) = (&z, &q, &qsum);
         let data: Vec<T> = (0..rows)
             .flat_map(|i| {
-                let (zr, qr) = (&z.storage()[i * classes..(i + 1) * classes], &q.storage()[i * classes..(i + 1) * classes]);
+                let (zr, qr) =
+                    (&z.storage()[i * classes..(i + 1) * classes], &q.storage()[i * classes..(i + 1) * classes]);
                 let (gi, si) = (g[i], qsum[i]);
                 zr.iter().zip(qr).map(move |(&l, &qc)| {
                     if si == T::zero() {
@@ -1541,10 +1543,7 @@ pub fn try_nll_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
 /// # Panics
 /// As the errors of [`try_mse_loss_unreduced`].
 #[track_caller]
-pub fn mse_loss_unreduced<'t, T: GradFloat, S: Shape>(
-    input: &Var<'t, T, S>,
-    target: &Var<'t, T, S>,
-) -> Var<'t, T, S> {
+pub fn mse_loss_unreduced<'t, T: GradFloat, S: Shape>(input: &Var<'t, T, S>, target: &Var<'t, T, S>) -> Var<'t, T, S> {
     try_mse_loss_unreduced(input, target).or_panic()
 }
 
@@ -1574,10 +1573,7 @@ pub fn try_mse_loss_unreduced<'t, T: GradFloat, S: Shape>(
 /// # Panics
 /// As the errors of [`try_l1_loss_unreduced`].
 #[track_caller]
-pub fn l1_loss_unreduced<'t, T: GradFloat, S: Shape>(
-    input: &Var<'t, T, S>,
-    target: &Var<'t, T, S>,
-) -> Var<'t, T, S> {
+pub fn l1_loss_unreduced<'t, T: GradFloat, S: Shape>(input: &Var<'t, T, S>, target: &Var<'t, T, S>) -> Var<'t, T, S> {
     try_l1_loss_unreduced(input, target).or_panic()
 }
 

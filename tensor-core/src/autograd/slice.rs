@@ -9,8 +9,8 @@ use super::var::{back, Var};
 use super::GradFloat;
 use crate::error::{OrPanic, ShapeError};
 use crate::index::{
-    apply_spec_advanced, AdvList, AllInBounds, AnyAdvanced, Checked, KindOr, Loose, LooseCheck, LooseOps, Probe,
-    RtOps, SliceShape, Spec, SpecKind, TSliceChecked, TSliceLooseOwned, TSource,
+    apply_spec_advanced, AdvList, AllInBounds, AnyAdvanced, Checked, KindOr, Loose, LooseCheck, LooseOps, Probe, RtOps,
+    SliceShape, Spec, SpecKind, TSliceChecked, TSliceLooseOwned, TSource,
 };
 use crate::kernels::{gather_runs, scatter_runs};
 use crate::layout::advanced_plan;

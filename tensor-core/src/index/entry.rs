@@ -238,8 +238,8 @@ pub trait TSliceLoose<'a, T: crate::Element, S: Shape, Pre, Post> {
     #[rustfmt::skip]
     fn t_try_slice(&self) -> Result<LooseOut<'a, T, S, Pre, Post>, ShapeError> where Spec<Pre, Post>: SliceShape<S, Loose>, Pre: LooseOps, Post: LooseOps, (Pre::Kind, Post::Kind): KindOr;
 }
-impl<'a, X: TSourceView<'a, Elem = T, Shape = S>, T: crate::Element, S: Shape, Pre, Post> TSliceLoose<'a, T, S, Pre, Post>
-    for &Probe<'a, X, T, S, Pre, Post>
+impl<'a, X: TSourceView<'a, Elem = T, Shape = S>, T: crate::Element, S: Shape, Pre, Post>
+    TSliceLoose<'a, T, S, Pre, Post> for &Probe<'a, X, T, S, Pre, Post>
 {
     #[inline(always)]
     #[track_caller]
