@@ -217,6 +217,9 @@ case("einsum:ij,kj,k->i", lambda a, b, c: torch.einsum("ij,kj,k->i", a, b, c), r
 # A graph that is a DAG, not a chain: a skip connection and values used several times (the
 # branches' gradients must all arrive; dfdx #507 lost one).
 case("dag", lambda x, w: (torch.tanh(x @ w) + x) * torch.sigmoid(x) + (x * x).sum(1, keepdim=True), randn(3, 4), randn(4, 4))
+# lstsq of a wide matrix: the minimum-norm solution (PyTorch's rule through the pseudo-inverse).
+case("lstsq_wide_mat", lambda a, b: torch.linalg.lstsq(a, b).solution, randn(3, 5), randn(3, 2))
+case("lstsq_wide_vec", lambda a, b: torch.linalg.lstsq(a, b).solution, randn(2, 4), randn(2))
 # Advanced indexing through a closure that selects (`index_with`), beside the same through `t!`.
 case("adv_index_pairs_closure", lambda a: a[torch.tensor([0, 1, 1, 0]), torch.tensor([2, 0, 0, 2])], randn(3, 4))
 

@@ -151,12 +151,15 @@ fn errors_name_what_went_wrong() {
     let e = shaped::autograd::try_einsum("...i->i", &[&m]).unwrap_err().to_string();
     assert!(e.contains("`...`"), "{e}");
 
-    // lstsq of a wide or rank-deficient matrix has no gradient rule: refused when recorded.
+    // lstsq of a rank-deficient matrix, tall or wide, is not differentiable: refused when
+    // recorded (a wide one of full rank has its minimum-norm rule: `lstsq_wide_*` against PyTorch).
     let t7 = Tape::<f64>::new();
     let wide = t7.var(Tensor::<f64, Shape![2, 3]>::from([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]));
     let rhs = t7.var(Tensor::<f64, Shape![2]>::from([1.0, 1.0]));
-    let e = wide.try_lstsq(&rhs).unwrap_err().to_string();
-    assert!(e.contains("[2, 3]") && e.contains("wide"), "{e}");
+    assert_eq!(wide.lstsq(&rhs).value().to_vec(), [1.0, 1.0, 0.0]);
+    let wide_flat = t7.var(Tensor::<f64, Shape![2, 3]>::from([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0]]));
+    let e = wide_flat.try_lstsq(&rhs).unwrap_err().to_string();
+    assert!(e.contains("[2, 3]") && e.contains("rank below 2"), "{e}");
     let flat = t7.var(Tensor::<f64, Shape![3, 2]>::from([[1.0, 2.0], [2.0, 4.0], [3.0, 6.0]]));
     let rhs3 = t7.var(Tensor::<f64, Shape![3]>::from([1.0, 1.0, 1.0]));
     let e = flat.try_lstsq(&rhs3).unwrap_err().to_string();

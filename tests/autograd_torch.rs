@@ -167,7 +167,7 @@ fn apply<'t, T: GradFloat>(op: &str, x: &[V<'t, T>]) -> V<'t, T> {
         "solve_triangular_lower" => a.solve_triangular(&x[1], false, false),
         "solve_triangular_upper_unit" => a.solve_triangular(&x[1], true, true),
         "cholesky" => a.cholesky(),
-        "lstsq_mat" | "lstsq_vec" => a.lstsq(&x[1]),
+        "lstsq_mat" | "lstsq_vec" | "lstsq_wide_mat" | "lstsq_wide_vec" => a.lstsq(&x[1]),
         op if op.starts_with("einsum:") => {
             let refs: Vec<&V<'t, T>> = x.iter().collect();
             shaped::autograd::einsum(&op["einsum:".len()..], &refs)

@@ -177,15 +177,17 @@ impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
 
 #[cfg(feature = "linalg")]
 impl<'t, T: GradFloat, S: crate::shape::MatrixBatch> Var<'t, T, S> {
-    /// The least-squares solution `X` of `A X ≈ B` (`self` is `A`, `[m, n]` or a batch, with
-    /// `m >= n` and full column rank; PyTorch `linalg.lstsq(A, B).solution`; feature `linalg`),
-    /// differentiable in both: with `Z = (AᵀA)⁻¹ G` and the residual `R = B - A X`,
-    /// `gB = A Z` and `gA = R Zᵀ - A Z Xᵀ`. Shapes as
+    /// The least-squares solution `X` of `A X ≈ B` (`self` is `A`, `[m, n]` or a batch, of full
+    /// rank; PyTorch `linalg.lstsq(A, B).solution`; feature `linalg`), differentiable in both.
+    /// A tall or square `A` (`m >= n`): with `Z = (AᵀA)⁻¹ G` and the residual `R = B - A X`,
+    /// `gB = A Z` and `gA = R Zᵀ - A Z Xᵀ`. A wide one (`m < n`, `X` the minimum-norm solution
+    /// `A⁺ B`): with `Z = (AAᵀ)⁻¹ A G` and `Y = (AAᵀ)⁻¹ B`, `gB = Z` and
+    /// `gA = Y (G - Aᵀ Z)ᵀ - Z Xᵀ` (PyTorch's rule through the pseudo-inverse). Shapes as
     /// [`Tensor::lstsq`](crate::TensorBase::lstsq)'s solution.
     ///
     /// # Errors
-    /// [`ShapeError::Invalid`] for a wide `A` (`m < n`, whose minimum-norm solution has another
-    /// rule) or one whose rank is below `n` (no gradient there); the errors of
+    /// [`ShapeError::Invalid`] for a matrix whose rank is below `min(m, n)` (the solution is
+    /// not differentiable there); the errors of
     /// [`Tensor::try_lstsq`](crate::TensorBase::try_lstsq); [`ShapeError::Autograd`] for two
     /// tapes.
     pub fn try_lstsq<SB: crate::ops::linalg::LstsqRhs<S>>(
@@ -195,20 +197,19 @@ impl<'t, T: GradFloat, S: crate::shape::MatrixBatch> Var<'t, T, S> {
         let r = self.value().try_lstsq(b.value())?;
         let sizes = self.sizes();
         let (m, n) = (sizes[sizes.len() - 2], sizes[sizes.len() - 1]);
-        if m < n {
-            return Err(ShapeError::Invalid(alloc::format!(
-                "lstsq of a wide [{m}, {n}] matrix: the minimum-norm solution has no gradient rule here (m >= n needed)"
-            )));
-        }
-        // Full column rank, as `rank` counts it: every singular value above rtol σ_max, with
+        // Full rank, as `rank` counts it: every singular value above rtol σ_max, with
         // rtol = ε max(m, n) (the default of `lstsq`, NumPy and PyTorch).
+        let k = m.min(n);
         let rtol = T::epsilon() * c::<T>(m.max(n) as f64);
         let sv = r.singular_values.to_vec();
-        let rank_ok = n == 0 || sv.chunks(n).all(|c| c.iter().all(|&v| v > rtol * c[0]));
+        let rank_ok = k == 0 || sv.chunks(k).all(|c| c.iter().all(|&v| v > rtol * c[0]));
         if !rank_ok {
             return Err(ShapeError::Invalid(alloc::format!(
-                "lstsq of a [{m}, {n}] matrix of rank below {n}: no gradient there (PyTorch's lstsq has none either)"
+                "lstsq of a [{m}, {n}] matrix of rank below {k}: the solution is not differentiable there"
             )));
+        }
+        if m < n {
+            return self.record_lstsq_wide(b, r.solution);
         }
         let (a, bv) = (self.arc().clone(), b.arc().clone());
         let vector = b.value().rank() == 1;
@@ -231,6 +232,41 @@ impl<'t, T: GradFloat, S: crate::shape::MatrixBatch> Var<'t, T, S> {
                 });
                 s.add_with(ib, || {
                     let gb = if vector { az.squeeze_dyn(-1).to_owned() } else { az.clone() };
+                    typed::<T, SB>(gb)
+                });
+            })
+        })
+    }
+
+    /// Records the minimum-norm solution `x` of a wide, full-rank system (see
+    /// [`try_lstsq`](Self::try_lstsq)).
+    fn record_lstsq_wide<SB: crate::ops::linalg::LstsqRhs<S>>(
+        &self,
+        b: &Var<'t, T, SB>,
+        x: Tensor<T, SB::Out>,
+    ) -> Result<Var<'t, T, SB::Out>, ShapeError> {
+        let (a, bv) = (self.arc().clone(), b.arc().clone());
+        let vector = b.value().rank() == 1;
+        Self::record([self.node(), b.node()], x, move |[ia, ib], x| {
+            let x = x.clone();
+            back(move |g: Tensor<T, SB::Out>, s: &mut Sink<T>| {
+                let ad = a.as_dyn();
+                let at = ad.transpose_dyn(-1, -2);
+                let (g2, x2, b2) = if vector {
+                    (g.as_dyn().unsqueeze_dyn(-1), x.as_dyn().unsqueeze_dyn(-1), bv.as_dyn().unsqueeze_dyn(-1))
+                } else {
+                    (g.as_dyn(), x.as_dyn(), bv.as_dyn())
+                };
+                let aat = ad.matmul(&at);
+                let z = aat.solve(&ad.matmul(&g2)); // (AAᵀ)⁻¹ A G
+                s.add_with(ia, || {
+                    let y = aat.solve(&b2); // (AAᵀ)⁻¹ B
+                    let pg = &g2 - &at.matmul(&z); // (I - A⁺A) G
+                    let ga = &y.matmul(&pg.transpose_dyn(-1, -2)) - &z.matmul(&x2.transpose_dyn(-1, -2));
+                    typed::<T, S>(ga)
+                });
+                s.add_with(ib, || {
+                    let gb = if vector { z.squeeze_dyn(-1).to_owned() } else { z.clone() };
                     typed::<T, SB>(gb)
                 });
             })
