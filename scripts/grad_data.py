@@ -220,6 +220,19 @@ case("dag", lambda x, w: (torch.tanh(x @ w) + x) * torch.sigmoid(x) + (x * x).su
 # lstsq of a wide matrix: the minimum-norm solution (PyTorch's rule through the pseudo-inverse).
 case("lstsq_wide_mat", lambda a, b: torch.linalg.lstsq(a, b).solution, randn(3, 5), randn(3, 2))
 case("lstsq_wide_vec", lambda a, b: torch.linalg.lstsq(a, b).solution, randn(2, 4), randn(2))
+# einsum with diagonals, `...` and size-1 letters that broadcast.
+for eq, shapes in [
+    ("ii->i", [(3, 3)]),
+    ("ii", [(3, 3)]),
+    ("iji->j", [(3, 2, 3)]),
+    ("ii,i->i", [(3, 3), (3,)]),
+    ("...ij,...jk->...ik", [(2, 3, 4), (4, 2)]),
+    ("i...->...", [(3, 2, 2)]),
+    ("bij,bjk->bik", [(1, 2, 3), (4, 3, 2)]),
+    ("ij,ij->ij", [(3, 1), (3, 4)]),
+    ("...i,...i->...", [(2, 1, 3), (4, 3)]),
+]:
+    case("einsum:" + eq, lambda *xs, e=eq: torch.einsum(e, *xs), *[randn(*sh) for sh in shapes])
 # Advanced indexing through a closure that selects (`index_with`), beside the same through `t!`.
 case("adv_index_pairs_closure", lambda a: a[torch.tensor([0, 1, 1, 0]), torch.tensor([2, 0, 0, 2])], randn(3, 4))
 

@@ -5,17 +5,17 @@ use super::tape::Sink;
 use super::var::{back, Var};
 use super::GradFloat;
 use crate::error::{OrPanic, ShapeError};
-use crate::ops::einsum::{parse, try_einsum as einsum_fwd, ELLIPSIS};
+use crate::layout::Layout;
+use crate::ops::einsum::{parse, run as einsum_run, try_einsum as einsum_fwd, ELLIPSIS, ELL_BASE};
 use crate::shape::DynShape;
-use crate::tensor::Tensor;
-use alloc::format;
+use crate::tensor::{Tensor, TensorViewMut};
 use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 /// `einsum(eq, operands)` differentiable in every operand (PyTorch `torch.einsum`), for
-/// runtime-shaped values: NumPy's equations (`"ij,jk->ik"`, `"bij,bjk->bik"`, `"ii->i"` is not
-/// differentiable here, see below), with the output as
+/// runtime-shaped values: NumPy's equations (`"ij,jk->ik"`, `"bij,bjk->bik"`, diagonals as
+/// `"ii->i"`, `...`, size-1 letters that broadcast), with the output as
 /// [`einsum`](crate::ops::einsum::einsum)'s.
 ///
 /// ```
@@ -41,9 +41,7 @@ pub fn einsum<'t, T: GradFloat>(eq: &str, operands: &[&Var<'t, T, DynShape>]) ->
 ///
 /// # Errors
 /// The errors of [`crate::ops::einsum::try_einsum`] (a malformed equation, sizes that do not
-/// agree); [`ShapeError::Invalid`] for what has no gradient rule here: `...`, a letter repeated
-/// within one operand (a diagonal), or a letter of size 1 in one operand and larger in another
-/// (broadcast); [`ShapeError::Autograd`] for two tapes.
+/// agree); [`ShapeError::Autograd`] for two tapes.
 pub fn try_einsum<'t, T: GradFloat>(
     eq: &str,
     operands: &[&Var<'t, T, DynShape>],
@@ -51,70 +49,109 @@ pub fn try_einsum<'t, T: GradFloat>(
     let values: Vec<&Tensor<T, DynShape>> = operands.iter().map(|v| v.value()).collect();
     let out = einsum_fwd(eq, &values)?;
     let p = parse(eq, operands.len())?;
-    let refuse = |what: String| ShapeError::Invalid(format!("einsum \"{eq}\": {what} has no gradient rule here"));
-    let mut size = [0usize; 128];
-    for (term, v) in p.ops.iter().zip(&values) {
-        if term.contains(&ELLIPSIS) {
-            return Err(refuse("`...`".into()));
-        }
-        for (k, &c) in term.iter().enumerate() {
-            if term[..k].contains(&c) {
-                return Err(refuse(format!("the repeated letter '{}' (a diagonal)", c as char)));
+    // Every term with explicit labels: the dims under `...` get labels of their own (128 + k),
+    // right-aligned as the forward aligns them; each label's size is its largest (a size 1
+    // broadcasts).
+    let ell: Vec<usize> =
+        p.ops.iter().zip(&values).map(|(t, v)| v.rank() - t.iter().filter(|&&c| c != ELLIPSIS).count()).collect();
+    let ell_rank = ell.iter().copied().max().unwrap_or(0);
+    let explicit = |t: &[u8], e: usize| -> Vec<u8> {
+        t.iter()
+            .flat_map(|&c| {
+                if c == ELLIPSIS {
+                    (ell_rank - e..ell_rank).map(|k| ELL_BASE + k as u8).collect()
+                } else {
+                    alloc::vec![c]
+                }
+            })
+            .collect()
+    };
+    let terms: Vec<Vec<u8>> = p.ops.iter().zip(&ell).map(|(t, &e)| explicit(t, e)).collect();
+    let outs = explicit(&p.out, ell_rank);
+    let mut size = [0usize; 256];
+    for (term, v) in terms.iter().zip(&values) {
+        for (&c, &n) in term.iter().zip(v.sizes()) {
+            if size[c as usize] <= 1 {
+                size[c as usize] = n;
             }
-            let n = v.sizes()[k];
-            if size[c as usize] != 0 && size[c as usize] != n {
-                return Err(refuse(format!(
-                    "the letter '{}' of sizes {} and {} (broadcast)",
-                    c as char, size[c as usize], n
-                )));
-            }
-            size[c as usize] = n;
         }
     }
-    let terms = p.ops;
-    let outs = p.out;
     let arcs: Vec<Arc<Tensor<T, DynShape>>> = operands.iter().map(|v| v.arc().clone()).collect();
     let nodes: Vec<_> = operands.iter().map(|v| v.node()).collect();
+    let eq: String = eq.into();
     Var::<'t, T, DynShape>::record_nodes(&nodes, out, move |idx, _| {
         back(move |g: Tensor<T, DynShape>, s: &mut Sink<T>| {
             for (i, ix) in idx.iter().enumerate() {
-                s.add_with(*ix, || operand_grad(i, &terms, &outs, &arcs, &g, &size));
+                s.add_with(*ix, || operand_grad(&eq, i, &terms, &outs, &arcs, &g, &size));
             }
         })
     })
 }
 
-/// The gradient of operand `i`: `einsum("out,others->kept", g, others)` over the letters of
-/// operand `i` that the output or another operand has, then broadcast over the others.
+/// The gradient of operand `i`: the einsum of the output's gradient with the other operands onto
+/// operand `i`'s distinct labels that the output or another operand has; then summed over the
+/// labels where operand `i` has size 1 and the others more (it was broadcast), broadcast over
+/// the labels only operand `i` has (summed away), and written onto the diagonal of a label
+/// repeated in operand `i` (zero elsewhere).
 fn operand_grad<T: GradFloat>(
+    eq: &str,
     i: usize,
     terms: &[Vec<u8>],
     out: &[u8],
     xs: &[Arc<Tensor<T, DynShape>>],
     g: &Tensor<T, DynShape>,
-    size: &[usize; 128],
+    size: &[usize; 256],
 ) -> Tensor<T, DynShape> {
     let mine = &terms[i];
-    let elsewhere = |c: u8| out.contains(&c) || terms.iter().enumerate().any(|(j, t)| j != i && t.contains(&c));
-    let kept: Vec<u8> = mine.iter().copied().filter(|&c| elsewhere(c)).collect();
-    let mut eq = String::from_utf8_lossy(out).into_owned();
-    let mut ops: Vec<&Tensor<T, DynShape>> = alloc::vec![g];
-    for (j, t) in terms.iter().enumerate() {
-        if j != i {
-            eq.push(',');
-            eq.push_str(&String::from_utf8_lossy(t));
-            ops.push(&xs[j]);
+    let my_sizes = xs[i].sizes();
+    let my_size = |c: u8| my_sizes[mine.iter().position(|&d| d == c).unwrap_or(0)];
+    let mut uniq: Vec<u8> = Vec::with_capacity(mine.len());
+    for &c in mine {
+        if !uniq.contains(&c) {
+            uniq.push(c);
         }
     }
-    eq.push_str("->");
-    eq.push_str(&String::from_utf8_lossy(&kept));
-    let r = einsum_fwd(&eq, &ops).or_panic();
-    if kept.len() == mine.len() {
+    let elsewhere = |c: u8| out.contains(&c) || terms.iter().enumerate().any(|(j, t)| j != i && t.contains(&c));
+    let kept: Vec<u8> = uniq.iter().copied().filter(|&c| elsewhere(c)).collect();
+    let mut subs: Vec<&[u8]> = alloc::vec![out];
+    let mut ops = alloc::vec![g.as_view()];
+    for (j, t) in terms.iter().enumerate() {
+        if j != i {
+            subs.push(t);
+            ops.push(xs[j].as_view());
+        }
+    }
+    let mut r = einsum_run(eq, &subs, &kept, &ops).or_panic();
+    // Labels broadcast from size 1 in this operand: their gradients add up.
+    for (a, &c) in kept.iter().enumerate() {
+        if my_size(c) == 1 && size[c as usize] != 1 {
+            r = r.sum_keepdim_dyn(a as isize);
+        }
+    }
+    // Labels summed away inside this operand alone: each element got the same gradient.
+    if kept.len() != uniq.len() {
+        let with_ones: Vec<isize> =
+            uniq.iter().map(|&c| if kept.contains(&c) { my_size(c) as isize } else { 1 }).collect();
+        let full: Vec<usize> = uniq.iter().map(|&c| my_size(c)).collect();
+        r = r.reshape_dyn(&with_ones).expand_dyn(&full).to_owned();
+    }
+    if uniq.len() == mine.len() {
         return r;
     }
-    // Letters summed away inside operand `i` alone: each element got the same gradient.
-    let with_ones: Vec<isize> =
-        mine.iter().map(|&c| if kept.contains(&c) { size[c as usize] as isize } else { 1 }).collect();
-    let full: Vec<usize> = mine.iter().map(|&c| size[c as usize]).collect();
-    r.reshape_dyn(&with_ones).expand_dyn(&full).to_owned()
+    // A repeated label: the gradient lives on the diagonal. The diagonal's layout over a
+    // contiguous buffer of the operand's sizes: each distinct label's stride is the sum of the
+    // strides of its positions (distinct label values reach distinct elements).
+    let whole = Layout::contiguous(my_sizes).or_panic();
+    let strides: Vec<isize> = uniq
+        .iter()
+        .map(|&c| mine.iter().zip(whole.strides()).filter(|(d, _)| **d == c).map(|(_, &st)| st).sum())
+        .collect();
+    let sizes: Vec<usize> = uniq.iter().map(|&c| my_size(c)).collect();
+    let diag = Layout::from_parts(&sizes, &strides, 0).or_panic();
+    let mut buf = alloc::vec![T::zero(); whole.numel()];
+    {
+        let mut dst = TensorViewMut::<T, DynShape>::try_from_parts(&mut buf[..], diag).or_panic();
+        dst += &r.as_dyn();
+    }
+    Tensor::<T, DynShape>::from_vec(my_sizes, buf)
 }

@@ -261,7 +261,7 @@ impl<'t, T: GradFloat, S: crate::shape::MatrixBatch> Var<'t, T, S> {
                 let z = aat.solve(&ad.matmul(&g2)); // (AAᵀ)⁻¹ A G
                 s.add_with(ia, || {
                     let y = aat.solve(&b2); // (AAᵀ)⁻¹ B
-                    let pg = &g2 - &at.matmul(&z); // (I - A⁺A) G
+                    let pg = g2 - &at.matmul(&z); // (I - A⁺A) G
                     let ga = &y.matmul(&pg.transpose_dyn(-1, -2)) - &z.matmul(&x2.transpose_dyn(-1, -2));
                     typed::<T, S>(ga)
                 });

@@ -29,7 +29,7 @@ use alloc::vec::Vec;
 pub(crate) const ELLIPSIS: u8 = b'.';
 /// The internal label of ellipsis dim `k` (aligned from the right over all operands): above
 /// every ASCII letter.
-const ELL_BASE: u8 = 128;
+pub(crate) const ELL_BASE: u8 = 128;
 
 /// An equation parsed at run time: the subscripts of each operand (ASCII letters, `.` for
 /// `...`) and of the output (the implicit output already resolved).
@@ -243,7 +243,7 @@ fn label_name(c: u8) -> String {
 
 /// The engine: `eq` (for messages), the subscripts of each operand and of the output (resolved;
 /// `.` for `...`), and the operands.
-fn run<T: Gemm>(
+pub(crate) fn run<T: Gemm>(
     eq: &str,
     subs: &[&[u8]],
     out: &[u8],
