@@ -267,3 +267,65 @@ proptest! {
         prop_assert!(gradcheck(|y: &Var<f64, Shape![3]>| f(op, &Var::constant(ac.clone()), y), &bt));
     }
 }
+
+/// The structural rules at a `[3, 3]` point, each as a runtime-shaped value: `t!` on a `Var`
+/// (views and index tensors), einsum's diagonals, `...` and broadcast letters, lstsq of a wide
+/// matrix, the class losses' options.
+fn structural<'t>(op: usize, x: &Var<'t, f64, Shape![3, 3]>) -> Var<'t, f64, DynShape> {
+    use shaped::autograd::{einsum, nn};
+    fn d<'t, S: Shape>(v: Var<'t, f64, S>) -> Var<'t, f64, DynShape> {
+        v.try_cast_shape::<DynShape>().unwrap()
+    }
+    let xd: Var<'t, f64, DynShape> = d(x.clone());
+    let k = |sizes: &[usize], v: Vec<f64>| Var::constant(Tensor::<f64, DynShape>::from_vec(sizes, v));
+    match op {
+        0 => d(t!(x[..;-1, 1..]).tanh()),
+        1 => {
+            let rows = Tensor::<i64, Shape![4]>::from([2, 0, 2, 1]);
+            d(t!(x[&rows, ..;2]).sin())
+        }
+        2 => einsum("ii->i", &[&xd]).exp(),
+        3 => einsum("ii", &[&xd]).square(),
+        4 => einsum(
+            "...ij,...jk->...ik",
+            &[&xd, &k(&[2, 3, 2], vec![0.5, -1.0, 2.0, 0.3, 1.1, -0.7, 0.2, 0.9, -1.3, 0.4, 0.8, 1.5])],
+        ),
+        5 => {
+            let col = d(t!(x[.., 0..1]));
+            einsum("ij,ij->ij", &[&col, &k(&[3, 2], vec![1.0, -2.0, 0.5, 3.0, -1.5, 0.25])]).sin()
+        }
+        6 => {
+            let wide: Var<'t, f64, Shape![2, 3]> = t!(x[..2]);
+            let shifted = &wide + &Var::constant(Tensor::<f64, Shape![2, 3]>::from([[3.0, 0.0, 0.0], [0.0, 3.0, 0.0]]));
+            d(shifted.lstsq(&Var::constant(Tensor::<f64, Shape![2]>::from([1.0, -2.0]))))
+        }
+        7 => {
+            let opts = nn::ClassLossOptions {
+                weight: Some(Tensor::<f64, Shape![3]>::from([0.5, 2.0, 1.0])),
+                label_smoothing: 0.2,
+                ..Default::default()
+            };
+            d(nn::cross_entropy_unreduced(x, &Tensor::<i64, Shape![3]>::from([0, -100, 2]), &opts))
+        }
+        // (embedding's padding row has no gradient by design: checked against PyTorch instead.)
+        _ => {
+            let opts = nn::ClassLossOptions {
+                weight: Some(Tensor::<f64, Shape![3]>::from([0.5, 2.0, 1.0])),
+                ..Default::default()
+            };
+            let lp = x.log_softmax::<1>();
+            d(nn::nll_loss_with(&lp, &Tensor::<i64, Shape![3]>::from([1, 2, -100]), nn::Reduction::Mean, &opts))
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+    /// The structural rules against central differences at random points.
+    #[test]
+    fn structural_rules_pass_gradcheck(op in 0usize..9, v in proptest::collection::vec(-1.0f64..1.0, 9)) {
+        let x = Tensor::<f64, Shape![3, 3]>::from_vec(&[3, 3], v);
+        let r = try_gradcheck(|x: &Var<f64, Shape![3, 3]>| structural(op, x), &x, 1e-6, 1e-5, 1e-3);
+        prop_assert!(r.is_ok(), "op {op}: {:?}", r.err());
+    }
+}
