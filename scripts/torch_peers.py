@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
-"""PyTorch's time (CPU, one thread) for the work of `benches/autograd.rs`, on this machine, for
-the training table of the README and src/guide/speed.md.
+"""PyTorch's time (CPU, one thread) for the work of `benches/autograd.rs` and
+`benches/network.rs`, on this machine, for the training and network tables of the README and
+src/guide/speed.md.
 
 Each row is the median of 7 repeats of `timeit` loops of about 0.2 s, in microseconds per call.
-Run it right after `cargo bench --bench autograd` on a quiet machine:
-`python3 scripts/torch_peers.py`.
+Run it right after the benches on a quiet machine: `python3 scripts/torch_peers.py` (one
+thread), `python3 scripts/torch_peers.py --threads 2` (the network rows on two threads).
 """
+import sys
 import timeit
 
 import torch
 import torch.nn.functional as F
 
-torch.set_num_threads(1)
+THREADS = int(sys.argv[sys.argv.index("--threads") + 1]) if "--threads" in sys.argv else 1
+torch.set_num_threads(THREADS)
 torch.manual_seed(0)
 
 
@@ -72,8 +75,58 @@ def backward_only(forward, x, y):
     loss.backward()
 
 
+def network_rows():
+    """The work of `benches/network.rs`: the digits CNN's forward over [360, 1, 8, 8] stage by
+    stage (log_softmax included), pooling over [32, 64, 56, 56], a depthwise 3x3 convolution and
+    the large 3x3 convolution of `benches/conv.rs`."""
+    c1, b1, c2, b2, w3, b3, w4, b4 = [p.detach() for p in cnn]
+    x = x360
+    h1 = F.conv2d(x, c1, b1, padding=1)
+    r1 = F.relu(h1)
+    p1 = F.max_pool2d(r1, 2)
+    h2 = F.conv2d(p1, c2, b2, padding=1)
+    r2 = F.relu(h2)
+    p2 = F.max_pool2d(r2, 2).reshape(360, 64)
+    l1 = F.linear(p2, w3, b3)
+    g1 = F.gelu(l1)
+    l2 = F.linear(g1, w4, b4)
+
+    def forward():
+        return F.log_softmax(F.linear(F.gelu(F.linear(F.max_pool2d(F.relu(F.conv2d(
+            F.max_pool2d(F.relu(F.conv2d(x, c1, b1, padding=1)), 2), c2, b2, padding=1)), 2).reshape(360, 64),
+            w3, b3)), w4, b4), 1)
+
+    big = torch.randn(32, 64, 56, 56)
+    xd, wd = torch.randn(8, 64, 56, 56), torch.randn(64, 1, 3, 3)
+    xl, wl = torch.randn(8, 64, 56, 56), torch.randn(64, 64, 3, 3)
+    return [
+        ("cnn360/forward", forward),
+        ("cnn360/conv1 [360,1,8,8] 1->8 3x3 pad 1", lambda: F.conv2d(x, c1, b1, padding=1)),
+        ("cnn360/relu [360,8,8,8]", lambda: F.relu(h1)),
+        ("cnn360/max_pool2d [360,8,8,8]", lambda: F.max_pool2d(r1, 2)),
+        ("cnn360/conv2 [360,8,4,4] 8->16 3x3 pad 1", lambda: F.conv2d(p1, c2, b2, padding=1)),
+        ("cnn360/relu [360,16,4,4]", lambda: F.relu(h2)),
+        ("cnn360/max_pool2d [360,16,4,4]", lambda: F.max_pool2d(r2, 2)),
+        ("cnn360/linear [360,64] -> 32", lambda: F.linear(p2, w3, b3)),
+        ("cnn360/gelu [360,32]", lambda: F.gelu(l1)),
+        ("cnn360/linear [360,32] -> 10", lambda: F.linear(g1, w4, b4)),
+        ("cnn360/log_softmax [360,10]", lambda: F.log_softmax(l2, 1)),
+        ("pool/max_pool2d 2x2", lambda: F.max_pool2d(big, 2)),
+        ("pool/max_pool2d 3x3 stride 2", lambda: F.max_pool2d(big, 3, 2)),
+        ("pool/avg_pool2d 2x2", lambda: F.avg_pool2d(big, 2)),
+        ("pool/avg_pool2d 3x3 stride 2", lambda: F.avg_pool2d(big, 3, 2)),
+        ("conv2d_depthwise [8,64,56,56] 3x3", lambda: F.conv2d(xd, wd, padding=1, groups=64)),
+        ("conv2d_resnet_3x3 [8,64,56,56] 64->64", lambda: F.conv2d(xl, wl, padding=1)),
+    ]
+
+
 def main():
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} thread")
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} thread(s)")
+    with torch.no_grad():
+        for name, fn in network_rows():
+            print(f"{name:45s} {per_call_us(fn):9.1f} us")
+    if THREADS != 1:
+        return
     with torch.no_grad():
         rows = [
             ("mlp forward [128, 64] (no_grad)", lambda: mlp_forward(xm)),

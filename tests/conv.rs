@@ -153,6 +153,27 @@ fn conv2d_matches_numpy() {
     }
 }
 
+/// Many small images (the batched im2col: several images per product, a last block of another
+/// size, blocks on the thread pool) against each image convolved alone (one image per product).
+#[test]
+fn batched_small_images_equal_each_image_alone() {
+    let (n, c, h, w) = (1000usize, 4usize, 5usize, 5usize);
+    let x = dyn_tensor(
+        &[n, c, h, w],
+        &(0..n * c * h * w).map(|k| ((k * 37 % 101) as f64 - 50.0) / 25.0).collect::<Vec<_>>(),
+    );
+    let wt = dyn_tensor(&[6, 2, 3, 3], &(0..108).map(|k| ((k * 13 % 17) as f64 - 8.0) / 9.0).collect::<Vec<_>>());
+    let b = dyn_tensor(&[6], &[0.5, -1.0, 0.25, 2.0, -0.75, 1.5]);
+    let args = ConvArgs { stride: [1, 2], padding: [1, 1], dilation: [1, 1], groups: 2 };
+    let all = x.conv2d_dyn(&wt, &b, args);
+    let per = all.sizes()[1..].iter().product::<usize>();
+    let got = all.to_vec();
+    for i in [0, 1, 2, 63, 500, 998, 999] {
+        let one = t!(x[i..i + 1]).to_owned().conv2d_dyn(&wt, &b, args);
+        assert!(close(&got[i * per..(i + 1) * per], &one.to_vec(), 1e-13), "image {i}");
+    }
+}
+
 #[test]
 fn conv2d_non_contiguous_operands_and_f32() {
     for (i, c) in data::CONV2D.iter().enumerate() {

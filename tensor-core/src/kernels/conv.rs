@@ -1,7 +1,8 @@
 //! Convolution and pooling on contiguous NCHW buffers. A convolution is im2col (each image's
 //! receptive fields copied to the columns of a `[C/G * KH * KW, OH * OW]` matrix, zeros for the
 //! padding) followed by the crate's matrix product ([`gemm`](super::gemm): faer for f32/f64), one
-//! product per image and group; a 1x1 convolution with stride 1 and no padding multiplies the
+//! product per block of images and group (small images are batched side by side into one
+//! product), blocks on rayon's pool; a 1x1 convolution with stride 1 and no padding multiplies the
 //! input in place. Pooling is a direct loop over each window (no product to hand off).
 //!
 //! The front end (`ops::conv`) checks every size (channels, groups, output sizes, all with
@@ -53,15 +54,16 @@ impl Geom {
 }
 
 /// The im2col matrix of `cg` channels of one image (`x`: `cg * h * w` elements, row-major) into
-/// `col`: `[cg * kh * kw, oh * ow]`, row-major, zeros where the window reads padding.
-fn im2col<T: Num>(x: &[T], g: &Geom, cg: usize, col: &mut [T]) {
+/// the columns `coff..coff + oh * ow` of `col`, a row-major `[cg * kh * kw, ld]` matrix: zeros
+/// where the window reads padding.
+fn im2col<T: Num>(x: &[T], g: &Geom, cg: usize, col: &mut [T], ld: usize, coff: usize) {
     let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
     for c in 0..cg {
         let plane = &x[c * hw..(c + 1) * hw];
         for i in 0..g.kh {
             for j in 0..g.kw {
                 let r = (c * g.kh + i) * g.kw + j;
-                let dst = &mut col[r * ohw..(r + 1) * ohw];
+                let dst = &mut col[r * ld + coff..r * ld + coff + ohw];
                 let (x0, x1) = g.cols(j);
                 let off = j * g.dil[1];
                 for (y, drow) in dst.chunks_exact_mut(g.ow).enumerate() {
@@ -89,11 +91,24 @@ fn im2col<T: Num>(x: &[T], g: &Geom, cg: usize, col: &mut [T]) {
     }
 }
 
+/// Elements of im2col columns that one product covers: images are batched into one product until
+/// their columns fill about 256 KiB of `f32` (the L2 cache), so that small images with few
+/// channels (8x8 digits: 576 elements an image) pay one product per block, not one per image.
+const COL_BLOCK: usize = 1 << 16;
+
+/// Multiply-adds of a convolution from which its blocks of images run on rayon's pool (as
+/// `gemm`'s `PAR_FLOPS`).
+#[cfg(feature = "rayon")]
+const PAR_CONV_FLOPS: usize = 1 << 21;
+
 /// `out = conv2d(x, w) + bias`: `x` `[n, c, h, w]`, `w` `[o, c / groups, kh, kw]`, `bias` `[o]`,
-/// `out` `[n, o, oh, ow]`, all contiguous; sizes checked by the caller.
+/// `out` `[n, o, oh, ow]`, all contiguous; sizes checked by the caller. The images go in blocks
+/// ([`COL_BLOCK`]): per block and group, the im2col columns of its images side by side, one
+/// product, and its rows copied to each image's output planes (straight into the output for a
+/// block of one image). Blocks run on rayon's pool when there are several and the work is large.
 ///
 /// # Errors
-/// [`ShapeError::Alloc`] when the im2col buffer cannot be allocated.
+/// [`ShapeError::Alloc`] when a column buffer cannot be allocated.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn conv2d<T: Gemm>(
     x: &[T],
@@ -104,30 +119,80 @@ pub(crate) fn conv2d<T: Gemm>(
     groups: usize,
     out: &mut [T],
 ) -> Result<(), ShapeError> {
-    let (cg, og) = (g.c / groups, o / groups);
-    let (hw, ohw, kk) = (g.h * g.w, g.oh * g.ow, cg * g.kh * g.kw);
+    let (ohw, kk) = (g.oh * g.ow, (g.c / groups) * g.kh * g.kw);
+    let plane_out = o * ohw;
+    if plane_out == 0 || g.n == 0 {
+        return Ok(());
+    }
     // A 1x1 window, stride 1, no padding: the channels of an image are already the columns.
     let direct = g.kh == 1 && g.kw == 1 && g.stride == [1, 1] && g.pad == [0, 0];
-    let mut col = if direct { alloc::vec::Vec::new() } else { try_vec(kk * ohw, T::ZERO)? };
-    let lcol = Layout::contiguous(&[kk, ohw])?;
-    for img in 0..g.n {
-        for gi in 0..groups {
-            let xoff = (img * g.c + gi * cg) * hw;
-            let la = Layout::from_parts(&[og, kk], &[kk as isize, 1], gi * og * kk)?;
-            let ooff = (img * o + gi * og) * ohw;
-            let dst = &mut out[ooff..ooff + og * ohw];
-            if direct {
+    let nb = if direct { 1 } else { (COL_BLOCK / kk.max(1).saturating_mul(ohw)).clamp(1, g.n) };
+    let block = |b: usize, dst: &mut [T]| conv2d_block(x, wt, bias, g, o, groups, direct, b * nb, dst);
+    #[cfg(feature = "rayon")]
+    {
+        let flops = g.n.saturating_mul(plane_out).saturating_mul(kk);
+        if g.n > nb && super::par::parallel_from(flops, PAR_CONV_FLOPS) {
+            use rayon::prelude::*;
+            return out.par_chunks_mut(nb * plane_out).enumerate().try_for_each(|(b, dst)| block(b, dst));
+        }
+    }
+    for (b, dst) in out.chunks_mut(nb * plane_out).enumerate() {
+        block(b, dst)?;
+    }
+    Ok(())
+}
+
+/// One block of [`conv2d`]: the images `img0..` whose outputs `dst` holds (whole images).
+#[allow(clippy::too_many_arguments)]
+fn conv2d_block<T: Gemm>(
+    x: &[T],
+    wt: &[T],
+    bias: Option<&[T]>,
+    g: &Geom,
+    o: usize,
+    groups: usize,
+    direct: bool,
+    img0: usize,
+    dst: &mut [T],
+) -> Result<(), ShapeError> {
+    let (cg, og) = (g.c / groups, o / groups);
+    let (hw, ohw, kk) = (g.h * g.w, g.oh * g.ow, cg * g.kh * g.kw);
+    let nimg = dst.len() / (o * ohw);
+    let cols = nimg * ohw;
+    let mut col = if direct { alloc::vec::Vec::new() } else { try_vec(kk * cols, T::ZERO)? };
+    let mut tmp = if nimg > 1 { try_vec(og * cols, T::ZERO)? } else { alloc::vec::Vec::new() };
+    let lcol = Layout::contiguous(&[kk, cols])?;
+    for gi in 0..groups {
+        let la = Layout::from_parts(&[og, kk], &[kk as isize, 1], gi * og * kk)?;
+        if direct {
+            for b in 0..nimg {
+                let xoff = ((img0 + b) * g.c + gi * cg) * hw;
                 let lb = Layout::from_parts(&[cg, hw], &[hw as isize, 1], xoff)?;
-                super::gemm(wt, &la, x, &lb, dst);
-            } else {
-                im2col(&x[xoff..xoff + cg * hw], g, cg, &mut col);
-                super::gemm(wt, &la, &col, &lcol, dst);
+                let ooff = (b * o + gi * og) * ohw;
+                super::gemm(wt, &la, x, &lb, &mut dst[ooff..ooff + og * ohw]);
+            }
+            continue;
+        }
+        for b in 0..nimg {
+            let xoff = ((img0 + b) * g.c + gi * cg) * hw;
+            im2col(&x[xoff..xoff + cg * hw], g, cg, &mut col, cols, b * ohw);
+        }
+        if nimg == 1 {
+            super::gemm(wt, &la, &col, &lcol, &mut dst[gi * og * ohw..(gi + 1) * og * ohw]);
+            continue;
+        }
+        // `tmp` is `[og, nimg * ohw]`: row `oi` holds output channel `oi` of every image.
+        super::gemm(wt, &la, &col, &lcol, &mut tmp);
+        for (oi, row) in tmp.chunks_exact(cols).enumerate() {
+            for (b, plane) in row.chunks_exact(ohw).enumerate() {
+                let ooff = (b * o + gi * og + oi) * ohw;
+                dst[ooff..ooff + ohw].copy_from_slice(plane);
             }
         }
     }
-    if let Some(b) = bias {
-        for (k, plane) in out.chunks_exact_mut(ohw.max(1)).enumerate().take(g.n * o) {
-            let bk = b[k % o];
+    if let Some(bs) = bias {
+        for (k, plane) in dst.chunks_exact_mut(ohw).enumerate() {
+            let bk = bs[k % o];
             for v in plane {
                 *v = T::add(*v, bk);
             }
@@ -142,6 +207,16 @@ pub(crate) fn conv2d<T: Gemm>(
 /// chosen (the caller keeps the padding at most half the window, so every window reads input).
 pub(crate) fn max_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T], mut idx: Option<&mut [i64]>) {
     let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
+    if idx.is_none() && g.pad == [0, 0] {
+        return pool_rows(
+            x,
+            g,
+            out,
+            T::neg_infinity(),
+            |best, v| if v > best || v.is_nan() { v } else { best },
+            |m, _| m,
+        );
+    }
     for p in 0..g.n * g.c {
         let plane = &x[p * hw..(p + 1) * hw];
         for y in 0..g.oh {
@@ -180,6 +255,11 @@ pub(crate) fn max_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T], mut i
 /// padded input (`count_include_pad`) or by the number of input elements it covers.
 pub(crate) fn avg_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T], count_include_pad: bool) {
     let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
+    if g.pad == [0, 0] && g.dil == [1, 1] {
+        // Every window lies inside the input: its size is the divisor either way.
+        let count = T::from(g.kh * g.kw).unwrap_or_else(T::nan);
+        return pool_rows(x, g, out, T::ZERO, |s, v| s + v, move |s, _| s / count);
+    }
     let (ph, pw) = (g.pad[0], g.pad[1]);
     for p in 0..g.n * g.c {
         let plane = &x[p * hw..(p + 1) * hw];
@@ -204,6 +284,55 @@ pub(crate) fn avg_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T], count
                     iy1.saturating_sub(iy0) * ix1.saturating_sub(ix0)
                 };
                 out[p * ohw + y * g.ow + xo] = sum / T::from(count).unwrap_or_else(T::nan);
+            }
+        }
+    }
+}
+
+/// A pooling of `g.n * g.c` planes with no padding (every window inside the input), an output row
+/// at a time so that the inner loop runs along the row and vectorises: each output starts at
+/// `init`, meets its window's elements in PyTorch's order (window rows, then columns) through
+/// `step`, and ends as `finish(acc, count)`. The window offset is the outer loop, the output
+/// column the inner one.
+#[inline(always)]
+fn pool_rows<T: Float + Num>(
+    x: &[T],
+    g: &Geom,
+    out: &mut [T],
+    init: T,
+    step: impl Fn(T, T) -> T,
+    finish: impl Fn(T, usize) -> T,
+) {
+    let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
+    let (s, count) = (g.stride[1], g.kh * g.kw);
+    for p in 0..g.n * g.c {
+        let plane = &x[p * hw..(p + 1) * hw];
+        for y in 0..g.oh {
+            let row = &mut out[p * ohw + y * g.ow..p * ohw + (y + 1) * g.ow];
+            row.fill(init);
+            for i in 0..g.kh {
+                // No padding: `y * stride + i * dil` is inside the plane (the output size says so).
+                let iy = y * g.stride[0] + i * g.dil[0];
+                let src = &plane[iy * g.w..(iy + 1) * g.w];
+                for j in 0..g.kw {
+                    let off = j * g.dil[1];
+                    if s == 1 {
+                        for (r, &v) in row.iter_mut().zip(&src[off..]) {
+                            *r = step(*r, v);
+                        }
+                    } else if s == 2 {
+                        for (r, v) in row.iter_mut().zip(src[off..].chunks(2)) {
+                            *r = step(*r, v[0]);
+                        }
+                    } else {
+                        for (r, &v) in row.iter_mut().zip(src[off..].iter().step_by(s)) {
+                            *r = step(*r, v);
+                        }
+                    }
+                }
+            }
+            for r in row.iter_mut() {
+                *r = finish(*r, count);
             }
         }
     }
