@@ -341,3 +341,190 @@ fn f32_duals() {
     let j = j.to_vec();
     assert!((j[0] - e[0]).abs() < 1e-6 && (j[3] - e[1]).abs() < 1e-5 && j[1] == 0.0 && j[2] == 0.0);
 }
+
+#[allow(dead_code)]
+#[path = "data/jacobian_data.rs"]
+mod data;
+
+type V6 = STensor<DualOf<f64, Shape![6]>, Shape![6]>;
+
+/// The element-wise function `op` on a 6-element dual tensor (the names of tests/data).
+fn unary6(op: &str, x: &V6) -> V6 {
+    macro_rules! pick {
+        ($($m:ident)*) => {
+            match op {
+                $(stringify!($m) => x.$m(),)*
+                other => panic!("no function {other}"),
+            }
+        };
+    }
+    pick!(exp exp2 ln log2 log10 ln_1p exp_m1 sqrt sin cos tan asin acos atan sinh cosh tanh recip sigmoid gelu silu
+          asinh acosh atanh erf erfc lgamma digamma erfinv rsqrt square to_radians to_degrees log_sigmoid softsign selu
+          softplus abs relu fract floor)
+}
+
+#[test]
+fn elementwise_jacobians_match_pytorch_jacrev() {
+    for c in data::UNARY {
+        let x: STensor<f64, Shape![6]> = STensor::new(c.x.try_into().unwrap());
+        let (y, j) = jacobian(|v: &V6| unary6(c.op, v), &x);
+        assert_close(&y.to_vec(), c.y, 1e-12);
+        // PyTorch's trigamma (digamma's derivative) is good to about 1e-10 (its asymptotic series
+        // starts at x >= 6 with three terms); shaped's agrees with mpmath to 1e-14 (below).
+        let tol = if c.op == "digamma" { 1e-9 } else { 1e-12 };
+        let j = j.to_vec();
+        for (k, (&a, &b)) in j.iter().zip(c.jac).enumerate() {
+            assert!(close(a, b, tol), "{} jacobian[{k}]: {a} vs torch {b}", c.op);
+        }
+    }
+}
+
+/// The functions of tests/data's FUNCS, each through `jacobian`: (value, Jacobian), flattened.
+fn func(name: &str, x: &[f64]) -> (Vec<f64>, Vec<f64>) {
+    type X23 = STensor<DualOf<f64, Shape![2, 3]>, Shape![2, 3]>;
+    let x23 = || STensor::<f64, Shape![2, 3]>::from_fn(|[i, j]| x[i * 3 + j]);
+    let out = |(y, j): (Vec<f64>, Vec<f64>)| (y, j);
+    match name {
+        "pow" | "atan2" | "hypot" | "logaddexp" | "div" => {
+            let (y, j) = jacobian(
+                |v: &X23| {
+                    let (a, b) = (t!(v[0, ..]), t!(v[1, ..]));
+                    match name {
+                        "pow" => a.pow(&b),
+                        "atan2" => a.atan2(&b),
+                        "hypot" => a.hypot(&b),
+                        "logaddexp" => a.logaddexp(&b),
+                        _ => &a / &b,
+                    }
+                    .to_inline()
+                },
+                &x23(),
+            );
+            let _: STensor<f64, Shape![3, 6]> = j;
+            out((y.to_vec(), j.to_vec()))
+        }
+        "arm" => {
+            let (y, j) = jacobian(
+                |q: &STensor<DualOf<f64, Shape![3]>, Shape![3]>| {
+                    let [a, b, c] = *q.as_array();
+                    let (ab, abc) = (a + b, a + b + c);
+                    stensor([
+                        a.cos() + ab.cos() * 0.8 + abc.cos() * 0.3,
+                        a.sin() + ab.sin() * 0.8 + abc.sin() * 0.3,
+                        abc,
+                    ])
+                },
+                &STensor::new(x.try_into().unwrap()),
+            );
+            out((y.to_vec(), j.to_vec()))
+        }
+        "aat" => {
+            let (y, j) = jacobian(|a: &X23| a.matmul(&a.t()), &x23());
+            out((y.to_vec(), j.to_vec()))
+        }
+        "softmax" => {
+            let (y, j) = jacobian(
+                |v: &STensor<DualOf<f64, Shape![5]>, Shape![5]>| v.softmax::<0>(),
+                &STensor::new(x.try_into().unwrap()),
+            );
+            out((y.to_vec(), j.to_vec()))
+        }
+        "inv" => {
+            let (y, j) = jacobian(
+                |m: &STensor<DualOf<f64, Shape![3, 3]>, Shape![3, 3]>| m.inv(),
+                &STensor::<f64, Shape![3, 3]>::from_fn(|[i, j]| x[i * 3 + j]),
+            );
+            let _: STensor<f64, Shape![9, 9]> = j;
+            out((y.to_vec(), j.to_vec()))
+        }
+        "mix6" => {
+            let (y, j) = jacobian(mix6::<DualOf<f64, Shape![6]>>, &STensor::new(x.try_into().unwrap()));
+            out((y.to_vec(), j.to_vec()))
+        }
+        other => panic!("no function {other}"),
+    }
+}
+
+/// The 6 -> 6 function of the fixtures (and of benches/jacobian.rs), over any float element.
+fn mix6<E: shaped::derivative::Real>(v: &STensor<E, Shape![6]>) -> STensor<E, Shape![6]> {
+    let [a, b, c, d, e, f] = *v.as_array();
+    let one = E::ONE;
+    let s = |x: E| STensor::<E, Shape![1]>::full(x);
+    let gelu_b = s(b).gelu().sum();
+    let erf_c = s(c).erf().sum();
+    let lg = (s(f) + s(E::cst(3.0))).lgamma().sum();
+    stensor([a * b + c.sin(), d.exp() / (one + e * e), f.atan2(a), gelu_b * erf_c, d.hypot(e) + lg, v.sum().tanh()])
+}
+
+#[test]
+fn digamma_derivative_matches_mpmath() {
+    for &(x, want) in data::TRIGAMMA {
+        let (_, d) = unary(x, |t| t.digamma());
+        assert!(close(d, want, 1e-14), "trigamma({x}) = {d}, mpmath {want}");
+    }
+}
+
+#[test]
+fn jacobians_match_pytorch_jacrev() {
+    for c in data::FUNCS {
+        let (y, j) = func(c.name, c.x);
+        assert_close(&y, c.y, 1e-12);
+        assert_eq!(j.len(), c.jac.len(), "{}", c.name);
+        for (k, (&a, &b)) in j.iter().zip(c.jac).enumerate() {
+            assert!(close(a, b, 1e-12), "{} jacobian[{k}]: {a} vs torch {b}", c.name);
+        }
+    }
+}
+
+#[test]
+fn hessians_match_pytorch() {
+    for c in data::HESS {
+        let (v, g, h) = match c.name {
+            "rosenbrock" => {
+                let (v, g, h) = hessian(
+                    |v: &STensor<Dual2Of<f64, Shape![4]>, Shape![4]>| {
+                        let (a, b) = (t!(v[..3]), t!(v[1..]));
+                        let one =
+                            STensor::<Dual2Of<f64, Shape![4]>, Shape![3]>::full(Dual::constant(Dual::constant(1.0)));
+                        let hundred = Dual::constant(Dual::constant(100.0));
+                        ((&one - &a).square() + (&b - &a.square()).square() * hundred).sum()
+                    },
+                    &STensor::new(c.x.try_into().unwrap()),
+                );
+                (v, g.to_vec(), h.to_vec())
+            }
+            "special" => {
+                let (v, g, h) = hessian(
+                    |v: &STensor<Dual2Of<f64, Shape![4]>, Shape![4]>| {
+                        type E = Dual2Of<f64, Shape![4]>;
+                        let [a, b, c, d] = *v.as_array();
+                        let s = |x: E| STensor::<E, Shape![1]>::full(x);
+                        let three = E::from(Dual::constant(3.0));
+                        (v.gelu() * v.erf()).sum() + a * b * s(c + three).lgamma().sum() + d.atan2(a + three)
+                    },
+                    &STensor::new(c.x.try_into().unwrap()),
+                );
+                (v, g.to_vec(), h.to_vec())
+            }
+            "six" => {
+                let (v, g, h) = hessian(
+                    |v: &STensor<Dual2Of<f64, Shape![6]>, Shape![6]>| {
+                        let [a, _, _, _, _, f] = *v.as_array();
+                        let h = a.hypot(f);
+                        v.logsumexp() + (t!(v[..3]) * t!(v[3..]).sin()).sum() + h * h * h
+                    },
+                    &STensor::new(c.x.try_into().unwrap()),
+                );
+                (v, g.to_vec(), h.to_vec())
+            }
+            other => panic!("no function {other}"),
+        };
+        assert!(close(v, c.value, 1e-12), "{}: value {v} vs {}", c.name, c.value);
+        assert_close(&g, c.grad, 1e-12);
+        // "special" has lgamma'' = trigamma, PyTorch's to about 1e-10 (see the digamma test).
+        let tol = if c.name == "special" { 1e-9 } else { 1e-12 };
+        for (k, (&a, &b)) in h.iter().zip(c.hess).enumerate() {
+            assert!(close(a, b, tol), "{} hessian[{k}]: {a} vs torch {b}", c.name);
+        }
+    }
+}
