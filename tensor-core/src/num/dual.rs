@@ -17,8 +17,10 @@ use num_traits::{Float, NumCast, One, ToPrimitive, Zero};
 
 /// The scalars a [`Dual`] is built on: `f32`, `f64`, and duals themselves (a dual of duals
 /// carries second derivatives: [`hessian`](crate::derivative::hessian)). A float element type with
-/// the special functions whose derivatives the duals need (hidden methods). Sealed.
-pub trait Real: Num<Sum = Self> + Float + sealed::Sealed {
+/// the special functions whose derivatives the duals need (hidden methods), and the square-matrix
+/// routines ([`MatrixFloat`](crate::MatrixFloat)): the bound of generic code that runs on plain
+/// floats and on duals alike. Sealed.
+pub trait Real: Num<Sum = Self> + Float + super::MatrixFloat + sealed::Sealed {
     /// `erf(x)`, as the tensor method [`erf`](crate::TensorBase::erf) computes it.
     #[doc(hidden)]
     fn erf(self) -> Self;
