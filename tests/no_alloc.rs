@@ -116,7 +116,14 @@ fn model<E: shaped::derivative::Real>(v: &STensor<E, Shape![6]>) -> STensor<E, S
     let w = m.inv().mv(&stensor([a.sin(), b.exp(), c.tanh()]));
     let g = v.gelu().erf();
     let s = v.sum();
-    STensor::new([w.at([0]), w.at([1]) * d.atan2(e), w.at([2]) + f.hypot(a), g.sum(), s.exp() / (E::ONE + s * s), m.det()])
+    STensor::new([
+        w.at([0]),
+        w.at([1]) * d.atan2(e),
+        w.at([2]) + f.hypot(a),
+        g.sum(),
+        s.exp() / (E::ONE + s * s),
+        m.det(),
+    ])
 }
 
 #[test]
