@@ -2,6 +2,8 @@
 //! `jacobian`, `gradient`, `hessian` against analytic derivatives, PyTorch's `torch.func`
 //! values (tests/data/jacobian_data.rs, from scripts/jacobian_data.py) and a proptest of every
 //! element-wise function's derivative.
+// Closures typed with their dual tensors (the point of the API); `&a / &b` on views.
+#![allow(clippy::type_complexity, clippy::op_ref)]
 use proptest::prelude::*;
 use shaped::derivative::{gradient, hessian, jacobian, Dual, Dual2Of, DualOf};
 use shaped::num::Float;
@@ -342,7 +344,6 @@ fn f32_duals() {
     assert!((j[0] - e[0]).abs() < 1e-6 && (j[3] - e[1]).abs() < 1e-5 && j[1] == 0.0 && j[2] == 0.0);
 }
 
-#[allow(dead_code)]
 #[path = "data/jacobian_data.rs"]
 mod data;
 

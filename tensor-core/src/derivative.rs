@@ -24,7 +24,7 @@
 //!     let [r, th] = *x.as_array();
 //!     stensor([r * th.cos(), r * th.sin()])
 //! };
-//! # use shaped::num::Float;
+//! # use shaped::derivative::Float;
 //! let (y, j) = jacobian(f, &stensor([2.0, 0.5]));
 //! assert_eq!(y.to_vec(), [2.0 * 0.5f64.cos(), 2.0 * 0.5f64.sin()]);
 //! // [[cos θ, -r sin θ], [sin θ, r cos θ]]
@@ -44,6 +44,8 @@ use crate::shape::{static_sizes, AllStatic, NumelShape};
 use crate::storage::{ArrLevel, Data, DataMut, Element, OutData};
 use crate::tensor::{STensor, TensorBase};
 
+/// num-traits' `Float` (`sin`, `exp`, `hypot`, ...), re-exported beside the duals that implement it.
+pub use crate::num::Float;
 pub use crate::num::{Dual, Real};
 
 /// A dual number with a fixed count of tangents, built and read back by [`jacobian`] and
@@ -263,7 +265,7 @@ where
 /// # extern crate shaped_core as shaped;
 /// use shaped::derivative::{hessian, Dual2Of};
 /// use shaped::{stensor, Shape, STensor};
-/// # use shaped::num::Float;
+/// # use shaped::derivative::Float;
 /// // f(x, y) = x² y + sin y.
 /// let f = |v: &STensor<Dual2Of<f64, Shape![2]>, Shape![2]>| {
 ///     let [x, y] = *v.as_array();

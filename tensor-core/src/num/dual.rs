@@ -146,7 +146,7 @@ real_float!(f32, f64);
 /// ```
 /// # extern crate shaped_core as shaped;
 /// use shaped::derivative::Dual;
-/// use shaped::num::Float;
+/// use shaped::derivative::Float;
 /// let x = Dual::<f64, 1>::variable(2.0, 0);
 /// let y = x.sin() * x; // d/dx (x sin x) = sin x + x cos x
 /// assert_eq!(y.re, 2f64.sin() * 2.0);
@@ -257,6 +257,8 @@ impl<T: Real, const N: usize> Sub for Dual<T, N> {
 }
 impl<T: Real, const N: usize> Mul for Dual<T, N> {
     type Output = Self;
+    /// The product rule.
+    #[allow(clippy::suspicious_arithmetic_impl)]
     #[inline(always)]
     fn mul(self, o: Self) -> Self {
         Dual { re: self.re * o.re, eps: core::array::from_fn(|i| self.eps[i] * o.re + self.re * o.eps[i]) }
@@ -264,6 +266,8 @@ impl<T: Real, const N: usize> Mul for Dual<T, N> {
 }
 impl<T: Real, const N: usize> Div for Dual<T, N> {
     type Output = Self;
+    /// The quotient rule.
+    #[allow(clippy::suspicious_arithmetic_impl)]
     #[inline(always)]
     fn div(self, o: Self) -> Self {
         let re = self.re / o.re;
@@ -275,6 +279,7 @@ impl<T: Real, const N: usize> Rem for Dual<T, N> {
     type Output = Self;
     /// `fmod`: the value `self.re % o.re`; derivatives `1` and `-trunc(self / o)` (PyTorch's
     /// `fmod` backward).
+    #[allow(clippy::suspicious_arithmetic_impl)]
     #[inline(always)]
     fn rem(self, o: Self) -> Self {
         let q = (self.re / o.re).trunc();
