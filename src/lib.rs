@@ -79,6 +79,7 @@ pub use shaped_core::{
 };
 
 pub use shaped_core::autograd;
+pub use shaped_core::derivative;
 pub use shaped_core::interop;
 #[cfg(feature = "ndarray")]
 pub use shaped_core::interop::ndarray::NdShape;

@@ -107,3 +107,51 @@ fn inline_tensor_math_allocates_nothing() {
     // The counter works: a heap tensor allocates.
     assert!(allocations(|| drop(black_box(Tensor::<f64, Shape![4, 4]>::zeros()))) > 0);
 }
+
+/// A 6 -> 6 function over any float element: element-wise functions, a 3x3 product and
+/// inverse, reductions (what an EKF's models and a least-squares residual use).
+fn model<E: shaped::derivative::Real>(v: &STensor<E, Shape![6]>) -> STensor<E, Shape![6]> {
+    let [a, b, c, d, e, f] = *v.as_array();
+    let m = STensor::<E, Shape![3, 3]>::new([[a + E::cst(3.0), b, c], [d, e + E::cst(3.0), f], [c, a, E::cst(4.0)]]);
+    let w = m.inv().mv(&stensor([a.sin(), b.exp(), c.tanh()]));
+    let g = v.gelu().erf();
+    let s = v.sum();
+    STensor::new([
+        w.at([0]),
+        w.at([1]) * d.atan2(e),
+        w.at([2]) + f.hypot(a),
+        g.sum(),
+        s.exp() / (E::ONE + s * s),
+        m.det(),
+    ])
+}
+
+#[test]
+fn derivatives_of_inline_tensors_allocate_nothing() {
+    use shaped::derivative::{gradient, hessian, jacobian, Dual2Of, DualOf};
+    let x: STensor<f64, Shape![6]> = STensor::new([0.1, -0.2, 0.3, 0.4, -0.5, 0.6]);
+    let mut sink = 0.0;
+    let n = allocations(|| {
+        for _ in 0..10 {
+            let (y, j) = jacobian(|v: &STensor<DualOf<f64, Shape![6]>, Shape![6]>| model(v), black_box(&x));
+            let (v, g) = gradient(|v: &STensor<DualOf<f64, Shape![6]>, Shape![6]>| model(v).sum(), black_box(&x));
+            let (w, gh, h) = hessian(|v: &STensor<Dual2Of<f64, Shape![6]>, Shape![6]>| model(v).sum(), black_box(&x));
+            sink += y.sum() + j.sum() + v + g.sum() + w + gh.sum() + h.sum();
+        }
+    });
+    black_box(sink);
+    assert_eq!(n, 0, "jacobian/gradient/hessian of inline tensors allocated {n} times");
+    // The Jacobian is the plain function's slope: a central difference agrees to 1e-6.
+    let (_, j) = jacobian(|v: &STensor<DualOf<f64, Shape![6]>, Shape![6]>| model(v), &x);
+    for k in 0..6 {
+        let mut xp = x;
+        let mut xm = x;
+        xp.as_array_mut()[k] += 1e-6;
+        xm.as_array_mut()[k] -= 1e-6;
+        let (yp, ym) = (model(&xp), model(&xm));
+        for i in 0..6 {
+            let fd = (yp.at([i]) - ym.at([i])) / 2e-6;
+            assert!((j.at([i, k]) - fd).abs() < 1e-6 * fd.abs().max(1.0), "J[{i}, {k}] = {} vs {fd}", j.at([i, k]));
+        }
+    }
+}

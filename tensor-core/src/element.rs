@@ -15,6 +15,27 @@ pub trait Element: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 
     /// the `simd` feature); none by default.
     #[doc(hidden)]
     const VMATH: VecMath<Self> = VecMath::NONE;
+    /// The special functions of this type when they are not its `f64` values rounded (the dual
+    /// numbers of [`derivative`](crate::derivative), whose derivatives an `f64` round trip would
+    /// drop); none by default.
+    #[doc(hidden)]
+    const SPECIAL: Option<Special<Self>> = None;
+}
+
+/// The special functions of an element type that computes them itself (see
+/// [`Element::SPECIAL`]): what `erf`, `erfc`, `erfinv`, `lgamma`, `digamma` and `gelu` call
+/// instead of the `f64` function. Crate-private fields: user code can name the table but not
+/// build one.
+#[doc(hidden)]
+#[derive(Clone, Copy)]
+pub struct Special<T> {
+    pub(crate) erf: fn(T) -> T,
+    pub(crate) erfc: fn(T) -> T,
+    pub(crate) erfinv: fn(T) -> T,
+    pub(crate) lgamma: fn(T) -> T,
+    pub(crate) digamma: fn(T) -> T,
+    /// The normal CDF `Φ(x) = (1 + erf(x / √2)) / 2` (GELU's factor).
+    pub(crate) ndtr: fn(T) -> T,
 }
 macro_rules! element {
     ($($t:ty => $z:expr, $o:expr;)*) => { $(impl Element for $t { const ZERO: Self = $z; const ONE: Self = $o; })* };

@@ -20,6 +20,7 @@ extern crate std;
 
 pub mod autograd;
 mod cast;
+pub mod derivative;
 pub mod dim;
 mod element;
 pub mod error;

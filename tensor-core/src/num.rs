@@ -16,6 +16,9 @@ mod sealed {
     pub trait Sealed {}
 }
 
+pub(crate) mod dual;
+pub use dual::{Dual, Real};
+
 /// A float type faer decomposes: `f32` and `f64` (feature `linalg`). Sealed.
 #[cfg(feature = "linalg")]
 pub trait LinalgFloat: Num + num_traits::Float + faer::traits::RealField + sealed::Sealed {}

@@ -345,8 +345,8 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     ) -> Result<Var<'t, T, S2>, ShapeError> {
         let x = self.value();
         let n = x.numel();
-        let exact = if core::mem::size_of::<T>() == 4 { 1usize << 24 } else { 1usize << 53 };
-        if n > exact {
+        let exact = if core::mem::size_of::<T>() == 4 { 1u64 << 24 } else { 1u64 << 53 };
+        if n as u64 > exact {
             return Err(ShapeError::Invalid(alloc::format!(
                 "index_with: {n} elements are too many to number exactly in this element type"
             )));

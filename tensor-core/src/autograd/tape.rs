@@ -19,7 +19,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::any::Any;
 use core::cell::RefCell;
-use core::sync::atomic::{AtomicU64, Ordering};
+use core::sync::atomic::Ordering;
 
 /// A backward rule: receives the node's output gradient (a `Tensor<T, S>` of the node's own
 /// shape, boxed) and adds its inputs' gradients to the sink.
@@ -39,9 +39,21 @@ struct State<T> {
     params: Vec<(ParamId, usize)>,
 }
 
-static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+#[cfg(target_has_atomic = "64")]
+static NEXT_ID: core::sync::atomic::AtomicU64 = core::sync::atomic::AtomicU64::new(1);
+#[cfg(target_has_atomic = "64")]
 fn next_id() -> u64 {
     NEXT_ID.fetch_add(1, Ordering::Relaxed)
+}
+/// Targets without 64-bit atomics (32-bit microcontrollers such as thumbv7em): a `usize` counter,
+/// and a panic rather than a reused id once it wraps (after 2³² - 1 tapes and parameters).
+#[cfg(not(target_has_atomic = "64"))]
+static NEXT_ID: core::sync::atomic::AtomicUsize = core::sync::atomic::AtomicUsize::new(1);
+#[cfg(not(target_has_atomic = "64"))]
+fn next_id() -> u64 {
+    let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+    assert!(id != 0, "autograd: tape and parameter ids exhausted (2^32 on this target)");
+    id as u64
 }
 
 /// The record of one forward pass: every operation on a tracked [`Var`] adds a node, and

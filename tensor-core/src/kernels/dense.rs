@@ -433,6 +433,7 @@ pub(crate) fn power<T: Float + crate::kernels::Gemm>(a: &mut [T], n: usize, mut 
 // points at: the direct code here for every size and type, and faer's routines
 // (`kernels::lapack`) above 8x8 for f32/f64 when `linalg` is on.
 
+impl<T: crate::num::Real, const N: usize> MatrixFloat for crate::num::Dual<T, N> {}
 impl MatrixFloat for half::f16 {}
 impl MatrixFloat for half::bf16 {}
 macro_rules! matrix_float {

@@ -89,6 +89,25 @@ macro_rules! int_gemm {
 }
 int_gemm!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
+/// Dual-number products ([`Dual`](crate::num::Dual)): the plain triple loop in safe code, each
+/// element of `c` one dot product in order (no vectorised or `unsafe` kernel takes duals; the
+/// matrices that forward-mode derivatives multiply are small).
+fn dual_gemm<T: crate::num::Num>(a: &[T], la: &Layout, b: &[T], lb: &Layout, c: &mut [T]) {
+    let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
+    for (i, crow) in c.chunks_exact_mut(n).enumerate().take(m) {
+        for (j, cij) in crow.iter_mut().enumerate() {
+            let mut acc = T::ZERO;
+            for p in 0..k {
+                acc = T::add(acc, T::mul(a[la.offset_of(&[i, p])], b[lb.offset_of(&[p, j])]));
+            }
+            *cij = acc;
+        }
+    }
+}
+impl<T: crate::num::Real, const N: usize> Gemm for crate::num::Dual<T, N> {
+    const GEMM: GemmKernel<Self> = GemmKernel { run: dual_gemm::<Self> };
+}
+
 /// f16/bf16 products through the f32 kernel (faer or matrixmultiply): the operands widened to
 /// f32 in one pass each, the product accumulated in f32 and rounded once (PyTorch's CPU half
 /// matmul also accumulates in f32). When the f32 copies cannot be allocated, a direct loop with

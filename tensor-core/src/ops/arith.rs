@@ -299,6 +299,50 @@ macro_rules! scalar_ops {
 }
 scalar_ops!(f32, f64, half::f16, half::bf16, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
+/// Scalar operands of dual-number tensors ([`Dual`](crate::num::Dual)): `&x * Dual::constant(2.0)`,
+/// `c - &x` (same shape as `x`), as the float scalars above.
+macro_rules! dual_scalar_ops {
+    ($($Tr:ident, $m:ident, $op:tt;)*) => {$(
+        #[doc = concat!("`&tensor ", stringify!($op), " dual`: same shape.")]
+        impl<T: crate::num::Real, const N: usize, D: Data<Elem = crate::num::Dual<T, N>>, S: Shape> $Tr<crate::num::Dual<T, N>> for &TensorBase<D, S> {
+            type Output = OutTensor<D, crate::num::Dual<T, N>, S>;
+            #[track_caller]
+            #[inline(always)]
+            fn $m(self, rhs: crate::num::Dual<T, N>) -> Self::Output {
+                self.map(|a| Num::$m(a, rhs))
+            }
+        }
+        #[doc = concat!("`tensor ", stringify!($op), " dual`: same shape.")]
+        impl<T: crate::num::Real, const N: usize, D: Data<Elem = crate::num::Dual<T, N>>, S: Shape> $Tr<crate::num::Dual<T, N>> for TensorBase<D, S> {
+            type Output = OutTensor<D, crate::num::Dual<T, N>, S>;
+            #[track_caller]
+            #[inline(always)]
+            fn $m(self, rhs: crate::num::Dual<T, N>) -> Self::Output {
+                self.map(|a| Num::$m(a, rhs))
+            }
+        }
+        #[doc = concat!("`dual ", stringify!($op), " &tensor`: same shape.")]
+        impl<T: crate::num::Real, const N: usize, D: Data<Elem = crate::num::Dual<T, N>>, S: Shape> $Tr<&TensorBase<D, S>> for crate::num::Dual<T, N> {
+            type Output = OutTensor<D, crate::num::Dual<T, N>, S>;
+            #[track_caller]
+            #[inline(always)]
+            fn $m(self, rhs: &TensorBase<D, S>) -> Self::Output {
+                rhs.map(|b| Num::$m(self, b))
+            }
+        }
+        #[doc = concat!("`dual ", stringify!($op), " tensor`: same shape.")]
+        impl<T: crate::num::Real, const N: usize, D: Data<Elem = crate::num::Dual<T, N>>, S: Shape> $Tr<TensorBase<D, S>> for crate::num::Dual<T, N> {
+            type Output = OutTensor<D, crate::num::Dual<T, N>, S>;
+            #[track_caller]
+            #[inline(always)]
+            fn $m(self, rhs: TensorBase<D, S>) -> Self::Output {
+                rhs.map(|b| Num::$m(self, b))
+            }
+        }
+    )*};
+}
+dual_scalar_ops! { Add, add, +; Sub, sub, -; Mul, mul, *; Div, div, /; Rem, rem, %; }
+
 /// Panics with [`ShapeError::DivisionByZero`]'s message for an integer division of a non-empty
 /// tensor by a zero scalar.
 #[track_caller]

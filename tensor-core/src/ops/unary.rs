@@ -107,6 +107,20 @@ fn via_f64<T: Float>(v: T, f: impl Fn(f64) -> f64) -> T {
     T::from(f(v.to_f64().unwrap_or(f64::NAN))).unwrap_or_else(T::nan)
 }
 
+/// A special function of `v`: the element type's own ([`Element::SPECIAL`], the dual numbers,
+/// which carry derivatives that an `f64` round trip would drop), else `f` through `f64`.
+#[inline(always)]
+fn special<T: Float + Element>(
+    v: T,
+    pick: impl Fn(&crate::element::Special<T>) -> fn(T) -> T,
+    f: impl Fn(f64) -> f64,
+) -> T {
+    match &T::SPECIAL {
+        Some(s) => pick(s)(v),
+        None => via_f64(v, f),
+    }
+}
+
 float_fns! {
     exp, exp_, exp_out, try_exp_out, "exp", "`e^x`", Some(VecOp::Exp), |x| x.exp();
     exp2, exp2_, exp2_out, try_exp2_out, "exp2", "`2^x`", None, |x| x.exp2();
@@ -134,16 +148,16 @@ float_fns! {
     recip, recip_, recip_out, try_recip_out, "reciprocal", "`1 / x`", None, |x| x.recip();
     sigmoid, sigmoid_, sigmoid_out, try_sigmoid_out, "sigmoid", "logistic `1 / (1 + e^-x)`", Some(VecOp::Sigmoid), |x| D::Elem::ONE / (D::Elem::ONE + (-x).exp());
     gelu, gelu_, gelu_out, try_gelu_out, "nn.functional.gelu", "GELU `x Φ(x)` with the exact normal CDF (PyTorch's default, `approximate='none'`)", None,
-        |x| x * via_f64(x, |v| 0.5 * (1.0 + libm::erf(v / core::f64::consts::SQRT_2)));
+        |x| x * special(x, |s| s.ndtr, |v| 0.5 * (1.0 + libm::erf(v / core::f64::consts::SQRT_2)));
     silu, silu_, silu_out, try_silu_out, "nn.functional.silu", "SiLU (swish) `x sigmoid(x)`", Some(VecOp::Silu), |x| x / (D::Elem::ONE + (-x).exp());
     asinh, asinh_, asinh_out, try_asinh_out, "asinh", "inverse hyperbolic sine", None, |x| x.asinh();
     acosh, acosh_, acosh_out, try_acosh_out, "acosh", "inverse hyperbolic cosine (NaN below 1)", None, |x| x.acosh();
     atanh, atanh_, atanh_out, try_atanh_out, "atanh", "inverse hyperbolic tangent (+-inf at +-1, NaN beyond)", None, |x| x.atanh();
-    erf, erf_, erf_out, try_erf_out, "erf", "error function `2/sqrt(pi) ∫₀ˣ e^(-t²) dt`", None, |x| via_f64(x, libm::erf);
-    erfc, erfc_, erfc_out, try_erfc_out, "erfc", "complementary error function `1 - erf(x)`, accurate where `erf(x)` is near 1", None, |x| via_f64(x, libm::erfc);
-    lgamma, lgamma_, lgamma_out, try_lgamma_out, "lgamma", "`ln|Γ(x)|` (+inf at the poles 0, -1, -2, ...)", None, |x| via_f64(x, libm::lgamma);
-    #[doc(alias = "psi")] digamma, digamma_, digamma_out, try_digamma_out, "digamma", "digamma `ψ(x) = d/dx ln Γ(x)` (NaN at the negative integers; -inf at +0, +inf at -0, as PyTorch)", None, |x| via_f64(x, crate::num::digamma);
-    erfinv, erfinv_, erfinv_out, try_erfinv_out, "erfinv", "inverse error function (±inf at ±1, NaN beyond)", None, |x| via_f64(x, crate::num::erfinv);
+    erf, erf_, erf_out, try_erf_out, "erf", "error function `2/sqrt(pi) ∫₀ˣ e^(-t²) dt`", None, |x| special(x, |s| s.erf, libm::erf);
+    erfc, erfc_, erfc_out, try_erfc_out, "erfc", "complementary error function `1 - erf(x)`, accurate where `erf(x)` is near 1", None, |x| special(x, |s| s.erfc, libm::erfc);
+    lgamma, lgamma_, lgamma_out, try_lgamma_out, "lgamma", "`ln|Γ(x)|` (+inf at the poles 0, -1, -2, ...)", None, |x| special(x, |s| s.lgamma, libm::lgamma);
+    #[doc(alias = "psi")] digamma, digamma_, digamma_out, try_digamma_out, "digamma", "digamma `ψ(x) = d/dx ln Γ(x)` (NaN at the negative integers; -inf at +0, +inf at -0, as PyTorch)", None, |x| special(x, |s| s.digamma, crate::num::digamma);
+    erfinv, erfinv_, erfinv_out, try_erfinv_out, "erfinv", "inverse error function (±inf at ±1, NaN beyond)", None, |x| special(x, |s| s.erfinv, crate::num::erfinv);
     rsqrt, rsqrt_, rsqrt_out, try_rsqrt_out, "rsqrt", "`1 / sqrt(x)` (+inf at 0, NaN below)", None, |x| x.sqrt().recip();
     square, square_, square_out, try_square_out, "square", "`x²`", None, |x| x * x;
     #[doc(alias = "deg2rad")] to_radians, to_radians_, to_radians_out, try_to_radians_out, "deg2rad", "degrees to radians (Rust's `to_radians`)", None, |x| x.to_radians();

@@ -1,0 +1,810 @@
+//! Dual numbers: a value and `N` tangents, carried through every operation by the chain rule
+//! (forward-mode automatic differentiation). [`Dual`] is a float element type ([`Num`],
+//! [`Float`], [`MatrixFloat`](crate::MatrixFloat)), so an inline tensor of duals runs every
+//! element-wise function, reduction, small matrix routine and view unchanged; the functions of
+//! [`derivative`](crate::derivative) seed the tangents and read the derivatives back.
+//!
+//! The value part of every operation is computed exactly as the element type computes it alone
+//! (the same method on the same operands), so a function of duals has the same values, bit for
+//! bit, as the function of plain floats. Comparisons (`==`, `<`, `max`, sorting) look at the
+//! values only, as num-dual's.
+use super::{kahan, pairwise, rows_compensated, sealed, Num};
+use crate::element::{Element, Special};
+use core::fmt;
+use core::num::FpCategory;
+use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Rem, Sub, SubAssign};
+use num_traits::{Float, NumCast, One, ToPrimitive, Zero};
+
+/// The scalars a [`Dual`] is built on: `f32`, `f64`, and duals themselves (a dual of duals
+/// carries second derivatives: [`hessian`](crate::derivative::hessian)). A float element type with
+/// the special functions whose derivatives the duals need (hidden methods), and the square-matrix
+/// routines ([`MatrixFloat`](crate::MatrixFloat)): the bound of generic code that runs on plain
+/// floats and on duals alike. Sealed.
+pub trait Real: Num<Sum = Self> + Float + super::MatrixFloat + sealed::Sealed {
+    /// `erf(x)`, as the tensor method [`erf`](crate::TensorBase::erf) computes it.
+    #[doc(hidden)]
+    fn erf(self) -> Self;
+    /// `erfc(x)`.
+    #[doc(hidden)]
+    fn erfc(self) -> Self;
+    /// `erfinv(x)`.
+    #[doc(hidden)]
+    fn erfinv(self) -> Self;
+    /// `ln|Γ(x)|`.
+    #[doc(hidden)]
+    fn lgamma(self) -> Self;
+    /// `ψ(x)`.
+    #[doc(hidden)]
+    fn digamma(self) -> Self;
+    /// `ψ⁽ⁿ⁾(x)` for `n >= 1` (`ψ` itself for `n = 0`).
+    #[doc(hidden)]
+    fn polygamma(self, n: u32) -> Self;
+    /// The normal CDF `(1 + erf(x / √2)) / 2`, as [`gelu`](crate::TensorBase::gelu) computes it.
+    #[doc(hidden)]
+    fn ndtr(self) -> Self;
+    /// Whether every part is zero (the value and, for a dual, every tangent): `==` compares
+    /// values only.
+    #[doc(hidden)]
+    fn exactly_zero(self) -> bool;
+    /// The constant `v` (rounded to the type).
+    #[doc(hidden)]
+    fn cst(v: f64) -> Self;
+}
+
+/// `f(v)` through `f64`, rounded back: what `ops::unary` does for the functions num-traits
+/// lacks, so that a dual's value matches the tensor method's bit for bit.
+#[inline(always)]
+fn via64<T: Float>(v: T, f: impl Fn(f64) -> f64) -> T {
+    T::from(f(v.to_f64().unwrap_or(f64::NAN))).unwrap_or_else(T::nan)
+}
+
+/// Bernoulli numbers `B_2k`, `k = 1..=8`, for the asymptotic series of [`polygamma`].
+const BERNOULLI: [f64; 8] =
+    [1.0 / 6.0, -1.0 / 30.0, 1.0 / 42.0, -1.0 / 30.0, 5.0 / 66.0, -691.0 / 2730.0, 7.0 / 6.0, -3617.0 / 510.0];
+
+/// The polygamma function `ψ⁽ⁿ⁾(x)` (`n >= 1`; `ψ` for `n = 0`): the recurrence
+/// `ψ⁽ⁿ⁾(x) = ψ⁽ⁿ⁾(x + 1) - (-1)ⁿ n! / x^(n+1)` up to `x >= 20`, then the asymptotic series
+/// with eight Bernoulli terms (relative error below 1e-15 there). `+inf` at the poles (the
+/// non-positive integers) for odd `n`, NaN for even `n` (the sign depends on the side); NaN
+/// below -1e6, where the recurrence would take too many steps.
+pub(crate) fn polygamma(n: u32, x: f64) -> f64 {
+    if n == 0 {
+        return super::digamma(x);
+    }
+    if x.is_nan() || x == f64::NEG_INFINITY || x < -1e6 {
+        return f64::NAN;
+    }
+    if x == f64::INFINITY {
+        return 0.0;
+    }
+    if x <= 0.0 && x == libm::trunc(x) {
+        return if n % 2 == 1 { f64::INFINITY } else { f64::NAN };
+    }
+    let nf = n as f64;
+    let fact = |k: u32| (1..=k).fold(1.0f64, |p, i| p * i as f64);
+    let (mut x, mut s) = (x, 0.0);
+    while x < 20.0 {
+        s += libm::pow(x, -(nf + 1.0));
+        x += 1.0;
+    }
+    // (n-1)!/x^n + n!/(2 x^(n+1)) + sum_k B_2k (2k+n-1)!/(2k)! / x^(2k+n)
+    let mut t = fact(n - 1) / libm::pow(x, nf) + fact(n) / (2.0 * libm::pow(x, nf + 1.0));
+    let x2 = x * x;
+    let mut xp = libm::pow(x, nf) * x2;
+    // (2k+n-1)!/(2k)! as a running product.
+    let mut ratio = (1..n).fold(1.0f64, |p, i| p * (2.0 + i as f64)); // (n+1)!/2! = prod_{i=1}^{n-1} (2+i)
+    for (k, b) in BERNOULLI.iter().enumerate() {
+        let k = k as f64 + 1.0;
+        if k > 1.0 {
+            // From (2k+n-3)!/(2k-2)! to (2k+n-1)!/(2k)!.
+            ratio *= (2.0 * k + nf - 2.0) * (2.0 * k + nf - 1.0) / ((2.0 * k - 1.0) * (2.0 * k));
+        }
+        t += b * ratio / xp;
+        xp *= x2;
+    }
+    let sign = if n % 2 == 1 { 1.0 } else { -1.0 };
+    sign * (t + fact(n) * s)
+}
+
+macro_rules! real_float {
+    ($($t:ty),*) => {$(
+        impl Real for $t {
+            #[inline]
+            fn erf(self) -> Self { via64(self, libm::erf) }
+            #[inline]
+            fn erfc(self) -> Self { via64(self, libm::erfc) }
+            #[inline]
+            fn erfinv(self) -> Self { via64(self, super::erfinv) }
+            #[inline]
+            fn lgamma(self) -> Self { via64(self, libm::lgamma) }
+            #[inline]
+            fn digamma(self) -> Self { via64(self, super::digamma) }
+            #[inline]
+            fn polygamma(self, n: u32) -> Self { via64(self, |v| polygamma(n, v)) }
+            #[inline]
+            fn ndtr(self) -> Self { via64(self, |v| 0.5 * (1.0 + libm::erf(v / core::f64::consts::SQRT_2))) }
+            #[inline(always)]
+            fn exactly_zero(self) -> bool { self == 0.0 }
+            #[inline(always)]
+            fn cst(v: f64) -> Self { v as $t }
+        }
+    )*};
+}
+real_float!(f32, f64);
+
+/// A dual number: a value `re` and `N` tangents `eps` (the derivatives of the value with respect
+/// to `N` inputs), `re + Σ eps[i] εᵢ` with `εᵢ εⱼ = 0`. Arithmetic and every float function
+/// apply the chain rule, so a function of duals seeded with `eps = eᵢ` computes its value and its
+/// derivative with respect to input `i` in one pass (forward mode, PyTorch's `torch.func.jvp` /
+/// `jacfwd`; num-dual's `DualVec`). `T` is `f32`, `f64` or a dual itself: `Dual<Dual<f64, N>, N>`
+/// carries second derivatives.
+///
+/// An element type of tensors ([`Num`], [`Float`], [`MatrixFloat`](crate::MatrixFloat)): no
+/// vectorised kernel and no `unsafe` code path takes it (products run through a plain safe loop).
+/// `==`, `<` and every order look at the values only.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::derivative::Dual;
+/// use shaped::derivative::Float;
+/// let x = Dual::<f64, 1>::variable(2.0, 0);
+/// let y = x.sin() * x; // d/dx (x sin x) = sin x + x cos x
+/// assert_eq!(y.re, 2f64.sin() * 2.0);
+/// assert!((y.eps[0] - (2f64.sin() + 2.0 * 2f64.cos())).abs() < 1e-15);
+/// ```
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+pub struct Dual<T, const N: usize> {
+    /// The value.
+    pub re: T,
+    /// The derivatives of the value with respect to the `N` seeded inputs.
+    pub eps: [T; N],
+}
+
+impl<T: Real, const N: usize> Dual<T, N> {
+    /// The dual `re + Σ eps[i] εᵢ`.
+    #[inline(always)]
+    pub const fn new(re: T, eps: [T; N]) -> Self {
+        Dual { re, eps }
+    }
+    /// A constant: value `re`, every tangent zero.
+    #[inline(always)]
+    pub fn constant(re: T) -> Self {
+        Dual { re, eps: [T::ZERO; N] }
+    }
+    /// Input `i` of `N`: value `re`, tangent 1 in direction `i`, 0 elsewhere (`i >= N` gives a
+    /// constant).
+    #[inline(always)]
+    pub fn variable(re: T, i: usize) -> Self {
+        let mut d = Self::constant(re);
+        if i < N {
+            d.eps[i] = T::ONE;
+        }
+        d
+    }
+    /// `f(re) + f'(re) eps`: the value `v = f(re)` and the derivative `d = f'(re)`.
+    #[inline(always)]
+    fn chain(self, v: T, d: T) -> Self {
+        Dual { re: v, eps: self.eps.map(|e| e * d) }
+    }
+    /// A value with no tangents (a piecewise-constant function: floor, sign, ...).
+    #[inline(always)]
+    fn flat(v: T) -> Self {
+        Self::constant(v)
+    }
+    /// `a * da + b * db`, tangent by tangent, with `b`'s term left out where `b`'s tangent is
+    /// exactly zero (a constant operand), so that an infinite or NaN `db` there does not turn a
+    /// derivative into NaN (`x.powf(2.0)` at `x < 0`, whose exponent derivative `x² ln x` is NaN).
+    #[inline(always)]
+    fn two(v: T, a: Self, da: T, b: Self, db: T) -> Self {
+        Dual {
+            re: v,
+            eps: core::array::from_fn(|i| {
+                let t = a.eps[i] * da;
+                if b.eps[i].exactly_zero() {
+                    t
+                } else {
+                    t + b.eps[i] * db
+                }
+            }),
+        }
+    }
+}
+
+impl<T: fmt::Display, const N: usize> fmt::Display for Dual<T, N> {
+    /// `re` followed by the tangents in brackets: `1.5 + [2, 0]ε`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.re, f)?;
+        f.write_str(" + [")?;
+        for (i, e) in self.eps.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            fmt::Display::fmt(e, f)?;
+        }
+        f.write_str("]ε")
+    }
+}
+
+impl<T: PartialEq, const N: usize> PartialEq for Dual<T, N> {
+    /// The values only (as num-dual): what the kernels' zero tests and the comparison ops need.
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.re == other.re
+    }
+}
+impl<T: PartialOrd, const N: usize> PartialOrd for Dual<T, N> {
+    /// The values' order.
+    #[inline(always)]
+    fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
+        self.re.partial_cmp(&other.re)
+    }
+}
+
+impl<T: Real, const N: usize> Add for Dual<T, N> {
+    type Output = Self;
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        Dual { re: self.re + o.re, eps: core::array::from_fn(|i| self.eps[i] + o.eps[i]) }
+    }
+}
+impl<T: Real, const N: usize> Sub for Dual<T, N> {
+    type Output = Self;
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        Dual { re: self.re - o.re, eps: core::array::from_fn(|i| self.eps[i] - o.eps[i]) }
+    }
+}
+impl<T: Real, const N: usize> Mul for Dual<T, N> {
+    type Output = Self;
+    /// The product rule.
+    #[allow(clippy::suspicious_arithmetic_impl)]
+    #[inline(always)]
+    fn mul(self, o: Self) -> Self {
+        Dual { re: self.re * o.re, eps: core::array::from_fn(|i| self.eps[i] * o.re + self.re * o.eps[i]) }
+    }
+}
+impl<T: Real, const N: usize> Div for Dual<T, N> {
+    type Output = Self;
+    /// The quotient rule.
+    #[allow(clippy::suspicious_arithmetic_impl)]
+    #[inline(always)]
+    fn div(self, o: Self) -> Self {
+        let re = self.re / o.re;
+        let inv = T::ONE / o.re;
+        Dual { re, eps: core::array::from_fn(|i| (self.eps[i] - re * o.eps[i]) * inv) }
+    }
+}
+impl<T: Real, const N: usize> Rem for Dual<T, N> {
+    type Output = Self;
+    /// `fmod`: the value `self.re % o.re`; derivatives `1` and `-trunc(self / o)` (PyTorch's
+    /// `fmod` backward).
+    #[allow(clippy::suspicious_arithmetic_impl)]
+    #[inline(always)]
+    fn rem(self, o: Self) -> Self {
+        let q = (self.re / o.re).trunc();
+        Self::two(self.re % o.re, self, T::ONE, o, -q)
+    }
+}
+impl<T: Real, const N: usize> Neg for Dual<T, N> {
+    type Output = Self;
+    #[inline(always)]
+    fn neg(self) -> Self {
+        Dual { re: -self.re, eps: self.eps.map(|e| -e) }
+    }
+}
+macro_rules! assign_ops {
+    ($($Tr:ident $m:ident $op:tt;)*) => {$(
+        impl<T: Real, const N: usize> $Tr for Dual<T, N> {
+            #[inline(always)]
+            fn $m(&mut self, o: Self) {
+                *self = *self $op o;
+            }
+        }
+    )*};
+}
+assign_ops! { AddAssign add_assign +; SubAssign sub_assign -; MulAssign mul_assign *; DivAssign div_assign /; }
+
+impl<T: Real, const N: usize> Zero for Dual<T, N> {
+    #[inline(always)]
+    fn zero() -> Self {
+        Self::constant(T::ZERO)
+    }
+    #[inline(always)]
+    fn is_zero(&self) -> bool {
+        self.re == T::ZERO
+    }
+}
+impl<T: Real, const N: usize> One for Dual<T, N> {
+    #[inline(always)]
+    fn one() -> Self {
+        Self::constant(T::ONE)
+    }
+}
+impl<T: Real, const N: usize> num_traits::Num for Dual<T, N> {
+    type FromStrRadixErr = T::FromStrRadixErr;
+    /// A constant parsed by `T`.
+    fn from_str_radix(s: &str, radix: u32) -> Result<Self, Self::FromStrRadixErr> {
+        T::from_str_radix(s, radix).map(Self::constant)
+    }
+}
+impl<T: Real, const N: usize> ToPrimitive for Dual<T, N> {
+    /// The value's.
+    fn to_i64(&self) -> Option<i64> {
+        self.re.to_i64()
+    }
+    /// The value's.
+    fn to_u64(&self) -> Option<u64> {
+        self.re.to_u64()
+    }
+    /// The value's.
+    fn to_f64(&self) -> Option<f64> {
+        self.re.to_f64()
+    }
+    /// The value's.
+    fn to_f32(&self) -> Option<f32> {
+        self.re.to_f32()
+    }
+}
+impl<T: Real, const N: usize> NumCast for Dual<T, N> {
+    /// A constant (zero tangents) of `n` as `T`; from a dual, its value only.
+    fn from<U: ToPrimitive>(n: U) -> Option<Self> {
+        <T as NumCast>::from(n).map(Self::constant)
+    }
+}
+
+impl<T: Real, const N: usize> Element for Dual<T, N> {
+    const ZERO: Self = Dual { re: T::ZERO, eps: [T::ZERO; N] };
+    const ONE: Self = Dual { re: T::ONE, eps: [T::ZERO; N] };
+    const SPECIAL: Option<Special<Self>> = Some(Special {
+        erf: <Self as Real>::erf,
+        erfc: <Self as Real>::erfc,
+        erfinv: <Self as Real>::erfinv,
+        lgamma: <Self as Real>::lgamma,
+        digamma: <Self as Real>::digamma,
+        ndtr: <Self as Real>::ndtr,
+    });
+}
+
+impl<T: Real, const N: usize> sealed::Sealed for Dual<T, N> {}
+impl<T: Real, const N: usize> Num for Dual<T, N> {
+    const INTEGER: bool = false;
+    #[inline(always)]
+    fn add(a: Self, b: Self) -> Self {
+        a + b
+    }
+    #[inline(always)]
+    fn sub(a: Self, b: Self) -> Self {
+        a - b
+    }
+    #[inline(always)]
+    fn mul(a: Self, b: Self) -> Self {
+        a * b
+    }
+    #[inline(always)]
+    fn div(a: Self, b: Self) -> Self {
+        a / b
+    }
+    #[inline(always)]
+    fn rem(a: Self, b: Self) -> Self {
+        a % b
+    }
+    /// Piecewise constant: no tangents.
+    #[inline(always)]
+    fn floor_div(a: Self, b: Self) -> Self {
+        Self::flat(T::floor_div(a.re, b.re))
+    }
+    /// `a - floor(a / b) b`: derivatives `1` and `-floor(a / b)` (PyTorch's `remainder`).
+    #[inline(always)]
+    fn floor_rem(a: Self, b: Self) -> Self {
+        let q = T::floor_div(a.re, b.re);
+        Self::two(T::floor_rem(a.re, b.re), a, T::ONE, b, -q)
+    }
+    type Sum = Self;
+    type Acc = (Self, Self);
+    const ACC0: (Self, Self) = (<Self as Element>::ZERO, <Self as Element>::ZERO);
+    #[inline(always)]
+    fn acc(a: &mut (Self, Self), x: Self) {
+        kahan(a, x);
+    }
+    #[inline(always)]
+    fn acc_merge(mut a: (Self, Self), b: (Self, Self)) -> (Self, Self) {
+        kahan(&mut a, b.0 - b.1);
+        a
+    }
+    #[inline(always)]
+    fn acc_slice(s: &[Self]) -> (Self, Self) {
+        (pairwise(s, |x| x), <Self as Element>::ZERO)
+    }
+    #[inline(always)]
+    fn acc_rows(acc: &mut [(Self, Self)], rows: &[Self]) {
+        rows_compensated(acc, rows, |x| x)
+    }
+    const LOWEST: Self = Dual { re: T::LOWEST, eps: [T::ZERO; N] };
+    const HIGHEST: Self = Dual { re: T::HIGHEST, eps: [T::ZERO; N] };
+    #[inline(always)]
+    fn acc_finish(a: (Self, Self)) -> Option<Self> {
+        Some(a.0 - a.1)
+    }
+    #[inline(always)]
+    fn to_sum(x: Self) -> Self {
+        x
+    }
+    #[inline(always)]
+    fn checked_mul(a: Self, b: Self) -> Option<Self> {
+        Some(a * b)
+    }
+    /// `|a|`: derivative `sign(a)`, 0 at 0 (PyTorch's `abs` backward).
+    #[inline(always)]
+    fn abs(a: Self) -> Self {
+        a.chain(Num::abs(a.re), Num::signum(a.re))
+    }
+    #[inline(always)]
+    fn signum(a: Self) -> Self {
+        Self::flat(Num::signum(a.re))
+    }
+    /// The larger operand, tangents and all; at a tie the mean of both tangents (PyTorch's
+    /// `maximum` backward); NaN if either is NaN.
+    #[inline(always)]
+    fn max(a: Self, b: Self) -> Self {
+        pick(Num::max(a.re, b.re), a, b, b.re > a.re || b.re.is_nan() && !a.re.is_nan())
+    }
+    /// The smaller operand, tangents and all; at a tie the mean of both tangents (PyTorch's
+    /// `minimum` backward); NaN if either is NaN.
+    #[inline(always)]
+    fn min(a: Self, b: Self) -> Self {
+        pick(Num::min(a.re, b.re), a, b, b.re < a.re || b.re.is_nan() && !a.re.is_nan())
+    }
+    #[inline(always)]
+    fn is_nan(a: Self) -> bool {
+        Num::is_nan(a.re)
+    }
+    #[inline(always)]
+    fn sort_key(a: Self) -> u64 {
+        T::sort_key(a.re)
+    }
+    const KEY32: bool = T::KEY32;
+    #[inline(always)]
+    fn sort_key32(a: Self) -> u32 {
+        T::sort_key32(a.re)
+    }
+}
+
+/// The value `v` of a maximum or minimum with the tangents of `b` (when `take_b`) or `a`, or at
+/// a tie (equal values) their mean: a kink's two one-sided derivatives averaged, as PyTorch's
+/// `maximum`/`minimum` backward, so that `min(x, 0) - ln(1 + e^-|x|)` (log-sigmoid) has its
+/// derivative 1/2 at 0.
+#[inline(always)]
+fn pick<T: Real, const N: usize>(v: T, a: Dual<T, N>, b: Dual<T, N>, take_b: bool) -> Dual<T, N> {
+    if a.re == b.re {
+        let h = T::cst(0.5);
+        return Dual { re: v, eps: core::array::from_fn(|i| (a.eps[i] + b.eps[i]) * h) };
+    }
+    Dual { re: v, eps: if take_b { b.eps } else { a.eps } }
+}
+
+/// A unary float method: `$v` the value from `x = self.re`, `$d` the derivative (which may use
+/// the value `v`).
+macro_rules! unary {
+    ($($(#[$m:meta])* $name:ident |$x:ident, $v:ident| $d:expr;)*) => {$(
+        $(#[$m])*
+        #[inline]
+        fn $name(self) -> Self {
+            let $x = self.re;
+            let $v = $x.$name();
+            self.chain($v, $d)
+        }
+    )*};
+}
+
+impl<T: Real, const N: usize> Float for Dual<T, N> {
+    fn nan() -> Self {
+        Self::constant(T::nan())
+    }
+    fn infinity() -> Self {
+        Self::constant(T::infinity())
+    }
+    fn neg_infinity() -> Self {
+        Self::constant(T::neg_infinity())
+    }
+    fn neg_zero() -> Self {
+        Self::constant(T::neg_zero())
+    }
+    fn min_value() -> Self {
+        Self::constant(T::min_value())
+    }
+    fn min_positive_value() -> Self {
+        Self::constant(T::min_positive_value())
+    }
+    fn epsilon() -> Self {
+        Self::constant(T::epsilon())
+    }
+    fn max_value() -> Self {
+        Self::constant(T::max_value())
+    }
+    #[inline(always)]
+    fn is_nan(self) -> bool {
+        self.re.is_nan()
+    }
+    #[inline(always)]
+    fn is_infinite(self) -> bool {
+        self.re.is_infinite()
+    }
+    #[inline(always)]
+    fn is_finite(self) -> bool {
+        self.re.is_finite()
+    }
+    #[inline(always)]
+    fn is_normal(self) -> bool {
+        self.re.is_normal()
+    }
+    #[inline(always)]
+    fn is_subnormal(self) -> bool {
+        self.re.is_subnormal()
+    }
+    #[inline(always)]
+    fn classify(self) -> FpCategory {
+        self.re.classify()
+    }
+    #[inline]
+    fn floor(self) -> Self {
+        Self::flat(self.re.floor())
+    }
+    #[inline]
+    fn ceil(self) -> Self {
+        Self::flat(self.re.ceil())
+    }
+    #[inline]
+    fn round(self) -> Self {
+        Self::flat(self.re.round())
+    }
+    #[inline]
+    fn trunc(self) -> Self {
+        Self::flat(self.re.trunc())
+    }
+    /// `x - trunc(x)`: derivative 1.
+    #[inline]
+    fn fract(self) -> Self {
+        Dual { re: self.re.fract(), eps: self.eps }
+    }
+    /// Derivative `sign(x)`, 0 at 0 (PyTorch's `abs` backward).
+    #[inline]
+    fn abs(self) -> Self {
+        self.chain(self.re.abs(), Num::signum(self.re))
+    }
+    #[inline]
+    fn signum(self) -> Self {
+        Self::flat(self.re.signum())
+    }
+    #[inline(always)]
+    fn is_sign_positive(self) -> bool {
+        self.re.is_sign_positive()
+    }
+    #[inline(always)]
+    fn is_sign_negative(self) -> bool {
+        self.re.is_sign_negative()
+    }
+    #[inline]
+    fn mul_add(self, a: Self, b: Self) -> Self {
+        Dual {
+            re: self.re.mul_add(a.re, b.re),
+            eps: core::array::from_fn(|i| self.eps[i] * a.re + self.re * a.eps[i] + b.eps[i]),
+        }
+    }
+    /// Derivative `n xⁿ⁻¹` (0 for `n = 0`).
+    #[inline]
+    fn powi(self, n: i32) -> Self {
+        let v = self.re.powi(n);
+        if n == 0 {
+            return Self::flat(v);
+        }
+        self.chain(v, T::cst(n as f64) * self.re.powi(n - 1))
+    }
+    /// `xᵖ`: derivatives `p xᵖ⁻¹` (0 where `p = 0`) and `xᵖ ln x` (0 where `x = 0` and
+    /// `p >= 0`), PyTorch's `pow` backward; the exponent's term is left out where its tangent is
+    /// zero (a constant exponent on a negative base keeps a finite derivative).
+    #[inline]
+    fn powf(self, p: Self) -> Self {
+        let (x, e) = (self.re, p.re);
+        let v = x.powf(e);
+        let dx = if e == T::ZERO { T::ZERO } else { e * x.powf(e - T::ONE) };
+        let dp = if x == T::ZERO && e >= T::ZERO { T::ZERO } else { v * x.ln() };
+        Self::two(v, self, dx, p, dp)
+    }
+    unary! {
+        /// Derivative `1 / (2 √x)`.
+        sqrt |x, v| { let _ = x; (v + v).recip() };
+        /// Derivative `eˣ`.
+        exp |x, v| { let _ = x; v };
+        /// Derivative `2ˣ ln 2`.
+        exp2 |x, v| { let _ = x; v * T::cst(core::f64::consts::LN_2) };
+        /// Derivative `1 / x`.
+        ln |x, v| { let _ = v; x.recip() };
+        /// Derivative `1 / (x ln 2)`.
+        log2 |x, v| { let _ = v; (x * T::cst(core::f64::consts::LN_2)).recip() };
+        /// Derivative `1 / (x ln 10)`.
+        log10 |x, v| { let _ = v; (x * T::cst(core::f64::consts::LN_10)).recip() };
+        /// Derivative `1 / (3 ∛x²)`.
+        cbrt |x, v| { let _ = x; (T::cst(3.0) * v * v).recip() };
+        /// Derivative `cos x`.
+        sin |x, v| { let _ = v; x.cos() };
+        /// Derivative `-sin x`.
+        cos |x, v| { let _ = v; -x.sin() };
+        /// Derivative `1 + tan² x`.
+        tan |x, v| { let _ = x; T::ONE + v * v };
+        /// Derivative `1 / √(1 - x²)`.
+        asin |x, v| { let _ = v; (T::ONE - x * x).sqrt().recip() };
+        /// Derivative `-1 / √(1 - x²)`.
+        acos |x, v| { let _ = v; -(T::ONE - x * x).sqrt().recip() };
+        /// Derivative `1 / (1 + x²)`.
+        atan |x, v| { let _ = v; (T::ONE + x * x).recip() };
+        /// Derivative `eˣ`.
+        exp_m1 |x, v| { let _ = v; x.exp() };
+        /// Derivative `1 / (1 + x)`.
+        ln_1p |x, v| { let _ = v; (T::ONE + x).recip() };
+        /// Derivative `cosh x`.
+        sinh |x, v| { let _ = v; x.cosh() };
+        /// Derivative `sinh x`.
+        cosh |x, v| { let _ = v; x.sinh() };
+        /// Derivative `1 - tanh² x`.
+        tanh |x, v| { let _ = x; T::ONE - v * v };
+        /// Derivative `1 / √(x² + 1)`.
+        asinh |x, v| { let _ = v; (x * x + T::ONE).sqrt().recip() };
+        /// Derivative `1 / √(x² - 1)`.
+        acosh |x, v| { let _ = v; (x * x - T::ONE).sqrt().recip() };
+        /// Derivative `1 / (1 - x²)`.
+        atanh |x, v| { let _ = v; (T::ONE - x * x).recip() };
+        /// Derivative `-1 / x²`.
+        recip |x, v| { let _ = x; -(v * v) };
+        /// Derivative `180 / π`.
+        to_degrees |x, v| { let _ = (x, v); T::cst(180.0 / core::f64::consts::PI) };
+        /// Derivative `π / 180`.
+        to_radians |x, v| { let _ = (x, v); T::cst(core::f64::consts::PI / 180.0) };
+    }
+    /// `log_base(x) = ln x / ln base`: derivatives `1 / (x ln base)` and
+    /// `-log_base(x) / (base ln base)`.
+    #[inline]
+    fn log(self, base: Self) -> Self {
+        let (x, b) = (self.re, base.re);
+        let v = x.log(b);
+        let lb = b.ln();
+        Self::two(v, self, (x * lb).recip(), base, -v / (b * lb))
+    }
+    /// The larger operand (NaN loses, as `f64::max`); at a tie the mean of both tangents.
+    #[inline]
+    fn max(self, o: Self) -> Self {
+        pick(self.re.max(o.re), self, o, o.re > self.re || self.re.is_nan())
+    }
+    /// The smaller operand (NaN loses, as `f64::min`); at a tie the mean of both tangents.
+    #[inline]
+    fn min(self, o: Self) -> Self {
+        pick(self.re.min(o.re), self, o, o.re < self.re || self.re.is_nan())
+    }
+    /// `max(self - o, 0)`.
+    #[inline]
+    #[allow(deprecated)]
+    fn abs_sub(self, o: Self) -> Self {
+        let v = self.re.abs_sub(o.re);
+        if self.re > o.re {
+            Dual { re: v, eps: core::array::from_fn(|i| self.eps[i] - o.eps[i]) }
+        } else {
+            Self::flat(v)
+        }
+    }
+    /// Derivatives `x / h` and `y / h`.
+    #[inline]
+    fn hypot(self, o: Self) -> Self {
+        let v = self.re.hypot(o.re);
+        Dual { re: v, eps: core::array::from_fn(|i| (self.eps[i] * self.re + o.eps[i] * o.re) / v) }
+    }
+    /// `atan2(y = self, x = o)`: derivatives `x / (x² + y²)` and `-y / (x² + y²)`.
+    #[inline]
+    fn atan2(self, o: Self) -> Self {
+        let (y, x) = (self.re, o.re);
+        let v = y.atan2(x);
+        let r = (x * x + y * y).recip();
+        Dual { re: v, eps: core::array::from_fn(|i| (self.eps[i] * x - o.eps[i] * y) * r) }
+    }
+    #[inline]
+    fn sin_cos(self) -> (Self, Self) {
+        let (s, c) = self.re.sin_cos();
+        (self.chain(s, c), self.chain(c, -s))
+    }
+    /// `|self|` with the sign of `sign`: derivative `±1` (0 where `self` is 0, PyTorch's
+    /// `copysign` backward); none for `sign`.
+    #[inline]
+    fn copysign(self, sign: Self) -> Self {
+        let v = self.re.copysign(sign.re);
+        let d = if self.re == T::ZERO { T::ZERO } else { v / self.re };
+        self.chain(v, d)
+    }
+    fn integer_decode(self) -> (u64, i16, i8) {
+        self.re.integer_decode()
+    }
+}
+
+impl<T: Real, const N: usize> Real for Dual<T, N> {
+    /// Derivative `2/√π e^(-x²)`.
+    #[inline]
+    fn erf(self) -> Self {
+        let x = self.re;
+        self.chain(x.erf(), T::cst(core::f64::consts::FRAC_2_SQRT_PI) * (-(x * x)).exp())
+    }
+    /// Derivative `-2/√π e^(-x²)`.
+    #[inline]
+    fn erfc(self) -> Self {
+        let x = self.re;
+        self.chain(x.erfc(), -(T::cst(core::f64::consts::FRAC_2_SQRT_PI) * (-(x * x)).exp()))
+    }
+    /// Derivative `√π/2 e^(y²)` with `y = erfinv(x)`.
+    #[inline]
+    fn erfinv(self) -> Self {
+        let y = self.re.erfinv();
+        self.chain(y, T::cst(0.5 * core::f64::consts::PI.sqrt()) * (y * y).exp())
+    }
+    /// Derivative `ψ(x)`.
+    #[inline]
+    fn lgamma(self) -> Self {
+        self.chain(self.re.lgamma(), self.re.digamma())
+    }
+    /// Derivative `ψ'(x)`.
+    #[inline]
+    fn digamma(self) -> Self {
+        self.chain(self.re.digamma(), self.re.polygamma(1))
+    }
+    /// Derivative `ψ⁽ⁿ⁺¹⁾(x)`.
+    #[inline]
+    fn polygamma(self, n: u32) -> Self {
+        self.chain(self.re.polygamma(n), self.re.polygamma(n + 1))
+    }
+    /// Derivative `e^(-x²/2) / √(2π)`.
+    #[inline]
+    fn ndtr(self) -> Self {
+        let x = self.re;
+        let d = (-(x * x) * T::cst(0.5)).exp() * T::cst(1.0 / (2.0 * core::f64::consts::PI).sqrt());
+        self.chain(x.ndtr(), d)
+    }
+    #[inline(always)]
+    fn exactly_zero(self) -> bool {
+        self.re.exactly_zero() && self.eps.iter().all(|e| e.exactly_zero())
+    }
+    #[inline(always)]
+    fn cst(v: f64) -> Self {
+        Self::constant(T::cst(v))
+    }
+}
+
+impl<T: Real, const N: usize> From<T> for Dual<T, N> {
+    /// A constant.
+    #[inline(always)]
+    fn from(re: T) -> Self {
+        Self::constant(re)
+    }
+}
+
+/// Arithmetic with a plain scalar on the right (a constant): `x * 2.0`, `x - 1.0`.
+macro_rules! scalar_ops {
+    ($($Tr:ident $m:ident |$a:ident, $b:ident| $e:expr;)*) => {$(
+        impl<T: Real, const N: usize> $Tr<T> for Dual<T, N> {
+            type Output = Self;
+            #[inline(always)]
+            fn $m(self, o: T) -> Self {
+                let ($a, $b) = (self, o);
+                $e
+            }
+        }
+    )*};
+}
+scalar_ops! {
+    Add add |a, b| Dual { re: a.re + b, eps: a.eps };
+    Sub sub |a, b| Dual { re: a.re - b, eps: a.eps };
+    Mul mul |a, b| Dual { re: a.re * b, eps: a.eps.map(|e| e * b) };
+    Div div |a, b| Dual { re: a.re / b, eps: { let r = T::ONE / b; a.eps.map(|e| e * r) } };
+}
+
+impl<T: Real, const N: usize> Default for Dual<T, N> {
+    /// Zero.
+    fn default() -> Self {
+        Self::constant(T::ZERO)
+    }
+}
