@@ -91,6 +91,75 @@ fn im2col<T: Num>(x: &[T], g: &Geom, cg: usize, col: &mut [T], ld: usize, coff: 
     }
 }
 
+/// Output rows narrower than this take [`gather_table`]'s im2col: per window offset, a table of
+/// source positions, instead of a copy per output row (which costs more than it moves when the
+/// rows are a few elements long: 8x8 digits).
+const NARROW_ROWS: usize = 16;
+
+/// The im2col table of a geometry with narrow output rows: for window offset `(i, j)` (row
+/// `i * kw + j`) and output position `p`, the position in an image plane that it reads, or
+/// `h * w` for padding (a zero appended to the plane's copy).
+fn gather_table(g: &Geom) -> Result<alloc::vec::Vec<usize>, ShapeError> {
+    let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
+    let mut t = try_vec(g.kh * g.kw * ohw, hw)?;
+    for i in 0..g.kh {
+        for j in 0..g.kw {
+            let row = &mut t[(i * g.kw + j) * ohw..(i * g.kw + j + 1) * ohw];
+            for y in 0..g.oh {
+                let Some(iy) = g.row(y, i) else { continue };
+                for xo in 0..g.ow {
+                    let px = xo * g.stride[1] + j * g.dil[1];
+                    if let Some(ix) = px.checked_sub(g.pad[1]).filter(|&ix| ix < g.w) {
+                        row[y * g.ow + xo] = iy * g.w + ix;
+                    }
+                }
+            }
+        }
+    }
+    Ok(t)
+}
+
+/// The im2col matrix of a block of images through a [`gather_table`]: channels `c0..c0 + cg` of
+/// images `img0..img0 + nimg` of `x` into `col` (`[cg * kh * kw, nimg * oh * ow]`, row-major).
+/// The planes are first copied to `xb`, each followed by a zero (what padding reads); then each
+/// row of `col` is written in order, its images side by side, reading the planes (a few KiB)
+/// through the table.
+#[allow(clippy::too_many_arguments)]
+fn im2col_table<T: Num>(
+    x: &[T],
+    g: &Geom,
+    c0: usize,
+    cg: usize,
+    img0: usize,
+    nimg: usize,
+    table: &[usize],
+    xb: &mut [T],
+    col: &mut [T],
+) {
+    let (hw, ohw, kk) = (g.h * g.w, g.oh * g.ow, g.kh * g.kw);
+    let hw1 = hw + 1;
+    for b in 0..nimg {
+        for c in 0..cg {
+            let src = ((img0 + b) * g.c + c0 + c) * hw;
+            let dst = &mut xb[(b * cg + c) * hw1..(b * cg + c + 1) * hw1];
+            dst[..hw].copy_from_slice(&x[src..src + hw]);
+            dst[hw] = T::ZERO;
+        }
+    }
+    let cols = nimg * ohw;
+    for c in 0..cg {
+        for (k, idx) in table.chunks_exact(ohw).enumerate().take(kk) {
+            let r = c * kk + k;
+            for (b, seg) in col[r * cols..(r + 1) * cols].chunks_exact_mut(ohw).enumerate() {
+                let plane = &xb[(b * cg + c) * hw1..(b * cg + c + 1) * hw1];
+                for (d, &at) in seg.iter_mut().zip(idx) {
+                    *d = plane[at];
+                }
+            }
+        }
+    }
+}
+
 /// Elements of im2col columns that one product covers: images are batched into one product until
 /// their columns fill about 256 KiB of `f32` (the L2 cache), so that small images with few
 /// channels (8x8 digits: 576 elements an image) pay one product per block, not one per image.
@@ -127,17 +196,55 @@ pub(crate) fn conv2d<T: Gemm>(
     // A 1x1 window, stride 1, no padding: the channels of an image are already the columns.
     let direct = g.kh == 1 && g.kw == 1 && g.stride == [1, 1] && g.pad == [0, 0];
     let nb = if direct { 1 } else { (COL_BLOCK / kk.max(1).saturating_mul(ohw)).clamp(1, g.n) };
-    let block = |b: usize, dst: &mut [T]| conv2d_block(x, wt, bias, g, o, groups, direct, b * nb, dst);
+    let block = |b: usize, dst: &mut [T], scratch: &mut Scratch<T>| {
+        conv2d_block(x, wt, bias, g, o, groups, direct, b * nb, dst, scratch)
+    };
     #[cfg(feature = "rayon")]
     {
         let flops = g.n.saturating_mul(plane_out).saturating_mul(kk);
         if g.n > nb && super::par::parallel_from(flops, PAR_CONV_FLOPS) {
             use rayon::prelude::*;
-            return out.par_chunks_mut(nb * plane_out).enumerate().try_for_each(|(b, dst)| block(b, dst));
+            return out
+                .par_chunks_mut(nb * plane_out)
+                .enumerate()
+                .try_for_each_init(Scratch::default, |scratch, (b, dst)| block(b, dst, scratch));
         }
     }
+    let mut scratch = Scratch::default();
     for (b, dst) in out.chunks_mut(nb * plane_out).enumerate() {
-        block(b, dst)?;
+        block(b, dst, &mut scratch)?;
+    }
+    Ok(())
+}
+
+/// The buffers of [`conv2d_block`], kept from one block to the next (a fresh buffer per block
+/// costs its page faults and its zeroing each time).
+struct Scratch<T> {
+    col: alloc::vec::Vec<T>,
+    tmp: alloc::vec::Vec<T>,
+    xb: alloc::vec::Vec<T>,
+    table: alloc::vec::Vec<usize>,
+}
+
+impl<T> Default for Scratch<T> {
+    fn default() -> Self {
+        Scratch {
+            col: alloc::vec::Vec::new(),
+            tmp: alloc::vec::Vec::new(),
+            xb: alloc::vec::Vec::new(),
+            table: alloc::vec::Vec::new(),
+        }
+    }
+}
+
+/// `buf` with exactly `n` elements, reusing its allocation (a new one only when it grows).
+fn sized<T: Num>(buf: &mut alloc::vec::Vec<T>, n: usize) -> Result<(), ShapeError> {
+    if buf.len() != n {
+        if n > buf.capacity() {
+            *buf = try_vec(n, T::ZERO)?;
+        } else {
+            buf.resize(n, T::ZERO);
+        }
     }
     Ok(())
 }
@@ -154,13 +261,27 @@ fn conv2d_block<T: Gemm>(
     direct: bool,
     img0: usize,
     dst: &mut [T],
+    scratch: &mut Scratch<T>,
 ) -> Result<(), ShapeError> {
     let (cg, og) = (g.c / groups, o / groups);
     let (hw, ohw, kk) = (g.h * g.w, g.oh * g.ow, cg * g.kh * g.kw);
     let nimg = dst.len() / (o * ohw);
     let cols = nimg * ohw;
-    let mut col = if direct { alloc::vec::Vec::new() } else { try_vec(kk * cols, T::ZERO)? };
-    let mut tmp = if nimg > 1 { try_vec(og * cols, T::ZERO)? } else { alloc::vec::Vec::new() };
+    let narrow = !direct && g.ow < NARROW_ROWS;
+    let Scratch { col, tmp, xb, table } = scratch;
+    if !direct {
+        sized(col, kk * cols)?;
+    }
+    if nimg > 1 {
+        sized(tmp, og * cols)?;
+    }
+    if narrow {
+        sized(xb, nimg * cg * (hw + 1))?;
+        if table.is_empty() {
+            *table = gather_table(g)?;
+        }
+    }
+    let (col, tmp, xb, table) = (&mut col[..], &mut tmp[..], &mut xb[..], &table[..]);
     let lcol = Layout::contiguous(&[kk, cols])?;
     for gi in 0..groups {
         let la = Layout::from_parts(&[og, kk], &[kk as isize, 1], gi * og * kk)?;
@@ -173,16 +294,20 @@ fn conv2d_block<T: Gemm>(
             }
             continue;
         }
-        for b in 0..nimg {
-            let xoff = ((img0 + b) * g.c + gi * cg) * hw;
-            im2col(&x[xoff..xoff + cg * hw], g, cg, &mut col, cols, b * ohw);
+        if narrow {
+            im2col_table(x, g, gi * cg, cg, img0, nimg, table, xb, col);
+        } else {
+            for b in 0..nimg {
+                let xoff = ((img0 + b) * g.c + gi * cg) * hw;
+                im2col(&x[xoff..xoff + cg * hw], g, cg, col, cols, b * ohw);
+            }
         }
         if nimg == 1 {
-            super::gemm(wt, &la, &col, &lcol, &mut dst[gi * og * ohw..(gi + 1) * og * ohw]);
+            super::gemm(wt, &la, col, &lcol, &mut dst[gi * og * ohw..(gi + 1) * og * ohw]);
             continue;
         }
         // `tmp` is `[og, nimg * ohw]`: row `oi` holds output channel `oi` of every image.
-        super::gemm(wt, &la, &col, &lcol, &mut tmp);
+        super::gemm(wt, &la, col, &lcol, tmp);
         for (oi, row) in tmp.chunks_exact(cols).enumerate() {
             for (b, plane) in row.chunks_exact(ohw).enumerate() {
                 let ooff = (b * o + gi * og + oi) * ohw;
