@@ -165,10 +165,11 @@ fn im2col_table<T: Num>(
 /// channels (8x8 digits: 576 elements an image) pay one product per block, not one per image.
 const COL_BLOCK: usize = 1 << 16;
 
-/// Multiply-adds of a convolution from which its blocks of images run on rayon's pool (as
-/// `gemm`'s `PAR_FLOPS`).
+/// Multiply-adds of a convolution from which its blocks of images run on rayon's pool: 2^20
+/// (the digits' first layer at batch 360, 1.7e6, about 0.25 ms on one thread; a hand-off costs
+/// microseconds).
 #[cfg(feature = "rayon")]
-const PAR_CONV_FLOPS: usize = 1 << 21;
+const PAR_CONV_FLOPS: usize = 1 << 20;
 
 /// `out = conv2d(x, w) + bias`: `x` `[n, c, h, w]`, `w` `[o, c / groups, kh, kw]`, `bias` `[o]`,
 /// `out` `[n, o, oh, ow]`, all contiguous; sizes checked by the caller. The images go in blocks
@@ -419,19 +420,51 @@ pub(crate) fn avg_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T], count
 /// `init`, meets its window's elements in PyTorch's order (window rows, then columns) through
 /// `step`, and ends as `finish(acc, count)`. The window offset is the outer loop, the output
 /// column the inner one.
+/// The planes go to rayon's pool in pieces from [`PAR_POOL`] output elements on.
 #[inline(always)]
 fn pool_rows<T: Float + Num>(
     x: &[T],
     g: &Geom,
     out: &mut [T],
     init: T,
-    step: impl Fn(T, T) -> T,
-    finish: impl Fn(T, usize) -> T,
+    step: impl Fn(T, T) -> T + Sync,
+    finish: impl Fn(T, usize) -> T + Sync,
+) {
+    let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
+    if ohw == 0 || hw == 0 {
+        return;
+    }
+    #[cfg(feature = "rayon")]
+    if super::par::parallel_from(out.len(), PAR_POOL) {
+        use rayon::prelude::*;
+        // Whole planes per task, about PAR_POOL / 4 output elements each.
+        let per = (PAR_POOL / 4).div_ceil(ohw);
+        out.par_chunks_mut(per * ohw).zip(x.par_chunks(per * hw)).for_each(|(o, xs)| {
+            pool_planes(xs, g, o, init, &step, &finish);
+        });
+        return;
+    }
+    pool_planes(x, g, out, init, &step, &finish);
+}
+
+/// Output elements of a pooling from which its planes split across rayon's pool (as the float
+/// functions' threshold, 2^14: a window costs a few operations per output).
+#[cfg(feature = "rayon")]
+const PAR_POOL: usize = 1 << 14;
+
+/// [`pool_rows`] of the whole planes in `x` (`out` holds their outputs).
+#[inline(always)]
+fn pool_planes<T: Float + Num>(
+    x: &[T],
+    g: &Geom,
+    out: &mut [T],
+    init: T,
+    step: &impl Fn(T, T) -> T,
+    finish: &impl Fn(T, usize) -> T,
 ) {
     let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
     let (s, count) = (g.stride[1], g.kh * g.kw);
-    for p in 0..g.n * g.c {
-        let plane = &x[p * hw..(p + 1) * hw];
+    for (p, plane) in x.chunks_exact(hw).enumerate().take(out.len() / ohw) {
         for y in 0..g.oh {
             let row = &mut out[p * ohw + y * g.ow..p * ohw + (y + 1) * g.ow];
             row.fill(init);
