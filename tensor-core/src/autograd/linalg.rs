@@ -208,9 +208,7 @@ impl<'t, T: GradFloat, S: crate::shape::MatrixBatch> Var<'t, T, S> {
                 "lstsq of a [{m}, {n}] matrix of rank below {k}: the solution is not differentiable there"
             )));
         }
-        if m < n {
-            return self.record_lstsq_wide(b, r.solution);
-        }
+        let wide = m < n;
         let (a, bv) = (self.arc().clone(), b.arc().clone());
         let vector = b.value().rank() == 1;
         Self::record([self.node(), b.node()], r.solution, move |[ia, ib], x| {
@@ -223,6 +221,21 @@ impl<'t, T: GradFloat, S: crate::shape::MatrixBatch> Var<'t, T, S> {
                 } else {
                     (g.as_dyn(), x.as_dyn(), bv.as_dyn())
                 };
+                if wide {
+                    let aat = ad.matmul(&at);
+                    let z = aat.solve(&ad.matmul(&g2)); // (AAᵀ)⁻¹ A G
+                    s.add_with(ia, || {
+                        let y = aat.solve(&b2); // (AAᵀ)⁻¹ B
+                        let pg = g2 - &at.matmul(&z); // (I - A⁺A) G
+                        let ga = &y.matmul(&pg.transpose_dyn(-1, -2)) - &z.matmul(&x2.transpose_dyn(-1, -2));
+                        typed::<T, S>(ga)
+                    });
+                    s.add_with(ib, || {
+                        let gb = if vector { z.squeeze_dyn(-1).to_owned() } else { z.clone() };
+                        typed::<T, SB>(gb)
+                    });
+                    return;
+                }
                 let z = at.matmul(&ad).solve(&g2); // (AᵀA)⁻¹ G
                 let az = ad.matmul(&z);
                 s.add_with(ia, || {
@@ -232,41 +245,6 @@ impl<'t, T: GradFloat, S: crate::shape::MatrixBatch> Var<'t, T, S> {
                 });
                 s.add_with(ib, || {
                     let gb = if vector { az.squeeze_dyn(-1).to_owned() } else { az.clone() };
-                    typed::<T, SB>(gb)
-                });
-            })
-        })
-    }
-
-    /// Records the minimum-norm solution `x` of a wide, full-rank system (see
-    /// [`try_lstsq`](Self::try_lstsq)).
-    fn record_lstsq_wide<SB: crate::ops::linalg::LstsqRhs<S>>(
-        &self,
-        b: &Var<'t, T, SB>,
-        x: Tensor<T, SB::Out>,
-    ) -> Result<Var<'t, T, SB::Out>, ShapeError> {
-        let (a, bv) = (self.arc().clone(), b.arc().clone());
-        let vector = b.value().rank() == 1;
-        Self::record([self.node(), b.node()], x, move |[ia, ib], x| {
-            let x = x.clone();
-            back(move |g: Tensor<T, SB::Out>, s: &mut Sink<T>| {
-                let ad = a.as_dyn();
-                let at = ad.transpose_dyn(-1, -2);
-                let (g2, x2, b2) = if vector {
-                    (g.as_dyn().unsqueeze_dyn(-1), x.as_dyn().unsqueeze_dyn(-1), bv.as_dyn().unsqueeze_dyn(-1))
-                } else {
-                    (g.as_dyn(), x.as_dyn(), bv.as_dyn())
-                };
-                let aat = ad.matmul(&at);
-                let z = aat.solve(&ad.matmul(&g2)); // (AAᵀ)⁻¹ A G
-                s.add_with(ia, || {
-                    let y = aat.solve(&b2); // (AAᵀ)⁻¹ B
-                    let pg = g2 - &at.matmul(&z); // (I - A⁺A) G
-                    let ga = &y.matmul(&pg.transpose_dyn(-1, -2)) - &z.matmul(&x2.transpose_dyn(-1, -2));
-                    typed::<T, S>(ga)
-                });
-                s.add_with(ib, || {
-                    let gb = if vector { z.squeeze_dyn(-1).to_owned() } else { z.clone() };
                     typed::<T, SB>(gb)
                 });
             })
