@@ -807,6 +807,111 @@ mod f64k {
         }
     }
 
+    /// `e^x` for `|x| <= 708` to about 2^-31 (for the `f32` kernels): the reduction of [`exp`]
+    /// and the Taylor polynomial of degree 8 (truncation below 2^-32 on `|r| <= ln 2 / 2`).
+    #[inline(always)]
+    fn exp_short<const F: bool>(x: f64) -> f64 {
+        const C: [f64; 9] =
+            [1.0, 1.0, 1.0 / 2.0, 1.0 / 6.0, 1.0 / 24.0, 1.0 / 120.0, 1.0 / 720.0, 1.0 / 5040.0, 1.0 / 40320.0];
+        let kd = fma::<F>(x, core::f64::consts::LOG2_E, SHIFT);
+        let k = kd - SHIFT;
+        let r = fma::<F>(k, -LN2_LO, fma::<F>(k, -LN2_HI, x));
+        let mut p = C[8];
+        for &c in C[..8].iter().rev() {
+            p = fma::<F>(p, r, c);
+        }
+        let ki = (kd.to_bits() as i64).wrapping_sub(SHIFT.to_bits() as i64);
+        p * f64::from_bits((ki.wrapping_add(1023) as u64) << 52)
+    }
+
+    /// `erfc a` of `a >= 0` to about 2^-31, relative, for the `f32` kernels (`f32` underflows
+    /// from 10.05 on; 0 from 10.5): `e^(-a^2) t Q(t)`, `t = 2 / (2 + a)`, `Q` a polynomial of degree 12
+    /// fitted to `erfc(a) e^(a^2) / t` on `[0, 10.5]` (least squares on Chebyshev nodes, relative
+    /// error below 1.9e-10; `python3 scripts/erf_data.py --fit`).
+    #[inline(always)]
+    fn erfc_pos_f32<const F: bool>(a: f64) -> f64 {
+        const Q: [f64; 13] = [
+            0.2820971720878771,
+            0.28201744094628706,
+            0.24794189599962088,
+            0.16705439318984427,
+            0.13364204683881975,
+            -0.1862578858467671,
+            0.39661806529997745,
+            -0.8104990245526065,
+            0.7792312749096818,
+            -0.3342016555468035,
+            0.013797788746479387,
+            0.038515150173703105,
+            -0.00995666239441443,
+        ];
+        let big = a >= 10.5;
+        let a = a.min(10.5);
+        let t = 2.0 / (2.0 + a);
+        let mut q = Q[12];
+        for &c in Q[..12].iter().rev() {
+            q = fma::<F>(q, t, c);
+        }
+        let c = exp_short::<F>(-a * a) * (t * q);
+        // 0 from 10.5 on (below `f32`'s subnormals, even times the largest `f32`).
+        if big {
+            0.0
+        } else {
+            c
+        }
+    }
+
+    /// `erf x` of an `f32` value held in `f64`, to about 2^-31: `x P(x^2)` below 0.5 (`P` of
+    /// degree 5 fitted as `Q`, relative error below 1.2e-11), `1 - erfc |x|` above.
+    #[inline(always)]
+    fn erf_f32<const F: bool>(x: f64) -> f64 {
+        const P: [f64; 6] = [
+            1.1283791670819743,
+            -0.3761263851706181,
+            0.11283773740561942,
+            -0.0268631126752662,
+            0.005200275549241772,
+            -0.0007692330902026274,
+        ];
+        let z = x * x;
+        let mut p = P[5];
+        for &c in P[..5].iter().rev() {
+            p = fma::<F>(p, z, c);
+        }
+        let a = x.abs();
+        if a < 0.5 {
+            x * p
+        } else {
+            (1.0 - erfc_pos_f32::<F>(a)).copysign(x)
+        }
+    }
+
+    /// `erfc x` of an `f32` value held in `f64`.
+    #[inline(always)]
+    fn erfc_f32<const F: bool>(x: f64) -> f64 {
+        let c = erfc_pos_f32::<F>(x.abs());
+        if x < 0.0 {
+            2.0 - c
+        } else {
+            c
+        }
+    }
+
+    /// `gelu x = 0.5 x erfc(-x / sqrt 2)` of an `f32` value held in `f64` (`-x / sqrt 2` off by
+    /// 2^-53, which erfc's tail amplifies by at most 2^7 before `f32` underflows).
+    #[inline(always)]
+    fn gelu_f32<const F: bool>(x: f64) -> f64 {
+        0.5 * x * erfc_f32::<F>(-x * core::f64::consts::FRAC_1_SQRT_2)
+    }
+
+    /// `gelu_tanh x = x / (1 + e^(-2u))` of an `f32` value held in `f64` (`2u` off by 2^-51 at
+    /// most, amplified by `|2u| < 2^7` before `f32` underflows).
+    #[inline(always)]
+    fn gelu_tanh_f32<const F: bool>(x: f64) -> f64 {
+        let u2 = 1.5957691216057308 * fma::<F>(0.044715 * x, x * x, x);
+        x / (1.0 + exp_short::<F>((-u2).clamp(-700.0, 700.0)))
+    }
+
     /// Largest `|x|` of the `f32` vector path of `sin` and `cos` (musl's medium range,
     /// `2^28 pi/2`: `n * PIO2_1` exact).
     const TRIG_LIMIT_F32: f64 = 4.2e8;
@@ -843,6 +948,11 @@ mod f64k {
             match op {
                 VecOp::Sin => each(wide, out, |x| sin_cos_f32::<F>(x, false), beyond(TRIG_LIMIT_F32), f64::sin),
                 VecOp::Cos => each(wide, out, |x| sin_cos_f32::<F>(x, true), beyond(TRIG_LIMIT_F32), f64::cos),
+                // Infinities included (but the GELUs': NaN at -inf); NaN stays NaN.
+                VecOp::Erf => each(wide, out, erf_f32::<F>, f64::is_nan, |x| x),
+                VecOp::Erfc => each(wide, out, erfc_f32::<F>, f64::is_nan, |x| x),
+                VecOp::Gelu => each(wide, out, gelu_f32::<F>, |x| !x.is_finite(), special::gelu),
+                VecOp::GeluTanh => each(wide, out, gelu_tanh_f32::<F>, |x| !x.is_finite(), special::gelu_tanh),
                 _ => run::<F>(op, wide, out),
             }
             block.iter_mut().zip(&*out).for_each(|(x, &r)| *x = r as f32);
