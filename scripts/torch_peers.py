@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """PyTorch's time (CPU, one thread) for the work of `benches/autograd.rs`, on this machine, for
-the training table of the README and src/guide/speed.md.
+the training table of the README and src/guide/speed.md; with `--gelu`, for the `gelu_*` groups
+of `benches/workloads.rs` (gelu, gelu_tanh, erf, erfc of [360, 32] and [1e6], f32 and f64, the
+same inputs: [-4, 4) evenly).
 
 Each row is the median of 7 repeats of `timeit` loops of about 0.2 s, in microseconds per call.
 Run it right after `cargo bench --bench autograd` on a quiet machine:
@@ -72,6 +74,24 @@ def backward_only(forward, x, y):
     loss.backward()
 
 
+def gelus():
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} thread")
+    for dtype in [torch.float32, torch.float64]:
+        for shape in [(360, 32), (1_000_000,)]:
+            n = 1
+            for s in shape:
+                n *= s
+            x = (torch.arange(n, dtype=dtype) / n * 8 - 4).reshape(shape)
+            for name, fn in [
+                ("gelu", lambda: F.gelu(x)),
+                ("gelu_tanh", lambda: F.gelu(x, approximate="tanh")),
+                ("erf", lambda: torch.erf(x)),
+                ("erfc", lambda: torch.erfc(x)),
+            ]:
+                label = f"{name} {str(dtype).removeprefix('torch.')} {list(shape)}"
+                print(f"{label:45s} {per_call_us(fn):9.1f} us")
+
+
 def main():
     print(f"torch {torch.__version__}, {torch.get_num_threads()} thread")
     with torch.no_grad():
@@ -94,4 +114,6 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    gelus() if sys.argv[1:] == ["--gelu"] else main()

@@ -1,31 +1,45 @@
 //! Vectorised kernels of element-wise functions, as a table per element type
 //! ([`Element::VMATH`](crate::element::Element)) for `exp`, `tanh`, `sigmoid`, `silu`, `ln`,
-//! `softplus`, `sin` and `cos`, with the `simd` feature, outside Miri:
+//! `softplus`, `sin`, `cos`, `erf`, `erfc`, `gelu` and `gelu_tanh`, with the `simd` feature,
+//! outside Miri:
 //! - `f32` `exp`, `tanh`, `sigmoid`, `silu` through rten-vecmath (AVX-512/AVX2/NEON chosen at run
 //!   time); `f32` `ln` as musl's `logf` in `f32` lanes; `f32` `sin` and `cos` as musl's
 //!   `sinf`/`cosf` (reduction and short kernels in `f64` lanes); `f32` `softplus` through the
-//!   `f64` kernel; each rounded once;
+//!   `f64` kernel; `f32` `erf`, `erfc`, `gelu`, `gelu_tanh` through short `f64`-lane kernels
+//!   (`erfc a = e^(-a^2) t Q(t)` with `t = 2 / (2 + a)` and `Q` a fitted polynomial of degree 12,
+//!   `erf x = x P(x^2)` below 0.5, an exponential of degree 8, all to about 2^-31); each rounded
+//!   once;
 //! - `f64` through shaped's own kernels below: `e^x = 2^k (1 + p(r))` with `k = round(x / ln 2)`,
 //!   `r = x - k ln 2` in two parts (fdlibm's split of `ln 2`) and `p` the Taylor polynomial of
 //!   degree 13 (truncation below 2^-60 on `|r| <= ln 2 / 2`); `tanh` from `expm1(-2|x|)`,
 //!   `sigmoid` and `silu` from `e^-x`; `ln` as fdlibm's `log` without branches; `softplus` as
 //!   `ln(1 + e^x)` with the rounding of `1 + e^x` put back; `sin` and `cos` as fdlibm's
-//!   reduction by `pi/2` (its three steps always taken) and its kernels on `[-pi/4, pi/4]`.
+//!   reduction by `pi/2` (its three steps always taken) and its kernels on `[-pi/4, pi/4]`;
+//!   `erf`, `erfc`, `gelu` and `gelu_tanh` as in [`special`] (fdlibm's `s_erf.c` without
+//!   branches; the arguments of `gelu`'s `erfc` and of `gelu_tanh`'s exponential in
+//!   double-double, and subnormal results rounded once).
 //!   Plain Rust loops compiled three times (AVX-512F, AVX2+FMA, the target's baseline) and
 //!   chosen at run time; inputs outside the range where `2^k` is a normal number (`|x| > 708`,
 //!   `|x| > 354` for `tanh`, `x < -708` for `softplus`), non-positive or non-normal inputs of
 //!   `ln`, `|x| > 1.6e6` for `sin`/`cos`, and NaN take the scalar function.
 //!
 //! Every other type and function, and every build without the feature, takes the scalar `libm`
-//! path of the same method. A leaf of the foundation layer: it uses no other module.
+//! path of the same method (for `erf`, `erfc`, `gelu` and `gelu_tanh`: [`special`]'s functions,
+//! the `f64` kernels' code without fused multiply-adds). A leaf of the foundation layer: it uses
+//! no other module.
 //!
 //! Accuracy against the scalar functions (Rust's `exp`, `tanh`, `ln`, `sin`, `cos`, and
 //! `1 / (1 + e^-x)`, `x / (1 + e^-x)`, `ln_1p(e^x)`): `exp`, `ln`, `sin` and `cos` within 1 ulp
 //! (`f32`) and 2 ulp (`f64`; 1 ulp measured over 4e6-6e6 values), `tanh`, `sigmoid`, `silu` and
-//! `softplus` within 4 ulp (3 measured); NaN for NaN, the sign of zero kept. `tests/vmath.rs`
-//! checks these bounds over a sweep of the whole `f32` range, random bit patterns, ordinary
-//! values and the edge values (+-inf, +-0, subnormals, the overflow thresholds); the unit tests
-//! below check both numeric variants (with and without fused multiply-adds).
+//! `softplus` within 4 ulp (3 measured); `erf`, `erfc`, `gelu` and `gelu_tanh` within 4 ulp of
+//! the correctly rounded value (measured: `f32` within 1 ulp of `f64` references over the
+//! whole-range sweep; `f64` 1, 2, 2 and 2 ulp at worst against mpmath at 4082 points); NaN for
+//! NaN, the sign of zero kept (`gelu` and `gelu_tanh` are NaN at `-inf`, PyTorch's `-inf * 0`).
+//! `tests/vmath.rs` checks these bounds over a sweep of the whole `f32` range, random bit
+//! patterns, ordinary values and the edge values (+-inf, +-0, subnormals, the overflow
+//! thresholds), and `f64`'s `erf` family against mpmath's correctly rounded values
+//! (`tests/data/erf_data.rs`); the unit tests below check both numeric variants (with and
+//! without fused multiply-adds).
 
 use core::mem::MaybeUninit;
 
@@ -694,17 +708,21 @@ mod f64k {
     }
 
     /// `dst[i] = vector(src[i])` for every element (the loop the compiler vectorises), then
-    /// `scalar` for the elements `outside` the vector path's range.
-    #[inline(always)]
-    fn each(
-        src: &[f64],
-        dst: &mut [f64],
-        vector: impl Fn(f64) -> f64,
-        outside: impl Fn(f64) -> bool,
-        scalar: impl Fn(f64) -> f64,
-    ) {
-        dst.iter_mut().zip(src).for_each(|(d, &x)| *d = vector(x));
-        fix(src, dst, outside, scalar);
+    /// `scalar` for the elements `outside` the vector path's range. A macro, so that `vector` is
+    /// called directly and inlined into the caller compiled for its target features: through a
+    /// function taking it as `impl Fn` (or `zip(..).for_each`), LLVM may leave a large kernel's
+    /// `Fn::call` out of line, compiled without them (its `mul_add` then a call to the software
+    /// `fma`, 30 times slower).
+    macro_rules! each {
+        ($src:expr, $dst:expr, $vector:expr, $outside:expr, $scalar:expr) => {{
+            let (src, dst): (&[f64], &mut [f64]) = ($src, $dst);
+            let n = dst.len().min(src.len());
+            let (dst, src) = (&mut dst[..n], &src[..n]);
+            for i in 0..n {
+                dst[i] = ($vector)(src[i]);
+            }
+            fix(src, dst, $outside, $scalar);
+        }};
     }
 
     /// Outside `[-limit, limit]`, or NaN.
@@ -718,21 +736,23 @@ mod f64k {
     #[inline(always)]
     fn run<const F: bool>(op: VecOp, src: &[f64], dst: &mut [f64]) {
         match op {
-            VecOp::Exp => each(src, dst, exp::<F>, beyond(EXP_LIMIT), f64::exp),
-            VecOp::Tanh => each(src, dst, tanh::<F>, beyond(TANH_LIMIT), f64::tanh),
+            VecOp::Exp => each!(src, dst, exp::<F>, beyond(EXP_LIMIT), f64::exp),
+            VecOp::Tanh => each!(src, dst, tanh::<F>, beyond(TANH_LIMIT), f64::tanh),
             VecOp::Sigmoid => {
-                each(src, dst, |x| 1.0 / (1.0 + exp::<F>(-x)), beyond(EXP_LIMIT), |x| 1.0 / (1.0 + (-x).exp()))
+                each!(src, dst, |x: f64| 1.0 / (1.0 + exp::<F>(-x)), beyond(EXP_LIMIT), |x| 1.0 / (1.0 + (-x).exp()))
             }
-            VecOp::Silu => each(src, dst, |x| x / (1.0 + exp::<F>(-x)), beyond(EXP_LIMIT), |x| x / (1.0 + (-x).exp())),
-            VecOp::Ln => each(src, dst, ln::<F>, |x| !ln_domain(x), f64::ln),
-            VecOp::Softplus => each(src, dst, softplus::<F>, |x| x.is_nan() | (x < -EXP_LIMIT), |x| x.exp().ln_1p()),
-            VecOp::Sin => each(src, dst, |x| sin_cos::<F>(x, false), beyond(TRIG_LIMIT), f64::sin),
-            VecOp::Cos => each(src, dst, |x| sin_cos::<F>(x, true), beyond(TRIG_LIMIT), f64::cos),
+            VecOp::Silu => {
+                each!(src, dst, |x: f64| x / (1.0 + exp::<F>(-x)), beyond(EXP_LIMIT), |x| x / (1.0 + (-x).exp()))
+            }
+            VecOp::Ln => each!(src, dst, ln::<F>, |x| !ln_domain(x), f64::ln),
+            VecOp::Softplus => each!(src, dst, softplus::<F>, |x| x.is_nan() | (x < -EXP_LIMIT), |x| x.exp().ln_1p()),
+            VecOp::Sin => each!(src, dst, |x| sin_cos::<F>(x, false), beyond(TRIG_LIMIT), f64::sin),
+            VecOp::Cos => each!(src, dst, |x| sin_cos::<F>(x, true), beyond(TRIG_LIMIT), f64::cos),
             // Infinities included (but gelu's: NaN at -inf, as PyTorch's); NaN stays NaN.
-            VecOp::Erf => each(src, dst, special::erf_k::<F>, f64::is_nan, |x| x),
-            VecOp::Erfc => each(src, dst, special::erfc_k::<F>, f64::is_nan, |x| x),
-            VecOp::Gelu => each(src, dst, special::gelu_k::<F>, |x| !x.is_finite(), special::gelu),
-            VecOp::GeluTanh => each(src, dst, special::gelu_tanh_k::<F>, f64::is_nan, |x| x),
+            VecOp::Erf => each!(src, dst, special::erf_k::<F>, f64::is_nan, |x| x),
+            VecOp::Erfc => each!(src, dst, special::erfc_k::<F>, f64::is_nan, |x| x),
+            VecOp::Gelu => each!(src, dst, special::gelu_k::<F>, |x| !x.is_finite(), special::gelu),
+            VecOp::GeluTanh => each!(src, dst, special::gelu_tanh_k::<F>, f64::is_nan, |x| x),
         }
     }
 
@@ -946,13 +966,13 @@ mod f64k {
             let (wide, out) = (&mut wide[..n], &mut out[..n]);
             wide.iter_mut().zip(&*block).for_each(|(w, &x)| *w = x as f64);
             match op {
-                VecOp::Sin => each(wide, out, |x| sin_cos_f32::<F>(x, false), beyond(TRIG_LIMIT_F32), f64::sin),
-                VecOp::Cos => each(wide, out, |x| sin_cos_f32::<F>(x, true), beyond(TRIG_LIMIT_F32), f64::cos),
+                VecOp::Sin => each!(wide, out, |x| sin_cos_f32::<F>(x, false), beyond(TRIG_LIMIT_F32), f64::sin),
+                VecOp::Cos => each!(wide, out, |x| sin_cos_f32::<F>(x, true), beyond(TRIG_LIMIT_F32), f64::cos),
                 // Infinities included (but the GELUs': NaN at -inf); NaN stays NaN.
-                VecOp::Erf => each(wide, out, erf_f32::<F>, f64::is_nan, |x| x),
-                VecOp::Erfc => each(wide, out, erfc_f32::<F>, f64::is_nan, |x| x),
-                VecOp::Gelu => each(wide, out, gelu_f32::<F>, |x| !x.is_finite(), special::gelu),
-                VecOp::GeluTanh => each(wide, out, gelu_tanh_f32::<F>, |x| !x.is_finite(), special::gelu_tanh),
+                VecOp::Erf => each!(wide, out, erf_f32::<F>, f64::is_nan, |x| x),
+                VecOp::Erfc => each!(wide, out, erfc_f32::<F>, f64::is_nan, |x| x),
+                VecOp::Gelu => each!(wide, out, gelu_f32::<F>, |x| !x.is_finite(), special::gelu),
+                VecOp::GeluTanh => each!(wide, out, gelu_tanh_f32::<F>, |x| !x.is_finite(), special::gelu_tanh),
                 _ => run::<F>(op, wide, out),
             }
             block.iter_mut().zip(&*out).for_each(|(x, &r)| *x = r as f32);
