@@ -191,7 +191,7 @@ fn gelu64(x: f64) -> Option<f64> {
         // PyTorch's -inf * 0 at -inf.
         return Some(if x == f64::INFINITY { x } else { f64::NAN });
     }
-    if !(x >= -37.5) {
+    if x < -37.5 {
         return None;
     }
     let (p, e) = two_prod(x, core::f64::consts::FRAC_1_SQRT_2);

@@ -191,11 +191,25 @@ pub(crate) mod special {
         1.0 / 6227020800.0,
     ];
 
+    /// `a * b + c` with one rounding (the instruction where the code is compiled with FMA; the
+    /// kernels that use it need `std`, which `simd` brings).
+    #[inline(always)]
+    fn mul_add(a: f64, b: f64, c: f64) -> f64 {
+        #[cfg(feature = "std")]
+        {
+            a.mul_add(b, c)
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            libm::fma(a, b, c)
+        }
+    }
+
     /// `a * b + c`, fused where the code is compiled with FMA (`F`).
     #[inline(always)]
     pub(super) fn fma<const F: bool>(a: f64, b: f64, c: f64) -> f64 {
         if F {
-            a.mul_add(b, c)
+            mul_add(a, b, c)
         } else {
             a * b + c
         }
@@ -236,7 +250,7 @@ pub(crate) mod special {
     fn two_prod<const F: bool>(a: f64, b: f64) -> (f64, f64) {
         let p = a * b;
         if F {
-            (p, a.mul_add(b, -p))
+            (p, mul_add(a, b, -p))
         } else {
             let split = |v: f64| {
                 let c = 134217729.0 * v;
@@ -525,7 +539,7 @@ pub(crate) mod special {
         if x.is_finite() {
             gelu_tanh_k::<false>(x)
         } else {
-            x / (1.0 + (-x).exp())
+            x / (1.0 + libm::exp(-x))
         }
     }
 }
