@@ -25,6 +25,9 @@
 //! - `transcendental_{f32,f64}_{1600,1000000}`: `exp`, `tanh`, `sigmoid`, `ln`, `sin` of vectors into new
 //!   tensors against a plain loop of Rust's scalar functions; the 1e6 case also in a 2-thread
 //!   pool.
+//! - `gelu_{f32,f64}_{360x32,1000000}`: `gelu`, `gelu_tanh`, `erf`, `erfc` into new tensors
+//!   against a plain loop of libm's scalar functions (`gelu` as `0.5 x (1 + erf(x / sqrt 2))`,
+//!   shaped's scalar formula before issue 37).
 //! - `sort_rows`: `sort`, `argsort` and `topk::<10, 1>` of the rows of a `[256, 1024]` f32 matrix
 //!   against loops over row slices (`sort_by`, `select_nth_unstable_by`).
 use criterion::measurement::WallTime;
@@ -239,6 +242,56 @@ macro_rules! transcendentals {
 transcendentals!(transcendentals_f32, f32);
 transcendentals!(transcendentals_f64, f64);
 
+/// `gelu`, `gelu_tanh`, `erf` and `erfc` of f32 and f64 tensors of `[360, 32]` (the digits
+/// CNN's hidden layer) and `[1_000_000]` (standard normal-ish values: `[-4, 4)` evenly), into a new
+/// tensor, against a plain loop of libm's scalar functions into a new `Vec` (for `gelu`, the
+/// formula shaped used before, `0.5 x (1 + erf(x / sqrt 2))`). One thread. PyTorch's times come
+/// from `scripts/torch_peers.py`.
+macro_rules! gelus {
+    ($fname:ident, $t:ident) => {
+        fn $fname(c: &mut Criterion) {
+            type Op = (&'static str, fn(&Tensor<$t, Shape![_, _]>) -> Tensor<$t, Shape![_, _]>, fn($t) -> $t);
+            let ops: [Op; 4] = [
+                (
+                    "gelu",
+                    |t| t.gelu(),
+                    |x| {
+                        let x = x as f64;
+                        (x * 0.5 * (1.0 + libm::erf(x / core::f64::consts::SQRT_2))) as $t
+                    },
+                ),
+                (
+                    "gelu_tanh",
+                    |t| t.gelu_tanh(),
+                    |x| {
+                        let x = x as f64;
+                        let u = 0.7978845608028654 * (x + 0.044715 * x * x * x);
+                        (0.5 * x * (1.0 + u.tanh())) as $t
+                    },
+                ),
+                ("erf", |t| t.erf(), |x| libm::erf(x as f64) as $t),
+                ("erfc", |t| t.erfc(), |x| libm::erfc(x as f64) as $t),
+            ];
+            for (r, cols) in [(360usize, 32usize), (1_000_000, 1)] {
+                let n = r * cols;
+                let name = if cols == 1 { format!("{n}") } else { format!("{r}x{cols}") };
+                let mut g = group(c, &format!("gelu_{}_{name}", stringify!($t)), n);
+                let v: Vec<$t> = (0..n).map(|i| i as $t / n as $t * 8.0 - 4.0).collect();
+                let x = Tensor::<$t, Shape![_, _]>::from_vec(&[r, cols], v.clone());
+                for (name, f, scalar) in ops {
+                    g.bench_function(format!("{name}/shaped"), |b| b.iter(|| black_box(f(black_box(&x)))));
+                    g.bench_function(format!("{name}/loop"), |b| {
+                        b.iter(|| black_box(black_box(&v).iter().map(|&e| scalar(e)).collect::<Vec<$t>>()))
+                    });
+                }
+                g.finish();
+            }
+        }
+    };
+}
+gelus!(gelus_f32, f32);
+gelus!(gelus_f64, f64);
+
 /// `sort::<1>`, `argsort::<1>` and `topk::<10, 1>` of the rows of a `[256, 1024]` f32 matrix of
 /// distinct values in random order, against loops over the rows as slices: a stable `sort_by`
 /// of the values (ndarray has no sort; its users sort slices so), a stable `sort_by` of the
@@ -301,6 +354,8 @@ fn one_thread(c: &mut Criterion) {
     matmul_transposed(c);
     transcendentals_f32(c);
     transcendentals_f64(c);
+    gelus_f32(c);
+    gelus_f64(c);
     sorting(c);
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """PyTorch's time (CPU, one thread) for the work of `benches/autograd.rs` and
 `benches/network.rs`, on this machine, for the training and network tables of the README and
-src/guide/speed.md.
+src/guide/speed.md; with `--gelu`, for the `gelu_*` groups of `benches/workloads.rs` (gelu,
+gelu_tanh, erf, erfc of [360, 32] and [1e6], f32 and f64, the same inputs: [-4, 4) evenly).
 
 Each row is the median of 7 repeats of `timeit` loops of about 0.2 s, in microseconds per call.
 Run it right after the benches on a quiet machine: `python3 scripts/torch_peers.py` (one
@@ -120,6 +121,24 @@ def network_rows():
     ]
 
 
+def gelus():
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} thread")
+    for dtype in [torch.float32, torch.float64]:
+        for shape in [(360, 32), (1_000_000,)]:
+            n = 1
+            for s in shape:
+                n *= s
+            x = (torch.arange(n, dtype=dtype) / n * 8 - 4).reshape(shape)
+            for name, fn in [
+                ("gelu", lambda: F.gelu(x)),
+                ("gelu_tanh", lambda: F.gelu(x, approximate="tanh")),
+                ("erf", lambda: torch.erf(x)),
+                ("erfc", lambda: torch.erfc(x)),
+            ]:
+                label = f"{name} {str(dtype).removeprefix('torch.')} {list(shape)}"
+                print(f"{label:45s} {per_call_us(fn):9.1f} us")
+
+
 def main():
     print(f"torch {torch.__version__}, {torch.get_num_threads()} thread(s)")
     with torch.no_grad():
@@ -147,4 +166,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    gelus() if "--gelu" in sys.argv[1:] else main()

@@ -126,7 +126,8 @@ fn all_cases() -> Vec<Case> {
 
 /// The functions whose f32/f64 tensor methods take a vectorised kernel (feature `simd`): their
 /// dual values come from the scalar functions, within 2 ulp of the vectorised ones.
-const VECTORISED: [&str; 8] = ["exp", "ln", "sin", "cos", "tanh", "sigmoid", "silu", "softplus"];
+const VECTORISED: [&str; 12] =
+    ["exp", "ln", "sin", "cos", "tanh", "sigmoid", "silu", "softplus", "erf", "erfc", "gelu", "gelu_tanh"];
 
 /// The dual's value against the plain tensor method's: bitwise, or within 2 ulp for the
 /// vectorised functions.

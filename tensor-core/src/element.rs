@@ -23,7 +23,7 @@ pub trait Element: Copy + Send + Sync + PartialEq + fmt::Debug + fmt::Display + 
 }
 
 /// The special functions of an element type that computes them itself (see
-/// [`Element::SPECIAL`]): what `erf`, `erfc`, `erfinv`, `lgamma`, `digamma` and `gelu` call
+/// [`Element::SPECIAL`]): what `erf`, `erfc`, `erfinv`, `lgamma`, `digamma`, `gelu` and `gelu_tanh` call
 /// instead of the `f64` function. Crate-private fields: user code can name the table but not
 /// build one.
 #[doc(hidden)]
@@ -34,8 +34,10 @@ pub struct Special<T> {
     pub(crate) erfinv: fn(T) -> T,
     pub(crate) lgamma: fn(T) -> T,
     pub(crate) digamma: fn(T) -> T,
-    /// The normal CDF `Φ(x) = (1 + erf(x / √2)) / 2` (GELU's factor).
-    pub(crate) ndtr: fn(T) -> T,
+    /// GELU `x Φ(x)`.
+    pub(crate) gelu: fn(T) -> T,
+    /// GELU's tanh form.
+    pub(crate) gelu_tanh: fn(T) -> T,
 }
 macro_rules! element {
     ($($t:ty => $z:expr, $o:expr;)*) => { $(impl Element for $t { const ZERO: Self = $z; const ONE: Self = $o; })* };

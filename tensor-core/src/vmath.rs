@@ -1,31 +1,45 @@
 //! Vectorised kernels of element-wise functions, as a table per element type
 //! ([`Element::VMATH`](crate::element::Element)) for `exp`, `tanh`, `sigmoid`, `silu`, `ln`,
-//! `softplus`, `sin` and `cos`, with the `simd` feature, outside Miri:
+//! `softplus`, `sin`, `cos`, `erf`, `erfc`, `gelu` and `gelu_tanh`, with the `simd` feature,
+//! outside Miri:
 //! - `f32` `exp`, `tanh`, `sigmoid`, `silu` through rten-vecmath (AVX-512/AVX2/NEON chosen at run
 //!   time); `f32` `ln` as musl's `logf` in `f32` lanes; `f32` `sin` and `cos` as musl's
 //!   `sinf`/`cosf` (reduction and short kernels in `f64` lanes); `f32` `softplus` through the
-//!   `f64` kernel; each rounded once;
+//!   `f64` kernel; `f32` `erf`, `erfc`, `gelu`, `gelu_tanh` through short `f64`-lane kernels
+//!   (`erfc a = e^(-a^2) t Q(t)` with `t = 2 / (2 + a)` and `Q` a fitted polynomial of degree 12,
+//!   `erf x = x P(x^2)` below 0.5, an exponential of degree 8, all to about 2^-31); each rounded
+//!   once;
 //! - `f64` through shaped's own kernels below: `e^x = 2^k (1 + p(r))` with `k = round(x / ln 2)`,
 //!   `r = x - k ln 2` in two parts (fdlibm's split of `ln 2`) and `p` the Taylor polynomial of
 //!   degree 13 (truncation below 2^-60 on `|r| <= ln 2 / 2`); `tanh` from `expm1(-2|x|)`,
 //!   `sigmoid` and `silu` from `e^-x`; `ln` as fdlibm's `log` without branches; `softplus` as
 //!   `ln(1 + e^x)` with the rounding of `1 + e^x` put back; `sin` and `cos` as fdlibm's
-//!   reduction by `pi/2` (its three steps always taken) and its kernels on `[-pi/4, pi/4]`.
+//!   reduction by `pi/2` (its three steps always taken) and its kernels on `[-pi/4, pi/4]`;
+//!   `erf`, `erfc`, `gelu` and `gelu_tanh` as in [`special`] (fdlibm's `s_erf.c` without
+//!   branches; the arguments of `gelu`'s `erfc` and of `gelu_tanh`'s exponential in
+//!   double-double, and subnormal results rounded once).
 //!   Plain Rust loops compiled three times (AVX-512F, AVX2+FMA, the target's baseline) and
 //!   chosen at run time; inputs outside the range where `2^k` is a normal number (`|x| > 708`,
 //!   `|x| > 354` for `tanh`, `x < -708` for `softplus`), non-positive or non-normal inputs of
 //!   `ln`, `|x| > 1.6e6` for `sin`/`cos`, and NaN take the scalar function.
 //!
 //! Every other type and function, and every build without the feature, takes the scalar `libm`
-//! path of the same method. A leaf of the foundation layer: it uses no other module.
+//! path of the same method (for `erf`, `erfc`, `gelu` and `gelu_tanh`: [`special`]'s functions,
+//! the `f64` kernels' code without fused multiply-adds). A leaf of the foundation layer: it uses
+//! no other module.
 //!
 //! Accuracy against the scalar functions (Rust's `exp`, `tanh`, `ln`, `sin`, `cos`, and
 //! `1 / (1 + e^-x)`, `x / (1 + e^-x)`, `ln_1p(e^x)`): `exp`, `ln`, `sin` and `cos` within 1 ulp
 //! (`f32`) and 2 ulp (`f64`; 1 ulp measured over 4e6-6e6 values), `tanh`, `sigmoid`, `silu` and
-//! `softplus` within 4 ulp (3 measured); NaN for NaN, the sign of zero kept. `tests/vmath.rs`
-//! checks these bounds over a sweep of the whole `f32` range, random bit patterns, ordinary
-//! values and the edge values (+-inf, +-0, subnormals, the overflow thresholds); the unit tests
-//! below check both numeric variants (with and without fused multiply-adds).
+//! `softplus` within 4 ulp (3 measured); `erf`, `erfc`, `gelu` and `gelu_tanh` within 4 ulp of
+//! the correctly rounded value (measured: `f32` within 1 ulp of `f64` references over the
+//! whole-range sweep; `f64` 1, 2, 2 and 2 ulp at worst against mpmath at 4082 points); NaN for
+//! NaN, the sign of zero kept (`gelu` and `gelu_tanh` are NaN at `-inf`, PyTorch's `-inf * 0`).
+//! `tests/vmath.rs` checks these bounds over a sweep of the whole `f32` range, random bit
+//! patterns, ordinary values and the edge values (+-inf, +-0, subnormals, the overflow
+//! thresholds), and `f64`'s `erf` family against mpmath's correctly rounded values
+//! (`tests/data/erf_data.rs`); the unit tests below check both numeric variants (with and
+//! without fused multiply-adds).
 
 use core::mem::MaybeUninit;
 
@@ -49,6 +63,14 @@ pub enum VecOp {
     Sin,
     /// `cos x` (radians).
     Cos,
+    /// `erf x`.
+    Erf,
+    /// `erfc x = 1 - erf x`.
+    Erfc,
+    /// `x Φ(x) = 0.5 x erfc(-x / sqrt 2)` (PyTorch's `gelu`, `approximate='none'`).
+    Gelu,
+    /// `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))` (`gelu`, `approximate='tanh'`).
+    GeluTanh,
 }
 
 /// `op` of every element of `src` written to `dst` (of the same length), returned as the
@@ -78,8 +100,8 @@ impl<T: 'static> VecMath<T> {
 #[cfg(all(feature = "simd", not(miri)))]
 pub(crate) const F32: VecMath<f32> = VecMath {
     kernels: Some((apply_f32, |op| match op {
-        VecOp::Ln | VecOp::Softplus | VecOp::Sin | VecOp::Cos => None,
-        _ => Some(map_f32),
+        VecOp::Exp | VecOp::Tanh | VecOp::Sigmoid | VecOp::Silu => Some(map_f32),
+        _ => None,
     })),
 };
 #[cfg(not(all(feature = "simd", not(miri))))]
@@ -104,8 +126,9 @@ fn apply_f32(op: VecOp, xs: &mut [f32]) {
         }
         VecOp::Sigmoid => rten_vecmath::Sigmoid {}.map_mut(xs),
         VecOp::Silu => rten_vecmath::Silu {}.map_mut(xs),
-        // Not in rten-vecmath (or not accurate enough there: its `sin` at large arguments).
-        VecOp::Ln | VecOp::Softplus | VecOp::Sin | VecOp::Cos => f64k::via_f64(op, xs),
+        // Not in rten-vecmath (or not accurate enough there: its `sin` at large arguments, its
+        // `erf` and `gelu` to 6.6e-7 absolute).
+        _ => f64k::via_f64(op, xs),
     }
 }
 
@@ -124,9 +147,7 @@ fn map_f32<'a>(op: VecOp, src: &[f32], dst: &'a mut [MaybeUninit<f32>]) -> &'a m
         }
         VecOp::Sigmoid => rten_vecmath::Sigmoid {}.map(src, dst),
         VecOp::Silu => rten_vecmath::Silu {}.map(src, dst),
-        VecOp::Ln | VecOp::Softplus | VecOp::Sin | VecOp::Cos => {
-            unreachable!("the f32 table maps these in place (`apply_f32`)")
-        }
+        _ => unreachable!("the f32 table maps these in place (`apply_f32`)"),
     }
 }
 
@@ -136,22 +157,26 @@ pub(crate) const F64: VecMath<f64> = VecMath { kernels: Some((f64k::apply, |_| N
 #[cfg(not(all(feature = "simd", not(miri))))]
 pub(crate) const F64: VecMath<f64> = VecMath::NONE;
 
-/// shaped's `f64` kernels (see the module's documentation for the method).
-#[cfg(all(feature = "simd", not(miri)))]
+/// `erf`, `erfc`, `gelu` and `gelu_tanh` in `f64`, written once as plain scalar code without
+/// branches on the value (selects only) so that the loops of [`f64k`] vectorise it, and called
+/// as scalar functions ([`erf`], ..., with `F = false`) by the scalar paths of every build:
+/// fdlibm's `s_erf.c` (its four ranges' rational approximations, all computed and the lane's
+/// chosen, one division) with its `erfc` tail `e^(-x^2 - 0.5625 + R/S) / x` as one exponential
+/// (the exact part `-z^2 - 0.5625`, `z` the high word of `x`, reduced by `ln 2` apart from the
+/// small rest), scaled by `2^128` so that a subnormal result is rounded once; `gelu` as
+/// `0.5 x erfc(-x/sqrt 2)` with `-x/sqrt 2` carried as a double-double (its low part enters the
+/// tail's exponent as `-2 a a_lo` and the other ranges as `-a_lo erfc'(a)`); `gelu_tanh` as
+/// `x sigmoid(2u)`, `u = sqrt(2/pi) (x + 0.044715 x^3)` in double-double (exact constants).
 // fdlibm's constants, digit for digit as published.
 #[allow(clippy::excessive_precision)]
-mod f64k {
-    use super::VecOp;
-
-    /// Elements per inner loop (the in-place form keeps a copy of its inputs on the stack).
-    const BLOCK: usize = 256;
+pub(crate) mod special {
     /// `1.5 * 2^52`: `x + SHIFT` rounds `x` to an integer held in the low mantissa bits.
-    const SHIFT: f64 = 6755399441055744.0;
+    pub(super) const SHIFT: f64 = 6755399441055744.0;
     /// fdlibm's split of `ln 2`: `k * LN2_HI` is exact for `|k| < 2^11`.
-    const LN2_HI: f64 = 6.93147180369123816490e-01;
-    const LN2_LO: f64 = 1.90821492927058770002e-10;
+    pub(super) const LN2_HI: f64 = 6.93147180369123816490e-01;
+    pub(super) const LN2_LO: f64 = 1.90821492927058770002e-10;
     /// `1 / j!` for `j = 2..=13`.
-    const INV_FACT: [f64; 12] = [
+    pub(super) const INV_FACT: [f64; 12] = [
         1.0 / 2.0,
         1.0 / 6.0,
         1.0 / 24.0,
@@ -165,20 +190,374 @@ mod f64k {
         1.0 / 479001600.0,
         1.0 / 6227020800.0,
     ];
-    /// Largest `|x|` of the vector path of `exp`, `sigmoid` and `silu` (`2^k` stays normal).
-    const EXP_LIMIT: f64 = 708.0;
-    /// Largest `|x|` of the vector path of `tanh` (`-2|x|` within [`EXP_LIMIT`]).
-    const TANH_LIMIT: f64 = 354.0;
+
+    /// `a * b + c` with one rounding (the instruction where the code is compiled with FMA; the
+    /// kernels that use it need `std`, which `simd` brings).
+    #[inline(always)]
+    fn mul_add(a: f64, b: f64, c: f64) -> f64 {
+        #[cfg(feature = "std")]
+        {
+            a.mul_add(b, c)
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            libm::fma(a, b, c)
+        }
+    }
 
     /// `a * b + c`, fused where the code is compiled with FMA (`F`).
     #[inline(always)]
-    fn fma<const F: bool>(a: f64, b: f64, c: f64) -> f64 {
+    pub(super) fn fma<const F: bool>(a: f64, b: f64, c: f64) -> f64 {
         if F {
-            a.mul_add(b, c)
+            mul_add(a, b, c)
         } else {
             a * b + c
         }
     }
+
+    /// `e^r - 1` for `|r| <= ln 2 / 2` (a little beyond is fine): the Taylor polynomial of
+    /// degree 13, truncation below 2^-60.
+    #[inline(always)]
+    pub(super) fn expm1_poly<const F: bool>(r: f64) -> f64 {
+        let mut q = INV_FACT[11];
+        for &c in INV_FACT[..11].iter().rev() {
+            q = fma::<F>(q, r, c);
+        }
+        fma::<F>(q, r * r, r)
+    }
+
+    /// `2^-128`: the scaled exponentials below are `2^128` times the value.
+    const UNSCALE: f64 = 2.938735877055719e-39;
+
+    /// `(s, p)` with `e^(a + b) = 2^-128 s (1 + p)`, `s` a power of two, for `a + b` in
+    /// `[-790, 1]` (anything, no panic, else), `b` small beside `a` (`|b| < 1`): `k` from the
+    /// sum, `a - k ln 2` (exact when `a` is a multiple of 2^-40 below 2^10, and always with
+    /// FMA) and then `b` added to the small rest, so that `a`'s size costs no accuracy.
+    #[inline(always)]
+    fn exp_scaled<const F: bool>(a: f64, b: f64) -> (f64, f64) {
+        let kd = fma::<F>(a + b, core::f64::consts::LOG2_E, SHIFT);
+        let k = kd - SHIFT;
+        let r = fma::<F>(k, -LN2_HI, a);
+        let r = fma::<F>(k, -LN2_LO, r) + b;
+        let ki = (kd.to_bits() as i64).wrapping_sub(SHIFT.to_bits() as i64);
+        let s = f64::from_bits((ki.wrapping_add(1023 + 128) as u64) << 52);
+        (s, expm1_poly::<F>(r))
+    }
+
+    /// `a * b` exactly as `(p, e)`, `p + e`, for `|a|, |b| < 2^500` (FMA, or Dekker's product
+    /// with Veltkamp's splits).
+    #[inline(always)]
+    fn two_prod<const F: bool>(a: f64, b: f64) -> (f64, f64) {
+        let p = a * b;
+        if F {
+            (p, mul_add(a, b, -p))
+        } else {
+            let split = |v: f64| {
+                let c = 134217729.0 * v;
+                let h = c - (c - v);
+                (h, v - h)
+            };
+            let ((ah, al), (bh, bl)) = (split(a), split(b));
+            (p, ((ah * bh - p) + ah * bl + al * bh) + al * bl)
+        }
+    }
+
+    /// `a + b` exactly as `(s, e)` (Knuth's two-sum).
+    #[inline(always)]
+    fn two_sum(a: f64, b: f64) -> (f64, f64) {
+        let s = a + b;
+        let bb = s - a;
+        (s, (a - (s - bb)) + (b - bb))
+    }
+
+    /// `c[0] + c[1] x + c[2] x^2 + ...`.
+    #[inline(always)]
+    fn horner<const F: bool, const N: usize>(x: f64, c: [f64; N]) -> f64 {
+        let mut r = c[N - 1];
+        for &k in c[..N - 1].iter().rev() {
+            r = fma::<F>(r, x, k);
+        }
+        r
+    }
+
+    const ERX: f64 = 8.45062911510467529297e-01;
+    const PP: [f64; 5] = [
+        1.28379167095512558561e-01,
+        -3.25042107247001499370e-01,
+        -2.84817495755985104766e-02,
+        -5.77027029648944159157e-03,
+        -2.37630166566501626084e-05,
+    ];
+    const QQ: [f64; 6] = [
+        1.0,
+        3.97917223959155352819e-01,
+        6.50222499887672944485e-02,
+        5.08130628187576562776e-03,
+        1.32494738004321644526e-04,
+        -3.96022827877536812320e-06,
+    ];
+    const PA: [f64; 7] = [
+        -2.36211856075265944077e-03,
+        4.14856118683748331666e-01,
+        -3.72207876035701323847e-01,
+        3.18346619901161753674e-01,
+        -1.10894694282396677476e-01,
+        3.54783043256182359371e-02,
+        -2.16637559486879084300e-03,
+    ];
+    const QA: [f64; 7] = [
+        1.0,
+        1.06420880400844228286e-01,
+        5.40397917702171048937e-01,
+        7.18286544141962662868e-02,
+        1.26171219808761642112e-01,
+        1.36370839120290507362e-02,
+        1.19844998467991074170e-02,
+    ];
+    const RA: [f64; 8] = [
+        -9.86494403484714822705e-03,
+        -6.93858572707181764372e-01,
+        -1.05586262253232909814e+01,
+        -6.23753324503260060396e+01,
+        -1.62396669462573470355e+02,
+        -1.84605092906711035994e+02,
+        -8.12874355063065934246e+01,
+        -9.81432934416914548592e+00,
+    ];
+    const SA: [f64; 9] = [
+        1.0,
+        1.96512716674392571292e+01,
+        1.37657754143519042600e+02,
+        4.34565877475229228821e+02,
+        6.45387271733267880336e+02,
+        4.29008140027567833386e+02,
+        1.08635005541779435134e+02,
+        6.57024977031928170135e+00,
+        -6.04244152148580987438e-02,
+    ];
+    const RB: [f64; 7] = [
+        -9.86494292470009928597e-03,
+        -7.99283237680523006574e-01,
+        -1.77579549177547519889e+01,
+        -1.60636384855821916062e+02,
+        -6.37566443368389627722e+02,
+        -1.02509513161107724954e+03,
+        -4.83519191608651397019e+02,
+    ];
+    const SB: [f64; 8] = [
+        1.0,
+        3.03380607434824582924e+01,
+        3.25792512996573918826e+02,
+        1.53672958608443695994e+03,
+        3.19985821950859553908e+03,
+        2.55305040643316442583e+03,
+        4.74528541206955367215e+02,
+        -2.24409524465858183362e+01,
+    ];
+
+    /// The pieces of `erf(w)` and `erfc(w + wl)` (`|wl| <= ulp(w)`) on fdlibm's four ranges.
+    struct Erf {
+        /// `erf(w)`.
+        erf: f64,
+        /// `|w| < 1.25`: `erfc(w + wl)` is [`near`](Self::near).
+        mid: bool,
+        /// `erfc(w + wl)` for `|w| < 1.25`.
+        near: f64,
+        /// `2^128 e^(-(a + al)^2 - 0.5625 + R/S)` for `a = |w|` in `[1.25, 28)`, `a + al = |w + wl|`
+        /// (so that `erfc(|w + wl|)` is `2^-128 tail / (a + al)`); 0 from 28 on.
+        tail: f64,
+        /// `2^-128 tail / a` (`erfc(|w|)`).
+        t: f64,
+    }
+
+    /// fdlibm's four ranges, each computed and the lane's chosen, for finite `w` (NaN and
+    /// infinities are the callers' to fix).
+    #[inline(always)]
+    fn erf_erfc<const F: bool>(w: f64, wl: f64) -> Erf {
+        let a = w.abs();
+        // The low part with the sign of |w|'s: a + al = |w + wl|.
+        let al = f64::from_bits(wl.to_bits() ^ (w.to_bits() & (1 << 63)));
+        let z = w * w;
+        let (small, mid, high) = (a < 0.84375, a < 1.25, a < 1.0 / 0.35);
+        // The tail's variable, kept within its range on the other lanes.
+        let at = a.clamp(1.25, 28.0);
+        let ia = 1.0 / at;
+        let s = ia * ia;
+        let sm = a - 1.0;
+        // Every range's rational function, then the lane's.
+        let (p1, q1) = (horner::<F, 5>(z, PP), horner::<F, 6>(z, QQ));
+        let (p2, q2) = (horner::<F, 7>(sm, PA), horner::<F, 7>(sm, QA));
+        let (p3, q3) = (horner::<F, 8>(s, RA), horner::<F, 9>(s, SA));
+        let (p4, q4) = (horner::<F, 7>(s, RB), horner::<F, 8>(s, SB));
+        let (num, den) = if small {
+            (p1, q1)
+        } else if mid {
+            (p2, q2)
+        } else if high {
+            (p3, q3)
+        } else {
+            (p4, q4)
+        };
+        let r = num / den;
+        // The tail's exponent -a^2 - 0.5625 + R/S - 2 a al, as the exact -zt^2 - 0.5625 (zt:
+        // `at` with its low 32 bits cleared) and the small rest; elsewhere -w^2 (for the
+        // correction by `wl`).
+        let zt = f64::from_bits(at.to_bits() & 0xffff_ffff_0000_0000);
+        let (big, rest) =
+            if mid { (-z, 0.0) } else { (fma::<F>(-zt, zt, -0.5625), fma::<F>(zt - at, zt + at, r) - 2.0 * at * al) };
+        let (sc, p) = exp_scaled::<F>(big, rest);
+        let e = fma::<F>(sc, p, sc);
+        let tail = if a < 28.0 { e } else { 0.0 };
+        let t = tail * ia * UNSCALE;
+        let wr = fma::<F>(w, r, w);
+        let erf = if small {
+            wr
+        } else if mid {
+            (ERX + r).copysign(w)
+        } else {
+            (1.0 - t).copysign(w)
+        };
+        // erfc on the first two ranges, corrected by -wl erfc'(w) = -wl 2/sqrt(pi) e^(-w^2).
+        let near = if small {
+            if w < 0.25 {
+                1.0 - wr
+            } else {
+                0.5 - (fma::<F>(w, r, w - 0.5))
+            }
+        } else if w > 0.0 {
+            (1.0 - ERX) - r
+        } else {
+            1.0 + (ERX + r)
+        };
+        let near = near - wl * core::f64::consts::FRAC_2_SQRT_PI * (e * UNSCALE);
+        Erf { erf, mid, near, tail, t }
+    }
+
+    /// `erf x`, for finite `x` (see the module's documentation for the method).
+    #[inline(always)]
+    pub(super) fn erf_k<const F: bool>(x: f64) -> f64 {
+        erf_erfc::<F>(x, 0.0).erf
+    }
+
+    /// `erfc x`, for finite `x`; a subnormal result rounded once (from the scaled tail).
+    #[inline(always)]
+    pub(super) fn erfc_k<const F: bool>(x: f64) -> f64 {
+        let k = erf_erfc::<F>(x, 0.0);
+        if k.mid {
+            k.near
+        } else if x > 0.0 {
+            k.tail / x.min(28.0) * UNSCALE
+        } else {
+            2.0 - k.t
+        }
+    }
+
+    /// `gelu x = 0.5 x erfc(w)`, `w = -x / sqrt 2`, for finite `x`: where `w > 1.25`, `0.5 x / w`
+    /// is `-1/sqrt 2` and `gelu x = -2^-128 tail / sqrt 2`, rounded once.
+    #[inline(always)]
+    pub(super) fn gelu_k<const F: bool>(x: f64) -> f64 {
+        const C_HI: f64 = core::f64::consts::FRAC_1_SQRT_2;
+        const C_LO: f64 = -4.833646656726457e-17;
+        // Beyond 64, erfc is 2 or 0 in `f64`: the clamp keeps the products finite.
+        let xc = x.clamp(-64.0, 64.0);
+        let (p, e) = two_prod::<F>(xc, C_HI);
+        let (w, wl) = two_sum(-p, -fma::<F>(xc, C_LO, e));
+        let k = erf_erfc::<F>(w, wl);
+        if k.mid {
+            0.5 * x * k.near
+        } else if w > 0.0 {
+            -(fma::<F>(k.tail, C_HI, k.tail * C_LO) * UNSCALE)
+        } else {
+            0.5 * x * (2.0 - k.t)
+        }
+    }
+
+    /// `gelu_tanh x = x / (1 + e^(-2u))`, `u = sqrt(2/pi) (x + 0.044715 x^3)`, for finite `x`:
+    /// `2u` in double-double, and for `u < 0` `x e^(2u) / (1 + e^(2u))` with `e^(2u)` scaled.
+    #[inline(always)]
+    pub(super) fn gelu_tanh_k<const F: bool>(x: f64) -> f64 {
+        // 2 sqrt(2/pi) and 0.044715 as double-doubles.
+        const K_HI: f64 = 1.5957691216057308;
+        const K_LO: f64 = -9.96930880911092e-17;
+        const A_HI: f64 = 0.044715;
+        const A_LO: f64 = 2.1960211427085595e-18;
+        // From 24 on the result is x, below -24 it is -0 (e^(2u) < 2^-1100).
+        let xc = x.clamp(-24.0, 24.0);
+        let (s, sl) = two_prod::<F>(xc, xc);
+        let (c, cl) = two_prod::<F>(s, xc);
+        let cl = fma::<F>(sl, xc, cl);
+        let (d, dl) = two_prod::<F>(A_HI, c);
+        let dl = fma::<F>(A_HI, cl, fma::<F>(A_LO, c, dl));
+        let (v, vl) = two_sum(xc, d);
+        let vl = vl + dl;
+        let (u, ul) = two_prod::<F>(K_HI, v);
+        let ul = fma::<F>(K_HI, vl, fma::<F>(K_LO, v, ul));
+        // t = -|2u| as (th, tl), no lower than -760 (the result is 0 there).
+        let neg = u < 0.0;
+        let (th, tl) = if neg { (u, ul) } else { (-u, -ul) };
+        let (th, tl) = if th < -760.0 { (-760.0, 0.0) } else { (th, tl) };
+        let (sc, p) = exp_scaled::<F>(th, tl);
+        let e = fma::<F>(sc, p, sc);
+        let (num, unscale) = if neg { (e, UNSCALE) } else { (1.0, 1.0) };
+        let r = (x * num / fma::<F>(e, UNSCALE, 1.0)) * unscale;
+        if x < -24.0 {
+            x * 0.0
+        } else {
+            r
+        }
+    }
+
+    /// `erf x` in `f64` (fdlibm's method, see the module), every `x`: the scalar path's.
+    pub(crate) fn erf(x: f64) -> f64 {
+        if x.is_finite() {
+            erf_k::<false>(x)
+        } else {
+            libm::erf(x)
+        }
+    }
+
+    /// `erfc x` in `f64`, every `x`.
+    pub(crate) fn erfc(x: f64) -> f64 {
+        if x.is_finite() {
+            erfc_k::<false>(x)
+        } else {
+            libm::erfc(x)
+        }
+    }
+
+    /// `gelu x = x Φ(x)` in `f64`, every `x` (NaN at `-inf`, as PyTorch's `-inf * 0`).
+    pub(crate) fn gelu(x: f64) -> f64 {
+        if x.is_finite() {
+            gelu_k::<false>(x)
+        } else {
+            x * 0.5 * libm::erfc(-x)
+        }
+    }
+
+    /// `gelu_tanh x` in `f64`, every `x` (NaN at `-inf`, as PyTorch's).
+    pub(crate) fn gelu_tanh(x: f64) -> f64 {
+        if x.is_finite() {
+            gelu_tanh_k::<false>(x)
+        } else {
+            x / (1.0 + libm::exp(-x))
+        }
+    }
+}
+
+/// shaped's `f64` kernels (see the module's documentation for the method).
+#[cfg(all(feature = "simd", not(miri)))]
+// fdlibm's constants, digit for digit as published.
+#[allow(clippy::excessive_precision)]
+mod f64k {
+    use super::special::{self, expm1_poly, fma, LN2_HI, LN2_LO, SHIFT};
+    use super::VecOp;
+
+    /// Elements per inner loop (the in-place form keeps a copy of its inputs on the stack).
+    const BLOCK: usize = 256;
+    /// Largest `|x|` of the vector path of `exp`, `sigmoid` and `silu` (`2^k` stays normal).
+    const EXP_LIMIT: f64 = 708.0;
+    /// Largest `|x|` of the vector path of `tanh` (`-2|x|` within [`EXP_LIMIT`]).
+    const TANH_LIMIT: f64 = 354.0;
 
     /// `(2^k, p)` with `e^x = 2^k (1 + p)`, for `|x| <= EXP_LIMIT` (anything, no panic, else).
     #[inline(always)]
@@ -187,11 +566,7 @@ mod f64k {
         let k = kd - SHIFT;
         let r = fma::<F>(k, -LN2_HI, x);
         let r = fma::<F>(k, -LN2_LO, r);
-        let mut q = INV_FACT[11];
-        for &c in INV_FACT[..11].iter().rev() {
-            q = fma::<F>(q, r, c);
-        }
-        let p = fma::<F>(q, r * r, r);
+        let p = expm1_poly::<F>(r);
         let ki = (kd.to_bits() as i64).wrapping_sub(SHIFT.to_bits() as i64);
         let scale = f64::from_bits((ki.wrapping_add(1023) as u64) << 52);
         (scale, p)
@@ -347,17 +722,21 @@ mod f64k {
     }
 
     /// `dst[i] = vector(src[i])` for every element (the loop the compiler vectorises), then
-    /// `scalar` for the elements `outside` the vector path's range.
-    #[inline(always)]
-    fn each(
-        src: &[f64],
-        dst: &mut [f64],
-        vector: impl Fn(f64) -> f64,
-        outside: impl Fn(f64) -> bool,
-        scalar: impl Fn(f64) -> f64,
-    ) {
-        dst.iter_mut().zip(src).for_each(|(d, &x)| *d = vector(x));
-        fix(src, dst, outside, scalar);
+    /// `scalar` for the elements `outside` the vector path's range. A macro, so that `vector` is
+    /// called directly and inlined into the caller compiled for its target features: through a
+    /// function taking it as `impl Fn` (or `zip(..).for_each`), LLVM may leave a large kernel's
+    /// `Fn::call` out of line, compiled without them (its `mul_add` then a call to the software
+    /// `fma`, 30 times slower).
+    macro_rules! each {
+        ($src:expr, $dst:expr, $vector:expr, $outside:expr, $scalar:expr) => {{
+            let (src, dst): (&[f64], &mut [f64]) = ($src, $dst);
+            let n = dst.len().min(src.len());
+            let (dst, src) = (&mut dst[..n], &src[..n]);
+            for i in 0..n {
+                dst[i] = ($vector)(src[i]);
+            }
+            fix(src, dst, $outside, $scalar);
+        }};
     }
 
     /// Outside `[-limit, limit]`, or NaN.
@@ -371,16 +750,23 @@ mod f64k {
     #[inline(always)]
     fn run<const F: bool>(op: VecOp, src: &[f64], dst: &mut [f64]) {
         match op {
-            VecOp::Exp => each(src, dst, exp::<F>, beyond(EXP_LIMIT), f64::exp),
-            VecOp::Tanh => each(src, dst, tanh::<F>, beyond(TANH_LIMIT), f64::tanh),
+            VecOp::Exp => each!(src, dst, exp::<F>, beyond(EXP_LIMIT), f64::exp),
+            VecOp::Tanh => each!(src, dst, tanh::<F>, beyond(TANH_LIMIT), f64::tanh),
             VecOp::Sigmoid => {
-                each(src, dst, |x| 1.0 / (1.0 + exp::<F>(-x)), beyond(EXP_LIMIT), |x| 1.0 / (1.0 + (-x).exp()))
+                each!(src, dst, |x: f64| 1.0 / (1.0 + exp::<F>(-x)), beyond(EXP_LIMIT), |x| 1.0 / (1.0 + (-x).exp()))
             }
-            VecOp::Silu => each(src, dst, |x| x / (1.0 + exp::<F>(-x)), beyond(EXP_LIMIT), |x| x / (1.0 + (-x).exp())),
-            VecOp::Ln => each(src, dst, ln::<F>, |x| !ln_domain(x), f64::ln),
-            VecOp::Softplus => each(src, dst, softplus::<F>, |x| x.is_nan() | (x < -EXP_LIMIT), |x| x.exp().ln_1p()),
-            VecOp::Sin => each(src, dst, |x| sin_cos::<F>(x, false), beyond(TRIG_LIMIT), f64::sin),
-            VecOp::Cos => each(src, dst, |x| sin_cos::<F>(x, true), beyond(TRIG_LIMIT), f64::cos),
+            VecOp::Silu => {
+                each!(src, dst, |x: f64| x / (1.0 + exp::<F>(-x)), beyond(EXP_LIMIT), |x| x / (1.0 + (-x).exp()))
+            }
+            VecOp::Ln => each!(src, dst, ln::<F>, |x| !ln_domain(x), f64::ln),
+            VecOp::Softplus => each!(src, dst, softplus::<F>, |x| x.is_nan() | (x < -EXP_LIMIT), |x| x.exp().ln_1p()),
+            VecOp::Sin => each!(src, dst, |x| sin_cos::<F>(x, false), beyond(TRIG_LIMIT), f64::sin),
+            VecOp::Cos => each!(src, dst, |x| sin_cos::<F>(x, true), beyond(TRIG_LIMIT), f64::cos),
+            // Infinities included (but gelu's: NaN at -inf, as PyTorch's); NaN stays NaN.
+            VecOp::Erf => each!(src, dst, special::erf_k::<F>, f64::is_nan, |x| x),
+            VecOp::Erfc => each!(src, dst, special::erfc_k::<F>, f64::is_nan, |x| x),
+            VecOp::Gelu => each!(src, dst, special::gelu_k::<F>, |x| !x.is_finite(), special::gelu),
+            VecOp::GeluTanh => each!(src, dst, special::gelu_tanh_k::<F>, f64::is_nan, |x| x),
         }
     }
 
@@ -455,6 +841,111 @@ mod f64k {
         }
     }
 
+    /// `e^x` for `|x| <= 708` to about 2^-31 (for the `f32` kernels): the reduction of [`exp`]
+    /// and the Taylor polynomial of degree 8 (truncation below 2^-32 on `|r| <= ln 2 / 2`).
+    #[inline(always)]
+    fn exp_short<const F: bool>(x: f64) -> f64 {
+        const C: [f64; 9] =
+            [1.0, 1.0, 1.0 / 2.0, 1.0 / 6.0, 1.0 / 24.0, 1.0 / 120.0, 1.0 / 720.0, 1.0 / 5040.0, 1.0 / 40320.0];
+        let kd = fma::<F>(x, core::f64::consts::LOG2_E, SHIFT);
+        let k = kd - SHIFT;
+        let r = fma::<F>(k, -LN2_LO, fma::<F>(k, -LN2_HI, x));
+        let mut p = C[8];
+        for &c in C[..8].iter().rev() {
+            p = fma::<F>(p, r, c);
+        }
+        let ki = (kd.to_bits() as i64).wrapping_sub(SHIFT.to_bits() as i64);
+        p * f64::from_bits((ki.wrapping_add(1023) as u64) << 52)
+    }
+
+    /// `erfc a` of `a >= 0` to about 2^-31, relative, for the `f32` kernels (`f32` underflows
+    /// from 10.05 on; 0 from 10.5): `e^(-a^2) t Q(t)`, `t = 2 / (2 + a)`, `Q` a polynomial of degree 12
+    /// fitted to `erfc(a) e^(a^2) / t` on `[0, 10.5]` (least squares on Chebyshev nodes, relative
+    /// error below 1.9e-10; `python3 scripts/erf_data.py --fit`).
+    #[inline(always)]
+    fn erfc_pos_f32<const F: bool>(a: f64) -> f64 {
+        const Q: [f64; 13] = [
+            0.2820971720878771,
+            0.28201744094628706,
+            0.24794189599962088,
+            0.16705439318984427,
+            0.13364204683881975,
+            -0.1862578858467671,
+            0.39661806529997745,
+            -0.8104990245526065,
+            0.7792312749096818,
+            -0.3342016555468035,
+            0.013797788746479387,
+            0.038515150173703105,
+            -0.00995666239441443,
+        ];
+        let big = a >= 10.5;
+        let a = a.min(10.5);
+        let t = 2.0 / (2.0 + a);
+        let mut q = Q[12];
+        for &c in Q[..12].iter().rev() {
+            q = fma::<F>(q, t, c);
+        }
+        let c = exp_short::<F>(-a * a) * (t * q);
+        // 0 from 10.5 on (below `f32`'s subnormals, even times the largest `f32`).
+        if big {
+            0.0
+        } else {
+            c
+        }
+    }
+
+    /// `erf x` of an `f32` value held in `f64`, to about 2^-31: `x P(x^2)` below 0.5 (`P` of
+    /// degree 5 fitted as `Q`, relative error below 1.2e-11), `1 - erfc |x|` above.
+    #[inline(always)]
+    fn erf_f32<const F: bool>(x: f64) -> f64 {
+        const P: [f64; 6] = [
+            1.1283791670819743,
+            -0.3761263851706181,
+            0.11283773740561942,
+            -0.0268631126752662,
+            0.005200275549241772,
+            -0.0007692330902026274,
+        ];
+        let z = x * x;
+        let mut p = P[5];
+        for &c in P[..5].iter().rev() {
+            p = fma::<F>(p, z, c);
+        }
+        let a = x.abs();
+        if a < 0.5 {
+            x * p
+        } else {
+            (1.0 - erfc_pos_f32::<F>(a)).copysign(x)
+        }
+    }
+
+    /// `erfc x` of an `f32` value held in `f64`.
+    #[inline(always)]
+    fn erfc_f32<const F: bool>(x: f64) -> f64 {
+        let c = erfc_pos_f32::<F>(x.abs());
+        if x < 0.0 {
+            2.0 - c
+        } else {
+            c
+        }
+    }
+
+    /// `gelu x = 0.5 x erfc(-x / sqrt 2)` of an `f32` value held in `f64` (`-x / sqrt 2` off by
+    /// 2^-53, which erfc's tail amplifies by at most 2^7 before `f32` underflows).
+    #[inline(always)]
+    fn gelu_f32<const F: bool>(x: f64) -> f64 {
+        0.5 * x * erfc_f32::<F>(-x * core::f64::consts::FRAC_1_SQRT_2)
+    }
+
+    /// `gelu_tanh x = x / (1 + e^(-2u))` of an `f32` value held in `f64` (`2u` off by 2^-51 at
+    /// most, amplified by `|2u| < 2^7` before `f32` underflows).
+    #[inline(always)]
+    fn gelu_tanh_f32<const F: bool>(x: f64) -> f64 {
+        let u2 = 1.5957691216057308 * fma::<F>(0.044715 * x, x * x, x);
+        x / (1.0 + exp_short::<F>((-u2).clamp(-700.0, 700.0)))
+    }
+
     /// Largest `|x|` of the `f32` vector path of `sin` and `cos` (musl's medium range,
     /// `2^28 pi/2`: `n * PIO2_1` exact).
     const TRIG_LIMIT_F32: f64 = 4.2e8;
@@ -489,8 +980,13 @@ mod f64k {
             let (wide, out) = (&mut wide[..n], &mut out[..n]);
             wide.iter_mut().zip(&*block).for_each(|(w, &x)| *w = x as f64);
             match op {
-                VecOp::Sin => each(wide, out, |x| sin_cos_f32::<F>(x, false), beyond(TRIG_LIMIT_F32), f64::sin),
-                VecOp::Cos => each(wide, out, |x| sin_cos_f32::<F>(x, true), beyond(TRIG_LIMIT_F32), f64::cos),
+                VecOp::Sin => each!(wide, out, |x| sin_cos_f32::<F>(x, false), beyond(TRIG_LIMIT_F32), f64::sin),
+                VecOp::Cos => each!(wide, out, |x| sin_cos_f32::<F>(x, true), beyond(TRIG_LIMIT_F32), f64::cos),
+                // Infinities included (but the GELUs': NaN at -inf); NaN stays NaN.
+                VecOp::Erf => each!(wide, out, erf_f32::<F>, f64::is_nan, |x| x),
+                VecOp::Erfc => each!(wide, out, erfc_f32::<F>, f64::is_nan, |x| x),
+                VecOp::Gelu => each!(wide, out, gelu_f32::<F>, |x| !x.is_finite(), special::gelu),
+                VecOp::GeluTanh => each!(wide, out, gelu_tanh_f32::<F>, |x| !x.is_finite(), special::gelu_tanh),
                 _ => run::<F>(op, wide, out),
             }
             block.iter_mut().zip(&*out).for_each(|(x, &r)| *x = r as f32);
@@ -536,7 +1032,7 @@ mod f64k {
 /// ones, called directly: the tests of `tests/vmath.rs` reach only the variant this CPU picks.
 #[cfg(all(test, feature = "simd", not(miri)))]
 mod tests {
-    use super::{f64k, VecOp};
+    use super::{f64k, special, VecOp};
     use alloc::vec::Vec;
 
     fn ulps(a: f64, b: f64) -> u64 {
@@ -550,7 +1046,7 @@ mod tests {
         (key(a) - key(b)).unsigned_abs() as u64
     }
 
-    const OPS: [(VecOp, fn(f64) -> f64, u64); 8] = [
+    const OPS: [(VecOp, fn(f64) -> f64, u64); 12] = [
         (VecOp::Exp, f64::exp, 2),
         (VecOp::Tanh, f64::tanh, 4),
         (VecOp::Sigmoid, |x| 1.0 / (1.0 + (-x).exp()), 4),
@@ -559,12 +1055,18 @@ mod tests {
         (VecOp::Softplus, |x| if x > 20.0 { x } else { x.exp().ln_1p() }, 4),
         (VecOp::Sin, f64::sin, 2),
         (VecOp::Cos, f64::cos, 2),
+        // libm's (fdlibm's, within 1 ulp); gelu against the scalar path (the plain variant).
+        (VecOp::Erf, libm::erf, 2),
+        (VecOp::Erfc, libm::erfc, 2),
+        (VecOp::Gelu, special::gelu, 2),
+        (VecOp::GeluTanh, special::gelu_tanh, 2),
     ];
 
     fn inputs() -> Vec<f64> {
         let mut xs: Vec<f64> = (0..20_000).map(|k| (k as f64 - 10_000.0) * 0.0731).collect();
         xs.extend((0..2_000).map(|k| (k as f64 - 1_000.0) * 1e-6));
         xs.extend([0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 1e-310, 709.9, -745.5, 2e6, 1e300]);
+        xs.extend((0..4_000).map(|k| -40.0 + k as f64 * 0.01));
         xs
     }
 
@@ -591,9 +1093,25 @@ mod tests {
         for (variant, apply) in
             [("plain", f64k::via_f64_with::<false> as fn(VecOp, &mut [f32])), ("fused", f64k::via_f64_with::<true>)]
         {
-            for (op, scalar, bound) in
-                [(VecOp::Ln, f32::ln as fn(f32) -> f32, 1), (VecOp::Sin, f32::sin, 1), (VecOp::Cos, f32::cos, 1)]
-            {
+            let erf: fn(f32) -> f32 = |x| libm::erf(x as f64) as f32;
+            let erfc: fn(f32) -> f32 = |x| libm::erfc(x as f64) as f32;
+            // No cancellation in f64 for an f32 input.
+            let gelu: fn(f32) -> f32 =
+                |x| (0.5 * x as f64 * libm::erfc(-(x as f64) * core::f64::consts::FRAC_1_SQRT_2)) as f32;
+            let gelu_tanh: fn(f32) -> f32 = |x| {
+                let x = x as f64;
+                let u = 0.7978845608028654 * (x + 0.044715 * x * x * x);
+                (x / (1.0 + (-2.0 * u).exp())) as f32
+            };
+            for (op, scalar, bound) in [
+                (VecOp::Ln, f32::ln as fn(f32) -> f32, 1),
+                (VecOp::Sin, f32::sin, 1),
+                (VecOp::Cos, f32::cos, 1),
+                (VecOp::Erf, erf, 1),
+                (VecOp::Erfc, erfc, 1),
+                (VecOp::Gelu, gelu, 1),
+                (VecOp::GeluTanh, gelu_tanh, 1),
+            ] {
                 let mut got = xs.clone();
                 apply(op, &mut got);
                 for (&x, &g) in xs.iter().zip(&got) {

@@ -200,7 +200,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     #[track_caller]
     pub fn gelu_tanh(&self) -> Var<'t, T, S> {
         let (k, a) = (c::<T>(0.7978845608028654), c::<T>(0.044715));
-        let y = self.value().map(move |x| c::<T>(0.5) * x * (T::one() + (k * (x + a * x * x * x)).tanh()));
+        let y = self.value().gelu_tanh();
         self.rule_x(y, move |g, x| {
             let inner = k * (x + a * x * x * x);
             let th = inner.tanh();

@@ -39,9 +39,12 @@ pub trait Real: Num<Sum = Self> + Float + super::MatrixFloat + sealed::Sealed {
     /// `ψ⁽ⁿ⁾(x)` for `n >= 1` (`ψ` itself for `n = 0`).
     #[doc(hidden)]
     fn polygamma(self, n: u32) -> Self;
-    /// The normal CDF `(1 + erf(x / √2)) / 2`, as [`gelu`](crate::TensorBase::gelu) computes it.
+    /// GELU `x Φ(x)`, as [`gelu`](crate::TensorBase::gelu) computes it.
     #[doc(hidden)]
-    fn ndtr(self) -> Self;
+    fn gelu(self) -> Self;
+    /// GELU's tanh form, as [`gelu_tanh`](crate::TensorBase::gelu_tanh) computes it.
+    #[doc(hidden)]
+    fn gelu_tanh(self) -> Self;
     /// Whether every part is zero (the value and, for a dual, every tangent): `==` compares
     /// values only.
     #[doc(hidden)]
@@ -110,9 +113,9 @@ macro_rules! real_float {
     ($($t:ty),*) => {$(
         impl Real for $t {
             #[inline]
-            fn erf(self) -> Self { via64(self, libm::erf) }
+            fn erf(self) -> Self { via64(self, crate::vmath::special::erf) }
             #[inline]
-            fn erfc(self) -> Self { via64(self, libm::erfc) }
+            fn erfc(self) -> Self { via64(self, crate::vmath::special::erfc) }
             #[inline]
             fn erfinv(self) -> Self { via64(self, super::erfinv) }
             #[inline]
@@ -122,7 +125,9 @@ macro_rules! real_float {
             #[inline]
             fn polygamma(self, n: u32) -> Self { via64(self, |v| polygamma(n, v)) }
             #[inline]
-            fn ndtr(self) -> Self { via64(self, |v| 0.5 * (1.0 + libm::erf(v / core::f64::consts::SQRT_2))) }
+            fn gelu(self) -> Self { via64(self, crate::vmath::special::gelu) }
+            #[inline]
+            fn gelu_tanh(self) -> Self { via64(self, crate::vmath::special::gelu_tanh) }
             #[inline(always)]
             fn exactly_zero(self) -> bool { self == 0.0 }
             #[inline(always)]
@@ -362,7 +367,8 @@ impl<T: Real, const N: usize> Element for Dual<T, N> {
         erfinv: <Self as Real>::erfinv,
         lgamma: <Self as Real>::lgamma,
         digamma: <Self as Real>::digamma,
-        ndtr: <Self as Real>::ndtr,
+        gelu: <Self as Real>::gelu,
+        gelu_tanh: <Self as Real>::gelu_tanh,
     });
 }
 
@@ -757,12 +763,24 @@ impl<T: Real, const N: usize> Real for Dual<T, N> {
     fn polygamma(self, n: u32) -> Self {
         self.chain(self.re.polygamma(n), self.re.polygamma(n + 1))
     }
-    /// Derivative `e^(-x²/2) / √(2π)`.
+    /// Derivative `Φ(x) + x φ(x)`, with `Φ(x) = erfc(-x/√2) / 2` and `φ(x) = e^(-x²/2) / √(2π)`.
     #[inline]
-    fn ndtr(self) -> Self {
+    fn gelu(self) -> Self {
         let x = self.re;
-        let d = (-(x * x) * T::cst(0.5)).exp() * T::cst(1.0 / (2.0 * core::f64::consts::PI).sqrt());
-        self.chain(x.ndtr(), d)
+        let cdf = (-x * T::cst(core::f64::consts::FRAC_1_SQRT_2)).erfc() * T::cst(0.5);
+        let pdf = (-(x * x) * T::cst(0.5)).exp() * T::cst(1.0 / (2.0 * core::f64::consts::PI).sqrt());
+        self.chain(x.gelu(), cdf + x * pdf)
+    }
+    /// `x σ(2u)` with `u = √(2/π) (x + 0.044715 x³)`: derivative `σ + x σ (1 - σ) 2u'`,
+    /// `u' = √(2/π) (1 + 3 · 0.044715 x²)`.
+    #[inline]
+    fn gelu_tanh(self) -> Self {
+        let x = self.re;
+        let k = T::cst((2.0 / core::f64::consts::PI).sqrt());
+        let two_u = T::cst(2.0) * k * (x + T::cst(0.044715) * x * x * x);
+        let sig = T::one() / (T::one() + (-two_u).exp());
+        let du2 = T::cst(2.0) * k * (T::one() + T::cst(3.0 * 0.044715) * x * x);
+        self.chain(x.gelu_tanh(), sig + x * sig * (T::one() - sig) * du2)
     }
     #[inline(always)]
     fn exactly_zero(self) -> bool {

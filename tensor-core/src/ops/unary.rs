@@ -10,7 +10,7 @@ use crate::num::Num;
 use crate::shape::Shape;
 use crate::storage::{Data, DataMut, Element};
 use crate::tensor::{OutTensor, TensorBase};
-use crate::vmath::VecOp;
+use crate::vmath::{special as vspecial, VecOp};
 use core::ops::Neg;
 use num_traits::Float;
 
@@ -121,6 +121,20 @@ fn special<T: Float + Element>(
     }
 }
 
+/// GELU `x Φ(x)`: the type's own where it has one (the dual numbers), else the `f64` kernel
+/// `0.5 x erfc(-x/√2)` rounded once.
+#[inline]
+fn gelu_of<T: Float + Element>(x: T) -> T {
+    special(x, |s| s.gelu, vspecial::gelu)
+}
+
+/// GELU's tanh form `x sigmoid(2u)`, `u = √(2/π) (x + 0.044715 x³)`: the type's own where it has
+/// one, else the `f64` kernel rounded once.
+#[inline]
+fn gelu_tanh_of<T: Float + Element>(x: T) -> T {
+    special(x, |s| s.gelu_tanh, vspecial::gelu_tanh)
+}
+
 float_fns! {
     exp, exp_, exp_out, try_exp_out, "exp", "`e^x`", Some(VecOp::Exp), |x| x.exp();
     exp2, exp2_, exp2_out, try_exp2_out, "exp2", "`2^x`", None, |x| x.exp2();
@@ -147,14 +161,16 @@ float_fns! {
     fract, fract_, fract_out, try_fract_out, "frac", "fractional part `x - trunc(x)`", None, |x| x.fract();
     recip, recip_, recip_out, try_recip_out, "reciprocal", "`1 / x`", None, |x| x.recip();
     sigmoid, sigmoid_, sigmoid_out, try_sigmoid_out, "sigmoid", "logistic `1 / (1 + e^-x)`", Some(VecOp::Sigmoid), |x| D::Elem::ONE / (D::Elem::ONE + (-x).exp());
-    gelu, gelu_, gelu_out, try_gelu_out, "nn.functional.gelu", "GELU `x Φ(x)` with the exact normal CDF (PyTorch's default, `approximate='none'`)", None,
-        |x| x * special(x, |s| s.ndtr, |v| 0.5 * (1.0 + libm::erf(v / core::f64::consts::SQRT_2)));
+    gelu, gelu_, gelu_out, try_gelu_out, "nn.functional.gelu", "GELU `x Φ(x)` with the exact normal CDF (PyTorch's default, `approximate='none'`), computed as `0.5 x erfc(-x/√2)` (no cancellation for negative `x`; NaN at `-inf`, as PyTorch)", Some(VecOp::Gelu),
+        |x| gelu_of(x);
+    gelu_tanh, gelu_tanh_, gelu_tanh_out, try_gelu_tanh_out, "nn.functional.gelu(x, approximate='tanh')", "GELU with the tanh approximation `0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³)))`, computed as `x sigmoid(2u)` with `u` the argument of `tanh` (no cancellation; NaN at `-inf`, as PyTorch)", Some(VecOp::GeluTanh),
+        |x| gelu_tanh_of(x);
     silu, silu_, silu_out, try_silu_out, "nn.functional.silu", "SiLU (swish) `x sigmoid(x)`", Some(VecOp::Silu), |x| x / (D::Elem::ONE + (-x).exp());
     asinh, asinh_, asinh_out, try_asinh_out, "asinh", "inverse hyperbolic sine", None, |x| x.asinh();
     acosh, acosh_, acosh_out, try_acosh_out, "acosh", "inverse hyperbolic cosine (NaN below 1)", None, |x| x.acosh();
     atanh, atanh_, atanh_out, try_atanh_out, "atanh", "inverse hyperbolic tangent (+-inf at +-1, NaN beyond)", None, |x| x.atanh();
-    erf, erf_, erf_out, try_erf_out, "erf", "error function `2/sqrt(pi) ∫₀ˣ e^(-t²) dt`", None, |x| special(x, |s| s.erf, libm::erf);
-    erfc, erfc_, erfc_out, try_erfc_out, "erfc", "complementary error function `1 - erf(x)`, accurate where `erf(x)` is near 1", None, |x| special(x, |s| s.erfc, libm::erfc);
+    erf, erf_, erf_out, try_erf_out, "erf", "error function `2/sqrt(pi) ∫₀ˣ e^(-t²) dt`", Some(VecOp::Erf), |x| special(x, |s| s.erf, vspecial::erf);
+    erfc, erfc_, erfc_out, try_erfc_out, "erfc", "complementary error function `1 - erf(x)`, accurate where `erf(x)` is near 1", Some(VecOp::Erfc), |x| special(x, |s| s.erfc, vspecial::erfc);
     lgamma, lgamma_, lgamma_out, try_lgamma_out, "lgamma", "`ln|Γ(x)|` (+inf at the poles 0, -1, -2, ...)", None, |x| special(x, |s| s.lgamma, libm::lgamma);
     #[doc(alias = "psi")] digamma, digamma_, digamma_out, try_digamma_out, "digamma", "digamma `ψ(x) = d/dx ln Γ(x)` (NaN at the negative integers; -inf at +0, +inf at -0, as PyTorch)", None, |x| special(x, |s| s.digamma, crate::num::digamma);
     erfinv, erfinv_, erfinv_out, try_erfinv_out, "erfinv", "inverse error function (±inf at ±1, NaN beyond)", None, |x| special(x, |s| s.erfinv, crate::num::erfinv);
