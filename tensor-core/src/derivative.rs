@@ -57,11 +57,11 @@ pub trait Seed<T: Real>: Real {
     /// Input `i`: value `v`, every first-order tangent seeded with direction `i`.
     fn seed(v: T, i: usize) -> Self;
     /// The value.
-    fn value(self) -> T;
+    fn value(&self) -> T;
     /// The first derivative along direction `i`.
-    fn first(self, i: usize) -> T;
+    fn first(&self, i: usize) -> T;
     /// The second derivative along directions `i` and `j` (0 for a first-order dual).
-    fn second(self, i: usize, j: usize) -> T;
+    fn second(&self, i: usize, j: usize) -> T;
 }
 
 impl<T: Real, const N: usize> Seed<T> for Dual<T, N> {
@@ -71,15 +71,15 @@ impl<T: Real, const N: usize> Seed<T> for Dual<T, N> {
         Dual::variable(v, i)
     }
     #[inline(always)]
-    fn value(self) -> T {
+    fn value(&self) -> T {
         self.re
     }
     #[inline(always)]
-    fn first(self, i: usize) -> T {
+    fn first(&self, i: usize) -> T {
         self.eps[i]
     }
     #[inline(always)]
-    fn second(self, _: usize, _: usize) -> T {
+    fn second(&self, _: usize, _: usize) -> T {
         T::ZERO
     }
 }
@@ -95,15 +95,15 @@ impl<T: Real, const N: usize> Seed<T> for Dual<Dual<T, N>, N> {
         }
     }
     #[inline(always)]
-    fn value(self) -> T {
+    fn value(&self) -> T {
         self.re.re
     }
     #[inline(always)]
-    fn first(self, i: usize) -> T {
+    fn first(&self, i: usize) -> T {
         self.re.eps[i]
     }
     #[inline(always)]
-    fn second(self, i: usize, j: usize) -> T {
+    fn second(&self, i: usize, j: usize) -> T {
         self.eps[j].eps[i]
     }
 }
