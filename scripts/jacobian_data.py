@@ -40,6 +40,7 @@ UNARY = [
     ("log_sigmoid", F.logsigmoid, -8, 8), ("softsign", F.softsign, -5, 5), ("selu", F.selu, -3, 3),
     ("softplus", F.softplus, -8, 25), ("abs", torch.abs, -5, 5), ("relu", torch.relu, -5, 5),
     ("fract", torch.frac, -5, 5), ("floor", torch.floor, -5, 5),
+    ("gelu_tanh", lambda x: F.gelu(x, approximate="tanh"), -4, 4),
 ]
 
 

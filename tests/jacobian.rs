@@ -101,6 +101,12 @@ fn all_cases() -> Vec<Case> {
         recip, |x| -1.0 / (x * x), (0.01, 100.0);
         sigmoid, |x| { let s = 1.0 / (1.0 + (-x).exp()); s * (1.0 - s) }, (-30.0, 30.0);
         gelu, |x| 0.5 * (1.0 + erf(x / std::f64::consts::SQRT_2)) + x * pdf(x), (-10.0, 10.0);
+        // d/dx 0.5 x (1 + tanh u), u = √(2/π)(x + 0.044715 x³).
+        gelu_tanh, |x| {
+            let k = (2.0 / std::f64::consts::PI).sqrt();
+            let t = (k * (x + 0.044715 * x * x * x)).tanh();
+            0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * k * (1.0 + 3.0 * 0.044715 * x * x)
+        }, (-10.0, 10.0);
         silu, |x| { let s = 1.0 / (1.0 + (-x).exp()); s * (1.0 + x * (1.0 - s)) }, (-30.0, 30.0);
         asinh, |x| 1.0 / (x * x + 1.0).sqrt(), (-10.0, 10.0);
         acosh, |x| 1.0 / (x * x - 1.0).sqrt(), (1.01, 100.0);
@@ -360,7 +366,7 @@ fn unary6(op: &str, x: &V6) -> V6 {
             }
         };
     }
-    pick!(exp exp2 ln log2 log10 ln_1p exp_m1 sqrt sin cos tan asin acos atan sinh cosh tanh recip sigmoid gelu silu
+    pick!(exp exp2 ln log2 log10 ln_1p exp_m1 sqrt sin cos tan asin acos atan sinh cosh tanh recip sigmoid gelu gelu_tanh silu
           asinh acosh atanh erf erfc lgamma digamma erfinv rsqrt square to_radians to_degrees log_sigmoid softsign selu
           softplus abs relu fract floor)
 }
