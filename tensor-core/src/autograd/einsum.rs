@@ -1,14 +1,15 @@
 //! Differentiable `einsum` over runtime-shaped values (PyTorch `torch.einsum`). The gradient of
 //! operand `i` is itself an einsum: of the output's gradient with the other operands, onto
 //! operand `i`'s subscripts; a letter that only operand `i` has (summed away) is broadcast back.
+use super::ops::scatter_view;
 use super::tape::Sink;
 use super::var::{back, Var};
 use super::GradFloat;
 use crate::error::{OrPanic, ShapeError};
 use crate::layout::Layout;
-use crate::ops::einsum::{parse, run as einsum_run, try_einsum as einsum_fwd, ELLIPSIS, ELL_BASE};
+use crate::ops::einsum::{explicit_labels, parse, run as einsum_run, try_einsum as einsum_fwd, ELLIPSIS};
 use crate::shape::DynShape;
-use crate::tensor::{Tensor, TensorViewMut};
+use crate::tensor::Tensor;
 use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
@@ -55,19 +56,8 @@ pub fn try_einsum<'t, T: GradFloat>(
     let ell: Vec<usize> =
         p.ops.iter().zip(&values).map(|(t, v)| v.rank() - t.iter().filter(|&&c| c != ELLIPSIS).count()).collect();
     let ell_rank = ell.iter().copied().max().unwrap_or(0);
-    let explicit = |t: &[u8], e: usize| -> Vec<u8> {
-        t.iter()
-            .flat_map(|&c| {
-                if c == ELLIPSIS {
-                    (ell_rank - e..ell_rank).map(|k| ELL_BASE + k as u8).collect()
-                } else {
-                    alloc::vec![c]
-                }
-            })
-            .collect()
-    };
-    let terms: Vec<Vec<u8>> = p.ops.iter().zip(&ell).map(|(t, &e)| explicit(t, e)).collect();
-    let outs = explicit(&p.out, ell_rank);
+    let terms: Vec<Vec<u8>> = p.ops.iter().zip(&ell).map(|(t, &e)| explicit_labels(t, e, ell_rank)).collect();
+    let outs = explicit_labels(&p.out, ell_rank, ell_rank);
     let mut size = [0usize; 256];
     for (term, v) in terms.iter().zip(&values) {
         for (&c, &n) in term.iter().zip(v.sizes()) {
@@ -148,10 +138,5 @@ fn operand_grad<T: GradFloat>(
         .collect();
     let sizes: Vec<usize> = uniq.iter().map(|&c| my_size(c)).collect();
     let diag = Layout::from_parts(&sizes, &strides, 0).or_panic();
-    let mut buf = alloc::vec![T::zero(); whole.numel()];
-    {
-        let mut dst = TensorViewMut::<T, DynShape>::try_from_parts(&mut buf[..], diag).or_panic();
-        dst += &r.as_dyn();
-    }
-    Tensor::<T, DynShape>::from_vec(my_sizes, buf)
+    scatter_view::<T, DynShape, DynShape>(&r, diag, whole, whole.numel())
 }

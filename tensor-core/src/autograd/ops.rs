@@ -1070,7 +1070,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
 
 /// The gradient of a view: `g` written through the view's layout `vl` into zeros of the
 /// source's storage (`len` elements), then read back through the source's layout `xl`.
-fn scatter_view<T: GradFloat, S: Shape, S2: Shape>(
+pub(crate) fn scatter_view<T: GradFloat, S: Shape, S2: Shape>(
     g: &Tensor<T, S2>,
     vl: Layout,
     xl: Layout,
@@ -1078,8 +1078,9 @@ fn scatter_view<T: GradFloat, S: Shape, S2: Shape>(
 ) -> Tensor<T, S> {
     let mut buf = alloc::vec![T::zero(); len];
     {
-        // The view's layout fits a buffer of `len` elements and does not overlap (checked in
-        // `try_view_with`); `try_from_parts` checks both again.
+        // The view's layout fits a buffer of `len` elements and does not overlap (checked by
+        // `record_view`; einsum's diagonals reach each element once); `try_from_parts` checks
+        // both again.
         let mut dst = TensorViewMut::<T, DynShape>::try_from_parts(&mut buf[..], vl).or_panic();
         dst += &g.as_dyn();
     }

@@ -250,6 +250,18 @@ fn sized<T: Num>(buf: &mut alloc::vec::Vec<T>, n: usize) -> Result<(), ShapeErro
     Ok(())
 }
 
+/// `bias[k]` added to every output plane of channel `k` (`ohw` elements each) of whole images of
+/// `o` channels in `out`.
+fn add_bias<T: Num>(out: &mut [T], bias: Option<&[T]>, o: usize, ohw: usize) {
+    let Some(b) = bias else { return };
+    for (k, plane) in out.chunks_exact_mut(ohw.max(1)).enumerate() {
+        let bk = b[k % o];
+        for v in plane {
+            *v = T::add(*v, bk);
+        }
+    }
+}
+
 /// One block of [`conv2d`]: the images `img0..` whose outputs `dst` holds (whole images).
 #[allow(clippy::too_many_arguments)]
 fn conv2d_block<T: Gemm>(
@@ -316,14 +328,7 @@ fn conv2d_block<T: Gemm>(
             }
         }
     }
-    if let Some(bs) = bias {
-        for (k, plane) in dst.chunks_exact_mut(ohw).enumerate() {
-            let bk = bs[k % o];
-            for v in plane {
-                *v = T::add(*v, bk);
-            }
-        }
-    }
+    add_bias(dst, bias, o, ohw);
     Ok(())
 }
 
@@ -334,14 +339,7 @@ fn conv2d_block<T: Gemm>(
 pub(crate) fn max_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T], mut idx: Option<&mut [i64]>) {
     let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
     if idx.is_none() && g.pad == [0, 0] {
-        return pool_rows(
-            x,
-            g,
-            out,
-            T::neg_infinity(),
-            |best, v| if v > best || v.is_nan() { v } else { best },
-            |m, _| m,
-        );
+        return pool_rows(x, g, out, T::neg_infinity(), |best, v| if v > best || v.is_nan() { v } else { best }, |m| m);
     }
     for p in 0..g.n * g.c {
         let plane = &x[p * hw..(p + 1) * hw];
@@ -384,7 +382,7 @@ pub(crate) fn avg_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T], count
     if g.pad == [0, 0] && g.dil == [1, 1] {
         // Every window lies inside the input: its size is the divisor either way.
         let count = T::from(g.kh * g.kw).unwrap_or_else(T::nan);
-        return pool_rows(x, g, out, T::ZERO, |s, v| s + v, move |s, _| s / count);
+        return pool_rows(x, g, out, T::ZERO, |s, v| s + v, move |s| s / count);
     }
     let (ph, pw) = (g.pad[0], g.pad[1]);
     for p in 0..g.n * g.c {
@@ -418,7 +416,7 @@ pub(crate) fn avg_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T], count
 /// A pooling of `g.n * g.c` planes with no padding (every window inside the input), an output row
 /// at a time so that the inner loop runs along the row and vectorises: each output starts at
 /// `init`, meets its window's elements in PyTorch's order (window rows, then columns) through
-/// `step`, and ends as `finish(acc, count)`. The window offset is the outer loop, the output
+/// `step`, and ends as `finish(acc)`. The window offset is the outer loop, the output
 /// column the inner one.
 /// The planes go to rayon's pool in pieces from [`PAR_POOL`] output elements on.
 #[inline(always)]
@@ -428,7 +426,7 @@ fn pool_rows<T: Float + Num>(
     out: &mut [T],
     init: T,
     step: impl Fn(T, T) -> T + Sync,
-    finish: impl Fn(T, usize) -> T + Sync,
+    finish: impl Fn(T) -> T + Sync,
 ) {
     let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
     if ohw == 0 || hw == 0 {
@@ -460,10 +458,10 @@ fn pool_planes<T: Float + Num>(
     out: &mut [T],
     init: T,
     step: &impl Fn(T, T) -> T,
-    finish: &impl Fn(T, usize) -> T,
+    finish: &impl Fn(T) -> T,
 ) {
     let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
-    let (s, count) = (g.stride[1], g.kh * g.kw);
+    let s = g.stride[1];
     for (p, plane) in x.chunks_exact(hw).enumerate().take(out.len() / ohw) {
         for y in 0..g.oh {
             let row = &mut out[p * ohw + y * g.ow..p * ohw + (y + 1) * g.ow];
@@ -490,7 +488,7 @@ fn pool_planes<T: Float + Num>(
                 }
             }
             for r in row.iter_mut() {
-                *r = finish(*r, count);
+                *r = finish(*r);
             }
         }
     }
@@ -569,13 +567,6 @@ pub(crate) fn conv_transpose2d<T: Gemm>(
             }
         }
     }
-    if let Some(b) = bias {
-        for (k, plane) in out.chunks_exact_mut(ohw.max(1)).enumerate().take(g.n * o) {
-            let bk = b[k % o];
-            for v in plane {
-                *v = T::add(*v, bk);
-            }
-        }
-    }
+    add_bias(out, bias, o, ohw);
     Ok(())
 }

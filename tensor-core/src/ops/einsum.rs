@@ -29,7 +29,7 @@ use alloc::vec::Vec;
 pub(crate) const ELLIPSIS: u8 = b'.';
 /// The internal label of ellipsis dim `k` (aligned from the right over all operands): above
 /// every ASCII letter.
-pub(crate) const ELL_BASE: u8 = 128;
+const ELL_BASE: u8 = 128;
 
 /// An equation parsed at run time: the subscripts of each operand (ASCII letters, `.` for
 /// `...`) and of the output (the implicit output already resolved).
@@ -241,6 +241,20 @@ fn label_name(c: u8) -> String {
     }
 }
 
+/// A term's labels with its `...` spelled out: the term has `ell` dims under `...` out of the
+/// equation's `ell_rank`, right-aligned, labelled `ELL_BASE + k` for `k` in `ell_rank - ell..ell_rank`.
+pub(crate) fn explicit_labels(term: &[u8], ell: usize, ell_rank: usize) -> Vec<u8> {
+    let mut labels = Vec::with_capacity(term.len() + ell);
+    for &c in term {
+        if c == ELLIPSIS {
+            labels.extend((ell_rank - ell..ell_rank).map(|k| ELL_BASE + k as u8));
+        } else {
+            labels.push(c);
+        }
+    }
+    labels
+}
+
 /// The engine: `eq` (for messages), the subscripts of each operand and of the output (resolved;
 /// `.` for `...`), and the operands.
 pub(crate) fn run<T: Gemm>(
@@ -281,14 +295,7 @@ pub(crate) fn run<T: Gemm>(
     let mut size: [Option<(usize, usize)>; 256] = [None; 256];
     let mut terms = Vec::with_capacity(xs.len());
     for (i, (s, x)) in subs.iter().zip(xs).enumerate() {
-        let mut labels = Vec::with_capacity(x.rank());
-        for &c in s.iter() {
-            if c == ELLIPSIS {
-                labels.extend((ell_rank - ell[i]..ell_rank).map(|k| ELL_BASE + k as u8));
-            } else {
-                labels.push(c);
-            }
-        }
+        let labels = explicit_labels(s, ell[i], ell_rank);
         for (a, (&c, &n)) in labels.iter().zip(x.sizes()).enumerate() {
             let mismatch = |m: usize, j: usize| {
                 let what = format!("differ in the size of {} ({m} and {n})", label_name(c));
@@ -310,10 +317,7 @@ pub(crate) fn run<T: Gemm>(
         }
         terms.push(Term { data: CowRepr::Borrowed(x.storage()), lay: *x.layout(), labels });
     }
-    let out: Vec<u8> = out
-        .iter()
-        .flat_map(|&c| if c == ELLIPSIS { (0..ell_rank).map(|k| ELL_BASE + k as u8).collect() } else { alloc::vec![c] })
-        .collect();
+    let out = explicit_labels(out, ell_rank, ell_rank);
     // Broadcast dims of size 1 (stride-0 views), then take the diagonals of repeated letters.
     for t in &mut terms {
         let target: Vec<usize> = t.labels.iter().map(|&c| size[c as usize].map_or(0, |s| s.0)).collect();
