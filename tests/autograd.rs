@@ -270,7 +270,7 @@ proptest! {
 
 /// The structural rules at a `[3, 3]` point, each as a runtime-shaped value: `t!` on a `Var`
 /// (views and index tensors), einsum's diagonals, `...` and broadcast letters, lstsq of a wide
-/// matrix, the class losses' options.
+/// matrix, the class losses' options, the unreduced losses.
 fn structural<'t>(op: usize, x: &Var<'t, f64, Shape![3, 3]>) -> Var<'t, f64, DynShape> {
     use shaped::autograd::{einsum, nn};
     fn d<'t, S: Shape>(v: Var<'t, f64, S>) -> Var<'t, f64, DynShape> {
@@ -307,6 +307,20 @@ fn structural<'t>(op: usize, x: &Var<'t, f64, Shape![3, 3]>) -> Var<'t, f64, Dyn
             };
             d(nn::cross_entropy_unreduced(x, &Tensor::<i64, Shape![3]>::from([0, -100, 2]), &opts))
         }
+        // reduction='none': each element's loss against a constant target.
+        9 => {
+            let t = Var::constant(Tensor::<f64, Shape![3, 3]>::from([
+                [0.5, -0.5, 2.0],
+                [0.0, 1.0, -1.5],
+                [0.25, 0.75, -0.25],
+            ]));
+            &d(nn::huber_loss_unreduced(x, &t, 0.7)) + &d(nn::mse_loss_unreduced(x, &t))
+        }
+        10 => {
+            let p =
+                Var::constant(Tensor::<f64, Shape![3, 3]>::from([[0.1, 0.9, 0.5], [0.3, 0.0, 1.0], [0.7, 0.2, 0.4]]));
+            d(nn::binary_cross_entropy_with_logits_unreduced(x, &p))
+        }
         // (embedding's padding row has no gradient by design: checked against PyTorch instead.)
         _ => {
             let opts = nn::ClassLossOptions {
@@ -323,7 +337,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(16))]
     /// The structural rules against central differences at random points.
     #[test]
-    fn structural_rules_pass_gradcheck(op in 0usize..9, v in proptest::collection::vec(-1.0f64..1.0, 9)) {
+    fn structural_rules_pass_gradcheck(op in 0usize..11, v in proptest::collection::vec(-1.0f64..1.0, 9)) {
         let x = Tensor::<f64, Shape![3, 3]>::from_vec(&[3, 3], v);
         let r = try_gradcheck(|x: &Var<f64, Shape![3, 3]>| structural(op, x), &x, 1e-6, 1e-5, 1e-3);
         prop_assert!(r.is_ok(), "op {op}: {:?}", r.err());
