@@ -288,6 +288,28 @@ fn max_pool_propagates_nan() {
     }
 }
 
+/// The sign of zero follows PyTorch's order (window rows, then columns): max pooling keeps the
+/// first of equal zeros, average pooling's sum starts at +0 (so four -0 average to +0). Checked on
+/// the 2x2 stride 2 window, which has a kernel of its own, and on 2x3 for the general one.
+#[test]
+fn pools_keep_pytorchs_signed_zeros() {
+    let x: Tensor<f32, Shape![1, 1, 2, 4]> =
+        Tensor::from_vec(&[1, 1, 2, 4], vec![-0.0, 0.0, 0.0, -0.0, 0.0, 0.0, -0.0, -0.0]);
+    let m = x.max_pool2d(Pool::<2>).to_vec();
+    assert_eq!((m[0].is_sign_negative(), m[1].is_sign_negative()), (true, false)); // torch: [-0., 0.]
+    let a = x.avg_pool2d(Pool::<2>, true).to_vec();
+    assert!(a.iter().all(|v| *v == 0.0 && v.is_sign_positive()));
+    let args = PoolArgs { kernel: [2, 3], stride: [2, 1], padding: [0, 0], dilation: [1, 1] };
+    let (m, _) = x.clone().into_dyn().max_pool2d_dyn(args, false);
+    let signs: Vec<bool> = m.to_vec().iter().map(|v| v.is_sign_negative()).collect();
+    assert_eq!(signs, [true, false]);
+    // A window of a number and NaNs is NaN, whichever element the NaN is.
+    let x: Tensor<f32, Shape![1, 1, 2, 4]> =
+        Tensor::from_vec(&[1, 1, 2, 4], vec![1.0, f32::NAN, 5.0, 6.0, f32::NAN, 2.0, 7.0, f32::NAN]);
+    let m = x.max_pool2d(Pool::<2>).to_vec();
+    assert!(m[0].is_nan() && m[1].is_nan());
+}
+
 #[test]
 fn pools_typed() {
     let c = &data::POOL[0]; // [2, 3, 6, 6], kernel 2, stride 2
@@ -459,9 +481,10 @@ fn reference(
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(128, 4), failure_persistence: if cfg!(miri) { None } else { ProptestConfig::default().failure_persistence }, ..ProptestConfig::default() })]
 
+    /// Batches of 8 or more small images take the unrolled-weight product, fewer the im2col.
     #[test]
     fn conv2d_equals_direct_loop(
-        n in 1usize..3, groups in 1usize..4, cg in 1usize..3, og in 1usize..3,
+        n in prop_oneof![1usize..3, 8usize..10], groups in 1usize..4, cg in 1usize..3, og in 1usize..3,
         h in 1usize..8, w in 1usize..8, kh in 1usize..4, kw in 1usize..4,
         stride in (1usize..4, 1usize..4), padding in (0usize..3, 0usize..3), dilation in (1usize..3, 1usize..3),
         bias in any::<bool>(), seed in prop::collection::vec(-4i32..5, 64),
