@@ -374,6 +374,13 @@ fn check_softmax(rows: usize, cols: usize, v: &[f32]) -> Result<(), TestCaseErro
     for (a, b) in c.iter().zip(x.softmax::<1>().t().contiguous().to_vec()) {
         prop_assert!((a - b).abs() <= 16.0 * f32::EPSILON * b.abs() + 1e-30, "columns {} vs rows {}", a, b);
     }
+    // Log-softmax: rows (blocks of short rows up to 64, the per-line path beyond) against
+    // columns (the per-line path), within 16 epsilons of the larger of the value and 1.
+    let c = x.t().contiguous().log_softmax::<0>().to_vec();
+    for (a, b) in c.iter().zip(x.log_softmax::<1>().t().contiguous().to_vec()) {
+        let same = *a == b || (a - b).abs() <= 16.0 * f32::EPSILON * b.abs().max(1.0);
+        prop_assert!(same, "log columns {} vs rows {}", a, b);
+    }
     Ok(())
 }
 
@@ -407,6 +414,15 @@ proptest! {
     /// Softmax of random rows, with `-inf` entries.
     #[test]
     fn softmax_rows((r, c, v) in (1usize..5, 1usize..300).prop_flat_map(|(r, c)| (Just(r), Just(c),
+        prop::collection::vec(prop_oneof![8 => -50.0f32..50.0, 1 => Just(f32::NEG_INFINITY)], r * c)))) {
+        prop_assume!(v.chunks(c).all(|row| row.iter().any(|e| e.is_finite())));
+        check_softmax(r, c, &v)?;
+    }
+
+    /// Softmax of many short rows: blocks of rows (2,048 elements each) and their last partial
+    /// block.
+    #[test]
+    fn softmax_many_short_rows((r, c, v) in (100usize..400, 1usize..30).prop_flat_map(|(r, c)| (Just(r), Just(c),
         prop::collection::vec(prop_oneof![8 => -50.0f32..50.0, 1 => Just(f32::NEG_INFINITY)], r * c)))) {
         prop_assume!(v.chunks(c).all(|row| row.iter().any(|e| e.is_finite())));
         check_softmax(r, c, &v)?;

@@ -63,6 +63,12 @@ pub(crate) fn softmax<T: Num<Sum = T> + Float>(
     axis: usize,
     log: bool,
 ) -> Result<(), ShapeError> {
+    let n = l.sizes().get(axis).copied().unwrap_or(0);
+    if l.is_contiguous() && axis + 1 == l.rank() && (1..=SHORT_ROW).contains(&n) && out.len() % n == 0 {
+        let x = &src[l.offset()..l.offset() + out.len()];
+        softmax_short_rows(out, x, n, log);
+        return Ok(());
+    }
     lines(out, src, l, axis, |line, out, start, stride| {
         if line.n == 0 {
             return Ok(());
@@ -109,6 +115,48 @@ pub(crate) fn softmax<T: Num<Sum = T> + Float>(
         }
         Ok(())
     })
+}
+
+/// Rows at most this long take [`softmax_short_rows`] (a class dimension: 10 digits, 1000
+/// ImageNet classes take the per-line path, whose costs a long row hides).
+const SHORT_ROW: usize = 64;
+
+/// [`softmax`] of the contiguous rows of `n` elements of `x` (the last axis), in blocks of about
+/// 2,048 elements: each row's maximum, the shifted values of the whole block, one call of the
+/// vectorised `exp` on them, then each row's sum and finish, in the per-line path's arithmetic.
+/// Rows of 10 paid the `exp` kernel's dispatch and the strided line reader per row: 30 µs on
+/// `[360, 10]` against PyTorch's 18.
+fn softmax_short_rows<T: Num<Sum = T> + Float>(out: &mut [T], x: &[T], n: usize, log: bool) {
+    const BLOCK: usize = 2048;
+    let rows = (BLOCK / n).max(1);
+    let mut ms = [T::ZERO; BLOCK];
+    for (ob, xb) in out.chunks_mut(rows * n).zip(x.chunks(rows * n)) {
+        for ((o, r), m) in ob.chunks_exact_mut(n).zip(xb.chunks_exact(n)).zip(ms.iter_mut()) {
+            *m = Extreme::<true>.slice(T::LOWEST, r, 0);
+            for (o, &v) in o.iter_mut().zip(r) {
+                *o = v - *m;
+            }
+        }
+        match T::VMATH.kernels {
+            Some((apply, _)) => apply(VecOp::Exp, ob),
+            None => ob.iter_mut().for_each(|e| *e = e.exp()),
+        }
+        for ((o, r), &m) in ob.chunks_exact_mut(n).zip(xb.chunks_exact(n)).zip(ms.iter()) {
+            let total = T::acc_finish(T::acc_slice(o)).unwrap_or_else(T::nan);
+            if log {
+                // (x - m) - ln(s): subtracting the shift in one step would round at the scale of m.
+                let ls = total.ln();
+                for (o, &v) in o.iter_mut().zip(r) {
+                    *o = (v - m) - ls;
+                }
+            } else {
+                let rc = total.recip();
+                for o in o.iter_mut() {
+                    *o = *o * rc;
+                }
+            }
+        }
+    }
 }
 
 /// `pairs` refilled with `(sort key, position)` of every element of `line`.
