@@ -53,11 +53,12 @@ impl Geom {
     }
 }
 
-/// The im2col matrix of `cg` channels of one image (`x`: `cg * h * w` elements, row-major) into
-/// the columns `coff..coff + oh * ow` of `col`, a row-major `[cg * kh * kw, ld]` matrix: zeros
-/// where the window reads padding.
-fn im2col<T: Num>(x: &[T], g: &Geom, cg: usize, col: &mut [T], ld: usize, coff: usize) {
-    let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
+/// The im2col matrix of `cg` channels of one image (`x`: `cg * h * w` elements, row-major) for
+/// the output rows `ys` into the columns `coff..coff + ys.len() * ow` of `col`, a row-major
+/// `[cg * kh * kw, ld]` matrix: zeros where the window reads padding.
+fn im2col<T: Num>(x: &[T], g: &Geom, cg: usize, col: &mut [T], ld: usize, coff: usize, ys: core::ops::Range<usize>) {
+    let hw = g.h * g.w;
+    let ohw = ys.len() * g.ow;
     for c in 0..cg {
         let plane = &x[c * hw..(c + 1) * hw];
         for i in 0..g.kh {
@@ -66,7 +67,7 @@ fn im2col<T: Num>(x: &[T], g: &Geom, cg: usize, col: &mut [T], ld: usize, coff: 
                 let dst = &mut col[r * ld + coff..r * ld + coff + ohw];
                 let (x0, x1) = g.cols(j);
                 let off = j * g.dil[1];
-                for (y, drow) in dst.chunks_exact_mut(g.ow).enumerate() {
+                for (y, drow) in ys.clone().zip(dst.chunks_exact_mut(g.ow)) {
                     let Some(iy) = g.row(y, i) else {
                         drow.fill(T::ZERO);
                         continue;
@@ -164,6 +165,10 @@ fn im2col_table<T: Num>(
 /// their columns fill about 256 KiB of `f32` (the L2 cache), so that small images with few
 /// channels (8x8 digits: 576 elements an image) pay one product per block, not one per image.
 const COL_BLOCK: usize = 1 << 16;
+
+/// Elements of the im2col tile of one large image (whole output rows): 2^17, 512 KiB of f32, an
+/// L2 cache of this machine's cores.
+const COL_TILE: usize = 1 << 17;
 
 /// Multiply-adds of a convolution from which its blocks of images run on rayon's pool: 2^20
 /// (the digits' first layer at batch 360, 1.7e6, about 0.25 ms on one thread; a hand-off costs
@@ -553,12 +558,21 @@ fn conv2d_block<T: Gemm>(
     let nimg = dst.len() / (o * ohw);
     let cols = nimg * ohw;
     let narrow = !direct && g.ow < NARROW_ROWS;
+    // A single image whose columns exceed a tile: its output rows in tiles of `tile_rows`.
+    let tiled = !direct && !narrow && nimg == 1 && kk.saturating_mul(ohw) > COL_TILE;
+    let tile_rows = (COL_TILE / kk.saturating_mul(g.ow).max(1)).max(1);
     let Scratch { col, tmp, xb, table } = scratch;
-    if !direct {
-        sized(col, kk * cols)?;
-    }
-    if nimg > 1 {
-        sized(tmp, og * cols)?;
+    if tiled {
+        let tc = tile_rows.min(g.oh) * g.ow;
+        sized(col, kk * tc)?;
+        sized(tmp, og * tc)?;
+    } else {
+        if !direct {
+            sized(col, kk * cols)?;
+        }
+        if nimg > 1 {
+            sized(tmp, og * cols)?;
+        }
     }
     if narrow {
         sized(xb, nimg * cg * (hw + 1))?;
@@ -579,12 +593,30 @@ fn conv2d_block<T: Gemm>(
             }
             continue;
         }
+        if tiled {
+            // One image's columns in tiles of whole output rows, each product reading its tile
+            // from the cache (the whole `[576, 3136]` im2col of a 64-channel 56x56 image is
+            // 7 MiB: written to memory and read back).
+            let xoff = (img0 * g.c + gi * cg) * hw;
+            for y0 in (0..g.oh).step_by(tile_rows) {
+                let y1 = (y0 + tile_rows).min(g.oh);
+                let tc = (y1 - y0) * g.ow;
+                let (colt, tmpt) = (&mut col[..kk * tc], &mut tmp[..og * tc]);
+                im2col(&x[xoff..xoff + cg * hw], g, cg, colt, tc, 0, y0..y1);
+                super::gemm(wt, &la, colt, &Layout::contiguous(&[kk, tc])?, tmpt);
+                for (oi, row) in tmpt.chunks_exact(tc).enumerate() {
+                    let ooff = (gi * og + oi) * ohw + y0 * g.ow;
+                    dst[ooff..ooff + tc].copy_from_slice(row);
+                }
+            }
+            continue;
+        }
         if narrow {
             im2col_table(x, g, gi * cg, cg, img0, nimg, table, xb, col);
         } else {
             for b in 0..nimg {
                 let xoff = ((img0 + b) * g.c + gi * cg) * hw;
-                im2col(&x[xoff..xoff + cg * hw], g, cg, col, cols, b * ohw);
+                im2col(&x[xoff..xoff + cg * hw], g, cg, col, cols, b * ohw, 0..g.oh);
             }
         }
         if nimg == 1 {
