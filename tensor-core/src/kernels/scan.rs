@@ -64,7 +64,7 @@ pub(crate) fn softmax<T: Num<Sum = T> + Float>(
     log: bool,
 ) -> Result<(), ShapeError> {
     let n = l.sizes().get(axis).copied().unwrap_or(0);
-    if l.is_contiguous() && axis + 1 == l.rank() && (1..=SHORT_ROW).contains(&n) && out.len() % n == 0 {
+    if l.is_contiguous() && axis + 1 == l.rank() && (1..=SHORT_ROW).contains(&n) && out.len().is_multiple_of(n) {
         let x = &src[l.offset()..l.offset() + out.len()];
         softmax_short_rows(out, x, n, log);
         return Ok(());
