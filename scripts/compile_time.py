@@ -4,8 +4,12 @@ slices (ranks up to 4, every result type annotated, so the type-level rules are 
 this script's own shape arithmetic), then time `cargo check` of that program alone, with the
 dependencies already built.
 
-usage: scripts/compile_time.py [N] [RUNS] [--ndarray | --models]
+usage: scripts/compile_time.py [N] [RUNS] [--ndarray | --models] [--int-ranges]
        (default 50 broadcasts + 50 slices, 5 runs)
+
+With --int-ranges, every slice spec is an integer index or a range (`2`, `-1`, `1..3`, `..`:
+issue 37's second program), the specs whose rules project the most associated types, instead of
+the mix that also has steps, `None` and `...`.
 
 With --models, N small model functions (an MLP layer pair with static widths, eight operations
 each: two matmuls of transposed weights, a bias, relu, log_softmax, mean) are written twice: over
@@ -25,11 +29,12 @@ import os, random, statistics, subprocess, sys, time
 
 NDARRAY = "--ndarray" in sys.argv
 MODELS = "--models" in sys.argv
-ARGS = [a for a in sys.argv[1:] if a not in ("--ndarray", "--models")]
+INT_RANGES = "--int-ranges" in sys.argv
+ARGS = [a for a in sys.argv[1:] if a not in ("--ndarray", "--models", "--int-ranges")]
 N = int(ARGS[0]) if len(ARGS) > 0 else 50
 RUNS = int(ARGS[1]) if len(ARGS) > 1 else 5
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT = os.path.join(ROOT, "target", "ctbench-ndarray" if NDARRAY else "ctbench")
+OUT = os.path.join(ROOT, "target", "ctbench-ndarray" if NDARRAY else "ctbench-int-ranges" if INT_RANGES else "ctbench")
 rng = random.Random(4)
 DIMS = [2, 3, 4, 5, 7, 8, 16, 640, 3000, 65536]
 
@@ -67,6 +72,8 @@ def rand_index(shape):
     n = rng.randint(1, len(shape))
     for d in shape[:n]:
         k = rng.random()
+        if INT_RANGES:
+            k = [0.1, 0.3, 0.45, 0.6][rng.randrange(4)]  # `..`, an index, `-1`, a range
         if k < 0.2:
             items.append(".."); out.append(d)
         elif k < 0.4:
@@ -82,7 +89,7 @@ def rand_index(shape):
         else:
             items += ["None", ".."]; out += [1, d]
     rest = shape[n:]
-    if rest and rng.random() < 0.3:
+    if rest and not INT_RANGES and rng.random() < 0.3:
         items.append("...")
     return items, out + rest
 
