@@ -74,8 +74,37 @@ def fit(f, lo, hi, deg, n=400):
     return coef, np.max(np.abs(np.polyval(coef[::-1], tt) / yt - 1))
 
 
+def fit_rounded(f, w, lo, hi, deg, n=600, lawson=30):
+    """Coefficients (increasing degree, `f32` values) of a polynomial of degree `deg` close to `f`
+    on `[lo, hi]` in the weighted max norm `max |(p - f) w|` (Lawson's iterations of weighted
+    least squares on `n` Chebyshev nodes), rounded to `f32` one at a time from degree 0 with the
+    higher ones refitted; and that error over 5000 points."""
+    import numpy as np
+
+    k = np.arange(n)
+    xs = (np.cos(np.pi * (k + 0.5) / n) + 1) / 2 * (hi - lo) + lo
+    ys = np.array([float(f(x)) for x in xs])
+    ws = np.array([float(w(x)) for x in xs])
+    v = np.vander(xs, deg + 1, increasing=True)
+    fixed = []
+    while len(fixed) <= deg:
+        j = len(fixed)
+        r = ys - v[:, :j] @ np.array(fixed) if j else ys
+        lw = np.ones(n) / n
+        for _ in range(lawson):
+            sw = np.sqrt(lw) * ws
+            coef, *_ = np.linalg.lstsq(v[:, j:] * sw[:, None], r * sw, rcond=None)
+            e = np.abs((v[:, j:] @ coef - r) * ws)
+            lw = lw * e / np.sum(lw * e)
+        fixed.append(float(np.float32(coef[0])))
+    tt = np.linspace(lo, hi, 5000)
+    err = max(abs((np.polyval(fixed[::-1], t) - float(f(t))) * float(w(t))) for t in tt)
+    return [np.float32(c) for c in fixed], err
+
+
 def fit_f32():
-    """The polynomials of the f32 kernels of tensor-core/src/vmath.rs (`erfc_pos_f32`, `erf_f32`)."""
+    """The polynomials of the f32 kernels of tensor-core/src/vmath.rs: `Q` of `erfc_pos_f32` (in
+    `f64` lanes), and `S`, `L` of `erf32` and `E` of `exp_neg32` (in `f32` lanes)."""
     mp.mp.dps = 30
     tmin = 2 / 12.5  # t = 2 / (2 + a), a in [0, 10.5]
 
@@ -83,13 +112,26 @@ def fit_f32():
         a = 2 / mp.mpf(t) - 2
         return mp.erfc(a) * mp.exp(a * a) / mp.mpf(t)
 
-    def p(z):
-        return mp.erf(mp.sqrt(z)) / mp.sqrt(z) if z > 0 else 2 / mp.sqrt(mp.pi)
+    coef, err = fit(q, tmin, 1, 12)
+    print(f"Q: relative error {err:.3g}")
+    print("\n".join(f"    {float(c)!r}," for c in coef))
 
-    for name, f, lo, hi, deg in [("Q", q, tmin, 1, 12), ("P", p, 0, 0.25, 5)]:
-        coef, err = fit(f, lo, hi, deg)
-        print(f"{name}: relative error {err:.3g}")
-        print("\n".join(f"    {float(c)!r}," for c in coef))
+    split = 0.921875  # erf32's ERF_SPLIT
+    # erf x = x + x S(x^2) below the split: S(z) = erf(sqrt z) / sqrt z - 1, absolute error.
+    s = lambda z: mp.erf(mp.sqrt(z)) / mp.sqrt(z) - 1 if z > 0 else 2 / mp.sqrt(mp.pi) - 1
+    # erf a = 1 - e^L(a) above: L = ln erfc, weighted by erfc / erf (the relative error in erf).
+    ln_erfc = lambda a: mp.log(mp.erfc(a))
+    # e^r - 1 = r + r^2 E(r) on |r| <= ln 2 / 2 and a little: E's error times r^2, relative to e^r.
+    e = lambda r: (mp.exp(r) - 1 - r) / r**2 if r != 0 else mp.mpf(0.5)
+    half = 0.3466 + 0.01
+    for name, f, w, lo, hi, deg in [
+        ("S", s, lambda z: 1, 0, split**2, 6),
+        ("L", ln_erfc, lambda a: mp.erfc(a) / mp.erf(a), split, 4.0, 6),
+        ("E", e, lambda r: r**2 / mp.exp(r), -half, half, 4),
+    ]:
+        coef, err = fit_rounded(f, w, lo, hi, deg)
+        print(f"{name}: weighted error {err:.3g}")
+        print("    [" + ", ".join(str(c) for c in coef) + "]")
 
 
 def main():

@@ -5,10 +5,12 @@
 //! - `f32` `exp`, `tanh`, `sigmoid`, `silu` through rten-vecmath (AVX-512/AVX2/NEON chosen at run
 //!   time); `f32` `ln` as musl's `logf` in `f32` lanes; `f32` `sin` and `cos` as musl's
 //!   `sinf`/`cosf` (reduction and short kernels in `f64` lanes); `f32` `softplus` through the
-//!   `f64` kernel; `f32` `erf`, `erfc`, `gelu`, `gelu_tanh` through short `f64`-lane kernels
-//!   (`erfc a = e^(-a^2) t Q(t)` with `t = 2 / (2 + a)` and `Q` a fitted polynomial of degree 12,
-//!   `erf x = x P(x^2)` below 0.5, an exponential of degree 8, all to about 2^-31); each rounded
-//!   once;
+//!   `f64` kernel; `f32` `erf` in `f32` lanes (Arm's optimized-routines' method: `x + x S(x^2)`
+//!   below 0.921875, `1 - e^L(|x|)` above, `S` and `L` fitted polynomials of degree 6, an
+//!   exponential of degree 6; within 1 ulp); `f32` `erfc`, `gelu`, `gelu_tanh` through short
+//!   `f64`-lane kernels (`erfc a = e^(-a^2) t Q(t)` with `t = 2 / (2 + a)` and `Q` a fitted
+//!   polynomial of degree 12, an exponential of degree 8, all to about 2^-31; each rounded once:
+//!   in `f32` lanes `t`'s rounding alone, amplified up to 3.2 times, costs more than an ulp);
 //! - `f64` through shaped's own kernels below: `e^x = 2^k (1 + p(r))` with `k = round(x / ln 2)`,
 //!   `r = x - k ln 2` in two parts (fdlibm's split of `ln 2`) and `p` the Taylor polynomial of
 //!   degree 13 (truncation below 2^-60 on `|r| <= ln 2 / 2`); `tanh` from `expm1(-2|x|)`,
@@ -33,7 +35,7 @@
 //! (`f32`) and 2 ulp (`f64`; 1 ulp measured over 4e6-6e6 values), `tanh`, `sigmoid`, `silu` and
 //! `softplus` within 4 ulp (3 measured); `erf`, `erfc`, `gelu` and `gelu_tanh` within 4 ulp of
 //! the correctly rounded value (measured: `f32` within 1 ulp of `f64` references over the
-//! whole-range sweep; `f64` 1, 2, 2 and 2 ulp at worst against mpmath at 4082 points); NaN for
+//! whole-range sweep, `erf` also over every seventh `f32`; `f64` 1, 2, 2 and 2 ulp at worst against mpmath at 4082 points); NaN for
 //! NaN, the sign of zero kept (`gelu` and `gelu_tanh` are NaN at `-inf`, PyTorch's `-inf * 0`).
 //! `tests/vmath.rs` checks these bounds over a sweep of the whole `f32` range, random bit
 //! patterns, ordinary values and the edge values (+-inf, +-0, subnormals, the overflow
@@ -895,28 +897,70 @@ mod f64k {
         }
     }
 
-    /// `erf x` of an `f32` value held in `f64`, to about 2^-31: `x P(x^2)` below 0.5 (`P` of
-    /// degree 5 fitted as `Q`, relative error below 1.2e-11), `1 - erfc |x|` above.
+    /// `a * b + c` in `f32`, fused where the code is compiled with FMA (`F`).
     #[inline(always)]
-    fn erf_f32<const F: bool>(x: f64) -> f64 {
-        const P: [f64; 6] = [
-            1.1283791670819743,
-            -0.3761263851706181,
-            0.11283773740561942,
-            -0.0268631126752662,
-            0.005200275549241772,
-            -0.0007692330902026274,
-        ];
-        let z = x * x;
-        let mut p = P[5];
-        for &c in P[..5].iter().rev() {
-            p = fma::<F>(p, z, c);
-        }
-        let a = x.abs();
-        if a < 0.5 {
-            x * p
+    fn fma32<const F: bool>(a: f32, b: f32, c: f32) -> f32 {
+        if F {
+            a.mul_add(b, c)
         } else {
-            (1.0 - erfc_pos_f32::<F>(a)).copysign(x)
+            a * b + c
+        }
+    }
+
+    /// `c[0] + c[1] x + c[2] x^2 + ...` in `f32`.
+    #[inline(always)]
+    fn horner32<const F: bool, const N: usize>(x: f32, c: [f32; N]) -> f32 {
+        let mut r = c[N - 1];
+        for &k in c[..N - 1].iter().rev() {
+            r = fma32::<F>(r, x, k);
+        }
+        r
+    }
+
+    /// `(s, m)` with `e^-h = s (1 + m)`, `s` a power of two, in `f32` lanes, for `h` in
+    /// `[0, 87]`: `k = round(-h / ln 2)`, `r = -h - k ln 2` with `ln 2` in two parts
+    /// (`k * LN2_HI` exact for `|k| < 2^8`, and `-h - k LN2_HI` exact), and
+    /// `e^r - 1 = r + r^2 E(r)` with `E` of degree 4 (error below 3.9e-9 relative to `e^r` on
+    /// `|r| <= 0.357`; `scripts/erf_data.py --fit`).
+    fn exp_neg32<const F: bool>(h: f32) -> (f32, f32) {
+        /// `1.5 * 2^23`: `x + SHIFT32` rounds `x` to an integer held in the low mantissa bits.
+        const SHIFT32: f32 = 12582912.0;
+        const LN2_HI: f32 = 0.69314575;
+        const LN2_LO: f32 = 1.4286068e-6;
+        const E: [f32; 5] = [0.4999999, 0.16666505, 0.04166883, 0.008370643, 0.0013798961];
+        let kd = fma32::<F>(-h, core::f32::consts::LOG2_E, SHIFT32);
+        let k = kd - SHIFT32;
+        let r = fma32::<F>(k, -LN2_LO, fma32::<F>(k, -LN2_HI, -h));
+        let m = fma32::<F>(horner32::<F, 5>(r, E), r * r, r);
+        let ki = (kd.to_bits() as i32).wrapping_sub(SHIFT32.to_bits() as i32);
+        (f32::from_bits((ki.wrapping_add(127) as u32) << 23), m)
+    }
+
+    /// Below it `erf` is `x + x S(x^2)`, above `1 - e^L(|x|)` (AOR's split, where
+    /// `erfc(0.921875) = 0.19`).
+    const ERF_SPLIT: f32 = 0.921875;
+
+    /// `erf x` in `f32` lanes, every `x` (the sign of zero and NaN kept, +-1 at +-inf):
+    /// Arm's optimized-routines' method with shaped's fits (`scripts/erf_data.py --fit`): below
+    /// `ERF_SPLIT`, `x + x S(x^2)` with `S` of degree 6 (absolute error below 1e-9); above,
+    /// `1 - e^L(a)`, `a = min(|x|, 4)`, `L` of degree 6 fitted to `ln erfc a` weighted by
+    /// `erfc a / erf a` (the error it makes in `erf`: below 1.6e-9 relative); from 3.92 on the
+    /// result rounds to 1.
+    #[inline(always)]
+    fn erf32<const F: bool>(x: f32) -> f32 {
+        const S: [f32; 7] =
+            [0.12837917, -0.3761263, 0.11283624, -0.026855579, 0.005191889, -0.00080426974, 7.962679e-5];
+        const L: [f32; 7] =
+            [-0.00019851854, -1.1276639, -0.63720214, -0.10391406, 0.022218423, -0.0030410732, 0.00019571728];
+        let small = fma32::<F>(x, horner32::<F, 7>(x * x, S), x);
+        let a = x.abs();
+        // `clamp` keeps NaN, so that NaN reaches the result.
+        let (s, m) = exp_neg32::<F>(-horner32::<F, 7>(a.clamp(ERF_SPLIT, 4.0), L));
+        let big = (1.0 - fma32::<F>(s, m, s)).copysign(x);
+        if a < ERF_SPLIT {
+            small
+        } else {
+            big
         }
     }
 
@@ -950,12 +994,20 @@ mod f64k {
     /// `2^28 pi/2`: `n * PIO2_1` exact).
     const TRIG_LIMIT_F32: f64 = 4.2e8;
 
-    /// `op` of `f32` elements in place: `ln` in `f32` lanes; `sin` and `cos` in `f64` with
+    /// `op` of `f32` elements in place: `erf` and `ln` in `f32` lanes; `sin` and `cos` in `f64` with
     /// musl's `f32` kernels; `softplus` through the `f64` kernel. Each stack block is widened
     /// to `f64` where needed and rounded back once; elements outside a kernel's range take the
     /// scalar function.
     #[inline(always)]
     pub(super) fn via_f64_with<const F: bool>(op: VecOp, xs: &mut [f32]) {
+        // `erf` in `f32` lanes, in place: every input, NaN and infinities included, takes the
+        // vector loop (a plain loop, the kernel inlined: see `each!`).
+        if op == VecOp::Erf {
+            for x in xs.iter_mut() {
+                *x = erf32::<F>(*x);
+            }
+            return;
+        }
         if op == VecOp::Ln {
             let mut src = [0f32; BLOCK];
             for block in xs.chunks_mut(BLOCK) {
@@ -983,7 +1035,6 @@ mod f64k {
                 VecOp::Sin => each!(wide, out, |x| sin_cos_f32::<F>(x, false), beyond(TRIG_LIMIT_F32), f64::sin),
                 VecOp::Cos => each!(wide, out, |x| sin_cos_f32::<F>(x, true), beyond(TRIG_LIMIT_F32), f64::cos),
                 // Infinities included (but the GELUs': NaN at -inf); NaN stays NaN.
-                VecOp::Erf => each!(wide, out, erf_f32::<F>, f64::is_nan, |x| x),
                 VecOp::Erfc => each!(wide, out, erfc_f32::<F>, f64::is_nan, |x| x),
                 VecOp::Gelu => each!(wide, out, gelu_f32::<F>, |x| !x.is_finite(), special::gelu),
                 VecOp::GeluTanh => each!(wide, out, gelu_tanh_f32::<F>, |x| !x.is_finite(), special::gelu_tanh),
