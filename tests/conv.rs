@@ -445,7 +445,8 @@ fn large_images_in_tiles_equal_direct_loop() {
         ([2, 16, 37, 41], [8, 16, 3, 3], ConvArgs { stride: [1, 1], padding: [1, 1], dilation: [1, 1], groups: 1 }),
         ([1, 8, 75, 70], [4, 4, 3, 5], ConvArgs { stride: [2, 1], padding: [2, 1], dilation: [1, 2], groups: 2 }),
     ] {
-        let fill = |len: usize, k: usize| -> Vec<f64> { (0..len).map(|i| ((i * 7 + k) % 9) as f64 * 0.5 - 2.0).collect() };
+        let fill =
+            |len: usize, k: usize| -> Vec<f64> { (0..len).map(|i| ((i * 7 + k) % 9) as f64 * 0.5 - 2.0).collect() };
         let (xv, wv, bv) = (fill(xs.iter().product(), 1), fill(ws.iter().product(), 3), fill(ws[0], 5));
         let x = dyn_tensor(&xs, &xv);
         let y = x.conv2d_dyn(&dyn_tensor(&ws, &wv), &dyn_tensor(&[ws[0]], &bv), a);

@@ -208,23 +208,26 @@ pub(crate) fn conv2d<T: Gemm>(
         return conv2d_depthwise(x, wt, bias, g, o, out);
     }
     let nb = if direct { 1 } else { (COL_BLOCK / kk.max(1).saturating_mul(ohw)).clamp(1, g.n) };
-    let block = |b: usize, dst: &mut [T], scratch: &mut Scratch<T>| {
+    let block = |nb: usize, b: usize, dst: &mut [T], scratch: &mut Scratch<T>| {
         conv2d_block(x, wt, bias, g, o, groups, direct, b * nb, dst, scratch)
     };
     #[cfg(feature = "rayon")]
     {
         let flops = g.n.saturating_mul(plane_out).saturating_mul(kk);
-        if g.n > nb && super::par::parallel_from(flops, PAR_CONV_FLOPS) {
+        if g.n > 1 && super::par::parallel_from(flops, PAR_CONV_FLOPS) {
             use rayon::prelude::*;
+            // At least four blocks per thread, so that a short last block leaves no thread idle
+            // for long (the digits' first layer made four blocks: 113 images thrice, then 21).
+            let nb = nb.min(g.n.div_ceil(4 * rayon::current_num_threads())).max(1);
             return out
                 .par_chunks_mut(nb * plane_out)
                 .enumerate()
-                .try_for_each_init(Scratch::default, |scratch, (b, dst)| block(b, dst, scratch));
+                .try_for_each_init(Scratch::default, |scratch, (b, dst)| block(nb, b, dst, scratch));
         }
     }
     let mut scratch = Scratch::default();
     for (b, dst) in out.chunks_mut(nb * plane_out).enumerate() {
-        block(b, dst, &mut scratch)?;
+        block(nb, b, dst, &mut scratch)?;
     }
     Ok(())
 }
