@@ -41,6 +41,10 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("cnn360");
     g.measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_secs(1));
     g.bench_function("forward", |b| b.iter(|| forward(&m, black_box(&x))));
+    // The same forward called from inside rayon's pool (`install`): the caller is then one of
+    // the pool's threads and takes part in each parallel stage, instead of handing every stage
+    // to the pool and sleeping until it is done (a wake-up each way per stage).
+    g.bench_function("forward (in the pool)", |b| b.iter(|| rayon::scope(|_| forward(&m, black_box(&x)))));
     g.bench_function("conv1 [360,1,8,8] 1->8 3x3 pad 1", |b| {
         b.iter(|| black_box(&x).conv2d(m.c1.value(), m.b1.value(), Conv::<1, 1>))
     });

@@ -321,7 +321,7 @@ fn conv2d_depthwise<T: Num>(
         let first = if x0 < x1 { x0 * g.stride[1] + j * g.dil[1] - g.pad[1] } else { 0 };
         *span = (x0, x1, first);
     }
-    let spans = &spans[..g.kw];
+    let d = Depthwise { x, wt, bias, g, o, spans: &spans[..g.kw] };
     #[cfg(feature = "rayon")]
     if super::par::parallel_from(out.len(), PAR_DEPTHWISE) {
         use rayon::prelude::*;
@@ -329,73 +329,55 @@ fn conv2d_depthwise<T: Num>(
         return out
             .par_chunks_mut(per * ohw)
             .enumerate()
-            .try_for_each(|(t, chunk)| depthwise_planes(x, wt, bias, g, o, spans, t * per, chunk));
+            .try_for_each(|(t, chunk)| depthwise_planes(&d, t * per, chunk));
     }
-    depthwise_planes(x, wt, bias, g, o, spans, 0, out)
+    depthwise_planes(&d, 0, out)
 }
 
 /// The widest window [`conv2d_depthwise`] takes (the caller sends wider ones to im2col).
 const MAX_DEPTHWISE_KW: usize = 16;
 
+/// The operands of [`conv2d_depthwise`], shared by its pieces: input, weight, bias, geometry,
+/// output channels, and per window column its `(x0, x1, first input column)` span.
+struct Depthwise<'a, T> {
+    x: &'a [T],
+    wt: &'a [T],
+    bias: Option<&'a [T]>,
+    g: &'a Geom,
+    o: usize,
+    spans: &'a [(usize, usize, usize)],
+}
+
 /// The output planes `p0..` of [`conv2d_depthwise`] that `chunk` holds, compiled for AVX2 when the
 /// CPU has it (8 f32 lanes per operation instead of SSE's 4: 5.2 -> 2.1 ms on the depthwise bench,
 /// with the spans hoisted out of the rows), for the target's baseline otherwise.
-#[allow(clippy::too_many_arguments)]
-fn depthwise_planes<T: Num>(
-    x: &[T],
-    wt: &[T],
-    bias: Option<&[T]>,
-    g: &Geom,
-    o: usize,
-    spans: &[(usize, usize, usize)],
-    p0: usize,
-    chunk: &mut [T],
-) -> Result<(), ShapeError> {
+fn depthwise_planes<T: Num>(d: &Depthwise<'_, T>, p0: usize, chunk: &mut [T]) -> Result<(), ShapeError> {
     #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
     {
-        #[allow(clippy::too_many_arguments)]
         #[target_feature(enable = "avx2")]
-        fn avx2<T: Num>(
-            x: &[T],
-            wt: &[T],
-            bias: Option<&[T]>,
-            g: &Geom,
-            o: usize,
-            spans: &[(usize, usize, usize)],
-            p0: usize,
-            chunk: &mut [T],
-        ) -> Result<(), ShapeError> {
-            depthwise_chunk(x, wt, bias, g, o, spans, p0, chunk)
+        fn avx2<T: Num>(d: &Depthwise<'_, T>, p0: usize, chunk: &mut [T]) -> Result<(), ShapeError> {
+            depthwise_chunk(d, p0, chunk)
         }
         if std::is_x86_feature_detected!("avx2") {
             // SAFETY: `avx2` needs AVX2, detected just above.
-            return unsafe { avx2(x, wt, bias, g, o, spans, p0, chunk) };
+            return unsafe { avx2(d, p0, chunk) };
         }
     }
-    depthwise_chunk(x, wt, bias, g, o, spans, p0, chunk)
+    depthwise_chunk(d, p0, chunk)
 }
 
 /// Output planes `p0..` (`(b, oc)` each) of [`conv2d_depthwise`] into `chunk`.
 ///
 /// With stride 1 each input plane is first copied into a zero-bordered plane wide enough for
-/// rows of whole vectors (`LANES` outputs): each vector of outputs then sums the window's taps in
-/// registers (fixed-size pieces that compile to one vector operation each) before one store, with
-/// no scalar tail and no bounds to clip (a pass over the clipped span per tap loaded and stored
-/// the row nine times and left a 4-wide and a scalar tail on each). Other strides take a pass per
-/// tap over the clipped spans.
-#[allow(clippy::too_many_arguments)]
+/// rows of whole vectors (`LANES` outputs): each window row is then one pass over the output
+/// row's vectors, adding its three taps per load and store of the row (fixed-size pieces that
+/// compile to one vector operation each), with no scalar tail and no bounds to clip (a pass over
+/// the clipped span per tap loaded and stored the row nine times and left a 4-wide and a scalar
+/// tail on each). Other strides take a pass per tap over the clipped spans.
 #[inline(always)]
-fn depthwise_chunk<T: Num>(
-    x: &[T],
-    wt: &[T],
-    bias: Option<&[T]>,
-    g: &Geom,
-    o: usize,
-    spans: &[(usize, usize, usize)],
-    p0: usize,
-    chunk: &mut [T],
-) -> Result<(), ShapeError> {
+fn depthwise_chunk<T: Num>(d: &Depthwise<'_, T>, p0: usize, chunk: &mut [T]) -> Result<(), ShapeError> {
     const LANES: usize = 8;
+    let Depthwise { x, wt, bias, g, o, spans } = *d;
     let (hw, ohw, kk, og) = (g.h * g.w, g.oh * g.ow, g.kh * g.kw, o / g.c);
     let (ph, pw) = (g.pad[0], g.pad[1]);
     let unit = g.stride == [1, 1];
@@ -491,7 +473,7 @@ fn lanes_fma<T: Num, const N: usize>(d: &mut [T], s: [&[T]; N], v: [T; N]) {
 
 /// The buffers of [`conv2d_block`], kept from one block to the next (a fresh buffer per block
 /// costs its page faults and its zeroing each time), and handed to the cache of freed buffers
-/// when dropped, for the next call (the columns of the digits' second layer are 256 KiB).
+/// when dropped, for the next call (those of 4 MiB or more: a large image's columns).
 struct Scratch<T: Num> {
     col: alloc::vec::Vec<T>,
     tmp: alloc::vec::Vec<T>,

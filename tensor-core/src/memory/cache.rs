@@ -3,30 +3,25 @@
 //! A new buffer of many megabytes comes from `mmap` (glibc serves every request above its
 //! `mmap` threshold, at most 32 MiB, that way and unmaps it on `free`), and the kernel zeroes each
 //! fresh page on its first write: for the 64 MB output of a 1.6e7-element f32 add that is 4-5 ms on
-//! the development machine, about a third of the whole operation. Buffers of a few hundred KiB pay
-//! the same per page (glibc maps them from its 128 KiB threshold on, and trims its heap when they
-//! come back): in the digits CNN's forward over 360 images, page faults and their zeroing were 12%
-//! of the time (`perf`) before the cache took buffers from 128 KiB on. A buffer taken back from this
-//! cache has its pages mapped already, so `&a + &b` in a loop runs at the speed of `add_out` into
-//! a preallocated tensor. NumPy and PyTorch leave this to the allocator; a program can also get it
+//! the development machine, about a third of the whole operation. Smaller buffers are left to the
+//! allocator: cached from 128 KiB on (tried for issue 37), the 4 MB outputs of `&a + &b` over 1e6
+//! elements ran at half speed (`benches/kernels.rs`, `add_new_1e6`: 400 against 200 µs, not yet
+//! explained; a guess is that the cached `mmap` chunks' addresses agree with the operands' modulo
+//! 4 KiB, where glibc's reused heap chunks do not), though the digits CNN's forward gained (2.06
+//! -> 1.27 ms: its page faults). A buffer taken back from this cache has its pages mapped
+//! already, so `&a + &b` in a loop runs at the speed of `add_out` into a preallocated tensor. NumPy and PyTorch leave this to the allocator; a program can also get it
 //! by choosing a retaining global allocator such as mimalloc (measured on the development
 //! machine before this cache: 8.3-9.1 ms for that add, against 12.7-13.2 ms under glibc).
 //!
 //! Rules: only buffers of [`MIN_BYTES`] or more are cached; the cache is process-wide (a buffer
 //! dropped on one thread serves a result on another) and holds at most the limit set by
-//! [`set_buffer_cache_limit`] ([`DEFAULT_LIMIT`] to begin with) and at most [`MAX_ENTRIES`]
-//! buffers, dropping its oldest buffers to make room; a request takes the smallest cached buffer of its element type that holds it and
+//! [`set_buffer_cache_limit`] ([`DEFAULT_LIMIT`] to begin with), dropping its oldest buffers to
+//! make room; a request takes the smallest cached buffer of its element type that holds it and
 //! wastes at most a quarter of its bytes. Without the `std` feature nothing is cached.
 
-/// Buffers smaller than this (128 KiB, glibc's initial `mmap` threshold: below it the allocator
-/// keeps freed memory mapped itself) go straight back to the allocator.
+/// Buffers smaller than this (4 MiB, the huge-page threshold) go straight back to the allocator.
 #[cfg(feature = "std")]
-pub const MIN_BYTES: usize = 1 << 17;
-
-/// The most buffers the cache holds at once, whatever their bytes (a request scans them all, under
-/// the lock): beyond it the oldest is dropped.
-#[cfg(feature = "std")]
-pub const MAX_ENTRIES: usize = 64;
+pub const MIN_BYTES: usize = 1 << 22;
 
 /// The cache's limit until [`set_buffer_cache_limit`] changes it: 256 MiB.
 #[cfg(feature = "std")]
@@ -34,7 +29,7 @@ pub const DEFAULT_LIMIT: usize = 1 << 28;
 
 #[cfg(feature = "std")]
 mod imp {
-    use super::{DEFAULT_LIMIT, MAX_ENTRIES, MIN_BYTES};
+    use super::{DEFAULT_LIMIT, MIN_BYTES};
     use crate::element::Element;
     use std::any::Any;
     use std::boxed::Box;
@@ -53,9 +48,9 @@ mod imp {
     impl Cache {
         /// Removes the oldest buffers until at most `target` bytes are held, and returns them so
         /// that the caller frees them after releasing the lock.
-        fn evict_to(&mut self, target: usize, entries: usize) -> Vec<Entry> {
+        fn evict_to(&mut self, target: usize) -> Vec<Entry> {
             let mut evicted = Vec::new();
-            while self.held > target || self.entries.len() > entries {
+            while self.held > target {
                 let e = self.entries.remove(0);
                 self.held -= e.bytes;
                 evicted.push(e);
@@ -101,7 +96,7 @@ mod imp {
                 return;
             }
             let room = c.limit - bytes;
-            let evicted = c.evict_to(room, MAX_ENTRIES - 1);
+            let evicted = c.evict_to(room);
             v.clear();
             let buf: Box<dyn Any + Send> = Box::new(core::mem::take(v));
             c.entries.push(Entry { bytes, buf });
@@ -115,7 +110,7 @@ mod imp {
     pub fn set_limit(bytes: usize) -> usize {
         let (old, evicted) = {
             let mut c = lock();
-            (core::mem::replace(&mut c.limit, bytes), c.evict_to(bytes, MAX_ENTRIES))
+            (core::mem::replace(&mut c.limit, bytes), c.evict_to(bytes))
         };
         drop(evicted);
         old
@@ -146,8 +141,8 @@ mod imp {
 
 pub(crate) use imp::{give, take};
 
-/// Sets how many bytes of freed large buffers (128 KiB or more each, at most 64 of them) the
-/// process keeps for reuse, and returns the previous limit. `0` turns the cache off and frees what it holds; lowering the
+/// Sets how many bytes of freed large buffers (4 MiB or more each) the process keeps for reuse,
+/// and returns the previous limit. `0` turns the cache off and frees what it holds; lowering the
 /// limit frees the oldest buffers until the rest fits. The default is 256 MiB.
 ///
 /// Why: a new result of many megabytes otherwise gets fresh pages from the operating system,
