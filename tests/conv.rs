@@ -455,6 +455,35 @@ fn large_images_in_tiles_equal_direct_loop() {
     }
 }
 
+/// Edge geometries of the new paths against the direct loop: a depthwise window wider than the
+/// direct kernel takes (17 columns, so im2col), a 1x1 depthwise image under padding 2 (every
+/// output but the centre reads only padding), a depthwise channel multiplier with stride 2, and
+/// unrolled products of 2x2 images with stride, padding and dilation, and of 1x1 images.
+#[test]
+fn edge_geometries_equal_direct_loop() {
+    let args = |stride: [usize; 2], padding: [usize; 2], dilation: [usize; 2], groups: usize| ConvArgs {
+        stride,
+        padding,
+        dilation,
+        groups,
+    };
+    for (xs, ws, a) in [
+        ([1, 2, 3, 20], [2, 1, 1, 17], args([1, 1], [0, 8], [1, 1], 2)),
+        ([9, 3, 1, 1], [3, 1, 3, 3], args([1, 1], [2, 2], [1, 1], 3)),
+        ([2, 2, 9, 11], [6, 1, 3, 3], args([2, 2], [1, 0], [1, 2], 2)),
+        ([8, 3, 2, 2], [4, 3, 2, 2], args([2, 1], [2, 1], [2, 1], 1)),
+        ([10, 5, 1, 1], [7, 5, 1, 1], args([1, 1], [1, 1], [1, 1], 1)),
+    ] {
+        let fill =
+            |len: usize, k: usize| -> Vec<f64> { (0..len).map(|i| ((i * 5 + k) % 7) as f64 * 0.5 - 1.5).collect() };
+        let (xv, wv, bv) = (fill(xs.iter().product(), 2), fill(ws.iter().product(), 4), fill(ws[0], 6));
+        let x = dyn_tensor(&xs, &xv);
+        let y = x.conv2d_dyn(&dyn_tensor(&ws, &wv), &dyn_tensor(&[ws[0]], &bv), a);
+        let os: [usize; 4] = y.sizes().try_into().unwrap();
+        assert_eq!(y.to_vec(), reference(&xv, xs, &wv, ws, Some(&bv), a, os), "{xs:?} by {ws:?}");
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn reference(
     x: &[f64],

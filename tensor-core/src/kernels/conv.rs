@@ -260,10 +260,8 @@ fn conv2d_unrolled<T: Gemm>(
 ) -> Result<(), ShapeError> {
     let (hw, ohw, kk) = (g.h * g.w, g.oh * g.ow, g.kh * g.kw);
     let (rows, cols) = (g.c * hw, o * ohw);
-    let mut scratch = Scratch::default();
-    sized(&mut scratch.col, rows * cols)?;
-    let u = &mut scratch.col[..];
-    u.fill(T::ZERO);
+    // At most 2^18 elements (`unrolled_fits`): below the buffer cache's size, so a plain buffer.
+    let mut u = try_vec(rows * cols, T::ZERO)?;
     for oc in 0..o {
         for ci in 0..g.c {
             let wk = &wt[(oc * g.c + ci) * kk..(oc * g.c + ci + 1) * kk];
@@ -285,7 +283,7 @@ fn conv2d_unrolled<T: Gemm>(
     }
     let lx = Layout::contiguous(&[g.n, rows])?;
     let lu = Layout::contiguous(&[rows, cols])?;
-    super::gemm(x, &lx, u, &lu, out);
+    super::gemm(x, &lx, &u, &lu, out);
     add_bias(out, bias, o, ohw);
     Ok(())
 }
@@ -309,11 +307,12 @@ fn conv2d_depthwise<T: Num>(
     out: &mut [T],
 ) -> Result<(), ShapeError> {
     let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
-    if ohw == 0 || hw == 0 || g.kw > MAX_DEPTHWISE_KW {
+    if ohw == 0 || hw == 0 {
         return Ok(());
     }
     // Per window column `j`: the output columns `x0..x1` that read input, and the input column
     // the first of them reads (a division each: once per call, not per row).
+    // The caller keeps `kw <= MAX_DEPTHWISE_KW`; a wider window panics at `spans[..g.kw]`.
     let mut spans = [(0usize, 0usize, 0usize); MAX_DEPTHWISE_KW];
     for (j, span) in spans.iter_mut().enumerate().take(g.kw) {
         let (x0, x1) = g.cols(j);

@@ -9,9 +9,10 @@
 //! explained; a guess is that the cached `mmap` chunks' addresses agree with the operands' modulo
 //! 4 KiB, where glibc's reused heap chunks do not), though the digits CNN's forward gained (2.06
 //! -> 1.27 ms: its page faults). A buffer taken back from this cache has its pages mapped
-//! already, so `&a + &b` in a loop runs at the speed of `add_out` into a preallocated tensor. NumPy and PyTorch leave this to the allocator; a program can also get it
-//! by choosing a retaining global allocator such as mimalloc (measured on the development
-//! machine before this cache: 8.3-9.1 ms for that add, against 12.7-13.2 ms under glibc).
+//! already, so `&a + &b` in a loop runs at the speed of `add_out` into a preallocated tensor.
+//! NumPy and PyTorch leave this to the allocator; a program can also get it by choosing a
+//! retaining global allocator such as mimalloc (measured on the development machine before this
+//! cache: 8.3-9.1 ms for that add, against 12.7-13.2 ms under glibc).
 //!
 //! Rules: only buffers of [`MIN_BYTES`] or more are cached; the cache is process-wide (a buffer
 //! dropped on one thread serves a result on another) and holds at most the limit set by

@@ -140,10 +140,7 @@ where
         if la.rank() == 2 && lb.rank() == 2 {
             // Two matrices: checked here and handed to the gemm, without the batched plan (as
             // `matmul_out` does; the plan's layouts cost 4% of a 64x64 product).
-            let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
-            if lb.sizes()[0] != k {
-                return Err(ShapeError::MatMul { lhs: la.sizes().into(), rhs: lb.sizes().into() });
-            }
+            let (m, _, n) = matrix_mkn(la, lb)?;
             let lay = LayoutRepr::try_from_layout::<<S as MatMulShape<S2>>::Out>(Layout::contiguous(&[m, n])?)?;
             let mut data = O::<D, D2, S, S2>::zeroed(m * n)?;
             kernels::gemm(self.data.as_slice(), la, rhs.data.as_slice(), lb, data.as_mut_slice());
@@ -199,10 +196,7 @@ where
             // Two matrices into a row-major matrix: checked here and handed to the gemm, without
             // the batched plan (its layouts cost 4% of a 64x64 product).
             let (la, lb) = (self.layout(), rhs.layout());
-            let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
-            if lb.sizes()[0] != k {
-                return Err(ShapeError::MatMul { lhs: la.sizes().into(), rhs: lb.sizes().into() });
-            }
+            let (m, _, n) = matrix_mkn(la, lb)?;
             if out.sizes() != [m, n] {
                 return Err(out_mismatch(&[m, n], out.sizes()));
             }
@@ -267,6 +261,16 @@ fn out_mismatch(product: &[usize], out: &[usize]) -> ShapeError {
         lhs: product.into(),
         rhs: out.into(),
     }
+}
+
+/// `(m, k, n)` of the product of the matrices `la` (`[m, k]`) and `lb` (`[k, n]`), both 2-D, or the
+/// error naming both shapes when the inner sizes differ.
+fn matrix_mkn(la: &Layout, lb: &Layout) -> Result<(usize, usize, usize), ShapeError> {
+    let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
+    if lb.sizes()[0] != k {
+        return Err(ShapeError::MatMul { lhs: la.sizes().into(), rhs: lb.sizes().into() });
+    }
+    Ok((m, k, n))
 }
 
 /// A checked product `a @ b` of layouts of any ranks: the operands read as matrices (a 1-D
