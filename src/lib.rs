@@ -87,7 +87,7 @@ pub use shaped_core::interop::ndarray::NdShape;
 #[cfg(any(feature = "serde", feature = "npy"))]
 pub use shaped_core::io;
 pub use shaped_core::ops::accumulate::ScatterReduce;
-pub use shaped_core::ops::binary::Operand;
+pub use shaped_core::ops::binary::{ArithRhs, Operand};
 pub use shaped_core::ops::conv::{Bias, Conv, Conv1dArgs, ConvArgs, ConvT, ConvTransposeArgs, NoBias, Pool, PoolArgs};
 pub use shaped_core::ops::count::Unique;
 pub use shaped_core::ops::diag::{meshgrid, try_meshgrid, Indexing};

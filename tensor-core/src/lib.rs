@@ -53,7 +53,7 @@ pub use num::MeanElem;
 pub use num::{Bits, Int, Num};
 pub use num_complex::Complex;
 pub use ops::accumulate::ScatterReduce;
-pub use ops::binary::Operand;
+pub use ops::binary::{ArithRhs, Operand};
 pub use ops::cast::{CastFrom, CastTo};
 pub use ops::conv::{Bias, Conv, Conv1dArgs, ConvArgs, ConvT, ConvTransposeArgs, NoBias, Pool, PoolArgs};
 pub use ops::count::Unique;

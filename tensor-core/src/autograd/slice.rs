@@ -9,8 +9,8 @@ use super::var::{back, Var};
 use super::GradFloat;
 use crate::error::{OrPanic, ShapeError};
 use crate::index::{
-    apply_spec_advanced, AdvList, AllInBounds, AnyAdvanced, Checked, KindOr, Loose, LooseCheck, LooseOps, Probe, RtOps,
-    SliceShape, Spec, SpecKind, TSliceChecked, TSliceLooseOwned, TSource,
+    apply_spec_advanced, AdvList, AllInBounds, Checked, Loose, LooseCheck, LooseOps, Probe, RtOps, SliceShape, Spec,
+    SpecKind, SpecKindOf, TSliceChecked, TSliceLooseOwned, TSource,
 };
 use crate::kernels::{gather_runs, scatter_runs};
 use crate::layout::advanced_plan;
@@ -71,11 +71,11 @@ impl VarSliceKind for B1 {
 
 /// `t!(x[...])` of a [`Var`] under the checked rules: the slice's shape as for a tensor, and every
 /// literal checked against static dims at compile time, with the same error.
-impl<'a, 't, T: GradFloat, S: Shape, Pre: RtOps + AnyAdvanced, Post: RtOps + AnyAdvanced> TSliceChecked
+impl<'a, 't, T: GradFloat, S: Shape, Pre: RtOps, Post: RtOps> TSliceChecked
     for Probe<'a, &'a Var<'t, T, S>, T, S, Pre, Post>
 where
     Spec<Pre, Post>: SliceShape<S, Checked>,
-    (Pre::Kind, Post::Kind): KindOr,
+    (Pre, Post): SpecKindOf,
     SpecKind<Pre, Post>: VarSliceKind,
 {
     type Output = Var<'t, T, <Spec<Pre, Post> as SliceShape<S, Checked>>::Out>;
@@ -97,10 +97,10 @@ where
 }
 
 /// `t!(x[...])` of a [`Var`] under the loose rules (generic or runtime sizes): checked at run time.
-impl<'a, 't, T: GradFloat, S: Shape, Pre: AnyAdvanced, Post: AnyAdvanced> TSliceLooseOwned<S, Pre, Post>
+impl<'a, 't, T: GradFloat, S: Shape, Pre, Post> TSliceLooseOwned<S, Pre, Post>
     for &Probe<'a, &'a Var<'t, T, S>, T, S, Pre, Post>
 where
-    (Pre::Kind, Post::Kind): KindOr,
+    (Pre, Post): SpecKindOf,
     SpecKind<Pre, Post>: VarSliceKind,
 {
     type Out<S2: Shape> = Var<'t, T, S2>;
@@ -110,7 +110,7 @@ where
         Spec<Pre, Post>: SliceShape<S, Loose>,
         Pre: LooseOps,
         Post: LooseOps,
-        (Pre::Kind, Post::Kind): KindOr,
+        (Pre, Post): SpecKindOf,
     {
         let () = <(S, Pre, Post) as LooseCheck>::OK;
         let (x, spec) = self.parts();
@@ -121,7 +121,7 @@ where
         Spec<Pre, Post>: SliceShape<S, Loose>,
         Pre: LooseOps,
         Post: LooseOps,
-        (Pre::Kind, Post::Kind): KindOr,
+        (Pre, Post): SpecKindOf,
     {
         let () = <(S, Pre, Post) as LooseCheck>::OK;
         let (x, spec) = self.parts();

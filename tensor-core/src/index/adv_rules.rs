@@ -17,20 +17,20 @@ pub struct AdvMark<SI>(PhantomData<SI>);
 /// and leaves `AdvMark<SI>`; a mask takes as many dims as it has and leaves `AdvMark<(Dyn,)>`.
 #[diagnostic::on_unimplemented(message = "too many indices for shape `{Sh}`", label = "more indices than dimensions")]
 pub trait TensorIndexRule<L, SI, Sh> {
-    /// Output dims (the marker).
-    type Out;
+    /// The output dim (the marker).
+    type Mark;
     /// Remaining input dims.
     type Rest;
 }
 impl<X: Dim, R, SI, Sh> TensorIndexRule<Cons<X, R>, SI, Sh> for IntIndex {
-    type Out = Cons<AdvMark<SI>, Nil>;
+    type Mark = AdvMark<SI>;
     type Rest = R;
 }
 impl<L, SI: StaticRank, Sh> TensorIndexRule<L, SI, Sh> for MaskIndex
 where
     L: DropDims<SI::List, Sh>,
 {
-    type Out = Cons<AdvMark<(Dyn,)>, Nil>;
+    type Mark = AdvMark<(Dyn,)>;
     type Rest = <L as DropDims<SI::List, Sh>>::Rest;
 }
 
@@ -64,12 +64,14 @@ drop_dims!(M0 H0, M1 H1, M2 H2, M3 H3);
 drop_dims!(M0 H0, M1 H1, M2 H2, M3 H3, M4 H4);
 drop_dims!(M0 H0, M1 H1, M2 H2, M3 H3, M4 H4, M5 H5);
 
-/// Resolves the advanced-index markers of an output-dims list (PyTorch's placement rule).
+/// Resolves the advanced-index markers of an output-dims list (PyTorch's placement rule) for a
+/// spec of kind `K` (`B1`, with index tensors); for a basic spec (`B0`) the list as it is, with
+/// no walk.
 #[diagnostic::on_unimplemented(
     message = "the index tensors used on `{S}` do not broadcast together",
     label = "index tensors must broadcast with each other (and have a static rank)"
 )]
-pub trait Resolve<S> {
+pub trait Resolve<S, K = B1> {
     /// The final list of dims.
     type Out;
 }
@@ -79,6 +81,9 @@ where
     <L as BcastAdv<NoAdv>>::Out: Place<L>,
 {
     type Out = <<L as BcastAdv<NoAdv>>::Out as Place<L>>::Out;
+}
+impl<S, L> Resolve<S, B0> for L {
+    type Out = L;
 }
 
 /// No index tensor seen (yet).
@@ -225,4 +230,23 @@ impl<SI, T> AfterRun for Cons<AdvMark<SI>, T> {
 }
 impl<D: Dim, T: AfterRun> AfterRun for Cons<D, T> {
     type Out = T::Out;
+}
+
+/// `B0 | B0 = B0`, otherwise `B1` (the kinds' [`ResultKind`](super::ResultKind) picks what `t!`
+/// gives).
+pub trait KindOr {
+    /// The disjunction.
+    type Out;
+}
+impl KindOr for (B0, B0) {
+    type Out = B0;
+}
+impl KindOr for (B0, B1) {
+    type Out = B1;
+}
+impl KindOr for (B1, B0) {
+    type Out = B1;
+}
+impl KindOr for (B1, B1) {
+    type Out = B1;
 }

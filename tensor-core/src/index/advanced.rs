@@ -7,12 +7,14 @@
 //! dims; [`Resolve`] then applies PyTorch's placement rule: the index shapes broadcast to `B`;
 //! if the indexed dims are adjacent, `B` takes their place, otherwise `B` comes first. A mask's
 //! dim is `Dyn` (its number of true elements is known only at run time).
-use super::{AdvList, AdvSink, AtDyn, IndexOp, IntIndex, MaskIndex, RtOp, SliceCx, TensorIndexRule, ToIndex};
+use super::{
+    AdvList, AdvSink, AtDyn, IntIndex, KindOr, MaskIndex, RtOp, RtOps, SliceCx, SliceDims, TensorIndexRule, ToIndex,
+};
 use crate::error::ShapeError;
 use crate::kernels;
 use crate::layout::{advanced_plan, Layout};
+use crate::shape::Cons;
 use crate::shape::Shape;
-use crate::shape::{Cons, Nil};
 use crate::storage::{Data, Element};
 use crate::tensor::{Tensor, TensorBase, TensorView, TensorViewMut};
 use alloc::vec;
@@ -141,15 +143,21 @@ where
 
 // ------------------------------------------------------------------------------- type level
 
-impl<'a, D: Data, SI: Shape, L, Sh, M> IndexOp<L, Sh, M> for TensorIdx<'a, D, SI>
+/// An index tensor leaves its marker and consumes one dim (integers) or its rank (masks).
+impl<'a, D: Data, SI: Shape, L, Ops, Sh, M, P> SliceDims<L, Sh, M, P> for Cons<TensorIdx<'a, D, SI>, Ops>
 where
     D::Elem: ItemElem,
     <D::Elem as ItemElem>::Kind: TensorIndexRule<L, SI, Sh>,
+    Ops: SliceDims<TensorRest<D, L, SI, Sh>, Sh, M, P>,
 {
-    type Out = <<D::Elem as ItemElem>::Kind as TensorIndexRule<L, SI, Sh>>::Out;
-    type Rest = <<D::Elem as ItemElem>::Kind as TensorIndexRule<L, SI, Sh>>::Rest;
-    type Checks = Nil;
+    type Out = Cons<
+        <<D::Elem as ItemElem>::Kind as TensorIndexRule<L, SI, Sh>>::Mark,
+        <Ops as SliceDims<TensorRest<D, L, SI, Sh>, Sh, M, P>>::Out,
+    >;
+    type Checks = <Ops as SliceDims<TensorRest<D, L, SI, Sh>, Sh, M, P>>::Checks;
 }
+/// The dims an index tensor of elements `D::Elem` and shape `SI` leaves of `L`.
+type TensorRest<D, L, SI, Sh> = <<<D as Data>::Elem as ItemElem>::Kind as TensorIndexRule<L, SI, Sh>>::Rest;
 /// An index tensor has no literal to check; it consumes one dim (integers) or its rank (masks).
 impl<D: Data, SI: Shape> super::DescOp for TensorIdx<'_, D, SI>
 where
@@ -168,58 +176,19 @@ where
         },
     );
 }
-/// Whether an op is an index tensor (`B1`) or a basic index (`B0`).
-pub trait OpKind {
+
+/// The kind of a spec with the op lists `(Pre, Post)`: `B1` when either holds an index tensor,
+/// with what `t!` gives for it ([`ResultKind`]).
+pub trait SpecKindOf {
     /// `B0` or `B1`.
-    type Kind;
+    type Kind: ResultKind;
 }
-macro_rules! basic_kind {
-    ($($(#[$g:meta])* [$($p:tt)*] $t:ty;)*) => {$( impl<$($p)*> OpKind for $t { type Kind = B0; } )*};
-}
-basic_kind! {
-    [] super::Full;
-    [const I: usize] super::At<I>;
-    [const K: usize] super::AtNeg<K>;
-    [] AtDyn;
-    [const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool, const ONE: bool] super::Range<S, E, STEP, LEN, REV, ONE>;
-    [const S: usize, const STEP: usize, const REV: bool] super::RangeFrom<S, STEP, REV>;
-    [const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool, const ONE: bool] super::RangeNeg<KS, KE, STEP, LEN, REV, ONE>;
-    [] super::RangeDyn;
-    [] super::NewAxis;
-}
-impl<D: Data, SI: Shape> OpKind for TensorIdx<'_, D, SI> {
-    type Kind = B1;
-}
-/// Whether a list of ops holds an index tensor.
-pub trait AnyAdvanced {
-    /// `B0` or `B1`.
-    type Kind;
-}
-impl AnyAdvanced for Nil {
-    type Kind = B0;
-}
-impl<O: OpKind, R: AnyAdvanced> AnyAdvanced for Cons<O, R>
+impl<Pre: RtOps, Post: RtOps> SpecKindOf for (Pre, Post)
 where
-    (O::Kind, R::Kind): KindOr,
+    (Pre::Kind, Post::Kind): KindOr,
+    <(Pre::Kind, Post::Kind) as KindOr>::Out: ResultKind,
 {
-    type Kind = <(O::Kind, R::Kind) as KindOr>::Out;
-}
-/// `B0 | B0 = B0`, otherwise `B1`.
-pub trait KindOr {
-    /// The disjunction.
-    type Out: ResultKind;
-}
-impl KindOr for (B0, B0) {
-    type Out = B0;
-}
-impl KindOr for (B0, B1) {
-    type Out = B1;
-}
-impl KindOr for (B1, B0) {
-    type Out = B1;
-}
-impl KindOr for (B1, B1) {
-    type Out = B1;
+    type Kind = <(Pre::Kind, Post::Kind) as KindOr>::Out;
 }
 
 /// What `t!` gives for basic indices (`B0`: a view) and for index tensors (`B1`: a copy).
@@ -334,6 +303,7 @@ impl<D: Data, SI: Shape> RtOp for TensorIdx<'_, D, SI>
 where
     D::Elem: ItemElem,
 {
+    type Kind = B1;
     fn consumes(&self) -> usize {
         <D::Elem as ItemElem>::consumes(self.0)
     }

@@ -1,11 +1,13 @@
 //! Applying a spec to a [`Layout`] at run time: each op takes its input dims from the front or
 //! the back and pushes its output dims ([`RtOp`]); index tensors met on the way are collected
 //! ([`AdvSink`]).
+use super::adv_rules::KindOr;
 use super::spec::*;
 use crate::error::ShapeError;
 use crate::layout::{index_offset, range_bounds, range_dim, AdvIndex, Layout};
 use crate::shape::*;
 use alloc::vec::Vec;
+use typenum::B0;
 
 // ------------------------------------------------------------------------------------ runtime
 /// The dims a spec produces on one side.
@@ -44,6 +46,8 @@ pub struct DimIn {
 /// Runtime behaviour of one op: it takes its input dims from the context (front or back) and
 /// pushes its output dims.
 pub trait RtOp {
+    /// `B1` for an index tensor, `B0` for a basic index (see [`RtOps::Kind`]).
+    type Kind;
     /// The number of input dims the op consumes (0 for `None`, the mask's rank for a bool mask).
     fn consumes(&self) -> usize;
     /// Applies the op.
@@ -155,6 +159,7 @@ impl<A: AdvSink> SliceCx<'_, A> {
 }
 
 impl RtOp for Full {
+    type Kind = B0;
     #[inline(always)]
     fn consumes(&self) -> usize {
         1
@@ -166,6 +171,7 @@ impl RtOp for Full {
     }
 }
 impl<const I: usize> RtOp for At<I> {
+    type Kind = B0;
     #[inline(always)]
     fn consumes(&self) -> usize {
         1
@@ -180,6 +186,7 @@ impl<const I: usize> RtOp for At<I> {
     }
 }
 impl<const K: usize> RtOp for AtNeg<K> {
+    type Kind = B0;
     #[inline(always)]
     fn consumes(&self) -> usize {
         1
@@ -192,6 +199,7 @@ impl<const K: usize> RtOp for AtNeg<K> {
     }
 }
 impl RtOp for AtDyn {
+    type Kind = B0;
     #[inline(always)]
     fn consumes(&self) -> usize {
         1
@@ -232,6 +240,7 @@ fn push_range<const FRONT: bool, A: AdvSink>(
 impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool, const ONE: bool> RtOp
     for Range<S, E, STEP, LEN, REV, ONE>
 {
+    type Kind = B0;
     #[inline(always)]
     fn consumes(&self) -> usize {
         1
@@ -242,6 +251,7 @@ impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const 
     }
 }
 impl<const S: usize, const STEP: usize, const REV: bool> RtOp for RangeFrom<S, STEP, REV> {
+    type Kind = B0;
     #[inline(always)]
     fn consumes(&self) -> usize {
         1
@@ -254,6 +264,7 @@ impl<const S: usize, const STEP: usize, const REV: bool> RtOp for RangeFrom<S, S
 impl<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool, const ONE: bool> RtOp
     for RangeNeg<KS, KE, STEP, LEN, REV, ONE>
 {
+    type Kind = B0;
     #[inline(always)]
     fn consumes(&self) -> usize {
         1
@@ -265,6 +276,7 @@ impl<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, cons
     }
 }
 impl RtOp for RangeDyn {
+    type Kind = B0;
     #[inline(always)]
     fn consumes(&self) -> usize {
         1
@@ -289,6 +301,7 @@ impl RtOp for RangeDyn {
     }
 }
 impl RtOp for NewAxis {
+    type Kind = B0;
     #[inline(always)]
     fn consumes(&self) -> usize {
         0
@@ -301,6 +314,9 @@ impl RtOp for NewAxis {
 
 /// A list of ops at run time.
 pub trait RtOps {
+    /// Whether the list holds an index tensor (`B1`) or only basic indices (`B0`): what `t!`
+    /// gives (a view or a copy) and whether its rules place index dims.
+    type Kind;
     /// The number of input dims the list consumes.
     fn count(&self) -> usize;
     /// Applies the list from the front.
@@ -309,6 +325,7 @@ pub trait RtOps {
     fn apply_back<A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError>;
 }
 impl RtOps for Nil {
+    type Kind = B0;
     #[inline(always)]
     fn count(&self) -> usize {
         0
@@ -327,7 +344,11 @@ impl RtOps for Nil {
 fn too_many<A: AdvSink>(cx: &SliceCx<A>) -> ShapeError {
     ShapeError::TooManyIndices { given: cx.given, rank: cx.l.rank() }
 }
-impl<O: RtOp, R: RtOps> RtOps for Cons<O, R> {
+impl<O: RtOp, R: RtOps> RtOps for Cons<O, R>
+where
+    (O::Kind, R::Kind): KindOr,
+{
+    type Kind = <(O::Kind, R::Kind) as KindOr>::Out;
     #[inline(always)]
     fn count(&self) -> usize {
         self.0.consumes() + self.1.count()

@@ -1,10 +1,10 @@
 //! Compile-time bound checks of literal indices and bounds against static dims, with typenum's
 //! verdicts mapped to [`InBounds`]/[`OutOfBounds`] so that no typenum type reaches an error.
 use crate::dim::*;
-use crate::shape::*;
+use crate::shape::{Cons, Nil};
 use core::marker::PhantomData;
 use core::ops::{Add, Div, Sub};
-use typenum::{IsLessOrEqual, Sub1, B1};
+use typenum::{IsLess, IsLessOrEqual, Sub1, B1};
 
 // ------------------------------------------------------------------------------------- checks
 /// A compile-time bounds check that passed. typenum's comparison result (`B1`/`B0`) is mapped to
@@ -98,9 +98,10 @@ impl<const S: usize, const N: usize, const STEP: usize> RangeFromLen<S, N, STEP>
     type Len = typenum::U0;
 }
 
-/// A recorded bounds check: verdict `V` of literal `L` against a dim of size `N` in shape `Sh`;
-/// `K` says which check (see [`AllInBounds`]).
-pub struct Chk<K, V, const L: usize, const N: usize, Sh>(PhantomData<(K, V, Sh)>);
+/// A literal of a `t!` spec to check: literal `L` against a static dim of size `N` in shape `Sh`;
+/// `K` says which check (see [`AllInBounds`]). Recorded by the rules without a verdict: the
+/// comparison runs only where the list is required to pass.
+pub struct Chk<K, const L: usize, const N: usize, Sh>(PhantomData<(K, Sh)>);
 /// Check kind: a literal index `I < N`.
 pub struct KIndex;
 /// Check kind: a literal negative index `-K` with `K <= N`.
@@ -112,34 +113,35 @@ pub struct KNegStart;
 /// Check kind: a literal open range start `S <= N`.
 pub struct KStart;
 
-/// Every recorded check of a `t!` spec passed. Required by the checked path of `t!` as a bound of
+/// Every recorded check of a `t!` spec passes. Required by the checked path of `t!` as a bound of
 /// the method it calls, so a failed check is a compile error naming the literal, the size and
 /// the shape (never a fallback to run-time checking).
 pub trait AllInBounds {}
 impl<L: CheckList> AllInBounds for L {}
-/// The list walk of [`AllInBounds`]: each recorded check's verdict implements the trait of its
-/// kind, whose message names the literal, the size and the shape.
+/// The list walk of [`AllInBounds`]: each check compares its literal with the size (typenum) and
+/// the verdict implements the trait of its kind, whose message names the literal, the size and
+/// the shape.
 pub trait CheckList {}
 impl CheckList for Nil {}
-impl<V: IndexInBounds<L, N, Sh>, const L: usize, const N: usize, Sh, R: CheckList> CheckList
-    for Cons<Chk<KIndex, V, L, N, Sh>, R>
-{
+macro_rules! check_list {
+    ($($K:ident: $Cmp:ident $Verdict:ident => $Bound:ident;)*) => {$(
+        impl<const L: usize, const N: usize, Sh, R: CheckList> CheckList for Cons<Chk<$K, L, N, Sh>, R>
+        where
+            Const<L>: StaticDim,
+            Const<N>: StaticDim,
+            TnC<L>: $Cmp<TnC<N>>,
+            typenum::$Verdict<TnC<L>, TnC<N>>: Verdict,
+            Check<typenum::$Verdict<TnC<L>, TnC<N>>>: $Bound<L, N, Sh>,
+        {
+        }
+    )*};
 }
-impl<V: NegIndexInBounds<L, N, Sh>, const L: usize, const N: usize, Sh, R: CheckList> CheckList
-    for Cons<Chk<KNegIndex, V, L, N, Sh>, R>
-{
-}
-impl<V: RangeEndInBounds<L, N, Sh>, const L: usize, const N: usize, Sh, R: CheckList> CheckList
-    for Cons<Chk<KEnd, V, L, N, Sh>, R>
-{
-}
-impl<V: NegStartInBounds<L, N, Sh>, const L: usize, const N: usize, Sh, R: CheckList> CheckList
-    for Cons<Chk<KNegStart, V, L, N, Sh>, R>
-{
-}
-impl<V: RangeStartInBounds<L, N, Sh>, const L: usize, const N: usize, Sh, R: CheckList> CheckList
-    for Cons<Chk<KStart, V, L, N, Sh>, R>
-{
+check_list! {
+    KIndex: IsLess Le => IndexInBounds;
+    KNegIndex: IsLessOrEqual LeEq => NegIndexInBounds;
+    KEnd: IsLessOrEqual LeEq => RangeEndInBounds;
+    KNegStart: IsLessOrEqual LeEq => NegStartInBounds;
+    KStart: IsLessOrEqual LeEq => RangeStartInBounds;
 }
 
 /// `narrow_const::<A, START, LEN>()`: `START + LEN` fits the dim (`Self`) of shape `Sh`.

@@ -23,7 +23,7 @@ type LooseOutMut<'a, T, S, Pre, Post> = SliceOutMut<'a, T, S, Pre, Post, Loose>;
 /// What `t!(mut x[...])` gives.
 type SliceOutMut<'a, T, S, Pre, Post, M> =
     <SpecKind<Pre, Post> as ResultKind>::OutMut<'a, T, <Spec<Pre, Post> as SliceShape<S, M>>::Out>;
-pub(crate) type SpecKind<Pre, Post> = <(<Pre as AnyAdvanced>::Kind, <Post as AnyAdvanced>::Kind) as KindOr>::Out;
+pub(crate) type SpecKind<Pre, Post> = <(Pre, Post) as SpecKindOf>::Kind;
 
 /// What `t!` indexes: its operand, taken by value when it is a view (so the result keeps the
 /// view's lifetime) and borrowed otherwise (`t!` calls `t_source` through autoref). The probe
@@ -144,26 +144,26 @@ pub fn probe_mut<'a, X: TSourceMut<'a>, Pre, Post>(
 
 /// Applies a spec to a probe's view: a view for basic indices, a copy for index tensors.
 #[inline(always)]
-fn slice_spec<'a, T: crate::Element, S2: Shape, Pre: RtOps + AnyAdvanced, Post: RtOps + AnyAdvanced>(
+fn slice_spec<'a, T: crate::Element, S2: Shape, Pre: RtOps, Post: RtOps>(
     data: &'a [T],
     layout: &Layout,
     spec: &Spec<Pre, Post>,
 ) -> Result<<SpecKind<Pre, Post> as ResultKind>::Out<'a, T, S2>, ShapeError>
 where
-    (Pre::Kind, Post::Kind): KindOr,
+    (Pre, Post): SpecKindOf,
 {
     let (l, adv) = apply_spec_advanced::<Pre, Post, <SpecKind<Pre, Post> as ResultKind>::Sink>(layout, spec)?;
     <SpecKind<Pre, Post> as ResultKind>::make(data, l, adv)
 }
 /// [`slice_spec`] for a mutable target: a mutable view, or the pending write of index tensors.
 #[inline(always)]
-fn slice_spec_mut<'a, T: crate::Element, S2: Shape, Pre: RtOps + AnyAdvanced, Post: RtOps + AnyAdvanced>(
+fn slice_spec_mut<'a, T: crate::Element, S2: Shape, Pre: RtOps, Post: RtOps>(
     data: &'a mut [T],
     layout: &Layout,
     spec: &Spec<Pre, Post>,
 ) -> Result<<SpecKind<Pre, Post> as ResultKind>::OutMut<'a, T, S2>, ShapeError>
 where
-    (Pre::Kind, Post::Kind): KindOr,
+    (Pre, Post): SpecKindOf,
 {
     let (l, adv) = apply_spec_advanced::<Pre, Post, <SpecKind<Pre, Post> as ResultKind>::Sink>(layout, spec)?;
     Ok(<SpecKind<Pre, Post> as ResultKind>::make_mut(data, l, adv))
@@ -190,17 +190,11 @@ pub trait TSliceChecked {
     where
         Self::Checks: AllInBounds;
 }
-impl<
-        'a,
-        X: TSourceView<'a, Elem = T, Shape = S>,
-        T: crate::Element,
-        S: Shape,
-        Pre: RtOps + AnyAdvanced,
-        Post: RtOps + AnyAdvanced,
-    > TSliceChecked for Probe<'a, X, T, S, Pre, Post>
+impl<'a, X: TSourceView<'a, Elem = T, Shape = S>, T: crate::Element, S: Shape, Pre: RtOps, Post: RtOps> TSliceChecked
+    for Probe<'a, X, T, S, Pre, Post>
 where
     Spec<Pre, Post>: SliceShape<S, Checked>,
-    (Pre::Kind, Post::Kind): KindOr,
+    (Pre, Post): SpecKindOf,
 {
     type Output = SliceOut<'a, T, S, Pre, Post, Checked>;
     type Checks = <Spec<Pre, Post> as SliceShape<S, Checked>>::Checks;
@@ -230,13 +224,13 @@ pub trait TSliceLoose<'a, T: crate::Element, S: Shape, Pre, Post> {
     /// Applies the spec, panicking on a runtime index error.
     #[track_caller]
     #[rustfmt::skip] // one line: the bound is what an error shows
-    fn t_slice(&self) -> LooseOut<'a, T, S, Pre, Post> where Spec<Pre, Post>: SliceShape<S, Loose>, Pre: LooseOps, Post: LooseOps, (Pre::Kind, Post::Kind): KindOr;
+    fn t_slice(&self) -> LooseOut<'a, T, S, Pre, Post> where Spec<Pre, Post>: SliceShape<S, Loose>, Pre: LooseOps, Post: LooseOps, (Pre, Post): SpecKindOf;
     /// Applies the spec (`t!(try x[...])`).
     ///
     /// # Errors
     /// Any runtime index or range error, as [`apply_spec`].
     #[rustfmt::skip]
-    fn t_try_slice(&self) -> Result<LooseOut<'a, T, S, Pre, Post>, ShapeError> where Spec<Pre, Post>: SliceShape<S, Loose>, Pre: LooseOps, Post: LooseOps, (Pre::Kind, Post::Kind): KindOr;
+    fn t_try_slice(&self) -> Result<LooseOut<'a, T, S, Pre, Post>, ShapeError> where Spec<Pre, Post>: SliceShape<S, Loose>, Pre: LooseOps, Post: LooseOps, (Pre, Post): SpecKindOf;
 }
 impl<'a, X: TSourceView<'a, Elem = T, Shape = S>, T: crate::Element, S: Shape, Pre, Post>
     TSliceLoose<'a, T, S, Pre, Post> for &Probe<'a, X, T, S, Pre, Post>
@@ -248,7 +242,7 @@ impl<'a, X: TSourceView<'a, Elem = T, Shape = S>, T: crate::Element, S: Shape, P
         Spec<Pre, Post>: SliceShape<S, Loose>,
         Pre: LooseOps,
         Post: LooseOps,
-        (Pre::Kind, Post::Kind): KindOr,
+        (Pre, Post): SpecKindOf,
     {
         // Evaluated here, in the function the user's `t!` instantiates, so that a failure names
         // that call.
@@ -262,7 +256,7 @@ impl<'a, X: TSourceView<'a, Elem = T, Shape = S>, T: crate::Element, S: Shape, P
         Spec<Pre, Post>: SliceShape<S, Loose>,
         Pre: LooseOps,
         Post: LooseOps,
-        (Pre::Kind, Post::Kind): KindOr,
+        (Pre, Post): SpecKindOf,
     {
         let () = <(S, Pre, Post) as LooseCheck>::OK;
         let (data, layout) = self.src.t_parts();
@@ -279,19 +273,19 @@ pub trait TSliceLooseOwned<S: Shape, Pre, Post> {
     /// Applies the spec, panicking on a runtime index error.
     #[track_caller]
     #[rustfmt::skip] // one line: the bound is what an error shows
-    fn t_slice(&self) -> Self::Out<<Spec<Pre, Post> as SliceShape<S, Loose>>::Out> where Spec<Pre, Post>: SliceShape<S, Loose>, Pre: LooseOps, Post: LooseOps, (Pre::Kind, Post::Kind): KindOr;
+    fn t_slice(&self) -> Self::Out<<Spec<Pre, Post> as SliceShape<S, Loose>>::Out> where Spec<Pre, Post>: SliceShape<S, Loose>, Pre: LooseOps, Post: LooseOps, (Pre, Post): SpecKindOf;
     /// Applies the spec (`t!(try x[...])`).
     ///
     /// # Errors
     /// Any runtime index or range error, as [`apply_spec`].
     #[rustfmt::skip]
-    fn t_try_slice(&self) -> Result<Self::Out<<Spec<Pre, Post> as SliceShape<S, Loose>>::Out>, ShapeError> where Spec<Pre, Post>: SliceShape<S, Loose>, Pre: LooseOps, Post: LooseOps, (Pre::Kind, Post::Kind): KindOr;
+    fn t_try_slice(&self) -> Result<Self::Out<<Spec<Pre, Post> as SliceShape<S, Loose>>::Out>, ShapeError> where Spec<Pre, Post>: SliceShape<S, Loose>, Pre: LooseOps, Post: LooseOps, (Pre, Post): SpecKindOf;
 }
 
 /// The run-time requirements of an op list on the [`Loose`] path, as one bound: ops that apply at
 /// run time and describe themselves for the build-time check.
-pub trait LooseOps: RtOps + AnyAdvanced + DescList {}
-impl<L: RtOps + AnyAdvanced + DescList> LooseOps for L {}
+pub trait LooseOps: RtOps + DescList {}
+impl<L: RtOps + DescList> LooseOps for L {}
 
 /// `t!(mut x[...])` and the target of `t!(x[...] = v)` under the [`Checked`] rules (see
 /// [`TSliceChecked`]).
@@ -313,11 +307,10 @@ pub trait TSliceMutChecked {
     where
         Self::Checks: AllInBounds;
 }
-impl<'a, T: crate::Element, S: Shape, Pre: RtOps + AnyAdvanced, Post: RtOps + AnyAdvanced> TSliceMutChecked
-    for ProbeMut<'a, T, S, Pre, Post>
+impl<'a, T: crate::Element, S: Shape, Pre: RtOps, Post: RtOps> TSliceMutChecked for ProbeMut<'a, T, S, Pre, Post>
 where
     Spec<Pre, Post>: SliceShape<S, Checked>,
-    (Pre::Kind, Post::Kind): KindOr,
+    (Pre, Post): SpecKindOf,
 {
     type Output = SliceOutMut<'a, T, S, Pre, Post, Checked>;
     type Checks = <Spec<Pre, Post> as SliceShape<S, Checked>>::Checks;
@@ -343,13 +336,13 @@ pub trait TSliceMutLoose<'a, T: crate::Element, S: Shape, Pre, Post> {
     /// Applies the spec, panicking on a runtime index error.
     #[track_caller]
     #[rustfmt::skip] // one line: the bound is what an error shows
-    fn t_slice_mut(&mut self) -> LooseOutMut<'a, T, S, Pre, Post> where Spec<Pre, Post>: SliceShape<S, Loose>, Pre: LooseOps, Post: LooseOps, (Pre::Kind, Post::Kind): KindOr;
+    fn t_slice_mut(&mut self) -> LooseOutMut<'a, T, S, Pre, Post> where Spec<Pre, Post>: SliceShape<S, Loose>, Pre: LooseOps, Post: LooseOps, (Pre, Post): SpecKindOf;
     /// Applies the spec.
     ///
     /// # Errors
     /// Any runtime index or range error, as [`apply_spec`].
     #[rustfmt::skip]
-    fn t_try_slice_mut(&mut self) -> Result<LooseOutMut<'a, T, S, Pre, Post>, ShapeError> where Spec<Pre, Post>: SliceShape<S, Loose>, Pre: LooseOps, Post: LooseOps, (Pre::Kind, Post::Kind): KindOr;
+    fn t_try_slice_mut(&mut self) -> Result<LooseOutMut<'a, T, S, Pre, Post>, ShapeError> where Spec<Pre, Post>: SliceShape<S, Loose>, Pre: LooseOps, Post: LooseOps, (Pre, Post): SpecKindOf;
 }
 impl<'a, T: crate::Element, S: Shape, Pre, Post> TSliceMutLoose<'a, T, S, Pre, Post>
     for &mut ProbeMut<'a, T, S, Pre, Post>
@@ -361,7 +354,7 @@ impl<'a, T: crate::Element, S: Shape, Pre, Post> TSliceMutLoose<'a, T, S, Pre, P
         Spec<Pre, Post>: SliceShape<S, Loose>,
         Pre: LooseOps,
         Post: LooseOps,
-        (Pre::Kind, Post::Kind): KindOr,
+        (Pre, Post): SpecKindOf,
     {
         let () = <(S, Pre, Post) as LooseCheck>::OK;
         slice_spec_mut(core::mem::take(&mut self.data), &self.layout, &self.spec).or_panic()
@@ -372,7 +365,7 @@ impl<'a, T: crate::Element, S: Shape, Pre, Post> TSliceMutLoose<'a, T, S, Pre, P
         Spec<Pre, Post>: SliceShape<S, Loose>,
         Pre: LooseOps,
         Post: LooseOps,
-        (Pre::Kind, Post::Kind): KindOr,
+        (Pre, Post): SpecKindOf,
     {
         let () = <(S, Pre, Post) as LooseCheck>::OK;
         slice_spec_mut(core::mem::take(&mut self.data), &self.layout, &self.spec)

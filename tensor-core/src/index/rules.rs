@@ -1,11 +1,12 @@
 //! The type-level rules of a spec: each op's effect on a shape ([`IndexOp`]), and the result
 //! shape of a whole spec under the checked or the loose rule set.
 use super::adv_rules::*;
+use super::apply::RtOps;
 use super::checks::*;
 use super::spec::*;
 use crate::dim::*;
 use crate::shape::*;
-use typenum::{IsLess, IsLessOrEqual};
+use typenum::IsLessOrEqual;
 
 // --------------------------------------------------------------------------------- type level
 /// The rule set of a `t!` spec whose literals and static dims are all inside typenum's bridge (see
@@ -21,126 +22,125 @@ pub struct Checked;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Loose;
 
-/// The pairs `(dim, rule set)` on which a literal index or bound is left to the run-time check:
-/// a `Dyn` dim under either rule set (its size is known only at run time) and a static dim under
-/// [`Loose`]. Each literal op has one impl of [`IndexOp`] for these and one checked impl for
-/// `Const<N>` under [`Checked`]. (A trait of the pair rather than of the dim with the rule set
-/// as a parameter, so that no other crate could implement it for [`One`], whose impls are apart.)
-pub trait CheckedAtRunTime {}
-impl<M> CheckedAtRunTime for (Dyn, M) {}
-impl<const N: usize> CheckedAtRunTime for (Const<N>, Loose) {}
-
-/// Applies one op to the front of the remaining dims list `L` under the rule set `M`.
+/// The dims of indexing the dims list `L` with the op list `Self` under the rule set `M`: each
+/// op's output dims in order, then the dims it leaves, with the ops `Post` (those after `...`,
+/// reversed) applied from the back of the rest. `Sh` is the whole shape, for the messages.
+///
+/// One impl per op and dim kind, each one projection deep (the output list is built as the walk
+/// returns, with no concatenation), and no size comparison: the literals on static dims under
+/// [`Checked`] are recorded in [`Checks`](Self::Checks) and compared only by the checked `t!`
+/// method's bound ([`AllInBounds`]), so that a literal out of bounds is an error rather than a
+/// fall-back to the [`Loose`] rules, and the other paths never compare. Under [`Checked`], an op
+/// with a literal applies to a static dim only when the dim and the literal are inside
+/// typenum's bridge.
 #[diagnostic::on_unimplemented(
     message = "too many indices for shape `{Sh}`",
     label = "more indices than dimensions",
     note = "each index, range or `..` consumes one dimension; `None` adds one"
 )]
-pub trait IndexOp<L, Sh, M = Checked> {
-    /// Output dims (a list of length 0 or 1).
+pub trait SliceDims<L, Sh, M, Post> {
+    /// The result dims (index tensors as [`AdvMark`]s, resolved by [`Resolve`]).
     type Out;
-    /// The remaining input dims.
-    type Rest;
-    /// The bounds checks this op records (a list of [`Chk`]).
+    /// The literal checks, a list of [`Chk`].
     type Checks;
 }
-impl<D: Dim, R, Sh, M> IndexOp<Cons<D, R>, Sh, M> for Full {
-    type Out = Cons<D, Nil>;
-    type Rest = R;
+/// The dims list `L` walked by `Ops`, and its checks (for the impls below).
+type Walked<Ops, L, Sh, M, P> = <Ops as SliceDims<L, Sh, M, P>>::Out;
+type WalkedChecks<Ops, L, Sh, M, P> = <Ops as SliceDims<L, Sh, M, P>>::Checks;
+/// The end of the ops before `...` when none follow it: the remaining dims as they are.
+impl<L, Sh, M> SliceDims<L, Sh, M, Nil> for Nil {
+    type Out = L;
     type Checks = Nil;
 }
-/// The literal indices `i` and `-k`: no output dim, and under [`Checked`] on a static dim
-/// `N` the literal checked at compile time (`i < N`, `k <= N`).
-macro_rules! literal_index_rules {
-    ($($Op:ident<$L:ident> checks $Cmp:ident, $Verdict:ident as $Kind:ident;)*) => {$(
-        impl<const $L: usize, const N: usize, R, Sh> IndexOp<Cons<Const<N>, R>, Sh, Checked> for $Op<$L>
+/// The end of the ops before `...`: the ops after it walk the reversed rest, and the result is
+/// reversed back (the rest, then their output dims).
+impl<L: Reverse, Sh, M, O, R> SliceDims<L, Sh, M, Cons<O, R>> for Nil
+where
+    Cons<O, R>: SliceDims<L::Out, Sh, M, Nil>,
+    Walked<Cons<O, R>, L::Out, Sh, M, Nil>: Reverse,
+{
+    type Out = <Walked<Cons<O, R>, L::Out, Sh, M, Nil> as Reverse>::Out;
+    type Checks = WalkedChecks<Cons<O, R>, L::Out, Sh, M, Nil>;
+}
+/// The ops with no literal: `[generics] op on dims list => (output dims), rest`.
+macro_rules! plain_dims_rules {
+    ($([$($g:tt)*] $Op:ty, $L:ty => [$($Out:ty)?], $Rest:ty;)*) => {$(
+        impl<$($g)* Ops, Sh, M, P> SliceDims<$L, Sh, M, P> for Cons<$Op, Ops>
         where
-            Const<$L>: StaticDim,
-            Const<N>: StaticDim,
-            TnC<$L>: $Cmp<TnC<N>>,
-            typenum::$Verdict<TnC<$L>, TnC<N>>: Verdict,
+            Ops: SliceDims<$Rest, Sh, M, P>,
         {
-            type Out = Nil;
-            type Rest = R;
-            type Checks = Cons<Chk<$Kind, Check<typenum::$Verdict<TnC<$L>, TnC<N>>>, $L, N, Sh>, Nil>;
-        }
-        impl<const $L: usize, D: Dim, R, Sh, M> IndexOp<Cons<D, R>, Sh, M> for $Op<$L>
-        where
-            (D, M): CheckedAtRunTime,
-        {
-            type Out = Nil;
-            type Rest = R;
-            type Checks = Nil;
+            type Out = plain_dims_rules!(@out [$($Out)?] Walked<Ops, $Rest, Sh, M, P>);
+            type Checks = WalkedChecks<Ops, $Rest, Sh, M, P>;
         }
     )*};
+    (@out [] $rest:ty) => { $rest };
+    (@out [$d:ty] $rest:ty) => { Cons<$d, $rest> };
 }
-literal_index_rules! {
-    At<I> checks IsLess, Le as KIndex;
-    AtNeg<K> checks IsLessOrEqual, LeEq as KNegIndex;
+plain_dims_rules! {
+    [D, R,] Full, Cons<D, R> => [D], R;
+    [D, R,] AtDyn, Cons<D, R> => [], R;
+    [D, R,] RangeDyn, Cons<D, R> => [Dyn], R;
+    [L,] NewAxis, L => [One], L;
 }
-impl<D: Dim, R, Sh, M> IndexOp<Cons<D, R>, Sh, M> for AtDyn {
-    type Out = Nil;
-    type Rest = R;
-    type Checks = Nil;
-}
-/// The ranges whose length the macro computed (`a..b` and `-k..-j`, any step): the output dim is
-/// that length (`Const`, or `One` for a length the macro marked as one), and under [`Checked`] on
-/// a static dim the one literal that can leave the dim is checked: the end of `a..b`, the start
-/// `-k` of `-k..`.
-macro_rules! length_range_rules {
-    ($($Op:ident<$A:ident, $B:ident> checks $Lit:ident as $Kind:ident;)*) => {$(
-        impl<
-                const $A: usize,
-                const $B: usize,
-                const STEP: usize,
-                const LEN: usize,
-                const REV: bool,
-                const ONE: bool,
-                const N: usize,
-                R,
-                Sh,
-            > IndexOp<Cons<Const<N>, R>, Sh, Checked> for $Op<$A, $B, STEP, LEN, REV, ONE>
+
+/// The pairs `(dim, rule set)` on which a literal index or bound is left to the run-time check:
+/// a `Dyn` dim under either rule set (its size is known only at run time) and a static dim under
+/// [`Loose`]. Each literal op has one impl of [`SliceDims`] for these and one for `Const<N>`
+/// under [`Checked`]. (A trait of the pair rather than of the dim with the rule set as a
+/// parameter, so that no other crate could implement it for [`One`], whose impls are apart.)
+pub trait CheckedAtRunTime {}
+impl<M> CheckedAtRunTime for (Dyn, M) {}
+impl<const N: usize> CheckedAtRunTime for (Const<N>, Loose) {}
+
+/// The ops with literals: `[generics] op, check kind and the literal it checks (the one that can
+/// leave the dim) => output dims`; the same output under the run-time rules.
+macro_rules! literal_dims_rules {
+    ($([$($g:tt)*] $Op:ty, $K:ident $Lit:ident => [$($Out:ty)?];)*) => {$(
+        impl<$($g)* const N: usize, R, Ops, Sh, P> SliceDims<Cons<Const<N>, R>, Sh, Checked, P> for Cons<$Op, Ops>
         where
-            LenDim<LEN, ONE>: PickDim,
             Const<$Lit>: StaticDim,
             Const<N>: StaticDim,
-            TnC<$Lit>: IsLessOrEqual<TnC<N>>,
-            typenum::LeEq<TnC<$Lit>, TnC<N>>: Verdict,
+            Ops: SliceDims<R, Sh, Checked, P>,
         {
-            type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
-            type Rest = R;
-            type Checks = Cons<Chk<$Kind, Check<typenum::LeEq<TnC<$Lit>, TnC<N>>>, $Lit, N, Sh>, Nil>;
+            type Out = plain_dims_rules!(@out [$($Out)?] Walked<Ops, R, Sh, Checked, P>);
+            type Checks = Cons<Chk<$K, $Lit, N, Sh>, WalkedChecks<Ops, R, Sh, Checked, P>>;
         }
-        impl<
-                const $A: usize,
-                const $B: usize,
-                const STEP: usize,
-                const LEN: usize,
-                const REV: bool,
-                const ONE: bool,
-                D: Dim,
-                R,
-                Sh,
-                M,
-            > IndexOp<Cons<D, R>, Sh, M> for $Op<$A, $B, STEP, LEN, REV, ONE>
+        impl<$($g)* D, R, Ops, Sh, M, P> SliceDims<Cons<D, R>, Sh, M, P> for Cons<$Op, Ops>
         where
             (D, M): CheckedAtRunTime,
-            LenDim<LEN, ONE>: PickDim,
+            Ops: SliceDims<R, Sh, M, P>,
         {
-            type Out = Cons<<LenDim<LEN, ONE> as PickDim>::D, Nil>;
-            type Rest = R;
-            type Checks = Nil;
+            type Out = plain_dims_rules!(@out [$($Out)?] Walked<Ops, R, Sh, M, P>);
+            type Checks = WalkedChecks<Ops, R, Sh, M, P>;
+        }
+        /// On a [`One`] dim, as on `Const<1>`.
+        impl<$($g)* R, Ops, Sh, M, P> SliceDims<Cons<One, R>, Sh, M, P> for Cons<$Op, Ops>
+        where
+            Cons<$Op, Ops>: SliceDims<Cons<Const<1>, R>, Sh, M, P>,
+        {
+            type Out = Walked<Cons<$Op, Ops>, Cons<Const<1>, R>, Sh, M, P>;
+            type Checks = WalkedChecks<Cons<$Op, Ops>, Cons<Const<1>, R>, Sh, M, P>;
         }
     )*};
 }
-length_range_rules! {
-    Range<S, E> checks E as KEnd;
-    RangeNeg<KS, KE> checks KS as KNegStart;
+literal_dims_rules! {
+    [const I: usize,] At<I>, KIndex I => [];
+    [const K: usize,] AtNeg<K>, KNegIndex K => [];
+    [const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool,]
+        Range<S, E, STEP, LEN, REV, false>, KEnd E => [Const<LEN>];
+    [const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool,]
+        Range<S, E, STEP, LEN, REV, true>, KEnd E => [One];
+    [const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool,]
+        RangeNeg<KS, KE, STEP, LEN, REV, false>, KNegStart KS => [Const<LEN>];
+    [const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool,]
+        RangeNeg<KS, KE, STEP, LEN, REV, true>, KNegStart KS => [One];
 }
 /// The verdict of `S <= N`.
 type StartV<const S: usize, const N: usize> = Check<typenum::LeEq<TnC<S>, TnC<N>>>;
-impl<const S: usize, const STEP: usize, const REV: bool, const N: usize, R, Sh> IndexOp<Cons<Const<N>, R>, Sh, Checked>
-    for RangeFrom<S, STEP, REV>
+/// `S..;STEP` on a static dim: the length `ceil((N - S) / STEP)` computed with typenum (0 when
+/// `S > N`, which the recorded check reports).
+impl<const S: usize, const STEP: usize, const REV: bool, const N: usize, R, Ops, Sh, P>
+    SliceDims<Cons<Const<N>, R>, Sh, Checked, P> for Cons<RangeFrom<S, STEP, REV>, Ops>
 where
     Const<S>: StaticDim,
     Const<N>: StaticDim,
@@ -148,29 +148,28 @@ where
     typenum::LeEq<TnC<S>, TnC<N>>: Verdict,
     StartV<S, N>: RangeFromLen<S, N, STEP>,
     <StartV<S, N> as RangeFromLen<S, N, STEP>>::Len: ToConst,
+    Ops: SliceDims<R, Sh, Checked, P>,
 {
-    type Out = Cons<<<StartV<S, N> as RangeFromLen<S, N, STEP>>::Len as ToConst>::Out, Nil>;
-    type Rest = R;
-    type Checks = Cons<Chk<KStart, StartV<S, N>, S, N, Sh>, Nil>;
+    type Out = Cons<<<StartV<S, N> as RangeFromLen<S, N, STEP>>::Len as ToConst>::Out, Walked<Ops, R, Sh, Checked, P>>;
+    type Checks = Cons<Chk<KStart, S, N, Sh>, WalkedChecks<Ops, R, Sh, Checked, P>>;
 }
-impl<const S: usize, const STEP: usize, const REV: bool, D: Dim, R, Sh, M> IndexOp<Cons<D, R>, Sh, M>
-    for RangeFrom<S, STEP, REV>
+impl<const S: usize, const STEP: usize, const REV: bool, D, R, Ops, Sh, M, P> SliceDims<Cons<D, R>, Sh, M, P>
+    for Cons<RangeFrom<S, STEP, REV>, Ops>
 where
     (D, M): CheckedAtRunTime,
+    Ops: SliceDims<R, Sh, M, P>,
 {
-    type Out = Cons<Dyn, Nil>;
-    type Rest = R;
-    type Checks = Nil;
+    type Out = Cons<Dyn, Walked<Ops, R, Sh, M, P>>;
+    type Checks = WalkedChecks<Ops, R, Sh, M, P>;
 }
-impl<D: Dim, R, Sh, M> IndexOp<Cons<D, R>, Sh, M> for RangeDyn {
-    type Out = Cons<Dyn, Nil>;
-    type Rest = R;
-    type Checks = Nil;
-}
-impl<L, Sh, M> IndexOp<L, Sh, M> for NewAxis {
-    type Out = Cons<One, Nil>;
-    type Rest = L;
-    type Checks = Nil;
+/// On a [`One`] dim, as on `Const<1>`.
+impl<const S: usize, const STEP: usize, const REV: bool, R, Ops, Sh, M, P> SliceDims<Cons<One, R>, Sh, M, P>
+    for Cons<RangeFrom<S, STEP, REV>, Ops>
+where
+    Cons<RangeFrom<S, STEP, REV>, Ops>: SliceDims<Cons<Const<1>, R>, Sh, M, P>,
+{
+    type Out = Walked<Cons<RangeFrom<S, STEP, REV>, Ops>, Cons<Const<1>, R>, Sh, M, P>;
+    type Checks = WalkedChecks<Cons<RangeFrom<S, STEP, REV>, Ops>, Cons<Const<1>, R>, Sh, M, P>;
 }
 
 /// Never implemented: the bound that an index op meets when no dims are left, so that "too many
@@ -183,12 +182,11 @@ impl<L, Sh, M> IndexOp<L, Sh, M> for NewAxis {
 pub trait TooManyIndices {}
 /// The basic ops that consume one input dim (all but `None`).
 pub trait ConsumesDim {}
-impl<Op: ConsumesDim, Sh, M> IndexOp<Nil, Sh, M> for Op
+impl<Op: ConsumesDim, Ops, Sh, M, P> SliceDims<Nil, Sh, M, P> for Cons<Op, Ops>
 where
     Sh: TooManyIndices,
 {
     type Out = Nil;
-    type Rest = Nil;
     type Checks = Nil;
 }
 macro_rules! consumes_dim {
@@ -207,87 +205,6 @@ consumes_dim! {
     [] RangeDyn;
 }
 
-/// A literal index or range on a [`One`] dim is checked as on `Const<1>`.
-macro_rules! one_as_const1 {
-    ($([$($g:tt)*] $op:ty;)*) => {$(
-        impl<$($g)* R, Sh, M> IndexOp<Cons<One, R>, Sh, M> for $op
-        where
-            $op: IndexOp<Cons<Const<1>, R>, Sh, M>,
-        {
-            type Out = <$op as IndexOp<Cons<Const<1>, R>, Sh, M>>::Out;
-            type Rest = R;
-            type Checks = <$op as IndexOp<Cons<Const<1>, R>, Sh, M>>::Checks;
-        }
-    )*};
-}
-one_as_const1! {
-    [const I: usize,] At<I>;
-    [const K: usize,] AtNeg<K>;
-    [const S: usize, const E: usize, const STEP: usize, const LEN: usize, const REV: bool, const ONE: bool,]
-        Range<S, E, STEP, LEN, REV, ONE>;
-    [const S: usize, const STEP: usize, const REV: bool,] RangeFrom<S, STEP, REV>;
-    [const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, const REV: bool, const ONE: bool,]
-        RangeNeg<KS, KE, STEP, LEN, REV, ONE>;
-}
-
-/// Applies a list of ops to the front of the dims list `L`.
-pub trait ApplyOps<L, Sh, M> {
-    /// Output dims.
-    type Out;
-    /// Remaining input dims.
-    type Rest;
-    /// The recorded checks.
-    type Checks;
-}
-impl<L, Sh, M> ApplyOps<L, Sh, M> for Nil {
-    type Out = Nil;
-    type Rest = L;
-    type Checks = Nil;
-}
-type OpOut<O, L, Sh, M> = <O as IndexOp<L, Sh, M>>::Out;
-type OpRest<O, L, Sh, M> = <O as IndexOp<L, Sh, M>>::Rest;
-type OpChecks<O, L, Sh, M> = <O as IndexOp<L, Sh, M>>::Checks;
-impl<L, Sh, M, O, R> ApplyOps<L, Sh, M> for Cons<O, R>
-where
-    O: IndexOp<L, Sh, M>,
-    R: ApplyOps<OpRest<O, L, Sh, M>, Sh, M>,
-    OpOut<O, L, Sh, M>: Concat<<R as ApplyOps<OpRest<O, L, Sh, M>, Sh, M>>::Out>,
-    OpChecks<O, L, Sh, M>: Concat<<R as ApplyOps<OpRest<O, L, Sh, M>, Sh, M>>::Checks>,
-{
-    type Out = <OpOut<O, L, Sh, M> as Concat<<R as ApplyOps<OpRest<O, L, Sh, M>, Sh, M>>::Out>>::Out;
-    type Rest = <R as ApplyOps<OpRest<O, L, Sh, M>, Sh, M>>::Rest;
-    type Checks = <OpChecks<O, L, Sh, M> as Concat<<R as ApplyOps<OpRest<O, L, Sh, M>, Sh, M>>::Checks>>::Out;
-}
-
-/// After the front ops: the reversed post-ellipsis ops applied to the back.
-pub trait PostApply<Post, Sh, M> {
-    /// The remaining dims followed by the post ops' output.
-    type Out;
-    /// The post ops' recorded checks.
-    type Checks;
-}
-type PostOps<L, Post, Sh, M> = <Post as ApplyOps<<L as Reverse>::Out, Sh, M>>::Out;
-type PostRest<L, Post, Sh, M> = <Post as ApplyOps<<L as Reverse>::Out, Sh, M>>::Rest;
-/// No ops after `...` (or no `...`, most specs): the remaining dims as they are, without the two
-/// reversals and the concatenation (a fifth of the `cargo check` time of a short `t!`).
-impl<L, Sh, M> PostApply<Nil, Sh, M> for L {
-    type Out = L;
-    type Checks = Nil;
-}
-impl<L, O, R, Sh, M> PostApply<Cons<O, R>, Sh, M> for L
-where
-    L: Reverse,
-    Cons<O, R>: ApplyOps<L::Out, Sh, M>,
-    PostRest<L, Cons<O, R>, Sh, M>: Reverse,
-    PostOps<L, Cons<O, R>, Sh, M>: Reverse,
-    <PostRest<L, Cons<O, R>, Sh, M> as Reverse>::Out: Concat<<PostOps<L, Cons<O, R>, Sh, M> as Reverse>::Out>,
-{
-    type Out = <<PostRest<L, Cons<O, R>, Sh, M> as Reverse>::Out as Concat<
-        <PostOps<L, Cons<O, R>, Sh, M> as Reverse>::Out,
-    >>::Out;
-    type Checks = <Cons<O, R> as ApplyOps<L::Out, Sh, M>>::Checks;
-}
-
 /// The result shape of indexing a tensor of shape `S` with the spec `Self` (a [`Spec`]) under
 /// the rule set `M` ([`Checked`] or [`Loose`]), and the bounds checks the spec records.
 /// Implemented on the spec rather than the shape so that, when a rule fails (too many indices,
@@ -298,7 +215,8 @@ pub trait SliceShape<S, M> {
     /// The recorded checks (see [`AllInBounds`]).
     type Checks;
 }
-/// The two op lists of a [`Spec`] (so that [`SliceShape`] has a blanket impl).
+/// The two op lists of a [`Spec`] (so that [`SliceShape`] has a blanket impl, which rustc does
+/// not list under an error).
 pub trait SpecParts {
     /// The ops before `...`.
     type Pre;
@@ -309,30 +227,27 @@ impl<Pre, Post> SpecParts for Spec<Pre, Post> {
     type Pre = Pre;
     type Post = Post;
 }
-type PreOut<S, Pre, M> = <Pre as ApplyOps<<S as StaticRank>::List, S, M>>::Out;
-type PreRest<S, Pre, M> = <Pre as ApplyOps<<S as StaticRank>::List, S, M>>::Rest;
-type PreChecks<S, Pre, M> = <Pre as ApplyOps<<S as StaticRank>::List, S, M>>::Checks;
+/// The output dims of all ops, before advanced indices are resolved.
+type SpecDims<S, Pre, Post, M> = <Pre as SliceDims<<S as StaticRank>::List, S, M, Post>>::Out;
+/// The kind of a spec (`B0` basic, `B1` with index tensors).
+type KindOf<Pre, Post> = <(<Pre as RtOps>::Kind, <Post as RtOps>::Kind) as KindOr>::Out;
 impl<X: SpecParts, S, M> SliceShape<S, M> for X
 where
     S: StaticRank,
-    X::Pre: ApplyOps<S::List, S, M>,
-    PreRest<S, X::Pre, M>: PostApply<X::Post, S, M>,
-    PreOut<S, X::Pre, M>: Concat<<PreRest<S, X::Pre, M> as PostApply<X::Post, S, M>>::Out>,
-    PreChecks<S, X::Pre, M>: Concat<<PreRest<S, X::Pre, M> as PostApply<X::Post, S, M>>::Checks>,
-    Joined<S, X::Pre, X::Post, M>: Resolve<S>,
-    <Joined<S, X::Pre, X::Post, M> as Resolve<S>>::Out: ListToTuple<S>,
+    X::Pre: SliceDims<S::List, S, M, X::Post> + RtOps,
+    X::Post: RtOps,
+    (<X::Pre as RtOps>::Kind, <X::Post as RtOps>::Kind): KindOr,
+    SpecDims<S, X::Pre, X::Post, M>: Resolve<S, KindOf<X::Pre, X::Post>>,
+    <SpecDims<S, X::Pre, X::Post, M> as Resolve<S, KindOf<X::Pre, X::Post>>>::Out: ListToTuple<S>,
 {
-    type Out = <<Joined<S, X::Pre, X::Post, M> as Resolve<S>>::Out as ListToTuple<S>>::Tuple;
-    type Checks = <PreChecks<S, X::Pre, M> as Concat<<PreRest<S, X::Pre, M> as PostApply<X::Post, S, M>>::Checks>>::Out;
+    type Out = <<SpecDims<S, X::Pre, X::Post, M> as Resolve<S, KindOf<X::Pre, X::Post>>>::Out as ListToTuple<S>>::Tuple;
+    type Checks = <X::Pre as SliceDims<S::List, S, M, X::Post>>::Checks;
 }
-/// The output dims of all ops, before advanced indices are resolved.
-type Joined<S, Pre, Post, M> = <PreOut<S, Pre, M> as Concat<<PreRest<S, Pre, M> as PostApply<Post, S, M>>::Out>>::Out;
 #[diagnostic::do_not_recommend]
 impl<X: SpecParts, M> SliceShape<DynShape, M> for X {
     type Out = DynShape;
     type Checks = Nil;
 }
-
 /// `select_const::<A, I>()`: index `I` fits the dim (`Self`) of shape `Sh`.
 #[diagnostic::on_unimplemented(
     message = "index {I} is out of bounds for dimension `{Self}` of shape `{Sh}`",
@@ -343,7 +258,7 @@ pub trait SelectFits<const I: usize, Sh>: Dim {}
 #[diagnostic::do_not_recommend]
 impl<D: Dim, const I: usize, Sh> SelectFits<I, Sh> for D
 where
-    At<I>: IndexOp<Cons<D, Nil>, Sh, Checked>,
-    <At<I> as IndexOp<Cons<D, Nil>, Sh, Checked>>::Checks: AllInBounds,
+    Cons<At<I>, Nil>: SliceDims<Cons<D, Nil>, Sh, Checked, Nil>,
+    <Cons<At<I>, Nil> as SliceDims<Cons<D, Nil>, Sh, Checked, Nil>>::Checks: AllInBounds,
 {
 }

@@ -23,7 +23,7 @@ fn broadcast_numel(la: &Layout, lb: &Layout) -> usize {
 }
 
 macro_rules! binop {
-    ($Tr:ident, $m:ident, $try_m:ident, $num:ident, $op:tt, $torch:literal, $divides:expr) => {
+    ($Tr:ident, $m:ident, $try_m:ident, $Op:ident, $op:tt, $torch:literal) => {
         impl<D: Data, S: Shape> TensorBase<D, S> {
             #[doc = concat!("Element-wise `", stringify!($op), "` with broadcasting (PyTorch `", $torch, "`): `[2, 3]` with `[3]` gives `[2, 3]`.")]
             #[doc = ""]
@@ -40,72 +40,139 @@ macro_rules! binop {
                 S: BroadcastShape<S2>,
                 D::Elem: Num,
             {
-                if $divides && <D::Elem as Num>::INTEGER {
-                    check_divisor(stringify!($num), rhs.storage(), rhs.layout(), broadcast_numel(self.layout(), rhs.layout()))?;
-                }
-                broadcast_zip(self, rhs, <D::Elem as Num>::$num)
-            }
-        }
-
-        #[doc = concat!("`&a ", stringify!($op), " &b` with broadcasting; panics with the `try_` form's message on runtime mismatch.")]
-        impl<'a, 'b, D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> $Tr<&'b TensorBase<D2, S2>> for &'a TensorBase<D, S>
-        where
-            S: BroadcastShape<S2>,
-            D::Elem: Num,
-        {
-            type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
-            #[track_caller]
-            #[inline(always)]
-            fn $m(self, rhs: &'b TensorBase<D2, S2>) -> Self::Output {
-                self.$try_m(rhs).or_panic()
-            }
-        }
-        #[doc = concat!("`a ", stringify!($op), " b` with broadcasting.")]
-        impl<D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> $Tr<TensorBase<D2, S2>> for TensorBase<D, S>
-        where
-            S: BroadcastShape<S2>,
-            D::Elem: Num,
-        {
-            type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
-            #[track_caller]
-            #[inline(always)]
-            fn $m(self, rhs: TensorBase<D2, S2>) -> Self::Output {
-                self.$try_m(&rhs).or_panic()
-            }
-        }
-        #[doc = concat!("`a ", stringify!($op), " &b` with broadcasting.")]
-        impl<'b, D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> $Tr<&'b TensorBase<D2, S2>> for TensorBase<D, S>
-        where
-            S: BroadcastShape<S2>,
-            D::Elem: Num,
-        {
-            type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
-            #[track_caller]
-            #[inline(always)]
-            fn $m(self, rhs: &'b TensorBase<D2, S2>) -> Self::Output {
-                self.$try_m(rhs).or_panic()
-            }
-        }
-        #[doc = concat!("`&a ", stringify!($op), " b` with broadcasting.")]
-        impl<'a, D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> $Tr<TensorBase<D2, S2>> for &'a TensorBase<D, S>
-        where
-            S: BroadcastShape<S2>,
-            D::Elem: Num,
-        {
-            type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
-            #[track_caller]
-            #[inline(always)]
-            fn $m(self, rhs: TensorBase<D2, S2>) -> Self::Output {
-                self.$try_m(&rhs).or_panic()
+                try_arith::<$Op, D, S, D2, S2>(self, rhs)
             }
         }
     };
 }
-binop!(Add, add, try_add, add, +, "torch.add", false);
-binop!(Sub, sub, try_sub, sub, -, "torch.sub", false);
-binop!(Mul, mul, try_mul, mul, *, "torch.mul", false);
-binop!(Div, div, try_div, div, /, "torch.div", true);
-binop!(Rem, rem, try_rem, rem, %, "torch.fmod", true);
+binop!(Add, add, try_add, AddOp, +, "torch.add");
+binop!(Sub, sub, try_sub, SubOp, -, "torch.sub");
+binop!(Mul, mul, try_mul, MulOp, *, "torch.mul");
+binop!(Div, div, try_div, DivOp, /, "torch.div");
+binop!(Rem, rem, try_rem, RemOp, %, "torch.fmod");
+
+/// An arithmetic operator of [`ArithRhs`]: its name (for the errors), whether it divides (an
+/// integer division checks for zero divisors) and its element function.
+#[doc(hidden)]
+pub trait ArithOp {
+    /// `"add"`, ... (as [`ShapeError::DivisionByZero`] names it).
+    const NAME: &'static str;
+    /// Division and remainder.
+    const DIVIDES: bool;
+    /// The element function.
+    fn num<T: Num>(a: T, b: T) -> T;
+}
+macro_rules! arith_op {
+    ($($Op:ident $name:ident $divides:literal;)*) => {$(
+        #[doc = concat!("The operator `", stringify!($name), "` of [`ArithRhs`].")]
+        #[doc(hidden)]
+        pub struct $Op;
+        impl ArithOp for $Op {
+            const NAME: &'static str = stringify!($name);
+            const DIVIDES: bool = $divides;
+            #[inline(always)]
+            fn num<T: Num>(a: T, b: T) -> T {
+                T::$name(a, b)
+            }
+        }
+    )*};
+}
+arith_op! { AddOp add false; SubOp sub false; MulOp mul false; DivOp div true; RemOp rem true; }
+
+/// `lhs op rhs` with broadcasting: the `try_` forms' body.
+#[inline(always)]
+fn try_arith<O: ArithOp, D: Data, S: Shape + BroadcastShape<S2>, D2: Data<Elem = D::Elem>, S2: Shape>(
+    lhs: &TensorBase<D, S>,
+    rhs: &TensorBase<D2, S2>,
+) -> Result<OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>, ShapeError>
+where
+    D::Elem: Num,
+{
+    if O::DIVIDES && <D::Elem as Num>::INTEGER {
+        check_divisor(O::NAME, rhs.storage(), rhs.layout(), broadcast_numel(lhs.layout(), rhs.layout()))?;
+    }
+    broadcast_zip(lhs, rhs, O::num::<D::Elem>)
+}
+
+/// The right operand of `a + b`, `a - b`, `a * b`, `a / b` and `a % b` on a tensor or view `a`
+/// (by reference or by value) of shape `S`: a tensor or view, by reference or by value, broadcast
+/// with `S` (the result has the broadcast shape; PyTorch's `torch.add`, ...), or a scalar of the
+/// element type (the result has shape `S`). A static shape that cannot broadcast is a compile
+/// error naming both shapes; runtime (`Dyn`) sizes that do not broadcast panic with the `try_`
+/// form's message, as does an integer division by zero.
+///
+/// Each operator has one impl on tensors, taking every right operand through this trait: rustc
+/// then meets one candidate when it checks `a + b` instead of one per operand type, each tried
+/// with the right side unknown (checking 500 broadcasts took half the time).
+#[diagnostic::on_unimplemented(
+    message = "cannot combine a tensor of `{D}` elements and shape `{S}` with `{Self}`",
+    label = "the right operand must be a tensor or view of the same element type (by reference or by value), or a scalar of that type"
+)]
+pub trait ArithRhs<D: Data, S: Shape> {
+    /// The result.
+    type Output;
+    /// `lhs op self`, panicking on a runtime error.
+    #[doc(hidden)]
+    fn arith<O: ArithOp>(self, lhs: &TensorBase<D, S>) -> Self::Output;
+}
+impl<D: Data, S: Shape + BroadcastShape<S2>, D2: Data<Elem = D::Elem>, S2: Shape> ArithRhs<D, S> for &TensorBase<D2, S2>
+where
+    D::Elem: Num,
+{
+    type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
+    #[track_caller]
+    #[inline(always)]
+    fn arith<O: ArithOp>(self, lhs: &TensorBase<D, S>) -> Self::Output {
+        try_arith::<O, D, S, D2, S2>(lhs, self).or_panic()
+    }
+}
+impl<D: Data, S: Shape + BroadcastShape<S2>, D2: Data<Elem = D::Elem>, S2: Shape> ArithRhs<D, S> for TensorBase<D2, S2>
+where
+    D::Elem: Num,
+{
+    type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
+    #[track_caller]
+    #[inline(always)]
+    fn arith<O: ArithOp>(self, lhs: &TensorBase<D, S>) -> Self::Output {
+        try_arith::<O, D, S, D2, S2>(lhs, &self).or_panic()
+    }
+}
+/// A dual-number scalar ([`Dual`](crate::num::Dual)) with a tensor of duals:
+/// `&x * Dual::constant(2.0)`, as the float scalars.
+impl<T: crate::num::Real, const N: usize, D: Data<Elem = crate::num::Dual<T, N>>, S: Shape> ArithRhs<D, S>
+    for crate::num::Dual<T, N>
+{
+    type Output = OutTensor<D, crate::num::Dual<T, N>, S>;
+    #[track_caller]
+    #[inline(always)]
+    fn arith<O: ArithOp>(self, lhs: &TensorBase<D, S>) -> Self::Output {
+        lhs.map(|a| O::num(a, self))
+    }
+}
+/// The operators on tensors, by reference and by value, each one impl over [`ArithRhs`].
+macro_rules! arith_operators {
+    ($($Tr:ident $m:ident $Op:ident $op:tt;)*) => {$(
+        #[doc = concat!("`&a ", stringify!($op), " b` with broadcasting (`b` a tensor, a view or a scalar: see [`ArithRhs`]).")]
+        impl<D: Data, S: Shape, R: ArithRhs<D, S>> $Tr<R> for &TensorBase<D, S> {
+            type Output = R::Output;
+            #[track_caller]
+            #[inline(always)]
+            fn $m(self, rhs: R) -> R::Output {
+                rhs.arith::<$Op>(self)
+            }
+        }
+        #[doc = concat!("`a ", stringify!($op), " b` with broadcasting (`b` a tensor, a view or a scalar: see [`ArithRhs`]).")]
+        impl<D: Data, S: Shape, R: ArithRhs<D, S>> $Tr<R> for TensorBase<D, S> {
+            type Output = R::Output;
+            #[track_caller]
+            #[inline(always)]
+            fn $m(self, rhs: R) -> R::Output {
+                rhs.arith::<$Op>(&self)
+            }
+        }
+    )*};
+}
+arith_operators! { Add add AddOp +; Sub sub SubOp -; Mul mul MulOp *; Div div DivOp /; Rem rem RemOp %; }
 
 /// Floor division and its remainder (PyTorch `floor_divide` / `remainder`, Python's `//` and
 /// `%`), beside the truncating `/` and `%` operators.
@@ -247,6 +314,16 @@ where
 /// (`try_div` with a one-element tensor is the `Result` form).
 macro_rules! scalar_ops {
     ($($t:ty),*) => {$(
+        /// A scalar of the element type: the result has the tensor's shape.
+        impl<D: Data<Elem = $t>, S: Shape> ArithRhs<D, S> for $t {
+            type Output = OutTensor<D, $t, S>;
+            #[track_caller]
+            #[inline(always)]
+            fn arith<O: ArithOp>(self, lhs: &TensorBase<D, S>) -> Self::Output {
+                scalar_divisor(O::NAME, self, lhs.numel());
+                lhs.map(|a| O::num(a, self))
+            }
+        }
         scalar_ops!(@one $t, Add, add, +);
         scalar_ops!(@one $t, Sub, sub, -);
         scalar_ops!(@one $t, Mul, mul, *);
@@ -254,26 +331,6 @@ macro_rules! scalar_ops {
         scalar_ops!(@one $t, Rem, rem, %);
     )*};
     (@one $t:ty, $Tr:ident, $m:ident, $op:tt) => {
-        #[doc = concat!("`&tensor ", stringify!($op), " scalar`: same shape.")]
-        impl<D: Data<Elem = $t>, S: Shape> $Tr<$t> for &TensorBase<D, S> {
-            type Output = OutTensor<D, $t, S>;
-            #[track_caller]
-            #[inline(always)]
-            fn $m(self, rhs: $t) -> OutTensor<D, $t, S> {
-                scalar_divisor(stringify!($m), rhs, self.numel());
-                self.map(|a| <$t as Num>::$m(a, rhs))
-            }
-        }
-        #[doc = concat!("`tensor ", stringify!($op), " scalar`: same shape.")]
-        impl<D: Data<Elem = $t>, S: Shape> $Tr<$t> for TensorBase<D, S> {
-            type Output = OutTensor<D, $t, S>;
-            #[track_caller]
-            #[inline(always)]
-            fn $m(self, rhs: $t) -> OutTensor<D, $t, S> {
-                scalar_divisor(stringify!($m), rhs, self.numel());
-                self.map(|a| <$t as Num>::$m(a, rhs))
-            }
-        }
         #[doc = concat!("`scalar ", stringify!($op), " &tensor`: same shape.")]
         impl<D: Data<Elem = $t>, S: Shape> $Tr<&TensorBase<D, S>> for $t {
             type Output = OutTensor<D, $t, S>;
@@ -303,24 +360,6 @@ scalar_ops!(f32, f64, half::f16, half::bf16, i8, i16, i32, i64, isize, u8, u16, 
 /// `c - &x` (same shape as `x`), as the float scalars above.
 macro_rules! dual_scalar_ops {
     ($($Tr:ident, $m:ident, $op:tt;)*) => {$(
-        #[doc = concat!("`&tensor ", stringify!($op), " dual`: same shape.")]
-        impl<T: crate::num::Real, const N: usize, D: Data<Elem = crate::num::Dual<T, N>>, S: Shape> $Tr<crate::num::Dual<T, N>> for &TensorBase<D, S> {
-            type Output = OutTensor<D, crate::num::Dual<T, N>, S>;
-            #[track_caller]
-            #[inline(always)]
-            fn $m(self, rhs: crate::num::Dual<T, N>) -> Self::Output {
-                self.map(|a| Num::$m(a, rhs))
-            }
-        }
-        #[doc = concat!("`tensor ", stringify!($op), " dual`: same shape.")]
-        impl<T: crate::num::Real, const N: usize, D: Data<Elem = crate::num::Dual<T, N>>, S: Shape> $Tr<crate::num::Dual<T, N>> for TensorBase<D, S> {
-            type Output = OutTensor<D, crate::num::Dual<T, N>, S>;
-            #[track_caller]
-            #[inline(always)]
-            fn $m(self, rhs: crate::num::Dual<T, N>) -> Self::Output {
-                self.map(|a| Num::$m(a, rhs))
-            }
-        }
         #[doc = concat!("`dual ", stringify!($op), " &tensor`: same shape.")]
         impl<T: crate::num::Real, const N: usize, D: Data<Elem = crate::num::Dual<T, N>>, S: Shape> $Tr<&TensorBase<D, S>> for crate::num::Dual<T, N> {
             type Output = OutTensor<D, crate::num::Dual<T, N>, S>;

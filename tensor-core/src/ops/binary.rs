@@ -22,6 +22,7 @@ use crate::storage::{Data, DataMut, Element};
 use crate::tensor::{OutTensor, OutTensor2, TensorBase};
 use num_traits::Float;
 
+pub use crate::ops::arith::{ArithOp, ArithRhs};
 use crate::ops::zip::broadcast_zip;
 pub use crate::ops::zip::Operand;
 
