@@ -7,10 +7,12 @@
 //!   `sinf`/`cosf` (reduction and short kernels in `f64` lanes); `f32` `softplus` through the
 //!   `f64` kernel; `f32` `erf` in `f32` lanes (Arm's optimized-routines' method: `x + x S(x^2)`
 //!   below 0.921875, `1 - e^L(|x|)` above, `S` and `L` fitted polynomials of degree 6, an
-//!   exponential of degree 6; within 1 ulp); `f32` `erfc`, `gelu`, `gelu_tanh` through short
-//!   `f64`-lane kernels (`erfc a = e^(-a^2) t Q(t)` with `t = 2 / (2 + a)` and `Q` a fitted
-//!   polynomial of degree 12, an exponential of degree 8, all to about 2^-31; each rounded once:
-//!   in `f32` lanes `t`'s rounding alone, amplified up to 3.2 times, costs more than an ulp);
+//!   exponential of degree 6; within 1 ulp); `f32` `erfc` and `gelu` in `f32` lanes by explicit
+//!   SIMD (module `tail32`: `e^(-a^2) N(a)` and `x - e^(-t^2/2) H(t)`-type forms, `N` and `H`
+//!   polynomials of degree 6 on 16 pieces picked per lane by a permute, the square exact into the
+//!   exponential, the power of two applied last; AVX-512, AVX2, or one plain lane, chosen at run
+//!   time; within 2 ulp); `f32` `gelu_tanh` through a short `f64`-lane kernel (to about 2^-31,
+//!   rounded once);
 //! - `f64` through shaped's own kernels below: `e^x = 2^k (1 + p(r))` with `k = round(x / ln 2)`,
 //!   `r = x - k ln 2` in two parts (fdlibm's split of `ln 2`) and `p` the Taylor polynomial of
 //!   degree 13 (truncation below 2^-60 on `|r| <= ln 2 / 2`); `tanh` from `expm1(-2|x|)`,
@@ -34,14 +36,18 @@
 //! `1 / (1 + e^-x)`, `x / (1 + e^-x)`, `ln_1p(e^x)`): `exp`, `ln`, `sin` and `cos` within 1 ulp
 //! (`f32`) and 2 ulp (`f64`; 1 ulp measured over 4e6-6e6 values), `tanh`, `sigmoid`, `silu` and
 //! `softplus` within 4 ulp (3 measured); `erf`, `erfc`, `gelu` and `gelu_tanh` within 4 ulp of
-//! the correctly rounded value (measured: `f32` within 1 ulp of `f64` references over the
-//! whole-range sweep, `erf` also over every seventh `f32`; `f64` 1, 2, 2 and 2 ulp at worst against mpmath at 4082 points); NaN for
+//! the correctly rounded value (measured: `f32` `erf` and `gelu_tanh` within 1 ulp of `f64`
+//! references over the whole-range sweep, `erf` also over every seventh `f32`; `f32` `erfc` and
+//! `gelu` within 2 ulp over every `f32` of `[-4, 10.2]` and `[-15, 6]` (beyond, the results are
+//! the limits), each kind of lanes; `f64` 1, 2, 2 and 2 ulp at worst against mpmath at 4082
+//! points); NaN for
 //! NaN, the sign of zero kept (`gelu` and `gelu_tanh` are NaN at `-inf`, PyTorch's `-inf * 0`).
 //! `tests/vmath.rs` checks these bounds over a sweep of the whole `f32` range, random bit
 //! patterns, ordinary values and the edge values (+-inf, +-0, subnormals, the overflow
 //! thresholds), and `f64`'s `erf` family against mpmath's correctly rounded values
 //! (`tests/data/erf_data.rs`); the unit tests below check both numeric variants (with and
-//! without fused multiply-adds).
+//! without fused multiply-adds) and, for `tail32`, each kind of lanes the CPU has (an ignored
+//! test sweeps every `f32` of their ranges).
 
 use core::mem::MaybeUninit;
 
@@ -1032,12 +1038,15 @@ mod f64k {
 /// of `[0, 15)` (`x + 1` cut at each quarter of its binades: widths 1/4, 1/2, 1, 2), each in
 /// `z = x - centre` with its constant term in two parts, so that the terms fall off fast and the
 /// result is rounded about once (fits within 7e-9 relative; `scripts/erf_data.py --fit-tails`);
-/// the square `a^2` as an exact sum of two `f32` (fused multiply-add, or Dekker's product) into
-/// the exponential (`exp_neg32`'s method), whose power of two is applied last (`vscalefps`, or
-/// `2^(k+64)` then `2^-64` in the final fused step), so that subnormal results are rounded once.
-/// Each piece's coefficients are picked per lane from a 16-entry table by a permute
-/// (`vpermps`): no division, no branch. Measured: within 2 ulp of the correctly rounded value
-/// (every `f32` of `[-15, 6]` for `gelu` and `[-4, 10.2]` for `erfc` with AVX-512).
+/// the exponential as `exp_neg32`'s, its reduced argument `-c a^2 - k LN2_HI` from the exact
+/// square in one rounding (a fused multiply-add, or Dekker's product), its power of two applied
+/// last (`vscalefps`, or `2^(k+64)` then `2^-64` in the final fused step), so that subnormal
+/// results are rounded once. Each piece's coefficients are picked per lane from a 16-entry table
+/// by a permute (`vpermps`): no division, no branch. Measured within 2 ulp of `f64` references
+/// rounded once over every `f32` of `[-15, 6]` (`gelu`) and `[-4, 10.2]` (`erfc`), with AVX-512,
+/// AVX2 and the plain lane without FMA (and the fused plain lane for `gelu`; the ignored test
+/// `f32_tails_every`); beyond, the results are the limits (`x`, `-0`, `0`, `2`, NaN at
+/// `gelu(-inf)`). About 47 instructions per 16 values with AVX-512 (9 of them permutes).
 ///
 /// The method is written once over the trait `Lanes`: AVX-512 (16 lanes), AVX2 (8 lanes;
 /// a lookup is two permutes and a blend), and one plain lane (the target's baseline, with or
@@ -1066,8 +1075,11 @@ mod tail32 {
         fn mul(self, a: Self::V, b: Self::V) -> Self::V;
         /// `a * b + c`, fused where the lanes have FMA.
         fn fma(self, a: Self::V, b: Self::V, c: Self::V) -> Self::V;
-        /// `a * b` exactly as `(p, e)`, `p + e`.
-        fn two_prod(self, a: Self::V, b: Self::V) -> (Self::V, Self::V);
+        /// `b - c t^2` with the square exact and one rounding (fused), `c` 1/2 or 1.
+        #[inline(always)]
+        fn sq_sub(self, b: Self::V, c: f32, t: Self::V) -> Self::V {
+            self.fma(t, self.mul(t, self.splat(-c)), b)
+        }
         /// `if a < b { a } else { b }`: `b` where either is NaN.
         fn min(self, a: Self::V, b: Self::V) -> Self::V;
         fn abs(self, a: Self::V) -> Self::V;
@@ -1137,19 +1149,18 @@ mod tail32 {
             }
         }
         #[inline(always)]
-        fn two_prod(self, a: f32, b: f32) -> (f32, f32) {
-            let p = a * b;
+        fn sq_sub(self, b: f32, c: f32, t: f32) -> f32 {
             if F {
-                (p, a.mul_add(b, -p))
+                t.mul_add(-c * t, b)
             } else {
-                // Veltkamp's splits into 12 bits each, Dekker's product.
-                let split = |v: f32| {
-                    let c = 4097.0 * v;
-                    let h = c - (c - v);
-                    (h, v - h)
-                };
-                let ((ah, al), (bh, bl)) = (split(a), split(b));
-                (p, ((ah * bh - p) + ah * bl + al * bh) + al * bl)
+                // `t^2 = p + e` exactly (Veltkamp's splits into 12 bits, Dekker's product), `c p`
+                // exact too: one rounding, and a small one.
+                let c1 = 4097.0 * t;
+                let h = c1 - (c1 - t);
+                let l = t - h;
+                let p = t * t;
+                let e = ((h * h - p) + 2.0 * h * l) + l * l;
+                (b - c * p) - c * e
             }
         }
         #[inline(always)]
@@ -1257,7 +1268,8 @@ mod tail32 {
                 // SAFETY: the CPU has AVX-512F (see the module); `d` has 16 elements.
                 unsafe { _mm512_storeu_ps(d.as_mut_ptr().cast(), v) }
             }
-            /// One rounding, subnormal results included (`vscalefps`).
+            /// `p 2^k` in one rounding, subnormal results included (`vscalefps`), then the
+            /// subtraction (exact where `base` is zero).
             #[inline(always)]
             fn scaled_sub(self, base: __m512, p: __m512, k: __m512, _kd: __m512) -> __m512 {
                 self.sub(base, self.scalef(p, k))
@@ -1268,10 +1280,6 @@ mod tail32 {
                 sub(a: __m512, b: __m512) -> __m512 = _mm512_sub_ps(a, b);
                 mul(a: __m512, b: __m512) -> __m512 = _mm512_mul_ps(a, b);
                 fma(a: __m512, b: __m512, c: __m512) -> __m512 = _mm512_fmadd_ps(a, b, c);
-                two_prod(a: __m512, b: __m512) -> (__m512, __m512) = {
-                    let p = _mm512_mul_ps(a, b);
-                    (p, _mm512_fmsub_ps(a, b, p))
-                };
                 min(a: __m512, b: __m512) -> __m512 = _mm512_min_ps(a, b);
                 abs(a: __m512) -> __m512 = _mm512_abs_ps(a);
                 lt(a: __m512, b: __m512) -> __mmask16 = _mm512_cmp_ps_mask::<_CMP_LT_OQ>(a, b);
@@ -1326,10 +1334,6 @@ mod tail32 {
                 sub(a: __m256, b: __m256) -> __m256 = _mm256_sub_ps(a, b);
                 mul(a: __m256, b: __m256) -> __m256 = _mm256_mul_ps(a, b);
                 fma(a: __m256, b: __m256, c: __m256) -> __m256 = _mm256_fmadd_ps(a, b, c);
-                two_prod(a: __m256, b: __m256) -> (__m256, __m256) = {
-                    let p = _mm256_mul_ps(a, b);
-                    (p, _mm256_fmsub_ps(a, b, p))
-                };
                 min(a: __m256, b: __m256) -> __m256 = _mm256_min_ps(a, b);
                 abs(a: __m256) -> __m256 = _mm256_andnot_ps(_mm256_set1_ps(-0.0), a);
                 lt(a: __m256, b: __m256) -> __m256 = _mm256_cmp_ps::<_CMP_LT_OQ>(a, b);
@@ -1434,19 +1438,18 @@ mod tail32 {
         8.0, 10.0, 12.0, 14.0, 0.0, 0.375, 0.625, 0.875,
     ];
 
-    /// `(k, kd, m)` with `e^(-c (h + l)) = 2^k (1 + m)`, `kd = SHIFT32 + k`, for `c = 1/2` or 1
-    /// and `h + l` in `[0, 211]` (`h` an `f32`, `l` below its half ulp): `exp_neg32`'s reduction
-    /// with `-c h - k LN2_HI` exact and the small parts after it.
+    /// `(k, kd, m)` with `e^(-c t^2) = 2^k (1 + m)`, `kd = SHIFT32 + k`, for `c = 1/2` or 1 and
+    /// `c t^2` in `[0, 106]`: `exp_neg32`'s reduction, `-c t^2 - k LN2_HI` from the exact square
+    /// in one rounding (within 2^-26.5, absolute), then `-k LN2_LO`.
     #[inline(always)]
-    fn exp_parts<L: Lanes>(l: L, h: L::V, lo: L::V, c: f32) -> (L::V, L::V, L::V) {
+    fn exp_parts<L: Lanes>(l: L, t: L::V, c: f32) -> (L::V, L::V, L::V) {
         const LN2_HI: f32 = 0.69314575;
         const LN2_LO: f32 = 1.4286068e-6;
         const E: [f32; 5] = [0.4999999, 0.16666505, 0.04166883, 0.008370643, 0.0013798961];
-        let kd = l.fma(h, l.splat(-c * core::f32::consts::LOG2_E), l.splat(SHIFT32));
+        let kd = l.fma(l.mul(t, t), l.splat(-c * core::f32::consts::LOG2_E), l.splat(SHIFT32));
         let k = l.sub(kd, l.splat(SHIFT32));
-        let r = l.fma(h, l.splat(-c), l.mul(k, l.splat(-LN2_HI)));
+        let r = l.sq_sub(l.mul(k, l.splat(-LN2_HI)), c, t);
         let r = l.fma(k, l.splat(-LN2_LO), r);
-        let r = l.fma(lo, l.splat(-c), r);
         let mut q = l.splat(E[4]);
         for &e in E[..4].iter().rev() {
             q = l.fma(q, r, l.splat(e));
@@ -1472,8 +1475,7 @@ mod tail32 {
         // From 14.5 on the result is -0 (below half the smallest subnormal) or x.
         let t = l.min(l.splat(14.5), l.abs(x));
         let h = pieces(l, t, &GELU_H);
-        let (t2, lo) = l.two_prod(t, t);
-        let (k, kd, m) = exp_parts(l, t2, lo, 0.5);
+        let (k, kd, m) = exp_parts(l, t, 0.5);
         let base = l.select(l.ge(x, l.splat(0.0)), x, l.mul(x, l.splat(0.0)));
         l.scaled_sub(base, l.fma(h, m, h), k, kd)
     }
@@ -1484,8 +1486,7 @@ mod tail32 {
         // From 10.1 on the result is 0 (below half the smallest subnormal) or 2.
         let a = l.min(l.splat(10.1), l.abs(x));
         let n = pieces(l, a, &ERFC_N);
-        let (a2, lo) = l.two_prod(a, a);
-        let (k, kd, m) = exp_parts(l, a2, lo, 1.0);
+        let (k, kd, m) = exp_parts(l, a, 1.0);
         let p = l.fma(n, m, n);
         let neg = l.lt(x, l.splat(0.0));
         let q = l.select(neg, p, l.sub(l.splat(0.0), p));
@@ -1598,9 +1599,17 @@ mod tail32 {
     /// `op` of `xs` through each kind of lanes this CPU has, named (for the tests: the dispatch
     /// reaches only the widest).
     #[cfg(test)]
-    pub(super) fn each_lanes(op: VecOp, xs: &[f32]) -> alloc::vec::Vec<(&'static str, alloc::vec::Vec<f32>)> {
-        let mut all =
-            alloc::vec![("plain", apply_with(Plain::<false>, op, xs)), ("fused", apply_with(Plain::<true>, op, xs))];
+    /// (`fused`: with the fused plain lane, which calls a software `fma` where the build has no
+    /// hardware one.)
+    pub(super) fn each_lanes(
+        op: VecOp,
+        xs: &[f32],
+        fused: bool,
+    ) -> alloc::vec::Vec<(&'static str, alloc::vec::Vec<f32>)> {
+        let mut all = alloc::vec![("plain", apply_with(Plain::<false>, op, xs))];
+        if fused {
+            all.push(("fused", apply_with(Plain::<true>, op, xs)));
+        }
         #[cfg(target_arch = "x86_64")]
         {
             #[target_feature(enable = "avx512f,fma")]
@@ -1726,7 +1735,7 @@ mod tests {
             (if i < 0 { i32::MIN - i } else { i }) as i64
         };
         for (op, reference) in [(VecOp::Erfc, &erfc as &dyn Fn(f32) -> f32), (VecOp::Gelu, &gelu)] {
-            for (lanes, got) in tail32::each_lanes(op, &xs) {
+            for (lanes, got) in tail32::each_lanes(op, &xs, true) {
                 for (&x, &g) in xs.iter().zip(&got) {
                     let want = reference(x);
                     let same_zero = g == 0.0 && want == 0.0 && g.is_sign_negative() == want.is_sign_negative();
@@ -1734,6 +1743,62 @@ mod tests {
                     assert!(ok, "{lanes} {op:?}({x:e}) = {g:e}, reference {want:e}");
                 }
             }
+        }
+    }
+
+    /// Every `f32` of `[-15, 6]` (`gelu`) and `[-4, 10.2]` (`erfc`), through each kind of lanes
+    /// (the fused plain lane only where the build has FMA): the worst distance from the `f64`
+    /// references, which the module's documentation quotes (2 ulp for each, 8 minutes).
+    /// Minutes in a release build: `cargo test --release -p shaped-core --lib f32_tails_every -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn f32_tails_every() {
+        let key = |v: f32| {
+            let i = v.to_bits() as i32;
+            (if i < 0 { i32::MIN - i } else { i }) as i64
+        };
+        let gelu = |x: f32| {
+            let x = x as f64;
+            (0.5 * x * libm::erfc(-x * core::f64::consts::FRAC_1_SQRT_2)) as f32
+        };
+        let erfc = |x: f32| libm::erfc(x as f64) as f32;
+        for (op, lo, hi, reference) in
+            [(VecOp::Gelu, -15.0f32, 6.0f32, &gelu as &dyn Fn(f32) -> f32), (VecOp::Erfc, -4.0, 10.2, &erfc)]
+        {
+            let mut worst: Vec<(&str, i64, f32)> = Vec::new();
+            let mut chunk = Vec::with_capacity(1 << 20);
+            let flush = |chunk: &mut Vec<f32>, worst: &mut Vec<(&'static str, i64, f32)>| {
+                let want: Vec<i64> = chunk.iter().map(|&x| key(reference(x))).collect();
+                // Without hardware FMA the fused plain lane calls a software `fma`: too slow here.
+                for (lanes, got) in tail32::each_lanes(op, chunk, cfg!(target_feature = "fma")) {
+                    let w = match worst.iter_mut().find(|w| w.0 == lanes) {
+                        Some(w) => w,
+                        None => {
+                            worst.push((lanes, 0, 0.0));
+                            worst.last_mut().unwrap()
+                        }
+                    };
+                    for ((&x, &g), &k) in chunk.iter().zip(&got).zip(&want) {
+                        let d = (key(g) - k).abs();
+                        if d > w.1 {
+                            *w = (lanes, d, x);
+                        }
+                    }
+                }
+                chunk.clear();
+            };
+            // Every bit pattern from +-0 out to the range's ends.
+            for (sign, end) in [(0u32, hi.to_bits()), (1 << 31, (-lo).to_bits())] {
+                for bits in 0..=end {
+                    chunk.push(f32::from_bits(bits | sign));
+                    if chunk.len() == 1 << 20 {
+                        flush(&mut chunk, &mut worst);
+                    }
+                }
+            }
+            flush(&mut chunk, &mut worst);
+            std::eprintln!("{op:?}: worst (lanes, ulps, at x): {worst:?}");
+            assert!(worst.iter().all(|w| w.1 <= 2), "{op:?}: {worst:?}");
         }
     }
 
