@@ -134,6 +134,110 @@ def fit_f32():
         print("    [" + ", ".join(str(c) for c in coef) + "]")
 
 
+def tail_pieces():
+    """The 16 pieces of `[0, 15)` of the f32 tail kernels: `t + 1` in `[1, 16)` cut at every quarter
+    of each binade (widths 1/4, 1/2, 1 and 2), as `(lo, hi, centre)`; the first centred at 0."""
+    pieces = []
+    for e in range(4):
+        w = 2.0**e / 4
+        for k in range(4):
+            lo = 2.0**e - 1 + k * w
+            pieces.append((lo, lo + w, 0.0 if lo == 0 else lo + w / 2))
+    return pieces
+
+
+def fit_piece(f, lo, hi, c, deg, c0=None, n=300, lawson=25):
+    """Coefficients (increasing degree, `f32` values) of a polynomial in `z = x - c` of degree `deg`
+    close to `f` on `[lo, hi]` in relative error (Lawson's iterations of weighted least squares on
+    `n` Chebyshev nodes), rounded to `f32` one at a time from degree 1 with the higher ones refitted
+    (the constant term kept in `f64`, to be split into two `f32`; `c0`, when given, fixed as the
+    constant term); and that error over 2000 points."""
+    import numpy as np
+
+    k = np.arange(n)
+    xs = (np.cos(np.pi * (k + 0.5) / n) + 1) / 2 * (hi - lo) + lo
+    ys = np.array([float(f(x)) for x in xs])
+    ws = 1 / np.abs(ys)
+    zs = xs - c
+    v = np.vander(zs, deg + 1, increasing=True)
+    fixed = [] if c0 is None else [c0]
+    while len(fixed) <= deg:
+        j = len(fixed)
+        r = ys - v[:, :j] @ np.array(fixed) if j else ys
+        lw = np.ones(n) / n
+        for _ in range(lawson):
+            sw = np.sqrt(lw) * ws
+            coef, *_ = np.linalg.lstsq(v[:, j:] * sw[:, None], r * sw, rcond=None)
+            e = np.abs((v[:, j:] @ coef - r) * ws) + 1e-300
+            lw = lw * e / np.sum(lw * e)
+        # The constant term in two parts (hi + lo), each later one rounded to f32.
+        fixed.append(float(coef[0]) if j == 0 else float(np.float32(coef[0])))
+    tt = np.linspace(lo, hi, 2000)
+    err = max(abs(np.polyval(fixed[::-1], t - c) / float(f(t)) - 1) for t in tt)
+    return fixed, err
+
+
+def fit_tails():
+    """The piecewise polynomials of the f32 `erfc` and `gelu` kernels (`tensor-core/src/vmath.rs`,
+    module `tail32`): on each of `tail_pieces()`, degree 6 in `z = x - centre` (the constant term
+    as two `f32`, hi and lo), `H(t) = t Q(t) e^(t^2/2)` (`gelu(-t) = -e^(-t^2/2) H(t)`, `Q` the
+    normal upper tail) and `N(a) = erfc(a) e^(a^2)`. Prints the tables as Rust: by coefficient, then
+    by slot, piece `p` in slot `(p + 12) mod 16` (the kernels index by the low four bits of
+    `bits(x + 1) >> 21`, which are `(4 * 127 + p) mod 16`)."""
+    import numpy as np
+
+    mp.mp.dps = 30
+
+    def h(t):
+        t = mp.mpf(t)
+        return t * mp.erfc(t / mp.sqrt(2)) / 2 * mp.exp(t * t / 2) if t > 0 else mp.mpf(0)
+
+    def m0(t):
+        # H(t) / t on the first piece (H = t M: its polynomial is M's shifted by one degree).
+        t = mp.mpf(t)
+        return mp.erfc(t / mp.sqrt(2)) / 2 * mp.exp(t * t / 2)
+
+    def n(a):
+        a = mp.mpf(a)
+        return mp.erfc(a) * mp.exp(a * a)
+
+    def slots(row):
+        out = [0.0] * 16
+        for p, v in enumerate(row):
+            out[(p + 12) % 16] = v
+        return out
+
+    def f32s(vs):
+        # Shortest decimal that reads back as the same f32, eight to a line.
+        vs = [str(np.float32(v)) for v in vs]
+        return ",\n            ".join(", ".join(vs[k : k + 8]) for k in range(0, len(vs), 8))
+
+    def rust(name, rows):
+        print("    #[rustfmt::skip]")
+        print(f"    const {name}: [[f32; 16]; 8] = [")
+        for row in rows:
+            print("        [\n            " + f32s(slots(row)) + ",\n        ],")
+        print("    ];")
+
+    for name, f in [("GELU_H", h), ("ERFC_N", n)]:
+        pieces, worst = [], 0
+        for lo, hi, c in tail_pieces():
+            if name == "GELU_H" and lo == 0:
+                coef, err = fit_piece(m0, lo, hi, c, 5, c0=0.5)
+                coef = [0.0] + coef
+            else:
+                coef, err = fit_piece(f, lo, hi, c, 6)
+            pieces.append(coef)
+            worst = max(worst, err)
+        print(f"    // {name}: largest relative error {worst:.3g}")
+        hi = [float(np.float32(r[0])) for r in pieces]
+        rows = [hi, [float(np.float32(r[0] - v)) for r, v in zip(pieces, hi)]]
+        rows += [[float(r[j]) for r in pieces] for j in range(1, 7)]
+        rust(name, rows)
+    print("    #[rustfmt::skip]")
+    print("    const CENTRES: [f32; 16] = [\n        " + f32s(slots([c for _, _, c in tail_pieces()])).replace("    ", "", 1) + ",\n    ];")
+
+
 def main():
     xs = set()
     # Random bit patterns, exponents from the subnormals up to 2^6.
@@ -166,4 +270,9 @@ def main():
 
 
 if __name__ == "__main__":
-    fit_f32() if sys.argv[1:] == ["--fit"] else main()
+    if sys.argv[1:] == ["--fit"]:
+        fit_f32()
+    elif sys.argv[1:] == ["--fit-tails"]:
+        fit_tails()
+    else:
+        main()
