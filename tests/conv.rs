@@ -174,6 +174,28 @@ fn batched_small_images_equal_each_image_alone() {
     }
 }
 
+/// The digits' second layer at a batch large enough for the pool: small images take the product
+/// by the unrolled weight, split in blocks of images across the threads; each image agrees with
+/// its convolution alone (one image takes the im2col path), the blocks' edges (63 images) too.
+#[test]
+fn unrolled_blocks_equal_each_image_alone() {
+    let (n, c, h, w) = (400usize, 8usize, 4usize, 4usize);
+    let x = dyn_tensor(
+        &[n, c, h, w],
+        &(0..n * c * h * w).map(|k| ((k * 29 % 97) as f64 - 48.0) / 24.0).collect::<Vec<_>>(),
+    );
+    let wt = dyn_tensor(&[16, 8, 3, 3], &(0..1152).map(|k| ((k * 11 % 19) as f64 - 9.0) / 10.0).collect::<Vec<_>>());
+    let b = dyn_tensor(&[16], &(0..16).map(|k| k as f64 / 8.0 - 1.0).collect::<Vec<_>>());
+    let args = ConvArgs { stride: [1, 1], padding: [1, 1], dilation: [1, 1], groups: 1 };
+    let all = x.conv2d_dyn(&wt, &b, args);
+    let per = all.sizes()[1..].iter().product::<usize>();
+    let got = all.to_vec();
+    for i in [0, 1, 62, 63, 125, 126, 398, 399] {
+        let one = t!(x[i..i + 1]).to_owned().conv2d_dyn(&wt, &b, args);
+        assert!(close(&got[i * per..(i + 1) * per], &one.to_vec(), 1e-13), "image {i}");
+    }
+}
+
 #[test]
 fn conv2d_non_contiguous_operands_and_f32() {
     for (i, c) in data::CONV2D.iter().enumerate() {

@@ -161,6 +161,48 @@ fn im2col_table<T: Num>(
     }
 }
 
+/// The im2col matrix of a block of images with narrow output rows and stride 1: channels
+/// `c0..c0 + cg` of images `img0..img0 + nimg` of `x` into `col` (`[cg * kh * kw, nimg * oh *
+/// ow]`, row-major). Each plane is copied into `padded`, a zero-bordered plane of `(h + 2 ph) x
+/// (w + 2 pw)` whose border is never written; with stride 1, window offset `(i, j)` of output row
+/// `y` then reads the `ow` consecutive elements from row `y + i dh`, column `j dw` of it, moved
+/// in pieces of 8. (The table of [`im2col_table`] read each element through an index: about five
+/// cycles an element, 53% of the digits' first layer.)
+#[allow(clippy::too_many_arguments)]
+fn im2col_padded<T: Num>(
+    x: &[T],
+    g: &Geom,
+    c0: usize,
+    cg: usize,
+    img0: usize,
+    nimg: usize,
+    padded: &mut [T],
+    col: &mut [T],
+) {
+    let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
+    let (ph, pw, wp) = (g.pad[0], g.pad[1], g.w + 2 * g.pad[1]);
+    let cols = nimg * ohw;
+    for b in 0..nimg {
+        for c in 0..cg {
+            let src = &x[((img0 + b) * g.c + c0 + c) * hw..][..hw];
+            for (r, row) in src.chunks_exact(g.w).enumerate() {
+                copy_short(&mut padded[(r + ph) * wp + pw..][..g.w], row);
+            }
+            for i in 0..g.kh {
+                for j in 0..g.kw {
+                    let r = (c * g.kh + i) * g.kw + j;
+                    let dst = &mut col[r * cols + b * ohw..][..ohw];
+                    for (y, drow) in dst.chunks_exact_mut(g.ow).enumerate() {
+                        // Inside the padded plane: `y + i dh <= oh - 1 + (kh - 1) dh < h + 2 ph`
+                        // and `j dw + ow <= w + 2 pw` for stride 1.
+                        copy_short(drow, &padded[(y + i * g.dil[0]) * wp + j * g.dil[1]..][..g.ow]);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Elements of im2col columns that one product covers: images are batched into one product until
 /// their columns fill about 256 KiB of `f32` (the L2 cache), so that small images with few
 /// channels (8x8 digits: 576 elements an image) pay one product per block, not one per image.
@@ -262,8 +304,9 @@ fn conv2d_unrolled<T: Gemm>(
     let (rows, cols) = (g.c * hw, o * ohw);
     // At most 2^18 elements (`unrolled_fits`): below the buffer cache's size, so a plain buffer.
     let mut u = try_vec(rows * cols, T::ZERO)?;
-    for oc in 0..o {
-        for ci in 0..g.c {
+    // The rows of input channel `ci` (`hw` of them): its taps for every output channel.
+    let unroll = |ci: usize, urows: &mut [T]| {
+        for oc in 0..o {
             let wk = &wt[(oc * g.c + ci) * kk..(oc * g.c + ci + 1) * kk];
             for i in 0..g.kh {
                 for j in 0..g.kw {
@@ -274,19 +317,61 @@ fn conv2d_unrolled<T: Gemm>(
                         for xo in x0..x1 {
                             // Inside 0..w by `cols`.
                             let ix = xo * g.stride[1] + j * g.dil[1] - g.pad[1];
-                            u[(ci * hw + iy * g.w + ix) * cols + oc * ohw + y * g.ow + xo] = v;
+                            urows[(iy * g.w + ix) * cols + oc * ohw + y * g.ow + xo] = v;
                         }
                     }
                 }
             }
         }
+    };
+    #[cfg(feature = "rayon")]
+    let parallel = g.n > 1 && super::par::parallel_from(g.n.saturating_mul(rows * cols), PAR_CONV_FLOPS);
+    #[cfg(not(feature = "rayon"))]
+    let parallel = false;
+    if parallel {
+        // The unrolling split by input channel too (a tenth of the layer's time on one thread).
+        #[cfg(feature = "rayon")]
+        {
+            use rayon::prelude::*;
+            u.par_chunks_mut(hw * cols).enumerate().for_each(|(ci, urows)| unroll(ci, urows));
+        }
+    } else {
+        for (ci, urows) in u.chunks_mut(hw * cols).enumerate() {
+            unroll(ci, urows);
+        }
     }
-    let lx = Layout::contiguous(&[g.n, rows])?;
     let lu = Layout::contiguous(&[rows, cols])?;
-    super::gemm(x, &lx, &u, &lu, out);
-    add_bias(out, bias, o, ohw);
-    Ok(())
+    // The images of `dst`'s rows (`dst.len() / cols` of them) from the start of `xs`.
+    let product = |xs: &[T], dst: &mut [T]| -> Result<(), ShapeError> {
+        let lx = Layout::contiguous(&[dst.len() / cols, rows])?;
+        super::gemm(xs, &lx, &u, &lu, dst);
+        add_bias(dst, bias, o, ohw);
+        Ok(())
+    };
+    #[cfg(feature = "rayon")]
+    {
+        let per_image = rows * cols;
+        if parallel {
+            use rayon::prelude::*;
+            // The images split across the pool in blocks whose products stay below the product's
+            // own parallel threshold, so that each runs on one thread: faer's threads inside the
+            // one product of the digits' second layer (`[360, 128] x [128, 256]`) ran slower than
+            // one thread (379 against 362 µs). At least two blocks per thread.
+            let nb = (UNROLLED_BLOCK_FLOPS / per_image.max(1)).clamp(1, g.n.div_ceil(2 * rayon::current_num_threads()));
+            return out
+                .par_chunks_mut(nb * cols)
+                .zip(x.par_chunks(nb * rows))
+                .try_for_each(|(dst, xs)| product(xs, dst));
+        }
+    }
+    product(x, out)
 }
+
+/// Multiply-adds of one block of images of [`conv2d_unrolled`] on rayon's pool: below the
+/// product's own threshold for threads (`kernels::gemm`, 2^21), so that each block's product
+/// runs on the thread that took the block.
+#[cfg(feature = "rayon")]
+const UNROLLED_BLOCK_FLOPS: usize = (1 << 21) - 1;
 
 /// Output elements of a depthwise convolution from which its planes split across rayon's pool
 /// (a window of 9 costs about as much as a float function per output: that threshold, 2^14).
@@ -390,19 +475,33 @@ fn depthwise_chunk<T: Num>(d: &Depthwise<'_, T>, p0: usize, chunk: &mut [T]) -> 
         hp.checked_mul(wp).ok_or(ShapeError::Alloc { count: usize::MAX, elem_size: core::mem::size_of::<T>() })?;
     let mut padded = if unit { crate::memory::try_vec_uncached(len, T::ZERO)? } else { alloc::vec::Vec::new() };
     let mut rowbuf = if unit { crate::memory::try_vec_uncached(owr, T::ZERO)? } else { alloc::vec::Vec::new() };
-    for (k, dst) in chunk.chunks_exact_mut(ohw).enumerate() {
-        let (b, oc) = ((p0 + k) / o, (p0 + k) % o);
-        let src = &x[(b * g.c + oc / og) * hw..(b * g.c + oc / og + 1) * hw];
+    // The input plane now in `padded` (the `og` output planes of one input plane share it).
+    let mut in_padded = usize::MAX;
+    // The image and output channel of the chunk's first plane, then counted up (no division per
+    // plane: the digits' first layer has 2,880 planes of 64 outputs).
+    let (mut b, mut oc) = (p0 / o, p0 % o);
+    for dst in chunk.chunks_exact_mut(ohw) {
+        let ic = b * g.c + oc / og;
+        let src = &x[ic * hw..(ic + 1) * hw];
         let wk = &wt[oc * kk..(oc + 1) * kk];
         let b0 = bias.map_or(T::ZERO, |b| b[oc]);
+        oc += 1;
+        if oc == o {
+            (b, oc) = (b + 1, 0);
+        }
         if unit {
-            for (r, row) in src.chunks_exact(g.w).enumerate() {
-                padded[(r + ph) * wp + pw..(r + ph) * wp + pw + g.w].copy_from_slice(row);
+            if in_padded != ic {
+                for (r, row) in src.chunks_exact(g.w).enumerate() {
+                    copy_short(&mut padded[(r + ph) * wp + pw..(r + ph) * wp + pw + g.w], row);
+                }
+                in_padded = ic;
             }
             for (y, drow) in dst.chunks_exact_mut(g.ow).enumerate() {
                 // The row's sums, in `drow` itself when it is whole vectors long.
                 let acc = if g.ow == owr { &mut drow[..] } else { &mut rowbuf[..] };
-                acc.fill(b0);
+                for a in acc.chunks_exact_mut(LANES) {
+                    a.copy_from_slice(&[b0; LANES]);
+                }
                 for i in 0..g.kh {
                     let prow = &padded[(y + i * g.dil[0]) * wp..(y + i * g.dil[0] + 1) * wp];
                     let taps = &wk[i * g.kw..(i + 1) * g.kw];
@@ -424,7 +523,7 @@ fn depthwise_chunk<T: Num>(d: &Depthwise<'_, T>, p0: usize, chunk: &mut [T]) -> 
                     }
                 }
                 if g.ow != owr {
-                    drow.copy_from_slice(&rowbuf[..g.ow]);
+                    copy_short(drow, &rowbuf[..g.ow]);
                 }
             }
             continue;
@@ -447,6 +546,22 @@ fn depthwise_chunk<T: Num>(d: &Depthwise<'_, T>, p0: usize, chunk: &mut [T]) -> 
         }
     }
     Ok(())
+}
+
+/// `dst.copy_from_slice(src)` for the short rows of small images, in pieces of 8 elements and
+/// then one at a time: `copy_from_slice` calls `memcpy`, which costs more than it moves for a row
+/// of 8 (each plane of the digits' first layer took eight such calls).
+#[inline(always)]
+fn copy_short<T: Copy>(dst: &mut [T], src: &[T]) {
+    let mut d8 = dst.chunks_exact_mut(8);
+    let mut s8 = src.chunks_exact(8);
+    for (d, s) in (&mut d8).zip(&mut s8) {
+        let v: [T; 8] = s.try_into().expect("8 elements");
+        d.copy_from_slice(&v);
+    }
+    for (d, &v) in d8.into_remainder().iter_mut().zip(s8.remainder()) {
+        *d = v;
+    }
 }
 
 /// `d[l] += s[0][l] * v[0] + ... + s[N - 1][l] * v[N - 1]` (added in that order) for the 8
@@ -515,10 +630,13 @@ fn sized<T: Num>(buf: &mut alloc::vec::Vec<T>, n: usize) -> Result<(), ShapeErro
 /// `o` channels in `out`.
 fn add_bias<T: Num>(out: &mut [T], bias: Option<&[T]>, o: usize, ohw: usize) {
     let Some(b) = bias else { return };
-    for (k, plane) in out.chunks_exact_mut(ohw.max(1)).enumerate() {
-        let bk = b[k % o];
-        for v in plane {
-            *v = T::add(*v, bk);
+    // Image by image, so that each plane's channel comes without a division (a `% o` per plane
+    // of 16 was 10% of the digits' second layer).
+    for img in out.chunks_exact_mut((o * ohw).max(1)) {
+        for (plane, &bk) in img.chunks_exact_mut(ohw.max(1)).zip(b) {
+            for v in plane {
+                *v = T::add(*v, bk);
+            }
         }
     }
 }
@@ -558,7 +676,10 @@ fn conv2d_block<T: Gemm>(
             sized(tmp, og * cols)?;
         }
     }
-    if narrow {
+    if narrow && g.stride == [1, 1] {
+        // One zero-bordered plane (see `im2col_padded`); its border is never written.
+        sized(xb, (g.h + 2 * g.pad[0]) * (g.w + 2 * g.pad[1]))?;
+    } else if narrow {
         sized(xb, nimg * cg * (hw + 1))?;
         if table.is_empty() {
             *table = gather_table(g)?;
@@ -595,7 +716,9 @@ fn conv2d_block<T: Gemm>(
             }
             continue;
         }
-        if narrow {
+        if narrow && g.stride == [1, 1] {
+            im2col_padded(x, g, gi * cg, cg, img0, nimg, xb, col);
+        } else if narrow {
             im2col_table(x, g, gi * cg, cg, img0, nimg, table, xb, col);
         } else {
             for b in 0..nimg {
