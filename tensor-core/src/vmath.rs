@@ -108,7 +108,7 @@ impl<T: 'static> VecMath<T> {
 #[cfg(all(feature = "simd", not(miri)))]
 pub(crate) const F32: VecMath<f32> = VecMath {
     kernels: Some((apply_f32, |op| match op {
-        VecOp::Exp | VecOp::Tanh | VecOp::Sigmoid | VecOp::Silu | VecOp::Erfc | VecOp::Gelu => Some(map_f32),
+        VecOp::Exp | VecOp::Tanh | VecOp::Sigmoid | VecOp::Silu | VecOp::Erf | VecOp::Erfc | VecOp::Gelu => Some(map_f32),
         _ => None,
     })),
 };
@@ -157,6 +157,7 @@ fn map_f32<'a>(op: VecOp, src: &[f32], dst: &'a mut [MaybeUninit<f32>]) -> &'a m
         VecOp::Sigmoid => rten_vecmath::Sigmoid {}.map(src, dst),
         VecOp::Silu => rten_vecmath::Silu {}.map(src, dst),
         VecOp::Erfc | VecOp::Gelu => tail32::map(op, src, dst),
+        VecOp::Erf => f64k::erf_map(src, dst),
         _ => unreachable!("the f32 table maps these in place (`apply_f32`)"),
     }
 }
@@ -561,6 +562,7 @@ pub(crate) mod special {
 mod f64k {
     use super::special::{self, expm1_poly, fma, LN2_HI, LN2_LO, SHIFT};
     use super::VecOp;
+    use core::mem::MaybeUninit;
 
     /// Elements per inner loop (the in-place form keeps a copy of its inputs on the stack).
     const BLOCK: usize = 256;
@@ -1029,6 +1031,49 @@ mod f64k {
     }
     dispatch!(apply, f64, apply_with);
     dispatch!(via_f64, f32, via_f64_with);
+
+    /// `f32` `erf` of `src` written to `dst` (the same length): `erf32` straight into a new
+    /// tensor's buffer, without the copy of the input that the in-place path starts with (a pass
+    /// of `[1e6]` over 8 MB: 1.67 ms against PyTorch's 1.22 ms before).
+    #[inline(always)]
+    fn erf_map_with<const F: bool>(src: &[f32], dst: &mut [MaybeUninit<f32>]) {
+        assert_eq!(src.len(), dst.len());
+        for (d, &x) in dst.iter_mut().zip(src) {
+            d.write(erf32::<F>(x));
+        }
+    }
+    /// [`erf_map_with`] through the widest instruction set the CPU has (as `dispatch!`).
+    pub(super) fn erf_map<'a>(src: &[f32], dst: &'a mut [MaybeUninit<f32>]) -> &'a mut [f32] {
+        #[cfg(target_arch = "x86_64")]
+        'done: {
+            #[target_feature(enable = "avx512f,avx512dq,fma")]
+            fn avx512(src: &[f32], dst: &mut [MaybeUninit<f32>]) {
+                erf_map_with::<true>(src, dst)
+            }
+            #[target_feature(enable = "avx2,fma")]
+            fn avx2(src: &[f32], dst: &mut [MaybeUninit<f32>]) {
+                erf_map_with::<true>(src, dst)
+            }
+            if std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512dq")
+                && std::is_x86_feature_detected!("fma")
+            {
+                // SAFETY: `avx512` needs AVX-512F, AVX-512DQ and FMA, detected just above.
+                unsafe { avx512(src, dst) };
+                break 'done;
+            }
+            if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+                // SAFETY: `avx2` needs AVX2 and FMA, detected just above.
+                unsafe { avx2(src, dst) };
+                break 'done;
+            }
+            erf_map_with::<{ cfg!(target_feature = "fma") }>(src, dst);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        erf_map_with::<{ cfg!(target_feature = "fma") }>(src, dst);
+        // SAFETY: `erf_map_with` wrote every element of `dst` (it asserts `src` is as long).
+        unsafe { super::tail32::assume_written(dst) }
+    }
 }
 
 /// `f32` `erfc` and `gelu` in `f32` lanes, explicit SIMD: `erfc x = e^(-a^2) N(a)` and
@@ -1560,7 +1605,7 @@ mod tail32 {
     ///
     /// # Safety
     /// Every element of `dst` must have been written.
-    unsafe fn assume_written(dst: &mut [MaybeUninit<f32>]) -> &mut [f32] {
+    pub(super) unsafe fn assume_written(dst: &mut [MaybeUninit<f32>]) -> &mut [f32] {
         // SAFETY: `MaybeUninit<f32>` has `f32`'s layout, and the caller vouches that every element
         // is initialised; the result borrows `dst` mutably for its lifetime.
         unsafe { core::slice::from_raw_parts_mut(dst.as_mut_ptr().cast(), dst.len()) }
