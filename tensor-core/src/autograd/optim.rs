@@ -540,6 +540,58 @@ impl<T: GradFloat> AdamScalars<T> {
     }
 }
 
+impl<T: GradFloat> AdamScalars<T> {
+    /// [`update`](Self::update) of every element (no AMSGrad), with the options fixed outside
+    /// the loop and the slices cut to one length, so that the loop compiles to vector operations
+    /// (with the options tested per element it stayed scalar: 1.9 of the 3.4 ms of the MLP's
+    /// training step, 85,000 parameters, on an AVX-512 machine).
+    #[inline(always)]
+    fn update_all(&self, w: &mut [T], g: &[T], m: &mut [T], v: &mut [T]) {
+        match (self.decoupled, self.coupled, self.small_weight) {
+            (false, false, true) => self.update_each::<false, false, true>(w, g, m, v),
+            (false, false, false) => self.update_each::<false, false, false>(w, g, m, v),
+            (true, false, true) => self.update_each::<true, false, true>(w, g, m, v),
+            (true, false, false) => self.update_each::<true, false, false>(w, g, m, v),
+            (false, true, true) => self.update_each::<false, true, true>(w, g, m, v),
+            (false, true, false) => self.update_each::<false, true, false>(w, g, m, v),
+            (true, true, true) => self.update_each::<true, true, true>(w, g, m, v),
+            (true, true, false) => self.update_each::<true, true, false>(w, g, m, v),
+        }
+    }
+    /// The loop of [`update_all`](Self::update_all) for one choice of the options (`DEC`:
+    /// decoupled weight decay, `COUP`: coupled, `SMALL`: the lerp's small-weight form), the same
+    /// operations in the same order as [`update`](Self::update).
+    #[inline(always)]
+    fn update_each<const DEC: bool, const COUP: bool, const SMALL: bool>(
+        &self,
+        w: &mut [T],
+        g: &[T],
+        m: &mut [T],
+        v: &mut [T],
+    ) {
+        let n = w.len().min(g.len()).min(m.len()).min(v.len());
+        let (w, g, m, v) = (&mut w[..n], &g[..n], &mut m[..n], &mut v[..n]);
+        let w1 = self.one_minus_b1;
+        for i in 0..n {
+            let mut p = w[i];
+            if DEC {
+                p *= self.decay_factor;
+            }
+            let mut d = self.sign * g[i];
+            if COUP {
+                d += self.wd * p;
+            }
+            let mi = m[i];
+            let mi = if SMALL { mi + w1 * (d - mi) } else { d - (d - mi) * (T::one() - w1) };
+            m[i] = mi;
+            let vi = v[i] * self.beta2 + self.one_minus_b2 * d * d;
+            v[i] = vi;
+            let denom = vi.sqrt() / self.bc2_sqrt + self.eps;
+            w[i] = p + self.neg_step_size * mi / denom;
+        }
+    }
+}
+
 impl<T: GradFloat> AdamState<T> {
     fn new() -> Self {
         AdamState { slots: BTreeMap::new() }
@@ -593,15 +645,13 @@ impl<T: GradFloat> AdamState<T> {
             let amsgrad = h.amsgrad;
             let k = &k;
             p.update(&mut |w: &mut [T]| {
-                let wgmv = w.iter_mut().zip(g).zip(exp_avg.iter_mut()).zip(exp_avg_sq.iter_mut());
                 if amsgrad {
+                    let wgmv = w.iter_mut().zip(g).zip(exp_avg.iter_mut()).zip(exp_avg_sq.iter_mut());
                     for ((((w, &g), m), v), vm) in wgmv.zip(max_exp_avg_sq.iter_mut()) {
                         k.update(w, g, m, v, Some(vm));
                     }
                 } else {
-                    for (((w, &g), m), v) in wgmv {
-                        k.update(w, g, m, v, None);
-                    }
+                    k.update_all(w, g, exp_avg, exp_avg_sq);
                 }
             });
         }
