@@ -108,7 +108,9 @@ impl<T: 'static> VecMath<T> {
 #[cfg(all(feature = "simd", not(miri)))]
 pub(crate) const F32: VecMath<f32> = VecMath {
     kernels: Some((apply_f32, |op| match op {
-        VecOp::Exp | VecOp::Tanh | VecOp::Sigmoid | VecOp::Silu | VecOp::Erf | VecOp::Erfc | VecOp::Gelu => Some(map_f32),
+        VecOp::Exp | VecOp::Tanh | VecOp::Sigmoid | VecOp::Silu | VecOp::Erf | VecOp::Erfc | VecOp::Gelu => {
+            Some(map_f32)
+        }
         _ => None,
     })),
 };
