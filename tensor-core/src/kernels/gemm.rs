@@ -250,6 +250,7 @@ macro_rules! faer_gemm {
                 #[cfg(not(feature = "rayon"))]
                 let par = faer::Par::Seq;
                 faer::linalg::matmul::matmul(dst, faer::Accum::Replace, lhs, rhs, 1.0, par);
+                super::faer_view::clean_vector_state();
         }
     )* };
 }

@@ -44,6 +44,8 @@ pub(crate) fn for_each_matrix<T>(
     l: &Layout,
     mut f: impl FnMut(usize, MatRef<'_, T>) -> Result<(), ShapeError>,
 ) -> Result<(), ShapeError> {
+    // faer's kernels may return with the vector registers dirty (see `clean_vector_state`).
+    let _clean = super::faer_view::CleanOnDrop;
     let (offsets, sizes, strides) = l.matrices();
     for (i, off) in offsets.enumerate() {
         f(i, mat(data, off, sizes, strides))?;
@@ -120,6 +122,7 @@ fn perm_sign<T: LinalgFloat>(fwd: &[usize]) -> T {
 /// false when `a` is singular to working precision (or its scratch cannot be allocated): `rcond = 1 / (‖A‖₁ ‖A⁻¹‖₁) <= n · ε` or a non-finite element (the rule of
 /// `kernels::dense`).
 pub(crate) fn inv<T: LinalgFloat>(a: MatRef<'_, T>, out: &mut [T]) -> bool {
+    let _clean = super::faer_view::CleanOnDrop;
     let n = a.nrows();
     if n == 0 {
         return true;
@@ -172,6 +175,7 @@ pub(crate) fn slogdet<T: LinalgFloat>(a: MatRef<'_, T>) -> (T, T) {
 /// product is kept as a fraction and a power of two, so that it overflows or underflows only
 /// when the determinant itself does (then ±inf or 0, as IEEE).
 pub(crate) fn det<T: LinalgFloat>(a: MatRef<'_, T>) -> T {
+    let _clean = super::faer_view::CleanOnDrop;
     use crate::kernels::scale::{exponent, ldexp};
     if a.nrows() == 0 {
         return T::one();
@@ -202,6 +206,7 @@ fn exact_zero_pivot<T: LinalgFloat>(a: MatRef<'_, T>, p: T) -> bool {
 /// non-finite, or at most `n · ε` times the largest (numerically singular), or the solution is
 /// not finite.
 pub(crate) fn solve<T: LinalgFloat>(a: MatRef<'_, T>, b: MatRef<'_, T>, out: &mut [T]) -> bool {
+    let _clean = super::faer_view::CleanOnDrop;
     let (n, k) = (a.nrows(), b.ncols());
     if n == 0 {
         return true;
