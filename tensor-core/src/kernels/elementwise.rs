@@ -210,6 +210,7 @@ pub(crate) fn zip<A: Element, B: Element, C: Element>(
         let row = |r: usize| [at(i0, ra, r), at(j0, rb, r)];
         match (sa, sb) {
             (1, 0) => (0..m).for_each(|r| extend_row(&mut out, row(r), n, [1, 0], a, b, &f)),
+            (1, 1) => (0..m).for_each(|r| extend_row(&mut out, row(r), n, [1, 1], a, b, &f)),
             _ => (0..m).for_each(|r| extend_row(&mut out, row(r), n, [sa, sb], a, b, &f)),
         }
         return Ok(out);
