@@ -185,9 +185,7 @@ fn im2col_padded<T: Num>(
     for b in 0..nimg {
         for c in 0..cg {
             let src = &x[((img0 + b) * g.c + c0 + c) * hw..][..hw];
-            for (r, row) in src.chunks_exact(g.w).enumerate() {
-                copy_short(&mut padded[(r + ph) * wp + pw..][..g.w], row);
-            }
+            copy_into_padded(padded, src, g.w, wp, [ph, pw]);
             for i in 0..g.kh {
                 for j in 0..g.kw {
                     let r = (c * g.kh + i) * g.kw + j;
@@ -491,9 +489,7 @@ fn depthwise_chunk<T: Num>(d: &Depthwise<'_, T>, p0: usize, chunk: &mut [T]) -> 
         }
         if unit {
             if in_padded != ic {
-                for (r, row) in src.chunks_exact(g.w).enumerate() {
-                    copy_short(&mut padded[(r + ph) * wp + pw..(r + ph) * wp + pw + g.w], row);
-                }
+                copy_into_padded(&mut padded, src, g.w, wp, [ph, pw]);
                 in_padded = ic;
             }
             for (y, drow) in dst.chunks_exact_mut(g.ow).enumerate() {
@@ -546,6 +542,16 @@ fn depthwise_chunk<T: Num>(d: &Depthwise<'_, T>, p0: usize, chunk: &mut [T]) -> 
         }
     }
     Ok(())
+}
+
+/// The plane `src` (rows of `w`) into the interior of the zero-bordered plane `padded` (rows of
+/// `wp`, after `ph` rows and `pw` columns of border), row by row: the copy of [`im2col_padded`]
+/// and of the depthwise kernel.
+#[inline(always)]
+fn copy_into_padded<T: Copy>(padded: &mut [T], src: &[T], w: usize, wp: usize, [ph, pw]: [usize; 2]) {
+    for (r, row) in src.chunks_exact(w).enumerate() {
+        copy_short(&mut padded[(r + ph) * wp + pw..][..w], row);
+    }
 }
 
 /// `dst.copy_from_slice(src)` for the short rows of small images, in pieces of 8 elements and
