@@ -343,3 +343,156 @@ proptest! {
         prop_assert!(r.is_ok(), "op {op}: {:?}", r.err());
     }
 }
+
+/// Issue 46: a closure whose selection depends on the values (`v[argmax(v) + 1]`) was given the
+/// gradient of the element that the position probe picked, `[1, 0, 0, 0]`; it is refused now,
+/// and the same selection through an index computed first gets PyTorch's `[0, 0, 1, 0]`.
+#[test]
+fn index_with_refuses_a_selection_that_depends_on_the_values() {
+    let tape = Tape::new();
+    let x = tape.var(Tensor::<f64, Shape![4]>::from([1.0, 5.0, 1.0, 0.0]));
+    let after_max = |v: TensorView<'_, f64, Shape![4]>| {
+        let vals = v.to_vec();
+        let am = (0..4).fold(0, |b, i| if vals[i] > vals[b] { i } else { b });
+        let k = (am + 1) % 4;
+        Tensor::<f64, Shape![1]>::from([vals[k]])
+    };
+    let e = x.try_index_with(after_max).unwrap_err().to_string();
+    assert!(e.contains("depends on the values"), "{e}");
+    // The index first, then a selection that does not look at the values.
+    let am = x.value().argmax() as i64;
+    let idx = Tensor::<i64, Shape![_]>::from_vec(&[1], vec![am + 1]);
+    let y = x.index_select::<0, Dyn, i64>(&idx);
+    let g = y.sum().backward();
+    assert_eq!(g.wrt(&x).unwrap().to_vec(), [0.0, 0.0, 1.0, 0.0]);
+    // Sorting by value (a topk) is refused too, even with ties.
+    let top2 = |v: TensorView<'_, f64, Shape![4]>| {
+        let vals = v.to_vec();
+        let mut order: Vec<usize> = (0..4).collect();
+        order.sort_by(|&a, &b| vals[b].total_cmp(&vals[a]));
+        Tensor::<f64, Shape![2]>::from([vals[order[0]], vals[order[1]]])
+    };
+    assert!(x.try_index_with(top2).is_err());
+    // A selection by position passes all three probes, ties in the values or not.
+    let tape = Tape::new();
+    let x = tape.var(Tensor::<f64, Shape![4]>::from([1.0, 5.0, 1.0, 0.0]));
+    let y = x.index_with(|v| t!(v[0..3;2]).to_owned());
+    assert_eq!(y.sum().backward().wrt(&x).unwrap().to_vec(), [1.0, 0.0, 1.0, 0.0]);
+}
+
+/// Issue 46: `.cholesky().sum().backward()` of a batch `[B, n, n]` solved against an unbatched
+/// identity: a panic that escaped `try_backward` for B != n, a wrong gradient for B == n.
+/// PyTorch: `[[0.2134, 0.0732, ..]]` for the issue's batch (tests/data/trust_data.rs has all).
+#[test]
+fn batched_cholesky_gradient_is_per_matrix() {
+    let tape = Tape::new();
+    let a = tape.var(Tensor::<f64, Shape![2, 2, 2]>::from([[[4.0, 2.0], [2.0, 3.0]], [[9.0, 3.0], [3.0, 5.0]]]));
+    let g = a.cholesky().sum().try_backward().unwrap();
+    let g = g.wrt(&a).unwrap().to_vec();
+    assert!((g[0] - 0.2134).abs() < 1e-4 && (g[1] - 0.0732).abs() < 1e-4, "{g:?}");
+    // B = 3, n = 2: no panic, and each matrix's gradient is its own matrix's alone.
+    let tape = Tape::new();
+    let one = Tensor::<f64, Shape![2, 2]>::from([[4.0, 2.0], [2.0, 3.0]]);
+    let b = tape.var(Tensor::<f64, DynShape>::from_vec(&[3, 2, 2], one.to_vec().repeat(3)));
+    let gb = b.cholesky().sum().try_backward().unwrap();
+    let single = tape_grad_of_one(&one);
+    for m in gb.wrt(&b).unwrap().to_vec().chunks(4) {
+        for (x, y) in m.iter().zip(&single) {
+            assert!((x - y).abs() < 1e-12, "{m:?} against {single:?}");
+        }
+    }
+}
+
+fn tape_grad_of_one(m: &Tensor<f64, Shape![2, 2]>) -> Vec<f64> {
+    let tape = Tape::new();
+    let a = tape.var(m.clone());
+    a.cholesky().sum().backward().wrt(&a).unwrap().to_vec()
+}
+
+/// One step of a random graph over runtime-shaped values: `None` when the forward refuses the
+/// operands (a runtime shape error is the forward's answer, not the backward's concern).
+fn random_step<'t>(
+    tape: &'t Tape<f64>,
+    vars: &[Var<'t, f64, DynShape>],
+    op: usize,
+    i: usize,
+    j: usize,
+    axis: isize,
+) -> Option<Var<'t, f64, DynShape>> {
+    let a = &vars[i % vars.len()];
+    let b = &vars[j % vars.len()];
+    let r = a.sizes().len() as isize;
+    let ax = if r == 0 { 0 } else { axis.rem_euclid(2 * r) - r };
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> Option<Var<'t, f64, DynShape>> {
+        Some(match op {
+            0 => a.exp(),
+            1 => a.tanh(),
+            2 => a.relu(),
+            3 => a.abs(),
+            4 => a.sqrt(),
+            5 => a + b,
+            6 => a * b,
+            7 => a / b,
+            8 => a - b,
+            9 => a.try_matmul(b).ok()?,
+            10 => a.try_transpose_dyn(ax, -1).ok()?,
+            11 => a.sum_axis_dyn(ax),
+            12 => a.mean_keepdim_dyn(ax),
+            13 => a.softmax_dyn(ax),
+            14 => a.max_axis_dyn(ax),
+            15 => a.logsumexp_axis_dyn(ax),
+            16 => a.try_permute_dyn(&(0..a.sizes().len()).rev().collect::<Vec<_>>()).ok()?,
+            17 => a.clamp(-0.5, 0.5),
+            18 => a.maximum(b),
+            19 => a.try_inv().ok()?,
+            20 => {
+                // A symmetric positive-definite batch from `a`: aᵀa + I.
+                let s = a.try_transpose_dyn(-1, -2).ok()?.try_matmul(a).ok()?;
+                let n = *s.sizes().last()?;
+                let eye = Tensor::<f64, DynShape>::eye_sized(n, n);
+                (&s + &Var::constant(eye)).try_cholesky().ok()?
+            }
+            21 => a.try_solve(b).ok()?,
+            22 => a.try_solve_triangular(b, axis % 2 == 0, false).ok()?,
+            23 => a.try_lstsq(b).ok()?,
+            _ => tape.var(Tensor::<f64, DynShape>::zeros_sized(a.sizes())),
+        })
+    }));
+    caught.ok().flatten()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 4 } else { 256 }))]
+    /// Issue 46, item 7: random graphs over hostile runtime shapes (size 0, size 1, batches of
+    /// matrices) through `try_backward_with`: it must return the gradients, never panic, and
+    /// never come back with a rule's panic turned into an error.
+    #[test]
+    fn random_backward_graphs_never_panic(
+        leaves in proptest::collection::vec(
+            (proptest::collection::vec(0usize..4, 0..4), proptest::collection::vec(-2.0f64..2.0, 64)), 1..4),
+        steps in proptest::collection::vec((0usize..25, 0usize..8, 0usize..8, -4isize..4), 1..10),
+    ) {
+        let tape = Tape::<f64>::new();
+        let mut vars: Vec<Var<'_, f64, DynShape>> = Vec::new();
+        for (sizes, data) in &leaves {
+            let n: usize = sizes.iter().product();
+            vars.push(tape.var(Tensor::<f64, DynShape>::from_vec(sizes, data.iter().cycle().take(n).copied().collect())));
+        }
+        let leaf_count = vars.len();
+        for &(op, i, j, axis) in &steps {
+            if let Some(v) = random_step(&tape, &vars, op, i, j, axis) {
+                vars.push(v);
+            }
+        }
+        let last = vars.last().unwrap();
+        let seed = Tensor::<f64, DynShape>::full_sized(last.sizes(), 0.5);
+        let grads = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| last.try_backward_with(&seed)));
+        let grads = grads.map_err(|_| TestCaseError::fail("a panic escaped try_backward_with"))?;
+        let grads = grads.map_err(|e| TestCaseError::fail(format!("try_backward_with failed: {e}")))?;
+        for v in &vars[..leaf_count] {
+            if let Some(g) = grads.wrt(v) {
+                prop_assert_eq!(g.sizes(), v.sizes());
+            }
+        }
+    }
+}

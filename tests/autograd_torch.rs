@@ -7,6 +7,8 @@ use shaped::{ConvT, PadMode};
 #[path = "data/grad_data.rs"]
 mod grad_data;
 use grad_data::{Case, CASES};
+#[path = "data/trust_data.rs"]
+mod trust_data;
 
 type V<'t, T> = Var<'t, T, DynShape>;
 
@@ -166,7 +168,15 @@ fn apply<'t, T: GradFloat>(op: &str, x: &[V<'t, T>]) -> V<'t, T> {
         "adaptive_avg_pool" => a.adaptive_avg_pool2d::<3, 2>(),
         "solve_triangular_lower" => a.solve_triangular(&x[1], false, false),
         "solve_triangular_upper_unit" => a.solve_triangular(&x[1], true, true),
-        "cholesky" => a.cholesky(),
+        "cholesky" | "cholesky_batch_issue" | "cholesky_batch3" | "cholesky_batch2x2" => a.cholesky(),
+        "solve_batch_vec"
+        | "solve_batch_vec_b4"
+        | "solve_broadcast_a"
+        | "solve_broadcast_b"
+        | "solve_vec_batched_a" => a.solve(&x[1]),
+        "solve_triangular_batch_vec" | "solve_triangular_unbatched_a" => a.solve_triangular(&x[1], false, false),
+        "lstsq_batch_vec" => a.lstsq(&x[1]),
+        "inv_batch3_of_2" => a.inv(),
         "lstsq_mat" | "lstsq_vec" | "lstsq_wide_mat" | "lstsq_wide_vec" => a.lstsq(&x[1]),
         op if op.starts_with("einsum:") => {
             let refs: Vec<&V<'t, T>> = x.iter().collect();
@@ -251,5 +261,75 @@ fn every_case_matches_pytorch_in_f64() {
 fn every_case_matches_pytorch_in_f32() {
     for case in CASES {
         run_case::<f32>(case, 2e-4);
+    }
+}
+
+/// Batched linear algebra (issue 46: the batched cholesky rule solved against an unbatched
+/// identity; solve, solve_triangular and lstsq took a batch of vectors for matrices), against
+/// PyTorch (tests/data/trust_data.rs, scripts/trust_data.py).
+#[test]
+fn batched_linear_algebra_matches_pytorch() {
+    for case in trust_data::CASES {
+        run_case_with::<f64>(case, 1e-10, false);
+        run_case_with::<f32>(case, 2e-4, false);
+    }
+}
+
+/// Equal, with NaN equal to NaN and infinities compared exactly.
+fn same(got: f64, want: f64, rtol: f64) -> bool {
+    (got.is_nan() && want.is_nan()) || got == want || (got - want).abs() <= rtol * (1.0 + want.abs())
+}
+
+/// Element-wise functions at their edges (bounds, ±0, ±inf, NaN): PyTorch's value and gradient
+/// (issue 46: clamp's gradient at a bound, relu's at NaN).
+#[test]
+fn edges_match_pytorch() {
+    fn run<T: GradFloat>(rtol: f64) {
+        for e in trust_data::EDGES {
+            let tape = Tape::<T>::new();
+            let x = tape.var(Tensor::<T, DynShape>::from_vec(&[e.x.len()], e.x.iter().map(|&v| k::<T>(v)).collect()));
+            let y = match e.op {
+                "clamp" => x.clamp(k(-0.5), k(0.5)),
+                "hardtanh" => x.hardtanh(k(-0.5), k(0.5)),
+                "leaky_relu" => x.leaky_relu(k(0.1)),
+                "elu" => x.elu(k(1.0)),
+                op => apply(op, core::slice::from_ref(&x)),
+            };
+            let g = y.sum().backward();
+            let g = g.wrt(&x).unwrap().to_vec();
+            for (i, &xi) in e.x.iter().enumerate() {
+                let (yv, gv) = (y.value().to_vec()[i].as_f64(), g[i].as_f64());
+                assert!(same(yv, e.y[i], rtol), "{}({xi}): shaped {yv}, PyTorch {}", e.op, e.y[i]);
+                assert!(same(gv, e.grad[i], rtol), "{}'({xi}): shaped {gv}, PyTorch {}", e.op, e.grad[i]);
+            }
+        }
+    }
+    run::<f64>(1e-12);
+    run::<f32>(1e-6);
+}
+
+/// `Grads::clip_norm` against `nn.utils.clip_grad_norm_` (issue 46: a NaN norm left the
+/// gradients unscaled; PyTorch makes them NaN).
+#[test]
+fn clip_norm_matches_pytorch() {
+    use shaped::autograd::Param;
+    for c in trust_data::CLIPS {
+        let p0 = Param::new(Tensor::<f64, Shape![2]>::zeros());
+        let p1 = Param::new(Tensor::<f64, Shape![2]>::zeros());
+        let tape = Tape::<f64>::new();
+        let (v0, v1) = (tape.watch(&p0), tape.watch(&p1));
+        // A loss whose gradients are the case's: sum(g0 * p0) + sum(g1 * p1).
+        let g0 = Var::constant(Tensor::<f64, Shape![2]>::from([c.grads[0][0], c.grads[0][1]]));
+        let g1 = Var::constant(Tensor::<f64, Shape![2]>::from([c.grads[1][0], c.grads[1][1]]));
+        let loss = &(&v0 * &g0).sum() + &(&v1 * &g1).sum();
+        let mut grads = loss.backward();
+        let norm = grads.clip_norm(c.max_norm);
+        assert!(same(norm, c.norm, 1e-12), "norm of {:?}: shaped {norm}, PyTorch {}", c.grads, c.norm);
+        for (p, want) in [(&p0, c.after[0]), (&p1, c.after[1])] {
+            let got = grads.param(p).unwrap().to_vec();
+            for (g, w) in got.iter().zip(want) {
+                assert!(same(*g, *w, 1e-12), "clip of {:?}: shaped {got:?}, PyTorch {want:?}", c.grads);
+            }
+        }
     }
 }

@@ -4,7 +4,7 @@
 //! operations, on runtime-shaped views, and give each input's gradient its own shape type.
 #[cfg(feature = "linalg")]
 use super::ops::c;
-use super::ops::typed;
+use super::ops::{sum_to, typed};
 use super::tape::Sink;
 use super::var::{back, Var};
 use super::GradFloat;
@@ -51,26 +51,28 @@ impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
     pub fn try_solve<SB: SolveRhs<S>>(&self, b: &Var<'t, T, SB>) -> Result<Var<'t, T, SB>, ShapeError> {
         let x = self.value().try_solve(b.value())?;
         let a = self.arc().clone();
-        let vector = b.value().rank() == 1;
+        // The forward's rule (`Tensor::try_solve`): `b` is a vector (per matrix) when it is 1-D
+        // or has `a`'s shape without the last dim; batch dims broadcast.
+        let (sa, sb) = (self.sizes(), b.sizes());
+        let vector = sb.len() == 1 || (sb.len() + 1 == sa.len() && sb == &sa[..sa.len() - 1]);
         let (la, lb) = (*self.value().layout(), *b.value().layout());
         Self::record([self.node(), b.node()], x, move |[ia, ib], x| {
             let x = x.clone();
             back(move |g: Tensor<T, SB>, s: &mut Sink<T>| {
+                // Every product in matrix form (`[.., n, 1]` columns for vectors), so that no
+                // later rule has to guess what a rank-(r - 1) operand is.
                 let at = a.as_dyn().transpose_dyn(-1, -2);
-                let gb: Tensor<T, DynShape> = at.solve(&g.as_dyn());
+                let gv = g.as_dyn();
+                let gb2: Tensor<T, DynShape> = at.solve(&if vector { gv.unsqueeze_dyn(-1) } else { gv });
                 s.add_with(ia, || {
-                    let (gb2, x2) = if vector {
-                        (gb.as_dyn().unsqueeze_dyn(-1), x.as_dyn().unsqueeze_dyn(-1))
-                    } else {
-                        (gb.as_dyn(), x.as_dyn())
-                    };
+                    let xv = x.as_dyn();
+                    let x2 = if vector { xv.unsqueeze_dyn(-1) } else { xv };
                     let ga = gb2.matmul(&x2.transpose_dyn(-1, -2));
-                    debug_assert_eq!(ga.sizes(), la.sizes());
-                    typed::<T, S>(-&ga)
+                    sum_to::<T, S>((-&ga).as_dyn(), la.sizes())
                 });
                 s.add_with(ib, || {
-                    debug_assert_eq!(gb.sizes(), lb.sizes());
-                    typed::<T, SB>(gb)
+                    let gb = if vector { gb2.as_dyn().squeeze_dyn(-1) } else { gb2.as_dyn() };
+                    sum_to::<T, SB>(gb, lb.sizes())
                 });
             })
         })
@@ -100,7 +102,10 @@ impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
     ) -> Result<Var<'t, T, SB>, ShapeError> {
         let x = self.value().try_solve_triangular(b.value(), upper, unitriangular)?;
         let a = self.arc().clone();
-        let vector = b.value().rank() == 1;
+        // The forward's rule: `b` of rank `rank(a) - 1` is a vector per matrix; an unbatched `a`
+        // serves every matrix of a batched `b` (its gradient is then summed over the batch).
+        let vector = b.value().rank() + 1 == self.value().rank();
+        let la = *self.value().layout();
         Self::record([self.node(), b.node()], x, move |[ia, ib], x| {
             let x = x.clone();
             back(move |g: Tensor<T, SB>, s: &mut Sink<T>| {
@@ -114,7 +119,8 @@ impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
                     };
                     let ga = -&gb2.matmul(&x2.transpose_dyn(-1, -2));
                     let k = if unitriangular { 1 } else { 0 };
-                    typed::<T, S>(if upper { ga.triu(k) } else { ga.tril(-k) })
+                    let ga = if upper { ga.triu(k) } else { ga.tril(-k) };
+                    sum_to::<T, S>(ga.as_dyn(), la.sizes())
                 });
                 s.add_with(ib, || typed::<T, SB>(gb));
             })
@@ -150,11 +156,13 @@ impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
             back(move |g: Tensor<T, S>, s: &mut Sink<T>| {
                 s.add_with(i, || {
                     let ld = l.as_dyn();
-                    let n = ld.sizes()[ld.rank() - 1];
+                    // The identity of `L`'s own shape, `[..b, n, n]`: one per matrix of a batch
+                    // (an unbatched `[n, n]` right side of rank r - 1 would be read as a batch
+                    // of vectors by `solve_triangular`).
+                    let eye = batched_eye::<T>(ld.sizes());
                     let lt = ld.transpose_dyn(-1, -2);
                     let half = c::<T>(0.5);
                     let phi = lt.matmul(&g.as_dyn()).tril(0);
-                    let eye = Tensor::<T, DynShape>::eye_sized(n, n);
                     let phi = phi.zip_with(&eye.as_dyn(), move |v, e| if e == T::one() { v * half } else { v });
                     // L⁻¹ by one triangular solve, then L⁻ᵀ Φ L⁻¹ by two products.
                     let linv = ld.solve_triangular(&eye.as_dyn(), false, false);
@@ -210,7 +218,11 @@ impl<'t, T: GradFloat, S: crate::shape::MatrixBatch> Var<'t, T, S> {
         }
         let wide = m < n;
         let (a, bv) = (self.arc().clone(), b.arc().clone());
-        let vector = b.value().rank() == 1;
+        // The forward's rule (`Tensor::try_lstsq`): `b` is a vector per matrix when it is 1-D
+        // or has `a`'s batch dims and one more; its batch dims may broadcast to `a`'s.
+        let (sa, sb) = (self.sizes(), b.sizes());
+        let vector = sb.len() == 1 || (sb.len() + 1 == sa.len() && sb[..sb.len() - 1] == sa[..sa.len() - 2]);
+        let lb = *b.value().layout();
         Self::record([self.node(), b.node()], r.solution, move |[ia, ib], x| {
             let x = x.clone();
             back(move |g: Tensor<T, SB::Out>, s: &mut Sink<T>| {
@@ -231,8 +243,8 @@ impl<'t, T: GradFloat, S: crate::shape::MatrixBatch> Var<'t, T, S> {
                         typed::<T, S>(ga)
                     });
                     s.add_with(ib, || {
-                        let gb = if vector { z.squeeze_dyn(-1).to_owned() } else { z.clone() };
-                        typed::<T, SB>(gb)
+                        let gb = if vector { z.as_dyn().squeeze_dyn(-1) } else { z.as_dyn() };
+                        sum_to::<T, SB>(gb, lb.sizes())
                     });
                     return;
                 }
@@ -244,8 +256,8 @@ impl<'t, T: GradFloat, S: crate::shape::MatrixBatch> Var<'t, T, S> {
                     typed::<T, S>(ga)
                 });
                 s.add_with(ib, || {
-                    let gb = if vector { az.squeeze_dyn(-1).to_owned() } else { az.clone() };
-                    typed::<T, SB>(gb)
+                    let gb = if vector { az.as_dyn().squeeze_dyn(-1) } else { az.as_dyn() };
+                    sum_to::<T, SB>(gb, lb.sizes())
                 });
             })
         })
@@ -315,4 +327,19 @@ where
     pub fn logabsdet(&self) -> Var<'t, T, ()> {
         self.try_logabsdet().or_panic()
     }
+}
+
+/// The identity of shape `sizes` (`[..b, n, n]`): a batch of identity matrices, row-major.
+#[cfg(feature = "linalg")]
+fn batched_eye<T: GradFloat>(sizes: &[usize]) -> Tensor<T, DynShape> {
+    let n = sizes[sizes.len() - 1];
+    let count: usize = sizes.iter().product();
+    let mut data = alloc::vec![T::zero(); count];
+    for (k, v) in data.iter_mut().enumerate() {
+        let (i, j) = ((k / n) % n, k % n);
+        if i == j {
+            *v = T::one();
+        }
+    }
+    Tensor::from_vec(sizes, data)
 }

@@ -135,8 +135,9 @@ unary_y! {
     sqrt, "sqrt", |g, y| g / (y + y);
     tanh, "tanh", |g, y| g * (T::one() - y * y);
     sigmoid, "sigmoid", |g, y| g * y * (T::one() - y);
-    /// The gradient is 0 where the input is 0 or below (PyTorch's `threshold_backward`).
-    relu, "relu", |g, y| if y > T::zero() { g } else { T::zero() };
+    /// The gradient is 0 where the output is 0 or below and passes elsewhere, NaN included
+    /// (PyTorch's `threshold_backward(grad, result, 0)`: a NaN input gets gradient 1).
+    relu, "relu", |g, y| if y <= T::zero() { T::zero() } else { g };
     exp2, "exp2", |g, y| g * y * c::<T>(core::f64::consts::LN_2);
     tan, "tan", |g, y| g * (T::one() + y * y);
     recip, "reciprocal", |g, y| -g * y * y;
@@ -160,8 +161,8 @@ unary_x! {
     acosh, "acosh", |g, x| g / (x * x - T::one()).sqrt();
     atanh, "atanh", |g, x| g / (T::one() - x * x);
     square, "square", |g, x| g * (x + x);
-    /// The gradient is `sign(x)`, 0 at 0 (PyTorch's `sgn`).
-    abs, "abs", |g, x| if x > T::zero() { g } else if x < T::zero() { -g } else { x * g };
+    /// The gradient is `g sgn(x)`: 0 at ±0 and at NaN, as PyTorch's (`sgn(NaN)` is 0 there).
+    abs, "abs", |g, x| if x > T::zero() { g } else if x < T::zero() { -g } else { T::zero() * g };
     erf, "erf", |g, x| g * c::<T>(core::f64::consts::FRAC_2_SQRT_PI) * (-x * x).exp();
     erfc, "erfc", |g, x| -g * c::<T>(core::f64::consts::FRAC_2_SQRT_PI) * (-x * x).exp();
     /// The derivative `Φ(x) + x φ(x)` of the exact form.
@@ -178,7 +179,9 @@ unary_x! {
     softplus, "nn.functional.softplus", |g, x| if x > c::<T>(20.0) { g } else { let z = x.exp(); g * z / (z + T::one()) };
     log_sigmoid, "nn.functional.logsigmoid", |g, x| g / (T::one() + x.exp());
     softsign, "nn.functional.softsign", |g, x| { let d = T::one() + x.abs(); g / (d * d) };
-    selu, "nn.functional.selu", |g, x| if x > T::zero() { g * c::<T>(1.0507009873554805) } else { g * c::<T>(1.0507009873554805 * 1.6732632423543772) * x.exp() };
+    /// PyTorch's `elu_backward` with SELU's constants: the linear branch unless `x <= 0`, so a
+    /// NaN input gets the scale 1.0507, as PyTorch's.
+    selu, "nn.functional.selu", |g, x| if x <= T::zero() { g * c::<T>(1.0507009873554805 * 1.6732632423543772) * x.exp() } else { g * c::<T>(1.0507009873554805) };
 }
 
 /// `erf` in the element type (through `f64`, as the forward).
@@ -232,10 +235,12 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     }
 
     /// Element-wise clamp to `[lo, hi]`, differentiable (PyTorch `clamp(min, max)`): same shape.
-    /// The gradient passes where `lo <= x <= hi` (bounds included, as PyTorch's) and is 0 outside.
+    /// The gradient passes strictly inside the bounds (`lo < x < hi`) and is 0 at a bound,
+    /// outside and at NaN, as PyTorch 2.15's `clamp_backward` (earlier releases of both passed
+    /// it at the bounds; the CHANGELOG lists the change).
     #[track_caller]
     pub fn clamp(&self, lo: T, hi: T) -> Var<'t, T, S> {
-        self.rule_x(self.value().clamp(lo, hi), move |g, x| if x >= lo && x <= hi { g } else { T::zero() })
+        self.rule_x(self.value().clamp(lo, hi), move |g, x| if x > lo && x < hi { g } else { T::zero() })
     }
 
     /// Element-wise leaky ReLU, differentiable (PyTorch `nn.functional.leaky_relu`): same shape.
@@ -250,16 +255,18 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// Element-wise ELU, differentiable (PyTorch `nn.functional.elu`): same shape.
     #[track_caller]
     pub fn elu(&self, alpha: T) -> Var<'t, T, S> {
-        self.rule_x(self.value().elu(alpha), move |g, x| if x > T::zero() { g } else { g * alpha * x.exp() })
+        // The linear branch unless `x <= 0` (NaN included), as PyTorch's `elu_backward`.
+        self.rule_x(self.value().elu(alpha), move |g, x| if x <= T::zero() { g * alpha * x.exp() } else { g })
     }
 
     /// Element-wise clamp to `[min_val, max_val]`, differentiable (PyTorch
-    /// `nn.functional.hardtanh`): same shape; the gradient passes strictly inside the bounds.
+    /// `nn.functional.hardtanh`): same shape; the gradient passes strictly inside the bounds and
+    /// at NaN (PyTorch's `hardtanh_backward` zeroes only `x <= min_val` and `x >= max_val`).
     #[track_caller]
     pub fn hardtanh(&self, min_val: T, max_val: T) -> Var<'t, T, S> {
         self.rule_x(
             self.value().hardtanh(min_val, max_val),
-            move |g, x| if x > min_val && x < max_val { g } else { T::zero() },
+            move |g, x| if x <= min_val || x >= max_val { T::zero() } else { g },
         )
     }
 

@@ -332,13 +332,22 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// indexing: `x.index_with(|v| t!(v[&rows, ..]))`, PyTorch `x[idx]`; `take`, ...). Each
     /// output element's gradient goes back to the element it copies, summed over repeats.
     ///
-    /// `f` is run a second time on a tensor of element positions to learn which element each
-    /// output copies, and the result is checked against the first run, so a closure that does
-    /// anything but select (arithmetic, a constant) is refused, never given a wrong gradient.
+    /// The selection must not depend on the values. To learn which element each output copies,
+    /// `f` is run again on three probes of the value's shape: the element positions
+    /// `0, 1, .., n - 1`, the same reversed, and the positions ordered as the values are (the
+    /// rank of each element, ties by position, so a selection by `argmax`, `sort` or `topk`
+    /// picks on it what it picks on the value). The three must select the same elements, and
+    /// the first run's output must equal those elements of the value. A closure that computes
+    /// (arithmetic, a constant) or whose choice moves with the values is refused. What no probe
+    /// can show is a choice that differs only among equal values (a test `v[0] == 1.0`); for a
+    /// selection computed from the values, compute the index first and use
+    /// [`index_select`](Self::index_select) or [`gather`](Self::gather), as PyTorch's
+    /// `x[x.argmax() + 1]` does (its index carries no gradient).
     ///
     /// # Errors
-    /// [`ShapeError::Invalid`] when `f` does not only select elements of the value, or when an
-    /// `f32` value has more than 2²⁴ elements (positions must be exact in the element type).
+    /// [`ShapeError::Invalid`] when `f` does not only select elements of the value, or when its
+    /// selection differs between the probes; when an `f32` value has more than 2²⁴ elements
+    /// (positions must be exact in the element type).
     pub fn try_index_with<S2: Shape>(
         &self,
         f: impl for<'v> Fn(TensorView<'v, T, S>) -> Tensor<T, S2>,
@@ -352,28 +361,53 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
             )));
         }
         let out = f(x.as_view());
-        let positions = Tensor::<T, S>::from_vec(x.sizes(), (0..n).map(|k| T::from_f64(k as f64)).collect());
-        let picked = f(positions.as_view());
         let refuse = || {
             ShapeError::Invalid("index_with: the closure must only select elements of the view it receives (index, slice, gather), not compute new ones".into())
         };
-        if picked.sizes() != out.sizes() {
-            return Err(refuse());
+        let moved = || {
+            ShapeError::Invalid("index_with: the closure's selection depends on the values (it differs between probes of the value's shape): compute the index first (argmax, topk, ...) and use index_select or gather".into())
+        };
+        let xs = x.to_vec();
+        // Rank of each element in the values' order (total order, NaN last, ties by position).
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| xs[a].as_f64().total_cmp(&xs[b].as_f64()).then(a.cmp(&b)));
+        let mut rank = alloc::vec![0usize; n];
+        for (r, &k) in order.iter().enumerate() {
+            rank[k] = r;
         }
-        let (xs, os) = (x.to_vec(), out.to_vec());
-        let mut idx = Vec::with_capacity(os.len());
-        for (p, o) in picked.to_vec().into_iter().zip(os) {
-            let k = p.as_f64();
-            // A whole number in 0..n (no `fract` in no_std: compare with its truncation).
-            if !(k >= 0.0 && k < n as f64 && (k as i64) as f64 == k) {
+        // The positions each probe's run selects; `to_pos` maps a probe's value to a position.
+        let probe = |values: Vec<T>, to_pos: &dyn Fn(usize) -> usize| -> Result<Vec<usize>, ShapeError> {
+            let picked = f(Tensor::<T, S>::from_vec(x.sizes(), values).as_view());
+            if picked.sizes() != out.sizes() {
                 return Err(refuse());
             }
-            let v = xs[k as usize];
+            picked
+                .to_vec()
+                .into_iter()
+                .map(|p| {
+                    let k = p.as_f64();
+                    // A whole number in 0..n (no `fract` in no_std: compare with its truncation).
+                    if k >= 0.0 && k < n as f64 && (k as i64) as f64 == k {
+                        Ok(to_pos(k as usize))
+                    } else {
+                        Err(refuse())
+                    }
+                })
+                .collect()
+        };
+        let idx = probe((0..n).map(|k| T::from_f64(k as f64)).collect(), &|k| k)?;
+        let rev = probe((0..n).map(|k| T::from_f64((n - 1 - k) as f64)).collect(), &|k| n - 1 - k)?;
+        let by_value = probe(rank.iter().map(|&r| T::from_f64(r as f64)).collect(), &|r| order[r])?;
+        if idx != rev || idx != by_value {
+            return Err(moved());
+        }
+        for (&k, o) in idx.iter().zip(out.to_vec()) {
+            let v = xs[k];
             if !(v == o || (v.is_nan() && o.is_nan())) {
                 return Err(refuse());
             }
-            idx.push(k as i64);
         }
+        let idx: Vec<i64> = idx.into_iter().map(|k| k as i64).collect();
         let xl = *x.layout();
         Self::record([self.node()], out, move |[i], _| {
             back(move |g: Tensor<T, S2>, s: &mut Sink<T>| {

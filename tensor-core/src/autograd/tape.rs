@@ -31,8 +31,11 @@ struct Node<T> {
 }
 
 struct State<T> {
-    /// Bumped by every `backward`: nodes of an older generation are gone.
-    generation: u32,
+    /// Bumped by every `backward`: nodes of an older generation are gone. 64 bits, and never
+    /// wrapped: a tape whose generation reached `u64::MAX` refuses further backward passes, so a
+    /// stale [`Var`] can never match a later generation (a wrapping `u32` would have accepted one
+    /// again after 2³² passes).
+    generation: u64,
     nodes: Vec<Node<T>>,
     /// Which leaf node stands for which parameter (a parameter watched twice has two leaves,
     /// whose gradients are summed).
@@ -193,28 +196,78 @@ impl<T: GradFloat> Tape<T> {
         self.check(root)?;
         let (mut nodes, params, generation) = {
             let mut st = self.state.borrow_mut();
+            let generation = st.generation;
+            // Checked before anything is taken: at the last generation the graph stays as it is.
+            let Some(next) = generation.checked_add(1) else {
+                return Err(ShapeError::Autograd(format!(
+                    "tape {} has run {} backward passes, its last generation: make a new tape",
+                    self.id,
+                    u64::MAX
+                )));
+            };
+            st.generation = next;
             let nodes = core::mem::take(&mut st.nodes);
             let params = core::mem::take(&mut st.params);
-            let generation = st.generation;
-            st.generation = st.generation.wrapping_add(1);
             (nodes, params, generation)
         };
         nodes.truncate(root.index + 1);
         let mut sink = Sink { grads: Vec::new() };
         sink.grads.resize_with(nodes.len(), || None);
         sink.grads[root.index] = Some(seed);
-        for i in (0..nodes.len()).rev() {
-            let Some(back) = nodes[i].back.take() else { continue };
-            if let Some(g) = sink.grads[i].take() {
-                back(g, &mut sink);
-            }
-            // Saved tensors of this node go now, not at the end of the walk.
-            drop(nodes.pop());
-        }
+        walk(&mut nodes, &mut sink)?;
         let mut grads = Grads { tape: self.id, generation, grads: sink.grads, params };
         grads.merge_params();
         Ok(grads)
     }
+}
+
+/// Runs every node's rule from the last to the first, each with the sum of its consumers'
+/// gradients, freeing each node's saved tensors as soon as its rule has run.
+fn walk<T: GradFloat>(nodes: &mut Vec<Node<T>>, sink: &mut Sink<T>) -> Result<(), ShapeError> {
+    for i in (0..nodes.len()).rev() {
+        let Some(back) = nodes[i].back.take() else { continue };
+        if let Some(g) = sink.grads[i].take() {
+            run_rule(i, back, g, sink)?;
+        }
+        // Saved tensors of this node go now, not at the end of the walk.
+        drop(nodes.pop());
+    }
+    Ok(())
+}
+
+/// Runs one backward rule. With `std`, a panic inside it (a bug of the rule, an allocation that
+/// fails inside a kernel) comes back as [`ShapeError::Autograd`] naming the node and the panic's
+/// message instead of unwinding through `try_backward` (the graph is freed either way; with
+/// `panic = "abort"` there is nothing to catch). Without `std` the panic propagates.
+#[cfg(feature = "std")]
+fn run_rule<T: GradFloat>(
+    i: usize,
+    back: BackFn<T>,
+    g: Box<dyn GradSlot<T>>,
+    sink: &mut Sink<T>,
+) -> Result<(), ShapeError> {
+    let run = std::panic::AssertUnwindSafe(move || back(g, sink));
+    std::panic::catch_unwind(run).map_err(|payload| {
+        let msg = payload
+            .downcast_ref::<&str>()
+            .map(|s| String::from(*s))
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".into());
+        ShapeError::Autograd(format!(
+            "the backward rule of node {i} failed: {msg} (this is a bug in shaped's rule: please report it)"
+        ))
+    })
+}
+
+#[cfg(not(feature = "std"))]
+fn run_rule<T: GradFloat>(
+    _i: usize,
+    back: BackFn<T>,
+    g: Box<dyn GradSlot<T>>,
+    sink: &mut Sink<T>,
+) -> Result<(), ShapeError> {
+    back(g, sink);
+    Ok(())
 }
 
 /// Where backward rules send their inputs' gradients: one slot per node, summed on arrival.
@@ -376,7 +429,7 @@ impl<T: GradFloat, S: Shape> AnyParam<T> for Param<T, S> {
 /// input) that the loss depends on, each with its leaf's shape type.
 pub struct Grads<T> {
     tape: u64,
-    generation: u32,
+    generation: u64,
     grads: Vec<Option<Box<dyn GradSlot<T>>>>,
     params: Vec<(ParamId, usize)>,
 }
@@ -485,12 +538,17 @@ impl<T: GradFloat> Grads<T> {
     }
 
     /// Scales the gradients so that their joint 2-norm is at most `max_norm` (PyTorch
-    /// `nn.utils.clip_grad_norm_`, which scales by `max_norm / (norm + 1e-6)` when the norm
-    /// exceeds it) and returns the norm before clipping.
+    /// `nn.utils.clip_grad_norm_` with its default `error_if_nonfinite=False`: every gradient is
+    /// multiplied by `min(max_norm / (norm + 1e-6), 1)`) and returns the norm before clipping.
+    /// As PyTorch's, a NaN norm (a NaN gradient) makes every gradient NaN, and an infinite one
+    /// scales them by 0 (so an infinite element becomes NaN): a step with a non-finite gradient
+    /// is never taken silently with the other gradients unchanged. Check the returned norm
+    /// (`norm.is_finite()`) to skip such a step.
     pub fn clip_norm(&mut self, max_norm: T) -> T {
         let norm = self.norm();
         let coef = max_norm / (norm + T::from(1e-6).unwrap_or_else(T::zero));
-        if coef < T::one() {
+        // `clamp(max=1)` keeps a NaN coefficient, as torch.clamp does.
+        if coef.is_nan() || coef < T::one() {
             self.scale(coef);
         }
         norm
@@ -551,5 +609,42 @@ impl<T: GradFloat, S: Shape> GradSlot<T> for Tensor<T, S> {
     }
     fn elems_mut(&mut self) -> &mut [T] {
         self.data.as_mut_slice()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    /// A value recorded in generation 0 must stay stale after 2³² backward passes (a wrapping
+    /// `u32` accepted it again and pointed it at an unrelated node), and the last generation
+    /// refuses `backward` instead of wrapping to a generation that stale values carry.
+    #[test]
+    fn generation_never_wraps() {
+        let p = Param::new(Tensor::<f64, (crate::dim::Const<2>,)>::from([1.0, 2.0]));
+        let tape = Tape::<f64>::new();
+        let old = tape.watch(&p);
+        // Jump to the last generation of a 32-bit counter: the next pass is the one that wrapped.
+        tape.state.borrow_mut().generation = u64::from(u32::MAX);
+        let x = tape.watch(&p);
+        let g = (&x * &x).sum().backward();
+        assert_eq!(g.param(&p).unwrap().to_vec(), [2.0, 4.0]);
+        assert_eq!(tape.state.borrow().generation, 1 << 32);
+        // Generation 0 (the old value's) is not the current one: refused, not aliased.
+        let _fresh = tape.watch(&p);
+        let e = old.try_cast_shape::<crate::shape::DynShape>().map(|_| ()).unwrap_err();
+        assert!(e.to_string().contains("before tape"), "{e}");
+        drop(_fresh);
+
+        // The last 64-bit generation: backward is refused and nothing is freed or bumped.
+        let tape = Tape::<f64>::new();
+        tape.state.borrow_mut().generation = u64::MAX;
+        let x = tape.watch(&p);
+        let loss = (&x * &x).sum();
+        let e = loss.try_backward().unwrap_err();
+        assert!(e.to_string().contains("last generation"), "{e}");
+        assert_eq!(tape.state.borrow().generation, u64::MAX);
+        assert_eq!(tape.len(), 3); // the leaf, the product and the sum: nothing freed
     }
 }

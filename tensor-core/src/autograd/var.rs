@@ -14,7 +14,7 @@ use alloc::sync::Arc;
 pub(crate) struct NodeRef<'t, T> {
     pub(crate) tape: &'t Tape<T>,
     pub(crate) index: usize,
-    pub(crate) generation: u32,
+    pub(crate) generation: u64,
 }
 impl<T> Clone for NodeRef<'_, T> {
     fn clone(&self) -> Self {
