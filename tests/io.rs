@@ -1,6 +1,6 @@
 //! Serialisation: serde (JSON through serde_json) and NumPy `.npy`/`.npz` files, including a
 //! round trip through NumPy itself. Needs `--features serde,npy`.
-use shaped::io::{IoError, NpzReader, NpzWriter};
+use shaped::io::{FileFormat, IoError, NpzReader, NpzWriter};
 use shaped::prelude::*;
 use shaped::{bf16, f16, Complex};
 use std::path::PathBuf;
@@ -289,7 +289,76 @@ fn npy_files() {
     x23().save_npy(&p).unwrap();
     let y = Tensor::<f32, Shape![2, 3]>::load_npy(&p).unwrap();
     assert_eq!(y.to_vec(), x23().to_vec());
-    assert!(matches!(Tensor::<f32, DynShape>::load_npy(tmp("missing.npy")), Err(IoError::Io(_))));
+    let e = Tensor::<f32, DynShape>::load_npy(tmp("missing.npy")).unwrap_err();
+    assert!(matches!(e.inner(), IoError::Io(_)), "{e:?}");
+}
+
+/// Functions that take a path name the format and the file in every error (issue 46), and give
+/// the inner error in the format's words; the stream APIs keep their messages.
+#[test]
+fn path_errors_name_the_format_and_the_file() {
+    let missing = tmp("no-such-dir").join("x.npy");
+    let e = Tensor::<f32, DynShape>::load_npy(&missing).unwrap_err();
+    assert_eq!(e.to_string(), format!("npy file {missing:?}: No such file or directory (os error 2)"));
+    assert!(matches!(&e, IoError::File { format: FileFormat::Npy, path, .. } if *path == missing), "{e:?}");
+    assert!(matches!(e.inner(), IoError::Io(e) if e.kind() == std::io::ErrorKind::NotFound), "{e:?}");
+    let e = x23().save_npy(&missing).unwrap_err();
+    assert_eq!(e.to_string(), format!("npy file {missing:?}: No such file or directory (os error 2)"));
+
+    let p = tmp("errors.npy");
+    x23().save_npy(&p).unwrap();
+    let e = Tensor::<f32, Shape![3, 2]>::load_npy(&p).unwrap_err();
+    assert_eq!(e.to_string(), format!("npy file {p:?}: sizes [2, 3] do not match shape [3, 2]"));
+    assert!(matches!(e.inner(), IoError::Shape(ShapeError::ShapeMismatch { .. })), "{e:?}");
+    let e = Tensor::<f64, Shape![2, 3]>::load_npy(&p).unwrap_err();
+    assert_eq!(e.to_string(), format!("npy file {p:?}: dtype <f4 in the file, the tensor's element type is <f8"));
+    assert!(matches!(e.inner(), IoError::DType { .. }), "{e:?}");
+    std::fs::write(&p, b"not a npy file").unwrap();
+    let e = Tensor::<f32, DynShape>::load_npy(&p).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(r#"npy file {p:?}: not an npy file: it starts with [110, 111, 116, 32, 97, 32], not \x93NUMPY"#)
+    );
+
+    let missing = missing.with_extension("npz");
+    let e = NpzReader::open(&missing).map(|_| ()).unwrap_err();
+    assert_eq!(e.to_string(), format!("npz file {missing:?}: No such file or directory (os error 2)"));
+    assert!(matches!(e.inner(), IoError::Io(_)), "{e:?}");
+    let e = NpzWriter::create(&missing).map(|_| ()).unwrap_err();
+    assert_eq!(e.to_string(), format!("npz file {missing:?}: No such file or directory (os error 2)"));
+    let e = shaped::io::load_npz::<f32, DynShape>(&missing, "w").unwrap_err();
+    assert_eq!(e.to_string(), format!("npz file {missing:?}: No such file or directory (os error 2)"));
+
+    let p = tmp("errors.npz");
+    let mut npz = NpzWriter::create(&p).unwrap();
+    npz.add("weights", &x23()).unwrap();
+    npz.add("mask", &Tensor::from([true, false, true])).unwrap();
+    npz.finish().unwrap();
+    let e = shaped::io::load_npz::<f32, DynShape>(&p, "bias").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(r#"npz file {p:?}: no array named "bias" (the archive holds ["weights", "mask"])"#)
+    );
+    assert!(matches!(e.inner(), IoError::NotFound { name, .. } if name == "bias"), "{e:?}");
+    let e = shaped::io::load_npz::<f32, Shape![3, 2]>(&p, "weights").unwrap_err();
+    assert_eq!(e.to_string(), format!(r#"npz file {p:?}: array "weights": sizes [2, 3] do not match shape [3, 2]"#));
+    assert!(matches!(e.inner(), IoError::Shape(ShapeError::ShapeMismatch { .. })), "{e:?}");
+    let e = shaped::io::load_npz::<u8, Shape![3]>(&p, "mask").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(r#"npz file {p:?}: array "mask": dtype |b1 in the file, the tensor's element type is |u1"#)
+    );
+    // The chain of sources: the file, the member, the dtype error.
+    let member = std::error::Error::source(&e).unwrap();
+    assert_eq!(
+        member.to_string(),
+        r#"npz member "mask": npy dtype mismatch: the file holds |b1, the tensor's element type is |u1"#
+    );
+    assert!(matches!(std::error::Error::source(member).unwrap().downcast_ref(), Some(IoError::DType { .. })));
+    assert!(matches!(e.inner(), IoError::DType { .. }), "{e:?}");
+    // The stream API of the same archive keeps its messages.
+    let e = NpzReader::open(&p).unwrap().read::<f32, DynShape>("bias").unwrap_err();
+    assert_eq!(e.to_string(), r#"no array named "bias" in the npz archive (it holds ["weights", "mask"])"#);
 }
 
 #[test]
@@ -418,7 +487,8 @@ np.savez_compressed(d + "/npc.npz", x=np.arange(1000, dtype=np.float64))
     assert_eq!(u.to_vec(), [0, 7, 255]);
     let a2 = Tensor::<f64, Shape![2, 3]>::load_npy(p("np_f8.npy")).unwrap();
     assert_eq!(a2.to_vec(), [2., 4., 6., 8., 10., 13.]);
-    assert!(matches!(Tensor::<f32, Shape![2, 3]>::load_npy(p("np_f8.npy")), Err(IoError::DType { .. })));
+    let e = Tensor::<f32, Shape![2, 3]>::load_npy(p("np_f8.npy")).unwrap_err();
+    assert!(matches!(e.inner(), IoError::DType { .. }), "{e:?}");
     let mut z = NpzReader::open(p("np.npz")).unwrap();
     assert_eq!(z.names(), ["x", "y"]);
     assert_eq!(z.read::<f64, Shape![2, 2]>("y").unwrap().to_vec(), [1., 0., 0., 1.]);

@@ -1,21 +1,26 @@
 //! Saving and loading a model's parameters (PyTorch `torch.save(model.state_dict())` /
 //! `load_state_dict`): `.npz` archives (feature `npy`) and `.safetensors` files (feature
-//! `safetensors`, the `safetensors` crate; files written by PyTorch's
+//! `safetensors`, the `safetensors` crate's types; files written by PyTorch's
 //! `safetensors.torch.save_file` load). Every tensor is checked against its parameter's sizes,
-//! whose static dims the type fixes, and every error names the tensor. Loading is all or
-//! nothing: the file is read and checked whole before any parameter changes.
+//! whose static dims the type fixes, and every error names the format, the file and the
+//! tensor ([`IoError::File`]). Loading is all or nothing: every tensor is read and checked
+//! before any parameter changes.
 //!
-//! Files are hostile input: the `.npz` reader bounds every member by the bytes present and
-//! verifies its CRC-32 ([`NpzReader`]); the `.safetensors` file is read whole (its size bounds
-//! memory) and the `safetensors` crate checks its header (at most 100 MB) and that every
-//! tensor's byte range lies in the file and matches its shape and dtype.
+//! Files are hostile input, and what a load costs is bounded by what the model needs: the
+//! `.npz` reader compares each member's header with its parameter's sizes and dtype before it
+//! allocates or decompresses anything more, bounds every member by the bytes present and
+//! verifies its CRC-32 ([`NpzReader`]); the `.safetensors` reader reads the 8-byte header
+//! length, checks it (at most 100 MB, the `safetensors` crate's limit, and at most what the
+//! file holds) before allocating, reads and checks only the JSON header (dtypes, shapes,
+//! offsets in order, without gaps or overlaps and each matching its shape and dtype, the data
+//! section exactly covering the rest of the file, whose length comes from its metadata), checks
+//! every tensor the model needs against its parameter, and only then reads those tensors'
+//! bytes.
 use super::tape::{AnyParam, Parameters};
 use super::GradFloat;
-use crate::io::{IoError, NpyElement, NpzReader, NpzWriter};
+use crate::io::{FileFormat, IoError, NpyElement, NpzReader, NpzWriter};
 use crate::shape::DynShape;
 use crate::tensor::Tensor;
-use alloc::boxed::Box;
-use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use std::path::Path;
@@ -27,40 +32,23 @@ fn collect<T: GradFloat>(model: &mut impl Parameters<T>) -> Vec<(String, Vec<usi
     out
 }
 
-/// Checks every loaded tensor against its parameter, then assigns them all (nothing changes
-/// on error). `loaded` maps names to sizes and elements; `member` wraps an error with the name.
-fn assign_all<T: GradFloat>(
-    model: &mut impl Parameters<T>,
-    mut loaded: Vec<(String, Vec<usize>, Vec<T>)>,
-    member: impl Fn(&str, IoError) -> IoError,
-) -> Result<(), IoError> {
-    // First pass: every parameter has a tensor of its sizes.
-    let mut err: Option<IoError> = None;
-    model.visit(&mut |name, p| {
-        if err.is_some() {
-            return;
-        }
-        match loaded.iter().find(|(n, _, _)| n == name) {
-            None => {
-                err = Some(IoError::NotFound {
-                    name: name.to_string(),
-                    names: loaded.iter().map(|(n, _, _)| n.clone()).collect(),
-                })
-            }
-            Some((_, sizes, _)) if sizes.as_slice() != p.sizes() => {
-                let e = crate::ShapeError::ShapeMismatch {
-                    expected: format!("{:?} (the parameter, {})", p.sizes(), p.shape_name()),
-                    got: sizes.clone(),
-                };
-                err = Some(member(name, IoError::Shape(e)));
-            }
-            Some(_) => {}
-        }
-    });
-    if let Some(e) = err {
-        return Err(e);
-    }
-    // Second pass: assign (sizes checked above, so this cannot fail half way).
+/// The parameters' names and sizes, in visiting order.
+fn sizes<T: GradFloat>(model: &mut impl Parameters<T>) -> Vec<(String, Vec<usize>)> {
+    let mut out = Vec::new();
+    model.visit(&mut |name, p| out.push((name.to_string(), p.sizes().to_vec())));
+    out
+}
+
+/// The first name that `names` gives twice.
+fn duplicate<'a>(names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let mut seen = std::collections::HashSet::new();
+    names.into_iter().find(|n| !seen.insert(*n))
+}
+
+/// Assigns every loaded tensor (name, sizes, row-major elements) to its parameter. The sizes
+/// were checked against the parameters before the data was read, so this cannot fail half
+/// way.
+fn assign_all<T: GradFloat>(model: &mut impl Parameters<T>, mut loaded: Vec<(String, Vec<usize>, Vec<T>)>) {
     model.visit(&mut |name, p: &mut dyn AnyParam<T>| {
         if let Some(i) = loaded.iter().position(|(n, _, _)| n == name) {
             let (_, sizes, data) = loaded.swap_remove(i);
@@ -68,56 +56,98 @@ fn assign_all<T: GradFloat>(
             debug_assert!(r.is_ok());
         }
     });
-    Ok(())
 }
 
 /// Writes every parameter of `model` to an `.npz` archive at `path`, one array per parameter
-/// under its name (NumPy `np.savez`; `np.load(path)["w1"]` reads it back).
+/// under its name (NumPy `np.savez`; `np.load(path)["w1"]` reads it back). Two parameters of
+/// one name are refused before the file is created.
 ///
 /// # Errors
-/// [`IoError::Io`] when the file cannot be written; [`IoError::DuplicateName`] when two
-/// parameters have one name.
+/// An [`IoError::File`] naming the format ([`FileFormat::Npz`]) and `path`, around
+/// [`IoError::DuplicateName`] when two parameters have one name
+/// (`npz file "m.npz": two parameters are named "w", and the archive holds one array per
+/// name`), or [`IoError::Io`] when the file cannot be created or written.
 pub fn save_params_npz<T: GradFloat + NpyElement>(
     model: &mut impl Parameters<T>,
     path: impl AsRef<Path>,
 ) -> Result<(), IoError> {
-    let mut npz = NpzWriter::create(path)?;
-    for (name, sizes, data) in collect(model) {
-        npz.add(&name, &Tensor::<T, DynShape>::from_vec(&sizes, data))?;
-    }
-    npz.finish()?;
-    Ok(())
+    let path = path.as_ref();
+    let params = collect(model);
+    let save = || {
+        if let Some(name) = duplicate(params.iter().map(|(n, _, _)| n.as_str())) {
+            return Err(IoError::DuplicateName(name.to_string()));
+        }
+        let mut npz = NpzWriter::new(std::io::BufWriter::new(std::fs::File::create(path)?));
+        for (name, sizes, data) in params {
+            npz.add(&name, &Tensor::<T, DynShape>::from_vec(&sizes, data))?;
+        }
+        npz.finish()?;
+        Ok(())
+    };
+    save().map_err(|e| e.in_file(FileFormat::Npz, path))
 }
 
 /// Loads every parameter of `model` from the `.npz` archive at `path` (PyTorch's strict
 /// `load_state_dict`): each array must exist under the parameter's name, with its element type
 /// and sizes. Arrays that no parameter names are ignored. Nothing changes on error.
 ///
+/// Every parameter's array is looked up before any is read, and each member's header (its
+/// first bytes) is compared with the parameter's sizes and dtype before anything more of it is
+/// decompressed or allocated: memory is bounded by the parameters' sizes.
+///
 /// # Errors
-/// [`IoError::NotFound`] for a parameter without an array; [`IoError::Member`] naming the array
-/// whose sizes or dtype differ, or which is truncated or corrupt; [`IoError::Io`].
+/// An [`IoError::File`] naming the format ([`FileFormat::Npz`]) and `path`, around:
+/// [`IoError::NotFound`] for a parameter without an array
+/// (`npz file "m.npz": no array named "c" (the archive holds ["a", "b"])`);
+/// [`IoError::Parameter`] for an array whose sizes or dtype differ from the parameter's
+/// (`npz file "m.npz": array "w": shape [3, 2] in the file, the parameter is [2, 3]`,
+/// `... array "w": dtype <f8 in the file, the parameter is <f4`); [`IoError::Member`] naming the
+/// array that is truncated or corrupt; [`IoError::Io`] when the file cannot be opened or is not
+/// a zip archive.
 pub fn load_params_npz<T: GradFloat + NpyElement>(
     model: &mut impl Parameters<T>,
     path: impl AsRef<Path>,
 ) -> Result<(), IoError> {
-    let mut npz = NpzReader::open(path)?;
-    let mut names = Vec::new();
-    model.visit(&mut |name, _| names.push(name.to_string()));
-    let mut loaded = Vec::new();
-    for name in names {
-        if !npz.names().contains(&name) {
-            return Err(IoError::NotFound { name, names: npz.names().to_vec() });
+    let path = path.as_ref();
+    let wanted = sizes(model);
+    let load = || {
+        let mut npz = NpzReader::open_unwrapped(path)?;
+        if let Some((name, _)) = wanted.iter().find(|(n, _)| !npz.names().contains(n)) {
+            return Err(IoError::NotFound { name: name.clone(), names: npz.names().to_vec() });
         }
-        let t = npz.read::<T, DynShape>(&name)?;
-        loaded.push((name, t.sizes().to_vec(), t.to_vec()));
-    }
-    assign_all(model, loaded, |name, e| IoError::Member { name: name.to_string(), error: Box::new(e) })
+        let mut loaded = Vec::with_capacity(wanted.len());
+        for (name, sizes) in &wanted {
+            let data = npz.read_expecting::<T>(name, sizes)?;
+            loaded.push((name.clone(), sizes.clone(), data));
+        }
+        Ok(loaded)
+    };
+    let loaded = load().map_err(|e| e.in_file(FileFormat::Npz, path))?;
+    assign_all(model, loaded);
+    Ok(())
 }
 
 #[cfg(feature = "safetensors")]
 mod st {
     use super::*;
-    use safetensors::tensor::{Dtype, TensorView};
+    use alloc::boxed::Box;
+    use alloc::collections::BTreeMap;
+    use alloc::format;
+    use core::fmt;
+    use safetensors::tensor::{Dtype, TensorInfo, TensorView};
+    use serde::de::{Deserializer, MapAccess, Visitor};
+    use std::collections::HashMap;
+    use std::fs::File;
+    use std::io::{Read, Seek, SeekFrom};
+
+    /// The longest header accepted, in bytes: the `safetensors` crate's limit.
+    const MAX_HEADER_LEN: u64 = 100_000_000;
+
+    /// The bytes read and decoded at a time from the data section (a multiple of 8).
+    const CHUNK_BYTES: usize = 1 << 16;
+
+    /// The longest piece of the JSON parser's message an error quotes, in characters.
+    const MAX_ECHO: usize = 300;
 
     /// The safetensors dtype of `T` and its bytes per element.
     fn dtype<T: GradFloat>() -> (Dtype, usize) {
@@ -140,45 +170,207 @@ mod st {
         out
     }
 
-    fn from_bytes<T: GradFloat>(bytes: &[u8]) -> Vec<T> {
+    /// Appends the little-endian elements in `bytes` (a whole number of them) to `out`.
+    fn decode_into<T: GradFloat>(bytes: &[u8], out: &mut Vec<T>) {
         if core::mem::size_of::<T>() == 4 {
-            bytes.chunks_exact(4).map(|c| T::from_f64(f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64)).collect()
+            out.extend(bytes.chunks_exact(4).map(|c| T::from_f64(f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64)));
         } else {
-            bytes
-                .chunks_exact(8)
-                .map(|c| T::from_f64(f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])))
-                .collect()
+            out.extend(
+                bytes
+                    .chunks_exact(8)
+                    .map(|c| T::from_f64(f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))),
+            );
         }
+    }
+
+    /// An error about the file as a whole.
+    fn bad(msg: String) -> IoError {
+        IoError::Safetensors(msg)
+    }
+
+    /// An error about the tensor `name`.
+    fn bad_tensor(name: &str, msg: String) -> IoError {
+        IoError::SafetensorsTensor { name: name.to_string(), error: Box::new(IoError::Safetensors(msg)) }
+    }
+
+    /// At most [`MAX_ECHO`] characters of `text`, with `...` when cut.
+    fn echo(text: &str) -> String {
+        match text.char_indices().nth(MAX_ECHO) {
+            Some((at, _)) => format!("{}...", &text[..at]),
+            None => text.to_string(),
+        }
+    }
+
+    /// Sizes as `[2, 3]`, with at most [`crate::MAX_RANK`] of them shown.
+    fn dims(shape: &[usize]) -> String {
+        if shape.len() <= crate::MAX_RANK {
+            format!("{shape:?}")
+        } else {
+            format!("{:?} ({} dims)", &shape[..crate::MAX_RANK], shape.len()).replacen(']', ", ...]", 1)
+        }
+    }
+
+    /// The entries of the header in file order: `(name, Some(info))` for a tensor,
+    /// `("__metadata__", None)` for the metadata.
+    type Entries = Vec<(String, Option<TensorInfo>)>;
+
+    /// The header's top-level object as its entries, keeping duplicate keys (a map would keep
+    /// one of them silently). On an error in an entry's value, `key` holds its name.
+    struct HeaderVisitor<'a> {
+        key: &'a mut Option<String>,
+    }
+
+    impl<'de> Visitor<'de> for HeaderVisitor<'_> {
+        type Value = Entries;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON object of tensors")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Entries, A::Error> {
+            let mut out = Vec::new();
+            while let Some(key) = map.next_key::<String>()? {
+                // `__metadata__` as the `safetensors` crate takes it: a map of strings, or null.
+                let value = if key == "__metadata__" {
+                    map.next_value::<Option<BTreeMap<String, String>>>().map(|_| None)
+                } else {
+                    map.next_value::<TensorInfo>().map(Some)
+                };
+                match value {
+                    Ok(v) => out.push((key, v)),
+                    Err(e) => {
+                        *self.key = Some(key);
+                        return Err(e);
+                    }
+                }
+            }
+            Ok(out)
+        }
+    }
+
+    /// Parses the JSON header.
+    fn parse_header(bytes: &[u8]) -> Result<Entries, IoError> {
+        let text = core::str::from_utf8(bytes).map_err(|e| bad(format!("the header is not UTF-8: {e}")))?;
+        let mut key = None;
+        let mut de = serde_json::Deserializer::from_str(text);
+        let r = (&mut de).deserialize_map(HeaderVisitor { key: &mut key }).and_then(|v| de.end().map(|()| v));
+        r.map_err(|e| {
+            let e = echo(&e.to_string());
+            match key {
+                Some(k) if k == "__metadata__" => bad(format!("invalid __metadata__ entry in the header: {e}")),
+                Some(name) => bad_tensor(&name, format!("invalid header entry: {e}")),
+                None => bad(format!("invalid JSON header: {e}")),
+            }
+        })
+    }
+
+    /// The tensors of a parsed header, checked as [`load_safetensors`] documents against a
+    /// data section of `data_len` bytes; in header order.
+    fn check_header(entries: Entries, data_len: u64) -> Result<Vec<(String, TensorInfo)>, IoError> {
+        let mut metadata = 0;
+        let mut tensors = Vec::with_capacity(entries.len());
+        for (name, info) in entries {
+            match info {
+                Some(info) => tensors.push((name, info)),
+                None => metadata += 1,
+            }
+        }
+        if metadata > 1 {
+            return Err(bad(format!("the header has {metadata} __metadata__ entries")));
+        }
+        if let Some(name) = duplicate(tensors.iter().map(|(n, _)| n.as_str())) {
+            return Err(bad_tensor(name, "the header names this tensor twice".to_string()));
+        }
+        // In the order of their offsets (ties by end: empty tensors first).
+        let mut order: Vec<usize> = (0..tensors.len()).collect();
+        order.sort_by_key(|&i| tensors[i].1.data_offsets);
+        let mut end = 0u64;
+        let mut prev: Option<usize> = None;
+        for i in order {
+            let (name, info) = &tensors[i];
+            let (s, e) = info.data_offsets;
+            let offsets = format!("data offsets [{s}, {e}]");
+            let (s, e) = (s as u64, e as u64);
+            if e < s {
+                return Err(bad_tensor(name, format!("{offsets} end before they start")));
+            }
+            if e > data_len {
+                return Err(bad_tensor(
+                    name,
+                    format!("{offsets} reach past the end of the data section ({data_len} bytes)"),
+                ));
+            }
+            if s < end {
+                let (other, o) = &tensors[prev.expect("end > 0 after a tensor")];
+                let (os, oe) = o.data_offsets;
+                return Err(bad_tensor(name, format!("{offsets} overlap those of tensor {other:?}, [{os}, {oe}]")));
+            }
+            if s > end {
+                return Err(bad_tensor(
+                    name,
+                    format!("{offsets} leave a gap after byte {end}, where the tensors before end"),
+                ));
+            }
+            let shape = &info.shape;
+            let bits = shape
+                .iter()
+                .try_fold(1usize, |n, &d| n.checked_mul(d))
+                .and_then(|n| n.checked_mul(info.dtype.bitsize()))
+                .ok_or_else(|| {
+                    bad_tensor(name, format!("the byte count of shape {} of {} overflows", dims(shape), info.dtype))
+                })?;
+            if bits % 8 != 0 || (bits / 8) as u64 != e - s {
+                let needs = if bits % 8 == 0 { format!("{}", bits / 8) } else { format!("{bits} bits") };
+                return Err(bad_tensor(
+                    name,
+                    format!("{offsets} hold {} bytes, shape {} of {} needs {needs}", e - s, dims(shape), info.dtype),
+                ));
+            }
+            end = e;
+            prev = Some(i);
+        }
+        if end != data_len {
+            return Err(bad(format!(
+                "the data section is not fully covered: the tensors end at byte {end} of it, the file holds {data_len} bytes after the header"
+            )));
+        }
+        Ok(tensors)
     }
 
     /// Writes every parameter of `model` to a `.safetensors` file at `path` (the format of
     /// Hugging Face's `safetensors`; PyTorch `safetensors.torch.load_file` reads it), one tensor
-    /// per parameter under its name, as `F32` or `F64`.
+    /// per parameter under its name, as `F32` or `F64`. Two parameters of one name are refused
+    /// before the file is created.
     ///
     /// # Errors
-    /// [`IoError::Io`] when the file cannot be written; [`IoError::Safetensors`] when the
-    /// `safetensors` crate refuses the data (two parameters with one name).
+    /// An [`IoError::File`] naming the format ([`FileFormat::Safetensors`]) and `path`, around
+    /// [`IoError::DuplicateName`] when two parameters have one name
+    /// (`safetensors file "m.safetensors": two parameters are named "w", and the file holds one
+    /// tensor per name`), [`IoError::Io`] when the file cannot be written, or
+    /// [`IoError::Safetensors`] when the `safetensors` crate refuses the data.
     pub fn save_safetensors<T: GradFloat>(
         model: &mut impl Parameters<T>,
         path: impl AsRef<Path>,
     ) -> Result<(), IoError> {
+        let path = path.as_ref();
         let params = collect(model);
-        let (dt, _) = dtype::<T>();
-        let bytes: Vec<(String, Vec<usize>, Vec<u8>)> =
-            params.into_iter().map(|(n, s, d)| (n, s, to_bytes(&d))).collect();
-        for (i, (n, _, _)) in bytes.iter().enumerate() {
-            if bytes[..i].iter().any(|(m, _, _)| m == n) {
-                return Err(IoError::DuplicateName(n.clone()));
+        let save = || {
+            let (dt, _) = dtype::<T>();
+            let bytes: Vec<(String, (Vec<usize>, Vec<u8>))> =
+                params.into_iter().map(|(n, s, d)| (n, (s, to_bytes(&d)))).collect();
+            if let Some(name) = duplicate(bytes.iter().map(|(n, _)| n.as_str())) {
+                return Err(IoError::DuplicateName(name.to_string()));
             }
-        }
-        let views = bytes
-            .iter()
-            .map(|(n, s, b)| TensorView::new(dt, s.clone(), b).map(|v| (n.as_str(), v)))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| IoError::Safetensors(e.to_string()))?;
-        let out = safetensors::tensor::serialize(views, None).map_err(|e| IoError::Safetensors(e.to_string()))?;
-        std::fs::write(path, out)?;
-        Ok(())
+            let views = bytes
+                .iter()
+                .map(|(n, (s, b))| TensorView::new(dt, s.clone(), b).map(|v| (n.as_str(), v)))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| bad(e.to_string()))?;
+            let out = safetensors::tensor::serialize(views, None).map_err(|e| bad(e.to_string()))?;
+            std::fs::write(path, out)?;
+            Ok(())
+        };
+        save().map_err(|e| e.in_file(FileFormat::Safetensors, path))
     }
 
     /// Loads every parameter of `model` from the `.safetensors` file at `path` (PyTorch's
@@ -186,37 +378,125 @@ mod st {
     /// for `f32` parameters and `F64` for `f64` ones (no conversion), with the parameter's
     /// sizes. Tensors that no parameter names are ignored. Nothing changes on error.
     ///
+    /// The file is hostile input, and a load costs what the model needs: the 8-byte header
+    /// length is checked (at most 100 MB, the `safetensors` crate's limit, and at most what the
+    /// file holds after it) before the header is allocated; the JSON header is parsed (a name
+    /// given twice is an error) and checked (known dtypes, every tensor's offsets within the
+    /// data section, in order without gaps or overlaps and holding exactly its shape times its
+    /// dtype's size, the data section exactly covering the rest of the file, whose length comes
+    /// from its metadata); every tensor the model needs is compared with its parameter
+    /// (present, dtype, shape); only then are those tensors' bytes read, by seeking to each.
+    /// Memory is bounded by the header and the parameters' sizes; the rest of the file is never
+    /// read. `path` must be a regular file (its length bounds the reads).
+    ///
     /// # Errors
-    /// [`IoError::Safetensors`] for a file the `safetensors` crate refuses;
-    /// [`IoError::NotFound`] for a parameter without a tensor; [`IoError::SafetensorsTensor`]
-    /// naming the tensor whose dtype or sizes differ; [`IoError::Io`].
+    /// An [`IoError::File`] naming the format ([`FileFormat::Safetensors`]) and `path`, around:
+    /// [`IoError::Safetensors`] for a file that breaks the format as a whole (a header length
+    /// over the limit or past the file, a header that is not a JSON object of tensors, the data
+    /// section not fully covered); [`IoError::SafetensorsTensor`] naming the tensor whose header
+    /// entry is invalid, given twice, or whose offsets are out of order, overlap, leave a gap,
+    /// reach past the end or do not match its shape and dtype
+    /// (`safetensors file "m.safetensors": tensor "w": the header names this tensor twice`);
+    /// [`IoError::NotFound`] for a parameter without a tensor
+    /// (`safetensors file "m.safetensors": no tensor named "c" (the file holds ["a", "b"])`);
+    /// [`IoError::Parameter`] naming the tensor whose dtype or sizes differ from its
+    /// parameter's (`... tensor "w": dtype F64 in the file, the parameter is F32`,
+    /// `... tensor "w": shape [3, 2] in the file, the parameter is [2, 3]`); [`IoError::Io`]
+    /// when the file cannot be opened or read; [`IoError::Shape`] with
+    /// [`ShapeError::Alloc`](crate::ShapeError::Alloc) when the parameters' memory cannot be
+    /// allocated.
     pub fn load_safetensors<T: GradFloat>(
         model: &mut impl Parameters<T>,
         path: impl AsRef<Path>,
     ) -> Result<(), IoError> {
-        let buf = std::fs::read(path)?;
-        let file = safetensors::SafeTensors::deserialize(&buf).map_err(|e| IoError::Safetensors(e.to_string()))?;
-        let (dt, _) = dtype::<T>();
-        let mut names = Vec::new();
-        model.visit(&mut |name, _| names.push(name.to_string()));
-        let mut loaded = Vec::new();
-        for name in names {
-            let view = match file.tensor(&name) {
-                Ok(v) => v,
-                Err(_) => {
-                    return Err(IoError::NotFound {
-                        name,
-                        names: file.names().into_iter().map(str::to_string).collect(),
-                    });
-                }
-            };
-            if view.dtype() != dt {
-                let e = IoError::DType { expected: format!("{dt:?}"), found: format!("{:?}", view.dtype()) };
-                return Err(IoError::SafetensorsTensor { name, error: Box::new(e) });
-            }
-            loaded.push((name, view.shape().to_vec(), from_bytes::<T>(view.data())));
+        let path = path.as_ref();
+        let wanted = sizes(model);
+        let loaded = read_params::<T>(path, &wanted).map_err(|e| e.in_file(FileFormat::Safetensors, path))?;
+        assign_all(model, loaded);
+        Ok(())
+    }
+
+    /// Reads the tensors of the parameters `wanted` (names and sizes) as [`load_safetensors`]
+    /// documents, with errors not wrapped in [`IoError::File`].
+    fn read_params<T: GradFloat>(
+        path: &Path,
+        wanted: &[(String, Vec<usize>)],
+    ) -> Result<Vec<(String, Vec<usize>, Vec<T>)>, IoError> {
+        let mut file = File::open(path)?;
+        let meta = file.metadata()?;
+        if !meta.is_file() {
+            return Err(bad("not a regular file (its length bounds the reads)".to_string()));
         }
-        assign_all(model, loaded, |name, e| IoError::SafetensorsTensor { name: name.to_string(), error: Box::new(e) })
+        let len = meta.len();
+        if len < 8 {
+            return Err(bad(format!("the file is {len} bytes long, shorter than the 8-byte header length")));
+        }
+        let mut n = [0u8; 8];
+        file.read_exact(&mut n)?;
+        let n = u64::from_le_bytes(n);
+        if n > MAX_HEADER_LEN {
+            return Err(bad(format!("a header length of {n} bytes, more than the limit of {MAX_HEADER_LEN}")));
+        }
+        if n > len - 8 {
+            return Err(bad(format!("a header length of {n} bytes, but the file holds {} after it", len - 8)));
+        }
+        let mut header = Vec::new();
+        header
+            .try_reserve_exact(n as usize)
+            .map_err(|_| crate::ShapeError::Alloc { count: n as usize, elem_size: 1 })?;
+        header.resize(n as usize, 0);
+        file.read_exact(&mut header)?;
+        let tensors = check_header(parse_header(&header)?, len - 8 - n)?;
+        drop(header);
+
+        // Every parameter against its tensor, before any data is read.
+        let index: HashMap<&str, usize> = tensors.iter().enumerate().map(|(i, (n, _))| (n.as_str(), i)).collect();
+        let (dt, width) = dtype::<T>();
+        let mut plan = Vec::with_capacity(wanted.len());
+        for (name, sizes) in wanted {
+            let Some(&i) = index.get(name.as_str()) else {
+                return Err(IoError::NotFound {
+                    name: name.clone(),
+                    names: tensors.iter().map(|(n, _)| n.clone()).collect(),
+                });
+            };
+            let info = &tensors[i].1;
+            let mismatch = |e: IoError| IoError::Parameter { name: name.clone(), error: Box::new(e) };
+            if info.dtype != dt {
+                return Err(mismatch(IoError::DType { expected: dt.to_string(), found: info.dtype.to_string() }));
+            }
+            if info.shape != *sizes {
+                let e = if info.shape.len() <= crate::MAX_RANK {
+                    crate::ShapeError::ShapeMismatch { expected: format!("{sizes:?}"), got: info.shape.clone() }
+                } else {
+                    crate::ShapeError::Invalid(format!(
+                        "shape {} in the file, the parameter is {sizes:?}",
+                        dims(&info.shape)
+                    ))
+                };
+                return Err(mismatch(IoError::Shape(e)));
+            }
+            plan.push((name, sizes, info.data_offsets));
+        }
+
+        // Only the needed bytes, one chunk at a time.
+        let data_start = 8 + n;
+        let mut buf = std::vec![0u8; CHUNK_BYTES];
+        let mut loaded = Vec::with_capacity(plan.len());
+        for (name, sizes, (s, e)) in plan {
+            let count = (e - s) / width;
+            let mut data: Vec<T> = crate::memory::try_with_capacity(count)?;
+            file.seek(SeekFrom::Start(data_start + s as u64))?;
+            let mut left = e - s;
+            while left > 0 {
+                let chunk = &mut buf[..left.min(CHUNK_BYTES)];
+                file.read_exact(chunk)?;
+                decode_into(chunk, &mut data);
+                left -= chunk.len();
+            }
+            loaded.push((name.clone(), sizes.clone(), data));
+        }
+        Ok(loaded)
     }
 }
 #[cfg(feature = "safetensors")]

@@ -6,11 +6,12 @@
 //!   checked.
 //! - `npy`: [`write_npy`](crate::TensorBase::write_npy) / [`read_npy`](crate::Tensor::read_npy)
 //!   (NumPy `np.save` / `np.load`), [`NpzWriter`] / [`NpzReader`] (NumPy `np.savez` and
-//!   `np.load` of an archive), with errors as [`IoError`].
+//!   `np.load` of an archive), with errors as [`IoError`]; the functions that take a path
+//!   wrap theirs in [`IoError::File`], which names the [`FileFormat`] and the file.
 #[cfg(feature = "npy")]
 mod npy;
 #[cfg(feature = "serde")]
 pub mod serde;
 
 #[cfg(feature = "npy")]
-pub use npy::{load_npz, IoError, NpyElement, NpzReader, NpzWriter};
+pub use npy::{load_npz, FileFormat, IoError, NpyElement, NpzReader, NpzWriter};

@@ -20,7 +20,7 @@ use npyz::{AutoSerialize, TypeRead, WriteOptions, WriterBuilder};
 use std::boxed::Box;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::string::{String, ToString};
 use std::vec::Vec;
 use std::{fmt, format};
@@ -36,22 +36,25 @@ pub enum IoError {
     /// [`ShapeError::ShapeMismatch`]), or its element count overflows.
     Shape(ShapeError),
     /// The file's dtype is not the element type asked for: `expected` is the NumPy dtype of the
-    /// element type (`<f4`), `found` the file's (`<i8`). No conversion is made (NumPy's
-    /// `np.load` neither converts).
+    /// element type (`<f4`), `found` the file's (`<i8`); for a `.safetensors` file, the
+    /// safetensors dtypes (`F32`, `F64`). No conversion is made (NumPy's `np.load` neither
+    /// converts).
     DType {
         /// The dtype of the requested element type.
         expected: String,
         /// The dtype in the file.
         found: String,
     },
-    /// No array of this name in an `.npz` archive (`names` lists the ones there are).
+    /// No array of this name in an `.npz` archive, or no tensor of this name in a
+    /// `.safetensors` file (`names` lists the ones there are, in the file's order).
     NotFound {
         /// The name asked for.
         name: String,
-        /// The names of the arrays in the archive.
+        /// The names of the arrays (tensors) in the file.
         names: Vec<String>,
     },
-    /// An array name given twice to [`NpzWriter::add`].
+    /// An array name given twice to [`NpzWriter::add`], or a name given to two parameters by
+    /// `autograd::save_params_npz` or `autograd::save_safetensors`.
     DuplicateName(String),
     /// An error reading the member `name` of an `.npz` archive ([`NpzReader::read`]): `error`
     /// is one of the other variants, and the message names the member first
@@ -63,9 +66,12 @@ pub enum IoError {
         /// What went wrong in it.
         error: Box<IoError>,
     },
-    /// A `.safetensors` file that the `safetensors` crate refuses (a bad header, offsets outside
-    /// the file, a length that does not match a shape), or a tensor of a dtype other than the
-    /// parameter's (feature `safetensors`).
+    /// A `.safetensors` file that breaks the format (feature `safetensors`): a header length
+    /// over the limit or past the file, a header that is not a JSON object of tensors, tensors
+    /// whose offsets overlap, leave gaps, reach past the data section or do not match their
+    /// shape and dtype, a data section not fully covered (the message says which; errors about
+    /// one tensor come inside [`IoError::SafetensorsTensor`]), or data that the `safetensors`
+    /// crate refuses to write.
     Safetensors(String),
     /// An error about the tensor `name` of a `.safetensors` file: `error` is one of the other
     /// variants, and the message names the tensor first (`safetensors tensor "fc1.weight": ...`).
@@ -75,11 +81,74 @@ pub enum IoError {
         /// What went wrong with it.
         error: Box<IoError>,
     },
+    /// An error of a function that takes a path (`load_npy`, `save_npy`, [`NpzReader::open`],
+    /// [`NpzWriter::create`], [`load_npz`], and `autograd`'s `save_params_npz`,
+    /// `load_params_npz`, `save_safetensors`, `load_safetensors`): `error` is one of the other
+    /// variants, and the message names the format and the file first, then gives `error` in
+    /// that format's words, without its own format prefix
+    /// (`safetensors file "w.safetensors": no tensor named "c" (the file holds ["a", "b"])`,
+    /// `npz file "m.npz": array "w": CRC-32 mismatch (the stored bytes were changed)`).
+    /// [`inner`](Self::inner) sees through it.
+    File {
+        /// The format the function reads or writes.
+        format: FileFormat,
+        /// The path it was given.
+        path: PathBuf,
+        /// What went wrong.
+        error: Box<IoError>,
+    },
+    /// A tensor of a file that does not fit the model parameter `name` it is to be loaded into
+    /// (`autograd::load_params_npz`, `autograd::load_safetensors`): `error` is an
+    /// [`IoError::Shape`] holding a [`ShapeError::ShapeMismatch`] whose `expected` is the
+    /// parameter's sizes and `got` the file's, or an [`IoError::DType`] whose `expected` is the
+    /// parameter's dtype and `found` the file's. Inside [`IoError::File`] the message reads
+    /// `tensor "w": shape [3, 2] in the file, the parameter is [2, 3]`.
+    /// [`inner`](Self::inner) sees through it.
+    Parameter {
+        /// The parameter's name, which is the tensor's name in the file.
+        name: String,
+        /// The shape or dtype mismatch.
+        error: Box<IoError>,
+    },
+}
+
+/// The file format that an [`IoError::File`] names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FileFormat {
+    /// A NumPy `.npy` file (one array).
+    Npy,
+    /// A NumPy `.npz` archive (a zip archive of `.npy` members, the arrays).
+    Npz,
+    /// A Hugging Face `.safetensors` file (a JSON header, then the tensors' bytes).
+    Safetensors,
+}
+
+impl FileFormat {
+    /// What the format calls one of the arrays it holds, and the whole.
+    fn words(self) -> (&'static str, &'static str) {
+        match self {
+            FileFormat::Npy => ("array", "file"),
+            FileFormat::Npz => ("array", "archive"),
+            FileFormat::Safetensors => ("tensor", "file"),
+        }
+    }
+}
+
+impl fmt::Display for FileFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FileFormat::Npy => "npy",
+            FileFormat::Npz => "npz",
+            FileFormat::Safetensors => "safetensors",
+        })
+    }
 }
 
 impl IoError {
-    /// The error without the `.npz` member that it happened in: `error` of
-    /// [`IoError::Member`], otherwise `self`.
+    /// The error without the file, `.npz` member, tensor or parameter that it happened in:
+    /// `error` of [`IoError::File`], [`IoError::Member`], [`IoError::SafetensorsTensor`] and
+    /// [`IoError::Parameter`] (through any nesting of them), otherwise `self`.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
@@ -94,9 +163,68 @@ impl IoError {
     /// ```
     pub fn inner(&self) -> &IoError {
         match self {
-            IoError::Member { error, .. } | IoError::SafetensorsTensor { error, .. } => error.inner(),
+            IoError::Member { error, .. }
+            | IoError::SafetensorsTensor { error, .. }
+            | IoError::File { error, .. }
+            | IoError::Parameter { error, .. } => error.inner(),
             e => e,
         }
+    }
+
+    /// Wraps `self` in an [`IoError::File`] of `format` and `path`.
+    pub(crate) fn in_file(self, format: FileFormat, path: &Path) -> IoError {
+        IoError::File { format, path: path.to_path_buf(), error: Box::new(self) }
+    }
+}
+
+/// The message of a parameter's shape or dtype mismatch, after its name.
+fn fmt_parameter(error: &IoError, f: &mut fmt::Formatter<'_>) -> Option<fmt::Result> {
+    Some(match error {
+        IoError::Shape(ShapeError::ShapeMismatch { expected, got }) => {
+            write!(f, "shape {got:?} in the file, the parameter is {expected}")
+        }
+        IoError::DType { expected, found } => write!(f, "dtype {found} in the file, the parameter is {expected}"),
+        _ => return None,
+    })
+}
+
+/// The note after a dtype mismatch whose file dtype is NumPy's object dtype.
+fn fmt_object_note(found: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    if found.trim_start_matches(['<', '>', '|', '=']).starts_with('O') {
+        write!(f, " (object arrays hold pickled Python objects and are not supported)")?;
+    }
+    Ok(())
+}
+
+/// `error` inside an [`IoError::File`] of `format`: without a format prefix, in the format's
+/// words.
+fn fmt_in_file(error: &IoError, format: FileFormat, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let (item, whole) = format.words();
+    match error {
+        IoError::Io(e) => write!(f, "{e}"),
+        IoError::Shape(e) => write!(f, "{e}"),
+        IoError::DType { expected, found } => {
+            write!(f, "dtype {found} in the file, the tensor's element type is {expected}")?;
+            fmt_object_note(found, f)
+        }
+        IoError::NotFound { name, names } => write!(f, "no {item} named {name:?} (the {whole} holds {names:?})"),
+        // Only the parameter savers wrap this variant in a file.
+        IoError::DuplicateName(name) => {
+            write!(f, "two parameters are named {name:?}, and the {whole} holds one {item} per name")
+        }
+        IoError::Member { name, error } | IoError::SafetensorsTensor { name, error } => {
+            write!(f, "{item} {name:?}: ")?;
+            fmt_in_file(error, format, f)
+        }
+        IoError::Parameter { name, error } => {
+            write!(f, "{item} {name:?}: ")?;
+            match fmt_parameter(error, f) {
+                Some(r) => r,
+                None => fmt_in_file(error, format, f),
+            }
+        }
+        IoError::Safetensors(s) => f.write_str(s),
+        e @ IoError::File { .. } => write!(f, "{e}"),
     }
 }
 
@@ -107,10 +235,7 @@ impl fmt::Display for IoError {
             IoError::Shape(e) => write!(f, "npy shape error: {e}"),
             IoError::DType { expected, found } => {
                 write!(f, "npy dtype mismatch: the file holds {found}, the tensor's element type is {expected}")?;
-                if found.trim_start_matches(['<', '>', '|', '=']).starts_with('O') {
-                    write!(f, " (object arrays hold pickled Python objects and are not supported)")?;
-                }
-                Ok(())
+                fmt_object_note(found, f)
             }
             IoError::NotFound { name, names } => {
                 write!(f, "no array named {name:?} in the npz archive (it holds {names:?})")
@@ -128,6 +253,17 @@ impl fmt::Display for IoError {
                 IoError::Shape(e) => write!(f, "safetensors tensor {name:?}: {e}"),
                 e => write!(f, "safetensors tensor {name:?}: {e}"),
             },
+            IoError::File { format, path, error } => {
+                write!(f, "{format} file {path:?}: ")?;
+                fmt_in_file(error, *format, f)
+            }
+            IoError::Parameter { name, error } => {
+                write!(f, "parameter {name:?}: ")?;
+                match fmt_parameter(error, f) {
+                    Some(r) => r,
+                    None => write!(f, "{error}"),
+                }
+            }
         }
     }
 }
@@ -137,7 +273,10 @@ impl std::error::Error for IoError {
         match self {
             IoError::Io(e) => Some(e),
             IoError::Shape(e) => Some(e),
-            IoError::Member { error, .. } | IoError::SafetensorsTensor { error, .. } => Some(&**error),
+            IoError::Member { error, .. }
+            | IoError::SafetensorsTensor { error, .. }
+            | IoError::File { error, .. }
+            | IoError::Parameter { error, .. } => Some(&**error),
             _ => None,
         }
     }
@@ -452,6 +591,32 @@ const CHUNK_BYTES: usize = 1 << 16;
 /// Otherwise the buffer grows (fallibly) with the data actually read, so a claimed count never
 /// reserves more than about twice the bytes present.
 fn read_npy_sized<T: NpyElement, S: Shape>(reader: impl Read, size: Option<u64>) -> Result<Tensor<T, S>, IoError> {
+    let (sizes, data, fortran_order) = read_npy_data::<T, S>(reader, size, None)?;
+    let layout = if fortran_order { fortran_layout(&sizes)? } else { Layout::contiguous(&sizes)? };
+    Ok(TensorBase::try_from_parts(data, layout)?)
+}
+
+/// The column-major layout of `sizes` (a Fortran-order file's elements as stored).
+fn fortran_layout(sizes: &[usize]) -> Result<Layout, ShapeError> {
+    let mut strides = [0isize; crate::MAX_RANK];
+    let mut s = 1usize;
+    for (i, &n) in sizes.iter().enumerate() {
+        strides[i] = s as isize;
+        s *= n.max(1);
+    }
+    Layout::from_parts(sizes, &strides[..sizes.len()], 0)
+}
+
+/// The sizes, the elements in storage order and the `fortran_order` flag of a `.npy` stream,
+/// read as [`read_npy_sized`] documents. `expect`, when given, is the sizes the file must have
+/// (a parameter's): they are compared right after the header is parsed, before anything is
+/// allocated, and a difference is an [`IoError::Shape`] holding a
+/// [`ShapeError::ShapeMismatch`] with `expected` the sizes as `[2, 3]`.
+fn read_npy_data<T: NpyElement, S: Shape>(
+    reader: impl Read,
+    size: Option<u64>,
+    expect: Option<&[usize]>,
+) -> Result<(Vec<usize>, Vec<T>, bool), IoError> {
     let mut reader = BufReader::new(reader);
     let (header, header_len) = read_header(&mut reader)?;
     let shape = &header.shape;
@@ -463,6 +628,9 @@ fn read_npy_sized<T: NpyElement, S: Shape>(reader: impl Read, size: Option<u64>)
         .map(|&n| usize::try_from(n))
         .collect::<Result<Vec<usize>, _>>()
         .map_err(|_| ShapeError::Invalid(format!("npy shape {shape:?} does not fit usize")))?;
+    if let Some(expect) = expect.filter(|&e| e != sizes.as_slice()) {
+        return Err(ShapeError::ShapeMismatch { expected: format!("{expect:?}"), got: sizes }.into());
+    }
     S::check_sizes(&sizes)?;
     let contiguous = Layout::contiguous(&sizes)?;
     let numel = contiguous.numel();
@@ -507,17 +675,7 @@ fn read_npy_sized<T: NpyElement, S: Shape>(reader: impl Read, size: Option<u64>)
             .into());
         }
     }
-    if !header.fortran_order {
-        return Ok(TensorBase::try_from_parts(data, contiguous)?);
-    }
-    let mut strides = [0isize; crate::MAX_RANK];
-    let mut s = 1usize;
-    for (i, &n) in sizes.iter().enumerate() {
-        strides[i] = s as isize;
-        s *= n.max(1);
-    }
-    let layout = Layout::from_parts(&sizes, &strides[..sizes.len()], 0)?;
-    Ok(TensorBase::try_from_parts(data, layout)?)
+    Ok((sizes, data, header.fortran_order))
 }
 
 impl<D: Data, S: Shape> TensorBase<D, S>
@@ -545,9 +703,15 @@ where
     /// [`write_npy`](Self::write_npy).
     ///
     /// # Errors
-    /// [`IoError::Io`] when the file cannot be created or written.
+    /// An [`IoError::File`] naming the format ([`FileFormat::Npy`]) and `path`, around
+    /// [`IoError::Io`] when the file cannot be created or written
+    /// (`npy file "x.npy": No such file or directory (os error 2)`).
     pub fn save_npy(&self, path: impl AsRef<Path>) -> Result<(), IoError> {
-        self.write_npy(File::create(path)?)
+        let path = path.as_ref();
+        File::create(path)
+            .map_err(IoError::from)
+            .and_then(|f| self.write_npy(f))
+            .map_err(|e| e.in_file(FileFormat::Npy, path))
     }
 }
 
@@ -591,12 +755,19 @@ impl<T: NpyElement, S: Shape> Tensor<T, S> {
     /// are allocated at once (fallibly).
     ///
     /// # Errors
-    /// As [`read_npy`](Self::read_npy), and [`IoError::Io`] when the file cannot be opened.
+    /// An [`IoError::File`] naming the format ([`FileFormat::Npy`]) and `path`, around an error
+    /// of [`read_npy`](Self::read_npy) or an [`IoError::Io`] when the file cannot be opened;
+    /// the message gives the inner error without its `npy ...` prefix
+    /// (`npy file "x.npy": sizes [2, 3] do not match shape [3, 2]`).
     pub fn load_npy(path: impl AsRef<Path>) -> Result<Self, IoError> {
-        let file = File::open(path)?;
-        let meta = file.metadata()?;
-        // The length bounds the claimed data of a regular file only (a pipe reports 0).
-        read_npy_sized(file, meta.is_file().then_some(meta.len()))
+        let path = path.as_ref();
+        let load = || {
+            let file = File::open(path)?;
+            let meta = file.metadata()?;
+            // The length bounds the claimed data of a regular file only (a pipe reports 0).
+            read_npy_sized(file, meta.is_file().then_some(meta.len()))
+        };
+        load().map_err(|e| e.in_file(FileFormat::Npy, path))
     }
 }
 
@@ -628,12 +799,16 @@ pub struct NpzWriter<W: Write + Seek> {
 }
 
 impl NpzWriter<BufWriter<File>> {
-    /// Creates (or truncates) an uncompressed `.npz` file at `path`.
+    /// Creates (or truncates) an uncompressed `.npz` file at `path`. The writer does not keep
+    /// the path: errors of [`add`](Self::add) and [`finish`](Self::finish) are not wrapped.
     ///
     /// # Errors
-    /// [`IoError::Io`] when the file cannot be created.
+    /// An [`IoError::File`] naming the format ([`FileFormat::Npz`]) and `path`, around
+    /// [`IoError::Io`], when the file cannot be created.
     pub fn create(path: impl AsRef<Path>) -> Result<Self, IoError> {
-        Ok(Self::new(BufWriter::new(File::create(path)?)))
+        let path = path.as_ref();
+        let file = File::create(path).map_err(|e| IoError::from(e).in_file(FileFormat::Npz, path))?;
+        Ok(Self::new(BufWriter::new(file)))
     }
 }
 
@@ -690,11 +865,19 @@ pub struct NpzReader<R: Read + Seek> {
 }
 
 impl NpzReader<BufReader<File>> {
-    /// Opens the `.npz` file at `path`.
+    /// Opens the `.npz` file at `path`. The reader does not keep the path: errors of
+    /// [`read`](NpzReader::read) are not wrapped ([`load_npz`] wraps them).
     ///
     /// # Errors
-    /// [`IoError::Io`] when the file cannot be opened or is not a zip archive.
+    /// An [`IoError::File`] naming the format ([`FileFormat::Npz`]) and `path`, around
+    /// [`IoError::Io`], when the file cannot be opened or is not a zip archive.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, IoError> {
+        let path = path.as_ref();
+        Self::open_unwrapped(path).map_err(|e| e.in_file(FileFormat::Npz, path))
+    }
+
+    /// [`open`](Self::open) with its errors not wrapped in an [`IoError::File`].
+    pub(crate) fn open_unwrapped(path: &Path) -> Result<Self, IoError> {
         Self::new(BufReader::new(File::open(path)?))
     }
 }
@@ -734,6 +917,51 @@ impl<R: Read + Seek> NpzReader<R> {
     /// corrupt member, or otherwise an error of [`read_npy`](TensorBase::read_npy).
     pub fn read<T: NpyElement, S: Shape>(&mut self, name: &str) -> Result<Tensor<T, S>, IoError> {
         let member = |error: IoError| IoError::Member { name: name.into(), error: Box::new(error) };
+        self.with_member(name, member, |file, size| read_npy_sized(file, Some(size)))
+    }
+
+    /// Reads the array `name` for a parameter of `sizes`: its sizes (in row-major order) and
+    /// elements, with the checks of [`read`](Self::read), and the header's sizes and dtype
+    /// compared with `sizes` and `T` right after the header is parsed, before anything is
+    /// allocated or decompressed beyond the header.
+    ///
+    /// # Errors
+    /// As [`read`](Self::read), except that a shape or dtype mismatch is an
+    /// [`IoError::Parameter`] (around [`IoError::Shape`] with a [`ShapeError::ShapeMismatch`]
+    /// whose `expected` is `sizes`, or [`IoError::DType`]) instead of an [`IoError::Member`].
+    pub(crate) fn read_expecting<T: NpyElement>(&mut self, name: &str, sizes: &[usize]) -> Result<Vec<T>, IoError> {
+        let wrap = |error: IoError| match error {
+            e @ (IoError::Shape(ShapeError::ShapeMismatch { .. }) | IoError::DType { .. }) => {
+                IoError::Parameter { name: name.into(), error: Box::new(e) }
+            }
+            e => IoError::Member { name: name.into(), error: Box::new(e) },
+        };
+        self.with_member(name, wrap, |file, size| {
+            let (got, data, fortran_order) = read_npy_data::<T, crate::shape::DynShape>(file, Some(size), Some(sizes))?;
+            if !fortran_order || got.len() < 2 {
+                return Ok(data);
+            }
+            // Column-major storage to row-major order (a copy of the parameter's size).
+            Ok(Tensor::<T, crate::shape::DynShape>::try_from_parts(data, fortran_layout(&got)?)?.to_vec())
+        })
+    }
+
+    /// Finds the member `name`, calls `read` with it and the bound on its uncompressed size,
+    /// then reads the member to its end (its CRC-32 is checked there). Every error but a
+    /// missing member goes through `wrap`.
+    fn with_member<V>(
+        &mut self,
+        name: &str,
+        wrap: impl Fn(IoError) -> IoError,
+        read: impl FnOnce(&mut dyn Read, u64) -> Result<V, IoError>,
+    ) -> Result<V, IoError> {
+        let crc = |e: IoError| match e {
+            // The zip crate's message for a CRC-32 mismatch.
+            IoError::Io(e) if e.to_string() == "Invalid checksum" => {
+                invalid("CRC-32 mismatch (the stored bytes were changed)")
+            }
+            e => e,
+        };
         match self.zip.by_name(&npyz::npz::file_name_from_array_name(name)) {
             Ok(mut file) => {
                 // What the member can hold: a stored member its stored bytes, a deflated one its
@@ -744,22 +972,15 @@ impl<R: Read + Seek> NpzReader<R> {
                     zip::CompressionMethod::Stored => file.compressed_size(),
                     _ => file.size().min(file.compressed_size().saturating_mul(1032).saturating_add(1024)),
                 };
-                let crc = |e: IoError| match e {
-                    // The zip crate's message for a CRC-32 mismatch.
-                    IoError::Io(e) if e.to_string() == "Invalid checksum" => {
-                        invalid("CRC-32 mismatch (the stored bytes were changed)")
-                    }
-                    e => e,
-                };
-                let t = read_npy_sized(&mut file, Some(size)).map_err(|e| member(crc(e)))?;
+                let t = read(&mut file, size).map_err(|e| wrap(crc(e)))?;
                 // Read to the member's end: the zip reader checks the CRC-32 only there.
-                io::copy(&mut file, &mut io::sink()).map_err(|e| member(crc(e.into())))?;
+                io::copy(&mut file, &mut io::sink()).map_err(|e| wrap(crc(e.into())))?;
                 Ok(t)
             }
             Err(zip::result::ZipError::FileNotFound) => {
                 Err(IoError::NotFound { name: name.into(), names: self.names.clone() })
             }
-            Err(e) => Err(member(e.into())),
+            Err(e) => Err(wrap(e.into())),
         }
     }
 }
@@ -768,7 +989,11 @@ impl<R: Read + Seek> NpzReader<R> {
 /// shorthand for [`NpzReader::open`] and [`NpzReader::read`].
 ///
 /// # Errors
-/// As [`NpzReader::open`] and [`NpzReader::read`].
+/// An [`IoError::File`] naming the format ([`FileFormat::Npz`]) and `path`, around an error of
+/// [`NpzReader::open`] or [`NpzReader::read`]; the message gives the inner error in the
+/// archive's words (`npz file "m.npz": no array named "c" (the archive holds ["a", "b"])`,
+/// `npz file "m.npz": array "w": sizes [2, 3] do not match shape [3, 2]`).
 pub fn load_npz<T: NpyElement, S: Shape>(path: impl AsRef<Path>, name: &str) -> Result<Tensor<T, S>, IoError> {
-    NpzReader::open(path)?.read(name)
+    let path = path.as_ref();
+    NpzReader::open_unwrapped(path).and_then(|mut r| r.read(name)).map_err(|e| e.in_file(FileFormat::Npz, path))
 }
