@@ -79,6 +79,14 @@ pub use shaped_core::{
 };
 
 pub use shaped_core::autograd;
+
+/// Models as typed values (PyTorch's `torch.nn`): [`Module`](nn::Module) and its derive, the
+/// layers, [`Forward`](nn::Forward). See [`shaped_core::nn`] for the whole story.
+pub mod nn {
+    pub use shaped_core::nn::*;
+    /// `#[derive(Module)]`: see [`shaped_macros::Module`](macro@shaped_macros::Module).
+    pub use shaped_macros::Module;
+}
 pub use shaped_core::derivative;
 pub use shaped_core::interop;
 #[cfg(feature = "ndarray")]

@@ -360,7 +360,7 @@ fn index_with_refuses_a_selection_that_depends_on_the_values() {
     let e = x.try_index_with(after_max).unwrap_err().to_string();
     assert!(e.contains("depends on the values"), "{e}");
     // The index first, then a selection that does not look at the values.
-    let am = x.value().argmax() as i64;
+    let am = x.value().argmax();
     let idx = Tensor::<i64, Shape![_]>::from_vec(&[1], vec![am + 1]);
     let y = x.index_select::<0, Dyn, i64>(&idx);
     let g = y.sum().backward();

@@ -34,6 +34,7 @@ pub mod layout;
 mod limits;
 mod memory;
 pub mod num;
+pub mod nn;
 pub mod ops;
 pub mod shape;
 pub mod storage;

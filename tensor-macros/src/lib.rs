@@ -37,6 +37,7 @@
 mod einsum;
 mod emit;
 mod lower;
+mod module;
 mod parse;
 
 use proc_macro::TokenStream;
@@ -61,6 +62,19 @@ fn expand(input: proc_macro2::TokenStream) -> syn::Result<proc_macro2::TokenStre
 #[proc_macro]
 pub fn einsum_impl(input: TokenStream) -> TokenStream {
     match einsum::expand(input.into()) {
+        Ok(ts) => ts.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+/// `#[derive(Module)]` (re-exported as `shaped::nn::Module`): implements `shaped::nn::Module`
+/// for a struct of layers, parameters, buffers and containers of them, each field visited under
+/// its name (`fc1.weight`), in declaration order. `#[module(skip)]` on a field leaves it out;
+/// `#[module(rename = "name")]` gives its key another name; `#[module(crate = "path")]` on the
+/// struct names the crate (`::shaped` by default).
+#[proc_macro_derive(Module, attributes(module))]
+pub fn derive_module(input: TokenStream) -> TokenStream {
+    match module::expand(input.into()) {
         Ok(ts) => ts.into(),
         Err(e) => e.to_compile_error().into(),
     }

@@ -1018,6 +1018,26 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         self.view_with(|v| v.flip::<A>())
     }
 
+    /// A reshape to runtime `sizes` (one of them may be `-1`), typed as `S2`: the sizes are
+    /// checked against `S2`'s static dims at run time. The gradient is reshaped back. What
+    /// `nn::Flatten` runs.
+    ///
+    /// # Errors
+    /// [`ShapeError::Reshape`] when the element counts differ;
+    /// [`ShapeError::ShapeMismatch`] when the sizes do not fit `S2`.
+    pub(crate) fn try_reshape_sized<S2: Shape>(&self, sizes: &[isize]) -> Result<Var<'t, T, S2>, ShapeError> {
+        let out = self.value().as_dyn().try_reshape_dyn(sizes)?.into_owned().try_into_static::<S2>()?;
+        let lay = *self.value().layout();
+        Self::record([self.node()], out, move |[i], _| {
+            back(move |g: Tensor<T, S2>, s: &mut Sink<T>| {
+                s.add_with(i, || {
+                    let isizes: Vec<isize> = lay.sizes().iter().map(|&n| n as isize).collect();
+                    typed::<T, S>(g.as_dyn().reshape_dyn(&isizes).into_owned())
+                })
+            })
+        })
+    }
+
     /// The same elements in the row-major order of the shape `S2`, one of whose dims may be `_`
     /// (inferred, PyTorch's `-1`): PyTorch `reshape`, differentiable. Element counts are checked
     /// as [`Tensor::reshape`](crate::TensorBase::reshape)'s, at compile time where the shapes are

@@ -144,9 +144,20 @@ impl<T: GradFloat> Tape<T> {
     /// The parameter as a tracked value of this tape, sharing its storage (no copy): the leaf
     /// whose gradient [`Grads::param`] returns. Same shape as the parameter. On a
     /// [`no_grad`](Self::no_grad) tape, an untracked value.
+    ///
+    /// A parameter is watched once per step: watching it again on the same tape before
+    /// `backward` returns the same leaf (a layer used twice, or a model whose every forward
+    /// watches its parameters, records one leaf per parameter), and the gradient sums every use.
     pub fn watch<S: Shape>(&self, p: &Param<T, S>) -> Var<'_, T, S> {
         if !self.enabled {
             return Var::from_arc(p.value.clone(), None);
+        }
+        let known = {
+            let st = self.state.borrow();
+            st.params.iter().find(|(id, _)| *id == p.id).map(|&(_, index)| NodeRef { tape: self, index, generation: st.generation })
+        };
+        if let Some(node) = known {
+            return Var::from_arc(p.value.clone(), Some(node));
         }
         let node = self.push(None);
         self.state.borrow_mut().params.push((p.id, node.index));
