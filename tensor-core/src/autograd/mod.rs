@@ -60,6 +60,8 @@ pub use einsum::{einsum, try_einsum};
 pub use save::{load_params_npz, save_params_npz};
 #[cfg(feature = "safetensors")]
 pub use save::{load_safetensors, save_safetensors};
+#[cfg(feature = "safetensors")]
+pub(crate) use save::{read_tensors, write_tensors, Keys};
 pub use slice::VarSliceKind;
 pub use tape::{AnyParam, Grads, Param, ParamId, Parameters, Tape};
 pub use var::{ScalarShape, Var};

@@ -356,19 +356,9 @@ mod st {
         let params = collect(model);
         let save = || {
             let (dt, _) = dtype::<T>();
-            let bytes: Vec<(String, (Vec<usize>, Vec<u8>))> =
-                params.into_iter().map(|(n, s, d)| (n, (s, to_bytes(&d)))).collect();
-            if let Some(name) = duplicate(bytes.iter().map(|(n, _)| n.as_str())) {
-                return Err(IoError::DuplicateName(name.to_string()));
-            }
-            let views = bytes
-                .iter()
-                .map(|(n, (s, b))| TensorView::new(dt, s.clone(), b).map(|v| (n.as_str(), v)))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| bad(e.to_string()))?;
-            let out = safetensors::tensor::serialize(views, None).map_err(|e| bad(e.to_string()))?;
-            std::fs::write(path, out)?;
-            Ok(())
+            let tensors: Vec<(String, Dtype, Vec<usize>, Vec<u8>)> =
+                params.into_iter().map(|(n, s, d)| (n, dt, s, to_bytes(&d))).collect();
+            write_tensors(path, &tensors)
         };
         save().map_err(|e| e.in_file(FileFormat::Safetensors, path))
     }
@@ -422,6 +412,31 @@ mod st {
         path: &Path,
         wanted: &[(String, Vec<usize>)],
     ) -> Result<Vec<(String, Vec<usize>, Vec<T>)>, IoError> {
+        let (dt, width) = dtype::<T>();
+        let want: Vec<(String, Vec<usize>, Dtype)> = wanted.iter().map(|(n, s)| (n.clone(), s.clone(), dt)).collect();
+        let (bytes, _) = read_tensors(path, &want, Keys::AllWanted)?;
+        let mut loaded = Vec::with_capacity(wanted.len());
+        for ((name, sizes), b) in wanted.iter().zip(bytes) {
+            let b = b.unwrap_or_default();
+            let mut data: Vec<T> = crate::memory::try_with_capacity(b.len() / width)?;
+            decode_into(&b, &mut data);
+            loaded.push((name.clone(), sizes.clone(), data));
+        }
+        Ok(loaded)
+    }
+
+    /// Reads the tensors `wanted` (name, sizes, dtype) from the `.safetensors` file at `path`,
+    /// with every check of [`load_safetensors`]: the header is read and checked first, then
+    /// every wanted tensor is compared with its entry (present, dtype, shape), and only then are
+    /// the wanted tensors' little-endian bytes read. `keys` says what a wanted tensor that the
+    /// file lacks, or a tensor of the file that is not wanted, is ([`Keys`]); a missing one is
+    /// `None` where it is allowed. Also returns every name in the file, in the header's order.
+    /// Errors are not wrapped in [`IoError::File`].
+    pub(crate) fn read_tensors(
+        path: &Path,
+        wanted: &[(String, Vec<usize>, Dtype)],
+        keys: Keys,
+    ) -> Result<(Vec<Option<Vec<u8>>>, Vec<String>), IoError> {
         let mut file = File::open(path)?;
         let meta = file.metadata()?;
         if !meta.is_file() {
@@ -448,21 +463,31 @@ mod st {
         file.read_exact(&mut header)?;
         let tensors = check_header(parse_header(&header)?, len - 8 - n)?;
         drop(header);
+        let names: Vec<String> = tensors.iter().map(|(n, _)| n.clone()).collect();
 
-        // Every parameter against its tensor, before any data is read.
+        // The keys, then every wanted tensor against its entry, before any data is read.
         let index: HashMap<&str, usize> = tensors.iter().enumerate().map(|(i, (n, _))| (n.as_str(), i)).collect();
-        let (dt, width) = dtype::<T>();
+        if keys == Keys::Strict {
+            let missing: Vec<String> =
+                wanted.iter().filter(|(n, ..)| !index.contains_key(n.as_str())).map(|(n, ..)| n.clone()).collect();
+            let want: std::collections::HashSet<&str> = wanted.iter().map(|(n, ..)| n.as_str()).collect();
+            let unexpected: Vec<String> = names.iter().filter(|n| !want.contains(n.as_str())).cloned().collect();
+            if !missing.is_empty() || !unexpected.is_empty() {
+                return Err(IoError::Keys { missing, unexpected });
+            }
+        }
         let mut plan = Vec::with_capacity(wanted.len());
-        for (name, sizes) in wanted {
+        for (name, sizes, dt) in wanted {
             let Some(&i) = index.get(name.as_str()) else {
-                return Err(IoError::NotFound {
-                    name: name.clone(),
-                    names: tensors.iter().map(|(n, _)| n.clone()).collect(),
-                });
+                if keys == Keys::Lenient {
+                    plan.push(None);
+                    continue;
+                }
+                return Err(IoError::NotFound { name: name.clone(), names: names.clone() });
             };
             let info = &tensors[i].1;
             let mismatch = |e: IoError| IoError::Parameter { name: name.clone(), error: Box::new(e) };
-            if info.dtype != dt {
+            if info.dtype != *dt {
                 return Err(mismatch(IoError::DType { expected: dt.to_string(), found: info.dtype.to_string() }));
             }
             if info.shape != *sizes {
@@ -476,28 +501,64 @@ mod st {
                 };
                 return Err(mismatch(IoError::Shape(e)));
             }
-            plan.push((name, sizes, info.data_offsets));
+            plan.push(Some(info.data_offsets));
         }
 
         // Only the needed bytes, one chunk at a time.
         let data_start = 8 + n;
-        let mut buf = std::vec![0u8; CHUNK_BYTES];
-        let mut loaded = Vec::with_capacity(plan.len());
-        for (name, sizes, (s, e)) in plan {
-            let count = (e - s) / width;
-            let mut data: Vec<T> = crate::memory::try_with_capacity(count)?;
+        let mut out = Vec::with_capacity(plan.len());
+        for range in plan {
+            let Some((s, e)) = range else {
+                out.push(None);
+                continue;
+            };
+            let mut data: Vec<u8> = crate::memory::try_with_capacity(e - s)?;
             file.seek(SeekFrom::Start(data_start + s as u64))?;
             let mut left = e - s;
             while left > 0 {
-                let chunk = &mut buf[..left.min(CHUNK_BYTES)];
-                file.read_exact(chunk)?;
-                decode_into(chunk, &mut data);
-                left -= chunk.len();
+                let k = left.min(CHUNK_BYTES);
+                let at = data.len();
+                data.resize(at + k, 0);
+                file.read_exact(&mut data[at..])?;
+                left -= k;
             }
-            loaded.push((name.clone(), sizes.clone(), data));
+            out.push(Some(data));
         }
-        Ok(loaded)
+        Ok((out, names))
+    }
+
+    /// What a key that is in only one of the model and the file is, for [`read_tensors`].
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub(crate) enum Keys {
+        /// Every wanted tensor must be in the file (the first missing one is an
+        /// [`IoError::NotFound`]); the file's other tensors are ignored.
+        AllWanted,
+        /// The file's keys must be the wanted ones: an [`IoError::Keys`] lists the missing and
+        /// the unexpected ones (PyTorch's `load_state_dict(strict=True)`).
+        Strict,
+        /// A wanted tensor the file lacks is `None`; the file's other tensors are ignored
+        /// (PyTorch's `strict=False`).
+        Lenient,
+    }
+
+    /// Writes named little-endian tensors (name, dtype, sizes, bytes) as a `.safetensors` file
+    /// at `path`, refusing a name given twice before the file is created. Errors are not wrapped
+    /// in [`IoError::File`].
+    pub(crate) fn write_tensors(path: &Path, tensors: &[(String, Dtype, Vec<usize>, Vec<u8>)]) -> Result<(), IoError> {
+        if let Some(name) = duplicate(tensors.iter().map(|(n, ..)| n.as_str())) {
+            return Err(IoError::DuplicateName(name.to_string()));
+        }
+        let views = tensors
+            .iter()
+            .map(|(n, dt, s, b)| TensorView::new(*dt, s.clone(), b).map(|v| (n.as_str(), v)))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| bad(e.to_string()))?;
+        let out = safetensors::tensor::serialize(views, None).map_err(|e| bad(e.to_string()))?;
+        std::fs::write(path, out)?;
+        Ok(())
     }
 }
 #[cfg(feature = "safetensors")]
 pub use st::{load_safetensors, save_safetensors};
+#[cfg(feature = "safetensors")]
+pub(crate) use st::{read_tensors, write_tensors, Keys};

@@ -110,6 +110,31 @@ pub enum IoError {
         /// The shape or dtype mismatch.
         error: Box<IoError>,
     },
+    /// A strict state-dict load (`nn::Module::load_safetensors` with `strict`, PyTorch's
+    /// `load_state_dict(strict=True)`) whose file does not hold exactly the model's keys:
+    /// `missing` are the model's keys the file lacks, `unexpected` the file's keys the model
+    /// lacks, each in order.
+    Keys {
+        /// The model's keys that the file lacks.
+        missing: Vec<String>,
+        /// The file's keys that the model lacks.
+        unexpected: Vec<String>,
+    },
+}
+
+/// `missing key(s) [..]` and/or `unexpected key(s) [..]`.
+fn fmt_keys(missing: &[String], unexpected: &[String], f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    f.write_str("a strict load needs the file's keys to be the model's:")?;
+    if !missing.is_empty() {
+        write!(f, " missing key(s) {missing:?}")?;
+    }
+    if !missing.is_empty() && !unexpected.is_empty() {
+        f.write_str(";")?;
+    }
+    if !unexpected.is_empty() {
+        write!(f, " unexpected key(s) {unexpected:?}")?;
+    }
+    Ok(())
 }
 
 /// The file format that an [`IoError::File`] names.
@@ -224,6 +249,7 @@ fn fmt_in_file(error: &IoError, format: FileFormat, f: &mut fmt::Formatter<'_>) 
             }
         }
         IoError::Safetensors(s) => f.write_str(s),
+        IoError::Keys { missing, unexpected } => fmt_keys(missing, unexpected, f),
         e @ IoError::File { .. } => write!(f, "{e}"),
     }
 }
@@ -264,6 +290,7 @@ impl fmt::Display for IoError {
                     None => write!(f, "{error}"),
                 }
             }
+            IoError::Keys { missing, unexpected } => fmt_keys(missing, unexpected, f),
         }
     }
 }

@@ -56,12 +56,14 @@ use alloc::vec::Vec;
 
 mod activation;
 mod layers;
+mod state;
 
 pub use crate::autograd::nn as functional;
 pub use activation::{Gelu, GeluTanh, Identity, LeakyRelu, LogSoftmax, Relu, Sigmoid, Silu, Softmax, Tanh};
 #[cfg(feature = "rand")]
 pub use layers::Dropout;
 pub use layers::{BatchNorm, BatchNorm1d, BatchNorm2d, Embedding, Flatten, LayerNorm, Linear};
+pub use state::{LoadReport, StateDict, StateTensor};
 
 /// One entry of a model, as [`Module::visit`] hands it out.
 pub enum Item<'a, T: GradFloat> {
@@ -196,6 +198,64 @@ pub trait Module<T: GradFloat> {
             }
         });
         any
+    }
+
+    /// The parameters and buffers by key (PyTorch `model.state_dict()`): float tensors with
+    /// their sizes, and the `int64` counters.
+    fn state_dict(&mut self) -> StateDict<T> {
+        state::state_dict(self)
+    }
+
+    /// Loads `sd` (PyTorch `model.load_state_dict(sd, strict)`). Every entry is checked first
+    /// (shape and dtype against the field, even when not `strict`); with `strict`, a missing or
+    /// an unexpected key is an error; without, they are skipped and reported. Nothing changes on
+    /// error.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] naming the keys (strict), or the key and both shapes or dtypes;
+    /// naming a key the model gives twice.
+    fn load_state_dict(&mut self, sd: &StateDict<T>, strict: bool) -> Result<LoadReport, ShapeError> {
+        state::load_state_dict(self, sd, strict)
+    }
+
+    /// Writes the state dict to a `.safetensors` file (PyTorch
+    /// `safetensors.torch.save_file(model.state_dict(), path)`): float entries as `F32` or `F64`
+    /// (the element type), counters as `I64` of shape `[]`, under their dotted keys.
+    ///
+    /// # Errors
+    /// An [`IoError::File`](crate::io::IoError::File) naming the format and `path` around the
+    /// write error, or a key given twice.
+    #[cfg(feature = "safetensors")]
+    fn save_safetensors(&mut self, path: impl AsRef<std::path::Path>) -> Result<(), crate::io::IoError>
+    where
+        Self: Sized,
+    {
+        state::save_safetensors(self, path.as_ref())
+    }
+
+    /// Loads the state dict of a `.safetensors` file (PyTorch
+    /// `model.load_state_dict(safetensors.torch.load_file(path), strict)`): a checkpoint that
+    /// PyTorch saved for the same architecture loads by its own keys. The file is hostile input
+    /// (the checks and bounds of [`crate::autograd::load_safetensors`]); every tensor the model
+    /// needs is compared with its field (dtype, shape) before any data is read; with `strict`
+    /// the file's keys must be the model's. Nothing changes on error. Returns what a non-strict
+    /// load skipped.
+    ///
+    /// # Errors
+    /// An [`IoError::File`](crate::io::IoError::File) naming the format and `path`, around
+    /// [`IoError::Keys`](crate::io::IoError::Keys) listing the missing and unexpected keys
+    /// (strict), [`IoError::Parameter`](crate::io::IoError::Parameter) naming the key and both
+    /// shapes or dtypes, or the file's own errors.
+    #[cfg(feature = "safetensors")]
+    fn load_safetensors(
+        &mut self,
+        path: impl AsRef<std::path::Path>,
+        strict: bool,
+    ) -> Result<LoadReport, crate::io::IoError>
+    where
+        Self: Sized,
+    {
+        state::load_safetensors(self, path.as_ref(), strict)
     }
 }
 
