@@ -34,6 +34,13 @@ impl<'t, T: GradFloat, B: Shape> VarBias<'t, T> for &Var<'t, T, B> {
     }
 }
 
+impl<'t, T: GradFloat, B: Shape> VarBias<'t, T> for Option<&Var<'t, T, B>> {
+    #[track_caller]
+    fn as_dyn_var(&self) -> Option<Var<'t, T, DynShape>> {
+        self.map(|b| b.try_cast_shape::<DynShape>().or_panic())
+    }
+}
+
 /// `v` as a batch of images: `[N, C, L]` as `[N, C, 1, L]` when `one_d`.
 fn image<T: GradFloat>(v: TensorView<'_, T, DynShape>, one_d: bool) -> TensorView<'_, T, DynShape> {
     if one_d {

@@ -453,3 +453,160 @@ where
         x.try_reshape_sized::<(N, D)>(&[n as isize, rest as isize])
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+
+/// A 2-D convolution (PyTorch `nn.Conv2d(in_channels, out_channels, kernel_size, stride,
+/// padding, dilation, groups, bias)` with square kernels and equal strides, paddings and
+/// dilations for height and width): `[N, CG * G, H, W] -> [N, O, OH, OW]`. `CG` is the input
+/// channels per group (the input channels when `G = 1`), `K` the kernel size; the
+/// hyper-parameters are const generics as [`Conv`](crate::Conv)'s. `weight` is `[O, CG, K, K]`
+/// and `bias` `[O]`, PyTorch's keys; both initialised from U(-1/√fan_in, 1/√fan_in) with
+/// `fan_in = CG K K`, as PyTorch's default.
+///
+/// A static kernel larger than the padded input is a compile error; the input's channel count
+/// is checked against `CG * G` at run time.
+#[derive(Clone, Debug)]
+pub struct Conv2d<
+    CG: Dim,
+    O: Dim,
+    K: Dim,
+    T: GradFloat = f32,
+    const ST: usize = 1,
+    const PD: usize = 0,
+    const DL: usize = 1,
+    const G: usize = 1,
+> {
+    /// `[out_channels, in_channels / groups, K, K]`.
+    pub weight: Param<T, (O, CG, K, K)>,
+    /// `[out_channels]`, or `None` for `bias=False`.
+    pub bias: Option<Param<T, (O,)>>,
+}
+
+impl<CG: Dim, O: Dim, K: Dim, T: GradFloat, const ST: usize, const PD: usize, const DL: usize, const G: usize>
+    Conv2d<CG, O, K, T, ST, PD, DL, G>
+{
+    /// A layer with PyTorch's default initialisation (weight first, then bias, from `rng`).
+    /// Static sizes.
+    #[cfg(feature = "rand")]
+    pub fn new(rng: &mut (impl rand::Rng + ?Sized)) -> Self
+    where
+        CG: ConstDim,
+        O: ConstDim,
+        K: ConstDim,
+    {
+        Self::try_new_sized(None, None, None, true, rng).or_panic()
+    }
+
+    /// A layer of `cg` input channels per group, `o` output channels and a `k` by `k` kernel
+    /// (each `None`: the type's static size), with or without a bias.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when a size differs from the type's static one or a `Dyn` size is
+    /// not given.
+    #[cfg(feature = "rand")]
+    pub fn try_new_sized(
+        cg: Option<usize>,
+        o: Option<usize>,
+        k: Option<usize>,
+        bias: bool,
+        rng: &mut (impl rand::Rng + ?Sized),
+    ) -> Result<Self, ShapeError> {
+        let cg = size_of::<CG>(cg, "Conv2d", "in_channels / groups")?;
+        let o = size_of::<O>(o, "Conv2d", "out_channels")?;
+        let k = size_of::<K>(k, "Conv2d", "kernel_size")?;
+        let fan_in = cg * k * k;
+        let weight = Param::new(fan_in_uniform(&[o, cg, k, k], fan_in, rng));
+        let bias = bias.then(|| Param::new(fan_in_uniform(&[o], fan_in, rng)));
+        Ok(Conv2d { weight, bias })
+    }
+
+    /// A layer holding the given weight and bias.
+    pub fn from_parts(weight: Tensor<T, (O, CG, K, K)>, bias: Option<Tensor<T, (O,)>>) -> Self {
+        Conv2d { weight: Param::new(weight), bias: bias.map(Param::new) }
+    }
+}
+
+impl<CG: Dim, O: Dim, K: Dim, T: GradFloat, const ST: usize, const PD: usize, const DL: usize, const G: usize> Module<T>
+    for Conv2d<CG, O, K, T, ST, PD, DL, G>
+{
+    fn visit<'a>(&'a mut self, prefix: &str, f: &mut dyn FnMut(&str, Item<'a, T>)) {
+        self.weight.visit(&super::join(prefix, "weight"), f);
+        self.bias.visit(&super::join(prefix, "bias"), f);
+    }
+}
+
+impl<
+        't,
+        CG: Dim,
+        O: Dim,
+        K: Dim,
+        T: GradFloat,
+        S,
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const G: usize,
+    > Forward<'t, T, S> for Conv2d<CG, O, K, T, ST, PD, DL, G>
+where
+    S: crate::shape::Conv2dShape<(O, CG, K, K), ST, PD, DL>,
+{
+    type Out = <S as crate::shape::Conv2dShape<(O, CG, K, K), ST, PD, DL>>::Out;
+    fn try_forward(&mut self, tape: &'t Tape<T>, x: &Var<'t, T, S>) -> Result<Var<'t, T, Self::Out>, ShapeError> {
+        let w = tape.watch(&self.weight);
+        let b = self.bias.as_ref().map(|b| tape.watch(b));
+        x.try_conv2d(&w, b.as_ref(), crate::Conv::<ST, PD, DL, G>)
+    }
+}
+
+/// 2-D max pooling (PyTorch `nn.MaxPool2d(kernel_size, stride=kernel_size, padding,
+/// dilation)`): `[N, C, H, W] -> [N, C, OH, OW]`, the hyper-parameters as
+/// [`Pool`](crate::Pool)'s (a stride of 0 means the kernel size, PyTorch's default). No
+/// parameters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MaxPool2d<const K: usize, const ST: usize = 0, const PD: usize = 0, const DL: usize = 1>;
+
+impl<T: GradFloat, const K: usize, const ST: usize, const PD: usize, const DL: usize> Module<T>
+    for MaxPool2d<K, ST, PD, DL>
+{
+    fn visit<'a>(&'a mut self, _: &str, _: &mut dyn FnMut(&str, Item<'a, T>)) {}
+}
+
+impl<'t, T: GradFloat, S, const K: usize, const ST: usize, const PD: usize, const DL: usize> Forward<'t, T, S>
+    for MaxPool2d<K, ST, PD, DL>
+where
+    S: crate::shape::Pool2dShape<K, ST, PD, DL>,
+{
+    type Out = <S as crate::shape::Pool2dShape<K, ST, PD, DL>>::Out;
+    fn try_forward(&mut self, _: &'t Tape<T>, x: &Var<'t, T, S>) -> Result<Var<'t, T, Self::Out>, ShapeError> {
+        Ok(x.max_pool2d(crate::Pool::<K, ST, PD, DL>))
+    }
+}
+
+/// 2-D average pooling (PyTorch `nn.AvgPool2d(kernel_size, stride=kernel_size, padding,
+/// count_include_pad=True)`): `[N, C, H, W] -> [N, C, OH, OW]`. No parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AvgPool2d<const K: usize, const ST: usize = 0, const PD: usize = 0> {
+    /// Whether the padding's zeros count in each window's mean (PyTorch's default `true`).
+    pub count_include_pad: bool,
+}
+
+impl<const K: usize, const ST: usize, const PD: usize> Default for AvgPool2d<K, ST, PD> {
+    fn default() -> Self {
+        AvgPool2d { count_include_pad: true }
+    }
+}
+
+impl<T: GradFloat, const K: usize, const ST: usize, const PD: usize> Module<T> for AvgPool2d<K, ST, PD> {
+    fn visit<'a>(&'a mut self, _: &str, _: &mut dyn FnMut(&str, Item<'a, T>)) {}
+}
+
+impl<'t, T: GradFloat, S, const K: usize, const ST: usize, const PD: usize> Forward<'t, T, S> for AvgPool2d<K, ST, PD>
+where
+    S: crate::shape::Pool2dShape<K, ST, PD, 1>,
+{
+    type Out = <S as crate::shape::Pool2dShape<K, ST, PD, 1>>::Out;
+    fn try_forward(&mut self, _: &'t Tape<T>, x: &Var<'t, T, S>) -> Result<Var<'t, T, Self::Out>, ShapeError> {
+        Ok(x.avg_pool2d(crate::Pool::<K, ST, PD, 1>, self.count_include_pad))
+    }
+}

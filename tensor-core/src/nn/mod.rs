@@ -55,6 +55,8 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 mod activation;
+#[cfg(feature = "rand")]
+pub mod init;
 mod layers;
 mod state;
 
@@ -62,7 +64,7 @@ pub use crate::autograd::nn as functional;
 pub use activation::{Gelu, GeluTanh, Identity, LeakyRelu, LogSoftmax, Relu, Sigmoid, Silu, Softmax, Tanh};
 #[cfg(feature = "rand")]
 pub use layers::Dropout;
-pub use layers::{BatchNorm, BatchNorm1d, BatchNorm2d, Embedding, Flatten, LayerNorm, Linear};
+pub use layers::{AvgPool2d, BatchNorm, BatchNorm1d, BatchNorm2d, Conv2d, Embedding, Flatten, LayerNorm, Linear, MaxPool2d};
 pub use state::{LoadReport, StateDict, StateTensor};
 
 /// One entry of a model, as [`Module::visit`] hands it out.
