@@ -15,12 +15,17 @@ use std::time::Duration;
 
 type X = Tensor<f32, Shape![360, 1, 8, 8]>;
 
+/// A layer's bias (every layer of the digits CNN has one).
+fn bias<S: Shape>(p: &Option<shaped::autograd::Param<f32, S>>) -> &Tensor<f32, S> {
+    p.as_ref().expect("a bias").value()
+}
+
 fn forward(m: &DigitsCnn, x: &X) -> Tensor<f32, Shape![360, 10]> {
-    let h = x.conv2d(m.c1.value(), m.b1.value(), Conv::<1, 1>).relu().max_pool2d(Pool::<2>);
-    let h = h.conv2d(m.c2.value(), m.b2.value(), Conv::<1, 1>).relu().max_pool2d(Pool::<2>);
+    let h = x.conv2d(m.conv1.weight.value(), bias(&m.conv1.bias), Conv::<1, 1>).relu().max_pool2d(Pool::<2>);
+    let h = h.conv2d(m.conv2.weight.value(), bias(&m.conv2.bias), Conv::<1, 1>).relu().max_pool2d(Pool::<2>);
     let h = h.reshape::<Shape![360, 64]>();
-    let h = (h.matmul(&m.fc1.value().t()) + m.fb1.value()).gelu();
-    (h.matmul(&m.fc2.value().t()) + m.fb2.value()).log_softmax::<1>()
+    let h = (h.matmul(&m.fc1.weight.value().t()) + bias(&m.fc1.bias)).gelu();
+    (h.matmul(&m.fc2.weight.value().t()) + bias(&m.fc2.bias)).log_softmax::<1>()
 }
 
 fn benches(c: &mut Criterion) {
@@ -28,15 +33,15 @@ fn benches(c: &mut Criterion) {
     let m = DigitsCnn::new(0);
     let x: X = Tensor::randn(rng);
     // The intermediate values, each stage's input.
-    let h1 = x.conv2d(m.c1.value(), m.b1.value(), Conv::<1, 1>);
+    let h1 = x.conv2d(m.conv1.weight.value(), bias(&m.conv1.bias), Conv::<1, 1>);
     let r1 = h1.relu();
     let p1 = r1.max_pool2d(Pool::<2>);
-    let h2 = p1.conv2d(m.c2.value(), m.b2.value(), Conv::<1, 1>);
+    let h2 = p1.conv2d(m.conv2.weight.value(), bias(&m.conv2.bias), Conv::<1, 1>);
     let r2 = h2.relu();
     let p2 = r2.max_pool2d(Pool::<2>).reshape::<Shape![360, 64]>().to_owned();
-    let l1 = p2.matmul(&m.fc1.value().t()) + m.fb1.value();
+    let l1 = p2.matmul(&m.fc1.weight.value().t()) + bias(&m.fc1.bias);
     let g1 = l1.gelu();
-    let l2 = g1.matmul(&m.fc2.value().t()) + m.fb2.value();
+    let l2 = g1.matmul(&m.fc2.weight.value().t()) + bias(&m.fc2.bias);
 
     let mut g = c.benchmark_group("cnn360");
     g.measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_secs(1));
@@ -46,18 +51,22 @@ fn benches(c: &mut Criterion) {
     // to the pool and sleeping until it is done (a wake-up each way per stage).
     g.bench_function("forward (in the pool)", |b| b.iter(|| rayon::scope(|_| forward(&m, black_box(&x)))));
     g.bench_function("conv1 [360,1,8,8] 1->8 3x3 pad 1", |b| {
-        b.iter(|| black_box(&x).conv2d(m.c1.value(), m.b1.value(), Conv::<1, 1>))
+        b.iter(|| black_box(&x).conv2d(m.conv1.weight.value(), bias(&m.conv1.bias), Conv::<1, 1>))
     });
     g.bench_function("relu [360,8,8,8]", |b| b.iter(|| black_box(&h1).relu()));
     g.bench_function("max_pool2d [360,8,8,8]", |b| b.iter(|| black_box(&r1).max_pool2d(Pool::<2>)));
     g.bench_function("conv2 [360,8,4,4] 8->16 3x3 pad 1", |b| {
-        b.iter(|| black_box(&p1).conv2d(m.c2.value(), m.b2.value(), Conv::<1, 1>))
+        b.iter(|| black_box(&p1).conv2d(m.conv2.weight.value(), bias(&m.conv2.bias), Conv::<1, 1>))
     });
     g.bench_function("relu [360,16,4,4]", |b| b.iter(|| black_box(&h2).relu()));
     g.bench_function("max_pool2d [360,16,4,4]", |b| b.iter(|| black_box(&r2).max_pool2d(Pool::<2>)));
-    g.bench_function("linear [360,64] -> 32", |b| b.iter(|| black_box(&p2).matmul(&m.fc1.value().t()) + m.fb1.value()));
+    g.bench_function("linear [360,64] -> 32", |b| {
+        b.iter(|| black_box(&p2).matmul(&m.fc1.weight.value().t()) + bias(&m.fc1.bias))
+    });
     g.bench_function("gelu [360,32]", |b| b.iter(|| black_box(&l1).gelu()));
-    g.bench_function("linear [360,32] -> 10", |b| b.iter(|| black_box(&g1).matmul(&m.fc2.value().t()) + m.fb2.value()));
+    g.bench_function("linear [360,32] -> 10", |b| {
+        b.iter(|| black_box(&g1).matmul(&m.fc2.weight.value().t()) + bias(&m.fc2.bias))
+    });
     g.bench_function("log_softmax [360,10]", |b| b.iter(|| black_box(&l2).log_softmax::<1>()));
     g.finish();
 

@@ -2,8 +2,9 @@
 //! (`examples/data/digits.npz`, written by `scripts/digits_data.py`): 1437 training images and
 //! 360 test images of 8x8 pixels (a stratified shuffled split, stored in the file), Adam at
 //! 1e-2 with a cosine schedule, batches of 64, 30 epochs. The model
-//! (`examples/digits/model.rs`) is written once over `Var`: the same function evaluates the test
-//! set on a `no_grad` tape. It must reach at least 0.97 test accuracy.
+//! (`examples/digits/model.rs`, a struct of `shaped::nn` layers with `#[derive(Module)]`) is
+//! written once: the same forward evaluates the test
+//! set untracked (`predict`). It must reach at least 0.97 test accuracy.
 //!
 //! Run with `cargo run --release --example digits_cnn --features npy` (a few seconds; the debug
 //! build takes about a minute). The trained weights are written to
@@ -13,8 +14,9 @@ mod model;
 use model::DigitsCnn;
 use shaped::autograd::nn::{cross_entropy, Reduction};
 use shaped::autograd::optim::{Adam, AdamConfig, CosineAnnealingLr, LrSchedule};
-use shaped::autograd::{Parameters, Tape, Var};
+use shaped::autograd::{Tape, Var};
 use shaped::io::NpzReader;
+use shaped::nn::{Forward, Module, Predict};
 use shaped::prelude::*;
 use shaped::rand::SeedableRng;
 use std::error::Error;
@@ -26,10 +28,9 @@ const EPOCHS: usize = 30;
 type Images = Tensor<f32, Shape![_, 1, 8, 8]>;
 
 /// The fraction of `labels` that the model's largest logit names.
-fn accuracy(m: &DigitsCnn, x: &Images, labels: &Tensor<i64, Shape![_]>) -> f64 {
-    let tape = Tape::no_grad();
-    let logits = m.forward(&tape, &Var::constant(x.clone()));
-    let pred = logits.value().argmax_axis::<1>();
+fn accuracy(m: &mut DigitsCnn, x: &Images, labels: &Tensor<i64, Shape![_]>) -> f64 {
+    let logits = m.predict(x);
+    let pred = logits.argmax_axis::<1>();
     let hits = pred.to_vec().iter().zip(labels.to_vec()).filter(|(p, l)| **p == *l).count();
     hits as f64 / labels.numel() as f64
 }
@@ -63,27 +64,24 @@ fn main() -> Result<(), Box<dyn Error>> {
             let loss = cross_entropy(&m.forward(&tape, &xb), &yb, Reduction::Mean, 0.0);
             total += loss.item() as f64 * yb.numel() as f64;
             let grads = loss.backward();
-            let DigitsCnn { c1, b1, c2, b2, fc1, fb1, fc2, fb2 } = &mut m;
-            opt.step(&mut [c1, b1, c2, b2, fc1, fb1, fc2, fb2], &grads);
+            opt.step(&mut m.parameters(), &grads);
         }
         println!(
             "epoch {:2}: train loss {:.4}, test accuracy {:.4}",
             epoch + 1,
             total / n_train as f64,
-            accuracy(&m, &x_test, &y_test)
+            accuracy(&mut m, &x_test, &y_test)
         );
     }
-    let acc = accuracy(&m, &x_test, &y_test);
+    let acc = accuracy(&mut m, &x_test, &y_test);
     println!("{EPOCHS} epochs in {:.2} s; test accuracy {acc:.4}", start.elapsed().as_secs_f64());
     #[cfg(feature = "safetensors")]
     {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/target/digits_cnn.safetensors");
-        shaped::autograd::save_safetensors(&mut m, path)?;
+        m.save_safetensors(path)?;
         println!("weights written to {path}");
     }
-    let mut count = 0;
-    m.visit(&mut |_, p| count += p.numel());
-    println!("{count} parameters");
+    println!("{} parameters", m.num_parameters());
     assert!(acc >= 0.97, "test accuracy {acc} below 0.97");
     Ok(())
 }

@@ -1,42 +1,20 @@
-//! The digits CNN of the gradients issue, written once over `Var` for training and inference:
+//! The digits CNN of the gradients issue as a model of `shaped::nn` modules:
 //! conv(1->8, 3x3, padding 1)-relu-maxpool-conv(8->16)-relu-maxpool-linear(64->32)-gelu-
-//! linear(32->10). Every size but the batch is in the types. Shared by
-//! `examples/digits_cnn.rs`, `tests/digits_torch.rs` and `benches/autograd.rs` (`#[path]`).
+//! linear(32->10). Every size but the batch is in the types; the parameters' keys are
+//! PyTorch's (`conv1.weight`, ..., `fc2.bias`). Shared by `examples/digits_cnn.rs`,
+//! `tests/digits_torch.rs` and `benches/autograd.rs` (`#[path]`).
 #![allow(dead_code)]
-use shaped::autograd::nn::linear;
-use shaped::autograd::{AnyParam, Param, Parameters, Tape, Var};
+use shaped::autograd::{Tape, Var};
+use shaped::nn::{Conv2d, Flatten, Forward, Linear, MaxPool2d, Module};
 use shaped::prelude::*;
 
+/// PyTorch's `nn.Module` of scripts/digits_torch.py, field for field.
+#[derive(Module)]
 pub struct DigitsCnn {
-    pub c1: Param<f32, Shape![8, 1, 3, 3]>,
-    pub b1: Param<f32, Shape![8]>,
-    pub c2: Param<f32, Shape![16, 8, 3, 3]>,
-    pub b2: Param<f32, Shape![16]>,
-    pub fc1: Param<f32, Shape![32, 64]>,
-    pub fb1: Param<f32, Shape![32]>,
-    pub fc2: Param<f32, Shape![10, 32]>,
-    pub fb2: Param<f32, Shape![10]>,
-}
-
-impl Parameters<f32> for DigitsCnn {
-    fn visit(&mut self, f: &mut dyn FnMut(&str, &mut dyn AnyParam<f32>)) {
-        f("conv1.weight", &mut self.c1);
-        f("conv1.bias", &mut self.b1);
-        f("conv2.weight", &mut self.c2);
-        f("conv2.bias", &mut self.b2);
-        f("fc1.weight", &mut self.fc1);
-        f("fc1.bias", &mut self.fb1);
-        f("fc2.weight", &mut self.fc2);
-        f("fc2.bias", &mut self.fb2);
-    }
-}
-
-/// PyTorch's default initialisation of a layer with `fan_in` inputs: U(-1/√fan_in, 1/√fan_in)
-/// for weights and biases alike.
-#[cfg(feature = "rand")]
-fn init<S: shaped::shape::AllStatic>(fan_in: usize, rng: &mut shaped::rand::rngs::StdRng) -> Param<f32, S> {
-    let k = 1.0 / (fan_in as f32).sqrt();
-    Param::new(Tensor::uniform(-k, k, rng))
+    pub conv1: Conv2d<One, Const<8>, Const<3>, f32, 1, 1>,
+    pub conv2: Conv2d<Const<8>, Const<16>, Const<3>, f32, 1, 1>,
+    pub fc1: Linear<Const<64>, Const<32>>,
+    pub fc2: Linear<Const<32>, Const<10>>,
 }
 
 impl DigitsCnn {
@@ -45,29 +23,22 @@ impl DigitsCnn {
     pub fn new(seed: u64) -> Self {
         use shaped::rand::SeedableRng;
         let rng = &mut shaped::rand::rngs::StdRng::seed_from_u64(seed);
-        DigitsCnn {
-            c1: init(9, rng),
-            b1: init(9, rng),
-            c2: init(72, rng),
-            b2: init(72, rng),
-            fc1: init(64, rng),
-            fb1: init(64, rng),
-            fc2: init(32, rng),
-            fb2: init(32, rng),
-        }
+        DigitsCnn { conv1: Conv2d::new(rng), conv2: Conv2d::new(rng), fc1: Linear::new(rng), fc2: Linear::new(rng) }
     }
+}
 
-    /// The logits of a batch of any size, static or not: `[N, 1, 8, 8] -> [N, 10]`.
-    pub fn forward<'t, N: Dim>(
-        &self,
+/// The logits of a batch of any size, static or not: `[N, 1, 8, 8] -> [N, 10]`.
+impl<'t, N: Dim> Forward<'t, f32, (N, One, Const<8>, Const<8>)> for DigitsCnn {
+    type Out = (N, Const<10>);
+    fn try_forward(
+        &mut self,
         tape: &'t Tape<f32>,
         x: &Var<'t, f32, (N, One, Const<8>, Const<8>)>,
-    ) -> Var<'t, f32, (N, Const<10>)> {
-        let (c1, b1, c2, b2) = (tape.watch(&self.c1), tape.watch(&self.b1), tape.watch(&self.c2), tape.watch(&self.b2));
-        let h = x.conv2d(&c1, &b1, Conv::<1, 1>).relu().max_pool2d(Pool::<2>); // [N, 8, 4, 4]
-        let h = h.conv2d(&c2, &b2, Conv::<1, 1>).relu().max_pool2d(Pool::<2>); // [N, 16, 2, 2]
-        let h = h.reshape::<(N, Const<64>)>();
-        let h = linear(&h, &tape.watch(&self.fc1), Some(&tape.watch(&self.fb1))).gelu();
-        linear(&h, &tape.watch(&self.fc2), Some(&tape.watch(&self.fb2)))
+    ) -> Result<Var<'t, f32, (N, Const<10>)>, ShapeError> {
+        let h = MaxPool2d::<2>.try_forward(tape, &self.conv1.try_forward(tape, x)?.relu())?; // [N, 8, 4, 4]
+        let h = MaxPool2d::<2>.try_forward(tape, &self.conv2.try_forward(tape, &h)?.relu())?; // [N, 16, 2, 2]
+        let h = Flatten::<Const<64>>::new().try_forward(tape, &h)?;
+        let h = self.fc1.try_forward(tape, &h)?.gelu();
+        self.fc2.try_forward(tape, &h)
     }
 }

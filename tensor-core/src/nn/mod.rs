@@ -56,12 +56,18 @@ use alloc::vec::Vec;
 
 mod activation;
 #[cfg(feature = "rand")]
+pub mod data;
+#[cfg(feature = "rand")]
+mod attention;
+#[cfg(feature = "rand")]
 pub mod init;
 mod layers;
 mod state;
 
 pub use crate::autograd::nn as functional;
 pub use activation::{Gelu, GeluTanh, Identity, LeakyRelu, LogSoftmax, Relu, Sigmoid, Silu, Softmax, Tanh};
+#[cfg(feature = "rand")]
+pub use attention::{Activation, AttentionOptions, AttnMask, EncoderLayerOptions, MultiheadAttention, TransformerEncoderLayer};
 #[cfg(feature = "rand")]
 pub use layers::Dropout;
 pub use layers::{AvgPool2d, BatchNorm, BatchNorm1d, BatchNorm2d, Conv2d, Embedding, Flatten, LayerNorm, Linear, MaxPool2d};
@@ -258,6 +264,18 @@ pub trait Module<T: GradFloat> {
         Self: Sized,
     {
         state::load_safetensors(self, path.as_ref(), strict)
+    }
+}
+
+/// Every module is a [`Parameters`](crate::autograd::Parameters) (its parameters alone, under
+/// their dotted keys), so the parameter savers and loaders of [`crate::autograd`] take a model.
+impl<T: GradFloat, M: Module<T>> crate::autograd::Parameters<T> for M {
+    fn visit(&mut self, f: &mut dyn FnMut(&str, &mut dyn AnyParam<T>)) {
+        Module::visit(self, "", &mut |name, item| {
+            if let Item::Param(p) = item {
+                f(name, p)
+            }
+        })
     }
 }
 
