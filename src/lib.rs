@@ -132,9 +132,9 @@ pub use shaped_core::{CholeskyFactor, LinalgFloat, Lstsq, LuFactor, MatrixNorm};
 /// ```
 pub mod prelude {
     pub use crate::{
-        einsum, meshgrid, stensor, t, try_einsum, where_, Axes, Cat, Const, Conv, Data, DataMut, Dim, Dyn, DynShape,
-        Element, Indexing, MatrixFloat, MeanElem, NoBias, Norm, Num, One, PadMode, Pool, STensor, ScatterReduce, Shape,
-        ShapeError, SharedTensor, SliceArg, Stack, Tensor, TensorCow, TensorView, TensorViewMut,
+        einsum, meshgrid, stensor, t, try_einsum, where_, Axes, Cat, Const, Conv, ConvT, Data, DataMut, Dim, Dyn,
+        DynShape, Element, Indexing, MatrixFloat, MeanElem, NoBias, Norm, Num, One, PadMode, Pool, STensor,
+        ScatterReduce, Shape, ShapeError, SharedTensor, SliceArg, Stack, Tensor, TensorCow, TensorView, TensorViewMut,
     };
     #[cfg(feature = "linalg")]
     pub use crate::{LinalgFloat, MatrixNorm};

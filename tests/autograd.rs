@@ -496,3 +496,53 @@ proptest! {
         }
     }
 }
+
+/// Issue 47: every runtime size error of these `Var` operations has a `try_` form that returns
+/// it (they only panicked), and `permute_dyn` takes negative axes as PyTorch does.
+#[test]
+fn try_forms_return_runtime_size_errors() {
+    let tape = Tape::<f64>::new();
+    let a = tape.var(Tensor::<f64, Shape![_, 3]>::zeros_sized(&[2, 3]));
+    let b = tape.var(Tensor::<f64, Shape![_, 3]>::zeros_sized(&[4, 3]));
+    assert!(a.try_maximum(&b).unwrap_err().to_string().contains("broadcast"));
+    assert!(a.try_minimum(&b).is_err());
+    let idx = Tensor::<i64, Shape![_]>::from_vec(&[2], vec![0, 7]);
+    let e = a.try_index_select::<1, Dyn, i64>(&idx).unwrap_err().to_string();
+    assert!(e.contains('7'), "{e}");
+    let gi = Tensor::<i64, Shape![_, _]>::from_vec(&[1, 1], vec![5]);
+    assert!(a.try_gather::<1, Shape![_, _], i64>(&gi).is_err());
+    let mask = Tensor::<bool, Shape![_, _]>::from_vec(&[3, 3], vec![true; 9]);
+    assert!(a.try_masked_fill(&mask, 1.0).is_err());
+    let cond = Tensor::<bool, Shape![_, _]>::from_vec(&[5, 3], vec![true; 15]);
+    assert!(a.try_where_(&cond, &b).is_err());
+    // A reflection wider than the dim.
+    let e = a.try_pad::<1, 5, 0>(PadMode::Reflect, 0.0).unwrap_err().to_string();
+    assert!(!e.is_empty());
+    // A window larger than the runtime input.
+    let img = tape.var(Tensor::<f64, Shape![_, _, _, _]>::zeros_sized(&[1, 1, 2, 2]));
+    assert!(img.try_max_pool2d(Pool::<3>).is_err());
+    assert!(img.try_avg_pool2d(Pool::<3>, true).is_err());
+    // Negative axes, as PyTorch's permute.
+    let x = tape.var(Tensor::<f64, Shape![2, 3, 4]>::zeros());
+    assert_eq!(x.permute_dyn(&[-1, 0, 1]).sizes(), [4, 2, 3]);
+    assert_eq!(x.permute_dyn(&[2usize, 0, 1]).sizes(), [4, 2, 3]);
+    assert!(x.try_permute_dyn(&[-4, 0, 1]).is_err());
+    assert!(x.try_permute_dyn(&[0, 0, 1]).is_err());
+}
+
+/// Issue 47: `Var::flatten` and `Var::unflatten`, with the gradient reshaped back.
+#[test]
+fn flatten_and_unflatten_carry_the_gradient_back() {
+    let tape = Tape::new();
+    let x = tape.var(Tensor::<f64, Shape![2, 3]>::from([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]));
+    let f = x.flatten(); // [_]: 6
+    assert_eq!(f.sizes(), [6]);
+    let u: Var<'_, f64, Shape![3, 2]> = f.unflatten(&[3, 2]);
+    let g = (&u * &u).sum().backward();
+    assert_eq!(g.wrt(&x).unwrap().to_vec(), [2.0, 4.0, 6.0, 8.0, 10.0, 12.0]);
+    let tape = Tape::new();
+    let x = tape.var(Tensor::<f64, Shape![2, 3]>::zeros());
+    let e = x.flatten().try_unflatten::<Shape![_, 4]>(&[2, 4]).unwrap_err().to_string();
+    assert!(e.contains('6') || e.contains('8'), "{e}");
+    assert!(x.flatten().try_unflatten::<Shape![3, 3]>(&[2, 3]).is_err());
+}

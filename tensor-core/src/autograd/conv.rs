@@ -208,23 +208,24 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// gradient goes to its window's maximum (the first among equal ones, as PyTorch's CPU
     /// kernel); overlapping windows add up.
     ///
-    /// # Panics
-    /// As [`Tensor::max_pool2d`](crate::TensorBase::max_pool2d).
-    #[track_caller]
-    pub fn max_pool2d<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
+    /// # Errors
+    /// As [`Tensor::try_max_pool2d`](crate::TensorBase::try_max_pool2d) (a window larger than
+    /// the padded input at run time, ...); [`ShapeError::Autograd`] for a value of a finished
+    /// tape.
+    pub fn try_max_pool2d<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
         &self,
         pool: Pool<K, ST, PD, DL>,
-    ) -> Var<'t, T, <S as Pool2dShape<K, ST, PD, DL>>::Out>
+    ) -> Result<Var<'t, T, <S as Pool2dShape<K, ST, PD, DL>>::Out>, ShapeError>
     where
         S: Pool2dShape<K, ST, PD, DL>,
     {
         if !self.is_tracked() {
             // No graph: PyTorch's plain forward, without the positions of the maxima.
-            return Var::from_arc(alloc::sync::Arc::new(self.value().max_pool2d(pool)), None);
+            return Ok(Var::from_arc(alloc::sync::Arc::new(self.value().try_max_pool2d(pool)?), None));
         }
-        let (out, idx) = self.value().max_pool2d_with_indices(pool);
+        let (out, idx) = self.value().try_max_pool2d_with_indices(pool)?;
         let xl = *self.value().layout();
-        self.record1(out, move |i, _| {
+        self.try_record1(out, move |i, _| {
             back(move |g: Tensor<T, <S as Pool2dShape<K, ST, PD, DL>>::Out>, s| {
                 s.add_with(i, || {
                     let xs = xl.sizes();
@@ -241,13 +242,45 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
+    /// [`try_max_pool2d`](Self::try_max_pool2d), panicking with the error's message.
+    #[track_caller]
+    pub fn max_pool2d<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
+        &self,
+        pool: Pool<K, ST, PD, DL>,
+    ) -> Var<'t, T, <S as Pool2dShape<K, ST, PD, DL>>::Out>
+    where
+        S: Pool2dShape<K, ST, PD, DL>,
+    {
+        self.try_max_pool2d(pool).or_panic()
+    }
+
     /// 2-D average pooling (PyTorch `nn.functional.avg_pool2d`), differentiable: `[N, C, H, W]`
     /// to `[N, C, OH, OW]` as [`Tensor::avg_pool2d`](crate::TensorBase::avg_pool2d). Each
     /// output's gradient is spread evenly over its window (over the window's elements inside the
     /// input when `count_include_pad` is false).
     ///
-    /// # Panics
-    /// As [`Tensor::avg_pool2d`](crate::TensorBase::avg_pool2d).
+    /// # Errors
+    /// As [`Tensor::try_avg_pool2d`](crate::TensorBase::try_avg_pool2d);
+    /// [`ShapeError::Autograd`] for a value of a finished tape.
+    pub fn try_avg_pool2d<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
+        &self,
+        pool: Pool<K, ST, PD, DL>,
+        count_include_pad: bool,
+    ) -> Result<Var<'t, T, <S as Pool2dShape<K, ST, PD, DL>>::Out>, ShapeError>
+    where
+        S: Pool2dShape<K, ST, PD, DL>,
+    {
+        let out = self.value().try_avg_pool2d(pool, count_include_pad)?;
+        let xl = *self.value().layout();
+        let args = pool.args();
+        self.try_record1(out, move |i, _| {
+            back(move |g: Tensor<T, <S as Pool2dShape<K, ST, PD, DL>>::Out>, s| {
+                s.add_with(i, || typed::<T, S>(avg_pool_backward(g.as_dyn(), xl.sizes(), args, count_include_pad)))
+            })
+        })
+    }
+
+    /// [`try_avg_pool2d`](Self::try_avg_pool2d), panicking with the error's message.
     #[track_caller]
     pub fn avg_pool2d<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
         &self,
@@ -257,14 +290,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     where
         S: Pool2dShape<K, ST, PD, DL>,
     {
-        let out = self.value().avg_pool2d(pool, count_include_pad);
-        let xl = *self.value().layout();
-        let args = pool.args();
-        self.record1(out, move |i, _| {
-            back(move |g: Tensor<T, <S as Pool2dShape<K, ST, PD, DL>>::Out>, s| {
-                s.add_with(i, || typed::<T, S>(avg_pool_backward(g.as_dyn(), xl.sizes(), args, count_include_pad)))
-            })
-        })
+        self.try_avg_pool2d(pool, count_include_pad).or_panic()
     }
 }
 
@@ -378,18 +404,18 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// with `Aₕ` the `[OH, H]` matrix of the row windows' averages, so the gradient is
     /// `Aₕᵀ G Aᵥ` (two products).
     ///
-    /// # Panics
-    /// As [`Tensor::adaptive_avg_pool2d`](crate::TensorBase::adaptive_avg_pool2d).
-    #[track_caller]
-    pub fn adaptive_avg_pool2d<const OH: usize, const OW: usize>(
+    /// # Errors
+    /// As [`Tensor::try_adaptive_avg_pool2d`](crate::TensorBase::try_adaptive_avg_pool2d);
+    /// [`ShapeError::Autograd`] for a value of a finished tape.
+    pub fn try_adaptive_avg_pool2d<const OH: usize, const OW: usize>(
         &self,
-    ) -> Var<'t, T, <S as AdaptivePool2dShape<OH, OW>>::Out>
+    ) -> Result<Var<'t, T, <S as AdaptivePool2dShape<OH, OW>>::Out>, ShapeError>
     where
         S: AdaptivePool2dShape<OH, OW>,
     {
-        let out = self.value().adaptive_avg_pool2d::<OH, OW>();
+        let out = self.value().try_adaptive_avg_pool2d::<OH, OW>()?;
         let xl = *self.value().layout();
-        self.record1(out, move |i, _| {
+        self.try_record1(out, move |i, _| {
             back(move |g: Tensor<T, <S as AdaptivePool2dShape<OH, OW>>::Out>, s| {
                 s.add_with(i, || {
                     let (h, w) = (xl.sizes()[2], xl.sizes()[3]);
@@ -400,6 +426,18 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                 })
             })
         })
+    }
+
+    /// [`try_adaptive_avg_pool2d`](Self::try_adaptive_avg_pool2d), panicking with the error's
+    /// message.
+    #[track_caller]
+    pub fn adaptive_avg_pool2d<const OH: usize, const OW: usize>(
+        &self,
+    ) -> Var<'t, T, <S as AdaptivePool2dShape<OH, OW>>::Out>
+    where
+        S: AdaptivePool2dShape<OH, OW>,
+    {
+        self.try_adaptive_avg_pool2d::<OH, OW>().or_panic()
     }
 }
 

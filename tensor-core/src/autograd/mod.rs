@@ -56,6 +56,7 @@ pub mod optim;
 pub use check::{gradcheck, try_gradcheck, GradcheckReport};
 pub use conv::VarBias;
 pub use einsum::{einsum, try_einsum};
+pub use ops::PermuteAxis;
 #[cfg(feature = "npy")]
 pub use save::{load_params_npz, save_params_npz};
 #[cfg(feature = "safetensors")]

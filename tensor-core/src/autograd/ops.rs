@@ -386,33 +386,50 @@ binary! {
 
 impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// Element-wise maximum of two values with broadcasting (PyTorch `maximum`): the gradient
-    /// goes to the larger operand, split in half where they are equal (as PyTorch's).
+    /// goes to the larger operand, split in half where they are equal (as PyTorch's); NaN where
+    /// either is NaN.
     ///
-    /// # Panics
-    /// When runtime sizes do not broadcast, or the operands are tracked by two tapes.
-    #[track_caller]
-    pub fn maximum<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Var<'t, T, Broadcast<S, S2>>
+    /// # Errors
+    /// [`ShapeError::Broadcast`] when runtime sizes do not broadcast; [`ShapeError::Autograd`]
+    /// when the operands are tracked by two tapes.
+    pub fn try_maximum<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Result<Var<'t, T, Broadcast<S, S2>>, ShapeError>
     where
         S: BroadcastShape<S2>,
     {
         self.extremum(rhs, true)
     }
 
-    /// Element-wise minimum of two values with broadcasting (PyTorch `minimum`), as
-    /// [`maximum`](Self::maximum).
-    ///
-    /// # Panics
-    /// When runtime sizes do not broadcast, or the operands are tracked by two tapes.
+    /// [`try_maximum`](Self::try_maximum), panicking with the error's message.
     #[track_caller]
-    pub fn minimum<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Var<'t, T, Broadcast<S, S2>>
+    pub fn maximum<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Var<'t, T, Broadcast<S, S2>>
+    where
+        S: BroadcastShape<S2>,
+    {
+        self.extremum(rhs, true).or_panic()
+    }
+
+    /// Element-wise minimum of two values with broadcasting (PyTorch `minimum`), as
+    /// [`try_maximum`](Self::try_maximum).
+    ///
+    /// # Errors
+    /// As [`try_maximum`](Self::try_maximum).
+    pub fn try_minimum<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Result<Var<'t, T, Broadcast<S, S2>>, ShapeError>
     where
         S: BroadcastShape<S2>,
     {
         self.extremum(rhs, false)
     }
 
+    /// [`try_minimum`](Self::try_minimum), panicking with the error's message.
     #[track_caller]
-    fn extremum<S2: Shape>(&self, rhs: &Var<'t, T, S2>, max: bool) -> Var<'t, T, Broadcast<S, S2>>
+    pub fn minimum<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Var<'t, T, Broadcast<S, S2>>
+    where
+        S: BroadcastShape<S2>,
+    {
+        self.extremum(rhs, false).or_panic()
+    }
+
+    fn extremum<S2: Shape>(&self, rhs: &Var<'t, T, S2>, max: bool) -> Result<Var<'t, T, Broadcast<S, S2>>, ShapeError>
     where
         S: BroadcastShape<S2>,
     {
@@ -425,7 +442,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                 b
             }
         };
-        let out = self.value().zip_with(rhs.value(), pick);
+        let out = self.value().try_zip_with(rhs.value(), pick)?;
         let (a, b) = (self.arc().clone(), rhs.arc().clone());
         Self::record([self.node(), rhs.node()], out, move |[ia, ib], _| {
             back(move |g: Tensor<T, Broadcast<S, S2>>, s: &mut Sink<T>| {
@@ -444,7 +461,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                 s.add_with(ib, || sum_to_owned::<T, S2, _>(gd.zip_with(&wa, |g, w| g * (T::one() - w)), b.sizes()));
             })
         })
-        .or_panic()
     }
 }
 
@@ -866,17 +882,29 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     pub fn transpose_dyn(&self, a: isize, b: isize) -> Var<'t, T, DynShape> {
         self.try_transpose_dyn(a, b).or_panic()
     }
-    /// The axes reordered (PyTorch `permute(axes)`, runtime axes), differentiable.
+    /// The axes reordered (PyTorch `permute(axes)`, runtime axes), differentiable. An axis is a
+    /// `usize` or a signed integer, negative counting from the end as PyTorch's
+    /// (`permute_dyn(&[-1, 0, 1])`).
     ///
     /// # Errors
-    /// [`ShapeError::Permutation`] when `axes` is not a permutation of the value's dims.
-    pub fn try_permute_dyn(&self, axes: &[usize]) -> Result<Var<'t, T, DynShape>, ShapeError> {
-        self.value().try_permute_dyn(axes)?;
-        self.try_view_with(|v| v.permute_dyn(axes))
+    /// [`ShapeError::Permutation`] when `axes` (made non-negative) is not a permutation of the
+    /// value's dims; [`ShapeError::Invalid`] for a negative axis below `-rank`.
+    pub fn try_permute_dyn<A: PermuteAxis>(&self, axes: &[A]) -> Result<Var<'t, T, DynShape>, ShapeError> {
+        let r = self.value().rank() as isize;
+        let signed: Vec<isize> = axes.iter().map(|a| a.as_isize()).collect();
+        if signed.iter().any(|&a| a < -r) {
+            return Err(ShapeError::Invalid(alloc::format!(
+                "{signed:?} is not a permutation of the axes of a tensor of rank {r}"
+            )));
+        }
+        // Non-negative axes as given (an error names them as given), negative ones from the end.
+        let ax: Vec<usize> = signed.iter().map(|&a| if a < 0 { (a + r) as usize } else { a as usize }).collect();
+        self.value().try_permute_dyn(&ax)?;
+        self.try_view_with(|v| v.permute_dyn(&ax))
     }
     /// [`try_permute_dyn`](Self::try_permute_dyn), panicking with the error's message.
     #[track_caller]
-    pub fn permute_dyn(&self, axes: &[usize]) -> Var<'t, T, DynShape> {
+    pub fn permute_dyn<A: PermuteAxis>(&self, axes: &[A]) -> Var<'t, T, DynShape> {
         self.try_permute_dyn(axes).or_panic()
     }
 }
@@ -1016,6 +1044,42 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         S: RemoveAxis<A>,
     {
         self.view_with(|v| v.flip::<A>())
+    }
+
+    /// Every dim merged into one (PyTorch `x.flatten()`), differentiable: `[2, 3, 4] -> [_]`
+    /// (24 at run time), as [`Tensor::flatten`](crate::TensorBase::flatten). To keep a batch dim,
+    /// use [`nn::Flatten`](crate::nn::Flatten) (PyTorch's `nn.Flatten()`, `start_dim=1`), or
+    /// name the shape: `reshape::<Shape![_, 64]>()`.
+    ///
+    /// # Errors
+    /// [`ShapeError::Autograd`] for a value of a finished tape.
+    pub fn try_flatten(&self) -> Result<Var<'t, T, (crate::dim::Dyn,)>, ShapeError> {
+        self.try_reshape_sized::<(crate::dim::Dyn,)>(&[self.numel() as isize])
+    }
+
+    /// [`try_flatten`](Self::try_flatten), panicking with the error's message.
+    #[track_caller]
+    pub fn flatten(&self) -> Var<'t, T, (crate::dim::Dyn,)> {
+        self.try_flatten().or_panic()
+    }
+
+    /// The value given the shape `S2` with runtime `sizes` (PyTorch `x.unflatten(dim, sizes)`,
+    /// and the inverse of a flatten), differentiable: `sizes` must hold the value's element count
+    /// and fit `S2`'s static dims; nothing is copied when the value is contiguous. Unlike a
+    /// reshape with `-1`, every size is given, so a batch dim can never be regrouped silently.
+    ///
+    /// # Errors
+    /// [`ShapeError::Reshape`] when the element counts differ; [`ShapeError::ShapeMismatch`]
+    /// when `sizes` do not fit `S2`; [`ShapeError::Autograd`] for a value of a finished tape.
+    pub fn try_unflatten<S2: Shape>(&self, sizes: &[usize]) -> Result<Var<'t, T, S2>, ShapeError> {
+        let isizes: Vec<isize> = sizes.iter().map(|&n| isize::try_from(n).unwrap_or(isize::MAX)).collect();
+        self.try_reshape_sized::<S2>(&isizes)
+    }
+
+    /// [`try_unflatten`](Self::try_unflatten), panicking with the error's message.
+    #[track_caller]
+    pub fn unflatten<S2: Shape>(&self, sizes: &[usize]) -> Var<'t, T, S2> {
+        self.try_unflatten(sizes).or_panic()
     }
 
     /// A reshape to runtime `sizes` (one of them may be `-1`), typed as `S2`: the sizes are
@@ -1282,5 +1346,40 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         self.record1(out, move |i, _| {
             back(move |g: Tensor<T, S>, s| s.add_with(i, || g.flip::<A>().cumsum::<A>().flip::<A>().to_owned()))
         })
+    }
+}
+
+/// An axis of [`Var::permute_dyn`]: `usize`, or `isize`, `i32`, `i64` (negative counts from the
+/// end, as PyTorch's). Sealed.
+pub trait PermuteAxis: Copy + sealed_axis::Sealed {
+    /// The axis as a signed position (negative from the end). An axis past `isize::MAX` is
+    /// `isize::MAX`, out of range for every rank.
+    fn as_isize(self) -> isize;
+}
+mod sealed_axis {
+    pub trait Sealed {}
+    impl Sealed for usize {}
+    impl Sealed for isize {}
+    impl Sealed for i32 {}
+    impl Sealed for i64 {}
+}
+impl PermuteAxis for usize {
+    fn as_isize(self) -> isize {
+        isize::try_from(self).unwrap_or(isize::MAX)
+    }
+}
+impl PermuteAxis for isize {
+    fn as_isize(self) -> isize {
+        self
+    }
+}
+impl PermuteAxis for i32 {
+    fn as_isize(self) -> isize {
+        self as isize
+    }
+}
+impl PermuteAxis for i64 {
+    fn as_isize(self) -> isize {
+        isize::try_from(self).unwrap_or(if self < 0 { isize::MIN } else { isize::MAX })
     }
 }

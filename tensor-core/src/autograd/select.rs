@@ -146,21 +146,21 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// modes each output element's gradient goes back to the input element it copies
     /// (`index_add` over the same table of source positions as the forward).
     ///
-    /// # Panics
-    /// As [`Tensor::pad`](crate::TensorBase::pad) (a reflection wider than the dim, ...).
-    #[track_caller]
-    pub fn pad<const A: isize, const L: usize, const R: usize>(
+    /// # Errors
+    /// As [`Tensor::try_pad`](crate::TensorBase::try_pad) (a reflection wider than the dim,
+    /// ...); [`ShapeError::Autograd`] for a value of a finished tape.
+    pub fn try_pad<const A: isize, const L: usize, const R: usize>(
         &self,
         mode: PadMode,
         value: T,
-    ) -> Var<'t, T, <S as PadShape<A, L, R>>::Out>
+    ) -> Result<Var<'t, T, <S as PadShape<A, L, R>>::Out>, ShapeError>
     where
         S: PadShape<A, L, R>,
     {
-        let out = self.value().pad::<A, L, R>(mode, value);
-        let a = normalize_axis(A, self.value().rank()).or_panic();
+        let out = self.value().try_pad::<A, L, R>(mode, value)?;
+        let a = normalize_axis(A, self.value().rank())?;
         let xl = *self.value().layout();
-        self.record1(out, move |i, _| {
+        self.try_record1(out, move |i, _| {
             back(move |g: Tensor<T, <S as PadShape<A, L, R>>::Out>, s| {
                 s.add_with(i, || {
                     let n = xl.sizes()[a];
@@ -177,24 +177,37 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
+    /// [`try_pad`](Self::try_pad), panicking with the error's message.
+    #[track_caller]
+    pub fn pad<const A: isize, const L: usize, const R: usize>(
+        &self,
+        mode: PadMode,
+        value: T,
+    ) -> Var<'t, T, <S as PadShape<A, L, R>>::Out>
+    where
+        S: PadShape<A, L, R>,
+    {
+        self.try_pad::<A, L, R>(mode, value).or_panic()
+    }
+
     /// The entries `index` along axis `A` (PyTorch `index_select(A, index)`), differentiable:
     /// axis `A` becomes `K`, the index's length. Repeated entries add their gradients up.
     ///
-    /// # Panics
-    /// As [`Tensor::index_select`](crate::TensorBase::index_select) (an entry out of range).
-    #[track_caller]
-    pub fn index_select<const A: isize, K: Dim, I: IndexElem>(
+    /// # Errors
+    /// As [`Tensor::try_index_select`](crate::TensorBase::try_index_select) (an entry out of
+    /// range, naming it); [`ShapeError::Autograd`] for a value of a finished tape.
+    pub fn try_index_select<const A: isize, K: Dim, I: IndexElem>(
         &self,
         index: &TensorBase<impl Data<Elem = I>, (K,)>,
-    ) -> Var<'t, T, <S as SetAxis<A, K>>::Out>
+    ) -> Result<Var<'t, T, <S as SetAxis<A, K>>::Out>, ShapeError>
     where
         S: SetAxis<A, K>,
     {
-        let out = self.value().index_select::<A, K>(index);
-        let a = normalize_axis(A, self.value().rank()).or_panic();
+        let out = self.value().try_index_select::<A, K>(index)?;
+        let a = normalize_axis(A, self.value().rank())?;
         let idx = index.to_owned();
         let xl = *self.value().layout();
-        self.record1(out, move |i, _| {
+        self.try_record1(out, move |i, _| {
             back(move |g: Tensor<T, <S as SetAxis<A, K>>::Out>, s| {
                 s.add_with(i, || {
                     let mut gx = Tensor::<T, S>::zeros_sized(xl.sizes());
@@ -205,24 +218,36 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
+    /// [`try_index_select`](Self::try_index_select), panicking with the error's message.
+    #[track_caller]
+    pub fn index_select<const A: isize, K: Dim, I: IndexElem>(
+        &self,
+        index: &TensorBase<impl Data<Elem = I>, (K,)>,
+    ) -> Var<'t, T, <S as SetAxis<A, K>>::Out>
+    where
+        S: SetAxis<A, K>,
+    {
+        self.try_index_select::<A, K, I>(index).or_panic()
+    }
+
     /// The elements at `index` along axis `A` (PyTorch `gather(A, index)`), differentiable: the
     /// result has the index's shape. Repeated entries add their gradients up (`scatter_add`).
     ///
-    /// # Panics
-    /// As [`Tensor::gather`](crate::TensorBase::gather).
-    #[track_caller]
-    pub fn gather<const A: isize, SI: SameRank<S>, I: IndexElem>(
+    /// # Errors
+    /// As [`Tensor::try_gather`](crate::TensorBase::try_gather) (an entry out of range, sizes
+    /// that do not fit); [`ShapeError::Autograd`] for a value of a finished tape.
+    pub fn try_gather<const A: isize, SI: SameRank<S>, I: IndexElem>(
         &self,
         index: &TensorBase<impl Data<Elem = I>, SI>,
-    ) -> Var<'t, T, SI>
+    ) -> Result<Var<'t, T, SI>, ShapeError>
     where
         S: RemoveAxis<A>,
     {
-        let out = self.value().gather::<A, SI>(index);
-        let a = normalize_axis(A, self.value().rank()).or_panic();
+        let out = self.value().try_gather::<A, SI>(index)?;
+        let a = normalize_axis(A, self.value().rank())?;
         let idx = index.to_owned();
         let xl = *self.value().layout();
-        self.record1(out, move |i, _| {
+        self.try_record1(out, move |i, _| {
             back(move |g: Tensor<T, SI>, s| {
                 s.add_with(i, || {
                     let mut gx = Tensor::<T, S>::zeros_sized(xl.sizes());
@@ -233,25 +258,77 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
+    /// [`try_gather`](Self::try_gather), panicking with the error's message.
+    #[track_caller]
+    pub fn gather<const A: isize, SI: SameRank<S>, I: IndexElem>(
+        &self,
+        index: &TensorBase<impl Data<Elem = I>, SI>,
+    ) -> Var<'t, T, SI>
+    where
+        S: RemoveAxis<A>,
+    {
+        self.try_gather::<A, SI, I>(index).or_panic()
+    }
+
     /// `value` where `mask` is true (PyTorch `masked_fill(mask, value)`), differentiable: same
     /// shape; `mask` broadcasts to it. No gradient flows through the filled elements.
+    ///
+    /// # Errors
+    /// [`ShapeError::Broadcast`] when a runtime size of `mask` does not expand to the value's;
+    /// [`ShapeError::Autograd`] for a value of a finished tape.
+    pub fn try_masked_fill<SM: ExpandsTo<S>>(
+        &self,
+        mask: &TensorBase<impl Data<Elem = bool>, SM>,
+        value: T,
+    ) -> Result<Var<'t, T, S>, ShapeError> {
+        let out = self.value().try_masked_fill(mask, value)?;
+        let m = mask.to_owned();
+        self.try_record1(out, move |i, _| {
+            back(move |g: Tensor<T, S>, s| s.add_with(i, || g.masked_fill(&m, T::zero())))
+        })
+    }
+
+    /// [`try_masked_fill`](Self::try_masked_fill), panicking with the error's message.
     #[track_caller]
     pub fn masked_fill<SM: ExpandsTo<S>>(
         &self,
         mask: &TensorBase<impl Data<Elem = bool>, SM>,
         value: T,
     ) -> Var<'t, T, S> {
-        let out = self.value().masked_fill(mask, value);
-        let m = mask.to_owned();
-        self.record1(out, move |i, _| back(move |g: Tensor<T, S>, s| s.add_with(i, || g.masked_fill(&m, T::zero()))))
+        self.try_masked_fill(mask, value).or_panic()
     }
 
     /// `self` where `cond` holds, `other` elsewhere (PyTorch `torch.where(cond, self, other)`),
     /// with broadcasting, differentiable: each operand gets the output's gradient where it was
     /// chosen, summed over its broadcast dims.
     ///
-    /// # Panics
-    /// When runtime sizes do not broadcast, or the operands are tracked by two tapes.
+    /// # Errors
+    /// [`ShapeError::Broadcast`] when runtime sizes do not broadcast; [`ShapeError::Autograd`]
+    /// when the operands are tracked by two tapes.
+    #[allow(clippy::type_complexity)]
+    pub fn try_where_<SC, SO: Shape>(
+        &self,
+        cond: &TensorBase<impl Data<Elem = bool>, SC>,
+        other: &Var<'t, T, SO>,
+    ) -> Result<Var<'t, T, Broadcast<Broadcast<SC, S>, SO>>, ShapeError>
+    where
+        SC: Shape + BroadcastShape<S>,
+        Broadcast<SC, S>: BroadcastShape<SO>,
+    {
+        let out = self.value().try_where_::<SC, SO>(cond, other.value())?;
+        let cnd = cond.to_owned().into_dyn();
+        let (la, lb) = (*self.value().layout(), *other.value().layout());
+        Self::record([self.node(), other.node()], out, move |[ia, ib], _| {
+            back(move |g: Tensor<T, Broadcast<Broadcast<SC, S>, SO>>, s: &mut Sink<T>| {
+                let gd = g.as_dyn();
+                let zeros = Tensor::<T, DynShape>::zeros_sized(&[]);
+                s.add_with(ia, || sum_to::<T, S>(gd.where_(&cnd, &zeros).as_dyn(), la.sizes()));
+                s.add_with(ib, || sum_to::<T, SO>(zeros.where_(&cnd, &gd).as_dyn(), lb.sizes()));
+            })
+        })
+    }
+
+    /// [`try_where_`](Self::try_where_), panicking with the error's message.
     #[track_caller]
     #[allow(clippy::type_complexity)]
     pub fn where_<SC, SO: Shape>(
@@ -263,18 +340,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         SC: Shape + BroadcastShape<S>,
         Broadcast<SC, S>: BroadcastShape<SO>,
     {
-        let out = self.value().where_::<SC, SO>(cond, other.value());
-        let cnd = cond.to_owned().into_dyn();
-        let (la, lb) = (*self.value().layout(), *other.value().layout());
-        Self::record([self.node(), other.node()], out, move |[ia, ib], _| {
-            back(move |g: Tensor<T, Broadcast<Broadcast<SC, S>, SO>>, s: &mut Sink<T>| {
-                let gd = g.as_dyn();
-                let zeros = Tensor::<T, DynShape>::zeros_sized(&[]);
-                s.add_with(ia, || sum_to::<T, S>(gd.where_(&cnd, &zeros).as_dyn(), la.sizes()));
-                s.add_with(ib, || sum_to::<T, SO>(zeros.where_(&cnd, &gd).as_dyn(), lb.sizes()));
-            })
-        })
-        .or_panic()
+        self.try_where_::<SC, SO>(cond, other).or_panic()
     }
 
     /// The elements where `mask` holds, as a 1-D value in row-major order of the broadcast shape

@@ -149,6 +149,15 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     }
 
     /// [`record`](Self::record) for one input, `self`.
+    /// [`record1`](Self::record1), returning the error of a value of a finished tape.
+    pub(crate) fn try_record1<S2: Shape>(
+        &self,
+        value: Tensor<T, S2>,
+        make: impl FnOnce(Option<usize>, &Arc<Tensor<T, S2>>) -> BackFn<T>,
+    ) -> Result<Var<'t, T, S2>, ShapeError> {
+        Self::record([self.node.as_ref()], value, |[i], y| make(i, y))
+    }
+
     #[track_caller]
     pub(crate) fn record1<S2: Shape>(
         &self,
