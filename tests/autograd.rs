@@ -365,6 +365,17 @@ fn index_with_refuses_a_selection_that_depends_on_the_values() {
     let y = x.index_select::<0, Dyn, i64>(&idx);
     let g = y.sum().backward();
     assert_eq!(g.wrt(&x).unwrap().to_vec(), [0.0, 0.0, 1.0, 0.0]);
+    // The closure, `v[argmax(v) + 1]` without a wrap: on the positions probe the index
+    // runs past the end, and a panic there refuses the closure instead of escaping.
+    let tape = Tape::new();
+    let x = tape.var(Tensor::<f64, Shape![4]>::from([1.0, 5.0, 1.0, 0.0]));
+    let unwrapped = |v: TensorView<'_, f64, Shape![4]>| {
+        let vals = v.to_vec();
+        let am = (0..4).fold(0, |b, i| if vals[i] > vals[b] { i } else { b });
+        Tensor::<f64, Shape![1]>::from([vals[am + 1]])
+    };
+    let e = x.try_index_with(unwrapped).unwrap_err().to_string();
+    assert!(e.contains("depends on the values"), "{e}");
     // Sorting by value (a topk) is refused too, even with ties.
     let top2 = |v: TensorView<'_, f64, Shape![4]>| {
         let vals = v.to_vec();

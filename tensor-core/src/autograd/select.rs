@@ -412,8 +412,9 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     ///
     /// # Errors
     /// [`ShapeError::Invalid`] when `f` does not only select elements of the value, or when its
-    /// selection differs between the probes; when an `f32` value has more than 2²⁴ elements
-    /// (positions must be exact in the element type).
+    /// selection differs between the probes or it panics on one (with `std`: a closure that
+    /// selects by position runs on a probe as it ran on the value); when an `f32` value has more
+    /// than 2²⁴ elements (positions must be exact in the element type).
     pub fn try_index_with<S2: Shape>(
         &self,
         f: impl for<'v> Fn(TensorView<'v, T, S>) -> Tensor<T, S2>,
@@ -443,7 +444,15 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         }
         // The positions each probe's run selects; `to_pos` maps a probe's value to a position.
         let probe = |values: Vec<T>, to_pos: &dyn Fn(usize) -> usize| -> Result<Vec<usize>, ShapeError> {
-            let picked = f(Tensor::<T, S>::from_vec(x.sizes(), values).as_view());
+            let probe_value = Tensor::<T, S>::from_vec(x.sizes(), values);
+            // A closure that selects by position alone runs on a probe of the value's shape as
+            // it ran on the value; one that panics there (an index computed from the values
+            // past the end) depends on the values, and is refused (with `std`).
+            #[cfg(feature = "std")]
+            let picked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(probe_value.as_view())))
+                .map_err(|_| moved())?;
+            #[cfg(not(feature = "std"))]
+            let picked = f(probe_value.as_view());
             if picked.sizes() != out.sizes() {
                 return Err(refuse());
             }
