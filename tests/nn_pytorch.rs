@@ -165,3 +165,33 @@ fn a_shape_mismatch_names_the_key_and_both_shapes_even_when_not_strict() {
     let e = m64.load_safetensors(NET, false).unwrap_err().to_string();
     assert!(e.contains(r#"tensor "conv.weight": dtype F32 in the file, the parameter is F64"#), "{e}");
 }
+
+#[path = "data/conv_layers_data.rs"]
+mod conv_data;
+
+/// PyTorch's `nn.Conv1d(3, 5, 3, stride=2, padding=1)` and `nn.ConvTranspose2d(4, 2, 3, stride=2,
+/// padding=1, output_padding=1)` (scripts/conv_layers_data.py): their state dict loads by its own
+/// keys, and the outputs equal PyTorch's to 1e-5.
+#[derive(Module)]
+struct Convs {
+    c1: shaped::nn::Conv1d<Const<3>, Const<5>, Const<3>, f32, 2, 1>,
+    ct: shaped::nn::ConvTranspose2d<Const<4>, Const<2>, Const<3>, f32, 2, 1, 1>,
+}
+
+#[test]
+fn conv1d_and_conv_transpose2d_load_pytorchs_weights_and_match_its_outputs() {
+    let rng = &mut StdRng::seed_from_u64(6);
+    let mut m = Convs { c1: shaped::nn::Conv1d::new(rng), ct: shaped::nn::ConvTranspose2d::new(rng) };
+    m.load_safetensors(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/conv_layers.safetensors"), true).unwrap();
+    let x1 = Tensor::<f32, Shape![2, 3, 10]>::from_vec(&[2, 3, 10], conv_data::X1.to_vec());
+    let y1: Tensor<f32, Shape![2, 5, 5]> = m.c1.predict(&x1);
+    let x2 = Tensor::<f32, Shape![2, 4, 5, 5]>::from_vec(&[2, 4, 5, 5], conv_data::X2.to_vec());
+    let y2 = m.ct.predict(&x2);
+    assert_eq!(y1.sizes(), conv_data::Y1_SIZES);
+    assert_eq!(y2.sizes(), conv_data::Y2_SIZES);
+    for (got, want) in [(y1.to_vec(), conv_data::Y1), (y2.to_vec(), conv_data::Y2)] {
+        for (i, (a, b)) in got.iter().zip(want).enumerate() {
+            assert!((a - b).abs() <= 1e-5 * (1.0 + b.abs()), "{i}: shaped {a}, PyTorch {b}");
+        }
+    }
+}

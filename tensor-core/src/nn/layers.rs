@@ -610,3 +610,210 @@ where
         Ok(x.avg_pool2d(crate::Pool::<K, ST, PD, 1>, self.count_include_pad))
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+
+/// A 1-D convolution (PyTorch `nn.Conv1d(in_channels, out_channels, kernel_size, stride, padding,
+/// dilation, groups, bias)`): `[N, CG * G, L] -> [N, O, OL]`. `CG` is the input channels per
+/// group, `K` the kernel size; the hyper-parameters are const generics as
+/// [`Conv`](crate::Conv)'s. `weight` is `[O, CG, K]` and `bias` `[O]`, both from
+/// U(-1/√fan_in, 1/√fan_in) with `fan_in = CG K` (PyTorch's default).
+#[derive(Clone, Debug)]
+pub struct Conv1d<
+    CG: Dim,
+    O: Dim,
+    K: Dim,
+    T: GradFloat = f32,
+    const ST: usize = 1,
+    const PD: usize = 0,
+    const DL: usize = 1,
+    const G: usize = 1,
+> {
+    /// `[out_channels, in_channels / groups, K]`.
+    pub weight: Param<T, (O, CG, K)>,
+    /// `[out_channels]`, or `None` for `bias=False`.
+    pub bias: Option<Param<T, (O,)>>,
+}
+
+impl<CG: Dim, O: Dim, K: Dim, T: GradFloat, const ST: usize, const PD: usize, const DL: usize, const G: usize>
+    Conv1d<CG, O, K, T, ST, PD, DL, G>
+{
+    /// A layer with PyTorch's default initialisation (weight first, then bias). Static sizes.
+    #[cfg(feature = "rand")]
+    pub fn new(rng: &mut (impl rand::Rng + ?Sized)) -> Self
+    where
+        CG: ConstDim,
+        O: ConstDim,
+        K: ConstDim,
+    {
+        Self::try_new_sized(None, None, None, true, rng).or_panic()
+    }
+
+    /// A layer of `cg` input channels per group, `o` output channels and a kernel of `k` (each
+    /// `None`: the type's static size), with or without a bias.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when a size differs from the type's static one or a `Dyn` size is
+    /// not given.
+    #[cfg(feature = "rand")]
+    pub fn try_new_sized(
+        cg: Option<usize>,
+        o: Option<usize>,
+        k: Option<usize>,
+        bias: bool,
+        rng: &mut (impl rand::Rng + ?Sized),
+    ) -> Result<Self, ShapeError> {
+        let cg = size_of::<CG>(cg, "Conv1d", "in_channels / groups")?;
+        let o = size_of::<O>(o, "Conv1d", "out_channels")?;
+        let k = size_of::<K>(k, "Conv1d", "kernel_size")?;
+        let weight = Param::new(fan_in_uniform(&[o, cg, k], cg * k, rng));
+        let bias = bias.then(|| Param::new(fan_in_uniform(&[o], cg * k, rng)));
+        Ok(Conv1d { weight, bias })
+    }
+}
+
+impl<CG: Dim, O: Dim, K: Dim, T: GradFloat, const ST: usize, const PD: usize, const DL: usize, const G: usize> Module<T>
+    for Conv1d<CG, O, K, T, ST, PD, DL, G>
+{
+    fn visit<'a>(&'a mut self, prefix: &str, f: &mut dyn FnMut(&str, Item<'a, T>)) {
+        self.weight.visit(&super::join(prefix, "weight"), f);
+        self.bias.visit(&super::join(prefix, "bias"), f);
+    }
+}
+
+impl<
+        't,
+        CG: Dim,
+        O: Dim,
+        K: Dim,
+        T: GradFloat,
+        S,
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const G: usize,
+    > Forward<'t, T, S> for Conv1d<CG, O, K, T, ST, PD, DL, G>
+where
+    S: crate::shape::Conv1dShape<(O, CG, K), ST, PD, DL>,
+{
+    type Out = <S as crate::shape::Conv1dShape<(O, CG, K), ST, PD, DL>>::Out;
+    fn try_forward(&mut self, tape: &'t Tape<T>, x: &Var<'t, T, S>) -> Result<Var<'t, T, Self::Out>, ShapeError> {
+        let w = tape.watch(&self.weight);
+        let b = self.bias.as_ref().map(|b| tape.watch(b));
+        x.try_conv1d(&w, b.as_ref(), crate::Conv::<ST, PD, DL, G>)
+    }
+}
+
+/// A 2-D transposed convolution (PyTorch `nn.ConvTranspose2d(in_channels, out_channels,
+/// kernel_size, stride, padding, output_padding, groups, bias, dilation)` with square kernels
+/// and equal hyper-parameters for height and width): `[N, C, H, W] -> [N, OG * G, OH, OW]`.
+/// `weight` is `[C, OG, K, K]` (PyTorch's layout: input channels first, `OG` the output
+/// channels per group) and `bias` `[OG * G]`; both from U(-1/√fan_in, 1/√fan_in) with PyTorch's
+/// `fan_in = OG K K` (the weight's dim 1 times the kernel). The hyper-parameters are const
+/// generics as [`ConvT`](crate::ConvT)'s.
+#[derive(Clone, Debug)]
+pub struct ConvTranspose2d<
+    C: Dim,
+    OG: Dim,
+    K: Dim,
+    T: GradFloat = f32,
+    const ST: usize = 1,
+    const PD: usize = 0,
+    const OP: usize = 0,
+    const DL: usize = 1,
+    const G: usize = 1,
+> {
+    /// `[in_channels, out_channels / groups, K, K]`.
+    pub weight: Param<T, (C, OG, K, K)>,
+    /// `[out_channels]` (a runtime dim: `OG * G`), or `None` for `bias=False`.
+    pub bias: Option<Param<T, (crate::dim::Dyn,)>>,
+}
+
+impl<
+        C: Dim,
+        OG: Dim,
+        K: Dim,
+        T: GradFloat,
+        const ST: usize,
+        const PD: usize,
+        const OP: usize,
+        const DL: usize,
+        const G: usize,
+    > ConvTranspose2d<C, OG, K, T, ST, PD, OP, DL, G>
+{
+    /// A layer with PyTorch's default initialisation (weight first, then bias). Static sizes.
+    #[cfg(feature = "rand")]
+    pub fn new(rng: &mut (impl rand::Rng + ?Sized)) -> Self
+    where
+        C: ConstDim,
+        OG: ConstDim,
+        K: ConstDim,
+    {
+        Self::try_new_sized(None, None, None, true, rng).or_panic()
+    }
+
+    /// A layer of `c` input channels, `og` output channels per group and a `k` by `k` kernel
+    /// (each `None`: the type's static size), with or without a bias.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] when a size differs from the type's static one or a `Dyn` size is
+    /// not given.
+    #[cfg(feature = "rand")]
+    pub fn try_new_sized(
+        c: Option<usize>,
+        og: Option<usize>,
+        k: Option<usize>,
+        bias: bool,
+        rng: &mut (impl rand::Rng + ?Sized),
+    ) -> Result<Self, ShapeError> {
+        let c = size_of::<C>(c, "ConvTranspose2d", "in_channels")?;
+        let og = size_of::<OG>(og, "ConvTranspose2d", "out_channels / groups")?;
+        let k = size_of::<K>(k, "ConvTranspose2d", "kernel_size")?;
+        let fan_in = og * k * k;
+        let weight = Param::new(fan_in_uniform(&[c, og, k, k], fan_in, rng));
+        let bias = bias.then(|| Param::new(fan_in_uniform(&[og * G], fan_in, rng)));
+        Ok(ConvTranspose2d { weight, bias })
+    }
+}
+
+impl<
+        C: Dim,
+        OG: Dim,
+        K: Dim,
+        T: GradFloat,
+        const ST: usize,
+        const PD: usize,
+        const OP: usize,
+        const DL: usize,
+        const G: usize,
+    > Module<T> for ConvTranspose2d<C, OG, K, T, ST, PD, OP, DL, G>
+{
+    fn visit<'a>(&'a mut self, prefix: &str, f: &mut dyn FnMut(&str, Item<'a, T>)) {
+        self.weight.visit(&super::join(prefix, "weight"), f);
+        self.bias.visit(&super::join(prefix, "bias"), f);
+    }
+}
+
+impl<
+        't,
+        C: Dim,
+        OG: Dim,
+        K: Dim,
+        T: GradFloat,
+        S,
+        const ST: usize,
+        const PD: usize,
+        const OP: usize,
+        const DL: usize,
+        const G: usize,
+    > Forward<'t, T, S> for ConvTranspose2d<C, OG, K, T, ST, PD, OP, DL, G>
+where
+    S: crate::shape::ConvTranspose2dShape<(C, OG, K, K), ST, PD, OP, DL, G>,
+{
+    type Out = <S as crate::shape::ConvTranspose2dShape<(C, OG, K, K), ST, PD, OP, DL, G>>::Out;
+    fn try_forward(&mut self, tape: &'t Tape<T>, x: &Var<'t, T, S>) -> Result<Var<'t, T, Self::Out>, ShapeError> {
+        let w = tape.watch(&self.weight);
+        let b = self.bias.as_ref().map(|b| tape.watch(b));
+        x.try_conv_transpose2d(&w, b.as_ref(), crate::ConvT::<ST, PD, OP, DL, G>)
+    }
+}

@@ -70,7 +70,9 @@ pub use activation::{Gelu, GeluTanh, Identity, LeakyRelu, LogSoftmax, Relu, Sigm
 pub use attention::{Activation, AttentionOptions, AttnMask, EncoderLayerOptions, MultiheadAttention, TransformerEncoderLayer};
 #[cfg(feature = "rand")]
 pub use layers::Dropout;
-pub use layers::{AvgPool2d, BatchNorm, BatchNorm1d, BatchNorm2d, Conv2d, Embedding, Flatten, LayerNorm, Linear, MaxPool2d};
+pub use layers::{
+    AvgPool2d, BatchNorm, BatchNorm1d, BatchNorm2d, Conv1d, Conv2d, ConvTranspose2d, Embedding, Flatten, LayerNorm, Linear, MaxPool2d,
+};
 pub use state::{LoadReport, StateDict, StateTensor};
 
 /// One entry of a model, as [`Module::visit`] hands it out.
