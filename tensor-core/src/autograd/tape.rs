@@ -21,6 +21,8 @@ use core::any::Any;
 use core::cell::RefCell;
 use core::sync::atomic::Ordering;
 
+mod grads_ext;
+
 /// A backward rule: receives the node's output gradient (a `Tensor<T, S>` of the node's own
 /// shape, boxed) and adds its inputs' gradients to the sink.
 pub(crate) type BackFn<T> = Box<dyn FnOnce(Box<dyn GradSlot<T>>, &mut Sink<T>)>;
@@ -226,7 +228,8 @@ impl<T: GradFloat> Tape<T> {
         sink.grads.resize_with(nodes.len(), || None);
         sink.grads[root.index] = Some(seed);
         walk(&mut nodes, &mut sink)?;
-        let mut grads = Grads { tape: self.id, generation, grads: sink.grads, params };
+        let nodes = sink.grads.len();
+        let mut grads = Grads { tape: self.id, generation, nodes, grads: sink.grads, params };
         grads.merge_params();
         Ok(grads)
     }
@@ -441,6 +444,9 @@ impl<T: GradFloat, S: Shape> AnyParam<T> for Param<T, S> {
 pub struct Grads<T> {
     tape: u64,
     generation: u64,
+    /// The number of nodes of the graph walked: slots past it hold gradients added by
+    /// [`Grads::accumulate`], which no [`Var`] of this step addresses.
+    nodes: usize,
     grads: Vec<Option<Box<dyn GradSlot<T>>>>,
     params: Vec<(ParamId, usize)>,
 }
@@ -486,7 +492,7 @@ impl<T: GradFloat> Grads<T> {
     /// without `retain_grad`), or a leaf the loss does not depend on.
     pub fn wrt<S: Shape>(&self, v: &Var<'_, T, S>) -> Option<&Tensor<T, S>> {
         let n = v.node()?;
-        if n.tape.id != self.tape || n.generation != self.generation {
+        if n.tape.id != self.tape || n.generation != self.generation || n.index >= self.nodes {
             return None;
         }
         if let Some(&(id, _)) = self.params.iter().find(|&&(_, i)| i == n.index) {
@@ -602,6 +608,10 @@ pub(crate) trait GradSlot<T>: Any {
     fn into_any(self: Box<Self>) -> Box<dyn Any>;
     fn elems(&self) -> &[T];
     fn elems_mut(&mut self) -> &mut [T];
+    /// The gradient's sizes.
+    fn sizes(&self) -> &[usize];
+    /// A copy, boxed (for [`Grads::accumulate`]).
+    fn clone_box(&self) -> Box<dyn GradSlot<T>>;
 }
 
 impl<T: GradFloat, S: Shape> GradSlot<T> for Tensor<T, S> {
@@ -620,6 +630,13 @@ impl<T: GradFloat, S: Shape> GradSlot<T> for Tensor<T, S> {
     }
     fn elems_mut(&mut self) -> &mut [T] {
         self.data.as_mut_slice()
+    }
+    fn sizes(&self) -> &[usize] {
+        crate::tensor::TensorBase::sizes(self)
+    }
+    fn clone_box(&self) -> Box<dyn GradSlot<T>> {
+        // A clone owns exactly its elements, contiguous, as `elems` needs.
+        Box::new(self.to_owned())
     }
 }
 
