@@ -156,7 +156,11 @@ impl<T: GradFloat> Tape<T> {
         }
         let known = {
             let st = self.state.borrow();
-            st.params.iter().find(|(id, _)| *id == p.id).map(|&(_, index)| NodeRef { tape: self, index, generation: st.generation })
+            st.params.iter().find(|(id, _)| *id == p.id).map(|&(_, index)| NodeRef {
+                tape: self,
+                index,
+                generation: st.generation,
+            })
         };
         if let Some(node) = known {
             return Var::from_arc(p.value.clone(), Some(node));
