@@ -56,9 +56,9 @@ use alloc::vec::Vec;
 
 mod activation;
 #[cfg(feature = "rand")]
-pub mod data;
-#[cfg(feature = "rand")]
 mod attention;
+#[cfg(feature = "rand")]
+pub mod data;
 #[cfg(feature = "rand")]
 pub mod init;
 mod layers;
@@ -67,11 +67,14 @@ mod state;
 pub use crate::autograd::nn as functional;
 pub use activation::{Gelu, GeluTanh, Identity, LeakyRelu, LogSoftmax, Relu, Sigmoid, Silu, Softmax, Tanh};
 #[cfg(feature = "rand")]
-pub use attention::{Activation, AttentionOptions, AttnMask, EncoderLayerOptions, MultiheadAttention, TransformerEncoderLayer};
+pub use attention::{
+    Activation, AttentionOptions, AttnMask, EncoderLayerOptions, MultiheadAttention, TransformerEncoderLayer,
+};
 #[cfg(feature = "rand")]
 pub use layers::Dropout;
 pub use layers::{
-    AvgPool2d, BatchNorm, BatchNorm1d, BatchNorm2d, Conv1d, Conv2d, ConvTranspose2d, Embedding, Flatten, LayerNorm, Linear, MaxPool2d,
+    AvgPool2d, BatchNorm, BatchNorm1d, BatchNorm2d, Conv1d, Conv2d, ConvTranspose2d, Embedding, Flatten, LayerNorm,
+    Linear, MaxPool2d,
 };
 pub use state::{LoadReport, StateDict, StateTensor};
 
