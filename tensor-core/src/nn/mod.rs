@@ -10,7 +10,7 @@
 //!   layers (a sequential model: each one's output is the next one's input, the names are `0`,
 //!   `1`, .. as `nn.Sequential`'s), a `Vec` or an array of modules (`nn.ModuleList`).
 //! * [`Forward`] runs a layer or a tuple on a [`Var`]: the same code traced under a [`Tape`] for
-//!   training and untracked for inference ([`Forward::predict`], or a [`Tape::no_grad`]). Each
+//!   training and untracked for inference ([`Predict::predict`], or a [`Tape::no_grad`]). Each
 //!   parameter is watched once per step whatever the number of uses ([`Tape::watch`] returns
 //!   the same leaf for a parameter watched again on the same tape), and the gradients come back
 //!   addressed by the model's own fields (`grads.param(&model.fc1.weight)`, typed as the field).

@@ -43,8 +43,8 @@
 //!   `opt.load_state_dict(&state, &names)`, the same for [`LrScheduler`], [`ReduceLrOnPlateau`]
 //!   and the data loader ([`crate::nn::data::DataLoader`]). Keys, dtypes and shapes are checked
 //!   before anything changes; with the `safetensors` feature a [`TrainState`] is written to and
-//!   read from a `.safetensors` file ([`TrainState::save_safetensors`],
-//!   [`TrainState::load_safetensors`]).
+//!   read from a `.safetensors` file (`TrainState::save_safetensors`,
+//!   `TrainState::load_safetensors`).
 //!
 //! | shaped | PyTorch |
 //! |---|---|
@@ -205,7 +205,7 @@ pub trait Optimizer<T: GradFloat> {
     fn load_state_dict(&mut self, state: &TrainState, names: &ParamNames) -> Result<(), ShapeError>;
 
     /// Every key [`state_dict`](Self::state_dict) may write for the parameters of `names`, with
-    /// its dtype and shape: what [`TrainState::load_safetensors`] reads. The group entries are
+    /// its dtype and shape: what `TrainState::load_safetensors` reads. The group entries are
     /// required, the per-parameter ones optional (a parameter that has not stepped has none).
     fn state_specs(&self, names: &ParamNames) -> Vec<StateSpec>;
 }

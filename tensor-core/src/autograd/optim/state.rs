@@ -249,7 +249,7 @@ impl TrainState {
 
 /// What a component expects of one key of a [`TrainState`]: its dtype and sizes, and whether it
 /// must be there. The `state_specs` methods of the optimizers, schedulers and the data loader
-/// list them; [`TrainState::load_safetensors`] reads a file against them.
+/// list them; `TrainState::load_safetensors` reads a file against them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StateSpec {
     /// The key.
