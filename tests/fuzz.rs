@@ -92,15 +92,17 @@
 //!
 //! # Modes and environment
 //!
-//! * `cargo test --test fuzz`: [`DEFAULT_CASES`] sequences of up to 24 operations, from the fixed
-//!   seed [`DEFAULT_SEED`] (deterministic in CI, no persistence file). Failures are shrunk to a
+//! * `cargo test --test robustness fuzz::` (this file is the `fuzz` module of the `robustness`
+//!   test binary): [`DEFAULT_CASES`] sequences of up to 24 operations, from the fixed seed
+//!   [`DEFAULT_SEED`] (deterministic in CI, no persistence file). Failures are shrunk to a
 //!   minimal sequence, printed one operation per line.
 //! * `SHAPED_FUZZ_CASES=N` runs `N` sequences; `SHAPED_FUZZ_SEED=S` (a `u64`) changes the seed,
-//!   for long local runs: `SHAPED_FUZZ_CASES=100000 SHAPED_FUZZ_SEED=7 cargo test --test fuzz`
-//!   (about 8 minutes; keep the debug profile, whose overflow checks catch wrapped arithmetic).
+//!   for long local runs: `SHAPED_FUZZ_CASES=100000 SHAPED_FUZZ_SEED=7 cargo test --test
+//!   robustness fuzz::` (about 8 minutes; keep the debug profile, whose overflow checks catch
+//!   wrapped arithmetic).
 //! * `SHAPED_FUZZ_STATS=1` also prints, per operation, how many calls returned `Ok` and `Err`.
-//! * Under Miri (`cargo +nightly miri test --test fuzz`) the run is [`MIRI_CASES`] sequences of
-//!   at most 8 operations (about 80 calls), without shrinking.
+//! * Under Miri (`cargo +nightly miri test --test robustness fuzz::`) the run is [`MIRI_CASES`]
+//!   sequences of at most 8 operations (about 80 calls), without shrinking.
 //!
 //! A second target, `fuzz_ieee_reductions` (at the end of the file), reduces random views of slots
 //! holding `±inf`, NaN, `1e308` and tiny values and checks `sum`, `sum_axis_dyn` and

@@ -1,0 +1,21 @@
+//! Test binary `arithmetic`: element-wise operators and functions, the vectorised functions,
+//! bitwise operations, statically typed operations.
+//!
+//! Each module is one file of tests/, included unchanged (a test is named `<file>::<test>`):
+//! one binary per topic instead of one per file, so that the library's generic code is
+//! instantiated and linked a dozen times instead of fifty (Cargo.toml lists the binaries).
+// Each file keeps its own `mod common;` (tests/common/mod.rs), as when it was a binary of its own.
+#![allow(clippy::duplicate_mod)]
+
+#[path = "../arith.rs"]
+mod arith;
+#[path = "../bitwise.rs"]
+mod bitwise;
+#[path = "../elementwise.rs"]
+mod elementwise;
+#[path = "../elementwise_more.rs"]
+mod elementwise_more;
+#[path = "../static_ops.rs"]
+mod static_ops;
+#[path = "../vmath.rs"]
+mod vmath;

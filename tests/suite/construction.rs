@@ -1,0 +1,23 @@
+//! Test binary `construction`: constructors, element access, casts and random tensors, iteration,
+//! storage sharing, the dynamic fallback, first-hour spellings, composed code.
+//!
+//! Each module is one file of tests/, included unchanged (a test is named `<file>::<test>`):
+//! one binary per topic instead of one per file, so that the library's generic code is
+//! instantiated and linked a dozen times instead of fifty (Cargo.toml lists the binaries).
+// Each file keeps its own `mod common;` (tests/common/mod.rs), as when it was a binary of its own.
+#![allow(clippy::duplicate_mod)]
+
+#[path = "../cast_rand.rs"]
+mod cast_rand;
+#[path = "../compose.rs"]
+mod compose;
+#[path = "../construct.rs"]
+mod construct;
+#[path = "../dynamic.rs"]
+mod dynamic;
+#[path = "../first_hour.rs"]
+mod first_hour;
+#[path = "../iter_construct.rs"]
+mod iter_construct;
+#[path = "../shared.rs"]
+mod shared;

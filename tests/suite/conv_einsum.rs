@@ -1,0 +1,12 @@
+//! Test binary `conv_einsum`: sliding windows, convolutions and pooling, einsum.
+//!
+//! Each module is one file of tests/, included unchanged (a test is named `<file>::<test>`):
+//! one binary per topic instead of one per file, so that the library's generic code is
+//! instantiated and linked a dozen times instead of fifty (Cargo.toml lists the binaries).
+// Each file keeps its own `mod common;` (tests/common/mod.rs), as when it was a binary of its own.
+#![allow(clippy::duplicate_mod)]
+
+#[path = "../conv.rs"]
+mod conv;
+#[path = "../einsum.rs"]
+mod einsum;

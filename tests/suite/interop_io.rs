@@ -1,0 +1,21 @@
+//! Test binary `interop_io`: interop with ndarray, nalgebra, faer and approx, serde and .npy/.npz
+//! files with a NumPy round trip, the digits CNN's step against PyTorch, PyTorch's state dicts
+//! loaded into nn modules (each module needs the features its file names).
+//!
+//! Each module is one file of tests/, included unchanged (a test is named `<file>::<test>`):
+//! one binary per topic instead of one per file, so that the library's generic code is
+//! instantiated and linked a dozen times instead of fifty (Cargo.toml lists the binaries).
+// Each file keeps its own `mod common;` (tests/common/mod.rs), as when it was a binary of its own.
+#![allow(clippy::duplicate_mod)]
+
+#[cfg(all(feature = "npy", feature = "rand"))]
+#[path = "../digits_torch.rs"]
+mod digits_torch;
+#[path = "../interop.rs"]
+mod interop;
+#[cfg(all(feature = "serde", feature = "npy"))]
+#[path = "../io.rs"]
+mod io;
+#[cfg(feature = "safetensors")]
+#[path = "../nn_pytorch.rs"]
+mod nn_pytorch;
