@@ -19,7 +19,7 @@
 //!
 //! ```
 //! # extern crate shaped_core as shaped;
-//! use shaped::nn::{Forward, Linear, Module, Relu};
+//! use shaped::nn::{Forward, Linear, Module, Predict, Relu};
 //! use shaped::rand::{rngs::StdRng, SeedableRng};
 //! use shaped::{Const, Shape, Tensor};
 //! use shaped::autograd::{Tape, Var};
