@@ -9,7 +9,9 @@ use crate::autograd::{GradFloat, Param, Tape, Var};
 use crate::dim::{ConstDim, Dim};
 use crate::element::IndexElem;
 use crate::error::{OrPanic, ShapeError};
-use crate::shape::{MatMulShape, PushDim, RemoveAxis, Shape};
+#[cfg(feature = "rand")]
+use crate::shape::Shape;
+use crate::shape::{MatMulShape, PushDim, RemoveAxis};
 use crate::storage::Data;
 use crate::tensor::{Tensor, TensorBase};
 use alloc::format;
