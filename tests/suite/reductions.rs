@@ -2,8 +2,8 @@
 //!
 //! Each module is one file of tests/, included unchanged (a test is named `<file>::<test>`):
 //! one binary per topic instead of one per file, so that the library's generic code is
-//! instantiated and linked a dozen times instead of fifty (Cargo.toml lists the binaries).
-// Each file keeps its own `mod common;` (tests/common/mod.rs), as when it was a binary of its own.
+//! instantiated and linked once per topic instead of once per file (Cargo.toml lists them).
+// Each file keeps its own `mod common;` (tests/common/mod.rs), as when it was a binary alone.
 #![allow(clippy::duplicate_mod)]
 
 #[path = "../nan_reductions.rs"]
