@@ -8,5 +8,7 @@
 
 #[path = "../conv.rs"]
 mod conv;
+#[path = "../conv_pairs.rs"]
+mod conv_pairs;
 #[path = "../einsum.rs"]
 mod einsum;

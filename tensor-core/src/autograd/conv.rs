@@ -10,7 +10,7 @@ use super::var::{back, Var};
 use super::GradFloat;
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels::reduce::Sum;
-use crate::ops::conv::{Conv, ConvArgs, ConvT, ConvTransposeArgs, NoBias, Pool, PoolArgs};
+use crate::ops::conv::{Conv, Conv1dArgs, ConvArgs, ConvT, ConvTransposeArgs, NoBias, Pool, PoolArgs};
 use crate::shape::{AdaptivePool2dShape, Conv1dShape, Conv2dShape, ConvTranspose2dShape, DynShape, Pool2dShape, Shape};
 use crate::tensor::{Tensor, TensorView};
 use alloc::vec::Vec;
@@ -224,9 +224,15 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
             return Ok(Var::from_arc(alloc::sync::Arc::new(self.value().try_max_pool2d(pool)?), None));
         }
         let (out, idx) = self.value().try_max_pool2d_with_indices(pool)?;
+        self.record_max_pool(out, idx)
+    }
+
+    /// Records a max pooling of `self` whose values are `out` and whose maxima are at the flat
+    /// positions `idx` of their planes: the backward scatters each gradient to its maximum.
+    fn record_max_pool<S2: Shape>(&self, out: Tensor<T, S2>, idx: Tensor<i64, S2>) -> Result<Var<'t, T, S2>, ShapeError> {
         let xl = *self.value().layout();
         self.try_record1(out, move |i, _| {
-            back(move |g: Tensor<T, <S as Pool2dShape<K, ST, PD, DL>>::Out>, s| {
+            back(move |g: Tensor<T, S2>, s| {
                 s.add_with(i, || {
                     let xs = xl.sizes();
                     let (planes, hw) = (xs[0] * xs[1], xs[2] * xs[3]);
@@ -271,10 +277,19 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         S: Pool2dShape<K, ST, PD, DL>,
     {
         let out = self.value().try_avg_pool2d(pool, count_include_pad)?;
+        self.record_avg_pool(out, pool.args(), count_include_pad)
+    }
+
+    /// Records an average pooling of `self` with `args` whose value is `out`.
+    fn record_avg_pool<S2: Shape>(
+        &self,
+        out: Tensor<T, S2>,
+        args: PoolArgs,
+        count_include_pad: bool,
+    ) -> Result<Var<'t, T, S2>, ShapeError> {
         let xl = *self.value().layout();
-        let args = pool.args();
         self.try_record1(out, move |i, _| {
-            back(move |g: Tensor<T, <S as Pool2dShape<K, ST, PD, DL>>::Out>, s| {
+            back(move |g: Tensor<T, S2>, s| {
                 s.add_with(i, || typed::<T, S>(avg_pool_backward(g.as_dyn(), xl.sizes(), args, count_include_pad)))
             })
         })
@@ -358,13 +373,32 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     {
         let b = bias.as_dyn_var();
         let out = self.value().try_conv_transpose2d(weight.value(), b.as_ref().map(|v| v.value()), conv)?;
+        self.record_conv_transpose(weight, b, out, conv.args())
+    }
+
+    /// Records a transposed convolution of `self` by `weight` (and the bias `b`) with `a`, whose
+    /// value is `out`.
+    fn record_conv_transpose<W: Shape, S2: Shape>(
+        &self,
+        weight: &Var<'t, T, W>,
+        b: Option<Var<'t, T, DynShape>>,
+        out: Tensor<T, S2>,
+        a: ConvTransposeArgs,
+    ) -> Result<Var<'t, T, S2>, ShapeError> {
         let (x, w) = (self.arc().clone(), weight.arc().clone());
         let bnode = b.as_ref().and_then(|v| v.node());
-        let args = ConvArgs { stride: [ST; 2], padding: [PD; 2], dilation: [DL; 2], groups: G };
+        let args = ConvArgs { stride: a.stride, padding: a.padding, dilation: a.dilation, groups: a.groups };
         Self::record([self.node(), weight.node(), bnode], out, move |[ix, iw, ib], _| {
-            back(move |g: Tensor<T, <S as ConvTranspose2dShape<W, ST, PD, OP, DL, G>>::Out>, s: &mut Sink<T>| {
+            back(move |g: Tensor<T, S2>, s: &mut Sink<T>| {
                 let gd = g.as_dyn();
-                s.add_with(ix, || typed::<T, S>(gd.conv2d_dyn(&w.as_dyn(), NoBias, args)));
+                s.add_with(ix, || {
+                    // The convolution of the output gradient has the input's sizes, plus one row
+                    // or column per dim whose output padding reaches the stride (allowed when it
+                    // stays below the dilation): those read only the padding, and are dropped.
+                    let gx = gd.conv2d_dyn(&w.as_dyn(), NoBias, args);
+                    let xs = x.sizes();
+                    typed::<T, S>(gx.narrow_dyn(2, 0, xs[2]).narrow_dyn(3, 0, xs[3]).to_owned())
+                });
                 if iw.is_some() {
                     // y = convT(x, w) is the input gradient of x' = conv(y, w): its weight
                     // gradient is conv's with input g and output gradient x.
@@ -438,6 +472,152 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         S: AdaptivePool2dShape<OH, OW>,
     {
         self.try_adaptive_avg_pool2d::<OH, OW>().or_panic()
+    }
+}
+
+/// The convolutions and poolings with run-time hyper-parameters, height and width apart (PyTorch's
+/// `stride=(sh, sw)`, `padding=(ph, pw)`, ...): each takes the run-time form's argument struct
+/// ([`ConvArgs`], [`Conv1dArgs`], [`ConvTransposeArgs`], [`PoolArgs`]) and gives a
+/// [`DynShape`] value, differentiable as the typed form.
+impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
+    /// 2-D convolution with run-time hyper-parameters, one per spatial dim (PyTorch
+    /// `nn.functional.conv2d(x, w, b, stride=(sh, sw), padding=(ph, pw), dilation=(dh, dw),
+    /// groups)`), differentiable in the input, the weights and the bias: input `[N, C, H, W]`,
+    /// weights `[O, C / groups, KH, KW]`, bias `[O]` or [`NoBias`], output `[N, O, OH, OW]`
+    /// as a [`DynShape`] value.
+    ///
+    /// # Errors
+    /// As [`Tensor::try_conv2d_dyn`](crate::TensorBase::try_conv2d_dyn) (ranks, channels,
+    /// groups, a zero stride or dilation, a kernel larger than the padded input);
+    /// [`ShapeError::Autograd`] when the operands are tracked by two tapes.
+    pub fn try_conv2d_dyn<W: Shape, B: VarBias<'t, T>>(
+        &self,
+        weight: &Var<'t, T, W>,
+        bias: B,
+        args: ConvArgs,
+    ) -> Result<Var<'t, T, DynShape>, ShapeError> {
+        let b = bias.as_dyn_var();
+        let out = self.value().try_conv2d_dyn(weight.value(), b.as_ref().map(|v| v.value()), args)?;
+        self.record_conv(weight, b, out, args, false)
+    }
+
+    /// [`try_conv2d_dyn`](Self::try_conv2d_dyn), panicking with the error's message.
+    #[track_caller]
+    pub fn conv2d_dyn<W: Shape, B: VarBias<'t, T>>(
+        &self,
+        weight: &Var<'t, T, W>,
+        bias: B,
+        args: ConvArgs,
+    ) -> Var<'t, T, DynShape> {
+        self.try_conv2d_dyn(weight, bias, args).or_panic()
+    }
+
+    /// 1-D convolution with run-time hyper-parameters (PyTorch `nn.functional.conv1d(x, w, b,
+    /// stride, padding, dilation, groups)`), differentiable: input `[N, C, L]`, weights
+    /// `[O, C / groups, K]`, output `[N, O, OL]` as a [`DynShape`] value.
+    ///
+    /// # Errors
+    /// As [`Tensor::try_conv1d_dyn`](crate::TensorBase::try_conv1d_dyn);
+    /// [`ShapeError::Autograd`] when the operands are tracked by two tapes.
+    pub fn try_conv1d_dyn<W: Shape, B: VarBias<'t, T>>(
+        &self,
+        weight: &Var<'t, T, W>,
+        bias: B,
+        args: Conv1dArgs,
+    ) -> Result<Var<'t, T, DynShape>, ShapeError> {
+        let b = bias.as_dyn_var();
+        let out = self.value().try_conv1d_dyn(weight.value(), b.as_ref().map(|v| v.value()), args)?;
+        let a2 = ConvArgs {
+            stride: [1, args.stride],
+            padding: [0, args.padding],
+            dilation: [1, args.dilation],
+            groups: args.groups,
+        };
+        self.record_conv(weight, b, out, a2, true)
+    }
+
+    /// [`try_conv1d_dyn`](Self::try_conv1d_dyn), panicking with the error's message.
+    #[track_caller]
+    pub fn conv1d_dyn<W: Shape, B: VarBias<'t, T>>(
+        &self,
+        weight: &Var<'t, T, W>,
+        bias: B,
+        args: Conv1dArgs,
+    ) -> Var<'t, T, DynShape> {
+        self.try_conv1d_dyn(weight, bias, args).or_panic()
+    }
+
+    /// 2-D transposed convolution with run-time hyper-parameters, one per spatial dim (PyTorch
+    /// `nn.functional.conv_transpose2d(x, w, b, stride, padding, output_padding, groups,
+    /// dilation)` with pairs), differentiable: input `[N, C, H, W]`, weights
+    /// `[C, O / groups, KH, KW]`, output `[N, O, OH, OW]` as a [`DynShape`] value.
+    ///
+    /// # Errors
+    /// As [`Tensor::try_conv_transpose2d_dyn`](crate::TensorBase::try_conv_transpose2d_dyn);
+    /// [`ShapeError::Autograd`] when the operands are tracked by two tapes.
+    pub fn try_conv_transpose2d_dyn<W: Shape, B: VarBias<'t, T>>(
+        &self,
+        weight: &Var<'t, T, W>,
+        bias: B,
+        args: ConvTransposeArgs,
+    ) -> Result<Var<'t, T, DynShape>, ShapeError> {
+        let b = bias.as_dyn_var();
+        let out = self.value().try_conv_transpose2d_dyn(weight.value(), b.as_ref().map(|v| v.value()), args)?;
+        self.record_conv_transpose(weight, b, out, args)
+    }
+
+    /// [`try_conv_transpose2d_dyn`](Self::try_conv_transpose2d_dyn), panicking with the error's
+    /// message.
+    #[track_caller]
+    pub fn conv_transpose2d_dyn<W: Shape, B: VarBias<'t, T>>(
+        &self,
+        weight: &Var<'t, T, W>,
+        bias: B,
+        args: ConvTransposeArgs,
+    ) -> Var<'t, T, DynShape> {
+        self.try_conv_transpose2d_dyn(weight, bias, args).or_panic()
+    }
+
+    /// 2-D max pooling with run-time hyper-parameters, one per spatial dim (PyTorch
+    /// `nn.functional.max_pool2d(x, (kh, kw), (sh, sw), (ph, pw), (dh, dw))`), differentiable:
+    /// `[N, C, H, W]` to `[N, C, OH, OW]` as a [`DynShape`] value; the gradient goes to each
+    /// window's maximum as [`try_max_pool2d`](Self::try_max_pool2d)'s.
+    ///
+    /// # Errors
+    /// As [`Tensor::try_max_pool2d_dyn`](crate::TensorBase::try_max_pool2d_dyn);
+    /// [`ShapeError::Autograd`] for a value of a finished tape.
+    pub fn try_max_pool2d_dyn(&self, args: PoolArgs) -> Result<Var<'t, T, DynShape>, ShapeError> {
+        let tracked = self.is_tracked();
+        let (out, idx) = self.value().try_max_pool2d_dyn(args, tracked)?;
+        match idx {
+            Some(idx) => self.record_max_pool(out, idx),
+            None => Ok(Var::from_arc(alloc::sync::Arc::new(out), None)),
+        }
+    }
+
+    /// [`try_max_pool2d_dyn`](Self::try_max_pool2d_dyn), panicking with the error's message.
+    #[track_caller]
+    pub fn max_pool2d_dyn(&self, args: PoolArgs) -> Var<'t, T, DynShape> {
+        self.try_max_pool2d_dyn(args).or_panic()
+    }
+
+    /// 2-D average pooling with run-time hyper-parameters, one per spatial dim (PyTorch
+    /// `nn.functional.avg_pool2d(x, (kh, kw), (sh, sw), (ph, pw), count_include_pad=...)`; the
+    /// dilation must be 1), differentiable: `[N, C, H, W]` to `[N, C, OH, OW]` as a
+    /// [`DynShape`] value.
+    ///
+    /// # Errors
+    /// As [`Tensor::try_avg_pool2d_dyn`](crate::TensorBase::try_avg_pool2d_dyn);
+    /// [`ShapeError::Autograd`] for a value of a finished tape.
+    pub fn try_avg_pool2d_dyn(&self, args: PoolArgs, count_include_pad: bool) -> Result<Var<'t, T, DynShape>, ShapeError> {
+        let out = self.value().try_avg_pool2d_dyn(args, count_include_pad)?;
+        self.record_avg_pool(out, args, count_include_pad)
+    }
+
+    /// [`try_avg_pool2d_dyn`](Self::try_avg_pool2d_dyn), panicking with the error's message.
+    #[track_caller]
+    pub fn avg_pool2d_dyn(&self, args: PoolArgs, count_include_pad: bool) -> Var<'t, T, DynShape> {
+        self.try_avg_pool2d_dyn(args, count_include_pad).or_panic()
     }
 }
 
