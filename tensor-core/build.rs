@@ -596,7 +596,10 @@ fn matmul() -> String {
                 }
             }
             outs.extend(m.cloned());
-            outs.push(n.clone());
+            // `n` behind the inner dims' projection, so that a mismatch is reported by `SameDim`
+            // (naming the two inner sizes) as a batch mismatch is by `BatchDim`, rather than as
+            // this impl's failure (it is `do_not_recommend`, so rustc would name only `MatRhs`).
+            outs.push(format!("<{n} as AfterDim<<{k} as SameDim<{k2}, {ta}, {tb}>>::Out>>::Out"));
             let all: Vec<String> = a.iter().chain(b.iter()).cloned().collect();
             writeln!(
                 s,

@@ -305,7 +305,7 @@ fn structural<'t>(op: usize, x: &Var<'t, f64, Shape![3, 3]>) -> Var<'t, f64, Dyn
                 label_smoothing: 0.2,
                 ..Default::default()
             };
-            d(nn::cross_entropy_unreduced(x, &Tensor::<i64, Shape![3]>::from([0, -100, 2]), &opts))
+            d(nn::cross_entropy_unreduced_with(x, &Tensor::<i64, Shape![3]>::from([0, -100, 2]), &opts))
         }
         // reduction='none': each element's loss against a constant target.
         9 => {

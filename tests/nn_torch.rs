@@ -86,8 +86,8 @@ fn apply<'t, T: GradFloat>(
             let opts = nn::ClassLossOptions { weight, ignore_index, label_smoothing };
             let nll = op.starts_with("nll");
             match (op.contains("_none"), nll) {
-                (true, false) => d(nn::cross_entropy_unreduced(&input, &targets(), &opts)),
-                (true, true) => d(nn::nll_loss_unreduced(&input, &targets(), &opts)),
+                (true, false) => d(nn::cross_entropy_unreduced_with(&input, &targets(), &opts)),
+                (true, true) => d(nn::nll_loss_unreduced_with(&input, &targets(), &opts)),
                 (false, false) => d(nn::cross_entropy_with(&input, &targets(), red, &opts)),
                 (false, true) => d(nn::nll_loss_with(&input, &targets(), red, &opts)),
             }
@@ -365,7 +365,7 @@ fn runtime_size_errors() {
     let e = nn::try_cross_entropy_with(&x, &t, Reduction::Mean, &opts).unwrap_err();
     assert_eq!(e.to_string(), "cross_entropy: [2] and [3] differ: the weight must have one element per class");
     let opts = nn::ClassLossOptions { ignore_index: None, ..Default::default() };
-    let e = nn::try_nll_loss_unreduced(&x, &t, &opts).unwrap_err();
+    let e = nn::try_nll_loss_unreduced_with(&x, &t, &opts).unwrap_err();
     assert_eq!(e.to_string(), "nll_loss: target -100 at position 1 is out of bounds: the classes are 0..3");
     let opts = nn::ClassLossOptions { label_smoothing: 0.1, ..Default::default() };
     let e = nn::try_nll_loss_with(&x, &t, Reduction::Sum, &opts).unwrap_err();

@@ -144,32 +144,71 @@ pub trait SameDim<Rhs, LS = (), RS = ()> {
     /// The unified dim (static when either side is).
     type Out: Dim;
 }
-impl<const N: usize, LS, RS> SameDim<Const<N>, LS, RS> for Const<N> {
+// One impl whose nested `SamePair` carries the cases: a mismatch is then reported by
+// `SameDim`'s message (naming both inner sizes) from a batched matmul too, as `BatchDim`'s is.
+#[diagnostic::do_not_recommend]
+impl<A, B, LS, RS> SameDim<B, LS, RS> for A
+where
+    (A, B): SamePair<LS, RS>,
+{
+    type Out = <(A, B) as SamePair<LS, RS>>::Out;
+}
+/// The cases of [`SameDim`]: `(Self.0, Self.1)` equal, or `Dyn` on either side.
+#[diagnostic::on_unimplemented(
+    message = "cannot matmul `{LS}` by `{RS}`: inner dimensions differ",
+    label = "the columns of the left matrix must equal the rows of the right one"
+)]
+#[doc(hidden)]
+pub trait SamePair<LS, RS> {
+    /// The unified dim.
+    type Out: Dim;
+}
+#[diagnostic::do_not_recommend]
+impl<const N: usize, LS, RS> SamePair<LS, RS> for (Const<N>, Const<N>) {
     type Out = Const<N>;
 }
-impl<const N: usize, LS, RS> SameDim<Dyn, LS, RS> for Const<N> {
+#[diagnostic::do_not_recommend]
+impl<const N: usize, LS, RS> SamePair<LS, RS> for (Const<N>, Dyn) {
     type Out = Const<N>;
 }
-impl<const N: usize, LS, RS> SameDim<Const<N>, LS, RS> for Dyn {
+#[diagnostic::do_not_recommend]
+impl<const N: usize, LS, RS> SamePair<LS, RS> for (Dyn, Const<N>) {
     type Out = Const<N>;
 }
-impl<LS, RS> SameDim<Dyn, LS, RS> for Dyn {
+#[diagnostic::do_not_recommend]
+impl<LS, RS> SamePair<LS, RS> for (Dyn, Dyn) {
     type Out = Dyn;
 }
-impl<LS, RS> SameDim<One, LS, RS> for One {
+#[diagnostic::do_not_recommend]
+impl<LS, RS> SamePair<LS, RS> for (One, One) {
     type Out = One;
 }
-impl<LS, RS> SameDim<Dyn, LS, RS> for One {
+#[diagnostic::do_not_recommend]
+impl<LS, RS> SamePair<LS, RS> for (One, Dyn) {
     type Out = One;
 }
-impl<LS, RS> SameDim<One, LS, RS> for Dyn {
+#[diagnostic::do_not_recommend]
+impl<LS, RS> SamePair<LS, RS> for (Dyn, One) {
     type Out = One;
 }
-impl<LS, RS> SameDim<Const<1>, LS, RS> for One {
+#[diagnostic::do_not_recommend]
+impl<LS, RS> SamePair<LS, RS> for (One, Const<1>) {
     type Out = One;
 }
-impl<LS, RS> SameDim<One, LS, RS> for Const<1> {
+#[diagnostic::do_not_recommend]
+impl<LS, RS> SamePair<LS, RS> for (Const<1>, One) {
     type Out = One;
+}
+
+/// `Self`, once `X` is known: a batched matmul's output names its last dim through the inner dims'
+/// [`SameDim`] projection, so that a mismatch of the inner dims is reported by `SameDim`'s message.
+#[doc(hidden)]
+pub trait AfterDim<X> {
+    /// `Self`.
+    type Out: Dim;
+}
+impl<D: Dim, X> AfterDim<X> for D {
+    type Out = D;
 }
 
 /// A dim that may be relabelled as `Target` without touching the data (`cast_shape`): equal

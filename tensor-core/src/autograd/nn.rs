@@ -55,7 +55,7 @@ use alloc::vec::Vec;
 
 /// How a loss reduces its per-element values to one (PyTorch's `reduction=` argument). PyTorch's
 /// `'none'` changes the result's shape, so it is a function of its own: [`mse_loss_unreduced`],
-/// [`cross_entropy_unreduced`], ... The default is [`Mean`](Reduction::Mean), as PyTorch's.
+/// [`cross_entropy_unreduced_with`], ... The default is [`Mean`](Reduction::Mean), as PyTorch's.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Reduction {
     /// The mean over the elements (the batch, for [`cross_entropy`] and [`nll_loss`]):
@@ -1104,8 +1104,8 @@ pub fn try_binary_cross_entropy_with_logits<'t, T: GradFloat, S: Shape>(
     pointwise_loss(Pointwise::Bce, input, target, reduction)
 }
 
-/// The options of [`cross_entropy_with`], [`cross_entropy_unreduced`], [`nll_loss_with`] and
-/// [`nll_loss_unreduced`]: PyTorch's keyword arguments `weight`, `ignore_index` and
+/// The options of [`cross_entropy_with`], [`cross_entropy_unreduced_with`], [`nll_loss_with`] and
+/// [`nll_loss_unreduced_with`]: PyTorch's keyword arguments `weight`, `ignore_index` and
 /// `label_smoothing`, with PyTorch's defaults from [`Default`] (no weights, `ignore_index =
 /// -100`, no smoothing).
 #[derive(Clone, Debug)]
@@ -1284,7 +1284,7 @@ fn class_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
 /// `label_smoothing = ε`. The mean is over the `N` rows. One node (fused log-softmax and NLL):
 /// the gradient is `softmax(input) - q` (over `N` for the mean). Every target must be a class:
 /// class weights and `ignore_index` are [`cross_entropy_with`]'s, `reduction='none'`
-/// [`cross_entropy_unreduced`].
+/// [`cross_entropy_unreduced_with`].
 ///
 /// ```
 /// # extern crate shaped_core as shaped;
@@ -1426,8 +1426,44 @@ pub fn try_cross_entropy_with<'t, T: GradFloat, N: Dim, C: Dim>(
 /// use shaped::{Shape, Tensor};
 /// use shaped::autograd::{nn::{self, ClassLossOptions}, Var};
 /// let x = Var::constant(Tensor::<f64, Shape![2, 2]>::from([[0., 0.], [0., 0.]]));
-/// let l = nn::cross_entropy_unreduced(&x, &Tensor::<i64, Shape![2]>::from([1, -100]), &ClassLossOptions::default());
+/// let l = nn::cross_entropy_unreduced_with(&x, &Tensor::<i64, Shape![2]>::from([1, -100]), &ClassLossOptions::default());
 /// assert_eq!(l.value().to_vec(), [2f64.ln(), 0.0]);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_cross_entropy_unreduced_with`].
+#[track_caller]
+pub fn cross_entropy_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    opts: &ClassLossOptions<T, C>,
+) -> Var<'t, T, (N,)> {
+    try_cross_entropy_unreduced_with(input, targets, opts).or_panic()
+}
+
+/// [`cross_entropy_unreduced_with`], returning an error instead of panicking.
+///
+/// # Errors
+/// As [`try_cross_entropy_with`].
+pub fn try_cross_entropy_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    opts: &ClassLossOptions<T, C>,
+) -> Result<Var<'t, T, (N,)>, ShapeError> {
+    class_loss_unreduced("cross_entropy", input, targets, opts, true)
+}
+
+/// Cross-entropy per row, `[N]` (PyTorch `torch.nn.functional.cross_entropy(input, target,
+/// reduction='none', label_smoothing=...)`): the arguments of [`cross_entropy`] without the
+/// reduction. Class weights and `ignore_index` are [`cross_entropy_unreduced_with`]'s.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn, Var};
+/// let x = Var::constant(Tensor::<f64, Shape![2, 2]>::from([[0., 0.], [1., 0.]]));
+/// let l = nn::cross_entropy_unreduced(&x, &Tensor::<i64, Shape![2]>::from([1, 0]), 0.0);
+/// assert_eq!(l.value().to_vec()[0], 2f64.ln());
 /// ```
 ///
 /// # Panics
@@ -1436,21 +1472,57 @@ pub fn try_cross_entropy_with<'t, T: GradFloat, N: Dim, C: Dim>(
 pub fn cross_entropy_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
     input: &Var<'t, T, (N, C)>,
     targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
-    opts: &ClassLossOptions<T, C>,
+    label_smoothing: T,
 ) -> Var<'t, T, (N,)> {
-    try_cross_entropy_unreduced(input, targets, opts).or_panic()
+    try_cross_entropy_unreduced(input, targets, label_smoothing).or_panic()
 }
 
 /// [`cross_entropy_unreduced`], returning an error instead of panicking.
 ///
 /// # Errors
-/// As [`try_cross_entropy_with`].
+/// As [`try_cross_entropy`].
 pub fn try_cross_entropy_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
     input: &Var<'t, T, (N, C)>,
     targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
-    opts: &ClassLossOptions<T, C>,
+    label_smoothing: T,
 ) -> Result<Var<'t, T, (N,)>, ShapeError> {
-    class_loss_unreduced("cross_entropy", input, targets, opts, true)
+    let opts = ClassLossOptions::<T, C> { weight: None, ignore_index: None, label_smoothing };
+    class_loss_unreduced("cross_entropy", input, targets, &opts, true)
+}
+
+/// The negative log-likelihood per row, `[N]` (PyTorch `torch.nn.functional.nll_loss(input,
+/// target, reduction='none')`): the arguments of [`nll_loss`] without the reduction. Class
+/// weights and `ignore_index` are [`nll_loss_unreduced_with`]'s.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn, Var};
+/// let lp = Var::constant(Tensor::<f64, Shape![2, 2]>::from([[-0.1, -2.0], [-3.0, -0.5]]));
+/// let l = nn::nll_loss_unreduced(&lp, &Tensor::<i64, Shape![2]>::from([1, 0]));
+/// assert_eq!(l.value().to_vec(), [2.0, 3.0]);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_nll_loss_unreduced`].
+#[track_caller]
+pub fn nll_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+) -> Var<'t, T, (N,)> {
+    try_nll_loss_unreduced(input, targets).or_panic()
+}
+
+/// [`nll_loss_unreduced`], returning an error instead of panicking.
+///
+/// # Errors
+/// As [`try_nll_loss`].
+pub fn try_nll_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+) -> Result<Var<'t, T, (N,)>, ShapeError> {
+    let opts = ClassLossOptions::<T, C> { weight: None, ignore_index: None, label_smoothing: T::zero() };
+    class_loss_unreduced("nll_loss", input, targets, &opts, false)
 }
 
 /// The negative log-likelihood with class weights and `ignore_index` (PyTorch
@@ -1501,26 +1573,26 @@ pub fn try_nll_loss_with<'t, T: GradFloat, N: Dim, C: Dim>(
 /// use shaped::{Shape, Tensor};
 /// use shaped::autograd::{nn::{self, ClassLossOptions}, Var};
 /// let lp = Var::constant(Tensor::<f64, Shape![2, 2]>::from([[-0.1, -2.0], [-3.0, -0.5]]));
-/// let l = nn::nll_loss_unreduced(&lp, &Tensor::<i64, Shape![2]>::from([1, 0]), &ClassLossOptions::default());
+/// let l = nn::nll_loss_unreduced_with(&lp, &Tensor::<i64, Shape![2]>::from([1, 0]), &ClassLossOptions::default());
 /// assert_eq!(l.value().to_vec(), [2.0, 3.0]);
 /// ```
 ///
 /// # Panics
-/// As the errors of [`try_nll_loss_unreduced`].
+/// As the errors of [`try_nll_loss_unreduced_with`].
 #[track_caller]
-pub fn nll_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
+pub fn nll_loss_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim>(
     input: &Var<'t, T, (N, C)>,
     targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
     opts: &ClassLossOptions<T, C>,
 ) -> Var<'t, T, (N,)> {
-    try_nll_loss_unreduced(input, targets, opts).or_panic()
+    try_nll_loss_unreduced_with(input, targets, opts).or_panic()
 }
 
-/// [`nll_loss_unreduced`], returning an error instead of panicking.
+/// [`nll_loss_unreduced_with`], returning an error instead of panicking.
 ///
 /// # Errors
 /// As [`try_nll_loss_with`].
-pub fn try_nll_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
+pub fn try_nll_loss_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim>(
     input: &Var<'t, T, (N, C)>,
     targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
     opts: &ClassLossOptions<T, C>,
