@@ -2,7 +2,9 @@
 //! tuples as sequential models, one forward for training and inference, each parameter watched
 //! once per step.
 use shaped::autograd::{Param, Tape, Var};
-use shaped::nn::{BatchNorm2d, Dropout, Embedding, Flatten, Forward, LayerNorm, Linear, Module, Predict, Relu};
+use shaped::nn::{
+    BatchNorm2d, Dropout, Embedding, Flatten, Forward, LayerNorm, Linear, Module, Predict, Relu, Unflatten,
+};
 use shaped::prelude::*;
 use shaped::rand::{rngs::StdRng, SeedableRng};
 
@@ -147,6 +149,28 @@ fn flatten_keeps_the_batch_and_checks_a_static_size() {
     // A runtime output size is the product.
     let y = Flatten::<Dyn>::new().forward(&tape, &x);
     assert_eq!(y.sizes(), [3, 16]);
+}
+
+#[test]
+fn unflatten_inverts_flatten_with_static_or_inferred_sizes() {
+    let tape = Tape::<f32>::new();
+    let v: Vec<f32> = (0..48).map(|i| i as f32).collect();
+    let x = tape.var(Tensor::<f32, Shape![_, 4, 2, 2]>::from_vec(&[3, 4, 2, 2], v.clone()));
+    let flat = Flatten::<Const<16>>::new().forward(&tape, &x);
+    // nn.Unflatten(1, (4, 2, 2)): the values in place, the static sizes in the type.
+    let back: Var<'_, f32, (Dyn, Const<4>, Const<2>, Const<2>)> =
+        Unflatten::<Shape![4, 2, 2]>::new().forward(&tape, &flat);
+    assert_eq!(back.value().to_vec(), v);
+    let g = (&back * &back).sum().backward();
+    assert_eq!(g.wrt(&x).unwrap().to_vec(), v.iter().map(|a| 2.0 * a).collect::<Vec<_>>());
+    // nn.Unflatten(1, (-1, 2)): a `Dyn` dim is what the others leave.
+    let tape = Tape::<f32>::new();
+    let flat = tape.var(Tensor::<f32, (Dyn, Const<16>)>::zeros_sized(&[3, 16]));
+    let y = Unflatten::<(Dyn, Const<2>)>::new().forward(&tape, &flat);
+    assert_eq!(y.sizes(), [3, 8, 2]);
+    // 16 is not 3 x 5.
+    let e = Unflatten::<Shape![3, 5]>::new().try_forward(&tape, &flat).unwrap_err().to_string();
+    assert!(e.contains("16") || e.contains("48"), "{e}");
 }
 
 #[test]

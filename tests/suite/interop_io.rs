@@ -17,5 +17,7 @@ mod interop;
 #[path = "../io.rs"]
 mod io;
 #[cfg(feature = "safetensors")]
+#[path = "../nn_every_layer.rs"]
+mod nn_every_layer;
 #[path = "../nn_pytorch.rs"]
 mod nn_pytorch;

@@ -456,6 +456,55 @@ where
     }
 }
 
+/// PyTorch `nn.Unflatten(1, unflattened_size)`: `[N, D] -> [N, ..U]`, the inverse of
+/// [`Flatten`]: the second dim split into the dims of `U` (`Shape![16, 4, 4]` for
+/// `nn.Unflatten(1, (16, 4, 4))`). The batch dim is kept as it is. `U` may hold a `Dyn` dim,
+/// whose size is what the others leave (PyTorch's `-1`). No parameters.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Dyn, Shape, Tensor};
+/// use shaped::autograd::Tape;
+/// use shaped::nn::{Forward, Unflatten};
+/// let tape = Tape::<f32>::new();
+/// let x = tape.var(Tensor::<f32, (Dyn, shaped::Const<12>)>::zeros_sized(&[5, 12]));
+/// let y = Unflatten::<Shape![3, 4]>::new().forward(&tape, &x);
+/// assert_eq!(y.sizes(), [5, 3, 4]);
+/// ```
+///
+/// # Errors
+/// [`ShapeError::Reshape`] (from `try_forward`) when `D` is not the product of `U`'s sizes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Unflatten<U: Shape>(core::marker::PhantomData<U>);
+
+impl<U: Shape> Unflatten<U> {
+    /// The layer.
+    pub fn new() -> Self {
+        Unflatten(core::marker::PhantomData)
+    }
+}
+
+impl<T: GradFloat, U: Shape> Module<T> for Unflatten<U> {
+    fn visit<'a>(&'a mut self, _: &str, _: &mut dyn FnMut(&str, Item<'a, T>)) {}
+}
+
+impl<'t, T: GradFloat, N: Dim, D: Dim, U> Forward<'t, T, (N, D)> for Unflatten<U>
+where
+    U: crate::shape::InsertAxis<0>,
+    <U as crate::shape::InsertAxis<0>>::Out: crate::shape::SetAxis<0, N>,
+{
+    type Out = <<U as crate::shape::InsertAxis<0>>::Out as crate::shape::SetAxis<0, N>>::Out;
+    fn try_forward(&mut self, _: &'t Tape<T>, x: &Var<'t, T, (N, D)>) -> Result<Var<'t, T, Self::Out>, ShapeError> {
+        let rank = U::RANK.ok_or_else(|| {
+            ShapeError::Invalid("Unflatten: the unflattened shape must have a static rank (a tuple shape)".into())
+        })?;
+        let mut sizes: alloc::vec::Vec<isize> = alloc::vec![x.sizes()[0] as isize];
+        // A `Dyn` dim takes what the others leave (one at most: PyTorch's single `-1`).
+        sizes.extend(U::STATIC[..rank].iter().map(|d| d.map_or(-1, |n| n as isize)));
+        x.try_reshape_sized::<Self::Out>(&sizes)
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 
 /// A 2-D convolution (PyTorch `nn.Conv2d(in_channels, out_channels, kernel_size, stride,

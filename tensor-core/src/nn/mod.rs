@@ -74,7 +74,7 @@ pub use attention::{
 pub use layers::Dropout;
 pub use layers::{
     AvgPool2d, BatchNorm, BatchNorm1d, BatchNorm2d, Conv1d, Conv2d, ConvTranspose2d, Embedding, Flatten, LayerNorm,
-    Linear, MaxPool2d,
+    Linear, MaxPool2d, Unflatten,
 };
 pub use state::{LoadReport, StateDict, StateTensor};
 
