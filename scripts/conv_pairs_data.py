@@ -3,6 +3,8 @@
 that differ between height and width (stride=(2, 1), padding=(1, 0), ...), their outputs and the
 gradients of `sum(y * g)` for a fixed `g`, in f64, for the `_dyn` forms of `Var`'s convolutions
 and poolings (tests/conv_pairs.rs). Run from the repository root (needs torch)."""
+import subprocess
+
 import torch
 import torch.nn.functional as F
 
@@ -129,4 +131,6 @@ for c in cases:
     ]
 out.append("];")
 open("tests/data/conv_pairs_data.rs", "w").write("\n".join(out) + "\n")
+# As `cargo fmt` leaves it, so that the check stays clean.
+subprocess.run(["rustfmt", "--edition", "2021", "tests/data/conv_pairs_data.rs"], check=True)
 print("wrote tests/data/conv_pairs_data.rs:", len(cases), "cases")

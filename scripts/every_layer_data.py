@@ -6,6 +6,8 @@ mask, layer norm, linear), trained in PyTorch for 5 Adam steps, its state dict
 (tests/data/every_layer.safetensors), its outputs in evaluation mode and the losses of five more
 Adam steps in training mode (tests/data/every_layer_data.rs). Dropout is 0 so that training is
 deterministic. Run from the repository root (needs torch and safetensors)."""
+import subprocess
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -92,4 +94,6 @@ out = [
     "pub const LOSSES: &[f64] = " + flat(torch.tensor(losses, dtype=torch.float64)) + ";",
 ]
 open("tests/data/every_layer_data.rs", "w").write("\n".join(out) + "\n")
+# As `cargo fmt` leaves it, so that the check stays clean.
+subprocess.run(["rustfmt", "--edition", "2021", "tests/data/every_layer_data.rs"], check=True)
 print("wrote tests/data/every_layer.safetensors, tests/data/every_layer_data.rs:", len(keys), "keys, losses", losses)

@@ -22,12 +22,18 @@ fn t(sizes: &[usize], v: &[f64]) -> Tensor<f64, DynShape> {
 }
 
 /// The case's operation on tracked or constant operands.
-fn apply<'t>(c: &data::PairCase, x: &Var<'t, f64, DynShape>, w: Option<&Var<'t, f64, DynShape>>, b: Option<&Var<'t, f64, DynShape>>) -> Var<'t, f64, DynShape> {
+fn apply<'t>(
+    c: &data::PairCase,
+    x: &Var<'t, f64, DynShape>,
+    w: Option<&Var<'t, f64, DynShape>>,
+    b: Option<&Var<'t, f64, DynShape>>,
+) -> Var<'t, f64, DynShape> {
     let conv = ConvArgs { stride: c.stride, padding: c.padding, dilation: c.dilation, groups: c.groups };
     match c.op {
         "conv2d" => x.conv2d_dyn(w.unwrap(), b, conv),
         "conv1d" => {
-            let a = Conv1dArgs { stride: c.stride[1], padding: c.padding[1], dilation: c.dilation[1], groups: c.groups };
+            let a =
+                Conv1dArgs { stride: c.stride[1], padding: c.padding[1], dilation: c.dilation[1], groups: c.groups };
             x.conv1d_dyn(w.unwrap(), b, a)
         }
         "conv_transpose2d" => {
@@ -40,7 +46,9 @@ fn apply<'t>(c: &data::PairCase, x: &Var<'t, f64, DynShape>, w: Option<&Var<'t, 
             };
             x.conv_transpose2d_dyn(w.unwrap(), b, a)
         }
-        "max_pool2d" => x.max_pool2d_dyn(PoolArgs { kernel: c.kernel, stride: c.stride, padding: c.padding, dilation: c.dilation }),
+        "max_pool2d" => {
+            x.max_pool2d_dyn(PoolArgs { kernel: c.kernel, stride: c.stride, padding: c.padding, dilation: c.dilation })
+        }
         "avg_pool2d" => {
             let a = PoolArgs { kernel: c.kernel, stride: c.stride, padding: c.padding, dilation: [1, 1] };
             x.avg_pool2d_dyn(a, c.count_include_pad)
@@ -57,7 +65,8 @@ fn pairs_match_pytorch_values_and_gradients() {
         // A pooling has no weights: an empty placeholder, not passed.
         let wsizes: &[usize] = if c.w_sizes.is_empty() { &[0] } else { c.w_sizes };
         // Untracked: the value alone.
-        let (x, w, b) = (Var::constant(t(c.x_sizes, c.x)), Var::constant(t(wsizes, c.w)), Var::constant(t(&bsizes, c.b)));
+        let (x, w, b) =
+            (Var::constant(t(c.x_sizes, c.x)), Var::constant(t(wsizes, c.w)), Var::constant(t(&bsizes, c.b)));
         let (wo, bo) = ((!c.w_sizes.is_empty()).then_some(&w), (!c.b.is_empty()).then_some(&b));
         let y = apply(c, &x, wo, bo);
         assert!(!y.is_tracked());
@@ -84,8 +93,10 @@ fn pairs_match_pytorch_values_and_gradients() {
 /// the same values and gradients.
 #[test]
 fn typed_forms_equal_dyn_forms_for_equal_pairs() {
-    let x0: Tensor<f64, Shape![2, 3, 7, 7]> = Tensor::from_fn(|i| ((i[0] * 7 + i[1] * 5 + i[2] * 3 + i[3]) % 11) as f64 - 5.0);
-    let w0: Tensor<f64, Shape![4, 3, 3, 3]> = Tensor::from_fn(|i| ((i[0] + 2 * i[1] + 3 * i[2] + i[3]) % 5) as f64 * 0.5 - 1.0);
+    let x0: Tensor<f64, Shape![2, 3, 7, 7]> =
+        Tensor::from_fn(|i| ((i[0] * 7 + i[1] * 5 + i[2] * 3 + i[3]) % 11) as f64 - 5.0);
+    let w0: Tensor<f64, Shape![4, 3, 3, 3]> =
+        Tensor::from_fn(|i| ((i[0] + 2 * i[1] + 3 * i[2] + i[3]) % 5) as f64 * 0.5 - 1.0);
     let tape = Tape::<f64>::new();
     let (x, w) = (tape.var(x0.clone()), tape.var(w0.clone()));
     let y = x.conv2d(&w, NoBias, shaped::Conv::<2, 1, 1>).max_pool2d(shaped::Pool::<2>);

@@ -156,13 +156,18 @@ fn record(what: &str, ok: bool) {
 /// Sequences under Miri, where one op call takes about half a second to a second: about 80
 /// calls (141 calls of 12 sequences of up to 10 took 157 s on a loaded machine). CI runs it
 /// twice, with the default and the lean feature sets.
-const MIRI_CASES: u32 = 8;
+const MIRI_CASES: u32 = 4;
 
 fn cases() -> u32 {
     if cfg!(miri) {
         return MIRI_CASES;
     }
-    std::env::var("SHAPED_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(DEFAULT_CASES)
+    std::env::var("SHAPED_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or_else(|| {
+        // CI's sample of the long tests (tests/common/mod.rs's `sample`): a share of the cases.
+        let sample: u32 =
+            std::env::var("SHAPED_TEST_SAMPLE").ok().and_then(|v| v.parse().ok()).filter(|&n| n >= 1).unwrap_or(1);
+        DEFAULT_CASES.div_ceil(sample)
+    })
 }
 
 fn seed() -> u64 {

@@ -37,10 +37,18 @@ pub fn ravel(idx: &[usize], sizes: &[usize]) -> usize {
 }
 
 /// The number of property-test cases: `default`, or `PROPTEST_CASES` from the environment (a
-/// longer local run: `PROPTEST_CASES=20000 cargo test --release`); `miri` cases under Miri.
+/// longer local run: `PROPTEST_CASES=20000 cargo test --release`); `miri` cases under Miri; a
+/// `1 / sample()` share of `default` (at least one) when CI samples the long tests.
 pub fn cases(default: u32, miri: u32) -> u32 {
     if cfg!(miri) {
         return miri;
     }
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    let sampled = default.div_ceil(sample() as u32);
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(sampled)
+}
+
+/// How thinly the long tests sample their inputs: `SHAPED_TEST_SAMPLE` from the environment (CI
+/// sets 4: a quarter of each property test's cases, every fourth input of a sweep), else 1 (all).
+pub fn sample() -> usize {
+    std::env::var("SHAPED_TEST_SAMPLE").ok().and_then(|v| v.parse().ok()).filter(|&n: &usize| n >= 1).unwrap_or(1)
 }

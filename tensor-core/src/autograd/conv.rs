@@ -229,7 +229,11 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
 
     /// Records a max pooling of `self` whose values are `out` and whose maxima are at the flat
     /// positions `idx` of their planes: the backward scatters each gradient to its maximum.
-    fn record_max_pool<S2: Shape>(&self, out: Tensor<T, S2>, idx: Tensor<i64, S2>) -> Result<Var<'t, T, S2>, ShapeError> {
+    fn record_max_pool<S2: Shape>(
+        &self,
+        out: Tensor<T, S2>,
+        idx: Tensor<i64, S2>,
+    ) -> Result<Var<'t, T, S2>, ShapeError> {
         let xl = *self.value().layout();
         self.try_record1(out, move |i, _| {
             back(move |g: Tensor<T, S2>, s| {
@@ -609,7 +613,11 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// As [`Tensor::try_avg_pool2d_dyn`](crate::TensorBase::try_avg_pool2d_dyn);
     /// [`ShapeError::Autograd`] for a value of a finished tape.
-    pub fn try_avg_pool2d_dyn(&self, args: PoolArgs, count_include_pad: bool) -> Result<Var<'t, T, DynShape>, ShapeError> {
+    pub fn try_avg_pool2d_dyn(
+        &self,
+        args: PoolArgs,
+        count_include_pad: bool,
+    ) -> Result<Var<'t, T, DynShape>, ShapeError> {
         let out = self.value().try_avg_pool2d_dyn(args, count_include_pad)?;
         self.record_avg_pool(out, args, count_include_pad)
     }

@@ -62,6 +62,8 @@ pub mod data;
 #[cfg(feature = "rand")]
 pub mod init;
 mod layers;
+#[cfg(feature = "progress")]
+mod progress;
 mod state;
 
 pub use crate::autograd::nn as functional;
@@ -76,6 +78,8 @@ pub use layers::{
     AvgPool2d, BatchNorm, BatchNorm1d, BatchNorm2d, Conv1d, Conv2d, ConvTranspose2d, Embedding, Flatten, LayerNorm,
     Linear, MaxPool2d, Unflatten,
 };
+#[cfg(feature = "progress")]
+pub use progress::Progress;
 pub use state::{LoadReport, StateDict, StateTensor};
 
 /// One entry of a model, as [`Module::visit`] hands it out.
