@@ -16,7 +16,7 @@
 mod model;
 use model::DigitsCnn;
 use shaped::autograd::nn::{cross_entropy, Reduction};
-use shaped::autograd::optim::{Adam, AdamConfig, CosineAnnealingLr, LrSchedule, Optimizer, ParamNames};
+use shaped::autograd::optim::{Adam, AdamConfig, CosineAnnealingLr, LrSchedule, ParamNames};
 use shaped::autograd::{Tape, Var};
 use shaped::io::NpzReader;
 use shaped::nn::{Forward, Module, Predict};

@@ -25,6 +25,54 @@ fn main() {
     w("matmul.rs", matmul());
     w("linalg.rs", linalg());
     w("batch_shape.rs", batch_shape());
+    w("conv_channels.rs", conv_channels());
+}
+
+/// `Conv2dChannels` / `Conv1dChannels` (see `src/shape/conv.rs`) hold trivially for every pair of
+/// shapes but the ranks the convolution takes (4 and 4, 3 and 3; those are in `conv.rs`), so that
+/// an input of the wrong rank is reported once, by the output-shape rule, not as a channel
+/// mismatch too.
+fn conv_channels() -> String {
+    let mut s = String::new();
+    for (tr, rank) in [("Conv2dChannels", 4), ("Conv1dChannels", 3)] {
+        for rx in 0..=MAX_RANK {
+            let x = names("X", rx);
+            // With a runtime-shaped other side.
+            writeln!(
+                s,
+                "#[diagnostic::do_not_recommend] impl<{}{}const G: usize> {tr}<DynShape, G> for {} {{}}",
+                bounds(&x, "Dim"),
+                if rx > 0 { ", " } else { "" },
+                tuple(&x)
+            )
+            .unwrap();
+            writeln!(
+                s,
+                "#[diagnostic::do_not_recommend] impl<{}{}const G: usize> {tr}<{}, G> for DynShape {{}}",
+                bounds(&x, "Dim"),
+                if rx > 0 { ", " } else { "" },
+                tuple(&x)
+            )
+            .unwrap();
+            for rw in 0..=MAX_RANK {
+                if rx == rank && rw == rank {
+                    continue;
+                }
+                let w = names("W", rw);
+                let all: Vec<String> = x.iter().chain(w.iter()).cloned().collect();
+                writeln!(
+                    s,
+                    "#[diagnostic::do_not_recommend] impl<{}{}const G: usize> {tr}<{}, G> for {} {{}}",
+                    bounds(&all, "Dim"),
+                    if all.is_empty() { "" } else { ", " },
+                    tuple(&w),
+                    tuple(&x)
+                )
+                .unwrap();
+            }
+        }
+    }
+    s
 }
 
 /// `BatchShape` for tuple shapes (see `src/tensor/batch.rs`): it builds tensors, so it lives with

@@ -11,7 +11,10 @@ use super::GradFloat;
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels::reduce::Sum;
 use crate::ops::conv::{Conv, Conv1dArgs, ConvArgs, ConvT, ConvTransposeArgs, NoBias, Pool, PoolArgs};
-use crate::shape::{AdaptivePool2dShape, Conv1dShape, Conv2dShape, ConvTranspose2dShape, DynShape, Pool2dShape, Shape};
+use crate::shape::{
+    AdaptivePool2dShape, Conv1dChannels, Conv1dShape, Conv2dChannels, Conv2dShape, ConvTranspose2dShape, DynShape,
+    Pool2dShape, Shape,
+};
 use crate::tensor::{Tensor, TensorView};
 use alloc::vec::Vec;
 
@@ -115,7 +118,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         conv: Conv<ST, PD, DL, G>,
     ) -> Result<Var<'t, T, <S as Conv2dShape<W, ST, PD, DL>>::Out>, ShapeError>
     where
-        S: Conv2dShape<W, ST, PD, DL>,
+        S: Conv2dShape<W, ST, PD, DL> + Conv2dChannels<W, G>,
     {
         let b = bias.as_dyn_var();
         let out = self.value().try_conv2d(weight.value(), b.as_ref().map(|v| v.value()), conv)?;
@@ -132,7 +135,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         conv: Conv<ST, PD, DL, G>,
     ) -> Var<'t, T, <S as Conv2dShape<W, ST, PD, DL>>::Out>
     where
-        S: Conv2dShape<W, ST, PD, DL>,
+        S: Conv2dShape<W, ST, PD, DL> + Conv2dChannels<W, G>,
     {
         self.try_conv2d(weight, bias, conv).or_panic()
     }
@@ -152,7 +155,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         conv: Conv<ST, PD, DL, G>,
     ) -> Result<Var<'t, T, <S as Conv1dShape<W, ST, PD, DL>>::Out>, ShapeError>
     where
-        S: Conv1dShape<W, ST, PD, DL>,
+        S: Conv1dShape<W, ST, PD, DL> + Conv1dChannels<W, G>,
     {
         let b = bias.as_dyn_var();
         let out = self.value().try_conv1d(weight.value(), b.as_ref().map(|v| v.value()), conv)?;
@@ -198,7 +201,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         conv: Conv<ST, PD, DL, G>,
     ) -> Var<'t, T, <S as Conv1dShape<W, ST, PD, DL>>::Out>
     where
-        S: Conv1dShape<W, ST, PD, DL>,
+        S: Conv1dShape<W, ST, PD, DL> + Conv1dChannels<W, G>,
     {
         self.try_conv1d(weight, bias, conv).or_panic()
     }

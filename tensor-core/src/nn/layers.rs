@@ -600,7 +600,7 @@ impl<
         const G: usize,
     > Forward<'t, T, S> for Conv2d<CG, O, K, T, ST, PD, DL, G>
 where
-    S: crate::shape::Conv2dShape<(O, CG, K, K), ST, PD, DL>,
+    S: crate::shape::Conv2dShape<(O, CG, K, K), ST, PD, DL> + crate::shape::Conv2dChannels<(O, CG, K, K), G>,
 {
     type Out = <S as crate::shape::Conv2dShape<(O, CG, K, K), ST, PD, DL>>::Out;
     fn try_forward(&mut self, tape: &'t Tape<T>, x: &Var<'t, T, S>) -> Result<Var<'t, T, Self::Out>, ShapeError> {
@@ -745,7 +745,7 @@ impl<
         const G: usize,
     > Forward<'t, T, S> for Conv1d<CG, O, K, T, ST, PD, DL, G>
 where
-    S: crate::shape::Conv1dShape<(O, CG, K), ST, PD, DL>,
+    S: crate::shape::Conv1dShape<(O, CG, K), ST, PD, DL> + crate::shape::Conv1dChannels<(O, CG, K), G>,
 {
     type Out = <S as crate::shape::Conv1dShape<(O, CG, K), ST, PD, DL>>::Out;
     fn try_forward(&mut self, tape: &'t Tape<T>, x: &Var<'t, T, S>) -> Result<Var<'t, T, Self::Out>, ShapeError> {

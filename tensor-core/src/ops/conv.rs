@@ -19,7 +19,7 @@ use crate::kernels;
 use crate::kernels::conv::Geom;
 use crate::layout::{window_out, Layout};
 use crate::num::Gemm;
-use crate::shape::{Conv1dShape, Conv2dShape, ConvTranspose2dShape, DynShape, Shape};
+use crate::shape::{Conv1dChannels, Conv1dShape, Conv2dChannels, Conv2dShape, ConvTranspose2dShape, DynShape, Shape};
 use crate::storage::{Data, Element};
 use crate::tensor::{Tensor, TensorBase};
 use alloc::borrow::Cow;
@@ -403,7 +403,7 @@ where
         D2: Data<Elem = D::Elem>,
         W: Shape,
         B: Bias<D::Elem>,
-        S: Conv2dShape<W, ST, PD, DL>,
+        S: Conv2dShape<W, ST, PD, DL> + Conv2dChannels<W, G>,
     {
         let () = ConvCheck::<S, W, 2, ST, PD, DL, G>::OK;
         self.conv_rt(weight, &bias, Conv::<ST, PD, DL, G>.args(), false)
@@ -421,7 +421,7 @@ where
         D2: Data<Elem = D::Elem>,
         W: Shape,
         B: Bias<D::Elem>,
-        S: Conv2dShape<W, ST, PD, DL>,
+        S: Conv2dShape<W, ST, PD, DL> + Conv2dChannels<W, G>,
     {
         // Checked here rather than through `try_conv2d` (which would report the failure twice),
         // so that a failure names the user's call.
@@ -482,7 +482,7 @@ where
         D2: Data<Elem = D::Elem>,
         W: Shape,
         B: Bias<D::Elem>,
-        S: Conv1dShape<W, ST, PD, DL>,
+        S: Conv1dShape<W, ST, PD, DL> + Conv1dChannels<W, G>,
     {
         let () = ConvCheck::<S, W, 1, ST, PD, DL, G>::OK;
         self.conv_rt(weight, &bias, as_2d_args(Conv::<ST, PD, DL, G>.args1()), true)
@@ -500,7 +500,7 @@ where
         D2: Data<Elem = D::Elem>,
         W: Shape,
         B: Bias<D::Elem>,
-        S: Conv1dShape<W, ST, PD, DL>,
+        S: Conv1dShape<W, ST, PD, DL> + Conv1dChannels<W, G>,
     {
         let () = ConvCheck::<S, W, 1, ST, PD, DL, G>::OK;
         self.conv_rt(weight, &bias, as_2d_args(c.args1()), true).or_panic()

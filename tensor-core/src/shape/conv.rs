@@ -207,6 +207,88 @@ where
     type Out = (N, O, H::Out, W::Out);
 }
 
+/// The input's channel dim `Self` fits weights of `CG` in-channels per group and `G` groups:
+/// `Self = CG * G` where both are static (typenum arithmetic: sizes in the compile-time range, see
+/// [`crate::dim`]), or a `Dyn` on either side (checked at run time). `X` and `Wt` are the input's
+/// and the weights' shapes, for the message. A bound of the typed convolutions, so that
+/// `cargo check` and rust-analyzer see a wrong channel count.
+#[diagnostic::on_unimplemented(
+    message = "cannot convolve an input of shape `{X}` with weights of shape `{Wt}`: the input has `{Self}` channels, the weights take `{CG}` per group in {G} group(s)",
+    label = "the input's channels must be the weights' second dim times the groups",
+    note = "a channel count past the compile-time range (0..=1024, powers of two, ...) can be a `Dyn` dim, checked at run time"
+)]
+pub trait ConvChannels<CG, const G: usize, X, Wt> {}
+#[diagnostic::do_not_recommend]
+impl<C, CG, const G: usize, X, Wt> ConvChannels<CG, G, X, Wt> for C where (C, CG): ChannelPair<G> {}
+
+/// The cases of [`ConvChannels`] on the pair `(input channels, in-channels per group)`.
+#[doc(hidden)]
+pub trait ChannelPair<const G: usize> {}
+#[diagnostic::do_not_recommend]
+impl<const G: usize> ChannelPair<G> for (Dyn, Dyn) {}
+#[diagnostic::do_not_recommend]
+impl<const N: usize, const G: usize> ChannelPair<G> for (Dyn, Const<N>) {}
+#[diagnostic::do_not_recommend]
+impl<const N: usize, const G: usize> ChannelPair<G> for (Const<N>, Dyn) {}
+#[diagnostic::do_not_recommend]
+impl<const G: usize> ChannelPair<G> for (Dyn, One) {}
+#[diagnostic::do_not_recommend]
+impl<const G: usize> ChannelPair<G> for (One, Dyn) {}
+// One input channel: one group of one.
+#[diagnostic::do_not_recommend]
+impl ChannelPair<1> for (One, One) {}
+#[diagnostic::do_not_recommend]
+impl ChannelPair<1> for (One, Const<1>) {}
+// One in-channel per group: as many groups as channels (a depthwise convolution).
+#[diagnostic::do_not_recommend]
+impl<const N: usize> ChannelPair<N> for (Const<N>, One) {}
+#[diagnostic::do_not_recommend]
+impl<const N: usize, const M: usize, const G: usize> ChannelPair<G> for (Const<N>, Const<M>)
+where
+    Const<N>: StaticDim,
+    Const<M>: StaticDim,
+    Const<G>: StaticDim,
+    Tn<Const<M>>: core::ops::Mul<Tn<Const<G>>>,
+    Prod<Tn<Const<M>>, Tn<Const<G>>>: typenum::Same<Tn<Const<N>>>,
+{
+}
+
+/// The channel rule of `conv2d` with `G` groups on an input of shape `Self` (`[N, C, H, W]`) and
+/// weights of shape `Wt` (`[O, C/G, KH, KW]`): [`ConvChannels`] on `C`; none for [`DynShape`].
+#[diagnostic::on_unimplemented(
+    message = "cannot convolve an input of shape `{Self}` with weights of shape `{Wt}` in {G} group(s): the channels do not match",
+    label = "the input's channels `C` of `[N, C, H, W]` must be the weights' `C/groups` of `[O, C/groups, KH, KW]` times the groups",
+    note = "a channel count past the compile-time range (0..=1024, powers of two, ...) can be a `Dyn` dim, checked at run time"
+)]
+pub trait Conv2dChannels<Wt: Shape, const G: usize>: Shape {}
+#[diagnostic::do_not_recommend]
+impl<const G: usize> Conv2dChannels<DynShape, G> for DynShape {}
+#[diagnostic::do_not_recommend]
+impl<N: Dim, C: Dim, H: Dim, W: Dim, O: Dim, CG: Dim, KH: Dim, KW: Dim, const G: usize>
+    Conv2dChannels<(O, CG, KH, KW), G> for (N, C, H, W)
+where
+    C: ConvChannels<CG, G, (N, C, H, W), (O, CG, KH, KW)>,
+{
+}
+
+/// The channel rule of `conv1d` with `G` groups on an input of shape `Self` (`[N, C, L]`) and
+/// weights of shape `Wt` (`[O, C/G, K]`): [`ConvChannels`] on `C`; none for [`DynShape`].
+#[diagnostic::on_unimplemented(
+    message = "cannot convolve an input of shape `{Self}` with weights of shape `{Wt}` in {G} group(s): the channels do not match",
+    label = "the input's channels `C` of `[N, C, L]` must be the weights' `C/groups` of `[O, C/groups, K]` times the groups",
+    note = "a channel count past the compile-time range (0..=1024, powers of two, ...) can be a `Dyn` dim, checked at run time"
+)]
+pub trait Conv1dChannels<Wt: Shape, const G: usize>: Shape {}
+#[diagnostic::do_not_recommend]
+impl<const G: usize> Conv1dChannels<DynShape, G> for DynShape {}
+#[diagnostic::do_not_recommend]
+impl<N: Dim, C: Dim, L: Dim, O: Dim, CG: Dim, K: Dim, const G: usize> Conv1dChannels<(O, CG, K), G> for (N, C, L) where
+    C: ConvChannels<CG, G, (N, C, L), (O, CG, K)>
+{
+}
+
+include!(concat!(env!("OUT_DIR"), "/conv_channels.rs"));
+
 /// The output shape of `conv1d` with `Conv::<S, P, DL, G>` on an input of shape `Self`
 /// (`[N, C, L]`) with weights of shape `Wt` (`[O, C/G, K]`): `[N, O, OL]` (see
 /// [`Conv1dInput`]).

@@ -1,5 +1,5 @@
-// The input has 3 channels, the weights expect 2 (with groups 1): a build error naming both
-// shapes. Dyn channels are checked at run time.
+// The input has 3 channels, the weights expect 2 (with groups 1): a compile error at `cargo check`
+// naming both shapes (a trait bound, issue 47). Dyn channels are checked at run time.
 use shaped::prelude::*;
 
 fn main() {
