@@ -9,9 +9,7 @@ use crate::autograd::{GradFloat, Param, Tape, Var};
 use crate::dim::{ConstDim, Dim};
 use crate::element::IndexElem;
 use crate::error::{OrPanic, ShapeError};
-#[cfg(feature = "rand")]
-use crate::shape::Shape;
-use crate::shape::{MatMulShape, PushDim, RemoveAxis};
+use crate::shape::{MatMulShape, PushDim, RemoveAxis, Shape};
 use crate::storage::Data;
 use crate::tensor::{Tensor, TensorBase};
 use alloc::format;
