@@ -27,6 +27,7 @@ it in target/models/all-MiniLM-L6-v2):
 Needs torch, sentence-transformers (and transformers); CI reads the committed file and never
 needs PyTorch.
 """
+import subprocess
 import sys
 
 import numpy as np
@@ -99,7 +100,8 @@ FIXED_INDICES = [0, 17, 383, 1000]
 
 
 def lit(v):
-    r = repr(float(np.float32(v)))
+    # The shortest decimal that reads back as the same f32.
+    r = str(np.float32(v))
     return r if ("e" in r or "." in r or "n" in r) else r + ".0"
 
 
@@ -230,6 +232,8 @@ def main():
     w.append(f"pub const ADAMW_LOSSES: &[f32] = &[{', '.join(lit(v) for v in losses)}];")
     with open(out_path, "w") as f:
         f.write("\n".join(w) + "\n")
+    # As `cargo fmt` leaves it (the repository's rustfmt.toml), so that the check stays clean.
+    subprocess.run(["rustfmt", "--edition", "2021", out_path], check=True)
     print(f"wrote {out_path}: loss {loss.item():.6g}, AdamW losses {losses}")
 
 
