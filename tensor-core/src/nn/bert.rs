@@ -27,7 +27,7 @@
 //! The same forward runs under a recording [`Tape`] for fine-tuning
 //! ([`BertModel::try_sentence_embeddings`]); it has no dropout (Hugging Face's model in
 //! evaluation mode, or with `hidden_dropout_prob = attention_probs_dropout_prob = 0`).
-use super::{Forward, LayerNorm, Linear, Module};
+use super::{Forward, LayerNorm, Linear};
 use crate::autograd::{GradFloat, Param, Tape, Var};
 use crate::dim::{Const, Dim, Dyn};
 use crate::element::{IndexElem, ToIndex};
@@ -206,10 +206,11 @@ pub struct BertPooler<C: BertSizes, T: GradFloat = f32> {
 
 /// A BERT encoder (Hugging Face `transformers.BertModel`, absolute positions): token ids
 /// `[N, L]` and an attention mask `[N, L]` give the last hidden state `[N, L, hidden]`. Its
-/// [`Module`] keys are the Hugging Face checkpoint's (`embeddings.word_embeddings.weight`,
+/// [`Module`](super::Module) keys are the Hugging Face checkpoint's (`embeddings.word_embeddings.weight`,
 /// `encoder.layer.0.attention.self.query.weight`, `encoder.layer.0.output.LayerNorm.bias`,
-/// `pooler.dense.weight`, ...), so [`Module::state_dict`] and [`Module::load_state_dict`] carry
-/// a checkpoint over as it is, and [`from_safetensors`](Self::from_safetensors) loads
+/// `pooler.dense.weight`, ...), so [`state_dict`](super::Module::state_dict) and
+/// [`load_state_dict`](super::Module::load_state_dict) carry
+/// a checkpoint over as it is, and `from_safetensors` (feature `safetensors`) loads
 /// `model.safetensors` with its layer count.
 ///
 /// The math, as `BertModel.forward` in evaluation mode (no dropout): the embeddings' sum
@@ -234,7 +235,8 @@ pub type MiniLm<T = f32> = BertModel<MiniLmL6, T>;
 impl<C: BertSizes, T: GradFloat> BertModel<C, T> {
     /// A model of `num_layers` layers, with or without a pooler, every weight zero and every
     /// layer norm's weight one: the frame a checkpoint is loaded into
-    /// ([`Module::load_state_dict`], [`Module::load_safetensors`]).
+    /// ([`Module::load_state_dict`](super::Module::load_state_dict), or `Module::load_safetensors` with the feature
+    /// `safetensors`).
     ///
     /// # Panics
     /// When a size of `C` is not static, or the hidden size is not a multiple of
@@ -429,7 +431,7 @@ impl<C: BertSizes, T: GradFloat> BertModel<C, T> {
         let pooler = names.iter().any(|k| k.starts_with("pooler."));
         let mut model = Self::zeros(layers, pooler);
         // Nothing changes on error, so the checks below can come after the load.
-        let report = Module::load_safetensors(&mut model, path, false)?;
+        let report = super::Module::load_safetensors(&mut model, path, false)?;
         let unexpected: Vec<_> =
             report.unexpected_keys.into_iter().filter(|k| k != "embeddings.position_ids").collect();
         if !report.missing_keys.is_empty() || !unexpected.is_empty() {
@@ -467,7 +469,7 @@ impl<C: BertSizes, T: GradFloat> BertLayer<C, T> {
         let q = split(linear(&mut sa.query, tape, x)?)?;
         let k = split(linear(&mut sa.key, tape, x)?)?;
         let v = split(linear(&mut sa.value, tape, x)?)?;
-        let scores = q.try_matmul(&k.try_transpose_dyn(-2, -1)?)?.mul_scalar(T::from_f64(1.0 / (hd as f64).sqrt()));
+        let scores = q.try_matmul(&k.try_transpose_dyn(-2, -1)?)?.mul_scalar(T::from_f64(1.0 / libm::sqrt(hd as f64)));
         let p = scores.try_add(mask)?.try_softmax_dyn(-1)?;
         let ctx = p.try_matmul(&v)?.try_transpose_dyn(1, 2)?; // [n, l, heads, hd]
         let ctx = ctx.try_reshape_sized::<Hidden<C, N, L>>(&[n as isize, l as isize, h as isize])?;
