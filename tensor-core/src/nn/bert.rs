@@ -9,19 +9,37 @@
 //! hidden size 384 with 12 heads). The number of layers, the batch size and the sequence length
 //! are run-time sizes.
 //!
-//! ```no_run
+//! `BertModel::<MiniLmL6>::from_safetensors("all-MiniLM-L6-v2/model.safetensors")` (feature
+//! `safetensors`) loads that checkpoint; the token ids come from the model's `tokenizer.json`
+//! (the `tokenizers` crate, as `examples/sentence_embeddings.rs` does). A model of other sizes
+//! is a type of its own:
+//!
+//! ```
 //! # extern crate shaped_core as shaped;
-//! use shaped::nn::bert::{BertModel, MiniLmL6};
-//! use shaped::{Dyn, Tensor};
-//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! let mut model = BertModel::<MiniLmL6>::from_safetensors("all-MiniLM-L6-v2/model.safetensors")?;
-//! // [CLS] hello world [SEP], and [CLS] [SEP] padded (ids from the model's tokenizer).
-//! let ids = Tensor::<u32, (Dyn, Dyn)>::from_vec(&[2, 4], vec![101, 7592, 2088, 102, 101, 102, 0, 0]);
-//! let mask = Tensor::<u32, (Dyn, Dyn)>::from_vec(&[2, 4], vec![1, 1, 1, 1, 1, 1, 0, 0]);
-//! let emb = model.try_embed(&ids, &mask)?; // [2, 384], each row of unit length
-//! assert_eq!(emb.sizes(), [2, 384]);
-//! # Ok(())
-//! # }
+//! use shaped::nn::bert::{BertModel, BertSizes};
+//! use shaped::nn::Module;
+//! use shaped::{Const, Dyn, Tensor};
+//!
+//! #[derive(Clone, Copy, Debug, Default)]
+//! struct Small; // hidden 8 in 2 heads, feed-forward 16, 30 words, 16 positions
+//! impl BertSizes for Small {
+//!     type Hidden = Const<8>;
+//!     type Intermediate = Const<16>;
+//!     type Vocab = Const<30>;
+//!     type Positions = Const<16>;
+//!     type TypeVocab = Const<2>;
+//!     const HEADS: usize = 2;
+//!     const LAYER_NORM_EPS: f64 = 1e-12;
+//! }
+//! let mut model = BertModel::<Small>::zeros(2, false); // 2 layers, no pooler
+//! let names = model.parameter_names();
+//! assert_eq!(names[3], "embeddings.LayerNorm.weight");
+//! assert_eq!(names[5], "encoder.layer.0.attention.self.query.weight");
+//! // [CLS] a b [SEP] and [CLS] c [SEP] padded, as a tokenizer gives them.
+//! let ids = Tensor::<u32, (Dyn, Dyn)>::from_vec(&[2, 4], vec![1, 5, 6, 2, 1, 7, 2, 0]);
+//! let mask = Tensor::<u32, (Dyn, Dyn)>::from_vec(&[2, 4], vec![1, 1, 1, 1, 1, 1, 1, 0]);
+//! let emb = model.try_embed(&ids, &mask).unwrap(); // Tensor<f32, (Dyn, Const<8>)>
+//! assert_eq!(emb.sizes(), [2, 8]);
 //! ```
 //!
 //! The same forward runs under a recording [`Tape`] for fine-tuning
