@@ -106,14 +106,16 @@ fn zero_embedding<N: Dim, E: Dim, T: GradFloat>(n: usize, e: usize) -> super::Em
     super::Embedding { weight: Param::new(Tensor::zeros_sized(&[n, e])) }
 }
 
-/// `layer` on `[N, L, I]` states: through runtime shapes, where the product's rule holds for any
-/// sizes (the typed rule needs the sizes known), then typed again (`[N, L, O]`).
-fn linear<'t, I: Dim, O: Dim, T: GradFloat, N: Dim, L: Dim>(
-    layer: &mut Linear<I, O, T>,
+/// `ln` on runtime-shaped states `[.., H]`: its weight and bias as `[Dyn]` (a copy of `H`
+/// elements; the gradient flows back to the parameters).
+fn layer_norm_dyn<'t, H: Dim, T: GradFloat>(
+    ln: &LayerNorm<H, T>,
     tape: &'t Tape<T>,
-    x: &Var<'t, T, (N, L, I)>,
-) -> Result<Var<'t, T, (N, L, O)>, ShapeError> {
-    layer.try_forward(tape, &x.try_cast_shape::<DynShape>()?)?.try_cast_shape::<(N, L, O)>()
+    x: &Var<'t, T, DynShape>,
+) -> Result<Var<'t, T, DynShape>, ShapeError> {
+    let w = ln.weight.as_ref().map(|p| tape.watch(p).try_cast_shape::<(Dyn,)>()).transpose()?;
+    let b = ln.bias.as_ref().map(|p| tape.watch(p).try_cast_shape::<(Dyn,)>()).transpose()?;
+    crate::autograd::nn::try_layer_norm(x, w.as_ref(), b.as_ref(), T::from_f64(ln.eps))
 }
 
 /// A size of the type `D` (which must be static here).
@@ -364,16 +366,20 @@ impl<C: BertSizes, T: GradFloat> BertModel<C, T> {
         let x = e.word_embeddings.try_forward(tape, input_ids)?;
         let x = x.try_add(&e.position_embeddings.try_forward(tape, &positions)?)?;
         let x = x.try_add(&e.token_type_embeddings.try_forward(tape, types)?)?;
-        let mut x = e.layer_norm.try_forward(tape, &x)?;
+        let x = e.layer_norm.try_forward(tape, &x)?;
         // The additive mask of the scores, [n, 1, 1, l]: Hugging Face's `finfo(dtype).min` at the
         // padded keys (a query whose keys are all padded averages them, it does not give NaN).
         let masked = T::from_f64(if core::mem::size_of::<T>() == 4 { f32::MIN as f64 } else { f64::MIN });
         let mask: Vec<T> = attention_mask.iter().map(|&m| if m.to_index() == 0 { masked } else { T::zero() }).collect();
         let mask = Var::constant(Tensor::<T, DynShape>::try_from_vec(&[n, 1, 1, l], mask)?);
-        for layer in &mut self.encoder.layer {
-            x = layer.try_forward_masked(tape, &x, &mask)?;
+        if self.encoder.layer.is_empty() {
+            return Ok(x);
         }
-        Ok(x)
+        let mut xd = x.try_cast_shape::<DynShape>()?;
+        for layer in &mut self.encoder.layer {
+            xd = layer.forward_dyn(tape, &xd, &mask)?;
+        }
+        xd.try_cast_shape()
     }
 
     /// [`try_forward`](Self::try_forward), panicking with the error's message.
@@ -475,27 +481,37 @@ impl<C: BertSizes, T: GradFloat> BertLayer<C, T> {
         x: &Var<'t, T, Hidden<C, N, L>>,
         mask: &Var<'t, T, DynShape>,
     ) -> Result<Var<'t, T, Hidden<C, N, L>>, ShapeError> {
-        let (n, l, h) = (x.sizes()[0], x.sizes()[1], x.sizes()[2]);
-        let heads = C::HEADS;
+        self.forward_dyn(tape, &x.try_cast_shape::<DynShape>()?, mask)?.try_cast_shape()
+    }
+
+    /// [`try_forward_masked`](Self::try_forward_masked) on runtime-shaped states `[n, l, h]`
+    /// (checked by the typed callers), so that a stack of layers runs without a copy between
+    /// the typed and the runtime shapes at each linear layer (the typed product's rule needs
+    /// the sizes known, and `C`'s are generic here).
+    fn forward_dyn<'t>(
+        &mut self,
+        tape: &'t Tape<T>,
+        x: &Var<'t, T, DynShape>,
+        mask: &Var<'t, T, DynShape>,
+    ) -> Result<Var<'t, T, DynShape>, ShapeError> {
+        let (n, l, h) = (x.sizes()[0] as isize, x.sizes()[1] as isize, x.sizes()[2] as isize);
+        let heads = C::HEADS as isize;
         let hd = h / heads;
         let sa = &mut self.attention.self_attention;
         // [n, l, h] -> [n, heads, l, hd]
-        let split = |y: Var<'t, T, Hidden<C, N, L>>| -> Result<Var<'t, T, DynShape>, ShapeError> {
-            y.try_reshape_sized::<DynShape>(&[n as isize, l as isize, heads as isize, hd as isize])?
-                .try_transpose_dyn(1, 2)
-        };
-        let q = split(linear(&mut sa.query, tape, x)?)?;
-        let k = split(linear(&mut sa.key, tape, x)?)?;
-        let v = split(linear(&mut sa.value, tape, x)?)?;
+        let split =
+            |y: Var<'t, T, DynShape>| y.try_reshape_sized::<DynShape>(&[n, l, heads, hd])?.try_transpose_dyn(1, 2);
+        let q = split(sa.query.try_forward(tape, x)?)?;
+        let k = split(sa.key.try_forward(tape, x)?)?;
+        let v = split(sa.value.try_forward(tape, x)?)?;
         let scores = q.try_matmul(&k.try_transpose_dyn(-2, -1)?)?.mul_scalar(T::from_f64(1.0 / libm::sqrt(hd as f64)));
         let p = scores.try_add(mask)?.try_softmax_dyn(-1)?;
-        let ctx = p.try_matmul(&v)?.try_transpose_dyn(1, 2)?; // [n, l, heads, hd]
-        let ctx = ctx.try_reshape_sized::<Hidden<C, N, L>>(&[n as isize, l as isize, h as isize])?;
+        let ctx = p.try_matmul(&v)?.try_transpose_dyn(1, 2)?.try_reshape_sized::<DynShape>(&[n, l, h])?;
         let out = &mut self.attention.output;
-        let a = out.layer_norm.try_forward(tape, &linear(&mut out.dense, tape, &ctx)?.try_add(x)?)?;
-        let mid = linear(&mut self.intermediate.dense, tape, &a)?.gelu();
+        let a = layer_norm_dyn(&out.layer_norm, tape, &out.dense.try_forward(tape, &ctx)?.try_add(x)?)?;
+        let mid = self.intermediate.dense.try_forward(tape, &a)?.gelu();
         let out = &mut self.output;
-        out.layer_norm.try_forward(tape, &linear(&mut out.dense, tape, &mid)?.try_add(&a)?)
+        layer_norm_dyn(&out.layer_norm, tape, &out.dense.try_forward(tape, &mid)?.try_add(&a)?)
     }
 }
 
