@@ -550,7 +550,8 @@ pub fn mean_pool<'t, T: GradFloat, N: Dim, L: Dim, H: Dim>(
 /// Differentiable.
 ///
 /// # Errors
-/// [`ShapeError::Autograd`] only (a value of another tape cannot arise here).
+/// [`ShapeError::Alloc`] when the intermediate values cannot be allocated; the shapes always
+/// fit.
 pub fn l2_normalize<'t, T: GradFloat, N: Dim, H: Dim>(
     x: &Var<'t, T, (N, H)>,
 ) -> Result<Var<'t, T, (N, H)>, ShapeError> {
