@@ -57,6 +57,7 @@ use alloc::vec::Vec;
 mod activation;
 #[cfg(feature = "rand")]
 mod attention;
+pub mod bert;
 #[cfg(feature = "rand")]
 pub mod data;
 #[cfg(feature = "rand")]

@@ -1,0 +1,61 @@
+//! all-MiniLM-L6-v2 (`shaped::nn::bert`, issue 48) on 32 sentences (`benches/data/minilm_sentences.txt`):
+//! the untracked forward with mean pooling and normalisation of the 32 tokenised sentences in one
+//! padded batch, of one sentence alone, and the same batch with its tokenisation (sentence-transformers'
+//! `encode`). PyTorch's times for the same work come from `scripts/minilm_timing.py`.
+//!
+//! Needs the model (`scripts/fetch_minilm.sh`, or `SHAPED_MINILM_DIR`); without it the bench prints a
+//! line and measures nothing. Run on one thread as
+//! `RAYON_NUM_THREADS=1 cargo bench --features safetensors --bench bert`.
+use criterion::{criterion_group, criterion_main, Criterion};
+use shaped::nn::bert::MiniLm;
+use shaped::{Dyn, Tensor};
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Duration;
+use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
+
+const SENTENCES: &str = include_str!("data/minilm_sentences.txt");
+
+type Ids = Tensor<u32, (Dyn, Dyn)>;
+
+/// Ids and attention mask of `sentences`, padded to the longest.
+fn tokenize(tok: &Tokenizer, sentences: &[&str]) -> (Ids, Ids) {
+    let enc = tok.encode_batch(sentences.to_vec(), true).expect("tokenizes");
+    let l = enc[0].get_ids().len();
+    let ids = enc.iter().flat_map(|e| e.get_ids().to_vec()).collect();
+    let mask = enc.iter().flat_map(|e| e.get_attention_mask().to_vec()).collect();
+    (Tensor::from_vec(&[sentences.len(), l], ids), Tensor::from_vec(&[sentences.len(), l], mask))
+}
+
+fn benches(c: &mut Criterion) {
+    let dir = std::env::var_os("SHAPED_MINILM_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/models/all-MiniLM-L6-v2"));
+    if !dir.join("model.safetensors").is_file() {
+        println!("bert bench skipped: all-MiniLM-L6-v2 is not in {} (scripts/fetch_minilm.sh)", dir.display());
+        return;
+    }
+    let mut model: MiniLm = MiniLm::from_safetensors(dir.join("model.safetensors")).expect("the model loads");
+    let mut tok = Tokenizer::from_file(dir.join("tokenizer.json")).expect("tokenizer.json loads");
+    tok.with_truncation(Some(TruncationParams { max_length: 256, ..Default::default() })).expect("truncation");
+    tok.with_padding(Some(PaddingParams { strategy: PaddingStrategy::BatchLongest, ..Default::default() }));
+    let sentences: Vec<&str> = SENTENCES.lines().collect();
+    assert_eq!(sentences.len(), 32);
+    let (ids, mask) = tokenize(&tok, &sentences);
+    let (ids1, mask1) = tokenize(&tok, &sentences[..1]);
+
+    let mut g = c.benchmark_group("minilm");
+    g.sample_size(20).measurement_time(Duration::from_secs(8)).warm_up_time(Duration::from_secs(2));
+    g.bench_function("forward_batch32", |b| b.iter(|| model.try_embed(black_box(&ids), black_box(&mask)).unwrap()));
+    g.bench_function("forward_one", |b| b.iter(|| model.try_embed(black_box(&ids1), black_box(&mask1)).unwrap()));
+    g.bench_function("encode_batch32", |b| {
+        b.iter(|| {
+            let (i, m) = tokenize(&tok, black_box(&sentences));
+            model.try_embed(&i, &m).unwrap()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(bert, benches);
+criterion_main!(bert);
