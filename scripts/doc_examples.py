@@ -49,6 +49,7 @@ FEATURE_FILES = {
     "tensor-core/src/interop/approx.rs": "approx",
     "tensor-core/src/io/serde.rs": "serde",
     "tensor-core/src/io/npy.rs": "npy",
+    "tensor-core/src/nn/progress.rs": "progress",
 }
 RUST_ATTRS = {"rust", "should_panic", "no_run", "ignore", "compile_fail", "edition2018", "edition2021", "edition2024", "test_harness"}
 
@@ -147,7 +148,7 @@ def main() -> int:
             if str(rel).startswith(prefix) and feature not in features:
                 features.append(feature)
     if "--all-features" in sys.argv:
-        features = ["std", "rayon", "linalg", "simd", "rand", "ndarray", "nalgebra", "faer", "approx", "serde", "npy"]
+        features = ["std", "rayon", "linalg", "simd", "rand", "ndarray", "nalgebra", "faer", "approx", "serde", "npy", "progress"]
 
     out = ROOT / "target/doc-examples"
     if out.exists():
