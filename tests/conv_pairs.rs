@@ -124,3 +124,31 @@ fn dyn_forms_report_size_errors() {
     let e = x.try_avg_pool2d_dyn(PoolArgs { kernel: [2, 2], stride: [0, 1], padding: [0, 0], dilation: [1, 1] }, true);
     assert!(e.is_err());
 }
+
+/// Central differences (f64, `try_gradcheck`) against every backward rule of the `_dyn` forms,
+/// for each operand, on each PyTorch case's operands: the rules agree with the numbers they
+/// differentiate, not only with PyTorch's.
+#[test]
+fn dyn_forms_pass_central_difference_checks() {
+    use shaped::autograd::try_gradcheck;
+    for c in data::CASES {
+        let x = t(c.x_sizes, c.x);
+        let has_w = !c.w_sizes.is_empty();
+        let w = if has_w { t(c.w_sizes, c.w) } else { t(&[0], &[]) };
+        let b = t(&[c.b.len()], c.b);
+        let has_b = !c.b.is_empty();
+        let (name, wc, bc) = (c.name, Var::constant(w.clone()), Var::constant(b.clone()));
+        let gx = try_gradcheck(|xv| apply(c, xv, has_w.then_some(&wc), has_b.then_some(&bc)), &x, 1e-6, 1e-6, 1e-5);
+        assert!(gx.is_ok(), "{name}: dx: {:?}", gx.err());
+        if has_w {
+            let xc = Var::constant(x.clone());
+            let gw = try_gradcheck(|wv| apply(c, &xc, Some(wv), has_b.then_some(&bc)), &w, 1e-6, 1e-6, 1e-5);
+            assert!(gw.is_ok(), "{name}: dw: {:?}", gw.err());
+        }
+        if has_b {
+            let xc = Var::constant(x.clone());
+            let gb = try_gradcheck(|bv| apply(c, &xc, has_w.then_some(&wc), Some(bv)), &b, 1e-6, 1e-6, 1e-5);
+            assert!(gb.is_ok(), "{name}: db: {:?}", gb.err());
+        }
+    }
+}

@@ -10,7 +10,7 @@ use super::var::{back, Var};
 use super::GradFloat;
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels::reduce::Sum;
-use crate::ops::conv::{Conv, Conv1dArgs, ConvArgs, ConvT, ConvTransposeArgs, NoBias, Pool, PoolArgs};
+use crate::ops::conv::{as_2d_args, Conv, Conv1dArgs, ConvArgs, ConvT, ConvTransposeArgs, NoBias, Pool, PoolArgs};
 use crate::shape::{
     AdaptivePool2dShape, Conv1dChannels, Conv1dShape, Conv2dChannels, Conv2dShape, ConvTranspose2dShape, DynShape,
     Pool2dShape, Shape,
@@ -160,8 +160,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         let b = bias.as_dyn_var();
         let out = self.value().try_conv1d(weight.value(), b.as_ref().map(|v| v.value()), conv)?;
         // As height-1 images: the 2-D rule with stride, padding and dilation 1 / 0 / 1 in height.
-        let args = ConvArgs { stride: [1, ST], padding: [0, PD], dilation: [1, DL], groups: G };
-        self.record_conv(weight, b, out, args, true)
+        self.record_conv(weight, b, out, as_2d_args(conv.args1()), true)
     }
 
     /// Records a convolution of `self` by `weight` (and the bias `b`) whose value is `out`;
@@ -404,7 +403,11 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                     // stays below the dilation): those read only the padding, and are dropped.
                     let gx = gd.conv2d_dyn(&w.as_dyn(), NoBias, args);
                     let xs = x.sizes();
-                    typed::<T, S>(gx.narrow_dyn(2, 0, xs[2]).narrow_dyn(3, 0, xs[3]).to_owned())
+                    if gx.sizes()[2..] == xs[2..] {
+                        typed::<T, S>(gx)
+                    } else {
+                        typed::<T, S>(gx.narrow_dyn(2, 0, xs[2]).narrow_dyn(3, 0, xs[3]).to_owned())
+                    }
                 });
                 if iw.is_some() {
                     // y = convT(x, w) is the input gradient of x' = conv(y, w): its weight
@@ -534,13 +537,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     ) -> Result<Var<'t, T, DynShape>, ShapeError> {
         let b = bias.as_dyn_var();
         let out = self.value().try_conv1d_dyn(weight.value(), b.as_ref().map(|v| v.value()), args)?;
-        let a2 = ConvArgs {
-            stride: [1, args.stride],
-            padding: [0, args.padding],
-            dilation: [1, args.dilation],
-            groups: args.groups,
-        };
-        self.record_conv(weight, b, out, a2, true)
+        self.record_conv(weight, b, out, as_2d_args(args), true)
     }
 
     /// [`try_conv1d_dyn`](Self::try_conv1d_dyn), panicking with the error's message.

@@ -196,7 +196,7 @@ pub(super) fn out_size(
 }
 
 /// The hyper-parameters of a 1-D convolution as those of a 2-D one over height-1 images.
-fn as_2d_args(a: Conv1dArgs) -> ConvArgs {
+pub(crate) fn as_2d_args(a: Conv1dArgs) -> ConvArgs {
     ConvArgs { stride: [1, a.stride], padding: [0, a.padding], dilation: [1, a.dilation], groups: a.groups }
 }
 
