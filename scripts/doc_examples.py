@@ -21,7 +21,7 @@ The examples of src/ and README.md are also the facade's own doctests (`cargo te
 --doc`), but there shaped-core and the dev-dependencies are in reach and unify their features
 with shaped's (rand's `StdRng` existed there and not for a user); here they are not.
 
-Usage: python3 scripts/doc_examples.py [--lint-only] [--list] [--all-features]
+Usage: python3 scripts/doc_examples.py [--lint-only] [--list] [--all-features] [--package DIR]
 A failing example is reported by rustdoc under the name of its generated item, which names its
 origin: `tensor_core_src_ops_conv_rs_L440` is the example whose fence is at line 440 of
 tensor-core/src/ops/conv.rs, `src_guide_linalg_md_L12` the one at line 12 of src/guide/linalg.md.
@@ -148,7 +148,28 @@ def main() -> int:
             if str(rel).startswith(prefix) and feature not in features:
                 features.append(feature)
     if "--all-features" in sys.argv:
-        features = ["std", "rayon", "linalg", "simd", "rand", "ndarray", "nalgebra", "faer", "approx", "serde", "npy", "progress"]
+        features = ["std", "rayon", "linalg", "simd", "rand", "ndarray", "nalgebra", "faer", "approx", "serde", "npy", "safetensors", "progress"]
+
+    # `--package DIR`: depend on the published form of the crates instead of the repository's,
+    # the `.crate` files of `cargo package` unpacked side by side in DIR (CI's packages step), so
+    # that one build both proves that the packages hold every file they need and runs the examples.
+    package = None
+    if "--package" in sys.argv:
+        package = pathlib.Path(sys.argv[sys.argv.index("--package") + 1]).resolve()
+        dirs = {}
+        for name in ("shaped", "shaped-core", "shaped-macros"):
+            found = [d for d in package.iterdir() if re.fullmatch(re.escape(name) + r"-\d+\.\d+\.\d+.*", d.name)]
+            if len(found) != 1:
+                print(f"doc_examples: {package} must hold exactly one unpacked {name} package, found {found}", file=sys.stderr)
+                return 1
+            dirs[name] = found[0]
+        dependency = f'shaped = {{ path = "{dirs["shaped"]}", features = {json.dumps(features)} }}\n\n'
+        dependency += "# The facade's dependencies on the other two, by version, resolve to their packages.\n"
+        dependency += "[patch.crates-io]\n"
+        dependency += f'shaped-core = {{ path = "{dirs["shaped-core"]}" }}\n'
+        dependency += f'shaped-macros = {{ path = "{dirs["shaped-macros"]}" }}\n\n'
+    else:
+        dependency = f'shaped = {{ path = "{ROOT}", features = {json.dumps(features)} }}\n\n'
 
     out = ROOT / "target/doc-examples"
     if out.exists():
@@ -162,7 +183,7 @@ def main() -> int:
         'edition = "2024"\n'
         "publish = false\n\n"
         "[dependencies]\n"
-        f'shaped = {{ path = "{ROOT}", features = {json.dumps(features)} }}\n\n'
+        + dependency +
         "# The repository's profile, so that the dependencies built by its own tests are reused.\n"
         '[profile.dev.package."*"]\n'
         "debug = false\n\n"
@@ -191,7 +212,10 @@ def main() -> int:
     env = dict(os.environ)
     env.setdefault("CARGO_TARGET_DIR", str(ROOT / "target"))
     t0 = time.monotonic()
-    rc = subprocess.call(["cargo", "test", "--doc", "--manifest-path", str(out / "Cargo.toml")], env=env)
+    cmd = ["cargo", "test", "--doc", "--manifest-path", str(out / "Cargo.toml")]
+    if package:
+        cmd.append("--offline")
+    rc = subprocess.call(cmd, env=env)
     print(f"doc_examples: cargo test --doc of {len(examples)} examples against `shaped` alone: "
           f"{'ok' if rc == 0 else 'FAILED'} in {time.monotonic() - t0:.0f} s")
     return rc

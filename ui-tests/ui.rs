@@ -8,8 +8,8 @@
 //! evaluated after monomorphisation, are in `mono/`, a crate of their own.)
 //!
 //! Each file in `pass/` proves that something must compile (and run), with the result types
-//! written out so that a change to the shape rules shows up here. Those are test targets of
-//! their own (`pass_<name>` in `Cargo.toml`, run by `cargo test`): with a pass case, trybuild
+//! written out so that a change to the shape rules shows up here. Those are modules of the test
+//! binary `pass` (`pass.rs`, one test per file, run by `cargo test`): with a pass case, trybuild
 //! builds every case alone with full code generation instead of one `cargo check` of all.
 //!
 //! After a deliberate change to a message, regenerate the snapshots with

@@ -1,7 +1,7 @@
 // Element indices take any integer type, and negative coordinates count from the end.
 use shaped::prelude::*;
 
-fn main() {
+pub fn main() {
     let x: Tensor<f32, Shape![4, 2]> = Tensor::from([[0., 1.], [2., 3.], [4., 5.], [6., 7.]]);
     let mut sum = 0.;
     for i in 0u32..8 {

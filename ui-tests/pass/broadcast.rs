@@ -2,7 +2,7 @@
 // dims on both sides. The annotations prove the result types.
 use shaped::prelude::*;
 
-fn main() {
+pub fn main() {
     // `[_, 3]` + `[3]`: the rank and the 3 are static; the first size is checked at run time.
     let a: Tensor<f32, Shape![_, 3]> = Tensor::zeros_sized(&[2, 3]);
     let b: Tensor<f32, Shape![3]> = Tensor::from([1., 2., 3.]);

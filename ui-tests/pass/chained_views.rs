@@ -2,7 +2,7 @@
 // `slice_move`); mutable views chain the same way.
 use shaped::prelude::*;
 
-fn main() {
+pub fn main() {
     let mut x: Tensor<f32, Shape![3, 4]> = Tensor::from([[0., 1., 2., 3.], [4., 5., 6., 7.], [8., 9., 10., 11.]]);
     let v: TensorView<f32, Shape![_, 3]> = x.t().narrow::<0>(0, 2);
     let w: TensorView<f32, Shape![2, 3]> = t!(x[.., 1..3]).t();

@@ -3,7 +3,7 @@
 use shaped::prelude::*;
 use shaped::{ConvArgs, PoolArgs};
 
-fn main() {
+pub fn main() {
     // unfold / windows: zero-copy views.
     let x: Tensor<f32, Shape![4, 10]> = Tensor::zeros();
     let u: TensorView<f32, Shape![4, 4, 3]> = x.unfold::<1, 3, 2>();

@@ -30,7 +30,7 @@ fn forward<N: Dim>(m: &Cnn, x: &Tensor<f32, (N, One, Const<8>, Const<8>)>) -> Te
     y.log_softmax::<1>()
 }
 
-fn main() {
+pub fn main() {
     let m = Cnn {
         c1: Tensor::full(0.1),
         b1: Tensor::zeros(),

@@ -2,7 +2,7 @@
 // run-time check (and fails, without panicking, on the wrong shape).
 use shaped::prelude::*;
 
-fn main() -> Result<(), ShapeError> {
+pub fn main() -> Result<(), ShapeError> {
     let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
     let d: Tensor<f32, DynShape> = x.clone().into_dyn();
     assert_eq!(d.sizes(), [2, 3]);

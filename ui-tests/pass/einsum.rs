@@ -3,7 +3,7 @@
 // that a change to the rules shows up here.
 use shaped::prelude::*;
 
-fn main() {
+pub fn main() {
     let a: Tensor<f32, Shape![4, 2, 3]> = Tensor::ones();
     let b: Tensor<f32, Shape![4, 3, 5]> = Tensor::ones();
     let c: Tensor<f32, Shape![4, 2, 5]> = einsum!("bij,bjk->bik", a, b);

@@ -28,7 +28,7 @@ fn flip_shape<const N: usize, const M: usize>(x: &Tensor<f32, Shape![N, M]>) -> 
     x.reshape::<Shape![M, N]>().into_owned()
 }
 
-fn main() {
+pub fn main() {
     let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
     assert_eq!(normalize(&x).to_vec(), [0., 0.2, 0.4, 0.6, 0.8, 1.]);
     assert_eq!(centre_rows(&x).to_vec(), [-1., 0., 1., -1., 0., 1.]);

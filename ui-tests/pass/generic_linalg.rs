@@ -44,7 +44,7 @@ fn factor_rows<const N: usize>(a: &Tensor<f64, Shape![_, N]>) -> Tensor<f64, Sha
     a.svdvals()
 }
 
-fn main() {
+pub fn main() {
     // A 3-state model (position, velocity, acceleration) measured in position and velocity,
     // unit covariances: S = 2 I, gain = [[0.5, 0], [0, 0.5], [0, 0]].
     let x = Tensor::<f64, Shape![3]>::from([0., 1., 0.]);

@@ -20,7 +20,7 @@ fn checked_first<const N: usize>(x: &Tensor<f32, Shape![N]>) -> Result<f32, Shap
     Ok(t!(try x[0])?.to_vec()[0])
 }
 
-fn main() {
+pub fn main() {
     let x: Tensor<f32, Shape![3, 4]> = Tensor::from([[0., 1., 2., 3.], [4., 5., 6., 7.], [8., 9., 10., 11.]]);
     assert_eq!(corners(&x), [0., 11., 4., 1.]);
     let y: Tensor<f32, Shape![3, 3]> = Tensor::from([[0., 1., 2.], [3., 4., 5.], [6., 7., 8.]]);

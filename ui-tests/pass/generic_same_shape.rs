@@ -18,7 +18,7 @@ fn residual<S1: Shape + BroadcastShape<S2>, S2: Shape>(
     x + y
 }
 
-fn main() {
+pub fn main() {
     let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
     assert_eq!(double(&x).to_vec(), [2., 4., 6., 8., 10., 12.]);
     assert_eq!(double(&x.clone().into_dyn()).sizes(), [2, 3]);

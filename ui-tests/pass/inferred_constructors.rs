@@ -18,7 +18,7 @@ impl Pose {
     }
 }
 
-fn main() {
+pub fn main() {
     let m: STensor<f32, Shape![4, 4]> = STensor::eye();
     assert_eq!(m.sum(), 4.);
     let h: Tensor<f32, Shape![4, 4]> = Tensor::eye();

@@ -2,7 +2,7 @@
 // static result dims where the length needs no arithmetic.
 use shaped::prelude::*;
 
-fn main() {
+pub fn main() {
     let x: Tensor<u8, Shape![50000, 32, 32, 3]> = Tensor::zeros();
     let batch: TensorView<u8, Shape![48, 32, 32, 3]> = t!(x[0..48]);
     let last: TensorView<u8, Shape![32, 32, 3]> = t!(x[-1]);

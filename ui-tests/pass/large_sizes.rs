@@ -3,7 +3,7 @@
 // 3000 or 50,000 are outside typenum's table: none of these rules needs it.
 use shaped::prelude::*;
 
-fn main() {
+pub fn main() {
     // Broadcasting: equal sizes, `One` against any size, and missing leading dims.
     let x = Tensor::<f32, Shape![65536, 1]>::ones();
     let b: Tensor<f32, Shape![1, 3]> = Tensor::from([[1., 2., 3.]]);

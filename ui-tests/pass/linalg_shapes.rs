@@ -4,7 +4,7 @@
 #![allow(clippy::type_complexity)]
 use shaped::prelude::*;
 
-fn main() {
+pub fn main() {
     let a: Tensor<f64, Shape![5, 3]> = Tensor::ones();
     let (_u, _s, _vh): (Tensor<f64, Shape![5, 3]>, Tensor<f64, Shape![3]>, Tensor<f64, Shape![3, 3]>) = a.svd();
     let (_q, _r): (Tensor<f64, Shape![3, 3]>, Tensor<f64, Shape![3, 5]>) = a.t().qr();

@@ -2,7 +2,7 @@
 // place. The annotations prove the result types.
 use shaped::prelude::*;
 
-fn main() {
+pub fn main() {
     let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
     let m: Tensor<f32, Shape![2, 2]> = x.matmul(&x.t());
     assert_eq!(m.to_vec(), [14., 32., 32., 77.]);

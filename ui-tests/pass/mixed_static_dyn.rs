@@ -2,7 +2,7 @@
 // matmul, slicing, reductions and cat; the `Dyn` parts are checked at run time.
 use shaped::prelude::*;
 
-fn main() {
+pub fn main() {
     let x: Tensor<f32, Shape![_, 3]> = Tensor::ones_sized(&[5, 3]);
     let bias: Tensor<f32, Shape![1, 3]> = Tensor::from([[1., 2., 3.]]);
     let y: Tensor<f32, Shape![_, 3]> = &x + &bias;

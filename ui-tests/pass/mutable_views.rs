@@ -7,7 +7,7 @@ fn scale_into(mut v: TensorViewMut<'_, f32, Shape![3]>, k: f32) {
     v *= k;
 }
 
-fn main() {
+pub fn main() {
     let mut x: Tensor<f32, Shape![3, 4]> = Tensor::ones();
     t!(x[.., 0] *= 2.0);
     t!(x[.., 1] += &Tensor::from([1., 2., 3.]));

@@ -1,7 +1,7 @@
 // Negative axes count from the end, checked at compile time against the rank.
 use shaped::prelude::*;
 
-fn main() {
+pub fn main() {
     let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
     let rows: Tensor<f32, Shape![2]> = x.sum_axis::<-1>();
     let keep: Tensor<f32, Shape![1, 3]> = x.mean_keepdim::<-2>();

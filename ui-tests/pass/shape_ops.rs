@@ -1,7 +1,7 @@
 // Reductions, reshapes and axis operations with their result types written out.
 use shaped::prelude::*;
 
-fn main() {
+pub fn main() {
     let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
 
     let s: Tensor<f32, Shape![2]> = x.sum_axis::<1>();

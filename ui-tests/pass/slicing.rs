@@ -2,7 +2,7 @@
 // adds a size-1 dim, `...` keeps the remaining dims, runtime bounds give `Dyn` dims.
 use shaped::prelude::*;
 
-fn main() {
+pub fn main() {
     let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
 
     let v: TensorView<f32, Shape![2, 2]> = t!(x[.., 0..2]);

@@ -9,7 +9,7 @@ fn step(batch: TensorView<'_, f32, Shape![32, 64]>, w: &Tensor<f32, Shape![64, 1
     batch.matmul(w)
 }
 
-fn main() {
+pub fn main() {
     let x = Tensor::<f32, Shape![1500, 64]>::from_fn(|[i, j]| (i + j) as f32);
     let w = Tensor::<f32, Shape![64, 10]>::ones();
     let mut batches = x.batches::<32>();

@@ -6,7 +6,7 @@ fn mse<const N: usize>(yhat: &Tensor<f32, Shape![N]>, y: &Tensor<f32, Shape![N]>
     d.mul_same(&d).mean()
 }
 
-fn main() {
+pub fn main() {
     let y = Tensor::from_array([1.0f32, 2., 3.]);
     let yhat = Tensor::from_array([1.0f32, 2., 5.]);
     assert_eq!(mse(&yhat, &y), 4. / 3.);
