@@ -50,6 +50,7 @@ FEATURE_FILES = {
     "tensor-core/src/io/serde.rs": "serde",
     "tensor-core/src/io/npy.rs": "npy",
     "tensor-core/src/nn/progress.rs": "progress",
+    "src/guide/pretrained.md": "safetensors",
 }
 RUST_ATTRS = {"rust", "should_panic", "no_run", "ignore", "compile_fail", "edition2018", "edition2021", "edition2024", "test_harness"}
 

@@ -16,8 +16,11 @@
 //! `TRYBUILD=overwrite cargo test -p shaped-ui-tests --test ui`, then review every changed `.stderr` for
 //! readability before committing it.
 
+mod flags;
+
 #[test]
 fn ui() {
+    flags::one_set_of_rustflags();
     let t = trybuild::TestCases::new();
     t.compile_fail("fail/*.rs");
 }

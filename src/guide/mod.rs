@@ -14,6 +14,7 @@
 //! | [`sorting`] | sorts, top-k, medians, quantiles, searching, counting | [`sort`](TensorBase::sort), [`argsort`](TensorBase::argsort), [`topk`](TensorBase::topk), [`kthvalue`](TensorBase::kthvalue), [`quantile`](TensorBase::quantile), [`searchsorted`](TensorBase::searchsorted), [`unique`](TensorBase::unique) |
 //! | [`autograd`] | gradients, the functional layers, optimizers, saving parameters | [`Tape`](crate::autograd::Tape), [`Var`](crate::autograd::Var), [`Param`](crate::autograd::Param), [`backward`](crate::autograd::Var::backward), [`nn::cross_entropy`](crate::autograd::nn::cross_entropy), [`optim::Adam`](crate::autograd::optim::Adam), [`gradcheck`](crate::autograd::gradcheck) |
 //! | [`models`] | models as typed values: layers, `#[derive(Module)]`, train/eval, state dicts, a PyTorch -> shaped table | [`nn::Module`], [`nn::Linear`], [`nn::Conv2d`], [`nn::Forward`], [`state_dict`](crate::nn::Module::state_dict) |
+//! | [`pretrained`] | loading a PyTorch checkpoint by its keys: a BERT-family encoder, what is checked, another checkpoint's sizes | [`nn::bert::BertModel`], `from_safetensors`, [`BertSizes`](crate::nn::bert::BertSizes), [`load_state_dict`](crate::nn::Module::load_state_dict) |
 //! | [`derivatives`] | Jacobians, gradients and Hessians of small functions by forward mode (dual numbers) | [`jacobian`](crate::derivative::jacobian), [`gradient`](crate::derivative::gradient), [`hessian`](crate::derivative::hessian), [`Dual`](crate::derivative::Dual) |
 //! | [`random`] | random tensors from a caller's generator (feature `rand`) | [`rand`](TensorBase::rand), [`randn`](TensorBase::randn), [`uniform`](TensorBase::uniform), [`normal_`](TensorBase::normal_), [`randperm`](TensorBase::randperm) |
 //! | [`interop`] | ndarray, nalgebra, faer, slices, serde, `.npy`/`.npz` | [`from_slice`](TensorBase::from_slice), [`to_vec`](TensorBase::to_vec), [`crate::interop`] |
@@ -53,6 +54,7 @@ page!(sorting, "sorting.md");
 page!(random, "random.md");
 page!(autograd, "autograd.md");
 page!(models, "models.md");
+page!(pretrained, "pretrained.md");
 page!(derivatives, "derivatives.md");
 page!(interop, "interop.md");
 page!(small_tensors, "small_tensors.md");

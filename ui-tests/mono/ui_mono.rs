@@ -11,8 +11,12 @@
 //! Regenerate the snapshots with `TRYBUILD=overwrite cargo test -p shaped-ui-mono --test ui_mono`
 //! and review every changed `.stderr` before committing it.
 
+#[path = "../flags.rs"]
+mod flags;
+
 #[test]
 fn ui_mono() {
+    flags::one_set_of_rustflags();
     let t = trybuild::TestCases::new();
     t.compile_fail("fail/*.rs");
     t.pass("pass/*.rs");
