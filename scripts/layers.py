@@ -3,7 +3,8 @@
 module graph checked against the layers that ARCHITECTURE.md declares.
 
 Usage:
-    python3 scripts/layers.py            # check: exit 1 on an import from a higher layer or a circle
+    python3 scripts/layers.py            # check: exit 1 on an import from a higher layer or a circle,
+                                         # or when ARCHITECTURE.md's map misses a file (see below)
     python3 scripts/layers.py --graph    # print the graph of top-level modules and its circles
 
 The layers are the fenced block tagged `layers` in ARCHITECTURE.md, bottom layer first, one layer a
@@ -18,7 +19,25 @@ trees expanded, paths in bodies, bounds and types), comments, doc comments and s
 left out. A path is resolved through the `pub use` re-exports of the module it names (lib.rs's
 `pub use error::ShapeError` makes `crate::ShapeError` a use of `error`), so a re-export at an old
 place does not hide a dependency, and a re-export is not itself a use of the layer it names.
+
+The map check (not with --graph): ARCHITECTURE.md must name every source file, and every path it
+names must exist. A path in the document is a run of `[A-Za-z0-9_.*-]` characters and slashes
+that ends in `.rs`, `.py`, `.md`, `.sh`, `.toml` or `.stderr`, or in a slash (a folder), or that
+has a slash and starts with a top-level entry of the repository (`.ci/run`). It is read by one
+rule:
+  - from the repository root when its first component is a top-level entry of the repository
+    (`tensor-macros/src/lib.rs`, `src/lib.rs`, `tests/suite/`, `.ci/run`, `Cargo.toml`);
+  - from tensor-core/src otherwise (`ops/scan.rs`, `lib.rs`, `layout/`): shaped-core's files are
+    written from their crate's src folder, every other file from the root.
+A `*` or a placeholder (`tests/suite/<topic>.rs`) makes a glob, which must match something and
+names no file. A folder (ending in a slash) is checked only when its first component is a folder
+of the root or of tensor-core/src, so that prose such as `conv1d/conv2d/` is no path. What must
+be named: every `.rs` file under tensor-core/src, tensor-macros/src and src, every `.rs` file at
+the top of examples/, and every folder directly under tests/ (by its own path or a path inside
+it). Each error names the file that is missing, or the line of the document whose path names
+nothing.
 """
+import glob
 import os
 import re
 import sys
@@ -293,6 +312,79 @@ def sccs(nodes, adj):
     return res
 
 
+PATH_RE = re.compile(r"(?<![\w./*<>-])((?:[\w.*<>-]+/)*[\w*<>][\w.*<>-]*/?)")
+FILE_EXT = (".rs", ".py", ".md", ".sh", ".toml", ".stderr")
+
+
+def top_entries():
+    """The names at the top of the repository (a build's target/ and .git are not its entries)."""
+    return {n for n in os.listdir(ROOT) if n not in ("target", ".git")}
+
+
+def doc_paths(text, top):
+    """(line, path as written, path from the root, kind) for every path in the document, kind being
+    'file', 'dir', 'glob' or 'any' (a path from the root whose kind the document does not say)."""
+    core_dirs = {n for n in os.listdir(SRC) if os.path.isdir(os.path.join(SRC, n))}
+    for m in PATH_RE.finditer(text):
+        tok = m.group(1).rstrip(".")
+        if tok.count("<") != tok.count(">"):
+            continue  # a generic type (`Dual<T, N>`), not a path
+        tok = re.sub(r"<\w+>", "*", tok)  # a placeholder (`tests/suite/<topic>.rs`) is a glob
+        first = tok.split("/")[0]
+        is_dir = tok.endswith("/")
+        if is_dir:
+            if first not in top and first not in core_dirs:
+                continue
+        elif not tok.endswith(FILE_EXT):
+            if "/" not in tok or first not in top:
+                continue
+        rel = tok if first in top else "tensor-core/src/" + tok
+        kind = "glob" if "*" in tok else "dir" if is_dir else "file" if tok.endswith(FILE_EXT) else "any"
+        yield text.count("\n", 0, m.start()) + 1, tok, rel.rstrip("/"), kind
+
+
+def required_paths():
+    """Every source file and folder that the document must name, from the root."""
+    out = []
+    for base in ("tensor-core/src", "tensor-macros/src", "src"):
+        for dirpath, _, names in os.walk(os.path.join(ROOT, base)):
+            out += [os.path.relpath(os.path.join(dirpath, n), ROOT) for n in names if n.endswith(".rs")]
+    out += ["examples/" + n for n in os.listdir(os.path.join(ROOT, "examples")) if n.endswith(".rs")]
+    tests = os.path.join(ROOT, "tests")
+    out += ["tests/" + n for n in os.listdir(tests) if os.path.isdir(os.path.join(tests, n))]
+    return sorted(p.replace(os.sep, "/") for p in out)
+
+
+def check_map():
+    """ARCHITECTURE.md against the tree: (problems, files named, files to name)."""
+    with open(ARCH, encoding="utf-8") as f:
+        text = f.read()
+    errors, named = [], set()
+    for line, tok, rel, kind in doc_paths(text, top_entries()):
+        full = os.path.join(ROOT, rel)
+        if kind == "glob":
+            ok = bool(glob.glob(full))
+        elif kind == "dir":
+            ok = os.path.isdir(full)
+        elif kind == "file":
+            ok = os.path.isfile(full)
+        else:
+            ok = os.path.exists(full)
+        if not ok:
+            errors.append(f"ARCHITECTURE.md:{line}: `{tok}` names no {'folder' if kind == 'dir' else 'file'} (read as {rel})")
+        elif kind != "glob":
+            named.add(rel)
+    # A folder is named by its own path or by the path of anything in it.
+    named |= {"/".join(p.split("/")[:k]) for p in named for k in range(1, p.count("/") + 1)}
+    required = required_paths()
+    for p in required:
+        if p not in named:
+            short = p[len("tensor-core/src/"):] if p.startswith("tensor-core/src/") else p
+            what = "folder" if os.path.isdir(os.path.join(ROOT, p)) else "file"
+            errors.append(f"{p}: a {what} that ARCHITECTURE.md does not name (as `{short}{'/' if what == 'folder' else ''}`)")
+    return errors, sum(p in named for p in required), len(required)
+
+
 def main():
     crate = Crate()
     if "--graph" in sys.argv:
@@ -340,7 +432,11 @@ def main():
     for err in errors:
         print(err)
     print(f"layers: {len(layers)} layers, {len(units)} units, {len(crate.modules)} files; {len(errors)} problems")
-    return 1 if errors else 0
+    map_errors, named, required = check_map()
+    for err in map_errors:
+        print(err)
+    print(f"map: ARCHITECTURE.md names {named} of {required} source files and folders; {len(map_errors)} problems")
+    return 1 if errors or map_errors else 0
 
 
 if __name__ == "__main__":

@@ -3,21 +3,8 @@
 //! [`TensorBase`](crate::TensorBase) and operator impls; this module holds only the traits they
 //! need.
 //!
-//! Where each topic's `impl TensorBase` blocks live (the facade's `shaped::guide` pages follow
-//! the same topics):
-//!
-//! | topic (guide page) | files |
-//! |---|---|
-//! | creation | `tensor/construct.rs`, `tensor/fill.rs`, `tensor/literal.rs`, `tensor/small.rs`, `tensor/shared.rs` |
-//! | indexing and views | `tensor/views.rs`, `tensor/iter.rs`, `tensor/chunks.rs`, `tensor/batch.rs`, `index/`, `select.rs`, `accumulate.rs`, `index_write.rs` |
-//! | element-wise math | `arith.rs`, `binary.rs`, `zip.rs`, `unary.rs`, `out.rs`, `cast.rs` |
-//! | reductions | `reduce.rs`, `scan.rs` (scans, softmax), `stats.rs` |
-//! | shape operations | `tensor/join.rs`, `tensor/reshape.rs` (reshape, flatten, split), `pad.rs`, `diag.rs`, `scan.rs` (`roll`, `tril`, `triu`) |
-//! | linear algebra | `matmul.rs`, `vector.rs`, `contract.rs`, `einsum.rs`, `square.rs`, `linalg.rs`, `factor.rs` |
-//! | convolution and pooling | `conv.rs`, `pool.rs` |
-//! | sorting and selection | `order.rs` (sort, top-k, medians, quantiles), `count.rs` |
-//! | random tensors | `tensor/random.rs` |
-//! | interop and files | `interop/`, `io/` |
+//! Which file holds each topic's `impl TensorBase` blocks, and the `shaped::guide` page of each
+//! topic: the table "Operations, by topic" of the repository's `ARCHITECTURE.md`.
 pub mod accumulate;
 mod arith;
 pub mod binary;
