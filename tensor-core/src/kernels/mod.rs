@@ -1,5 +1,5 @@
 //! Shape-erased kernels: each takes flat slices and [`Layout`](crate::Layout)s and is generic over the element
-//! type only, so static and dynamic tensors share them (DESIGN rule 1). Contiguous inputs take a
+//! type only, so static and dynamic tensors share them (ARCHITECTURE.md's rule 1). Contiguous inputs take a
 //! slice fast path (and rayon, with the `rayon` feature and a pool of more than one thread, from a
 //! threshold measured per kind: [`PAR_THRESHOLD`], [`PAR_MATH_THRESHOLD`],
 //! [`PAR_REDUCE_THRESHOLD`], [`PAR_COPY_THRESHOLD`]); strided ones go through `layout::walk_rows`, which orders and

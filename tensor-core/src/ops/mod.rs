@@ -1,7 +1,7 @@
-//! Typed front ends: they compute the result shape type and layout, then call a kernel. None of
-//! them loops over elements itself (ARCHITECTURE.md's rule 2). The operations are inherent methods of
-//! [`TensorBase`](crate::TensorBase) and operator impls; this module holds only the traits they
-//! need.
+//! Typed front ends: they compute the result shape type and layout, then call a kernel; the few
+//! that loop over elements themselves are named in ARCHITECTURE.md's rule 2. The operations are
+//! inherent methods of [`TensorBase`](crate::TensorBase) and operator impls, one file per topic;
+//! this module holds only the `mod` lines.
 //!
 //! Which file holds each topic's `impl TensorBase` blocks, and the `shaped::guide` page of each
 //! topic: the table "Operations, by topic" of the repository's `ARCHITECTURE.md`.
