@@ -12,7 +12,9 @@ line: `name: unit unit ...`. A unit is a module path below `tensor-core/src` (`k
 `index::spec`); a file belongs to the unit with the longest matching path. A file may use what
 its own layer and the layers below declare. A line whose name ends in `(knot)` is a layer whose
 units may also refer to each other round a circle (the type layer: dims, shapes and storage
-kinds); anywhere else a circle between units is an error, even inside one layer.
+kinds); anywhere else a circle between units is an error, even inside one layer. The same holds for
+files: two files that use each other (directly or round a longer circle) are an error unless every
+file of the circle belongs to a (knot) layer's units.
 
 What counts as a use: every path that starts with `crate::`, `super::` or `self::` in code (use
 trees expanded, paths in bodies, bounds and types), comments, doc comments and string literals
@@ -429,9 +431,31 @@ def main():
                         f, line, p = e[(a, b)][0]
                         lines.append(f"    {a} -> {b}: {f}:{line}: `{p}`")
             errors.append("\n".join(lines))
+    # The same at the level of files (each file is a module): two files that use each other are
+    # one room, whatever their layer; only the files of a (knot) layer's units may close a circle.
+    fe = edges(crate, lambda m: m if m else None)
+    fadj = defaultdict(set)
+    for (a, b) in fe:
+        fadj[a].add(b)
+    file_knots = []
+    for comp in sccs(sorted(m for m in crate.modules if m), fadj):
+        if len(comp) < 2:
+            continue
+        if all(knot.get(unit_of(m, units), False) for m in comp):
+            file_knots.append(comp)
+            continue
+        lines = [f"circle between the files of {', '.join(comp)} (only a (knot) layer's files may have one):"]
+        for a in comp:
+            for b in sorted(fadj[a]):
+                if b in comp:
+                    f, line, p = fe[(a, b)][0]
+                    lines.append(f"    {a} -> {b}: {f}:{line}: `{p}`")
+        errors.append("\n".join(lines))
     for err in errors:
         print(err)
     print(f"layers: {len(layers)} layers, {len(units)} units, {len(crate.modules)} files; {len(errors)} problems")
+    print("files: no circle between files outside the (knot) layer's" + "".join(
+        f"; the knot's circle: {', '.join(c)}" for c in file_knots))
     map_errors, named, required = check_map()
     for err in map_errors:
         print(err)

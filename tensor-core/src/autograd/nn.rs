@@ -39,8 +39,8 @@
 //! assert_eq!(g1.sizes(), [5, 3]);
 //! ```
 use super::ops::{c, sum_to, typed};
-use super::tape::{BackFn, Sink};
-use super::var::{back, NodeRef, Var};
+use super::tape::{BackFn, NodeRef, Sink};
+use super::var::{back, Var};
 use super::GradFloat;
 use crate::dim::Dim;
 use crate::element::{IndexElem, ToIndex};

@@ -6,7 +6,6 @@
 //! the arena once from the loss down, handing each node the sum of the gradients its consumers
 //! sent it, then freeing it. A value used twice, a skip connection or several heads sharing a
 //! trunk all sum correctly: there is one graph per step, never one per tensor (dfdx #507, #833).
-use super::var::{NodeRef, Var};
 use super::GradFloat;
 use crate::error::ShapeError;
 use crate::shape::Shape;
@@ -27,6 +26,19 @@ mod grads_ext;
 /// shape, boxed) and adds its inputs' gradients to the sink.
 pub(crate) type BackFn<T> = Box<dyn FnOnce(Box<dyn GradSlot<T>>, &mut Sink<T>)>;
 
+/// A node of a tape, as a value refers to it.
+pub(crate) struct NodeRef<'t, T> {
+    pub(crate) tape: &'t Tape<T>,
+    pub(crate) index: usize,
+    pub(crate) generation: u64,
+}
+impl<T> Clone for NodeRef<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for NodeRef<'_, T> {}
+
 struct Node<T> {
     /// `None` for a leaf (a watched parameter or a [`Tape::var`] input), whose gradient is kept.
     back: Option<BackFn<T>>,
@@ -35,7 +47,7 @@ struct Node<T> {
 struct State<T> {
     /// Bumped by every `backward`: nodes of an older generation are gone. 64 bits, and never
     /// wrapped: a tape whose generation reached `u64::MAX` refuses further backward passes, so a
-    /// stale [`Var`] can never match a later generation (a wrapping `u32` would have accepted one
+    /// stale [`Var`](super::Var) can never match a later generation (a wrapping `u32` would have accepted one
     /// again after 2³² passes).
     generation: u64,
     nodes: Vec<Node<T>>,
@@ -61,13 +73,13 @@ fn next_id() -> u64 {
     id as u64
 }
 
-/// The record of one forward pass: every operation on a tracked [`Var`] adds a node, and
-/// [`Var::backward`] walks the nodes back from a scalar loss (PyTorch's autograd graph, candle's
+/// The record of one forward pass: every operation on a tracked [`Var`](super::Var) adds a node, and
+/// [`Var::backward`](super::Var::backward) walks the nodes back from a scalar loss (PyTorch's autograd graph, candle's
 /// `backward()`, TensorFlow's `GradientTape`).
 ///
 /// One tape serves one step: create it, [`watch`](Self::watch) the parameters, run the model,
 /// call `backward` on the loss, and drop it (or let the next step make a new one). `backward`
-/// frees the graph, so memory does not grow over a training loop; a [`Var`] of a finished tape
+/// frees the graph, so memory does not grow over a training loop; a [`Var`](super::Var) of a finished tape
 /// is refused by later operations with [`ShapeError::Autograd`].
 ///
 /// [`Tape::no_grad`] makes a tape that records nothing (PyTorch `torch.no_grad()`): the same
@@ -122,7 +134,7 @@ impl<T: GradFloat> Tape<T> {
 
     /// A tape that records nothing (PyTorch `torch.no_grad()` / `torch.inference_mode()`):
     /// [`watch`](Self::watch) and [`var`](Self::var) give untracked values, so a model written
-    /// once over [`Var`] runs as inference with no graph and no saved tensors.
+    /// once over [`Var`](super::Var) runs as inference with no graph and no saved tensors.
     #[doc(alias = "inference_mode")]
     pub fn no_grad() -> Self {
         Tape { enabled: false, ..Self::new() }
@@ -143,38 +155,36 @@ impl<T: GradFloat> Tape<T> {
         self.len() == 0
     }
 
-    /// The parameter as a tracked value of this tape, sharing its storage (no copy): the leaf
-    /// whose gradient [`Grads::param`] returns. Same shape as the parameter. On a
-    /// [`no_grad`](Self::no_grad) tape, an untracked value.
-    ///
-    /// A parameter is watched once per step: watching it again on the same tape before
-    /// `backward` returns the same leaf (a layer used twice, or a model whose every forward
-    /// watches its parameters, records one leaf per parameter), and the gradient sums every use.
-    pub fn watch<S: Shape>(&self, p: &Param<T, S>) -> Var<'_, T, S> {
+    /// The node of parameter `id` on this tape, added the first time it is watched in a step
+    /// (`None` on a [`no_grad`](Self::no_grad) tape): what `watch` (in var.rs) wraps.
+    pub(crate) fn watch_node(&self, id: ParamId) -> Option<NodeRef<'_, T>> {
         if !self.enabled {
-            return Var::from_arc(p.value.clone(), None);
+            return None;
         }
         let known = {
             let st = self.state.borrow();
-            st.params.iter().find(|(id, _)| *id == p.id).map(|&(_, index)| NodeRef {
+            st.params.iter().find(|(pid, _)| *pid == id).map(|&(_, index)| NodeRef {
                 tape: self,
                 index,
                 generation: st.generation,
             })
         };
-        if let Some(node) = known {
-            return Var::from_arc(p.value.clone(), Some(node));
+        if known.is_some() {
+            return known;
         }
         let node = self.push(None);
-        self.state.borrow_mut().params.push((p.id, node.index));
-        Var::from_arc(p.value.clone(), Some(node))
+        self.state.borrow_mut().params.push((id, node.index));
+        Some(node)
     }
 
-    /// A tracked input that is not a parameter (PyTorch `requires_grad_()` on a tensor): a leaf
-    /// whose gradient [`Grads::wrt`] returns. Same shape as `value`.
-    pub fn var<S: Shape>(&self, value: Tensor<T, S>) -> Var<'_, T, S> {
-        let node = if self.enabled { Some(self.push(None)) } else { None };
-        Var::from_arc(Arc::new(value), node)
+    /// A new leaf node (`None` on a [`no_grad`](Self::no_grad) tape): what `var` (in var.rs)
+    /// wraps.
+    pub(crate) fn leaf(&self) -> Option<NodeRef<'_, T>> {
+        if self.enabled {
+            Some(self.push(None))
+        } else {
+            None
+        }
     }
 
     /// Adds a node and returns its handle.
@@ -449,7 +459,7 @@ pub struct Grads<T> {
     tape: u64,
     generation: u64,
     /// The number of nodes of the graph walked: slots past it hold gradients added by
-    /// [`Grads::accumulate`], which no [`Var`] of this step addresses.
+    /// [`Grads::accumulate`], which no [`Var`](super::Var) of this step addresses.
     nodes: usize,
     grads: Vec<Option<Box<dyn GradSlot<T>>>>,
     params: Vec<(ParamId, usize)>,
@@ -490,43 +500,21 @@ impl<T: GradFloat> Grads<T> {
         })
     }
 
-    /// The gradient with respect to a tracked leaf ([`Tape::var`] or [`Tape::watch`]): a tensor
-    /// of the leaf's shape type (PyTorch `x.grad`); `None` for an untracked value, a value of
-    /// another tape or step, an intermediate value (only leaves keep gradients, as PyTorch
-    /// without `retain_grad`), or a leaf the loss does not depend on.
-    pub fn wrt<S: Shape>(&self, v: &Var<'_, T, S>) -> Option<&Tensor<T, S>> {
-        let n = v.node()?;
-        if n.tape.id != self.tape || n.generation != self.generation || n.index >= self.nodes {
+    /// Whether node `n` belongs to the tape and step these gradients came from.
+    pub(crate) fn is_of_this_step(&self, n: &NodeRef<'_, T>) -> bool {
+        n.tape.id == self.tape && n.generation == self.generation
+    }
+
+    /// The gradient of leaf node `n` (`wrt`, in var.rs): `None` for a node of another tape or
+    /// step, a node past this step's, or one the loss does not depend on.
+    pub(crate) fn of_node<S: Shape>(&self, n: &NodeRef<'_, T>) -> Option<&Tensor<T, S>> {
+        if !self.is_of_this_step(n) || n.index >= self.nodes {
             return None;
         }
         if let Some(&(id, _)) = self.params.iter().find(|&&(_, i)| i == n.index) {
             return self.param_at::<S>(id);
         }
         self.slot::<S>(n.index)
-    }
-
-    /// [`wrt`](Self::wrt), with an error naming why there is none.
-    ///
-    /// # Errors
-    /// [`ShapeError::Autograd`] for an untracked value, a value of another tape or step, or a
-    /// leaf the loss does not depend on.
-    pub fn try_wrt<S: Shape>(&self, v: &Var<'_, T, S>) -> Result<&Tensor<T, S>, ShapeError> {
-        let Some(n) = v.node() else {
-            return Err(ShapeError::Autograd(format!(
-                "a gradient was asked of an untracked value of shape {}: create it with Tape::var or Tape::watch",
-                S::describe()
-            )));
-        };
-        if n.tape.id != self.tape || n.generation != self.generation {
-            return Err(ShapeError::Autograd("a gradient was asked of a value of another tape or step".into()));
-        }
-        self.wrt(v).ok_or_else(|| {
-            ShapeError::Autograd(format!(
-                "no gradient for the value of shape {} (node {}): only leaves keep gradients, and the loss must depend on it",
-                S::describe(),
-                n.index
-            ))
-        })
     }
 
     /// The gradient of parameter `id` as elements in row-major order (what optimizers read), or

@@ -1,6 +1,6 @@
 //! [`Var`]: a tensor value with, when tracked, its node on a [`Tape`]; the recording helpers that
 //! every differentiable operation goes through; and `backward`.
-use super::tape::{BackFn, GradSlot, Grads, Sink, Tape};
+use super::tape::{BackFn, GradSlot, Grads, NodeRef, Param, Sink, Tape};
 use super::GradFloat;
 use crate::dim::{Const, One};
 use crate::error::{OrPanic, ShapeError};
@@ -9,19 +9,6 @@ use crate::tensor::Tensor;
 use alloc::boxed::Box;
 use alloc::format;
 use alloc::sync::Arc;
-
-/// A node of a tape, as a value refers to it.
-pub(crate) struct NodeRef<'t, T> {
-    pub(crate) tape: &'t Tape<T>,
-    pub(crate) index: usize,
-    pub(crate) generation: u64,
-}
-impl<T> Clone for NodeRef<'_, T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<T> Copy for NodeRef<'_, T> {}
 
 /// A tensor value in a computation that may be differentiated: the value (shared, never copied
 /// by the graph) and, when it is tracked, its node on a [`Tape`] (PyTorch's tensor with
@@ -49,6 +36,62 @@ impl<T: GradFloat, S: Shape> Clone for Var<'_, T, S> {
 impl<T: GradFloat, S: Shape> core::fmt::Debug for Var<'_, T, S> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Var").field("value", &*self.value).field("node", &self.node.map(|n| n.index)).finish()
+    }
+}
+
+/// The tape's methods that make values: in this file, so that the tape (tape.rs) never names
+/// [`Var`] and the two files do not import each other.
+impl<T: GradFloat> Tape<T> {
+    /// The parameter as a tracked value of this tape, sharing its storage (no copy): the leaf
+    /// whose gradient [`Grads::param`] returns. Same shape as the parameter. On a
+    /// [`no_grad`](Self::no_grad) tape, an untracked value.
+    ///
+    /// A parameter is watched once per step: watching it again on the same tape before
+    /// `backward` returns the same leaf (a layer used twice, or a model whose every forward
+    /// watches its parameters, records one leaf per parameter), and the gradient sums every use.
+    pub fn watch<S: Shape>(&self, p: &Param<T, S>) -> Var<'_, T, S> {
+        Var::from_arc(p.value.clone(), self.watch_node(p.id))
+    }
+
+    /// A tracked input that is not a parameter (PyTorch `requires_grad_()` on a tensor): a leaf
+    /// whose gradient [`Grads::wrt`] returns. Same shape as `value`.
+    pub fn var<S: Shape>(&self, value: Tensor<T, S>) -> Var<'_, T, S> {
+        Var::from_arc(Arc::new(value), self.leaf())
+    }
+}
+
+/// The gradients' methods that take values (as the tape's above).
+impl<T: GradFloat> Grads<T> {
+    /// The gradient with respect to a tracked leaf ([`Tape::var`] or [`Tape::watch`]): a tensor
+    /// of the leaf's shape type (PyTorch `x.grad`); `None` for an untracked value, a value of
+    /// another tape or step, an intermediate value (only leaves keep gradients, as PyTorch
+    /// without `retain_grad`), or a leaf the loss does not depend on.
+    pub fn wrt<S: Shape>(&self, v: &Var<'_, T, S>) -> Option<&Tensor<T, S>> {
+        self.of_node(v.node()?)
+    }
+
+    /// [`wrt`](Self::wrt), with an error naming why there is none.
+    ///
+    /// # Errors
+    /// [`ShapeError::Autograd`] for an untracked value, a value of another tape or step, or a
+    /// leaf the loss does not depend on.
+    pub fn try_wrt<S: Shape>(&self, v: &Var<'_, T, S>) -> Result<&Tensor<T, S>, ShapeError> {
+        let Some(n) = v.node() else {
+            return Err(ShapeError::Autograd(format!(
+                "a gradient was asked of an untracked value of shape {}: create it with Tape::var or Tape::watch",
+                S::describe()
+            )));
+        };
+        if !self.is_of_this_step(n) {
+            return Err(ShapeError::Autograd("a gradient was asked of a value of another tape or step".into()));
+        }
+        self.wrt(v).ok_or_else(|| {
+            ShapeError::Autograd(format!(
+                "no gradient for the value of shape {} (node {}): only leaves keep gradients, and the loss must depend on it",
+                S::describe(),
+                n.index
+            ))
+        })
     }
 }
 

@@ -325,3 +325,15 @@ pub(crate) fn nonzero<T: Element>(src: &[T], l: &Layout) -> Result<(Vec<i64>, us
     });
     Ok((out, count))
 }
+
+/// The number of true elements of a bool mask and, per dim, their coordinates in row-major
+/// order (PyTorch's `nonzero` as used by mask indexing), from the `nonzero` kernel above.
+pub(crate) fn mask_coords(mask: &[bool], l: &Layout) -> Result<(usize, Vec<Vec<isize>>), ShapeError> {
+    let (flat, count) = nonzero(mask, l)?;
+    let rank = l.rank();
+    let mut coords = super::try_with_capacity_uncached(rank)?;
+    for d in 0..rank {
+        coords.push(super::try_collect((0..count).map(|k| flat[k * rank + d] as isize))?);
+    }
+    Ok((count, coords))
+}

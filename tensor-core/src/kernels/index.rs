@@ -1,7 +1,7 @@
-//! Kernels of advanced indexing: gathering elements at computed offsets, and the coordinates of
-//! the true elements of a bool mask.
+//! Kernels of advanced indexing: gathering and scattering elements at the offsets a
+//! [`GatherPlan`] computes (a bool mask's coordinates are `gather.rs`'s `mask_coords`).
 use crate::error::ShapeError;
-use crate::layout::{GatherLine, GatherPlan, Layout};
+use crate::layout::{GatherLine, GatherPlan};
 use crate::storage::Element;
 use alloc::vec::Vec;
 
@@ -38,16 +38,4 @@ pub(crate) fn scatter_runs<T: Element>(
             f(slot, v);
         }
     });
-}
-
-/// The number of true elements of a bool mask and, per dim, their coordinates in row-major
-/// order (PyTorch's `nonzero` as used by mask indexing), from the `nonzero` kernel.
-pub(crate) fn mask_coords(mask: &[bool], l: &Layout) -> Result<(usize, Vec<Vec<isize>>), ShapeError> {
-    let (flat, count) = super::nonzero(mask, l)?;
-    let rank = l.rank();
-    let mut coords = super::try_with_capacity_uncached(rank)?;
-    for d in 0..rank {
-        coords.push(super::try_collect((0..count).map(|k| flat[k * rank + d] as isize))?);
-    }
-    Ok((count, coords))
 }

@@ -29,12 +29,12 @@ pub(crate) mod scan;
 pub(crate) mod small;
 pub(crate) mod vector;
 pub(crate) use gather::{
-    check_write_indices, gather, index_select, masked_fill, masked_fill_inplace, masked_select, nonzero, scatter,
-    scatter_value, scatter_with, where_select,
+    check_write_indices, gather, index_select, mask_coords, masked_fill, masked_fill_inplace, masked_select, nonzero,
+    scatter, scatter_value, scatter_with, where_select,
 };
 pub(crate) use gemm::gemm;
 pub use gemm::Gemm;
-pub(crate) use index::{gather_runs, mask_coords, scatter_runs};
+pub(crate) use index::{gather_runs, scatter_runs};
 
 pub(crate) use crate::memory::{try_collect, try_vec, try_with_capacity, try_with_capacity_uncached};
 
