@@ -282,6 +282,17 @@ def edges(crate, granularity):
     return out
 
 
+def circle_message(head, comp, adj, sites):
+    """The error for circle `comp`: `head`, then one edge of the circle a line, with its first use."""
+    lines = [head]
+    for a in comp:
+        for b in sorted(adj[a]):
+            if b in comp:
+                f, line, p = sites[(a, b)][0]
+                lines.append(f"    {a} -> {b}: {f}:{line}: `{p}`")
+    return "\n".join(lines)
+
+
 def sccs(nodes, adj):
     """Tarjan's strongly connected components."""
     index, low, stack, on, res, counter = {}, {}, [], set(), [], [0]
@@ -424,13 +435,7 @@ def main():
             adj[a].add(b)
     for comp in sccs(units, adj):
         if len(comp) > 1 and not all(knot[u] for u in comp):
-            lines = [f"circle between {', '.join(comp)} (only a (knot) layer may have one):"]
-            for a in comp:
-                for b in sorted(adj[a]):
-                    if b in comp:
-                        f, line, p = e[(a, b)][0]
-                        lines.append(f"    {a} -> {b}: {f}:{line}: `{p}`")
-            errors.append("\n".join(lines))
+            errors.append(circle_message(f"circle between {', '.join(comp)} (only a (knot) layer may have one):", comp, adj, e))
     # The same at the level of files (each file is a module): two files that use each other are
     # one room, whatever their layer; only the files of a (knot) layer's units may close a circle.
     fe = edges(crate, lambda m: m if m else None)
@@ -444,13 +449,8 @@ def main():
         if all(knot.get(unit_of(m, units), False) for m in comp):
             file_knots.append(comp)
             continue
-        lines = [f"circle between the files of {', '.join(comp)} (only a (knot) layer's files may have one):"]
-        for a in comp:
-            for b in sorted(fadj[a]):
-                if b in comp:
-                    f, line, p = fe[(a, b)][0]
-                    lines.append(f"    {a} -> {b}: {f}:{line}: `{p}`")
-        errors.append("\n".join(lines))
+        head = f"circle between the files of {', '.join(comp)} (only a (knot) layer's files may have one):"
+        errors.append(circle_message(head, comp, fadj, fe))
     for err in errors:
         print(err)
     print(f"layers: {len(layers)} layers, {len(units)} units, {len(crate.modules)} files; {len(errors)} problems")
