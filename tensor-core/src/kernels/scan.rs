@@ -1,5 +1,7 @@
-//! Per-line kernels along one axis that keep the shape: cumulative sums and products, softmax
-//! and log-softmax. Each writes the row-major buffer `out` of the input's sizes.
+//! Per-line kernels along one axis: cumulative sums, products and extrema (with their indices),
+//! `logcumsumexp`, softmax and log-softmax, `roll` and `tril`/`triu`, which keep the shape and
+//! write the row-major buffer `out` of the input's sizes; and the sorts along a line (`argsort`,
+//! `topk_rows`, `take_lines` to gather by the sorted indices).
 use crate::error::ShapeError;
 use crate::kernels::fold::Reducer;
 use crate::kernels::reduce::Extreme;
