@@ -17,9 +17,9 @@ would paste them:
    of one per example);
 3. it runs `cargo test --doc` there.
 
-The examples of src/ and README.md are also the facade's own doctests (`cargo test -p shaped
---doc`), but there shaped-core and the dev-dependencies are in reach and unify their features
-with shaped's (rand's `StdRng` existed there and not for a user); here they are not.
+No crate runs these examples as its own doctests (`doctest = false`): there shaped-core and the
+dev-dependencies would be in reach and unify their features with shaped's (rand's `StdRng`
+existed there and not for a user); here they are not.
 
 Usage: python3 scripts/doc_examples.py [--lint-only] [--list] [--all-features] [--package DIR]
 A failing example is reported by rustdoc under the name of its generated item, which names its
@@ -164,13 +164,13 @@ def main() -> int:
                 print(f"doc_examples: {package} must hold exactly one unpacked {name} package, found {found}", file=sys.stderr)
                 return 1
             dirs[name] = found[0]
-        dependency = f'shaped = {{ path = "{dirs["shaped"]}", features = {json.dumps(features)} }}\n\n'
+    shaped = dirs["shaped"] if package else ROOT
+    dependency = f'shaped = {{ path = "{shaped}", features = {json.dumps(features)} }}\n\n'
+    if package:
         dependency += "# The facade's dependencies on the other two, by version, resolve to their packages.\n"
         dependency += "[patch.crates-io]\n"
         dependency += f'shaped-core = {{ path = "{dirs["shaped-core"]}" }}\n'
         dependency += f'shaped-macros = {{ path = "{dirs["shaped-macros"]}" }}\n\n'
-    else:
-        dependency = f'shaped = {{ path = "{ROOT}", features = {json.dumps(features)} }}\n\n'
 
     out = ROOT / "target/doc-examples"
     if out.exists():

@@ -19,5 +19,5 @@ mod dynamic;
 mod first_hour;
 #[path = "../iter_construct.rs"]
 mod iter_construct;
-#[path = "../shared.rs"]
-mod shared;
+#[path = "../storage_sharing.rs"]
+mod storage_sharing;
