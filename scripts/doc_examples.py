@@ -156,7 +156,14 @@ def main() -> int:
     # that one build both proves that the packages hold every file they need and runs the examples.
     package = None
     if "--package" in sys.argv:
-        package = pathlib.Path(sys.argv[sys.argv.index("--package") + 1]).resolve()
+        i = sys.argv.index("--package") + 1
+        if i == len(sys.argv):
+            print("doc_examples: --package needs a directory", file=sys.stderr)
+            return 1
+        package = pathlib.Path(sys.argv[i]).resolve()
+        if not package.is_dir():
+            print(f"doc_examples: --package {package}: not a directory", file=sys.stderr)
+            return 1
         dirs = {}
         for name in ("shaped", "shaped-core", "shaped-macros"):
             found = [d for d in package.iterdir() if re.fullmatch(re.escape(name) + r"-\d+\.\d+\.\d+.*", d.name)]
