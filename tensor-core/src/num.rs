@@ -16,6 +16,7 @@ mod sealed {
     pub trait Sealed {}
 }
 
+pub(crate) mod derivatives;
 pub(crate) mod dual;
 pub use dual::{Dual, Real};
 

@@ -13,6 +13,8 @@ mod autograd;
 mod autograd_models;
 #[path = "../autograd_slice.rs"]
 mod autograd_slice;
+#[path = "../derivative_table.rs"]
+mod derivative_table;
 #[path = "../grads_accumulate.rs"]
 mod grads_accumulate;
 #[path = "../jacobian.rs"]

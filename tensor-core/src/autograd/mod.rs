@@ -87,9 +87,11 @@ pub trait MaybeLinalg {}
 #[cfg(not(feature = "linalg"))]
 impl<T> MaybeLinalg for T {}
 
-/// The element types that gradients flow through: `f32` and `f64`.
+/// The element types that gradients flow through: `f32` and `f64`. [`Real`](crate::num::Real)
+/// (the dual numbers' scalars) is a supertrait so that reverse mode reads the same derivative
+/// table as forward mode.
 pub trait GradFloat:
-    MatrixFloat + Num<Sum = Self> + num_traits::NumAssign + Element + Send + Sync + 'static + MaybeLinalg + sealed::Sealed
+    MatrixFloat + crate::num::Real + Num<Sum = Self> + num_traits::NumAssign + Element + Send + Sync + 'static + MaybeLinalg + sealed::Sealed
 {
     /// `v` rounded to this type.
     fn from_f64(v: f64) -> Self;

@@ -11,6 +11,7 @@ use super::GradFloat;
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels::reduce::Sum;
 use crate::layout::{normalize_axis, Layout};
+use crate::num::derivatives::{self, X, Y};
 use crate::shape::{
     Broadcast, BroadcastShape, DynShape, InsertAxis, MatMulShape, PermuteShape, RemoveAxis, ReshapeTo, Shape, SwapAxes,
     TransposeShape,
@@ -74,30 +75,31 @@ impl<T: GradFloat> Sink<T> {
 // ---------------------------------------------------------------------------------------------
 // Element-wise functions of one input.
 
-/// Element-wise functions whose derivative is a function of the input `x`: each entry is
-/// `name, "PyTorch name", |g, x| g * f'(x)`.
+/// Element-wise functions whose derivative reads the input `x`, each differentiated by its entry
+/// of the derivative table (`num/derivatives.rs`, which forward mode's `Dual` reads too): each
+/// entry is `name, "PyTorch name"`.
 macro_rules! unary_x {
-    ($($(#[$m:meta])* $name:ident, $torch:literal, |$g:ident, $x:ident| $d:expr;)*) => {
+    ($($(#[$m:meta])* $name:ident, $torch:literal;)*) => {
         impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {$(
             #[doc = concat!("Element-wise `", stringify!($name), "`, differentiable (PyTorch `", $torch, "`): same shape. The value is [`Tensor::", stringify!($name), "`](crate::TensorBase::", stringify!($name), ")'s.")]
             $(#[$m])*
             #[track_caller]
             pub fn $name(&self) -> Var<'t, T, S> {
-                self.rule_x(self.value().$name(), |$g, $x| $d)
+                self.rule_x(self.value().$name(), |g, x| derivatives::$name(X(x))(g))
             }
         )*}
     };
 }
 
-/// Element-wise functions whose derivative is a function of the output `y`.
+/// Element-wise functions whose derivative reads the output `y` (the table's `Y` entries).
 macro_rules! unary_y {
-    ($($(#[$m:meta])* $name:ident, $torch:literal, |$g:ident, $y:ident| $d:expr;)*) => {
+    ($($(#[$m:meta])* $name:ident, $torch:literal;)*) => {
         impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {$(
             #[doc = concat!("Element-wise `", stringify!($name), "`, differentiable (PyTorch `", $torch, "`): same shape. The value is [`Tensor::", stringify!($name), "`](crate::TensorBase::", stringify!($name), ")'s.")]
             $(#[$m])*
             #[track_caller]
             pub fn $name(&self) -> Var<'t, T, S> {
-                self.rule_y(self.value().$name(), |$g, $y| $d)
+                self.rule_y(self.value().$name(), |g, y| derivatives::$name(Y(y))(g))
             }
         )*}
     };
@@ -131,63 +133,53 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
 }
 
 unary_y! {
-    exp, "exp", |g, y| g * y;
-    sqrt, "sqrt", |g, y| g / (y + y);
-    tanh, "tanh", |g, y| g * (T::one() - y * y);
-    sigmoid, "sigmoid", |g, y| g * y * (T::one() - y);
+    exp, "exp";
+    sqrt, "sqrt";
+    tanh, "tanh";
+    sigmoid, "sigmoid";
     /// The gradient is 0 where the output is 0 or below and passes elsewhere, NaN included
     /// (PyTorch's `threshold_backward(grad, result, 0)`: a NaN input gets gradient 1).
-    relu, "relu", |g, y| if y <= T::zero() { T::zero() } else { g };
-    exp2, "exp2", |g, y| g * y * c::<T>(core::f64::consts::LN_2);
-    tan, "tan", |g, y| g * (T::one() + y * y);
-    recip, "reciprocal", |g, y| -g * y * y;
-    rsqrt, "rsqrt", |g, y| g * c::<T>(-0.5) * y * y * y;
+    relu, "relu";
+    exp2, "exp2";
+    tan, "tan";
+    recip, "reciprocal";
+    rsqrt, "rsqrt";
 }
 
 unary_x! {
-    ln, "log", |g, x| g / x;
-    log2, "log2", |g, x| g / (x * c::<T>(core::f64::consts::LN_2));
-    log10, "log10", |g, x| g / (x * c::<T>(core::f64::consts::LN_10));
-    ln_1p, "log1p", |g, x| g / (x + T::one());
-    exp_m1, "expm1", |g, x| g * x.exp();
-    sin, "sin", |g, x| g * x.cos();
-    cos, "cos", |g, x| -g * x.sin();
-    asin, "asin", |g, x| g / (T::one() - x * x).sqrt();
-    acos, "acos", |g, x| -g / (T::one() - x * x).sqrt();
-    atan, "atan", |g, x| g / (T::one() + x * x);
-    sinh, "sinh", |g, x| g * x.cosh();
-    cosh, "cosh", |g, x| g * x.sinh();
-    asinh, "asinh", |g, x| g / (x * x + T::one()).sqrt();
-    acosh, "acosh", |g, x| g / (x * x - T::one()).sqrt();
-    atanh, "atanh", |g, x| g / (T::one() - x * x);
-    square, "square", |g, x| g * (x + x);
+    ln, "log";
+    log2, "log2";
+    log10, "log10";
+    ln_1p, "log1p";
+    exp_m1, "expm1";
+    sin, "sin";
+    cos, "cos";
+    asin, "asin";
+    acos, "acos";
+    atan, "atan";
+    sinh, "sinh";
+    cosh, "cosh";
+    asinh, "asinh";
+    acosh, "acosh";
+    atanh, "atanh";
+    square, "square";
     /// The gradient is `g sgn(x)`: 0 at ±0 and at NaN, as PyTorch's (`sgn(NaN)` is 0 there).
-    abs, "abs", |g, x| if x > T::zero() { g } else if x < T::zero() { -g } else { T::zero() * g };
-    erf, "erf", |g, x| g * c::<T>(core::f64::consts::FRAC_2_SQRT_PI) * (-x * x).exp();
-    erfc, "erfc", |g, x| -g * c::<T>(core::f64::consts::FRAC_2_SQRT_PI) * (-x * x).exp();
+    abs, "abs";
+    erf, "erf";
+    erfc, "erfc";
     /// The derivative `Φ(x) + x φ(x)` of the exact form.
-    gelu, "nn.functional.gelu", |g, x| {
-        let cdf = c::<T>(0.5) * (T::one() + erf_of(x * c::<T>(core::f64::consts::FRAC_1_SQRT_2)));
-        let pdf = (c::<T>(-0.5) * x * x).exp() * c::<T>(0.3989422804014327);
-        g * (cdf + x * pdf)
-    };
-    silu, "nn.functional.silu", |g, x| {
-        let s = T::one() / (T::one() + (-x).exp());
-        g * s * (T::one() + x * (T::one() - s))
-    };
+    gelu, "nn.functional.gelu";
+    /// GELU with the tanh approximation, `0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³)))` (PyTorch
+    /// `approximate='tanh'`).
+    gelu_tanh, "nn.functional.gelu(approximate='tanh')";
+    silu, "nn.functional.silu";
     /// Linear above 20, as the forward and PyTorch's threshold.
-    softplus, "nn.functional.softplus", |g, x| if x > c::<T>(20.0) { g } else { let z = x.exp(); g * z / (z + T::one()) };
-    log_sigmoid, "nn.functional.logsigmoid", |g, x| g / (T::one() + x.exp());
-    softsign, "nn.functional.softsign", |g, x| { let d = T::one() + x.abs(); g / (d * d) };
+    softplus, "nn.functional.softplus";
+    log_sigmoid, "nn.functional.logsigmoid";
+    softsign, "nn.functional.softsign";
     /// PyTorch's `elu_backward` with SELU's constants: the linear branch unless `x <= 0`, so a
     /// NaN input gets the scale 1.0507, as PyTorch's.
-    selu, "nn.functional.selu", |g, x| if x <= T::zero() { g * c::<T>(1.0507009873554805 * 1.6732632423543772) * x.exp() } else { g * c::<T>(1.0507009873554805) };
-}
-
-/// `erf` in the element type (through `f64`, as the forward).
-#[inline(always)]
-fn erf_of<T: GradFloat>(x: T) -> T {
-    c::<T>(libm::erf(x.to_f64().unwrap_or(f64::NAN)))
+    selu, "nn.functional.selu";
 }
 
 impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
@@ -195,23 +187,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     #[track_caller]
     pub fn neg(&self) -> Var<'t, T, S> {
         self.rule_y(-self.value(), |g, _| -g)
-    }
-
-    /// Element-wise GELU with the tanh approximation (PyTorch
-    /// `nn.functional.gelu(x, approximate='tanh')`): `0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³)))`,
-    /// same shape, differentiable.
-    #[track_caller]
-    pub fn gelu_tanh(&self) -> Var<'t, T, S> {
-        let (k, a) = (c::<T>(0.7978845608028654), c::<T>(0.044715));
-        let y = self.value().gelu_tanh();
-        self.rule_x(y, move |g, x| {
-            let inner = k * (x + a * x * x * x);
-            let th = inner.tanh();
-            let left = c::<T>(0.5) * x;
-            let right = T::one() + th;
-            let dinner = k * (T::one() + c::<T>(3.0) * a * x * x);
-            g * (c::<T>(0.5) * right + left * (T::one() - th * th) * dinner)
-        })
     }
 
     /// Element-wise `x^p`, differentiable (PyTorch `pow` with a float exponent): same shape. The

@@ -8,6 +8,7 @@
 //! (the same method on the same operands), so a function of duals has the same values, bit for
 //! bit, as the function of plain floats. Comparisons (`==`, `<`, `max`, sorting) look at the
 //! values only, as num-dual's.
+use super::derivatives::{self, Operand, X};
 use super::{kahan, pairwise, rows_compensated, sealed, Num};
 use crate::element::{Element, Special};
 use core::fmt;
@@ -191,6 +192,12 @@ impl<T: Real, const N: usize> Dual<T, N> {
     #[inline(always)]
     fn chain(self, v: T, d: T) -> Self {
         Dual { re: v, eps: self.eps.map(|e| e * d) }
+    }
+    /// `f(re)` with the tangents through `rule`: the value `v = f(re)` and the rule of an entry
+    /// of the derivative table.
+    #[inline(always)]
+    fn rule(self, v: T, rule: impl Fn(T) -> T) -> Self {
+        Dual { re: v, eps: self.eps.map(rule) }
     }
     /// A value with no tangents (a piecewise-constant function: floor, sign, ...).
     #[inline(always)]
@@ -440,10 +447,11 @@ impl<T: Real, const N: usize> Num for Dual<T, N> {
     fn checked_mul(a: Self, b: Self) -> Option<Self> {
         Some(a * b)
     }
-    /// `|a|`: derivative `sign(a)`, 0 at 0 (PyTorch's `abs` backward).
+    /// `|a|`: [`Float::abs`]'s (the derivative table's entry: 0 at ±0 and NaN, PyTorch's `abs`
+    /// backward).
     #[inline(always)]
     fn abs(a: Self) -> Self {
-        a.chain(Num::abs(a.re), Num::signum(a.re))
+        Float::abs(a)
     }
     #[inline(always)]
     fn signum(a: Self) -> Self {
@@ -489,16 +497,17 @@ fn pick<T: Real, const N: usize>(v: T, a: Dual<T, N>, b: Dual<T, N>, take_b: boo
     Dual { re: v, eps: if take_b { b.eps } else { a.eps } }
 }
 
-/// A unary float method: `$v` the value from `x = self.re`, `$d` the derivative (which may use
-/// the value `v`).
+/// Unary float methods, each differentiated by its entry of the derivative table
+/// ([`derivatives`](super::derivatives)), which reverse mode reads too: the value
+/// `v = x.name()` of `x = self.re`, and every tangent through the entry's rule.
 macro_rules! unary {
-    ($($(#[$m:meta])* $name:ident |$x:ident, $v:ident| $d:expr;)*) => {$(
-        $(#[$m])*
+    ($($name:ident)*) => {$(
+        #[doc = concat!("`", stringify!($name), "`, differentiated by the derivative table's entry.")]
         #[inline]
         fn $name(self) -> Self {
-            let $x = self.re;
-            let $v = $x.$name();
-            self.chain($v, $d)
+            let x = self.re;
+            let v = x.$name();
+            self.rule(v, derivatives::$name(Operand::of(x, v)))
         }
     )*};
 }
@@ -573,10 +582,12 @@ impl<T: Real, const N: usize> Float for Dual<T, N> {
     fn fract(self) -> Self {
         Dual { re: self.re.fract(), eps: self.eps }
     }
-    /// Derivative `sign(x)`, 0 at 0 (PyTorch's `abs` backward).
+    /// `|x|`, differentiated by the derivative table's entry: `sgn(x)`, 0 at ±0 and NaN
+    /// (PyTorch's `abs` backward).
     #[inline]
     fn abs(self) -> Self {
-        self.chain(self.re.abs(), Num::signum(self.re))
+        let x = self.re;
+        self.rule(x.abs(), derivatives::abs(X(x)))
     }
     #[inline]
     fn signum(self) -> Self {
@@ -618,54 +629,8 @@ impl<T: Real, const N: usize> Float for Dual<T, N> {
         Self::two(v, self, dx, p, dp)
     }
     unary! {
-        /// Derivative `1 / (2 √x)`.
-        sqrt |x, v| { let _ = x; (v + v).recip() };
-        /// Derivative `eˣ`.
-        exp |x, v| { let _ = x; v };
-        /// Derivative `2ˣ ln 2`.
-        exp2 |x, v| { let _ = x; v * T::cst(core::f64::consts::LN_2) };
-        /// Derivative `1 / x`.
-        ln |x, v| { let _ = v; x.recip() };
-        /// Derivative `1 / (x ln 2)`.
-        log2 |x, v| { let _ = v; (x * T::cst(core::f64::consts::LN_2)).recip() };
-        /// Derivative `1 / (x ln 10)`.
-        log10 |x, v| { let _ = v; (x * T::cst(core::f64::consts::LN_10)).recip() };
-        /// Derivative `1 / (3 ∛x²)`.
-        cbrt |x, v| { let _ = x; (T::cst(3.0) * v * v).recip() };
-        /// Derivative `cos x`.
-        sin |x, v| { let _ = v; x.cos() };
-        /// Derivative `-sin x`.
-        cos |x, v| { let _ = v; -x.sin() };
-        /// Derivative `1 + tan² x`.
-        tan |x, v| { let _ = x; T::ONE + v * v };
-        /// Derivative `1 / √(1 - x²)`.
-        asin |x, v| { let _ = v; (T::ONE - x * x).sqrt().recip() };
-        /// Derivative `-1 / √(1 - x²)`.
-        acos |x, v| { let _ = v; -(T::ONE - x * x).sqrt().recip() };
-        /// Derivative `1 / (1 + x²)`.
-        atan |x, v| { let _ = v; (T::ONE + x * x).recip() };
-        /// Derivative `eˣ`.
-        exp_m1 |x, v| { let _ = v; x.exp() };
-        /// Derivative `1 / (1 + x)`.
-        ln_1p |x, v| { let _ = v; (T::ONE + x).recip() };
-        /// Derivative `cosh x`.
-        sinh |x, v| { let _ = v; x.cosh() };
-        /// Derivative `sinh x`.
-        cosh |x, v| { let _ = v; x.sinh() };
-        /// Derivative `1 - tanh² x`.
-        tanh |x, v| { let _ = x; T::ONE - v * v };
-        /// Derivative `1 / √(x² + 1)`.
-        asinh |x, v| { let _ = v; (x * x + T::ONE).sqrt().recip() };
-        /// Derivative `1 / √(x² - 1)`.
-        acosh |x, v| { let _ = v; (x * x - T::ONE).sqrt().recip() };
-        /// Derivative `1 / (1 - x²)`.
-        atanh |x, v| { let _ = v; (T::ONE - x * x).recip() };
-        /// Derivative `-1 / x²`.
-        recip |x, v| { let _ = x; -(v * v) };
-        /// Derivative `180 / π`.
-        to_degrees |x, v| { let _ = (x, v); T::cst(180.0 / core::f64::consts::PI) };
-        /// Derivative `π / 180`.
-        to_radians |x, v| { let _ = (x, v); T::cst(core::f64::consts::PI / 180.0) };
+        sqrt exp exp2 ln log2 log10 cbrt sin cos tan asin acos atan exp_m1 ln_1p sinh cosh tanh
+        asinh acosh atanh recip to_degrees to_radians
     }
     /// `log_base(x) = ln x / ln base`: derivatives `1 / (x ln base)` and
     /// `-log_base(x) / (base ln base)`.
@@ -711,10 +676,10 @@ impl<T: Real, const N: usize> Float for Dual<T, N> {
         let r = (x * x + y * y).recip();
         Dual { re: v, eps: core::array::from_fn(|i| (self.eps[i] * x - o.eps[i] * y) * r) }
     }
+    /// `(sin x, cos x)`: the two table entries.
     #[inline]
     fn sin_cos(self) -> (Self, Self) {
-        let (s, c) = self.re.sin_cos();
-        (self.chain(s, c), self.chain(c, -s))
+        (self.sin(), self.cos())
     }
     /// `|self|` with the sign of `sign`: derivative `±1` (0 where `self` is 0, PyTorch's
     /// `copysign` backward); none for `sign`.
@@ -730,57 +695,11 @@ impl<T: Real, const N: usize> Float for Dual<T, N> {
 }
 
 impl<T: Real, const N: usize> Real for Dual<T, N> {
-    /// Derivative `2/√π e^(-x²)`.
-    #[inline]
-    fn erf(self) -> Self {
-        let x = self.re;
-        self.chain(x.erf(), T::cst(core::f64::consts::FRAC_2_SQRT_PI) * (-(x * x)).exp())
-    }
-    /// Derivative `-2/√π e^(-x²)`.
-    #[inline]
-    fn erfc(self) -> Self {
-        let x = self.re;
-        self.chain(x.erfc(), -(T::cst(core::f64::consts::FRAC_2_SQRT_PI) * (-(x * x)).exp()))
-    }
-    /// Derivative `√π/2 e^(y²)` with `y = erfinv(x)`.
-    #[inline]
-    fn erfinv(self) -> Self {
-        let y = self.re.erfinv();
-        self.chain(y, T::cst(0.5 * core::f64::consts::PI.sqrt()) * (y * y).exp())
-    }
-    /// Derivative `ψ(x)`.
-    #[inline]
-    fn lgamma(self) -> Self {
-        self.chain(self.re.lgamma(), self.re.digamma())
-    }
-    /// Derivative `ψ'(x)`.
-    #[inline]
-    fn digamma(self) -> Self {
-        self.chain(self.re.digamma(), self.re.polygamma(1))
-    }
+    unary! { erf erfc erfinv lgamma digamma gelu gelu_tanh }
     /// Derivative `ψ⁽ⁿ⁺¹⁾(x)`.
     #[inline]
     fn polygamma(self, n: u32) -> Self {
         self.chain(self.re.polygamma(n), self.re.polygamma(n + 1))
-    }
-    /// Derivative `Φ(x) + x φ(x)`, with `Φ(x) = erfc(-x/√2) / 2` and `φ(x) = e^(-x²/2) / √(2π)`.
-    #[inline]
-    fn gelu(self) -> Self {
-        let x = self.re;
-        let cdf = (-x * T::cst(core::f64::consts::FRAC_1_SQRT_2)).erfc() * T::cst(0.5);
-        let pdf = (-(x * x) * T::cst(0.5)).exp() * T::cst(1.0 / (2.0 * core::f64::consts::PI).sqrt());
-        self.chain(x.gelu(), cdf + x * pdf)
-    }
-    /// `x σ(2u)` with `u = √(2/π) (x + 0.044715 x³)`: derivative `σ + x σ (1 - σ) 2u'`,
-    /// `u' = √(2/π) (1 + 3 · 0.044715 x²)`.
-    #[inline]
-    fn gelu_tanh(self) -> Self {
-        let x = self.re;
-        let k = T::cst((2.0 / core::f64::consts::PI).sqrt());
-        let two_u = T::cst(2.0) * k * (x + T::cst(0.044715) * x * x * x);
-        let sig = T::one() / (T::one() + (-two_u).exp());
-        let du2 = T::cst(2.0) * k * (T::one() + T::cst(3.0 * 0.044715) * x * x);
-        self.chain(x.gelu_tanh(), sig + x * sig * (T::one() - sig) * du2)
     }
     #[inline(always)]
     fn exactly_zero(self) -> bool {
