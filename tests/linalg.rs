@@ -50,7 +50,7 @@ const TOL: f64 = 1e-9;
 
 /// Under Miri (which checks the bridge's raw views, slowly), the cases up to this order only.
 fn small_enough(n: usize) -> bool {
-    !cfg!(miri) || n <= 3
+    !cfg!(miri) || n <= 2
 }
 
 #[test]
@@ -164,7 +164,7 @@ fn static_shapes_take_the_same_paths() {
 
 #[test]
 fn rectangular_matrices_match_numpy() {
-    for c in data::RECT.iter().filter(|c| small_enough(c.m.max(c.n))) {
+    for c in data::RECT.iter().filter(|c| c.m * c.n == 0 || small_enough(c.m.max(c.n))) {
         let (m, n) = (c.m, c.n);
         let k = m.min(n);
         let what = |op: &str| format!("{op} of the {m}x{n} case");
@@ -297,14 +297,17 @@ fn singular_and_indefinite_inputs_are_errors() {
 
 #[test]
 fn strided_views_are_read_in_place() {
-    // Negative strides (both axes flipped) and a step-2 column slice reach faer as views.
-    let c = data::SQUARE.iter().find(|c| c.n == 9).unwrap();
-    let a = dynm(&[9, 9], c.a);
+    // Negative strides (both axes flipped) and a step-2 column slice reach faer as views (the
+    // 9x9 case; under Miri the 3x3 one, which takes the same views: CI's Miri time).
+    let n = if cfg!(miri) { 3 } else { 9 };
+    let c = data::SQUARE.iter().find(|c| c.n == n).unwrap();
+    let a = dynm(&[n, n], c.a);
     let f = a.try_flip_dyn(&[0, 1]).unwrap();
     let rev: Vec<f64> = c.inv.iter().rev().copied().collect();
     assert_close(&f.inv().to_vec(), &rev, TOL, "inv of a matrix with negative strides");
     assert_close(&[f.det().item()], &[c.det], TOL, "det of a matrix with negative strides");
-    let wide = dynm(&[9, 18], &(0..162).map(|q| if q % 2 == 0 { c.a[q / 2] } else { f64::NAN }).collect::<Vec<_>>());
+    let wide =
+        dynm(&[n, 2 * n], &(0..2 * n * n).map(|q| if q % 2 == 0 { c.a[q / 2] } else { f64::NAN }).collect::<Vec<_>>());
     let strided = wide.try_slice(&[SliceArg::Full, SliceArg::range(0.., 2)]).unwrap();
     assert_close(&strided.inv().to_vec(), c.inv, TOL, "inv of a step-2 slice");
     assert_close(&strided.svdvals().to_vec(), &a.svdvals().to_vec(), TOL, "svdvals of a step-2 slice");
