@@ -91,7 +91,16 @@ impl<T> MaybeLinalg for T {}
 /// (the dual numbers' scalars) is a supertrait so that reverse mode reads the same derivative
 /// table as forward mode.
 pub trait GradFloat:
-    MatrixFloat + crate::num::Real + Num<Sum = Self> + num_traits::NumAssign + Element + Send + Sync + 'static + MaybeLinalg + sealed::Sealed
+    MatrixFloat
+    + crate::num::Real
+    + Num<Sum = Self>
+    + num_traits::NumAssign
+    + Element
+    + Send
+    + Sync
+    + 'static
+    + MaybeLinalg
+    + sealed::Sealed
 {
     /// `v` rounded to this type.
     fn from_f64(v: f64) -> Self;
