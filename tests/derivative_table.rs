@@ -8,6 +8,10 @@ use shaped::num::{Float, Real};
 use shaped::prelude::*;
 
 type D1 = Dual<f64, 1>;
+/// A runtime-shaped vector.
+type Vector = Tensor<f64, Shape![_]>;
+/// A runtime-shaped `Var` on a tape of lifetime `'t`.
+type VarVector<'t> = Var<'t, f64, Shape![_]>;
 
 /// Test points of an entry: its domain away from kinks and poles.
 fn points(name: &str) -> Vec<f64> {
@@ -27,7 +31,7 @@ fn points(name: &str) -> Vec<f64> {
 const SPECIAL: [f64; 5] = [0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN];
 
 /// `d/dx` of the tensor method at `x`, by the five-point stencil.
-fn central(f: &dyn Fn(&Tensor<f64, Shape![_]>) -> Tensor<f64, Shape![_]>, x: f64) -> f64 {
+fn central(f: &dyn Fn(&Vector) -> Vector, x: f64) -> f64 {
     let h = 1e-4 * x.abs().max(1.0);
     let at = |t: f64| f(&Tensor::from_vec(&[1], vec![t])).to_vec()[0];
     (-at(x + 2.0 * h) + 8.0 * at(x + h) - 8.0 * at(x - h) + at(x - 2.0 * h)) / (12.0 * h)
@@ -39,7 +43,7 @@ fn close(a: f64, b: f64, tol: f64) -> bool {
 }
 
 /// The reverse-mode derivative of `name` at each of `xs` (the gradient of the sum).
-fn reverse(op: &dyn for<'t> Fn(&Var<'t, f64, Shape![_]>) -> Var<'t, f64, Shape![_]>, xs: &[f64]) -> Vec<f64> {
+fn reverse(op: &dyn for<'t> Fn(&VarVector<'t>) -> VarVector<'t>, xs: &[f64]) -> Vec<f64> {
     let tape = Tape::new();
     let x = tape.var(Tensor::<f64, Shape![_]>::from_vec(&[xs.len()], xs.to_vec()));
     let grads = op(&x).sum().backward();

@@ -18,7 +18,9 @@ mod sealed {
 
 pub(crate) mod derivatives;
 pub(crate) mod dual;
-pub use dual::{Dual, Real};
+pub(crate) mod real;
+pub use dual::Dual;
+pub use real::Real;
 
 /// A float type faer decomposes: `f32` and `f64` (feature `linalg`). Sealed.
 #[cfg(feature = "linalg")]

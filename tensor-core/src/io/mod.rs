@@ -10,8 +10,12 @@
 //!   wrap theirs in [`IoError::File`], which names the [`FileFormat`] and the file.
 #[cfg(feature = "npy")]
 mod npy;
+#[cfg(feature = "npy")]
+mod npz;
 #[cfg(feature = "serde")]
 pub mod serde;
 
 #[cfg(feature = "npy")]
-pub use npy::{load_npz, FileFormat, IoError, NpyElement, NpzReader, NpzWriter};
+pub use npy::{FileFormat, IoError, NpyElement};
+#[cfg(feature = "npy")]
+pub use npz::{load_npz, NpzReader, NpzWriter};

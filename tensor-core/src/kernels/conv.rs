@@ -1,9 +1,9 @@
-//! Convolution and pooling on contiguous NCHW buffers. A convolution is im2col (each image's
+//! Convolution on contiguous NCHW buffers (pooling is `pool.rs`). A convolution is im2col (each image's
 //! receptive fields copied to the columns of a `[C/G * KH * KW, OH * OW]` matrix, zeros for the
 //! padding) followed by the crate's matrix product ([`gemm`](super::gemm): faer for f32/f64), one
 //! product per block of images and group (small images are batched side by side into one
 //! product), blocks on rayon's pool; a 1x1 convolution with stride 1 and no padding multiplies the
-//! input in place. Pooling is a direct loop over each window (no product to hand off).
+//! input in place.
 //!
 //! The front end (`ops::conv`) checks every size (channels, groups, output sizes, all with
 //! overflow-checked arithmetic) and makes the operands contiguous before calling in; these
@@ -13,7 +13,6 @@ use crate::error::ShapeError;
 use crate::layout::Layout;
 use crate::memory::try_vec;
 use crate::num::{Gemm, Num};
-use num_traits::Float;
 
 /// The geometry of a 2-D sliding window, checked by the caller: `planes` images of `h x w`
 /// (for a convolution `n` images of `c` channels), a `kh x kw` window with stride, padding and
@@ -37,14 +36,14 @@ pub(crate) struct Geom {
 impl Geom {
     /// The input rows `iy` that window row `i` of output row `y` reads (`None` in the padding).
     #[inline]
-    fn row(&self, y: usize, i: usize) -> Option<usize> {
+    pub(super) fn row(&self, y: usize, i: usize) -> Option<usize> {
         let py = y * self.stride[0] + i * self.dil[0];
         py.checked_sub(self.pad[0]).filter(|&iy| iy < self.h)
     }
     /// The output columns `x0..x1` whose window column `j` falls inside the input (the others
     /// read padding).
     #[inline]
-    fn cols(&self, j: usize) -> (usize, usize) {
+    pub(super) fn cols(&self, j: usize) -> (usize, usize) {
         let (s, off, pw) = (self.stride[1], j * self.dil[1], self.pad[1]);
         let x0 = if pw > off { (pw - off).div_ceil(s) } else { 0 };
         let x1 = if pw + self.w > off { (pw + self.w - off).div_ceil(s) } else { 0 };
@@ -747,210 +746,6 @@ fn conv2d_block<T: Gemm>(
     }
     add_bias(dst, bias, o, ohw);
     Ok(())
-}
-
-/// Max pooling of `g.n * g.c` planes (PyTorch's CPU kernel): each window's largest element, NaN
-/// if the window holds one (`val > max || isnan(val)`, so the index is the window's last NaN),
-/// and its flat index `iy * w + ix` within the plane when `idx` is given. Padding is never
-/// chosen (the caller keeps the padding at most half the window, so every window reads input).
-pub(crate) fn max_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T], mut idx: Option<&mut [i64]>) {
-    let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
-    if idx.is_none() && g.pad == [0, 0] {
-        return pool_rows(x, g, out, T::neg_infinity(), |best, v| if v > best || v.is_nan() { v } else { best }, |m| m);
-    }
-    for p in 0..g.n * g.c {
-        let plane = &x[p * hw..(p + 1) * hw];
-        for y in 0..g.oh {
-            for xo in 0..g.ow {
-                let mut best = T::neg_infinity();
-                let mut at: Option<usize> = None;
-                for i in 0..g.kh {
-                    let Some(iy) = g.row(y, i) else { continue };
-                    for j in 0..g.kw {
-                        let px = xo * g.stride[1] + j * g.dil[1];
-                        let Some(ix) = px.checked_sub(g.pad[1]).filter(|&ix| ix < g.w) else { continue };
-                        let k = iy * g.w + ix;
-                        let v = plane[k];
-                        // The first element read starts the window (PyTorch's initial index).
-                        if at.is_none() {
-                            at = Some(k);
-                        }
-                        if v > best || v.is_nan() {
-                            best = v;
-                            at = Some(k);
-                        }
-                    }
-                }
-                let o = p * ohw + y * g.ow + xo;
-                out[o] = best;
-                if let Some(idx) = idx.as_deref_mut() {
-                    idx[o] = at.unwrap_or(0) as i64;
-                }
-            }
-        }
-    }
-}
-
-/// Average pooling of `g.n * g.c` planes (PyTorch `avg_pool2d`, `ceil_mode=False`, no
-/// dilation): the sum of each window's input elements divided by the window's size clipped to the
-/// padded input (`count_include_pad`) or by the number of input elements it covers.
-pub(crate) fn avg_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T], count_include_pad: bool) {
-    let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
-    if g.pad == [0, 0] && g.dil == [1, 1] {
-        // Every window lies inside the input: its size is the divisor either way.
-        let count = T::from(g.kh * g.kw).unwrap_or_else(T::nan);
-        return pool_rows(x, g, out, T::ZERO, |s, v| s + v, move |s| s / count);
-    }
-    let (ph, pw) = (g.pad[0], g.pad[1]);
-    for p in 0..g.n * g.c {
-        let plane = &x[p * hw..(p + 1) * hw];
-        for y in 0..g.oh {
-            // Padded coordinates: the window covers py0..py1 of the padded plane.
-            let py0 = y * g.stride[0];
-            let py1 = (py0 + g.kh).min(g.h + 2 * ph);
-            let (iy0, iy1) = (py0.max(ph) - ph, py1.min(ph + g.h).max(ph) - ph);
-            for xo in 0..g.ow {
-                let px0 = xo * g.stride[1];
-                let px1 = (px0 + g.kw).min(g.w + 2 * pw);
-                let (ix0, ix1) = (px0.max(pw) - pw, px1.min(pw + g.w).max(pw) - pw);
-                let mut sum = T::ZERO;
-                for iy in iy0..iy1.max(iy0) {
-                    for &v in &plane[iy * g.w + ix0..iy * g.w + ix1.max(ix0)] {
-                        sum = sum + v;
-                    }
-                }
-                let count = if count_include_pad {
-                    (py1 - py0) * (px1 - px0)
-                } else {
-                    iy1.saturating_sub(iy0) * ix1.saturating_sub(ix0)
-                };
-                out[p * ohw + y * g.ow + xo] = sum / T::from(count).unwrap_or_else(T::nan);
-            }
-        }
-    }
-}
-
-/// A pooling of `g.n * g.c` planes with no padding (every window inside the input), an output row
-/// at a time so that the inner loop runs along the row and vectorises: each output starts at
-/// `init`, meets its window's elements in PyTorch's order (window rows, then columns) through
-/// `step`, and ends as `finish(acc)`. The window offset is the outer loop, the output
-/// column the inner one.
-/// The planes go to rayon's pool in pieces from [`PAR_POOL`] output elements on.
-#[inline(always)]
-fn pool_rows<T: Float + Num>(
-    x: &[T],
-    g: &Geom,
-    out: &mut [T],
-    init: T,
-    step: impl Fn(T, T) -> T + Sync,
-    finish: impl Fn(T) -> T + Sync,
-) {
-    let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
-    if ohw == 0 || hw == 0 {
-        return;
-    }
-    #[cfg(feature = "rayon")]
-    if super::par::parallel_from(out.len(), PAR_POOL) {
-        use rayon::prelude::*;
-        // Whole planes per task, about PAR_POOL / 4 output elements each.
-        let per = (PAR_POOL / 4).div_ceil(ohw);
-        out.par_chunks_mut(per * ohw).zip(x.par_chunks(per * hw)).for_each(|(o, xs)| {
-            pool_planes(xs, g, o, init, &step, &finish);
-        });
-        return;
-    }
-    pool_planes(x, g, out, init, &step, &finish);
-}
-
-/// Output elements of a pooling from which its planes split across rayon's pool (as the float
-/// functions' threshold, 2^14: a window costs a few operations per output).
-#[cfg(feature = "rayon")]
-const PAR_POOL: usize = 1 << 14;
-
-/// [`pool_rows`] of the whole planes in `x` (`out` holds their outputs).
-#[inline(always)]
-fn pool_planes<T: Float + Num>(
-    x: &[T],
-    g: &Geom,
-    out: &mut [T],
-    init: T,
-    step: &impl Fn(T, T) -> T,
-    finish: &impl Fn(T) -> T,
-) {
-    let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
-    let s = g.stride[1];
-    if g.kh == 2 && g.kw == 2 && g.stride == [2, 2] && g.dil == [1, 1] {
-        // The common 2x2 window, stride 2: each output row reads a pair of input rows, and each
-        // output a pair of columns of both, all four in one expression (the loop below pays a
-        // pass over the row per window element, which costs more than the work on rows of 2-8
-        // outputs: the digits' pools).
-        for (plane, oplane) in x.chunks_exact(hw).zip(out.chunks_exact_mut(ohw)) {
-            for (rows, orow) in plane.chunks_exact(2 * g.w).zip(oplane.chunks_exact_mut(g.ow)) {
-                let (r0, r1) = rows.split_at(g.w);
-                for ((d, a), b) in orow.iter_mut().zip(r0.chunks_exact(2)).zip(r1.chunks_exact(2)) {
-                    *d = finish(step(step(step(step(init, a[0]), a[1]), b[0]), b[1]));
-                }
-            }
-        }
-        return;
-    }
-    for (p, plane) in x.chunks_exact(hw).enumerate().take(out.len() / ohw) {
-        for y in 0..g.oh {
-            let row = &mut out[p * ohw + y * g.ow..p * ohw + (y + 1) * g.ow];
-            row.fill(init);
-            for i in 0..g.kh {
-                // No padding: `y * stride + i * dil` is inside the plane (the output size says so).
-                let iy = y * g.stride[0] + i * g.dil[0];
-                let src = &plane[iy * g.w..(iy + 1) * g.w];
-                for j in 0..g.kw {
-                    let off = j * g.dil[1];
-                    if s == 1 {
-                        for (r, &v) in row.iter_mut().zip(&src[off..]) {
-                            *r = step(*r, v);
-                        }
-                    } else if s == 2 {
-                        for (r, v) in row.iter_mut().zip(src[off..].chunks(2)) {
-                            *r = step(*r, v[0]);
-                        }
-                    } else {
-                        for (r, &v) in row.iter_mut().zip(src[off..].iter().step_by(s)) {
-                            *r = step(*r, v);
-                        }
-                    }
-                }
-            }
-            for r in row.iter_mut() {
-                *r = finish(*r);
-            }
-        }
-    }
-}
-
-/// Adaptive average pooling of `g.n * g.c` planes to `g.oh x g.ow` (PyTorch
-/// `adaptive_avg_pool2d`): output row `y` averages input rows `floor(y * h / oh)` to
-/// `ceil((y + 1) * h / oh)` (exclusive), and likewise for columns.
-pub(crate) fn adaptive_avg_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T]) {
-    let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
-    // In 128 bits: `y * h` may not fit 64.
-    let start = |o: usize, n: usize, on: usize| ((o as u128 * n as u128) / on as u128) as usize;
-    let end = |o: usize, n: usize, on: usize| ((o as u128 + 1) * n as u128).div_ceil(on as u128) as usize;
-    for p in 0..g.n * g.c {
-        let plane = &x[p * hw..(p + 1) * hw];
-        for y in 0..g.oh {
-            let (iy0, iy1) = (start(y, g.h, g.oh), end(y, g.h, g.oh));
-            for xo in 0..g.ow {
-                let (ix0, ix1) = (start(xo, g.w, g.ow), end(xo, g.w, g.ow));
-                let mut sum = T::ZERO;
-                for iy in iy0..iy1 {
-                    for &v in &plane[iy * g.w + ix0..iy * g.w + ix1] {
-                        sum = sum + v;
-                    }
-                }
-                let count = (iy1 - iy0) * (ix1 - ix0);
-                out[p * ohw + y * g.ow + xo] = sum / T::from(count).unwrap_or_else(T::nan);
-            }
-        }
-    }
 }
 
 /// `out = conv_transpose2d(x, w) + bias` (the gradient of `conv2d` with respect to its input):

@@ -23,6 +23,7 @@ mod index;
 pub(crate) mod join;
 #[cfg(feature = "linalg")]
 pub(crate) mod lapack;
+pub(crate) mod pool;
 pub(crate) mod reduce;
 pub(crate) mod scale;
 pub(crate) mod scan;

@@ -13,7 +13,7 @@
 //!
 //! `tests/derivative_table.rs` runs every entry in both modes against each other (to a few ulps)
 //! and against central differences, and fails when an entry is added here without a test point.
-use super::Real;
+use super::real::Real;
 use core::f64::consts::{FRAC_1_SQRT_2, FRAC_2_SQRT_PI, LN_10, LN_2, PI};
 
 /// The input `x` of an element-wise function: the operand of a rule that reads it.

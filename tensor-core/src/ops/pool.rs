@@ -175,9 +175,9 @@ where
                 ow,
             };
             match kind {
-                PoolKind::Max => kernels::conv::max_pool2d(&x, &geom, &mut out, ind.as_deref_mut()),
+                PoolKind::Max => kernels::pool::max_pool2d(&x, &geom, &mut out, ind.as_deref_mut()),
                 PoolKind::Avg { count_include_pad } => {
-                    kernels::conv::avg_pool2d(&x, &geom, &mut out, count_include_pad)
+                    kernels::pool::avg_pool2d(&x, &geom, &mut out, count_include_pad)
                 }
             }
         }
@@ -384,7 +384,7 @@ where
         if numel > 0 {
             let x = dense(self)?;
             let geom = Geom { n, c, h, w, kh: 0, kw: 0, stride: [1, 1], pad: [0, 0], dil: [1, 1], oh, ow };
-            kernels::conv::adaptive_avg_pool2d(&x, &geom, &mut out);
+            kernels::pool::adaptive_avg_pool2d(&x, &geom, &mut out);
         }
         Tensor::try_from_vec(&sizes, out)
     }

@@ -1,0 +1,922 @@
+//! The losses of `torch.nn.functional` on `Var`s (a module of `autograd::nn`, whose paths they
+//! keep: `autograd::nn::mse_loss`, ...): the point-wise losses (MSE, L1, Huber, binary cross
+//! entropy with logits) and the class losses (cross entropy, NLL, with class weights, ignored
+//! targets and label smoothing), each reduced ([`Reduction`]) and unreduced, with `try_` forms.
+#[allow(unused_imports)]
+use super::*;
+
+/// The sizes check of an element-wise loss: `input` and `target` of the same sizes.
+fn same_sizes(op: &'static str, input: &[usize], target: &[usize]) -> Result<(), ShapeError> {
+    if input != target {
+        return Err(ShapeError::Mismatch {
+            op,
+            what: "differ: the target must have the input's sizes".into(),
+            lhs: input.into(),
+            rhs: target.into(),
+        });
+    }
+    Ok(())
+}
+
+/// The element-wise losses: each element's loss `f(x, t)` and its derivatives.
+#[derive(Clone, Copy)]
+enum Pointwise<T> {
+    Mse,
+    L1,
+    Huber(T),
+    Bce,
+}
+
+impl<T: GradFloat> Pointwise<T> {
+    fn name(self) -> &'static str {
+        match self {
+            Pointwise::Mse => "mse_loss",
+            Pointwise::L1 => "l1_loss",
+            Pointwise::Huber(_) => "huber_loss",
+            Pointwise::Bce => "binary_cross_entropy_with_logits",
+        }
+    }
+    /// The parameter checks and the sizes check.
+    fn check(self, input: &[usize], target: &[usize]) -> Result<(), ShapeError> {
+        if let Pointwise::Huber(delta) = self {
+            if delta.is_nan() || delta <= T::zero() {
+                return Err(ShapeError::Invalid(format!("huber_loss: delta must be positive, got {}", delta.as_f64())));
+            }
+        }
+        same_sizes(self.name(), input, target)
+    }
+    #[inline]
+    fn f(self, x: T, t: T) -> T {
+        match self {
+            Pointwise::Mse => (x - t) * (x - t),
+            Pointwise::L1 => (x - t).abs(),
+            Pointwise::Huber(delta) => {
+                let (z, half) = ((x - t).abs(), c::<T>(0.5));
+                if z < delta {
+                    half * z * z
+                } else {
+                    delta * (z - half * delta)
+                }
+            }
+            // The stable form max(x, 0) - x t + ln(1 + exp(-|x|)).
+            Pointwise::Bce => {
+                let relu = if x > T::zero() { x } else { T::zero() };
+                relu - x * t + (-x.abs()).exp().ln_1p()
+            }
+        }
+    }
+    #[inline]
+    fn dx(self, x: T, t: T) -> T {
+        match self {
+            Pointwise::Mse => c::<T>(2.0) * (x - t),
+            Pointwise::L1 => sign(x - t),
+            Pointwise::Huber(delta) => {
+                let d = x - t;
+                if d < -delta {
+                    -delta
+                } else if d > delta {
+                    delta
+                } else {
+                    d
+                }
+            }
+            Pointwise::Bce => T::one() / (T::one() + (-x).exp()) - t,
+        }
+    }
+    #[inline]
+    fn dt(self, x: T, t: T) -> T {
+        match self {
+            Pointwise::Bce => -x,
+            _ => -self.dx(x, t),
+        }
+    }
+}
+
+/// An element-wise loss `Σ f(x, t)` reduced by `reduction`; `input` and `target` of the same
+/// sizes. One node.
+fn pointwise_loss<'t, T: GradFloat, S: Shape>(
+    kind: Pointwise<T>,
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+    reduction: Reduction,
+) -> Result<Var<'t, T, ()>, ShapeError> {
+    kind.check(input.sizes(), target.sizes())?;
+    let (x, t) = (input.arc().clone(), target.arc().clone());
+    let k: T = reduction.scale(x.numel());
+    let total = x.zip_with(&*t, |x, t| kind.f(x, t)).sum() * k;
+    record([input.node(), target.node()], scalar(total), move |[ix, it], _| {
+        back(move |g: Tensor<T, ()>, s: &mut Sink<T>| {
+            let gk = g.item() * k;
+            s.add_with(ix, || x.zip_with(&*t, move |x, t| gk * kind.dx(x, t)));
+            s.add_with(it, || x.zip_with(&*t, move |x, t| gk * kind.dt(x, t)));
+        })
+    })
+}
+
+/// An element-wise loss per element (PyTorch `reduction='none'`), of the input's shape. One node.
+fn pointwise_unreduced<'t, T: GradFloat, S: Shape>(
+    kind: Pointwise<T>,
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+) -> Result<Var<'t, T, S>, ShapeError> {
+    kind.check(input.sizes(), target.sizes())?;
+    let (x, t) = (input.arc().clone(), target.arc().clone());
+    let out = x.zip_with(&*t, |x, t| kind.f(x, t));
+    record([input.node(), target.node()], out, move |[ix, it], _| {
+        back(move |g: Tensor<T, S>, s: &mut Sink<T>| {
+            s.add_with(ix, || x.zip_with(&*t, |x, t| kind.dx(x, t)).zip_with(&g, |d, g| d * g));
+            s.add_with(it, || x.zip_with(&*t, |x, t| kind.dt(x, t)).zip_with(&g, |d, g| d * g));
+        })
+    })
+}
+
+/// The mean (or sum) of the squared differences (PyTorch `torch.nn.functional.mse_loss(input,
+/// target, reduction=...)`): `input` and `target` have the same shape; a `Shape![]` value. Both
+/// get gradients (`±2 (input - target) / n`).
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn::{self, Reduction}, Var};
+/// let x = Var::constant(Tensor::<f64, Shape![3]>::from([1., 2., 3.]));
+/// let t = Var::constant(Tensor::<f64, Shape![3]>::from([1., 0., 0.]));
+/// assert_eq!(nn::mse_loss(&x, &t, Reduction::Mean).item(), 13.0 / 3.0);
+/// assert_eq!(nn::mse_loss(&x, &t, Reduction::Sum).item(), 13.0);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_mse_loss`].
+#[track_caller]
+pub fn mse_loss<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+    reduction: Reduction,
+) -> Var<'t, T, ()> {
+    try_mse_loss(input, target, reduction).or_panic()
+}
+
+/// [`mse_loss`], returning an error instead of panicking.
+///
+/// # Errors
+/// [`ShapeError::Mismatch`] naming both sizes when they differ (`Dyn` dims);
+/// [`ShapeError::Autograd`] when the inputs are tracked by two tapes.
+pub fn try_mse_loss<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+    reduction: Reduction,
+) -> Result<Var<'t, T, ()>, ShapeError> {
+    pointwise_loss(Pointwise::Mse, input, target, reduction)
+}
+
+/// The sign of `d`, 0 at 0 (and NaN for NaN).
+#[inline(always)]
+fn sign<T: GradFloat>(d: T) -> T {
+    if d > T::zero() {
+        T::one()
+    } else if d < T::zero() {
+        -T::one()
+    } else {
+        d * T::zero()
+    }
+}
+
+/// The mean (or sum) of the absolute differences (PyTorch `torch.nn.functional.l1_loss(input,
+/// target, reduction=...)`): same shapes, a `Shape![]` value; the gradient is `±sign(input -
+/// target) / n`, 0 where they are equal (as PyTorch's).
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn::{self, Reduction}, Var};
+/// let x = Var::constant(Tensor::<f64, Shape![2]>::from([1., -2.]));
+/// let t = Var::constant(Tensor::<f64, Shape![2]>::from([0., 0.]));
+/// assert_eq!(nn::l1_loss(&x, &t, Reduction::Mean).item(), 1.5);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_l1_loss`].
+#[track_caller]
+pub fn l1_loss<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+    reduction: Reduction,
+) -> Var<'t, T, ()> {
+    try_l1_loss(input, target, reduction).or_panic()
+}
+
+/// [`l1_loss`], returning an error instead of panicking.
+///
+/// # Errors
+/// As [`try_mse_loss`].
+pub fn try_l1_loss<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+    reduction: Reduction,
+) -> Result<Var<'t, T, ()>, ShapeError> {
+    pointwise_loss(Pointwise::L1, input, target, reduction)
+}
+
+/// The Huber loss (PyTorch `torch.nn.functional.huber_loss(input, target, reduction=...,
+/// delta=...)`, default `delta = 1.0`): for `z = |input - target|`, `z² / 2` where `z < delta`
+/// and `delta (z - delta / 2)` beyond, reduced to a `Shape![]` value. The gradient is
+/// `input - target` clamped to `[-delta, delta]` (negated for the target).
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn::{self, Reduction}, Var};
+/// let x = Var::constant(Tensor::<f64, Shape![2]>::from([0.5, 3.0]));
+/// let t = Var::constant(Tensor::<f64, Shape![2]>::zeros());
+/// assert_eq!(nn::huber_loss(&x, &t, Reduction::Sum, 1.0).item(), 0.125 + 2.5);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_huber_loss`].
+#[track_caller]
+pub fn huber_loss<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+    reduction: Reduction,
+    delta: T,
+) -> Var<'t, T, ()> {
+    try_huber_loss(input, target, reduction, delta).or_panic()
+}
+
+/// [`huber_loss`], returning an error instead of panicking.
+///
+/// # Errors
+/// [`ShapeError::Invalid`] for a `delta` that is not positive (PyTorch requires `delta > 0`);
+/// otherwise as [`try_mse_loss`].
+pub fn try_huber_loss<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+    reduction: Reduction,
+    delta: T,
+) -> Result<Var<'t, T, ()>, ShapeError> {
+    pointwise_loss(Pointwise::Huber(delta), input, target, reduction)
+}
+
+/// Binary cross-entropy of logits (PyTorch
+/// `torch.nn.functional.binary_cross_entropy_with_logits(input, target, reduction=...)`, without
+/// `weight` and `pos_weight`): `-(t ln σ(x) + (1 - t) ln(1 - σ(x)))` in the stable form
+/// `max(x, 0) - x t + ln(1 + exp(-|x|))`, reduced to a `Shape![]` value. `input` and `target`
+/// (probabilities, soft labels allowed) have the same shape; the gradients are `σ(x) - t` and
+/// `-x` (over `n` for the mean).
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn::{self, Reduction}, Var};
+/// let x = Var::constant(Tensor::<f64, Shape![2]>::from([0.0, 800.0]));
+/// let t = Var::constant(Tensor::<f64, Shape![2]>::from([1.0, 1.0]));
+/// // ln 2 for the first; the second is exactly 0 (no overflow in exp).
+/// let l = nn::binary_cross_entropy_with_logits(&x, &t, Reduction::Sum).item();
+/// assert!((l - 2f64.ln()).abs() < 1e-15);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_binary_cross_entropy_with_logits`].
+#[track_caller]
+pub fn binary_cross_entropy_with_logits<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+    reduction: Reduction,
+) -> Var<'t, T, ()> {
+    try_binary_cross_entropy_with_logits(input, target, reduction).or_panic()
+}
+
+/// [`binary_cross_entropy_with_logits`], returning an error instead of panicking.
+///
+/// # Errors
+/// As [`try_mse_loss`].
+pub fn try_binary_cross_entropy_with_logits<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+    reduction: Reduction,
+) -> Result<Var<'t, T, ()>, ShapeError> {
+    pointwise_loss(Pointwise::Bce, input, target, reduction)
+}
+
+/// The options of [`cross_entropy_with`], [`cross_entropy_unreduced_with`], [`nll_loss_with`] and
+/// [`nll_loss_unreduced_with`]: PyTorch's keyword arguments `weight`, `ignore_index` and
+/// `label_smoothing`, with PyTorch's defaults from [`Default`] (no weights, `ignore_index =
+/// -100`, no smoothing).
+#[derive(Clone, Debug)]
+pub struct ClassLossOptions<T: GradFloat, C: Dim> {
+    /// One weight per class, `[C]` (PyTorch `weight=`): a row's loss is scaled by its target's
+    /// weight, and the mean divides by the sum of the counted rows' target weights.
+    pub weight: Option<Tensor<T, (C,)>>,
+    /// A target value whose rows count for nothing: no loss, no gradient, and not in the mean's
+    /// divisor (PyTorch `ignore_index=`, default `-100`). `None` refuses every target outside
+    /// `0..C`.
+    pub ignore_index: Option<i64>,
+    /// `ε` in `[0, 1]`: the target distribution is `(1 - ε) onehot + ε / C` (PyTorch
+    /// `label_smoothing=`; [`cross_entropy_with`] only, `0.0` for the NLL losses).
+    pub label_smoothing: T,
+}
+
+impl<T: GradFloat, C: Dim> Default for ClassLossOptions<T, C> {
+    fn default() -> Self {
+        ClassLossOptions { weight: None, ignore_index: Some(-100), label_smoothing: T::zero() }
+    }
+}
+
+/// What a class loss's rows need: per row `i` and class `c` the coefficient `q[i, c]` of
+/// `-input[i, c]` (of `-log_softmax(input)[i, c]` for cross-entropy), with the class weights,
+/// the smoothing and the ignored rows folded in; each row's sum of `q`; and the mean's divisor.
+struct ClassRows<T: GradFloat> {
+    q: Tensor<T, DynShape>,
+    qsum: Vec<T>,
+    divisor: T,
+}
+
+/// Checks the targets and options of a class loss and builds its [`ClassRows`].
+fn class_rows<T: GradFloat, N: Dim, C: Dim>(
+    op: &'static str,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    rows: usize,
+    classes: usize,
+    opts: &ClassLossOptions<T, C>,
+    log_probs: bool,
+) -> Result<ClassRows<T>, ShapeError> {
+    if targets.sizes()[0] != rows {
+        return Err(ShapeError::Mismatch {
+            op,
+            what: "differ: one target per row of the input".into(),
+            lhs: alloc::vec![targets.sizes()[0]],
+            rhs: alloc::vec![rows],
+        });
+    }
+    let eps = opts.label_smoothing;
+    if eps.is_nan() || eps < T::zero() || eps > T::one() {
+        return Err(ShapeError::Invalid(format!(
+            "{op}: label_smoothing must be between 0.0 and 1.0, got {}",
+            eps.as_f64()
+        )));
+    }
+    if !log_probs && eps != T::zero() {
+        return Err(ShapeError::Invalid(format!("{op}: label_smoothing is cross_entropy's; it must be 0.0 here")));
+    }
+    let weight: Vec<T> = match &opts.weight {
+        Some(w) => {
+            check_len(op, "weight", w.numel(), classes, "class")?;
+            w.to_vec()
+        }
+        None => alloc::vec![T::one(); classes],
+    };
+    // The input's element count: it exists, so the product does not overflow.
+    let mut q: Vec<T> = crate::memory::try_vec(rows * classes, T::zero())?;
+    let mut qsum = alloc::vec![T::zero(); rows];
+    let mut divisor = T::zero();
+    let (keep, spread) = (T::one() - eps, eps / c::<T>(classes as f64));
+    for (i, &v) in targets.iter().enumerate() {
+        let (wide, at) = (v.to_i128(), v.to_index());
+        if opts.ignore_index.is_some_and(|k| i128::from(k) == wide) {
+            continue;
+        }
+        if wide < 0 || at as usize >= classes {
+            return Err(ShapeError::Invalid(format!(
+                "{op}: target {wide} at position {i} is out of bounds: the classes are 0..{classes}"
+            )));
+        }
+        let (y, row) = (at as usize, &mut q[i * classes..(i + 1) * classes]);
+        if eps != T::zero() {
+            for (qc, &wc) in row.iter_mut().zip(&weight) {
+                *qc = spread * wc;
+            }
+        }
+        row[y] += keep * weight[y];
+        qsum[i] = row.iter().fold(T::zero(), |a, &b| a + b);
+        divisor += weight[y];
+    }
+    Ok(ClassRows { q: Tensor::<T, DynShape>::from_vec(&[rows, classes], q), qsum, divisor })
+}
+
+/// A class loss's per-row values `-Σ_c q[i, c] z[i, c]` (`z` the log-probabilities) and the
+/// gradient of `Σ_i g_i loss_i` for per-row factors `g` (`s_i softmax - q` for cross-entropy, `-q`
+/// for the NLL losses; rows with no weight get none).
+fn class_loss_parts<T: GradFloat, N: Dim, C: Dim>(
+    op: &'static str,
+    input: &Var<'_, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    opts: &ClassLossOptions<T, C>,
+    log_softmax: bool,
+) -> Result<(Tensor<T, DynShape>, impl Fn(&[T]) -> Tensor<T, (N, C)> + Send + Sync + 'static, T), ShapeError> {
+    let (rows, classes) = (input.sizes()[0], input.sizes()[1]);
+    let ClassRows { q, qsum, divisor } = class_rows(op, targets, rows, classes, opts, log_softmax)?;
+    let z =
+        if log_softmax { input.value().try_log_softmax::<1>()?.into_dyn() } else { input.value().as_dyn().to_owned() };
+    // 0 · (-inf) is 0 here: a class with no weight adds nothing, even at probability 0.
+    let per_row = z.zip_with(&q, |l, q| if q == T::zero() { T::zero() } else { -(l * q) }).sum_axis_dyn(1);
+    let grad = move |g: &[T]| {
+        let (z, q, qsum) = (&z, &q, &qsum);
+        let data: Vec<T> = (0..rows)
+            .flat_map(|i| {
+                let (zr, qr) =
+                    (&z.storage()[i * classes..(i + 1) * classes], &q.storage()[i * classes..(i + 1) * classes]);
+                let (gi, si) = (g[i], qsum[i]);
+                zr.iter().zip(qr).map(move |(&l, &qc)| {
+                    if si == T::zero() {
+                        T::zero()
+                    } else if log_softmax {
+                        gi * (si * l.exp() - qc)
+                    } else {
+                        -(gi * qc)
+                    }
+                })
+            })
+            .collect();
+        typed::<T, (N, C)>(Tensor::<T, DynShape>::from_vec(&[rows, classes], data))
+    };
+    Ok((per_row, grad, divisor))
+}
+
+/// A class loss reduced to a `Shape![]` value: one node.
+fn class_loss_reduced<'t, T: GradFloat, N: Dim, C: Dim>(
+    op: &'static str,
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    reduction: Reduction,
+    opts: &ClassLossOptions<T, C>,
+    log_softmax: bool,
+) -> Result<Var<'t, T, ()>, ShapeError> {
+    let (per_row, grad, divisor) = class_loss_parts(op, input, targets, opts, log_softmax)?;
+    let k = match reduction {
+        Reduction::Mean => T::one() / divisor,
+        Reduction::Sum => T::one(),
+    };
+    let rows = per_row.numel();
+    let total = per_row.sum() * k;
+    record([input.node()], scalar(total), move |[i], _| {
+        back(move |g: Tensor<T, ()>, s: &mut Sink<T>| {
+            let gk = g.item() * k;
+            s.add_with(i, || grad(&alloc::vec![gk; rows]))
+        })
+    })
+}
+
+/// A class loss per row, `[N]`: one node.
+fn class_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
+    op: &'static str,
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    opts: &ClassLossOptions<T, C>,
+    log_softmax: bool,
+) -> Result<Var<'t, T, (N,)>, ShapeError> {
+    let (per_row, grad, _) = class_loss_parts(op, input, targets, opts, log_softmax)?;
+    record([input.node()], typed::<T, (N,)>(per_row), move |[i], _| {
+        back(move |g: Tensor<T, (N,)>, s: &mut Sink<T>| s.add_with(i, || grad(&g.to_vec())))
+    })
+}
+
+/// Cross-entropy of unnormalised scores against class indices (PyTorch
+/// `torch.nn.functional.cross_entropy(input, target, reduction=..., label_smoothing=...)`;
+/// defaults `Reduction::Mean`, `0.0`): `input` `[N, C]`, `targets` `[N]` of class indices (any
+/// integer type) give a `Shape![]` value, `-Σ_c q_c log_softmax(input)_c` per row, where `q` is
+/// the one-hot target mixed with the uniform distribution: `q = (1 - ε) onehot + ε / C` for
+/// `label_smoothing = ε`. The mean is over the `N` rows. One node (fused log-softmax and NLL):
+/// the gradient is `softmax(input) - q` (over `N` for the mean). Every target must be a class:
+/// class weights and `ignore_index` are [`cross_entropy_with`]'s, `reduction='none'`
+/// [`cross_entropy_unreduced_with`].
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn::{self, Reduction}, Tape};
+/// let tape = Tape::new();
+/// let logits = tape.var(Tensor::<f64, Shape![2, 3]>::from([[0., 0., 0.], [10., 0., 0.]]));
+/// let targets = Tensor::<i64, Shape![2]>::from([1, 0]);
+/// let loss = nn::cross_entropy(&logits, &targets, Reduction::Sum, 0.0);
+/// assert!((loss.item() - (3f64.ln() + (1.0 + 2.0 * (-10f64).exp()).ln())).abs() < 1e-12);
+/// let g = loss.backward();
+/// let g0 = &g.wrt(&logits).unwrap().to_vec()[..3];
+/// assert!((g0[0] - 1. / 3.).abs() < 1e-12 && (g0[1] + 2. / 3.).abs() < 1e-12);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_cross_entropy`].
+#[track_caller]
+pub fn cross_entropy<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    reduction: Reduction,
+    label_smoothing: T,
+) -> Var<'t, T, ()> {
+    try_cross_entropy(input, targets, reduction, label_smoothing).or_panic()
+}
+
+/// [`cross_entropy`], returning an error instead of panicking.
+///
+/// # Errors
+/// [`ShapeError::Invalid`] naming the first target outside `0..C` and its position, or a
+/// `label_smoothing` outside `[0, 1]`; [`ShapeError::Mismatch`] when `targets` does not have `N`
+/// elements (at run time, for a `Dyn` dim); [`ShapeError::Alloc`].
+pub fn try_cross_entropy<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    reduction: Reduction,
+    label_smoothing: T,
+) -> Result<Var<'t, T, ()>, ShapeError> {
+    let opts = ClassLossOptions::<T, C> { weight: None, ignore_index: None, label_smoothing };
+    class_loss_reduced("cross_entropy", input, targets, reduction, &opts, true)
+}
+
+/// The negative log-likelihood of class indices (PyTorch `torch.nn.functional.nll_loss(input,
+/// target, reduction=...)`): `input` `[N, C]` of log-probabilities, `targets` `[N]` of class
+/// indices give a `Shape![]` value, `-Σ_i input[i, targets[i]]` (over `N` for the mean). The
+/// gradient is `-1` (over `N`) at each row's target, 0 elsewhere. Class weights and
+/// `ignore_index` are [`nll_loss_with`]'s, `reduction='none'` [`nll_loss_unreduced`].
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn::{self, Reduction}, Var};
+/// let lp = Var::constant(Tensor::<f64, Shape![2, 2]>::from([[-0.1, -2.0], [-3.0, -0.5]]));
+/// let l = nn::nll_loss(&lp, &Tensor::<i64, Shape![2]>::from([0, 1]), Reduction::Mean);
+/// assert!((l.item() - 0.3).abs() < 1e-15);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_nll_loss`].
+#[track_caller]
+pub fn nll_loss<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    reduction: Reduction,
+) -> Var<'t, T, ()> {
+    try_nll_loss(input, targets, reduction).or_panic()
+}
+
+/// [`nll_loss`], returning an error instead of panicking.
+///
+/// # Errors
+/// [`ShapeError::Invalid`] naming the first target outside `0..C` and its position;
+/// [`ShapeError::Mismatch`] when `targets` does not have `N` elements; [`ShapeError::Alloc`].
+pub fn try_nll_loss<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    reduction: Reduction,
+) -> Result<Var<'t, T, ()>, ShapeError> {
+    let opts = ClassLossOptions::<T, C> { weight: None, ignore_index: None, label_smoothing: T::zero() };
+    class_loss_reduced("nll_loss", input, targets, reduction, &opts, false)
+}
+
+/// Cross-entropy with PyTorch's full options (PyTorch
+/// `torch.nn.functional.cross_entropy(input, target, weight=..., ignore_index=...,
+/// reduction=..., label_smoothing=...)`): `input` `[N, C]` of unnormalised scores, `targets`
+/// `[N]` of class indices give a `Shape![]` value. Row `i` with target `y` (not `ignore_index`)
+/// loses `-Σ_c q_c log_softmax(input)_c` with `q_c = (1 - ε) w_y [c = y] + ε w_c / C` (`w` the
+/// class weights, all 1 without them); the mean divides the sum by `Σ w_y` over the counted rows,
+/// as PyTorch's (NaN when no row counts). One node.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn::{self, ClassLossOptions, Reduction}, Tape};
+/// let tape = Tape::new();
+/// let x = tape.var(Tensor::<f64, Shape![3, 2]>::from([[0., 0.], [0., 0.], [5., 0.]]));
+/// let targets = Tensor::<i64, Shape![3]>::from([0, 1, -100]); // the last row is ignored
+/// let opts = ClassLossOptions { weight: Some(Tensor::from([1.0, 3.0])), ..Default::default() };
+/// let loss = nn::cross_entropy_with(&x, &targets, Reduction::Mean, &opts);
+/// // (1 ln 2 + 3 ln 2) / (1 + 3)
+/// assert!((loss.item() - 2f64.ln()).abs() < 1e-12);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_cross_entropy_with`].
+#[track_caller]
+pub fn cross_entropy_with<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    reduction: Reduction,
+    opts: &ClassLossOptions<T, C>,
+) -> Var<'t, T, ()> {
+    try_cross_entropy_with(input, targets, reduction, opts).or_panic()
+}
+
+/// [`cross_entropy_with`], returning an error instead of panicking.
+///
+/// # Errors
+/// [`ShapeError::Invalid`] naming the first target that is neither `ignore_index` nor in
+/// `0..C`, and its position, or a `label_smoothing` outside `[0, 1]`; [`ShapeError::Mismatch`]
+/// when `targets` does not have `N` elements or the weight not `C` (runtime sizes);
+/// [`ShapeError::Alloc`].
+pub fn try_cross_entropy_with<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    reduction: Reduction,
+    opts: &ClassLossOptions<T, C>,
+) -> Result<Var<'t, T, ()>, ShapeError> {
+    class_loss_reduced("cross_entropy", input, targets, reduction, opts, true)
+}
+
+/// Cross-entropy per row, `[N]` (PyTorch `torch.nn.functional.cross_entropy(...,
+/// reduction='none')`): each row's loss as in [`cross_entropy_with`], weighted, 0 for an ignored
+/// row (not divided by anything). One node.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn::{self, ClassLossOptions}, Var};
+/// let x = Var::constant(Tensor::<f64, Shape![2, 2]>::from([[0., 0.], [0., 0.]]));
+/// let l = nn::cross_entropy_unreduced_with(&x, &Tensor::<i64, Shape![2]>::from([1, -100]), &ClassLossOptions::default());
+/// assert_eq!(l.value().to_vec(), [2f64.ln(), 0.0]);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_cross_entropy_unreduced_with`].
+#[track_caller]
+pub fn cross_entropy_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    opts: &ClassLossOptions<T, C>,
+) -> Var<'t, T, (N,)> {
+    try_cross_entropy_unreduced_with(input, targets, opts).or_panic()
+}
+
+/// [`cross_entropy_unreduced_with`], returning an error instead of panicking.
+///
+/// # Errors
+/// As [`try_cross_entropy_with`].
+pub fn try_cross_entropy_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    opts: &ClassLossOptions<T, C>,
+) -> Result<Var<'t, T, (N,)>, ShapeError> {
+    class_loss_unreduced("cross_entropy", input, targets, opts, true)
+}
+
+/// Cross-entropy per row, `[N]` (PyTorch `torch.nn.functional.cross_entropy(input, target,
+/// reduction='none', label_smoothing=...)`): the arguments of [`cross_entropy`] without the
+/// reduction. Class weights and `ignore_index` are [`cross_entropy_unreduced_with`]'s.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn, Var};
+/// let x = Var::constant(Tensor::<f64, Shape![2, 2]>::from([[0., 0.], [1., 0.]]));
+/// let l = nn::cross_entropy_unreduced(&x, &Tensor::<i64, Shape![2]>::from([1, 0]), 0.0);
+/// assert_eq!(l.value().to_vec()[0], 2f64.ln());
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_cross_entropy_unreduced`].
+#[track_caller]
+pub fn cross_entropy_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    label_smoothing: T,
+) -> Var<'t, T, (N,)> {
+    try_cross_entropy_unreduced(input, targets, label_smoothing).or_panic()
+}
+
+/// [`cross_entropy_unreduced`], returning an error instead of panicking.
+///
+/// # Errors
+/// As [`try_cross_entropy`].
+pub fn try_cross_entropy_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    label_smoothing: T,
+) -> Result<Var<'t, T, (N,)>, ShapeError> {
+    let opts = ClassLossOptions::<T, C> { weight: None, ignore_index: None, label_smoothing };
+    class_loss_unreduced("cross_entropy", input, targets, &opts, true)
+}
+
+/// The negative log-likelihood per row, `[N]` (PyTorch `torch.nn.functional.nll_loss(input,
+/// target, reduction='none')`): the arguments of [`nll_loss`] without the reduction. Class
+/// weights and `ignore_index` are [`nll_loss_unreduced_with`]'s.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn, Var};
+/// let lp = Var::constant(Tensor::<f64, Shape![2, 2]>::from([[-0.1, -2.0], [-3.0, -0.5]]));
+/// let l = nn::nll_loss_unreduced(&lp, &Tensor::<i64, Shape![2]>::from([1, 0]));
+/// assert_eq!(l.value().to_vec(), [2.0, 3.0]);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_nll_loss_unreduced`].
+#[track_caller]
+pub fn nll_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+) -> Var<'t, T, (N,)> {
+    try_nll_loss_unreduced(input, targets).or_panic()
+}
+
+/// [`nll_loss_unreduced`], returning an error instead of panicking.
+///
+/// # Errors
+/// As [`try_nll_loss`].
+pub fn try_nll_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+) -> Result<Var<'t, T, (N,)>, ShapeError> {
+    let opts = ClassLossOptions::<T, C> { weight: None, ignore_index: None, label_smoothing: T::zero() };
+    class_loss_unreduced("nll_loss", input, targets, &opts, false)
+}
+
+/// The negative log-likelihood with class weights and `ignore_index` (PyTorch
+/// `torch.nn.functional.nll_loss(input, target, weight=..., ignore_index=..., reduction=...)`):
+/// `input` `[N, C]` of log-probabilities; row `i` with target `y` loses `-w_y input[i, y]`, and the
+/// mean divides by `Σ w_y` over the counted rows. `opts.label_smoothing` must be `0.0`.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn::{self, ClassLossOptions, Reduction}, Var};
+/// let lp = Var::constant(Tensor::<f64, Shape![2, 2]>::from([[-0.1, -2.0], [-3.0, -0.5]]));
+/// let opts = ClassLossOptions { weight: Some(Tensor::from([2.0, 1.0])), ..Default::default() };
+/// let l = nn::nll_loss_with(&lp, &Tensor::<i64, Shape![2]>::from([0, 1]), Reduction::Mean, &opts);
+/// assert!((l.item() - (2.0 * 0.1 + 0.5) / 3.0).abs() < 1e-15);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_nll_loss_with`].
+#[track_caller]
+pub fn nll_loss_with<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    reduction: Reduction,
+    opts: &ClassLossOptions<T, C>,
+) -> Var<'t, T, ()> {
+    try_nll_loss_with(input, targets, reduction, opts).or_panic()
+}
+
+/// [`nll_loss_with`], returning an error instead of panicking.
+///
+/// # Errors
+/// As [`try_cross_entropy_with`], and [`ShapeError::Invalid`] for a nonzero `label_smoothing`.
+pub fn try_nll_loss_with<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    reduction: Reduction,
+    opts: &ClassLossOptions<T, C>,
+) -> Result<Var<'t, T, ()>, ShapeError> {
+    class_loss_reduced("nll_loss", input, targets, reduction, opts, false)
+}
+
+/// The negative log-likelihood per row, `[N]` (PyTorch `torch.nn.functional.nll_loss(...,
+/// reduction='none')`): `-w_y input[i, y]`, 0 for an ignored row.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn::{self, ClassLossOptions}, Var};
+/// let lp = Var::constant(Tensor::<f64, Shape![2, 2]>::from([[-0.1, -2.0], [-3.0, -0.5]]));
+/// let l = nn::nll_loss_unreduced_with(&lp, &Tensor::<i64, Shape![2]>::from([1, 0]), &ClassLossOptions::default());
+/// assert_eq!(l.value().to_vec(), [2.0, 3.0]);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_nll_loss_unreduced_with`].
+#[track_caller]
+pub fn nll_loss_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    opts: &ClassLossOptions<T, C>,
+) -> Var<'t, T, (N,)> {
+    try_nll_loss_unreduced_with(input, targets, opts).or_panic()
+}
+
+/// [`nll_loss_unreduced_with`], returning an error instead of panicking.
+///
+/// # Errors
+/// As [`try_nll_loss_with`].
+pub fn try_nll_loss_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim>(
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    opts: &ClassLossOptions<T, C>,
+) -> Result<Var<'t, T, (N,)>, ShapeError> {
+    class_loss_unreduced("nll_loss", input, targets, opts, false)
+}
+
+/// [`mse_loss`] per element, of the input's shape `S` (PyTorch `torch.nn.functional.mse_loss(..., reduction='none')`):
+/// each element's loss, and its gradient times the seed's element. One node.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn, Var};
+/// let x = Var::constant(Tensor::<f64, Shape![3]>::from([1., 2., 3.]));
+/// let t = Var::constant(Tensor::<f64, Shape![3]>::from([1., 0., 0.]));
+/// assert_eq!(nn::mse_loss_unreduced(&x, &t).value().to_vec(), [0., 4., 9.]);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_mse_loss_unreduced`].
+#[track_caller]
+pub fn mse_loss_unreduced<'t, T: GradFloat, S: Shape>(input: &Var<'t, T, S>, target: &Var<'t, T, S>) -> Var<'t, T, S> {
+    try_mse_loss_unreduced(input, target).or_panic()
+}
+
+/// [`mse_loss_unreduced`], returning an error instead of panicking.
+///
+/// # Errors
+/// As [`try_mse_loss`].
+pub fn try_mse_loss_unreduced<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+) -> Result<Var<'t, T, S>, ShapeError> {
+    pointwise_unreduced(Pointwise::Mse, input, target)
+}
+
+/// [`l1_loss`] per element, of the input's shape `S` (PyTorch `torch.nn.functional.l1_loss(..., reduction='none')`):
+/// each element's loss, and its gradient times the seed's element. One node.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn, Var};
+/// let x = Var::constant(Tensor::<f64, Shape![2]>::from([1., -2.]));
+/// let t = Var::constant(Tensor::<f64, Shape![2]>::from([0., 0.]));
+/// assert_eq!(nn::l1_loss_unreduced(&x, &t).value().to_vec(), [1., 2.]);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_l1_loss_unreduced`].
+#[track_caller]
+pub fn l1_loss_unreduced<'t, T: GradFloat, S: Shape>(input: &Var<'t, T, S>, target: &Var<'t, T, S>) -> Var<'t, T, S> {
+    try_l1_loss_unreduced(input, target).or_panic()
+}
+
+/// [`l1_loss_unreduced`], returning an error instead of panicking.
+///
+/// # Errors
+/// As [`try_l1_loss`].
+pub fn try_l1_loss_unreduced<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+) -> Result<Var<'t, T, S>, ShapeError> {
+    pointwise_unreduced(Pointwise::L1, input, target)
+}
+
+/// [`huber_loss`] per element, of the input's shape `S` (PyTorch `torch.nn.functional.huber_loss(..., reduction='none')`):
+/// each element's loss, and its gradient times the seed's element. One node.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn, Var};
+/// let x = Var::constant(Tensor::<f64, Shape![2]>::from([0.5, 3.0]));
+/// let t = Var::constant(Tensor::<f64, Shape![2]>::zeros());
+/// assert_eq!(nn::huber_loss_unreduced(&x, &t, 1.0).value().to_vec(), [0.125, 2.5]);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_huber_loss_unreduced`].
+#[track_caller]
+pub fn huber_loss_unreduced<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+    delta: T,
+) -> Var<'t, T, S> {
+    try_huber_loss_unreduced(input, target, delta).or_panic()
+}
+
+/// [`huber_loss_unreduced`], returning an error instead of panicking.
+///
+/// # Errors
+/// As [`try_huber_loss`].
+pub fn try_huber_loss_unreduced<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+    delta: T,
+) -> Result<Var<'t, T, S>, ShapeError> {
+    pointwise_unreduced(Pointwise::Huber(delta), input, target)
+}
+
+/// [`binary_cross_entropy_with_logits`] per element, of the input's shape `S` (PyTorch `torch.nn.functional.binary_cross_entropy_with_logits(..., reduction='none')`):
+/// each element's loss, and its gradient times the seed's element. One node.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn, Var};
+/// let x = Var::constant(Tensor::<f64, Shape![2]>::from([0.0, 800.0]));
+/// let t = Var::constant(Tensor::<f64, Shape![2]>::from([1.0, 1.0]));
+/// assert_eq!(nn::binary_cross_entropy_with_logits_unreduced(&x, &t).value().to_vec(), [2f64.ln(), 0.0]);
+/// ```
+///
+/// # Panics
+/// As the errors of [`try_binary_cross_entropy_with_logits_unreduced`].
+#[track_caller]
+pub fn binary_cross_entropy_with_logits_unreduced<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+) -> Var<'t, T, S> {
+    try_binary_cross_entropy_with_logits_unreduced(input, target).or_panic()
+}
+
+/// [`binary_cross_entropy_with_logits_unreduced`], returning an error instead of panicking.
+///
+/// # Errors
+/// As [`try_binary_cross_entropy_with_logits`].
+pub fn try_binary_cross_entropy_with_logits_unreduced<'t, T: GradFloat, S: Shape>(
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S>,
+) -> Result<Var<'t, T, S>, ShapeError> {
+    pointwise_unreduced(Pointwise::Bce, input, target)
+}
