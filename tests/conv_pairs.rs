@@ -1,9 +1,12 @@
 //! `Var`'s convolutions and poolings with hyper-parameters that differ between height and width
 //! (PyTorch's `stride=(2, 1)`, `padding=(1, 0)`, `kernel_size=(3, 2)`, ...): the `_dyn` forms'
 //! values and the gradients of `sum(y * g)` against PyTorch's (tests/data/conv_pairs_data.rs,
-//! written by scripts/conv_pairs_data.py), untracked and tracked; and the typed forms agree with
-//! the `_dyn` forms where the pairs are equal.
+//! written by scripts/conv_pairs_data.py), untracked and tracked; the typed forms and the `nn`
+//! layers with the width's hyper-parameters apart (`Conv::<2, 1, 1, 2, 1, 0, 2>`,
+//! `Pool::<3, 2, 1, 1, 2, 1, 0, 2>`, `Conv2d<.., Const<2>, 1, 0, 2>`) against the same numbers;
+//! and the typed forms agree with the `_dyn` forms where the pairs are equal.
 use shaped::autograd::{Tape, Var};
+use shaped::nn::Predict;
 use shaped::prelude::*;
 use shaped::{Conv1dArgs, ConvArgs, ConvTransposeArgs, NoBias, PoolArgs};
 
@@ -151,4 +154,104 @@ fn dyn_forms_pass_central_difference_checks() {
             assert!(gb.is_ok(), "{name}: db: {:?}", gb.err());
         }
     }
+}
+
+/// The case named `name`.
+fn case(name: &str) -> &'static data::PairCase {
+    data::CASES.iter().find(|c| c.name == name).expect("a case of the fixture")
+}
+
+/// Typed operands with static shapes from a case's values.
+fn st<S: shaped::Shape>(v: &[f64]) -> Tensor<f64, S> {
+    let rank = S::RANK.expect("a static rank");
+    Tensor::from_vec(&S::STATIC.iter().take(rank).map(|d| d.expect("a static size")).collect::<Vec<_>>(), v.to_vec())
+}
+
+/// Height and width apart in the typed forms (const generics, static output shapes): the
+/// PyTorch cases with unequal pairs, through `Tensor`, through a tracked `Var` (values and every
+/// gradient) and through the `nn` layers, against PyTorch's numbers.
+#[test]
+fn typed_pairs_match_pytorch() {
+    // conv2d: stride (2, 1), padding (1, 0), dilation (1, 2), groups 2, a 3x2 kernel.
+    let c = case("conv2d_groups_pairs");
+    let (x, w, b) = (st::<Shape![2, 4, 7, 6]>(c.x), st::<Shape![6, 2, 3, 2]>(c.w), st::<Shape![6]>(c.b));
+    let conv = shaped::Conv::<2, 1, 1, 2, 1, 0, 2>;
+    let y: Tensor<f64, Shape![2, 6, 4, 4]> = x.conv2d(&w, &b, conv);
+    close(&y.to_vec(), c.y, "conv2d pairs: typed y");
+    let tape = Tape::<f64>::new();
+    let (xv, wv, bv) = (tape.var(x.clone()), tape.var(w.clone()), tape.var(b.clone()));
+    let yv: Var<'_, f64, Shape![2, 6, 4, 4]> = xv.conv2d(&wv, &bv, conv);
+    let grads = yv.backward_with(&st::<Shape![2, 6, 4, 4]>(c.g));
+    close(&grads.wrt(&xv).unwrap().to_vec(), c.gx, "conv2d pairs: typed dx");
+    close(&grads.wrt(&wv).unwrap().to_vec(), c.gw, "conv2d pairs: typed dw");
+    close(&grads.wrt(&bv).unwrap().to_vec(), c.gb, "conv2d pairs: typed db");
+    let mut layer = shaped::nn::Conv2d::<Const<2>, Const<6>, Const<3>, f64, 2, 1, 1, 2, Const<2>, 1, 0, 2>::from_parts(
+        w.clone(),
+        Some(b.clone()),
+    );
+    let y: Tensor<f64, Shape![2, 6, 4, 4]> = layer.predict(&x);
+    close(&y.to_vec(), c.y, "Conv2d layer with pairs");
+
+    // conv2d: a 1x3 kernel, stride (1, 3), padding (0, 2), no bias.
+    let c = case("conv2d_wide_kernel");
+    let (x, w) = (st::<Shape![1, 3, 5, 8]>(c.x), st::<Shape![2, 3, 1, 3]>(c.w));
+    let y: Tensor<f64, Shape![1, 2, 5, 4]> = x.conv2d(&w, NoBias, shaped::Conv::<1, 0, 1, 1, 3, 2>);
+    close(&y.to_vec(), c.y, "conv2d wide kernel: typed y");
+
+    // conv_transpose2d: stride (2, 3), padding (1, 0), output padding (1, 2), a 3x2 kernel.
+    let c = case("conv_transpose2d_pairs");
+    let (x, w, b) = (st::<Shape![2, 4, 3, 4]>(c.x), st::<Shape![4, 3, 3, 2]>(c.w), st::<Shape![3]>(c.b));
+    let convt = shaped::ConvT::<2, 1, 1, 1, 1, 3, 0, 2>;
+    let y: Tensor<f64, Shape![2, 3, 6, 13]> = x.conv_transpose2d(&w, &b, convt);
+    close(&y.to_vec(), c.y, "conv_transpose2d pairs: typed y");
+    let tape = Tape::<f64>::new();
+    let (xv, wv, bv) = (tape.var(x.clone()), tape.var(w.clone()), tape.var(b.clone()));
+    let yv: Var<'_, f64, Shape![2, 3, 6, 13]> = xv.conv_transpose2d(&wv, &bv, convt);
+    let grads = yv.backward_with(&st::<Shape![2, 3, 6, 13]>(c.g));
+    close(&grads.wrt(&xv).unwrap().to_vec(), c.gx, "conv_transpose2d pairs: typed dx");
+    close(&grads.wrt(&wv).unwrap().to_vec(), c.gw, "conv_transpose2d pairs: typed dw");
+    close(&grads.wrt(&bv).unwrap().to_vec(), c.gb, "conv_transpose2d pairs: typed db");
+    let mut layer = shaped::nn::ConvTranspose2d::<Const<4>, Const<3>, Const<3>, f64, 2, 1, 1, 1, 1, Const<2>, 3, 0, 2> {
+        weight: shaped::autograd::Param::new(w.clone()),
+        bias: Some(shaped::autograd::Param::new(Tensor::<f64, Shape![_]>::from_vec(&[3], c.b.to_vec()))),
+    };
+    let y: Tensor<f64, Shape![2, 3, 6, 13]> = layer.predict(&x);
+    close(&y.to_vec(), c.y, "ConvTranspose2d layer with pairs");
+
+    // conv_transpose2d: groups 2, dilation (2, 1), output padding (0, 1), no bias.
+    let c = case("conv_transpose2d_groups_dilated");
+    let (x, w) = (st::<Shape![1, 4, 4, 3]>(c.x), st::<Shape![4, 1, 2, 3]>(c.w));
+    let y: Tensor<f64, Shape![1, 2, 6, 6]> = x.conv_transpose2d(&w, NoBias, shaped::ConvT::<1, 0, 0, 2, 2, 2, 1, 1, 1>);
+    close(&y.to_vec(), c.y, "conv_transpose2d groups dilated: typed y");
+
+    // max_pool2d: kernel (3, 2), stride (2, 1), padding (1, 0), dilation (1, 2).
+    let c = case("max_pool2d_pairs");
+    let x = st::<Shape![2, 3, 7, 8]>(c.x);
+    let pool = shaped::Pool::<3, 2, 1, 1, 2, 1, 0, 2>;
+    let y: Tensor<f64, Shape![2, 3, 4, 6]> = x.max_pool2d(pool);
+    close(&y.to_vec(), c.y, "max_pool2d pairs: typed y");
+    let tape = Tape::<f64>::new();
+    let xv = tape.var(x.clone());
+    let yv: Var<'_, f64, Shape![2, 3, 4, 6]> = xv.max_pool2d(pool);
+    let grads = yv.backward_with(&st::<Shape![2, 3, 4, 6]>(c.g));
+    close(&grads.wrt(&xv).unwrap().to_vec(), c.gx, "max_pool2d pairs: typed dx");
+    let y: Tensor<f64, Shape![2, 3, 4, 6]> = shaped::nn::MaxPool2d::<3, 2, 1, 1, 2, 1, 0, 2>.predict(&x);
+    close(&y.to_vec(), c.y, "MaxPool2d layer with pairs");
+
+    // avg_pool2d: kernel (2, 3), stride (2, 2), padding (1, 1), padding counted; and kernel
+    // (3, 2), stride (1, 2), padding (1, 1), not counted.
+    let c = case("avg_pool2d_pairs_pad_counted");
+    let x = st::<Shape![2, 2, 6, 7]>(c.x);
+    let y: Tensor<f64, Shape![2, 2, 4, 4]> = x.avg_pool2d(shaped::Pool::<2, 2, 1, 1, 3, 2, 1>, true);
+    close(&y.to_vec(), c.y, "avg_pool2d pairs: typed y");
+    let y: Tensor<f64, Shape![2, 2, 4, 4]> = shaped::nn::AvgPool2d::<2, 2, 1, 3, 2, 1>::default().predict(&x);
+    close(&y.to_vec(), c.y, "AvgPool2d layer with pairs");
+    let c = case("avg_pool2d_pairs_pad_not_counted");
+    let x = st::<Shape![2, 2, 6, 7]>(c.x);
+    let tape = Tape::<f64>::new();
+    let xv = tape.var(x.clone());
+    let yv: Var<'_, f64, Shape![2, 2, 6, 4]> = xv.avg_pool2d(shaped::Pool::<3, 1, 1, 1, 2, 2, 1>, false);
+    close(&yv.value().to_vec(), c.y, "avg_pool2d pairs, pad not counted: typed y");
+    let grads = yv.backward_with(&st::<Shape![2, 2, 6, 4]>(c.g));
+    close(&grads.wrt(&xv).unwrap().to_vec(), c.gx, "avg_pool2d pairs, pad not counted: typed dx");
 }

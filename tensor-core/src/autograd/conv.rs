@@ -111,14 +111,24 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// As [`Tensor::try_conv2d`](crate::TensorBase::try_conv2d); [`ShapeError::Autograd`] when
     /// the operands are tracked by two tapes.
     #[allow(clippy::type_complexity)]
-    pub fn try_conv2d<W: Shape, B: VarBias<'t, T>, const ST: usize, const PD: usize, const DL: usize, const G: usize>(
+    pub fn try_conv2d<
+        W: Shape,
+        B: VarBias<'t, T>,
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const G: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    >(
         &self,
         weight: &Var<'t, T, W>,
         bias: B,
-        conv: Conv<ST, PD, DL, G>,
-    ) -> Result<Var<'t, T, <S as Conv2dShape<W, ST, PD, DL>>::Out>, ShapeError>
+        conv: Conv<ST, PD, DL, G, SW, PW, DW>,
+    ) -> Result<Var<'t, T, <S as Conv2dShape<W, ST, PD, DL, SW, PW, DW>>::Out>, ShapeError>
     where
-        S: Conv2dShape<W, ST, PD, DL> + Conv2dChannels<W, G>,
+        S: Conv2dShape<W, ST, PD, DL, SW, PW, DW> + Conv2dChannels<W, G>,
     {
         let b = bias.as_dyn_var();
         let out = self.value().try_conv2d(weight.value(), b.as_ref().map(|v| v.value()), conv)?;
@@ -128,14 +138,24 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// [`try_conv2d`](Self::try_conv2d), panicking with the error's message.
     #[track_caller]
     #[allow(clippy::type_complexity)]
-    pub fn conv2d<W: Shape, B: VarBias<'t, T>, const ST: usize, const PD: usize, const DL: usize, const G: usize>(
+    pub fn conv2d<
+        W: Shape,
+        B: VarBias<'t, T>,
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const G: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    >(
         &self,
         weight: &Var<'t, T, W>,
         bias: B,
-        conv: Conv<ST, PD, DL, G>,
-    ) -> Var<'t, T, <S as Conv2dShape<W, ST, PD, DL>>::Out>
+        conv: Conv<ST, PD, DL, G, SW, PW, DW>,
+    ) -> Var<'t, T, <S as Conv2dShape<W, ST, PD, DL, SW, PW, DW>>::Out>
     where
-        S: Conv2dShape<W, ST, PD, DL> + Conv2dChannels<W, G>,
+        S: Conv2dShape<W, ST, PD, DL, SW, PW, DW> + Conv2dChannels<W, G>,
     {
         self.try_conv2d(weight, bias, conv).or_panic()
     }
@@ -214,12 +234,21 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// As [`Tensor::try_max_pool2d`](crate::TensorBase::try_max_pool2d) (a window larger than
     /// the padded input at run time, ...); [`ShapeError::Autograd`] for a value of a finished
     /// tape.
-    pub fn try_max_pool2d<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
+    pub fn try_max_pool2d<
+        const K: usize,
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const KW: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    >(
         &self,
-        pool: Pool<K, ST, PD, DL>,
-    ) -> Result<Var<'t, T, <S as Pool2dShape<K, ST, PD, DL>>::Out>, ShapeError>
+        pool: Pool<K, ST, PD, DL, KW, SW, PW, DW>,
+    ) -> Result<Var<'t, T, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>, ShapeError>
     where
-        S: Pool2dShape<K, ST, PD, DL>,
+        S: Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>,
     {
         if !self.is_tracked() {
             // No graph: PyTorch's plain forward, without the positions of the maxima.
@@ -256,12 +285,21 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
 
     /// [`try_max_pool2d`](Self::try_max_pool2d), panicking with the error's message.
     #[track_caller]
-    pub fn max_pool2d<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
+    pub fn max_pool2d<
+        const K: usize,
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const KW: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    >(
         &self,
-        pool: Pool<K, ST, PD, DL>,
-    ) -> Var<'t, T, <S as Pool2dShape<K, ST, PD, DL>>::Out>
+        pool: Pool<K, ST, PD, DL, KW, SW, PW, DW>,
+    ) -> Var<'t, T, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>
     where
-        S: Pool2dShape<K, ST, PD, DL>,
+        S: Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>,
     {
         self.try_max_pool2d(pool).or_panic()
     }
@@ -274,13 +312,22 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// As [`Tensor::try_avg_pool2d`](crate::TensorBase::try_avg_pool2d);
     /// [`ShapeError::Autograd`] for a value of a finished tape.
-    pub fn try_avg_pool2d<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
+    pub fn try_avg_pool2d<
+        const K: usize,
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const KW: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    >(
         &self,
-        pool: Pool<K, ST, PD, DL>,
+        pool: Pool<K, ST, PD, DL, KW, SW, PW, DW>,
         count_include_pad: bool,
-    ) -> Result<Var<'t, T, <S as Pool2dShape<K, ST, PD, DL>>::Out>, ShapeError>
+    ) -> Result<Var<'t, T, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>, ShapeError>
     where
-        S: Pool2dShape<K, ST, PD, DL>,
+        S: Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>,
     {
         let out = self.value().try_avg_pool2d(pool, count_include_pad)?;
         self.record_avg_pool(out, pool.args(), count_include_pad)
@@ -303,13 +350,22 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
 
     /// [`try_avg_pool2d`](Self::try_avg_pool2d), panicking with the error's message.
     #[track_caller]
-    pub fn avg_pool2d<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
+    pub fn avg_pool2d<
+        const K: usize,
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const KW: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    >(
         &self,
-        pool: Pool<K, ST, PD, DL>,
+        pool: Pool<K, ST, PD, DL, KW, SW, PW, DW>,
         count_include_pad: bool,
-    ) -> Var<'t, T, <S as Pool2dShape<K, ST, PD, DL>>::Out>
+    ) -> Var<'t, T, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>
     where
-        S: Pool2dShape<K, ST, PD, DL>,
+        S: Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>,
     {
         self.try_avg_pool2d(pool, count_include_pad).or_panic()
     }
@@ -368,14 +424,18 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         const OP: usize,
         const DL: usize,
         const G: usize,
+        const SW: usize,
+        const PW: usize,
+        const OPW: usize,
+        const DW: usize,
     >(
         &self,
         weight: &Var<'t, T, W>,
         bias: B,
-        conv: ConvT<ST, PD, OP, DL, G>,
-    ) -> Result<Var<'t, T, <S as ConvTranspose2dShape<W, ST, PD, OP, DL, G>>::Out>, ShapeError>
+        conv: ConvT<ST, PD, OP, DL, G, SW, PW, OPW, DW>,
+    ) -> Result<Var<'t, T, <S as ConvTranspose2dShape<W, ST, PD, OP, DL, G, SW, PW, OPW, DW>>::Out>, ShapeError>
     where
-        S: ConvTranspose2dShape<W, ST, PD, OP, DL, G>,
+        S: ConvTranspose2dShape<W, ST, PD, OP, DL, G, SW, PW, OPW, DW>,
     {
         let b = bias.as_dyn_var();
         let out = self.value().try_conv_transpose2d(weight.value(), b.as_ref().map(|v| v.value()), conv)?;
@@ -431,14 +491,18 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         const OP: usize,
         const DL: usize,
         const G: usize,
+        const SW: usize,
+        const PW: usize,
+        const OPW: usize,
+        const DW: usize,
     >(
         &self,
         weight: &Var<'t, T, W>,
         bias: B,
-        conv: ConvT<ST, PD, OP, DL, G>,
-    ) -> Var<'t, T, <S as ConvTranspose2dShape<W, ST, PD, OP, DL, G>>::Out>
+        conv: ConvT<ST, PD, OP, DL, G, SW, PW, OPW, DW>,
+    ) -> Var<'t, T, <S as ConvTranspose2dShape<W, ST, PD, OP, DL, G, SW, PW, OPW, DW>>::Out>
     where
-        S: ConvTranspose2dShape<W, ST, PD, OP, DL, G>,
+        S: ConvTranspose2dShape<W, ST, PD, OP, DL, G, SW, PW, OPW, DW>,
     {
         self.try_conv_transpose2d(weight, bias, conv).or_panic()
     }

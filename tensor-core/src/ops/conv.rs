@@ -28,18 +28,50 @@ use alloc::vec::Vec;
 
 pub use super::pool::{Pool, PoolArgs};
 
-/// The hyper-parameters of a typed convolution (`conv1d`, `conv2d`), as const generics (the same for both spatial
-/// dims of `conv2d`): `Conv::<STRIDE, PADDING, DILATION, GROUPS>`, defaults stride 1, padding 0,
-/// dilation 1, groups 1 (PyTorch's). `Conv::<1, 1>` is a 3x3 "same" convolution's.
+/// The hyper-parameters of a typed convolution (`conv1d`, `conv2d`), as const generics:
+/// `Conv::<STRIDE, PADDING, DILATION, GROUPS, STRIDE_W, PADDING_W, DILATION_W>`, defaults stride
+/// 1, padding 0, dilation 1, groups 1 (PyTorch's). The first three are the height's for
+/// `conv2d` (the length's for `conv1d`), and the `_W` three the width's, by default the
+/// height's: `Conv::<1, 1>` is a 3x3 "same" convolution's, `Conv::<1, 0, 1, 1, 2, 1>` PyTorch's
+/// `stride=(1, 2), padding=(0, 1)`. `conv1d` takes only the first four (the `_W` ones at their
+/// defaults).
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::Conv;
+/// assert_eq!(Conv::<1, 1>.args().padding, [1, 1]);
+/// let a = Conv::<1, 0, 1, 1, 2, 1>.args();
+/// assert_eq!((a.stride, a.padding, a.dilation), ([1, 2], [0, 1], [1, 1]));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Conv<const STRIDE: usize = 1, const PADDING: usize = 0, const DILATION: usize = 1, const GROUPS: usize = 1>;
+pub struct Conv<
+    const STRIDE: usize = 1,
+    const PADDING: usize = 0,
+    const DILATION: usize = 1,
+    const GROUPS: usize = 1,
+    const STRIDE_W: usize = STRIDE,
+    const PADDING_W: usize = PADDING,
+    const DILATION_W: usize = DILATION,
+>;
 
-impl<const STRIDE: usize, const PADDING: usize, const DILATION: usize, const GROUPS: usize>
-    Conv<STRIDE, PADDING, DILATION, GROUPS>
+impl<
+        const STRIDE: usize,
+        const PADDING: usize,
+        const DILATION: usize,
+        const GROUPS: usize,
+        const STRIDE_W: usize,
+        const PADDING_W: usize,
+        const DILATION_W: usize,
+    > Conv<STRIDE, PADDING, DILATION, GROUPS, STRIDE_W, PADDING_W, DILATION_W>
 {
-    /// The same hyper-parameters as run-time values for `conv2d_dyn`.
+    /// The same hyper-parameters as run-time values for `conv2d_dyn` (`[height, width]`).
     pub const fn args(self) -> ConvArgs {
-        ConvArgs { stride: [STRIDE; 2], padding: [PADDING; 2], dilation: [DILATION; 2], groups: GROUPS }
+        ConvArgs {
+            stride: [STRIDE, STRIDE_W],
+            padding: [PADDING, PADDING_W],
+            dilation: [DILATION, DILATION_W],
+            groups: GROUPS,
+        }
     }
     /// The same hyper-parameters as run-time values for `conv1d_dyn`.
     pub const fn args1(self) -> Conv1dArgs {
@@ -85,9 +117,18 @@ impl Default for Conv1dArgs {
     }
 }
 
-/// The hyper-parameters of a typed transposed convolution, as const generics (the same for both
-/// spatial dims): `ConvT::<STRIDE, PADDING, OUTPUT_PADDING, DILATION, GROUPS>`, defaults stride
-/// 1, padding 0, output padding 0, dilation 1, groups 1 (PyTorch's).
+/// The hyper-parameters of a typed transposed convolution, as const generics:
+/// `ConvT::<STRIDE, PADDING, OUTPUT_PADDING, DILATION, GROUPS, STRIDE_W, PADDING_W,
+/// OUTPUT_PADDING_W, DILATION_W>`, defaults stride 1, padding 0, output padding 0, dilation 1,
+/// groups 1 (PyTorch's); the first four are the height's, the `_W` ones the width's (by default
+/// the height's).
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::ConvT;
+/// let a = ConvT::<2, 1, 1, 1, 1, 1, 0, 0>.args();
+/// assert_eq!((a.stride, a.padding, a.output_padding), ([2, 1], [1, 0], [1, 0]));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ConvT<
     const STRIDE: usize = 1,
@@ -95,6 +136,10 @@ pub struct ConvT<
     const OUTPUT_PADDING: usize = 0,
     const DILATION: usize = 1,
     const GROUPS: usize = 1,
+    const STRIDE_W: usize = STRIDE,
+    const PADDING_W: usize = PADDING,
+    const OUTPUT_PADDING_W: usize = OUTPUT_PADDING,
+    const DILATION_W: usize = DILATION,
 >;
 impl<
         const STRIDE: usize,
@@ -102,15 +147,20 @@ impl<
         const OUTPUT_PADDING: usize,
         const DILATION: usize,
         const GROUPS: usize,
-    > ConvT<STRIDE, PADDING, OUTPUT_PADDING, DILATION, GROUPS>
+        const STRIDE_W: usize,
+        const PADDING_W: usize,
+        const OUTPUT_PADDING_W: usize,
+        const DILATION_W: usize,
+    > ConvT<STRIDE, PADDING, OUTPUT_PADDING, DILATION, GROUPS, STRIDE_W, PADDING_W, OUTPUT_PADDING_W, DILATION_W>
 {
-    /// The same hyper-parameters as run-time values for `conv_transpose2d_dyn`.
+    /// The same hyper-parameters as run-time values for `conv_transpose2d_dyn` (`[height,
+    /// width]`).
     pub const fn args(self) -> ConvTransposeArgs {
         ConvTransposeArgs {
-            stride: [STRIDE; 2],
-            padding: [PADDING; 2],
-            output_padding: [OUTPUT_PADDING; 2],
-            dilation: [DILATION; 2],
+            stride: [STRIDE, STRIDE_W],
+            padding: [PADDING, PADDING_W],
+            output_padding: [OUTPUT_PADDING, OUTPUT_PADDING_W],
+            dilation: [DILATION, DILATION_W],
             groups: GROUPS,
         }
     }
@@ -202,18 +252,43 @@ pub(crate) fn as_2d_args(a: Conv1dArgs) -> ConvArgs {
 
 /// The build-time checks of a typed convolution of `SPATIAL` (1 or 2) spatial dims: positive
 /// stride, dilation and groups; static channels that match; static output sizes that are
-/// positive.
-struct ConvCheck<S, W, const SPATIAL: usize, const ST: usize, const PD: usize, const DL: usize, const G: usize>(
-    core::marker::PhantomData<(S, W)>,
-);
-impl<S: Shape, W: Shape, const SPATIAL: usize, const ST: usize, const PD: usize, const DL: usize, const G: usize>
-    ConvCheck<S, W, SPATIAL, ST, PD, DL, G>
+/// positive. `ST`, `PD`, `DL` are the first spatial dim's, `SW`, `PW`, `DW` the width's (equal
+/// to the first for `conv1d`).
+#[allow(clippy::type_complexity)]
+struct ConvCheck<
+    S,
+    W,
+    const SPATIAL: usize,
+    const ST: usize,
+    const PD: usize,
+    const DL: usize,
+    const G: usize,
+    const SW: usize,
+    const PW: usize,
+    const DW: usize,
+>(core::marker::PhantomData<(S, W)>);
+impl<
+        S: Shape,
+        W: Shape,
+        const SPATIAL: usize,
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const G: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    > ConvCheck<S, W, SPATIAL, ST, PD, DL, G, SW, PW, DW>
 {
     const OK: () = {
         let op = if SPATIAL == 1 { "conv1d: " } else { "conv2d: " };
         if ST == 0 || DL == 0 || G == 0 {
             let m = ConstMsg::new().str(op).str("stride ").num(ST).str(", dilation ").num(DL).str(" and groups ");
             m.num(G).str(" must be positive").fail()
+        }
+        if SW == 0 || DW == 0 {
+            let m = ConstMsg::new().str(op).str("width stride ").num(SW).str(" and width dilation ").num(DW);
+            m.str(" must be positive").fail()
         }
         // Channels: input dim 1 against weight dim 1 times the groups; weight dim 0 by groups.
         if let (Some(c), Some(cg)) = (S::STATIC[1], W::STATIC[1]) {
@@ -231,9 +306,10 @@ impl<S: Shape, W: Shape, const SPATIAL: usize, const ST: usize, const PD: usize,
         }
         let mut i = 2;
         while i < 2 + SPATIAL {
+            let (pd, dl) = if i == 3 { (PW, DW) } else { (PD, DL) };
             if let (Some(n), Some(k)) = (S::STATIC[i], W::STATIC[i]) {
-                let padded = n.saturating_add(PD.saturating_mul(2));
-                if k == 0 || DL.saturating_mul(k - 1).saturating_add(1) > padded {
+                let padded = n.saturating_add(pd.saturating_mul(2));
+                if k == 0 || dl.saturating_mul(k - 1).saturating_add(1) > padded {
                     let dim = if SPATIAL == 1 {
                         "length "
                     } else if i == 2 {
@@ -241,8 +317,8 @@ impl<S: Shape, W: Shape, const SPATIAL: usize, const ST: usize, const PD: usize,
                     } else {
                         "width "
                     };
-                    let m = ConstMsg::new().str(op).str("kernel ").str(dim).num(k).str(" (dilation ").num(DL);
-                    let m = m.str(") does not fit input ").str(dim).num(n).str(" + 2 * padding ").num(PD);
+                    let m = ConstMsg::new().str(op).str("kernel ").str(dim).num(k).str(" (dilation ").num(dl);
+                    let m = m.str(") does not fit input ").str(dim).num(n).str(" + 2 * padding ").num(pd);
                     m.str(": the output would be empty").fail()
                 }
             }
@@ -254,11 +330,33 @@ impl<S: Shape, W: Shape, const SPATIAL: usize, const ST: usize, const PD: usize,
 /// The build-time checks of a typed transposed convolution: positive stride, dilation and
 /// groups; an output padding below the stride or the dilation; static channels that match; a
 /// positive static output size.
-struct ConvTCheck<S, W, const ST: usize, const PD: usize, const OP: usize, const DL: usize, const G: usize>(
-    core::marker::PhantomData<(S, W)>,
-);
-impl<S: Shape, W: Shape, const ST: usize, const PD: usize, const OP: usize, const DL: usize, const G: usize>
-    ConvTCheck<S, W, ST, PD, OP, DL, G>
+#[allow(clippy::type_complexity)]
+struct ConvTCheck<
+    S,
+    W,
+    const ST: usize,
+    const PD: usize,
+    const OP: usize,
+    const DL: usize,
+    const G: usize,
+    const SW: usize,
+    const PW: usize,
+    const OPW: usize,
+    const DW: usize,
+>(core::marker::PhantomData<(S, W)>);
+impl<
+        S: Shape,
+        W: Shape,
+        const ST: usize,
+        const PD: usize,
+        const OP: usize,
+        const DL: usize,
+        const G: usize,
+        const SW: usize,
+        const PW: usize,
+        const OPW: usize,
+        const DW: usize,
+    > ConvTCheck<S, W, ST, PD, OP, DL, G, SW, PW, OPW, DW>
 {
     const OK: () = {
         let op = "conv_transpose2d: ";
@@ -266,9 +364,17 @@ impl<S: Shape, W: Shape, const ST: usize, const PD: usize, const OP: usize, cons
             let m = ConstMsg::new().str(op).str("stride ").num(ST).str(", dilation ").num(DL).str(" and groups ");
             m.num(G).str(" must be positive").fail()
         }
+        if SW == 0 || DW == 0 {
+            let m = ConstMsg::new().str(op).str("width stride ").num(SW).str(" and width dilation ").num(DW);
+            m.str(" must be positive").fail()
+        }
         if OP >= ST && OP >= DL {
             let m = ConstMsg::new().str(op).str("output padding ").num(OP).str(" must be smaller than the stride ");
             m.num(ST).str(" or the dilation ").num(DL).fail()
+        }
+        if OPW >= SW && OPW >= DW {
+            let m = ConstMsg::new().str(op).str("width output padding ").num(OPW);
+            m.str(" must be smaller than the width stride ").num(SW).str(" or the width dilation ").num(DW).fail()
         }
         if let (Some(c), Some(ci)) = (S::STATIC[1], W::STATIC[0]) {
             if c != ci || c % G != 0 {
@@ -279,17 +385,18 @@ impl<S: Shape, W: Shape, const ST: usize, const PD: usize, const OP: usize, cons
         }
         let mut i = 2;
         while i < 4 {
+            let (st, pd, opd, dl) = if i == 3 { (SW, PW, OPW, DW) } else { (ST, PD, OP, DL) };
             if let (Some(n), Some(k)) = (S::STATIC[i], W::STATIC[i]) {
                 let span = if n == 0 || k == 0 {
                     0
                 } else {
-                    (n - 1).saturating_mul(ST).saturating_add(DL.saturating_mul(k - 1)).saturating_add(OP + 1)
+                    (n - 1).saturating_mul(st).saturating_add(dl.saturating_mul(k - 1)).saturating_add(opd + 1)
                 };
-                if span <= PD.saturating_mul(2) {
+                if span <= pd.saturating_mul(2) {
                     let dim = if i == 2 { "height " } else { "width " };
                     let m = ConstMsg::new().str(op).str("input ").str(dim).num(n).str(" with kernel ").num(k);
-                    let m = m.str(", stride ").num(ST).str(", dilation ").num(DL).str(" and output padding ").num(OP);
-                    m.str(" gives no output once padding ").num(PD).str(" is cut from both sides").fail()
+                    let m = m.str(", stride ").num(st).str(", dilation ").num(dl).str(" and output padding ").num(opd);
+                    m.str(" gives no output once padding ").num(pd).str(" is cut from both sides").fail()
                 }
             }
             i += 1;
@@ -366,9 +473,10 @@ where
     /// 2-D convolution (PyTorch `torch.nn.functional.conv2d(input, weight, bias, stride,
     /// padding, dilation, groups)`, a cross-correlation as PyTorch's): input `[N, C, H, W]`,
     /// weights `[O, C / GROUPS, KH, KW]`, an optional bias `[O]`, output `[N, O, OH, OW]` with
-    /// `OH = (H + 2P - DL(KH - 1) - 1) / S + 1` (likewise `OW`). The hyper-parameters are the
-    /// const generics of `Conv::<S, P, DL, GROUPS>`, the same for both spatial dims; `OH` and
-    /// `OW` are static when `H`, `W`, `KH`, `KW` are (sizes 0..=1024), `Dyn` otherwise. When the
+    /// `OH = (H + 2P - DL(KH - 1) - 1) / S + 1` (likewise `OW` with the width's). The
+    /// hyper-parameters are the const generics of `Conv::<S, P, DL, GROUPS, SW, PW, DW>`, the
+    /// width's (`SW`, `PW`, `DW`) by default the height's (PyTorch's pairs, `stride=(1, 2)`, are
+    /// `Conv::<1, 0, 1, 1, 2>`); `OH` and `OW` are static when `H`, `W`, `KH`, `KW` are (sizes 0..=1024), `Dyn` otherwise. When the
     /// program is built, a zero stride, dilation or group count, static channels that do not
     /// match, or a static kernel that does not fit the padded input is an error naming the sizes.
     /// Computed as im2col and a matrix product (faer for f32/f64).
@@ -384,6 +492,10 @@ where
     /// assert_eq!(y.to_vec()[..4], [4.0, 6.0, 6.0, 4.0]);
     /// let y: Tensor<f32, Shape![1, 2, 2, 2]> = x.conv2d(&w, NoBias, Conv::<1, 0>);
     /// assert_eq!(y.to_vec(), [9.0; 8]);
+    /// // Height and width apart: stride (1, 2), padding (0, 1), a 3x2 kernel.
+    /// let w32: Tensor<f32, Shape![1, 1, 3, 2]> = Tensor::ones();
+    /// let y: Tensor<f32, Shape![1, 1, 2, 3]> = x.conv2d(&w32, NoBias, Conv::<1, 0, 1, 1, 2, 1>);
+    /// assert_eq!(y.to_vec(), [3.0, 6.0, 3.0, 3.0, 6.0, 3.0]);
     /// ```
     ///
     /// # Errors
@@ -393,39 +505,61 @@ where
     /// tensors also when the ranks are not 4; [`ShapeError::Overflow`] for an output past
     /// `isize::MAX` elements; [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
-    pub fn try_conv2d<D2, W, B, const ST: usize, const PD: usize, const DL: usize, const G: usize>(
+    pub fn try_conv2d<
+        D2,
+        W,
+        B,
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const G: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    >(
         &self,
         weight: &TensorBase<D2, W>,
         bias: B,
-        _: Conv<ST, PD, DL, G>,
-    ) -> Result<Tensor<D::Elem, <S as Conv2dShape<W, ST, PD, DL>>::Out>, ShapeError>
+        c: Conv<ST, PD, DL, G, SW, PW, DW>,
+    ) -> Result<Tensor<D::Elem, <S as Conv2dShape<W, ST, PD, DL, SW, PW, DW>>::Out>, ShapeError>
     where
         D2: Data<Elem = D::Elem>,
         W: Shape,
         B: Bias<D::Elem>,
-        S: Conv2dShape<W, ST, PD, DL> + Conv2dChannels<W, G>,
+        S: Conv2dShape<W, ST, PD, DL, SW, PW, DW> + Conv2dChannels<W, G>,
     {
-        let () = ConvCheck::<S, W, 2, ST, PD, DL, G>::OK;
-        self.conv_rt(weight, &bias, Conv::<ST, PD, DL, G>.args(), false)
+        let () = ConvCheck::<S, W, 2, ST, PD, DL, G, SW, PW, DW>::OK;
+        self.conv_rt(weight, &bias, c.args(), false)
     }
     /// [`try_conv2d`](Self::try_conv2d), panicking with the error's message.
     #[track_caller]
     #[allow(clippy::type_complexity)]
-    pub fn conv2d<D2, W, B, const ST: usize, const PD: usize, const DL: usize, const G: usize>(
+    pub fn conv2d<
+        D2,
+        W,
+        B,
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const G: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    >(
         &self,
         weight: &TensorBase<D2, W>,
         bias: B,
-        c: Conv<ST, PD, DL, G>,
-    ) -> Tensor<D::Elem, <S as Conv2dShape<W, ST, PD, DL>>::Out>
+        c: Conv<ST, PD, DL, G, SW, PW, DW>,
+    ) -> Tensor<D::Elem, <S as Conv2dShape<W, ST, PD, DL, SW, PW, DW>>::Out>
     where
         D2: Data<Elem = D::Elem>,
         W: Shape,
         B: Bias<D::Elem>,
-        S: Conv2dShape<W, ST, PD, DL> + Conv2dChannels<W, G>,
+        S: Conv2dShape<W, ST, PD, DL, SW, PW, DW> + Conv2dChannels<W, G>,
     {
         // Checked here rather than through `try_conv2d` (which would report the failure twice),
         // so that a failure names the user's call.
-        let () = ConvCheck::<S, W, 2, ST, PD, DL, G>::OK;
+        let () = ConvCheck::<S, W, 2, ST, PD, DL, G, SW, PW, DW>::OK;
         self.conv_rt(weight, &bias, c.args(), false).or_panic()
     }
     /// [`try_conv2d`](Self::try_conv2d) with run-time hyper-parameters (per spatial dim): a
@@ -484,7 +618,7 @@ where
         B: Bias<D::Elem>,
         S: Conv1dShape<W, ST, PD, DL> + Conv1dChannels<W, G>,
     {
-        let () = ConvCheck::<S, W, 1, ST, PD, DL, G>::OK;
+        let () = ConvCheck::<S, W, 1, ST, PD, DL, G, ST, PD, DL>::OK;
         self.conv_rt(weight, &bias, as_2d_args(Conv::<ST, PD, DL, G>.args1()), true)
     }
     /// [`try_conv1d`](Self::try_conv1d), panicking with the error's message.
@@ -502,7 +636,7 @@ where
         B: Bias<D::Elem>,
         S: Conv1dShape<W, ST, PD, DL> + Conv1dChannels<W, G>,
     {
-        let () = ConvCheck::<S, W, 1, ST, PD, DL, G>::OK;
+        let () = ConvCheck::<S, W, 1, ST, PD, DL, G, ST, PD, DL>::OK;
         self.conv_rt(weight, &bias, as_2d_args(c.args1()), true).or_panic()
     }
     /// [`try_conv1d`](Self::try_conv1d) with run-time hyper-parameters: a [`DynShape`] result
@@ -567,19 +701,23 @@ where
         const OP: usize,
         const DL: usize,
         const G: usize,
+        const SW: usize,
+        const PW: usize,
+        const OPW: usize,
+        const DW: usize,
     >(
         &self,
         weight: &TensorBase<D2, W>,
         bias: B,
-        c: ConvT<ST, PD, OP, DL, G>,
-    ) -> Result<Tensor<D::Elem, <S as ConvTranspose2dShape<W, ST, PD, OP, DL, G>>::Out>, ShapeError>
+        c: ConvT<ST, PD, OP, DL, G, SW, PW, OPW, DW>,
+    ) -> Result<Tensor<D::Elem, <S as ConvTranspose2dShape<W, ST, PD, OP, DL, G, SW, PW, OPW, DW>>::Out>, ShapeError>
     where
         D2: Data<Elem = D::Elem>,
         W: Shape,
         B: Bias<D::Elem>,
-        S: ConvTranspose2dShape<W, ST, PD, OP, DL, G>,
+        S: ConvTranspose2dShape<W, ST, PD, OP, DL, G, SW, PW, OPW, DW>,
     {
-        let () = ConvTCheck::<S, W, ST, PD, OP, DL, G>::OK;
+        let () = ConvTCheck::<S, W, ST, PD, OP, DL, G, SW, PW, OPW, DW>::OK;
         self.conv_transpose_rt(weight, &bias, c.args())
     }
     /// [`try_conv_transpose2d`](Self::try_conv_transpose2d), panicking with the error's message.
@@ -594,19 +732,23 @@ where
         const OP: usize,
         const DL: usize,
         const G: usize,
+        const SW: usize,
+        const PW: usize,
+        const OPW: usize,
+        const DW: usize,
     >(
         &self,
         weight: &TensorBase<D2, W>,
         bias: B,
-        c: ConvT<ST, PD, OP, DL, G>,
-    ) -> Tensor<D::Elem, <S as ConvTranspose2dShape<W, ST, PD, OP, DL, G>>::Out>
+        c: ConvT<ST, PD, OP, DL, G, SW, PW, OPW, DW>,
+    ) -> Tensor<D::Elem, <S as ConvTranspose2dShape<W, ST, PD, OP, DL, G, SW, PW, OPW, DW>>::Out>
     where
         D2: Data<Elem = D::Elem>,
         W: Shape,
         B: Bias<D::Elem>,
-        S: ConvTranspose2dShape<W, ST, PD, OP, DL, G>,
+        S: ConvTranspose2dShape<W, ST, PD, OP, DL, G, SW, PW, OPW, DW>,
     {
-        let () = ConvTCheck::<S, W, ST, PD, OP, DL, G>::OK;
+        let () = ConvTCheck::<S, W, ST, PD, OP, DL, G, SW, PW, OPW, DW>::OK;
         self.conv_transpose_rt(weight, &bias, c.args()).or_panic()
     }
 

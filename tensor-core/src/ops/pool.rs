@@ -21,28 +21,55 @@ use num_traits::Float;
 /// which stands for the kernel size as PyTorch's `stride=None` does (`Pool::<2, 0>` is
 /// `Pool::<2, 2>`).
 ///
+///
+/// Height and width apart (PyTorch's pairs, `kernel_size=(3, 2), stride=(1, 2)`): four more
+/// const generics for the width, `KERNEL_W`, `STRIDE_W`, `PADDING_W`, `DILATION_W`, each by
+/// default the height's (a `STRIDE_W` of 0 is `KERNEL_W`).
+///
 /// ```
 /// # extern crate shaped_core as shaped;
 /// use shaped::Pool;
 /// assert_eq!(Pool::<3>.args().stride, [3, 3]);
 /// assert_eq!(Pool::<3, 1>.args().stride, [1, 1]);
+/// let a = Pool::<3, 1, 0, 1, 2, 2>.args();
+/// assert_eq!((a.kernel, a.stride), ([3, 2], [1, 2]));
+/// assert_eq!(Pool::<3, 0, 0, 1, 2>.args().stride, [3, 2]);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Pool<const KERNEL: usize, const STRIDE: usize = 0, const PADDING: usize = 0, const DILATION: usize = 1>;
+pub struct Pool<
+    const KERNEL: usize,
+    const STRIDE: usize = 0,
+    const PADDING: usize = 0,
+    const DILATION: usize = 1,
+    const KERNEL_W: usize = KERNEL,
+    const STRIDE_W: usize = STRIDE,
+    const PADDING_W: usize = PADDING,
+    const DILATION_W: usize = DILATION,
+>;
 
-impl<const KERNEL: usize, const STRIDE: usize, const PADDING: usize, const DILATION: usize>
-    Pool<KERNEL, STRIDE, PADDING, DILATION>
+impl<
+        const KERNEL: usize,
+        const STRIDE: usize,
+        const PADDING: usize,
+        const DILATION: usize,
+        const KERNEL_W: usize,
+        const STRIDE_W: usize,
+        const PADDING_W: usize,
+        const DILATION_W: usize,
+    > Pool<KERNEL, STRIDE, PADDING, DILATION, KERNEL_W, STRIDE_W, PADDING_W, DILATION_W>
 {
-    /// The stride in effect: `STRIDE`, or `KERNEL` when `STRIDE` is 0 (the default).
+    /// The height's stride in effect: `STRIDE`, or `KERNEL` when `STRIDE` is 0 (the default).
     pub const EFFECTIVE_STRIDE: usize = if STRIDE == 0 { KERNEL } else { STRIDE };
-    /// The same hyper-parameters as run-time values for the `_dyn` forms (the stride resolved:
-    /// [`PoolArgs`] takes no 0 for the kernel size).
+    /// The width's stride in effect: `STRIDE_W`, or `KERNEL_W` when it is 0.
+    pub const EFFECTIVE_STRIDE_W: usize = if STRIDE_W == 0 { KERNEL_W } else { STRIDE_W };
+    /// The same hyper-parameters as run-time values for the `_dyn` forms (`[height, width]`,
+    /// the strides resolved: [`PoolArgs`] takes no 0 for the kernel size).
     pub const fn args(self) -> PoolArgs {
         PoolArgs {
-            kernel: [KERNEL; 2],
-            stride: [Self::EFFECTIVE_STRIDE; 2],
-            padding: [PADDING; 2],
-            dilation: [DILATION; 2],
+            kernel: [KERNEL, KERNEL_W],
+            stride: [Self::EFFECTIVE_STRIDE, Self::EFFECTIVE_STRIDE_W],
+            padding: [PADDING, PADDING_W],
+            dilation: [DILATION, DILATION_W],
         }
     }
 }
@@ -70,12 +97,28 @@ impl PoolArgs {
 
 /// The build-time checks of a typed pooling: positive kernel and dilation (a zero stride is the
 /// kernel size), padding at most half the (dilated) kernel, and a window that fits static input
-/// dims.
-struct PoolCheck<S, const K: usize, const ST: usize, const PD: usize, const DL: usize, const AVG: bool>(
-    core::marker::PhantomData<S>,
-);
-impl<S: Shape, const K: usize, const ST: usize, const PD: usize, const DL: usize, const AVG: bool>
-    PoolCheck<S, K, ST, PD, DL, AVG>
+/// dims; `K`, `PD`, `DL` are the height's, `KW`, `PW`, `DW` the width's.
+#[allow(clippy::type_complexity)]
+struct PoolCheck<
+    S,
+    const K: usize,
+    const PD: usize,
+    const DL: usize,
+    const KW: usize,
+    const PW: usize,
+    const DW: usize,
+    const AVG: bool,
+>(core::marker::PhantomData<S>);
+impl<
+        S: Shape,
+        const K: usize,
+        const PD: usize,
+        const DL: usize,
+        const KW: usize,
+        const PW: usize,
+        const DW: usize,
+        const AVG: bool,
+    > PoolCheck<S, K, PD, DL, KW, PW, DW, AVG>
 {
     const OK: () = {
         let op = if AVG { "avg_pool2d: " } else { "max_pool2d: " };
@@ -83,22 +126,27 @@ impl<S: Shape, const K: usize, const ST: usize, const PD: usize, const DL: usize
             let m = ConstMsg::new().str(op).str("kernel ").num(K).str(" and dilation ");
             m.num(DL).str(" must be positive").fail()
         }
-        if AVG && DL != 1 {
-            let m = ConstMsg::new().str(op).str("dilation ").num(DL);
-            m.str(" is not supported (PyTorch's avg_pool2d has none)").fail()
+        if KW == 0 || DW == 0 {
+            let m = ConstMsg::new().str(op).str("width kernel ").num(KW).str(" and width dilation ");
+            m.num(DW).str(" must be positive").fail()
         }
-        let span = DL.saturating_mul(K - 1).saturating_add(1);
-        if PD > span / 2 {
-            let m = ConstMsg::new().str(op).str("padding ").num(PD).str(" is more than half the kernel ").num(span);
-            m.fail()
+        if AVG && (DL != 1 || DW != 1) {
+            let m = ConstMsg::new().str(op).str("dilation ").num(if DL != 1 { DL } else { DW });
+            m.str(" is not supported (PyTorch's avg_pool2d has none)").fail()
         }
         let mut i = 2;
         while i < 4 {
+            let (k, pd, dl) = if i == 3 { (KW, PW, DW) } else { (K, PD, DL) };
+            let span = dl.saturating_mul(k - 1).saturating_add(1);
+            if pd > span / 2 {
+                let m = ConstMsg::new().str(op).str(if i == 3 { "width padding " } else { "padding " }).num(pd);
+                m.str(" is more than half the kernel ").num(span).fail()
+            }
             if let Some(n) = S::STATIC[i] {
-                if span > n.saturating_add(PD.saturating_mul(2)) {
+                if span > n.saturating_add(pd.saturating_mul(2)) {
                     let dim = if i == 2 { "height " } else { "width " };
-                    let m = ConstMsg::new().str(op).str("kernel ").num(K).str(" (dilation ").num(DL);
-                    let m = m.str(") does not fit input ").str(dim).num(n).str(" + 2 * padding ").num(PD);
+                    let m = ConstMsg::new().str(op).str("kernel ").num(k).str(" (dilation ").num(dl);
+                    let m = m.str(") does not fit input ").str(dim).num(n).str(" + 2 * padding ").num(pd);
                     m.str(": the output would be empty").fail()
                 }
             }
@@ -217,26 +265,44 @@ where
     /// # Errors
     /// [`ShapeError::Invalid`] naming the sizes when the window does not fit a run-time dim; for a
     /// [`DynShape`] tensor also when the rank is not 4; [`ShapeError::Alloc`].
-    pub fn try_max_pool2d<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
+    pub fn try_max_pool2d<
+        const K: usize,
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const KW: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    >(
         &self,
-        _: Pool<K, ST, PD, DL>,
-    ) -> Result<Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL>>::Out>, ShapeError>
+        _: Pool<K, ST, PD, DL, KW, SW, PW, DW>,
+    ) -> Result<Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>, ShapeError>
     where
-        S: Pool2dShape<K, ST, PD, DL>,
+        S: Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>,
     {
-        let () = PoolCheck::<S, K, ST, PD, DL, false>::OK;
-        Ok(self.pool_rt(Pool::<K, ST, PD, DL>.args(), PoolKind::Max, false)?.0)
+        let () = PoolCheck::<S, K, PD, DL, KW, PW, DW, false>::OK;
+        Ok(self.pool_rt(Pool::<K, ST, PD, DL, KW, SW, PW, DW>.args(), PoolKind::Max, false)?.0)
     }
     /// [`try_max_pool2d`](Self::try_max_pool2d), panicking with the error's message.
     #[track_caller]
-    pub fn max_pool2d<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
+    pub fn max_pool2d<
+        const K: usize,
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const KW: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    >(
         &self,
-        p: Pool<K, ST, PD, DL>,
-    ) -> Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL>>::Out>
+        p: Pool<K, ST, PD, DL, KW, SW, PW, DW>,
+    ) -> Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>
     where
-        S: Pool2dShape<K, ST, PD, DL>,
+        S: Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>,
     {
-        let () = PoolCheck::<S, K, ST, PD, DL, false>::OK;
+        let () = PoolCheck::<S, K, PD, DL, KW, PW, DW, false>::OK;
         self.pool_rt(p.args(), PoolKind::Max, false).or_panic().0
     }
     /// [`try_max_pool2d`](Self::try_max_pool2d) with the positions of the maxima (PyTorch
@@ -248,31 +314,55 @@ where
     /// # Errors
     /// As [`try_max_pool2d`](Self::try_max_pool2d).
     #[allow(clippy::type_complexity)]
-    pub fn try_max_pool2d_with_indices<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
+    pub fn try_max_pool2d_with_indices<
+        const K: usize,
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const KW: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    >(
         &self,
-        _: Pool<K, ST, PD, DL>,
+        _: Pool<K, ST, PD, DL, KW, SW, PW, DW>,
     ) -> Result<
-        (Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL>>::Out>, Tensor<i64, <S as Pool2dShape<K, ST, PD, DL>>::Out>),
+        (
+            Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>,
+            Tensor<i64, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>,
+        ),
         ShapeError,
     >
     where
-        S: Pool2dShape<K, ST, PD, DL>,
+        S: Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>,
     {
-        let () = PoolCheck::<S, K, ST, PD, DL, false>::OK;
-        self.max_with_indices(Pool::<K, ST, PD, DL>.args())
+        let () = PoolCheck::<S, K, PD, DL, KW, PW, DW, false>::OK;
+        self.max_with_indices(Pool::<K, ST, PD, DL, KW, SW, PW, DW>.args())
     }
     /// [`try_max_pool2d_with_indices`](Self::try_max_pool2d_with_indices), panicking with the
     /// error's message.
     #[track_caller]
     #[allow(clippy::type_complexity)]
-    pub fn max_pool2d_with_indices<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
+    pub fn max_pool2d_with_indices<
+        const K: usize,
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const KW: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    >(
         &self,
-        p: Pool<K, ST, PD, DL>,
-    ) -> (Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL>>::Out>, Tensor<i64, <S as Pool2dShape<K, ST, PD, DL>>::Out>)
+        p: Pool<K, ST, PD, DL, KW, SW, PW, DW>,
+    ) -> (
+        Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>,
+        Tensor<i64, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>,
+    )
     where
-        S: Pool2dShape<K, ST, PD, DL>,
+        S: Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>,
     {
-        let () = PoolCheck::<S, K, ST, PD, DL, false>::OK;
+        let () = PoolCheck::<S, K, PD, DL, KW, PW, DW, false>::OK;
         self.max_with_indices(p.args()).or_panic()
     }
     /// [`try_max_pool2d`](Self::try_max_pool2d) with run-time hyper-parameters (per spatial
@@ -327,28 +417,46 @@ where
     ///
     /// # Errors
     /// As [`try_max_pool2d`](Self::try_max_pool2d).
-    pub fn try_avg_pool2d<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
+    pub fn try_avg_pool2d<
+        const K: usize,
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const KW: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    >(
         &self,
-        _: Pool<K, ST, PD, DL>,
+        _: Pool<K, ST, PD, DL, KW, SW, PW, DW>,
         count_include_pad: bool,
-    ) -> Result<Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL>>::Out>, ShapeError>
+    ) -> Result<Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>, ShapeError>
     where
-        S: Pool2dShape<K, ST, PD, DL>,
+        S: Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>,
     {
-        let () = PoolCheck::<S, K, ST, PD, DL, true>::OK;
-        Ok(self.pool_rt(Pool::<K, ST, PD, DL>.args(), PoolKind::Avg { count_include_pad }, false)?.0)
+        let () = PoolCheck::<S, K, PD, DL, KW, PW, DW, true>::OK;
+        Ok(self.pool_rt(Pool::<K, ST, PD, DL, KW, SW, PW, DW>.args(), PoolKind::Avg { count_include_pad }, false)?.0)
     }
     /// [`try_avg_pool2d`](Self::try_avg_pool2d), panicking with the error's message.
     #[track_caller]
-    pub fn avg_pool2d<const K: usize, const ST: usize, const PD: usize, const DL: usize>(
+    pub fn avg_pool2d<
+        const K: usize,
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const KW: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    >(
         &self,
-        p: Pool<K, ST, PD, DL>,
+        p: Pool<K, ST, PD, DL, KW, SW, PW, DW>,
         count_include_pad: bool,
-    ) -> Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL>>::Out>
+    ) -> Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>
     where
-        S: Pool2dShape<K, ST, PD, DL>,
+        S: Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>,
     {
-        let () = PoolCheck::<S, K, ST, PD, DL, true>::OK;
+        let () = PoolCheck::<S, K, PD, DL, KW, PW, DW, true>::OK;
         self.pool_rt(p.args(), PoolKind::Avg { count_include_pad }, false).or_panic().0
     }
     /// [`try_avg_pool2d`](Self::try_avg_pool2d) with run-time hyper-parameters: a [`DynShape`]

@@ -167,20 +167,38 @@ windows_shape!(N0 W0);
 windows_shape!(N0 W0, N1 W1);
 windows_shape!(N0 W0, N1 W1, N2 W2);
 
-/// The output shape of `conv2d` with `Conv::<S, P, DL, G>` on an input of shape `Self`
-/// (`[N, C, H, W]`) with weights of shape `Wt` (`[O, C/G, KH, KW]`): `[N, O, OH, OW]`, each
-/// spatial dim static when the input's and the kernel's are. Implemented for every pair that
-/// [`Conv2dInput`] accepts. A call on an input of another rank is rejected when checked
+/// The output shape of `conv2d` with `Conv::<S, P, DL, G, SW, PW, DW>` on an input of shape
+/// `Self` (`[N, C, H, W]`) with weights of shape `Wt` (`[O, C/G, KH, KW]`): `[N, O, OH, OW]`, each
+/// spatial dim static when the input's and the kernel's are. `S`, `P`, `DL` are the height's
+/// stride, padding and dilation, `SW`, `PW`, `DW` the width's (by default the height's).
+/// Implemented for every pair that [`Conv2dInput`] accepts. A call on an input of another rank is rejected when checked
 /// (`the method conv2d exists ... but its trait bounds were not satisfied`, naming the input's
 /// shape and `Conv2dInput`; fail case `conv2d_wrong_rank`).
-pub trait Conv2dShape<Wt: Shape, const S: usize, const P: usize, const DL: usize>: Shape {
+pub trait Conv2dShape<
+    Wt: Shape,
+    const S: usize,
+    const P: usize,
+    const DL: usize,
+    const SW: usize = S,
+    const PW: usize = P,
+    const DW: usize = DL,
+>: Shape
+{
     /// `[N, O, OH, OW]`.
     type Out: Shape;
 }
-impl<X: Shape + Conv2dInput<Wt, S, P, DL>, Wt: Shape, const S: usize, const P: usize, const DL: usize>
-    Conv2dShape<Wt, S, P, DL> for X
+impl<
+        X: Shape + Conv2dInput<Wt, S, P, DL, SW, PW, DW>,
+        Wt: Shape,
+        const S: usize,
+        const P: usize,
+        const DL: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    > Conv2dShape<Wt, S, P, DL, SW, PW, DW> for X
 {
-    type Out = <X as Conv2dInput<Wt, S, P, DL>>::Out;
+    type Out = <X as Conv2dInput<Wt, S, P, DL, SW, PW, DW>>::Out;
 }
 
 /// An input of shape `Self` (`[N, C, H, W]`) that weights of shape `X` (`[O, C/G, KH, KW]`)
@@ -189,20 +207,45 @@ impl<X: Shape + Conv2dInput<Wt, S, P, DL>, Wt: Shape, const S: usize, const P: u
     message = "cannot convolve an input of shape `{Self}` with weights of shape `{X}`",
     label = "conv2d takes `[N, C, H, W]` inputs and `[O, C/groups, KH, KW]` weights (both tuple shapes or both `DynShape`)"
 )]
-pub trait Conv2dInput<X: Shape, const S: usize, const P: usize, const DL: usize> {
+pub trait Conv2dInput<
+    X: Shape,
+    const S: usize,
+    const P: usize,
+    const DL: usize,
+    const SW: usize = S,
+    const PW: usize = P,
+    const DW: usize = DL,
+>
+{
     /// `[N, O, OH, OW]`.
     type Out: Shape;
 }
 #[diagnostic::do_not_recommend]
-impl<const S: usize, const P: usize, const DL: usize> Conv2dInput<DynShape, S, P, DL> for DynShape {
+impl<const S: usize, const P: usize, const DL: usize, const SW: usize, const PW: usize, const DW: usize>
+    Conv2dInput<DynShape, S, P, DL, SW, PW, DW> for DynShape
+{
     type Out = DynShape;
 }
 #[diagnostic::do_not_recommend]
-impl<N: Dim, C: Dim, H, W, O: Dim, CG: Dim, KH: Dim, KW: Dim, const S: usize, const P: usize, const DL: usize>
-    Conv2dInput<(O, CG, KH, KW), S, P, DL> for (N, C, H, W)
+impl<
+        N: Dim,
+        C: Dim,
+        H,
+        W,
+        O: Dim,
+        CG: Dim,
+        KH: Dim,
+        KW: Dim,
+        const S: usize,
+        const P: usize,
+        const DL: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    > Conv2dInput<(O, CG, KH, KW), S, P, DL, SW, PW, DW> for (N, C, H, W)
 where
     H: WindowDim<KH, S, P, DL>,
-    W: WindowDim<KW, S, P, DL>,
+    W: WindowDim<KW, SW, PW, DW>,
 {
     type Out = (N, O, H::Out, W::Out);
 }
@@ -325,24 +368,57 @@ where
     type Out = (N, O, L::Out);
 }
 
-/// The output shape of a 2-D pooling with a `K x K` window, stride `S`, padding `P` and dilation
-/// `DL` on an input of shape `Self` (`[N, C, H, W]`): `[N, C, OH, OW]`.
+/// The output shape of a 2-D pooling with a `K x KW` window, stride `S`, padding `P` and dilation
+/// `DL` along the height and `SW`, `PW`, `DW` along the width (by default the height's) on an
+/// input of shape `Self` (`[N, C, H, W]`): `[N, C, OH, OW]`.
 #[diagnostic::on_unimplemented(
     message = "cannot pool over shape `{Self}`",
     label = "2-D pooling takes `[N, C, H, W]` inputs"
 )]
-pub trait Pool2dShape<const K: usize, const S: usize, const P: usize, const DL: usize>: Shape {
+pub trait Pool2dShape<
+    const K: usize,
+    const S: usize,
+    const P: usize,
+    const DL: usize,
+    const KW: usize = K,
+    const SW: usize = S,
+    const PW: usize = P,
+    const DW: usize = DL,
+>: Shape
+{
     /// `[N, C, OH, OW]`.
     type Out: Shape;
 }
-impl<const K: usize, const S: usize, const P: usize, const DL: usize> Pool2dShape<K, S, P, DL> for DynShape {
+impl<
+        const K: usize,
+        const S: usize,
+        const P: usize,
+        const DL: usize,
+        const KW: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    > Pool2dShape<K, S, P, DL, KW, SW, PW, DW> for DynShape
+{
     type Out = DynShape;
 }
-impl<N: Dim, C: Dim, H, W, const K: usize, const S: usize, const P: usize, const DL: usize> Pool2dShape<K, S, P, DL>
-    for (N, C, H, W)
+impl<
+        N: Dim,
+        C: Dim,
+        H,
+        W,
+        const K: usize,
+        const S: usize,
+        const P: usize,
+        const DL: usize,
+        const KW: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    > Pool2dShape<K, S, P, DL, KW, SW, PW, DW> for (N, C, H, W)
 where
     H: WindowDim<Const<K>, S, P, DL>,
-    W: WindowDim<Const<K>, S, P, DL>,
+    W: WindowDim<Const<KW>, SW, PW, DW>,
 {
     type Out = (N, C, H::Out, W::Out);
 }
@@ -461,8 +537,9 @@ impl<const G: usize> GroupsDim<G> for Dyn {
     type Out = Dyn;
 }
 
-/// The output shape of `conv_transpose2d` with `ConvT::<S, P, OP, DL, G>` on an input of shape
-/// `Self` (`[N, C, H, W]`) with weights of shape `Wt` (`[C, O/G, KH, KW]`): `[N, O, OH, OW]`.
+/// The output shape of `conv_transpose2d` with `ConvT::<S, P, OP, DL, G, SW, PW, OPW, DW>` on an
+/// input of shape `Self` (`[N, C, H, W]`) with weights of shape `Wt` (`[C, O/G, KH, KW]`):
+/// `[N, O, OH, OW]`. The `W`-suffixed parameters are the width's (by default the height's).
 #[diagnostic::on_unimplemented(
     message = "cannot transpose-convolve an input of shape `{Self}` with weights of shape `{Wt}`",
     label = "conv_transpose2d takes `[N, C, H, W]` inputs and `[C, O/groups, KH, KW]` weights (both tuple shapes or both `DynShape`)"
@@ -474,13 +551,26 @@ pub trait ConvTranspose2dShape<
     const OP: usize,
     const DL: usize,
     const G: usize,
+    const SW: usize = S,
+    const PW: usize = P,
+    const OPW: usize = OP,
+    const DW: usize = DL,
 >: Shape
 {
     /// `[N, O, OH, OW]`.
     type Out: Shape;
 }
-impl<const S: usize, const P: usize, const OP: usize, const DL: usize, const G: usize>
-    ConvTranspose2dShape<DynShape, S, P, OP, DL, G> for DynShape
+impl<
+        const S: usize,
+        const P: usize,
+        const OP: usize,
+        const DL: usize,
+        const G: usize,
+        const SW: usize,
+        const PW: usize,
+        const OPW: usize,
+        const DW: usize,
+    > ConvTranspose2dShape<DynShape, S, P, OP, DL, G, SW, PW, OPW, DW> for DynShape
 {
     type Out = DynShape;
 }
@@ -498,10 +588,14 @@ impl<
         const OP: usize,
         const DL: usize,
         const G: usize,
-    > ConvTranspose2dShape<(CI, OG, KH, KW), S, P, OP, DL, G> for (N, C, H, W)
+        const SW: usize,
+        const PW: usize,
+        const OPW: usize,
+        const DW: usize,
+    > ConvTranspose2dShape<(CI, OG, KH, KW), S, P, OP, DL, G, SW, PW, OPW, DW> for (N, C, H, W)
 where
     H: TransposeDim<KH, S, P, OP, DL>,
-    W: TransposeDim<KW, S, P, OP, DL>,
+    W: TransposeDim<KW, SW, PW, OPW, DW>,
 {
     type Out = (N, OG::Out, H::Out, W::Out);
 }
