@@ -85,7 +85,7 @@ macro_rules! unary_x {
             $(#[$m])*
             #[track_caller]
             pub fn $name(&self) -> Var<'t, T, S> {
-                self.rule_x(self.value().$name(), |g, x| derivatives::$name(X(x))(g))
+                self.rule_x(self.value().$name(), |g, x| derivatives::$name(X(x)).apply(g))
             }
         )*}
     };
@@ -99,7 +99,7 @@ macro_rules! unary_y {
             $(#[$m])*
             #[track_caller]
             pub fn $name(&self) -> Var<'t, T, S> {
-                self.rule_y(self.value().$name(), |g, y| derivatives::$name(Y(y))(g))
+                self.rule_y(self.value().$name(), |g, y| derivatives::$name(Y(y)).apply(g))
             }
         )*}
     };

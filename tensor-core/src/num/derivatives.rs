@@ -2,14 +2,16 @@
 //! (PyTorch's `derivatives.yaml` is the model: the formula once, both modes generated from it).
 //!
 //! Each entry is a function of the operand its rule reads, the input `X(x)` or the output
-//! `Y(y)`, that returns the rule of the incoming derivative `g`: `g f'(x)` written as PyTorch's
-//! backward formula writes it (`g / x` for `ln`, not `g * x⁻¹`, so that a tiny `x` with a tiny `g`
-//! stays finite). Both modes call the same entry:
+//! `Y(y)`, that returns the [`Rule`] of the incoming derivative `g`: `g f'(x)` as PyTorch's
+//! backward formula writes it, a product (`g cos x` for `sin`), a quotient (`g / x` for `ln`, not
+//! `g * x⁻¹`, so that a tiny `x` with a tiny `g` stays finite in reverse mode) or a branch
+//! (`relu`). Both modes call the same entry:
 //! - **reverse mode** (`autograd/ops.rs`, `Var::sin` ...): `g` is the output's gradient, element by
 //!   element (`rule_x`/`rule_y`, which hand the entry `X(x)` or `Y(y)`: naming the wrong operand
 //!   is a type error);
-//! - **forward mode** ([`Dual`](super::Dual)): `g` is each of the `N` tangents, the entry's setup
-//!   (`cos x` for `sin`) computed once per value.
+//! - **forward mode** ([`Dual`](super::Dual)): `g` is each of the `N` tangents; the entry (`cos x`
+//!   for `sin`) is computed once per value, and a quotient's `1 / d` once (the reciprocal form the
+//!   dual numbers used before the table: one division per value, not one per tangent).
 //!
 //! `tests/derivative_table.rs` runs every entry in both modes against each other (to a few ulps)
 //! and against central differences, and fails when an entry is added here without a test point.
@@ -47,18 +49,62 @@ fn k<T: Real>(v: f64) -> T {
     T::cst(v)
 }
 
-/// Each entry: `name(X x)` or `name(Y y)`, optional `let`s computed once per value, then the rule
-/// `|g| ...`. Generates `pub(crate) fn name<T: Real>(X(x): X<T>) -> impl Fn(T) -> T`.
+/// An entry's rule of the incoming derivative `g` (a gradient in reverse mode, a tangent in
+/// forward mode).
+#[derive(Clone, Copy)]
+pub(crate) enum Rule<T, F> {
+    /// `g * s`.
+    Scale(T),
+    /// `g / d`, as PyTorch's backward formula divides (`grad / self` for `log`): reverse mode
+    /// divides each gradient, so that a tiny `d` with a tiny `g` stays finite; forward mode
+    /// multiplies its tangents by `1 / d`, computed once per value (one division instead of one
+    /// per tangent).
+    Divide(T),
+    /// `f(g)`, for a rule that is not a product (a branch on the operand, as `relu`'s, whose
+    /// gradient at a NaN input passes `g` unchanged).
+    Map(F),
+}
+
+impl<T: Real, F: Fn(T) -> T> Rule<T, F> {
+    /// The rule applied to one gradient `g` (reverse mode).
+    #[inline(always)]
+    pub(crate) fn apply(&self, g: T) -> T {
+        match self {
+            Rule::Scale(s) => g * *s,
+            Rule::Divide(d) => g / *d,
+            Rule::Map(f) => f(g),
+        }
+    }
+}
+
+/// [`Rule::Scale`].
+#[inline(always)]
+fn scale<T>(s: T) -> Rule<T, fn(T) -> T> {
+    Rule::Scale(s)
+}
+/// [`Rule::Divide`].
+#[inline(always)]
+fn divide<T>(d: T) -> Rule<T, fn(T) -> T> {
+    Rule::Divide(d)
+}
+/// [`Rule::Map`].
+#[inline(always)]
+fn map<T, F: Fn(T) -> T + Copy>(f: F) -> Rule<T, F> {
+    Rule::Map(f)
+}
+
+/// Each entry: `name(X x)` or `name(Y y)`, optional `let`s, then the rule (`scale(..)`,
+/// `divide(..)` or `map(|g| ..)`). Generates `pub(crate) fn name<T: Real>(X(x): X<T>) -> Rule<..>`.
 macro_rules! table {
     ($(
         $(#[$doc:meta])*
-        $name:ident($op:ident $v:ident) $(let $l:ident = $le:expr;)* => |$g:ident| $e:expr;
+        $name:ident($op:ident $v:ident) $(let $l:ident = $le:expr;)* => $e:expr;
     )*) => {$(
         $(#[$doc])*
         #[inline(always)]
-        pub(crate) fn $name<T: Real>($op($v): $op<T>) -> impl Fn(T) -> T + Copy {
+        pub(crate) fn $name<T: Real>($op($v): $op<T>) -> Rule<T, impl Fn(T) -> T + Copy> {
             $(let $l = $le;)*
-            move |$g: T| $e
+            $e
         }
     )*};
 }
@@ -66,103 +112,105 @@ macro_rules! table {
 table! {
     // ---- rules of the output y
     /// `eˣ`: `g y`.
-    exp(Y y) => |g| g * y;
+    exp(Y y) => scale(y);
     /// `2ˣ`: `g y ln 2`.
-    exp2(Y y) => |g| g * y * k::<T>(LN_2);
+    exp2(Y y) => scale(y * k::<T>(LN_2));
     /// `√x`: `g / (2 y)`.
-    sqrt(Y y) => |g| g / (y + y);
+    sqrt(Y y) => divide(y + y);
     /// `∛x`: `g / (3 y²)`.
-    cbrt(Y y) => |g| g / (k::<T>(3.0) * y * y);
+    cbrt(Y y) => divide(k::<T>(3.0) * y * y);
     /// `1 / √x`: `-g y³ / 2`.
-    rsqrt(Y y) => |g| g * k::<T>(-0.5) * y * y * y;
+    rsqrt(Y y) => scale(k::<T>(-0.5) * (y * y * y));
     /// `1 / x`: `-g y²`.
-    recip(Y y) => |g| -g * y * y;
+    recip(Y y) => scale(-(y * y));
     /// `tan x`: `g (1 + y²)`.
-    tan(Y y) => |g| g * (T::one() + y * y);
+    tan(Y y) => scale(T::one() + y * y);
     /// `tanh x`: `g (1 - y²)`.
-    tanh(Y y) => |g| g * (T::one() - y * y);
+    tanh(Y y) => scale(T::one() - y * y);
     /// `σ(x)`: `g y (1 - y)`.
-    sigmoid(Y y) => |g| g * y * (T::one() - y);
+    sigmoid(Y y) => scale(y * (T::one() - y));
     /// `max(x, 0)`: `g` where the output is above 0, NaN included, and 0 elsewhere (PyTorch's
     /// `threshold_backward(grad, result, 0)`: a NaN input passes the gradient).
-    relu(Y y) => |g| if y <= T::zero() { T::zero() } else { g };
+    relu(Y y) => map(move |g: T| if y <= T::zero() { T::zero() } else { g });
     /// `erfinv x`: `g √π/2 e^(y²)`.
-    erfinv(Y y) let d = k::<T>(0.5 * 1.772_453_850_905_516) * (y * y).exp(); => |g| g * d;
+    erfinv(Y y) => scale(k::<T>(0.5 * 1.772_453_850_905_516) * (y * y).exp());
 
     // ---- rules of the input x
     /// `ln x`: `g / x`.
-    ln(X x) => |g| g / x;
+    ln(X x) => divide(x);
     /// `log₂ x`: `g / (x ln 2)`.
-    log2(X x) let d = x * k::<T>(LN_2); => |g| g / d;
+    log2(X x) => divide(x * k::<T>(LN_2));
     /// `log₁₀ x`: `g / (x ln 10)`.
-    log10(X x) let d = x * k::<T>(LN_10); => |g| g / d;
+    log10(X x) => divide(x * k::<T>(LN_10));
     /// `ln(1 + x)`: `g / (x + 1)`.
-    ln_1p(X x) let d = x + T::one(); => |g| g / d;
+    ln_1p(X x) => divide(x + T::one());
     /// `eˣ - 1`: `g eˣ`.
-    exp_m1(X x) let d = x.exp(); => |g| g * d;
+    exp_m1(X x) => scale(x.exp());
     /// `sin x`: `g cos x`.
-    sin(X x) let d = x.cos(); => |g| g * d;
+    sin(X x) => scale(x.cos());
     /// `cos x`: `-g sin x`.
-    cos(X x) let d = x.sin(); => |g| -g * d;
+    cos(X x) => scale(-x.sin());
     /// `asin x`: `g / √(1 - x²)`.
-    asin(X x) let d = (T::one() - x * x).sqrt(); => |g| g / d;
+    asin(X x) => divide((T::one() - x * x).sqrt());
     /// `acos x`: `-g / √(1 - x²)`.
-    acos(X x) let d = (T::one() - x * x).sqrt(); => |g| -g / d;
+    acos(X x) => divide(-(T::one() - x * x).sqrt());
     /// `atan x`: `g / (1 + x²)`.
-    atan(X x) let d = T::one() + x * x; => |g| g / d;
+    atan(X x) => divide(T::one() + x * x);
     /// `sinh x`: `g cosh x`.
-    sinh(X x) let d = x.cosh(); => |g| g * d;
+    sinh(X x) => scale(x.cosh());
     /// `cosh x`: `g sinh x`.
-    cosh(X x) let d = x.sinh(); => |g| g * d;
+    cosh(X x) => scale(x.sinh());
     /// `asinh x`: `g / √(x² + 1)`.
-    asinh(X x) let d = (x * x + T::one()).sqrt(); => |g| g / d;
+    asinh(X x) => divide((x * x + T::one()).sqrt());
     /// `acosh x`: `g / √(x² - 1)`.
-    acosh(X x) let d = (x * x - T::one()).sqrt(); => |g| g / d;
+    acosh(X x) => divide((x * x - T::one()).sqrt());
     /// `atanh x`: `g / (1 - x²)`.
-    atanh(X x) let d = T::one() - x * x; => |g| g / d;
+    atanh(X x) => divide(T::one() - x * x);
     /// `x²`: `2 g x`.
-    square(X x) => |g| g * (x + x);
+    square(X x) => scale(x + x);
     /// `|x|`: `g sgn(x)`, 0 at ±0 and at NaN (PyTorch's `sgn(NaN)` is 0 there).
-    abs(X x) => |g| if x > T::zero() { g } else if x < T::zero() { -g } else { T::zero() * g };
+    abs(X x) => map(move |g: T| if x > T::zero() { g } else if x < T::zero() { -g } else { T::zero() * g });
     /// `erf x`: `g 2/√π e^(-x²)`.
-    erf(X x) let d = k::<T>(FRAC_2_SQRT_PI) * (-(x * x)).exp(); => |g| g * d;
+    erf(X x) => scale(k::<T>(FRAC_2_SQRT_PI) * (-(x * x)).exp());
     /// `erfc x`: `-g 2/√π e^(-x²)`.
-    erfc(X x) let d = k::<T>(FRAC_2_SQRT_PI) * (-(x * x)).exp(); => |g| -g * d;
+    erfc(X x) => scale(-(k::<T>(FRAC_2_SQRT_PI) * (-(x * x)).exp()));
     /// `ln |Γ(x)|`: `g ψ(x)`.
-    lgamma(X x) let d = x.digamma(); => |g| g * d;
+    lgamma(X x) => scale(x.digamma());
     /// `ψ(x)`: `g ψ'(x)`.
-    digamma(X x) let d = x.polygamma(1); => |g| g * d;
+    digamma(X x) => scale(x.polygamma(1));
     /// Degrees from radians: `g 180/π`.
-    to_degrees(X x) let d = { let _ = x; k::<T>(180.0 / PI) }; => |g| g * d;
+    to_degrees(X x) let _unused = x; => scale(k::<T>(180.0 / PI));
     /// Radians from degrees: `g π/180`.
-    to_radians(X x) let d = { let _ = x; k::<T>(PI / 180.0) }; => |g| g * d;
+    to_radians(X x) let _unused = x; => scale(k::<T>(PI / 180.0));
     /// GELU `x Φ(x)`: `g (Φ(x) + x φ(x))` with PyTorch's `Φ(x) = (1 + erf(x/√2)) / 2`.
     gelu(X x)
         let cdf = k::<T>(0.5) * (T::one() + (x * k::<T>(FRAC_1_SQRT_2)).erf());
         let pdf = (k::<T>(-0.5) * x * x).exp() * k::<T>(0.398_942_280_401_432_7);
-        let d = cdf + x * pdf;
-        => |g| g * d;
+        => scale(cdf + x * pdf);
     /// GELU's tanh form `x (1 + tanh(u)) / 2`, `u = √(2/π) (x + 0.044715 x³)`: PyTorch's
     /// `gelu_backward(approximate='tanh')`.
     gelu_tanh(X x)
         let th = (k::<T>(0.797_884_560_802_865_4) * (x + k::<T>(0.044715) * x * x * x)).tanh();
         let du = k::<T>(0.797_884_560_802_865_4) * (T::one() + k::<T>(3.0 * 0.044715) * x * x);
-        let d = k::<T>(0.5) * (T::one() + th) + k::<T>(0.5) * x * (T::one() - th * th) * du;
-        => |g| g * d;
+        => scale(k::<T>(0.5) * (T::one() + th) + k::<T>(0.5) * x * (T::one() - th * th) * du);
     /// SiLU `x σ(x)`: `g σ (1 + x (1 - σ))`.
     silu(X x)
         let s = T::one() / (T::one() + (-x).exp());
-        let d = s * (T::one() + x * (T::one() - s));
-        => |g| g * d;
+        => scale(s * (T::one() + x * (T::one() - s)));
     /// Softplus, linear above 20 as the forward and PyTorch's threshold: `g σ(x)`.
-    softplus(X x) let z = x.exp(); => |g| if x > k::<T>(20.0) { g } else { g * z / (z + T::one()) };
+    softplus(X x)
+        let z = x.exp();
+        => if x > k::<T>(20.0) { scale(T::one()) } else { scale(z / (z + T::one())) };
     /// `ln σ(x)`: `g / (1 + eˣ)`.
-    log_sigmoid(X x) let d = T::one() + x.exp(); => |g| g / d;
+    log_sigmoid(X x) => divide(T::one() + x.exp());
     /// Softsign `x / (1 + |x|)`: `g / (1 + |x|)²`.
-    softsign(X x) let d = (T::one() + x.abs()) * (T::one() + x.abs()); => |g| g / d;
+    softsign(X x) let d = T::one() + x.abs(); => divide(d * d);
     /// SELU: PyTorch's `elu_backward` with SELU's constants, the linear branch unless `x <= 0`,
     /// so a NaN input gets the scale 1.0507, as PyTorch's.
     selu(X x)
-        let d = if x <= T::zero() { k::<T>(1.050_700_987_355_480_5 * 1.673_263_242_354_377_2) * x.exp() } else { k::<T>(1.050_700_987_355_480_5) };
-        => |g| g * d;
+        => scale(if x <= T::zero() {
+            k::<T>(1.050_700_987_355_480_5 * 1.673_263_242_354_377_2) * x.exp()
+        } else {
+            k::<T>(1.050_700_987_355_480_5)
+        });
 }

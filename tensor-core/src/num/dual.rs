@@ -8,7 +8,7 @@
 //! (the same method on the same operands), so a function of duals has the same values, bit for
 //! bit, as the function of plain floats. Comparisons (`==`, `<`, `max`, sorting) look at the
 //! values only, as num-dual's.
-use super::derivatives::{self, Operand, X};
+use super::derivatives::{self, Operand, Rule, X};
 use super::real::Real;
 use super::{kahan, pairwise, rows_compensated, sealed, Num};
 use crate::element::{Element, Special};
@@ -72,11 +72,19 @@ impl<T: Real, const N: usize> Dual<T, N> {
     fn chain(self, v: T, d: T) -> Self {
         Dual { re: v, eps: self.eps.map(|e| e * d) }
     }
-    /// `f(re)` with the tangents through `rule`: the value `v = f(re)` and the rule of an entry
-    /// of the derivative table.
+    /// `f(re)` with the tangents through `rule`, an entry of the derivative table: the value
+    /// `v = f(re)`, each tangent scaled (a quotient by the reciprocal, computed once) or mapped.
     #[inline(always)]
-    fn rule(self, v: T, rule: impl Fn(T) -> T) -> Self {
-        Dual { re: v, eps: self.eps.map(rule) }
+    fn rule<F: Fn(T) -> T>(self, v: T, rule: Rule<T, F>) -> Self {
+        let eps = match rule {
+            Rule::Scale(s) => self.eps.map(|e| e * s),
+            Rule::Divide(d) => {
+                let s = d.recip();
+                self.eps.map(|e| e * s)
+            }
+            Rule::Map(f) => self.eps.map(f),
+        };
+        Dual { re: v, eps }
     }
     /// A value with no tangents (a piecewise-constant function: floor, sign, ...).
     #[inline(always)]
