@@ -255,3 +255,37 @@ fn typed_pairs_match_pytorch() {
     let grads = yv.backward_with(&st::<Shape![2, 2, 6, 4]>(c.g));
     close(&grads.wrt(&xv).unwrap().to_vec(), c.gx, "avg_pool2d pairs, pad not counted: typed dx");
 }
+
+/// `try_new_sized_hw`, the layers' constructor with a kernel size per dim: sizes that differ from
+/// the type's static ones, and runtime sizes not given, are errors naming the size; given sizes
+/// shape the weights and PyTorch's `fan_in = in_channels / groups * kh * kw` bounds them.
+#[test]
+fn layer_constructors_with_kernel_pairs_check_every_size() {
+    use shaped::nn::{Conv2d, ConvTranspose2d};
+    let mut rng = <shaped::rand::rngs::StdRng as shaped::rand::SeedableRng>::seed_from_u64(7);
+    type Wide = Conv2d<Const<2>, Const<4>, Const<3>, f32, 1, 0, 1, 1, Const<5>>;
+    let e = Wide::try_new_sized_hw(None, None, [None, Some(4)], true, &mut rng).unwrap_err().to_string();
+    assert!(e.contains("kernel width 4 differs from the type's 5"), "{e}");
+    let e = Wide::try_new_sized_hw(None, None, [Some(2), None], true, &mut rng).unwrap_err().to_string();
+    assert!(e.contains("kernel height 2 differs from the type's 3"), "{e}");
+    type Runtime = Conv2d<Const<2>, Const<4>, Dyn, f32, 1, 0, 1, 1, Dyn>;
+    let e = Runtime::try_new_sized_hw(None, None, [Some(3), None], true, &mut rng).unwrap_err().to_string();
+    assert!(e.contains("kernel width is a runtime size"), "{e}");
+    let layer = Runtime::try_new_sized_hw(None, None, [Some(3), Some(2)], true, &mut rng).unwrap();
+    assert_eq!(layer.weight.value().sizes(), &[4, 2, 3, 2]);
+    let bound = 1.0 / (2.0f32 * 3.0 * 2.0).sqrt();
+    assert!(layer.weight.value().to_vec().iter().all(|w| w.abs() <= bound));
+    // One size for both dims of a runtime kernel; a static width beside a runtime height keeps its own.
+    let square = Runtime::try_new_sized(None, None, Some(3), false, &mut rng).unwrap();
+    assert_eq!(square.weight.value().sizes(), &[4, 2, 3, 3]);
+    type Mixed = Conv2d<Const<2>, Const<4>, Dyn, f32, 1, 0, 1, 1, Const<5>>;
+    let mixed = Mixed::try_new_sized(None, None, Some(3), false, &mut rng).unwrap();
+    assert_eq!(mixed.weight.value().sizes(), &[4, 2, 3, 5]);
+    type T2 = ConvTranspose2d<Const<4>, Const<3>, Const<3>, f32, 1, 0, 0, 1, 1, Const<2>>;
+    let e = T2::try_new_sized_hw(None, None, [None, Some(3)], true, &mut rng).unwrap_err().to_string();
+    assert!(e.contains("kernel width 3 differs from the type's 2"), "{e}");
+    assert_eq!(
+        T2::try_new_sized_hw(None, None, [None, None], true, &mut rng).unwrap().weight.value().sizes(),
+        &[4, 3, 3, 2]
+    );
+}

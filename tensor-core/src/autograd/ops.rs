@@ -75,31 +75,18 @@ impl<T: GradFloat> Sink<T> {
 // ---------------------------------------------------------------------------------------------
 // Element-wise functions of one input.
 
-/// Element-wise functions whose derivative reads the input `x`, each differentiated by its entry
-/// of the derivative table (`num/derivatives.rs`, which forward mode's `Dual` reads too): each
-/// entry is `name, "PyTorch name"`.
-macro_rules! unary_x {
-    ($($(#[$m:meta])* $name:ident, $torch:literal;)*) => {
+/// Element-wise functions, each differentiated by its entry of the derivative table
+/// (`num/derivatives.rs`, which forward mode's `Dual` reads too): `unary!(rule_x, X; ...)` lists
+/// the entries that read the input `x`, `unary!(rule_y, Y; ...)` those that read the output `y`
+/// (the other operand is a type error); each entry is `name, "PyTorch name"`.
+macro_rules! unary {
+    ($rule:ident, $op:ident; $($(#[$m:meta])* $name:ident, $torch:literal;)*) => {
         impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {$(
             #[doc = concat!("Element-wise `", stringify!($name), "`, differentiable (PyTorch `", $torch, "`): same shape. The value is [`Tensor::", stringify!($name), "`](crate::TensorBase::", stringify!($name), ")'s.")]
             $(#[$m])*
             #[track_caller]
             pub fn $name(&self) -> Var<'t, T, S> {
-                self.rule_x(self.value().$name(), |g, x| derivatives::$name(X(x)).apply(g))
-            }
-        )*}
-    };
-}
-
-/// Element-wise functions whose derivative reads the output `y` (the table's `Y` entries).
-macro_rules! unary_y {
-    ($($(#[$m:meta])* $name:ident, $torch:literal;)*) => {
-        impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {$(
-            #[doc = concat!("Element-wise `", stringify!($name), "`, differentiable (PyTorch `", $torch, "`): same shape. The value is [`Tensor::", stringify!($name), "`](crate::TensorBase::", stringify!($name), ")'s.")]
-            $(#[$m])*
-            #[track_caller]
-            pub fn $name(&self) -> Var<'t, T, S> {
-                self.rule_y(self.value().$name(), |g, y| derivatives::$name(Y(y)).apply(g))
+                self.$rule(self.value().$name(), |g, v| derivatives::$name($op(v)).apply(g))
             }
         )*}
     };
@@ -132,7 +119,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     }
 }
 
-unary_y! {
+unary! { rule_y, Y;
     exp, "exp";
     sqrt, "sqrt";
     tanh, "tanh";
@@ -146,7 +133,7 @@ unary_y! {
     rsqrt, "rsqrt";
 }
 
-unary_x! {
+unary! { rule_x, X;
     ln, "log";
     log2, "log2";
     log10, "log10";

@@ -25,6 +25,14 @@ fn size_of<D: Dim>(n: Option<usize>, layer: &str, what: &str) -> Result<usize, S
     }
 }
 
+/// The kernel sizes `[height, width]` that one size `k` of a `try_new_sized` gives a layer whose
+/// kernel dims are `K` and `KW`: `k` for both, except a static width beside a runtime height,
+/// which keeps its own size (`None`).
+#[cfg(feature = "rand")]
+fn square_kernel<K: Dim, KW: Dim>(k: Option<usize>) -> [Option<usize>; 2] {
+    [k, if KW::STATIC.is_some() && K::STATIC.is_none() { None } else { k }]
+}
+
 /// U(-1/√fan_in, 1/√fan_in): PyTorch's default for a linear or convolution layer's weight
 /// (kaiming-uniform with `a = √5`, whose bound is exactly this) and bias.
 #[cfg(feature = "rand")]
@@ -582,8 +590,7 @@ impl<
         bias: bool,
         rng: &mut (impl rand::Rng + ?Sized),
     ) -> Result<Self, ShapeError> {
-        let kw = if KW::STATIC.is_some() && K::STATIC.is_none() { None } else { k };
-        Self::try_new_sized_hw(cg, o, [k, kw], bias, rng)
+        Self::try_new_sized_hw(cg, o, square_kernel::<K, KW>(k), bias, rng)
     }
 
     /// A layer of `cg` input channels per group, `o` output channels and a `kh` by `kw` kernel
@@ -946,8 +953,7 @@ impl<
         bias: bool,
         rng: &mut (impl rand::Rng + ?Sized),
     ) -> Result<Self, ShapeError> {
-        let kw = if KW::STATIC.is_some() && K::STATIC.is_none() { None } else { k };
-        Self::try_new_sized_hw(c, og, [k, kw], bias, rng)
+        Self::try_new_sized_hw(c, og, square_kernel::<K, KW>(k), bias, rng)
     }
 
     /// A layer of `c` input channels, `og` output channels per group and a `kh` by `kw` kernel

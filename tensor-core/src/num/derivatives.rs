@@ -43,12 +43,6 @@ impl<T> Operand<T> for Y<T> {
     }
 }
 
-/// `v` in the element type.
-#[inline(always)]
-fn k<T: Real>(v: f64) -> T {
-    T::cst(v)
-}
-
 /// An entry's rule of the incoming derivative `g` (a gradient in reverse mode, a tangent in
 /// forward mode).
 #[derive(Clone, Copy)]
@@ -114,13 +108,13 @@ table! {
     /// `eˣ`: `g y`.
     exp(Y y) => scale(y);
     /// `2ˣ`: `g y ln 2`.
-    exp2(Y y) => scale(y * k::<T>(LN_2));
+    exp2(Y y) => scale(y * T::cst(LN_2));
     /// `√x`: `g / (2 y)`.
     sqrt(Y y) => divide(y + y);
     /// `∛x`: `g / (3 y²)`.
-    cbrt(Y y) => divide(k::<T>(3.0) * y * y);
+    cbrt(Y y) => divide(T::cst(3.0) * y * y);
     /// `1 / √x`: `-g y³ / 2`.
-    rsqrt(Y y) => scale(k::<T>(-0.5) * (y * y * y));
+    rsqrt(Y y) => scale(T::cst(-0.5) * (y * y * y));
     /// `1 / x`: `-g y²`.
     recip(Y y) => scale(-(y * y));
     /// `tan x`: `g (1 + y²)`.
@@ -133,15 +127,15 @@ table! {
     /// `threshold_backward(grad, result, 0)`: a NaN input passes the gradient).
     relu(Y y) => map(move |g: T| if y <= T::zero() { T::zero() } else { g });
     /// `erfinv x`: `g √π/2 e^(y²)`.
-    erfinv(Y y) => scale(k::<T>(0.5 * 1.772_453_850_905_516) * (y * y).exp());
+    erfinv(Y y) => scale(T::cst(0.5 * 1.772_453_850_905_516) * (y * y).exp());
 
     // ---- rules of the input x
     /// `ln x`: `g / x`.
     ln(X x) => divide(x);
     /// `log₂ x`: `g / (x ln 2)`.
-    log2(X x) => divide(x * k::<T>(LN_2));
+    log2(X x) => divide(x * T::cst(LN_2));
     /// `log₁₀ x`: `g / (x ln 10)`.
-    log10(X x) => divide(x * k::<T>(LN_10));
+    log10(X x) => divide(x * T::cst(LN_10));
     /// `ln(1 + x)`: `g / (x + 1)`.
     ln_1p(X x) => divide(x + T::one());
     /// `eˣ - 1`: `g eˣ`.
@@ -171,28 +165,28 @@ table! {
     /// `|x|`: `g sgn(x)`, 0 at ±0 and at NaN (PyTorch's `sgn(NaN)` is 0 there).
     abs(X x) => map(move |g: T| if x > T::zero() { g } else if x < T::zero() { -g } else { T::zero() * g });
     /// `erf x`: `g 2/√π e^(-x²)`.
-    erf(X x) => scale(k::<T>(FRAC_2_SQRT_PI) * (-(x * x)).exp());
+    erf(X x) => scale(T::cst(FRAC_2_SQRT_PI) * (-(x * x)).exp());
     /// `erfc x`: `-g 2/√π e^(-x²)`.
-    erfc(X x) => scale(-(k::<T>(FRAC_2_SQRT_PI) * (-(x * x)).exp()));
+    erfc(X x) => scale(-(T::cst(FRAC_2_SQRT_PI) * (-(x * x)).exp()));
     /// `ln |Γ(x)|`: `g ψ(x)`.
     lgamma(X x) => scale(x.digamma());
     /// `ψ(x)`: `g ψ'(x)`.
     digamma(X x) => scale(x.polygamma(1));
     /// Degrees from radians: `g 180/π`.
-    to_degrees(X x) let _unused = x; => scale(k::<T>(180.0 / PI));
+    to_degrees(X _x) => scale(T::cst(180.0 / PI));
     /// Radians from degrees: `g π/180`.
-    to_radians(X x) let _unused = x; => scale(k::<T>(PI / 180.0));
+    to_radians(X _x) => scale(T::cst(PI / 180.0));
     /// GELU `x Φ(x)`: `g (Φ(x) + x φ(x))` with PyTorch's `Φ(x) = (1 + erf(x/√2)) / 2`.
     gelu(X x)
-        let cdf = k::<T>(0.5) * (T::one() + (x * k::<T>(FRAC_1_SQRT_2)).erf());
-        let pdf = (k::<T>(-0.5) * x * x).exp() * k::<T>(0.398_942_280_401_432_7);
+        let cdf = T::cst(0.5) * (T::one() + (x * T::cst(FRAC_1_SQRT_2)).erf());
+        let pdf = (T::cst(-0.5) * x * x).exp() * T::cst(0.398_942_280_401_432_7);
         => scale(cdf + x * pdf);
     /// GELU's tanh form `x (1 + tanh(u)) / 2`, `u = √(2/π) (x + 0.044715 x³)`: PyTorch's
     /// `gelu_backward(approximate='tanh')`.
     gelu_tanh(X x)
-        let th = (k::<T>(0.797_884_560_802_865_4) * (x + k::<T>(0.044715) * x * x * x)).tanh();
-        let du = k::<T>(0.797_884_560_802_865_4) * (T::one() + k::<T>(3.0 * 0.044715) * x * x);
-        => scale(k::<T>(0.5) * (T::one() + th) + k::<T>(0.5) * x * (T::one() - th * th) * du);
+        let th = (T::cst(0.797_884_560_802_865_4) * (x + T::cst(0.044715) * x * x * x)).tanh();
+        let du = T::cst(0.797_884_560_802_865_4) * (T::one() + T::cst(3.0 * 0.044715) * x * x);
+        => scale(T::cst(0.5) * (T::one() + th) + T::cst(0.5) * x * (T::one() - th * th) * du);
     /// SiLU `x σ(x)`: `g σ (1 + x (1 - σ))`.
     silu(X x)
         let s = T::one() / (T::one() + (-x).exp());
@@ -200,7 +194,7 @@ table! {
     /// Softplus, linear above 20 as the forward and PyTorch's threshold: `g σ(x)`.
     softplus(X x)
         let z = x.exp();
-        => if x > k::<T>(20.0) { scale(T::one()) } else { scale(z / (z + T::one())) };
+        => if x > T::cst(20.0) { scale(T::one()) } else { scale(z / (z + T::one())) };
     /// `ln σ(x)`: `g / (1 + eˣ)`.
     log_sigmoid(X x) => divide(T::one() + x.exp());
     /// Softsign `x / (1 + |x|)`: `g / (1 + |x|)²`.
@@ -209,8 +203,8 @@ table! {
     /// so a NaN input gets the scale 1.0507, as PyTorch's.
     selu(X x)
         => scale(if x <= T::zero() {
-            k::<T>(1.050_700_987_355_480_5 * 1.673_263_242_354_377_2) * x.exp()
+            T::cst(1.050_700_987_355_480_5 * 1.673_263_242_354_377_2) * x.exp()
         } else {
-            k::<T>(1.050_700_987_355_480_5)
+            T::cst(1.050_700_987_355_480_5)
         });
 }
