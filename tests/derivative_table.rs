@@ -83,7 +83,7 @@ macro_rules! forward_entries {
 reverse_entries! {
     exp exp2 sqrt rsqrt recip tan tanh sigmoid relu ln log2 log10 ln_1p exp_m1 sin cos asin acos
     atan sinh cosh asinh acosh atanh square abs erf erfc gelu gelu_tanh silu softplus log_sigmoid
-    softsign selu
+    softsign selu cbrt erfinv lgamma digamma to_degrees to_radians
 }
 forward_entries! {
     exp exp2 sqrt cbrt recip tan tanh erfinv ln log2 log10 ln_1p exp_m1 sin cos asin acos atan sinh
@@ -93,7 +93,7 @@ forward_entries! {
 /// The table's entry names, read from its source: each entry starts `name(X x)` or `name(Y y)`.
 fn table_names() -> Vec<String> {
     let src = include_str!("../tensor-core/src/num/derivatives.rs");
-    let body = &src[src.find("table! {\n").expect("the table")..];
+    let body = &src[src.find("$cb! {\n").expect("the table")..];
     let mut names: Vec<String> = body
         .lines()
         .filter_map(|l| {
@@ -162,7 +162,7 @@ fn the_two_modes_agree() {
             assert!(g == h || (g.is_nan() && h.is_nan()), "{name}'({x}): reverse {g}, forward {h}");
         }
     }
-    assert_eq!(both, 26, "the functions both modes differentiate");
+    assert_eq!(both, 32, "the functions both modes differentiate");
 }
 
 /// f32: both modes in the element type itself (no detour through f64 in the rules).
@@ -177,5 +177,68 @@ fn the_two_modes_agree_in_f32() {
         let d = Dual::<f32, 1>::variable(*x, 0);
         let h = (d.sin() + Real::gelu(d) + Real::erf(d) + d.atan()).eps[0];
         assert!((g - h).abs() <= 4.0 * f32::EPSILON * h.abs().max(1.0), "at {x}: reverse {g}, forward {h}");
+    }
+}
+
+/// The two-input table (`binary_derivative_table!`): `Var`'s method of each entry against central
+/// differences in each operand, and forward mode's (`powf`, `atan2`, `hypot`, `Num::max`/`min`)
+/// against reverse mode's, at ties and NaN too; the entries against the table's source.
+#[test]
+fn two_input_entries_in_both_modes() {
+    type F = for<'t> fn(&VarVector<'t>, &VarVector<'t>) -> VarVector<'t>;
+    type T = fn(&Vector, &Vector) -> Vector;
+    type Fw = fn(D1, D1) -> D1;
+    /// `(name, Var's method, the tensor method, forward mode's function, test points)`.
+    type Entry2 = (&'static str, F, T, Option<Fw>, &'static [(f64, f64)]);
+    let entries: [Entry2; 7] = [
+        ("maximum", |a, b| a.maximum(b), |a, b| a.maximum(b), Some(Num::max), &[(0.3, -1.2), (-0.4, 0.9)]),
+        ("minimum", |a, b| a.minimum(b), |a, b| a.minimum(b), Some(Num::min), &[(0.3, -1.2), (-0.4, 0.9)]),
+        ("pow", |a, b| a.pow(b), |a, b| a.pow(b), Some(|a, b| a.powf(b)), &[(0.7, 2.5), (1.9, -0.6), (3.0, 0.0)]),
+        (
+            "atan2",
+            |a, b| a.atan2(b),
+            |a, b| a.atan2(b),
+            Some(|a, b| a.atan2(b)),
+            &[(0.3, -1.2), (-2.0, 0.5), (1.0, 1.0)],
+        ),
+        ("hypot", |a, b| a.hypot(b), |a, b| a.hypot(b), Some(|a, b| a.hypot(b)), &[(0.3, -1.2), (-2.0, 0.5)]),
+        (
+            "logaddexp",
+            |a, b| a.logaddexp(b),
+            |a, b| a.logaddexp(b),
+            None,
+            &[(0.3, -1.2), (30.0, -4.0), (-700.0, -699.0)],
+        ),
+        ("copysign", |a, b| a.copysign(b), |a, b| a.copysign(b), None, &[(0.3, -1.2), (-2.0, 0.5), (-2.0, -0.5)]),
+    ];
+    let src = include_str!("../tensor-core/src/num/derivatives.rs");
+    let body = &src[src.find("macro_rules! binary_derivative_table").expect("the two-input table")..];
+    let listed = body.lines().filter(|l| l.starts_with("    ") && l.contains(" try_") && l.contains("(x, y)")).count();
+    assert_eq!(listed, entries.len(), "an entry of the two-input table without a test here");
+    let one = |v: f64| Tensor::<f64, Shape![_]>::from_vec(&[1], vec![v]);
+    for (name, f, t, fw, pts) in entries {
+        for &(x, y) in pts {
+            let tape = Tape::new();
+            let (a, b) = (tape.var(one(x)), tape.var(one(y)));
+            let grads = f(&a, &b).sum().backward();
+            let (ga, gb) = (grads.wrt(&a).unwrap().to_vec()[0], grads.wrt(&b).unwrap().to_vec()[0]);
+            let ca = central(&|v: &Vector| t(v, &one(y)), x);
+            let cb = central(&|v: &Vector| t(&one(x), v), y);
+            assert!(close(ga, ca, 1e-7), "{name} d/dx at ({x}, {y}): reverse {ga}, central {ca}");
+            assert!(close(gb, cb, 1e-7), "{name} d/dy at ({x}, {y}): reverse {gb}, central {cb}");
+        }
+        let Some(fw) = fw else { continue };
+        let mut at = pts.to_vec();
+        at.extend([(0.5, 0.5), (f64::NAN, 1.0), (1.0, f64::NAN), (0.0, -0.0)]);
+        for (x, y) in at {
+            let tape = Tape::new();
+            let (a, b) = (tape.var(one(x)), tape.var(one(y)));
+            let grads = f(&a, &b).sum().backward();
+            let (ga, gb) = (grads.wrt(&a).unwrap().to_vec()[0], grads.wrt(&b).unwrap().to_vec()[0]);
+            let (ha, hb) =
+                (fw(D1::variable(x, 0), D1::constant(y)).eps[0], fw(D1::constant(x), D1::variable(y, 0)).eps[0]);
+            assert!(close(ga, ha, 1e-14), "{name} d/dx at ({x}, {y}): reverse {ga}, forward {ha}");
+            assert!(close(gb, hb, 1e-14), "{name} d/dy at ({x}, {y}): reverse {gb}, forward {hb}");
+        }
     }
 }

@@ -654,11 +654,22 @@ fn macro_names(mac: &str, body: &str) -> Option<Vec<(String, bool)>> {
         assert!(ids.len() >= n, "{mac}! invocation with fewer than {n} names");
         ids[ids.len() - n..].iter().zip(axis).map(|(s, &a)| (s.to_string(), a)).collect()
     };
+    // A table of several entries, each ending `;` (the backward rule after `=>` left out).
+    let entries = |n: usize, axis: &[bool]| -> Vec<(String, bool)> {
+        let mut v = Vec::new();
+        for entry in body.split(';').map(|e| e.split("=>").next().unwrap()).filter(|e| e.contains('"')) {
+            let ids = idents(entry);
+            assert!(ids.len() >= n, "{mac}! entry with fewer than {n} names");
+            v.extend(ids[ids.len() - n..].iter().zip(axis).map(|(s, &a)| (s.to_string(), a)));
+        }
+        v
+    };
     Some(match mac {
         // (m, try_m, dy, try_dy)
-        "along_axis" | "cum_extreme" | "order_keepdim" => tail(4, &[true, true, false, false]),
+        "along_axis" => entries(4, &[true, true, false, false]),
+        "cum_extreme" | "order_keepdim" => tail(4, &[true, true, false, false]),
         // (w, try_w, ax, try_ax, kd, try_kd, dy, try_dy, kdy, try_kdy)
-        "reduction" => tail(10, &[false, false, true, true, true, true, false, false, false, false]),
+        "reduction" => entries(10, &[false, false, true, true, true, true, false, false, false, false]),
         // entries `name, try, dname, tdname (by), chunk = ..`
         "pieces_ops" => {
             let mut v = Vec::new();
@@ -695,6 +706,11 @@ fn macro_names(mac: &str, body: &str) -> Option<Vec<(String, bool)>> {
 /// The macros [`macro_names`] reads.
 const KNOWN_MACROS: [&str; 6] = ["along_axis", "cum_extreme", "order_keepdim", "reduction", "pieces_ops", "view_ops"];
 
+/// The writers of `Var`'s forms from the tensor tables (`reduction!`'s, `along_axis!`'s and
+/// `view_ops!`'s, handed on by `reductions!`, `scans!` and `writable_views!`): they write the
+/// tensor entries' names again, on `Var`.
+const VAR_WRITERS: [&str; 3] = ["var_reduction", "var_scan", "var_view"];
+
 fn scan_api() -> Api {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tensor-core/src");
     let mut files = Vec::new();
@@ -730,7 +746,9 @@ fn scan_api() -> Api {
             }
         }
         for mac in KNOWN_MACROS {
-            for body in invocations(&code, mac) {
+            // (A body with `$` is a macro's call of itself or of another, not a table; a table
+            // that also defines a macro handing it on starts `table $`.)
+            for body in invocations(&code, mac).into_iter().filter(|b| !b.replacen("table $", "", 1).contains('$')) {
                 invoked.push((mac.to_string(), body.to_string(), file.clone()));
             }
         }
@@ -743,16 +761,23 @@ fn scan_api() -> Api {
             if name.is_empty() {
                 continue; // `pub fn $name` in a macro
             }
-            api.defined.insert(name.clone());
+            // `#[try_twin]` on `try_x` writes `x` too, with the same generics.
+            let attrs = &code[..s - "pub fn ".len()];
+            let attrs = &attrs[attrs.rfind(['{', '}', ';']).map_or(0, |k| k + 1)..];
+            let twin = name.strip_prefix("try_").filter(|_| attrs.contains("#[try_twin")).map(str::to_string);
             let rest = &code[s + name.len()..];
-            if rest.starts_with('<') && balanced(rest, 0).contains(": isize") {
-                api.static_axis.insert(name, file.clone());
+            let axis = rest.starts_with('<') && balanced(rest, 0).contains(": isize");
+            for n in [Some(name), twin].into_iter().flatten() {
+                api.defined.insert(n.clone());
+                if axis {
+                    api.static_axis.insert(n, file.clone());
+                }
             }
         }
     }
     for m in &axis_macros {
         assert!(
-            KNOWN_MACROS.contains(&m.as_str()),
+            KNOWN_MACROS.contains(&m.as_str()) || VAR_WRITERS.contains(&m.as_str()),
             "macro `{m}!` writes methods with a compile-time axis: teach `macro_names` in tests/dyn_api.rs to read its invocations"
         );
     }

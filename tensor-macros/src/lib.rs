@@ -39,6 +39,7 @@ mod emit;
 mod lower;
 mod module;
 mod parse;
+mod twin;
 
 use proc_macro::TokenStream;
 
@@ -75,6 +76,18 @@ pub fn einsum_impl(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(Module, attributes(module))]
 pub fn derive_module(input: TokenStream) -> TokenStream {
     match module::expand(input.into()) {
+        Ok(ts) => ts.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+/// `#[try_twin]` on a fallible function `try_x` of shaped-core: the function, and after it its
+/// panicking twin `x` with the same generics, arguments and bounds (see `twin.rs`). For
+/// shaped-core's own use: the twin calls `crate::error::OrPanic::or_panic`.
+#[doc(hidden)]
+#[proc_macro_attribute]
+pub fn try_twin(attr: TokenStream, item: TokenStream) -> TokenStream {
+    match twin::expand(attr.into(), item.into()) {
         Ok(ts) => ts.into(),
         Err(e) => e.to_compile_error().into(),
     }

@@ -17,6 +17,7 @@ use crate::shape::{
 };
 use crate::tensor::{Tensor, TensorView};
 use alloc::vec::Vec;
+use shaped_macros::try_twin;
 
 /// The bias of a differentiable convolution: `&b` for a tracked or constant `[O]` value, or
 /// [`NoBias`].
@@ -111,6 +112,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// As [`Tensor::try_conv2d`](crate::TensorBase::try_conv2d); [`ShapeError::Autograd`] when
     /// the operands are tracked by two tapes.
     #[allow(clippy::type_complexity)]
+    #[try_twin]
     pub fn try_conv2d<
         W: Shape,
         B: VarBias<'t, T>,
@@ -135,31 +137,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         self.record_conv(weight, b, out, conv.args(), false)
     }
 
-    /// [`try_conv2d`](Self::try_conv2d), panicking with the error's message.
-    #[track_caller]
-    #[allow(clippy::type_complexity)]
-    pub fn conv2d<
-        W: Shape,
-        B: VarBias<'t, T>,
-        const ST: usize,
-        const PD: usize,
-        const DL: usize,
-        const G: usize,
-        const SW: usize,
-        const PW: usize,
-        const DW: usize,
-    >(
-        &self,
-        weight: &Var<'t, T, W>,
-        bias: B,
-        conv: Conv<ST, PD, DL, G, SW, PW, DW>,
-    ) -> Var<'t, T, <S as Conv2dShape<W, ST, PD, DL, SW, PW, DW>>::Out>
-    where
-        S: Conv2dShape<W, ST, PD, DL, SW, PW, DW> + Conv2dChannels<W, G>,
-    {
-        self.try_conv2d(weight, bias, conv).or_panic()
-    }
-
     /// 1-D convolution (PyTorch `nn.functional.conv1d`), differentiable: input `[N, C, L]`,
     /// weights `[O, C / GROUPS, K]`, output `[N, O, OL]` as
     /// [`Tensor::conv1d`](crate::TensorBase::conv1d)'s.
@@ -168,6 +145,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// As [`Tensor::try_conv1d`](crate::TensorBase::try_conv1d); [`ShapeError::Autograd`] when
     /// the operands are tracked by two tapes.
     #[allow(clippy::type_complexity)]
+    #[try_twin]
     pub fn try_conv1d<W: Shape, B: VarBias<'t, T>, const ST: usize, const PD: usize, const DL: usize, const G: usize>(
         &self,
         weight: &Var<'t, T, W>,
@@ -210,21 +188,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
-    /// [`try_conv1d`](Self::try_conv1d), panicking with the error's message.
-    #[track_caller]
-    #[allow(clippy::type_complexity)]
-    pub fn conv1d<W: Shape, B: VarBias<'t, T>, const ST: usize, const PD: usize, const DL: usize, const G: usize>(
-        &self,
-        weight: &Var<'t, T, W>,
-        bias: B,
-        conv: Conv<ST, PD, DL, G>,
-    ) -> Var<'t, T, <S as Conv1dShape<W, ST, PD, DL>>::Out>
-    where
-        S: Conv1dShape<W, ST, PD, DL> + Conv1dChannels<W, G>,
-    {
-        self.try_conv1d(weight, bias, conv).or_panic()
-    }
-
     /// 2-D max pooling (PyTorch `nn.functional.max_pool2d`), differentiable: `[N, C, H, W]` to
     /// `[N, C, OH, OW]` as [`Tensor::max_pool2d`](crate::TensorBase::max_pool2d). Each output's
     /// gradient goes to its window's maximum (the first among equal ones, as PyTorch's CPU
@@ -234,6 +197,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// As [`Tensor::try_max_pool2d`](crate::TensorBase::try_max_pool2d) (a window larger than
     /// the padded input at run time, ...); [`ShapeError::Autograd`] for a value of a finished
     /// tape.
+    #[try_twin]
     pub fn try_max_pool2d<
         const K: usize,
         const ST: usize,
@@ -283,27 +247,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
-    /// [`try_max_pool2d`](Self::try_max_pool2d), panicking with the error's message.
-    #[track_caller]
-    pub fn max_pool2d<
-        const K: usize,
-        const ST: usize,
-        const PD: usize,
-        const DL: usize,
-        const KW: usize,
-        const SW: usize,
-        const PW: usize,
-        const DW: usize,
-    >(
-        &self,
-        pool: Pool<K, ST, PD, DL, KW, SW, PW, DW>,
-    ) -> Var<'t, T, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>
-    where
-        S: Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>,
-    {
-        self.try_max_pool2d(pool).or_panic()
-    }
-
     /// 2-D average pooling (PyTorch `nn.functional.avg_pool2d`), differentiable: `[N, C, H, W]`
     /// to `[N, C, OH, OW]` as [`Tensor::avg_pool2d`](crate::TensorBase::avg_pool2d). Each
     /// output's gradient is spread evenly over its window (over the window's elements inside the
@@ -312,6 +255,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// As [`Tensor::try_avg_pool2d`](crate::TensorBase::try_avg_pool2d);
     /// [`ShapeError::Autograd`] for a value of a finished tape.
+    #[try_twin]
     pub fn try_avg_pool2d<
         const K: usize,
         const ST: usize,
@@ -346,28 +290,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                 s.add_with(i, || typed::<T, S>(avg_pool_backward(g.as_dyn(), xl.sizes(), args, count_include_pad)))
             })
         })
-    }
-
-    /// [`try_avg_pool2d`](Self::try_avg_pool2d), panicking with the error's message.
-    #[track_caller]
-    pub fn avg_pool2d<
-        const K: usize,
-        const ST: usize,
-        const PD: usize,
-        const DL: usize,
-        const KW: usize,
-        const SW: usize,
-        const PW: usize,
-        const DW: usize,
-    >(
-        &self,
-        pool: Pool<K, ST, PD, DL, KW, SW, PW, DW>,
-        count_include_pad: bool,
-    ) -> Var<'t, T, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>
-    where
-        S: Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>,
-    {
-        self.try_avg_pool2d(pool, count_include_pad).or_panic()
     }
 }
 
@@ -416,6 +338,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// As [`Tensor::try_conv_transpose2d`](crate::TensorBase::try_conv_transpose2d);
     /// [`ShapeError::Autograd`] for two tapes.
     #[allow(clippy::type_complexity)]
+    #[try_twin]
     pub fn try_conv_transpose2d<
         W: Shape,
         B: VarBias<'t, T>,
@@ -480,33 +403,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
-    /// [`try_conv_transpose2d`](Self::try_conv_transpose2d), panicking with the error's message.
-    #[track_caller]
-    #[allow(clippy::type_complexity)]
-    pub fn conv_transpose2d<
-        W: Shape,
-        B: VarBias<'t, T>,
-        const ST: usize,
-        const PD: usize,
-        const OP: usize,
-        const DL: usize,
-        const G: usize,
-        const SW: usize,
-        const PW: usize,
-        const OPW: usize,
-        const DW: usize,
-    >(
-        &self,
-        weight: &Var<'t, T, W>,
-        bias: B,
-        conv: ConvT<ST, PD, OP, DL, G, SW, PW, OPW, DW>,
-    ) -> Var<'t, T, <S as ConvTranspose2dShape<W, ST, PD, OP, DL, G, SW, PW, OPW, DW>>::Out>
-    where
-        S: ConvTranspose2dShape<W, ST, PD, OP, DL, G, SW, PW, OPW, DW>,
-    {
-        self.try_conv_transpose2d(weight, bias, conv).or_panic()
-    }
-
     /// Adaptive 2-D average pooling to `OH x OW` (PyTorch `nn.functional.adaptive_avg_pool2d`),
     /// differentiable: `[N, C, H, W]` to `[N, C, OH, OW]`. Pooling is separable, `Y = Aₕ X Aᵥᵀ`
     /// with `Aₕ` the `[OH, H]` matrix of the row windows' averages, so the gradient is
@@ -515,6 +411,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// As [`Tensor::try_adaptive_avg_pool2d`](crate::TensorBase::try_adaptive_avg_pool2d);
     /// [`ShapeError::Autograd`] for a value of a finished tape.
+    #[try_twin]
     pub fn try_adaptive_avg_pool2d<const OH: usize, const OW: usize>(
         &self,
     ) -> Result<Var<'t, T, <S as AdaptivePool2dShape<OH, OW>>::Out>, ShapeError>
@@ -535,18 +432,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
             })
         })
     }
-
-    /// [`try_adaptive_avg_pool2d`](Self::try_adaptive_avg_pool2d), panicking with the error's
-    /// message.
-    #[track_caller]
-    pub fn adaptive_avg_pool2d<const OH: usize, const OW: usize>(
-        &self,
-    ) -> Var<'t, T, <S as AdaptivePool2dShape<OH, OW>>::Out>
-    where
-        S: AdaptivePool2dShape<OH, OW>,
-    {
-        self.try_adaptive_avg_pool2d::<OH, OW>().or_panic()
-    }
 }
 
 /// The convolutions and poolings with run-time hyper-parameters, height and width apart (PyTorch's
@@ -564,6 +449,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// As [`Tensor::try_conv2d_dyn`](crate::TensorBase::try_conv2d_dyn) (ranks, channels,
     /// groups, a zero stride or dilation, a kernel larger than the padded input);
     /// [`ShapeError::Autograd`] when the operands are tracked by two tapes.
+    #[try_twin]
     pub fn try_conv2d_dyn<W: Shape, B: VarBias<'t, T>>(
         &self,
         weight: &Var<'t, T, W>,
@@ -575,17 +461,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         self.record_conv(weight, b, out, args, false)
     }
 
-    /// [`try_conv2d_dyn`](Self::try_conv2d_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn conv2d_dyn<W: Shape, B: VarBias<'t, T>>(
-        &self,
-        weight: &Var<'t, T, W>,
-        bias: B,
-        args: ConvArgs,
-    ) -> Var<'t, T, DynShape> {
-        self.try_conv2d_dyn(weight, bias, args).or_panic()
-    }
-
     /// 1-D convolution with run-time hyper-parameters (PyTorch `nn.functional.conv1d(x, w, b,
     /// stride, padding, dilation, groups)`), differentiable: input `[N, C, L]`, weights
     /// `[O, C / groups, K]`, output `[N, O, OL]` as a [`DynShape`] value.
@@ -593,6 +468,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// As [`Tensor::try_conv1d_dyn`](crate::TensorBase::try_conv1d_dyn);
     /// [`ShapeError::Autograd`] when the operands are tracked by two tapes.
+    #[try_twin]
     pub fn try_conv1d_dyn<W: Shape, B: VarBias<'t, T>>(
         &self,
         weight: &Var<'t, T, W>,
@@ -604,17 +480,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         self.record_conv(weight, b, out, as_2d_args(args), true)
     }
 
-    /// [`try_conv1d_dyn`](Self::try_conv1d_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn conv1d_dyn<W: Shape, B: VarBias<'t, T>>(
-        &self,
-        weight: &Var<'t, T, W>,
-        bias: B,
-        args: Conv1dArgs,
-    ) -> Var<'t, T, DynShape> {
-        self.try_conv1d_dyn(weight, bias, args).or_panic()
-    }
-
     /// 2-D transposed convolution with run-time hyper-parameters, one per spatial dim (PyTorch
     /// `nn.functional.conv_transpose2d(x, w, b, stride, padding, output_padding, groups,
     /// dilation)` with pairs), differentiable: input `[N, C, H, W]`, weights
@@ -623,6 +488,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// As [`Tensor::try_conv_transpose2d_dyn`](crate::TensorBase::try_conv_transpose2d_dyn);
     /// [`ShapeError::Autograd`] when the operands are tracked by two tapes.
+    #[try_twin]
     pub fn try_conv_transpose2d_dyn<W: Shape, B: VarBias<'t, T>>(
         &self,
         weight: &Var<'t, T, W>,
@@ -634,18 +500,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         self.record_conv_transpose(weight, b, out, args)
     }
 
-    /// [`try_conv_transpose2d_dyn`](Self::try_conv_transpose2d_dyn), panicking with the error's
-    /// message.
-    #[track_caller]
-    pub fn conv_transpose2d_dyn<W: Shape, B: VarBias<'t, T>>(
-        &self,
-        weight: &Var<'t, T, W>,
-        bias: B,
-        args: ConvTransposeArgs,
-    ) -> Var<'t, T, DynShape> {
-        self.try_conv_transpose2d_dyn(weight, bias, args).or_panic()
-    }
-
     /// 2-D max pooling with run-time hyper-parameters, one per spatial dim (PyTorch
     /// `nn.functional.max_pool2d(x, (kh, kw), (sh, sw), (ph, pw), (dh, dw))`), differentiable:
     /// `[N, C, H, W]` to `[N, C, OH, OW]` as a [`DynShape`] value; the gradient goes to each
@@ -654,6 +508,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// As [`Tensor::try_max_pool2d_dyn`](crate::TensorBase::try_max_pool2d_dyn);
     /// [`ShapeError::Autograd`] for a value of a finished tape.
+    #[try_twin]
     pub fn try_max_pool2d_dyn(&self, args: PoolArgs) -> Result<Var<'t, T, DynShape>, ShapeError> {
         let tracked = self.is_tracked();
         let (out, idx) = self.value().try_max_pool2d_dyn(args, tracked)?;
@@ -661,12 +516,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
             Some(idx) => self.record_max_pool(out, idx),
             None => Ok(Var::from_arc(alloc::sync::Arc::new(out), None)),
         }
-    }
-
-    /// [`try_max_pool2d_dyn`](Self::try_max_pool2d_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn max_pool2d_dyn(&self, args: PoolArgs) -> Var<'t, T, DynShape> {
-        self.try_max_pool2d_dyn(args).or_panic()
     }
 
     /// 2-D average pooling with run-time hyper-parameters, one per spatial dim (PyTorch
@@ -677,6 +526,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// As [`Tensor::try_avg_pool2d_dyn`](crate::TensorBase::try_avg_pool2d_dyn);
     /// [`ShapeError::Autograd`] for a value of a finished tape.
+    #[try_twin]
     pub fn try_avg_pool2d_dyn(
         &self,
         args: PoolArgs,
@@ -684,12 +534,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     ) -> Result<Var<'t, T, DynShape>, ShapeError> {
         let out = self.value().try_avg_pool2d_dyn(args, count_include_pad)?;
         self.record_avg_pool(out, args, count_include_pad)
-    }
-
-    /// [`try_avg_pool2d_dyn`](Self::try_avg_pool2d_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn avg_pool2d_dyn(&self, args: PoolArgs, count_include_pad: bool) -> Var<'t, T, DynShape> {
-        self.try_avg_pool2d_dyn(args, count_include_pad).or_panic()
     }
 }
 

@@ -9,9 +9,10 @@ use super::tape::Sink;
 use super::var::{back, Var};
 use super::GradFloat;
 use crate::dim::Dim;
-use crate::error::{OrPanic, ShapeError};
+use crate::error::ShapeError;
 use crate::shape::{DynShape, SolveRhs, SquareShape};
 use crate::tensor::Tensor;
+use shaped_macros::try_twin;
 
 impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
     /// The inverse of a square matrix or of each matrix of a batch (PyTorch `linalg.inv`),
@@ -21,6 +22,7 @@ impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
     /// [`ShapeError::Singular`] for a matrix singular to working precision (as
     /// [`Tensor::try_inv`](crate::TensorBase::try_inv)); [`ShapeError::Autograd`] for a value of
     /// a finished tape.
+    #[try_twin]
     pub fn try_inv(&self) -> Result<Var<'t, T, S>, ShapeError> {
         let y = self.value().try_inv()?;
         Self::record([self.node()], y, |[i], y| {
@@ -35,12 +37,6 @@ impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
         })
     }
 
-    /// [`try_inv`](Self::try_inv), panicking with the error's message.
-    #[track_caller]
-    pub fn inv(&self) -> Var<'t, T, S> {
-        self.try_inv().or_panic()
-    }
-
     /// The solution `X` of `A X = B` (PyTorch `linalg.solve`; `self` is `A`, square or a batch,
     /// `b` a matrix, a batch or a vector), differentiable in both: `gB = solve(Aᵀ, G)`,
     /// `gA = -gB Xᵀ`. Shapes as [`Tensor::solve`](crate::TensorBase::solve)'s.
@@ -48,6 +44,7 @@ impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
     /// # Errors
     /// As [`Tensor::try_solve`](crate::TensorBase::try_solve) (a singular `A`, runtime sizes
     /// that do not fit); [`ShapeError::Autograd`] for two tapes.
+    #[try_twin]
     pub fn try_solve<SB: SolveRhs<S>>(&self, b: &Var<'t, T, SB>) -> Result<Var<'t, T, SB>, ShapeError> {
         let x = self.value().try_solve(b.value())?;
         let a = self.arc().clone();
@@ -77,12 +74,6 @@ impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
             })
         })
     }
-
-    /// [`try_solve`](Self::try_solve), panicking with the error's message.
-    #[track_caller]
-    pub fn solve<SB: SolveRhs<S>>(&self, b: &Var<'t, T, SB>) -> Var<'t, T, SB> {
-        self.try_solve(b).or_panic()
-    }
 }
 
 impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
@@ -94,6 +85,7 @@ impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
     /// # Errors
     /// As [`Tensor::try_solve_triangular`](crate::TensorBase::try_solve_triangular) (a zero on
     /// the diagonal, sizes that do not fit); [`ShapeError::Autograd`] for two tapes.
+    #[try_twin]
     pub fn try_solve_triangular<SB: SolveRhs<S>>(
         &self,
         b: &Var<'t, T, SB>,
@@ -127,17 +119,6 @@ impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
         })
     }
 
-    /// [`try_solve_triangular`](Self::try_solve_triangular), panicking with the error's message.
-    #[track_caller]
-    pub fn solve_triangular<SB: SolveRhs<S>>(
-        &self,
-        b: &Var<'t, T, SB>,
-        upper: bool,
-        unitriangular: bool,
-    ) -> Var<'t, T, SB> {
-        self.try_solve_triangular(b, upper, unitriangular).or_panic()
-    }
-
     /// The lower Cholesky factor `L` of a symmetric positive-definite matrix or batch (PyTorch
     /// `linalg.cholesky`; feature `linalg`), differentiable: with `Φ(M)` the lower triangle of
     /// `M` with its diagonal halved, the gradient is the symmetric part of `L⁻ᵀ Φ(Lᵀ G) L⁻¹`
@@ -149,6 +130,7 @@ impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
     /// [`Tensor::try_cholesky`](crate::TensorBase::try_cholesky); [`ShapeError::Autograd`] for a
     /// value of a finished tape.
     #[cfg(feature = "linalg")]
+    #[try_twin]
     pub fn try_cholesky(&self) -> Result<Var<'t, T, S>, ShapeError> {
         let l = self.value().try_cholesky()?;
         Self::record([self.node()], l, |[i], l| {
@@ -174,13 +156,6 @@ impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
             })
         })
     }
-
-    /// [`try_cholesky`](Self::try_cholesky), panicking with the error's message.
-    #[cfg(feature = "linalg")]
-    #[track_caller]
-    pub fn cholesky(&self) -> Var<'t, T, S> {
-        self.try_cholesky().or_panic()
-    }
 }
 
 #[cfg(feature = "linalg")]
@@ -198,6 +173,7 @@ impl<'t, T: GradFloat, S: crate::shape::MatrixBatch> Var<'t, T, S> {
     /// not differentiable there); the errors of
     /// [`Tensor::try_lstsq`](crate::TensorBase::try_lstsq); [`ShapeError::Autograd`] for two
     /// tapes.
+    #[try_twin]
     pub fn try_lstsq<SB: crate::ops::linalg::LstsqRhs<S>>(
         &self,
         b: &Var<'t, T, SB>,
@@ -262,12 +238,6 @@ impl<'t, T: GradFloat, S: crate::shape::MatrixBatch> Var<'t, T, S> {
             })
         })
     }
-
-    /// [`try_lstsq`](Self::try_lstsq), panicking with the error's message.
-    #[track_caller]
-    pub fn lstsq<SB: crate::ops::linalg::LstsqRhs<S>>(&self, b: &Var<'t, T, SB>) -> Var<'t, T, SB::Out> {
-        self.try_lstsq(b).or_panic()
-    }
 }
 
 impl<'t, T: GradFloat, M: Dim, N: Dim> Var<'t, T, (M, N)>
@@ -282,6 +252,7 @@ where
     /// (the adjugate) needs a decomposition this rule does not make, so the matrix is refused
     /// when recorded rather than given a wrong gradient at `backward` (PyTorch goes through an
     /// SVD); [`ShapeError::Autograd`] for a value of a finished tape.
+    #[try_twin]
     pub fn try_det(&self) -> Result<Var<'t, T, ()>, ShapeError> {
         let inv = self.value().as_dyn().try_inv()?;
         let d = self.value().as_dyn().try_det()?.item();
@@ -294,18 +265,13 @@ where
         })
     }
 
-    /// [`try_det`](Self::try_det), panicking with the error's message.
-    #[track_caller]
-    pub fn det(&self) -> Var<'t, T, ()> {
-        self.try_det().or_panic()
-    }
-
     /// `ln |det A|` of a square matrix as a `Shape![]` value (PyTorch `linalg.slogdet`'s
     /// `logabsdet`), differentiable: the gradient is `g A⁻ᵀ`.
     ///
     /// # Errors
     /// [`ShapeError::Singular`] for a matrix singular to working precision (whose `logabsdet`
     /// is `-inf` and has no gradient); [`ShapeError::Autograd`] for a value of a finished tape.
+    #[try_twin]
     pub fn try_logabsdet(&self) -> Result<Var<'t, T, ()>, ShapeError> {
         let inv = self.value().as_dyn().try_inv()?;
         let d = self.value().as_dyn().try_det()?.item();
@@ -320,12 +286,6 @@ where
                 s.add_with(i, || typed::<T, (M, N)>(inv.as_dyn().transpose_dyn(0, 1).map(move |v| v * k)))
             })
         })
-    }
-
-    /// [`try_logabsdet`](Self::try_logabsdet), panicking with the error's message.
-    #[track_caller]
-    pub fn logabsdet(&self) -> Var<'t, T, ()> {
-        self.try_logabsdet().or_panic()
     }
 }
 

@@ -8,18 +8,22 @@
 use super::tape::Sink;
 use super::var::{back, Var};
 use super::GradFloat;
+use crate::dim::Dyn;
 use crate::error::{OrPanic, ShapeError};
+use crate::index::{apply_args, SliceArg};
 use crate::kernels::reduce::Sum;
+use crate::layout::normalize_insert_axis;
 use crate::layout::{normalize_axis, Layout};
 use crate::num::derivatives::{self, X, Y};
 use crate::shape::{
-    Broadcast, BroadcastShape, DynShape, InsertAxis, MatMulShape, PermuteShape, RemoveAxis, ReshapeTo, Shape, SwapAxes,
-    TransposeShape,
+    Broadcast, BroadcastShape, DiagonalShape, DynShape, InsertAxis, MatMulShape, MoveAxis, PermuteShape, RemoveAxis,
+    ReshapeTo, SetAxis, Shape, Squeezable, SwapAxes, TransposeShape,
 };
 use crate::tensor::{Tensor, TensorView, TensorViewMut};
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 use num_traits::NumCast;
+use shaped_macros::try_twin;
 
 /// `v` in the element type.
 #[inline(always)]
@@ -75,18 +79,23 @@ impl<T: GradFloat> Sink<T> {
 // ---------------------------------------------------------------------------------------------
 // Element-wise functions of one input.
 
-/// Element-wise functions, each differentiated by its entry of the derivative table
-/// (`num/derivatives.rs`, which forward mode's `Dual` reads too): `unary!(rule_x, X; ...)` lists
-/// the entries that read the input `x`, `unary!(rule_y, Y; ...)` those that read the output `y`
-/// (the other operand is a type error); each entry is `name, "PyTorch name"`.
-macro_rules! unary {
-    ($rule:ident, $op:ident; $($(#[$m:meta])* $name:ident, $torch:literal;)*) => {
+/// `Var`'s method of every entry of the derivative table (`num/derivatives.rs`, which forward
+/// mode's `Dual` reads too): the value is the tensor method's of the same name, the gradient the
+/// entry's rule, handed the input (`rule_x`) or the output (`rule_y`) as the entry reads.
+macro_rules! var_unary {
+    (@rule $s:ident, X, $y:expr, $f:expr) => { $s.rule_x($y, $f) };
+    (@rule $s:ident, Y, $y:expr, $f:expr) => { $s.rule_y($y, $f) };
+    ($(
+        $(#[$doc:meta])*
+        $name:ident($op:ident $v:ident) $torch:literal $(let $l:ident = $le:expr;)* => $e:expr;
+    )*) => {
         impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {$(
-            #[doc = concat!("Element-wise `", stringify!($name), "`, differentiable (PyTorch `", $torch, "`): same shape. The value is [`Tensor::", stringify!($name), "`](crate::TensorBase::", stringify!($name), ")'s.")]
-            $(#[$m])*
+            #[doc = concat!("Element-wise `", stringify!($name), "`, differentiable (PyTorch `", $torch, "`): same shape. The value is [`Tensor::", stringify!($name), "`](crate::TensorBase::", stringify!($name), ")'s; the derivative, the table's:")]
+            #[doc = ""]
+            $(#[$doc])*
             #[track_caller]
             pub fn $name(&self) -> Var<'t, T, S> {
-                self.$rule(self.value().$name(), |g, v| derivatives::$name($op(v)).apply(g))
+                var_unary!(@rule self, $op, self.value().$name(), |g, v| derivatives::$name($op(v)).apply(g))
             }
         )*}
     };
@@ -119,55 +128,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     }
 }
 
-unary! { rule_y, Y;
-    exp, "exp";
-    sqrt, "sqrt";
-    tanh, "tanh";
-    sigmoid, "sigmoid";
-    /// The gradient is 0 where the output is 0 or below and passes elsewhere, NaN included
-    /// (PyTorch's `threshold_backward(grad, result, 0)`: a NaN input gets gradient 1).
-    relu, "relu";
-    exp2, "exp2";
-    tan, "tan";
-    recip, "reciprocal";
-    rsqrt, "rsqrt";
-}
-
-unary! { rule_x, X;
-    ln, "log";
-    log2, "log2";
-    log10, "log10";
-    ln_1p, "log1p";
-    exp_m1, "expm1";
-    sin, "sin";
-    cos, "cos";
-    asin, "asin";
-    acos, "acos";
-    atan, "atan";
-    sinh, "sinh";
-    cosh, "cosh";
-    asinh, "asinh";
-    acosh, "acosh";
-    atanh, "atanh";
-    square, "square";
-    /// The gradient is `g sgn(x)`: 0 at ±0 and at NaN, as PyTorch's (`sgn(NaN)` is 0 there).
-    abs, "abs";
-    erf, "erf";
-    erfc, "erfc";
-    /// The derivative `Φ(x) + x φ(x)` of the exact form.
-    gelu, "nn.functional.gelu";
-    /// GELU with the tanh approximation, `0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³)))` (PyTorch
-    /// `approximate='tanh'`).
-    gelu_tanh, "nn.functional.gelu(approximate='tanh')";
-    silu, "nn.functional.silu";
-    /// Linear above 20, as the forward and PyTorch's threshold.
-    softplus, "nn.functional.softplus";
-    log_sigmoid, "nn.functional.logsigmoid";
-    softsign, "nn.functional.softsign";
-    /// PyTorch's `elu_backward` with SELU's constants: the linear branch unless `x <= 0`, so a
-    /// NaN input gets the scale 1.0507, as PyTorch's.
-    selu, "nn.functional.selu";
-}
+crate::num::derivatives::derivative_table!(var_unary);
 
 impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// Element-wise negation, differentiable (PyTorch `neg`): same shape.
@@ -346,81 +307,111 @@ binary! {
     };
 }
 
-impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
-    /// Element-wise maximum of two values with broadcasting (PyTorch `maximum`): the gradient
-    /// goes to the larger operand, split in half where they are equal (as PyTorch's); NaN where
-    /// either is NaN.
-    ///
-    /// # Errors
-    /// [`ShapeError::Broadcast`] when runtime sizes do not broadcast; [`ShapeError::Autograd`]
-    /// when the operands are tracked by two tapes.
-    pub fn try_maximum<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Result<Var<'t, T, Broadcast<S, S2>>, ShapeError>
-    where
-        S: BroadcastShape<S2>,
-    {
-        self.extremum(rhs, true)
-    }
-
-    /// [`try_maximum`](Self::try_maximum), panicking with the error's message.
-    #[track_caller]
-    pub fn maximum<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Var<'t, T, Broadcast<S, S2>>
-    where
-        S: BroadcastShape<S2>,
-    {
-        self.extremum(rhs, true).or_panic()
-    }
-
-    /// Element-wise minimum of two values with broadcasting (PyTorch `minimum`), as
-    /// [`try_maximum`](Self::try_maximum).
-    ///
-    /// # Errors
-    /// As [`try_maximum`](Self::try_maximum).
-    pub fn try_minimum<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Result<Var<'t, T, Broadcast<S, S2>>, ShapeError>
-    where
-        S: BroadcastShape<S2>,
-    {
-        self.extremum(rhs, false)
-    }
-
-    /// [`try_minimum`](Self::try_minimum), panicking with the error's message.
-    #[track_caller]
-    pub fn minimum<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Var<'t, T, Broadcast<S, S2>>
-    where
-        S: BroadcastShape<S2>,
-    {
-        self.extremum(rhs, false).or_panic()
-    }
-
-    fn extremum<S2: Shape>(&self, rhs: &Var<'t, T, S2>, max: bool) -> Result<Var<'t, T, Broadcast<S, S2>>, ShapeError>
-    where
-        S: BroadcastShape<S2>,
-    {
-        let pick = move |a: T, b: T| {
-            if a.is_nan() || b.is_nan() {
-                T::nan()
-            } else if (a > b) == max {
-                a
-            } else {
-                b
+/// `Var`'s method of every entry of the table of element-wise functions of two inputs
+/// (`num/derivatives.rs`'s `binary_derivative_table!`, which forward mode reads too), with its
+/// `try_` form: the value is the tensor method's, the gradient of each operand `g` times the
+/// entry's partial derivative, summed over the dims the operand was broadcast along.
+macro_rules! var_binary {
+    ($(
+        $(#[$doc:meta])*
+        $name:ident $try_name:ident($x:ident, $y:ident) $torch:literal $(let $l:ident = $le:expr;)* => ($dx:expr, $dy:expr);
+    )*) => {
+        impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {$(
+            #[doc = concat!("Element-wise `", stringify!($name), "` of two values with broadcasting, differentiable (PyTorch `", $torch, "`): `[2, 3]` with `[3]` gives `[2, 3]`. The value is [`Tensor::", stringify!($name), "`](crate::TensorBase::", stringify!($name), ")'s; the partial derivatives, the table's:")]
+            #[doc = ""]
+            $(#[$doc])*
+            #[doc = ""]
+            #[doc = "# Errors"]
+            #[doc = "[`ShapeError::Broadcast`] when runtime sizes do not broadcast (static ones are a compile error); [`ShapeError::Autograd`] when the operands are tracked by two tapes."]
+            pub fn $try_name<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Result<Var<'t, T, Broadcast<S, S2>>, ShapeError>
+            where
+                S: BroadcastShape<S2>,
+            {
+                self.binary_rule(rhs, self.value().$try_name(rhs.value())?, derivatives::$name)
             }
-        };
-        let out = self.value().try_zip_with(rhs.value(), pick)?;
+            #[doc = concat!("[`", stringify!($try_name), "`](Self::", stringify!($try_name), "), panicking with the error's message.")]
+            #[track_caller]
+            pub fn $name<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Var<'t, T, Broadcast<S, S2>>
+            where
+                S: BroadcastShape<S2>,
+            {
+                self.$try_name(rhs).or_panic()
+            }
+        )*}
+    };
+}
+
+crate::num::derivatives::binary_derivative_table!(var_binary);
+
+/// `Var`'s `try_x` and `x` of each entry of the table of views that may be written through
+/// (`tensor/views.rs`'s `writable_views!`): the value is the view's elements (copied out), the
+/// gradient the output's, scattered back through the same layout ([`Var::record_view`]), 0 at
+/// the elements the view leaves out. Entries marked `@novar` have a hand-written form.
+macro_rules! var_view {
+    (mut $({ $($entry:tt)* })*) => {
+        $(var_view!(@one $($entry)*);)*
+    };
+    (@one @novar; $($rest:tt)*) => {};
+    (@one
+        $(#[$m:meta])*
+        $name:ident, $try:ident; $mname:ident, $mtry:ident;
+        [$($g:tt)*] [$($tf:tt)*] ($($arg:ident: $ty:ty),*) -> $Out:ty where [$($w:tt)*]
+        errors $err:literal
+        |$l:ident, $r:pat_param| $body:expr
+    ) => {
+        impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
+            #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name),
+                "), returning an error instead of panicking.\n\n# Errors\n", $err)]
+            pub fn $try<$($g)*>(&self, $($arg: $ty),*) -> Result<Var<'t, T, $Out>, ShapeError>
+            where $($w)*
+            {
+                let vl = {
+                    let ($l, $r) = (self.value().layout(), self.value().rank());
+                    $body?
+                };
+                self.record_view(vl)
+            }
+            $(#[$m])*
+            ///
+            #[doc = concat!("On a `Var`, differentiable: the value is [`Tensor::", stringify!($name), "`](crate::TensorBase::", stringify!($name), ")'s elements, and their gradient goes back through the same view.")]
+            ///
+            /// # Panics
+            #[doc = concat!("With the message of the error of [`", stringify!($try), "`](Self::",
+                stringify!($try), "): ", $err)]
+            #[track_caller]
+            pub fn $name<$($g)*>(&self, $($arg: $ty),*) -> Var<'t, T, $Out>
+            where $($w)*
+            {
+                self.$try::<$($tf)*>($($arg),*).or_panic()
+            }
+        }
+    };
+}
+
+crate::tensor::views::writable_views!(var_view);
+
+impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
+    /// A function of two values with value `out` (their broadcast shape) whose partial
+    /// derivatives at `(a, b)` are `d(a, b)`.
+    fn binary_rule<S2: Shape>(
+        &self,
+        rhs: &Var<'t, T, S2>,
+        out: Tensor<T, Broadcast<S, S2>>,
+        d: fn(T, T) -> (T, T),
+    ) -> Result<Var<'t, T, Broadcast<S, S2>>, ShapeError>
+    where
+        S: BroadcastShape<S2>,
+    {
         let (a, b) = (self.arc().clone(), rhs.arc().clone());
         Self::record([self.node(), rhs.node()], out, move |[ia, ib], _| {
             back(move |g: Tensor<T, Broadcast<S, S2>>, s: &mut Sink<T>| {
-                // The share of `a`: 1 where a wins, 1/2 on ties, 0 where b wins.
-                let wa = a.as_dyn().zip_with(&b.as_dyn(), move |x, y| {
-                    if x == y {
-                        c::<T>(0.5)
-                    } else if (x > y) == max {
-                        T::one()
-                    } else {
-                        T::zero()
-                    }
-                });
                 let gd = g.as_dyn();
-                s.add_with(ia, || sum_to_owned::<T, S, _>(gd.zip_with(&wa, |g, w| g * w), a.sizes()));
-                s.add_with(ib, || sum_to_owned::<T, S2, _>(gd.zip_with(&wa, |g, w| g * (T::one() - w)), b.sizes()));
+                let part = |first: bool| {
+                    let p = a.as_dyn().zip_with(&b.as_dyn(), move |x, y| if first { d(x, y).0 } else { d(x, y).1 });
+                    gd.zip_with(&p, |g, p| g * p)
+                };
+                s.add_with(ia, || sum_to_owned::<T, S, _>(part(true), a.sizes()));
+                s.add_with(ib, || sum_to_owned::<T, S2, _>(part(false), b.sizes()));
             })
         })
     }
@@ -559,72 +550,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
-    /// The transpose of a matrix (PyTorch `t()`), differentiable: `[m, n] -> [n, m]`.
-    #[track_caller]
-    pub fn t(&self) -> Var<'t, T, <S as TransposeShape>::Out>
-    where
-        S: TransposeShape,
-    {
-        self.view_with(|v| v.t())
-    }
-
-    /// Axes `A` and `B` swapped (PyTorch `transpose(A, B)`), differentiable.
-    #[track_caller]
-    pub fn transpose<const A: isize, const B: isize>(&self) -> Var<'t, T, <S as SwapAxes<A, B>>::Out>
-    where
-        S: SwapAxes<A, B>,
-    {
-        self.view_with(|v| v.transpose::<A, B>())
-    }
-
-    /// The axes reordered (PyTorch `permute`), differentiable: `permute::<Axes![2, 0, 1]>()`.
-    #[track_caller]
-    pub fn permute<P: PermuteShape<S>>(&self) -> Var<'t, T, P::Out> {
-        self.view_with(|v| v.permute::<P>())
-    }
-
-    /// A size-1 axis inserted at `A` (PyTorch `unsqueeze(A)`), differentiable.
-    #[track_caller]
-    pub fn unsqueeze<const A: isize>(&self) -> Var<'t, T, <S as InsertAxis<A>>::Out>
-    where
-        S: InsertAxis<A>,
-    {
-        self.view_with(|v| v.unsqueeze::<A>())
-    }
-
-    /// The slice at `index` along axis `A`, which is removed (PyTorch `select(A, index)`),
-    /// differentiable.
-    #[track_caller]
-    pub fn select<const A: isize>(&self, index: isize) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.view_with(|v| v.select::<A>(index))
-    }
-
-    /// `len` elements of axis `A` from `start` (PyTorch `narrow`), differentiable; the dim
-    /// becomes `Dyn`.
-    #[track_caller]
-    pub fn narrow<const A: isize>(
-        &self,
-        start: isize,
-        len: usize,
-    ) -> Var<'t, T, <S as crate::shape::SetAxis<A, crate::dim::Dyn>>::Out>
-    where
-        S: crate::shape::SetAxis<A, crate::dim::Dyn>,
-    {
-        self.view_with(|v| v.narrow::<A>(start, len))
-    }
-
-    /// Axis `A` reversed (PyTorch `flip(A)`), differentiable: same shape.
-    #[track_caller]
-    pub fn flip<const A: isize>(&self) -> Var<'t, T, S>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.view_with(|v| v.flip::<A>())
-    }
-
     /// Every dim merged into one (PyTorch `x.flatten()`), differentiable: `[2, 3, 4] -> [_]`
     /// (24 at run time), as [`Tensor::flatten`](crate::TensorBase::flatten). To keep a batch dim,
     /// use [`nn::Flatten`](crate::nn::Flatten) (PyTorch's `nn.Flatten()`, `start_dim=1`), or
@@ -632,14 +557,9 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     ///
     /// # Errors
     /// [`ShapeError::Autograd`] for a value of a finished tape.
+    #[try_twin]
     pub fn try_flatten(&self) -> Result<Var<'t, T, (crate::dim::Dyn,)>, ShapeError> {
         self.try_reshape_sized::<(crate::dim::Dyn,)>(&[self.numel() as isize])
-    }
-
-    /// [`try_flatten`](Self::try_flatten), panicking with the error's message.
-    #[track_caller]
-    pub fn flatten(&self) -> Var<'t, T, (crate::dim::Dyn,)> {
-        self.try_flatten().or_panic()
     }
 
     /// The value given the shape `S2` with runtime `sizes` (PyTorch `x.unflatten(dim, sizes)`,
@@ -650,15 +570,10 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// [`ShapeError::Reshape`] when the element counts differ; [`ShapeError::ShapeMismatch`]
     /// when `sizes` do not fit `S2`; [`ShapeError::Autograd`] for a value of a finished tape.
+    #[try_twin]
     pub fn try_unflatten<S2: Shape>(&self, sizes: &[usize]) -> Result<Var<'t, T, S2>, ShapeError> {
         let isizes: Vec<isize> = sizes.iter().map(|&n| isize::try_from(n).unwrap_or(isize::MAX)).collect();
         self.try_reshape_sized::<S2>(&isizes)
-    }
-
-    /// [`try_unflatten`](Self::try_unflatten), panicking with the error's message.
-    #[track_caller]
-    pub fn unflatten<S2: Shape>(&self, sizes: &[usize]) -> Var<'t, T, S2> {
-        self.try_unflatten(sizes).or_panic()
     }
 
     /// A reshape to runtime `sizes` (one of them may be `-1`), typed as `S2`: the sizes are
@@ -767,19 +682,6 @@ pub(crate) fn from_storage_grad<T: GradFloat, S: Shape>(buf: Vec<T>, xl: Layout,
 }
 
 impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
-    /// Axes `a` and `b` swapped (PyTorch `transpose(a, b)`, runtime axes), differentiable.
-    ///
-    /// # Errors
-    /// [`ShapeError::Axis`] for an axis the value lacks.
-    pub fn try_transpose_dyn(&self, a: isize, b: isize) -> Result<Var<'t, T, DynShape>, ShapeError> {
-        self.value().try_transpose_dyn(a, b)?;
-        self.try_view_with(|v| v.transpose_dyn(a, b))
-    }
-    /// [`try_transpose_dyn`](Self::try_transpose_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn transpose_dyn(&self, a: isize, b: isize) -> Var<'t, T, DynShape> {
-        self.try_transpose_dyn(a, b).or_panic()
-    }
     /// The axes reordered (PyTorch `permute(axes)`, runtime axes), differentiable. An axis is a
     /// `usize` or a signed integer, negative counting from the end as PyTorch's
     /// (`permute_dyn(&[-1, 0, 1])`).
@@ -787,6 +689,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// [`ShapeError::Permutation`] when `axes` (made non-negative) is not a permutation of the
     /// value's dims; [`ShapeError::Invalid`] for a negative axis below `-rank`.
+    #[try_twin]
     pub fn try_permute_dyn<A: PermuteAxis>(&self, axes: &[A]) -> Result<Var<'t, T, DynShape>, ShapeError> {
         let r = self.value().rank() as isize;
         let signed: Vec<isize> = axes.iter().map(|a| a.as_isize()).collect();
@@ -799,11 +702,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         let ax: Vec<usize> = signed.iter().map(|&a| if a < 0 { (a + r) as usize } else { a as usize }).collect();
         self.value().try_permute_dyn(&ax)?;
         self.try_view_with(|v| v.permute_dyn(&ax))
-    }
-    /// [`try_permute_dyn`](Self::try_permute_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn permute_dyn<A: PermuteAxis>(&self, axes: &[A]) -> Var<'t, T, DynShape> {
-        self.try_permute_dyn(axes).or_panic()
     }
 }
 
@@ -853,6 +751,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// [`ShapeError::MatMul`] when runtime sizes do not fit; [`ShapeError::Autograd`] when the
     /// operands are tracked by two tapes.
+    #[try_twin]
     pub fn try_matmul<S2: Shape>(
         &self,
         rhs: &Var<'t, T, S2>,
@@ -890,15 +789,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                 });
             })
         })
-    }
-
-    /// [`try_matmul`](Self::try_matmul), panicking with the error's message.
-    #[track_caller]
-    pub fn matmul<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Var<'t, T, <S as MatMulShape<S2>>::Out>
-    where
-        S: MatMulShape<S2>,
-    {
-        self.try_matmul(rhs).or_panic()
     }
 }
 

@@ -18,6 +18,7 @@ use crate::storage::Data;
 use crate::tensor::join::{Cat, Stack};
 use crate::tensor::{Tensor, TensorBase, TensorView};
 use alloc::vec::Vec;
+use shaped_macros::try_twin;
 
 impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// `self` and `rhs` joined along axis `A` (PyTorch `torch.cat([a, b], dim=A)`),
@@ -29,6 +30,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// The errors of [`Tensor::try_cat`](crate::tensor::join::Cat::try_cat)
     /// for runtime sizes that differ; [`ShapeError::Autograd`] for two tapes.
     #[allow(clippy::type_complexity)]
+    #[try_twin]
     pub fn try_cat<const A: isize, S2: Shape>(
         &self,
         rhs: &Var<'t, T, S2>,
@@ -47,16 +49,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                 s.add_with(ib, || typed::<T, S2>(gd.narrow_dyn(a as isize, n as isize, lb.sizes()[a]).to_owned()));
             })
         })
-    }
-
-    /// [`try_cat`](Self::try_cat), panicking with the error's message.
-    #[track_caller]
-    #[allow(clippy::type_complexity)]
-    pub fn cat<const A: isize, S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Var<'t, T, <S as CatShape<A, S2>>::Out>
-    where
-        S: CatShape<A, S2>,
-    {
-        self.try_cat::<A, S2>(rhs).or_panic()
     }
 
     /// Any number of values of one shape type joined along axis `A` (PyTorch `torch.cat`),
@@ -149,6 +141,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// As [`Tensor::try_pad`](crate::TensorBase::try_pad) (a reflection wider than the dim,
     /// ...); [`ShapeError::Autograd`] for a value of a finished tape.
+    #[try_twin]
     pub fn try_pad<const A: isize, const L: usize, const R: usize>(
         &self,
         mode: PadMode,
@@ -177,25 +170,13 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
-    /// [`try_pad`](Self::try_pad), panicking with the error's message.
-    #[track_caller]
-    pub fn pad<const A: isize, const L: usize, const R: usize>(
-        &self,
-        mode: PadMode,
-        value: T,
-    ) -> Var<'t, T, <S as PadShape<A, L, R>>::Out>
-    where
-        S: PadShape<A, L, R>,
-    {
-        self.try_pad::<A, L, R>(mode, value).or_panic()
-    }
-
     /// The entries `index` along axis `A` (PyTorch `index_select(A, index)`), differentiable:
     /// axis `A` becomes `K`, the index's length. Repeated entries add their gradients up.
     ///
     /// # Errors
     /// As [`Tensor::try_index_select`](crate::TensorBase::try_index_select) (an entry out of
     /// range, naming it); [`ShapeError::Autograd`] for a value of a finished tape.
+    #[try_twin]
     pub fn try_index_select<const A: isize, K: Dim, I: IndexElem>(
         &self,
         index: &TensorBase<impl Data<Elem = I>, (K,)>,
@@ -218,24 +199,13 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
-    /// [`try_index_select`](Self::try_index_select), panicking with the error's message.
-    #[track_caller]
-    pub fn index_select<const A: isize, K: Dim, I: IndexElem>(
-        &self,
-        index: &TensorBase<impl Data<Elem = I>, (K,)>,
-    ) -> Var<'t, T, <S as SetAxis<A, K>>::Out>
-    where
-        S: SetAxis<A, K>,
-    {
-        self.try_index_select::<A, K, I>(index).or_panic()
-    }
-
     /// The elements at `index` along axis `A` (PyTorch `gather(A, index)`), differentiable: the
     /// result has the index's shape. Repeated entries add their gradients up (`scatter_add`).
     ///
     /// # Errors
     /// As [`Tensor::try_gather`](crate::TensorBase::try_gather) (an entry out of range, sizes
     /// that do not fit); [`ShapeError::Autograd`] for a value of a finished tape.
+    #[try_twin]
     pub fn try_gather<const A: isize, SI: SameRank<S>, I: IndexElem>(
         &self,
         index: &TensorBase<impl Data<Elem = I>, SI>,
@@ -258,24 +228,13 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
-    /// [`try_gather`](Self::try_gather), panicking with the error's message.
-    #[track_caller]
-    pub fn gather<const A: isize, SI: SameRank<S>, I: IndexElem>(
-        &self,
-        index: &TensorBase<impl Data<Elem = I>, SI>,
-    ) -> Var<'t, T, SI>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_gather::<A, SI, I>(index).or_panic()
-    }
-
     /// `value` where `mask` is true (PyTorch `masked_fill(mask, value)`), differentiable: same
     /// shape; `mask` broadcasts to it. No gradient flows through the filled elements.
     ///
     /// # Errors
     /// [`ShapeError::Broadcast`] when a runtime size of `mask` does not expand to the value's;
     /// [`ShapeError::Autograd`] for a value of a finished tape.
+    #[try_twin]
     pub fn try_masked_fill<SM: ExpandsTo<S>>(
         &self,
         mask: &TensorBase<impl Data<Elem = bool>, SM>,
@@ -288,16 +247,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
-    /// [`try_masked_fill`](Self::try_masked_fill), panicking with the error's message.
-    #[track_caller]
-    pub fn masked_fill<SM: ExpandsTo<S>>(
-        &self,
-        mask: &TensorBase<impl Data<Elem = bool>, SM>,
-        value: T,
-    ) -> Var<'t, T, S> {
-        self.try_masked_fill(mask, value).or_panic()
-    }
-
     /// `self` where `cond` holds, `other` elsewhere (PyTorch `torch.where(cond, self, other)`),
     /// with broadcasting, differentiable: each operand gets the output's gradient where it was
     /// chosen, summed over its broadcast dims.
@@ -306,6 +255,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// [`ShapeError::Broadcast`] when runtime sizes do not broadcast; [`ShapeError::Autograd`]
     /// when the operands are tracked by two tapes.
     #[allow(clippy::type_complexity)]
+    #[try_twin]
     pub fn try_where_<SC, SO: Shape>(
         &self,
         cond: &TensorBase<impl Data<Elem = bool>, SC>,
@@ -328,21 +278,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
-    /// [`try_where_`](Self::try_where_), panicking with the error's message.
-    #[track_caller]
-    #[allow(clippy::type_complexity)]
-    pub fn where_<SC, SO: Shape>(
-        &self,
-        cond: &TensorBase<impl Data<Elem = bool>, SC>,
-        other: &Var<'t, T, SO>,
-    ) -> Var<'t, T, Broadcast<Broadcast<SC, S>, SO>>
-    where
-        SC: Shape + BroadcastShape<S>,
-        Broadcast<SC, S>: BroadcastShape<SO>,
-    {
-        self.try_where_::<SC, SO>(cond, other).or_panic()
-    }
-
     /// The elements where `mask` holds, as a 1-D value in row-major order of the broadcast shape
     /// of `self` and `mask` (PyTorch `masked_select`), differentiable: each selected element's
     /// gradient goes back to its position (summed over the dims `self` was broadcast along).
@@ -350,6 +285,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// [`ShapeError::Broadcast`] when runtime sizes do not broadcast; [`ShapeError::Autograd`]
     /// for a value of a finished tape.
+    #[try_twin]
     pub fn try_masked_select<SM: Shape>(
         &self,
         mask: &TensorBase<impl Data<Elem = bool>, SM>,
@@ -384,15 +320,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
-    /// [`try_masked_select`](Self::try_masked_select), panicking with the error's message.
-    #[track_caller]
-    pub fn masked_select<SM: Shape>(&self, mask: &TensorBase<impl Data<Elem = bool>, SM>) -> Var<'t, T, (Dyn,)>
-    where
-        S: BroadcastShape<SM>,
-    {
-        self.try_masked_select(mask).or_panic()
-    }
-
     /// Any selection of the value's elements, differentiable: `f` receives a view of the value
     /// and returns a tensor of some of its elements, in any order, repeats allowed (advanced
     /// indexing: `x.index_with(|v| t!(v[&rows, ..]))`, PyTorch `x[idx]`; `take`, ...). Each
@@ -415,6 +342,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// selection differs between the probes or it panics on one (with `std`: a closure that
     /// selects by position runs on a probe as it ran on the value); when an `f32` value has more
     /// than 2²⁴ elements (positions must be exact in the element type).
+    #[try_twin]
     pub fn try_index_with<S2: Shape>(
         &self,
         f: impl for<'v> Fn(TensorView<'v, T, S>) -> Tensor<T, S2>,
@@ -497,11 +425,5 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                 })
             })
         })
-    }
-
-    /// [`try_index_with`](Self::try_index_with), panicking with the error's message.
-    #[track_caller]
-    pub fn index_with<S2: Shape>(&self, f: impl for<'v> Fn(TensorView<'v, T, S>) -> Tensor<T, S2>) -> Var<'t, T, S2> {
-        self.try_index_with(f).or_panic()
     }
 }

@@ -5,6 +5,7 @@ use crate::layout::Layout;
 use crate::shape::*;
 use crate::storage::{Data, DataMut};
 use crate::tensor::{TensorBase, TensorViewMut};
+use shaped_macros::try_twin;
 
 /// The right-hand side of `t!(x[...] = value)`: a scalar, or a tensor that broadcasts to the
 /// indexed shape. A failed write (a value that does not broadcast, an index tensor entry out of
@@ -192,6 +193,7 @@ impl<D: DataMut, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Expand`] when `src` does not broadcast to this tensor's shape (a static
     /// mismatch does not compile).
+    #[try_twin(alias = "copy_")]
     pub fn try_assign<D2: Data<Elem = D::Elem>, S2: AssignShape<S>>(
         &mut self,
         src: &TensorBase<D2, S2>,
@@ -200,12 +202,6 @@ impl<D: DataMut, S: Shape> TensorBase<D, S> {
         let ld = *self.layout();
         crate::kernels::copy_to(self.data.as_mut_slice(), &ld, src.data.as_slice(), &ls);
         Ok(())
-    }
-    /// [`try_assign`](Self::try_assign), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "copy_")]
-    pub fn assign<D2: Data<Elem = D::Elem>, S2: AssignShape<S>>(&mut self, src: &TensorBase<D2, S2>) {
-        self.try_assign(src).or_panic()
     }
     /// PyTorch's name for [`try_assign`](Self::try_assign) (`copy_`).
     ///

@@ -53,10 +53,10 @@ pub enum IoError {
         /// The names of the arrays (tensors) in the file.
         names: Vec<String>,
     },
-    /// An array name given twice to [`NpzWriter::add`], or a name given to two parameters by
+    /// An array name given twice to [`NpzWriter::add`](super::NpzWriter::add), or a name given to two parameters by
     /// `autograd::save_params_npz` or `autograd::save_safetensors`.
     DuplicateName(String),
-    /// An error reading the member `name` of an `.npz` archive ([`NpzReader::read`]): `error`
+    /// An error reading the member `name` of an `.npz` archive ([`NpzReader::read`](super::NpzReader::read)): `error`
     /// is one of the other variants, and the message names the member first
     /// (`npz member "fc1_w": sizes [32, 64] do not match shape [64, 32]`).
     /// [`inner`](Self::inner) gives `error`.
@@ -81,8 +81,8 @@ pub enum IoError {
         /// What went wrong with it.
         error: Box<IoError>,
     },
-    /// An error of a function that takes a path (`load_npy`, `save_npy`, [`NpzReader::open`],
-    /// [`NpzWriter::create`], [`load_npz`], and `autograd`'s `save_params_npz`,
+    /// An error of a function that takes a path (`load_npy`, `save_npy`, [`NpzReader::open`](super::NpzReader::open),
+    /// [`NpzWriter::create`](super::NpzWriter::create), [`load_npz`](super::load_npz), and `autograd`'s `save_params_npz`,
     /// `load_params_npz`, `save_safetensors`, `load_safetensors`): `error` is one of the other
     /// variants, and the message names the format and the file first, then gives `error` in
     /// that format's words, without its own format prefix

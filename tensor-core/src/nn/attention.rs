@@ -11,6 +11,7 @@ use crate::shape::DynShape;
 use crate::tensor::Tensor;
 use alloc::format;
 use alloc::vec::Vec;
+use shaped_macros::try_twin;
 
 /// A size of the type, or the runtime `n` checked against it (`what` of `layer`).
 fn size_of<D: Dim>(n: Option<usize>, layer: &str, what: &str) -> Result<usize, ShapeError> {
@@ -338,6 +339,7 @@ impl<E: Dim, const HEADS: usize, T: GradFloat> MultiheadAttention<E, HEADS, T> {
     /// `[L, S]`), naming them; [`ShapeError::Autograd`] when the inputs are tracked by another
     /// tape.
     #[allow(clippy::type_complexity)]
+    #[try_twin]
     pub fn try_forward_qkv<'t, N: Dim, L: Dim, S: Dim>(
         &mut self,
         tape: &'t Tape<T>,
@@ -365,20 +367,6 @@ impl<E: Dim, const HEADS: usize, T: GradFloat> MultiheadAttention<E, HEADS, T> {
         let out = out.try_cast_shape::<(N, L, E)>()?;
         let w = w.map(|w| w.try_cast_shape::<(N, L, S)>()).transpose()?;
         Ok((out, w))
-    }
-
-    /// [`try_forward_qkv`](Self::try_forward_qkv), panicking with the error's message.
-    #[track_caller]
-    #[allow(clippy::type_complexity)]
-    pub fn forward_qkv<'t, N: Dim, L: Dim, S: Dim>(
-        &mut self,
-        tape: &'t Tape<T>,
-        query: &Var<'t, T, (N, L, E)>,
-        key: &Var<'t, T, (N, S, E)>,
-        value: &Var<'t, T, (N, S, E)>,
-        opts: AttentionOptions<'_, T, N, L, S>,
-    ) -> (Var<'t, T, (N, L, E)>, Option<Var<'t, T, (N, L, S)>>) {
-        self.try_forward_qkv(tape, query, key, value, opts).or_panic()
     }
 
     /// The attention on runtime-shaped `[n, l, E]`, `[n, s, E]` inputs whose sizes were checked,
@@ -669,6 +657,7 @@ impl<E: Dim, const HEADS: usize, F: Dim, T: GradFloat> TransformerEncoderLayer<E
     /// [`ShapeError::Invalid`] when a runtime size does not fit (the input's last size is not
     /// `E`, a mask's sizes), naming it; [`ShapeError::Autograd`] when `src` is tracked by another
     /// tape.
+    #[try_twin]
     pub fn try_forward_masked<'t, N: Dim, L: Dim>(
         &mut self,
         tape: &'t Tape<T>,
@@ -704,19 +693,6 @@ impl<E: Dim, const HEADS: usize, F: Dim, T: GradFloat> TransformerEncoderLayer<E
             norm_dyn(&self.norm2, tape, &x.try_add(&ff)?)?
         };
         y.try_cast_shape::<(N, L, E)>()
-    }
-
-    /// [`try_forward_masked`](Self::try_forward_masked), panicking with the error's message.
-    #[track_caller]
-    pub fn forward_masked<'t, N: Dim, L: Dim>(
-        &mut self,
-        tape: &'t Tape<T>,
-        src: &Var<'t, T, (N, L, E)>,
-        src_mask: Option<AttnMask<'_, T, L, L>>,
-        src_key_padding_mask: Option<&Tensor<bool, (N, L)>>,
-        is_causal: bool,
-    ) -> Var<'t, T, (N, L, E)> {
-        self.try_forward_masked(tape, src, src_mask, src_key_padding_mask, is_causal).or_panic()
     }
 
     /// `dropout1(self_attn(x, x, x, need_weights=False))`.

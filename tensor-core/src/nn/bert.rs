@@ -56,6 +56,7 @@ use crate::tensor::{Tensor, TensorBase};
 use alloc::format;
 use alloc::vec::Vec;
 use core::fmt::Debug;
+use shaped_macros::try_twin;
 use shaped_macros::Module;
 
 /// The static sizes of a BERT checkpoint (Hugging Face's `BertConfig` without the layer count,
@@ -308,6 +309,7 @@ impl<C: BertSizes, T: GradFloat> BertModel<C, T> {
     /// [`ShapeError::Invalid`] when the mask's sizes are not the ids', when `L` exceeds the
     /// position count, or for an empty sequence (`L = 0`); [`ShapeError::IndexEntry`] for an id
     /// outside the vocabulary, naming it and its position.
+    #[try_twin]
     pub fn try_forward<'t, N: Dim, L: Dim>(
         &mut self,
         tape: &'t Tape<T>,
@@ -380,17 +382,6 @@ impl<C: BertSizes, T: GradFloat> BertModel<C, T> {
             xd = layer.forward_dyn(tape, &xd, &mask)?;
         }
         xd.try_cast_shape()
-    }
-
-    /// [`try_forward`](Self::try_forward), panicking with the error's message.
-    #[track_caller]
-    pub fn forward<'t, N: Dim, L: Dim>(
-        &mut self,
-        tape: &'t Tape<T>,
-        input_ids: &TensorBase<impl Data<Elem: IndexElem>, (N, L)>,
-        attention_mask: &TensorBase<impl Data<Elem: IndexElem>, (N, L)>,
-    ) -> Var<'t, T, Hidden<C, N, L>> {
-        self.try_forward(tape, input_ids, attention_mask).or_panic()
     }
 
     /// Sentence embeddings as sentence-transformers computes them (`Pooling(mean)` then

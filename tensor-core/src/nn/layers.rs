@@ -13,6 +13,7 @@ use crate::shape::{MatMulShape, PushDim, RemoveAxis, Shape};
 use crate::storage::Data;
 use crate::tensor::{Tensor, TensorBase};
 use alloc::format;
+use shaped_macros::try_twin;
 
 /// The size of a static dim, or the runtime `n` checked against it.
 fn size_of<D: Dim>(n: Option<usize>, layer: &str, what: &str) -> Result<usize, ShapeError> {
@@ -356,22 +357,13 @@ impl<N: Dim, E: Dim, T: GradFloat> Embedding<N, E, T> {
     /// # Errors
     /// As [`crate::autograd::nn::try_embedding`]: an index outside `0..N` names the index and
     /// its position.
+    #[try_twin]
     pub fn try_forward<'t, S: PushDim<E>>(
         &self,
         tape: &'t Tape<T>,
         indices: &TensorBase<impl Data<Elem: IndexElem>, S>,
     ) -> Result<Var<'t, T, <S as PushDim<E>>::Out>, ShapeError> {
         f::try_embedding(indices, &tape.watch(&self.weight))
-    }
-
-    /// [`try_forward`](Self::try_forward), panicking with the error's message.
-    #[track_caller]
-    pub fn forward<'t, S: PushDim<E>>(
-        &self,
-        tape: &'t Tape<T>,
-        indices: &TensorBase<impl Data<Elem: IndexElem>, S>,
-    ) -> Var<'t, T, <S as PushDim<E>>::Out> {
-        self.try_forward(tape, indices).or_panic()
     }
 }
 

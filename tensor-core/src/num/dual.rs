@@ -91,19 +91,22 @@ impl<T: Real, const N: usize> Dual<T, N> {
     fn flat(v: T) -> Self {
         Self::constant(v)
     }
-    /// `a * da + b * db`, tangent by tangent, with `b`'s term left out where `b`'s tangent is
-    /// exactly zero (a constant operand), so that an infinite or NaN `db` there does not turn a
-    /// derivative into NaN (`x.powf(2.0)` at `x < 0`, whose exponent derivative `x² ln x` is NaN).
+    /// `a * da + b * db`, tangent by tangent, with each term left out where its tangent is
+    /// exactly zero (a constant operand), so that an infinite or NaN partial there does not turn
+    /// a derivative into NaN (`x.powf(2.0)` at `x < 0`, whose exponent derivative `x² ln x` is
+    /// NaN; `1.0.powf(y)` at `y = NaN`, whose base derivative is NaN): as reverse mode, where an
+    /// untracked operand gets no gradient.
     #[inline(always)]
     fn two(v: T, a: Self, da: T, b: Self, db: T) -> Self {
         Dual {
             re: v,
             eps: core::array::from_fn(|i| {
-                let t = a.eps[i] * da;
-                if b.eps[i].exactly_zero() {
-                    t
-                } else {
-                    t + b.eps[i] * db
+                let (ta, tb) = (a.eps[i], b.eps[i]);
+                match (ta.exactly_zero(), tb.exactly_zero()) {
+                    (false, false) => ta * da + tb * db,
+                    (false, true) => ta * da,
+                    (true, false) => tb * db,
+                    (true, true) => T::zero(),
                 }
             }),
         }
@@ -344,17 +347,19 @@ impl<T: Real, const N: usize> Num for Dual<T, N> {
     fn signum(a: Self) -> Self {
         Self::flat(Num::signum(a.re))
     }
-    /// The larger operand, tangents and all; at a tie the mean of both tangents (PyTorch's
-    /// `maximum` backward); NaN if either is NaN.
+    /// The larger operand, NaN if either is NaN; the tangents through the two-input table's
+    /// `maximum` entry (PyTorch's `maximum` backward: the larger operand's, the mean of both at a
+    /// tie, their sum where either is NaN).
     #[inline(always)]
     fn max(a: Self, b: Self) -> Self {
-        pick(Num::max(a.re, b.re), a, b, b.re > a.re || b.re.is_nan() && !a.re.is_nan())
+        let (da, db) = derivatives::maximum(a.re, b.re);
+        Self::two(Num::max(a.re, b.re), a, da, b, db)
     }
-    /// The smaller operand, tangents and all; at a tie the mean of both tangents (PyTorch's
-    /// `minimum` backward); NaN if either is NaN.
+    /// The smaller operand, as [`max`](Num::max) through the table's `minimum` entry.
     #[inline(always)]
     fn min(a: Self, b: Self) -> Self {
-        pick(Num::min(a.re, b.re), a, b, b.re < a.re || b.re.is_nan() && !a.re.is_nan())
+        let (da, db) = derivatives::minimum(a.re, b.re);
+        Self::two(Num::min(a.re, b.re), a, da, b, db)
     }
     #[inline(always)]
     fn is_nan(a: Self) -> bool {
@@ -504,16 +509,13 @@ impl<T: Real, const N: usize> Float for Dual<T, N> {
         }
         self.chain(v, T::cst(n as f64) * self.re.powi(n - 1))
     }
-    /// `xᵖ`: derivatives `p xᵖ⁻¹` (0 where `p = 0`) and `xᵖ ln x` (0 where `x = 0` and
-    /// `p >= 0`), PyTorch's `pow` backward; the exponent's term is left out where its tangent is
-    /// zero (a constant exponent on a negative base keeps a finite derivative).
+    /// `xᵖ`, differentiated by the two-input table's `pow` entry (PyTorch's `pow` backward); the
+    /// exponent's term is left out where its tangent is zero (a constant exponent on a negative
+    /// base keeps a finite derivative).
     #[inline]
     fn powf(self, p: Self) -> Self {
-        let (x, e) = (self.re, p.re);
-        let v = x.powf(e);
-        let dx = if e == T::ZERO { T::ZERO } else { e * x.powf(e - T::ONE) };
-        let dp = if x == T::ZERO && e >= T::ZERO { T::ZERO } else { v * x.ln() };
-        Self::two(v, self, dx, p, dp)
+        let (dx, dp) = derivatives::pow(self.re, p.re);
+        Self::two(self.re.powf(p.re), self, dx, p, dp)
     }
     unary! {
         sqrt exp exp2 ln log2 log10 cbrt sin cos tan asin acos atan exp_m1 ln_1p sinh cosh tanh
@@ -549,19 +551,17 @@ impl<T: Real, const N: usize> Float for Dual<T, N> {
             Self::flat(v)
         }
     }
-    /// Derivatives `x / h` and `y / h`.
+    /// `√(x² + y²)`, differentiated by the two-input table's `hypot` entry.
     #[inline]
     fn hypot(self, o: Self) -> Self {
-        let v = self.re.hypot(o.re);
-        Dual { re: v, eps: core::array::from_fn(|i| (self.eps[i] * self.re + o.eps[i] * o.re) / v) }
+        let (dx, dy) = derivatives::hypot(self.re, o.re);
+        Self::two(self.re.hypot(o.re), self, dx, o, dy)
     }
-    /// `atan2(y = self, x = o)`: derivatives `x / (x² + y²)` and `-y / (x² + y²)`.
+    /// `atan2(self, o)`, differentiated by the two-input table's `atan2` entry.
     #[inline]
     fn atan2(self, o: Self) -> Self {
-        let (y, x) = (self.re, o.re);
-        let v = y.atan2(x);
-        let r = (x * x + y * y).recip();
-        Dual { re: v, eps: core::array::from_fn(|i| (self.eps[i] * x - o.eps[i] * y) * r) }
+        let (dx, dy) = derivatives::atan2(self.re, o.re);
+        Self::two(self.re.atan2(o.re), self, dx, o, dy)
     }
     /// `(sin x, cos x)`: the two table entries.
     #[inline]

@@ -12,6 +12,7 @@ use crate::shape::{broadcast_sizes, Broadcast, BroadcastShape, SameShape, Shape}
 use crate::storage::{Data, DataMut, Element, OutData};
 use crate::tensor::{OutTensor, OutTensor2, TensorBase};
 use core::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Rem, RemAssign, Sub, SubAssign};
+use shaped_macros::try_twin;
 
 /// The element count of broadcasting `la` with `lb` (0 when they do not broadcast or the count
 /// overflows: the broadcast itself then reports the error).
@@ -250,14 +251,9 @@ where
     /// # Errors
     /// [`ShapeError::Mismatch`] when runtime sizes differ; [`ShapeError::Alloc`].
     #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
+    #[try_twin]
     pub fn try_add_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Result<OutTensor2<D, D2, D::Elem, S>, ShapeError> where S: SameShape<S2> {
         self.same_zip("add_same", rhs, <D::Elem as Num>::add)
-    }
-    /// [`try_add_same`](Self::try_add_same), panicking with the error's message.
-    #[track_caller]
-    #[rustfmt::skip]
-    pub fn add_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> OutTensor2<D, D2, D::Elem, S> where S: SameShape<S2> {
-        self.try_add_same(rhs).or_panic()
     }
     /// `self - rhs` for operands of the same shape, never broadcast (see
     /// [`try_add_same`](Self::try_add_same)).
@@ -265,14 +261,9 @@ where
     /// # Errors
     /// [`ShapeError::Mismatch`] when runtime sizes differ; [`ShapeError::Alloc`].
     #[rustfmt::skip]
+    #[try_twin]
     pub fn try_sub_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Result<OutTensor2<D, D2, D::Elem, S>, ShapeError> where S: SameShape<S2> {
         self.same_zip("sub_same", rhs, <D::Elem as Num>::sub)
-    }
-    /// [`try_sub_same`](Self::try_sub_same), panicking with the error's message.
-    #[track_caller]
-    #[rustfmt::skip]
-    pub fn sub_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> OutTensor2<D, D2, D::Elem, S> where S: SameShape<S2> {
-        self.try_sub_same(rhs).or_panic()
     }
     /// `self * rhs` for operands of the same shape, never broadcast (see
     /// [`try_add_same`](Self::try_add_same)).
@@ -280,14 +271,9 @@ where
     /// # Errors
     /// [`ShapeError::Mismatch`] when runtime sizes differ; [`ShapeError::Alloc`].
     #[rustfmt::skip]
+    #[try_twin]
     pub fn try_mul_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Result<OutTensor2<D, D2, D::Elem, S>, ShapeError> where S: SameShape<S2> {
         self.same_zip("mul_same", rhs, <D::Elem as Num>::mul)
-    }
-    /// [`try_mul_same`](Self::try_mul_same), panicking with the error's message.
-    #[track_caller]
-    #[rustfmt::skip]
-    pub fn mul_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> OutTensor2<D, D2, D::Elem, S> where S: SameShape<S2> {
-        self.try_mul_same(rhs).or_panic()
     }
     /// `self / rhs` for operands of the same shape, never broadcast (see
     /// [`try_add_same`](Self::try_add_same)).
@@ -296,15 +282,10 @@ where
     /// [`ShapeError::Mismatch`] when runtime sizes differ; [`ShapeError::DivisionByZero`] for an
     /// integer division by a zero element; [`ShapeError::Alloc`].
     #[rustfmt::skip]
+    #[try_twin]
     pub fn try_div_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Result<OutTensor2<D, D2, D::Elem, S>, ShapeError> where S: SameShape<S2> {
         check_divisor("div_same", rhs.storage(), rhs.layout(), self.numel())?;
         self.same_zip("div_same", rhs, <D::Elem as Num>::div)
-    }
-    /// [`try_div_same`](Self::try_div_same), panicking with the error's message.
-    #[track_caller]
-    #[rustfmt::skip]
-    pub fn div_same<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> OutTensor2<D, D2, D::Elem, S> where S: SameShape<S2> {
-        self.try_div_same(rhs).or_panic()
     }
 }
 
@@ -437,42 +418,27 @@ where
     /// # Errors
     /// [`ShapeError::Mismatch`] when runtime sizes differ. Nothing is written then.
     #[rustfmt::skip]
+    #[try_twin]
     pub fn try_add_assign_same<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, rhs: &TensorBase<D2, S2>) -> Result<(), ShapeError> where S: SameShape<S2> {
         self.same_assign("add_assign_same", rhs, <D::Elem as Num>::add, false)
-    }
-    /// [`try_add_assign_same`](Self::try_add_assign_same), panicking with the error's message.
-    #[track_caller]
-    #[rustfmt::skip]
-    pub fn add_assign_same<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, rhs: &TensorBase<D2, S2>) where S: SameShape<S2> {
-        self.try_add_assign_same(rhs).or_panic()
     }
     /// `self -= rhs` in place for `rhs` of the same shape, never broadcast.
     ///
     /// # Errors
     /// [`ShapeError::Mismatch`] when runtime sizes differ. Nothing is written then.
     #[rustfmt::skip]
+    #[try_twin]
     pub fn try_sub_assign_same<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, rhs: &TensorBase<D2, S2>) -> Result<(), ShapeError> where S: SameShape<S2> {
         self.same_assign("sub_assign_same", rhs, <D::Elem as Num>::sub, false)
-    }
-    /// [`try_sub_assign_same`](Self::try_sub_assign_same), panicking with the error's message.
-    #[track_caller]
-    #[rustfmt::skip]
-    pub fn sub_assign_same<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, rhs: &TensorBase<D2, S2>) where S: SameShape<S2> {
-        self.try_sub_assign_same(rhs).or_panic()
     }
     /// `self *= rhs` in place for `rhs` of the same shape, never broadcast.
     ///
     /// # Errors
     /// [`ShapeError::Mismatch`] when runtime sizes differ. Nothing is written then.
     #[rustfmt::skip]
+    #[try_twin]
     pub fn try_mul_assign_same<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, rhs: &TensorBase<D2, S2>) -> Result<(), ShapeError> where S: SameShape<S2> {
         self.same_assign("mul_assign_same", rhs, <D::Elem as Num>::mul, false)
-    }
-    /// [`try_mul_assign_same`](Self::try_mul_assign_same), panicking with the error's message.
-    #[track_caller]
-    #[rustfmt::skip]
-    pub fn mul_assign_same<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, rhs: &TensorBase<D2, S2>) where S: SameShape<S2> {
-        self.try_mul_assign_same(rhs).or_panic()
     }
     /// `self /= rhs` in place for `rhs` of the same shape, never broadcast.
     ///
@@ -480,14 +446,9 @@ where
     /// [`ShapeError::Mismatch`] when runtime sizes differ; [`ShapeError::DivisionByZero`] for an
     /// integer division by a zero element. Nothing is written then.
     #[rustfmt::skip]
+    #[try_twin]
     pub fn try_div_assign_same<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, rhs: &TensorBase<D2, S2>) -> Result<(), ShapeError> where S: SameShape<S2> {
         self.same_assign("div_assign_same", rhs, <D::Elem as Num>::div, true)
-    }
-    /// [`try_div_assign_same`](Self::try_div_assign_same), panicking with the error's message.
-    #[track_caller]
-    #[rustfmt::skip]
-    pub fn div_assign_same<D2: Data<Elem = D::Elem>, S2: Shape>(&mut self, rhs: &TensorBase<D2, S2>) where S: SameShape<S2> {
-        self.try_div_assign_same(rhs).or_panic()
     }
 }
 

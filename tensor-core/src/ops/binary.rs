@@ -21,6 +21,7 @@ use crate::shape::{AssignShape, Broadcast, BroadcastShape, Shape};
 use crate::storage::{Data, DataMut, Element};
 use crate::tensor::{OutTensor, OutTensor2, TensorBase};
 use num_traits::Float;
+use shaped_macros::try_twin;
 
 pub use crate::ops::arith::{ArithOp, ArithRhs};
 use crate::ops::zip::broadcast_zip;
@@ -203,13 +204,9 @@ where
     /// # Errors
     /// [`ShapeError::Broadcast`] naming both shapes when runtime sizes do not broadcast (static
     /// ones are a compile error); [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_lerp<R: Operand<D, S>>(&self, end: R, weight: D::Elem) -> Result<R::Output<D::Elem>, ShapeError> {
         end.zip_from(self, move |a: D::Elem, b: D::Elem| crate::num::lerp(a, b, weight))
-    }
-    /// [`try_lerp`](Self::try_lerp), panicking with the error's message.
-    #[track_caller]
-    pub fn lerp<R: Operand<D, S>>(&self, end: R, weight: D::Elem) -> R::Output<D::Elem> {
-        self.try_lerp(end, weight).or_panic()
     }
 }
 
@@ -221,25 +218,19 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Broadcast`] naming both shapes; [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_isclose<R: Operand<D, S>>(&self, other: R, rtol: f64, atol: f64) -> Result<R::Output<bool>, ShapeError>
     where
         D::Elem: Float,
     {
         other.zip_from(self, move |a: D::Elem, b: D::Elem| close(a, b, rtol, atol))
     }
-    /// [`try_isclose`](Self::try_isclose), panicking with the error's message.
-    #[track_caller]
-    pub fn isclose<R: Operand<D, S>>(&self, other: R, rtol: f64, atol: f64) -> R::Output<bool>
-    where
-        D::Elem: Float,
-    {
-        self.try_isclose(other, rtol, atol).or_panic()
-    }
     /// Whether every element is [`isclose`](Self::isclose) to `other` (broadcast; PyTorch
     /// `allclose`, no allocation).
     ///
     /// # Errors
     /// [`ShapeError::Broadcast`] naming both shapes.
+    #[try_twin]
     pub fn try_allclose<D2: Data<Elem = D::Elem>, S2: Shape>(
         &self,
         other: &TensorBase<D2, S2>,
@@ -258,20 +249,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         crate::layout::walk(&sizes[..r], [&ea, &eb], |[i, j]| all &= close(a[i], b[j], rtol, atol));
         Ok(all)
     }
-    /// [`try_allclose`](Self::try_allclose), panicking with the error's message.
-    #[track_caller]
-    pub fn allclose<D2: Data<Elem = D::Elem>, S2: Shape>(
-        &self,
-        other: &TensorBase<D2, S2>,
-        rtol: f64,
-        atol: f64,
-    ) -> bool
-    where
-        D::Elem: Float,
-        S: BroadcastShape<S2>,
-    {
-        self.try_allclose(other, rtol, atol).or_panic()
-    }
 
     /// `f(a, b)` element-wise over `self` and `other` broadcast together, into a new tensor of the
     /// broadcast shape (ndarray's `Zip::map_collect`, NumPy's binary ufuncs); the element types
@@ -281,6 +258,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Broadcast`] naming both shapes when runtime sizes do not broadcast;
     /// [`ShapeError::Alloc`].
     #[doc(alias = "map_collect")]
+    #[try_twin(alias = "Zip", alias = "zip")]
     pub fn try_zip_with<D2: Data, S2: Shape, U: Element>(
         &self,
         other: &TensorBase<D2, S2>,
@@ -291,19 +269,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     {
         broadcast_zip(self, other, f)
     }
-    /// [`try_zip_with`](Self::try_zip_with), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "Zip", alias = "zip")]
-    pub fn zip_with<D2: Data, S2: Shape, U: Element>(
-        &self,
-        other: &TensorBase<D2, S2>,
-        f: impl Fn(D::Elem, D2::Elem) -> U + Sync + Send,
-    ) -> OutTensor2<D, D2, U, Broadcast<S, S2>>
-    where
-        S: BroadcastShape<S2>,
-    {
-        self.try_zip_with(other, f).or_panic()
-    }
 
     /// `f(&mut a, b)` for every element `a` of `self` with `other` broadcast to `self`'s shape,
     /// in place (ndarray's `Zip::for_each` / `zip_mut_with`). A static `other` that does not
@@ -312,6 +277,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Expand`] when `other` does not broadcast to `self` (nothing is written).
     #[doc(alias = "zip_mut_with")]
+    #[try_twin]
     pub fn try_zip_inplace<D2: Data, S2: AssignShape<S>>(
         &mut self,
         other: &TensorBase<D2, S2>,
@@ -328,17 +294,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let ld = *self.layout();
         kernels::zip_assign(self.data.as_mut_slice(), &ld, other.data.as_slice(), &ls, f);
         Ok(())
-    }
-    /// [`try_zip_inplace`](Self::try_zip_inplace), panicking with the error's message.
-    #[track_caller]
-    pub fn zip_inplace<D2: Data, S2: AssignShape<S>>(
-        &mut self,
-        other: &TensorBase<D2, S2>,
-        f: impl Fn(&mut D::Elem, D2::Elem),
-    ) where
-        D: DataMut,
-    {
-        self.try_zip_inplace(other, f).or_panic()
     }
 }
 

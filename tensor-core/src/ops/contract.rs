@@ -1,7 +1,7 @@
 //! Tensor contractions beyond `matmul`: the Kronecker product (`kron`) and `tensordot`. Both
 //! compute layouts here and leave the element loops to the kernels (`kernels::vector::kron`, the
 //! gemm behind `matmul`).
-use crate::error::{OrPanic, ShapeError};
+use crate::error::ShapeError;
 use crate::kernels::{self, Gemm};
 use crate::layout::{kron_layouts, normalize_axis, Layout, LayoutRepr};
 use crate::num::Num;
@@ -9,6 +9,7 @@ use crate::shape::{DynShape, KronShape, Shape, MAX_RANK};
 use crate::storage::{Data, DataMut, Out2, OutData};
 use crate::tensor::{OutTensor2, Tensor, TensorBase};
 use alloc::format;
+use shaped_macros::try_twin;
 
 impl<D: Data, S: Shape> TensorBase<D, S>
 where
@@ -46,13 +47,9 @@ where
     /// ```
     #[doc(alias = "kronecker")]
     #[inline]
-    pub fn try_kron<D2: Data<Elem = D::Elem>, S2: Shape>(
-        &self,
-        other: &TensorBase<D2, S2>,
-    ) -> Result<OutTensor2<D, D2, D::Elem, <S as KronShape<S2>>::Out>, ShapeError>
-    where
-        S: KronShape<S2>,
-    {
+    #[try_twin(alias = "kronecker")]
+    #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
+    pub fn try_kron<D2: Data<Elem = D::Elem>, S2: Shape>(&self, other: &TensorBase<D2, S2>) -> Result<OutTensor2<D, D2, D::Elem, <S as KronShape<S2>>::Out>, ShapeError> where S: KronShape<S2> {
         let (la, lb) = (self.layout(), other.layout());
         if la.rank() != lb.rank() {
             return Err(ShapeError::Mismatch {
@@ -71,15 +68,6 @@ where
             (other.data.as_slice(), lb, &inner),
         );
         Ok(TensorBase::from_lay(data, lay))
-    }
-
-    /// [`try_kron`](Self::try_kron), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "kronecker")]
-    #[inline]
-    #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
-    pub fn kron<D2: Data<Elem = D::Elem>, S2: Shape>(&self, other: &TensorBase<D2, S2>) -> OutTensor2<D, D2, D::Elem, <S as KronShape<S2>>::Out> where S: KronShape<S2> {
-        self.try_kron(other).or_panic()
     }
 }
 
@@ -141,6 +129,7 @@ where
     /// // No axes: the outer product, [2, 3, 4] ⊗ [4, 3] -> [2, 3, 4, 4, 3].
     /// assert_eq!(a.tensordot(&b, &[], &[]).sizes(), [2, 3, 4, 4, 3]);
     /// ```
+    #[try_twin(alias = "contract")]
     pub fn try_tensordot<D2: Data<Elem = D::Elem>, S2: Shape>(
         &self,
         other: &TensorBase<D2, S2>,
@@ -191,17 +180,5 @@ where
         let b = b.try_reshape_dyn(&[k as isize, n as isize])?;
         let p = a.try_matmul(&b)?;
         Ok(TensorBase::from_lay(p.data, Layout::contiguous(&sizes[..fa + fb])?))
-    }
-
-    /// [`try_tensordot`](Self::try_tensordot), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "contract")]
-    pub fn tensordot<D2: Data<Elem = D::Elem>, S2: Shape>(
-        &self,
-        other: &TensorBase<D2, S2>,
-        axes_a: &[isize],
-        axes_b: &[isize],
-    ) -> Tensor<D::Elem, DynShape> {
-        self.try_tensordot(other, axes_a, axes_b).or_panic()
     }
 }

@@ -25,6 +25,7 @@ use crate::tensor::{Tensor, TensorBase};
 use alloc::borrow::Cow;
 use alloc::format;
 use alloc::vec::Vec;
+use shaped_macros::try_twin;
 
 pub use super::pool::{Pool, PoolArgs};
 
@@ -569,6 +570,7 @@ where
     /// [`ShapeError::Invalid`] naming the shapes when the ranks are not 4, the channels or groups
     /// do not match, the bias is not `[O]`, a stride, dilation or kernel size is 0, or the kernel
     /// does not fit the padded input; [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_conv2d_dyn<D2: Data<Elem = D::Elem>, W: Shape, B: Bias<D::Elem>>(
         &self,
         weight: &TensorBase<D2, W>,
@@ -576,16 +578,6 @@ where
         args: ConvArgs,
     ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
         self.conv_rt(weight, &bias, args, false)
-    }
-    /// [`try_conv2d_dyn`](Self::try_conv2d_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn conv2d_dyn<D2: Data<Elem = D::Elem>, W: Shape, B: Bias<D::Elem>>(
-        &self,
-        weight: &TensorBase<D2, W>,
-        bias: B,
-        args: ConvArgs,
-    ) -> Tensor<D::Elem, DynShape> {
-        self.try_conv2d_dyn(weight, bias, args).or_panic()
     }
 
     /// 1-D convolution (PyTorch `torch.nn.functional.conv1d`): input `[N, C, L]`, weights
@@ -644,6 +636,7 @@ where
     ///
     /// # Errors
     /// As [`try_conv2d_dyn`](Self::try_conv2d_dyn), for rank-3 operands.
+    #[try_twin]
     pub fn try_conv1d_dyn<D2: Data<Elem = D::Elem>, W: Shape, B: Bias<D::Elem>>(
         &self,
         weight: &TensorBase<D2, W>,
@@ -651,16 +644,6 @@ where
         args: Conv1dArgs,
     ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
         self.conv_rt(weight, &bias, as_2d_args(args), true)
-    }
-    /// [`try_conv1d_dyn`](Self::try_conv1d_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn conv1d_dyn<D2: Data<Elem = D::Elem>, W: Shape, B: Bias<D::Elem>>(
-        &self,
-        weight: &TensorBase<D2, W>,
-        bias: B,
-        args: Conv1dArgs,
-    ) -> Tensor<D::Elem, DynShape> {
-        self.try_conv1d_dyn(weight, bias, args).or_panic()
     }
 }
 

@@ -14,6 +14,7 @@ use crate::tensor::{Tensor, TensorBase};
 use alloc::format;
 use alloc::vec::Vec;
 use num_traits::Float;
+use shaped_macros::try_twin;
 
 /// The number of elements of `seq` (sorted by `key`) before `v`: those below it, and with
 /// `right` those equal to it too (`partition_point`).
@@ -135,13 +136,9 @@ where
     /// # Errors
     /// [`ShapeError::Invalid`] naming the first negative entry; [`ShapeError::Alloc`] when the
     /// largest entry asks for more counts than memory holds.
+    #[try_twin]
     pub fn try_bincount(&self, minlength: usize) -> Result<Tensor<i64, (Dyn,)>, ShapeError> {
         self.bincount_with(minlength, |_| 1i64)
-    }
-    /// [`try_bincount`](Self::try_bincount), panicking with the error's message.
-    #[track_caller]
-    pub fn bincount(&self, minlength: usize) -> Tensor<i64, (Dyn,)> {
-        self.try_bincount(minlength).or_panic()
     }
     /// [`try_bincount`](Self::try_bincount) adding `weights[i]` for entry `i` instead of 1
     /// (PyTorch `torch.bincount(self, weights, minlength)`); `weights` must have `self`'s length.
@@ -159,6 +156,7 @@ where
     /// # Errors
     /// As [`try_bincount`](Self::try_bincount), [`ShapeError::Mismatch`] when the lengths
     /// differ, and [`ShapeError::Invalid`] when an integer bin's sum does not fit 64 bits.
+    #[try_twin]
     pub fn try_bincount_weighted<W: Num, K2: Dim>(
         &self,
         weights: &TensorBase<impl Data<Elem = W>, (K2,)>,
@@ -174,16 +172,6 @@ where
         }
         let w = kernels::to_vec(weights.data.as_slice(), weights.layout())?;
         self.bincount_with(minlength, |i| w[i])
-    }
-    /// [`try_bincount_weighted`](Self::try_bincount_weighted), panicking with the error's
-    /// message.
-    #[track_caller]
-    pub fn bincount_weighted<W: Num, K2: Dim>(
-        &self,
-        weights: &TensorBase<impl Data<Elem = W>, (K2,)>,
-        minlength: usize,
-    ) -> Tensor<W::Sum, (Dyn,)> {
-        self.try_bincount_weighted(weights, minlength).or_panic()
     }
     fn bincount_with<W: Num>(
         &self,
@@ -225,6 +213,7 @@ where
     /// # Errors
     /// [`ShapeError::Invalid`] when `bins` is 0, `min > max`, or a bound is not finite;
     /// [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_histc(&self, bins: usize, min: D::Elem, max: D::Elem) -> Result<Tensor<D::Elem, (Dyn,)>, ShapeError> {
         let x = kernels::to_vec(self.data.as_slice(), self.layout())?;
         let (mut lo, mut hi) = (min, max);
@@ -245,11 +234,6 @@ where
         }
         let out = kernels::count::histc(&x, bins, lo, hi)?;
         Tensor::try_from_vec(&[bins], out)
-    }
-    /// [`try_histc`](Self::try_histc), panicking with the error's message.
-    #[track_caller]
-    pub fn histc(&self, bins: usize, min: D::Elem, max: D::Elem) -> Tensor<D::Elem, (Dyn,)> {
-        self.try_histc(bins, min, max).or_panic()
     }
 }
 
@@ -282,13 +266,9 @@ where
     ///
     /// # Errors
     /// [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_unique(&self) -> Result<Tensor<D::Elem, (Dyn,)>, ShapeError> {
         Ok(self.try_unique_all()?.values)
-    }
-    /// [`try_unique`](Self::try_unique), panicking with the error's message.
-    #[track_caller]
-    pub fn unique(&self) -> Tensor<D::Elem, (Dyn,)> {
-        self.try_unique().or_panic()
     }
     /// [`try_unique`](Self::try_unique) with the inverse and the counts (PyTorch
     /// `torch.unique(self, return_inverse=True, return_counts=True)`):
@@ -307,6 +287,7 @@ where
     /// # Errors
     /// [`ShapeError::Alloc`].
     #[allow(clippy::eq_op)] // `x != x`: NaN, for every element type
+    #[try_twin]
     pub fn try_unique_all(&self) -> Result<Unique<D::Elem, S>, ShapeError> {
         let x = kernels::to_vec(self.data.as_slice(), self.layout())?;
         let flat = Tensor::<D::Elem, DynShape>::try_from_vec(&[x.len()], x)?;
@@ -335,10 +316,5 @@ where
             inverse: Tensor::try_from_vec(self.sizes(), inverse)?,
             counts: Tensor::try_from_vec(&[m], counts)?,
         })
-    }
-    /// [`try_unique_all`](Self::try_unique_all), panicking with the error's message.
-    #[track_caller]
-    pub fn unique_all(&self) -> Unique<D::Elem, S> {
-        self.try_unique_all().or_panic()
     }
 }

@@ -10,6 +10,7 @@ use crate::storage::{Data, Element};
 use crate::tensor::{Tensor, TensorBase, TensorView};
 use alloc::format;
 use alloc::vec::Vec;
+use shaped_macros::try_twin;
 
 /// `src` (layout `l`, last dim `n`) written on diagonal `offset` of new zero matrices of size
 /// `n + |offset|` in the last two dims.
@@ -47,6 +48,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Invalid`] for a 0-d [`DynShape`] tensor; [`ShapeError::Alloc`].
     #[doc(alias = "diag")]
+    #[try_twin(alias = "diag")]
     pub fn try_diag_embed(
         &self,
     ) -> Result<Tensor<D::Elem, <S as InsertDim<-1, <S as RemoveAxis<-1>>::Removed>>::Out>, ShapeError>
@@ -55,15 +57,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     {
         let (data, l) = embed(self.data.as_slice(), self.layout(), 0)?;
         Ok(TensorBase::from_parts(data, l))
-    }
-    /// [`try_diag_embed`](Self::try_diag_embed), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "diag")]
-    pub fn diag_embed(&self) -> Tensor<D::Elem, <S as InsertDim<-1, <S as RemoveAxis<-1>>::Removed>>::Out>
-    where
-        S: RemoveAxis<-1> + InsertDim<-1, <S as RemoveAxis<-1>>::Removed>,
-    {
-        self.try_diag_embed().or_panic()
     }
     /// [`try_diag_embed`](Self::try_diag_embed) on diagonal `offset` (above the main one for
     /// `offset > 0`, below for `offset < 0`; PyTorch `diag_embed(self, offset)`, and for a
@@ -81,15 +74,10 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Invalid`] for a 0-d tensor; [`ShapeError::RankTooLarge`] for a rank-6
     /// input; [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
     #[doc(alias = "diag")]
+    #[try_twin(alias = "diag")]
     pub fn try_diag_embed_dyn(&self, offset: isize) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
         let (data, l) = embed(self.data.as_slice(), self.layout(), offset)?;
         Ok(TensorBase::from_parts(data, l))
-    }
-    /// [`try_diag_embed_dyn`](Self::try_diag_embed_dyn), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "diag")]
-    pub fn diag_embed_dyn(&self, offset: isize) -> Tensor<D::Elem, DynShape> {
-        self.try_diag_embed_dyn(offset).or_panic()
     }
 }
 

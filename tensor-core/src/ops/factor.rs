@@ -21,6 +21,7 @@ use crate::storage::Element;
 use crate::tensor::{Tensor, TensorBase};
 use alloc::format;
 use alloc::vec::Vec;
+use shaped_macros::try_twin;
 
 /// The operands of a batched solve: `a` row-major `[ba, n, n]`, `b` row-major `[bb, n, k]`
 /// (a vector right side has `k = 1`), with `ba` 1 or equal to `bb`.
@@ -116,6 +117,7 @@ where
     /// [`ShapeError::Mismatch`] naming both shapes when runtime sizes do not fit as above (static
     /// ones are a compile error); [`ShapeError::Invalid`] for a runtime non-square `self`;
     /// [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_solve_triangular<D2: Data<Elem = D::Elem>, SB: SolveRhs<S>>(
         &self,
         b: &TensorBase<D2, SB>,
@@ -130,19 +132,6 @@ where
         let (n, k) = (p.n, p.k);
         p.each("solve_triangular", |_, a, x| solve_tri(a, n, x, k, upper, false, unitriangular))?;
         Tensor::try_from_vec(b.sizes(), p.b)
-    }
-    /// [`try_solve_triangular`](Self::try_solve_triangular), panicking with the error's message.
-    #[track_caller]
-    pub fn solve_triangular<D2: Data<Elem = D::Elem>, SB: SolveRhs<S>>(
-        &self,
-        b: &TensorBase<D2, SB>,
-        upper: bool,
-        unitriangular: bool,
-    ) -> Tensor<D::Elem, SB>
-    where
-        S: SquareShape,
-    {
-        self.try_solve_triangular(b, upper, unitriangular).or_panic()
     }
 
     /// The solution `x` of `x · self = b` for a triangular `self` (PyTorch
@@ -162,6 +151,7 @@ where
     /// # Errors
     /// As [`try_solve_triangular`](Self::try_solve_triangular); the right side's shape is checked
     /// at run time (its last dim against `n`, its batch dims against `self`'s).
+    #[try_twin]
     pub fn try_solve_triangular_right<D2: Data<Elem = D::Elem>, SB: crate::shape::MatrixBatch>(
         &self,
         b: &TensorBase<D2, SB>,
@@ -185,20 +175,6 @@ where
         let x = kernels::to_vec(xt.data.as_slice(), &xt.layout().transpose(r - 2, r - 1)?)?;
         Tensor::try_from_vec(&sizes, x)
     }
-    /// [`try_solve_triangular_right`](Self::try_solve_triangular_right), panicking with the
-    /// error's message.
-    #[track_caller]
-    pub fn solve_triangular_right<D2: Data<Elem = D::Elem>, SB: crate::shape::MatrixBatch>(
-        &self,
-        b: &TensorBase<D2, SB>,
-        upper: bool,
-        unitriangular: bool,
-    ) -> Tensor<D::Elem, SB>
-    where
-        S: SquareShape,
-    {
-        self.try_solve_triangular_right(b, upper, unitriangular).or_panic()
-    }
 
     /// The solution `x` of `A x = self` given the lower Cholesky factor `l` of `A` (`A = l lᵀ`,
     /// from [`cholesky`](Self::cholesky)): PyTorch `torch.cholesky_solve(self, l)`, SciPy
@@ -216,6 +192,7 @@ where
     /// # Errors
     /// As [`try_solve_triangular`](Self::try_solve_triangular) (a zero on `l`'s diagonal is
     /// [`ShapeError::Singular`]).
+    #[try_twin]
     pub fn try_cholesky_solve<D2: Data<Elem = D::Elem>, SL: SquareShape>(
         &self,
         l: &TensorBase<D2, SL>,
@@ -230,17 +207,6 @@ where
             solve_tri(a, n, x, k, false, false, false) && solve_tri(a, n, x, k, true, true, false)
         })?;
         Tensor::try_from_vec(self.sizes(), p.b)
-    }
-    /// [`try_cholesky_solve`](Self::try_cholesky_solve), panicking with the error's message.
-    #[track_caller]
-    pub fn cholesky_solve<D2: Data<Elem = D::Elem>, SL: SquareShape>(
-        &self,
-        l: &TensorBase<D2, SL>,
-    ) -> Tensor<D::Elem, S>
-    where
-        S: SolveRhs<SL>,
-    {
-        self.try_cholesky_solve(l).or_panic()
     }
 }
 
@@ -290,20 +256,12 @@ where
     ///
     /// # Errors
     /// As [`try_cholesky`](Self::try_cholesky): [`ShapeError::NotPositiveDefinite`], ...
+    #[try_twin(alias = "cho_factor")]
     pub fn try_cholesky_factor(&self) -> Result<CholeskyFactor<D::Elem, S>, ShapeError>
     where
         S: SquareShape,
     {
         Ok(CholeskyFactor { l: self.try_cholesky()? })
-    }
-    /// [`try_cholesky_factor`](Self::try_cholesky_factor), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "cho_factor")]
-    pub fn cholesky_factor(&self) -> CholeskyFactor<D::Elem, S>
-    where
-        S: SquareShape,
-    {
-        self.try_cholesky_factor().or_panic()
     }
 
     /// The LU factorisation with partial pivoting of `self` (`[n, n]` or `[..b, n, n]`), kept
@@ -321,6 +279,7 @@ where
     ///
     /// # Errors
     /// [`ShapeError::Invalid`] for a runtime non-square shape; [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_lu_factor(&self) -> Result<LuFactor<D::Elem, S>, ShapeError>
     where
         S: SquareShape,
@@ -359,14 +318,6 @@ where
             perm,
             sign,
         })
-    }
-    /// [`try_lu_factor`](Self::try_lu_factor), panicking with the error's message.
-    #[track_caller]
-    pub fn lu_factor(&self) -> LuFactor<D::Elem, S>
-    where
-        S: SquareShape,
-    {
-        self.try_lu_factor().or_panic()
     }
 }
 
@@ -414,17 +365,12 @@ impl<T: MatrixFloat, S: SquareShape> CholeskyFactor<T, S> {
     /// # Errors
     /// [`ShapeError::Mismatch`] naming both shapes when runtime sizes do not fit;
     /// [`ShapeError::Alloc`].
+    #[try_twin(alias = "cho_solve")]
     pub fn try_solve<D2: Data<Elem = T>, SB: SolveRhs<S>>(
         &self,
         b: &TensorBase<D2, SB>,
     ) -> Result<Tensor<T, SB>, ShapeError> {
         b.try_cholesky_solve(&self.l)
-    }
-    /// [`try_solve`](Self::try_solve), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "cho_solve")]
-    pub fn solve<D2: Data<Elem = T>, SB: SolveRhs<S>>(&self, b: &TensorBase<D2, SB>) -> Tensor<T, SB> {
-        self.try_solve(b).or_panic()
     }
     /// `det(A)`, the squared product of `L`'s diagonal: a scalar for one matrix, `[..b]` for a
     /// batch.
@@ -435,19 +381,12 @@ impl<T: MatrixFloat, S: SquareShape> CholeskyFactor<T, S> {
     ///
     /// # Errors
     /// [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_inverse(&self) -> Result<Tensor<T, S>, ShapeError>
     where
         S: SolveRhs<S>,
     {
         self.try_solve(&identities::<T, S>(self.l.sizes())?)
-    }
-    /// [`try_inverse`](Self::try_inverse), panicking with the error's message.
-    #[track_caller]
-    pub fn inverse(&self) -> Tensor<T, S>
-    where
-        S: SolveRhs<S>,
-    {
-        self.try_inverse().or_panic()
     }
 }
 
@@ -469,6 +408,7 @@ impl<T: MatrixFloat, S: SquareShape> LuFactor<T, S> {
     /// [`ShapeError::Singular`] when `U` has a zero on its diagonal (`A` is singular);
     /// [`ShapeError::Mismatch`] naming both shapes when runtime sizes do not fit;
     /// [`ShapeError::Alloc`].
+    #[try_twin(alias = "lu_solve")]
     pub fn try_solve<D2: Data<Elem = T>, SB: SolveRhs<S>>(
         &self,
         b: &TensorBase<D2, SB>,
@@ -489,12 +429,6 @@ impl<T: MatrixFloat, S: SquareShape> LuFactor<T, S> {
         })?;
         Tensor::try_from_vec(b.sizes(), p.b)
     }
-    /// [`try_solve`](Self::try_solve), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "lu_solve")]
-    pub fn solve<D2: Data<Elem = T>, SB: SolveRhs<S>>(&self, b: &TensorBase<D2, SB>) -> Tensor<T, SB> {
-        self.try_solve(b).or_panic()
-    }
     /// `det(A)`: the sign of the permutation times the product of `U`'s diagonal (0 for a
     /// singular matrix); a scalar for one matrix, `[..b]` for a batch.
     pub fn det(&self) -> <S::Batch as BatchShape>::Of<T> {
@@ -504,19 +438,12 @@ impl<T: MatrixFloat, S: SquareShape> LuFactor<T, S> {
     ///
     /// # Errors
     /// [`ShapeError::Singular`]; [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_inverse(&self) -> Result<Tensor<T, S>, ShapeError>
     where
         S: SolveRhs<S>,
     {
         self.try_solve(&identities::<T, S>(self.u.sizes())?)
-    }
-    /// [`try_inverse`](Self::try_inverse), panicking with the error's message.
-    #[track_caller]
-    pub fn inverse(&self) -> Tensor<T, S>
-    where
-        S: SolveRhs<S>,
-    {
-        self.try_inverse().or_panic()
     }
 }
 
@@ -633,6 +560,7 @@ where
     /// Padé denominator is singular (not for finite input of a representable exponential);
     /// [`ShapeError::Alloc`].
     #[doc(alias = "expm")]
+    #[try_twin(alias = "expm")]
     pub fn try_matrix_exp(&self) -> Result<Tensor<D::Elem, S>, ShapeError>
     where
         S: SquareShape,
@@ -646,15 +574,6 @@ where
             }
         }
         Tensor::try_from_vec(self.sizes(), out)
-    }
-    /// [`try_matrix_exp`](Self::try_matrix_exp), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "expm")]
-    pub fn matrix_exp(&self) -> Tensor<D::Elem, S>
-    where
-        S: SquareShape,
-    {
-        self.try_matrix_exp().or_panic()
     }
 }
 
@@ -769,6 +688,7 @@ where
     ///
     /// # Errors
     /// As [`try_svd`](Self::try_svd).
+    #[try_twin]
     pub fn try_cond(&self) -> Result<<S::Batch as BatchShape>::Of<D::Elem>, ShapeError>
     where
         S: MatrixBatch,
@@ -783,13 +703,5 @@ where
             }
             Ok(())
         })
-    }
-    /// [`try_cond`](Self::try_cond), panicking with the error's message.
-    #[track_caller]
-    pub fn cond(&self) -> <S::Batch as BatchShape>::Of<D::Elem>
-    where
-        S: MatrixBatch,
-    {
-        self.try_cond().or_panic()
     }
 }

@@ -14,6 +14,7 @@ use crate::shape::{RemoveAxis, SameRank, Shape};
 use crate::storage::{Data, DataMut};
 use crate::tensor::{Tensor, TensorBase};
 use alloc::format;
+use shaped_macros::try_twin;
 
 /// The layout of a 1-D index of `li` read at every coordinate of `sizes`: entry `c[axis]` of the
 /// index at coordinate `c` (strides 0 outside `axis`), so that `index_add` is a scatter.
@@ -66,6 +67,7 @@ where
     /// than dims; [`ShapeError::Expand`] when `values` does not broadcast to the indexed shape;
     /// [`ShapeError::Alloc`]. Every check comes before the first write: an error leaves `self`
     /// unchanged.
+    #[try_twin]
     pub fn try_index_put_<SI: Shape>(
         &mut self,
         indices: &[&TensorBase<impl Data<Elem: IndexElem>, SI>],
@@ -101,16 +103,6 @@ where
         let f = if accumulate { |s: &mut D::Elem, v| *s = Num::add(*s, v) } else { |s: &mut D::Elem, v| *s = v };
         kernels::scatter_runs(self.data.as_mut_slice(), &plan, v, f);
         Ok(())
-    }
-    /// [`try_index_put_`](Self::try_index_put_), panicking with the error's message.
-    #[track_caller]
-    pub fn index_put_<SI: Shape>(
-        &mut self,
-        indices: &[&TensorBase<impl Data<Elem: IndexElem>, SI>],
-        values: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
-        accumulate: bool,
-    ) {
-        self.try_index_put_(indices, values, accumulate).or_panic()
     }
 }
 

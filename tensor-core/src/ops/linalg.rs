@@ -16,6 +16,7 @@ use crate::storage::{Data, Element};
 use crate::tensor::{Tensor, TensorBase};
 use alloc::vec::Vec;
 use num_complex::Complex;
+use shaped_macros::try_twin;
 
 pub use crate::kernels::lapack::MatrixNorm;
 
@@ -358,6 +359,7 @@ where
     /// [`ShapeError::Invalid`] when the runtime row counts differ or `b`'s batch dims do not
     /// broadcast to `self`'s; [`ShapeError::NoConvergence`]; [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
+    #[try_twin(alias = "least_squares")]
     pub fn try_lstsq<D2: Data<Elem = D::Elem>, SB: LstsqRhs<S>>(
         &self,
         b: &TensorBase<D2, SB>,
@@ -413,19 +415,6 @@ where
             })?,
             singular_values: Tensor::from_parts(s, ls),
         })
-    }
-    /// [`try_lstsq`](Self::try_lstsq), panicking with the error's message.
-    #[track_caller]
-    #[allow(clippy::type_complexity)]
-    #[doc(alias = "least_squares")]
-    pub fn lstsq<D2: Data<Elem = D::Elem>, SB: LstsqRhs<S>>(
-        &self,
-        b: &TensorBase<D2, SB>,
-    ) -> Lstsq<Tensor<D::Elem, SB::Out>, PerMatrix<S, usize>, Tensor<D::Elem, Vectors<S, Dyn>>>
-    where
-        S: MatrixBatch,
-    {
-        self.try_lstsq(b).or_panic()
     }
 }
 
@@ -531,6 +520,7 @@ where
     /// # Errors
     /// As [`try_eigh`](Self::try_eigh).
     #[allow(clippy::type_complexity)]
+    #[try_twin]
     pub fn try_eig(
         &self,
     ) -> Result<(Tensor<Complex<D::Elem>, Vectors<S, S::Rows>>, Tensor<Complex<D::Elem>, S>), ShapeError>
@@ -543,22 +533,13 @@ where
         self.each(|i, a| lapack::eig(a, &mut w[i * n..][..n], Some(&mut v[i * n * n..][..n * n])))?;
         Ok((Tensor::from_parts(w, lw), Tensor::from_parts(v, lv)))
     }
-    /// [`try_eig`](Self::try_eig), panicking with the error's message.
-    #[track_caller]
-    #[allow(clippy::type_complexity)]
-    pub fn eig(&self) -> (Tensor<Complex<D::Elem>, Vectors<S, S::Rows>>, Tensor<Complex<D::Elem>, S>)
-    where
-        S: SquareShape,
-        Complex<D::Elem>: Element,
-    {
-        self.try_eig().or_panic()
-    }
 
     /// The eigenvalues of a general square matrix or of each of a batch, `[..b, n, n] -> [..b,
     /// n]` of [`Complex`] (PyTorch `torch.linalg.eigvals`, NumPy `np.linalg.eigvals`).
     ///
     /// # Errors
     /// As [`try_eigh`](Self::try_eigh).
+    #[try_twin]
     pub fn try_eigvals(&self) -> Result<Tensor<Complex<D::Elem>, Vectors<S, S::Rows>>, ShapeError>
     where
         S: SquareShape,
@@ -568,15 +549,6 @@ where
         let (mut w, lw) = g.zeros(&[n])?;
         self.each(|i, a| lapack::eig(a, &mut w[i * n..][..n], None))?;
         Ok(Tensor::from_parts(w, lw))
-    }
-    /// [`try_eigvals`](Self::try_eigvals), panicking with the error's message.
-    #[track_caller]
-    pub fn eigvals(&self) -> Tensor<Complex<D::Elem>, Vectors<S, S::Rows>>
-    where
-        S: SquareShape,
-        Complex<D::Elem>: Element,
-    {
-        self.try_eigvals().or_panic()
     }
 }
 

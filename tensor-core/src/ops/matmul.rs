@@ -1,12 +1,13 @@
 //! Matrix product of 2-D tensors, of batches of them, and of 1-D operands (PyTorch `matmul`),
 //! through faer's `matmul` (or `matrixmultiply` without faer), directly on strided views. A 1-D operand is read in place as a
 //! `[1, k]` row (left) or a `[k, 1]` column (right); the result's layout drops that dim.
-use crate::error::{OrPanic, ShapeError};
+use crate::error::ShapeError;
 use crate::kernels::{self, small, Gemm};
 use crate::layout::{Layout, LayoutRepr};
 use crate::shape::{broadcast_sizes, MatMulShape, SameShape, Shape, MAX_RANK};
 use crate::storage::{Data, DataMut, Element, Out2, OutData};
 use crate::tensor::{OutTensor2, TensorBase};
+use shaped_macros::try_twin;
 
 /// `(m, k, n)` of a static product `S @ S2` of 1-D or 2-D operands (a 1-D left operand is a
 /// `[1, k]` row, a 1-D right one a `[k, 1]` column) small enough for the direct kernel
@@ -89,13 +90,9 @@ where
     /// ```
     #[doc(alias = "mm", alias = "bmm", alias = "mv")]
     #[inline(always)]
-    pub fn try_matmul<D2: Data<Elem = D::Elem>, S2: Shape>(
-        &self,
-        rhs: &TensorBase<D2, S2>,
-    ) -> Result<OutTensor2<D, D2, D::Elem, <S as MatMulShape<S2>>::Out>, ShapeError>
-    where
-        S: MatMulShape<S2>,
-    {
+    #[try_twin(alias = "mm", alias = "bmm", alias = "mv", alias = "dot", alias = "gemm")]
+    #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
+    pub fn try_matmul<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> Result<OutTensor2<D, D2, D::Elem, <S as MatMulShape<S2>>::Out>, ShapeError> where S: MatMulShape<S2> {
         type O<D, D2, S, S2> = Out2<D, D2, <D as Data>::Elem, <S as MatMulShape<S2>>::Out>;
         let (la, lb) = (self.layout(), rhs.layout());
         if let Some((m, k, n)) = const { direct::<S, S2>(D::INLINE || D2::INLINE) } {
@@ -179,15 +176,9 @@ where
     /// assert_eq!(ct.to_vec(), [4., 10., 5., 11.]);
     /// ```
     #[doc(alias = "mm_out", alias = "general_mat_mul", alias = "gemm")]
-    pub fn try_matmul_out<D2: Data<Elem = D::Elem>, S2: Shape, DO: DataMut<Elem = D::Elem>, SO: Shape>(
-        &self,
-        rhs: &TensorBase<D2, S2>,
-        out: &mut TensorBase<DO, SO>,
-    ) -> Result<(), ShapeError>
-    where
-        S: MatMulShape<S2>,
-        <S as MatMulShape<S2>>::Out: SameShape<SO>,
-    {
+    #[try_twin(alias = "mm_out", alias = "general_mat_mul", alias = "gemm")]
+    #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
+    pub fn try_matmul_out<D2: Data<Elem = D::Elem>, S2: Shape, DO: DataMut<Elem = D::Elem>, SO: Shape>(&self, rhs: &TensorBase<D2, S2>, out: &mut TensorBase<DO, SO>) -> Result<(), ShapeError> where S: MatMulShape<S2>, <S as MatMulShape<S2>>::Out: SameShape<SO> {
         if const { direct::<S, S2>(D::INLINE || D2::INLINE).is_none() }
             && self.rank() == 2
             && rhs.rank() == 2
@@ -233,23 +224,6 @@ where
         p.run(a, b, &mut tmp)?;
         kernels::copy_to(dst, &lo, &tmp, &p.out);
         Ok(())
-    }
-    /// [`try_matmul_out`](Self::try_matmul_out), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "mm_out", alias = "general_mat_mul", alias = "gemm")]
-    #[rustfmt::skip]
-    pub fn matmul_out<D2: Data<Elem = D::Elem>, S2: Shape, DO: DataMut<Elem = D::Elem>, SO: Shape>(&self, rhs: &TensorBase<D2, S2>, out: &mut TensorBase<DO, SO>) where S: MatMulShape<S2>, <S as MatMulShape<S2>>::Out: SameShape<SO> {
-        self.try_matmul_out(rhs, out).or_panic()
-    }
-
-    /// [`try_matmul`](Self::try_matmul), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "mm", alias = "bmm", alias = "mv")]
-    #[inline(always)]
-    #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
-    #[doc(alias = "dot", alias = "gemm")]
-    pub fn matmul<D2: Data<Elem = D::Elem>, S2: Shape>(&self, rhs: &TensorBase<D2, S2>) -> OutTensor2<D, D2, D::Elem, <S as MatMulShape<S2>>::Out> where S: MatMulShape<S2> {
-        self.try_matmul(rhs).or_panic()
     }
 }
 

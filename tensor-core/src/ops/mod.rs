@@ -24,7 +24,7 @@ pub mod out;
 pub mod pad;
 mod pool;
 pub mod reduce;
-mod scan;
+pub(crate) mod scan;
 pub mod select;
 pub mod square;
 mod stats;

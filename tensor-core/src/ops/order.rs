@@ -18,6 +18,7 @@ use crate::tensor::literal::static_dim;
 use crate::tensor::OutTensor;
 use crate::tensor::{Tensor, TensorBase};
 use num_traits::Float;
+use shaped_macros::try_twin;
 
 /// Sorting along one axis.
 impl<D: Data, S: Shape> TensorBase<D, S>
@@ -55,31 +56,20 @@ where
     /// # Errors
     /// [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`;
     /// [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_argsort<const A: isize>(&self, descending: bool) -> Result<OutTensor<D, i64, S>, ShapeError>
     where
         S: RemoveAxis<A>,
     {
         self.argsort_rt(A, descending)
     }
-    /// [`try_argsort`](Self::try_argsort), panicking with the error's message.
-    #[track_caller]
-    pub fn argsort<const A: isize>(&self, descending: bool) -> OutTensor<D, i64, S>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_argsort::<A>(descending).or_panic()
-    }
     /// [`try_argsort`](Self::try_argsort) along a runtime axis (negative counts from the end).
     ///
     /// # Errors
     /// [`ShapeError::Axis`]; [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_argsort_dyn(&self, axis: isize, descending: bool) -> Result<OutTensor<D, i64, S>, ShapeError> {
         self.argsort_rt(axis, descending)
-    }
-    /// [`try_argsort_dyn`](Self::try_argsort_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn argsort_dyn(&self, axis: isize, descending: bool) -> OutTensor<D, i64, S> {
-        self.try_argsort_dyn(axis, descending).or_panic()
     }
 
     /// Each line along axis `A` sorted (PyTorch `sort(dim=A, descending, stable=True)`, NumPy
@@ -100,6 +90,7 @@ where
     /// [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`;
     /// [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
+    #[try_twin]
     pub fn try_sort<const A: isize>(
         &self,
         descending: bool,
@@ -109,30 +100,18 @@ where
     {
         self.sort_rt(A, descending)
     }
-    /// [`try_sort`](Self::try_sort), panicking with the error's message.
-    #[track_caller]
-    pub fn sort<const A: isize>(&self, descending: bool) -> (OutTensor<D, D::Elem, S>, OutTensor<D, i64, S>)
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_sort::<A>(descending).or_panic()
-    }
     /// [`try_sort`](Self::try_sort) along a runtime axis (negative counts from the end).
     ///
     /// # Errors
     /// [`ShapeError::Axis`]; [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
+    #[try_twin]
     pub fn try_sort_dyn(
         &self,
         axis: isize,
         descending: bool,
     ) -> Result<(OutTensor<D, D::Elem, S>, OutTensor<D, i64, S>), ShapeError> {
         self.sort_rt(axis, descending)
-    }
-    /// [`try_sort_dyn`](Self::try_sort_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn sort_dyn(&self, axis: isize, descending: bool) -> (OutTensor<D, D::Elem, S>, OutTensor<D, i64, S>) {
-        self.try_sort_dyn(axis, descending).or_panic()
     }
 }
 
@@ -241,6 +220,7 @@ where
     /// [`ShapeError::Range`] when `k` is larger than dim `A`; [`ShapeError::Axis`];
     /// [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
+    #[try_twin]
     pub fn try_topk_axis<const A: isize>(
         &self,
         k: usize,
@@ -251,19 +231,6 @@ where
     {
         self.topk_rt(k, A, largest)
     }
-    /// [`try_topk_axis`](Self::try_topk_axis), panicking with the error's message.
-    #[track_caller]
-    #[allow(clippy::type_complexity)]
-    pub fn topk_axis<const A: isize>(
-        &self,
-        k: usize,
-        largest: bool,
-    ) -> (Tensor<D::Elem, <S as SetAxis<A, Dyn>>::Out>, Tensor<i64, <S as SetAxis<A, Dyn>>::Out>)
-    where
-        S: SetAxis<A, Dyn>,
-    {
-        self.try_topk_axis::<A>(k, largest).or_panic()
-    }
     /// [`try_topk`](Self::try_topk) with a runtime `k` and axis (negative counts from the end):
     /// [`DynShape`] results.
     ///
@@ -271,6 +238,7 @@ where
     /// [`ShapeError::Range`] when `k` is larger than the dim; [`ShapeError::Axis`];
     /// [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
+    #[try_twin]
     pub fn try_topk_dyn(
         &self,
         k: usize,
@@ -278,11 +246,6 @@ where
         largest: bool,
     ) -> Result<(Tensor<D::Elem, DynShape>, Tensor<i64, DynShape>), ShapeError> {
         self.topk_rt(k, axis, largest)
-    }
-    /// [`try_topk_dyn`](Self::try_topk_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn topk_dyn(&self, k: usize, axis: isize, largest: bool) -> (Tensor<D::Elem, DynShape>, Tensor<i64, DynShape>) {
-        self.try_topk_dyn(k, axis, largest).or_panic()
     }
 }
 
@@ -334,6 +297,7 @@ where
     /// [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`;
     /// [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
+    #[try_twin]
     pub fn try_kthvalue<const A: isize>(
         &self,
         k: usize,
@@ -343,18 +307,6 @@ where
     {
         self.try_kthvalue_dyn_as(k, A)
     }
-    /// [`try_kthvalue`](Self::try_kthvalue), panicking with the error's message.
-    #[track_caller]
-    #[allow(clippy::type_complexity)]
-    pub fn kthvalue<const A: isize>(
-        &self,
-        k: usize,
-    ) -> (Tensor<D::Elem, <S as RemoveAxis<A>>::Out>, Tensor<i64, <S as RemoveAxis<A>>::Out>)
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_kthvalue::<A>(k).or_panic()
-    }
     /// [`try_kthvalue`](Self::try_kthvalue) along a runtime axis: [`DynShape`]
     /// results.
     ///
@@ -362,17 +314,13 @@ where
     /// As [`try_kthvalue`](Self::try_kthvalue), with [`ShapeError::Axis`] for an axis past the
     /// rank.
     #[allow(clippy::type_complexity)]
+    #[try_twin]
     pub fn try_kthvalue_dyn(
         &self,
         k: usize,
         axis: isize,
     ) -> Result<(Tensor<D::Elem, DynShape>, Tensor<i64, DynShape>), ShapeError> {
         self.try_kthvalue_dyn_as(k, axis)
-    }
-    /// [`try_kthvalue_dyn`](Self::try_kthvalue_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn kthvalue_dyn(&self, k: usize, axis: isize) -> (Tensor<D::Elem, DynShape>, Tensor<i64, DynShape>) {
-        self.try_kthvalue_dyn(k, axis).or_panic()
     }
     #[allow(clippy::type_complexity)]
     fn try_kthvalue_dyn_as<S2: Shape>(
@@ -405,6 +353,7 @@ where
     /// [`ShapeError::Index`] for an empty dim `A` (no median); [`ShapeError::Axis`] for a
     /// [`DynShape`] tensor without axis `A`; [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
+    #[try_twin]
     pub fn try_median_axis<const A: isize>(
         &self,
     ) -> Result<(Tensor<D::Elem, <S as RemoveAxis<A>>::Out>, Tensor<i64, <S as RemoveAxis<A>>::Out>), ShapeError>
@@ -413,17 +362,6 @@ where
     {
         self.median_as(A)
     }
-    /// [`try_median_axis`](Self::try_median_axis), panicking with the error's message.
-    #[track_caller]
-    #[allow(clippy::type_complexity)]
-    pub fn median_axis<const A: isize>(
-        &self,
-    ) -> (Tensor<D::Elem, <S as RemoveAxis<A>>::Out>, Tensor<i64, <S as RemoveAxis<A>>::Out>)
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_median_axis::<A>().or_panic()
-    }
     /// [`try_median_axis`](Self::try_median_axis) along a runtime axis:
     /// [`DynShape`] results.
     ///
@@ -431,30 +369,22 @@ where
     /// As [`try_median_axis`](Self::try_median_axis), with [`ShapeError::Axis`] for an axis
     /// past the rank.
     #[allow(clippy::type_complexity)]
+    #[try_twin]
     pub fn try_median_axis_dyn(
         &self,
         axis: isize,
     ) -> Result<(Tensor<D::Elem, DynShape>, Tensor<i64, DynShape>), ShapeError> {
         self.median_as(axis)
     }
-    /// [`try_median_axis_dyn`](Self::try_median_axis_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn median_axis_dyn(&self, axis: isize) -> (Tensor<D::Elem, DynShape>, Tensor<i64, DynShape>) {
-        self.try_median_axis_dyn(axis).or_panic()
-    }
     /// The lower median of all elements (PyTorch `median()` without `dim`): NaN if any element
     /// is NaN.
     ///
     /// # Errors
     /// [`ShapeError::Index`] for an empty tensor; [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_median(&self) -> Result<D::Elem, ShapeError> {
         let flat = Tensor::<D::Elem, DynShape>::try_from_vec(&[self.numel()], self.to_vec())?;
         Ok(flat.median_as::<DynShape>(0)?.0.to_vec()[0])
-    }
-    /// [`try_median`](Self::try_median), panicking with the error's message.
-    #[track_caller]
-    pub fn median(&self) -> D::Elem {
-        self.try_median().or_panic()
     }
     #[allow(clippy::type_complexity, clippy::eq_op)] // `x != x`: NaN, for every element type
     fn median_as<S2: Shape>(&self, axis: isize) -> Result<(Tensor<D::Elem, S2>, Tensor<i64, S2>), ShapeError> {
@@ -496,6 +426,7 @@ where
     /// [`ShapeError::Index`] for an empty line; [`ShapeError::Axis`] for a [`DynShape`] tensor
     /// without axis `A`; [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
+    #[try_twin]
     pub fn try_nanmedian_axis<const A: isize>(
         &self,
     ) -> Result<(Tensor<D::Elem, <S as RemoveAxis<A>>::Out>, Tensor<i64, <S as RemoveAxis<A>>::Out>), ShapeError>
@@ -504,48 +435,28 @@ where
     {
         self.nanmedian_as(A)
     }
-    /// [`try_nanmedian_axis`](Self::try_nanmedian_axis), panicking with the error's message.
-    #[track_caller]
-    #[allow(clippy::type_complexity)]
-    pub fn nanmedian_axis<const A: isize>(
-        &self,
-    ) -> (Tensor<D::Elem, <S as RemoveAxis<A>>::Out>, Tensor<i64, <S as RemoveAxis<A>>::Out>)
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_nanmedian_axis::<A>().or_panic()
-    }
     /// [`try_nanmedian_axis`](Self::try_nanmedian_axis) along a runtime axis: [`DynShape`]
     /// results.
     ///
     /// # Errors
     /// As [`try_nanmedian_axis`](Self::try_nanmedian_axis).
     #[allow(clippy::type_complexity)]
+    #[try_twin]
     pub fn try_nanmedian_axis_dyn(
         &self,
         axis: isize,
     ) -> Result<(Tensor<D::Elem, DynShape>, Tensor<i64, DynShape>), ShapeError> {
         self.nanmedian_as(axis)
     }
-    /// [`try_nanmedian_axis_dyn`](Self::try_nanmedian_axis_dyn), panicking with the error's
-    /// message.
-    #[track_caller]
-    pub fn nanmedian_axis_dyn(&self, axis: isize) -> (Tensor<D::Elem, DynShape>, Tensor<i64, DynShape>) {
-        self.try_nanmedian_axis_dyn(axis).or_panic()
-    }
     /// The lower median of the non-NaN elements (PyTorch `nanmedian()` without `dim`): NaN when
     /// every element is NaN.
     ///
     /// # Errors
     /// [`ShapeError::Index`] for an empty tensor; [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_nanmedian(&self) -> Result<D::Elem, ShapeError> {
         let flat = Tensor::<D::Elem, DynShape>::try_from_vec(&[self.numel()], self.to_vec())?;
         Ok(flat.nanmedian_as::<DynShape>(0)?.0.to_vec()[0])
-    }
-    /// [`try_nanmedian`](Self::try_nanmedian), panicking with the error's message.
-    #[track_caller]
-    pub fn nanmedian(&self) -> D::Elem {
-        self.try_nanmedian().or_panic()
     }
     #[allow(clippy::type_complexity, clippy::eq_op)] // `x != x`: NaN, for every element type
     fn nanmedian_as<S2: Shape>(&self, axis: isize) -> Result<(Tensor<D::Elem, S2>, Tensor<i64, S2>), ShapeError> {
@@ -630,6 +541,7 @@ where
     /// [`ShapeError::Invalid`] for `q` outside `[0, 1]` (or NaN); [`ShapeError::Index`] for an
     /// empty line; [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`;
     /// [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_quantile<const A: isize>(
         &self,
         q: D::Elem,
@@ -639,45 +551,30 @@ where
     {
         self.quantile_as(q, A, false)
     }
-    /// [`try_quantile`](Self::try_quantile), panicking with the error's message.
-    #[track_caller]
-    pub fn quantile<const A: isize>(&self, q: D::Elem) -> Tensor<D::Elem, <S as RemoveAxis<A>>::Out>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_quantile::<A>(q).or_panic()
-    }
     /// [`try_quantile`](Self::try_quantile) along a runtime axis: a [`DynShape`] result.
     ///
     /// # Errors
     /// As [`try_quantile`](Self::try_quantile).
+    #[try_twin]
     pub fn try_quantile_dyn(&self, q: D::Elem, axis: isize) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
         self.quantile_as(q, axis, false)
-    }
-    /// [`try_quantile_dyn`](Self::try_quantile_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn quantile_dyn(&self, q: D::Elem, axis: isize) -> Tensor<D::Elem, DynShape> {
-        self.try_quantile_dyn(q, axis).or_panic()
     }
     /// The `q`-quantile of all elements (PyTorch `quantile(q)` without `dim`): a scalar, NaN if
     /// any element is NaN.
     ///
     /// # Errors
     /// As [`try_quantile`](Self::try_quantile), for the flattened tensor.
+    #[try_twin]
     pub fn try_quantile_all(&self, q: D::Elem) -> Result<D::Elem, ShapeError> {
         let flat = Tensor::<D::Elem, DynShape>::try_from_vec(&[self.numel()], self.to_vec())?;
         Ok(flat.quantile_as::<DynShape>(q, 0, false)?.to_vec()[0])
-    }
-    /// [`try_quantile_all`](Self::try_quantile_all), panicking with the error's message.
-    #[track_caller]
-    pub fn quantile_all(&self, q: D::Elem) -> D::Elem {
-        self.try_quantile_all(q).or_panic()
     }
     /// [`try_quantile`](Self::try_quantile) over the non-NaN elements of each line (PyTorch
     /// `nanquantile(q, dim=A)`, NumPy `np.nanquantile`): NaN only for a line of NaNs.
     ///
     /// # Errors
     /// As [`try_quantile`](Self::try_quantile).
+    #[try_twin]
     pub fn try_nanquantile<const A: isize>(
         &self,
         q: D::Elem,
@@ -687,25 +584,13 @@ where
     {
         self.quantile_as(q, A, true)
     }
-    /// [`try_nanquantile`](Self::try_nanquantile), panicking with the error's message.
-    #[track_caller]
-    pub fn nanquantile<const A: isize>(&self, q: D::Elem) -> Tensor<D::Elem, <S as RemoveAxis<A>>::Out>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_nanquantile::<A>(q).or_panic()
-    }
     /// [`try_nanquantile`](Self::try_nanquantile) along a runtime axis: a [`DynShape`] result.
     ///
     /// # Errors
     /// As [`try_quantile`](Self::try_quantile).
+    #[try_twin]
     pub fn try_nanquantile_dyn(&self, q: D::Elem, axis: isize) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
         self.quantile_as(q, axis, true)
-    }
-    /// [`try_nanquantile_dyn`](Self::try_nanquantile_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn nanquantile_dyn(&self, q: D::Elem, axis: isize) -> Tensor<D::Elem, DynShape> {
-        self.try_nanquantile_dyn(q, axis).or_panic()
     }
 }
 
@@ -718,6 +603,7 @@ where
     /// # Errors
     /// [`ShapeError::Broadcast`] naming both shapes when runtime sizes do not broadcast (static
     /// ones are a compile error); [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_dist<D2: Data<Elem = D::Elem>, S2: Shape>(
         &self,
         other: &TensorBase<D2, S2>,
@@ -727,14 +613,6 @@ where
         S: BroadcastShape<S2>,
     {
         self.try_sub(other)?.try_norm(p)
-    }
-    /// [`try_dist`](Self::try_dist), panicking with the error's message.
-    #[track_caller]
-    pub fn dist<D2: Data<Elem = D::Elem>, S2: Shape>(&self, other: &TensorBase<D2, S2>, p: Norm) -> D::Elem
-    where
-        S: BroadcastShape<S2>,
-    {
-        self.try_dist(other, p).or_panic()
     }
 }
 

@@ -13,13 +13,14 @@
 //! ([`AssignShape`]); runtime sizes are checked before the first write, so a failed call leaves
 //! `out` unchanged. `out` may have any strides (a transposed or sliced view); the borrow rules
 //! keep it from overlapping the inputs.
-use crate::error::{OrPanic, ShapeError};
+use crate::error::ShapeError;
 use crate::kernels;
 use crate::kernels::small;
 use crate::num::Num;
 use crate::shape::{AssignShape, Shape};
 use crate::storage::{Data, DataMut, Element};
 use crate::tensor::TensorBase;
+use shaped_macros::try_twin;
 
 /// The right operand of a binary `_out` method on `TensorBase<D, S>` writing into a tensor of
 /// shape `SO`: a tensor or view by reference (`&b`, broadcast to `SO`) or a scalar of the element
@@ -112,6 +113,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// assert_eq!(out.to_vec(), [0.0, 2.0, 4.0, 0.0, 2.0, 4.0]);
     /// ```
     #[doc(alias = "map_assign_into")]
+    #[try_twin]
     pub fn try_map_out<DO: DataMut, SO: Shape>(
         &self,
         out: &mut TensorBase<DO, SO>,
@@ -164,17 +166,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
             _ => self.map_out_from(out, f, threshold),
         }
     }
-    /// [`try_map_out`](Self::try_map_out), panicking with the error's message.
-    #[track_caller]
-    pub fn map_out<DO: DataMut, SO: Shape>(
-        &self,
-        out: &mut TensorBase<DO, SO>,
-        f: impl Fn(D::Elem) -> DO::Elem + Sync + Send,
-    ) where
-        S: AssignShape<SO>,
-    {
-        self.try_map_out(out, f).or_panic()
-    }
 
     /// Writes `f(a, b)` for `self` and `other`, each broadcast to `out`'s shape, into `out`
     /// (NumPy's binary ufuncs with `out=`; ndarray's `Zip::map_assign_into`). `out` keeps its
@@ -184,6 +175,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Expand`] naming the operand's and `out`'s shapes when an operand does not
     /// broadcast to `out`'s runtime sizes (nothing is written).
+    #[try_twin]
     pub fn try_zip_with_out<D2: Data, S2: AssignShape<SO>, DO: DataMut, SO: Shape>(
         &self,
         other: &TensorBase<D2, S2>,
@@ -209,18 +201,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let lb = other.layout().expand_for_assign(ld.sizes())?;
         kernels::zip_to(out.data.as_mut_slice(), &ld, self.data.as_slice(), &la, other.data.as_slice(), &lb, f);
         Ok(())
-    }
-    /// [`try_zip_with_out`](Self::try_zip_with_out), panicking with the error's message.
-    #[track_caller]
-    pub fn zip_with_out<D2: Data, S2: AssignShape<SO>, DO: DataMut, SO: Shape>(
-        &self,
-        other: &TensorBase<D2, S2>,
-        out: &mut TensorBase<DO, SO>,
-        f: impl Fn(D::Elem, D2::Elem) -> DO::Elem + Sync + Send,
-    ) where
-        S: AssignShape<SO>,
-    {
-        self.try_zip_with_out(other, out, f).or_panic()
     }
 }
 

@@ -14,6 +14,7 @@ use crate::storage::{Data, Element};
 use crate::tensor::{Tensor, TensorBase};
 use alloc::format;
 use num_traits::Float;
+use shaped_macros::try_twin;
 /// The hyper-parameters of a typed 2-D pooling, as const generics: a `KERNEL x KERNEL` window,
 /// `STRIDE`, `PADDING` (default 0) and `DILATION` (default 1; `avg_pool2d` has none, so it must
 /// be 1 there). `STRIDE` defaults to the kernel size, as PyTorch's (`F.max_pool2d(x, 2)` is
@@ -374,22 +375,13 @@ where
     /// dilation is 0, the padding is more than half the dilated kernel, or the window does not
     /// fit the padded input; [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
+    #[try_twin]
     pub fn try_max_pool2d_dyn(
         &self,
         args: PoolArgs,
         with_indices: bool,
     ) -> Result<(Tensor<D::Elem, DynShape>, Option<Tensor<i64, DynShape>>), ShapeError> {
         self.pool_rt(args, PoolKind::Max, with_indices)
-    }
-    /// [`try_max_pool2d_dyn`](Self::try_max_pool2d_dyn), panicking with the error's message.
-    #[track_caller]
-    #[allow(clippy::type_complexity)]
-    pub fn max_pool2d_dyn(
-        &self,
-        args: PoolArgs,
-        with_indices: bool,
-    ) -> (Tensor<D::Elem, DynShape>, Option<Tensor<i64, DynShape>>) {
-        self.try_max_pool2d_dyn(args, with_indices).or_panic()
     }
 
     /// 2-D average pooling (PyTorch `torch.nn.functional.avg_pool2d(input, K, S, P,
@@ -465,17 +457,13 @@ where
     /// # Errors
     /// As [`try_max_pool2d_dyn`](Self::try_max_pool2d_dyn), and [`ShapeError::Invalid`] for a
     /// dilation other than 1.
+    #[try_twin]
     pub fn try_avg_pool2d_dyn(
         &self,
         args: PoolArgs,
         count_include_pad: bool,
     ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
         Ok(self.pool_rt(args, PoolKind::Avg { count_include_pad }, false)?.0)
-    }
-    /// [`try_avg_pool2d_dyn`](Self::try_avg_pool2d_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn avg_pool2d_dyn(&self, args: PoolArgs, count_include_pad: bool) -> Tensor<D::Elem, DynShape> {
-        self.try_avg_pool2d_dyn(args, count_include_pad).or_panic()
     }
 
     fn adaptive_rt<S2: Shape>(&self, oh: usize, ow: usize) -> Result<Tensor<D::Elem, S2>, ShapeError> {
@@ -514,6 +502,7 @@ where
     /// # Errors
     /// [`ShapeError::Invalid`] for an empty `H` or `W` with a non-empty output; for a
     /// [`DynShape`] tensor also when the rank is not 4; [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_adaptive_avg_pool2d<const OH: usize, const OW: usize>(
         &self,
     ) -> Result<Tensor<D::Elem, <S as AdaptivePool2dShape<OH, OW>>::Out>, ShapeError>
@@ -522,17 +511,6 @@ where
     {
         self.adaptive_rt(OH, OW)
     }
-    /// [`try_adaptive_avg_pool2d`](Self::try_adaptive_avg_pool2d), panicking with the error's
-    /// message.
-    #[track_caller]
-    pub fn adaptive_avg_pool2d<const OH: usize, const OW: usize>(
-        &self,
-    ) -> Tensor<D::Elem, <S as AdaptivePool2dShape<OH, OW>>::Out>
-    where
-        S: AdaptivePool2dShape<OH, OW>,
-    {
-        self.try_adaptive_avg_pool2d::<OH, OW>().or_panic()
-    }
     /// [`try_adaptive_avg_pool2d`](Self::try_adaptive_avg_pool2d) with a run-time output size
     /// `[oh, ow]`: a [`DynShape`] result.
     ///
@@ -540,13 +518,8 @@ where
     /// As [`try_adaptive_avg_pool2d`](Self::try_adaptive_avg_pool2d), [`ShapeError::Invalid`]
     /// when the rank is not 4, and [`ShapeError::Overflow`] when the output's element count
     /// overflows (checked first).
+    #[try_twin]
     pub fn try_adaptive_avg_pool2d_dyn(&self, out: [usize; 2]) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
         self.adaptive_rt(out[0], out[1])
-    }
-    /// [`try_adaptive_avg_pool2d_dyn`](Self::try_adaptive_avg_pool2d_dyn), panicking with the
-    /// error's message.
-    #[track_caller]
-    pub fn adaptive_avg_pool2d_dyn(&self, out: [usize; 2]) -> Tensor<D::Elem, DynShape> {
-        self.try_adaptive_avg_pool2d_dyn(out).or_panic()
     }
 }

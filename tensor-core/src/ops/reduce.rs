@@ -175,10 +175,22 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
 /// (removed or kept), each with its `try_` form. `$run` computes it from the tensor `$s`, the
 /// normalised `$axes` and `$keep`, with the result shape inferred from each form's return type.
 macro_rules! reduction {
-    (
+    (table $d:tt grad { $($grad:tt)* } nograd { $($nograd:tt)* }) => {
+        reduction! { $($grad)* }
+        reduction! { $($nograd)* }
+        /// The reduction table, handed to `$cb!` (see `reduction!`'s invocation).
+        macro_rules! reductions {
+            ($d cb:ident) => {
+                $d cb! { grad { $($grad)* } nograd { $($nograd)* } }
+            };
+        }
+        pub(crate) use reductions;
+    };
+    ($(
         $doc:literal, $torch:literal, $out:ty, [$($bound:tt)*], ($($p:ident: $pt:ty),*) |$s:ident, $axes:ident, $keep:ident| $run:expr,
         $w:ident $try_w:ident $ax:ident $try_ax:ident $kd:ident $try_kd:ident $dy:ident $try_dy:ident $kdy:ident $try_kdy:ident
-    ) => {
+        $(=> |$($gp:ident),*| $grad:expr)?;
+    )*) => {$(
         // The element bound is on each method rather than on the impl, so that a call on the
         // wrong element type is an E0277 naming the bound (with its message, for `mean`) rather
         // than "the method exists but its trait bounds were not satisfied".
@@ -295,41 +307,65 @@ macro_rules! reduction {
                 self.$try_kdy(axis, $($p),*).or_panic()
             }
         }
-    };
+    )*};
 }
 
-reduction!("sum (exact for integers, returned as `i64`/`u64`; accurate for floats)", "sum", <D::Elem as Num>::Sum, [D::Elem: Num,], () |x, axes, keep| x.reduce_with(axes, keep, &Sum),
-    sum try_sum sum_axis try_sum_axis sum_keepdim try_sum_keepdim sum_axis_dyn try_sum_axis_dyn sum_keepdim_dyn try_sum_keepdim_dyn);
-reduction!("sum of the elements that are not NaN (0 for none)", "nansum", D::Elem, [D::Elem: Float + Num,], () |x, axes, keep| x.reduce_with(axes, keep, &MapSum(|v: D::Elem| if v.is_nan() { <D::Elem as Element>::ZERO } else { v }, |s| s)),
-    nansum try_nansum nansum_axis try_nansum_axis nansum_keepdim try_nansum_keepdim nansum_axis_dyn try_nansum_axis_dyn nansum_keepdim_dyn try_nansum_keepdim_dyn);
-reduction!("mean of the elements that are not NaN (NaN when all are, or there are none)", "nanmean", D::Elem, [D::Elem: Float + Num,], () |x, axes, keep| x.reduce_with(axes, keep, &NanMean),
-    nanmean try_nanmean nanmean_axis try_nanmean_axis nanmean_keepdim try_nanmean_keepdim nanmean_axis_dyn try_nanmean_axis_dyn nanmean_keepdim_dyn try_nanmean_keepdim_dyn);
-reduction!("mean (NaN for no elements)", "mean", D::Elem, [D::Elem: MeanElem,], () |x, axes, keep| x.reduce_with(axes, keep, &Mean),
-    mean try_mean mean_axis try_mean_axis mean_keepdim try_mean_keepdim mean_axis_dyn try_mean_axis_dyn mean_keepdim_dyn try_mean_keepdim_dyn);
-reduction!("product (checked for integers, returned as `i64`/`u64`)", "prod", <D::Elem as Num>::Sum, [D::Elem: Num,], () |x, axes, keep| x.reduce_with(axes, keep, &Prod),
-    prod try_prod prod_axis try_prod_axis prod_keepdim try_prod_keepdim prod_axis_dyn try_prod_axis_dyn prod_keepdim_dyn try_prod_keepdim_dyn);
-reduction!("maximum (NaN if any element is NaN; an error for no elements)", "amax", D::Elem, [D::Elem: Num,], () |x, axes, keep| x.reduce_with(axes, keep, &Extreme::<true>),
-    max try_max max_axis try_max_axis max_keepdim try_max_keepdim max_axis_dyn try_max_axis_dyn max_keepdim_dyn try_max_keepdim_dyn);
-reduction!("minimum (NaN if any element is NaN; an error for no elements)", "amin", D::Elem, [D::Elem: Num,], () |x, axes, keep| x.reduce_with(axes, keep, &Extreme::<false>),
-    min try_min min_axis try_min_axis min_keepdim try_min_keepdim min_axis_dyn try_min_axis_dyn min_keepdim_dyn try_min_keepdim_dyn);
-reduction!("row-major index (`i64`, among the reduced elements) of the first maximum, NaN counting as the maximum", "argmax", i64, [D::Elem: Num,], () |x, axes, keep| x.reduce_with(axes, keep, &ArgExtreme::<true>),
-    argmax try_argmax argmax_axis try_argmax_axis argmax_keepdim try_argmax_keepdim argmax_axis_dyn try_argmax_axis_dyn argmax_keepdim_dyn try_argmax_keepdim_dyn);
-reduction!("row-major index (`i64`, among the reduced elements) of the first minimum, NaN counting as the minimum", "argmin", i64, [D::Elem: Num,], () |x, axes, keep| x.reduce_with(axes, keep, &ArgExtreme::<false>),
-    argmin try_argmin argmin_axis try_argmin_axis argmin_keepdim try_argmin_keepdim argmin_axis_dyn try_argmin_axis_dyn argmin_keepdim_dyn try_argmin_keepdim_dyn);
-reduction!("variance with Bessel's `correction` (divides by `n - correction`; PyTorch's default is 1, 0 gives the population variance)", "var", D::Elem, [D::Elem: MeanElem,], (correction: usize) |x, axes, keep| x.var_rt(axes, keep, correction, false),
-    var try_var var_axis try_var_axis var_keepdim try_var_keepdim var_axis_dyn try_var_axis_dyn var_keepdim_dyn try_var_keepdim_dyn);
-reduction!("standard deviation with Bessel's `correction` (the square root of [`var`](Self::var); PyTorch's default correction is 1)", "std", D::Elem, [D::Elem: MeanElem,], (correction: usize) |x, axes, keep| x.var_rt(axes, keep, correction, true),
-    std try_std std_axis try_std_axis std_keepdim try_std_keepdim std_axis_dyn try_std_axis_dyn std_keepdim_dyn try_std_keepdim_dyn);
-reduction!("vector norm `p` ([`Norm::L1`], [`Norm::L2`] (Frobenius over a whole matrix), [`Norm::Inf`])", "linalg.vector_norm", D::Elem, [D::Elem: Float + Num,], (p: Norm) |x, axes, keep| x.norm_rt(axes, keep, p),
-    norm try_norm norm_axis try_norm_axis norm_keepdim try_norm_keepdim norm_axis_dyn try_norm_axis_dyn norm_keepdim_dyn try_norm_keepdim_dyn);
-reduction!("`log(sum(exp(x)))`, computed stably (shifted by the maximum; `-inf` for no elements)", "logsumexp", D::Elem, [D::Elem: Float + Num,], () |x, axes, keep| x.logsumexp_rt(axes, keep),
-    logsumexp try_logsumexp logsumexp_axis try_logsumexp_axis logsumexp_keepdim try_logsumexp_keepdim logsumexp_axis_dyn try_logsumexp_axis_dyn logsumexp_keepdim_dyn try_logsumexp_keepdim_dyn);
-reduction!("number of non-zero (non-`false`) elements, as `i64`", "count_nonzero", i64, [D::Elem: Element,], () |x, axes, keep| x.reduce_with(axes, keep, &Count(|v: D::Elem| v != D::Elem::ZERO)),
-    count_nonzero try_count_nonzero count_nonzero_axis try_count_nonzero_axis count_nonzero_keepdim try_count_nonzero_keepdim count_nonzero_axis_dyn try_count_nonzero_axis_dyn count_nonzero_keepdim_dyn try_count_nonzero_keepdim_dyn);
-reduction!("logical and of a bool tensor (`true` for no elements)", "all", bool, [D: Data<Elem = bool>,], () |x, axes, keep| x.reduce_with(axes, keep, &All),
-    all try_all all_axis try_all_axis all_keepdim try_all_keepdim all_axis_dyn try_all_axis_dyn all_keepdim_dyn try_all_keepdim_dyn);
-reduction!("logical or of a bool tensor (`false` for no elements)", "any", bool, [D: Data<Elem = bool>,], () |x, axes, keep| x.reduce_with(axes, keep, &AnyTrue),
-    any try_any any_axis try_any_axis any_keepdim try_any_keepdim any_axis_dyn try_any_axis_dyn any_keepdim_dyn try_any_keepdim_dyn);
+// The reduction table: each entry is `"what", "PyTorch name", output element, [element bound],
+// (parameters) |tensor, axes, keep| how the tensor form computes it, its ten method names` and,
+// under `grad`, `=> |var, output, axes, keep|` its backward rule. `reduction!` writes the tensor
+// forms of every entry and defines `reductions!`, which hands the same table to another writer:
+// `autograd/ops/reduce.rs` writes `Var`'s ten forms of each `grad` entry from it
+// (`reductions!(var_reduction)`), so that one entry gives both. (The leading `table $` lets
+// `reduction!` write a macro of its own.)
+reduction! { table $
+grad {
+    "sum (exact for integers, returned as `i64`/`u64`; accurate for floats)", "sum", <D::Elem as Num>::Sum, [D::Elem: Num,], () |x, axes, keep| x.reduce_with(axes, keep, &Sum),
+        sum try_sum sum_axis try_sum_axis sum_keepdim try_sum_keepdim sum_axis_dyn try_sum_axis_dyn sum_keepdim_dyn try_sum_keepdim_dyn
+        => |v, y, axes, keep| v.sum_rule(y, axes, keep, false);
+    "sum of the elements that are not NaN (0 for none)", "nansum", D::Elem, [D::Elem: Float + Num,], () |x, axes, keep| x.reduce_with(axes, keep, &MapSum(|v: D::Elem| if v.is_nan() { <D::Elem as Element>::ZERO } else { v }, |s| s)),
+        nansum try_nansum nansum_axis try_nansum_axis nansum_keepdim try_nansum_keepdim nansum_axis_dyn try_nansum_axis_dyn nansum_keepdim_dyn try_nansum_keepdim_dyn
+        => |v, y, axes, keep| v.nan_rule(y, axes, keep, false);
+    "mean of the elements that are not NaN (NaN when all are, or there are none)", "nanmean", D::Elem, [D::Elem: Float + Num,], () |x, axes, keep| x.reduce_with(axes, keep, &NanMean),
+        nanmean try_nanmean nanmean_axis try_nanmean_axis nanmean_keepdim try_nanmean_keepdim nanmean_axis_dyn try_nanmean_axis_dyn nanmean_keepdim_dyn try_nanmean_keepdim_dyn
+        => |v, y, axes, keep| v.nan_rule(y, axes, keep, true);
+    "mean (NaN for no elements)", "mean", D::Elem, [D::Elem: MeanElem,], () |x, axes, keep| x.reduce_with(axes, keep, &Mean),
+        mean try_mean mean_axis try_mean_axis mean_keepdim try_mean_keepdim mean_axis_dyn try_mean_axis_dyn mean_keepdim_dyn try_mean_keepdim_dyn
+        => |v, y, axes, keep| v.sum_rule(y, axes, keep, true);
+    "product (checked for integers, returned as `i64`/`u64`)", "prod", <D::Elem as Num>::Sum, [D::Elem: Num,], () |x, axes, keep| x.reduce_with(axes, keep, &Prod),
+        prod try_prod prod_axis try_prod_axis prod_keepdim try_prod_keepdim prod_axis_dyn try_prod_axis_dyn prod_keepdim_dyn try_prod_keepdim_dyn
+        => |v, y, axes, keep| v.prod_rule(y, axes, keep);
+    "maximum (NaN if any element is NaN; an error for no elements)", "amax", D::Elem, [D::Elem: Num,], () |x, axes, keep| x.reduce_with(axes, keep, &Extreme::<true>),
+        max try_max max_axis try_max_axis max_keepdim try_max_keepdim max_axis_dyn try_max_axis_dyn max_keepdim_dyn try_max_keepdim_dyn
+        => |v, y, axes, keep| v.extreme_rule(y, axes, keep);
+    "minimum (NaN if any element is NaN; an error for no elements)", "amin", D::Elem, [D::Elem: Num,], () |x, axes, keep| x.reduce_with(axes, keep, &Extreme::<false>),
+        min try_min min_axis try_min_axis min_keepdim try_min_keepdim min_axis_dyn try_min_axis_dyn min_keepdim_dyn try_min_keepdim_dyn
+        => |v, y, axes, keep| v.extreme_rule(y, axes, keep);
+    "variance with Bessel's `correction` (divides by `n - correction`; PyTorch's default is 1, 0 gives the population variance)", "var", D::Elem, [D::Elem: MeanElem,], (correction: usize) |x, axes, keep| x.var_rt(axes, keep, correction, false),
+        var try_var var_axis try_var_axis var_keepdim try_var_keepdim var_axis_dyn try_var_axis_dyn var_keepdim_dyn try_var_keepdim_dyn
+        => |v, y, axes, keep| v.var_rule(y, axes, keep, correction, false);
+    "standard deviation with Bessel's `correction` (the square root of [`var`](Self::var); PyTorch's default correction is 1)", "std", D::Elem, [D::Elem: MeanElem,], (correction: usize) |x, axes, keep| x.var_rt(axes, keep, correction, true),
+        std try_std std_axis try_std_axis std_keepdim try_std_keepdim std_axis_dyn try_std_axis_dyn std_keepdim_dyn try_std_keepdim_dyn
+        => |v, y, axes, keep| v.var_rule(y, axes, keep, correction, true);
+    "vector norm `p` ([`Norm::L1`], [`Norm::L2`] (Frobenius over a whole matrix), [`Norm::Inf`])", "linalg.vector_norm", D::Elem, [D::Elem: Float + Num,], (p: Norm) |x, axes, keep| x.norm_rt(axes, keep, p),
+        norm try_norm norm_axis try_norm_axis norm_keepdim try_norm_keepdim norm_axis_dyn try_norm_axis_dyn norm_keepdim_dyn try_norm_keepdim_dyn
+        => |v, y, axes, keep| v.norm_rule(y, axes, keep, p);
+    "`log(sum(exp(x)))`, computed stably (shifted by the maximum; `-inf` for no elements)", "logsumexp", D::Elem, [D::Elem: Float + Num,], () |x, axes, keep| x.logsumexp_rt(axes, keep),
+        logsumexp try_logsumexp logsumexp_axis try_logsumexp_axis logsumexp_keepdim try_logsumexp_keepdim logsumexp_axis_dyn try_logsumexp_axis_dyn logsumexp_keepdim_dyn try_logsumexp_keepdim_dyn
+        => |v, y, axes, keep| v.logsumexp_rule(y, axes, keep);
+}
+nograd {
+    "row-major index (`i64`, among the reduced elements) of the first maximum, NaN counting as the maximum", "argmax", i64, [D::Elem: Num,], () |x, axes, keep| x.reduce_with(axes, keep, &ArgExtreme::<true>),
+        argmax try_argmax argmax_axis try_argmax_axis argmax_keepdim try_argmax_keepdim argmax_axis_dyn try_argmax_axis_dyn argmax_keepdim_dyn try_argmax_keepdim_dyn;
+    "row-major index (`i64`, among the reduced elements) of the first minimum, NaN counting as the minimum", "argmin", i64, [D::Elem: Num,], () |x, axes, keep| x.reduce_with(axes, keep, &ArgExtreme::<false>),
+        argmin try_argmin argmin_axis try_argmin_axis argmin_keepdim try_argmin_keepdim argmin_axis_dyn try_argmin_axis_dyn argmin_keepdim_dyn try_argmin_keepdim_dyn;
+    "number of non-zero (non-`false`) elements, as `i64`", "count_nonzero", i64, [D::Elem: Element,], () |x, axes, keep| x.reduce_with(axes, keep, &Count(|v: D::Elem| v != D::Elem::ZERO)),
+        count_nonzero try_count_nonzero count_nonzero_axis try_count_nonzero_axis count_nonzero_keepdim try_count_nonzero_keepdim count_nonzero_axis_dyn try_count_nonzero_axis_dyn count_nonzero_keepdim_dyn try_count_nonzero_keepdim_dyn;
+    "logical and of a bool tensor (`true` for no elements)", "all", bool, [D: Data<Elem = bool>,], () |x, axes, keep| x.reduce_with(axes, keep, &All),
+        all try_all all_axis try_all_axis all_keepdim try_all_keepdim all_axis_dyn try_all_axis_dyn all_keepdim_dyn try_all_keepdim_dyn;
+    "logical or of a bool tensor (`false` for no elements)", "any", bool, [D: Data<Elem = bool>,], () |x, axes, keep| x.reduce_with(axes, keep, &AnyTrue),
+        any try_any any_axis try_any_axis any_keepdim try_any_keepdim any_axis_dyn try_any_axis_dyn any_keepdim_dyn try_any_keepdim_dyn;
+}
+}
 
 /// Multi-axis sums and means.
 impl<D: Data, S: Shape> TensorBase<D, S>

@@ -15,6 +15,7 @@ use crate::storage::{Data, DataMut, Element, Out, OutData};
 use crate::tensor::OutTensor;
 use crate::tensor::{Tensor, TensorBase};
 use num_traits::Float;
+use shaped_macros::try_twin;
 
 impl<D: Data, S: Shape> TensorBase<D, S> {
     /// The lines along axis `ax` (normalised) as contiguous rows, axis `ax` moved last: the
@@ -84,9 +85,21 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
 }
 
+/// The forms of each entry of the scan table ([`scans!`]): static axis and runtime axis, each
+/// with its `try_` form; same shape.
 macro_rules! along_axis {
-    ($doc:literal, $torch:literal, $out:ty, [$($bound:tt)*], |$s:ident, $ax:ident| $run:expr,
-     $m:ident $try_m:ident $dy:ident $try_dy:ident) => {
+    (table $d:tt $($entries:tt)*) => {
+        along_axis! { $($entries)* }
+        /// The scan table, handed to `$cb!` (see `along_axis!`'s invocation).
+        macro_rules! scans {
+            ($d cb:ident) => {
+                $d cb! { $($entries)* }
+            };
+        }
+        pub(crate) use scans;
+    };
+    ($($doc:literal, $torch:literal, $out:ty, [$($bound:tt)*], |$s:ident, $ax:ident| $run:expr,
+     $m:ident $try_m:ident $dy:ident $try_dy:ident => |$($gp:ident),*| $grad:expr;)*) => {$(
         impl<D: Data, S: Shape> TensorBase<D, S>
         where
             $($bound)*
@@ -124,19 +137,31 @@ macro_rules! along_axis {
                 self.$try_dy(axis).or_panic()
             }
         }
-    };
+    )*};
 }
 
-along_axis!("Cumulative sum (exact for integers, as `i64`/`u64`; Kahan-compensated for floats)", "cumsum",
-    <D::Elem as Num>::Sum, [D::Elem: Num], |s, a| s.cumsum_rt(a), cumsum try_cumsum cumsum_dyn try_cumsum_dyn);
-along_axis!("Cumulative product (checked for integers, as `i64`/`u64`)", "cumprod",
-    <D::Elem as Num>::Sum, [D::Elem: Num], |s, a| s.cumprod_rt(a), cumprod try_cumprod cumprod_dyn try_cumprod_dyn);
-along_axis!("Softmax `exp(x) / sum(exp(x))`, computed stably (shifted by the line's maximum)", "softmax",
-    D::Elem, [D::Elem: Float + Num<Sum = D::Elem>], |s, a| s.softmax_rt(a, false), softmax try_softmax softmax_dyn try_softmax_dyn);
-along_axis!("Cumulative `log(sum(exp(x)))`, computed stably as a running `logaddexp`", "logcumsumexp",
-    D::Elem, [D::Elem: Float + Num], |s, a| s.logcumsumexp_rt(a), logcumsumexp try_logcumsumexp logcumsumexp_dyn try_logcumsumexp_dyn);
-along_axis!("Log-softmax `x - logsumexp(x)`, computed stably", "log_softmax",
-    D::Elem, [D::Elem: Float + Num<Sum = D::Elem>], |s, a| s.softmax_rt(a, true), log_softmax try_log_softmax log_softmax_dyn try_log_softmax_dyn);
+// The scan table: functions along one axis that keep the shape. Each entry is `"what",
+// "PyTorch name", output element, [element bound], |tensor, axis| how the tensor form computes
+// it, its four method names => |var, output, axis| its backward rule`. `along_axis!` writes the
+// tensor forms from it and defines `scans!`, which hands the table to `autograd/ops/reduce.rs`'s
+// writer of `Var`'s forms (`scans!(var_scan)`), so that one entry gives both.
+along_axis! { table $
+            "Cumulative sum (exact for integers, as `i64`/`u64`; Kahan-compensated for floats)", "cumsum",
+                <D::Elem as Num>::Sum, [D::Elem: Num], |s, a| s.cumsum_rt(a), cumsum try_cumsum cumsum_dyn try_cumsum_dyn
+                => |v, y, a| v.cumsum_rule(y, a);
+            "Cumulative product (checked for integers, as `i64`/`u64`)", "cumprod",
+                <D::Elem as Num>::Sum, [D::Elem: Num], |s, a| s.cumprod_rt(a), cumprod try_cumprod cumprod_dyn try_cumprod_dyn
+                => |v, y, a| v.cumprod_rule(y, a);
+            "Softmax `exp(x) / sum(exp(x))`, computed stably (shifted by the line's maximum)", "softmax",
+                D::Elem, [D::Elem: Float + Num<Sum = D::Elem>], |s, a| s.softmax_rt(a, false), softmax try_softmax softmax_dyn try_softmax_dyn
+                => |v, y, a| v.softmax_rule(y, a, false);
+            "Cumulative `log(sum(exp(x)))`, computed stably as a running `logaddexp`", "logcumsumexp",
+                D::Elem, [D::Elem: Float + Num], |s, a| s.logcumsumexp_rt(a), logcumsumexp try_logcumsumexp logcumsumexp_dyn try_logcumsumexp_dyn
+                => |v, y, a| v.logcumsumexp_rule(y, a);
+            "Log-softmax `x - logsumexp(x)`, computed stably", "log_softmax",
+                D::Elem, [D::Elem: Float + Num<Sum = D::Elem>], |s, a| s.softmax_rt(a, true), log_softmax try_log_softmax log_softmax_dyn try_log_softmax_dyn
+                => |v, y, a| v.softmax_rule(y, a, true);
+}
 
 /// `(values, indices)` forms along an axis that keep the shape: `cummax`, `cummin`.
 macro_rules! cum_extreme {
@@ -199,31 +224,20 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`; [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_roll<const A: isize>(&self, shift: isize) -> Result<OutTensor<D, D::Elem, S>, ShapeError>
     where
         S: RemoveAxis<A>,
     {
         self.per_line(A, |o, s, l, a| scan::roll(o, s, l, a, shift))
     }
-    /// [`try_roll`](Self::try_roll), panicking with the error's message.
-    #[track_caller]
-    pub fn roll<const A: isize>(&self, shift: isize) -> OutTensor<D, D::Elem, S>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_roll::<A>(shift).or_panic()
-    }
     /// [`try_roll`](Self::try_roll) along a runtime axis (negative counts from the end).
     ///
     /// # Errors
     /// [`ShapeError::Axis`]; [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_roll_dyn(&self, shift: isize, axis: isize) -> Result<OutTensor<D, D::Elem, S>, ShapeError> {
         self.per_line(axis, |o, s, l, a| scan::roll(o, s, l, a, shift))
-    }
-    /// [`try_roll_dyn`](Self::try_roll_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn roll_dyn(&self, shift: isize, axis: isize) -> OutTensor<D, D::Elem, S> {
-        self.try_roll_dyn(shift, axis).or_panic()
     }
 
     fn triangle_rt(&self, lower: bool, diagonal: isize) -> Result<OutTensor<D, D::Elem, S>, ShapeError> {
@@ -251,19 +265,12 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Invalid`] for a [`DynShape`] tensor of rank below 2; [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_tril(&self, diagonal: isize) -> Result<OutTensor<D, D::Elem, S>, ShapeError>
     where
         S: crate::shape::MatrixBatch,
     {
         self.triangle_rt(true, diagonal)
-    }
-    /// [`try_tril`](Self::try_tril), panicking with the error's message.
-    #[track_caller]
-    pub fn tril(&self, diagonal: isize) -> OutTensor<D, D::Elem, S>
-    where
-        S: crate::shape::MatrixBatch,
-    {
-        self.try_tril(diagonal).or_panic()
     }
     /// The upper triangle of each matrix of the last two dims: element `(i, j)` kept where
     /// `j - i >= diagonal` (PyTorch `triu(diagonal)`, NumPy `triu(k)`); see
@@ -271,19 +278,12 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Invalid`] for a [`DynShape`] tensor of rank below 2; [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_triu(&self, diagonal: isize) -> Result<OutTensor<D, D::Elem, S>, ShapeError>
     where
         S: crate::shape::MatrixBatch,
     {
         self.triangle_rt(false, diagonal)
-    }
-    /// [`try_triu`](Self::try_triu), panicking with the error's message.
-    #[track_caller]
-    pub fn triu(&self, diagonal: isize) -> OutTensor<D, D::Elem, S>
-    where
-        S: crate::shape::MatrixBatch,
-    {
-        self.try_triu(diagonal).or_panic()
     }
 }
 
@@ -320,31 +320,20 @@ where
     ///
     /// # Errors
     /// [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`; [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_diff<const A: isize>(&self) -> Result<Tensor<D::Elem, <S as SetAxis<A, Dyn>>::Out>, ShapeError>
     where
         S: SetAxis<A, Dyn>,
     {
         self.diff_rt(A)
     }
-    /// [`try_diff`](Self::try_diff), panicking with the error's message.
-    #[track_caller]
-    pub fn diff<const A: isize>(&self) -> Tensor<D::Elem, <S as SetAxis<A, Dyn>>::Out>
-    where
-        S: SetAxis<A, Dyn>,
-    {
-        self.try_diff::<A>().or_panic()
-    }
     /// [`try_diff`](Self::try_diff) along a runtime axis: a [`DynShape`] result.
     ///
     /// # Errors
     /// [`ShapeError::Axis`]; [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_diff_dyn(&self, axis: isize) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
         self.diff_rt(axis)
-    }
-    /// [`try_diff_dyn`](Self::try_diff_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn diff_dyn(&self, axis: isize) -> Tensor<D::Elem, DynShape> {
-        self.try_diff_dyn(axis).or_panic()
     }
 }
 

@@ -3,7 +3,7 @@
 //! pivoting above; see `kernels::dense`), allocation-free for inline tensors; above 8x8 through
 //! faer's LU when the `linalg` feature is on (`kernels::lapack`), by the direct elimination
 //! otherwise. Singular matrices are errors, never noise. Also `trace` for any matrix batch.
-use crate::error::{OrPanic, ShapeError};
+use crate::error::ShapeError;
 use crate::kernels::{self, dense, small};
 use crate::layout::{Layout, LayoutRepr, Offsets};
 use crate::num::{MatrixFloat, Num};
@@ -11,6 +11,7 @@ use crate::shape::{broadcast_sizes, BatchShape, MatrixBatch, Shape, SolveRhs, Sq
 use crate::storage::{Data, DataMut, Element, Out, Out2, OutData};
 use crate::tensor::{OutTensor, OutTensor2, TensorBase};
 use alloc::vec::Vec;
+use shaped_macros::try_twin;
 
 /// The runtime shape of a batch of matrices `[..b, m, n]`.
 #[derive(Clone, Copy, Debug)]
@@ -231,6 +232,7 @@ where
     #[doc(alias = "inverse")]
     #[doc(alias = "try_inverse")]
     #[inline]
+    #[try_twin(alias = "inverse")]
     pub fn try_inv(&self) -> Result<OutTensor<D, D::Elem, S>, ShapeError>
     where
         S: SquareShape,
@@ -261,16 +263,6 @@ where
         })?;
         Ok(TensorBase::from_lay(out, lay))
     }
-    /// [`try_inv`](Self::try_inv), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "inverse")]
-    #[inline]
-    pub fn inv(&self) -> OutTensor<D, D::Elem, S>
-    where
-        S: SquareShape,
-    {
-        self.try_inv().or_panic()
-    }
 
     /// The determinant of a square matrix, `[n, n] -> scalar`, or of each matrix of a batch,
     /// `[..b, n, n] -> [..b]` (a [`DynShape`](crate::DynShape) tensor gives a tensor, 0-d for one
@@ -282,6 +274,7 @@ where
     /// [`ShapeError::Invalid`] when runtime sizes are not square; [`ShapeError::Alloc`].
     #[doc(alias = "determinant")]
     #[inline]
+    #[try_twin(alias = "determinant")]
     pub fn try_det(&self) -> Result<<S::Batch as BatchShape>::Of<D::Elem>, ShapeError>
     where
         S: SquareShape,
@@ -303,16 +296,6 @@ where
             })
         })
     }
-    /// [`try_det`](Self::try_det), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "determinant")]
-    #[inline]
-    pub fn det(&self) -> <S::Batch as BatchShape>::Of<D::Elem>
-    where
-        S: SquareShape,
-    {
-        self.try_det().or_panic()
-    }
 
     /// Solves `self · x = b` for a square `self` and returns `x` (PyTorch `torch.linalg.solve`,
     /// NumPy `np.linalg.solve`). For one matrix `[n, n]`, `b` is a vector `[n]` or a matrix
@@ -328,6 +311,7 @@ where
     /// runtime row counts differ or batch dims do not broadcast; [`ShapeError::Invalid`] when
     /// `self` is not square or `b` is 0-d; [`ShapeError::Alloc`].
     #[inline]
+    #[try_twin]
     pub fn try_solve<D2: Data<Elem = D::Elem>, SB: SolveRhs<S>>(
         &self,
         b: &TensorBase<D2, SB>,
@@ -407,18 +391,6 @@ where
         }
         Ok(TensorBase::from_lay(out, lay))
     }
-    /// [`try_solve`](Self::try_solve), panicking with the error's message.
-    #[track_caller]
-    #[inline]
-    pub fn solve<D2: Data<Elem = D::Elem>, SB: SolveRhs<S>>(
-        &self,
-        b: &TensorBase<D2, SB>,
-    ) -> OutTensor2<D, D2, D::Elem, SB>
-    where
-        S: SquareShape,
-    {
-        self.try_solve(b).or_panic()
-    }
 
     /// The `k`-th power of a square matrix or of each matrix of a batch, `[..b, n, n] ->
     /// [..b, n, n]` (PyTorch `torch.linalg.matrix_power`, NumPy `np.linalg.matrix_power`):
@@ -429,6 +401,7 @@ where
     /// [`ShapeError::Singular`] for `k < 0` and a singular matrix (see [`try_inv`](Self::try_inv));
     /// [`ShapeError::Invalid`] when runtime sizes are not square; [`ShapeError::Alloc`].
     #[doc(alias = "pow")]
+    #[try_twin]
     pub fn try_matrix_power(&self, k: i64) -> Result<OutTensor<D, D::Elem, S>, ShapeError>
     where
         S: SquareShape,
@@ -454,14 +427,6 @@ where
         }
         Ok(TensorBase::from_lay(out, lay))
     }
-    /// [`try_matrix_power`](Self::try_matrix_power), panicking with the error's message.
-    #[track_caller]
-    pub fn matrix_power(&self, k: i64) -> OutTensor<D, D::Elem, S>
-    where
-        S: SquareShape,
-    {
-        self.try_matrix_power(k).or_panic()
-    }
 }
 
 impl<D: Data, S: Shape> TensorBase<D, S>
@@ -476,6 +441,7 @@ where
     /// # Errors
     /// [`ShapeError::Overflow`] when an integer trace does not fit its sum type;
     /// [`ShapeError::Invalid`] when a runtime shape has fewer than 2 dims; [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_trace(&self) -> Result<<S::Batch as BatchShape>::Of<<D::Elem as Num>::Sum>, ShapeError>
     where
         S: MatrixBatch,
@@ -490,13 +456,5 @@ where
             v.copy_from_slice(&sums);
             Ok(())
         })
-    }
-    /// [`try_trace`](Self::try_trace), panicking with the error's message.
-    #[track_caller]
-    pub fn trace(&self) -> <S::Batch as BatchShape>::Of<<D::Elem as Num>::Sum>
-    where
-        S: MatrixBatch,
-    {
-        self.try_trace().or_panic()
     }
 }

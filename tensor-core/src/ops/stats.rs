@@ -14,6 +14,7 @@ use crate::tensor::{OutTensor2, Tensor, TensorBase};
 use alloc::format;
 use alloc::vec::Vec;
 use num_traits::Float;
+use shaped_macros::try_twin;
 
 /// `T` from an `f64` count or constant (exact for the counts of any tensor that fits memory in
 /// `f64`; rounded for `f32` and the half types, as PyTorch divides in the tensor's type).
@@ -66,15 +67,11 @@ where
     ///
     /// # Errors
     /// [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_cov(&self, correction: usize) -> Result<Tensor<D::Elem, (V, V)>, ShapeError> {
         let (v, n) = (self.sizes()[0], self.sizes()[1]);
         let x = kernels::to_vec(self.data.as_slice(), self.layout())?;
         Tensor::try_from_vec(&[v, v], cov_rows(&x, v, n, correction)?)
-    }
-    /// [`try_cov`](Self::try_cov), panicking with the error's message.
-    #[track_caller]
-    pub fn cov(&self, correction: usize) -> Tensor<D::Elem, (V, V)> {
-        self.try_cov(correction).or_panic()
     }
     /// The Pearson correlation coefficients of the rows of `self` (PyTorch `torch.corrcoef`,
     /// NumPy `np.corrcoef`): `[V, N]` gives `[V, V]`, the covariance divided by the outer product
@@ -90,6 +87,7 @@ where
     ///
     /// # Errors
     /// [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_corrcoef(&self) -> Result<Tensor<D::Elem, (V, V)>, ShapeError> {
         let (v, n) = (self.sizes()[0], self.sizes()[1]);
         let x = kernels::to_vec(self.data.as_slice(), self.layout())?;
@@ -103,11 +101,6 @@ where
             }
         }
         Tensor::try_from_vec(&[v, v], cv)
-    }
-    /// [`try_corrcoef`](Self::try_corrcoef), panicking with the error's message.
-    #[track_caller]
-    pub fn corrcoef(&self) -> Tensor<D::Elem, (V, V)> {
-        self.try_corrcoef().or_panic()
     }
 }
 
@@ -171,6 +164,7 @@ where
     /// # Errors
     /// [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`; [`ShapeError::Alloc`].
     #[doc(alias = "trapz")]
+    #[try_twin(alias = "trapz")]
     pub fn try_trapezoid<const A: isize>(
         &self,
         dx: D::Elem,
@@ -180,21 +174,13 @@ where
     {
         self.trapezoid_as(A, Spacing::Uniform(dx))
     }
-    /// [`try_trapezoid`](Self::try_trapezoid), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "trapz")]
-    pub fn trapezoid<const A: isize>(&self, dx: D::Elem) -> Tensor<D::Elem, <S as RemoveAxis<A>>::Out>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_trapezoid::<A>(dx).or_panic()
-    }
     /// [`try_trapezoid`](Self::try_trapezoid) at the sample points `x` along axis `A` (PyTorch
     /// `torch.trapezoid(self, x, dim=A)` with a 1-D `x`): the widths are `x[i] - x[i - 1]`.
     ///
     /// # Errors
     /// [`ShapeError::Mismatch`] when `x` does not have one point per element of dim `A`;
     /// [`ShapeError::Axis`]; [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_trapezoid_x<const A: isize, K: Dim>(
         &self,
         x: &TensorBase<impl Data<Elem = D::Elem>, (K,)>,
@@ -205,28 +191,13 @@ where
         let x = kernels::to_vec(x.data.as_slice(), x.layout())?;
         self.trapezoid_as(A, Spacing::Points(&x))
     }
-    /// [`try_trapezoid_x`](Self::try_trapezoid_x), panicking with the error's message.
-    #[track_caller]
-    pub fn trapezoid_x<const A: isize, K: Dim>(
-        &self,
-        x: &TensorBase<impl Data<Elem = D::Elem>, (K,)>,
-    ) -> Tensor<D::Elem, <S as RemoveAxis<A>>::Out>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_trapezoid_x::<A, K>(x).or_panic()
-    }
     /// [`try_trapezoid`](Self::try_trapezoid) along a runtime axis: a [`DynShape`] result.
     ///
     /// # Errors
     /// As [`try_trapezoid`](Self::try_trapezoid).
+    #[try_twin]
     pub fn try_trapezoid_dyn(&self, dx: D::Elem, axis: isize) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
         self.trapezoid_as(axis, Spacing::Uniform(dx))
-    }
-    /// [`try_trapezoid_dyn`](Self::try_trapezoid_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn trapezoid_dyn(&self, dx: D::Elem, axis: isize) -> Tensor<D::Elem, DynShape> {
-        self.try_trapezoid_dyn(dx, axis).or_panic()
     }
     /// [`try_trapezoid_x`](Self::try_trapezoid_x) along a runtime axis (negative counts from the
     /// end; PyTorch `torch.trapezoid(self, x, dim=axis)` with a 1-D `x`): a [`DynShape`] result.
@@ -305,6 +276,7 @@ where
     /// (static ones are a compile error); [`ShapeError::Expand`] when `self` does not broadcast
     /// to the product's runtime shape; [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
+    #[try_twin]
     pub fn try_addmm<D1: Data<Elem = D::Elem>, S1, D2: Data<Elem = D::Elem>, S2: Shape>(
         &self,
         m1: &TensorBase<D1, S1>,
@@ -325,22 +297,6 @@ where
             *d = if skip { scaled } else { Num::add(scaled, Num::mul(beta, s)) };
         });
         Ok(p)
-    }
-    /// [`try_addmm`](Self::try_addmm), panicking with the error's message.
-    #[track_caller]
-    #[allow(clippy::type_complexity)]
-    pub fn addmm<D1: Data<Elem = D::Elem>, S1, D2: Data<Elem = D::Elem>, S2: Shape>(
-        &self,
-        m1: &TensorBase<D1, S1>,
-        m2: &TensorBase<D2, S2>,
-        beta: D::Elem,
-        alpha: D::Elem,
-    ) -> OutTensor2<D1, D2, D::Elem, <S1 as MatMulShape<S2>>::Out>
-    where
-        S1: MatMulShape<S2>,
-        S: ExpandsTo<<S1 as MatMulShape<S2>>::Out>,
-    {
-        self.try_addmm(m1, m2, beta, alpha).or_panic()
     }
     /// `beta * self + alpha * (b1 @ b2)` over batches of matrices (PyTorch `torch.baddbmm`):
     /// `[B, M, K] @ [B, K, P]` is `[B, M, P]`, `self` broadcast to it. The same operation as
@@ -401,6 +357,7 @@ where
     /// [`ShapeError::Expand`] when `rhs` does not broadcast to `self`'s runtime shape (static
     /// shapes that cannot are a compile error). Nothing is written then.
     #[doc(alias = "axpy")]
+    #[try_twin(alias = "axpy")]
     pub fn try_scaled_add<S2: ExpandsTo<S>>(
         &mut self,
         alpha: D::Elem,
@@ -415,14 +372,5 @@ where
             *d = Num::add(*d, Num::mul(alpha, s))
         });
         Ok(())
-    }
-    /// [`try_scaled_add`](Self::try_scaled_add), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "axpy")]
-    pub fn scaled_add<S2: ExpandsTo<S>>(&mut self, alpha: D::Elem, rhs: &TensorBase<impl Data<Elem = D::Elem>, S2>)
-    where
-        D: DataMut,
-    {
-        self.try_scaled_add(alpha, rhs).or_panic()
     }
 }

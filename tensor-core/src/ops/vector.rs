@@ -2,12 +2,13 @@
 //! checked at compile time (a `Dyn` size at run time); inline operands of static shapes run with
 //! constant sizes and strides and give inline results (see [`STensor`](crate::STensor)).
 use crate::dim::{Const, Dim, Dyn, SameDim};
-use crate::error::{OrPanic, ShapeError};
+use crate::error::ShapeError;
 use crate::kernels::{self, small, Gemm};
 use crate::layout::{Layout, LayoutRepr};
 use crate::num::Num;
 use crate::storage::{Data, DataMut, Out2, OutData};
 use crate::tensor::{OutTensor2, TensorBase};
+use shaped_macros::try_twin;
 
 /// The offset, stride and length of a 1-D tensor's elements.
 #[inline(always)]
@@ -28,23 +29,14 @@ where
     /// [`ShapeError::MatMul`] naming both shapes when runtime lengths differ.
     #[doc(alias = "inner")]
     #[inline]
-    pub fn try_dot<D2: Data<Elem = D::Elem>, N2: Dim>(&self, rhs: &TensorBase<D2, (N2,)>) -> Result<D::Elem, ShapeError>
-    where
-        N: SameDim<N2, (N,), (N2,)>,
-    {
+    #[try_twin(alias = "inner")]
+    #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
+    pub fn try_dot<D2: Data<Elem = D::Elem>, N2: Dim>(&self, rhs: &TensorBase<D2, (N2,)>) -> Result<D::Elem, ShapeError> where N: SameDim<N2, (N,), (N2,)> {
         let ((oa, sa, n), (ob, sb, n2)) = (parts1(self), parts1(rhs));
         if n != n2 {
             return Err(ShapeError::MatMul { lhs: self.sizes().into(), rhs: rhs.sizes().into() });
         }
         Ok(kernels::vector::dot(n, self.data.as_slice(), oa, sa, rhs.data.as_slice(), ob, sb))
-    }
-    /// [`try_dot`](Self::try_dot), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "inner")]
-    #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
-    #[inline]
-    pub fn dot<D2: Data<Elem = D::Elem>, N2: Dim>(&self, rhs: &TensorBase<D2, (N2,)>) -> D::Elem where N: SameDim<N2, (N,), (N2,)> {
-        self.try_dot(rhs).or_panic()
     }
 
     /// The outer product `[m] ⊗ [n] -> [m, n]`, `out[i, j] = self[i] · rhs[j]` (PyTorch
@@ -54,6 +46,7 @@ where
     /// # Errors
     /// [`ShapeError::Overflow`] when `m · n` does not fit `isize`; [`ShapeError::Alloc`].
     #[inline]
+    #[try_twin(alias = "ger")]
     pub fn try_outer<D2: Data<Elem = D::Elem>, N2: Dim>(
         &self,
         rhs: &TensorBase<D2, (N2,)>,
@@ -64,16 +57,6 @@ where
         kernels::vector::outer(out.as_mut_slice(), n, (self.data.as_slice(), oa, sa), (rhs.data.as_slice(), ob, sb));
         Ok(TensorBase::from_lay(out, lay))
     }
-    /// [`try_outer`](Self::try_outer), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "ger")]
-    #[inline]
-    pub fn outer<D2: Data<Elem = D::Elem>, N2: Dim>(
-        &self,
-        rhs: &TensorBase<D2, (N2,)>,
-    ) -> OutTensor2<D, D2, D::Elem, (N, N2)> {
-        self.try_outer(rhs).or_panic()
-    }
 
     /// The cross product of 3-vectors, `[3] × [3] -> [3]` (PyTorch `torch.linalg.cross`, NumPy
     /// `np.cross`). A static length other than 3 is a compile error; a `Dyn` one is checked here.
@@ -81,6 +64,7 @@ where
     /// # Errors
     /// [`ShapeError::Mismatch`] when a runtime length is not 3.
     #[inline]
+    #[try_twin]
     pub fn try_cross<D2: Data<Elem = D::Elem>, N2: Dim>(
         &self,
         rhs: &TensorBase<D2, (N2,)>,
@@ -102,13 +86,6 @@ where
         out.as_mut_slice().copy_from_slice(&c);
         let lay = LayoutRepr::row_major::<(<N as Cross3<N2>>::Out,)>(|| Layout::contiguous(&[3]))?;
         Ok(TensorBase::from_lay(out, lay))
-    }
-    /// [`try_cross`](Self::try_cross), panicking with the error's message.
-    #[track_caller]
-    #[rustfmt::skip]
-    #[inline]
-    pub fn cross<D2: Data<Elem = D::Elem>, N2: Dim>(&self, rhs: &TensorBase<D2, (N2,)>) -> OutTensor2<D, D2, D::Elem, (<N as Cross3<N2>>::Out,)> where N: Cross3<N2> {
-        self.try_cross(rhs).or_panic()
     }
 }
 
@@ -147,6 +124,7 @@ where
     /// [`ShapeError::MatMul`] naming both shapes when the runtime inner dims differ;
     /// [`ShapeError::Alloc`].
     #[inline]
+    #[try_twin(alias = "gemv", alias = "dot")]
     pub fn try_mv<D2: Data<Elem = D::Elem>, K2: Dim>(
         &self,
         rhs: &TensorBase<D2, (K2,)>,
@@ -172,14 +150,6 @@ where
         }
         Ok(TensorBase::from_lay(out, lay))
     }
-    /// [`try_mv`](Self::try_mv), panicking with the error's message.
-    #[track_caller]
-    #[rustfmt::skip]
-    #[inline]
-    #[doc(alias = "gemv", alias = "dot")]
-    pub fn mv<D2: Data<Elem = D::Elem>, K2: Dim>(&self, rhs: &TensorBase<D2, (K2,)>) -> OutTensor2<D, D2, D::Elem, (M,)> where K: SameDim<K2, (M, K), (K2,)> {
-        self.try_mv(rhs).or_panic()
-    }
 }
 
 /// The same products for [`DynShape`](crate::DynShape) tensors: ranks and lengths are checked at
@@ -203,17 +173,12 @@ where
     /// [`ShapeError::Invalid`] when an operand is not 1-D; [`ShapeError::MatMul`] when the lengths
     /// differ.
     #[doc(alias = "inner")]
+    #[try_twin(alias = "inner")]
     pub fn try_dot<D2: Data<Elem = D::Elem>>(
         &self,
         rhs: &TensorBase<D2, crate::DynShape>,
     ) -> Result<D::Elem, ShapeError> {
         self.vector_view("dot")?.try_dot(&rhs.vector_view("dot")?)
-    }
-    /// [`try_dot`](Self::try_dot), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "inner")]
-    pub fn dot<D2: Data<Elem = D::Elem>>(&self, rhs: &TensorBase<D2, crate::DynShape>) -> D::Elem {
-        self.try_dot(rhs).or_panic()
     }
 
     /// The outer product of two 1-D tensors, `[m] ⊗ [n] -> [m, n]` (PyTorch `torch.outer`, NumPy
@@ -222,6 +187,7 @@ where
     /// # Errors
     /// [`ShapeError::Invalid`] when an operand is not 1-D; [`ShapeError::Overflow`];
     /// [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_outer<D2: Data<Elem = D::Elem>>(
         &self,
         rhs: &TensorBase<D2, crate::DynShape>,
@@ -229,19 +195,12 @@ where
         let o = self.vector_view("outer")?.try_outer(&rhs.vector_view("outer")?)?;
         Ok(o.into_dyn())
     }
-    /// [`try_outer`](Self::try_outer), panicking with the error's message.
-    #[track_caller]
-    pub fn outer<D2: Data<Elem = D::Elem>>(
-        &self,
-        rhs: &TensorBase<D2, crate::DynShape>,
-    ) -> crate::Tensor<D::Elem, crate::DynShape> {
-        self.try_outer(rhs).or_panic()
-    }
 
     /// The cross product of two 3-vectors (PyTorch `torch.linalg.cross`, NumPy `np.cross`).
     ///
     /// # Errors
     /// [`ShapeError::Invalid`] when an operand is not a 1-D tensor of 3 elements.
+    #[try_twin]
     pub fn try_cross<D2: Data<Elem = D::Elem>>(
         &self,
         rhs: &TensorBase<D2, crate::DynShape>,
@@ -249,20 +208,13 @@ where
         let (a, b) = (self.vector_view("cross")?, rhs.vector_view("cross")?);
         Ok(a.try_cross(&b)?.into_dyn())
     }
-    /// [`try_cross`](Self::try_cross), panicking with the error's message.
-    #[track_caller]
-    pub fn cross<D2: Data<Elem = D::Elem>>(
-        &self,
-        rhs: &TensorBase<D2, crate::DynShape>,
-    ) -> crate::Tensor<D::Elem, crate::DynShape> {
-        self.try_cross(rhs).or_panic()
-    }
 
     /// The matrix-vector product `[m, k] · [k] -> [m]` (PyTorch `torch.mv`).
     ///
     /// # Errors
     /// [`ShapeError::Invalid`] when `self` is not 2-D or `rhs` not 1-D; [`ShapeError::MatMul`]
     /// when the lengths differ; [`ShapeError::Alloc`].
+    #[try_twin(alias = "gemv", alias = "dot")]
     pub fn try_mv<D2: Data<Elem = D::Elem>>(
         &self,
         rhs: &TensorBase<D2, crate::DynShape>,
@@ -276,18 +228,6 @@ where
         let a: crate::TensorView<'_, D::Elem, (Dyn, Dyn)> =
             TensorBase::from_parts(self.data.as_slice(), *self.layout());
         Ok(a.try_mv(&rhs.vector_view("mv")?)?.into_dyn())
-    }
-    /// [`try_mv`](Self::try_mv), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "gemv", alias = "dot")]
-    pub fn mv<D2: Data<Elem = D::Elem>>(
-        &self,
-        rhs: &TensorBase<D2, crate::DynShape>,
-    ) -> crate::Tensor<D::Elem, crate::DynShape>
-    where
-        D::Elem: Gemm,
-    {
-        self.try_mv(rhs).or_panic()
     }
 }
 

@@ -11,6 +11,7 @@ use crate::shape::{DynShape, Shape};
 use crate::storage::{Data, DataMut, Element, Out, OutData};
 use alloc::vec::Vec;
 use num_traits::Float;
+use shaped_macros::try_twin;
 
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// [`from_fn`](Self::from_fn) for runtime sizes, checked against `S` (for shapes with `Dyn`
@@ -161,16 +162,12 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Alloc`] when the buffer cannot be allocated.
+    #[try_twin]
     pub fn try_full_like(&self, value: D::Elem) -> Result<OutTensor<D, D::Elem, S>, ShapeError> {
         let mut out = <Out<D, D::Elem, S> as OutData<D::Elem>>::zeroed(self.numel())?;
         out.as_mut_slice().fill(value);
         let lay = LayoutRepr::row_major::<S>(|| Layout::contiguous(self.sizes()))?;
         Ok(TensorBase::from_lay(out, lay))
-    }
-    /// [`try_full_like`](Self::try_full_like), panicking with the error's message.
-    #[track_caller]
-    pub fn full_like(&self, value: D::Elem) -> OutTensor<D, D::Elem, S> {
-        self.try_full_like(value).or_panic()
     }
     /// Zeros of the same shape: PyTorch `torch.zeros_like(x)`, NumPy `np.zeros_like`. As
     /// [`full_like`](Self::full_like).

@@ -20,6 +20,7 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::iter::FusedIterator;
 use core::marker::PhantomData;
+use shaped_macros::try_twin;
 
 /// Whether the row-major offsets of `l` strictly increase: every moving dim has a positive stride
 /// that steps past everything the inner dims reach.
@@ -491,21 +492,13 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Axis`] for a [`DynShape`] tensor whose rank has no axis `A` (tuple shapes
     /// check it at compile time).
     #[doc(alias = "unbind")]
+    #[try_twin(alias = "unbind")]
     pub fn try_axis_iter<const A: isize>(&self) -> Result<AxisIter<D::Ref<'_>, <S as RemoveAxis<A>>::Out>, ShapeError>
     where
         S: RemoveAxis<A>,
     {
         let axis = self.ax(A)?;
         Ok(AxisIter::new(self.data.view_data(), *self.layout(), axis))
-    }
-    /// [`try_axis_iter`](Self::try_axis_iter), panicking with the error's message.
-    #[doc(alias = "unbind")]
-    #[track_caller]
-    pub fn axis_iter<const A: isize>(&self) -> AxisIter<D::Ref<'_>, <S as RemoveAxis<A>>::Out>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_axis_iter::<A>().or_panic()
     }
 
     /// Views along axis 0, in order: `[n, ..] -> n` views of `[..]`, each what
@@ -540,15 +533,10 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Axis`] when `axis` is outside `-rank..rank`.
     #[doc(alias = "unbind")]
+    #[try_twin(alias = "unbind")]
     pub fn try_axis_iter_dyn(&self, axis: isize) -> Result<AxisIter<D::Ref<'_>, DynShape>, ShapeError> {
         let axis = self.ax(axis)?;
         Ok(AxisIter::new(self.data.view_data(), *self.layout(), axis))
-    }
-    /// [`try_axis_iter_dyn`](Self::try_axis_iter_dyn), panicking with the error's message.
-    #[doc(alias = "unbind")]
-    #[track_caller]
-    pub fn axis_iter_dyn(&self, axis: isize) -> AxisIter<D::Ref<'_>, DynShape> {
-        self.try_axis_iter_dyn(axis).or_panic()
     }
 
     /// Mutable views along axis `A` (negative counts from the end), in order: item `i` is
@@ -564,6 +552,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Invalid`] when the views interleave in memory (the layout's other dims reach
     /// past axis `A`'s stride, as for the columns of a row-major matrix); [`ShapeError::Axis`]
     /// for a [`DynShape`] tensor with no axis `A`.
+    #[try_twin(alias = "outer_iter_mut")]
     pub fn try_axis_iter_mut<const A: isize>(
         &mut self,
     ) -> Result<AxisIterMut<'_, D::Elem, <S as RemoveAxis<A>>::Out>, ShapeError>
@@ -574,16 +563,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let axis = self.ax(A)?;
         let layout = *self.layout();
         AxisIterMut::new(self.data.as_mut_slice(), &layout, axis)
-    }
-    /// [`try_axis_iter_mut`](Self::try_axis_iter_mut), panicking with the error's message.
-    #[doc(alias = "outer_iter_mut")]
-    #[track_caller]
-    pub fn axis_iter_mut<const A: isize>(&mut self) -> AxisIterMut<'_, D::Elem, <S as RemoveAxis<A>>::Out>
-    where
-        D: DataMut,
-        S: RemoveAxis<A>,
-    {
-        self.try_axis_iter_mut::<A>().or_panic()
     }
 
     /// Calls `f(i, view)` with the mutable view [`select_mut::<A>(i)`](crate::TensorViewMut::select_mut)

@@ -19,6 +19,7 @@ use crate::shape::{BridgeShape, RemoveAxis, SetAxis, Shape};
 use crate::storage::Data;
 use core::ops::Deref;
 use ref_cast::RefCast;
+use shaped_macros::try_twin;
 
 impl<D: Data, S: BridgeShape> TensorBase<D, S> {
     /// Keeps `LEN` elements of axis `A` from `START`, all three literal: PyTorch
@@ -30,6 +31,7 @@ impl<D: Data, S: BridgeShape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Range`] when a `Dyn` dim is too short; [`ShapeError::Axis`] when a
     /// [`DynShape`](crate::DynShape) tensor has no axis `A`.
+    #[try_twin]
     pub fn try_narrow_const<const A: isize, const START: usize, const LEN: usize>(
         &self,
     ) -> Result<ViewOf<'_, D, <S as SetAxis<A, Const<LEN>>>::Out>, ShapeError>
@@ -39,17 +41,6 @@ impl<D: Data, S: BridgeShape> TensorBase<D, S> {
     {
         narrow_rt::<D, S, _, START, LEN>(self, A)
     }
-    /// [`try_narrow_const`](Self::try_narrow_const), panicking with the error's message.
-    #[track_caller]
-    pub fn narrow_const<const A: isize, const START: usize, const LEN: usize>(
-        &self,
-    ) -> ViewOf<'_, D, <S as SetAxis<A, Const<LEN>>>::Out>
-    where
-        S: SetAxis<A, Const<LEN>> + RemoveAxis<A>,
-        <S as RemoveAxis<A>>::Removed: NarrowFits<START, LEN, S>,
-    {
-        self.try_narrow_const::<A, START, LEN>().or_panic()
-    }
 
     /// The slice at the literal index `I` along axis `A`, which is removed: PyTorch
     /// `select(A, I)`, `[5, 3]` with `<1, 2>` gives `[5]`. `I` is checked at compile time against a
@@ -58,6 +49,7 @@ impl<D: Data, S: BridgeShape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Index`] when a `Dyn` dim is too short; [`ShapeError::Axis`].
+    #[try_twin]
     pub fn try_select_const<const A: isize, const I: usize>(
         &self,
     ) -> Result<ViewOf<'_, D, <S as RemoveAxis<A>>::Out>, ShapeError>
@@ -66,15 +58,6 @@ impl<D: Data, S: BridgeShape> TensorBase<D, S> {
         <S as RemoveAxis<A>>::Removed: SelectFits<I, S>,
     {
         select_rt::<D, S, _, I>(self, A)
-    }
-    /// [`try_select_const`](Self::try_select_const), panicking with the error's message.
-    #[track_caller]
-    pub fn select_const<const A: isize, const I: usize>(&self) -> ViewOf<'_, D, <S as RemoveAxis<A>>::Out>
-    where
-        S: RemoveAxis<A>,
-        <S as RemoveAxis<A>>::Removed: SelectFits<I, S>,
-    {
-        self.try_select_const::<A, I>().or_panic()
     }
 }
 

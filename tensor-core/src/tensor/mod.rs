@@ -8,6 +8,7 @@ use crate::shape::{CastShape, DynShape, ElemIndex, Shape};
 use crate::storage::{CowRepr, Data, DataMut, Element, OwnedRepr};
 use alloc::vec::Vec;
 use core::marker::PhantomData;
+use shaped_macros::try_twin;
 
 mod batch;
 mod chunks;
@@ -24,7 +25,7 @@ pub mod literal;
 pub mod random;
 mod reshape;
 mod small;
-mod views;
+pub(crate) mod views;
 pub use small::{stensor, ArrayShape, MAX_INLINE_BYTES};
 
 /// A strided tensor: a storage `D`, a [`Layout`] (sizes, strides, offset) and a shape type `S`
@@ -395,6 +396,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Invalid`] when the tensor does not hold exactly one element.
+    #[try_twin(alias = "into_scalar")]
     pub fn try_item(&self) -> Result<D::Elem, ShapeError> {
         match self.layout().span() {
             Some((o, _)) if self.numel() == 1 => Ok(self.data.as_slice()[o as usize]),
@@ -403,12 +405,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
                 self.sizes()
             ))),
         }
-    }
-    /// [`try_item`](Self::try_item), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "into_scalar")]
-    pub fn item(&self) -> D::Elem {
-        self.try_item().or_panic()
     }
 
     /// Writes the element at a coordinate.

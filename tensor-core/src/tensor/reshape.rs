@@ -11,6 +11,7 @@ use crate::layout::{normalize_axis, Layout};
 use crate::shape::*;
 use crate::storage::{CowRepr, Data};
 use alloc::vec::Vec;
+use shaped_macros::try_twin;
 
 // The views that may copy (reshape, flatten), PyTorch's second name for expand, and the ones
 // that cut a dim into several views (chunk, split).
@@ -191,15 +192,11 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Reshape`] when the element counts differ.
+    #[try_twin]
     pub fn try_reshape_dyn(&self, sizes: &[isize]) -> Result<TensorCow<'_, D::Elem, DynShape>, ShapeError> {
         let to = self.layout().infer_sizes(sizes)?;
         Layout::contiguous(&to)?;
         self.reshape_to(&to)
-    }
-    /// [`try_reshape_dyn`](Self::try_reshape_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn reshape_dyn(&self, sizes: &[isize]) -> TensorCow<'_, D::Elem, DynShape> {
-        self.try_reshape_dyn(sizes).or_panic()
     }
 
     /// Every dim merged into one (PyTorch `flatten()`): `[2, 3, 4] -> [_]` (24 elements at run
@@ -318,19 +315,12 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Expand`] when a runtime dim of `self` is neither 1 nor `other`'s.
+    #[try_twin]
     pub fn try_expand_as<S2: Shape>(&self, other: &TensorBase<impl Data, S2>) -> Result<ViewOf<'_, D, S2>, ShapeError>
     where
         S: ExpandShape<S2>,
     {
         Ok(self.derive(self.layout().expand(other.sizes())?))
-    }
-    /// [`try_expand_as`](Self::try_expand_as), panicking with the error's message.
-    #[track_caller]
-    pub fn expand_as<S2: Shape>(&self, other: &TensorBase<impl Data, S2>) -> ViewOf<'_, D, S2>
-    where
-        S: ExpandShape<S2>,
-    {
-        self.try_expand_as(other).or_panic()
     }
 
     /// A view without every size-1 dim (PyTorch `squeeze()` without a dim, NumPy `squeeze`): a
@@ -389,6 +379,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Invalid`] when the sections do not add up to dim `A`; for a [`DynShape`]
     /// tensor also [`ShapeError::Axis`].
     #[allow(clippy::type_complexity)]
+    #[try_twin]
     pub fn try_split_sizes<const A: isize>(
         &self,
         sizes: &[usize],
@@ -398,29 +389,17 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     {
         self.sections(A, sizes)
     }
-    /// [`try_split_sizes`](Self::try_split_sizes), panicking with the error's message.
-    #[track_caller]
-    pub fn split_sizes<const A: isize>(&self, sizes: &[usize]) -> Vec<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>>
-    where
-        S: SetAxis<A, Dyn>,
-    {
-        self.try_split_sizes::<A>(sizes).or_panic()
-    }
     /// [`try_split_sizes`](Self::try_split_sizes) with a runtime axis, as [`DynShape`] views.
     ///
     /// # Errors
     /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] as [`try_split_sizes`](Self::try_split_sizes).
+    #[try_twin]
     pub fn try_split_sizes_dyn(
         &self,
         sizes: &[usize],
         axis: isize,
     ) -> Result<Vec<ViewOf<'_, D, DynShape>>, ShapeError> {
         self.sections(axis, sizes)
-    }
-    /// [`try_split_sizes_dyn`](Self::try_split_sizes_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn split_sizes_dyn(&self, sizes: &[usize], axis: isize) -> Vec<ViewOf<'_, D, DynShape>> {
-        self.try_split_sizes_dyn(sizes, axis).or_panic()
     }
 
     /// The views of dim `axis` cut by `chunk` or `split`.

@@ -10,6 +10,7 @@ use crate::shape::{DynShape, Shape};
 use crate::storage::{Data, DataOwned, Element};
 use alloc::sync::Arc;
 use alloc::vec::Vec;
+use shaped_macros::try_twin;
 
 /// A tensor whose storage is reference-counted: `clone()` is O(1) and shares the buffer
 /// (Etaler's shallow copy); [`copy`](TensorBase::copy) is the deep copy. Writes are
@@ -39,17 +40,13 @@ impl<T: Element, S: Shape> SharedTensor<T, S> {
     /// [`ShapeError::Invalid`] when `view` does not look at this tensor's storage;
     /// [`ShapeError::Overlap`] when two of its coordinates may reach one element (an expanded
     /// view): a shared tensor can be written, so it must not overlap (use `to_owned()`).
+    #[try_twin]
     pub fn try_share<S2: Shape>(&self, view: &TensorView<'_, T, S2>) -> Result<SharedTensor<T, S2>, ShapeError> {
         if !core::ptr::eq(view.data.as_ptr(), self.data.as_ptr()) || view.data.len() != self.data.len() {
             return Err(ShapeError::Invalid("share: the view does not look at this tensor's storage".into()));
         }
         // The result can be written (copy-on-write), so an overlapping view is refused.
         TensorBase::try_from_parts(Arc::clone(&self.data), *view.layout())
-    }
-    /// [`try_share`](Self::try_share), panicking with the error's message.
-    #[track_caller]
-    pub fn share<S2: Shape>(&self, view: &TensorView<'_, T, S2>) -> SharedTensor<T, S2> {
-        self.try_share(view).or_panic()
     }
 
     /// Whether both tensors use the same storage buffer.
@@ -86,6 +83,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Invalid`] when an element of the layout lies outside the storage (or below
     /// offset 0); [`ShapeError::RankTooLarge`].
+    #[try_twin]
     pub fn try_as_strided(
         &self,
         sizes: &[usize],
@@ -93,10 +91,5 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         offset: usize,
     ) -> Result<ViewOf<'_, D, DynShape>, ShapeError> {
         TensorBase::try_from_parts(self.data.view_data(), Layout::from_parts(sizes, strides, offset)?)
-    }
-    /// [`try_as_strided`](Self::try_as_strided), panicking with the error's message.
-    #[track_caller]
-    pub fn as_strided(&self, sizes: &[usize], strides: &[isize], offset: usize) -> ViewOf<'_, D, DynShape> {
-        self.try_as_strided(sizes, strides, offset).or_panic()
     }
 }

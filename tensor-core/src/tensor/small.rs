@@ -6,6 +6,7 @@ use crate::error::{OrPanic, ShapeError};
 use crate::layout::{Layout, LayoutRepr};
 use crate::shape::{AllStatic, Shape};
 use crate::storage::{ArrLevel, Data, DataMut, Inline, InlineArray, OutData};
+use shaped_macros::try_twin;
 
 pub use crate::limits::MAX_INLINE_BYTES;
 
@@ -61,17 +62,13 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Alloc`] only for a shape with `Dyn` dims whose copy cannot be allocated.
+    #[try_twin]
     pub fn try_to_inline(&self) -> Result<STensor<D::Elem, S>, ShapeError> {
         let n = self.numel();
         let mut out = <<S::Arr<D::Elem> as ArrLevel>::Store as OutData<D::Elem>>::zeroed(n)?;
         crate::kernels::copy_into(out.as_mut_slice(), self.data.as_slice(), self.layout());
         let lay = LayoutRepr::row_major::<S>(|| Layout::contiguous(self.sizes()))?;
         Ok(TensorBase::from_lay(out, lay))
-    }
-    /// [`try_to_inline`](Self::try_to_inline), panicking with the error's message.
-    #[track_caller]
-    pub fn to_inline(&self) -> STensor<D::Elem, S> {
-        self.try_to_inline().or_panic()
     }
 }
 

@@ -64,7 +64,19 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
 macro_rules! view_ops {
     // The by-value forms on a mutable view, the `&mut self` forms on the owning tensors, and
     // then the shared forms of the same entries.
+    (table $d:tt mut $($entries:tt)*) => {
+        view_ops! { mut $($entries)* }
+        /// The views that may be written through, handed to `$cb!` (see `view_ops!`'s first
+        /// invocation).
+        macro_rules! writable_views {
+            ($d cb:ident) => {
+                $d cb! { mut $($entries)* }
+            };
+        }
+        pub(crate) use writable_views;
+    };
     (mut $({
+        $(@novar;)?
         $(#[$m:meta])*
         $name:ident, $try:ident; $mname:ident, $mtry:ident;
         [$($g:tt)*] [$($tf:tt)*] ($($arg:ident: $ty:ty),*) -> $Out:ty where [$($w:tt)*]
@@ -162,8 +174,13 @@ macro_rules! view_ops {
     };
 }
 
-// The views that may be written through: every form.
-view_ops! {
+// The views that may be written through: `view_ops!` writes every form of each entry from them
+// and defines `writable_views!`, which hands the table to another writer: `autograd/ops.rs`
+// writes `Var`'s `try_x` and `x` from it (`writable_views!(var_view)`: the view's elements as the
+// value, the gradient scattered back through the same layout), so that one entry gives both. An
+// entry that starts `@novar;` has a `Var` form written by hand (`permute_dyn`, whose `Var` form
+// takes negative axes too). (The leading `table $` lets `view_ops!` write a macro of its own.)
+view_ops! { table $
     mut
     {
         /// Swaps axes `A` and `B` (PyTorch `transpose(A, B)`): `[2, 3, 4]` with `<0, 2>` gives
@@ -301,6 +318,7 @@ view_ops! {
         |l, r| l.transpose(normalize_axis(a, r)?, normalize_axis(b, r)?)
     }
     {
+        @novar;
         /// `permute` with runtime axes (PyTorch `permute(axes)`).
         permute_dyn, try_permute_dyn; permute_dyn_mut, try_permute_dyn_mut;
         [] [] (axes: &[usize]) -> DynShape where []

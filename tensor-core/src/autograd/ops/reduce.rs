@@ -3,6 +3,10 @@
 //! softmax and log-softmax, `prod`, `cumsum`/`cumprod`, ... with their backward rules.
 #[allow(unused_imports)]
 use super::*;
+use crate::dim::One;
+use crate::kernels::reduce::{Mean, Prod};
+use crate::ops::reduce::Norm;
+use crate::shape::SetAxis;
 
 // ---------------------------------------------------------------------------------------------
 // Reductions.
@@ -13,92 +17,358 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         Tensor::<T, ()>::from_vec(&[], alloc::vec![v])
     }
 
-    /// The sum of all elements, as a `Shape![]` value (PyTorch `sum()`), differentiable.
-    #[track_caller]
-    pub fn sum(&self) -> Var<'t, T, ()> {
-        let out = Self::scalar_tensor(self.value().sum());
-        let lay = *self.value().layout();
-        self.record1(out, move |i, _| {
-            back(move |g: Tensor<T, ()>, s| s.add_with(i, || Tensor::<T, S>::full_sized(lay.sizes(), g.item())))
-        })
+    /// `t` (a reduction's output or its gradient, any shape type) as a view with the reduced
+    /// `axes` (ascending) present as size-1 dims, which broadcasts against the input.
+    fn kept<'a, S2: Shape>(t: &'a Tensor<T, S2>, axes: &[usize], keep: bool) -> TensorView<'a, T, DynShape> {
+        let mut v = t.as_dyn();
+        if !keep {
+            for &a in axes {
+                v = v.unsqueeze_dyn(a as isize);
+            }
+        }
+        v
     }
 
-    /// The mean of all elements, as a `Shape![]` value (PyTorch `mean()`), differentiable. NaN
-    /// for no elements.
+    /// The sum of `t` over `axes`, kept as size-1 dims.
     #[track_caller]
-    pub fn mean(&self) -> Var<'t, T, ()> {
-        let out = Self::scalar_tensor(self.value().mean());
+    fn sum_kept(t: &Tensor<T, DynShape>, axes: &[usize]) -> Tensor<T, DynShape> {
+        t.reduce_with(axes, true, &Sum).or_panic()
+    }
+
+    /// How many elements one output element of a reduction over `axes` reads.
+    fn count(&self, axes: &[usize]) -> T {
+        c::<T>(axes.iter().map(|&a| self.sizes()[a]).product::<usize>() as f64)
+    }
+
+    /// The rule of a sum or mean over `axes`: the output's gradient spread back over them (over
+    /// their element count for a mean).
+    #[track_caller]
+    fn sum_rule<S2: Shape>(&self, out: Tensor<T, S2>, axes: Vec<usize>, keep: bool, mean: bool) -> Var<'t, T, S2> {
         let lay = *self.value().layout();
+        let scale = if mean { T::one() / self.count(&axes) } else { T::one() };
         self.record1(out, move |i, _| {
-            back(move |g: Tensor<T, ()>, s| {
-                s.add_with(i, || Tensor::<T, S>::full_sized(lay.sizes(), g.item() / c::<T>(lay.numel() as f64)))
+            back(move |g: Tensor<T, S2>, s| {
+                s.add_with(i, || {
+                    let e = Self::kept(&g, &axes, keep).expand_dyn(lay.sizes());
+                    typed::<T, S>(if mean { e.map(move |v| v * scale) } else { e.to_owned() })
+                })
             })
         })
     }
 
-    /// `g`, whose sizes are `self`'s with axis `a` removed (or kept as 1), broadcast back to
-    /// `self`'s sizes times `scale`.
-    fn spread<S0: Shape>(g: &Tensor<T, S0>, lay: &Layout, a: usize, kept: bool, scale: T) -> Tensor<T, S> {
-        let gd = g.as_dyn();
-        let gu = if kept { gd } else { gd.unsqueeze_dyn(a as isize) };
-        let e = gu.expand_dyn(lay.sizes());
-        typed(if scale == T::one() { e.to_owned() } else { e.map(move |v| v * scale) })
-    }
-
-    /// The rule of a sum or mean along axis `a` (removed, or kept as 1): the output's gradient
-    /// spread back over the axis, times `scale`.
+    /// The rule of `nansum` or `nanmean` over `axes`: the sum's or mean's rule over the elements
+    /// that are not NaN, 0 at a NaN (PyTorch's `grad * ~isnan(x)`, over the count for the mean).
     #[track_caller]
-    fn sum_rule<S2: Shape>(&self, out: Tensor<T, S2>, a: usize, kept: bool, scale: T) -> Var<'t, T, S2> {
-        let lay = *self.value().layout();
+    fn nan_rule<S2: Shape>(&self, out: Tensor<T, S2>, axes: Vec<usize>, keep: bool, mean: bool) -> Var<'t, T, S2> {
+        let x = self.arc().clone();
         self.record1(out, move |i, _| {
-            back(move |g: Tensor<T, S2>, s| s.add_with(i, || Self::spread(&g, &lay, a, kept, scale)))
+            back(move |g: Tensor<T, S2>, s| {
+                s.add_with(i, || {
+                    let m = x.as_dyn().map(|v| if v.is_nan() { T::zero() } else { T::one() });
+                    let gk = Self::kept(&g, &axes, keep);
+                    let gk = if mean { gk.zip_with(&Self::sum_kept(&m, &axes), |g, n| g / n) } else { gk.to_owned() };
+                    typed::<T, S>(m.zip_with(&gk, |m, g| if m == T::zero() { T::zero() } else { g }))
+                })
+            })
         })
     }
 
-    /// The reciprocal of axis `a`'s size (a mean's scale).
-    fn inv_len(&self, a: usize) -> T {
-        T::one() / c::<T>(self.sizes()[a] as f64)
-    }
-
-    /// The rule of a maximum or minimum along axis `a` (removed): each line's gradient split
-    /// evenly among the elements equal to its extreme.
+    /// The rule of a maximum or minimum over `axes`: each output's gradient split evenly among
+    /// the elements equal to it (PyTorch's `amax`/`amin` and whole-tensor `max`/`min`).
     #[track_caller]
-    fn extreme_rule<S2: Shape>(&self, out: Tensor<T, S2>, a: usize) -> Var<'t, T, S2> {
+    fn extreme_rule<S2: Shape>(&self, out: Tensor<T, S2>, axes: Vec<usize>, keep: bool) -> Var<'t, T, S2> {
         let x = self.arc().clone();
         self.record1(out, move |i, y| {
             let y = y.clone();
             back(move |g: Tensor<T, S2>, s| {
                 s.add_with(i, || {
-                    let yd = y.as_dyn();
-                    let ye = yd.unsqueeze_dyn(a as isize);
-                    let hits = x.as_dyn().zip_with(&ye, |v, m| {
+                    let hits = x.as_dyn().zip_with(&Self::kept(&y, &axes, keep), |v, m| {
                         if v == m || (v.is_nan() && m.is_nan()) {
                             T::one()
                         } else {
                             T::zero()
                         }
                     });
-                    let count = hits.sum_keepdim_dyn(a as isize);
-                    let gd = g.as_dyn();
-                    let share = gd.unsqueeze_dyn(a as isize).zip_with(&count, |g, n| g / n);
+                    let share = Self::kept(&g, &axes, keep).zip_with(&Self::sum_kept(&hits, &axes), |g, n| g / n);
                     typed::<T, S>(hits.zip_with(&share, |h, s| h * s))
                 })
             })
         })
     }
 
-    /// The rule of `logsumexp` along axis `a` (removed): `g · softmax(x)`.
+    /// The rule of a product over `axes`: the gradient of each element is the product of the
+    /// others in its line, exact with zeros (with one zero in the line only it gets a gradient,
+    /// with two or more none does, as PyTorch's `prod_backward`).
     #[track_caller]
-    fn logsumexp_rule<S2: Shape>(&self, out: Tensor<T, S2>, a: usize) -> Var<'t, T, S2> {
+    fn prod_rule<S2: Shape>(&self, out: Tensor<T, S2>, axes: Vec<usize>, keep: bool) -> Var<'t, T, S2> {
         let x = self.arc().clone();
         self.record1(out, move |i, y| {
             let y = y.clone();
             back(move |g: Tensor<T, S2>, s| {
                 s.add_with(i, || {
-                    let ye = y.as_dyn().unsqueeze_dyn(a as isize).to_owned();
-                    let ge = g.as_dyn().unsqueeze_dyn(a as isize).to_owned();
-                    let p = x.as_dyn().zip_with(&ye, |v, l| (v - l).exp());
-                    typed::<T, S>(p.zip_with(&ge, |p, g| p * g))
+                    let xd = x.as_dyn();
+                    let zeros = Self::sum_kept(&xd.map(|v| if v == T::zero() { T::one() } else { T::zero() }), &axes);
+                    let others: Tensor<T, DynShape> = xd
+                        .map(|v| if v == T::zero() { T::one() } else { v })
+                        .reduce_with(&axes, true, &Prod)
+                        .or_panic();
+                    let gy = Self::kept(&g, &axes, keep).zip_with(&Self::kept(&y, &axes, keep), |g, y| g * y);
+                    let go = Self::kept(&g, &axes, keep).zip_with(&others, |g, o| g * o);
+                    // With no zero in the line, `g y / x`; with one, `g` times the others at the
+                    // zero and 0 elsewhere; with more, 0.
+                    let a =
+                        xd.zip_with(&gy, |v, gy| gy / v)
+                            .zip_with(&zeros, |a, z| if z == T::zero() { a } else { T::zero() });
+                    let first = xd.zip_with(&zeros, |v, z| v == T::zero() && z == T::one());
+                    let b = first.zip_with(&go, |m, go| if m { go } else { T::zero() });
+                    typed::<T, S>(a.zip_with(&b, |a, b| a + b))
+                })
+            })
+        })
+    }
+
+    /// The rule of `logsumexp` over `axes`: `g · exp(x - y)`, the softmax over them.
+    #[track_caller]
+    fn logsumexp_rule<S2: Shape>(&self, out: Tensor<T, S2>, axes: Vec<usize>, keep: bool) -> Var<'t, T, S2> {
+        let x = self.arc().clone();
+        self.record1(out, move |i, y| {
+            let y = y.clone();
+            back(move |g: Tensor<T, S2>, s| {
+                s.add_with(i, || {
+                    let p = x.as_dyn().zip_with(&Self::kept(&y, &axes, keep), |v, l| (v - l).exp());
+                    typed::<T, S>(p.zip_with(&Self::kept(&g, &axes, keep), |p, g| p * g))
+                })
+            })
+        })
+    }
+
+    /// The rule of a variance over `axes` with Bessel's `correction`, `2 (x - mean) g / (n -
+    /// correction)`, or of the standard deviation `y` (`std`), `(x - mean) g / ((n - correction)
+    /// y)`, 0 where `y` is 0 (PyTorch's `std_backward`).
+    #[track_caller]
+    fn var_rule<S2: Shape>(
+        &self,
+        out: Tensor<T, S2>,
+        axes: Vec<usize>,
+        keep: bool,
+        correction: usize,
+        std: bool,
+    ) -> Var<'t, T, S2> {
+        let x = self.arc().clone();
+        let denom = self.count(&axes) - c::<T>(correction as f64);
+        self.record1(out, move |i, y| {
+            let y = y.clone();
+            back(move |g: Tensor<T, S2>, s| {
+                s.add_with(i, || {
+                    let xd = x.as_dyn();
+                    let mean: Tensor<T, DynShape> = xd.reduce_with(&axes, true, &Mean).or_panic();
+                    let gk = if std {
+                        Self::kept(&g, &axes, keep).zip_with(&Self::kept(&y, &axes, keep), |g, y| {
+                            if y == T::zero() {
+                                T::zero()
+                            } else {
+                                g / y
+                            }
+                        })
+                    } else {
+                        Self::kept(&g, &axes, keep).map(|g| g + g)
+                    };
+                    let centered = xd.zip_with(&mean, |v, m| v - m);
+                    typed::<T, S>(centered.zip_with(&gk, move |d, g| d * g / denom))
+                })
+            })
+        })
+    }
+
+    /// The rule of a vector norm `p` over `axes`: `g sgn(x)` for [`Norm::L1`], `g x / y` (0 where
+    /// `y` is 0) for [`Norm::L2`] and [`Norm::Fro`], and for [`Norm::Inf`] `g sgn(x)` split evenly
+    /// among the elements whose `|x|` is the norm (PyTorch's `linalg_vector_norm_backward`).
+    #[track_caller]
+    fn norm_rule<S2: Shape>(&self, out: Tensor<T, S2>, axes: Vec<usize>, keep: bool, p: Norm) -> Var<'t, T, S2> {
+        let x = self.arc().clone();
+        self.record1(out, move |i, y| {
+            let y = y.clone();
+            back(move |g: Tensor<T, S2>, s| {
+                s.add_with(i, || {
+                    let xd = x.as_dyn();
+                    let gk = Self::kept(&g, &axes, keep);
+                    let sgn = |v: T| derivatives::abs(X(v)).apply(T::one());
+                    typed::<T, S>(match p {
+                        Norm::L1 => xd.zip_with(&gk, move |v, g| g * sgn(v)),
+                        Norm::L2 | Norm::Fro => {
+                            let k = gk.zip_with(&Self::kept(&y, &axes, keep), |g, n| {
+                                if n == T::zero() {
+                                    T::zero()
+                                } else {
+                                    g / n
+                                }
+                            });
+                            xd.zip_with(&k, |v, k| v * k)
+                        }
+                        Norm::Inf => {
+                            let hits = xd.zip_with(&Self::kept(&y, &axes, keep), |v, n| {
+                                if v.abs() == n || (v.is_nan() && n.is_nan()) {
+                                    T::one()
+                                } else {
+                                    T::zero()
+                                }
+                            });
+                            let share = gk.zip_with(&Self::sum_kept(&hits, &axes), |g, n| g / n);
+                            let h = hits.zip_with(&share, |h, s| h * s);
+                            h.zip_with(&xd, move |h, v| h * sgn(v))
+                        }
+                    })
+                })
+            })
+        })
+    }
+}
+
+/// `Var`'s ten forms of each differentiable entry of the reduction table
+/// ([`crate::ops::reduce`]'s `reductions!`): whole value, static axis (removed or kept), runtime
+/// axis (removed or kept), each with its `try_` form, named as the tensor's. The value is the
+/// tensor method's; the entry's rule gives the gradient.
+macro_rules! var_reduction {
+    (grad { $(
+        $doc:literal, $torch:literal, $out:ty, [$($bound:tt)*], ($($p:ident: $pt:ty),*) |$s:ident, $axes:ident, $keep:ident| $run:expr,
+        $w:ident $try_w:ident $ax:ident $try_ax:ident $kd:ident $try_kd:ident $dy:ident $try_dy:ident $kdy:ident $try_kdy:ident
+        => |$gv:ident, $gy:ident, $ga:ident, $gk:ident| $grad:expr;
+    )* } nograd { $($nograd:tt)* }) => {
+        impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {$(
+            #[doc = concat!("The ", $doc, " of all elements, differentiable (PyTorch `", $torch, "()`): any shape to a `Shape![]` value, the value of [`Tensor::", stringify!($w), "`](crate::TensorBase::", stringify!($w), ").")]
+            #[doc = ""]
+            #[doc = "# Errors"]
+            #[doc = concat!("The errors of [`Tensor::", stringify!($try_w), "`](crate::TensorBase::", stringify!($try_w), ").")]
+            pub fn $try_w(&self, $($p: $pt),*) -> Result<Var<'t, T, ()>, ShapeError> {
+                let y = Self::scalar_tensor(self.value().$try_w($($p),*)?);
+                let ($gv, $gy, $ga, $gk) = (self, y, (0..self.value().rank()).collect::<Vec<usize>>(), false);
+                Ok($grad)
+            }
+            #[doc = concat!("[`", stringify!($try_w), "`](Self::", stringify!($try_w), "), panicking with the error's message.")]
+            #[track_caller]
+            pub fn $w(&self, $($p: $pt),*) -> Var<'t, T, ()> {
+                self.$try_w($($p),*).or_panic()
+            }
+            #[doc = concat!("The ", $doc, " along axis `A`, which is removed, differentiable (PyTorch `", $torch, "(dim=A)`): `[2, 3]` with `<1>` gives `[2]`. The axis is checked at compile time for tuple shapes.")]
+            #[doc = ""]
+            #[doc = "# Errors"]
+            #[doc = concat!("The errors of [`Tensor::", stringify!($try_ax), "`](crate::TensorBase::", stringify!($try_ax), ").")]
+            pub fn $try_ax<const A: isize>(&self, $($p: $pt),*) -> Result<Var<'t, T, <S as RemoveAxis<A>>::Out>, ShapeError>
+            where
+                S: RemoveAxis<A>,
+            {
+                let y = self.value().$try_ax::<A>($($p),*)?;
+                let ($gv, $gy, $ga, $gk) = (self, y, alloc::vec![normalize_axis(A, self.value().rank())?], false);
+                Ok($grad)
+            }
+            #[doc = concat!("[`", stringify!($try_ax), "`](Self::", stringify!($try_ax), "), panicking with the error's message.")]
+            #[track_caller]
+            pub fn $ax<const A: isize>(&self, $($p: $pt),*) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
+            where
+                S: RemoveAxis<A>,
+            {
+                self.$try_ax::<A>($($p),*).or_panic()
+            }
+            #[doc = concat!("The ", $doc, " along axis `A`, kept as a size-1 dim, differentiable (PyTorch `", $torch, "(dim=A, keepdim=True)`): `[2, 3]` with `<1>` gives `[2, 1]`.")]
+            #[doc = ""]
+            #[doc = "# Errors"]
+            #[doc = concat!("The errors of [`Tensor::", stringify!($try_kd), "`](crate::TensorBase::", stringify!($try_kd), ").")]
+            pub fn $try_kd<const A: isize>(&self, $($p: $pt),*) -> Result<Var<'t, T, <S as SetAxis<A, One>>::Out>, ShapeError>
+            where
+                S: SetAxis<A, One>,
+            {
+                let y = self.value().$try_kd::<A>($($p),*)?;
+                let ($gv, $gy, $ga, $gk) = (self, y, alloc::vec![normalize_axis(A, self.value().rank())?], true);
+                Ok($grad)
+            }
+            #[doc = concat!("[`", stringify!($try_kd), "`](Self::", stringify!($try_kd), "), panicking with the error's message.")]
+            #[track_caller]
+            pub fn $kd<const A: isize>(&self, $($p: $pt),*) -> Var<'t, T, <S as SetAxis<A, One>>::Out>
+            where
+                S: SetAxis<A, One>,
+            {
+                self.$try_kd::<A>($($p),*).or_panic()
+            }
+            #[doc = concat!("The ", $doc, " along a runtime axis (negative counts from the end), which is removed, differentiable (PyTorch `", $torch, "(dim=axis)`): a [`DynShape`] value.")]
+            #[doc = ""]
+            #[doc = "# Errors"]
+            #[doc = concat!("[`ShapeError::Axis`] when the value has no such axis; the errors of [`Tensor::", stringify!($try_dy), "`](crate::TensorBase::", stringify!($try_dy), ").")]
+            pub fn $try_dy(&self, axis: isize, $($p: $pt),*) -> Result<Var<'t, T, DynShape>, ShapeError> {
+                let y = self.value().$try_dy(axis, $($p),*)?;
+                let ($gv, $gy, $ga, $gk) = (self, y, alloc::vec![normalize_axis(axis, self.value().rank())?], false);
+                Ok($grad)
+            }
+            #[doc = concat!("[`", stringify!($try_dy), "`](Self::", stringify!($try_dy), "), panicking with the error's message.")]
+            #[track_caller]
+            pub fn $dy(&self, axis: isize, $($p: $pt),*) -> Var<'t, T, DynShape> {
+                self.$try_dy(axis, $($p),*).or_panic()
+            }
+            #[doc = concat!("The ", $doc, " along a runtime axis, kept as a size-1 dim, differentiable (PyTorch `", $torch, "(dim=axis, keepdim=True)`): a [`DynShape`] value.")]
+            #[doc = ""]
+            #[doc = "# Errors"]
+            #[doc = concat!("[`ShapeError::Axis`] when the value has no such axis; the errors of [`Tensor::", stringify!($try_kdy), "`](crate::TensorBase::", stringify!($try_kdy), ").")]
+            pub fn $try_kdy(&self, axis: isize, $($p: $pt),*) -> Result<Var<'t, T, DynShape>, ShapeError> {
+                let y = self.value().$try_kdy(axis, $($p),*)?;
+                let ($gv, $gy, $ga, $gk) = (self, y, alloc::vec![normalize_axis(axis, self.value().rank())?], true);
+                Ok($grad)
+            }
+            #[doc = concat!("[`", stringify!($try_kdy), "`](Self::", stringify!($try_kdy), "), panicking with the error's message.")]
+            #[track_caller]
+            pub fn $kdy(&self, axis: isize, $($p: $pt),*) -> Var<'t, T, DynShape> {
+                self.$try_kdy(axis, $($p),*).or_panic()
+            }
+        )*}
+    };
+}
+
+crate::ops::reduce::reductions!(var_reduction);
+
+// ---------------------------------------------------------------------------------------------
+// Scans: functions along one axis that keep the shape.
+
+impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
+    /// `t` reversed along axis `a`, cumulatively summed and reversed back: `Σ_{j≥k} t_j`.
+    #[track_caller]
+    fn rev_cumsum(t: TensorView<'_, T, DynShape>, a: usize) -> Tensor<T, DynShape> {
+        let a = a as isize;
+        t.flip_dyn(&[a]).cumsum_dyn(a).flip_dyn(&[a]).to_owned()
+    }
+
+    /// The rule of `cumsum` along axis `a`: the reversed cumulative sum of the output's gradient.
+    #[track_caller]
+    fn cumsum_rule(&self, out: Tensor<T, S>, a: usize) -> Var<'t, T, S> {
+        self.record1(out, move |i, _| {
+            back(move |g: Tensor<T, S>, s| s.add_with(i, || typed::<T, S>(Self::rev_cumsum(g.as_dyn(), a))))
+        })
+    }
+
+    /// The rule of `cumprod` along axis `a`: the gradient of `x_k` is `Σ_{j≥k} g_j Π_{i≤j, i≠k}
+    /// x_i`, exact with zeros: before a line's first zero it is the reversed cumulative sum of `g
+    /// y` over `x_k`; at the first zero the same sum with that zero read as 1; after it, 0 (as
+    /// PyTorch's `cumprod_backward`).
+    #[track_caller]
+    fn cumprod_rule(&self, out: Tensor<T, S>, a: usize) -> Var<'t, T, S> {
+        let x = self.arc().clone();
+        self.record1(out, move |i, y| {
+            let y = y.clone();
+            back(move |g: Tensor<T, S>, s| {
+                s.add_with(i, || {
+                    let xd = x.as_dyn();
+                    // How many zeros each line has up to each position, and the first zero.
+                    let zeros_upto =
+                        xd.map(|v| if v == T::zero() { T::one() } else { T::zero() }).cumsum_dyn(a as isize);
+                    let first =
+                        xd.zip_with(
+                            &zeros_upto,
+                            |v, c| if v == T::zero() && c == T::one() { T::one() } else { T::zero() },
+                        );
+                    let gy = g.zip_with(&*y, |g, y| g * y);
+                    let before = Self::rev_cumsum(gy.as_dyn(), a).zip_with(&xd, |t, v| t / v);
+                    let y1 = xd.zip_with(&first, |v, f| v + f).cumprod_dyn(a as isize);
+                    let at_first = Self::rev_cumsum(g.as_dyn().zip_with(&y1, |g, y| g * y).as_dyn(), a);
+                    let b = at_first.zip_with(&first, |f, m| f * m); // m is 1 at the first zero, else 0
+                    let before = before.zip_with(&zeros_upto, |b, c| if c == T::zero() { b } else { T::zero() });
+                    typed::<T, S>(before.zip_with(&b, |a, b| a + b))
                 })
             })
         })
@@ -127,323 +397,78 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
-    /// The rule of a variance along axis `a` (removed): `2 (x - mean) g / (n - correction)`.
+    /// The rule of `logcumsumexp` along axis `a`: `Σ_{j≥k} g_j exp(x_k - y_j)`, summed in log
+    /// space for the positive and the negative `g` apart (PyTorch's `logcumsumexp_backward`), so
+    /// that no `exp` overflows.
     #[track_caller]
-    fn var_rule<S2: Shape>(&self, out: Tensor<T, S2>, a: usize, correction: usize) -> Var<'t, T, S2> {
-        let x = self.arc().clone();
-        self.record1(out, move |i, _| {
-            back(move |g: Tensor<T, S2>, s| {
-                s.add_with(i, || {
-                    let n = x.sizes()[a];
-                    let denom = c::<T>(n as f64 - correction as f64);
-                    let mean = x.as_dyn().mean_keepdim_dyn(a as isize);
-                    let ge = g.as_dyn().unsqueeze_dyn(a as isize).to_owned();
-                    let centered = x.as_dyn().zip_with(&mean, |v, m| v - m);
-                    let two = c::<T>(2.0);
-                    typed::<T, S>(centered.zip_with(&ge, move |d, g| two * d * g / denom))
-                })
-            })
-        })
-    }
-
-    /// Axis `A` of this value (checked at compile time for tuple shapes).
-    #[track_caller]
-    fn axis(&self, a: isize) -> usize {
-        normalize_axis(a, self.value().rank()).or_panic()
-    }
-
-    /// The sum along axis `A`, which is removed (PyTorch `sum(dim=A)`), differentiable: `[2, 3]`
-    /// with `<1>` gives `[2]`. The axis is checked at compile time for tuple shapes.
-    #[track_caller]
-    pub fn sum_axis<const A: isize>(&self) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.sum_rule(self.value().sum_axis::<A>(), self.axis(A), false, T::one())
-    }
-
-    /// The mean along axis `A`, which is removed (PyTorch `mean(dim=A)`), differentiable.
-    #[track_caller]
-    pub fn mean_axis<const A: isize>(&self) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
-    where
-        S: RemoveAxis<A>,
-    {
-        let a = self.axis(A);
-        self.sum_rule(self.value().mean_axis::<A>(), a, false, self.inv_len(a))
-    }
-
-    /// The sum along axis `A`, kept as a size-1 dim (PyTorch `sum(dim=A, keepdim=True)`),
-    /// differentiable.
-    #[track_caller]
-    pub fn sum_keepdim<const A: isize>(&self) -> Var<'t, T, <S as crate::shape::SetAxis<A, crate::dim::One>>::Out>
-    where
-        S: crate::shape::SetAxis<A, crate::dim::One>,
-    {
-        self.sum_rule(self.value().sum_keepdim::<A>(), self.axis(A), true, T::one())
-    }
-
-    /// The mean along axis `A`, kept as a size-1 dim (PyTorch `mean(dim=A, keepdim=True)`),
-    /// differentiable.
-    #[track_caller]
-    pub fn mean_keepdim<const A: isize>(&self) -> Var<'t, T, <S as crate::shape::SetAxis<A, crate::dim::One>>::Out>
-    where
-        S: crate::shape::SetAxis<A, crate::dim::One>,
-    {
-        let a = self.axis(A);
-        self.sum_rule(self.value().mean_keepdim::<A>(), a, true, self.inv_len(a))
-    }
-
-    /// The largest element as a `Shape![]` value (PyTorch `max()` / `amax()`), differentiable:
-    /// the gradient is split evenly among the elements equal to the maximum (as PyTorch's).
-    ///
-    /// # Panics
-    /// For a tensor with no elements.
-    #[track_caller]
-    pub fn max(&self) -> Var<'t, T, ()> {
-        self.extreme_all(true)
-    }
-
-    /// The smallest element (PyTorch `min()` / `amin()`), as [`max`](Self::max).
-    ///
-    /// # Panics
-    /// For a tensor with no elements.
-    #[track_caller]
-    pub fn min(&self) -> Var<'t, T, ()> {
-        self.extreme_all(false)
-    }
-
-    #[track_caller]
-    fn extreme_all(&self, max: bool) -> Var<'t, T, ()> {
-        let m = if max { self.value().max() } else { self.value().min() };
-        let x = self.arc().clone();
-        self.record1(Self::scalar_tensor(m), move |i, _| {
-            back(move |g: Tensor<T, ()>, s| {
-                s.add_with(i, || {
-                    let hits = x.map(|v| if v == m || (v.is_nan() && m.is_nan()) { T::one() } else { T::zero() });
-                    let share = g.item() / hits.sum();
-                    hits.map(move |h| h * share)
-                })
-            })
-        })
-    }
-
-    /// The largest element along axis `A`, which is removed (PyTorch `amax(dim=A)`; the name of
-    /// [`Tensor::max_axis`](crate::TensorBase::max_axis)), differentiable: the gradient is split
-    /// evenly among each line's maxima.
-    #[track_caller]
-    #[doc(alias = "amax")]
-    pub fn max_axis<const A: isize>(&self) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.extreme_rule(self.value().max_axis::<A>(), self.axis(A))
-    }
-
-    /// The smallest element along axis `A`, which is removed (PyTorch `amin(dim=A)`), as
-    /// [`max_axis`](Self::max_axis).
-    #[track_caller]
-    #[doc(alias = "amin")]
-    pub fn min_axis<const A: isize>(&self) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.extreme_rule(self.value().min_axis::<A>(), self.axis(A))
-    }
-
-    /// `log(sum(exp(x)))` along axis `A`, which is removed (PyTorch `logsumexp(dim=A)`),
-    /// differentiable: the gradient is `g · softmax(x)` along the axis.
-    #[track_caller]
-    pub fn logsumexp_axis<const A: isize>(&self) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.logsumexp_rule(self.value().logsumexp_axis::<A>(), self.axis(A))
-    }
-
-    /// Softmax along axis `A` (PyTorch `softmax(dim=A)`), differentiable: same shape. The
-    /// gradient is `y (g - Σ g y)` along the axis.
-    #[track_caller]
-    pub fn softmax<const A: isize>(&self) -> Var<'t, T, S>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.softmax_rule(self.value().softmax::<A>(), self.axis(A), false)
-    }
-
-    /// Log-softmax along axis `A` (PyTorch `log_softmax(dim=A)`), differentiable: same shape.
-    /// The gradient is `g - exp(y) Σ g` along the axis.
-    #[track_caller]
-    pub fn log_softmax<const A: isize>(&self) -> Var<'t, T, S>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.softmax_rule(self.value().log_softmax::<A>(), self.axis(A), true)
-    }
-
-    /// The variance along axis `A`, which is removed, with Bessel's `correction` (PyTorch
-    /// `var(dim=A, correction=...)`; 1 is its default), differentiable: the gradient is
-    /// `2 (x - mean) g / (n - correction)`.
-    #[track_caller]
-    pub fn var_axis<const A: isize>(&self, correction: usize) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.var_rule(self.value().var_axis::<A>(correction), self.axis(A), correction)
-    }
-}
-
-/// The runtime-axis forms (negative axes count from the end), each with its `try_` form: a
-/// [`DynShape`] result, as the tensor methods of the same names.
-macro_rules! dyn_axis_ops {
-    ($($(#[$m:meta])* $name:ident, $try_name:ident ($($p:ident: $pt:ty),*) -> $Out:ty = |$x:ident, $a:ident| $value:expr => $rule:expr;)*) => {
-        impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {$(
-            $(#[$m])*
-            ///
-            /// # Errors
-            /// [`ShapeError::Axis`] when the value has no such axis; the tensor method's errors.
-            pub fn $try_name(&self, axis: isize, $($p: $pt),*) -> Result<Var<'t, T, $Out>, ShapeError> {
-                let $a = normalize_axis(axis, self.value().rank())?;
-                let $x = self;
-                let out = $value?;
-                Ok($rule(out))
-            }
-            #[doc = concat!("[`", stringify!($try_name), "`](Self::", stringify!($try_name), "), panicking with the error's message.")]
-            #[track_caller]
-            pub fn $name(&self, axis: isize, $($p: $pt),*) -> Var<'t, T, $Out> {
-                self.$try_name(axis, $($p),*).or_panic()
-            }
-        )*}
-    };
-}
-
-dyn_axis_ops! {
-    /// The sum along a runtime axis, which is removed (PyTorch `sum(dim=axis)`), differentiable.
-    sum_axis_dyn, try_sum_axis_dyn () -> DynShape = |x, a| x.value().try_sum_axis_dyn(a as isize) => |o| x.sum_rule(o, a, false, T::one());
-    /// The mean along a runtime axis, which is removed (PyTorch `mean(dim=axis)`), differentiable.
-    mean_axis_dyn, try_mean_axis_dyn () -> DynShape = |x, a| x.value().try_mean_axis_dyn(a as isize) => |o| x.sum_rule(o, a, false, x.inv_len(a));
-    /// The sum along a runtime axis, kept as size 1 (PyTorch `sum(dim=axis, keepdim=True)`),
-    /// differentiable.
-    sum_keepdim_dyn, try_sum_keepdim_dyn () -> DynShape = |x, a| x.value().try_sum_keepdim_dyn(a as isize) => |o| x.sum_rule(o, a, true, T::one());
-    /// The mean along a runtime axis, kept as size 1 (PyTorch `mean(dim=axis, keepdim=True)`),
-    /// differentiable.
-    mean_keepdim_dyn, try_mean_keepdim_dyn () -> DynShape = |x, a| x.value().try_mean_keepdim_dyn(a as isize) => |o| x.sum_rule(o, a, true, x.inv_len(a));
-    /// The largest element along a runtime axis, which is removed (PyTorch `amax(dim=axis)`),
-    /// differentiable (ties split evenly).
-    max_axis_dyn, try_max_axis_dyn () -> DynShape = |x, a| x.value().try_max_axis_dyn(a as isize) => |o| x.extreme_rule(o, a);
-    /// The smallest element along a runtime axis, which is removed (PyTorch `amin(dim=axis)`),
-    /// differentiable (ties split evenly).
-    min_axis_dyn, try_min_axis_dyn () -> DynShape = |x, a| x.value().try_min_axis_dyn(a as isize) => |o| x.extreme_rule(o, a);
-    /// `logsumexp` along a runtime axis, which is removed (PyTorch `logsumexp(dim=axis)`),
-    /// differentiable.
-    logsumexp_axis_dyn, try_logsumexp_axis_dyn () -> DynShape = |x, a| x.value().try_logsumexp_axis_dyn(a as isize) => |o| x.logsumexp_rule(o, a);
-    /// The variance along a runtime axis, which is removed, with Bessel's `correction` (PyTorch
-    /// `var(dim=axis, correction=...)`), differentiable.
-    var_axis_dyn, try_var_axis_dyn (correction: usize) -> DynShape = |x, a| x.value().try_var_axis_dyn(a as isize, correction) => |o| x.var_rule(o, a, correction);
-    /// Softmax along a runtime axis (PyTorch `softmax(dim=axis)`), differentiable: same shape.
-    softmax_dyn, try_softmax_dyn () -> S = |x, a| x.value().try_softmax_dyn(a as isize) => |o| x.softmax_rule(o, a, false);
-    /// Log-softmax along a runtime axis (PyTorch `log_softmax(dim=axis)`), differentiable: same
-    /// shape.
-    log_softmax_dyn, try_log_softmax_dyn () -> S = |x, a| x.value().try_log_softmax_dyn(a as isize) => |o| x.softmax_rule(o, a, true);
-}
-
-// ---------------------------------------------------------------------------------------------
-// More reductions and scans.
-
-impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
-    /// The product of all elements as a `Shape![]` value (PyTorch `prod()`), differentiable:
-    /// the gradient of each element is the product of the others (exact with zeros: with one
-    /// zero only it gets a gradient, with two or more none does, as PyTorch's).
-    #[track_caller]
-    pub fn prod(&self) -> Var<'t, T, ()> {
-        let p = self.value().prod();
-        let x = self.arc().clone();
-        self.record1(Self::scalar_tensor(p), move |i, _| {
-            back(move |g: Tensor<T, ()>, s| {
-                s.add_with(i, || {
-                    let g = g.item();
-                    let zeros = x.map(|v| if v == T::zero() { T::one() } else { T::zero() }).sum();
-                    if zeros == T::zero() {
-                        x.map(move |v| g * p / v)
-                    } else if zeros == T::one() {
-                        // Only the zero gets a gradient: the product of the others.
-                        let others = x.map(|v| if v == T::zero() { T::one() } else { v }).prod();
-                        x.map(move |v| if v == T::zero() { g * others } else { T::zero() })
-                    } else {
-                        x.map(|_| T::zero())
-                    }
-                })
-            })
-        })
-    }
-
-    /// The standard deviation along axis `A`, which is removed, with Bessel's `correction`
-    /// (PyTorch `std(dim=A, correction=...)`), differentiable: `sqrt(var_axis)`.
-    #[track_caller]
-    pub fn std_axis<const A: isize>(&self, correction: usize) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.var_axis::<A>(correction).sqrt()
-    }
-
-    /// The 2-norm of all elements as a `Shape![]` value (PyTorch `linalg.vector_norm(x)`),
-    /// differentiable: the gradient is `g x / ‖x‖`, and 0 at `x = 0` (PyTorch's subgradient).
-    #[track_caller]
-    pub fn norm(&self) -> Var<'t, T, ()> {
-        let n = self.value().norm(crate::ops::reduce::Norm::L2);
-        let x = self.arc().clone();
-        self.record1(Self::scalar_tensor(n), move |i, _| {
-            back(move |g: Tensor<T, ()>, s| {
-                let k = if n == T::zero() { T::zero() } else { g.item() / n };
-                s.add_with(i, || x.map(move |v| v * k))
-            })
-        })
-    }
-
-    /// The cumulative product along axis `A` (PyTorch `cumprod(dim=A)`), differentiable: same
-    /// shape. The gradient of `x_k` is `Σ_{j≥k} g_j Π_{i≤j, i≠k} x_i`, exact with zeros: before a
-    /// line's first zero it is the reversed cumulative sum of `g y` over `x_k`; at the first zero
-    /// the same sum with that zero read as 1; after it, 0.
-    #[track_caller]
-    pub fn cumprod<const A: isize>(&self) -> Var<'t, T, S>
-    where
-        S: RemoveAxis<A>,
-    {
-        let out = self.value().cumprod::<A>();
+    fn logcumsumexp_rule(&self, out: Tensor<T, S>, a: usize) -> Var<'t, T, S> {
         let x = self.arc().clone();
         self.record1(out, move |i, y| {
             let y = y.clone();
             back(move |g: Tensor<T, S>, s| {
                 s.add_with(i, || {
-                    let rev_cumsum = |t: Tensor<T, S>| t.flip::<A>().cumsum::<A>().flip::<A>().to_owned();
-                    // How many zeros each line has up to each position, and the first zero.
-                    let zeros_upto = x.map(|v| if v == T::zero() { T::one() } else { T::zero() }).cumsum::<A>();
-                    let first =
-                        x.zip_with(
-                            &zeros_upto,
-                            |v, c| if v == T::zero() && c == T::one() { T::one() } else { T::zero() },
-                        );
-                    let before = rev_cumsum(g.zip_with(&*y, |g, y| g * y)).zip_with(&*x, |t, v| t / v);
-                    let y1 = (&*x + &first).cumprod::<A>();
-                    let at_first = rev_cumsum(g.zip_with(&y1, |g, y| g * y));
-                    let a = before.zip_with(&zeros_upto, |b, c| if c == T::zero() { b } else { T::zero() });
-                    let b = at_first.zip_with(&first, |f, m| f * m); // m is 1 at the first zero, else 0
-                    a.zip_with(&b, |a, b| a + b)
+                    let ai = a as isize;
+                    let part = |positive: bool| {
+                        let lg = g.zip_with(&*y, move |g, y| {
+                            if (positive && g > T::zero()) || (!positive && g < T::zero()) {
+                                g.abs().ln() - y
+                            } else {
+                                T::neg_infinity()
+                            }
+                        });
+                        let r = lg.as_dyn().flip_dyn(&[ai]).logcumsumexp_dyn(ai).flip_dyn(&[ai]).to_owned();
+                        r.zip_with(&x.as_dyn(), |r, v| (r + v).exp())
+                    };
+                    typed::<T, S>(part(true).zip_with(&part(false), |p, n| p - n))
                 })
             })
         })
     }
-
-    /// The cumulative sum along axis `A` (PyTorch `cumsum(dim=A)`), differentiable: same shape;
-    /// the gradient is the reversed cumulative sum of the output's gradient.
-    #[track_caller]
-    pub fn cumsum<const A: isize>(&self) -> Var<'t, T, S>
-    where
-        S: RemoveAxis<A>,
-    {
-        let out = self.value().cumsum::<A>();
-        self.record1(out, move |i, _| {
-            back(move |g: Tensor<T, S>, s| s.add_with(i, || g.flip::<A>().cumsum::<A>().flip::<A>().to_owned()))
-        })
-    }
 }
+
+/// `Var`'s four forms of each entry of the scan table ([`crate::ops::scan`]'s `scans!`): static
+/// and runtime axis, each with its `try_` form, named as the tensor's; same shape. The value is
+/// the tensor method's; the entry's rule gives the gradient.
+macro_rules! var_scan {
+    ($($doc:literal, $torch:literal, $out:ty, [$($bound:tt)*], |$s:ident, $ax:ident| $run:expr,
+     $m:ident $try_m:ident $dy:ident $try_dy:ident => |$gv:ident, $gy:ident, $ga:ident| $grad:expr;)*) => {
+        impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {$(
+            #[doc = concat!($doc, " along axis `A`, differentiable (PyTorch `", $torch, "(dim=A)`): same shape, the value of [`Tensor::", stringify!($m), "`](crate::TensorBase::", stringify!($m), "). The axis is checked at compile time for tuple shapes.")]
+            #[doc = ""]
+            #[doc = "# Errors"]
+            #[doc = concat!("The errors of [`Tensor::", stringify!($try_m), "`](crate::TensorBase::", stringify!($try_m), ").")]
+            pub fn $try_m<const A: isize>(&self) -> Result<Var<'t, T, S>, ShapeError>
+            where
+                S: RemoveAxis<A>,
+            {
+                let y = self.value().$try_m::<A>()?;
+                let ($gv, $gy, $ga) = (self, y, normalize_axis(A, self.value().rank())?);
+                Ok($grad)
+            }
+            #[doc = concat!("[`", stringify!($try_m), "`](Self::", stringify!($try_m), "), panicking with the error's message.")]
+            #[track_caller]
+            pub fn $m<const A: isize>(&self) -> Var<'t, T, S>
+            where
+                S: RemoveAxis<A>,
+            {
+                self.$try_m::<A>().or_panic()
+            }
+            #[doc = concat!($doc, " along a runtime axis (negative counts from the end), differentiable (PyTorch `", $torch, "(dim=axis)`): same shape.")]
+            #[doc = ""]
+            #[doc = "# Errors"]
+            #[doc = concat!("[`ShapeError::Axis`] when the value has no such axis; the errors of [`Tensor::", stringify!($try_dy), "`](crate::TensorBase::", stringify!($try_dy), ").")]
+            pub fn $try_dy(&self, axis: isize) -> Result<Var<'t, T, S>, ShapeError> {
+                let y = self.value().$try_dy(axis)?;
+                let ($gv, $gy, $ga) = (self, y, normalize_axis(axis, self.value().rank())?);
+                Ok($grad)
+            }
+            #[doc = concat!("[`", stringify!($try_dy), "`](Self::", stringify!($try_dy), "), panicking with the error's message.")]
+            #[track_caller]
+            pub fn $dy(&self, axis: isize) -> Var<'t, T, S> {
+                self.$try_dy(axis).or_panic()
+            }
+        )*}
+    };
+}
+
+crate::ops::scan::scans!(var_scan);
