@@ -417,52 +417,37 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     }
 }
 
-/// Scalar operands: `&x * 2.0`, `1.0 - &x`, ... (same shape as `x`), for `f32` and `f64`.
+/// Scalar operands: `&x * 2.0`, `1.0 - &x`, ... (same shape as `x`), for `f32` and `f64`: each
+/// operator with the scalar on the right (`|x, k|`) and on the left (`|k, x|`).
 macro_rules! scalar_ops {
-    ($($t:ty),*) => {$(
-        impl<'t, S: Shape> core::ops::Add<$t> for &Var<'t, $t, S> {
+    ($($t:ty),*; $ops:tt) => {
+        $(scalar_ops!(@one $t; $ops);)*
+    };
+    (@one $t:ty; { $($Tr:ident $m:ident |$x:ident, $k:ident| $right:expr, |$k2:ident, $x2:ident| $left:expr;)* }) => {$(
+        impl<'t, S: Shape> core::ops::$Tr<$t> for &Var<'t, $t, S> {
             type Output = Var<'t, $t, S>;
             #[track_caller]
-            fn add(self, k: $t) -> Var<'t, $t, S> { self.add_scalar(k) }
+            fn $m(self, $k: $t) -> Var<'t, $t, S> {
+                let $x = self;
+                $right
+            }
         }
-        impl<'t, S: Shape> core::ops::Sub<$t> for &Var<'t, $t, S> {
+        impl<'t, S: Shape> core::ops::$Tr<&Var<'t, $t, S>> for $t {
             type Output = Var<'t, $t, S>;
             #[track_caller]
-            fn sub(self, k: $t) -> Var<'t, $t, S> { self.add_scalar(-k) }
-        }
-        impl<'t, S: Shape> core::ops::Mul<$t> for &Var<'t, $t, S> {
-            type Output = Var<'t, $t, S>;
-            #[track_caller]
-            fn mul(self, k: $t) -> Var<'t, $t, S> { self.mul_scalar(k) }
-        }
-        impl<'t, S: Shape> core::ops::Div<$t> for &Var<'t, $t, S> {
-            type Output = Var<'t, $t, S>;
-            #[track_caller]
-            fn div(self, k: $t) -> Var<'t, $t, S> { self.mul_scalar(1.0 / k) }
-        }
-        impl<'t, S: Shape> core::ops::Add<&Var<'t, $t, S>> for $t {
-            type Output = Var<'t, $t, S>;
-            #[track_caller]
-            fn add(self, x: &Var<'t, $t, S>) -> Var<'t, $t, S> { x.add_scalar(self) }
-        }
-        impl<'t, S: Shape> core::ops::Sub<&Var<'t, $t, S>> for $t {
-            type Output = Var<'t, $t, S>;
-            #[track_caller]
-            fn sub(self, x: &Var<'t, $t, S>) -> Var<'t, $t, S> { x.rsub_scalar(self) }
-        }
-        impl<'t, S: Shape> core::ops::Mul<&Var<'t, $t, S>> for $t {
-            type Output = Var<'t, $t, S>;
-            #[track_caller]
-            fn mul(self, x: &Var<'t, $t, S>) -> Var<'t, $t, S> { x.mul_scalar(self) }
-        }
-        impl<'t, S: Shape> core::ops::Div<&Var<'t, $t, S>> for $t {
-            type Output = Var<'t, $t, S>;
-            #[track_caller]
-            fn div(self, x: &Var<'t, $t, S>) -> Var<'t, $t, S> { x.rdiv_scalar(self) }
+            fn $m(self, $x2: &Var<'t, $t, S>) -> Var<'t, $t, S> {
+                let $k2 = self;
+                $left
+            }
         }
     )*};
 }
-scalar_ops!(f32, f64);
+scalar_ops! { f32, f64; {
+    Add add |x, k| x.add_scalar(k), |k, x| x.add_scalar(k);
+    Sub sub |x, k| x.add_scalar(-k), |k, x| x.rsub_scalar(k);
+    Mul mul |x, k| x.mul_scalar(k), |k, x| x.mul_scalar(k);
+    Div div |x, k| x.mul_scalar(1.0 / k), |k, x| x.rdiv_scalar(k);
+} }
 
 impl<'t, T: GradFloat, S: Shape> core::ops::Neg for &Var<'t, T, S> {
     type Output = Var<'t, T, S>;
