@@ -323,19 +323,12 @@ macro_rules! var_binary {
             #[doc = ""]
             #[doc = "# Errors"]
             #[doc = "[`ShapeError::Broadcast`] when runtime sizes do not broadcast (static ones are a compile error); [`ShapeError::Autograd`] when the operands are tracked by two tapes."]
+            #[try_twin]
             pub fn $try_name<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Result<Var<'t, T, Broadcast<S, S2>>, ShapeError>
             where
                 S: BroadcastShape<S2>,
             {
                 self.binary_rule(rhs, self.value().$try_name(rhs.value())?, derivatives::$name)
-            }
-            #[doc = concat!("[`", stringify!($try_name), "`](Self::", stringify!($try_name), "), panicking with the error's message.")]
-            #[track_caller]
-            pub fn $name<S2: Shape>(&self, rhs: &Var<'t, T, S2>) -> Var<'t, T, Broadcast<S, S2>>
-            where
-                S: BroadcastShape<S2>,
-            {
-                self.$try_name(rhs).or_panic()
             }
         )*}
     };
@@ -392,12 +385,13 @@ crate::tensor::views::writable_views!(var_view);
 
 impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// A function of two values with value `out` (their broadcast shape) whose partial
-    /// derivatives at `(a, b)` are `d(a, b)`.
+    /// derivatives at `(a, b)` are `d(a, b)`. Generic over `d`, so that each operand's pass
+    /// inlines the table entry and computes only its own partial.
     fn binary_rule<S2: Shape>(
         &self,
         rhs: &Var<'t, T, S2>,
         out: Tensor<T, Broadcast<S, S2>>,
-        d: fn(T, T) -> (T, T),
+        d: impl Fn(T, T) -> (T, T) + Copy + Send + Sync + 'static,
     ) -> Result<Var<'t, T, Broadcast<S, S2>>, ShapeError>
     where
         S: BroadcastShape<S2>,

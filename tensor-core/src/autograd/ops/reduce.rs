@@ -7,6 +7,7 @@ use crate::dim::One;
 use crate::kernels::reduce::{Mean, Prod};
 use crate::ops::reduce::Norm;
 use crate::shape::SetAxis;
+use shaped_macros::try_twin;
 
 // ---------------------------------------------------------------------------------------------
 // Reductions.
@@ -33,6 +34,23 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     #[track_caller]
     fn sum_kept(t: &Tensor<T, DynShape>, axes: &[usize]) -> Tensor<T, DynShape> {
         t.reduce_with(axes, true, &Sum).or_panic()
+    }
+
+    /// 1 where `v` is the extreme `m` (NaN counting as equal to NaN), else 0.
+    fn hit(v: T, m: T) -> T {
+        if v == m || (v.is_nan() && m.is_nan()) {
+            T::one()
+        } else {
+            T::zero()
+        }
+    }
+
+    /// The gradient `gk` (kept dims) of an extreme over `axes`, split evenly among the elements
+    /// marked 1 in `hits` (PyTorch's `evenly_distribute_backward`).
+    #[track_caller]
+    fn split_evenly(hits: Tensor<T, DynShape>, gk: TensorView<'_, T, DynShape>, axes: &[usize]) -> Tensor<T, DynShape> {
+        let share = gk.zip_with(&Self::sum_kept(&hits, axes), |g, n| g / n);
+        hits.zip_with(&share, |h, s| h * s)
     }
 
     /// How many elements one output element of a reduction over `axes` reads.
@@ -82,15 +100,8 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
             let y = y.clone();
             back(move |g: Tensor<T, S2>, s| {
                 s.add_with(i, || {
-                    let hits = x.as_dyn().zip_with(&Self::kept(&y, &axes, keep), |v, m| {
-                        if v == m || (v.is_nan() && m.is_nan()) {
-                            T::one()
-                        } else {
-                            T::zero()
-                        }
-                    });
-                    let share = Self::kept(&g, &axes, keep).zip_with(&Self::sum_kept(&hits, &axes), |g, n| g / n);
-                    typed::<T, S>(hits.zip_with(&share, |h, s| h * s))
+                    let hits = x.as_dyn().zip_with(&Self::kept(&y, &axes, keep), |v, m| Self::hit(v, m));
+                    typed::<T, S>(Self::split_evenly(hits, Self::kept(&g, &axes, keep), &axes))
                 })
             })
         })
@@ -206,16 +217,8 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                             xd.zip_with(&k, |v, k| v * k)
                         }
                         Norm::Inf => {
-                            let hits = xd.zip_with(&Self::kept(&y, &axes, keep), |v, n| {
-                                if v.abs() == n || (v.is_nan() && n.is_nan()) {
-                                    T::one()
-                                } else {
-                                    T::zero()
-                                }
-                            });
-                            let share = gk.zip_with(&Self::sum_kept(&hits, &axes), |g, n| g / n);
-                            let h = hits.zip_with(&share, |h, s| h * s);
-                            h.zip_with(&xd, move |h, v| h * sgn(v))
+                            let hits = xd.zip_with(&Self::kept(&y, &axes, keep), |v, n| Self::hit(v.abs(), n));
+                            Self::split_evenly(hits, gk, &axes).zip_with(&xd, move |h, v| h * sgn(v))
                         }
                     })
                 })
@@ -239,20 +242,17 @@ macro_rules! var_reduction {
             #[doc = ""]
             #[doc = "# Errors"]
             #[doc = concat!("The errors of [`Tensor::", stringify!($try_w), "`](crate::TensorBase::", stringify!($try_w), ").")]
+            #[try_twin]
             pub fn $try_w(&self, $($p: $pt),*) -> Result<Var<'t, T, ()>, ShapeError> {
                 let y = Self::scalar_tensor(self.value().$try_w($($p),*)?);
                 let ($gv, $gy, $ga, $gk) = (self, y, (0..self.value().rank()).collect::<Vec<usize>>(), false);
                 Ok($grad)
             }
-            #[doc = concat!("[`", stringify!($try_w), "`](Self::", stringify!($try_w), "), panicking with the error's message.")]
-            #[track_caller]
-            pub fn $w(&self, $($p: $pt),*) -> Var<'t, T, ()> {
-                self.$try_w($($p),*).or_panic()
-            }
             #[doc = concat!("The ", $doc, " along axis `A`, which is removed, differentiable (PyTorch `", $torch, "(dim=A)`): `[2, 3]` with `<1>` gives `[2]`. The axis is checked at compile time for tuple shapes.")]
             #[doc = ""]
             #[doc = "# Errors"]
             #[doc = concat!("The errors of [`Tensor::", stringify!($try_ax), "`](crate::TensorBase::", stringify!($try_ax), ").")]
+            #[try_twin]
             pub fn $try_ax<const A: isize>(&self, $($p: $pt),*) -> Result<Var<'t, T, <S as RemoveAxis<A>>::Out>, ShapeError>
             where
                 S: RemoveAxis<A>,
@@ -261,18 +261,11 @@ macro_rules! var_reduction {
                 let ($gv, $gy, $ga, $gk) = (self, y, alloc::vec![normalize_axis(A, self.value().rank())?], false);
                 Ok($grad)
             }
-            #[doc = concat!("[`", stringify!($try_ax), "`](Self::", stringify!($try_ax), "), panicking with the error's message.")]
-            #[track_caller]
-            pub fn $ax<const A: isize>(&self, $($p: $pt),*) -> Var<'t, T, <S as RemoveAxis<A>>::Out>
-            where
-                S: RemoveAxis<A>,
-            {
-                self.$try_ax::<A>($($p),*).or_panic()
-            }
             #[doc = concat!("The ", $doc, " along axis `A`, kept as a size-1 dim, differentiable (PyTorch `", $torch, "(dim=A, keepdim=True)`): `[2, 3]` with `<1>` gives `[2, 1]`.")]
             #[doc = ""]
             #[doc = "# Errors"]
             #[doc = concat!("The errors of [`Tensor::", stringify!($try_kd), "`](crate::TensorBase::", stringify!($try_kd), ").")]
+            #[try_twin]
             pub fn $try_kd<const A: isize>(&self, $($p: $pt),*) -> Result<Var<'t, T, <S as SetAxis<A, One>>::Out>, ShapeError>
             where
                 S: SetAxis<A, One>,
@@ -281,41 +274,25 @@ macro_rules! var_reduction {
                 let ($gv, $gy, $ga, $gk) = (self, y, alloc::vec![normalize_axis(A, self.value().rank())?], true);
                 Ok($grad)
             }
-            #[doc = concat!("[`", stringify!($try_kd), "`](Self::", stringify!($try_kd), "), panicking with the error's message.")]
-            #[track_caller]
-            pub fn $kd<const A: isize>(&self, $($p: $pt),*) -> Var<'t, T, <S as SetAxis<A, One>>::Out>
-            where
-                S: SetAxis<A, One>,
-            {
-                self.$try_kd::<A>($($p),*).or_panic()
-            }
             #[doc = concat!("The ", $doc, " along a runtime axis (negative counts from the end), which is removed, differentiable (PyTorch `", $torch, "(dim=axis)`): a [`DynShape`] value.")]
             #[doc = ""]
             #[doc = "# Errors"]
             #[doc = concat!("[`ShapeError::Axis`] when the value has no such axis; the errors of [`Tensor::", stringify!($try_dy), "`](crate::TensorBase::", stringify!($try_dy), ").")]
+            #[try_twin]
             pub fn $try_dy(&self, axis: isize, $($p: $pt),*) -> Result<Var<'t, T, DynShape>, ShapeError> {
                 let y = self.value().$try_dy(axis, $($p),*)?;
                 let ($gv, $gy, $ga, $gk) = (self, y, alloc::vec![normalize_axis(axis, self.value().rank())?], false);
                 Ok($grad)
             }
-            #[doc = concat!("[`", stringify!($try_dy), "`](Self::", stringify!($try_dy), "), panicking with the error's message.")]
-            #[track_caller]
-            pub fn $dy(&self, axis: isize, $($p: $pt),*) -> Var<'t, T, DynShape> {
-                self.$try_dy(axis, $($p),*).or_panic()
-            }
             #[doc = concat!("The ", $doc, " along a runtime axis, kept as a size-1 dim, differentiable (PyTorch `", $torch, "(dim=axis, keepdim=True)`): a [`DynShape`] value.")]
             #[doc = ""]
             #[doc = "# Errors"]
             #[doc = concat!("[`ShapeError::Axis`] when the value has no such axis; the errors of [`Tensor::", stringify!($try_kdy), "`](crate::TensorBase::", stringify!($try_kdy), ").")]
+            #[try_twin]
             pub fn $try_kdy(&self, axis: isize, $($p: $pt),*) -> Result<Var<'t, T, DynShape>, ShapeError> {
                 let y = self.value().$try_kdy(axis, $($p),*)?;
                 let ($gv, $gy, $ga, $gk) = (self, y, alloc::vec![normalize_axis(axis, self.value().rank())?], true);
                 Ok($grad)
-            }
-            #[doc = concat!("[`", stringify!($try_kdy), "`](Self::", stringify!($try_kdy), "), panicking with the error's message.")]
-            #[track_caller]
-            pub fn $kdy(&self, axis: isize, $($p: $pt),*) -> Var<'t, T, DynShape> {
-                self.$try_kdy(axis, $($p),*).or_panic()
             }
         )*}
     };
@@ -437,6 +414,7 @@ macro_rules! var_scan {
             #[doc = ""]
             #[doc = "# Errors"]
             #[doc = concat!("The errors of [`Tensor::", stringify!($try_m), "`](crate::TensorBase::", stringify!($try_m), ").")]
+            #[try_twin]
             pub fn $try_m<const A: isize>(&self) -> Result<Var<'t, T, S>, ShapeError>
             where
                 S: RemoveAxis<A>,
@@ -445,27 +423,15 @@ macro_rules! var_scan {
                 let ($gv, $gy, $ga) = (self, y, normalize_axis(A, self.value().rank())?);
                 Ok($grad)
             }
-            #[doc = concat!("[`", stringify!($try_m), "`](Self::", stringify!($try_m), "), panicking with the error's message.")]
-            #[track_caller]
-            pub fn $m<const A: isize>(&self) -> Var<'t, T, S>
-            where
-                S: RemoveAxis<A>,
-            {
-                self.$try_m::<A>().or_panic()
-            }
             #[doc = concat!($doc, " along a runtime axis (negative counts from the end), differentiable (PyTorch `", $torch, "(dim=axis)`): same shape.")]
             #[doc = ""]
             #[doc = "# Errors"]
             #[doc = concat!("[`ShapeError::Axis`] when the value has no such axis; the errors of [`Tensor::", stringify!($try_dy), "`](crate::TensorBase::", stringify!($try_dy), ").")]
+            #[try_twin]
             pub fn $try_dy(&self, axis: isize) -> Result<Var<'t, T, S>, ShapeError> {
                 let y = self.value().$try_dy(axis)?;
                 let ($gv, $gy, $ga) = (self, y, normalize_axis(axis, self.value().rank())?);
                 Ok($grad)
-            }
-            #[doc = concat!("[`", stringify!($try_dy), "`](Self::", stringify!($try_dy), "), panicking with the error's message.")]
-            #[track_caller]
-            pub fn $dy(&self, axis: isize) -> Var<'t, T, S> {
-                self.$try_dy(axis).or_panic()
             }
         )*}
     };
