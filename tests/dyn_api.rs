@@ -765,9 +765,15 @@ fn scan_api() -> Api {
             let attrs = &code[..s - "pub fn ".len()];
             let attrs = &attrs[attrs.rfind(['{', '}', ';']).map_or(0, |k| k + 1)..];
             let twin = name.strip_prefix("try_").filter(|_| attrs.contains("#[try_twin")).map(str::to_string);
+            // `#[try_twin(copy = ..)]` on an in-place `try_x_` writes the copying `try_x` and `x`.
+            let copies = twin
+                .as_deref()
+                .filter(|_| attrs.contains("copy = "))
+                .and_then(|t| t.strip_suffix('_'))
+                .map(|c| [format!("try_{c}"), c.to_string()]);
             let rest = &code[s + name.len()..];
             let axis = rest.starts_with('<') && balanced(rest, 0).contains(": isize");
-            for n in [Some(name), twin].into_iter().flatten() {
+            for n in [Some(name), twin].into_iter().flatten().chain(copies.into_iter().flatten()) {
                 api.defined.insert(n.clone());
                 if axis {
                     api.static_axis.insert(n, file.clone());

@@ -13,6 +13,7 @@ use crate::tensor::Tensor;
 use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
+use shaped_macros::try_twin;
 
 /// `einsum(eq, operands)` differentiable in every operand (PyTorch `torch.einsum`), for
 /// runtime-shaped values: NumPy's equations (`"ij,jk->ik"`, `"bij,bjk->bik"`, diagonals as
@@ -31,18 +32,13 @@ use alloc::vec::Vec;
 /// assert_eq!(grads.wrt(&b).unwrap().to_vec(), [5., 7., 9.]); // the column sums of a
 /// ```
 ///
-/// # Panics
-/// As [`try_einsum`].
-#[track_caller]
-pub fn einsum<'t, T: GradFloat>(eq: &str, operands: &[&Var<'t, T, DynShape>]) -> Var<'t, T, DynShape> {
-    try_einsum(eq, operands).or_panic()
-}
-
-/// [`einsum`], returning an error instead of panicking.
-///
 /// # Errors
 /// The errors of [`crate::ops::einsum::try_einsum`] (a malformed equation, sizes that do not
 /// agree); [`ShapeError::Autograd`] for two tapes.
+#[try_twin(
+    free,
+    doc = "`einsum(eq, operands)` differentiable in every operand (PyTorch `torch.einsum`), for runtime-shaped values."
+)]
 pub fn try_einsum<'t, T: GradFloat>(
     eq: &str,
     operands: &[&Var<'t, T, DynShape>],

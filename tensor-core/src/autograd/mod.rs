@@ -57,12 +57,12 @@ pub use check::{gradcheck, try_gradcheck, GradcheckReport};
 pub use conv::VarBias;
 pub use einsum::{einsum, try_einsum};
 pub use ops::PermuteAxis;
+#[cfg(feature = "safetensors")]
+pub(crate) use save::{decode_floats, read_tensors, write_tensors, Keys};
 #[cfg(feature = "npy")]
 pub use save::{load_params_npz, save_params_npz};
 #[cfg(feature = "safetensors")]
 pub use save::{load_safetensors, save_safetensors};
-#[cfg(feature = "safetensors")]
-pub(crate) use save::{read_tensors, write_tensors, Keys};
 pub use slice::VarSliceKind;
 pub use tape::{AnyParam, Grads, Param, ParamId, Parameters, Tape};
 pub use var::{ScalarShape, Var};

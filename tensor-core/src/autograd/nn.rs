@@ -52,6 +52,7 @@ use crate::tensor::{Tensor, TensorBase, TensorView};
 use alloc::format;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
+use shaped_macros::try_twin;
 
 /// How a loss reduces its per-element values to one (PyTorch's `reduction=` argument). PyTorch's
 /// `'none'` changes the result's shape, so it is a function of its own: [`mse_loss_unreduced`],
@@ -142,26 +143,11 @@ fn check_len(op: &'static str, what: &str, len: usize, n: usize, dim: &str) -> R
 /// assert_eq!(grads.wrt(&b).unwrap().to_vec(), [2.]);
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_linear`].
-#[track_caller]
-pub fn linear<'t, T: GradFloat, S, O: Dim, I: Dim>(
-    x: &Var<'t, T, S>,
-    weight: &Var<'t, T, (O, I)>,
-    bias: Option<&Var<'t, T, (O,)>>,
-) -> Var<'t, T, <S as MatMulShape<(I, O)>>::Out>
-where
-    S: MatMulShape<(I, O)>,
-{
-    try_linear(x, weight, bias).or_panic()
-}
-
-/// [`linear`], returning an error instead of panicking.
-///
 /// # Errors
 /// [`ShapeError::MatMul`] when `x`'s last size differs from the weight's `in` at run time (a
 /// `Dyn` dim), or `x` is 0-d; [`ShapeError::Mismatch`] when the bias's length is not `out`;
 /// [`ShapeError::Autograd`] when the inputs are tracked by two tapes.
+#[try_twin(free, doc = "`x @ weight.T + bias` (PyTorch `torch.nn.functional.linear`), differentiable.")]
 pub fn try_linear<'t, T: GradFloat, S, O: Dim, I: Dim>(
     x: &Var<'t, T, S>,
     weight: &Var<'t, T, (O, I)>,
@@ -216,27 +202,14 @@ where
 /// assert_eq!(y.value().to_vec(), [-1., 1., -1., 1.]);
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_layer_norm`].
-#[track_caller]
-pub fn layer_norm<'t, T: GradFloat, S, D: Dim>(
-    x: &Var<'t, T, S>,
-    weight: Option<&Var<'t, T, (D,)>>,
-    bias: Option<&Var<'t, T, (D,)>>,
-    eps: T,
-) -> Var<'t, T, S>
-where
-    S: RemoveAxis<-1, Removed = D>,
-{
-    try_layer_norm(x, weight, bias, eps).or_panic()
-}
-
-/// [`layer_norm`], returning an error instead of panicking.
-///
 /// # Errors
 /// [`ShapeError::Axis`] for a 0-d [`DynShape`] input; [`ShapeError::Mismatch`] when the weight or
 /// bias length is not `x`'s last size (at run time, for a `Dyn` dim); [`ShapeError::Autograd`]
 /// when the inputs are tracked by two tapes.
+#[try_twin(
+    free,
+    doc = "Layer normalisation over the last dim (PyTorch `torch.nn.functional.layer_norm(x, (d,), weight, bias, eps)` with `normalized_shape` the last size only)."
+)]
 pub fn try_layer_norm<'t, T: GradFloat, S, D: Dim>(
     x: &Var<'t, T, S>,
     weight: Option<&Var<'t, T, (D,)>>,
@@ -347,36 +320,15 @@ fn normalized_grad<T: GradFloat>(
 /// assert!((mean.to_vec()[1] - 2.0).abs() < 1e-12 && (var.to_vec()[1] - 20.9).abs() < 1e-12);
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_batch_norm`].
-#[allow(clippy::too_many_arguments)]
-#[track_caller]
-pub fn batch_norm<'t, T: GradFloat, S, C: Dim>(
-    x: &Var<'t, T, S>,
-    running_mean: Option<&mut Tensor<T, (C,)>>,
-    running_var: Option<&mut Tensor<T, (C,)>>,
-    weight: Option<&Var<'t, T, (C,)>>,
-    bias: Option<&Var<'t, T, (C,)>>,
-    training: bool,
-    momentum: T,
-    eps: T,
-) -> Var<'t, T, S>
-where
-    S: RemoveAxis<1, Removed = C>,
-{
-    try_batch_norm(x, running_mean, running_var, weight, bias, training, momentum, eps).or_panic()
-}
-
-/// [`batch_norm`], returning an error instead of panicking. An error leaves the running
-/// statistics unchanged.
-///
 /// # Errors
 /// [`ShapeError::Invalid`] for a [`DynShape`] input of rank below 2, for training with one
 /// element per channel (PyTorch's "Expected more than 1 value per channel when training"), and
 /// for evaluation without both running statistics; [`ShapeError::Mismatch`] when a weight, bias or
 /// running statistic does not have `C` elements (at run time, for a `Dyn` dim);
-/// [`ShapeError::Autograd`] when the inputs are tracked by two tapes.
+/// [`ShapeError::Autograd`] when the inputs are tracked by two tapes. An error leaves the running
+/// statistics unchanged.
 #[allow(clippy::too_many_arguments)]
+#[try_twin(free, doc = "Batch normalisation (PyTorch `torch.nn.functional.batch_norm`).")]
 pub fn try_batch_norm<'t, T: GradFloat, S, C: Dim>(
     x: &Var<'t, T, S>,
     running_mean: Option<&mut Tensor<T, (C,)>>,
@@ -496,27 +448,12 @@ where
 /// assert_eq!(g.wrt(&x).unwrap().to_vec(), y.value().to_vec());
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_dropout`].
-#[cfg(feature = "rand")]
-#[cfg_attr(docsrs, doc(cfg(feature = "rand")))]
-#[track_caller]
-pub fn dropout<'t, T: GradFloat, S: Shape>(
-    x: &Var<'t, T, S>,
-    p: f64,
-    training: bool,
-    rng: &mut (impl rand::Rng + ?Sized),
-) -> Var<'t, T, S> {
-    try_dropout(x, p, training, rng).or_panic()
-}
-
-/// [`dropout`], returning an error instead of panicking.
-///
 /// # Errors
 /// [`ShapeError::Invalid`] for `p` outside `[0, 1]` or NaN (PyTorch's "dropout probability has
 /// to be between 0 and 1"); [`ShapeError::Alloc`].
 #[cfg(feature = "rand")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rand")))]
+#[try_twin(free, doc = "Dropout (PyTorch `torch.nn.functional.dropout(x, p, training)`).")]
 pub fn try_dropout<'t, T: GradFloat, S: Shape>(
     x: &Var<'t, T, S>,
     p: f64,
@@ -564,26 +501,15 @@ pub fn try_dropout<'t, T: GradFloat, S: Shape>(
 /// assert_eq!(g.wrt(&w).unwrap().to_vec(), [1., 1., 0., 0., 3., 3.]); // row 2 picked 3 times
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_embedding`].
-#[track_caller]
-pub fn embedding<'t, T: GradFloat, S, N: Dim, E: Dim>(
-    indices: &TensorBase<impl Data<Elem: IndexElem>, S>,
-    weight: &Var<'t, T, (N, E)>,
-) -> Var<'t, T, <S as PushDim<E>>::Out>
-where
-    S: PushDim<E>,
-{
-    try_embedding(indices, weight).or_panic()
-}
-
-/// [`embedding`], returning an error instead of panicking.
-///
 /// # Errors
 /// [`ShapeError::IndexEntry`] for the first index (row-major) outside `0..num`, naming the index,
 /// its position in `indices` and the weight's row count (negative indices are refused, as
 /// PyTorch's "index out of range in self"); [`ShapeError::RankTooLarge`] for rank-6
 /// [`DynShape`] indices; [`ShapeError::Alloc`].
+#[try_twin(
+    free,
+    doc = "Rows of `weight` picked by `indices` (PyTorch `torch.nn.functional.embedding(indices, weight)`)."
+)]
 pub fn try_embedding<'t, T: GradFloat, S, N: Dim, E: Dim>(
     indices: &TensorBase<impl Data<Elem: IndexElem>, S>,
     weight: &Var<'t, T, (N, E)>,
@@ -610,25 +536,13 @@ where
 /// assert_eq!(g.wrt(&w).unwrap().to_vec(), [0., 0., 0., 0., 1., 1.]); // row 0 pads
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_embedding_with`].
-#[track_caller]
-pub fn embedding_with<'t, T: GradFloat, S, N: Dim, E: Dim>(
-    indices: &TensorBase<impl Data<Elem: IndexElem>, S>,
-    weight: &Var<'t, T, (N, E)>,
-    padding_idx: Option<i64>,
-) -> Var<'t, T, <S as PushDim<E>>::Out>
-where
-    S: PushDim<E>,
-{
-    try_embedding_with(indices, weight, padding_idx).or_panic()
-}
-
-/// [`embedding_with`], returning an error instead of panicking.
-///
 /// # Errors
 /// As [`try_embedding`], and [`ShapeError::Invalid`] for a `padding_idx` outside `-num..num`
 /// (PyTorch: "Padding_idx must be within num_embeddings").
+#[try_twin(
+    free,
+    doc = "[`embedding`] with PyTorch's `padding_idx` (`torch.nn.functional.embedding(indices, weight, padding_idx=...)`)."
+)]
 pub fn try_embedding_with<'t, T: GradFloat, S, N: Dim, E: Dim>(
     indices: &TensorBase<impl Data<Elem: IndexElem>, S>,
     weight: &Var<'t, T, (N, E)>,
@@ -730,30 +644,14 @@ pub type Attention<Q, K, V> = <AttentionScores<Q, K> as MatMulShape<V>>::Out;
 /// assert_eq!(o.value().to_vec(), [3., 4.5]);
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_scaled_dot_product_attention`].
-#[track_caller]
-pub fn scaled_dot_product_attention<'t, T: GradFloat, Q, K, V>(
-    q: &Var<'t, T, Q>,
-    k: &Var<'t, T, K>,
-    v: &Var<'t, T, V>,
-    is_causal: bool,
-) -> Var<'t, T, Attention<Q, K, V>>
-where
-    Q: MatrixBatch + MatMulShape<<K as MatrixBatch>::Matrices<<K as MatrixBatch>::Cols, <K as MatrixBatch>::Rows>>,
-    K: MatrixBatch,
-    V: MatrixBatch,
-    AttentionScores<Q, K>: MatMulShape<V>,
-{
-    try_scaled_dot_product_attention(q, k, v, is_causal).or_panic()
-}
-
-/// [`scaled_dot_product_attention`], returning an error instead of panicking.
-///
 /// # Errors
 /// [`ShapeError::Invalid`] for a [`DynShape`] operand of rank below 2; [`ShapeError::MatMul`]
 /// when runtime sizes do not fit (`E` of `q` and `k`, `S` of `k` and `v`, batch dims that do not
 /// broadcast); [`ShapeError::Autograd`] when the inputs are tracked by two tapes.
+#[try_twin(
+    free,
+    doc = "Scaled dot-product attention (PyTorch `torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=is_causal)` with no mask, no dropout and the default scale)."
+)]
 pub fn try_scaled_dot_product_attention<'t, T: GradFloat, Q, K, V>(
     q: &Var<'t, T, Q>,
     k: &Var<'t, T, K>,

@@ -480,22 +480,10 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// assert_eq!(grads.wrt(&x).unwrap().to_vec(), [0., 1., 0., 0., 1., 0.]);
     /// ```
     ///
-    /// # Panics
-    /// When `f` returns a view of another storage, or an overlapping one (an `expand`: use
-    /// [`expand`](Self::expand), whose gradient sums).
-    #[track_caller]
-    pub fn view_with<S2: Shape>(
-        &self,
-        f: impl for<'v> FnOnce(TensorView<'v, T, S>) -> TensorView<'v, T, S2>,
-    ) -> Var<'t, T, S2> {
-        self.try_view_with(f).or_panic()
-    }
-
-    /// [`view_with`](Self::view_with), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] when `f` returns a view of another storage;
     /// [`ShapeError::Overlap`] when the view reaches an element twice.
+    #[try_twin(doc = "Any view of the value, differentiable.")]
     pub fn try_view_with<S2: Shape>(
         &self,
         f: impl for<'v> FnOnce(TensorView<'v, T, S>) -> TensorView<'v, T, S2>,
@@ -613,17 +601,11 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// The value under another shape type with the same sizes (see
     /// [`Tensor::cast_shape`](crate::TensorBase::cast_shape)), differentiable.
     ///
-    /// # Panics
-    /// When the sizes do not fit `S2` (see [`try_cast_shape`](Self::try_cast_shape)).
-    #[track_caller]
-    pub fn cast_shape<S2: Shape>(&self) -> Var<'t, T, S2> {
-        self.try_cast_shape::<S2>().or_panic()
-    }
-
-    /// [`cast_shape`](Self::cast_shape), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::ShapeMismatch`] when the sizes do not fit `S2`.
+    #[try_twin(
+        doc = "The value under another shape type with the same sizes (see [`Tensor::cast_shape`](crate::TensorBase::cast_shape)), differentiable."
+    )]
     pub fn try_cast_shape<S2: Shape>(&self) -> Result<Var<'t, T, S2>, ShapeError> {
         let out = self.value().clone().into_dyn().try_into_static::<S2>()?;
         Self::record([self.node()], out, move |[i], _| {

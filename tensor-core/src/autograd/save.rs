@@ -170,17 +170,21 @@ mod st {
         out
     }
 
-    /// Appends the little-endian elements in `bytes` (a whole number of them) to `out`.
-    fn decode_into<T: GradFloat>(bytes: &[u8], out: &mut Vec<T>) {
-        if core::mem::size_of::<T>() == 4 {
-            out.extend(bytes.chunks_exact(4).map(|c| T::from_f64(f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64)));
+    /// The little-endian floats in `bytes` (a whole number of them, each of `T`'s width: f32 or
+    /// f64) as `T`.
+    ///
+    /// # Errors
+    /// [`ShapeError::Alloc`](crate::ShapeError::Alloc).
+    pub(crate) fn decode_floats<T: GradFloat>(bytes: &[u8]) -> Result<Vec<T>, crate::ShapeError> {
+        use crate::memory::le_iter;
+        let width = core::mem::size_of::<T>();
+        let mut out: Vec<T> = crate::memory::try_with_capacity(bytes.len() / width)?;
+        if width == 4 {
+            out.extend(le_iter::<f32, 4>(bytes).map(|v| T::from_f64(v as f64)));
         } else {
-            out.extend(
-                bytes
-                    .chunks_exact(8)
-                    .map(|c| T::from_f64(f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))),
-            );
+            out.extend(le_iter::<f64, 8>(bytes).map(T::from_f64));
         }
+        Ok(out)
     }
 
     /// An error about the file as a whole.
@@ -412,15 +416,13 @@ mod st {
         path: &Path,
         wanted: &[(String, Vec<usize>)],
     ) -> Result<Vec<(String, Vec<usize>, Vec<T>)>, IoError> {
-        let (dt, width) = dtype::<T>();
+        let (dt, _) = dtype::<T>();
         let want: Vec<(String, Vec<usize>, Dtype)> = wanted.iter().map(|(n, s)| (n.clone(), s.clone(), dt)).collect();
         let (bytes, _) = read_tensors(path, &want, Keys::AllWanted)?;
         let mut loaded = Vec::with_capacity(wanted.len());
         for ((name, sizes), b) in wanted.iter().zip(bytes) {
             let b = b.unwrap_or_default();
-            let mut data: Vec<T> = crate::memory::try_with_capacity(b.len() / width)?;
-            decode_into(&b, &mut data);
-            loaded.push((name.clone(), sizes.clone(), data));
+            loaded.push((name.clone(), sizes.clone(), decode_floats(&b)?));
         }
         Ok(loaded)
     }
@@ -559,6 +561,6 @@ mod st {
     }
 }
 #[cfg(feature = "safetensors")]
-pub use st::{load_safetensors, save_safetensors};
+pub(crate) use st::{decode_floats, read_tensors, write_tensors, Keys};
 #[cfg(feature = "safetensors")]
-pub(crate) use st::{read_tensors, write_tensors, Keys};
+pub use st::{load_safetensors, save_safetensors};

@@ -7,7 +7,7 @@ use super::tape::Sink;
 use super::var::{back, Var};
 use super::GradFloat;
 use crate::dim::{Const, Dim, Dyn};
-use crate::error::{OrPanic, ShapeError};
+use crate::error::ShapeError;
 use crate::index::IndexElem;
 use crate::layout::{normalize_axis, normalize_insert_axis};
 use crate::ops::pad::{source as pad_source, PadMode};
@@ -57,6 +57,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// As [`Tensor::try_cat_all`](crate::TensorBase::try_cat_all) (no operands, runtime sizes
     /// that differ); [`ShapeError::Autograd`] for two tapes.
+    #[try_twin]
     pub fn try_cat_all<const A: isize>(
         xs: &[&Var<'t, T, S>],
     ) -> Result<Var<'t, T, <S as SetAxis<A, Dyn>>::Out>, ShapeError>
@@ -77,15 +78,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
-    /// [`try_cat_all`](Self::try_cat_all), panicking with the error's message.
-    #[track_caller]
-    pub fn cat_all<const A: isize>(xs: &[&Var<'t, T, S>]) -> Var<'t, T, <S as SetAxis<A, Dyn>>::Out>
-    where
-        S: SetAxis<A, Dyn>,
-    {
-        Self::try_cat_all::<A>(xs).or_panic()
-    }
-
     /// `K` values of one shape stacked along a new axis `A` (PyTorch `torch.stack`),
     /// differentiable: the new dim is `Const<K>`. Each operand's gradient is its slice.
     ///
@@ -93,6 +85,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// As [`Tensor::try_stack`](crate::tensor::join::Stack::try_stack) (runtime sizes that
     /// differ); [`ShapeError::Autograd`] for two tapes.
     #[allow(clippy::type_complexity)]
+    #[try_twin]
     pub fn try_stack<const A: isize, const K: usize>(
         xs: [&Var<'t, T, S>; K],
     ) -> Result<Var<'t, T, <S as InsertDim<A, Const<K>>>::Out>, ShapeError>
@@ -108,18 +101,6 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                 s.add_with(*i, || typed::<T, S>(gd.select_dyn(a as isize, k as isize).to_owned()));
             }
         })
-    }
-
-    /// [`try_stack`](Self::try_stack), panicking with the error's message.
-    #[track_caller]
-    #[allow(clippy::type_complexity)]
-    pub fn stack<const A: isize, const K: usize>(
-        xs: [&Var<'t, T, S>; K],
-    ) -> Var<'t, T, <S as InsertDim<A, Const<K>>>::Out>
-    where
-        S: InsertDim<A, Const<K>>,
-    {
-        Self::try_stack::<A, K>(xs).or_panic()
     }
 
     /// Records an operation of any number of inputs of one shape type.

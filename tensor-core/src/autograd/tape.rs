@@ -267,35 +267,32 @@ fn walk<T: GradFloat>(nodes: &mut Vec<Node<T>>, sink: &mut Sink<T>) -> Result<()
 /// fails inside a kernel) comes back as [`ShapeError::Autograd`] naming the node and the panic's
 /// message instead of unwinding through `try_backward` (the graph is freed either way; with
 /// `panic = "abort"` there is nothing to catch). Without `std` the panic propagates.
-#[cfg(feature = "std")]
 fn run_rule<T: GradFloat>(
     i: usize,
     back: BackFn<T>,
     g: Box<dyn GradSlot<T>>,
     sink: &mut Sink<T>,
 ) -> Result<(), ShapeError> {
-    let run = std::panic::AssertUnwindSafe(move || back(g, sink));
-    std::panic::catch_unwind(run).map_err(|payload| {
-        let msg = payload
-            .downcast_ref::<&str>()
-            .map(|s| String::from(*s))
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic without a message".into());
-        ShapeError::Autograd(format!(
-            "the backward rule of node {i} failed: {msg} (this is a bug in shaped's rule: please report it)"
-        ))
-    })
-}
-
-#[cfg(not(feature = "std"))]
-fn run_rule<T: GradFloat>(
-    _i: usize,
-    back: BackFn<T>,
-    g: Box<dyn GradSlot<T>>,
-    sink: &mut Sink<T>,
-) -> Result<(), ShapeError> {
-    back(g, sink);
-    Ok(())
+    #[cfg(not(feature = "std"))]
+    {
+        let _ = i;
+        back(g, sink);
+        Ok(())
+    }
+    #[cfg(feature = "std")]
+    {
+        let run = std::panic::AssertUnwindSafe(move || back(g, sink));
+        std::panic::catch_unwind(run).map_err(|payload| {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| String::from(*s))
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic without a message".into());
+            ShapeError::Autograd(format!(
+                "the backward rule of node {i} failed: {msg} (this is a bug in shaped's rule: please report it)"
+            ))
+        })
+    }
 }
 
 /// Where backward rules send their inputs' gradients: one slot per node, summed on arrival.

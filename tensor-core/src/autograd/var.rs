@@ -9,6 +9,7 @@ use crate::tensor::Tensor;
 use alloc::boxed::Box;
 use alloc::format;
 use alloc::sync::Arc;
+use shaped_macros::try_twin;
 
 /// A tensor value in a computation that may be differentiated: the value (shared, never copied
 /// by the graph) and, when it is tracked, its node on a [`Tape`] (PyTorch's tensor with
@@ -214,18 +215,12 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// `y.backward(gradient=seed)`), the gradient of some scalar with respect to this value.
     /// Frees the graph. `seed` has this value's shape.
     ///
-    /// # Panics
-    /// As [`try_backward_with`](Self::try_backward_with).
-    #[track_caller]
-    pub fn backward_with(&self, seed: &Tensor<T, S>) -> Grads<T> {
-        self.try_backward_with(seed).or_panic()
-    }
-
-    /// [`backward_with`](Self::backward_with), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Autograd`] when this value is not tracked, its tape has run `backward`
     /// since it was recorded, or `seed`'s runtime sizes differ from the value's.
+    #[try_twin(
+        doc = "Runs the backward pass from this value seeded with `seed` (PyTorch `y.backward(gradient=seed)`), the gradient of some scalar with respect to this value."
+    )]
     pub fn try_backward_with(&self, seed: &Tensor<T, S>) -> Result<Grads<T>, ShapeError> {
         if seed.sizes() != self.sizes() {
             return Err(ShapeError::Autograd(format!(
@@ -278,21 +273,12 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// tape can record the next step. A loss of another shape is a compile error (reduce it
     /// first, or seed it with [`backward_with`](Self::backward_with)).
     ///
-    /// # Panics
-    /// As [`try_backward`](Self::try_backward).
-    #[track_caller]
-    pub fn backward(&self) -> Grads<T>
-    where
-        S: ScalarShape,
-    {
-        self.try_backward().or_panic()
-    }
-
-    /// [`backward`](Self::backward), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Autograd`] when the value is not tracked, when its tape has run `backward`
     /// since it was recorded, or (for a [`DynShape`] loss) when it has more than one element.
+    #[try_twin(
+        doc = "The gradients of this scalar with respect to every tracked leaf it depends on (PyTorch `loss.backward()`), typed as their leaves."
+    )]
     pub fn try_backward(&self) -> Result<Grads<T>, ShapeError>
     where
         S: ScalarShape,

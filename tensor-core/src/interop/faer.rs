@@ -1,13 +1,14 @@
 //! faer 0.24 (feature `faer`, or `linalg`, which uses the same dependency): `MatRef`/`MatMut`
 //! views of rank-2 tensors with their strides (faer accepts any strides, negative and zero
 //! included), and copies of faer matrices into tensors.
-use crate::error::{OrPanic, ShapeError};
+use crate::error::ShapeError;
 use crate::layout::Layout;
 use crate::shape::Shape;
 use crate::storage::{Data, DataMut, Element};
 use crate::tensor::{Tensor, TensorBase};
 use alloc::vec::Vec;
 use faer::{MatMut, MatRef};
+use shaped_macros::try_twin;
 
 use crate::kernels::faer_view::{mat, mat_mut};
 
@@ -29,18 +30,11 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// static ranks other than 2 are still checked at run time here).
     #[doc(alias = "as_mat_ref")]
     #[doc(alias = "as_faer")]
+    #[try_twin]
     pub fn try_to_faer(&self) -> Result<MatRef<'_, D::Elem>, ShapeError> {
         let l = self.layout();
         rank2(l)?;
         Ok(mat(self.data.as_slice(), l.offset(), [l.sizes()[0], l.sizes()[1]], [l.strides()[0], l.strides()[1]]))
-    }
-    /// [`try_to_faer`](Self::try_to_faer), panicking with the error's message.
-    ///
-    /// # Panics
-    /// When the rank is not 2.
-    #[track_caller]
-    pub fn to_faer(&self) -> MatRef<'_, D::Elem> {
-        self.try_to_faer().or_panic()
     }
 }
 
@@ -64,18 +58,11 @@ impl<D: DataMut, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::ShapeMismatch`] when the rank is not 2.
     #[doc(alias = "as_mat_mut")]
+    #[try_twin]
     pub fn try_to_faer_mut(&mut self) -> Result<MatMut<'_, D::Elem>, ShapeError> {
         let l = *self.layout();
         rank2(&l)?;
         Ok(mat_mut(self.data.as_mut_slice(), &l))
-    }
-    /// [`try_to_faer_mut`](Self::try_to_faer_mut), panicking with the error's message.
-    ///
-    /// # Panics
-    /// When the rank is not 2.
-    #[track_caller]
-    pub fn to_faer_mut(&mut self) -> MatMut<'_, D::Elem> {
-        self.try_to_faer_mut().or_panic()
     }
 }
 
@@ -86,6 +73,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// # Errors
     /// [`ShapeError::ShapeMismatch`] when `[m, n]` does not fit `S`; [`ShapeError::Alloc`].
     #[doc(alias = "from_mat")]
+    #[try_twin]
     pub fn try_from_faer(m: MatRef<'_, T>) -> Result<Self, ShapeError> {
         let sizes = [m.nrows(), m.ncols()];
         S::check_sizes(&sizes)?;
@@ -96,13 +84,5 @@ impl<T: Element, S: Shape> Tensor<T, S> {
             v.extend((0..sizes[1]).map(|j| *m.get(i, j)));
         }
         Tensor::try_from_vec(&sizes, v)
-    }
-    /// [`try_from_faer`](Self::try_from_faer), panicking with the error's message.
-    ///
-    /// # Panics
-    /// When `try_from_faer` fails.
-    #[track_caller]
-    pub fn from_faer(m: MatRef<'_, T>) -> Self {
-        Self::try_from_faer(m).or_panic()
     }
 }

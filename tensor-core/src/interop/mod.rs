@@ -19,12 +19,13 @@
 //! Why `as_slice` returns an `Option` and there is no `AsRef<[T]>`: an owned [`Tensor`] need not
 //! be contiguous (`TensorBase::try_from_parts` accepts any layout that fits its buffer without
 //! overlap, e.g. a transposed one), and `AsRef` cannot fail.
-use crate::error::{OrPanic, ShapeError};
+use crate::error::ShapeError;
 use crate::layout::Layout;
 use crate::shape::{static_sizes, AllStatic, Shape};
 use crate::storage::{ArrLevel, Data, DataMut, Element, InlineArray};
 use crate::tensor::{Tensor, TensorBase, TensorView, TensorViewMut};
 use alloc::vec::Vec;
+use shaped_macros::try_twin;
 
 #[cfg(feature = "approx")]
 pub mod approx;
@@ -55,17 +56,10 @@ impl<'a, T: Element, S: Shape> TensorView<'a, T, S> {
     /// `data.len()` is not their product; [`ShapeError::RankTooLarge`], [`ShapeError::Overflow`].
     #[doc(alias = "from_shape")]
     #[doc(alias = "frombuffer")]
+    #[try_twin]
     pub fn try_from_slice(data: &'a [T], sizes: &[usize]) -> Result<Self, ShapeError> {
         let l = row_major_checked::<S>(sizes, data.len())?;
         TensorBase::try_from_parts(data, l)
-    }
-    /// [`try_from_slice`](Self::try_from_slice), panicking with the error's message.
-    ///
-    /// # Panics
-    /// When `try_from_slice` fails.
-    #[track_caller]
-    pub fn from_slice(data: &'a [T], sizes: &[usize]) -> Self {
-        Self::try_from_slice(data, sizes).or_panic()
     }
 }
 
@@ -76,17 +70,10 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     /// # Errors
     /// As [`TensorView::try_from_slice`].
     #[doc(alias = "from_shape")]
+    #[try_twin]
     pub fn try_from_slice_mut(data: &'a mut [T], sizes: &[usize]) -> Result<Self, ShapeError> {
         let l = row_major_checked::<S>(sizes, data.len())?;
         TensorBase::try_from_parts(data, l)
-    }
-    /// [`try_from_slice_mut`](Self::try_from_slice_mut), panicking with the error's message.
-    ///
-    /// # Panics
-    /// When `try_from_slice_mut` fails.
-    #[track_caller]
-    pub fn from_slice_mut(data: &'a mut [T], sizes: &[usize]) -> Self {
-        Self::try_from_slice_mut(data, sizes).or_panic()
     }
 }
 

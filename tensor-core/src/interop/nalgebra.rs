@@ -11,7 +11,7 @@
 //! (`to_smatrix`, `to_dmatrix`) work for every layout. Into this crate, every conversion copies (nalgebra views expose no slice that
 //! could be borrowed safely when they have gaps).
 use crate::dim::Const;
-use crate::error::{OrPanic, ShapeError};
+use crate::error::ShapeError;
 use crate::layout::Layout;
 use crate::shape::Shape;
 use crate::storage::{Data, DataMut, Element};
@@ -19,6 +19,7 @@ use crate::tensor::{Tensor, TensorBase};
 use alloc::format;
 use alloc::vec::Vec;
 use nalgebra::{DMatrix, DVector, Dyn, Matrix, MatrixView, MatrixViewMut, RawStorage, SMatrix};
+use shaped_macros::try_twin;
 
 /// The sizes, unsigned strides and offset of the rank-2 layout `l` as nalgebra takes them, with
 /// the strides of an empty matrix chosen to pass nalgebra's length check on an empty slice.
@@ -67,6 +68,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::ShapeMismatch`] when the rank is not 2.
     #[doc(alias = "to_matrix")]
+    #[try_twin]
     pub fn try_to_dmatrix(&self) -> Result<DMatrix<D::Elem>, ShapeError> {
         let l = self.layout();
         if l.rank() != 2 {
@@ -74,33 +76,18 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         }
         Ok(DMatrix::from_row_iterator(l.sizes()[0], l.sizes()[1], self.iter().copied()))
     }
-    /// [`try_to_dmatrix`](Self::try_to_dmatrix), panicking with the error's message.
-    ///
-    /// # Panics
-    /// When the rank is not 2.
-    #[track_caller]
-    pub fn to_dmatrix(&self) -> DMatrix<D::Elem> {
-        self.try_to_dmatrix().or_panic()
-    }
 
     /// A copy of a rank-1 tensor as a nalgebra `DVector`: `[n]` -> `n x 1`.
     ///
     /// # Errors
     /// [`ShapeError::ShapeMismatch`] when the rank is not 1.
     #[doc(alias = "to_vector")]
+    #[try_twin]
     pub fn try_to_dvector(&self) -> Result<DVector<D::Elem>, ShapeError> {
         if self.rank() != 1 {
             return Err(ShapeError::ShapeMismatch { expected: "[_]".into(), got: self.sizes().into() });
         }
         Ok(DVector::from_iterator(self.numel(), self.iter().copied()))
-    }
-    /// [`try_to_dvector`](Self::try_to_dvector), panicking with the error's message.
-    ///
-    /// # Panics
-    /// When the rank is not 1.
-    #[track_caller]
-    pub fn to_dvector(&self) -> DVector<D::Elem> {
-        self.try_to_dvector().or_panic()
     }
 }
 
@@ -181,6 +168,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// [`ShapeError::ShapeMismatch`] when the sizes do not fit `S`; [`ShapeError::Alloc`].
     #[doc(alias = "from_matrix")]
     #[doc(alias = "from_dmatrix")]
+    #[try_twin]
     pub fn try_from_nalgebra<R: nalgebra::Dim, C: nalgebra::Dim, St: RawStorage<T, R, C>>(
         m: &Matrix<T, R, C, St>,
     ) -> Result<Self, ShapeError> {
@@ -193,13 +181,5 @@ impl<T: Element, S: Shape> Tensor<T, S> {
             v.extend((0..c).map(|j| m[(i, j)]));
         }
         Tensor::try_from_vec(&sizes, v)
-    }
-    /// [`try_from_nalgebra`](Self::try_from_nalgebra), panicking with the error's message.
-    ///
-    /// # Panics
-    /// When `try_from_nalgebra` fails.
-    #[track_caller]
-    pub fn from_nalgebra<R: nalgebra::Dim, C: nalgebra::Dim, St: RawStorage<T, R, C>>(m: &Matrix<T, R, C, St>) -> Self {
-        Self::try_from_nalgebra(m).or_panic()
     }
 }

@@ -22,7 +22,7 @@
 //! borrowed as one slice, because the gaps may belong to another live mutable view
 //! (`split_at`, `multi_slice_mut`). Copy it first (`Tensor::try_from_ndarray(v.to_owned())`).
 //! No `unsafe` code is involved in either direction.
-use crate::error::{OrPanic, ShapeError};
+use crate::error::ShapeError;
 use crate::layout::Layout;
 use crate::shape::{DynShape, Shape};
 use crate::storage::{Data, DataMut, Element};
@@ -30,6 +30,7 @@ use crate::tensor::{Tensor, TensorBase, TensorView, TensorViewMut};
 use alloc::format;
 use alloc::vec::Vec;
 use ndarray::{Array, ArrayView, ArrayViewMut, Axis, Dimension, ShapeBuilder};
+use shaped_macros::try_twin;
 
 /// A shape type with an ndarray dimension type: `Ix0..Ix6` for tuple shapes of that rank,
 /// `IxDyn` for [`DynShape`].
@@ -224,6 +225,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// [`ShapeError::ShapeMismatch`] when the sizes do not fit `S`; [`ShapeError::RankTooLarge`]
     /// above rank 6; [`ShapeError::Alloc`] when a copy cannot be allocated.
     #[doc(alias = "from_ndarray")]
+    #[try_twin]
     pub fn try_from_ndarray<E: Dimension>(a: Array<T, E>) -> Result<Self, ShapeError> {
         let sizes: Vec<usize> = a.shape().into();
         S::check_sizes(&sizes)?;
@@ -237,13 +239,5 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         v.try_reserve_exact(a.len()).map_err(|_| ShapeError::Alloc { count: a.len(), elem_size: size_of::<T>() })?;
         v.extend(a.iter().copied());
         TensorBase::try_from_parts(v, row_major)
-    }
-    /// [`try_from_ndarray`](Self::try_from_ndarray), panicking with the error's message.
-    ///
-    /// # Panics
-    /// When `try_from_ndarray` fails.
-    #[track_caller]
-    pub fn from_ndarray<E: Dimension>(a: Array<T, E>) -> Self {
-        Self::try_from_ndarray(a).or_panic()
     }
 }

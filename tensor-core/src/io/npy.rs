@@ -213,8 +213,10 @@ fn fmt_parameter(error: &IoError, f: &mut fmt::Formatter<'_>) -> Option<fmt::Res
     })
 }
 
-/// The note after a dtype mismatch whose file dtype is NumPy's object dtype.
-fn fmt_object_note(found: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+/// A dtype mismatch: `{lead}{found}{mid}{expected}`, and a note when the file dtype is NumPy's
+/// object dtype.
+fn fmt_dtype(lead: &str, found: &str, mid: &str, expected: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    write!(f, "{lead}{found}{mid}{expected}")?;
     if found.trim_start_matches(['<', '>', '|', '=']).starts_with('O') {
         write!(f, " (object arrays hold pickled Python objects and are not supported)")?;
     }
@@ -229,8 +231,7 @@ fn fmt_in_file(error: &IoError, format: FileFormat, f: &mut fmt::Formatter<'_>) 
         IoError::Io(e) => write!(f, "{e}"),
         IoError::Shape(e) => write!(f, "{e}"),
         IoError::DType { expected, found } => {
-            write!(f, "dtype {found} in the file, the tensor's element type is {expected}")?;
-            fmt_object_note(found, f)
+            fmt_dtype("dtype ", found, " in the file, the tensor's element type is ", expected, f)
         }
         IoError::NotFound { name, names } => write!(f, "no {item} named {name:?} (the {whole} holds {names:?})"),
         // Only the parameter savers wrap this variant in a file.
@@ -260,8 +261,7 @@ impl fmt::Display for IoError {
             IoError::Io(e) => write!(f, "npy I/O error: {e}"),
             IoError::Shape(e) => write!(f, "npy shape error: {e}"),
             IoError::DType { expected, found } => {
-                write!(f, "npy dtype mismatch: the file holds {found}, the tensor's element type is {expected}")?;
-                fmt_object_note(found, f)
+                fmt_dtype("npy dtype mismatch: the file holds ", found, ", the tensor's element type is ", expected, f)
             }
             IoError::NotFound { name, names } => {
                 write!(f, "no array named {name:?} in the npz archive (it holds {names:?})")

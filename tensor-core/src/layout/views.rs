@@ -289,27 +289,8 @@ impl Layout {
         if to.len() > MAX_RANK {
             return Err(ShapeError::RankTooLarge { rank: to.len() });
         }
-        let numel = self.numel();
         let err = || ShapeError::Reshape { from: self.sizes().into(), to: to.into() };
-        let mut infer = None;
-        let mut known: usize = 1;
-        let mut out = [0usize; MAX_RANK];
-        for (i, &d) in to.iter().enumerate() {
-            match d {
-                -1 if infer.is_none() => infer = Some(i),
-                d if d >= 0 => {
-                    out[i] = d as usize;
-                    known = known.checked_mul(d as usize).ok_or_else(err)?;
-                }
-                _ => return Err(err()),
-            }
-        }
-        match infer {
-            Some(i) if known != 0 && numel.is_multiple_of(known) => out[i] = numel / known,
-            None if known == numel => {}
-            _ => return Err(err()),
-        }
-        Ok((out, to.len()))
+        Ok((fill_sizes(to, self.numel(), err)?, to.len()))
     }
 
     /// The matrices of a `[..b, m, n]` layout (rank >= 2): the offset of each in row-major batch
@@ -472,24 +453,7 @@ impl Layout {
             let to = old.clone().take(axis).chain(sizes.iter().copied()).chain(old.skip(axis + 1)).collect();
             ShapeError::Reshape { from: self.sizes().into(), to }
         };
-        let n = self.sizes[axis];
-        let (mut infer, mut known) = (None, 1usize);
-        let mut new = [1usize; MAX_RANK];
-        for (i, &d) in sizes.iter().enumerate() {
-            match d {
-                -1 if infer.is_none() => infer = Some(i),
-                d if d >= 0 => {
-                    new[i] = d as usize;
-                    known = known.checked_mul(d as usize).ok_or_else(err)?;
-                }
-                _ => return Err(err()),
-            }
-        }
-        match infer {
-            Some(i) if known != 0 && n.is_multiple_of(known) => new[i] = n / known,
-            None if known == n => {}
-            _ => return Err(err()),
-        }
+        let new = fill_sizes(sizes, self.sizes[axis], err)?;
         let mut l = Layout { sizes: [1; MAX_RANK], strides: [0; MAX_RANK], rank, offset: self.offset };
         let k = sizes.len();
         for i in 0..self.rank {
@@ -648,4 +612,31 @@ impl Layout {
         debug_assert!(reach_i128(l.sizes(), l.strides(), l.offset) <= isize::MAX as i128);
         Ok(l)
     }
+}
+
+/// Sizes of `to.len() <= MAX_RANK` entries holding `numel` elements in all, one `-1` entry
+/// (PyTorch's inferred size) filled in: the first `to.len()` entries of the result (the rest 0).
+///
+/// # Errors
+/// `err()` for a size below `-1`, a second `-1`, a product past `usize`, or a product other
+/// than `numel` (for a `-1`, one that does not divide `numel`, or zero).
+fn fill_sizes(to: &[isize], numel: usize, err: impl Fn() -> ShapeError) -> Result<[usize; MAX_RANK], ShapeError> {
+    let (mut infer, mut known) = (None, 1usize);
+    let mut out = [0usize; MAX_RANK];
+    for (i, &d) in to.iter().enumerate() {
+        match d {
+            -1 if infer.is_none() => infer = Some(i),
+            d if d >= 0 => {
+                out[i] = d as usize;
+                known = known.checked_mul(d as usize).ok_or_else(&err)?;
+            }
+            _ => return Err(err()),
+        }
+    }
+    match infer {
+        Some(i) if known != 0 && numel.is_multiple_of(known) => out[i] = numel / known,
+        None if known == numel => {}
+        _ => return Err(err()),
+    }
+    Ok(out)
 }

@@ -29,6 +29,33 @@ pub(crate) fn try_with_capacity_uncached<T>(n: usize) -> Result<Vec<T>, ShapeErr
     Ok(v)
 }
 
+/// The values stored little-endian in `bytes`, `N` bytes each (a trailing partial value is
+/// ignored; the file readers check the lengths first): how the safetensors readers decode a
+/// tensor's bytes.
+#[cfg(feature = "safetensors")]
+pub(crate) fn le_iter<E: num_traits::FromBytes<Bytes = [u8; N]>, const N: usize>(
+    bytes: &[u8],
+) -> impl Iterator<Item = E> + '_ {
+    bytes.chunks_exact(N).map(|c| {
+        let mut a = [0u8; N];
+        a.copy_from_slice(c);
+        E::from_le_bytes(&a)
+    })
+}
+
+/// [`le_iter`]'s values in a vector reserved as [`try_with_capacity`] reserves.
+///
+/// # Errors
+/// [`ShapeError::Alloc`].
+#[cfg(feature = "safetensors")]
+pub(crate) fn le_values<E: Element + num_traits::FromBytes<Bytes = [u8; N]>, const N: usize>(
+    bytes: &[u8],
+) -> Result<Vec<E>, ShapeError> {
+    let mut out = try_with_capacity(bytes.len() / N)?;
+    out.extend(le_iter::<E, N>(bytes));
+    Ok(out)
+}
+
 /// Buffers from this many bytes on are backed by transparent huge pages where the system allows
 /// it (NumPy's threshold, 4 MiB).
 #[cfg(all(feature = "std", target_os = "linux", not(miri)))]

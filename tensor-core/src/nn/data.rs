@@ -16,7 +16,7 @@
 //! saved epoch, checks that the last one is the saved one, and continues from there.
 use crate::autograd::optim::{check_specs, count_at, StateDtype, StateSpec, StateValue, TrainState};
 use crate::dim::Dyn;
-use crate::error::{OrPanic, ShapeError};
+use crate::error::ShapeError;
 use crate::shape::{SetAxis, Shape};
 use crate::storage::Element;
 use crate::tensor::Tensor;
@@ -24,6 +24,7 @@ use alloc::format;
 use alloc::vec::Vec;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
+use shaped_macros::try_twin;
 
 /// A batch of a dataset tensor of shape `S`: `S` with its first dim made [`Dyn`] (`Shape![_, 3,
 /// 28, 28]` for inputs of `Shape![60000, 3, 28, 28]`).
@@ -100,21 +101,15 @@ where
     /// it). The fork's seed is drawn from `rng` now; no permutation is drawn before the first
     /// epoch starts.
     ///
-    /// # Panics
-    /// When the arguments are invalid (see [`try_new`](Self::try_new)).
-    #[track_caller]
-    pub fn new(inputs: Tensor<T, SX>, targets: Tensor<U, SY>, batch_size: usize, rng: R) -> Self {
-        Self::try_new(inputs, targets, batch_size, rng).or_panic()
-    }
-
-    /// [`new`](Self::new), with the checks as an error.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] when `batch_size` is 0, a tensor has no dims (a [`DynShape`]
     /// of rank 0; a tuple shape's rank is checked at compile time), or the inputs and the
     /// targets hold different numbers of samples (PyTorch's "Size mismatch between tensors").
     ///
     /// [`DynShape`]: crate::DynShape
+    #[try_twin(
+        doc = "A loader of `inputs` `[N, ..]` and `targets` `[N, ..]` in batches of `batch_size`, shuffled by a generator forked from `rng` (seed it, `StdRng::seed_from_u64(seed)`."
+    )]
     pub fn try_new(
         inputs: Tensor<T, SX>,
         targets: Tensor<U, SY>,

@@ -202,7 +202,7 @@ pub(crate) fn load_state_dict<T: GradFloat>(
 #[cfg(feature = "safetensors")]
 mod file {
     use super::*;
-    use crate::autograd::{read_tensors, write_tensors, Keys};
+    use crate::autograd::{decode_floats, read_tensors, write_tensors, Keys};
     use crate::io::{FileFormat, IoError};
     use safetensors::Dtype;
     use std::path::Path;
@@ -268,17 +268,7 @@ mod file {
                     a.copy_from_slice(&b[..8]);
                     StateTensor::Int(i64::from_le_bytes(a))
                 } else {
-                    let w = core::mem::size_of::<T>();
-                    let mut data: Vec<T> = crate::memory::try_with_capacity(b.len() / w)?;
-                    if w == 4 {
-                        data.extend(
-                            b.chunks_exact(4).map(|c| T::from_f64(f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64)),
-                        );
-                    } else {
-                        data.extend(b.chunks_exact(8).map(|c| {
-                            T::from_f64(f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
-                        }));
-                    }
+                    let data = decode_floats::<T>(&b)?;
                     StateTensor::Float { sizes, data }
                 };
                 values.push((k, v));

@@ -14,7 +14,7 @@ use super::index_write::all;
 use super::select::{check_axis, check_fits};
 use crate::cast::CastFrom;
 use crate::dim::Dim;
-use crate::error::{OrPanic, ShapeError};
+use crate::error::ShapeError;
 use crate::index::IndexElem;
 use crate::kernels;
 use crate::layout::Layout;
@@ -22,6 +22,7 @@ use crate::num::Num;
 use crate::shape::{RemoveAxis, SameRank, Shape};
 use crate::storage::{Data, DataMut};
 use crate::tensor::{Tensor, TensorBase};
+use shaped_macros::try_twin;
 
 /// How [`scatter_reduce_`](TensorBase::scatter_reduce_) combines the values that reach one
 /// position: PyTorch's `reduce` argument of `scatter_reduce` (`"sum"`, `"prod"`, `"mean"`,
@@ -101,6 +102,10 @@ where
     /// size of dim `A` (negative entries included, as PyTorch), naming it and its position in
     /// `index`; [`ShapeError::Axis`] when a [`DynShape`](crate::DynShape) tensor has no axis
     /// `A`. An error leaves `self` unchanged.
+    #[try_twin(
+        doc = "PyTorch `scatter_add_(A, index, src)`.",
+        copy = "PyTorch `torch.scatter_add(self, A, index, src)`, same shape as `self`."
+    )]
     pub fn try_scatter_add_<const A: isize>(
         &mut self,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
@@ -111,56 +116,6 @@ where
         S: RemoveAxis<A>,
     {
         self.try_scatter_add_dyn_(A, index, src)
-    }
-    /// [`try_scatter_add_`](Self::try_scatter_add_), panicking with the error's message: PyTorch
-    /// `scatter_add_(A, index, src)`.
-    ///
-    /// # Panics
-    /// As the errors of [`try_scatter_add_`](Self::try_scatter_add_).
-    #[track_caller]
-    pub fn scatter_add_<const A: isize>(
-        &mut self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
-        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
-    ) where
-        D: DataMut,
-        S: RemoveAxis<A>,
-    {
-        self.try_scatter_add_::<A>(index, src).or_panic()
-    }
-    /// A copy of `self` with `src` added along axis `A` at the positions in `index` (PyTorch
-    /// `torch.scatter_add(self, A, index, src)`): same shape as `self`; the rules of
-    /// [`try_scatter_add_`](Self::try_scatter_add_).
-    ///
-    /// # Errors
-    /// As [`try_scatter_add_`](Self::try_scatter_add_), and [`ShapeError::Alloc`].
-    pub fn try_scatter_add<const A: isize>(
-        &self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
-        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
-    ) -> Result<Tensor<D::Elem, S>, ShapeError>
-    where
-        S: RemoveAxis<A>,
-    {
-        let mut out = self.try_to_owned()?;
-        out.try_scatter_add_::<A>(index, src)?;
-        Ok(out)
-    }
-    /// [`try_scatter_add`](Self::try_scatter_add), panicking with the error's message: PyTorch
-    /// `torch.scatter_add(self, A, index, src)`, same shape as `self`.
-    ///
-    /// # Panics
-    /// As the errors of [`try_scatter_add_`](Self::try_scatter_add_).
-    #[track_caller]
-    pub fn scatter_add<const A: isize>(
-        &self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
-        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
-    ) -> Tensor<D::Elem, S>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_scatter_add::<A>(index, src).or_panic()
     }
 
     /// Reduces the values of `src` aimed along axis `A` at each position of `self`, in place
@@ -185,6 +140,10 @@ where
     /// # Errors
     /// As [`try_scatter_add_`](Self::try_scatter_add_), and [`ShapeError::Alloc`] (the
     /// [`ScatterReduce::Mean`] counts). An error leaves `self` unchanged.
+    #[try_twin(
+        doc = "PyTorch `scatter_reduce_(A, index, src, reduce, include_self)`.",
+        copy = "PyTorch `torch.scatter_reduce(self, A, index, src, reduce, include_self=...)`."
+    )]
     pub fn try_scatter_reduce_<const A: isize>(
         &mut self,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
@@ -198,64 +157,6 @@ where
         S: RemoveAxis<A>,
     {
         self.try_scatter_reduce_dyn_(A, index, src, reduce, include_self)
-    }
-    /// [`try_scatter_reduce_`](Self::try_scatter_reduce_), panicking with the error's message:
-    /// PyTorch `scatter_reduce_(A, index, src, reduce, include_self)`.
-    ///
-    /// # Panics
-    /// As the errors of [`try_scatter_reduce_`](Self::try_scatter_reduce_).
-    #[track_caller]
-    pub fn scatter_reduce_<const A: isize>(
-        &mut self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
-        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
-        reduce: ScatterReduce,
-        include_self: bool,
-    ) where
-        D: DataMut,
-        D::Elem: CastFrom<u64>,
-        S: RemoveAxis<A>,
-    {
-        self.try_scatter_reduce_::<A>(index, src, reduce, include_self).or_panic()
-    }
-    /// A copy of `self` with [`try_scatter_reduce_`](Self::try_scatter_reduce_) applied (PyTorch
-    /// `torch.scatter_reduce(self, A, index, src, reduce, include_self=...)`): same shape as
-    /// `self`.
-    ///
-    /// # Errors
-    /// As [`try_scatter_reduce_`](Self::try_scatter_reduce_).
-    pub fn try_scatter_reduce<const A: isize>(
-        &self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
-        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
-        reduce: ScatterReduce,
-        include_self: bool,
-    ) -> Result<Tensor<D::Elem, S>, ShapeError>
-    where
-        D::Elem: CastFrom<u64>,
-        S: RemoveAxis<A>,
-    {
-        let mut out = self.try_to_owned()?;
-        out.try_scatter_reduce_::<A>(index, src, reduce, include_self)?;
-        Ok(out)
-    }
-    /// [`try_scatter_reduce`](Self::try_scatter_reduce), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_scatter_reduce_`](Self::try_scatter_reduce_).
-    #[track_caller]
-    pub fn scatter_reduce<const A: isize>(
-        &self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
-        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
-        reduce: ScatterReduce,
-        include_self: bool,
-    ) -> Tensor<D::Elem, S>
-    where
-        D::Elem: CastFrom<u64>,
-        S: RemoveAxis<A>,
-    {
-        self.try_scatter_reduce::<A>(index, src, reduce, include_self).or_panic()
     }
 
     /// Adds `alpha * source` into the slices of axis `A` at the positions in the 1-D `index`, in
@@ -278,6 +179,10 @@ where
     /// `A` of the index's length; [`ShapeError::IndexEntry`] for the first entry outside `0..n`
     /// (negative entries included, as PyTorch); [`ShapeError::Axis`] when a
     /// [`DynShape`](crate::DynShape) tensor has no axis `A`. An error leaves `self` unchanged.
+    #[try_twin(
+        doc = "PyTorch `index_add_(A, index, source, alpha=alpha)`.",
+        copy = "PyTorch `torch.index_add(self, A, index, source, alpha=alpha)`."
+    )]
     pub fn try_index_add_<const A: isize, K: Dim>(
         &mut self,
         index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
@@ -289,57 +194,6 @@ where
         S: RemoveAxis<A>,
     {
         self.try_index_add_dyn_(A, index, source, alpha)
-    }
-    /// [`try_index_add_`](Self::try_index_add_), panicking with the error's message: PyTorch
-    /// `index_add_(A, index, source, alpha=alpha)`.
-    ///
-    /// # Panics
-    /// As the errors of [`try_index_add_`](Self::try_index_add_).
-    #[track_caller]
-    pub fn index_add_<const A: isize, K: Dim>(
-        &mut self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
-        source: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
-        alpha: D::Elem,
-    ) where
-        D: DataMut,
-        S: RemoveAxis<A>,
-    {
-        self.try_index_add_::<A, K>(index, source, alpha).or_panic()
-    }
-    /// A copy of `self` with [`try_index_add_`](Self::try_index_add_) applied (PyTorch
-    /// `torch.index_add(self, A, index, source, alpha=alpha)`): same shape as `self`.
-    ///
-    /// # Errors
-    /// As [`try_index_add_`](Self::try_index_add_), and [`ShapeError::Alloc`].
-    pub fn try_index_add<const A: isize, K: Dim>(
-        &self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
-        source: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
-        alpha: D::Elem,
-    ) -> Result<Tensor<D::Elem, S>, ShapeError>
-    where
-        S: RemoveAxis<A>,
-    {
-        let mut out = self.try_to_owned()?;
-        out.try_index_add_::<A, K>(index, source, alpha)?;
-        Ok(out)
-    }
-    /// [`try_index_add`](Self::try_index_add), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_index_add_`](Self::try_index_add_).
-    #[track_caller]
-    pub fn index_add<const A: isize, K: Dim>(
-        &self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
-        source: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
-        alpha: D::Elem,
-    ) -> Tensor<D::Elem, S>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_index_add::<A, K>(index, source, alpha).or_panic()
     }
 }
 
@@ -366,6 +220,7 @@ where
     /// # Errors
     /// [`ShapeError::Axis`] naming the axis and the rank for an axis outside `-rank..rank`; the
     /// others as [`try_scatter_add_`](Self::try_scatter_add_). An error leaves `self` unchanged.
+    #[try_twin(copy = "PyTorch `torch.scatter_add(self, axis, index, src)`.")]
     pub fn try_scatter_add_dyn_(
         &mut self,
         axis: isize,
@@ -383,57 +238,6 @@ where
         let (sd, ls) = (src.data.as_slice(), src.layout());
         kernels::scatter_with(self.data.as_mut_slice(), &ld, axis, idx, li, sd, ls, |d, s| *d = Num::add(*d, s))
     }
-    /// [`try_scatter_add_dyn_`](Self::try_scatter_add_dyn_), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_scatter_add_dyn_`](Self::try_scatter_add_dyn_).
-    #[track_caller]
-    pub fn scatter_add_dyn_(
-        &mut self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        src: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
-    ) where
-        D: DataMut,
-    {
-        self.try_scatter_add_dyn_(axis, index, src).or_panic()
-    }
-    /// A copy of `self` with [`try_scatter_add_dyn_`](Self::try_scatter_add_dyn_) applied
-    /// (PyTorch `torch.scatter_add(self, axis, index, src)`): same shape as `self`.
-    ///
-    /// ```
-    /// # extern crate shaped_core as shaped;
-    /// use shaped::Tensor;
-    /// let x = Tensor::from([10, 20, 30]).into_dyn();
-    /// let y = x.scatter_add_dyn(0, &Tensor::from([2i64, 2]), &Tensor::from([1, 2]));
-    /// assert_eq!(y.to_vec(), [10, 20, 33]);
-    /// ```
-    ///
-    /// # Errors
-    /// As [`try_scatter_add_dyn_`](Self::try_scatter_add_dyn_), and [`ShapeError::Alloc`].
-    pub fn try_scatter_add_dyn(
-        &self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        src: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
-    ) -> Result<Tensor<D::Elem, S>, ShapeError> {
-        let mut out = self.try_to_owned()?;
-        out.try_scatter_add_dyn_(axis, index, src)?;
-        Ok(out)
-    }
-    /// [`try_scatter_add_dyn`](Self::try_scatter_add_dyn), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_scatter_add_dyn`](Self::try_scatter_add_dyn).
-    #[track_caller]
-    pub fn scatter_add_dyn(
-        &self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        src: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
-    ) -> Tensor<D::Elem, S> {
-        self.try_scatter_add_dyn(axis, index, src).or_panic()
-    }
 
     /// [`try_scatter_reduce_`](Self::try_scatter_reduce_) along a runtime `axis` (negative
     /// counts from the end): PyTorch `scatter_reduce_(axis, index, src, reduce, include_self)`.
@@ -450,6 +254,7 @@ where
     /// # Errors
     /// [`ShapeError::Axis`] naming the axis and the rank; the others as
     /// [`try_scatter_reduce_`](Self::try_scatter_reduce_). An error leaves `self` unchanged.
+    #[try_twin(copy = "PyTorch `torch.scatter_reduce(self, axis, index, src, reduce, include_self=...)`.")]
     pub fn try_scatter_reduce_dyn_(
         &mut self,
         axis: isize,
@@ -499,73 +304,6 @@ where
         }
         Ok(())
     }
-    /// [`try_scatter_reduce_dyn_`](Self::try_scatter_reduce_dyn_), panicking with the error's
-    /// message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_scatter_reduce_dyn_`](Self::try_scatter_reduce_dyn_).
-    #[track_caller]
-    pub fn scatter_reduce_dyn_(
-        &mut self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        src: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
-        reduce: ScatterReduce,
-        include_self: bool,
-    ) where
-        D: DataMut,
-        D::Elem: CastFrom<u64>,
-    {
-        self.try_scatter_reduce_dyn_(axis, index, src, reduce, include_self).or_panic()
-    }
-    /// A copy of `self` with [`try_scatter_reduce_dyn_`](Self::try_scatter_reduce_dyn_) applied
-    /// (PyTorch `torch.scatter_reduce(self, axis, index, src, reduce, include_self=...)`): same
-    /// shape as `self`.
-    ///
-    /// ```
-    /// # extern crate shaped_core as shaped;
-    /// use shaped::{ScatterReduce, Tensor};
-    /// let x = Tensor::from([1, 1, 1]).into_dyn();
-    /// let y = x.scatter_reduce_dyn(0, &Tensor::from([0i64, 0]), &Tensor::from([4, 6]), ScatterReduce::Prod, true);
-    /// assert_eq!(y.to_vec(), [24, 1, 1]);
-    /// ```
-    ///
-    /// # Errors
-    /// As [`try_scatter_reduce_dyn_`](Self::try_scatter_reduce_dyn_), and [`ShapeError::Alloc`].
-    pub fn try_scatter_reduce_dyn(
-        &self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        src: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
-        reduce: ScatterReduce,
-        include_self: bool,
-    ) -> Result<Tensor<D::Elem, S>, ShapeError>
-    where
-        D::Elem: CastFrom<u64>,
-    {
-        let mut out = self.try_to_owned()?;
-        out.try_scatter_reduce_dyn_(axis, index, src, reduce, include_self)?;
-        Ok(out)
-    }
-    /// [`try_scatter_reduce_dyn`](Self::try_scatter_reduce_dyn), panicking with the error's
-    /// message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_scatter_reduce_dyn`](Self::try_scatter_reduce_dyn).
-    #[track_caller]
-    pub fn scatter_reduce_dyn(
-        &self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        src: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
-        reduce: ScatterReduce,
-        include_self: bool,
-    ) -> Tensor<D::Elem, S>
-    where
-        D::Elem: CastFrom<u64>,
-    {
-        self.try_scatter_reduce_dyn(axis, index, src, reduce, include_self).or_panic()
-    }
 
     /// [`try_index_add_`](Self::try_index_add_) along a runtime `axis` (negative counts from the
     /// end): PyTorch `index_add_(axis, index, source, alpha=alpha)`. `index` has runtime rank 1
@@ -584,6 +322,7 @@ where
     /// of more than 1 dim; [`ShapeError::Mismatch`] naming both shapes when `source` does not
     /// fit; [`ShapeError::IndexEntry`] for an entry outside `0..n` (negative ones included, as
     /// PyTorch's `index_add_`), naming its position. An error leaves `self` unchanged.
+    #[try_twin(copy = "PyTorch `torch.index_add(self, axis, index, source, alpha=alpha)`.")]
     pub fn try_index_add_dyn_(
         &mut self,
         axis: isize,
@@ -596,59 +335,5 @@ where
     {
         let f = |d: &mut D::Elem, s| *d = Num::add(*d, Num::mul(alpha, s));
         self.index_write("index_add", axis, index, source, f)
-    }
-    /// [`try_index_add_dyn_`](Self::try_index_add_dyn_), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_index_add_dyn_`](Self::try_index_add_dyn_).
-    #[track_caller]
-    pub fn index_add_dyn_(
-        &mut self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        source: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
-        alpha: D::Elem,
-    ) where
-        D: DataMut,
-    {
-        self.try_index_add_dyn_(axis, index, source, alpha).or_panic()
-    }
-    /// A copy of `self` with [`try_index_add_dyn_`](Self::try_index_add_dyn_) applied (PyTorch
-    /// `torch.index_add(self, axis, index, source, alpha=alpha)`): same shape as `self`.
-    ///
-    /// ```
-    /// # extern crate shaped_core as shaped;
-    /// use shaped::Tensor;
-    /// let x = Tensor::from([[1, 1], [1, 1]]).into_dyn();
-    /// let y = x.index_add_dyn(0, &Tensor::from([1i64]), &Tensor::from([[5, 6]]), 1);
-    /// assert_eq!(y.to_vec(), [1, 1, 6, 7]);
-    /// ```
-    ///
-    /// # Errors
-    /// As [`try_index_add_dyn_`](Self::try_index_add_dyn_), and [`ShapeError::Alloc`].
-    pub fn try_index_add_dyn(
-        &self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        source: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
-        alpha: D::Elem,
-    ) -> Result<Tensor<D::Elem, S>, ShapeError> {
-        let mut out = self.try_to_owned()?;
-        out.try_index_add_dyn_(axis, index, source, alpha)?;
-        Ok(out)
-    }
-    /// [`try_index_add_dyn`](Self::try_index_add_dyn), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_index_add_dyn`](Self::try_index_add_dyn).
-    #[track_caller]
-    pub fn index_add_dyn(
-        &self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        source: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
-        alpha: D::Elem,
-    ) -> Tensor<D::Elem, S> {
-        self.try_index_add_dyn(axis, index, source, alpha).or_panic()
     }
 }

@@ -843,8 +843,7 @@ where
         }
         Tensor::try_from_vec(&sizes, out)
     }
-    /// [`try_conv_transpose2d_dyn`](Self::try_conv_transpose2d_dyn), panicking with the error's
-    /// message.
+    /// [`try_conv_transpose2d_dyn`](Self::try_conv_transpose2d_dyn), panicking with the error's message.
     #[track_caller]
     pub fn conv_transpose2d_dyn<D2: Data<Elem = D::Elem>, W: Shape, B: Bias<D::Elem>>(
         &self,

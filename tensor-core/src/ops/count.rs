@@ -4,7 +4,7 @@
 //! numbers, as it sorts.
 use crate::dim::{Dim, Dyn};
 use crate::element::ToIndex;
-use crate::error::{OrPanic, ShapeError};
+use crate::error::ShapeError;
 use crate::index::IndexElem;
 use crate::kernels;
 use crate::num::Num;
@@ -49,6 +49,7 @@ where
     /// # Errors
     /// [`ShapeError::Mismatch`] naming both shapes when `self` is neither 1-D nor of `values`'
     /// rank with equal leading dims; [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_searchsorted<S2: Shape>(
         &self,
         values: &TensorBase<impl Data<Elem = D::Elem>, S2>,
@@ -80,18 +81,6 @@ where
             }
         }
         Tensor::try_from_vec(vs, out)
-    }
-    /// [`try_searchsorted`](Self::try_searchsorted), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_searchsorted`](Self::try_searchsorted).
-    #[track_caller]
-    pub fn searchsorted<S2: Shape>(
-        &self,
-        values: &TensorBase<impl Data<Elem = D::Elem>, S2>,
-        right: bool,
-    ) -> Tensor<i64, S2> {
-        self.try_searchsorted(values, right).or_panic()
     }
 
     /// The bucket of each element of `self` among the sorted `boundaries` (PyTorch

@@ -98,6 +98,7 @@ impl<T: Element> Tensor<T, DynShape> {
     /// # Errors
     /// [`ShapeError::Invalid`] for a block of rank above 2; [`ShapeError::Overflow`];
     /// [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_block_diag<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>]) -> Result<Self, ShapeError> {
         let mut blocks = Vec::new();
         let (mut rows, mut cols) = (0usize, 0usize);
@@ -127,11 +128,6 @@ impl<T: Element> Tensor<T, DynShape> {
             (r, c) = (r + h, c + w);
         }
         Ok(TensorBase::from_parts(data, ol))
-    }
-    /// [`try_block_diag`](Self::try_block_diag), panicking with the error's message.
-    #[track_caller]
-    pub fn block_diag<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>]) -> Self {
-        Self::try_block_diag(xs).or_panic()
     }
 }
 
@@ -234,6 +230,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Invalid`] naming the shape for a tensor of rank other than 1 or 2 (PyTorch's
     /// "Supports 1D or 2D tensors"); [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_diag_dyn(&self, diagonal: isize) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
         match self.rank() {
             1 => self.try_diag_embed_dyn(diagonal),
@@ -246,13 +243,5 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
                 self.sizes()
             ))),
         }
-    }
-    /// [`try_diag_dyn`](Self::try_diag_dyn), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_diag_dyn`](Self::try_diag_dyn).
-    #[track_caller]
-    pub fn diag_dyn(&self, diagonal: isize) -> Tensor<D::Elem, DynShape> {
-        self.try_diag_dyn(diagonal).or_panic()
     }
 }

@@ -8,7 +8,9 @@
 //! contiguous copies of the operands (the rows of the right side updated as whole slices); a zero
 //! on a non-unit diagonal is a
 //! [`ShapeError::Singular`], never inf or NaN from a division by it.
-use crate::error::{OrPanic, ShapeError};
+#[cfg(feature = "linalg")]
+use crate::error::OrPanic;
+use crate::error::ShapeError;
 use crate::kernels;
 use crate::kernels::dense::solve_tri;
 use crate::num::MatrixFloat;
@@ -599,6 +601,7 @@ impl<T: MatrixFloat> Tensor<T, crate::shape::DynShape> {
     /// [`ShapeError::Invalid`] for fewer than two operands or one that is not 2-D (but the 1-D
     /// ends); [`ShapeError::MatMul`] naming both shapes when neighbouring dims differ;
     /// [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_multi_dot<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>]) -> Result<Self, ShapeError> {
         let k = xs.len();
         if k < 2 {
@@ -661,11 +664,6 @@ impl<T: MatrixFloat> Tensor<T, crate::shape::DynShape> {
             (false, false) => alloc::vec![r, c],
         };
         Tensor::try_from_vec(&sizes, data)
-    }
-    /// [`try_multi_dot`](Self::try_multi_dot), panicking with the error's message.
-    #[track_caller]
-    pub fn multi_dot<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>]) -> Self {
-        Self::try_multi_dot(xs).or_panic()
     }
 }
 

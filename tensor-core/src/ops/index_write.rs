@@ -5,7 +5,7 @@
 use super::select::check_axis;
 use crate::dim::Dim;
 use crate::element::ToIndex;
-use crate::error::{OrPanic, ShapeError};
+use crate::error::ShapeError;
 use crate::index::IndexElem;
 use crate::kernels;
 use crate::layout::Layout;
@@ -180,6 +180,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// fit; [`ShapeError::IndexEntry`] for an entry outside `0..n` (negative ones included, as
     /// PyTorch's `index_copy_`), naming its position. Every entry is checked before the first
     /// write: an error leaves `self` unchanged.
+    #[try_twin(copy = "PyTorch `torch.index_copy(self, axis, index, source)`.")]
     pub fn try_index_copy_dyn_(
         &mut self,
         axis: isize,
@@ -190,57 +191,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         D: DataMut,
     {
         self.index_write("index_copy", axis, index, source, |d, s| *d = s)
-    }
-    /// [`try_index_copy_dyn_`](Self::try_index_copy_dyn_), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_index_copy_dyn_`](Self::try_index_copy_dyn_).
-    #[track_caller]
-    pub fn index_copy_dyn_(
-        &mut self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        source: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
-    ) where
-        D: DataMut,
-    {
-        self.try_index_copy_dyn_(axis, index, source).or_panic()
-    }
-    /// A copy of `self` with [`try_index_copy_dyn_`](Self::try_index_copy_dyn_) applied
-    /// (PyTorch `torch.index_copy(self, axis, index, source)`): same shape as `self`.
-    ///
-    /// ```
-    /// # extern crate shaped_core as shaped;
-    /// use shaped::Tensor;
-    /// let x = Tensor::from([[0, 0, 0], [0, 0, 0]]).into_dyn();
-    /// let y = x.index_copy_dyn(1, &Tensor::from([1i64]), &Tensor::from([[7], [8]]));
-    /// assert_eq!(y.to_vec(), [0, 7, 0, 0, 8, 0]);
-    /// ```
-    ///
-    /// # Errors
-    /// As [`try_index_copy_dyn_`](Self::try_index_copy_dyn_), and [`ShapeError::Alloc`].
-    pub fn try_index_copy_dyn(
-        &self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        source: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
-    ) -> Result<Tensor<D::Elem, S>, ShapeError> {
-        let mut out = self.try_to_owned()?;
-        out.try_index_copy_dyn_(axis, index, source)?;
-        Ok(out)
-    }
-    /// [`try_index_copy_dyn`](Self::try_index_copy_dyn), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_index_copy_dyn`](Self::try_index_copy_dyn).
-    #[track_caller]
-    pub fn index_copy_dyn(
-        &self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        source: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
-    ) -> Tensor<D::Elem, S> {
-        self.try_index_copy_dyn(axis, index, source).or_panic()
     }
 
     /// Sets every element of the slices of dim `axis` at the positions in the 1-D `index` to
@@ -262,6 +212,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Axis`] naming the axis and the rank; [`ShapeError::Invalid`] for an index
     /// of more than 1 dim; [`ShapeError::Index`] for an entry outside `-n..n` (`n` the dim's
     /// size). Every entry is checked before the first write: an error leaves `self` unchanged.
+    #[try_twin(copy = "PyTorch `torch.index_fill(self, axis, index, value)`.")]
     pub fn try_index_fill_dyn_(
         &mut self,
         axis: isize,
@@ -293,56 +244,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let value = [value];
         kernels::scatter_with(self.data.as_mut_slice(), &ld, axis, &idx, &li, &value, &all(&li)?, |d, v| *d = v)
     }
-    /// [`try_index_fill_dyn_`](Self::try_index_fill_dyn_), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_index_fill_dyn_`](Self::try_index_fill_dyn_).
-    #[track_caller]
-    pub fn index_fill_dyn_(
-        &mut self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        value: D::Elem,
-    ) where
-        D: DataMut,
-    {
-        self.try_index_fill_dyn_(axis, index, value).or_panic()
-    }
-    /// A copy of `self` with [`try_index_fill_dyn_`](Self::try_index_fill_dyn_) applied
-    /// (PyTorch `torch.index_fill(self, axis, index, value)`): same shape as `self`.
-    ///
-    /// ```
-    /// # extern crate shaped_core as shaped;
-    /// use shaped::Tensor;
-    /// let x = Tensor::from([[1, 2], [3, 4]]).into_dyn();
-    /// assert_eq!(x.index_fill_dyn(0, &Tensor::from([1i64]), 0).to_vec(), [1, 2, 0, 0]);
-    /// ```
-    ///
-    /// # Errors
-    /// As [`try_index_fill_dyn_`](Self::try_index_fill_dyn_), and [`ShapeError::Alloc`].
-    pub fn try_index_fill_dyn(
-        &self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        value: D::Elem,
-    ) -> Result<Tensor<D::Elem, S>, ShapeError> {
-        let mut out = self.try_to_owned()?;
-        out.try_index_fill_dyn_(axis, index, value)?;
-        Ok(out)
-    }
-    /// [`try_index_fill_dyn`](Self::try_index_fill_dyn), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_index_fill_dyn`](Self::try_index_fill_dyn).
-    #[track_caller]
-    pub fn index_fill_dyn(
-        &self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        value: D::Elem,
-    ) -> Tensor<D::Elem, S> {
-        self.try_index_fill_dyn(axis, index, value).or_panic()
-    }
 }
 
 /// `index_copy` and `index_fill` with a const axis (checked at compile time for tuple shapes).
@@ -364,6 +265,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// As [`try_index_copy_dyn_`](Self::try_index_copy_dyn_), the axis checked at compile time
     /// for tuple shapes. An error leaves `self` unchanged.
+    #[try_twin(doc = "PyTorch `index_copy_(A, index, source)`.")]
     pub fn try_index_copy_<const A: isize, K: Dim>(
         &mut self,
         index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
@@ -375,27 +277,12 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     {
         self.try_index_copy_dyn_(A, index, source)
     }
-    /// [`try_index_copy_`](Self::try_index_copy_), panicking with the error's message: PyTorch
-    /// `index_copy_(A, index, source)`.
-    ///
-    /// # Panics
-    /// As the errors of [`try_index_copy_`](Self::try_index_copy_).
-    #[track_caller]
-    pub fn index_copy_<const A: isize, K: Dim>(
-        &mut self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
-        source: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
-    ) where
-        D: DataMut,
-        S: RemoveAxis<A>,
-    {
-        self.try_index_copy_::<A, K>(index, source).or_panic()
-    }
     /// A copy of `self` with [`try_index_copy_`](Self::try_index_copy_) applied (PyTorch
     /// `torch.index_copy(self, A, index, source)`): same shape as `self`.
     ///
     /// # Errors
     /// As [`try_index_copy_`](Self::try_index_copy_), and [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_index_copy<const A: isize, K: Dim>(
         &self,
         index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
@@ -405,21 +292,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         S: RemoveAxis<A>,
     {
         self.try_index_copy_dyn(A, index, source)
-    }
-    /// [`try_index_copy`](Self::try_index_copy), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_index_copy`](Self::try_index_copy).
-    #[track_caller]
-    pub fn index_copy<const A: isize, K: Dim>(
-        &self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
-        source: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
-    ) -> Tensor<D::Elem, S>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_index_copy::<A, K>(index, source).or_panic()
     }
 
     /// Sets the slices of axis `A` at the positions in the 1-D `index` to `value`, in place
@@ -437,6 +309,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// As [`try_index_fill_dyn_`](Self::try_index_fill_dyn_), the axis checked at compile time
     /// for tuple shapes. An error leaves `self` unchanged.
+    #[try_twin(doc = "PyTorch `index_fill_(A, index, value)`.")]
     pub fn try_index_fill_<const A: isize, K: Dim>(
         &mut self,
         index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
@@ -448,27 +321,12 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     {
         self.try_index_fill_dyn_(A, index, value)
     }
-    /// [`try_index_fill_`](Self::try_index_fill_), panicking with the error's message: PyTorch
-    /// `index_fill_(A, index, value)`.
-    ///
-    /// # Panics
-    /// As the errors of [`try_index_fill_`](Self::try_index_fill_).
-    #[track_caller]
-    pub fn index_fill_<const A: isize, K: Dim>(
-        &mut self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
-        value: D::Elem,
-    ) where
-        D: DataMut,
-        S: RemoveAxis<A>,
-    {
-        self.try_index_fill_::<A, K>(index, value).or_panic()
-    }
     /// A copy of `self` with [`try_index_fill_`](Self::try_index_fill_) applied (PyTorch
     /// `torch.index_fill(self, A, index, value)`): same shape as `self`.
     ///
     /// # Errors
     /// As [`try_index_fill_`](Self::try_index_fill_), and [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_index_fill<const A: isize, K: Dim>(
         &self,
         index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
@@ -478,20 +336,5 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         S: RemoveAxis<A>,
     {
         self.try_index_fill_dyn(A, index, value)
-    }
-    /// [`try_index_fill`](Self::try_index_fill), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_index_fill`](Self::try_index_fill).
-    #[track_caller]
-    pub fn index_fill<const A: isize, K: Dim>(
-        &self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
-        value: D::Elem,
-    ) -> Tensor<D::Elem, S>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_index_fill::<A, K>(index, value).or_panic()
     }
 }

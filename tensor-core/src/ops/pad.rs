@@ -18,6 +18,7 @@ use crate::storage::{Data, Element};
 use crate::tensor::{Tensor, TensorBase};
 use alloc::format;
 use alloc::vec::Vec;
+use shaped_macros::try_twin;
 
 /// How [`pad`](TensorBase::pad) fills the new positions: PyTorch's `mode` of
 /// `torch.nn.functional.pad` (NumPy's `np.pad` modes in brackets). For an axis `[a, b, c]`
@@ -185,6 +186,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Invalid`] naming the pads and the size when `mode` cannot pad that much
     /// (see [`PadMode`]); [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`;
     /// [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_pad<const A: isize, const L: usize, const R: usize>(
         &self,
         mode: PadMode,
@@ -196,21 +198,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let axis = normalize_axis(A, self.rank())?;
         let (data, l) = pad_rt(self.data.as_slice(), self.layout(), axis, (L, R), mode, value)?;
         Ok(TensorBase::from_parts(data, l))
-    }
-    /// [`try_pad`](Self::try_pad), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_pad`](Self::try_pad).
-    #[track_caller]
-    pub fn pad<const A: isize, const L: usize, const R: usize>(
-        &self,
-        mode: PadMode,
-        value: D::Elem,
-    ) -> Tensor<D::Elem, <S as PadShape<A, L, R>>::Out>
-    where
-        S: PadShape<A, L, R>,
-    {
-        self.try_pad::<A, L, R>(mode, value).or_panic()
     }
 
     /// `self` padded as PyTorch's `F.pad(x, pads, mode, value)`: `pads` lists (before, after)
@@ -231,6 +218,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Invalid`] when `pads` has an odd length or more than `rank` pairs, or a mode
     /// cannot pad a dim that much; [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_pad_dyn(
         &self,
         pads: &[usize],
@@ -250,14 +238,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
             pad_rt(src, l, axis, (pair[0], pair[1]), mode, value).map(Some)
         })
     }
-    /// [`try_pad_dyn`](Self::try_pad_dyn), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_pad_dyn`](Self::try_pad_dyn).
-    #[track_caller]
-    pub fn pad_dyn(&self, pads: &[usize], mode: PadMode, value: D::Elem) -> Tensor<D::Elem, DynShape> {
-        self.try_pad_dyn(pads, mode, value).or_panic()
-    }
 
     /// `self` repeated `K` times along axis `A`, whole (PyTorch `repeat` with `K` at `A` and 1
     /// elsewhere; NumPy `np.tile`): `[a, b]` gives `[a, b, a, b]` for `K = 2`. Shape `S` with dim
@@ -276,6 +256,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`; [`ShapeError::Overflow`];
     /// [`ShapeError::Alloc`].
     #[doc(alias = "tile")]
+    #[try_twin(alias = "tile")]
     pub fn try_repeat<const A: isize, const K: usize>(
         &self,
     ) -> Result<Tensor<D::Elem, <S as RepeatShape<A, K>>::Out>, ShapeError>
@@ -285,18 +266,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let axis = normalize_axis(A, self.rank())?;
         let (data, l) = tile_rt(self.data.as_slice(), self.layout(), axis, K)?;
         Ok(TensorBase::from_parts(data, l))
-    }
-    /// [`try_repeat`](Self::try_repeat), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_repeat`](Self::try_repeat).
-    #[track_caller]
-    #[doc(alias = "tile")]
-    pub fn repeat<const A: isize, const K: usize>(&self) -> Tensor<D::Elem, <S as RepeatShape<A, K>>::Out>
-    where
-        S: RepeatShape<A, K>,
-    {
-        self.try_repeat::<A, K>().or_panic()
     }
 
     /// `self` repeated as PyTorch's `x.repeat(*reps)` (NumPy `np.tile(x, reps)`): `reps` has one
@@ -319,6 +288,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Overflow`] naming the result's sizes when its element count overflows
     /// `isize` (checked before anything is allocated); [`ShapeError::Alloc`].
     #[doc(alias = "tile")]
+    #[try_twin(alias = "tile")]
     pub fn try_repeat_dyn(&self, reps: &[usize]) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
         let rank = self.rank();
         if reps.len() < rank {
@@ -351,15 +321,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
             k => tile_rt(src, lc, axis, k).map(Some),
         })
     }
-    /// [`try_repeat_dyn`](Self::try_repeat_dyn), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_repeat_dyn`](Self::try_repeat_dyn).
-    #[track_caller]
-    #[doc(alias = "tile")]
-    pub fn repeat_dyn(&self, reps: &[usize]) -> Tensor<D::Elem, DynShape> {
-        self.try_repeat_dyn(reps).or_panic()
-    }
 
     /// Each element along axis `A` repeated `K` times in place (PyTorch
     /// `repeat_interleave(K, dim=A)`; NumPy `np.repeat`): `[a, b]` gives `[a, a, b, b]` for
@@ -375,6 +336,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// As [`try_repeat`](Self::try_repeat).
+    #[try_twin]
     pub fn try_repeat_interleave<const A: isize, const K: usize>(
         &self,
     ) -> Result<Tensor<D::Elem, <S as RepeatShape<A, K>>::Out>, ShapeError>
@@ -384,17 +346,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let axis = normalize_axis(A, self.rank())?;
         let (data, l) = interleave_rt(self.data.as_slice(), self.layout(), axis, K)?;
         Ok(TensorBase::from_parts(data, l))
-    }
-    /// [`try_repeat_interleave`](Self::try_repeat_interleave), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_repeat`](Self::try_repeat).
-    #[track_caller]
-    pub fn repeat_interleave<const A: isize, const K: usize>(&self) -> Tensor<D::Elem, <S as RepeatShape<A, K>>::Out>
-    where
-        S: RepeatShape<A, K>,
-    {
-        self.try_repeat_interleave::<A, K>().or_panic()
     }
 
     /// Element `i` along `axis` repeated `counts[i]` times (PyTorch

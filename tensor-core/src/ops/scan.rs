@@ -356,6 +356,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// "shifts and dimensions must align"; roll the flattened tensor with
     /// [`roll_flat`](Self::roll_flat)); [`ShapeError::Axis`] naming the axis and the rank for an
     /// axis outside `-rank..rank`; [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_roll_dims_dyn(&self, shifts: &[isize], axes: &[isize]) -> Result<OutTensor<D, D::Elem, S>, ShapeError> {
         if shifts.len() != axes.len() || axes.is_empty() {
             return Err(ShapeError::Invalid(alloc::format!(
@@ -381,14 +382,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
             Ok(())
         })
     }
-    /// [`try_roll_dims_dyn`](Self::try_roll_dims_dyn), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_roll_dims_dyn`](Self::try_roll_dims_dyn).
-    #[track_caller]
-    pub fn roll_dims_dyn(&self, shifts: &[isize], axes: &[isize]) -> OutTensor<D, D::Elem, S> {
-        self.try_roll_dims_dyn(shifts, axes).or_panic()
-    }
 
     /// The elements rotated by `shift` places in row-major order, the shape restored (PyTorch
     /// `torch.roll(x, shift)` without `dims`, NumPy `np.roll(x, shift)` without `axis`): element
@@ -406,6 +399,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Alloc`].
     #[doc(alias = "roll")]
+    #[try_twin(alias = "roll")]
     pub fn try_roll_flat(&self, shift: isize) -> Result<OutTensor<D, D::Elem, S>, ShapeError> {
         let n = self.numel();
         let flat = Layout::contiguous(&[n])?;
@@ -417,14 +411,5 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let mut out = <Out<D, D::Elem, S>>::zeroed(n)?;
         scan::roll(out.as_mut_slice(), &vals, &flat, 0, shift)?;
         Ok(TensorBase::from_lay(out, lay))
-    }
-    /// [`try_roll_flat`](Self::try_roll_flat), panicking with the error's message.
-    ///
-    /// # Panics
-    /// When the result cannot be allocated.
-    #[track_caller]
-    #[doc(alias = "roll")]
-    pub fn roll_flat(&self, shift: isize) -> OutTensor<D, D::Elem, S> {
-        self.try_roll_flat(shift).or_panic()
     }
 }

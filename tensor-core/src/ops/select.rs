@@ -33,6 +33,7 @@ use crate::shape::{
 use crate::storage::{Data, DataMut, Element};
 use crate::tensor::{Tensor, TensorBase};
 use alloc::format;
+use shaped_macros::try_twin;
 
 /// `axis` checked against `rank` (the typed forms' axis is already checked for tuple shapes).
 pub(super) fn check_axis(axis: isize, rank: usize) -> Result<usize, ShapeError> {
@@ -118,6 +119,11 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Index`] for an entry outside `-n..n`; [`ShapeError::Axis`] when a
     /// [`DynShape`] input has no axis `A` (tuple shapes check `A` at compile time).
+    #[try_twin(
+        doc = "PyTorch `index_select(A, index)`, `[.., n, ..]` with `[K]` gives `[.., K, ..]`.",
+        alias = "take",
+        alias = "select"
+    )]
     pub fn try_index_select<const A: isize, K: Dim>(
         &self,
         index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
@@ -128,22 +134,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let axis = check_axis(A, self.rank())?;
         self.index_select_impl(axis, index.data.as_slice(), index.layout())
     }
-    /// [`try_index_select`](Self::try_index_select), panicking with the error's message: PyTorch
-    /// `index_select(A, index)`, `[.., n, ..]` with `[K]` gives `[.., K, ..]`.
-    ///
-    /// # Panics
-    /// As the errors of [`try_index_select`](Self::try_index_select).
-    #[track_caller]
-    #[doc(alias = "take", alias = "select")]
-    pub fn index_select<const A: isize, K: Dim>(
-        &self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
-    ) -> Tensor<D::Elem, <S as SetAxis<A, K>>::Out>
-    where
-        S: SetAxis<A, K>,
-    {
-        self.try_index_select::<A, K>(index).or_panic()
-    }
 
     /// PyTorch `index_select(axis, index)` with a runtime axis (negative counts from the end) and
     /// an index of any shape type whose runtime rank is 1 (or 0: one slice, the dim kept as size
@@ -152,6 +142,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Axis`] for an axis outside `-rank..rank`; [`ShapeError::Invalid`] when the
     /// index has more than one dim; [`ShapeError::Index`] for an entry outside `-n..n`.
+    #[try_twin]
     pub fn try_index_select_dyn<SI: Shape>(
         &self,
         axis: isize,
@@ -165,18 +156,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
             )));
         }
         self.index_select_impl(axis, index.data.as_slice(), index.layout())
-    }
-    /// [`try_index_select_dyn`](Self::try_index_select_dyn), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_index_select_dyn`](Self::try_index_select_dyn).
-    #[track_caller]
-    pub fn index_select_dyn<SI: Shape>(
-        &self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, SI>,
-    ) -> Tensor<D::Elem, DynShape> {
-        self.try_index_select_dyn(axis, index).or_panic()
     }
 
     /// Picks along axis `A` with an index of the same rank (PyTorch `gather(A, index)`): for
@@ -197,6 +176,11 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// an index dim other than `A` exceeds the input's; [`ShapeError::Index`] for the first entry
     /// (row-major) outside `-n..n`, `n` the size of dim `A`; [`ShapeError::Axis`] when a
     /// [`DynShape`] input has no axis `A`.
+    #[try_twin(
+        doc = "PyTorch `gather(A, index)`, the result has the index's shape.",
+        alias = "take_along_axis",
+        alias = "take_along_dim"
+    )]
     pub fn try_gather<const A: isize, SI: SameRank<S>>(
         &self,
         index: &TensorBase<impl Data<Elem: IndexElem>, SI>,
@@ -205,22 +189,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         S: RemoveAxis<A>,
     {
         self.try_gather_dyn(A, index)
-    }
-    /// [`try_gather`](Self::try_gather), panicking with the error's message: PyTorch
-    /// `gather(A, index)`, the result has the index's shape.
-    ///
-    /// # Panics
-    /// As the errors of [`try_gather`](Self::try_gather).
-    #[track_caller]
-    #[doc(alias = "take_along_axis", alias = "take_along_dim")]
-    pub fn gather<const A: isize, SI: SameRank<S>>(
-        &self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, SI>,
-    ) -> Tensor<D::Elem, SI>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_gather::<A, SI>(index).or_panic()
     }
 
     /// Writes `src` along axis `A` at the positions in `index`, in place (PyTorch
@@ -235,6 +203,11 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Mismatch`] when a rank differs or a size does not fit as above;
     /// [`ShapeError::IndexEntry`] for the first entry (row-major) outside `0..n`, naming it and
     /// its position in `index`; [`ShapeError::Axis`] when a [`DynShape`] tensor has no axis `A`.
+    #[try_twin(
+        doc = "PyTorch `scatter_(A, index, src)` in place.",
+        copy = "PyTorch `torch.scatter(self, A, index, src)`, same shape as `self`.",
+        copy_alias = "put_along_axis"
+    )]
     pub fn try_scatter_<const A: isize>(
         &mut self,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
@@ -246,66 +219,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     {
         self.try_scatter_dyn_(A, index, src)
     }
-    /// [`try_scatter_`](Self::try_scatter_), panicking with the error's message: PyTorch
-    /// `scatter_(A, index, src)` in place.
-    ///
-    /// # Panics
-    /// As the errors of [`try_scatter_`](Self::try_scatter_).
-    #[track_caller]
-    pub fn scatter_<const A: isize>(
-        &mut self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
-        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
-    ) where
-        D: DataMut,
-        S: RemoveAxis<A>,
-    {
-        self.try_scatter_::<A>(index, src).or_panic()
-    }
-
-    /// A copy of `self` with `src` written along axis `A` at the positions in `index` (PyTorch
-    /// `torch.scatter(self, A, index, src)`): same shape as `self`; the rules of
-    /// [`try_scatter_`](Self::try_scatter_).
-    ///
-    /// ```
-    /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
-    /// let x: Tensor<i32, Shape![2, 3]> = Tensor::zeros();
-    /// let y = x.scatter::<1>(&Tensor::from([[2i64], [0]]), &Tensor::from([[7], [8]]));
-    /// assert_eq!(y.to_vec(), [0, 0, 7, 8, 0, 0]);
-    /// ```
-    ///
-    /// # Errors
-    /// As [`try_scatter_`](Self::try_scatter_).
-    pub fn try_scatter<const A: isize>(
-        &self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
-        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
-    ) -> Result<Tensor<D::Elem, S>, ShapeError>
-    where
-        S: RemoveAxis<A>,
-    {
-        let mut out = self.to_owned();
-        out.try_scatter_::<A>(index, src)?;
-        Ok(out)
-    }
-    /// [`try_scatter`](Self::try_scatter), panicking with the error's message: PyTorch
-    /// `torch.scatter(self, A, index, src)`, same shape as `self`.
-    ///
-    /// # Panics
-    /// As the errors of [`try_scatter_`](Self::try_scatter_).
-    #[track_caller]
-    #[doc(alias = "put_along_axis")]
-    pub fn scatter<const A: isize>(
-        &self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
-        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
-    ) -> Tensor<D::Elem, S>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_scatter::<A>(index, src).or_panic()
-    }
 
     /// Writes `value` along axis `A` at the positions in `index`, in place (PyTorch
     /// `scatter_(A, index, value)`): for `A = 0`, `self[index[i][j]][j] = value`. `index` has the
@@ -316,6 +229,10 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Mismatch`] when the ranks differ or an index dim other than `A` exceeds
     /// `self`'s; [`ShapeError::IndexEntry`] for the first entry (row-major) outside `0..n`;
     /// [`ShapeError::Axis`] when a [`DynShape`] tensor has no axis `A`.
+    #[try_twin(
+        doc = "PyTorch `scatter_(A, index, value)` in place.",
+        copy = "PyTorch `torch.scatter(self, A, index, value)`."
+    )]
     pub fn try_scatter_value_<const A: isize>(
         &mut self,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
@@ -327,57 +244,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     {
         self.try_scatter_value_dyn_(A, index, value)
     }
-    /// [`try_scatter_value_`](Self::try_scatter_value_), panicking with the error's message:
-    /// PyTorch `scatter_(A, index, value)` in place.
-    ///
-    /// # Panics
-    /// As the errors of [`try_scatter_value_`](Self::try_scatter_value_).
-    #[track_caller]
-    pub fn scatter_value_<const A: isize>(
-        &mut self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
-        value: D::Elem,
-    ) where
-        D: DataMut,
-        S: RemoveAxis<A>,
-    {
-        self.try_scatter_value_::<A>(index, value).or_panic()
-    }
-
-    /// A copy of `self` with `value` written along axis `A` at the positions in `index`
-    /// (PyTorch `torch.scatter(self, A, index, value)`): same shape as `self`; the rules of
-    /// [`try_scatter_value_`](Self::try_scatter_value_).
-    ///
-    /// # Errors
-    /// As [`try_scatter_value_`](Self::try_scatter_value_).
-    pub fn try_scatter_value<const A: isize>(
-        &self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
-        value: D::Elem,
-    ) -> Result<Tensor<D::Elem, S>, ShapeError>
-    where
-        S: RemoveAxis<A>,
-    {
-        let mut out = self.to_owned();
-        out.try_scatter_value_::<A>(index, value)?;
-        Ok(out)
-    }
-    /// [`try_scatter_value`](Self::try_scatter_value), panicking with the error's message:
-    /// PyTorch `torch.scatter(self, A, index, value)`.
-    ///
-    /// # Panics
-    /// As the errors of [`try_scatter_value_`](Self::try_scatter_value_).
-    #[track_caller]
-    pub fn scatter_value<const A: isize>(
-        &self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
-        value: D::Elem,
-    ) -> Tensor<D::Elem, S>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_scatter_value::<A>(index, value).or_panic()
-    }
 
     /// The elements where the bool `mask` is true, in row-major order, as a 1-D tensor of
     /// runtime length (PyTorch `masked_select(mask)`): `self` and `mask` broadcast with each
@@ -386,6 +252,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Broadcast`] naming both shapes when runtime sizes do not broadcast.
+    #[try_twin(doc = "PyTorch `masked_select(mask)`, a `[_]` tensor.")]
     pub fn try_masked_select<SM: Shape>(
         &self,
         mask: &TensorBase<impl Data<Elem = bool>, SM>,
@@ -398,18 +265,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let data = kernels::masked_select(self.data.as_slice(), &ls, mask.data.as_slice(), &lm)?;
         let l = Layout::contiguous(&[data.len()])?;
         Ok(TensorBase::from_parts(data, l))
-    }
-    /// [`try_masked_select`](Self::try_masked_select), panicking with the error's message:
-    /// PyTorch `masked_select(mask)`, a `[_]` tensor.
-    ///
-    /// # Panics
-    /// When runtime sizes do not broadcast.
-    #[track_caller]
-    pub fn masked_select<SM: Shape>(&self, mask: &TensorBase<impl Data<Elem = bool>, SM>) -> Tensor<D::Elem, (Dyn,)>
-    where
-        S: BroadcastShape<SM>,
-    {
-        self.try_masked_select(mask).or_panic()
     }
 
     /// A copy of `self` with `value` where the bool `mask` is true (PyTorch
@@ -428,6 +283,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Expand`] when runtime sizes of the mask do not broadcast to `self`'s.
+    #[try_twin(doc = "PyTorch `masked_fill(mask, value)`, same shape as `self`.")]
     pub fn try_masked_fill<SM: ExpandsTo<S>>(
         &self,
         mask: &TensorBase<impl Data<Elem = bool>, SM>,
@@ -437,19 +293,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let data = kernels::masked_fill(self.data.as_slice(), self.layout(), mask.data.as_slice(), &lm, value)?;
         Ok(TensorBase::from_parts(data, Layout::contiguous(self.sizes())?))
     }
-    /// [`try_masked_fill`](Self::try_masked_fill), panicking with the error's message: PyTorch
-    /// `masked_fill(mask, value)`, same shape as `self`.
-    ///
-    /// # Panics
-    /// When runtime sizes of the mask do not broadcast to `self`'s.
-    #[track_caller]
-    pub fn masked_fill<SM: ExpandsTo<S>>(
-        &self,
-        mask: &TensorBase<impl Data<Elem = bool>, SM>,
-        value: D::Elem,
-    ) -> Tensor<D::Elem, S> {
-        self.try_masked_fill(mask, value).or_panic()
-    }
 
     /// Sets the elements where the bool `mask` is true to `value`, in place (PyTorch
     /// `masked_fill_(mask, value)`). The mask broadcasts to `self`'s shape. An error leaves
@@ -457,6 +300,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Expand`] when runtime sizes of the mask do not broadcast to `self`'s.
+    #[try_twin(doc = "PyTorch `masked_fill_(mask, value)`.")]
     pub fn try_masked_fill_<SM: ExpandsTo<S>>(
         &mut self,
         mask: &TensorBase<impl Data<Elem = bool>, SM>,
@@ -469,18 +313,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         kernels::masked_fill_inplace(self.data.as_mut_slice(), &ld, mask.data.as_slice(), &lm, value);
         Ok(())
     }
-    /// [`try_masked_fill_`](Self::try_masked_fill_), panicking with the error's message: PyTorch
-    /// `masked_fill_(mask, value)`.
-    ///
-    /// # Panics
-    /// When runtime sizes of the mask do not broadcast to `self`'s.
-    #[track_caller]
-    pub fn masked_fill_<SM: ExpandsTo<S>>(&mut self, mask: &TensorBase<impl Data<Elem = bool>, SM>, value: D::Elem)
-    where
-        D: DataMut,
-    {
-        self.try_masked_fill_(mask, value).or_panic()
-    }
 
     /// `self` where `cond` is true, `other` elsewhere (PyTorch `torch.where(cond, self, other)`,
     /// also `self.where(cond, other)`): the three shapes broadcast together, in the order
@@ -492,6 +324,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Broadcast`] when runtime sizes do not broadcast (naming `cond`'s and
     /// `self`'s shapes, or their broadcast and `other`'s).
     #[allow(clippy::type_complexity)]
+    #[try_twin(doc = "PyTorch `torch.where(cond, self, other)` with the broadcast shape.")]
     pub fn try_where_<SC, SO: Shape>(
         &self,
         cond: &TensorBase<impl Data<Elem = bool>, SC>,
@@ -507,23 +340,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
             (other.data.as_slice(), other.layout()),
         )
     }
-    /// [`try_where_`](Self::try_where_), panicking with the error's message: PyTorch
-    /// `torch.where(cond, self, other)` with the broadcast shape.
-    ///
-    /// # Panics
-    /// When runtime sizes do not broadcast.
-    #[track_caller]
-    pub fn where_<SC, SO: Shape>(
-        &self,
-        cond: &TensorBase<impl Data<Elem = bool>, SC>,
-        other: &TensorBase<impl Data<Elem = D::Elem>, SO>,
-    ) -> Tensor<D::Elem, Broadcast<Broadcast<SC, S>, SO>>
-    where
-        SC: Shape + BroadcastShape<S>,
-        Broadcast<SC, S>: BroadcastShape<SO>,
-    {
-        self.try_where_::<SC, SO>(cond, other).or_panic()
-    }
 
     /// The coordinates of the elements that are not zero (`T::ZERO`; `true` for bool; NaN counts
     /// as nonzero), one row per element in row-major order (PyTorch `nonzero()`, NumPy
@@ -538,20 +354,9 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// assert_eq!((nz.sizes(), nz.to_vec()), (&[3, 2][..], vec![0, 1, 1, 0, 1, 2]));
     /// ```
     ///
-    /// # Panics
-    /// When the result cannot be allocated (see [`try_nonzero`](Self::try_nonzero)).
-    #[track_caller]
-    #[doc(alias = "argwhere")]
-    pub fn nonzero(&self) -> Tensor<i64, (Dyn, <S as RankDim>::Rank)>
-    where
-        S: RankDim,
-    {
-        self.try_nonzero().or_panic()
-    }
-    /// [`nonzero`](Self::nonzero), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Alloc`] when the result cannot be allocated.
+    #[try_twin(doc = "The coordinates of the elements that are not zero (`T::ZERO`.", alias = "argwhere")]
     pub fn try_nonzero(&self) -> Result<Tensor<i64, (Dyn, <S as RankDim>::Rank)>, ShapeError>
     where
         S: RankDim,
@@ -629,21 +434,13 @@ where
     /// assert_eq!(h.to_vec(), [0., 0., 1., 1., 0., 0., 0., 1., 0.]);
     /// ```
     ///
-    /// # Panics
-    /// With the message of the error of [`try_one_hot`](Self::try_one_hot).
-    #[track_caller]
-    pub fn one_hot<const C: usize, T: Num>(&self) -> Tensor<T, <S as InsertDim<-1, Const<C>>>::Out>
-    where
-        S: InsertDim<-1, Const<C>>,
-    {
-        self.try_one_hot::<C, T>().or_panic()
-    }
-    /// [`one_hot`](Self::one_hot), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] naming the first index (row-major) outside `0..C` (negative
     /// indices are refused, as PyTorch's `one_hot` does); [`ShapeError::RankTooLarge`] for a
     /// rank-6 [`DynShape`] input; [`ShapeError::Overflow`], [`ShapeError::Alloc`].
+    #[try_twin(
+        doc = "Each class index `i` of `self` becomes a row of `C` elements, one at `i` and zero elsewhere, in a new last dim (PyTorch `torch.nn.functional.one_hot(x, C)`)."
+    )]
     pub fn try_one_hot<const C: usize, T: Num>(
         &self,
     ) -> Result<Tensor<T, <S as InsertDim<-1, Const<C>>>::Out>, ShapeError>
@@ -655,16 +452,11 @@ where
     /// [`one_hot`](Self::one_hot) with the class count known at run time (PyTorch
     /// `one_hot(x, num_classes)`), as a [`DynShape`] tensor `[..., classes]`.
     ///
-    /// # Panics
-    /// With the message of the error of [`try_one_hot_dyn`](Self::try_one_hot_dyn).
-    #[track_caller]
-    pub fn one_hot_dyn<T: Num>(&self, classes: usize) -> Tensor<T, DynShape> {
-        self.try_one_hot_dyn(classes).or_panic()
-    }
-    /// [`one_hot_dyn`](Self::one_hot_dyn), returning an error instead of panicking.
-    ///
     /// # Errors
     /// As [`try_one_hot`](Self::try_one_hot).
+    #[try_twin(
+        doc = "[`one_hot`](Self::one_hot) with the class count known at run time (PyTorch `one_hot(x, num_classes)`), as a [`DynShape`] tensor `[..., classes]`."
+    )]
     pub fn try_one_hot_dyn<T: Num>(&self, classes: usize) -> Result<Tensor<T, DynShape>, ShapeError> {
         self.one_hot_into(classes)
     }
@@ -712,6 +504,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Axis`] naming the axis and the rank for an axis outside `-rank..rank`; the
     /// others as [`try_gather`](Self::try_gather).
     #[doc(alias = "take_along_axis", alias = "take_along_dim")]
+    #[try_twin(alias = "take_along_axis", alias = "take_along_dim")]
     pub fn try_gather_dyn<SI: Shape>(
         &self,
         axis: isize,
@@ -721,19 +514,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         check_fits("gather", ("index", "input"), index.sizes(), self.sizes(), Some(axis))?;
         let data = kernels::gather(self.data.as_slice(), self.layout(), axis, index.data.as_slice(), index.layout())?;
         Ok(TensorBase::from_parts(data, Layout::contiguous(index.sizes())?))
-    }
-    /// [`try_gather_dyn`](Self::try_gather_dyn), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_gather_dyn`](Self::try_gather_dyn).
-    #[track_caller]
-    #[doc(alias = "take_along_axis", alias = "take_along_dim")]
-    pub fn gather_dyn<SI: Shape>(
-        &self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, SI>,
-    ) -> Tensor<D::Elem, SI> {
-        self.try_gather_dyn(axis, index).or_panic()
     }
 
     /// [`try_scatter_`](Self::try_scatter_) along a runtime `axis` (negative counts from the
@@ -751,6 +531,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Axis`] naming the axis and the rank; the others as
     /// [`try_scatter_`](Self::try_scatter_). An error leaves `self` unchanged.
+    #[try_twin(copy = "PyTorch `torch.scatter(self, axis, index, src)`.", copy_alias = "put_along_axis")]
     pub fn try_scatter_dyn_(
         &mut self,
         axis: isize,
@@ -767,58 +548,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let (idx, li) = (index.data.as_slice(), index.layout());
         kernels::scatter(self.data.as_mut_slice(), &ld, axis, idx, li, src.data.as_slice(), src.layout())
     }
-    /// [`try_scatter_dyn_`](Self::try_scatter_dyn_), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_scatter_dyn_`](Self::try_scatter_dyn_).
-    #[track_caller]
-    pub fn scatter_dyn_(
-        &mut self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        src: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
-    ) where
-        D: DataMut,
-    {
-        self.try_scatter_dyn_(axis, index, src).or_panic()
-    }
-    /// A copy of `self` with [`try_scatter_dyn_`](Self::try_scatter_dyn_) applied (PyTorch
-    /// `torch.scatter(self, axis, index, src)`): same shape as `self`.
-    ///
-    /// ```
-    /// # extern crate shaped_core as shaped;
-    /// use shaped::Tensor;
-    /// let x = Tensor::from([0, 0, 0]).into_dyn();
-    /// assert_eq!(x.scatter_dyn(0, &Tensor::from([2i64]), &Tensor::from([5])).to_vec(), [0, 0, 5]);
-    /// ```
-    ///
-    /// # Errors
-    /// As [`try_scatter_dyn_`](Self::try_scatter_dyn_), and [`ShapeError::Alloc`].
-    #[doc(alias = "put_along_axis")]
-    pub fn try_scatter_dyn(
-        &self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        src: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
-    ) -> Result<Tensor<D::Elem, S>, ShapeError> {
-        let mut out = self.try_to_owned()?;
-        out.try_scatter_dyn_(axis, index, src)?;
-        Ok(out)
-    }
-    /// [`try_scatter_dyn`](Self::try_scatter_dyn), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_scatter_dyn`](Self::try_scatter_dyn).
-    #[track_caller]
-    #[doc(alias = "put_along_axis")]
-    pub fn scatter_dyn(
-        &self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        src: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
-    ) -> Tensor<D::Elem, S> {
-        self.try_scatter_dyn(axis, index, src).or_panic()
-    }
 
     /// [`try_scatter_value_`](Self::try_scatter_value_) along a runtime `axis` (negative counts
     /// from the end): PyTorch `scatter_(axis, index, value)`.
@@ -834,6 +563,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Axis`] naming the axis and the rank; the others as
     /// [`try_scatter_value_`](Self::try_scatter_value_). An error leaves `self` unchanged.
+    #[try_twin(copy = "PyTorch `torch.scatter(self, axis, index, value)`.")]
     pub fn try_scatter_value_dyn_(
         &mut self,
         axis: isize,
@@ -847,57 +577,5 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         check_fits("scatter", ("index", "self"), index.sizes(), self.sizes(), Some(axis))?;
         let ld = *self.layout();
         kernels::scatter_value(self.data.as_mut_slice(), &ld, axis, index.data.as_slice(), index.layout(), value)
-    }
-    /// [`try_scatter_value_dyn_`](Self::try_scatter_value_dyn_), panicking with the error's
-    /// message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_scatter_value_dyn_`](Self::try_scatter_value_dyn_).
-    #[track_caller]
-    pub fn scatter_value_dyn_(
-        &mut self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        value: D::Elem,
-    ) where
-        D: DataMut,
-    {
-        self.try_scatter_value_dyn_(axis, index, value).or_panic()
-    }
-    /// A copy of `self` with [`try_scatter_value_dyn_`](Self::try_scatter_value_dyn_) applied
-    /// (PyTorch `torch.scatter(self, axis, index, value)`): same shape as `self`.
-    ///
-    /// ```
-    /// # extern crate shaped_core as shaped;
-    /// use shaped::Tensor;
-    /// let x = Tensor::from([[1, 2], [3, 4]]).into_dyn();
-    /// assert_eq!(x.scatter_value_dyn(1, &Tensor::from([[0i64], [1]]), 0).to_vec(), [0, 2, 3, 0]);
-    /// ```
-    ///
-    /// # Errors
-    /// As [`try_scatter_value_dyn_`](Self::try_scatter_value_dyn_), and [`ShapeError::Alloc`].
-    pub fn try_scatter_value_dyn(
-        &self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        value: D::Elem,
-    ) -> Result<Tensor<D::Elem, S>, ShapeError> {
-        let mut out = self.try_to_owned()?;
-        out.try_scatter_value_dyn_(axis, index, value)?;
-        Ok(out)
-    }
-    /// [`try_scatter_value_dyn`](Self::try_scatter_value_dyn), panicking with the error's
-    /// message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_scatter_value_dyn`](Self::try_scatter_value_dyn).
-    #[track_caller]
-    pub fn scatter_value_dyn(
-        &self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        value: D::Elem,
-    ) -> Tensor<D::Elem, S> {
-        self.try_scatter_value_dyn(axis, index, value).or_panic()
     }
 }

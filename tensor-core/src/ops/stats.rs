@@ -215,6 +215,7 @@ where
     /// [`ShapeError::Invalid`] when `x` is not 1-D; [`ShapeError::Mismatch`] when `x` does not
     /// have one point per element of the dim; [`ShapeError::Axis`] naming the axis and the rank;
     /// [`ShapeError::Alloc`].
+    #[try_twin]
     pub fn try_trapezoid_x_dyn(
         &self,
         x: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
@@ -228,18 +229,6 @@ where
         }
         let x = kernels::to_vec(x.data.as_slice(), x.layout())?;
         self.trapezoid_as(axis, Spacing::Points(&x))
-    }
-    /// [`try_trapezoid_x_dyn`](Self::try_trapezoid_x_dyn), panicking with the error's message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_trapezoid_x_dyn`](Self::try_trapezoid_x_dyn).
-    #[track_caller]
-    pub fn trapezoid_x_dyn(
-        &self,
-        x: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
-        axis: isize,
-    ) -> Tensor<D::Elem, DynShape> {
-        self.try_trapezoid_x_dyn(x, axis).or_panic()
     }
 }
 

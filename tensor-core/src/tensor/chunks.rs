@@ -5,13 +5,14 @@
 use super::iter::AxisIter;
 use super::TensorBase;
 use crate::dim::{Const, Dyn};
-use crate::error::{OrPanic, ShapeError};
+use crate::error::ShapeError;
 use crate::layout::Layout;
 use crate::shape::{SetAxis, Shape};
 use crate::storage::Data;
 use core::fmt;
 use core::iter::FusedIterator;
 use core::marker::PhantomData;
+use shaped_macros::try_twin;
 
 /// The views of `B` elements along one axis, in order, each of shape `S2` (the source's shape
 /// with `Const<B>` at the axis): what [`axis_chunks_exact`](TensorBase::axis_chunks_exact) and
@@ -85,21 +86,14 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// assert_eq!(it.count(), 1);
     /// ```
     ///
-    /// # Panics
-    /// With the message of the error of [`try_axis_chunks_exact`](Self::try_axis_chunks_exact).
-    #[track_caller]
-    #[doc(alias = "exact_chunks", alias = "axis_chunks_iter")]
-    pub fn axis_chunks_exact<const A: isize, const B: usize>(&self) -> ChunksOf<'_, D, S, A, B>
-    where
-        S: SetAxis<A, Const<B>> + SetAxis<A, Dyn>,
-    {
-        self.try_axis_chunks_exact::<A, B>().or_panic()
-    }
-    /// [`axis_chunks_exact`](Self::axis_chunks_exact), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] when `B` is 0; [`ShapeError::Axis`] for a
     /// [`DynShape`](crate::DynShape) tensor without axis `A`.
+    #[try_twin(
+        doc = "Views of exactly `B` elements along axis `A` (negative counts from the end), in order, typed `Const<B>` at the axis.",
+        alias = "exact_chunks",
+        alias = "axis_chunks_iter"
+    )]
     pub fn try_axis_chunks_exact<const A: isize, const B: usize>(&self) -> Result<ChunksOf<'_, D, S, A, B>, ShapeError>
     where
         S: SetAxis<A, Const<B>> + SetAxis<A, Dyn>,

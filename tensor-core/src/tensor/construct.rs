@@ -12,6 +12,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use num_traits::Float;
 use num_traits::{NumCast, ToPrimitive};
+use shaped_macros::try_twin;
 
 impl<T: Element, S: Shape> Tensor<T, S> {
     /// A tensor of the given runtime sizes (checked against `S`) with every element `value`.
@@ -20,15 +21,11 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// [`ShapeError::ShapeMismatch`] when the sizes do not fit `S`; [`ShapeError::RankTooLarge`];
     /// [`ShapeError::Overflow`] when the element count does not fit `isize`;
     /// [`ShapeError::Alloc`] when the buffer cannot be allocated.
+    #[try_twin]
     pub fn try_full_sized(sizes: &[usize], value: T) -> Result<Self, ShapeError> {
         S::check_sizes(sizes)?;
         let layout = Layout::contiguous(sizes)?;
         Ok(TensorBase::from_parts(crate::memory::try_vec(layout.numel(), value)?, layout))
-    }
-    /// [`try_full_sized`](Self::try_full_sized), panicking with the error's message.
-    #[track_caller]
-    pub fn full_sized(sizes: &[usize], value: T) -> Self {
-        Self::try_full_sized(sizes, value).or_panic()
     }
     /// Zeros of the given runtime sizes (checked against `S`): `zeros_sized(&[n, 2])` is PyTorch's
     /// `torch.zeros(n, 2)`.
@@ -54,6 +51,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// # Errors
     /// [`ShapeError::ShapeMismatch`] when the sizes do not fit `S`; [`ShapeError::DataLength`]
     /// when `data.len()` is not the product of the sizes.
+    #[try_twin(alias = "from_shape_vec")]
     pub fn try_from_vec(sizes: &[usize], data: Vec<T>) -> Result<Self, ShapeError> {
         S::check_sizes(sizes)?;
         let layout = Layout::contiguous(sizes)?;
@@ -61,13 +59,6 @@ impl<T: Element, S: Shape> Tensor<T, S> {
             return Err(ShapeError::DataLength { len: data.len(), sizes: sizes.into() });
         }
         Ok(TensorBase::from_parts(data, layout))
-    }
-
-    /// [`try_from_vec`](Self::try_from_vec), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "from_shape_vec")]
-    pub fn from_vec(sizes: &[usize], data: Vec<T>) -> Self {
-        Self::try_from_vec(sizes, data).or_panic()
     }
 }
 
@@ -83,18 +74,11 @@ impl<T: Element + NumCast + ToPrimitive> Tensor<T, (Dyn,)> {
     /// `torch.arange(start, end, step)`. The length, `ceil((end - start) / step)`, is known at run
     /// time, so the shape is `[_]`.
     ///
-    /// # Panics
-    /// With the message of the error of [`try_arange_with`](Self::try_arange_with).
-    #[track_caller]
-    pub fn arange_with(start: T, end: T, step: T) -> Self {
-        Self::try_arange_with(start, end, step).or_panic()
-    }
-    /// [`arange_with`](Self::arange_with), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] for a zero step, a step whose sign walks away from `end`, a value
     /// that does not fit `T`, or a length that does not fit `isize` (the message names the range);
     /// [`ShapeError::Alloc`] when the buffer cannot be allocated.
+    #[try_twin(doc = "`start, start + step, ...` while below `end` (above it for a negative step).")]
     pub fn try_arange_with(start: T, end: T, step: T) -> Result<Self, ShapeError> {
         let f = |v: T| v.to_f64().ok_or_else(|| ShapeError::Invalid("arange bound is not a number".into()));
         let (s, e, st) = (f(start)?, f(end)?, f(step)?);

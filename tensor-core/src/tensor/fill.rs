@@ -58,18 +58,13 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// [`ShapeError::ShapeMismatch`] when `[n, m]` does not fit `S`; [`ShapeError::Overflow`];
     /// [`ShapeError::Alloc`] when the buffer cannot be allocated.
     #[doc(alias = "identity")]
+    #[try_twin(alias = "identity")]
     pub fn try_eye_sized(n: usize, m: usize) -> Result<Self, ShapeError> {
         let mut t = Self::try_full_sized(&[n, m], T::ZERO)?;
         for i in 0..n.min(m) {
             t.data[i * m + i] = T::ONE;
         }
         Ok(t)
-    }
-    /// [`try_eye_sized`](Self::try_eye_sized), panicking with the error's message.
-    #[doc(alias = "identity")]
-    #[track_caller]
-    pub fn eye_sized(n: usize, m: usize) -> Self {
-        Self::try_eye_sized(n, m).or_panic()
     }
 }
 
@@ -107,14 +102,10 @@ impl<T: Element + Float> Tensor<T, (Dyn,)> {
     /// # Errors
     /// [`ShapeError::Overflow`] when `steps` does not fit `isize`; [`ShapeError::Alloc`] when the
     /// buffer cannot be allocated.
+    #[try_twin]
     pub fn try_linspace_sized(start: T, end: T, steps: usize) -> Result<Self, ShapeError> {
         let layout = Layout::contiguous(&[steps])?;
         Ok(TensorBase::from_parts(lin_data(start, end, steps, |v| v)?, layout))
-    }
-    /// [`try_linspace_sized`](Self::try_linspace_sized), panicking with the error's message.
-    #[track_caller]
-    pub fn linspace_sized(start: T, end: T, steps: usize) -> Self {
-        Self::try_linspace_sized(start, end, steps).or_panic()
     }
     /// `base^v` for each `v` of [`linspace_sized(start, end, steps)`](Self::linspace_sized),
     /// shape `[_]`: PyTorch `torch.logspace(start, end, steps, base)`, NumPy
@@ -122,14 +113,10 @@ impl<T: Element + Float> Tensor<T, (Dyn,)> {
     ///
     /// # Errors
     /// As [`try_linspace_sized`](Self::try_linspace_sized).
+    #[try_twin]
     pub fn try_logspace_sized(start: T, end: T, steps: usize, base: T) -> Result<Self, ShapeError> {
         let layout = Layout::contiguous(&[steps])?;
         Ok(TensorBase::from_parts(lin_data(start, end, steps, |v| base.powf(v))?, layout))
-    }
-    /// [`try_logspace_sized`](Self::try_logspace_sized), panicking with the error's message.
-    #[track_caller]
-    pub fn logspace_sized(start: T, end: T, steps: usize, base: T) -> Self {
-        Self::try_logspace_sized(start, end, steps, base).or_panic()
     }
 }
 

@@ -12,7 +12,7 @@
 //! overlap, which the crate checks where a layout is built).
 use super::{TensorBase, TensorView, TensorViewMut};
 use crate::dim::Dim;
-use crate::error::{OrPanic, ShapeError};
+use crate::error::ShapeError;
 use crate::layout::{Layout, Offsets};
 use crate::shape::{DynShape, RemoveAxis, Shape, MAX_RANK};
 use crate::storage::{Data, DataMut, Element};
@@ -571,37 +571,21 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// time; use [`axis_iter_mut`](Self::axis_iter_mut) when the views must coexist. Mirrors
     /// `for i in range(n): f(x.select(A, i))` in PyTorch; ndarray `axis_iter_mut(..).for_each`.
     ///
-    /// # Panics
-    /// For a [`DynShape`] tensor with no axis `A` (see [`try_for_each_axis_mut`](Self::try_for_each_axis_mut)).
-    #[track_caller]
-    pub fn for_each_axis_mut<const A: isize>(
-        &mut self,
-        f: impl FnMut(usize, TensorViewMut<'_, D::Elem, <S as RemoveAxis<A>>::Out>),
-    ) where
-        D: DataMut,
-        S: RemoveAxis<A>,
-    {
-        self.try_for_each_axis_mut::<A>(f).or_panic()
-    }
-    /// [`for_each_axis_mut`](Self::for_each_axis_mut), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Axis`] for a [`DynShape`] tensor with no axis `A`.
+    #[try_twin(
+        doc = "Calls `f(i, view)` with the mutable view [`select_mut::<A>(i)`](crate::TensorViewMut::select_mut) for each `i` in order."
+    )]
     pub fn try_for_each_axis_mut<const A: isize>(
         &mut self,
-        mut f: impl FnMut(usize, TensorViewMut<'_, D::Elem, <S as RemoveAxis<A>>::Out>),
+        f: impl FnMut(usize, TensorViewMut<'_, D::Elem, <S as RemoveAxis<A>>::Out>),
     ) -> Result<(), ShapeError>
     where
         D: DataMut,
         S: RemoveAxis<A>,
     {
         let axis = self.ax(A)?;
-        let layout = *self.layout();
-        let data = self.data.as_mut_slice();
-        for i in 0..layout.sizes()[axis] {
-            f(i, TensorBase::from_parts(&mut *data, layout.select(axis, i as isize)?));
-        }
-        Ok(())
+        self.for_each_select_mut(axis, f)
     }
 
     /// [`try_axis_iter_mut`](Self::try_axis_iter_mut) along a runtime axis (negative counts from
@@ -621,6 +605,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Axis`] naming the axis and the rank for an axis outside `-rank..rank`;
     /// [`ShapeError::Invalid`] when the views interleave in memory (as for the columns of a
     /// row-major matrix: use [`for_each_axis_dyn_mut`](Self::for_each_axis_dyn_mut)).
+    #[try_twin]
     pub fn try_axis_iter_dyn_mut(&mut self, axis: isize) -> Result<AxisIterMut<'_, D::Elem, DynShape>, ShapeError>
     where
         D: DataMut,
@@ -628,18 +613,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         let axis = self.ax(axis)?;
         let layout = *self.layout();
         AxisIterMut::new(self.data.as_mut_slice(), &layout, axis)
-    }
-    /// [`try_axis_iter_dyn_mut`](Self::try_axis_iter_dyn_mut), panicking with the error's
-    /// message.
-    ///
-    /// # Panics
-    /// As the errors of [`try_axis_iter_dyn_mut`](Self::try_axis_iter_dyn_mut).
-    #[track_caller]
-    pub fn axis_iter_dyn_mut(&mut self, axis: isize) -> AxisIterMut<'_, D::Elem, DynShape>
-    where
-        D: DataMut,
-    {
-        self.try_axis_iter_dyn_mut(axis).or_panic()
     }
 
     /// [`for_each_axis_mut`](Self::for_each_axis_mut) along a runtime axis (negative counts from
@@ -654,29 +627,33 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// assert_eq!(x.to_vec(), [0, 10, 0, 10]);
     /// ```
     ///
-    /// # Panics
-    /// As the errors of [`try_for_each_axis_dyn_mut`](Self::try_for_each_axis_dyn_mut).
-    #[track_caller]
-    pub fn for_each_axis_dyn_mut(&mut self, axis: isize, f: impl FnMut(usize, TensorViewMut<'_, D::Elem, DynShape>))
-    where
-        D: DataMut,
-    {
-        self.try_for_each_axis_dyn_mut(axis, f).or_panic()
-    }
-    /// [`for_each_axis_dyn_mut`](Self::for_each_axis_dyn_mut), returning an error instead of
-    /// panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Axis`] naming the axis and the rank for an axis outside `-rank..rank`.
+    #[try_twin(
+        doc = "[`for_each_axis_mut`](Self::for_each_axis_mut) along a runtime axis (negative counts from the end)."
+    )]
     pub fn try_for_each_axis_dyn_mut(
         &mut self,
         axis: isize,
-        mut f: impl FnMut(usize, TensorViewMut<'_, D::Elem, DynShape>),
+        f: impl FnMut(usize, TensorViewMut<'_, D::Elem, DynShape>),
     ) -> Result<(), ShapeError>
     where
         D: DataMut,
     {
         let axis = self.ax(axis)?;
+        self.for_each_select_mut(axis, f)
+    }
+
+    /// `f(i, view)` with the mutable view of position `i` of the (checked) axis `axis`, as a
+    /// tensor of shape type `S2`, for each `i` in order: the loop of the `for_each_axis` forms.
+    fn for_each_select_mut<S2: Shape>(
+        &mut self,
+        axis: usize,
+        mut f: impl FnMut(usize, TensorViewMut<'_, D::Elem, S2>),
+    ) -> Result<(), ShapeError>
+    where
+        D: DataMut,
+    {
         let layout = *self.layout();
         let data = self.data.as_mut_slice();
         for i in 0..layout.sizes()[axis] {

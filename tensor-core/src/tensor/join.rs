@@ -22,6 +22,7 @@ use crate::layout::{normalize_axis, normalize_insert_axis, Layout};
 use crate::shape::{cat_sizes, CatShape, DynShape, InsertDim, SetAxis, Shape};
 use crate::storage::{Data, Element};
 use alloc::vec::Vec;
+use shaped_macros::try_twin;
 
 /// Checks the operands with [`cat_sizes`] and copies them into a new tensor of shape `SO` (the
 /// static rule already computed it).
@@ -209,6 +210,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// [`ShapeError::Invalid`] for an empty slice; [`ShapeError::Mismatch`] naming the first input
     /// and the first one whose runtime sizes differ outside `A`; [`ShapeError::Axis`] when a
     /// [`DynShape`] input has no axis `A`.
+    #[try_twin(alias = "concatenate", alias = "concat")]
     pub fn try_cat_all<const A: isize>(
         xs: &[&TensorBase<impl Data<Elem = T>, S>],
     ) -> Result<Tensor<T, <S as SetAxis<A, Dyn>>::Out>, ShapeError>
@@ -218,15 +220,6 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         let rank = xs.first().map_or(0, |x| x.rank());
         cat_layouts("cat", &parts(xs.iter().copied()), normalize_axis(A, rank.max(1))?)
     }
-    /// [`try_cat_all`](Self::try_cat_all), panicking with the error's message.
-    #[doc(alias = "concatenate", alias = "concat")]
-    #[track_caller]
-    pub fn cat_all<const A: isize>(xs: &[&TensorBase<impl Data<Elem = T>, S>]) -> Tensor<T, <S as SetAxis<A, Dyn>>::Out>
-    where
-        S: SetAxis<A, Dyn>,
-    {
-        Self::try_cat_all::<A>(xs).or_panic()
-    }
 
     /// Any number of tensors of one shape type stacked along a new axis `A` (PyTorch
     /// `torch.stack(xs, A)`), into a new contiguous tensor with a `Dyn` dim inserted at `A`. Use
@@ -234,6 +227,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     ///
     /// # Errors
     /// As [`Stack::try_stack`].
+    #[try_twin(alias = "stack")]
     pub fn try_stack_all<const A: isize>(
         xs: &[&TensorBase<impl Data<Elem = T>, S>],
     ) -> Result<Tensor<T, <S as InsertDim<A, Dyn>>::Out>, ShapeError>
@@ -243,34 +237,18 @@ impl<T: Element, S: Shape> Tensor<T, S> {
         let rank = xs.first().map_or(0, |x| x.rank());
         stack_layouts(&parts(xs.iter().copied()), normalize_insert_axis(A, rank)?)
     }
-    /// [`try_stack_all`](Self::try_stack_all), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "stack")]
-    pub fn stack_all<const A: isize>(
-        xs: &[&TensorBase<impl Data<Elem = T>, S>],
-    ) -> Tensor<T, <S as InsertDim<A, Dyn>>::Out>
-    where
-        S: InsertDim<A, Dyn>,
-    {
-        Self::try_stack_all::<A>(xs).or_panic()
-    }
 }
 
 impl<T: Element> Tensor<T, DynShape> {
     /// Runtime-axis `cat` (PyTorch `torch.cat(xs, axis)`, negative counts from the end) of tensors
     /// of any one shape type, as a [`DynShape`] tensor.
     ///
-    /// # Panics
-    /// With the message of the error of [`try_cat_dyn`](Self::try_cat_dyn).
-    #[track_caller]
-    pub fn cat_dyn<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>], axis: isize) -> Self {
-        Self::try_cat_dyn(xs, axis).or_panic()
-    }
-    /// [`cat_dyn`](Self::cat_dyn), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] for an empty slice; [`ShapeError::Axis`]; [`ShapeError::Mismatch`]
     /// as [`try_cat_all`](TensorBase::try_cat_all).
+    #[try_twin(
+        doc = "Runtime-axis `cat` (PyTorch `torch.cat(xs, axis)`, negative counts from the end) of tensors of any one shape type, as a [`DynShape`] tensor."
+    )]
     pub fn try_cat_dyn<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>], axis: isize) -> Result<Self, ShapeError> {
         let rank = xs.first().map_or(0, |x| x.rank());
         let inputs = parts(xs.iter().copied());
@@ -282,16 +260,9 @@ impl<T: Element> Tensor<T, DynShape> {
     /// Runtime-axis `stack` (PyTorch `torch.stack(xs, axis)`; the axis is in `-(rank + 1)..=rank`)
     /// of tensors of any one shape type, as a [`DynShape`] tensor.
     ///
-    /// # Panics
-    /// With the message of the error of [`try_stack_dyn`](Self::try_stack_dyn).
-    #[track_caller]
-    pub fn stack_dyn<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>], axis: isize) -> Self {
-        Self::try_stack_dyn(xs, axis).or_panic()
-    }
-    /// [`stack_dyn`](Self::stack_dyn), returning an error instead of panicking.
-    ///
     /// # Errors
     /// As [`Stack::try_stack`], and [`ShapeError::Axis`].
+    #[try_twin(doc = "Runtime-axis `stack` (PyTorch `torch.stack(xs, axis)`.")]
     pub fn try_stack_dyn<S: Shape>(
         xs: &[&TensorBase<impl Data<Elem = T>, S>],
         axis: isize,
@@ -333,13 +304,9 @@ impl<T: Element> Tensor<T, DynShape> {
     ///
     /// # Errors
     /// As [`try_cat_dyn`](Self::try_cat_dyn).
+    #[try_twin]
     pub fn try_hstack<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>]) -> Result<Self, ShapeError> {
         Self::stack_nd("hstack", xs, |l| at_least(l, 1, 0), |r| usize::from(r > 1))
-    }
-    /// [`try_hstack`](Self::try_hstack), panicking with the error's message.
-    #[track_caller]
-    pub fn hstack<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>]) -> Self {
-        Self::try_hstack(xs).or_panic()
     }
     /// The operands on top of each other (NumPy and PyTorch `vstack`, `row_stack`): made at
     /// least 2-D (`[N]` becomes `[1, N]`), then concatenated along axis 0. A [`DynShape`] result.
@@ -354,14 +321,9 @@ impl<T: Element> Tensor<T, DynShape> {
     /// # Errors
     /// As [`try_cat_dyn`](Self::try_cat_dyn).
     #[doc(alias = "row_stack")]
+    #[try_twin(alias = "row_stack")]
     pub fn try_vstack<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>]) -> Result<Self, ShapeError> {
         Self::stack_nd("vstack", xs, |l| at_least(l, 2, 0), |_| 0)
-    }
-    /// [`try_vstack`](Self::try_vstack), panicking with the error's message.
-    #[track_caller]
-    #[doc(alias = "row_stack")]
-    pub fn vstack<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>]) -> Self {
-        Self::try_vstack(xs).or_panic()
     }
     /// The operands along a third axis (NumPy and PyTorch `dstack`): made at least 3-D (`[N]`
     /// becomes `[1, N, 1]`, `[M, N]` becomes `[M, N, 1]`), then concatenated along axis 2. A
@@ -376,13 +338,9 @@ impl<T: Element> Tensor<T, DynShape> {
     ///
     /// # Errors
     /// As [`try_cat_dyn`](Self::try_cat_dyn).
+    #[try_twin]
     pub fn try_dstack<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>]) -> Result<Self, ShapeError> {
         Self::stack_nd("dstack", xs, |l| at_least(&at_least(l, 2, 0)?, 3, 2), |_| 2)
-    }
-    /// [`try_dstack`](Self::try_dstack), panicking with the error's message.
-    #[track_caller]
-    pub fn dstack<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>]) -> Self {
-        Self::try_dstack(xs).or_panic()
     }
 }
 

@@ -260,34 +260,23 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
 
     /// The elements in row-major order (NumPy `ravel().tolist()`), copied.
     ///
-    /// # Panics
-    /// When the copy cannot be allocated (see [`try_to_vec`](Self::try_to_vec)).
-    #[track_caller]
-    #[doc(alias = "into_raw_vec", alias = "tolist")]
-    pub fn to_vec(&self) -> Vec<D::Elem> {
-        self.try_to_vec().or_panic()
-    }
-    /// [`to_vec`](Self::to_vec), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Alloc`] when the copy cannot be allocated (an expanded view may have far
     /// more elements than its storage).
+    #[try_twin(
+        doc = "The elements in row-major order (NumPy `ravel().tolist()`), copied.",
+        alias = "into_raw_vec",
+        alias = "tolist"
+    )]
     pub fn try_to_vec(&self) -> Result<Vec<D::Elem>, ShapeError> {
         kernels::to_vec(self.data.as_slice(), self.layout())
     }
 
     /// A contiguous owned copy with the same shape (PyTorch `clone()` of a view).
     ///
-    /// # Panics
-    /// When the copy cannot be allocated (see [`try_to_owned`](Self::try_to_owned)).
-    #[track_caller]
-    pub fn to_owned(&self) -> Tensor<D::Elem, S> {
-        self.try_to_owned().or_panic()
-    }
-    /// [`to_owned`](Self::to_owned), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Alloc`] when the copy cannot be allocated.
+    #[try_twin(doc = "A contiguous owned copy with the same shape (PyTorch `clone()` of a view).")]
     pub fn try_to_owned(&self) -> Result<Tensor<D::Elem, S>, ShapeError> {
         let layout = Layout::contiguous(self.sizes())?;
         Ok(TensorBase::from_parts(self.try_to_vec()?, layout))
@@ -296,18 +285,9 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// The tensor as row-major contiguous: borrows when it already is, copies otherwise
     /// (PyTorch `contiguous()`). Same shape.
     ///
-    /// # Panics
-    /// When a copy is needed and cannot be allocated (see
-    /// [`try_contiguous`](Self::try_contiguous)).
-    #[track_caller]
-    #[doc(alias = "as_standard_layout", alias = "ascontiguousarray")]
-    pub fn contiguous(&self) -> TensorCow<'_, D::Elem, S> {
-        self.try_contiguous().or_panic()
-    }
-    /// [`contiguous`](Self::contiguous), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Alloc`] when a copy is needed and cannot be allocated.
+    #[try_twin(doc = "The tensor as row-major contiguous.", alias = "as_standard_layout", alias = "ascontiguousarray")]
     pub fn try_contiguous(&self) -> Result<TensorCow<'_, D::Elem, S>, ShapeError> {
         Ok(if self.is_contiguous() {
             TensorBase::from_parts(CowRepr::Borrowed(self.data.as_slice()), *self.layout())

@@ -35,6 +35,7 @@ use rand::distr::uniform::SampleUniform;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_distr::{Bernoulli, Distribution, Normal, Uniform};
+use shaped_macros::try_twin;
 
 mod sealed {
     pub trait Sealed {}
@@ -257,17 +258,10 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     /// [`bernoulli`](Self::bernoulli) with runtime sizes checked against `S`: PyTorch
     /// `torch.bernoulli(torch.full(sizes, p))`.
     ///
-    /// # Panics
-    /// As the errors of [`try_bernoulli_sized`](Self::try_bernoulli_sized).
-    #[track_caller]
-    pub fn bernoulli_sized(sizes: &[usize], p: f64, rng: &mut (impl Rng + ?Sized)) -> Self {
-        Self::try_bernoulli_sized(sizes, p, rng).or_panic()
-    }
-    /// [`bernoulli_sized`](Self::bernoulli_sized), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] for `p` outside `[0, 1]` or NaN; [`ShapeError::ShapeMismatch`]
     /// when the sizes do not fit `S`; [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
+    #[try_twin(doc = "[`bernoulli`](Self::bernoulli) with runtime sizes checked against `S`.")]
     pub fn try_bernoulli_sized(sizes: &[usize], p: f64, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError> {
         Self::try_sample_sized(sizes, &bernoulli_of::<T>(p)?, rng)
     }
@@ -277,17 +271,10 @@ impl<T: RandFloat, S: Shape> Tensor<T, S> {
     /// [`rand`](Self::rand) with runtime sizes checked against `S`: `rand_sized(&[n, 3], rng)` is
     /// PyTorch `torch.rand(n, 3)`.
     ///
-    /// # Panics
-    /// As the errors of [`try_rand_sized`](Self::try_rand_sized).
-    #[track_caller]
-    pub fn rand_sized(sizes: &[usize], rng: &mut (impl Rng + ?Sized)) -> Self {
-        Self::try_rand_sized(sizes, rng).or_panic()
-    }
-    /// [`rand_sized`](Self::rand_sized), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::ShapeMismatch`] when the sizes do not fit `S`; [`ShapeError::Overflow`];
     /// [`ShapeError::Alloc`].
+    #[try_twin(doc = "[`rand`](Self::rand) with runtime sizes checked against `S`.")]
     pub fn try_rand_sized(sizes: &[usize], rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError> {
         Self::try_uniform_sized(sizes, T::ZERO, T::ONE, rng)
     }
@@ -295,35 +282,21 @@ impl<T: RandFloat, S: Shape> Tensor<T, S> {
     /// [`randn`](Self::randn) with runtime sizes checked against `S`: `randn_sized(&[n, 3], rng)`
     /// is PyTorch `torch.randn(n, 3)`.
     ///
-    /// # Panics
-    /// As the errors of [`try_randn_sized`](Self::try_randn_sized).
-    #[track_caller]
-    pub fn randn_sized(sizes: &[usize], rng: &mut (impl Rng + ?Sized)) -> Self {
-        Self::try_randn_sized(sizes, rng).or_panic()
-    }
-    /// [`randn_sized`](Self::randn_sized), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::ShapeMismatch`] when the sizes do not fit `S`; [`ShapeError::Overflow`];
     /// [`ShapeError::Alloc`].
+    #[try_twin(doc = "[`randn`](Self::randn) with runtime sizes checked against `S`.")]
     pub fn try_randn_sized(sizes: &[usize], rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError> {
         Self::try_normal_sized(sizes, T::ZERO, T::ONE, rng)
     }
 
     /// [`uniform`](Self::uniform) with runtime sizes checked against `S`.
     ///
-    /// # Panics
-    /// As the errors of [`try_uniform_sized`](Self::try_uniform_sized).
-    #[track_caller]
-    pub fn uniform_sized(sizes: &[usize], low: T, high: T, rng: &mut (impl Rng + ?Sized)) -> Self {
-        Self::try_uniform_sized(sizes, low, high, rng).or_panic()
-    }
-    /// [`uniform_sized`](Self::uniform_sized), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] for bounds as in [`try_uniform`](Self::try_uniform);
     /// [`ShapeError::ShapeMismatch`] when the sizes do not fit `S`; [`ShapeError::Overflow`];
     /// [`ShapeError::Alloc`].
+    #[try_twin(doc = "[`uniform`](Self::uniform) with runtime sizes checked against `S`.")]
     pub fn try_uniform_sized(
         sizes: &[usize],
         low: T,
@@ -335,18 +308,11 @@ impl<T: RandFloat, S: Shape> Tensor<T, S> {
 
     /// [`normal`](Self::normal) with runtime sizes checked against `S`.
     ///
-    /// # Panics
-    /// As the errors of [`try_normal_sized`](Self::try_normal_sized).
-    #[track_caller]
-    pub fn normal_sized(sizes: &[usize], mean: T, std: T, rng: &mut (impl Rng + ?Sized)) -> Self {
-        Self::try_normal_sized(sizes, mean, std, rng).or_panic()
-    }
-    /// [`normal_sized`](Self::normal_sized), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] for parameters as in [`try_normal`](Self::try_normal);
     /// [`ShapeError::ShapeMismatch`] when the sizes do not fit `S`; [`ShapeError::Overflow`];
     /// [`ShapeError::Alloc`].
+    #[try_twin(doc = "[`normal`](Self::normal) with runtime sizes checked against `S`.")]
     pub fn try_normal_sized(
         sizes: &[usize],
         mean: T,
@@ -360,17 +326,10 @@ impl<T: RandFloat, S: Shape> Tensor<T, S> {
 impl<T: RandInt, S: Shape> Tensor<T, S> {
     /// [`randint`](Self::randint) with runtime sizes checked against `S`.
     ///
-    /// # Panics
-    /// As the errors of [`try_randint_sized`](Self::try_randint_sized).
-    #[track_caller]
-    pub fn randint_sized(sizes: &[usize], low: T, high: T, rng: &mut (impl Rng + ?Sized)) -> Self {
-        Self::try_randint_sized(sizes, low, high, rng).or_panic()
-    }
-    /// [`randint_sized`](Self::randint_sized), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] when `low >= high`; [`ShapeError::ShapeMismatch`] when the sizes do
     /// not fit `S`; [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
+    #[try_twin(doc = "[`randint`](Self::randint) with runtime sizes checked against `S`.")]
     pub fn try_randint_sized(
         sizes: &[usize],
         low: T,
@@ -396,21 +355,13 @@ impl<T: Element + NumCast> Tensor<T, (Dyn,)> {
     /// assert_eq!(v, [0, 1, 2, 3, 4]);
     /// ```
     ///
-    /// # Panics
-    /// As the errors of [`try_randperm`](Self::try_randperm).
-    #[doc(alias = "permutation")]
-    #[track_caller]
-    pub fn randperm(n: usize, rng: &mut (impl Rng + ?Sized)) -> Self {
-        Self::try_randperm(n, rng).or_panic()
-    }
-    /// [`randperm`](Self::randperm), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] when some integer of `0..n` is not exactly a `T` (checked before
     /// anything is sampled): `randperm(300)` of `u8`, or of a float type beyond its exact
     /// integers, `n > 2049` for `f16`, `n > 257` for `bf16`, `n > 2^24 + 1` for `f32` (the
     /// values would repeat; PyTorch refuses these too); [`ShapeError::Overflow`];
     /// [`ShapeError::Alloc`].
+    #[try_twin(doc = "A random permutation of `0..n` as a `[_]` tensor of `n` elements.", alias = "permutation")]
     pub fn try_randperm(n: usize, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError> {
         // Every integer below `n` is exact when `n - 1` and `n - 2` both are: an integer type
         // holds all of `0..n` once it holds `n - 1`, and a float type holds every integer up to
@@ -458,23 +409,14 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// assert_eq!(rows, [[0, 1], [10, 11], [20, 21]]);
     /// ```
     ///
-    /// # Panics
-    /// For a [`DynShape`](crate::DynShape) tensor without axis `A`, or when the copy cannot be
-    /// allocated (see [`try_shuffle_axis`](Self::try_shuffle_axis)).
-    #[doc(alias = "permutation")]
-    #[doc(alias = "shuffle")]
-    #[track_caller]
-    pub fn shuffle_axis<const A: isize>(&self, rng: &mut (impl Rng + ?Sized)) -> Tensor<D::Elem, S>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_shuffle_axis::<A>(rng).or_panic()
-    }
-    /// [`shuffle_axis`](Self::shuffle_axis), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Axis`] when a [`DynShape`](crate::DynShape) tensor has no axis `A`;
     /// [`ShapeError::Alloc`].
+    #[try_twin(
+        doc = "A copy with the slices along axis `A` in a random order, each slice kept intact (rows of a matrix for `A = 0`).",
+        alias = "permutation",
+        alias = "shuffle"
+    )]
     pub fn try_shuffle_axis<const A: isize>(
         &self,
         rng: &mut (impl Rng + ?Sized),
@@ -486,17 +428,10 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
     /// [`shuffle_axis`](Self::shuffle_axis) with a runtime axis (negative counts from the end).
     ///
-    /// # Panics
-    /// As the errors of [`try_shuffle_axis_dyn`](Self::try_shuffle_axis_dyn).
-    #[track_caller]
-    pub fn shuffle_axis_dyn(&self, axis: isize, rng: &mut (impl Rng + ?Sized)) -> Tensor<D::Elem, S> {
-        self.try_shuffle_axis_dyn(axis, rng).or_panic()
-    }
-    /// [`shuffle_axis_dyn`](Self::shuffle_axis_dyn), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Axis`] for an axis outside `-rank..rank` (nothing is sampled);
     /// [`ShapeError::Alloc`].
+    #[try_twin(doc = "[`shuffle_axis`](Self::shuffle_axis) with a runtime axis (negative counts from the end).")]
     pub fn try_shuffle_axis_dyn(
         &self,
         axis: isize,
@@ -521,17 +456,12 @@ impl<D: DataMut, S: Shape> TensorBase<D, S> {
     /// (`false`) otherwise: PyTorch `bernoulli_(p)`. Same shape; writes through views, touching
     /// only the elements the view reaches.
     ///
-    /// # Panics
-    /// As the errors of [`try_bernoulli_`](Self::try_bernoulli_).
-    #[track_caller]
-    pub fn bernoulli_(&mut self, p: f64, rng: &mut (impl Rng + ?Sized)) {
-        self.try_bernoulli_(p, rng).or_panic()
-    }
-    /// [`bernoulli_`](Self::bernoulli_), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] for `p` outside `[0, 1]` or NaN; [`ShapeError::Alloc`] (a strided
     /// view samples into a buffer first). On error nothing has been written.
+    #[try_twin(
+        doc = "Overwrites every element with a Bernoulli draw, `1` (`true`) with probability `p` and `0` (`false`) otherwise."
+    )]
     pub fn try_bernoulli_(&mut self, p: f64, rng: &mut (impl Rng + ?Sized)) -> Result<(), ShapeError> {
         let dist = bernoulli_of::<D::Elem>(p)?;
         self.fill_dist(&dist, rng)
@@ -556,17 +486,10 @@ where
     /// assert!(w.try_uniform_(1.0, 1.0, &mut StdRng::seed_from_u64(0)).is_err());
     /// ```
     ///
-    /// # Panics
-    /// As the errors of [`try_uniform_`](Self::try_uniform_).
-    #[track_caller]
-    pub fn uniform_(&mut self, low: D::Elem, high: D::Elem, rng: &mut (impl Rng + ?Sized)) {
-        self.try_uniform_(low, high, rng).or_panic()
-    }
-    /// [`uniform_`](Self::uniform_), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] unless `low < high`, both finite (PyTorch also accepts
     /// `low == high`); [`ShapeError::Alloc`]. On error nothing has been written or sampled.
+    #[try_twin(doc = "Overwrites every element with a uniform sample from `[low, high)`.")]
     pub fn try_uniform_(
         &mut self,
         low: D::Elem,
@@ -581,18 +504,11 @@ where
     /// PyTorch `normal_(mean, std)`. Same shape; writes through views, touching only the elements
     /// the view reaches.
     ///
-    /// # Panics
-    /// As the errors of [`try_normal_`](Self::try_normal_).
-    #[track_caller]
-    pub fn normal_(&mut self, mean: D::Elem, std: D::Elem, rng: &mut (impl Rng + ?Sized)) {
-        self.try_normal_(mean, std, rng).or_panic()
-    }
-    /// [`normal_`](Self::normal_), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] unless `mean` is finite and `std` finite and `>= 0` (PyTorch
     /// checks only `std >= 0`); [`ShapeError::Alloc`]. On error nothing has been written or
     /// sampled.
+    #[try_twin(doc = "Overwrites every element with a normal sample of mean `mean` and standard deviation `std`.")]
     pub fn try_normal_(
         &mut self,
         mean: D::Elem,
@@ -635,20 +551,10 @@ impl<D: BuildData, S: Shape> TensorBase<D, S> {
     /// # let _ = mask;
     /// ```
     ///
-    /// # Panics
-    /// When `p` is outside `[0, 1]` or NaN (see [`try_bernoulli`](Self::try_bernoulli)).
-    #[track_caller]
-    pub fn bernoulli(p: f64, rng: &mut (impl Rng + ?Sized)) -> Self
-    where
-        S: AllStatic,
-    {
-        Self::try_bernoulli(p, rng).or_panic()
-    }
-    /// [`bernoulli`](Self::bernoulli), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] when `p` is outside `[0, 1]` or NaN (nothing is sampled);
     /// [`ShapeError::Alloc`].
+    #[try_twin(doc = "A tensor of shape `S` (fully static) of independent Bernoulli draws.")]
     pub fn try_bernoulli(p: f64, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError>
     where
         S: AllStatic,
@@ -711,20 +617,10 @@ where
     /// A tensor of shape `S` (fully static) of uniform samples from `[low, high)`: PyTorch
     /// `torch.empty(size).uniform_(low, high)`, NumPy `rng.uniform(low, high, size)`.
     ///
-    /// # Panics
-    /// When `low >= high` or a bound is not finite (see [`try_uniform`](Self::try_uniform)).
-    #[track_caller]
-    pub fn uniform(low: D::Elem, high: D::Elem, rng: &mut (impl Rng + ?Sized)) -> Self
-    where
-        S: AllStatic,
-    {
-        Self::try_uniform(low, high, rng).or_panic()
-    }
-    /// [`uniform`](Self::uniform), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] unless `low < high` with both finite and `high - low` finite
     /// (PyTorch also accepts `low == high`); nothing is sampled then. [`ShapeError::Alloc`].
+    #[try_twin(doc = "A tensor of shape `S` (fully static) of uniform samples from `[low, high)`.")]
     pub fn try_uniform(low: D::Elem, high: D::Elem, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError>
     where
         S: AllStatic,
@@ -735,20 +631,12 @@ where
     /// deviation `std`: PyTorch `torch.normal(mean, std, size)`, NumPy
     /// `rng.normal(mean, std, size)`.
     ///
-    /// # Panics
-    /// For a bad `mean` or `std` (see [`try_normal`](Self::try_normal)).
-    #[track_caller]
-    pub fn normal(mean: D::Elem, std: D::Elem, rng: &mut (impl Rng + ?Sized)) -> Self
-    where
-        S: AllStatic,
-    {
-        Self::try_normal(mean, std, rng).or_panic()
-    }
-    /// [`normal`](Self::normal), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] unless `mean` is finite and `std` finite and `>= 0` (`std == 0`
     /// gives `mean` everywhere); nothing is sampled then. [`ShapeError::Alloc`].
+    #[try_twin(
+        doc = "A tensor of shape `S` (fully static) of normal samples with mean `mean` and standard deviation `std`."
+    )]
     pub fn try_normal(mean: D::Elem, std: D::Elem, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError>
     where
         S: AllStatic,
@@ -772,20 +660,12 @@ where
     /// assert!(dice.to_vec().iter().all(|d| (1..7).contains(d)));
     /// ```
     ///
-    /// # Panics
-    /// When `low >= high` (see [`try_randint`](Self::try_randint)).
-    #[doc(alias = "integers")]
-    #[track_caller]
-    pub fn randint(low: D::Elem, high: D::Elem, rng: &mut (impl Rng + ?Sized)) -> Self
-    where
-        S: AllStatic,
-    {
-        Self::try_randint(low, high, rng).or_panic()
-    }
-    /// [`randint`](Self::randint), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] when `low >= high` (nothing is sampled); [`ShapeError::Alloc`].
+    #[try_twin(
+        doc = "A tensor of shape `S` (fully static) of integers drawn uniformly from `low..high` (high excluded).",
+        alias = "integers"
+    )]
     pub fn try_randint(low: D::Elem, high: D::Elem, rng: &mut (impl Rng + ?Sized)) -> Result<Self, ShapeError>
     where
         S: AllStatic,

@@ -224,23 +224,11 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// To keep the merged size static, name the target instead: `[_, 16, 2, 2]` with
     /// `reshape::<Shape![_, 64]>()` is `[n, 64]` (see [`reshape`](Self::reshape)).
     ///
-    /// # Panics
-    /// With the message of the error of [`try_flatten_range`](Self::try_flatten_range).
-    #[track_caller]
-    pub fn flatten_range<const START: isize, const END: isize>(
-        &self,
-    ) -> TensorCow<'_, D::Elem, <S as FlattenRange<START, END>>::Out>
-    where
-        S: FlattenRange<START, END>,
-    {
-        self.try_flatten_range::<START, END>().or_panic()
-    }
-    /// [`flatten_range`](Self::flatten_range), returning an error instead of panicking.
-    ///
     /// # Errors
     /// For a [`DynShape`] tensor, [`ShapeError::Axis`] when an axis is out of range and
     /// [`ShapeError::Invalid`] when `START` comes after `END`; [`ShapeError::Alloc`] when a copy
     /// is needed and cannot be allocated.
+    #[try_twin(doc = "Dims `START..=END` merged into one `Dyn` dim (PyTorch `flatten(START, END)`, `END` inclusive).")]
     pub fn try_flatten_range<const START: isize, const END: isize>(
         &self,
     ) -> Result<TensorCow<'_, D::Elem, <S as FlattenRange<START, END>>::Out>, ShapeError>
@@ -254,17 +242,12 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// inclusive, negative axes count from the end; a scalar flattens to `[1]`): a view when the
     /// strides allow it, a copy otherwise.
     ///
-    /// # Panics
-    /// With the message of the error of [`try_flatten_dyn`](Self::try_flatten_dyn).
-    #[track_caller]
-    pub fn flatten_dyn(&self, start: isize, end: isize) -> TensorCow<'_, D::Elem, DynShape> {
-        self.try_flatten_dyn(start, end).or_panic()
-    }
-    /// [`flatten_dyn`](Self::flatten_dyn), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] when `start` comes after `end`;
     /// [`ShapeError::Alloc`] when a copy is needed and cannot be allocated.
+    #[try_twin(
+        doc = "`flatten_range` with runtime axes (PyTorch `flatten(start_dim, end_dim)`, `end` inclusive, negative axes count from the end."
+    )]
     pub fn try_flatten_dyn(&self, start: isize, end: isize) -> Result<TensorCow<'_, D::Elem, DynShape>, ShapeError> {
         self.flatten_between(start, end)
     }

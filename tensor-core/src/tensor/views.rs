@@ -28,6 +28,7 @@ use crate::layout::{normalize_axis, normalize_insert_axis, Layout};
 use crate::shape::*;
 use crate::storage::Data;
 use crate::tensor::literal::static_dim;
+use shaped_macros::try_twin;
 
 impl<D: Data, S: Shape> TensorBase<D, S> {
     /// Axis `a` of this tensor (negative counts from the end): the typed forms check it at compile
@@ -634,17 +635,10 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     /// [`unfold_mut`](Self::unfold_mut) with a runtime axis, size and step: a [`DynShape`]
     /// mutable view.
     ///
-    /// # Panics
-    /// With the message of the error of [`try_unfold_dyn_mut`](Self::try_unfold_dyn_mut).
-    #[track_caller]
-    pub fn unfold_dyn_mut(self, axis: isize, size: usize, step: usize) -> TensorViewMut<'a, T, DynShape> {
-        self.try_unfold_dyn_mut(axis, size, step).or_panic()
-    }
-    /// [`unfold_dyn_mut`](Self::unfold_dyn_mut), returning an error instead of panicking.
-    ///
     /// # Errors
     /// [`ShapeError::Overlap`] when the windows overlap; otherwise as
     /// [`try_unfold_dyn`](TensorBase::try_unfold_dyn).
+    #[try_twin(doc = "[`unfold_mut`](Self::unfold_mut) with a runtime axis, size and step.")]
     pub fn try_unfold_dyn_mut(
         self,
         axis: isize,

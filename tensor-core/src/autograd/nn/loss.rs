@@ -4,6 +4,7 @@
 //! targets and label smoothing), each reduced ([`Reduction`]) and unreduced, with `try_` forms.
 #[allow(unused_imports)]
 use super::*;
+use shaped_macros::try_twin;
 
 /// The sizes check of an element-wise loss: `input` and `target` of the same sizes.
 fn same_sizes(op: &'static str, input: &[usize], target: &[usize]) -> Result<(), ShapeError> {
@@ -144,22 +145,13 @@ fn pointwise_unreduced<'t, T: GradFloat, S: Shape>(
 /// assert_eq!(nn::mse_loss(&x, &t, Reduction::Sum).item(), 13.0);
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_mse_loss`].
-#[track_caller]
-pub fn mse_loss<'t, T: GradFloat, S: Shape>(
-    input: &Var<'t, T, S>,
-    target: &Var<'t, T, S>,
-    reduction: Reduction,
-) -> Var<'t, T, ()> {
-    try_mse_loss(input, target, reduction).or_panic()
-}
-
-/// [`mse_loss`], returning an error instead of panicking.
-///
 /// # Errors
 /// [`ShapeError::Mismatch`] naming both sizes when they differ (`Dyn` dims);
 /// [`ShapeError::Autograd`] when the inputs are tracked by two tapes.
+#[try_twin(
+    free,
+    doc = "The mean (or sum) of the squared differences (PyTorch `torch.nn.functional.mse_loss(input, target, reduction=...)`)."
+)]
 pub fn try_mse_loss<'t, T: GradFloat, S: Shape>(
     input: &Var<'t, T, S>,
     target: &Var<'t, T, S>,
@@ -193,21 +185,12 @@ fn sign<T: GradFloat>(d: T) -> T {
 /// assert_eq!(nn::l1_loss(&x, &t, Reduction::Mean).item(), 1.5);
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_l1_loss`].
-#[track_caller]
-pub fn l1_loss<'t, T: GradFloat, S: Shape>(
-    input: &Var<'t, T, S>,
-    target: &Var<'t, T, S>,
-    reduction: Reduction,
-) -> Var<'t, T, ()> {
-    try_l1_loss(input, target, reduction).or_panic()
-}
-
-/// [`l1_loss`], returning an error instead of panicking.
-///
 /// # Errors
 /// As [`try_mse_loss`].
+#[try_twin(
+    free,
+    doc = "The mean (or sum) of the absolute differences (PyTorch `torch.nn.functional.l1_loss(input, target, reduction=...)`)."
+)]
 pub fn try_l1_loss<'t, T: GradFloat, S: Shape>(
     input: &Var<'t, T, S>,
     target: &Var<'t, T, S>,
@@ -230,23 +213,13 @@ pub fn try_l1_loss<'t, T: GradFloat, S: Shape>(
 /// assert_eq!(nn::huber_loss(&x, &t, Reduction::Sum, 1.0).item(), 0.125 + 2.5);
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_huber_loss`].
-#[track_caller]
-pub fn huber_loss<'t, T: GradFloat, S: Shape>(
-    input: &Var<'t, T, S>,
-    target: &Var<'t, T, S>,
-    reduction: Reduction,
-    delta: T,
-) -> Var<'t, T, ()> {
-    try_huber_loss(input, target, reduction, delta).or_panic()
-}
-
-/// [`huber_loss`], returning an error instead of panicking.
-///
 /// # Errors
 /// [`ShapeError::Invalid`] for a `delta` that is not positive (PyTorch requires `delta > 0`);
 /// otherwise as [`try_mse_loss`].
+#[try_twin(
+    free,
+    doc = "The Huber loss (PyTorch `torch.nn.functional.huber_loss(input, target, reduction=..., delta=...)`, default `delta = 1.0`)."
+)]
 pub fn try_huber_loss<'t, T: GradFloat, S: Shape>(
     input: &Var<'t, T, S>,
     target: &Var<'t, T, S>,
@@ -274,21 +247,12 @@ pub fn try_huber_loss<'t, T: GradFloat, S: Shape>(
 /// assert!((l - 2f64.ln()).abs() < 1e-15);
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_binary_cross_entropy_with_logits`].
-#[track_caller]
-pub fn binary_cross_entropy_with_logits<'t, T: GradFloat, S: Shape>(
-    input: &Var<'t, T, S>,
-    target: &Var<'t, T, S>,
-    reduction: Reduction,
-) -> Var<'t, T, ()> {
-    try_binary_cross_entropy_with_logits(input, target, reduction).or_panic()
-}
-
-/// [`binary_cross_entropy_with_logits`], returning an error instead of panicking.
-///
 /// # Errors
 /// As [`try_mse_loss`].
+#[try_twin(
+    free,
+    doc = "Binary cross-entropy of logits (PyTorch `torch.nn.functional.binary_cross_entropy_with_logits(input, target, reduction=...)`, without `weight` and `pos_weight`)."
+)]
 pub fn try_binary_cross_entropy_with_logits<'t, T: GradFloat, S: Shape>(
     input: &Var<'t, T, S>,
     target: &Var<'t, T, S>,
@@ -493,24 +457,14 @@ fn class_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
 /// assert!((g0[0] - 1. / 3.).abs() < 1e-12 && (g0[1] + 2. / 3.).abs() < 1e-12);
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_cross_entropy`].
-#[track_caller]
-pub fn cross_entropy<'t, T: GradFloat, N: Dim, C: Dim>(
-    input: &Var<'t, T, (N, C)>,
-    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
-    reduction: Reduction,
-    label_smoothing: T,
-) -> Var<'t, T, ()> {
-    try_cross_entropy(input, targets, reduction, label_smoothing).or_panic()
-}
-
-/// [`cross_entropy`], returning an error instead of panicking.
-///
 /// # Errors
 /// [`ShapeError::Invalid`] naming the first target outside `0..C` and its position, or a
 /// `label_smoothing` outside `[0, 1]`; [`ShapeError::Mismatch`] when `targets` does not have `N`
 /// elements (at run time, for a `Dyn` dim); [`ShapeError::Alloc`].
+#[try_twin(
+    free,
+    doc = "Cross-entropy of unnormalised scores against class indices (PyTorch `torch.nn.functional.cross_entropy(input, target, reduction=..., label_smoothing=...)`."
+)]
 pub fn try_cross_entropy<'t, T: GradFloat, N: Dim, C: Dim>(
     input: &Var<'t, T, (N, C)>,
     targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
@@ -536,22 +490,13 @@ pub fn try_cross_entropy<'t, T: GradFloat, N: Dim, C: Dim>(
 /// assert!((l.item() - 0.3).abs() < 1e-15);
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_nll_loss`].
-#[track_caller]
-pub fn nll_loss<'t, T: GradFloat, N: Dim, C: Dim>(
-    input: &Var<'t, T, (N, C)>,
-    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
-    reduction: Reduction,
-) -> Var<'t, T, ()> {
-    try_nll_loss(input, targets, reduction).or_panic()
-}
-
-/// [`nll_loss`], returning an error instead of panicking.
-///
 /// # Errors
 /// [`ShapeError::Invalid`] naming the first target outside `0..C` and its position;
 /// [`ShapeError::Mismatch`] when `targets` does not have `N` elements; [`ShapeError::Alloc`].
+#[try_twin(
+    free,
+    doc = "The negative log-likelihood of class indices (PyTorch `torch.nn.functional.nll_loss(input, target, reduction=...)`)."
+)]
 pub fn try_nll_loss<'t, T: GradFloat, N: Dim, C: Dim>(
     input: &Var<'t, T, (N, C)>,
     targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
@@ -582,25 +527,15 @@ pub fn try_nll_loss<'t, T: GradFloat, N: Dim, C: Dim>(
 /// assert!((loss.item() - 2f64.ln()).abs() < 1e-12);
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_cross_entropy_with`].
-#[track_caller]
-pub fn cross_entropy_with<'t, T: GradFloat, N: Dim, C: Dim>(
-    input: &Var<'t, T, (N, C)>,
-    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
-    reduction: Reduction,
-    opts: &ClassLossOptions<T, C>,
-) -> Var<'t, T, ()> {
-    try_cross_entropy_with(input, targets, reduction, opts).or_panic()
-}
-
-/// [`cross_entropy_with`], returning an error instead of panicking.
-///
 /// # Errors
 /// [`ShapeError::Invalid`] naming the first target that is neither `ignore_index` nor in
 /// `0..C`, and its position, or a `label_smoothing` outside `[0, 1]`; [`ShapeError::Mismatch`]
 /// when `targets` does not have `N` elements or the weight not `C` (runtime sizes);
 /// [`ShapeError::Alloc`].
+#[try_twin(
+    free,
+    doc = "Cross-entropy with PyTorch's full options (PyTorch `torch.nn.functional.cross_entropy(input, target, weight=..., ignore_index=..., reduction=..., label_smoothing=...)`)."
+)]
 pub fn try_cross_entropy_with<'t, T: GradFloat, N: Dim, C: Dim>(
     input: &Var<'t, T, (N, C)>,
     targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
@@ -623,21 +558,12 @@ pub fn try_cross_entropy_with<'t, T: GradFloat, N: Dim, C: Dim>(
 /// assert_eq!(l.value().to_vec(), [2f64.ln(), 0.0]);
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_cross_entropy_unreduced_with`].
-#[track_caller]
-pub fn cross_entropy_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim>(
-    input: &Var<'t, T, (N, C)>,
-    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
-    opts: &ClassLossOptions<T, C>,
-) -> Var<'t, T, (N,)> {
-    try_cross_entropy_unreduced_with(input, targets, opts).or_panic()
-}
-
-/// [`cross_entropy_unreduced_with`], returning an error instead of panicking.
-///
 /// # Errors
 /// As [`try_cross_entropy_with`].
+#[try_twin(
+    free,
+    doc = "Cross-entropy per row, `[N]` (PyTorch `torch.nn.functional.cross_entropy(..., reduction='none')`)."
+)]
 pub fn try_cross_entropy_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim>(
     input: &Var<'t, T, (N, C)>,
     targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
@@ -659,21 +585,12 @@ pub fn try_cross_entropy_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim>(
 /// assert_eq!(l.value().to_vec()[0], 2f64.ln());
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_cross_entropy_unreduced`].
-#[track_caller]
-pub fn cross_entropy_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
-    input: &Var<'t, T, (N, C)>,
-    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
-    label_smoothing: T,
-) -> Var<'t, T, (N,)> {
-    try_cross_entropy_unreduced(input, targets, label_smoothing).or_panic()
-}
-
-/// [`cross_entropy_unreduced`], returning an error instead of panicking.
-///
 /// # Errors
 /// As [`try_cross_entropy`].
+#[try_twin(
+    free,
+    doc = "Cross-entropy per row, `[N]` (PyTorch `torch.nn.functional.cross_entropy(input, target, reduction='none', label_smoothing=...)`)."
+)]
 pub fn try_cross_entropy_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
     input: &Var<'t, T, (N, C)>,
     targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
@@ -696,20 +613,12 @@ pub fn try_cross_entropy_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
 /// assert_eq!(l.value().to_vec(), [2.0, 3.0]);
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_nll_loss_unreduced`].
-#[track_caller]
-pub fn nll_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
-    input: &Var<'t, T, (N, C)>,
-    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
-) -> Var<'t, T, (N,)> {
-    try_nll_loss_unreduced(input, targets).or_panic()
-}
-
-/// [`nll_loss_unreduced`], returning an error instead of panicking.
-///
 /// # Errors
 /// As [`try_nll_loss`].
+#[try_twin(
+    free,
+    doc = "The negative log-likelihood per row, `[N]` (PyTorch `torch.nn.functional.nll_loss(input, target, reduction='none')`)."
+)]
 pub fn try_nll_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
     input: &Var<'t, T, (N, C)>,
     targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
@@ -733,22 +642,12 @@ pub fn try_nll_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
 /// assert!((l.item() - (2.0 * 0.1 + 0.5) / 3.0).abs() < 1e-15);
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_nll_loss_with`].
-#[track_caller]
-pub fn nll_loss_with<'t, T: GradFloat, N: Dim, C: Dim>(
-    input: &Var<'t, T, (N, C)>,
-    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
-    reduction: Reduction,
-    opts: &ClassLossOptions<T, C>,
-) -> Var<'t, T, ()> {
-    try_nll_loss_with(input, targets, reduction, opts).or_panic()
-}
-
-/// [`nll_loss_with`], returning an error instead of panicking.
-///
 /// # Errors
 /// As [`try_cross_entropy_with`], and [`ShapeError::Invalid`] for a nonzero `label_smoothing`.
+#[try_twin(
+    free,
+    doc = "The negative log-likelihood with class weights and `ignore_index` (PyTorch `torch.nn.functional.nll_loss(input, target, weight=..., ignore_index=..., reduction=...)`)."
+)]
 pub fn try_nll_loss_with<'t, T: GradFloat, N: Dim, C: Dim>(
     input: &Var<'t, T, (N, C)>,
     targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
@@ -770,21 +669,12 @@ pub fn try_nll_loss_with<'t, T: GradFloat, N: Dim, C: Dim>(
 /// assert_eq!(l.value().to_vec(), [2.0, 3.0]);
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_nll_loss_unreduced_with`].
-#[track_caller]
-pub fn nll_loss_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim>(
-    input: &Var<'t, T, (N, C)>,
-    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
-    opts: &ClassLossOptions<T, C>,
-) -> Var<'t, T, (N,)> {
-    try_nll_loss_unreduced_with(input, targets, opts).or_panic()
-}
-
-/// [`nll_loss_unreduced_with`], returning an error instead of panicking.
-///
 /// # Errors
 /// As [`try_nll_loss_with`].
+#[try_twin(
+    free,
+    doc = "The negative log-likelihood per row, `[N]` (PyTorch `torch.nn.functional.nll_loss(..., reduction='none')`)."
+)]
 pub fn try_nll_loss_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim>(
     input: &Var<'t, T, (N, C)>,
     targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
@@ -805,17 +695,12 @@ pub fn try_nll_loss_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim>(
 /// assert_eq!(nn::mse_loss_unreduced(&x, &t).value().to_vec(), [0., 4., 9.]);
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_mse_loss_unreduced`].
-#[track_caller]
-pub fn mse_loss_unreduced<'t, T: GradFloat, S: Shape>(input: &Var<'t, T, S>, target: &Var<'t, T, S>) -> Var<'t, T, S> {
-    try_mse_loss_unreduced(input, target).or_panic()
-}
-
-/// [`mse_loss_unreduced`], returning an error instead of panicking.
-///
 /// # Errors
 /// As [`try_mse_loss`].
+#[try_twin(
+    free,
+    doc = "[`mse_loss`] per element, of the input's shape `S` (PyTorch `torch.nn.functional.mse_loss(..., reduction='none')`)."
+)]
 pub fn try_mse_loss_unreduced<'t, T: GradFloat, S: Shape>(
     input: &Var<'t, T, S>,
     target: &Var<'t, T, S>,
@@ -835,17 +720,12 @@ pub fn try_mse_loss_unreduced<'t, T: GradFloat, S: Shape>(
 /// assert_eq!(nn::l1_loss_unreduced(&x, &t).value().to_vec(), [1., 2.]);
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_l1_loss_unreduced`].
-#[track_caller]
-pub fn l1_loss_unreduced<'t, T: GradFloat, S: Shape>(input: &Var<'t, T, S>, target: &Var<'t, T, S>) -> Var<'t, T, S> {
-    try_l1_loss_unreduced(input, target).or_panic()
-}
-
-/// [`l1_loss_unreduced`], returning an error instead of panicking.
-///
 /// # Errors
 /// As [`try_l1_loss`].
+#[try_twin(
+    free,
+    doc = "[`l1_loss`] per element, of the input's shape `S` (PyTorch `torch.nn.functional.l1_loss(..., reduction='none')`)."
+)]
 pub fn try_l1_loss_unreduced<'t, T: GradFloat, S: Shape>(
     input: &Var<'t, T, S>,
     target: &Var<'t, T, S>,
@@ -865,21 +745,12 @@ pub fn try_l1_loss_unreduced<'t, T: GradFloat, S: Shape>(
 /// assert_eq!(nn::huber_loss_unreduced(&x, &t, 1.0).value().to_vec(), [0.125, 2.5]);
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_huber_loss_unreduced`].
-#[track_caller]
-pub fn huber_loss_unreduced<'t, T: GradFloat, S: Shape>(
-    input: &Var<'t, T, S>,
-    target: &Var<'t, T, S>,
-    delta: T,
-) -> Var<'t, T, S> {
-    try_huber_loss_unreduced(input, target, delta).or_panic()
-}
-
-/// [`huber_loss_unreduced`], returning an error instead of panicking.
-///
 /// # Errors
 /// As [`try_huber_loss`].
+#[try_twin(
+    free,
+    doc = "[`huber_loss`] per element, of the input's shape `S` (PyTorch `torch.nn.functional.huber_loss(..., reduction='none')`)."
+)]
 pub fn try_huber_loss_unreduced<'t, T: GradFloat, S: Shape>(
     input: &Var<'t, T, S>,
     target: &Var<'t, T, S>,
@@ -900,20 +771,12 @@ pub fn try_huber_loss_unreduced<'t, T: GradFloat, S: Shape>(
 /// assert_eq!(nn::binary_cross_entropy_with_logits_unreduced(&x, &t).value().to_vec(), [2f64.ln(), 0.0]);
 /// ```
 ///
-/// # Panics
-/// As the errors of [`try_binary_cross_entropy_with_logits_unreduced`].
-#[track_caller]
-pub fn binary_cross_entropy_with_logits_unreduced<'t, T: GradFloat, S: Shape>(
-    input: &Var<'t, T, S>,
-    target: &Var<'t, T, S>,
-) -> Var<'t, T, S> {
-    try_binary_cross_entropy_with_logits_unreduced(input, target).or_panic()
-}
-
-/// [`binary_cross_entropy_with_logits_unreduced`], returning an error instead of panicking.
-///
 /// # Errors
 /// As [`try_binary_cross_entropy_with_logits`].
+#[try_twin(
+    free,
+    doc = "[`binary_cross_entropy_with_logits`] per element, of the input's shape `S` (PyTorch `torch.nn.functional.binary_cross_entropy_with_logits(..., reduction='none')`)."
+)]
 pub fn try_binary_cross_entropy_with_logits_unreduced<'t, T: GradFloat, S: Shape>(
     input: &Var<'t, T, S>,
     target: &Var<'t, T, S>,

@@ -2,9 +2,10 @@
 use super::state::{check_specs, count_at, f64_at, StateDtype, StateSpec, StateValue, TrainState};
 use super::{nonneg, Optimizer};
 use crate::autograd::GradFloat;
-use crate::error::{OrPanic, ShapeError};
+use crate::error::ShapeError;
 use alloc::format;
 use alloc::vec::Vec;
+use shaped_macros::try_twin;
 
 /// Whether [`ReduceLrOnPlateau`] waits for the metric to fall or to rise (PyTorch's `mode`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -103,18 +104,10 @@ impl ReduceLrOnPlateau {
     /// A scheduler with settings `config`, nothing seen yet (`best` is the worst value of the
     /// mode: `+inf` for `min`, `-inf` for `max`).
     ///
-    /// # Panics
-    /// When `config` is invalid (see [`try_new`](Self::try_new)).
-    #[track_caller]
-    pub fn new(config: PlateauConfig) -> Self {
-        Self::try_new(config).or_panic()
-    }
-
-    /// [`new`](Self::new), with the checks as an error.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] when `factor >= 1` (PyTorch's "Factor should be < 1.0.") or NaN,
     /// or `threshold`, `min_lr` or `eps` is negative or NaN.
+    #[try_twin(doc = "A scheduler with settings `config`, nothing seen yet (`best` is the worst value of the mode.")]
     pub fn try_new(config: PlateauConfig) -> Result<Self, ShapeError> {
         if config.factor.is_nan() || config.factor >= 1.0 {
             return Err(ShapeError::Invalid(format!("{WHAT}: factor should be < 1.0, got {}", config.factor)));

@@ -8,6 +8,7 @@ use crate::autograd::GradFloat;
 use crate::error::{OrPanic, ShapeError};
 use alloc::format;
 use alloc::vec::Vec;
+use shaped_macros::try_twin;
 
 /// A learning rate per epoch (or per step), in closed form (PyTorch's
 /// `torch.optim.lr_scheduler` classes, their `_get_closed_form_lr`).
@@ -69,18 +70,12 @@ impl StepLr {
     /// A schedule starting at `base_lr` (usually the optimizer's [`lr`](Optimizer::lr)),
     /// multiplied by `gamma` (PyTorch's default is `0.1`) every `step_size` epochs.
     ///
-    /// # Panics
-    /// When the arguments are invalid (see [`try_new`](Self::try_new)).
-    #[track_caller]
-    pub fn new(base_lr: f64, step_size: usize, gamma: f64) -> Self {
-        Self::try_new(base_lr, step_size, gamma).or_panic()
-    }
-
-    /// [`new`](Self::new), with the checks as an error.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] when `step_size` is 0 (PyTorch divides by it), or `base_lr` or
     /// `gamma` is negative or NaN.
+    #[try_twin(
+        doc = "A schedule starting at `base_lr` (usually the optimizer's [`lr`](Optimizer::lr)), multiplied by `gamma` (PyTorch's default is `0.1`) every `step_size` epochs."
+    )]
     pub fn try_new(base_lr: f64, step_size: usize, gamma: f64) -> Result<Self, ShapeError> {
         nonneg("base learning rate", "StepLR", base_lr)?;
         nonneg("gamma", "StepLR", gamma)?;
@@ -136,18 +131,12 @@ impl CosineAnnealingLr {
     /// A schedule from `base_lr` (usually the optimizer's [`lr`](Optimizer::lr)) at epoch 0 to
     /// `eta_min` (PyTorch's default is `0.0`) at epoch `t_max`.
     ///
-    /// # Panics
-    /// When the arguments are invalid (see [`try_new`](Self::try_new)).
-    #[track_caller]
-    pub fn new(base_lr: f64, t_max: usize, eta_min: f64) -> Self {
-        Self::try_new(base_lr, t_max, eta_min).or_panic()
-    }
-
-    /// [`new`](Self::new), with the checks as an error.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] when `t_max` is 0 (PyTorch divides by it), or `base_lr` or
     /// `eta_min` is negative or NaN.
+    #[try_twin(
+        doc = "A schedule from `base_lr` (usually the optimizer's [`lr`](Optimizer::lr)) at epoch 0 to `eta_min` (PyTorch's default is `0.0`) at epoch `t_max`."
+    )]
     pub fn try_new(base_lr: f64, t_max: usize, eta_min: f64) -> Result<Self, ShapeError> {
         nonneg("base learning rate", "CosineAnnealingLR", base_lr)?;
         nonneg("eta_min", "CosineAnnealingLR", eta_min)?;
@@ -209,19 +198,13 @@ impl LinearLr {
     /// A schedule from `base_lr * start_factor` at epoch 0 to `base_lr * end_factor` at epoch
     /// `total_iters` (PyTorch's defaults are `1/3`, `1.0` and `5`).
     ///
-    /// # Panics
-    /// When the arguments are invalid (see [`try_new`](Self::try_new)).
-    #[track_caller]
-    pub fn new(base_lr: f64, start_factor: f64, end_factor: f64, total_iters: usize) -> Self {
-        Self::try_new(base_lr, start_factor, end_factor, total_iters).or_panic()
-    }
-
-    /// [`new`](Self::new), with the checks as an error.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] when `start_factor` is not in `(0, 1]` or `end_factor` not in
     /// `[0, 1]` (PyTorch's `ValueError`s), `base_lr` is negative or NaN, or `total_iters` is 0
     /// (PyTorch's closed form divides by it).
+    #[try_twin(
+        doc = "A schedule from `base_lr * start_factor` at epoch 0 to `base_lr * end_factor` at epoch `total_iters` (PyTorch's defaults are `1/3`, `1.0` and `5`)."
+    )]
     pub fn try_new(base_lr: f64, start_factor: f64, end_factor: f64, total_iters: usize) -> Result<Self, ShapeError> {
         nonneg("base learning rate", "LinearLR", base_lr)?;
         if !(start_factor > 0.0 && start_factor <= 1.0) {
@@ -281,17 +264,9 @@ pub struct ExponentialLr {
 impl ExponentialLr {
     /// A schedule from `base_lr`, multiplied by `gamma` every epoch.
     ///
-    /// # Panics
-    /// When the arguments are invalid (see [`try_new`](Self::try_new)).
-    #[track_caller]
-    pub fn new(base_lr: f64, gamma: f64) -> Self {
-        Self::try_new(base_lr, gamma).or_panic()
-    }
-
-    /// [`new`](Self::new), with the checks as an error.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] when `base_lr` or `gamma` is negative or NaN.
+    #[try_twin(doc = "A schedule from `base_lr`, multiplied by `gamma` every epoch.")]
     pub fn try_new(base_lr: f64, gamma: f64) -> Result<Self, ShapeError> {
         nonneg("base learning rate", "ExponentialLR", base_lr)?;
         nonneg("gamma", "ExponentialLR", gamma)?;
@@ -395,20 +370,12 @@ pub struct OneCycleLr {
 impl OneCycleLr {
     /// The schedule of `config`.
     ///
-    /// # Panics
-    /// When `config` is invalid (see [`try_new`](Self::try_new)).
-    #[track_caller]
-    pub fn new(config: OneCycleConfig) -> Self {
-        Self::try_new(config).or_panic()
-    }
-
-    /// [`new`](Self::new), with the checks as an error.
-    ///
     /// # Errors
     /// [`ShapeError::Invalid`] when `total_steps` is 0 or `pct_start` is outside `[0, 1]`
     /// (PyTorch's `ValueError`s); `max_lr` is negative or NaN, or a divisor is not positive and
     /// finite; or a phase is empty where PyTorch divides by zero (`pct_start * total_steps ==
     /// 1`, or a last phase of no steps, as with `pct_start == 1`).
+    #[try_twin(doc = "The schedule of `config`.")]
     pub fn try_new(config: OneCycleConfig) -> Result<Self, ShapeError> {
         let c = config;
         if c.total_steps == 0 {

@@ -437,27 +437,9 @@ mod file {
                     let Some(b) = b else { continue };
                     let sizes = s.sizes.clone();
                     let v = match s.dtype {
-                        StateDtype::F32 => {
-                            let mut data: Vec<f32> = crate::memory::try_with_capacity(b.len() / 4)?;
-                            data.extend(b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])));
-                            StateValue::F32 { sizes, data }
-                        }
-                        StateDtype::F64 => {
-                            let mut data: Vec<f64> = crate::memory::try_with_capacity(b.len() / 8)?;
-                            data.extend(
-                                b.chunks_exact(8)
-                                    .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])),
-                            );
-                            StateValue::F64 { sizes, data }
-                        }
-                        StateDtype::I64 => {
-                            let mut data: Vec<i64> = crate::memory::try_with_capacity(b.len() / 8)?;
-                            data.extend(
-                                b.chunks_exact(8)
-                                    .map(|c| i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])),
-                            );
-                            StateValue::I64 { sizes, data }
-                        }
+                        StateDtype::F32 => StateValue::F32 { sizes, data: crate::memory::le_values(&b)? },
+                        StateDtype::F64 => StateValue::F64 { sizes, data: crate::memory::le_values(&b)? },
+                        StateDtype::I64 => StateValue::I64 { sizes, data: crate::memory::le_values(&b)? },
                     };
                     let at = names.iter().position(|n| *n == s.key).unwrap_or(usize::MAX);
                     found.push((at, s.key.clone(), v));
