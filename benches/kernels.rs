@@ -8,7 +8,8 @@
 //! (`a += &col`, `[1000, 1000]` and `[1000, 1]`), `assign` (a contiguous copy of 1e6 into an
 //! existing tensor), `assign_strided` (`a.assign(&b.t())`, `[1000, 1000]`), `to_contiguous`
 //! (`x.t().contiguous()`, `[2048, 2048]`), `matmul_{64,256,1024}` (new output and `matmul_out`,
-//! against faer into a buffer and allocating, and ndarray),
+//! against faer into a buffer and allocating, and ndarray; at 64 also `paired_faer` and `paired_faer_out`, the new
+//! output and `matmul_out` against faer into a buffer),
 //! `matmul_i32_256` and `matmul_f16_256` (integer and half products),
 //! `matmul_threads` (1024 on pools of one and two threads; it runs first, before the global pool
 //! is pinned to one thread), `add_new_1e6` and `add_new_16m` (`&a + &b` into a new tensor; the
@@ -221,6 +222,31 @@ fn matmul(c: &mut Criterion) {
         });
         g.bench_function("faer_new", |x| x.iter(|| black_box(black_box(&fa) * black_box(&fb))));
         g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an).dot(black_box(&bn)))));
+        if n == 64 {
+            // shaped's new result against faer into an existing buffer, back to back.
+            let mut fc = faer::Mat::<f32>::zeros(n, n);
+            let mut out2 = dyn_t(n, n, 3);
+            g.bench_function("paired_faer_out", |x| {
+                paired(
+                    x,
+                    || black_box(&a).matmul_out(black_box(&b), &mut out2),
+                    || {
+                        let (acc, par) = (faer::Accum::Replace, faer::Par::Seq);
+                        faer::linalg::matmul::matmul(fc.as_mut(), acc, fa.as_ref(), fb.as_ref(), 1.0, par);
+                    },
+                )
+            });
+            g.bench_function("paired_faer", |x| {
+                paired(
+                    x,
+                    || black_box(black_box(&a).matmul(black_box(&b))),
+                    || {
+                        let (acc, par) = (faer::Accum::Replace, faer::Par::Seq);
+                        faer::linalg::matmul::matmul(fc.as_mut(), acc, fa.as_ref(), fb.as_ref(), 1.0, par);
+                    },
+                )
+            });
+        }
         g.finish();
     }
 }

@@ -11,6 +11,8 @@ use shaped::prelude::*;
 use std::hint::black_box;
 use std::time::Duration;
 
+mod common;
+
 fn group<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {
     let mut g = c.benchmark_group(name);
     g.measurement_time(Duration::from_secs(1)).warm_up_time(Duration::from_millis(300)).sample_size(40);
@@ -73,6 +75,13 @@ macro_rules! matmul_group {
         g.bench_function("ndarray", |bn| bn.iter(|| black_box(black_box(&a.nd).dot(black_box(&b.nd)))));
         g.bench_function("nalgebra", |bn| bn.iter(|| black_box(black_box(&a.na) * black_box(&b.na))));
         g.bench_function("plain", |bn| bn.iter(|| black_box(plain_matmul(black_box(&a.arr), black_box(&b.arr)))));
+        g.bench_function("paired_nalgebra", |bn| {
+            common::paired_batch(
+                bn,
+                || black_box(black_box(&a.inline).matmul(black_box(&b.inline))),
+                || black_box(black_box(&a.na) * black_box(&b.na)),
+            )
+        });
         g.finish();
     }};
 }
@@ -101,6 +110,14 @@ fn mv(c: &mut Criterion) {
             let (m, x) = (black_box(&a.arr), black_box(&v));
             black_box(core::array::from_fn::<f32, 4, _>(|i| (0..4).map(|j| m[i][j] * x[j]).sum()))
         })
+    });
+    // The ratio to nalgebra from batches of calls timed back to back (`1.05 ms` = 1.05x).
+    g.bench_function("paired_nalgebra", |bn| {
+        common::paired_batch(
+            bn,
+            || black_box(black_box(&a.inline).mv(black_box(&vi))),
+            || black_box(black_box(&a.na) * black_box(&vna)),
+        )
     });
     g.finish();
 }
