@@ -74,20 +74,45 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
+    /// The rule of a reduction over `axes` whose input gradient is `f(x, gk, yk)`: the input
+    /// `x`, and the output's gradient `gk` and value `yk` as [`kept`](Self::kept) views (the
+    /// reduced dims present as size-1 dims, so that they broadcast against `x`). The scaffold of
+    /// the rules below.
+    #[track_caller]
+    fn axes_rule<S2: Shape>(
+        &self,
+        out: Tensor<T, S2>,
+        axes: Vec<usize>,
+        keep: bool,
+        f: impl Fn(
+                TensorView<'_, T, DynShape>,
+                TensorView<'_, T, DynShape>,
+                TensorView<'_, T, DynShape>,
+                &[usize],
+            ) -> Tensor<T, DynShape>
+            + Send
+            + Sync
+            + 'static,
+    ) -> Var<'t, T, S2> {
+        let x = self.arc().clone();
+        self.record1(out, move |i, y| {
+            let y = y.clone();
+            back(move |g: Tensor<T, S2>, s| {
+                s.add_with(i, || {
+                    typed::<T, S>(f(x.as_dyn(), Self::kept(&g, &axes, keep), Self::kept(&y, &axes, keep), &axes))
+                })
+            })
+        })
+    }
+
     /// The rule of `nansum` or `nanmean` over `axes`: the sum's or mean's rule over the elements
     /// that are not NaN, 0 at a NaN (PyTorch's `grad * ~isnan(x)`, over the count for the mean).
     #[track_caller]
     fn nan_rule<S2: Shape>(&self, out: Tensor<T, S2>, axes: Vec<usize>, keep: bool, mean: bool) -> Var<'t, T, S2> {
-        let x = self.arc().clone();
-        self.record1(out, move |i, _| {
-            back(move |g: Tensor<T, S2>, s| {
-                s.add_with(i, || {
-                    let m = x.as_dyn().map(|v| if v.is_nan() { T::zero() } else { T::one() });
-                    let gk = Self::kept(&g, &axes, keep);
-                    let gk = if mean { gk.zip_with(&Self::sum_kept(&m, &axes), |g, n| g / n) } else { gk.to_owned() };
-                    typed::<T, S>(m.zip_with(&gk, |m, g| if m == T::zero() { T::zero() } else { g }))
-                })
-            })
+        self.axes_rule(out, axes, keep, move |x, gk, _, axes| {
+            let m = x.map(|v| if v.is_nan() { T::zero() } else { T::one() });
+            let gk = if mean { gk.zip_with(&Self::sum_kept(&m, axes), |g, n| g / n) } else { gk.to_owned() };
+            m.zip_with(&gk, |m, g| if m == T::zero() { T::zero() } else { g })
         })
     }
 
@@ -95,15 +120,9 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// the elements equal to it (PyTorch's `amax`/`amin` and whole-tensor `max`/`min`).
     #[track_caller]
     fn extreme_rule<S2: Shape>(&self, out: Tensor<T, S2>, axes: Vec<usize>, keep: bool) -> Var<'t, T, S2> {
-        let x = self.arc().clone();
-        self.record1(out, move |i, y| {
-            let y = y.clone();
-            back(move |g: Tensor<T, S2>, s| {
-                s.add_with(i, || {
-                    let hits = x.as_dyn().zip_with(&Self::kept(&y, &axes, keep), |v, m| Self::hit(v, m));
-                    typed::<T, S>(Self::split_evenly(hits, Self::kept(&g, &axes, keep), &axes))
-                })
-            })
+        self.axes_rule(out, axes, keep, |x, gk, yk, axes| {
+            let hits = x.zip_with(&yk, |v, m| Self::hit(v, m));
+            Self::split_evenly(hits, gk, axes)
         })
     }
 
@@ -112,44 +131,27 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// with two or more none does, as PyTorch's `prod_backward`).
     #[track_caller]
     fn prod_rule<S2: Shape>(&self, out: Tensor<T, S2>, axes: Vec<usize>, keep: bool) -> Var<'t, T, S2> {
-        let x = self.arc().clone();
-        self.record1(out, move |i, y| {
-            let y = y.clone();
-            back(move |g: Tensor<T, S2>, s| {
-                s.add_with(i, || {
-                    let xd = x.as_dyn();
-                    let zeros = Self::sum_kept(&xd.map(|v| if v == T::zero() { T::one() } else { T::zero() }), &axes);
-                    let others: Tensor<T, DynShape> = xd
-                        .map(|v| if v == T::zero() { T::one() } else { v })
-                        .reduce_with(&axes, true, &Prod)
-                        .or_panic();
-                    let gy = Self::kept(&g, &axes, keep).zip_with(&Self::kept(&y, &axes, keep), |g, y| g * y);
-                    let go = Self::kept(&g, &axes, keep).zip_with(&others, |g, o| g * o);
-                    // With no zero in the line, `g y / x`; with one, `g` times the others at the
-                    // zero and 0 elsewhere; with more, 0.
-                    let a =
-                        xd.zip_with(&gy, |v, gy| gy / v)
-                            .zip_with(&zeros, |a, z| if z == T::zero() { a } else { T::zero() });
-                    let first = xd.zip_with(&zeros, |v, z| v == T::zero() && z == T::one());
-                    let b = first.zip_with(&go, |m, go| if m { go } else { T::zero() });
-                    typed::<T, S>(a.zip_with(&b, |a, b| a + b))
-                })
-            })
+        self.axes_rule(out, axes, keep, |xd, gk, yk, axes| {
+            let zeros = Self::sum_kept(&xd.map(|v| if v == T::zero() { T::one() } else { T::zero() }), axes);
+            let others: Tensor<T, DynShape> =
+                xd.map(|v| if v == T::zero() { T::one() } else { v }).reduce_with(axes, true, &Prod).or_panic();
+            let gy = gk.zip_with(&yk, |g, y| g * y);
+            let go = gk.zip_with(&others, |g, o| g * o);
+            // With no zero in the line, `g y / x`; with one, `g` times the others at the zero
+            // and 0 elsewhere; with more, 0.
+            let a =
+                xd.zip_with(&gy, |v, gy| gy / v).zip_with(&zeros, |a, z| if z == T::zero() { a } else { T::zero() });
+            let first = xd.zip_with(&zeros, |v, z| v == T::zero() && z == T::one());
+            let b = first.zip_with(&go, |m, go| if m { go } else { T::zero() });
+            a.zip_with(&b, |a, b| a + b)
         })
     }
 
     /// The rule of `logsumexp` over `axes`: `g · exp(x - y)`, the softmax over them.
     #[track_caller]
     fn logsumexp_rule<S2: Shape>(&self, out: Tensor<T, S2>, axes: Vec<usize>, keep: bool) -> Var<'t, T, S2> {
-        let x = self.arc().clone();
-        self.record1(out, move |i, y| {
-            let y = y.clone();
-            back(move |g: Tensor<T, S2>, s| {
-                s.add_with(i, || {
-                    let p = x.as_dyn().zip_with(&Self::kept(&y, &axes, keep), |v, l| (v - l).exp());
-                    typed::<T, S>(p.zip_with(&Self::kept(&g, &axes, keep), |p, g| p * g))
-                })
-            })
+        self.axes_rule(out, axes, keep, |x, gk, yk, _| {
+            x.zip_with(&yk, |v, l| (v - l).exp()).zip_with(&gk, |p, g| p * g)
         })
     }
 
@@ -165,29 +167,15 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         correction: usize,
         std: bool,
     ) -> Var<'t, T, S2> {
-        let x = self.arc().clone();
         let denom = self.count(&axes) - c::<T>(correction as f64);
-        self.record1(out, move |i, y| {
-            let y = y.clone();
-            back(move |g: Tensor<T, S2>, s| {
-                s.add_with(i, || {
-                    let xd = x.as_dyn();
-                    let mean: Tensor<T, DynShape> = xd.reduce_with(&axes, true, &Mean).or_panic();
-                    let gk = if std {
-                        Self::kept(&g, &axes, keep).zip_with(&Self::kept(&y, &axes, keep), |g, y| {
-                            if y == T::zero() {
-                                T::zero()
-                            } else {
-                                g / y
-                            }
-                        })
-                    } else {
-                        Self::kept(&g, &axes, keep).map(|g| g + g)
-                    };
-                    let centered = xd.zip_with(&mean, |v, m| v - m);
-                    typed::<T, S>(centered.zip_with(&gk, move |d, g| d * g / denom))
-                })
-            })
+        self.axes_rule(out, axes, keep, move |xd, gk, yk, axes| {
+            let mean: Tensor<T, DynShape> = xd.reduce_with(axes, true, &Mean).or_panic();
+            let gk = if std {
+                gk.zip_with(&yk, |g, y| if y == T::zero() { T::zero() } else { g / y })
+            } else {
+                gk.map(|g| g + g)
+            };
+            xd.zip_with(&mean, |v, m| v - m).zip_with(&gk, move |d, g| d * g / denom)
         })
     }
 
@@ -196,33 +184,19 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// among the elements whose `|x|` is the norm (PyTorch's `linalg_vector_norm_backward`).
     #[track_caller]
     fn norm_rule<S2: Shape>(&self, out: Tensor<T, S2>, axes: Vec<usize>, keep: bool, p: Norm) -> Var<'t, T, S2> {
-        let x = self.arc().clone();
-        self.record1(out, move |i, y| {
-            let y = y.clone();
-            back(move |g: Tensor<T, S2>, s| {
-                s.add_with(i, || {
-                    let xd = x.as_dyn();
-                    let gk = Self::kept(&g, &axes, keep);
-                    let sgn = |v: T| derivatives::abs(X(v)).apply(T::one());
-                    typed::<T, S>(match p {
-                        Norm::L1 => xd.zip_with(&gk, move |v, g| g * sgn(v)),
-                        Norm::L2 | Norm::Fro => {
-                            let k = gk.zip_with(&Self::kept(&y, &axes, keep), |g, n| {
-                                if n == T::zero() {
-                                    T::zero()
-                                } else {
-                                    g / n
-                                }
-                            });
-                            xd.zip_with(&k, |v, k| v * k)
-                        }
-                        Norm::Inf => {
-                            let hits = xd.zip_with(&Self::kept(&y, &axes, keep), |v, n| Self::hit(v.abs(), n));
-                            Self::split_evenly(hits, gk, &axes).zip_with(&xd, move |h, v| h * sgn(v))
-                        }
-                    })
-                })
-            })
+        self.axes_rule(out, axes, keep, move |xd, gk, yk, axes| {
+            let sgn = |v: T| derivatives::abs(X(v)).apply(T::one());
+            match p {
+                Norm::L1 => xd.zip_with(&gk, move |v, g| g * sgn(v)),
+                Norm::L2 | Norm::Fro => {
+                    let k = gk.zip_with(&yk, |g, n| if n == T::zero() { T::zero() } else { g / n });
+                    xd.zip_with(&k, |v, k| v * k)
+                }
+                Norm::Inf => {
+                    let hits = xd.zip_with(&yk, |v, n| Self::hit(v.abs(), n));
+                    Self::split_evenly(hits, gk, axes).zip_with(&xd, move |h, v| h * sgn(v))
+                }
+            }
         })
     }
 }
