@@ -9,8 +9,10 @@
 //! `#[cfg_attr]`, `#[allow]` and `#[inline]` attributes are copied to it, and
 //! `#[try_twin(doc = "...", alias = "...")]` adds a paragraph to its docs and a
 //! `#[doc(alias)]` (NumPy's or ndarray's name) to it. A function without `self` is taken to be
-//! an associated function (`Self::try_x`); `#[try_twin(free)]` marks a free function. An argument bound by a pattern (`[kh, kw]:
-//! [usize; 2]`) is bound to a name in the twin.
+//! an associated function (`Self::try_x`); `#[try_twin(free)]` marks a free function. An
+//! argument bound by a pattern (`[kh, kw]: [usize; 2]`) is bound to a name in the twin.
+//! `#[try_twin(copy = "...", copy_alias = "...")]` on an in-place `try_x_` also writes the copying
+//! form `try_x` and its twin `x` (see `copy_form`).
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::{
@@ -56,7 +58,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
             other => {
                 return Err(syn::Error::new_spanned(
                     other,
-                    "#[try_twin]: expected `free`, `doc = \"...\"` or `alias = \"...\"`",
+                    "#[try_twin]: expected `free`, `doc = \"...\"`, `alias = \"...\"`, `copy = \"...\"` or `copy_alias = \"...\"`",
                 ))
             }
         };
@@ -73,7 +75,12 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
             (p, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. })) if p.is_ident("copy_alias") => {
                 copy_aliases.push(s.clone())
             }
-            _ => return Err(syn::Error::new_spanned(a, "#[try_twin]: expected `doc = \"...\"` or `alias = \"...\"`")),
+            _ => {
+                return Err(syn::Error::new_spanned(
+                    a,
+                    "#[try_twin]: expected `free`, `doc = \"...\"`, `alias = \"...\"`, `copy = \"...\"` or `copy_alias = \"...\"`",
+                ))
+            }
         }
     }
     let try_name = &f.sig.ident;

@@ -17,7 +17,7 @@
 //!   impls apply and inference fails (E0283/E0284, "type annotations needed").
 //! - **Products** ([`Prod<A, B>`]): `flatten` of two dims makes their product, `unflatten` takes
 //!   it apart again by the names; a product of two static sizes meets a static size through a
-//!   check that runs when the program is built (a post-monomorphisation error naming the sizes).
+//!   check at type-check time (typenum's product of the two sizes; the error names the three).
 use core::fmt::Debug;
 use core::marker::PhantomData;
 
@@ -148,7 +148,7 @@ impl<A: Name> Meet<A> for One {
     type Out = A;
 }
 // Products: of the same factors (names kept), with `Dyn`, and of two static sizes with a static
-// size (the sizes are checked when the program is built: `ProductIs`).
+// size (the sizes are checked at type-check time: `ProductIs`).
 #[diagnostic::do_not_recommend]
 impl<A: Dim, B: Dim> Meet<Prod<A, B>> for Prod<A, B> {
     type Out = Prod<A, B>;
@@ -160,14 +160,6 @@ impl<A: Dim, B: Dim> Meet<Dyn> for Prod<A, B> {
 #[diagnostic::do_not_recommend]
 impl<const A: usize, const B: usize, const N: usize> Meet<Const<N>> for Prod<Const<A>, Const<B>> {
     type Out = Const<N>;
-}
-
-/// `A * B == N`, evaluated when a product of static sizes meets `Const<N>`: the error's first
-/// lines name the three numbers.
-pub struct ProdCheck<const A: usize, const B: usize, const N: usize>;
-impl<const A: usize, const B: usize, const N: usize> ProdCheck<A, B, N> {
-    /// Fails the build when the product differs.
-    pub const OK: () = assert!(A * B == N, "a product of static sizes meets a static size that differs");
 }
 
 /// A shape: a tuple of dims.
@@ -477,7 +469,7 @@ impl<A: Dim, B: Dim, C: Dim> Tensor<(Prod<A, B>, C)> {
 
 /// A linear layer `[.., IN] -> [.., OUT]` whose input dim must meet `IN` (the model-shapes
 /// issue's `Linear<IN, OUT>`): a product of static sizes meets `Const<IN>` only when the product
-/// is `IN`, checked when the program is built.
+/// is `IN`, checked at type-check time.
 pub struct Linear<const IN: usize, const OUT: usize>;
 impl<const IN: usize, const OUT: usize> Linear<IN, OUT> {
     /// `[N, D] @ W`: `D` meets `Const<IN>`.
@@ -492,17 +484,39 @@ impl<const IN: usize, const OUT: usize> Linear<IN, OUT> {
 }
 
 /// The build-time part of a dim meeting `Const<IN>`: for a product of static sizes, their
-/// product must be `IN`; for any other dim, nothing.
+/// product must be `IN` (checked by [`SameProduct`] at type-check time); for any other dim,
+/// nothing.
 pub trait ProductIs<const IN: usize> {
     /// Evaluated by `forward`.
     const CHECK: ();
 }
-impl<const A: usize, const B: usize, const IN: usize> ProductIs<IN> for Prod<Const<A>, Const<B>> {
-    const CHECK: () = ProdCheck::<A, B, IN>::OK;
+impl<const A: usize, const B: usize, const IN: usize> ProductIs<IN> for Prod<Const<A>, Const<B>>
+where
+    (): SameProduct<A, B, IN>,
+{
+    const CHECK: () = ();
 }
 impl<const N: usize, const IN: usize> ProductIs<IN> for Const<N> {
     const CHECK: () = ();
 }
 impl<const IN: usize> ProductIs<IN> for Dyn {
     const CHECK: () = ();
+}
+
+/// `A * B == IN`, through typenum's numbers (sizes `0..=1024` and a few larger): the refusal's
+/// first line names the three sizes.
+#[diagnostic::on_unimplemented(
+    message = "a flattened `{A} x {B}` dim meets a static size `{IN}`: the product differs",
+    label = "the flattened sizes must multiply to the layer's input size"
+)]
+pub trait SameProduct<const A: usize, const B: usize, const IN: usize> {}
+#[diagnostic::do_not_recommend]
+impl<const A: usize, const B: usize, const IN: usize> SameProduct<A, B, IN> for ()
+where
+    typenum::Const<A>: typenum::ToUInt,
+    typenum::Const<B>: typenum::ToUInt,
+    typenum::Const<IN>: typenum::ToUInt,
+    typenum::U<A>: core::ops::Mul<typenum::U<B>>,
+    typenum::Prod<typenum::U<A>, typenum::U<B>>: typenum::IsEqual<typenum::U<IN>, Output = typenum::B1>,
+{
 }
