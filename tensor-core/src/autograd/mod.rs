@@ -58,7 +58,7 @@ pub use conv::VarBias;
 pub use einsum::{einsum, try_einsum};
 pub use ops::PermuteAxis;
 #[cfg(feature = "safetensors")]
-pub(crate) use save::{decode_floats, read_tensors, write_tensors, Keys};
+pub(crate) use save::{decode_floats, float_dtype, read_tensors, to_bytes, write_tensors, Keys};
 #[cfg(feature = "npy")]
 pub use save::{load_params_npz, save_params_npz};
 #[cfg(feature = "safetensors")]

@@ -149,16 +149,17 @@ mod st {
     /// The longest piece of the JSON parser's message an error quotes, in characters.
     const MAX_ECHO: usize = 300;
 
-    /// The safetensors dtype of `T` and its bytes per element.
-    fn dtype<T: GradFloat>() -> (Dtype, usize) {
+    /// The safetensors dtype of `T` (f32 or f64 by its width).
+    pub(crate) fn float_dtype<T: GradFloat>() -> Dtype {
         if core::mem::size_of::<T>() == 4 {
-            (Dtype::F32, 4)
+            Dtype::F32
         } else {
-            (Dtype::F64, 8)
+            Dtype::F64
         }
     }
 
-    fn to_bytes<T: GradFloat>(data: &[T]) -> Vec<u8> {
+    /// `data` as little-endian bytes of `T`'s width (the inverse of [`decode_floats`]).
+    pub(crate) fn to_bytes<T: GradFloat>(data: &[T]) -> Vec<u8> {
         let mut out = Vec::with_capacity(core::mem::size_of_val(data));
         for &v in data {
             if core::mem::size_of::<T>() == 4 {
@@ -359,7 +360,7 @@ mod st {
         let path = path.as_ref();
         let params = collect(model);
         let save = || {
-            let (dt, _) = dtype::<T>();
+            let dt = float_dtype::<T>();
             let tensors: Vec<(String, Dtype, Vec<usize>, Vec<u8>)> =
                 params.into_iter().map(|(n, s, d)| (n, dt, s, to_bytes(&d))).collect();
             write_tensors(path, &tensors)
@@ -416,7 +417,7 @@ mod st {
         path: &Path,
         wanted: &[(String, Vec<usize>)],
     ) -> Result<Vec<(String, Vec<usize>, Vec<T>)>, IoError> {
-        let (dt, _) = dtype::<T>();
+        let dt = float_dtype::<T>();
         let want: Vec<(String, Vec<usize>, Dtype)> = wanted.iter().map(|(n, s)| (n.clone(), s.clone(), dt)).collect();
         let (bytes, _) = read_tensors(path, &want, Keys::AllWanted)?;
         let mut loaded = Vec::with_capacity(wanted.len());
@@ -561,6 +562,6 @@ mod st {
     }
 }
 #[cfg(feature = "safetensors")]
-pub(crate) use st::{decode_floats, read_tensors, write_tensors, Keys};
+pub(crate) use st::{decode_floats, float_dtype, read_tensors, to_bytes, write_tensors, Keys};
 #[cfg(feature = "safetensors")]
 pub use st::{load_safetensors, save_safetensors};

@@ -202,18 +202,10 @@ pub(crate) fn load_state_dict<T: GradFloat>(
 #[cfg(feature = "safetensors")]
 mod file {
     use super::*;
-    use crate::autograd::{decode_floats, read_tensors, write_tensors, Keys};
+    use crate::autograd::{decode_floats, float_dtype, read_tensors, to_bytes, write_tensors, Keys};
     use crate::io::{FileFormat, IoError};
     use safetensors::Dtype;
     use std::path::Path;
-
-    fn float_dtype<T: GradFloat>() -> Dtype {
-        if core::mem::size_of::<T>() == 4 {
-            Dtype::F32
-        } else {
-            Dtype::F64
-        }
-    }
 
     /// [`Module::save_safetensors`]'s work.
     pub(crate) fn save<T: GradFloat>(model: &mut (impl Module<T> + ?Sized), path: &Path) -> Result<(), IoError> {
@@ -222,17 +214,7 @@ mod file {
             let mut tensors = Vec::with_capacity(sd.entries.len());
             for (k, v) in sd.entries {
                 let (dt, sizes, bytes) = match v {
-                    StateTensor::Float { sizes, data } => {
-                        let mut b = Vec::with_capacity(data.len() * core::mem::size_of::<T>());
-                        for x in data {
-                            if core::mem::size_of::<T>() == 4 {
-                                b.extend_from_slice(&(x.as_f64() as f32).to_le_bytes());
-                            } else {
-                                b.extend_from_slice(&x.as_f64().to_le_bytes());
-                            }
-                        }
-                        (float_dtype::<T>(), sizes, b)
-                    }
+                    StateTensor::Float { sizes, data } => (float_dtype::<T>(), sizes, to_bytes(&data)),
                     StateTensor::Int(v) => (Dtype::I64, Vec::new(), v.to_le_bytes().to_vec()),
                 };
                 tensors.push((k, dt, sizes, bytes));
