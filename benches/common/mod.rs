@@ -8,44 +8,29 @@ use std::time::Duration;
 /// Calls microseconds apart see the same load from the machine's other tenants, which the
 /// sequential benchmarks of a group, seconds apart, do not.
 #[allow(dead_code)] // each bench binary compiles this module; not every one uses both forms
-pub fn paired<A, B>(x: &mut criterion::Bencher<'_>, mut subject: impl FnMut() -> A, mut baseline: impl FnMut() -> B) {
-    let time = |f: &mut dyn FnMut()| {
-        let t = std::time::Instant::now();
-        f();
-        t.elapsed().as_secs_f64()
-    };
-    x.iter_custom(|iters| {
-        let mut ratios: Vec<f64> = (0..iters)
-            .map(|i| {
-                let (mut s, mut b) = (|| drop(subject()), || drop(baseline()));
-                if i % 2 == 0 {
-                    let ts = time(&mut s);
-                    ts / time(&mut b)
-                } else {
-                    let tb = time(&mut b);
-                    time(&mut s) / tb
-                }
-            })
-            .collect();
-        ratios.sort_by(f64::total_cmp);
-        Duration::from_secs_f64(ratios[ratios.len() / 2] * 1e-3 * iters as f64)
-    });
+pub fn paired<A, B>(x: &mut criterion::Bencher<'_>, subject: impl FnMut() -> A, baseline: impl FnMut() -> B) {
+    paired_calls(x, 1, subject, baseline)
 }
 
 /// [`paired`] for work of a few nanoseconds, where one call is shorter than the clock's own
-/// overhead: per iteration, `BATCH` calls of `subject` and `BATCH` calls of `baseline` timed back
-/// to back (the baseline's batch first on odd iterations), and the median ratio of the sample,
-/// in milliseconds per iteration as [`paired`] reports it (`1.03 ms` = 1.03x the baseline).
+/// overhead: batches of 256 calls of each side timed back to back.
 #[allow(dead_code)] // each bench binary compiles this module; not every one uses both forms
-pub fn paired_batch<A, B>(
+pub fn paired_batch<A, B>(x: &mut criterion::Bencher<'_>, subject: impl FnMut() -> A, baseline: impl FnMut() -> B) {
+    paired_calls(x, 256, subject, baseline)
+}
+
+/// The measurement of [`paired`] and [`paired_batch`]: per iteration, `calls` calls of `subject`
+/// and `calls` calls of `baseline` timed back to back (the baseline's first on odd iterations);
+/// the median ratio of the sample, in milliseconds per iteration.
+fn paired_calls<A, B>(
     x: &mut criterion::Bencher<'_>,
+    calls: usize,
     mut subject: impl FnMut() -> A,
     mut baseline: impl FnMut() -> B,
 ) {
-    const BATCH: usize = 256;
     let mut time = |which: bool| {
         let t = std::time::Instant::now();
-        for _ in 0..BATCH {
+        for _ in 0..calls {
             if which {
                 drop(std::hint::black_box(subject()));
             } else {
