@@ -1,13 +1,18 @@
 //! all-MiniLM-L6-v2 (`shaped::nn::bert`, issue 48) on 32 sentences (`benches/data/minilm_sentences.txt`):
 //! the untracked forward with mean pooling and normalisation of the 32 tokenised sentences in one
 //! padded batch, of one sentence alone, and the same batch with its tokenisation (sentence-transformers'
-//! `encode`). PyTorch's times for the same work come from `scripts/minilm_timing.py`.
+//! `encode`); one fine-tuning step on 16 pairs (sentences `2i` and `2i + 1`, label 0.5: the cosine-similarity
+//! loss of `tests/bert_minilm.rs`, each side one padded batch of 16, its backward and an AdamW step,
+//! `train_step_batch16`). PyTorch's times for the same work come from `scripts/minilm_timing.py`.
 //!
 //! Needs the model (`scripts/fetch_minilm.sh`, or `SHAPED_MINILM_DIR`); without it the bench prints a
 //! line and measures nothing. Run on one thread as
 //! `RAYON_NUM_THREADS=1 cargo bench --features safetensors --bench bert`.
 use criterion::{criterion_group, criterion_main, Criterion};
+use shaped::autograd::optim::{AdamW, AdamWConfig};
+use shaped::autograd::{Tape, Var};
 use shaped::nn::bert::MiniLm;
+use shaped::nn::Module;
 use shaped::{Dyn, Tensor};
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -52,6 +57,25 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             let (i, m) = tokenize(&tok, black_box(&sentences));
             model.try_embed(&i, &m).unwrap()
+        })
+    });
+    let even: Vec<&str> = sentences.iter().step_by(2).copied().collect();
+    let odd: Vec<&str> = sentences.iter().skip(1).step_by(2).copied().collect();
+    let ((ia, ma), (ib, mb)) = (tokenize(&tok, &even), tokenize(&tok, &odd));
+    let labels = Var::constant(Tensor::<f32, (Dyn,)>::full_sized(&[16], 0.5));
+    let mut opt = AdamW::new(AdamWConfig { lr: 1e-5, ..Default::default() });
+    g.bench_function("train_step_batch16", |b| {
+        b.iter(|| {
+            let tape = Tape::new();
+            let u = model.try_sentence_embeddings(&tape, &ia, &ma).unwrap();
+            let v = model.try_sentence_embeddings(&tape, &ib, &mb).unwrap();
+            let dot = (&u * &v).sum_axis::<1>();
+            let norms = (&u * &u).sum_axis::<1>().sqrt() * (&v * &v).sum_axis::<1>().sqrt();
+            let d = &(&dot / &norms) - &labels;
+            let loss = (&d * &d).mean();
+            let grads = loss.backward();
+            opt.step(&mut model.parameters(), &grads);
+            loss.value().item()
         })
     });
     g.finish();

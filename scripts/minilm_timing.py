@@ -6,7 +6,11 @@ all-MiniLM-L6-v2 on the 32 sentences of benches/data/minilm_sentences.txt, on on
 - forward_batch32: the model (BERT, mean pooling, normalisation) on the 32 sentences tokenised and
   padded as one batch, under torch.inference_mode();
 - forward_one: the same for the first sentence alone;
-- encode_batch32: model.encode(sentences, batch_size=32), tokenisation included.
+- encode_batch32: model.encode(sentences, batch_size=32), tokenisation included;
+- train_step_batch16: one fine-tuning step on 16 pairs (sentences 2i and 2i + 1, label 0.5):
+  sentence-transformers' CosineSimilarityLoss (the mean of (cos(u, v) - label)^2, each side one
+  padded batch of 16, tokenised beforehand), backward, and a torch.optim.AdamW step (lr 1e-5),
+  in evaluation mode (no dropout), as tests/bert_minilm.rs's fixture.
 
 Each is timed `--rounds` times (median of `--iters` calls each, after a warm-up); the script prints
 each round's median and the median of the rounds, in ms. Usage:
@@ -52,10 +56,25 @@ def main():
         with torch.inference_mode():
             return model(dict(x))["sentence_embedding"]
 
+    side_a = model.tokenize(sentences[0::2])
+    side_b = model.tokenize(sentences[1::2])
+    labels = torch.full((16,), 0.5)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-5)
+
+    def train_step():
+        opt.zero_grad()
+        u = model(dict(side_a))["sentence_embedding"]
+        v = model(dict(side_b))["sentence_embedding"]
+        loss = torch.mean((torch.cosine_similarity(u, v) - labels) ** 2)
+        loss.backward()
+        opt.step()
+        return loss
+
     work = {
         "forward_batch32": lambda: fwd(feats),
         "forward_one": lambda: fwd(feats1),
         "encode_batch32": lambda: model.encode(sentences, batch_size=32, convert_to_numpy=True),
+        "train_step_batch16": train_step,
     }
     print(f"PyTorch {torch.__version__}, {torch.get_num_threads()} thread(s), padded length {feats['input_ids'].shape[1]}")
     for name, f in work.items():

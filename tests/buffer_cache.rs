@@ -1,5 +1,5 @@
 //! The cache of large freed buffers (`set_buffer_cache_limit`, issue 13): a dropped tensor of
-//! 4 MiB or more serves the next large result of its element type whose size it fits, and that
+//! 512 KiB or more serves the next large result of its element type whose size it fits, and that
 //! result holds exactly the values it would hold in a fresh buffer. One test function, because the
 //! cache is process-wide: tests running beside it in this binary would move its byte counts.
 use shaped::prelude::*;
@@ -25,9 +25,16 @@ fn large_buffers_are_reused_with_correct_values() {
     set_buffer_cache_limit(256 * MB);
     assert_eq!(buffer_cache_bytes(), 0);
 
-    // Below 4 MiB nothing is cached.
-    drop(ramp(MB / 4 * 3, 1.0)); // 3 MiB
+    // Below 512 KiB nothing is cached; from there on it is (1 MiB here, taken back below).
+    drop(ramp(MB / 16, 1.0)); // 256 KiB
     assert_eq!(buffer_cache_bytes(), 0);
+    drop(ramp(MB / 4, 1.0)); // 1 MiB
+    assert_eq!(buffer_cache_bytes(), MB);
+    let small = Tensor::<f32, DynShape>::zeros_sized(&[MB / 4]);
+    assert_eq!(buffer_cache_bytes(), 0, "a 1 MiB result takes the cached 1 MiB buffer");
+    drop(small);
+    set_buffer_cache_limit(0);
+    set_buffer_cache_limit(256 * MB);
 
     // A dropped 8 MiB tensor is cached, and the next 8 MiB result takes that very buffer.
     let n = 2 * MB; // 8 MiB of f32

@@ -363,6 +363,60 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: common::cases(48, 3), failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// A batch of matrices times one matrix (`[b0, b1, m, k] @ [k, n]` or `@ [1, k, n]`, a
+    /// linear layer), which runs as one product when the left's batch and row dims step as one
+    /// dim: against the product written out in f64, for the left operand contiguous, with its
+    /// batch dims swapped (not foldable), narrowed rows (not foldable), and size-1 dims; the right
+    /// operand row-major, transposed, or broadcast from `[1, k, n]`.
+    #[test]
+    fn matmul_batch_by_one_matrix(b0 in 1usize..4, b1 in 1usize..4, m in 1usize..DIM, k in 1usize..DIM, n in 1usize..DIM, left in 0usize..4, right in 0usize..3) {
+        let val = |i: usize| ((i * 7919 + 13) % 101) as f64 * 0.03 - 1.5;
+        // The logical left operand [b0, b1, m, k], stored as `left` says and viewed as it.
+        let a_at = |i0: usize, i1: usize, r: usize, p: usize| val(((i0 * b1 + i1) * m + r) * k + p);
+        let stored = |sizes: &[usize], at: &dyn Fn(&[usize]) -> f64| {
+            let idx = |mut f: usize| { let mut ix = vec![0; sizes.len()]; for d in (0..sizes.len()).rev() { ix[d] = f % sizes[d]; f /= sizes[d]; } ix };
+            Tensor::<f64, DynShape>::from_vec(sizes, (0..sizes.iter().product::<usize>()).map(|f| at(&idx(f))).collect())
+        };
+        let w_at = |p: usize, j: usize| val(p * n + j + 5);
+        let w_store = match right {
+            0 => stored(&[k, n], &|i| w_at(i[0], i[1])),
+            1 => stored(&[n, k], &|i| w_at(i[1], i[0])),
+            _ => stored(&[1, k, n], &|i| w_at(i[1], i[2])),
+        };
+        // The right operand as a view: row-major, transposed (column-major), or [1, k, n].
+        let w = w_store.try_transpose_dyn(0, if right == 1 { 1 } else { 0 }).unwrap();
+        let w32 = w.map(|v| v as f32);
+        let want: Vec<f64> = (0..b0 * b1 * m * n)
+            .map(|f| { let (j, r, bb) = (f % n, f / n % m, f / (n * m)); (0..k).map(|p| a_at(bb / b1, bb % b1, r, p) * w_at(p, j)).sum() })
+            .collect();
+        macro_rules! check { ($s:expr, $($view:tt)*) => {{
+            let s = $s;
+            let a = s.$($view)*.unwrap();
+            prop_assert_eq!(a.sizes(), &[b0, b1, m, k][..]);
+            let got64 = a.matmul(&w);
+            prop_assert_eq!(got64.sizes(), &[b0, b1, m, n][..]);
+            let got32 = a.map(|v| v as f32).matmul(&w32).to_vec();
+            for ((g, h), e) in got64.to_vec().iter().zip(&got32).zip(&want) {
+                prop_assert!((g - e).abs() <= 1e-12 * (1.0 + e.abs()), "f64 {} against {}", g, e);
+                prop_assert!((*h as f64 - e).abs() <= 1e-4 * (1.0 + e.abs()), "f32 {} against {}", h, e);
+            }
+        }}}
+        match left {
+            // Contiguous: one product.
+            0 => check!(stored(&[b0, b1, m, k], &|i| a_at(i[0], i[1], i[2], i[3])), try_transpose_dyn(0, 0)),
+            // Stored [b1, b0, m, k], viewed with the batch dims swapped: one product per matrix.
+            1 => check!(stored(&[b1, b0, m, k], &|i| a_at(i[1], i[0], i[2], i[3])), try_transpose_dyn(0, 1)),
+            // Two more rows per matrix, narrowed away: the rows do not continue the batch.
+            2 => check!(stored(&[b0, b1, m + 2, k], &|i| if i[2] < m { a_at(i[0], i[1], i[2], i[3]) } else { f64::NAN }), try_narrow_dyn(2, 0, m)),
+            // Each matrix stored column-major (rows of stride 1).
+            _ => check!(stored(&[b0, b1, k, m], &|i| a_at(i[0], i[1], i[3], i[2])), try_transpose_dyn(2, 3)),
+        }
+    }
+}
+
 #[test]
 fn matmul_out_static_inline_and_errors() {
     let a = Tensor::<f32, Shape![2, 3]>::from([[1., 2., 3.], [4., 5., 6.]]);

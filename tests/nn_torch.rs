@@ -417,3 +417,83 @@ fn dropout_masks_scales_and_is_seeded() {
     assert_eq!(e.to_string(), "dropout probability has to be between 0 and 1, but got 1.5");
     assert!(nn::try_dropout(&x, f64::NAN, true, &mut rng).is_err());
 }
+
+mod layer_norm_rows {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Layer norm of one row in f64, PyTorch's formula: biased variance, `(x - mean) / sqrt(var
+    /// + eps) * w + b`.
+    fn reference(row: &[f64], w: &[f64], b: &[f64], eps: f64) -> Vec<f64> {
+        let d = row.len() as f64;
+        let mean = row.iter().sum::<f64>() / d;
+        let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / d;
+        let r = 1.0 / (var + eps).sqrt();
+        row.iter().zip(w).zip(b).map(|((v, w), b)| (v - mean) * r * w + b).collect()
+    }
+
+    /// Values with the magnitudes the issue names: ordinary, huge, tiny, and now and then ±inf
+    /// or NaN.
+    fn value() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            20 => -3.0f64..3.0,
+            2 => -1e30f64..1e30,
+            2 => -1e-30f64..1e-30,
+            1 => Just(f64::INFINITY),
+            1 => Just(f64::NEG_INFINITY),
+            1 => Just(f64::NAN),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 2 } else { 64 }, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// The fused row kernel of `layer_norm` (contiguous rows, of a few elements up to more
+        /// than a pairwise leaf, and sizes that cross rayon's split) against the f64 formula, in
+        /// f64 and f32: a row holding ±inf or NaN is NaN throughout (as PyTorch's), every other
+        /// row within a few roundings of its scale.
+        #[test]
+        fn layer_norm_rows_match_the_formula(
+            rows in 1usize..6,
+            d in prop_oneof![1usize..8, 60usize..70, Just(384usize)],
+            seed in proptest::collection::vec(value(), 64),
+            wb in proptest::collection::vec(-2.0f64..2.0, 16),
+            big in any::<bool>(),
+        ) {
+            // `big` repeats the rows past the kernel's parallel threshold (2^16 elements).
+            let rows = if big && !cfg!(miri) { rows * (70_000 / d + 1) } else { rows };
+            let x: Vec<f64> = (0..rows * d).map(|i| seed[(i * 7 + i / 64) % 64]).collect();
+            let w: Vec<f64> = (0..d).map(|i| wb[i % 16]).collect();
+            let b: Vec<f64> = (0..d).map(|i| wb[(i + 5) % 16] * 0.5).collect();
+            let want: Vec<f64> = x.chunks(d).flat_map(|r| reference(r, &w, &b, 1e-5)).collect();
+            let check = |got: Vec<f64>, rel: f64| -> Result<(), TestCaseError> {
+                for (i, (g, e)) in got.iter().zip(&want).enumerate() {
+                    let row = &x[i / d * d..(i / d + 1) * d];
+                    if row.iter().any(|v| !v.is_finite()) {
+                        prop_assert!(g.is_nan(), "row {} holds a non-finite value: {} should be NaN", i / d, g);
+                    } else if e.is_finite() {
+                        prop_assert!((g - e).abs() <= rel * (1.0 + e.abs()), "element {}: {} against {}", i, g, e);
+                    }
+                }
+                Ok(())
+            };
+            let run = |xs: &[f64], ws: &[f64], bs: &[f64]| -> Vec<f64> {
+                let xv = Var::constant(Tensor::<f64, DynShape>::from_vec(&[rows, d], xs.to_vec()));
+                let wv = Var::constant(Tensor::<f64, (Dyn,)>::from_vec(&[d], ws.to_vec()));
+                let bv = Var::constant(Tensor::<f64, (Dyn,)>::from_vec(&[d], bs.to_vec()));
+                nn::layer_norm(&xv, Some(&wv), Some(&bv), 1e-5).value().to_vec()
+            };
+            check(run(&x, &w, &b), 1e-12)?;
+            // f32, where the squares of the centred values fit f32 (PyTorch's f32 variance overflows
+            // there as this one does).
+            if x.iter().all(|v| !v.is_finite() || v.abs() < 1e15) {
+                let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+                let xv = Var::constant(Tensor::<f32, DynShape>::from_vec(&[rows, d], x32));
+                let wv = Var::constant(Tensor::<f32, (Dyn,)>::from_vec(&[d], w.iter().map(|&v| v as f32).collect()));
+                let bv = Var::constant(Tensor::<f32, (Dyn,)>::from_vec(&[d], b.iter().map(|&v| v as f32).collect()));
+                let got: Vec<f64> = nn::layer_norm(&xv, Some(&wv), Some(&bv), 1e-5).value().to_vec().iter().map(|&v| v as f64).collect();
+                check(got, 2e-4)?;
+            }
+        }
+    }
+}

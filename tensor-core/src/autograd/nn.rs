@@ -230,12 +230,18 @@ where
     if let Some(b) = bias {
         check_len("layer_norm", "bias", b.sizes()[0], d, "element of the last dim")?;
     }
-    let mean = xd.try_mean_keepdim_dyn(-1)?;
-    let xc = xd.zip_with(&mean, |v, m| v - m);
-    let var = xc.map(|v| v * v).try_mean_keepdim_dyn(-1)?;
-    let rstd = var.map(move |v| T::one() / (v + eps).sqrt());
-    let xhat = xc.zip_with(&rstd, |v, r| v * r);
-    let y = affine(&xhat, weight.map(|w| w.value().as_dyn()), bias.map(|b| b.value().as_dyn()));
+    let (xhat, rstd, y) = match layer_norm_rows(&xd, d, eps, weight, bias)? {
+        Some(parts) => parts,
+        None => {
+            let mean = xd.try_mean_keepdim_dyn(-1)?;
+            let xc = xd.zip_with(&mean, |v, m| v - m);
+            let var = xc.map(|v| v * v).try_mean_keepdim_dyn(-1)?;
+            let rstd = var.map(move |v| T::one() / (v + eps).sqrt());
+            let xhat = xc.zip_with(&rstd, |v, r| v * r);
+            let y = affine(&xhat, weight.map(|w| w.value().as_dyn()), bias.map(|b| b.value().as_dyn()));
+            (xhat, rstd, y)
+        }
+    };
     let y = typed::<T, S>(y);
     let wa = weight.map(|w| w.arc().clone());
     record([x.node(), node_of(weight), node_of(bias)], y, move |[ix, iw, ib], _| {
@@ -254,6 +260,41 @@ where
             });
         })
     })
+}
+
+/// `(x̂, rstd, y)` of [`try_layer_norm`] by the fused row kernel when `x` and the parameters are
+/// contiguous and the rows not empty (`x̂` and `y` of `x`'s sizes, `rstd` of its sizes with the
+/// last 1), or `None` for the tensor form.
+#[allow(clippy::type_complexity)]
+fn layer_norm_rows<'t, T: GradFloat, D: Dim>(
+    x: &TensorView<'_, T, DynShape>,
+    d: usize,
+    eps: T,
+    weight: Option<&Var<'t, T, (D,)>>,
+    bias: Option<&Var<'t, T, (D,)>>,
+) -> Result<Option<(Tensor<T, DynShape>, Tensor<T, DynShape>, Tensor<T, DynShape>)>, ShapeError> {
+    fn slice<T: GradFloat, D: Dim>(t: &Tensor<T, (D,)>) -> Option<&[T]> {
+        crate::kernels::contiguous_slice(t.data.as_slice(), t.layout())
+    }
+    let (w, b) = (weight.map(|w| slice(w.value())), bias.map(|b| slice(b.value())));
+    let Some(xs) = crate::kernels::contiguous_slice(x.data, x.layout()) else { return Ok(None) };
+    if d == 0 || xs.is_empty() || w.is_some_and(|w| w.is_none()) || b.is_some_and(|b| b.is_none()) {
+        return Ok(None);
+    }
+    let (n, rows) = (xs.len(), xs.len() / d);
+    let (mut xhat, mut y, mut rstd) = (
+        crate::memory::try_vec(n, T::zero())?,
+        crate::memory::try_vec(n, T::zero())?,
+        crate::memory::try_vec(rows, T::zero())?,
+    );
+    crate::kernels::norm::layer_norm_rows(xs, d, eps, (w.flatten(), b.flatten()), (&mut xhat, &mut y, &mut rstd));
+    let mut kept: Vec<usize> = x.sizes().to_vec();
+    *kept.last_mut().expect("rank checked above") = 1;
+    Ok(Some((
+        Tensor::try_from_vec(x.sizes(), xhat)?,
+        Tensor::try_from_vec(&kept, rstd)?,
+        Tensor::try_from_vec(x.sizes(), y)?,
+    )))
 }
 
 /// `x̂ · weight + bias` (each optional), broadcast: `weight` and `bias` are already shaped to
@@ -712,3 +753,6 @@ where
 
 mod loss;
 pub use loss::*;
+
+mod heads;
+pub(crate) use heads::try_packed_attention;

@@ -592,7 +592,7 @@ fn lanes_fma<T: Num, const N: usize>(d: &mut [T], s: [&[T]; N], v: [T; N]) {
 
 /// The buffers of [`conv2d_block`], kept from one block to the next (a fresh buffer per block
 /// costs its page faults and its zeroing each time), and handed to the cache of freed buffers
-/// when dropped, for the next call (those of 4 MiB or more: a large image's columns).
+/// when dropped, for the next call (those of 512 KiB or more: a large image's columns).
 struct Scratch<T: Num> {
     col: alloc::vec::Vec<T>,
     tmp: alloc::vec::Vec<T>,

@@ -204,7 +204,12 @@ blas_gemm!(f64, dgemm);
 /// has more than one thread; below it the hand-off costs more than it gains (`benches/kernels.rs`,
 /// group `matmul_threads`).
 #[cfg(all(any(feature = "faer", feature = "linalg"), feature = "rayon"))]
-const PAR_FLOPS: usize = 1 << 21;
+const PAR_FLOPS: usize = GEMM_PAR_FLOPS;
+
+/// Multiply-adds (`m * k * n`) from which one product is split across rayon's pool (with faer),
+/// and from which a batch of smaller products is run a product per task (`ops::matmul`).
+#[cfg(feature = "rayon")]
+pub(crate) const GEMM_PAR_FLOPS: usize = 1 << 21;
 
 /// The element count of a column-major left operand from which [`faer_gemm`]'s products copy it
 /// row-major first (see there): 512².

@@ -23,6 +23,7 @@ mod index;
 pub(crate) mod join;
 #[cfg(feature = "linalg")]
 pub(crate) mod lapack;
+pub(crate) mod norm;
 pub(crate) mod pool;
 pub(crate) mod reduce;
 pub(crate) mod scale;
@@ -35,6 +36,8 @@ pub(crate) use gather::{
 };
 pub(crate) use gemm::gemm;
 pub use gemm::Gemm;
+#[cfg(feature = "rayon")]
+pub(crate) use gemm::GEMM_PAR_FLOPS;
 pub(crate) use index::{gather_runs, scatter_runs};
 
 pub(crate) use crate::memory::{try_collect, try_vec, try_with_capacity, try_with_capacity_uncached};

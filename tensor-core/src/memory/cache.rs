@@ -3,13 +3,18 @@
 //! A new buffer of many megabytes comes from `mmap` (glibc serves every request above its
 //! `mmap` threshold, at most 32 MiB, that way and unmaps it on `free`), and the kernel zeroes each
 //! fresh page on its first write: for the 64 MB output of a 1.6e7-element f32 add that is 4-5 ms on
-//! the development machine, about a third of the whole operation. Smaller buffers are left to the
-//! allocator: cached from 128 KiB on (tried for issue 37), the 4 MB outputs of `&a + &b` over 1e6
-//! elements ran at half speed (`benches/kernels.rs`, `add_new_1e6`: 400 against 200 µs, not yet
-//! explained; a guess is that the cached `mmap` chunks' addresses agree with the operands' modulo
-//! 4 KiB, where glibc's reused heap chunks do not), though the digits CNN's forward gained (2.06
-//! -> 1.27 ms: its page faults). A buffer taken back from this cache has its pages mapped
-//! already, so `&a + &b` in a loop runs at the speed of `add_out` into a preallocated tensor.
+//! the development machine, about a third of the whole operation. Buffers of 1-4 MB fare no
+//! better in a network's forward, where results of several sizes are made and dropped in turn:
+//! glibc trims the top of its heap whenever more than its trim threshold is free there, and the
+//! next result faults its pages in again. MiniLM's forward at batch 32 (results of 1 and 4 MB)
+//! spent a quarter of its time in page faults and zeroing (stages summed on one thread: 382 ms
+//! with this cache from 4 MiB, 316 ms from 512 KiB, 295 ms with glibc told never to trim or
+//! `mmap`). So buffers are cached from 512 KiB. (Cached from 128 KiB for issue 37, the 4 MB
+//! outputs of `&a + &b` over 1e6 elements once ran at half speed, `add_new_1e6`: 400 against
+//! 200 µs, not explained; at 512 KiB, 1 MiB and 4 MiB results of `&a + &b` ran at the speed of a
+//! loop collecting a new `Vec`, 0.085-0.10 against 0.080 ms and 0.36 against 0.35 ms.) A buffer
+//! taken back from this cache has its pages mapped already, so `&a + &b` in a loop runs at the
+//! speed of `add_out` into a preallocated tensor.
 //! NumPy and PyTorch leave this to the allocator; a program can also get it by choosing a
 //! retaining global allocator such as mimalloc (measured on the development machine before this
 //! cache: 8.3-9.1 ms for that add, against 12.7-13.2 ms under glibc).
@@ -20,9 +25,9 @@
 //! make room; a request takes the smallest cached buffer of its element type that holds it and
 //! wastes at most a quarter of its bytes. Without the `std` feature nothing is cached.
 
-/// Buffers smaller than this (4 MiB, the huge-page threshold) go straight back to the allocator.
+/// Buffers smaller than this (512 KiB) go straight back to the allocator.
 #[cfg(feature = "std")]
-pub const MIN_BYTES: usize = 1 << 22;
+pub const MIN_BYTES: usize = 1 << 19;
 
 /// The cache's limit until [`set_buffer_cache_limit`] changes it: 256 MiB.
 #[cfg(feature = "std")]
@@ -142,7 +147,7 @@ mod imp {
 
 pub(crate) use imp::{give, take};
 
-/// Sets how many bytes of freed large buffers (4 MiB or more each) the process keeps for reuse,
+/// Sets how many bytes of freed large buffers (512 KiB or more each) the process keeps for reuse,
 /// and returns the previous limit. `0` turns the cache off and frees what it holds; lowering the
 /// limit frees the oldest buffers until the rest fits. The default is 256 MiB.
 ///

@@ -485,19 +485,10 @@ impl<C: BertSizes, T: GradFloat> BertLayer<C, T> {
         x: &Var<'t, T, DynShape>,
         mask: &Var<'t, T, DynShape>,
     ) -> Result<Var<'t, T, DynShape>, ShapeError> {
-        let (n, l, h) = (x.sizes()[0] as isize, x.sizes()[1] as isize, x.sizes()[2] as isize);
-        let heads = C::HEADS as isize;
-        let hd = h / heads;
         let sa = &mut self.attention.self_attention;
-        // [n, l, h] -> [n, heads, l, hd]
-        let split =
-            |y: Var<'t, T, DynShape>| y.try_reshape_sized::<DynShape>(&[n, l, heads, hd])?.try_transpose_dyn(1, 2);
-        let q = split(sa.query.try_forward(tape, x)?)?;
-        let k = split(sa.key.try_forward(tape, x)?)?;
-        let v = split(sa.value.try_forward(tape, x)?)?;
-        let scores = q.try_matmul(&k.try_transpose_dyn(-2, -1)?)?.mul_scalar(T::from_f64(1.0 / libm::sqrt(hd as f64)));
-        let p = scores.try_add(mask)?.try_softmax_dyn(-1)?;
-        let ctx = p.try_matmul(&v)?.try_transpose_dyn(1, 2)?.try_reshape_sized::<DynShape>(&[n, l, h])?;
+        // The heads are read in place from the projections `[n, l, h]` (one node, no copies).
+        let (q, k, v) = (sa.query.try_forward(tape, x)?, sa.key.try_forward(tape, x)?, sa.value.try_forward(tape, x)?);
+        let ctx = crate::autograd::nn::try_packed_attention(&q, &k, &v, C::HEADS, Some(mask.value()))?;
         let out = &mut self.attention.output;
         let a = layer_norm_dyn(&out.layer_norm, tape, &out.dense.try_forward(tape, &ctx)?.try_add(x)?)?;
         let mid = self.intermediate.dense.try_forward(tape, &a)?.gelu();

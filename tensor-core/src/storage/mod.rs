@@ -25,7 +25,7 @@ impl<T> Sealed for Arc<Vec<T>> {}
 impl<T: Element> Sealed for CowRepr<'_, T> {}
 
 /// The storage of an owned [`Tensor`](crate::Tensor): a `Vec<T>` (ndarray's `OwnedRepr`) that,
-/// when dropped, hands a buffer of 4 MiB or more to the crate's cache of large buffers instead of
+/// when dropped, hands a buffer of 512 KiB or more to the crate's cache of large buffers instead of
 /// the allocator, so that the next large result of the same element type reuses memory whose
 /// pages are already mapped (see [`set_buffer_cache_limit`](crate::set_buffer_cache_limit)).
 /// It dereferences to the `Vec<T>`; [`into_vec`](Self::into_vec) takes the vector out.
