@@ -1,7 +1,7 @@
 //! all-MiniLM-L6-v2 (`shaped::nn::bert`, issue 48) on 32 sentences (`benches/data/minilm_sentences.txt`):
 //! the untracked forward with mean pooling and normalisation of the 32 tokenised sentences in one
-//! padded batch, of one sentence alone, and the same batch with its tokenisation (sentence-transformers'
-//! `encode`); one fine-tuning step on 16 pairs (sentences `2i` and `2i + 1`, label 0.5: the cosine-similarity
+//! padded batch, of one sentence alone, the tokenisation alone (`tokenize_batch32`), and the same batch
+//! with its tokenisation (sentence-transformers' `encode`); one fine-tuning step on 16 pairs (sentences `2i` and `2i + 1`, label 0.5: the cosine-similarity
 //! loss of `tests/bert_minilm.rs`, each side one padded batch of 16, its backward and an AdamW step,
 //! `train_step_batch16`). PyTorch's times for the same work come from `scripts/minilm_timing.py`.
 //!
@@ -53,6 +53,7 @@ fn benches(c: &mut Criterion) {
     g.sample_size(20).measurement_time(Duration::from_secs(8)).warm_up_time(Duration::from_secs(2));
     g.bench_function("forward_batch32", |b| b.iter(|| model.try_embed(black_box(&ids), black_box(&mask)).unwrap()));
     g.bench_function("forward_one", |b| b.iter(|| model.try_embed(black_box(&ids1), black_box(&mask1)).unwrap()));
+    g.bench_function("tokenize_batch32", |b| b.iter(|| tokenize(&tok, black_box(&sentences))));
     g.bench_function("encode_batch32", |b| {
         b.iter(|| {
             let (i, m) = tokenize(&tok, black_box(&sentences));
