@@ -8,7 +8,7 @@
 //! they fail saying how to fetch it. The tests of the loader's errors use small hand-made files
 //! and always run.
 use shaped::autograd::optim::{AdamW, AdamWConfig};
-use shaped::autograd::{Tape, Var};
+use shaped::autograd::{GradFloat, Tape, Var};
 use shaped::io::IoError;
 use shaped::nn::bert::{BertModel, BertSizes, MiniLm};
 use shaped::nn::Module;
@@ -20,6 +20,8 @@ use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
 
 #[path = "data/minilm_data.rs"]
 mod data;
+#[path = "data/minilm_f64_data.rs"]
+mod data64;
 
 /// The model's directory, or `None` (with a skip line) when it is absent and not required.
 fn model_dir() -> Option<PathBuf> {
@@ -145,7 +147,7 @@ fn embeddings_match_sentence_transformers_one_at_a_time() {
 
 /// sentence-transformers' CosineSimilarityLoss over the fixture's pairs: the mean of
 /// (cos(u, v) - label)^2, the two sides each one padded batch (as PyTorch's reference).
-fn cosine_loss<'t>(model: &mut MiniLm, tape: &'t Tape<f32>, tok: &Tokenizer) -> Var<'t, f32, ()> {
+fn cosine_loss<'t, T: GradFloat>(model: &mut MiniLm<T>, tape: &'t Tape<T>, tok: &Tokenizer) -> Var<'t, T, ()> {
     let side = |k: usize| -> Vec<&str> {
         data::PAIRS.iter().map(|p| data::PAIR_SENTENCES[if k == 0 { p.0 } else { p.1 }]).collect()
     };
@@ -156,10 +158,64 @@ fn cosine_loss<'t>(model: &mut MiniLm, tape: &'t Tape<f32>, tok: &Tokenizer) -> 
     let dot = (&u * &v).sum_axis::<1>();
     let norms = (&u * &u).sum_axis::<1>().sqrt() * (&v * &v).sum_axis::<1>().sqrt();
     let cos = &dot / &norms;
-    let labels =
-        Var::constant(Tensor::<f32, (Dyn,)>::from_vec(&[data::PAIRS.len()], data::PAIRS.iter().map(|p| p.2).collect()));
+    let labels = Var::constant(Tensor::<T, (Dyn,)>::from_vec(
+        &[data::PAIRS.len()],
+        data::PAIRS.iter().map(|p| T::from_f64(p.2 as f64)).collect(),
+    ));
     let d = &cos - &labels;
     (&d * &d).mean()
+}
+
+/// The gradients of the fine-tuning loss with the model widened to f64 (each f32 weight exact in
+/// f64, as PyTorch's `model.double()`) against PyTorch's in float64
+/// (tests/data/minilm_f64_data.rs): the loss and every parameter's gradient norm to 1e-10
+/// relative, and the sampled elements to 1e-10 of the element (or of 1% of the parameter's
+/// largest).
+#[test]
+fn fine_tuning_gradients_match_pytorch_in_f64() {
+    let Some(m32) = model() else { return };
+    let tok = tokenizer(&model_dir().unwrap());
+    let mut m32 = m32;
+    let pooler = m32.parameter_names().iter().any(|k| k.starts_with("pooler."));
+    let mut m64 = MiniLm::<f64>::zeros(m32.num_layers(), pooler);
+    {
+        let (src, mut dst) = (m32.named_parameters(), m64.named_parameters());
+        assert_eq!(src.len(), dst.len());
+        for ((ks, ps), (kd, pd)) in src.iter().zip(dst.iter_mut()) {
+            assert_eq!(ks, kd);
+            pd.try_assign(ps.sizes(), ps.to_vec().iter().map(|&v| v as f64).collect()).unwrap();
+        }
+    }
+    let tape = Tape::new();
+    let loss = cosine_loss(&mut m64, &tape, &tok);
+    let l = loss.value().item();
+    assert!(((l - data64::LOSS_F64) / data64::LOSS_F64).abs() <= 1e-10, "loss {l}, PyTorch {}", data64::LOSS_F64);
+    let grads = loss.backward();
+    let params = m64.named_parameters();
+    let with_grad: Vec<_> = params.iter().filter(|(_, p)| grads.param_slice(p.id()).is_some()).collect();
+    assert_eq!(with_grad.len(), data64::GRAD_NORMS_F64.len());
+    let mut worst = 0.0f64;
+    for ((key, p), (want_key, want)) in with_grad.into_iter().zip(data64::GRAD_NORMS_F64) {
+        assert_eq!(key, want_key);
+        let g = grads.param_slice(p.id()).unwrap();
+        let norm = g.iter().map(|v| v * v).sum::<f64>().sqrt();
+        if key.ends_with("attention.self.key.bias") {
+            // Zero in exact arithmetic (see the f32 test): rounding noise on both sides.
+            assert!(norm < 1e-15 && *want < 1e-15, "gradient norm of {key}: {norm}, PyTorch {want}");
+            continue;
+        }
+        let rel = (norm - want).abs() / want;
+        worst = worst.max(rel);
+        assert!(rel <= 1e-10, "gradient norm of {key}: {norm}, PyTorch {want} (relative {rel:.2e})");
+        if let Some((_, idx, vals, max)) = data64::GRAD_SAMPLES_F64.iter().find(|s| s.0 == key) {
+            for (&i, &w) in idx.iter().zip(*vals) {
+                let scale = w.abs().max(0.01 * max);
+                let err = (g[i] - w).abs() / scale;
+                assert!(err <= 1e-10, "gradient of {key}[{i}]: {}, PyTorch {w} (relative {err:.2e})", g[i]);
+            }
+        }
+    }
+    eprintln!("f64: loss {l} (PyTorch {}); worst relative gradient norm error {worst:.2e}", data64::LOSS_F64);
 }
 
 #[test]

@@ -247,9 +247,6 @@ fn matrix_mkn(la: &Layout, lb: &Layout) -> Result<(usize, usize, usize), ShapeEr
     Ok((m, k, n))
 }
 
-/// A checked product `a @ b` of layouts of any ranks: the operands read as matrices (a 1-D
-/// operand as a `[1, k]` row or `[k, 1]` column), the broadcast batch, and the result's row-major
-/// layout (that dim dropped).
 /// The left operand `ea` (`[..batch, m, k]`, batch dims `r`) as one `[B m, k]` matrix when the
 /// right operand `eb` is the same matrix for every batch (its batch strides 0) and the left's
 /// batch and row dims step as one dim (each stride the next one's times its size, ignoring dims
@@ -289,6 +286,9 @@ fn fold_rows(ea: &Layout, eb: &Layout, r: usize) -> Option<Layout> {
     Layout::from_parts(&[rows, sa[r + 1]], &[stride.unwrap_or(0), ta[r + 1]], ea.offset()).ok()
 }
 
+/// A checked product `a @ b` of layouts of any ranks: the operands read as matrices (a 1-D
+/// operand as a `[1, k]` row or `[k, 1]` column), the broadcast batch, and the result's row-major
+/// layout (that dim dropped).
 struct Plan {
     la: Layout,
     lb: Layout,
