@@ -11,8 +11,8 @@
 //! with this cache from 4 MiB, 316 ms from 512 KiB, 295 ms with glibc told never to trim or
 //! `mmap`). So buffers are cached from 512 KiB. (Cached from 128 KiB for issue 37, the 4 MB
 //! outputs of `&a + &b` over 1e6 elements once ran at half speed, `add_new_1e6`: 400 against
-//! 200 µs, not explained; at 512 KiB, 1 MiB and 4 MiB results of `&a + &b` ran at the speed of a
-//! loop collecting a new `Vec`, 0.085-0.10 against 0.080 ms and 0.36 against 0.35 ms.) A buffer
+//! 200 µs, not explained; cached from 512 KiB, the 1 MiB and 4 MiB results of `&a + &b` ran at
+//! the speed of a loop collecting a new `Vec`: 0.085-0.10 against 0.080 ms, 0.36 against 0.35 ms.) A buffer
 //! taken back from this cache has its pages mapped already, so `&a + &b` in a loop runs at the
 //! speed of `add_out` into a preallocated tensor.
 //! NumPy and PyTorch leave this to the allocator; a program can also get it by choosing a
