@@ -161,6 +161,18 @@ mod tests {
         assert!(got_g[2].to_vec()[2 * e..3 * e].iter().all(|&x| x == 0.0));
     }
 
+    /// Central differences (f64) of the output with respect to each of q, k and v, the others
+    /// held, with a masked key.
+    #[test]
+    fn packed_attention_gradcheck() {
+        let m = Tensor::<f64, DynShape>::from_vec(&[1, 1, 1, 3], alloc::vec![0.0, -1e9, 0.0]);
+        let (q, k, v) = (ramp(&[1, 2, 4], 1), ramp(&[1, 3, 4], 2), ramp(&[1, 3, 4], 3));
+        let c = |t: &Tensor<f64, DynShape>| Var::constant(t.clone());
+        assert!(crate::autograd::gradcheck(|x| try_packed_attention(x, &c(&k), &c(&v), 2, Some(&m)).unwrap(), &q));
+        assert!(crate::autograd::gradcheck(|x| try_packed_attention(&c(&q), x, &c(&v), 2, Some(&m)).unwrap(), &k));
+        assert!(crate::autograd::gradcheck(|x| try_packed_attention(&c(&q), &c(&k), x, 2, Some(&m)).unwrap(), &v));
+    }
+
     /// Sizes that do not fit are errors naming them.
     #[test]
     fn packed_attention_refuses_sizes_that_do_not_fit() {
