@@ -101,7 +101,7 @@ out = [
     "    pub gw: &'static [f64],",
     "    pub gb: &'static [f64],",
     "}",
-    "pub const CASES: &[PairCase] = &[",
+    "pub static CASES: &[PairCase] = &[",
 ]
 for c in cases:
     kw = c["kw"]

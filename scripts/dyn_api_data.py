@@ -102,7 +102,7 @@ out.append(f"pub const XF: [f64; 12] = [{', '.join(rs(float(v)) for v in XF.rave
 out.append("/// Rows with NaN, for nanquantile (3x4).")
 out.append(f"pub const XN: [f64; 12] = [{', '.join(rs(float(v)) for v in XN.ravel())}];")
 out.append("/// The cases.")
-out.append("pub const CASES: &[Case] = &[")
+out.append("pub static CASES: &[Case] = &[")
 for name, args, sizes, vals in cases:
     out.append(f'    ("{name}", {arr(args)}, &{sizes}, {arr(vals)}),')
 out.append("];")

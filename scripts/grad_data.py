@@ -330,7 +330,7 @@ out.append("    pub seed: (&'static [usize], &'static [f64]),")
 out.append("    pub out: (&'static [usize], &'static [f64]),")
 out.append("    pub grads: &'static [(&'static [usize], &'static [f64])],")
 out.append("}")
-out.append("pub const CASES: &[Case] = &[")
+out.append("pub static CASES: &[Case] = &[")
 for name, fn, inputs in cases:
     xs = [x.clone().requires_grad_(True) for x in inputs]
     y = fn(*xs)

@@ -98,7 +98,7 @@ lines = [
     "pub struct Unary { pub op: &'static str, pub x: &'static [f64], pub y: &'static [f64], pub jac: &'static [f64] }",
     "pub struct Func { pub name: &'static str, pub x_shape: &'static [usize], pub x: &'static [f64], pub y: &'static [f64], pub jac: &'static [f64] }",
     "pub struct Hess { pub name: &'static str, pub x: &'static [f64], pub value: f64, pub grad: &'static [f64], pub hess: &'static [f64] }",
-    "pub const UNARY: &[Unary] = &[",
+    "pub static UNARY: &[Unary] = &[",
 ]
 for name, f, lo, hi in UNARY:
     x = rand(6, lo, hi)
@@ -115,14 +115,14 @@ import mpmath
 dig = [c for c in UNARY if c[0] == "digamma"]
 xs = [float(v) for v in DIGAMMA_X]
 lines.append("/// (x, trigamma(x)) from mpmath at the digamma case's points.")
-lines.append("pub const TRIGAMMA: &[(f64, f64)] = &[" + ", ".join(f"({x!r}, {float(mpmath.polygamma(1, x))!r})" for x in xs) + "];")
-lines.append("pub const FUNCS: &[Func] = &[")
+lines.append("pub static TRIGAMMA: &[(f64, f64)] = &[" + ", ".join(f"({x!r}, {float(mpmath.polygamma(1, x))!r})" for x in xs) + "];")
+lines.append("pub static FUNCS: &[Func] = &[")
 for name, f, x in funcs():
     y, j = f(x), jacrev(f)(x)
     shape = "&[" + ", ".join(str(s) for s in x.shape) + "]"
     lines.append(f"    Func {{ name: \"{name}\", x_shape: {shape}, x: {fmt(x.reshape(-1))}, y: {fmt(y.reshape(-1))}, jac: {fmt(j.reshape(-1))} }},")
 lines.append("];")
-lines.append("pub const HESS: &[Hess] = &[")
+lines.append("pub static HESS: &[Hess] = &[")
 for name, f, x in hess_cases():
     v, gr, h = f(x), torch.func.grad(f)(x), hessian(f)(x)
     lines.append(f"    Hess {{ name: \"{name}\", x: {fmt(x)}, value: {float(v)!r}, grad: {fmt(gr)}, hess: {fmt(h.reshape(-1))} }},")

@@ -180,12 +180,12 @@ def f64_main(model_dir, out_path):
         "/// The loss of minilm_data.rs's PAIRS with the model in float64 (eval mode).",
         f"pub const LOSS_F64: f64 = {r(loss.item())};",
         "/// The L2 norm of each parameter's gradient in float64 (the pooler gets none).",
-        "pub const GRAD_NORMS_F64: &[(&str, f64)] = &[",
+        "pub static GRAD_NORMS_F64: &[(&str, f64)] = &[",
     ]
     w += [f"    ({rust_str(k)}, {r(n)})," for k, n in norms]
     w.append("];")
     w.append("/// (key, flat indices, gradient elements there, max |gradient| of the parameter), float64.")
-    w.append("pub const GRAD_SAMPLES_F64: &[(&str, &[usize], &[f64], f64)] = &[")
+    w.append("pub static GRAD_SAMPLES_F64: &[(&str, &[usize], &[f64], f64)] = &[")
     for k, idx, vals, mx in samples:
         w.append(f"    ({rust_str(k)}, &[{', '.join(str(i) for i in idx)}], &[{', '.join(r(v) for v in vals)}], {r(mx)}),")
     w.append("];")
@@ -239,48 +239,48 @@ def main():
     )
     w.append("#![allow(clippy::approx_constant, clippy::excessive_precision, clippy::unreadable_literal)]")
     w.append("/// The sentences, in order.")
-    w.append("pub const SENTENCES: &[&str] = &[")
+    w.append("pub static SENTENCES: &[&str] = &[")
     for s in SENTENCES:
         w.append(f"    {rust_str(s)},")
     w.append("];")
     w.append("/// Each sentence's token ids from the model's tokenizer (truncated at 256).")
-    w.append("pub const TOKEN_IDS: &[&[u32]] = &[")
+    w.append("pub static TOKEN_IDS: &[&[u32]] = &[")
     for row in ids:
         w.append("    &[" + ", ".join(str(i) for i in row) + "],")
     w.append("];")
     w.append(f"/// `model.encode(SENTENCES)`: `[{len(SENTENCES)}, 384]`, normalised, row-major.")
-    w.append(f"pub const EMBEDDINGS: &[f32] = {floats(emb.reshape(-1))};")
+    w.append(f"pub static EMBEDDINGS: &[f32] = {floats(emb.reshape(-1))};")
     w.append("/// The sentences of the pairs, sorted (PAIRS index into it).")
-    w.append("pub const PAIR_SENTENCES: &[&str] = &[")
+    w.append("pub static PAIR_SENTENCES: &[&str] = &[")
     for s in pair_sentences:
         w.append(f"    {rust_str(s)},")
     w.append("];")
     w.append("/// The token ids of PAIR_SENTENCES.")
-    w.append("pub const PAIR_TOKEN_IDS: &[&[u32]] = &[")
+    w.append("pub static PAIR_TOKEN_IDS: &[&[u32]] = &[")
     for row in pair_ids:
         w.append("    &[" + ", ".join(str(i) for i in row) + "],")
     w.append("];")
     w.append("/// (index of sentence a, index of sentence b, label) for the cosine-similarity loss.")
-    w.append("pub const PAIRS: &[(usize, usize, f32)] = &[")
+    w.append("pub static PAIRS: &[(usize, usize, f32)] = &[")
     for a, b, label in PAIRS:
         w.append(f"    ({pair_sentences.index(a)}, {pair_sentences.index(b)}, {lit(label)}),")
     w.append("];")
     w.append("/// The loss: mean over the pairs of (cos(u, v) - label)^2, in eval mode (no dropout).")
     w.append(f"pub const LOSS: f32 = {lit(loss.item())};")
     w.append("/// The L2 norm of each parameter's gradient (the pooler gets none).")
-    w.append("pub const GRAD_NORMS: &[(&str, f32)] = &[")
+    w.append("pub static GRAD_NORMS: &[(&str, f32)] = &[")
     for k, n in norms:
         w.append(f"    ({rust_str(k)}, {lit(n)}),")
     w.append("];")
     w.append("/// (key, flat indices, gradient elements there, max |gradient| of the parameter).")
-    w.append("pub const GRAD_SAMPLES: &[(&str, &[usize], &[f32], f32)] = &[")
+    w.append("pub static GRAD_SAMPLES: &[(&str, &[usize], &[f32], f32)] = &[")
     for k, idx, vals, mx in samples:
         w.append(
             f"    ({rust_str(k)}, &[{', '.join(str(i) for i in idx)}], &[{', '.join(lit(v) for v in vals)}], {lit(mx)}),"
         )
     w.append("];")
     w.append("/// The loss before each of five AdamW steps (lr 1e-4, PyTorch's defaults otherwise), and after the fifth.")
-    w.append(f"pub const ADAMW_LOSSES: &[f32] = &[{', '.join(lit(v) for v in losses)}];")
+    w.append(f"pub static ADAMW_LOSSES: &[f32] = &[{', '.join(lit(v) for v in losses)}];")
     with open(out_path, "w") as f:
         f.write("\n".join(w) + "\n")
     # As `cargo fmt` leaves it (the repository's rustfmt.toml), so that the check stays clean.

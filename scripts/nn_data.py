@@ -173,7 +173,7 @@ out.append("    pub out: Arr,")
 out.append("    pub grads: &'static [Arr],")
 out.append("    pub state_after: &'static [Arr],")
 out.append("}")
-out.append("pub const CASES: &[Case] = &[")
+out.append("pub static CASES: &[Case] = &[")
 for name, fn, inputs, ints, state in cases:
     xs = [x.clone().requires_grad_(True) for x in inputs]
     st = [s.clone() for s in state]

@@ -124,11 +124,11 @@ out.append("// ExponentialLR, OneCycleLR and ReduceLROnPlateau schedules.")
 out.append("#![allow(clippy::approx_constant, clippy::excessive_precision, clippy::unreadable_literal, dead_code)]")
 out.append("")
 out.append("/// W's initial value, [2, 3] row-major.")
-out.append(f"pub const W0: &[f64] = {data(W0)};")
+out.append(f"pub static W0: &[f64] = {data(W0)};")
 out.append("/// B's initial value, [3].")
-out.append(f"pub const B0: &[f64] = {data(B0)};")
+out.append(f"pub static B0: &[f64] = {data(B0)};")
 out.append("/// The gradients of each step: W's, and B's (`None`: B has no gradient at that step).")
-out.append("pub const GRADS: &[(&[f64], Option<&[f64]>)] = &[")
+out.append("pub static GRADS: &[(&[f64], Option<&[f64]>)] = &[")
 for gw, gb in GRADS:
     out.append(f"    ({data(gw)}, " + ("None" if gb is None else f"Some({data(gb)})") + "),")
 out.append("];")
@@ -149,7 +149,7 @@ out.append("    /// W and B after each step.")
 out.append("    pub after: &'static [(&'static [f64], &'static [f64])],")
 out.append("}")
 out.append("")
-out.append("pub const OPTIM_CASES: &[OptimCase] = &[")
+out.append("pub static OPTIM_CASES: &[OptimCase] = &[")
 for name, kind, kw, group1, steplr in CONFIGS:
     group, after = run(kind, kw, group1, steplr)
     p = dict(FIELDS)
@@ -180,7 +180,7 @@ out.append("")
 # clip_grad_value_ (its default foreach path: clamp_min_(-c) then clamp_max_(c)).
 CLIP_GRADS = [1.0, -2.0, 0.1, float("nan"), float("inf"), -float("inf"), 0.4999, -0.5, 3e-8, -7.25]
 out.append("/// The gradient that clip_grad_value_ clips in every CLIP_VALUE_CASES case.")
-out.append(f"pub const CLIP_GRAD: &[f64] = {lits(CLIP_GRADS)};")
+out.append(f"pub static CLIP_GRAD: &[f64] = {lits(CLIP_GRADS)};")
 out.append("")
 out.append("pub struct ClipValueCase {")
 out.append("    /// 32 or 64.")
@@ -190,7 +190,7 @@ out.append("    /// The clipped gradient, exactly (as f64).")
 out.append("    pub clipped: &'static [f64],")
 out.append("}")
 out.append("")
-out.append("pub const CLIP_VALUE_CASES: &[ClipValueCase] = &[")
+out.append("pub static CLIP_VALUE_CASES: &[ClipValueCase] = &[")
 for bits, dt in [(64, torch.float64), (32, torch.float32)]:
     for c in [0.5, 0.0, -0.3, float("nan"), float("inf"), 1e-3]:
         p = torch.zeros(len(CLIP_GRADS), dtype=dt, requires_grad=True)
@@ -242,7 +242,7 @@ out.append("    /// _get_closed_form_lr()[0] at the same epochs.")
 out.append("    pub closed: &'static [f64],")
 out.append("}")
 out.append("")
-out.append("pub const LINEAR_CASES: &[LinearCase] = &[")
+out.append("pub static LINEAR_CASES: &[LinearCase] = &[")
 for base, base1, sf, ef, ti, n in [(0.1, None, 1.0 / 3, 1.0, 5, 12), (0.05, 0.2, 0.1, 1.0, 10, 15),
                                    (0.3, None, 1.0, 0.2, 7, 12), (0.01, 0.001, 0.25, 0.75, 3, 8)]:
     opt = two_groups(base, base1)
@@ -262,7 +262,7 @@ out.append("    pub last_lr: &'static [&'static [f64]],")
 out.append("    pub closed: &'static [f64],")
 out.append("}")
 out.append("")
-out.append("pub const EXPONENTIAL_CASES: &[ExponentialCase] = &[")
+out.append("pub static EXPONENTIAL_CASES: &[ExponentialCase] = &[")
 for base, base1, gamma, n in [(0.1, None, 0.9, 30), (0.5, 0.05, 0.5, 20), (0.01, None, 1.0, 5), (0.2, None, 0.97, 60)]:
     opt = two_groups(base, base1)
     sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=gamma)
@@ -289,7 +289,7 @@ out.append("    pub two_groups: bool,")
 out.append("    pub last_lr: &'static [&'static [f64]],")
 out.append("}")
 out.append("")
-out.append("pub const ONECYCLE_CASES: &[OneCycleCase] = &[")
+out.append("pub static ONECYCLE_CASES: &[OneCycleCase] = &[")
 for max_lr, total, pct, anneal, div, fdiv, three, grouped in [
     (0.1, 20, 0.3, "cos", 25.0, 1e4, False, False),
     (0.01, 100, 0.25, "cos", 25.0, 1e4, False, True),
@@ -314,7 +314,7 @@ METRICS = [1.0, 0.9, 0.95, 0.95, 0.96, 0.97, 0.899, 0.8999, 0.9, 0.9, 0.9, 0.5, 
            0.5, 0.49995, 0.49, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.1, 0.2, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3,
            0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3]
 out.append("/// The metric of every ReduceLROnPlateau step.")
-out.append(f"pub const PLATEAU_METRICS: &[f64] = {lits(METRICS)};")
+out.append(f"pub static PLATEAU_METRICS: &[f64] = {lits(METRICS)};")
 out.append("")
 out.append("/// ReduceLROnPlateau on an SGD with groups of lr base_lr and base_lr1.")
 out.append("pub struct PlateauCase {")
@@ -336,7 +336,7 @@ out.append("    /// After each step: the lrs of the groups, best, num_bad_epochs
 out.append("    pub after: &'static [(&'static [f64], f64, usize, usize)],")
 out.append("}")
 out.append("")
-out.append("pub const PLATEAU_CASES: &[PlateauCase] = &[")
+out.append("pub static PLATEAU_CASES: &[PlateauCase] = &[")
 for mode, factor, patience, threshold, tmode, cooldown, min_lr, eps, base, base1, negate in [
     ("min", 0.1, 10, 1e-4, "rel", 0, 0.0, 1e-8, 0.1, 0.01, False),
     ("min", 0.5, 2, 1e-4, "rel", 0, 0.0, 1e-8, 0.1, 0.01, False),

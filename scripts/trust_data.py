@@ -112,7 +112,7 @@ out.append("    pub norm: f64,")
 out.append("    pub after: [&'static [f64]; 2],")
 out.append("}")
 out.append("")
-out.append("pub const CASES: &[Case] = &[")
+out.append("pub static CASES: &[Case] = &[")
 for name, fn, inputs in cases:
     xs = [x.clone().requires_grad_(True) for x in inputs]
     y = fn(*xs)
@@ -129,7 +129,7 @@ for name, fn, inputs in cases:
     out.append("    },")
 out.append("];")
 out.append("")
-out.append("pub const EDGES: &[Edge] = &[")
+out.append("pub static EDGES: &[Edge] = &[")
 for name, fn, pts in edges:
     x = torch.tensor(pts, dtype=torch.float64, requires_grad=True)
     y = fn(x)
@@ -137,7 +137,7 @@ for name, fn, pts in edges:
     out.append(f'    Edge {{ op: "{name}", x: {flat(x)}, y: {flat(y)}, grad: {flat(gr)} }},')
 out.append("];")
 out.append("")
-out.append("pub const CLIPS: &[Clip] = &[")
+out.append("pub static CLIPS: &[Clip] = &[")
 for g0, g1, max_norm in [
     ([3.0, 4.0], [0.0, 0.0], 1.0),
     ([0.3, 0.4], [0.0, 0.1], 1.0),

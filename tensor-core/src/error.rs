@@ -107,7 +107,10 @@ impl fmt::Display for ShapeError {
                 write!(f, "index {index} is out of bounds for dimension {axis} of size {size}")
             }
             IndexEntry { index, position, axis, size } => {
-                write!(f, "index {index} at position {position:?} is out of bounds for dimension {axis} of size {size}")?;
+                write!(
+                    f,
+                    "index {index} at position {position:?} is out of bounds for dimension {axis} of size {size}"
+                )?;
                 if *index < 0 {
                     f.write_str(" (negative indices are not counted from the end here, as in PyTorch)")?;
                 }
@@ -164,6 +167,14 @@ impl fmt::Display for ShapeError {
 }
 
 impl core::error::Error for ShapeError {}
+
+impl ShapeError {
+    /// [`ShapeError::Mismatch`]: `op`'s two shapes `lhs` and `rhs` do not agree, `what` saying how
+    /// (the message is `{op}: {lhs:?} and {rhs:?} {what}`).
+    pub(crate) fn mismatch(op: &'static str, what: impl Into<String>, lhs: &[usize], rhs: &[usize]) -> ShapeError {
+        ShapeError::Mismatch { op, what: what.into(), lhs: lhs.into(), rhs: rhs.into() }
+    }
+}
 
 /// Panics with the error's message: the plain (non-`try_`) forms use it.
 #[cold]

@@ -14,7 +14,7 @@ pub struct Conv2dCase {
     pub y: ([usize; 4], &'static [f64]),
 }
 
-pub const CONV2D: &[Conv2dCase] = &[
+pub static CONV2D: &[Conv2dCase] = &[
     Conv2dCase {
         x: (
             [2, 3, 5, 6],
@@ -1189,7 +1189,7 @@ pub struct Conv1dCase {
     pub y: ([usize; 3], &'static [f64]),
 }
 
-pub const CONV1D: &[Conv1dCase] = &[
+pub static CONV1D: &[Conv1dCase] = &[
     Conv1dCase {
         x: (
             [2, 3, 10],
@@ -1372,7 +1372,7 @@ pub struct PoolCase {
     pub avg_excl: &'static [f64],
 }
 
-pub const POOL: &[PoolCase] = &[
+pub static POOL: &[PoolCase] = &[
     PoolCase {
         x: (
             [2, 3, 6, 6],
@@ -2012,7 +2012,7 @@ pub struct ConvTCase {
     pub y: ([usize; 4], &'static [f64]),
 }
 
-pub const CONVT: &[ConvTCase] = &[
+pub static CONVT: &[ConvTCase] = &[
     ConvTCase {
         x: (
             [2, 3, 4, 5],
@@ -2678,7 +2678,7 @@ pub const CONVT: &[ConvTCase] = &[
 ];
 
 /// adaptive_avg_pool2d: input, output size, expected.
-pub const ADAPTIVE: &[(([usize; 4], &[f64]), [usize; 2], &[f64])] = &[
+pub static ADAPTIVE: &[(([usize; 4], &[f64]), [usize; 2], &[f64])] = &[
     (
         (
             [2, 2, 5, 7],

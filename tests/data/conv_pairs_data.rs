@@ -22,7 +22,7 @@ pub struct PairCase {
     pub gw: &'static [f64],
     pub gb: &'static [f64],
 }
-pub const CASES: &[PairCase] = &[
+pub static CASES: &[PairCase] = &[
     PairCase {
         name: "conv2d_groups_pairs",
         op: "conv2d",

@@ -16,7 +16,7 @@ pub const XF: [f64; 12] =
 /// Rows with NaN, for nanquantile (3x4).
 pub const XN: [f64; 12] = [1.0, f64::NAN, 3.0, 2.0, f64::NAN, f64::NAN, 4.0, -1.0, 0.0, 5.0, f64::NAN, 1.0];
 /// The cases.
-pub const CASES: &[Case] = &[
+pub static CASES: &[Case] = &[
     (
         "quantile",
         &[0.0, 0.0],

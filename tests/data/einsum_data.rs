@@ -2,7 +2,7 @@
 #![allow(clippy::approx_constant)] // random values that happen to be near 1/pi and such
 /// (equation, operand sizes, operand values row-major, result sizes, result values)
 #[allow(clippy::type_complexity)]
-pub const CASES: &[(&str, &[&[usize]], &[&[f64]], &[usize], &[f64])] = &[
+pub static CASES: &[(&str, &[&[usize]], &[&[f64]], &[usize], &[f64])] = &[
     (
         "ij,jk->ik",
         &[&[2, 3], &[3, 4]],

@@ -9,7 +9,7 @@ pub struct Case {
     pub out: (&'static [usize], &'static [f64]),
     pub grads: &'static [(&'static [usize], &'static [f64])],
 }
-pub const CASES: &[Case] = &[
+pub static CASES: &[Case] = &[
     Case {
         op: "exp",
         inputs: &[(

@@ -21,7 +21,7 @@ pub struct Hess {
     pub grad: &'static [f64],
     pub hess: &'static [f64],
 }
-pub const UNARY: &[Unary] = &[
+pub static UNARY: &[Unary] = &[
     Unary {
         op: "exp",
         x: &[
@@ -2268,7 +2268,7 @@ pub const UNARY: &[Unary] = &[
     },
 ];
 /// (x, trigamma(x)) from mpmath at the digamma case's points.
-pub const TRIGAMMA: &[(f64, f64)] = &[
+pub static TRIGAMMA: &[(f64, f64)] = &[
     (4.543630797291839, 0.246067886059041),
     (2.4013310845970914, 0.5148063020739672),
     (7.082163120064113, 0.15163583660493046),
@@ -2276,7 +2276,7 @@ pub const TRIGAMMA: &[(f64, f64)] = &[
     (4.437662841570572, 0.2526222100571685),
     (6.532761405233252, 0.1653855922705856),
 ];
-pub const FUNCS: &[Func] = &[
+pub static FUNCS: &[Func] = &[
     Func {
         name: "pow",
         x_shape: &[2, 3],
@@ -2699,7 +2699,7 @@ pub const FUNCS: &[Func] = &[
         ],
     },
 ];
-pub const HESS: &[Hess] = &[
+pub static HESS: &[Hess] = &[
     Hess {
         name: "rosenbrock",
         x: &[-0.42351322862404084, -0.16061033226111077, -1.3286517108687943, -0.25150073158852737],

@@ -3,7 +3,7 @@
 /// The loss of minilm_data.rs's PAIRS with the model in float64 (eval mode).
 pub const LOSS_F64: f64 = 0.018079733619550065;
 /// The L2 norm of each parameter's gradient in float64 (the pooler gets none).
-pub const GRAD_NORMS_F64: &[(&str, f64)] = &[
+pub static GRAD_NORMS_F64: &[(&str, f64)] = &[
     ("embeddings.word_embeddings.weight", 0.12106796893743856),
     ("embeddings.position_embeddings.weight", 0.10890691827081067),
     ("embeddings.token_type_embeddings.weight", 0.1225649709840212),
@@ -107,7 +107,7 @@ pub const GRAD_NORMS_F64: &[(&str, f64)] = &[
     ("encoder.layer.5.output.LayerNorm.bias", 0.014993111417203737),
 ];
 /// (key, flat indices, gradient elements there, max |gradient| of the parameter), float64.
-pub const GRAD_SAMPLES_F64: &[(&str, &[usize], &[f64], f64)] = &[
+pub static GRAD_SAMPLES_F64: &[(&str, &[usize], &[f64], f64)] = &[
     (
         "embeddings.word_embeddings.weight",
         &[7066266, 7066254, 7066245, 7066141, 7853680, 7853774, 0, 17, 383, 1000],

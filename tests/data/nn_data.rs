@@ -14,7 +14,7 @@ pub struct Case {
     pub grads: &'static [Arr],
     pub state_after: &'static [Arr],
 }
-pub const CASES: &[Case] = &[
+pub static CASES: &[Case] = &[
     Case {
         op: "linear_bias",
         inputs: &[

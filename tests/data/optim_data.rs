@@ -4,11 +4,11 @@
 #![allow(clippy::approx_constant, clippy::excessive_precision, clippy::unreadable_literal, dead_code)]
 
 /// W's initial value, [2, 3] row-major.
-pub const W0: &[f64] = &[0.9519546159549283, -0.3351338724680337, 1.3606156726402583, -0.9057727498729552, 0.7763673192581387, -0.24989481567455243];
+pub static W0: &[f64] = &[0.9519546159549283, -0.3351338724680337, 1.3606156726402583, -0.9057727498729552, 0.7763673192581387, -0.24989481567455243];
 /// B's initial value, [3].
-pub const B0: &[f64] = &[-0.2879896260811464, -0.6232226782144756, -0.38477751414015204];
+pub static B0: &[f64] = &[-0.2879896260811464, -0.6232226782144756, -0.38477751414015204];
 /// The gradients of each step: W's, and B's (`None`: B has no gradient at that step).
-pub const GRADS: &[(&[f64], Option<&[f64]>)] = &[
+pub static GRADS: &[(&[f64], Option<&[f64]>)] = &[
     (&[1.7877835089185186, 5.61573740243527, 4.7413506228240365, 6.172124639593084, -1.52831398869115, 2.364311137080881], Some(&[-0.5942184465911681, 7.607888197253182, 0.2461964971432265])),
     (&[0.33891356324843014, -0.11800184755128318, -0.03706885817926977, 0.0686688438377762, -0.0102014586355436, 0.11290975971973671], Some(&[0.09856577748157824, 0.27463808473080203, -0.03627862547942426])),
     (&[-1.1730860636801343, -1.1610114367549864, 0.2366430524349605, -0.18611828645226056, 1.0482220857268911, -0.34359085987814025], None),
@@ -34,7 +34,7 @@ pub struct OptimCase {
     pub after: &'static [(&'static [f64], &'static [f64])],
 }
 
-pub const OPTIM_CASES: &[OptimCase] = &[
+pub static OPTIM_CASES: &[OptimCase] = &[
     OptimCase {
         name: "sgd_plain",
         optimizer: "sgd",
@@ -266,7 +266,7 @@ pub struct ClipCase {
     pub clipped_b: &'static [f64],
 }
 
-pub const CLIP_CASES: &[ClipCase] = &[
+pub static CLIP_CASES: &[ClipCase] = &[
     ClipCase {
         gw: &[0.08107028099954336, 0.5606585390738382, 0.7518661028701998, 0.09089253567638439, 0.043801003346129436, -0.8697555756080319],
         gb: &[-0.8048392580031356, -1.074094223431729, -0.5809525429152927],
@@ -321,7 +321,7 @@ pub struct ScheduleCase {
     pub closed: &'static [f64],
 }
 
-pub const SCHEDULE_CASES: &[ScheduleCase] = &[
+pub static SCHEDULE_CASES: &[ScheduleCase] = &[
     ScheduleCase {
         kind: "step",
         base_lr: 0.1,

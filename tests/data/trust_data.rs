@@ -18,7 +18,7 @@ pub struct Clip {
     pub after: [&'static [f64]; 2],
 }
 
-pub const CASES: &[Case] = &[
+pub static CASES: &[Case] = &[
     Case {
         op: "cholesky_batch_issue",
         inputs: &[(&[2, 2, 2], &[4.0, 2.0, 2.0, 3.0, 9.0, 3.0, 3.0, 5.0])],
@@ -1681,7 +1681,7 @@ pub const CASES: &[Case] = &[
     },
 ];
 
-pub const EDGES: &[Edge] = &[
+pub static EDGES: &[Edge] = &[
     Edge {
         op: "relu",
         x: &[f64::NEG_INFINITY, -2.0, -0.5, -0.25, -0.0, 0.0, 0.25, 0.5, 2.0, f64::INFINITY, f64::NAN],
@@ -1954,7 +1954,7 @@ pub const EDGES: &[Edge] = &[
     },
 ];
 
-pub const CLIPS: &[Clip] = &[
+pub static CLIPS: &[Clip] = &[
     Clip {
         grads: [&[3.0, 4.0], &[0.0, 0.0]],
         max_norm: 1.0,

@@ -54,6 +54,19 @@ fn image<T: GradFloat>(v: TensorView<'_, T, DynShape>, one_d: bool) -> TensorVie
     }
 }
 
+/// The transposed convolution that maps the output sizes `gs` of the convolution `a` with a
+/// `k` kernel back to its input sizes `xs` (`[N, C, H, W]` both): the same hyper-parameters,
+/// and the output padding that picks `xs` among the input sizes a strided convolution maps to
+/// `gs`.
+fn transposed(a: ConvArgs, k: [usize; 2], xs: &[usize], gs: &[usize]) -> ConvTransposeArgs {
+    let mut output_padding = [0; 2];
+    for i in 0..2 {
+        let span = xs[2 + i] + 2 * a.padding[i] - a.dilation[i] * (k[i] - 1) - 1;
+        output_padding[i] = span - (gs[2 + i] - 1) * a.stride[i];
+    }
+    ConvTransposeArgs { stride: a.stride, padding: a.padding, output_padding, dilation: a.dilation, groups: a.groups }
+}
+
 /// The gradients of a 2-D convolution `y = conv2d(x, w, b, a)` from `g = dL/dy`: `(gx, gw, gb)`,
 /// each computed only when asked for.
 fn conv2d_backward<T: GradFloat>(
@@ -64,23 +77,8 @@ fn conv2d_backward<T: GradFloat>(
     need: [bool; 3],
 ) -> [Option<Tensor<T, DynShape>>; 3] {
     let (xs, ws, gs) = (x.sizes(), w.sizes(), g.sizes());
-    let gx = need[0].then(|| {
-        // The transposed convolution maps [N, O, OH, OW] back to [N, C, H, W]; output padding
-        // picks H among the sizes that a strided convolution maps to OH.
-        let mut output_padding = [0; 2];
-        for i in 0..2 {
-            let span = xs[2 + i] + 2 * a.padding[i] - a.dilation[i] * (ws[2 + i] - 1) - 1;
-            output_padding[i] = span - (gs[2 + i] - 1) * a.stride[i];
-        }
-        let ta = ConvTransposeArgs {
-            stride: a.stride,
-            padding: a.padding,
-            output_padding,
-            dilation: a.dilation,
-            groups: a.groups,
-        };
-        g.conv_transpose2d_dyn(&w, NoBias, ta)
-    });
+    // The transposed convolution maps [N, O, OH, OW] back to [N, C, H, W].
+    let gx = need[0].then(|| g.conv_transpose2d_dyn(&w, NoBias, transposed(a, [ws[2], ws[3]], xs, gs)));
     let gw = need[1].then(|| {
         let (o, cg) = (ws[0], ws[1]);
         let og = o / a.groups;
@@ -316,13 +314,8 @@ fn avg_pool_backward<T: GradFloat>(
     };
     let planes = g.reshape_dyn(&[(n * ch) as isize, 1, gs[2] as isize, gs[3] as isize]);
     let ones_k = Tensor::<T, DynShape>::full_sized(&[1, 1, kh, kw], T::one());
-    let mut output_padding = [0; 2];
-    for i in 0..2 {
-        let span = xs[2 + i] + 2 * a.padding[i] - a.kernel[i];
-        output_padding[i] = span - (gs[2 + i] - 1) * a.stride[i];
-    }
-    let ta = ConvTransposeArgs { stride: a.stride, padding: a.padding, output_padding, dilation: [1, 1], groups: 1 };
-    let gx = planes.conv_transpose2d_dyn(&ones_k, NoBias, ta);
+    let ca = ConvArgs { stride: a.stride, padding: a.padding, dilation: [1, 1], groups: 1 };
+    let gx = planes.conv_transpose2d_dyn(&ones_k, NoBias, transposed(ca, a.kernel, xs, gs));
     let sizes: Vec<isize> = xs.iter().map(|&v| v as isize).collect();
     gx.reshape_dyn(&sizes).into_owned()
 }

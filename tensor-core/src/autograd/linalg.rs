@@ -11,7 +11,7 @@ use super::GradFloat;
 use crate::dim::Dim;
 use crate::error::ShapeError;
 use crate::shape::{DynShape, SolveRhs, SquareShape};
-use crate::tensor::Tensor;
+use crate::tensor::{Tensor, TensorView};
 use shaped_macros::try_twin;
 
 impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
@@ -25,15 +25,25 @@ impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
     #[try_twin]
     pub fn try_inv(&self) -> Result<Var<'t, T, S>, ShapeError> {
         let y = self.value().try_inv()?;
+        self.try_record_matrix(y, |g, y| {
+            let yt = y.transpose_dyn(-1, -2);
+            -&yt.matmul(&g).matmul(&yt)
+        })
+    }
+
+    /// A node of value `y`, a matrix function of `self` of its shape, whose input gradient is
+    /// `grad(g, y)` of the output's gradient and value (both `[..b, n, n]`, seen as runtime-shaped).
+    fn try_record_matrix(
+        &self,
+        y: Tensor<T, S>,
+        grad: impl Fn(TensorView<'_, T, DynShape>, TensorView<'_, T, DynShape>) -> Tensor<T, DynShape>
+            + Send
+            + Sync
+            + 'static,
+    ) -> Result<Var<'t, T, S>, ShapeError> {
         Self::record([self.node()], y, |[i], y| {
             let y = y.clone();
-            back(move |g: Tensor<T, S>, s: &mut Sink<T>| {
-                s.add_with(i, || {
-                    let yt = y.as_dyn().transpose_dyn(-1, -2);
-                    let r = yt.matmul(&g.as_dyn()).matmul(&yt);
-                    typed::<T, S>(-&r)
-                })
-            })
+            back(move |g: Tensor<T, S>, s: &mut Sink<T>| s.add_with(i, || typed::<T, S>(grad(g.as_dyn(), y.as_dyn()))))
         })
     }
 
@@ -133,27 +143,21 @@ impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
     #[try_twin]
     pub fn try_cholesky(&self) -> Result<Var<'t, T, S>, ShapeError> {
         let l = self.value().try_cholesky()?;
-        Self::record([self.node()], l, |[i], l| {
-            let l = l.clone();
-            back(move |g: Tensor<T, S>, s: &mut Sink<T>| {
-                s.add_with(i, || {
-                    let ld = l.as_dyn();
-                    // The identity of `L`'s own shape, `[..b, n, n]`: one per matrix of a batch
-                    // (an unbatched `[n, n]` right side of rank r - 1 would be read as a batch
-                    // of vectors by `solve_triangular`).
-                    let eye = batched_eye::<T>(ld.sizes());
-                    let lt = ld.transpose_dyn(-1, -2);
-                    let half = c::<T>(0.5);
-                    let phi = lt.matmul(&g.as_dyn()).tril(0);
-                    let phi = phi.zip_with(&eye.as_dyn(), move |v, e| if e == T::one() { v * half } else { v });
-                    // L⁻¹ by one triangular solve, then L⁻ᵀ Φ L⁻¹ by two products.
-                    let linv = ld.solve_triangular(&eye.as_dyn(), false, false);
-                    let linv_t = linv.as_dyn().transpose_dyn(-1, -2);
-                    let r = linv_t.matmul(&phi.as_dyn()).matmul(&linv.as_dyn());
-                    let rt = r.as_dyn().transpose_dyn(-1, -2);
-                    typed::<T, S>(r.zip_with(&rt, move |a, b| (a + b) * half))
-                })
-            })
+        self.try_record_matrix(l, |g, ld| {
+            // The identity of `L`'s own shape, `[..b, n, n]`: one per matrix of a batch
+            // (an unbatched `[n, n]` right side of rank r - 1 would be read as a batch
+            // of vectors by `solve_triangular`).
+            let eye = batched_eye::<T>(ld.sizes());
+            let lt = ld.transpose_dyn(-1, -2);
+            let half = c::<T>(0.5);
+            let phi = lt.matmul(&g).tril(0);
+            let phi = phi.zip_with(&eye.as_dyn(), move |v, e| if e == T::one() { v * half } else { v });
+            // L⁻¹ by one triangular solve, then L⁻ᵀ Φ L⁻¹ by two products.
+            let linv = ld.solve_triangular(&eye.as_dyn(), false, false);
+            let linv_t = linv.as_dyn().transpose_dyn(-1, -2);
+            let r = linv_t.matmul(&phi.as_dyn()).matmul(&linv.as_dyn());
+            let rt = r.as_dyn().transpose_dyn(-1, -2);
+            r.zip_with(&rt, move |a, b| (a + b) * half)
         })
     }
 }

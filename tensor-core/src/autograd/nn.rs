@@ -105,12 +105,12 @@ fn isizes(sizes: &[usize]) -> Vec<isize> {
 /// `n`, the size of the dim it scales.
 fn check_len(op: &'static str, what: &str, len: usize, n: usize, dim: &str) -> Result<(), ShapeError> {
     if len != n {
-        return Err(ShapeError::Mismatch {
+        return Err(ShapeError::mismatch(
             op,
-            what: format!("differ: the {what} must have one element per {dim}"),
-            lhs: alloc::vec![len],
-            rhs: alloc::vec![n],
-        });
+            format!("differ: the {what} must have one element per {dim}"),
+            &[len],
+            &[n],
+        ));
     }
     Ok(())
 }
@@ -738,14 +738,26 @@ where
             if iq.is_none() && ik.is_none() {
                 return;
             }
-            // dS = P (dP - rowsum(dP P)), dP = g vᵀ; the scale folded in once.
-            let dp = gd.matmul(&va.as_dyn().transpose_dyn(-2, -1));
-            let dot = dp.zip_with(&p, |d, p| d * p).sum_keepdim_dyn(-1);
-            let ds = dp.zip_with(&dot, |d, r| d - r).zip_with(&p, move |t, p| t * p * scale);
+            let ds = attention_scores_grad(&gd, &p, &va.as_dyn(), scale);
             s.add_with(iq, || sum_to::<T, Q>(ds.matmul(&ka.as_dyn()).as_dyn(), qa.sizes()));
             s.add_with(ik, || sum_to::<T, K>(ds.transpose_dyn(-2, -1).matmul(&qa.as_dyn()).as_dyn(), ka.sizes()));
         })
     })
+}
+
+/// The gradient of attention's scaled scores `S` (`P = softmax(S / scale⁻¹)` over the last dim)
+/// from the output's gradient `g` `[.., L, Ev]`, the saved weights `p` `[.., L, S]` and the values
+/// `v` `[.., S, Ev]`: `dS = P (dP - rowsum(dP P)) scale`, `dP = g vᵀ`, the scale folded in once.
+/// Shared by [`try_scaled_dot_product_attention`] and the packed heads' node (`heads.rs`).
+fn attention_scores_grad<T: GradFloat>(
+    g: &TensorView<'_, T, DynShape>,
+    p: &Tensor<T, DynShape>,
+    v: &TensorView<'_, T, DynShape>,
+    scale: T,
+) -> Tensor<T, DynShape> {
+    let dp = g.matmul(&v.transpose_dyn(-2, -1));
+    let dot = dp.zip_with(p, |d, p| d * p).sum_keepdim_dyn(-1);
+    dp.zip_with(&dot, |d, r| d - r).zip_with(p, move |t, p| t * p * scale)
 }
 
 // ---------------------------------------------------------------------------------------------

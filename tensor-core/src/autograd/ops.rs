@@ -105,28 +105,32 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// An element-wise operation with value `y` whose input gradient is `d(g, x)` element by
     /// element.
     #[track_caller]
-    pub(crate) fn rule_x(
-        &self,
-        y: Tensor<T, S>,
-        d: impl Fn(T, T) -> T + Send + Sync + Copy + 'static,
-    ) -> Var<'t, T, S> {
-        let x = self.arc().clone();
-        self.record1(y, move |i, _| back(move |g: Tensor<T, S>, s| s.add_with(i, || g.zip_with(&*x, d))))
+    pub(crate) fn rule_x(&self, y: Tensor<T, S>, d: impl Deriv<T>) -> Var<'t, T, S> {
+        self.rule(y, false, d)
     }
 
     /// An element-wise operation with value `y` whose input gradient is `d(g, y)`.
     #[track_caller]
-    pub(crate) fn rule_y(
-        &self,
-        y: Tensor<T, S>,
-        d: impl Fn(T, T) -> T + Send + Sync + Copy + 'static,
-    ) -> Var<'t, T, S> {
+    pub(crate) fn rule_y(&self, y: Tensor<T, S>, d: impl Deriv<T>) -> Var<'t, T, S> {
+        self.rule(y, true, d)
+    }
+
+    /// [`rule_x`](Self::rule_x) (`of_y` false: the input is saved) and [`rule_y`](Self::rule_y)
+    /// (the output is).
+    #[track_caller]
+    fn rule(&self, y: Tensor<T, S>, of_y: bool, d: impl Deriv<T>) -> Var<'t, T, S> {
+        let x = self.arc().clone();
         self.record1(y, move |i, y| {
-            let y = y.clone();
-            back(move |g: Tensor<T, S>, s| s.add_with(i, || g.zip_with(&*y, d)))
+            let saved = if of_y { y.clone() } else { x };
+            back(move |g: Tensor<T, S>, s| s.add_with(i, || g.zip_with(&*saved, d)))
         })
     }
 }
+
+/// An element-wise derivative rule `d(g, v)`: the input's gradient element from the output's
+/// gradient element `g` and the saved value `v` (the input or the output).
+pub(crate) trait Deriv<T>: Fn(T, T) -> T + Send + Sync + Copy + 'static {}
+impl<T, F: Fn(T, T) -> T + Send + Sync + Copy + 'static> Deriv<T> for F {}
 
 crate::num::derivatives::derivative_table!(var_unary);
 
@@ -364,18 +368,11 @@ macro_rules! var_view {
                 };
                 self.record_view(vl)
             }
-            $(#[$m])*
-            ///
-            #[doc = concat!("On a `Var`, differentiable: the value is [`Tensor::", stringify!($name), "`](crate::TensorBase::", stringify!($name), ")'s elements, and their gradient goes back through the same view.")]
-            ///
-            /// # Panics
-            #[doc = concat!("With the message of the error of [`", stringify!($try), "`](Self::",
-                stringify!($try), "): ", $err)]
-            #[track_caller]
-            pub fn $name<$($g)*>(&self, $($arg: $ty),*) -> Var<'t, T, $Out>
-            where $($w)*
-            {
-                self.$try::<$($tf)*>($($arg),*).or_panic()
+            crate::tensor::views::table_twin! {
+                $(#[$m])*
+                #[doc = ""]
+                #[doc = concat!("On a `Var`, differentiable: the value is [`Tensor::", stringify!($name), "`](crate::TensorBase::", stringify!($name), ")'s elements, and their gradient goes back through the same view.")]
+                $name, $try; [$($g)*] [$($tf)*] ($($arg: $ty),*) -> Var<'t, T, $Out> where [$($w)*] errors $err
             }
         }
     };

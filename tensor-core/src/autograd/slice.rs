@@ -69,6 +69,18 @@ impl VarSliceKind for B1 {
     }
 }
 
+/// The slice of the [`Var`] in `probe` by its spec, recorded (both rule sets).
+fn probe_slice<'a, 't, T: GradFloat, S: Shape, S2: Shape, Pre: RtOps, Post: RtOps>(
+    probe: &Probe<'a, &'a Var<'t, T, S>, T, S, Pre, Post>,
+) -> Result<Var<'t, T, S2>, ShapeError>
+where
+    (Pre, Post): SpecKindOf,
+    SpecKind<Pre, Post>: VarSliceKind,
+{
+    let (x, spec) = probe.parts();
+    <SpecKind<Pre, Post> as VarSliceKind>::var_slice(*x, spec)
+}
+
 /// `t!(x[...])` of a [`Var`] under the checked rules: the slice's shape as for a tensor, and every
 /// literal checked against static dims at compile time, with the same error.
 impl<'a, 't, T: GradFloat, S: Shape, Pre: RtOps, Post: RtOps> TSliceChecked
@@ -91,8 +103,7 @@ where
     where
         Self::Checks: AllInBounds,
     {
-        let (x, spec) = self.parts();
-        <SpecKind<Pre, Post> as VarSliceKind>::var_slice(*x, spec)
+        probe_slice(self)
     }
 }
 
@@ -104,27 +115,26 @@ where
     SpecKind<Pre, Post>: VarSliceKind,
 {
     type Out<S2: Shape> = Var<'t, T, S2>;
+    // The trait's `(Pre, Post): SpecKindOf` is already a bound of the impl.
     #[track_caller]
     fn t_slice(&self) -> Var<'t, T, <Spec<Pre, Post> as SliceShape<S, Loose>>::Out>
     where
         Spec<Pre, Post>: SliceShape<S, Loose>,
         Pre: LooseOps,
         Post: LooseOps,
-        (Pre, Post): SpecKindOf,
     {
+        // Evaluated here, in the function the user's `t!` instantiates, so that a failure names
+        // that call.
         let () = <(S, Pre, Post) as LooseCheck>::OK;
-        let (x, spec) = self.parts();
-        <SpecKind<Pre, Post> as VarSliceKind>::var_slice(*x, spec).or_panic()
+        probe_slice(*self).or_panic()
     }
     fn t_try_slice(&self) -> Result<Var<'t, T, <Spec<Pre, Post> as SliceShape<S, Loose>>::Out>, ShapeError>
     where
         Spec<Pre, Post>: SliceShape<S, Loose>,
         Pre: LooseOps,
         Post: LooseOps,
-        (Pre, Post): SpecKindOf,
     {
         let () = <(S, Pre, Post) as LooseCheck>::OK;
-        let (x, spec) = self.parts();
-        <SpecKind<Pre, Post> as VarSliceKind>::var_slice(*x, spec)
+        probe_slice(*self)
     }
 }

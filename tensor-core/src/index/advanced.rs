@@ -114,12 +114,12 @@ impl ItemElem for bool {
         let first = cx.take::<FRONT>(k)?;
         let dims = &cx.l.sizes()[first..first + k];
         if dims != t.sizes() {
-            return Err(ShapeError::Mismatch {
-                op: "mask index",
-                what: "differ: the mask's shape must equal the dims it indexes".into(),
-                lhs: t.sizes().into(),
-                rhs: dims.into(),
-            });
+            return Err(ShapeError::mismatch(
+                "mask index",
+                "differ: the mask's shape must equal the dims it indexes",
+                t.sizes(),
+                dims,
+            ));
         }
         let (count, index) = kernels::mask_coords(t.storage(), t.layout())?;
         cx.push_advanced::<FRONT>(first, AdvIndex { pos: 0, axis: first, sizes: vec![count], index })

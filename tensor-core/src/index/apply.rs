@@ -48,8 +48,12 @@ pub struct DimIn {
 pub trait RtOp {
     /// `B1` for an index tensor, `B0` for a basic index (see [`RtOps::Kind`]).
     type Kind;
-    /// The number of input dims the op consumes (0 for `None`, the mask's rank for a bool mask).
-    fn consumes(&self) -> usize;
+    /// The number of input dims the op consumes: one for an index or range (the default), 0 for
+    /// `None`, the mask's rank for a bool mask.
+    #[inline(always)]
+    fn consumes(&self) -> usize {
+        1
+    }
     /// Applies the op.
     fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError>;
 }
@@ -161,56 +165,47 @@ impl<A: AdvSink> SliceCx<'_, A> {
 impl RtOp for Full {
     type Kind = B0;
     #[inline(always)]
-    fn consumes(&self) -> usize {
-        1
-    }
-    #[inline(always)]
     fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
         let d = cx.take_one::<FRONT>()?;
         cx.out::<FRONT>().push(d.size, d.stride)
     }
 }
+/// Takes one input dim and moves the offset to index `i` of it (negative counts from the end),
+/// checked against its size.
+#[inline(always)]
+fn push_index<const FRONT: bool, A: AdvSink>(cx: &mut SliceCx<A>, i: isize) -> Result<(), ShapeError> {
+    let d = cx.take_one::<FRONT>()?;
+    cx.off += index_offset(i, d.size, d.stride, d.axis)?;
+    Ok(())
+}
 impl<const I: usize> RtOp for At<I> {
     type Kind = B0;
     #[inline(always)]
-    fn consumes(&self) -> usize {
-        1
-    }
-    #[inline(always)]
     fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
-        let d = cx.take_one::<FRONT>()?;
         // Checked here too: a literal on a generic or out-of-bridge dim is only checked at run
         // time (the macro refuses literals beyond isize, so the cast is exact).
-        cx.off += index_offset(I as isize, d.size, d.stride, d.axis)?;
-        Ok(())
+        push_index::<FRONT, A>(cx, I as isize)
     }
 }
 impl<const K: usize> RtOp for AtNeg<K> {
     type Kind = B0;
     #[inline(always)]
-    fn consumes(&self) -> usize {
-        1
-    }
-    #[inline(always)]
     fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
-        let d = cx.take_one::<FRONT>()?;
-        cx.off += index_offset(-(K as isize), d.size, d.stride, d.axis)?;
-        Ok(())
+        push_index::<FRONT, A>(cx, -(K as isize))
     }
 }
 impl RtOp for AtDyn {
     type Kind = B0;
     #[inline(always)]
-    fn consumes(&self) -> usize {
-        1
-    }
-    #[inline(always)]
     fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
-        let d = cx.take_one::<FRONT>()?;
-        let err = || ShapeError::Index { index: self.0, axis: d.axis, size: d.size };
-        let i = isize::try_from(self.0).map_err(|_| err())?;
-        cx.off += index_offset(i, d.size, d.stride, d.axis)?;
-        Ok(())
+        match isize::try_from(self.0) {
+            Ok(i) => push_index::<FRONT, A>(cx, i),
+            // An index beyond isize is outside every dim: name it as given.
+            Err(_) => {
+                let d = cx.take_one::<FRONT>()?;
+                Err(ShapeError::Index { index: self.0, axis: d.axis, size: d.size })
+            }
+        }
     }
 }
 #[inline(always)]
@@ -242,20 +237,12 @@ impl<const S: usize, const E: usize, const STEP: usize, const LEN: usize, const 
 {
     type Kind = B0;
     #[inline(always)]
-    fn consumes(&self) -> usize {
-        1
-    }
-    #[inline(always)]
     fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
         push_range::<FRONT, A>(cx, Some(S as isize), Some(E as isize), step_of(STEP, REV))
     }
 }
 impl<const S: usize, const STEP: usize, const REV: bool> RtOp for RangeFrom<S, STEP, REV> {
     type Kind = B0;
-    #[inline(always)]
-    fn consumes(&self) -> usize {
-        1
-    }
     #[inline(always)]
     fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
         push_range::<FRONT, A>(cx, Some(S as isize), None, step_of(STEP, REV))
@@ -266,10 +253,6 @@ impl<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, cons
 {
     type Kind = B0;
     #[inline(always)]
-    fn consumes(&self) -> usize {
-        1
-    }
-    #[inline(always)]
     fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
         let end = if KE == 0 { None } else { Some(-(KE as isize)) };
         push_range::<FRONT, A>(cx, Some(-(KS as isize)), end, step_of(STEP, REV))
@@ -277,10 +260,6 @@ impl<const KS: usize, const KE: usize, const STEP: usize, const LEN: usize, cons
 }
 impl RtOp for RangeDyn {
     type Kind = B0;
-    #[inline(always)]
-    fn consumes(&self) -> usize {
-        1
-    }
     #[inline(always)]
     fn apply<const FRONT: bool, A: AdvSink>(&self, cx: &mut SliceCx<A>) -> Result<(), ShapeError> {
         let fit = |b: Option<i128>| b.map(isize::try_from).transpose();

@@ -28,50 +28,35 @@ impl Verdict for typenum::B0 {
 /// The verdict of a typenum comparison.
 pub type Check<B> = <B as Verdict>::V;
 
-/// Literal index in bounds.
-#[diagnostic::on_unimplemented(
-    message = "index {I} is out of bounds for a dimension of size {N} in shape `{Sh}`",
-    label = "literal index out of bounds"
-)]
-pub trait IndexInBounds<const I: usize, const N: usize, Sh> {}
-#[diagnostic::do_not_recommend]
-impl<const I: usize, const N: usize, Sh> IndexInBounds<I, N, Sh> for InBounds {}
-
-/// Literal negative index in bounds.
-#[diagnostic::on_unimplemented(
-    message = "index -{K} is out of bounds for a dimension of size {N} in shape `{Sh}`",
-    label = "literal index out of bounds"
-)]
-pub trait NegIndexInBounds<const K: usize, const N: usize, Sh> {}
-#[diagnostic::do_not_recommend]
-impl<const K: usize, const N: usize, Sh> NegIndexInBounds<K, N, Sh> for InBounds {}
-
-/// Literal range end in bounds.
-#[diagnostic::on_unimplemented(
-    message = "range end {E} is out of bounds for a dimension of size {N} in shape `{Sh}`",
-    label = "literal range out of bounds"
-)]
-pub trait RangeEndInBounds<const E: usize, const N: usize, Sh> {}
-#[diagnostic::do_not_recommend]
-impl<const E: usize, const N: usize, Sh> RangeEndInBounds<E, N, Sh> for InBounds {}
-
-/// Literal negative range start in bounds.
-#[diagnostic::on_unimplemented(
-    message = "range start -{K} is out of bounds for a dimension of size {N} in shape `{Sh}`",
-    label = "literal range out of bounds"
-)]
-pub trait NegStartInBounds<const K: usize, const N: usize, Sh> {}
-#[diagnostic::do_not_recommend]
-impl<const K: usize, const N: usize, Sh> NegStartInBounds<K, N, Sh> for InBounds {}
-
-/// Literal open range start (`S..`) in bounds.
-#[diagnostic::on_unimplemented(
-    message = "range start {S} is out of bounds for a dimension of size {N} in shape `{Sh}`",
-    label = "literal range start out of bounds"
-)]
-pub trait RangeStartInBounds<const S: usize, const N: usize, Sh> {}
-#[diagnostic::do_not_recommend]
-impl<const S: usize, const N: usize, Sh> RangeStartInBounds<S, N, Sh> for InBounds {}
+/// The traits of the literal checks, one per kind: implemented by [`InBounds`] only, so that a
+/// failed check is the trait's message, naming the literal (`{L}`, the generic's own name), the
+/// size and the shape.
+macro_rules! literal_checks {
+    ($($(#[doc = $doc:literal])* $Trait:ident<$L:ident>: $message:literal, $label:literal;)*) => {$(
+        $(#[doc = $doc])*
+        #[diagnostic::on_unimplemented(message = $message, label = $label)]
+        pub trait $Trait<const $L: usize, const N: usize, Sh> {}
+        #[diagnostic::do_not_recommend]
+        impl<const $L: usize, const N: usize, Sh> $Trait<$L, N, Sh> for InBounds {}
+    )*};
+}
+literal_checks! {
+    /// Literal index in bounds.
+    IndexInBounds<I>: "index {I} is out of bounds for a dimension of size {N} in shape `{Sh}`",
+        "literal index out of bounds";
+    /// Literal negative index in bounds.
+    NegIndexInBounds<K>: "index -{K} is out of bounds for a dimension of size {N} in shape `{Sh}`",
+        "literal index out of bounds";
+    /// Literal range end in bounds.
+    RangeEndInBounds<E>: "range end {E} is out of bounds for a dimension of size {N} in shape `{Sh}`",
+        "literal range out of bounds";
+    /// Literal negative range start in bounds.
+    NegStartInBounds<K>: "range start -{K} is out of bounds for a dimension of size {N} in shape `{Sh}`",
+        "literal range out of bounds";
+    /// Literal open range start (`S..`) in bounds.
+    RangeStartInBounds<S>: "range start {S} is out of bounds for a dimension of size {N} in shape `{Sh}`",
+        "literal range start out of bounds";
+}
 
 /// `S..;STEP` on a static dim of size `N`: the length `ceil((N - S) / STEP)` when `S <= N`, and 0
 /// otherwise (the recorded check then fails with its own message).
@@ -150,6 +135,8 @@ check_list! {
     label = "START + LEN must not exceed the dimension's size"
 )]
 pub trait NarrowFits<const START: usize, const LEN: usize, Sh>: Dim {}
+/// `START + LEN` as a typenum number.
+type NarrowEnd<const START: usize, const LEN: usize> = typenum::Sum<TnC<START>, TnC<LEN>>;
 #[diagnostic::do_not_recommend]
 impl<const START: usize, const LEN: usize, const N: usize, Sh> NarrowFits<START, LEN, Sh> for Const<N>
 where
@@ -157,9 +144,9 @@ where
     Const<LEN>: StaticDim,
     Const<N>: StaticDim,
     TnC<START>: Add<TnC<LEN>>,
-    typenum::Sum<TnC<START>, TnC<LEN>>: IsLessOrEqual<TnC<N>>,
-    typenum::LeEq<typenum::Sum<TnC<START>, TnC<LEN>>, TnC<N>>: Verdict,
-    Check<typenum::LeEq<typenum::Sum<TnC<START>, TnC<LEN>>, TnC<N>>>: NarrowInBounds<START, LEN, N, Sh>,
+    NarrowEnd<START, LEN>: IsLessOrEqual<TnC<N>>,
+    typenum::LeEq<NarrowEnd<START, LEN>, TnC<N>>: Verdict,
+    Check<typenum::LeEq<NarrowEnd<START, LEN>, TnC<N>>>: NarrowInBounds<START, LEN, N, Sh>,
 {
 }
 #[diagnostic::do_not_recommend]

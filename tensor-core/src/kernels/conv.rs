@@ -33,6 +33,19 @@ pub(crate) struct Geom {
     pub(crate) ow: usize,
 }
 
+/// The operands of a convolution (plain or transposed), checked by the caller: the input `x`,
+/// the weights `wt`, an optional bias of one value per output channel, the geometry, `o` output
+/// channels and `groups` channel groups; `x` and `wt` contiguous.
+#[derive(Clone, Copy)]
+pub(crate) struct Operands<'a, T> {
+    pub(crate) x: &'a [T],
+    pub(crate) wt: &'a [T],
+    pub(crate) bias: Option<&'a [T]>,
+    pub(crate) g: &'a Geom,
+    pub(crate) o: usize,
+    pub(crate) groups: usize,
+}
+
 impl Geom {
     /// The input rows `iy` that window row `i` of output row `y` reads (`None` in the padding).
     #[inline]
@@ -119,23 +132,22 @@ fn gather_table(g: &Geom) -> Result<alloc::vec::Vec<usize>, ShapeError> {
     Ok(t)
 }
 
-/// The im2col matrix of a block of images through a [`gather_table`]: channels `c0..c0 + cg` of
-/// images `img0..img0 + nimg` of `x` into `col` (`[cg * kh * kw, nimg * oh * ow]`, row-major).
-/// The planes are first copied to `xb`, each followed by a zero (what padding reads); then each
-/// row of `col` is written in order, its images side by side, reading the planes (a few KiB)
-/// through the table.
-#[allow(clippy::too_many_arguments)]
-fn im2col_table<T: Num>(
-    x: &[T],
-    g: &Geom,
+/// The images and channels whose im2col matrix one product of [`conv2d_block`] takes: channels
+/// `c0..c0 + cg` of images `img0..img0 + nimg`.
+#[derive(Clone, Copy)]
+struct Block {
     c0: usize,
     cg: usize,
     img0: usize,
     nimg: usize,
-    table: &[usize],
-    xb: &mut [T],
-    col: &mut [T],
-) {
+}
+
+/// The im2col matrix of a [`Block`] of images through a [`gather_table`] into `col`
+/// (`[cg * kh * kw, nimg * oh * ow]`, row-major). The planes are first copied to `xb`, each
+/// followed by a zero (what padding reads); then each row of `col` is written in order, its
+/// images side by side, reading the planes (a few KiB) through the table.
+fn im2col_table<T: Num>(x: &[T], g: &Geom, blk: Block, table: &[usize], xb: &mut [T], col: &mut [T]) {
+    let Block { c0, cg, img0, nimg } = blk;
     let (hw, ohw, kk) = (g.h * g.w, g.oh * g.ow, g.kh * g.kw);
     let hw1 = hw + 1;
     for b in 0..nimg {
@@ -160,24 +172,14 @@ fn im2col_table<T: Num>(
     }
 }
 
-/// The im2col matrix of a block of images with narrow output rows and stride 1: channels
-/// `c0..c0 + cg` of images `img0..img0 + nimg` of `x` into `col` (`[cg * kh * kw, nimg * oh *
-/// ow]`, row-major). Each plane is copied into `padded`, a zero-bordered plane of `(h + 2 ph) x
-/// (w + 2 pw)` whose border is never written; with stride 1, window offset `(i, j)` of output row
-/// `y` then reads the `ow` consecutive elements from row `y + i dh`, column `j dw` of it, moved
-/// in pieces of 8. (The table of [`im2col_table`] read each element through an index: about five
+/// The im2col matrix of a [`Block`] of images with narrow output rows and stride 1 into `col`
+/// (`[cg * kh * kw, nimg * oh * ow]`, row-major). Each plane is copied into `padded`, a
+/// zero-bordered plane of `(h + 2 ph) x (w + 2 pw)` whose border is never written; with stride 1,
+/// window offset `(i, j)` of output row `y` then reads the `ow` consecutive elements from row
+/// `y + i dh`, column `j dw` of it, moved in pieces of 8. (The table of [`im2col_table`] read each element through an index: about five
 /// cycles an element, 53% of the digits' first layer.)
-#[allow(clippy::too_many_arguments)]
-fn im2col_padded<T: Num>(
-    x: &[T],
-    g: &Geom,
-    c0: usize,
-    cg: usize,
-    img0: usize,
-    nimg: usize,
-    padded: &mut [T],
-    col: &mut [T],
-) {
+fn im2col_padded<T: Num>(x: &[T], g: &Geom, blk: Block, padded: &mut [T], col: &mut [T]) {
+    let Block { c0, cg, img0, nimg } = blk;
     let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
     let (ph, pw, wp) = (g.pad[0], g.pad[1], g.w + 2 * g.pad[1]);
     let cols = nimg * ohw;
@@ -223,16 +225,8 @@ const PAR_CONV_FLOPS: usize = 1 << 20;
 ///
 /// # Errors
 /// [`ShapeError::Alloc`] when a column buffer cannot be allocated.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn conv2d<T: Gemm>(
-    x: &[T],
-    wt: &[T],
-    bias: Option<&[T]>,
-    g: &Geom,
-    o: usize,
-    groups: usize,
-    out: &mut [T],
-) -> Result<(), ShapeError> {
+pub(crate) fn conv2d<T: Gemm>(conv: Operands<'_, T>, out: &mut [T]) -> Result<(), ShapeError> {
+    let Operands { g, o, groups, .. } = conv;
     let (ohw, kk) = (g.oh * g.ow, (g.c / groups) * g.kh * g.kw);
     let plane_out = o * ohw;
     if plane_out == 0 || g.n == 0 {
@@ -241,15 +235,14 @@ pub(crate) fn conv2d<T: Gemm>(
     // A 1x1 window, stride 1, no padding: the channels of an image are already the columns.
     let direct = g.kh == 1 && g.kw == 1 && g.stride == [1, 1] && g.pad == [0, 0];
     if !direct && unrolled_fits(g, o, groups) {
-        return conv2d_unrolled(x, wt, bias, g, o, out);
+        return conv2d_unrolled(conv, out);
     }
     if g.c == groups && groups > 1 && g.kw <= MAX_DEPTHWISE_KW {
-        return conv2d_depthwise(x, wt, bias, g, o, out);
+        return conv2d_depthwise(conv, out);
     }
     let nb = if direct { 1 } else { (COL_BLOCK / kk.max(1).saturating_mul(ohw)).clamp(1, g.n) };
-    let block = |nb: usize, b: usize, dst: &mut [T], scratch: &mut Scratch<T>| {
-        conv2d_block(x, wt, bias, g, o, groups, direct, b * nb, dst, scratch)
-    };
+    let block =
+        |nb: usize, b: usize, dst: &mut [T], scratch: &mut Scratch<T>| conv2d_block(conv, direct, b * nb, dst, scratch);
     #[cfg(feature = "rayon")]
     {
         let flops = g.n.saturating_mul(plane_out).saturating_mul(kk);
@@ -289,14 +282,8 @@ fn unrolled_fits(g: &Geom, o: usize, groups: usize) -> bool {
 /// copy of the results (for the digits' second layer, 8x4x4 to 16x4x4 over 360 images: 1.8 times
 /// the window's multiply-adds, against the im2col path's gather of 415,000 elements that took
 /// 60% of its time).
-fn conv2d_unrolled<T: Gemm>(
-    x: &[T],
-    wt: &[T],
-    bias: Option<&[T]>,
-    g: &Geom,
-    o: usize,
-    out: &mut [T],
-) -> Result<(), ShapeError> {
+fn conv2d_unrolled<T: Gemm>(conv: Operands<'_, T>, out: &mut [T]) -> Result<(), ShapeError> {
+    let Operands { x, wt, bias, g, o, .. } = conv;
     let (hw, ohw, kk) = (g.h * g.w, g.oh * g.ow, g.kh * g.kw);
     let (rows, cols) = (g.c * hw, o * ohw);
     // At most 2^18 elements (`unrolled_fits`): below the buffer cache's size, so a plain buffer.
@@ -380,14 +367,8 @@ const PAR_DEPTHWISE: usize = 1 << 14;
 /// `w[oc, 0, i, j]` times the shifted input plane `(b, oc / (o / c))`, a row at a time so that the
 /// inner loop runs along the row and vectorises. An im2col product would multiply a `[1, kh * kw]`
 /// row by the columns (a matrix-vector product, 2.5 times PyTorch's time on `[8, 64, 56, 56]`).
-fn conv2d_depthwise<T: Num>(
-    x: &[T],
-    wt: &[T],
-    bias: Option<&[T]>,
-    g: &Geom,
-    o: usize,
-    out: &mut [T],
-) -> Result<(), ShapeError> {
+fn conv2d_depthwise<T: Num>(conv: Operands<'_, T>, out: &mut [T]) -> Result<(), ShapeError> {
+    let g = conv.g;
     let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
     if ohw == 0 || hw == 0 {
         return Ok(());
@@ -402,7 +383,7 @@ fn conv2d_depthwise<T: Num>(
         let first = if x0 < x1 { x0 * g.stride[1] + j * g.dil[1] - g.pad[1] } else { 0 };
         *span = (x0, x1, first);
     }
-    let d = Depthwise { x, wt, bias, g, o, spans: &spans[..g.kw] };
+    let d = Depthwise { conv, spans: &spans[..g.kw] };
     #[cfg(feature = "rayon")]
     if super::par::parallel_from(out.len(), PAR_DEPTHWISE) {
         use rayon::prelude::*;
@@ -418,14 +399,10 @@ fn conv2d_depthwise<T: Num>(
 /// The widest window [`conv2d_depthwise`] takes (the caller sends wider ones to im2col).
 const MAX_DEPTHWISE_KW: usize = 16;
 
-/// The operands of [`conv2d_depthwise`], shared by its pieces: input, weight, bias, geometry,
-/// output channels, and per window column its `(x0, x1, first input column)` span.
+/// The operands of [`conv2d_depthwise`], shared by its pieces: the convolution's, and per window
+/// column its `(x0, x1, first input column)` span.
 struct Depthwise<'a, T> {
-    x: &'a [T],
-    wt: &'a [T],
-    bias: Option<&'a [T]>,
-    g: &'a Geom,
-    o: usize,
+    conv: Operands<'a, T>,
     spans: &'a [(usize, usize, usize)],
 }
 
@@ -458,7 +435,7 @@ fn depthwise_planes<T: Num>(d: &Depthwise<'_, T>, p0: usize, chunk: &mut [T]) ->
 #[inline(always)]
 fn depthwise_chunk<T: Num>(d: &Depthwise<'_, T>, p0: usize, chunk: &mut [T]) -> Result<(), ShapeError> {
     const LANES: usize = 8;
-    let Depthwise { x, wt, bias, g, o, spans } = *d;
+    let Depthwise { conv: Operands { x, wt, bias, g, o, .. }, spans } = *d;
     let (hw, ohw, kk, og) = (g.h * g.w, g.oh * g.ow, g.kh * g.kw, o / g.c);
     let (ph, pw) = (g.pad[0], g.pad[1]);
     let unit = g.stride == [1, 1];
@@ -647,19 +624,14 @@ fn add_bias<T: Num>(out: &mut [T], bias: Option<&[T]>, o: usize, ohw: usize) {
 }
 
 /// One block of [`conv2d`]: the images `img0..` whose outputs `dst` holds (whole images).
-#[allow(clippy::too_many_arguments)]
 fn conv2d_block<T: Gemm>(
-    x: &[T],
-    wt: &[T],
-    bias: Option<&[T]>,
-    g: &Geom,
-    o: usize,
-    groups: usize,
+    conv: Operands<'_, T>,
     direct: bool,
     img0: usize,
     dst: &mut [T],
     scratch: &mut Scratch<T>,
 ) -> Result<(), ShapeError> {
+    let Operands { x, wt, bias, g, o, groups } = conv;
     let (cg, og) = (g.c / groups, o / groups);
     let (hw, ohw, kk) = (g.h * g.w, g.oh * g.ow, cg * g.kh * g.kw);
     let nimg = dst.len() / (o * ohw);
@@ -721,10 +693,11 @@ fn conv2d_block<T: Gemm>(
             }
             continue;
         }
+        let blk = Block { c0: gi * cg, cg, img0, nimg };
         if narrow && g.stride == [1, 1] {
-            im2col_padded(x, g, gi * cg, cg, img0, nimg, xb, col);
+            im2col_padded(x, g, blk, xb, col);
         } else if narrow {
-            im2col_table(x, g, gi * cg, cg, img0, nimg, table, xb, col);
+            im2col_table(x, g, blk, table, xb, col);
         } else {
             for b in 0..nimg {
                 let xoff = ((img0 + b) * g.c + gi * cg) * hw;
@@ -756,16 +729,8 @@ fn conv2d_block<T: Gemm>(
 ///
 /// # Errors
 /// [`ShapeError::Alloc`] when the column buffer cannot be allocated.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn conv_transpose2d<T: Gemm>(
-    x: &[T],
-    wt: &[T],
-    bias: Option<&[T]>,
-    g: &Geom,
-    o: usize,
-    groups: usize,
-    out: &mut [T],
-) -> Result<(), ShapeError> {
+pub(crate) fn conv_transpose2d<T: Gemm>(conv: Operands<'_, T>, out: &mut [T]) -> Result<(), ShapeError> {
+    let Operands { x, wt, bias, g, o, groups } = conv;
     let (cg, og) = (g.c / groups, o / groups);
     let (hw, ohw, kk) = (g.h * g.w, g.oh * g.ow, og * g.kh * g.kw);
     let mut col = try_vec(kk * hw, T::ZERO)?;

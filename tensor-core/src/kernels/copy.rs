@@ -16,6 +16,15 @@ pub(crate) fn contiguous_slice<'a, T>(data: &'a [T], l: &Layout) -> Option<&'a [
     }
 }
 
+/// [`contiguous_slice`] mutably: the elements of a contiguous `l` as one slice of `data`.
+#[inline]
+pub(crate) fn contiguous_slice_mut<'a, T>(data: &'a mut [T], l: &Layout) -> Option<&'a mut [T]> {
+    match l.numel() {
+        0 => Some(&mut []),
+        n => l.is_contiguous().then(|| &mut data[l.offset()..l.offset() + n]),
+    }
+}
+
 /// The tensor's elements in row-major order, in a new buffer.
 pub(crate) fn to_vec<T: Element>(src: &[T], l: &Layout) -> Result<Vec<T>, ShapeError> {
     map(src, l, |x| x, PAR_COPY_THRESHOLD)

@@ -262,14 +262,9 @@ pub(crate) fn zip_to<A: Element, B: Element, C: Element>(
     f: impl Fn(A, B) -> C + Sync + Send,
 ) {
     debug_assert!(ld.sizes() == la.sizes() && ld.sizes() == lb.sizes());
-    let n = ld.numel();
-    if n == 0 {
-        return;
-    }
-    if ld.is_contiguous() {
-        let out = &mut dst[ld.offset()..ld.offset() + n];
+    if let Some(out) = contiguous_slice_mut(dst, ld) {
         #[cfg(feature = "rayon")]
-        if let (true, Some(x), Some(y)) = (parallel(n), contiguous_slice(a, la), contiguous_slice(b, lb)) {
+        if let (true, Some(x), Some(y)) = (parallel(out.len()), contiguous_slice(a, la), contiguous_slice(b, lb)) {
             use rayon::prelude::*;
             let rows = out.par_chunks_mut(PAR_CHUNK).zip(x.par_chunks(PAR_CHUNK)).zip(y.par_chunks(PAR_CHUNK));
             rows.for_each(|((o, x), y)| zip_into_slices(o, x, y, &f));
@@ -306,14 +301,9 @@ pub(crate) fn map_to<T: Element, U: Element>(
     #[cfg(not(feature = "rayon"))]
     let _ = threshold;
     debug_assert_eq!(ld.sizes(), l.sizes());
-    let n = ld.numel();
-    if n == 0 {
-        return;
-    }
-    if ld.is_contiguous() {
-        let out = &mut dst[ld.offset()..ld.offset() + n];
+    if let Some(out) = contiguous_slice_mut(dst, ld) {
         #[cfg(feature = "rayon")]
-        if let (true, Some(x)) = (parallel_from(n, threshold), contiguous_slice(src, l)) {
+        if let (true, Some(x)) = (parallel_from(out.len(), threshold), contiguous_slice(src, l)) {
             use rayon::prelude::*;
             out.par_chunks_mut(PAR_CHUNK).zip(x.par_chunks(PAR_CHUNK)).for_each(|(o, x)| {
                 o.iter_mut().zip(x).for_each(|(r, &v)| *r = f(v));

@@ -13,7 +13,8 @@ use num_traits::Float;
 pub(crate) fn max_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T], mut idx: Option<&mut [i64]>) {
     let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
     if idx.is_none() && g.pad == [0, 0] {
-        return pool_rows(x, g, out, T::neg_infinity(), |best, v| if v > best || v.is_nan() { v } else { best }, |m| m);
+        let step = |best, v: T| if v > best || v.is_nan() { v } else { best };
+        return pool_rows(x, g, out, &Fold { init: T::neg_infinity(), step, finish: |m| m });
     }
     for p in 0..g.n * g.c {
         let plane = &x[p * hw..(p + 1) * hw];
@@ -56,7 +57,7 @@ pub(crate) fn avg_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T], count
     if g.pad == [0, 0] && g.dil == [1, 1] {
         // Every window lies inside the input: its size is the divisor either way.
         let count = T::from(g.kh * g.kw).unwrap_or_else(T::nan);
-        return pool_rows(x, g, out, T::ZERO, |s, v| s + v, move |s| s / count);
+        return pool_rows(x, g, out, &Fold { init: T::ZERO, step: |s, v| s + v, finish: move |s| s / count });
     }
     let (ph, pw) = (g.pad[0], g.pad[1]);
     for p in 0..g.n * g.c {
@@ -87,21 +88,26 @@ pub(crate) fn avg_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T], count
     }
 }
 
-/// A pooling of `g.n * g.c` planes with no padding (every window inside the input), an output row
-/// at a time so that the inner loop runs along the row and vectorises: each output starts at
-/// `init`, meets its window's elements in PyTorch's order (window rows, then columns) through
-/// `step`, and ends as `finish(acc)`. The window offset is the outer loop, the output
-/// column the inner one.
+/// How a pooling folds a window into its output: each output starts at `init`, meets its
+/// window's elements in PyTorch's order (window rows, then columns) through `step`, and ends as
+/// `finish(acc)`.
+struct Fold<T, St, Fi> {
+    init: T,
+    step: St,
+    finish: Fi,
+}
+
+/// A pooling of `g.n * g.c` planes with no padding (every window inside the input) by the fold
+/// `f`, an output row at a time so that the inner loop runs along the row and vectorises. The
+/// window offset is the outer loop, the output column the inner one.
 /// The planes go to rayon's pool in pieces from [`PAR_POOL`] output elements on.
 #[inline(always)]
-fn pool_rows<T: Float + Num>(
-    x: &[T],
-    g: &Geom,
-    out: &mut [T],
-    init: T,
-    step: impl Fn(T, T) -> T + Sync,
-    finish: impl Fn(T) -> T + Sync,
-) {
+fn pool_rows<T, St, Fi>(x: &[T], g: &Geom, out: &mut [T], f: &Fold<T, St, Fi>)
+where
+    T: Float + Num,
+    St: Fn(T, T) -> T + Sync,
+    Fi: Fn(T) -> T + Sync,
+{
     let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
     if ohw == 0 || hw == 0 {
         return;
@@ -112,11 +118,11 @@ fn pool_rows<T: Float + Num>(
         // Whole planes per task, about PAR_POOL / 4 output elements each.
         let per = (PAR_POOL / 4).div_ceil(ohw);
         out.par_chunks_mut(per * ohw).zip(x.par_chunks(per * hw)).for_each(|(o, xs)| {
-            pool_planes(xs, g, o, init, &step, &finish);
+            pool_planes(xs, g, o, f);
         });
         return;
     }
-    pool_planes(x, g, out, init, &step, &finish);
+    pool_planes(x, g, out, f);
 }
 
 /// Output elements of a pooling from which its planes split across rayon's pool (as the float
@@ -126,14 +132,8 @@ const PAR_POOL: usize = 1 << 14;
 
 /// [`pool_rows`] of the whole planes in `x` (`out` holds their outputs).
 #[inline(always)]
-fn pool_planes<T: Float + Num>(
-    x: &[T],
-    g: &Geom,
-    out: &mut [T],
-    init: T,
-    step: &impl Fn(T, T) -> T,
-    finish: &impl Fn(T) -> T,
-) {
+fn pool_planes<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T], f: &Fold<T, impl Fn(T, T) -> T, impl Fn(T) -> T>) {
+    let Fold { init, ref step, ref finish } = *f;
     let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
     let s = g.stride[1];
     if g.kh == 2 && g.kw == 2 && g.stride == [2, 2] && g.dil == [1, 1] {

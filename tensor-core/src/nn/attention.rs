@@ -2,6 +2,7 @@
 //! with `batch_first=True`): the parameters under PyTorch's names, so that a state dict saved by
 //! PyTorch loads by its own keys, and a forward made of the differentiable operations of
 //! [`Var`] (linear, reshapes, matmul, softmax, dropout), so the gradients come from the tape.
+use super::layers::size_of;
 use super::{Dropout, Forward, Item, LayerNorm, Linear, Module};
 use crate::autograd::nn as f;
 use crate::autograd::{GradFloat, Param, Tape, Var};
@@ -12,17 +13,6 @@ use crate::tensor::Tensor;
 use alloc::format;
 use alloc::vec::Vec;
 use shaped_macros::try_twin;
-
-/// A size of the type, or the runtime `n` checked against it (`what` of `layer`).
-fn size_of<D: Dim>(n: Option<usize>, layer: &str, what: &str) -> Result<usize, ShapeError> {
-    match (D::STATIC, n) {
-        (Some(s), None) => Ok(s),
-        (Some(s), Some(n)) if s == n => Ok(s),
-        (None, Some(n)) => Ok(n),
-        (Some(s), Some(n)) => Err(ShapeError::Invalid(format!("{layer}: {what} {n} differs from the type's {s}"))),
-        (None, None) => Err(ShapeError::Invalid(format!("{layer}: the {what} is a runtime size: give it"))),
-    }
-}
 
 /// The build-time check of [`MultiheadAttention::new`]: a static `embed_dim` divisible by a
 /// positive `num_heads`.
@@ -682,15 +672,15 @@ impl<E: Dim, const HEADS: usize, F: Dim, T: GradFloat> TransformerEncoderLayer<E
         let mask = score_mask("TransformerEncoderLayer", (sizes[0], sizes[1], sizes[1]), &opts)?;
         let x = dyn_of(src)?;
         let y = if self.norm_first {
-            let h = norm_dyn(&self.norm1, tape, &x)?;
+            let h = self.norm1.try_forward_dyn(tape, &x)?;
             let x = x.try_add(&self.sa_block(tape, &h, mask)?)?;
-            let h = norm_dyn(&self.norm2, tape, &x)?;
+            let h = self.norm2.try_forward_dyn(tape, &x)?;
             x.try_add(&self.ff_block(tape, &h)?)?
         } else {
             let sa = self.sa_block(tape, &x, mask)?;
-            let x = norm_dyn(&self.norm1, tape, &x.try_add(&sa)?)?;
+            let x = self.norm1.try_forward_dyn(tape, &x.try_add(&sa)?)?;
             let ff = self.ff_block(tape, &x)?;
-            norm_dyn(&self.norm2, tape, &x.try_add(&ff)?)?
+            self.norm2.try_forward_dyn(tape, &x.try_add(&ff)?)?
         };
         y.try_cast_shape::<(N, L, E)>()
     }
@@ -725,17 +715,6 @@ impl<E: Dim, const HEADS: usize, F: Dim, T: GradFloat> TransformerEncoderLayer<E
         let y = f::try_linear(&h, &w2, b2.as_ref())?;
         self.dropout2.try_forward(tape, &y)
     }
-}
-
-/// A layer norm of a runtime-shaped value (its parameters, of type `[E]`, seen as `[_]`).
-fn norm_dyn<'t, E: Dim, T: GradFloat>(
-    norm: &LayerNorm<E, T>,
-    tape: &'t Tape<T>,
-    x: &Var<'t, T, DynShape>,
-) -> Result<Var<'t, T, DynShape>, ShapeError> {
-    let w = norm.weight.as_ref().map(|p| tape.watch(p).try_cast_shape::<(Dyn,)>()).transpose()?;
-    let b = norm.bias.as_ref().map(|p| tape.watch(p).try_cast_shape::<(Dyn,)>()).transpose()?;
-    f::try_layer_norm(x, w.as_ref(), b.as_ref(), T::from_f64(norm.eps))
 }
 
 impl<E: Dim, const HEADS: usize, F: Dim, T: GradFloat> Module<T> for TransformerEncoderLayer<E, HEADS, F, T> {

@@ -107,18 +107,6 @@ fn zero_embedding<N: Dim, E: Dim, T: GradFloat>(n: usize, e: usize) -> super::Em
     super::Embedding { weight: Param::new(Tensor::zeros_sized(&[n, e])) }
 }
 
-/// `ln` on runtime-shaped states `[.., H]`: its weight and bias as `[Dyn]` (a copy of `H`
-/// elements; the gradient flows back to the parameters).
-fn layer_norm_dyn<'t, H: Dim, T: GradFloat>(
-    ln: &LayerNorm<H, T>,
-    tape: &'t Tape<T>,
-    x: &Var<'t, T, DynShape>,
-) -> Result<Var<'t, T, DynShape>, ShapeError> {
-    let w = ln.weight.as_ref().map(|p| tape.watch(p).try_cast_shape::<(Dyn,)>()).transpose()?;
-    let b = ln.bias.as_ref().map(|p| tape.watch(p).try_cast_shape::<(Dyn,)>()).transpose()?;
-    crate::autograd::nn::try_layer_norm(x, w.as_ref(), b.as_ref(), T::from_f64(ln.eps))
-}
-
 /// A size of the type `D` (which must be static here).
 fn size<D: Dim>(what: &str) -> usize {
     D::STATIC.unwrap_or_else(|| panic!("BertSizes: the {what} must be a static size (Const<N>)"))
@@ -490,10 +478,10 @@ impl<C: BertSizes, T: GradFloat> BertLayer<C, T> {
         let (q, k, v) = (sa.query.try_forward(tape, x)?, sa.key.try_forward(tape, x)?, sa.value.try_forward(tape, x)?);
         let ctx = crate::autograd::nn::try_packed_attention(&q, &k, &v, C::HEADS, Some(mask.value()))?;
         let out = &mut self.attention.output;
-        let a = layer_norm_dyn(&out.layer_norm, tape, &out.dense.try_forward(tape, &ctx)?.try_add(x)?)?;
+        let a = out.layer_norm.try_forward_dyn(tape, &out.dense.try_forward(tape, &ctx)?.try_add(x)?)?;
         let mid = self.intermediate.dense.try_forward(tape, &a)?.gelu();
         let out = &mut self.output;
-        layer_norm_dyn(&out.layer_norm, tape, &out.dense.try_forward(tape, &mid)?.try_add(&a)?)
+        out.layer_norm.try_forward_dyn(tape, &out.dense.try_forward(tape, &mid)?.try_add(&a)?)
     }
 }
 

@@ -6,17 +6,17 @@
 use super::{Count, Forward, Item, Module};
 use crate::autograd::nn as f;
 use crate::autograd::{GradFloat, Param, Tape, Var};
-use crate::dim::{ConstDim, Dim};
+use crate::dim::{ConstDim, Dim, Dyn};
 use crate::element::IndexElem;
 use crate::error::{OrPanic, ShapeError};
-use crate::shape::{MatMulShape, PushDim, RemoveAxis, Shape};
+use crate::shape::{DynShape, MatMulShape, PushDim, RemoveAxis, Shape};
 use crate::storage::Data;
 use crate::tensor::{Tensor, TensorBase};
 use alloc::format;
 use shaped_macros::try_twin;
 
 /// The size of a static dim, or the runtime `n` checked against it.
-fn size_of<D: Dim>(n: Option<usize>, layer: &str, what: &str) -> Result<usize, ShapeError> {
+pub(super) fn size_of<D: Dim>(n: Option<usize>, layer: &str, what: &str) -> Result<usize, ShapeError> {
     match (D::STATIC, n) {
         (Some(s), None) => Ok(s),
         (Some(s), Some(n)) if s == n => Ok(s),
@@ -173,6 +173,19 @@ impl<D: Dim, T: GradFloat> LayerNorm<D, T> {
             bias: elementwise_affine.then(|| Param::new(Tensor::zeros_sized(&[d]))),
             eps,
         })
+    }
+
+    /// The layer on a runtime-shaped value `[.., D]`, its parameters seen as `[Dyn]` (the
+    /// gradient flows back to them): the transformer layers' and BERT's norms between their
+    /// runtime-shaped states.
+    pub(crate) fn try_forward_dyn<'t>(
+        &self,
+        tape: &'t Tape<T>,
+        x: &Var<'t, T, DynShape>,
+    ) -> Result<Var<'t, T, DynShape>, ShapeError> {
+        let w = self.weight.as_ref().map(|p| tape.watch(p).try_cast_shape::<(Dyn,)>()).transpose()?;
+        let b = self.bias.as_ref().map(|p| tape.watch(p).try_cast_shape::<(Dyn,)>()).transpose()?;
+        f::try_layer_norm(x, w.as_ref(), b.as_ref(), T::from_f64(self.eps))
     }
 }
 

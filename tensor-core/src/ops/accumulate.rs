@@ -11,7 +11,7 @@
 //! PyTorch, a negative entry is an error ([`ShapeError::IndexEntry`], naming the entry and its
 //! position in the index), not a count from the end as in `gather` and `index_select`.
 use super::index_write::all;
-use super::select::{check_axis, check_fits};
+use super::select::check_scatter;
 use crate::cast::CastFrom;
 use crate::dim::Dim;
 use crate::error::ShapeError;
@@ -230,9 +230,7 @@ where
     where
         D: DataMut,
     {
-        let axis = check_axis(axis, self.rank())?;
-        check_fits("scatter_add", ("index", "self"), index.sizes(), self.sizes(), Some(axis))?;
-        check_fits("scatter_add", ("index", "src"), index.sizes(), src.sizes(), None)?;
+        let axis = check_scatter("scatter_add", axis, self.sizes(), index.sizes(), Some(src.sizes()))?;
         let ld = *self.layout();
         let (idx, li) = (index.data.as_slice(), index.layout());
         let (sd, ls) = (src.data.as_slice(), src.layout());
@@ -267,9 +265,7 @@ where
         D: DataMut,
         D::Elem: CastFrom<u64>,
     {
-        let axis = check_axis(axis, self.rank())?;
-        check_fits("scatter_reduce", ("index", "self"), index.sizes(), self.sizes(), Some(axis))?;
-        check_fits("scatter_reduce", ("index", "src"), index.sizes(), src.sizes(), None)?;
+        let axis = check_scatter("scatter_reduce", axis, self.sizes(), index.sizes(), Some(src.sizes()))?;
         let ld = *self.layout();
         let (idx, li) = (index.data.as_slice(), index.layout());
         let (sd, ls) = (src.data.as_slice(), src.layout());

@@ -377,12 +377,7 @@ fn same_sizes(op: &'static str, lhs: &[usize], rhs: &[usize]) -> Result<(), Shap
     if lhs == rhs {
         return Ok(());
     }
-    Err(ShapeError::Mismatch {
-        op,
-        what: "differ: the `*_same` forms need equal shapes (they never broadcast)".into(),
-        lhs: lhs.into(),
-        rhs: rhs.into(),
-    })
+    Err(ShapeError::mismatch(op, "differ: the `*_same` forms need equal shapes (they never broadcast)", lhs, rhs))
 }
 
 /// The strict compound assignments `add_assign_same`, ...: `self op= rhs` in place with `rhs` of

@@ -94,51 +94,24 @@ binary_fns! { Int;
 /// broadcasting: the `bitwise_*` methods, panicking with the `try_` form's message.
 macro_rules! bit_operators {
     ($($Tr:ident, $m:ident, $try_m:ident;)*) => {$(
-        impl<'b, D: Data, S: Shape + BroadcastShape<S2>, D2: Data<Elem = D::Elem>, S2: Shape> core::ops::$Tr<&'b TensorBase<D2, S2>>
-            for &TensorBase<D, S>
-        where
-            D::Elem: Bits,
-        {
-            type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
-            #[track_caller]
-            fn $m(self, rhs: &'b TensorBase<D2, S2>) -> Self::Output {
-                self.$try_m(rhs).or_panic()
-            }
-        }
-        impl<D: Data, S: Shape + BroadcastShape<S2>, D2: Data<Elem = D::Elem>, S2: Shape> core::ops::$Tr<TensorBase<D2, S2>>
-            for TensorBase<D, S>
-        where
-            D::Elem: Bits,
-        {
-            type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
-            #[track_caller]
-            fn $m(self, rhs: TensorBase<D2, S2>) -> Self::Output {
-                self.$try_m(&rhs).or_panic()
-            }
-        }
-        impl<'b, D: Data, S: Shape + BroadcastShape<S2>, D2: Data<Elem = D::Elem>, S2: Shape> core::ops::$Tr<&'b TensorBase<D2, S2>>
-            for TensorBase<D, S>
-        where
-            D::Elem: Bits,
-        {
-            type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
-            #[track_caller]
-            fn $m(self, rhs: &'b TensorBase<D2, S2>) -> Self::Output {
-                self.$try_m(rhs).or_panic()
-            }
-        }
-        impl<D: Data, S: Shape + BroadcastShape<S2>, D2: Data<Elem = D::Elem>, S2: Shape> core::ops::$Tr<TensorBase<D2, S2>>
-            for &TensorBase<D, S>
-        where
-            D::Elem: Bits,
-        {
-            type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
-            #[track_caller]
-            fn $m(self, rhs: TensorBase<D2, S2>) -> Self::Output {
-                self.$try_m(&rhs).or_panic()
-            }
-        }
+        bit_operators!(@impl $Tr, $m, $try_m, ['b] &TensorBase<D, S>, &'b TensorBase<D2, S2>, rhs => rhs);
+        bit_operators!(@impl $Tr, $m, $try_m, [] TensorBase<D, S>, TensorBase<D2, S2>, rhs => &rhs);
+        bit_operators!(@impl $Tr, $m, $try_m, ['b] TensorBase<D, S>, &'b TensorBase<D2, S2>, rhs => rhs);
+        bit_operators!(@impl $Tr, $m, $try_m, [] &TensorBase<D, S>, TensorBase<D2, S2>, rhs => &rhs);
     )*};
+    // One pair of operand kinds: `rhs` is the right operand, `$arg` it as the method takes it.
+    (@impl $Tr:ident, $m:ident, $try_m:ident, [$($lt:lifetime)?] $Lhs:ty, $Rhs:ty, $rhs:ident => $arg:expr) => {
+        impl<$($lt,)? D: Data, S: Shape + BroadcastShape<S2>, D2: Data<Elem = D::Elem>, S2: Shape> core::ops::$Tr<$Rhs> for $Lhs
+        where
+            D::Elem: Bits,
+        {
+            type Output = OutTensor2<D, D2, D::Elem, Broadcast<S, S2>>;
+            #[track_caller]
+            fn $m(self, $rhs: $Rhs) -> Self::Output {
+                self.$try_m($arg).or_panic()
+            }
+        }
+    };
 }
 bit_operators! {
     BitAnd, bitand, try_bitwise_and;
@@ -159,28 +132,22 @@ where
         self.par_map(Bits::not)
     }
 }
-/// `!x`: [`bitwise_not`](TensorBase::bitwise_not).
-impl<D: Data, S: Shape> core::ops::Not for &TensorBase<D, S>
-where
-    D::Elem: Bits,
-{
-    type Output = OutTensor<D, D::Elem, S>;
-    #[track_caller]
-    fn not(self) -> Self::Output {
-        self.bitwise_not()
-    }
+/// `!x` on a borrowed (`!&x`: [`bitwise_not`](TensorBase::bitwise_not)) or an owned tensor or view.
+macro_rules! not_operator {
+    ($($Lhs:ty),*) => {$(
+        impl<D: Data, S: Shape> core::ops::Not for $Lhs
+        where
+            D::Elem: Bits,
+        {
+            type Output = OutTensor<D, D::Elem, S>;
+            #[track_caller]
+            fn not(self) -> Self::Output {
+                self.bitwise_not()
+            }
+        }
+    )*};
 }
-/// `!x` on an owned tensor or view.
-impl<D: Data, S: Shape> core::ops::Not for TensorBase<D, S>
-where
-    D::Elem: Bits,
-{
-    type Output = OutTensor<D, D::Elem, S>;
-    #[track_caller]
-    fn not(self) -> Self::Output {
-        self.bitwise_not()
-    }
-}
+not_operator!(&TensorBase<D, S>, TensorBase<D, S>);
 
 /// `lerp`: the linear interpolation between two tensors.
 impl<D: Data, S: Shape> TensorBase<D, S>

@@ -52,12 +52,7 @@ where
     pub fn try_kron<D2: Data<Elem = D::Elem>, S2: Shape>(&self, other: &TensorBase<D2, S2>) -> Result<OutTensor2<D, D2, D::Elem, <S as KronShape<S2>>::Out>, ShapeError> where S: KronShape<S2> {
         let (la, lb) = (self.layout(), other.layout());
         if la.rank() != lb.rank() {
-            return Err(ShapeError::Mismatch {
-                op: "kron",
-                what: "differ in rank".into(),
-                lhs: la.sizes().into(),
-                rhs: lb.sizes().into(),
-            });
+            return Err(ShapeError::mismatch("kron", "differ in rank", la.sizes(), lb.sizes()));
         }
         let (out, outer, inner) = kron_layouts(la.sizes(), lb.sizes())?;
         let lay = LayoutRepr::row_major::<<S as KronShape<S2>>::Out>(|| Ok(out))?;

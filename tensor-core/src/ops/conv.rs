@@ -16,7 +16,7 @@
 //! `kernels/conv.rs`); pooling is a direct loop.
 use crate::error::{ConstMsg, OrPanic, ShapeError};
 use crate::kernels;
-use crate::kernels::conv::Geom;
+use crate::kernels::conv::{Geom, Operands};
 use crate::layout::{window_out, Layout};
 use crate::num::Gemm;
 use crate::shape::{Conv1dChannels, Conv1dShape, Conv2dChannels, Conv2dShape, ConvTranspose2dShape, DynShape, Shape};
@@ -246,6 +246,44 @@ pub(super) fn out_size(
     })
 }
 
+/// The values of a convolution's bias, if it has one, checked to be `[o]` (`ws`: the weights'
+/// sizes, for the message).
+fn bias_values<T, B: Bias<T>>(op: &str, bias: &B, o: usize, ws: &[usize]) -> Result<Option<Vec<T>>, ShapeError> {
+    match bias.values() {
+        None => Ok(None),
+        Some((bs, v)) => {
+            if bs != [o] {
+                return Err(invalid(format!("{op}: bias of sizes {bs:?} for {o} output channels (weights {ws:?})")));
+            }
+            Ok(Some(v?))
+        }
+    }
+}
+
+/// A convolution's output of `sizes` (checked by the caller), zeros when it is empty, else
+/// computed by `kernel` (`kernels::conv::conv2d` or `conv_transpose2d`) from the contiguous
+/// values of `x` and `weight`; `o` output channels in `groups` groups.
+fn run_conv<D: Data, S: Shape, D2: Data<Elem = D::Elem>, W: Shape, S2: Shape>(
+    x: &TensorBase<D, S>,
+    weight: &TensorBase<D2, W>,
+    bias: Option<Vec<D::Elem>>,
+    geom: &Geom,
+    [o, groups]: [usize; 2],
+    sizes: &[usize],
+    kernel: fn(Operands<'_, D::Elem>, &mut [D::Elem]) -> Result<(), ShapeError>,
+) -> Result<Tensor<D::Elem, S2>, ShapeError>
+where
+    D::Elem: Gemm,
+{
+    let numel = sizes.iter().product();
+    let mut out = kernels::try_vec(numel, D::Elem::ZERO)?;
+    if numel > 0 {
+        let (x, wt) = (dense(x)?, dense(weight)?);
+        kernel(Operands { x: &x, wt: &wt, bias: bias.as_deref(), g: geom, o, groups }, &mut out)?;
+    }
+    Tensor::try_from_vec(sizes, out)
+}
+
 /// The hyper-parameters of a 1-D convolution as those of a 2-D one over height-1 images.
 pub(crate) fn as_2d_args(a: Conv1dArgs) -> ConvArgs {
     ConvArgs { stride: [1, a.stride], padding: [0, a.padding], dilation: [1, a.dilation], groups: a.groups }
@@ -445,30 +483,15 @@ where
                  in-channels ({cg}) times groups, and groups must be positive and divide the output channels ({o})"
             )));
         }
-        let bias = match bias.values() {
-            None => None,
-            Some((bs, v)) => {
-                if bs != [o] {
-                    return Err(invalid(format!(
-                        "{op}: bias of sizes {bs:?} for {o} output channels (weights {ws:?})"
-                    )));
-                }
-                Some(v?)
-            }
-        };
+        let bias = bias_values(op, bias, o, ws)?;
         let oh = out_size(op, "height", h, kh, a.stride[0], a.padding[0], a.dilation[0])?;
         let ow = out_size(op, if one_d { "length" } else { "width" }, w, kw, a.stride[1], a.padding[1], a.dilation[1])?;
         let out_sizes: &[usize] = if one_d { &[n, o, ow] } else { &[n, o, oh, ow] };
-        let numel = Layout::contiguous(out_sizes)?.numel();
+        Layout::contiguous(out_sizes)?;
         // The im2col buffer `[C/G * KH * KW, OH * OW]`.
         Layout::contiguous(&[cg, kh, kw, oh, ow])?;
-        let mut out = kernels::try_vec(numel, D::Elem::ZERO)?;
-        if numel > 0 {
-            let (x, wt) = (dense(self)?, dense(weight)?);
-            let geom = Geom { n, c, h, w, kh, kw, stride: a.stride, pad: a.padding, dil: a.dilation, oh, ow };
-            kernels::conv::conv2d(&x, &wt, bias.as_deref(), &geom, o, g, &mut out)?;
-        }
-        Tensor::try_from_vec(out_sizes, out)
+        let geom = Geom { n, c, h, w, kh, kw, stride: a.stride, pad: a.padding, dil: a.dilation, oh, ow };
+        run_conv(self, weight, bias, &geom, [o, g], out_sizes, kernels::conv::conv2d)
     }
 
     /// 2-D convolution (PyTorch `torch.nn.functional.conv2d(input, weight, bias, stride,
@@ -794,17 +817,7 @@ where
             )));
         }
         let o = og.checked_mul(g).ok_or_else(|| ShapeError::Overflow { sizes: ws.into() })?;
-        let bias = match bias.values() {
-            None => None,
-            Some((bs, v)) => {
-                if bs != [o] {
-                    return Err(invalid(format!(
-                        "{op}: bias of sizes {bs:?} for {o} output channels (weights {ws:?})"
-                    )));
-                }
-                Some(v?)
-            }
-        };
+        let bias = bias_values(op, bias, o, ws)?;
         let mut outs = [0usize; 2];
         for (i, (dim, n_in, k)) in [("height", h, kh), ("width", w, kw)].into_iter().enumerate() {
             let (s, p, op_, d) = (a.stride[i], a.padding[i], a.output_padding[i], a.dilation[i]);
@@ -833,15 +846,10 @@ where
         }
         let [oh, ow] = outs;
         let sizes = [n, o, oh, ow];
-        let numel = Layout::contiguous(&sizes)?.numel();
+        Layout::contiguous(&sizes)?;
         Layout::contiguous(&[og, kh, kw, h, w])?;
-        let mut out = kernels::try_vec(numel, D::Elem::ZERO)?;
-        if numel > 0 {
-            let (x, wt) = (dense(self)?, dense(weight)?);
-            let geom = Geom { n, c, h, w, kh, kw, stride: a.stride, pad: a.padding, dil: a.dilation, oh, ow };
-            kernels::conv::conv_transpose2d(&x, &wt, bias.as_deref(), &geom, o, g, &mut out)?;
-        }
-        Tensor::try_from_vec(&sizes, out)
+        let geom = Geom { n, c, h, w, kh, kw, stride: a.stride, pad: a.padding, dil: a.dilation, oh, ow };
+        run_conv(self, weight, bias, &geom, [o, g], &sizes, kernels::conv::conv_transpose2d)
     }
     /// [`try_conv_transpose2d_dyn`](Self::try_conv_transpose2d_dyn), panicking with the error's message.
     #[track_caller]

@@ -58,12 +58,12 @@ where
         let (ss, vs) = (self.sizes(), values.sizes());
         let batched = ss.len() != 1;
         if batched && (ss.is_empty() || ss.len() != vs.len() || ss[..ss.len() - 1] != vs[..vs.len() - 1]) {
-            return Err(ShapeError::Mismatch {
-                op: "searchsorted",
-                what: "(the sorted sequence must be 1-D, or have the values' rank and leading dims)".into(),
-                lhs: ss.into(),
-                rhs: vs.into(),
-            });
+            return Err(ShapeError::mismatch(
+                "searchsorted",
+                "(the sorted sequence must be 1-D, or have the values' rank and leading dims)",
+                ss,
+                vs,
+            ));
         }
         let seq = kernels::to_vec(self.data.as_slice(), self.layout())?;
         let vals = kernels::to_vec(values.data.as_slice(), values.layout())?;
@@ -152,12 +152,7 @@ where
         minlength: usize,
     ) -> Result<Tensor<W::Sum, (Dyn,)>, ShapeError> {
         if weights.numel() != self.numel() {
-            return Err(ShapeError::Mismatch {
-                op: "bincount",
-                what: "(one weight per entry)".into(),
-                lhs: self.sizes().into(),
-                rhs: weights.sizes().into(),
-            });
+            return Err(ShapeError::mismatch("bincount", "(one weight per entry)", self.sizes(), weights.sizes()));
         }
         let w = kernels::to_vec(weights.data.as_slice(), weights.layout())?;
         self.bincount_with(minlength, |i| w[i])

@@ -2,7 +2,7 @@
 //! for the leading dims), `index_copy` and `index_fill` (a 1-D index along an axis, const or
 //! run-time), and the shared checked walk of the `index_*` writes, which `index_add` in
 //! `accumulate.rs` also takes. Every entry is checked before the first write.
-use super::select::check_axis;
+use super::select::axis_and_index_1d;
 use crate::dim::Dim;
 use crate::element::ToIndex;
 use crate::error::ShapeError;
@@ -106,16 +106,6 @@ where
     }
 }
 
-/// The layout of an index of runtime rank 0 or 1 as a 1-D index (rank 0: one entry), or the
-/// error naming `op` and the index's sizes.
-fn index_1d(op: &str, li: &Layout) -> Result<Layout, ShapeError> {
-    match li.rank() {
-        0 => li.unsqueeze(0),
-        1 => Ok(*li),
-        _ => Err(ShapeError::Invalid(format!("{op}: the index must have at most 1 dim, got sizes {:?}", li.sizes()))),
-    }
-}
-
 /// `source` must be `sizes` with dim `axis` of the index's length `k` (`index_add`, `index_copy`).
 fn check_source(op: &'static str, sizes: &[usize], source: &[usize], axis: usize, k: usize) -> Result<(), ShapeError> {
     let fits = source.len() == sizes.len()
@@ -147,8 +137,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         D: DataMut,
     {
-        let axis = check_axis(axis, self.rank())?;
-        let li = index_1d(op, index.layout())?;
+        let (axis, li) = axis_and_index_1d(op, axis, self.rank(), index.layout())?;
         check_source(op, self.sizes(), source.sizes(), axis, li.numel())?;
         let ld = *self.layout();
         // Checked on the 1-D index first, so that an error names the entry's position in it
@@ -222,8 +211,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         D: DataMut,
     {
-        let axis = check_axis(axis, self.rank())?;
-        index_1d("index_fill", index.layout())?;
+        let (axis, _) = axis_and_index_1d("index_fill", axis, self.rank(), index.layout())?;
         let ld = *self.layout();
         // PyTorch's index_fill_ counts a negative entry from the end (index_add_ and index_copy_
         // refuse it): the entries in `-n..n` as positions in `0..n`, each checked before any
@@ -246,7 +234,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
 }
 
-/// `index_copy` and `index_fill` with a const axis (checked at compile time for tuple shapes).
+/// `index_copy` and `index_fill` with a const axis (checked at compile time for tuple shapes), in
+/// place and as copies.
 impl<D: Data, S: Shape> TensorBase<D, S> {
     /// Copies the slices of `source` into the slices of axis `A` at the positions in the 1-D
     /// `index`, in place (PyTorch `index_copy_(A, index, source)`): for `A = 0`,
@@ -265,7 +254,10 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// As [`try_index_copy_dyn_`](Self::try_index_copy_dyn_), the axis checked at compile time
     /// for tuple shapes. An error leaves `self` unchanged.
-    #[try_twin(doc = "PyTorch `index_copy_(A, index, source)`.")]
+    #[try_twin(
+        doc = "PyTorch `index_copy_(A, index, source)`.",
+        copy = "PyTorch `torch.index_copy(self, A, index, source)`."
+    )]
     pub fn try_index_copy_<const A: isize, K: Dim>(
         &mut self,
         index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
@@ -276,22 +268,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         S: RemoveAxis<A>,
     {
         self.try_index_copy_dyn_(A, index, source)
-    }
-    /// A copy of `self` with [`try_index_copy_`](Self::try_index_copy_) applied (PyTorch
-    /// `torch.index_copy(self, A, index, source)`): same shape as `self`.
-    ///
-    /// # Errors
-    /// As [`try_index_copy_`](Self::try_index_copy_), and [`ShapeError::Alloc`].
-    #[try_twin]
-    pub fn try_index_copy<const A: isize, K: Dim>(
-        &self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
-        source: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
-    ) -> Result<Tensor<D::Elem, S>, ShapeError>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_index_copy_dyn(A, index, source)
     }
 
     /// Sets the slices of axis `A` at the positions in the 1-D `index` to `value`, in place
@@ -309,7 +285,10 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// As [`try_index_fill_dyn_`](Self::try_index_fill_dyn_), the axis checked at compile time
     /// for tuple shapes. An error leaves `self` unchanged.
-    #[try_twin(doc = "PyTorch `index_fill_(A, index, value)`.")]
+    #[try_twin(
+        doc = "PyTorch `index_fill_(A, index, value)`.",
+        copy = "PyTorch `torch.index_fill(self, A, index, value)`."
+    )]
     pub fn try_index_fill_<const A: isize, K: Dim>(
         &mut self,
         index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
@@ -320,21 +299,5 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         S: RemoveAxis<A>,
     {
         self.try_index_fill_dyn_(A, index, value)
-    }
-    /// A copy of `self` with [`try_index_fill_`](Self::try_index_fill_) applied (PyTorch
-    /// `torch.index_fill(self, A, index, value)`): same shape as `self`.
-    ///
-    /// # Errors
-    /// As [`try_index_fill_`](Self::try_index_fill_), and [`ShapeError::Alloc`].
-    #[try_twin]
-    pub fn try_index_fill<const A: isize, K: Dim>(
-        &self,
-        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
-        value: D::Elem,
-    ) -> Result<Tensor<D::Elem, S>, ShapeError>
-    where
-        S: RemoveAxis<A>,
-    {
-        self.try_index_fill_dyn(A, index, value)
     }
 }

@@ -229,12 +229,12 @@ where
 
 /// `matmul_out`'s error for an `out` whose sizes are not the product's.
 fn out_mismatch(product: &[usize], out: &[usize]) -> ShapeError {
-    ShapeError::Mismatch {
-        op: "matmul_out",
-        what: "the product's shape and out's differ: out must have exactly the product's shape".into(),
-        lhs: product.into(),
-        rhs: out.into(),
-    }
+    ShapeError::mismatch(
+        "matmul_out",
+        "the product's shape and out's differ: out must have exactly the product's shape",
+        product,
+        out,
+    )
 }
 
 /// `(m, k, n)` of the product of the matrices `la` (`[m, k]`) and `lb` (`[k, n]`), both 2-D, or the

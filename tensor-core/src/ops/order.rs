@@ -133,13 +133,7 @@ where
 {
     /// The first `k` of each line of the sort along `axis` (descending for `largest`), as
     /// tensors of shape `S2`, which the caller gives with `k` at `axis`.
-    #[allow(clippy::type_complexity)]
-    fn topk_rt<S2: Shape>(
-        &self,
-        k: usize,
-        axis: isize,
-        largest: bool,
-    ) -> Result<(Tensor<D::Elem, S2>, Tensor<i64, S2>), ShapeError> {
+    fn topk_rt<S2: Shape>(&self, k: usize, axis: isize, largest: bool) -> Result<Pair<D::Elem, S2>, ShapeError> {
         let ax = normalize_axis(axis, self.rank())?;
         let n = self.sizes()[ax];
         if k > n {
@@ -255,27 +249,28 @@ where
     D::Elem: Num,
 {
     /// The element at sorted position `pick(line)` of each line along `axis` (ascending, stable)
-    /// and its `i64` position, as tensors of shape `S2` (the shape without `axis`).
-    #[allow(clippy::type_complexity)]
+    /// and its `i64` position, as tensors of shape `S2` (the shape without `axis`). An empty
+    /// dim `axis` has nothing to pick: [`ShapeError::Index`] of position 0.
     fn order_stat<S2: Shape>(
         &self,
         axis: isize,
         pick: impl Fn(&[D::Elem]) -> usize,
-    ) -> Result<(Tensor<D::Elem, S2>, Tensor<i64, S2>), ShapeError> {
+    ) -> Result<Pair<D::Elem, S2>, ShapeError> {
         let ax = normalize_axis(axis, self.rank())?;
         let n = self.sizes()[ax];
+        if n == 0 {
+            return Err(ShapeError::Index { index: 0, axis: ax, size: 0 });
+        }
         let (values, idx) = self.sort_rt(axis, false)?;
         let mut sizes = self.sizes().to_vec();
         sizes.remove(ax);
         let (mut v, mut i) = (alloc::vec::Vec::new(), alloc::vec::Vec::new());
-        if n > 0 {
-            // Each sorted line moved to the last axis, so that lines are contiguous runs.
-            let (lines, idx) = (values.lines_last(ax)?, idx.lines_last(ax)?);
-            for (line, pos) in lines.chunks_exact(n).zip(idx.chunks_exact(n)) {
-                let p = pick(line);
-                v.push(line[p]);
-                i.push(pos[p]);
-            }
+        // Each sorted line moved to the last axis, so that lines are contiguous runs.
+        let (lines, idx) = (values.lines_last(ax)?, idx.lines_last(ax)?);
+        for (line, pos) in lines.chunks_exact(n).zip(idx.chunks_exact(n)) {
+            let p = pick(line);
+            v.push(line[p]);
+            i.push(pos[p]);
         }
         Ok((Tensor::try_from_vec(&sizes, v)?, Tensor::try_from_vec(&sizes, i)?))
     }
@@ -322,12 +317,7 @@ where
     ) -> Result<(Tensor<D::Elem, DynShape>, Tensor<i64, DynShape>), ShapeError> {
         self.try_kthvalue_dyn_as(k, axis)
     }
-    #[allow(clippy::type_complexity)]
-    fn try_kthvalue_dyn_as<S2: Shape>(
-        &self,
-        k: usize,
-        axis: isize,
-    ) -> Result<(Tensor<D::Elem, S2>, Tensor<i64, S2>), ShapeError> {
+    fn try_kthvalue_dyn_as<S2: Shape>(&self, k: usize, axis: isize) -> Result<Pair<D::Elem, S2>, ShapeError> {
         let ax = normalize_axis(axis, self.rank())?;
         let n = self.sizes()[ax];
         if k == 0 || k > n {
@@ -360,7 +350,7 @@ where
     where
         S: RemoveAxis<A>,
     {
-        self.median_as(A)
+        self.median_as(A, false)
     }
     /// [`try_median_axis`](Self::try_median_axis) along a runtime axis:
     /// [`DynShape`] results.
@@ -374,7 +364,7 @@ where
         &self,
         axis: isize,
     ) -> Result<(Tensor<D::Elem, DynShape>, Tensor<i64, DynShape>), ShapeError> {
-        self.median_as(axis)
+        self.median_as(axis, false)
     }
     /// The lower median of all elements (PyTorch `median()` without `dim`): NaN if any element
     /// is NaN.
@@ -383,23 +373,20 @@ where
     /// [`ShapeError::Index`] for an empty tensor; [`ShapeError::Alloc`].
     #[try_twin]
     pub fn try_median(&self) -> Result<D::Elem, ShapeError> {
-        let flat = Tensor::<D::Elem, DynShape>::try_from_vec(&[self.numel()], self.to_vec())?;
-        Ok(flat.median_as::<DynShape>(0)?.0.to_vec()[0])
+        Ok(self.flat()?.median_as::<DynShape>(0, false)?.0.to_vec()[0])
     }
-    #[allow(clippy::type_complexity, clippy::eq_op)] // `x != x`: NaN, for every element type
-    fn median_as<S2: Shape>(&self, axis: isize) -> Result<(Tensor<D::Elem, S2>, Tensor<i64, S2>), ShapeError> {
-        let ax = normalize_axis(axis, self.rank())?;
-        let n = self.sizes()[ax];
-        if n == 0 {
-            return Err(ShapeError::Index { index: 0, axis: ax, size: 0 });
-        }
+    /// The lower median of each line along `axis` and its position: with `skip_nan`, of the
+    /// numbers (a line of NaNs gives its first NaN), otherwise of all elements (NaN, at its first
+    /// position, for a line with a NaN).
+    #[allow(clippy::eq_op)] // `x != x`: NaN, for every element type
+    fn median_as<S2: Shape>(&self, axis: isize, skip_nan: bool) -> Result<Pair<D::Elem, S2>, ShapeError> {
         self.order_stat(axis, |line| {
-            // NaNs sort last: the first of them, if any.
-            let nans = line.iter().rev().take_while(|&&x| x != x).count();
-            if nans > 0 {
-                line.len() - nans
+            // NaNs sort last: the numbers come first.
+            let numbers = line.len() - line.iter().rev().take_while(|&&x| x != x).count();
+            if numbers == 0 || (numbers < line.len() && !skip_nan) {
+                numbers
             } else {
-                (line.len() - 1) / 2
+                (numbers - 1) / 2
             }
         })
     }
@@ -433,7 +420,7 @@ where
     where
         S: RemoveAxis<A>,
     {
-        self.nanmedian_as(A)
+        self.median_as(A, true)
     }
     /// [`try_nanmedian_axis`](Self::try_nanmedian_axis) along a runtime axis: [`DynShape`]
     /// results.
@@ -446,7 +433,7 @@ where
         &self,
         axis: isize,
     ) -> Result<(Tensor<D::Elem, DynShape>, Tensor<i64, DynShape>), ShapeError> {
-        self.nanmedian_as(axis)
+        self.median_as(axis, true)
     }
     /// The lower median of the non-NaN elements (PyTorch `nanmedian()` without `dim`): NaN when
     /// every element is NaN.
@@ -455,24 +442,7 @@ where
     /// [`ShapeError::Index`] for an empty tensor; [`ShapeError::Alloc`].
     #[try_twin]
     pub fn try_nanmedian(&self) -> Result<D::Elem, ShapeError> {
-        let flat = Tensor::<D::Elem, DynShape>::try_from_vec(&[self.numel()], self.to_vec())?;
-        Ok(flat.nanmedian_as::<DynShape>(0)?.0.to_vec()[0])
-    }
-    #[allow(clippy::type_complexity, clippy::eq_op)] // `x != x`: NaN, for every element type
-    fn nanmedian_as<S2: Shape>(&self, axis: isize) -> Result<(Tensor<D::Elem, S2>, Tensor<i64, S2>), ShapeError> {
-        let ax = normalize_axis(axis, self.rank())?;
-        if self.sizes()[ax] == 0 {
-            return Err(ShapeError::Index { index: 0, axis: ax, size: 0 });
-        }
-        self.order_stat(axis, |line| {
-            // NaNs sort last: the median of the numbers before them, or the first NaN.
-            let numbers = line.len() - line.iter().rev().take_while(|&&x| x != x).count();
-            if numbers == 0 {
-                0
-            } else {
-                (numbers - 1) / 2
-            }
-        })
+        Ok(self.flat()?.median_as::<DynShape>(0, true)?.0.to_vec()[0])
     }
 }
 
@@ -566,8 +536,7 @@ where
     /// As [`try_quantile`](Self::try_quantile), for the flattened tensor.
     #[try_twin]
     pub fn try_quantile_all(&self, q: D::Elem) -> Result<D::Elem, ShapeError> {
-        let flat = Tensor::<D::Elem, DynShape>::try_from_vec(&[self.numel()], self.to_vec())?;
-        Ok(flat.quantile_as::<DynShape>(q, 0, false)?.to_vec()[0])
+        Ok(self.flat()?.quantile_as::<DynShape>(q, 0, false)?.to_vec()[0])
     }
     /// [`try_quantile`](Self::try_quantile) over the non-NaN elements of each line (PyTorch
     /// `nanquantile(q, dim=A)`, NumPy `np.nanquantile`): NaN only for a line of NaNs.
@@ -616,10 +585,11 @@ where
     }
 }
 
-/// A result along a removed axis given back with that axis as a size-1 dim at `axis`
-/// (normalised): the same row-major buffer, one more dim in the layout.
-fn keep_axis<T: Element, S2: Shape>(t: Tensor<T, DynShape>, axis: usize) -> Result<Tensor<T, S2>, ShapeError> {
-    let l = t.layout().unsqueeze(axis)?;
+/// A result along the runtime `axis` (already checked: the result exists) given back with that
+/// axis, which it lacks, as a size-1 dim: `keepdim=True`. The same row-major buffer, one more dim
+/// in the layout.
+fn keep_axis<T: Element, S2: Shape>(t: Tensor<T, DynShape>, axis: isize) -> Result<Tensor<T, S2>, ShapeError> {
+    let l = t.layout().unsqueeze(normalize_axis(axis, t.rank() + 1)?)?;
     S2::check_sizes(l.sizes())?;
     Ok(TensorBase::from_parts(t.data, l))
 }
@@ -627,26 +597,15 @@ fn keep_axis<T: Element, S2: Shape>(t: Tensor<T, DynShape>, axis: usize) -> Resu
 /// `(values, indices)` of an order statistic.
 type Pair<T, S> = (Tensor<T, S>, Tensor<i64, S>);
 
+/// [`keep_axis`] for both tensors of an order statistic.
+fn keep_pair<T: Element, S2: Shape>((v, i): Pair<T, DynShape>, axis: isize) -> Result<Pair<T, S2>, ShapeError> {
+    Ok((keep_axis(v, axis)?, keep_axis(i, axis)?))
+}
+
 impl<D: Data, S: Shape> TensorBase<D, S> {
-    /// `f` (an order statistic along the runtime `axis`, the axis removed) with the axis kept as
-    /// a size-1 dim: `keepdim=True`.
-    fn keep_pair<S2: Shape>(
-        &self,
-        axis: isize,
-        f: impl FnOnce(isize) -> Result<Pair<D::Elem, DynShape>, ShapeError>,
-    ) -> Result<Pair<D::Elem, S2>, ShapeError> {
-        let ax = normalize_axis(axis, self.rank())?;
-        let (v, i) = f(axis)?;
-        Ok((keep_axis(v, ax)?, keep_axis(i, ax)?))
-    }
-    /// [`keep_pair`](Self::keep_pair) for a statistic without positions.
-    fn keep_one<S2: Shape>(
-        &self,
-        axis: isize,
-        f: impl FnOnce(isize) -> Result<Tensor<D::Elem, DynShape>, ShapeError>,
-    ) -> Result<Tensor<D::Elem, S2>, ShapeError> {
-        let ax = normalize_axis(axis, self.rank())?;
-        keep_axis(f(axis)?, ax)
+    /// All elements in row-major order, as a 1-D copy (the whole-tensor statistics).
+    fn flat(&self) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        Tensor::try_from_vec(&[self.numel()], self.to_vec())
     }
 }
 
@@ -724,33 +683,33 @@ order_keepdim!("The `k`-th smallest element (`k` from 1) of each line and its `i
     "[`ShapeError::Index`] naming `k` when it is 0 or larger than the dim;",
     "use shaped::{Shape, Tensor};\nlet x: Tensor<i32, Shape![2, 3]> = Tensor::from([[5, 1, 3], [2, 2, 0]]);\nlet (v, i): (Tensor<i32, Shape![2, 1]>, _) = x.kthvalue_keepdim::<1>(2);\nassert_eq!((v.to_vec(), i.to_vec()), (vec![3, 2], vec![2, 0]));",
     "use shaped::{DynShape, Tensor};\nlet x: Tensor<i32, DynShape> = Tensor::from([[5, 1, 3], [2, 2, 0]]).into_dyn();\nlet (v, i) = x.kthvalue_keepdim_dyn(2, -1);\nassert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[2, 1][..], vec![3, 2], vec![2, 0]));",
-    [D::Elem: Num], Pair, (k: usize), |s, a| s.keep_pair(a, |a| s.try_kthvalue_dyn(k, a)),
+    [D::Elem: Num], Pair, (k: usize), |s, a| keep_pair(s.try_kthvalue_dyn(k, a)?, a),
     kthvalue_keepdim try_kthvalue_keepdim kthvalue_keepdim_dyn try_kthvalue_keepdim_dyn);
 order_keepdim!("The lower median of each line and its `i64` position, as [`median_axis`](Self::median_axis),",
     "median(",
     "[`ShapeError::Index`] for an empty dim (no median);",
     "use shaped::{Shape, Tensor};\nlet x: Tensor<f32, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, 5.0, 1.0, 2.0]]);\nlet (v, i): (Tensor<f32, Shape![2, 1]>, _) = x.median_keepdim::<1>();\nassert_eq!((v.to_vec(), i.to_vec()), (vec![2.0, 1.0], vec![3, 2]));",
     "use shaped::{DynShape, Tensor};\nlet x: Tensor<f32, DynShape> = Tensor::from([[4.0, 1.0], [3.0, 2.0]]).into_dyn();\nlet (v, i) = x.median_keepdim_dyn(0);\nassert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[1, 2][..], vec![3.0, 1.0], vec![1, 0]));",
-    [D::Elem: Num], Pair, (), |s, a| s.keep_pair(a, |a| s.try_median_axis_dyn(a)),
+    [D::Elem: Num], Pair, (), |s, a| keep_pair(s.try_median_axis_dyn(a)?, a),
     median_keepdim try_median_keepdim median_keepdim_dyn try_median_keepdim_dyn);
 order_keepdim!("The lower median of the non-NaN elements of each line and its `i64` position, as [`nanmedian_axis`](Self::nanmedian_axis),",
     "nanmedian(",
     "[`ShapeError::Index`] for an empty dim;",
     "use shaped::{Shape, Tensor};\nlet x: Tensor<f32, Shape![1, 4]> = Tensor::from([[3.0, f32::NAN, 1.0, 2.0]]);\nlet (v, i): (Tensor<f32, Shape![1, 1]>, _) = x.nanmedian_keepdim::<1>();\nassert_eq!((v.to_vec(), i.to_vec()), (vec![2.0], vec![3]));",
     "use shaped::{DynShape, Tensor};\nlet x: Tensor<f32, DynShape> = Tensor::from([[3.0, f32::NAN, 1.0, 2.0]]).into_dyn();\nlet (v, i) = x.nanmedian_keepdim_dyn(1);\nassert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[1, 1][..], vec![2.0], vec![3]));",
-    [D::Elem: Num], Pair, (), |s, a| s.keep_pair(a, |a| s.try_nanmedian_axis_dyn(a)),
+    [D::Elem: Num], Pair, (), |s, a| keep_pair(s.try_nanmedian_axis_dyn(a)?, a),
     nanmedian_keepdim try_nanmedian_keepdim nanmedian_keepdim_dyn try_nanmedian_keepdim_dyn);
 order_keepdim!("The `q`-quantile (`'linear'` interpolation) of each line, as [`quantile`](Self::quantile),",
     "quantile(q, ",
     "[`ShapeError::Invalid`] for `q` outside `[0, 1]` (or NaN); [`ShapeError::Index`] for an empty dim;",
     "use shaped::{Shape, Tensor};\nlet x: Tensor<f64, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, 10.0, 20.0, 30.0]]);\nlet q: Tensor<f64, Shape![2, 1]> = x.quantile_keepdim::<1>(0.25);\nassert_eq!(q.to_vec(), [1.75, 7.5]);",
     "use shaped::{DynShape, Tensor};\nlet x: Tensor<f64, DynShape> = Tensor::from([[4.0, 1.0, 3.0, 2.0]]).into_dyn();\nlet q = x.quantile_keepdim_dyn(0.5, -1);\nassert_eq!((q.sizes(), q.to_vec()), (&[1, 1][..], vec![2.5]));",
-    [D::Elem: Float + Num], One1, (q: D::Elem), |s, a| s.keep_one(a, |a| s.try_quantile_dyn(q, a)),
+    [D::Elem: Float + Num], One1, (q: D::Elem), |s, a| keep_axis(s.try_quantile_dyn(q, a)?, a),
     quantile_keepdim try_quantile_keepdim quantile_keepdim_dyn try_quantile_keepdim_dyn);
 order_keepdim!("The `q`-quantile of the non-NaN elements of each line, as [`nanquantile`](Self::nanquantile),",
     "nanquantile(q, ",
     "[`ShapeError::Invalid`] for `q` outside `[0, 1]` (or NaN); [`ShapeError::Index`] for an empty dim;",
     "use shaped::{Shape, Tensor};\nlet x: Tensor<f64, Shape![1, 3]> = Tensor::from([[1.0, f64::NAN, 3.0]]);\nlet q: Tensor<f64, Shape![1, 1]> = x.nanquantile_keepdim::<1>(0.5);\nassert_eq!(q.to_vec(), [2.0]);",
     "use shaped::{DynShape, Tensor};\nlet x: Tensor<f64, DynShape> = Tensor::from([[1.0, f64::NAN, 3.0]]).into_dyn();\nlet q = x.nanquantile_keepdim_dyn(0.5, 1);\nassert_eq!((q.sizes(), q.to_vec()), (&[1, 1][..], vec![2.0]));",
-    [D::Elem: Float + Num], One1, (q: D::Elem), |s, a| s.keep_one(a, |a| s.try_nanquantile_dyn(q, a)),
+    [D::Elem: Float + Num], One1, (q: D::Elem), |s, a| keep_axis(s.try_nanquantile_dyn(q, a)?, a),
     nanquantile_keepdim try_nanquantile_keepdim nanquantile_keepdim_dyn try_nanquantile_keepdim_dyn);

@@ -50,8 +50,7 @@ impl<D: Data, SO: Shape, D2: Data<Elem = D::Elem>, S2: AssignShape<SO>> OutOpera
         lhs.try_zip_with_out(self, out, f)
     }
     fn has_zero(&self) -> bool {
-        let (b, lb) = (self.storage(), self.layout());
-        crate::kernels::any(lb.sizes(), [b], [lb], |[x]| x == D::Elem::ZERO)
+        self.any_zero()
     }
 }
 

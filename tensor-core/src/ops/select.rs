@@ -40,9 +40,31 @@ pub(super) fn check_axis(axis: isize, rank: usize) -> Result<usize, ShapeError> 
     normalize_axis(axis, rank)
 }
 
+/// The layout of an index of runtime rank 0 or 1 as a 1-D index (rank 0: one entry), or the
+/// error naming `op` and the index's sizes.
+fn index_1d(op: &str, li: &Layout) -> Result<Layout, ShapeError> {
+    match li.rank() {
+        0 => li.unsqueeze(0),
+        1 => Ok(*li),
+        _ => Err(ShapeError::Invalid(format!("{op}: the index must have at most 1 dim, got sizes {:?}", li.sizes()))),
+    }
+}
+
+/// `axis` checked against `rank`, then the index's layout as a 1-D index ([`index_1d`]): the
+/// first checks, in this order, of every op that takes a 1-D index along an axis.
+pub(super) fn axis_and_index_1d(
+    op: &str,
+    axis: isize,
+    rank: usize,
+    li: &Layout,
+) -> Result<(usize, Layout), ShapeError> {
+    let axis = check_axis(axis, rank)?;
+    Ok((axis, index_1d(op, li)?))
+}
+
 /// `small` (the index) fits in `big` (`names`: what the two are): same rank, and no larger in any
 /// dim but `except`.
-pub(super) fn check_fits(
+fn check_fits(
     op: &'static str,
     names: (&str, &str),
     small: &[usize],
@@ -62,6 +84,24 @@ pub(super) fn check_fits(
         }
     }
     Ok(())
+}
+
+/// The checks of a `scatter` write along `axis` into a tensor of sizes `dst`, in this order: the
+/// axis, then `index` fits `dst` outside `axis`, and fits in `src` when there is one. Returns
+/// the axis, normalised.
+pub(super) fn check_scatter(
+    op: &'static str,
+    axis: isize,
+    dst: &[usize],
+    index: &[usize],
+    src: Option<&[usize]>,
+) -> Result<usize, ShapeError> {
+    let axis = check_axis(axis, dst.len())?;
+    check_fits(op, ("index", "self"), index, dst, Some(axis))?;
+    if let Some(src) = src {
+        check_fits(op, ("index", "src"), index, src, None)?;
+    }
+    Ok(axis)
 }
 
 /// `sizes` with dim `axis` set to `n`, as a row-major layout.
@@ -89,16 +129,15 @@ fn where_impl<T: Element, SO: Shape>(
 }
 
 impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// The slices of dim `axis` at the entries of the 1-D index `idx` (layout `li`), copied.
     fn index_select_impl<S2: Shape, I: IndexElem>(
         &self,
         axis: usize,
         idx: &[I],
         li: &Layout,
     ) -> Result<Tensor<D::Elem, S2>, ShapeError> {
-        // A rank-0 index (dynamic form only) selects one slice, keeping the dim (as PyTorch).
-        let li = if li.rank() == 0 { li.unsqueeze(0)? } else { *li };
         let ol = with_size(self.sizes(), axis, li.numel())?;
-        let data = kernels::index_select(self.data.as_slice(), self.layout(), axis, idx, &li, &ol)?;
+        let data = kernels::index_select(self.data.as_slice(), self.layout(), axis, idx, li, &ol)?;
         Ok(TensorBase::from_parts(data, ol))
     }
 
@@ -148,14 +187,9 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         axis: isize,
         index: &TensorBase<impl Data<Elem: IndexElem>, SI>,
     ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
-        let axis = normalize_axis(axis, self.rank())?;
-        if index.rank() > 1 {
-            return Err(ShapeError::Invalid(format!(
-                "index_select: the index must have at most 1 dim, got sizes {:?}",
-                index.sizes()
-            )));
-        }
-        self.index_select_impl(axis, index.data.as_slice(), index.layout())
+        // A rank-0 index selects one slice, keeping the dim (as PyTorch).
+        let (axis, li) = axis_and_index_1d("index_select", axis, self.rank(), index.layout())?;
+        self.index_select_impl(axis, index.data.as_slice(), &li)
     }
 
     /// Picks along axis `A` with an index of the same rank (PyTorch `gather(A, index)`): for
@@ -541,9 +575,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         D: DataMut,
     {
-        let axis = check_axis(axis, self.rank())?;
-        check_fits("scatter", ("index", "self"), index.sizes(), self.sizes(), Some(axis))?;
-        check_fits("scatter", ("index", "src"), index.sizes(), src.sizes(), None)?;
+        let axis = check_scatter("scatter", axis, self.sizes(), index.sizes(), Some(src.sizes()))?;
         let ld = *self.layout();
         let (idx, li) = (index.data.as_slice(), index.layout());
         kernels::scatter(self.data.as_mut_slice(), &ld, axis, idx, li, src.data.as_slice(), src.layout())
@@ -573,8 +605,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         D: DataMut,
     {
-        let axis = check_axis(axis, self.rank())?;
-        check_fits("scatter", ("index", "self"), index.sizes(), self.sizes(), Some(axis))?;
+        let axis = check_scatter("scatter", axis, self.sizes(), index.sizes(), None)?;
         let ld = *self.layout();
         kernels::scatter_value(self.data.as_mut_slice(), &ld, axis, index.data.as_slice(), index.layout(), value)
     }

@@ -4,7 +4,7 @@
 //! Means and integrals use the compensated sums of the reductions; the covariance's products
 //! go through the crate's matrix product (gemm), as PyTorch's and NumPy's do.
 use crate::dim::Dim;
-use crate::error::{OrPanic, ShapeError};
+use crate::error::ShapeError;
 use crate::kernels;
 use crate::layout::normalize_axis;
 use crate::num::{Gemm, Num};
@@ -239,45 +239,45 @@ enum Spacing<'a, T> {
     Points(&'a [T]),
 }
 
+/// `try_addmm` and `try_baddbmm`: one operation (the product batches) under PyTorch's two
+/// names, with one signature. Each takes its docs and the names of its operands; `#[try_twin]`
+/// writes its panicking twin.
+macro_rules! addmm_forms {
+    ($($(#[$doc:meta])* fn $name:ident($m1:ident, $m2:ident);)*) => {$(
+        $(#[$doc])*
+        #[allow(clippy::type_complexity)]
+        #[try_twin]
+        pub fn $name<D1: Data<Elem = D::Elem>, S1, D2: Data<Elem = D::Elem>, S2: Shape>(
+            &self,
+            $m1: &TensorBase<D1, S1>,
+            $m2: &TensorBase<D2, S2>,
+            beta: D::Elem,
+            alpha: D::Elem,
+        ) -> Result<OutTensor2<D1, D2, D::Elem, <S1 as MatMulShape<S2>>::Out>, ShapeError>
+        where
+            S1: MatMulShape<S2>,
+            S: ExpandsTo<<S1 as MatMulShape<S2>>::Out>,
+        {
+            let mut p = $m1.try_matmul($m2)?;
+            self.scale_add_into(&mut p, beta, alpha)?;
+            Ok(p)
+        }
+    )*};
+}
+
 /// Scale-and-add products (element types with a matrix product).
 impl<D: Data, S: Shape> TensorBase<D, S>
 where
     D::Elem: Gemm,
 {
-    /// `beta * self + alpha * (m1 @ m2)` (PyTorch `torch.addmm(self, m1, m2, beta=beta,
-    /// alpha=alpha)`): the shape of the product (`[M, K] @ [K, P]` is `[M, P]`), `self`
-    /// broadcast to it. With `beta == 0`, `self` is not read, so its NaNs do not propagate (as
-    /// PyTorch). Batched operands work as for [`matmul`](Self::matmul), which makes this
-    /// `baddbmm` too.
-    ///
-    /// ```
-    /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
-    /// let bias: Tensor<f32, Shape![2]> = Tensor::from([1.0, -1.0]);
-    /// let x: Tensor<f32, Shape![1, 2]> = Tensor::from([[1.0, 2.0]]);
-    /// let w: Tensor<f32, Shape![2, 2]> = Tensor::from([[1.0, 0.0], [0.0, 1.0]]);
-    /// let y: Tensor<f32, Shape![1, 2]> = bias.addmm(&x, &w, 1.0, 2.0);
-    /// assert_eq!(y.to_vec(), [3.0, 3.0]);
-    /// ```
-    ///
-    /// # Errors
-    /// [`ShapeError::MatMul`] naming both shapes when the product's runtime inner dims differ
-    /// (static ones are a compile error); [`ShapeError::Expand`] when `self` does not broadcast
-    /// to the product's runtime shape; [`ShapeError::Alloc`].
-    #[allow(clippy::type_complexity)]
-    #[try_twin]
-    pub fn try_addmm<D1: Data<Elem = D::Elem>, S1, D2: Data<Elem = D::Elem>, S2: Shape>(
+    /// `p = alpha * p + beta * self`, `self` broadcast to `p`'s shape (the scale-and-add of
+    /// `addmm` on its product `p`). With `beta == 0`, `self` is not read.
+    fn scale_add_into(
         &self,
-        m1: &TensorBase<D1, S1>,
-        m2: &TensorBase<D2, S2>,
+        p: &mut TensorBase<impl DataMut<Elem = D::Elem>, impl Shape>,
         beta: D::Elem,
         alpha: D::Elem,
-    ) -> Result<OutTensor2<D1, D2, D::Elem, <S1 as MatMulShape<S2>>::Out>, ShapeError>
-    where
-        S1: MatMulShape<S2>,
-        S: ExpandsTo<<S1 as MatMulShape<S2>>::Out>,
-    {
-        let mut p = m1.try_matmul(m2)?;
+    ) -> Result<(), ShapeError> {
         let lp = *p.layout();
         let li = self.layout().expand(lp.sizes())?;
         let skip = beta == D::Elem::ZERO;
@@ -285,43 +285,38 @@ where
             let scaled = Num::mul(alpha, *d);
             *d = if skip { scaled } else { Num::add(scaled, Num::mul(beta, s)) };
         });
-        Ok(p)
+        Ok(())
     }
-    /// `beta * self + alpha * (b1 @ b2)` over batches of matrices (PyTorch `torch.baddbmm`):
-    /// `[B, M, K] @ [B, K, P]` is `[B, M, P]`, `self` broadcast to it. The same operation as
-    /// [`addmm`](Self::addmm), whose product batches.
-    ///
-    /// # Errors
-    /// As [`try_addmm`](Self::try_addmm).
-    #[allow(clippy::type_complexity)]
-    pub fn try_baddbmm<D1: Data<Elem = D::Elem>, S1, D2: Data<Elem = D::Elem>, S2: Shape>(
-        &self,
-        b1: &TensorBase<D1, S1>,
-        b2: &TensorBase<D2, S2>,
-        beta: D::Elem,
-        alpha: D::Elem,
-    ) -> Result<OutTensor2<D1, D2, D::Elem, <S1 as MatMulShape<S2>>::Out>, ShapeError>
-    where
-        S1: MatMulShape<S2>,
-        S: ExpandsTo<<S1 as MatMulShape<S2>>::Out>,
-    {
-        self.try_addmm(b1, b2, beta, alpha)
-    }
-    /// [`try_baddbmm`](Self::try_baddbmm), panicking with the error's message.
-    #[track_caller]
-    #[allow(clippy::type_complexity)]
-    pub fn baddbmm<D1: Data<Elem = D::Elem>, S1, D2: Data<Elem = D::Elem>, S2: Shape>(
-        &self,
-        b1: &TensorBase<D1, S1>,
-        b2: &TensorBase<D2, S2>,
-        beta: D::Elem,
-        alpha: D::Elem,
-    ) -> OutTensor2<D1, D2, D::Elem, <S1 as MatMulShape<S2>>::Out>
-    where
-        S1: MatMulShape<S2>,
-        S: ExpandsTo<<S1 as MatMulShape<S2>>::Out>,
-    {
-        self.try_addmm(b1, b2, beta, alpha).or_panic()
+
+    addmm_forms! {
+        /// `beta * self + alpha * (m1 @ m2)` (PyTorch `torch.addmm(self, m1, m2, beta=beta,
+        /// alpha=alpha)`): the shape of the product (`[M, K] @ [K, P]` is `[M, P]`), `self`
+        /// broadcast to it. With `beta == 0`, `self` is not read, so its NaNs do not propagate (as
+        /// PyTorch). Batched operands work as for [`matmul`](Self::matmul), which makes this
+        /// `baddbmm` too.
+        ///
+        /// ```
+        /// # extern crate shaped_core as shaped;
+        /// use shaped::{Shape, Tensor};
+        /// let bias: Tensor<f32, Shape![2]> = Tensor::from([1.0, -1.0]);
+        /// let x: Tensor<f32, Shape![1, 2]> = Tensor::from([[1.0, 2.0]]);
+        /// let w: Tensor<f32, Shape![2, 2]> = Tensor::from([[1.0, 0.0], [0.0, 1.0]]);
+        /// let y: Tensor<f32, Shape![1, 2]> = bias.addmm(&x, &w, 1.0, 2.0);
+        /// assert_eq!(y.to_vec(), [3.0, 3.0]);
+        /// ```
+        ///
+        /// # Errors
+        /// [`ShapeError::MatMul`] naming both shapes when the product's runtime inner dims differ
+        /// (static ones are a compile error); [`ShapeError::Expand`] when `self` does not broadcast
+        /// to the product's runtime shape; [`ShapeError::Alloc`].
+        fn try_addmm(m1, m2);
+        /// `beta * self + alpha * (b1 @ b2)` over batches of matrices (PyTorch `torch.baddbmm`):
+        /// `[B, M, K] @ [B, K, P]` is `[B, M, P]`, `self` broadcast to it. The same operation as
+        /// [`addmm`](Self::addmm), whose product batches.
+        ///
+        /// # Errors
+        /// As [`try_addmm`](Self::try_addmm).
+        fn try_baddbmm(b1, b2);
     }
 }
 

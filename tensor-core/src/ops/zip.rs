@@ -74,8 +74,16 @@ impl<D: Data, S: Shape + BroadcastShape<S2>, D2: Data<Elem = D::Elem>, S2: Shape
         broadcast_zip(lhs, self, f)
     }
     fn has_zero(&self) -> bool {
+        self.any_zero()
+    }
+}
+
+impl<D: Data, S: Shape> TensorBase<D, S> {
+    /// Whether any element is zero: integer division's check of a divisor, shared by the
+    /// broadcasting (`Operand`) and `_out` (`OutOperand`) forms.
+    pub(crate) fn any_zero(&self) -> bool {
         let (b, lb) = (self.storage(), self.layout());
-        crate::kernels::any(lb.sizes(), [b], [lb], |[x]| x == D::Elem::ZERO)
+        kernels::any(lb.sizes(), [b], [lb], |[x]| x == D::Elem::ZERO)
     }
 }
 

@@ -24,6 +24,11 @@ use crate::storage::{Data, Element};
 use alloc::vec::Vec;
 use shaped_macros::try_twin;
 
+/// The rank of the first operand, or 0 when there is none (the join then reports the empty list).
+fn first_rank<D: Data, S: Shape>(xs: &[&TensorBase<D, S>]) -> usize {
+    xs.first().map_or(0, |x| x.rank())
+}
+
 /// Checks the operands with [`cat_sizes`] and copies them into a new tensor of shape `SO` (the
 /// static rule already computed it).
 fn cat_layouts<T: Element, SO: Shape>(
@@ -196,8 +201,7 @@ impl<'a, T: Element, S: Shape, D: Data<Elem = T> + 'a, const K: usize> Stack<[&'
     where
         S: InsertDim<A, Const<K>>,
     {
-        let rank = xs.first().map_or(0, |x| x.rank());
-        stack_layouts(&parts(xs), normalize_insert_axis(A, rank)?)
+        stack_layouts(&parts(xs), normalize_insert_axis(A, first_rank(&xs))?)
     }
 }
 
@@ -217,8 +221,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         S: SetAxis<A, Dyn>,
     {
-        let rank = xs.first().map_or(0, |x| x.rank());
-        cat_layouts("cat", &parts(xs.iter().copied()), normalize_axis(A, rank.max(1))?)
+        cat_layouts("cat", &parts(xs.iter().copied()), normalize_axis(A, first_rank(xs).max(1))?)
     }
 
     /// Any number of tensors of one shape type stacked along a new axis `A` (PyTorch
@@ -234,8 +237,7 @@ impl<T: Element, S: Shape> Tensor<T, S> {
     where
         S: InsertDim<A, Dyn>,
     {
-        let rank = xs.first().map_or(0, |x| x.rank());
-        stack_layouts(&parts(xs.iter().copied()), normalize_insert_axis(A, rank)?)
+        stack_layouts(&parts(xs.iter().copied()), normalize_insert_axis(A, first_rank(xs))?)
     }
 }
 
@@ -250,12 +252,11 @@ impl<T: Element> Tensor<T, DynShape> {
         doc = "Runtime-axis `cat` (PyTorch `torch.cat(xs, axis)`, negative counts from the end) of tensors of any one shape type, as a [`DynShape`] tensor."
     )]
     pub fn try_cat_dyn<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>], axis: isize) -> Result<Self, ShapeError> {
-        let rank = xs.first().map_or(0, |x| x.rank());
         let inputs = parts(xs.iter().copied());
         if inputs.is_empty() {
             return cat_layouts("cat", &inputs, 0);
         }
-        cat_layouts("cat", &inputs, normalize_axis(axis, rank)?)
+        cat_layouts("cat", &inputs, normalize_axis(axis, first_rank(xs))?)
     }
     /// Runtime-axis `stack` (PyTorch `torch.stack(xs, axis)`; the axis is in `-(rank + 1)..=rank`)
     /// of tensors of any one shape type, as a [`DynShape`] tensor.
@@ -267,12 +268,11 @@ impl<T: Element> Tensor<T, DynShape> {
         xs: &[&TensorBase<impl Data<Elem = T>, S>],
         axis: isize,
     ) -> Result<Self, ShapeError> {
-        let rank = xs.first().map_or(0, |x| x.rank());
         let inputs = parts(xs.iter().copied());
         if inputs.is_empty() {
             return stack_layouts(&inputs, 0);
         }
-        stack_layouts(&inputs, normalize_insert_axis(axis, rank)?)
+        stack_layouts(&inputs, normalize_insert_axis(axis, first_rank(xs))?)
     }
 
     /// NumPy's `hstack`/`vstack`/`dstack` (PyTorch's too): each operand made at least `rank`-D

@@ -53,6 +53,31 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     }
 }
 
+/// The panicking form `$name` of a table's `try_x` `$try` (taking `&self`): the docs `$m`, a
+/// "# Panics" paragraph naming `$try`'s error `$err`, and the call of `$try` with the same
+/// arguments and `or_panic`. Written here for the tensor views and in `autograd/ops.rs` for
+/// `Var`'s forms of the same table.
+macro_rules! table_twin {
+    (
+        $(#[$m:meta])*
+        $name:ident, $try:ident; [$($g:tt)*] [$($tf:tt)*] ($($arg:ident: $ty:ty),*) -> $Ret:ty
+        where [$($w:tt)*] errors $err:literal
+    ) => {
+        $(#[$m])*
+        ///
+        /// # Panics
+        #[doc = concat!("With the message of the error of [`", stringify!($try), "`](Self::",
+            stringify!($try), "): ", $err)]
+        #[track_caller]
+        pub fn $name<$($g)*>(&self, $($arg: $ty),*) -> $Ret
+        where $($w)*
+        {
+            self.$try::<$($tf)*>($($arg),*).or_panic()
+        }
+    };
+}
+pub(crate) use table_twin;
+
 /// Writes each view method of the tables below in its receivers (see the module doc). An entry:
 ///
 /// ```text
@@ -133,16 +158,9 @@ macro_rules! view_ops {
                 let ($l, $r) = (self.layout(), self.rank());
                 Ok(self.derive($body?))
             }
-            $(#[$m])*
-            ///
-            /// # Panics
-            #[doc = concat!("With the message of the error of [`", stringify!($try), "`](Self::",
-                stringify!($try), "): ", $err)]
-            #[track_caller]
-            pub fn $name<$($g)*>(&self, $($arg: $ty),*) -> ViewOf<'_, D, $Out>
-            where $($w)*
-            {
-                self.$try::<$($tf)*>($($arg),*).or_panic()
+            table_twin! {
+                $(#[$m])*
+                $name, $try; [$($g)*] [$($tf)*] ($($arg: $ty),*) -> ViewOf<'_, D, $Out> where [$($w)*] errors $err
             }
         )*}
     };

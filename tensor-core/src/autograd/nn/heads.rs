@@ -5,7 +5,7 @@ use super::super::ops::typed;
 use super::super::tape::Sink;
 use super::super::var::{back, Var};
 use super::super::GradFloat;
-use super::record;
+use super::{attention_scores_grad, record};
 use crate::error::ShapeError;
 use crate::shape::DynShape;
 use crate::tensor::{Tensor, TensorView};
@@ -86,10 +86,7 @@ pub(crate) fn try_packed_attention<'t, T: GradFloat>(
             if iq.is_none() && ik.is_none() {
                 return;
             }
-            // dS = P (dP - rowsum(dP P)), dP = g vᵀ; the scale folded in once.
-            let dp = gh.matmul(&vh.transpose_dyn(-2, -1));
-            let dot = dp.zip_with(&p, |d, p| d * p).sum_keepdim_dyn(-1);
-            let ds = dp.zip_with(&dot, |d, r| d - r).zip_with(&p, move |t, p| t * p * scale);
+            let ds = attention_scores_grad(&gh, &p, &vh, scale);
             s.add_with(iq, || joined(ds.matmul(&kh)));
             s.add_with(ik, || joined(ds.transpose_dyn(-2, -1).matmul(&qh)));
         })

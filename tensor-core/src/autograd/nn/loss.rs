@@ -9,12 +9,7 @@ use shaped_macros::try_twin;
 /// The sizes check of an element-wise loss: `input` and `target` of the same sizes.
 fn same_sizes(op: &'static str, input: &[usize], target: &[usize]) -> Result<(), ShapeError> {
     if input != target {
-        return Err(ShapeError::Mismatch {
-            op,
-            what: "differ: the target must have the input's sizes".into(),
-            lhs: input.into(),
-            rhs: target.into(),
-        });
+        return Err(ShapeError::mismatch(op, "differ: the target must have the input's sizes", input, target));
     }
     Ok(())
 }
@@ -304,12 +299,12 @@ fn class_rows<T: GradFloat, N: Dim, C: Dim>(
     log_probs: bool,
 ) -> Result<ClassRows<T>, ShapeError> {
     if targets.sizes()[0] != rows {
-        return Err(ShapeError::Mismatch {
+        return Err(ShapeError::mismatch(
             op,
-            what: "differ: one target per row of the input".into(),
-            lhs: alloc::vec![targets.sizes()[0]],
-            rhs: alloc::vec![rows],
-        });
+            "differ: one target per row of the input",
+            &[targets.sizes()[0]],
+            &[rows],
+        ));
     }
     let eps = opts.label_smoothing;
     if eps.is_nan() || eps < T::zero() || eps > T::one() {

@@ -1,6 +1,8 @@
 //! Adagrad (PyTorch `torch.optim.Adagrad`).
 use super::slots::{Core, Slot, SlotLayout};
-use super::{c, check_step, nonneg, optimizer_common, GroupOptions, Optimizer, ParamNames, StateSpec, TrainState};
+use super::{
+    c, check_step, coupled, nonneg, optimizer_common, GroupOptions, Optimizer, ParamNames, StateSpec, TrainState,
+};
 use crate::autograd::{AnyParam, GradFloat, Grads, ParamId};
 use crate::error::{OrPanic, ShapeError};
 use alloc::vec::Vec;
@@ -137,9 +139,7 @@ impl<T: GradFloat> Adagrad<T> {
         for p in params.iter_mut() {
             let id = p.id();
             let Some(g) = grads.param_slice(id) else { continue };
-            let (lr, weight_decay) = self.core.groups.hyper(id, cfg.lr, cfg.weight_decay);
-            let wd: T = c(weight_decay);
-            let decay = weight_decay != 0.0;
+            let (lr, wd, decay) = self.core.groups.hyper_t::<T>(id, cfg.lr, cfg.weight_decay);
             let n = g.len();
             let slot =
                 self.core.slots.entry(id).or_insert_with(|| Slot { step: 0, bufs: alloc::vec![alloc::vec![init; n]] });
@@ -150,10 +150,7 @@ impl<T: GradFloat> Adagrad<T> {
             let sum = &mut slot.bufs[0];
             p.update(&mut |w: &mut [T]| {
                 for ((w, &g), s) in w.iter_mut().zip(g).zip(sum.iter_mut()) {
-                    let mut d = sign * g;
-                    if decay {
-                        d += wd * *w;
-                    }
+                    let d = coupled(sign, g, decay, wd, *w);
                     // state_sum.addcmul_(grad, grad, value=1)
                     *s += d * d;
                     // std = state_sum.sqrt().add_(eps); param.addcdiv_(grad, std, value=-clr)

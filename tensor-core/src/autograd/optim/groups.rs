@@ -1,7 +1,8 @@
 //! Parameter groups (PyTorch's `optimizer.param_groups`): group 0 holds every parameter that no
 //! other group holds, with the config's learning rate and weight decay; each group added by
 //! `add_param_group` holds the parameters given to it, with its own.
-use super::nonneg;
+use super::{c, nonneg};
+use crate::autograd::GradFloat;
 use crate::autograd::ParamId;
 use crate::error::ShapeError;
 use alloc::collections::BTreeMap;
@@ -79,71 +80,67 @@ impl Groups {
         self.member.get(&id).copied().unwrap_or(0)
     }
 
+    /// Group `group` (at least 1) of the groups added after the first.
+    ///
+    /// # Panics
+    /// When `group >= len()`.
     #[track_caller]
     fn extra(&self, group: usize) -> &Group {
-        assert!(
-            group < self.len(),
-            "parameter group {group} does not exist: the optimizer has {} group(s)",
-            self.len()
-        );
+        let len = self.len();
+        assert!(group < len, "parameter group {group} does not exist: the optimizer has {len} group(s)");
         &self.extra[group - 1]
     }
 
+    /// A field of `group`: `v0` for group 0 (its value is the optimizer's config), `field` of a
+    /// later group.
     #[track_caller]
-    fn extra_mut(&mut self, group: usize) -> &mut Group {
-        assert!(
-            group < self.len(),
-            "parameter group {group} does not exist: the optimizer has {} group(s)",
-            self.len()
-        );
-        &mut self.extra[group - 1]
+    fn get(&self, group: usize, v0: f64, field: fn(&Group) -> f64) -> f64 {
+        if group == 0 {
+            v0
+        } else {
+            field(self.extra(group))
+        }
+    }
+
+    /// Sets a field of `group` to `v`: `v0` for group 0, `field` of a later group.
+    #[track_caller]
+    fn set(&mut self, group: usize, v: f64, v0: &mut f64, field: fn(&mut Group) -> &mut f64) {
+        if group == 0 {
+            *v0 = v;
+        } else {
+            let _ = self.extra(group);
+            *field(&mut self.extra[group - 1]) = v;
+        }
     }
 
     /// The learning rate of `group`, `lr0` being group 0's.
     #[track_caller]
     pub(crate) fn lr(&self, group: usize, lr0: f64) -> f64 {
-        if group == 0 {
-            lr0
-        } else {
-            self.extra(group).lr
-        }
+        self.get(group, lr0, |g| g.lr)
     }
 
     /// The weight decay of `group`, `wd0` being group 0's.
     #[track_caller]
     pub(crate) fn weight_decay(&self, group: usize, wd0: f64) -> f64 {
-        if group == 0 {
-            wd0
-        } else {
-            self.extra(group).weight_decay
-        }
+        self.get(group, wd0, |g| g.weight_decay)
     }
 
+    /// The learning rate `group` was created with (PyTorch's `initial_lr`).
     #[track_caller]
     pub(crate) fn initial_lr(&self, group: usize) -> f64 {
-        if group == 0 {
-            self.initial_lr0
-        } else {
-            self.extra(group).initial_lr
-        }
+        self.get(group, self.initial_lr0, |g| g.initial_lr)
     }
 
+    /// Sets the learning rate of `group`, `lr0` being group 0's.
     #[track_caller]
     pub(crate) fn set_lr(&mut self, group: usize, lr: f64, lr0: &mut f64) {
-        if group == 0 {
-            *lr0 = lr
-        } else {
-            self.extra_mut(group).lr = lr
-        }
+        self.set(group, lr, lr0, |g| &mut g.lr)
     }
 
+    /// Sets the weight decay of `group`, `wd0` being group 0's.
     #[track_caller]
     pub(crate) fn set_weight_decay(&mut self, group: usize, wd: f64, wd0: &mut f64) {
-        if group == 0 {
-            *wd0 = wd
-        } else {
-            self.extra_mut(group).weight_decay = wd
-        }
+        self.set(group, wd, wd0, |g| &mut g.weight_decay)
     }
 
     /// The `(lr, weight_decay)` of parameter `id`'s group.
@@ -153,6 +150,14 @@ impl Groups {
             0 => (lr0, wd0),
             g => (self.extra[g - 1].lr, self.extra[g - 1].weight_decay),
         }
+    }
+
+    /// [`hyper`](Self::hyper) as a step uses it: the learning rate, the weight decay in `T`, and
+    /// whether the decay is on (not zero).
+    #[inline]
+    pub(crate) fn hyper_t<T: GradFloat>(&self, id: ParamId, lr0: f64, wd0: f64) -> (f64, T, bool) {
+        let (lr, wd) = self.hyper(id, lr0, wd0);
+        (lr, c(wd), wd != 0.0)
     }
 
     /// Adds a group (see the optimizers' `add_param_group`).

@@ -116,6 +116,18 @@ pub use sgd::{Sgd, SgdConfig};
 pub(crate) use state::{check_specs, count_at};
 pub use state::{ParamNames, StateDtype, StateSpec, StateValue, TrainState};
 
+/// PyTorch's coupled gradient term of one element: `sign * g` (`sign` is -1 under `maximize`),
+/// plus `wd * w` when the decay is on (`grad = grad.add(param, alpha=weight_decay)`).
+#[inline(always)]
+pub(crate) fn coupled<T: GradFloat>(sign: T, g: T, decay: bool, wd: T, w: T) -> T {
+    let d = sign * g;
+    if decay {
+        d + wd * w
+    } else {
+        d
+    }
+}
+
 /// `v` rounded to `T` (how PyTorch's kernels take a Python float).
 #[inline(always)]
 pub(crate) fn c<T: GradFloat>(v: f64) -> T {

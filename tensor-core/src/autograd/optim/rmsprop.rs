@@ -1,6 +1,8 @@
 //! RMSprop (PyTorch `torch.optim.RMSprop`).
 use super::slots::{Core, Slot, SlotLayout};
-use super::{c, check_step, nonneg, optimizer_common, GroupOptions, Optimizer, ParamNames, StateSpec, TrainState};
+use super::{
+    c, check_step, coupled, nonneg, optimizer_common, GroupOptions, Optimizer, ParamNames, StateSpec, TrainState,
+};
 use crate::autograd::{AnyParam, GradFloat, Grads, ParamId};
 use crate::error::{OrPanic, ShapeError};
 use alloc::vec::Vec;
@@ -178,10 +180,8 @@ impl<T: GradFloat> RmsProp<T> {
         for p in params.iter_mut() {
             let id = p.id();
             let Some(g) = grads.param_slice(id) else { continue };
-            let (lr, weight_decay) = self.core.groups.hyper(id, cfg.lr, cfg.weight_decay);
+            let (lr, wd, decay) = self.core.groups.hyper_t::<T>(id, cfg.lr, cfg.weight_decay);
             let neg_lr: T = c(-lr);
-            let wd: T = c(weight_decay);
-            let decay = weight_decay != 0.0;
             let n = g.len();
             let slot = self
                 .core
@@ -200,11 +200,7 @@ impl<T: GradFloat> RmsProp<T> {
             }
             p.update(&mut |w: &mut [T]| {
                 for i in 0..w.len().min(n) {
-                    let mut d = sign * g[i];
-                    if decay {
-                        // grad = grad.add(param, alpha=weight_decay)
-                        d += wd * w[i];
-                    }
+                    let d = coupled(sign, g[i], decay, wd, w[i]);
                     // square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
                     let v = square_avg[i] * alpha + one_minus_alpha * d * d;
                     square_avg[i] = v;

@@ -1,6 +1,8 @@
 //! Stochastic gradient descent (PyTorch `torch.optim.SGD`).
 use super::slots::{Core, Slot, SlotLayout};
-use super::{c, check_step, nonneg, optimizer_common, GroupOptions, Optimizer, ParamNames, StateSpec, TrainState};
+use super::{
+    c, check_step, coupled, nonneg, optimizer_common, GroupOptions, Optimizer, ParamNames, StateSpec, TrainState,
+};
 use crate::autograd::{AnyParam, GradFloat, Grads, ParamId};
 use crate::error::{OrPanic, ShapeError};
 use alloc::format;
@@ -138,18 +140,12 @@ impl<T: GradFloat> Sgd<T> {
         for p in params.iter_mut() {
             let id = p.id();
             let Some(g) = grads.param_slice(id) else { continue };
-            let (lr, weight_decay) = self.core.groups.hyper(id, cfg.lr, cfg.weight_decay);
+            let (lr, wd, decay) = self.core.groups.hyper_t::<T>(id, cfg.lr, cfg.weight_decay);
             let lr: T = c(-lr);
-            let wd: T = c(weight_decay);
-            let decay = weight_decay != 0.0;
             if cfg.momentum == 0.0 {
                 p.update(&mut |w: &mut [T]| {
                     for (w, &g) in w.iter_mut().zip(g) {
-                        let mut d = sign * g;
-                        if decay {
-                            d += wd * *w;
-                        }
-                        *w += lr * d;
+                        *w += lr * coupled(sign, g, decay, wd, *w);
                     }
                 });
                 continue;
@@ -163,10 +159,7 @@ impl<T: GradFloat> Sgd<T> {
             let buf = &mut slot.bufs[0];
             p.update(&mut |w: &mut [T]| {
                 for ((w, &g), b) in w.iter_mut().zip(g).zip(buf.iter_mut()) {
-                    let mut d = sign * g;
-                    if decay {
-                        d += wd * *w;
-                    }
+                    let mut d = coupled(sign, g, decay, wd, *w);
                     *b = if first { d } else { *b * mom + damp * d };
                     d = if nesterov { d + mom * *b } else { *b };
                     *w += lr * d;
