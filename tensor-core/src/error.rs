@@ -171,6 +171,8 @@ impl core::error::Error for ShapeError {}
 impl ShapeError {
     /// [`ShapeError::Mismatch`]: `op`'s two shapes `lhs` and `rhs` do not agree, `what` saying how
     /// (the message is `{op}: {lhs:?} and {rhs:?} {what}`).
+    #[cold]
+    #[inline(never)]
     pub(crate) fn mismatch(op: &'static str, what: impl Into<String>, lhs: &[usize], rhs: &[usize]) -> ShapeError {
         ShapeError::Mismatch { op, what: what.into(), lhs: lhs.into(), rhs: rhs.into() }
     }
