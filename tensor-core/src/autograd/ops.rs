@@ -119,9 +119,10 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// (the output is).
     #[track_caller]
     fn rule(&self, y: Tensor<T, S>, of_y: bool, d: impl Deriv<T>) -> Var<'t, T, S> {
-        let x = self.arc().clone();
+        // The input is held only when the rule reads it (`rule_y` keeps the output alone).
+        let x = (!of_y).then(|| self.arc().clone());
         self.record1(y, move |i, y| {
-            let saved = if of_y { y.clone() } else { x };
+            let saved = x.unwrap_or_else(|| y.clone());
             back(move |g: Tensor<T, S>, s| s.add_with(i, || g.zip_with(&*saved, d)))
         })
     }
