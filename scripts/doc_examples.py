@@ -172,7 +172,29 @@ def main() -> int:
                 return 1
             dirs[name] = found[0]
     shaped = dirs["shaped"] if package else ROOT
-    dependency = f'shaped = {{ path = "{shaped}", features = {json.dumps(features)} }}\n\n'
+    dependency = f'shaped = {{ path = "{shaped}", features = {json.dumps(features)} }}\n'
+    # The tests' build (CI's step before this one, same target directory) compiles the
+    # dependencies with the features that the workspace's dev-dependencies add: `default` of
+    # rand, num-traits, either and matrixmultiply (and its `avx512`, `cgemm`), `serde` of
+    # half and num-complex. A crate's features are part of its build's fingerprint, so with
+    # shaped's features alone this build compiled rayon, faer, the gemm crates and rand again
+    # (52 s of this step's 83 on 2026-11-30). The same features asked for here make it reuse them.
+    # The crates are renamed (`unify_*`), so that a doc example cannot name them: it still reaches
+    # only `shaped`, as a user's paste does. The extra features add items to those crates and
+    # change nothing that shaped calls. A list gone stale costs time only:
+    # `cargo tree -e features` of the two builds shows the difference.
+    dependency += "# Features that the tests' build turns on (scripts/doc_examples.py says why).\n"
+    for dep in (
+        'unify_either = { package = "either", version = "1", features = ["std", "use_std"] }',
+        'unify_num_traits = { package = "num-traits", version = "0.2" }',
+        'unify_rand = { package = "rand", version = "0.10" }',
+        'unify_matrixmultiply = { package = "matrixmultiply", version = "0.3", features = ["avx512", "cgemm"] }',
+        'unify_half = { package = "half", version = "2", default-features = false, features = ["serde"] }',
+        'unify_num_complex = { package = "num-complex", version = "0.4", default-features = false, features = ["serde"] }',
+    ):
+        dependency += dep + "\n"
+    dependency += "\n"
+
     if package:
         dependency += "# The facade's dependencies on the other two, by version, resolve to their packages.\n"
         dependency += "[patch.crates-io]\n"
