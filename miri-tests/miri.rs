@@ -1,8 +1,8 @@
 //! Test binary `miri` (package shaped-miri-tests): the suites of tests/ that reach the crate's
 //! `unsafe` sites, gathered for CI's Miri step (.ci/run), which builds this one small binary under
-//! Miri instead of the five topic binaries that hold them (most of their modules never reach an
+//! Miri instead of the test binaries that hold them (most of their modules never reach an
 //! `unsafe` site) with the facade's dev-dependencies. Natively it has no tests: each module is
-//! `cfg(miri)`, and the same files run natively in their topic binaries.
+//! `cfg(miri)`, and the same files run natively in their topics' test binaries.
 //!
 //! Each module is one file of tests/, included unchanged (a test is named `<file>::<test>`).
 // Each file keeps its own `mod common;` (tests/common/mod.rs), as when it was a binary alone.

@@ -5,7 +5,15 @@ this script's own shape arithmetic), then time `cargo check` of that program alo
 dependencies already built.
 
 usage: scripts/compile_time.py [N] [RUNS] [--ndarray | --models] [--int-ranges]
+       scripts/compile_time.py 500 --instructions [--gate FILE | --record FILE]
        (default 50 broadcasts + 50 slices, 5 runs)
+
+With --instructions, the program's check is counted instead of timed: rustc's instructions
+under `valgrind --tool=callgrind` (the one rustc run that checks the program, its dependencies
+already checked), which are the same from run to run whatever else the machine is doing, where
+seconds move by 30%. `--record FILE` writes the count to FILE (JSON, with the rustc version);
+`--gate FILE` fails (exit 1) when the count is more than 20% above FILE's: CI's check-time
+regression gate, on 200 operations (`100`), against scripts/check_instructions.json.
 
 With --int-ranges, every slice spec is an integer index or a range (`2`, `-1`, `1..3`, `..`:
 issue 37's second program), the specs whose rules project the most associated types, instead of
@@ -22,15 +30,27 @@ shapes instead (`ArrayD<f32>` operands, `&a + &b`, `x.slice(s![..])`; `...` drop
 `NewAxis`) in target/ctbench-ndarray/ and timed the same way: issue 28's comparison.
 
 The program is written to target/ctbench/ as a crate of its own that depends on `shaped` by
-path and shares the workspace's target dir, so `shaped` is not rebuilt. Prints the median and
-the spread of the timed `cargo check` runs (CARGO_INCREMENTAL=0 so that each run really checks).
+path and shares the workspace's target dir (or $CARGO_TARGET_DIR when set), so `shaped` is not
+rebuilt. Prints the median and the spread of the timed `cargo check` runs (CARGO_INCREMENTAL=0
+so that each run really checks).
 """
-import os, random, statistics, subprocess, sys, time
+import json, os, random, re, shlex, statistics, subprocess, sys, time
 
 NDARRAY = "--ndarray" in sys.argv
 MODELS = "--models" in sys.argv
 INT_RANGES = "--int-ranges" in sys.argv
-ARGS = [a for a in sys.argv[1:] if a not in ("--ndarray", "--models", "--int-ranges")]
+INSTRUCTIONS = "--instructions" in sys.argv
+GATE = RECORD = None
+for flag in ("--gate", "--record"):
+    if flag in sys.argv:
+        i = sys.argv.index(flag)
+        if i + 1 == len(sys.argv):
+            sys.exit(f"compile_time.py: {flag} needs a file")
+        if flag == "--gate":
+            GATE = sys.argv.pop(i + 1)
+        else:
+            RECORD = sys.argv.pop(i + 1)
+ARGS = [a for a in sys.argv[1:] if a not in ("--ndarray", "--models", "--int-ranges", "--instructions", "--gate", "--record")]
 N = int(ARGS[0]) if len(ARGS) > 0 else 50
 RUNS = int(ARGS[1]) if len(ARGS) > 1 else 5
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -189,6 +209,9 @@ def main():
 def check(out, text, what):
     shaped = ROOT.replace("\\", "/")
     dep = ('ndarray = { version = "0.17", default-features = false, features = ["std"] }' if NDARRAY
+           # The counted check: `shaped` with no feature at all (no_std), whose shaped-core CI's
+           # no_std step has just checked (`cargo check -p shaped-core --no-default-features`).
+           else f'shaped = {{ path = "{shaped}", default-features = false }}' if INSTRUCTIONS
            else f'shaped = {{ path = "{shaped}", default-features = false, features = ["std"] }}')
     write(os.path.join(out, "Cargo.toml"), f"""[package]
 name = "{os.path.basename(out)}"
@@ -201,6 +224,10 @@ publish = false
 [dependencies]
 {dep}
 
+# The repository's profile, so that its builds of the dependencies are reused.
+[profile.dev.package."*"]
+debug = false
+
 [workspace]
 """)
     # The workspace's lock file, so that the dependencies resolve to the versions already built.
@@ -209,11 +236,14 @@ publish = false
         write(os.path.join(out, "Cargo.lock"), open(lock).read())
     src = os.path.join(out, "src", "main.rs")
     write(src, text)
-    env = dict(os.environ, CARGO_TARGET_DIR=os.path.join(ROOT, "target"), CARGO_INCREMENTAL="0")
+    env = dict(os.environ, CARGO_INCREMENTAL="0")
+    env.setdefault("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
     cargo = ["cargo", "check", "-q", "--manifest-path", os.path.join(out, "Cargo.toml")]
     t0 = time.time()
     subprocess.run(cargo, env=env, check=True)  # builds the dependencies once
     print(f"first check (dependencies included): {time.time() - t0:.2f} s")
+    if INSTRUCTIONS:
+        return count_instructions(out, cargo, env, src, what)
     times = []
     for _ in range(RUNS):
         os.utime(src)
@@ -222,6 +252,48 @@ publish = false
         times.append(time.time() - t0)
     print(f"{what}: cargo check median {statistics.median(times):.2f} s "
           f"(runs: {', '.join(f'{t:.2f}' for t in times)})")
+
+
+def count_instructions(out, cargo, env, src, what):
+    """rustc's instructions checking the program under callgrind (see the module's docs); with
+    --gate, exit 1 when they exceed the committed count by more than 20%."""
+    os.utime(src)
+    # `cargo check -v` names the rustc command that checks the program; it is run again alone
+    # under valgrind (cargo itself, and the dependencies' fingerprints, are not counted).
+    verbose = [a for a in cargo if a != "-q"] + ["-v"]
+    log = subprocess.run(verbose, env=env, check=True, capture_output=True, text=True).stderr
+    name = os.path.basename(out).replace("-", "_")
+    cmds = [m.group(1) for m in re.finditer(r"Running `(.*)`", log) if f"--crate-name {name} " in m.group(1)]
+    if len(cmds) != 1:
+        sys.exit(f"compile_time.py: no single rustc command for {name} in cargo's output:\n{log}")
+    cmd = shlex.split(cmds[0])
+    t0 = time.time()
+    run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd,
+                         cwd=out, env=env, capture_output=True, text=True)
+    counted = re.search(r"Collected : (\d+)", run.stderr)
+    if run.returncode != 0 or not counted:
+        sys.exit(f"compile_time.py: rustc under callgrind failed:\n{run.stderr[-3000:]}")
+    n = int(counted.group(1))
+    rustc = subprocess.run([cmd[0], "--version"], capture_output=True, text=True).stdout.strip()
+    print(f"{what}: cargo check's rustc ran {n:,} instructions ({rustc}; "
+          f"{time.time() - t0:.0f} s under callgrind)")
+    if RECORD:
+        with open(RECORD, "w") as f:
+            json.dump({"program": f"scripts/compile_time.py {N}", "instructions": n, "rustc": rustc,
+                       "date": time.strftime("%Y-%m-%d")}, f, indent=2)
+            f.write("\n")
+        print(f"recorded in {RECORD}")
+    if GATE:
+        base = json.load(open(GATE))
+        ratio = n / base["instructions"]
+        print(f"against {GATE} ({base['instructions']:,} on {base['date']}, {base['rustc']}): {ratio:.3f}x")
+        if base["rustc"] != rustc:
+            print(f"note: the committed count is of {base['rustc']}; record it again after a toolchain change")
+        if base["program"] != f"scripts/compile_time.py {N}":
+            sys.exit(f"compile_time.py: {GATE} counts `{base['program']}`, not this program")
+        if ratio > 1.2:
+            sys.exit(f"check time regressed: {ratio:.3f}x the committed count (the gate is 1.2x); "
+                     f"if the growth is intended, record it: scripts/compile_time.py {N} --instructions --record {GATE}")
 
 
 if __name__ == "__main__":

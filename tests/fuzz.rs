@@ -92,13 +92,13 @@
 //!
 //! # Modes and environment
 //!
-//! * `cargo test --test robustness fuzz::` (this file is the `fuzz` module of the `robustness`
-//!   test binary): [`DEFAULT_CASES`] sequences of up to 24 operations, from the fixed seed
+//! * `cargo test --test tensors fuzz::` (this file is the `fuzz` module of the topic `robustness`
+//!   of the `tensors` test binary): [`DEFAULT_CASES`] sequences of up to 24 operations, from the fixed seed
 //!   [`DEFAULT_SEED`] (deterministic in CI, no persistence file). Failures are shrunk to a
 //!   minimal sequence, printed one operation per line.
 //! * `SHAPED_FUZZ_CASES=N` runs `N` sequences; `SHAPED_FUZZ_SEED=S` (a `u64`) changes the seed,
 //!   for long local runs: `SHAPED_FUZZ_CASES=100000 SHAPED_FUZZ_SEED=7 cargo test --test
-//!   robustness fuzz::` (about 8 minutes; keep the debug profile, whose overflow checks catch
+//!   tensors fuzz::` (about 8 minutes; keep the debug profile, whose overflow checks catch
 //!   wrapped arithmetic).
 //! * `SHAPED_FUZZ_STATS=1` also prints, per operation, how many calls returned `Ok` and `Err`.
 //! * Under Miri (CI's `miri` binary of miri-tests/, `cargo +nightly miri test -p

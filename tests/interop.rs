@@ -1,7 +1,7 @@
 //! Interop (issue 14): slices and nested arrays, ndarray, nalgebra, faer and approx, each
 //! direction with real values; transposed, strided and reversed views; static and dynamic shapes;
-//! size errors. Run with `cargo test --test interop_io --features ndarray,nalgebra,approx interop::`
-//! (the `interop` module of the `interop_io` test binary).
+//! size errors. Run with `cargo test --test numerics --features ndarray,nalgebra,approx interop::`
+//! (the `interop` module of the topic `interop_io` of the `numerics` test binary).
 #![cfg(all(feature = "ndarray", feature = "nalgebra", feature = "approx"))]
 use approx::{assert_abs_diff_eq, assert_relative_eq, assert_ulps_eq, AbsDiffEq, RelativeEq};
 use ndarray::{array, s, Array, Array2, ArrayView2, ArrayViewMut2, Ix2, IxDyn, ShapeBuilder};

@@ -1,11 +1,11 @@
-//! Test binary `autograd`: reverse-mode autograd (the tape's contract, slices of tracked values,
+//! Topic `autograd` of the test binary `training`: reverse-mode autograd (the tape's contract, slices of tracked values,
 //! models, gradient accumulation) and forward-mode jacobians.
 //!
-//! Each module is one file of tests/, included unchanged (a test is named `<file>::<test>`):
-//! one binary per topic instead of one per file, so that the library's generic code is
-//! instantiated and linked once per topic instead of once per file (Cargo.toml lists them).
+//! Each module is one file of tests/, included unchanged (a test is named `autograd::<file>::<test>`).
 // Each file keeps its own `mod common;` (tests/common/mod.rs), as when it was a binary alone.
 #![allow(clippy::duplicate_mod)]
+// The file tests/autograd.rs is the module `autograd` of this topic `autograd`.
+#![allow(clippy::module_inception)]
 
 #[path = "../autograd.rs"]
 mod autograd;

@@ -1,9 +1,7 @@
-//! Test binary `construction`: constructors, element access, casts and random tensors, iteration,
+//! Topic `construction` of the test binary `tensors`: constructors, element access, casts and random tensors, iteration,
 //! storage sharing, the dynamic fallback, first-hour spellings, composed code.
 //!
-//! Each module is one file of tests/, included unchanged (a test is named `<file>::<test>`):
-//! one binary per topic instead of one per file, so that the library's generic code is
-//! instantiated and linked once per topic instead of once per file (Cargo.toml lists them).
+//! Each module is one file of tests/, included unchanged (a test is named `construction::<file>::<test>`).
 // Each file keeps its own `mod common;` (tests/common/mod.rs), as when it was a binary alone.
 #![allow(clippy::duplicate_mod)]
 

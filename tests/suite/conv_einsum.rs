@@ -1,8 +1,6 @@
-//! Test binary `conv_einsum`: sliding windows, convolutions and pooling, einsum.
+//! Topic `conv_einsum` of the test binary `numerics`: sliding windows, convolutions and pooling, einsum.
 //!
-//! Each module is one file of tests/, included unchanged (a test is named `<file>::<test>`):
-//! one binary per topic instead of one per file, so that the library's generic code is
-//! instantiated and linked once per topic instead of once per file (Cargo.toml lists them).
+//! Each module is one file of tests/, included unchanged (a test is named `conv_einsum::<file>::<test>`).
 // Each file keeps its own `mod common;` (tests/common/mod.rs), as when it was a binary alone.
 #![allow(clippy::duplicate_mod)]
 

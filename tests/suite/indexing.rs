@@ -1,9 +1,7 @@
-//! Test binary `indexing`: views, `t!` slicing and advanced indexing, reshapes, joins, selection by
+//! Topic `indexing` of the test binary `tensors`: views, `t!` slicing and advanced indexing, reshapes, joins, selection by
 //! index tensors and masks, scatter/index accumulation.
 //!
-//! Each module is one file of tests/, included unchanged (a test is named `<file>::<test>`):
-//! one binary per topic instead of one per file, so that the library's generic code is
-//! instantiated and linked once per topic instead of once per file (Cargo.toml lists them).
+//! Each module is one file of tests/, included unchanged (a test is named `indexing::<file>::<test>`).
 // Each file keeps its own `mod common;` (tests/common/mod.rs), as when it was a binary alone.
 #![allow(clippy::duplicate_mod)]
 

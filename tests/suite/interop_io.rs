@@ -1,10 +1,8 @@
-//! Test binary `interop_io`: interop with ndarray, nalgebra, faer and approx, serde and .npy/.npz
+//! Topic `interop_io` of the test binary `numerics`: interop with ndarray, nalgebra, faer and approx, serde and .npy/.npz
 //! files with a NumPy round trip, the digits CNN's step against PyTorch, PyTorch's state dicts
 //! loaded into nn modules (each module needs the features its file names).
 //!
-//! Each module is one file of tests/, included unchanged (a test is named `<file>::<test>`):
-//! one binary per topic instead of one per file, so that the library's generic code is
-//! instantiated and linked once per topic instead of once per file (Cargo.toml lists them).
+//! Each module is one file of tests/, included unchanged (a test is named `interop_io::<file>::<test>`).
 // Each file keeps its own `mod common;` (tests/common/mod.rs), as when it was a binary alone.
 #![allow(clippy::duplicate_mod)]
 

@@ -1,9 +1,7 @@
-//! Test binary `ops`: the runtime-shape API and the second layer of PyTorch operations, against
+//! Topic `ops` of the test binary `tensors`: the runtime-shape API and the second layer of PyTorch operations, against
 //! NumPy.
 //!
-//! Each module is one file of tests/, included unchanged (a test is named `<file>::<test>`):
-//! one binary per topic instead of one per file, so that the library's generic code is
-//! instantiated and linked once per topic instead of once per file (Cargo.toml lists them).
+//! Each module is one file of tests/, included unchanged (a test is named `ops::<file>::<test>`).
 // Each file keeps its own `mod common;` (tests/common/mod.rs), as when it was a binary alone.
 #![allow(clippy::duplicate_mod)]
 

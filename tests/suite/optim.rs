@@ -1,9 +1,7 @@
-//! Test binary `optim`: optimizers, schedules and their saved state against PyTorch, resumed
+//! Topic `optim` of the test binary `training`: optimizers, schedules and their saved state against PyTorch, resumed
 //! training runs.
 //!
-//! Each module is one file of tests/, included unchanged (a test is named `<file>::<test>`):
-//! one binary per topic instead of one per file, so that the library's generic code is
-//! instantiated and linked once per topic instead of once per file (Cargo.toml lists them).
+//! Each module is one file of tests/, included unchanged (a test is named `optim::<file>::<test>`).
 // Each file keeps its own `mod common;` (tests/common/mod.rs), as when it was a binary alone.
 #![allow(clippy::duplicate_mod)]
 
