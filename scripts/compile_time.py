@@ -5,7 +5,7 @@ this script's own shape arithmetic), then time `cargo check` of that program alo
 dependencies already built.
 
 usage: scripts/compile_time.py [N] [RUNS] [--ndarray | --models] [--int-ranges]
-       scripts/compile_time.py 500 --instructions [--gate FILE | --record FILE]
+       scripts/compile_time.py N --instructions [--gate FILE | --record FILE]
        (default 50 broadcasts + 50 slices, 5 runs)
 
 With --instructions, the program's check is counted instead of timed: rustc's instructions
@@ -239,11 +239,11 @@ debug = false
     env = dict(os.environ, CARGO_INCREMENTAL="0")
     env.setdefault("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
     cargo = ["cargo", "check", "-q", "--manifest-path", os.path.join(out, "Cargo.toml")]
+    if INSTRUCTIONS:
+        return count_instructions(out, cargo, env, src, what)
     t0 = time.time()
     subprocess.run(cargo, env=env, check=True)  # builds the dependencies once
     print(f"first check (dependencies included): {time.time() - t0:.2f} s")
-    if INSTRUCTIONS:
-        return count_instructions(out, cargo, env, src, what)
     times = []
     for _ in range(RUNS):
         os.utime(src)
@@ -257,19 +257,29 @@ debug = false
 def count_instructions(out, cargo, env, src, what):
     """rustc's instructions checking the program under callgrind (see the module's docs); with
     --gate, exit 1 when they exceed the committed count by more than 20%."""
+    program = f"scripts/compile_time.py {N}"
+    base = json.load(open(GATE)) if GATE else None
+    if base and base["program"] != program:
+        sys.exit(f"compile_time.py: {GATE} counts `{base['program']}`, not `{program}`")
+    # One `cargo check -v` (the program's file touched, so that it runs) checks the dependencies
+    # and names the rustc command that checks the program; that command is run again alone under
+    # valgrind (cargo itself, and the dependencies' fingerprints, are not counted).
     os.utime(src)
-    # `cargo check -v` names the rustc command that checks the program; it is run again alone
-    # under valgrind (cargo itself, and the dependencies' fingerprints, are not counted).
+    t0 = time.time()
     verbose = [a for a in cargo if a != "-q"] + ["-v"]
     log = subprocess.run(verbose, env=env, check=True, capture_output=True, text=True).stderr
+    print(f"first check (dependencies included): {time.time() - t0:.2f} s")
     name = os.path.basename(out).replace("-", "_")
     cmds = [m.group(1) for m in re.finditer(r"Running `(.*)`", log) if f"--crate-name {name} " in m.group(1)]
     if len(cmds) != 1:
         sys.exit(f"compile_time.py: no single rustc command for {name} in cargo's output:\n{log}")
     cmd = shlex.split(cmds[0])
     t0 = time.time()
-    run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd,
-                         cwd=out, env=env, capture_output=True, text=True)
+    try:
+        run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd,
+                             cwd=out, env=env, capture_output=True, text=True)
+    except FileNotFoundError:
+        sys.exit("compile_time.py: --instructions needs valgrind (Debian's package valgrind)")
     counted = re.search(r"Collected : (\d+)", run.stderr)
     if run.returncode != 0 or not counted:
         sys.exit(f"compile_time.py: rustc under callgrind failed:\n{run.stderr[-3000:]}")
@@ -279,18 +289,15 @@ def count_instructions(out, cargo, env, src, what):
           f"{time.time() - t0:.0f} s under callgrind)")
     if RECORD:
         with open(RECORD, "w") as f:
-            json.dump({"program": f"scripts/compile_time.py {N}", "instructions": n, "rustc": rustc,
+            json.dump({"program": program, "instructions": n, "rustc": rustc,
                        "date": time.strftime("%Y-%m-%d")}, f, indent=2)
             f.write("\n")
         print(f"recorded in {RECORD}")
-    if GATE:
-        base = json.load(open(GATE))
+    if base:
         ratio = n / base["instructions"]
         print(f"against {GATE} ({base['instructions']:,} on {base['date']}, {base['rustc']}): {ratio:.3f}x")
         if base["rustc"] != rustc:
             print(f"note: the committed count is of {base['rustc']}; record it again after a toolchain change")
-        if base["program"] != f"scripts/compile_time.py {N}":
-            sys.exit(f"compile_time.py: {GATE} counts `{base['program']}`, not this program")
         if ratio > 1.2:
             sys.exit(f"check time regressed: {ratio:.3f}x the committed count (the gate is 1.2x); "
                      f"if the growth is intended, record it: scripts/compile_time.py {N} --instructions --record {GATE}")
