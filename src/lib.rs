@@ -71,11 +71,11 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use shaped_core::{
-    bf16, buffer_cache_bytes, dim, error, f16, index, kernels, layout, num, set_buffer_cache_limit, shape, stensor,
-    storage, tensor, Axes, Axis, Bits, CastFrom, CastTo, Complex, Const, CowRepr, Data, DataMut, Dim, Dyn, DynIndex,
-    DynShape, Element, Inline, InlineArray, Int, Layout, Num, One, OutTensor, OutTensor2, OwnedRepr, STensor, Scalar,
-    Shape, ShapeError, ShapeIndex, SharedTensor, SliceArg, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut,
-    ViewOf, MAX_INLINE_BYTES, MAX_RANK,
+    bf16, buffer_cache_bytes, dim, dims, error, f16, index, kernels, layout, num, set_buffer_cache_limit, shape,
+    stensor, storage, tensor, Axes, Axis, Bits, CastFrom, CastTo, Complex, Const, CowRepr, Data, DataMut, Dim, DimName,
+    Dyn, DynIndex, DynShape, Element, Inline, InlineArray, Int, Layout, Num, One, OutTensor, OutTensor2, OwnedRepr,
+    STensor, Scalar, Shape, ShapeError, ShapeIndex, SharedTensor, SliceArg, Tensor, TensorBase, TensorCow, TensorView,
+    TensorViewMut, ViewOf, MAX_INLINE_BYTES, MAX_RANK,
 };
 
 pub use shaped_core::autograd;
@@ -132,9 +132,10 @@ pub use shaped_core::{CholeskyFactor, LinalgFloat, Lstsq, LuFactor, MatrixNorm};
 /// ```
 pub mod prelude {
     pub use crate::{
-        einsum, meshgrid, stensor, t, try_einsum, where_, Axes, Cat, Const, Conv, ConvT, Data, DataMut, Dim, Dyn,
-        DynShape, Element, Indexing, MatrixFloat, MeanElem, NoBias, Norm, Num, One, PadMode, Pool, STensor,
-        ScatterReduce, Shape, ShapeError, SharedTensor, SliceArg, Stack, Tensor, TensorCow, TensorView, TensorViewMut,
+        dims, einsum, meshgrid, stensor, t, try_einsum, where_, Axes, Cat, Const, Conv, ConvT, Data, DataMut, Dim,
+        DimName, Dyn, DynShape, Element, Indexing, MatrixFloat, MeanElem, NoBias, Norm, Num, One, PadMode, Pool,
+        STensor, ScatterReduce, Shape, ShapeError, SharedTensor, SliceArg, Stack, Tensor, TensorCow, TensorView,
+        TensorViewMut,
     };
     #[cfg(feature = "linalg")]
     pub use crate::{LinalgFloat, MatrixNorm};

@@ -159,12 +159,16 @@ fn shapes() -> String {
         let gens = bounds(&ds, "Dim");
         let mut stat: Vec<String> = ds.iter().map(|d| format!("{d}::STATIC")).collect();
         stat.resize(MAX_RANK, "None".into());
+        let mut nm: Vec<String> = ds.iter().map(|d| format!("{d}::NAME")).collect();
+        nm.resize(MAX_RANK, "None".into());
         let list = hlist(&ds);
         writeln!(
             s,
             "impl<{gens}> Shape for {tup} {{ const RANK: Option<usize> = Some({r}); \
-             const STATIC: [Option<usize>; MAX_RANK] = [{}]; type InlineLay = {}; type Arr<T: Element> = {}; }}",
+             const STATIC: [Option<usize>; MAX_RANK] = [{}]; const NAMES: [Option<&'static str>; MAX_RANK] = [{}]; \
+             type InlineLay = {}; type Arr<T: Element> = {}; }}",
             stat.join(", "),
+            nm.join(", "),
             ds.iter().rev().fold("RowMajor".to_string(), |acc, d| format!("<{d} as Dim>::Fold<{acc}>")),
             ds.iter().rev().fold("Scalar<T>".to_string(), |acc, d| format!("<{d} as Dim>::Of<{acc}>"))
         )

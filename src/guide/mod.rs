@@ -20,6 +20,7 @@
 //! | [`interop`] | ndarray, nalgebra, faer, slices, serde, `.npy`/`.npz` | [`from_slice`](TensorBase::from_slice), [`to_vec`](TensorBase::to_vec), [`crate::interop`] |
 //! | [`small_tensors`] | [`STensor`]: small static tensors held inline | [`stensor`], [`to_heap`](TensorBase::to_heap), [`to_inline`](TensorBase::to_inline) |
 //! | [`generic`] | functions generic over shapes, sizes and element types | [`prelude`] |
+//! | [`named_dims`] | runtime dims with names (`Batch`, `Seq`) that never mix | [`dims!`], [`DimName`], [`ShapeError::NamedDim`] |
 //! | [`shape_checks`] | which shape errors are compile errors, their messages, compile time | [`ShapeError`] |
 //! | [`safety`] | soundness, errors, integer arithmetic | [`ShapeError`] |
 //! | [`features`] | cargo features and their build times | |
@@ -58,6 +59,7 @@ page!(pretrained, "pretrained.md");
 page!(derivatives, "derivatives.md");
 page!(interop, "interop.md");
 page!(small_tensors, "small_tensors.md");
+page!(named_dims, "named_dims.md");
 page!(generic, "generic.md");
 page!(shape_checks, "shape_checks.md");
 page!(safety, "safety.md");

@@ -68,6 +68,8 @@ pub trait Dim: Copy + Default + fmt::Debug + Send + Sync + 'static {
     /// The array level `X` wrapped by this dim: `[X; N]` for `Const<N>`, `[X; 1]` for `One`, the
     /// heap marker for `Dyn` (see [`Shape::Arr`](crate::Shape::Arr)).
     type Of<X: ArrLevel>: ArrLevel<Elem = X::Elem>;
+    /// The dim's name for a named runtime dim (see [`DimName`]), `None` for every other dim.
+    const NAME: Option<&'static str> = None;
 }
 impl<const N: usize> Dim for Const<N> {
     const STATIC: Option<usize> = Some(N);
@@ -83,6 +85,67 @@ impl Dim for Dyn {
     const STATIC: Option<usize> = None;
     type Fold<Acc: LayoutRepr> = crate::Layout;
     type Of<X: ArrLevel> = crate::storage::Heap<X::Elem>;
+}
+
+/// A named runtime dim: a size known at run time, as [`Dyn`]'s, with an identity in the type.
+/// Declare names with [`dims!`](crate::dims): `dims! { pub Batch, pub Seq }`, then write
+/// `Tensor<f32, (Batch, Seq, Const<384>)>` or `Tensor<f32, Shape![dyn Batch, dyn Seq, 384]>`.
+///
+/// Where two dims must agree (broadcasting, element-wise operands, matmul's inner and batch
+/// dims, `cat`'s other dims, `cast_shape`), a name meets itself, an anonymous [`Dyn`] (checked at
+/// run time, the result keeps the name) and [`One`] (broadcast); two different names, or a name
+/// and a static size, are a compile error naming both. Two tensors whose dims have the same name
+/// and different runtime sizes meet with [`ShapeError::NamedDim`](crate::ShapeError::NamedDim)
+/// naming the name and both sizes (a runtime size 1 does not stretch a name: both operands claim
+/// the same dim). Operations that keep a dim keep its name (element-wise ops, reductions over
+/// other axes, views, transpose and permute, matmul's batch and outer dims); operations that make
+/// a new size (`narrow`, `flatten`, `cat` along the axis, padding) give a [`Dyn`].
+/// No PyTorch counterpart (PyTorch's named tensors check names at run time).
+pub trait DimName: Copy + Default + fmt::Debug + Send + Sync + 'static {
+    /// The name as written (`"Batch"`): in [`Shape::describe`](crate::Shape::describe) and in
+    /// runtime errors.
+    const NAME: &'static str;
+}
+impl<N: DimName> Dim for N {
+    const STATIC: Option<usize> = None;
+    type Fold<Acc: LayoutRepr> = crate::Layout;
+    type Of<X: ArrLevel> = crate::storage::Heap<X::Elem>;
+    const NAME: Option<&'static str> = Some(<N as DimName>::NAME);
+}
+
+/// Declares named runtime dims ([`DimName`]): a unit struct per name, usable as a dim type
+/// (`Tensor<f32, (Batch, Const<3>)>`, `Shape![dyn Batch, 3]`) and as a value. Visibility and
+/// attributes (doc comments) go before each name.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{dims, Const, Tensor};
+/// dims! {
+///     /// The batch dim.
+///     pub Batch,
+///     Seq,
+/// }
+/// let x = Tensor::<f32, (Batch, Const<3>)>::zeros_sized(&[2, 3]);
+/// let y = &x + &x; // the same names meet
+/// assert_eq!(y.sizes(), [2, 3]);
+/// ```
+#[macro_export]
+macro_rules! dims {
+    ($($(#[$m:meta])* $vis:vis $name:ident),* $(,)?) => {
+        $(
+            $(#[$m])*
+            #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+            $vis struct $name;
+            impl ::core::fmt::Debug for $name {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.write_str(stringify!($name))
+                }
+            }
+            impl $crate::DimName for $name {
+                const NAME: &'static str = stringify!($name);
+            }
+        )*
+    };
 }
 
 /// A dim whose size is in the type (`Const<N>` for any `N`, or `One`). Constructors such as `zeros()` that
@@ -180,6 +243,18 @@ impl<LS, RS> SamePair<LS, RS> for (Dyn, Dyn) {
     type Out = Dyn;
 }
 #[diagnostic::do_not_recommend]
+impl<N: DimName, LS, RS> SamePair<LS, RS> for (N, N) {
+    type Out = N;
+}
+#[diagnostic::do_not_recommend]
+impl<N: DimName, LS, RS> SamePair<LS, RS> for (N, Dyn) {
+    type Out = N;
+}
+#[diagnostic::do_not_recommend]
+impl<N: DimName, LS, RS> SamePair<LS, RS> for (Dyn, N) {
+    type Out = N;
+}
+#[diagnostic::do_not_recommend]
 impl<LS, RS> SamePair<LS, RS> for (One, One) {
     type Out = One;
 }
@@ -212,8 +287,9 @@ impl<D: Dim, X> AfterDim<X> for D {
 }
 
 /// A dim that may be relabelled as `Target` without touching the data (`cast_shape`): equal
-/// static sizes (every `N`; `Const<1>` and [`One`] are both size 1), or a `Dyn` on either side
-/// (checked at run time).
+/// static sizes (every `N`; `Const<1>` and [`One`] are both size 1), a `Dyn` on either side
+/// (checked at run time), or a name ([`DimName`]) to itself, to `Dyn` and from `Dyn` (the way to
+/// name an anonymous runtime dim). Two different names do not cast: go through `Dyn`.
 #[diagnostic::on_unimplemented(
     message = "cannot cast dimension `{Self}` to `{Target}`: the sizes differ",
     label = "a cast keeps every size; use `reshape` to change them"
@@ -226,6 +302,9 @@ impl CastDim<Dyn> for Dyn {}
 impl CastDim<One> for One {}
 impl CastDim<Dyn> for One {}
 impl CastDim<One> for Dyn {}
+impl<N: DimName> CastDim<N> for N {}
+impl<N: DimName> CastDim<Dyn> for N {}
+impl<N: DimName> CastDim<N> for Dyn {}
 impl CastDim<Const<1>> for One {}
 impl CastDim<One> for Const<1> {}
 

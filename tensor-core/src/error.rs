@@ -70,6 +70,10 @@ pub enum ShapeError {
     /// Two shapes that an operation needs to agree do not (`op` names the operation):
     /// `mask index: [2] and [3] differ: the mask's shape must equal the dims it indexes`.
     Mismatch { op: &'static str, what: String, lhs: Vec<usize>, rhs: Vec<usize> },
+    /// Two dims of one name ([`DimName`](crate::DimName)) with different runtime sizes where
+    /// two operands meet: the name, the dim's position in the result (counted from the front) and
+    /// both sizes. A runtime size 1 does not stretch a name.
+    NamedDim { name: &'static str, axis: usize, lhs: usize, rhs: usize },
     /// An invalid argument, described in words.
     Invalid(String),
     /// A misuse of an autograd tape, described in words: values of two tapes combined, a tape
@@ -160,6 +164,9 @@ impl fmt::Display for ShapeError {
                 "cannot write through a layout with sizes {sizes:?} and strides {strides:?}: two of its coordinates may reach the same element (call contiguous() or to_owned() first)"
             ),
             Mismatch { op, what, lhs, rhs } => write!(f, "{op}: {lhs:?} and {rhs:?} {what}"),
+            NamedDim { name, axis, lhs, rhs } => {
+                write!(f, "dim `{name}` has two sizes, {lhs} and {rhs} (dim {axis}): dims of one name must have one size")
+            }
             Invalid(s) => f.write_str(s),
             Autograd(s) => write!(f, "autograd: {s}"),
         }

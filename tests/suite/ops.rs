@@ -1,4 +1,4 @@
-//! Topic `ops` of the test binary `tensors`: the runtime-shape API and the second layer of PyTorch operations, against
+//! Topic `ops` of the test binary `tensors`: the runtime-shape API, named runtime dims and the second layer of PyTorch operations, against
 //! NumPy.
 //!
 //! Each module is one file of tests/, included unchanged (a test is named `ops::<file>::<test>`).
@@ -7,6 +7,8 @@
 
 #[path = "../dyn_api.rs"]
 mod dyn_api;
+#[path = "../named_dims.rs"]
+mod named_dims;
 #[path = "../numpy_dyn.rs"]
 mod numpy_dyn;
 #[path = "../ops_more.rs"]

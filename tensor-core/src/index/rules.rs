@@ -84,12 +84,13 @@ plain_dims_rules! {
 }
 
 /// The pairs `(dim, rule set)` on which a literal index or bound is left to the run-time check:
-/// a `Dyn` dim under either rule set (its size is known only at run time) and a static dim under
+/// a `Dyn` dim or a named one under either rule set (its size is known only at run time) and a static dim under
 /// [`Loose`]. Each literal op has one impl of [`SliceDims`] for these and one for `Const<N>`
 /// under [`Checked`]. (A trait of the pair rather than of the dim with the rule set as a
 /// parameter, so that no other crate could implement it for [`One`], whose impls are apart.)
 pub trait CheckedAtRunTime {}
 impl<M> CheckedAtRunTime for (Dyn, M) {}
+impl<N: crate::DimName, M> CheckedAtRunTime for (N, M) {}
 impl<const N: usize> CheckedAtRunTime for (Const<N>, Loose) {}
 
 /// The ops with literals: `[generics] op, check kind and the literal it checks (the one that can

@@ -209,6 +209,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         S: BroadcastShape<S2>,
     {
         let (la, lb) = (self.layout(), other.layout());
+        crate::shape::check_names::<S, S2>(la.sizes(), lb.sizes(), 0)?;
         let (sizes, r) = crate::shape::broadcast_sizes(la.sizes(), lb.sizes())?;
         let (ea, eb) = (la.expand(&sizes[..r])?, lb.expand(&sizes[..r])?);
         let (a, b) = (self.data.as_slice(), other.data.as_slice());

@@ -568,6 +568,21 @@ impl EinsumDim<One> for Dyn {
 impl EinsumDim<Dyn> for Dyn {
     type Out = Dyn;
 }
+impl<N: crate::DimName> EinsumDim<N> for N {
+    type Out = N;
+}
+impl<N: crate::DimName> EinsumDim<Dyn> for N {
+    type Out = N;
+}
+impl<N: crate::DimName> EinsumDim<One> for N {
+    type Out = N;
+}
+impl<N: crate::DimName> EinsumDim<N> for Dyn {
+    type Out = N;
+}
+impl<N: crate::DimName> EinsumDim<N> for One {
+    type Out = N;
+}
 
 /// The operand shapes of one `einsum!` call, as a tuple (up to 8): their static ranks and sizes
 /// for the build-time check.

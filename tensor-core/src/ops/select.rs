@@ -112,6 +112,16 @@ fn with_size(sizes: &[usize], axis: usize, n: usize) -> Result<Layout, ShapeErro
     Layout::contiguous(&s[..sizes.len()])
 }
 
+/// The names of `where_`'s three operands checked pairwise (see
+/// [`check_names`](crate::shape::check_names)).
+#[inline(always)]
+fn check_names3<A: Shape, B: Shape, C: Shape>(a: &[usize], b: &[usize], c: &[usize]) -> Result<(), ShapeError> {
+    use crate::shape::check_names;
+    check_names::<A, B>(a, b, 0)?;
+    check_names::<A, C>(a, c, 0)?;
+    check_names::<B, C>(b, c, 0)
+}
+
 /// The runtime part of `where_` (method and free function): broadcast `cond`, `x`, `y` in that
 /// order, then select.
 fn where_impl<T: Element, SO: Shape>(
@@ -368,6 +378,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         SC: Shape + BroadcastShape<S>,
         Broadcast<SC, S>: BroadcastShape<SO>,
     {
+        check_names3::<SC, S, SO>(cond.sizes(), self.sizes(), other.sizes())?;
         where_impl(
             (cond.data.as_slice(), cond.layout()),
             (self.data.as_slice(), self.layout()),
@@ -429,6 +440,7 @@ where
     SC: Shape + BroadcastShape<SX>,
     Broadcast<SC, SX>: BroadcastShape<SY>,
 {
+    check_names3::<SC, SX, SY>(cond.sizes(), x.sizes(), y.sizes())?;
     where_impl((cond.data.as_slice(), cond.layout()), (x.data.as_slice(), x.layout()), (y.data.as_slice(), y.layout()))
 }
 

@@ -427,6 +427,15 @@ impl<const N: usize, LS, RS, const A: isize> CatSameDim<Const<N>, LS, RS, A> for
 impl<LS, RS, const A: isize> CatSameDim<Dyn, LS, RS, A> for Dyn {
     type Out = Dyn;
 }
+impl<N: DimName, LS, RS, const A: isize> CatSameDim<N, LS, RS, A> for N {
+    type Out = N;
+}
+impl<N: DimName, LS, RS, const A: isize> CatSameDim<Dyn, LS, RS, A> for N {
+    type Out = N;
+}
+impl<N: DimName, LS, RS, const A: isize> CatSameDim<N, LS, RS, A> for Dyn {
+    type Out = N;
+}
 
 /// The concatenation axis of `cat`: `Const<N + M>` when both sizes are static (a typenum sum
 /// turned back into a `Const` by [`ToConst`], so the sum must be at most 1024 and each size in
@@ -440,25 +449,67 @@ pub trait CatSumDim<Rhs, LS, RS, const A: isize>: Dim {
     /// The concatenated dim.
     type Out: Dim;
 }
+// One impl whose nested `CatSumPair` carries the cases: an error is then reported with
+// `CatSumDim`'s message, naming both sizes (as `SameDim`'s is).
 #[diagnostic::do_not_recommend]
-impl<P: ConstDim + StaticDim, Q: ConstDim + StaticDim, LS, RS, const A: isize> CatSumDim<Q, LS, RS, A> for P
+impl<P: Dim, Q: Dim, LS, RS, const A: isize> CatSumDim<Q, LS, RS, A> for P
 where
-    Tn<P>: Add<Tn<Q>>,
-    typenum::Sum<Tn<P>, Tn<Q>>: ToConst,
+    (P, Q): CatSumPair,
 {
-    type Out = <typenum::Sum<Tn<P>, Tn<Q>> as ToConst>::Out;
+    type Out = <(P, Q) as CatSumPair>::Out;
 }
-#[diagnostic::do_not_recommend]
-impl<P: ConstDim, LS, RS, const A: isize> CatSumDim<Dyn, LS, RS, A> for P {
-    type Out = Dyn;
+/// The cases of [`CatSumDim`] for the pair `(Self.0, Self.1)`: a typenum sum of two static sizes
+/// ([`One`] counts as 1), `Dyn` when either is `Dyn` or a name (the sum is a new size).
+#[doc(hidden)]
+pub trait CatSumPair {
+    /// The concatenated dim.
+    type Out: Dim;
 }
-#[diagnostic::do_not_recommend]
-impl<Q: ConstDim, LS, RS, const A: isize> CatSumDim<Q, LS, RS, A> for Dyn {
-    type Out = Dyn;
+impl<const N: usize, const M: usize> CatSumPair for (Const<N>, Const<M>)
+where
+    Const<N>: StaticDim,
+    Const<M>: StaticDim,
+    Tn<Const<N>>: Add<Tn<Const<M>>>,
+    typenum::Sum<Tn<Const<N>>, Tn<Const<M>>>: ToConst,
+{
+    type Out = <typenum::Sum<Tn<Const<N>>, Tn<Const<M>>> as ToConst>::Out;
 }
-#[diagnostic::do_not_recommend]
-impl<LS, RS, const A: isize> CatSumDim<Dyn, LS, RS, A> for Dyn {
-    type Out = Dyn;
+impl<const N: usize> CatSumPair for (Const<N>, One)
+where
+    (Const<N>, Const<1>): CatSumPair,
+{
+    type Out = <(Const<N>, Const<1>) as CatSumPair>::Out;
+}
+impl<const M: usize> CatSumPair for (One, Const<M>)
+where
+    (Const<1>, Const<M>): CatSumPair,
+{
+    type Out = <(Const<1>, Const<M>) as CatSumPair>::Out;
+}
+impl CatSumPair for (One, One) {
+    type Out = Const<2>;
+}
+/// The runtime cases of [`CatSumPair`]: `Dyn`.
+macro_rules! cat_sum_dyn {
+    ($([$($g:tt)*] $p:ty, $q:ty;)*) => {$(
+        impl<$($g)*> CatSumPair for ($p, $q) {
+            type Out = Dyn;
+        }
+    )*};
+}
+cat_sum_dyn! {
+    [const N: usize] Const<N>, Dyn;
+    [] One, Dyn;
+    [const M: usize] Dyn, Const<M>;
+    [] Dyn, One;
+    [] Dyn, Dyn;
+    [N: DimName, const M: usize] N, Const<M>;
+    [N: DimName] N, One;
+    [N: DimName] N, Dyn;
+    [N: DimName, Q: DimName] N, Q;
+    [N: DimName, const M: usize] Const<M>, N;
+    [N: DimName] One, N;
+    [N: DimName] Dyn, N;
 }
 
 include!(concat!(env!("OUT_DIR"), "/axes_more.rs"));

@@ -9,6 +9,7 @@
 //! compile error naming both shapes.
 use super::{DynShape, Shape, StaticRank};
 use crate::dim::*;
+use crate::error::ShapeError;
 
 /// Dim-level broadcast of `Self` with `Rhs`. `LS`/`RS` are the full shapes, threaded through
 /// only so that the error names them.
@@ -22,7 +23,9 @@ pub trait BroadcastDim<Rhs, LS = (), RS = ()> {
     type Out: Dim;
 }
 /// The broadcasting rule of a pair of dims `(A, B)`: equal dims (the same type, so it holds for a
-/// generic `Const<N>` too), `One` with anything, `Dyn` with anything (checked at run time).
+/// generic `Const<N>` and for a name too), `One` with anything, `Dyn` with anything (checked at
+/// run time; the result keeps a name). Two different names, or a name and a static size, have no
+/// impl.
 /// `LS`/`RS` are the full shapes of the operation, for the messages of the traits that use it.
 pub trait BroadcastPair<LS, RS> {
     /// The broadcast dim.
@@ -45,6 +48,18 @@ impl<const N: usize, LS, RS> BroadcastPair<LS, RS> for (Dyn, Const<N>) {
 }
 impl<LS, RS> BroadcastPair<LS, RS> for (One, Dyn) {
     type Out = Dyn;
+}
+impl<N: DimName, LS, RS> BroadcastPair<LS, RS> for (N, One) {
+    type Out = N;
+}
+impl<N: DimName, LS, RS> BroadcastPair<LS, RS> for (One, N) {
+    type Out = N;
+}
+impl<N: DimName, LS, RS> BroadcastPair<LS, RS> for (N, Dyn) {
+    type Out = N;
+}
+impl<N: DimName, LS, RS> BroadcastPair<LS, RS> for (Dyn, N) {
+    type Out = N;
 }
 impl<LS, RS> BroadcastPair<LS, RS> for (Dyn, One) {
     type Out = Dyn;
@@ -111,6 +126,10 @@ impl<LS, RS> SameDimStrict<Dyn, LS, RS> for One {}
 #[diagnostic::do_not_recommend]
 impl<LS, RS> SameDimStrict<One, LS, RS> for Dyn {}
 #[diagnostic::do_not_recommend]
+impl<N: DimName, LS, RS> SameDimStrict<Dyn, LS, RS> for N {}
+#[diagnostic::do_not_recommend]
+impl<N: DimName, LS, RS> SameDimStrict<N, LS, RS> for Dyn {}
+#[diagnostic::do_not_recommend]
 impl SameShape<DynShape> for DynShape {}
 
 /// The shape of broadcasting `A` with `B`.
@@ -149,6 +168,18 @@ impl<LS, RS> ExpandDim<One, LS, RS> for Dyn {
 }
 #[diagnostic::do_not_recommend]
 impl<const N: usize, LS, RS> ExpandDim<Dyn, LS, RS> for Const<N> {
+    type Out = Dyn;
+}
+#[diagnostic::do_not_recommend]
+impl<N: DimName, LS, RS> ExpandDim<N, LS, RS> for One {
+    type Out = N;
+}
+#[diagnostic::do_not_recommend]
+impl<N: DimName, LS, RS> ExpandDim<N, LS, RS> for Dyn {
+    type Out = N;
+}
+#[diagnostic::do_not_recommend]
+impl<N: DimName, LS, RS> ExpandDim<Dyn, LS, RS> for N {
     type Out = Dyn;
 }
 
@@ -191,3 +222,45 @@ include!(concat!(env!("OUT_DIR"), "/broadcast.rs"));
 include!(concat!(env!("OUT_DIR"), "/expand.rs"));
 
 pub use crate::layout::broadcast_sizes;
+
+/// Checks that the dims of one name ([`DimName`]) have one size where shapes `A` and `B` meet
+/// aligned from the right, with runtime sizes `a` and `b` (broadcasting, and matmul's batch dims
+/// with `tail` = 2 trailing dims left out of each operand of rank 2 or more). A runtime size 1 does
+/// not stretch a name: both operands claim the same dim. Compiled out when either shape has no
+/// name.
+///
+/// # Errors
+/// [`ShapeError::NamedDim`] naming the name, its position in the result and both sizes.
+#[inline(always)]
+pub(crate) fn check_names<A: Shape, B: Shape>(a: &[usize], b: &[usize], tail: usize) -> Result<(), ShapeError> {
+    if const { A::NAMED && B::NAMED } {
+        check_names_at(&A::NAMES, &B::NAMES, a, b, tail)
+    } else {
+        Ok(())
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn check_names_at(
+    na: &[Option<&'static str>],
+    nb: &[Option<&'static str>],
+    a: &[usize],
+    b: &[usize],
+    tail: usize,
+) -> Result<(), ShapeError> {
+    // A 1-D matmul operand has no batch dims.
+    let ta = if a.len() >= 2 { tail } else { a.len() };
+    let tb = if b.len() >= 2 { tail } else { b.len() };
+    let (ra, rb) = (a.len() - ta, b.len() - tb);
+    let r = ra.max(rb);
+    for i in 1..=ra.min(rb) {
+        let (ia, ib) = (ra - i, rb - i);
+        if let (Some(x), Some(y)) = (na[ia], nb[ib]) {
+            if x == y && a[ia] != b[ib] {
+                return Err(ShapeError::NamedDim { name: x, axis: r - i, lhs: a[ia], rhs: b[ib] });
+            }
+        }
+    }
+    Ok(())
+}

@@ -47,6 +47,19 @@ pub trait Shape: Copy + Default + fmt::Debug + Send + Sync + 'static + Broadcast
             None => 0,
         },
     );
+    /// The name of each named dim ([`DimName`]; `None` for the other dims, for [`DynShape`] and
+    /// past the rank).
+    const NAMES: [Option<&'static str>; MAX_RANK] = [None; MAX_RANK];
+    /// Whether any dim is named (the runtime checks of names are compiled out otherwise).
+    const NAMED: bool = {
+        let mut i = 0;
+        let mut any = false;
+        while i < MAX_RANK {
+            any |= Self::NAMES[i].is_some();
+            i += 1;
+        }
+        any
+    };
     /// How inline storage of this shape stores its layout: [`RowMajor`]
     /// when every dim is static, a [`Layout`] otherwise.
     type InlineLay: LayoutRepr;
@@ -55,8 +68,8 @@ pub trait Shape: Copy + Default + fmt::Debug + Send + Sync + 'static + Broadcast
     /// [`ArrLevel`] and [`STensor`](crate::STensor).
     type Arr<T: Element>: ArrLevel<Elem = T>;
 
-    /// The shape as text: `[2, _, 3]` for a tuple shape (`_` is a runtime dim), `[..]` for
-    /// [`DynShape`].
+    /// The shape as text: `[2, _, 3]` for a tuple shape (`_` is a runtime dim, a named one shows its
+    /// name: `[Batch, 3]`), `[..]` for [`DynShape`].
     fn describe() -> String {
         use core::fmt::Write;
         let Some(rank) = Self::RANK else {
@@ -67,9 +80,10 @@ pub trait Shape: Copy + Default + fmt::Debug + Send + Sync + 'static + Broadcast
             if i > 0 {
                 s.push_str(", ");
             }
-            match d {
-                Some(n) => write!(s, "{n}").unwrap(),
-                None => s.push('_'),
+            match (d, Self::NAMES[i]) {
+                (Some(n), _) => write!(s, "{n}").unwrap(),
+                (None, Some(name)) => s.push_str(name),
+                (None, None) => s.push('_'),
             }
         }
         s.push(']');
@@ -162,6 +176,7 @@ pub trait BridgeDim: Dim {}
 impl<const N: usize> BridgeDim for Const<N> where Const<N>: StaticDim {}
 impl BridgeDim for One {}
 impl BridgeDim for Dyn {}
+impl<N: DimName> BridgeDim for N {}
 
 /// `Self` may be relabelled as `Target` without touching the data ([`cast_shape`]): the same
 /// rank, and each pair of dims has the same size (`Const<1>` and [`One`] are both size 1; a `Dyn`
@@ -260,8 +275,9 @@ pub(crate) const fn static_dim<S: Shape>(a: isize) -> Option<(usize, usize)> {
 
 /// Shape type from sizes: `Shape![2, 3]` is `(Const<2>, Const<3>)`; a literal `1` is the
 /// broadcastable size-1 dim [`One`]; `_` is a runtime dim
-/// (`Dyn`); `Shape![]` is the rank-0 (scalar) shape; `Shape![..]` is [`DynShape`]. A size may be a
-/// literal, a const generic parameter name, or `{expr}`.
+/// (`Dyn`); `dyn Batch` is the named runtime dim `Batch` (declared with [`dims!`](crate::dims),
+/// see [`DimName`]); `Shape![]` is the rank-0 (scalar) shape; `Shape![..]` is [`DynShape`]. A size
+/// may be a literal, a const generic parameter name, or `{expr}`.
 ///
 /// ```
 /// # extern crate shaped_core as shaped;
@@ -271,7 +287,7 @@ pub(crate) const fn static_dim<S: Shape>(a: isize) -> Option<(usize, usize)> {
 #[macro_export]
 macro_rules! Shape {
     (..) => { $crate::DynShape };
-    ($($d:tt),* $(,)?) => { ( $( $crate::__dim!($d), )* ) };
+    ($($d:tt $($n:ty)?),* $(,)?) => { ( $( $crate::__dim!($d $($n)?), )* ) };
 }
 #[doc(hidden)]
 #[macro_export]
@@ -281,4 +297,5 @@ macro_rules! __dim {
     ($n:literal) => { $crate::Const<$n> };
     ($n:ident) => { $crate::Const<$n> };
     ({$n:expr}) => { $crate::Const<{$n}> };
+    (dyn $n:ty) => { $n };
 }

@@ -1,0 +1,194 @@
+//! Named runtime dims (`dims!`, `DimName`): names meet themselves, `Dyn` and `One`; operations
+//! that keep a dim keep its name; two sizes of one name are a `ShapeError::NamedDim`. The refusals
+//! at compile time are trybuild cases (ui-tests/ui/named_*.rs).
+use shaped::prelude::*;
+use shaped::{dims, Const, Dyn, One, ShapeError, TensorBase};
+
+dims! {
+    /// The batch dim.
+    Batch,
+    /// The sequence dim of the queries.
+    Seq,
+}
+
+/// Compiles only when `x` has shape type `S` exactly (any storage).
+fn shape_is<S: Shape, D: Data>(x: &TensorBase<D, S>) -> &TensorBase<D, S> {
+    x
+}
+
+fn iota(sizes: &[usize]) -> Vec<f32> {
+    (0..sizes.iter().product::<usize>()).map(|i| i as f32).collect()
+}
+
+fn bsx(b: usize, s: usize) -> Tensor<f32, (Batch, Seq, Const<4>)> {
+    Tensor::from_vec(&[b, s, 4], iota(&[b, s, 4]))
+}
+
+#[test]
+fn names_show_in_the_shape_text() {
+    assert_eq!(<(Batch, Seq, Const<4>)>::describe(), "[Batch, Seq, 4]");
+    assert_eq!(<Shape![dyn Batch, _, 1]>::describe(), "[Batch, _, 1]");
+    let x = bsx(2, 3);
+    assert!(format!("{x:?}").contains("Batch"), "{x:?}");
+}
+
+#[test]
+fn same_names_meet_and_keep_their_names() {
+    let x = bsx(2, 3);
+    let y = &x + &x;
+    shape_is::<(Batch, Seq, Const<4>), _>(&y);
+    assert_eq!(y.to_vec(), iota(&[2, 3, 4]).iter().map(|v| 2. * v).collect::<Vec<_>>());
+    // A bias of the last dim broadcasts; a `[Batch, 1, 4]` stretches along `Seq`.
+    let bias = Tensor::<f32, Shape![4]>::from([1., 2., 3., 4.]);
+    let z = &x + &bias;
+    shape_is::<(Batch, Seq, Const<4>), _>(&z);
+    assert_eq!(z.to_vec()[..4], [1., 3., 5., 7.]);
+    let mean = x.mean_axis::<1>();
+    let m = mean.unsqueeze::<1>();
+    shape_is::<(Batch, One, Const<4>), _>(&m);
+    let centred = &x - m;
+    shape_is::<(Batch, Seq, Const<4>), _>(&centred);
+    assert_eq!(centred.sum(), 0.0);
+}
+
+#[test]
+fn an_anonymous_dyn_meets_a_name_and_takes_it() {
+    let x = bsx(2, 3);
+    let d = Tensor::<f32, (Dyn, Dyn, Const<4>)>::ones_sized(&[2, 3, 4]);
+    let y = &x * &d;
+    shape_is::<(Batch, Seq, Const<4>), _>(&y);
+    assert_eq!(y.to_vec(), x.to_vec());
+    let y2 = &d * &x;
+    shape_is::<(Batch, Seq, Const<4>), _>(&y2);
+}
+
+#[test]
+fn two_sizes_of_one_name_are_an_error_naming_it() {
+    let x = bsx(2, 3);
+    let other = bsx(2, 5);
+    let e = x.try_add(&other).unwrap_err();
+    assert_eq!(e, ShapeError::NamedDim { name: "Seq", axis: 1, lhs: 3, rhs: 5 });
+    assert!(e.to_string().starts_with("dim `Seq` has two sizes, 3 and 5 (dim 1)"), "{e}");
+    // A runtime size 1 does not stretch a name (it would broadcast as `Dyn`).
+    let one = bsx(1, 3);
+    let e = x.try_add(&one).unwrap_err();
+    assert_eq!(e, ShapeError::NamedDim { name: "Batch", axis: 0, lhs: 2, rhs: 1 });
+    // The same sizes through anonymous dims broadcast as PyTorch does.
+    let (a, b) = (x.clone().into_dyn(), one.into_dyn());
+    assert_eq!((&a + &b).sizes(), [2, 3, 4]);
+    // The panicking form says the same.
+    let r = std::panic::catch_unwind(|| &x + &other);
+    let msg = r.unwrap_err().downcast::<String>().unwrap();
+    assert!(msg.contains("dim `Seq` has two sizes, 3 and 5"), "{msg}");
+}
+
+#[test]
+fn reductions_views_and_transposes_keep_the_names_of_the_dims_they_keep() {
+    let x = bsx(2, 3);
+    let s = x.sum_axis::<1>();
+    shape_is::<(Batch, Const<4>), _>(&s);
+    let t = x.transpose::<0, 1>();
+    assert_eq!(t.sizes(), [3, 2, 4]);
+    shape_is::<(Seq, Batch, Const<4>), _>(&t);
+    let p = x.permute::<Axes![2, 0, 1]>();
+    shape_is::<(Const<4>, Batch, Seq), _>(&p);
+    let col = t!(x[.., 0]);
+    assert_eq!(col.sizes(), [2, 4]);
+    shape_is::<(Batch, Const<4>), _>(&col);
+    let e = x.exp();
+    shape_is::<(Batch, Seq, Const<4>), _>(&e);
+    let sm = x.softmax::<2>();
+    shape_is::<(Batch, Seq, Const<4>), _>(&sm);
+}
+
+#[test]
+fn matmul_keeps_batch_and_outer_names_and_checks_the_batch() {
+    dims! { SeqK }
+    let q = bsx(2, 3);
+    let k = Tensor::<f32, (Batch, SeqK, Const<4>)>::from_vec(&[2, 5, 4], iota(&[2, 5, 4]));
+    let scores = q.matmul(&k.transpose::<1, 2>());
+    shape_is::<(Batch, Seq, SeqK), _>(&scores);
+    assert_eq!(scores.sizes(), [2, 3, 5]);
+    // Against a plain loop.
+    let (qv, kv, sv) = (q.to_vec(), k.to_vec(), scores.to_vec());
+    for b in 0..2 {
+        for i in 0..3 {
+            for j in 0..5 {
+                let want: f32 = (0..4).map(|c| qv[(b * 3 + i) * 4 + c] * kv[(b * 5 + j) * 4 + c]).sum();
+                assert_eq!(sv[(b * 3 + i) * 5 + j], want);
+            }
+        }
+    }
+    let w = Tensor::<f32, Shape![4, 6]>::ones();
+    let h = q.matmul(&w);
+    shape_is::<(Batch, Seq, Const<6>), _>(&h);
+    // Batch dims of one name with two sizes.
+    let k1 = Tensor::<f32, (Batch, SeqK, Const<4>)>::zeros_sized(&[1, 5, 4]);
+    let e = q.try_matmul(&k1.transpose::<1, 2>()).unwrap_err();
+    assert_eq!(e, ShapeError::NamedDim { name: "Batch", axis: 0, lhs: 2, rhs: 1 });
+}
+
+#[test]
+fn cat_keeps_the_other_names_and_makes_a_new_size_along_its_axis() {
+    let (a, b) = (bsx(2, 3), bsx(2, 5));
+    let c = a.cat::<1>(&b);
+    shape_is::<(Batch, Dyn, Const<4>), _>(&c);
+    assert_eq!(c.sizes(), [2, 8, 4]);
+    let d = a.cat::<2>(&a);
+    shape_is::<(Batch, Seq, Const<8>), _>(&d);
+    let e = a.try_cat::<2>(&bsx(2, 5)).unwrap_err();
+    assert!(
+        matches!(e, ShapeError::Mismatch { .. } | ShapeError::ShapeMismatch { .. } | ShapeError::Broadcast { .. }),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn cast_shape_names_an_anonymous_dim() {
+    let d = Tensor::<f32, Shape![_, 4]>::zeros_sized(&[7, 4]);
+    let n: Tensor<f32, Shape![dyn Batch, 4]> = d.cast_shape();
+    shape_is::<(Batch, Const<4>), _>(&n);
+    let back: Tensor<f32, Shape![_, 4]> = n.cast_shape();
+    assert_eq!(back.sizes(), [7, 4]);
+}
+
+#[test]
+fn the_same_sizes_in_the_runtime_shape_api() {
+    // A named tensor and its dynamic twin compute the same values.
+    let x = bsx(2, 3);
+    let y = &x * &x + &x;
+    let xd = x.clone().into_dyn();
+    let yd = &xd * &xd + &xd;
+    assert_eq!(y.to_vec(), yd.to_vec());
+    assert_eq!(y.into_dyn().sizes(), [2, 3, 4]);
+}
+
+#[test]
+fn a_layer_and_a_loss_on_named_batches_match_the_anonymous_computation() {
+    use shaped::autograd::nn::{mse_loss, Reduction};
+    use shaped::autograd::{Tape, Var};
+    use shaped::nn::{Forward, Linear, Relu};
+    use shaped::rand::{rngs::StdRng, SeedableRng};
+    let rng = &mut StdRng::seed_from_u64(5);
+    let mut model = (Linear::<Const<4>, Const<8>, f64>::new(rng), Relu, Linear::<Const<8>, Const<2>, f64>::new(rng));
+    let xs: Vec<f64> = (0..12).map(|v| v as f64 / 6.0 - 1.0).collect();
+    let ts: Vec<f64> = (0..6).map(|v| v as f64 / 3.0).collect();
+    // Named batch.
+    let x = Tensor::<f64, (Batch, Const<4>)>::from_vec(&[3, 4], xs.clone());
+    let t = Tensor::<f64, (Batch, Const<2>)>::from_vec(&[3, 2], ts.clone());
+    let tape = Tape::new();
+    let y = model.forward(&tape, &Var::constant(x));
+    let y: &Var<'_, f64, (Batch, Const<2>)> = &y;
+    let loss = mse_loss(y, &Var::constant(t), Reduction::Mean);
+    let g = loss.backward();
+    let gw: Vec<f64> = g.param(&model.0.weight).unwrap().to_vec();
+    // The same with an anonymous batch.
+    let x = Tensor::<f64, Shape![_, 4]>::from_vec(&[3, 4], xs);
+    let t = Tensor::<f64, Shape![_, 2]>::from_vec(&[3, 2], ts);
+    let tape = Tape::new();
+    let y = model.forward(&tape, &Var::constant(x));
+    let loss2 = mse_loss(&y, &Var::constant(t), Reduction::Mean);
+    assert_eq!(loss.item(), loss2.item());
+    let g2 = loss2.backward();
+    assert_eq!(gw, g2.param(&model.0.weight).unwrap().to_vec());
+}
