@@ -192,3 +192,29 @@ fn a_layer_and_a_loss_on_named_batches_match_the_anonymous_computation() {
     let g2 = loss2.backward();
     assert_eq!(gw, g2.param(&model.0.weight).unwrap().to_vec());
 }
+
+#[test]
+fn losses_take_targets_whose_runtime_dims_are_anonymous() {
+    use shaped::autograd::nn::{cross_entropy, mse_loss, mse_loss_unreduced, Reduction};
+    use shaped::autograd::Var;
+    let x = Var::constant(Tensor::<f64, (Batch, Const<2>)>::from_vec(&[3, 2], vec![0., 1., 2., 3., 4., 5.]));
+    // A loader's target: an anonymous batch dim.
+    let t = Var::constant(Tensor::<f64, Shape![_, 2]>::from_vec(&[3, 2], vec![1.; 6]));
+    assert_eq!(mse_loss(&x, &t, Reduction::Sum).item(), 1. + 0. + 1. + 4. + 9. + 16.);
+    let per: Var<'_, f64, (Batch, Const<2>)> = mse_loss_unreduced(&x, &t);
+    assert_eq!(per.value().to_vec(), [1., 0., 1., 4., 9., 16.]);
+    // Sizes that differ are the loss's runtime error.
+    let short = Var::constant(Tensor::<f64, Shape![_, 2]>::zeros_sized(&[2, 2]));
+    assert!(shaped::autograd::nn::try_mse_loss(&x, &short, Reduction::Sum).is_err());
+    // Class targets `[_]` against named rows `[Batch, C]`.
+    let targets = Tensor::<i64, Shape![_]>::from_vec(&[3], vec![1, 0, 1]);
+    let ce = cross_entropy(&x, &targets, Reduction::Sum, 0.0).item();
+    let want: f64 = [(0., 1., 1), (2., 3., 0), (4., 5., 1)]
+        .iter()
+        .map(|&(a, b, k): &(f64, f64, usize)| {
+            let lse = (a.exp() + b.exp()).ln();
+            lse - [a, b][k]
+        })
+        .sum();
+    assert!((ce - want).abs() < 1e-12, "{ce} vs {want}");
+}

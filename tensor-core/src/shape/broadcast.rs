@@ -101,18 +101,19 @@ impl BroadcastShape<DynShape> for DynShape {
 }
 
 /// `Self` and `Rhs` are the same shape, with no broadcasting: the rule of the strict element-wise
-/// forms (`add_same`, ...) and of `matmul_out`'s output. Same rank, and each pair of dims equal (a
-/// `Dyn` side is checked at run time; [`DynShape`] on either side too).
+/// forms (`add_same`, ...), of `matmul_out`'s output and of a loss's target against its input.
+/// Same rank, and each pair of dims equal (a `Dyn` side is checked at run time, a name meets
+/// itself and `Dyn`; [`DynShape`] on either side too).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` and `{Rhs}` are not the same shape",
-    label = "these shapes must be equal: the `*_same` forms and `matmul_out`'s `out` never broadcast",
+    label = "these shapes must be equal: a loss's target, the `*_same` forms and `matmul_out`'s `out` never broadcast",
     note = "use `+ - * /` (or `add`, `sub`, ...) to broadcast, or reshape an operand first (`squeeze`, `unsqueeze`)"
 )]
 pub trait SameShape<Rhs> {}
 /// A dim of [`SameShape`]: equal, or `Dyn` on either side.
 #[diagnostic::on_unimplemented(
     message = "`{LS}` and `{RS}` are not the same shape: dimension `{Self}` vs `{Rhs}`",
-    label = "these shapes must be equal: the `*_same` forms and `matmul_out`'s `out` never broadcast"
+    label = "these shapes must be equal: a loss's target, the `*_same` forms and `matmul_out`'s `out` never broadcast"
 )]
 pub trait SameDimStrict<Rhs, LS, RS> {}
 #[diagnostic::do_not_recommend]

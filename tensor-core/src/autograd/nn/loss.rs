@@ -4,6 +4,7 @@
 //! targets and label smoothing), each reduced ([`Reduction`]) and unreduced, with `try_` forms.
 #[allow(unused_imports)]
 use super::*;
+use crate::shape::SameShape;
 use shaped_macros::try_twin;
 
 /// The sizes check of an element-wise loss: `input` and `target` of the same sizes.
@@ -12,6 +13,17 @@ fn same_sizes(op: &'static str, input: &[usize], target: &[usize]) -> Result<(),
         return Err(ShapeError::mismatch(op, "differ: the target must have the input's sizes", input, target));
     }
     Ok(())
+}
+
+/// The target's value under the input's shape type (the sizes are checked equal first; a
+/// target's shape may differ from the input's in its runtime dims: `Dyn` against a name). A
+/// relabel of the shared value when the types agree, else one copy of the target.
+fn as_input_shape<T: GradFloat, S: Shape, S2: Shape>(target: &Var<'_, T, S2>) -> Result<Arc<Tensor<T, S>>, ShapeError> {
+    let t: &dyn core::any::Any = target.arc();
+    match t.downcast_ref::<Arc<Tensor<T, S>>>() {
+        Some(same) => Ok(same.clone()),
+        None => Ok(Arc::new(target.value().clone().into_dyn().try_into_static::<S>()?)),
+    }
 }
 
 /// The element-wise losses: each element's loss `f(x, t)` and its derivatives.
@@ -90,14 +102,14 @@ impl<T: GradFloat> Pointwise<T> {
 
 /// An element-wise loss `Σ f(x, t)` reduced by `reduction`; `input` and `target` of the same
 /// sizes. One node.
-fn pointwise_loss<'t, T: GradFloat, S: Shape>(
+fn pointwise_loss<'t, T: GradFloat, S: Shape, S2: Shape>(
     kind: Pointwise<T>,
     input: &Var<'t, T, S>,
-    target: &Var<'t, T, S>,
+    target: &Var<'t, T, S2>,
     reduction: Reduction,
 ) -> Result<Var<'t, T, ()>, ShapeError> {
     kind.check(input.sizes(), target.sizes())?;
-    let (x, t) = (input.arc().clone(), target.arc().clone());
+    let (x, t) = (input.arc().clone(), as_input_shape::<T, S, S2>(target)?);
     let k: T = reduction.scale(x.numel());
     let total = x.zip_with(&*t, |x, t| kind.f(x, t)).sum() * k;
     record([input.node(), target.node()], scalar(total), move |[ix, it], _| {
@@ -110,13 +122,13 @@ fn pointwise_loss<'t, T: GradFloat, S: Shape>(
 }
 
 /// An element-wise loss per element (PyTorch `reduction='none'`), of the input's shape. One node.
-fn pointwise_unreduced<'t, T: GradFloat, S: Shape>(
+fn pointwise_unreduced<'t, T: GradFloat, S: Shape, S2: Shape>(
     kind: Pointwise<T>,
     input: &Var<'t, T, S>,
-    target: &Var<'t, T, S>,
+    target: &Var<'t, T, S2>,
 ) -> Result<Var<'t, T, S>, ShapeError> {
     kind.check(input.sizes(), target.sizes())?;
-    let (x, t) = (input.arc().clone(), target.arc().clone());
+    let (x, t) = (input.arc().clone(), as_input_shape::<T, S, S2>(target)?);
     let out = x.zip_with(&*t, |x, t| kind.f(x, t));
     record([input.node(), target.node()], out, move |[ix, it], _| {
         back(move |g: Tensor<T, S>, s: &mut Sink<T>| {
@@ -147,9 +159,9 @@ fn pointwise_unreduced<'t, T: GradFloat, S: Shape>(
     free,
     doc = "The mean (or sum) of the squared differences (PyTorch `torch.nn.functional.mse_loss(input, target, reduction=...)`)."
 )]
-pub fn try_mse_loss<'t, T: GradFloat, S: Shape>(
+pub fn try_mse_loss<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: Shape>(
     input: &Var<'t, T, S>,
-    target: &Var<'t, T, S>,
+    target: &Var<'t, T, S2>,
     reduction: Reduction,
 ) -> Result<Var<'t, T, ()>, ShapeError> {
     pointwise_loss(Pointwise::Mse, input, target, reduction)
@@ -186,9 +198,9 @@ fn sign<T: GradFloat>(d: T) -> T {
     free,
     doc = "The mean (or sum) of the absolute differences (PyTorch `torch.nn.functional.l1_loss(input, target, reduction=...)`)."
 )]
-pub fn try_l1_loss<'t, T: GradFloat, S: Shape>(
+pub fn try_l1_loss<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: Shape>(
     input: &Var<'t, T, S>,
-    target: &Var<'t, T, S>,
+    target: &Var<'t, T, S2>,
     reduction: Reduction,
 ) -> Result<Var<'t, T, ()>, ShapeError> {
     pointwise_loss(Pointwise::L1, input, target, reduction)
@@ -215,9 +227,9 @@ pub fn try_l1_loss<'t, T: GradFloat, S: Shape>(
     free,
     doc = "The Huber loss (PyTorch `torch.nn.functional.huber_loss(input, target, reduction=..., delta=...)`, default `delta = 1.0`)."
 )]
-pub fn try_huber_loss<'t, T: GradFloat, S: Shape>(
+pub fn try_huber_loss<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: Shape>(
     input: &Var<'t, T, S>,
-    target: &Var<'t, T, S>,
+    target: &Var<'t, T, S2>,
     reduction: Reduction,
     delta: T,
 ) -> Result<Var<'t, T, ()>, ShapeError> {
@@ -248,9 +260,9 @@ pub fn try_huber_loss<'t, T: GradFloat, S: Shape>(
     free,
     doc = "Binary cross-entropy of logits (PyTorch `torch.nn.functional.binary_cross_entropy_with_logits(input, target, reduction=...)`, without `weight` and `pos_weight`)."
 )]
-pub fn try_binary_cross_entropy_with_logits<'t, T: GradFloat, S: Shape>(
+pub fn try_binary_cross_entropy_with_logits<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: Shape>(
     input: &Var<'t, T, S>,
-    target: &Var<'t, T, S>,
+    target: &Var<'t, T, S2>,
     reduction: Reduction,
 ) -> Result<Var<'t, T, ()>, ShapeError> {
     pointwise_loss(Pointwise::Bce, input, target, reduction)
@@ -290,9 +302,9 @@ struct ClassRows<T: GradFloat> {
 }
 
 /// Checks the targets and options of a class loss and builds its [`ClassRows`].
-fn class_rows<T: GradFloat, N: Dim, C: Dim>(
+fn class_rows<T: GradFloat, C: Dim, N2: Dim>(
     op: &'static str,
-    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N2,)>,
     rows: usize,
     classes: usize,
     opts: &ClassLossOptions<T, C>,
@@ -354,10 +366,10 @@ fn class_rows<T: GradFloat, N: Dim, C: Dim>(
 /// A class loss's per-row values `-Σ_c q[i, c] z[i, c]` (`z` the log-probabilities) and the
 /// gradient of `Σ_i g_i loss_i` for per-row factors `g` (`s_i softmax - q` for cross-entropy, `-q`
 /// for the NLL losses; rows with no weight get none).
-fn class_loss_parts<T: GradFloat, N: Dim, C: Dim>(
+fn class_loss_parts<T: GradFloat, N: Dim, C: Dim, N2: Dim>(
     op: &'static str,
     input: &Var<'_, T, (N, C)>,
-    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N2,)>,
     opts: &ClassLossOptions<T, C>,
     log_softmax: bool,
 ) -> Result<(Tensor<T, DynShape>, impl Fn(&[T]) -> Tensor<T, (N, C)> + Send + Sync + 'static, T), ShapeError> {
@@ -391,10 +403,10 @@ fn class_loss_parts<T: GradFloat, N: Dim, C: Dim>(
 }
 
 /// A class loss reduced to a `Shape![]` value: one node.
-fn class_loss_reduced<'t, T: GradFloat, N: Dim, C: Dim>(
+fn class_loss_reduced<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim>(
     op: &'static str,
     input: &Var<'t, T, (N, C)>,
-    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N2,)>,
     reduction: Reduction,
     opts: &ClassLossOptions<T, C>,
     log_softmax: bool,
@@ -415,10 +427,10 @@ fn class_loss_reduced<'t, T: GradFloat, N: Dim, C: Dim>(
 }
 
 /// A class loss per row, `[N]`: one node.
-fn class_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
+fn class_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim>(
     op: &'static str,
     input: &Var<'t, T, (N, C)>,
-    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N2,)>,
     opts: &ClassLossOptions<T, C>,
     log_softmax: bool,
 ) -> Result<Var<'t, T, (N,)>, ShapeError> {
@@ -460,12 +472,15 @@ fn class_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
     free,
     doc = "Cross-entropy of unnormalised scores against class indices (PyTorch `torch.nn.functional.cross_entropy(input, target, reduction=..., label_smoothing=...)`."
 )]
-pub fn try_cross_entropy<'t, T: GradFloat, N: Dim, C: Dim>(
+pub fn try_cross_entropy<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim>(
     input: &Var<'t, T, (N, C)>,
-    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N2,)>,
     reduction: Reduction,
     label_smoothing: T,
-) -> Result<Var<'t, T, ()>, ShapeError> {
+) -> Result<Var<'t, T, ()>, ShapeError>
+where
+    (N,): SameShape<(N2,)>,
+{
     let opts = ClassLossOptions::<T, C> { weight: None, ignore_index: None, label_smoothing };
     class_loss_reduced("cross_entropy", input, targets, reduction, &opts, true)
 }
@@ -492,11 +507,14 @@ pub fn try_cross_entropy<'t, T: GradFloat, N: Dim, C: Dim>(
     free,
     doc = "The negative log-likelihood of class indices (PyTorch `torch.nn.functional.nll_loss(input, target, reduction=...)`)."
 )]
-pub fn try_nll_loss<'t, T: GradFloat, N: Dim, C: Dim>(
+pub fn try_nll_loss<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim>(
     input: &Var<'t, T, (N, C)>,
-    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N2,)>,
     reduction: Reduction,
-) -> Result<Var<'t, T, ()>, ShapeError> {
+) -> Result<Var<'t, T, ()>, ShapeError>
+where
+    (N,): SameShape<(N2,)>,
+{
     let opts = ClassLossOptions::<T, C> { weight: None, ignore_index: None, label_smoothing: T::zero() };
     class_loss_reduced("nll_loss", input, targets, reduction, &opts, false)
 }
@@ -531,12 +549,15 @@ pub fn try_nll_loss<'t, T: GradFloat, N: Dim, C: Dim>(
     free,
     doc = "Cross-entropy with PyTorch's full options (PyTorch `torch.nn.functional.cross_entropy(input, target, weight=..., ignore_index=..., reduction=..., label_smoothing=...)`)."
 )]
-pub fn try_cross_entropy_with<'t, T: GradFloat, N: Dim, C: Dim>(
+pub fn try_cross_entropy_with<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim>(
     input: &Var<'t, T, (N, C)>,
-    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N2,)>,
     reduction: Reduction,
     opts: &ClassLossOptions<T, C>,
-) -> Result<Var<'t, T, ()>, ShapeError> {
+) -> Result<Var<'t, T, ()>, ShapeError>
+where
+    (N,): SameShape<(N2,)>,
+{
     class_loss_reduced("cross_entropy", input, targets, reduction, opts, true)
 }
 
@@ -559,11 +580,14 @@ pub fn try_cross_entropy_with<'t, T: GradFloat, N: Dim, C: Dim>(
     free,
     doc = "Cross-entropy per row, `[N]` (PyTorch `torch.nn.functional.cross_entropy(..., reduction='none')`)."
 )]
-pub fn try_cross_entropy_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim>(
+pub fn try_cross_entropy_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim>(
     input: &Var<'t, T, (N, C)>,
-    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N2,)>,
     opts: &ClassLossOptions<T, C>,
-) -> Result<Var<'t, T, (N,)>, ShapeError> {
+) -> Result<Var<'t, T, (N,)>, ShapeError>
+where
+    (N,): SameShape<(N2,)>,
+{
     class_loss_unreduced("cross_entropy", input, targets, opts, true)
 }
 
@@ -586,11 +610,14 @@ pub fn try_cross_entropy_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim>(
     free,
     doc = "Cross-entropy per row, `[N]` (PyTorch `torch.nn.functional.cross_entropy(input, target, reduction='none', label_smoothing=...)`)."
 )]
-pub fn try_cross_entropy_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
+pub fn try_cross_entropy_unreduced<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim>(
     input: &Var<'t, T, (N, C)>,
-    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N2,)>,
     label_smoothing: T,
-) -> Result<Var<'t, T, (N,)>, ShapeError> {
+) -> Result<Var<'t, T, (N,)>, ShapeError>
+where
+    (N,): SameShape<(N2,)>,
+{
     let opts = ClassLossOptions::<T, C> { weight: None, ignore_index: None, label_smoothing };
     class_loss_unreduced("cross_entropy", input, targets, &opts, true)
 }
@@ -614,10 +641,13 @@ pub fn try_cross_entropy_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
     free,
     doc = "The negative log-likelihood per row, `[N]` (PyTorch `torch.nn.functional.nll_loss(input, target, reduction='none')`)."
 )]
-pub fn try_nll_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
+pub fn try_nll_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim>(
     input: &Var<'t, T, (N, C)>,
-    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
-) -> Result<Var<'t, T, (N,)>, ShapeError> {
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N2,)>,
+) -> Result<Var<'t, T, (N,)>, ShapeError>
+where
+    (N,): SameShape<(N2,)>,
+{
     let opts = ClassLossOptions::<T, C> { weight: None, ignore_index: None, label_smoothing: T::zero() };
     class_loss_unreduced("nll_loss", input, targets, &opts, false)
 }
@@ -643,12 +673,15 @@ pub fn try_nll_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim>(
     free,
     doc = "The negative log-likelihood with class weights and `ignore_index` (PyTorch `torch.nn.functional.nll_loss(input, target, weight=..., ignore_index=..., reduction=...)`)."
 )]
-pub fn try_nll_loss_with<'t, T: GradFloat, N: Dim, C: Dim>(
+pub fn try_nll_loss_with<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim>(
     input: &Var<'t, T, (N, C)>,
-    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N2,)>,
     reduction: Reduction,
     opts: &ClassLossOptions<T, C>,
-) -> Result<Var<'t, T, ()>, ShapeError> {
+) -> Result<Var<'t, T, ()>, ShapeError>
+where
+    (N,): SameShape<(N2,)>,
+{
     class_loss_reduced("nll_loss", input, targets, reduction, opts, false)
 }
 
@@ -670,11 +703,14 @@ pub fn try_nll_loss_with<'t, T: GradFloat, N: Dim, C: Dim>(
     free,
     doc = "The negative log-likelihood per row, `[N]` (PyTorch `torch.nn.functional.nll_loss(..., reduction='none')`)."
 )]
-pub fn try_nll_loss_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim>(
+pub fn try_nll_loss_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim>(
     input: &Var<'t, T, (N, C)>,
-    targets: &TensorBase<impl Data<Elem: IndexElem>, (N,)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N2,)>,
     opts: &ClassLossOptions<T, C>,
-) -> Result<Var<'t, T, (N,)>, ShapeError> {
+) -> Result<Var<'t, T, (N,)>, ShapeError>
+where
+    (N,): SameShape<(N2,)>,
+{
     class_loss_unreduced("nll_loss", input, targets, opts, false)
 }
 
@@ -696,9 +732,9 @@ pub fn try_nll_loss_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim>(
     free,
     doc = "[`mse_loss`] per element, of the input's shape `S` (PyTorch `torch.nn.functional.mse_loss(..., reduction='none')`)."
 )]
-pub fn try_mse_loss_unreduced<'t, T: GradFloat, S: Shape>(
+pub fn try_mse_loss_unreduced<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: Shape>(
     input: &Var<'t, T, S>,
-    target: &Var<'t, T, S>,
+    target: &Var<'t, T, S2>,
 ) -> Result<Var<'t, T, S>, ShapeError> {
     pointwise_unreduced(Pointwise::Mse, input, target)
 }
@@ -721,9 +757,9 @@ pub fn try_mse_loss_unreduced<'t, T: GradFloat, S: Shape>(
     free,
     doc = "[`l1_loss`] per element, of the input's shape `S` (PyTorch `torch.nn.functional.l1_loss(..., reduction='none')`)."
 )]
-pub fn try_l1_loss_unreduced<'t, T: GradFloat, S: Shape>(
+pub fn try_l1_loss_unreduced<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: Shape>(
     input: &Var<'t, T, S>,
-    target: &Var<'t, T, S>,
+    target: &Var<'t, T, S2>,
 ) -> Result<Var<'t, T, S>, ShapeError> {
     pointwise_unreduced(Pointwise::L1, input, target)
 }
@@ -746,9 +782,9 @@ pub fn try_l1_loss_unreduced<'t, T: GradFloat, S: Shape>(
     free,
     doc = "[`huber_loss`] per element, of the input's shape `S` (PyTorch `torch.nn.functional.huber_loss(..., reduction='none')`)."
 )]
-pub fn try_huber_loss_unreduced<'t, T: GradFloat, S: Shape>(
+pub fn try_huber_loss_unreduced<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: Shape>(
     input: &Var<'t, T, S>,
-    target: &Var<'t, T, S>,
+    target: &Var<'t, T, S2>,
     delta: T,
 ) -> Result<Var<'t, T, S>, ShapeError> {
     pointwise_unreduced(Pointwise::Huber(delta), input, target)
@@ -772,9 +808,9 @@ pub fn try_huber_loss_unreduced<'t, T: GradFloat, S: Shape>(
     free,
     doc = "[`binary_cross_entropy_with_logits`] per element, of the input's shape `S` (PyTorch `torch.nn.functional.binary_cross_entropy_with_logits(..., reduction='none')`)."
 )]
-pub fn try_binary_cross_entropy_with_logits_unreduced<'t, T: GradFloat, S: Shape>(
+pub fn try_binary_cross_entropy_with_logits_unreduced<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: Shape>(
     input: &Var<'t, T, S>,
-    target: &Var<'t, T, S>,
+    target: &Var<'t, T, S2>,
 ) -> Result<Var<'t, T, S>, ShapeError> {
     pointwise_unreduced(Pointwise::Bce, input, target)
 }
