@@ -218,3 +218,59 @@ fn losses_take_targets_whose_runtime_dims_are_anonymous() {
         .sum();
     assert!((ce - want).abs() < 1e-12, "{ce} vs {want}");
 }
+
+#[test]
+fn reshape_keeps_every_name_whole() {
+    dims! { SeqK }
+    let x = bsx(2, 3);
+    // The names of the target take the source's sizes: no `_` to infer.
+    let y = x.reshape::<(Batch, Seq, Const<2>, Const<2>)>();
+    shape_is::<(Batch, Seq, Const<2>, Const<2>), _>(&y);
+    assert_eq!(y.sizes(), [2, 3, 2, 2]);
+    assert_eq!(y.to_vec(), x.to_vec());
+    // Merging the dims after the batch: a `_` would absorb `Seq` (refused when the program is
+    // built, ui-tests/mono/fail/reshape_drops_name.rs); `flatten_range` merges on purpose.
+    let z = x.flatten_range::<1, 2>();
+    shape_is::<(Batch, Dyn), _>(&z);
+    assert_eq!(z.sizes(), [2, 12]);
+    let w = z.view::<Shape![dyn Batch, 3, 4]>();
+    assert_eq!(w.sizes(), [2, 3, 4]);
+    // A name that would move: `[Batch, Seq, 4] -> [Seq, Batch, 4]` (the classic transpose by
+    // reshape) is refused at the reshape.
+    let e = x.try_reshape::<(Seq, Batch, Const<4>)>().unwrap_err();
+    assert_eq!(e, ShapeError::ReshapeName { name: "Batch", from: vec![2, 3, 4], to: vec![3, 2, 4] });
+    assert!(e.to_string().contains("the named dim `Batch` would move or be regrouped"), "{e}");
+    // A new name for an anonymous dim is inferred as `_` would be.
+    let d = Tensor::<f32, Shape![_, 4]>::zeros_sized(&[6, 4]);
+    let n = d.reshape::<(SeqK, Const<2>, Const<2>)>();
+    assert_eq!(n.sizes(), [6, 2, 2]);
+    // Unflatten splits an anonymous dim; splitting the batch away is refused.
+    let u = x.unflatten::<2, Shape![2, 2]>();
+    shape_is::<(Batch, Seq, Const<2>, Const<2>), _>(&u);
+    let flat = Tensor::<f32, (Batch, Const<4>)>::zeros_sized(&[6, 4]);
+    let e = flat.try_unflatten::<0, Shape![2, _]>().unwrap_err();
+    assert!(matches!(e, ShapeError::ReshapeName { name: "Batch", .. }), "{e:?}");
+}
+
+#[test]
+fn t_takes_any_index_expression() {
+    let x = Tensor::<f32, Shape![4, 3]>::from_vec(&[4, 3], iota(&[4, 3]));
+    // A turbofish with commas inside an item.
+    let rows = t!(x[&Tensor::<i64, Shape![2]>::from([3, 1]), ..]);
+    assert_eq!(rows.to_vec(), [9., 10., 11., 3., 4., 5.]);
+    // An index tensor held in a variable.
+    let idx = Tensor::<i64, Shape![2]>::from([2, 0]);
+    let i = &idx;
+    let picked = t!(x[i, 1]);
+    assert_eq!(picked.to_vec(), [7., 1.]);
+    // Integers in variables, typed and untyped, as before.
+    let (k, n) = (2usize, 1);
+    assert_eq!(t!(x[k, n]).item(), 7.);
+    // Names are kept on the dims an index leaves whole.
+    let named = Tensor::<f32, (Batch, Const<3>)>::from_vec(&[4, 3], iota(&[4, 3]));
+    let cols = Tensor::<i64, Shape![2]>::from([2, 0]);
+    let c = &cols;
+    let g = t!(named[.., c]);
+    assert_eq!(g.sizes(), [4, 2]);
+    assert_eq!(g.to_vec()[..2], [2., 0.]);
+}

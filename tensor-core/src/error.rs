@@ -74,6 +74,9 @@ pub enum ShapeError {
     /// two operands meet: the name, the dim's position in the result (counted from the front) and
     /// both sizes. A runtime size 1 does not stretch a name.
     NamedDim { name: &'static str, axis: usize, lhs: usize, rhs: usize },
+    /// A reshape or view that would move or regroup a named dim: the dims before it do not hold
+    /// as many elements in the target as in the source, or its size changes.
+    ReshapeName { name: &'static str, from: Vec<usize>, to: Vec<usize> },
     /// An invalid argument, described in words.
     Invalid(String),
     /// A misuse of an autograd tape, described in words: values of two tapes combined, a tape
@@ -167,6 +170,10 @@ impl fmt::Display for ShapeError {
             NamedDim { name, axis, lhs, rhs } => {
                 write!(f, "dim `{name}` has two sizes, {lhs} and {rhs} (dim {axis}): dims of one name must have one size")
             }
+            ReshapeName { name, from, to } => write!(
+                f,
+                "cannot reshape {from:?} into {to:?}: the named dim `{name}` would move or be regrouped (the dims before it must hold as many elements in both)"
+            ),
             Invalid(s) => f.write_str(s),
             Autograd(s) => write!(f, "autograd: {s}"),
         }
@@ -248,6 +255,29 @@ impl ConstMsg {
             self.len += 1;
         }
         self
+    }
+    /// A shape's static sizes appended as `[2, 3]`, with the names of named dims (`[Batch, 3]`).
+    pub(crate) const fn shape_named(
+        self,
+        st: &[Option<usize>; crate::limits::MAX_RANK],
+        names: &[Option<&'static str>; crate::limits::MAX_RANK],
+        rank: Option<usize>,
+    ) -> Self {
+        let Some(rank) = rank else { return self.str("[..]") };
+        let mut m = self.str("[");
+        let mut i = 0;
+        while i < rank {
+            if i > 0 {
+                m = m.str(", ");
+            }
+            m = match (st[i], names[i]) {
+                (Some(n), _) => m.num(n),
+                (None, Some(name)) => m.str(name),
+                (None, None) => m.str("_"),
+            };
+            i += 1;
+        }
+        m.str("]")
     }
     /// A shape's static sizes appended as `[2, 3]` (`_` for a run-time dim, `[..]` for an
     /// unknown rank).

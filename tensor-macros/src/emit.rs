@@ -125,7 +125,7 @@ fn op_value(ix: &TokenStream, op: &Op) -> TokenStream {
             let ke = const_or_zero(*from_end_end, span);
             quote_spanned!(span=> #ix::RangeNeg::<#ks, #ke, #step, #len, #rev, #one>)
         }
-        OpKind::AtDyn(e) => quote_spanned!(span=> #ix::AtDyn(#ix::ToIndex::to_i128(#e))),
+        OpKind::AtDyn(e) => quote_spanned!(span=> #ix::ExprItem::expr_op(#e)),
         OpKind::Index(e) => quote_spanned!(span=> #ix::IndexItem::index_op(&(#e))),
         OpKind::RangeDyn { start, end, step } => {
             let (start, end) = (dyn_bound(ix, start), dyn_bound(ix, end));
@@ -189,8 +189,8 @@ mod tests {
         assert_eq!(
             expand("try x[i, a..=b;k, &rows]"),
             "{ # [allow (unused_imports)] use ix::{ TSource as _ , TSliceChecked as _ , TSliceLoose as _ , TSliceLooseOwned as _ } ; \
-            (& ix::probe ((x) . t_source () , ix::Spec { pre : p::Cons (ix::AtDyn (ix::ToIndex :: to_i128 \
-            (i)) , p::Cons (ix::RangeDyn { start : :: core :: option :: Option :: Some (ix::ToIndex :: \
+            (& ix::probe ((x) . t_source () , ix::Spec { pre : p::Cons (ix::ExprItem :: expr_op (i) , \
+            p::Cons (ix::RangeDyn { start : :: core :: option :: Option :: Some (ix::ToIndex :: \
             to_i128 (a)) , end : ix::inclusive_end (ix::ToIndex :: to_i128 (b)) , step : ix::ToIndex :: \
             to_index (k) } , p::Cons (ix::IndexItem :: index_op (& (& rows)) , p::Nil))) , post : p::Nil })) \
             . t_try_slice () }"

@@ -312,13 +312,23 @@ fn keyword(input: ParseStream, word: &str) -> Result<Option<Span>> {
     })
 }
 
-/// Consumes the token trees before the first top-level punctuation `c`, leaving that one.
+/// Consumes the token trees before the first top-level punctuation `c`, leaving that one. The
+/// generic arguments of a turbofish (`Tensor::<i64, Shape![3]>::from(..)`, from `::<` to its
+/// matching `>`) are not top level: their commas do not end an index item.
 fn tokens_until(input: ParseStream, c: char) -> Result<Vec<TokenTree>> {
     input.step(|cursor| {
-        let (mut tokens, mut rest) = (Vec::new(), *cursor);
+        let (mut tokens, mut rest) = (Vec::<TokenTree>::new(), *cursor);
+        let mut depth = 0usize;
         while let Some((t, next)) = rest.token_tree() {
-            if is_punct(&t, c) {
+            if depth == 0 && is_punct(&t, c) {
                 break;
+            }
+            let n = tokens.len();
+            let after = |k: usize, ch: char| n >= k && is_punct(&tokens[n - k], ch);
+            if is_punct(&t, '<') && (depth > 0 || (after(1, ':') && after(2, ':'))) {
+                depth += 1;
+            } else if is_punct(&t, '>') && depth > 0 && !after(1, '-') {
+                depth -= 1;
             }
             tokens.push(t);
             rest = next;
@@ -430,6 +440,16 @@ mod tests {
         assert_eq!(item("i + 1"), "Expr(i + 1)");
         assert_eq!(item("-a"), "Expr(- a)");
         assert_eq!(item("f(a, b)"), "Expr(f (a , b))");
+        // The commas of a turbofish's generic arguments do not split items.
+        assert_eq!(
+            items("&Tensor::<i64, Shape![3]>::from([0, 2, 1]), ..").len(),
+            2,
+            "a turbofish's commas split the item"
+        );
+        assert_eq!(item("f::<u8, Vec<(i8, i16)>>(a)"), "Expr(f :: < u8 , Vec < (i8 , i16) > > (a))");
+        assert_eq!(item("g::<fn(u8) -> u8, 2>()"), "Expr(g :: < fn (u8) -> u8 , 2 > ())");
+        // Comparisons outside a turbofish are not generics: `a < b` splits at its comma as before.
+        assert_eq!(items("a < b, c > d").len(), 2);
         // Parentheses only delimit: `(&a)` is an integer expression, not an index tensor.
         assert_eq!(item("(i)"), "Expr(i)");
         assert_eq!(item("(&a)"), "Expr(& a)");

@@ -1,7 +1,7 @@
 //! The type-level rules of index tensors in `t!`: the marker an index tensor leaves in the output
 //! dims ([`AdvMark`]), how integer tensors and masks consume dims ([`TensorIndexRule`]), and
 //! PyTorch's placement of the broadcast index dims ([`Resolve`]).
-use crate::dim::{Const, Dim, Dyn, One};
+use crate::dim::{Dim, Dyn};
 use crate::shape::{BroadcastShape, Concat, Cons, Nil, Shape, StaticRank};
 use core::marker::PhantomData;
 use typenum::{B0, B1};
@@ -97,24 +97,41 @@ pub trait BcastAdv<Acc> {
 impl<Acc> BcastAdv<Acc> for Nil {
     type Out = Acc;
 }
-impl<SI, T, Acc: JoinAdv<SI>> BcastAdv<Acc> for Cons<AdvMark<SI>, T>
+/// One impl for a list cell, dispatched on whether its head is an index marker ([`AdvFlag`]): a
+/// marker and a plain dim (any dim type, names too) never match two impls of one trait, so a
+/// mismatch is reported from inside (the index shapes' broadcast).
+impl<H: AdvFlag, T, Acc> BcastAdv<Acc> for Cons<H, T>
+where
+    (H::Flag, H): BcastCell<T, Acc>,
+{
+    type Out = <(H::Flag, H) as BcastCell<T, Acc>>::Out;
+}
+/// `B1` for an index marker, `B0` for a plain dim.
+pub trait AdvFlag {
+    /// `B1` or `B0`.
+    type Flag;
+}
+impl<SI> AdvFlag for AdvMark<SI> {
+    type Flag = B1;
+}
+impl<D: Dim> AdvFlag for D {
+    type Flag = B0;
+}
+/// A list cell of [`BcastAdv`]: `(flag, head)` with the tail `T`.
+pub trait BcastCell<T, Acc> {
+    /// As [`BcastAdv::Out`].
+    type Out;
+}
+/// An index marker adds its shape to the broadcast.
+impl<SI, T, Acc: JoinAdv<SI>> BcastCell<T, Acc> for (B1, AdvMark<SI>)
 where
     T: BcastAdv<Acc::Out>,
 {
     type Out = <T as BcastAdv<Acc::Out>>::Out;
 }
-/// A basic dim passes (one impl per dim type, so a marker never matches two impls).
-macro_rules! bcast_adv_dim {
-    ($([$($g:tt)*] $d:ty;)*) => {$(
-        impl<$($g)* T: BcastAdv<Acc>, Acc> BcastAdv<Acc> for Cons<$d, T> {
-            type Out = T::Out;
-        }
-    )*};
-}
-bcast_adv_dim! {
-    [const N: usize,] Const<N>;
-    [] One;
-    [] Dyn;
+/// A plain dim passes.
+impl<D, T: BcastAdv<Acc>, Acc> BcastCell<T, Acc> for (B0, D) {
+    type Out = T::Out;
 }
 /// Adds one index shape to the broadcast so far.
 #[diagnostic::on_unimplemented(

@@ -61,6 +61,40 @@ impl<T: IndexItem + ?Sized> IndexItem for &T {
     }
 }
 
+/// What an expression item of `t!` without a leading `&` becomes (`t!(x[i])`, `t!(x[n - 1])`): an
+/// integer gives [`AtDyn`], a reference to an index tensor held in a variable (`let i = &idx;
+/// t!(x[i])`) gives [`TensorIdx`], as `&idx` written in place does. An unsuffixed integer's type
+/// is still inferred (the tensor impl never matches an integer), and the op is known before it
+/// is.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an index of `t!`",
+    label = "an integer, or a reference to an index tensor",
+    note = "`t!` items are integers, ranges (`a..b;step`), `..`, `None`, `...` and index tensors by reference (`&rows`)"
+)]
+pub trait ExprItem {
+    /// The index op.
+    type Op;
+    /// The op for this item.
+    fn expr_op(self) -> Self::Op;
+}
+impl<E: ToIndex> ExprItem for E {
+    type Op = AtDyn;
+    #[inline(always)]
+    fn expr_op(self) -> AtDyn {
+        AtDyn(self.to_i128())
+    }
+}
+impl<'a, D: Data, SI: Shape> ExprItem for &'a TensorBase<D, SI>
+where
+    D::Elem: ItemElem,
+{
+    type Op = TensorIdx<'a, D, SI>;
+    #[inline(always)]
+    fn expr_op(self) -> TensorIdx<'a, D, SI> {
+        TensorIdx(self)
+    }
+}
+
 /// Element types of index tensors in `t!`: integers (coordinates) and bool (masks).
 pub trait ItemElem: Element {
     /// [`IntIndex`] or [`MaskIndex`].

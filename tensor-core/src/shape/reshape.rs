@@ -47,8 +47,16 @@ impl<S: Shape, D: Shape> NumelCheck<S, D> {
 
 /// The build error of reshaping `S` into `D`, if any (see [`NumelCheck`]).
 const fn reshape_error<S: Shape, D: Shape>() -> Option<ConstMsg> {
-    let dyns = count_dyn(&D::STATIC, D::RANK);
-    let into = head::<S>().str(" into ").shape(&D::STATIC, D::RANK);
+    // A named dim of the target that the source has takes the source's size: not inferred.
+    let dyns = count_dyn(&D::STATIC, D::RANK) - count_shared_names::<S, D>();
+    let into = head::<S>().str(" into ").shape_named(&D::STATIC, &D::NAMES, D::RANK);
+    if let Some(name) = dropped_name::<S, D>() {
+        return Some(
+            into.str(": the named dim `")
+                .str(name)
+                .str("` is not in the target (a reshape keeps every name; `cast_shape` it to `_` first to regroup it)"),
+        );
+    }
     let Some(n) = static_numel(&S::STATIC, S::RANK) else {
         return if dyns > 1 { Some(into.str(TWO_INFERRED)) } else { None };
     };
@@ -68,9 +76,101 @@ const TWO_INFERRED: &str = ": only one `_` dim can be inferred (PyTorch's -1); n
 /// The reason given when the `_` dim could be any size.
 const AMBIGUOUS: &str = ": the `_` dim is ambiguous when the other sizes multiply to 0";
 
+/// Whether two names are the same (`str` equality is not `const`).
+pub(crate) const fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The position of the dim named `name` in the first `rank` entries of `names`.
+pub(crate) const fn name_position(names: &[Option<&'static str>; MAX_RANK], rank: usize, name: &str) -> Option<usize> {
+    let mut i = 0;
+    while i < rank {
+        if let Some(n) = names[i] {
+            if same_name(n, name) {
+                return Some(i);
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The number of named dims of `D` that `S` has too (their sizes come from `S`).
+const fn count_shared_names<S: Shape, D: Shape>() -> usize {
+    let (Some(sr), Some(dr)) = (S::RANK, D::RANK) else { return 0 };
+    let (mut n, mut i) = (0, 0);
+    while i < dr {
+        if let Some(name) = D::NAMES[i] {
+            if name_position(&S::NAMES, sr, name).is_some() {
+                n += 1;
+            }
+        }
+        i += 1;
+    }
+    n
+}
+
+/// A named dim of `S` that `D` does not have: a reshape that would regroup it.
+const fn dropped_name<S: Shape, D: Shape>() -> Option<&'static str> {
+    let (Some(sr), Some(dr)) = (S::RANK, D::RANK) else { return None };
+    let mut i = 0;
+    while i < sr {
+        if let Some(name) = S::NAMES[i] {
+            if name_position(&D::NAMES, dr, name).is_none() {
+                return Some(name);
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The target sizes `to` (from [`request`]) with each named dim that the source has given the
+/// source's size `sizes` of that name.
+pub(crate) fn fill_names<S: Shape, D: Shape>(to: &mut [isize], sizes: &[usize]) {
+    let Some(sr) = S::RANK else { return };
+    for (i, t) in to.iter_mut().enumerate() {
+        if let Some(j) = D::NAMES[i].and_then(|n| name_position(&S::NAMES, sr, n)) {
+            *t = sizes[j] as isize;
+        }
+    }
+}
+
+/// Checks that a reshape from `from` (shape `S`) into `to` (shape `D`) keeps each named dim of
+/// `S` whole: `D` has it, and the dims before it hold as many elements in both, so that the name
+/// still indexes the same slices of the data (a reshape that drops a name, moves it, `[Batch,
+/// Seq] -> [Seq, Batch]`, or regroups it, is refused).
+///
+/// # Errors
+/// [`ShapeError::ReshapeName`] naming the dim and both sizes.
+pub(crate) fn check_names_kept<S: Shape, D: Shape>(from: &[usize], to: &[usize]) -> Result<(), crate::ShapeError> {
+    let Some(sr) = S::RANK else { return Ok(()) };
+    for j in 0..sr {
+        let Some(name) = S::NAMES[j] else { continue };
+        let err = || crate::ShapeError::ReshapeName { name, from: from.into(), to: to.into() };
+        let Some(i) = name_position(&D::NAMES, to.len(), name) else { return Err(err()) };
+        let before = |s: &[usize]| s.iter().try_fold(1usize, |a, &b| a.checked_mul(b));
+        if before(&from[..j]) != before(&to[..i]) || from[j] != to[i] {
+            return Err(err());
+        }
+    }
+    Ok(())
+}
+
 /// `cannot reshape [6, 16, 2, 2] (384 elements)`: the start of every build error.
 const fn head<S: Shape>() -> ConstMsg {
-    let m = ConstMsg::new().str("cannot reshape ").shape(&S::STATIC, S::RANK);
+    let m = ConstMsg::new().str("cannot reshape ").shape_named(&S::STATIC, &S::NAMES, S::RANK);
     if count_dyn(&S::STATIC, S::RANK) == 0 && S::RANK.is_some() {
         with_count(m, &S::STATIC, S::RANK)
     } else {

@@ -75,8 +75,15 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         if NumelCheck::<S, S2>::BOTH_STATIC {
             Ok(static_sizes::<S2>())
         } else {
-            let (to, rank) = reshape::request::<S2>();
-            self.layout().infer_sizes_array(&to[..rank])
+            let (mut to, rank) = reshape::request::<S2>();
+            if const { S::NAMED && S2::NAMED } {
+                reshape::fill_names::<S, S2>(&mut to[..rank], self.sizes());
+            }
+            let (sizes, r) = self.layout().infer_sizes_array(&to[..rank])?;
+            if const { S::NAMED } {
+                reshape::check_names_kept::<S, S2>(self.sizes(), &sizes[..r])?;
+            }
+            Ok((sizes, r))
         }
     }
     /// `reshape` to `S2`, whose static element counts the caller checked.
@@ -167,7 +174,11 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         S: Unflatten<A, S2>,
     {
         let (sizes, k) = reshape::request::<S2>();
-        Ok(self.derive(self.layout().unflatten(normalize_axis(A, self.rank())?, &sizes[..k])?))
+        let lay = self.layout().unflatten(normalize_axis(A, self.rank())?, &sizes[..k])?;
+        if const { S::NAMED } {
+            reshape::check_names_kept::<S, <S as Unflatten<A, S2>>::Out>(self.sizes(), lay.sizes())?;
+        }
+        Ok(self.derive(lay))
     }
 
     /// A view with sizes `to` (same element count, checked by the caller) when the strides allow
