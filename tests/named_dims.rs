@@ -274,3 +274,50 @@ fn t_takes_any_index_expression() {
     assert_eq!(g.sizes(), [4, 2]);
     assert_eq!(g.to_vec()[..2], [2., 0.]);
 }
+
+#[test]
+fn names_survive_the_operations_that_keep_their_dims() {
+    use shaped::Stack;
+    let x = bsx(2, 3);
+    // stack: a new static dim in front, the names kept.
+    let s = Tensor::stack::<0>([&x, &x]);
+    shape_is::<(Const<2>, Batch, Seq, Const<4>), _>(&s);
+    // sort, cumsum, softmax along the last axis keep the shape type.
+    let (v, _i) = x.sort::<2>(true);
+    shape_is::<(Batch, Seq, Const<4>), _>(&v);
+    let c = x.cumsum::<1>();
+    shape_is::<(Batch, Seq, Const<4>), _>(&c);
+    // topk along the last axis: the named dims kept.
+    let (t, _) = x.topk::<2, 2>(true);
+    shape_is::<(Batch, Seq, Const<2>), _>(&t);
+    // index_select along another axis keeps the names of the others.
+    let idx = Tensor::<i64, Shape![2]>::from([3, 0]);
+    let g = x.index_select::<2, Const<2>>(&idx);
+    shape_is::<(Batch, Seq, Const<2>), _>(&g);
+    assert_eq!(g.to_vec()[..2], [3., 0.]);
+    // max over an axis and argmax keep the other names.
+    let m = x.max_axis::<2>();
+    shape_is::<(Batch, Seq), _>(&m);
+    // A pool over the spatial dims keeps a named batch.
+    let img = Tensor::<f32, (Batch, Const<1>, Const<4>, Const<4>)>::from_vec(&[2, 1, 4, 4], iota(&[2, 1, 4, 4]));
+    let p = img.max_pool2d(shaped::Pool::<2>);
+    shape_is::<(Batch, Const<1>, Const<2>, Const<2>), _>(&p);
+    assert_eq!(p.to_vec()[..4], [5., 7., 13., 15.]);
+    // Shapes with names in errors: a static check's text names them.
+    let e = Tensor::<f32, (Batch, Const<4>)>::try_from_vec(&[2, 5], vec![0.; 10]).unwrap_err();
+    assert!(e.to_string().contains("[Batch, 4]"), "{e}");
+}
+
+#[test]
+fn var_operations_check_one_size_per_name_too() {
+    use shaped::autograd::Var;
+    let (a, b) = (Var::constant(bsx(2, 3)), Var::constant(bsx(1, 3)));
+    let e = a.try_add(&b).unwrap_err();
+    assert_eq!(e, ShapeError::NamedDim { name: "Batch", axis: 0, lhs: 2, rhs: 1 });
+    // Matmul's inner dims of one name with two sizes name it too.
+    dims! { SeqK }
+    let scores = Tensor::<f32, (Batch, Seq, SeqK)>::zeros_sized(&[2, 3, 5]);
+    let v = Tensor::<f32, (Batch, SeqK, Const<4>)>::zeros_sized(&[2, 6, 4]);
+    let e = scores.try_matmul(&v).unwrap_err();
+    assert_eq!(e, ShapeError::NamedDim { name: "SeqK", axis: 2, lhs: 5, rhs: 6 });
+}

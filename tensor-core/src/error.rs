@@ -71,8 +71,9 @@ pub enum ShapeError {
     /// `mask index: [2] and [3] differ: the mask's shape must equal the dims it indexes`.
     Mismatch { op: &'static str, what: String, lhs: Vec<usize>, rhs: Vec<usize> },
     /// Two dims of one name ([`DimName`](crate::DimName)) with different runtime sizes where
-    /// two operands meet: the name, the dim's position in the result (counted from the front) and
-    /// both sizes. A runtime size 1 does not stretch a name.
+    /// two operands meet: the name, the dim's position in the result (counted from the front;
+    /// for matmul's inner dims, in the left operand) and both sizes. A runtime size 1 does not
+    /// stretch a name.
     NamedDim { name: &'static str, axis: usize, lhs: usize, rhs: usize },
     /// A reshape or view that would move or regroup a named dim: the dims before it do not hold
     /// as many elements in the target as in the source, or its size changes.

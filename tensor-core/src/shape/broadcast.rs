@@ -225,8 +225,9 @@ include!(concat!(env!("OUT_DIR"), "/expand.rs"));
 pub use crate::layout::broadcast_sizes;
 
 /// Checks that the dims of one name ([`DimName`]) have one size where shapes `A` and `B` meet
-/// aligned from the right, with runtime sizes `a` and `b` (broadcasting, and matmul's batch dims
-/// with `tail` = 2 trailing dims left out of each operand of rank 2 or more). A runtime size 1 does
+/// aligned from the right, with runtime sizes `a` and `b` (broadcasting; and matmul with `tail` =
+/// 2: its inner dims, and its batch dims, the last 2 dims left out of each operand of rank 2 or
+/// more). A runtime size 1 does
 /// not stretch a name: both operands claim the same dim. Compiled out when either shape has no
 /// name.
 ///
@@ -250,6 +251,16 @@ fn check_names_at(
     b: &[usize],
     tail: usize,
 ) -> Result<(), ShapeError> {
+    // Matmul's inner dims: the left operand's last against the right one's first of its last
+    // two (its only dim when it is 1-D); reported as the left operand's last dim.
+    if tail == 2 && !a.is_empty() && !b.is_empty() {
+        let (ia, ib) = (a.len() - 1, b.len().saturating_sub(2));
+        if let (Some(x), Some(y)) = (na[ia], nb[ib]) {
+            if x == y && a[ia] != b[ib] {
+                return Err(ShapeError::NamedDim { name: x, axis: ia, lhs: a[ia], rhs: b[ib] });
+            }
+        }
+    }
     // A 1-D matmul operand has no batch dims.
     let ta = if a.len() >= 2 { tail } else { a.len() };
     let tb = if b.len() >= 2 { tail } else { b.len() };
