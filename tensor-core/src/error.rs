@@ -283,20 +283,7 @@ impl ConstMsg {
     /// A shape's static sizes appended as `[2, 3]` (`_` for a run-time dim, `[..]` for an
     /// unknown rank).
     pub(crate) const fn shape(self, st: &[Option<usize>; crate::limits::MAX_RANK], rank: Option<usize>) -> Self {
-        let Some(rank) = rank else { return self.str("[..]") };
-        let mut m = self.str("[");
-        let mut i = 0;
-        while i < rank {
-            if i > 0 {
-                m = m.str(", ");
-            }
-            m = match st[i] {
-                Some(n) => m.num(n),
-                None => m.str("_"),
-            };
-            i += 1;
-        }
-        m.str("]")
+        self.shape_named(st, &[None; crate::limits::MAX_RANK], rank)
     }
     /// Panics with the message: the failure of a post-monomorphisation check.
     #[track_caller]

@@ -242,6 +242,40 @@ pub(crate) fn check_names<A: Shape, B: Shape>(a: &[usize], b: &[usize], tail: us
     }
 }
 
+/// Checks that the dims of one name have one size where shapes `A` and `B` of one rank must agree
+/// position by position (`cat`'s dims other than `skip`, a loss's target against its input;
+/// `skip` = `usize::MAX` for none). Compiled out when either shape has no name.
+///
+/// # Errors
+/// [`ShapeError::NamedDim`] naming the name, its position and both sizes.
+#[inline(always)]
+pub(crate) fn check_names_equal<A: Shape, B: Shape>(a: &[usize], b: &[usize], skip: usize) -> Result<(), ShapeError> {
+    if const { A::NAMED && B::NAMED } {
+        check_names_equal_at(&A::NAMES, &B::NAMES, a, b, skip)
+    } else {
+        Ok(())
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn check_names_equal_at(
+    na: &[Option<&'static str>],
+    nb: &[Option<&'static str>],
+    a: &[usize],
+    b: &[usize],
+    skip: usize,
+) -> Result<(), ShapeError> {
+    for i in (0..a.len().min(b.len())).filter(|&i| i != skip) {
+        if let (Some(x), Some(y)) = (na[i], nb[i]) {
+            if x == y && a[i] != b[i] {
+                return Err(ShapeError::NamedDim { name: x, axis: i, lhs: a[i], rhs: b[i] });
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cold]
 #[inline(never)]
 fn check_names_at(

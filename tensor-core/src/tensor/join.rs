@@ -136,6 +136,7 @@ impl<D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> Cat<TensorBase<D2, 
         S: CatShape<A, S2>,
     {
         let a = normalize_axis(A, self.rank())?;
+        crate::shape::check_names_equal::<S, S2>(self.sizes(), rhs.sizes(), a)?;
         cat_layouts("cat", &[(self.data.as_slice(), *self.layout()), (rhs.data.as_slice(), *rhs.layout())], a)
     }
 }

@@ -108,6 +108,7 @@ fn pointwise_loss<'t, T: GradFloat, S: Shape, S2: Shape>(
     target: &Var<'t, T, S2>,
     reduction: Reduction,
 ) -> Result<Var<'t, T, ()>, ShapeError> {
+    crate::shape::check_names_equal::<S, S2>(input.sizes(), target.sizes(), usize::MAX)?;
     kind.check(input.sizes(), target.sizes())?;
     let (x, t) = (input.arc().clone(), as_input_shape::<T, S, S2>(target)?);
     let k: T = reduction.scale(x.numel());
@@ -127,6 +128,7 @@ fn pointwise_unreduced<'t, T: GradFloat, S: Shape, S2: Shape>(
     input: &Var<'t, T, S>,
     target: &Var<'t, T, S2>,
 ) -> Result<Var<'t, T, S>, ShapeError> {
+    crate::shape::check_names_equal::<S, S2>(input.sizes(), target.sizes(), usize::MAX)?;
     kind.check(input.sizes(), target.sizes())?;
     let (x, t) = (input.arc().clone(), as_input_shape::<T, S, S2>(target)?);
     let out = x.zip_with(&*t, |x, t| kind.f(x, t));
@@ -374,6 +376,7 @@ fn class_loss_parts<T: GradFloat, N: Dim, C: Dim, N2: Dim>(
     log_softmax: bool,
 ) -> Result<(Tensor<T, DynShape>, impl Fn(&[T]) -> Tensor<T, (N, C)> + Send + Sync + 'static, T), ShapeError> {
     let (rows, classes) = (input.sizes()[0], input.sizes()[1]);
+    crate::shape::check_names_equal::<(N,), (N2,)>(&[rows], targets.sizes(), usize::MAX)?;
     let ClassRows { q, qsum, divisor } = class_rows(op, targets, rows, classes, opts, log_softmax)?;
     let z =
         if log_softmax { input.value().try_log_softmax::<1>()?.into_dyn() } else { input.value().as_dyn().to_owned() };
