@@ -336,3 +336,23 @@ fn cat_and_losses_name_a_dim_with_two_sizes() {
     let e = try_cross_entropy(&logits, &labels, Reduction::Mean, 0.0).unwrap_err();
     assert_eq!(e, ShapeError::NamedDim { name: "Batch", axis: 0, lhs: 2, rhs: 3 });
 }
+
+#[test]
+fn a_transformer_encoder_layer_keeps_batch_and_sequence_names() {
+    use shaped::autograd::{Tape, Var};
+    use shaped::nn::{EncoderLayerOptions, Forward, TransformerEncoderLayer};
+    use shaped::rand::{rngs::StdRng, SeedableRng};
+    let rng = &mut StdRng::seed_from_u64(9);
+    let opts = EncoderLayerOptions { dropout: 0.0, ..Default::default() };
+    let mut layer = TransformerEncoderLayer::<Const<8>, 2, Const<16>, f64>::new_with(opts, rng);
+    let xs: Vec<f64> = (0..2 * 5 * 8).map(|i| ((i * 37 % 19) as f64 - 9.0) / 10.0).collect();
+    let tape = Tape::new();
+    let x = Var::constant(Tensor::<f64, (Batch, Seq, Const<8>)>::from_vec(&[2, 5, 8], xs.clone()));
+    let y: Var<'_, f64, (Batch, Seq, Const<8>)> = layer.forward(&tape, &x);
+    // The same layer on anonymous dims computes the same values.
+    let tape2 = Tape::new();
+    let xd = Var::constant(Tensor::<f64, Shape![_, _, 8]>::from_vec(&[2, 5, 8], xs));
+    let yd = layer.forward(&tape2, &xd);
+    assert_eq!(y.value().to_vec(), yd.value().to_vec());
+    assert_eq!(y.value().sizes(), [2, 5, 8]);
+}
