@@ -356,3 +356,101 @@ fn a_transformer_encoder_layer_keeps_batch_and_sequence_names() {
     assert_eq!(y.value().to_vec(), yd.value().to_vec());
     assert_eq!(y.value().sizes(), [2, 5, 8]);
 }
+
+/// The point-wise losses with a target whose shape type differs from the input's (`[_, 2]`
+/// against `[Batch, 2]`): the gradients of both, reduced and unreduced (summed with weights),
+/// equal those of the same-type call (the formulas PyTorch's fixtures check) and f64 central
+/// differences.
+#[test]
+fn loss_gradients_with_a_target_of_another_shape_type() {
+    use shaped::autograd::nn::{
+        binary_cross_entropy_with_logits, binary_cross_entropy_with_logits_unreduced, huber_loss, huber_loss_unreduced,
+        l1_loss, l1_loss_unreduced, mse_loss, mse_loss_unreduced, Reduction,
+    };
+    use shaped::autograd::{Param, Tape, Var};
+    type In = (Batch, Const<2>);
+    type Tg = Shape![_, 2];
+    let xs = vec![0.3, -1.2, 2.5, 0.7, -0.4, 1.9];
+    let ts = vec![0.1, 0.25, 0.9, -0.6, 0.5, 0.05];
+    let w = Tensor::<f64, In>::from_vec(&[3, 2], vec![1.0, -0.5, 2.0, 0.25, -1.5, 0.75]);
+    // The loss as a scalar, for kind `k` (0 mse, 1 l1, 2 huber, 3 bce with logits), reduced or
+    // unreduced (weighted by `w` and summed), on a tape or not.
+    fn loss<'t>(
+        k: usize,
+        unreduced: bool,
+        x: &Var<'t, f64, In>,
+        t: &Var<'t, f64, Tg>,
+        w: &Tensor<f64, In>,
+    ) -> Var<'t, f64, ()> {
+        if unreduced {
+            let per: Var<'t, f64, In> = match k {
+                0 => mse_loss_unreduced(x, t),
+                1 => l1_loss_unreduced(x, t),
+                2 => huber_loss_unreduced(x, t, 1.0),
+                _ => binary_cross_entropy_with_logits_unreduced(x, t),
+            };
+            (&per * &Var::constant(w.clone())).sum()
+        } else {
+            match k {
+                0 => mse_loss(x, t, Reduction::Mean),
+                1 => l1_loss(x, t, Reduction::Mean),
+                2 => huber_loss(x, t, Reduction::Mean, 1.0),
+                _ => binary_cross_entropy_with_logits(x, t, Reduction::Mean),
+            }
+        }
+    }
+    let value = |k: usize, un: bool, x: &[f64], t: &[f64]| {
+        let x = Var::constant(Tensor::<f64, In>::from_vec(&[3, 2], x.to_vec()));
+        let t = Var::constant(Tensor::<f64, Tg>::from_vec(&[3, 2], t.to_vec()));
+        loss(k, un, &x, &t, &w).item()
+    };
+    for k in 0..4 {
+        for un in [false, true] {
+            let (px, pt) = (
+                Param::new(Tensor::<f64, In>::from_vec(&[3, 2], xs.clone())),
+                Param::new(Tensor::<f64, Tg>::from_vec(&[3, 2], ts.clone())),
+            );
+            let tape = Tape::new();
+            let g = loss(k, un, &tape.watch(&px), &tape.watch(&pt), &w).backward();
+            let (gx, gt) = (g.param(&px).unwrap().to_vec(), g.param(&pt).unwrap().to_vec());
+            // The same call with the target under the input's shape type.
+            let pt2 = Param::new(Tensor::<f64, In>::from_vec(&[3, 2], ts.clone()));
+            let tape2 = Tape::new();
+            let t2 = tape2.watch(&pt2);
+            let x2 = tape2.watch(&px);
+            let same = match (k, un) {
+                (0, false) => mse_loss(&x2, &t2, Reduction::Mean),
+                (1, false) => l1_loss(&x2, &t2, Reduction::Mean),
+                (2, false) => huber_loss(&x2, &t2, Reduction::Mean, 1.0),
+                (_, false) => binary_cross_entropy_with_logits(&x2, &t2, Reduction::Mean),
+                (0, true) => (&mse_loss_unreduced(&x2, &t2) * &Var::constant(w.clone())).sum(),
+                (1, true) => (&l1_loss_unreduced(&x2, &t2) * &Var::constant(w.clone())).sum(),
+                (2, true) => (&huber_loss_unreduced(&x2, &t2, 1.0) * &Var::constant(w.clone())).sum(),
+                _ => (&binary_cross_entropy_with_logits_unreduced(&x2, &t2) * &Var::constant(w.clone())).sum(),
+            };
+            let g2 = same.backward();
+            assert_eq!(gx, g2.param(&px).unwrap().to_vec(), "kind {k} unreduced {un}: input");
+            assert_eq!(gt, g2.param(&pt2).unwrap().to_vec(), "kind {k} unreduced {un}: target");
+            // Central differences (no element sits at a kink of l1 or huber).
+            let h = 1e-6;
+            for i in 0..6 {
+                for (which, grad) in [(0, &gx), (1, &gt)] {
+                    let (mut xp, mut xm, mut tp, mut tm) = (xs.clone(), xs.clone(), ts.clone(), ts.clone());
+                    if which == 0 {
+                        xp[i] += h;
+                        xm[i] -= h;
+                    } else {
+                        tp[i] += h;
+                        tm[i] -= h;
+                    }
+                    let fd = (value(k, un, &xp, &tp) - value(k, un, &xm, &tm)) / (2.0 * h);
+                    assert!(
+                        (fd - grad[i]).abs() <= 1e-6 * (1.0 + fd.abs()),
+                        "kind {k} unreduced {un} arg {which} [{i}]: {fd} vs {}",
+                        grad[i]
+                    );
+                }
+            }
+        }
+    }
+}

@@ -4,6 +4,7 @@
 //! targets and label smoothing), each reduced ([`Reduction`]) and unreduced, with `try_` forms.
 #[allow(unused_imports)]
 use super::*;
+use crate::autograd::ops::typed;
 use crate::shape::SameShape;
 use shaped_macros::try_twin;
 
@@ -117,7 +118,8 @@ fn pointwise_loss<'t, T: GradFloat, S: Shape, S2: Shape>(
         back(move |g: Tensor<T, ()>, s: &mut Sink<T>| {
             let gk = g.item() * k;
             s.add_with(ix, || x.zip_with(&*t, move |x, t| gk * kind.dx(x, t)));
-            s.add_with(it, || x.zip_with(&*t, move |x, t| gk * kind.dt(x, t)));
+            // The target's gradient under the target's own shape type (its leaf's slot is typed).
+            s.add_with(it, || typed::<T, S2>(x.zip_with(&*t, move |x, t| gk * kind.dt(x, t)).into_dyn()));
         })
     })
 }
@@ -135,7 +137,9 @@ fn pointwise_unreduced<'t, T: GradFloat, S: Shape, S2: Shape>(
     record([input.node(), target.node()], out, move |[ix, it], _| {
         back(move |g: Tensor<T, S>, s: &mut Sink<T>| {
             s.add_with(ix, || x.zip_with(&*t, |x, t| kind.dx(x, t)).zip_with(&g, |d, g| d * g));
-            s.add_with(it, || x.zip_with(&*t, |x, t| kind.dt(x, t)).zip_with(&g, |d, g| d * g));
+            s.add_with(it, || {
+                typed::<T, S2>(x.zip_with(&*t, |x, t| kind.dt(x, t)).zip_with(&g, |d, g| d * g).into_dyn())
+            });
         })
     })
 }
