@@ -6,13 +6,16 @@
 //! - `scores.matmul(&q)`, the attention scores multiplied without the transpose: inner
 //!   dimensions `SeqK` and `Seq` differ;
 //! - `logits.reshape::<Shape![_, 20]>()`, a `_` that would regroup the batch: the named dim
-//!   `Batch` is not in the target.
+//!   `Batch` is not in the target;
+//! - a flattened `[Batch, 16, 4, 4]` (`[Batch, 16×4×4]`) multiplied by a `[250, 10]` weight: a
+//!   product dim of static size 256 meets the static size 250
+//!   (`ui-tests/mono/fail/flatten_product_mismatch.rs`).
 //!
 //! Run with `cargo run --example named_dims`.
 #[path = "digits/model.rs"]
 mod model;
 use model::DigitsCnn;
-use shaped::autograd::nn::{cross_entropy, Reduction};
+use shaped::autograd::nn::{cross_entropy, cross_entropy_unreduced, Reduction};
 use shaped::autograd::{Tape, Var};
 use shaped::nn::Forward;
 use shaped::prelude::*;
@@ -58,6 +61,16 @@ fn main() -> Result<(), ShapeError> {
     let (q, k) = (Var::constant(x), Var::constant(keys));
     let out = attention(&q, &k, &k);
     println!("attention: {:?} -> {:?}", q.value().sizes(), out.value().sizes());
+
+    // A class per token: `flatten_range` merges batch and sequence into one product dim,
+    // `[Batch×Seq, 16]`; targets flattened the same way meet it at the loss, and the per-token
+    // losses split back into `[Batch, Seq]` (`unflatten_prod`, given the batch size).
+    let head = Var::constant(Tensor::<f32, Shape![16, 5]>::randn(rng));
+    let token_logits = out.flatten_range::<0, 1>().matmul(&head);
+    let tags = Tensor::<i64, (Batch, Seq)>::from_vec(&[2, 7], (0..14).map(|i| i % 5).collect());
+    let per_token = cross_entropy_unreduced(&token_logits, &tags.flatten(), 0.0);
+    let per_token: Var<'_, f32, (Batch, Seq)> = per_token.unflatten_prod::<0>(2);
+    println!("per-token losses {:?} ({})", per_token.value().sizes(), <(Batch, Seq)>::describe());
 
     // One name with two runtime sizes is an error at the operation that meets them.
     let short = Tensor::<f32, (Batch, Seq, Const<16>)>::zeros_sized(&[2, 5, 16]);

@@ -73,9 +73,9 @@
 pub use shaped_core::{
     bf16, buffer_cache_bytes, dim, dims, error, f16, index, kernels, layout, num, set_buffer_cache_limit, shape,
     stensor, storage, tensor, Axes, Axis, Bits, CastFrom, CastTo, Complex, Const, CowRepr, Data, DataMut, Dim, DimName,
-    Dyn, DynIndex, DynShape, Element, Inline, InlineArray, Int, Layout, Num, One, OutTensor, OutTensor2, OwnedRepr,
-    STensor, Scalar, Shape, ShapeError, ShapeIndex, SharedTensor, SliceArg, Tensor, TensorBase, TensorCow, TensorView,
-    TensorViewMut, ViewOf, MAX_INLINE_BYTES, MAX_RANK,
+    Dyn, DynIndex, DynShape, Element, FixedProduct, Inline, InlineArray, Int, Layout, Num, One, OutTensor, OutTensor2,
+    OwnedRepr, Prod, STensor, Scalar, Shape, ShapeError, ShapeIndex, SharedTensor, SliceArg, Tagged, Tensor,
+    TensorBase, TensorCow, TensorView, TensorViewMut, ViewOf, MAX_INLINE_BYTES, MAX_RANK,
 };
 
 pub use shaped_core::autograd;
@@ -133,7 +133,7 @@ pub use shaped_core::{CholeskyFactor, LinalgFloat, Lstsq, LuFactor, MatrixNorm};
 pub mod prelude {
     pub use crate::{
         dims, einsum, meshgrid, stensor, t, try_einsum, where_, Axes, Cat, Const, Conv, ConvT, Data, DataMut, Dim,
-        DimName, Dyn, DynShape, Element, Indexing, MatrixFloat, MeanElem, NoBias, Norm, Num, One, PadMode, Pool,
+        DimName, Dyn, DynShape, Element, Indexing, MatrixFloat, MeanElem, NoBias, Norm, Num, One, PadMode, Pool, Prod,
         STensor, ScatterReduce, Shape, ShapeError, SharedTensor, SliceArg, Stack, Tensor, TensorCow, TensorView,
         TensorViewMut,
     };

@@ -161,14 +161,34 @@ fn shapes() -> String {
         stat.resize(MAX_RANK, "None".into());
         let mut nm: Vec<String> = ds.iter().map(|d| format!("{d}::NAME")).collect();
         nm.resize(MAX_RANK, "None".into());
+        let mut pr: Vec<String> = ds.iter().map(|d| format!("{d}::PRODUCT")).collect();
+        pr.resize(MAX_RANK, "None".into());
+        let desc: String = ds
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                format!(
+                    "{}let _ = write!(s, \"{{:?}}\", {d}::default());",
+                    if i > 0 { "s.push_str(\", \");" } else { "" }
+                )
+            })
+            .collect();
+        let desc = if r == 0 {
+            String::new()
+        } else {
+            format!("fn describe() -> alloc::string::String {{ use core::fmt::Write; let mut s = alloc::string::String::from(\"[\"); {desc} s.push(']'); s }}")
+        };
         let list = hlist(&ds);
         writeln!(
             s,
             "impl<{gens}> Shape for {tup} {{ const RANK: Option<usize> = Some({r}); \
              const STATIC: [Option<usize>; MAX_RANK] = [{}]; const NAMES: [Option<&'static str>; MAX_RANK] = [{}]; \
+             const PRODUCTS: [Option<usize>; MAX_RANK] = [{}]; \
+             {desc} \
              type InlineLay = {}; type Arr<T: Element> = {}; }}",
             stat.join(", "),
             nm.join(", "),
+            pr.join(", "),
             ds.iter().rev().fold("RowMajor".to_string(), |acc, d| format!("<{d} as Dim>::Fold<{acc}>")),
             ds.iter().rev().fold("Scalar<T>".to_string(), |acc, d| format!("<{d} as Dim>::Of<{acc}>"))
         )
@@ -400,17 +420,23 @@ fn axes_more() -> String {
         let gens = bounds(&ds, "Dim");
         let with = |extra: &str| if gens.is_empty() { extra.to_string() } else { format!("{gens}, {extra}") };
         // flatten(): a scalar becomes `[1]`, a vector stays itself, more dims merge into one `Dyn`.
+        // A product of the merged dims, nested to the right: `Prod<D0, Prod<D1, D2>>`.
+        let prod = |ds: &[String]| {
+            let mut it = ds.iter().rev();
+            let last = it.next().unwrap().clone();
+            it.fold(last, |acc, d| format!("Prod<{d}, {acc}>"))
+        };
         let flat = match r {
             0 => "(One,)".to_string(),
             1 => tup.clone(),
-            _ => "(Dyn,)".to_string(),
+            _ => format!("({},)", prod(&ds)),
         };
         writeln!(s, "impl<{gens}> FlattenShape for {tup} {{ type Out = {flat}; }}").unwrap();
         for start in 0..r {
             // flatten_range::<START, END>() (END inclusive); START == END keeps the dim as it is.
             for end in start..r {
                 let mut out = ds[..start].to_vec();
-                out.push(if start == end { ds[start].clone() } else { "Dyn".into() });
+                out.push(prod(&ds[start..=end]));
                 out.extend_from_slice(&ds[end + 1..]);
                 for ss in spell(start, r) {
                     for se in spell(end, r) {

@@ -2,7 +2,7 @@
 //! that keep a dim keep its name; two sizes of one name are a `ShapeError::NamedDim`. The refusals
 //! at compile time are trybuild cases (ui-tests/ui/named_*.rs).
 use shaped::prelude::*;
-use shaped::{dims, Const, Dyn, One, ShapeError, TensorBase};
+use shaped::{dims, Const, Dyn, One, Prod, ShapeError, TensorBase};
 
 dims! {
     /// The batch dim.
@@ -226,9 +226,10 @@ fn reshape_keeps_every_name_whole() {
     assert_eq!(y.sizes(), [2, 3, 2, 2]);
     assert_eq!(y.to_vec(), x.to_vec());
     // Merging the dims after the batch: a `_` would absorb `Seq` (refused when the program is
-    // built, ui-tests/mono/fail/reshape_drops_name.rs); `flatten_range` merges on purpose.
+    // built, ui-tests/mono/fail/reshape_drops_name.rs); `flatten_range` merges on purpose, into
+    // a product dim.
     let z = x.flatten_range::<1, 2>();
-    shape_is::<(Batch, Dyn), _>(&z);
+    shape_is::<(Batch, Prod<Seq, Const<4>>), _>(&z);
     assert_eq!(z.sizes(), [2, 12]);
     let w = z.view::<Shape![dyn Batch, 3, 4]>();
     assert_eq!(w.sizes(), [2, 3, 4]);
@@ -453,4 +454,100 @@ fn loss_gradients_with_a_target_of_another_shape_type() {
             }
         }
     }
+}
+
+// ------------------------------------------------------------------------------- product dims
+
+#[test]
+fn flatten_makes_product_dims_that_unflatten_takes_apart() {
+    let x = bsx(2, 3);
+    // [Batch, Seq, 4] over its first two dims: [Batch×Seq, 4], a view of the same values.
+    let f = x.flatten_range::<0, 1>();
+    shape_is::<(Prod<Batch, Seq>, Const<4>), _>(&f);
+    assert_eq!(<(Prod<Batch, Seq>, Const<4>)>::describe(), "[Batch×Seq, 4]");
+    assert_eq!((f.sizes(), f.to_vec()), (&[6, 4][..], x.to_vec()));
+    // The product comes apart into its two names again, given the batch size.
+    let u = f.unflatten_prod::<0>(2);
+    shape_is::<(Batch, Seq, Const<4>), _>(&u);
+    assert_eq!((u.sizes(), u.to_vec()), (&[2, 3, 4][..], x.to_vec()));
+    let e = f.try_unflatten_prod::<0>(4).unwrap_err();
+    assert!(e.to_string().contains("does not split into an outer factor of size 4"), "{e}");
+    assert!(f.try_unflatten_prod::<0>(0).is_err());
+    // Every dim: right-nested products; a static product knows its size.
+    let all = x.flatten();
+    shape_is::<(Prod<Batch, Prod<Seq, Const<4>>>,), _>(&all);
+    assert_eq!(<Prod<Const<16>, Prod<Const<4>, Const<4>>> as shaped::Dim>::PRODUCT, Some(256));
+    assert_eq!(<Prod<Batch, Const<4>> as shaped::Dim>::PRODUCT, None);
+    // Products meet themselves and `_`, and keep their type.
+    let g = &f + &f;
+    shape_is::<(Prod<Batch, Seq>, Const<4>), _>(&g);
+    let d = Tensor::<f32, Shape![_, 4]>::ones_sized(&[6, 4]);
+    let h = &f + &d;
+    shape_is::<(Prod<Batch, Seq>, Const<4>), _>(&h);
+    assert_eq!(h.to_vec(), x.to_vec().iter().map(|v| v + 1.).collect::<Vec<_>>());
+    let e = f.try_add(&Tensor::<f32, Shape![_, 4]>::ones_sized(&[5, 4])).unwrap_err();
+    assert!(matches!(e, ShapeError::Broadcast { .. }), "{e:?}");
+}
+
+#[test]
+fn a_product_of_static_sizes_meets_the_static_size_it_equals() {
+    // A feature map [Batch, 16, 4, 4] flattened from dim 1 keeps `Batch` and gives 16×4×4,
+    // which meets the 256 of the next layer's weight.
+    let x = Tensor::<f32, (Batch, Const<16>, Const<4>, Const<4>)>::from_vec(&[2, 16, 4, 4], iota(&[2, 16, 4, 4]));
+    let f = x.flatten_range::<1, 3>();
+    shape_is::<(Batch, Prod<Const<16>, Prod<Const<4>, Const<4>>>), _>(&f);
+    let w = Tensor::<f32, Shape![256, 3]>::from_fn(|[i, j]| ((i * 3 + j) % 7) as f32 - 3.0);
+    let y = f.matmul(&w);
+    shape_is::<(Batch, Const<3>), _>(&y);
+    let plain = x.reshape::<(Batch, Const<256>)>().matmul(&w);
+    assert_eq!(y.to_vec(), plain.to_vec());
+    // ... broadcasts against it, and casts to it without a copy.
+    let b = Tensor::<f32, Shape![256]>::ones();
+    shape_is::<(Batch, Const<256>), _>(&(&f + &b));
+    let c = f.clone().into_owned().cast_shape::<(Batch, Const<256>)>();
+    assert_eq!(c.to_vec(), x.to_vec());
+    // A product dim whose runtime size is not its static one does not exist.
+    let e = Tensor::<f32, (Prod<Const<2>, Const<3>>,)>::try_full_sized(&[5], 0.0).unwrap_err();
+    assert!(matches!(e, ShapeError::ShapeMismatch { .. }), "{e:?}");
+    // Unflatten takes a static product apart too (into its two factors, or into all sizes).
+    let u = f.unflatten_prod::<1>(16);
+    shape_is::<(Batch, Const<16>, Prod<Const<4>, Const<4>>), _>(&u);
+    assert!(f.try_unflatten_prod::<1>(8).is_err(), "the outer factor is 16");
+    let v = f.unflatten::<1, Shape![16, 4, 4]>();
+    assert_eq!(v.to_vec(), x.to_vec());
+}
+
+#[test]
+fn token_losses_meet_on_the_product_of_batch_and_sequence() {
+    use shaped::autograd::nn::{cross_entropy, Reduction};
+    use shaped::autograd::Var;
+    // Logits [Batch, Seq, 5] and targets [Batch, Seq], both flattened to Batch×Seq.
+    let logits = Tensor::<f64, (Batch, Seq, Const<5>)>::from_vec(
+        &[2, 3, 5],
+        (0..30).map(|v| ((v * 7) % 11) as f64 / 5.0).collect(),
+    );
+    let targets = Tensor::<i64, (Batch, Seq)>::from_vec(&[2, 3], vec![0, 4, 2, 1, 3, 3]);
+    let tape = shaped::autograd::Tape::new();
+    let l = tape.var(logits.clone());
+    let flat = l.flatten_range::<0, 1>();
+    let t = targets.flatten();
+    let loss = cross_entropy(&flat, &t, Reduction::Mean, 0.0);
+    // The same on anonymous dims.
+    let tape2 = shaped::autograd::Tape::new();
+    let l2 = tape2.var(logits.clone().cast_shape::<Shape![_, _, 5]>());
+    let plain = cross_entropy(
+        &l2.reshape::<Shape![_, 5]>(),
+        &targets.clone().cast_shape::<Shape![_, _]>().reshape::<Shape![_]>(),
+        Reduction::Mean,
+        0.0,
+    );
+    assert_eq!(loss.item(), plain.item());
+    let g = loss.backward();
+    let g2 = plain.backward();
+    assert_eq!(g.wrt(&l).unwrap().to_vec(), g2.wrt(&l2).unwrap().to_vec());
+    // The per-token losses come back as [Batch, Seq].
+    let per = Var::constant(Tensor::<f64, (Prod<Batch, Seq>,)>::from_vec(&[6], vec![1., 2., 3., 4., 5., 6.]));
+    let back = per.unflatten_prod::<0>(2);
+    let _: &Var<'_, f64, (Batch, Seq)> = &back;
+    assert_eq!(back.value().to_vec(), [1., 2., 3., 4., 5., 6.]);
 }

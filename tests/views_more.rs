@@ -82,15 +82,18 @@ fn flip_of_empty_tensors() {
 }
 
 // --------------------------------------------------------------------------------------- flatten
+/// What `flatten` makes of the dims `[2, 3, 4]`: a product dim, nested to the right.
+type P234 = Prod<Const<2>, Prod<Const<3>, Const<4>>>;
+type P32 = Prod<Const<3>, Const<2>>;
 #[test]
 fn flatten_views_contiguous_tensors_and_copies_others() {
     let x = x234();
-    let f: TensorCow<i32, Shape![_]> = x.flatten();
+    let f: TensorCow<i32, (P234,)> = x.flatten();
     assert_eq!(f.sizes(), [24]);
     assert_eq!(f.to_vec(), (0..24).collect::<Vec<_>>());
     assert!(same_storage(f.storage(), x.storage()), "flatten of a contiguous tensor is a view");
     let t = x.transpose::<0, 2>();
-    let ft: TensorCow<i32, Shape![_]> = t.flatten();
+    let ft: TensorCow<i32, (Prod<Const<4>, P32>,)> = t.flatten();
     assert!(!same_storage(ft.storage(), x.storage()), "flatten of a transpose copies");
     assert_eq!(ft.to_vec(), t.to_vec());
     assert_eq!(&ft.to_vec()[..4], [0, 12, 4, 16]);
@@ -111,35 +114,35 @@ fn flatten_views_contiguous_tensors_and_copies_others() {
 #[test]
 fn flatten_range_merges_some_dims() {
     let x = x234();
-    let a: TensorCow<i32, Shape![2, _]> = x.flatten_range::<1, 2>();
+    let a: TensorCow<i32, (Const<2>, Prod<Const<3>, Const<4>>)> = x.flatten_range::<1, 2>();
     assert_eq!((a.sizes(), a.strides()), (&[2, 12][..], &[12, 1][..]));
     assert!(same_storage(a.storage(), x.storage()));
-    let b: TensorCow<i32, Shape![_, 4]> = x.flatten_range::<0, 1>();
+    let b: TensorCow<i32, (Prod<Const<2>, Const<3>>, Const<4>)> = x.flatten_range::<0, 1>();
     assert_eq!((b.sizes(), b.at([5, 3])), (&[6, 4][..], 23));
     let c: TensorCow<i32, Shape![2, 3, 4]> = x.flatten_range::<1, 1>();
     assert_eq!(c.to_vec(), x.to_vec());
     // Every other element of the last dim: [2, 3, 2] with strides [12, 4, 2]. Every dim steps
     // over the next one exactly (12 = 3 * 4, 4 = 2 * 2), so all merge into stride 2.
     let s = t!(x[.., .., ..;2]);
-    let m: TensorCow<i32, Shape![_, 2]> = s.flatten_range::<0, 1>();
+    let m: TensorCow<i32, (Prod<Const<2>, Const<3>>, Const<2>)> = s.flatten_range::<0, 1>();
     assert!(same_storage(m.storage(), x.storage()), "mergeable strides give a view");
     assert_eq!((m.sizes(), m.strides()), (&[6, 2][..], &[4, 2][..]));
-    let all: TensorCow<i32, Shape![_]> = s.flatten();
+    let all: TensorCow<i32, (Prod<Const<2>, P32>,)> = s.flatten();
     assert!(same_storage(all.storage(), x.storage()));
     assert_eq!(all.strides(), [2]);
     assert_eq!(all.to_vec(), [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22]);
     // Rows 0..2 of each batch: [2, 2, 4] with strides [12, 4, 1]. Dims 1 and 2 merge, dims 0 and
     // 1 do not (12 != 2 * 4).
     let n = t!(x[.., 0..2, ..]);
-    let inner: TensorCow<i32, Shape![2, _]> = n.flatten_range::<1, 2>();
+    let inner: TensorCow<i32, (Const<2>, Prod<Const<2>, Const<4>>)> = n.flatten_range::<1, 2>();
     assert!(same_storage(inner.storage(), x.storage()));
     assert_eq!((inner.sizes(), inner.strides()), (&[2, 8][..], &[12, 1][..]));
-    let outer: TensorCow<i32, Shape![_, 4]> = n.flatten_range::<0, 1>();
+    let outer: TensorCow<i32, (Prod<Const<2>, Const<2>>, Const<4>)> = n.flatten_range::<0, 1>();
     assert!(!same_storage(outer.storage(), x.storage()), "non-mergeable strides copy");
     assert_eq!(outer.to_vec(), [0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 16, 17, 18, 19]);
     // A reversed view copies when merged.
     let f2 = x.flip::<2>();
-    let r: TensorCow<i32, Shape![_]> = f2.flatten();
+    let r: TensorCow<i32, (P234,)> = f2.flatten();
     assert_eq!(&r.to_vec()[..5], [3, 2, 1, 0, 7]);
 }
 

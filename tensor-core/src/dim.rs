@@ -70,6 +70,10 @@ pub trait Dim: Copy + Default + fmt::Debug + Send + Sync + 'static {
     type Of<X: ArrLevel>: ArrLevel<Elem = X::Elem>;
     /// The dim's name for a named runtime dim (see [`DimName`]), `None` for every other dim.
     const NAME: Option<&'static str> = None;
+    /// The size that the type fixes for a product dim ([`Prod`]) of static factors (`Some(256)`
+    /// for `Prod<Const<16>, Prod<Const<4>, Const<4>>>`, whose size is still stored at run time);
+    /// `None` for every other dim.
+    const PRODUCT: Option<usize> = None;
 }
 impl<const N: usize> Dim for Const<N> {
     const STATIC: Option<usize> = Some(N);
@@ -112,6 +116,94 @@ impl<N: DimName> Dim for N {
     type Of<X: ArrLevel> = crate::storage::Heap<X::Elem>;
     const NAME: Option<&'static str> = Some(<N as DimName>::NAME);
 }
+
+/// A runtime dim with an identity in its type: a name ([`DimName`]) or a product of dims
+/// ([`Prod`]). Such a dim meets itself, an anonymous [`Dyn`] (checked at run time; the result
+/// keeps the identity) and [`One`] (broadcast), never a different identity. Implemented by the
+/// crate only.
+pub trait Tagged: Dim + sealed::Tag {}
+mod sealed {
+    /// Seals [`Tagged`](super::Tagged).
+    pub trait Tag {}
+    impl<N: super::DimName> Tag for N {}
+    impl<A: super::Dim, B: super::Dim> Tag for super::Prod<A, B> {}
+}
+impl<N: DimName> Tagged for N {}
+impl<A: Dim, B: Dim> Tagged for Prod<A, B> {}
+
+/// The product of two dims: what `flatten` and `flatten_range` make of the dims they merge
+/// (PyTorch `flatten(start_dim, end_dim)` gives a plain size). `[Batch, Seq, 384]` flattened over
+/// its first two dims is `[Batch×Seq, 384]`, of type `(Prod<Batch, Seq>, Const<384>)`; more dims
+/// nest to the right (`[16, 4, 4]` flattened is `Prod<Const<16>, Prod<Const<4>, Const<4>>>`).
+///
+/// A runtime dim (its size lives in the tensor's layout, as [`Dyn`]'s) that keeps where it came
+/// from: it meets itself, [`Dyn`] and [`One`], and [`unflatten_prod`](crate::TensorBase::unflatten_prod)
+/// takes it apart again into its two factors. A product of static factors also meets the static
+/// size it equals: `Prod<Const<16>, Prod<Const<4>, Const<4>>>` meets `Const<256>` (so a flattened
+/// feature map feeds `Linear<Const<256>, _>`), a different static size is an error when the
+/// program is built, naming both sizes (and at run time in any case), and `cast_shape` relabels
+/// it as that `Const`. A product with a name in it never meets a static size. Its
+/// [`PRODUCT`](Dim::PRODUCT) is the static size, when the factors are static.
+pub struct Prod<A, B>(core::marker::PhantomData<fn() -> (A, B)>);
+impl<A, B> Clone for Prod<A, B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<A, B> Copy for Prod<A, B> {}
+impl<A, B> Default for Prod<A, B> {
+    fn default() -> Self {
+        Prod(core::marker::PhantomData)
+    }
+}
+impl<A, B> PartialEq for Prod<A, B> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl<A, B> Eq for Prod<A, B> {}
+impl<A, B> core::hash::Hash for Prod<A, B> {
+    fn hash<H: core::hash::Hasher>(&self, _: &mut H) {}
+}
+impl<A: Dim, B: Dim> fmt::Debug for Prod<A, B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}×{:?}", A::default(), B::default())
+    }
+}
+/// The size a type fixes: its static size, or a product dim's [`PRODUCT`](Dim::PRODUCT).
+pub(crate) const fn fixed_size<D: Dim>() -> Option<usize> {
+    match D::STATIC {
+        Some(n) => Some(n),
+        None => D::PRODUCT,
+    }
+}
+impl<A: Dim, B: Dim> Dim for Prod<A, B> {
+    const STATIC: Option<usize> = None;
+    type Fold<Acc: LayoutRepr> = crate::Layout;
+    type Of<X: ArrLevel> = crate::storage::Heap<X::Elem>;
+    const PRODUCT: Option<usize> = match (fixed_size::<A>(), fixed_size::<B>()) {
+        (Some(a), Some(b)) => match a.checked_mul(b) {
+            Some(p) => Some(p),
+            None => panic!("a product dim's static size overflows usize"),
+        },
+        _ => None,
+    };
+}
+
+/// A product dim of static factors (`Const`, [`One`] or such products): it meets the static
+/// size it equals ([`Prod`]).
+#[diagnostic::on_unimplemented(
+    message = "the product dim `{Self}` has a runtime factor, so it cannot meet a static size",
+    label = "a product with a name or `_` in it meets only itself, `_` and 1"
+)]
+pub trait FixedProduct: Dim {}
+impl<A: FixedFactor, B: FixedFactor> FixedProduct for Prod<A, B> {}
+/// A static factor of a [`FixedProduct`].
+#[doc(hidden)]
+pub trait FixedFactor: Dim {}
+impl<const N: usize> FixedFactor for Const<N> {}
+impl FixedFactor for One {}
+impl<A: FixedFactor, B: FixedFactor> FixedFactor for Prod<A, B> {}
 
 /// Declares named runtime dims ([`DimName`]): a unit struct per name, usable as a dim type
 /// (`Tensor<f32, (Batch, Const<3>)>`, `Shape![dyn Batch, 3]`) and as a value. Visibility and
@@ -243,16 +335,30 @@ impl<LS, RS> SamePair<LS, RS> for (Dyn, Dyn) {
     type Out = Dyn;
 }
 #[diagnostic::do_not_recommend]
-impl<N: DimName, LS, RS> SamePair<LS, RS> for (N, N) {
+impl<N: Tagged, LS, RS> SamePair<LS, RS> for (N, N) {
     type Out = N;
 }
 #[diagnostic::do_not_recommend]
-impl<N: DimName, LS, RS> SamePair<LS, RS> for (N, Dyn) {
+impl<N: Tagged, LS, RS> SamePair<LS, RS> for (N, Dyn) {
     type Out = N;
 }
 #[diagnostic::do_not_recommend]
-impl<N: DimName, LS, RS> SamePair<LS, RS> for (Dyn, N) {
+impl<N: Tagged, LS, RS> SamePair<LS, RS> for (Dyn, N) {
     type Out = N;
+}
+#[diagnostic::do_not_recommend]
+impl<A: Dim, B: Dim, const N: usize, LS, RS> SamePair<LS, RS> for (Prod<A, B>, Const<N>)
+where
+    Prod<A, B>: FixedProduct,
+{
+    type Out = Const<N>;
+}
+#[diagnostic::do_not_recommend]
+impl<A: Dim, B: Dim, const N: usize, LS, RS> SamePair<LS, RS> for (Const<N>, Prod<A, B>)
+where
+    Prod<A, B>: FixedProduct,
+{
+    type Out = Const<N>;
 }
 #[diagnostic::do_not_recommend]
 impl<LS, RS> SamePair<LS, RS> for (One, One) {
@@ -302,9 +408,11 @@ impl CastDim<Dyn> for Dyn {}
 impl CastDim<One> for One {}
 impl CastDim<Dyn> for One {}
 impl CastDim<One> for Dyn {}
-impl<N: DimName> CastDim<N> for N {}
-impl<N: DimName> CastDim<Dyn> for N {}
-impl<N: DimName> CastDim<N> for Dyn {}
+impl<N: Tagged> CastDim<N> for N {}
+impl<N: Tagged> CastDim<Dyn> for N {}
+impl<N: Tagged> CastDim<N> for Dyn {}
+#[diagnostic::do_not_recommend]
+impl<A: Dim, B: Dim, const N: usize> CastDim<Const<N>> for Prod<A, B> where Prod<A, B>: FixedProduct {}
 impl CastDim<Const<1>> for One {}
 impl CastDim<One> for Const<1> {}
 

@@ -41,7 +41,7 @@ pub mod storage;
 pub mod tensor;
 mod vmath;
 
-pub use dim::{Const, Dim, DimName, Dyn, One};
+pub use dim::{Const, Dim, DimName, Dyn, FixedProduct, One, Prod, Tagged};
 pub use error::ShapeError;
 pub use half::{bf16, f16};
 pub use index::SliceArg;

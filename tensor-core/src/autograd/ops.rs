@@ -16,8 +16,9 @@ use crate::layout::normalize_insert_axis;
 use crate::layout::{normalize_axis, Layout};
 use crate::num::derivatives::{self, X, Y};
 use crate::shape::{
-    Broadcast, BroadcastShape, DiagonalShape, DynShape, InsertAxis, MatMulShape, MoveAxis, PermuteShape, RemoveAxis,
-    ReshapeTo, SetAxis, Shape, Squeezable, SwapAxes, TransposeShape,
+    Broadcast, BroadcastShape, DiagonalShape, DynShape, FlattenRange, FlattenShape, InsertAxis, MatMulShape, MoveAxis,
+    PermuteShape, ProdParts, RemoveAxis, ReshapeTo, SetAxis, Shape, SplitProd, Squeezable, SwapAxes, TransposeShape,
+    Unflatten,
 };
 use crate::tensor::{Tensor, TensorView, TensorViewMut};
 use alloc::sync::Arc;
@@ -515,16 +516,64 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
-    /// Every dim merged into one (PyTorch `x.flatten()`), differentiable: `[2, 3, 4] -> [_]`
-    /// (24 at run time), as [`Tensor::flatten`](crate::TensorBase::flatten). To keep a batch dim,
-    /// use [`nn::Flatten`](crate::nn::Flatten) (PyTorch's `nn.Flatten()`, `start_dim=1`), or
-    /// name the shape: `reshape::<Shape![_, 64]>()`.
+    /// Every dim merged into one (PyTorch `x.flatten()`), differentiable: `[2, 3, 4] -> [2×3×4]`,
+    /// a product dim ([`Prod`](crate::Prod), 24 at run time), as
+    /// [`Tensor::flatten`](crate::TensorBase::flatten). To keep a batch dim, use
+    /// [`flatten_range`](Self::flatten_range) or [`nn::Flatten`](crate::nn::Flatten) (PyTorch's
+    /// `nn.Flatten()`, `start_dim=1`), or name the shape: `reshape::<Shape![_, 64]>()`.
     ///
     /// # Errors
     /// [`ShapeError::Autograd`] for a value of a finished tape.
     #[try_twin]
-    pub fn try_flatten(&self) -> Result<Var<'t, T, (crate::dim::Dyn,)>, ShapeError> {
-        self.try_reshape_sized::<(crate::dim::Dyn,)>(&[self.numel() as isize])
+    pub fn try_flatten(&self) -> Result<Var<'t, T, <S as FlattenShape>::Out>, ShapeError>
+    where
+        S: FlattenShape,
+    {
+        self.try_reshape_sized::<<S as FlattenShape>::Out>(&[self.numel() as isize])
+    }
+
+    /// Dims `START..=END` merged into one product dim ([`Prod`](crate::Prod); PyTorch
+    /// `flatten(START, END)`, `END` inclusive), differentiable, as
+    /// [`Tensor::flatten_range`](crate::TensorBase::flatten_range): `[Batch, Seq, 384]` with
+    /// `<0, 1>` is `[Batch×Seq, 384]`. The axes are checked at compile time for tuple shapes.
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`] and [`ShapeError::Invalid`] for a [`DynShape`](crate::DynShape) value
+    /// whose axes are out of range or reversed; [`ShapeError::Autograd`] for a value of a
+    /// finished tape.
+    #[try_twin]
+    pub fn try_flatten_range<const START: isize, const END: isize>(
+        &self,
+    ) -> Result<Var<'t, T, <S as FlattenRange<START, END>>::Out>, ShapeError>
+    where
+        S: FlattenRange<START, END>,
+    {
+        let r = self.sizes().len().max(1);
+        let (sizes, k) = self.value().layout().flatten_sizes(normalize_axis(START, r)?, normalize_axis(END, r)?)?;
+        let isizes: Vec<isize> = sizes[..k].iter().map(|&n| n as isize).collect();
+        self.try_reshape_sized::<<S as FlattenRange<START, END>>::Out>(&isizes)
+    }
+
+    /// Dim `A`, a product dim `X×Y`, split into its factors `X` and `Y` (`outer` is `X`'s size),
+    /// differentiable, as [`Tensor::unflatten_prod`](crate::TensorBase::unflatten_prod):
+    /// `[Batch×Seq, 384]` with `<0>` and the batch size is `[Batch, Seq, 384]`.
+    ///
+    /// # Errors
+    /// As [`Tensor::try_unflatten_prod`](crate::TensorBase::try_unflatten_prod);
+    /// [`ShapeError::Autograd`] for a value of a finished tape.
+    #[try_twin]
+    pub fn try_unflatten_prod<const A: isize>(
+        &self,
+        outer: usize,
+    ) -> Result<Var<'t, T, <S as Unflatten<A, ProdParts<S, A>>>::Out>, ShapeError>
+    where
+        S: RemoveAxis<A>,
+        <S as RemoveAxis<A>>::Removed: SplitProd,
+        S: Unflatten<A, ProdParts<S, A>>,
+    {
+        let v = self.value().try_unflatten_prod::<A>(outer)?;
+        let isizes: Vec<isize> = v.sizes().iter().map(|&n| n as isize).collect();
+        self.try_reshape_sized::<<S as Unflatten<A, ProdParts<S, A>>>::Out>(&isizes)
     }
 
     /// The value given the shape `S2` with runtime `sizes` (PyTorch `x.unflatten(dim, sizes)`,

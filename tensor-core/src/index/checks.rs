@@ -157,7 +157,7 @@ impl<const START: usize, const LEN: usize, Sh> NarrowFits<START, LEN, Sh> for On
 #[diagnostic::do_not_recommend]
 impl<const START: usize, const LEN: usize, Sh> NarrowFits<START, LEN, Sh> for Dyn {}
 #[diagnostic::do_not_recommend]
-impl<N: crate::DimName, const START: usize, const LEN: usize, Sh> NarrowFits<START, LEN, Sh> for N {}
+impl<N: crate::Tagged, const START: usize, const LEN: usize, Sh> NarrowFits<START, LEN, Sh> for N {}
 /// The verdict of [`NarrowFits`] (implemented for `B1` only).
 #[diagnostic::on_unimplemented(
     message = "cannot narrow `{Sh}` to {LEN} elements from {START}: the dimension has size {N}",

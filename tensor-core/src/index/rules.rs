@@ -90,7 +90,7 @@ plain_dims_rules! {
 /// parameter, so that no other crate could implement it for [`One`], whose impls are apart.)
 pub trait CheckedAtRunTime {}
 impl<M> CheckedAtRunTime for (Dyn, M) {}
-impl<N: crate::DimName, M> CheckedAtRunTime for (N, M) {}
+impl<N: crate::Tagged, M> CheckedAtRunTime for (N, M) {}
 impl<const N: usize> CheckedAtRunTime for (Const<N>, Loose) {}
 
 /// The ops with literals: `[generics] op, check kind and the literal it checks (the one that can

@@ -431,7 +431,8 @@ impl<'t, T: GradFloat, S: Shape> Forward<'t, T, S> for Dropout {
 
 /// PyTorch `nn.Flatten()` (`start_dim=1`): `[N, ..] -> [N, D]`, every dim after the batch merged
 /// into one of type `D` (`Dyn` by default: the product at run time; `Const<K>` keeps it static,
-/// checked against the product when the layer runs). The batch dim is kept as it is: a
+/// checked against the product when the program is built for a static input, and when the layer
+/// runs otherwise). The batch dim is kept as it is: a
 /// flatten never regroups it (PyTorch's `x.reshape(n, -1)`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Flatten<D: Dim = crate::dim::Dyn>(core::marker::PhantomData<D>);
@@ -453,6 +454,7 @@ where
 {
     type Out = (N, D);
     fn try_forward(&mut self, _: &'t Tape<T>, x: &Var<'t, T, S>) -> Result<Var<'t, T, (N, D)>, ShapeError> {
+        let () = FlattenCheck::<S, D>::OK;
         let sizes = x.sizes();
         let n = sizes[0];
         let rest: usize = sizes[1..].iter().product();
@@ -465,6 +467,33 @@ where
         }
         x.try_reshape_sized::<(N, D)>(&[n as isize, rest as isize])
     }
+}
+
+/// The build-time check of [`Flatten<D>`]: when the dims of `S` after the batch are static and
+/// `D` is, their product is `D` (`Flatten<Const<250>>` after a `[N, 16, 4, 4]` feature map does
+/// not build, naming 256 and 250).
+struct FlattenCheck<S, D>(core::marker::PhantomData<(S, D)>);
+impl<S: Shape, D: Dim> FlattenCheck<S, D> {
+    const OK: () = if let Some(m) = flatten_error::<S, D>() {
+        m.fail()
+    };
+}
+/// The build error of [`FlattenCheck`], if any.
+const fn flatten_error<S: Shape, D: Dim>() -> Option<crate::error::ConstMsg> {
+    let (Some(rank), Some(d)) = (S::RANK, D::STATIC) else { return None };
+    let (mut n, mut i) = (1usize, 1);
+    while i < rank {
+        match (S::STATIC[i], S::PRODUCTS[i]) {
+            (Some(k), _) | (None, Some(k)) => n = n.saturating_mul(k),
+            _ => return None,
+        }
+        i += 1;
+    }
+    if n == d {
+        return None;
+    }
+    let m = crate::error::ConstMsg::new().str("Flatten: the input ").shape_named(&S::STATIC, &S::NAMES, S::RANK);
+    Some(m.str(" has ").num(n).str(" elements after the batch dim, the layer's output dim is ").num(d))
 }
 
 /// PyTorch `nn.Unflatten(1, unflattened_size)`: `[N, D] -> [N, ..U]`, the inverse of

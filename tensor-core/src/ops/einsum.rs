@@ -568,19 +568,19 @@ impl EinsumDim<One> for Dyn {
 impl EinsumDim<Dyn> for Dyn {
     type Out = Dyn;
 }
-impl<N: crate::DimName> EinsumDim<N> for N {
+impl<N: crate::Tagged> EinsumDim<N> for N {
     type Out = N;
 }
-impl<N: crate::DimName> EinsumDim<Dyn> for N {
+impl<N: crate::Tagged> EinsumDim<Dyn> for N {
     type Out = N;
 }
-impl<N: crate::DimName> EinsumDim<One> for N {
+impl<N: crate::Tagged> EinsumDim<One> for N {
     type Out = N;
 }
-impl<N: crate::DimName> EinsumDim<N> for Dyn {
+impl<N: crate::Tagged> EinsumDim<N> for Dyn {
     type Out = N;
 }
-impl<N: crate::DimName> EinsumDim<N> for One {
+impl<N: crate::Tagged> EinsumDim<N> for One {
     type Out = N;
 }
 

@@ -84,9 +84,9 @@ impl<LS, RS> SameRows<Dyn, LS, RS> for Dyn {}
 impl<LS, RS> SameRows<crate::One, LS, RS> for crate::One {}
 impl<LS, RS> SameRows<Dyn, LS, RS> for crate::One {}
 impl<LS, RS> SameRows<crate::One, LS, RS> for Dyn {}
-impl<N: crate::DimName, LS, RS> SameRows<N, LS, RS> for N {}
-impl<N: crate::DimName, LS, RS> SameRows<Dyn, LS, RS> for N {}
-impl<N: crate::DimName, LS, RS> SameRows<N, LS, RS> for Dyn {}
+impl<N: crate::Tagged, LS, RS> SameRows<N, LS, RS> for N {}
+impl<N: crate::Tagged, LS, RS> SameRows<Dyn, LS, RS> for N {}
+impl<N: crate::Tagged, LS, RS> SameRows<N, LS, RS> for Dyn {}
 
 type Vectors<S, K> = <S as MatrixBatch>::Vectors<K>;
 type Matrices<S, R, C> = <S as MatrixBatch>::Matrices<R, C>;

@@ -134,6 +134,7 @@ where
     {
         type O<D, D2, S, S2> = Out2<D, D2, <D as Data>::Elem, <S as MatMulShape<S2>>::Out>;
         let (la, lb) = (self.layout(), rhs.layout());
+        let () = crate::shape::ProductCheck::<S, S2, 2>::OK;
         crate::shape::check_names::<S, S2>(la.sizes(), lb.sizes(), 2)?;
         if la.rank() == 2 && lb.rank() == 2 {
             // Two matrices: checked here and handed to the gemm, without the batched plan (as
@@ -180,6 +181,7 @@ where
     #[try_twin(alias = "mm_out", alias = "general_mat_mul", alias = "gemm")]
     #[rustfmt::skip] // the bound on the signature's line: it is what an error shows
     pub fn try_matmul_out<D2: Data<Elem = D::Elem>, S2: Shape, DO: DataMut<Elem = D::Elem>, SO: Shape>(&self, rhs: &TensorBase<D2, S2>, out: &mut TensorBase<DO, SO>) -> Result<(), ShapeError> where S: MatMulShape<S2>, <S as MatMulShape<S2>>::Out: SameShape<SO> {
+        let () = crate::shape::ProductCheck::<S, S2, 2>::OK;
         crate::shape::check_names::<S, S2>(self.sizes(), rhs.sizes(), 2)?;
         if const { direct::<S, S2>(D::INLINE || D2::INLINE).is_none() }
             && self.rank() == 2

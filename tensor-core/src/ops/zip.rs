@@ -35,6 +35,7 @@ fn broadcast_zip_general<DA: Data, SA: Shape, DB: Data, SB: Shape, C: Element, S
     f: impl Fn(DA::Elem, DB::Elem) -> C + Sync + Send,
 ) -> Result<TensorBase<O, SO>, ShapeError> {
     let (la, lb) = (a.layout(), b.layout());
+    let () = crate::shape::ProductCheck::<SA, SB, 0>::OK;
     crate::shape::check_names::<SA, SB>(la.sizes(), lb.sizes(), 0)?;
     let (sizes, r) = broadcast_sizes(la.sizes(), lb.sizes())?;
     let sizes = &sizes[..r];

@@ -334,6 +334,23 @@ impl<const A: isize, S2: StaticRank> Unflatten<A, S2> for DynShape {
     type Out = DynShape;
 }
 
+/// A product dim ([`Prod`]) and its two factors, for
+/// [`unflatten_prod`](crate::TensorBase::unflatten_prod).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a product dim, so `unflatten_prod` cannot split it",
+    label = "only a dim made by `flatten` or `flatten_range` splits into its factors",
+    note = "to split another dim, name the sizes: `unflatten::<A, Shape![..]>()`"
+)]
+pub trait SplitProd: Dim {
+    /// The two factors, as a rank-2 shape.
+    type Parts: Shape;
+}
+impl<X: Dim, Y: Dim> SplitProd for Prod<X, Y> {
+    type Parts = (X, Y);
+}
+/// The factors of the product dim at axis `A` of `S`, as a rank-2 shape.
+pub type ProdParts<S, const A: isize> = <<S as RemoveAxis<A>>::Removed as SplitProd>::Parts;
+
 /// Dim `SRC` moved to position `DST`, the others keeping their order (`movedim`, PyTorch
 /// `torch.movedim`): `[a, b, c]` with `<0, 2>` gives `[b, c, a]`.
 #[diagnostic::on_unimplemented(
@@ -427,13 +444,13 @@ impl<const N: usize, LS, RS, const A: isize> CatSameDim<Const<N>, LS, RS, A> for
 impl<LS, RS, const A: isize> CatSameDim<Dyn, LS, RS, A> for Dyn {
     type Out = Dyn;
 }
-impl<N: DimName, LS, RS, const A: isize> CatSameDim<N, LS, RS, A> for N {
+impl<N: Tagged, LS, RS, const A: isize> CatSameDim<N, LS, RS, A> for N {
     type Out = N;
 }
-impl<N: DimName, LS, RS, const A: isize> CatSameDim<Dyn, LS, RS, A> for N {
+impl<N: Tagged, LS, RS, const A: isize> CatSameDim<Dyn, LS, RS, A> for N {
     type Out = N;
 }
-impl<N: DimName, LS, RS, const A: isize> CatSameDim<N, LS, RS, A> for Dyn {
+impl<N: Tagged, LS, RS, const A: isize> CatSameDim<N, LS, RS, A> for Dyn {
     type Out = N;
 }
 
@@ -503,13 +520,13 @@ cat_sum_dyn! {
     [const M: usize] Dyn, Const<M>;
     [] Dyn, One;
     [] Dyn, Dyn;
-    [N: DimName, const M: usize] N, Const<M>;
-    [N: DimName] N, One;
-    [N: DimName] N, Dyn;
-    [N: DimName, Q: DimName] N, Q;
-    [N: DimName, const M: usize] Const<M>, N;
-    [N: DimName] One, N;
-    [N: DimName] Dyn, N;
+    [N: Tagged, const M: usize] N, Const<M>;
+    [N: Tagged] N, One;
+    [N: Tagged] N, Dyn;
+    [N: Tagged, Q: Tagged] N, Q;
+    [N: Tagged, const M: usize] Const<M>, N;
+    [N: Tagged] One, N;
+    [N: Tagged] Dyn, N;
 }
 
 include!(concat!(env!("OUT_DIR"), "/axes_more.rs"));

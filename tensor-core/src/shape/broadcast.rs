@@ -9,7 +9,8 @@
 //! compile error naming both shapes.
 use super::{DynShape, Shape, StaticRank};
 use crate::dim::*;
-use crate::error::ShapeError;
+use crate::error::{ConstMsg, ShapeError};
+use core::marker::PhantomData;
 
 /// Dim-level broadcast of `Self` with `Rhs`. `LS`/`RS` are the full shapes, threaded through
 /// only so that the error names them.
@@ -27,6 +28,11 @@ pub trait BroadcastDim<Rhs, LS = (), RS = ()> {
 /// run time; the result keeps a name). Two different names, or a name and a static size, have no
 /// impl.
 /// `LS`/`RS` are the full shapes of the operation, for the messages of the traits that use it.
+#[diagnostic::on_unimplemented(
+    message = "cannot broadcast `{LS}` with `{RS}`: the dims `{Self}` differ",
+    label = "sizes differ and neither is 1",
+    note = "a product dim with a name or `_` in it meets only itself, `_` and 1; one of static sizes meets the size it equals"
+)]
 pub trait BroadcastPair<LS, RS> {
     /// The broadcast dim.
     type Out: Dim;
@@ -49,20 +55,34 @@ impl<const N: usize, LS, RS> BroadcastPair<LS, RS> for (Dyn, Const<N>) {
 impl<LS, RS> BroadcastPair<LS, RS> for (One, Dyn) {
     type Out = Dyn;
 }
-impl<N: DimName, LS, RS> BroadcastPair<LS, RS> for (N, One) {
+impl<N: Tagged, LS, RS> BroadcastPair<LS, RS> for (N, One) {
     type Out = N;
 }
-impl<N: DimName, LS, RS> BroadcastPair<LS, RS> for (One, N) {
+impl<N: Tagged, LS, RS> BroadcastPair<LS, RS> for (One, N) {
     type Out = N;
 }
-impl<N: DimName, LS, RS> BroadcastPair<LS, RS> for (N, Dyn) {
+impl<N: Tagged, LS, RS> BroadcastPair<LS, RS> for (N, Dyn) {
     type Out = N;
 }
-impl<N: DimName, LS, RS> BroadcastPair<LS, RS> for (Dyn, N) {
+impl<N: Tagged, LS, RS> BroadcastPair<LS, RS> for (Dyn, N) {
     type Out = N;
 }
 impl<LS, RS> BroadcastPair<LS, RS> for (Dyn, One) {
     type Out = Dyn;
+}
+#[diagnostic::do_not_recommend]
+impl<A: Dim, B: Dim, const N: usize, LS, RS> BroadcastPair<LS, RS> for (Prod<A, B>, Const<N>)
+where
+    Prod<A, B>: FixedProduct,
+{
+    type Out = Const<N>;
+}
+#[diagnostic::do_not_recommend]
+impl<A: Dim, B: Dim, const N: usize, LS, RS> BroadcastPair<LS, RS> for (Const<N>, Prod<A, B>)
+where
+    Prod<A, B>: FixedProduct,
+{
+    type Out = Const<N>;
 }
 
 /// A dim rule defined by [`BroadcastPair`]: one blanket impl (marked `do_not_recommend`, so an
@@ -127,9 +147,19 @@ impl<LS, RS> SameDimStrict<Dyn, LS, RS> for One {}
 #[diagnostic::do_not_recommend]
 impl<LS, RS> SameDimStrict<One, LS, RS> for Dyn {}
 #[diagnostic::do_not_recommend]
-impl<N: DimName, LS, RS> SameDimStrict<Dyn, LS, RS> for N {}
+impl<N: Tagged, LS, RS> SameDimStrict<Dyn, LS, RS> for N {}
 #[diagnostic::do_not_recommend]
-impl<N: DimName, LS, RS> SameDimStrict<N, LS, RS> for Dyn {}
+impl<N: Tagged, LS, RS> SameDimStrict<N, LS, RS> for Dyn {}
+#[diagnostic::do_not_recommend]
+impl<A: Dim, B: Dim, const N: usize, LS, RS> SameDimStrict<Const<N>, LS, RS> for Prod<A, B> where
+    Prod<A, B>: FixedProduct
+{
+}
+#[diagnostic::do_not_recommend]
+impl<A: Dim, B: Dim, const N: usize, LS, RS> SameDimStrict<Prod<A, B>, LS, RS> for Const<N> where
+    Prod<A, B>: FixedProduct
+{
+}
 #[diagnostic::do_not_recommend]
 impl SameShape<DynShape> for DynShape {}
 
@@ -172,15 +202,15 @@ impl<const N: usize, LS, RS> ExpandDim<Dyn, LS, RS> for Const<N> {
     type Out = Dyn;
 }
 #[diagnostic::do_not_recommend]
-impl<N: DimName, LS, RS> ExpandDim<N, LS, RS> for One {
+impl<N: Tagged, LS, RS> ExpandDim<N, LS, RS> for One {
     type Out = N;
 }
 #[diagnostic::do_not_recommend]
-impl<N: DimName, LS, RS> ExpandDim<N, LS, RS> for Dyn {
+impl<N: Tagged, LS, RS> ExpandDim<N, LS, RS> for Dyn {
     type Out = N;
 }
 #[diagnostic::do_not_recommend]
-impl<N: DimName, LS, RS> ExpandDim<Dyn, LS, RS> for N {
+impl<N: Tagged, LS, RS> ExpandDim<Dyn, LS, RS> for N {
     type Out = Dyn;
 }
 
@@ -309,4 +339,61 @@ fn check_names_at(
         }
     }
     Ok(())
+}
+
+/// The build-time half of a product dim meeting a static size ([`Prod`]): `ProductCheck::<A, B,
+/// TAIL>::OK` is `()` unless a product dim of static factors in one shape meets, where `A` and
+/// `B` meet, a static size in the other that is neither its size nor 1; a compile error at
+/// `cargo build` naming both sizes and both shapes otherwise. The shapes meet from the right
+/// (broadcasting, `TAIL = 0`) or, for matmul (`TAIL = 2`), at the inner dims (the left operand's
+/// last, the right one's second-to-last) and the batch dims before the last two. The sizes are
+/// compared at run time in any case.
+pub struct ProductCheck<A, B, const TAIL: usize>(PhantomData<(A, B)>);
+impl<A: Shape, B: Shape, const TAIL: usize> ProductCheck<A, B, TAIL> {
+    /// `()`, or the build error.
+    pub const OK: () = if let Some(m) = product_error::<A, B>(TAIL) {
+        m.fail()
+    };
+}
+
+/// The build error of [`ProductCheck`], if any.
+const fn product_error<A: Shape, B: Shape>(tail: usize) -> Option<ConstMsg> {
+    let (Some(ra), Some(rb)) = (A::RANK, B::RANK) else { return None };
+    if tail == 2 && ra > 0 && rb > 0 {
+        let ib = rb.saturating_sub(2);
+        if let Some(m) = product_pair::<A, B>(ra - 1, ib) {
+            return Some(m);
+        }
+    }
+    let ta = if ra >= 2 { tail } else { ra };
+    let tb = if rb >= 2 { tail } else { rb };
+    let (ra, rb) = (ra - ta, rb - tb);
+    let mut i = 1;
+    while i <= ra && i <= rb {
+        if let Some(m) = product_pair::<A, B>(ra - i, rb - i) {
+            return Some(m);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Dim `ia` of `A` against dim `ib` of `B`: a product against a static size other than it and 1.
+const fn product_pair<A: Shape, B: Shape>(ia: usize, ib: usize) -> Option<ConstMsg> {
+    let (p, n, pa) = match (A::PRODUCTS[ia], B::STATIC[ib], B::PRODUCTS[ib], A::STATIC[ia]) {
+        (Some(p), Some(n), _, _) => (p, n, true),
+        (_, _, Some(p), Some(n)) => (p, n, false),
+        _ => return None,
+    };
+    if p == n || n == 1 {
+        return None;
+    }
+    let (ip, is) = if pa { (ia, ib) } else { (ib, ia) };
+    let m = ConstMsg::new().str("a product dim of static size ").num(p).str(" (dim ").num(ip).str(" of ");
+    let m =
+        if pa { m.shape_named(&A::STATIC, &A::NAMES, A::RANK) } else { m.shape_named(&B::STATIC, &B::NAMES, B::RANK) };
+    let m = m.str(") meets the static size ").num(n).str(" (dim ").num(is).str(" of ");
+    let m =
+        if pa { m.shape_named(&B::STATIC, &B::NAMES, B::RANK) } else { m.shape_named(&A::STATIC, &A::NAMES, A::RANK) };
+    Some(m.str("): the flattened sizes differ from what the other operand expects"))
 }

@@ -50,6 +50,9 @@ pub trait Shape: Copy + Default + fmt::Debug + Send + Sync + 'static + Broadcast
     /// The name of each named dim ([`DimName`]; `None` for the other dims, for [`DynShape`] and
     /// past the rank).
     const NAMES: [Option<&'static str>; MAX_RANK] = [None; MAX_RANK];
+    /// The static size of each product dim of static factors ([`Dim::PRODUCT`]; `None` for
+    /// every other dim and past the rank).
+    const PRODUCTS: [Option<usize>; MAX_RANK] = [None; MAX_RANK];
     /// Whether any dim is named (the runtime checks of names are compiled out otherwise).
     const NAMED: bool = {
         let mut i = 0;
@@ -90,7 +93,8 @@ pub trait Shape: Copy + Default + fmt::Debug + Send + Sync + 'static + Broadcast
         s
     }
 
-    /// Checks runtime sizes against this shape type: the rank, and every static size.
+    /// Checks runtime sizes against this shape type: the rank, every static size, and the size
+    /// of every product dim of static factors.
     ///
     /// # Errors
     /// [`ShapeError::RankTooLarge`] for more than [`MAX_RANK`] sizes; [`ShapeError::ShapeMismatch`]
@@ -102,7 +106,9 @@ pub trait Shape: Copy + Default + fmt::Debug + Send + Sync + 'static + Broadcast
         let ok = match Self::RANK {
             None => sizes.len() <= MAX_RANK,
             Some(r) => {
-                sizes.len() == r && sizes.iter().zip(Self::STATIC.iter()).all(|(n, s)| s.is_none_or(|s| s == *n))
+                sizes.len() == r
+                    && sizes.iter().zip(Self::STATIC.iter()).all(|(n, s)| s.is_none_or(|s| s == *n))
+                    && sizes.iter().zip(Self::PRODUCTS.iter()).all(|(n, s)| s.is_none_or(|s| s == *n))
             }
         };
         if ok {
@@ -176,7 +182,7 @@ pub trait BridgeDim: Dim {}
 impl<const N: usize> BridgeDim for Const<N> where Const<N>: StaticDim {}
 impl BridgeDim for One {}
 impl BridgeDim for Dyn {}
-impl<N: DimName> BridgeDim for N {}
+impl<N: Tagged> BridgeDim for N {}
 
 /// `Self` may be relabelled as `Target` without touching the data ([`cast_shape`]): the same
 /// rank, and each pair of dims has the same size (`Const<1>` and [`One`] are both size 1; a `Dyn`

@@ -181,6 +181,66 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         Ok(self.derive(lay))
     }
 
+    /// Dim `A`, a product dim `X×Y` ([`Prod`](crate::Prod), from [`flatten`](Self::flatten) or
+    /// [`flatten_range`](Self::flatten_range)), split into its two factors `X` and `Y`: `[Batch×Seq,
+    /// 384]` with `<0>` and the batch size gives `[Batch, Seq, 384]`, names and all. `outer` is
+    /// the size of `X` (which must equal it when `X` is static); `Y`'s size is what the product
+    /// leaves. Always a view. PyTorch `unflatten(A, (outer, -1))`, with the two dims' types taken
+    /// from the product. A dim `A` that is not a product is a compile error; a nested product
+    /// (`Prod<A, Prod<B, C>>`) comes apart one factor per call, or all at once with
+    /// [`unflatten`](Self::unflatten) into static sizes.
+    ///
+    /// # Panics
+    /// With the message of the error of [`try_unflatten_prod`](Self::try_unflatten_prod).
+    #[track_caller]
+    pub fn unflatten_prod<const A: isize>(
+        &self,
+        outer: usize,
+    ) -> ViewOf<'_, D, <S as Unflatten<A, ProdParts<S, A>>>::Out>
+    where
+        S: RemoveAxis<A>,
+        <S as RemoveAxis<A>>::Removed: SplitProd,
+        S: Unflatten<A, ProdParts<S, A>>,
+    {
+        self.try_unflatten_prod::<A>(outer).or_panic()
+    }
+    /// [`unflatten_prod`](Self::unflatten_prod), returning an error instead of panicking.
+    ///
+    /// # Errors
+    /// [`ShapeError::Invalid`] naming the sizes when `outer` is 0 or does not divide the
+    /// product's size, or differs from the outer factor's static size, or the rest differs from
+    /// the inner factor's static size; [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`.
+    pub fn try_unflatten_prod<const A: isize>(
+        &self,
+        outer: usize,
+    ) -> Result<ViewOf<'_, D, <S as Unflatten<A, ProdParts<S, A>>>::Out>, ShapeError>
+    where
+        S: RemoveAxis<A>,
+        <S as RemoveAxis<A>>::Removed: SplitProd,
+        S: Unflatten<A, ProdParts<S, A>>,
+    {
+        type Parts<S, const A: isize> = ProdParts<S, A>;
+        let a = normalize_axis(A, self.rank())?;
+        let n = self.sizes()[a];
+        let st = <Parts<S, A> as Shape>::STATIC;
+        let pr = <Parts<S, A> as Shape>::PRODUCTS;
+        let (fx, fy) = (st[0].or(pr[0]), st[1].or(pr[1]));
+        let inner = n.checked_div(outer);
+        let ok = matches!(inner, Some(y) if y * outer == n)
+            && fx.is_none_or(|x| x == outer)
+            && fy.is_none_or(|y| Some(y) == inner);
+        if !ok {
+            return Err(ShapeError::Invalid(alloc::format!(
+                "unflatten_prod: dim {a} (size {n}) of {:?} does not split into an outer factor of size {outer}{}{}",
+                self.sizes(),
+                fx.map_or(alloc::string::String::new(), |x| alloc::format!(" (its type fixes {x})")),
+                fy.map_or(alloc::string::String::new(), |y| alloc::format!(" and an inner factor of size {y}")),
+            )));
+        }
+        let lay = self.layout().unflatten(a, &[outer as isize, -1])?;
+        Ok(self.derive(lay))
+    }
+
     /// A view with sizes `to` (same element count, checked by the caller) when the strides allow
     /// it, a contiguous copy otherwise.
     fn reshape_to<S2: Shape>(&self, to: &[usize]) -> Result<TensorCow<'_, D::Elem, S2>, ShapeError> {
