@@ -444,7 +444,7 @@ fn sums(c: &mut Criterion) {
     g.finish();
     let mut g = group(c, "sum_axis1", T * T);
     let (shaped, transposed) =
-        (|| black_box(black_box(&a).sum_axis::<1>()), || black_box(black_box(&a).t().sum_axis::<0>()));
+        (|| black_box(black_box(&a).sum_axis(Ax::<1>)), || black_box(black_box(&a).t().sum_axis(Ax::<0>)));
     g.bench_function("shaped", |x| x.iter(shaped));
     g.bench_function("shaped_transposed", |x| x.iter(transposed));
     g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an).sum_axis(ndarray::Axis(1)))));
@@ -453,7 +453,7 @@ fn sums(c: &mut Criterion) {
     g.finish();
     let mut g = group(c, "sum_axis0", T * T);
     let (shaped, transposed) =
-        (|| black_box(black_box(&a).sum_axis::<0>()), || black_box(black_box(&a).t().sum_axis::<1>()));
+        (|| black_box(black_box(&a).sum_axis(Ax::<0>)), || black_box(black_box(&a).t().sum_axis(Ax::<1>)));
     g.bench_function("shaped", |x| x.iter(shaped));
     g.bench_function("shaped_transposed", |x| x.iter(transposed));
     g.bench_function("ndarray", |x| x.iter(|| black_box(black_box(&an).sum_axis(ndarray::Axis(0)))));

@@ -25,7 +25,7 @@ fn forward(m: &DigitsCnn, x: &X) -> Tensor<f32, Shape![360, 10]> {
     let h = h.conv2d(m.conv2.weight.value(), bias(&m.conv2.bias), Conv::<1, 1>).relu().max_pool2d(Pool::<2>);
     let h = h.reshape::<Shape![360, 64]>();
     let h = (h.matmul(&m.fc1.weight.value().t()) + bias(&m.fc1.bias)).gelu();
-    (h.matmul(&m.fc2.weight.value().t()) + bias(&m.fc2.bias)).log_softmax::<1>()
+    (h.matmul(&m.fc2.weight.value().t()) + bias(&m.fc2.bias)).log_softmax(Ax::<1>)
 }
 
 fn benches(c: &mut Criterion) {
@@ -67,7 +67,7 @@ fn benches(c: &mut Criterion) {
     g.bench_function("linear [360,32] -> 10", |b| {
         b.iter(|| black_box(&g1).matmul(&m.fc2.weight.value().t()) + bias(&m.fc2.bias))
     });
-    g.bench_function("log_softmax [360,10]", |b| b.iter(|| black_box(&l2).log_softmax::<1>()));
+    g.bench_function("log_softmax [360,10]", |b| b.iter(|| black_box(&l2).log_softmax(Ax::<1>)));
     g.finish();
 
     let big: Tensor<f32, Shape![32, 64, 56, 56]> = Tensor::randn(rng);

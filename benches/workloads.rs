@@ -11,11 +11,11 @@
 //! - `column_gather`: the columns of `x` in the order of a permutation of 64, `t!(x[.., &idx])`
 //!   (one element per step: no run), against a loop.
 //! - `small_reduce`: reductions of an inline `STensor<f32, Shape![4, 4]>` and `Shape![4]`
-//!   (`sum`, `max`, `norm`, `sum_axis::<1>`) against nalgebra's `Matrix4`/`Vector4` (`sum`, `max`,
+//!   (`sum`, `max`, `norm`, `sum_axis(Ax::<1>)`) against nalgebra's `Matrix4`/`Vector4` (`sum`, `max`,
 //!   `norm`, `column_sum`: the row sums as a column), 64 tensors per iteration, each result
 //!   through `black_box` (no dependency chain between them). nalgebra stores columns, so its
 //!   `column_sum` adds four contiguous columns while row sums of a row-major tensor add across
-//!   each row; `col_sums_4x4/shaped` (`sum_axis::<0>`, whole rows added) and
+//!   each row; `col_sums_4x4/shaped` (`sum_axis(Ax::<0>)`, whole rows added) and
 //!   `row_sum_layout_4x4/nalgebra` (`row_sum`, across each column) pair the same memory access.
 //! - `matmul_transposed_{64,256,1024}`: `c = op(a) @ op(b)` for the four transpose combinations
 //!   (`nn`, `tn`, `nt`, `tt`; `t` is a `.t()` view of a row-major matrix), shaped's `matmul_out`
@@ -123,12 +123,12 @@ fn small_reduce(c: &mut Criterion) {
     g.bench_function("max_4x4/nalgebra", |b| b.iter(|| each(&nms, |m| m.max())));
     g.bench_function("norm_vec4/shaped", |b| b.iter(|| each(&vs, |v| v.norm(Norm::L2))));
     g.bench_function("norm_vec4/nalgebra", |b| b.iter(|| each(&nvs, |v| v.norm())));
-    g.bench_function("row_sums_4x4/shaped", |b| b.iter(|| each(&ms, |m| m.sum_axis::<1>())));
+    g.bench_function("row_sums_4x4/shaped", |b| b.iter(|| each(&ms, |m| m.sum_axis(Ax::<1>))));
     g.bench_function("row_sums_4x4/nalgebra", |b| b.iter(|| each(&nms, |m| m.column_sum())));
     // The same reductions with the memory access matched: the sums of a row-major tensor's
     // columns add whole rows, as nalgebra's `column_sum` adds whole (column-major) columns; its
-    // `row_sum` sums across columns, as `sum_axis::<1>` sums across a row-major row.
-    g.bench_function("col_sums_4x4/shaped", |b| b.iter(|| each(&ms, |m| m.sum_axis::<0>())));
+    // `row_sum` sums across columns, as `sum_axis(Ax::<1>)` sums across a row-major row.
+    g.bench_function("col_sums_4x4/shaped", |b| b.iter(|| each(&ms, |m| m.sum_axis(Ax::<0>))));
     g.bench_function("row_sum_layout_4x4/nalgebra", |b| b.iter(|| each(&nms, |m| m.row_sum())));
     g.finish();
 }

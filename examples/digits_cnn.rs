@@ -33,7 +33,7 @@ type Images = Tensor<f32, Shape![_, 1, 8, 8]>;
 /// The fraction of `labels` that the model's largest logit names.
 fn accuracy(m: &mut DigitsCnn, x: &Images, labels: &Tensor<i64, Shape![_]>) -> f64 {
     let logits = m.predict(x);
-    let pred = logits.argmax_axis::<1>();
+    let pred = logits.argmax_axis(Ax::<1>);
     let hits = pred.to_vec().iter().zip(labels.to_vec()).filter(|(p, l)| **p == *l).count();
     hits as f64 / labels.numel() as f64
 }

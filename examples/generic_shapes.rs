@@ -16,8 +16,8 @@ fn min_max_scale<S: Shape>(x: &Tensor<f32, S>) -> Tensor<f32, S> {
 /// Every static size `N x M`: the row means keep their axis as the broadcastable `One`, so the
 /// subtraction type-checks for all `N` and `M` without any extra bound.
 fn standardize_rows<const N: usize, const M: usize>(x: &Tensor<f32, Shape![N, M]>) -> Tensor<f32, Shape![N, M]> {
-    let centred = x - &x.mean_keepdim::<1>();
-    let var = (&centred * &centred).mean_keepdim::<1>();
+    let centred = x - &x.mean_keepdim(Ax::<1>);
+    let var = (&centred * &centred).mean_keepdim(Ax::<1>);
     &centred / &var.map(|v| v.sqrt().max(1e-12))
 }
 

@@ -95,8 +95,8 @@ fn main() -> Result<(), ShapeError> {
     println!("a.norm() = {}", a.norm(Norm::L2));
     println!("a.std() = {}", a.std(1));
     println!("a.sum() = {}", a.sum());
-    println!("a.sum(dim=1) = {}", a.sum_axis::<1>());
-    println!("a.max(dim=0) = {}, argmax = {}", a.max_axis::<0>(), a.argmax_axis::<0>());
+    println!("a.sum(dim=1) = {}", a.sum_axis(Ax::<1>));
+    println!("a.max(dim=0) = {}, argmax = {}", a.max_axis(Ax::<0>), a.argmax_axis(Ax::<0>));
     assert!((a.dist(&b, Norm::L2) - (&a - &b).norm(Norm::L2)).abs() < 1e-6);
 
     // Filling: Tensor.bernoulli_(p), torch.normal_().
@@ -106,8 +106,8 @@ fn main() -> Result<(), ShapeError> {
     println!("heads = {} of {}", coins.count_nonzero(), coins.numel());
 
     // A softmax over the last axis, rows summing to 1.
-    let p = a.softmax::<1>();
+    let p = a.softmax(Ax::<1>);
     println!("a.softmax(dim=1) = {p}");
-    assert!(p.sum_axis::<1>().allclose(&Tensor::from([1.0f32, 1.0]), 1e-5, 1e-6));
+    assert!(p.sum_axis(Ax::<1>).allclose(&Tensor::from([1.0f32, 1.0]), 1e-5, 1e-6));
     Ok(())
 }

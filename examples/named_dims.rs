@@ -37,7 +37,7 @@ fn attention<'t>(
     v: &Var<'t, f32, (Batch, SeqK, Const<16>)>,
 ) -> Var<'t, f32, (Batch, Seq, Const<16>)> {
     let scores: Var<'_, f32, (Batch, Seq, SeqK)> = q.matmul(&k.transpose::<1, 2>()).mul_scalar(0.25);
-    scores.softmax::<2>().matmul(v)
+    scores.softmax(Ax::<2>).matmul(v)
 }
 
 fn main() -> Result<(), ShapeError> {

@@ -172,7 +172,7 @@ def models(traced):
                 "    let tape = Tape::new();",
                 "    let x = Var::constant(x);",
                 "    let h = (&x.matmul(&tape.watch(w1).t()) + &tape.watch(b1)).relu();",
-                f"    let y: Var<f32, Shape![{batch}, {c}]> = h.matmul(&tape.watch(w2).t()).log_softmax::<1>();",
+                f"    let y: Var<f32, Shape![{batch}, {c}]> = h.matmul(&tape.watch(w2).t()).log_softmax(Ax::<1>);",
                 "    let loss = y.mean();",
                 "    let grads = loss.backward();",
                 f"    let g: &Tensor<f32, {sh([b, a])}> = grads.param(w1).unwrap();",
@@ -184,7 +184,7 @@ def models(traced):
                 "#[allow(dead_code)]",
                 f"fn model{i}(w1: &Tensor<f32, {sh([b, a])}>, b1: &Tensor<f32, {sh([b])}>, w2: &Tensor<f32, {sh([c, b])}>, x: Tensor<f32, Shape![{batch}, {a}]>) -> f32 {{",
                 "    let h = (x.matmul(&w1.t()) + b1).relu();",
-                f"    let y: Tensor<f32, Shape![{batch}, {c}]> = h.matmul(&w2.t()).log_softmax::<1>();",
+                f"    let y: Tensor<f32, Shape![{batch}, {c}]> = h.matmul(&w2.t()).log_softmax(Ax::<1>);",
                 "    y.mean()",
                 "}",
             ]

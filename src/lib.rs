@@ -18,7 +18,7 @@
 //!
 //! let m = x.matmul(&x.t());                         // Shape![2, 2]
 //! assert_eq!(m.at([0, 1]), 32.);
-//! let s = x.sum_axis::<1>();                        // Shape![2]
+//! let s = x.sum_axis(Ax::<1>);                        // Shape![2]
 //! assert_eq!(s.to_vec(), [6., 15.]);
 //!
 //! let d = x.clone().into_dyn();                     // rank and sizes at run time
@@ -72,10 +72,11 @@
 
 pub use shaped_core::{
     bf16, buffer_cache_bytes, dim, dims, error, f16, index, kernels, layout, num, set_buffer_cache_limit, shape,
-    stensor, storage, tensor, Axes, Axis, Bits, CastFrom, CastTo, Complex, Const, CowRepr, Data, DataMut, Dim, DimName,
-    Dyn, DynIndex, DynShape, Element, FixedProduct, Inline, InlineArray, Int, Layout, Num, One, OutTensor, OutTensor2,
-    OwnedRepr, Prod, STensor, Scalar, Shape, ShapeError, ShapeIndex, SharedTensor, SliceArg, Tagged, Tensor,
-    TensorBase, TensorCow, TensorView, TensorViewMut, ViewOf, MAX_INLINE_BYTES, MAX_RANK,
+    stensor, storage, tensor, Ax, Axes, Axis, AxisArg, Bits, CastFrom, CastTo, Complex, Const, CowRepr, Data, DataMut,
+    Dim, DimName, Dyn, DynIndex, DynShape, Element, FixedProduct, Inline, InlineArray, Int, KeepAx, Layout, Num, One,
+    OutTensor, OutTensor2, OwnedRepr, Prod, RemoveAx, STensor, Scalar, Shape, ShapeError, ShapeIndex, SharedTensor,
+    SliceArg, Tagged, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut, ViewOf, LAST, MAX_INLINE_BYTES,
+    MAX_RANK,
 };
 
 pub use shaped_core::autograd;
@@ -125,14 +126,14 @@ pub use shaped_core::{CholeskyFactor, LinalgFloat, Lstsq, LuFactor, MatrixNorm};
 ///
 /// /// The mean of each row, for any number of rows and any float type.
 /// fn row_means<T: Float + Num<Sum = T>, N: Dim>(x: &TensorView<T, (N, Const<64>)>) -> Tensor<T, (N,)> {
-///     x.mean_axis::<1>()
+///     x.mean_axis(Ax::<1>)
 /// }
 /// let x: Tensor<f64, Shape![3, 64]> = Tensor::ones();
 /// assert_eq!(row_means(&x.as_view()).to_vec(), [1.0; 3]);
 /// ```
 pub mod prelude {
     pub use crate::{
-        dims, einsum, meshgrid, stensor, t, try_einsum, where_, Axes, Cat, Const, Conv, ConvT, Data, DataMut, Dim,
+        dims, einsum, meshgrid, stensor, t, try_einsum, where_, Ax, Axes, Cat, Const, Conv, ConvT, Data, DataMut, Dim,
         DimName, Dyn, DynShape, Element, Indexing, MatrixFloat, MeanElem, NoBias, Norm, Num, One, PadMode, Pool, Prod,
         STensor, ScatterReduce, Shape, ShapeError, SharedTensor, SliceArg, Stack, Tensor, TensorCow, TensorView,
         TensorViewMut,

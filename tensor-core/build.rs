@@ -26,6 +26,44 @@ fn main() {
     w("linalg.rs", linalg());
     w("batch_shape.rs", batch_shape());
     w("conv_channels.rs", conv_channels());
+    w("axis_arg.rs", axis_arg());
+}
+
+/// `FindName` (a name at each position of each rank) and `Erase` (the all-`Dyn` shapes of a
+/// runtime axis's results), see `src/shape/axis_arg.rs`.
+fn axis_arg() -> String {
+    let mut s = String::new();
+    for r in 1..=MAX_RANK {
+        let ds = names("D", r);
+        let tup = tuple(&ds);
+        let gens = bounds(&ds, "Dim");
+        let same = tuple(&vec!["Dyn".to_string(); r]);
+        let less = tuple(&vec!["Dyn".to_string(); r - 1]);
+        writeln!(s, "#[diagnostic::do_not_recommend] impl<{gens}> Erase for {tup} {{ type Same = {same}; type Less = {less}; }}").unwrap();
+        for p in 0..r {
+            let others: Vec<String> = ds.iter().enumerate().filter(|&(i, _)| i != p).map(|(_, d)| d.clone()).collect();
+            let mut with = ds.clone();
+            with[p] = "NAME".into();
+            let mut removed = ds.clone();
+            removed.remove(p);
+            let mut kept = ds.clone();
+            kept[p] = "One".into();
+            let g = if others.is_empty() {
+                "NAME: DimName".to_string()
+            } else {
+                format!("NAME: DimName, {}", bounds(&others, "Dim"))
+            };
+            writeln!(
+                s,
+                "#[diagnostic::do_not_recommend] impl<{g}> FindName<NAME, Pos<{p}>> for {} {{ type Removed = {}; type Kept = {}; }}",
+                tuple(&with),
+                tuple(&removed),
+                tuple(&kept)
+            )
+            .unwrap();
+        }
+    }
+    s
 }
 
 /// `Conv2dChannels` / `Conv1dChannels` (see `src/shape/conv.rs`) hold trivially for every pair of

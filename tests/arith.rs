@@ -88,31 +88,31 @@ fn sum_and_mean() {
     let x = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
     assert_eq!(x.sum(), 21.);
     assert_eq!(x.mean(), 3.5);
-    let s0: Tensor<f64, Shape![3]> = x.sum_axis::<0>();
+    let s0: Tensor<f64, Shape![3]> = x.sum_axis(Ax::<0>);
     assert_eq!(s0.to_vec(), [5., 7., 9.]);
-    let s1: Tensor<f64, Shape![2]> = x.sum_axis::<1>();
+    let s1: Tensor<f64, Shape![2]> = x.sum_axis(Ax::<1>);
     assert_eq!(s1.to_vec(), [6., 15.]);
-    let m0: Tensor<f64, Shape![3]> = x.mean_axis::<0>();
+    let m0: Tensor<f64, Shape![3]> = x.mean_axis(Ax::<0>);
     assert_eq!(m0.to_vec(), [2.5, 3.5, 4.5]);
-    assert_eq!(x.t().sum_axis::<1>().to_vec(), [5., 7., 9.]);
-    assert_eq!(t!(x[.., ..;-1]).sum_axis::<1>().to_vec(), [6., 15.]);
+    assert_eq!(x.t().sum_axis(Ax::<1>).to_vec(), [5., 7., 9.]);
+    assert_eq!(t!(x[.., ..;-1]).sum_axis(Ax::<1>).to_vec(), [6., 15.]);
     let d = x.clone().into_dyn();
     assert_eq!(d.sum_axis_dyn(-1).to_vec(), [6., 15.]);
     assert_eq!(d.mean_axis_dyn(0).to_vec(), [2.5, 3.5, 4.5]);
     assert_eq!(d.try_sum_axis_dyn(2).unwrap_err().to_string(), "axis 2 is out of range for a tensor of rank 2");
-    assert_eq!(d.sum_axis::<1>().sizes(), [2]);
+    assert_eq!(d.sum_axis(Ax::<1>).sizes(), [2]);
     let e = Tensor::<f32, Shape![_]>::zeros_sized(&[0]);
     assert_eq!(e.sum(), 0.0);
     assert!(e.mean().is_nan());
     let ints = Tensor::from([[1u32, 2], [3, 4]]);
-    assert_eq!(ints.sum_axis::<0>().to_vec(), [4, 6]);
+    assert_eq!(ints.sum_axis(Ax::<0>).to_vec(), [4, 6]);
     assert_eq!(ints.sum(), 10);
 }
 
 #[test]
 #[should_panic(expected = "axis 3 is out of range for a tensor of rank 2")]
 fn dyn_sum_axis_out_of_range_panics() {
-    let _ = Tensor::from([[1, 2]]).into_dyn().sum_axis::<3>();
+    let _ = Tensor::from([[1, 2]]).into_dyn().sum_axis(Ax::<3>);
 }
 
 #[test]

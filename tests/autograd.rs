@@ -14,7 +14,7 @@ fn mlp<'t, N: Dim>(
 ) -> Var<'t, f64, (N, Const<3>)> {
     let (w1, b1, w2) = (tape.watch(w1), tape.watch(b1), tape.watch(w2));
     let h = (&x.matmul(&w1.t()) + &b1).relu();
-    h.matmul(&w2.t()).log_softmax::<1>()
+    h.matmul(&w2.t()).log_softmax(Ax::<1>)
 }
 
 type Params = (Param<f64, Shape![8, 4]>, Param<f64, Shape![8]>, Param<f64, Shape![3, 8]>);
@@ -62,7 +62,7 @@ fn one_model_function_serves_inference_and_training() {
     assert!(train.len() > 5);
     assert_eq!(y0.value().to_vec(), y1.value().to_vec());
     // And the same values as plain tensor code.
-    let plain = (&batch().matmul(&w1.value().t()) + b1.value()).relu().matmul(&w2.value().t()).log_softmax::<1>();
+    let plain = (&batch().matmul(&w1.value().t()) + b1.value()).relu().matmul(&w2.value().t()).log_softmax(Ax::<1>);
     assert_eq!(plain.to_vec(), y0.value().to_vec());
 }
 
@@ -77,7 +77,7 @@ fn mlp_gradients_pass_gradcheck() {
             let (w1, b1, w2) =
                 (tape_free.watch(&w1).detach(), tape_free.watch(&b1).detach(), tape_free.watch(&w2).detach());
             let h = (&x.matmul(&w1.t()) + &b1).tanh();
-            h.matmul(&w2.t()).log_softmax::<1>()
+            h.matmul(&w2.t()).log_softmax(Ax::<1>)
         },
         &x
     ));
@@ -225,12 +225,12 @@ fn unary<'t>(op: usize, x: &Var<'t, f64, Shape![2, 3]>) -> Var<'t, f64, Shape![2
         11 => x.square(),
         12 => x.elu(0.7),
         13 => x.atan(),
-        14 => x.softmax::<1>(),
-        15 => x.log_softmax::<0>(),
-        16 => x.logsumexp_axis::<1>().unsqueeze::<1>().expand::<Shape![2, 3]>(),
-        17 => x.var_axis::<1>(1).unsqueeze::<1>().expand::<Shape![2, 3]>(),
+        14 => x.softmax(Ax::<1>),
+        15 => x.log_softmax(Ax::<0>),
+        16 => x.logsumexp_axis(Ax::<1>).unsqueeze::<1>().expand::<Shape![2, 3]>(),
+        17 => x.var_axis(Ax::<1>, 1).unsqueeze::<1>().expand::<Shape![2, 3]>(),
         18 => (x * x).sqrt(),
-        19 => x.matmul(&x.t()).sum_axis::<1>().unsqueeze::<1>().expand::<Shape![2, 3]>(),
+        19 => x.matmul(&x.t()).sum_axis(Ax::<1>).unsqueeze::<1>().expand::<Shape![2, 3]>(),
         _ => x.cosh(),
     }
 }
@@ -327,7 +327,7 @@ fn structural<'t>(op: usize, x: &Var<'t, f64, Shape![3, 3]>) -> Var<'t, f64, Dyn
                 weight: Some(Tensor::<f64, Shape![3]>::from([0.5, 2.0, 1.0])),
                 ..Default::default()
             };
-            let lp = x.log_softmax::<1>();
+            let lp = x.log_softmax(Ax::<1>);
             d(nn::nll_loss_with(&lp, &Tensor::<i64, Shape![3]>::from([1, 2, -100]), nn::Reduction::Mean, &opts))
         }
     }

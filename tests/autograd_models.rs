@@ -95,7 +95,7 @@ fn an_mlp_learns_the_digits() {
         }
     }
     let logits = forward(&Tape::no_grad(), &w1, &b1, &w2, &b2, &xe);
-    let pred = logits.value().argmax_axis::<1>().to_vec();
+    let pred = logits.value().argmax_axis(Ax::<1>).to_vec();
     let acc = pred.iter().zip(ye.to_vec()).filter(|(p, l)| **p == *l).count() as f64 / ye.numel() as f64;
     assert!(acc >= 0.95, "test accuracy {acc}");
 }

@@ -12,7 +12,7 @@ use shaped::autograd::{GradFloat, Tape, Var};
 use shaped::io::IoError;
 use shaped::nn::bert::{BertModel, BertSizes, MiniLm};
 use shaped::nn::Module;
-use shaped::{Const, Dyn, Tensor};
+use shaped::{Ax, Const, Dyn, Tensor};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -155,8 +155,8 @@ fn cosine_loss<'t, T: GradFloat>(model: &mut MiniLm<T>, tape: &'t Tape<T>, tok: 
     let (ib, mb) = encode(tok, &side(1));
     let u = model.try_sentence_embeddings(tape, &ia, &ma).unwrap();
     let v = model.try_sentence_embeddings(tape, &ib, &mb).unwrap();
-    let dot = (&u * &v).sum_axis::<1>();
-    let norms = (&u * &u).sum_axis::<1>().sqrt() * (&v * &v).sum_axis::<1>().sqrt();
+    let dot = (&u * &v).sum_axis(Ax::<1>);
+    let norms = (&u * &u).sum_axis(Ax::<1>).sqrt() * (&v * &v).sum_axis(Ax::<1>).sqrt();
     let cos = &dot / &norms;
     let labels = Var::constant(Tensor::<T, (Dyn,)>::from_vec(
         &[data::PAIRS.len()],

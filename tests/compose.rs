@@ -147,9 +147,9 @@ fn t_mut_gives_a_mutable_view() {
 #[test]
 fn negative_axes_count_from_the_end() {
     let x = x34();
-    assert_eq!(x.sum_axis::<-1>().to_vec(), [6., 22., 38.]);
-    assert_eq!(x.sum_axis::<-1>(), x.sum_axis::<1>());
-    assert_eq!(x.mean_keepdim::<-2>().sizes(), [1, 4]);
+    assert_eq!(x.sum_axis(Ax::<-1>).to_vec(), [6., 22., 38.]);
+    assert_eq!(x.sum_axis(Ax::<-1>), x.sum_axis(Ax::<1>));
+    assert_eq!(x.mean_keepdim(Ax::<-2>).sizes(), [1, 4]);
     assert_eq!(x.transpose::<-1, -2>().to_vec(), x.t().to_vec());
     let u: TensorView<f32, Shape![3, 4, 1]> = x.unsqueeze::<-1>();
     assert_eq!(u.sizes(), [3, 4, 1]);
@@ -167,7 +167,7 @@ fn negative_axes_count_from_the_end() {
     assert_eq!(g.to_vec(), [3., 6., 9.]);
     // A DynShape tensor checks the axis at run time.
     let d = x.as_dyn();
-    assert_eq!(d.sum_axis::<-1>().to_vec(), [6., 22., 38.]);
+    assert_eq!(d.sum_axis(Ax::<-1>).to_vec(), [6., 22., 38.]);
     assert_eq!(d.try_select::<-3>(0).unwrap_err().to_string(), "axis -3 is out of range for a tensor of rank 2");
 }
 

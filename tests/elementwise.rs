@@ -245,12 +245,12 @@ const DIST2: f64 = 5.178078794301995;
 #[test]
 fn scans_and_softmax_match_numpy() {
     let x = Tensor::<f64, Shape![2, 3]>::from([[1.5, -2.0, 3.0], [0.25, 4.0, -1.0]]);
-    close(&x.cumsum::<0>().to_vec(), &CUMSUM0, "cumsum 0");
-    close(&x.cumsum::<-1>().to_vec(), &CUMSUM1, "cumsum -1");
-    close(&x.cumprod::<1>().to_vec(), &CUMPROD1, "cumprod 1");
-    close(&x.softmax::<0>().to_vec(), &SOFTMAX0, "softmax 0");
-    close(&x.softmax::<1>().to_vec(), &SOFTMAX1, "softmax 1");
-    close(&x.log_softmax::<1>().to_vec(), &LOG_SOFTMAX1, "log_softmax 1");
+    close(&x.cumsum(Ax::<0>).to_vec(), &CUMSUM0, "cumsum 0");
+    close(&x.cumsum(Ax::<-1>).to_vec(), &CUMSUM1, "cumsum -1");
+    close(&x.cumprod(Ax::<1>).to_vec(), &CUMPROD1, "cumprod 1");
+    close(&x.softmax(Ax::<0>).to_vec(), &SOFTMAX0, "softmax 0");
+    close(&x.softmax(Ax::<1>).to_vec(), &SOFTMAX1, "softmax 1");
+    close(&x.log_softmax(Ax::<1>).to_vec(), &LOG_SOFTMAX1, "log_softmax 1");
     // Through a transposed view and the runtime-axis forms: the same lines.
     let t = x.t();
     close(&t.softmax_dyn(0).t().contiguous().to_vec(), &SOFTMAX1, "softmax of a transposed view");
@@ -259,15 +259,15 @@ fn scans_and_softmax_match_numpy() {
     assert!((x.dist(&Tensor::from([1.0, 1.0, 1.0]), Norm::L2) - DIST2).abs() < 1e-12);
     // Stability: huge logits do not overflow.
     let big = Tensor::from([1000.0f32, 1000.0, -1000.0]);
-    assert_eq!(big.softmax::<0>().to_vec(), vec![0.5, 0.5, 0.0]);
-    assert!((big.log_softmax::<0>().at([0]) + std::f32::consts::LN_2).abs() < 1e-6);
+    assert_eq!(big.softmax(Ax::<0>).to_vec(), vec![0.5, 0.5, 0.0]);
+    assert!((big.log_softmax(Ax::<0>).at([0]) + std::f32::consts::LN_2).abs() < 1e-6);
     // Integer scans widen and never wrap.
     let i = Tensor::from([i32::MAX, i32::MAX, 1]);
-    let c: Tensor<i64, Shape![3]> = i.cumsum::<0>();
+    let c: Tensor<i64, Shape![3]> = i.cumsum(Ax::<0>);
     assert_eq!(c.to_vec(), vec![i32::MAX as i64, 2 * i32::MAX as i64, 2 * i32::MAX as i64 + 1]);
-    assert!(Tensor::from([i64::MAX, 2]).try_cumprod::<0>().is_err());
+    assert!(Tensor::from([i64::MAX, 2]).try_cumprod(Ax::<0>).is_err());
     // Inline stays inline.
-    let s: STensor<f32, Shape![2, 2]> = stensor([[1.0f32, 2.0], [3.0, 4.0]]).cumsum::<1>();
+    let s: STensor<f32, Shape![2, 2]> = stensor([[1.0f32, 2.0], [3.0, 4.0]]).cumsum(Ax::<1>);
     assert_eq!(s.to_vec(), vec![1.0, 3.0, 3.0, 7.0]);
 }
 

@@ -80,8 +80,8 @@ fn one_hot_follows_pytorch() {
 
 /// Generic over the row count and the float type, with only the prelude imported.
 fn standardise_rows<T: Float + Num<Sum = T>, N: Dim>(x: &TensorView<T, (N, Const<4>)>) -> Tensor<T, (N, Const<4>)> {
-    let centred = x - &x.mean_keepdim::<1>();
-    let sd = centred.map(|v| v * v).mean_keepdim::<1>().sqrt();
+    let centred = x - &x.mean_keepdim(Ax::<1>);
+    let sd = centred.map(|v| v * v).mean_keepdim(Ax::<1>).sqrt();
     &centred / &sd
 }
 

@@ -432,7 +432,7 @@ fn func(name: &str, x: &[f64]) -> (Vec<f64>, Vec<f64>) {
         }
         "softmax" => {
             let (y, j) = jacobian(
-                |v: &STensor<DualOf<f64, Shape![5]>, Shape![5]>| v.softmax::<0>(),
+                |v: &STensor<DualOf<f64, Shape![5]>, Shape![5]>| v.softmax(Ax::<0>),
                 &STensor::new(x.try_into().unwrap()),
             );
             out((y.to_vec(), j.to_vec()))

@@ -209,7 +209,7 @@ fn long_sums_are_accurate() {
     // Column sums (2048 terms each) read across rows and, through the transpose, along rows.
     let v = x.to_vec();
     let want: Vec<f64> = (0..2048).map(|j| (0..2048).map(|i| v[i * 2048 + j] as f64).sum()).collect();
-    for got in [x.sum_axis::<0>().to_vec(), x.t().sum_axis::<1>().to_vec()] {
+    for got in [x.sum_axis(Ax::<0>).to_vec(), x.t().sum_axis(Ax::<1>).to_vec()] {
         for (g, w) in got.iter().zip(&want) {
             assert!(((*g as f64 - w) / w).abs() < 1e-6, "{g} against {w}");
         }

@@ -43,7 +43,7 @@ fn same_names_meet_and_keep_their_names() {
     let z = &x + &bias;
     shape_is::<(Batch, Seq, Const<4>), _>(&z);
     assert_eq!(z.to_vec()[..4], [1., 3., 5., 7.]);
-    let mean = x.mean_axis::<1>();
+    let mean = x.mean_axis(Ax::<1>);
     let m = mean.unsqueeze::<1>();
     shape_is::<(Batch, One, Const<4>), _>(&m);
     let centred = &x - m;
@@ -85,7 +85,7 @@ fn two_sizes_of_one_name_are_an_error_naming_it() {
 #[test]
 fn reductions_views_and_transposes_keep_the_names_of_the_dims_they_keep() {
     let x = bsx(2, 3);
-    let s = x.sum_axis::<1>();
+    let s = x.sum_axis(Ax::<1>);
     shape_is::<(Batch, Const<4>), _>(&s);
     let t = x.transpose::<0, 1>();
     assert_eq!(t.sizes(), [3, 2, 4]);
@@ -97,7 +97,7 @@ fn reductions_views_and_transposes_keep_the_names_of_the_dims_they_keep() {
     shape_is::<(Batch, Const<4>), _>(&col);
     let e = x.exp();
     shape_is::<(Batch, Seq, Const<4>), _>(&e);
-    let sm = x.softmax::<2>();
+    let sm = x.softmax(Ax::<2>);
     shape_is::<(Batch, Seq, Const<4>), _>(&sm);
 }
 
@@ -283,7 +283,7 @@ fn names_survive_the_operations_that_keep_their_dims() {
     // sort, cumsum, softmax along the last axis keep the shape type.
     let (v, _i) = x.sort::<2>(true);
     shape_is::<(Batch, Seq, Const<4>), _>(&v);
-    let c = x.cumsum::<1>();
+    let c = x.cumsum(Ax::<1>);
     shape_is::<(Batch, Seq, Const<4>), _>(&c);
     // topk along the last axis: the named dims kept.
     let (t, _) = x.topk::<2, 2>(true);
@@ -294,7 +294,7 @@ fn names_survive_the_operations_that_keep_their_dims() {
     shape_is::<(Batch, Seq, Const<2>), _>(&g);
     assert_eq!(g.to_vec()[..2], [3., 0.]);
     // max over an axis and argmax keep the other names.
-    let m = x.max_axis::<2>();
+    let m = x.max_axis(Ax::<2>);
     shape_is::<(Batch, Seq), _>(&m);
     // A pool over the spatial dims keeps a named batch.
     let img = Tensor::<f32, (Batch, Const<1>, Const<4>, Const<4>)>::from_vec(&[2, 1, 4, 4], iota(&[2, 1, 4, 4]));
@@ -550,4 +550,65 @@ fn token_losses_meet_on_the_product_of_batch_and_sequence() {
     let back = per.unflatten_prod::<0>(2);
     let _: &Var<'_, f64, (Batch, Seq)> = &back;
     assert_eq!(back.value().to_vec(), [1., 2., 3., 4., 5., 6.]);
+}
+
+// ------------------------------------------------------------------------- one axis grammar
+
+#[test]
+fn an_axis_is_a_const_position_a_runtime_position_or_a_name() {
+    use shaped::LAST;
+    let x = bsx(2, 3);
+    // Reductions: the const position and the name keep the other dims' types; a runtime
+    // position gives the same rank with `Dyn` dims.
+    let a: Tensor<f32, (Batch, Const<4>)> = x.sum_axis(Ax::<1>);
+    let b: Tensor<f32, (Batch, Const<4>)> = x.sum_axis(Seq);
+    let c: Tensor<f32, (Dyn, Dyn)> = x.sum_axis(1);
+    let d: Tensor<f32, (Batch, Const<4>)> = x.sum_axis(Ax::<-2>);
+    assert_eq!(a.to_vec(), b.to_vec());
+    assert_eq!(a.to_vec(), c.to_vec());
+    assert_eq!(a.to_vec(), d.to_vec());
+    assert_eq!(a.to_vec(), x.sum_axis_dyn(1).to_vec(), "the runtime twin agrees");
+    let m: Tensor<f32, (Batch, One, Const<4>)> = x.mean_keepdim(Seq);
+    let m2: Tensor<f32, (Dyn, Dyn, Dyn)> = x.mean_keepdim(-2);
+    assert_eq!((m.sizes(), m.to_vec()), (m2.sizes(), m2.to_vec()));
+    let (l1, l2, l3) = (x.max_axis(LAST), x.max_axis(-1), x.max_axis(Ax::<2>));
+    let _: &Tensor<f32, (Batch, Seq)> = &l1;
+    assert_eq!((l1.to_vec(), l2.to_vec()), (l3.to_vec(), l3.to_vec()));
+    assert_eq!(x.argmax_axis(Batch).to_vec(), x.argmax_axis(0).to_vec());
+    // A runtime position out of range is an error naming it.
+    assert_eq!(x.try_sum_axis(3).unwrap_err(), ShapeError::Axis { axis: 3, rank: 3 });
+    assert_eq!(x.try_var_keepdim(-4, 1).unwrap_err(), ShapeError::Axis { axis: -4, rank: 3 });
+    // Shape-preserving operations keep the shape type whatever the kind of axis.
+    let s1: Tensor<f32, (Batch, Seq, Const<4>)> = x.softmax(Seq);
+    let s2: Tensor<f32, (Batch, Seq, Const<4>)> = x.softmax(1);
+    let s3: Tensor<f32, (Batch, Seq, Const<4>)> = x.softmax(Ax::<1>);
+    assert_eq!((s1.to_vec(), s2.to_vec()), (s3.to_vec(), s3.to_vec()));
+    assert_eq!(x.log_softmax(LAST).to_vec(), x.log_softmax_dyn(-1).to_vec());
+    assert_eq!(x.cumsum(Batch).to_vec(), x.cumsum(Ax::<0>).to_vec());
+    let (v, i) = x.cummax(Seq);
+    let (v2, i2) = x.cummax_dyn(1);
+    assert_eq!((v.to_vec(), i.to_vec()), (v2.to_vec(), i2.to_vec()));
+    assert!(x.try_cumprod(7).is_err());
+}
+
+#[test]
+fn var_axes_in_every_spelling_give_the_same_values_and_gradients() {
+    use shaped::autograd::Tape;
+    let x =
+        Tensor::<f64, (Batch, Seq, Const<4>)>::from_vec(&[2, 3, 4], (0..24).map(|v| (v as f64 / 7.0).sin()).collect());
+    type Loss =
+        dyn for<'t> Fn(&shaped::autograd::Var<'t, f64, (Batch, Seq, Const<4>)>) -> shaped::autograd::Var<'t, f64, ()>;
+    let grads = |f: &Loss| {
+        let tape = Tape::new();
+        let v = tape.var(x.clone());
+        let y = f(&v);
+        let g = y.backward();
+        (y.item(), g.wrt(&v).unwrap().to_vec())
+    };
+    let by_const = grads(&|v| v.softmax(Ax::<1>).mul_scalar(3.0).logsumexp_axis(Ax::<2>).sum_axis(Ax::<0>).sum());
+    let by_name = grads(&|v| v.softmax(Seq).mul_scalar(3.0).logsumexp_axis(LAST_OF).sum_axis(Batch).sum());
+    let by_index = grads(&|v| v.softmax(1).mul_scalar(3.0).logsumexp_axis(-1).sum_axis(0).sum());
+    assert_eq!(by_const, by_name);
+    assert_eq!(by_const, by_index);
+    const LAST_OF: Ax<-1> = Ax;
 }

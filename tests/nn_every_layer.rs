@@ -71,8 +71,8 @@ impl Net {
         let (t, _) = self.attn.forward_qkv(tape, &t, &t, &t, opts);
         // The mean over the tokens that are not padding.
         let keep: Tensor<f32, Shape![6, 5, 1]> = x.pad.map(|p| if p { 0.0 } else { 1.0 }).reshape().into_owned();
-        let count = keep.sum_axis::<1>(); // [6, 1]
-        let t = (&t * &Var::constant(keep)).sum_axis::<1>() / Var::constant(count); // [6, 8]
+        let count = keep.sum_axis(Ax::<1>); // [6, 1]
+        let t = (&t * &Var::constant(keep)).sum_axis(Ax::<1>) / Var::constant(count); // [6, 8]
         self.head.forward(tape, &self.norm.forward(tape, &h.cat::<1, _>(&t)))
     }
 }

@@ -283,7 +283,7 @@ fn gradcheck_losses_typed() {
         for ls in [0.0, 0.2] {
             assert!(gradcheck(|x: &Var<f64, Shape![3, 4]>| nn::cross_entropy(x, &targets, red, ls), &x));
         }
-        assert!(gradcheck(|x: &Var<f64, Shape![3, 4]>| nn::nll_loss(&x.log_softmax::<1>(), &targets, red), &x));
+        assert!(gradcheck(|x: &Var<f64, Shape![3, 4]>| nn::nll_loss(&x.log_softmax(Ax::<1>), &targets, red), &x));
     }
 }
 

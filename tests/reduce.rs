@@ -71,13 +71,13 @@ fn every_reduction_matches_numpy_contiguous_and_strided() {
 fn static_axis_and_keepdim_forms_have_typed_results() {
     let x = Tensor::<f64, Shape![3, 4, 5]>::from_vec(&[3, 4, 5], data::X.to_vec());
     let want = |op: &str, axis: i32| data::CASES.iter().find(|c| c.0 == op && c.1 == axis).unwrap().2;
-    let m: Tensor<f64, Shape![3, 5]> = x.max_axis::<1>();
+    let m: Tensor<f64, Shape![3, 5]> = x.max_axis(Ax::<1>);
     close(&m.to_vec(), want("max", 1), "max_axis::<1>");
-    let a: Tensor<i64, Shape![3, 4]> = x.argmin_axis::<-1>();
+    let a: Tensor<i64, Shape![3, 4]> = x.argmin_axis(Ax::<-1>);
     close(&a.to_vec().iter().map(|&v| v as f64).collect::<Vec<_>>(), want("argmin", 2), "argmin_axis::<-1>");
-    let s: Tensor<f64, Shape![1, 4, 5]> = x.std_keepdim::<0>(1);
+    let s: Tensor<f64, Shape![1, 4, 5]> = x.std_keepdim(Ax::<0>, 1);
     close(&s.to_vec(), want("std1", 0), "std_keepdim::<0>");
-    let l: Tensor<f64, Shape![3, 4, 1]> = x.logsumexp_keepdim::<2>();
+    let l: Tensor<f64, Shape![3, 4, 1]> = x.logsumexp_keepdim(Ax::<2>);
     close(&l.to_vec(), want("logsumexp", 2), "logsumexp_keepdim::<2>");
     // keepdim results broadcast back: softmax-style normalisation type-checks for every size.
     let p = (&x - &l).exp_sum_check();
@@ -104,17 +104,17 @@ fn inline_reductions_match_heap_ones() {
     let v: [[f32; 4]; 3] = [[1., -2., 3.5, 0.], [4., 4., -1., 2.], [0.5, 9., -3., 1.]];
     let s = stensor(v);
     let h = Tensor::<f32, Shape![3, 4]>::from(v);
-    let a: STensor<f32, Shape![4]> = s.max_axis::<0>();
-    assert_eq!(a.to_vec(), h.max_axis::<0>().to_vec());
+    let a: STensor<f32, Shape![4]> = s.max_axis(Ax::<0>);
+    assert_eq!(a.to_vec(), h.max_axis(Ax::<0>).to_vec());
     assert_eq!(a.to_vec(), vec![4., 9., 3.5, 2.]);
-    let i: STensor<i64, Shape![3]> = s.argmax_axis::<1>();
+    let i: STensor<i64, Shape![3]> = s.argmax_axis(Ax::<1>);
     assert_eq!(i.to_vec(), vec![2, 0, 1]);
     assert_eq!(s.sum(), 19.0);
-    assert_eq!(s.mean_keepdim::<1>().to_vec(), h.mean_keepdim::<1>().to_vec());
-    assert_eq!(s.var_axis::<1>(1).to_vec(), h.var_axis::<1>(1).to_vec());
+    assert_eq!(s.mean_keepdim(Ax::<1>).to_vec(), h.mean_keepdim(Ax::<1>).to_vec());
+    assert_eq!(s.var_axis(Ax::<1>, 1).to_vec(), h.var_axis(Ax::<1>, 1).to_vec());
     assert_eq!(s.norm(Norm::Inf), 9.0);
     assert_eq!(s.count_nonzero(), 11);
-    assert_eq!(s.t().sum_axis::<0>().to_vec(), vec![2.5, 9., 7.5]);
+    assert_eq!(s.t().sum_axis(Ax::<0>).to_vec(), vec![2.5, 9., 7.5]);
 }
 
 #[test]
@@ -133,8 +133,8 @@ fn float_sums_are_accurate_on_every_path() {
     // Along a leading axis (memory-order walk, Kahan) and the last axis (pairwise).
     let rows = if cfg!(miri) { 100 } else { 1_000_000 };
     let m = Tensor::<f32, Shape![_, 4]>::full_sized(&[rows, 4], 0.1);
-    eprintln!("axis-0 mean of [{rows}, 4] x 0.1f32: {:e}", m.mean_axis::<0>().at([0]));
-    for s in m.mean_axis::<0>().to_vec().into_iter().chain(m.t().mean_axis::<1>().to_vec()) {
+    eprintln!("axis-0 mean of [{rows}, 4] x 0.1f32: {:e}", m.mean_axis(Ax::<0>).at([0]));
+    for s in m.mean_axis(Ax::<0>).to_vec().into_iter().chain(m.t().mean_axis(Ax::<1>).to_vec()) {
         assert!(((s as f64) - 0.1f32 as f64).abs() / 0.1 < 1e-6, "axis mean {s}");
     }
     let f = Tensor::<shaped::f16, Shape![_]>::full_sized(&[1 << 14], shaped::f16::from_f32(0.1));
@@ -152,11 +152,11 @@ fn column_sums_count_every_row_once() {
             Tensor::<f64, Shape![_, 3]>::from_fn_sized(&[rows, 3], |[i, j]| ((i % 16) as f64).exp2() * (j + 1) as f64);
         let want: Vec<f64> =
             (0..3).map(|j| (0..rows).map(|i| ((i % 16) as f64).exp2() * (j + 1) as f64).sum()).collect();
-        assert_eq!(x.sum_axis::<0>().to_vec(), want, "{rows} rows");
-        assert_eq!(x.t().sum_axis::<1>().to_vec(), want, "{rows} rows, transposed");
+        assert_eq!(x.sum_axis(Ax::<0>).to_vec(), want, "{rows} rows");
+        assert_eq!(x.t().sum_axis(Ax::<1>).to_vec(), want, "{rows} rows, transposed");
         let xf = x.cast::<f32>();
         let wf: Vec<f32> = want.iter().map(|&w| w as f32).collect();
-        assert_eq!(xf.sum_axis::<0>().to_vec(), wf, "{rows} rows, f32");
+        assert_eq!(xf.sum_axis(Ax::<0>).to_vec(), wf, "{rows} rows, f32");
     }
 }
 
@@ -167,7 +167,7 @@ fn integer_sums_and_products_never_wrap() {
     assert_eq!(s, 300);
     let i = Tensor::from([i32::MAX, i32::MAX, i32::MAX]);
     assert_eq!(i.sum(), 3 * i32::MAX as i64);
-    let col: Tensor<i64, Shape![2]> = Tensor::from([[i32::MAX, 1], [i32::MAX, -1]]).sum_axis::<0>();
+    let col: Tensor<i64, Shape![2]> = Tensor::from([[i32::MAX, 1], [i32::MAX, -1]]).sum_axis(Ax::<0>);
     assert_eq!(col.to_vec(), vec![2 * i32::MAX as i64, 0]);
     // Exact intermediate sums: i64::MAX + 1 - 1 is i64::MAX, not an overflow.
     assert_eq!(Tensor::from([i64::MAX, 1, -1]).sum(), i64::MAX);
@@ -196,7 +196,7 @@ fn nan_and_empty_rules_follow_pytorch() {
     assert!((big.logsumexp() - (1000.0 + 2f64.ln())).abs() < 1e-12, "no overflow");
     let b = Tensor::from([[true, false], [true, true]]);
     assert!(!b.all() && b.any());
-    assert_eq!(b.all_axis::<0>().to_vec(), vec![true, false]);
+    assert_eq!(b.all_axis(Ax::<0>).to_vec(), vec![true, false]);
     assert_eq!(b.any_axis_dyn(1).to_vec(), vec![true, true]);
     assert_eq!(Tensor::<bool, Shape![_]>::full_sized(&[0], true).all(), true);
     assert_eq!(Tensor::from([1.0f32]).var(1).is_nan(), true, "n - correction = 0 gives NaN, as PyTorch");

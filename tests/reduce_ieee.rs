@@ -43,15 +43,15 @@ fn finite_overflow_gives_infinity() {
 
 #[test]
 fn cumsum_keeps_infinities() {
-    let c = Tensor::from([1.0f32, INF32, 1.0]).cumsum::<0>();
+    let c = Tensor::from([1.0f32, INF32, 1.0]).cumsum(Ax::<0>);
     assert_eq!(c.to_vec(), vec![1.0, INF32, INF32]);
-    let c = Tensor::from([3e38f32, 3e38, 1.0]).cumsum::<0>();
+    let c = Tensor::from([3e38f32, 3e38, 1.0]).cumsum(Ax::<0>);
     assert_eq!(c.to_vec(), vec![3e38, INF32, INF32]);
-    let c = Tensor::from([1.0f64, f64::INFINITY, f64::NEG_INFINITY, 1.0]).cumsum::<0>().to_vec();
+    let c = Tensor::from([1.0f64, f64::INFINITY, f64::NEG_INFINITY, 1.0]).cumsum(Ax::<0>).to_vec();
     assert_eq!(&c[..2], &[1.0, f64::INFINITY]);
     assert!(c[2].is_nan() && c[3].is_nan(), "{c:?}");
     // Along the leading axis of a matrix (a strided line).
-    let m = Tensor::from([[1.0f32, 2.0], [INF32, 3.0], [1.0, 4.0]]).cumsum::<0>();
+    let m = Tensor::from([[1.0f32, 2.0], [INF32, 3.0], [1.0, 4.0]]).cumsum(Ax::<0>);
     assert_eq!(m.to_vec(), vec![1.0, 2.0, INF32, 5.0, INF32, 9.0]);
 }
 
@@ -72,7 +72,7 @@ fn logsumexp_keeps_infinities() {
     assert_eq!(Tensor::from([INF32, f32::NEG_INFINITY]).logsumexp(), INF32);
     assert_eq!(Tensor::from([f32::NEG_INFINITY, f32::NEG_INFINITY]).logsumexp(), f32::NEG_INFINITY);
     assert!(Tensor::from([f32::NAN, INF32]).logsumexp().is_nan());
-    let l = Tensor::from([[INF32, 0.0], [1.0, 1.0]]).logsumexp_axis::<1>().to_vec();
+    let l = Tensor::from([[INF32, 0.0], [1.0, 1.0]]).logsumexp_axis(Ax::<1>).to_vec();
     assert_eq!(l[0], INF32);
     assert!((l[1] - (1.0 + 2f32.ln())).abs() < 1e-6);
 }
@@ -85,13 +85,13 @@ fn variance_follows_pytorch() {
     // Finite elements whose squared deviations pass the range: inf, not NaN.
     assert_eq!(Tensor::from([1e38f32, -1e38]).var(1), INF32);
     assert_eq!(Tensor::from([1e38f32, -1e38]).std(0), INF32);
-    assert_eq!(Tensor::from([[1e38f32, 1.0], [-1e38, 1.0]]).var_axis::<0>(1).to_vec(), vec![INF32, 0.0]);
+    assert_eq!(Tensor::from([[1e38f32, 1.0], [-1e38, 1.0]]).var_axis(Ax::<0>, 1).to_vec(), vec![INF32, 0.0]);
     // Finite elements whose sum passes the range: the true variance (PyTorch's Welford update
     // gives 0; NumPy's two passes give inf).
     assert_eq!(Tensor::from([3e38f32, 3e38]).var(1), 0.0);
     assert_eq!(Tensor::from([3e38f32, 3e38, 3e38]).std(0), 0.0);
     assert_eq!(stensor([3e38f32, 3e38]).var(1), 0.0);
-    let v = Tensor::from([[3e38f32, 1.0, 3e38], [3e38, 3.0, 2e38]]).var_axis::<0>(1).to_vec();
+    let v = Tensor::from([[3e38f32, 1.0, 3e38], [3e38, 3.0, 2e38]]).var_axis(Ax::<0>, 1).to_vec();
     assert_eq!(v, vec![0.0, 2.0, INF32], "squared deviations past the range stay inf");
     assert_eq!(Tensor::from([3.0e38f32, 2.9e38, 3.0e38]).var(0), INF32, "the true variance, 2.2e73, is past f32");
     assert_eq!(Tensor::from([1.7e308f64, 1.7e308, 0.0]).var(0), f64::INFINITY, "the true variance is past f64");
@@ -103,19 +103,19 @@ fn variance_follows_pytorch() {
 #[test]
 fn axis_sums_keep_infinities_on_every_path() {
     let m = Tensor::from([[INF32, 1.0, 2.0], [1.0, 1.0, 3e38], [f32::NAN, 0.0, 3e38]]);
-    let rows = m.sum_axis::<1>().to_vec();
+    let rows = m.sum_axis(Ax::<1>).to_vec();
     assert_eq!(&rows[..2], &[INF32, 3e38]);
     assert!(rows[2].is_nan());
-    let cols = m.sum_axis::<0>().to_vec();
+    let cols = m.sum_axis(Ax::<0>).to_vec();
     assert!(cols[0].is_nan() && cols[1] == 2.0 && cols[2] == INF32, "{cols:?}");
     // Transposed views (memory-order walks) and runtime axes.
     let t = m.t();
-    let tc = t.sum_axis::<0>().to_vec();
+    let tc = t.sum_axis(Ax::<0>).to_vec();
     assert!(tc.iter().zip(&rows).all(|(&a, &b)| same(a, b)), "{tc:?}");
-    let tr = t.sum_axis::<1>().to_vec();
+    let tr = t.sum_axis(Ax::<1>).to_vec();
     assert!(tr.iter().zip(&cols).all(|(&a, &b)| same(a, b)), "{tr:?}");
     // A strided slice: every other column.
-    let s = t!(m[.., ..;2]).sum_axis::<1>().to_vec();
+    let s = t!(m[.., ..;2]).sum_axis(Ax::<1>).to_vec();
     assert_eq!(&s[..2], &[INF32, 3e38]);
     assert!(s[2].is_nan());
     // Leading axis of a tall matrix: more than one block of 64 rows.
@@ -125,8 +125,8 @@ fn axis_sums_keep_infinities_on_every_path() {
     v[190 * 3 + 2] = 3e38;
     v[191 * 3 + 2] = 3e38;
     let tall = Tensor::<f32, Shape![_, 3]>::from_vec(&[200, 3], v);
-    assert_eq!(tall.sum_axis::<0>().to_vec(), vec![INF32, f32::NEG_INFINITY, INF32]);
-    assert_eq!(tall.mean_axis::<0>().to_vec(), vec![INF32, f32::NEG_INFINITY, INF32]);
+    assert_eq!(tall.sum_axis(Ax::<0>).to_vec(), vec![INF32, f32::NEG_INFINITY, INF32]);
+    assert_eq!(tall.mean_axis(Ax::<0>).to_vec(), vec![INF32, f32::NEG_INFINITY, INF32]);
     let d = tall.clone().into_dyn();
     assert_eq!(d.sum_axis_dyn(0).to_vec(), vec![INF32, f32::NEG_INFINITY, INF32]);
     assert!(d.sum().is_nan(), "+inf and -inf");
@@ -139,7 +139,7 @@ fn inline_and_dynamic_forms_keep_infinities() {
     assert_eq!(s.mean(), INF32);
     assert_eq!(s.norm(Norm::L2), INF32);
     assert_eq!(stensor([3e38f32, 3e38]).sum(), INF32);
-    assert_eq!(stensor([[INF32, 1.0], [1.0, 1.0]]).sum_axis::<0>().to_vec(), vec![INF32, 2.0]);
+    assert_eq!(stensor([[INF32, 1.0], [1.0, 1.0]]).sum_axis(Ax::<0>).to_vec(), vec![INF32, 2.0]);
     let d = Tensor::<f32, DynShape>::from_vec(&[2, 2], vec![INF32, 1.0, 1.0, 1.0]);
     assert_eq!(d.sum(), INF32);
     assert_eq!(d.sum_axis_dyn(1).to_vec(), vec![INF32, 2.0]);
@@ -180,7 +180,7 @@ fn parallel_sums_keep_infinities() {
     // Rows of a wide matrix (one contiguous run per output, each split).
     let mut w = vec![0.5f32; 2 * n];
     w[n + 5] = INF32;
-    let r = Tensor::<f32, Shape![2, _]>::from_vec(&[2, n], w).sum_axis::<1>().to_vec();
+    let r = Tensor::<f32, Shape![2, _]>::from_vec(&[2, n], w).sum_axis(Ax::<1>).to_vec();
     assert_eq!(r, vec![0.5 * n as f32, INF32]);
 }
 
@@ -203,9 +203,12 @@ fn long_f32_sums_are_as_accurate_as_numpy() {
     check("contiguous sum", x.sum());
     check("mean * n", x.mean() * n as f32);
     // One output of 2e7 rows through the leading-axis path, and through a strided view.
-    check("axis-0 sum of [2e7, 1]", Tensor::<f32, Shape![_, 1]>::full_sized(&[n, 1], 0.1).sum_axis::<0>().to_vec()[0]);
+    check(
+        "axis-0 sum of [2e7, 1]",
+        Tensor::<f32, Shape![_, 1]>::full_sized(&[n, 1], 0.1).sum_axis(Ax::<0>).to_vec()[0],
+    );
     let two = Tensor::<f32, Shape![_, 2]>::full_sized(&[n / 2, 2], 0.1);
-    for (k, s) in two.sum_axis::<0>().to_vec().into_iter().enumerate() {
+    for (k, s) in two.sum_axis(Ax::<0>).to_vec().into_iter().enumerate() {
         check(&format!("axis-0 sum of [1e7, 2], column {k}"), s * 2.0);
     }
     let strided = t!(x[..;2]).sum();
@@ -384,10 +387,10 @@ fn $vec(v: Vec<$t>) -> Result<(), TestCaseError> {
             w => w.check(m, "mean")?,
         }
     }
-    for (k, (w, got)) in model_cumsum(&xs, T::TOP, T::EPS).iter().zip(x.cumsum::<0>().to_vec()).enumerate() {
+    for (k, (w, got)) in model_cumsum(&xs, T::TOP, T::EPS).iter().zip(x.cumsum(Ax::<0>).to_vec()).enumerate() {
         w.check(got.into(), &format!("cumsum[{k}]"))?;
     }
-    for (k, (w, got)) in model_cumsum(&xs, T::TOP, T::EPS).iter().zip(sv.cumsum::<0>().to_vec()).enumerate() {
+    for (k, (w, got)) in model_cumsum(&xs, T::TOP, T::EPS).iter().zip(sv.cumsum(Ax::<0>).to_vec()).enumerate() {
         w.check(got.into(), &format!("strided cumsum[{k}]"))?;
     }
     let abs: Vec<f64> = xs.iter().map(|x| x.abs()).collect();
@@ -468,19 +471,19 @@ fn $mat(r: usize, c: usize, v: Vec<$t>) -> Result<(), TestCaseError> {
     let sv = t!(w[.., ..;2]);
     let row = |i: usize| xs[i * c..(i + 1) * c].to_vec();
     let col = |j: usize| (0..r).map(|i| xs[i * c + j]).collect::<Vec<_>>();
-    for (what, got) in [("rows", m.sum_axis::<1>()), ("rows of t", tv.sum_axis::<1>()), ("rows strided", sv.sum_axis::<1>())]
+    for (what, got) in [("rows", m.sum_axis(Ax::<1>)), ("rows of t", tv.sum_axis(Ax::<1>)), ("rows strided", sv.sum_axis(Ax::<1>))]
     {
         for (i, g) in got.to_vec().into_iter().enumerate() {
             model_sum(&row(i), T::TOP, T::EPS).check(g.into(), &format!("{what}[{i}]"))?;
         }
     }
-    for (what, got) in [("cols", m.sum_axis::<0>()), ("cols of t", tv.sum_axis::<0>()), ("cols strided", sv.sum_axis::<0>())]
+    for (what, got) in [("cols", m.sum_axis(Ax::<0>)), ("cols of t", tv.sum_axis(Ax::<0>)), ("cols strided", sv.sum_axis(Ax::<0>))]
     {
         for (j, g) in got.to_vec().into_iter().enumerate() {
             model_sum(&col(j), T::TOP, T::EPS).check(g.into(), &format!("{what}[{j}]"))?;
         }
     }
-    for (j, g) in m.mean_axis::<0>().to_vec().into_iter().enumerate() {
+    for (j, g) in m.mean_axis(Ax::<0>).to_vec().into_iter().enumerate() {
         let g: f64 = g.into();
         match model_sum(&col(j), T::TOP, T::EPS) {
             Want::Near(s, t) => Want::Near(s / r as f64, t / r as f64 + T::TINY).check(g, "mean cols")?,
@@ -521,17 +524,17 @@ fn inline_matches_dynamic(v: &[f32]) -> Result<(), TestCaseError> {
     macro_rules! each_axis {
         ($s:ident, $d:ident, [$($a:literal),*]) => {$(
             for (what, got, want) in [
-                ("sum", $s.sum_axis::<$a>().to_vec(), $d.sum_axis_dyn($a).to_vec()),
-                ("mean", $s.mean_axis::<$a>().to_vec(), $d.mean_axis_dyn($a).to_vec()),
-                ("prod", $s.prod_axis::<$a>().to_vec(), $d.prod_axis_dyn($a).to_vec()),
-                ("max", $s.max_axis::<$a>().to_vec(), $d.max_axis_dyn($a).to_vec()),
-                ("min", $s.min_axis::<$a>().to_vec(), $d.min_axis_dyn($a).to_vec()),
-                ("var", $s.var_axis::<$a>(1).to_vec(), $d.var_axis_dyn($a, 1).to_vec()),
-                ("L2", $s.norm_axis::<$a>(Norm::L2).to_vec(), $d.norm_axis_dyn($a, Norm::L2).to_vec()),
+                ("sum", $s.sum_axis(Ax::<$a>).to_vec(), $d.sum_axis_dyn($a).to_vec()),
+                ("mean", $s.mean_axis(Ax::<$a>).to_vec(), $d.mean_axis_dyn($a).to_vec()),
+                ("prod", $s.prod_axis(Ax::<$a>).to_vec(), $d.prod_axis_dyn($a).to_vec()),
+                ("max", $s.max_axis(Ax::<$a>).to_vec(), $d.max_axis_dyn($a).to_vec()),
+                ("min", $s.min_axis(Ax::<$a>).to_vec(), $d.min_axis_dyn($a).to_vec()),
+                ("var", $s.var_axis(Ax::<$a>, 1).to_vec(), $d.var_axis_dyn($a, 1).to_vec()),
+                ("L2", $s.norm_axis(Ax::<$a>, Norm::L2).to_vec(), $d.norm_axis_dyn($a, Norm::L2).to_vec()),
             ] {
                 prop_assert!(bits_eq(&got, &want), "{} axis {}: inline {:?}, dynamic {:?}", what, $a, got, want);
             }
-            prop_assert_eq!($s.argmax_axis::<$a>().to_vec(), $d.argmax_axis_dyn($a).to_vec());
+            prop_assert_eq!($s.argmax_axis(Ax::<$a>).to_vec(), $d.argmax_axis_dyn($a).to_vec());
         )*};
     }
     each_axis!(s, d, [0, 1]);
@@ -547,14 +550,14 @@ fn inline_matches_dynamic(v: &[f32]) -> Result<(), TestCaseError> {
 #[test]
 fn inline_reductions_of_empty_dims() {
     let a: STensor<f32, Shape![0, 4]> = STensor::zeros();
-    assert_eq!(a.sum_axis::<0>().to_vec(), [0.0; 4]);
-    assert!(a.mean_axis::<0>().to_vec().iter().all(|m| m.is_nan()));
-    assert_eq!(a.sum_axis::<1>().to_vec(), Vec::<f32>::new());
+    assert_eq!(a.sum_axis(Ax::<0>).to_vec(), [0.0; 4]);
+    assert!(a.mean_axis(Ax::<0>).to_vec().iter().all(|m| m.is_nan()));
+    assert_eq!(a.sum_axis(Ax::<1>).to_vec(), Vec::<f32>::new());
     let b: STensor<f32, Shape![4, 0]> = STensor::zeros();
-    assert_eq!(b.sum_axis::<0>().to_vec(), Vec::<f32>::new());
-    assert_eq!(b.sum_axis::<1>().to_vec(), [0.0; 4]);
+    assert_eq!(b.sum_axis(Ax::<0>).to_vec(), Vec::<f32>::new());
+    assert_eq!(b.sum_axis(Ax::<1>).to_vec(), [0.0; 4]);
     let d = Tensor::<f32, DynShape>::zeros_sized(&[0, 4]);
-    assert_eq!(d.sum_axis_dyn(0).to_vec(), a.sum_axis::<0>().to_vec());
+    assert_eq!(d.sum_axis_dyn(0).to_vec(), a.sum_axis(Ax::<0>).to_vec());
 }
 
 proptest! {

@@ -8,7 +8,7 @@ use shaped::prelude::*;
 #[test]
 fn numpy_cases() {
     let x = Tensor::from([1.0f64, 3.0, 2.0, 3.0, f64::NAN, 5.0]);
-    let (v, i) = x.cummax::<0>();
+    let (v, i) = x.cummax(Ax::<0>);
     let v = v.to_vec();
     assert_eq!(&v[..4], &[1.0, 3.0, 3.0, 3.0]);
     assert!(v[4].is_nan() && v[5].is_nan());
@@ -19,16 +19,16 @@ fn numpy_cases() {
     assert_eq!(i.to_vec(), vec![0, 0, 0, 0, 4, 4]);
     // Along the leading axis of a matrix, integers.
     let m = Tensor::from([[3, 1], [2, 5], [4, 0]]);
-    let (v, i) = m.cummax::<0>();
+    let (v, i) = m.cummax(Ax::<0>);
     assert_eq!((v.to_vec(), i.to_vec()), (vec![3, 1, 3, 5, 4, 5], vec![0, 0, 0, 1, 2, 1]));
-    assert!(m.clone().into_dyn().try_cummax::<2>().is_err());
+    assert!(m.clone().into_dyn().try_cummax(Ax::<2>).is_err());
 }
 
 /// np.logaddexp.accumulate([0, 1, -inf, 1000, 2]).
 #[test]
 #[cfg_attr(miri, ignore = "Miri gives float functions a random error of a few ulp per call")]
 fn logcumsumexp_matches_numpy() {
-    let l = Tensor::from([0.0f64, 1.0, f64::NEG_INFINITY, 1000.0, 2.0]).logcumsumexp::<0>().to_vec();
+    let l = Tensor::from([0.0f64, 1.0, f64::NEG_INFINITY, 1000.0, 2.0]).logcumsumexp(Ax::<0>).to_vec();
     assert_eq!(l, vec![0.0, 1.3132616875182228, 1.3132616875182228, 1000.0, 1000.0]);
 }
 
@@ -83,8 +83,8 @@ proptest! {
     fn against_running_loops((r, c, v) in (1usize..5, 0usize..30).prop_flat_map(|(r, c)| (Just(r), Just(c),
         prop::collection::vec(prop_oneof![4 => (-5i32..5).prop_map(|k| k as f64), 1 => Just(f64::NAN), 1 => -50.0f64..50.0], r * c)))) {
         let m = Tensor::<f64, Shape![_, _]>::from_vec(&[r, c], v.clone());
-        let (mx, mi) = m.cummax::<1>();
-        let l = m.logcumsumexp::<1>().to_vec();
+        let (mx, mi) = m.cummax(Ax::<1>);
+        let l = m.logcumsumexp(Ax::<1>).to_vec();
         for i in 0..r {
             let line = &v[i * c..(i + 1) * c];
             let mut best = 0usize;

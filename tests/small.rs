@@ -162,8 +162,8 @@ fn results_live_inline_when_an_operand_is_inline() {
     let _: STensor<f32, Shape![4, 4]> = a * 2.0;
     let _: STensor<f32, Shape![4, 4]> = 2.0 * a;
     let _: STensor<bool, Shape![4, 4]> = a.map(|x| x > 0.);
-    let _: STensor<f32, Shape![4]> = a.sum_axis::<0>();
-    let _: STensor<f32, Shape![4, 1]> = a.mean_keepdim::<1>();
+    let _: STensor<f32, Shape![4]> = a.sum_axis(Ax::<0>);
+    let _: STensor<f32, Shape![4, 1]> = a.mean_keepdim(Ax::<1>);
     let _: STensor<f32, Shape![4]> = a.mv(&v);
     let _: STensor<f32, Shape![4, 4]> = v.outer(&v);
     let _: STensor<f32, Shape![4, 4]> = a.inv_or_identity();
@@ -211,10 +211,10 @@ proptest! {
         // The row sums (and means) of the inline 4x4 take the same SSE kernel against ones: the
         // bits of the heap tensor's pairwise sums.
         let bits = |v: Vec<f32>| v.into_iter().map(f32::to_bits).collect::<Vec<_>>();
-        prop_assert_eq!(bits(a.sum_axis::<1>().to_vec()), bits(h.sum_axis::<1>().to_vec()));
-        prop_assert_eq!(bits(a.mean_axis::<1>().to_vec()), bits(h.mean_axis::<1>().to_vec()));
+        prop_assert_eq!(bits(a.sum_axis(Ax::<1>).to_vec()), bits(h.sum_axis(Ax::<1>).to_vec()));
+        prop_assert_eq!(bits(a.mean_axis(Ax::<1>).to_vec()), bits(h.mean_axis(Ax::<1>).to_vec()));
         let ones = STensor::<f32, Shape![4]>::ones();
-        prop_assert!(close(a.sum_axis::<1>().to_vec(), (0..4).map(|i| (0..4).map(|j| x[4 * i + j] as f64).sum()).collect()));
+        prop_assert!(close(a.sum_axis(Ax::<1>).to_vec(), (0..4).map(|i| (0..4).map(|j| x[4 * i + j] as f64).sum()).collect()));
         prop_assert!(close(a.mv(&ones).to_vec(), (0..4).map(|i| (0..4).map(|j| x[4 * i + j] as f64).sum()).collect()));
     }
 
@@ -252,16 +252,16 @@ proptest! {
         let a = STensor::<f32, Shape![2, 3, 4]>::zeros().with(&x);
         let h = heap::<24>(&[2, 3, 4], &x).into_static::<Shape![2, 3, 4]>();
         prop_assert_eq!(a.sum(), h.sum());
-        prop_assert_eq!(a.sum_axis::<0>().to_vec(), h.sum_axis::<0>().to_vec());
-        prop_assert_eq!(a.sum_axis::<1>().to_vec(), h.sum_axis::<1>().to_vec());
-        prop_assert_eq!(a.sum_axis::<-1>().to_vec(), h.sum_axis::<-1>().to_vec());
-        prop_assert_eq!(a.sum_keepdim::<1>().to_vec(), h.sum_keepdim::<1>().to_vec());
-        prop_assert_eq!(a.mean_axis::<2>().to_vec(), h.mean_axis::<2>().to_vec());
-        prop_assert_eq!(a.mean_keepdim::<0>().to_vec(), h.mean_keepdim::<0>().to_vec());
+        prop_assert_eq!(a.sum_axis(Ax::<0>).to_vec(), h.sum_axis(Ax::<0>).to_vec());
+        prop_assert_eq!(a.sum_axis(Ax::<1>).to_vec(), h.sum_axis(Ax::<1>).to_vec());
+        prop_assert_eq!(a.sum_axis(Ax::<-1>).to_vec(), h.sum_axis(Ax::<-1>).to_vec());
+        prop_assert_eq!(a.sum_keepdim(Ax::<1>).to_vec(), h.sum_keepdim(Ax::<1>).to_vec());
+        prop_assert_eq!(a.mean_axis(Ax::<2>).to_vec(), h.mean_axis(Ax::<2>).to_vec());
+        prop_assert_eq!(a.mean_keepdim(Ax::<0>).to_vec(), h.mean_keepdim(Ax::<0>).to_vec());
         prop_assert_eq!(a.sum_axes::<Axes![0, 2]>().to_vec(), h.sum_axes::<Axes![0, 2]>().to_vec());
         prop_assert_eq!(a.mean_axes_keepdim::<Axes![1, 2]>().to_vec(), h.mean_axes_keepdim::<Axes![1, 2]>().to_vec());
         // A view of an inline tensor is an ordinary view (its reductions give heap tensors).
-        prop_assert_eq!(a.permute::<Axes![2, 0, 1]>().sum_axis::<1>().to_vec(), h.permute::<Axes![2, 0, 1]>().sum_axis::<1>().to_vec());
+        prop_assert_eq!(a.permute::<Axes![2, 0, 1]>().sum_axis(Ax::<1>).to_vec(), h.permute::<Axes![2, 0, 1]>().sum_axis(Ax::<1>).to_vec());
     }
 
     #[test]

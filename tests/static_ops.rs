@@ -43,7 +43,7 @@ fn size_one_dims_from_every_source_are_one() {
     let b: TensorView<f64, Shape![1, 3]> = t!(x[0..1, ..]);
     let c: TensorView<f64, Shape![2, 1, 3]> = t!(x[.., None, ..]);
     let d: TensorView<f64, Shape![2, 1]> = t!(x[.., -1..]);
-    let k: Tensor<f64, Shape![2, 1]> = x.sum_keepdim::<1>();
+    let k: Tensor<f64, Shape![2, 1]> = x.sum_keepdim(Ax::<1>);
     let f: Tensor<f64, Shape![1, 3]> = Tensor::from([[1., 2., 3.]]);
     assert_eq!((a.numel(), b.to_vec(), c.numel(), d.to_vec()), (6, vec![0., 1., 2.], 6, vec![2., 5.]));
     assert_eq!((k.to_vec(), f.to_vec()), (vec![3., 12.], vec![1., 2., 3.]));
@@ -61,15 +61,15 @@ fn size_one_dims_from_every_source_are_one() {
 #[test]
 fn keepdim_reductions_broadcast_back() {
     let x = arange::<Shape![2, 3]>();
-    let m: Tensor<f64, Shape![2, 1]> = x.mean_keepdim::<1>();
+    let m: Tensor<f64, Shape![2, 1]> = x.mean_keepdim(Ax::<1>);
     assert_eq!(m.to_vec(), [1., 4.]);
     let centred: Tensor<f64, Shape![2, 3]> = &x - &m;
     assert_eq!(centred.to_vec(), [-1., 0., 1., -1., 0., 1.]);
-    let s0: Tensor<f64, Shape![1, 3]> = x.sum_keepdim::<0>();
+    let s0: Tensor<f64, Shape![1, 3]> = x.sum_keepdim(Ax::<0>);
     assert_eq!(s0.to_vec(), [3., 5., 7.]);
     // A runtime shape keeps the axis too.
     let d = x.clone().into_dyn();
-    assert_eq!(d.sum_keepdim::<0>().sizes(), [1, 3]);
+    assert_eq!(d.sum_keepdim(Ax::<0>).sizes(), [1, 3]);
 }
 
 #[test]
@@ -211,7 +211,7 @@ fn assignment_shapes_are_typed() {
 
 /// Generic code names only `Shape` (and `Const`): a function over every static size `N`.
 fn centre_rows<const N: usize, const M: usize>(x: &Tensor<f64, Shape![N, M]>) -> Tensor<f64, Shape![N, M]> {
-    x - &x.mean_keepdim::<1>()
+    x - &x.mean_keepdim(Ax::<1>)
 }
 
 #[test]

@@ -388,21 +388,21 @@ fn check_softmax(rows: usize, cols: usize, v: &[f32]) -> Result<(), TestCaseErro
         e.iter().map(|e| e / s).collect()
     };
     let close = |got: f32, want: f64| (got as f64 - want).abs() <= 16.0 * f32::EPSILON as f64 * want.abs() + 1e-30;
-    let r = x.softmax::<1>().to_vec();
+    let r = x.softmax(Ax::<1>).to_vec();
     for i in 0..rows {
         let want = reference(&v[i * cols..(i + 1) * cols]);
         for j in 0..cols {
             prop_assert!(close(r[i * cols + j], want[j]), "row {} col {}: {} vs {}", i, j, r[i * cols + j], want[j]);
         }
     }
-    let c = x.t().contiguous().softmax::<0>().to_vec();
-    for (a, b) in c.iter().zip(x.softmax::<1>().t().contiguous().to_vec()) {
+    let c = x.t().contiguous().softmax(Ax::<0>).to_vec();
+    for (a, b) in c.iter().zip(x.softmax(Ax::<1>).t().contiguous().to_vec()) {
         prop_assert!((a - b).abs() <= 16.0 * f32::EPSILON * b.abs() + 1e-30, "columns {} vs rows {}", a, b);
     }
     // Log-softmax: rows (blocks of short rows up to 64, the per-line path beyond) against
     // columns (the per-line path), within 16 epsilons of the larger of the value and 1.
-    let c = x.t().contiguous().log_softmax::<0>().to_vec();
-    for (a, b) in c.iter().zip(x.log_softmax::<1>().t().contiguous().to_vec()) {
+    let c = x.t().contiguous().log_softmax(Ax::<0>).to_vec();
+    for (a, b) in c.iter().zip(x.log_softmax(Ax::<1>).t().contiguous().to_vec()) {
         let same = *a == b || (a - b).abs() <= 16.0 * f32::EPSILON * b.abs().max(1.0);
         prop_assert!(same, "log columns {} vs rows {}", a, b);
     }

@@ -3,5 +3,5 @@ use shaped::prelude::*;
 
 fn main() {
     let x = Tensor::<f32, Shape![2, 3]>::zeros();
-    let _ = x.mean_keepdim::<2>();
+    let _ = x.mean_keepdim(Ax::<2>);
 }

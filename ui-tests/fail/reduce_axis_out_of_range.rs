@@ -4,5 +4,5 @@ use shaped::prelude::*;
 
 fn main() {
     let a: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
-    let _ = a.max_axis::<2>();
+    let _ = a.max_axis(Ax::<2>);
 }

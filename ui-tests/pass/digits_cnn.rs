@@ -27,7 +27,7 @@ fn forward<N: Dim>(m: &Cnn, x: &Tensor<f32, (N, One, Const<8>, Const<8>)>) -> Te
     let h: TensorCow<f32, (N, Const<64>)> = h.reshape::<(N, Const<64>)>();
     let h: Tensor<f32, (N, Const<32>)> = (h.matmul(&m.fc1.t()) + &m.fb1).gelu();
     let y: Tensor<f32, (N, Const<10>)> = h.matmul(&m.fc2.t()) + &m.fb2;
-    y.log_softmax::<1>()
+    y.log_softmax(Ax::<1>)
 }
 
 pub fn main() {

@@ -10,7 +10,7 @@ fn normalize<S: Shape>(x: &Tensor<f32, S>) -> Tensor<f32, S> {
 
 /// Every static `N` and `M`: keepdim gives `One`, which broadcasts back against `M`.
 fn centre_rows<const N: usize, const M: usize>(x: &Tensor<f32, Shape![N, M]>) -> Tensor<f32, Shape![N, M]> {
-    x - &x.mean_keepdim::<1>()
+    x - &x.mean_keepdim(Ax::<1>)
 }
 
 /// Inner dims tied by the same `K`: the product type follows.

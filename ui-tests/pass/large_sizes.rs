@@ -34,8 +34,8 @@ pub fn main() {
 
     // transpose, sum along a large axis, keepdim that broadcasts back.
     let t: TensorView<f32, Shape![3, 65536]> = y.t();
-    let c: Tensor<f32, Shape![65536, 3]> = &y - &y.mean_keepdim::<0>();
-    let s0: Tensor<f32, Shape![3]> = y.sum_axis::<0>();
+    let c: Tensor<f32, Shape![65536, 3]> = &y - &y.mean_keepdim(Ax::<0>);
+    let s0: Tensor<f32, Shape![3]> = y.sum_axis(Ax::<0>);
     assert_eq!((t.sizes(), c.sum(), s0.to_vec()), (&[3, 65536][..], 0., vec![131072., 196608., 262144.]));
 
     // reshape and view between static shapes of any size, with the element counts compared when

@@ -10,7 +10,7 @@ pub fn main() {
     let z: Tensor<f32, Shape![_, 2]> = y.matmul(&w);
     assert_eq!(z.sizes(), [5, 2]);
     let s: TensorView<f32, Shape![2, 2]> = t!(z[1..3, ..]);
-    let k: Tensor<f32, Shape![_, 1]> = z.sum_keepdim::<1>();
+    let k: Tensor<f32, Shape![_, 1]> = z.sum_keepdim(Ax::<1>);
     let c: Tensor<f32, Shape![_, 2]> = z.cat::<0>(&z);
     assert_eq!((s.sum(), k.sizes(), c.sizes()), (36., &[5, 1][..], &[10, 2][..]));
     // A `Dyn` dim against a static one resolves to the static size.

@@ -3,8 +3,8 @@ use shaped::prelude::*;
 
 pub fn main() {
     let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
-    let rows: Tensor<f32, Shape![2]> = x.sum_axis::<-1>();
-    let keep: Tensor<f32, Shape![1, 3]> = x.mean_keepdim::<-2>();
+    let rows: Tensor<f32, Shape![2]> = x.sum_axis(Ax::<-1>);
+    let keep: Tensor<f32, Shape![1, 3]> = x.mean_keepdim(Ax::<-2>);
     let col: TensorView<f32, Shape![2, 3, 1]> = x.unsqueeze::<-1>();
     let sq: TensorView<f32, Shape![2, 3]> = col.squeeze::<-1>();
     let tr: TensorView<f32, Shape![3, 2]> = x.transpose::<-1, -2>();

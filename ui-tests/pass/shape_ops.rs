@@ -4,9 +4,9 @@ use shaped::prelude::*;
 pub fn main() {
     let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
 
-    let s: Tensor<f32, Shape![2]> = x.sum_axis::<1>();
+    let s: Tensor<f32, Shape![2]> = x.sum_axis(Ax::<1>);
     assert_eq!(s.to_vec(), [6., 15.]);
-    let s0: Tensor<f32, Shape![3]> = x.sum_axis::<0>();
+    let s0: Tensor<f32, Shape![3]> = x.sum_axis(Ax::<0>);
     assert_eq!(s0.to_vec(), [5., 7., 9.]);
 
     let r: TensorCow<f32, Shape![3, 2]> = x.reshape();

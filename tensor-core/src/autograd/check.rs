@@ -33,10 +33,10 @@ pub struct GradcheckReport {
 ///
 /// ```
 /// # extern crate shaped_core as shaped;
-/// use shaped::{Shape, Tensor};
+/// use shaped::{Ax, Shape, Tensor};
 /// use shaped::autograd::{gradcheck, Var};
 /// let x = Tensor::<f64, Shape![2, 3]>::from([[0.1, -0.4, 0.9], [1.3, -2.0, 0.5]]);
-/// assert!(gradcheck(|x: &Var<f64, Shape![2, 3]>| x.tanh().softmax::<1>(), &x));
+/// assert!(gradcheck(|x: &Var<f64, Shape![2, 3]>| x.tanh().softmax(Ax::<1>), &x));
 /// ```
 pub fn gradcheck<S: Shape, S2: Shape>(
     f: impl for<'t> Fn(&Var<'t, f64, S>) -> Var<'t, f64, S2>,

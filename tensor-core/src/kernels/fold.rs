@@ -93,7 +93,7 @@ pub(crate) fn reduce<T: Element, R: Reducer<T>>(
     r: &R,
 ) -> Result<Vec<R::Out>, ShapeError> {
     // A permutation of a contiguous buffer (a transpose) is reduced in memory order when that
-    // keeps the results' order: `x.t().sum_axis::<1>()` becomes the contiguous column sums.
+    // keeps the results' order: `x.t().sum_axis(Ax::<1>)` becomes the contiguous column sums.
     let permuted = memory_order(l, mask, R::INDEXED);
     let (l, mask) = match &permuted {
         Some((pl, pm)) => (pl, pm),
@@ -265,7 +265,7 @@ pub(crate) fn small_reduce<S: Shape, T: Element, R: Reducer<T>>(
         }
     }
     let (mut o, mut err) = (0, None);
-    // The reduced dims are the last ones (a whole-tensor reduction, `sum_axis::<-1>`): each
+    // The reduced dims are the last ones (a whole-tensor reduction, `sum_axis(Ax::<-1>)`): each
     // output reduces one contiguous block of `n` elements, through the reducer's slice form
     // (pairwise for sums).
     let rank = S::RANK.unwrap_or(0);
@@ -299,7 +299,7 @@ pub(crate) fn small_reduce<S: Shape, T: Element, R: Reducer<T>>(
         }
         return err.map_or(Ok(()), Err);
     }
-    // The reduced dims are one block of adjacent dims followed by few elements (`sum_axis::<0>`
+    // The reduced dims are one block of adjacent dims followed by few elements (`sum_axis(Ax::<0>)`
     // of a matrix, a middle axis): per index before the block, its rows fold into a row of
     // running values on the stack, as the strided engine folds a contiguous input's block
     // (vectorised across the outputs; sums in plain blocks with one compensated add each), so

@@ -4,6 +4,7 @@
 use super::{Forward, Item, Module};
 use crate::autograd::{GradFloat, Tape, Var};
 use crate::error::ShapeError;
+use crate::shape::Ax;
 use crate::shape::{RemoveAxis, Shape};
 
 macro_rules! activation {
@@ -79,13 +80,13 @@ impl<T: GradFloat, const A: isize> Module<T> for LogSoftmax<A> {
 impl<'t, T: GradFloat, S: RemoveAxis<A>, const A: isize> Forward<'t, T, S> for Softmax<A> {
     type Out = S;
     fn try_forward(&mut self, _: &'t Tape<T>, x: &Var<'t, T, S>) -> Result<Var<'t, T, S>, ShapeError> {
-        Ok(x.softmax::<A>())
+        Ok(x.softmax(Ax::<A>))
     }
 }
 
 impl<'t, T: GradFloat, S: RemoveAxis<A>, const A: isize> Forward<'t, T, S> for LogSoftmax<A> {
     type Out = S;
     fn try_forward(&mut self, _: &'t Tape<T>, x: &Var<'t, T, S>) -> Result<Var<'t, T, S>, ShapeError> {
-        Ok(x.log_softmax::<A>())
+        Ok(x.log_softmax(Ax::<A>))
     }
 }

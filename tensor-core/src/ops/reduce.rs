@@ -1,7 +1,7 @@
 //! Reductions over everything, along one axis (static or runtime, with or without `keepdim`) or
 //! along several static axes: sum, mean, prod, max, min, argmax, argmin, var, std, norms,
 //! logsumexp, count_nonzero, all and any. A static axis removes that dim from the result type, or
-//! (keepdim) makes it the broadcastable [`One`], so `x - x.mean_keepdim::<1>()` type-checks for
+//! (keepdim) makes it the broadcastable [`One`](crate::One), so `x - x.mean_keepdim(Ax::<1>)` type-checks for
 //! every size.
 //!
 //! **Accuracy.** Float sums (and so means, variances and norms) are pairwise over contiguous runs
@@ -19,14 +19,13 @@
 //! pass it. **Integer sums and products never wrap**:
 //! they are computed exactly and returned as `i64` (signed) or `u64` (unsigned), as PyTorch's
 //! `int64`; a result that does not fit is an error (the `try_` forms) or a panic.
-use crate::dim::One;
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels::fold::{self, Reducer};
 use crate::kernels::reduce::{ArgExtreme, CenteredSum, Count, Extreme, MapSum, Mean, NanMean, Prod, Sum};
 use crate::kernels::small;
 use crate::layout::{normalize_axis, Layout, LayoutRepr};
 use crate::num::{MeanElem, Num};
-use crate::shape::{DynShape, ReduceAxes, RemoveAxis, SetAxis, Shape, MAX_RANK};
+use crate::shape::{DropAxis, DynShape, KeepAxis, ReduceAxes, Shape, MAX_RANK};
 use crate::storage::{Data, DataMut, Element, Out, OutData};
 use crate::tensor::{OutTensor, TensorBase};
 use num_traits::Float;
@@ -53,7 +52,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// inline input with an inline result reduces at constant strides with no allocation: that
     /// branch is always inlined into the typed caller, whose axes are constants there, so the
     /// reduction unrolls even where the caller itself is not inlined (one `reduce_with` serves
-    /// `sum_axis::<0>` and `sum_axis::<1>` of a `[4, 4]`: outlined, its axes were run-time values
+    /// `sum_axis(Ax::<0>)` and `sum_axis(Ax::<1>)` of a `[4, 4]`: outlined, its axes were run-time values
     /// and the 4x4 row sums took 23 ns instead of 2).
     #[inline(always)]
     pub(crate) fn reduce_with<R: Reducer<D::Elem>, S2: Shape>(
@@ -175,9 +174,9 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
 /// (removed or kept), each with its `try_` form. `$run` computes it from the tensor `$s`, the
 /// normalised `$axes` and `$keep`, with the result shape inferred from each form's return type.
 macro_rules! reduction {
-    (table $d:tt grad { $($grad:tt)* } nograd { $($nograd:tt)* }) => {
-        reduction! { $($grad)* }
-        reduction! { $($nograd)* }
+    (table $d:tt bounds $ab:tt grad { $($grad:tt)* } nograd { $($nograd:tt)* }) => {
+        reduction! { @each $ab $($grad)* }
+        reduction! { @each $ab $($nograd)* }
         /// The reduction table, handed to `$cb!` (see `reduction!`'s invocation).
         macro_rules! reductions {
             ($d cb:ident) => {
@@ -186,11 +185,14 @@ macro_rules! reduction {
         }
         pub(crate) use reductions;
     };
-    ($(
+    (@each $ab:tt) => {};
+    (@each [[$($drop:tt)*] [$($kdim:tt)*]]
         $doc:literal, $torch:literal, $out:ty, [$($bound:tt)*], ($($p:ident: $pt:ty),*) |$s:ident, $axes:ident, $keep:ident| $run:expr,
         $w:ident $try_w:ident $ax:ident $try_ax:ident $kd:ident $try_kd:ident $dy:ident $try_dy:ident $kdy:ident $try_kdy:ident
         $(=> |$($gp:ident),*| $grad:expr)?;
-    )*) => {$(
+        $($rest:tt)*
+    ) => {
+        reduction! { @each [[$($drop)*] [$($kdim)*]] $($rest)* }
         // The element bound is on each method rather than on the impl, so that a call on the
         // wrong element type is an E0277 naming the bound (with its message, for `mean`) rather
         // than "the method exists but its trait bounds were not satisfied".
@@ -218,51 +220,53 @@ macro_rules! reduction {
             {
                 self.$try_w($($p),*).or_panic()
             }
-            #[doc = concat!("The ", $doc, " along axis `A`, which is removed (PyTorch `", $torch, "(dim=A)`): `[2, 3]` with `<1>` gives `[2]`. The axis is checked at compile time for tuple shapes.")]
+            #[doc = concat!("The ", $doc, " along `axis`, which is removed (PyTorch `", $torch, "(dim=axis)`): `[2, 3]` with `Ax::<1>` (or `1`, or the dim's name) gives `[2]`.")]
+            #[doc = ""]
+            #[doc = "The axis is an [`AxisArg`](crate::shape::AxisArg): `Ax::<1>` (checked at compile time for tuple shapes; the result keeps the other dims' types), an `isize` (checked at run time, the result's dims are `Dyn`), or a dim name of the shape (`Seq`)."]
             #[doc = ""]
             #[doc = "# Errors"]
-            #[doc = "[`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`; see the [module docs](crate::ops::reduce)."]
+            #[doc = "[`ShapeError::Axis`] for an axis out of range at run time; see the [module docs](crate::ops::reduce)."]
             #[inline]
-            pub fn $try_ax<const A: isize>(&self, $($p: $pt),*) -> Result<OutTensor<D, $out, <S as RemoveAxis<A>>::Out>, ShapeError>
+            pub fn $try_ax<X, M, Y: Shape>(&self, axis: X, $($p: $pt),*) -> Result<OutTensor<D, $out, Y>, ShapeError>
             where
-                S: RemoveAxis<A>,
+                $($drop)*,
                 $($bound)*
             {
-                let ($s, $axes, $keep): (&Self, &[usize], bool) = (self, &[self.ax(A)?], false);
+                let ($s, $axes, $keep): (&Self, &[usize], bool) = (self, &[self.ax(S::axis_index(&axis))?], false);
                 $run
             }
-            #[doc = concat!("The ", $doc, " along axis `A`, which is removed (PyTorch `", $torch, "(dim=A)`): `[2, 3]` with `<1>` gives `[2]`. Panics with the message of the error that [`", stringify!($try_ax), "`](Self::", stringify!($try_ax), ") returns.")]
+            #[doc = concat!("The ", $doc, " along `axis`, which is removed (PyTorch `", $torch, "(dim=axis)`): `[2, 3]` with `Ax::<1>` (or `1`, or the dim's name) gives `[2]`. Panics with the message of the error that [`", stringify!($try_ax), "`](Self::", stringify!($try_ax), ") returns.")]
             #[track_caller]
             #[inline]
-            pub fn $ax<const A: isize>(&self, $($p: $pt),*) -> OutTensor<D, $out, <S as RemoveAxis<A>>::Out>
+            pub fn $ax<X, M, Y: Shape>(&self, axis: X, $($p: $pt),*) -> OutTensor<D, $out, Y>
             where
-                S: RemoveAxis<A>,
+                $($drop)*,
                 $($bound)*
             {
-                self.$try_ax::<A>($($p),*).or_panic()
+                self.$try_ax(axis, $($p),*).or_panic()
             }
-            #[doc = concat!("The ", $doc, " along axis `A`, kept as a size-1 [`One`] dim (PyTorch `", $torch, "(dim=A, keepdim=True)`): `[2, 3]` with `<1>` gives `[2, 1]`, which broadcasts back against `[2, 3]`.")]
+            #[doc = concat!("The ", $doc, " along `axis`, kept as a size-1 [`One`](crate::One) dim (PyTorch `", $torch, "(dim=axis, keepdim=True)`): `[2, 3]` with `Ax::<1>` gives `[2, 1]`, which broadcasts back against `[2, 3]`. The axis as for [`", stringify!($ax), "`](Self::", stringify!($ax), ").")]
             #[doc = ""]
             #[doc = "# Errors"]
-            #[doc = "[`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`; see the [module docs](crate::ops::reduce)."]
+            #[doc = "[`ShapeError::Axis`] for an axis out of range at run time; see the [module docs](crate::ops::reduce)."]
             #[inline]
-            pub fn $try_kd<const A: isize>(&self, $($p: $pt),*) -> Result<OutTensor<D, $out, <S as SetAxis<A, One>>::Out>, ShapeError>
+            pub fn $try_kd<X, M, Y: Shape>(&self, axis: X, $($p: $pt),*) -> Result<OutTensor<D, $out, Y>, ShapeError>
             where
-                S: SetAxis<A, One>,
+                $($kdim)*,
                 $($bound)*
             {
-                let ($s, $axes, $keep): (&Self, &[usize], bool) = (self, &[self.ax(A)?], true);
+                let ($s, $axes, $keep): (&Self, &[usize], bool) = (self, &[self.ax(S::axis_index(&axis))?], true);
                 $run
             }
-            #[doc = concat!("The ", $doc, " along axis `A`, kept as a size-1 [`One`] dim (PyTorch `", $torch, "(dim=A, keepdim=True)`): `[2, 3]` with `<1>` gives `[2, 1]`. Panics with the message of the error that [`", stringify!($try_kd), "`](Self::", stringify!($try_kd), ") returns.")]
+            #[doc = concat!("The ", $doc, " along `axis`, kept as a size-1 [`One`](crate::One) dim (PyTorch `", $torch, "(dim=axis, keepdim=True)`): `[2, 3]` with `Ax::<1>` gives `[2, 1]`. Panics with the message of the error that [`", stringify!($try_kd), "`](Self::", stringify!($try_kd), ") returns.")]
             #[track_caller]
             #[inline]
-            pub fn $kd<const A: isize>(&self, $($p: $pt),*) -> OutTensor<D, $out, <S as SetAxis<A, One>>::Out>
+            pub fn $kd<X, M, Y: Shape>(&self, axis: X, $($p: $pt),*) -> OutTensor<D, $out, Y>
             where
-                S: SetAxis<A, One>,
+                $($kdim)*,
                 $($bound)*
             {
-                self.$try_kd::<A>($($p),*).or_panic()
+                self.$try_kd(axis, $($p),*).or_panic()
             }
             #[doc = concat!("The ", $doc, " along a runtime axis (negative counts from the end), which is removed: PyTorch `", $torch, "(dim=axis)` for data-driven code. The result is a [`DynShape`] tensor.")]
             #[doc = ""]
@@ -307,7 +311,7 @@ macro_rules! reduction {
                 self.$try_kdy(axis, $($p),*).or_panic()
             }
         }
-    )*};
+    };
 }
 
 // The reduction table: each entry is `"what", "PyTorch name", output element, [element bound],
@@ -317,7 +321,13 @@ macro_rules! reduction {
 // `autograd/ops/reduce.rs` writes `Var`'s ten forms of each `grad` entry from it
 // (`reductions!(var_reduction)`), so that one entry gives both. (The leading `table $` lets
 // `reduction!` write a macro of its own.)
+// The axis bounds of the `_axis` and `_keepdim` forms are written here rather than in the macro,
+// so that an error's note shows this line.
 reduction! { table $
+bounds [
+    [S: DropAxis<X, M, Removed = Y>]
+    [S: KeepAxis<X, M, Kept = Y>]
+]
 grad {
     "sum (exact for integers, returned as `i64`/`u64`; accurate for floats)", "sum", <D::Elem as Num>::Sum, [D::Elem: Num,], () |x, axes, keep| x.reduce_with(axes, keep, &Sum),
         sum try_sum sum_axis try_sum_axis sum_keepdim try_sum_keepdim sum_axis_dyn try_sum_axis_dyn sum_keepdim_dyn try_sum_keepdim_dyn
@@ -379,7 +389,7 @@ where
         self.reduce_with(Ax::AXES, false, &Sum).or_panic()
     }
 
-    /// Sums over several axes, each kept as a size-1 [`One`] dim (PyTorch
+    /// Sums over several axes, each kept as a size-1 [`One`](crate::One) dim (PyTorch
     /// `sum(dim=(0, 2), keepdim=True)`): `[2, 3, 4]` with `Axes![0, 2]` gives `[1, 3, 1]`.
     pub fn sum_axes_keepdim<Ax: ReduceAxes<S>>(&self) -> OutTensor<D, <D::Elem as Num>::Sum, Ax::Keep> {
         self.reduce_with(Ax::AXES, true, &Sum).or_panic()
@@ -394,7 +404,7 @@ where
         self.reduce_with(Ax::AXES, false, &Mean).or_panic()
     }
 
-    /// The mean over several axes, each kept as a size-1 [`One`] dim (PyTorch
+    /// The mean over several axes, each kept as a size-1 [`One`](crate::One) dim (PyTorch
     /// `mean(dim=(0, 2), keepdim=True)`): `[2, 3, 4]` with `Axes![0, 2]` gives `[1, 3, 1]`.
     pub fn mean_axes_keepdim<Ax: ReduceAxes<S>>(&self) -> OutTensor<D, D::Elem, Ax::Keep>
     where

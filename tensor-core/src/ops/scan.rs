@@ -10,7 +10,7 @@ use crate::layout::normalize_axis;
 use crate::layout::{Layout, LayoutRepr};
 use crate::num::Num;
 use crate::shape::{DynShape, SetAxis};
-use crate::shape::{RemoveAxis, Shape};
+use crate::shape::{HasAxis, RemoveAxis, Shape};
 use crate::storage::{Data, DataMut, Element, Out, OutData};
 use crate::tensor::OutTensor;
 use crate::tensor::{Tensor, TensorBase};
@@ -104,24 +104,24 @@ macro_rules! along_axis {
         where
             $($bound)*
         {
-            #[doc = concat!($doc, " along axis `A` (PyTorch `", $torch, "(dim=A)`): same shape. The axis is checked at compile time for tuple shapes.")]
+            #[doc = concat!($doc, " along `axis` (PyTorch `", $torch, "(dim=axis)`): same shape. The axis is an [`AxisArg`](crate::shape::AxisArg): `Ax::<1>` (checked at compile time for tuple shapes), an `isize` (checked at run time; negatives count from the end) or a dim name of the shape.")]
             #[doc = ""]
             #[doc = "# Errors"]
-            #[doc = "[`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`; an integer result past 64 bits; [`ShapeError::Alloc`]."]
-            pub fn $try_m<const A: isize>(&self) -> Result<OutTensor<D, $out, S>, ShapeError>
+            #[doc = "[`ShapeError::Axis`] for an axis out of range at run time; an integer result past 64 bits; [`ShapeError::Alloc`]."]
+            pub fn $try_m<X, M>(&self, axis: X) -> Result<OutTensor<D, $out, S>, ShapeError>
             where
-                S: RemoveAxis<A>,
+                S: HasAxis<X, M>,
             {
-                let ($s, $ax) = (self, A);
+                let ($s, $ax) = (self, S::axis_index(&axis));
                 $run
             }
             #[doc = concat!("[`", stringify!($try_m), "`](Self::", stringify!($try_m), "), panicking with the error's message.")]
             #[track_caller]
-            pub fn $m<const A: isize>(&self) -> OutTensor<D, $out, S>
+            pub fn $m<X, M>(&self, axis: X) -> OutTensor<D, $out, S>
             where
-                S: RemoveAxis<A>,
+                S: HasAxis<X, M>,
             {
-                self.$try_m::<A>().or_panic()
+                self.$try_m(axis).or_panic()
             }
             #[doc = concat!($doc, " along a runtime axis (negative counts from the end; PyTorch `", $torch, "(dim=axis)`): same shape.")]
             #[doc = ""]
@@ -170,24 +170,24 @@ macro_rules! cum_extreme {
         where
             D::Elem: Num,
         {
-            #[doc = concat!("The running ", $what, " along axis `A` and its `i64` position (PyTorch `", $torch, "(dim=A)`): `(values, indices)` of `self`'s shape. Among equal values the latest position; once a NaN is met the values are NaN at the position of that first NaN. The axis is checked at compile time for tuple shapes.")]
+            #[doc = concat!("The running ", $what, " along `axis` and its `i64` position (PyTorch `", $torch, "(dim=axis)`): `(values, indices)` of `self`'s shape. Among equal values the latest position; once a NaN is met the values are NaN at the position of that first NaN. The axis is an [`AxisArg`](crate::shape::AxisArg): `Ax::<1>`, an `isize` or a dim name.")]
             #[doc = ""]
             #[doc = "# Errors"]
-            #[doc = "[`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`; [`ShapeError::Alloc`]."]
+            #[doc = "[`ShapeError::Axis`] for an axis out of range at run time; [`ShapeError::Alloc`]."]
             #[allow(clippy::type_complexity)]
-            pub fn $try_m<const A: isize>(&self) -> Result<(OutTensor<D, D::Elem, S>, OutTensor<D, i64, S>), ShapeError>
+            pub fn $try_m<X, M>(&self, axis: X) -> Result<(OutTensor<D, D::Elem, S>, OutTensor<D, i64, S>), ShapeError>
             where
-                S: RemoveAxis<A>,
+                S: HasAxis<X, M>,
             {
-                self.cum_extreme_rt::<$max>(A)
+                self.cum_extreme_rt::<$max>(S::axis_index(&axis))
             }
             #[doc = concat!("[`", stringify!($try_m), "`](Self::", stringify!($try_m), "), panicking with the error's message.")]
             #[track_caller]
-            pub fn $m<const A: isize>(&self) -> (OutTensor<D, D::Elem, S>, OutTensor<D, i64, S>)
+            pub fn $m<X, M>(&self, axis: X) -> (OutTensor<D, D::Elem, S>, OutTensor<D, i64, S>)
             where
-                S: RemoveAxis<A>,
+                S: HasAxis<X, M>,
             {
-                self.$try_m::<A>().or_panic()
+                self.$try_m(axis).or_panic()
             }
             #[doc = concat!("[`", stringify!($try_m), "`](Self::", stringify!($try_m), ") along a runtime axis (negative counts from the end).")]
             #[doc = ""]

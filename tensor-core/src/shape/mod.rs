@@ -13,6 +13,7 @@ use alloc::string::String;
 use core::fmt;
 
 pub mod axes;
+pub mod axis_arg;
 pub mod broadcast;
 pub mod conv;
 pub mod linalg;
@@ -20,6 +21,7 @@ pub mod rank;
 pub mod reshape;
 
 pub use axes::*;
+pub use axis_arg::*;
 pub use broadcast::*;
 pub use conv::*;
 pub use linalg::*;

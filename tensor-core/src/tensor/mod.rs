@@ -65,7 +65,7 @@ pub type TensorCow<'a, T, S> = TensorBase<CowRepr<'a, T>, S>;
 /// static: element-wise operations, compound assignment, reductions, `matmul`, `mv`, `dot`,
 /// `outer`, `cross`, `inv` and `solve` then run with constant sizes and strides and allocate
 /// nothing, including products with a view of an inline tensor (`p.matmul(&f.t())`). A
-/// one-operand operation on a view (`x.t().sum_axis::<0>()`) gives a heap [`Tensor`], as for any
+/// one-operand operation on a view (`x.t().sum_axis(Ax::<0>)`) gives a heap [`Tensor`], as for any
 /// view; `to_inline()` copies a static view back inline. Operations that gather or select by
 /// index tensors (`index_select`, `gather`, `where_`) give heap tensors.
 ///

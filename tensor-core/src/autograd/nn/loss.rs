@@ -2,9 +2,10 @@
 //! keep: `autograd::nn::mse_loss`, ...): the point-wise losses (MSE, L1, Huber, binary cross
 //! entropy with logits) and the class losses (cross entropy, NLL, with class weights, ignored
 //! targets and label smoothing), each reduced ([`Reduction`]) and unreduced, with `try_` forms.
-#[allow(unused_imports)]
 use super::*;
 use crate::autograd::ops::typed;
+#[allow(unused_imports)]
+use crate::shape::Ax;
 use crate::shape::SameShape;
 use shaped_macros::try_twin;
 
@@ -382,8 +383,11 @@ fn class_loss_parts<T: GradFloat, N: Dim, C: Dim, N2: Dim>(
     let (rows, classes) = (input.sizes()[0], input.sizes()[1]);
     crate::shape::check_names_equal::<(N,), (N2,)>(&[rows], targets.sizes(), usize::MAX)?;
     let ClassRows { q, qsum, divisor } = class_rows(op, targets, rows, classes, opts, log_softmax)?;
-    let z =
-        if log_softmax { input.value().try_log_softmax::<1>()?.into_dyn() } else { input.value().as_dyn().to_owned() };
+    let z = if log_softmax {
+        input.value().try_log_softmax(Ax::<1>)?.into_dyn()
+    } else {
+        input.value().as_dyn().to_owned()
+    };
     // 0 · (-inf) is 0 here: a class with no weight adds nothing, even at probability 0.
     let per_row = z.zip_with(&q, |l, q| if q == T::zero() { T::zero() } else { -(l * q) }).sum_axis_dyn(1);
     let grad = move |g: &[T]| {

@@ -3,10 +3,9 @@
 //! softmax and log-softmax, `prod`, `cumsum`/`cumprod`, ... with their backward rules.
 #[allow(unused_imports)]
 use super::*;
-use crate::dim::One;
 use crate::kernels::reduce::{Mean, Prod};
 use crate::ops::reduce::Norm;
-use crate::shape::SetAxis;
+use crate::shape::{DropAxis, HasAxis, KeepAxis};
 use shaped_macros::try_twin;
 
 // ---------------------------------------------------------------------------------------------
@@ -222,30 +221,32 @@ macro_rules! var_reduction {
                 let ($gv, $gy, $ga, $gk) = (self, y, (0..self.value().rank()).collect::<Vec<usize>>(), false);
                 Ok($grad)
             }
-            #[doc = concat!("The ", $doc, " along axis `A`, which is removed, differentiable (PyTorch `", $torch, "(dim=A)`): `[2, 3]` with `<1>` gives `[2]`. The axis is checked at compile time for tuple shapes.")]
+            #[doc = concat!("The ", $doc, " along `axis`, which is removed, differentiable (PyTorch `", $torch, "(dim=axis)`): `[2, 3]` with `Ax::<1>` (or `1`, or the dim's name) gives `[2]`. The axis as for [`Tensor::", stringify!($ax), "`](crate::TensorBase::", stringify!($ax), ").")]
             #[doc = ""]
             #[doc = "# Errors"]
             #[doc = concat!("The errors of [`Tensor::", stringify!($try_ax), "`](crate::TensorBase::", stringify!($try_ax), ").")]
             #[try_twin]
-            pub fn $try_ax<const A: isize>(&self, $($p: $pt),*) -> Result<Var<'t, T, <S as RemoveAxis<A>>::Out>, ShapeError>
+            pub fn $try_ax<X, M, Y: Shape>(&self, axis: X, $($p: $pt),*) -> Result<Var<'t, T, Y>, ShapeError>
             where
-                S: RemoveAxis<A>,
+                S: DropAxis<X, M, Removed = Y>,
             {
-                let y = self.value().$try_ax::<A>($($p),*)?;
-                let ($gv, $gy, $ga, $gk) = (self, y, alloc::vec![normalize_axis(A, self.value().rank())?], false);
+                let a = normalize_axis(S::axis_index(&axis), self.value().rank())?;
+                let y = self.value().$try_ax(axis, $($p),*)?;
+                let ($gv, $gy, $ga, $gk) = (self, y, alloc::vec![a], false);
                 Ok($grad)
             }
-            #[doc = concat!("The ", $doc, " along axis `A`, kept as a size-1 dim, differentiable (PyTorch `", $torch, "(dim=A, keepdim=True)`): `[2, 3]` with `<1>` gives `[2, 1]`.")]
+            #[doc = concat!("The ", $doc, " along `axis`, kept as a size-1 dim, differentiable (PyTorch `", $torch, "(dim=axis, keepdim=True)`): `[2, 3]` with `Ax::<1>` gives `[2, 1]`.")]
             #[doc = ""]
             #[doc = "# Errors"]
             #[doc = concat!("The errors of [`Tensor::", stringify!($try_kd), "`](crate::TensorBase::", stringify!($try_kd), ").")]
             #[try_twin]
-            pub fn $try_kd<const A: isize>(&self, $($p: $pt),*) -> Result<Var<'t, T, <S as SetAxis<A, One>>::Out>, ShapeError>
+            pub fn $try_kd<X, M, Y: Shape>(&self, axis: X, $($p: $pt),*) -> Result<Var<'t, T, Y>, ShapeError>
             where
-                S: SetAxis<A, One>,
+                S: KeepAxis<X, M, Kept = Y>,
             {
-                let y = self.value().$try_kd::<A>($($p),*)?;
-                let ($gv, $gy, $ga, $gk) = (self, y, alloc::vec![normalize_axis(A, self.value().rank())?], true);
+                let a = normalize_axis(S::axis_index(&axis), self.value().rank())?;
+                let y = self.value().$try_kd(axis, $($p),*)?;
+                let ($gv, $gy, $ga, $gk) = (self, y, alloc::vec![a], true);
                 Ok($grad)
             }
             #[doc = concat!("The ", $doc, " along a runtime axis (negative counts from the end), which is removed, differentiable (PyTorch `", $torch, "(dim=axis)`): a [`DynShape`] value.")]
@@ -384,17 +385,18 @@ macro_rules! var_scan {
     ($($doc:literal, $torch:literal, $out:ty, [$($bound:tt)*], |$s:ident, $ax:ident| $run:expr,
      $m:ident $try_m:ident $dy:ident $try_dy:ident => |$gv:ident, $gy:ident, $ga:ident| $grad:expr;)*) => {
         impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {$(
-            #[doc = concat!($doc, " along axis `A`, differentiable (PyTorch `", $torch, "(dim=A)`): same shape, the value of [`Tensor::", stringify!($m), "`](crate::TensorBase::", stringify!($m), "). The axis is checked at compile time for tuple shapes.")]
+            #[doc = concat!($doc, " along `axis`, differentiable (PyTorch `", $torch, "(dim=axis)`): same shape, the value of [`Tensor::", stringify!($m), "`](crate::TensorBase::", stringify!($m), "). The axis is `Ax::<1>`, an `isize` or a dim name, as the tensor method's.")]
             #[doc = ""]
             #[doc = "# Errors"]
             #[doc = concat!("The errors of [`Tensor::", stringify!($try_m), "`](crate::TensorBase::", stringify!($try_m), ").")]
             #[try_twin]
-            pub fn $try_m<const A: isize>(&self) -> Result<Var<'t, T, S>, ShapeError>
+            pub fn $try_m<X, M>(&self, axis: X) -> Result<Var<'t, T, S>, ShapeError>
             where
-                S: RemoveAxis<A>,
+                S: HasAxis<X, M>,
             {
-                let y = self.value().$try_m::<A>()?;
-                let ($gv, $gy, $ga) = (self, y, normalize_axis(A, self.value().rank())?);
+                let a = normalize_axis(S::axis_index(&axis), self.value().rank())?;
+                let y = self.value().$try_m(axis)?;
+                let ($gv, $gy, $ga) = (self, y, a);
                 Ok($grad)
             }
             #[doc = concat!($doc, " along a runtime axis (negative counts from the end), differentiable (PyTorch `", $torch, "(dim=axis)`): same shape.")]
