@@ -5,7 +5,7 @@
 //!
 //! Groups:
 //! - `row_gather`: the rows of `x: [1500, 64]` in the order of a permutation `idx`, into a new
-//!   tensor: `t!(x[&idx])`, `t!(x[&idx, ..])` and `x.index_select::<0>(&idx)`, against a loop of
+//!   tensor: `t!(x[&idx])`, `t!(x[&idx, ..])` and `x.index_select(Ax::<0>, &idx)`, against a loop of
 //!   `copy_from_slice` per row into a new `Vec` and ndarray's `select(Axis(0), ..)`; `paired` is
 //!   the ratio of back-to-back calls of `t!(x[&idx])` and the loop (1 ms per unit).
 //! - `column_gather`: the columns of `x` in the order of a permutation of 64, `t!(x[.., &idx])`
@@ -71,7 +71,7 @@ fn row_gather(c: &mut Criterion) {
     let mut g = group(c, "row_gather", R * C);
     g.bench_function("shaped_t_idx", |b| b.iter(|| black_box(t!(x[&idx]))));
     g.bench_function("shaped_t_idx_full", |b| b.iter(|| black_box(t!(x[&idx, ..]))));
-    g.bench_function("shaped_index_select", |b| b.iter(|| black_box(x.index_select::<0, _>(&idx))));
+    g.bench_function("shaped_index_select", |b| b.iter(|| black_box(x.index_select(Ax::<0>, &idx))));
     g.bench_function("loop", |b| b.iter(|| black_box(loop_gather())));
     g.bench_function("ndarray_select", |b| b.iter(|| black_box(nd.select(ndarray::Axis(0), &perm))));
     g.bench_function("paired", |b| paired(b, || t!(x[&idx]), loop_gather));
@@ -303,7 +303,7 @@ fn sorting(c: &mut Criterion) {
     let v: Vec<f32> = perm.iter().map(|&p| p as f32).collect();
     let x = Tensor::<f32, Shape![R, C]>::from_vec(&[R, C], v.clone());
     let mut g = group(c, "sort_rows", R * C);
-    g.bench_function("sort/shaped", |b| b.iter(|| black_box(black_box(&x).sort::<1>(false))));
+    g.bench_function("sort/shaped", |b| b.iter(|| black_box(black_box(&x).sort(Ax::<1>, false))));
     g.bench_function("sort/loop", |b| {
         b.iter(|| {
             let mut out = black_box(&v).clone();
@@ -313,7 +313,7 @@ fn sorting(c: &mut Criterion) {
             out
         })
     });
-    g.bench_function("argsort/shaped", |b| b.iter(|| black_box(black_box(&x).argsort::<1>(false))));
+    g.bench_function("argsort/shaped", |b| b.iter(|| black_box(black_box(&x).argsort(Ax::<1>, false))));
     g.bench_function("argsort/loop", |b| {
         b.iter(|| {
             let mut out: Vec<i64> = Vec::with_capacity(R * C);
@@ -327,7 +327,7 @@ fn sorting(c: &mut Criterion) {
             out
         })
     });
-    g.bench_function("topk10/shaped", |b| b.iter(|| black_box(black_box(&x).topk::<10, 1>(true))));
+    g.bench_function("topk10/shaped", |b| b.iter(|| black_box(black_box(&x).topk(Const::<10>, Ax::<1>, true))));
     g.bench_function("topk10/loop", |b| {
         b.iter(|| {
             let mut out: Vec<f32> = Vec::with_capacity(R * 10);

@@ -44,9 +44,9 @@ fn main() -> Result<(), Box<dyn Error>> {
     let labels: Tensor<i64, Shape![_]> = npz.read("labels")?;
     let (train, test): (Tensor<i64, Shape![_]>, Tensor<i64, Shape![_]>) = (npz.read("train")?, npz.read("test")?);
     // Pixels 0..16 to 0..1, with a channel dim.
-    let x: Images = images.cast::<f32>().map(|v| v / 16.0).unsqueeze::<1>().to_owned();
-    let (x_train, y_train) = (x.index_select::<0, Dyn>(&train), labels.index_select::<0, Dyn>(&train));
-    let (x_test, y_test) = (x.index_select::<0, Dyn>(&test), labels.index_select::<0, Dyn>(&test));
+    let x: Images = images.cast::<f32>().map(|v| v / 16.0).unsqueeze(Ax::<1>).to_owned();
+    let (x_train, y_train) = (x.index_select(Ax::<0>, &train), labels.index_select(Ax::<0>, &train));
+    let (x_test, y_test) = (x.index_select(Ax::<0>, &test), labels.index_select(Ax::<0>, &test));
     let n_train = train.numel();
 
     let mut m = DigitsCnn::new(0);
@@ -71,9 +71,9 @@ fn main() -> Result<(), Box<dyn Error>> {
         let order = Tensor::<i64, Shape![_]>::randperm(n_train, rng);
         let mut total = 0.0;
         for b in (0..n_train).step_by(BATCH) {
-            let idx = order.narrow::<0>(b as isize, BATCH.min(n_train - b));
-            let xb = Var::constant(x_train.index_select::<0, Dyn>(&idx));
-            let yb = y_train.index_select::<0, Dyn>(&idx);
+            let idx = order.narrow(Ax::<0>, b as isize, BATCH.min(n_train - b));
+            let xb = Var::constant(x_train.index_select(Ax::<0>, &idx));
+            let yb = y_train.index_select(Ax::<0>, &idx);
             let tape = Tape::new();
             let loss = cross_entropy(&m.forward(&tape, &xb), &yb, Reduction::Mean, 0.0);
             total += loss.item() as f64 * yb.numel() as f64;

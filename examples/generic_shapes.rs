@@ -78,7 +78,7 @@ fn main() {
 
     println!("edges: last - first row = {}", edges(&x));
     let mut m = x.clone();
-    scale_column(m.select_mut::<-1>(0), 10.);
+    scale_column(m.select_mut(Ax::<-1>, 0), 10.);
     println!("first column scaled = {m}");
 
     let r: Tensor<f32, Shape![2, 3]> = residual(&x, &Tensor::from([10., 20., 30.]));

@@ -56,7 +56,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     // The least-squares answer of examples/linear_regression.rs.
     let mut xm = Tensor::<f64, Shape![_, 2]>::full_sized(&[age.numel(), 2], 1.0);
     t!(xm[.., 0] = age);
-    let ym = y.value().clone().cast_shape::<Shape![_]>().unsqueeze::<1>().to_owned();
+    let ym = y.value().clone().cast_shape::<Shape![_]>().unsqueeze(Ax::<1>).to_owned();
     let alpha = xm.lstsq(&ym).solution;
     let (a_ls, b_ls) = (alpha.at([0, 0]), alpha.at([1, 0]));
     println!("least squares: a = {a_ls:.4}, b = {b_ls:.2}");

@@ -36,7 +36,7 @@ fn attention<'t>(
     k: &Var<'t, f32, (Batch, SeqK, Const<16>)>,
     v: &Var<'t, f32, (Batch, SeqK, Const<16>)>,
 ) -> Var<'t, f32, (Batch, Seq, Const<16>)> {
-    let scores: Var<'_, f32, (Batch, Seq, SeqK)> = q.matmul(&k.transpose::<1, 2>()).mul_scalar(0.25);
+    let scores: Var<'_, f32, (Batch, Seq, SeqK)> = q.matmul(&k.transpose(Ax::<1>, Ax::<2>)).mul_scalar(0.25);
     scores.softmax(Ax::<2>).matmul(v)
 }
 

@@ -24,7 +24,69 @@ for m in "cumsum cumprod softmax logcumsumexp log_softmax cummax cummin".split()
     METHODS.add(m)
     METHODS.add("try_" + m)
 
+# The views of one axis, taken first (each with `try_`, `_mut` and `try_..._mut`).
+for m in "squeeze unsqueeze narrow select flip".split():
+    for f in (m, "try_" + m, m + "_mut", "try_" + m + "_mut"):
+        METHODS.add(f)
+
+# The order statistics, sort, roll, diff and trapezoid (the axis first, or after the first argument
+# as in PyTorch: `kthvalue(k, dim)`, `quantile(q, dim)`, `roll(shifts, dims)`, `topk(k, dim)`; the
+# order statistics' `_keepdim` forms take it after their parameter, before PyTorch's `keepdim`).
+for m in "argsort sort median_axis nanmedian_axis diff".split():
+    METHODS.add(m)
+    METHODS.add("try_" + m)
+SECOND = set()
+# `cat`, `stack`, `cat_all`, `stack_all` (method or path calls): the axis after the operands, as
+# `torch.cat(xs, dim)`: `x.cat::<0>(&y)` -> `x.cat(&y, Ax::<0>)`, `Tensor::stack::<1>(xs)` ->
+# `Tensor::stack(xs, Ax::<1>)`; `chunk(n, dim)`, `split(size, dim)`, `split_sizes(&sizes, dim)`.
+for m in "kthvalue quantile nanquantile roll topk_axis trapezoid trapezoid_x kthvalue_keepdim quantile_keepdim nanquantile_keepdim median_keepdim nanmedian_keepdim cat stack cat_all stack_all chunk split split_sizes".split():
+    SECOND.add(m)
+    SECOND.add("try_" + m)
+
+# The index families (the axis first, as PyTorch's `index_select(dim, index)`, `gather(dim,
+# index)`, `scatter_(dim, index, src)`); the index type's generic (`::<0, _>`) is dropped.
+FIRST = set()
+for m in "index_select gather scatter scatter_ scatter_value scatter_value_ scatter_add scatter_add_ scatter_reduce scatter_reduce_ index_add index_add_ index_copy index_copy_ index_fill index_fill_".split():
+    FIRST.add(m)
+    FIRST.add("try_" + m)
+
+# The views of two axes: `.transpose::<A, B>()` -> `.transpose(Ax::<A>, Ax::<B>)`, and diagonal,
+# whose offset comes first as in PyTorch: `.diagonal::<A, B>(off)` -> `.diagonal(off, Ax::<A>, Ax::<B>)`.
+TWO = set()
+for m in "transpose movedim diagonal".split():
+    for f in (m, "try_" + m, m + "_mut", "try_" + m + "_mut"):
+        TWO.add(f)
+
 CALL = re.compile(r"\.(" + "|".join(sorted(METHODS, key=len, reverse=True)) + r")::<\s*([^<>]+?)\s*>\(\s*(\)?)")
+CALL2 = re.compile(r"\.(" + "|".join(sorted(TWO, key=len, reverse=True)) + r")::<\s*([^<>,]+?)\s*,\s*([^<>,]+?)\s*>\(")
+
+
+CALL_SECOND = re.compile(r"(?:\.|::)(" + "|".join(sorted(SECOND, key=len, reverse=True)) + r")::<\s*([^<>,]+?)\s*(?:,\s*([^<>]+?)\s*)?>\(")
+CALL_FIRST = re.compile(r"(?:\.|::)(" + "|".join(sorted(FIRST, key=len, reverse=True)) + r")::<\s*([^<>,]+?)\s*(?:,\s*([^<>]+?)\s*)?>\(")
+CALL_TOPK = re.compile(r"\.(topk|try_topk)::<\s*([^<>,]+?)\s*,\s*([^<>,]+?)\s*>\(")
+
+
+def call_args(text, start):
+    """The arguments of the call whose `(` ends at `start`, split at top-level commas, and the
+    position after its `)`."""
+    depth, i, cur, args = 1, start, "", []
+    while True:
+        c = text[i]
+        if c in "([{<" and not (c == "<" and text[i - 1] in " =!"):
+            depth += 1
+        elif c in ")]}>" and not (c == ">" and text[i - 1] in "=-"):
+            depth -= 1
+            if depth == 0:
+                break
+        if c == "," and depth == 1:
+            args.append(cur.strip())
+            cur = ""
+        else:
+            cur += c
+        i += 1
+    if cur.strip():
+        args.append(cur.strip())
+    return args, i + 1
 
 
 def rewrite(text):
@@ -32,7 +94,46 @@ def rewrite(text):
         name, axis, close = m.group(1), m.group(2), m.group(3)
         return f".{name}(Ax::<{axis}>" + (")" if close else ", ")
 
-    return CALL.sub(sub, text)
+    text = CALL.sub(sub, text)
+    for pat, at in ((CALL_FIRST, 0), (CALL_SECOND, 1), (CALL_TOPK, None)):
+        out, pos = [], 0
+        for m in pat.finditer(text):
+            if m.group(2) == "X":
+                continue  # already an axis argument's forwarding (`::<X, M, Y>(.., axis)`)
+            args, end = call_args(text, m.end())
+            if at is not None:
+                name, axis = m.group(1), m.group(2)
+                turbo = ""  # the other generics (an index type) are inferred
+                args.insert(at, f"Ax::<{axis}>")
+            else:
+                name, k, axis = m.group(1), m.group(2), m.group(3)
+                turbo = ""
+                args[:0] = [f"Const::<{k}>", f"Ax::<{axis}>"]
+            sep = "::" if text[m.start()] == ":" else "."
+            out.append(text[pos : m.start()] + f"{sep}{name}{turbo}(" + ", ".join(args) + ")")
+            pos = end
+        out.append(text[pos:])
+        text = "".join(out)
+    out, pos = [], 0
+    for m in CALL2.finditer(text):
+        name, a, b = m.group(1), m.group(2), m.group(3)
+        axes = f"Ax::<{a}>, Ax::<{b}>"
+        if name.startswith(("diagonal", "try_diagonal")):
+            # Find the call's closing parenthesis: the offset argument goes first.
+            depth, i = 1, m.end()
+            while depth:
+                depth += {"(": 1, ")": -1}.get(text[i], 0)
+                i += 1
+            args = text[m.end() : i - 1].strip()
+            out.append(text[pos : m.start()] + f".{name}({args}, {axes})")
+            pos = i
+        else:
+            rest = text[m.end() :]
+            close = rest.lstrip().startswith(")")
+            out.append(text[pos : m.start()] + f".{name}({axes}" + ("" if close else ", "))
+            pos = m.end()
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def main():

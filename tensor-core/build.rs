@@ -29,10 +29,21 @@ fn main() {
     w("axis_arg.rs", axis_arg());
 }
 
-/// `FindName` (a name at each position of each rank) and `Erase` (the all-`Dyn` shapes of a
-/// runtime axis's results), see `src/shape/axis_arg.rs`.
+/// `FindName` (a name at each position of each rank), `Erase` and `EraseMore` (the all-`Dyn`
+/// shapes of a runtime axis's results), see `src/shape/axis_arg.rs`.
 fn axis_arg() -> String {
     let mut s = String::new();
+    for r in 0..MAX_RANK {
+        let ds = names("D", r);
+        let more = tuple(&vec!["Dyn".to_string(); r + 1]);
+        writeln!(
+            s,
+            "#[diagnostic::do_not_recommend] impl<{}> EraseMore for {} {{ type More = {more}; }}",
+            bounds(&ds, "Dim"),
+            tuple(&ds)
+        )
+        .unwrap();
+    }
     for r in 1..=MAX_RANK {
         let ds = names("D", r);
         let tup = tuple(&ds);

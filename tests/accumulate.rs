@@ -14,27 +14,27 @@ fn pytorch_documented_examples() {
     let src = Tensor::from([1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]);
     let index = Tensor::from([0i64, 1, 0, 1, 2, 1]);
     let input = Tensor::from([1.0f32, 2.0, 3.0, 4.0]);
-    assert_eq!(input.scatter_reduce::<0>(&index, &src, ScatterReduce::Sum, true).to_vec(), [5.0, 14.0, 8.0, 4.0]);
-    assert_eq!(input.scatter_reduce::<0>(&index, &src, ScatterReduce::Sum, false).to_vec(), [4.0, 12.0, 5.0, 4.0]);
+    assert_eq!(input.scatter_reduce(Ax::<0>, &index, &src, ScatterReduce::Sum, true).to_vec(), [5.0, 14.0, 8.0, 4.0]);
+    assert_eq!(input.scatter_reduce(Ax::<0>, &index, &src, ScatterReduce::Sum, false).to_vec(), [4.0, 12.0, 5.0, 4.0]);
     let input2 = Tensor::from([5.0f32, 4.0, 3.0, 2.0]);
-    assert_eq!(input2.scatter_reduce::<0>(&index, &src, ScatterReduce::Amax, true).to_vec(), [5.0, 6.0, 5.0, 2.0]);
-    assert_eq!(input2.scatter_reduce::<0>(&index, &src, ScatterReduce::Amax, false).to_vec(), [3.0, 6.0, 5.0, 2.0]);
+    assert_eq!(input2.scatter_reduce(Ax::<0>, &index, &src, ScatterReduce::Amax, true).to_vec(), [5.0, 6.0, 5.0, 2.0]);
+    assert_eq!(input2.scatter_reduce(Ax::<0>, &index, &src, ScatterReduce::Amax, false).to_vec(), [3.0, 6.0, 5.0, 2.0]);
     // torch.Tensor.scatter_add_ docs: src = ones(2, 5), index = [[0, 1, 2, 0, 0]] along 0.
     let x: Tensor<f32, Shape![3, 5]> = Tensor::zeros();
     let ones: Tensor<f32, Shape![2, 5]> = Tensor::ones();
-    let y = x.scatter_add::<0>(&Tensor::from([[0i64, 1, 2, 0, 0]]), &ones);
+    let y = x.scatter_add(Ax::<0>, &Tensor::from([[0i64, 1, 2, 0, 0]]), &ones);
     assert_eq!(y.to_vec(), [1., 0., 0., 1., 1., 0., 1., 0., 0., 0., 0., 0., 1., 0., 0.]);
-    let y = x.scatter_add::<0>(&Tensor::from([[0i64, 1, 2, 0, 0], [0, 1, 2, 2, 2]]), &ones);
+    let y = x.scatter_add(Ax::<0>, &Tensor::from([[0i64, 1, 2, 0, 0], [0, 1, 2, 2, 2]]), &ones);
     assert_eq!(y.to_vec(), [2., 0., 0., 1., 1., 0., 2., 0., 0., 0., 0., 0., 2., 1., 1.]);
     // torch.Tensor.index_add_ docs: x = ones(5, 3), t = [[1,2,3],[4,5,6],[7,8,9]], index = [0, 4, 2].
     let x: Tensor<f32, Shape![5, 3]> = Tensor::ones();
     let t: Tensor<f32, Shape![3, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]]);
-    let y = x.index_add::<0, _>(&Tensor::from([0i64, 4, 2]), &t, 1.0);
+    let y = x.index_add(Ax::<0>, &Tensor::from([0i64, 4, 2]), &t, 1.0);
     assert_eq!(y.to_vec(), [2., 3., 4., 1., 1., 1., 8., 9., 10., 1., 1., 1., 5., 6., 7.]);
     // ... and with alpha = 2 along the columns: x = ones(2, 3), index = [0, 2, 0].
     let x: Tensor<f32, Shape![2, 3]> = Tensor::ones();
     let s: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
-    let y = x.index_add::<1, _>(&Tensor::from([0i64, 2, 0]), &s, 2.0);
+    let y = x.index_add(Ax::<1>, &Tensor::from([0i64, 2, 0]), &s, 2.0);
     assert_eq!(y.to_vec(), [9., 1., 5., 21., 1., 11.]);
 }
 
@@ -42,22 +42,23 @@ fn pytorch_documented_examples() {
 fn numpy_ufunc_at_cases() {
     // np.add.at(a, [0, 0, 3, 3, 3], [1, 2, 3, 4, 5]) on a = arange(5): [3, 1, 2, 15, 4].
     let mut a = Tensor::from([0i32, 1, 2, 3, 4]);
-    a.scatter_add_::<0>(&Tensor::from([0i64, 0, 3, 3, 3]), &Tensor::from([1, 2, 3, 4, 5]));
+    a.scatter_add_(Ax::<0>, &Tensor::from([0i64, 0, 3, 3, 3]), &Tensor::from([1, 2, 3, 4, 5]));
     assert_eq!(a.to_vec(), [3, 1, 2, 15, 4]);
     // np.multiply.at(b, [1, 1, 2], [2, 3, 4]) on b = [1., 2., 3.]: [1, 12, 12].
     let b = Tensor::from([1.0f64, 2.0, 3.0]);
     let i = Tensor::from([1i64, 1, 2]);
     let v = Tensor::from([2.0, 3.0, 4.0]);
-    assert_eq!(b.scatter_reduce::<0>(&i, &v, ScatterReduce::Prod, true).to_vec(), [1.0, 12.0, 12.0]);
+    assert_eq!(b.scatter_reduce(Ax::<0>, &i, &v, ScatterReduce::Prod, true).to_vec(), [1.0, 12.0, 12.0]);
     // np.minimum.at(c, [0, 0, 2], [5, -1, 9]) on c = [0, 0, 0]: [-1, 0, 0].
     let c = Tensor::from([0i64, 0, 0]);
-    let r = c.scatter_reduce::<0>(&Tensor::from([0i64, 0, 2]), &Tensor::from([5, -1, 9]), ScatterReduce::Amin, true);
+    let r =
+        c.scatter_reduce(Ax::<0>, &Tensor::from([0i64, 0, 2]), &Tensor::from([5, -1, 9]), ScatterReduce::Amin, true);
     assert_eq!(r.to_vec(), [-1, 0, 0]);
     // np.add.at(x, [1, -1], 1) on x = zeros(3) is [0, 1, 1], but PyTorch's scatter_add_ rejects
     // the -1 ("index -1 is out of bounds for dimension 0 with size 3"), and so does this crate
     // (issue 35); index_put_ with accumulate is np.add.at's form and counts from the end.
     let mut x = Tensor::from([0u8, 0, 0]);
-    let e = common::err(x.try_scatter_add_::<0>(&Tensor::from([1i64, -1]), &Tensor::from([1u8, 1])));
+    let e = common::err(x.try_scatter_add_(Ax::<0>, &Tensor::from([1i64, -1]), &Tensor::from([1u8, 1])));
     assert_eq!(
         e,
         "index -1 at position [1] is out of bounds for dimension 0 of size 3 \
@@ -80,32 +81,32 @@ fn writing_ops_reject_negative_indices() {
     let idx = Tensor::from([[0i64, 1, 2], [0, 1, -1]]);
     let want = "index -1 at position [1, 2] is out of bounds for dimension 1 of size 4 \
                 (negative indices are not counted from the end here, as in PyTorch)";
-    assert_eq!(common::err(x.try_scatter_add_::<1>(&idx, &src)), want);
-    assert_eq!(common::err(x.try_scatter_::<1>(&idx, &src)), want);
-    assert_eq!(common::err(x.try_scatter_value_::<1>(&idx, 5.0)), want);
-    assert_eq!(common::err(x.try_scatter_reduce_::<1>(&idx, &src, ScatterReduce::Sum, true)), want);
-    assert_eq!(common::err(x.try_scatter_reduce_::<1>(&idx, &src, ScatterReduce::Mean, false)), want);
+    assert_eq!(common::err(x.try_scatter_add_(Ax::<1>, &idx, &src)), want);
+    assert_eq!(common::err(x.try_scatter_(Ax::<1>, &idx, &src)), want);
+    assert_eq!(common::err(x.try_scatter_value_(Ax::<1>, &idx, 5.0)), want);
+    assert_eq!(common::err(x.try_scatter_reduce_(Ax::<1>, &idx, &src, ScatterReduce::Sum, true)), want);
+    assert_eq!(common::err(x.try_scatter_reduce_(Ax::<1>, &idx, &src, ScatterReduce::Mean, false)), want);
     assert!(matches!(
-        x.try_scatter_add::<1>(&idx, &src),
+        x.try_scatter_add(Ax::<1>, &idx, &src),
         Err(ShapeError::IndexEntry { index: -1, ref position, axis: 1, size: 4 }) if position == &[1, 2]
     ));
     // u64 and i8 index tensors: the entry as given.
-    let e = common::err(x.try_scatter_add_::<1>(&Tensor::from([[u64::MAX]]), &src));
+    let e = common::err(x.try_scatter_add_(Ax::<1>, &Tensor::from([[u64::MAX]]), &src));
     assert_eq!(e, "index 18446744073709551615 at position [0, 0] is out of bounds for dimension 1 of size 4");
-    let e = common::err(x.try_scatter_::<0>(&Tensor::from([[0i8], [-2]]), &src));
+    let e = common::err(x.try_scatter_(Ax::<0>, &Tensor::from([[0i8], [-2]]), &src));
     assert!(e.starts_with("index -2 at position [1, 0] is out of bounds for dimension 0 of size 2"), "{e}");
     // index_add_: the position in the 1-D index.
     let rows: Tensor<f32, Shape![3, 4]> = Tensor::ones();
-    let e = common::err(x.try_index_add_::<0, _>(&Tensor::from([0i64, 1, -2]), &rows, 1.0));
+    let e = common::err(x.try_index_add_(Ax::<0>, &Tensor::from([0i64, 1, -2]), &rows, 1.0));
     assert!(e.starts_with("index -2 at position [2] is out of bounds for dimension 0 of size 2"), "{e}");
     let cols: Tensor<f32, Shape![2, 2]> = Tensor::ones();
-    let e = common::err(x.try_index_add_::<1, _>(&Tensor::from([3i64, 4]), &cols, 1.0));
+    let e = common::err(x.try_index_add_(Ax::<1>, &Tensor::from([3i64, 4]), &cols, 1.0));
     assert_eq!(e, "index 4 at position [1] is out of bounds for dimension 1 of size 4");
     assert_eq!(x.to_vec(), [0.0; 8], "no write before every index is checked");
     // The reading operations keep counting from the end.
     let y: Tensor<f32, Shape![2, 4]> = Tensor::from([[0., 1., 2., 3.], [4., 5., 6., 7.]]);
-    assert_eq!(y.gather::<1, _>(&Tensor::from([[-1i64], [-4]])).to_vec(), [3., 4.]);
-    assert_eq!(y.index_select::<1, _>(&Tensor::from([-1i64])).to_vec(), [3., 7.]);
+    assert_eq!(y.gather(Ax::<1>, &Tensor::from([[-1i64], [-4]])).to_vec(), [3., 4.]);
+    assert_eq!(y.index_select(Ax::<1>, &Tensor::from([-1i64])).to_vec(), [3., 7.]);
 }
 
 #[test]
@@ -114,15 +115,16 @@ fn mean_and_integers() {
     let x = Tensor::from([0i32, 10, 7]);
     let i = Tensor::from([0i64, 0, 1, 2, 2]);
     let v = Tensor::from([-3, -4, 1, 2, 2]);
-    assert_eq!(x.scatter_reduce::<0>(&i, &v, ScatterReduce::Mean, false).to_vec(), [-4, 1, 2]); // -7/2 floors to -4
-    assert_eq!(x.scatter_reduce::<0>(&i, &v, ScatterReduce::Mean, true).to_vec(), [-3, 5, 3]); // -7/3, 11/2, 11/3
-                                                                                               // Integer sums wrap, as the arithmetic operators (and PyTorch) do.
+    assert_eq!(x.scatter_reduce(Ax::<0>, &i, &v, ScatterReduce::Mean, false).to_vec(), [-4, 1, 2]); // -7/2 floors to -4
+    assert_eq!(x.scatter_reduce(Ax::<0>, &i, &v, ScatterReduce::Mean, true).to_vec(), [-3, 5, 3]); // -7/3, 11/2, 11/3
+                                                                                                   // Integer sums wrap, as the arithmetic operators (and PyTorch) do.
     let mut w = Tensor::from([250u8, 0]);
-    w.scatter_add_::<0>(&Tensor::from([0i64, 0]), &Tensor::from([3u8, 4]));
+    w.scatter_add_(Ax::<0>, &Tensor::from([0i64, 0]), &Tensor::from([3u8, 4]));
     assert_eq!(w.to_vec(), [1, 0]);
     // NaN propagates through amax/amin/sum; untouched positions keep theirs.
     let f = Tensor::from([1.0f32, f32::NAN, 2.0]);
-    let r = f.scatter_reduce::<0>(&Tensor::from([0i64, 2]), &Tensor::from([f32::NAN, 1.0]), ScatterReduce::Amax, true);
+    let r =
+        f.scatter_reduce(Ax::<0>, &Tensor::from([0i64, 2]), &Tensor::from([f32::NAN, 1.0]), ScatterReduce::Amax, true);
     assert!(r.to_vec()[0].is_nan() && r.to_vec()[1].is_nan());
     assert_eq!(r.to_vec()[2], 2.0);
 }
@@ -132,10 +134,12 @@ fn errors_leave_the_tensor_unchanged() {
     let mut x: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
     let before = x.to_vec();
     // The last entry is out of range: nothing is written, although the first ones are fine.
-    let e = common::err(x.try_scatter_add_::<1>(&Tensor::from([[0i64, 1, 3]]), &Tensor::from([[9.0f32, 9.0, 9.0]])));
+    let e =
+        common::err(x.try_scatter_add_(Ax::<1>, &Tensor::from([[0i64, 1, 3]]), &Tensor::from([[9.0f32, 9.0, 9.0]])));
     assert!(e.contains('3'), "{e}");
     assert_eq!(x.to_vec(), before);
-    let e = common::err(x.try_scatter_reduce_::<0>(
+    let e = common::err(x.try_scatter_reduce_(
+        Ax::<0>,
         &Tensor::from([[0i64, -3, 0]]),
         &Tensor::from([[9.0f32, 9.0, 9.0]]),
         ScatterReduce::Mean,
@@ -144,18 +148,19 @@ fn errors_leave_the_tensor_unchanged() {
     assert!(e.contains("-3"), "{e}");
     assert_eq!(x.to_vec(), before);
     // An index larger than src.
-    let e = common::err(x.try_scatter_add_::<0>(&Tensor::from([[0i64, 1, 0]]), &Tensor::from([[9.0f32, 9.0]])));
+    let e = common::err(x.try_scatter_add_(Ax::<0>, &Tensor::from([[0i64, 1, 0]]), &Tensor::from([[9.0f32, 9.0]])));
     assert!(e.contains("[1, 3]") && e.contains("[1, 2]"), "{e}");
     assert_eq!(x.to_vec(), before);
     // index_add: source of the wrong shape, and an index entry outside the dim.
-    let e = common::err(x.try_index_add_::<0, _>(&Tensor::from([1i64]), &Tensor::from([[1.0f32, 2.0]]), 1.0));
+    let e = common::err(x.try_index_add_(Ax::<0>, &Tensor::from([1i64]), &Tensor::from([[1.0f32, 2.0]]), 1.0));
     assert!(e.contains("[2, 3]") && e.contains("[1, 2]"), "{e}");
-    let e = common::err(x.try_index_add_::<0, _>(&Tensor::from([2i64]), &Tensor::from([[1.0f32, 2.0, 3.0]]), 1.0));
+    let e = common::err(x.try_index_add_(Ax::<0>, &Tensor::from([2i64]), &Tensor::from([[1.0f32, 2.0, 3.0]]), 1.0));
     assert!(e.contains('2'), "{e}");
     assert_eq!(x.to_vec(), before);
     // A DynShape tensor without the axis.
     let mut d = Tensor::<f32, DynShape>::ones_sized(&[3]);
-    let e = common::err(d.try_scatter_add_::<1>(&Tensor::from([0i64]).into_dyn(), &Tensor::from([1.0f32]).into_dyn()));
+    let e =
+        common::err(d.try_scatter_add_(Ax::<1>, &Tensor::from([0i64]).into_dyn(), &Tensor::from([1.0f32]).into_dyn()));
     assert!(e.contains("axis"), "{e}");
 }
 
@@ -309,23 +314,23 @@ proptest! {
         let got = if transposed {
             let mut v = tt.t_mut();
             if axis == 0 {
-                v.try_scatter_reduce_::<0>(&index, &s, reduce, include_self).unwrap();
+                v.try_scatter_reduce_(Ax::<0>, &index, &s, reduce, include_self).unwrap();
             } else {
-                v.try_scatter_reduce_::<1>(&index, &s, reduce, include_self).unwrap();
+                v.try_scatter_reduce_(Ax::<1>, &index, &s, reduce, include_self).unwrap();
             }
             tt.t().to_vec()
         } else {
             if axis == 0 {
-                t.try_scatter_reduce_::<0>(&index, &s, reduce, include_self).unwrap();
+                t.try_scatter_reduce_(Ax::<0>, &index, &s, reduce, include_self).unwrap();
             } else {
-                t.try_scatter_reduce_::<1>(&index, &s, reduce, include_self).unwrap();
+                t.try_scatter_reduce_(Ax::<1>, &index, &s, reduce, include_self).unwrap();
             }
             t.to_vec()
         };
         prop_assert!(same(&got, &want), "{reduce:?} include_self={include_self}: {got:?} vs {want:?}");
         if reduce == ScatterReduce::Sum && include_self {
             let base = Tensor::<f32, DynShape>::try_from_vec(&[n, m], x.clone()).unwrap();
-            let add = if axis == 0 { base.scatter_add::<0>(&index, &s) } else { base.scatter_add::<1>(&index, &s) };
+            let add = if axis == 0 { base.scatter_add(Ax::<0>, &index, &s) } else { base.scatter_add(Ax::<1>, &index, &s) };
             prop_assert!(same(&add.to_vec(), &want));
         }
     }
@@ -352,6 +357,6 @@ proptest! {
         let t = Tensor::<i32, DynShape>::try_from_vec(&[n, m], x).unwrap();
         let s = Tensor::<i32, DynShape>::try_from_vec(&[k, m], src).unwrap();
         let index: Tensor<i64, (Dyn,)> = Tensor::try_from_vec(&[k], idx).unwrap();
-        prop_assert_eq!(t.index_add::<0, _>(&index, &s, alpha).to_vec(), want);
+        prop_assert_eq!(t.index_add(Ax::<0>, &index, &s, alpha).to_vec(), want);
     }
 }

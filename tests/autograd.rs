@@ -227,10 +227,10 @@ fn unary<'t>(op: usize, x: &Var<'t, f64, Shape![2, 3]>) -> Var<'t, f64, Shape![2
         13 => x.atan(),
         14 => x.softmax(Ax::<1>),
         15 => x.log_softmax(Ax::<0>),
-        16 => x.logsumexp_axis(Ax::<1>).unsqueeze::<1>().expand::<Shape![2, 3]>(),
-        17 => x.var_axis(Ax::<1>, 1).unsqueeze::<1>().expand::<Shape![2, 3]>(),
+        16 => x.logsumexp_axis(Ax::<1>).unsqueeze(Ax::<1>).expand::<Shape![2, 3]>(),
+        17 => x.var_axis(Ax::<1>, 1).unsqueeze(Ax::<1>).expand::<Shape![2, 3]>(),
         18 => (x * x).sqrt(),
-        19 => x.matmul(&x.t()).sum_axis(Ax::<1>).unsqueeze::<1>().expand::<Shape![2, 3]>(),
+        19 => x.matmul(&x.t()).sum_axis(Ax::<1>).unsqueeze(Ax::<1>).expand::<Shape![2, 3]>(),
         _ => x.cosh(),
     }
 }
@@ -362,7 +362,7 @@ fn index_with_refuses_a_selection_that_depends_on_the_values() {
     // The index first, then a selection that does not look at the values.
     let am = x.value().argmax();
     let idx = Tensor::<i64, Shape![_]>::from_vec(&[1], vec![am + 1]);
-    let y = x.index_select::<0, Dyn, i64>(&idx);
+    let y = x.index_select(Ax::<0>, &idx);
     let g = y.sum().backward();
     assert_eq!(g.wrt(&x).unwrap().to_vec(), [0.0, 0.0, 1.0, 0.0]);
     // The closure, `v[argmax(v) + 1]` without a wrap: on the positions probe the index
@@ -518,10 +518,10 @@ fn try_forms_return_runtime_size_errors() {
     assert!(a.try_maximum(&b).unwrap_err().to_string().contains("broadcast"));
     assert!(a.try_minimum(&b).is_err());
     let idx = Tensor::<i64, Shape![_]>::from_vec(&[2], vec![0, 7]);
-    let e = a.try_index_select::<1, Dyn, i64>(&idx).unwrap_err().to_string();
+    let e = a.try_index_select(Ax::<1>, &idx).unwrap_err().to_string();
     assert!(e.contains('7'), "{e}");
     let gi = Tensor::<i64, Shape![_, _]>::from_vec(&[1, 1], vec![5]);
-    assert!(a.try_gather::<1, Shape![_, _], i64>(&gi).is_err());
+    assert!(a.try_gather(Ax::<1>, &gi).is_err());
     let mask = Tensor::<bool, Shape![_, _]>::from_vec(&[3, 3], vec![true; 9]);
     assert!(a.try_masked_fill(&mask, 1.0).is_err());
     let cond = Tensor::<bool, Shape![_, _]>::from_vec(&[5, 3], vec![true; 15]);

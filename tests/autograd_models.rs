@@ -63,8 +63,8 @@ fn an_mlp_learns_the_digits() {
     let (train, test): (Tensor<i64, Shape![_]>, Tensor<i64, Shape![_]>) =
         (npz.read("train").unwrap(), npz.read("test").unwrap());
     let x: Tensor<f32, Shape![_, 64]> = images.cast::<f32>().map(|v| v / 16.0).reshape::<Shape![_, 64]>().into_owned();
-    let (xt, yt) = (x.index_select::<0, Dyn>(&train), labels.index_select::<0, Dyn>(&train));
-    let (xe, ye) = (Var::constant(x.index_select::<0, Dyn>(&test)), labels.index_select::<0, Dyn>(&test));
+    let (xt, yt) = (x.index_select(Ax::<0>, &train), labels.index_select(Ax::<0>, &train));
+    let (xe, ye) = (Var::constant(x.index_select(Ax::<0>, &test)), labels.index_select(Ax::<0>, &test));
 
     let rng = &mut shaped::rand::rngs::StdRng::seed_from_u64(3);
     let mut w1 = Param::new(Tensor::<f32, Shape![32, 64]>::uniform(-0.125, 0.125, rng));
@@ -85,12 +85,12 @@ fn an_mlp_learns_the_digits() {
     for _ in 0..20 {
         let order = Tensor::<i64, Shape![_]>::randperm(n, rng);
         for s in (0..n).step_by(64) {
-            let idx = order.narrow::<0>(s as isize, 64.min(n - s));
-            let xb = Var::constant(xt.index_select::<0, Dyn>(&idx));
+            let idx = order.narrow(Ax::<0>, s as isize, 64.min(n - s));
+            let xb = Var::constant(xt.index_select(Ax::<0>, &idx));
             let tape = Tape::new();
             let h = linear(&xb, &tape.watch(&w1), Some(&tape.watch(&b1))).relu();
             let logits = linear(&h, &tape.watch(&w2), Some(&tape.watch(&b2)));
-            let grads = cross_entropy(&logits, &yt.index_select::<0, Dyn>(&idx), Reduction::Mean, 0.0).backward();
+            let grads = cross_entropy(&logits, &yt.index_select(Ax::<0>, &idx), Reduction::Mean, 0.0).backward();
             opt.step(&mut [&mut w1, &mut b1, &mut w2, &mut b2], &grads);
         }
     }

@@ -322,12 +322,12 @@ mod random {
             }
         }
         let mut y: Tensor<f64, Shape![3, 3]> = Tensor::zeros();
-        y.select_mut::<0>(1).normal_(5.0, 1.0, &mut rng(17));
+        y.select_mut(Ax::<0>, 1).normal_(5.0, 1.0, &mut rng(17));
         assert_eq!(t!(y[0, ..]).to_vec(), [0.0; 3]);
         assert_eq!(t!(y[2, ..]).to_vec(), [0.0; 3]);
         assert!(t!(y[1, ..]).to_vec().iter().all(|&v| v != 0.0));
         let mut b: Tensor<bool, Shape![2, 4]> = Tensor::zeros();
-        b.narrow_mut::<1>(2, 2).bernoulli_(1.0, &mut rng(18));
+        b.narrow_mut(Ax::<1>, 2, 2).bernoulli_(1.0, &mut rng(18));
         assert_eq!(b.to_vec(), [false, false, true, true, false, false, true, true]);
         // Samples go to the coordinates in row-major order whatever the strides: filling the
         // transpose of a contiguous tensor takes the samples a contiguous [6, 4] fill takes.

@@ -13,10 +13,10 @@ fn x34() -> Tensor<f32, Shape![3, 4]> {
 fn views_of_views_bind_to_one_let() {
     let x = x34();
     // Each step is a view of a temporary view; the result still borrows `x` only.
-    let v = x.t().narrow::<0>(1, 2);
+    let v = x.t().narrow(Ax::<0>, 1, 2);
     let w = t!(x[.., 1..3]).t();
-    let u = x.unsqueeze::<0>().squeeze::<0>().t().flip::<1>();
-    let c = x.as_view().select::<1>(2).unsqueeze::<-1>();
+    let u = x.unsqueeze(Ax::<0>).squeeze(Ax::<0>).t().flip(Ax::<1>);
+    let c = x.as_view().select(Ax::<1>, 2).unsqueeze(Ax::<-1>);
     assert_eq!(v.sizes(), [2, 3]);
     assert_eq!(v.to_vec(), [1., 5., 9., 2., 6., 10.]);
     assert_eq!(w.to_vec(), [1., 5., 9., 2., 6., 10.]);
@@ -31,21 +31,21 @@ fn views_of_views_bind_to_one_let() {
 fn mutable_views_write_through_and_chain() {
     let mut x = x34();
     // A chain of mutable views bound to one let.
-    let mut c = x.t_mut().narrow_mut::<0>(1, 2);
+    let mut c = x.t_mut().narrow_mut(Ax::<0>, 1, 2);
     c.fill(-1.);
     assert_eq!(t!(x[.., 1..3]).to_vec(), [-1.; 6]);
     // Column 0 through select_mut, doubled in place.
-    let mut col = x.select_mut::<1>(0);
+    let mut col = x.select_mut(Ax::<1>, 0);
     col *= 2.0;
     assert_eq!(t!(x[.., 0]).to_vec(), [0., 8., 16.]);
     // The diagonal set through diagonal_mut.
-    x.diagonal_mut::<0, 1>(0).fill(9.);
-    assert_eq!(t!(x[.., ..3]).diagonal::<0, 1>(0).to_vec(), [9., 9., 9.]);
+    x.diagonal_mut(0, Ax::<0>, Ax::<1>).fill(9.);
+    assert_eq!(t!(x[.., ..3]).diagonal(0, Ax::<0>, Ax::<1>).to_vec(), [9., 9., 9.]);
     // Negative axes, permute and flip, mutably.
     let mut y = x34();
-    y.transpose_mut::<0, -1>().flip_mut::<0>().select_mut::<0>(0).fill(0.);
+    y.transpose_mut(Ax::<0>, Ax::<-1>).flip_mut(Ax::<0>).select_mut(Ax::<0>, 0).fill(0.);
     assert_eq!(t!(y[.., 3]).to_vec(), [0., 0., 0.]);
-    y.permute_mut::<Axes![1, 0]>().unsqueeze_mut::<1>().squeeze_mut::<1>().select_mut::<0>(0).fill(5.);
+    y.permute_mut::<Axes![1, 0]>().unsqueeze_mut(Ax::<1>).squeeze_mut(Ax::<1>).select_mut(Ax::<0>, 0).fill(5.);
     assert_eq!(t!(y[.., 0]).to_vec(), [5., 5., 5.]);
 }
 
@@ -57,7 +57,7 @@ fn set_all(mut v: TensorViewMut<'_, f32, Shape![3]>, value: f32) {
 #[test]
 fn functions_take_mutable_views() {
     let mut x = x34();
-    set_all(x.select_mut::<1>(0), 7.);
+    set_all(x.select_mut(Ax::<1>, 0), 7.);
     set_all(t!(mut x[.., -1]), 8.);
     assert_eq!(x.to_vec(), [7., 1., 2., 8., 7., 5., 6., 8., 7., 9., 10., 8.]);
     // A mutable view of a mutable view keeps the original borrow.
@@ -83,7 +83,7 @@ fn compound_assignment_operators() {
     assert_eq!(i.to_vec(), [3, -3, 1]); // the sign of the dividend, as Rust and torch.fmod
                                         // Through a view, with a tensor that broadcasts to it.
     let mut y = x34();
-    let mut v = y.narrow_mut::<1>(0, 2);
+    let mut v = y.narrow_mut(Ax::<1>, 0, 2);
     v += &Tensor::from([10., 20.]);
     assert_eq!(t!(y[0]).to_vec(), [10., 21., 2., 3.]);
     // The try_ forms: a runtime mismatch and an integer zero divisor change nothing.
@@ -150,25 +150,25 @@ fn negative_axes_count_from_the_end() {
     assert_eq!(x.sum_axis(Ax::<-1>).to_vec(), [6., 22., 38.]);
     assert_eq!(x.sum_axis(Ax::<-1>), x.sum_axis(Ax::<1>));
     assert_eq!(x.mean_keepdim(Ax::<-2>).sizes(), [1, 4]);
-    assert_eq!(x.transpose::<-1, -2>().to_vec(), x.t().to_vec());
-    let u: TensorView<f32, Shape![3, 4, 1]> = x.unsqueeze::<-1>();
+    assert_eq!(x.transpose(Ax::<-1>, Ax::<-2>).to_vec(), x.t().to_vec());
+    let u: TensorView<f32, Shape![3, 4, 1]> = x.unsqueeze(Ax::<-1>);
     assert_eq!(u.sizes(), [3, 4, 1]);
-    let s: TensorView<f32, Shape![3, 4]> = u.squeeze::<-1>();
+    let s: TensorView<f32, Shape![3, 4]> = u.squeeze(Ax::<-1>);
     assert_eq!(s.sizes(), [3, 4]);
-    assert_eq!(x.select::<-1>(0).to_vec(), [0., 4., 8.]);
-    assert_eq!(x.narrow::<-2>(1, 1).to_vec(), [4., 5., 6., 7.]);
-    assert_eq!(x.flip::<-1>().to_vec()[..4], [3., 2., 1., 0.]);
-    assert_eq!(x.movedim::<-1, 0>().sizes(), [4, 3]);
-    let c: Tensor<f32, Shape![3, 8]> = x.cat::<-1>(&x);
+    assert_eq!(x.select(Ax::<-1>, 0).to_vec(), [0., 4., 8.]);
+    assert_eq!(x.narrow(Ax::<-2>, 1, 1).to_vec(), [4., 5., 6., 7.]);
+    assert_eq!(x.flip(Ax::<-1>).to_vec()[..4], [3., 2., 1., 0.]);
+    assert_eq!(x.movedim(Ax::<-1>, Ax::<0>).sizes(), [4, 3]);
+    let c: Tensor<f32, Shape![3, 8]> = x.cat(&x, Ax::<-1>);
     assert_eq!(c.sizes(), [3, 8]);
-    let st: Tensor<f32, Shape![3, 4, 2]> = Tensor::stack::<-1>([&x, &x]);
+    let st: Tensor<f32, Shape![3, 4, 2]> = Tensor::stack([&x, &x], Ax::<-1>);
     assert_eq!(st.sizes(), [3, 4, 2]);
-    let g = x.gather::<-1, _>(&Tensor::from([[3i64], [2], [1]]));
+    let g = x.gather(Ax::<-1>, &Tensor::from([[3i64], [2], [1]]));
     assert_eq!(g.to_vec(), [3., 6., 9.]);
     // A DynShape tensor checks the axis at run time.
     let d = x.as_dyn();
     assert_eq!(d.sum_axis(Ax::<-1>).to_vec(), [6., 22., 38.]);
-    assert_eq!(d.try_select::<-3>(0).unwrap_err().to_string(), "axis -3 is out of range for a tensor of rank 2");
+    assert_eq!(d.try_select(Ax::<-3>, 0).unwrap_err().to_string(), "axis -3 is out of range for a tensor of rank 2");
 }
 
 #[test]
@@ -193,14 +193,14 @@ fn static_and_dynamic_operands_mix() {
     let m2: Tensor<f32, DynShape> = s.matmul(&s.t().as_dyn());
     assert_eq!(m2, m);
     // cat and where_ mix too.
-    let c: Tensor<f32, DynShape> = s.cat::<0>(&d.try_unsqueeze_dyn(0).unwrap());
+    let c: Tensor<f32, DynShape> = s.cat(&d.try_unsqueeze_dyn(0).unwrap(), Ax::<0>);
     assert_eq!(c.sizes(), [4, 4]);
-    let c2: Tensor<f32, DynShape> = d.try_unsqueeze_dyn(0).unwrap().cat::<0>(&s);
+    let c2: Tensor<f32, DynShape> = d.try_unsqueeze_dyn(0).unwrap().cat(&s, Ax::<0>);
     assert_eq!(c2.sizes(), [4, 4]);
     let cond = Tensor::from([true, false, true, false]).into_dyn();
     let w: Tensor<f32, DynShape> = s.where_(&cond, &Tensor::scalar(-1.));
     assert_eq!(t!(w[0]).to_vec(), [0., -1., 2., -1.]);
-    assert_eq!(err(s.try_cat::<1>(&bad)), "cat: [3, 4] and [3] differ in rank");
+    assert_eq!(err(s.try_cat(&bad, Ax::<1>)), "cat: [3, 4] and [3] differ in rank");
 }
 
 fn double<S: Shape>(x: &Tensor<f32, S>) -> Tensor<f32, S> {

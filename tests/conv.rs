@@ -70,7 +70,7 @@ fn unfold_panics_with_the_message() {
 fn windows_typed_and_dyn() {
     let x: Tensor<i32, Shape![3, 4]> = Tensor::from_vec(&[3, 4], (0..12).collect());
     let w: TensorView<'_, i32, Shape![2, 2, 2, 3]> = x.windows::<Shape![2, 3]>();
-    assert_eq!(w.select::<0>(1).select::<0>(1).to_vec(), [5, 6, 7, 9, 10, 11]);
+    assert_eq!(w.select(Ax::<0>, 1).select(Ax::<0>, 1).to_vec(), [5, 6, 7, 9, 10, 11]);
     let d = x.as_dyn().windows_dyn(&[3, 1]);
     assert_eq!(d.sizes(), [1, 4, 3, 1]);
     assert!(err(x.try_windows_dyn(&[4, 1])).contains("does not fit"));

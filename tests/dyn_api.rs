@@ -46,14 +46,14 @@ fn kthvalue_keepdim_matches_pytorch_and_the_static_form() {
     let d = s.clone().into_dyn();
     let (v, i) = d.kthvalue_keepdim_dyn(2, 1);
     assert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[2, 1][..], vec![3.0, 2.0], vec![2, 0]));
-    let (vs, is): (Tensor<f64, Shape![2, 1]>, _) = s.kthvalue_keepdim::<1>(2);
+    let (vs, is): (Tensor<f64, Shape![2, 1]>, _) = s.kthvalue_keepdim(2, Ax::<1>);
     let _: &Tensor<i64, Shape![2, 1]> = &is;
     assert_eq!((vs.to_vec(), is.to_vec()), (v.to_vec(), i.to_vec()));
     // Negative axis; axis 0 keeps [1, 3]: torch.kthvalue(x, 1, dim=0, keepdim=True)
     //   -> values [[2., 1., 0.]], indices [[1, 0, 1]]
     let (v, i) = d.kthvalue_keepdim_dyn(1, -2);
     assert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[1, 3][..], vec![2.0, 1.0, 0.0], vec![1, 0, 1]));
-    let (vs, _) = s.kthvalue_keepdim::<-2>(1);
+    let (vs, _) = s.kthvalue_keepdim(1, Ax::<-2>);
     assert_eq!(vs.to_vec(), v.to_vec());
     // The keepdim result is the removed-axis one with a size-1 dim.
     assert_eq!(d.kthvalue_dyn(3, -1).0.to_vec(), d.kthvalue_keepdim_dyn(3, -1).0.to_vec());
@@ -75,12 +75,12 @@ fn median_and_nanmedian_keepdim() {
     assert!(v.to_vec()[1].is_nan());
     assert_eq!(i.to_vec(), [3, 1]);
     let s: Tensor<f64, Shape![2, 4]> = x.clone().try_into_static().unwrap();
-    let (vs, is): (Tensor<f64, Shape![2, 1]>, _) = s.median_keepdim::<1>();
+    let (vs, is): (Tensor<f64, Shape![2, 1]>, _) = s.median_keepdim(Ax::<1>);
     assert_eq!((vs.to_vec()[0], is.to_vec()), (2.0, vec![3, 1]));
     // torch.nanmedian(same, dim=1, keepdim=True) -> values [[2.], [1.]], indices [[3], [2]]
     let (v, i) = x.nanmedian_keepdim_dyn(1);
     assert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[2, 1][..], vec![2.0, 1.0], vec![3, 2]));
-    let (vs, is) = s.nanmedian_keepdim::<-1>();
+    let (vs, is) = s.nanmedian_keepdim(Ax::<-1>);
     assert_eq!((vs.to_vec(), is.to_vec()), (v.to_vec(), i.to_vec()));
     // Along axis 0: torch.median(x, dim=0, keepdim=True) -> [[0., nan, 1., 2.]], [[1, 1, 1, 0]]
     let (v, i) = x.median_keepdim_dyn(0);
@@ -102,7 +102,7 @@ fn quantile_keepdim() {
     let q = x.quantile_keepdim_dyn(0.25, -1);
     assert_eq!((q.sizes(), q.to_vec()), (&[2, 1][..], vec![1.75, 7.5]));
     let s: Tensor<f64, Shape![2, 4]> = x.clone().try_into_static().unwrap();
-    let qs: Tensor<f64, Shape![2, 1]> = s.quantile_keepdim::<1>(0.25);
+    let qs: Tensor<f64, Shape![2, 1]> = s.quantile_keepdim(0.25, Ax::<1>);
     assert_eq!(qs.to_vec(), q.to_vec());
     // np.quantile(same, 0.5, axis=0, keepdims=True) -> [[2., 5.5, 11.5, 16.]]
     let q = x.quantile_keepdim_dyn(0.5, 0);
@@ -115,7 +115,7 @@ fn quantile_keepdim() {
     assert_eq!(q.to_vec()[0], 2.0);
     assert!(q.to_vec()[1].is_nan());
     let ys: Tensor<f64, Shape![2, 3]> = y.clone().try_into_static().unwrap();
-    assert_eq!(ys.nanquantile_keepdim::<1>(0.5).to_vec()[0], 2.0);
+    assert_eq!(ys.nanquantile_keepdim(0.5, Ax::<1>).to_vec()[0], 2.0);
     // Errors: q outside [0, 1], axis out of range.
     assert!(matches!(x.try_quantile_keepdim_dyn(1.5, 0), Err(ShapeError::Invalid(_))));
     assert_axis_err(x.try_quantile_keepdim_dyn(0.5, -3), -3, 2);
@@ -141,7 +141,7 @@ fn roll_over_several_dims_and_flattened() {
     // Against the const-axis form on a static tensor (same answer, inline result type kept).
     let s: Tensor<i32, Shape![4, 2]> = x.clone().try_into_static().unwrap();
     let r: Tensor<i32, Shape![4, 2]> = s.roll_dims_dyn(&[3], &[0]);
-    assert_eq!(r.to_vec(), s.roll::<0>(3).to_vec());
+    assert_eq!(r.to_vec(), s.roll(3, Ax::<0>).to_vec());
     // torch.roll(torch.arange(1, 9).view(4, 2), 1) -> [[8, 1], [2, 3], [4, 5], [6, 7]]
     assert_eq!(x.roll_flat(1).to_vec(), [8, 1, 2, 3, 4, 5, 6, 7]);
     assert_eq!(x.roll_flat(1).sizes(), &[4, 2]);
@@ -176,7 +176,7 @@ fn scatter_add_and_reduce_with_a_runtime_axis() {
     // The static form gives the same; negative axis -2 is axis 0.
     let s: Tensor<f32, Shape![3, 5]> = Tensor::zeros();
     let ones_s: Tensor<f32, Shape![2, 5]> = Tensor::ones();
-    let ys = s.scatter_add::<0>(&Tensor::from([[0i64, 1, 2, 0, 0]]), &ones_s);
+    let ys = s.scatter_add(Ax::<0>, &Tensor::from([[0i64, 1, 2, 0, 0]]), &ones_s);
     let yd = Tensor::<f32, DynShape>::zeros_sized(&[3, 5]).scatter_add_dyn(-2, &index, &ones);
     assert_eq!(ys.to_vec(), yd.to_vec());
     // torch.tensor([1., 2., 3., 4.]).scatter_reduce(0, torch.tensor([0, 1, 0, 1, 2, 1]),
@@ -191,7 +191,8 @@ fn scatter_add_and_reduce_with_a_runtime_axis() {
     assert_eq!(input2.to_vec(), [5.0, 6.0, 5.0, 2.0]);
     // Mean, with the static form on the same data.
     let st = Tensor::from([1.0f32, 2.0, 3.0, 4.0]);
-    let ss = st.scatter_reduce::<0>(
+    let ss = st.scatter_reduce(
+        Ax::<0>,
         &Tensor::from([0i64, 1, 0, 1, 2, 1]),
         &Tensor::from([1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]),
         ScatterReduce::Mean,
@@ -231,7 +232,7 @@ fn index_add_copy_fill_with_a_runtime_axis() {
     assert_eq!(y.to_vec(), [9., 1., 5., 21., 1., 11.]);
     let os: Tensor<f32, Shape![2, 3]> = Tensor::ones();
     let ss: Tensor<f32, Shape![2, 3]> = s.clone().try_into_static().unwrap();
-    assert_eq!(os.index_add::<1, _>(&Tensor::from([0i64, 2, 0]), &ss, 2.0).to_vec(), y.to_vec());
+    assert_eq!(os.index_add(Ax::<1>, &Tensor::from([0i64, 2, 0]), &ss, 2.0).to_vec(), y.to_vec());
 
     // torch.zeros(5, 3).index_copy_(0, torch.tensor([0, 4, 2]), arange(1, 10).view(3, 3))
     //   -> [[1, 2, 3], [0, 0, 0], [7, 8, 9], [0, 0, 0], [4, 5, 6]]
@@ -284,20 +285,20 @@ fn index_copy_and_fill_with_a_const_axis_match_the_runtime_forms() {
     let x: Tensor<i32, Shape![3, 2]> = Tensor::zeros();
     let src: Tensor<i32, Shape![2, 2]> = Tensor::from([[1, 2], [3, 4]]);
     let i = Tensor::from([2i64, 0]);
-    let c = x.index_copy::<0, _>(&i, &src);
+    let c = x.index_copy(Ax::<0>, &i, &src);
     assert_eq!(c.to_vec(), [3, 4, 0, 0, 1, 2]);
     assert_eq!(c.to_vec(), x.clone().into_dyn().index_copy_dyn(-2, &i, &src).to_vec());
-    let f = c.index_fill::<1, _>(&Tensor::from([1i64]), 9);
+    let f = c.index_fill(Ax::<1>, &Tensor::from([1i64]), 9);
     assert_eq!(f.to_vec(), [3, 9, 0, 9, 1, 9]);
     let mut g = c.clone();
-    g.index_fill_::<-1, _>(&Tensor::from([1i64]), 9);
+    g.index_fill_(Ax::<-1>, &Tensor::from([1i64]), 9);
     assert_eq!(g.to_vec(), f.to_vec());
     let mut h = x.clone();
-    h.index_copy_::<0, _>(&i, &src);
+    h.index_copy_(Ax::<0>, &i, &src);
     assert_eq!(h.to_vec(), c.to_vec());
     // A repeated entry: the last write wins.
-    assert_eq!(x.index_copy::<0, _>(&Tensor::from([1i64, 1]), &src).to_vec(), [0, 0, 3, 4, 0, 0]);
-    assert!(matches!(x.try_index_fill::<0, _>(&Tensor::from([3i64]), 1), Err(ShapeError::Index { .. })));
+    assert_eq!(x.index_copy(Ax::<0>, &Tensor::from([1i64, 1]), &src).to_vec(), [0, 0, 3, 4, 0, 0]);
+    assert!(matches!(x.try_index_fill(Ax::<0>, &Tensor::from([3i64]), 1), Err(ShapeError::Index { .. })));
 }
 
 #[test]
@@ -416,7 +417,7 @@ fn diag_builds_and_reads() {
     // The same as diagonal / diag_embed of the static API; a transposed view reads its own
     // diagonal.
     let s: Tensor<i32, Shape![3, 4]> = a.clone().try_into_static().unwrap();
-    assert_eq!(s.diagonal::<0, 1>(1).to_vec(), a.diag_dyn(1).to_vec());
+    assert_eq!(s.diagonal(1, Ax::<0>, Ax::<1>).to_vec(), a.diag_dyn(1).to_vec());
     assert_eq!(a.t().diag_dyn(-1).to_vec(), [1, 6, 11]);
     let vs: Tensor<i32, Shape![3]> = Tensor::from([1, 2, 3]);
     assert_eq!(vs.diag_embed().to_vec(), v.diag_dyn(0).to_vec());
@@ -446,7 +447,7 @@ fn gather_and_scatter_with_a_runtime_axis() {
     assert_eq!(x.gather_dyn(-1, &i).to_vec(), [1, 1, 4, 3]);
     let s: Tensor<i32, Shape![2, 2]> = x.clone().try_into_static().unwrap();
     let is: Tensor<i64, Shape![2, 2]> = i.clone().try_into_static().unwrap();
-    assert_eq!(s.gather::<0, _>(&is).to_vec(), x.gather_dyn(-2, &i).to_vec());
+    assert_eq!(s.gather(Ax::<0>, &is).to_vec(), x.gather_dyn(-2, &i).to_vec());
     // torch.zeros(3, 5).scatter_(0, torch.tensor([[0, 1, 2, 0]]), torch.arange(1, 11).view(2, 5))
     //   -> [[1, 0, 0, 4, 0], [0, 2, 0, 0, 0], [0, 0, 3, 0, 0]]
     let mut z = dyn_i(&[3, 5], vec![0; 15]);
@@ -457,7 +458,7 @@ fn gather_and_scatter_with_a_runtime_axis() {
     let g = f.scatter_value_dyn(1, &Tensor::from([[2i64], [3]]), 1.23);
     assert_eq!(g.to_vec(), [2.0, 2.0, 1.23, 2.0, 2.0, 2.0, 2.0, 1.23]);
     let fs: Tensor<f64, Shape![2, 4]> = f.clone().try_into_static().unwrap();
-    assert_eq!(fs.scatter_value::<1>(&Tensor::from([[2i64], [3]]), 1.23).to_vec(), g.to_vec());
+    assert_eq!(fs.scatter_value(Ax::<1>, &Tensor::from([[2i64], [3]]), 1.23).to_vec(), g.to_vec());
     assert_eq!(x.scatter_dyn(-1, &Tensor::from([[1i64], [0]]), &dyn_i(&[2, 1], vec![9, 8])).to_vec(), [1, 9, 8, 4]);
     // Errors, leaving the tensor unchanged.
     let before = z.to_vec();
@@ -480,7 +481,7 @@ fn trapezoid_x_and_mutable_axis_iteration_with_a_runtime_axis() {
     let x = Tensor::from([0.0, 1.0, 3.0]);
     assert_eq!(y.trapezoid_x_dyn(&x, -1).to_vec(), [6.5, 6.0]);
     let ys: Tensor<f64, Shape![2, 3]> = y.clone().try_into_static().unwrap();
-    assert_eq!(ys.trapezoid_x::<1, _>(&x).to_vec(), y.trapezoid_x_dyn(&x, 1).to_vec());
+    assert_eq!(ys.trapezoid_x(&x, Ax::<1>).to_vec(), y.trapezoid_x_dyn(&x, 1).to_vec());
     // Along axis 0 with points [0, 2]: [(1+0), (2+4), (3+0)] -> [1, 6, 3]
     assert_eq!(y.trapezoid_x_dyn(&Tensor::from([0.0, 2.0]), 0).to_vec(), [1.0, 6.0, 3.0]);
     assert!(matches!(y.try_trapezoid_x_dyn(&Tensor::from([0.0, 2.0]), 1), Err(ShapeError::Mismatch { .. })));
@@ -821,16 +822,10 @@ const RENAMED: &[(&str, &str)] = &[
     ("select_const", "select_dyn"),
     // `flatten_range::<START, END>`: `flatten_dyn(start, end)`.
     ("flatten_range", "flatten_dyn"),
-    // `topk::<K, A>` and `topk_axis::<A>(k)`: `topk_dyn(k, axis, largest)`.
-    ("topk", "topk_dyn"),
-    ("topk_axis", "topk_dyn"),
     // `pad::<A, L, R>`: `pad_dyn(&pads)` (PyTorch `F.pad`'s flat list, any trailing dims).
     ("pad", "pad_dyn"),
     // `repeat::<A, K>`: `repeat_dyn(&reps)` (PyTorch `repeat`, one count per dim).
     ("repeat", "repeat_dyn"),
-    // `cat_all::<A>`/`stack_all::<A>` (a slice of tensors): `Tensor::cat_dyn`/`stack_dyn`.
-    ("cat_all", "cat_dyn"),
-    ("stack_all", "stack_dyn"),
     // `axis_chunks_exact::<A, B>` (views of a static size B, the remainder apart): the runtime
     // cut of a dim into pieces of a runtime size is `split_dyn(size, axis)`.
     ("axis_chunks_exact", "split_dyn"),
@@ -851,12 +846,12 @@ fn every_static_axis_method_has_runtime_twins() {
         "sum_keepdim",
         "cumsum",
         "cummax",
-        "transpose",
-        "narrow_mut",
-        "chunk",
-        "kthvalue",
-        "scatter_add_",
-        "median_keepdim",
+        "unfold",
+        "unfold_mut",
+        "axis_iter",
+        "pad",
+        "repeat_interleave",
+        "shuffle_axis",
     ] {
         assert!(api.static_axis.contains_key(name), "the scan missed `{name}`: {:?}", api.static_axis.keys());
     }

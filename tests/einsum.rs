@@ -141,7 +141,7 @@ fn macro_dim_types() {
     assert_eq!(e.sizes(), [3, 2]);
     // One (from unsqueeze) keeps its type.
     let ones = Tensor::<f64, Shape![3]>::ones();
-    let u = ones.unsqueeze::<0>();
+    let u = ones.unsqueeze(Ax::<0>);
     let o: Tensor<f64, (Const<3>, One)> = einsum!("ij->ji", u);
     assert_eq!(o.sizes(), [3, 1]);
     // Inline operands.

@@ -2106,7 +2106,7 @@ macro_rules! with_const_axis {
 }
 
 fn gather_call<I: IndexElem>(v: &TV<'_>, k: isize, idx: &Tensor<I, DynShape>) -> Result<TD, ShapeError> {
-    with_const_axis!(k, K => v.try_gather::<K, _>(idx))
+    with_const_axis!(k, K => v.try_gather(Ax::<K>, idx))
 }
 
 fn scatter_call<I: IndexElem>(
@@ -2115,7 +2115,7 @@ fn scatter_call<I: IndexElem>(
     idx: &Tensor<I, DynShape>,
     src: &TV<'_>,
 ) -> Result<(), ShapeError> {
-    with_const_axis!(k, K => mv.try_scatter_::<K>(idx, src))
+    with_const_axis!(k, K => mv.try_scatter_(Ax::<K>, idx, src))
 }
 
 /// The index as an i64 and as a u64 tensor (same bits).
@@ -2352,7 +2352,7 @@ fn apply(st: &mut State, op: &Op, pool: &[i8]) -> Result<(), String> {
             let v = st.a.view()?;
             owned_op!(
                 st,
-                format!("try_gather::<{k}, _>({ix:?})"),
+                format!("try_gather(Ax::<{k}>, {ix:?})"),
                 want,
                 if ix.unsigned { gather_call(&v, k, &tu) } else { gather_call(&v, k, &ti) }
             )
@@ -2386,7 +2386,7 @@ fn apply(st: &mut State, op: &Op, pool: &[i8]) -> Result<(), String> {
             let want = r_scatter(&st.a.model, k, &ix.sizes, &ix.entries(), &src.want());
             let (ti, tu) = index_tensors(&ix)?;
             let sv = src.view()?;
-            let what = format!("try_scatter_::<{k}>({ix:?}, src {ss:?})");
+            let what = format!("try_scatter_(Ax::<{k}>, {ix:?}, src {ss:?})");
             mutate(&mut st.a, &what, want, |mv| {
                 if ix.unsigned {
                     scatter_call(mv, k, &tu, &sv)

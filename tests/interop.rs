@@ -56,7 +56,7 @@ fn nested_arrays() {
     let x = m34();
     assert_eq!(x.to_array(), [[0., 1., 2., 3.], [4., 5., 6., 7.], [8., 9., 10., 11.]]);
     assert_eq!(x.t().to_array(), [[0., 4., 8.], [1., 5., 9.], [2., 6., 10.], [3., 7., 11.]]);
-    assert_eq!(x.flip::<1>().to_array()[0], [3., 2., 1., 0.]);
+    assert_eq!(x.flip(Ax::<1>).to_array()[0], [3., 2., 1., 0.]);
     assert_eq!(x.into_array()[2][3], 11.);
     let s = stensor([[1u8, 2], [3, 4]]);
     assert_eq!(s.t().to_array(), [[1, 3], [2, 4]]);
@@ -85,7 +85,7 @@ fn tensor_views_to_ndarray() {
     let rc = t!(x[1..;-1, ..;-2]).into_ndarray_view();
     assert_eq!(rc, a.slice(s![1..;-1, ..;-2]));
     assert_eq!(rc.strides(), &[-4, -2]);
-    assert_eq!(x.flip::<0>().t().into_ndarray_view(), a.slice(s![..;-1, ..]).reversed_axes());
+    assert_eq!(x.flip(Ax::<0>).t().into_ndarray_view(), a.slice(s![..;-1, ..]).reversed_axes());
 
     // Dynamic rank: IxDyn, with a size-1 dim from unsqueeze and an expanded (stride-0) dim.
     let d = x.as_dyn().try_unsqueeze_dyn(1).unwrap();
@@ -110,7 +110,7 @@ fn mutable_views_to_ndarray() {
     }
     assert_eq!(x.at([2, 3]), 100.);
     // Through a reversed, transposed mutable view: ndarray's [i, j] is x[j, 3 - i].
-    let mut fv = x.as_view_mut().flip_mut::<1>().t_mut().into_ndarray_view_mut();
+    let mut fv = x.as_view_mut().flip_mut(Ax::<1>).t_mut().into_ndarray_view_mut();
     fv[[0, 1]] = -5.; // x[1, 3]
     fv.slice_mut(s![.., 2]).fill(0.); // fv[.., 2] is row 2 of x, reversed
     assert_eq!(x.at([1, 3]), -5.);
@@ -132,10 +132,10 @@ fn ndarray_views_to_tensors() {
     assert_eq!(t.to_vec(), x.t().to_vec());
     assert_eq!(t.strides(), &[1, 4]);
     let r = TensorView::<f64, DynShape>::try_from_ndarray_view(a.slice(s![..;-1, ..;-1])).unwrap();
-    assert_eq!(r.to_vec(), x.flip::<0>().flip::<1>().to_vec());
+    assert_eq!(r.to_vec(), x.flip(Ax::<0>).flip(Ax::<1>).to_vec());
     assert_eq!(r.strides(), &[-4, -1]);
     let rt = TensorView::<f64, Shape![_, _]>::try_from_ndarray_view(a.slice(s![..;-1, ..]).reversed_axes()).unwrap();
-    assert_eq!(rt.to_vec(), x.flip::<0>().t().to_vec());
+    assert_eq!(rt.to_vec(), x.flip(Ax::<0>).t().to_vec());
     // A view with gaps between its elements cannot be borrowed as one slice.
     let e = TensorView::<f64, DynShape>::try_from_ndarray_view(a.slice(s![.., ..;2])).unwrap_err();
     assert!(e.to_string().contains("does not fill the memory"), "{e}");
@@ -223,7 +223,7 @@ fn nalgebra_views_and_copies() {
     assert_eq!(cols, DMatrix::from_row_slice(4, 2, &[0., 8., 1., 9., 2., 10., 3., 11.]));
     assert!(t!(x[1.., 0..4;3]).try_into_nalgebra_view().is_err());
     // Negative strides: no view, but the copies work.
-    let f = x.flip::<1>();
+    let f = x.flip(Ax::<1>);
     assert!(f.try_to_nalgebra_view().is_err());
     assert_eq!(f.to_smatrix(), SMatrix::<f64, 3, 4>::from_row_slice(&f.to_vec()));
     assert_eq!(f.as_dyn().to_dmatrix(), DMatrix::from_row_slice(3, 4, &f.to_vec()));
@@ -232,7 +232,7 @@ fn nalgebra_views_and_copies() {
     assert_eq!(sv.strides(), (1, 4));
     assert_eq!(sv.transpose(), m);
     assert!(x.try_to_smatrix_view().is_err());
-    assert!(x.flip::<0>().try_to_smatrix_view().is_err());
+    assert!(x.flip(Ax::<0>).try_to_smatrix_view().is_err());
     let z = Tensor::<f64, Shape![0, 3]>::zeros();
     assert_eq!(z.try_to_smatrix_view().unwrap().shape(), (0, 3));
     assert!(Tensor::<f64, Shape![3]>::from([1., 2., 3.]).try_to_dmatrix().is_err());
@@ -278,7 +278,7 @@ fn faer_views_and_copies() {
 
     let mut y = m34();
     {
-        let mut fv = y.as_view_mut().flip_mut::<0>();
+        let mut fv = y.as_view_mut().flip_mut(Ax::<0>);
         let mut w = fv.to_faer_mut();
         *w.as_mut().get_mut(0, 0) = -1.;
     }
@@ -352,7 +352,7 @@ fn offsets_and_size_one_dims() {
     assert!(w.try_to_nalgebra_view_mut().is_err(), "negative stride");
     assert_eq!(buf, [30, 3, 10, 1]);
     let mut u = Tensor::<f32, Shape![2, 2]>::zeros();
-    let mut uu = u.as_view_mut().unsqueeze_mut::<1>();
+    let mut uu = u.as_view_mut().unsqueeze_mut(Ax::<1>);
     uu.to_ndarray_view_mut()[[1, 0, 1]] = 4.;
     assert_eq!(u.to_vec(), [0., 0., 0., 4.]);
 }

@@ -111,7 +111,7 @@ fn iter_mut_writes_in_logical_order() {
     assert_eq!(x.to_vec(), [0, 10, 20, 30, 40, 50]);
     // Increasing but not contiguous (a narrowed view).
     let mut y = Tensor::<i32, Shape![3, 4]>::zeros();
-    let mut n = y.narrow_mut::<1>(1, 2);
+    let mut n = y.narrow_mut(Ax::<1>, 1, 2);
     assert_eq!(n.iter_mut().len(), 6);
     for (k, v) in n.iter_mut().enumerate() {
         *v = k as i32 + 1;
@@ -125,7 +125,7 @@ fn iter_mut_writes_in_logical_order() {
     assert_eq!(z.to_vec(), [0, 2, 4, 1, 3, 5]);
     // Negative stride, through IntoIterator of the mutable view.
     let mut w = Tensor::from([1, 2, 3, 4]);
-    for (k, v) in w.flip_mut::<0>().into_iter().enumerate() {
+    for (k, v) in w.flip_mut(Ax::<0>).into_iter().enumerate() {
         *v = k as i32;
     }
     assert_eq!(w.to_vec(), [3, 2, 1, 0]);
@@ -153,7 +153,7 @@ fn axis_iter_mut_splits_disjoint_views() {
     }
     assert_eq!(x.to_vec(), [1, 1, 2, 2, 3, 3]);
     // Reversed rows (negative stride) split from the end of the buffer.
-    let mut v = x.flip_mut::<0>();
+    let mut v = x.flip_mut(Ax::<0>);
     for (i, mut r) in v.axis_iter_mut::<0>().enumerate() {
         r.set([1], 10 * i as i32);
     }

@@ -18,22 +18,22 @@ fn x234() -> Tensor<i32, Shape![2, 3, 4]> {
 fn cat_of_static_shapes_adds_the_sizes_in_the_type() {
     let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
     let y: Tensor<f32, Shape![3, 3]> = Tensor::from([[7., 8., 9.], [10., 11., 12.], [13., 14., 15.]]);
-    let z: Tensor<f32, Shape![5, 3]> = x.cat::<0>(&y);
+    let z: Tensor<f32, Shape![5, 3]> = x.cat(&y, Ax::<0>);
     assert_eq!(z.to_vec(), (1..=15).map(|v| v as f32).collect::<Vec<_>>());
     assert!(z.is_contiguous());
     let c: Tensor<f32, Shape![2, 1]> = Tensor::from([[-1.], [-2.]]);
-    let w: Tensor<f32, Shape![2, 4]> = x.cat::<1>(&c);
+    let w: Tensor<f32, Shape![2, 4]> = x.cat(&c, Ax::<1>);
     assert_eq!(w.to_vec(), [1., 2., 3., -1., 4., 5., 6., -2.]);
-    let w2: Tensor<f32, Shape![2, 4]> = c.cat::<1>(&x);
+    let w2: Tensor<f32, Shape![2, 4]> = c.cat(&x, Ax::<1>);
     assert_eq!(w2.to_vec(), [-1., 1., 2., 3., -2., 4., 5., 6.]);
     // The largest static total the compile-time sum covers.
     let big: Tensor<u8, Shape![1000]> = Tensor::zeros();
     let more: Tensor<u8, Shape![24]> = Tensor::ones();
-    let s: Tensor<u8, Shape![1024]> = big.cat::<0>(&more);
+    let s: Tensor<u8, Shape![1024]> = big.cat(&more, Ax::<0>);
     assert_eq!((s.at([999]), s.at([1000]), s.at([1023])), (0, 1, 1));
     // Empty operands.
     let none: Tensor<f32, Shape![0, 3]> = Tensor::zeros();
-    let same: Tensor<f32, Shape![2, 3]> = none.cat::<0>(&x);
+    let same: Tensor<f32, Shape![2, 3]> = none.cat(&x, Ax::<0>);
     assert_eq!(same.to_vec(), x.to_vec());
 }
 
@@ -41,10 +41,10 @@ fn cat_of_static_shapes_adds_the_sizes_in_the_type() {
 fn cat_along_a_middle_axis() {
     let x = x234();
     let y: Tensor<i32, Shape![2, 1, 4]> = Tensor::full(-1);
-    let z: Tensor<i32, Shape![2, 4, 4]> = x.cat::<1>(&y);
+    let z: Tensor<i32, Shape![2, 4, 4]> = x.cat(&y, Ax::<1>);
     assert_eq!(&z.to_vec()[..16], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, -1, -1, -1, -1]);
     assert_eq!(&z.to_vec()[16..], [12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, -1, -1, -1, -1]);
-    let l: Tensor<i32, Shape![2, 3, 8]> = x.cat::<2>(&x);
+    let l: Tensor<i32, Shape![2, 3, 8]> = x.cat(&x, Ax::<2>);
     assert_eq!(&l.to_vec()[..8], [0, 1, 2, 3, 0, 1, 2, 3]);
     assert_eq!(l.at([1, 2, 7]), 23);
 }
@@ -54,17 +54,17 @@ fn cat_of_non_contiguous_inputs() {
     let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[0, 1, 2], [3, 4, 5]]);
     // Transpose: [[0, 3], [1, 4], [2, 5]]; reversed rows: [[3, 4, 5], [0, 1, 2]].
     let t = x.t();
-    let z: Tensor<i32, Shape![3, 4]> = t.cat::<1>(&t.flip::<1>());
+    let z: Tensor<i32, Shape![3, 4]> = t.cat(&t.flip(Ax::<1>), Ax::<1>);
     assert_eq!(z.to_vec(), [0, 3, 3, 0, 1, 4, 4, 1, 2, 5, 5, 2]);
-    let r: Tensor<i32, Shape![4, 3]> = x.flip::<0>().cat::<0>(&x);
+    let r: Tensor<i32, Shape![4, 3]> = x.flip(Ax::<0>).cat(&x, Ax::<0>);
     assert_eq!(r.to_vec(), [3, 4, 5, 0, 1, 2, 0, 1, 2, 3, 4, 5]);
     // A stepped slice and an expanded (stride 0) view.
     let b: Tensor<i32, Shape![1, 3]> = Tensor::from([[7, 8, 9]]);
     let e = b.expand::<Shape![2, 3]>();
-    let s: Tensor<i32, Shape![2, 5]> = e.cat::<1>(&t!(x[.., ..;2]));
+    let s: Tensor<i32, Shape![2, 5]> = e.cat(&t!(x[.., ..;2]), Ax::<1>);
     assert_eq!(s.to_vec(), [7, 8, 9, 0, 2, 7, 8, 9, 3, 5]);
     // An owned tensor with a view, and a view with an owned tensor.
-    let v: Tensor<i32, Shape![3, 3]> = x.cat::<0>(&t!(x[0..1]));
+    let v: Tensor<i32, Shape![3, 3]> = x.cat(&t!(x[0..1]), Ax::<0>);
     assert_eq!(v.to_vec(), [0, 1, 2, 3, 4, 5, 0, 1, 2]);
 }
 
@@ -73,16 +73,16 @@ fn cat_with_runtime_dims() {
     let x: Tensor<f64, Shape![_, 3]> = Tensor::from_vec(&[2, 3], vec![1., 2., 3., 4., 5., 6.]);
     let y: Tensor<f64, Shape![1, 3]> = Tensor::from([[7., 8., 9.]]);
     // A `Dyn` cat axis gives a `Dyn` result dim.
-    let z: Tensor<f64, Shape![_, 3]> = x.cat::<0>(&y);
+    let z: Tensor<f64, Shape![_, 3]> = x.cat(&y, Ax::<0>);
     assert_eq!((z.sizes(), z.at([2, 2])), (&[3, 3][..], 9.));
-    let z2: Tensor<f64, Shape![_, 3]> = y.cat::<0>(&x);
+    let z2: Tensor<f64, Shape![_, 3]> = y.cat(&x, Ax::<0>);
     assert_eq!(z2.at([0, 0]), 7.);
     // Outside the axis, a `Dyn` dim unifies with a static one (checked at run time).
     let c: Tensor<f64, Shape![2, 1]> = Tensor::from([[0.], [0.]]);
-    let w: Tensor<f64, Shape![2, 4]> = x.cat::<1>(&c);
+    let w: Tensor<f64, Shape![2, 4]> = x.cat(&c, Ax::<1>);
     assert_eq!(w.to_vec(), [1., 2., 3., 0., 4., 5., 6., 0.]);
     let tall: Tensor<f64, Shape![_, 3]> = Tensor::zeros_sized(&[4, 3]);
-    assert_eq!(err(tall.try_cat::<1>(&c)), "cat: [4, 3] and [2, 1] differ outside dimension 1");
+    assert_eq!(err(tall.try_cat(&c, Ax::<1>)), "cat: [4, 3] and [2, 1] differ outside dimension 1");
 }
 
 #[test]
@@ -90,44 +90,44 @@ fn cat_with_runtime_dims() {
 fn cat_panics_with_the_try_message() {
     let tall: Tensor<f64, Shape![_, 3]> = Tensor::zeros_sized(&[4, 3]);
     let c: Tensor<f64, Shape![2, 1]> = Tensor::zeros();
-    let _ = tall.cat::<1>(&c);
+    let _ = tall.cat(&c, Ax::<1>);
 }
 
 #[test]
 fn cat_of_dyn_shapes() {
     let x = x234().into_dyn();
     let y: Tensor<i32, DynShape> = Tensor::<i32, Shape![2, 3, 1]>::full(9).into_dyn();
-    let z: Tensor<i32, DynShape> = x.cat::<2>(&y);
+    let z: Tensor<i32, DynShape> = x.cat(&y, Ax::<2>);
     assert_eq!(z.sizes(), [2, 3, 5]);
     assert_eq!(&z.to_vec()[..10], [0, 1, 2, 3, 9, 4, 5, 6, 7, 9]);
-    assert_eq!(err(x.try_cat::<0>(&y)), "cat: [2, 3, 4] and [2, 3, 1] differ outside dimension 0");
+    assert_eq!(err(x.try_cat(&y, Ax::<0>)), "cat: [2, 3, 4] and [2, 3, 1] differ outside dimension 0");
     let v = Tensor::<i32, Shape![4]>::arange().into_dyn();
-    assert_eq!(err(x.try_cat::<0>(&v)), "cat: [2, 3, 4] and [4] differ in rank");
-    assert_eq!(err(x.try_cat::<3>(&x)), "axis 3 is out of range for a tensor of rank 3");
+    assert_eq!(err(x.try_cat(&v, Ax::<0>)), "cat: [2, 3, 4] and [4] differ in rank");
+    assert_eq!(err(x.try_cat(&x, Ax::<3>)), "axis 3 is out of range for a tensor of rank 3");
     let s = Tensor::scalar(1).into_dyn();
-    assert_eq!(err(s.try_cat::<0>(&s)), "axis 0 is out of range for a tensor of rank 0");
+    assert_eq!(err(s.try_cat(&s, Ax::<0>)), "axis 0 is out of range for a tensor of rank 0");
 }
 
 #[test]
 fn cat_all_takes_any_number_of_one_shape_type() {
     let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
-    let z: Tensor<f32, Shape![_, 3]> = Tensor::cat_all::<0>(&[&x, &x, &x]);
+    let z: Tensor<f32, Shape![_, 3]> = Tensor::cat_all(&[&x, &x, &x], Ax::<0>);
     assert_eq!(z.sizes(), [6, 3]);
     assert_eq!(z.at([5, 2]), 6.);
-    let w: Tensor<f32, Shape![2, _]> = Tensor::cat_all::<1>(&[&x, &x]);
+    let w: Tensor<f32, Shape![2, _]> = Tensor::cat_all(&[&x, &x], Ax::<1>);
     assert_eq!(w.to_vec(), [1., 2., 3., 1., 2., 3., 4., 5., 6., 4., 5., 6.]);
     // Views, including a transposed one: all of one storage kind and shape type.
     let t = x.t();
-    let tt: Tensor<f32, Shape![_, 2]> = Tensor::cat_all::<0>(&[&t, &t.flip::<0>()]);
+    let tt: Tensor<f32, Shape![_, 2]> = Tensor::cat_all(&[&t, &t.flip(Ax::<0>)], Ax::<0>);
     assert_eq!(tt.to_vec(), [1., 4., 2., 5., 3., 6., 3., 6., 2., 5., 1., 4.]);
-    let one: Tensor<f32, Shape![_, 3]> = Tensor::cat_all::<0>(&[&x]);
+    let one: Tensor<f32, Shape![_, 3]> = Tensor::cat_all(&[&x], Ax::<0>);
     assert_eq!(one.to_vec(), x.to_vec());
     let empty: [&Tensor<f32, Shape![2, 3]>; 0] = [];
-    assert_eq!(err(Tensor::try_cat_all::<0>(&empty)), "cat: expected a non-empty list of tensors");
+    assert_eq!(err(Tensor::try_cat_all(&empty, Ax::<0>)), "cat: expected a non-empty list of tensors");
     let a: Tensor<f32, Shape![2, _]> = Tensor::zeros_sized(&[2, 3]);
     let b: Tensor<f32, Shape![2, _]> = Tensor::zeros_sized(&[2, 4]);
-    assert_eq!(err(Tensor::try_cat_all::<0>(&[&a, &b])), "cat: [2, 3] and [2, 4] differ outside dimension 0");
-    let ab: Tensor<f32, Shape![2, _]> = Tensor::cat_all::<1>(&[&a, &b]);
+    assert_eq!(err(Tensor::try_cat_all(&[&a, &b], Ax::<0>)), "cat: [2, 3] and [2, 4] differ outside dimension 0");
+    let ab: Tensor<f32, Shape![2, _]> = Tensor::cat_all(&[&a, &b], Ax::<1>);
     assert_eq!(ab.sizes(), [2, 7]);
 }
 
@@ -136,7 +136,7 @@ fn cat_dyn_takes_a_runtime_axis() {
     let x = x234();
     let z: Tensor<i32, DynShape> = Tensor::try_cat_dyn(&[&x, &x], -1).unwrap();
     assert_eq!(z.sizes(), [2, 3, 8]);
-    assert_eq!(z.to_vec(), x.cat::<2>(&x).to_vec());
+    assert_eq!(z.to_vec(), x.cat(&x, Ax::<2>).to_vec());
     let d = x.clone().into_dyn();
     assert_eq!(Tensor::try_cat_dyn(&[&d, &d, &d], 0).unwrap().sizes(), [6, 3, 4]);
     assert_eq!(err(Tensor::try_cat_dyn(&[&x], 3)), "axis 3 is out of range for a tensor of rank 3");
@@ -150,27 +150,27 @@ fn stack_inserts_a_static_count() {
     let a: Tensor<f32, Shape![2]> = Tensor::from([1., 2.]);
     let b: Tensor<f32, Shape![2]> = Tensor::from([3., 4.]);
     let c: Tensor<f32, Shape![2]> = Tensor::from([5., 6.]);
-    let s: Tensor<f32, Shape![3, 2]> = Tensor::stack::<0>([&a, &b, &c]);
+    let s: Tensor<f32, Shape![3, 2]> = Tensor::stack([&a, &b, &c], Ax::<0>);
     assert_eq!(s.to_vec(), [1., 2., 3., 4., 5., 6.]);
-    let s1: Tensor<f32, Shape![2, 3]> = Tensor::stack::<1>([&a, &b, &c]);
+    let s1: Tensor<f32, Shape![2, 3]> = Tensor::stack([&a, &b, &c], Ax::<1>);
     assert_eq!(s1.to_vec(), [1., 3., 5., 2., 4., 6.]);
     // Matrices along each of the three positions.
     let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[0, 1, 2], [3, 4, 5]]);
     let y: Tensor<i32, Shape![2, 3]> = Tensor::from([[6, 7, 8], [9, 10, 11]]);
-    let m0: Tensor<i32, Shape![2, 2, 3]> = Tensor::stack::<0>([&x, &y]);
+    let m0: Tensor<i32, Shape![2, 2, 3]> = Tensor::stack([&x, &y], Ax::<0>);
     assert_eq!(m0.to_vec(), (0..12).collect::<Vec<_>>());
-    let m1: Tensor<i32, Shape![2, 2, 3]> = Tensor::stack::<1>([&x, &y]);
+    let m1: Tensor<i32, Shape![2, 2, 3]> = Tensor::stack([&x, &y], Ax::<1>);
     assert_eq!(m1.to_vec(), [0, 1, 2, 6, 7, 8, 3, 4, 5, 9, 10, 11]);
-    let m2: Tensor<i32, Shape![2, 3, 2]> = Tensor::stack::<2>([&x, &y]);
+    let m2: Tensor<i32, Shape![2, 3, 2]> = Tensor::stack([&x, &y], Ax::<2>);
     assert_eq!(m2.to_vec(), [0, 6, 1, 7, 2, 8, 3, 9, 4, 10, 5, 11]);
     // Non-contiguous views: a transpose and its reversal.
     let t = x.t();
-    let f = t.flip::<0>();
-    let v: Tensor<i32, Shape![2, 3, 2]> = Tensor::stack::<0>([&t, &f]);
+    let f = t.flip(Ax::<0>);
+    let v: Tensor<i32, Shape![2, 3, 2]> = Tensor::stack([&t, &f], Ax::<0>);
     assert_eq!(v.to_vec(), [0, 3, 1, 4, 2, 5, 2, 5, 1, 4, 0, 3]);
     // Scalars stack into a vector.
     let (p, q) = (Tensor::scalar(1u8), Tensor::scalar(2u8));
-    let pq: Tensor<u8, Shape![2]> = Tensor::stack::<0>([&p, &q]);
+    let pq: Tensor<u8, Shape![2]> = Tensor::stack([&p, &q], Ax::<0>);
     assert_eq!(pq.to_vec(), [1, 2]);
 }
 
@@ -178,22 +178,25 @@ fn stack_inserts_a_static_count() {
 fn stack_checks_runtime_sizes() {
     let a: Tensor<f32, Shape![_]> = Tensor::zeros_sized(&[2]);
     let b: Tensor<f32, Shape![_]> = Tensor::zeros_sized(&[3]);
-    assert_eq!(err(Tensor::try_stack::<0>([&a, &b])), "stack: [2] and [3] differ: stack needs tensors of equal sizes");
-    let ok: Tensor<f32, Shape![2, _]> = Tensor::stack::<0>([&a, &a]);
+    assert_eq!(
+        err(Tensor::try_stack([&a, &b], Ax::<0>)),
+        "stack: [2] and [3] differ: stack needs tensors of equal sizes"
+    );
+    let ok: Tensor<f32, Shape![2, _]> = Tensor::stack([&a, &a], Ax::<0>);
     assert_eq!(ok.sizes(), [2, 2]);
     let none: [&Tensor<f32, Shape![2]>; 0] = [];
-    assert_eq!(err(Tensor::try_stack::<0>(none)), "stack: expected a non-empty list of tensors");
+    assert_eq!(err(Tensor::try_stack(none, Ax::<0>)), "stack: expected a non-empty list of tensors");
     let d = Tensor::<f32, Shape![2, 3]>::zeros().into_dyn();
-    let dd: Tensor<f32, DynShape> = Tensor::stack::<2>([&d, &d]);
+    let dd: Tensor<f32, DynShape> = Tensor::stack([&d, &d], Ax::<2>);
     assert_eq!(dd.sizes(), [2, 3, 2]);
     assert_eq!(
-        err(Tensor::try_stack::<3>([&d, &d])),
+        err(Tensor::try_stack([&d, &d], Ax::<3>)),
         "cannot insert a dim at axis 3 of a tensor of rank 2 (valid positions: -3..=2)"
     );
-    let back: Tensor<f32, DynShape> = Tensor::stack::<-1>([&d, &d]);
+    let back: Tensor<f32, DynShape> = Tensor::stack([&d, &d], Ax::<-1>);
     assert_eq!(back.sizes(), [2, 3, 2]);
     let six = Tensor::<f32, Shape![1, 1, 1, 1, 1, 1]>::zeros().into_dyn();
-    assert_eq!(err(Tensor::try_stack::<0>([&six])), "rank 7 exceeds the maximum of 6 dims");
+    assert_eq!(err(Tensor::try_stack([&six], Ax::<0>)), "rank 7 exceeds the maximum of 6 dims");
 }
 
 #[test]
@@ -201,20 +204,20 @@ fn stack_checks_runtime_sizes() {
 fn stack_panics_with_the_try_message() {
     let a: Tensor<f32, Shape![_]> = Tensor::zeros_sized(&[2]);
     let b: Tensor<f32, Shape![_]> = Tensor::zeros_sized(&[3]);
-    let _ = Tensor::stack::<0>([&a, &b]);
+    let _ = Tensor::stack([&a, &b], Ax::<0>);
 }
 
 #[test]
 fn stack_all_and_stack_dyn() {
     let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[0, 1, 2], [3, 4, 5]]);
-    let rows: Vec<TensorView<i32, Shape![3]>> = (0..2).map(|i| x.select::<0>(i)).collect();
+    let rows: Vec<TensorView<i32, Shape![3]>> = (0..2).map(|i| x.select(Ax::<0>, i)).collect();
     let refs: Vec<&TensorView<i32, Shape![3]>> = rows.iter().collect();
-    let s: Tensor<i32, Shape![_, 3]> = Tensor::stack_all::<0>(&refs);
+    let s: Tensor<i32, Shape![_, 3]> = Tensor::stack_all(&refs, Ax::<0>);
     assert_eq!(s.to_vec(), x.to_vec());
-    let s1: Tensor<i32, Shape![3, _]> = Tensor::stack_all::<1>(&refs);
+    let s1: Tensor<i32, Shape![3, _]> = Tensor::stack_all(&refs, Ax::<1>);
     assert_eq!(s1.to_vec(), x.t().to_vec());
     let empty: [&Tensor<i32, Shape![3]>; 0] = [];
-    assert_eq!(err(Tensor::try_stack_all::<0>(&empty)), "stack: expected a non-empty list of tensors");
+    assert_eq!(err(Tensor::try_stack_all(&empty, Ax::<0>)), "stack: expected a non-empty list of tensors");
     let d: Tensor<i32, DynShape> = Tensor::try_stack_dyn(&[&x, &x], -1).unwrap();
     assert_eq!(d.sizes(), [2, 3, 2]);
     assert_eq!(d.to_vec(), [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);

@@ -44,7 +44,7 @@ fn same_names_meet_and_keep_their_names() {
     shape_is::<(Batch, Seq, Const<4>), _>(&z);
     assert_eq!(z.to_vec()[..4], [1., 3., 5., 7.]);
     let mean = x.mean_axis(Ax::<1>);
-    let m = mean.unsqueeze::<1>();
+    let m = mean.unsqueeze(Ax::<1>);
     shape_is::<(Batch, One, Const<4>), _>(&m);
     let centred = &x - m;
     shape_is::<(Batch, Seq, Const<4>), _>(&centred);
@@ -87,7 +87,7 @@ fn reductions_views_and_transposes_keep_the_names_of_the_dims_they_keep() {
     let x = bsx(2, 3);
     let s = x.sum_axis(Ax::<1>);
     shape_is::<(Batch, Const<4>), _>(&s);
-    let t = x.transpose::<0, 1>();
+    let t = x.transpose(Ax::<0>, Ax::<1>);
     assert_eq!(t.sizes(), [3, 2, 4]);
     shape_is::<(Seq, Batch, Const<4>), _>(&t);
     let p = x.permute::<Axes![2, 0, 1]>();
@@ -106,7 +106,7 @@ fn matmul_keeps_batch_and_outer_names_and_checks_the_batch() {
     dims! { SeqK }
     let q = bsx(2, 3);
     let k = Tensor::<f32, (Batch, SeqK, Const<4>)>::from_vec(&[2, 5, 4], iota(&[2, 5, 4]));
-    let scores = q.matmul(&k.transpose::<1, 2>());
+    let scores = q.matmul(&k.transpose(Ax::<1>, Ax::<2>));
     shape_is::<(Batch, Seq, SeqK), _>(&scores);
     assert_eq!(scores.sizes(), [2, 3, 5]);
     // Against a plain loop.
@@ -124,19 +124,19 @@ fn matmul_keeps_batch_and_outer_names_and_checks_the_batch() {
     shape_is::<(Batch, Seq, Const<6>), _>(&h);
     // Batch dims of one name with two sizes.
     let k1 = Tensor::<f32, (Batch, SeqK, Const<4>)>::zeros_sized(&[1, 5, 4]);
-    let e = q.try_matmul(&k1.transpose::<1, 2>()).unwrap_err();
+    let e = q.try_matmul(&k1.transpose(Ax::<1>, Ax::<2>)).unwrap_err();
     assert_eq!(e, ShapeError::NamedDim { name: "Batch", axis: 0, lhs: 2, rhs: 1 });
 }
 
 #[test]
 fn cat_keeps_the_other_names_and_makes_a_new_size_along_its_axis() {
     let (a, b) = (bsx(2, 3), bsx(2, 5));
-    let c = a.cat::<1>(&b);
+    let c = a.cat(&b, Ax::<1>);
     shape_is::<(Batch, Dyn, Const<4>), _>(&c);
     assert_eq!(c.sizes(), [2, 8, 4]);
-    let d = a.cat::<2>(&a);
+    let d = a.cat(&a, Ax::<2>);
     shape_is::<(Batch, Seq, Const<8>), _>(&d);
-    let e = a.try_cat::<2>(&bsx(2, 5)).unwrap_err();
+    let e = a.try_cat(&bsx(2, 5), Ax::<2>).unwrap_err();
     assert_eq!(e, ShapeError::NamedDim { name: "Seq", axis: 1, lhs: 3, rhs: 5 });
 }
 
@@ -278,19 +278,19 @@ fn names_survive_the_operations_that_keep_their_dims() {
     use shaped::Stack;
     let x = bsx(2, 3);
     // stack: a new static dim in front, the names kept.
-    let s = Tensor::stack::<0>([&x, &x]);
+    let s = Tensor::stack([&x, &x], Ax::<0>);
     shape_is::<(Const<2>, Batch, Seq, Const<4>), _>(&s);
     // sort, cumsum, softmax along the last axis keep the shape type.
-    let (v, _i) = x.sort::<2>(true);
+    let (v, _i) = x.sort(Ax::<2>, true);
     shape_is::<(Batch, Seq, Const<4>), _>(&v);
     let c = x.cumsum(Ax::<1>);
     shape_is::<(Batch, Seq, Const<4>), _>(&c);
     // topk along the last axis: the named dims kept.
-    let (t, _) = x.topk::<2, 2>(true);
+    let (t, _) = x.topk(Const::<2>, Ax::<2>, true);
     shape_is::<(Batch, Seq, Const<2>), _>(&t);
     // index_select along another axis keeps the names of the others.
     let idx = Tensor::<i64, Shape![2]>::from([3, 0]);
-    let g = x.index_select::<2, Const<2>>(&idx);
+    let g = x.index_select(Ax::<2>, &idx);
     shape_is::<(Batch, Seq, Const<2>), _>(&g);
     assert_eq!(g.to_vec()[..2], [3., 0.]);
     // max over an axis and argmax keep the other names.
@@ -325,10 +325,10 @@ fn cat_and_losses_name_a_dim_with_two_sizes() {
     use shaped::autograd::nn::{try_cross_entropy, try_mse_loss, Reduction};
     use shaped::autograd::Var;
     let (a, b) = (bsx(2, 3), bsx(4, 3));
-    let e = a.try_cat::<2>(&b).unwrap_err();
+    let e = a.try_cat(&b, Ax::<2>).unwrap_err();
     assert_eq!(e, ShapeError::NamedDim { name: "Batch", axis: 0, lhs: 2, rhs: 4 });
     // Along the named axis itself the sizes may differ: the result's dim is `Dyn`.
-    assert_eq!(a.try_cat::<0>(&b).unwrap().sizes(), [6, 3, 4]);
+    assert_eq!(a.try_cat(&b, Ax::<0>).unwrap().sizes(), [6, 3, 4]);
     let (x, t) = (Var::constant(bsx(2, 3)), Var::constant(bsx(2, 5)));
     let e = try_mse_loss(&x, &t, Reduction::Mean).unwrap_err();
     assert_eq!(e, ShapeError::NamedDim { name: "Seq", axis: 1, lhs: 3, rhs: 5 });
@@ -610,5 +610,106 @@ fn var_axes_in_every_spelling_give_the_same_values_and_gradients() {
     let by_index = grads(&|v| v.softmax(1).mul_scalar(3.0).logsumexp_axis(-1).sum_axis(0).sum());
     assert_eq!(by_const, by_name);
     assert_eq!(by_const, by_index);
+    const LAST_OF: Ax<-1> = Ax;
+}
+
+#[test]
+fn views_take_an_axis_in_every_spelling() {
+    let x = bsx(2, 3);
+    // transpose: names and `Ax` keep the dims' types (swapped); an `isize` gives `Dyn` dims.
+    let a: Tensor<f32, (Seq, Batch, Const<4>)> = x.transpose(Seq, Batch).to_owned();
+    let b: Tensor<f32, (Seq, Batch, Const<4>)> = x.transpose(Ax::<0>, Seq).to_owned();
+    let c: Tensor<f32, (Dyn, Dyn, Dyn)> = x.transpose(1, Ax::<0>).to_owned();
+    let d = x.transpose_dyn(0, 1).to_owned();
+    assert_eq!(a.sizes(), &[3, 2, 4]);
+    assert_eq!(a.to_vec(), b.to_vec());
+    assert_eq!(a.to_vec(), c.to_vec());
+    assert_eq!(a.to_vec(), d.to_vec());
+    assert_eq!(a.to_vec(), x.transpose(Batch, -2).to_vec());
+    // The values: element (s, b, k) of the transpose is (b, s, k) of x.
+    assert_eq!(a.to_vec()[2 * 8 + 4 + 3], x.to_vec()[12 + 2 * 4 + 3]);
+    // select removes the axis; narrow makes it a new size; flip keeps the shape.
+    let s1: TensorView<'_, f32, (Batch, Const<4>)> = x.select(Seq, 2);
+    let s2: TensorView<'_, f32, (Dyn, Dyn)> = x.select(1, -1);
+    assert_eq!(s1.to_vec(), s2.to_vec());
+    assert_eq!(s1.to_vec(), x.select(Ax::<1>, 2).to_vec());
+    let n1: TensorView<'_, f32, (Batch, Dyn, Const<4>)> = x.narrow(Seq, 1, 2);
+    let n2: TensorView<'_, f32, (Dyn, Dyn, Dyn)> = x.narrow(1, 1, 2);
+    assert_eq!((n1.sizes(), n1.to_vec()), (n2.sizes(), n2.to_vec()));
+    assert_eq!(n1.to_vec(), x.narrow(Ax::<-2>, 1, 2).to_vec());
+    let f1: TensorView<'_, f32, (Batch, Seq, Const<4>)> = x.flip(Seq);
+    let f2: TensorView<'_, f32, (Batch, Seq, Const<4>)> = x.flip(1);
+    assert_eq!(f1.to_vec(), f2.to_vec());
+    assert_eq!(f1.to_vec(), x.flip_dyn(&[1]).to_vec());
+    // squeeze and unsqueeze take `Ax` or an `isize`.
+    let u1: TensorView<'_, f32, (Batch, One, Seq, Const<4>)> = x.unsqueeze(Ax::<1>);
+    let u2: TensorView<'_, f32, (Dyn, Dyn, Dyn, Dyn)> = x.unsqueeze(-1);
+    assert_eq!(u2.sizes(), &[2, 3, 4, 1]);
+    let q1: TensorView<'_, f32, (Batch, Seq, Const<4>)> = u1.squeeze(Ax::<1>);
+    let q2: TensorView<'_, f32, (Dyn, Dyn, Dyn)> = u1.squeeze(1);
+    assert_eq!((q1.to_vec(), q2.sizes()), (x.to_vec(), &[2usize, 3, 4][..]));
+    assert_eq!(u1.try_squeeze(0).unwrap_err(), ShapeError::Squeeze { axis: 0, sizes: vec![2, 1, 3, 4] });
+    // movedim and diagonal (PyTorch's order: offset, dim1, dim2).
+    let m1: TensorView<'_, f32, (Seq, Const<4>, Batch)> = x.movedim(Batch, Ax::<2>);
+    let m2: TensorView<'_, f32, (Dyn, Dyn, Dyn)> = x.movedim(0, -1);
+    assert_eq!(m1.to_vec(), m2.to_vec());
+    assert_eq!(m1.to_vec(), x.movedim_dyn(0, 2).to_vec());
+    let g1: TensorView<'_, f32, (Batch, Dyn)> = x.diagonal(1, Seq, Ax::<2>);
+    let g2: TensorView<'_, f32, (Dyn, Dyn)> = x.diagonal(1, 1, 2);
+    assert_eq!((g1.sizes(), g1.to_vec()), (g2.sizes(), g2.to_vec()));
+    assert_eq!(g1.to_vec(), x.diagonal_dyn(1, 1, 2).to_vec());
+    // Runtime axes out of range are errors naming them; the mutable forms take the same axes.
+    assert_eq!(x.try_transpose(0, 3).unwrap_err(), ShapeError::Axis { axis: 3, rank: 3 });
+    assert_eq!(x.try_select(-4, 0).unwrap_err(), ShapeError::Axis { axis: -4, rank: 3 });
+    assert!(x.try_unsqueeze(4).is_err());
+    assert!(x.try_diagonal(0, Seq, 1).is_err(), "the same axis twice");
+    let mut y = x.clone();
+    y.select_mut(Seq, 0).fill(0.0);
+    y.narrow_mut(2, 0, 1).fill(-1.0);
+    let (yv, xv) = (y.to_vec(), x.to_vec());
+    assert_eq!(yv[12 + 2], 0.0); // (1, 0, 2)
+    assert_eq!(yv[12 + 8], -1.0); // (1, 2, 0)
+    assert_eq!(yv[12 + 8 + 1], xv[12 + 8 + 1]); // (1, 2, 1) untouched
+}
+
+#[test]
+fn var_views_in_every_spelling_give_the_same_values_and_gradients() {
+    use shaped::autograd::Tape;
+    let x =
+        Tensor::<f64, (Batch, Seq, Const<4>)>::from_vec(&[2, 3, 4], (0..24).map(|v| (v as f64 / 5.0).cos()).collect());
+    type Loss =
+        dyn for<'t> Fn(&shaped::autograd::Var<'t, f64, (Batch, Seq, Const<4>)>) -> shaped::autograd::Var<'t, f64, ()>;
+    let grads = |f: &Loss| {
+        let tape = Tape::new();
+        let v = tape.var(x.clone());
+        let y = f(&v);
+        let g = y.backward();
+        (y.item(), g.wrt(&v).unwrap().to_vec())
+    };
+    fn w(k: usize) -> Tensor<f64, (Dyn,)> {
+        Tensor::from_vec(&[k], (0..k).map(|i| 1.0 + i as f64).collect())
+    }
+    let by_const = grads(&|v| {
+        let t = v.transpose(Ax::<0>, Ax::<1>).narrow(Ax::<2>, 1, 2).flip(Ax::<0>);
+        let d = v.diagonal(0, Ax::<1>, Ax::<2>).select(Ax::<0>, 1);
+        t.mul_scalar(2.0).sum() + d.mul(&shaped::autograd::Var::constant(w(3))).sum()
+    });
+    let by_name = grads(&|v| {
+        let t = v.transpose(Batch, Seq).narrow(LAST_OF, 1, 2).flip(Seq);
+        let d = v.diagonal(0, Seq, Ax::<2>).select(Batch, 1);
+        t.mul_scalar(2.0).sum() + d.mul(&shaped::autograd::Var::constant(w(3))).sum()
+    });
+    let by_index = grads(&|v| {
+        let t = v.transpose(0, 1).narrow(2, 1, 2).flip(0);
+        let d = v.diagonal(0, 1, 2).select(0, 1);
+        t.mul_scalar(2.0).sum() + d.mul(&shaped::autograd::Var::constant(w(3))).sum()
+    });
+    assert_eq!(by_const, by_name);
+    assert_eq!(by_const, by_index);
+    // The gradient: 2 on the narrowed elements (k = 1, 2), plus the weights on batch 1's diagonal.
+    let g = &by_const.1;
+    assert_eq!(g[1], 2.0); // (0, 0, 1)
+    assert_eq!(g[12 + 4 + 1], 2.0 + 2.0); // (1, 1, 1): narrowed, and diagonal element 1 (weight 2)
+    assert_eq!(g[12], 1.0); // (1, 0, 0): diagonal element 0 only
     const LAST_OF: Ax<-1> = Ax;
 }

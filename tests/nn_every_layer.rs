@@ -73,7 +73,7 @@ impl Net {
         let keep: Tensor<f32, Shape![6, 5, 1]> = x.pad.map(|p| if p { 0.0 } else { 1.0 }).reshape().into_owned();
         let count = keep.sum_axis(Ax::<1>); // [6, 1]
         let t = (&t * &Var::constant(keep)).sum_axis(Ax::<1>) / Var::constant(count); // [6, 8]
-        self.head.forward(tape, &self.norm.forward(tape, &h.cat::<1, _>(&t)))
+        self.head.forward(tape, &self.norm.forward(tape, &h.cat(&t, Ax::<1>)))
     }
 }
 

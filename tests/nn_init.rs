@@ -149,8 +149,8 @@ fn constant_zeros_ones() {
     let mut s = stensor([0.0f64; 3]);
     init::constant_(&mut s, -1.5);
     assert_eq!(s.to_vec(), [-1.5; 3]);
-    init::ones_(&mut x.narrow_mut::<1>(1, 2));
-    init::zeros_(&mut x.select_mut::<0>(2));
+    init::ones_(&mut x.narrow_mut(Ax::<1>, 1, 2));
+    init::zeros_(&mut x.select_mut(Ax::<0>, 2));
     assert_eq!(x.to_vec(), [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0]);
 }
 

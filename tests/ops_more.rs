@@ -50,7 +50,7 @@ fn pad_typed_shapes() {
     let z: Tensor<f32, Shape![5, 3]> = x.pad::<-2, 3, 0>(PadMode::Replicate, 0.0);
     assert_eq!(&z.to_vec()[..9], [1., 2., 3., 1., 2., 3., 1., 2., 3.]);
     // A runtime dim stays runtime; a DynShape stays DynShape.
-    let d = x.narrow::<1>(0, 3); // narrowing makes the dim `Dyn`
+    let d = x.narrow(Ax::<1>, 0, 3); // narrowing makes the dim `Dyn`
     let w: Tensor<f32, (Const<2>, Dyn)> = d.pad::<1, 1, 0>(PadMode::Constant, -1.0);
     assert_eq!(w.sizes(), &[2, 4]);
     let v = x.as_view().into_dyn().pad::<0, 1, 1>(PadMode::Reflect, 0.0);
@@ -112,7 +112,7 @@ fn repeat_typed() {
     assert_eq!((ones.sizes(), ones.to_vec()), (&[1, 3, 2][..], x.t().contiguous().to_vec()));
     let e: Tensor<i32, Shape![0, 3]> = x.repeat_interleave::<0, 0>();
     assert_eq!(e.numel(), 0);
-    let d = x.narrow::<1>(0, 2).repeat::<1, 2>();
+    let d = x.narrow(Ax::<1>, 0, 2).repeat::<1, 2>();
     let _: &Tensor<i32, (Const<2>, Dyn)> = &d;
     assert_eq!(d.to_vec(), [1, 2, 1, 2, 4, 5, 4, 5]);
 }
@@ -158,15 +158,15 @@ fn quantiles_match_numpy() {
         (1.0, data::QUANTILE_1_0, data::QUANTILE0_1_0, data::NANQUANTILE_1_0),
     ];
     for (q, rows, cols, nan_rows) in cases {
-        let r: Tensor<f64, Shape![4]> = x.quantile::<1>(q);
+        let r: Tensor<f64, Shape![4]> = x.quantile(q, Ax::<1>);
         assert!(close(&r.to_vec(), rows, 1e-15), "q={q}: {:?} vs {rows:?}", r.to_vec());
-        let c: Tensor<f64, Shape![7]> = x.quantile::<0>(q);
+        let c: Tensor<f64, Shape![7]> = x.quantile(q, Ax::<0>);
         assert!(close(&c.to_vec(), cols, 1e-15), "q={q} axis 0: {:?} vs {cols:?}", c.to_vec());
         assert!(close(&x.t().quantile_dyn(q, 0).to_vec(), rows, 1e-15));
-        let n = x.nanquantile::<-1>(q);
+        let n = x.nanquantile(q, Ax::<-1>);
         assert!(close(&n.to_vec(), nan_rows, 1e-15), "q={q}: {:?} vs {nan_rows:?}", n.to_vec());
     }
-    let (m, i) = x.nanmedian_axis::<1>();
+    let (m, i) = x.nanmedian_axis(Ax::<1>);
     assert!(close(&m.to_vec(), data::NANMEDIAN, 0.0), "{:?}", m.to_vec());
     for (r, (&v, &p)) in m.to_vec().iter().zip(&i.to_vec()).enumerate() {
         assert!(v == data::X[r * 7 + p as usize] || v.is_nan(), "the index points at the value");
@@ -190,10 +190,10 @@ fn quantiles_match_numpy() {
 fn quantile_interpolates_as_pytorch() {
     let x = Tensor::from([f64::NEG_INFINITY, 1.0, f64::INFINITY]);
     assert_eq!(x.quantile_all(0.5), 1.0);
-    assert_eq!(x.nanquantile::<0>(0.5).to_vec(), [1.0]);
+    assert_eq!(x.nanquantile(0.5, Ax::<0>).to_vec(), [1.0]);
     assert_eq!(x.quantile_all(0.25), f64::NEG_INFINITY); // lerp(-inf, 1, 0.5) = 1 - inf * 0.5
     let f = Tensor::from([f32::NEG_INFINITY, 2.0, 3.0, f32::NAN]);
-    assert_eq!(f.nanquantile::<0>(0.5).to_vec(), [2.0]);
+    assert_eq!(f.nanquantile(0.5, Ax::<0>).to_vec(), [2.0]);
     // Weights at and past 0.5 interpolate from the upper end: q = 0.9 of [3, 0.1]'s sort
     // [0.1, 3] is 3 - (3 - 0.1) * (1 - 0.9), to the bit.
     let y = Tensor::from([3.0f64, 0.1]);
@@ -211,7 +211,7 @@ fn search_and_count_match_numpy() {
     assert_eq!(edges.searchsorted(&x.t(), true).t().contiguous().to_vec(), data::SEARCH_RIGHT);
     assert_eq!(x.bucketize(&edges, false).to_vec(), data::SEARCH_LEFT);
     // Batched: each row of a [4, 7] sequence searched for the row of values at its position.
-    let sorted = x.sort::<1>(false).0;
+    let sorted = x.sort(Ax::<1>, false).0;
     let pos = sorted.searchsorted(&x, false);
     for r in 0..4 {
         for c in 0..7 {
@@ -387,13 +387,13 @@ fn statistics_match_numpy() {
     // A transposed view of the transposed data: same answers.
     let zt = z.t().contiguous().into_owned();
     assert!(close(&zt.t().cov(1).to_vec(), data::COV1, 1e-14));
-    let rows: Tensor<f64, Shape![3]> = z.trapezoid::<1>(0.5);
+    let rows: Tensor<f64, Shape![3]> = z.trapezoid(0.5, Ax::<1>);
     assert!(close(&rows.to_vec(), data::TRAPZ_ROWS, 1e-14));
-    assert!(close(&z.trapezoid::<0>(1.0).to_vec(), data::TRAPZ_COLS, 1e-14));
+    assert!(close(&z.trapezoid(1.0, Ax::<0>).to_vec(), data::TRAPZ_COLS, 1e-14));
     assert!(close(&z.trapezoid_dyn(0.5, -1).to_vec(), data::TRAPZ_ROWS, 1e-14));
     let px = Tensor::from(<[f64; 6]>::try_from(data::TRAPZ_PX).unwrap());
-    assert!(close(&z.trapezoid_x::<1, _>(&px).to_vec(), data::TRAPZ_X_ROWS, 1e-14));
-    assert!(z.try_trapezoid_x::<0, _>(&px).is_err(), "6 points for an axis of 3");
+    assert!(close(&z.trapezoid_x(&px, Ax::<1>).to_vec(), data::TRAPZ_X_ROWS, 1e-14));
+    assert!(z.try_trapezoid_x(&px, Ax::<0>).is_err(), "6 points for an axis of 3");
     // Edge cases: one observation divides by zero; a constant row has NaN correlations.
     let one: Tensor<f64, Shape![2, 1]> = Tensor::from([[1.0], [2.0]]);
     assert!(one.cov(1).to_vec().iter().all(|v| v.is_nan()));
@@ -401,7 +401,7 @@ fn statistics_match_numpy() {
     let r = flat.corrcoef().to_vec();
     assert!(r[0].is_nan() && r[1].is_nan() && r[3] == 1.0);
     let short: Tensor<f32, Shape![2, 1]> = Tensor::from([[5.0], [6.0]]);
-    assert_eq!(short.trapezoid::<1>(1.0).to_vec(), [0.0, 0.0]);
+    assert_eq!(short.trapezoid(1.0, Ax::<1>).to_vec(), [0.0, 0.0]);
 }
 
 #[test]
@@ -418,8 +418,8 @@ fn fused_products() {
     let nan: Tensor<f64, Shape![2, 3]> = Tensor::full(f64::NAN);
     assert_eq!(nan.addmm(&a, &b, 0.0, 1.0).to_vec(), p);
     // Batched: baddbmm over [2, 2, 4] @ [2, 4, 3].
-    let ba: Tensor<f64, Shape![2, 2, 4]> = Tensor::stack::<0>([&a, &(&a * 2.0)]);
-    let bb: Tensor<f64, Shape![2, 4, 3]> = Tensor::stack::<0>([&b, &b]);
+    let ba: Tensor<f64, Shape![2, 2, 4]> = Tensor::stack([&a, &(&a * 2.0)], Ax::<0>);
+    let bb: Tensor<f64, Shape![2, 4, 3]> = Tensor::stack([&b, &b], Ax::<0>);
     let z: Tensor<f64, Shape![2, 2, 3]> = bias.baddbmm(&ba, &bb, 1.0, 1.0);
     assert_eq!(&z.to_vec()[..6], (0..6).map(|k| bias.to_vec()[k % 3] + p[k]).collect::<Vec<_>>().as_slice());
     assert_eq!(&z.to_vec()[6..], (0..6).map(|k| bias.to_vec()[k % 3] + 2.0 * p[k]).collect::<Vec<_>>().as_slice());
@@ -496,14 +496,14 @@ fn stacking_diagonals_and_grids_match_numpy() {
 #[test]
 fn split_squeeze_and_expand_as() {
     let x: Tensor<i32, Shape![5, 2]> = Tensor::from([[0, 1], [2, 3], [4, 5], [6, 7], [8, 9]]);
-    let p = x.split_sizes::<0>(&[1, 4]);
+    let p = x.split_sizes(&[1, 4], Ax::<0>);
     let _: &TensorView<i32, (Dyn, Const<2>)> = &p[0];
     assert_eq!((p[0].to_vec(), p[1].to_vec()), (vec![0, 1], vec![2, 3, 4, 5, 6, 7, 8, 9]));
     let q = x.split_sizes_dyn(&[1, 0, 1], -1);
     assert_eq!((q[0].to_vec(), q[1].numel(), q[2].to_vec()), (vec![0, 2, 4, 6, 8], 0, vec![1, 3, 5, 7, 9]));
-    let e = common::err(x.try_split_sizes::<0>(&[2, 2]));
+    let e = common::err(x.try_split_sizes(&[2, 2], Ax::<0>));
     assert!(e.contains("[2, 2]") && e.contains("size 5"), "{e}");
-    assert!(x.try_split_sizes::<1>(&[usize::MAX, 3]).is_err());
+    assert!(x.try_split_sizes(&[usize::MAX, 3], Ax::<1>).is_err());
 
     let y: Tensor<f32, Shape![1, 3, 1]> = Tensor::from([[[1.0], [2.0], [3.0]]]);
     assert_eq!(y.squeeze_all().sizes(), &[3]);

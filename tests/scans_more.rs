@@ -37,7 +37,7 @@ fn logcumsumexp_matches_numpy() {
 fn roll_and_triangles_match_numpy() {
     let x = Tensor::<i64, Shape![2, 3, 4]>::from_fn(|[a, b, c]| (a * 12 + b * 4 + c) as i64);
     assert_eq!(
-        x.roll::<2>(2).to_vec(),
+        x.roll(2, Ax::<2>).to_vec(),
         vec![2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 18, 19, 16, 17, 22, 23, 20, 21]
     );
     assert_eq!(
@@ -49,7 +49,7 @@ fn roll_and_triangles_match_numpy() {
     // Through a transposed view (the lines are strided), inline, and DynShape errors.
     let t = x.permute::<Axes![0, 2, 1]>();
     assert_eq!(t.tril(0).to_vec(), t.contiguous().tril(0).to_vec());
-    assert_eq!(t.roll::<1>(3).to_vec(), t.contiguous().roll::<1>(3).to_vec());
+    assert_eq!(t.roll(3, Ax::<1>).to_vec(), t.contiguous().roll(3, Ax::<1>).to_vec());
     let s = stensor([[1.0f32, 2.0], [3.0, 4.0]]);
     assert_eq!(s.triu(0).to_vec(), vec![1.0, 2.0, 0.0, 4.0]);
     let v = Tensor::<f32, DynShape>::from_vec(&[3], vec![1.0, 2.0, 3.0]);
@@ -62,18 +62,18 @@ fn roll_and_triangles_match_numpy() {
 #[test]
 fn diff_matches_numpy() {
     let x = Tensor::<i64, Shape![2, 3, 4]>::from_fn(|[a, b, c]| ((a * 12 + b * 4 + c) as i64).pow(2) % 7);
-    let d1 = x.diff::<1>();
+    let d1 = x.diff(Ax::<1>);
     let _: &Tensor<i64, Shape![2, _, 4]> = &d1;
     assert_eq!(d1.sizes(), &[2, 2, 4]);
     assert_eq!(d1.to_vec(), vec![2, 3, -3, -2, -1, 0, 1, 2, 0, 1, 2, 3, -3, -2, -1, 0]);
     assert_eq!(x.diff_dyn(0).to_vec(), vec![4, 0, -4, -1, 2, -2, 1, 4, 0, -4, -1, 2]);
     // Of a transposed view, of a single element and of an empty dim: one less, or 0.
     let t = x.permute::<Axes![2, 1, 0]>();
-    assert_eq!(t.diff::<2>().to_vec(), t.contiguous().diff::<2>().to_vec());
-    assert_eq!(Tensor::from([5u8]).diff::<0>().sizes(), &[0]);
+    assert_eq!(t.diff(Ax::<2>).to_vec(), t.contiguous().diff(Ax::<2>).to_vec());
+    assert_eq!(Tensor::from([5u8]).diff(Ax::<0>).sizes(), &[0]);
     assert_eq!(Tensor::<f32, DynShape>::from_vec(&[0, 2], vec![]).diff_dyn(0).sizes(), &[0, 2]);
     // Integers wrap, as `-`.
-    assert_eq!(Tensor::from([200u8, 10]).diff::<0>().to_vec(), vec![66]);
+    assert_eq!(Tensor::from([200u8, 10]).diff(Ax::<0>).to_vec(), vec![66]);
 }
 
 proptest! {

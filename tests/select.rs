@@ -18,15 +18,15 @@ fn x34() -> Tensor<i32, Shape![3, 4]> {
 #[test]
 fn index_select_static_index_keeps_a_static_dim() {
     let x = x34();
-    let rows: Tensor<i32, Shape![2, 4]> = x.index_select::<0, _>(&Tensor::from([2i64, 0]));
+    let rows: Tensor<i32, Shape![2, 4]> = x.index_select(Ax::<0>, &Tensor::from([2i64, 0]));
     assert_eq!(rows.to_vec(), [8, 9, 10, 11, 0, 1, 2, 3]);
     // Repeats and negative entries (counted from the end); any integer element type.
-    let cols: Tensor<i32, Shape![3, 5]> = x.index_select::<1, _>(&Tensor::from([-1i32, 0, 0, 3, -4]));
+    let cols: Tensor<i32, Shape![3, 5]> = x.index_select(Ax::<1>, &Tensor::from([-1i32, 0, 0, 3, -4]));
     assert_eq!(cols.to_vec(), [3, 0, 0, 3, 0, 7, 4, 4, 7, 4, 11, 8, 8, 11, 8]);
-    let u: Tensor<i32, Shape![3, 1]> = x.index_select::<1, _>(&Tensor::from([2u8]));
+    let u: Tensor<i32, Shape![3, 1]> = x.index_select(Ax::<1>, &Tensor::from([2u8]));
     assert_eq!(u.to_vec(), [2, 6, 10]);
     // An empty index gives an empty dim.
-    let none: Tensor<i32, Shape![3, 0]> = x.index_select::<1, _>(&Tensor::<i64, Shape![0]>::zeros());
+    let none: Tensor<i32, Shape![3, 0]> = x.index_select(Ax::<1>, &Tensor::<i64, Shape![0]>::zeros());
     assert_eq!((none.sizes(), none.numel()), (&[3, 0][..], 0));
 }
 
@@ -34,13 +34,13 @@ fn index_select_static_index_keeps_a_static_dim() {
 fn index_select_dyn_index_gives_a_dyn_dim() {
     let x = x34();
     let idx = Tensor::<i64, Shape![_]>::from_vec(&[3], vec![1, -1, 0]);
-    let r: Tensor<i32, Shape![_, 4]> = x.index_select::<0, _>(&idx);
+    let r: Tensor<i32, Shape![_, 4]> = x.index_select(Ax::<0>, &idx);
     assert_eq!(r.sizes(), [3, 4]);
     assert_eq!(r.to_vec(), [4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3]);
     // A non-contiguous index: a reversed view, [0, -1, 1].
     let rev = t!(idx[..;-1]);
     assert_eq!(rev.strides(), [-1]);
-    let c: Tensor<i32, Shape![3, _]> = x.index_select::<1, _>(&rev);
+    let c: Tensor<i32, Shape![3, _]> = x.index_select(Ax::<1>, &rev);
     assert_eq!(c.to_vec(), [0, 3, 1, 4, 7, 5, 8, 11, 9]);
 }
 
@@ -48,12 +48,12 @@ fn index_select_dyn_index_gives_a_dyn_dim() {
 fn index_select_reads_non_contiguous_inputs() {
     let x = x34();
     let xt = x.t(); // [4, 3], strides [1, 4]
-    let r: Tensor<i32, Shape![2, 3]> = xt.index_select::<0, _>(&Tensor::from([3i64, 1]));
+    let r: Tensor<i32, Shape![2, 3]> = xt.index_select(Ax::<0>, &Tensor::from([3i64, 1]));
     assert_eq!(r.to_vec(), [3, 7, 11, 1, 5, 9]);
-    let c: Tensor<i32, Shape![4, 2]> = xt.index_select::<1, _>(&Tensor::from([2i64, 0]));
+    let c: Tensor<i32, Shape![4, 2]> = xt.index_select(Ax::<1>, &Tensor::from([2i64, 0]));
     assert_eq!(c.to_vec(), [8, 0, 9, 1, 10, 2, 11, 3]);
     let flipped = t!(x[..;-1, ..]);
-    let f: Tensor<i32, Shape![2, 4]> = flipped.index_select::<0, _>(&Tensor::from([0i64, -1]));
+    let f: Tensor<i32, Shape![2, 4]> = flipped.index_select(Ax::<0>, &Tensor::from([0i64, -1]));
     assert_eq!(f.to_vec(), [8, 9, 10, 11, 0, 1, 2, 3]);
 }
 
@@ -62,12 +62,12 @@ fn index_select_copies_wide_blocks_and_narrow_columns_alike() {
     // Dims after the axis holding >= 16 elements take the block path; fewer the gather path.
     let x = Tensor::<i32, Shape![60]>::arange().reshape::<Shape![3, 20]>().into_owned();
     let idx = Tensor::from([2i64, -3, 2]);
-    let rows = x.index_select::<0, _>(&idx);
+    let rows = x.index_select(Ax::<0>, &idx);
     assert_eq!(rows.to_vec(), [&x.to_vec()[40..60], &x.to_vec()[..20], &x.to_vec()[40..60]].concat());
-    let cols = x.t().index_select::<1, _>(&idx); // [20, 3], gather path on a transposed view
+    let cols = x.t().index_select(Ax::<1>, &idx); // [20, 3], gather path on a transposed view
     assert_eq!(cols.to_vec(), rows.t().to_vec());
     let rev = t!(x[.., ..;-1]); // block path on negative strides
-    let r = rev.index_select::<0, _>(&idx);
+    let r = rev.index_select(Ax::<0>, &idx);
     let row = |k: i32| (0..20).rev().map(move |j| 20 * k + j);
     assert_eq!(r.to_vec(), row(2).chain(row(0)).chain(row(2)).collect::<Vec<_>>());
 }
@@ -75,7 +75,7 @@ fn index_select_copies_wide_blocks_and_narrow_columns_alike() {
 #[test]
 fn index_select_on_dynamic_shapes_and_runtime_axes() {
     let d = x34().into_dyn();
-    let r: Tensor<i32, DynShape> = d.index_select::<1, _>(&Tensor::from([3i64, -4]));
+    let r: Tensor<i32, DynShape> = d.index_select(Ax::<1>, &Tensor::from([3i64, -4]));
     assert_eq!((r.sizes(), r.to_vec()), (&[3, 2][..], vec![3, 0, 7, 4, 11, 8]));
     // Runtime axis (negative counts from the end), index of any shape type with runtime rank 1.
     let idx = Tensor::from([2i64, 2]).into_dyn();
@@ -91,19 +91,22 @@ fn index_select_on_dynamic_shapes_and_runtime_axes() {
 fn index_select_errors_name_the_index_the_dim_and_its_size() {
     let x = x34();
     assert_eq!(
-        err(x.try_index_select::<0, _>(&Tensor::from([0i64, 3]))),
+        err(x.try_index_select(Ax::<0>, &Tensor::from([0i64, 3]))),
         "index 3 is out of bounds for dimension 0 of size 3"
     );
     assert_eq!(
-        err(x.try_index_select::<1, _>(&Tensor::from([-5i64]))),
+        err(x.try_index_select(Ax::<1>, &Tensor::from([-5i64]))),
         "index -5 is out of bounds for dimension 1 of size 4"
     );
     assert_eq!(
-        err(x.try_index_select::<1, _>(&Tensor::from([u64::MAX]))),
+        err(x.try_index_select(Ax::<1>, &Tensor::from([u64::MAX]))),
         format!("index {} is out of bounds for dimension 1 of size 4", u64::MAX)
     );
     let d = x.clone().into_dyn();
-    assert_eq!(err(d.try_index_select::<2, _>(&Tensor::from([0i64]))), "axis 2 is out of range for a tensor of rank 2");
+    assert_eq!(
+        err(d.try_index_select(Ax::<2>, &Tensor::from([0i64]))),
+        "axis 2 is out of range for a tensor of rank 2"
+    );
     assert_eq!(
         err(d.try_index_select_dyn(-3, &Tensor::from([0i64]))),
         "axis -3 is out of range for a tensor of rank 2"
@@ -117,7 +120,7 @@ fn index_select_errors_name_the_index_the_dim_and_its_size() {
 #[test]
 #[should_panic(expected = "index 4 is out of bounds for dimension 1 of size 4")]
 fn index_select_panics_with_the_message() {
-    let _ = x34().index_select::<1, _>(&Tensor::from([4i64]));
+    let _ = x34().index_select(Ax::<1>, &Tensor::from([4i64]));
 }
 
 // ---------------------------------------------------------------------------------- gather
@@ -126,19 +129,19 @@ fn index_select_panics_with_the_message() {
 fn gather_picks_along_an_axis() {
     let x = x34();
     // out[i][j] = x[index[i][j]][j]
-    let g0: Tensor<i32, Shape![2, 4]> = x.gather::<0, _>(&Tensor::from([[2i64, 0, 1, 1], [0, 0, -1, 2]]));
+    let g0: Tensor<i32, Shape![2, 4]> = x.gather(Ax::<0>, &Tensor::from([[2i64, 0, 1, 1], [0, 0, -1, 2]]));
     assert_eq!(g0.to_vec(), [8, 1, 6, 7, 0, 1, 10, 11]);
     // out[i][j] = x[i][index[i][j]]
-    let g1: Tensor<i32, Shape![3, 2]> = x.gather::<1, _>(&Tensor::from([[3i32, 0], [-1, 1], [2, 2]]));
+    let g1: Tensor<i32, Shape![3, 2]> = x.gather(Ax::<1>, &Tensor::from([[3i32, 0], [-1, 1], [2, 2]]));
     assert_eq!(g1.to_vec(), [3, 0, 7, 5, 10, 10]);
     // The index may be smaller than the input outside the axis, and longer along it.
-    let small: Tensor<i32, Shape![2, 1]> = x.gather::<1, _>(&Tensor::from([[1u8], [2]]));
+    let small: Tensor<i32, Shape![2, 1]> = x.gather(Ax::<1>, &Tensor::from([[1u8], [2]]));
     assert_eq!(small.to_vec(), [1, 6]);
-    let long: Tensor<i32, Shape![5, 1]> = x.gather::<0, _>(&Tensor::from([[0i64], [1], [2], [0], [1]]));
+    let long: Tensor<i32, Shape![5, 1]> = x.gather(Ax::<0>, &Tensor::from([[0i64], [1], [2], [0], [1]]));
     assert_eq!(long.to_vec(), [0, 4, 8, 0, 4]);
     // Rank 3, last axis.
     let y = Tensor::<i32, Shape![24]>::arange().reshape::<Shape![2, 3, 4]>().into_owned();
-    let g2 = y.gather::<2, _>(&Tensor::from([[[3i64], [2], [1]], [[0], [-1], [2]]]));
+    let g2 = y.gather(Ax::<2>, &Tensor::from([[[3i64], [2], [1]], [[0], [-1], [2]]]));
     assert_eq!(g2.to_vec(), [3, 6, 9, 12, 19, 22]);
 }
 
@@ -148,10 +151,10 @@ fn gather_reads_non_contiguous_inputs_and_indices() {
     let xt = x.t(); // [4, 3]: xt[i][j] = 4 j + i
     let idx = Tensor::from([[2i64, 1, 0, -1], [0, 1, 2, 0]]);
     let it = idx.t(); // [[2, 0], [1, 1], [0, 2], [-1, 0]], strides [1, 4]
-    let g: Tensor<i32, Shape![4, 2]> = xt.gather::<1, _>(&it);
+    let g: Tensor<i32, Shape![4, 2]> = xt.gather(Ax::<1>, &it);
     assert_eq!(g.to_vec(), [8, 0, 5, 5, 2, 10, 11, 3]);
     let flipped = t!(x[..;-1, ..]);
-    let f = flipped.gather::<0, _>(&Tensor::from([[0i64, 1, 2, -1]]));
+    let f = flipped.gather(Ax::<0>, &Tensor::from([[0i64, 1, 2, -1]]));
     assert_eq!(f.to_vec(), [8, 5, 2, 3]);
 }
 
@@ -159,13 +162,13 @@ fn gather_reads_non_contiguous_inputs_and_indices() {
 fn gather_on_dynamic_shapes() {
     let d = x34().into_dyn();
     let idx = Tensor::from([[1i64, 0, 3], [2, 2, -4]]).into_dyn();
-    let g: Tensor<i32, DynShape> = d.gather::<1, _>(&idx);
+    let g: Tensor<i32, DynShape> = d.gather(Ax::<1>, &idx);
     assert_eq!((g.sizes(), g.to_vec()), (&[2, 3][..], vec![1, 0, 3, 6, 6, 4]));
     // A static input with a dynamic index: the rank is checked at run time.
-    let s = x34().gather::<1, _>(&idx);
+    let s = x34().gather(Ax::<1>, &idx);
     assert_eq!(s.to_vec(), g.to_vec());
     let partly: Tensor<i32, Shape![_, 2]> =
-        x34().gather::<0, _>(&Tensor::<i64, Shape![_, 2]>::from_vec(&[1, 2], vec![2, 1]));
+        x34().gather(Ax::<0>, &Tensor::<i64, Shape![_, 2]>::from_vec(&[1, 2], vec![2, 1]));
     assert_eq!(partly.to_vec(), [8, 5]);
 }
 
@@ -173,35 +176,35 @@ fn gather_on_dynamic_shapes() {
 fn gather_errors() {
     let x = x34();
     assert_eq!(
-        err(x.try_gather::<0, _>(&Tensor::<i64, Shape![2, 5]>::zeros())),
+        err(x.try_gather(Ax::<0>, &Tensor::<i64, Shape![2, 5]>::zeros())),
         "gather: [2, 5] and [3, 4] (index and input sizes) do not fit: index size 5 exceeds 4 in dimension 1"
     );
     assert_eq!(
-        err(x.try_gather::<1, _>(&Tensor::from([0i64, 1]).into_dyn())),
+        err(x.try_gather(Ax::<1>, &Tensor::from([0i64, 1]).into_dyn())),
         "gather: [2] and [3, 4] (index and input sizes) differ in rank"
     );
     assert_eq!(
-        err(x.try_gather::<1, _>(&Tensor::from([[0i64], [4]]))),
+        err(x.try_gather(Ax::<1>, &Tensor::from([[0i64], [4]]))),
         "index 4 is out of bounds for dimension 1 of size 4"
     );
     assert_eq!(
-        err(x.try_gather::<0, _>(&Tensor::from([[0i64, -4]]))),
+        err(x.try_gather(Ax::<0>, &Tensor::from([[0i64, -4]]))),
         "index -4 is out of bounds for dimension 0 of size 3"
     );
     // The first bad entry in the index's row-major order is reported.
     assert_eq!(
-        err(x.try_gather::<0, _>(&Tensor::from([[0i64, 9], [7, 0]]).t())),
+        err(x.try_gather(Ax::<0>, &Tensor::from([[0i64, 9], [7, 0]]).t())),
         "index 7 is out of bounds for dimension 0 of size 3"
     );
     // An empty dim: every entry is out of bounds.
     let e = Tensor::<i32, Shape![0, 2]>::zeros();
     assert_eq!(
-        err(e.try_gather::<0, _>(&Tensor::from([[0i64, 0]]))),
+        err(e.try_gather(Ax::<0>, &Tensor::from([[0i64, 0]]))),
         "index 0 is out of bounds for dimension 0 of size 0"
     );
-    assert_eq!(e.gather::<0, _>(&Tensor::<i64, Shape![0, 2]>::zeros()).numel(), 0);
+    assert_eq!(e.gather(Ax::<0>, &Tensor::<i64, Shape![0, 2]>::zeros()).numel(), 0);
     assert_eq!(
-        err(x.clone().into_dyn().try_gather::<2, _>(&Tensor::<i64, DynShape>::zeros_sized(&[1, 1]))),
+        err(x.clone().into_dyn().try_gather(Ax::<2>, &Tensor::<i64, DynShape>::zeros_sized(&[1, 1]))),
         "axis 2 is out of range for a tensor of rank 2"
     );
 }
@@ -211,7 +214,7 @@ fn gather_errors() {
     expected = "gather: [4, 4] and [3, 4] (index and input sizes) do not fit: index size 4 exceeds 3 in dimension 0"
 )]
 fn gather_panics_with_the_message() {
-    let _ = x34().gather::<1, _>(&Tensor::<i64, Shape![4, 4]>::zeros());
+    let _ = x34().gather(Ax::<1>, &Tensor::<i64, Shape![4, 4]>::zeros());
 }
 
 // --------------------------------------------------------------------------------- scatter
@@ -221,37 +224,37 @@ fn scatter_matches_the_pytorch_examples() {
     // torch.zeros(3, 5).scatter_(0, tensor([[0, 1, 2, 0]]), arange(1, 11).reshape(2, 5))
     let src = Tensor::<i32, Shape![10]>::arange().reshape::<Shape![2, 5]>().into_owned() + 1;
     let mut x = Tensor::<i32, Shape![3, 5]>::zeros();
-    x.scatter_::<0>(&Tensor::from([[0i64, 1, 2, 0]]), &src);
+    x.scatter_(Ax::<0>, &Tensor::from([[0i64, 1, 2, 0]]), &src);
     assert_eq!(x.to_vec(), [1, 0, 0, 4, 0, 0, 2, 0, 0, 0, 0, 0, 3, 0, 0]);
     // torch.zeros(3, 5).scatter(1, tensor([[0, 1, 2], [0, 1, 4]]), src)
     let z = Tensor::<i32, Shape![3, 5]>::zeros();
-    let y: Tensor<i32, Shape![3, 5]> = z.scatter::<1>(&Tensor::from([[0i64, 1, 2], [0, 1, 4]]), &src);
+    let y: Tensor<i32, Shape![3, 5]> = z.scatter(Ax::<1>, &Tensor::from([[0i64, 1, 2], [0, 1, 4]]), &src);
     assert_eq!(y.to_vec(), [1, 2, 3, 0, 0, 6, 7, 0, 0, 8, 0, 0, 0, 0, 0]);
     assert_eq!(z.to_vec(), [0; 15], "the out-of-place form leaves its input alone");
     // torch.full((2, 4), 2.).scatter_(1, tensor([[2], [3]]), 1.23)
     let mut f = Tensor::<f64, Shape![2, 4]>::full(2.);
-    f.scatter_value_::<1>(&Tensor::from([[2i64], [3]]), 1.23);
+    f.scatter_value_(Ax::<1>, &Tensor::from([[2i64], [3]]), 1.23);
     assert_eq!(f.to_vec(), [2., 2., 1.23, 2., 2., 2., 2., 1.23]);
 }
 
 #[test]
 fn scatter_negative_and_duplicate_indices() {
     let z = Tensor::<i32, Shape![3, 5]>::zeros();
-    let v = z.scatter_value::<1>(&Tensor::from([[4i64], [0], [3]]), 9);
+    let v = z.scatter_value(Ax::<1>, &Tensor::from([[4i64], [0], [3]]), 9);
     assert_eq!(v.to_vec(), [0, 0, 0, 0, 9, 9, 0, 0, 0, 0, 0, 0, 0, 9, 0]);
     // Negative entries are errors, as in PyTorch (issue 35; they counted from the end before).
     assert_eq!(
-        err(z.try_scatter_value::<1>(&Tensor::from([[-1i64], [0], [-2]]), 9)),
+        err(z.try_scatter_value(Ax::<1>, &Tensor::from([[-1i64], [0], [-2]]), 9)),
         "index -1 at position [0, 0] is out of bounds for dimension 1 of size 5 \
          (negative indices are not counted from the end here, as in PyTorch)"
     );
     // Duplicates: the last in the index's row-major order wins.
     let mut d = Tensor::<i32, Shape![1, 3]>::zeros();
-    d.scatter_::<1>(&Tensor::from([[0i64, 2, 0]]), &Tensor::from([[1, 2, 3]]));
+    d.scatter_(Ax::<1>, &Tensor::from([[0i64, 2, 0]]), &Tensor::from([[1, 2, 3]]));
     assert_eq!(d.to_vec(), [3, 0, 2]);
     // A src larger than the index: only its leading part is read.
     let big = Tensor::<i32, Shape![12]>::arange().reshape::<Shape![3, 4]>().into_owned();
-    let s = Tensor::<i32, Shape![2, 2]>::zeros().scatter::<0>(&Tensor::from([[1i64, 0]]), &big);
+    let s = Tensor::<i32, Shape![2, 2]>::zeros().scatter(Ax::<0>, &Tensor::from([[1i64, 0]]), &big);
     assert_eq!(s.to_vec(), [0, 1, 0, 0]);
 }
 
@@ -262,8 +265,8 @@ fn scatter_writes_through_non_contiguous_views() {
     {
         let l = Layout::from_parts(&[3, 2], &[1, 3], 0).unwrap();
         let mut v = TensorViewMut::<i32, Shape![3, 2]>::try_from_parts(&mut buf[..], l).unwrap();
-        v.scatter_::<0>(&Tensor::from([[2i64, 0]]), &Tensor::from([[7, 8]]));
-        v.scatter_value_::<1>(&Tensor::from([[0i64], [1]]), 5);
+        v.scatter_(Ax::<0>, &Tensor::from([[2i64, 0]]), &Tensor::from([[7, 8]]));
+        v.scatter_value_(Ax::<1>, &Tensor::from([[0i64], [1]]), 5);
     }
     assert_eq!(buf, [5, 0, 7, 8, 5, 0]);
     // A reversed view (negative stride), with a reversed src.
@@ -272,14 +275,14 @@ fn scatter_writes_through_non_contiguous_views() {
         let l = Layout::from_parts(&[3], &[-1], 2).unwrap();
         let mut v = TensorViewMut::<i32, Shape![3]>::try_from_parts(&mut rbuf[..], l).unwrap();
         let src = Tensor::from([6, 5]);
-        v.scatter_::<0>(&Tensor::from([2i64, 0]), &t!(src[..;-1]));
+        v.scatter_(Ax::<0>, &Tensor::from([2i64, 0]), &t!(src[..;-1]));
     }
     assert_eq!(rbuf, [5, 0, 6]);
     // Non-contiguous index and src, dynamic shapes.
     let mut d = Tensor::<i32, DynShape>::zeros_sized(&[2, 3]);
     let idx = Tensor::from([[2i64, 0], [1, 2]]);
     let src = Tensor::from([[1, 2], [3, 4]]);
-    d.scatter_::<1>(&idx.t(), &src.t()); // index [[2, 1], [0, 2]], src [[1, 3], [2, 4]]
+    d.scatter_(Ax::<1>, &idx.t(), &src.t()); // index [[2, 1], [0, 2]], src [[1, 3], [2, 4]]
     assert_eq!(d.to_vec(), [0, 3, 1, 2, 0, 4]);
 }
 
@@ -287,30 +290,31 @@ fn scatter_writes_through_non_contiguous_views() {
 fn scatter_errors_leave_the_tensor_unchanged() {
     let mut x = Tensor::<i32, Shape![3, 4]>::zeros();
     assert_eq!(
-        err(x.try_scatter_::<1>(&Tensor::from([[0i64, 7]]), &Tensor::from([[1, 2]]))),
+        err(x.try_scatter_(Ax::<1>, &Tensor::from([[0i64, 7]]), &Tensor::from([[1, 2]]))),
         "index 7 at position [0, 1] is out of bounds for dimension 1 of size 4"
     );
     assert_eq!(x.to_vec(), [0; 12], "no write before every index is checked");
     assert_eq!(
-        err(x.try_scatter_value_::<0>(&Tensor::from([[1i64], [-4]]), 1)),
+        err(x.try_scatter_value_(Ax::<0>, &Tensor::from([[1i64], [-4]]), 1)),
         "index -4 at position [1, 0] is out of bounds for dimension 0 of size 3 \
          (negative indices are not counted from the end here, as in PyTorch)"
     );
     assert_eq!(x.to_vec(), [0; 12]);
     assert_eq!(
-        err(x.try_scatter_::<0>(&Tensor::<i64, Shape![2, 2]>::zeros(), &Tensor::from([[1, 2]]))),
+        err(x.try_scatter_(Ax::<0>, &Tensor::<i64, Shape![2, 2]>::zeros(), &Tensor::from([[1, 2]]))),
         "scatter: [2, 2] and [1, 2] (index and src sizes) do not fit: index size 2 exceeds 1 in dimension 0"
     );
     assert_eq!(
-        err(x.try_scatter::<0>(&Tensor::<i64, Shape![1, 5]>::zeros(), &Tensor::<i32, Shape![1, 5]>::zeros())),
+        err(x.try_scatter(Ax::<0>, &Tensor::<i64, Shape![1, 5]>::zeros(), &Tensor::<i32, Shape![1, 5]>::zeros())),
         "scatter: [1, 5] and [3, 4] (index and self sizes) do not fit: index size 5 exceeds 4 in dimension 1"
     );
     assert_eq!(
-        err(x.try_scatter_value::<0>(&Tensor::from([0i64, 1]).into_dyn(), 1)),
+        err(x.try_scatter_value(Ax::<0>, &Tensor::from([0i64, 1]).into_dyn(), 1)),
         "scatter: [2] and [3, 4] (index and self sizes) differ in rank"
     );
     assert_eq!(
-        err(x.try_scatter_::<0>(
+        err(x.try_scatter_(
+            Ax::<0>,
             &Tensor::<i64, Shape![1, 2]>::zeros(),
             &Tensor::<i32, DynShape>::zeros_sized(&[1, 2, 1])
         )),
@@ -318,7 +322,7 @@ fn scatter_errors_leave_the_tensor_unchanged() {
     );
     let mut d = x.clone().into_dyn();
     assert_eq!(
-        err(d.try_scatter_value_::<5>(&Tensor::<i64, DynShape>::zeros_sized(&[1, 1]), 1)),
+        err(d.try_scatter_value_(Ax::<5>, &Tensor::<i64, DynShape>::zeros_sized(&[1, 1]), 1)),
         "axis 5 is out of range for a tensor of rank 2"
     );
 }
@@ -327,7 +331,7 @@ fn scatter_errors_leave_the_tensor_unchanged() {
 #[should_panic(expected = "index 3 at position [0, 0] is out of bounds for dimension 0 of size 3")]
 fn scatter_panics_with_the_message() {
     let mut x = Tensor::<i32, Shape![3, 4]>::zeros();
-    x.scatter_::<0>(&Tensor::from([[3i64]]), &Tensor::from([[1]]));
+    x.scatter_(Ax::<0>, &Tensor::from([[3i64]]), &Tensor::from([[1]]));
 }
 
 // ---------------------------------------------------------------------------- masked ops
@@ -549,9 +553,9 @@ fn gather_and_scatter_match_a_reference_loop() {
             })
             .collect();
         let got = match axis {
-            0 => x.gather::<0, _>(&idx),
-            1 => x.gather::<1, _>(&idx),
-            _ => x.gather::<2, _>(&idx),
+            0 => x.gather(Ax::<0>, &idx),
+            1 => x.gather(Ax::<1>, &idx),
+            _ => x.gather(Ax::<2>, &idx),
         };
         assert_eq!((got.sizes(), got.to_vec()), (&isizes[..], want), "gather case {case}: {sizes:?} axis {axis}");
 
@@ -564,26 +568,26 @@ fn gather_and_scatter_match_a_reference_loop() {
             want[ravel(&t, &sizes)] = sv[ravel(&c, &ssizes)];
         }
         let got = match axis {
-            0 => x.scatter::<0>(&idxp, &src),
-            1 => x.scatter::<1>(&idxp, &src),
-            _ => x.scatter::<2>(&idxp, &src),
+            0 => x.scatter(Ax::<0>, &idxp, &src),
+            1 => x.scatter(Ax::<1>, &idxp, &src),
+            _ => x.scatter(Ax::<2>, &idxp, &src),
         };
         assert_eq!(got.to_vec(), want, "scatter case {case}: {sizes:?} axis {axis} index {isizes:?}");
         // In place on the (possibly strided) tensor itself gives the same values.
         let mut y = x.clone();
         match axis {
-            0 => y.scatter_::<0>(&idxp, &src),
-            1 => y.scatter_::<1>(&idxp, &src),
-            _ => y.scatter_::<2>(&idxp, &src),
+            0 => y.scatter_(Ax::<0>, &idxp, &src),
+            1 => y.scatter_(Ax::<1>, &idxp, &src),
+            _ => y.scatter_(Ax::<2>, &idxp, &src),
         }
         assert_eq!(y.to_vec(), want, "scatter_ case {case}");
         // With the negative entries, an error naming the first, and nothing written.
         if let Some(p) = iv.iter().position(|&i| i < 0) {
             let mut y = x.clone();
             let e = match axis {
-                0 => y.try_scatter_::<0>(&idx, &src),
-                1 => y.try_scatter_::<1>(&idx, &src),
-                _ => y.try_scatter_::<2>(&idx, &src),
+                0 => y.try_scatter_(Ax::<0>, &idx, &src),
+                1 => y.try_scatter_(Ax::<1>, &idx, &src),
+                _ => y.try_scatter_(Ax::<2>, &idx, &src),
             };
             let at = format!("index {} at position {:?} ", iv[p], unravel(p, &isizes));
             assert!(err(e).starts_with(&at), "scatter_ case {case}: {at}");

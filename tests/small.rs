@@ -278,7 +278,7 @@ proptest! {
         prop_assert_eq!(a.mv(&vec).to_vec(), ha.matmul(&hv2).to_vec());
         prop_assert_eq!(a.t().mv(&vec).to_vec(), ha.try_transpose_dyn(0, 1).unwrap().matmul(&hv2).to_vec());
         let dot: f32 = v.iter().zip(&x[..4]).map(|(p, q)| p * q).sum();
-        prop_assert_eq!(vec.dot(&a.select::<0>(0)), dot);
+        prop_assert_eq!(vec.dot(&a.select(Ax::<0>, 0)), dot);
         prop_assert_eq!(vec.outer(&vec).to_vec(), hv2.matmul(&hv2.try_transpose_dyn(0, 1).unwrap()).to_vec());
         // Non-square, batched and gemm-sized static products.
         let c = STensor::<f32, Shape![2, 4]>::zeros().with(&x[..8]);
@@ -355,7 +355,7 @@ macro_rules! linalg_case {
         let x: STensor<f64, Shape![$n, 2]> = s.solve(&rhs);
         assert!(close(&x.to_vec(), $x, 1e-9), "solve {}", $n);
         // One column as a vector right side.
-        let col: STensor<f64, Shape![$n]> = s.solve(&rhs.select::<1>(0));
+        let col: STensor<f64, Shape![$n]> = s.solve(&rhs.select(Ax::<1>, 0));
         let x0: Vec<f64> = $x.iter().step_by(2).copied().collect();
         assert!(close(&col.to_vec(), &x0, 1e-9), "solve vector {}", $n);
         // Heap, dynamic and a transposed view: inv(Aᵀ) = inv(A)ᵀ.

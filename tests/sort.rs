@@ -44,18 +44,18 @@ fn same_bits(a: &[f32], b: &[f32]) -> bool {
 fn numpy_and_pytorch_cases() {
     // np.argsort([3, nan, 1, 3, -inf, -0.0, 0.0], kind='stable') = [4, 5, 6, 2, 0, 3, 1].
     let x = Tensor::from([3.0f32, f32::NAN, 1.0, 3.0, f32::NEG_INFINITY, -0.0, 0.0]);
-    assert_eq!(x.argsort::<0>(false).to_vec(), vec![4, 5, 6, 2, 0, 3, 1]);
+    assert_eq!(x.argsort(Ax::<0>, false).to_vec(), vec![4, 5, 6, 2, 0, 3, 1]);
     // torch.sort(..., descending=True, stable=True): NaN first, equal elements in order.
-    let (v, i) = x.sort::<0>(true);
+    let (v, i) = x.sort(Ax::<0>, true);
     assert_eq!(i.to_vec(), vec![1, 0, 3, 2, 5, 6, 4]);
     assert!(v.to_vec()[0].is_nan());
     assert_eq!(&v.to_vec()[1..], &[3.0, 3.0, 1.0, -0.0, 0.0, f32::NEG_INFINITY]);
     assert!(v.to_vec()[4].is_sign_negative(), "-0.0 keeps its place before 0.0");
     // Along the leading axis of a matrix: np.argsort(m, axis=0, kind='stable').
     let m = Tensor::from([[2, 9, 1], [2, 3, 7], [0, 3, 1]]);
-    assert_eq!(m.argsort::<0>(false).to_vec(), vec![2, 1, 0, 0, 2, 2, 1, 0, 1]);
+    assert_eq!(m.argsort(Ax::<0>, false).to_vec(), vec![2, 1, 0, 0, 2, 2, 1, 0, 1]);
     assert_eq!(m.argsort_dyn(-1, false).to_vec(), vec![2, 0, 1, 0, 1, 2, 0, 2, 1]);
-    let (v, _) = m.sort::<0>(false);
+    let (v, _) = m.sort(Ax::<0>, false);
     assert_eq!(v.to_vec(), vec![0, 3, 1, 2, 3, 1, 2, 9, 7]);
 }
 
@@ -63,12 +63,12 @@ fn numpy_and_pytorch_cases() {
 fn forms_and_errors() {
     // Inline, DynShape, empty lines, and a runtime axis out of range.
     let s = stensor([[3u8, 1, 2], [0, 0, 5]]);
-    let (v, i) = s.sort::<1>(false);
+    let (v, i) = s.sort(Ax::<1>, false);
     assert_eq!(v.to_vec(), vec![1, 2, 3, 0, 0, 5]);
     assert_eq!(i.to_vec(), vec![1, 2, 0, 0, 1, 2]);
     let d = Tensor::<f64, DynShape>::from_vec(&[2, 2], vec![1.0, 0.5, -1.0, 2.0]);
     assert_eq!(d.argsort_dyn(0, true).to_vec(), vec![0, 1, 1, 0]);
-    assert!(d.try_argsort::<2>(false).is_err());
+    assert!(d.try_argsort(Ax::<2>, false).is_err());
     assert!(d.try_sort_dyn(2, false).is_err());
     let e = Tensor::<f32, DynShape>::from_vec(&[0, 3], vec![]);
     assert_eq!(e.sort_dyn(0, false).0.sizes(), &[0, 3]);
@@ -78,22 +78,22 @@ fn forms_and_errors() {
 fn topk_forms() {
     // torch.topk(x, 2, dim=1): values sorted, NaN counted largest; ties in position order.
     let x: Tensor<f32, Shape![2, 4]> = Tensor::from([[1.0, f32::NAN, 3.0, 3.0], [0.0, -1.0, 5.0, 2.0]]);
-    let (v, i) = x.topk::<2, 1>(true);
+    let (v, i) = x.topk(Const::<2>, Ax::<1>, true);
     let _: &Tensor<f32, Shape![2, 2]> = &v;
     let _: &Tensor<i64, Shape![2, 2]> = &i;
     assert!(v.to_vec()[0].is_nan());
     assert_eq!(&v.to_vec()[1..], &[3.0, 5.0, 2.0]);
     assert_eq!(i.to_vec(), vec![1, 2, 2, 3]);
-    let (v, i) = x.topk::<3, 1>(false);
+    let (v, i) = x.topk(Const::<3>, Ax::<1>, false);
     assert_eq!(v.to_vec(), vec![1.0, 3.0, 3.0, -1.0, 0.0, 2.0]);
     assert_eq!(i.to_vec(), vec![0, 2, 3, 1, 0, 3]);
     // Along the leading axis, with K the whole dim and with 0.
-    let (v, _) = x.topk::<2, 0>(true);
+    let (v, _) = x.topk(Const::<2>, Ax::<0>, true);
     assert_eq!(v.sizes(), &[2, 4]);
-    let (v, i): (Tensor<f32, Shape![0, 4]>, _) = x.topk::<0, 0>(true);
+    let (v, i): (Tensor<f32, Shape![0, 4]>, _) = x.topk(Const::<0>, Ax::<0>, true);
     assert_eq!((v.numel(), i.numel()), (0, 0));
     // A runtime k (Dyn at the axis) and a runtime axis (DynShape).
-    let (v, i) = x.topk_axis::<1>(1, false);
+    let (v, i) = x.topk_axis(1, Ax::<1>, false);
     let _: &Tensor<f32, Shape![2, _]> = &v;
     assert_eq!((v.to_vec(), i.to_vec()), (vec![1.0, -1.0], vec![0, 1]));
     let (v, i) = x.topk_dyn(2, -1, true);
@@ -102,9 +102,9 @@ fn topk_forms() {
     // k past a runtime dim, and an axis past the rank: errors naming them.
     let d = x.clone().into_dyn();
     assert_eq!(common::err(d.try_topk_dyn(5, 1, true)), "range 0..5 is out of bounds for dimension 1 of size 4");
-    assert!(d.try_topk::<5, 1>(true).is_err());
+    assert!(d.try_topk(Const::<5>, Ax::<1>, true).is_err());
     assert!(d.try_topk_dyn(1, 2, true).is_err());
-    assert!(x.try_topk_axis::<1>(9, true).is_err());
+    assert!(x.try_topk_axis(9, Ax::<1>, true).is_err());
 }
 
 #[test]
@@ -112,24 +112,24 @@ fn kthvalue_and_median() {
     // torch.kthvalue(x, 2, dim=1), torch.median(x, dim=1) (lower median, NaN propagates).
     let x: Tensor<f32, Shape![3, 4]> =
         Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, f32::NAN, 1.0, f32::NAN], [5.0, 5.0, -1.0, 5.0]]);
-    let (v, i): (Tensor<f32, Shape![3]>, Tensor<i64, Shape![3]>) = x.kthvalue::<1>(2);
+    let (v, i): (Tensor<f32, Shape![3]>, Tensor<i64, Shape![3]>) = x.kthvalue(2, Ax::<1>);
     assert_eq!((v.to_vec(), i.to_vec()), (vec![2.0, 1.0, 5.0], vec![3, 2, 0]));
-    let (v, i) = x.median_axis::<1>();
+    let (v, i) = x.median_axis(Ax::<1>);
     assert_eq!((v.to_vec()[0], v.to_vec()[2]), (2.0, 5.0));
     assert!(v.to_vec()[1].is_nan());
     assert_eq!(i.to_vec(), vec![3, 1, 0]);
     // np.median would average; PyTorch's lower median of [1, 2, 3, 4] is 2.
     assert_eq!(Tensor::from([4, 1, 3, 2]).median(), 2);
     assert!(x.median().is_nan());
-    assert_eq!(x.t().median_axis::<0>().0.to_vec()[0], 2.0);
+    assert_eq!(x.t().median_axis(Ax::<0>).0.to_vec()[0], 2.0);
     let (v, i) = x.median_axis_dyn(0);
     assert_eq!(v.sizes(), &[4]);
     // Columns [4, 0, 5], [1, NaN, 5], [3, 1, -1], [2, NaN, 5]: medians 4, NaN, 1, NaN.
     assert_eq!(i.to_vec(), vec![0, 1, 1, 1]);
     assert_eq!(v.to_vec()[2], 1.0);
     // Errors: k = 0, k past the dim, an empty dim, an axis past the rank.
-    assert_eq!(common::err(x.try_kthvalue::<1>(0)), "index 0 is out of bounds for dimension 1 of size 4");
-    assert!(x.try_kthvalue::<1>(5).is_err());
+    assert_eq!(common::err(x.try_kthvalue(0, Ax::<1>)), "index 0 is out of bounds for dimension 1 of size 4");
+    assert!(x.try_kthvalue(5, Ax::<1>).is_err());
     assert!(x.try_kthvalue_dyn(1, 2).is_err());
     let e = Tensor::<f32, DynShape>::from_vec(&[2, 0], vec![]);
     assert!(e.try_median_axis_dyn(1).is_err());
@@ -141,7 +141,7 @@ fn kthvalue_and_median() {
 fn check(r: usize, c: usize, v: Vec<f32>, descending: bool) -> Result<(), TestCaseError> {
     let m = Tensor::<f32, Shape![_, _]>::from_vec(&[r, c], v.clone());
     // Rows, then columns through a transposed copy and through the strided `.t()` view.
-    let (vals, idx) = m.sort::<1>(descending);
+    let (vals, idx) = m.sort(Ax::<1>, descending);
     for i in 0..r {
         let line = &v[i * c..(i + 1) * c];
         let want = reference(line, descending);
@@ -151,7 +151,7 @@ fn check(r: usize, c: usize, v: Vec<f32>, descending: bool) -> Result<(), TestCa
     }
     // topk: the first k of each sorted row.
     let k = c / 2;
-    let (tv, ti) = m.topk_axis::<1>(k, descending);
+    let (tv, ti) = m.topk_axis(k, Ax::<1>, descending);
     for i in 0..r {
         prop_assert_eq!(&ti.to_vec()[i * k..(i + 1) * k], &idx.to_vec()[i * c..i * c + k]);
         prop_assert!(same_bits(&tv.to_vec()[i * k..(i + 1) * k], &vals.to_vec()[i * c..i * c + k]));
@@ -159,17 +159,17 @@ fn check(r: usize, c: usize, v: Vec<f32>, descending: bool) -> Result<(), TestCa
     // topk along the leading axis (the lines are columns: moved last, then back) against the
     // sort of the columns; and through f64 and i64 keys (the 64-bit path).
     let k0 = r / 2;
-    let (cv, ci) = m.sort::<0>(descending);
-    let (tv0, ti0) = m.topk_axis::<0>(k0, descending);
+    let (cv, ci) = m.sort(Ax::<0>, descending);
+    let (tv0, ti0) = m.topk_axis(k0, Ax::<0>, descending);
     prop_assert_eq!(&ti0.to_vec()[..], &ci.to_vec()[..k0 * c]);
     prop_assert!(same_bits(&tv0.to_vec(), &cv.to_vec()[..k0 * c]));
     let wide: Tensor<f64, Shape![_, _]> = m.cast();
-    prop_assert_eq!(wide.topk_axis::<1>(k, descending).1.to_vec(), ti.to_vec());
+    prop_assert_eq!(wide.topk_axis(k, Ax::<1>, descending).1.to_vec(), ti.to_vec());
     // kthvalue and median of each row against the ascending reference.
     if c > 0 {
         let k = c.div_ceil(2);
-        let (kv, ki) = m.kthvalue::<1>(k);
-        let (mv, mi) = m.median_axis::<1>();
+        let (kv, ki) = m.kthvalue(k, Ax::<1>);
+        let (mv, mi) = m.median_axis(Ax::<1>);
         for i in 0..r {
             let line = &v[i * c..(i + 1) * c];
             let up = reference(line, false);
@@ -182,7 +182,7 @@ fn check(r: usize, c: usize, v: Vec<f32>, descending: bool) -> Result<(), TestCa
         }
     }
     let t = m.t();
-    let cols = t.argsort::<1>(descending).to_vec();
+    let cols = t.argsort(Ax::<1>, descending).to_vec();
     let cols_dyn = m.clone().into_dyn().argsort_dyn(0, descending);
     for j in 0..c {
         let line: Vec<f32> = (0..r).map(|i| v[i * c + j]).collect();
@@ -220,8 +220,8 @@ proptest! {
 fn extreme_arguments() {
     let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
     assert!(x.try_topk_dyn(usize::MAX, 1, true).is_err());
-    assert!(x.try_topk_axis::<1>(usize::MAX, false).is_err());
-    assert!(x.try_kthvalue::<1>(usize::MAX).is_err());
+    assert!(x.try_topk_axis(usize::MAX, Ax::<1>, false).is_err());
+    assert!(x.try_kthvalue(usize::MAX, Ax::<1>).is_err());
     assert!(x.try_kthvalue_dyn(1, isize::MIN).is_err());
     assert!(x.try_sort_dyn(isize::MAX, false).is_err());
     // Rotations by the extreme shifts equal rotations by their remainders modulo the dim.

@@ -343,7 +343,7 @@ fn failed_assign_scatter_and_masked_fill_leave_the_tensor_unchanged() {
     let idx = Tensor::from([[0i64, 1, 9]]).into_dyn();
     let src = Tensor::<f32, DynShape>::ones_sized(&[1, 3]);
     assert_eq!(
-        err(x.try_scatter_::<0>(&idx, &src)),
+        err(x.try_scatter_(Ax::<0>, &idx, &src)),
         "index 9 at position [0, 2] is out of bounds for dimension 0 of size 2"
     );
     assert_eq!(x, before);

@@ -32,14 +32,14 @@ fn broadcasting_has_no_size_limit() {
     let col = Tensor::<f32, Shape![3, 1]>::ones();
     let e: TensorView<f32, Shape![3, 40000]> = col.expand::<Shape![3, 40000]>();
     assert_eq!((e.strides(), e.sum()), (&[1, 0][..], 120000.));
-    let sq: TensorView<f32, Shape![3]> = col.squeeze::<1>();
+    let sq: TensorView<f32, Shape![3]> = col.squeeze(Ax::<1>);
     assert_eq!(sq.to_vec(), [1., 1., 1.]);
 }
 
 #[test]
 fn size_one_dims_from_every_source_are_one() {
     let x = arange::<Shape![2, 3]>();
-    let a: TensorView<f64, Shape![2, 1, 3]> = x.unsqueeze::<1>();
+    let a: TensorView<f64, Shape![2, 1, 3]> = x.unsqueeze(Ax::<1>);
     let b: TensorView<f64, Shape![1, 3]> = t!(x[0..1, ..]);
     let c: TensorView<f64, Shape![2, 1, 3]> = t!(x[.., None, ..]);
     let d: TensorView<f64, Shape![2, 1]> = t!(x[.., -1..]);
@@ -90,7 +90,7 @@ fn multi_axis_reductions_match_a_reference() {
     assert_eq!((m.to_vec(), mk.to_vec()), (r_m, r_mk));
     assert_eq!(all.to_vec(), [276.]);
     // On a strided view (a transpose), the reduction reads in place.
-    let t: Tensor<f64, Shape![3]> = x.transpose::<0, 2>().sum_axes::<Axes![0, 2]>();
+    let t: Tensor<f64, Shape![3]> = x.transpose(Ax::<0>, Ax::<2>).sum_axes::<Axes![0, 2]>();
     assert_eq!(t.to_vec(), s.to_vec());
 }
 
@@ -138,8 +138,8 @@ fn batched_matmul_broadcasts_batch_dims() {
     assert_eq!(e.to_vec(), re);
     // A transposed batch operand is read in place.
     let bt = arange::<Shape![2, 5, 4]>();
-    let f: Tensor<f64, Shape![2, 3, 5]> = a.matmul(&bt.transpose::<1, 2>());
-    let (rf, _) = matmul_ref(&a.to_vec(), a.sizes(), &bt.transpose::<1, 2>().to_vec(), &[2, 4, 5]);
+    let f: Tensor<f64, Shape![2, 3, 5]> = a.matmul(&bt.transpose(Ax::<1>, Ax::<2>));
+    let (rf, _) = matmul_ref(&a.to_vec(), a.sizes(), &bt.transpose(Ax::<1>, Ax::<2>).to_vec(), &[2, 4, 5]);
     assert_eq!(f.to_vec(), rf);
     // Runtime batch dims that do not broadcast are an error naming both shapes.
     let x = arange::<Shape![2, 3, 4]>().into_dyn();
@@ -232,7 +232,7 @@ fn from_generic<const N: usize>(a: [f64; N]) -> Tensor<f64, (Const<1>, Const<N>)
 #[test]
 fn layout_is_unchanged_by_cast_shape() {
     let x = arange::<Shape![2, 3]>();
-    let l: Layout = *x.transpose::<0, 1>().layout();
+    let l: Layout = *x.transpose(Ax::<0>, Ax::<1>).layout();
     let c: Tensor<f64, Shape![_, 3]> = x.clone().cast_shape();
     assert_eq!((c.layout(), c.to_vec()), (x.layout(), x.to_vec()));
     assert_eq!(l.strides(), [1, 3]);

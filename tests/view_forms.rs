@@ -62,22 +62,28 @@ fn dyn_forms_return_views_and_try_forms_results() {
 fn typed_forms_have_try_forms_for_dyn_shapes() {
     let x = a23();
     // Const axes on a DynShape tensor are checked at run time.
-    assert_eq!(x.try_transpose::<0, 2>().unwrap_err().to_string(), "axis 2 is out of range for a tensor of rank 2");
-    assert_eq!(x.try_movedim::<0, -3>().unwrap_err().to_string(), "axis -3 is out of range for a tensor of rank 2");
-    assert_eq!(x.try_flip::<2>().unwrap_err().to_string(), "axis 2 is out of range for a tensor of rank 2");
-    assert!(x.try_diagonal::<1, 1>(0).is_err());
-    assert!(x.try_unsqueeze::<4>().is_err());
+    assert_eq!(
+        x.try_transpose(Ax::<0>, Ax::<2>).unwrap_err().to_string(),
+        "axis 2 is out of range for a tensor of rank 2"
+    );
+    assert_eq!(
+        x.try_movedim(Ax::<0>, Ax::<-3>).unwrap_err().to_string(),
+        "axis -3 is out of range for a tensor of rank 2"
+    );
+    assert_eq!(x.try_flip(Ax::<2>).unwrap_err().to_string(), "axis 2 is out of range for a tensor of rank 2");
+    assert!(x.try_diagonal(0, Ax::<1>, Ax::<1>).is_err());
+    assert!(x.try_unsqueeze(Ax::<4>).is_err());
     assert_eq!(x.try_t().unwrap().to_vec(), [0, 3, 1, 4, 2, 5]);
     let three = x.unsqueeze_dyn(0);
     assert_eq!(three.try_t().unwrap_err().to_string(), "t() expects a tensor with at most 2 dims, got [1, 2, 3]");
     assert_eq!(panic_message(|| drop(a23().unsqueeze_dyn(0).t().to_vec())), three.try_t().unwrap_err().to_string());
     // On tuple shapes the same calls cannot fail, and the try forms agree with the plain ones.
     let s: Tensor<i32, Shape![2, 3]> = Tensor::from([[0, 1, 2], [3, 4, 5]]);
-    assert_eq!(s.try_transpose::<0, 1>().unwrap().to_vec(), s.transpose::<0, 1>().to_vec());
+    assert_eq!(s.try_transpose(Ax::<0>, Ax::<1>).unwrap().to_vec(), s.transpose(Ax::<0>, Ax::<1>).to_vec());
     assert_eq!(s.try_permute::<Axes![1, 0]>().unwrap().to_vec(), s.t().to_vec());
-    assert_eq!(s.try_unsqueeze::<0>().unwrap().sizes(), &[1, 2, 3]);
-    assert_eq!(s.try_movedim::<1, 0>().unwrap().to_vec(), [0, 3, 1, 4, 2, 5]);
-    assert_eq!(s.try_diagonal::<0, 1>(1).unwrap().to_vec(), [1, 5]);
+    assert_eq!(s.try_unsqueeze(Ax::<0>).unwrap().sizes(), &[1, 2, 3]);
+    assert_eq!(s.try_movedim(Ax::<1>, Ax::<0>).unwrap().to_vec(), [0, 3, 1, 4, 2, 5]);
+    assert_eq!(s.try_diagonal(1, Ax::<0>, Ax::<1>).unwrap().to_vec(), [1, 5]);
     assert_eq!(s.try_flatten_range::<0, 1>().unwrap().to_vec(), [0, 1, 2, 3, 4, 5]);
 }
 
@@ -100,9 +106,9 @@ fn mutable_forms_write_through_on_every_receiver() {
     );
     // Typed mutable forms gained try forms too.
     let mut s: Tensor<i32, Shape![2, 3]> = Tensor::from([[0, 1, 2], [3, 4, 5]]);
-    s.try_t_mut().unwrap().try_select_mut::<0>(1).unwrap().fill(8);
+    s.try_t_mut().unwrap().try_select_mut(Ax::<0>, 1).unwrap().fill(8);
     assert_eq!(s.to_vec(), [0, 8, 2, 3, 8, 5]);
-    s.permute_mut::<Axes![1, 0]>().unsqueeze_mut::<0>().squeeze_mut::<0>().select_mut::<1>(0).fill(6);
+    s.permute_mut::<Axes![1, 0]>().unsqueeze_mut(Ax::<0>).squeeze_mut(Ax::<0>).select_mut(Ax::<1>, 0).fill(6);
     assert_eq!(s.to_vec(), [6, 6, 6, 3, 8, 5]);
     // SharedTensor: the write copies on a shared buffer, and the other holder is unchanged.
     let a = a23().into_shared();

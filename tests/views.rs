@@ -32,7 +32,7 @@ fn reshape_and_view_of_contiguous_share_storage() {
 #[test]
 fn view_of_non_contiguous_fails_like_pytorch_and_reshape_copies() {
     let x = x234();
-    let t = x.transpose::<1, 2>(); // [2, 4, 3], strides [12, 1, 4]
+    let t = x.transpose(Ax::<1>, Ax::<2>); // [2, 4, 3], strides [12, 1, 4]
     assert_eq!(t.sizes(), [2, 4, 3]);
     assert_eq!(t.strides(), [12, 1, 4]);
     let e = t.try_view::<Shape![2, 12]>().unwrap_err();
@@ -97,13 +97,13 @@ fn t_of_rank_3_dyn_panics() {
 #[test]
 fn squeeze_unsqueeze() {
     let x = Tensor::from([[1, 2, 3]]);
-    let s: TensorView<i32, Shape![3]> = x.squeeze::<0>();
+    let s: TensorView<i32, Shape![3]> = x.squeeze(Ax::<0>);
     assert_eq!(s.to_vec(), [1, 2, 3]);
-    let u: TensorView<i32, Shape![1, 3, 1]> = x.unsqueeze::<2>();
+    let u: TensorView<i32, Shape![1, 3, 1]> = x.unsqueeze(Ax::<2>);
     assert_eq!(u.sizes(), [1, 3, 1]);
     assert_eq!(u.to_vec(), [1, 2, 3]);
     let d = Tensor::<i32, Shape![_, 3]>::zeros_sized(&[2, 3]);
-    assert_eq!(d.try_squeeze::<0>().unwrap_err().to_string(), "cannot squeeze axis 0 of [2, 3]: its size is not 1");
+    assert_eq!(d.try_squeeze(Ax::<0>).unwrap_err().to_string(), "cannot squeeze axis 0 of [2, 3]: its size is not 1");
     let dd = x.clone().into_dyn();
     assert_eq!(dd.try_squeeze_dyn(0).unwrap().sizes(), [3]);
     assert_eq!(dd.try_unsqueeze_dyn(-1).unwrap().sizes(), [1, 3, 1]);
@@ -114,19 +114,19 @@ fn squeeze_unsqueeze() {
 #[test]
 fn narrow_select() {
     let x = x234();
-    let n = x.narrow::<2>(1, 2);
+    let n = x.narrow(Ax::<2>, 1, 2);
     let _: &TensorView<i32, Shape![2, 3, _]> = &n;
     assert_eq!(n.sizes(), [2, 3, 2]);
     assert_eq!(n.at([1, 2, 0]), x.at([1, 2, 1]));
-    assert_eq!(x.narrow::<2>(-2, 2).at([0, 0, 0]), 2);
+    assert_eq!(x.narrow(Ax::<2>, -2, 2).at([0, 0, 0]), 2);
     assert_eq!(
-        x.try_narrow::<1>(2, 2).unwrap_err().to_string(),
+        x.try_narrow(Ax::<1>, 2, 2).unwrap_err().to_string(),
         "range 2..4 is out of bounds for dimension 1 of size 3"
     );
-    let s: TensorView<i32, Shape![2, 4]> = x.select::<1>(2);
+    let s: TensorView<i32, Shape![2, 4]> = x.select(Ax::<1>, 2);
     assert_eq!(s.to_vec(), [8, 9, 10, 11, 20, 21, 22, 23]);
-    assert_eq!(x.select::<0>(-1).at([0, 0]), 12);
-    assert_eq!(x.try_select::<0>(2).unwrap_err().to_string(), "index 2 is out of bounds for dimension 0 of size 2");
+    assert_eq!(x.select(Ax::<0>, -1).at([0, 0]), 12);
+    assert_eq!(x.try_select(Ax::<0>, 2).unwrap_err().to_string(), "index 2 is out of bounds for dimension 0 of size 2");
     assert!(same_storage(s.storage(), x.storage()));
     let d = x.clone().into_dyn();
     assert_eq!(d.try_select_dyn(-1, 0).unwrap().sizes(), [2, 3]);

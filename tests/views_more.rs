@@ -18,21 +18,21 @@ fn a34() -> Tensor<i32, Shape![3, 4]> {
 #[test]
 fn flip_is_a_reversed_view() {
     let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[0, 1, 2], [3, 4, 5]]);
-    let f: TensorView<i32, Shape![2, 3]> = x.flip::<1>();
+    let f: TensorView<i32, Shape![2, 3]> = x.flip(Ax::<1>);
     assert_eq!(f.to_vec(), [2, 1, 0, 5, 4, 3]);
     assert_eq!((f.strides(), f.storage_offset()), (&[3, -1][..], 2));
     assert!(same_storage(f.storage(), x.storage()));
-    let f0: TensorView<i32, Shape![2, 3]> = x.flip::<0>();
+    let f0: TensorView<i32, Shape![2, 3]> = x.flip(Ax::<0>);
     assert_eq!(f0.to_vec(), [3, 4, 5, 0, 1, 2]);
     assert_eq!((f0.strides(), f0.storage_offset()), (&[-3, 1][..], 3));
     // Flipping twice gives the original layout back.
-    let ff = f.flip::<1>();
+    let ff = f.flip(Ax::<1>);
     assert_eq!((ff.strides(), ff.storage_offset(), ff.to_vec()), (&[3, 1][..], 0, x.to_vec()));
     // Same view as `t!` with a negative step.
     assert_eq!(f.layout(), t!(x[.., ..;-1]).layout());
     // Of a transpose: [[0, 3], [1, 4], [2, 5]] with its rows reversed.
     let xt = x.t();
-    let tf: TensorView<i32, Shape![3, 2]> = xt.flip::<0>();
+    let tf: TensorView<i32, Shape![3, 2]> = xt.flip(Ax::<0>);
     assert_eq!(tf.to_vec(), [2, 5, 1, 4, 0, 3]);
     assert!(same_storage(tf.storage(), x.storage()));
 }
@@ -41,7 +41,7 @@ fn flip_is_a_reversed_view() {
 fn flip_sees_writes_to_the_source_unlike_pytorch() {
     let mut x: Tensor<f32, Shape![3]> = Tensor::from([1., 2., 3.]);
     x.set([0], 10.);
-    let f = x.flip::<0>();
+    let f = x.flip(Ax::<0>);
     assert_eq!(f.to_vec(), [3., 2., 10.]);
 }
 
@@ -61,7 +61,7 @@ fn flip_dyn_reverses_several_axes() {
     assert_eq!(err(x.try_flip_dyn(&[3])), "axis 3 is out of range for a tensor of rank 3");
     // DynShape: the typed form checks the axis at run time.
     let d = x.clone().into_dyn();
-    let fd: TensorView<i32, DynShape> = d.flip::<2>();
+    let fd: TensorView<i32, DynShape> = d.flip(Ax::<2>);
     assert_eq!(fd.to_vec(), f.try_flip_dyn(&[0]).unwrap().to_vec());
 }
 
@@ -69,13 +69,13 @@ fn flip_dyn_reverses_several_axes() {
 #[should_panic(expected = "axis 2 is out of range for a tensor of rank 2")]
 fn flip_of_dyn_shape_panics_on_a_missing_axis() {
     let d = Tensor::<f32, Shape![2, 3]>::zeros().into_dyn();
-    let _ = d.flip::<2>();
+    let _ = d.flip(Ax::<2>);
 }
 
 #[test]
 fn flip_of_empty_tensors() {
     let e: Tensor<f32, Shape![0, 3]> = Tensor::zeros();
-    let f: TensorView<f32, Shape![0, 3]> = e.flip::<1>();
+    let f: TensorView<f32, Shape![0, 3]> = e.flip(Ax::<1>);
     assert_eq!((f.sizes(), f.to_vec()), (&[0, 3][..], vec![]));
     let g = e.try_flip_dyn(&[0, 1]).unwrap();
     assert_eq!(g.numel(), 0);
@@ -92,7 +92,7 @@ fn flatten_views_contiguous_tensors_and_copies_others() {
     assert_eq!(f.sizes(), [24]);
     assert_eq!(f.to_vec(), (0..24).collect::<Vec<_>>());
     assert!(same_storage(f.storage(), x.storage()), "flatten of a contiguous tensor is a view");
-    let t = x.transpose::<0, 2>();
+    let t = x.transpose(Ax::<0>, Ax::<2>);
     let ft: TensorCow<i32, (Prod<Const<4>, P32>,)> = t.flatten();
     assert!(!same_storage(ft.storage(), x.storage()), "flatten of a transpose copies");
     assert_eq!(ft.to_vec(), t.to_vec());
@@ -141,7 +141,7 @@ fn flatten_range_merges_some_dims() {
     assert!(!same_storage(outer.storage(), x.storage()), "non-mergeable strides copy");
     assert_eq!(outer.to_vec(), [0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 16, 17, 18, 19]);
     // A reversed view copies when merged.
-    let f2 = x.flip::<2>();
+    let f2 = x.flip(Ax::<2>);
     let r: TensorCow<i32, (P234,)> = f2.flatten();
     assert_eq!(&r.to_vec()[..5], [3, 2, 1, 0, 7]);
 }
@@ -185,10 +185,10 @@ fn unflatten_is_always_a_view() {
     assert_eq!(t.at([1, 2, 1]), 18);
     assert!(same_storage(t.storage(), y.storage()));
     // A reversed view keeps its negative strides.
-    let yf = y.flip::<1>();
+    let yf = y.flip(Ax::<1>);
     let r: TensorView<i32, Shape![2, 3, 4]> = yf.unflatten::<1, Shape![3, 4]>();
     assert_eq!(r.strides(), [12, -4, -1]);
-    assert_eq!(r.to_vec(), y.flip::<1>().to_vec());
+    assert_eq!(r.to_vec(), y.flip(Ax::<1>).to_vec());
     assert_eq!(r.at([1, 0, 0]), 23);
 }
 
@@ -251,20 +251,20 @@ fn unflatten_dyn_shapes() {
 #[test]
 fn movedim_moves_one_axis() {
     let x = x234();
-    let m: TensorView<i32, Shape![3, 4, 2]> = x.movedim::<0, 2>();
+    let m: TensorView<i32, Shape![3, 4, 2]> = x.movedim(Ax::<0>, Ax::<2>);
     assert_eq!(m.strides(), [4, 1, 12]);
     assert_eq!(m.at([1, 2, 1]), 18);
     assert_eq!(m.to_vec(), x.permute::<Axes![1, 2, 0]>().to_vec());
-    let b: TensorView<i32, Shape![4, 2, 3]> = x.movedim::<2, 0>();
+    let b: TensorView<i32, Shape![4, 2, 3]> = x.movedim(Ax::<2>, Ax::<0>);
     assert_eq!((b.strides(), b.at([3, 1, 2])), (&[1, 12, 4][..], 23));
-    let same: TensorView<i32, Shape![2, 3, 4]> = x.movedim::<1, 1>();
+    let same: TensorView<i32, Shape![2, 3, 4]> = x.movedim(Ax::<1>, Ax::<1>);
     assert_eq!(same.layout(), x.layout());
-    let mid: TensorView<i32, Shape![2, 4, 3]> = x.movedim::<2, 1>();
-    assert_eq!(mid.to_vec(), x.transpose::<1, 2>().to_vec());
+    let mid: TensorView<i32, Shape![2, 4, 3]> = x.movedim(Ax::<2>, Ax::<1>);
+    assert_eq!(mid.to_vec(), x.transpose(Ax::<1>, Ax::<2>).to_vec());
     assert!(same_storage(mid.storage(), x.storage()));
     // Of a reversed view.
-    let f0 = x.flip::<0>();
-    let r: TensorView<i32, Shape![3, 4, 2]> = f0.movedim::<0, 2>();
+    let f0 = x.flip(Ax::<0>);
+    let r: TensorView<i32, Shape![3, 4, 2]> = f0.movedim(Ax::<0>, Ax::<2>);
     assert_eq!(r.at([0, 0, 0]), 12);
     assert_eq!(r.strides(), [4, 1, -12]);
 }
@@ -273,11 +273,11 @@ fn movedim_moves_one_axis() {
 fn movedim_dyn_and_its_errors() {
     let x = x234();
     let d = x.clone().into_dyn();
-    let m: TensorView<i32, DynShape> = d.movedim::<0, 2>();
+    let m: TensorView<i32, DynShape> = d.movedim(Ax::<0>, Ax::<2>);
     assert_eq!(m.sizes(), [3, 4, 2]);
     let n = x.try_movedim_dyn(-1, 0).unwrap();
     assert_eq!(n.sizes(), [4, 2, 3]);
-    assert_eq!(n.to_vec(), x.movedim::<2, 0>().to_vec());
+    assert_eq!(n.to_vec(), x.movedim(Ax::<2>, Ax::<0>).to_vec());
     assert_eq!(err(x.try_movedim_dyn(0, 3)), "axis 3 is out of range for a tensor of rank 3");
     assert_eq!(err(x.try_movedim_dyn(-4, 0)), "axis -4 is out of range for a tensor of rank 3");
 }
@@ -285,7 +285,7 @@ fn movedim_dyn_and_its_errors() {
 #[test]
 #[should_panic(expected = "axis 3 is out of range for a tensor of rank 3")]
 fn movedim_of_dyn_shape_panics_on_a_missing_axis() {
-    let _ = x234().into_dyn().movedim::<3, 0>();
+    let _ = x234().into_dyn().movedim(Ax::<3>, Ax::<0>);
 }
 
 // -------------------------------------------------------------------------------------- diagonal
@@ -293,42 +293,42 @@ fn movedim_of_dyn_shape_panics_on_a_missing_axis() {
 fn diagonal_of_a_matrix_with_offsets() {
     // [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]
     let a = a34();
-    let d: TensorView<i32, Shape![_]> = a.diagonal::<0, 1>(0);
+    let d: TensorView<i32, Shape![_]> = a.diagonal(0, Ax::<0>, Ax::<1>);
     assert_eq!((d.to_vec(), d.strides()), (vec![0, 5, 10], &[5][..]));
     assert!(same_storage(d.storage(), a.storage()));
     let cases: [(isize, &[i32]); 8] =
         [(1, &[1, 6, 11]), (2, &[2, 7]), (3, &[3]), (4, &[]), (100, &[]), (-1, &[4, 9]), (-2, &[8]), (-3, &[])];
     for (off, want) in cases {
-        assert_eq!(a.diagonal::<0, 1>(off).to_vec(), want, "offset {off}");
+        assert_eq!(a.diagonal(off, Ax::<0>, Ax::<1>).to_vec(), want, "offset {off}");
     }
     // Swapped axes: offset 1 of (dim 1, dim 0) is offset -1 of (dim 0, dim 1).
-    assert_eq!(a.diagonal::<1, 0>(1).to_vec(), [4, 9]);
+    assert_eq!(a.diagonal(1, Ax::<1>, Ax::<0>).to_vec(), [4, 9]);
     // Of a transpose and of a reversed view (the anti-diagonal).
-    assert_eq!(a.t().diagonal::<0, 1>(1).to_vec(), [4, 9]);
-    let af = a.flip::<1>();
-    let anti = af.diagonal::<0, 1>(0);
+    assert_eq!(a.t().diagonal(1, Ax::<0>, Ax::<1>).to_vec(), [4, 9]);
+    let af = a.flip(Ax::<1>);
+    let anti = af.diagonal(0, Ax::<0>, Ax::<1>);
     assert_eq!((anti.to_vec(), anti.strides()), (vec![3, 6, 9], &[3][..]));
 }
 
 #[test]
 fn diagonal_of_higher_ranks() {
     let x = x234();
-    let d: TensorView<i32, Shape![2, _]> = x.diagonal::<1, 2>(0);
+    let d: TensorView<i32, Shape![2, _]> = x.diagonal(0, Ax::<1>, Ax::<2>);
     assert_eq!(d.sizes(), [2, 3]);
     assert_eq!(d.to_vec(), [0, 5, 10, 12, 17, 22]);
     // dims 0 (2) and 2 (4), offset 1: result[j, i] = x[i, j, i + 1].
-    let e: TensorView<i32, Shape![3, _]> = x.diagonal::<0, 2>(1);
+    let e: TensorView<i32, Shape![3, _]> = x.diagonal(1, Ax::<0>, Ax::<2>);
     assert_eq!(e.to_vec(), [1, 14, 5, 18, 9, 22]);
     assert!(same_storage(e.storage(), x.storage()));
     let dd = x.clone().into_dyn();
-    let g: TensorView<i32, DynShape> = dd.diagonal::<2, 0>(-1);
+    let g: TensorView<i32, DynShape> = dd.diagonal(-1, Ax::<2>, Ax::<0>);
     assert_eq!(g.to_vec(), x.try_diagonal_dyn(-1, 2, 0).unwrap().to_vec());
     // offset -1 of (dim 2, dim 0) picks x[i, j, i + 1]: the same elements as offset 1 of (0, 2).
     assert_eq!(g.to_vec(), [1, 14, 5, 18, 9, 22]);
     assert_eq!(g.to_vec(), e.to_vec());
     // An empty batch keeps an empty view.
     let z: Tensor<f32, Shape![0, 3, 3]> = Tensor::zeros();
-    let zd: TensorView<f32, Shape![0, _]> = z.diagonal::<1, 2>(1);
+    let zd: TensorView<f32, Shape![0, _]> = z.diagonal(1, Ax::<1>, Ax::<2>);
     assert_eq!(zd.sizes(), [0, 2]);
 }
 
@@ -342,7 +342,7 @@ fn diagonal_dyn_errors() {
 #[test]
 #[should_panic(expected = "diagonal: the two axes must differ, got 1 and 1")]
 fn diagonal_of_dyn_shape_panics_on_equal_axes() {
-    let _ = a34().into_dyn().diagonal::<1, 1>(0);
+    let _ = a34().into_dyn().diagonal(0, Ax::<1>, Ax::<1>);
 }
 
 // ---------------------------------------------------------------------------------- broadcast_to
@@ -366,59 +366,59 @@ fn broadcast_to_is_expand() {
 #[test]
 fn chunk_follows_pytorch() {
     let x: Tensor<i32, Shape![5, 2]> = Tensor::<i32, Shape![10]>::arange().reshape().into_owned();
-    let c: Vec<TensorView<i32, Shape![_, 2]>> = x.chunk::<0>(3);
+    let c: Vec<TensorView<i32, Shape![_, 2]>> = x.chunk(3, Ax::<0>);
     let got: Vec<_> = c.iter().map(|v| (v.sizes().to_vec(), v.to_vec())).collect();
     assert_eq!(got, [(vec![2, 2], vec![0, 1, 2, 3]), (vec![2, 2], vec![4, 5, 6, 7]), (vec![1, 2], vec![8, 9])]);
     assert!(c.iter().all(|v| same_storage(v.storage(), x.storage())));
     // 6 elements in 4 chunks: pieces of 2, so only 3 of them (as torch.chunk).
     let six = Tensor::<i32, Shape![6]>::arange();
-    let s: Vec<TensorView<i32, Shape![_]>> = six.chunk::<0>(4);
+    let s: Vec<TensorView<i32, Shape![_]>> = six.chunk(4, Ax::<0>);
     assert_eq!(s.iter().map(|v| v.to_vec()).collect::<Vec<_>>(), [vec![0, 1], vec![2, 3], vec![4, 5]]);
     // More chunks than elements: one element each.
-    assert_eq!(six.chunk::<0>(10).len(), 6);
+    assert_eq!(six.chunk(10, Ax::<0>).len(), 6);
     // Columns.
-    let cols: Vec<TensorView<i32, Shape![5, _]>> = x.chunk::<1>(2);
+    let cols: Vec<TensorView<i32, Shape![5, _]>> = x.chunk(2, Ax::<1>);
     assert_eq!((cols[0].to_vec(), cols[1].to_vec()), (vec![0, 2, 4, 6, 8], vec![1, 3, 5, 7, 9]));
     // Of a reversed view.
-    let f0 = x.flip::<0>();
-    let r = f0.chunk::<0>(2);
+    let f0 = x.flip(Ax::<0>);
+    let r = f0.chunk(2, Ax::<0>);
     assert_eq!((r[0].to_vec(), r[1].to_vec()), (vec![8, 9, 6, 7, 4, 5], vec![2, 3, 0, 1]));
-    assert_eq!(err(x.try_chunk::<0>(0)), "chunk: the number of chunks must be positive, got 0");
+    assert_eq!(err(x.try_chunk(0, Ax::<0>)), "chunk: the number of chunks must be positive, got 0");
 }
 
 #[test]
 fn split_follows_pytorch() {
     let x: Tensor<i32, Shape![5, 2]> = Tensor::<i32, Shape![10]>::arange().reshape().into_owned();
-    let s: Vec<TensorView<i32, Shape![_, 2]>> = x.split::<0>(2);
+    let s: Vec<TensorView<i32, Shape![_, 2]>> = x.split(2, Ax::<0>);
     assert_eq!(s.iter().map(|v| v.sizes()[0]).collect::<Vec<_>>(), [2, 2, 1]);
     assert_eq!(s[2].to_vec(), [8, 9]);
-    assert_eq!(x.split::<0>(5).len(), 1);
-    assert_eq!(x.split::<0>(10)[0].sizes(), [5, 2]);
+    assert_eq!(x.split(5, Ax::<0>).len(), 1);
+    assert_eq!(x.split(10, Ax::<0>)[0].sizes(), [5, 2]);
     // Of a transpose: [[0, 2, 4, 6, 8], [1, 3, 5, 7, 9]] in column blocks of 2.
     let xt = x.t();
-    let t: Vec<TensorView<i32, Shape![2, _]>> = xt.split::<1>(2);
+    let t: Vec<TensorView<i32, Shape![2, _]>> = xt.split(2, Ax::<1>);
     let got: Vec<_> = t.iter().map(|v| v.to_vec()).collect();
     assert_eq!(got, [vec![0, 2, 1, 3], vec![4, 6, 5, 7], vec![8, 9]]);
     assert!(t.iter().all(|v| same_storage(v.storage(), x.storage())));
-    assert_eq!(err(x.try_split::<0>(0)), "split: the split size must be positive for dimension 0 of size 5, got 0");
+    assert_eq!(err(x.try_split(0, Ax::<0>)), "split: the split size must be positive for dimension 0 of size 5, got 0");
 }
 
 #[test]
 #[should_panic(expected = "split: the split size must be positive for dimension 1 of size 2, got 0")]
 fn split_panics_with_the_try_message() {
     let x: Tensor<i32, Shape![5, 2]> = Tensor::zeros();
-    let _ = x.split::<1>(0);
+    let _ = x.split(0, Ax::<1>);
 }
 
 #[test]
 fn chunk_and_split_of_empty_dims() {
     let e: Tensor<f32, Shape![0, 2]> = Tensor::zeros();
-    let c = e.chunk::<0>(3);
+    let c = e.chunk(3, Ax::<0>);
     assert_eq!(c.iter().map(|v| v.sizes().to_vec()).collect::<Vec<_>>(), [vec![0, 2], vec![0, 2], vec![0, 2]]);
-    assert_eq!(e.split::<0>(0).len(), 1);
-    assert_eq!(e.split::<0>(4)[0].sizes(), [0, 2]);
+    assert_eq!(e.split(0, Ax::<0>).len(), 1);
+    assert_eq!(e.split(4, Ax::<0>)[0].sizes(), [0, 2]);
     // A non-empty axis of an empty tensor.
-    let cols = e.chunk::<1>(2);
+    let cols = e.chunk(2, Ax::<1>);
     assert_eq!(cols.iter().map(|v| v.sizes().to_vec()).collect::<Vec<_>>(), [vec![0, 1], vec![0, 1]]);
 }
 
@@ -426,7 +426,7 @@ fn chunk_and_split_of_empty_dims() {
 fn chunk_and_split_dyn() {
     let x = x234();
     let d = x.clone().into_dyn();
-    let c: Vec<TensorView<i32, DynShape>> = d.chunk::<1>(2);
+    let c: Vec<TensorView<i32, DynShape>> = d.chunk(2, Ax::<1>);
     assert_eq!((c[0].sizes(), c[1].sizes()), (&[2, 2, 4][..], &[2, 1, 4][..]));
     assert_eq!(c[1].to_vec(), [8, 9, 10, 11, 20, 21, 22, 23]);
     let s = x.try_split_dyn(3, -1).unwrap();
@@ -435,7 +435,7 @@ fn chunk_and_split_dyn() {
     assert_eq!(x.try_chunk_dyn(2, 0).unwrap()[1].at([0, 0, 0]), 12);
     assert_eq!(err(x.try_split_dyn(2, 3)), "axis 3 is out of range for a tensor of rank 3");
     assert_eq!(err(x.try_chunk_dyn(0, 0)), "chunk: the number of chunks must be positive, got 0");
-    assert_eq!(err(d.try_chunk::<3>(2)), "axis 3 is out of range for a tensor of rank 3");
+    assert_eq!(err(d.try_chunk(2, Ax::<3>)), "axis 3 is out of range for a tensor of rank 3");
 }
 
 #[test]
@@ -449,8 +449,8 @@ fn views_of_empty_tensors_keep_a_valid_offset() {
     t!(m[.., ..;-1] = 5);
     assert_eq!(t!(m[.., 2..]).to_owned().numel(), 0);
     let f = Tensor::<i32, Shape![4, 0]>::zeros();
-    assert_eq!(f.narrow::<0>(2, 2).sizes(), [2, 0]);
-    assert_eq!(f.select::<0>(3).numel(), 0);
+    assert_eq!(f.narrow(Ax::<0>, 2, 2).sizes(), [2, 0]);
+    assert_eq!(f.select(Ax::<0>, 3).numel(), 0);
     let d = e.into_dyn();
     assert_eq!(d.slice(&[SliceArg::Full, SliceArg::Index(2)]).sizes(), [0]);
 }

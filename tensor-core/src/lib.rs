@@ -75,7 +75,7 @@ pub use ops::select::{try_where_, where_};
 #[cfg(feature = "rand")]
 pub use rand;
 pub use shape::axes::Axis;
-pub use shape::{Ax, AxisArg, DropAxis, DynShape, HasAxis, KeepAx, KeepAxis, RemoveAx, Shape, LAST, MAX_RANK};
+pub use shape::{Ax, AxisArg, DropAxis, DynShape, HasAxis, KeepAxis, Shape, LAST, MAX_RANK};
 pub use storage::{BuildData, CowRepr, Data, DataMut, DataOwned, Element, Inline, InlineArray, OwnedRepr, Scalar};
 pub use tensor::join::{Cat, Stack};
 #[cfg(feature = "rand")]

@@ -6,5 +6,5 @@ use shaped::tensor::join::Cat;
 fn main() {
     let x: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
     let y: Tensor<f32, Shape![3]> = Tensor::zeros();
-    let _ = x.cat::<0>(&y);
+    let _ = x.cat(&y, Ax::<0>);
 }

@@ -7,5 +7,5 @@ use shaped::tensor::join::Cat;
 fn main() {
     let x: Tensor<f32, Shape![1000]> = Tensor::zeros();
     let y: Tensor<f32, Shape![100]> = Tensor::zeros();
-    let _ = x.cat::<0>(&y);
+    let _ = x.cat(&y, Ax::<0>);
 }

@@ -4,5 +4,5 @@ use shaped::prelude::*;
 
 fn main() {
     let x: Tensor<f32, Shape![3, 3]> = Tensor::zeros();
-    let _ = x.diagonal::<1, 1>(0);
+    let _ = x.diagonal(0, Ax::<1>, Ax::<1>);
 }

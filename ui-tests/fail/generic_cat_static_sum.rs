@@ -3,7 +3,7 @@
 use shaped::prelude::*;
 
 fn join<const N: usize, const M: usize>(a: &Tensor<f32, Shape![N, 3]>, b: &Tensor<f32, Shape![M, 3]>) {
-    let _ = a.cat::<0>(b);
+    let _ = a.cat(b, Ax::<0>);
 }
 
 fn main() {}

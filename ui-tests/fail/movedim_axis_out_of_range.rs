@@ -4,5 +4,5 @@ use shaped::prelude::*;
 
 fn main() {
     let x: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
-    let _ = x.movedim::<0, 2>();
+    let _ = x.movedim(Ax::<0>, Ax::<2>);
 }

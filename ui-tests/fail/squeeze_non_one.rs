@@ -5,5 +5,5 @@ use shaped::prelude::*;
 
 fn main() {
     let x: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
-    let _ = x.squeeze::<0>();
+    let _ = x.squeeze(Ax::<0>);
 }

@@ -5,5 +5,5 @@ use shaped::tensor::join::Stack;
 
 fn main() {
     let x: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
-    let _ = Tensor::stack::<3>([&x, &x]);
+    let _ = Tensor::stack([&x, &x], Ax::<3>);
 }

@@ -4,5 +4,5 @@ use shaped::prelude::*;
 
 fn main() {
     let x: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
-    let _ = x.unsqueeze::<3>();
+    let _ = x.unsqueeze(Ax::<3>);
 }

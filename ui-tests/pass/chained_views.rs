@@ -4,13 +4,13 @@ use shaped::prelude::*;
 
 pub fn main() {
     let mut x: Tensor<f32, Shape![3, 4]> = Tensor::from([[0., 1., 2., 3.], [4., 5., 6., 7.], [8., 9., 10., 11.]]);
-    let v: TensorView<f32, Shape![_, 3]> = x.t().narrow::<0>(0, 2);
+    let v: TensorView<f32, Shape![_, 3]> = x.t().narrow(Ax::<0>, 0, 2);
     let w: TensorView<f32, Shape![2, 3]> = t!(x[.., 1..3]).t();
-    let u: TensorView<f32, Shape![3, 4]> = x.unsqueeze::<0>().squeeze::<0>();
+    let u: TensorView<f32, Shape![3, 4]> = x.unsqueeze(Ax::<0>).squeeze(Ax::<0>);
     assert_eq!((v.at([1, 2]), w.at([0, 1]), u.at([2, 3])), (9., 5., 11.));
-    let mut col: TensorViewMut<f32, Shape![_]> = x.t_mut().select_mut::<0>(0).narrow_mut::<0>(1, 2);
+    let mut col: TensorViewMut<f32, Shape![_]> = x.t_mut().select_mut(Ax::<0>, 0).narrow_mut(Ax::<0>, 1, 2);
     col.fill(-1.);
-    let mut inner: TensorViewMut<f32, Shape![2]> = x.select_mut::<0>(0).narrow_const_mut_free();
+    let mut inner: TensorViewMut<f32, Shape![2]> = x.select_mut(Ax::<0>, 0).narrow_const_mut_free();
     inner.fill(7.);
     assert_eq!(t!(x[.., 0]).to_vec(), [0., -1., -1.]);
     assert_eq!(t!(x[0]).to_vec(), [0., 7., 7., 3.]);

@@ -36,7 +36,7 @@ pub fn main() {
     assert_eq!(p.sizes(), [2, 3]);
     let q: Tensor<f64, Shape![_, _]> = einsum!("ij->ji", r.as_dyn());
     let _ = q;
-    let col = u.unsqueeze::<1>();
+    let col = u.unsqueeze(Ax::<1>);
     let k: Tensor<f64, (One, Const<3>)> = einsum!("ij->ji", col);
     assert_eq!(k.sizes(), [1, 3]);
 

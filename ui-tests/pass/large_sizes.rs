@@ -16,7 +16,7 @@ pub fn main() {
 
     // expand and squeeze of the size-1 dim.
     let e: TensorView<f32, Shape![50000, 3]> = b.expand::<Shape![50000, 3]>();
-    let s: TensorView<f32, Shape![3]> = b.squeeze::<0>();
+    let s: TensorView<f32, Shape![3]> = b.squeeze(Ax::<0>);
     assert_eq!((e.sum(), s.sum()), (300000., 6.));
 
     // matmul with a large inner dim and a large batch-free outer dim.

@@ -11,7 +11,7 @@ pub fn main() {
     assert_eq!(z.sizes(), [5, 2]);
     let s: TensorView<f32, Shape![2, 2]> = t!(z[1..3, ..]);
     let k: Tensor<f32, Shape![_, 1]> = z.sum_keepdim(Ax::<1>);
-    let c: Tensor<f32, Shape![_, 2]> = z.cat::<0>(&z);
+    let c: Tensor<f32, Shape![_, 2]> = z.cat(&z, Ax::<0>);
     assert_eq!((s.sum(), k.sizes(), c.sizes()), (36., &[5, 1][..], &[10, 2][..]));
     // A `Dyn` dim against a static one resolves to the static size.
     let d: Tensor<f32, Shape![_]> = Tensor::ones_sized(&[3]);

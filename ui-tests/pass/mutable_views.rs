@@ -12,13 +12,13 @@ pub fn main() {
     t!(x[.., 0] *= 2.0);
     t!(x[.., 1] += &Tensor::from([1., 2., 3.]));
     t!(x[.., 2] = &t!(x[.., 1]) * 10.0);
-    scale_into(x.select_mut::<1>(3), 5.);
+    scale_into(x.select_mut(Ax::<1>, 3), 5.);
     scale_into(t!(mut x[.., -1]), 2.);
-    let mut d = x.diagonal_mut::<0, 1>(0);
+    let mut d = x.diagonal_mut(0, Ax::<0>, Ax::<1>);
     d -= 1.;
     assert_eq!(t!(x[0]).to_vec(), [1., 2., 20., 10.]);
     assert_eq!(t!(x[2]).to_vec(), [2., 4., 39., 10.]);
     let v = x.as_view_mut();
-    v.transpose_mut::<0, 1>().flip_mut::<0>().select_mut::<0>(0).fill(0.);
+    v.transpose_mut(Ax::<0>, Ax::<1>).flip_mut(Ax::<0>).select_mut(Ax::<0>, 0).fill(0.);
     assert_eq!(t!(x[.., 3]).to_vec(), [0., 0., 0.]);
 }

@@ -14,13 +14,13 @@ pub fn main() {
     let flat: TensorView<f32, Shape![6]> = x.view::<Shape![6]>();
     assert_eq!(flat.sizes(), [6]);
 
-    let tr: TensorView<f32, Shape![3, 2]> = x.transpose::<0, 1>();
+    let tr: TensorView<f32, Shape![3, 2]> = x.transpose(Ax::<0>, Ax::<1>);
     assert_eq!(tr.at([2, 1]), 6.);
     let p: TensorView<f32, Shape![3, 2]> = x.permute::<Axes![1, 0]>();
     assert_eq!(p.to_vec(), [1., 4., 2., 5., 3., 6.]);
 
-    let u: TensorView<f32, Shape![1, 2, 3]> = x.unsqueeze::<0>();
-    let sq: TensorView<f32, Shape![2, 3]> = u.squeeze::<0>();
+    let u: TensorView<f32, Shape![1, 2, 3]> = x.unsqueeze(Ax::<0>);
+    let sq: TensorView<f32, Shape![2, 3]> = u.squeeze(Ax::<0>);
     assert_eq!(sq.to_vec(), x.to_vec());
 
     let b: Tensor<f32, Shape![1, 3]> = Tensor::from([[1., 2., 3.]]);
@@ -36,9 +36,9 @@ pub fn main() {
     assert_eq!((tiled.numel(), spread.numel()), (18, 18));
     let diag: Tensor<f32, Shape![2, 3, 3]> = x.diag_embed();
     assert_eq!(diag.sum(), 21.);
-    let q: Tensor<f32, Shape![2]> = x.quantile::<1>(0.5);
+    let q: Tensor<f32, Shape![2]> = x.quantile(0.5, Ax::<1>);
     assert_eq!(q.to_vec(), [2., 5.]);
     // A runtime dim stays runtime.
-    let d: Tensor<f32, (Const<2>, Dyn)> = x.narrow::<1>(0, 2).pad::<1, 0, 1>(PadMode::Constant, 0.0);
+    let d: Tensor<f32, (Const<2>, Dyn)> = x.narrow(Ax::<1>, 0, 2).pad::<1, 0, 1>(PadMode::Constant, 0.0);
     assert_eq!(d.sizes(), [2, 3]);
 }

@@ -16,9 +16,9 @@ use crate::layout::normalize_insert_axis;
 use crate::layout::{normalize_axis, Layout};
 use crate::num::derivatives::{self, X, Y};
 use crate::shape::{
-    Broadcast, BroadcastShape, DiagonalShape, DynShape, FlattenRange, FlattenShape, InsertAxis, MatMulShape, MoveAxis,
-    PermuteShape, ProdParts, RemoveAxis, ReshapeTo, SetAxis, Shape, SplitProd, Squeezable, SwapAxes, TransposeShape,
-    Unflatten,
+    Broadcast, BroadcastShape, DiagonalAxes, DropAxis, DynShape, FlattenRange, FlattenShape, HasAxis, MatMulShape,
+    MoveAxisTo, PermuteShape, ProdParts, RemoveAxis, ReplaceAxis, ReshapeTo, Shape, SplitProd, SqueezeAxis, SwapAxis,
+    TransposeShape, Unflatten, UnsqueezeAxis,
 };
 use crate::tensor::{Tensor, TensorView, TensorViewMut};
 use alloc::sync::Arc;
@@ -469,12 +469,12 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Shape, Tensor};
     /// use shaped::autograd::Tape;
     /// let tape = Tape::new();
     /// let x = tape.var(Tensor::<f64, Shape![2, 3]>::from([[1., 2., 3.], [4., 5., 6.]]));
     /// // Column 1 (with the `shaped` facade, `x.view_with(|v| t!(v[.., 1]))`).
-    /// let col = x.view_with(|v| v.select::<1>(1)); // Shape![2]
+    /// let col = x.view_with(|v| v.select(Ax::<1>, 1)); // Shape![2]
     /// let grads = col.sum().backward();
     /// assert_eq!(grads.wrt(&x).unwrap().to_vec(), [0., 1., 0., 0., 1., 0.]);
     /// ```

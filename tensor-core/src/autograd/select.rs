@@ -12,7 +12,7 @@ use crate::index::IndexElem;
 use crate::layout::{normalize_axis, normalize_insert_axis};
 use crate::ops::pad::{source as pad_source, PadMode};
 use crate::shape::{
-    Broadcast, BroadcastShape, CatShape, DynShape, ExpandsTo, InsertDim, PadShape, RemoveAxis, SameRank, SetAxis, Shape,
+    Broadcast, BroadcastShape, CatAxis, DynShape, ExpandsTo, HasAxis, PadShape, ReplaceAxis, SameRank, Shape, StackAxis,
 };
 use crate::storage::Data;
 use crate::tensor::join::{Cat, Stack};
@@ -21,7 +21,7 @@ use alloc::vec::Vec;
 use shaped_macros::try_twin;
 
 impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
-    /// `self` and `rhs` joined along axis `A` (PyTorch `torch.cat([a, b], dim=A)`),
+    /// `self` and `rhs` joined along `axis` (PyTorch `torch.cat([a, b], dim=axis)`),
     /// differentiable: the other dims must agree (a compile error where static); the joined dim
     /// is their sum where both are static, `Dyn` otherwise. Each operand's gradient is its slice
     /// of the output's.
@@ -31,18 +31,15 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// for runtime sizes that differ; [`ShapeError::Autograd`] for two tapes.
     #[allow(clippy::type_complexity)]
     #[try_twin]
-    pub fn try_cat<const A: isize, S2: Shape>(
-        &self,
-        rhs: &Var<'t, T, S2>,
-    ) -> Result<Var<'t, T, <S as CatShape<A, S2>>::Out>, ShapeError>
+    pub fn try_cat<S2: Shape, X, M, Y: Shape>(&self, rhs: &Var<'t, T, S2>, axis: X) -> Result<Var<'t, T, Y>, ShapeError>
     where
-        S: CatShape<A, S2>,
+        S: CatAxis<X, M, S2, Out = Y>,
     {
-        let out = self.value().try_cat::<A>(rhs.value())?;
-        let a = normalize_axis(A, self.value().rank())?;
+        let a = normalize_axis(<S as CatAxis<X, M, S2>>::axis_index(&axis), self.value().rank())?;
+        let out = self.value().try_cat::<X, M, Y>(rhs.value(), axis)?;
         let (la, lb) = (*self.value().layout(), *rhs.value().layout());
         Self::record([self.node(), rhs.node()], out, move |[ia, ib], _| {
-            back(move |g: Tensor<T, <S as CatShape<A, S2>>::Out>, s: &mut Sink<T>| {
+            back(move |g: Tensor<T, Y>, s: &mut Sink<T>| {
                 let n = la.sizes()[a];
                 let gd = g.as_dyn();
                 s.add_with(ia, || typed::<T, S>(gd.narrow_dyn(a as isize, 0, n).to_owned()));
@@ -51,24 +48,23 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
-    /// Any number of values of one shape type joined along axis `A` (PyTorch `torch.cat`),
-    /// differentiable; the joined dim becomes `Dyn`.
+    /// Any number of values of one shape type joined along `axis` (PyTorch `torch.cat`),
+    /// differentiable; the joined dim becomes `Dyn` (every dim, for an `isize` axis).
     ///
     /// # Errors
     /// As [`Tensor::try_cat_all`](crate::TensorBase::try_cat_all) (no operands, runtime sizes
     /// that differ); [`ShapeError::Autograd`] for two tapes.
     #[try_twin]
-    pub fn try_cat_all<const A: isize>(
-        xs: &[&Var<'t, T, S>],
-    ) -> Result<Var<'t, T, <S as SetAxis<A, Dyn>>::Out>, ShapeError>
+    pub fn try_cat_all<X, M, Y: Shape>(xs: &[&Var<'t, T, S>], axis: X) -> Result<Var<'t, T, Y>, ShapeError>
     where
-        S: SetAxis<A, Dyn>,
+        S: ReplaceAxis<X, M, Dyn, Out = Y>,
     {
         let vals: Vec<&Tensor<T, S>> = xs.iter().map(|x| x.value()).collect();
-        let out = Tensor::<T, S>::try_cat_all::<A>(&vals)?;
-        let a = normalize_axis(A, vals[0].rank())?;
+        let ax = <S as ReplaceAxis<X, M, Dyn>>::axis_index(&axis);
+        let out = Tensor::<T, S>::try_cat_all::<X, M, Y>(&vals, axis)?;
+        let a = normalize_axis(ax, vals[0].rank())?;
         let lens: Vec<usize> = vals.iter().map(|v| v.sizes()[a]).collect();
-        Self::record_many(xs, out, move |idx, g: Tensor<T, <S as SetAxis<A, Dyn>>::Out>, s| {
+        Self::record_many(xs, out, move |idx, g: Tensor<T, Y>, s| {
             let gd = g.as_dyn();
             let mut start = 0;
             for (i, &n) in idx.iter().zip(&lens) {
@@ -78,24 +74,27 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
-    /// `K` values of one shape stacked along a new axis `A` (PyTorch `torch.stack`),
-    /// differentiable: the new dim is `Const<K>`. Each operand's gradient is its slice.
+    /// `K` values of one shape stacked along a new axis at `axis` (PyTorch `torch.stack`),
+    /// differentiable: the new dim is `Const<K>` (every dim `Dyn` for an `isize` axis). Each
+    /// operand's gradient is its slice.
     ///
     /// # Errors
     /// As [`Tensor::try_stack`](crate::tensor::join::Stack::try_stack) (runtime sizes that
     /// differ); [`ShapeError::Autograd`] for two tapes.
     #[allow(clippy::type_complexity)]
     #[try_twin]
-    pub fn try_stack<const A: isize, const K: usize>(
+    pub fn try_stack<X, M, Y: Shape, const K: usize>(
         xs: [&Var<'t, T, S>; K],
-    ) -> Result<Var<'t, T, <S as InsertDim<A, Const<K>>>::Out>, ShapeError>
+        axis: X,
+    ) -> Result<Var<'t, T, Y>, ShapeError>
     where
-        S: InsertDim<A, Const<K>>,
+        S: StackAxis<X, M, Const<K>, Out = Y>,
     {
         let vals: [&Tensor<T, S>; K] = xs.map(|x| x.value());
-        let out = <Tensor<T, S> as Stack<[&Tensor<T, S>; K]>>::try_stack::<A>(vals)?;
-        let a = normalize_insert_axis(A, vals.first().map_or(0, |v| v.rank()))?;
-        Self::record_many(&xs, out, move |idx, g: Tensor<T, <S as InsertDim<A, Const<K>>>::Out>, s| {
+        let ax = <S as StackAxis<X, M, Const<K>>>::axis_index(&axis);
+        let out = <Tensor<T, S> as Stack<[&Tensor<T, S>; K]>>::try_stack::<X, M, Y>(vals, axis)?;
+        let a = normalize_insert_axis(ax, vals.first().map_or(0, |v| v.rank()))?;
+        Self::record_many(&xs, out, move |idx, g: Tensor<T, Y>, s| {
             let gd = g.as_dyn();
             for (k, i) in idx.iter().enumerate() {
                 s.add_with(*i, || typed::<T, S>(gd.select_dyn(a as isize, k as isize).to_owned()));
@@ -113,7 +112,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         Self::record_nodes(&nodes, out, move |idx, _| back(move |g: Tensor<T, S2>, s| rule(&idx, g, s)))
     }
 
-    /// Axis `A` padded by `L` elements before and `R` after (PyTorch `nn.functional.pad(x, (L,
+    /// Axis `axis` padded by `L` elements before and `R` after (PyTorch `nn.functional.pad(x, (L,
     /// R), mode, value)` on that dim), differentiable: the dim grows by `L + R` in the type where
     /// static. For [`PadMode::Constant`] the gradient is the output's middle; for the other
     /// modes each output element's gradient goes back to the input element it copies
@@ -151,26 +150,27 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
-    /// The entries `index` along axis `A` (PyTorch `index_select(A, index)`), differentiable:
-    /// axis `A` becomes `K`, the index's length. Repeated entries add their gradients up.
+    /// The entries `index` along `axis` (PyTorch `index_select(axis, index)`), differentiable:
+    /// `axis` becomes `K`, the index's length. Repeated entries add their gradients up.
     ///
     /// # Errors
     /// As [`Tensor::try_index_select`](crate::TensorBase::try_index_select) (an entry out of
     /// range, naming it); [`ShapeError::Autograd`] for a value of a finished tape.
     #[try_twin]
-    pub fn try_index_select<const A: isize, K: Dim, I: IndexElem>(
+    pub fn try_index_select<X, M, Y: Shape, K: Dim, I: IndexElem>(
         &self,
+        axis: X,
         index: &TensorBase<impl Data<Elem = I>, (K,)>,
-    ) -> Result<Var<'t, T, <S as SetAxis<A, K>>::Out>, ShapeError>
+    ) -> Result<Var<'t, T, Y>, ShapeError>
     where
-        S: SetAxis<A, K>,
+        S: ReplaceAxis<X, M, K, Out = Y>,
     {
-        let out = self.value().try_index_select::<A, K>(index)?;
-        let a = normalize_axis(A, self.value().rank())?;
+        let a = normalize_axis(<S as ReplaceAxis<X, M, K>>::axis_index(&axis), self.value().rank())?;
+        let out = self.value().try_index_select::<X, M, Y, K>(axis, index)?;
         let idx = index.to_owned();
         let xl = *self.value().layout();
         self.try_record1(out, move |i, _| {
-            back(move |g: Tensor<T, <S as SetAxis<A, K>>::Out>, s| {
+            back(move |g: Tensor<T, Y>, s| {
                 s.add_with(i, || {
                     let mut gx = Tensor::<T, S>::zeros_sized(xl.sizes());
                     gx.index_add_dyn_(a as isize, &idx, &g, T::one());
@@ -180,22 +180,23 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         })
     }
 
-    /// The elements at `index` along axis `A` (PyTorch `gather(A, index)`), differentiable: the
+    /// The elements at `index` along `axis` (PyTorch `gather(axis, index)`), differentiable: the
     /// result has the index's shape. Repeated entries add their gradients up (`scatter_add`).
     ///
     /// # Errors
     /// As [`Tensor::try_gather`](crate::TensorBase::try_gather) (an entry out of range, sizes
     /// that do not fit); [`ShapeError::Autograd`] for a value of a finished tape.
     #[try_twin]
-    pub fn try_gather<const A: isize, SI: SameRank<S>, I: IndexElem>(
+    pub fn try_gather<X, M, SI: SameRank<S>, I: IndexElem>(
         &self,
+        axis: X,
         index: &TensorBase<impl Data<Elem = I>, SI>,
     ) -> Result<Var<'t, T, SI>, ShapeError>
     where
-        S: RemoveAxis<A>,
+        S: HasAxis<X, M>,
     {
-        let out = self.value().try_gather::<A, SI>(index)?;
-        let a = normalize_axis(A, self.value().rank())?;
+        let a = normalize_axis(<S as HasAxis<X, M>>::axis_index(&axis), self.value().rank())?;
+        let out = self.value().try_gather::<X, M, SI>(axis, index)?;
         let idx = index.to_owned();
         let xl = *self.value().layout();
         self.try_record1(out, move |i, _| {

@@ -8,7 +8,7 @@ use crate::autograd::nn as f;
 use crate::autograd::{GradFloat, Param, Tape, Var};
 use crate::dim::{ConstDim, Dim, Dyn};
 use crate::error::{OrPanic, ShapeError};
-use crate::shape::DynShape;
+use crate::shape::{Ax, DynShape};
 use crate::tensor::Tensor;
 use alloc::format;
 use alloc::vec::Vec;
@@ -380,8 +380,8 @@ impl<E: Dim, const HEADS: usize, T: GradFloat> MultiheadAttention<E, HEADS, T> {
         // The rows `i E..(i + 1) E` of the packed projection (PyTorch's `_in_projection_packed`),
         // then `[n, len, E] -> [n, HEADS, len, head_dim]`.
         let project = |x: &Var<'t, T, DynShape>, i: usize, len: usize| -> Result<Var<'t, T, DynShape>, ShapeError> {
-            let wi = w.narrow::<0>((i * e) as isize, e);
-            let bi = b.as_ref().map(|b| b.narrow::<0>((i * e) as isize, e));
+            let wi = w.narrow(Ax::<0>, (i * e) as isize, e);
+            let bi = b.as_ref().map(|b| b.narrow(Ax::<0>, (i * e) as isize, e));
             let y = f::try_linear(x, &wi, bi.as_ref())?;
             y.try_reshape_sized::<DynShape>(&[n as isize, len as isize, HEADS as isize, hd as isize])?
                 .try_transpose_dyn(1, 2)

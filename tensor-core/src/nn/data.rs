@@ -17,7 +17,7 @@
 use crate::autograd::optim::{check_specs, count_at, StateDtype, StateSpec, StateValue, TrainState};
 use crate::dim::Dyn;
 use crate::error::ShapeError;
-use crate::shape::{SetAxis, Shape};
+use crate::shape::{Ax, SetAxis, Shape};
 use crate::storage::Element;
 use crate::tensor::Tensor;
 use alloc::format;
@@ -236,7 +236,7 @@ where
         let hi = (lo + self.batch_size).min(n);
         let idx: Vec<i64> = self.order[lo..hi].iter().map(|&i| i as i64).collect();
         let idx = Tensor::<i64, (Dyn,)>::from_vec(&[hi - lo], idx);
-        (self.inputs.index_select::<0, Dyn>(&idx), self.targets.index_select::<0, Dyn>(&idx))
+        (self.inputs.index_select(Ax::<0>, &idx), self.targets.index_select(Ax::<0>, &idx))
     }
 
     /// The next batch, `(inputs, targets)` of shapes `[b, ..]` (`b = batch_size`, or fewer for

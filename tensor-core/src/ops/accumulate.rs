@@ -19,7 +19,7 @@ use crate::index::IndexElem;
 use crate::kernels;
 use crate::layout::Layout;
 use crate::num::Num;
-use crate::shape::{RemoveAxis, SameRank, Shape};
+use crate::shape::{HasAxis, SameRank, Shape};
 use crate::storage::{Data, DataMut};
 use crate::tensor::{Tensor, TensorBase};
 use shaped_macros::try_twin;
@@ -81,45 +81,46 @@ impl<D: Data, S: Shape> TensorBase<D, S>
 where
     D::Elem: Num,
 {
-    /// Adds `src` along axis `A` at the positions in `index`, in place (PyTorch
-    /// `scatter_add_(A, index, src)`): for `A = 0`, `self[index[i][j]][j] += src[i][j]`, and
+    /// Adds `src` along `axis` at the positions in `index`, in place (PyTorch
+    /// `scatter_add_(axis, index, src)`): for `A = 0`, `self[index[i][j]][j] += src[i][j]`, and
     /// every value aimed at one position is added (duplicates accumulate, unlike
     /// [`scatter_`](Self::scatter_)). `index` and `src` have the rank of `self`; `src` is at
-    /// least as large as `index` in every dim, and `index` no larger than `self` outside dim `A`.
+    /// least as large as `index` in every dim, and `index` no larger than `self` outside dim `axis`.
     /// Shapes are unchanged.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Shape, Tensor};
     /// let mut x: Tensor<f32, Shape![3]> = Tensor::zeros();
-    /// x.scatter_add_::<0>(&Tensor::from([0i64, 2, 0, 0]), &Tensor::from([1.0, 2.0, 3.0, 4.0]));
+    /// x.scatter_add_(Ax::<0>, &Tensor::from([0i64, 2, 0, 0]), &Tensor::from([1.0, 2.0, 3.0, 4.0]));
     /// assert_eq!(x.to_vec(), [8.0, 0.0, 2.0]);
     /// ```
     ///
     /// # Errors
     /// [`ShapeError::Mismatch`] when a rank differs or a size does not fit as above;
     /// [`ShapeError::IndexEntry`] for the first entry (row-major) outside `0..n`, `n` the
-    /// size of dim `A` (negative entries included, as PyTorch), naming it and its position in
+    /// size of dim `axis` (negative entries included, as PyTorch), naming it and its position in
     /// `index`; [`ShapeError::Axis`] when a [`DynShape`](crate::DynShape) tensor has no axis
-    /// `A`. An error leaves `self` unchanged.
+    /// `axis`. An error leaves `self` unchanged.
     #[try_twin(
         doc = "PyTorch `scatter_add_(A, index, src)`.",
         copy = "PyTorch `torch.scatter_add(self, A, index, src)`, same shape as `self`."
     )]
-    pub fn try_scatter_add_<const A: isize>(
+    pub fn try_scatter_add_<X, M>(
         &mut self,
+        axis: X,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
         src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
     ) -> Result<(), ShapeError>
     where
         D: DataMut,
-        S: RemoveAxis<A>,
+        S: HasAxis<X, M>,
     {
-        self.try_scatter_add_dyn_(A, index, src)
+        self.try_scatter_add_dyn_(<S as HasAxis<X, M>>::axis_index(&axis), index, src)
     }
 
-    /// Reduces the values of `src` aimed along axis `A` at each position of `self`, in place
-    /// (PyTorch `scatter_reduce_(A, index, src, reduce, include_self)`): the positions and shape
+    /// Reduces the values of `src` aimed along `axis` at each position of `self`, in place
+    /// (PyTorch `scatter_reduce_(axis, index, src, reduce, include_self)`): the positions and shape
     /// rules of [`try_scatter_add_`](Self::try_scatter_add_), combined by `reduce`. With
     /// `include_self`, a position's own value takes part (for [`ScatterReduce::Mean`] it counts
     /// as one more value); without it, a position that some index reaches gets the reduction of
@@ -128,12 +129,12 @@ where
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{ScatterReduce, Shape, Tensor};
+    /// use shaped::{Ax, ScatterReduce, Shape, Tensor};
     /// let mut x: Tensor<f64, Shape![3]> = Tensor::from([1.0, 1.0, 1.0]);
     /// let (i, v) = (Tensor::from([0i64, 0, 2]), Tensor::from([4.0, 6.0, 3.0]));
-    /// x.scatter_reduce_::<0>(&i, &v, ScatterReduce::Mean, true);
+    /// x.scatter_reduce_(Ax::<0>, &i, &v, ScatterReduce::Mean, true);
     /// assert_eq!(x.to_vec(), [11.0 / 3.0, 1.0, 2.0]);
-    /// x.scatter_reduce_::<0>(&i, &v, ScatterReduce::Amax, false);
+    /// x.scatter_reduce_(Ax::<0>, &i, &v, ScatterReduce::Amax, false);
     /// assert_eq!(x.to_vec(), [6.0, 1.0, 3.0]);
     /// ```
     ///
@@ -144,8 +145,9 @@ where
         doc = "PyTorch `scatter_reduce_(A, index, src, reduce, include_self)`.",
         copy = "PyTorch `torch.scatter_reduce(self, A, index, src, reduce, include_self=...)`."
     )]
-    pub fn try_scatter_reduce_<const A: isize>(
+    pub fn try_scatter_reduce_<X, M>(
         &mut self,
+        axis: X,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
         src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
         reduce: ScatterReduce,
@@ -154,46 +156,47 @@ where
     where
         D: DataMut,
         D::Elem: CastFrom<u64>,
-        S: RemoveAxis<A>,
+        S: HasAxis<X, M>,
     {
-        self.try_scatter_reduce_dyn_(A, index, src, reduce, include_self)
+        self.try_scatter_reduce_dyn_(<S as HasAxis<X, M>>::axis_index(&axis), index, src, reduce, include_self)
     }
 
-    /// Adds `alpha * source` into the slices of axis `A` at the positions in the 1-D `index`, in
-    /// place (PyTorch `index_add_(A, index, source, alpha=alpha)`): for `A = 0`,
-    /// `self[index[i]] += alpha * source[i]`. `source` has `self`'s shape with dim `A` replaced
+    /// Adds `alpha * source` into the slices of `axis` at the positions in the 1-D `index`, in
+    /// place (PyTorch `index_add_(axis, index, source, alpha=alpha)`): for `A = 0`,
+    /// `self[index[i]] += alpha * source[i]`. `source` has `self`'s shape with dim `axis` replaced
     /// by the index's length `K` (`[.., n, ..]` and `[K]` take `[.., K, ..]`); repeated entries
     /// accumulate. Shapes are unchanged.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Shape, Tensor};
     /// let mut x: Tensor<i32, Shape![3, 2]> = Tensor::zeros();
     /// let src: Tensor<i32, Shape![3, 2]> = Tensor::from([[1, 2], [3, 4], [5, 6]]);
-    /// x.index_add_::<0, _>(&Tensor::from([2i64, 0, 2]), &src, 1);
+    /// x.index_add_(Ax::<0>, &Tensor::from([2i64, 0, 2]), &src, 1);
     /// assert_eq!(x.to_vec(), [3, 4, 0, 0, 6, 8]);
     /// ```
     ///
     /// # Errors
     /// [`ShapeError::Mismatch`] naming both shapes when `source` is not `self`'s shape with dim
-    /// `A` of the index's length; [`ShapeError::IndexEntry`] for the first entry outside `0..n`
+    /// `axis` of the index's length; [`ShapeError::IndexEntry`] for the first entry outside `0..n`
     /// (negative entries included, as PyTorch); [`ShapeError::Axis`] when a
-    /// [`DynShape`](crate::DynShape) tensor has no axis `A`. An error leaves `self` unchanged.
+    /// [`DynShape`](crate::DynShape) tensor has no `axis`. An error leaves `self` unchanged.
     #[try_twin(
         doc = "PyTorch `index_add_(A, index, source, alpha=alpha)`.",
         copy = "PyTorch `torch.index_add(self, A, index, source, alpha=alpha)`."
     )]
-    pub fn try_index_add_<const A: isize, K: Dim>(
+    pub fn try_index_add_<X, M, K: Dim>(
         &mut self,
+        axis: X,
         index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
         source: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
         alpha: D::Elem,
     ) -> Result<(), ShapeError>
     where
         D: DataMut,
-        S: RemoveAxis<A>,
+        S: HasAxis<X, M>,
     {
-        self.try_index_add_dyn_(A, index, source, alpha)
+        self.try_index_add_dyn_(<S as HasAxis<X, M>>::axis_index(&axis), index, source, alpha)
     }
 }
 

@@ -10,7 +10,7 @@ use crate::index::IndexElem;
 use crate::kernels;
 use crate::layout::Layout;
 use crate::num::Num;
-use crate::shape::{RemoveAxis, SameRank, Shape};
+use crate::shape::{HasAxis, SameRank, Shape};
 use crate::storage::{Data, DataMut};
 use crate::tensor::{Tensor, TensorBase};
 use alloc::format;
@@ -237,17 +237,17 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
 /// `index_copy` and `index_fill` with a const axis (checked at compile time for tuple shapes), in
 /// place and as copies.
 impl<D: Data, S: Shape> TensorBase<D, S> {
-    /// Copies the slices of `source` into the slices of axis `A` at the positions in the 1-D
-    /// `index`, in place (PyTorch `index_copy_(A, index, source)`): for `A = 0`,
-    /// `self[index[i]] = source[i]`. `source` has `self`'s shape with dim `A` replaced by the
+    /// Copies the slices of `source` into the slices of `axis` at the positions in the 1-D
+    /// `index`, in place (PyTorch `index_copy_(axis, index, source)`): for `A = 0`,
+    /// `self[index[i]] = source[i]`. `source` has `self`'s shape with dim `axis` replaced by the
     /// index's length `K`; the last write wins for a repeated entry. Shapes are unchanged.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Shape, Tensor};
     /// let mut x: Tensor<i32, Shape![3, 2]> = Tensor::zeros();
     /// let src: Tensor<i32, Shape![2, 2]> = Tensor::from([[1, 2], [3, 4]]);
-    /// x.index_copy_::<0, _>(&Tensor::from([2i64, 0]), &src);
+    /// x.index_copy_(Ax::<0>, &Tensor::from([2i64, 0]), &src);
     /// assert_eq!(x.to_vec(), [3, 4, 0, 0, 1, 2]);
     /// ```
     ///
@@ -258,27 +258,28 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         doc = "PyTorch `index_copy_(A, index, source)`.",
         copy = "PyTorch `torch.index_copy(self, A, index, source)`."
     )]
-    pub fn try_index_copy_<const A: isize, K: Dim>(
+    pub fn try_index_copy_<X, M, K: Dim>(
         &mut self,
+        axis: X,
         index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
         source: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
     ) -> Result<(), ShapeError>
     where
         D: DataMut,
-        S: RemoveAxis<A>,
+        S: HasAxis<X, M>,
     {
-        self.try_index_copy_dyn_(A, index, source)
+        self.try_index_copy_dyn_(<S as HasAxis<X, M>>::axis_index(&axis), index, source)
     }
 
-    /// Sets the slices of axis `A` at the positions in the 1-D `index` to `value`, in place
-    /// (PyTorch `index_fill_(A, index, value)`): for `A = 1`, `self[:, index[i]] = value`.
+    /// Sets the slices of `axis` at the positions in the 1-D `index` to `value`, in place
+    /// (PyTorch `index_fill_(axis, index, value)`): for `A = 1`, `self[:, index[i]] = value`.
     /// Shapes are unchanged.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Shape, Tensor};
     /// let mut x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
-    /// x.index_fill_::<1, _>(&Tensor::from([0i64, 2]), -1);
+    /// x.index_fill_(Ax::<1>, &Tensor::from([0i64, 2]), -1);
     /// assert_eq!(x.to_vec(), [-1, 2, -1, -1, 5, -1]);
     /// ```
     ///
@@ -289,15 +290,16 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         doc = "PyTorch `index_fill_(A, index, value)`.",
         copy = "PyTorch `torch.index_fill(self, A, index, value)`."
     )]
-    pub fn try_index_fill_<const A: isize, K: Dim>(
+    pub fn try_index_fill_<X, M, K: Dim>(
         &mut self,
+        axis: X,
         index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
         value: D::Elem,
     ) -> Result<(), ShapeError>
     where
         D: DataMut,
-        S: RemoveAxis<A>,
+        S: HasAxis<X, M>,
     {
-        self.try_index_fill_dyn_(A, index, value)
+        self.try_index_fill_dyn_(<S as HasAxis<X, M>>::axis_index(&axis), index, value)
     }
 }

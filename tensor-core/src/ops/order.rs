@@ -1,9 +1,10 @@
 //! Sorting and order statistics along one axis: `sort`/`argsort` (the shape kept), `topk`
 //! (`k` along the axis, with its post-monomorphisation check), `kthvalue`, `median`,
 //! `nanmedian`, `quantile`, `nanquantile` (the axis removed, or kept as a size-1 dim by the
-//! `_keepdim` forms). Typed forms take the axis as a const parameter, `_dyn` forms at run time.
+//! `_keepdim` forms). The axis is an argument: `Ax::<N>` or a dim name (static result types) or an
+//! `isize` (`Dyn` dims); the `_dyn` forms give [`DynShape`] results.
 //! The per-line kernels are in `kernels/scan.rs`; the lines come from `scan.rs`'s `lines_last`.
-use crate::dim::{Const, Dyn, One};
+use crate::dim::{Const, Dyn};
 use crate::error::ConstMsg;
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels::{self, scan};
@@ -11,8 +12,8 @@ use crate::layout::normalize_axis;
 use crate::layout::Layout;
 use crate::num::Num;
 use crate::ops::reduce::Norm;
-use crate::shape::{BroadcastShape, RemoveAxis, Shape};
-use crate::shape::{DynShape, SetAxis};
+use crate::shape::{BroadcastShape, Shape};
+use crate::shape::{DropAxis, DynShape, HasAxis, KeepAxis, ReplaceAxis};
 use crate::storage::{Data, Element};
 use crate::tensor::literal::static_dim;
 use crate::tensor::OutTensor;
@@ -39,29 +40,29 @@ where
         Ok((values, idx))
     }
 
-    /// The positions that sort each line along axis `A` (PyTorch `argsort(dim=A, descending,
-    /// stable=True)`, NumPy `argsort(axis=A, kind='stable')`): same shape, `i64` positions within
+    /// The positions that sort each line along `axis` (PyTorch `argsort(dim=axis, descending,
+    /// stable=True)`, NumPy `argsort(axis=axis, kind='stable')`): same shape, `i64` positions within
     /// the line. Ascending, or descending with `descending`; stable either way (equal elements
     /// keep their order). NaN sorts above every number, as in PyTorch: last ascending, first
     /// descending. The axis is checked at compile time for tuple shapes.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Shape, Tensor};
     /// let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[3.0, 1.0, 2.0], [f32::NAN, 0.0, -1.0]]);
-    /// assert_eq!(x.argsort::<1>(false).to_vec(), [1, 2, 0, 2, 1, 0]);
-    /// assert_eq!(x.argsort::<1>(true).to_vec(), [0, 2, 1, 0, 1, 2]);
+    /// assert_eq!(x.argsort(Ax::<1>, false).to_vec(), [1, 2, 0, 2, 1, 0]);
+    /// assert_eq!(x.argsort(Ax::<1>, true).to_vec(), [0, 2, 1, 0, 1, 2]);
     /// ```
     ///
     /// # Errors
-    /// [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`;
+    /// [`ShapeError::Axis`] for a runtime axis, or a [`DynShape`] tensor, whose rank has no such axis;
     /// [`ShapeError::Alloc`].
     #[try_twin]
-    pub fn try_argsort<const A: isize>(&self, descending: bool) -> Result<OutTensor<D, i64, S>, ShapeError>
+    pub fn try_argsort<X, M>(&self, axis: X, descending: bool) -> Result<OutTensor<D, i64, S>, ShapeError>
     where
-        S: RemoveAxis<A>,
+        S: HasAxis<X, M>,
     {
-        self.argsort_rt(A, descending)
+        self.argsort_rt(<S as HasAxis<X, M>>::axis_index(&axis), descending)
     }
     /// [`try_argsort`](Self::try_argsort) along a runtime axis (negative counts from the end).
     ///
@@ -72,33 +73,34 @@ where
         self.argsort_rt(axis, descending)
     }
 
-    /// Each line along axis `A` sorted (PyTorch `sort(dim=A, descending, stable=True)`, NumPy
-    /// `sort(axis=A, kind='stable')`): `(values, indices)`, both of `self`'s shape, `indices` the
+    /// Each line along `axis` sorted (PyTorch `sort(dim=axis, descending, stable=True)`, NumPy
+    /// `sort(axis=axis, kind='stable')`): `(values, indices)`, both of `self`'s shape, `indices` the
     /// `i64` positions the values came from (as [`argsort`](Self::argsort)). Stable; NaN above
     /// every number (last ascending, first descending), as PyTorch.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Shape, Tensor};
     /// let x: Tensor<i32, Shape![5]> = Tensor::from([3, 1, 3, 0, 2]);
-    /// let (v, i) = x.sort::<0>(true);
+    /// let (v, i) = x.sort(Ax::<0>, true);
     /// assert_eq!(v.to_vec(), [3, 3, 2, 1, 0]);
     /// assert_eq!(i.to_vec(), [0, 2, 4, 1, 3]);
     /// ```
     ///
     /// # Errors
-    /// [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`;
+    /// [`ShapeError::Axis`] for a runtime axis, or a [`DynShape`] tensor, whose rank has no such axis;
     /// [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
     #[try_twin]
-    pub fn try_sort<const A: isize>(
+    pub fn try_sort<X, M>(
         &self,
+        axis: X,
         descending: bool,
     ) -> Result<(OutTensor<D, D::Elem, S>, OutTensor<D, i64, S>), ShapeError>
     where
-        S: RemoveAxis<A>,
+        S: HasAxis<X, M>,
     {
-        self.sort_rt(A, descending)
+        self.sort_rt(<S as HasAxis<X, M>>::axis_index(&axis), descending)
     }
     /// [`try_sort`](Self::try_sort) along a runtime axis (negative counts from the end).
     ///
@@ -115,13 +117,15 @@ where
     }
 }
 
-/// The build-time check of `topk::<K, A>`: `K` no larger than a static dim `A`.
-struct TopkCheck<S, const K: usize, const A: isize>(core::marker::PhantomData<S>);
-impl<S: Shape, const K: usize, const A: isize> TopkCheck<S, K, A> {
-    const FITS: () = if let Some((axis, n)) = static_dim::<S>(A) {
-        if K > n {
-            let m = ConstMsg::new().str("topk: k = ").num(K).str(" is larger than dimension ").num(axis);
-            m.str(" of size ").num(n).fail()
+/// The build-time check of `topk::<K>(axis)`: `K` no larger than a static dim at `axis`.
+struct TopkCheck<S, X, M, const K: usize>(core::marker::PhantomData<(S, X, M)>);
+impl<S: ReplaceAxis<X, M, Const<K>>, X, M, const K: usize> TopkCheck<S, X, M, K> {
+    const FITS: () = if let Some(a) = <S as ReplaceAxis<X, M, Const<K>>>::AT {
+        if let Some((axis, n)) = static_dim::<S>(a) {
+            if K > n {
+                let m = ConstMsg::new().str("topk: k = ").num(K).str(" is larger than dimension ").num(axis);
+                m.str(" of size ").num(n).fail()
+            }
         }
     };
 }
@@ -161,69 +165,74 @@ where
         Ok((Tensor::try_from_vec(&sizes, values)?, Tensor::try_from_vec(&sizes, idx)?))
     }
 
-    /// The `K` largest elements along axis `A` (the `K` smallest when `largest` is false),
-    /// sorted, with their `i64` positions: PyTorch `topk(K, dim=A, largest, sorted=True)`.
-    /// `self`'s shape with `Const<K>` at `A`, so `[B, N]` gives `[B, K]`. Equal elements come
+    /// The `K` largest elements along `axis` (the `K` smallest when `largest` is false),
+    /// sorted, with their `i64` positions: PyTorch `topk(K, dim=axis, largest, sorted=True)`.
+    /// `self`'s shape with `Const<K>` at `axis`, so `[B, N]` gives `[B, K]`. Equal elements come
     /// in the order of their positions; NaN counts as larger than every number (PyTorch). `K`
-    /// larger than a static dim `A` is an error when the program is built, naming `K`, the dim
+    /// larger than a static dim `axis` is an error when the program is built, naming `K`, the dim
     /// and its size; against a `Dyn` dim it is checked at run time.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Const, Ax, Shape, Tensor};
     /// let x: Tensor<f32, Shape![2, 4]> = Tensor::from([[1.0, 9.0, 3.0, 7.0], [0.0, -1.0, 5.0, 5.0]]);
-    /// let (v, i): (Tensor<f32, Shape![2, 2]>, _) = x.topk::<2, 1>(true);
+    /// let (v, i): (Tensor<f32, Shape![2, 2]>, _) = x.topk(Const::<2>, Ax::<1>, true);
     /// assert_eq!(v.to_vec(), [9.0, 7.0, 5.0, 5.0]);
     /// assert_eq!(i.to_vec(), [1, 3, 2, 3]);
     /// ```
     ///
     /// # Errors
-    /// [`ShapeError::Range`] when `K` is larger than a `Dyn` dim `A`; [`ShapeError::Axis`] for a
-    /// [`DynShape`] tensor without axis `A`; [`ShapeError::Alloc`].
+    /// [`ShapeError::Range`] when `K` is larger than a `Dyn` dim `axis`; [`ShapeError::Axis`] for a
+    /// runtime axis, or a [`DynShape`] tensor, whose rank has no such axis; [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
-    pub fn try_topk<const K: usize, const A: isize>(
+    pub fn try_topk<const K: usize, X, M, Y: Shape>(
         &self,
+        k: Const<K>,
+        axis: X,
         largest: bool,
-    ) -> Result<
-        (Tensor<D::Elem, <S as SetAxis<A, Const<K>>>::Out>, Tensor<i64, <S as SetAxis<A, Const<K>>>::Out>),
-        ShapeError,
-    >
+    ) -> Result<(Tensor<D::Elem, Y>, Tensor<i64, Y>), ShapeError>
     where
-        S: SetAxis<A, Const<K>>,
+        S: ReplaceAxis<X, M, Const<K>, Out = Y>,
     {
-        let () = TopkCheck::<S, K, A>::FITS;
-        self.topk_rt(K, A, largest)
+        let () = TopkCheck::<S, X, M, K>::FITS;
+        let _ = k;
+        self.topk_rt(K, <S as ReplaceAxis<X, M, Const<K>>>::axis_index(&axis), largest)
     }
     /// [`try_topk`](Self::try_topk), panicking with the error's message.
     #[track_caller]
     #[allow(clippy::type_complexity)]
-    pub fn topk<const K: usize, const A: isize>(
+    pub fn topk<const K: usize, X, M, Y: Shape>(
         &self,
+        k: Const<K>,
+        axis: X,
         largest: bool,
-    ) -> (Tensor<D::Elem, <S as SetAxis<A, Const<K>>>::Out>, Tensor<i64, <S as SetAxis<A, Const<K>>>::Out>)
+    ) -> (Tensor<D::Elem, Y>, Tensor<i64, Y>)
     where
-        S: SetAxis<A, Const<K>>,
+        S: ReplaceAxis<X, M, Const<K>, Out = Y>,
     {
         // Checked here rather than through `try_topk`, so that a failure names the user's call.
-        let () = TopkCheck::<S, K, A>::FITS;
-        self.topk_rt(K, A, largest).or_panic()
+        let () = TopkCheck::<S, X, M, K>::FITS;
+        let _ = k;
+        let _ = k;
+        self.topk_rt(K, <S as ReplaceAxis<X, M, Const<K>>>::axis_index(&axis), largest).or_panic()
     }
-    /// [`try_topk`](Self::try_topk) with a runtime `k`: `Dyn` at axis `A`.
+    /// [`try_topk`](Self::try_topk) with a runtime `k`: `Dyn` at `axis`.
     ///
     /// # Errors
-    /// [`ShapeError::Range`] when `k` is larger than dim `A`; [`ShapeError::Axis`];
+    /// [`ShapeError::Range`] when `k` is larger than dim `axis`; [`ShapeError::Axis`];
     /// [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
     #[try_twin]
-    pub fn try_topk_axis<const A: isize>(
+    pub fn try_topk_axis<X, M, Y: Shape>(
         &self,
         k: usize,
+        axis: X,
         largest: bool,
-    ) -> Result<(Tensor<D::Elem, <S as SetAxis<A, Dyn>>::Out>, Tensor<i64, <S as SetAxis<A, Dyn>>::Out>), ShapeError>
+    ) -> Result<(Tensor<D::Elem, Y>, Tensor<i64, Y>), ShapeError>
     where
-        S: SetAxis<A, Dyn>,
+        S: ReplaceAxis<X, M, Dyn, Out = Y>,
     {
-        self.topk_rt(k, A, largest)
+        self.topk_rt(k, <S as ReplaceAxis<X, M, Dyn>>::axis_index(&axis), largest)
     }
     /// [`try_topk`](Self::try_topk) with a runtime `k` and axis (negative counts from the end):
     /// [`DynShape`] results.
@@ -275,32 +284,33 @@ where
         Ok((Tensor::try_from_vec(&sizes, v)?, Tensor::try_from_vec(&sizes, i)?))
     }
 
-    /// The `k`-th smallest element (`k` from 1, as PyTorch) of each line along axis `A` and its
-    /// `i64` position: PyTorch `kthvalue(k, dim=A)`. The shape without `A`. Among equal elements
+    /// The `k`-th smallest element (`k` from 1, as PyTorch) of each line along `axis` and its
+    /// `i64` position: PyTorch `kthvalue(k, dim=axis)`. The shape without `axis`. Among equal elements
     /// the one earliest in the line; NaN counts as larger than every number.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[5, 1, 3], [2, 2, 0]]);
-    /// let (v, i): (Tensor<i32, Shape![2]>, _) = x.kthvalue::<1>(2);
+    /// let (v, i): (Tensor<i32, Shape![2]>, _) = x.kthvalue(2, Ax::<1>);
     /// assert_eq!((v.to_vec(), i.to_vec()), (vec![3, 2], vec![2, 0]));
     /// ```
     ///
     /// # Errors
-    /// [`ShapeError::Index`] naming `k` when it is 0 or larger than dim `A`;
-    /// [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`;
+    /// [`ShapeError::Index`] naming `k` when it is 0 or larger than dim `axis`;
+    /// [`ShapeError::Axis`] for a runtime axis, or a [`DynShape`] tensor, whose rank has no such axis;
     /// [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
     #[try_twin]
-    pub fn try_kthvalue<const A: isize>(
+    pub fn try_kthvalue<X, M, Y: Shape>(
         &self,
         k: usize,
-    ) -> Result<(Tensor<D::Elem, <S as RemoveAxis<A>>::Out>, Tensor<i64, <S as RemoveAxis<A>>::Out>), ShapeError>
+        axis: X,
+    ) -> Result<(Tensor<D::Elem, Y>, Tensor<i64, Y>), ShapeError>
     where
-        S: RemoveAxis<A>,
+        S: DropAxis<X, M, Removed = Y>,
     {
-        self.try_kthvalue_dyn_as(k, A)
+        self.try_kthvalue_dyn_as(k, <S as DropAxis<X, M>>::axis_index(&axis))
     }
     /// [`try_kthvalue`](Self::try_kthvalue) along a runtime axis: [`DynShape`]
     /// results.
@@ -326,31 +336,29 @@ where
         self.order_stat(axis, |_| k - 1)
     }
 
-    /// The lower median of each line along axis `A` (for `n` elements, the one at sorted
-    /// position `(n - 1) / 2`) and its `i64` position: PyTorch `median(dim=A)`. The shape without
-    /// `A`. A line with a NaN has median NaN, at the position of its first NaN (PyTorch).
+    /// The lower median of each line along `axis` (for `n` elements, the one at sorted
+    /// position `(n - 1) / 2`) and its `i64` position: PyTorch `median(dim=axis)`. The shape without
+    /// `axis`. A line with a NaN has median NaN, at the position of its first NaN (PyTorch).
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Shape, Tensor};
     /// let x: Tensor<f32, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, f32::NAN, 1.0, 2.0]]);
-    /// let (v, i) = x.median_axis::<1>();
+    /// let (v, i) = x.median_axis(Ax::<1>);
     /// assert_eq!((v.to_vec()[0], i.to_vec()), (2.0, vec![3, 1]));
     /// assert!(v.to_vec()[1].is_nan());
     /// ```
     ///
     /// # Errors
-    /// [`ShapeError::Index`] for an empty dim `A` (no median); [`ShapeError::Axis`] for a
-    /// [`DynShape`] tensor without axis `A`; [`ShapeError::Alloc`].
+    /// [`ShapeError::Index`] for an empty dim `axis` (no median); [`ShapeError::Axis`] for a
+    /// runtime axis, or a [`DynShape`] tensor, whose rank has no such axis; [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
     #[try_twin]
-    pub fn try_median_axis<const A: isize>(
-        &self,
-    ) -> Result<(Tensor<D::Elem, <S as RemoveAxis<A>>::Out>, Tensor<i64, <S as RemoveAxis<A>>::Out>), ShapeError>
+    pub fn try_median_axis<X, M, Y: Shape>(&self, axis: X) -> Result<(Tensor<D::Elem, Y>, Tensor<i64, Y>), ShapeError>
     where
-        S: RemoveAxis<A>,
+        S: DropAxis<X, M, Removed = Y>,
     {
-        self.median_as(A, false)
+        self.median_as(<S as DropAxis<X, M>>::axis_index(&axis), false)
     }
     /// [`try_median_axis`](Self::try_median_axis) along a runtime axis:
     /// [`DynShape`] results.
@@ -396,31 +404,32 @@ impl<D: Data, S: Shape> TensorBase<D, S>
 where
     D::Elem: Num,
 {
-    /// The lower median of the non-NaN elements of each line along axis `A` and its `i64`
-    /// position (PyTorch `nanmedian(dim=A)`): the shape without `A`. A line of NaNs only gives
+    /// The lower median of the non-NaN elements of each line along `axis` and its `i64`
+    /// position (PyTorch `nanmedian(dim=axis)`): the shape without `axis`. A line of NaNs only gives
     /// NaN (at the position of its first NaN). For integers, [`median_axis`](Self::median_axis).
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Shape, Tensor};
     /// let x: Tensor<f32, Shape![2, 4]> = Tensor::from([[3.0, f32::NAN, 1.0, 2.0], [f32::NAN; 4]]);
-    /// let (v, i) = x.nanmedian_axis::<1>();
+    /// let (v, i) = x.nanmedian_axis(Ax::<1>);
     /// assert_eq!((v.to_vec()[0], i.to_vec()[0]), (2.0, 3));
     /// assert!(v.to_vec()[1].is_nan());
     /// ```
     ///
     /// # Errors
     /// [`ShapeError::Index`] for an empty line; [`ShapeError::Axis`] for a [`DynShape`] tensor
-    /// without axis `A`; [`ShapeError::Alloc`].
+    /// whose rank has no such axis; [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
     #[try_twin]
-    pub fn try_nanmedian_axis<const A: isize>(
+    pub fn try_nanmedian_axis<X, M, Y: Shape>(
         &self,
-    ) -> Result<(Tensor<D::Elem, <S as RemoveAxis<A>>::Out>, Tensor<i64, <S as RemoveAxis<A>>::Out>), ShapeError>
+        axis: X,
+    ) -> Result<(Tensor<D::Elem, Y>, Tensor<i64, Y>), ShapeError>
     where
-        S: RemoveAxis<A>,
+        S: DropAxis<X, M, Removed = Y>,
     {
-        self.median_as(A, true)
+        self.median_as(<S as DropAxis<X, M>>::axis_index(&axis), true)
     }
     /// [`try_nanmedian_axis`](Self::try_nanmedian_axis) along a runtime axis: [`DynShape`]
     /// results.
@@ -492,34 +501,31 @@ where
         Tensor::try_from_vec(&sizes, out)
     }
 
-    /// The `q`-quantile (`0 <= q <= 1`) of each line along axis `A`, interpolating linearly
-    /// between the two nearest sorted elements (PyTorch `quantile(q, dim=A)`, NumPy
-    /// `np.quantile(x, q, axis=A)`, both `'linear'`): the shape without `A`. NaN for a line
+    /// The `q`-quantile (`0 <= q <= 1`) of each line along `axis`, interpolating linearly
+    /// between the two nearest sorted elements (PyTorch `quantile(q, dim=axis)`, NumPy
+    /// `np.quantile(x, q, axis=axis)`, both `'linear'`): the shape without `axis`. NaN for a line
     /// holding a NaN; `q = 0.5` is the mean of the two middle elements where
     /// [`median_axis`](Self::median_axis) takes the lower.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Shape, Tensor};
     /// let x: Tensor<f64, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, 10.0, 20.0, 30.0]]);
-    /// let q: Tensor<f64, Shape![2]> = x.quantile::<1>(0.25);
+    /// let q: Tensor<f64, Shape![2]> = x.quantile(0.25, Ax::<1>);
     /// assert_eq!(q.to_vec(), [1.75, 7.5]);
     /// ```
     /// # extern crate shaped_core as shaped;
     ///
     /// # Errors
     /// [`ShapeError::Invalid`] for `q` outside `[0, 1]` (or NaN); [`ShapeError::Index`] for an
-    /// empty line; [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`;
+    /// empty line; [`ShapeError::Axis`] for a runtime axis, or a [`DynShape`] tensor, whose rank has no such axis;
     /// [`ShapeError::Alloc`].
     #[try_twin]
-    pub fn try_quantile<const A: isize>(
-        &self,
-        q: D::Elem,
-    ) -> Result<Tensor<D::Elem, <S as RemoveAxis<A>>::Out>, ShapeError>
+    pub fn try_quantile<X, M, Y: Shape>(&self, q: D::Elem, axis: X) -> Result<Tensor<D::Elem, Y>, ShapeError>
     where
-        S: RemoveAxis<A>,
+        S: DropAxis<X, M, Removed = Y>,
     {
-        self.quantile_as(q, A, false)
+        self.quantile_as(q, <S as DropAxis<X, M>>::axis_index(&axis), false)
     }
     /// [`try_quantile`](Self::try_quantile) along a runtime axis: a [`DynShape`] result.
     ///
@@ -539,19 +545,16 @@ where
         Ok(self.flat()?.quantile_as::<DynShape>(q, 0, false)?.to_vec()[0])
     }
     /// [`try_quantile`](Self::try_quantile) over the non-NaN elements of each line (PyTorch
-    /// `nanquantile(q, dim=A)`, NumPy `np.nanquantile`): NaN only for a line of NaNs.
+    /// `nanquantile(q, dim=axis)`, NumPy `np.nanquantile`): NaN only for a line of NaNs.
     ///
     /// # Errors
     /// As [`try_quantile`](Self::try_quantile).
     #[try_twin]
-    pub fn try_nanquantile<const A: isize>(
-        &self,
-        q: D::Elem,
-    ) -> Result<Tensor<D::Elem, <S as RemoveAxis<A>>::Out>, ShapeError>
+    pub fn try_nanquantile<X, M, Y: Shape>(&self, q: D::Elem, axis: X) -> Result<Tensor<D::Elem, Y>, ShapeError>
     where
-        S: RemoveAxis<A>,
+        S: DropAxis<X, M, Removed = Y>,
     {
-        self.quantile_as(q, A, true)
+        self.quantile_as(q, <S as DropAxis<X, M>>::axis_index(&axis), true)
     }
     /// [`try_nanquantile`](Self::try_nanquantile) along a runtime axis: a [`DynShape`] result.
     ///
@@ -610,7 +613,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
 }
 
 /// The `keepdim=True` forms of the order statistics (`kthvalue`, `median`, `nanmedian`,
-/// `quantile`, `nanquantile`): static axis (`One` at `A` in the type) and runtime axis.
+/// `quantile`, `nanquantile`): the axis argument (`One` at the axis in the type) and the `_dyn`
+/// form.
 macro_rules! order_keepdim {
     ($doc:literal, $torch:literal, $errors:literal, $ex:literal, $exdyn:literal, [$($bound:tt)*], $Out:ident,
      ($($p:ident: $pt:ty),*), |$s:ident, $ax:ident| $run:expr,
@@ -619,7 +623,7 @@ macro_rules! order_keepdim {
         where
             $($bound)*
         {
-            #[doc = concat!($doc, " along axis `A`, kept as a size-1 [`One`](crate::One) dim (PyTorch `", $torch, "dim=A, keepdim=True)`): `[2, 3]` with `<1>` gives `[2, 1]`, which broadcasts back against `[2, 3]`. The axis is checked at compile time for tuple shapes.")]
+            #[doc = concat!($doc, " along `axis`, kept as a size-1 [`One`](crate::One) dim (PyTorch `", $torch, "dim=axis, keepdim=True)`): `[2, 3]` with `Ax::<1>` gives `[2, 1]`, which broadcasts back against `[2, 3]`. The axis is an `Ax::<N>` or a dim name (checked at compile time for tuple shapes) or an `isize` (checked at run time; the result's dims are `Dyn`).")]
             #[doc = ""]
             #[doc = "```"]
             #[doc = "# extern crate shaped_core as shaped;"]
@@ -627,13 +631,13 @@ macro_rules! order_keepdim {
             #[doc = "```"]
             #[doc = ""]
             #[doc = "# Errors"]
-            #[doc = concat!($errors, " [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`; [`ShapeError::Alloc`].")]
+            #[doc = concat!($errors, " [`ShapeError::Axis`] for a runtime axis, or a [`DynShape`] tensor, whose rank has no such axis; [`ShapeError::Alloc`].")]
             #[allow(clippy::type_complexity)]
-            pub fn $try_kd<const A: isize>(&self, $($p: $pt),*) -> Result<$Out<D::Elem, <S as SetAxis<A, One>>::Out>, ShapeError>
+            pub fn $try_kd<X, M, Y: Shape>(&self, $($p: $pt,)* axis: X) -> Result<$Out<D::Elem, Y>, ShapeError>
             where
-                S: SetAxis<A, One>,
+                S: KeepAxis<X, M, Kept = Y>,
             {
-                let ($s, $ax) = (self, A);
+                let ($s, $ax) = (self, <S as KeepAxis<X, M>>::axis_index(&axis));
                 $run
             }
             #[doc = concat!("[`", stringify!($try_kd), "`](Self::", stringify!($try_kd), "), panicking with the error's message.")]
@@ -642,11 +646,11 @@ macro_rules! order_keepdim {
             #[doc = concat!("As the errors of [`", stringify!($try_kd), "`](Self::", stringify!($try_kd), ").")]
             #[track_caller]
             #[allow(clippy::type_complexity)]
-            pub fn $kd<const A: isize>(&self, $($p: $pt),*) -> $Out<D::Elem, <S as SetAxis<A, One>>::Out>
+            pub fn $kd<X, M, Y: Shape>(&self, $($p: $pt,)* axis: X) -> $Out<D::Elem, Y>
             where
-                S: SetAxis<A, One>,
+                S: KeepAxis<X, M, Kept = Y>,
             {
-                self.$try_kd::<A>($($p),*).or_panic()
+                self.$try_kd::<X, M, Y>($($p,)* axis).or_panic()
             }
             #[doc = concat!($doc, " along a runtime axis (negative counts from the end), kept as a size-1 dim (PyTorch `", $torch, "dim=axis, keepdim=True)`): a [`DynShape`] result, `[2, 3]` with axis `-1` gives `[2, 1]`.")]
             #[doc = ""]
@@ -681,35 +685,35 @@ type One1<T, S> = Tensor<T, S>;
 order_keepdim!("The `k`-th smallest element (`k` from 1) of each line and its `i64` position, as [`kthvalue`](Self::kthvalue),",
     "kthvalue(k, ",
     "[`ShapeError::Index`] naming `k` when it is 0 or larger than the dim;",
-    "use shaped::{Shape, Tensor};\nlet x: Tensor<i32, Shape![2, 3]> = Tensor::from([[5, 1, 3], [2, 2, 0]]);\nlet (v, i): (Tensor<i32, Shape![2, 1]>, _) = x.kthvalue_keepdim::<1>(2);\nassert_eq!((v.to_vec(), i.to_vec()), (vec![3, 2], vec![2, 0]));",
+    "use shaped::{Ax, Shape, Tensor};\nlet x: Tensor<i32, Shape![2, 3]> = Tensor::from([[5, 1, 3], [2, 2, 0]]);\nlet (v, i): (Tensor<i32, Shape![2, 1]>, _) = x.kthvalue_keepdim(2, Ax::<1>);\nassert_eq!((v.to_vec(), i.to_vec()), (vec![3, 2], vec![2, 0]));",
     "use shaped::{DynShape, Tensor};\nlet x: Tensor<i32, DynShape> = Tensor::from([[5, 1, 3], [2, 2, 0]]).into_dyn();\nlet (v, i) = x.kthvalue_keepdim_dyn(2, -1);\nassert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[2, 1][..], vec![3, 2], vec![2, 0]));",
     [D::Elem: Num], Pair, (k: usize), |s, a| keep_pair(s.try_kthvalue_dyn(k, a)?, a),
     kthvalue_keepdim try_kthvalue_keepdim kthvalue_keepdim_dyn try_kthvalue_keepdim_dyn);
 order_keepdim!("The lower median of each line and its `i64` position, as [`median_axis`](Self::median_axis),",
     "median(",
     "[`ShapeError::Index`] for an empty dim (no median);",
-    "use shaped::{Shape, Tensor};\nlet x: Tensor<f32, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, 5.0, 1.0, 2.0]]);\nlet (v, i): (Tensor<f32, Shape![2, 1]>, _) = x.median_keepdim::<1>();\nassert_eq!((v.to_vec(), i.to_vec()), (vec![2.0, 1.0], vec![3, 2]));",
+    "use shaped::{Ax, Shape, Tensor};\nlet x: Tensor<f32, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, 5.0, 1.0, 2.0]]);\nlet (v, i): (Tensor<f32, Shape![2, 1]>, _) = x.median_keepdim(Ax::<1>);\nassert_eq!((v.to_vec(), i.to_vec()), (vec![2.0, 1.0], vec![3, 2]));",
     "use shaped::{DynShape, Tensor};\nlet x: Tensor<f32, DynShape> = Tensor::from([[4.0, 1.0], [3.0, 2.0]]).into_dyn();\nlet (v, i) = x.median_keepdim_dyn(0);\nassert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[1, 2][..], vec![3.0, 1.0], vec![1, 0]));",
     [D::Elem: Num], Pair, (), |s, a| keep_pair(s.try_median_axis_dyn(a)?, a),
     median_keepdim try_median_keepdim median_keepdim_dyn try_median_keepdim_dyn);
 order_keepdim!("The lower median of the non-NaN elements of each line and its `i64` position, as [`nanmedian_axis`](Self::nanmedian_axis),",
     "nanmedian(",
     "[`ShapeError::Index`] for an empty dim;",
-    "use shaped::{Shape, Tensor};\nlet x: Tensor<f32, Shape![1, 4]> = Tensor::from([[3.0, f32::NAN, 1.0, 2.0]]);\nlet (v, i): (Tensor<f32, Shape![1, 1]>, _) = x.nanmedian_keepdim::<1>();\nassert_eq!((v.to_vec(), i.to_vec()), (vec![2.0], vec![3]));",
+    "use shaped::{Ax, Shape, Tensor};\nlet x: Tensor<f32, Shape![1, 4]> = Tensor::from([[3.0, f32::NAN, 1.0, 2.0]]);\nlet (v, i): (Tensor<f32, Shape![1, 1]>, _) = x.nanmedian_keepdim(Ax::<1>);\nassert_eq!((v.to_vec(), i.to_vec()), (vec![2.0], vec![3]));",
     "use shaped::{DynShape, Tensor};\nlet x: Tensor<f32, DynShape> = Tensor::from([[3.0, f32::NAN, 1.0, 2.0]]).into_dyn();\nlet (v, i) = x.nanmedian_keepdim_dyn(1);\nassert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[1, 1][..], vec![2.0], vec![3]));",
     [D::Elem: Num], Pair, (), |s, a| keep_pair(s.try_nanmedian_axis_dyn(a)?, a),
     nanmedian_keepdim try_nanmedian_keepdim nanmedian_keepdim_dyn try_nanmedian_keepdim_dyn);
 order_keepdim!("The `q`-quantile (`'linear'` interpolation) of each line, as [`quantile`](Self::quantile),",
     "quantile(q, ",
     "[`ShapeError::Invalid`] for `q` outside `[0, 1]` (or NaN); [`ShapeError::Index`] for an empty dim;",
-    "use shaped::{Shape, Tensor};\nlet x: Tensor<f64, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, 10.0, 20.0, 30.0]]);\nlet q: Tensor<f64, Shape![2, 1]> = x.quantile_keepdim::<1>(0.25);\nassert_eq!(q.to_vec(), [1.75, 7.5]);",
+    "use shaped::{Ax, Shape, Tensor};\nlet x: Tensor<f64, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, 10.0, 20.0, 30.0]]);\nlet q: Tensor<f64, Shape![2, 1]> = x.quantile_keepdim(0.25, Ax::<1>);\nassert_eq!(q.to_vec(), [1.75, 7.5]);",
     "use shaped::{DynShape, Tensor};\nlet x: Tensor<f64, DynShape> = Tensor::from([[4.0, 1.0, 3.0, 2.0]]).into_dyn();\nlet q = x.quantile_keepdim_dyn(0.5, -1);\nassert_eq!((q.sizes(), q.to_vec()), (&[1, 1][..], vec![2.5]));",
     [D::Elem: Float + Num], One1, (q: D::Elem), |s, a| keep_axis(s.try_quantile_dyn(q, a)?, a),
     quantile_keepdim try_quantile_keepdim quantile_keepdim_dyn try_quantile_keepdim_dyn);
 order_keepdim!("The `q`-quantile of the non-NaN elements of each line, as [`nanquantile`](Self::nanquantile),",
     "nanquantile(q, ",
     "[`ShapeError::Invalid`] for `q` outside `[0, 1]` (or NaN); [`ShapeError::Index`] for an empty dim;",
-    "use shaped::{Shape, Tensor};\nlet x: Tensor<f64, Shape![1, 3]> = Tensor::from([[1.0, f64::NAN, 3.0]]);\nlet q: Tensor<f64, Shape![1, 1]> = x.nanquantile_keepdim::<1>(0.5);\nassert_eq!(q.to_vec(), [2.0]);",
+    "use shaped::{Ax, Shape, Tensor};\nlet x: Tensor<f64, Shape![1, 3]> = Tensor::from([[1.0, f64::NAN, 3.0]]);\nlet q: Tensor<f64, Shape![1, 1]> = x.nanquantile_keepdim(0.5, Ax::<1>);\nassert_eq!(q.to_vec(), [2.0]);",
     "use shaped::{DynShape, Tensor};\nlet x: Tensor<f64, DynShape> = Tensor::from([[1.0, f64::NAN, 3.0]]).into_dyn();\nlet q = x.nanquantile_keepdim_dyn(0.5, 1);\nassert_eq!((q.sizes(), q.to_vec()), (&[1, 1][..], vec![2.0]));",
     [D::Elem: Float + Num], One1, (q: D::Elem), |s, a| keep_axis(s.try_nanquantile_dyn(q, a)?, a),
     nanquantile_keepdim try_nanquantile_keepdim nanquantile_keepdim_dyn try_nanquantile_keepdim_dyn);

@@ -9,8 +9,8 @@ use crate::kernels::{self, scan};
 use crate::layout::normalize_axis;
 use crate::layout::{Layout, LayoutRepr};
 use crate::num::Num;
-use crate::shape::{DynShape, SetAxis};
-use crate::shape::{HasAxis, RemoveAxis, Shape};
+use crate::shape::{DynShape, ReplaceAxis};
+use crate::shape::{HasAxis, Shape};
 use crate::storage::{Data, DataMut, Element, Out, OutData};
 use crate::tensor::OutTensor;
 use crate::tensor::{Tensor, TensorBase};
@@ -210,26 +210,26 @@ cum_extreme!(false, "minimum", "cummin", cummin, try_cummin, cummin_dyn, try_cum
 
 /// `roll`, `tril`, `triu`: rearrangements that keep the shape.
 impl<D: Data, S: Shape> TensorBase<D, S> {
-    /// Each line along axis `A` rotated by `shift` places: element `k` moves to `(k + shift) mod
-    /// n` (PyTorch `roll(shift, dims=A)`, NumPy `roll`); a negative shift rotates the other way.
+    /// Each line along `axis` rotated by `shift` places: element `k` moves to `(k + shift) mod
+    /// n` (PyTorch `roll(shift, dims=axis)`, NumPy `roll`); a negative shift rotates the other way.
     /// Same shape (inline for an inline input).
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
-    /// assert_eq!(x.roll::<1>(1).to_vec(), [3, 1, 2, 6, 4, 5]);
-    /// assert_eq!(x.roll::<0>(-1).to_vec(), [4, 5, 6, 1, 2, 3]);
+    /// assert_eq!(x.roll(1, Ax::<1>).to_vec(), [3, 1, 2, 6, 4, 5]);
+    /// assert_eq!(x.roll(-1, Ax::<0>).to_vec(), [4, 5, 6, 1, 2, 3]);
     /// ```
     ///
     /// # Errors
-    /// [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`; [`ShapeError::Alloc`].
+    /// [`ShapeError::Axis`] for a runtime axis, or a [`DynShape`] tensor, whose rank has no such axis; [`ShapeError::Alloc`].
     #[try_twin]
-    pub fn try_roll<const A: isize>(&self, shift: isize) -> Result<OutTensor<D, D::Elem, S>, ShapeError>
+    pub fn try_roll<X, M>(&self, shift: isize, axis: X) -> Result<OutTensor<D, D::Elem, S>, ShapeError>
     where
-        S: RemoveAxis<A>,
+        S: HasAxis<X, M>,
     {
-        self.per_line(A, |o, s, l, a| scan::roll(o, s, l, a, shift))
+        self.per_line(<S as HasAxis<X, M>>::axis_index(&axis), |o, s, l, a| scan::roll(o, s, l, a, shift))
     }
     /// [`try_roll`](Self::try_roll) along a runtime axis (negative counts from the end).
     ///
@@ -306,26 +306,26 @@ where
         let lo = self.try_narrow_dyn(axis, 0, n - 1)?;
         Tensor::try_from_vec(&sizes, hi.try_sub(&lo)?.to_vec())
     }
-    /// The differences of neighbours along axis `A`, `x[k + 1] - x[k]` (PyTorch `diff(dim=A)`,
-    /// NumPy `diff(axis=A)`, `n = 1`): `self`'s shape with `Dyn` (one less) at `A`; integers
+    /// The differences of neighbours along `axis`, `x[k + 1] - x[k]` (PyTorch `diff(dim=axis)`,
+    /// NumPy `diff(axis=axis)`, `n = 1`): `self`'s shape with `Dyn` (one less) at `axis`; integers
     /// wrap, as the `-` operator.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 4, 9], [0, 0, 5]]);
-    /// assert_eq!(x.diff::<1>().to_vec(), [3, 5, 0, 5]);
-    /// assert_eq!(x.diff::<1>().sizes(), [2, 2]);
+    /// assert_eq!(x.diff(Ax::<1>).to_vec(), [3, 5, 0, 5]);
+    /// assert_eq!(x.diff(Ax::<1>).sizes(), [2, 2]);
     /// ```
     ///
     /// # Errors
-    /// [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`; [`ShapeError::Alloc`].
+    /// [`ShapeError::Axis`] for a runtime axis, or a [`DynShape`] tensor, whose rank has no such axis; [`ShapeError::Alloc`].
     #[try_twin]
-    pub fn try_diff<const A: isize>(&self) -> Result<Tensor<D::Elem, <S as SetAxis<A, Dyn>>::Out>, ShapeError>
+    pub fn try_diff<X, M, Y: Shape>(&self, axis: X) -> Result<Tensor<D::Elem, Y>, ShapeError>
     where
-        S: SetAxis<A, Dyn>,
+        S: ReplaceAxis<X, M, Dyn, Out = Y>,
     {
-        self.diff_rt(A)
+        self.diff_rt(<S as ReplaceAxis<X, M, Dyn>>::axis_index(&axis))
     }
     /// [`try_diff`](Self::try_diff) along a runtime axis: a [`DynShape`] result.
     ///

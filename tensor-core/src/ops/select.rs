@@ -14,8 +14,8 @@
 //!
 //! The typed forms take the axis as a const generic, checked at compile time for tuple shapes.
 //! `index_select` and `gather` type their result from the index tensor, so their turbofish also
-//! names the index's dim or shape, inferred with `_`: `x.index_select::<0, _>(&i)`,
-//! `x.gather::<1, _>(&i)`. The others take only the axis: `x.scatter_::<0>(&i, &src)`.
+//! names the index's dim or shape, inferred with `_`: `x.index_select(Ax::<0>, &i)`,
+//! `x.gather(Ax::<1>, &i)`. The others take only the axis: `x.scatter_(Ax::<0>, &i, &src)`.
 //! Each has a runtime-axis form for [`DynShape`] programs, the axis first as in PyTorch:
 //! `x.gather_dyn(axis, &i)`, in place `x.scatter_dyn_(axis, &i, &src)`.
 use crate::dim::{Const, Dim, Dyn};
@@ -25,11 +25,10 @@ use crate::index::IndexElem;
 use crate::kernels;
 use crate::layout::{normalize_axis, Layout};
 use crate::num::Num;
-use crate::shape::MAX_RANK;
 use crate::shape::{
-    broadcast_sizes, Broadcast, BroadcastShape, DynShape, ExpandsTo, InsertDim, RankDim, RemoveAxis, SameRank, SetAxis,
-    Shape,
+    broadcast_sizes, Broadcast, BroadcastShape, DynShape, ExpandsTo, InsertDim, RankDim, SameRank, Shape,
 };
+use crate::shape::{HasAxis, ReplaceAxis, MAX_RANK};
 use crate::storage::{Data, DataMut, Element};
 use crate::tensor::{Tensor, TensorBase};
 use alloc::format;
@@ -151,36 +150,37 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         Ok(TensorBase::from_parts(data, ol))
     }
 
-    /// The slices of axis `A` at the positions in the 1-D `index`, copied (PyTorch
-    /// `index_select(A, index)`): input `[.., n, ..]` (dim `A` of size `n`) with an index of
+    /// The slices of `axis` at the positions in the 1-D `index`, copied (PyTorch
+    /// `index_select(axis, index)`): input `[.., n, ..]` (dim `axis` of size `n`) with an index of
     /// shape `[K]` gives `[.., K, ..]`, where `K` stays static when the index's length is.
     /// Entries may repeat and come in any order; negative ones count from the end.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
-    /// let cols = x.index_select::<1, _>(&Tensor::from([2i64, 0, -1, 2]));
+    /// let cols = x.index_select(Ax::<1>, &Tensor::from([2i64, 0, -1, 2]));
     /// let _: &Tensor<i32, Shape![2, 4]> = &cols;
     /// assert_eq!(cols.to_vec(), [3, 1, 3, 3, 6, 4, 6, 6]);
     /// ```
     ///
     /// # Errors
     /// [`ShapeError::Index`] for an entry outside `-n..n`; [`ShapeError::Axis`] when a
-    /// [`DynShape`] input has no axis `A` (tuple shapes check `A` at compile time).
+    /// [`DynShape`] input has no `axis` (tuple shapes check `axis` at compile time).
     #[try_twin(
         doc = "PyTorch `index_select(A, index)`, `[.., n, ..]` with `[K]` gives `[.., K, ..]`.",
         alias = "take",
         alias = "select"
     )]
-    pub fn try_index_select<const A: isize, K: Dim>(
+    pub fn try_index_select<X, M, Y: Shape, K: Dim>(
         &self,
+        axis: X,
         index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
-    ) -> Result<Tensor<D::Elem, <S as SetAxis<A, K>>::Out>, ShapeError>
+    ) -> Result<Tensor<D::Elem, Y>, ShapeError>
     where
-        S: SetAxis<A, K>,
+        S: ReplaceAxis<X, M, K, Out = Y>,
     {
-        let axis = check_axis(A, self.rank())?;
+        let axis = check_axis(<S as ReplaceAxis<X, M, K>>::axis_index(&axis), self.rank())?;
         self.index_select_impl(axis, index.data.as_slice(), index.layout())
     }
 
@@ -202,91 +202,94 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         self.index_select_impl(axis, index.data.as_slice(), &li)
     }
 
-    /// Picks along axis `A` with an index of the same rank (PyTorch `gather(A, index)`): for
+    /// Picks along `axis` with an index of the same rank (PyTorch `gather(axis, index)`): for
     /// `A = 0`, `out[i][j][k] = self[index[i][j][k]][j][k]`. The result has the index's shape
-    /// `SI`; outside dim `A` the index may be smaller than the input (never larger). Negative
+    /// `SI`; outside dim `axis` the index may be smaller than the input (never larger). Negative
     /// entries count from the end.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
-    /// let g = x.gather::<1, _>(&Tensor::from([[2i64, 0], [-1, 1]]));
+    /// let g = x.gather(Ax::<1>, &Tensor::from([[2i64, 0], [-1, 1]]));
     /// assert_eq!(g.to_vec(), [3, 1, 6, 5]);
     /// ```
     ///
     /// # Errors
     /// [`ShapeError::Mismatch`] when the ranks differ (only possible with a [`DynShape`] side) or
-    /// an index dim other than `A` exceeds the input's; [`ShapeError::Index`] for the first entry
-    /// (row-major) outside `-n..n`, `n` the size of dim `A`; [`ShapeError::Axis`] when a
-    /// [`DynShape`] input has no axis `A`.
+    /// an index dim other than `axis` exceeds the input's; [`ShapeError::Index`] for the first entry
+    /// (row-major) outside `-n..n`, `n` the size of dim `axis`; [`ShapeError::Axis`] when a
+    /// [`DynShape`] input has no `axis`.
     #[try_twin(
         doc = "PyTorch `gather(A, index)`, the result has the index's shape.",
         alias = "take_along_axis",
         alias = "take_along_dim"
     )]
-    pub fn try_gather<const A: isize, SI: SameRank<S>>(
+    pub fn try_gather<X, M, SI: SameRank<S>>(
         &self,
+        axis: X,
         index: &TensorBase<impl Data<Elem: IndexElem>, SI>,
     ) -> Result<Tensor<D::Elem, SI>, ShapeError>
     where
-        S: RemoveAxis<A>,
+        S: HasAxis<X, M>,
     {
-        self.try_gather_dyn(A, index)
+        self.try_gather_dyn(<S as HasAxis<X, M>>::axis_index(&axis), index)
     }
 
-    /// Writes `src` along axis `A` at the positions in `index`, in place (PyTorch
-    /// `scatter_(A, index, src)`): for `A = 0`, `self[index[i][j]][j] = src[i][j]`. `index` and
+    /// Writes `src` along `axis` at the positions in `index`, in place (PyTorch
+    /// `scatter_(axis, index, src)`): for `A = 0`, `self[index[i][j]][j] = src[i][j]`. `index` and
     /// `src` have the rank of `self`; `src` is at least as large as `index` in every dim, and
-    /// `index` no larger than `self` outside dim `A`. Entries are in `0..n`, `n` the size of dim
-    /// `A` (negative ones are an error, as in PyTorch). When an index repeats a position, the
+    /// `index` no larger than `self` outside dim `axis`. Entries are in `0..n`, `n` the size of dim
+    /// `axis` (negative ones are an error, as in PyTorch). When an index repeats a position, the
     /// last write in the index's row-major order wins (PyTorch leaves it unspecified). Every
     /// entry is checked before the first write: an error leaves `self` unchanged.
     ///
     /// # Errors
     /// [`ShapeError::Mismatch`] when a rank differs or a size does not fit as above;
     /// [`ShapeError::IndexEntry`] for the first entry (row-major) outside `0..n`, naming it and
-    /// its position in `index`; [`ShapeError::Axis`] when a [`DynShape`] tensor has no axis `A`.
+    /// its position in `index`; [`ShapeError::Axis`] when a [`DynShape`] tensor has no `axis`.
     #[try_twin(
         doc = "PyTorch `scatter_(A, index, src)` in place.",
         copy = "PyTorch `torch.scatter(self, A, index, src)`, same shape as `self`.",
         copy_alias = "put_along_axis"
     )]
-    pub fn try_scatter_<const A: isize>(
+    pub fn try_scatter_<X, M>(
         &mut self,
+        axis: X,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
         src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
     ) -> Result<(), ShapeError>
     where
         D: DataMut,
-        S: RemoveAxis<A>,
+        S: HasAxis<X, M>,
     {
-        self.try_scatter_dyn_(A, index, src)
+        self.try_scatter_dyn_(<S as HasAxis<X, M>>::axis_index(&axis), index, src)
     }
 
-    /// Writes `value` along axis `A` at the positions in `index`, in place (PyTorch
-    /// `scatter_(A, index, value)`): for `A = 0`, `self[index[i][j]][j] = value`. `index` has the
-    /// rank of `self` and is no larger outside dim `A`; entries are in `0..n` (negative ones are
+    /// Writes `value` along `axis` at the positions in `index`, in place (PyTorch
+    /// `scatter_(axis, index, value)`): for `A = 0`, `self[index[i][j]][j] = value`. `index` has the
+    /// rank of `self` and is no larger outside dim `axis`; entries are in `0..n` (negative ones are
     /// an error, as in PyTorch). An error leaves `self` unchanged.
     ///
     /// # Errors
-    /// [`ShapeError::Mismatch`] when the ranks differ or an index dim other than `A` exceeds
+    /// [`ShapeError::Mismatch`] when the ranks differ or an index dim other than `axis` exceeds
     /// `self`'s; [`ShapeError::IndexEntry`] for the first entry (row-major) outside `0..n`;
-    /// [`ShapeError::Axis`] when a [`DynShape`] tensor has no axis `A`.
+    /// [`ShapeError::Axis`] when a [`DynShape`] tensor has no `axis`.
     #[try_twin(
         doc = "PyTorch `scatter_(A, index, value)` in place.",
         copy = "PyTorch `torch.scatter(self, A, index, value)`."
     )]
-    pub fn try_scatter_value_<const A: isize>(
+    pub fn try_scatter_value_<X, M>(
         &mut self,
+        axis: X,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
         value: D::Elem,
     ) -> Result<(), ShapeError>
     where
         D: DataMut,
-        S: RemoveAxis<A>,
+        S: HasAxis<X, M>,
     {
-        self.try_scatter_value_dyn_(A, index, value)
+        self.try_scatter_value_dyn_(<S as HasAxis<X, M>>::axis_index(&axis), index, value)
     }
 
     /// The elements where the bool `mask` is true, in row-major order, as a 1-D tensor of

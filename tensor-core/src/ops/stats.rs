@@ -8,7 +8,7 @@ use crate::error::ShapeError;
 use crate::kernels;
 use crate::layout::normalize_axis;
 use crate::num::{Gemm, Num};
-use crate::shape::{DynShape, ExpandsTo, MatMulShape, RemoveAxis, Shape};
+use crate::shape::{DropAxis, DynShape, ExpandsTo, MatMulShape, Shape};
 use crate::storage::{Data, DataMut, Element};
 use crate::tensor::{OutTensor2, Tensor, TensorBase};
 use alloc::format;
@@ -150,46 +150,44 @@ where
         Tensor::try_from_vec(&sizes, out)
     }
 
-    /// The integral of the samples along axis `A`, `dx` apart, by the trapezoidal rule (PyTorch
-    /// `torch.trapezoid(self, dx=dx, dim=A)`, NumPy `np.trapezoid`): the shape without `A`. A
+    /// The integral of the samples along `axis`, `dx` apart, by the trapezoidal rule (PyTorch
+    /// `torch.trapezoid(self, dx=dx, dim=axis)`, NumPy `np.trapezoid`): the shape without `axis`. A
     /// line of fewer than two samples integrates to 0. Compensated summation.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Shape, Tensor};
     /// let y: Tensor<f64, Shape![2, 3]> = Tensor::from([[1.0, 2.0, 3.0], [0.0, 4.0, 0.0]]);
-    /// assert_eq!(y.trapezoid::<1>(0.5).to_vec(), [2.0, 2.0]);
+    /// assert_eq!(y.trapezoid(0.5, Ax::<1>).to_vec(), [2.0, 2.0]);
     /// ```
     ///
     /// # Errors
-    /// [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`; [`ShapeError::Alloc`].
+    /// [`ShapeError::Axis`] for a runtime axis, or a [`DynShape`] tensor, whose rank has no such axis; [`ShapeError::Alloc`].
     #[doc(alias = "trapz")]
     #[try_twin(alias = "trapz")]
-    pub fn try_trapezoid<const A: isize>(
-        &self,
-        dx: D::Elem,
-    ) -> Result<Tensor<D::Elem, <S as RemoveAxis<A>>::Out>, ShapeError>
+    pub fn try_trapezoid<X, M, Y: Shape>(&self, dx: D::Elem, axis: X) -> Result<Tensor<D::Elem, Y>, ShapeError>
     where
-        S: RemoveAxis<A>,
+        S: DropAxis<X, M, Removed = Y>,
     {
-        self.trapezoid_as(A, Spacing::Uniform(dx))
+        self.trapezoid_as(<S as DropAxis<X, M>>::axis_index(&axis), Spacing::Uniform(dx))
     }
-    /// [`try_trapezoid`](Self::try_trapezoid) at the sample points `x` along axis `A` (PyTorch
-    /// `torch.trapezoid(self, x, dim=A)` with a 1-D `x`): the widths are `x[i] - x[i - 1]`.
+    /// [`try_trapezoid`](Self::try_trapezoid) at the sample points `x` along `axis` (PyTorch
+    /// `torch.trapezoid(self, x, dim=axis)` with a 1-D `x`): the widths are `x[i] - x[i - 1]`.
     ///
     /// # Errors
-    /// [`ShapeError::Mismatch`] when `x` does not have one point per element of dim `A`;
+    /// [`ShapeError::Mismatch`] when `x` does not have one point per element of dim `axis`;
     /// [`ShapeError::Axis`]; [`ShapeError::Alloc`].
     #[try_twin]
-    pub fn try_trapezoid_x<const A: isize, K: Dim>(
+    pub fn try_trapezoid_x<X, M, Y: Shape, K: Dim>(
         &self,
         x: &TensorBase<impl Data<Elem = D::Elem>, (K,)>,
-    ) -> Result<Tensor<D::Elem, <S as RemoveAxis<A>>::Out>, ShapeError>
+        axis: X,
+    ) -> Result<Tensor<D::Elem, Y>, ShapeError>
     where
-        S: RemoveAxis<A>,
+        S: DropAxis<X, M, Removed = Y>,
     {
         let x = kernels::to_vec(x.data.as_slice(), x.layout())?;
-        self.trapezoid_as(A, Spacing::Points(&x))
+        self.trapezoid_as(<S as DropAxis<X, M>>::axis_index(&axis), Spacing::Points(&x))
     }
     /// [`try_trapezoid`](Self::try_trapezoid) along a runtime axis: a [`DynShape`] result.
     ///

@@ -3,11 +3,20 @@
 //! forms), a runtime position `isize` (PyTorch's `dim=1`; the result keeps the rank, with `Dyn`
 //! where the axis decided a dim), or a dim name ([`DimName`], `x.sum_axis(Seq)`: the position is
 //! found in the shape's type; a name the shape lacks does not compile). The three kinds are told
-//! apart by the marker `M` ([`ByConst`], [`ByIndex`], [`ByName`]), which rustc infers from the
+//! apart by the marker `M` ([`Pos<A>`](Pos) for a position known when the program is built,
+//! `Ax::<A>` or a name found at `A`; [`ByIndex`] for an `isize`), which rustc infers from the
 //! argument, so the impls never overlap.
-use super::{DynShape, RemoveAxis, SetAxis, Shape};
+//!
+//! The methods state what they need of the shape as one bound on `S` naming the argument's type,
+//! so an error names the axis and the shape in its first line: [`HasAxis`] (the shape is kept:
+//! softmax, the scans, `flip`), [`DropAxis`] (the axis is removed: reductions, `select`),
+//! [`KeepAxis`] (kept as size 1: `_keepdim`), [`ReplaceAxis`] (another dim in its place: `narrow`),
+//! [`SqueezeAxis`], [`UnsqueezeAxis`], and for two axes [`SwapAxis`] (`transpose`),
+//! [`MoveAxisTo`] (`movedim`) and [`DiagonalAxes`] (`diagonal`).
+use super::{
+    CatShape, DiagonalShape, DynShape, InsertAxis, InsertDim, MoveAxis, RemoveAxis, SameRank, SetAxis, Shape, SwapAxes,
+};
 use crate::dim::{Dim, DimName, Dyn, One};
-use core::marker::PhantomData;
 
 /// A compile-time axis: `x.sum_axis(Ax::<1>)` (PyTorch `x.sum(dim=1)`), `Ax::<-1>` for the last.
 /// Out of range for a tuple shape is a compile error naming the shape.
@@ -17,18 +26,28 @@ pub struct Ax<const A: isize>;
 /// The last axis, PyTorch's `dim=-1`: `x.softmax(LAST)`.
 pub const LAST: Ax<-1> = Ax;
 
-/// The marker of a compile-time axis ([`Ax`]).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ByConst;
 /// The marker of a runtime axis (`isize`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ByIndex;
-/// The marker of a dim name found at position `P` ([`Pos`]).
+/// The marker of an axis whose position `I` is known when the program is built: `Ax::<I>`
+/// (negative from the end), or a name that [`FindName`] finds at `I`.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct ByName<P>(PhantomData<P>);
-/// Position `I` of a shape, found for a name by [`FindName`].
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Pos<const I: usize>;
+pub struct Pos<const I: isize>;
+
+/// An axis given at run time: `isize` (PyTorch's `dim=1`; sealed). The impls of the shape-side
+/// traits for runtime axes are over this trait rather than `isize` itself, so that while an
+/// argument's type is still unknown rustc cannot settle on the runtime impl (and then report an
+/// `Ax::<0>` argument as "expected `isize`") because no compile-time position fits.
+pub trait RuntimeAxis: Copy + sealed::Sealed {
+    /// The axis as given (negative counts from the end).
+    fn get(self) -> isize;
+}
+impl RuntimeAxis for isize {
+    #[inline(always)]
+    fn get(self) -> isize {
+        self
+    }
+}
 
 mod sealed {
     pub trait Sealed {}
@@ -38,9 +57,9 @@ mod sealed {
 }
 
 /// An axis of shape `S`: [`Ax::<A>`](Ax), an `isize`, or a dim name of `S`. `M` is inferred (see
-/// the module docs). The operations that keep the shape (softmax, the scans, sort) take this
-/// bound; those that remove the axis take [`RemoveAx`], those that keep it as size 1 [`KeepAx`].
-/// Implemented by the crate only.
+/// the module docs). The methods bound the shape instead ([`HasAxis`], [`DropAxis`], ... hold
+/// exactly for these arguments), so that an error names the shape; this trait is what generic
+/// code may state of an axis it passes on. Implemented by the crate only.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an axis of shape `{S}`",
     label = "no such axis in this shape",
@@ -51,7 +70,7 @@ pub trait AxisArg<S: Shape, M>: Copy + sealed::Sealed {
     fn index(self) -> isize;
 }
 #[diagnostic::do_not_recommend]
-impl<S: Shape + RemoveAxis<A>, const A: isize> AxisArg<S, ByConst> for Ax<A> {
+impl<S: Shape + RemoveAxis<A>, const A: isize> AxisArg<S, Pos<A>> for Ax<A> {
     #[inline(always)]
     fn index(self) -> isize {
         A
@@ -65,59 +84,11 @@ impl<S: Erase> AxisArg<S, ByIndex> for isize {
     }
 }
 #[diagnostic::do_not_recommend]
-impl<S: Shape + FindName<N, Pos<I>>, N: DimName, const I: usize> AxisArg<S, ByName<Pos<I>>> for N {
+impl<S: Shape + FindName<N, Pos<I>>, N: DimName, const I: isize> AxisArg<S, Pos<I>> for N {
     #[inline(always)]
     fn index(self) -> isize {
-        I as isize
+        I
     }
-}
-
-/// An axis of shape `S` that an operation removes (reductions, `select`, `squeeze`): the result
-/// shape is `Removed`.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not an axis of shape `{S}`",
-    label = "no such axis in this shape",
-    note = "an axis is `Ax::<N>` (checked at compile time, negatives from the end), an `isize` (checked at run time) or the name of one of the shape's dims"
-)]
-pub trait RemoveAx<S: Shape, M>: AxisArg<S, M> {
-    /// `S` without the axis (all `Dyn` for a runtime axis).
-    type Removed: Shape;
-}
-#[diagnostic::do_not_recommend]
-impl<S: Shape + RemoveAxis<A>, const A: isize> RemoveAx<S, ByConst> for Ax<A> {
-    type Removed = <S as RemoveAxis<A>>::Out;
-}
-#[diagnostic::do_not_recommend]
-impl<S: Erase> RemoveAx<S, ByIndex> for isize {
-    type Removed = <S as Erase>::Less;
-}
-#[diagnostic::do_not_recommend]
-impl<S: Shape + FindName<N, Pos<I>>, N: DimName, const I: usize> RemoveAx<S, ByName<Pos<I>>> for N {
-    type Removed = <S as FindName<N, Pos<I>>>::Removed;
-}
-
-/// An axis of shape `S` that an operation keeps as a size-1 [`One`] (`keepdim=True`): the result
-/// shape is `Kept`.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not an axis of shape `{S}`",
-    label = "no such axis in this shape",
-    note = "an axis is `Ax::<N>` (checked at compile time, negatives from the end), an `isize` (checked at run time) or the name of one of the shape's dims"
-)]
-pub trait KeepAx<S: Shape, M>: AxisArg<S, M> {
-    /// `S` with the axis as [`One`] (all `Dyn` for a runtime axis).
-    type Kept: Shape;
-}
-#[diagnostic::do_not_recommend]
-impl<S: Shape + RemoveAxis<A> + SetAxis<A, One>, const A: isize> KeepAx<S, ByConst> for Ax<A> {
-    type Kept = <S as SetAxis<A, One>>::Out;
-}
-#[diagnostic::do_not_recommend]
-impl<S: Erase> KeepAx<S, ByIndex> for isize {
-    type Kept = <S as Erase>::Same;
-}
-#[diagnostic::do_not_recommend]
-impl<S: Shape + FindName<N, Pos<I>>, N: DimName, const I: usize> KeepAx<S, ByName<Pos<I>>> for N {
-    type Kept = <S as FindName<N, Pos<I>>>::Kept;
 }
 
 /// The dim named `N` is at position `P` ([`Pos`]) of `Self`: one impl per rank and position
@@ -168,27 +139,28 @@ pub trait HasAxis<X, M>: Shape {
 // Written per kind of axis rather than as one blanket over `AxisArg` (one trait less for rustc
 // to go through at each call: 4% fewer instructions checking 250 reductions).
 #[diagnostic::do_not_recommend]
-impl<S: Shape + RemoveAxis<A>, const A: isize> HasAxis<Ax<A>, ByConst> for S {
+impl<S: Shape + RemoveAxis<A>, const A: isize> HasAxis<Ax<A>, Pos<A>> for S {
     #[inline(always)]
     fn axis_index(_: &Ax<A>) -> isize {
         A
     }
 }
 #[diagnostic::do_not_recommend]
-impl<S: Erase> HasAxis<isize, ByIndex> for S {
+impl<S: Erase, I: RuntimeAxis> HasAxis<I, ByIndex> for S {
     #[inline(always)]
-    fn axis_index(x: &isize) -> isize {
-        *x
+    fn axis_index(x: &I) -> isize {
+        x.get()
     }
 }
 #[diagnostic::do_not_recommend]
-impl<N: DimName, const I: usize, S: Shape + FindName<N, Pos<I>>> HasAxis<N, ByName<Pos<I>>> for S {
+impl<N: DimName, const I: isize, S: Shape + FindName<N, Pos<I>>> HasAxis<N, Pos<I>> for S {
     #[inline(always)]
     fn axis_index(_: &N) -> isize {
-        I as isize
+        I
     }
 }
-/// [`HasAxis`] for the operations that remove the axis ([`RemoveAx`]), with the result shape.
+/// [`HasAxis`] for the operations that remove the axis (reductions, `select`), with the result
+/// shape.
 #[diagnostic::on_unimplemented(
     message = "`{X}` is not an axis of shape `{Self}`",
     label = "no such axis in this shape",
@@ -201,7 +173,7 @@ pub trait DropAxis<X, M>: Shape {
     fn axis_index(x: &X) -> isize;
 }
 #[diagnostic::do_not_recommend]
-impl<S: Shape + RemoveAxis<A>, const A: isize> DropAxis<Ax<A>, ByConst> for S {
+impl<S: Shape + RemoveAxis<A>, const A: isize> DropAxis<Ax<A>, Pos<A>> for S {
     #[inline(always)]
     fn axis_index(_: &Ax<A>) -> isize {
         A
@@ -209,22 +181,22 @@ impl<S: Shape + RemoveAxis<A>, const A: isize> DropAxis<Ax<A>, ByConst> for S {
     type Removed = <S as RemoveAxis<A>>::Out;
 }
 #[diagnostic::do_not_recommend]
-impl<S: Erase> DropAxis<isize, ByIndex> for S {
+impl<S: Erase, I: RuntimeAxis> DropAxis<I, ByIndex> for S {
     #[inline(always)]
-    fn axis_index(x: &isize) -> isize {
-        *x
+    fn axis_index(x: &I) -> isize {
+        x.get()
     }
     type Removed = <S as Erase>::Less;
 }
 #[diagnostic::do_not_recommend]
-impl<N: DimName, const I: usize, S: Shape + FindName<N, Pos<I>>> DropAxis<N, ByName<Pos<I>>> for S {
+impl<N: DimName, const I: isize, S: Shape + FindName<N, Pos<I>>> DropAxis<N, Pos<I>> for S {
     #[inline(always)]
     fn axis_index(_: &N) -> isize {
-        I as isize
+        I
     }
     type Removed = <S as FindName<N, Pos<I>>>::Removed;
 }
-/// [`HasAxis`] for the operations that keep the axis as size 1 ([`KeepAx`]), with the result
+/// [`HasAxis`] for the operations that keep the axis as size 1 (`keepdim=True`), with the result
 /// shape.
 #[diagnostic::on_unimplemented(
     message = "`{X}` is not an axis of shape `{Self}`",
@@ -238,7 +210,7 @@ pub trait KeepAxis<X, M>: Shape {
     fn axis_index(x: &X) -> isize;
 }
 #[diagnostic::do_not_recommend]
-impl<S: Shape + RemoveAxis<A> + SetAxis<A, One>, const A: isize> KeepAxis<Ax<A>, ByConst> for S {
+impl<S: Shape + RemoveAxis<A> + SetAxis<A, One>, const A: isize> KeepAxis<Ax<A>, Pos<A>> for S {
     #[inline(always)]
     fn axis_index(_: &Ax<A>) -> isize {
         A
@@ -246,18 +218,267 @@ impl<S: Shape + RemoveAxis<A> + SetAxis<A, One>, const A: isize> KeepAxis<Ax<A>,
     type Kept = <S as SetAxis<A, One>>::Out;
 }
 #[diagnostic::do_not_recommend]
-impl<S: Erase> KeepAxis<isize, ByIndex> for S {
+impl<S: Erase, I: RuntimeAxis> KeepAxis<I, ByIndex> for S {
     #[inline(always)]
-    fn axis_index(x: &isize) -> isize {
-        *x
+    fn axis_index(x: &I) -> isize {
+        x.get()
     }
     type Kept = <S as Erase>::Same;
 }
 #[diagnostic::do_not_recommend]
-impl<N: DimName, const I: usize, S: Shape + FindName<N, Pos<I>>> KeepAxis<N, ByName<Pos<I>>> for S {
+impl<N: DimName, const I: isize, S: Shape + FindName<N, Pos<I>>> KeepAxis<N, Pos<I>> for S {
     #[inline(always)]
     fn axis_index(_: &N) -> isize {
-        I as isize
+        I
     }
     type Kept = <S as FindName<N, Pos<I>>>::Kept;
+}
+
+/// `Self` names the position `I` of shape `S` when the program is built (the `P` of [`Pos<I>`]):
+/// `Ax::<I>` for any `S` (the rule it meets checks the range), a name that [`FindName`] finds at
+/// `I`. The two-axis rules ([`SwapAxis`], [`MoveAxisTo`], [`DiagonalAxes`]) and [`ReplaceAxis`] /
+/// [`SqueezeAxis`] go through it, so that one impl serves `Ax` and names in any mix.
+pub trait AxisPos<S, P>: sealed::Sealed {}
+#[diagnostic::do_not_recommend]
+impl<S, const A: isize> AxisPos<S, Pos<A>> for Ax<A> {}
+#[diagnostic::do_not_recommend]
+impl<S: FindName<N, Pos<I>>, N: DimName, const I: isize> AxisPos<S, Pos<I>> for N {}
+
+/// The shapes of an inserting runtime axis's results (`unsqueeze(1)`): one rank more, every dim
+/// `Dyn`; [`DynShape`] for [`DynShape`]. Tuple shapes of rank 0 to 5.
+#[diagnostic::on_unimplemented(
+    message = "a shape `{Self}` of rank 6 has no room for another axis",
+    label = "a runtime insertion axis needs a shape of rank 5 or less"
+)]
+pub trait EraseMore: Shape {
+    /// One rank more, every dim `Dyn`.
+    type More: Shape;
+}
+#[diagnostic::do_not_recommend]
+impl EraseMore for DynShape {
+    type More = DynShape;
+}
+
+/// `X` is an axis of `Self` whose dim becomes `D` (`narrow` and `diff`: `Dyn`, a new size;
+/// `topk::<K>`: `Const<K>`); the result shape is `Out` (every dim `Dyn` for a runtime axis).
+#[diagnostic::on_unimplemented(
+    message = "`{X}` is not an axis of shape `{Self}`",
+    label = "no such axis in this shape",
+    note = "an axis is `Ax::<N>` (checked at compile time, negatives from the end), an `isize` (checked at run time) or the name of one of the shape's dims"
+)]
+pub trait ReplaceAxis<X, M, D: Dim>: Shape {
+    /// `Self` with the axis's dim `D`.
+    type Out: Shape;
+    /// The position when the program is built (`None` for a runtime axis): for build-time
+    /// checks against a static dim.
+    const AT: Option<isize>;
+    /// The axis as given (negative counts from the end).
+    fn axis_index(x: &X) -> isize;
+}
+#[diagnostic::do_not_recommend]
+impl<S: SetAxis<A, D>, X: AxisPos<S, Pos<A>>, D: Dim, const A: isize> ReplaceAxis<X, Pos<A>, D> for S {
+    type Out = <S as SetAxis<A, D>>::Out;
+    const AT: Option<isize> = Some(A);
+    #[inline(always)]
+    fn axis_index(_: &X) -> isize {
+        A
+    }
+}
+#[diagnostic::do_not_recommend]
+impl<S: Erase, D: Dim, I: RuntimeAxis> ReplaceAxis<I, ByIndex, D> for S {
+    type Out = <S as Erase>::Same;
+    const AT: Option<isize> = None;
+    #[inline(always)]
+    fn axis_index(x: &I) -> isize {
+        x.get()
+    }
+}
+
+/// `X` is an axis of `Self` that `squeeze` may remove: a static dim must be 1 (a name or a
+/// product is refused as it is by [`Squeezable`](super::Squeezable)); the result shape is `Out`.
+#[diagnostic::on_unimplemented(
+    message = "`{X}` is not an axis of shape `{Self}` that squeeze can remove",
+    label = "no such axis, or not of size 1",
+    note = "an axis is `Ax::<N>` (checked at compile time, negatives from the end) or an `isize` (checked at run time)"
+)]
+pub trait SqueezeAxis<X, M>: Shape {
+    /// `Self` without the axis.
+    type Out: Shape;
+    /// The axis as given (negative counts from the end).
+    fn axis_index(x: &X) -> isize;
+}
+#[diagnostic::do_not_recommend]
+impl<S: RemoveAxis<A>, X: AxisPos<S, Pos<A>>, const A: isize> SqueezeAxis<X, Pos<A>> for S
+where
+    <S as RemoveAxis<A>>::Removed: super::Squeezable<S, A>,
+{
+    type Out = <S as RemoveAxis<A>>::Out;
+    #[inline(always)]
+    fn axis_index(_: &X) -> isize {
+        A
+    }
+}
+#[diagnostic::do_not_recommend]
+impl<S: Erase, I: RuntimeAxis> SqueezeAxis<I, ByIndex> for S {
+    type Out = <S as Erase>::Less;
+    #[inline(always)]
+    fn axis_index(x: &I) -> isize {
+        x.get()
+    }
+}
+
+/// `X` is a place to insert a size-1 axis into `Self` (`0..=rank`, negatives from the end, `-1`
+/// appends): `Ax::<A>` or an `isize`; the result shape is `Out`.
+#[diagnostic::on_unimplemented(
+    message = "`{X}` is not a place to insert an axis into shape `{Self}`",
+    label = "no such insertion point",
+    note = "an insertion point is `Ax::<N>` (`0..=rank`, checked at compile time, negatives from the end) or an `isize` (checked at run time)"
+)]
+pub trait UnsqueezeAxis<X, M>: Shape {
+    /// `Self` with a [`One`] inserted.
+    type Out: Shape;
+    /// The insertion point as given.
+    fn axis_index(x: &X) -> isize;
+}
+#[diagnostic::do_not_recommend]
+impl<S: InsertAxis<A>, const A: isize> UnsqueezeAxis<Ax<A>, Pos<A>> for S {
+    type Out = <S as InsertAxis<A>>::Out;
+    #[inline(always)]
+    fn axis_index(_: &Ax<A>) -> isize {
+        A
+    }
+}
+#[diagnostic::do_not_recommend]
+impl<S: EraseMore, I: RuntimeAxis> UnsqueezeAxis<I, ByIndex> for S {
+    type Out = <S as EraseMore>::More;
+    #[inline(always)]
+    fn axis_index(x: &I) -> isize {
+        x.get()
+    }
+}
+
+/// Writes a rule over two axes `X1`, `X2` of `Self` (each `Ax::<A>`, a name or an `isize`): one
+/// impl for two positions known when the program is built (through [`AxisPos`], checked by the
+/// const rule `$rule<A, B>`), two for a runtime axis on either side (the result `$erased`).
+macro_rules! two_axes {
+    ($(#[$m:meta])* $name:ident, $rule:ident, $erased:ident, $what:literal) => {
+        $(#[$m])*
+        #[diagnostic::on_unimplemented(
+            message = "`{X1}` and `{X2}` are not two axes of shape `{Self}`",
+            label = $what,
+            note = "an axis is `Ax::<N>` (checked at compile time, negatives from the end), an `isize` (checked at run time) or the name of one of the shape's dims"
+        )]
+        pub trait $name<X1, M1, X2, M2>: Shape {
+            /// The result shape.
+            type Out: Shape;
+            /// The two axes as given (negative counts from the end).
+            fn axis_indices(a: &X1, b: &X2) -> (isize, isize);
+        }
+        #[diagnostic::do_not_recommend]
+        impl<S, X1, X2, const A: isize, const B: isize> $name<X1, Pos<A>, X2, Pos<B>> for S
+        where
+            S: $rule<A, B>,
+            X1: AxisPos<S, Pos<A>>,
+            X2: AxisPos<S, Pos<B>>,
+        {
+            type Out = <S as $rule<A, B>>::Out;
+            #[inline(always)]
+            fn axis_indices(_: &X1, _: &X2) -> (isize, isize) {
+                (A, B)
+            }
+        }
+        #[diagnostic::do_not_recommend]
+        impl<S: Erase + HasAxis<X2, M2>, I: RuntimeAxis, X2, M2> $name<I, ByIndex, X2, M2> for S {
+            type Out = <S as Erase>::$erased;
+            #[inline(always)]
+            fn axis_indices(a: &I, b: &X2) -> (isize, isize) {
+                (a.get(), <S as HasAxis<X2, M2>>::axis_index(b))
+            }
+        }
+        #[diagnostic::do_not_recommend]
+        impl<S: Erase + HasAxis<X1, Pos<A>>, X1, I: RuntimeAxis, const A: isize> $name<X1, Pos<A>, I, ByIndex> for S {
+            type Out = <S as Erase>::$erased;
+            #[inline(always)]
+            fn axis_indices(_: &X1, b: &I) -> (isize, isize) {
+                (A, b.get())
+            }
+        }
+    };
+}
+two_axes! {
+    /// `X1` and `X2` are axes of `Self` that `transpose` swaps; the result shape is `Out` (the
+    /// dims swapped, names kept; every dim `Dyn` when either axis is a runtime one).
+    SwapAxis, SwapAxes, Same, "no such pair of axes in this shape"
+}
+two_axes! {
+    /// `X1` is an axis of `Self` that `movedim` moves to position `X2`; the result shape is `Out`
+    /// (every dim `Dyn` when either axis is a runtime one).
+    MoveAxisTo, MoveAxis, Same, "no such pair of axes in this shape"
+}
+two_axes! {
+    /// `X1` and `X2` are two different axes of `Self` whose diagonal `diagonal` takes; the result
+    /// shape is `Out` (both removed, the diagonal a new `Dyn` last dim; one rank less, all `Dyn`,
+    /// when either axis is a runtime one).
+    DiagonalAxes, DiagonalShape, Less, "no such pair of different axes in this shape"
+}
+
+/// `X` is an axis along which `Self` and `R` concatenate (`cat`): the result shape is `Out` (the
+/// dims of [`CatShape`] for `Ax::<N>` and names; the same rank, every dim
+/// `Dyn`, for an `isize`, whose rank and sizes are checked at run time).
+#[diagnostic::on_unimplemented(
+    message = "cannot concatenate `{Self}` and `{R}` along `{X}`",
+    label = "the shapes need the same rank, the same dims outside the axis, and the axis in range",
+    note = "where both sizes along the axis are static the result's is their sum, which must be known when the program is built (not a generic `N + M`) and at most 1024; `Tensor::cat_all` gives a `Dyn` dim instead"
+)]
+pub trait CatAxis<X, M, R: Shape>: Shape {
+    /// The concatenated shape.
+    type Out: Shape;
+    /// The axis as given (negative counts from the end).
+    fn axis_index(x: &X) -> isize;
+}
+impl<S: CatShape<A, R>, R: Shape, X: AxisPos<S, Pos<A>>, const A: isize> CatAxis<X, Pos<A>, R> for S {
+    type Out = <S as CatShape<A, R>>::Out;
+    #[inline(always)]
+    fn axis_index(_: &X) -> isize {
+        A
+    }
+}
+#[diagnostic::do_not_recommend]
+impl<S: Erase, R: SameRank<S>, I: RuntimeAxis> CatAxis<I, ByIndex, R> for S {
+    type Out = <S as Erase>::Same;
+    #[inline(always)]
+    fn axis_index(x: &I) -> isize {
+        x.get()
+    }
+}
+
+/// `X` is a place to insert the new dim `K` into `Self` (`stack`, `0..=rank`, negatives from the
+/// end): `Ax::<A>` or an `isize`; the result shape is `Out` (one rank more, every dim `Dyn`, for
+/// an `isize`).
+#[diagnostic::on_unimplemented(
+    message = "`{X}` is not a place to insert a dim into shape `{Self}`",
+    label = "no such insertion point, or the result would have more than 6 dims",
+    note = "an insertion point is `Ax::<N>` (`0..=rank`, checked at compile time, negatives from the end) or an `isize` (checked at run time)"
+)]
+pub trait StackAxis<X, M, K: Dim>: Shape {
+    /// `Self` with `K` inserted.
+    type Out: Shape;
+    /// The insertion point as given.
+    fn axis_index(x: &X) -> isize;
+}
+#[diagnostic::do_not_recommend]
+impl<S: InsertDim<A, K>, K: Dim, const A: isize> StackAxis<Ax<A>, Pos<A>, K> for S {
+    type Out = <S as InsertDim<A, K>>::Out;
+    #[inline(always)]
+    fn axis_index(_: &Ax<A>) -> isize {
+        A
+    }
+}
+#[diagnostic::do_not_recommend]
+impl<S: EraseMore, K: Dim, I: RuntimeAxis> StackAxis<I, ByIndex, K> for S {
+    type Out = <S as EraseMore>::More;
+    #[inline(always)]
+    fn axis_index(x: &I) -> isize {
+        x.get()
+    }
 }

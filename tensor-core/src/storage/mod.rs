@@ -106,7 +106,7 @@ pub trait Data: Sealed {
     type Lay<S: crate::Shape>: LayoutRepr;
     /// The storage of a view of this tensor: `&'s [T]`, borrowing it, for owned, shared and
     /// mutably borrowed storage; the view's own `&'a [T]` for a view, so that a view of a view
-    /// keeps the original borrow (`x.t().narrow::<0>(0, 2)` binds to one `let`, as ndarray's
+    /// keeps the original borrow (`x.t().narrow(Ax::<0>, 0, 2)` binds to one `let`, as ndarray's
     /// `slice_move`).
     type Ref<'s>: Data<Elem = Self::Elem> + Copy
     where

@@ -4,10 +4,10 @@
 //!
 //! | call | inputs | result |
 //! |---|---|---|
-//! | `x.cat::<A>(&y)` ([`Cat`]) | two tensors, any shapes that agree outside `A` | dim `A` is `Const<N + M>` when both are static (sums up to 1024), else `Dyn` |
-//! | `Tensor::cat_all::<A>(&[&x, &y, ..])` | a slice of tensors of one shape type | dim `A` is `Dyn` |
-//! | `Tensor::stack::<A>([&x, &y, ..])` ([`Stack`]) | an array of `K` tensors of one shape type | `Const<K>` inserted at `A` |
-//! | `Tensor::stack_all::<A>(&[&x, &y, ..])` | a slice of tensors of one shape type | `Dyn` inserted at `A` |
+//! | `x.cat(&y, Ax::<A>)` ([`Cat`]) | two tensors, any shapes that agree outside `A` | dim `A` is `Const<N + M>` when both are static (sums up to 1024), else `Dyn` |
+//! | `Tensor::cat_all(&[&x, &y, ..], Ax::<A>)` | a slice of tensors of one shape type | dim `A` is `Dyn` |
+//! | `Tensor::stack([&x, &y, ..], Ax::<A>)` ([`Stack`]) | an array of `K` tensors of one shape type | `Const<K>` inserted at `A` |
+//! | `Tensor::stack_all(&[&x, &y, ..], Ax::<A>)` | a slice of tensors of one shape type | `Dyn` inserted at `A` |
 //! | `Tensor::cat_dyn(&[..], axis)`, `Tensor::stack_dyn(&[..], axis)` | runtime axis | [`DynShape`] |
 //!
 //! `cat` and `stack` are trait methods ([`Cat`], [`Stack`]) rather than inherent ones so that
@@ -19,7 +19,7 @@ use crate::dim::{Const, Dim, Dyn};
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
 use crate::layout::{normalize_axis, normalize_insert_axis, Layout};
-use crate::shape::{cat_sizes, CatShape, DynShape, InsertDim, SetAxis, Shape};
+use crate::shape::{cat_sizes, CatAxis, DynShape, ReplaceAxis, Shape, StackAxis};
 use crate::storage::{Data, Element};
 use alloc::vec::Vec;
 use shaped_macros::try_twin;
@@ -67,12 +67,12 @@ fn parts<'a, T: Element, D: Data<Elem = T> + 'a, S: Shape>(
     xs.into_iter().map(|x| (x.data.as_slice(), *x.layout())).collect()
 }
 
-/// `x.cat::<A>(&y)`: concatenation of two tensors along axis `A` (PyTorch `torch.cat([x, y], A)`),
+/// `x.cat(&y, Ax::<A>)`: concatenation of two tensors along `axis` (PyTorch `torch.cat([x, y], A)`),
 /// into a new contiguous tensor. Implemented for every pair of tensors and views with the same
 /// element type; import it with `use shaped::Cat` (it is in the prelude).
 ///
-/// The shapes must have the same rank and equal dims outside `A`: checked at compile time for
-/// static dims (the error names both shapes), at run time for `Dyn` dims and [`DynShape`]. Dim `A`
+/// The shapes must have the same rank and equal dims outside `axis`: checked at compile time for
+/// static dims (the error names both shapes), at run time for `Dyn` dims and [`DynShape`]. Dim `axis`
 /// of the result is `Const<N + M>` when both are static: `[2, 3]` and `[4, 3]` along `<0>` give
 /// `[6, 3]`. The sum goes through typenum and back to a `Const`, which covers totals up to 1024;
 /// a larger static total is a compile error that suggests `Dyn`. When either is `Dyn`, so is the
@@ -80,14 +80,14 @@ fn parts<'a, T: Element, D: Data<Elem = T> + 'a, S: Shape>(
 ///
 /// ```
 /// # extern crate shaped_core as shaped;
-/// use shaped::Cat;
+/// use shaped::{Ax, Cat};
 /// use shaped::{Shape, Tensor};
 /// let x: Tensor<f32, Shape![2, 3]> = Tensor::zeros();
 /// let y: Tensor<f32, Shape![1, 3]> = Tensor::ones();
-/// let z: Tensor<f32, Shape![3, 3]> = x.cat::<0>(&y);
+/// let z: Tensor<f32, Shape![3, 3]> = x.cat(&y, Ax::<0>);
 /// assert_eq!(z.to_vec()[5..], [0., 1., 1., 1.]);
 /// // A transposed, narrowed view: its dim 1 is `Dyn`, so the sum is too.
-/// let w: Tensor<f32, Shape![3, _]> = z.cat::<1>(&z.t().narrow::<0>(0, 2).t());
+/// let w: Tensor<f32, Shape![3, _]> = z.cat(&z.t().narrow(Ax::<0>, 0, 2).t(), Ax::<1>);
 /// assert_eq!(w.sizes(), [3, 5]);
 /// ```
 pub trait Cat<Rhs> {
@@ -98,28 +98,25 @@ pub trait Cat<Rhs> {
     /// The right operand's shape.
     type RhsShape: Shape;
 
-    /// The concatenation along axis `A` (see the [trait docs](Cat)).
+    /// The concatenation along `axis` (see the [trait docs](Cat)): PyTorch `torch.cat([self,
+    /// rhs], axis)`.
     ///
     /// # Errors
-    /// [`ShapeError::Mismatch`] naming both shapes when runtime sizes differ outside `A` (`cat:
-    /// [2, 3] and [2, 4] differ outside dimension 0`) or, for [`DynShape`], the ranks differ;
-    /// [`ShapeError::Axis`] when a [`DynShape`] operand has no axis `A`.
-    #[allow(clippy::type_complexity)] // the result shape is a projection, as elsewhere
-    fn try_cat<const A: isize>(
-        &self,
-        rhs: &Rhs,
-    ) -> Result<Tensor<Self::Elem, <Self::LhsShape as CatShape<A, Self::RhsShape>>::Out>, ShapeError>
+    /// [`ShapeError::Mismatch`] naming both shapes when runtime sizes differ outside the axis
+    /// (`cat: [2, 3] and [2, 4] differ outside dimension 0`) or, for an `isize` axis or
+    /// [`DynShape`], the ranks differ; [`ShapeError::Axis`] for a runtime axis out of range.
+    fn try_cat<X, M, Y: Shape>(&self, rhs: &Rhs, axis: X) -> Result<Tensor<Self::Elem, Y>, ShapeError>
     where
-        Self::LhsShape: CatShape<A, Self::RhsShape>;
+        Self::LhsShape: CatAxis<X, M, Self::RhsShape, Out = Y>;
 
     /// [`try_cat`](Self::try_cat), panicking with the error's message.
     #[doc(alias = "concatenate", alias = "concat")]
     #[track_caller]
-    fn cat<const A: isize>(&self, rhs: &Rhs) -> Tensor<Self::Elem, <Self::LhsShape as CatShape<A, Self::RhsShape>>::Out>
+    fn cat<X, M, Y: Shape>(&self, rhs: &Rhs, axis: X) -> Tensor<Self::Elem, Y>
     where
-        Self::LhsShape: CatShape<A, Self::RhsShape>,
+        Self::LhsShape: CatAxis<X, M, Self::RhsShape, Out = Y>,
     {
-        self.try_cat::<A>(rhs).or_panic()
+        self.try_cat::<X, M, Y>(rhs, axis).or_panic()
     }
 }
 
@@ -128,22 +125,19 @@ impl<D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> Cat<TensorBase<D2, 
     type LhsShape = S;
     type RhsShape = S2;
 
-    fn try_cat<const A: isize>(
-        &self,
-        rhs: &TensorBase<D2, S2>,
-    ) -> Result<Tensor<D::Elem, <S as CatShape<A, S2>>::Out>, ShapeError>
+    fn try_cat<X, M, Y: Shape>(&self, rhs: &TensorBase<D2, S2>, axis: X) -> Result<Tensor<D::Elem, Y>, ShapeError>
     where
-        S: CatShape<A, S2>,
+        S: CatAxis<X, M, S2, Out = Y>,
     {
-        let a = normalize_axis(A, self.rank())?;
+        let a = normalize_axis(<S as CatAxis<X, M, S2>>::axis_index(&axis), self.rank())?;
         crate::shape::check_names_equal::<S, S2>(self.sizes(), rhs.sizes(), a)?;
         cat_layouts("cat", &[(self.data.as_slice(), *self.layout()), (rhs.data.as_slice(), *rhs.layout())], a)
     }
 }
 
-/// `Tensor::stack::<A>([&x, &y, &z])`: `K` tensors of one shape type stacked along a new axis `A`
+/// `Tensor::stack([&x, &y, &z], Ax::<A>)`: `K` tensors of one shape type stacked along a new `axis`
 /// (PyTorch `torch.stack([x, y, z], A)`), into a new contiguous tensor with `Const<K>` inserted at
-/// `A` (`0..=rank`; the result has at most 6 dims). `K` is the array length, so no arithmetic is
+/// `axis` (`0..=rank`; the result has at most 6 dims). `K` is the array length, so no arithmetic is
 /// involved. Import it with `use shaped::Stack` (it is in the prelude); [`Tensor::stack_all`] takes a slice
 /// instead (a `Dyn` new dim).
 ///
@@ -153,11 +147,11 @@ impl<D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> Cat<TensorBase<D2, 
 ///
 /// ```
 /// # extern crate shaped_core as shaped;
-/// use shaped::Stack;
+/// use shaped::{Ax, Stack};
 /// use shaped::{Shape, Tensor};
 /// let a = Tensor::from([1., 2.]);
 /// let b = Tensor::from([3., 4.]);
-/// let s: Tensor<f64, Shape![2, 2]> = Tensor::stack::<1>([&a, &b]);
+/// let s: Tensor<f64, Shape![2, 2]> = Tensor::stack([&a, &b], Ax::<1>);
 /// assert_eq!(s.to_vec(), [1., 3., 2., 4.]);
 /// ```
 pub trait Stack<Xs>: Sized {
@@ -174,18 +168,15 @@ pub trait Stack<Xs>: Sized {
     /// [`ShapeError::Mismatch`] naming two inputs whose runtime sizes differ (`stack: [2, 3] and
     /// [2, 4] differ: stack needs tensors of equal sizes`); [`ShapeError::Invalid`] for no inputs;
     /// [`ShapeError::Axis`] or [`ShapeError::RankTooLarge`] for a [`DynShape`] axis out of range.
-    #[allow(clippy::type_complexity)]
-    fn try_stack<const A: isize>(
-        xs: Xs,
-    ) -> Result<Tensor<Self::Elem, <Self::ItemShape as InsertDim<A, Self::Count>>::Out>, ShapeError>
+    fn try_stack<X, M, Y: Shape>(xs: Xs, axis: X) -> Result<Tensor<Self::Elem, Y>, ShapeError>
     where
-        Self::ItemShape: InsertDim<A, Self::Count>;
+        Self::ItemShape: StackAxis<X, M, Self::Count, Out = Y>;
 
     /// [`try_stack`](Self::try_stack), panicking with the error's message.
     #[track_caller]
     #[rustfmt::skip] // one line: the bound is what an error shows
-    fn stack<const A: isize>(xs: Xs) -> Tensor<Self::Elem, <Self::ItemShape as InsertDim<A, Self::Count>>::Out> where Self::ItemShape: InsertDim<A, Self::Count> {
-        Self::try_stack::<A>(xs).or_panic()
+    fn stack<X, M, Y: Shape>(xs: Xs, axis: X) -> Tensor<Self::Elem, Y> where Self::ItemShape: StackAxis<X, M, Self::Count, Out = Y> {
+        Self::try_stack::<X, M, Y>(xs, axis).or_panic()
     }
 }
 
@@ -196,49 +187,55 @@ impl<'a, T: Element, S: Shape, D: Data<Elem = T> + 'a, const K: usize> Stack<[&'
     type ItemShape = S;
     type Count = Const<K>;
 
-    fn try_stack<const A: isize>(
-        xs: [&'a TensorBase<D, S>; K],
-    ) -> Result<Tensor<T, <S as InsertDim<A, Const<K>>>::Out>, ShapeError>
+    fn try_stack<X, M, Y: Shape>(xs: [&'a TensorBase<D, S>; K], axis: X) -> Result<Tensor<T, Y>, ShapeError>
     where
-        S: InsertDim<A, Const<K>>,
+        S: StackAxis<X, M, Const<K>, Out = Y>,
     {
-        stack_layouts(&parts(xs), normalize_insert_axis(A, first_rank(&xs))?)
+        let a = <S as StackAxis<X, M, Const<K>>>::axis_index(&axis);
+        stack_layouts(&parts(xs), normalize_insert_axis(a, first_rank(&xs))?)
     }
 }
 
 impl<T: Element, S: Shape> Tensor<T, S> {
-    /// Any number of tensors of one shape type concatenated along axis `A` (PyTorch
-    /// `torch.cat(xs, A)`), into a new contiguous tensor whose dim `A` is `Dyn` (the count is only
-    /// known at run time). Use [`Cat::cat`] for two tensors with a static result.
+    /// Any number of tensors of one shape type concatenated along `axis` (PyTorch
+    /// `torch.cat(xs, axis)`), into a new contiguous tensor whose dim at `axis` is `Dyn` (the
+    /// count is only known at run time). The axis is an `Ax::<N>` or a dim name (the other dims
+    /// keep their types) or an `isize` (every dim `Dyn`). Use [`Cat::cat`] for two tensors with a
+    /// static result.
     ///
     /// # Errors
     /// [`ShapeError::Invalid`] for an empty slice; [`ShapeError::Mismatch`] naming the first input
-    /// and the first one whose runtime sizes differ outside `A`; [`ShapeError::Axis`] when a
-    /// [`DynShape`] input has no axis `A`.
+    /// and the first one whose runtime sizes differ outside the axis; [`ShapeError::Axis`] for a
+    /// runtime axis, or a [`DynShape`] input, whose rank has no such axis.
     #[try_twin(alias = "concatenate", alias = "concat")]
-    pub fn try_cat_all<const A: isize>(
+    pub fn try_cat_all<X, M, Y: Shape>(
         xs: &[&TensorBase<impl Data<Elem = T>, S>],
-    ) -> Result<Tensor<T, <S as SetAxis<A, Dyn>>::Out>, ShapeError>
+        axis: X,
+    ) -> Result<Tensor<T, Y>, ShapeError>
     where
-        S: SetAxis<A, Dyn>,
+        S: ReplaceAxis<X, M, Dyn, Out = Y>,
     {
-        cat_layouts("cat", &parts(xs.iter().copied()), normalize_axis(A, first_rank(xs).max(1))?)
+        let a = <S as ReplaceAxis<X, M, Dyn>>::axis_index(&axis);
+        cat_layouts("cat", &parts(xs.iter().copied()), normalize_axis(a, first_rank(xs).max(1))?)
     }
 
-    /// Any number of tensors of one shape type stacked along a new axis `A` (PyTorch
-    /// `torch.stack(xs, A)`), into a new contiguous tensor with a `Dyn` dim inserted at `A`. Use
-    /// [`Stack::stack`] with an array for a static count.
+    /// Any number of tensors of one shape type stacked along a new axis at `axis` (PyTorch
+    /// `torch.stack(xs, axis)`), into a new contiguous tensor with a `Dyn` dim inserted there
+    /// (`Ax::<N>`, `0..=rank`; or an `isize`, every dim `Dyn`). Use [`Stack::stack`] with an
+    /// array for a static count.
     ///
     /// # Errors
     /// As [`Stack::try_stack`].
     #[try_twin(alias = "stack")]
-    pub fn try_stack_all<const A: isize>(
+    pub fn try_stack_all<X, M, Y: Shape>(
         xs: &[&TensorBase<impl Data<Elem = T>, S>],
-    ) -> Result<Tensor<T, <S as InsertDim<A, Dyn>>::Out>, ShapeError>
+        axis: X,
+    ) -> Result<Tensor<T, Y>, ShapeError>
     where
-        S: InsertDim<A, Dyn>,
+        S: StackAxis<X, M, Dyn, Out = Y>,
     {
-        stack_layouts(&parts(xs.iter().copied()), normalize_insert_axis(A, first_rank(xs))?)
+        let a = <S as StackAxis<X, M, Dyn>>::axis_index(&axis);
+        stack_layouts(&parts(xs.iter().copied()), normalize_insert_axis(a, first_rank(xs))?)
     }
 }
 

@@ -101,7 +101,7 @@ pub type OutTensor2<D1, D2, T, S> = TensorBase<crate::storage::Out2<D1, D2, T, S
 /// What a view method of a tensor with storage `D` returns: a [`TensorView`] of shape `S`. Its
 /// lifetime is the borrow of the tensor for owned, shared and mutably borrowed storage, and the
 /// source view's own lifetime when `D` is already a view, so views chain without a `let` per step:
-/// `let v = x.t().narrow::<0>(0, 2);` (ndarray's `slice_move`, `reversed_axes`).
+/// `let v = x.t().narrow(Ax::<0>, 0, 2);` (ndarray's `slice_move`, `reversed_axes`).
 pub type ViewOf<'s, D, S> = TensorBase<<D as Data>::Ref<'s>, S>;
 
 impl<D: Data + Clone, S: Shape> Clone for TensorBase<D, S> {

@@ -479,9 +479,9 @@ where
     /// ```
     /// # extern crate shaped_core as shaped;
     /// use shaped::rand::{rngs::StdRng, SeedableRng};
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Shape, Tensor};
     /// let mut w: Tensor<f32, Shape![4, 4]> = Tensor::zeros();
-    /// w.narrow_mut::<1>(0, 2).uniform_(-0.5, 0.5, &mut StdRng::seed_from_u64(0)); // columns 0 and 1
+    /// w.narrow_mut(Ax::<1>, 0, 2).uniform_(-0.5, 0.5, &mut StdRng::seed_from_u64(0)); // columns 0 and 1
     /// assert_eq!(w.at([3, 3]), 0.0);
     /// assert!(w.try_uniform_(1.0, 1.0, &mut StdRng::seed_from_u64(0)).is_err());
     /// ```

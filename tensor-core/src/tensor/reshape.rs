@@ -134,11 +134,11 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         Ok(self.derive(self.layout().view(&to[..rank])?))
     }
 
-    /// Dim `A` split into the dims of the tuple shape `S2` (PyTorch `unflatten(A, sizes)`):
+    /// Dim `axis` split into the dims of the tuple shape `S2` (PyTorch `unflatten(axis, sizes)`):
     /// `[2, 12]` with `<1, Shape![3, 4]>` gives `[2, 3, 4]`. One dim of `S2` may be `Dyn` (`_`):
     /// its size is inferred, as PyTorch's `-1`. Always a view: splitting a dim never needs a
     /// copy. The axis and the result rank (at most 6) are checked at compile time for tuple
-    /// shapes; the sizes when the program is built where dim `A` is static (`[2, 12]` into
+    /// shapes; the sizes when the program is built where dim `axis` is static (`[2, 12]` into
     /// `<1, Shape![5, _]>` names 12 and 5; two `_` dims are refused), and here otherwise.
     ///
     /// # Panics
@@ -154,7 +154,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`unflatten`](Self::unflatten), returning an error instead of panicking.
     ///
     /// # Errors
-    /// [`ShapeError::Reshape`] naming the requested shape when dim `A` is a run-time dim that
+    /// [`ShapeError::Reshape`] naming the requested shape when dim `axis` is a run-time dim that
     /// the sizes of `S2` do not fit; for a [`DynShape`] tensor also [`ShapeError::Axis`] and
     /// [`ShapeError::RankTooLarge`].
     pub fn try_unflatten<const A: isize, S2: Shape>(
@@ -181,12 +181,12 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         Ok(self.derive(lay))
     }
 
-    /// Dim `A`, a product dim `X×Y` ([`Prod`](crate::Prod), from [`flatten`](Self::flatten) or
+    /// Dim `axis`, a product dim `X×Y` ([`Prod`](crate::Prod), from [`flatten`](Self::flatten) or
     /// [`flatten_range`](Self::flatten_range)), split into its two factors `X` and `Y`: `[Batch×Seq,
     /// 384]` with `<0>` and the batch size gives `[Batch, Seq, 384]`, names and all. `outer` is
     /// the size of `X` (which must equal it when `X` is static); `Y`'s size is what the product
-    /// leaves. Always a view. PyTorch `unflatten(A, (outer, -1))`, with the two dims' types taken
-    /// from the product. A dim `A` that is not a product is a compile error; a nested product
+    /// leaves. Always a view. PyTorch `unflatten(axis, (outer, -1))`, with the two dims' types taken
+    /// from the product. A dim `axis` that is not a product is a compile error; a nested product
     /// (`Prod<A, Prod<B, C>>`) comes apart one factor per call, or all at once with
     /// [`unflatten`](Self::unflatten) into static sizes.
     ///
@@ -209,7 +209,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Invalid`] naming the sizes when `outer` is 0 or does not divide the
     /// product's size, or differs from the outer factor's static size, or the rest differs from
-    /// the inner factor's static size; [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`.
+    /// the inner factor's static size; [`ShapeError::Axis`] for a runtime axis, or a [`DynShape`] tensor, whose rank has no such axis.
     pub fn try_unflatten_prod<const A: isize>(
         &self,
         outer: usize,
@@ -417,31 +417,29 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         }
         Ok(out)
     }
-    /// Dim `A` cut into views of the given section sizes, which must add up to it (PyTorch
-    /// `split([s0, s1, ...], A)`, NumPy `split` at the running sums): `[5, 2]` with `&[1, 4]`
-    /// along `<0>` gives `[1, 2]` and `[4, 2]`. Dim `A` of each view is `Dyn`. No copy.
+    /// Dim `axis` cut into views of the given section sizes, which must add up to it (PyTorch
+    /// `split([s0, s1, ...], axis)`, NumPy `split` at the running sums): `[5, 2]` with `&[1, 4]`
+    /// along `Ax::<0>` gives `[1, 2]` and `[4, 2]`. That dim of each view is `Dyn` (every dim,
+    /// for an `isize` axis). No copy.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Shape, Tensor};
     /// let x: Tensor<i32, Shape![5]> = Tensor::from([1, 2, 3, 4, 5]);
-    /// let p = x.split_sizes::<0>(&[2, 0, 3]);
+    /// let p = x.split_sizes(&[2, 0, 3], Ax::<0>);
     /// assert_eq!((p[0].to_vec(), p[1].numel(), p[2].to_vec()), (vec![1, 2], 0, vec![3, 4, 5]));
     /// ```
     ///
     /// # Errors
-    /// [`ShapeError::Invalid`] when the sections do not add up to dim `A`; for a [`DynShape`]
-    /// tensor also [`ShapeError::Axis`].
+    /// [`ShapeError::Invalid`] when the sections do not add up to the dim; for a runtime axis or a
+    /// [`DynShape`] tensor also [`ShapeError::Axis`].
     #[allow(clippy::type_complexity)]
     #[try_twin]
-    pub fn try_split_sizes<const A: isize>(
-        &self,
-        sizes: &[usize],
-    ) -> Result<Vec<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>>, ShapeError>
+    pub fn try_split_sizes<X, M, Y: Shape>(&self, sizes: &[usize], axis: X) -> Result<Vec<ViewOf<'_, D, Y>>, ShapeError>
     where
-        S: SetAxis<A, Dyn>,
+        S: ReplaceAxis<X, M, Dyn, Out = Y>,
     {
-        self.sections(A, sizes)
+        self.sections(<S as ReplaceAxis<X, M, Dyn>>::axis_index(&axis), sizes)
     }
     /// [`try_split_sizes`](Self::try_split_sizes) with a runtime axis, as [`DynShape`] views.
     ///
@@ -467,8 +465,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
 }
 
 /// `chunk` and `split`, which cut one dim into many views, each in four forms: `try_x` and `x`
-/// with the axis as a const generic (checked at compile time for tuple shapes), `try_x_dyn` and
-/// `x_dyn` with a runtime axis and [`DynShape`] views.
+/// with the axis argument (`Ax::<N>` or a name, checked at compile time for tuple shapes, or an
+/// `isize`), `try_x_dyn` and `x_dyn` with a runtime axis and [`DynShape`] views.
 macro_rules! pieces_ops {
     ($(
         $(#[$m:meta])*
@@ -480,11 +478,11 @@ macro_rules! pieces_ops {
                 "), returning an error instead of panicking.\n\n# Errors\n", $err,
                 " For a [`DynShape`] tensor also [`ShapeError::Axis`].")]
             #[allow(clippy::type_complexity)]
-            pub fn $try<const A: isize>(&self, $by: usize) -> Result<Vec<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>>, ShapeError>
+            pub fn $try<X, M, Y: Shape>(&self, $by: usize, axis: X) -> Result<Vec<ViewOf<'_, D, Y>>, ShapeError>
             where
-                S: SetAxis<A, Dyn>,
+                S: ReplaceAxis<X, M, Dyn, Out = Y>,
             {
-                self.pieces(A, $by, $chunk)
+                self.pieces(<S as ReplaceAxis<X, M, Dyn>>::axis_index(&axis), $by, $chunk)
             }
             $(#[$m])*
             ///
@@ -492,11 +490,11 @@ macro_rules! pieces_ops {
             #[doc = concat!("With the message of the error of [`", stringify!($try), "`](Self::",
                 stringify!($try), ").")]
             #[track_caller]
-            pub fn $name<const A: isize>(&self, $by: usize) -> Vec<ViewOf<'_, D, <S as SetAxis<A, Dyn>>::Out>>
+            pub fn $name<X, M, Y: Shape>(&self, $by: usize, axis: X) -> Vec<ViewOf<'_, D, Y>>
             where
-                S: SetAxis<A, Dyn>,
+                S: ReplaceAxis<X, M, Dyn, Out = Y>,
             {
-                self.$try::<A>($by).or_panic()
+                self.$try::<X, M, Y>($by, axis).or_panic()
             }
             #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name),
                 ") with a runtime axis (negative counts from the end), as [`DynShape`] views.\n\n\
@@ -516,16 +514,18 @@ macro_rules! pieces_ops {
 }
 
 pieces_ops! {
-    /// Dim `A` cut into at most `chunks` views of `ceil(n / chunks)` elements, the last one
-    /// shorter (PyTorch `chunk(chunks, A)`: a `[5, 2]` tensor in 3 chunks along `<0>` gives sizes
-    /// 2, 2, 1; 6 elements in 4 chunks give 3 pieces of 2, as PyTorch; an empty dim gives `chunks`
-    /// empty views). Dim `A` of each view is `Dyn`. No copy.
+    /// Dim `axis` cut into at most `chunks` views of `ceil(n / chunks)` elements, the last one
+    /// shorter (PyTorch `chunk(chunks, axis)`: a `[5, 2]` tensor in 3 chunks along `Ax::<0>`
+    /// gives sizes 2, 2, 1; 6 elements in 4 chunks give 3 pieces of 2, as PyTorch; an empty dim
+    /// gives `chunks` empty views). That dim of each view is `Dyn` (every dim, for an `isize`
+    /// axis); the others keep their types and names. No copy.
     #[doc(alias = "axis_chunks_iter", alias = "array_split")]
     chunk, try_chunk, chunk_dyn, try_chunk_dyn (chunks), chunk = true,
     errors "[`ShapeError::Invalid`] when `chunks` is 0.";
-    /// Dim `A` cut into views of `size` elements, the last one possibly shorter (PyTorch
-    /// `split(size, A)`: `[5, 2]` split by 2 along `<0>` gives sizes 2, 2, 1; an empty dim gives
-    /// one empty view). Dim `A` of each view is `Dyn`. No copy.
+    /// Dim `axis` cut into views of `size` elements, the last one possibly shorter (PyTorch
+    /// `split(size, axis)`: `[5, 2]` split by 2 along `Ax::<0>` gives sizes 2, 2, 1; an empty dim
+    /// gives one empty view). That dim of each view is `Dyn` (every dim, for an `isize` axis).
+    /// No copy.
     split, try_split, split_dyn, try_split_dyn (size), chunk = false,
     errors "[`ShapeError::Invalid`] when `size` is 0 and the dim is not empty (as PyTorch).";
 }

@@ -7,15 +7,16 @@
 //! * on every tensor (`&self`): `try_x`, returning `Result<view, ShapeError>`, and `x`, which
 //!   panics with the error's message;
 //! * on a [`TensorViewMut`] (by value, keeping its lifetime, so calls chain:
-//!   `x.t_mut().narrow_mut::<0>(0, 2)`, as ndarray's `slice_move`): `try_x_mut` and `x_mut`;
+//!   `x.t_mut().narrow_mut(Ax::<0>, 0, 2)`, as ndarray's `slice_move`): `try_x_mut` and `x_mut`;
 //! * on [`Tensor`] and [`SharedTensor`] (`&mut self`): `try_x_mut` and `x_mut`, forwarding to
 //!   the view's through [`as_view_mut`](TensorBase::as_view_mut).
 //!
 //! Every mutable form addresses distinct elements of a non-overlapping source, so none can give
 //! two coordinates to one element: `expand`, whose stride-0 dims would, and `view`/`unflatten`
-//! have no mutable entry. Typed forms take their axes as const generics (negative counts from the
-//! end), checked at compile time for tuple shapes; the `_dyn` forms take runtime axes and give
-//! [`DynShape`] views.
+//! have no mutable entry. Typed forms take each axis as an argument (see [`crate::shape::axis_arg`]):
+//! `Ax::<N>` or a dim name, checked at compile time for tuple shapes (negative counts from the
+//! end), or an `isize`, checked at run time (the result's dims `Dyn`); the `_dyn` forms take
+//! runtime axes and give [`DynShape`] views. `permute` takes its axes as a type (`Axes![..]`).
 //!
 //! The views that may copy (`reshape`, `flatten`) and those that give several views (`chunk`,
 //! `split`) are in `reshape.rs`, written by hand.
@@ -202,13 +203,20 @@ macro_rules! view_ops {
 view_ops! { table $
     mut
     {
-        /// Swaps axes `A` and `B` (PyTorch `transpose(A, B)`): `[2, 3, 4]` with `<0, 2>` gives
-        /// `[4, 3, 2]`. A view. Axes are checked at compile time for tuple shapes.
+        /// Swaps axes `a` and `b` (PyTorch `transpose(a, b)`): `[2, 3, 4]` with `(Ax::<0>,
+        /// Ax::<2>)` gives `[4, 3, 2]`. A view. Each axis is an `Ax::<N>` (checked at compile time
+        /// for tuple shapes; the dims keep their types and names), a dim name (`x.transpose(Seq,
+        /// Batch)`) or an `isize` (PyTorch's spelling, checked at run time; every dim of the
+        /// result is `Dyn`).
         #[doc(alias = "swap_axes", alias = "swapaxes")]
         transpose, try_transpose; transpose_mut, try_transpose_mut;
-        [const A: isize, const B: isize] [A, B] () -> <S as SwapAxes<A, B>>::Out where [S: SwapAxes<A, B>]
-        errors "[`ShapeError::Axis`] for a [`DynShape`] tensor whose rank has no such axis."
-        |l, r| l.transpose(normalize_axis(A, r)?, normalize_axis(B, r)?)
+        [X1, M1, X2, M2, Y: Shape] [X1, M1, X2, M2, Y] (a: X1, b: X2) -> Y where [S: SwapAxis<X1, M1, X2, M2, Out = Y>]
+        errors "[`ShapeError::Axis`] for a runtime axis, or a [`DynShape`] tensor, whose rank has \
+            no such axis."
+        |l, r| {
+            let (a, b) = <S as SwapAxis<X1, M1, X2, M2>>::axis_indices(&a, &b);
+            l.transpose(normalize_axis(a, r)?, normalize_axis(b, r)?)
+        }
     }
     {
         /// The transpose of a matrix (PyTorch `t()`): `[m, n] -> [n, m]`; rank 0 and 1 unchanged.
@@ -236,88 +244,104 @@ view_ops! { table $
         |l, r| l.permute(&P::AXES[..r])
     }
     {
-        /// Removes axis `A`, which must have size 1 (PyTorch `squeeze(A)`): `[2, 1, 3]` with
-        /// `<1>` gives `[2, 3]`. A view. Squeezing a static dim whose size is not 1 is a compile
-        /// error.
+        /// Removes `axis`, which must have size 1 (PyTorch `squeeze(axis)`): `[2, 1, 3]` with
+        /// `Ax::<1>` gives `[2, 3]`. A view. The axis is an `Ax::<N>` (squeezing a static dim whose
+        /// size is not 1 is a compile error) or an `isize` (checked at run time; the result's
+        /// dims are `Dyn`).
         #[doc(alias = "remove_axis")]
         squeeze, try_squeeze; squeeze_mut, try_squeeze_mut;
-        [const A: isize] [A] () -> <S as RemoveAxis<A>>::Out
-            where [S: RemoveAxis<A>, <S as RemoveAxis<A>>::Removed: Squeezable<S, A>]
+        [X, M, Y: Shape] [X, M, Y] (axis: X) -> Y where [S: SqueezeAxis<X, M, Out = Y>]
         errors "[`ShapeError::Squeeze`] when a runtime dim is not 1; [`ShapeError::Axis`] for a \
-            [`DynShape`] tensor without axis `A`."
-        |l, r| l.squeeze(normalize_axis(A, r)?)
+            runtime axis, or a [`DynShape`] tensor, whose rank has no such axis."
+        |l, r| l.squeeze(normalize_axis(<S as SqueezeAxis<X, M>>::axis_index(&axis), r)?)
     }
     {
-        /// Inserts a size-1 axis at `A` (PyTorch `unsqueeze(A)`; `-1` appends): `[2, 3]` with
-        /// `<1>` gives `[2, 1, 3]`. A view.
+        /// Inserts a size-1 axis at `axis` (PyTorch `unsqueeze(axis)`; `0..=rank`, `-1` appends):
+        /// `[2, 3]` with `Ax::<1>` gives `[2, 1, 3]`. A view. The insertion point is an `Ax::<N>`
+        /// (checked at compile time for tuple shapes) or an `isize` (checked at run time; the
+        /// result's dims are `Dyn`).
         #[doc(alias = "insert_axis", alias = "expand_dims")]
         unsqueeze, try_unsqueeze; unsqueeze_mut, try_unsqueeze_mut;
-        [const A: isize] [A] () -> <S as InsertAxis<A>>::Out where [S: InsertAxis<A>]
-        errors "[`ShapeError::InsertAxis`] or [`ShapeError::RankTooLarge`] for a [`DynShape`] \
-            tensor whose rank has no insertion point `A` or is already 6."
-        |l, r| l.unsqueeze(normalize_insert_axis(A, r)?)
+        [X, M, Y: Shape] [X, M, Y] (axis: X) -> Y where [S: UnsqueezeAxis<X, M, Out = Y>]
+        errors "[`ShapeError::InsertAxis`] or [`ShapeError::RankTooLarge`] for a runtime axis, or \
+            a [`DynShape`] tensor, whose rank has no such insertion point or is already 6."
+        |l, r| l.unsqueeze(normalize_insert_axis(<S as UnsqueezeAxis<X, M>>::axis_index(&axis), r)?)
     }
     {
-        /// Keeps `len` elements of axis `A` from `start` (negative counts from the end): PyTorch
-        /// `narrow(A, start, len)`. A view; the narrowed dim becomes `Dyn` (use `t!` for static
-        /// bounds).
+        /// Keeps `len` elements of `axis` from `start` (negative counts from the end): PyTorch
+        /// `narrow(axis, start, len)`. A view; the narrowed dim becomes `Dyn` (a new size; use
+        /// `t!` for static bounds). The axis is an `Ax::<N>` or a dim name (the other dims keep
+        /// their types) or an `isize` (checked at run time; every dim `Dyn`).
         #[doc(alias = "slice_axis", alias = "slice_axis_move")]
         narrow, try_narrow; narrow_mut, try_narrow_mut;
-        [const A: isize] [A] (start: isize, len: usize) -> <S as SetAxis<A, Dyn>>::Out
-            where [S: SetAxis<A, Dyn>]
+        [X, M, Y: Shape] [X, M, Y] (axis: X, start: isize, len: usize) -> Y
+            where [S: ReplaceAxis<X, M, Dyn, Out = Y>]
         errors "[`ShapeError::Range`] when the range leaves the dim; [`ShapeError::Axis`] for a \
-            [`DynShape`] tensor without axis `A`."
-        |l, r| l.narrow(normalize_axis(A, r)?, start, len)
+            runtime axis, or a [`DynShape`] tensor, whose rank has no such axis."
+        |l, r| l.narrow(normalize_axis(<S as ReplaceAxis<X, M, Dyn>>::axis_index(&axis), r)?, start, len)
     }
     {
-        /// The slice at `index` along axis `A`, which is removed (PyTorch `select(A, index)`;
-        /// negative counts from the end): `x.select::<1>(0)` is the column `x[:, 0]`. A view.
+        /// The slice at `index` along `axis`, which is removed (PyTorch `select(axis, index)`;
+        /// negative counts from the end): `x.select(Ax::<1>, 0)` is the column `x[:, 0]`. A view.
+        /// The axis is an `Ax::<N>` or a dim name (the other dims keep their types) or an `isize`
+        /// (checked at run time; the result's dims are `Dyn`).
         #[doc(alias = "index_axis", alias = "index_axis_move")]
         select, try_select; select_mut, try_select_mut;
-        [const A: isize] [A] (index: isize) -> <S as RemoveAxis<A>>::Out where [S: RemoveAxis<A>]
+        [X, M, Y: Shape] [X, M, Y] (axis: X, index: isize) -> Y where [S: DropAxis<X, M, Removed = Y>]
         errors "[`ShapeError::Index`] when the index is out of bounds; [`ShapeError::Axis`] for a \
-            [`DynShape`] tensor without axis `A`."
-        |l, r| l.select(normalize_axis(A, r)?, index)
+            runtime axis, or a [`DynShape`] tensor, whose rank has no such axis."
+        |l, r| l.select(normalize_axis(<S as DropAxis<X, M>>::axis_index(&axis), r)?, index)
     }
     {
-        /// Axis `A` reversed, as a view with a negative stride: `[[1, 2], [3, 4]]` flipped along
-        /// `<1>` reads `[[2, 1], [4, 3]]`. Same shape. The axis is checked at compile time for
-        /// tuple shapes; `t!(x[.., ..;-1])` is the same view.
+        /// `axis` reversed, as a view with a negative stride: `[[1, 2], [3, 4]]` flipped along
+        /// `Ax::<1>` reads `[[2, 1], [4, 3]]`. Same shape (names kept). The axis is an `Ax::<N>`
+        /// (checked at compile time for tuple shapes), a dim name or an `isize` (checked at run
+        /// time); `t!(x[.., ..;-1])` is the same view.
         ///
-        /// Mirrors PyTorch `flip(A)` with one deliberate difference: PyTorch's `flip` copies, this
-        /// one never does (as NumPy's `flip`), so writes through the source show in the view.
+        /// Mirrors PyTorch `flip(axis)` with one deliberate difference: PyTorch's `flip` copies,
+        /// this one never does (as NumPy's `flip`), so writes through the source show in the view.
         #[doc(alias = "invert_axis")]
         flip, try_flip; flip_mut, try_flip_mut;
-        [const A: isize] [A] () -> S where [S: RemoveAxis<A>]
-        errors "[`ShapeError::Axis`] for a [`DynShape`] tensor whose rank has no axis `A`."
-        |l, r| l.flip(normalize_axis(A, r)?)
+        [X, M] [X, M] (axis: X) -> S where [S: HasAxis<X, M>]
+        errors "[`ShapeError::Axis`] for a runtime axis, or a [`DynShape`] tensor, whose rank has \
+            no such axis."
+        |l, r| l.flip(normalize_axis(<S as HasAxis<X, M>>::axis_index(&axis), r)?)
     }
     {
-        /// Dim `SRC` moved to position `DST`, the others keeping their order (PyTorch
-        /// `torch.movedim(x, SRC, DST)`): `[2, 3, 4]` with `<0, 2>` gives `[3, 4, 2]`. A view;
-        /// the axes are checked at compile time for tuple shapes.
+        /// Dim `src` moved to position `dst`, the others keeping their order (PyTorch
+        /// `torch.movedim(x, src, dst)`): `[2, 3, 4]` with `(Ax::<0>, Ax::<2>)` gives `[3, 4, 2]`.
+        /// A view. `Ax::<N>` and dim names are checked at compile time for tuple shapes (the dims
+        /// keep their types and names); with an `isize` on either side every dim is `Dyn`.
         #[doc(alias = "moveaxis")]
         movedim, try_movedim; movedim_mut, try_movedim_mut;
-        [const SRC: isize, const DST: isize] [SRC, DST] () -> <S as MoveAxis<SRC, DST>>::Out
-            where [S: MoveAxis<SRC, DST>]
-        errors "[`ShapeError::Axis`] for a [`DynShape`] tensor whose rank has no such axis."
-        |l, r| l.movedim(normalize_axis(SRC, r)?, normalize_axis(DST, r)?)
+        [X1, M1, X2, M2, Y: Shape] [X1, M1, X2, M2, Y] (src: X1, dst: X2) -> Y
+            where [S: MoveAxisTo<X1, M1, X2, M2, Out = Y>]
+        errors "[`ShapeError::Axis`] for a runtime axis, or a [`DynShape`] tensor, whose rank has \
+            no such axis."
+        |l, r| {
+            let (a, b) = <S as MoveAxisTo<X1, M1, X2, M2>>::axis_indices(&src, &dst);
+            l.movedim(normalize_axis(a, r)?, normalize_axis(b, r)?)
+        }
     }
     {
-        /// The diagonal of dims `D1` and `D2` as a view (PyTorch `diagonal(offset, D1, D2)`):
-        /// both dims are removed and the diagonal becomes a new last dim of length
-        /// `min(n1, n2 - offset)` for `offset >= 0` (`min(n1 + offset, n2)` below it), `Dyn` in
-        /// the type: `[3, 4]` with `<0, 1>` and offset 1 gives `[_]` = `[3]` (elements `(0, 1),
-        /// (1, 2), (2, 3)`). An offset past the edge gives an empty diagonal, as in PyTorch. The
-        /// axes are checked at compile time for tuple shapes (they must differ). Its elements are
-        /// distinct, so the mutable form may be written (to set a matrix's diagonal).
+        /// The diagonal of dims `dim1` and `dim2` as a view (PyTorch `diagonal(offset, dim1,
+        /// dim2)`, in that order): both dims are removed and the diagonal becomes a new last dim
+        /// of length `min(n1, n2 - offset)` for `offset >= 0` (`min(n1 + offset, n2)` below it),
+        /// `Dyn` in the type: `[3, 4]` with `(1, Ax::<0>, Ax::<1>)` gives `[_]` = `[3]` (elements
+        /// `(0, 1), (1, 2), (2, 3)`). An offset past the edge gives an empty diagonal, as in
+        /// PyTorch. `Ax::<N>` and dim names are checked at compile time for tuple shapes (they
+        /// must differ); with an `isize` on either side the result's dims are `Dyn`. Its elements
+        /// are distinct, so the mutable form may be written (to set a matrix's diagonal).
         #[doc(alias = "diag")]
         diagonal, try_diagonal; diagonal_mut, try_diagonal_mut;
-        [const D1: isize, const D2: isize] [D1, D2] (offset: isize) -> <S as DiagonalShape<D1, D2>>::Out
-            where [S: DiagonalShape<D1, D2>]
-        errors "[`ShapeError::Axis`] for a [`DynShape`] tensor whose rank has no such axes; \
-            [`ShapeError::Invalid`] when `D1` and `D2` name the same axis."
-        |l, r| l.diagonal(normalize_axis(D1, r)?, normalize_axis(D2, r)?, offset)
+        [X1, M1, X2, M2, Y: Shape] [X1, M1, X2, M2, Y] (offset: isize, dim1: X1, dim2: X2) -> Y
+            where [S: DiagonalAxes<X1, M1, X2, M2, Out = Y>]
+        errors "[`ShapeError::Axis`] for a runtime axis, or a [`DynShape`] tensor, whose rank has \
+            no such axes; [`ShapeError::Invalid`] when the two name the same axis."
+        |l, r| {
+            let (a, b) = <S as DiagonalAxes<X1, M1, X2, M2>>::axis_indices(&dim1, &dim2);
+            l.diagonal(normalize_axis(a, r)?, normalize_axis(b, r)?, offset)
+        }
     }
     {
         /// A view from runtime index items (PyTorch `x.index({...})` with `TensorIndex`); the
@@ -565,10 +589,10 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor, TensorView};
+    /// use shaped::{Ax, Shape, Tensor, TensorView};
     /// let x: Tensor<i32, Shape![3, 3]> = Tensor::from([[0, 1, 2], [3, 4, 5], [6, 7, 8]]);
     /// let w: TensorView<'_, i32, Shape![2, 2, 2, 2]> = x.windows::<Shape![2, 2]>();
-    /// assert_eq!(w.select::<0>(1).select::<0>(1).to_vec(), [4, 5, 7, 8]);
+    /// assert_eq!(w.select(Ax::<0>, 1).select(Ax::<0>, 1).to_vec(), [4, 5, 7, 8]);
     /// ```
     ///
     /// # Panics

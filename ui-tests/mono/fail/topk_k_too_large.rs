@@ -5,5 +5,5 @@ use shaped::prelude::*;
 
 fn main() {
     let x: Tensor<f32, Shape![3, 4]> = Tensor::zeros();
-    let _ = x.topk::<5, 1>(true);
+    let _ = x.topk(Const::<5>, Ax::<1>, true);
 }

@@ -22,7 +22,7 @@ fn main() {
 
     // topk of every element of a static dim.
     let x: Tensor<f32, Shape![3, 4]> = Tensor::zeros();
-    let (v, i): (Tensor<f32, Shape![3, 4]>, Tensor<i64, Shape![3, 4]>) = x.topk::<4, 1>(true);
+    let (v, i): (Tensor<f32, Shape![3, 4]>, Tensor<i64, Shape![3, 4]>) = x.topk(Const::<4>, Ax::<1>, true);
     assert_eq!((v.sizes(), i.sizes()), ([3, 4].as_slice(), [3, 4].as_slice()));
 
     // Sliding windows and convolutions whose sizes just fit (see the conv*, unfold*, windows*,
