@@ -24,6 +24,11 @@ for m in "cumsum cumprod softmax logcumsumexp log_softmax cummax cummin".split()
     METHODS.add(m)
     METHODS.add("try_" + m)
 
+# The axis iterators and shuffle_axis (the axis first).
+for m in "axis_iter axis_iter_mut for_each_axis_mut shuffle_axis".split():
+    METHODS.add(m)
+    METHODS.add("try_" + m)
+
 # The views of one axis, taken first (each with `try_`, `_mut` and `try_..._mut`).
 for m in "squeeze unsqueeze narrow select flip".split():
     for f in (m, "try_" + m, m + "_mut", "try_" + m + "_mut"):
@@ -66,6 +71,34 @@ CALL_FIRST = re.compile(r"(?:\.|::)(" + "|".join(sorted(FIRST, key=len, reverse=
 CALL_TOPK = re.compile(r"\.(topk|try_topk)::<\s*([^<>,]+?)\s*,\s*([^<>,]+?)\s*>\(")
 
 
+# The static sizes of pad, repeat, repeat_interleave become `Const` values before the axis:
+# `.pad::<A, L, R>(mode, value)` -> `.pad((Const::<L>, Const::<R>), Ax::<A>, mode, value)`,
+# `.repeat::<A, K>()` -> `.repeat(Const::<K>, Ax::<A>)` (and `repeat_interleave`).
+SIZED = re.compile(r"(?:\.|::)((?:try_)?(?:pad|repeat_interleave|repeat))::<\s*([^<>,]+?)\s*,\s*([^<>,]+?)\s*(?:,\s*([^<>,]+?)\s*)?>\(")
+
+
+def sized(text):
+    out, pos = [], 0
+    for m in SIZED.finditer(text):
+        name, a, b, c = m.group(1), m.group(2), m.group(3), m.group(4)
+        if a == "X" or a == "L" and name.endswith("pad") and c == "X":
+            continue
+        args, end = call_args(text, m.end())
+        if name.endswith("pad"):
+            if c is None:
+                continue
+            args[:0] = [f"(Const::<{b}>, Const::<{c}>)", f"Ax::<{a}>"]
+        else:
+            if c is not None:
+                continue
+            args[:0] = [f"Const::<{b}>", f"Ax::<{a}>"]
+        sep = "::" if text[m.start()] == ":" else "."
+        out.append(text[pos : m.start()] + f"{sep}{name}(" + ", ".join(args) + ")")
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def call_args(text, start):
     """The arguments of the call whose `(` ends at `start`, split at top-level commas, and the
     position after its `)`."""
@@ -95,6 +128,7 @@ def rewrite(text):
         return f".{name}(Ax::<{axis}>" + (")" if close else ", ")
 
     text = CALL.sub(sub, text)
+    text = sized(text)
     for pat, at in ((CALL_FIRST, 0), (CALL_SECOND, 1), (CALL_TOPK, None)):
         out, pos = [], 0
         for m in pat.finditer(text):

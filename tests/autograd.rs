@@ -527,7 +527,7 @@ fn try_forms_return_runtime_size_errors() {
     let cond = Tensor::<bool, Shape![_, _]>::from_vec(&[5, 3], vec![true; 15]);
     assert!(a.try_where_(&cond, &b).is_err());
     // A reflection wider than the dim.
-    let e = a.try_pad::<1, 5, 0>(PadMode::Reflect, 0.0).unwrap_err().to_string();
+    let e = a.try_pad((Const::<5>, Const::<0>), Ax::<1>, PadMode::Reflect, 0.0).unwrap_err().to_string();
     assert!(!e.is_empty());
     // A window larger than the runtime input.
     let img = tape.var(Tensor::<f64, Shape![_, _, _, _]>::zeros_sized(&[1, 1, 2, 2]));

@@ -278,7 +278,7 @@ mod random {
     #[test]
     fn shuffle_keeps_slices_intact() {
         let x = Tensor::<i32, Shape![6, 10]>::from_vec(&[6, 10], (0..60).collect());
-        let y = x.shuffle_axis::<0>(&mut rng(13));
+        let y = x.shuffle_axis(Ax::<0>, &mut rng(13));
         let _: &Tensor<i32, Shape![6, 10]> = &y;
         let rows: Vec<Vec<i32>> = y.to_vec().chunks(10).map(<[i32]>::to_vec).collect();
         for r in &rows {
@@ -289,21 +289,21 @@ mod random {
         firsts.sort_unstable();
         assert_eq!(firsts, [0, 10, 20, 30, 40, 50]);
         // Columns along axis 1 (also of a transposed view, and with a negative runtime axis).
-        let z = x.shuffle_axis::<-1>(&mut rng(14));
+        let z = x.shuffle_axis(Ax::<-1>, &mut rng(14));
         let d = x.shuffle_axis_dyn(1, &mut rng(14));
         assert_eq!(z, d);
         for c in 0..10 {
             let col = t!(z[.., c]).to_vec();
             assert!(col.windows(2).all(|w| w[1] == w[0] + 10), "column {col:?} split");
         }
-        let t = x.t().shuffle_axis::<0>(&mut rng(15));
+        let t = x.t().shuffle_axis(Ax::<0>, &mut rng(15));
         assert_eq!(t.sizes(), [10, 6]);
         for r in t.to_vec().chunks(6) {
             assert!(r.windows(2).all(|w| w[1] == w[0] + 10));
         }
         let e = x.clone().into_dyn().try_shuffle_axis_dyn(2, &mut rng(0)).unwrap_err();
         assert_eq!(e.to_string(), "axis 2 is out of range for a tensor of rank 2");
-        let e = x.clone().into_dyn().try_shuffle_axis::<-3>(&mut rng(0)).unwrap_err();
+        let e = x.clone().into_dyn().try_shuffle_axis(Ax::<-3>, &mut rng(0)).unwrap_err();
         assert_eq!(e.to_string(), "axis -3 is out of range for a tensor of rank 2");
     }
 

@@ -372,8 +372,8 @@ fn repeat_interleave_with_one_count() {
     assert_eq!((y.sizes(), y.to_vec()), (&[2, 6][..], vec![1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4]));
     // The static form agrees.
     let s: Tensor<i32, Shape![2, 2]> = x.clone().try_into_static().unwrap();
-    assert_eq!(s.repeat_interleave::<1, 3>().to_vec(), y.to_vec());
-    assert_eq!(s.repeat_interleave::<0, 2>().to_vec(), x.repeat_interleave_dyn(2, -2).to_vec());
+    assert_eq!(s.repeat_interleave(Const::<3>, Ax::<1>).to_vec(), y.to_vec());
+    assert_eq!(s.repeat_interleave(Const::<2>, Ax::<0>).to_vec(), x.repeat_interleave_dyn(2, -2).to_vec());
     // torch.repeat_interleave(torch.tensor([[1, 2], [3, 4]]), 2) -> [1, 1, 2, 2, 3, 3, 4, 4]
     let f = x.repeat_interleave_flat(2);
     assert_eq!((f.sizes(), f.to_vec()), (&[8][..], vec![1, 1, 2, 2, 3, 3, 4, 4]));
@@ -822,10 +822,6 @@ const RENAMED: &[(&str, &str)] = &[
     ("select_const", "select_dyn"),
     // `flatten_range::<START, END>`: `flatten_dyn(start, end)`.
     ("flatten_range", "flatten_dyn"),
-    // `pad::<A, L, R>`: `pad_dyn(&pads)` (PyTorch `F.pad`'s flat list, any trailing dims).
-    ("pad", "pad_dyn"),
-    // `repeat::<A, K>`: `repeat_dyn(&reps)` (PyTorch `repeat`, one count per dim).
-    ("repeat", "repeat_dyn"),
     // `axis_chunks_exact::<A, B>` (views of a static size B, the remainder apart): the runtime
     // cut of a dim into pieces of a runtime size is `split_dyn(size, axis)`.
     ("axis_chunks_exact", "split_dyn"),
@@ -848,10 +844,10 @@ fn every_static_axis_method_has_runtime_twins() {
         "cummax",
         "unfold",
         "unfold_mut",
-        "axis_iter",
-        "pad",
-        "repeat_interleave",
-        "shuffle_axis",
+        "unflatten",
+        "flatten_range",
+        "axis_chunks_exact",
+        "narrow_const",
     ] {
         assert!(api.static_axis.contains_key(name), "the scan missed `{name}`: {:?}", api.static_axis.keys());
     }

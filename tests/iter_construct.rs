@@ -78,16 +78,16 @@ fn axis_views_have_typed_shapes_and_contents() {
     assert_eq!((rows[0].to_vec(), rows[1].to_vec()), (vec![1, 2, 3], vec![4, 5, 6]));
     let outer: Vec<TensorView<i32, Shape![3]>> = x.outer_iter().collect();
     assert_eq!(outer[1].to_vec(), [4, 5, 6]);
-    let cols: Vec<TensorView<i32, Shape![2]>> = x.axis_iter::<1>().collect();
+    let cols: Vec<TensorView<i32, Shape![2]>> = x.axis_iter(Ax::<1>).collect();
     assert_eq!(cols.iter().map(|c| c.to_vec()).collect::<Vec<_>>(), [[1, 4], [2, 5], [3, 6]]);
     assert_eq!(cols[2].strides(), [3]);
-    assert_eq!(x.axis_iter::<-1>().len(), 3);
+    assert_eq!(x.axis_iter(Ax::<-1>).len(), 3);
     // Double-ended.
-    assert_eq!(x.axis_iter::<1>().next_back().unwrap().to_vec(), [3, 6]);
-    assert_eq!(x.axis_iter::<1>().rev().map(|c| c.at([0])).collect::<Vec<_>>(), [3, 2, 1]);
+    assert_eq!(x.axis_iter(Ax::<1>).next_back().unwrap().to_vec(), [3, 6]);
+    assert_eq!(x.axis_iter(Ax::<1>).rev().map(|c| c.at([0])).collect::<Vec<_>>(), [3, 2, 1]);
     // Views of views keep the source's lifetime, and rank 3 gives matrices.
     let c = Tensor::<i32, Shape![2, 2, 2]>::from_fn(|[i, j, k]| (100 * i + 10 * j + k) as i32);
-    let mats: Vec<TensorView<i32, Shape![2, 2]>> = c.axis_iter::<2>().collect();
+    let mats: Vec<TensorView<i32, Shape![2, 2]>> = c.axis_iter(Ax::<2>).collect();
     assert_eq!(mats[1].to_vec(), [1, 11, 101, 111]);
     // Reversed axis: views in the reversed order.
     let r = t!(x[..;-1, ..]);
@@ -97,8 +97,8 @@ fn axis_views_have_typed_shapes_and_contents() {
     assert_eq!((d.len(), d[0].sizes(), d[0].to_vec()), (3, &[2][..], vec![1, 4]));
     assert_eq!(x.try_axis_iter_dyn(2).unwrap_err(), ShapeError::Axis { axis: 2, rank: 2 },);
     let dx = x.clone().into_dyn();
-    assert!(dx.try_axis_iter::<3>().is_err());
-    assert_eq!(dx.axis_iter::<0>().map(|v| v.to_vec()).collect::<Vec<_>>(), [[1, 2, 3], [4, 5, 6]]);
+    assert!(dx.try_axis_iter(Ax::<3>).is_err());
+    assert_eq!(dx.axis_iter(Ax::<0>).map(|v| v.to_vec()).collect::<Vec<_>>(), [[1, 2, 3], [4, 5, 6]]);
 }
 
 #[test]
@@ -146,7 +146,7 @@ fn iter_mut_writes_in_logical_order() {
 #[test]
 fn axis_iter_mut_splits_disjoint_views() {
     let mut x = Tensor::<i32, Shape![3, 2]>::zeros();
-    let rows: Vec<TensorViewMut<i32, Shape![2]>> = x.axis_iter_mut::<0>().collect();
+    let rows: Vec<TensorViewMut<i32, Shape![2]>> = x.axis_iter_mut(Ax::<0>).collect();
     assert_eq!(rows.len(), 3);
     for (i, mut r) in rows.into_iter().enumerate() {
         r.fill(i as i32 + 1);
@@ -154,38 +154,38 @@ fn axis_iter_mut_splits_disjoint_views() {
     assert_eq!(x.to_vec(), [1, 1, 2, 2, 3, 3]);
     // Reversed rows (negative stride) split from the end of the buffer.
     let mut v = x.flip_mut(Ax::<0>);
-    for (i, mut r) in v.axis_iter_mut::<0>().enumerate() {
+    for (i, mut r) in v.axis_iter_mut(Ax::<0>).enumerate() {
         r.set([1], 10 * i as i32);
     }
     assert_eq!(x.to_vec(), [1, 20, 2, 10, 3, 0]);
     // Axis 1 of the transpose is axis 0 of the source: disjoint rows again.
     let mut t = x.t_mut();
-    for (i, mut c) in t.axis_iter_mut::<1>().enumerate() {
+    for (i, mut c) in t.axis_iter_mut(Ax::<1>).enumerate() {
         c.set([0], -(i as i32));
     }
     assert_eq!(x.to_vec(), [0, 20, -1, 10, -2, 0]);
     // Columns of a row-major matrix interleave: refused, for_each_axis_mut works.
-    let e = x.try_axis_iter_mut::<1>().unwrap_err();
+    let e = x.try_axis_iter_mut(Ax::<1>).unwrap_err();
     assert!(e.to_string().contains("interleave in memory"), "{e}");
-    x.for_each_axis_mut::<1>(|j, mut col: TensorViewMut<i32, Shape![3]>| col.fill(j as i32 * 7));
+    x.for_each_axis_mut(Ax::<1>, |j, mut col: TensorViewMut<i32, Shape![3]>| col.fill(j as i32 * 7));
     assert_eq!(x.to_vec(), [0, 7, 0, 7, 0, 7]);
     // Rank 3, middle axis: each view spans its own block only when the axis is outermost.
     let mut c = Tensor::<i32, Shape![2, 2, 2]>::zeros();
-    assert!(c.try_axis_iter_mut::<1>().is_err());
-    c.for_each_axis_mut::<1>(|j, mut m| m.fill(j as i32));
+    assert!(c.try_axis_iter_mut(Ax::<1>).is_err());
+    c.for_each_axis_mut(Ax::<1>, |j, mut m| m.fill(j as i32));
     assert_eq!(c.to_vec(), [0, 0, 1, 1, 0, 0, 1, 1]);
     // Empty views and a length-1 axis.
     let mut z = Tensor::<i32, DynShape>::zeros_sized(&[3, 0]);
-    assert_eq!(z.axis_iter_mut::<0>().map(|v| v.numel()).collect::<Vec<_>>(), [0, 0, 0]);
+    assert_eq!(z.axis_iter_mut(Ax::<0>).map(|v| v.numel()).collect::<Vec<_>>(), [0, 0, 0]);
     let mut one = Tensor::<i32, Shape![1, 3]>::zeros();
-    for mut r in one.axis_iter_mut::<0>() {
+    for mut r in one.axis_iter_mut(Ax::<0>) {
         r.fill(4);
     }
     assert_eq!(one.to_vec(), [4, 4, 4]);
-    assert_eq!(one.axis_iter_mut::<1>().len(), 3);
+    assert_eq!(one.axis_iter_mut(Ax::<1>).len(), 3);
     // An inline tensor.
     let mut s = stensor([[1f32, 2.], [3., 4.]]);
-    for mut r in s.axis_iter_mut::<0>() {
+    for mut r in s.axis_iter_mut(Ax::<0>) {
         r.fill(0.);
     }
     assert_eq!(s.to_vec(), [0.; 4]);

@@ -713,3 +713,97 @@ fn var_views_in_every_spelling_give_the_same_values_and_gradients() {
     assert_eq!(g[12], 1.0); // (1, 0, 0): diagonal element 0 only
     const LAST_OF: Ax<-1> = Ax;
 }
+
+#[test]
+fn joins_order_statistics_and_gathers_take_an_axis_in_every_spelling() {
+    let x = bsx(2, 3);
+    // cat: along a name the other dims keep their types; an `isize` gives `Dyn` dims.
+    let c1: Tensor<f32, (Batch, Dyn, Const<4>)> = x.cat(&x, Seq);
+    let c2: Tensor<f32, (Dyn, Dyn, Dyn)> = x.cat(&x, 1);
+    let c3 = x.cat(&x, Ax::<1>);
+    assert_eq!((c1.sizes(), c1.to_vec()), (c2.sizes(), c2.to_vec()));
+    assert_eq!(c1.to_vec(), c3.to_vec());
+    assert_eq!(c1.sizes(), &[2, 6, 4]);
+    assert_eq!(x.try_cat(&x, 3).unwrap_err(), ShapeError::Axis { axis: 3, rank: 3 });
+    let all: Tensor<f32, (Batch, Dyn, Const<4>)> = Tensor::cat_all(&[&x, &x, &x], Seq);
+    assert_eq!(all.sizes(), &[2, 9, 4]);
+    // stack: an insertion point, `Ax` or an `isize`.
+    let s1: Tensor<f32, (Batch, Seq, Const<2>, Const<4>)> = Tensor::stack([&x, &x], Ax::<2>);
+    let s2: Tensor<f32, (Dyn, Dyn, Dyn, Dyn)> = Tensor::stack([&x, &x], -2);
+    assert_eq!((s1.sizes(), s1.to_vec()), (s2.sizes(), s2.to_vec()));
+    // chunk and split: the cut dim becomes `Dyn`, the others keep their names.
+    let ch: Vec<TensorView<'_, f32, (Batch, Dyn, Const<4>)>> = x.chunk(2, Seq);
+    let ch2 = x.chunk(2, 1);
+    assert_eq!(ch.len(), 2);
+    assert_eq!((ch[0].sizes(), ch[1].to_vec()), (ch2[0].sizes(), ch2[1].to_vec()));
+    assert_eq!(x.split_sizes(&[1, 2], Seq)[1].to_vec(), x.narrow(1, 1, 2).to_vec());
+    // Order statistics: values along a name equal those along its position.
+    let y = x.map(|v| -v);
+    let (v1, i1) = y.sort(Seq, false);
+    let (v2, i2) = y.sort(1, false);
+    assert_eq!((v1.to_vec(), i1.to_vec()), (v2.to_vec(), i2.to_vec()));
+    let (t1, _): (Tensor<f32, (Batch, Const<2>, Const<4>)>, _) = y.topk(Const::<2>, Seq, true);
+    let (t2, _) = y.topk_axis(2, 1, true);
+    assert_eq!(t1.to_vec(), t2.to_vec());
+    let (k1, _): (Tensor<f32, (Batch, Const<4>)>, _) = y.kthvalue(2, Seq);
+    let (k2, _) = y.kthvalue_dyn(2, 1);
+    assert_eq!(k1.to_vec(), k2.to_vec());
+    let q: Tensor<f32, (Batch, One, Const<4>)> = y.quantile_keepdim(0.5, Seq);
+    assert_eq!(q.to_vec(), y.quantile_keepdim_dyn(0.5, 1).to_vec());
+    assert_eq!(x.roll(1, Seq).to_vec(), x.roll_dyn(1, 1).to_vec());
+    // Gathers: index_select replaces the dim by the index's; gather keeps the index's shape.
+    let idx = Tensor::<i64, Shape![2]>::from([2, 0]);
+    let g1: Tensor<f32, (Batch, Const<2>, Const<4>)> = x.index_select(Seq, &idx);
+    let g2: Tensor<f32, (Dyn, Dyn, Dyn)> = x.index_select(1, &idx);
+    assert_eq!(g1.to_vec(), g2.to_vec());
+    assert_eq!(g1.to_vec(), x.index_select_dyn(1, &idx).to_vec());
+    let gi = Tensor::<i64, (Batch, Const<1>, Const<4>)>::from_vec(&[2, 1, 4], vec![2, 1, 0, 2, 0, 0, 1, 2]);
+    assert_eq!(x.gather(Seq, &gi).to_vec(), x.gather(1, &gi).to_vec());
+    let mut z = Tensor::<f32, (Batch, Seq, Const<4>)>::zeros_sized(&[2, 3, 4]);
+    z.scatter_add_(Seq, &gi, &Tensor::<f32, (Batch, Const<1>, Const<4>)>::ones_sized(&[2, 1, 4]));
+    assert_eq!(z.sum(), 8.0);
+    // pad, repeat and repeat_interleave: static sizes as `Const` values, the axis after them.
+    let p1: Tensor<f32, (Batch, Seq, Const<5>)> = x.pad((Const::<1>, Const::<0>), Ax::<2>, PadMode::Constant, 0.0);
+    let p2: Tensor<f32, (Dyn, Dyn, Dyn)> = x.pad((Const::<1>, Const::<0>), -1, PadMode::Constant, 0.0);
+    assert_eq!((p1.sizes(), p1.to_vec()), (p2.sizes(), p2.to_vec()));
+    let r1: Tensor<f32, (Batch, Seq, Const<8>)> = x.repeat_interleave(Const::<2>, Ax::<2>);
+    let r2 = x.repeat_interleave(Const::<2>, 2);
+    assert_eq!(r1.to_vec(), r2.to_vec());
+    assert_eq!(x.repeat(Const::<2>, Ax::<2>).to_vec(), x.repeat(Const::<2>, -1).to_vec());
+    // Iterators and shuffle_axis.
+    let rows: Vec<_> = x.axis_iter(Seq).map(|v| v.to_vec()).collect();
+    assert_eq!(rows, x.axis_iter(1).map(|v| v.to_vec()).collect::<Vec<_>>());
+    assert_eq!(rows[2], x.select(Seq, 2).to_vec());
+}
+
+#[test]
+fn var_cat_stack_and_gathers_by_name_give_the_gradients_of_the_const_forms() {
+    use shaped::autograd::{Tape, Var};
+    let x =
+        Tensor::<f64, (Batch, Seq, Const<4>)>::from_vec(&[2, 3, 4], (0..24).map(|v| (v as f64 * 0.3).sin()).collect());
+    let idx = Tensor::<i64, Shape![2]>::from([2, 0]);
+    let run = |by_name: bool| {
+        let tape = Tape::new();
+        let v = tape.var(x.clone());
+        let y = if by_name {
+            let c = v.cat(&v.mul_scalar(2.0), Seq);
+            let s = Var::stack([&v, &v.exp()], Ax::<0>);
+            c.sum() + s.sum() + v.index_select(Seq, &idx).powi(2).sum()
+        } else {
+            let c = v.cat(&v.mul_scalar(2.0), Ax::<1>);
+            let s = Var::stack([&v, &v.exp()], 0);
+            c.sum() + s.sum() + v.index_select(1, &idx).powi(2).sum()
+        };
+        let g = y.backward();
+        (y.item(), g.wrt(&v).unwrap().to_vec())
+    };
+    let (a, b) = (run(true), run(false));
+    assert_eq!(a, b);
+    // d/dx of x + 2x + x + exp(x) + [x selected]^2: 4 + exp(x) + 2x where selected (s = 0, 2).
+    let xv = x.to_vec();
+    for (k, g) in b.1.iter().enumerate() {
+        let s = (k / 4) % 3;
+        let want = 4.0 + xv[k].exp() + if s != 1 { 2.0 * xv[k] } else { 0.0 };
+        assert!((g - want).abs() < 1e-12, "{k}: {g} vs {want}");
+    }
+}

@@ -45,15 +45,15 @@ fn pad_matches_numpy() {
 #[test]
 fn pad_typed_shapes() {
     let x: Tensor<f32, Shape![2, 3]> = Tensor::from([[1., 2., 3.], [4., 5., 6.]]);
-    let y: Tensor<f32, Shape![2, 7]> = x.pad::<1, 2, 2>(PadMode::Circular, 0.0);
+    let y: Tensor<f32, Shape![2, 7]> = x.pad((Const::<2>, Const::<2>), Ax::<1>, PadMode::Circular, 0.0);
     assert_eq!(y.to_vec(), [2., 3., 1., 2., 3., 1., 2., 5., 6., 4., 5., 6., 4., 5.]);
-    let z: Tensor<f32, Shape![5, 3]> = x.pad::<-2, 3, 0>(PadMode::Replicate, 0.0);
+    let z: Tensor<f32, Shape![5, 3]> = x.pad((Const::<3>, Const::<0>), Ax::<-2>, PadMode::Replicate, 0.0);
     assert_eq!(&z.to_vec()[..9], [1., 2., 3., 1., 2., 3., 1., 2., 3.]);
     // A runtime dim stays runtime; a DynShape stays DynShape.
     let d = x.narrow(Ax::<1>, 0, 3); // narrowing makes the dim `Dyn`
-    let w: Tensor<f32, (Const<2>, Dyn)> = d.pad::<1, 1, 0>(PadMode::Constant, -1.0);
+    let w: Tensor<f32, (Const<2>, Dyn)> = d.pad((Const::<1>, Const::<0>), Ax::<1>, PadMode::Constant, -1.0);
     assert_eq!(w.sizes(), &[2, 4]);
-    let v = x.as_view().into_dyn().pad::<0, 1, 1>(PadMode::Reflect, 0.0);
+    let v = x.as_view().into_dyn().pad((Const::<1>, Const::<1>), Ax::<0>, PadMode::Reflect, 0.0);
     assert_eq!(v.sizes(), &[4, 3]);
     assert_eq!(v.to_vec(), [4., 5., 6., 1., 2., 3., 4., 5., 6., 1., 2., 3.]);
 }
@@ -61,12 +61,12 @@ fn pad_typed_shapes() {
 #[test]
 fn pad_errors() {
     let x: Tensor<f32, Shape![2, 3]> = Tensor::ones();
-    let e = common::err(x.try_pad::<1, 3, 0>(PadMode::Reflect, 0.0));
+    let e = common::err(x.try_pad((Const::<3>, Const::<0>), Ax::<1>, PadMode::Reflect, 0.0));
     assert!(e.contains("(3, 0)") && e.contains("size 3"), "{e}");
-    let e = common::err(x.try_pad::<0, 0, 3>(PadMode::Circular, 0.0));
+    let e = common::err(x.try_pad((Const::<0>, Const::<3>), Ax::<0>, PadMode::Circular, 0.0));
     assert!(e.contains("(0, 3)") && e.contains("size 2"), "{e}");
     // Constant padding has no limit.
-    assert_eq!(x.try_pad::<0, 5, 5>(PadMode::Constant, 0.0).unwrap().sizes(), &[12, 3]);
+    assert_eq!(x.try_pad((Const::<5>, Const::<5>), Ax::<0>, PadMode::Constant, 0.0).unwrap().sizes(), &[12, 3]);
     let e = common::err(x.try_pad_dyn(&[1, 1, 1], PadMode::Constant, 0.0));
     assert!(e.contains("3 pads") && e.contains("rank 2"), "{e}");
     let e = common::err(x.try_pad_dyn(&[1, 1, 1, 1, 1, 1], PadMode::Constant, 0.0));
@@ -101,18 +101,18 @@ fn repeat_matches_numpy() {
 #[test]
 fn repeat_typed() {
     let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
-    let y: Tensor<i32, Shape![4, 3]> = x.repeat::<0, 2>();
+    let y: Tensor<i32, Shape![4, 3]> = x.repeat(Const::<2>, Ax::<0>);
     assert_eq!(y.to_vec(), [1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6]);
-    let z: Tensor<i32, Shape![3, 6]> = x.t().repeat_interleave::<-1, 3>();
+    let z: Tensor<i32, Shape![3, 6]> = x.t().repeat_interleave(Const::<3>, Ax::<-1>);
     assert_eq!(z.to_vec(), [1, 1, 1, 4, 4, 4, 2, 2, 2, 5, 5, 5, 3, 3, 3, 6, 6, 6]);
     // Equal to the DynShape forms, and zero repeats give an empty dim.
-    assert_eq!(x.repeat::<1, 2>().to_vec(), x.repeat_dyn(&[1, 2]).to_vec());
+    assert_eq!(x.repeat(Const::<2>, Ax::<1>).to_vec(), x.repeat_dyn(&[1, 2]).to_vec());
     // Counts of 1 only: a copy, with the leading dims the extra counts add.
     let ones = x.t().repeat_dyn(&[1, 1, 1]);
     assert_eq!((ones.sizes(), ones.to_vec()), (&[1, 3, 2][..], x.t().contiguous().to_vec()));
-    let e: Tensor<i32, Shape![0, 3]> = x.repeat_interleave::<0, 0>();
+    let e: Tensor<i32, Shape![0, 3]> = x.repeat_interleave(Const::<0>, Ax::<0>);
     assert_eq!(e.numel(), 0);
-    let d = x.narrow(Ax::<1>, 0, 2).repeat::<1, 2>();
+    let d = x.narrow(Ax::<1>, 0, 2).repeat(Const::<2>, Ax::<1>);
     let _: &Tensor<i32, (Const<2>, Dyn)> = &d;
     assert_eq!(d.to_vec(), [1, 2, 1, 2, 4, 5, 4, 5]);
 }

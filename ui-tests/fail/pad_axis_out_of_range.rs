@@ -4,5 +4,5 @@ use shaped::prelude::*;
 
 fn main() {
     let x: Tensor<f32, Shape![4, 3]> = Tensor::zeros();
-    let _ = x.pad::<2, 1, 1>(PadMode::Constant, 0.0);
+    let _ = x.pad((Const::<1>, Const::<1>), Ax::<2>, PadMode::Constant, 0.0);
 }

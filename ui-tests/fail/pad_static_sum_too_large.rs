@@ -4,5 +4,5 @@ use shaped::prelude::*;
 
 fn main() {
     let x: Tensor<f32, Shape![1000]> = Tensor::zeros();
-    let _ = x.pad::<0, 20, 20>(PadMode::Constant, 0.0);
+    let _ = x.pad((Const::<20>, Const::<20>), Ax::<0>, PadMode::Constant, 0.0);
 }

@@ -5,5 +5,5 @@ use shaped::prelude::*;
 
 fn main() {
     let x: Tensor<f32, Shape![300, 2]> = Tensor::zeros();
-    let _ = x.repeat::<0, 4>();
+    let _ = x.repeat(Const::<4>, Ax::<0>);
 }

@@ -29,16 +29,17 @@ pub fn main() {
 
     // Shape-building copies with static results: pad grows a dim by L + R, repeat multiplies it
     // by K, diag_embed appends a copy of the last dim, topk sets it to K.
-    let padded: Tensor<f32, Shape![2, 6]> = x.pad::<1, 1, 2>(PadMode::Reflect, 0.0);
+    let padded: Tensor<f32, Shape![2, 6]> = x.pad((Const::<1>, Const::<2>), Ax::<1>, PadMode::Reflect, 0.0);
     assert_eq!(padded.to_vec()[..6], [2., 1., 2., 3., 2., 1.]);
-    let tiled: Tensor<f32, Shape![6, 3]> = x.repeat::<0, 3>();
-    let spread: Tensor<f32, Shape![2, 9]> = x.repeat_interleave::<-1, 3>();
+    let tiled: Tensor<f32, Shape![6, 3]> = x.repeat(Const::<3>, Ax::<0>);
+    let spread: Tensor<f32, Shape![2, 9]> = x.repeat_interleave(Const::<3>, Ax::<-1>);
     assert_eq!((tiled.numel(), spread.numel()), (18, 18));
     let diag: Tensor<f32, Shape![2, 3, 3]> = x.diag_embed();
     assert_eq!(diag.sum(), 21.);
     let q: Tensor<f32, Shape![2]> = x.quantile(0.5, Ax::<1>);
     assert_eq!(q.to_vec(), [2., 5.]);
     // A runtime dim stays runtime.
-    let d: Tensor<f32, (Const<2>, Dyn)> = x.narrow(Ax::<1>, 0, 2).pad::<1, 0, 1>(PadMode::Constant, 0.0);
+    let d: Tensor<f32, (Const<2>, Dyn)> =
+        x.narrow(Ax::<1>, 0, 2).pad((Const::<0>, Const::<1>), Ax::<1>, PadMode::Constant, 0.0);
     assert_eq!(d.sizes(), [2, 3]);
 }

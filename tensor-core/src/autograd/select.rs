@@ -12,7 +12,7 @@ use crate::index::IndexElem;
 use crate::layout::{normalize_axis, normalize_insert_axis};
 use crate::ops::pad::{source as pad_source, PadMode};
 use crate::shape::{
-    Broadcast, BroadcastShape, CatAxis, DynShape, ExpandsTo, HasAxis, PadShape, ReplaceAxis, SameRank, Shape, StackAxis,
+    Broadcast, BroadcastShape, CatAxis, DynShape, ExpandsTo, HasAxis, PadAxis, ReplaceAxis, SameRank, Shape, StackAxis,
 };
 use crate::storage::Data;
 use crate::tensor::join::{Cat, Stack};
@@ -112,9 +112,9 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         Self::record_nodes(&nodes, out, move |idx, _| back(move |g: Tensor<T, S2>, s| rule(&idx, g, s)))
     }
 
-    /// Axis `axis` padded by `L` elements before and `R` after (PyTorch `nn.functional.pad(x, (L,
-    /// R), mode, value)` on that dim), differentiable: the dim grows by `L + R` in the type where
-    /// static. For [`PadMode::Constant`] the gradient is the output's middle; for the other
+    /// `axis` padded by `L` elements before and `R` after (`pads = (Const::<L>, Const::<R>)`;
+    /// PyTorch `nn.functional.pad(x, (L, R), mode, value)` on that dim), differentiable: the dim
+    /// grows by `L + R` in the type where static. For [`PadMode::Constant`] the gradient is the output's middle; for the other
     /// modes each output element's gradient goes back to the input element it copies
     /// (`index_add` over the same table of source positions as the forward).
     ///
@@ -122,19 +122,21 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// As [`Tensor::try_pad`](crate::TensorBase::try_pad) (a reflection wider than the dim,
     /// ...); [`ShapeError::Autograd`] for a value of a finished tape.
     #[try_twin]
-    pub fn try_pad<const A: isize, const L: usize, const R: usize>(
+    pub fn try_pad<const L: usize, const R: usize, X, M, Y: Shape>(
         &self,
+        pads: (Const<L>, Const<R>),
+        axis: X,
         mode: PadMode,
         value: T,
-    ) -> Result<Var<'t, T, <S as PadShape<A, L, R>>::Out>, ShapeError>
+    ) -> Result<Var<'t, T, Y>, ShapeError>
     where
-        S: PadShape<A, L, R>,
+        S: PadAxis<X, M, L, R, Out = Y>,
     {
-        let out = self.value().try_pad::<A, L, R>(mode, value)?;
-        let a = normalize_axis(A, self.value().rank())?;
+        let a = normalize_axis(<S as PadAxis<X, M, L, R>>::axis_index(&axis), self.value().rank())?;
+        let out = self.value().try_pad::<L, R, X, M, Y>(pads, axis, mode, value)?;
         let xl = *self.value().layout();
         self.try_record1(out, move |i, _| {
-            back(move |g: Tensor<T, <S as PadShape<A, L, R>>::Out>, s| {
+            back(move |g: Tensor<T, Y>, s| {
                 s.add_with(i, || {
                     let n = xl.sizes()[a];
                     if mode == PadMode::Constant {

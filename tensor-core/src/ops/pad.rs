@@ -7,13 +7,13 @@
 //! Each reads every output position along the grown axis from one input position: a table of
 //! indices gathered by the `index_select` kernel, whole runs at a time when the trailing dims are
 //! contiguous. Constant padding fills and copies the input into the middle.
-use crate::dim::Dim;
+use crate::dim::{Const, Dim};
 use crate::element::ToIndex;
 use crate::error::{OrPanic, ShapeError};
 use crate::index::IndexElem;
 use crate::kernels;
 use crate::layout::{normalize_axis, Layout};
-use crate::shape::{DynShape, PadShape, RepeatShape, Shape};
+use crate::shape::{DynShape, PadAxis, RepeatAxis, Shape};
 use crate::storage::{Data, Element};
 use crate::tensor::{Tensor, TensorBase};
 use alloc::format;
@@ -166,36 +166,40 @@ fn interleave_rt<T: Element>(src: &[T], l: &Layout, axis: usize, k: usize) -> Re
 
 /// Padding (element types of every kind).
 impl<D: Data, S: Shape> TensorBase<D, S> {
-    /// `self` padded along axis `A` by `L` elements before and `R` after, filled as `mode` says
-    /// (`value` is used by [`PadMode::Constant`] only): PyTorch
-    /// `F.pad(x, (L, R), mode, value)` on the last axis, NumPy `np.pad` on any. Shape `S` with
-    /// dim `A` grown by `L + R`: static when it was (`[N]` padded by `(1, 2)` is `[N + 3]`, a
-    /// compile-time sum up to 1024), `Dyn` when it was `Dyn`. A copy.
+    /// `self` padded along `axis` by `L` elements before and `R` after (`pads = (Const::<L>,
+    /// Const::<R>)`), filled as `mode` says (`value` is used by [`PadMode::Constant`] only):
+    /// PyTorch `F.pad(x, (L, R), mode, value)` on the last axis, NumPy `np.pad` on any. Shape
+    /// `S` with that dim grown by `L + R`: static when it was (`[N]` padded by `(1, 2)` is
+    /// `[N + 3]`, a compile-time sum up to 1024), `Dyn` when it was `Dyn` (every dim for an
+    /// `isize` axis; a name becomes `Dyn`, a new size). A copy.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{PadMode, Shape, Tensor};
+    /// use shaped::{Ax, Const, PadMode, Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
-    /// let y: Tensor<i32, Shape![2, 6]> = x.pad::<1, 1, 2>(PadMode::Reflect, 0);
+    /// let y: Tensor<i32, Shape![2, 6]> = x.pad((Const::<1>, Const::<2>), Ax::<1>, PadMode::Reflect, 0);
     /// assert_eq!(y.to_vec(), [2, 1, 2, 3, 2, 1, 5, 4, 5, 6, 5, 4]);
-    /// let z: Tensor<i32, Shape![3, 3]> = x.pad::<0, 0, 1>(PadMode::Constant, -1);
+    /// let z: Tensor<i32, Shape![3, 3]> = x.pad((Const::<0>, Const::<1>), Ax::<0>, PadMode::Constant, -1);
     /// assert_eq!(z.to_vec(), [1, 2, 3, 4, 5, 6, -1, -1, -1]);
     /// ```
     ///
     /// # Errors
     /// [`ShapeError::Invalid`] naming the pads and the size when `mode` cannot pad that much
-    /// (see [`PadMode`]); [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`;
-    /// [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
+    /// (see [`PadMode`]); [`ShapeError::Axis`] for a runtime axis, or a [`DynShape`] tensor,
+    /// whose rank has no such axis; [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
     #[try_twin]
-    pub fn try_pad<const A: isize, const L: usize, const R: usize>(
+    pub fn try_pad<const L: usize, const R: usize, X, M, Y: Shape>(
         &self,
+        pads: (Const<L>, Const<R>),
+        axis: X,
         mode: PadMode,
         value: D::Elem,
-    ) -> Result<Tensor<D::Elem, <S as PadShape<A, L, R>>::Out>, ShapeError>
+    ) -> Result<Tensor<D::Elem, Y>, ShapeError>
     where
-        S: PadShape<A, L, R>,
+        S: PadAxis<X, M, L, R, Out = Y>,
     {
-        let axis = normalize_axis(A, self.rank())?;
+        let _ = pads;
+        let axis = normalize_axis(<S as PadAxis<X, M, L, R>>::axis_index(&axis), self.rank())?;
         let (data, l) = pad_rt(self.data.as_slice(), self.layout(), axis, (L, R), mode, value)?;
         Ok(TensorBase::from_parts(data, l))
     }
@@ -239,31 +243,34 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         })
     }
 
-    /// `self` repeated `K` times along axis `A`, whole (PyTorch `repeat` with `K` at `A` and 1
-    /// elsewhere; NumPy `np.tile`): `[a, b]` gives `[a, b, a, b]` for `K = 2`. Shape `S` with dim
-    /// `A` multiplied by `K`: static when it was (a compile-time product up to 1024), `Dyn` when
-    /// it was `Dyn`. A copy.
+    /// `self` repeated `K` times along `axis`, whole (PyTorch `repeat` with `K` at `axis` and 1
+    /// elsewhere; NumPy `np.tile`): `[a, b]` gives `[a, b, a, b]` for `Const::<2>`. Shape `S`
+    /// with that dim multiplied by `K`: static when it was (a compile-time product up to 1024),
+    /// `Dyn` when it was `Dyn` (every dim for an `isize` axis; a name becomes `Dyn`). A copy.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Const, Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 2]> = Tensor::from([[1, 2], [3, 4]]);
-    /// let y: Tensor<i32, Shape![2, 6]> = x.repeat::<1, 3>();
+    /// let y: Tensor<i32, Shape![2, 6]> = x.repeat(Const::<3>, Ax::<1>);
     /// assert_eq!(y.to_vec(), [1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4]);
     /// ```
     ///
     /// # Errors
-    /// [`ShapeError::Axis`] for a [`DynShape`] tensor without axis `A`; [`ShapeError::Overflow`];
-    /// [`ShapeError::Alloc`].
+    /// [`ShapeError::Axis`] for a runtime axis, or a [`DynShape`] tensor, whose rank has no such
+    /// axis; [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
     #[doc(alias = "tile")]
     #[try_twin(alias = "tile")]
-    pub fn try_repeat<const A: isize, const K: usize>(
+    pub fn try_repeat<const K: usize, X, M, Y: Shape>(
         &self,
-    ) -> Result<Tensor<D::Elem, <S as RepeatShape<A, K>>::Out>, ShapeError>
+        k: Const<K>,
+        axis: X,
+    ) -> Result<Tensor<D::Elem, Y>, ShapeError>
     where
-        S: RepeatShape<A, K>,
+        S: RepeatAxis<X, M, K, Out = Y>,
     {
-        let axis = normalize_axis(A, self.rank())?;
+        let _ = k;
+        let axis = normalize_axis(<S as RepeatAxis<X, M, K>>::axis_index(&axis), self.rank())?;
         let (data, l) = tile_rt(self.data.as_slice(), self.layout(), axis, K)?;
         Ok(TensorBase::from_parts(data, l))
     }
@@ -322,28 +329,32 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         })
     }
 
-    /// Each element along axis `A` repeated `K` times in place (PyTorch
-    /// `repeat_interleave(K, dim=A)`; NumPy `np.repeat`): `[a, b]` gives `[a, a, b, b]` for
-    /// `K = 2`. Shape `S` with dim `A` multiplied by `K`, as [`repeat`](Self::repeat). A copy.
+    /// Each element along `axis` repeated `K` times in place (PyTorch
+    /// `repeat_interleave(K, dim=axis)`; NumPy `np.repeat`): `[a, b]` gives `[a, a, b, b]` for
+    /// `Const::<2>`. Shape `S` with that dim multiplied by `K`, as [`repeat`](Self::repeat). A
+    /// copy.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Const, Shape, Tensor};
     /// let x: Tensor<i32, Shape![2, 2]> = Tensor::from([[1, 2], [3, 4]]);
-    /// let y: Tensor<i32, Shape![4, 2]> = x.repeat_interleave::<0, 2>();
+    /// let y: Tensor<i32, Shape![4, 2]> = x.repeat_interleave(Const::<2>, Ax::<0>);
     /// assert_eq!(y.to_vec(), [1, 2, 1, 2, 3, 4, 3, 4]);
     /// ```
     ///
     /// # Errors
     /// As [`try_repeat`](Self::try_repeat).
     #[try_twin]
-    pub fn try_repeat_interleave<const A: isize, const K: usize>(
+    pub fn try_repeat_interleave<const K: usize, X, M, Y: Shape>(
         &self,
-    ) -> Result<Tensor<D::Elem, <S as RepeatShape<A, K>>::Out>, ShapeError>
+        repeats: Const<K>,
+        axis: X,
+    ) -> Result<Tensor<D::Elem, Y>, ShapeError>
     where
-        S: RepeatShape<A, K>,
+        S: RepeatAxis<X, M, K, Out = Y>,
     {
-        let axis = normalize_axis(A, self.rank())?;
+        let _ = repeats;
+        let axis = normalize_axis(<S as RepeatAxis<X, M, K>>::axis_index(&axis), self.rank())?;
         let (data, l) = interleave_rt(self.data.as_slice(), self.layout(), axis, K)?;
         Ok(TensorBase::from_parts(data, l))
     }

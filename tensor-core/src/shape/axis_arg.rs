@@ -14,7 +14,8 @@
 //! [`SqueezeAxis`], [`UnsqueezeAxis`], and for two axes [`SwapAxis`] (`transpose`),
 //! [`MoveAxisTo`] (`movedim`) and [`DiagonalAxes`] (`diagonal`).
 use super::{
-    CatShape, DiagonalShape, DynShape, InsertAxis, InsertDim, MoveAxis, RemoveAxis, SameRank, SetAxis, Shape, SwapAxes,
+    CatShape, DiagonalShape, DynShape, InsertAxis, InsertDim, MoveAxis, PadShape, RemoveAxis, RepeatShape, SameRank,
+    SetAxis, Shape, SwapAxes,
 };
 use crate::dim::{Dim, DimName, Dyn, One};
 
@@ -477,6 +478,66 @@ impl<S: InsertDim<A, K>, K: Dim, const A: isize> StackAxis<Ax<A>, Pos<A>, K> for
 #[diagnostic::do_not_recommend]
 impl<S: EraseMore, K: Dim, I: RuntimeAxis> StackAxis<I, ByIndex, K> for S {
     type Out = <S as EraseMore>::More;
+    #[inline(always)]
+    fn axis_index(x: &I) -> isize {
+        x.get()
+    }
+}
+
+/// `X` is an axis of `Self` that `pad` grows by `L + R`; the result shape is `Out` ([`PadShape`]'s
+/// for `Ax::<N>` and names, every dim `Dyn` for an `isize`).
+#[diagnostic::on_unimplemented(
+    message = "cannot pad `{Self}` along `{X}` by {L} and {R}",
+    label = "no such axis, or a static size past 1024",
+    note = "an axis is `Ax::<N>` (checked at compile time, negatives from the end), an `isize` (checked at run time) or the name of one of the shape's dims"
+)]
+pub trait PadAxis<X, M, const L: usize, const R: usize>: Shape {
+    /// The padded shape.
+    type Out: Shape;
+    /// The axis as given (negative counts from the end).
+    fn axis_index(x: &X) -> isize;
+}
+impl<S: PadShape<A, L, R>, X: AxisPos<S, Pos<A>>, const A: isize, const L: usize, const R: usize>
+    PadAxis<X, Pos<A>, L, R> for S
+{
+    type Out = <S as PadShape<A, L, R>>::Out;
+    #[inline(always)]
+    fn axis_index(_: &X) -> isize {
+        A
+    }
+}
+#[diagnostic::do_not_recommend]
+impl<S: Erase, I: RuntimeAxis, const L: usize, const R: usize> PadAxis<I, ByIndex, L, R> for S {
+    type Out = <S as Erase>::Same;
+    #[inline(always)]
+    fn axis_index(x: &I) -> isize {
+        x.get()
+    }
+}
+
+/// `X` is an axis of `Self` that `repeat` and `repeat_interleave` multiply by `K`; the result
+/// shape is `Out` ([`RepeatShape`]'s for `Ax::<N>` and names, every dim `Dyn` for an `isize`).
+#[diagnostic::on_unimplemented(
+    message = "cannot repeat `{Self}` {K} times along `{X}`",
+    label = "no such axis, or a static size past 1024",
+    note = "an axis is `Ax::<N>` (checked at compile time, negatives from the end), an `isize` (checked at run time) or the name of one of the shape's dims"
+)]
+pub trait RepeatAxis<X, M, const K: usize>: Shape {
+    /// The repeated shape.
+    type Out: Shape;
+    /// The axis as given (negative counts from the end).
+    fn axis_index(x: &X) -> isize;
+}
+impl<S: RepeatShape<A, K>, X: AxisPos<S, Pos<A>>, const A: isize, const K: usize> RepeatAxis<X, Pos<A>, K> for S {
+    type Out = <S as RepeatShape<A, K>>::Out;
+    #[inline(always)]
+    fn axis_index(_: &X) -> isize {
+        A
+    }
+}
+#[diagnostic::do_not_recommend]
+impl<S: Erase, I: RuntimeAxis, const K: usize> RepeatAxis<I, ByIndex, K> for S {
+    type Out = <S as Erase>::Same;
     #[inline(always)]
     fn axis_index(x: &I) -> isize {
         x.get()

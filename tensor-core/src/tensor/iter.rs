@@ -14,7 +14,7 @@ use super::{TensorBase, TensorView, TensorViewMut};
 use crate::dim::Dim;
 use crate::error::ShapeError;
 use crate::layout::{Layout, Offsets};
-use crate::shape::{DynShape, RemoveAxis, Shape, MAX_RANK};
+use crate::shape::{Ax, DropAxis, DynShape, RemoveAxis, Shape, MAX_RANK};
 use crate::storage::{Data, DataMut, Element};
 use alloc::vec::Vec;
 use core::fmt;
@@ -483,21 +483,21 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         IterMut::new(self.data.as_mut_slice(), &layout)
     }
 
-    /// Views along axis `A` (negative counts from the end), in order: item `i` is
-    /// [`select::<A>(i)`](Self::select), typed `[.., n_A, ..] -> [.., ..]` (`axis_iter::<1>()` of
-    /// a `[2, 3]` tensor gives 3 views of shape `[2]`). Mirrors PyTorch `x.unbind(A)` (without
-    /// the tuple) and NumPy `np.moveaxis(x, A, 0)` iteration; ndarray `axis_iter(Axis(A))`.
+    /// Views along `axis` (negative counts from the end), in order: item `i` is
+    /// [`select(axis, i)`](Self::select), typed `[.., n, ..] -> [.., ..]` (`axis_iter(Ax::<1>)` of
+    /// a `[2, 3]` tensor gives 3 views of shape `[2]`). Mirrors PyTorch `x.unbind(axis)` (without
+    /// the tuple) and NumPy `np.moveaxis(x, axis, 0)` iteration; ndarray `axis_iter(Axis(axis))`.
     ///
     /// # Errors
-    /// [`ShapeError::Axis`] for a [`DynShape`] tensor whose rank has no axis `A` (tuple shapes
+    /// [`ShapeError::Axis`] for a runtime axis, or a [`DynShape`] tensor, whose rank has no such axis (tuple shapes
     /// check it at compile time).
     #[doc(alias = "unbind")]
     #[try_twin(alias = "unbind")]
-    pub fn try_axis_iter<const A: isize>(&self) -> Result<AxisIter<D::Ref<'_>, <S as RemoveAxis<A>>::Out>, ShapeError>
+    pub fn try_axis_iter<X, M, Y: Shape>(&self, axis: X) -> Result<AxisIter<D::Ref<'_>, Y>, ShapeError>
     where
-        S: RemoveAxis<A>,
+        S: DropAxis<X, M, Removed = Y>,
     {
-        let axis = self.ax(A)?;
+        let axis = self.ax(<S as DropAxis<X, M>>::axis_index(&axis))?;
         Ok(AxisIter::new(self.data.view_data(), *self.layout(), axis))
     }
 
@@ -512,7 +512,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: RemoveAxis<0>,
     {
-        self.axis_iter::<0>()
+        self.axis_iter(Ax::<0>)
     }
 
     /// The rows of a matrix as views, in order: `[m, n] -> m` views of shape `[n]`. Mirrors
@@ -539,8 +539,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         Ok(AxisIter::new(self.data.view_data(), *self.layout(), axis))
     }
 
-    /// Mutable views along axis `A` (negative counts from the end), in order: item `i` is
-    /// [`select_mut::<A>(i)`](crate::TensorViewMut::select_mut), `[.., n_A, ..] -> n_A` views of
+    /// Mutable views along `axis` (negative counts from the end), in order: item `i` is
+    /// [`select_mut(axis, i)`](crate::TensorViewMut::select_mut), `[.., n, ..] -> n` views of
     /// `[.., ..]`, all alive at once (an ordinary [`Iterator`]). Each view owns a disjoint slice
     /// of the buffer, which needs the views to occupy disjoint ranges of memory: true along axis
     /// 0 of a row-major tensor, false for the columns of one (there
@@ -550,41 +550,40 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     ///
     /// # Errors
     /// [`ShapeError::Invalid`] when the views interleave in memory (the layout's other dims reach
-    /// past axis `A`'s stride, as for the columns of a row-major matrix); [`ShapeError::Axis`]
-    /// for a [`DynShape`] tensor with no axis `A`.
+    /// past `axis`'s stride, as for the columns of a row-major matrix); [`ShapeError::Axis`]
+    /// for a runtime axis, or a [`DynShape`] tensor, with no such axis.
     #[try_twin(alias = "outer_iter_mut")]
-    pub fn try_axis_iter_mut<const A: isize>(
-        &mut self,
-    ) -> Result<AxisIterMut<'_, D::Elem, <S as RemoveAxis<A>>::Out>, ShapeError>
+    pub fn try_axis_iter_mut<X, M, Y: Shape>(&mut self, axis: X) -> Result<AxisIterMut<'_, D::Elem, Y>, ShapeError>
     where
         D: DataMut,
-        S: RemoveAxis<A>,
+        S: DropAxis<X, M, Removed = Y>,
     {
-        let axis = self.ax(A)?;
+        let axis = self.ax(<S as DropAxis<X, M>>::axis_index(&axis))?;
         let layout = *self.layout();
         AxisIterMut::new(self.data.as_mut_slice(), &layout, axis)
     }
 
-    /// Calls `f(i, view)` with the mutable view [`select_mut::<A>(i)`](crate::TensorViewMut::select_mut)
-    /// for each `i` in order: `[.., n_A, ..] -> n_A` calls with views of `[.., ..]`. Works for
+    /// Calls `f(i, view)` with the mutable view [`select_mut(axis, i)`](crate::TensorViewMut::select_mut)
+    /// for each `i` in order: `[.., n, ..] -> n` calls with views of `[.., ..]`. Works for
     /// every layout and axis (columns of a row-major matrix too), because one view lives at a
     /// time; use [`axis_iter_mut`](Self::axis_iter_mut) when the views must coexist. Mirrors
-    /// `for i in range(n): f(x.select(A, i))` in PyTorch; ndarray `axis_iter_mut(..).for_each`.
+    /// `for i in range(n): f(x.select(axis, i))` in PyTorch; ndarray `axis_iter_mut(..).for_each`.
     ///
     /// # Errors
-    /// [`ShapeError::Axis`] for a [`DynShape`] tensor with no axis `A`.
+    /// [`ShapeError::Axis`] for a runtime axis, or a [`DynShape`] tensor, with no such axis.
     #[try_twin(
         doc = "Calls `f(i, view)` with the mutable view [`select_mut::<A>(i)`](crate::TensorViewMut::select_mut) for each `i` in order."
     )]
-    pub fn try_for_each_axis_mut<const A: isize>(
+    pub fn try_for_each_axis_mut<X, M, Y: Shape>(
         &mut self,
-        f: impl FnMut(usize, TensorViewMut<'_, D::Elem, <S as RemoveAxis<A>>::Out>),
+        axis: X,
+        f: impl FnMut(usize, TensorViewMut<'_, D::Elem, Y>),
     ) -> Result<(), ShapeError>
     where
         D: DataMut,
-        S: RemoveAxis<A>,
+        S: DropAxis<X, M, Removed = Y>,
     {
-        let axis = self.ax(A)?;
+        let axis = self.ax(<S as DropAxis<X, M>>::axis_index(&axis))?;
         self.for_each_select_mut(axis, f)
     }
 

@@ -25,7 +25,7 @@ use crate::error::{OrPanic, ShapeError};
 use crate::kernels;
 use crate::layout::{normalize_axis, Layout};
 use crate::num::Num;
-use crate::shape::{AllStatic, RemoveAxis, Shape};
+use crate::shape::{AllStatic, HasAxis, Shape};
 use crate::storage::{BuildData, Data, DataMut, Element};
 use alloc::format;
 use alloc::vec::Vec;
@@ -393,7 +393,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         Ok(TensorBase::from_parts(data, ol))
     }
 
-    /// A copy with the slices along axis `A` in a random order, each slice kept intact (rows of a
+    /// A copy with the slices along `axis` in a random order, each slice kept intact (rows of a
     /// matrix for `A = 0`): same shape. NumPy `rng.permutation(x, axis=A)`; PyTorch has no
     /// shuffle (`x[torch.randperm(n)]` for `A = 0`). Negative `A` counts from the end; it is
     /// checked at compile time for tuple shapes.
@@ -401,30 +401,31 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// ```
     /// # extern crate shaped_core as shaped;
     /// use shaped::rand::{rngs::StdRng, SeedableRng};
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Shape, Tensor};
     /// let x: Tensor<i32, Shape![3, 2]> = Tensor::from([[0, 1], [10, 11], [20, 21]]);
-    /// let y = x.shuffle_axis::<0>(&mut StdRng::seed_from_u64(0));
+    /// let y = x.shuffle_axis(Ax::<0>, &mut StdRng::seed_from_u64(0));
     /// let mut rows: Vec<_> = y.to_vec().chunks(2).map(|r| r.to_vec()).collect();
     /// rows.sort();
     /// assert_eq!(rows, [[0, 1], [10, 11], [20, 21]]);
     /// ```
     ///
     /// # Errors
-    /// [`ShapeError::Axis`] when a [`DynShape`](crate::DynShape) tensor has no axis `A`;
+    /// [`ShapeError::Axis`] when a [`DynShape`](crate::DynShape) tensor has no `axis`;
     /// [`ShapeError::Alloc`].
     #[try_twin(
         doc = "A copy with the slices along axis `A` in a random order, each slice kept intact (rows of a matrix for `A = 0`).",
         alias = "permutation",
         alias = "shuffle"
     )]
-    pub fn try_shuffle_axis<const A: isize>(
+    pub fn try_shuffle_axis<X, M>(
         &self,
+        axis: X,
         rng: &mut (impl Rng + ?Sized),
     ) -> Result<Tensor<D::Elem, S>, ShapeError>
     where
-        S: RemoveAxis<A>,
+        S: HasAxis<X, M>,
     {
-        self.shuffle_impl(normalize_axis(A, self.rank())?, rng)
+        self.shuffle_impl(normalize_axis(<S as HasAxis<X, M>>::axis_index(&axis), self.rank())?, rng)
     }
     /// [`shuffle_axis`](Self::shuffle_axis) with a runtime axis (negative counts from the end).
     ///
