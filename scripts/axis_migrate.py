@@ -73,8 +73,9 @@ CALL_TOPK = re.compile(r"\.(topk|try_topk)::<\s*([^<>,]+?)\s*,\s*([^<>,]+?)\s*>\
 
 # The static sizes of pad, repeat, repeat_interleave become `Const` values before the axis:
 # `.pad::<A, L, R>(mode, value)` -> `.pad((Const::<L>, Const::<R>), Ax::<A>, mode, value)`,
-# `.repeat::<A, K>()` -> `.repeat(Const::<K>, Ax::<A>)` (and `repeat_interleave`).
-SIZED = re.compile(r"(?:\.|::)((?:try_)?(?:pad|repeat_interleave|repeat))::<\s*([^<>,]+?)\s*,\s*([^<>,]+?)\s*(?:,\s*([^<>,]+?)\s*)?>\(")
+# `.repeat::<A, K>()` -> `.repeat(Const::<K>, Ax::<A>)` (and `repeat_interleave`); unfold takes
+# the axis first, as PyTorch's `unfold(dim, size, step)`: `.unfold(Ax::<A>, Const::<SIZE>, Const::<STEP>)`.
+SIZED = re.compile(r"(?:\.|::)((?:try_)?(?:pad|repeat_interleave|repeat|unfold_mut|unfold))::<\s*([^<>,]+?)\s*,\s*([^<>,]+?)\s*(?:,\s*([^<>,]+?)\s*)?>\(")
 
 
 def sized(text):
@@ -84,7 +85,11 @@ def sized(text):
         if a == "X" or a == "L" and name.endswith("pad") and c == "X":
             continue
         args, end = call_args(text, m.end())
-        if name.endswith("pad"):
+        if "unfold" in name:
+            if c is None:
+                continue
+            args[:0] = [f"Ax::<{a}>", f"Const::<{b}>", f"Const::<{c}>"]
+        elif name.endswith("pad"):
             if c is None:
                 continue
             args[:0] = [f"(Const::<{b}>, Const::<{c}>)", f"Ax::<{a}>"]

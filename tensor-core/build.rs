@@ -64,6 +64,7 @@ fn axis_arg() -> String {
             } else {
                 format!("NAME: DimName, {}", bounds(&others, "Dim"))
             };
+            writeln!(s, "impl<{g}> sealed::NameSeal<NAME, Pos<{p}>> for {} {{}}", tuple(&with)).unwrap();
             writeln!(
                 s,
                 "#[diagnostic::do_not_recommend] impl<{g}> FindName<NAME, Pos<{p}>> for {} {{ type Removed = {}; type Kept = {}; }}",

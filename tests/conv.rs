@@ -30,25 +30,25 @@ fn close(a: &[f64], b: &[f64], tol: f64) -> bool {
 #[test]
 fn unfold_typed_shapes_and_values() {
     let x: Tensor<i32, Shape![2, 7]> = Tensor::from_vec(&[2, 7], (0..14).collect());
-    let u: TensorView<'_, i32, Shape![2, 3, 3]> = x.unfold::<1, 3, 2>();
+    let u: TensorView<'_, i32, Shape![2, 3, 3]> = x.unfold(Ax::<1>, Const::<3>, Const::<2>);
     assert_eq!(u.to_vec(), [0, 1, 2, 2, 3, 4, 4, 5, 6, 7, 8, 9, 9, 10, 11, 11, 12, 13]);
     assert!(common::same_storage(u.storage(), x.storage()));
     // A Dyn dim stays Dyn.
     let y: Tensor<i32, Shape![_, 4]> = Tensor::from_vec(&[3, 4], (0..12).collect());
-    let v: TensorView<'_, i32, Shape![_, 2, 3]> = y.unfold::<1, 3, 1>();
+    let v: TensorView<'_, i32, Shape![_, 2, 3]> = y.unfold(Ax::<1>, Const::<3>, Const::<1>);
     assert_eq!(v.sizes(), [3, 2, 3]);
-    let w: TensorView<'_, i32, Shape![_, 4, 2]> = y.unfold::<0, 2, 1>();
+    let w: TensorView<'_, i32, Shape![_, 4, 2]> = y.unfold(Ax::<0>, Const::<2>, Const::<1>);
     assert_eq!(w.sizes(), [2, 4, 2]);
     assert_eq!(w.to_vec()[..4], [0, 4, 1, 5]);
     // Size equal to the dim: one window; step past the end: one window.
-    let one: TensorView<'_, i32, Shape![2, 1, 7]> = x.unfold::<1, 7, 100>();
+    let one: TensorView<'_, i32, Shape![2, 1, 7]> = x.unfold(Ax::<1>, Const::<7>, Const::<100>);
     assert_eq!(one.to_vec(), x.to_vec());
 }
 
 #[test]
 fn unfold_errors() {
     let y: Tensor<f32, Shape![_, 4]> = Tensor::zeros_sized(&[3, 4]);
-    let e = err(y.try_unfold::<0, 5, 1>());
+    let e = err(y.try_unfold(Ax::<0>, Const::<5>, Const::<1>));
     assert!(e.contains("window of size 5") && e.contains("dimension 0 of size 3"), "{e}");
     let d = y.as_dyn();
     assert!(err(d.try_unfold_dyn(1, 2, 0)).contains("step 0"));
@@ -63,7 +63,7 @@ fn unfold_errors() {
 #[should_panic(expected = "unfold: a window of size 5")]
 fn unfold_panics_with_the_message() {
     let y: Tensor<f32, Shape![_, 4]> = Tensor::zeros_sized(&[3, 4]);
-    let _ = y.unfold::<0, 5, 1>();
+    let _ = y.unfold(Ax::<0>, Const::<5>, Const::<1>);
 }
 
 #[test]
@@ -590,7 +590,8 @@ proptest! {
 fn unfold_mut_only_for_disjoint_windows() {
     let mut x: Tensor<i32, Shape![2, 6]> = Tensor::zeros();
     {
-        let mut w: TensorViewMut<'_, i32, Shape![2, 2, 3]> = x.as_view_mut().unfold_mut::<1, 3, 3>();
+        let mut w: TensorViewMut<'_, i32, Shape![2, 2, 3]> =
+            x.as_view_mut().unfold_mut(Ax::<1>, Const::<3>, Const::<3>);
         w.fill(1);
     }
     assert_eq!(x.to_vec(), [1; 12]);
@@ -598,7 +599,7 @@ fn unfold_mut_only_for_disjoint_windows() {
     assert_eq!(x.to_vec(), [5, 5, 1, 1, 5, 5, 5, 5, 1, 1, 5, 5]);
     // Overlapping windows: refused, and the tensor is unchanged.
     let before = x.to_vec();
-    assert!(matches!(x.as_view_mut().try_unfold_mut::<1, 3, 2>(), Err(ShapeError::Overlap { .. })));
+    assert!(matches!(x.as_view_mut().try_unfold_mut(Ax::<1>, Const::<3>, Const::<2>), Err(ShapeError::Overlap { .. })));
     assert!(matches!(x.as_view_mut().try_unfold_dyn_mut(0, 1, 1).map(|v| v.sizes().to_vec()), Ok(v) if v == [2, 6, 1]));
     assert!(matches!(x.as_view_mut().try_unfold_dyn_mut(1, 2, 1), Err(ShapeError::Overlap { .. })));
     assert_eq!(x.to_vec(), before);

@@ -770,6 +770,12 @@ fn joins_order_statistics_and_gathers_take_an_axis_in_every_spelling() {
     let r2 = x.repeat_interleave(Const::<2>, 2);
     assert_eq!(r1.to_vec(), r2.to_vec());
     assert_eq!(x.repeat(Const::<2>, Ax::<2>).to_vec(), x.repeat(Const::<2>, -1).to_vec());
+    // unfold: the axis first, then the window's size and step as `Const` values.
+    let w1: TensorView<'_, f32, (Batch, Seq, Const<2>, Const<2>)> = x.unfold(Ax::<2>, Const::<2>, Const::<2>);
+    let w2: TensorView<'_, f32, (Dyn, Dyn, Dyn, Dyn)> = x.unfold(-1, Const::<2>, Const::<2>);
+    assert_eq!((w1.sizes(), w1.to_vec()), (w2.sizes(), w2.to_vec()));
+    assert_eq!(w1.to_vec(), x.unfold_dyn(2, 2, 2).to_vec());
+    assert!(x.try_unfold(3, Const::<2>, Const::<1>).is_err());
     // Iterators and shuffle_axis.
     let rows: Vec<_> = x.axis_iter(Seq).map(|v| v.to_vec()).collect();
     assert_eq!(rows, x.axis_iter(1).map(|v| v.to_vec()).collect::<Vec<_>>());

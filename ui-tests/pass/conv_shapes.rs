@@ -6,9 +6,9 @@ use shaped::{ConvArgs, PoolArgs};
 pub fn main() {
     // unfold / windows: zero-copy views.
     let x: Tensor<f32, Shape![4, 10]> = Tensor::zeros();
-    let u: TensorView<f32, Shape![4, 4, 3]> = x.unfold::<1, 3, 2>();
+    let u: TensorView<f32, Shape![4, 4, 3]> = x.unfold(Ax::<1>, Const::<3>, Const::<2>);
     let xd: Tensor<f32, Shape![_, 10]> = Tensor::zeros_sized(&[4, 10]);
-    let d: TensorView<f32, Shape![_, 10, 2]> = xd.unfold::<0, 2, 1>();
+    let d: TensorView<f32, Shape![_, 10, 2]> = xd.unfold(Ax::<0>, Const::<2>, Const::<1>);
     let w: TensorView<f32, Shape![3, 8, 2, 3]> = x.windows::<Shape![2, 3]>();
     assert_eq!(
         (u.sizes(), d.sizes(), w.sizes()),

@@ -10,8 +10,9 @@
 //! The methods state what they need of the shape as one bound on `S` naming the argument's type,
 //! so an error names the axis and the shape in its first line: [`HasAxis`] (the shape is kept:
 //! softmax, the scans, `flip`), [`DropAxis`] (the axis is removed: reductions, `select`),
-//! [`KeepAxis`] (kept as size 1: `_keepdim`), [`ReplaceAxis`] (another dim in its place: `narrow`),
-//! [`SqueezeAxis`], [`UnsqueezeAxis`], and for two axes [`SwapAxis`] (`transpose`),
+//! [`KeepAxis`] (kept as size 1: `_keepdim`), [`ReplaceAxis`] (another dim in its place: `narrow`,
+//! `chunk`, `topk`, `index_select`), [`SqueezeAxis`], [`UnsqueezeAxis`], [`CatAxis`],
+//! [`StackAxis`], [`PadAxis`], [`RepeatAxis`], [`UnfoldAxis`], and for two axes [`SwapAxis`] (`transpose`),
 //! [`MoveAxisTo`] (`movedim`) and [`DiagonalAxes`] (`diagonal`).
 use super::{
     CatShape, DiagonalShape, DynShape, InsertAxis, InsertDim, MoveAxis, PadShape, RemoveAxis, RepeatShape, SameRank,
@@ -55,7 +56,22 @@ mod sealed {
     impl<const A: isize> Sealed for super::Ax<A> {}
     impl Sealed for isize {}
     impl<N: super::DimName> Sealed for N {}
+    /// `X` (with marker `M`) is an axis of the shape `Self` as the crate knows axes: `Ax::<A>`
+    /// (`Pos<A>`), a runtime axis (`ByIndex`), or a name that `FindName` finds at `Pos<I>`. The
+    /// supertrait of every shape-side axis trait, so that no impl outside the crate (a user's name
+    /// type makes one legal under the orphan rules) can give a result type its layout lacks.
+    pub trait AxisSeal<X, M> {}
+    /// The supertrait of `FindName`, implemented by the generated impls alone.
+    pub trait NameSeal<N, P> {}
 }
+
+// The sealed axes: a position known when the program is built for `Ax` (any shape: the rule the
+// axis meets checks the range) and for a name (where `FindName` finds it), and a runtime axis.
+// The static impls below take `S: AxisSeal<X, Pos<A>>` for "`X` names position `A`", so that one
+// impl serves `Ax` and names in any mix.
+impl<S, const A: isize> sealed::AxisSeal<Ax<A>, Pos<A>> for S {}
+impl<S: FindName<N, Pos<I>>, N: DimName, const I: isize> sealed::AxisSeal<N, Pos<I>> for S {}
+impl<S, I: RuntimeAxis> sealed::AxisSeal<I, ByIndex> for S {}
 
 /// An axis of shape `S`: [`Ax::<A>`](Ax), an `isize`, or a dim name of `S`. `M` is inferred (see
 /// the module docs). The methods bound the shape instead ([`HasAxis`], [`DropAxis`], ... hold
@@ -98,7 +114,7 @@ impl<S: Shape + FindName<N, Pos<I>>, N: DimName, const I: isize> AxisArg<S, Pos<
     message = "the shape `{Self}` has no dim named `{N}`",
     label = "this name is not a dim of the shape"
 )]
-pub trait FindName<N, P>: Shape {
+pub trait FindName<N, P>: Shape + sealed::NameSeal<N, P> {
     /// The shape without that dim.
     type Removed: Shape;
     /// The shape with that dim kept as [`One`].
@@ -133,7 +149,7 @@ include!(concat!(env!("OUT_DIR"), "/axis_arg.rs"));
     label = "no such axis in this shape",
     note = "an axis is `Ax::<N>` (checked at compile time, negatives from the end), an `isize` (checked at run time) or the name of one of the shape's dims"
 )]
-pub trait HasAxis<X, M>: Shape {
+pub trait HasAxis<X, M>: Shape + sealed::AxisSeal<X, M> {
     /// The axis as given (negative counts from the end).
     fn axis_index(x: &X) -> isize;
 }
@@ -167,7 +183,7 @@ impl<N: DimName, const I: isize, S: Shape + FindName<N, Pos<I>>> HasAxis<N, Pos<
     label = "no such axis in this shape",
     note = "an axis is `Ax::<N>` (checked at compile time, negatives from the end), an `isize` (checked at run time) or the name of one of the shape's dims"
 )]
-pub trait DropAxis<X, M>: Shape {
+pub trait DropAxis<X, M>: Shape + sealed::AxisSeal<X, M> {
     /// `Self` without the axis.
     type Removed: Shape;
     /// The axis as given (negative counts from the end).
@@ -204,7 +220,7 @@ impl<N: DimName, const I: isize, S: Shape + FindName<N, Pos<I>>> DropAxis<N, Pos
     label = "no such axis in this shape",
     note = "an axis is `Ax::<N>` (checked at compile time, negatives from the end), an `isize` (checked at run time) or the name of one of the shape's dims"
 )]
-pub trait KeepAxis<X, M>: Shape {
+pub trait KeepAxis<X, M>: Shape + sealed::AxisSeal<X, M> {
     /// `Self` with the axis as [`One`].
     type Kept: Shape;
     /// The axis as given (negative counts from the end).
@@ -235,16 +251,6 @@ impl<N: DimName, const I: isize, S: Shape + FindName<N, Pos<I>>> KeepAxis<N, Pos
     type Kept = <S as FindName<N, Pos<I>>>::Kept;
 }
 
-/// `Self` names the position `I` of shape `S` when the program is built (the `P` of [`Pos<I>`]):
-/// `Ax::<I>` for any `S` (the rule it meets checks the range), a name that [`FindName`] finds at
-/// `I`. The two-axis rules ([`SwapAxis`], [`MoveAxisTo`], [`DiagonalAxes`]) and [`ReplaceAxis`] /
-/// [`SqueezeAxis`] go through it, so that one impl serves `Ax` and names in any mix.
-pub trait AxisPos<S, P>: sealed::Sealed {}
-#[diagnostic::do_not_recommend]
-impl<S, const A: isize> AxisPos<S, Pos<A>> for Ax<A> {}
-#[diagnostic::do_not_recommend]
-impl<S: FindName<N, Pos<I>>, N: DimName, const I: isize> AxisPos<S, Pos<I>> for N {}
-
 /// The shapes of an inserting runtime axis's results (`unsqueeze(1)`): one rank more, every dim
 /// `Dyn`; [`DynShape`] for [`DynShape`]. Tuple shapes of rank 0 to 5.
 #[diagnostic::on_unimplemented(
@@ -267,7 +273,7 @@ impl EraseMore for DynShape {
     label = "no such axis in this shape",
     note = "an axis is `Ax::<N>` (checked at compile time, negatives from the end), an `isize` (checked at run time) or the name of one of the shape's dims"
 )]
-pub trait ReplaceAxis<X, M, D: Dim>: Shape {
+pub trait ReplaceAxis<X, M, D: Dim>: Shape + sealed::AxisSeal<X, M> {
     /// `Self` with the axis's dim `D`.
     type Out: Shape;
     /// The position when the program is built (`None` for a runtime axis): for build-time
@@ -277,7 +283,7 @@ pub trait ReplaceAxis<X, M, D: Dim>: Shape {
     fn axis_index(x: &X) -> isize;
 }
 #[diagnostic::do_not_recommend]
-impl<S: SetAxis<A, D>, X: AxisPos<S, Pos<A>>, D: Dim, const A: isize> ReplaceAxis<X, Pos<A>, D> for S {
+impl<S: SetAxis<A, D> + sealed::AxisSeal<X, Pos<A>>, X, D: Dim, const A: isize> ReplaceAxis<X, Pos<A>, D> for S {
     type Out = <S as SetAxis<A, D>>::Out;
     const AT: Option<isize> = Some(A);
     #[inline(always)]
@@ -302,14 +308,14 @@ impl<S: Erase, D: Dim, I: RuntimeAxis> ReplaceAxis<I, ByIndex, D> for S {
     label = "no such axis, or not of size 1",
     note = "an axis is `Ax::<N>` (checked at compile time, negatives from the end) or an `isize` (checked at run time)"
 )]
-pub trait SqueezeAxis<X, M>: Shape {
+pub trait SqueezeAxis<X, M>: Shape + sealed::AxisSeal<X, M> {
     /// `Self` without the axis.
     type Out: Shape;
     /// The axis as given (negative counts from the end).
     fn axis_index(x: &X) -> isize;
 }
 #[diagnostic::do_not_recommend]
-impl<S: RemoveAxis<A>, X: AxisPos<S, Pos<A>>, const A: isize> SqueezeAxis<X, Pos<A>> for S
+impl<S: RemoveAxis<A> + sealed::AxisSeal<X, Pos<A>>, X, const A: isize> SqueezeAxis<X, Pos<A>> for S
 where
     <S as RemoveAxis<A>>::Removed: super::Squeezable<S, A>,
 {
@@ -335,7 +341,7 @@ impl<S: Erase, I: RuntimeAxis> SqueezeAxis<I, ByIndex> for S {
     label = "no such insertion point",
     note = "an insertion point is `Ax::<N>` (`0..=rank`, checked at compile time, negatives from the end) or an `isize` (checked at run time)"
 )]
-pub trait UnsqueezeAxis<X, M>: Shape {
+pub trait UnsqueezeAxis<X, M>: Shape + sealed::AxisSeal<X, M> {
     /// `Self` with a [`One`] inserted.
     type Out: Shape;
     /// The insertion point as given.
@@ -359,7 +365,7 @@ impl<S: EraseMore, I: RuntimeAxis> UnsqueezeAxis<I, ByIndex> for S {
 }
 
 /// Writes a rule over two axes `X1`, `X2` of `Self` (each `Ax::<A>`, a name or an `isize`): one
-/// impl for two positions known when the program is built (through [`AxisPos`], checked by the
+/// impl for two positions known when the program is built (any mix of `Ax` and names, checked by the
 /// const rule `$rule<A, B>`), two for a runtime axis on either side (the result `$erased`).
 macro_rules! two_axes {
     ($(#[$m:meta])* $name:ident, $rule:ident, $erased:ident, $what:literal) => {
@@ -369,7 +375,7 @@ macro_rules! two_axes {
             label = $what,
             note = "an axis is `Ax::<N>` (checked at compile time, negatives from the end), an `isize` (checked at run time) or the name of one of the shape's dims"
         )]
-        pub trait $name<X1, M1, X2, M2>: Shape {
+        pub trait $name<X1, M1, X2, M2>: Shape + sealed::AxisSeal<X1, M1> + sealed::AxisSeal<X2, M2> {
             /// The result shape.
             type Out: Shape;
             /// The two axes as given (negative counts from the end).
@@ -379,8 +385,7 @@ macro_rules! two_axes {
         impl<S, X1, X2, const A: isize, const B: isize> $name<X1, Pos<A>, X2, Pos<B>> for S
         where
             S: $rule<A, B>,
-            X1: AxisPos<S, Pos<A>>,
-            X2: AxisPos<S, Pos<B>>,
+            S: sealed::AxisSeal<X1, Pos<A>> + sealed::AxisSeal<X2, Pos<B>>,
         {
             type Out = <S as $rule<A, B>>::Out;
             #[inline(always)]
@@ -431,13 +436,13 @@ two_axes! {
     label = "the shapes need the same rank, the same dims outside the axis, and the axis in range",
     note = "where both sizes along the axis are static the result's is their sum, which must be known when the program is built (not a generic `N + M`) and at most 1024; `Tensor::cat_all` gives a `Dyn` dim instead"
 )]
-pub trait CatAxis<X, M, R: Shape>: Shape {
+pub trait CatAxis<X, M, R: Shape>: Shape + sealed::AxisSeal<X, M> {
     /// The concatenated shape.
     type Out: Shape;
     /// The axis as given (negative counts from the end).
     fn axis_index(x: &X) -> isize;
 }
-impl<S: CatShape<A, R>, R: Shape, X: AxisPos<S, Pos<A>>, const A: isize> CatAxis<X, Pos<A>, R> for S {
+impl<S: CatShape<A, R> + sealed::AxisSeal<X, Pos<A>>, R: Shape, X, const A: isize> CatAxis<X, Pos<A>, R> for S {
     type Out = <S as CatShape<A, R>>::Out;
     #[inline(always)]
     fn axis_index(_: &X) -> isize {
@@ -461,7 +466,7 @@ impl<S: Erase, R: SameRank<S>, I: RuntimeAxis> CatAxis<I, ByIndex, R> for S {
     label = "no such insertion point, or the result would have more than 6 dims",
     note = "an insertion point is `Ax::<N>` (`0..=rank`, checked at compile time, negatives from the end) or an `isize` (checked at run time)"
 )]
-pub trait StackAxis<X, M, K: Dim>: Shape {
+pub trait StackAxis<X, M, K: Dim>: Shape + sealed::AxisSeal<X, M> {
     /// `Self` with `K` inserted.
     type Out: Shape;
     /// The insertion point as given.
@@ -491,13 +496,13 @@ impl<S: EraseMore, K: Dim, I: RuntimeAxis> StackAxis<I, ByIndex, K> for S {
     label = "no such axis, or a static size past 1024",
     note = "an axis is `Ax::<N>` (checked at compile time, negatives from the end), an `isize` (checked at run time) or the name of one of the shape's dims"
 )]
-pub trait PadAxis<X, M, const L: usize, const R: usize>: Shape {
+pub trait PadAxis<X, M, const L: usize, const R: usize>: Shape + sealed::AxisSeal<X, M> {
     /// The padded shape.
     type Out: Shape;
     /// The axis as given (negative counts from the end).
     fn axis_index(x: &X) -> isize;
 }
-impl<S: PadShape<A, L, R>, X: AxisPos<S, Pos<A>>, const A: isize, const L: usize, const R: usize>
+impl<S: PadShape<A, L, R> + sealed::AxisSeal<X, Pos<A>>, X, const A: isize, const L: usize, const R: usize>
     PadAxis<X, Pos<A>, L, R> for S
 {
     type Out = <S as PadShape<A, L, R>>::Out;
@@ -522,13 +527,15 @@ impl<S: Erase, I: RuntimeAxis, const L: usize, const R: usize> PadAxis<I, ByInde
     label = "no such axis, or a static size past 1024",
     note = "an axis is `Ax::<N>` (checked at compile time, negatives from the end), an `isize` (checked at run time) or the name of one of the shape's dims"
 )]
-pub trait RepeatAxis<X, M, const K: usize>: Shape {
+pub trait RepeatAxis<X, M, const K: usize>: Shape + sealed::AxisSeal<X, M> {
     /// The repeated shape.
     type Out: Shape;
     /// The axis as given (negative counts from the end).
     fn axis_index(x: &X) -> isize;
 }
-impl<S: RepeatShape<A, K>, X: AxisPos<S, Pos<A>>, const A: isize, const K: usize> RepeatAxis<X, Pos<A>, K> for S {
+impl<S: RepeatShape<A, K> + sealed::AxisSeal<X, Pos<A>>, X, const A: isize, const K: usize> RepeatAxis<X, Pos<A>, K>
+    for S
+{
     type Out = <S as RepeatShape<A, K>>::Out;
     #[inline(always)]
     fn axis_index(_: &X) -> isize {
@@ -538,6 +545,44 @@ impl<S: RepeatShape<A, K>, X: AxisPos<S, Pos<A>>, const A: isize, const K: usize
 #[diagnostic::do_not_recommend]
 impl<S: Erase, I: RuntimeAxis, const K: usize> RepeatAxis<I, ByIndex, K> for S {
     type Out = <S as Erase>::Same;
+    #[inline(always)]
+    fn axis_index(x: &I) -> isize {
+        x.get()
+    }
+}
+
+/// `X` is an axis of `Self` whose windows of `SIZE`, `STEP` apart, `unfold` takes; the result
+/// shape is `Out` ([`UnfoldShape`](super::UnfoldShape)'s for `Ax::<N>` and names, one rank more
+/// and every dim `Dyn` for an `isize`).
+#[diagnostic::on_unimplemented(
+    message = "cannot unfold `{Self}` along `{X}` in windows of {SIZE}, {STEP} apart",
+    label = "no such axis, or the result would have more than 6 dims",
+    note = "an axis is `Ax::<N>` (checked at compile time, negatives from the end), an `isize` (checked at run time) or the name of one of the shape's dims"
+)]
+pub trait UnfoldAxis<X, M, const SIZE: usize, const STEP: usize>: Shape + sealed::AxisSeal<X, M> {
+    /// The unfolded shape.
+    type Out: Shape;
+    /// The position when the program is built (`None` for a runtime axis), for the build-time
+    /// check of `SIZE` against a static dim.
+    const AT: Option<isize>;
+    /// The axis as given (negative counts from the end).
+    fn axis_index(x: &X) -> isize;
+}
+impl<S, X, const A: isize, const SIZE: usize, const STEP: usize> UnfoldAxis<X, Pos<A>, SIZE, STEP> for S
+where
+    S: super::UnfoldShape<A, SIZE, STEP> + sealed::AxisSeal<X, Pos<A>>,
+{
+    type Out = <S as super::UnfoldShape<A, SIZE, STEP>>::Out;
+    const AT: Option<isize> = Some(A);
+    #[inline(always)]
+    fn axis_index(_: &X) -> isize {
+        A
+    }
+}
+#[diagnostic::do_not_recommend]
+impl<S: EraseMore, I: RuntimeAxis, const SIZE: usize, const STEP: usize> UnfoldAxis<I, ByIndex, SIZE, STEP> for S {
+    type Out = <S as EraseMore>::More;
+    const AT: Option<isize> = None;
     #[inline(always)]
     fn axis_index(x: &I) -> isize {
         x.get()

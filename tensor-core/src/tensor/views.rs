@@ -21,7 +21,7 @@
 //! The views that may copy (`reshape`, `flatten`) and those that give several views (`chunk`,
 //! `split`) are in `reshape.rs`, written by hand.
 use super::{SharedTensor, Tensor, TensorBase, TensorViewMut, ViewOf};
-use crate::dim::Dyn;
+use crate::dim::{Const, Dyn};
 use crate::element::Element;
 use crate::error::{ConstMsg, OrPanic, ShapeError};
 use crate::index::{apply_args, SliceArg};
@@ -465,18 +465,20 @@ view_ops! {
     }
 }
 
-/// The build-time check of `unfold::<A, SIZE, STEP>`: a positive step, and `SIZE` at most a
+/// The build-time check of `unfold(axis, Const::<SIZE>, Const::<STEP>)`: a positive step, and `SIZE` at most a
 /// static dim `A`.
-struct UnfoldCheck<S, const A: isize, const SIZE: usize, const STEP: usize>(core::marker::PhantomData<S>);
-impl<S: Shape, const A: isize, const SIZE: usize, const STEP: usize> UnfoldCheck<S, A, SIZE, STEP> {
+struct UnfoldCheck<S, X, M, const SIZE: usize, const STEP: usize>(core::marker::PhantomData<(S, X, M)>);
+impl<S: UnfoldAxis<X, M, SIZE, STEP>, X, M, const SIZE: usize, const STEP: usize> UnfoldCheck<S, X, M, SIZE, STEP> {
     const FITS: () = {
         if STEP == 0 {
             ConstMsg::new().str("unfold: step = 0 (the step between windows must be positive)").fail()
         }
-        if let Some((axis, n)) = static_dim::<S>(A) {
-            if SIZE > n {
-                let m = ConstMsg::new().str("unfold: window size ").num(SIZE).str(" is larger than dimension ");
-                m.num(axis).str(" of size ").num(n).fail()
+        if let Some(a) = <S as UnfoldAxis<X, M, SIZE, STEP>>::AT {
+            if let Some((axis, n)) = static_dim::<S>(a) {
+                if SIZE > n {
+                    let m = ConstMsg::new().str("unfold: window size ").num(SIZE).str(" is larger than dimension ");
+                    m.num(axis).str(" of size ").num(n).fail()
+                }
             }
         }
     };
@@ -532,20 +534,22 @@ view_ops! {
 // The typed window views, by hand so that the build-time check sits in each public form (a
 // failure then names the user's call, once).
 impl<D: Data, S: Shape> TensorBase<D, S> {
-    /// The windows of `SIZE` elements along axis `A`, `STEP` apart, as a view (PyTorch
-    /// `unfold(A, SIZE, STEP)`): dim `A` of size `n` becomes `(n - SIZE) / STEP + 1` and a last
-    /// dim of `SIZE` is appended, so `[2, 7]` with `<1, 3, 2>` gives `[2, 3, 3]`, whose
-    /// `[i, j, k]` is `x[i, 2 * j + k]`. Dim `A` of the result is static when it is in the input
-    /// (sizes in 0..=1024; a computed 1 is [`One`](crate::One)), `Dyn` otherwise. No copy;
+    /// The windows of `SIZE` elements along `axis`, `STEP` apart, as a view (PyTorch
+    /// `unfold(axis, SIZE, STEP)`; `size = Const::<SIZE>`, `step = Const::<STEP>`): the dim of
+    /// size `n` becomes `(n - SIZE) / STEP + 1` and a last dim of `SIZE` is appended, so `[2, 7]`
+    /// with `(Ax::<1>, Const::<3>, Const::<2>)` gives `[2, 3, 3]`, whose `[i, j, k]` is
+    /// `x[i, 2 * j + k]`. That dim of the result is static when it is in the input (sizes in
+    /// 0..=1024; a computed 1 is [`One`](crate::One)), `Dyn` otherwise (every dim `Dyn` for an
+    /// `isize` axis). No copy;
     /// read-only (windows overlap when `STEP < SIZE`: writable storage never holds an
     /// overlapping layout). `SIZE` larger than a static dim, or `STEP = 0`, is an error when the
     /// program is built, naming the sizes.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor, TensorView};
+    /// use shaped::{Ax, Const, Shape, Tensor, TensorView};
     /// let x: Tensor<i32, Shape![5]> = Tensor::from([0, 1, 2, 3, 4]);
-    /// let w: TensorView<'_, i32, Shape![3, 3]> = x.unfold::<0, 3, 1>();
+    /// let w: TensorView<'_, i32, Shape![3, 3]> = x.unfold(Ax::<0>, Const::<3>, Const::<1>);
     /// assert_eq!(w.to_vec(), [0, 1, 2, 1, 2, 3, 2, 3, 4]);
     /// ```
     ///
@@ -553,28 +557,37 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// With the message of the error of [`try_unfold`](Self::try_unfold).
     #[track_caller]
     #[doc(alias = "sliding_window_view")]
-    pub fn unfold<const A: isize, const SIZE: usize, const STEP: usize>(
+    pub fn unfold<const SIZE: usize, const STEP: usize, X, M, Y: Shape>(
         &self,
-    ) -> ViewOf<'_, D, <S as UnfoldShape<A, SIZE, STEP>>::Out>
+        axis: X,
+        size: Const<SIZE>,
+        step: Const<STEP>,
+    ) -> ViewOf<'_, D, Y>
     where
-        S: UnfoldShape<A, SIZE, STEP>,
+        S: UnfoldAxis<X, M, SIZE, STEP, Out = Y>,
     {
-        let () = UnfoldCheck::<S, A, SIZE, STEP>::FITS;
-        self.unfold_rt(A, SIZE, STEP).or_panic()
+        let _ = (size, step);
+        let () = UnfoldCheck::<S, X, M, SIZE, STEP>::FITS;
+        self.unfold_rt(<S as UnfoldAxis<X, M, SIZE, STEP>>::axis_index(&axis), SIZE, STEP).or_panic()
     }
     /// [`unfold`](Self::unfold), returning an error instead of panicking.
     ///
     /// # Errors
-    /// [`ShapeError::Invalid`] naming the sizes when `SIZE` is larger than a `Dyn` dim `A`; for a
-    /// [`DynShape`] tensor [`ShapeError::Axis`] and [`ShapeError::RankTooLarge`].
-    pub fn try_unfold<const A: isize, const SIZE: usize, const STEP: usize>(
+    /// [`ShapeError::Invalid`] naming the sizes when `SIZE` is larger than a `Dyn` dim at `axis`;
+    /// for a runtime axis or a [`DynShape`] tensor [`ShapeError::Axis`] and
+    /// [`ShapeError::RankTooLarge`].
+    pub fn try_unfold<const SIZE: usize, const STEP: usize, X, M, Y: Shape>(
         &self,
-    ) -> Result<ViewOf<'_, D, <S as UnfoldShape<A, SIZE, STEP>>::Out>, ShapeError>
+        axis: X,
+        size: Const<SIZE>,
+        step: Const<STEP>,
+    ) -> Result<ViewOf<'_, D, Y>, ShapeError>
     where
-        S: UnfoldShape<A, SIZE, STEP>,
+        S: UnfoldAxis<X, M, SIZE, STEP, Out = Y>,
     {
-        let () = UnfoldCheck::<S, A, SIZE, STEP>::FITS;
-        self.unfold_rt(A, SIZE, STEP)
+        let _ = (size, step);
+        let () = UnfoldCheck::<S, X, M, SIZE, STEP>::FITS;
+        self.unfold_rt(<S as UnfoldAxis<X, M, SIZE, STEP>>::axis_index(&axis), SIZE, STEP)
     }
     fn unfold_rt<S2: Shape>(&self, axis: isize, size: usize, step: usize) -> Result<ViewOf<'_, D, S2>, ShapeError> {
         Ok(self.derive(self.layout().unfold(self.ax(axis)?, size, step)?))
@@ -640,23 +653,27 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
+    /// use shaped::{Ax, Const, Shape, Tensor};
     /// let mut x: Tensor<i32, Shape![6]> = Tensor::zeros();
-    /// x.as_view_mut().unfold_mut::<0, 2, 3>().fill(7);
+    /// x.as_view_mut().unfold_mut(Ax::<0>, Const::<2>, Const::<3>).fill(7);
     /// assert_eq!(x.to_vec(), [7, 7, 0, 7, 7, 0]);
     /// ```
     ///
     /// # Panics
     /// With the message of the error of [`try_unfold_mut`](Self::try_unfold_mut).
     #[track_caller]
-    pub fn unfold_mut<const A: isize, const SIZE: usize, const STEP: usize>(
+    pub fn unfold_mut<const SIZE: usize, const STEP: usize, X, M, Y: Shape>(
         self,
-    ) -> TensorViewMut<'a, T, <S as UnfoldShape<A, SIZE, STEP>>::Out>
+        axis: X,
+        size: Const<SIZE>,
+        step: Const<STEP>,
+    ) -> TensorViewMut<'a, T, Y>
     where
-        S: UnfoldShape<A, SIZE, STEP>,
+        S: UnfoldAxis<X, M, SIZE, STEP, Out = Y>,
     {
-        let () = UnfoldCheck::<S, A, SIZE, STEP>::FITS;
-        let l = self.unfold_disjoint(A, SIZE, STEP).or_panic();
+        let _ = (size, step);
+        let () = UnfoldCheck::<S, X, M, SIZE, STEP>::FITS;
+        let l = self.unfold_disjoint(<S as UnfoldAxis<X, M, SIZE, STEP>>::axis_index(&axis), SIZE, STEP).or_panic();
         self.remap(l)
     }
     /// [`unfold_mut`](Self::unfold_mut), returning an error instead of panicking.
@@ -664,14 +681,18 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     /// # Errors
     /// [`ShapeError::Overlap`] when the windows overlap (`STEP < SIZE` on a dim of more than
     /// one window); otherwise as [`try_unfold`](TensorBase::try_unfold).
-    pub fn try_unfold_mut<const A: isize, const SIZE: usize, const STEP: usize>(
+    pub fn try_unfold_mut<const SIZE: usize, const STEP: usize, X, M, Y: Shape>(
         self,
-    ) -> Result<TensorViewMut<'a, T, <S as UnfoldShape<A, SIZE, STEP>>::Out>, ShapeError>
+        axis: X,
+        size: Const<SIZE>,
+        step: Const<STEP>,
+    ) -> Result<TensorViewMut<'a, T, Y>, ShapeError>
     where
-        S: UnfoldShape<A, SIZE, STEP>,
+        S: UnfoldAxis<X, M, SIZE, STEP, Out = Y>,
     {
-        let () = UnfoldCheck::<S, A, SIZE, STEP>::FITS;
-        let l = self.unfold_disjoint(A, SIZE, STEP)?;
+        let _ = (size, step);
+        let () = UnfoldCheck::<S, X, M, SIZE, STEP>::FITS;
+        let l = self.unfold_disjoint(<S as UnfoldAxis<X, M, SIZE, STEP>>::axis_index(&axis), SIZE, STEP)?;
         Ok(self.remap(l))
     }
     /// [`unfold_mut`](Self::unfold_mut) with a runtime axis, size and step: a [`DynShape`]

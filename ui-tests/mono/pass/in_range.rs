@@ -27,7 +27,7 @@ fn main() {
 
     // Sliding windows and convolutions whose sizes just fit (see the conv*, unfold*, windows*,
     // *_pool2d* cases).
-    let u: TensorView<f32, Shape![3, 1, 4]> = x.unfold::<1, 4, 1>();
+    let u: TensorView<f32, Shape![3, 1, 4]> = x.unfold(Ax::<1>, Const::<4>, Const::<1>);
     assert_eq!(u.sizes(), [3, 1, 4]);
     let w: TensorView<f32, Shape![2, 1, 2, 4]> = x.windows::<Shape![2, 4]>();
     assert_eq!(w.sizes(), [2, 1, 2, 4]);
