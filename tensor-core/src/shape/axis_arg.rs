@@ -283,11 +283,21 @@ pub trait ReplaceAxis<X, M, D: Dim>: Shape + sealed::AxisSeal<X, M> {
     fn axis_index(x: &X) -> isize;
 }
 #[diagnostic::do_not_recommend]
-impl<S: SetAxis<A, D> + sealed::AxisSeal<X, Pos<A>>, X, D: Dim, const A: isize> ReplaceAxis<X, Pos<A>, D> for S {
+// `Ax` and names written apart (a generic `X` through `AxisSeal` cost rustc 10% more per call).
+impl<S: SetAxis<A, D>, D: Dim, const A: isize> ReplaceAxis<Ax<A>, Pos<A>, D> for S {
     type Out = <S as SetAxis<A, D>>::Out;
     const AT: Option<isize> = Some(A);
     #[inline(always)]
-    fn axis_index(_: &X) -> isize {
+    fn axis_index(_: &Ax<A>) -> isize {
+        A
+    }
+}
+#[diagnostic::do_not_recommend]
+impl<S: SetAxis<A, D> + FindName<N, Pos<A>>, N: DimName, D: Dim, const A: isize> ReplaceAxis<N, Pos<A>, D> for S {
+    type Out = <S as SetAxis<A, D>>::Out;
+    const AT: Option<isize> = Some(A);
+    #[inline(always)]
+    fn axis_index(_: &N) -> isize {
         A
     }
 }
@@ -315,13 +325,13 @@ pub trait SqueezeAxis<X, M>: Shape + sealed::AxisSeal<X, M> {
     fn axis_index(x: &X) -> isize;
 }
 #[diagnostic::do_not_recommend]
-impl<S: RemoveAxis<A> + sealed::AxisSeal<X, Pos<A>>, X, const A: isize> SqueezeAxis<X, Pos<A>> for S
+impl<S: RemoveAxis<A>, const A: isize> SqueezeAxis<Ax<A>, Pos<A>> for S
 where
     <S as RemoveAxis<A>>::Removed: super::Squeezable<S, A>,
 {
     type Out = <S as RemoveAxis<A>>::Out;
     #[inline(always)]
-    fn axis_index(_: &X) -> isize {
+    fn axis_index(_: &Ax<A>) -> isize {
         A
     }
 }
@@ -381,15 +391,46 @@ macro_rules! two_axes {
             /// The two axes as given (negative counts from the end).
             fn axis_indices(a: &X1, b: &X2) -> (isize, isize);
         }
+        // The four mixes of `Ax` and names written out (a generic `X1, X2` through `AxisSeal`
+        // cost rustc 20% more per call).
         #[diagnostic::do_not_recommend]
-        impl<S, X1, X2, const A: isize, const B: isize> $name<X1, Pos<A>, X2, Pos<B>> for S
+        impl<S: $rule<A, B>, const A: isize, const B: isize> $name<Ax<A>, Pos<A>, Ax<B>, Pos<B>> for S {
+            type Out = <S as $rule<A, B>>::Out;
+            #[inline(always)]
+            fn axis_indices(_: &Ax<A>, _: &Ax<B>) -> (isize, isize) {
+                (A, B)
+            }
+        }
+        #[diagnostic::do_not_recommend]
+        impl<S, N: DimName, const A: isize, const B: isize> $name<Ax<A>, Pos<A>, N, Pos<B>> for S
         where
-            S: $rule<A, B>,
-            S: sealed::AxisSeal<X1, Pos<A>> + sealed::AxisSeal<X2, Pos<B>>,
+            S: $rule<A, B> + FindName<N, Pos<B>>,
         {
             type Out = <S as $rule<A, B>>::Out;
             #[inline(always)]
-            fn axis_indices(_: &X1, _: &X2) -> (isize, isize) {
+            fn axis_indices(_: &Ax<A>, _: &N) -> (isize, isize) {
+                (A, B)
+            }
+        }
+        #[diagnostic::do_not_recommend]
+        impl<S, N: DimName, const A: isize, const B: isize> $name<N, Pos<A>, Ax<B>, Pos<B>> for S
+        where
+            S: $rule<A, B> + FindName<N, Pos<A>>,
+        {
+            type Out = <S as $rule<A, B>>::Out;
+            #[inline(always)]
+            fn axis_indices(_: &N, _: &Ax<B>) -> (isize, isize) {
+                (A, B)
+            }
+        }
+        #[diagnostic::do_not_recommend]
+        impl<S, N1: DimName, N2: DimName, const A: isize, const B: isize> $name<N1, Pos<A>, N2, Pos<B>> for S
+        where
+            S: $rule<A, B> + FindName<N1, Pos<A>> + FindName<N2, Pos<B>>,
+        {
+            type Out = <S as $rule<A, B>>::Out;
+            #[inline(always)]
+            fn axis_indices(_: &N1, _: &N2) -> (isize, isize) {
                 (A, B)
             }
         }
@@ -442,10 +483,17 @@ pub trait CatAxis<X, M, R: Shape>: Shape + sealed::AxisSeal<X, M> {
     /// The axis as given (negative counts from the end).
     fn axis_index(x: &X) -> isize;
 }
-impl<S: CatShape<A, R> + sealed::AxisSeal<X, Pos<A>>, R: Shape, X, const A: isize> CatAxis<X, Pos<A>, R> for S {
+impl<S: CatShape<A, R>, R: Shape, const A: isize> CatAxis<Ax<A>, Pos<A>, R> for S {
     type Out = <S as CatShape<A, R>>::Out;
     #[inline(always)]
-    fn axis_index(_: &X) -> isize {
+    fn axis_index(_: &Ax<A>) -> isize {
+        A
+    }
+}
+impl<S: CatShape<A, R> + FindName<N, Pos<A>>, R: Shape, N: DimName, const A: isize> CatAxis<N, Pos<A>, R> for S {
+    type Out = <S as CatShape<A, R>>::Out;
+    #[inline(always)]
+    fn axis_index(_: &N) -> isize {
         A
     }
 }
@@ -494,7 +542,7 @@ impl<S: EraseMore, K: Dim, I: RuntimeAxis> StackAxis<I, ByIndex, K> for S {
 #[diagnostic::on_unimplemented(
     message = "cannot pad `{Self}` along `{X}` by {L} and {R}",
     label = "no such axis, or a static size past 1024",
-    note = "an axis is `Ax::<N>` (checked at compile time, negatives from the end), an `isize` (checked at run time) or the name of one of the shape's dims"
+    note = "a static dim grows by {L} + {R} when the program is built, up to 1024; for larger sizes or in code generic over sizes make the dim `Dyn` (`_` in `Shape![..]`, or `as_dyn()`), pass an `isize` axis, or use `pad_dyn`"
 )]
 pub trait PadAxis<X, M, const L: usize, const R: usize>: Shape + sealed::AxisSeal<X, M> {
     /// The padded shape.
@@ -502,12 +550,10 @@ pub trait PadAxis<X, M, const L: usize, const R: usize>: Shape + sealed::AxisSea
     /// The axis as given (negative counts from the end).
     fn axis_index(x: &X) -> isize;
 }
-impl<S: PadShape<A, L, R> + sealed::AxisSeal<X, Pos<A>>, X, const A: isize, const L: usize, const R: usize>
-    PadAxis<X, Pos<A>, L, R> for S
-{
+impl<S: PadShape<A, L, R>, const A: isize, const L: usize, const R: usize> PadAxis<Ax<A>, Pos<A>, L, R> for S {
     type Out = <S as PadShape<A, L, R>>::Out;
     #[inline(always)]
-    fn axis_index(_: &X) -> isize {
+    fn axis_index(_: &Ax<A>) -> isize {
         A
     }
 }
@@ -525,7 +571,7 @@ impl<S: Erase, I: RuntimeAxis, const L: usize, const R: usize> PadAxis<I, ByInde
 #[diagnostic::on_unimplemented(
     message = "cannot repeat `{Self}` {K} times along `{X}`",
     label = "no such axis, or a static size past 1024",
-    note = "an axis is `Ax::<N>` (checked at compile time, negatives from the end), an `isize` (checked at run time) or the name of one of the shape's dims"
+    note = "a static dim is multiplied by {K} when the program is built, up to 1024; for larger sizes or in code generic over sizes make the dim `Dyn` (`_` in `Shape![..]`, or `as_dyn()`), pass an `isize` axis, or use `repeat_dyn`"
 )]
 pub trait RepeatAxis<X, M, const K: usize>: Shape + sealed::AxisSeal<X, M> {
     /// The repeated shape.
@@ -533,12 +579,10 @@ pub trait RepeatAxis<X, M, const K: usize>: Shape + sealed::AxisSeal<X, M> {
     /// The axis as given (negative counts from the end).
     fn axis_index(x: &X) -> isize;
 }
-impl<S: RepeatShape<A, K> + sealed::AxisSeal<X, Pos<A>>, X, const A: isize, const K: usize> RepeatAxis<X, Pos<A>, K>
-    for S
-{
+impl<S: RepeatShape<A, K>, const A: isize, const K: usize> RepeatAxis<Ax<A>, Pos<A>, K> for S {
     type Out = <S as RepeatShape<A, K>>::Out;
     #[inline(always)]
-    fn axis_index(_: &X) -> isize {
+    fn axis_index(_: &Ax<A>) -> isize {
         A
     }
 }
