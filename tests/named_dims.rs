@@ -591,20 +591,24 @@ fn an_axis_is_a_const_position_a_runtime_position_or_a_name() {
     assert!(x.try_cumprod(7).is_err());
 }
 
+/// A scalar function of a `[Batch, Seq, 4]` value, for the gradient tests of the axis spellings.
+type NamedLoss =
+    dyn for<'t> Fn(&shaped::autograd::Var<'t, f64, (Batch, Seq, Const<4>)>) -> shaped::autograd::Var<'t, f64, ()>;
+
+/// `f(x)` and its gradient with respect to `x`.
+fn value_and_grad(x: &Tensor<f64, (Batch, Seq, Const<4>)>, f: &NamedLoss) -> (f64, Vec<f64>) {
+    let tape = shaped::autograd::Tape::new();
+    let v = tape.var(x.clone());
+    let y = f(&v);
+    let g = y.backward();
+    (y.item(), g.wrt(&v).unwrap().to_vec())
+}
+
 #[test]
 fn var_axes_in_every_spelling_give_the_same_values_and_gradients() {
-    use shaped::autograd::Tape;
     let x =
         Tensor::<f64, (Batch, Seq, Const<4>)>::from_vec(&[2, 3, 4], (0..24).map(|v| (v as f64 / 7.0).sin()).collect());
-    type Loss =
-        dyn for<'t> Fn(&shaped::autograd::Var<'t, f64, (Batch, Seq, Const<4>)>) -> shaped::autograd::Var<'t, f64, ()>;
-    let grads = |f: &Loss| {
-        let tape = Tape::new();
-        let v = tape.var(x.clone());
-        let y = f(&v);
-        let g = y.backward();
-        (y.item(), g.wrt(&v).unwrap().to_vec())
-    };
+    let grads = |f: &NamedLoss| value_and_grad(&x, f);
     let by_const = grads(&|v| v.softmax(Ax::<1>).mul_scalar(3.0).logsumexp_axis(Ax::<2>).sum_axis(Ax::<0>).sum());
     let by_name = grads(&|v| v.softmax(Seq).mul_scalar(3.0).logsumexp_axis(LAST_OF).sum_axis(Batch).sum());
     let by_index = grads(&|v| v.softmax(1).mul_scalar(3.0).logsumexp_axis(-1).sum_axis(0).sum());
@@ -674,18 +678,9 @@ fn views_take_an_axis_in_every_spelling() {
 
 #[test]
 fn var_views_in_every_spelling_give_the_same_values_and_gradients() {
-    use shaped::autograd::Tape;
     let x =
         Tensor::<f64, (Batch, Seq, Const<4>)>::from_vec(&[2, 3, 4], (0..24).map(|v| (v as f64 / 5.0).cos()).collect());
-    type Loss =
-        dyn for<'t> Fn(&shaped::autograd::Var<'t, f64, (Batch, Seq, Const<4>)>) -> shaped::autograd::Var<'t, f64, ()>;
-    let grads = |f: &Loss| {
-        let tape = Tape::new();
-        let v = tape.var(x.clone());
-        let y = f(&v);
-        let g = y.backward();
-        (y.item(), g.wrt(&v).unwrap().to_vec())
-    };
+    let grads = |f: &NamedLoss| value_and_grad(&x, f);
     fn w(k: usize) -> Tensor<f64, (Dyn,)> {
         Tensor::from_vec(&[k], (0..k).map(|i| 1.0 + i as f64).collect())
     }
