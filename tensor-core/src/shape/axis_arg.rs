@@ -7,13 +7,13 @@
 //! `Ax::<A>` or a name found at `A`; [`ByIndex`] for an `isize`), which rustc infers from the
 //! argument, so the impls never overlap.
 //!
-//! The methods state what they need of the shape as one bound on `S` naming the argument's type,
-//! so an error names the axis and the shape in its first line: [`HasAxis`] (the shape is kept:
+//! The methods state what they need of the shape as one bound on `S` naming the argument's type, so
+//! an error names the axis and the shape in its first line: [`HasAxis`] (the shape is kept:
 //! softmax, the scans, `flip`), [`DropAxis`] (the axis is removed: reductions, `select`),
 //! [`KeepAxis`] (kept as size 1: `_keepdim`), [`ReplaceAxis`] (another dim in its place: `narrow`,
 //! `chunk`, `topk`, `index_select`), [`SqueezeAxis`], [`UnsqueezeAxis`], [`CatAxis`],
-//! [`StackAxis`], [`PadAxis`], [`RepeatAxis`], [`UnfoldAxis`], and for two axes [`SwapAxis`] (`transpose`),
-//! [`MoveAxisTo`] (`movedim`) and [`DiagonalAxes`] (`diagonal`).
+//! [`StackAxis`], [`PadAxis`], [`RepeatAxis`], [`UnfoldAxis`], and for two axes [`SwapAxis`]
+//! (`transpose`), [`MoveAxisTo`] (`movedim`) and [`DiagonalAxes`] (`diagonal`).
 use super::{
     CatShape, DiagonalShape, DynShape, InsertAxis, InsertDim, MoveAxis, PadShape, RemoveAxis, RepeatShape, SameRank,
     SetAxis, Shape, SwapAxes,
@@ -40,7 +40,7 @@ pub struct Pos<const I: isize>;
 /// traits for runtime axes are over this trait rather than `isize` itself, so that while an
 /// argument's type is still unknown rustc cannot settle on the runtime impl (and then report an
 /// `Ax::<0>` argument as "expected `isize`") because no compile-time position fits.
-pub trait RuntimeAxis: Copy + sealed::Sealed {
+pub trait RuntimeAxis: Copy + sealed::Runtime {
     /// The axis as given (negative counts from the end).
     fn get(self) -> isize;
 }
@@ -63,12 +63,15 @@ mod sealed {
     pub trait AxisSeal<X, M> {}
     /// The supertrait of `FindName`, implemented by the generated impls alone.
     pub trait NameSeal<N, P> {}
+    /// The supertrait of `RuntimeAxis`: `isize` alone (`Sealed` also holds for names).
+    pub trait Runtime {}
+    impl Runtime for isize {}
 }
 
 // The sealed axes: a position known when the program is built for `Ax` (any shape: the rule the
 // axis meets checks the range) and for a name (where `FindName` finds it), and a runtime axis.
-// The static impls below take `S: AxisSeal<X, Pos<A>>` for "`X` names position `A`", so that one
-// impl serves `Ax` and names in any mix.
+// `UnfoldAxis`'s static impl takes `S: AxisSeal<X, Pos<A>>` for "`X` names position `A`", one impl
+// for `Ax` and names; the others write `Ax` and names apart, which rustc checks faster.
 impl<S, const A: isize> sealed::AxisSeal<Ax<A>, Pos<A>> for S {}
 impl<S: FindName<N, Pos<I>>, N: DimName, const I: isize> sealed::AxisSeal<N, Pos<I>> for S {}
 impl<S, I: RuntimeAxis> sealed::AxisSeal<I, ByIndex> for S {}

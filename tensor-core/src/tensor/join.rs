@@ -67,15 +67,16 @@ fn parts<'a, T: Element, D: Data<Elem = T> + 'a, S: Shape>(
     xs.into_iter().map(|x| (x.data.as_slice(), *x.layout())).collect()
 }
 
-/// `x.cat(&y, Ax::<A>)`: concatenation of two tensors along `axis` (PyTorch `torch.cat([x, y], A)`),
-/// into a new contiguous tensor. Implemented for every pair of tensors and views with the same
-/// element type; import it with `use shaped::Cat` (it is in the prelude).
+/// `x.cat(&y, axis)`: concatenation of two tensors along `axis` (PyTorch `torch.cat([x, y],
+/// axis)`), into a new contiguous tensor. Implemented for every pair of tensors and views with the
+/// same element type; import it with `use shaped::Cat` (it is in the prelude). The axis is an
+/// `Ax::<N>` or a dim name (static result types) or an `isize` (every dim of the result `Dyn`).
 ///
 /// The shapes must have the same rank and equal dims outside `axis`: checked at compile time for
-/// static dims (the error names both shapes), at run time for `Dyn` dims and [`DynShape`]. Dim `axis`
-/// of the result is `Const<N + M>` when both are static: `[2, 3]` and `[4, 3]` along `<0>` give
-/// `[6, 3]`. The sum goes through typenum and back to a `Const`, which covers totals up to 1024;
-/// a larger static total is a compile error that suggests `Dyn`. When either is `Dyn`, so is the
+/// static dims (the error names both shapes), at run time for `Dyn` dims and [`DynShape`]. That dim
+/// of the result is `Const<N + M>` when both are static: `[2, 3]` and `[4, 3]` along `Ax::<0>` give
+/// `[6, 3]`. The sum goes through typenum and back to a `Const`, which covers totals up to 1024; a
+/// larger static total is a compile error that suggests `Dyn`. When either is `Dyn`, so is the
 /// result's. Either operand may be any strided view (a transpose, a reversed view).
 ///
 /// ```
@@ -138,8 +139,8 @@ impl<D: Data, S: Shape, D2: Data<Elem = D::Elem>, S2: Shape> Cat<TensorBase<D2, 
 /// `Tensor::stack([&x, &y, &z], Ax::<A>)`: `K` tensors of one shape type stacked along a new `axis`
 /// (PyTorch `torch.stack([x, y, z], A)`), into a new contiguous tensor with `Const<K>` inserted at
 /// `axis` (`0..=rank`; the result has at most 6 dims). `K` is the array length, so no arithmetic is
-/// involved. Import it with `use shaped::Stack` (it is in the prelude); [`Tensor::stack_all`] takes a slice
-/// instead (a `Dyn` new dim).
+/// involved. Import it with `use shaped::Stack` (it is in the prelude); [`Tensor::stack_all`] takes
+/// a slice instead (a `Dyn` new dim).
 ///
 /// Every input must have the same sizes: guaranteed by the type for static shapes, checked at run
 /// time for `Dyn` dims and [`DynShape`]. The inputs may be views (any strides), all of one storage
