@@ -66,7 +66,7 @@ fn main() -> Result<(), ShapeError> {
     // `[Batch×Seq, 16]`; targets flattened the same way meet it at the loss, and the per-token
     // losses split back into `[Batch, Seq]` (`unflatten_prod`, given the batch size).
     let head = Var::constant(Tensor::<f32, Shape![16, 5]>::randn(rng));
-    let token_logits = out.flatten_range::<0, 1>().matmul(&head);
+    let token_logits = out.flatten_range(Ax::<0>, Ax::<1>).matmul(&head);
     let tags = Tensor::<i64, (Batch, Seq)>::from_vec(&[2, 7], (0..14).map(|i| i % 5).collect());
     let per_token = cross_entropy_unreduced(&token_logits, &tags.flatten(), 0.0);
     let per_token: Var<'_, f32, (Batch, Seq)> = per_token.unflatten_prod::<0>(2);

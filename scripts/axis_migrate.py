@@ -104,6 +104,49 @@ def sized(text):
     return "".join(out)
 
 
+# Several axes or a target shape: `.permute::<Axes![2, 0, 1]>()` -> `.permute((Ax::<2>, Ax::<0>,
+# Ax::<1>))` (and `sum_axes`, `mean_axes` and their `_keepdim` forms); `.flatten_range::<S, E>()` -> `.flatten_range(Ax::<S>, Ax::<E>)`;
+# `.unflatten::<A, Shape![3, _]>()` -> `.unflatten(Ax::<A>, (Const::<3>, Dyn))`;
+# `.axis_chunks_exact::<A, B>()` -> `.axis_chunks_exact(Ax::<A>, Const::<B>)`.
+PERMUTE = re.compile(r"(?:\.|::)((?:try_)?(?:permute(?:_mut)?|sum_axes(?:_keepdim)?|mean_axes(?:_keepdim)?))::<\s*Axes!\[([^\]]*)\]\s*>\(\s*\)")
+PAIR = re.compile(r"(?:\.|::)((?:try_)?(?:flatten_range|axis_chunks_exact))::<\s*([^<>,]+?)\s*,\s*([^<>,]+?)\s*>\(\s*\)")
+UNFLATTEN = re.compile(r"(?:\.|::)((?:try_)?unflatten)::<\s*([^<>,]+?)\s*,\s*Shape!\[([^\]]*)\]\s*>\(\s*\)")
+
+
+def dim_value(d):
+    d = d.strip()
+    if d == "_":
+        return "Dyn"
+    if d == "1":
+        return "One"
+    if d.startswith("dyn "):
+        return d[4:].strip()
+    return f"Const::<{d}>"
+
+
+def several(text):
+    def perm(m):
+        sep = "::" if m.group(0).startswith(":") else "."
+        axes = [f"Ax::<{a.strip()}>" for a in m.group(2).split(",") if a.strip()]
+        tup = "(" + ", ".join(axes) + ("," if len(axes) == 1 else "") + ")"
+        return f"{sep}{m.group(1)}({tup})"
+
+    def pair(m):
+        sep = "::" if m.group(0).startswith(":") else "."
+        second = f"Ax::<{m.group(3)}>" if "flatten" in m.group(1) else f"Const::<{m.group(3)}>"
+        return f"{sep}{m.group(1)}(Ax::<{m.group(2)}>, {second})"
+
+    def unflat(m):
+        sep = "::" if m.group(0).startswith(":") else "."
+        dims = [dim_value(d) for d in m.group(3).split(",") if d.strip()]
+        tup = "(" + ", ".join(dims) + ("," if len(dims) == 1 else "") + ")"
+        return f"{sep}{m.group(1)}(Ax::<{m.group(2)}>, {tup})"
+
+    text = PERMUTE.sub(perm, text)
+    text = PAIR.sub(pair, text)
+    return UNFLATTEN.sub(unflat, text)
+
+
 def call_args(text, start):
     """The arguments of the call whose `(` ends at `start`, split at top-level commas, and the
     position after its `)`."""
@@ -134,6 +177,7 @@ def rewrite(text):
 
     text = CALL.sub(sub, text)
     text = sized(text)
+    text = several(text)
     for pat, at in ((CALL_FIRST, 0), (CALL_SECOND, 1), (CALL_TOPK, None)):
         out, pos = [], 0
         for m in pat.finditer(text):

@@ -27,6 +27,23 @@ fn main() {
     w("batch_shape.rs", batch_shape());
     w("conv_channels.rs", conv_channels());
     w("axis_arg.rs", axis_arg());
+    w("axis_list.rs", axis_list());
+}
+
+/// `NormAxis`: each axis of each rank in both spellings (`a` and `a - rank`) as the `Axis<a>` that
+/// `PermuteShape` reads (`permute`'s tuple of axes), see `src/shape/axis_list.rs`.
+fn axis_list() -> String {
+    let mut s = String::new();
+    for r in 1..=MAX_RANK {
+        let ds = names("D", r);
+        let (tup, gens) = (tuple(&ds), bounds(&ds, "Dim"));
+        for a in 0..r {
+            for sp in spell(a, r) {
+                writeln!(s, "#[diagnostic::do_not_recommend] impl<{gens}> NormAxis<{sp}> for {tup} {{ type Axis = Axis<{a}>; }}").unwrap();
+            }
+        }
+    }
+    s
 }
 
 /// `FindName` (a name at each position of each rank), `Erase` and `EraseMore` (the all-`Dyn`
@@ -50,7 +67,7 @@ fn axis_arg() -> String {
         let gens = bounds(&ds, "Dim");
         let same = tuple(&vec!["Dyn".to_string(); r]);
         let less = tuple(&vec!["Dyn".to_string(); r - 1]);
-        writeln!(s, "#[diagnostic::do_not_recommend] impl<{gens}> Erase for {tup} {{ type Same = {same}; type Less = {less}; }}").unwrap();
+        writeln!(s, "#[diagnostic::do_not_recommend] impl<{gens}> Erase for {tup} {{ type Same = {same}; type Less = {less}; type Unranked = DynShape; }}").unwrap();
         for p in 0..r {
             let others: Vec<String> = ds.iter().enumerate().filter(|&(i, _)| i != p).map(|(_, d)| d.clone()).collect();
             let mut with = ds.clone();
@@ -431,7 +448,8 @@ fn axes() -> String {
     s
 }
 
-/// `PermuteShape<S>` for every permutation of 0..r, r <= 6 (874 impls, no arithmetic).
+/// `PermuteShape<S>` for every permutation of 0..r, r <= 6 (874 impls, no arithmetic), and for
+/// `DynShape` a tuple of `r` `AnyAxis`.
 fn permutations() -> String {
     let mut s = String::new();
     for r in 0..=MAX_RANK {
@@ -456,6 +474,13 @@ fn permutations() -> String {
                 break;
             }
         }
+        // A `DynShape` takes `r` axes of any spelling (`AnyAxis`), checked at run time.
+        writeln!(
+            s,
+            "impl PermuteShape<DynShape> for {} {{ type Out = DynShape; const AXES: [usize; MAX_RANK] = [0; MAX_RANK]; }}",
+            tuple(&vec!["AnyAxis".to_string(); r])
+        )
+        .unwrap();
     }
     s
 }
@@ -646,6 +671,13 @@ fn reduce_axes() -> String {
             )
             .unwrap();
         }
+        // A `DynShape` takes `r` axes of any spelling (`AnyAxis`), checked at run time.
+        writeln!(
+            s,
+            "impl ReduceAxes<DynShape> for {} {{ type Out = DynShape; type Keep = DynShape; const AXES: &'static [usize] = &[]; }}",
+            tuple(&vec!["AnyAxis".to_string(); r])
+        )
+        .unwrap();
     }
     s
 }

@@ -548,12 +548,24 @@ fn flatten_and_unflatten_carry_the_gradient_back() {
     let x = tape.var(Tensor::<f64, Shape![2, 3]>::from([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]));
     let f = x.flatten(); // [_]: 6
     assert_eq!(f.sizes(), [6]);
-    let u: Var<'_, f64, Shape![3, 2]> = f.unflatten(&[3, 2]);
+    let u: Var<'_, f64, Shape![3, 2]> = f.unflatten(Ax::<0>, (Const::<3>, Const::<2>));
+    let g = (&u * &u).sum().backward();
+    assert_eq!(g.wrt(&x).unwrap().to_vec(), [2.0, 4.0, 6.0, 8.0, 10.0, 12.0]);
+    // Runtime sizes (PyTorch's `unflatten(0, (3, -1))`): a `DynShape` value, the same gradient.
+    let tape = Tape::new();
+    let x = tape.var(Tensor::<f64, Shape![2, 3]>::from([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]));
+    let u: Var<'_, f64, DynShape> = x.flatten().unflatten(0, [3, -1]);
+    assert_eq!(u.sizes(), [3, 2]);
     let g = (&u * &u).sum().backward();
     assert_eq!(g.wrt(&x).unwrap().to_vec(), [2.0, 4.0, 6.0, 8.0, 10.0, 12.0]);
     let tape = Tape::new();
     let x = tape.var(Tensor::<f64, Shape![2, 3]>::zeros());
-    let e = x.flatten().try_unflatten::<Shape![_, 4]>(&[2, 4]).unwrap_err().to_string();
+    let e = x.flatten().try_unflatten(0, [2, 4]).unwrap_err().to_string();
     assert!(e.contains('6') || e.contains('8'), "{e}");
-    assert!(x.flatten().try_unflatten::<Shape![3, 3]>(&[2, 3]).is_err());
+    // The typed reshape with runtime sizes (what `Var::unflatten::<S2>(&sizes)` was).
+    let r: Var<'_, f64, Shape![_, 2]> = x.flatten().reshape_sized(&[3, -1]);
+    assert_eq!(r.sizes(), [3, 2]);
+    let e = x.flatten().try_reshape_sized::<Shape![_, 4]>(&[2, 4]).unwrap_err().to_string();
+    assert!(e.contains('6') || e.contains('8'), "{e}");
+    assert!(x.flatten().try_reshape_sized::<Shape![3, 3]>(&[2, 3]).is_err());
 }

@@ -45,7 +45,7 @@ fn mutable_views_write_through_and_chain() {
     let mut y = x34();
     y.transpose_mut(Ax::<0>, Ax::<-1>).flip_mut(Ax::<0>).select_mut(Ax::<0>, 0).fill(0.);
     assert_eq!(t!(y[.., 3]).to_vec(), [0., 0., 0.]);
-    y.permute_mut::<Axes![1, 0]>().unsqueeze_mut(Ax::<1>).squeeze_mut(Ax::<1>).select_mut(Ax::<0>, 0).fill(5.);
+    y.permute_mut((Ax::<1>, Ax::<0>)).unsqueeze_mut(Ax::<1>).squeeze_mut(Ax::<1>).select_mut(Ax::<0>, 0).fill(5.);
     assert_eq!(t!(y[.., 0]).to_vec(), [5., 5., 5.]);
 }
 

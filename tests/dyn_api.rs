@@ -820,11 +820,6 @@ const RENAMED: &[(&str, &str)] = &[
     // `narrow`/`select` with literal bounds: the runtime forms are `narrow_dyn`/`select_dyn`.
     ("narrow_const", "narrow_dyn"),
     ("select_const", "select_dyn"),
-    // `flatten_range::<START, END>`: `flatten_dyn(start, end)`.
-    ("flatten_range", "flatten_dyn"),
-    // `axis_chunks_exact::<A, B>` (views of a static size B, the remainder apart): the runtime
-    // cut of a dim into pieces of a runtime size is `split_dyn(size, axis)`.
-    ("axis_chunks_exact", "split_dyn"),
 ];
 
 /// Const-axis methods with no runtime-axis twin, each with the reason.
@@ -837,18 +832,7 @@ const NO_TWIN: &[(&str, &str)] = &[(
 fn every_static_axis_method_has_runtime_twins() {
     let api = scan_api();
     // The scan sees the families it must (a broken scan would pass vacuously).
-    for name in [
-        "sum_axis",
-        "sum_keepdim",
-        "cumsum",
-        "cummax",
-        "select_const",
-        "unflatten_prod",
-        "unflatten",
-        "flatten_range",
-        "axis_chunks_exact",
-        "narrow_const",
-    ] {
+    for name in ["sum_axis", "sum_keepdim", "cumsum", "cummax", "select_const", "unflatten_prod", "narrow_const"] {
         assert!(api.static_axis.contains_key(name), "the scan missed `{name}`: {:?}", api.static_axis.keys());
     }
     assert!(api.static_axis.len() > 80, "only {} const-axis methods found", api.static_axis.len());

@@ -121,7 +121,7 @@ fn static_batches_and_their_remainder() {
     assert_eq!(got, [vec![0, 1, 2, 3, 4, 5], vec![6, 7, 8, 9, 10, 11]]);
     // Along axis 1 of a transposed view, from the back, and for a dim B divides.
     let t = x.t(); // [2, 7]
-    let mut cols = t.axis_chunks_exact::<1, 2>();
+    let mut cols = t.axis_chunks_exact(Ax::<1>, Const::<2>);
     let last: TensorView<i32, Shape![2, 2]> = cols.next_back().unwrap();
     assert_eq!(last.to_vec(), [8, 10, 9, 11]);
     assert_eq!((cols.len(), cols.remainder().to_vec()), (2, vec![12, 13]));
@@ -133,10 +133,13 @@ fn static_batches_and_their_remainder() {
     let d = x.clone().into_dyn();
     assert_eq!(d.batches::<4>().map(|v| v.sizes().to_vec()).collect::<Vec<_>>(), [vec![4, 2]]);
     assert_eq!(
-        d.try_axis_chunks_exact::<2, 1>().unwrap_err().to_string(),
+        d.try_axis_chunks_exact(Ax::<2>, Const::<1>).unwrap_err().to_string(),
         "axis 2 is out of range for a tensor of rank 2"
     );
-    assert_eq!(x.try_axis_chunks_exact::<0, 0>().unwrap_err().to_string(), "axis_chunks_exact: a chunk size of 0");
+    assert_eq!(
+        x.try_axis_chunks_exact(Ax::<0>, Const::<0>).unwrap_err().to_string(),
+        "axis_chunks_exact: a chunk size of 0"
+    );
 }
 
 #[test]
@@ -184,7 +187,7 @@ fn hostile_arguments_to_the_new_entry_points_are_errors() {
     assert_eq!(six.try_one_hot_dyn::<f32>(2).unwrap_err().to_string(), "rank 7 exceeds the maximum of 6 dims");
     // A chunk size past any dim: no chunks, the whole tensor is the remainder.
     let x: Tensor<f32, Shape![3, 2]> = Tensor::ones();
-    let c = x.axis_chunks_exact::<0, { usize::MAX }>();
+    let c = x.axis_chunks_exact(Ax::<0>, Const::<{ usize::MAX }>);
     assert_eq!((c.len(), c.remainder().sizes()), (0, &[3, 2][..]));
     // Empty tensors: strict compound assignment of nothing, batches of an empty dim.
     let mut z = Tensor::<f32, DynShape>::zeros_sized(&[0, 3]);

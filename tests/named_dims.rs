@@ -90,7 +90,7 @@ fn reductions_views_and_transposes_keep_the_names_of_the_dims_they_keep() {
     let t = x.transpose(Ax::<0>, Ax::<1>);
     assert_eq!(t.sizes(), [3, 2, 4]);
     shape_is::<(Seq, Batch, Const<4>), _>(&t);
-    let p = x.permute::<Axes![2, 0, 1]>();
+    let p = x.permute((Ax::<2>, Ax::<0>, Ax::<1>));
     shape_is::<(Const<4>, Batch, Seq), _>(&p);
     let col = t!(x[.., 0]);
     assert_eq!(col.sizes(), [2, 4]);
@@ -228,7 +228,7 @@ fn reshape_keeps_every_name_whole() {
     // Merging the dims after the batch: a `_` would absorb `Seq` (refused when the program is
     // built, ui-tests/mono/fail/reshape_drops_name.rs); `flatten_range` merges on purpose, into
     // a product dim.
-    let z = x.flatten_range::<1, 2>();
+    let z = x.flatten_range(Ax::<1>, Ax::<2>);
     shape_is::<(Batch, Prod<Seq, Const<4>>), _>(&z);
     assert_eq!(z.sizes(), [2, 12]);
     let w = z.view::<Shape![dyn Batch, 3, 4]>();
@@ -243,10 +243,10 @@ fn reshape_keeps_every_name_whole() {
     let n = d.reshape::<(SeqK, Const<2>, Const<2>)>();
     assert_eq!(n.sizes(), [6, 2, 2]);
     // Unflatten splits an anonymous dim; splitting the batch away is refused.
-    let u = x.unflatten::<2, Shape![2, 2]>();
+    let u = x.unflatten(Ax::<2>, (Const::<2>, Const::<2>));
     shape_is::<(Batch, Seq, Const<2>, Const<2>), _>(&u);
     let flat = Tensor::<f32, (Batch, Const<4>)>::zeros_sized(&[6, 4]);
-    let e = flat.try_unflatten::<0, Shape![2, _]>().unwrap_err();
+    let e = flat.try_unflatten(Ax::<0>, (Const::<2>, Dyn)).unwrap_err();
     assert!(matches!(e, ShapeError::ReshapeName { name: "Batch", .. }), "{e:?}");
 }
 
@@ -462,7 +462,7 @@ fn loss_gradients_with_a_target_of_another_shape_type() {
 fn flatten_makes_product_dims_that_unflatten_takes_apart() {
     let x = bsx(2, 3);
     // [Batch, Seq, 4] over its first two dims: [Batch×Seq, 4], a view of the same values.
-    let f = x.flatten_range::<0, 1>();
+    let f = x.flatten_range(Ax::<0>, Ax::<1>);
     shape_is::<(Prod<Batch, Seq>, Const<4>), _>(&f);
     assert_eq!(<(Prod<Batch, Seq>, Const<4>)>::describe(), "[Batch×Seq, 4]");
     assert_eq!((f.sizes(), f.to_vec()), (&[6, 4][..], x.to_vec()));
@@ -494,7 +494,7 @@ fn a_product_of_static_sizes_meets_the_static_size_it_equals() {
     // A feature map [Batch, 16, 4, 4] flattened from dim 1 keeps `Batch` and gives 16×4×4,
     // which meets the 256 of the next layer's weight.
     let x = Tensor::<f32, (Batch, Const<16>, Const<4>, Const<4>)>::from_vec(&[2, 16, 4, 4], iota(&[2, 16, 4, 4]));
-    let f = x.flatten_range::<1, 3>();
+    let f = x.flatten_range(Ax::<1>, Ax::<3>);
     shape_is::<(Batch, Prod<Const<16>, Prod<Const<4>, Const<4>>>), _>(&f);
     let w = Tensor::<f32, Shape![256, 3]>::from_fn(|[i, j]| ((i * 3 + j) % 7) as f32 - 3.0);
     let y = f.matmul(&w);
@@ -513,7 +513,7 @@ fn a_product_of_static_sizes_meets_the_static_size_it_equals() {
     let u = f.unflatten_prod::<1>(16);
     shape_is::<(Batch, Const<16>, Prod<Const<4>, Const<4>>), _>(&u);
     assert!(f.try_unflatten_prod::<1>(8).is_err(), "the outer factor is 16");
-    let v = f.unflatten::<1, Shape![16, 4, 4]>();
+    let v = f.unflatten(Ax::<1>, (Const::<16>, Const::<4>, Const::<4>));
     assert_eq!(v.to_vec(), x.to_vec());
 }
 
@@ -529,7 +529,7 @@ fn token_losses_meet_on_the_product_of_batch_and_sequence() {
     let targets = Tensor::<i64, (Batch, Seq)>::from_vec(&[2, 3], vec![0, 4, 2, 1, 3, 3]);
     let tape = shaped::autograd::Tape::new();
     let l = tape.var(logits.clone());
-    let flat = l.flatten_range::<0, 1>();
+    let flat = l.flatten_range(Ax::<0>, Ax::<1>);
     let t = targets.flatten();
     let loss = cross_entropy(&flat, &t, Reduction::Mean, 0.0);
     // The same on anonymous dims.
@@ -806,5 +806,119 @@ fn var_cat_stack_and_gathers_by_name_give_the_gradients_of_the_const_forms() {
         let s = (k / 4) % 3;
         let want = 4.0 + xv[k].exp() + if s != 1 { 2.0 * xv[k] } else { 0.0 };
         assert!((g - want).abs() < 1e-12, "{k}: {g} vs {want}");
+    }
+}
+
+#[test]
+fn permute_flatten_unflatten_and_chunks_take_axes_in_every_spelling() {
+    let x = bsx(2, 3);
+    // permute: a tuple of `Ax` and names keeps the dims' types; an array of `isize` (PyTorch's
+    // `x.permute(2, 0, 1)`) gives `Dyn` dims; a `DynShape` takes a tuple too, checked here.
+    let p1: TensorView<'_, f32, (Const<4>, Batch, Seq)> = x.permute((Ax::<2>, Batch, Seq));
+    let p2: TensorView<'_, f32, (Const<4>, Batch, Seq)> = x.permute((Ax::<-1>, Ax::<0>, Ax::<1>));
+    let p3: TensorView<'_, f32, (Dyn, Dyn, Dyn)> = x.permute([2, 0, 1]);
+    let p4: TensorView<'_, f32, (Dyn, Dyn, Dyn)> = x.permute(&[-1isize, 0, 1][..]);
+    let d = x.as_dyn();
+    let p5: TensorView<'_, f32, DynShape> = d.permute((Ax::<2>, Ax::<0>, Ax::<1>));
+    assert_eq!(p1.sizes(), &[4, 2, 3]);
+    for p in [p2.to_vec(), p3.to_vec(), p4.to_vec(), p5.to_vec(), x.permute_dyn(&[2, 0, 1]).to_vec()] {
+        assert_eq!(p, p1.to_vec());
+    }
+    // Element (k, b, s) of the permutation is (b, s, k) of x.
+    assert_eq!(p1.to_vec()[3 * 6 + 4], x.to_vec()[12 + 4 + 3]);
+    assert_eq!(x.try_permute([0, 0, 1]).unwrap_err(), ShapeError::Permutation { axes: vec![0, 0, 1], rank: 3 });
+    assert!(x.try_permute([0, 1]).is_err());
+    assert!(matches!(x.try_permute([-4, 0, 1]), Err(ShapeError::Invalid(_))));
+    assert!(d.try_permute((Ax::<0>, Ax::<1>)).is_err(), "two axes for a rank-3 DynShape");
+    let mut y = x.clone();
+    y.permute_mut((Seq, Ax::<2>, Batch)).select_mut(Ax::<0>, 0).fill(-1.0);
+    // Every (b, 0, k) written, (0, 1, 0) untouched.
+    assert_eq!((y.to_vec()[0], y.to_vec()[12 + 3], y.to_vec()[4]), (-1.0, -1.0, x.to_vec()[4]));
+    // flatten_range: `Ax` and names give the product dim; `isize`s a `DynShape`.
+    let f1: TensorCow<'_, f32, (Prod<Batch, Seq>, Const<4>)> = x.flatten_range(Batch, Seq);
+    let f2: TensorCow<'_, f32, (Prod<Batch, Seq>, Const<4>)> = x.flatten_range(Ax::<0>, Ax::<-2>);
+    let f3: TensorCow<'_, f32, DynShape> = x.flatten_range(0, 1);
+    assert_eq!((f1.sizes(), f3.sizes()), (&[6usize, 4][..], &[6usize, 4][..]));
+    assert_eq!(f1.to_vec(), f2.to_vec());
+    assert_eq!(f1.to_vec(), f3.to_vec());
+    assert_eq!(x.try_flatten_range(2, 1).unwrap_err(), x.as_dyn().try_flatten_dyn(2, 1).unwrap_err());
+    // unflatten: a name or `Ax` with a shape value keeps the other names; runtime sizes (PyTorch's
+    // `unflatten(2, (2, -1))`) give a `DynShape`.
+    let u1: TensorView<'_, f32, (Batch, Seq, Const<2>, Dyn)> = x.unflatten(Ax::<2>, (Const::<2>, Dyn));
+    let u2: TensorView<'_, f32, DynShape> = x.unflatten(2, [2, -1]);
+    let u3: TensorView<'_, f32, DynShape> = x.unflatten(Ax::<-1>, [2, 2]);
+    assert_eq!((u1.sizes(), u2.sizes()), (&[2usize, 3, 2, 2][..], &[2usize, 3, 2, 2][..]));
+    assert_eq!(u1.to_vec(), u2.to_vec());
+    assert_eq!(u1.to_vec(), u3.to_vec());
+    let back: TensorView<'_, f32, (Batch, Seq, Const<4>)> = f1.unflatten_prod::<0>(2);
+    assert_eq!(back.to_vec(), x.to_vec());
+    // A name split by name keeps it where the target names it; split into anonymous sizes, the
+    // name would be lost: refused at the unflatten.
+    let s: TensorView<'_, f32, (Batch, Seq, One, Const<4>)> = x.unflatten(Seq, (Seq, One));
+    assert_eq!(s.sizes(), &[2, 3, 1, 4]);
+    assert!(matches!(x.try_unflatten(Seq, (Const::<3>, One)), Err(ShapeError::ReshapeName { name: "Seq", .. })));
+    assert!(matches!(x.try_unflatten(1, [2, -1]), Err(ShapeError::Reshape { .. })));
+    assert!(x.try_unflatten(3, [1, -1]).is_err());
+    assert!(x.try_unflatten(0, [1, 1, 1, 1, 1, 1, 2]).is_err(), "past rank 6");
+    // axis_chunks_exact: views of `Const<B>` at the axis, the rest apart, in every spelling.
+    let c1: Vec<TensorView<'_, f32, (Batch, Const<2>, Const<4>)>> = x.axis_chunks_exact(Seq, Const::<2>).collect();
+    let c2 = x.axis_chunks_exact(Ax::<1>, Const::<2>);
+    let c3 = x.axis_chunks_exact(-2, Const::<2>);
+    assert_eq!(
+        (c1.len(), c2.remainder().sizes(), c3.remainder().sizes()),
+        (1, &[2usize, 1, 4][..], &[2usize, 1, 4][..])
+    );
+    let c3: Vec<TensorView<'_, f32, (Dyn, Dyn, Dyn)>> = c3.collect();
+    assert_eq!(c1[0].to_vec(), c3[0].to_vec());
+    assert_eq!(c1[0].to_vec(), x.narrow(Seq, 0, 2).to_vec());
+    assert_eq!(x.try_axis_chunks_exact(3, Const::<1>).unwrap_err(), ShapeError::Axis { axis: 3, rank: 3 });
+    // Reductions over several axes: a tuple in increasing order keeps the other dims' types; an
+    // array of `isize` in any order (PyTorch's `x.sum(dim=(2, 0))`) gives a `DynShape`.
+    let s1: Tensor<f32, (Seq,)> = x.sum_axes((Batch, Ax::<2>));
+    let s2: Tensor<f32, DynShape> = x.sum_axes([2, 0]);
+    let s3: Tensor<f32, (Batch, One, One)> = x.sum_axes_keepdim((Seq, Ax::<-1>));
+    let s4: Tensor<f32, (Dyn, Dyn, Dyn)> = x.sum_axes_keepdim([-1, 1]);
+    assert_eq!((s1.sizes(), s2.to_vec()), (&[3usize][..], s1.to_vec()));
+    assert_eq!(s1.to_vec(), x.sum_axis(Ax::<0>).sum_axis(Ax::<1>).to_vec());
+    assert_eq!((s3.to_vec(), s4.sizes()), (x.sum_axis(Seq).sum_axis(Ax::<1>).to_vec(), &[2usize, 1, 1][..]));
+    assert_eq!(s3.to_vec(), s4.to_vec());
+    let m: Tensor<f32, (Const<4>,)> = x.mean_axes((Batch, Seq));
+    assert_eq!(m.to_vec(), x.mean_axes([0, 1]).to_vec());
+    assert_eq!(m.to_vec()[1], (0..6).map(|i| (i * 4 + 1) as f32).sum::<f32>() / 6.0);
+    assert_eq!(x.try_sum_axes([0, 3]).unwrap_err(), ShapeError::Axis { axis: 3, rank: 3 });
+    assert!(matches!(x.try_mean_axes_keepdim([1, -2]), Err(ShapeError::Invalid(_))), "one axis twice");
+}
+
+#[test]
+fn var_permute_flatten_range_and_unflatten_in_every_spelling_give_the_same_gradients() {
+    let x =
+        Tensor::<f64, (Batch, Seq, Const<4>)>::from_vec(&[2, 3, 4], (0..24).map(|v| (v as f64 / 3.0).sin()).collect());
+    let grads = |f: &NamedLoss| value_and_grad(&x, f);
+    fn w(n: usize) -> Tensor<f64, DynShape> {
+        Tensor::from_vec(&[n], (0..n).map(|i| 1.0 + i as f64).collect())
+    }
+    let by_const = grads(&|v| {
+        let p = v.permute((Ax::<2>, Ax::<0>, Ax::<1>)).flatten_range(Ax::<1>, Ax::<2>);
+        let u = v.unflatten(Ax::<2>, (Const::<2>, Const::<2>)).select(Ax::<3>, 1);
+        p.flatten().mul(&shaped::autograd::Var::constant(w(24))).sum() + u.mul_scalar(3.0).sum()
+    });
+    let by_name = grads(&|v| {
+        let p = v.permute((Ax::<-1>, Batch, Seq)).flatten_range(Batch, Seq);
+        let u = v.unflatten(Ax::<-1>, (Const::<2>, Dyn)).select(Ax::<3>, 1);
+        p.flatten().mul(&shaped::autograd::Var::constant(w(24))).sum() + u.mul_scalar(3.0).sum()
+    });
+    let by_index = grads(&|v| {
+        let p = v.permute([2, 0, 1]).flatten_range(1, 2);
+        let u = v.unflatten(2, [2, -1]).select(3, 1);
+        p.flatten().mul(&shaped::autograd::Var::constant(w(24))).sum() + u.mul_scalar(3.0).sum()
+    });
+    assert_eq!(by_const, by_name);
+    assert_eq!(by_const, by_index);
+    // Element (b, s, k) of x is element k * 6 + b * 3 + s of the flattened permutation (weight
+    // 1 + that), plus 3 where k is odd (the selected half of each unflattened pair).
+    let g = &by_const.1;
+    for (b, s, k) in [(0, 0, 0), (1, 2, 3), (0, 1, 1), (1, 0, 2)] {
+        let expect = 1.0 + (k * 6 + b * 3 + s) as f64 + if k % 2 == 1 { 3.0 } else { 0.0 };
+        assert_eq!(g[b * 12 + s * 4 + k], expect, "({b}, {s}, {k})");
     }
 }

@@ -99,9 +99,9 @@ fn generic_batches() {
 #[test]
 fn unflatten_of_a_runtime_dim() {
     let x: Tensor<f32, Shape![2, _]> = Tensor::from_vec(&[2, 12], arange(24));
-    let u: TensorView<f32, Shape![2, 3, _]> = x.unflatten::<1, Shape![3, _]>();
+    let u: TensorView<f32, Shape![2, 3, _]> = x.unflatten(Ax::<1>, (Const::<3>, Dyn));
     assert_eq!((u.sizes(), u.at([1, 2, 3])), (&[2, 3, 4][..], 23.0));
-    let e = x.try_unflatten::<1, Shape![5, _]>().unwrap_err();
+    let e = x.try_unflatten(Ax::<1>, (Const::<5>, Dyn)).unwrap_err();
     assert_eq!(e.to_string(), "cannot reshape [2, 12] into [2, 5, -1]: element counts differ");
 }
 

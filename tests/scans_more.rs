@@ -47,7 +47,7 @@ fn roll_and_triangles_match_numpy() {
     assert_eq!(x.tril(-1).to_vec(), vec![0, 0, 0, 0, 4, 0, 0, 0, 8, 9, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0, 20, 21, 0, 0]);
     assert_eq!(x.triu(2).to_vec(), vec![0, 0, 2, 3, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 14, 15, 0, 0, 0, 19, 0, 0, 0, 0]);
     // Through a transposed view (the lines are strided), inline, and DynShape errors.
-    let t = x.permute::<Axes![0, 2, 1]>();
+    let t = x.permute((Ax::<0>, Ax::<2>, Ax::<1>));
     assert_eq!(t.tril(0).to_vec(), t.contiguous().tril(0).to_vec());
     assert_eq!(t.roll(3, Ax::<1>).to_vec(), t.contiguous().roll(3, Ax::<1>).to_vec());
     let s = stensor([[1.0f32, 2.0], [3.0, 4.0]]);
@@ -68,7 +68,7 @@ fn diff_matches_numpy() {
     assert_eq!(d1.to_vec(), vec![2, 3, -3, -2, -1, 0, 1, 2, 0, 1, 2, 3, -3, -2, -1, 0]);
     assert_eq!(x.diff_dyn(0).to_vec(), vec![4, 0, -4, -1, 2, -2, 1, 4, 0, -4, -1, 2]);
     // Of a transposed view, of a single element and of an empty dim: one less, or 0.
-    let t = x.permute::<Axes![2, 1, 0]>();
+    let t = x.permute((Ax::<2>, Ax::<1>, Ax::<0>));
     assert_eq!(t.diff(Ax::<2>).to_vec(), t.contiguous().diff(Ax::<2>).to_vec());
     assert_eq!(Tensor::from([5u8]).diff(Ax::<0>).sizes(), &[0]);
     assert_eq!(Tensor::<f32, DynShape>::from_vec(&[0, 2], vec![]).diff_dyn(0).sizes(), &[0, 2]);

@@ -75,11 +75,11 @@ fn keepdim_reductions_broadcast_back() {
 #[test]
 fn multi_axis_reductions_match_a_reference() {
     let x = arange::<Shape![2, 3, 4]>();
-    let s: Tensor<f64, Shape![3]> = x.sum_axes::<Axes![0, 2]>();
-    let k: Tensor<f64, Shape![1, 3, 1]> = x.sum_axes_keepdim::<Axes![0, 2]>();
-    let m: Tensor<f64, Shape![4]> = x.mean_axes::<Axes![0, 1]>();
-    let mk: Tensor<f64, Shape![2, 1, 1]> = x.mean_axes_keepdim::<Axes![1, 2]>();
-    let all: Tensor<f64, Shape![]> = x.sum_axes::<Axes![0, 1, 2]>();
+    let s: Tensor<f64, Shape![3]> = x.sum_axes((Ax::<0>, Ax::<2>));
+    let k: Tensor<f64, Shape![1, 3, 1]> = x.sum_axes_keepdim((Ax::<0>, Ax::<2>));
+    let m: Tensor<f64, Shape![4]> = x.mean_axes((Ax::<0>, Ax::<1>));
+    let mk: Tensor<f64, Shape![2, 1, 1]> = x.mean_axes_keepdim((Ax::<1>, Ax::<2>));
+    let all: Tensor<f64, Shape![]> = x.sum_axes((Ax::<0>, Ax::<1>, Ax::<2>));
     let at = |i: usize, j: usize, l: usize| (i * 12 + j * 4 + l) as f64;
     let r_s: Vec<f64> = (0..3).map(|j| (0..2).flat_map(|i| (0..4).map(move |l| at(i, j, l))).sum()).collect();
     let r_m: Vec<f64> =
@@ -90,7 +90,7 @@ fn multi_axis_reductions_match_a_reference() {
     assert_eq!((m.to_vec(), mk.to_vec()), (r_m, r_mk));
     assert_eq!(all.to_vec(), [276.]);
     // On a strided view (a transpose), the reduction reads in place.
-    let t: Tensor<f64, Shape![3]> = x.transpose(Ax::<0>, Ax::<2>).sum_axes::<Axes![0, 2]>();
+    let t: Tensor<f64, Shape![3]> = x.transpose(Ax::<0>, Ax::<2>).sum_axes((Ax::<0>, Ax::<2>));
     assert_eq!(t.to_vec(), s.to_vec());
 }
 

@@ -80,11 +80,11 @@ fn typed_forms_have_try_forms_for_dyn_shapes() {
     // On tuple shapes the same calls cannot fail, and the try forms agree with the plain ones.
     let s: Tensor<i32, Shape![2, 3]> = Tensor::from([[0, 1, 2], [3, 4, 5]]);
     assert_eq!(s.try_transpose(Ax::<0>, Ax::<1>).unwrap().to_vec(), s.transpose(Ax::<0>, Ax::<1>).to_vec());
-    assert_eq!(s.try_permute::<Axes![1, 0]>().unwrap().to_vec(), s.t().to_vec());
+    assert_eq!(s.try_permute((Ax::<1>, Ax::<0>)).unwrap().to_vec(), s.t().to_vec());
     assert_eq!(s.try_unsqueeze(Ax::<0>).unwrap().sizes(), &[1, 2, 3]);
     assert_eq!(s.try_movedim(Ax::<1>, Ax::<0>).unwrap().to_vec(), [0, 3, 1, 4, 2, 5]);
     assert_eq!(s.try_diagonal(1, Ax::<0>, Ax::<1>).unwrap().to_vec(), [1, 5]);
-    assert_eq!(s.try_flatten_range::<0, 1>().unwrap().to_vec(), [0, 1, 2, 3, 4, 5]);
+    assert_eq!(s.try_flatten_range(Ax::<0>, Ax::<1>).unwrap().to_vec(), [0, 1, 2, 3, 4, 5]);
 }
 
 #[test]
@@ -108,7 +108,7 @@ fn mutable_forms_write_through_on_every_receiver() {
     let mut s: Tensor<i32, Shape![2, 3]> = Tensor::from([[0, 1, 2], [3, 4, 5]]);
     s.try_t_mut().unwrap().try_select_mut(Ax::<0>, 1).unwrap().fill(8);
     assert_eq!(s.to_vec(), [0, 8, 2, 3, 8, 5]);
-    s.permute_mut::<Axes![1, 0]>().unsqueeze_mut(Ax::<0>).squeeze_mut(Ax::<0>).select_mut(Ax::<1>, 0).fill(6);
+    s.permute_mut((Ax::<1>, Ax::<0>)).unsqueeze_mut(Ax::<0>).squeeze_mut(Ax::<0>).select_mut(Ax::<1>, 0).fill(6);
     assert_eq!(s.to_vec(), [6, 6, 6, 3, 8, 5]);
     // SharedTensor: the write copies on a shared buffer, and the other holder is unchanged.
     let a = a23().into_shared();

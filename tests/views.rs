@@ -69,7 +69,7 @@ fn view_merges_non_contiguous_dims_where_pytorch_does() {
 #[test]
 fn transpose_permute_t() {
     let x = x234();
-    let p = x.permute::<Axes![2, 0, 1]>();
+    let p = x.permute((Ax::<2>, Ax::<0>, Ax::<1>));
     let _: &TensorView<i32, Shape![4, 2, 3]> = &p;
     assert_eq!(p.strides(), [1, 12, 4]);
     assert_eq!(p.at([3, 1, 2]), x.at([1, 2, 3]));

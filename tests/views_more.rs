@@ -114,17 +114,17 @@ fn flatten_views_contiguous_tensors_and_copies_others() {
 #[test]
 fn flatten_range_merges_some_dims() {
     let x = x234();
-    let a: TensorCow<i32, (Const<2>, Prod<Const<3>, Const<4>>)> = x.flatten_range::<1, 2>();
+    let a: TensorCow<i32, (Const<2>, Prod<Const<3>, Const<4>>)> = x.flatten_range(Ax::<1>, Ax::<2>);
     assert_eq!((a.sizes(), a.strides()), (&[2, 12][..], &[12, 1][..]));
     assert!(same_storage(a.storage(), x.storage()));
-    let b: TensorCow<i32, (Prod<Const<2>, Const<3>>, Const<4>)> = x.flatten_range::<0, 1>();
+    let b: TensorCow<i32, (Prod<Const<2>, Const<3>>, Const<4>)> = x.flatten_range(Ax::<0>, Ax::<1>);
     assert_eq!((b.sizes(), b.at([5, 3])), (&[6, 4][..], 23));
-    let c: TensorCow<i32, Shape![2, 3, 4]> = x.flatten_range::<1, 1>();
+    let c: TensorCow<i32, Shape![2, 3, 4]> = x.flatten_range(Ax::<1>, Ax::<1>);
     assert_eq!(c.to_vec(), x.to_vec());
     // Every other element of the last dim: [2, 3, 2] with strides [12, 4, 2]. Every dim steps
     // over the next one exactly (12 = 3 * 4, 4 = 2 * 2), so all merge into stride 2.
     let s = t!(x[.., .., ..;2]);
-    let m: TensorCow<i32, (Prod<Const<2>, Const<3>>, Const<2>)> = s.flatten_range::<0, 1>();
+    let m: TensorCow<i32, (Prod<Const<2>, Const<3>>, Const<2>)> = s.flatten_range(Ax::<0>, Ax::<1>);
     assert!(same_storage(m.storage(), x.storage()), "mergeable strides give a view");
     assert_eq!((m.sizes(), m.strides()), (&[6, 2][..], &[4, 2][..]));
     let all: TensorCow<i32, (Prod<Const<2>, P32>,)> = s.flatten();
@@ -134,10 +134,10 @@ fn flatten_range_merges_some_dims() {
     // Rows 0..2 of each batch: [2, 2, 4] with strides [12, 4, 1]. Dims 1 and 2 merge, dims 0 and
     // 1 do not (12 != 2 * 4).
     let n = t!(x[.., 0..2, ..]);
-    let inner: TensorCow<i32, (Const<2>, Prod<Const<2>, Const<4>>)> = n.flatten_range::<1, 2>();
+    let inner: TensorCow<i32, (Const<2>, Prod<Const<2>, Const<4>>)> = n.flatten_range(Ax::<1>, Ax::<2>);
     assert!(same_storage(inner.storage(), x.storage()));
     assert_eq!((inner.sizes(), inner.strides()), (&[2, 8][..], &[12, 1][..]));
-    let outer: TensorCow<i32, (Prod<Const<2>, Const<2>>, Const<4>)> = n.flatten_range::<0, 1>();
+    let outer: TensorCow<i32, (Prod<Const<2>, Const<2>>, Const<4>)> = n.flatten_range(Ax::<0>, Ax::<1>);
     assert!(!same_storage(outer.storage(), x.storage()), "non-mergeable strides copy");
     assert_eq!(outer.to_vec(), [0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 16, 17, 18, 19]);
     // A reversed view copies when merged.
@@ -150,7 +150,7 @@ fn flatten_range_merges_some_dims() {
 fn flatten_dyn_and_its_errors() {
     let x = x234();
     let d = x.clone().into_dyn();
-    let a: TensorCow<i32, DynShape> = d.flatten_range::<1, 2>();
+    let a: TensorCow<i32, DynShape> = d.flatten_range(Ax::<1>, Ax::<2>);
     assert_eq!(a.sizes(), [2, 12]);
     assert_eq!(x.try_flatten_dyn(0, -1).unwrap().sizes(), [24]);
     assert_eq!(x.try_flatten_dyn(-2, -1).unwrap().sizes(), [2, 12]);
@@ -162,31 +162,31 @@ fn flatten_dyn_and_its_errors() {
 #[test]
 #[should_panic(expected = "flatten: start axis 2 comes after end axis 1")]
 fn flatten_range_of_dyn_shape_panics_on_reversed_axes() {
-    let _ = x234().into_dyn().flatten_range::<2, 1>();
+    let _ = x234().into_dyn().flatten_range(Ax::<2>, Ax::<1>);
 }
 
 // ------------------------------------------------------------------------------------- unflatten
 #[test]
 fn unflatten_is_always_a_view() {
     let y: Tensor<i32, Shape![2, 12]> = x234().reshape().into_owned();
-    let u: TensorView<i32, Shape![2, 3, 4]> = y.unflatten::<1, Shape![3, 4]>();
+    let u: TensorView<i32, Shape![2, 3, 4]> = y.unflatten(Ax::<1>, (Const::<3>, Const::<4>));
     assert_eq!((u.sizes(), u.strides()), (&[2, 3, 4][..], &[12, 4, 1][..]));
     assert_eq!(u.to_vec(), (0..24).collect::<Vec<_>>());
     assert!(same_storage(u.storage(), y.storage()));
     // One `_` is inferred, as PyTorch's -1.
-    let i: TensorView<i32, Shape![2, _, 4]> = y.unflatten::<1, Shape![_, 4]>();
+    let i: TensorView<i32, Shape![2, _, 4]> = y.unflatten(Ax::<1>, (Dyn, Const::<4>));
     assert_eq!(i.sizes(), [2, 3, 4]);
-    let lead: TensorView<i32, Shape![1, 2, 12]> = y.unflatten::<0, Shape![1, 2]>();
+    let lead: TensorView<i32, Shape![1, 2, 12]> = y.unflatten(Ax::<0>, (One, Const::<2>));
     assert_eq!(lead.at([0, 1, 11]), 23);
     // A transpose: [12, 2] with strides [1, 12]; dim 0 splits into [3, 4] with strides [4, 1].
     let yt = y.t();
-    let t: TensorView<i32, Shape![3, 4, 2]> = yt.unflatten::<0, Shape![3, 4]>();
+    let t: TensorView<i32, Shape![3, 4, 2]> = yt.unflatten(Ax::<0>, (Const::<3>, Const::<4>));
     assert_eq!(t.strides(), [4, 1, 12]);
     assert_eq!(t.at([1, 2, 1]), 18);
     assert!(same_storage(t.storage(), y.storage()));
     // A reversed view keeps its negative strides.
     let yf = y.flip(Ax::<1>);
-    let r: TensorView<i32, Shape![2, 3, 4]> = yf.unflatten::<1, Shape![3, 4]>();
+    let r: TensorView<i32, Shape![2, 3, 4]> = yf.unflatten(Ax::<1>, (Const::<3>, Const::<4>));
     assert_eq!(r.strides(), [12, -4, -1]);
     assert_eq!(r.to_vec(), y.flip(Ax::<1>).to_vec());
     assert_eq!(r.at([1, 0, 0]), 23);
@@ -198,11 +198,11 @@ fn unflatten_errors_name_the_requested_shape() {
     // the program is built: ui-tests/mono/fail/unflatten_numel.rs).
     let y: Tensor<i32, Shape![2, _]> = x234().reshape::<Shape![2, 12]>().into_owned().cast_shape();
     assert_eq!(
-        err(y.try_unflatten::<1, Shape![5, 2]>()),
+        err(y.try_unflatten(Ax::<1>, (Const::<5>, Const::<2>))),
         "cannot reshape [2, 12] into [2, 5, 2]: element counts differ"
     );
     assert_eq!(
-        err(y.try_unflatten::<1, Shape![5, _]>()),
+        err(y.try_unflatten(Ax::<1>, (Const::<5>, Dyn))),
         "cannot reshape [2, 12] into [2, 5, -1]: element counts differ"
     );
     // Two `_` dims are a build error (ui-tests/mono/fail/reshape_two_inferred.rs); at run time
@@ -223,26 +223,26 @@ fn unflatten_errors_name_the_requested_shape() {
 #[should_panic(expected = "cannot reshape [2, 12] into [2, 5, 2]: element counts differ")]
 fn unflatten_panics_with_the_try_message() {
     let y: Tensor<i32, Shape![2, _]> = Tensor::zeros_sized(&[2, 12]);
-    let _ = y.unflatten::<1, Shape![5, 2]>();
+    let _ = y.unflatten(Ax::<1>, (Const::<5>, Const::<2>));
 }
 
 #[test]
 fn unflatten_dyn_shapes() {
     let y: Tensor<i32, Shape![2, 12]> = x234().reshape().into_owned();
     let d = y.clone().into_dyn();
-    let u: TensorView<i32, DynShape> = d.unflatten::<1, Shape![2, 2, 3]>();
+    let u: TensorView<i32, DynShape> = d.unflatten(Ax::<1>, (Const::<2>, Const::<2>, Const::<3>));
     assert_eq!((u.sizes(), u.strides()), (&[2, 2, 2, 3][..], &[12, 6, 3, 1][..]));
     let v = d.try_unflatten_dyn(-1, &[-1, 6]).unwrap();
     assert_eq!((v.sizes(), v.at([1, 1, 5])), (&[2, 2, 6][..], 23));
     assert!(same_storage(v.storage(), d.storage()));
     // Empty dims: the inferred size of a 0 dim cannot be resolved, a static split can.
     let e: Tensor<f32, Shape![2, 0]> = Tensor::zeros();
-    let ok: TensorView<f32, Shape![2, 0, 5]> = e.unflatten::<1, Shape![0, 5]>();
+    let ok: TensorView<f32, Shape![2, 0, 5]> = e.unflatten(Ax::<1>, (Const::<0>, Const::<5>));
     assert_eq!(ok.numel(), 0);
     // (With a static 0 the ambiguity is a build error; a run-time 0 is refused here.)
     let ed: Tensor<f32, Shape![2, _]> = e.cast_shape();
     assert_eq!(
-        err(ed.try_unflatten::<1, Shape![0, _]>()),
+        err(ed.try_unflatten(Ax::<1>, (Const::<0>, Dyn))),
         "cannot reshape [2, 0] into [2, 0, -1]: element counts differ"
     );
 }
@@ -254,7 +254,7 @@ fn movedim_moves_one_axis() {
     let m: TensorView<i32, Shape![3, 4, 2]> = x.movedim(Ax::<0>, Ax::<2>);
     assert_eq!(m.strides(), [4, 1, 12]);
     assert_eq!(m.at([1, 2, 1]), 18);
-    assert_eq!(m.to_vec(), x.permute::<Axes![1, 2, 0]>().to_vec());
+    assert_eq!(m.to_vec(), x.permute((Ax::<1>, Ax::<2>, Ax::<0>)).to_vec());
     let b: TensorView<i32, Shape![4, 2, 3]> = x.movedim(Ax::<2>, Ax::<0>);
     assert_eq!((b.strides(), b.at([3, 1, 2])), (&[1, 12, 4][..], 23));
     let same: TensorView<i32, Shape![2, 3, 4]> = x.movedim(Ax::<1>, Ax::<1>);

@@ -3,5 +3,5 @@ use shaped::prelude::*;
 
 fn main() {
     let x: Tensor<f32, Shape![2, 3, 4]> = Tensor::zeros();
-    let _ = x.flatten_range::<2, 1>();
+    let _ = x.flatten_range(Ax::<2>, Ax::<1>);
 }

@@ -6,6 +6,6 @@ dims! { Batch, Seq }
 
 fn main() {
     let x = Tensor::<f32, (Batch, Seq, Const<4>)>::zeros_sized(&[2, 3, 4]);
-    let f = x.flatten_range::<0, 1>();
+    let f = x.flatten_range(Ax::<0>, Ax::<1>);
     let _ = &f + &Tensor::<f32, Shape![6, 4]>::zeros();
 }

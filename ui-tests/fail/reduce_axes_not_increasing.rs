@@ -3,5 +3,5 @@ use shaped::prelude::*;
 
 fn main() {
     let x = Tensor::<f32, Shape![2, 3, 4]>::zeros();
-    let _ = x.sum_axes::<Axes![2, 0]>();
+    let _ = x.sum_axes((Ax::<2>, Ax::<0>));
 }

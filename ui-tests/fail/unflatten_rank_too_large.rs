@@ -4,5 +4,5 @@ use shaped::prelude::*;
 
 fn main() {
     let x: Tensor<f32, Shape![1, 2, 3, 4, 6]> = Tensor::zeros();
-    let _ = x.unflatten::<4, Shape![1, 2, 3]>();
+    let _ = x.unflatten(Ax::<4>, (One, Const::<2>, Const::<3>));
 }

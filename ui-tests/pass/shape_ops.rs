@@ -16,7 +16,7 @@ pub fn main() {
 
     let tr: TensorView<f32, Shape![3, 2]> = x.transpose(Ax::<0>, Ax::<1>);
     assert_eq!(tr.at([2, 1]), 6.);
-    let p: TensorView<f32, Shape![3, 2]> = x.permute::<Axes![1, 0]>();
+    let p: TensorView<f32, Shape![3, 2]> = x.permute((Ax::<1>, Ax::<0>));
     assert_eq!(p.to_vec(), [1., 4., 2., 5., 3., 6.]);
 
     let u: TensorView<f32, Shape![1, 2, 3]> = x.unsqueeze(Ax::<0>);

@@ -24,8 +24,8 @@ pub fn main() {
 
     // Along another axis: columns in chunks of 16 of a [64, 1500] view.
     let t = x.t();
-    let cols: Vec<TensorView<f32, Shape![64, 16]>> = t.axis_chunks_exact::<1, 16>().collect();
+    let cols: Vec<TensorView<f32, Shape![64, 16]>> = t.axis_chunks_exact(Ax::<1>, Const::<16>).collect();
     assert_eq!(cols.len(), 93);
-    let rest: TensorView<f32, Shape![64, _]> = t.axis_chunks_exact::<1, 16>().remainder();
+    let rest: TensorView<f32, Shape![64, _]> = t.axis_chunks_exact(Ax::<1>, Const::<16>).remainder();
     assert_eq!(rest.sizes(), [64, 12]);
 }

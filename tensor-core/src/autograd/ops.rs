@@ -16,9 +16,9 @@ use crate::layout::normalize_insert_axis;
 use crate::layout::{normalize_axis, Layout};
 use crate::num::derivatives::{self, X, Y};
 use crate::shape::{
-    Broadcast, BroadcastShape, DiagonalAxes, DropAxis, DynShape, FlattenRange, FlattenShape, HasAxis, MatMulShape,
-    MoveAxisTo, PermuteShape, ProdParts, RemoveAxis, ReplaceAxis, ReshapeTo, Shape, SplitProd, SqueezeAxis, SwapAxis,
-    TransposeShape, Unflatten, UnsqueezeAxis,
+    permutation, Broadcast, BroadcastShape, DiagonalAxes, DropAxis, DynShape, FlattenAxes, FlattenShape, HasAxis,
+    MatMulShape, MoveAxisTo, PermuteAxes, ProdParts, RemoveAxis, ReplaceAxis, ReshapeTo, Shape, SplitProd, SqueezeAxis,
+    SwapAxis, TransposeShape, Unflatten, UnflattenAxis, UnsqueezeAxis,
 };
 use crate::tensor::{Tensor, TensorView, TensorViewMut};
 use alloc::sync::Arc;
@@ -532,26 +532,27 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         self.try_reshape_sized::<<S as FlattenShape>::Out>(&[self.numel() as isize])
     }
 
-    /// Dims `START..=END` merged into one product dim ([`Prod`](crate::Prod); PyTorch
-    /// `flatten(START, END)`, `END` inclusive), differentiable, as
+    /// Dims `start..=end` merged into one product dim ([`Prod`](crate::Prod); PyTorch
+    /// `flatten(start_dim, end_dim)`, `end` inclusive), differentiable, as
     /// [`Tensor::flatten_range`](crate::TensorBase::flatten_range): `[Batch, Seq, 384]` with
-    /// `<0, 1>` is `[Batch×Seq, 384]`. The axes are checked at compile time for tuple shapes.
+    /// `(Batch, Seq)` or `(Ax::<0>, Ax::<1>)` is `[Batch×Seq, 384]`. `Ax::<N>` and dim names are
+    /// checked at compile time for tuple shapes; `isize` axes at run time (the result a
+    /// [`DynShape`](crate::DynShape)).
     ///
     /// # Errors
-    /// [`ShapeError::Axis`] and [`ShapeError::Invalid`] for a [`DynShape`](crate::DynShape) value
-    /// whose axes are out of range or reversed; [`ShapeError::Autograd`] for a value of a
-    /// finished tape.
+    /// [`ShapeError::Axis`] and [`ShapeError::Invalid`] for runtime axes, or a
+    /// [`DynShape`](crate::DynShape) value, out of range or reversed; [`ShapeError::Autograd`] for
+    /// a value of a finished tape.
     #[try_twin]
-    pub fn try_flatten_range<const START: isize, const END: isize>(
-        &self,
-    ) -> Result<Var<'t, T, <S as FlattenRange<START, END>>::Out>, ShapeError>
+    pub fn try_flatten_range<X1, M1, X2, M2, Y: Shape>(&self, start: X1, end: X2) -> Result<Var<'t, T, Y>, ShapeError>
     where
-        S: FlattenRange<START, END>,
+        S: FlattenAxes<X1, M1, X2, M2, Out = Y>,
     {
+        let (a, b) = <S as FlattenAxes<X1, M1, X2, M2>>::axis_indices(&start, &end);
         let r = self.sizes().len().max(1);
-        let (sizes, k) = self.value().layout().flatten_sizes(normalize_axis(START, r)?, normalize_axis(END, r)?)?;
+        let (sizes, k) = self.value().layout().flatten_sizes(normalize_axis(a, r)?, normalize_axis(b, r)?)?;
         let isizes: Vec<isize> = sizes[..k].iter().map(|&n| n as isize).collect();
-        self.try_reshape_sized::<<S as FlattenRange<START, END>>::Out>(&isizes)
+        self.try_reshape_sized::<Y>(&isizes)
     }
 
     /// Dim `A`, a product dim `X×Y`, split into its factors `X` and `Y` (`outer` is `X`'s size),
@@ -576,28 +577,35 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         self.try_reshape_sized::<<S as Unflatten<A, ProdParts<S, A>>>::Out>(&isizes)
     }
 
-    /// The value given the shape `S2` with runtime `sizes` (PyTorch `x.unflatten(dim, sizes)`,
-    /// and the inverse of a flatten), differentiable: `sizes` must hold the value's element count
-    /// and fit `S2`'s static dims; nothing is copied when the value is contiguous. Unlike a
-    /// reshape with `-1`, every size is given, so a batch dim can never be regrouped silently.
+    /// Dim `axis` split into the dims `sizes` (PyTorch `unflatten(dim, sizes)`), differentiable,
+    /// as [`Tensor::unflatten`](crate::TensorBase::unflatten): `[2, 12]` with `(Ax::<1>,
+    /// (Const::<3>, Const::<4>))` is `[2, 3, 4]`; an `isize` axis or `isize` sizes (`[3, -1]`) give
+    /// a [`DynShape`](crate::DynShape) value. The gradient is reshaped back.
+    ///
+    /// # Errors
+    /// As [`Tensor::try_unflatten`](crate::TensorBase::try_unflatten); [`ShapeError::Autograd`]
+    /// for a value of a finished tape.
+    #[try_twin]
+    pub fn try_unflatten<X, M, U, Y: Shape>(&self, axis: X, sizes: U) -> Result<Var<'t, T, Y>, ShapeError>
+    where
+        S: UnflattenAxis<X, M, U, Out = Y>,
+    {
+        let v = self.value().try_unflatten(axis, sizes)?;
+        let isizes: Vec<isize> = v.sizes().iter().map(|&n| n as isize).collect();
+        self.try_reshape_sized::<Y>(&isizes)
+    }
+
+    /// The value given the shape `S2` with runtime `sizes`, one of which may be `-1` (PyTorch
+    /// `x.reshape(sizes)`, typed), differentiable: the sizes must hold the value's element count
+    /// and fit `S2`'s static dims (checked here); nothing is copied when the value is contiguous.
+    /// The gradient is reshaped back. What `nn::Flatten` runs; where every size is given, a batch
+    /// dim can never be regrouped silently.
     ///
     /// # Errors
     /// [`ShapeError::Reshape`] when the element counts differ; [`ShapeError::ShapeMismatch`]
-    /// when `sizes` do not fit `S2`; [`ShapeError::Autograd`] for a value of a finished tape.
+    /// when the sizes do not fit `S2`; [`ShapeError::Autograd`] for a value of a finished tape.
     #[try_twin]
-    pub fn try_unflatten<S2: Shape>(&self, sizes: &[usize]) -> Result<Var<'t, T, S2>, ShapeError> {
-        let isizes: Vec<isize> = sizes.iter().map(|&n| isize::try_from(n).unwrap_or(isize::MAX)).collect();
-        self.try_reshape_sized::<S2>(&isizes)
-    }
-
-    /// A reshape to runtime `sizes` (one of them may be `-1`), typed as `S2`: the sizes are
-    /// checked against `S2`'s static dims at run time. The gradient is reshaped back. What
-    /// `nn::Flatten` runs.
-    ///
-    /// # Errors
-    /// [`ShapeError::Reshape`] when the element counts differ;
-    /// [`ShapeError::ShapeMismatch`] when the sizes do not fit `S2`.
-    pub(crate) fn try_reshape_sized<S2: Shape>(&self, sizes: &[isize]) -> Result<Var<'t, T, S2>, ShapeError> {
+    pub fn try_reshape_sized<S2: Shape>(&self, sizes: &[isize]) -> Result<Var<'t, T, S2>, ShapeError> {
         let out = self.value().as_dyn().try_reshape_dyn(sizes)?.into_owned().try_into_static::<S2>()?;
         let lay = *self.value().layout();
         Self::record([self.node()], out, move |[i], _| {

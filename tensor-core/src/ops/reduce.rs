@@ -25,10 +25,11 @@ use crate::kernels::reduce::{ArgExtreme, CenteredSum, Count, Extreme, MapSum, Me
 use crate::kernels::small;
 use crate::layout::{normalize_axis, Layout, LayoutRepr};
 use crate::num::{MeanElem, Num};
-use crate::shape::{DropAxis, DynShape, KeepAxis, ReduceAxes, Shape, MAX_RANK};
+use crate::shape::{reduction_axes, DropAxis, DynShape, KeepAxis, ReduceAxesArg, Shape, MAX_RANK};
 use crate::storage::{Data, DataMut, Element, Out, OutData};
 use crate::tensor::{OutTensor, TensorBase};
 use num_traits::Float;
+use shaped_macros::try_twin;
 
 /// The vector norms of [`norm`](TensorBase::norm) (PyTorch `torch.linalg.vector_norm`'s `ord`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -383,34 +384,71 @@ where
     D::Elem: Num,
 {
     /// Sums over several axes, which are removed (PyTorch `sum(dim=(0, 2))`): `[2, 3, 4]` with
-    /// `Axes![0, 2]` gives `[3]`. The axes are checked at compile time: they must exist, be
-    /// distinct and be listed in increasing order.
-    pub fn sum_axes<Ax: ReduceAxes<S>>(&self) -> OutTensor<D, <D::Elem as Num>::Sum, Ax::Out> {
-        self.reduce_with(Ax::AXES, false, &Sum).or_panic()
+    /// `(Ax::<0>, Ax::<2>)` gives `[3]`. The axes are a tuple of `Ax::<N>` (negatives from the
+    /// end) and dim names, distinct and in increasing order, checked at compile time for tuple
+    /// shapes (the other dims keep their types and names); or an array or slice of `isize` in any
+    /// order (`x.sum_axes([0, 2])`, checked at run time; the result a [`DynShape`](crate::DynShape)).
+    ///
+    /// # Errors
+    /// [`ShapeError::Axis`] for a runtime axis, or an axis of a `DynShape` tensor, out of range;
+    /// [`ShapeError::Invalid`] for one listed twice.
+    #[try_twin]
+    pub fn try_sum_axes<P, M, Y: Shape>(&self, axes: P) -> Result<OutTensor<D, <D::Elem as Num>::Sum, Y>, ShapeError>
+    where
+        S: ReduceAxesArg<P, M, Out = Y>,
+    {
+        let (ax, k) = reduction_axes(<S as ReduceAxesArg<P, M>>::axis_list(&axes), self.rank())?;
+        self.reduce_with(&ax[..k], false, &Sum)
     }
 
     /// Sums over several axes, each kept as a size-1 [`One`](crate::One) dim (PyTorch
-    /// `sum(dim=(0, 2), keepdim=True)`): `[2, 3, 4]` with `Axes![0, 2]` gives `[1, 3, 1]`.
-    pub fn sum_axes_keepdim<Ax: ReduceAxes<S>>(&self) -> OutTensor<D, <D::Elem as Num>::Sum, Ax::Keep> {
-        self.reduce_with(Ax::AXES, true, &Sum).or_panic()
+    /// `sum(dim=(0, 2), keepdim=True)`): `[2, 3, 4]` with `(Ax::<0>, Ax::<2>)` gives `[1, 3, 1]`.
+    /// The axes as [`sum_axes`](Self::sum_axes)'s; with runtime axes every dim is `Dyn`.
+    ///
+    /// # Errors
+    /// As [`try_sum_axes`](Self::try_sum_axes).
+    #[try_twin]
+    pub fn try_sum_axes_keepdim<P, M, Y: Shape>(
+        &self,
+        axes: P,
+    ) -> Result<OutTensor<D, <D::Elem as Num>::Sum, Y>, ShapeError>
+    where
+        S: ReduceAxesArg<P, M, Keep = Y>,
+    {
+        let (ax, k) = reduction_axes(<S as ReduceAxesArg<P, M>>::axis_list(&axes), self.rank())?;
+        self.reduce_with(&ax[..k], true, &Sum)
     }
 
     /// The mean over several axes, which are removed (PyTorch `mean(dim=(0, 2))`): `[2, 3, 4]`
-    /// with `Axes![0, 2]` gives `[3]`. Float element types only.
-    pub fn mean_axes<Ax: ReduceAxes<S>>(&self) -> OutTensor<D, D::Elem, Ax::Out>
+    /// with `(Ax::<0>, Ax::<2>)` gives `[3]`. Float element types only. The axes as
+    /// [`sum_axes`](Self::sum_axes)'s.
+    ///
+    /// # Errors
+    /// As [`try_sum_axes`](Self::try_sum_axes).
+    #[try_twin]
+    pub fn try_mean_axes<P, M, Y: Shape>(&self, axes: P) -> Result<OutTensor<D, D::Elem, Y>, ShapeError>
     where
         D::Elem: Float + Num<Sum = D::Elem>,
+        S: ReduceAxesArg<P, M, Out = Y>,
     {
-        self.reduce_with(Ax::AXES, false, &Mean).or_panic()
+        let (ax, k) = reduction_axes(<S as ReduceAxesArg<P, M>>::axis_list(&axes), self.rank())?;
+        self.reduce_with(&ax[..k], false, &Mean)
     }
 
     /// The mean over several axes, each kept as a size-1 [`One`](crate::One) dim (PyTorch
-    /// `mean(dim=(0, 2), keepdim=True)`): `[2, 3, 4]` with `Axes![0, 2]` gives `[1, 3, 1]`.
-    pub fn mean_axes_keepdim<Ax: ReduceAxes<S>>(&self) -> OutTensor<D, D::Elem, Ax::Keep>
+    /// `mean(dim=(0, 2), keepdim=True)`): `[2, 3, 4]` with `(Ax::<0>, Ax::<2>)` gives `[1, 3,
+    /// 1]`. The axes as [`sum_axes`](Self::sum_axes)'s; with runtime axes every dim is `Dyn`.
+    ///
+    /// # Errors
+    /// As [`try_sum_axes`](Self::try_sum_axes).
+    #[try_twin]
+    pub fn try_mean_axes_keepdim<P, M, Y: Shape>(&self, axes: P) -> Result<OutTensor<D, D::Elem, Y>, ShapeError>
     where
         D::Elem: Float + Num<Sum = D::Elem>,
+        S: ReduceAxesArg<P, M, Keep = Y>,
     {
-        self.reduce_with(Ax::AXES, true, &Mean).or_panic()
+        let (ax, k) = reduction_axes(<S as ReduceAxesArg<P, M>>::axis_list(&axes), self.rank())?;
+        self.reduce_with(&ax[..k], true, &Mean)
     }
 }
 

@@ -71,11 +71,17 @@ impl<const A: isize, X: Dim> SetAxis<A, X> for DynShape {
 #[derive(Clone, Copy, Default, Debug)]
 pub struct Axis<const N: usize>;
 
-/// `Self` (a tuple of [`Axis`], spelled `Axes![2, 0, 1]`) is a permutation of the axes of `S`.
+/// The axis of a [`DynShape`] named by an entry of `permute`'s tuple of axes: any position,
+/// checked when the program runs.
+#[derive(Clone, Copy, Default, Debug)]
+pub struct AnyAxis;
+
+/// `Self` (a tuple of [`Axis`], spelled `Axes![2, 0, 1]`) is a permutation of the axes of `S`:
+/// the rule behind [`PermuteAxes`](super::PermuteAxes), which gives `permute`'s axes as values.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a permutation of the axes of `{S}`",
-    label = "permute needs each axis 0..rank exactly once",
-    note = "write the permutation as `Axes![..]` with one entry per dimension"
+    label = "permute needs each axis of the shape exactly once",
+    note = "give one axis for each dimension: `x.permute((Ax::<2>, Ax::<0>, Ax::<1>))`"
 )]
 pub trait PermuteShape<S: Shape> {
     /// The permuted shape.
@@ -339,7 +345,7 @@ impl<const A: isize, S2: StaticRank> Unflatten<A, S2> for DynShape {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a product dim, so `unflatten_prod` cannot split it",
     label = "only a dim made by `flatten` or `flatten_range` splits into its factors",
-    note = "to split another dim, name the sizes: `unflatten::<A, Shape![..]>()`"
+    note = "to split another dim, name the sizes: `unflatten(axis, (Const::<3>, Dyn))`"
 )]
 pub trait SplitProd: Dim {
     /// The two factors, as a rank-2 shape.
@@ -532,11 +538,12 @@ cat_sum_dyn! {
 include!(concat!(env!("OUT_DIR"), "/axes_more.rs"));
 
 /// `Self` (a tuple of [`Axis`], spelled `Axes![0, 2]`) lists distinct axes of `S` in increasing
-/// order, for reductions over several axes (`sum_axes`, `mean_axes` and their `_keepdim` forms).
+/// order, for reductions over several axes (`sum_axes`, `mean_axes` and their `_keepdim` forms):
+/// the rule behind [`ReduceAxesArg`](super::ReduceAxesArg), which gives the axes as values.
 #[diagnostic::on_unimplemented(
     message = "cannot reduce shape `{S}` over axes `{Self}`",
     label = "axes must exist in the shape, be distinct, and be listed in increasing order",
-    note = "write the axes as `Axes![..]`, for example `Axes![0, 2]`"
+    note = "list the axes in increasing order: `x.sum_axes((Ax::<0>, Ax::<2>))`"
 )]
 pub trait ReduceAxes<S: Shape> {
     /// `S` without the reduced axes.

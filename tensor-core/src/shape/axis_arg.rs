@@ -15,8 +15,8 @@
 //! [`StackAxis`], [`PadAxis`], [`RepeatAxis`], [`UnfoldAxis`], and for two axes [`SwapAxis`]
 //! (`transpose`), [`MoveAxisTo`] (`movedim`) and [`DiagonalAxes`] (`diagonal`).
 use super::{
-    CatShape, DiagonalShape, DynShape, InsertAxis, InsertDim, MoveAxis, PadShape, RemoveAxis, RepeatShape, SameRank,
-    SetAxis, Shape, SwapAxes,
+    CatShape, DiagonalShape, DynShape, FlattenRange, InsertAxis, InsertDim, MoveAxis, PadShape, RemoveAxis,
+    RepeatShape, SameRank, SetAxis, Shape, SwapAxes,
 };
 use crate::dim::{Dim, DimName, Dyn, One};
 
@@ -51,7 +51,7 @@ impl RuntimeAxis for isize {
     }
 }
 
-mod sealed {
+pub(super) mod sealed {
     pub trait Sealed {}
     impl<const A: isize> Sealed for super::Ax<A> {}
     impl Sealed for isize {}
@@ -66,6 +66,13 @@ mod sealed {
     /// The supertrait of `RuntimeAxis`: `isize` alone (`Sealed` also holds for names).
     pub trait Runtime {}
     impl Runtime for isize {}
+    /// The supertrait of `PermuteEntry` (`Self` an entry of `permute`'s tuple for shape `S`) and
+    /// `PermuteAxes` (`P` a list of axes of `Self`), implemented in `axis_list.rs` alone.
+    pub trait Entry<S, M> {}
+    /// See [`Entry`].
+    pub trait ListSeal<P, M> {}
+    /// The supertrait of `UnflattenAxis`: `U` is a shape or a list of runtime sizes.
+    pub trait SizesSeal<U> {}
 }
 
 // The sealed axes: a position known when the program is built for `Ax` (any shape: the rule the
@@ -135,11 +142,14 @@ pub trait Erase: Shape {
     type Same: Shape;
     /// One rank less, every dim `Dyn`.
     type Less: Shape;
+    /// A rank the axes decide ([`DynShape`]: `flatten_range` with a runtime axis).
+    type Unranked: Shape;
 }
 #[diagnostic::do_not_recommend]
 impl Erase for DynShape {
     type Same = DynShape;
     type Less = DynShape;
+    type Unranked = DynShape;
 }
 
 include!(concat!(env!("OUT_DIR"), "/axis_arg.rs"));
@@ -464,6 +474,12 @@ two_axes! {
     /// `X1` is an axis of `Self` that `movedim` moves to position `X2`; the result shape is `Out`
     /// (every dim `Dyn` when either axis is a runtime one).
     MoveAxisTo, MoveAxis, Same, "no such pair of axes in this shape"
+}
+two_axes! {
+    /// `X1` and `X2` are the first and last axes (inclusive) of `Self` that `flatten_range`
+    /// merges; the result shape is `Out` ([`FlattenRange`]'s: a product dim
+    /// of the merged ones, names kept; a [`DynShape`] when either axis is a runtime one).
+    FlattenAxes, FlattenRange, Unranked, "no such pair of axes in this shape, or the first after the last"
 }
 two_axes! {
     /// `X1` and `X2` are two different axes of `Self` whose diagonal `diagonal` takes; the result

@@ -14,6 +14,7 @@ use core::fmt;
 
 pub mod axes;
 pub mod axis_arg;
+pub mod axis_list;
 pub mod broadcast;
 pub mod conv;
 pub mod linalg;
@@ -22,6 +23,7 @@ pub mod reshape;
 
 pub use axes::*;
 pub use axis_arg::*;
+pub use axis_list::*;
 pub use broadcast::*;
 pub use conv::*;
 pub use linalg::*;

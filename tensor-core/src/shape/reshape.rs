@@ -256,29 +256,32 @@ pub trait SameNumel<S, D> {}
 #[allow(deprecated)]
 impl<N, S, D> SameNumel<S, D> for (N, N) {}
 
-/// The build-time check of `unflatten::<A, S2>()`: `S2` has at most one `_` dim and, when dim
-/// `A` of `S` is static, `S2`'s sizes multiply to it (or, with a `_`, divide it). A compile
-/// error at `cargo build` naming the shapes and the sizes otherwise:
-/// `cannot unflatten dim 1 (size 12) of [2, 12] into [5, _]: 12 is not a multiple of 5`.
-pub struct UnflattenCheck<S, S2, const A: isize>(PhantomData<(S, S2)>);
-impl<S: Shape, S2: Shape, const A: isize> UnflattenCheck<S, S2, A> {
+/// The build-time check of `unflatten(axis, sizes)` where the axis's position `A` and the sizes'
+/// shape `S2` are known when the program is built ([`UnflattenAxis::AT`](super::UnflattenAxis)):
+/// `S2` has at most one `_` dim and, when dim `A` of `S` is static, `S2`'s sizes multiply to it
+/// (or, with a `_`, divide it). A compile error at `cargo build` naming the shapes and the sizes
+/// otherwise: `cannot unflatten dim 1 (size 12) of [2, 12] into [5, _]: 12 is not a multiple of 5`.
+pub struct UnflattenCheck<S, X, M, U>(PhantomData<(S, X, M, U)>);
+impl<S: super::UnflattenAxis<X, M, U>, X, M, U> UnflattenCheck<S, X, M, U> {
     /// `()`, or the build error.
-    pub const OK: () = if let Some(m) = unflatten_error::<S, S2, A>() {
-        m.fail()
+    pub const OK: () = if let Some(a) = <S as super::UnflattenAxis<X, M, U>>::AT {
+        if let Some(m) = unflatten_error::<S, <S as super::UnflattenAxis<X, M, U>>::Target>(a) {
+            m.fail()
+        }
     };
 }
 
-/// The build error of `unflatten::<A, S2>()` on `S`, if any (see [`UnflattenCheck`]).
-const fn unflatten_error<S: Shape, S2: Shape, const A: isize>() -> Option<ConstMsg> {
+/// The build error of `unflatten` at position `a` into `S2` on `S`, if any (see [`UnflattenCheck`]).
+const fn unflatten_error<S: Shape, S2: Shape>(a: isize) -> Option<ConstMsg> {
     let dyns = count_dyn(&S2::STATIC, S2::RANK);
     // The axis is checked by the `Unflatten` rule for tuple shapes; a `DynShape` has no static
     // dim to compare.
-    let dim = match static_dim::<S>(A) {
+    let dim = match static_dim::<S>(a) {
         Some((_, n)) => Some(n),
         None => None,
     };
     let mut m = ConstMsg::new().str("cannot unflatten dim ");
-    m = if A < 0 { m.str("-").num(A.unsigned_abs()) } else { m.num(A as usize) };
+    m = if a < 0 { m.str("-").num(a.unsigned_abs()) } else { m.num(a as usize) };
     if let Some(n) = dim {
         m = m.str(" (size ").num(n).str(")");
     }

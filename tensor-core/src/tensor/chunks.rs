@@ -5,9 +5,9 @@
 use super::iter::AxisIter;
 use super::TensorBase;
 use crate::dim::{Const, Dyn};
-use crate::error::ShapeError;
+use crate::error::{OrPanic, ShapeError};
 use crate::layout::Layout;
-use crate::shape::{SetAxis, Shape};
+use crate::shape::{ReplaceAxis, SetAxis, Shape};
 use crate::storage::Data;
 use core::fmt;
 use core::iter::FusedIterator;
@@ -69,17 +69,19 @@ pub type ChunksOf<'a, D, S, const A: isize, const B: usize> =
     AxisChunksExact<<D as Data>::Ref<'a>, <S as SetAxis<A, Const<B>>>::Out, <S as SetAxis<A, Dyn>>::Out>;
 
 impl<D: Data, S: Shape> TensorBase<D, S> {
-    /// Views of exactly `B` elements along axis `A` (negative counts from the end), in order,
-    /// typed `Const<B>` at the axis: `[n, ..]` along `<0, B>` gives `n / B` views of `[B, ..]`,
-    /// and [`remainder`](AxisChunksExact::remainder) the last `n % B` rows as `[_, ..]`. No copy.
-    /// Mirrors PyTorch `x.split(B, A)` with the shorter last piece kept apart, ndarray
-    /// `exact_chunks`; see [`batches`](Self::batches) for axis 0.
+    /// Views of exactly `B` elements along `axis` (negative counts from the end), in order,
+    /// typed `Const<B>` at the axis: `[n, ..]` along `(Ax::<0>, Const::<B>)` gives `n / B` views
+    /// of `[B, ..]`, and [`remainder`](AxisChunksExact::remainder) the last `n % B` rows as `[_,
+    /// ..]`. No copy. The axis is an `Ax::<N>` or a dim name (checked at compile time for tuple
+    /// shapes; the other dims keep their types and names) or an `isize` (checked here; the
+    /// views' dims all `Dyn`). Mirrors PyTorch `x.split(B, axis)` with the shorter last piece
+    /// kept apart, ndarray `exact_chunks`; see [`batches`](Self::batches) for axis 0.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor, TensorView};
+    /// use shaped::{Ax, Const, Shape, Tensor, TensorView};
     /// let x: Tensor<i32, Shape![5, 2]> = Tensor::from([[0, 1], [2, 3], [4, 5], [6, 7], [8, 9]]);
-    /// let mut it = x.axis_chunks_exact::<0, 2>();
+    /// let mut it = x.axis_chunks_exact(Ax::<0>, Const::<2>);
     /// let first: TensorView<i32, Shape![2, 2]> = it.next().unwrap();
     /// assert_eq!(first.to_vec(), [0, 1, 2, 3]);
     /// assert_eq!(it.remainder().to_vec(), [8, 9]);
@@ -87,30 +89,45 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// ```
     ///
     /// # Errors
-    /// [`ShapeError::Invalid`] when `B` is 0; [`ShapeError::Axis`] for a
-    /// [`DynShape`](crate::DynShape) tensor without axis `A`.
+    /// [`ShapeError::Invalid`] when `B` is 0; [`ShapeError::Axis`] for a runtime axis, or a
+    /// [`DynShape`](crate::DynShape) tensor, whose rank has no such axis.
     #[try_twin(
-        doc = "Views of exactly `B` elements along axis `A` (negative counts from the end), in order, typed `Const<B>` at the axis.",
+        doc = "Views of exactly `B` elements along `axis` (negative counts from the end), in order, typed `Const<B>` at the axis.",
         alias = "exact_chunks",
         alias = "axis_chunks_iter"
     )]
-    pub fn try_axis_chunks_exact<const A: isize, const B: usize>(&self) -> Result<ChunksOf<'_, D, S, A, B>, ShapeError>
+    #[allow(clippy::type_complexity)]
+    pub fn try_axis_chunks_exact<X, M, Y: Shape, YR: Shape, const B: usize>(
+        &self,
+        axis: X,
+        size: Const<B>,
+    ) -> Result<AxisChunksExact<D::Ref<'_>, Y, YR>, ShapeError>
     where
-        S: SetAxis<A, Const<B>> + SetAxis<A, Dyn>,
+        S: ReplaceAxis<X, M, Const<B>, Out = Y> + ReplaceAxis<X, M, Dyn, Out = YR>,
     {
-        let axis = self.ax(A)?;
-        if B == 0 {
+        let _ = size;
+        self.chunks_exact_at(<S as ReplaceAxis<X, M, Dyn>>::axis_index(&axis), B)
+    }
+
+    /// The views of `b` elements along axis `a` and the remainder, typed by the caller.
+    fn chunks_exact_at<Y: Shape, YR: Shape>(
+        &self,
+        a: isize,
+        b: usize,
+    ) -> Result<AxisChunksExact<D::Ref<'_>, Y, YR>, ShapeError> {
+        let axis = self.ax(a)?;
+        if b == 0 {
             return Err(ShapeError::Invalid("axis_chunks_exact: a chunk size of 0".into()));
         }
         let (data, layout) = (self.data.view_data(), *self.layout());
         let n = layout.sizes()[axis];
-        let rest = layout.narrow(axis, (n - n % B) as isize, n % B)?;
-        Ok(AxisChunksExact { chunks: AxisIter::chunks(data, layout, axis, B), rest: (data, rest), _rest: PhantomData })
+        let rest = layout.narrow(axis, (n - n % b) as isize, n % b)?;
+        Ok(AxisChunksExact { chunks: AxisIter::chunks(data, layout, axis, b), rest: (data, rest), _rest: PhantomData })
     }
 
     /// Batches of exactly `B` rows (axis 0), typed `Const<B>`, plus the remainder: for a
     /// training loop over `[n, features]` data, `x.batches::<32>()` gives views of
-    /// `[32, features]`. The same as [`axis_chunks_exact::<0, B>`](Self::axis_chunks_exact).
+    /// `[32, features]`. The same as [`axis_chunks_exact(Ax::<0>, Const::<B>)`](Self::axis_chunks_exact).
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
@@ -130,6 +147,6 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: SetAxis<0, Const<B>> + SetAxis<0, Dyn>,
     {
-        self.axis_chunks_exact::<0, B>()
+        self.chunks_exact_at(0, B).or_panic()
     }
 }

@@ -134,49 +134,53 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         Ok(self.derive(self.layout().view(&to[..rank])?))
     }
 
-    /// Dim `axis` split into the dims of the tuple shape `S2` (PyTorch `unflatten(axis, sizes)`):
-    /// `[2, 12]` with `<1, Shape![3, 4]>` gives `[2, 3, 4]`. One dim of `S2` may be `Dyn` (`_`):
-    /// its size is inferred, as PyTorch's `-1`. Always a view: splitting a dim never needs a
-    /// copy. The axis and the result rank (at most 6) are checked at compile time for tuple
-    /// shapes; the sizes when the program is built where dim `axis` is static (`[2, 12]` into
-    /// `<1, Shape![5, _]>` names 12 and 5; two `_` dims are refused), and here otherwise.
+    /// Dim `axis` split into the dims `sizes` (PyTorch `unflatten(axis, sizes)`): `[2, 12]` with
+    /// `(Ax::<1>, (Const::<3>, Const::<4>))` gives `[2, 3, 4]`. Always a view: splitting a dim
+    /// never needs a copy. The sizes are a shape value, one of whose dims may be `Dyn` (its size
+    /// inferred, as PyTorch's `-1`), or an array or slice of `isize` with at most one `-1`
+    /// (`x.unflatten(1, [3, -1])`, PyTorch's spelling). With an `Ax::<N>` or a dim name and a
+    /// shape value, the axis and the result rank (at most 6) are checked at compile time for
+    /// tuple shapes and the sizes when the program is built where the dim is static (`[2, 12]`
+    /// into `(Const::<5>, Dyn)` names 12 and 5; two `Dyn` sizes are refused); the result keeps
+    /// the other dims' types and names. With an `isize` axis or runtime sizes everything is
+    /// checked here and the result is a [`DynShape`].
     ///
     /// # Panics
     /// With the message of the error of [`try_unflatten`](Self::try_unflatten).
     #[track_caller]
-    pub fn unflatten<const A: isize, S2: Shape>(&self) -> ViewOf<'_, D, <S as Unflatten<A, S2>>::Out>
+    pub fn unflatten<X, M, U, Y: Shape>(&self, axis: X, sizes: U) -> ViewOf<'_, D, Y>
     where
-        S: Unflatten<A, S2>,
+        S: UnflattenAxis<X, M, U, Out = Y>,
     {
-        let () = UnflattenCheck::<S, S2, A>::OK;
-        self.unflatten_checked::<A, S2>().or_panic()
+        let () = UnflattenCheck::<S, X, M, U>::OK;
+        self.unflatten_checked::<X, M, U, Y>(&axis, &sizes).or_panic()
     }
     /// [`unflatten`](Self::unflatten), returning an error instead of panicking.
     ///
     /// # Errors
-    /// [`ShapeError::Reshape`] naming the requested shape when dim `axis` is a run-time dim that
-    /// the sizes of `S2` do not fit; for a [`DynShape`] tensor also [`ShapeError::Axis`] and
-    /// [`ShapeError::RankTooLarge`].
-    pub fn try_unflatten<const A: isize, S2: Shape>(
-        &self,
-    ) -> Result<ViewOf<'_, D, <S as Unflatten<A, S2>>::Out>, ShapeError>
+    /// [`ShapeError::Reshape`] naming the requested sizes when dim `axis` is a run-time dim that
+    /// they do not fit; [`ShapeError::Axis`] and [`ShapeError::RankTooLarge`] for a runtime axis,
+    /// runtime sizes or a [`DynShape`] tensor; [`ShapeError::Invalid`] for more than 6 sizes.
+    pub fn try_unflatten<X, M, U, Y: Shape>(&self, axis: X, sizes: U) -> Result<ViewOf<'_, D, Y>, ShapeError>
     where
-        S: Unflatten<A, S2>,
+        S: UnflattenAxis<X, M, U, Out = Y>,
     {
-        let () = UnflattenCheck::<S, S2, A>::OK;
-        self.unflatten_checked::<A, S2>()
+        let () = UnflattenCheck::<S, X, M, U>::OK;
+        self.unflatten_checked::<X, M, U, Y>(&axis, &sizes)
     }
     /// `unflatten`, whose static sizes the caller checked (the layout checks every size again).
-    fn unflatten_checked<const A: isize, S2: Shape>(
-        &self,
-    ) -> Result<ViewOf<'_, D, <S as Unflatten<A, S2>>::Out>, ShapeError>
+    fn unflatten_checked<X, M, U, Y: Shape>(&self, axis: &X, sizes: &U) -> Result<ViewOf<'_, D, Y>, ShapeError>
     where
-        S: Unflatten<A, S2>,
+        S: UnflattenAxis<X, M, U, Out = Y>,
     {
-        let (sizes, k) = reshape::request::<S2>();
-        let lay = self.layout().unflatten(normalize_axis(A, self.rank())?, &sizes[..k])?;
-        if const { S::NAMED } {
-            reshape::check_names_kept::<S, <S as Unflatten<A, S2>>::Out>(self.sizes(), lay.sizes())?;
+        let Some((sizes, k)) = <S as UnflattenAxis<X, M, U>>::sizes(sizes) else {
+            return Err(ShapeError::Invalid("unflatten: more than 6 sizes".into()));
+        };
+        let a = normalize_axis(<S as UnflattenAxis<X, M, U>>::axis_index(axis), self.rank())?;
+        let lay = self.layout().unflatten(a, &sizes[..k])?;
+        // (A runtime axis or runtime sizes give a `DynShape`, which has no names to keep.)
+        if const { S::NAMED && <S as UnflattenAxis<X, M, U>>::AT.is_some() } {
+            reshape::check_names_kept::<S, Y>(self.sizes(), lay.sizes())?;
         }
         Ok(self.derive(lay))
     }
@@ -289,24 +293,29 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         self.flatten_between(0, -1).or_panic()
     }
 
-    /// Dims `START..=END` merged into one `Dyn` dim (PyTorch `flatten(START, END)`, `END`
-    /// inclusive): `[2, 3, 4, 5]` with `<1, 2>` gives `[2, _, 5]`. A view when the strides allow
-    /// it, a contiguous copy otherwise. The axes are checked at compile time for tuple shapes.
-    /// To keep the merged size static, name the target instead: `[_, 16, 2, 2]` with
-    /// `reshape::<Shape![_, 64]>()` is `[n, 64]` (see [`reshape`](Self::reshape)).
+    /// Dims `start..=end` merged into one (PyTorch `flatten(start_dim, end_dim)`, `end`
+    /// inclusive): `[2, 3, 4, 5]` with `(Ax::<1>, Ax::<2>)` gives `[2, 3×4, 5]`, the merged dim
+    /// a product ([`Prod`](crate::Prod); `12` at run time) that equals `Const<12>` where the next
+    /// check needs it and that [`unflatten_prod`](Self::unflatten_prod) takes apart. A view when
+    /// the strides allow it, a contiguous copy otherwise. The axes are `Ax::<N>` or dim names
+    /// (checked at compile time for tuple shapes; the other dims keep their types and names), or
+    /// `isize`s (PyTorch's `x.flatten(1, 2)`, checked at run time; the result a [`DynShape`]).
     ///
     /// # Errors
-    /// For a [`DynShape`] tensor, [`ShapeError::Axis`] when an axis is out of range and
-    /// [`ShapeError::Invalid`] when `START` comes after `END`; [`ShapeError::Alloc`] when a copy
-    /// is needed and cannot be allocated.
-    #[try_twin(doc = "Dims `START..=END` merged into one `Dyn` dim (PyTorch `flatten(START, END)`, `END` inclusive).")]
-    pub fn try_flatten_range<const START: isize, const END: isize>(
+    /// For runtime axes or a [`DynShape`] tensor, [`ShapeError::Axis`] when an axis is out of
+    /// range and [`ShapeError::Invalid`] when `start` comes after `end`; [`ShapeError::Alloc`]
+    /// when a copy is needed and cannot be allocated.
+    #[try_twin(doc = "Dims `start..=end` merged into one (PyTorch `flatten(start_dim, end_dim)`, `end` inclusive).")]
+    pub fn try_flatten_range<X1, M1, X2, M2, Y: Shape>(
         &self,
-    ) -> Result<TensorCow<'_, D::Elem, <S as FlattenRange<START, END>>::Out>, ShapeError>
+        start: X1,
+        end: X2,
+    ) -> Result<TensorCow<'_, D::Elem, Y>, ShapeError>
     where
-        S: FlattenRange<START, END>,
+        S: FlattenAxes<X1, M1, X2, M2, Out = Y>,
     {
-        self.flatten_between(START, END)
+        let (a, b) = <S as FlattenAxes<X1, M1, X2, M2>>::axis_indices(&start, &end);
+        self.flatten_between(a, b)
     }
 
     /// `flatten_range` with runtime axes (PyTorch `flatten(start_dim, end_dim)`, `end`

@@ -16,7 +16,8 @@
 //! have no mutable entry. Typed forms take each axis as an argument (see [`crate::shape::axis_arg`]):
 //! `Ax::<N>` or a dim name, checked at compile time for tuple shapes (negative counts from the
 //! end), or an `isize`, checked at run time (the result's dims `Dyn`); the `_dyn` forms take
-//! runtime axes and give [`DynShape`] views. `permute` takes its axes as a type (`Axes![..]`).
+//! runtime axes and give [`DynShape`] views. `permute` takes a tuple of such axes, or an array
+//! of `isize` ([`crate::shape::axis_list`]).
 //!
 //! The views that may copy (`reshape`, `flatten`) and those that give several views (`chunk`,
 //! `split`) are in `reshape.rs`, written by hand.
@@ -235,13 +236,23 @@ view_ops! { table $
         }
     }
     {
-        /// Reorders the axes (PyTorch `permute`): `x.permute::<Axes![2, 0, 1]>()` takes
-        /// `[a, b, c]` to `[c, a, b]`. A view. The permutation is checked at compile time.
+        /// Reorders the axes (PyTorch `permute(dims)`): dim `i` of the result is dim `axes[i]`,
+        /// so `(Ax::<2>, Ax::<0>, Ax::<1>)` takes `[a, b, c]` to `[c, a, b]`. A view. The axes are
+        /// a tuple of `Ax::<N>` (negatives from the end) and dim names, one for each dim (checked
+        /// at compile time for tuple shapes; the dims keep their types and names:
+        /// `x.permute((Seq, Batch, Ax::<2>))`), or an array or slice of `isize` (PyTorch's
+        /// `x.permute(2, 0, 1)` is `x.permute([2, 0, 1])`, checked at run time; every dim of the
+        /// result `Dyn`).
         #[doc(alias = "permuted_axes")]
         permute, try_permute; permute_mut, try_permute_mut;
-        [P: PermuteShape<S>] [P] () -> P::Out where []
-        errors "[`ShapeError::Permutation`] for a [`DynShape`] tensor of another rank."
-        |l, r| l.permute(&P::AXES[..r])
+        [P, M, Y: Shape] [P, M, Y] (axes: P) -> Y where [S: PermuteAxes<P, M, Out = Y>]
+        errors "[`ShapeError::Permutation`] when runtime axes, or the axes of a [`DynShape`] \
+            tensor, are not a permutation of its dims; [`ShapeError::Invalid`] for a negative axis \
+            below `-rank` or more than 6 axes."
+        |l, r| {
+            let (axes, k) = permutation(<S as PermuteAxes<P, M>>::axis_list(&axes), r)?;
+            l.permute(&axes[..k])
+        }
     }
     {
         /// Removes `axis`, which must have size 1 (PyTorch `squeeze(axis)`): `[2, 1, 3]` with

@@ -8,5 +8,5 @@ dims! { Batch }
 fn main() {
     let x = Tensor::<f32, (Batch, Const<16>, Const<4>, Const<4>)>::zeros_sized(&[2, 16, 4, 4]);
     let w = Tensor::<f32, Shape![250, 10]>::zeros();
-    let _ = x.flatten_range::<1, 3>().matmul(&w);
+    let _ = x.flatten_range(Ax::<1>, Ax::<3>).matmul(&w);
 }

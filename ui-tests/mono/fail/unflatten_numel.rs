@@ -5,5 +5,5 @@ use shaped::prelude::*;
 
 fn main() {
     let x: Tensor<f32, Shape![2, 12]> = Tensor::zeros();
-    let _ = x.unflatten::<1, Shape![5, _]>();
+    let _ = x.unflatten(Ax::<1>, (Const::<5>, Dyn));
 }

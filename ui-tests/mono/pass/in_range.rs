@@ -55,6 +55,6 @@ fn main() {
     let c: Tensor<f32, Shape![6, 16, 2, 2]> = Tensor::zeros();
     let r: TensorCow<f32, Shape![_, 64]> = c.reshape::<Shape![_, 64]>();
     let v: TensorView<f32, Shape![6, _]> = c.view::<Shape![6, _]>();
-    let u: TensorView<f32, Shape![6, 4, _, 2, 2]> = c.unflatten::<1, Shape![4, _]>();
+    let u: TensorView<f32, Shape![6, 4, _, 2, 2]> = c.unflatten(Ax::<1>, (Const::<4>, Dyn));
     assert_eq!((r.sizes(), v.sizes(), u.sizes()), ([6, 64].as_slice(), [6, 64].as_slice(), [6, 4, 4, 2, 2].as_slice()));
 }

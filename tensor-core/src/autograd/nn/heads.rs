@@ -127,7 +127,10 @@ mod tests {
             } else {
                 // [n, len, e] -> [n, heads, len, hd] as copies, attention with the mask, back.
                 fn split<'t>(x: &Var<'t, f64, DynShape>, sizes: [usize; 4]) -> Var<'t, f64, DynShape> {
-                    x.try_unflatten::<DynShape>(&sizes).unwrap().try_permute_dyn(&[0, 2, 1, 3]).unwrap()
+                    x.try_reshape_sized::<DynShape>(&sizes.map(|n| n as isize))
+                        .unwrap()
+                        .try_permute_dyn(&[0, 2, 1, 3])
+                        .unwrap()
                 }
                 let (qh, kh, vh) =
                     (split(&qv, [n, l, heads, hd]), split(&kv, [n, s, heads, hd]), split(&vv, [n, s, heads, hd]));
@@ -135,7 +138,10 @@ mod tests {
                 let scores = qh.try_matmul(&kh.try_transpose_dyn(-2, -1).unwrap()).unwrap().mul_scalar(scale);
                 let p = scores.try_add(&Var::constant(m.clone())).unwrap().try_softmax_dyn(-1).unwrap();
                 let o = p.try_matmul(&vh).unwrap();
-                o.try_permute_dyn(&[0, 2, 1, 3]).unwrap().try_unflatten::<DynShape>(&[n, l, e]).unwrap()
+                o.try_permute_dyn(&[0, 2, 1, 3])
+                    .unwrap()
+                    .try_reshape_sized::<DynShape>(&[n as isize, l as isize, e as isize])
+                    .unwrap()
             };
             let value = out.value().clone();
             let loss = (&out * &Var::constant(up.clone())).sum();
