@@ -3,6 +3,7 @@
 //! names them, its sizes and hyper-parameters in its type, PyTorch's default initialisation from
 //! a caller-supplied generator, and a [`Forward`] that calls the functional form
 //! ([`Var::try_conv2d`] and its kin).
+use super::layers::watch_weight_bias;
 use super::{Forward, Item, Module};
 use crate::autograd::{GradFloat, Param, Tape, Var};
 use crate::dim::Dim;
@@ -10,7 +11,7 @@ use crate::error::ShapeError;
 use crate::tensor::Tensor;
 #[cfg(feature = "rand")]
 use {
-    super::layers::{fan_in_uniform, size_of},
+    super::layers::{fan_in_params, size_of},
     crate::dim::ConstDim,
     crate::error::OrPanic,
 };
@@ -21,6 +22,13 @@ use {
 #[cfg(feature = "rand")]
 fn square_kernel<K: Dim, KW: Dim>(k: Option<usize>) -> [Option<usize>; 2] {
     [k, if KW::STATIC.is_some() && K::STATIC.is_none() { None } else { k }]
+}
+
+/// The kernel's height and width of a 2-D `layer` whose kernel dims are `K` and `KW`: each the
+/// static size, or the given one checked against it (see [`size_of`]).
+#[cfg(feature = "rand")]
+fn kernel_sizes<K: Dim, KW: Dim>(layer: &str, [kh, kw]: [Option<usize>; 2]) -> Result<[usize; 2], ShapeError> {
+    Ok([size_of::<K>(kh, layer, "kernel height")?, size_of::<KW>(kw, layer, "kernel width")?])
 }
 
 /// A 2-D convolution (PyTorch `nn.Conv2d(in_channels, out_channels, kernel_size, stride,
@@ -120,11 +128,8 @@ impl<
     ) -> Result<Self, ShapeError> {
         let cg = size_of::<CG>(cg, "Conv2d", "in_channels / groups")?;
         let o = size_of::<O>(o, "Conv2d", "out_channels")?;
-        let kh = size_of::<K>(kh, "Conv2d", "kernel height")?;
-        let kw = size_of::<KW>(kw, "Conv2d", "kernel width")?;
-        let fan_in = cg * kh * kw;
-        let weight = Param::new(fan_in_uniform(&[o, cg, kh, kw], fan_in, rng));
-        let bias = bias.then(|| Param::new(fan_in_uniform(&[o], fan_in, rng)));
+        let [kh, kw] = kernel_sizes::<K, KW>("Conv2d", [kh, kw])?;
+        let (weight, bias) = fan_in_params(&[o, cg, kh, kw], &[o], cg * kh * kw, bias, rng);
         Ok(Conv2d { weight, bias })
     }
 
@@ -177,8 +182,7 @@ where
 {
     type Out = <S as crate::shape::Conv2dShape<(O, CG, K, KW), ST, PD, DL, SW, PW, DW>>::Out;
     fn try_forward(&mut self, tape: &'t Tape<T>, x: &Var<'t, T, S>) -> Result<Var<'t, T, Self::Out>, ShapeError> {
-        let w = tape.watch(&self.weight);
-        let b = self.bias.as_ref().map(|b| tape.watch(b));
+        let (w, b) = watch_weight_bias(tape, &self.weight, self.bias.as_ref());
         x.try_conv2d(&w, b.as_ref(), crate::Conv::<ST, PD, DL, G, SW, PW, DW>)
     }
 }
@@ -350,8 +354,7 @@ impl<CG: Dim, O: Dim, K: Dim, T: GradFloat, const ST: usize, const PD: usize, co
         let cg = size_of::<CG>(cg, "Conv1d", "in_channels / groups")?;
         let o = size_of::<O>(o, "Conv1d", "out_channels")?;
         let k = size_of::<K>(k, "Conv1d", "kernel_size")?;
-        let weight = Param::new(fan_in_uniform(&[o, cg, k], cg * k, rng));
-        let bias = bias.then(|| Param::new(fan_in_uniform(&[o], cg * k, rng)));
+        let (weight, bias) = fan_in_params(&[o, cg, k], &[o], cg * k, bias, rng);
         Ok(Conv1d { weight, bias })
     }
 }
@@ -382,8 +385,7 @@ where
 {
     type Out = <S as crate::shape::Conv1dShape<(O, CG, K), ST, PD, DL>>::Out;
     fn try_forward(&mut self, tape: &'t Tape<T>, x: &Var<'t, T, S>) -> Result<Var<'t, T, Self::Out>, ShapeError> {
-        let w = tape.watch(&self.weight);
-        let b = self.bias.as_ref().map(|b| tape.watch(b));
+        let (w, b) = watch_weight_bias(tape, &self.weight, self.bias.as_ref());
         x.try_conv1d(&w, b.as_ref(), crate::Conv::<ST, PD, DL, G>)
     }
 }
@@ -483,11 +485,9 @@ impl<
     ) -> Result<Self, ShapeError> {
         let c = size_of::<C>(c, "ConvTranspose2d", "in_channels")?;
         let og = size_of::<OG>(og, "ConvTranspose2d", "out_channels / groups")?;
-        let kh = size_of::<K>(kh, "ConvTranspose2d", "kernel height")?;
-        let kw = size_of::<KW>(kw, "ConvTranspose2d", "kernel width")?;
-        let fan_in = og * kh * kw;
-        let weight = Param::new(fan_in_uniform(&[c, og, kh, kw], fan_in, rng));
-        let bias = bias.then(|| Param::new(fan_in_uniform(&[og * G], fan_in, rng)));
+        let [kh, kw] = kernel_sizes::<K, KW>("ConvTranspose2d", [kh, kw])?;
+        // PyTorch's fan in of a transposed convolution: the weight's dim 1 times the kernel.
+        let (weight, bias) = fan_in_params(&[c, og, kh, kw], &[og * G], og * kh * kw, bias, rng);
         Ok(ConvTranspose2d { weight, bias })
     }
 }
@@ -538,8 +538,7 @@ where
 {
     type Out = <S as crate::shape::ConvTranspose2dShape<(C, OG, K, KW), ST, PD, OP, DL, G, SW, PW, OPW, DW>>::Out;
     fn try_forward(&mut self, tape: &'t Tape<T>, x: &Var<'t, T, S>) -> Result<Var<'t, T, Self::Out>, ShapeError> {
-        let w = tape.watch(&self.weight);
-        let b = self.bias.as_ref().map(|b| tape.watch(b));
+        let (w, b) = watch_weight_bias(tape, &self.weight, self.bias.as_ref());
         x.try_conv_transpose2d(&w, b.as_ref(), crate::ConvT::<ST, PD, OP, DL, G, SW, PW, OPW, DW>)
     }
 }

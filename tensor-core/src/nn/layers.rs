@@ -29,7 +29,7 @@ pub(super) fn size_of<D: Dim>(n: Option<usize>, layer: &str, what: &str) -> Resu
 /// U(-1/√fan_in, 1/√fan_in): PyTorch's default for a linear or convolution layer's weight
 /// (kaiming-uniform with `a = √5`, whose bound is exactly this) and bias.
 #[cfg(feature = "rand")]
-pub(super) fn fan_in_uniform<T: GradFloat, S: Shape>(
+fn fan_in_uniform<T: GradFloat, S: Shape>(
     sizes: &[usize],
     fan_in: usize,
     rng: &mut (impl rand::Rng + ?Sized),
@@ -40,6 +40,31 @@ pub(super) fn fan_in_uniform<T: GradFloat, S: Shape>(
     Tensor::<T, crate::shape::DynShape>::from_vec(sizes, t.iter().map(|&v| T::from_f64(v)).collect())
         .try_into_static::<S>()
         .or_panic()
+}
+
+/// A layer's `weight` of `sizes` and, when `bias`, its `bias` of `bias_sizes`, drawn in that
+/// order from `rng` by [`fan_in_uniform`]: PyTorch's default initialisation of `nn.Linear` and
+/// `nn.ConvNd` (`reset_parameters`).
+#[cfg(feature = "rand")]
+pub(super) fn fan_in_params<T: GradFloat, W: Shape, B: Shape>(
+    sizes: &[usize],
+    bias_sizes: &[usize],
+    fan_in: usize,
+    bias: bool,
+    rng: &mut (impl rand::Rng + ?Sized),
+) -> (Param<T, W>, Option<Param<T, B>>) {
+    let weight = Param::new(fan_in_uniform(sizes, fan_in, rng));
+    let bias = bias.then(|| Param::new(fan_in_uniform(bias_sizes, fan_in, rng)));
+    (weight, bias)
+}
+
+/// The leaves of a layer's `weight` and `bias` (if any) on `tape`, that a forward computes with.
+pub(super) fn watch_weight_bias<'t, T: GradFloat, W: Shape, B: Shape>(
+    tape: &'t Tape<T>,
+    weight: &Param<T, W>,
+    bias: Option<&Param<T, B>>,
+) -> (Var<'t, T, W>, Option<Var<'t, T, B>>) {
+    (tape.watch(weight), bias.map(|b| tape.watch(b)))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -97,8 +122,7 @@ impl<I: Dim, O: Dim, T: GradFloat> Linear<I, O, T> {
     ) -> Result<Self, ShapeError> {
         let i = size_of::<I>(in_features, "Linear", "in_features")?;
         let o = size_of::<O>(out_features, "Linear", "out_features")?;
-        let weight = Param::new(fan_in_uniform(&[o, i], i, rng));
-        let bias = bias.then(|| Param::new(fan_in_uniform(&[o], i, rng)));
+        let (weight, bias) = fan_in_params(&[o, i], &[o], i, bias, rng);
         Ok(Linear { weight, bias })
     }
 
@@ -121,8 +145,7 @@ where
 {
     type Out = <S as MatMulShape<(I, O)>>::Out;
     fn try_forward(&mut self, tape: &'t Tape<T>, x: &Var<'t, T, S>) -> Result<Var<'t, T, Self::Out>, ShapeError> {
-        let w = tape.watch(&self.weight);
-        let b = self.bias.as_ref().map(|b| tape.watch(b));
+        let (w, b) = watch_weight_bias(tape, &self.weight, self.bias.as_ref());
         f::try_linear(x, &w, b.as_ref())
     }
 }
