@@ -2,7 +2,7 @@
 //! with `batch_first=True`): the parameters under PyTorch's names, so that a state dict saved by
 //! PyTorch loads by its own keys, and a forward made of the differentiable operations of
 //! [`Var`] (linear, reshapes, matmul, softmax, dropout), so the gradients come from the tape.
-use super::layers::size_of;
+use super::layers::{size_of, watch_weight_bias};
 use super::{Dropout, Forward, Item, LayerNorm, Linear, Module};
 use crate::autograd::nn as f;
 use crate::autograd::{GradFloat, Param, Tape, Var};
@@ -375,8 +375,7 @@ impl<E: Dim, const HEADS: usize, T: GradFloat> MultiheadAttention<E, HEADS, T> {
         let e = self.embed_dim();
         let hd = e / HEADS;
         let (n, l, s) = (q.sizes()[0], q.sizes()[1], k.sizes()[1]);
-        let w = tape.watch(&self.in_proj_weight);
-        let b = self.in_proj_bias.as_ref().map(|b| tape.watch(b));
+        let (w, b) = watch_weight_bias(tape, &self.in_proj_weight, self.in_proj_bias.as_ref());
         // The rows `i E..(i + 1) E` of the packed projection (PyTorch's `_in_projection_packed`),
         // then `[n, len, E] -> [n, HEADS, len, head_dim]`.
         let project = |x: &Var<'t, T, DynShape>, i: usize, len: usize| -> Result<Var<'t, T, DynShape>, ShapeError> {
@@ -411,8 +410,7 @@ impl<E: Dim, const HEADS: usize, T: GradFloat> MultiheadAttention<E, HEADS, T> {
         let heads = p.try_matmul(&vh)?; // [n, H, l, hd]
         let joined =
             heads.try_transpose_dyn(1, 2)?.try_reshape_sized::<DynShape>(&[n as isize, l as isize, e as isize])?;
-        let wo = tape.watch(&self.out_proj.weight);
-        let bo = self.out_proj.bias.as_ref().map(|b| tape.watch(b));
+        let (wo, bo) = watch_weight_bias(tape, &self.out_proj.weight, self.out_proj.bias.as_ref());
         let out = f::try_linear(&joined, &wo, bo.as_ref())?;
         let weights = if need_weights { Some(p.try_mean_axis_dyn(1)?) } else { None };
         Ok((out, weights))
@@ -702,16 +700,14 @@ impl<E: Dim, const HEADS: usize, F: Dim, T: GradFloat> TransformerEncoderLayer<E
         tape: &'t Tape<T>,
         x: &Var<'t, T, DynShape>,
     ) -> Result<Var<'t, T, DynShape>, ShapeError> {
-        let w1 = tape.watch(&self.linear1.weight);
-        let b1 = self.linear1.bias.as_ref().map(|b| tape.watch(b));
+        let (w1, b1) = watch_weight_bias(tape, &self.linear1.weight, self.linear1.bias.as_ref());
         let h = f::try_linear(x, &w1, b1.as_ref())?;
         let h = match self.activation {
             Activation::Relu => h.relu(),
             Activation::Gelu => h.gelu(),
         };
         let h = self.dropout.try_forward(tape, &h)?;
-        let w2 = tape.watch(&self.linear2.weight);
-        let b2 = self.linear2.bias.as_ref().map(|b| tape.watch(b));
+        let (w2, b2) = watch_weight_bias(tape, &self.linear2.weight, self.linear2.bias.as_ref());
         let y = f::try_linear(&h, &w2, b2.as_ref())?;
         self.dropout2.try_forward(tape, &y)
     }

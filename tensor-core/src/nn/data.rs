@@ -415,12 +415,8 @@ where
     }
 }
 
-impl<T, U, SX, SY, R> ExactSizeIterator for Batches<'_, T, U, SX, SY, R>
-where
-    T: Element,
-    U: Element,
-    SX: SetAxis<0, Dyn>,
-    SY: SetAxis<0, Dyn>,
-    R: Rng + SeedableRng,
+/// Exact wherever the batches iterate: [`size_hint`](Iterator::size_hint) counts the batches left.
+impl<T: Element, U: Element, SX: Shape, SY: Shape, R> ExactSizeIterator for Batches<'_, T, U, SX, SY, R> where
+    Self: Iterator
 {
 }

@@ -221,6 +221,30 @@ where
     Ok(())
 }
 
+/// The fill for `op` of a Glorot or He initialisation from its standard deviation `std` (see
+/// [`xavier_std`], [`kaiming_std`]): samples of mean 0 drawn uniformly on `[-√3 std, √3 std)`
+/// (that bound gives the standard deviation `std`) when `uniform`, else from `N(0, std^2)`. A
+/// `std` of `None` (a tensor without elements) leaves the tensor as it is.
+fn fill_with_std<D: DataMut, S: Shape>(
+    op: &str,
+    t: &mut TensorBase<D, S>,
+    std: Option<f64>,
+    uniform: bool,
+    rng: &mut (impl Rng + ?Sized),
+) -> Result<(), ShapeError>
+where
+    D::Elem: GradFloat,
+{
+    match std {
+        Some(std) if uniform => {
+            let bound = libm::sqrt(3.0) * std;
+            uniform_impl(op, t, -bound, bound, rng)
+        }
+        Some(std) => normal_impl(op, t, 0.0, std, rng),
+        None => Ok(()),
+    }
+}
+
 /// The normal fill of mean `mean` and standard deviation `std` for `op`; checked before
 /// anything is drawn or written.
 fn normal_impl<D: DataMut, S: Shape>(
@@ -423,13 +447,8 @@ pub fn xavier_uniform_<D: DataMut, S: Shape>(
 where
     D::Elem: GradFloat,
 {
-    match xavier_std("xavier_uniform_", t, gain)? {
-        Some(std) => {
-            let bound = libm::sqrt(3.0) * std;
-            uniform_impl("xavier_uniform_", t, -bound, bound, rng)
-        }
-        None => Ok(()),
-    }
+    let std = xavier_std("xavier_uniform_", t, gain)?;
+    fill_with_std("xavier_uniform_", t, std, true, rng)
 }
 
 /// Fills a weight with samples of `N(0, std^2)`, `std = gain * sqrt(2 / (fan_in + fan_out))`:
@@ -448,10 +467,8 @@ pub fn xavier_normal_<D: DataMut, S: Shape>(
 where
     D::Elem: GradFloat,
 {
-    match xavier_std("xavier_normal_", t, gain)? {
-        Some(std) => normal_impl("xavier_normal_", t, 0.0, std, rng),
-        None => Ok(()),
-    }
+    let std = xavier_std("xavier_normal_", t, gain)?;
+    fill_with_std("xavier_normal_", t, std, false, rng)
 }
 
 /// The standard deviation of the He initialisations, `gain / sqrt(fan)`, with the gain of
@@ -500,13 +517,8 @@ pub fn kaiming_uniform_<D: DataMut, S: Shape>(
 where
     D::Elem: GradFloat,
 {
-    match kaiming_std("kaiming_uniform_", t, a, mode, nonlinearity)? {
-        Some(std) => {
-            let bound = libm::sqrt(3.0) * std;
-            uniform_impl("kaiming_uniform_", t, -bound, bound, rng)
-        }
-        None => Ok(()),
-    }
+    let std = kaiming_std("kaiming_uniform_", t, a, mode, nonlinearity)?;
+    fill_with_std("kaiming_uniform_", t, std, true, rng)
 }
 
 /// Fills a weight with samples of `N(0, std^2)`, `std = gain / sqrt(fan)`, the gain
@@ -531,10 +543,8 @@ pub fn kaiming_normal_<D: DataMut, S: Shape>(
 where
     D::Elem: GradFloat,
 {
-    match kaiming_std("kaiming_normal_", t, a, mode, nonlinearity)? {
-        Some(std) => normal_impl("kaiming_normal_", t, 0.0, std, rng),
-        None => Ok(()),
-    }
+    let std = kaiming_std("kaiming_normal_", t, a, mode, nonlinearity)?;
+    fill_with_std("kaiming_normal_", t, std, false, rng)
 }
 
 /// Fills a weight with a random (semi-)orthogonal matrix times `gain` (PyTorch

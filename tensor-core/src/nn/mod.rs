@@ -58,6 +58,7 @@ mod activation;
 #[cfg(feature = "rand")]
 mod attention;
 pub mod bert;
+mod conv;
 #[cfg(feature = "rand")]
 pub mod data;
 #[cfg(feature = "rand")]
@@ -73,12 +74,10 @@ pub use activation::{Gelu, GeluTanh, Identity, LeakyRelu, LogSoftmax, Relu, Sigm
 pub use attention::{
     Activation, AttentionOptions, AttnMask, EncoderLayerOptions, MultiheadAttention, TransformerEncoderLayer,
 };
+pub use conv::{AvgPool2d, Conv1d, Conv2d, ConvTranspose2d, MaxPool2d};
 #[cfg(feature = "rand")]
 pub use layers::Dropout;
-pub use layers::{
-    AvgPool2d, BatchNorm, BatchNorm1d, BatchNorm2d, Conv1d, Conv2d, ConvTranspose2d, Embedding, Flatten, LayerNorm,
-    Linear, MaxPool2d, Unflatten,
-};
+pub use layers::{BatchNorm, BatchNorm1d, BatchNorm2d, Embedding, Flatten, LayerNorm, Linear, Unflatten};
 #[cfg(feature = "progress")]
 pub use progress::Progress;
 pub use state::{LoadReport, StateDict, StateTensor};

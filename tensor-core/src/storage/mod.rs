@@ -122,59 +122,40 @@ pub trait DataMut: Data {
     fn as_mut_slice(&mut self) -> &mut [Self::Elem];
 }
 
-impl<T: Element> Data for OwnedRepr<T> {
-    const WRITABLE: bool = true;
-    type Elem = T;
-    type Kind = HeapKind;
-    type Lay<S: crate::Shape> = Layout;
-    type Ref<'s> = &'s [T];
-    #[inline]
-    fn as_slice(&self) -> &[T] {
-        self
-    }
-    #[inline]
-    fn view_data(&self) -> &[T] {
-        self
-    }
+/// [`Data`] for the heap storage kinds whose buffer is the slice they dereference to, one line a
+/// kind: `[generics] type, writable: WRITABLE, ref<'s>: Ref<'s>`. `as_slice` and `view_data` are
+/// that slice, the kind [`HeapKind`], the layout a [`Layout`].
+macro_rules! slice_data {
+    ($([$($g:tt)*] $ty:ty, writable: $w:expr, ref<$s:lifetime>: $r:ty;)*) => {$(
+        impl<$($g)*> Data for $ty {
+            const WRITABLE: bool = $w;
+            type Elem = T;
+            type Kind = HeapKind;
+            type Lay<S: crate::Shape> = Layout;
+            type Ref<$s>
+                = $r
+            where
+                Self: $s;
+            #[inline]
+            fn as_slice(&self) -> &[T] {
+                self
+            }
+            #[inline]
+            fn view_data(&self) -> Self::Ref<'_> {
+                self
+            }
+        }
+    )*};
+}
+slice_data! {
+    [T: Element] OwnedRepr<T>, writable: true, ref<'s>: &'s [T];
+    ['a, T: Element] &'a [T], writable: false, ref<'s>: &'a [T];
+    [T: Element] &mut [T], writable: true, ref<'s>: &'s [T];
+    [T: Element] Arc<Vec<T>>, writable: true, ref<'s>: &'s [T];
 }
 impl<T: Element> DataMut for OwnedRepr<T> {
     #[inline]
     fn as_mut_slice(&mut self) -> &mut [T] {
-        self
-    }
-}
-impl<'a, T: Element> Data for &'a [T] {
-    type Elem = T;
-    type Kind = HeapKind;
-    type Lay<S: crate::Shape> = Layout;
-    type Ref<'s>
-        = &'a [T]
-    where
-        Self: 's;
-    #[inline]
-    fn as_slice(&self) -> &[T] {
-        self
-    }
-    #[inline]
-    fn view_data(&self) -> &'a [T] {
-        self
-    }
-}
-impl<T: Element> Data for &mut [T] {
-    const WRITABLE: bool = true;
-    type Elem = T;
-    type Kind = HeapKind;
-    type Lay<S: crate::Shape> = Layout;
-    type Ref<'s>
-        = &'s [T]
-    where
-        Self: 's;
-    #[inline]
-    fn as_slice(&self) -> &[T] {
-        self
-    }
-    #[inline]
-    fn view_data(&self) -> &[T] {
         self
     }
 }
@@ -200,21 +181,6 @@ impl<T: Element> DataOwned for OwnedRepr<T> {
 /// Writes are copy-on-write: writing through a tensor whose buffer is shared first gives it a
 /// private copy (`Arc::make_mut`), so no write is ever seen through another handle. That is a
 /// deliberate difference from PyTorch and Etaler, where writes through one handle show in all.
-impl<T: Element> Data for Arc<Vec<T>> {
-    const WRITABLE: bool = true;
-    type Elem = T;
-    type Kind = HeapKind;
-    type Lay<S: crate::Shape> = Layout;
-    type Ref<'s> = &'s [T];
-    #[inline]
-    fn as_slice(&self) -> &[T] {
-        self
-    }
-    #[inline]
-    fn view_data(&self) -> &[T] {
-        self
-    }
-}
 impl<T: Element> DataMut for Arc<Vec<T>> {
     #[inline]
     fn as_mut_slice(&mut self) -> &mut [T] {
