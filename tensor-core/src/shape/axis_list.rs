@@ -61,9 +61,26 @@ pub trait PermuteAxes<P, M>: Shape + sealed::ListSeal<P, M> {
     fn axis_list(p: &P) -> Option<([isize; MAX_RANK], usize)>;
 }
 
-/// `PermuteAxes` for the tuples of 0 to 6 entries.
+/// The positions a tuple of [`PermuteEntry`]s names, as given, and how many.
+trait EntryList<S, M> {
+    const LIST: ([isize; MAX_RANK], usize);
+}
+
+/// `PermuteAxes` and `ReduceAxesArg` for the tuples of 0 to 6 entries.
 macro_rules! permute_tuples {
     ($(($($X:ident $M:ident),*))*) => {$(
+        #[allow(unused_mut)]
+        impl<S, $($X: PermuteEntry<S, $M>, $M,)*> EntryList<S, ($($M,)*)> for ($($X,)*) {
+            const LIST: ([isize; MAX_RANK], usize) = {
+                let mut out = [0; MAX_RANK];
+                let mut k = 0;
+                $(
+                    out[k] = <$X as PermuteEntry<S, $M>>::INDEX;
+                    k += 1;
+                )*
+                (out, k)
+            };
+        }
         impl<S: Shape, $($X: PermuteEntry<S, $M>, $M,)*> sealed::ListSeal<($($X,)*), ($($M,)*)> for S {}
         #[diagnostic::do_not_recommend]
         impl<S: Shape, $($X: PermuteEntry<S, $M>, $M,)*> PermuteAxes<($($X,)*), ($($M,)*)> for S
@@ -72,15 +89,8 @@ macro_rules! permute_tuples {
         {
             type Out = <($(<$X as PermuteEntry<S, $M>>::Axis,)*) as PermuteShape<S>>::Out;
             #[inline(always)]
-            #[allow(unused_mut, unused_variables)]
             fn axis_list(_: &($($X,)*)) -> Option<([isize; MAX_RANK], usize)> {
-                let mut out = [0; MAX_RANK];
-                let mut k = 0;
-                $(
-                    out[k] = <$X as PermuteEntry<S, $M>>::INDEX;
-                    k += 1;
-                )*
-                Some((out, k))
+                Some(<($($X,)*) as EntryList<S, ($($M,)*)>>::LIST)
             }
         }
         #[diagnostic::do_not_recommend]
@@ -91,15 +101,8 @@ macro_rules! permute_tuples {
             type Out = <($(<$X as PermuteEntry<S, $M>>::Axis,)*) as ReduceAxes<S>>::Out;
             type Keep = <($(<$X as PermuteEntry<S, $M>>::Axis,)*) as ReduceAxes<S>>::Keep;
             #[inline(always)]
-            #[allow(unused_mut, unused_variables)]
             fn axis_list(_: &($($X,)*)) -> Option<([isize; MAX_RANK], usize)> {
-                let mut out = [0; MAX_RANK];
-                let mut k = 0;
-                $(
-                    out[k] = <$X as PermuteEntry<S, $M>>::INDEX;
-                    k += 1;
-                )*
-                Some((out, k))
+                Some(<($($X,)*) as EntryList<S, ($($M,)*)>>::LIST)
             }
         }
     )*};
