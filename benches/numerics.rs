@@ -70,7 +70,7 @@ fn numerics(c: &mut Criterion) {
         } else {
             g.bench_function("static", |bn| bn.iter(|| black_box(black_box(&a.st).max_axis(Ax::<0>))));
         }
-        g.bench_function("dynamic", |bn| bn.iter(|| black_box(black_box(&a.dy).max_axis_dyn(axis as isize))));
+        g.bench_function("dynamic", |bn| bn.iter(|| black_box(black_box(&a.dy).max_axis(axis as isize))));
         g.bench_function("ndarray", |bn| {
             bn.iter(|| black_box(black_box(&a.nd).fold_axis(Axis(axis), f32::NEG_INFINITY, |&m, &x| m.max(x))))
         });
@@ -79,7 +79,7 @@ fn numerics(c: &mut Criterion) {
 
     let mut g = group(c, "softmax");
     g.bench_function("static", |bn| bn.iter(|| black_box(black_box(&a.st).softmax(Ax::<1>))));
-    g.bench_function("dynamic", |bn| bn.iter(|| black_box(black_box(&a.dy).softmax_dyn(1))));
+    g.bench_function("dynamic", |bn| bn.iter(|| black_box(black_box(&a.dy).softmax(1))));
     g.bench_function("ndarray", |bn| bn.iter(|| black_box(nd_softmax(black_box(&a.nd)))));
     g.finish();
 
@@ -91,13 +91,13 @@ fn numerics(c: &mut Criterion) {
 
     let mut g = group(c, "sum_axis0");
     g.bench_function("static", |bn| bn.iter(|| black_box(black_box(&a.st).sum_axis(Ax::<0>))));
-    g.bench_function("dynamic", |bn| bn.iter(|| black_box(black_box(&a.dy).sum_axis_dyn(0))));
+    g.bench_function("dynamic", |bn| bn.iter(|| black_box(black_box(&a.dy).sum_axis(0))));
     g.bench_function("ndarray", |bn| bn.iter(|| black_box(black_box(&a.nd).sum_axis(Axis(0)))));
     g.finish();
 
     let mut g = group(c, "sum_axis1");
     g.bench_function("static", |bn| bn.iter(|| black_box(black_box(&a.st).sum_axis(Ax::<1>))));
-    g.bench_function("dynamic", |bn| bn.iter(|| black_box(black_box(&a.dy).sum_axis_dyn(1))));
+    g.bench_function("dynamic", |bn| bn.iter(|| black_box(black_box(&a.dy).sum_axis(1))));
     g.bench_function("ndarray", |bn| bn.iter(|| black_box(black_box(&a.nd).sum_axis(Axis(1)))));
     g.finish();
 }

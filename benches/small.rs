@@ -101,7 +101,7 @@ fn mv(c: &mut Criterion) {
     let mut g = group(c, "mv_4x4");
     g.bench_function("inline", |bn| bn.iter(|| black_box(black_box(&a.inline).mv(black_box(&vi)))));
     g.bench_function("dynamic", |bn| {
-        bn.iter(|| black_box(black_box(&a.dynamic).matmul(&black_box(&vd).try_unsqueeze_dyn(1).unwrap())))
+        bn.iter(|| black_box(black_box(&a.dynamic).matmul(&black_box(&vd).try_unsqueeze(1).unwrap())))
     });
     g.bench_function("ndarray", |bn| bn.iter(|| black_box(black_box(&a.nd).dot(black_box(&vn)))));
     g.bench_function("nalgebra", |bn| bn.iter(|| black_box(black_box(&a.na) * black_box(&vna))));
@@ -233,8 +233,8 @@ fn kalman(c: &mut Criterion) {
     let xd = Tensor::<f32, DynShape>::from_vec(&[4, 1], x0.to_vec());
     let zd = Tensor::<f32, DynShape>::from_vec(&[2, 1], z.to_vec());
     let step_dyn = |x: &Tensor<f32, DynShape>, p: &Tensor<f32, DynShape>| {
-        let ft = fd.try_transpose_dyn(0, 1).unwrap();
-        let ht = hd.try_transpose_dyn(0, 1).unwrap();
+        let ft = fd.try_transpose(0, 1).unwrap();
+        let ht = hd.try_transpose(0, 1).unwrap();
         let x = fd.matmul(x);
         let p = &fd.matmul(p).matmul(&ft) + &qd;
         let y = &zd - &hd.matmul(&x);

@@ -4,7 +4,8 @@
 `.md` file of the repository). For users upgrading too: `python3 scripts/axis_migrate.py src/`.
 
 Only the methods listed in `METHODS` (those converted so far) are rewritten; each converted method
-keeps its name and takes the axis as its first argument. A generic const (`::<A>`) becomes
+keeps its name and takes the axis as its first argument. The deprecated runtime-axis `_dyn` forms
+become the same methods with an `isize` axis (`DYN`). A generic const (`::<A>`) becomes
 `Ax::<A>`; the rewrite is textual, so review the diff.
 """
 import pathlib
@@ -147,6 +148,38 @@ def several(text):
     return UNFLATTEN.sub(unflat, text)
 
 
+# The deprecated runtime-axis `_dyn` forms: `x.sum_axis_dyn(1)` -> `x.sum_axis(1)` (the same
+# result for a `DynShape` receiver; for a static one the dims are `Dyn` in a tuple shape, so a
+# binding annotated `DynShape` needs `.into_dyn()`), `Tensor::cat_dyn` -> `Tensor::cat_all`,
+# `flatten_dyn` -> `flatten_range`. The index families and `trapezoid_x_dyn` keep their `_dyn`
+# forms (a `DynShape` index), and so do the forms whose runtime values are sizes.
+DYN_BASE = """sum_axis nansum_axis nanmean_axis mean_axis prod_axis max_axis min_axis var_axis std_axis norm_axis
+logsumexp_axis argmax_axis argmin_axis count_nonzero_axis all_axis any_axis
+sum_keepdim nansum_keepdim nanmean_keepdim mean_keepdim prod_keepdim max_keepdim min_keepdim var_keepdim
+std_keepdim norm_keepdim logsumexp_keepdim argmax_keepdim argmin_keepdim count_nonzero_keepdim all_keepdim any_keepdim
+cumsum cumprod softmax logcumsumexp log_softmax cummax cummin
+kthvalue_keepdim median_keepdim nanmedian_keepdim quantile_keepdim nanquantile_keepdim
+chunk split split_sizes transpose squeeze unsqueeze narrow select movedim diagonal
+trapezoid argsort sort kthvalue median_axis nanmedian_axis quantile nanquantile
+roll diff axis_iter shuffle_axis""".split()
+DYN = {}
+for b in DYN_BASE:
+    for pre in ("", "try_"):
+        DYN[f"{pre}{b}_dyn"] = f"{pre}{b}"
+        if b in ("transpose", "squeeze", "unsqueeze", "narrow", "select", "movedim", "diagonal", "axis_iter"):
+            DYN[f"{pre}{b}_dyn_mut"] = f"{pre}{b}_mut"
+for pre in ("", "try_"):
+    DYN[f"{pre}for_each_axis_dyn_mut"] = f"{pre}for_each_axis_mut"
+    DYN[f"{pre}flatten_dyn"] = f"{pre}flatten_range"
+    DYN[f"{pre}cat_dyn"] = f"{pre}cat_all"
+    DYN[f"{pre}stack_dyn"] = f"{pre}stack_all"
+DYN_CALL = re.compile(r"(?<=[.:])(" + "|".join(sorted(DYN, key=len, reverse=True)) + r")(?=\s*[(<])")
+
+
+def undyn(text):
+    return DYN_CALL.sub(lambda m: DYN[m.group(1)], text)
+
+
 def call_args(text, start):
     """The arguments of the call whose `(` ends at `start`, split at top-level commas, and the
     position after its `)`."""
@@ -178,6 +211,7 @@ def rewrite(text):
     text = CALL.sub(sub, text)
     text = sized(text)
     text = several(text)
+    text = undyn(text)
     for pat, at in ((CALL_FIRST, 0), (CALL_SECOND, 1), (CALL_TOPK, None)):
         out, pos = [], 0
         for m in pat.finditer(text):

@@ -97,9 +97,9 @@ fn sum_and_mean() {
     assert_eq!(x.t().sum_axis(Ax::<1>).to_vec(), [5., 7., 9.]);
     assert_eq!(t!(x[.., ..;-1]).sum_axis(Ax::<1>).to_vec(), [6., 15.]);
     let d = x.clone().into_dyn();
-    assert_eq!(d.sum_axis_dyn(-1).to_vec(), [6., 15.]);
-    assert_eq!(d.mean_axis_dyn(0).to_vec(), [2.5, 3.5, 4.5]);
-    assert_eq!(d.try_sum_axis_dyn(2).unwrap_err().to_string(), "axis 2 is out of range for a tensor of rank 2");
+    assert_eq!(d.sum_axis(-1).to_vec(), [6., 15.]);
+    assert_eq!(d.mean_axis(0).to_vec(), [2.5, 3.5, 4.5]);
+    assert_eq!(d.try_sum_axis(2).unwrap_err().to_string(), "axis 2 is out of range for a tensor of rank 2");
     assert_eq!(d.sum_axis(Ax::<1>).sizes(), [2]);
     let e = Tensor::<f32, Shape![_]>::zeros_sized(&[0]);
     assert_eq!(e.sum(), 0.0);

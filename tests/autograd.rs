@@ -164,9 +164,9 @@ fn errors_name_what_went_wrong() {
     assert!(e.contains("rank below 2"), "{e}");
 
     // A runtime axis the value lacks.
-    let e = p.try_sum_axis_dyn(1).unwrap_err().to_string();
+    let e = p.try_sum_axis(1).unwrap_err().to_string();
     assert!(e.contains("axis 1"), "{e}");
-    let e = p.try_permute_dyn(&[1, 0]).unwrap_err().to_string();
+    let e = p.try_permute([1, 0]).unwrap_err().to_string();
     assert!(e.contains("[1, 0]"), "{e}");
 }
 
@@ -446,19 +446,19 @@ fn random_step<'t>(
             7 => a / b,
             8 => a - b,
             9 => a.try_matmul(b).ok()?,
-            10 => a.try_transpose_dyn(ax, -1).ok()?,
-            11 => a.sum_axis_dyn(ax),
-            12 => a.mean_keepdim_dyn(ax),
-            13 => a.softmax_dyn(ax),
-            14 => a.max_axis_dyn(ax),
-            15 => a.logsumexp_axis_dyn(ax),
-            16 => a.try_permute_dyn(&(0..a.sizes().len()).rev().collect::<Vec<_>>()).ok()?,
+            10 => a.try_transpose(ax, -1).ok()?,
+            11 => a.sum_axis(ax),
+            12 => a.mean_keepdim(ax),
+            13 => a.softmax(ax),
+            14 => a.max_axis(ax),
+            15 => a.logsumexp_axis(ax),
+            16 => a.try_permute(&(0..a.sizes().len() as isize).rev().collect::<Vec<_>>()[..]).ok()?,
             17 => a.clamp(-0.5, 0.5),
             18 => a.maximum(b),
             19 => a.try_inv().ok()?,
             20 => {
                 // A symmetric positive-definite batch from `a`: aᵀa + I.
-                let s = a.try_transpose_dyn(-1, -2).ok()?.try_matmul(a).ok()?;
+                let s = a.try_transpose(-1, -2).ok()?.try_matmul(a).ok()?;
                 let n = *s.sizes().last()?;
                 let eye = Tensor::<f64, DynShape>::eye_sized(n, n);
                 (&s + &Var::constant(eye)).try_cholesky().ok()?
@@ -533,12 +533,19 @@ fn try_forms_return_runtime_size_errors() {
     let img = tape.var(Tensor::<f64, Shape![_, _, _, _]>::zeros_sized(&[1, 1, 2, 2]));
     assert!(img.try_max_pool2d(Pool::<3>).is_err());
     assert!(img.try_avg_pool2d(Pool::<3>, true).is_err());
-    // Negative axes, as PyTorch's permute.
+    // Negative axes, as PyTorch's permute (and the deprecated `permute_dyn`, kept for one
+    // release, which also takes `usize` axes).
     let x = tape.var(Tensor::<f64, Shape![2, 3, 4]>::zeros());
-    assert_eq!(x.permute_dyn(&[-1, 0, 1]).sizes(), [4, 2, 3]);
-    assert_eq!(x.permute_dyn(&[2usize, 0, 1]).sizes(), [4, 2, 3]);
-    assert!(x.try_permute_dyn(&[-4, 0, 1]).is_err());
-    assert!(x.try_permute_dyn(&[0, 0, 1]).is_err());
+    assert_eq!(x.permute([-1, 0, 1]).sizes(), [4, 2, 3]);
+    assert!(x.try_permute([-4, 0, 1]).is_err());
+    assert!(x.try_permute([0, 0, 1]).is_err());
+    #[allow(deprecated)]
+    {
+        assert_eq!(x.permute_dyn(&[-1, 0, 1]).sizes(), [4, 2, 3]);
+        assert_eq!(x.permute_dyn(&[2usize, 0, 1]).sizes(), [4, 2, 3]);
+        assert!(x.try_permute_dyn(&[-4, 0, 1]).is_err());
+        assert!(x.try_permute_dyn(&[0, 0, 1]).is_err());
+    }
 }
 
 /// Issue 47: `Var::flatten` and `Var::unflatten`, with the gradient reshaped back.

@@ -74,7 +74,7 @@ fn large_buffers_are_reused_with_correct_values() {
     assert_eq!(buffer_cache_bytes(), 16 * MB, "the copy's buffer and the reshaped tensor's");
     // A reduction's result too (the first cached of two equal buffers): the row sums of [n, 2].
     let pairs = Tensor::<f32, DynShape>::from_vec(&[n, 2], (0..2 * n).map(|i| (i % 7) as f32).collect());
-    let sums = pairs.sum_axis_dyn(1);
+    let sums = pairs.sum_axis(1);
     assert_eq!(ptr(&sums), old);
     let p = pairs.to_vec();
     assert!(sums.to_vec().iter().enumerate().all(|(i, &s)| s == p[2 * i] + p[2 * i + 1]));

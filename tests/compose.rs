@@ -193,9 +193,9 @@ fn static_and_dynamic_operands_mix() {
     let m2: Tensor<f32, DynShape> = s.matmul(&s.t().as_dyn());
     assert_eq!(m2, m);
     // cat and where_ mix too.
-    let c: Tensor<f32, DynShape> = s.cat(&d.try_unsqueeze_dyn(0).unwrap(), Ax::<0>);
+    let c: Tensor<f32, DynShape> = s.cat(&d.try_unsqueeze(0).unwrap(), Ax::<0>);
     assert_eq!(c.sizes(), [4, 4]);
-    let c2: Tensor<f32, DynShape> = d.try_unsqueeze_dyn(0).unwrap().cat(&s, Ax::<0>);
+    let c2: Tensor<f32, DynShape> = d.try_unsqueeze(0).unwrap().cat(&s, Ax::<0>);
     assert_eq!(c2.sizes(), [4, 4]);
     let cond = Tensor::from([true, false, true, false]).into_dyn();
     let w: Tensor<f32, DynShape> = s.where_(&cond, &Tensor::scalar(-1.));

@@ -241,7 +241,7 @@ fn matmul_vector_of_strided_and_broadcast_views() {
     assert_eq!(r.to_vec(), ref_matmul(&col.to_vec(), &[3], &e.to_vec(), &[2, 3, 4]).0);
     // A transposed batch (`transpose_dyn` of the last two dims) by a vector.
     let b = dynt(&[2, 4, 3], 9);
-    let bt = b.try_transpose_dyn(-1, -2).unwrap();
+    let bt = b.try_transpose(-1, -2).unwrap();
     check_matmul(&bt.to_owned(), &rev.to_owned().into_dyn());
     let r = bt.matmul(&rev);
     assert_eq!(r.to_vec(), ref_matmul(&bt.to_vec(), &[2, 3, 4], &rev.to_vec(), &[4]).0);
@@ -389,7 +389,7 @@ fn tensordot_against_numpy() {
     let s = a.tensordot(&a, &[0, 1, 2], &[0, 1, 2]);
     assert_eq!((s.sizes(), s.to_vec()), (&[][..], vec![4324.]));
     // Runtime shapes and strided views (a transpose, a reversed slice) on either side.
-    let at = a.as_dyn().try_transpose_dyn(0, 2).unwrap(); // [4, 3, 2]
+    let at = a.as_dyn().try_transpose(0, 2).unwrap(); // [4, 3, 2]
     let bv = t!(b[..;-1, ..]);
     let c = at.tensordot(&bv, &[0, 1], &[0, 1]);
     assert_eq!(c.to_vec(), ref_tensordot(&at.to_vec(), &[4, 3, 2], &bv.to_vec(), &[4, 3], &[0, 1], &[0, 1]).0);
@@ -455,7 +455,7 @@ proptest! {
         let b = if vb {
             dynt(&[k], 2)
         } else if tb {
-            dynt(&with_batch(&bb, &[n, k]), 2).try_transpose_dyn(-1, -2).unwrap().to_owned()
+            dynt(&with_batch(&bb, &[n, k]), 2).try_transpose(-1, -2).unwrap().to_owned()
         } else {
             dynt(&with_batch(&bb, &[k, n]), 2)
         };
@@ -463,7 +463,7 @@ proptest! {
         if tb && !vb {
             // The transposed view itself, not its copy.
             let src = dynt(&with_batch(&bb, &[n, k]), 2);
-            let view = src.try_transpose_dyn(-1, -2).unwrap();
+            let view = src.try_transpose(-1, -2).unwrap();
             let (want, sizes) = ref_matmul(&a.to_vec(), a.sizes(), &view.to_vec(), view.sizes());
             let got = a.matmul(&view);
             prop_assert_eq!(got.sizes(), sizes.as_slice());

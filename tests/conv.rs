@@ -95,7 +95,7 @@ proptest! {
         let n: usize = sizes.iter().product();
         let base: Tensor<i64, DynShape> = Tensor::from_vec(&sizes, (0..n as i64).collect());
         let r = sizes.len();
-        let x = if transpose && r > 1 { base.transpose_dyn(0, r as isize - 1) } else { base.as_dyn() };
+        let x = if transpose && r > 1 { base.transpose(0, r as isize - 1) } else { base.as_dyn() };
         let axis = axis_pick % r;
         let dim = x.sizes()[axis];
         let u = x.try_unfold_dyn(axis as isize, size, step);
@@ -107,8 +107,8 @@ proptest! {
             prop_assert_eq!(u.sizes()[axis], count);
             prop_assert_eq!(u.sizes()[r], size);
             for j in 0..count {
-                let want = x.narrow_dyn(axis as isize, (j * step) as isize, size).movedim_dyn(axis as isize, -1).to_vec();
-                prop_assert_eq!(u.select_dyn(axis as isize, j as isize).to_vec(), want);
+                let want = x.narrow(axis as isize, (j * step) as isize, size).movedim(axis as isize, -1).to_vec();
+                prop_assert_eq!(u.select(axis as isize, j as isize).to_vec(), want);
             }
         }
     }
@@ -202,8 +202,8 @@ fn conv2d_non_contiguous_operands_and_f32() {
         // The input stored as [N, H, W, C] and permuted back: a strided view.
         let [n, ch, h, w] = c.x.0;
         let x = dyn_tensor(&c.x.0, c.x.1);
-        let nhwc = x.permute_dyn(&[0, 2, 3, 1]).contiguous().into_owned();
-        let xv = nhwc.permute_dyn(&[0, 3, 1, 2]);
+        let nhwc = x.permute([0, 2, 3, 1]).contiguous().into_owned();
+        let xv = nhwc.permute([0, 3, 1, 2]);
         assert_eq!(xv.sizes(), [n, ch, h, w]);
         let wt = dyn_tensor(&c.w.0, c.w.1);
         let args = ConvArgs { stride: c.stride, padding: c.padding, dilation: c.dilation, groups: c.groups };
@@ -718,12 +718,12 @@ proptest! {
         let len = n * c * h * w;
         let xv: Vec<f64> = (0..len).map(|i| vals[i % vals.len()] as f64 * 0.25).collect();
         let x = dyn_tensor(&[n, c, h, w], &xv);
-        let windows = x.unfold_dyn(2, kh, sh).unfold_dyn(3, kw, sw).flatten_dyn(4, 5).into_owned();
+        let windows = x.unfold_dyn(2, kh, sh).unfold_dyn(3, kw, sw).flatten_range(4, 5).into_owned();
         let args = PoolArgs { kernel: [kh, kw], stride: [sh, sw], padding: [0, 0], dilation: [1, 1] };
         let (m, _) = x.max_pool2d_dyn(args, false);
-        prop_assert_eq!(m.to_vec(), windows.max_axis_dyn(4).to_vec());
+        prop_assert_eq!(m.to_vec(), windows.max_axis(4).to_vec());
         let a = x.avg_pool2d_dyn(args, true).to_vec();
-        let want = windows.mean_axis_dyn(4).to_vec();
+        let want = windows.mean_axis(4).to_vec();
         prop_assert!(close(&a, &want, 1e-12), "{:?} vs {:?}", a, want);
     }
 }

@@ -28,7 +28,7 @@ fn dynamic_and_static_tensors_compute_the_same() {
     let a: Tensor<f64, Shape![3, 4]> = Tensor::<f64, Shape![12]>::arange().reshape().into_owned();
     let b: Tensor<f64, Shape![4]> = Tensor::from([1., -1., 2., -2.]);
     let s = (&a * &b).sum_axis(Ax::<1>);
-    let d = (&a.clone().into_dyn() * &b.clone().into_dyn()).sum_axis_dyn(1);
+    let d = (&a.clone().into_dyn() * &b.clone().into_dyn()).sum_axis(1);
     assert_eq!(s.to_vec(), d.to_vec());
     let m = a.matmul(&a.t());
     let md = a.clone().into_dyn().matmul(&a.clone().into_dyn().t());

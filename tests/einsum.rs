@@ -22,9 +22,9 @@ fn operands(sizes: &[&[usize]], values: &[&[f64]]) -> Vec<Tensor<f64, DynShape>>
 /// The same tensor stored with its axes reversed, seen through a permuted (non-contiguous) view.
 fn reversed_storage(x: &Tensor<f64, DynShape>) -> Tensor<f64, DynShape> {
     let r = x.rank();
-    let rev: Vec<usize> = (0..r).rev().collect();
-    let sizes: Vec<usize> = rev.iter().map(|&i| x.sizes()[i]).collect();
-    Tensor::from_vec(&sizes, x.permute_dyn(&rev).to_vec())
+    let rev: Vec<isize> = (0..r as isize).rev().collect();
+    let sizes: Vec<usize> = rev.iter().map(|&i| x.sizes()[i as usize]).collect();
+    Tensor::from_vec(&sizes, x.permute(&rev[..]).to_vec())
 }
 
 #[test]
@@ -41,8 +41,8 @@ fn numpy_cases() {
         let views: Vec<TensorView<f64, DynShape>> = stored
             .iter()
             .map(|s| {
-                let rev: Vec<usize> = (0..s.rank()).rev().collect();
-                s.permute_dyn(&rev)
+                let rev: Vec<isize> = (0..s.rank() as isize).rev().collect();
+                s.permute(&rev[..])
             })
             .collect();
         let vrefs: Vec<&TensorView<f64, DynShape>> = views.iter().collect();

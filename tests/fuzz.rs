@@ -2143,7 +2143,7 @@ fn apply(st: &mut State, op: &Op, pool: &[i8]) -> Result<(), String> {
         }
         Op::Transpose(a, b) => {
             let (a, b) = (a.resolve(r), b.resolve(r));
-            view_op!(st, format!("transpose_dyn({a}, {b})"), r_transpose(&sizes, a, b), |v| v.try_transpose_dyn(a, b))
+            view_op!(st, format!("transpose_dyn({a}, {b})"), r_transpose(&sizes, a, b), |v| v.try_transpose(a, b))
         }
         Op::Reshape(q) => {
             let to = q.resolve(numel(&sizes));
@@ -2166,17 +2166,17 @@ fn apply(st: &mut State, op: &Op, pool: &[i8]) -> Result<(), String> {
         }
         Op::Squeeze(a) => {
             let a = a.resolve(r);
-            view_op!(st, format!("squeeze_dyn({a})"), r_squeeze(&sizes, a), |v| v.try_squeeze_dyn(a))
+            view_op!(st, format!("squeeze_dyn({a})"), r_squeeze(&sizes, a), |v| v.try_squeeze(a))
         }
         Op::Unsqueeze(a) => {
             let a = a.resolve(r + 1);
-            view_op!(st, format!("unsqueeze_dyn({a})"), r_unsqueeze(&sizes, a), |v| v.try_unsqueeze_dyn(a))
+            view_op!(st, format!("unsqueeze_dyn({a})"), r_unsqueeze(&sizes, a), |v| v.try_unsqueeze(a))
         }
         Op::Narrow(a, s, l) => {
             let a = a.resolve(r);
             let n = dim(a);
             let (s, l) = (to_isize(s.resolve(n, true)), l.resolve(n));
-            view_op!(st, format!("narrow_dyn({a}, {s}, {l})"), r_narrow(&sizes, a, s, l), |v| v.try_narrow_dyn(a, s, l))
+            view_op!(st, format!("narrow_dyn({a}, {s}, {l})"), r_narrow(&sizes, a, s, l), |v| v.try_narrow(a, s, l))
         }
         Op::Flip(axes) => {
             let axes: Vec<isize> = axes.iter().map(|a| a.resolve(r)).collect();
@@ -2185,17 +2185,17 @@ fn apply(st: &mut State, op: &Op, pool: &[i8]) -> Result<(), String> {
         Op::Select(a, i) => {
             let a = a.resolve(r);
             let i = to_isize(i.resolve(dim(a), false));
-            view_op!(st, format!("select_dyn({a}, {i})"), r_select(&sizes, a, i), |v| v.try_select_dyn(a, i))
+            view_op!(st, format!("select_dyn({a}, {i})"), r_select(&sizes, a, i), |v| v.try_select(a, i))
         }
         Op::Diagonal(o, a, b) => {
             let (a, b) = (a.resolve(r), b.resolve(r));
             let o = to_isize(o.resolve(dim(a).max(dim(b)), true));
             view_op!(st, format!("diagonal_dyn({o}, {a}, {b})"), r_diagonal(&sizes, o, a, b), |v| v
-                .try_diagonal_dyn(o, a, b))
+                .try_diagonal(o, a, b))
         }
         Op::Movedim(a, b) => {
             let (a, b) = (a.resolve(r), b.resolve(r));
-            view_op!(st, format!("movedim_dyn({a}, {b})"), r_movedim(&sizes, a, b), |v| v.try_movedim_dyn(a, b))
+            view_op!(st, format!("movedim_dyn({a}, {b})"), r_movedim(&sizes, a, b), |v| v.try_movedim(a, b))
         }
         Op::Unflatten(a, q) => {
             let a = a.resolve(r);
@@ -2218,7 +2218,7 @@ fn apply(st: &mut State, op: &Op, pool: &[i8]) -> Result<(), String> {
             } else {
                 (a, b)
             };
-            cow_op!(st, format!("flatten_dyn({a}, {b})"), r_flatten(&sizes, a, b), |v| v.try_flatten_dyn(a, b))
+            cow_op!(st, format!("flatten_dyn({a}, {b})"), r_flatten(&sizes, a, b), |v| v.try_flatten_range(a, b))
         }
         Op::Chunk(c, a, pick) | Op::Split(c, a, pick) => {
             let is_chunk = matches!(op, Op::Chunk(..));
@@ -2256,7 +2256,7 @@ fn apply(st: &mut State, op: &Op, pool: &[i8]) -> Result<(), String> {
             };
             let adopt = {
                 let v = st.a.view()?;
-                let got = call(&what, || if is_chunk { v.try_chunk_dyn(c, a) } else { v.try_split_dyn(c, a) })?;
+                let got = call(&what, || if is_chunk { v.try_chunk(c, a) } else { v.try_split(c, a) })?;
                 record(&what, got.is_ok());
                 match (got, want) {
                     (Err(e), Err(_)) => {
@@ -2341,7 +2341,7 @@ fn apply(st: &mut State, op: &Op, pool: &[i8]) -> Result<(), String> {
                 st,
                 format!("Tensor::{name}(&{shapes:?}, {a})"),
                 want,
-                if is_cat { TD::try_cat_dyn(&refs, a) } else { TD::try_stack_dyn(&refs, a) }
+                if is_cat { TD::try_cat_all(&refs, a) } else { TD::try_stack_all(&refs, a) }
             )
         }
         Op::Gather(g) => {
@@ -2463,12 +2463,7 @@ fn apply(st: &mut State, op: &Op, pool: &[i8]) -> Result<(), String> {
             let want = r_sum_axis(&st.a.want(), a, mean);
             let v = st.a.view()?;
             let name = if mean { "try_mean_axis_dyn" } else { "try_sum_axis_dyn" };
-            owned_op!(
-                st,
-                format!("{name}({a})"),
-                want,
-                if mean { v.try_mean_axis_dyn(a) } else { v.try_sum_axis_dyn(a) }
-            )
+            owned_op!(st, format!("{name}({a})"), want, if mean { v.try_mean_axis(a) } else { v.try_sum_axis(a) })
         }
         Op::Matmul(o, fit, swap) => {
             let (fit, swap) = (*fit, *swap);
@@ -2717,7 +2712,7 @@ fn run_ieee_case(c: &IeeeCase) -> Result<(), String> {
         let outs = numel(&out_sizes) as usize;
         for mean in [false, true] {
             let name = if mean { "try_mean_axis_dyn" } else { "try_sum_axis_dyn" };
-            let r = call(name, || if mean { v.try_mean_axis_dyn(a as isize) } else { v.try_sum_axis_dyn(a as isize) })?
+            let r = call(name, || if mean { v.try_mean_axis(a as isize) } else { v.try_sum_axis(a as isize) })?
                 .map_err(|e| format!("{name}({a}) of {sizes:?}: {e}"))?;
             let r = r.to_vec();
             if r.len() != outs {

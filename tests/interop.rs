@@ -88,7 +88,7 @@ fn tensor_views_to_ndarray() {
     assert_eq!(x.flip(Ax::<0>).t().into_ndarray_view(), a.slice(s![..;-1, ..]).reversed_axes());
 
     // Dynamic rank: IxDyn, with a size-1 dim from unsqueeze and an expanded (stride-0) dim.
-    let d = x.as_dyn().try_unsqueeze_dyn(1).unwrap();
+    let d = x.as_dyn().try_unsqueeze(1).unwrap();
     let dv = d.to_ndarray_view();
     assert_eq!(dv.shape(), &[3, 1, 4]);
     assert_eq!(dv.into_dimensionality::<ndarray::Ix3>().unwrap()[[2, 0, 3]], 11.);

@@ -93,9 +93,9 @@ fn axis_views_have_typed_shapes_and_contents() {
     let r = t!(x[..;-1, ..]);
     assert_eq!(r.rows().map(|v| v.to_vec()).collect::<Vec<_>>(), [[4, 5, 6], [1, 2, 3]]);
     // Runtime axis.
-    let d: Vec<TensorView<i32, DynShape>> = x.axis_iter_dyn(-1).collect();
+    let d: Vec<TensorView<i32, (Dyn,)>> = x.axis_iter(-1).collect();
     assert_eq!((d.len(), d[0].sizes(), d[0].to_vec()), (3, &[2][..], vec![1, 4]));
-    assert_eq!(x.try_axis_iter_dyn(2).unwrap_err(), ShapeError::Axis { axis: 2, rank: 2 },);
+    assert_eq!(x.try_axis_iter(2).unwrap_err(), ShapeError::Axis { axis: 2, rank: 2 },);
     let dx = x.clone().into_dyn();
     assert!(dx.try_axis_iter(Ax::<3>).is_err());
     assert_eq!(dx.axis_iter(Ax::<0>).map(|v| v.to_vec()).collect::<Vec<_>>(), [[1, 2, 3], [4, 5, 6]]);

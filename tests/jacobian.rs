@@ -135,13 +135,15 @@ fn all_cases() -> Vec<Case> {
 const VECTORISED: [&str; 12] =
     ["exp", "ln", "sin", "cos", "tanh", "sigmoid", "silu", "softplus", "erf", "erfc", "gelu", "gelu_tanh"];
 
-/// The dual's value against the plain tensor method's: bitwise, or within 2 ulp for the
-/// vectorised functions.
+/// The dual's value against the plain tensor method's: bitwise, or within 4 ulp for the
+/// vectorised functions (each side within 2 ulp of the correctly rounded value: at
+/// `tanh(-0.4710346789737052)` the std `tanh` the dual calls is 2 ulp above it, by mpmath, and
+/// the vectorised kernel 1 below, 3 apart).
 fn same_value(name: &str, v: f64, plain: f64) -> bool {
     if v.to_bits() == plain.to_bits() || (v.is_nan() && plain.is_nan()) {
         return true;
     }
-    VECTORISED.contains(&name) && v.is_finite() && (v.to_bits() as i64 - plain.to_bits() as i64).abs() <= 2
+    VECTORISED.contains(&name) && v.is_finite() && (v.to_bits() as i64 - plain.to_bits() as i64).abs() <= 4
 }
 
 #[test]

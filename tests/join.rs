@@ -134,14 +134,14 @@ fn cat_all_takes_any_number_of_one_shape_type() {
 #[test]
 fn cat_dyn_takes_a_runtime_axis() {
     let x = x234();
-    let z: Tensor<i32, DynShape> = Tensor::try_cat_dyn(&[&x, &x], -1).unwrap();
+    let z: Tensor<i32, DynShape> = Tensor::try_cat_all(&[&x, &x], -1).unwrap().into_dyn();
     assert_eq!(z.sizes(), [2, 3, 8]);
     assert_eq!(z.to_vec(), x.cat(&x, Ax::<2>).to_vec());
     let d = x.clone().into_dyn();
-    assert_eq!(Tensor::try_cat_dyn(&[&d, &d, &d], 0).unwrap().sizes(), [6, 3, 4]);
-    assert_eq!(err(Tensor::try_cat_dyn(&[&x], 3)), "axis 3 is out of range for a tensor of rank 3");
+    assert_eq!(Tensor::try_cat_all(&[&d, &d, &d], 0).unwrap().sizes(), [6, 3, 4]);
+    assert_eq!(err(Tensor::try_cat_all(&[&x], 3)), "axis 3 is out of range for a tensor of rank 3");
     let empty: [&Tensor<i32, DynShape>; 0] = [];
-    assert_eq!(err(Tensor::try_cat_dyn(&empty, 0)), "cat: expected a non-empty list of tensors");
+    assert_eq!(err(Tensor::try_cat_all(&empty, 0)), "cat: expected a non-empty list of tensors");
 }
 
 // ----------------------------------------------------------------------------------------- stack
@@ -218,16 +218,16 @@ fn stack_all_and_stack_dyn() {
     assert_eq!(s1.to_vec(), x.t().to_vec());
     let empty: [&Tensor<i32, Shape![3]>; 0] = [];
     assert_eq!(err(Tensor::try_stack_all(&empty, Ax::<0>)), "stack: expected a non-empty list of tensors");
-    let d: Tensor<i32, DynShape> = Tensor::try_stack_dyn(&[&x, &x], -1).unwrap();
+    let d: Tensor<i32, DynShape> = Tensor::try_stack_all(&[&x, &x], -1).unwrap().into_dyn();
     assert_eq!(d.sizes(), [2, 3, 2]);
     assert_eq!(d.to_vec(), [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
-    assert_eq!(Tensor::try_stack_dyn(&[&x, &x], 0).unwrap().sizes(), [2, 2, 3]);
+    assert_eq!(Tensor::try_stack_all(&[&x, &x], 0).unwrap().sizes(), [2, 2, 3]);
     assert_eq!(
-        err(Tensor::try_stack_dyn(&[&x], 3)),
+        err(Tensor::try_stack_all(&[&x], 3)),
         "cannot insert a dim at axis 3 of a tensor of rank 2 (valid positions: -3..=2)"
     );
     let empty: [&Tensor<i32, DynShape>; 0] = [];
-    assert_eq!(err(Tensor::try_stack_dyn(&empty, 0)), "stack: expected a non-empty list of tensors");
+    assert_eq!(err(Tensor::try_stack_all(&empty, 0)), "stack: expected a non-empty list of tensors");
 }
 
 // ------------------------------------------------------------------------------------- property
@@ -267,14 +267,14 @@ proptest! {
             make(&s, 1000 * k as i64, transposes[k])
         }).collect();
         let oriented: Vec<TensorView<i64, DynShape>> = owned.iter().enumerate().map(|(k, o)| {
-            if transposes[k] && rank >= 2 { o.try_transpose_dyn(0, 1).unwrap() } else { o.as_view() }
+            if transposes[k] && rank >= 2 { o.try_transpose(0, 1).unwrap() } else { o.as_view() }
         }).collect();
         let views: Vec<TensorView<i64, DynShape>> = oriented.iter().enumerate().map(|(k, v)| {
             if flips[k] { v.try_flip_dyn(&[-1]).unwrap() } else { v.as_view() }
         }).collect();
         // The reference reads each (transposed, reversed) view element by element.
         let refs: Vec<&TensorView<i64, DynShape>> = views.iter().collect();
-        let z = Tensor::try_cat_dyn(&refs, axis as isize).unwrap();
+        let z = Tensor::try_cat_all(&refs, axis as isize).unwrap();
         let mut want_sizes = sizes[..rank].to_vec();
         want_sizes[axis] = lens.iter().sum();
         prop_assert_eq!(z.sizes(), &want_sizes[..]);
@@ -290,10 +290,10 @@ proptest! {
         }
         // Stacking equal-size inputs is cat of their unsqueezed views.
         let same: Vec<&TensorView<i64, DynShape>> = views.iter().filter(|v| v.sizes() == views[0].sizes()).collect();
-        let st = Tensor::try_stack_dyn(&same, axis as isize).unwrap();
-        let un: Vec<TensorView<i64, DynShape>> = same.iter().map(|v| v.try_unsqueeze_dyn(axis as isize).unwrap()).collect();
+        let st = Tensor::try_stack_all(&same, axis as isize).unwrap();
+        let un: Vec<TensorView<i64, DynShape>> = same.iter().map(|v| v.try_unsqueeze(axis as isize).unwrap()).collect();
         let un: Vec<&TensorView<i64, DynShape>> = un.iter().collect();
-        prop_assert_eq!(st.to_vec(), Tensor::try_cat_dyn(&un, axis as isize).unwrap().to_vec());
+        prop_assert_eq!(st.to_vec(), Tensor::try_cat_all(&un, axis as isize).unwrap().to_vec());
     }
 }
 

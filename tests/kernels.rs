@@ -135,8 +135,8 @@ proptest! {
         let best = vals.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
         prop_assert_eq!(v.argmax(), vals.iter().position(|&e| e == best).unwrap() as i64);
         for ax in 0..psizes.len() {
-            let s = v.sum_axis_dyn(ax as isize).to_vec();
-            let m = v.argmax_axis_dyn(ax as isize).to_vec();
+            let s = v.sum_axis(ax as isize).to_vec();
+            let m = v.argmax_axis(ax as isize).to_vec();
             let mut osizes = psizes.clone();
             osizes.remove(ax);
             for (o, oi) in indices(&osizes).iter().enumerate() {
@@ -339,8 +339,8 @@ proptest! {
         prop_assert_eq!(out.to_vec(), want.to_vec());
         // Into a view with permuted strides: out2 is [b, n, m], written through its transpose.
         let mut out2 = Tensor::<f32, DynShape>::full_sized(&[b, n, m], f32::NAN);
-        a.matmul_out(&w, &mut out2.try_transpose_dyn_mut(1, 2).unwrap());
-        prop_assert_eq!(out2.try_transpose_dyn(1, 2).unwrap().contiguous().to_vec(), want.to_vec());
+        a.matmul_out(&w, &mut out2.try_transpose_mut(1, 2).unwrap());
+        prop_assert_eq!(out2.try_transpose(1, 2).unwrap().contiguous().to_vec(), want.to_vec());
         // Matrix-vector: [b, m, k] @ [k] -> [b, m].
         let mut mv = Tensor::<f32, DynShape>::full_sized(&[b, m], f32::NAN);
         a.matmul_out(&v, &mut mv);
@@ -357,8 +357,8 @@ proptest! {
             prop_assert!((g - e).abs() <= 1e-4 * (1.0 + e.abs()), "{} against {}", g, e);
         }
         let mut o3 = Tensor::<f32, DynShape>::full_sized(&[n, m], f32::NAN);
-        a2.matmul_out(&w, &mut o3.try_transpose_dyn_mut(0, 1).unwrap());
-        prop_assert_eq!(o3.try_transpose_dyn(0, 1).unwrap().contiguous().to_vec(), o2.to_vec());
+        a2.matmul_out(&w, &mut o3.try_transpose_mut(0, 1).unwrap());
+        prop_assert_eq!(o3.try_transpose(0, 1).unwrap().contiguous().to_vec(), o2.to_vec());
         prop_assert_eq!(a2.matmul(&w).to_vec(), o2.to_vec());
     }
 }
@@ -387,7 +387,7 @@ proptest! {
             _ => stored(&[1, k, n], &|i| w_at(i[1], i[2])),
         };
         // The right operand as a view: row-major, transposed (column-major), or [1, k, n].
-        let w = w_store.try_transpose_dyn(0, if right == 1 { 1 } else { 0 }).unwrap();
+        let w = w_store.try_transpose(0, if right == 1 { 1 } else { 0 }).unwrap();
         let w32 = w.map(|v| v as f32);
         let want: Vec<f64> = (0..b0 * b1 * m * n)
             .map(|f| { let (j, r, bb) = (f % n, f / n % m, f / (n * m)); (0..k).map(|p| a_at(bb / b1, bb % b1, r, p) * w_at(p, j)).sum() })
@@ -438,9 +438,9 @@ fn matmul_out_static_inline_and_errors() {
     // Into rows 1..3 of a larger tensor (a contiguous view at an offset): only those rows
     // are written; a view of the wrong size is an error that writes nothing.
     let mut big = Tensor::<f32, DynShape>::full_sized(&[4, 2], -1.0);
-    ad.matmul_out(&b.as_dyn(), &mut big.try_narrow_dyn_mut(0, 1, 2).unwrap());
+    ad.matmul_out(&b.as_dyn(), &mut big.try_narrow_mut(0, 1, 2).unwrap());
     assert_eq!(big.to_vec(), [-1., -1., 4., 5., 10., 11., -1., -1.]);
-    assert!(ad.try_matmul_out(&b.as_dyn(), &mut big.try_narrow_dyn_mut(0, 1, 3).unwrap()).is_err());
+    assert!(ad.try_matmul_out(&b.as_dyn(), &mut big.try_narrow_mut(0, 1, 3).unwrap()).is_err());
     assert_eq!(big.to_vec(), [-1., -1., 4., 5., 10., 11., -1., -1.]);
     // Inner dims that differ: the matmul error, `out` unchanged.
     let mut o = Tensor::<f32, DynShape>::full_sized(&[2, 2], 7.0);
@@ -486,7 +486,7 @@ fn inplace_large() {
     a /= &y;
     assert_eq!(a.to_vec(), (&x / &y).to_vec());
     // A broadcast column, and a transposed target (row loops).
-    let col = y.try_narrow_dyn(1, 0, 1).unwrap().contiguous().into_owned();
+    let col = y.try_narrow(1, 0, 1).unwrap().contiguous().into_owned();
     let mut a = x.clone();
     a -= &col;
     assert_eq!(a.to_vec(), (&x - &col).to_vec());
@@ -512,7 +512,7 @@ fn tiled_transpose_with_offset_and_full_tiles() {
     let n: usize = sizes.iter().product();
     let x = Tensor::<f32, DynShape>::from_vec(&sizes, (0..n).map(|i| i as f32).collect());
     // Rows 3..36 of dim 1 (offset 3 * 33), then dims 1 and 2 swapped: [2, 33, 33].
-    let v = x.try_narrow_dyn(1, 3, 33).unwrap().try_transpose_dyn(1, 2).unwrap();
+    let v = x.try_narrow(1, 3, 33).unwrap().try_transpose(1, 2).unwrap();
     let want: Vec<f32> = (0..2)
         .flat_map(|b| (0..33).flat_map(move |j| (0..33).map(move |i| (b * 40 * 33 + (i + 3) * 33 + j) as f32)))
         .collect();

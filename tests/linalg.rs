@@ -226,7 +226,7 @@ fn batches_match_numpy() {
     assert_close(&a.svdvals().to_vec(), data::BATCH_SVALS, TOL, "batched svdvals");
     assert_close(&a.pinv().to_vec(), data::BATCH_PINV, 1e-8, "batched pinv");
     assert_close(&a.lstsq(&b).solution.to_vec(), data::BATCH_LSTSQ, 1e-8, "batched lstsq");
-    let sym = (&a + &a.try_transpose_dyn(-1, -2).unwrap()) * 0.5;
+    let sym = (&a + &a.try_transpose(-1, -2).unwrap()) * 0.5;
     assert_close(&sym.eigvalsh().to_vec(), data::BATCH_SYM_W, TOL, "batched eigvalsh");
     // The same through static batch shapes, and a right side broadcast over the batch.
     let s: Tensor<f64, Shape![3, 4, 4]> = Tensor::from_vec(&[3, 4, 4], data::BATCH_A.to_vec());

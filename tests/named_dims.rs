@@ -567,7 +567,7 @@ fn an_axis_is_a_const_position_a_runtime_position_or_a_name() {
     assert_eq!(a.to_vec(), b.to_vec());
     assert_eq!(a.to_vec(), c.to_vec());
     assert_eq!(a.to_vec(), d.to_vec());
-    assert_eq!(a.to_vec(), x.sum_axis_dyn(1).to_vec(), "the runtime twin agrees");
+    assert_eq!(a.to_vec(), x.sum_axis(1).to_vec(), "the runtime twin agrees");
     let m: Tensor<f32, (Batch, One, Const<4>)> = x.mean_keepdim(Seq);
     let m2: Tensor<f32, (Dyn, Dyn, Dyn)> = x.mean_keepdim(-2);
     assert_eq!((m.sizes(), m.to_vec()), (m2.sizes(), m2.to_vec()));
@@ -583,10 +583,10 @@ fn an_axis_is_a_const_position_a_runtime_position_or_a_name() {
     let s2: Tensor<f32, (Batch, Seq, Const<4>)> = x.softmax(1);
     let s3: Tensor<f32, (Batch, Seq, Const<4>)> = x.softmax(Ax::<1>);
     assert_eq!((s1.to_vec(), s2.to_vec()), (s3.to_vec(), s3.to_vec()));
-    assert_eq!(x.log_softmax(LAST).to_vec(), x.log_softmax_dyn(-1).to_vec());
+    assert_eq!(x.log_softmax(LAST).to_vec(), x.log_softmax(-1).to_vec());
     assert_eq!(x.cumsum(Batch).to_vec(), x.cumsum(Ax::<0>).to_vec());
     let (v, i) = x.cummax(Seq);
-    let (v2, i2) = x.cummax_dyn(1);
+    let (v2, i2) = x.cummax(1);
     assert_eq!((v.to_vec(), i.to_vec()), (v2.to_vec(), i2.to_vec()));
     assert!(x.try_cumprod(7).is_err());
 }
@@ -624,7 +624,7 @@ fn views_take_an_axis_in_every_spelling() {
     let a: Tensor<f32, (Seq, Batch, Const<4>)> = x.transpose(Seq, Batch).to_owned();
     let b: Tensor<f32, (Seq, Batch, Const<4>)> = x.transpose(Ax::<0>, Seq).to_owned();
     let c: Tensor<f32, (Dyn, Dyn, Dyn)> = x.transpose(1, Ax::<0>).to_owned();
-    let d = x.transpose_dyn(0, 1).to_owned();
+    let d = x.transpose(0, 1).to_owned();
     assert_eq!(a.sizes(), &[3, 2, 4]);
     assert_eq!(a.to_vec(), b.to_vec());
     assert_eq!(a.to_vec(), c.to_vec());
@@ -657,11 +657,11 @@ fn views_take_an_axis_in_every_spelling() {
     let m1: TensorView<'_, f32, (Seq, Const<4>, Batch)> = x.movedim(Batch, Ax::<2>);
     let m2: TensorView<'_, f32, (Dyn, Dyn, Dyn)> = x.movedim(0, -1);
     assert_eq!(m1.to_vec(), m2.to_vec());
-    assert_eq!(m1.to_vec(), x.movedim_dyn(0, 2).to_vec());
+    assert_eq!(m1.to_vec(), x.movedim(0, 2).to_vec());
     let g1: TensorView<'_, f32, (Batch, Dyn)> = x.diagonal(1, Seq, Ax::<2>);
     let g2: TensorView<'_, f32, (Dyn, Dyn)> = x.diagonal(1, 1, 2);
     assert_eq!((g1.sizes(), g1.to_vec()), (g2.sizes(), g2.to_vec()));
-    assert_eq!(g1.to_vec(), x.diagonal_dyn(1, 1, 2).to_vec());
+    assert_eq!(g1.to_vec(), x.diagonal(1, 1, 2).to_vec());
     // Runtime axes out of range are errors naming them; the mutable forms take the same axes.
     assert_eq!(x.try_transpose(0, 3).unwrap_err(), ShapeError::Axis { axis: 3, rank: 3 });
     assert_eq!(x.try_select(-4, 0).unwrap_err(), ShapeError::Axis { axis: -4, rank: 3 });
@@ -741,11 +741,11 @@ fn joins_order_statistics_and_gathers_take_an_axis_in_every_spelling() {
     let (t2, _) = y.topk_axis(2, 1, true);
     assert_eq!(t1.to_vec(), t2.to_vec());
     let (k1, _): (Tensor<f32, (Batch, Const<4>)>, _) = y.kthvalue(2, Seq);
-    let (k2, _) = y.kthvalue_dyn(2, 1);
+    let (k2, _) = y.kthvalue(2, 1);
     assert_eq!(k1.to_vec(), k2.to_vec());
     let q: Tensor<f32, (Batch, One, Const<4>)> = y.quantile_keepdim(0.5, Seq);
-    assert_eq!(q.to_vec(), y.quantile_keepdim_dyn(0.5, 1).to_vec());
-    assert_eq!(x.roll(1, Seq).to_vec(), x.roll_dyn(1, 1).to_vec());
+    assert_eq!(q.to_vec(), y.quantile_keepdim(0.5, 1).to_vec());
+    assert_eq!(x.roll(1, Seq).to_vec(), x.roll(1, 1).to_vec());
     // Gathers: index_select replaces the dim by the index's; gather keeps the index's shape.
     let idx = Tensor::<i64, Shape![2]>::from([2, 0]);
     let g1: Tensor<f32, (Batch, Const<2>, Const<4>)> = x.index_select(Seq, &idx);
@@ -821,7 +821,7 @@ fn permute_flatten_unflatten_and_chunks_take_axes_in_every_spelling() {
     let d = x.as_dyn();
     let p5: TensorView<'_, f32, DynShape> = d.permute((Ax::<2>, Ax::<0>, Ax::<1>));
     assert_eq!(p1.sizes(), &[4, 2, 3]);
-    for p in [p2.to_vec(), p3.to_vec(), p4.to_vec(), p5.to_vec(), x.permute_dyn(&[2, 0, 1]).to_vec()] {
+    for p in [p2.to_vec(), p3.to_vec(), p4.to_vec(), p5.to_vec(), x.as_dyn().permute([2, 0, 1]).to_vec()] {
         assert_eq!(p, p1.to_vec());
     }
     // Element (k, b, s) of the permutation is (b, s, k) of x.
@@ -841,7 +841,7 @@ fn permute_flatten_unflatten_and_chunks_take_axes_in_every_spelling() {
     assert_eq!((f1.sizes(), f3.sizes()), (&[6usize, 4][..], &[6usize, 4][..]));
     assert_eq!(f1.to_vec(), f2.to_vec());
     assert_eq!(f1.to_vec(), f3.to_vec());
-    assert_eq!(x.try_flatten_range(2, 1).unwrap_err(), x.as_dyn().try_flatten_dyn(2, 1).unwrap_err());
+    assert_eq!(x.try_flatten_range(2, 1).unwrap_err(), x.as_dyn().try_flatten_range(2, 1).unwrap_err());
     // unflatten: a name or `Ax` with a shape value keeps the other names; runtime sizes (PyTorch's
     // `unflatten(2, (2, -1))`) give a `DynShape`.
     let u1: TensorView<'_, f32, (Batch, Seq, Const<2>, Dyn)> = x.unflatten(Ax::<2>, (Const::<2>, Dyn));

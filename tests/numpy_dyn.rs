@@ -33,23 +33,23 @@ fn runtime_axis_operations_match_numpy() {
         let a = |i: usize| args[i] as isize;
         let got: Tensor<f64, DynShape> = match name {
             "quantile" => {
-                let q = x.quantile_dyn(args[0], a(1));
+                let q = x.quantile(args[0], a(1));
                 // The keepdim form holds the same values with a size-1 dim.
-                assert_eq!(x.quantile_keepdim_dyn(args[0], a(1)).to_vec(), q.to_vec(), "{what} keepdim");
+                assert_eq!(x.quantile_keepdim(args[0], a(1)).to_vec(), q.to_vec(), "{what} keepdim");
                 q
             }
-            "quantile_inf" => rows(&data::XF).quantile_dyn(args[0], a(1)),
-            "nanquantile" => rows(&data::XN).nanquantile_dyn(args[0], a(1)),
+            "quantile_inf" => rows(&data::XF).quantile(args[0], a(1)),
+            "nanquantile" => rows(&data::XN).nanquantile(args[0], a(1)),
             "kthvalue" => {
-                let (v, i) = x.kthvalue_dyn(args[0] as usize, a(1));
+                let (v, i) = x.kthvalue(args[0] as usize, a(1));
                 // The index points at an element holding the value.
-                let back = x.gather_dyn(a(1), &i.unsqueeze_dyn(a(1)));
+                let back = x.gather_dyn(a(1), &i.unsqueeze(a(1)));
                 assert_eq!(back.to_vec(), v.to_vec(), "{what} indices");
                 v
             }
             "median" => {
-                let (v, _) = x.median_axis_dyn(a(0));
-                assert_eq!(x.median_keepdim_dyn(a(0)).0.to_vec(), v.to_vec(), "{what} keepdim");
+                let (v, _) = x.median_axis(a(0));
+                assert_eq!(x.median_keepdim(a(0)).0.to_vec(), v.to_vec(), "{what} keepdim");
                 v
             }
             "roll_dims" => {
@@ -65,8 +65,8 @@ fn runtime_axis_operations_match_numpy() {
             }
             "repeat" => x.repeat_interleave_dyn(args[0] as usize, a(1)),
             "repeat_flat" => x.repeat_interleave_flat(args[0] as usize).into_dyn(),
-            "diag2" => x.select_dyn(0, 0).diag_dyn(a(0)),
-            "diag1" => x.select_dyn(0, 0).select_dyn(0, 0).diag_dyn(a(0)),
+            "diag2" => x.select(0, 0).diag_dyn(a(0)),
+            "diag1" => x.select(0, 0).select(0, 0).diag_dyn(a(0)),
             "histc" => {
                 // Counts in the element type, as torch.histc.
                 x.histc(args[0] as usize, args[1], args[2]).into_dyn()

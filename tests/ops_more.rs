@@ -35,9 +35,9 @@ fn pad_matches_numpy() {
         assert_eq!(y.to_vec(), c.out, "{:?} {:?} {}", c.sizes, c.pads, c.mode);
         // The same from a permuted (non-contiguous) copy of the input.
         let rank = c.sizes.len();
-        let rev: Vec<usize> = (0..rank).rev().collect();
-        let xt = x.permute_dyn(&rev).contiguous().into_owned();
-        let back = xt.permute_dyn(&rev);
+        let rev: Vec<isize> = (0..rank as isize).rev().collect();
+        let xt = x.permute(&rev[..]).contiguous().into_owned();
+        let back = xt.permute(&rev[..]);
         assert_eq!(back.pad_dyn(c.pads, mode(c.mode), 9).to_vec(), c.out);
     }
 }
@@ -162,7 +162,7 @@ fn quantiles_match_numpy() {
         assert!(close(&r.to_vec(), rows, 1e-15), "q={q}: {:?} vs {rows:?}", r.to_vec());
         let c: Tensor<f64, Shape![7]> = x.quantile(q, Ax::<0>);
         assert!(close(&c.to_vec(), cols, 1e-15), "q={q} axis 0: {:?} vs {cols:?}", c.to_vec());
-        assert!(close(&x.t().quantile_dyn(q, 0).to_vec(), rows, 1e-15));
+        assert!(close(&x.t().quantile(q, 0).to_vec(), rows, 1e-15));
         let n = x.nanquantile(q, Ax::<-1>);
         assert!(close(&n.to_vec(), nan_rows, 1e-15), "q={q}: {:?} vs {nan_rows:?}", n.to_vec());
     }
@@ -178,7 +178,7 @@ fn quantiles_match_numpy() {
     assert!(common::err(f.try_quantile_all(1.5)).contains("1.5"));
     assert!(f.try_quantile_all(f32::NAN).is_err());
     let empty = Tensor::<f32, DynShape>::try_from_vec(&[2, 0], vec![]).unwrap();
-    assert!(empty.try_quantile_dyn(0.5, 1).is_err());
+    assert!(empty.try_quantile(0.5, 1).is_err());
     assert!(Tensor::from([f32::NAN, f32::NAN]).nanmedian().is_nan());
 }
 
@@ -390,7 +390,7 @@ fn statistics_match_numpy() {
     let rows: Tensor<f64, Shape![3]> = z.trapezoid(0.5, Ax::<1>);
     assert!(close(&rows.to_vec(), data::TRAPZ_ROWS, 1e-14));
     assert!(close(&z.trapezoid(1.0, Ax::<0>).to_vec(), data::TRAPZ_COLS, 1e-14));
-    assert!(close(&z.trapezoid_dyn(0.5, -1).to_vec(), data::TRAPZ_ROWS, 1e-14));
+    assert!(close(&z.trapezoid(0.5, -1).to_vec(), data::TRAPZ_ROWS, 1e-14));
     let px = Tensor::from(<[f64; 6]>::try_from(data::TRAPZ_PX).unwrap());
     assert!(close(&z.trapezoid_x(&px, Ax::<1>).to_vec(), data::TRAPZ_X_ROWS, 1e-14));
     assert!(z.try_trapezoid_x(&px, Ax::<0>).is_err(), "6 points for an axis of 3");
@@ -466,7 +466,7 @@ fn stacking_diagonals_and_grids_match_numpy() {
     let batch: Tensor<i64, Shape![3, 2, 2]> = a2.t().diag_embed();
     assert_eq!(batch.to_vec(), [0, 0, 0, 3, 1, 0, 0, 4, 2, 0, 0, 5]);
     // The diagonal of the embedding is the input.
-    assert_eq!(d.diagonal_dyn(0, 0, 1).to_vec(), b1.to_vec());
+    assert_eq!(d.diagonal(0, 0, 1).to_vec(), b1.to_vec());
     assert!(Tensor::<i64, DynShape>::try_from_vec(&[], vec![1]).unwrap().try_diag_embed_dyn(0).is_err());
 
     let nine = Tensor::from([9i64]);
@@ -499,7 +499,7 @@ fn split_squeeze_and_expand_as() {
     let p = x.split_sizes(&[1, 4], Ax::<0>);
     let _: &TensorView<i32, (Dyn, Const<2>)> = &p[0];
     assert_eq!((p[0].to_vec(), p[1].to_vec()), (vec![0, 1], vec![2, 3, 4, 5, 6, 7, 8, 9]));
-    let q = x.split_sizes_dyn(&[1, 0, 1], -1);
+    let q = x.split_sizes(&[1, 0, 1], -1);
     assert_eq!((q[0].to_vec(), q[1].numel(), q[2].to_vec()), (vec![0, 2, 4, 6, 8], 0, vec![1, 3, 5, 7, 9]));
     let e = common::err(x.try_split_sizes(&[2, 2], Ax::<0>));
     assert!(e.contains("[2, 2]") && e.contains("size 5"), "{e}");
@@ -538,8 +538,8 @@ fn triangular_solves_match_numpy() {
     assert!(close(&full.solve_triangular(&b, false, false).to_vec(), data::SOLVE_L, 1e-13));
     assert!(close(&full.solve_triangular(&bv, false, true).to_vec(), data::SOLVE_UNIT_L, 1e-13));
     // Batched: the same matrix twice against two right sides.
-    let lb = Tensor::<f64, DynShape>::stack_dyn(&[&l, &l], 0);
-    let bb = Tensor::<f64, DynShape>::stack_dyn(&[&b, &(&b * 2.0)], 0);
+    let lb = Tensor::stack_all(&[&l, &l], 0).into_dyn();
+    let bb = Tensor::stack_all(&[&b, &(&b * 2.0)], 0).into_dyn();
     let xb = lb.solve_triangular(&bb, false, false).to_vec();
     assert!(close(&xb[..12], data::SOLVE_L, 1e-13));
     assert!(close(&xb[12..], &data::SOLVE_L.iter().map(|v| v * 2.0).collect::<Vec<_>>(), 1e-13));
@@ -549,13 +549,13 @@ fn triangular_solves_match_numpy() {
     assert!(close(&xr.matmul(&u).to_vec(), &bt.to_vec(), 1e-13));
     let xl = l.solve_triangular_right(&bt, false, false);
     assert!(close(&xl.matmul(&l).to_vec(), &bt.to_vec(), 1e-13));
-    let b3 = Tensor::<f64, DynShape>::stack_dyn(&[&bt, &bt], 0);
+    let b3 = Tensor::stack_all(&[&bt, &bt], 0).into_dyn();
     let x3 = u.as_dyn().solve_triangular_right(&b3, true, false).to_vec();
     assert!(close(&x3[..12], &xr.to_vec(), 0.0) && close(&x3[12..], &xr.to_vec(), 0.0));
     assert!(u.try_solve_triangular_right(&b, true, false).is_err(), "[4, 3]: 3 columns against n = 4");
     // A zero on the diagonal is an error, not inf.
     let mut sing = l.clone();
-    sing.as_view_mut().diagonal_dyn_mut(0, 0, 1).fill_(1.0);
+    sing.as_view_mut().diagonal_mut(0, 0, 1).fill_(1.0);
     t!(sing[2, 2] = 0.0);
     let e = common::err(sing.try_solve_triangular(&bv, false, false));
     assert!(e.contains("singular"), "{e}");
@@ -642,8 +642,8 @@ fn full_svd_reconstructs() {
         assert!(close(&u.matmul(&u.t()).to_vec(), &eye(m).to_vec(), 1e-13), "{m}x{n}");
         assert!(close(&vh.matmul(&vh.t()).to_vec(), &eye(n).to_vec(), 1e-13), "{m}x{n}");
         let k = m.min(n);
-        let us = u.narrow_dyn(1, 0, k) * s.unsqueeze_dyn(0);
-        let back = us.matmul(&vh.narrow_dyn(0, 0, k));
+        let us = u.narrow(1, 0, k) * s.unsqueeze(0);
+        let back = us.matmul(&vh.narrow(0, 0, k));
         assert!(close(&back.to_vec(), &a.to_vec(), 1e-13), "{m}x{n}");
         assert!(close(&s.to_vec(), &a.svdvals().to_vec(), 1e-14));
     }
@@ -749,7 +749,7 @@ proptest! {
     ) {
         let n: usize = sections.iter().sum();
         let x = Tensor::<i32, DynShape>::try_from_vec(&[rows, n], (0..(rows * n) as i32).collect()).unwrap();
-        let parts = x.split_sizes_dyn(&sections, 1);
+        let parts = x.split_sizes(&sections, 1);
         let back = Tensor::<i32, DynShape>::hstack(&parts.iter().collect::<Vec<_>>());
         prop_assert_eq!(back.to_vec(), x.to_vec());
         let counts = Tensor::<i64, (Dyn,)>::try_from_vec(&[n], vec![k as i64; n]).unwrap();

@@ -24,21 +24,21 @@ fn run<D: shaped::Data<Elem = f64>>(x: &shaped::TensorBase<D, DynShape>, op: &st
         };
     }
     match op {
-        "sum" => go!(sum, sum_axis_dyn),
-        "mean" => go!(mean, mean_axis_dyn),
-        "prod" => go!(prod, prod_axis_dyn),
-        "max" => go!(max, max_axis_dyn),
-        "min" => go!(min, min_axis_dyn),
-        "argmax" => go!(argmax, argmax_axis_dyn),
-        "argmin" => go!(argmin, argmin_axis_dyn),
-        "var1" => go!(var, var_axis_dyn, 1),
-        "var0" => go!(var, var_axis_dyn, 0),
-        "std1" => go!(std, std_axis_dyn, 1),
-        "l1" => go!(norm, norm_axis_dyn, Norm::L1),
-        "l2" => go!(norm, norm_axis_dyn, Norm::L2),
-        "linf" => go!(norm, norm_axis_dyn, Norm::Inf),
-        "logsumexp" => go!(logsumexp, logsumexp_axis_dyn),
-        "count_nonzero" => go!(count_nonzero, count_nonzero_axis_dyn),
+        "sum" => go!(sum, sum_axis),
+        "mean" => go!(mean, mean_axis),
+        "prod" => go!(prod, prod_axis),
+        "max" => go!(max, max_axis),
+        "min" => go!(min, min_axis),
+        "argmax" => go!(argmax, argmax_axis),
+        "argmin" => go!(argmin, argmin_axis),
+        "var1" => go!(var, var_axis, 1),
+        "var0" => go!(var, var_axis, 0),
+        "std1" => go!(std, std_axis, 1),
+        "l1" => go!(norm, norm_axis, Norm::L1),
+        "l2" => go!(norm, norm_axis, Norm::L2),
+        "linf" => go!(norm, norm_axis, Norm::Inf),
+        "logsumexp" => go!(logsumexp, logsumexp_axis),
+        "count_nonzero" => go!(count_nonzero, count_nonzero_axis),
         _ => unreachable!("{op}"),
     }
 }
@@ -82,9 +82,9 @@ fn static_axis_and_keepdim_forms_have_typed_results() {
     // keepdim results broadcast back: softmax-style normalisation type-checks for every size.
     let p = (&x - &l).exp_sum_check();
     assert!((p - 12.0).abs() < 1e-9, "each of the 12 rows sums to 1: {p}");
-    assert_eq!(x.try_sum_axis_dyn(3).unwrap_err().to_string(), x.try_sum_axis_dyn(3).unwrap_err().to_string());
-    assert!(matches!(x.try_max_axis_dyn(-4), Err(ShapeError::Axis { .. })));
-    let k = x.var_keepdim_dyn(1, 0);
+    assert_eq!(x.try_sum_axis(3).unwrap_err().to_string(), x.try_sum_axis(3).unwrap_err().to_string());
+    assert!(matches!(x.try_max_axis(-4), Err(ShapeError::Axis { .. })));
+    let k = x.var_keepdim(1, 0);
     assert_eq!(k.sizes(), &[3, 1, 5]);
     close(&k.to_vec(), want("var0", 1), "var_keepdim_dyn");
 }
@@ -197,7 +197,7 @@ fn nan_and_empty_rules_follow_pytorch() {
     let b = Tensor::from([[true, false], [true, true]]);
     assert!(!b.all() && b.any());
     assert_eq!(b.all_axis(Ax::<0>).to_vec(), vec![true, false]);
-    assert_eq!(b.any_axis_dyn(1).to_vec(), vec![true, true]);
+    assert_eq!(b.any_axis(1).to_vec(), vec![true, true]);
     assert_eq!(Tensor::<bool, Shape![_]>::full_sized(&[0], true).all(), true);
     assert_eq!(Tensor::from([1.0f32]).var(1).is_nan(), true, "n - correction = 0 gives NaN, as PyTorch");
 }
@@ -211,7 +211,7 @@ proptest! {
         let x = Tensor::<f32, Shape![2, 3, 4]>::from_vec(&[2, 3, 4], v.clone()).into_dyn();
         let p = perms[perm];
         let view = x.try_permute_dyn(&p).unwrap();
-        let got = view.sum_axis_dyn(axis as isize).to_vec();
+        let got = view.sum_axis(axis as isize).to_vec();
         let sizes: Vec<usize> = p.iter().map(|&d| [2, 3, 4][d]).collect();
         let mut want = vec![0f64; 24 / sizes[axis]];
         let mut idx = [0usize; 3];
@@ -236,15 +236,15 @@ proptest! {
 fn dynamic_shape_api_is_complete() {
     // What dynamic code reaches for, all on Tensor<_, DynShape>.
     let x = Tensor::<f64, DynShape>::from_vec(&[2, 3], vec![1., -2., 3., 4., 5., -6.]);
-    assert_eq!(x.sum_keepdim_dyn(1).sizes(), &[2, 1]);
-    assert_eq!(x.max_keepdim_dyn(0).to_vec(), vec![4., 5., 3.]);
-    assert_eq!(x.argmax_axis_dyn(-1).to_vec(), vec![2, 1]);
+    assert_eq!(x.sum_keepdim(1).sizes(), &[2, 1]);
+    assert_eq!(x.max_keepdim(0).to_vec(), vec![4., 5., 3.]);
+    assert_eq!(x.argmax_axis(-1).to_vec(), vec![2, 1]);
     assert_eq!(x.norm(Norm::Fro), x.norm(Norm::L2));
     assert_eq!(x.norm(Norm::Inf), 6.0);
-    assert_eq!(x.norm_axis_dyn(1, Norm::L1).to_vec(), vec![6., 15.]);
-    assert_eq!(x.prod_axis_dyn(0).to_vec(), vec![4., -10., -18.]);
-    assert!((x.std_axis_dyn(1, 0).at([0]) - (114.0f64 / 27.0).sqrt()).abs() < 1e-12);
-    assert_eq!(x.count_nonzero_keepdim_dyn(0).sizes(), &[1, 3]);
+    assert_eq!(x.norm_axis(1, Norm::L1).to_vec(), vec![6., 15.]);
+    assert_eq!(x.prod_axis(0).to_vec(), vec![4., -10., -18.]);
+    assert!((x.std_axis(1, 0).at([0]) - (114.0f64 / 27.0).sqrt()).abs() < 1e-12);
+    assert_eq!(x.count_nonzero_keepdim(0).sizes(), &[1, 3]);
     assert_eq!(
         Tensor::<f64, Shape![_]>::linspace_sized(0.0, 1.0, 5).into_dyn().to_vec(),
         vec![0., 0.25, 0.5, 0.75, 1.]
@@ -261,6 +261,6 @@ fn dynamic_shape_api_is_complete() {
     assert_eq!(Tensor::<f32, DynShape>::eye_sized(2, 3).to_vec(), vec![1., 0., 0., 0., 1., 0.]);
     let b = x.greater(0.0);
     assert_eq!(b.count_nonzero(), 4);
-    assert!(!b.all() && b.any_axis_dyn(1).all());
-    assert!(matches!(x.try_var_axis_dyn(5, 1), Err(ShapeError::Axis { .. })));
+    assert!(!b.all() && b.any_axis(1).all());
+    assert!(matches!(x.try_var_axis(5, 1), Err(ShapeError::Axis { .. })));
 }

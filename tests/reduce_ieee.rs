@@ -128,7 +128,7 @@ fn axis_sums_keep_infinities_on_every_path() {
     assert_eq!(tall.sum_axis(Ax::<0>).to_vec(), vec![INF32, f32::NEG_INFINITY, INF32]);
     assert_eq!(tall.mean_axis(Ax::<0>).to_vec(), vec![INF32, f32::NEG_INFINITY, INF32]);
     let d = tall.clone().into_dyn();
-    assert_eq!(d.sum_axis_dyn(0).to_vec(), vec![INF32, f32::NEG_INFINITY, INF32]);
+    assert_eq!(d.sum_axis(0).to_vec(), vec![INF32, f32::NEG_INFINITY, INF32]);
     assert!(d.sum().is_nan(), "+inf and -inf");
 }
 
@@ -142,8 +142,8 @@ fn inline_and_dynamic_forms_keep_infinities() {
     assert_eq!(stensor([[INF32, 1.0], [1.0, 1.0]]).sum_axis(Ax::<0>).to_vec(), vec![INF32, 2.0]);
     let d = Tensor::<f32, DynShape>::from_vec(&[2, 2], vec![INF32, 1.0, 1.0, 1.0]);
     assert_eq!(d.sum(), INF32);
-    assert_eq!(d.sum_axis_dyn(1).to_vec(), vec![INF32, 2.0]);
-    assert_eq!(d.sum_axis_dyn(0).to_vec(), vec![INF32, 2.0]);
+    assert_eq!(d.sum_axis(1).to_vec(), vec![INF32, 2.0]);
+    assert_eq!(d.sum_axis(0).to_vec(), vec![INF32, 2.0]);
 }
 
 #[test]
@@ -524,17 +524,17 @@ fn inline_matches_dynamic(v: &[f32]) -> Result<(), TestCaseError> {
     macro_rules! each_axis {
         ($s:ident, $d:ident, [$($a:literal),*]) => {$(
             for (what, got, want) in [
-                ("sum", $s.sum_axis(Ax::<$a>).to_vec(), $d.sum_axis_dyn($a).to_vec()),
-                ("mean", $s.mean_axis(Ax::<$a>).to_vec(), $d.mean_axis_dyn($a).to_vec()),
-                ("prod", $s.prod_axis(Ax::<$a>).to_vec(), $d.prod_axis_dyn($a).to_vec()),
-                ("max", $s.max_axis(Ax::<$a>).to_vec(), $d.max_axis_dyn($a).to_vec()),
-                ("min", $s.min_axis(Ax::<$a>).to_vec(), $d.min_axis_dyn($a).to_vec()),
-                ("var", $s.var_axis(Ax::<$a>, 1).to_vec(), $d.var_axis_dyn($a, 1).to_vec()),
-                ("L2", $s.norm_axis(Ax::<$a>, Norm::L2).to_vec(), $d.norm_axis_dyn($a, Norm::L2).to_vec()),
+                ("sum", $s.sum_axis(Ax::<$a>).to_vec(), $d.sum_axis($a).to_vec()),
+                ("mean", $s.mean_axis(Ax::<$a>).to_vec(), $d.mean_axis($a).to_vec()),
+                ("prod", $s.prod_axis(Ax::<$a>).to_vec(), $d.prod_axis($a).to_vec()),
+                ("max", $s.max_axis(Ax::<$a>).to_vec(), $d.max_axis($a).to_vec()),
+                ("min", $s.min_axis(Ax::<$a>).to_vec(), $d.min_axis($a).to_vec()),
+                ("var", $s.var_axis(Ax::<$a>, 1).to_vec(), $d.var_axis($a, 1).to_vec()),
+                ("L2", $s.norm_axis(Ax::<$a>, Norm::L2).to_vec(), $d.norm_axis($a, Norm::L2).to_vec()),
             ] {
                 prop_assert!(bits_eq(&got, &want), "{} axis {}: inline {:?}, dynamic {:?}", what, $a, got, want);
             }
-            prop_assert_eq!($s.argmax_axis(Ax::<$a>).to_vec(), $d.argmax_axis_dyn($a).to_vec());
+            prop_assert_eq!($s.argmax_axis(Ax::<$a>).to_vec(), $d.argmax_axis($a).to_vec());
         )*};
     }
     each_axis!(s, d, [0, 1]);
@@ -557,7 +557,7 @@ fn inline_reductions_of_empty_dims() {
     assert_eq!(b.sum_axis(Ax::<0>).to_vec(), Vec::<f32>::new());
     assert_eq!(b.sum_axis(Ax::<1>).to_vec(), [0.0; 4]);
     let d = Tensor::<f32, DynShape>::zeros_sized(&[0, 4]);
-    assert_eq!(d.sum_axis_dyn(0).to_vec(), a.sum_axis(Ax::<0>).to_vec());
+    assert_eq!(d.sum_axis(0).to_vec(), a.sum_axis(Ax::<0>).to_vec());
 }
 
 proptest! {

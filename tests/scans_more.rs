@@ -14,7 +14,7 @@ fn numpy_cases() {
     assert!(v[4].is_nan() && v[5].is_nan());
     // The latest position among equal values; the first NaN's once one is met.
     assert_eq!(i.to_vec(), vec![0, 1, 1, 3, 4, 4]);
-    let (v, i) = x.cummin_dyn(0);
+    let (v, i) = x.cummin(0);
     assert_eq!(&v.to_vec()[..4], &[1.0, 1.0, 1.0, 1.0]);
     assert_eq!(i.to_vec(), vec![0, 0, 0, 0, 4, 4]);
     // Along the leading axis of a matrix, integers.
@@ -41,7 +41,7 @@ fn roll_and_triangles_match_numpy() {
         vec![2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 18, 19, 16, 17, 22, 23, 20, 21]
     );
     assert_eq!(
-        x.roll_dyn(-4, 1).to_vec(),
+        x.roll(-4, 1).to_vec(),
         vec![4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 16, 17, 18, 19, 20, 21, 22, 23, 12, 13, 14, 15]
     );
     assert_eq!(x.tril(-1).to_vec(), vec![0, 0, 0, 0, 4, 0, 0, 0, 8, 9, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0, 20, 21, 0, 0]);
@@ -54,8 +54,8 @@ fn roll_and_triangles_match_numpy() {
     assert_eq!(s.triu(0).to_vec(), vec![1.0, 2.0, 0.0, 4.0]);
     let v = Tensor::<f32, DynShape>::from_vec(&[3], vec![1.0, 2.0, 3.0]);
     assert!(v.try_tril(0).is_err());
-    assert!(v.try_roll_dyn(1, 1).is_err());
-    assert_eq!(v.roll_dyn(5, 0).to_vec(), vec![2.0, 3.0, 1.0]);
+    assert!(v.try_roll(1, 1).is_err());
+    assert_eq!(v.roll(5, 0).to_vec(), vec![2.0, 3.0, 1.0]);
 }
 
 /// np.diff of `(np.arange(24).reshape(2, 3, 4) ** 2) % 7` along axes 1 and 0.
@@ -66,12 +66,12 @@ fn diff_matches_numpy() {
     let _: &Tensor<i64, Shape![2, _, 4]> = &d1;
     assert_eq!(d1.sizes(), &[2, 2, 4]);
     assert_eq!(d1.to_vec(), vec![2, 3, -3, -2, -1, 0, 1, 2, 0, 1, 2, 3, -3, -2, -1, 0]);
-    assert_eq!(x.diff_dyn(0).to_vec(), vec![4, 0, -4, -1, 2, -2, 1, 4, 0, -4, -1, 2]);
+    assert_eq!(x.diff(0).to_vec(), vec![4, 0, -4, -1, 2, -2, 1, 4, 0, -4, -1, 2]);
     // Of a transposed view, of a single element and of an empty dim: one less, or 0.
     let t = x.permute((Ax::<2>, Ax::<1>, Ax::<0>));
     assert_eq!(t.diff(Ax::<2>).to_vec(), t.contiguous().diff(Ax::<2>).to_vec());
     assert_eq!(Tensor::from([5u8]).diff(Ax::<0>).sizes(), &[0]);
-    assert_eq!(Tensor::<f32, DynShape>::from_vec(&[0, 2], vec![]).diff_dyn(0).sizes(), &[0, 2]);
+    assert_eq!(Tensor::<f32, DynShape>::from_vec(&[0, 2], vec![]).diff(0).sizes(), &[0, 2]);
     // Integers wrap, as `-`.
     assert_eq!(Tensor::from([200u8, 10]).diff(Ax::<0>).to_vec(), vec![66]);
 }

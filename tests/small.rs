@@ -235,7 +235,7 @@ proptest! {
         prop_assert_eq!(a.add_same(&b).to_vec(), ha.add_same(&hb).to_vec());
         // Mixed inline and heap operands, and views of inline tensors.
         prop_assert_eq!((&a + &hb.clone().into_static::<Shape![3, 4]>()).to_vec(), (&ha + &hb).to_vec());
-        prop_assert_eq!((&a.t() * &b.t()).to_vec(), (&ha.try_transpose_dyn(0, 1).unwrap() * &hb.try_transpose_dyn(0, 1).unwrap()).to_vec());
+        prop_assert_eq!((&a.t() * &b.t()).to_vec(), (&ha.try_transpose(0, 1).unwrap() * &hb.try_transpose(0, 1).unwrap()).to_vec());
         // Compound assignment, broadcast.
         let (mut m, mut hm) = (a, ha.clone());
         m += &row;
@@ -271,15 +271,15 @@ proptest! {
         let vec = STensor::<f32, Shape![4]>::zeros().with(&v);
         let (ha, hb, hv) = (heap::<16>(&[4, 4], &x), heap::<16>(&[4, 4], &y), heap::<4>(&[4], &v));
         prop_assert_eq!(a.matmul(&b).to_vec(), ha.matmul(&hb).to_vec());
-        prop_assert_eq!(a.matmul(&b.t()).to_vec(), ha.matmul(&hb.try_transpose_dyn(0, 1).unwrap()).to_vec());
-        prop_assert_eq!(a.t().matmul(&b).to_vec(), ha.try_transpose_dyn(0, 1).unwrap().matmul(&hb).to_vec());
-        prop_assert_eq!(a.t().matmul(&b.t()).to_vec(), ha.try_transpose_dyn(0, 1).unwrap().matmul(&hb.try_transpose_dyn(0, 1).unwrap()).to_vec());
-        let hv2 = hv.try_unsqueeze_dyn(1).unwrap();
+        prop_assert_eq!(a.matmul(&b.t()).to_vec(), ha.matmul(&hb.try_transpose(0, 1).unwrap()).to_vec());
+        prop_assert_eq!(a.t().matmul(&b).to_vec(), ha.try_transpose(0, 1).unwrap().matmul(&hb).to_vec());
+        prop_assert_eq!(a.t().matmul(&b.t()).to_vec(), ha.try_transpose(0, 1).unwrap().matmul(&hb.try_transpose(0, 1).unwrap()).to_vec());
+        let hv2 = hv.try_unsqueeze(1).unwrap();
         prop_assert_eq!(a.mv(&vec).to_vec(), ha.matmul(&hv2).to_vec());
-        prop_assert_eq!(a.t().mv(&vec).to_vec(), ha.try_transpose_dyn(0, 1).unwrap().matmul(&hv2).to_vec());
+        prop_assert_eq!(a.t().mv(&vec).to_vec(), ha.try_transpose(0, 1).unwrap().matmul(&hv2).to_vec());
         let dot: f32 = v.iter().zip(&x[..4]).map(|(p, q)| p * q).sum();
         prop_assert_eq!(vec.dot(&a.select(Ax::<0>, 0)), dot);
-        prop_assert_eq!(vec.outer(&vec).to_vec(), hv2.matmul(&hv2.try_transpose_dyn(0, 1).unwrap()).to_vec());
+        prop_assert_eq!(vec.outer(&vec).to_vec(), hv2.matmul(&hv2.try_transpose(0, 1).unwrap()).to_vec());
         // Non-square, batched and gemm-sized static products.
         let c = STensor::<f32, Shape![2, 4]>::zeros().with(&x[..8]);
         let hc = heap::<8>(&[2, 4], &x[..8]);

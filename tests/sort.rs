@@ -54,7 +54,7 @@ fn numpy_and_pytorch_cases() {
     // Along the leading axis of a matrix: np.argsort(m, axis=0, kind='stable').
     let m = Tensor::from([[2, 9, 1], [2, 3, 7], [0, 3, 1]]);
     assert_eq!(m.argsort(Ax::<0>, false).to_vec(), vec![2, 1, 0, 0, 2, 2, 1, 0, 1]);
-    assert_eq!(m.argsort_dyn(-1, false).to_vec(), vec![2, 0, 1, 0, 1, 2, 0, 2, 1]);
+    assert_eq!(m.argsort(-1, false).to_vec(), vec![2, 0, 1, 0, 1, 2, 0, 2, 1]);
     let (v, _) = m.sort(Ax::<0>, false);
     assert_eq!(v.to_vec(), vec![0, 3, 1, 2, 3, 1, 2, 9, 7]);
 }
@@ -67,11 +67,11 @@ fn forms_and_errors() {
     assert_eq!(v.to_vec(), vec![1, 2, 3, 0, 0, 5]);
     assert_eq!(i.to_vec(), vec![1, 2, 0, 0, 1, 2]);
     let d = Tensor::<f64, DynShape>::from_vec(&[2, 2], vec![1.0, 0.5, -1.0, 2.0]);
-    assert_eq!(d.argsort_dyn(0, true).to_vec(), vec![0, 1, 1, 0]);
+    assert_eq!(d.argsort(0, true).to_vec(), vec![0, 1, 1, 0]);
     assert!(d.try_argsort(Ax::<2>, false).is_err());
-    assert!(d.try_sort_dyn(2, false).is_err());
+    assert!(d.try_sort(2, false).is_err());
     let e = Tensor::<f32, DynShape>::from_vec(&[0, 3], vec![]);
-    assert_eq!(e.sort_dyn(0, false).0.sizes(), &[0, 3]);
+    assert_eq!(e.sort(0, false).0.sizes(), &[0, 3]);
 }
 
 #[test]
@@ -122,7 +122,7 @@ fn kthvalue_and_median() {
     assert_eq!(Tensor::from([4, 1, 3, 2]).median(), 2);
     assert!(x.median().is_nan());
     assert_eq!(x.t().median_axis(Ax::<0>).0.to_vec()[0], 2.0);
-    let (v, i) = x.median_axis_dyn(0);
+    let (v, i) = x.median_axis(0);
     assert_eq!(v.sizes(), &[4]);
     // Columns [4, 0, 5], [1, NaN, 5], [3, 1, -1], [2, NaN, 5]: medians 4, NaN, 1, NaN.
     assert_eq!(i.to_vec(), vec![0, 1, 1, 1]);
@@ -130,12 +130,12 @@ fn kthvalue_and_median() {
     // Errors: k = 0, k past the dim, an empty dim, an axis past the rank.
     assert_eq!(common::err(x.try_kthvalue(0, Ax::<1>)), "index 0 is out of bounds for dimension 1 of size 4");
     assert!(x.try_kthvalue(5, Ax::<1>).is_err());
-    assert!(x.try_kthvalue_dyn(1, 2).is_err());
+    assert!(x.try_kthvalue(1, 2).is_err());
     let e = Tensor::<f32, DynShape>::from_vec(&[2, 0], vec![]);
-    assert!(e.try_median_axis_dyn(1).is_err());
+    assert!(e.try_median_axis(1).is_err());
     assert!(e.try_median().is_err());
     // Along a dim of static size 0 for the kept ones: an empty result.
-    assert_eq!(e.median_axis_dyn(0).0.sizes(), &[0]);
+    assert_eq!(e.median_axis(0).0.sizes(), &[0]);
 }
 
 fn check(r: usize, c: usize, v: Vec<f32>, descending: bool) -> Result<(), TestCaseError> {
@@ -183,7 +183,7 @@ fn check(r: usize, c: usize, v: Vec<f32>, descending: bool) -> Result<(), TestCa
     }
     let t = m.t();
     let cols = t.argsort(Ax::<1>, descending).to_vec();
-    let cols_dyn = m.clone().into_dyn().argsort_dyn(0, descending);
+    let cols_dyn = m.clone().into_dyn().argsort(0, descending);
     for j in 0..c {
         let line: Vec<f32> = (0..r).map(|i| v[i * c + j]).collect();
         let want = reference(&line, descending);
@@ -222,10 +222,10 @@ fn extreme_arguments() {
     assert!(x.try_topk_dyn(usize::MAX, 1, true).is_err());
     assert!(x.try_topk_axis(usize::MAX, Ax::<1>, false).is_err());
     assert!(x.try_kthvalue(usize::MAX, Ax::<1>).is_err());
-    assert!(x.try_kthvalue_dyn(1, isize::MIN).is_err());
-    assert!(x.try_sort_dyn(isize::MAX, false).is_err());
+    assert!(x.try_kthvalue(1, isize::MIN).is_err());
+    assert!(x.try_sort(isize::MAX, false).is_err());
     // Rotations by the extreme shifts equal rotations by their remainders modulo the dim.
-    let by = |s: isize| x.roll_dyn(s, 1).to_vec();
+    let by = |s: isize| x.roll(s, 1).to_vec();
     assert_eq!(by(isize::MIN), by(isize::MIN.rem_euclid(3)));
     assert_eq!(by(isize::MAX), by(isize::MAX.rem_euclid(3)));
     // Diagonals far outside the matrix: everything or nothing.
@@ -239,9 +239,9 @@ fn extreme_arguments() {
     assert_eq!(v.bitwise_right_shift(i64::MIN).to_vec(), vec![-1, 0]);
     // A rank-0 tensor has no axis to sort, roll or difference.
     let s = Tensor::<f32, DynShape>::from_vec(&[], vec![1.0]);
-    assert!(s.try_argsort_dyn(0, false).is_err());
-    assert!(s.try_roll_dyn(1, 0).is_err());
-    assert!(s.try_diff_dyn(0).is_err());
+    assert!(s.try_argsort(0, false).is_err());
+    assert!(s.try_roll(1, 0).is_err());
+    assert!(s.try_diff(0).is_err());
     assert!(s.try_tril(0).is_err());
     assert_eq!(s.median(), 1.0);
 }

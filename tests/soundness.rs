@@ -200,25 +200,25 @@ fn try_full_sized_of_256_tib_is_an_alloc_error() {
 fn chunks_past_the_address_space_are_alloc_errors() {
     let e = Tensor::<f32, DynShape>::zeros_sized(&[0]);
     assert!(
-        err(e.try_chunk_dyn(usize::MAX, 0)).starts_with(
+        err(e.try_chunk(usize::MAX, 0)).starts_with(
             "chunk: 18446744073709551615 chunks of the empty dim 0 of [0] are 18446744073709551615 empty views (as \
              PyTorch gives), and that many cannot be allocated (out of memory: cannot allocate"
         ),
         "{}",
-        err(e.try_chunk_dyn(usize::MAX, 0))
+        err(e.try_chunk(usize::MAX, 0))
     );
-    assert_eq!(e.try_chunk_dyn(3, 0).unwrap().len(), 3);
+    assert_eq!(e.try_chunk(3, 0).unwrap().len(), 3);
 }
 
 #[test]
 #[cfg_attr(miri, ignore)]
 fn chunks_of_an_empty_dim_are_allocated_fallibly() {
     let e = Tensor::<f32, DynShape>::zeros_sized(&[0]);
-    assert!(err(e.try_chunk_dyn(1 << 40, 0)).starts_with("chunk: 1099511627776 chunks of the empty dim 0 of [0]"));
+    assert!(err(e.try_chunk(1 << 40, 0)).starts_with("chunk: 1099511627776 chunks of the empty dim 0 of [0]"));
     // split of a huge expanded dim into single elements: 2^40 views.
     let one = Tensor::<f32, DynShape>::zeros_sized(&[1]);
     let big = one.try_expand_dyn(&[1 << 40]).unwrap();
-    assert!(err(big.try_split_dyn(1, 0)).starts_with("out of memory: cannot allocate"));
+    assert!(err(big.try_split(1, 0)).starts_with("out of memory: cannot allocate"));
 }
 
 #[test]
@@ -226,7 +226,7 @@ fn chunks_of_an_empty_dim_are_allocated_fallibly() {
 fn reductions_and_copies_of_huge_views_are_alloc_errors() {
     // [isize::MAX, 0] holds nothing; summing over its empty dim gives isize::MAX zeros.
     let e = Tensor::<f32, DynShape>::zeros_sized(&[isize::MAX as usize, 0]);
-    assert!(err(e.try_sum_axis_dyn(1)).starts_with("out of memory: cannot allocate"));
+    assert!(err(e.try_sum_axis(1)).starts_with("out of memory: cannot allocate"));
     let one = Tensor::<f32, DynShape>::ones_sized(&[1]);
     let big = one.try_expand_dyn(&[1 << 40]).unwrap(); // 4 TiB
     assert_eq!(
@@ -238,7 +238,7 @@ fn reductions_and_copies_of_huge_views_are_alloc_errors() {
     assert!(err(big.try_add(&big)).starts_with("out of memory"));
     assert!(err(big.try_map(|v| v * 2.)).starts_with("out of memory"));
     // cat of 8 TiB.
-    assert!(err(Tensor::try_cat_dyn(&[&big, &big], 0)).starts_with("out of memory"));
+    assert!(err(Tensor::try_cat_all(&[&big, &big], 0)).starts_with("out of memory"));
     // Comparing views does not copy them: a 4 TiB view against one that differs in size.
     assert!(big != one);
 }
@@ -360,7 +360,7 @@ fn rank_seven_requests_name_the_rank_limit() {
     assert_eq!(err(Tensor::<f32, DynShape>::try_full_sized(&[1; 7], 0.)), "rank 7 exceeds the maximum of 6 dims");
     assert_eq!(err(Tensor::<f32, DynShape>::try_from_vec(&[1; 7], vec![0.])), "rank 7 exceeds the maximum of 6 dims");
     let six = Tensor::<f32, DynShape>::ones_sized(&[1; 6]);
-    assert_eq!(err(six.try_unsqueeze_dyn(0)), "rank 7 exceeds the maximum of 6 dims");
+    assert_eq!(err(six.try_unsqueeze(0)), "rank 7 exceeds the maximum of 6 dims");
     assert_eq!(err(six.try_view_dyn(&[1; 7])), "rank 7 exceeds the maximum of 6 dims");
 }
 
@@ -391,13 +391,10 @@ fn index_errors_name_the_index_as_given() {
         "index 18446744073709551615 is out of bounds for dimension 0 of size 4"
     );
     assert_eq!(
-        err(x.try_narrow_dyn(0, isize::MIN, 2)),
+        err(x.try_narrow(0, isize::MIN, 2)),
         "range -9223372036854775808..-9223372036854775802 is out of bounds for dimension 0 of size 4"
     );
-    assert_eq!(
-        err(x.try_select_dyn(isize::MIN, 0)),
-        "axis -9223372036854775808 is out of range for a tensor of rank 1"
-    );
+    assert_eq!(err(x.try_select(isize::MIN, 0)), "axis -9223372036854775808 is out of range for a tensor of rank 1");
 }
 
 // ------------------------------------------------------------------------------------------
@@ -420,18 +417,18 @@ fn extreme_steps_and_strides_do_not_overflow() {
     let store = Tensor::<i32, DynShape>::from_vec(&[4], vec![1, 2, 3, 4]);
     let odd = store.as_strided(&[1, 4], &[isize::MIN, 1], 0);
     assert_eq!(odd.try_flip_dyn(&[0, 1]).unwrap().to_vec(), [4, 3, 2, 1]);
-    assert_eq!(odd.try_unsqueeze_dyn(0).unwrap().to_vec(), [1, 2, 3, 4]);
+    assert_eq!(odd.try_unsqueeze(0).unwrap().to_vec(), [1, 2, 3, 4]);
     let big = store.as_strided(&[2, 1], &[1, isize::MAX], 0);
-    assert_eq!(big.try_unsqueeze_dyn(1).unwrap().sizes(), [2, 1, 1]);
+    assert_eq!(big.try_unsqueeze(1).unwrap().sizes(), [2, 1, 1]);
     // Empty views of reversed layouts keep a valid offset through further views.
     let e = store.as_strided(&[0, 4], &[1, -1], 3);
-    let sel = e.try_select_dyn(1, 3).unwrap();
+    let sel = e.try_select(1, 3).unwrap();
     assert_eq!((sel.sizes(), sel.numel()), (&[0][..], 0));
-    assert_eq!(e.try_flip_dyn(&[1]).unwrap().try_unsqueeze_dyn(2).unwrap().sizes(), [0, 4, 1]);
+    assert_eq!(e.try_flip_dyn(&[1]).unwrap().try_unsqueeze(2).unwrap().sizes(), [0, 4, 1]);
     // Diagonal offsets at the extremes give empty diagonals.
     let m = Tensor::<i32, DynShape>::zeros_sized(&[3, 3]);
-    assert_eq!(m.try_diagonal_dyn(isize::MIN, 0, 1).unwrap().sizes(), [0]);
-    assert_eq!(m.try_diagonal_dyn(isize::MAX, 0, 1).unwrap().sizes(), [0]);
+    assert_eq!(m.try_diagonal(isize::MIN, 0, 1).unwrap().sizes(), [0]);
+    assert_eq!(m.try_diagonal(isize::MAX, 0, 1).unwrap().sizes(), [0]);
     // unflatten of an empty dim into a huge one is refused by reach, not wrapped.
     let z = Tensor::<i32, DynShape>::zeros_sized(&[0]);
     let w = z.as_strided(&[0], &[1 << 40], 0);
@@ -444,11 +441,11 @@ fn views_of_views_keep_the_invariant() {
     let base = Tensor::<f32, DynShape>::from_vec(&[24], (0..24).map(|v| v as f32).collect());
     let v = base.as_strided(&[2, 3, 4], &[12, -4, 1], 8);
     let chain = v.try_flip_dyn(&[2]).unwrap();
-    let chain = chain.try_transpose_dyn(0, 2).unwrap();
-    let chain = chain.try_narrow_dyn(1, 1, 2).unwrap();
-    let chain = chain.try_unsqueeze_dyn(0).unwrap();
+    let chain = chain.try_transpose(0, 2).unwrap();
+    let chain = chain.try_narrow(1, 1, 2).unwrap();
+    let chain = chain.try_unsqueeze(0).unwrap();
     let chain = chain.try_expand_dyn(&[2, 4, 2, 2]).unwrap();
-    let chain = chain.try_diagonal_dyn(0, 0, 3).unwrap();
+    let chain = chain.try_diagonal(0, 0, 3).unwrap();
     assert_eq!(chain.sizes(), [4, 2, 2]);
     let owned = chain.to_owned();
     assert!(owned.to_vec().iter().all(|&x| (0.0..24.0).contains(&x)));
@@ -466,10 +463,10 @@ fn view_of_an_empty_layout_keeps_the_reach_inside_isize() {
     let e = x.try_as_strided(&[0], &[1], isize::MAX as usize).unwrap();
     let v = e.try_view_dyn(&[0, 3]).unwrap();
     assert_eq!(v.sizes(), [0, 3]);
-    assert_eq!(v.try_select_dyn(1, 2).unwrap().sizes(), [0]);
-    assert_eq!(v.try_narrow_dyn(1, 2, 1).unwrap().sizes(), [0, 1]);
+    assert_eq!(v.try_select(1, 2).unwrap().sizes(), [0]);
+    assert_eq!(v.try_narrow(1, 2, 1).unwrap().sizes(), [0, 1]);
     assert_eq!(v.slice(&[SliceArg::Full, SliceArg::Index(2)]).sizes(), [0]);
-    assert_eq!(e.try_reshape_dyn(&[3, 0]).unwrap().try_select_dyn(0, 2).unwrap().sizes(), [0]);
+    assert_eq!(e.try_reshape_dyn(&[3, 0]).unwrap().try_select(0, 2).unwrap().sizes(), [0]);
 }
 
 /// The message of an overflowing empty broadcast `[4, 2^62, 0]`.

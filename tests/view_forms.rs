@@ -20,38 +20,38 @@ fn panic_message(f: impl FnOnce()) -> String {
 #[test]
 fn dyn_forms_return_views_and_try_forms_results() {
     let x = a23();
-    let t = x.transpose_dyn(0, 1);
+    let t = x.transpose(0, 1);
     assert_eq!((t.sizes(), t.to_vec()), (&[3, 2][..], vec![0, 3, 1, 4, 2, 5]));
-    assert_eq!(x.try_transpose_dyn(0, -1).unwrap().to_vec(), t.to_vec());
-    assert_eq!(x.try_transpose_dyn(0, 2).unwrap_err().to_string(), "axis 2 is out of range for a tensor of rank 2");
-    assert_eq!(x.permute_dyn(&[1, 0]).to_vec(), t.to_vec());
-    assert_eq!(x.unsqueeze_dyn(1).sizes(), &[2, 1, 3]);
-    assert_eq!(x.unsqueeze_dyn(1).squeeze_dyn(1).sizes(), &[2, 3]);
-    assert_eq!(x.narrow_dyn(1, 1, 2).to_vec(), [1, 2, 4, 5]);
-    assert_eq!(x.select_dyn(0, -1).to_vec(), [3, 4, 5]);
-    assert_eq!(x.select_dyn(1, 0).expand_dyn(&[2, 2]).to_vec(), [0, 3, 0, 3]);
+    assert_eq!(x.try_transpose(0, -1).unwrap().to_vec(), t.to_vec());
+    assert_eq!(x.try_transpose(0, 2).unwrap_err().to_string(), "axis 2 is out of range for a tensor of rank 2");
+    assert_eq!(x.permute([1, 0]).to_vec(), t.to_vec());
+    assert_eq!(x.unsqueeze(1).sizes(), &[2, 1, 3]);
+    assert_eq!(x.unsqueeze(1).squeeze(1).sizes(), &[2, 3]);
+    assert_eq!(x.narrow(1, 1, 2).to_vec(), [1, 2, 4, 5]);
+    assert_eq!(x.select(0, -1).to_vec(), [3, 4, 5]);
+    assert_eq!(x.select(1, 0).expand_dyn(&[2, 2]).to_vec(), [0, 3, 0, 3]);
     assert_eq!(x.flip_dyn(&[0, 1]).to_vec(), [5, 4, 3, 2, 1, 0]);
-    assert_eq!(x.flatten_dyn(0, -1).to_vec(), [0, 1, 2, 3, 4, 5]);
-    assert_eq!(x.unflatten_dyn(1, &[3, 1]).sizes(), &[2, 3, 1]);
-    assert_eq!(x.movedim_dyn(0, 1).to_vec(), t.to_vec());
-    assert_eq!(x.diagonal_dyn(1, 0, 1).to_vec(), [1, 5]);
+    assert_eq!(x.flatten_range(0, -1).to_vec(), [0, 1, 2, 3, 4, 5]);
+    assert_eq!(x.unflatten(1, [3, 1]).sizes(), &[2, 3, 1]);
+    assert_eq!(x.movedim(0, 1).to_vec(), t.to_vec());
+    assert_eq!(x.diagonal(1, 0, 1).to_vec(), [1, 5]);
     assert_eq!(x.view_dyn(&[3, -1]).sizes(), &[3, 2]);
-    let c: Vec<Vec<i32>> = x.chunk_dyn(2, 1).iter().map(|v| v.to_vec()).collect();
+    let c: Vec<Vec<i32>> = x.chunk(2, 1).iter().map(|v| v.to_vec()).collect();
     assert_eq!(c, [vec![0, 1, 3, 4], vec![2, 5]]);
-    let s: Vec<Vec<i32>> = x.split_dyn(1, 0).iter().map(|v| v.to_vec()).collect();
+    let s: Vec<Vec<i32>> = x.split(1, 0).iter().map(|v| v.to_vec()).collect();
     assert_eq!(s, [vec![0, 1, 2], vec![3, 4, 5]]);
     // Each try form fails where its plain form panics, with the same message.
     let cases: Vec<(String, Box<dyn Fn()>)> = vec![
-        (x.try_squeeze_dyn(0).unwrap_err().to_string(), Box::new(|| drop(a23().squeeze_dyn(0).to_vec()))),
-        (x.try_narrow_dyn(1, 2, 2).unwrap_err().to_string(), Box::new(|| drop(a23().narrow_dyn(1, 2, 2).to_vec()))),
-        (x.try_select_dyn(5, 0).unwrap_err().to_string(), Box::new(|| drop(a23().select_dyn(5, 0).to_vec()))),
+        (x.try_squeeze(0).unwrap_err().to_string(), Box::new(|| drop(a23().squeeze(0).to_vec()))),
+        (x.try_narrow(1, 2, 2).unwrap_err().to_string(), Box::new(|| drop(a23().narrow(1, 2, 2).to_vec()))),
+        (x.try_select(5, 0).unwrap_err().to_string(), Box::new(|| drop(a23().select(5, 0).to_vec()))),
         (x.try_flip_dyn(&[0, 0]).unwrap_err().to_string(), Box::new(|| drop(a23().flip_dyn(&[0, 0]).to_vec()))),
-        (x.try_diagonal_dyn(0, 1, 1).unwrap_err().to_string(), Box::new(|| drop(a23().diagonal_dyn(0, 1, 1).to_vec()))),
+        (x.try_diagonal(0, 1, 1).unwrap_err().to_string(), Box::new(|| drop(a23().diagonal(0, 1, 1).to_vec()))),
         (x.try_expand_dyn(&[4, 3]).unwrap_err().to_string(), Box::new(|| drop(a23().expand_dyn(&[4, 3]).to_vec()))),
-        (x.try_chunk_dyn(0, 0).unwrap_err().to_string(), Box::new(|| drop(a23().chunk_dyn(0, 0)))),
-        (x.try_split_dyn(0, 0).unwrap_err().to_string(), Box::new(|| drop(a23().split_dyn(0, 0)))),
-        (x.try_flatten_dyn(1, 0).unwrap_err().to_string(), Box::new(|| drop(a23().flatten_dyn(1, 0).to_vec()))),
-        (x.try_permute_dyn(&[0, 0]).unwrap_err().to_string(), Box::new(|| drop(a23().permute_dyn(&[0, 0]).to_vec()))),
+        (x.try_chunk(0, 0).unwrap_err().to_string(), Box::new(|| drop(a23().chunk(0, 0)))),
+        (x.try_split(0, 0).unwrap_err().to_string(), Box::new(|| drop(a23().split(0, 0)))),
+        (x.try_flatten_range(1, 0).unwrap_err().to_string(), Box::new(|| drop(a23().flatten_range(1, 0).to_vec()))),
+        (x.try_permute([0, 0]).unwrap_err().to_string(), Box::new(|| drop(a23().permute([0, 0]).to_vec()))),
     ];
     for (want, f) in cases {
         assert_eq!(panic_message(f), want);
@@ -74,9 +74,9 @@ fn typed_forms_have_try_forms_for_dyn_shapes() {
     assert!(x.try_diagonal(0, Ax::<1>, Ax::<1>).is_err());
     assert!(x.try_unsqueeze(Ax::<4>).is_err());
     assert_eq!(x.try_t().unwrap().to_vec(), [0, 3, 1, 4, 2, 5]);
-    let three = x.unsqueeze_dyn(0);
+    let three = x.unsqueeze(0);
     assert_eq!(three.try_t().unwrap_err().to_string(), "t() expects a tensor with at most 2 dims, got [1, 2, 3]");
-    assert_eq!(panic_message(|| drop(a23().unsqueeze_dyn(0).t().to_vec())), three.try_t().unwrap_err().to_string());
+    assert_eq!(panic_message(|| drop(a23().unsqueeze(0).t().to_vec())), three.try_t().unwrap_err().to_string());
     // On tuple shapes the same calls cannot fail, and the try forms agree with the plain ones.
     let s: Tensor<i32, Shape![2, 3]> = Tensor::from([[0, 1, 2], [3, 4, 5]]);
     assert_eq!(s.try_transpose(Ax::<0>, Ax::<1>).unwrap().to_vec(), s.transpose(Ax::<0>, Ax::<1>).to_vec());
@@ -91,17 +91,17 @@ fn typed_forms_have_try_forms_for_dyn_shapes() {
 fn mutable_forms_write_through_on_every_receiver() {
     // TensorViewMut, by value: the forms chain and keep the source's lifetime.
     let mut x = a23();
-    x.as_view_mut().transpose_dyn_mut(0, 1).select_dyn_mut(0, 2).fill(-1);
+    x.as_view_mut().transpose_mut(0, 1).select_mut(0, 2).fill(-1);
     assert_eq!(x.to_vec(), [0, 1, -1, 3, 4, -1]);
-    assert!(x.as_view_mut().try_select_dyn_mut(2, 0).is_err());
+    assert!(x.as_view_mut().try_select_mut(2, 0).is_err());
     // Tensor, &mut self: both the try and the plain forms.
-    x.try_diagonal_dyn_mut(0, 0, 1).unwrap().fill(9);
+    x.try_diagonal_mut(0, 0, 1).unwrap().fill(9);
     assert_eq!(x.to_vec(), [9, 1, -1, 3, 9, -1]);
-    x.flip_dyn_mut(&[1]).narrow_dyn_mut(1, 0, 1).fill(7);
+    x.flip_dyn_mut(&[1]).narrow_mut(1, 0, 1).fill(7);
     assert_eq!(x.to_vec(), [9, 1, 7, 3, 9, 7]);
-    assert_eq!(x.try_movedim_dyn_mut(0, 5).unwrap_err().to_string(), "axis 5 is out of range for a tensor of rank 2");
+    assert_eq!(x.try_movedim_mut(0, 5).unwrap_err().to_string(), "axis 5 is out of range for a tensor of rank 2");
     assert_eq!(
-        panic_message(|| drop(a23().movedim_dyn_mut(0, 5).to_vec())),
+        panic_message(|| drop(a23().movedim_mut(0, 5).to_vec())),
         "axis 5 is out of range for a tensor of rank 2"
     );
     // Typed mutable forms gained try forms too.
@@ -113,20 +113,20 @@ fn mutable_forms_write_through_on_every_receiver() {
     // SharedTensor: the write copies on a shared buffer, and the other holder is unchanged.
     let a = a23().into_shared();
     let mut b = a.clone();
-    b.unsqueeze_dyn_mut(0).squeeze_dyn_mut(0).permute_dyn_mut(&[1, 0]).select_dyn_mut(0, 0).fill(5);
+    b.unsqueeze_mut(0).squeeze_mut(0).permute_dyn_mut(&[1, 0]).select_mut(0, 0).fill(5);
     assert_eq!((a.to_vec(), b.to_vec()), (vec![0, 1, 2, 3, 4, 5], vec![5, 1, 2, 5, 4, 5]));
 }
 
 #[test]
 fn joins_and_arange_follow_the_grammar() {
     let a = a23();
-    let c = Tensor::cat_dyn(&[&a, &a], -1);
+    let c = Tensor::cat_all(&[&a, &a], -1);
     assert_eq!((c.sizes(), c.to_vec()), (&[2, 6][..], vec![0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5]));
-    assert_eq!(Tensor::try_cat_dyn(&[&a, &a], 0).unwrap().sizes(), &[4, 3]);
-    let s = Tensor::stack_dyn(&[&a, &a], 2);
+    assert_eq!(Tensor::try_cat_all(&[&a, &a], 0).unwrap().sizes(), &[4, 3]);
+    let s = Tensor::stack_all(&[&a, &a], 2);
     assert_eq!(s.sizes(), &[2, 3, 2]);
-    let err = Tensor::try_stack_dyn(&[&a, &a], 4).unwrap_err().to_string();
-    assert_eq!(panic_message(|| drop(Tensor::stack_dyn(&[&a23(), &a23()], 4))), err);
+    let err = Tensor::try_stack_all(&[&a, &a], 4).unwrap_err().to_string();
+    assert_eq!(panic_message(|| drop(Tensor::stack_all(&[&a23(), &a23()], 4))), err);
     assert_eq!(Tensor::<f64, _>::arange_with(0.0, 1.0, 0.25).to_vec(), [0.0, 0.25, 0.5, 0.75]);
     let err = Tensor::<f64, _>::try_arange_with(0.0, 1.0, 0.0).unwrap_err().to_string();
     assert_eq!(err, "arange: invalid range 0..1 with step 0");

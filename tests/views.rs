@@ -84,8 +84,8 @@ fn transpose_permute_t() {
         d.try_permute_dyn(&[1, 1, 2]).unwrap_err().to_string(),
         "[1, 1, 2] is not a permutation of the axes of a tensor of rank 3"
     );
-    assert_eq!(d.try_transpose_dyn(0, -1).unwrap().sizes(), [4, 3, 2]);
-    assert_eq!(d.try_transpose_dyn(0, 3).unwrap_err().to_string(), "axis 3 is out of range for a tensor of rank 3");
+    assert_eq!(d.try_transpose(0, -1).unwrap().sizes(), [4, 3, 2]);
+    assert_eq!(d.try_transpose(0, 3).unwrap_err().to_string(), "axis 3 is out of range for a tensor of rank 3");
 }
 
 #[test]
@@ -105,10 +105,10 @@ fn squeeze_unsqueeze() {
     let d = Tensor::<i32, Shape![_, 3]>::zeros_sized(&[2, 3]);
     assert_eq!(d.try_squeeze(Ax::<0>).unwrap_err().to_string(), "cannot squeeze axis 0 of [2, 3]: its size is not 1");
     let dd = x.clone().into_dyn();
-    assert_eq!(dd.try_squeeze_dyn(0).unwrap().sizes(), [3]);
-    assert_eq!(dd.try_unsqueeze_dyn(-1).unwrap().sizes(), [1, 3, 1]);
-    assert!(dd.try_unsqueeze_dyn(3).is_err());
-    assert!(dd.try_squeeze_dyn(1).is_err());
+    assert_eq!(dd.try_squeeze(0).unwrap().sizes(), [3]);
+    assert_eq!(dd.try_unsqueeze(-1).unwrap().sizes(), [1, 3, 1]);
+    assert!(dd.try_unsqueeze(3).is_err());
+    assert!(dd.try_squeeze(1).is_err());
 }
 
 #[test]
@@ -129,8 +129,8 @@ fn narrow_select() {
     assert_eq!(x.try_select(Ax::<0>, 2).unwrap_err().to_string(), "index 2 is out of bounds for dimension 0 of size 2");
     assert!(same_storage(s.storage(), x.storage()));
     let d = x.clone().into_dyn();
-    assert_eq!(d.try_select_dyn(-1, 0).unwrap().sizes(), [2, 3]);
-    assert_eq!(d.try_narrow_dyn(0, 1, 1).unwrap().sizes(), [1, 3, 4]);
+    assert_eq!(d.try_select(-1, 0).unwrap().sizes(), [2, 3]);
+    assert_eq!(d.try_narrow(0, 1, 1).unwrap().sizes(), [1, 3, 4]);
 }
 
 #[test]

@@ -152,11 +152,11 @@ fn flatten_dyn_and_its_errors() {
     let d = x.clone().into_dyn();
     let a: TensorCow<i32, DynShape> = d.flatten_range(Ax::<1>, Ax::<2>);
     assert_eq!(a.sizes(), [2, 12]);
-    assert_eq!(x.try_flatten_dyn(0, -1).unwrap().sizes(), [24]);
-    assert_eq!(x.try_flatten_dyn(-2, -1).unwrap().sizes(), [2, 12]);
-    assert_eq!(Tensor::scalar(1.5f32).try_flatten_dyn(0, -1).unwrap().to_vec(), [1.5]);
-    assert_eq!(err(x.try_flatten_dyn(2, 1)), "flatten: start axis 2 comes after end axis 1");
-    assert_eq!(err(x.try_flatten_dyn(0, 3)), "axis 3 is out of range for a tensor of rank 3");
+    assert_eq!(x.try_flatten_range(0, -1).unwrap().sizes(), [24]);
+    assert_eq!(x.try_flatten_range(-2, -1).unwrap().sizes(), [2, 12]);
+    assert_eq!(Tensor::scalar(1.5f32).as_dyn().try_flatten_range(0, -1).unwrap().to_vec(), [1.5]);
+    assert_eq!(err(x.try_flatten_range(2, 1)), "flatten: start axis 2 comes after end axis 1");
+    assert_eq!(err(x.try_flatten_range(0, 3)), "axis 3 is out of range for a tensor of rank 3");
 }
 
 #[test]
@@ -275,11 +275,11 @@ fn movedim_dyn_and_its_errors() {
     let d = x.clone().into_dyn();
     let m: TensorView<i32, DynShape> = d.movedim(Ax::<0>, Ax::<2>);
     assert_eq!(m.sizes(), [3, 4, 2]);
-    let n = x.try_movedim_dyn(-1, 0).unwrap();
+    let n = x.try_movedim(-1, 0).unwrap();
     assert_eq!(n.sizes(), [4, 2, 3]);
     assert_eq!(n.to_vec(), x.movedim(Ax::<2>, Ax::<0>).to_vec());
-    assert_eq!(err(x.try_movedim_dyn(0, 3)), "axis 3 is out of range for a tensor of rank 3");
-    assert_eq!(err(x.try_movedim_dyn(-4, 0)), "axis -4 is out of range for a tensor of rank 3");
+    assert_eq!(err(x.try_movedim(0, 3)), "axis 3 is out of range for a tensor of rank 3");
+    assert_eq!(err(x.try_movedim(-4, 0)), "axis -4 is out of range for a tensor of rank 3");
 }
 
 #[test]
@@ -322,7 +322,7 @@ fn diagonal_of_higher_ranks() {
     assert!(same_storage(e.storage(), x.storage()));
     let dd = x.clone().into_dyn();
     let g: TensorView<i32, DynShape> = dd.diagonal(-1, Ax::<2>, Ax::<0>);
-    assert_eq!(g.to_vec(), x.try_diagonal_dyn(-1, 2, 0).unwrap().to_vec());
+    assert_eq!(g.to_vec(), x.try_diagonal(-1, 2, 0).unwrap().to_vec());
     // offset -1 of (dim 2, dim 0) picks x[i, j, i + 1]: the same elements as offset 1 of (0, 2).
     assert_eq!(g.to_vec(), [1, 14, 5, 18, 9, 22]);
     assert_eq!(g.to_vec(), e.to_vec());
@@ -335,8 +335,8 @@ fn diagonal_of_higher_ranks() {
 #[test]
 fn diagonal_dyn_errors() {
     let a = a34();
-    assert_eq!(err(a.try_diagonal_dyn(0, 0, -2)), "diagonal: the two axes must differ, got 0 and 0");
-    assert_eq!(err(a.try_diagonal_dyn(0, 0, 2)), "axis 2 is out of range for a tensor of rank 2");
+    assert_eq!(err(a.try_diagonal(0, 0, -2)), "diagonal: the two axes must differ, got 0 and 0");
+    assert_eq!(err(a.try_diagonal(0, 0, 2)), "axis 2 is out of range for a tensor of rank 2");
 }
 
 #[test]
@@ -429,12 +429,12 @@ fn chunk_and_split_dyn() {
     let c: Vec<TensorView<i32, DynShape>> = d.chunk(2, Ax::<1>);
     assert_eq!((c[0].sizes(), c[1].sizes()), (&[2, 2, 4][..], &[2, 1, 4][..]));
     assert_eq!(c[1].to_vec(), [8, 9, 10, 11, 20, 21, 22, 23]);
-    let s = x.try_split_dyn(3, -1).unwrap();
+    let s = x.try_split(3, -1).unwrap();
     assert_eq!(s.iter().map(|v| v.sizes().to_vec()).collect::<Vec<_>>(), [vec![2, 3, 3], vec![2, 3, 1]]);
     assert_eq!(s[1].to_vec(), [3, 7, 11, 15, 19, 23]);
-    assert_eq!(x.try_chunk_dyn(2, 0).unwrap()[1].at([0, 0, 0]), 12);
-    assert_eq!(err(x.try_split_dyn(2, 3)), "axis 3 is out of range for a tensor of rank 3");
-    assert_eq!(err(x.try_chunk_dyn(0, 0)), "chunk: the number of chunks must be positive, got 0");
+    assert_eq!(x.try_chunk(2, 0).unwrap()[1].at([0, 0, 0]), 12);
+    assert_eq!(err(x.try_split(2, 3)), "axis 3 is out of range for a tensor of rank 3");
+    assert_eq!(err(x.try_chunk(0, 0)), "chunk: the number of chunks must be positive, got 0");
     assert_eq!(err(d.try_chunk(2, Ax::<3>)), "axis 3 is out of range for a tensor of rank 3");
 }
 

@@ -139,7 +139,11 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
     let doc = format!("[`{try_name}`]({link}), panicking with the error's message.");
     let copied = f.attrs.iter().filter(|a| {
         let p = a.path();
-        p.is_ident("cfg") || p.is_ident("cfg_attr") || p.is_ident("allow") || p.is_ident("inline")
+        p.is_ident("cfg")
+            || p.is_ident("cfg_attr")
+            || p.is_ident("allow")
+            || p.is_ident("inline")
+            || p.is_ident("deprecated")
     });
     let extra = extra_doc.map(|d| quote!(#[doc = ""] #[doc = #d]));
     let vis = &f.vis;
@@ -155,6 +159,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         #(#[doc(alias = #aliases)])*
         #(#copied)*
         #[track_caller]
+        #[allow(deprecated)] // (the call of a deprecated `try_` form by its deprecated twin)
         #vis #sig {
             crate::error::OrPanic::or_panic(#call)
         }
@@ -211,7 +216,11 @@ fn copy_form(
     let errors = format!("As {link}, and [`ShapeError::Alloc`](crate::ShapeError::Alloc).");
     let copied = f.attrs.iter().filter(|a| {
         let p = a.path();
-        p.is_ident("cfg") || p.is_ident("cfg_attr") || p.is_ident("allow") || p.is_ident("inline")
+        p.is_ident("cfg")
+            || p.is_ident("cfg_attr")
+            || p.is_ident("allow")
+            || p.is_ident("inline")
+            || p.is_ident("deprecated")
     });
     let alias_args = aliases.iter().map(|a| quote!(, alias = #a));
     let vis = &f.vis;
@@ -224,6 +233,7 @@ fn copy_form(
         #[doc = "# Errors"]
         #[doc = #errors]
         #(#copied)*
+        #[allow(deprecated)]
         #vis #sig {
             let mut out = self.try_to_owned()?;
             out.#try_name #turbofish(#(#forwarded),*)?;

@@ -48,7 +48,7 @@ impl<'t, T: GradFloat, B: Shape> VarBias<'t, T> for Option<&Var<'t, T, B>> {
 /// `v` as a batch of images: `[N, C, L]` as `[N, C, 1, L]` when `one_d`.
 fn image<T: GradFloat>(v: TensorView<'_, T, DynShape>, one_d: bool) -> TensorView<'_, T, DynShape> {
     if one_d {
-        v.unsqueeze_dyn(2)
+        v.unsqueeze(2)
     } else {
         v
     }
@@ -86,12 +86,12 @@ fn conv2d_backward<T: GradFloat>(
         for gi in 0..a.groups {
             // Batch and channels swapped: the input's channels become a batch of one-channel
             // images per ... convolved with the output gradient as weights.
-            let xg = x.narrow_dyn(1, (gi * cg) as isize, cg).transpose_dyn(0, 1);
-            let gg = g.narrow_dyn(1, (gi * og) as isize, og).transpose_dyn(0, 1);
+            let xg = x.narrow(1, (gi * cg) as isize, cg).transpose(0, 1);
+            let gg = g.narrow(1, (gi * og) as isize, og).transpose(0, 1);
             let wa = ConvArgs { stride: a.dilation, padding: a.padding, dilation: a.stride, groups: 1 };
             let r = xg.conv2d_dyn(&gg, NoBias, wa); // [Cg, Og, KH', KW'], KH' >= KH
-            let r = r.narrow_dyn(2, 0, ws[2]).narrow_dyn(3, 0, ws[3]).transpose_dyn(0, 1);
-            let mut dst = gw.narrow_dyn_mut(0, (gi * og) as isize, og);
+            let r = r.narrow(2, 0, ws[2]).narrow(3, 0, ws[3]).transpose(0, 1);
+            let mut dst = gw.narrow_mut(0, (gi * og) as isize, og);
             dst += &r;
         }
         gw
@@ -173,7 +173,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         let bnode = b.as_ref().and_then(|v| v.node());
         Self::record([self.node(), weight.node(), bnode], out, move |[ix, iw, ib], _| {
             back(move |g: Tensor<T, S2>, s: &mut Sink<T>| {
-                let flat = |t: Tensor<T, DynShape>| if one_d { t.squeeze_dyn(2).to_owned() } else { t };
+                let flat = |t: Tensor<T, DynShape>| if one_d { t.squeeze(2).to_owned() } else { t };
                 let need = [ix.is_some(), iw.is_some(), ib.is_some()];
                 let (xi, wi, gi) = (image(x.as_dyn(), one_d), image(w.as_dyn(), one_d), image(g.as_dyn(), one_d));
                 let [gx, gw, gb] = conv2d_backward(xi, wi, gi, args, need);
@@ -382,7 +382,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                     if gx.sizes()[2..] == xs[2..] {
                         typed::<T, S>(gx)
                     } else {
-                        typed::<T, S>(gx.narrow_dyn(2, 0, xs[2]).narrow_dyn(3, 0, xs[3]).to_owned())
+                        typed::<T, S>(gx.narrow(2, 0, xs[2]).narrow(3, 0, xs[3]).to_owned())
                     }
                 });
                 if iw.is_some() {

@@ -28,7 +28,7 @@ use shaped_macros::try_twin;
 /// let a = tape.var(Tensor::<f64, DynShape>::from_vec(&[2, 3], vec![1., 2., 3., 4., 5., 6.]));
 /// let b = tape.var(Tensor::<f64, DynShape>::from_vec(&[3], vec![1., 0., -1.]));
 /// let y = einsum("ij,j->i", &[&a, &b]); // [-2, -2]
-/// let grads = y.sum_axis_dyn(0).backward();
+/// let grads = y.sum_axis(0).backward();
 /// assert_eq!(grads.wrt(&b).unwrap().to_vec(), [5., 7., 9.]); // the column sums of a
 /// ```
 ///
@@ -111,7 +111,7 @@ fn operand_grad<T: GradFloat>(
     // Labels broadcast from size 1 in this operand: their gradients add up.
     for (a, &c) in kept.iter().enumerate() {
         if my_size(c) == 1 && size[c as usize] != 1 {
-            r = r.sum_keepdim_dyn(a as isize);
+            r = r.sum_keepdim(a as isize);
         }
     }
     // Labels summed away inside this operand alone: each element got the same gradient.

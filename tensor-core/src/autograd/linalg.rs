@@ -26,7 +26,7 @@ impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
     pub fn try_inv(&self) -> Result<Var<'t, T, S>, ShapeError> {
         let y = self.value().try_inv()?;
         self.try_record_matrix(y, |g, y| {
-            let yt = y.transpose_dyn(-1, -2);
+            let yt = y.transpose(-1, -2);
             -&yt.matmul(&g).matmul(&yt)
         })
     }
@@ -68,17 +68,17 @@ impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
             back(move |g: Tensor<T, SB>, s: &mut Sink<T>| {
                 // Every product in matrix form (`[.., n, 1]` columns for vectors), so that no
                 // later rule has to guess what a rank-(r - 1) operand is.
-                let at = a.as_dyn().transpose_dyn(-1, -2);
+                let at = a.as_dyn().transpose(-1, -2);
                 let gv = g.as_dyn();
-                let gb2: Tensor<T, DynShape> = at.solve(&if vector { gv.unsqueeze_dyn(-1) } else { gv });
+                let gb2: Tensor<T, DynShape> = at.solve(&if vector { gv.unsqueeze(-1) } else { gv });
                 s.add_with(ia, || {
                     let xv = x.as_dyn();
-                    let x2 = if vector { xv.unsqueeze_dyn(-1) } else { xv };
-                    let ga = gb2.matmul(&x2.transpose_dyn(-1, -2));
+                    let x2 = if vector { xv.unsqueeze(-1) } else { xv };
+                    let ga = gb2.matmul(&x2.transpose(-1, -2));
                     sum_to::<T, S>((-&ga).as_dyn(), la.sizes())
                 });
                 s.add_with(ib, || {
-                    let gb = if vector { gb2.as_dyn().squeeze_dyn(-1) } else { gb2.as_dyn() };
+                    let gb = if vector { gb2.as_dyn().squeeze(-1) } else { gb2.as_dyn() };
                     sum_to::<T, SB>(gb, lb.sizes())
                 });
             })
@@ -111,15 +111,15 @@ impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
         Self::record([self.node(), b.node()], x, move |[ia, ib], x| {
             let x = x.clone();
             back(move |g: Tensor<T, SB>, s: &mut Sink<T>| {
-                let at = a.as_dyn().transpose_dyn(-1, -2);
+                let at = a.as_dyn().transpose(-1, -2);
                 let gb: Tensor<T, DynShape> = at.solve_triangular(&g.as_dyn(), !upper, unitriangular);
                 s.add_with(ia, || {
                     let (gb2, x2) = if vector {
-                        (gb.as_dyn().unsqueeze_dyn(-1), x.as_dyn().unsqueeze_dyn(-1))
+                        (gb.as_dyn().unsqueeze(-1), x.as_dyn().unsqueeze(-1))
                     } else {
                         (gb.as_dyn(), x.as_dyn())
                     };
-                    let ga = -&gb2.matmul(&x2.transpose_dyn(-1, -2));
+                    let ga = -&gb2.matmul(&x2.transpose(-1, -2));
                     let k = if unitriangular { 1 } else { 0 };
                     let ga = if upper { ga.triu(k) } else { ga.tril(-k) };
                     sum_to::<T, S>(ga.as_dyn(), la.sizes())
@@ -148,15 +148,15 @@ impl<'t, T: GradFloat, S: SquareShape> Var<'t, T, S> {
             // (an unbatched `[n, n]` right side of rank r - 1 would be read as a batch
             // of vectors by `solve_triangular`).
             let eye = batched_eye::<T>(ld.sizes());
-            let lt = ld.transpose_dyn(-1, -2);
+            let lt = ld.transpose(-1, -2);
             let half = c::<T>(0.5);
             let phi = lt.matmul(&g).tril(0);
             let phi = phi.zip_with(&eye.as_dyn(), move |v, e| if e == T::one() { v * half } else { v });
             // L⁻¹ by one triangular solve, then L⁻ᵀ Φ L⁻¹ by two products.
             let linv = ld.solve_triangular(&eye.as_dyn(), false, false);
-            let linv_t = linv.as_dyn().transpose_dyn(-1, -2);
+            let linv_t = linv.as_dyn().transpose(-1, -2);
             let r = linv_t.matmul(&phi.as_dyn()).matmul(&linv.as_dyn());
-            let rt = r.as_dyn().transpose_dyn(-1, -2);
+            let rt = r.as_dyn().transpose(-1, -2);
             r.zip_with(&rt, move |a, b| (a + b) * half)
         })
     }
@@ -207,9 +207,9 @@ impl<'t, T: GradFloat, S: crate::shape::MatrixBatch> Var<'t, T, S> {
             let x = x.clone();
             back(move |g: Tensor<T, SB::Out>, s: &mut Sink<T>| {
                 let ad = a.as_dyn();
-                let at = ad.transpose_dyn(-1, -2);
+                let at = ad.transpose(-1, -2);
                 let (g2, x2, b2) = if vector {
-                    (g.as_dyn().unsqueeze_dyn(-1), x.as_dyn().unsqueeze_dyn(-1), bv.as_dyn().unsqueeze_dyn(-1))
+                    (g.as_dyn().unsqueeze(-1), x.as_dyn().unsqueeze(-1), bv.as_dyn().unsqueeze(-1))
                 } else {
                     (g.as_dyn(), x.as_dyn(), bv.as_dyn())
                 };
@@ -219,11 +219,11 @@ impl<'t, T: GradFloat, S: crate::shape::MatrixBatch> Var<'t, T, S> {
                     s.add_with(ia, || {
                         let y = aat.solve(&b2); // (AAᵀ)⁻¹ B
                         let pg = g2 - &at.matmul(&z); // (I - A⁺A) G
-                        let ga = &y.matmul(&pg.transpose_dyn(-1, -2)) - &z.matmul(&x2.transpose_dyn(-1, -2));
+                        let ga = &y.matmul(&pg.transpose(-1, -2)) - &z.matmul(&x2.transpose(-1, -2));
                         typed::<T, S>(ga)
                     });
                     s.add_with(ib, || {
-                        let gb = if vector { z.as_dyn().squeeze_dyn(-1) } else { z.as_dyn() };
+                        let gb = if vector { z.as_dyn().squeeze(-1) } else { z.as_dyn() };
                         sum_to::<T, SB>(gb, lb.sizes())
                     });
                     return;
@@ -232,11 +232,11 @@ impl<'t, T: GradFloat, S: crate::shape::MatrixBatch> Var<'t, T, S> {
                 let az = ad.matmul(&z);
                 s.add_with(ia, || {
                     let resid = b2 - &ad.matmul(&x2);
-                    let ga = &resid.matmul(&z.as_dyn().transpose_dyn(-1, -2)) - &az.matmul(&x2.transpose_dyn(-1, -2));
+                    let ga = &resid.matmul(&z.as_dyn().transpose(-1, -2)) - &az.matmul(&x2.transpose(-1, -2));
                     typed::<T, S>(ga)
                 });
                 s.add_with(ib, || {
-                    let gb = if vector { az.as_dyn().squeeze_dyn(-1) } else { az.as_dyn() };
+                    let gb = if vector { az.as_dyn().squeeze(-1) } else { az.as_dyn() };
                     sum_to::<T, SB>(gb, lb.sizes())
                 });
             })
@@ -264,7 +264,7 @@ where
         Self::record([self.node()], out, move |[i], _| {
             back(move |g: Tensor<T, ()>, s: &mut Sink<T>| {
                 let k = g.item() * d;
-                s.add_with(i, || typed::<T, (M, N)>(inv.as_dyn().transpose_dyn(0, 1).map(move |v| v * k)))
+                s.add_with(i, || typed::<T, (M, N)>(inv.as_dyn().transpose(0, 1).map(move |v| v * k)))
             })
         })
     }
@@ -287,7 +287,7 @@ where
         Self::record([self.node()], out, move |[i], _| {
             back(move |g: Tensor<T, ()>, s: &mut Sink<T>| {
                 let k = g.item();
-                s.add_with(i, || typed::<T, (M, N)>(inv.as_dyn().transpose_dyn(0, 1).map(move |v| v * k)))
+                s.add_with(i, || typed::<T, (M, N)>(inv.as_dyn().transpose(0, 1).map(move |v| v * k)))
             })
         })
     }

@@ -175,7 +175,7 @@ where
                 let rows: usize = xa.sizes()[..xa.rank() - 1].iter().product();
                 let g2 = gd.reshape_dyn(&[rows as isize, o as isize]);
                 let x2 = xa.reshape_dyn(&[rows as isize, i as isize]);
-                typed::<T, (O, I)>(g2.transpose_dyn(0, 1).matmul(&x2))
+                typed::<T, (O, I)>(g2.transpose(0, 1).matmul(&x2))
             });
             s.add_with(ib, || sum_to::<T, (O,)>(gd, &[o]));
         })
@@ -233,9 +233,9 @@ where
     let (xhat, rstd, y) = match layer_norm_rows(&xd, d, eps, weight, bias)? {
         Some(parts) => parts,
         None => {
-            let mean = xd.try_mean_keepdim_dyn(-1)?;
+            let mean = xd.try_mean_keepdim(-1)?;
             let xc = xd.zip_with(&mean, |v, m| v - m);
-            let var = xc.map(|v| v * v).try_mean_keepdim_dyn(-1)?;
+            let var = xc.map(|v| v * v).try_mean_keepdim(-1)?;
             let rstd = var.map(move |v| T::one() / (v + eps).sqrt());
             let xhat = xc.zip_with(&rstd, |v, r| v * r);
             let y = affine(&xhat, weight.map(|w| w.value().as_dyn()), bias.map(|b| b.value().as_dyn()));
@@ -254,8 +254,8 @@ where
                     Some(w) => gd.zip_with(&w.as_dyn(), |g, w| g * w),
                     None => gd.to_owned(),
                 };
-                let m1 = gh.mean_keepdim_dyn(-1);
-                let m2 = gh.zip_with(&xhat, |g, h| g * h).mean_keepdim_dyn(-1);
+                let m1 = gh.mean_keepdim(-1);
+                let m2 = gh.zip_with(&xhat, |g, h| g * h).mean_keepdim(-1);
                 typed::<T, S>(normalized_grad(&gh, &xhat, &m1, &m2, &rstd))
             });
         })
@@ -631,7 +631,7 @@ where
                 let mut gw = Tensor::<T, DynShape>::full_sized(&[num, dim], T::zero());
                 gw.index_add_dyn_(0, &flat, &g2, T::one());
                 if let Some(p) = pad {
-                    gw.as_view_mut().select_dyn_mut(0, p as isize).fill(T::zero());
+                    gw.as_view_mut().select_mut(0, p as isize).fill(T::zero());
                 }
                 typed::<T, (N, E)>(gw)
             })
@@ -716,7 +716,7 @@ where
     }
     let e = qd.sizes()[qd.rank() - 1];
     let scale = T::one() / c::<T>(e as f64).sqrt();
-    let mut scores = qd.try_matmul(&kd.transpose_dyn(-2, -1))?;
+    let mut scores = qd.try_matmul(&kd.transpose(-2, -1))?;
     scores.map_inplace(move |v| v * scale);
     if is_causal {
         let r = scores.rank();
@@ -725,14 +725,14 @@ where
         let mask = Tensor::<T, DynShape>::try_full_sized(&[l, s], T::neg_infinity())?.try_triu(1)?;
         scores = scores.zip_with(&mask, |v, m| v + m);
     }
-    let p = scores.try_softmax_dyn(-1)?;
+    let p = scores.try_softmax(-1)?;
     let out = p.try_matmul(&vd)?.try_into_static::<Attention<Q, K, V>>()?;
     let (qa, ka, va) = (q.arc().clone(), k.arc().clone(), v.arc().clone());
     record([q.node(), k.node(), v.node()], out, move |[iq, ik, iv], _| {
         back(move |g: Tensor<T, Attention<Q, K, V>>, s: &mut Sink<T>| {
             let gd = g.as_dyn();
             s.add_with(iv, || {
-                let gv = p.as_dyn().transpose_dyn(-2, -1).matmul(&gd);
+                let gv = p.as_dyn().transpose(-2, -1).matmul(&gd);
                 sum_to::<T, V>(gv.as_dyn(), va.sizes())
             });
             if iq.is_none() && ik.is_none() {
@@ -740,7 +740,7 @@ where
             }
             let ds = attention_scores_grad(&gd, &p, &va.as_dyn(), scale);
             s.add_with(iq, || sum_to::<T, Q>(ds.matmul(&ka.as_dyn()).as_dyn(), qa.sizes()));
-            s.add_with(ik, || sum_to::<T, K>(ds.transpose_dyn(-2, -1).matmul(&qa.as_dyn()).as_dyn(), ka.sizes()));
+            s.add_with(ik, || sum_to::<T, K>(ds.transpose(-2, -1).matmul(&qa.as_dyn()).as_dyn(), ka.sizes()));
         })
     })
 }
@@ -755,8 +755,8 @@ fn attention_scores_grad<T: GradFloat>(
     v: &TensorView<'_, T, DynShape>,
     scale: T,
 ) -> Tensor<T, DynShape> {
-    let dp = g.matmul(&v.transpose_dyn(-2, -1));
-    let dot = dp.zip_with(p, |d, p| d * p).sum_keepdim_dyn(-1);
+    let dp = g.matmul(&v.transpose(-2, -1));
+    let dot = dp.zip_with(p, |d, p| d * p).sum_keepdim(-1);
     dp.zip_with(&dot, |d, r| d - r).zip_with(p, move |t, p| t * p * scale)
 }
 

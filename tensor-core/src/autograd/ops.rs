@@ -706,6 +706,10 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// [`ShapeError::Permutation`] when `axes` (made non-negative) is not a permutation of the
     /// value's dims; [`ShapeError::Invalid`] for a negative axis below `-rank`.
     #[try_twin]
+    #[deprecated(
+        note = "`permute` takes the axes as an array of `isize`: `v.permute([2, 0, 1])` (negatives count from the end)"
+    )]
+    #[allow(deprecated)]
     pub fn try_permute_dyn<A: PermuteAxis>(&self, axes: &[A]) -> Result<Var<'t, T, DynShape>, ShapeError> {
         let r = self.value().rank() as isize;
         let signed: Vec<isize> = axes.iter().map(|a| a.as_isize()).collect();
@@ -782,23 +786,23 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                 let (ad, bd) = (a.as_dyn(), b.as_dyn());
                 // Both operands as matrices (a 1-D `a` is a row, a 1-D `b` a column), and the
                 // output gradient with the dims that 1-D operands dropped put back.
-                let a2 = if ad.rank() == 1 { ad.unsqueeze_dyn(0) } else { ad };
-                let b2 = if bd.rank() == 1 { bd.unsqueeze_dyn(1) } else { bd };
+                let a2 = if ad.rank() == 1 { ad.unsqueeze(0) } else { ad };
+                let b2 = if bd.rank() == 1 { bd.unsqueeze(1) } else { bd };
                 let mut gd = g.as_dyn();
                 if a.rank() == 1 {
-                    gd = gd.unsqueeze_dyn(-2 + (b.rank() == 1) as isize);
+                    gd = gd.unsqueeze(-2 + (b.rank() == 1) as isize);
                 }
                 if b.rank() == 1 {
-                    gd = gd.unsqueeze_dyn(-1);
+                    gd = gd.unsqueeze(-1);
                 }
                 s.add_with(ia, || {
-                    let ga = gd.matmul(&b2.transpose_dyn(-1, -2));
+                    let ga = gd.matmul(&b2.transpose(-1, -2));
                     let ga: Tensor<T, DynShape> = sum_to(ga.as_dyn(), a2.sizes());
                     let isizes: Vec<isize> = a.sizes().iter().map(|&n| n as isize).collect();
                     typed::<T, S>(ga.reshape_dyn(&isizes).into_owned())
                 });
                 s.add_with(ib, || {
-                    let gb = a2.transpose_dyn(-1, -2).matmul(&gd);
+                    let gb = a2.transpose(-1, -2).matmul(&gd);
                     let gb: Tensor<T, DynShape> = sum_to(gb.as_dyn(), b2.sizes());
                     let isizes: Vec<isize> = b.sizes().iter().map(|&n| n as isize).collect();
                     typed::<T, S2>(gb.reshape_dyn(&isizes).into_owned())

@@ -42,8 +42,8 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
             back(move |g: Tensor<T, Y>, s: &mut Sink<T>| {
                 let n = la.sizes()[a];
                 let gd = g.as_dyn();
-                s.add_with(ia, || typed::<T, S>(gd.narrow_dyn(a as isize, 0, n).to_owned()));
-                s.add_with(ib, || typed::<T, S2>(gd.narrow_dyn(a as isize, n as isize, lb.sizes()[a]).to_owned()));
+                s.add_with(ia, || typed::<T, S>(gd.narrow(a as isize, 0, n).to_owned()));
+                s.add_with(ib, || typed::<T, S2>(gd.narrow(a as isize, n as isize, lb.sizes()[a]).to_owned()));
             })
         })
     }
@@ -68,7 +68,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
             let gd = g.as_dyn();
             let mut start = 0;
             for (i, &n) in idx.iter().zip(&lens) {
-                s.add_with(*i, || typed::<T, S>(gd.narrow_dyn(a as isize, start as isize, n).to_owned()));
+                s.add_with(*i, || typed::<T, S>(gd.narrow(a as isize, start as isize, n).to_owned()));
                 start += n;
             }
         })
@@ -97,7 +97,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         Self::record_many(&xs, out, move |idx, g: Tensor<T, Y>, s| {
             let gd = g.as_dyn();
             for (k, i) in idx.iter().enumerate() {
-                s.add_with(*i, || typed::<T, S>(gd.select_dyn(a as isize, k as isize).to_owned()));
+                s.add_with(*i, || typed::<T, S>(gd.select(a as isize, k as isize).to_owned()));
             }
         })
     }
@@ -140,7 +140,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                 s.add_with(i, || {
                     let n = xl.sizes()[a];
                     if mode == PadMode::Constant {
-                        return typed::<T, S>(g.as_dyn().narrow_dyn(a as isize, L as isize, n).to_owned());
+                        return typed::<T, S>(g.as_dyn().narrow(a as isize, L as isize, n).to_owned());
                     }
                     let table: Vec<i64> = (0..n + L + R).map(|k| pad_source(k, n, L, mode)).collect();
                     let table = Tensor::<i64, DynShape>::from_vec(&[n + L + R], table);

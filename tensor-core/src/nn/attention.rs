@@ -383,12 +383,12 @@ impl<E: Dim, const HEADS: usize, T: GradFloat> MultiheadAttention<E, HEADS, T> {
             let bi = b.as_ref().map(|b| b.narrow(Ax::<0>, (i * e) as isize, e));
             let y = f::try_linear(x, &wi, bi.as_ref())?;
             y.try_reshape_sized::<DynShape>(&[n as isize, len as isize, HEADS as isize, hd as isize])?
-                .try_transpose_dyn(1, 2)
+                .try_transpose(1, 2)
         };
         let qh = project(q, 0, l)?.mul_scalar(T::from_f64((1.0 / hd as f64).sqrt()));
         let kh = project(k, 1, s)?;
         let vh = project(v, 2, s)?;
-        let mut scores = qh.try_matmul(&kh.try_transpose_dyn(-2, -1)?)?; // [n, H, l, s]
+        let mut scores = qh.try_matmul(&kh.try_transpose(-2, -1)?)?; // [n, H, l, s]
         let mut full_rows = None;
         if let Some((mut m, full)) = mask {
             if !need_weights && full.iter().any(|&f| f) {
@@ -402,17 +402,16 @@ impl<E: Dim, const HEADS: usize, T: GradFloat> MultiheadAttention<E, HEADS, T> {
             }
             scores = scores.try_add(&Var::constant(m))?;
         }
-        let mut p = scores.try_softmax_dyn(-1)?;
+        let mut p = scores.try_softmax(-1)?;
         if let Some(rows) = &full_rows {
             p = p.masked_fill(rows, T::zero());
         }
         let p = f::try_dropout(&p, self.dropout, self.training, &mut self.rng)?;
         let heads = p.try_matmul(&vh)?; // [n, H, l, hd]
-        let joined =
-            heads.try_transpose_dyn(1, 2)?.try_reshape_sized::<DynShape>(&[n as isize, l as isize, e as isize])?;
+        let joined = heads.try_transpose(1, 2)?.try_reshape_sized::<DynShape>(&[n as isize, l as isize, e as isize])?;
         let (wo, bo) = watch_weight_bias(tape, &self.out_proj.weight, self.out_proj.bias.as_ref());
         let out = f::try_linear(&joined, &wo, bo.as_ref())?;
-        let weights = if need_weights { Some(p.try_mean_axis_dyn(1)?) } else { None };
+        let weights = if need_weights { Some(p.try_mean_axis(1)?) } else { None };
         Ok((out, weights))
     }
 }

@@ -511,7 +511,7 @@ pub fn mean_pool<'t, T: GradFloat, N: Dim, L: Dim, H: Dim>(
     let m = Var::constant(Tensor::<T, DynShape>::try_from_vec(&[n, l, 1], m)?);
     let counts = Var::constant(Tensor::<T, DynShape>::try_from_vec(&[n, 1], counts)?);
     let hd = hidden.try_cast_shape::<DynShape>()?;
-    let sum = hd.try_mul(&m)?.try_sum_axis_dyn(1)?;
+    let sum = hd.try_mul(&m)?.try_sum_axis(1)?;
     sum.try_div(&counts)?.try_cast_shape::<(N, H)>()
 }
 
@@ -526,6 +526,6 @@ pub fn l2_normalize<'t, T: GradFloat, N: Dim, H: Dim>(
     x: &Var<'t, T, (N, H)>,
 ) -> Result<Var<'t, T, (N, H)>, ShapeError> {
     let xd = x.try_cast_shape::<DynShape>()?;
-    let norm = xd.try_mul(&xd)?.try_sum_keepdim_dyn(1)?.sqrt().clamp(T::from_f64(1e-12), T::infinity());
+    let norm = xd.try_mul(&xd)?.try_sum_keepdim(1)?.sqrt().clamp(T::from_f64(1e-12), T::infinity());
     xd.try_div(&norm)?.try_cast_shape::<(N, H)>()
 }

@@ -275,7 +275,7 @@ where
     pub fn try_unique_all(&self) -> Result<Unique<D::Elem, S>, ShapeError> {
         let x = kernels::to_vec(self.data.as_slice(), self.layout())?;
         let flat = Tensor::<D::Elem, DynShape>::try_from_vec(&[x.len()], x)?;
-        let order = flat.try_argsort_dyn(0, false)?;
+        let order = flat.try_argsort(0, false)?;
         let (order, x) = (order.data.as_slice(), flat.data.as_slice());
         let (mut values, mut counts) = (Vec::new(), Vec::<i64>::new());
         let mut inverse = kernels::try_vec(x.len(), 0i64)?;

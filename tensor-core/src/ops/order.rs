@@ -69,6 +69,10 @@ where
     /// # Errors
     /// [`ShapeError::Axis`]; [`ShapeError::Alloc`].
     #[try_twin]
+    #[deprecated(
+        note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)"
+    )]
+    #[allow(deprecated)]
     pub fn try_argsort_dyn(&self, axis: isize, descending: bool) -> Result<OutTensor<D, i64, S>, ShapeError> {
         self.argsort_rt(axis, descending)
     }
@@ -108,6 +112,10 @@ where
     /// [`ShapeError::Axis`]; [`ShapeError::Alloc`].
     #[allow(clippy::type_complexity)]
     #[try_twin]
+    #[deprecated(
+        note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)"
+    )]
+    #[allow(deprecated)]
     pub fn try_sort_dyn(
         &self,
         axis: isize,
@@ -320,6 +328,10 @@ where
     /// rank.
     #[allow(clippy::type_complexity)]
     #[try_twin]
+    #[deprecated(
+        note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)"
+    )]
+    #[allow(deprecated)]
     pub fn try_kthvalue_dyn(
         &self,
         k: usize,
@@ -368,6 +380,10 @@ where
     /// past the rank.
     #[allow(clippy::type_complexity)]
     #[try_twin]
+    #[deprecated(
+        note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)"
+    )]
+    #[allow(deprecated)]
     pub fn try_median_axis_dyn(
         &self,
         axis: isize,
@@ -438,6 +454,10 @@ where
     /// As [`try_nanmedian_axis`](Self::try_nanmedian_axis).
     #[allow(clippy::type_complexity)]
     #[try_twin]
+    #[deprecated(
+        note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)"
+    )]
+    #[allow(deprecated)]
     pub fn try_nanmedian_axis_dyn(
         &self,
         axis: isize,
@@ -532,6 +552,10 @@ where
     /// # Errors
     /// As [`try_quantile`](Self::try_quantile).
     #[try_twin]
+    #[deprecated(
+        note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)"
+    )]
+    #[allow(deprecated)]
     pub fn try_quantile_dyn(&self, q: D::Elem, axis: isize) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
         self.quantile_as(q, axis, false)
     }
@@ -561,6 +585,10 @@ where
     /// # Errors
     /// As [`try_quantile`](Self::try_quantile).
     #[try_twin]
+    #[deprecated(
+        note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)"
+    )]
+    #[allow(deprecated)]
     pub fn try_nanquantile_dyn(&self, q: D::Elem, axis: isize) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
         self.quantile_as(q, axis, true)
     }
@@ -662,6 +690,8 @@ macro_rules! order_keepdim {
             #[doc = "# Errors"]
             #[doc = concat!($errors, " [`ShapeError::Axis`] naming the axis and the rank for an axis outside `-rank..rank`; [`ShapeError::Alloc`].")]
             #[allow(clippy::type_complexity)]
+            #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)")]
+            #[allow(deprecated)]
             pub fn $try_kdy(&self, $($p: $pt,)* axis: isize) -> Result<$Out<D::Elem, DynShape>, ShapeError> {
                 let ($s, $ax) = (self, axis);
                 $run
@@ -672,6 +702,8 @@ macro_rules! order_keepdim {
             #[doc = concat!("As the errors of [`", stringify!($try_kdy), "`](Self::", stringify!($try_kdy), ").")]
             #[track_caller]
             #[allow(clippy::type_complexity)]
+            #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)")]
+            #[allow(deprecated)]
             pub fn $kdy(&self, $($p: $pt,)* axis: isize) -> $Out<D::Elem, DynShape> {
                 self.$try_kdy($($p,)* axis).or_panic()
             }
@@ -686,34 +718,34 @@ order_keepdim!("The `k`-th smallest element (`k` from 1) of each line and its `i
     "kthvalue(k, ",
     "[`ShapeError::Index`] naming `k` when it is 0 or larger than the dim;",
     "use shaped::{Ax, Shape, Tensor};\nlet x: Tensor<i32, Shape![2, 3]> = Tensor::from([[5, 1, 3], [2, 2, 0]]);\nlet (v, i): (Tensor<i32, Shape![2, 1]>, _) = x.kthvalue_keepdim(2, Ax::<1>);\nassert_eq!((v.to_vec(), i.to_vec()), (vec![3, 2], vec![2, 0]));",
-    "use shaped::{DynShape, Tensor};\nlet x: Tensor<i32, DynShape> = Tensor::from([[5, 1, 3], [2, 2, 0]]).into_dyn();\nlet (v, i) = x.kthvalue_keepdim_dyn(2, -1);\nassert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[2, 1][..], vec![3, 2], vec![2, 0]));",
-    [D::Elem: Num], Pair, (k: usize), |s, a| keep_pair(s.try_kthvalue_dyn(k, a)?, a),
+    "use shaped::{DynShape, Tensor};\nlet x: Tensor<i32, DynShape> = Tensor::from([[5, 1, 3], [2, 2, 0]]).into_dyn();\nlet (v, i) = x.kthvalue_keepdim(2, -1);\nassert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[2, 1][..], vec![3, 2], vec![2, 0]));",
+    [D::Elem: Num], Pair, (k: usize), |s, a| keep_pair(s.as_dyn().try_kthvalue(k, a)?, a),
     kthvalue_keepdim try_kthvalue_keepdim kthvalue_keepdim_dyn try_kthvalue_keepdim_dyn);
 order_keepdim!("The lower median of each line and its `i64` position, as [`median_axis`](Self::median_axis),",
     "median(",
     "[`ShapeError::Index`] for an empty dim (no median);",
     "use shaped::{Ax, Shape, Tensor};\nlet x: Tensor<f32, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, 5.0, 1.0, 2.0]]);\nlet (v, i): (Tensor<f32, Shape![2, 1]>, _) = x.median_keepdim(Ax::<1>);\nassert_eq!((v.to_vec(), i.to_vec()), (vec![2.0, 1.0], vec![3, 2]));",
-    "use shaped::{DynShape, Tensor};\nlet x: Tensor<f32, DynShape> = Tensor::from([[4.0, 1.0], [3.0, 2.0]]).into_dyn();\nlet (v, i) = x.median_keepdim_dyn(0);\nassert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[1, 2][..], vec![3.0, 1.0], vec![1, 0]));",
-    [D::Elem: Num], Pair, (), |s, a| keep_pair(s.try_median_axis_dyn(a)?, a),
+    "use shaped::{DynShape, Tensor};\nlet x: Tensor<f32, DynShape> = Tensor::from([[4.0, 1.0], [3.0, 2.0]]).into_dyn();\nlet (v, i) = x.median_keepdim(0);\nassert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[1, 2][..], vec![3.0, 1.0], vec![1, 0]));",
+    [D::Elem: Num], Pair, (), |s, a| keep_pair(s.as_dyn().try_median_axis(a)?, a),
     median_keepdim try_median_keepdim median_keepdim_dyn try_median_keepdim_dyn);
 order_keepdim!("The lower median of the non-NaN elements of each line and its `i64` position, as [`nanmedian_axis`](Self::nanmedian_axis),",
     "nanmedian(",
     "[`ShapeError::Index`] for an empty dim;",
     "use shaped::{Ax, Shape, Tensor};\nlet x: Tensor<f32, Shape![1, 4]> = Tensor::from([[3.0, f32::NAN, 1.0, 2.0]]);\nlet (v, i): (Tensor<f32, Shape![1, 1]>, _) = x.nanmedian_keepdim(Ax::<1>);\nassert_eq!((v.to_vec(), i.to_vec()), (vec![2.0], vec![3]));",
-    "use shaped::{DynShape, Tensor};\nlet x: Tensor<f32, DynShape> = Tensor::from([[3.0, f32::NAN, 1.0, 2.0]]).into_dyn();\nlet (v, i) = x.nanmedian_keepdim_dyn(1);\nassert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[1, 1][..], vec![2.0], vec![3]));",
-    [D::Elem: Num], Pair, (), |s, a| keep_pair(s.try_nanmedian_axis_dyn(a)?, a),
+    "use shaped::{DynShape, Tensor};\nlet x: Tensor<f32, DynShape> = Tensor::from([[3.0, f32::NAN, 1.0, 2.0]]).into_dyn();\nlet (v, i) = x.nanmedian_keepdim(1);\nassert_eq!((v.sizes(), v.to_vec(), i.to_vec()), (&[1, 1][..], vec![2.0], vec![3]));",
+    [D::Elem: Num], Pair, (), |s, a| keep_pair(s.as_dyn().try_nanmedian_axis(a)?, a),
     nanmedian_keepdim try_nanmedian_keepdim nanmedian_keepdim_dyn try_nanmedian_keepdim_dyn);
 order_keepdim!("The `q`-quantile (`'linear'` interpolation) of each line, as [`quantile`](Self::quantile),",
     "quantile(q, ",
     "[`ShapeError::Invalid`] for `q` outside `[0, 1]` (or NaN); [`ShapeError::Index`] for an empty dim;",
     "use shaped::{Ax, Shape, Tensor};\nlet x: Tensor<f64, Shape![2, 4]> = Tensor::from([[4.0, 1.0, 3.0, 2.0], [0.0, 10.0, 20.0, 30.0]]);\nlet q: Tensor<f64, Shape![2, 1]> = x.quantile_keepdim(0.25, Ax::<1>);\nassert_eq!(q.to_vec(), [1.75, 7.5]);",
-    "use shaped::{DynShape, Tensor};\nlet x: Tensor<f64, DynShape> = Tensor::from([[4.0, 1.0, 3.0, 2.0]]).into_dyn();\nlet q = x.quantile_keepdim_dyn(0.5, -1);\nassert_eq!((q.sizes(), q.to_vec()), (&[1, 1][..], vec![2.5]));",
-    [D::Elem: Float + Num], One1, (q: D::Elem), |s, a| keep_axis(s.try_quantile_dyn(q, a)?, a),
+    "use shaped::{DynShape, Tensor};\nlet x: Tensor<f64, DynShape> = Tensor::from([[4.0, 1.0, 3.0, 2.0]]).into_dyn();\nlet q = x.quantile_keepdim(0.5, -1);\nassert_eq!((q.sizes(), q.to_vec()), (&[1, 1][..], vec![2.5]));",
+    [D::Elem: Float + Num], One1, (q: D::Elem), |s, a| keep_axis(s.as_dyn().try_quantile(q, a)?, a),
     quantile_keepdim try_quantile_keepdim quantile_keepdim_dyn try_quantile_keepdim_dyn);
 order_keepdim!("The `q`-quantile of the non-NaN elements of each line, as [`nanquantile`](Self::nanquantile),",
     "nanquantile(q, ",
     "[`ShapeError::Invalid`] for `q` outside `[0, 1]` (or NaN); [`ShapeError::Index`] for an empty dim;",
     "use shaped::{Ax, Shape, Tensor};\nlet x: Tensor<f64, Shape![1, 3]> = Tensor::from([[1.0, f64::NAN, 3.0]]);\nlet q: Tensor<f64, Shape![1, 1]> = x.nanquantile_keepdim(0.5, Ax::<1>);\nassert_eq!(q.to_vec(), [2.0]);",
-    "use shaped::{DynShape, Tensor};\nlet x: Tensor<f64, DynShape> = Tensor::from([[1.0, f64::NAN, 3.0]]).into_dyn();\nlet q = x.nanquantile_keepdim_dyn(0.5, 1);\nassert_eq!((q.sizes(), q.to_vec()), (&[1, 1][..], vec![2.0]));",
-    [D::Elem: Float + Num], One1, (q: D::Elem), |s, a| keep_axis(s.try_nanquantile_dyn(q, a)?, a),
+    "use shaped::{DynShape, Tensor};\nlet x: Tensor<f64, DynShape> = Tensor::from([[1.0, f64::NAN, 3.0]]).into_dyn();\nlet q = x.nanquantile_keepdim(0.5, 1);\nassert_eq!((q.sizes(), q.to_vec()), (&[1, 1][..], vec![2.0]));",
+    [D::Elem: Float + Num], One1, (q: D::Elem), |s, a| keep_axis(s.as_dyn().try_nanquantile(q, a)?, a),
     nanquantile_keepdim try_nanquantile_keepdim nanquantile_keepdim_dyn try_nanquantile_keepdim_dyn);

@@ -274,6 +274,8 @@ macro_rules! reduction {
             #[doc = "# Errors"]
             #[doc = "[`ShapeError::Axis`]; see the [module docs](crate::ops::reduce)."]
             #[inline]
+            #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)")]
+            #[allow(deprecated)]
             pub fn $try_dy(&self, axis: isize, $($p: $pt),*) -> Result<OutTensor<D, $out, DynShape>, ShapeError>
             where
                 $($bound)*
@@ -284,6 +286,8 @@ macro_rules! reduction {
             #[doc = concat!("The ", $doc, " along a runtime axis (negative counts from the end), which is removed (PyTorch `", $torch, "(dim=axis)`), as a [`DynShape`] tensor. Panics with the message of the error that [`", stringify!($try_dy), "`](Self::", stringify!($try_dy), ") returns.")]
             #[track_caller]
             #[inline]
+            #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)")]
+            #[allow(deprecated)]
             pub fn $dy(&self, axis: isize, $($p: $pt),*) -> OutTensor<D, $out, DynShape>
             where
                 $($bound)*
@@ -295,6 +299,8 @@ macro_rules! reduction {
             #[doc = "# Errors"]
             #[doc = "[`ShapeError::Axis`]; see the [module docs](crate::ops::reduce)."]
             #[inline]
+            #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)")]
+            #[allow(deprecated)]
             pub fn $try_kdy(&self, axis: isize, $($p: $pt),*) -> Result<OutTensor<D, $out, DynShape>, ShapeError>
             where
                 $($bound)*
@@ -305,6 +311,8 @@ macro_rules! reduction {
             #[doc = concat!("The ", $doc, " along a runtime axis, kept as a size-1 dim (PyTorch `", $torch, "(dim=axis, keepdim=True)`), as a [`DynShape`] tensor. Panics with the message of the error that [`", stringify!($try_kdy), "`](Self::", stringify!($try_kdy), ") returns.")]
             #[track_caller]
             #[inline]
+            #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)")]
+            #[allow(deprecated)]
             pub fn $kdy(&self, axis: isize, $($p: $pt),*) -> OutTensor<D, $out, DynShape>
             where
                 $($bound)*

@@ -127,12 +127,16 @@ macro_rules! along_axis {
             #[doc = ""]
             #[doc = "# Errors"]
             #[doc = "[`ShapeError::Axis`]; an integer result past 64 bits; [`ShapeError::Alloc`]."]
+            #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)")]
+            #[allow(deprecated)]
             pub fn $try_dy(&self, axis: isize) -> Result<OutTensor<D, $out, S>, ShapeError> {
                 let ($s, $ax) = (self, axis);
                 $run
             }
             #[doc = concat!("[`", stringify!($try_dy), "`](Self::", stringify!($try_dy), "), panicking with the error's message.")]
             #[track_caller]
+            #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)")]
+            #[allow(deprecated)]
             pub fn $dy(&self, axis: isize) -> OutTensor<D, $out, S> {
                 self.$try_dy(axis).or_panic()
             }
@@ -194,11 +198,15 @@ macro_rules! cum_extreme {
             #[doc = "# Errors"]
             #[doc = "[`ShapeError::Axis`]; [`ShapeError::Alloc`]."]
             #[allow(clippy::type_complexity)]
+            #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)")]
+            #[allow(deprecated)]
             pub fn $try_dy(&self, axis: isize) -> Result<(OutTensor<D, D::Elem, S>, OutTensor<D, i64, S>), ShapeError> {
                 self.cum_extreme_rt::<$max>(axis)
             }
             #[doc = concat!("[`", stringify!($try_dy), "`](Self::", stringify!($try_dy), "), panicking with the error's message.")]
             #[track_caller]
+            #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)")]
+            #[allow(deprecated)]
             pub fn $dy(&self, axis: isize) -> (OutTensor<D, D::Elem, S>, OutTensor<D, i64, S>) {
                 self.$try_dy(axis).or_panic()
             }
@@ -236,6 +244,10 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Axis`]; [`ShapeError::Alloc`].
     #[try_twin]
+    #[deprecated(
+        note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)"
+    )]
+    #[allow(deprecated)]
     pub fn try_roll_dyn(&self, shift: isize, axis: isize) -> Result<OutTensor<D, D::Elem, S>, ShapeError> {
         self.per_line(axis, |o, s, l, a| scan::roll(o, s, l, a, shift))
     }
@@ -302,8 +314,8 @@ where
         if n < 2 {
             return Tensor::try_from_vec(&sizes, alloc::vec::Vec::new());
         }
-        let hi = self.try_narrow_dyn(axis, 1, n - 1)?;
-        let lo = self.try_narrow_dyn(axis, 0, n - 1)?;
+        let d = self.as_dyn();
+        let (hi, lo) = (d.try_narrow(axis, 1, n - 1)?, d.try_narrow(axis, 0, n - 1)?);
         Tensor::try_from_vec(&sizes, hi.try_sub(&lo)?.to_vec())
     }
     /// The differences of neighbours along `axis`, `x[k + 1] - x[k]` (PyTorch `diff(dim=axis)`,
@@ -332,6 +344,10 @@ where
     /// # Errors
     /// [`ShapeError::Axis`]; [`ShapeError::Alloc`].
     #[try_twin]
+    #[deprecated(
+        note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)"
+    )]
+    #[allow(deprecated)]
     pub fn try_diff_dyn(&self, axis: isize) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
         self.diff_rt(axis)
     }

@@ -194,12 +194,17 @@ where
     /// # Errors
     /// As [`try_trapezoid`](Self::try_trapezoid).
     #[try_twin]
+    #[deprecated(
+        note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)"
+    )]
+    #[allow(deprecated)]
     pub fn try_trapezoid_dyn(&self, dx: D::Elem, axis: isize) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
         self.trapezoid_as(axis, Spacing::Uniform(dx))
     }
     /// [`try_trapezoid_x`](Self::try_trapezoid_x) along a runtime axis (negative counts from the
     /// end; PyTorch `torch.trapezoid(self, x, dim=axis)` with a 1-D `x`): a [`DynShape`] result.
-    /// `x` may have any shape type; its runtime rank must be 1.
+    /// `x` may have any shape type (a [`DynShape`] too, which `trapezoid_x` does not take); its
+    /// runtime rank must be 1.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;

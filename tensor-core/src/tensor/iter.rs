@@ -534,6 +534,10 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Axis`] when `axis` is outside `-rank..rank`.
     #[doc(alias = "unbind")]
     #[try_twin(alias = "unbind")]
+    #[deprecated(
+        note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)"
+    )]
+    #[allow(deprecated)]
     pub fn try_axis_iter_dyn(&self, axis: isize) -> Result<AxisIter<D::Ref<'_>, DynShape>, ShapeError> {
         let axis = self.ax(axis)?;
         Ok(AxisIter::new(self.data.view_data(), *self.layout(), axis))
@@ -594,7 +598,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # extern crate shaped_core as shaped;
     /// use shaped::{DynShape, Tensor};
     /// let mut x: Tensor<i32, DynShape> = Tensor::from([[1, 2], [3, 4]]).into_dyn();
-    /// for (k, mut row) in x.axis_iter_dyn_mut(0).enumerate() {
+    /// for (k, mut row) in x.axis_iter_mut(0).enumerate() {
     ///     row.fill_(k as i32);
     /// }
     /// assert_eq!(x.to_vec(), [0, 0, 1, 1]);
@@ -605,6 +609,10 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Invalid`] when the views interleave in memory (as for the columns of a
     /// row-major matrix: use [`for_each_axis_dyn_mut`](Self::for_each_axis_dyn_mut)).
     #[try_twin]
+    #[deprecated(
+        note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)"
+    )]
+    #[allow(deprecated)]
     pub fn try_axis_iter_dyn_mut(&mut self, axis: isize) -> Result<AxisIterMut<'_, D::Elem, DynShape>, ShapeError>
     where
         D: DataMut,
@@ -622,7 +630,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # extern crate shaped_core as shaped;
     /// use shaped::{DynShape, Tensor};
     /// let mut x: Tensor<i32, DynShape> = Tensor::from([[1, 2], [3, 4]]).into_dyn();
-    /// x.for_each_axis_dyn_mut(-1, |k, mut col| col.fill_(10 * k as i32));
+    /// x.for_each_axis_mut(-1, |k, mut col| col.fill_(10 * k as i32));
     /// assert_eq!(x.to_vec(), [0, 10, 0, 10]);
     /// ```
     ///
@@ -631,6 +639,10 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     #[try_twin(
         doc = "[`for_each_axis_mut`](Self::for_each_axis_mut) along a runtime axis (negative counts from the end)."
     )]
+    #[deprecated(
+        note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)"
+    )]
+    #[allow(deprecated)]
     pub fn try_for_each_axis_dyn_mut(
         &mut self,
         axis: isize,

@@ -8,7 +8,7 @@
 //! | `Tensor::cat_all(&[&x, &y, ..], Ax::<A>)` | a slice of tensors of one shape type | dim `A` is `Dyn` |
 //! | `Tensor::stack([&x, &y, ..], Ax::<A>)` ([`Stack`]) | an array of `K` tensors of one shape type | `Const<K>` inserted at `A` |
 //! | `Tensor::stack_all(&[&x, &y, ..], Ax::<A>)` | a slice of tensors of one shape type | `Dyn` inserted at `A` |
-//! | `Tensor::cat_dyn(&[..], axis)`, `Tensor::stack_dyn(&[..], axis)` | runtime axis | [`DynShape`] |
+//! | `Tensor::cat_all(&[..], axis)`, `Tensor::stack_all(&[..], axis)` | runtime axis | [`DynShape`] |
 //!
 //! `cat` and `stack` are trait methods ([`Cat`], [`Stack`]) rather than inherent ones so that
 //! the axis is the only explicit generic argument: an inherent `cat::<A>` would also need the
@@ -250,6 +250,8 @@ impl<T: Element> Tensor<T, DynShape> {
     #[try_twin(
         doc = "Runtime-axis `cat` (PyTorch `torch.cat(xs, axis)`, negative counts from the end) of tensors of any one shape type, as a [`DynShape`] tensor."
     )]
+    #[deprecated(note = "`Tensor::cat_all(&xs, axis)` takes an `isize` axis (PyTorch `torch.cat(xs, dim)`)")]
+    #[allow(deprecated)]
     pub fn try_cat_dyn<S: Shape>(xs: &[&TensorBase<impl Data<Elem = T>, S>], axis: isize) -> Result<Self, ShapeError> {
         let inputs = parts(xs.iter().copied());
         if inputs.is_empty() {
@@ -263,6 +265,8 @@ impl<T: Element> Tensor<T, DynShape> {
     /// # Errors
     /// As [`Stack::try_stack`], and [`ShapeError::Axis`].
     #[try_twin(doc = "Runtime-axis `stack` (PyTorch `torch.stack(xs, axis)`.")]
+    #[deprecated(note = "`Tensor::stack_all(&xs, axis)` takes an `isize` axis (PyTorch `torch.stack(xs, dim)`)")]
+    #[allow(deprecated)]
     pub fn try_stack_dyn<S: Shape>(
         xs: &[&TensorBase<impl Data<Elem = T>, S>],
         axis: isize,

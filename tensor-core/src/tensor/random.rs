@@ -433,6 +433,10 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Axis`] for an axis outside `-rank..rank` (nothing is sampled);
     /// [`ShapeError::Alloc`].
     #[try_twin(doc = "[`shuffle_axis`](Self::shuffle_axis) with a runtime axis (negative counts from the end).")]
+    #[deprecated(
+        note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)"
+    )]
+    #[allow(deprecated)]
     pub fn try_shuffle_axis_dyn(
         &self,
         axis: isize,

@@ -328,6 +328,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     #[try_twin(
         doc = "`flatten_range` with runtime axes (PyTorch `flatten(start_dim, end_dim)`, `end` inclusive, negative axes count from the end."
     )]
+    #[deprecated(note = "`flatten_range(start, end)` takes `isize` axes (PyTorch `flatten(start_dim, end_dim)`)")]
+    #[allow(deprecated)]
     pub fn try_flatten_dyn(&self, start: isize, end: isize) -> Result<TensorCow<'_, D::Elem, DynShape>, ShapeError> {
         self.flatten_between(start, end)
     }
@@ -455,6 +457,10 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Axis`]; [`ShapeError::Invalid`] as [`try_split_sizes`](Self::try_split_sizes).
     #[try_twin]
+    #[deprecated(
+        note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)"
+    )]
+    #[allow(deprecated)]
     pub fn try_split_sizes_dyn(
         &self,
         sizes: &[usize],
@@ -510,11 +516,15 @@ macro_rules! pieces_ops {
                 # Panics\nWith the message of the error of [`", stringify!($tdname), "`](Self::",
                 stringify!($tdname), ").")]
             #[track_caller]
+            #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)")]
+            #[allow(deprecated)]
             pub fn $dname(&self, $by: usize, axis: isize) -> Vec<ViewOf<'_, D, DynShape>> {
                 self.$tdname($by, axis).or_panic()
             }
             #[doc = concat!("[`", stringify!($dname), "`](Self::", stringify!($dname),
                 "), returning an error instead of panicking.\n\n# Errors\n[`ShapeError::Axis`]; ", $err)]
+            #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)")]
+            #[allow(deprecated)]
             pub fn $tdname(&self, $by: usize, axis: isize) -> Result<Vec<ViewOf<'_, D, DynShape>>, ShapeError> {
                 self.pieces(axis, $by, $chunk)
             }

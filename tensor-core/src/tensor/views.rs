@@ -366,6 +366,8 @@ view_ops! { table $
     {
         /// `transpose` with runtime axes (PyTorch `transpose(a, b)`, negative axes count from the
         /// end).
+        #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)")]
+        #[allow(deprecated)]
         transpose_dyn, try_transpose_dyn; transpose_dyn_mut, try_transpose_dyn_mut;
         [] [] (a: isize, b: isize) -> DynShape where []
         errors "[`ShapeError::Axis`]."
@@ -374,6 +376,8 @@ view_ops! { table $
     {
         @novar;
         /// `permute` with runtime axes (PyTorch `permute(axes)`).
+        #[deprecated(note = "`permute` takes the axes as an array of `isize`: `x.permute([2, 0, 1])` (negatives count from the end)")]
+        #[allow(deprecated)]
         permute_dyn, try_permute_dyn; permute_dyn_mut, try_permute_dyn_mut;
         [] [] (axes: &[usize]) -> DynShape where []
         errors "[`ShapeError::Permutation`] when `axes` is not a permutation of the dims."
@@ -381,6 +385,8 @@ view_ops! { table $
     }
     {
         /// `squeeze` with a runtime axis (PyTorch `squeeze(axis)`).
+        #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)")]
+        #[allow(deprecated)]
         squeeze_dyn, try_squeeze_dyn; squeeze_dyn_mut, try_squeeze_dyn_mut;
         [] [] (axis: isize) -> DynShape where []
         errors "[`ShapeError::Axis`]; [`ShapeError::Squeeze`] when the dim is not 1."
@@ -389,6 +395,8 @@ view_ops! { table $
     {
         /// `unsqueeze` with a runtime axis (PyTorch `unsqueeze(axis)`: `0..=rank`, negative counts
         /// from the end).
+        #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)")]
+        #[allow(deprecated)]
         unsqueeze_dyn, try_unsqueeze_dyn; unsqueeze_dyn_mut, try_unsqueeze_dyn_mut;
         [] [] (axis: isize) -> DynShape where []
         errors "[`ShapeError::InsertAxis`]; [`ShapeError::RankTooLarge`] for a rank-6 tensor."
@@ -396,6 +404,8 @@ view_ops! { table $
     }
     {
         /// `narrow` with a runtime axis (PyTorch `narrow(axis, start, len)`).
+        #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)")]
+        #[allow(deprecated)]
         narrow_dyn, try_narrow_dyn; narrow_dyn_mut, try_narrow_dyn_mut;
         [] [] (axis: isize, start: isize, len: usize) -> DynShape where []
         errors "[`ShapeError::Axis`]; [`ShapeError::Range`] when the range leaves the dim."
@@ -403,6 +413,8 @@ view_ops! { table $
     }
     {
         /// `select` with a runtime axis (PyTorch `select(axis, index)`).
+        #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)")]
+        #[allow(deprecated)]
         select_dyn, try_select_dyn; select_dyn_mut, try_select_dyn_mut;
         [] [] (axis: isize, index: isize) -> DynShape where []
         errors "[`ShapeError::Axis`]; [`ShapeError::Index`] when the index is out of bounds."
@@ -418,6 +430,8 @@ view_ops! { table $
     }
     {
         /// `movedim` with runtime axes (PyTorch `movedim(src, dst)`).
+        #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)")]
+        #[allow(deprecated)]
         movedim_dyn, try_movedim_dyn; movedim_dyn_mut, try_movedim_dyn_mut;
         [] [] (src: isize, dst: isize) -> DynShape where []
         errors "[`ShapeError::Axis`]."
@@ -426,6 +440,8 @@ view_ops! { table $
     {
         /// `diagonal` with runtime axes, in PyTorch's argument order `diagonal(offset, dim1,
         /// dim2)`.
+        #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` tensor; for a static one the dims are `Dyn`, and `.into_dyn()` gives a `DynShape`)")]
+        #[allow(deprecated)]
         diagonal_dyn, try_diagonal_dyn; diagonal_dyn_mut, try_diagonal_dyn_mut;
         [] [] (offset: isize, dim1: isize, dim2: isize) -> DynShape where []
         errors "[`ShapeError::Axis`]; [`ShapeError::Invalid`] when the two axes are the same."
@@ -468,6 +484,8 @@ view_ops! {
     {
         /// `unflatten` with a runtime axis and sizes (PyTorch `unflatten(axis, sizes)`; one size
         /// may be `-1`, inferred). Always a view.
+        #[deprecated(note = "`unflatten` takes an `isize` axis and `isize` sizes: `x.unflatten(1, [3, -1])`")]
+        #[allow(deprecated)]
         unflatten_dyn, try_unflatten_dyn;
         [] [] (axis: isize, sizes: &[isize]) -> DynShape where []
         errors "[`ShapeError::Axis`]; [`ShapeError::Reshape`] when the sizes do not multiply to \

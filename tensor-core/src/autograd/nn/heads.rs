@@ -18,14 +18,14 @@ fn split<'a, T: GradFloat>(
     heads: usize,
 ) -> Result<TensorView<'a, T, DynShape>, ShapeError> {
     let hd = (t.sizes()[2] / heads) as isize;
-    t.try_unflatten_dyn(2, &[heads as isize, hd])?.try_transpose_dyn(1, 2)
+    t.try_unflatten_dyn(2, &[heads as isize, hd])?.try_transpose(1, 2)
 }
 
 /// `[n, heads, len, hd]` back to packed `[n, len, heads * hd]` (one copy).
 fn join<T: GradFloat>(t: &Tensor<T, DynShape>) -> Result<Tensor<T, DynShape>, ShapeError> {
     let s = t.sizes();
     let (n, heads, len, hd) = (s[0], s[1], s[2], s[3]);
-    Ok(t.try_transpose_dyn(1, 2)?.try_reshape_dyn(&[n as isize, len as isize, (heads * hd) as isize])?.into_owned())
+    Ok(t.try_transpose(1, 2)?.try_reshape_dyn(&[n as isize, len as isize, (heads * hd) as isize])?.into_owned())
 }
 
 /// Scaled dot-product attention of `heads` heads on packed queries `q` `[n, l, e]` and keys and
@@ -66,12 +66,12 @@ pub(crate) fn try_packed_attention<'t, T: GradFloat>(
     let scale = T::one() / T::from_f64((qs[2] / heads) as f64).sqrt();
     let (qv, kv, vv) = (q.value().as_dyn(), k.value().as_dyn(), v.value().as_dyn());
     let (qh, kh, vh) = (split(&qv, heads)?, split(&kv, heads)?, split(&vv, heads)?);
-    let mut scores = qh.try_matmul(&kh.try_transpose_dyn(-2, -1)?)?; // [n, H, l, s]
+    let mut scores = qh.try_matmul(&kh.try_transpose(-2, -1)?)?; // [n, H, l, s]
     scores.map_inplace(move |x| x * scale);
     if let Some(m) = mask {
         scores.try_add_assign(&m.as_dyn())?;
     }
-    let p = scores.try_softmax_dyn(-1)?;
+    let p = scores.try_softmax(-1)?;
     let out = join(&p.try_matmul(&vh)?)?;
     let (qa, ka, va) = (q.arc().clone(), k.arc().clone(), v.arc().clone());
     record([q.node(), k.node(), v.node()], out, move |[iq, ik, iv], _| {
@@ -82,13 +82,13 @@ pub(crate) fn try_packed_attention<'t, T: GradFloat>(
             let heads_of = |t| split(t, heads).expect("the inputs' sizes were checked");
             let (qh, kh, vh) = (heads_of(&qv), heads_of(&kv), heads_of(&vv));
             let joined = |t: Tensor<T, DynShape>| typed::<T, DynShape>(join(&t).expect("sizes checked"));
-            s.add_with(iv, || joined(p.as_dyn().transpose_dyn(-2, -1).matmul(&gh)));
+            s.add_with(iv, || joined(p.as_dyn().transpose(-2, -1).matmul(&gh)));
             if iq.is_none() && ik.is_none() {
                 return;
             }
             let ds = attention_scores_grad(&gh, &p, &vh, scale);
             s.add_with(iq, || joined(ds.matmul(&kh)));
-            s.add_with(ik, || joined(ds.transpose_dyn(-2, -1).matmul(&qh)));
+            s.add_with(ik, || joined(ds.transpose(-2, -1).matmul(&qh)));
         })
     })
 }
@@ -129,16 +129,16 @@ mod tests {
                 fn split<'t>(x: &Var<'t, f64, DynShape>, sizes: [usize; 4]) -> Var<'t, f64, DynShape> {
                     x.try_reshape_sized::<DynShape>(&sizes.map(|n| n as isize))
                         .unwrap()
-                        .try_permute_dyn(&[0, 2, 1, 3])
+                        .try_permute([0, 2, 1, 3])
                         .unwrap()
                 }
                 let (qh, kh, vh) =
                     (split(&qv, [n, l, heads, hd]), split(&kv, [n, s, heads, hd]), split(&vv, [n, s, heads, hd]));
                 let scale = 1.0 / (hd as f64).sqrt();
-                let scores = qh.try_matmul(&kh.try_transpose_dyn(-2, -1).unwrap()).unwrap().mul_scalar(scale);
-                let p = scores.try_add(&Var::constant(m.clone())).unwrap().try_softmax_dyn(-1).unwrap();
+                let scores = qh.try_matmul(&kh.try_transpose(-2, -1).unwrap()).unwrap().mul_scalar(scale);
+                let p = scores.try_add(&Var::constant(m.clone())).unwrap().try_softmax(-1).unwrap();
                 let o = p.try_matmul(&vh).unwrap();
-                o.try_permute_dyn(&[0, 2, 1, 3])
+                o.try_permute([0, 2, 1, 3])
                     .unwrap()
                     .try_reshape_sized::<DynShape>(&[n as isize, l as isize, e as isize])
                     .unwrap()

@@ -389,7 +389,7 @@ fn class_loss_parts<T: GradFloat, N: Dim, C: Dim, N2: Dim>(
         input.value().as_dyn().to_owned()
     };
     // 0 · (-inf) is 0 here: a class with no weight adds nothing, even at probability 0.
-    let per_row = z.zip_with(&q, |l, q| if q == T::zero() { T::zero() } else { -(l * q) }).sum_axis_dyn(1);
+    let per_row = z.zip_with(&q, |l, q| if q == T::zero() { T::zero() } else { -(l * q) }).sum_axis(1);
     let grad = move |g: &[T]| {
         let (z, q, qsum) = (&z, &q, &qsum);
         let data: Vec<T> = (0..rows)

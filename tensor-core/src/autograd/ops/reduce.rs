@@ -23,7 +23,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         let mut v = t.as_dyn();
         if !keep {
             for &a in axes {
-                v = v.unsqueeze_dyn(a as isize);
+                v = v.unsqueeze(a as isize);
             }
         }
         v
@@ -254,6 +254,8 @@ macro_rules! var_reduction {
             #[doc = "# Errors"]
             #[doc = concat!("[`ShapeError::Axis`] when the value has no such axis; the errors of [`Tensor::", stringify!($try_dy), "`](crate::TensorBase::", stringify!($try_dy), ").")]
             #[try_twin]
+            #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` value; for a static one the dims are `Dyn`)")]
+            #[allow(deprecated)]
             pub fn $try_dy(&self, axis: isize, $($p: $pt),*) -> Result<Var<'t, T, DynShape>, ShapeError> {
                 let y = self.value().$try_dy(axis, $($p),*)?;
                 let ($gv, $gy, $ga, $gk) = (self, y, alloc::vec![normalize_axis(axis, self.value().rank())?], false);
@@ -264,6 +266,8 @@ macro_rules! var_reduction {
             #[doc = "# Errors"]
             #[doc = concat!("[`ShapeError::Axis`] when the value has no such axis; the errors of [`Tensor::", stringify!($try_kdy), "`](crate::TensorBase::", stringify!($try_kdy), ").")]
             #[try_twin]
+            #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` value; for a static one the dims are `Dyn`)")]
+            #[allow(deprecated)]
             pub fn $try_kdy(&self, axis: isize, $($p: $pt),*) -> Result<Var<'t, T, DynShape>, ShapeError> {
                 let y = self.value().$try_kdy(axis, $($p),*)?;
                 let ($gv, $gy, $ga, $gk) = (self, y, alloc::vec![normalize_axis(axis, self.value().rank())?], true);
@@ -283,7 +287,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     #[track_caller]
     fn rev_cumsum(t: TensorView<'_, T, DynShape>, a: usize) -> Tensor<T, DynShape> {
         let a = a as isize;
-        t.flip_dyn(&[a]).cumsum_dyn(a).flip_dyn(&[a]).to_owned()
+        t.flip_dyn(&[a]).cumsum(a).flip_dyn(&[a]).to_owned()
     }
 
     /// The rule of `cumsum` along axis `a`: the reversed cumulative sum of the output's gradient.
@@ -307,8 +311,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                 s.add_with(i, || {
                     let xd = x.as_dyn();
                     // How many zeros each line has up to each position, and the first zero.
-                    let zeros_upto =
-                        xd.map(|v| if v == T::zero() { T::one() } else { T::zero() }).cumsum_dyn(a as isize);
+                    let zeros_upto = xd.map(|v| if v == T::zero() { T::one() } else { T::zero() }).cumsum(a as isize);
                     let first =
                         xd.zip_with(
                             &zeros_upto,
@@ -316,7 +319,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                         );
                     let gy = g.zip_with(&*y, |g, y| g * y);
                     let before = Self::rev_cumsum(gy.as_dyn(), a).zip_with(&xd, |t, v| t / v);
-                    let y1 = xd.zip_with(&first, |v, f| v + f).cumprod_dyn(a as isize);
+                    let y1 = xd.zip_with(&first, |v, f| v + f).cumprod(a as isize);
                     let at_first = Self::rev_cumsum(g.as_dyn().zip_with(&y1, |g, y| g * y).as_dyn(), a);
                     let b = at_first.zip_with(&first, |f, m| f * m); // m is 1 at the first zero, else 0
                     let before = before.zip_with(&zeros_upto, |b, c| if c == T::zero() { b } else { T::zero() });
@@ -335,12 +338,12 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
             back(move |g: Tensor<T, S>, s| {
                 s.add_with(i, || {
                     if log {
-                        let total = g.as_dyn().sum_keepdim_dyn(a as isize);
+                        let total = g.as_dyn().sum_keepdim(a as isize);
                         let t = y.as_dyn().zip_with(&total, |y, t| y.exp() * t);
                         typed::<T, S>(g.as_dyn().zip_with(&t, |g, t| g - t))
                     } else {
                         let gy = g.zip_with(&*y, |g, y| g * y);
-                        let dot = gy.as_dyn().sum_keepdim_dyn(a as isize);
+                        let dot = gy.as_dyn().sum_keepdim(a as isize);
                         let t = g.as_dyn().zip_with(&dot, |g, d| g - d);
                         typed::<T, S>(t.zip_with(&y.as_dyn(), |t, y| t * y))
                     }
@@ -368,7 +371,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                                 T::neg_infinity()
                             }
                         });
-                        let r = lg.as_dyn().flip_dyn(&[ai]).logcumsumexp_dyn(ai).flip_dyn(&[ai]).to_owned();
+                        let r = lg.as_dyn().flip_dyn(&[ai]).logcumsumexp(ai).flip_dyn(&[ai]).to_owned();
                         r.zip_with(&x.as_dyn(), |r, v| (r + v).exp())
                     };
                     typed::<T, S>(part(true).zip_with(&part(false), |p, n| p - n))
@@ -404,6 +407,8 @@ macro_rules! var_scan {
             #[doc = "# Errors"]
             #[doc = concat!("[`ShapeError::Axis`] when the value has no such axis; the errors of [`Tensor::", stringify!($try_dy), "`](crate::TensorBase::", stringify!($try_dy), ").")]
             #[try_twin]
+            #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` value; for a static one the dims are `Dyn`)")]
+            #[allow(deprecated)]
             pub fn $try_dy(&self, axis: isize) -> Result<Var<'t, T, S>, ShapeError> {
                 let y = self.value().$try_dy(axis)?;
                 let ($gv, $gy, $ga) = (self, y, normalize_axis(axis, self.value().rank())?);
