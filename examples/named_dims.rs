@@ -15,7 +15,7 @@
 #[path = "digits/model.rs"]
 mod model;
 use model::DigitsCnn;
-use shaped::autograd::nn::{cross_entropy, cross_entropy_unreduced, Reduction};
+use shaped::autograd::nn::{cross_entropy, Reduction, Unreduced};
 use shaped::autograd::{Tape, Var};
 use shaped::nn::Forward;
 use shaped::prelude::*;
@@ -68,7 +68,7 @@ fn main() -> Result<(), ShapeError> {
     let head = Var::constant(Tensor::<f32, Shape![16, 5]>::randn(rng));
     let token_logits = out.flatten_range(Ax::<0>, Ax::<1>).matmul(&head);
     let tags = Tensor::<i64, (Batch, Seq)>::from_vec(&[2, 7], (0..14).map(|i| i % 5).collect());
-    let per_token = cross_entropy_unreduced(&token_logits, &tags.flatten(), 0.0);
+    let per_token = cross_entropy(&token_logits, &tags.flatten(), Unreduced, 0.0);
     let per_token: Var<'_, f32, (Batch, Seq)> = per_token.unflatten_prod::<0>(2);
     println!("per-token losses {:?} ({})", per_token.value().sizes(), <(Batch, Seq)>::describe());
 

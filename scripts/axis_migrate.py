@@ -151,8 +151,10 @@ def several(text):
 # The deprecated runtime-axis `_dyn` forms: `x.sum_axis_dyn(1)` -> `x.sum_axis(1)` (the same
 # result for a `DynShape` receiver; for a static one the dims are `Dyn` in a tuple shape, so a
 # binding annotated `DynShape` needs `.into_dyn()`), `Tensor::cat_dyn` -> `Tensor::cat_all`,
-# `flatten_dyn` -> `flatten_range`. The index families and `trapezoid_x_dyn` keep their `_dyn`
-# forms (a `DynShape` index), and so do the forms whose runtime values are sizes.
+# `flatten_dyn` -> `flatten_range`; the index families (`gather_dyn` -> `gather`, the new forms
+# take a `DynShape` index too) and `trapezoid_x_dyn`; the convolutions and poolings with run-time
+# hyper-parameters (`conv2d_dyn(&w, b, args)` -> `conv2d(&w, b, args)`; `max_pool2d_dyn(args, _)`
+# returned a pair and is left to the reader). The forms whose runtime values are sizes stay.
 DYN_BASE = """sum_axis nansum_axis nanmean_axis mean_axis prod_axis max_axis min_axis var_axis std_axis norm_axis
 logsumexp_axis argmax_axis argmin_axis count_nonzero_axis all_axis any_axis
 sum_keepdim nansum_keepdim nanmean_keepdim mean_keepdim prod_keepdim max_keepdim min_keepdim var_keepdim
@@ -161,7 +163,8 @@ cumsum cumprod softmax logcumsumexp log_softmax cummax cummin
 kthvalue_keepdim median_keepdim nanmedian_keepdim quantile_keepdim nanquantile_keepdim
 chunk split split_sizes transpose squeeze unsqueeze narrow select movedim diagonal
 trapezoid argsort sort kthvalue median_axis nanmedian_axis quantile nanquantile
-roll diff axis_iter shuffle_axis""".split()
+roll diff axis_iter shuffle_axis index_select gather trapezoid_x
+conv2d conv1d conv_transpose2d avg_pool2d""".split()
 DYN = {}
 for b in DYN_BASE:
     for pre in ("", "try_"):
@@ -173,6 +176,9 @@ for pre in ("", "try_"):
     DYN[f"{pre}flatten_dyn"] = f"{pre}flatten_range"
     DYN[f"{pre}cat_dyn"] = f"{pre}cat_all"
     DYN[f"{pre}stack_dyn"] = f"{pre}stack_all"
+    for b in ("scatter", "scatter_value", "scatter_add", "scatter_reduce", "index_add", "index_copy", "index_fill"):
+        DYN[f"{pre}{b}_dyn_"] = f"{pre}{b}_"
+        DYN[f"{pre}{b}_dyn"] = f"{pre}{b}"
 DYN_CALL = re.compile(r"(?<=[.:])(" + "|".join(sorted(DYN, key=len, reverse=True)) + r")(?=\s*[(<])")
 
 

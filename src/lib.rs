@@ -97,7 +97,10 @@ pub use shaped_core::interop::ndarray::NdShape;
 pub use shaped_core::io;
 pub use shaped_core::ops::accumulate::ScatterReduce;
 pub use shaped_core::ops::binary::{ArithRhs, Operand};
-pub use shaped_core::ops::conv::{Bias, Conv, Conv1dArgs, ConvArgs, ConvT, ConvTransposeArgs, NoBias, Pool, PoolArgs};
+pub use shaped_core::ops::conv::{
+    Bias, Conv, Conv1dArg, Conv1dArgs, Conv2dArg, ConvArgs, ConvT, ConvTranspose2dArg, ConvTransposeArgs, NoBias, Pool,
+    Pool2dArg, PoolArgs,
+};
 pub use shaped_core::ops::count::Unique;
 pub use shaped_core::ops::diag::{meshgrid, try_meshgrid, Indexing};
 pub use shaped_core::ops::einsum::{einsum, try_einsum, EinsumDim, EinsumRank};

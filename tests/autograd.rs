@@ -305,7 +305,7 @@ fn structural<'t>(op: usize, x: &Var<'t, f64, Shape![3, 3]>) -> Var<'t, f64, Dyn
                 label_smoothing: 0.2,
                 ..Default::default()
             };
-            d(nn::cross_entropy_unreduced_with(x, &Tensor::<i64, Shape![3]>::from([0, -100, 2]), &opts))
+            d(nn::cross_entropy_with(x, &Tensor::<i64, Shape![3]>::from([0, -100, 2]), nn::Unreduced, &opts))
         }
         // reduction='none': each element's loss against a constant target.
         9 => {
@@ -314,12 +314,12 @@ fn structural<'t>(op: usize, x: &Var<'t, f64, Shape![3, 3]>) -> Var<'t, f64, Dyn
                 [0.0, 1.0, -1.5],
                 [0.25, 0.75, -0.25],
             ]));
-            &d(nn::huber_loss_unreduced(x, &t, 0.7)) + &d(nn::mse_loss_unreduced(x, &t))
+            &d(nn::huber_loss(x, &t, nn::Unreduced, 0.7)) + &d(nn::mse_loss(x, &t, nn::Unreduced))
         }
         10 => {
             let p =
                 Var::constant(Tensor::<f64, Shape![3, 3]>::from([[0.1, 0.9, 0.5], [0.3, 0.0, 1.0], [0.7, 0.2, 0.4]]));
-            d(nn::binary_cross_entropy_with_logits_unreduced(x, &p))
+            d(nn::binary_cross_entropy_with_logits(x, &p, nn::Unreduced))
         }
         // (embedding's padding row has no gradient by design: checked against PyTorch instead.)
         _ => {

@@ -258,7 +258,7 @@ fn apply<'t, T: GradFloat>(op: &str, x: &[V<'t, T>]) -> V<'t, T> {
             let (r, c) = (Tensor::<i64, Shape![4]>::from([0, 1, 1, 0]), Tensor::<i64, Shape![4]>::from([2, 0, 0, 2]));
             let flat = v.reshape_dyn(&[-1]).to_owned();
             let at = &(&r * 4) + &c; // row-major positions of a [3, 4] value
-            flat.index_select_dyn(0, &at)
+            flat.index_select(0, &at)
         }),
         other => panic!("no such op in the test: {other}"),
     }

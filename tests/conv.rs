@@ -139,8 +139,8 @@ fn conv2d_case(c: &data::Conv2dCase) -> Tensor<f64, DynShape> {
     let w = dyn_tensor(&c.w.0, c.w.1);
     let args = ConvArgs { stride: c.stride, padding: c.padding, dilation: c.dilation, groups: c.groups };
     match c.bias {
-        Some(b) => x.conv2d_dyn(&w, &dyn_tensor(&[b.len()], b), args),
-        None => x.conv2d_dyn(&w, NoBias, args),
+        Some(b) => x.conv2d(&w, &dyn_tensor(&[b.len()], b), args),
+        None => x.conv2d(&w, NoBias, args),
     }
 }
 
@@ -165,11 +165,11 @@ fn batched_small_images_equal_each_image_alone() {
     let wt = dyn_tensor(&[6, 2, 3, 3], &(0..108).map(|k| ((k * 13 % 17) as f64 - 8.0) / 9.0).collect::<Vec<_>>());
     let b = dyn_tensor(&[6], &[0.5, -1.0, 0.25, 2.0, -0.75, 1.5]);
     let args = ConvArgs { stride: [1, 2], padding: [1, 1], dilation: [1, 1], groups: 2 };
-    let all = x.conv2d_dyn(&wt, &b, args);
+    let all = x.conv2d(&wt, &b, args);
     let per = all.sizes()[1..].iter().product::<usize>();
     let got = all.to_vec();
     for i in [0, 1, 2, 63, 500, 998, 999] {
-        let one = t!(x[i..i + 1]).to_owned().conv2d_dyn(&wt, &b, args);
+        let one = t!(x[i..i + 1]).to_owned().conv2d(&wt, &b, args);
         assert!(close(&got[i * per..(i + 1) * per], &one.to_vec(), 1e-13), "image {i}");
     }
 }
@@ -187,11 +187,11 @@ fn unrolled_blocks_equal_each_image_alone() {
     let wt = dyn_tensor(&[16, 8, 3, 3], &(0..1152).map(|k| ((k * 11 % 19) as f64 - 9.0) / 10.0).collect::<Vec<_>>());
     let b = dyn_tensor(&[16], &(0..16).map(|k| k as f64 / 8.0 - 1.0).collect::<Vec<_>>());
     let args = ConvArgs { stride: [1, 1], padding: [1, 1], dilation: [1, 1], groups: 1 };
-    let all = x.conv2d_dyn(&wt, &b, args);
+    let all = x.conv2d(&wt, &b, args);
     let per = all.sizes()[1..].iter().product::<usize>();
     let got = all.to_vec();
     for i in [0, 1, 62, 63, 125, 126, 398, 399] {
-        let one = t!(x[i..i + 1]).to_owned().conv2d_dyn(&wt, &b, args);
+        let one = t!(x[i..i + 1]).to_owned().conv2d(&wt, &b, args);
         assert!(close(&got[i * per..(i + 1) * per], &one.to_vec(), 1e-13), "image {i}");
     }
 }
@@ -208,15 +208,15 @@ fn conv2d_non_contiguous_operands_and_f32() {
         let wt = dyn_tensor(&c.w.0, c.w.1);
         let args = ConvArgs { stride: c.stride, padding: c.padding, dilation: c.dilation, groups: c.groups };
         let y = match c.bias {
-            Some(b) => xv.conv2d_dyn(&wt, Some(&dyn_tensor(&[b.len()], b)), args),
-            None => xv.conv2d_dyn(&wt, None::<&Tensor<f64, DynShape>>, args),
+            Some(b) => xv.conv2d(&wt, Some(&dyn_tensor(&[b.len()], b)), args),
+            None => xv.conv2d(&wt, None::<&Tensor<f64, DynShape>>, args),
         };
         assert!(close(&y.to_vec(), c.y.1, 1e-12), "case {i}");
         // f32: within f32 rounding of the f64 values.
         let (x32, w32) = (x.cast::<f32>(), wt.cast::<f32>());
         let y32 = match c.bias {
-            Some(b) => x32.conv2d_dyn(&w32, &dyn_tensor(&[b.len()], b).cast::<f32>(), args),
-            None => x32.conv2d_dyn(&w32, NoBias, args),
+            Some(b) => x32.conv2d(&w32, &dyn_tensor(&[b.len()], b).cast::<f32>(), args),
+            None => x32.conv2d(&w32, NoBias, args),
         };
         let y32: Vec<f64> = y32.to_vec().into_iter().map(f64::from).collect();
         assert!(close(&y32, c.y.1, 1e-4), "case {i} (f32)");
@@ -257,8 +257,8 @@ fn conv1d_matches_numpy() {
         let w = dyn_tensor(&c.w.0, c.w.1);
         let args = Conv1dArgs { stride: c.stride, padding: c.padding, dilation: c.dilation, groups: c.groups };
         let y = match c.bias {
-            Some(b) => x.conv1d_dyn(&w, &dyn_tensor(&[b.len()], b), args),
-            None => x.conv1d_dyn(&w, NoBias, args),
+            Some(b) => x.conv1d(&w, &dyn_tensor(&[b.len()], b), args),
+            None => x.conv1d(&w, NoBias, args),
         };
         assert_eq!(y.sizes(), c.y.0, "case {i}");
         assert!(close(&y.to_vec(), c.y.1, 1e-12), "case {i}");
@@ -285,14 +285,14 @@ fn pools_match_numpy() {
     for (i, c) in data::POOL.iter().enumerate() {
         let x = dyn_tensor(&c.x.0, c.x.1);
         let args = PoolArgs { kernel: c.kernel, stride: c.stride, padding: c.padding, dilation: c.dilation };
-        let (m, idx) = x.max_pool2d_dyn(args, true);
+        let (m, idx) = x.max_pool2d_with_indices(args);
         assert_eq!(m.sizes(), c.out, "case {i}");
         assert!(close(&m.to_vec(), c.max, 0.0), "case {i}: {:?} vs {:?}", m.to_vec(), c.max);
-        assert_eq!(idx.unwrap().to_vec(), c.argmax, "case {i}");
-        assert!(close(&x.max_pool2d_dyn(args, false).0.to_vec(), c.max, 0.0));
+        assert_eq!(idx.to_vec(), c.argmax, "case {i}");
+        assert!(close(&x.max_pool2d(args).to_vec(), c.max, 0.0));
         if c.dilation == [1, 1] {
-            assert!(close(&x.avg_pool2d_dyn(args, true).to_vec(), c.avg_incl, 1e-12), "case {i}");
-            assert!(close(&x.avg_pool2d_dyn(args, false).to_vec(), c.avg_excl, 1e-12), "case {i}");
+            assert!(close(&x.avg_pool2d(args, true).to_vec(), c.avg_incl, 1e-12), "case {i}");
+            assert!(close(&x.avg_pool2d(args, false).to_vec(), c.avg_excl, 1e-12), "case {i}");
         }
     }
 }
@@ -304,7 +304,7 @@ fn max_pool_propagates_nan() {
     assert!(c.max.iter().any(|v| v.is_nan()));
     let x: Tensor<f32, DynShape> = dyn_tensor(&c.x.0, c.x.1).cast::<f32>();
     let args = PoolArgs { kernel: c.kernel, stride: c.stride, padding: c.padding, dilation: c.dilation };
-    let (m, _) = x.max_pool2d_dyn(args, false);
+    let m = x.max_pool2d(args);
     for (a, b) in m.to_vec().iter().zip(c.max) {
         assert_eq!(a.is_nan(), b.is_nan());
     }
@@ -322,7 +322,7 @@ fn pools_keep_pytorchs_signed_zeros() {
     let a = x.avg_pool2d(Pool::<2>, true).to_vec();
     assert!(a.iter().all(|v| *v == 0.0 && v.is_sign_positive()));
     let args = PoolArgs { kernel: [2, 3], stride: [2, 1], padding: [0, 0], dilation: [1, 1] };
-    let (m, _) = x.clone().into_dyn().max_pool2d_dyn(args, false);
+    let m = x.clone().into_dyn().max_pool2d(args);
     let signs: Vec<bool> = m.to_vec().iter().map(|v| v.is_sign_negative()).collect();
     assert_eq!(signs, [true, false]);
     // A window of a number and NaNs is NaN, whichever element the NaN is.
@@ -398,27 +398,27 @@ fn conv_errors_name_the_shapes() {
     let x: Tensor<f32, DynShape> = Tensor::zeros_sized(&[1, 4, 5, 5]);
     let w: Tensor<f32, DynShape> = Tensor::zeros_sized(&[6, 3, 3, 3]);
     let a = ConvArgs::default();
-    let e = err(x.try_conv2d_dyn(&w, NoBias, a));
+    let e = err(x.try_conv2d(&w, NoBias, a));
     assert!(e.contains("[1, 4, 5, 5]") && e.contains("[6, 3, 3, 3]") && e.contains("groups 1"), "{e}");
     let w2: Tensor<f32, DynShape> = Tensor::zeros_sized(&[6, 2, 3, 3]);
-    assert!(err(x.try_conv2d_dyn(&w2, NoBias, ConvArgs { groups: 4, ..a })).contains("groups 4"));
+    assert!(err(x.try_conv2d(&w2, NoBias, ConvArgs { groups: 4, ..a })).contains("groups 4"));
     let w3: Tensor<f32, DynShape> = Tensor::zeros_sized(&[3, 2, 3, 3]);
-    assert!(err(x.try_conv2d_dyn(&w3, NoBias, ConvArgs { groups: 2, ..a })).contains("divide the output channels (3)"));
-    assert!(err(x.try_conv2d_dyn(&w2, NoBias, ConvArgs { groups: 0, ..a })).contains("groups 0"));
+    assert!(err(x.try_conv2d(&w3, NoBias, ConvArgs { groups: 2, ..a })).contains("divide the output channels (3)"));
+    assert!(err(x.try_conv2d(&w2, NoBias, ConvArgs { groups: 0, ..a })).contains("groups 0"));
     let w4: Tensor<f32, DynShape> = Tensor::zeros_sized(&[6, 4, 7, 3]);
-    let e = err(x.try_conv2d_dyn(&w4, NoBias, a));
+    let e = err(x.try_conv2d(&w4, NoBias, a));
     assert!(e.contains("no output height: input height 5 with padding 0, kernel 7"), "{e}");
-    assert!(x.try_conv2d_dyn(&w4, NoBias, ConvArgs { padding: [1, 0], ..a }).is_ok());
+    assert!(x.try_conv2d(&w4, NoBias, ConvArgs { padding: [1, 0], ..a }).is_ok());
     let w5: Tensor<f32, DynShape> = Tensor::zeros_sized(&[6, 4, 3, 3]);
-    assert!(err(x.try_conv2d_dyn(&w5, NoBias, ConvArgs { stride: [1, 0], ..a })).contains("stride 0"));
-    assert!(err(x.try_conv2d_dyn(&w5, NoBias, ConvArgs { dilation: [0, 1], ..a })).contains("dilation 0"));
+    assert!(err(x.try_conv2d(&w5, NoBias, ConvArgs { stride: [1, 0], ..a })).contains("stride 0"));
+    assert!(err(x.try_conv2d(&w5, NoBias, ConvArgs { dilation: [0, 1], ..a })).contains("dilation 0"));
     let b: Tensor<f32, DynShape> = Tensor::zeros_sized(&[5]);
-    assert!(err(x.try_conv2d_dyn(&w5, &b, a)).contains("bias of sizes [5] for 6 output channels"));
+    assert!(err(x.try_conv2d(&w5, &b, a)).contains("bias of sizes [5] for 6 output channels"));
     let x3: Tensor<f32, DynShape> = Tensor::zeros_sized(&[4, 5, 5]);
-    assert!(err(x3.try_conv2d_dyn(&w5, NoBias, a)).contains("[N, C, H, W]"));
-    assert!(err(x.try_conv1d_dyn(&w5, NoBias, Conv1dArgs::default())).contains("[N, C, L]"));
+    assert!(err(x3.try_conv2d(&w5, NoBias, a)).contains("[N, C, H, W]"));
+    assert!(err(x.try_conv1d(&w5, NoBias, Conv1dArgs::default())).contains("[N, C, L]"));
     // Padding past isize: an error, not a wrap.
-    assert!(x.try_conv2d_dyn(&w5, NoBias, ConvArgs { padding: [usize::MAX / 2, 0], ..a }).is_err());
+    assert!(x.try_conv2d(&w5, NoBias, ConvArgs { padding: [usize::MAX / 2, 0], ..a }).is_err());
     // Typed, with Dyn dims: the run-time check.
     let xd: Tensor<f32, Shape![1, _, 5, 5]> = Tensor::zeros_sized(&[1, 3, 5, 5]);
     let wd: Tensor<f32, Shape![6, 4, 3, 3]> = Tensor::zeros();
@@ -436,24 +436,22 @@ fn conv_panics_with_the_message() {
 #[test]
 fn pool_errors() {
     let x: Tensor<f64, DynShape> = Tensor::zeros_sized(&[1, 1, 4, 4]);
-    let e = err(x.try_max_pool2d_dyn(PoolArgs { padding: [2, 0], ..PoolArgs::new([3, 3]) }, false));
+    let e = err(x.try_max_pool2d(PoolArgs { padding: [2, 0], ..PoolArgs::new([3, 3]) }));
     assert!(e.contains("padding [2, 0] must be at most half"), "{e}");
-    assert!(err(x.try_max_pool2d_dyn(PoolArgs::new([5, 5]), false)).contains("no output height"));
-    assert!(err(x.try_max_pool2d_dyn(PoolArgs::new([0, 1]), false)).contains("at most half"));
-    assert!(err(x.try_max_pool2d_dyn(PoolArgs { stride: [0, 1], ..PoolArgs::new([2, 2]) }, false)).contains("stride 0"));
-    assert!(
-        err(x.try_avg_pool2d_dyn(PoolArgs { dilation: [2, 2], ..PoolArgs::new([2, 2]) }, true)).contains("dilation")
-    );
+    assert!(err(x.try_max_pool2d(PoolArgs::new([5, 5]))).contains("no output height"));
+    assert!(err(x.try_max_pool2d(PoolArgs::new([0, 1]))).contains("at most half"));
+    assert!(err(x.try_max_pool2d(PoolArgs { stride: [0, 1], ..PoolArgs::new([2, 2]) })).contains("stride 0"));
+    assert!(err(x.try_avg_pool2d(PoolArgs { dilation: [2, 2], ..PoolArgs::new([2, 2]) }, true)).contains("dilation"));
     let x3: Tensor<f64, DynShape> = Tensor::zeros_sized(&[1, 4, 4]);
-    assert!(err(x3.try_max_pool2d_dyn(PoolArgs::new([2, 2]), false)).contains("[N, C, H, W]"));
+    assert!(err(x3.try_max_pool2d(PoolArgs::new([2, 2]))).contains("[N, C, H, W]"));
     assert!(err(x3.try_adaptive_avg_pool2d_dyn([1, 1])).contains("[N, C, H, W]"));
     let e0: Tensor<f64, DynShape> = Tensor::zeros_sized(&[1, 1, 0, 4]);
     assert!(err(e0.try_adaptive_avg_pool2d_dyn([1, 1])).contains("empty input plane"));
     // Empty batch: empty results.
     let nb: Tensor<f64, DynShape> = Tensor::zeros_sized(&[0, 2, 4, 4]);
-    assert_eq!(nb.max_pool2d_dyn(PoolArgs::new([2, 2]), true).0.sizes(), [0, 2, 2, 2]);
+    assert_eq!(nb.max_pool2d_with_indices(PoolArgs::new([2, 2])).0.sizes(), [0, 2, 2, 2]);
     let w: Tensor<f64, DynShape> = Tensor::zeros_sized(&[3, 2, 3, 3]);
-    assert_eq!(nb.conv2d_dyn(&w, NoBias, ConvArgs::default()).sizes(), [0, 3, 2, 2]);
+    assert_eq!(nb.conv2d(&w, NoBias, ConvArgs::default()).sizes(), [0, 3, 2, 2]);
 }
 
 // ---- conv2d against a direct loop (proptest) -----------------------------------------------
@@ -471,7 +469,7 @@ fn large_images_in_tiles_equal_direct_loop() {
             |len: usize, k: usize| -> Vec<f64> { (0..len).map(|i| ((i * 7 + k) % 9) as f64 * 0.5 - 2.0).collect() };
         let (xv, wv, bv) = (fill(xs.iter().product(), 1), fill(ws.iter().product(), 3), fill(ws[0], 5));
         let x = dyn_tensor(&xs, &xv);
-        let y = x.conv2d_dyn(&dyn_tensor(&ws, &wv), &dyn_tensor(&[ws[0]], &bv), a);
+        let y = x.conv2d(&dyn_tensor(&ws, &wv), &dyn_tensor(&[ws[0]], &bv), a);
         let os: [usize; 4] = y.sizes().try_into().unwrap();
         assert_eq!(y.to_vec(), reference(&xv, xs, &wv, ws, Some(&bv), a, os), "{xs:?} by {ws:?}");
     }
@@ -500,7 +498,7 @@ fn edge_geometries_equal_direct_loop() {
             |len: usize, k: usize| -> Vec<f64> { (0..len).map(|i| ((i * 5 + k) % 7) as f64 * 0.5 - 1.5).collect() };
         let (xv, wv, bv) = (fill(xs.iter().product(), 2), fill(ws.iter().product(), 4), fill(ws[0], 6));
         let x = dyn_tensor(&xs, &xv);
-        let y = x.conv2d_dyn(&dyn_tensor(&ws, &wv), &dyn_tensor(&[ws[0]], &bv), a);
+        let y = x.conv2d(&dyn_tensor(&ws, &wv), &dyn_tensor(&[ws[0]], &bv), a);
         let os: [usize; 4] = y.sizes().try_into().unwrap();
         assert_eq!(y.to_vec(), reference(&xv, xs, &wv, ws, Some(&bv), a, os), "{xs:?} by {ws:?}");
     }
@@ -569,7 +567,7 @@ proptest! {
         let x = dyn_tensor(&xs, &xv);
         let wt = dyn_tensor(&ws, &wv);
         let b = dyn_tensor(&[o], &bv);
-        let r = if bias { x.try_conv2d_dyn(&wt, &b, a) } else { x.try_conv2d_dyn(&wt, NoBias, a) };
+        let r = if bias { x.try_conv2d(&wt, &b, a) } else { x.try_conv2d(&wt, NoBias, a) };
         let oh = (h + 2 * a.padding[0]).checked_sub(a.dilation[0] * (kh - 1) + 1).map(|v| v / a.stride[0] + 1);
         let ow = (w + 2 * a.padding[1]).checked_sub(a.dilation[1] * (kw - 1) + 1).map(|v| v / a.stride[1] + 1);
         match (oh, ow) {
@@ -620,8 +618,8 @@ fn conv_transpose2d_matches_numpy() {
             groups: c.groups,
         };
         let y = match c.bias {
-            Some(b) => x.conv_transpose2d_dyn(&w, &dyn_tensor(&[b.len()], b), a),
-            None => x.conv_transpose2d_dyn(&w, NoBias, a),
+            Some(b) => x.conv_transpose2d(&w, &dyn_tensor(&[b.len()], b), a),
+            None => x.conv_transpose2d(&w, NoBias, a),
         };
         assert_eq!(y.sizes(), c.y.0, "case {i}");
         assert!(close(&y.to_vec(), c.y.1, 1e-12), "case {i}");
@@ -633,21 +631,22 @@ fn conv_transpose2d_errors() {
     let x: Tensor<f32, DynShape> = Tensor::zeros_sized(&[1, 4, 3, 3]);
     let w: Tensor<f32, DynShape> = Tensor::zeros_sized(&[3, 2, 3, 3]);
     let a = ConvTransposeArgs::default();
-    assert!(err(x.try_conv_transpose2d_dyn(&w, NoBias, a))
-        .contains("input channels (4) must equal the weight's first dim (3)"));
+    assert!(
+        err(x.try_conv_transpose2d(&w, NoBias, a)).contains("input channels (4) must equal the weight's first dim (3)")
+    );
     let w: Tensor<f32, DynShape> = Tensor::zeros_sized(&[4, 2, 3, 3]);
-    assert!(err(x.try_conv_transpose2d_dyn(&w, NoBias, ConvTransposeArgs { groups: 3, ..a })).contains("groups 3"));
-    let e = err(x.try_conv_transpose2d_dyn(&w, NoBias, ConvTransposeArgs { output_padding: [1, 0], ..a }));
+    assert!(err(x.try_conv_transpose2d(&w, NoBias, ConvTransposeArgs { groups: 3, ..a })).contains("groups 3"));
+    let e = err(x.try_conv_transpose2d(&w, NoBias, ConvTransposeArgs { output_padding: [1, 0], ..a }));
     assert!(e.contains("output padding 1"), "{e}");
-    assert!(err(x.try_conv_transpose2d_dyn(&w, NoBias, ConvTransposeArgs { padding: [3, 0], ..a }))
+    assert!(err(x.try_conv_transpose2d(&w, NoBias, ConvTransposeArgs { padding: [3, 0], ..a }))
         .contains("no output height"));
     let b: Tensor<f32, DynShape> = Tensor::zeros_sized(&[3]);
-    assert!(err(x.try_conv_transpose2d_dyn(&w, &b, a)).contains("bias of sizes [3] for 2 output channels"));
-    assert_eq!(x.conv_transpose2d_dyn(&w, NoBias, ConvTransposeArgs { groups: 2, ..a }).sizes(), [1, 4, 5, 5]);
+    assert!(err(x.try_conv_transpose2d(&w, &b, a)).contains("bias of sizes [3] for 2 output channels"));
+    assert_eq!(x.conv_transpose2d(&w, NoBias, ConvTransposeArgs { groups: 2, ..a }).sizes(), [1, 4, 5, 5]);
     // A stride past isize with padding that would cut the output back to a small size: refused,
     // not wrapped.
     let huge = ConvTransposeArgs { stride: [usize::MAX / 2, 1], padding: [usize::MAX / 2, 0], ..a };
-    assert!(matches!(x.try_conv_transpose2d_dyn(&w, NoBias, huge), Err(ShapeError::Overflow { .. })));
+    assert!(matches!(x.try_conv_transpose2d(&w, NoBias, huge), Err(ShapeError::Overflow { .. })));
 }
 
 proptest! {
@@ -667,7 +666,7 @@ proptest! {
         let fill = |len: usize, k: usize| -> Vec<f64> { (0..len).map(|i| seed[(i * 7 + k) % seed.len()] as f64 * 0.5).collect() };
         let x = dyn_tensor(&[2, c, h, w], &fill(2 * c * h * w, 1));
         let wt = dyn_tensor(&[o, cg, kh, kw], &fill(o * cg * kh * kw, 3));
-        let Ok(fx) = x.try_conv2d_dyn(&wt, NoBias, a) else { return Ok(()) };
+        let Ok(fx) = x.try_conv2d(&wt, NoBias, a) else { return Ok(()) };
         let (oh, ow) = (fx.sizes()[2], fx.sizes()[3]);
         let y = dyn_tensor(&[2, o, oh, ow], &fill(2 * o * oh * ow, 5));
         let back = |n: usize, oz: usize, i: usize| {
@@ -680,7 +679,7 @@ proptest! {
             dilation: a.dilation,
             groups,
         };
-        let ty = y.conv_transpose2d_dyn(&wt, NoBias, t);
+        let ty = y.conv_transpose2d(&wt, NoBias, t);
         prop_assert_eq!(ty.sizes(), x.sizes());
         let lhs: f64 = fx.to_vec().iter().zip(y.to_vec()).map(|(p, q)| p * q).sum();
         let rhs: f64 = x.to_vec().iter().zip(ty.to_vec()).map(|(p, q)| p * q).sum();
@@ -720,10 +719,88 @@ proptest! {
         let x = dyn_tensor(&[n, c, h, w], &xv);
         let windows = x.unfold_dyn(2, kh, sh).unfold_dyn(3, kw, sw).flatten_range(4, 5).into_owned();
         let args = PoolArgs { kernel: [kh, kw], stride: [sh, sw], padding: [0, 0], dilation: [1, 1] };
-        let (m, _) = x.max_pool2d_dyn(args, false);
+        let m = x.max_pool2d(args);
         prop_assert_eq!(m.to_vec(), windows.max_axis(4).to_vec());
-        let a = x.avg_pool2d_dyn(args, true).to_vec();
+        let a = x.avg_pool2d(args, true).to_vec();
         let want = windows.mean_axis(4).to_vec();
         prop_assert!(close(&a, &want, 1e-12), "{:?} vs {:?}", a, want);
     }
+}
+
+// ---- hyper-parameters as one value (issue 50) ----------------------------------------------
+
+/// Every convolution and pooling takes its hyper-parameters as one argument: a typed marker
+/// (typed result) or a run-time struct (a `DynShape` result), equal values either way, on
+/// tensors and on `Var` (gradients too); the deprecated `_dyn` forms give the same.
+#[test]
+#[allow(deprecated)]
+fn hyper_parameters_as_values_agree_with_the_typed_markers() {
+    use shaped::autograd::Tape;
+    let x: Tensor<f64, Shape![2, 4, 7, 6]> =
+        Tensor::from_vec(&[2, 4, 7, 6], (0..336).map(|v| ((v * 37) % 23) as f64 - 11.0).collect());
+    let w: Tensor<f64, Shape![6, 2, 3, 2]> =
+        Tensor::from_vec(&[6, 2, 3, 2], (0..72).map(|v| ((v * 13) % 7) as f64 - 3.0).collect());
+    let b: Tensor<f64, Shape![6]> = Tensor::from([0.5, -1.0, 2.0, 0.0, 1.5, -0.5]);
+    // stride (2, 1), padding (1, 0), dilation (1, 2), groups 2.
+    let typed: Tensor<f64, Shape![2, 6, 4, 4]> = x.conv2d(&w, &b, Conv::<2, 1, 1, 2, 1, 0, 2>);
+    let args = ConvArgs { stride: [2, 1], padding: [1, 0], dilation: [1, 2], groups: 2 };
+    let run: Tensor<f64, DynShape> = x.conv2d(&w, &b, args);
+    assert_eq!((run.sizes(), run.to_vec()), (typed.sizes(), typed.to_vec()));
+    assert_eq!(x.try_conv2d(&w, &b, args).unwrap().to_vec(), typed.to_vec());
+    assert_eq!(x.conv2d_dyn(&w, &b, args).to_vec(), typed.to_vec());
+    // A DynShape input with a typed marker: a DynShape result.
+    let xd = x.clone().into_dyn();
+    let d: Tensor<f64, DynShape> = xd.conv2d(&w.clone().into_dyn(), &b, Conv::<2, 1, 1, 2, 1, 0, 2>);
+    assert_eq!(d.to_vec(), typed.to_vec());
+    // Run-time errors name the sizes.
+    let bad = ConvArgs { groups: 3, ..args };
+    assert!(err(x.try_conv2d(&w, &b, bad)).contains("groups 3"), "{}", err(x.try_conv2d(&w, &b, bad)));
+
+    // conv1d.
+    let x1: Tensor<f64, Shape![2, 4, 9]> = Tensor::from_vec(&[2, 4, 9], (0..72).map(|v| (v % 5) as f64).collect());
+    let w1: Tensor<f64, Shape![3, 4, 3]> =
+        Tensor::from_vec(&[3, 4, 3], (0..36).map(|v| (v % 3) as f64 - 1.0).collect());
+    let t1: Tensor<f64, Shape![2, 3, 5]> = x1.conv1d(&w1, NoBias, Conv::<2, 1>);
+    let r1 = x1.conv1d(&w1, NoBias, Conv1dArgs { stride: 2, padding: 1, ..Default::default() });
+    assert_eq!((r1.sizes(), r1.to_vec()), (t1.sizes(), t1.to_vec()));
+
+    // conv_transpose2d.
+    let wt: Tensor<f64, Shape![4, 3, 3, 3]> =
+        Tensor::from_vec(&[4, 3, 3, 3], (0..108).map(|v| ((v * 7) % 5) as f64 - 2.0).collect());
+    let tt: Tensor<f64, Shape![2, 3, 14, 12]> = x.conv_transpose2d(&wt, NoBias, ConvT::<2, 1, 1>);
+    let a = ConvTransposeArgs { stride: [2, 2], padding: [1, 1], output_padding: [1, 1], ..Default::default() };
+    let rt = x.conv_transpose2d(&wt, NoBias, a);
+    assert_eq!((rt.sizes(), rt.to_vec()), (tt.sizes(), tt.to_vec()));
+
+    // Pooling: max (with indices) and average.
+    let pm: Tensor<f64, Shape![2, 4, 4, 3]> = x.max_pool2d(Pool::<3, 2, 1>);
+    let pa = PoolArgs { kernel: [3, 3], stride: [2, 2], padding: [1, 1], dilation: [1, 1] };
+    let (rm, ri) = x.max_pool2d_with_indices(pa);
+    let (_, ti) = x.max_pool2d_with_indices(Pool::<3, 2, 1>);
+    assert_eq!((rm.sizes(), rm.to_vec(), ri.to_vec()), (pm.sizes(), pm.to_vec(), ti.to_vec()));
+    assert_eq!(x.max_pool2d_dyn(pa, true).1.unwrap().to_vec(), ti.to_vec());
+    let av: Tensor<f64, Shape![2, 4, 4, 3]> = x.avg_pool2d(Pool::<3, 2, 1>, false);
+    assert_eq!(x.avg_pool2d(pa, false).to_vec(), av.to_vec());
+
+    // Var: the same values and gradients through both spellings.
+    let grads = |run_time: bool| {
+        let tape = Tape::<f64>::new();
+        let (xv, wv, bv) = (tape.var(x.clone()), tape.var(w.clone()), tape.var(b.clone()));
+        let loss = if run_time {
+            let y = xv.conv2d(&wv, &bv, args).max_pool2d(PoolArgs::new([2, 2])).avg_pool2d(PoolArgs::new([1, 2]), true);
+            (&y * &y).sum()
+        } else {
+            let y = xv
+                .conv2d(&wv, &bv, Conv::<2, 1, 1, 2, 1, 0, 2>)
+                .max_pool2d(Pool::<2>)
+                .avg_pool2d(Pool::<1, 0, 0, 1, 2>, true);
+            (&y * &y).sum()
+        };
+        let g = loss.backward();
+        (loss.item(), g.wrt(&xv).unwrap().to_vec(), g.wrt(&wv).unwrap().to_vec(), g.wrt(&bv).unwrap().to_vec())
+    };
+    let (l0, gx0, gw0, gb0) = grads(false);
+    let (l1, gx1, gw1, gb1) = grads(true);
+    assert_eq!((l0, &gx0, &gw0, &gb0), (l1, &gx1, &gw1, &gb1));
+    assert!(l0 > 0.0 && gx0.iter().any(|&v| v != 0.0) && gb0.iter().all(|&v| v != 0.0));
 }

@@ -33,11 +33,11 @@ fn apply<'t>(
 ) -> Var<'t, f64, DynShape> {
     let conv = ConvArgs { stride: c.stride, padding: c.padding, dilation: c.dilation, groups: c.groups };
     match c.op {
-        "conv2d" => x.conv2d_dyn(w.unwrap(), b, conv),
+        "conv2d" => x.conv2d(w.unwrap(), b, conv),
         "conv1d" => {
             let a =
                 Conv1dArgs { stride: c.stride[1], padding: c.padding[1], dilation: c.dilation[1], groups: c.groups };
-            x.conv1d_dyn(w.unwrap(), b, a)
+            x.conv1d(w.unwrap(), b, a)
         }
         "conv_transpose2d" => {
             let a = ConvTransposeArgs {
@@ -47,14 +47,14 @@ fn apply<'t>(
                 dilation: c.dilation,
                 groups: c.groups,
             };
-            x.conv_transpose2d_dyn(w.unwrap(), b, a)
+            x.conv_transpose2d(w.unwrap(), b, a)
         }
         "max_pool2d" => {
-            x.max_pool2d_dyn(PoolArgs { kernel: c.kernel, stride: c.stride, padding: c.padding, dilation: c.dilation })
+            x.max_pool2d(PoolArgs { kernel: c.kernel, stride: c.stride, padding: c.padding, dilation: c.dilation })
         }
         "avg_pool2d" => {
             let a = PoolArgs { kernel: c.kernel, stride: c.stride, padding: c.padding, dilation: [1, 1] };
-            x.avg_pool2d_dyn(a, c.count_include_pad)
+            x.avg_pool2d(a, c.count_include_pad)
         }
         op => panic!("unknown op {op}"),
     }
@@ -107,8 +107,8 @@ fn typed_forms_equal_dyn_forms_for_equal_pairs() {
     let tape2 = Tape::<f64>::new();
     let (xd, wd) = (tape2.var(x0.into_dyn()), tape2.var(w0.into_dyn()));
     let yd = xd
-        .conv2d_dyn(&wd, NoBias, ConvArgs { stride: [2, 2], padding: [1, 1], dilation: [1, 1], groups: 1 })
-        .max_pool2d_dyn(PoolArgs { kernel: [2, 2], stride: [2, 2], padding: [0, 0], dilation: [1, 1] });
+        .conv2d(&wd, NoBias, ConvArgs { stride: [2, 2], padding: [1, 1], dilation: [1, 1], groups: 1 })
+        .max_pool2d(PoolArgs { kernel: [2, 2], stride: [2, 2], padding: [0, 0], dilation: [1, 1] });
     assert_eq!(y.value().to_vec(), yd.value().to_vec());
     let gd = yd.sum().backward();
     assert_eq!(gs.wrt(&x).unwrap().to_vec(), gd.wrt(&xd).unwrap().to_vec());
@@ -120,11 +120,11 @@ fn typed_forms_equal_dyn_forms_for_equal_pairs() {
 fn dyn_forms_report_size_errors() {
     let x = Var::constant(Tensor::<f64, DynShape>::zeros_sized(&[1, 3, 4, 4]));
     let w = Var::constant(Tensor::<f64, DynShape>::zeros_sized(&[2, 2, 3, 3]));
-    let e = x.try_conv2d_dyn(&w, NoBias, ConvArgs::default()).unwrap_err().to_string();
+    let e = x.try_conv2d(&w, NoBias, ConvArgs::default()).unwrap_err().to_string();
     assert!(e.contains('3') && e.contains('2'), "{e}");
-    let e = x.try_max_pool2d_dyn(PoolArgs { kernel: [5, 1], stride: [1, 1], padding: [0, 0], dilation: [1, 1] });
+    let e = x.try_max_pool2d(PoolArgs { kernel: [5, 1], stride: [1, 1], padding: [0, 0], dilation: [1, 1] });
     assert!(e.is_err());
-    let e = x.try_avg_pool2d_dyn(PoolArgs { kernel: [2, 2], stride: [0, 1], padding: [0, 0], dilation: [1, 1] }, true);
+    let e = x.try_avg_pool2d(PoolArgs { kernel: [2, 2], stride: [0, 1], padding: [0, 0], dilation: [1, 1] }, true);
     assert!(e.is_err());
 }
 

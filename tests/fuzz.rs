@@ -20,7 +20,7 @@
 //! `try_reshape_dyn`, `try_view_dyn`, `expand_dyn`, `squeeze_dyn`, `unsqueeze_dyn`, `narrow_dyn`,
 //! `flip_dyn`, `select_dyn`, `diagonal_dyn`, `movedim_dyn`, `unflatten_dyn`, `flatten_dyn`,
 //! `chunk_dyn`, `split_dyn`, `try_as_strided`, `Tensor::cat_dyn`, `Tensor::stack_dyn`,
-//! `try_gather`, `try_index_select_dyn`, `try_scatter_` (i64 and u64 index tensors),
+//! `try_gather`, `try_index_select`, `try_scatter_` (i64 and u64 index tensors),
 //! `try_add`/`try_sub`/`try_mul`/`try_div` (f64, and i8 for wrapping and division by zero),
 //! `sum`, `try_sum_axis_dyn`, `try_mean_axis_dyn`, `try_matmul` (1-D, 2-D and batched),
 //! `try_to_owned`, `try_contiguous`, and writes: `try_assign`, `t!(try x[i] = v)`,
@@ -2365,9 +2365,9 @@ fn apply(st: &mut State, op: &Op, pool: &[i8]) -> Result<(), String> {
             let v = st.a.view()?;
             owned_op!(
                 st,
-                format!("try_index_select_dyn({a}, {ix:?})"),
+                format!("try_index_select({a}, {ix:?})"),
                 want,
-                if ix.unsigned { v.try_index_select_dyn(a, &tu) } else { v.try_index_select_dyn(a, &ti) }
+                if ix.unsigned { v.try_index_select(a, &tu) } else { v.try_index_select(a, &ti) }
             )
         }
         Op::Scatter(g, s) => {

@@ -192,13 +192,13 @@ fn a_layer_and_a_loss_on_named_batches_match_the_anonymous_computation() {
 
 #[test]
 fn losses_take_targets_whose_runtime_dims_are_anonymous() {
-    use shaped::autograd::nn::{cross_entropy, mse_loss, mse_loss_unreduced, Reduction};
+    use shaped::autograd::nn::{cross_entropy, mse_loss, Reduction, Unreduced};
     use shaped::autograd::Var;
     let x = Var::constant(Tensor::<f64, (Batch, Const<2>)>::from_vec(&[3, 2], vec![0., 1., 2., 3., 4., 5.]));
     // A loader's target: an anonymous batch dim.
     let t = Var::constant(Tensor::<f64, Shape![_, 2]>::from_vec(&[3, 2], vec![1.; 6]));
     assert_eq!(mse_loss(&x, &t, Reduction::Sum).item(), 1. + 0. + 1. + 4. + 9. + 16.);
-    let per: Var<'_, f64, (Batch, Const<2>)> = mse_loss_unreduced(&x, &t);
+    let per: Var<'_, f64, (Batch, Const<2>)> = mse_loss(&x, &t, Unreduced);
     assert_eq!(per.value().to_vec(), [1., 0., 1., 4., 9., 16.]);
     // Sizes that differ are the loss's runtime error.
     let short = Var::constant(Tensor::<f64, Shape![_, 2]>::zeros_sized(&[2, 2]));
@@ -364,10 +364,7 @@ fn a_transformer_encoder_layer_keeps_batch_and_sequence_names() {
 /// differences.
 #[test]
 fn loss_gradients_with_a_target_of_another_shape_type() {
-    use shaped::autograd::nn::{
-        binary_cross_entropy_with_logits, binary_cross_entropy_with_logits_unreduced, huber_loss, huber_loss_unreduced,
-        l1_loss, l1_loss_unreduced, mse_loss, mse_loss_unreduced, Reduction,
-    };
+    use shaped::autograd::nn::{binary_cross_entropy_with_logits, huber_loss, l1_loss, mse_loss, Reduction, Unreduced};
     use shaped::autograd::{Param, Tape, Var};
     type In = (Batch, Const<2>);
     type Tg = Shape![_, 2];
@@ -385,10 +382,10 @@ fn loss_gradients_with_a_target_of_another_shape_type() {
     ) -> Var<'t, f64, ()> {
         if unreduced {
             let per: Var<'t, f64, In> = match k {
-                0 => mse_loss_unreduced(x, t),
-                1 => l1_loss_unreduced(x, t),
-                2 => huber_loss_unreduced(x, t, 1.0),
-                _ => binary_cross_entropy_with_logits_unreduced(x, t),
+                0 => mse_loss(x, t, Unreduced),
+                1 => l1_loss(x, t, Unreduced),
+                2 => huber_loss(x, t, Unreduced, 1.0),
+                _ => binary_cross_entropy_with_logits(x, t, Unreduced),
             };
             (&per * &Var::constant(w.clone())).sum()
         } else {
@@ -424,10 +421,10 @@ fn loss_gradients_with_a_target_of_another_shape_type() {
                 (1, false) => l1_loss(&x2, &t2, Reduction::Mean),
                 (2, false) => huber_loss(&x2, &t2, Reduction::Mean, 1.0),
                 (_, false) => binary_cross_entropy_with_logits(&x2, &t2, Reduction::Mean),
-                (0, true) => (&mse_loss_unreduced(&x2, &t2) * &Var::constant(w.clone())).sum(),
-                (1, true) => (&l1_loss_unreduced(&x2, &t2) * &Var::constant(w.clone())).sum(),
-                (2, true) => (&huber_loss_unreduced(&x2, &t2, 1.0) * &Var::constant(w.clone())).sum(),
-                _ => (&binary_cross_entropy_with_logits_unreduced(&x2, &t2) * &Var::constant(w.clone())).sum(),
+                (0, true) => (&mse_loss(&x2, &t2, Unreduced) * &Var::constant(w.clone())).sum(),
+                (1, true) => (&l1_loss(&x2, &t2, Unreduced) * &Var::constant(w.clone())).sum(),
+                (2, true) => (&huber_loss(&x2, &t2, Unreduced, 1.0) * &Var::constant(w.clone())).sum(),
+                _ => (&binary_cross_entropy_with_logits(&x2, &t2, Unreduced) * &Var::constant(w.clone())).sum(),
             };
             let g2 = same.backward();
             assert_eq!(gx, g2.param(&px).unwrap().to_vec(), "kind {k} unreduced {un}: input");
@@ -751,7 +748,7 @@ fn joins_order_statistics_and_gathers_take_an_axis_in_every_spelling() {
     let g1: Tensor<f32, (Batch, Const<2>, Const<4>)> = x.index_select(Seq, &idx);
     let g2: Tensor<f32, (Dyn, Dyn, Dyn)> = x.index_select(1, &idx);
     assert_eq!(g1.to_vec(), g2.to_vec());
-    assert_eq!(g1.to_vec(), x.index_select_dyn(1, &idx).to_vec());
+    assert_eq!(g1.to_vec(), x.index_select(1, &idx).to_vec());
     let gi = Tensor::<i64, (Batch, Const<1>, Const<4>)>::from_vec(&[2, 1, 4], vec![2, 1, 0, 2, 0, 0, 1, 2]);
     assert_eq!(x.gather(Seq, &gi).to_vec(), x.gather(1, &gi).to_vec());
     let mut z = Tensor::<f32, (Batch, Seq, Const<4>)>::zeros_sized(&[2, 3, 4]);

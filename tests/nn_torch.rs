@@ -72,10 +72,10 @@ fn apply<'t, T: GradFloat>(
         "embedding_pad1" => nn::embedding_with(ints, &cast::<_, _, (Dyn, Dyn)>(&x[0]), Some(1)),
         "embedding_pad_neg1" => nn::embedding_with(ints, &cast::<_, _, (Dyn, Dyn)>(&x[0]), Some(-1)),
         // reduction='none'
-        "mse_none" => nn::mse_loss_unreduced(&x[0], &x[1]),
-        "l1_none" => nn::l1_loss_unreduced(&x[0], &x[1]),
-        "huber_none" => nn::huber_loss_unreduced(&x[0], &x[1], k(0.8)),
-        "bce_logits_none" => nn::binary_cross_entropy_with_logits_unreduced(&x[0], &x[1]),
+        "mse_none" => nn::mse_loss(&x[0], &x[1], nn::Unreduced),
+        "l1_none" => nn::l1_loss(&x[0], &x[1], nn::Unreduced),
+        "huber_none" => nn::huber_loss(&x[0], &x[1], nn::Unreduced, k(0.8)),
+        "bce_logits_none" => nn::binary_cross_entropy_with_logits(&x[0], &x[1], nn::Unreduced),
         // Class weights, ignore_index, label smoothing.
         op if op.starts_with("ce_") || op.starts_with("nll_opts") => {
             let input = cast::<_, _, (Dyn, Dyn)>(&x[0]);
@@ -86,8 +86,8 @@ fn apply<'t, T: GradFloat>(
             let opts = nn::ClassLossOptions { weight, ignore_index, label_smoothing };
             let nll = op.starts_with("nll");
             match (op.contains("_none"), nll) {
-                (true, false) => d(nn::cross_entropy_unreduced_with(&input, &targets(), &opts)),
-                (true, true) => d(nn::nll_loss_unreduced_with(&input, &targets(), &opts)),
+                (true, false) => d(nn::cross_entropy_with(&input, &targets(), nn::Unreduced, &opts)),
+                (true, true) => d(nn::nll_loss_with(&input, &targets(), nn::Unreduced, &opts)),
                 (false, false) => d(nn::cross_entropy_with(&input, &targets(), red, &opts)),
                 (false, true) => d(nn::nll_loss_with(&input, &targets(), red, &opts)),
             }
@@ -356,7 +356,7 @@ fn runtime_size_errors() {
     assert!(e.to_string().contains("label_smoothing must be between 0.0 and 1.0, got 1.5"), "{e}");
     let e = nn::try_huber_loss(&logits, &logits, Reduction::Mean, 0.0).unwrap_err();
     assert!(e.to_string().contains("delta must be positive"), "{e}");
-    let e = nn::try_huber_loss_unreduced(&logits, &logits, -1.0).unwrap_err();
+    let e = nn::try_huber_loss(&logits, &logits, nn::Unreduced, -1.0).unwrap_err();
     assert!(e.to_string().contains("delta must be positive"), "{e}");
     // The options: a weight per class, ignore_index, smoothing only for cross-entropy.
     let x: Var<f64, (Dyn, Dyn)> = Var::constant(Tensor::zeros_sized(&[2, 3]));
@@ -365,7 +365,7 @@ fn runtime_size_errors() {
     let e = nn::try_cross_entropy_with(&x, &t, Reduction::Mean, &opts).unwrap_err();
     assert_eq!(e.to_string(), "cross_entropy: [2] and [3] differ: the weight must have one element per class");
     let opts = nn::ClassLossOptions { ignore_index: None, ..Default::default() };
-    let e = nn::try_nll_loss_unreduced_with(&x, &t, &opts).unwrap_err();
+    let e = nn::try_nll_loss_with(&x, &t, nn::Unreduced, &opts).unwrap_err();
     assert_eq!(e.to_string(), "nll_loss: target -100 at position 1 is out of bounds: the classes are 0..3");
     let opts = nn::ClassLossOptions { label_smoothing: 0.1, ..Default::default() };
     let e = nn::try_nll_loss_with(&x, &t, Reduction::Sum, &opts).unwrap_err();

@@ -43,7 +43,7 @@ fn runtime_axis_operations_match_numpy() {
             "kthvalue" => {
                 let (v, i) = x.kthvalue(args[0] as usize, a(1));
                 // The index points at an element holding the value.
-                let back = x.gather_dyn(a(1), &i.unsqueeze(a(1)));
+                let back = x.gather(a(1), &i.unsqueeze(a(1)));
                 assert_eq!(back.to_vec(), v.to_vec(), "{what} indices");
                 v
             }
@@ -73,7 +73,7 @@ fn runtime_axis_operations_match_numpy() {
             }
             "index_fill" => {
                 let idx = Tensor::from([args[1] as i64, args[2] as i64, args[3] as i64]);
-                x.index_fill_dyn(a(0), &idx, 7.5)
+                x.index_fill(a(0), &idx, 7.5)
             }
             "index_add_src" => continue,
             "index_add" => {
@@ -83,7 +83,7 @@ fn runtime_axis_operations_match_numpy() {
                     .expect("the source of the index_add case");
                 let src = Tensor::<f64, DynShape>::from_vec(ssizes, src.to_vec());
                 let idx = Tensor::from([args[1] as i64, args[2] as i64, args[3] as i64, args[4] as i64]);
-                x.index_add_dyn(a(0), &idx, &src, 1.0)
+                x.index_add(a(0), &idx, &src, 1.0)
             }
             other => panic!("no runner for {other}"),
         };

@@ -755,7 +755,7 @@ proptest! {
         let counts = Tensor::<i64, (Dyn,)>::try_from_vec(&[n], vec![k as i64; n]).unwrap();
         let idx: Vec<i64> = (0..n as i64).flat_map(|i| std::iter::repeat_n(i, k)).collect();
         let idx = Tensor::<i64, (Dyn,)>::try_from_vec(&[idx.len()], idx).unwrap();
-        prop_assert_eq!(x.repeat_interleave_counts(&counts, 1).to_vec(), x.index_select_dyn(1, &idx).to_vec());
+        prop_assert_eq!(x.repeat_interleave_counts(&counts, 1).to_vec(), x.index_select(1, &idx).to_vec());
     }
 }
 

@@ -77,13 +77,13 @@ fn index_select_on_dynamic_shapes_and_runtime_axes() {
     let d = x34().into_dyn();
     let r: Tensor<i32, DynShape> = d.index_select(Ax::<1>, &Tensor::from([3i64, -4]));
     assert_eq!((r.sizes(), r.to_vec()), (&[3, 2][..], vec![3, 0, 7, 4, 11, 8]));
-    // Runtime axis (negative counts from the end), index of any shape type with runtime rank 1.
+    // Runtime axis (negative counts from the end), a `DynShape` index of runtime rank 1.
     let idx = Tensor::from([2i64, 2]).into_dyn();
-    let a = x34().index_select_dyn(-2, &idx);
+    let a = x34().index_select(-2, &idx);
     assert_eq!((a.sizes(), a.to_vec()), (&[2, 4][..], vec![8, 9, 10, 11, 8, 9, 10, 11]));
-    assert_eq!(d.try_index_select_dyn(1, &Tensor::from([1i32])).unwrap().to_vec(), [1, 5, 9]);
+    assert_eq!(d.try_index_select(1, &Tensor::from([1i32])).unwrap().to_vec(), [1, 5, 9]);
     // A rank-0 index selects one slice and keeps the dim, as PyTorch.
-    let s = d.index_select_dyn(0, &Tensor::scalar(-1i64));
+    let s = d.index_select(0, &Tensor::scalar(-1i64));
     assert_eq!((s.sizes(), s.to_vec()), (&[1, 4][..], vec![8, 9, 10, 11]));
 }
 
@@ -107,12 +107,9 @@ fn index_select_errors_name_the_index_the_dim_and_its_size() {
         err(d.try_index_select(Ax::<2>, &Tensor::from([0i64]))),
         "axis 2 is out of range for a tensor of rank 2"
     );
+    assert_eq!(err(d.try_index_select(-3, &Tensor::from([0i64]))), "axis -3 is out of range for a tensor of rank 2");
     assert_eq!(
-        err(d.try_index_select_dyn(-3, &Tensor::from([0i64]))),
-        "axis -3 is out of range for a tensor of rank 2"
-    );
-    assert_eq!(
-        err(x.try_index_select_dyn(0, &Tensor::from([[0i64, 1]]))),
+        err(x.try_index_select(0, &Tensor::from([[0i64, 1]]).into_dyn())),
         "index_select: the index must have at most 1 dim, got sizes [1, 2]"
     );
 }
@@ -605,7 +602,67 @@ fn gather_and_scatter_match_a_reference_loop() {
                 xv[ravel(&c, &sizes)]
             })
             .collect();
-        let got = x.index_select_dyn(axis as isize, &Tensor::<i64, DynShape>::from_vec(&[sel.len()], sel));
+        let got = x.index_select(axis as isize, &Tensor::<i64, DynShape>::from_vec(&[sel.len()], sel));
         assert_eq!((got.sizes(), got.to_vec()), (&osizes[..], want), "index_select case {case}");
     }
+}
+
+/// Issue 50: the index families take the axis argument with an index of any 1-D shape type
+/// (`(K,)`, `()`, or a `DynShape` whose rank is checked at run time), so their `_dyn` forms are
+/// deprecated forwarders giving the same values.
+#[test]
+#[allow(deprecated)]
+fn index_families_take_a_dyn_index_with_the_axis_argument() {
+    let x = x34();
+    let (ti, di) = (Tensor::<i64, Shape![3]>::from([2, -1, 0]), Tensor::<i64, Shape![3]>::from([2, -1, 0]).into_dyn());
+    // index_select: a DynShape index gives a Dyn dim in place of the axis, the other dims kept.
+    let t: Tensor<i32, Shape![3, 3]> = x.index_select(Ax::<1>, &ti);
+    let d: Tensor<i32, Shape![3, _]> = x.index_select(Ax::<1>, &di);
+    let r: Tensor<i32, Shape![_, _]> = x.index_select(1, &di);
+    assert_eq!(t.to_vec(), [2, 3, 0, 6, 7, 4, 10, 11, 8]);
+    assert_eq!((d.to_vec(), r.to_vec()), (t.to_vec(), t.to_vec()));
+    assert_eq!(x.index_select_dyn(1, &di).to_vec(), t.to_vec());
+    // A rank-0 index keeps the dim with size 1, as PyTorch's.
+    let one: Tensor<i32, Shape![3, 1]> = x.index_select(Ax::<1>, &Tensor::<i64, ()>::scalar(-1));
+    assert_eq!(one.to_vec(), [3, 7, 11]);
+    // A DynShape index of rank 2 is refused at run time.
+    let e = err(x.try_index_select(Ax::<0>, &Tensor::<i64, Shape![1, 2]>::from([[0, 1]]).into_dyn()));
+    assert_eq!(e, "index_select: the index must have at most 1 dim, got sizes [1, 2]");
+    // gather and the scatter family (an index of the input's rank; `DynShape` allowed).
+    let gi = Tensor::<i64, Shape![3, 1]>::from([[1], [0], [3]]);
+    let g: Tensor<i32, Shape![3, 1]> = x.gather(Ax::<1>, &gi);
+    assert_eq!(g.to_vec(), [1, 4, 11]);
+    assert_eq!(x.gather(1, &gi.clone().into_dyn()).to_vec(), g.to_vec());
+    assert_eq!(x.gather_dyn(1, &gi).to_vec(), g.to_vec());
+    let src = Tensor::<i32, Shape![3, 1]>::from([[100], [200], [300]]);
+    let (mut a, mut b) = (x.clone(), x.clone().into_dyn());
+    a.scatter_add_(Ax::<1>, &gi, &src);
+    b.scatter_add_(-1, &gi.clone().into_dyn(), &src);
+    assert_eq!(a.to_vec(), b.to_vec());
+    assert_eq!(a.to_vec(), [0, 101, 2, 3, 204, 5, 6, 7, 8, 9, 10, 311]);
+    // index_add_ / index_copy_ / index_fill_ with a DynShape index, against the (K,) index.
+    // (Entries in 0..n: PyTorch's index_add_ and index_copy_ refuse negative ones.)
+    let (ti, di) = (Tensor::<i64, Shape![3]>::from([2, 3, 0]), Tensor::<i64, Shape![3]>::from([2, 3, 0]).into_dyn());
+    let s3: Tensor<i32, Shape![3, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6], [7, 8, 9]]);
+    let mut a = x.clone();
+    a.index_add_(Ax::<1>, &ti, &s3, 10);
+    let mut b = x.clone();
+    b.index_add_(1, &di, &s3, 10);
+    assert_eq!(a.to_vec(), b.to_vec());
+    // torch.arange(12).reshape(3, 4).index_add_(1, tensor([2, 3, 0]), src, alpha=10)
+    assert_eq!(a.to_vec(), [30, 1, 12, 23, 64, 5, 46, 57, 98, 9, 80, 91]);
+    assert_eq!(x.index_copy(Ax::<1>, &di, &s3).to_vec(), x.index_copy(Ax::<1>, &ti, &s3).to_vec());
+    assert_eq!(x.index_fill(Ax::<0>, &di.narrow(0, 0, 1), -7).to_vec(), [0, 1, 2, 3, 4, 5, 6, 7, -7, -7, -7, -7]);
+    assert_eq!(
+        x.index_fill_dyn(0, &di.narrow(0, 0, 1), -7).to_vec(),
+        x.index_fill(0, &di.narrow(0, 0, 1), -7).to_vec()
+    );
+    // trapezoid_x: sample points as a DynShape tensor.
+    let y: Tensor<f64, Shape![2, 3]> = Tensor::from([[1.0, 2.0, 3.0], [0.0, 4.0, 0.0]]);
+    let pts = Tensor::<f64, Shape![3]>::from([0.0, 1.0, 3.0]);
+    let t: Tensor<f64, Shape![2]> = y.trapezoid_x(&pts, Ax::<1>);
+    assert_eq!(t.to_vec(), [1.5 + 5.0, 2.0 + 4.0]);
+    assert_eq!(y.trapezoid_x(&pts.clone().into_dyn(), 1).to_vec(), t.to_vec());
+    assert_eq!(y.trapezoid_x_dyn(&pts.clone().into_dyn(), 1).to_vec(), t.to_vec());
+    assert!(err(y.try_trapezoid_x(&y.clone().into_dyn(), Ax::<1>)).contains("must be 1-D"));
 }

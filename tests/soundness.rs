@@ -368,7 +368,7 @@ fn rank_seven_requests_name_the_rank_limit() {
 fn index_errors_name_the_index_as_given() {
     let x = Tensor::from([1., 2., 3., 4.]).into_dyn();
     assert_eq!(
-        err(x.try_index_select_dyn(0, &Tensor::from([u64::MAX]))),
+        err(x.try_index_select(0, &Tensor::from([u64::MAX]))),
         "index 18446744073709551615 is out of bounds for dimension 0 of size 4"
     );
     let i = u64::MAX;

@@ -56,7 +56,10 @@ pub use num_complex::Complex;
 pub use ops::accumulate::ScatterReduce;
 pub use ops::binary::{ArithRhs, Operand};
 pub use ops::cast::{CastFrom, CastTo};
-pub use ops::conv::{Bias, Conv, Conv1dArgs, ConvArgs, ConvT, ConvTransposeArgs, NoBias, Pool, PoolArgs};
+pub use ops::conv::{
+    Bias, Conv, Conv1dArg, Conv1dArgs, Conv2dArg, ConvArgs, ConvT, ConvTranspose2dArg, ConvTransposeArgs, NoBias, Pool,
+    Pool2dArg, PoolArgs,
+};
 pub use ops::count::Unique;
 pub use ops::diag::{meshgrid, try_meshgrid, Indexing};
 pub use ops::einsum::{einsum, try_einsum, EinsumDim, EinsumRank};

@@ -1,7 +1,6 @@
 // conv2d takes [N, C, H, W] inputs: a 3-D input (an unbatched image, which PyTorch accepts) is
-// refused when checked. rustc reports it as a method whose bounds do not hold, naming the input's
-// shape and the rule `Conv2dInput` (an input of rank 4 against its weights). Add the batch dim
-// with `unsqueeze::<0>()`.
+// refused when checked, the first line naming both shapes and the rule `Conv2dInput` (an input of
+// rank 4 against its weights) below. Add the batch dim with `unsqueeze(0)`.
 use shaped::prelude::*;
 
 fn main() {

@@ -43,8 +43,8 @@ pub fn main() {
 
     // Run-time hyper-parameters: DynShape.
     let r: Tensor<f32, DynShape> =
-        img.conv2d_dyn(&stem, NoBias, ConvArgs { stride: [2, 1], padding: [3, 3], ..Default::default() });
+        img.conv2d(&stem, NoBias, ConvArgs { stride: [2, 1], padding: [3, 3], ..Default::default() });
     assert_eq!(r.sizes(), [2, 8, 16, 32]);
-    let (m, i) = img.max_pool2d_dyn(PoolArgs::new([2, 2]), true);
-    assert_eq!((m.sizes(), i.unwrap().sizes()), ([2, 3, 16, 16].as_slice(), [2, 3, 16, 16].as_slice()));
+    let (m, i) = img.max_pool2d_with_indices(PoolArgs::new([2, 2]));
+    assert_eq!((m.sizes(), i.sizes()), ([2, 3, 16, 16].as_slice(), [2, 3, 16, 16].as_slice()));
 }

@@ -10,11 +10,11 @@ use super::var::{back, Var};
 use super::GradFloat;
 use crate::error::{OrPanic, ShapeError};
 use crate::kernels::reduce::Sum;
-use crate::ops::conv::{as_2d_args, Conv, Conv1dArgs, ConvArgs, ConvT, ConvTransposeArgs, NoBias, Pool, PoolArgs};
-use crate::shape::{
-    AdaptivePool2dShape, Conv1dChannels, Conv1dShape, Conv2dChannels, Conv2dShape, ConvTranspose2dShape, DynShape,
-    Pool2dShape, Shape,
+use crate::ops::conv::{
+    as_2d_args, Conv1dArg, Conv1dArgs, Conv2dArg, ConvArgs, ConvTranspose2dArg, ConvTransposeArgs, NoBias, Pool2dArg,
+    PoolArgs,
 };
+use crate::shape::{AdaptivePool2dShape, DynShape, Shape};
 use crate::tensor::{Tensor, TensorView};
 use alloc::vec::Vec;
 use shaped_macros::try_twin;
@@ -78,7 +78,7 @@ fn conv2d_backward<T: GradFloat>(
 ) -> [Option<Tensor<T, DynShape>>; 3] {
     let (xs, ws, gs) = (x.sizes(), w.sizes(), g.sizes());
     // The transposed convolution maps [N, O, OH, OW] back to [N, C, H, W].
-    let gx = need[0].then(|| g.conv_transpose2d_dyn(&w, NoBias, transposed(a, [ws[2], ws[3]], xs, gs)));
+    let gx = need[0].then(|| g.conv_transpose2d(&w, NoBias, transposed(a, [ws[2], ws[3]], xs, gs)));
     let gw = need[1].then(|| {
         let (o, cg) = (ws[0], ws[1]);
         let og = o / a.groups;
@@ -89,7 +89,7 @@ fn conv2d_backward<T: GradFloat>(
             let xg = x.narrow(1, (gi * cg) as isize, cg).transpose(0, 1);
             let gg = g.narrow(1, (gi * og) as isize, og).transpose(0, 1);
             let wa = ConvArgs { stride: a.dilation, padding: a.padding, dilation: a.stride, groups: 1 };
-            let r = xg.conv2d_dyn(&gg, NoBias, wa); // [Cg, Og, KH', KW'], KH' >= KH
+            let r = xg.conv2d(&gg, NoBias, wa); // [Cg, Og, KH', KW'], KH' >= KH
             let r = r.narrow(2, 0, ws[2]).narrow(3, 0, ws[3]).transpose(0, 1);
             let mut dst = gw.narrow_mut(0, (gi * og) as isize, og);
             dst += &r;
@@ -104,35 +104,23 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// 2-D convolution (PyTorch `nn.functional.conv2d`), differentiable in the input, the
     /// weights and the bias: input `[N, C, H, W]`, weights `[O, C / GROUPS, KH, KW]`, bias `[O]`
     /// or [`NoBias`], output `[N, O, OH, OW]` typed as
-    /// [`Tensor::conv2d`](crate::TensorBase::conv2d)'s, with the same build-time checks.
+    /// [`Tensor::conv2d`](crate::TensorBase::conv2d)'s, with the same build-time checks: the
+    /// hyper-parameters are a `Conv::<..>` (typed) or a [`ConvArgs`] (run-time values, PyTorch's
+    /// `stride=(sh, sw), padding=(ph, pw), ...`; a [`DynShape`] result).
     ///
     /// # Errors
     /// As [`Tensor::try_conv2d`](crate::TensorBase::try_conv2d); [`ShapeError::Autograd`] when
     /// the operands are tracked by two tapes.
-    #[allow(clippy::type_complexity)]
     #[try_twin]
-    pub fn try_conv2d<
-        W: Shape,
-        B: VarBias<'t, T>,
-        const ST: usize,
-        const PD: usize,
-        const DL: usize,
-        const G: usize,
-        const SW: usize,
-        const PW: usize,
-        const DW: usize,
-    >(
+    pub fn try_conv2d<W: Shape, B: VarBias<'t, T>, A: Conv2dArg<S, W>>(
         &self,
         weight: &Var<'t, T, W>,
         bias: B,
-        conv: Conv<ST, PD, DL, G, SW, PW, DW>,
-    ) -> Result<Var<'t, T, <S as Conv2dShape<W, ST, PD, DL, SW, PW, DW>>::Out>, ShapeError>
-    where
-        S: Conv2dShape<W, ST, PD, DL, SW, PW, DW> + Conv2dChannels<W, G>,
-    {
+        args: A,
+    ) -> Result<Var<'t, T, A::Out>, ShapeError> {
         let b = bias.as_dyn_var();
-        let out = self.value().try_conv2d(weight.value(), b.as_ref().map(|v| v.value()), conv)?;
-        self.record_conv(weight, b, out, conv.args(), false)
+        let out = self.value().try_conv2d(weight.value(), b.as_ref().map(|v| v.value()), args)?;
+        self.record_conv(weight, b, out, args.args(), false)
     }
 
     /// 1-D convolution (PyTorch `nn.functional.conv1d`), differentiable: input `[N, C, L]`,
@@ -142,21 +130,17 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// As [`Tensor::try_conv1d`](crate::TensorBase::try_conv1d); [`ShapeError::Autograd`] when
     /// the operands are tracked by two tapes.
-    #[allow(clippy::type_complexity)]
     #[try_twin]
-    pub fn try_conv1d<W: Shape, B: VarBias<'t, T>, const ST: usize, const PD: usize, const DL: usize, const G: usize>(
+    pub fn try_conv1d<W: Shape, B: VarBias<'t, T>, A: Conv1dArg<S, W>>(
         &self,
         weight: &Var<'t, T, W>,
         bias: B,
-        conv: Conv<ST, PD, DL, G>,
-    ) -> Result<Var<'t, T, <S as Conv1dShape<W, ST, PD, DL>>::Out>, ShapeError>
-    where
-        S: Conv1dShape<W, ST, PD, DL> + Conv1dChannels<W, G>,
-    {
+        args: A,
+    ) -> Result<Var<'t, T, A::Out>, ShapeError> {
         let b = bias.as_dyn_var();
-        let out = self.value().try_conv1d(weight.value(), b.as_ref().map(|v| v.value()), conv)?;
+        let out = self.value().try_conv1d(weight.value(), b.as_ref().map(|v| v.value()), args)?;
         // As height-1 images: the 2-D rule with stride, padding and dilation 1 / 0 / 1 in height.
-        self.record_conv(weight, b, out, as_2d_args(conv.args1()), true)
+        self.record_conv(weight, b, out, as_2d_args(args.args1()), true)
     }
 
     /// Records a convolution of `self` by `weight` (and the bias `b`) whose value is `out`;
@@ -187,7 +171,8 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     }
 
     /// 2-D max pooling (PyTorch `nn.functional.max_pool2d`), differentiable: `[N, C, H, W]` to
-    /// `[N, C, OH, OW]` as [`Tensor::max_pool2d`](crate::TensorBase::max_pool2d). Each output's
+    /// `[N, C, OH, OW]` as [`Tensor::max_pool2d`](crate::TensorBase::max_pool2d), the
+    /// hyper-parameters a `Pool::<..>` or a [`PoolArgs`] (a [`DynShape`] result). Each output's
     /// gradient goes to its window's maximum (the first among equal ones, as PyTorch's CPU
     /// kernel); overlapping windows add up.
     ///
@@ -196,27 +181,12 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// the padded input at run time, ...); [`ShapeError::Autograd`] for a value of a finished
     /// tape.
     #[try_twin]
-    pub fn try_max_pool2d<
-        const K: usize,
-        const ST: usize,
-        const PD: usize,
-        const DL: usize,
-        const KW: usize,
-        const SW: usize,
-        const PW: usize,
-        const DW: usize,
-    >(
-        &self,
-        pool: Pool<K, ST, PD, DL, KW, SW, PW, DW>,
-    ) -> Result<Var<'t, T, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>, ShapeError>
-    where
-        S: Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>,
-    {
+    pub fn try_max_pool2d<A: Pool2dArg<S>>(&self, args: A) -> Result<Var<'t, T, A::Out>, ShapeError> {
         if !self.is_tracked() {
             // No graph: PyTorch's plain forward, without the positions of the maxima.
-            return Ok(Var::from_arc(alloc::sync::Arc::new(self.value().try_max_pool2d(pool)?), None));
+            return Ok(Var::from_arc(alloc::sync::Arc::new(self.value().try_max_pool2d(args)?), None));
         }
-        let (out, idx) = self.value().try_max_pool2d_with_indices(pool)?;
+        let (out, idx) = self.value().try_max_pool2d_with_indices(args)?;
         self.record_max_pool(out, idx)
     }
 
@@ -238,7 +208,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                     let gd = gv.reshape_dyn(&[planes as isize, per as isize]);
                     let id = iv.reshape_dyn(&[planes as isize, per as isize]);
                     let mut gx = Tensor::<T, DynShape>::zeros_sized(&[planes, hw]);
-                    gx.scatter_add_dyn_(1, &id, &gd);
+                    gx.scatter_add_at(1, &id, &gd).or_panic();
                     typed::<T, S>(gx.reshape_dyn(&xs.iter().map(|&n| n as isize).collect::<Vec<_>>()).into_owned())
                 })
             })
@@ -254,25 +224,13 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// As [`Tensor::try_avg_pool2d`](crate::TensorBase::try_avg_pool2d);
     /// [`ShapeError::Autograd`] for a value of a finished tape.
     #[try_twin]
-    pub fn try_avg_pool2d<
-        const K: usize,
-        const ST: usize,
-        const PD: usize,
-        const DL: usize,
-        const KW: usize,
-        const SW: usize,
-        const PW: usize,
-        const DW: usize,
-    >(
+    pub fn try_avg_pool2d<A: Pool2dArg<S>>(
         &self,
-        pool: Pool<K, ST, PD, DL, KW, SW, PW, DW>,
+        args: A,
         count_include_pad: bool,
-    ) -> Result<Var<'t, T, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>, ShapeError>
-    where
-        S: Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>,
-    {
-        let out = self.value().try_avg_pool2d(pool, count_include_pad)?;
-        self.record_avg_pool(out, pool.args(), count_include_pad)
+    ) -> Result<Var<'t, T, A::Out>, ShapeError> {
+        let out = self.value().try_avg_pool2d(args, count_include_pad)?;
+        self.record_avg_pool(out, args.args(), count_include_pad)
     }
 
     /// Records an average pooling of `self` with `args` whose value is `out`.
@@ -309,13 +267,13 @@ fn avg_pool_backward<T: GradFloat>(
         g.map(move |v| v / full)
     } else {
         let ones = Tensor::<T, DynShape>::full_sized(&[1, 1, xs[2], xs[3]], T::one());
-        let inside = ones.avg_pool2d_dyn(a, true).map(move |v| v * full); // taps inside each window
+        let inside = ones.avg_pool2d(a, true).map(move |v| v * full); // taps inside each window
         g.zip_with(&inside.as_dyn(), |v, k| v / k)
     };
     let planes = g.reshape_dyn(&[(n * ch) as isize, 1, gs[2] as isize, gs[3] as isize]);
     let ones_k = Tensor::<T, DynShape>::full_sized(&[1, 1, kh, kw], T::one());
     let ca = ConvArgs { stride: a.stride, padding: a.padding, dilation: [1, 1], groups: 1 };
-    let gx = planes.conv_transpose2d_dyn(&ones_k, NoBias, transposed(ca, a.kernel, xs, gs));
+    let gx = planes.conv_transpose2d(&ones_k, NoBias, transposed(ca, a.kernel, xs, gs));
     let sizes: Vec<isize> = xs.iter().map(|&v| v as isize).collect();
     gx.reshape_dyn(&sizes).into_owned()
 }
@@ -330,32 +288,16 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// As [`Tensor::try_conv_transpose2d`](crate::TensorBase::try_conv_transpose2d);
     /// [`ShapeError::Autograd`] for two tapes.
-    #[allow(clippy::type_complexity)]
     #[try_twin]
-    pub fn try_conv_transpose2d<
-        W: Shape,
-        B: VarBias<'t, T>,
-        const ST: usize,
-        const PD: usize,
-        const OP: usize,
-        const DL: usize,
-        const G: usize,
-        const SW: usize,
-        const PW: usize,
-        const OPW: usize,
-        const DW: usize,
-    >(
+    pub fn try_conv_transpose2d<W: Shape, B: VarBias<'t, T>, A: ConvTranspose2dArg<S, W>>(
         &self,
         weight: &Var<'t, T, W>,
         bias: B,
-        conv: ConvT<ST, PD, OP, DL, G, SW, PW, OPW, DW>,
-    ) -> Result<Var<'t, T, <S as ConvTranspose2dShape<W, ST, PD, OP, DL, G, SW, PW, OPW, DW>>::Out>, ShapeError>
-    where
-        S: ConvTranspose2dShape<W, ST, PD, OP, DL, G, SW, PW, OPW, DW>,
-    {
+        args: A,
+    ) -> Result<Var<'t, T, A::Out>, ShapeError> {
         let b = bias.as_dyn_var();
-        let out = self.value().try_conv_transpose2d(weight.value(), b.as_ref().map(|v| v.value()), conv)?;
-        self.record_conv_transpose(weight, b, out, conv.args())
+        let out = self.value().try_conv_transpose2d(weight.value(), b.as_ref().map(|v| v.value()), args)?;
+        self.record_conv_transpose(weight, b, out, args.args())
     }
 
     /// Records a transposed convolution of `self` by `weight` (and the bias `b`) with `a`, whose
@@ -377,7 +319,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                     // The convolution of the output gradient has the input's sizes, plus one row
                     // or column per dim whose output padding reaches the stride (allowed when it
                     // stays below the dilation): those read only the padding, and are dropped.
-                    let gx = gd.conv2d_dyn(&w.as_dyn(), NoBias, args);
+                    let gx = gd.conv2d(&w.as_dyn(), NoBias, args);
                     let xs = x.sizes();
                     if gx.sizes()[2..] == xs[2..] {
                         typed::<T, S>(gx)
@@ -442,6 +384,9 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// As [`Tensor::try_conv2d_dyn`](crate::TensorBase::try_conv2d_dyn) (ranks, channels,
     /// groups, a zero stride or dilation, a kernel larger than the padded input);
     /// [`ShapeError::Autograd`] when the operands are tracked by two tapes.
+    #[deprecated(
+        note = "the hyper-parameters are one argument: `conv2d(&w, bias, args)` takes a `ConvArgs` as well as a `Conv::<..>`"
+    )]
     #[try_twin]
     pub fn try_conv2d_dyn<W: Shape, B: VarBias<'t, T>>(
         &self,
@@ -449,9 +394,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         bias: B,
         args: ConvArgs,
     ) -> Result<Var<'t, T, DynShape>, ShapeError> {
-        let b = bias.as_dyn_var();
-        let out = self.value().try_conv2d_dyn(weight.value(), b.as_ref().map(|v| v.value()), args)?;
-        self.record_conv(weight, b, out, args, false)
+        self.try_conv2d(weight, bias, args)
     }
 
     /// 1-D convolution with run-time hyper-parameters (PyTorch `nn.functional.conv1d(x, w, b,
@@ -461,6 +404,9 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// As [`Tensor::try_conv1d_dyn`](crate::TensorBase::try_conv1d_dyn);
     /// [`ShapeError::Autograd`] when the operands are tracked by two tapes.
+    #[deprecated(
+        note = "the hyper-parameters are one argument: `conv1d(&w, bias, args)` takes a `Conv1dArgs` as well as a `Conv::<..>`"
+    )]
     #[try_twin]
     pub fn try_conv1d_dyn<W: Shape, B: VarBias<'t, T>>(
         &self,
@@ -468,9 +414,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         bias: B,
         args: Conv1dArgs,
     ) -> Result<Var<'t, T, DynShape>, ShapeError> {
-        let b = bias.as_dyn_var();
-        let out = self.value().try_conv1d_dyn(weight.value(), b.as_ref().map(|v| v.value()), args)?;
-        self.record_conv(weight, b, out, as_2d_args(args), true)
+        self.try_conv1d(weight, bias, args)
     }
 
     /// 2-D transposed convolution with run-time hyper-parameters, one per spatial dim (PyTorch
@@ -481,6 +425,9 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// As [`Tensor::try_conv_transpose2d_dyn`](crate::TensorBase::try_conv_transpose2d_dyn);
     /// [`ShapeError::Autograd`] when the operands are tracked by two tapes.
+    #[deprecated(
+        note = "the hyper-parameters are one argument: `conv_transpose2d(&w, bias, args)` takes a `ConvTransposeArgs` as well as a `ConvT::<..>`"
+    )]
     #[try_twin]
     pub fn try_conv_transpose2d_dyn<W: Shape, B: VarBias<'t, T>>(
         &self,
@@ -488,9 +435,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         bias: B,
         args: ConvTransposeArgs,
     ) -> Result<Var<'t, T, DynShape>, ShapeError> {
-        let b = bias.as_dyn_var();
-        let out = self.value().try_conv_transpose2d_dyn(weight.value(), b.as_ref().map(|v| v.value()), args)?;
-        self.record_conv_transpose(weight, b, out, args)
+        self.try_conv_transpose2d(weight, bias, args)
     }
 
     /// 2-D max pooling with run-time hyper-parameters, one per spatial dim (PyTorch
@@ -501,14 +446,12 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// As [`Tensor::try_max_pool2d_dyn`](crate::TensorBase::try_max_pool2d_dyn);
     /// [`ShapeError::Autograd`] for a value of a finished tape.
+    #[deprecated(
+        note = "the hyper-parameters are one argument: `max_pool2d(args)` takes a `PoolArgs` as well as a `Pool::<..>`"
+    )]
     #[try_twin]
     pub fn try_max_pool2d_dyn(&self, args: PoolArgs) -> Result<Var<'t, T, DynShape>, ShapeError> {
-        let tracked = self.is_tracked();
-        let (out, idx) = self.value().try_max_pool2d_dyn(args, tracked)?;
-        match idx {
-            Some(idx) => self.record_max_pool(out, idx),
-            None => Ok(Var::from_arc(alloc::sync::Arc::new(out), None)),
-        }
+        self.try_max_pool2d(args)
     }
 
     /// 2-D average pooling with run-time hyper-parameters, one per spatial dim (PyTorch
@@ -519,14 +462,16 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// # Errors
     /// As [`Tensor::try_avg_pool2d_dyn`](crate::TensorBase::try_avg_pool2d_dyn);
     /// [`ShapeError::Autograd`] for a value of a finished tape.
+    #[deprecated(
+        note = "the hyper-parameters are one argument: `avg_pool2d(args, count_include_pad)` takes a `PoolArgs` as well as a `Pool::<..>`"
+    )]
     #[try_twin]
     pub fn try_avg_pool2d_dyn(
         &self,
         args: PoolArgs,
         count_include_pad: bool,
     ) -> Result<Var<'t, T, DynShape>, ShapeError> {
-        let out = self.value().try_avg_pool2d_dyn(args, count_include_pad)?;
-        self.record_avg_pool(out, args, count_include_pad)
+        self.try_avg_pool2d(args, count_include_pad)
     }
 }
 

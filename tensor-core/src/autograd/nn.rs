@@ -5,7 +5,7 @@
 //!   evaluation, running statistics updated in place), [`dropout`] (feature `rand`),
 //!   [`embedding`], [`scaled_dot_product_attention`].
 //! * Losses, each a `Shape![]` value reduced by a [`Reduction`] (PyTorch's default is
-//!   [`Reduction::Mean`]): [`mse_loss`], [`l1_loss`], [`huber_loss`], [`cross_entropy`] (class
+//!   [`Reduction::Mean`]) or per element for [`Unreduced`] (`reduction='none'`): [`mse_loss`], [`l1_loss`], [`huber_loss`], [`cross_entropy`] (class
 //!   indices, label smoothing), [`nll_loss`], [`binary_cross_entropy_with_logits`].
 //!
 //! Each function records one node on the tape with a fused backward rule (the gradients of all
@@ -54,9 +54,10 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 use shaped_macros::try_twin;
 
-/// How a loss reduces its per-element values to one (PyTorch's `reduction=` argument). PyTorch's
-/// `'none'` changes the result's shape, so it is a function of its own: [`mse_loss_unreduced`],
-/// [`cross_entropy_unreduced_with`], ... The default is [`Mean`](Reduction::Mean), as PyTorch's.
+/// How a loss reduces its per-element values to one (PyTorch's `reduction=` argument): a
+/// `Shape![]` result. PyTorch's `'none'`, which changes the result's shape, is [`Unreduced`], the
+/// other value of the same argument ([`LossReduction`]). The default is
+/// [`Mean`](Reduction::Mean), as PyTorch's.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Reduction {
     /// The mean over the elements (the batch, for [`cross_entropy`] and [`nll_loss`]):
@@ -74,6 +75,66 @@ impl Reduction {
             Reduction::Mean => T::one() / c::<T>(n as f64),
             Reduction::Sum => T::one(),
         }
+    }
+}
+
+/// PyTorch's `reduction='none'`: a loss given `Unreduced` as its reduction returns each
+/// element's loss (the input's shape `S` for the point-wise losses, `[N]` for the class losses)
+/// instead of a `Shape![]` value, and its gradient is each element's gradient times the seed's
+/// element.
+///
+/// ```
+/// # extern crate shaped_core as shaped;
+/// use shaped::{Shape, Tensor};
+/// use shaped::autograd::{nn::{self, Reduction, Unreduced}, Var};
+/// let x = Var::constant(Tensor::<f64, Shape![3]>::from([1., 2., 3.]));
+/// let t = Var::constant(Tensor::<f64, Shape![3]>::from([1., 0., 0.]));
+/// let per: Var<f64, Shape![3]> = nn::mse_loss(&x, &t, Unreduced);
+/// assert_eq!(per.value().to_vec(), [0., 4., 9.]);
+/// let sum: Var<f64, Shape![]> = nn::mse_loss(&x, &t, Reduction::Sum);
+/// assert_eq!(sum.item(), 13.0);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Unreduced;
+
+mod sealed {
+    pub trait Reduce {}
+    impl Reduce for super::Reduction {}
+    impl Reduce for super::Unreduced {}
+}
+
+/// The reduction argument of a loss, one value of either type: a [`Reduction`] (`Mean` or
+/// `Sum`: a `Shape![]` result) or [`Unreduced`] (PyTorch's `reduction='none'`: the per-element
+/// losses, of shape `S`). Sealed.
+pub trait LossReduction<S: Shape>: sealed::Reduce + Copy {
+    /// The loss's shape: `()` for [`Reduction`], `S` for [`Unreduced`].
+    type Out: Shape;
+    /// Runs `reduced` (with the reduction) or `unreduced`, whichever this value names.
+    #[doc(hidden)]
+    fn pick<'t, T: GradFloat>(
+        self,
+        reduced: impl FnOnce(Reduction) -> Result<Var<'t, T, ()>, ShapeError>,
+        unreduced: impl FnOnce() -> Result<Var<'t, T, S>, ShapeError>,
+    ) -> Result<Var<'t, T, Self::Out>, ShapeError>;
+}
+impl<S: Shape> LossReduction<S> for Reduction {
+    type Out = ();
+    fn pick<'t, T: GradFloat>(
+        self,
+        reduced: impl FnOnce(Reduction) -> Result<Var<'t, T, ()>, ShapeError>,
+        _: impl FnOnce() -> Result<Var<'t, T, S>, ShapeError>,
+    ) -> Result<Var<'t, T, ()>, ShapeError> {
+        reduced(self)
+    }
+}
+impl<S: Shape> LossReduction<S> for Unreduced {
+    type Out = S;
+    fn pick<'t, T: GradFloat>(
+        self,
+        _: impl FnOnce(Reduction) -> Result<Var<'t, T, ()>, ShapeError>,
+        unreduced: impl FnOnce() -> Result<Var<'t, T, S>, ShapeError>,
+    ) -> Result<Var<'t, T, S>, ShapeError> {
+        unreduced()
     }
 }
 
@@ -620,7 +681,7 @@ where
         flat.push(at as i64);
     }
     let flat = Tensor::<i64, DynShape>::from_vec(&[count], flat);
-    let rows = weight.value().try_index_select_dyn(0, &flat)?;
+    let rows = weight.value().try_index_select(0, &flat)?.into_dyn();
     let mut out_sizes = isizes(isz);
     out_sizes.push(dim as isize);
     let y = rows.try_reshape_dyn(&out_sizes)?.into_owned().try_into_static::<<S as PushDim<E>>::Out>()?;
@@ -629,7 +690,7 @@ where
             s.add_with(iw, || {
                 let g2 = g.as_dyn().reshape_dyn(&[count as isize, dim as isize]).into_owned();
                 let mut gw = Tensor::<T, DynShape>::full_sized(&[num, dim], T::zero());
-                gw.index_add_dyn_(0, &flat, &g2, T::one());
+                gw.index_add_at(0, &flat, &g2, T::one()).or_panic();
                 if let Some(p) = pad {
                     gw.as_view_mut().select_mut(0, p as isize).fill(T::zero());
                 }

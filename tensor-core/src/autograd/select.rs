@@ -6,13 +6,14 @@ use super::ops::{sum_to, typed};
 use super::tape::Sink;
 use super::var::{back, Var};
 use super::GradFloat;
-use crate::dim::{Const, Dim, Dyn};
-use crate::error::ShapeError;
+use crate::dim::{Const, Dyn};
+use crate::error::{OrPanic, ShapeError};
 use crate::index::IndexElem;
 use crate::layout::{normalize_axis, normalize_insert_axis};
 use crate::ops::pad::{source as pad_source, PadMode};
 use crate::shape::{
     Broadcast, BroadcastShape, CatAxis, DynShape, ExpandsTo, HasAxis, PadAxis, ReplaceAxis, SameRank, Shape, StackAxis,
+    VectorShape,
 };
 use crate::storage::Data;
 use crate::tensor::join::{Cat, Stack};
@@ -145,7 +146,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                     let table: Vec<i64> = (0..n + L + R).map(|k| pad_source(k, n, L, mode)).collect();
                     let table = Tensor::<i64, DynShape>::from_vec(&[n + L + R], table);
                     let mut gx = Tensor::<T, S>::zeros_sized(xl.sizes());
-                    gx.index_add_dyn_(a as isize, &table, &g, T::one());
+                    gx.index_add_at(a as isize, &table, &g, T::one()).or_panic();
                     gx
                 })
             })
@@ -153,29 +154,30 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     }
 
     /// The entries `index` along `axis` (PyTorch `index_select(axis, index)`), differentiable:
-    /// `axis` becomes `K`, the index's length. Repeated entries add their gradients up.
+    /// `axis` becomes `K`, the index's length (the index `(K,)`, `()` or a `DynShape` of rank 1).
+    /// Repeated entries add their gradients up.
     ///
     /// # Errors
     /// As [`Tensor::try_index_select`](crate::TensorBase::try_index_select) (an entry out of
     /// range, naming it); [`ShapeError::Autograd`] for a value of a finished tape.
     #[try_twin]
-    pub fn try_index_select<X, M, Y: Shape, K: Dim, I: IndexElem>(
+    pub fn try_index_select<X, M, Y: Shape, SI: VectorShape, I: IndexElem>(
         &self,
         axis: X,
-        index: &TensorBase<impl Data<Elem = I>, (K,)>,
+        index: &TensorBase<impl Data<Elem = I>, SI>,
     ) -> Result<Var<'t, T, Y>, ShapeError>
     where
-        S: ReplaceAxis<X, M, K, Out = Y>,
+        S: ReplaceAxis<X, M, SI::Len, Out = Y>,
     {
-        let a = normalize_axis(<S as ReplaceAxis<X, M, K>>::axis_index(&axis), self.value().rank())?;
-        let out = self.value().try_index_select::<X, M, Y, K>(axis, index)?;
+        let a = normalize_axis(<S as ReplaceAxis<X, M, SI::Len>>::axis_index(&axis), self.value().rank())?;
+        let out = self.value().try_index_select::<X, M, Y, SI>(axis, index)?;
         let idx = index.to_owned();
         let xl = *self.value().layout();
         self.try_record1(out, move |i, _| {
             back(move |g: Tensor<T, Y>, s| {
                 s.add_with(i, || {
                     let mut gx = Tensor::<T, S>::zeros_sized(xl.sizes());
-                    gx.index_add_dyn_(a as isize, &idx, &g, T::one());
+                    gx.index_add_at(a as isize, &idx, &g, T::one()).or_panic();
                     gx
                 })
             })
@@ -205,7 +207,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
             back(move |g: Tensor<T, SI>, s| {
                 s.add_with(i, || {
                     let mut gx = Tensor::<T, S>::zeros_sized(xl.sizes());
-                    gx.scatter_add_dyn_(a as isize, &idx, &g);
+                    gx.scatter_add_at(a as isize, &idx, &g).or_panic();
                     gx
                 })
             })
@@ -296,7 +298,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                     let n: usize = bsizes.iter().product();
                     let mut flat = Tensor::<T, DynShape>::zeros_sized(&[n]);
                     let idx = Tensor::<i64, DynShape>::from_vec(&[picked.len()], picked);
-                    flat.index_add_dyn_(0, &idx, &g, T::one());
+                    flat.index_add_at(0, &idx, &g, T::one()).or_panic();
                     let isizes: Vec<isize> = bsizes.iter().map(|&v| v as isize).collect();
                     sum_to::<T, S>(flat.reshape_dyn(&isizes).as_dyn(), xl.sizes())
                 })
@@ -403,7 +405,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
                     let table = Tensor::<i64, DynShape>::from_vec(&[idx.len()], idx);
                     let gv = g.as_dyn();
                     let gflat = gv.reshape_dyn(&[-1]);
-                    flat.index_add_dyn_(0, &table, &gflat, T::one());
+                    flat.index_add_at(0, &table, &gflat, T::one()).or_panic();
                     let sizes: Vec<isize> = xl.sizes().iter().map(|&v| v as isize).collect();
                     typed::<T, S>(flat.reshape_dyn(&sizes).into_owned())
                 })

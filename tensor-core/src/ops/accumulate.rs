@@ -1,6 +1,6 @@
 //! Accumulating writes by index tensors, as PyTorch: `scatter_add`, `scatter_reduce` and
-//! `index_add` (beside them the overwriting `index_copy` and `index_fill`; each also with a
-//! runtime axis, `x.scatter_add_dyn_(axis, &i, &src)`). Unlike `scatter`, duplicate positions
+//! `index_add` (beside them the overwriting `index_copy` and `index_fill`; each takes the axis
+//! argument, `x.scatter_add_(axis, &i, &src)` with `Ax::<A>`, an `isize` or a name). Unlike `scatter`, duplicate positions
 //! combine instead of overwriting: every
 //! value aimed at a position reaches it, in the index's row-major order.
 //!
@@ -13,13 +13,12 @@
 use super::index_write::all;
 use super::select::check_scatter;
 use crate::cast::CastFrom;
-use crate::dim::Dim;
 use crate::error::ShapeError;
 use crate::index::IndexElem;
 use crate::kernels;
 use crate::layout::Layout;
 use crate::num::Num;
-use crate::shape::{HasAxis, SameRank, Shape};
+use crate::shape::{HasAxis, SameRank, Shape, VectorShape};
 use crate::storage::{Data, DataMut};
 use crate::tensor::{Tensor, TensorBase};
 use shaped_macros::try_twin;
@@ -116,7 +115,7 @@ where
         D: DataMut,
         S: HasAxis<X, M>,
     {
-        self.try_scatter_add_dyn_(<S as HasAxis<X, M>>::axis_index(&axis), index, src)
+        self.scatter_add_at(<S as HasAxis<X, M>>::axis_index(&axis), index, src)
     }
 
     /// Reduces the values of `src` aimed along `axis` at each position of `self`, in place
@@ -158,7 +157,7 @@ where
         D::Elem: CastFrom<u64>,
         S: HasAxis<X, M>,
     {
-        self.try_scatter_reduce_dyn_(<S as HasAxis<X, M>>::axis_index(&axis), index, src, reduce, include_self)
+        self.scatter_reduce_at(<S as HasAxis<X, M>>::axis_index(&axis), index, src, reduce, include_self)
     }
 
     /// Adds `alpha * source` into the slices of `axis` at the positions in the 1-D `index`, in
@@ -185,10 +184,10 @@ where
         doc = "PyTorch `index_add_(A, index, source, alpha=alpha)`.",
         copy = "PyTorch `torch.index_add(self, A, index, source, alpha=alpha)`."
     )]
-    pub fn try_index_add_<X, M, K: Dim>(
+    pub fn try_index_add_<X, M>(
         &mut self,
         axis: X,
-        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl VectorShape>,
         source: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
         alpha: D::Elem,
     ) -> Result<(), ShapeError>
@@ -196,7 +195,7 @@ where
         D: DataMut,
         S: HasAxis<X, M>,
     {
-        self.try_index_add_dyn_(<S as HasAxis<X, M>>::axis_index(&axis), index, source, alpha)
+        self.index_add_at(<S as HasAxis<X, M>>::axis_index(&axis), index, source, alpha)
     }
 }
 
@@ -224,7 +223,24 @@ where
     /// [`ShapeError::Axis`] naming the axis and the rank for an axis outside `-rank..rank`; the
     /// others as [`try_scatter_add_`](Self::try_scatter_add_). An error leaves `self` unchanged.
     #[try_twin(copy = "PyTorch `torch.scatter_add(self, axis, index, src)`.")]
+    #[deprecated(
+        note = "the axis argument takes an `isize` and the index a `DynShape` tensor: `scatter_add_(axis, &index, &src)`"
+    )]
     pub fn try_scatter_add_dyn_(
+        &mut self,
+        axis: isize,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
+        src: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
+    ) -> Result<(), ShapeError>
+    where
+        D: DataMut,
+    {
+        self.scatter_add_at(axis, index, src)
+    }
+
+    /// The body of `try_scatter_add_` along a runtime axis (its deprecated `_dyn` form
+    /// forwards here too).
+    pub(crate) fn scatter_add_at(
         &mut self,
         axis: isize,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
@@ -256,7 +272,27 @@ where
     /// [`ShapeError::Axis`] naming the axis and the rank; the others as
     /// [`try_scatter_reduce_`](Self::try_scatter_reduce_). An error leaves `self` unchanged.
     #[try_twin(copy = "PyTorch `torch.scatter_reduce(self, axis, index, src, reduce, include_self=...)`.")]
+    #[deprecated(
+        note = "the axis argument takes an `isize` and the index a `DynShape` tensor: `scatter_reduce_(axis, &index, &src, reduce, include_self)`"
+    )]
     pub fn try_scatter_reduce_dyn_(
+        &mut self,
+        axis: isize,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
+        src: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
+        reduce: ScatterReduce,
+        include_self: bool,
+    ) -> Result<(), ShapeError>
+    where
+        D: DataMut,
+        D::Elem: CastFrom<u64>,
+    {
+        self.scatter_reduce_at(axis, index, src, reduce, include_self)
+    }
+
+    /// The body of `try_scatter_reduce_` along a runtime axis (its deprecated `_dyn` form
+    /// forwards here too).
+    pub(crate) fn scatter_reduce_at(
         &mut self,
         axis: isize,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
@@ -322,7 +358,25 @@ where
     /// fit; [`ShapeError::IndexEntry`] for an entry outside `0..n` (negative ones included, as
     /// PyTorch's `index_add_`), naming its position. An error leaves `self` unchanged.
     #[try_twin(copy = "PyTorch `torch.index_add(self, axis, index, source, alpha=alpha)`.")]
+    #[deprecated(
+        note = "the axis argument takes an `isize` and the index a `DynShape` tensor: `index_add_(axis, &index, &source, alpha)`"
+    )]
     pub fn try_index_add_dyn_(
+        &mut self,
+        axis: isize,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
+        source: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
+        alpha: D::Elem,
+    ) -> Result<(), ShapeError>
+    where
+        D: DataMut,
+    {
+        self.index_add_at(axis, index, source, alpha)
+    }
+
+    /// The body of `try_index_add_` along a runtime axis (its deprecated `_dyn` form
+    /// forwards here too).
+    pub(crate) fn index_add_at(
         &mut self,
         axis: isize,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,

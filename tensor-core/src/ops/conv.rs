@@ -27,7 +27,7 @@ use alloc::format;
 use alloc::vec::Vec;
 use shaped_macros::try_twin;
 
-pub use super::pool::{Pool, PoolArgs};
+pub use super::pool::{Pool, Pool2dArg, PoolArgs};
 
 /// The hyper-parameters of a typed convolution (`conv1d`, `conv2d`), as const generics:
 /// `Conv::<STRIDE, PADDING, DILATION, GROUPS, STRIDE_W, PADDING_W, DILATION_W>`, defaults stride
@@ -190,6 +190,190 @@ impl Default for ConvTransposeArgs {
     }
 }
 
+/// The sealing of the hyper-parameter argument traits: implemented by the typed markers
+/// ([`Conv`], [`ConvT`], [`Pool`]) and the run-time structs ([`ConvArgs`], [`Conv1dArgs`],
+/// [`ConvTransposeArgs`], [`PoolArgs`]) only.
+pub(super) mod sealed {
+    pub trait Params {}
+}
+
+/// A build-time check of typed hyper-parameters: evaluating `OK` fails the build, naming the
+/// sizes, when they cannot work (a zero stride, a kernel larger than a static input, ...). The
+/// argument traits name it as a type so that the method reads the check's constant directly, and
+/// a failure's report stays short.
+#[doc(hidden)]
+pub trait BuildCheck {
+    /// Evaluating it fails the build when the check fails.
+    const OK: ();
+}
+/// No build-time check (run-time hyper-parameters).
+#[doc(hidden)]
+pub struct NoCheck;
+impl BuildCheck for NoCheck {
+    const OK: () = ();
+}
+impl<
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const G: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    > sealed::Params for Conv<ST, PD, DL, G, SW, PW, DW>
+{
+}
+impl<
+        const ST: usize,
+        const PD: usize,
+        const OP: usize,
+        const DL: usize,
+        const G: usize,
+        const SW: usize,
+        const PW: usize,
+        const OPW: usize,
+        const DW: usize,
+    > sealed::Params for ConvT<ST, PD, OP, DL, G, SW, PW, OPW, DW>
+{
+}
+impl sealed::Params for ConvArgs {}
+impl sealed::Params for Conv1dArgs {}
+impl sealed::Params for ConvTransposeArgs {}
+
+/// The hyper-parameters of `conv2d` as one argument (as an axis is one argument, [`AxisArg`](crate::AxisArg)):
+/// a [`Conv`] value (const generics: the output's spatial dims typed when the input's and the
+/// kernel's are, and the build-time checks of [`conv2d`](crate::TensorBase::conv2d)) or a
+/// [`ConvArgs`] value (run-time values, PyTorch's keyword arguments: a [`DynShape`] result,
+/// everything checked at run time). `S` is the input's shape, `W` the weights'. Sealed.
+#[diagnostic::on_unimplemented(
+    message = "cannot convolve an input of shape `{S}` with weights of shape `{W}` by `{Self}`",
+    label = "conv2d takes `[N, C, H, W]` inputs and `[O, C/groups, KH, KW]` weights, the input's `C` the weights' `C/groups` times the groups",
+    note = "a channel count past the compile-time range (0..=1024, powers of two, ...) can be a `Dyn` dim, checked at run time"
+)]
+pub trait Conv2dArg<S: Shape, W: Shape>: sealed::Params + Copy {
+    /// The output's shape: `[N, O, OH, OW]` of [`Conv2dShape`] for [`Conv`], [`DynShape`] for
+    /// [`ConvArgs`].
+    type Out: Shape;
+    /// The build-time checks (none for run-time values).
+    #[doc(hidden)]
+    type Check: BuildCheck;
+    /// The values.
+    fn args(self) -> ConvArgs;
+}
+#[diagnostic::do_not_recommend]
+impl<
+        S: Conv2dShape<W, ST, PD, DL, SW, PW, DW> + Conv2dChannels<W, G>,
+        W: Shape,
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const G: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    > Conv2dArg<S, W> for Conv<ST, PD, DL, G, SW, PW, DW>
+{
+    type Out = <S as Conv2dShape<W, ST, PD, DL, SW, PW, DW>>::Out;
+    type Check = ConvCheck<S, W, 2, ST, PD, DL, G, SW, PW, DW>;
+    fn args(self) -> ConvArgs {
+        Conv::<ST, PD, DL, G, SW, PW, DW>::args(self)
+    }
+}
+impl<S: Shape, W: Shape> Conv2dArg<S, W> for ConvArgs {
+    type Out = DynShape;
+    type Check = NoCheck;
+    fn args(self) -> ConvArgs {
+        self
+    }
+}
+
+/// The hyper-parameters of `conv1d` as one argument: a [`Conv`] value with the first four const
+/// generics (typed output length, build-time checks) or a [`Conv1dArgs`] value (a [`DynShape`]
+/// result). `S` is the input's shape (`[N, C, L]`), `W` the weights' (`[O, C/G, K]`). Sealed.
+#[diagnostic::on_unimplemented(
+    message = "cannot convolve an input of shape `{S}` with weights of shape `{W}` by `{Self}`",
+    label = "conv1d takes `[N, C, L]` inputs and `[O, C/groups, K]` weights, the input's `C` the weights' `C/groups` times the groups",
+    note = "a channel count past the compile-time range (0..=1024, powers of two, ...) can be a `Dyn` dim, checked at run time"
+)]
+pub trait Conv1dArg<S: Shape, W: Shape>: sealed::Params + Copy {
+    /// The output's shape: `[N, O, OL]` of [`Conv1dShape`] for [`Conv`], [`DynShape`] for
+    /// [`Conv1dArgs`].
+    type Out: Shape;
+    /// The build-time checks (none for run-time values).
+    #[doc(hidden)]
+    type Check: BuildCheck;
+    /// The values.
+    fn args1(self) -> Conv1dArgs;
+}
+#[diagnostic::do_not_recommend]
+impl<
+        S: Conv1dShape<W, ST, PD, DL> + Conv1dChannels<W, G>,
+        W: Shape,
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const G: usize,
+    > Conv1dArg<S, W> for Conv<ST, PD, DL, G, ST, PD, DL>
+{
+    type Out = <S as Conv1dShape<W, ST, PD, DL>>::Out;
+    type Check = ConvCheck<S, W, 1, ST, PD, DL, G, ST, PD, DL>;
+    fn args1(self) -> Conv1dArgs {
+        Conv::<ST, PD, DL, G>::args1(self)
+    }
+}
+impl<S: Shape, W: Shape> Conv1dArg<S, W> for Conv1dArgs {
+    type Out = DynShape;
+    type Check = NoCheck;
+    fn args1(self) -> Conv1dArgs {
+        self
+    }
+}
+
+/// The hyper-parameters of `conv_transpose2d` as one argument: a [`ConvT`] value (typed output,
+/// build-time checks) or a [`ConvTransposeArgs`] value (a [`DynShape`] result). Sealed.
+#[diagnostic::on_unimplemented(
+    message = "cannot transpose-convolve an input of shape `{S}` with weights of shape `{W}` by `{Self}`",
+    label = "conv_transpose2d takes `[N, C, H, W]` inputs and `[C, O/groups, KH, KW]` weights"
+)]
+pub trait ConvTranspose2dArg<S: Shape, W: Shape>: sealed::Params + Copy {
+    /// The output's shape: [`ConvTranspose2dShape`]'s for [`ConvT`], [`DynShape`] for
+    /// [`ConvTransposeArgs`].
+    type Out: Shape;
+    /// The build-time checks (none for run-time values).
+    #[doc(hidden)]
+    type Check: BuildCheck;
+    /// The values.
+    fn args(self) -> ConvTransposeArgs;
+}
+#[diagnostic::do_not_recommend]
+impl<
+        S: ConvTranspose2dShape<W, ST, PD, OP, DL, G, SW, PW, OPW, DW>,
+        W: Shape,
+        const ST: usize,
+        const PD: usize,
+        const OP: usize,
+        const DL: usize,
+        const G: usize,
+        const SW: usize,
+        const PW: usize,
+        const OPW: usize,
+        const DW: usize,
+    > ConvTranspose2dArg<S, W> for ConvT<ST, PD, OP, DL, G, SW, PW, OPW, DW>
+{
+    type Out = <S as ConvTranspose2dShape<W, ST, PD, OP, DL, G, SW, PW, OPW, DW>>::Out;
+    type Check = ConvTCheck<S, W, ST, PD, OP, DL, G, SW, PW, OPW, DW>;
+    fn args(self) -> ConvTransposeArgs {
+        ConvT::<ST, PD, OP, DL, G, SW, PW, OPW, DW>::args(self)
+    }
+}
+impl<S: Shape, W: Shape> ConvTranspose2dArg<S, W> for ConvTransposeArgs {
+    type Out = DynShape;
+    type Check = NoCheck;
+    fn args(self) -> ConvTransposeArgs {
+        self
+    }
+}
+
 /// A convolution's optional bias: a rank-1 tensor of one value per output channel (`&b` or
 /// `Some(&b)`), or [`NoBias`] (or `None::<&Tensor<T, DynShape>>`).
 pub trait Bias<T> {
@@ -294,7 +478,8 @@ pub(crate) fn as_2d_args(a: Conv1dArgs) -> ConvArgs {
 /// positive. `ST`, `PD`, `DL` are the first spatial dim's, `SW`, `PW`, `DW` the width's (equal
 /// to the first for `conv1d`).
 #[allow(clippy::type_complexity)]
-struct ConvCheck<
+#[doc(hidden)]
+pub struct ConvCheck<
     S,
     W,
     const SPATIAL: usize,
@@ -317,7 +502,7 @@ impl<
         const SW: usize,
         const PW: usize,
         const DW: usize,
-    > ConvCheck<S, W, SPATIAL, ST, PD, DL, G, SW, PW, DW>
+    > BuildCheck for ConvCheck<S, W, SPATIAL, ST, PD, DL, G, SW, PW, DW>
 {
     const OK: () = {
         let op = if SPATIAL == 1 { "conv1d: " } else { "conv2d: " };
@@ -370,7 +555,8 @@ impl<
 /// groups; an output padding below the stride or the dilation; static channels that match; a
 /// positive static output size.
 #[allow(clippy::type_complexity)]
-struct ConvTCheck<
+#[doc(hidden)]
+pub struct ConvTCheck<
     S,
     W,
     const ST: usize,
@@ -395,7 +581,7 @@ impl<
         const PW: usize,
         const OPW: usize,
         const DW: usize,
-    > ConvTCheck<S, W, ST, PD, OP, DL, G, SW, PW, OPW, DW>
+    > BuildCheck for ConvTCheck<S, W, ST, PD, OP, DL, G, SW, PW, OPW, DW>
 {
     const OK: () = {
         let op = "conv_transpose2d: ";
@@ -498,11 +684,16 @@ where
     /// padding, dilation, groups)`, a cross-correlation as PyTorch's): input `[N, C, H, W]`,
     /// weights `[O, C / GROUPS, KH, KW]`, an optional bias `[O]`, output `[N, O, OH, OW]` with
     /// `OH = (H + 2P - DL(KH - 1) - 1) / S + 1` (likewise `OW` with the width's). The
-    /// hyper-parameters are the const generics of `Conv::<S, P, DL, GROUPS, SW, PW, DW>`, the
-    /// width's (`SW`, `PW`, `DW`) by default the height's (PyTorch's pairs, `stride=(1, 2)`, are
-    /// `Conv::<1, 0, 1, 1, 2>`); `OH` and `OW` are static when `H`, `W`, `KH`, `KW` are (sizes 0..=1024), `Dyn` otherwise. When the
-    /// program is built, a zero stride, dilation or group count, static channels that do not
-    /// match, or a static kernel that does not fit the padded input is an error naming the sizes.
+    /// hyper-parameters are one value ([`Conv2dArg`]):
+    /// - `Conv::<S, P, DL, GROUPS, SW, PW, DW>`, the width's (`SW`, `PW`, `DW`) by default the
+    ///   height's (PyTorch's pairs, `stride=(1, 2)`, are `Conv::<1, 0, 1, 1, 2>`); `OH` and `OW`
+    ///   are static when `H`, `W`, `KH`, `KW` are (sizes 0..=1024), `Dyn` otherwise. When the
+    ///   program is built, a zero stride, dilation or group count, static channels that do not
+    ///   match, or a static kernel that does not fit the padded input is an error naming the
+    ///   sizes.
+    /// - a [`ConvArgs`] of run-time values (PyTorch's keyword arguments): a [`DynShape`] result,
+    ///   every rule checked at run time.
+    ///
     /// Computed as im2col and a matrix product (faer for f32/f64).
     ///
     /// ```
@@ -520,6 +711,11 @@ where
     /// let w32: Tensor<f32, Shape![1, 1, 3, 2]> = Tensor::ones();
     /// let y: Tensor<f32, Shape![1, 1, 2, 3]> = x.conv2d(&w32, NoBias, Conv::<1, 0, 1, 1, 2, 1>);
     /// assert_eq!(y.to_vec(), [3.0, 6.0, 3.0, 3.0, 6.0, 3.0]);
+    /// // The same with run-time hyper-parameters: a `DynShape` result.
+    /// use shaped::{ConvArgs, DynShape};
+    /// let a = ConvArgs { stride: [1, 2], padding: [0, 1], ..ConvArgs::default() };
+    /// let y: Tensor<f32, DynShape> = x.conv2d(&w32, NoBias, a);
+    /// assert_eq!((y.sizes(), y.to_vec()), (&[1, 1, 2, 3][..], vec![3.0, 6.0, 3.0, 3.0, 6.0, 3.0]));
     /// ```
     ///
     /// # Errors
@@ -528,63 +724,34 @@ where
     /// is not `[O]`, or a run-time kernel does not fit the padded input; for [`DynShape`]
     /// tensors also when the ranks are not 4; [`ShapeError::Overflow`] for an output past
     /// `isize::MAX` elements; [`ShapeError::Alloc`].
-    #[allow(clippy::type_complexity)]
-    pub fn try_conv2d<
-        D2,
-        W,
-        B,
-        const ST: usize,
-        const PD: usize,
-        const DL: usize,
-        const G: usize,
-        const SW: usize,
-        const PW: usize,
-        const DW: usize,
-    >(
+    pub fn try_conv2d<D2, W, B, A>(
         &self,
         weight: &TensorBase<D2, W>,
         bias: B,
-        c: Conv<ST, PD, DL, G, SW, PW, DW>,
-    ) -> Result<Tensor<D::Elem, <S as Conv2dShape<W, ST, PD, DL, SW, PW, DW>>::Out>, ShapeError>
+        args: A,
+    ) -> Result<Tensor<D::Elem, A::Out>, ShapeError>
     where
         D2: Data<Elem = D::Elem>,
         W: Shape,
         B: Bias<D::Elem>,
-        S: Conv2dShape<W, ST, PD, DL, SW, PW, DW> + Conv2dChannels<W, G>,
+        A: Conv2dArg<S, W>,
     {
-        let () = ConvCheck::<S, W, 2, ST, PD, DL, G, SW, PW, DW>::OK;
-        self.conv_rt(weight, &bias, c.args(), false)
+        let () = <A::Check as BuildCheck>::OK;
+        self.conv_rt(weight, &bias, args.args(), false)
     }
     /// [`try_conv2d`](Self::try_conv2d), panicking with the error's message.
     #[track_caller]
-    #[allow(clippy::type_complexity)]
-    pub fn conv2d<
-        D2,
-        W,
-        B,
-        const ST: usize,
-        const PD: usize,
-        const DL: usize,
-        const G: usize,
-        const SW: usize,
-        const PW: usize,
-        const DW: usize,
-    >(
-        &self,
-        weight: &TensorBase<D2, W>,
-        bias: B,
-        c: Conv<ST, PD, DL, G, SW, PW, DW>,
-    ) -> Tensor<D::Elem, <S as Conv2dShape<W, ST, PD, DL, SW, PW, DW>>::Out>
+    pub fn conv2d<D2, W, B, A>(&self, weight: &TensorBase<D2, W>, bias: B, args: A) -> Tensor<D::Elem, A::Out>
     where
         D2: Data<Elem = D::Elem>,
         W: Shape,
         B: Bias<D::Elem>,
-        S: Conv2dShape<W, ST, PD, DL, SW, PW, DW> + Conv2dChannels<W, G>,
+        A: Conv2dArg<S, W>,
     {
         // Checked here rather than through `try_conv2d` (which would report the failure twice),
         // so that a failure names the user's call.
-        let () = ConvCheck::<S, W, 2, ST, PD, DL, G, SW, PW, DW>::OK;
-        self.conv_rt(weight, &bias, c.args(), false).or_panic()
+        let () = <A::Check as BuildCheck>::OK;
+        self.conv_rt(weight, &bias, args.args(), false).or_panic()
     }
     /// [`try_conv2d`](Self::try_conv2d) with run-time hyper-parameters (per spatial dim): a
     /// [`DynShape`] result `[N, O, OH, OW]`.
@@ -593,6 +760,9 @@ where
     /// [`ShapeError::Invalid`] naming the shapes when the ranks are not 4, the channels or groups
     /// do not match, the bias is not `[O]`, a stride, dilation or kernel size is 0, or the kernel
     /// does not fit the padded input; [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
+    #[deprecated(
+        note = "the hyper-parameters are one argument: `conv2d(&w, bias, args)` takes a `ConvArgs` as well as a `Conv::<..>` (a `DynShape` result for `ConvArgs`)"
+    )]
     #[try_twin]
     pub fn try_conv2d_dyn<D2: Data<Elem = D::Elem>, W: Shape, B: Bias<D::Elem>>(
         &self,
@@ -600,13 +770,15 @@ where
         bias: B,
         args: ConvArgs,
     ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
-        self.conv_rt(weight, &bias, args, false)
+        self.try_conv2d(weight, bias, args)
     }
 
     /// 1-D convolution (PyTorch `torch.nn.functional.conv1d`): input `[N, C, L]`, weights
     /// `[O, C / GROUPS, K]`, an optional bias `[O]`, output `[N, O, OL]` with
-    /// `OL = (L + 2P - DL(K - 1) - 1) / S + 1`, static when `L` and `K` are. Hyper-parameters and
-    /// build-time checks as [`conv2d`](Self::conv2d).
+    /// `OL = (L + 2P - DL(K - 1) - 1) / S + 1`, static when `L` and `K` are. The
+    /// hyper-parameters are one value ([`Conv1dArg`]): `Conv::<S, P, DL, GROUPS>` (a typed result
+    /// and the build-time checks of [`conv2d`](Self::conv2d)) or a [`Conv1dArgs`] of run-time
+    /// values (a [`DynShape`] result).
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
@@ -616,49 +788,47 @@ where
     /// let w: Tensor<f64, Shape![1, 1, 2]> = Tensor::from([[[1.0, -1.0]]]);
     /// let y: Tensor<f64, Shape![1, 1, 2]> = x.conv1d(&w, NoBias, Conv::<2>);
     /// assert_eq!(y.to_vec(), [-1.0, -1.0]);
+    /// let y = x.conv1d(&w, NoBias, shaped::Conv1dArgs { stride: 2, ..Default::default() });
+    /// assert_eq!((y.sizes(), y.to_vec()), (&[1, 1, 2][..], vec![-1.0, -1.0]));
     /// ```
     ///
     /// # Errors
     /// As [`try_conv2d`](Self::try_conv2d), for rank-3 operands.
-    #[allow(clippy::type_complexity)]
-    pub fn try_conv1d<D2, W, B, const ST: usize, const PD: usize, const DL: usize, const G: usize>(
+    pub fn try_conv1d<D2, W, B, A>(
         &self,
         weight: &TensorBase<D2, W>,
         bias: B,
-        _: Conv<ST, PD, DL, G>,
-    ) -> Result<Tensor<D::Elem, <S as Conv1dShape<W, ST, PD, DL>>::Out>, ShapeError>
+        args: A,
+    ) -> Result<Tensor<D::Elem, A::Out>, ShapeError>
     where
         D2: Data<Elem = D::Elem>,
         W: Shape,
         B: Bias<D::Elem>,
-        S: Conv1dShape<W, ST, PD, DL> + Conv1dChannels<W, G>,
+        A: Conv1dArg<S, W>,
     {
-        let () = ConvCheck::<S, W, 1, ST, PD, DL, G, ST, PD, DL>::OK;
-        self.conv_rt(weight, &bias, as_2d_args(Conv::<ST, PD, DL, G>.args1()), true)
+        let () = <A::Check as BuildCheck>::OK;
+        self.conv_rt(weight, &bias, as_2d_args(args.args1()), true)
     }
     /// [`try_conv1d`](Self::try_conv1d), panicking with the error's message.
     #[track_caller]
-    #[allow(clippy::type_complexity)]
-    pub fn conv1d<D2, W, B, const ST: usize, const PD: usize, const DL: usize, const G: usize>(
-        &self,
-        weight: &TensorBase<D2, W>,
-        bias: B,
-        c: Conv<ST, PD, DL, G>,
-    ) -> Tensor<D::Elem, <S as Conv1dShape<W, ST, PD, DL>>::Out>
+    pub fn conv1d<D2, W, B, A>(&self, weight: &TensorBase<D2, W>, bias: B, args: A) -> Tensor<D::Elem, A::Out>
     where
         D2: Data<Elem = D::Elem>,
         W: Shape,
         B: Bias<D::Elem>,
-        S: Conv1dShape<W, ST, PD, DL> + Conv1dChannels<W, G>,
+        A: Conv1dArg<S, W>,
     {
-        let () = ConvCheck::<S, W, 1, ST, PD, DL, G, ST, PD, DL>::OK;
-        self.conv_rt(weight, &bias, as_2d_args(c.args1()), true).or_panic()
+        let () = <A::Check as BuildCheck>::OK;
+        self.conv_rt(weight, &bias, as_2d_args(args.args1()), true).or_panic()
     }
     /// [`try_conv1d`](Self::try_conv1d) with run-time hyper-parameters: a [`DynShape`] result
     /// `[N, O, OL]`.
     ///
     /// # Errors
-    /// As [`try_conv2d_dyn`](Self::try_conv2d_dyn), for rank-3 operands.
+    /// As [`try_conv2d`](Self::try_conv2d) with a [`ConvArgs`], for rank-3 operands.
+    #[deprecated(
+        note = "the hyper-parameters are one argument: `conv1d(&w, bias, args)` takes a `Conv1dArgs` as well as a `Conv::<..>` (a `DynShape` result for `Conv1dArgs`)"
+    )]
     #[try_twin]
     pub fn try_conv1d_dyn<D2: Data<Elem = D::Elem>, W: Shape, B: Bias<D::Elem>>(
         &self,
@@ -666,7 +836,7 @@ where
         bias: B,
         args: Conv1dArgs,
     ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
-        self.conv_rt(weight, &bias, as_2d_args(args), true)
+        self.try_conv1d(weight, bias, args)
     }
 }
 
@@ -675,106 +845,35 @@ impl<D: Data, S: Shape> TensorBase<D, S>
 where
     D::Elem: Gemm,
 {
-    /// 2-D transposed convolution with const hyper-parameters `ConvT::<S, P, OP, DL, G>`
-    /// (see [`try_conv_transpose2d_dyn`](Self::try_conv_transpose2d_dyn) for the operation):
-    /// input `[N, C, H, W]`, weights `[C, O / G, KH, KW]`, output `[N, O, OH, OW]` with
-    /// `OH = (H - 1)S - 2P + DL(KH - 1) + OP + 1`, static when `H` and `KH` are (and `O` when
-    /// `O / G` is). When the program is built, a zero stride, dilation or group count, an output
-    /// padding not below the stride or the dilation, static channels that do not match, or an
-    /// empty static output is an error naming the sizes.
+    /// 2-D transposed convolution (PyTorch `torch.nn.functional.conv_transpose2d(input, weight,
+    /// bias, stride, padding, output_padding, groups, dilation)`, the gradient of `conv2d` with
+    /// respect to its input): input `[N, C, H, W]`, weights `[C, O / G, KH, KW]`, an optional
+    /// bias `[O]`, output `[N, O, OH, OW]` with `OH = (H - 1)S - 2P + DL(KH - 1) + OP + 1`
+    /// (likewise `OW` with the width's). The hyper-parameters are one value
+    /// ([`ConvTranspose2dArg`]):
+    /// - `ConvT::<S, P, OP, DL, G, ..>`: `OH`, `OW` static when `H` and `KH` are (and `O` when
+    ///   `O / G` is); when the program is built, a zero stride, dilation or group count, an
+    ///   output padding not below the stride or the dilation, static channels that do not match,
+    ///   or an empty static output is an error naming the sizes;
+    /// - a [`ConvTransposeArgs`] of run-time values: a [`DynShape`] result.
+    ///
+    /// Computed as the matrix product `wᵀ @ x` per image and group (the crate's gemm) and a
+    /// col2im sum.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
-    /// use shaped::{Shape, Tensor};
-    /// use shaped::{ConvT, NoBias};
+    /// use shaped::{DynShape, Shape, Tensor};
+    /// use shaped::{ConvT, ConvTransposeArgs, NoBias};
     /// let x: Tensor<f32, Shape![2, 8, 7, 7]> = Tensor::ones();
     /// let w: Tensor<f32, Shape![8, 4, 3, 3]> = Tensor::ones();
     /// // Stride 2, padding 1, output padding 1: doubles the size.
     /// let y: Tensor<f32, Shape![2, 4, 14, 14]> = x.conv_transpose2d(&w, NoBias, ConvT::<2, 1, 1>);
     /// assert_eq!(y.to_vec()[0], 8.0);
-    /// ```
-    ///
-    /// # Errors
-    /// As [`try_conv_transpose2d_dyn`](Self::try_conv_transpose2d_dyn), for what the types do
-    /// not fix.
-    #[allow(clippy::type_complexity)]
-    pub fn try_conv_transpose2d<
-        D2,
-        W,
-        B,
-        const ST: usize,
-        const PD: usize,
-        const OP: usize,
-        const DL: usize,
-        const G: usize,
-        const SW: usize,
-        const PW: usize,
-        const OPW: usize,
-        const DW: usize,
-    >(
-        &self,
-        weight: &TensorBase<D2, W>,
-        bias: B,
-        c: ConvT<ST, PD, OP, DL, G, SW, PW, OPW, DW>,
-    ) -> Result<Tensor<D::Elem, <S as ConvTranspose2dShape<W, ST, PD, OP, DL, G, SW, PW, OPW, DW>>::Out>, ShapeError>
-    where
-        D2: Data<Elem = D::Elem>,
-        W: Shape,
-        B: Bias<D::Elem>,
-        S: ConvTranspose2dShape<W, ST, PD, OP, DL, G, SW, PW, OPW, DW>,
-    {
-        let () = ConvTCheck::<S, W, ST, PD, OP, DL, G, SW, PW, OPW, DW>::OK;
-        self.conv_transpose_rt(weight, &bias, c.args())
-    }
-    /// [`try_conv_transpose2d`](Self::try_conv_transpose2d), panicking with the error's message.
-    #[track_caller]
-    #[allow(clippy::type_complexity)]
-    pub fn conv_transpose2d<
-        D2,
-        W,
-        B,
-        const ST: usize,
-        const PD: usize,
-        const OP: usize,
-        const DL: usize,
-        const G: usize,
-        const SW: usize,
-        const PW: usize,
-        const OPW: usize,
-        const DW: usize,
-    >(
-        &self,
-        weight: &TensorBase<D2, W>,
-        bias: B,
-        c: ConvT<ST, PD, OP, DL, G, SW, PW, OPW, DW>,
-    ) -> Tensor<D::Elem, <S as ConvTranspose2dShape<W, ST, PD, OP, DL, G, SW, PW, OPW, DW>>::Out>
-    where
-        D2: Data<Elem = D::Elem>,
-        W: Shape,
-        B: Bias<D::Elem>,
-        S: ConvTranspose2dShape<W, ST, PD, OP, DL, G, SW, PW, OPW, DW>,
-    {
-        let () = ConvTCheck::<S, W, ST, PD, OP, DL, G, SW, PW, OPW, DW>::OK;
-        self.conv_transpose_rt(weight, &bias, c.args()).or_panic()
-    }
-
-    /// 2-D transposed convolution (PyTorch `torch.nn.functional.conv_transpose2d(input, weight,
-    /// bias, stride, padding, output_padding, groups, dilation)`, the gradient of `conv2d` with
-    /// respect to its input): input `[N, C, H, W]`, weights `[C, O / groups, KH, KW]`, an
-    /// optional bias `[O]`, output `[N, O, OH, OW]` with
-    /// `OH = (H - 1) * stride - 2 * padding + dilation * (KH - 1) + output_padding + 1` (likewise
-    /// `OW`). Run-time hyper-parameters and a [`DynShape`] result ([`conv_transpose2d`](Self::conv_transpose2d)
-    /// is the typed form). Computed as
-    /// the matrix product `wᵀ @ x` per image and group (the crate's gemm) and a col2im sum.
-    ///
-    /// ```
-    /// # extern crate shaped_core as shaped;
-    /// use shaped::{DynShape, Tensor};
-    /// use shaped::{ConvTransposeArgs, NoBias};
+    /// // Run-time hyper-parameters.
     /// let x = Tensor::<f32, DynShape>::from_vec(&[1, 1, 2, 2], vec![1.0, 2.0, 3.0, 4.0]);
     /// let w = Tensor::<f32, DynShape>::from_vec(&[1, 1, 2, 2], vec![1.0; 4]);
     /// let a = ConvTransposeArgs { stride: [2, 2], ..Default::default() };
-    /// let y = x.conv_transpose2d_dyn(&w, NoBias, a);
+    /// let y = x.conv_transpose2d(&w, NoBias, a);
     /// assert_eq!(y.sizes(), [1, 1, 4, 4]);
     /// assert_eq!(y.to_vec()[..4], [1.0, 1.0, 2.0, 2.0]);
     /// ```
@@ -783,14 +882,51 @@ where
     /// [`ShapeError::Invalid`] naming the shapes when the ranks are not 4, the input channels do
     /// not match the weights' first dim, groups is 0 or does not divide it, the bias is not
     /// `[O]`, a stride or dilation is 0, an output padding is not smaller than the stride or the
-    /// dilation, or the output would be empty; [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
+    /// dilation, or the output would be empty (for what the types do not fix);
+    /// [`ShapeError::Overflow`]; [`ShapeError::Alloc`].
+    pub fn try_conv_transpose2d<D2, W, B, A>(
+        &self,
+        weight: &TensorBase<D2, W>,
+        bias: B,
+        args: A,
+    ) -> Result<Tensor<D::Elem, A::Out>, ShapeError>
+    where
+        D2: Data<Elem = D::Elem>,
+        W: Shape,
+        B: Bias<D::Elem>,
+        A: ConvTranspose2dArg<S, W>,
+    {
+        let () = <A::Check as BuildCheck>::OK;
+        self.conv_transpose_rt(weight, &bias, args.args())
+    }
+    /// [`try_conv_transpose2d`](Self::try_conv_transpose2d), panicking with the error's message.
+    #[track_caller]
+    pub fn conv_transpose2d<D2, W, B, A>(&self, weight: &TensorBase<D2, W>, bias: B, args: A) -> Tensor<D::Elem, A::Out>
+    where
+        D2: Data<Elem = D::Elem>,
+        W: Shape,
+        B: Bias<D::Elem>,
+        A: ConvTranspose2dArg<S, W>,
+    {
+        let () = <A::Check as BuildCheck>::OK;
+        self.conv_transpose_rt(weight, &bias, args.args()).or_panic()
+    }
+    /// [`try_conv_transpose2d`](Self::try_conv_transpose2d) with run-time hyper-parameters: a
+    /// [`DynShape`] result.
+    ///
+    /// # Errors
+    /// As [`try_conv_transpose2d`](Self::try_conv_transpose2d).
+    #[deprecated(
+        note = "the hyper-parameters are one argument: `conv_transpose2d(&w, bias, args)` takes a `ConvTransposeArgs` as well as a `ConvT::<..>` (a `DynShape` result for `ConvTransposeArgs`)"
+    )]
+    #[try_twin]
     pub fn try_conv_transpose2d_dyn<D2: Data<Elem = D::Elem>, W: Shape, B: Bias<D::Elem>>(
         &self,
         weight: &TensorBase<D2, W>,
         bias: B,
-        a: ConvTransposeArgs,
+        args: ConvTransposeArgs,
     ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
-        self.conv_transpose_rt(weight, &bias, a)
+        self.try_conv_transpose2d(weight, bias, args)
     }
 
     fn conv_transpose_rt<D2: Data<Elem = D::Elem>, W: Shape, B: Bias<D::Elem>, S2: Shape>(
@@ -850,15 +986,5 @@ where
         Layout::contiguous(&[og, kh, kw, h, w])?;
         let geom = Geom { n, c, h, w, kh, kw, stride: a.stride, pad: a.padding, dil: a.dilation, oh, ow };
         run_conv(self, weight, bias, &geom, [o, g], &sizes, kernels::conv::conv_transpose2d)
-    }
-    /// [`try_conv_transpose2d_dyn`](Self::try_conv_transpose2d_dyn), panicking with the error's message.
-    #[track_caller]
-    pub fn conv_transpose2d_dyn<D2: Data<Elem = D::Elem>, W: Shape, B: Bias<D::Elem>>(
-        &self,
-        weight: &TensorBase<D2, W>,
-        bias: B,
-        args: ConvTransposeArgs,
-    ) -> Tensor<D::Elem, DynShape> {
-        self.try_conv_transpose2d_dyn(weight, bias, args).or_panic()
     }
 }

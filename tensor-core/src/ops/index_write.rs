@@ -3,14 +3,13 @@
 //! run-time), and the shared checked walk of the `index_*` writes, which `index_add` in
 //! `accumulate.rs` also takes. Every entry is checked before the first write.
 use super::select::axis_and_index_1d;
-use crate::dim::Dim;
 use crate::element::ToIndex;
 use crate::error::ShapeError;
 use crate::index::IndexElem;
 use crate::kernels;
 use crate::layout::Layout;
 use crate::num::Num;
-use crate::shape::{HasAxis, SameRank, Shape};
+use crate::shape::{HasAxis, SameRank, Shape, VectorShape};
 use crate::storage::{Data, DataMut};
 use crate::tensor::{Tensor, TensorBase};
 use alloc::format;
@@ -170,7 +169,24 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// PyTorch's `index_copy_`), naming its position. Every entry is checked before the first
     /// write: an error leaves `self` unchanged.
     #[try_twin(copy = "PyTorch `torch.index_copy(self, axis, index, source)`.")]
+    #[deprecated(
+        note = "the axis argument takes an `isize` and the index a `DynShape` tensor: `index_copy_(axis, &index, &source)`"
+    )]
     pub fn try_index_copy_dyn_(
+        &mut self,
+        axis: isize,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
+        source: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
+    ) -> Result<(), ShapeError>
+    where
+        D: DataMut,
+    {
+        self.index_copy_at(axis, index, source)
+    }
+
+    /// The body of `try_index_copy_` along a runtime axis (its deprecated `_dyn` form
+    /// forwards here too).
+    pub(crate) fn index_copy_at(
         &mut self,
         axis: isize,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
@@ -202,7 +218,24 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// of more than 1 dim; [`ShapeError::Index`] for an entry outside `-n..n` (`n` the dim's
     /// size). Every entry is checked before the first write: an error leaves `self` unchanged.
     #[try_twin(copy = "PyTorch `torch.index_fill(self, axis, index, value)`.")]
+    #[deprecated(
+        note = "the axis argument takes an `isize` and the index a `DynShape` tensor: `index_fill_(axis, &index, value)`"
+    )]
     pub fn try_index_fill_dyn_(
+        &mut self,
+        axis: isize,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
+        value: D::Elem,
+    ) -> Result<(), ShapeError>
+    where
+        D: DataMut,
+    {
+        self.index_fill_at(axis, index, value)
+    }
+
+    /// The body of `try_index_fill_` along a runtime axis (its deprecated `_dyn` form
+    /// forwards here too).
+    pub(crate) fn index_fill_at(
         &mut self,
         axis: isize,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
@@ -258,17 +291,17 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         doc = "PyTorch `index_copy_(A, index, source)`.",
         copy = "PyTorch `torch.index_copy(self, A, index, source)`."
     )]
-    pub fn try_index_copy_<X, M, K: Dim>(
+    pub fn try_index_copy_<X, M>(
         &mut self,
         axis: X,
-        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl VectorShape>,
         source: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
     ) -> Result<(), ShapeError>
     where
         D: DataMut,
         S: HasAxis<X, M>,
     {
-        self.try_index_copy_dyn_(<S as HasAxis<X, M>>::axis_index(&axis), index, source)
+        self.index_copy_at(<S as HasAxis<X, M>>::axis_index(&axis), index, source)
     }
 
     /// Sets the slices of `axis` at the positions in the 1-D `index` to `value`, in place
@@ -290,16 +323,16 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         doc = "PyTorch `index_fill_(A, index, value)`.",
         copy = "PyTorch `torch.index_fill(self, A, index, value)`."
     )]
-    pub fn try_index_fill_<X, M, K: Dim>(
+    pub fn try_index_fill_<X, M>(
         &mut self,
         axis: X,
-        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl VectorShape>,
         value: D::Elem,
     ) -> Result<(), ShapeError>
     where
         D: DataMut,
         S: HasAxis<X, M>,
     {
-        self.try_index_fill_dyn_(<S as HasAxis<X, M>>::axis_index(&axis), index, value)
+        self.index_fill_at(<S as HasAxis<X, M>>::axis_index(&axis), index, value)
     }
 }

@@ -3,7 +3,7 @@
 //! generics in a [`Pool`] value, the output's spatial dims typed, build-time checks naming the
 //! sizes) and a `_dyn` form ([`PoolArgs`], a [`DynShape`](crate::DynShape) result). The loops are
 //! in `kernels/conv.rs`; the convolutions are in `conv.rs`.
-use super::conv::{dense, invalid, out_size};
+use super::conv::{dense, invalid, out_size, BuildCheck, NoCheck};
 use crate::error::{ConstMsg, OrPanic, ShapeError};
 use crate::kernels;
 use crate::kernels::conv::Geom;
@@ -100,7 +100,8 @@ impl PoolArgs {
 /// kernel size), padding at most half the (dilated) kernel, and a window that fits static input
 /// dims; `K`, `PD`, `DL` are the height's, `KW`, `PW`, `DW` the width's.
 #[allow(clippy::type_complexity)]
-struct PoolCheck<
+#[doc(hidden)]
+pub struct PoolCheck<
     S,
     const K: usize,
     const PD: usize,
@@ -119,7 +120,7 @@ impl<
         const PW: usize,
         const DW: usize,
         const AVG: bool,
-    > PoolCheck<S, K, PD, DL, KW, PW, DW, AVG>
+    > BuildCheck for PoolCheck<S, K, PD, DL, KW, PW, DW, AVG>
 {
     const OK: () = {
         let op = if AVG { "avg_pool2d: " } else { "max_pool2d: " };
@@ -154,6 +155,71 @@ impl<
             i += 1;
         }
     };
+}
+
+impl<
+        const K: usize,
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const KW: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    > super::conv::sealed::Params for Pool<K, ST, PD, DL, KW, SW, PW, DW>
+{
+}
+impl super::conv::sealed::Params for PoolArgs {}
+
+/// The hyper-parameters of `max_pool2d` and `avg_pool2d` as one argument (as an axis is one
+/// argument): a [`Pool`] value (const generics: the output's spatial dims typed when the input's
+/// are, build-time checks) or a [`PoolArgs`] value (run-time values: a
+/// [`DynShape`](crate::DynShape) result, every rule checked at run time). `S` is the input's
+/// shape. Sealed.
+#[diagnostic::on_unimplemented(
+    message = "cannot pool an input of shape `{S}` by `{Self}`",
+    label = "2-D pooling takes `[N, C, H, W]` inputs"
+)]
+pub trait Pool2dArg<S: Shape>: super::conv::sealed::Params + Copy {
+    /// The output's shape: `[N, C, OH, OW]` of [`Pool2dShape`] for [`Pool`], `DynShape` for
+    /// [`PoolArgs`].
+    type Out: Shape;
+    /// The build-time checks of max pooling (none for run-time values).
+    #[doc(hidden)]
+    type MaxCheck: BuildCheck;
+    /// The build-time checks of average pooling (none for run-time values).
+    #[doc(hidden)]
+    type AvgCheck: BuildCheck;
+    /// The values.
+    fn args(self) -> PoolArgs;
+}
+#[diagnostic::do_not_recommend]
+impl<
+        S: Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>,
+        const K: usize,
+        const ST: usize,
+        const PD: usize,
+        const DL: usize,
+        const KW: usize,
+        const SW: usize,
+        const PW: usize,
+        const DW: usize,
+    > Pool2dArg<S> for Pool<K, ST, PD, DL, KW, SW, PW, DW>
+{
+    type Out = <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out;
+    type MaxCheck = PoolCheck<S, K, PD, DL, KW, PW, DW, false>;
+    type AvgCheck = PoolCheck<S, K, PD, DL, KW, PW, DW, true>;
+    fn args(self) -> PoolArgs {
+        Pool::<K, ST, PD, DL, KW, SW, PW, DW>::args(self)
+    }
+}
+impl<S: Shape> Pool2dArg<S> for PoolArgs {
+    type Out = DynShape;
+    type MaxCheck = NoCheck;
+    type AvgCheck = NoCheck;
+    fn args(self) -> PoolArgs {
+        self
+    }
 }
 
 /// Which pooling a [`pool_rt`](TensorBase::pool_rt) call computes.
@@ -248,10 +314,11 @@ where
     /// `ceil_mode=False`): input `[N, C, H, W]`, output `[N, C, OH, OW]` with
     /// `OH = (H + 2P - DL(K - 1) - 1) / S + 1`, static when `H`, `W` are. Each output is its
     /// window's largest element; NaN propagates (a window holding a NaN gives NaN, as PyTorch).
-    /// Padding counts as negative infinity. The hyper-parameters are those of
-    /// `Pool::<K, S, P, DL>`; a zero kernel, stride or dilation, padding more than half the
-    /// dilated kernel, or a window that does not fit a static input is an error when the program
-    /// is built, naming the sizes.
+    /// Padding counts as negative infinity. The hyper-parameters are one value
+    /// ([`Pool2dArg`]): `Pool::<K, S, P, DL, ..>` (a zero kernel or dilation, padding more than
+    /// half the dilated kernel, or a window that does not fit a static input is an error when
+    /// the program is built, naming the sizes) or a [`PoolArgs`] of run-time values (a
+    /// [`DynShape`] result, checked at run time).
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
@@ -261,50 +328,23 @@ where
     /// let y: Tensor<f32, Shape![1, 1, 1, 2]> = x.max_pool2d(Pool::<2, 2>);
     /// assert_eq!(y.to_vec()[0], 5.0);
     /// assert!(y.to_vec()[1].is_nan());
+    /// // Run-time hyper-parameters: a `DynShape` result.
+    /// let y = x.max_pool2d(shaped::PoolArgs::new([2, 2]));
+    /// assert_eq!((y.sizes(), y.to_vec()[0]), (&[1, 1, 1, 2][..], 5.0));
     /// ```
     ///
     /// # Errors
     /// [`ShapeError::Invalid`] naming the sizes when the window does not fit a run-time dim; for a
     /// [`DynShape`] tensor also when the rank is not 4; [`ShapeError::Alloc`].
-    pub fn try_max_pool2d<
-        const K: usize,
-        const ST: usize,
-        const PD: usize,
-        const DL: usize,
-        const KW: usize,
-        const SW: usize,
-        const PW: usize,
-        const DW: usize,
-    >(
-        &self,
-        _: Pool<K, ST, PD, DL, KW, SW, PW, DW>,
-    ) -> Result<Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>, ShapeError>
-    where
-        S: Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>,
-    {
-        let () = PoolCheck::<S, K, PD, DL, KW, PW, DW, false>::OK;
-        Ok(self.pool_rt(Pool::<K, ST, PD, DL, KW, SW, PW, DW>.args(), PoolKind::Max, false)?.0)
+    pub fn try_max_pool2d<A: Pool2dArg<S>>(&self, args: A) -> Result<Tensor<D::Elem, A::Out>, ShapeError> {
+        let () = <A::MaxCheck as BuildCheck>::OK;
+        Ok(self.pool_rt(args.args(), PoolKind::Max, false)?.0)
     }
     /// [`try_max_pool2d`](Self::try_max_pool2d), panicking with the error's message.
     #[track_caller]
-    pub fn max_pool2d<
-        const K: usize,
-        const ST: usize,
-        const PD: usize,
-        const DL: usize,
-        const KW: usize,
-        const SW: usize,
-        const PW: usize,
-        const DW: usize,
-    >(
-        &self,
-        p: Pool<K, ST, PD, DL, KW, SW, PW, DW>,
-    ) -> Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>
-    where
-        S: Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>,
-    {
-        let () = PoolCheck::<S, K, PD, DL, KW, PW, DW, false>::OK;
-        self.pool_rt(p.args(), PoolKind::Max, false).or_panic().0
+    pub fn max_pool2d<A: Pool2dArg<S>>(&self, args: A) -> Tensor<D::Elem, A::Out> {
+        let () = <A::MaxCheck as BuildCheck>::OK;
+        self.pool_rt(args.args(), PoolKind::Max, false).or_panic().0
     }
     /// [`try_max_pool2d`](Self::try_max_pool2d) with the positions of the maxima (PyTorch
     /// `max_pool2d(..., return_indices=True)`): `(values, indices)`, both `[N, C, OH, OW]`,
@@ -315,66 +355,30 @@ where
     /// # Errors
     /// As [`try_max_pool2d`](Self::try_max_pool2d).
     #[allow(clippy::type_complexity)]
-    pub fn try_max_pool2d_with_indices<
-        const K: usize,
-        const ST: usize,
-        const PD: usize,
-        const DL: usize,
-        const KW: usize,
-        const SW: usize,
-        const PW: usize,
-        const DW: usize,
-    >(
+    pub fn try_max_pool2d_with_indices<A: Pool2dArg<S>>(
         &self,
-        _: Pool<K, ST, PD, DL, KW, SW, PW, DW>,
-    ) -> Result<
-        (
-            Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>,
-            Tensor<i64, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>,
-        ),
-        ShapeError,
-    >
-    where
-        S: Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>,
-    {
-        let () = PoolCheck::<S, K, PD, DL, KW, PW, DW, false>::OK;
-        self.max_with_indices(Pool::<K, ST, PD, DL, KW, SW, PW, DW>.args())
+        args: A,
+    ) -> Result<(Tensor<D::Elem, A::Out>, Tensor<i64, A::Out>), ShapeError> {
+        let () = <A::MaxCheck as BuildCheck>::OK;
+        self.max_with_indices(args.args())
     }
     /// [`try_max_pool2d_with_indices`](Self::try_max_pool2d_with_indices), panicking with the
     /// error's message.
     #[track_caller]
-    #[allow(clippy::type_complexity)]
-    pub fn max_pool2d_with_indices<
-        const K: usize,
-        const ST: usize,
-        const PD: usize,
-        const DL: usize,
-        const KW: usize,
-        const SW: usize,
-        const PW: usize,
-        const DW: usize,
-    >(
-        &self,
-        p: Pool<K, ST, PD, DL, KW, SW, PW, DW>,
-    ) -> (
-        Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>,
-        Tensor<i64, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>,
-    )
-    where
-        S: Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>,
-    {
-        let () = PoolCheck::<S, K, PD, DL, KW, PW, DW, false>::OK;
-        self.max_with_indices(p.args()).or_panic()
+    pub fn max_pool2d_with_indices<A: Pool2dArg<S>>(&self, args: A) -> (Tensor<D::Elem, A::Out>, Tensor<i64, A::Out>) {
+        let () = <A::MaxCheck as BuildCheck>::OK;
+        self.max_with_indices(args.args()).or_panic()
     }
     /// [`try_max_pool2d`](Self::try_max_pool2d) with run-time hyper-parameters (per spatial
     /// dim): a [`DynShape`] result, and the indices when `with_indices` (as
     /// [`max_pool2d_with_indices`](Self::max_pool2d_with_indices)).
     ///
     /// # Errors
-    /// [`ShapeError::Invalid`] naming the sizes when the rank is not 4, a kernel size, stride or
-    /// dilation is 0, the padding is more than half the dilated kernel, or the window does not
-    /// fit the padded input; [`ShapeError::Alloc`].
+    /// As [`try_max_pool2d`](Self::try_max_pool2d).
     #[allow(clippy::type_complexity)]
+    #[deprecated(
+        note = "the hyper-parameters are one argument: `max_pool2d(args)` and `max_pool2d_with_indices(args)` take a `PoolArgs` as well as a `Pool::<..>` (a `DynShape` result for `PoolArgs`)"
+    )]
     #[try_twin]
     pub fn try_max_pool2d_dyn(
         &self,
@@ -389,8 +393,8 @@ where
     /// `OH = (H + 2P - K) / S + 1`, static when `H`, `W` are. Each output is its window's sum
     /// divided by `K * K` when `count_include_pad` (PyTorch's default, padding counted as zeros)
     /// or by the number of input elements the window covers. `ceil_mode=True` and
-    /// `divisor_override` are not provided. The hyper-parameters are those of `Pool::<K, S, P>`
-    /// (dilation must be 1); the build-time checks are [`max_pool2d`](Self::max_pool2d)'s.
+    /// `divisor_override` are not provided. The hyper-parameters are one value, `Pool::<K, S, P>`
+    /// or a [`PoolArgs`] (dilation must be 1), as [`max_pool2d`](Self::max_pool2d)'s.
     ///
     /// ```
     /// # extern crate shaped_core as shaped;
@@ -409,61 +413,35 @@ where
     ///
     /// # Errors
     /// As [`try_max_pool2d`](Self::try_max_pool2d).
-    pub fn try_avg_pool2d<
-        const K: usize,
-        const ST: usize,
-        const PD: usize,
-        const DL: usize,
-        const KW: usize,
-        const SW: usize,
-        const PW: usize,
-        const DW: usize,
-    >(
+    pub fn try_avg_pool2d<A: Pool2dArg<S>>(
         &self,
-        _: Pool<K, ST, PD, DL, KW, SW, PW, DW>,
+        args: A,
         count_include_pad: bool,
-    ) -> Result<Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>, ShapeError>
-    where
-        S: Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>,
-    {
-        let () = PoolCheck::<S, K, PD, DL, KW, PW, DW, true>::OK;
-        Ok(self.pool_rt(Pool::<K, ST, PD, DL, KW, SW, PW, DW>.args(), PoolKind::Avg { count_include_pad }, false)?.0)
+    ) -> Result<Tensor<D::Elem, A::Out>, ShapeError> {
+        let () = <A::AvgCheck as BuildCheck>::OK;
+        Ok(self.pool_rt(args.args(), PoolKind::Avg { count_include_pad }, false)?.0)
     }
     /// [`try_avg_pool2d`](Self::try_avg_pool2d), panicking with the error's message.
     #[track_caller]
-    pub fn avg_pool2d<
-        const K: usize,
-        const ST: usize,
-        const PD: usize,
-        const DL: usize,
-        const KW: usize,
-        const SW: usize,
-        const PW: usize,
-        const DW: usize,
-    >(
-        &self,
-        p: Pool<K, ST, PD, DL, KW, SW, PW, DW>,
-        count_include_pad: bool,
-    ) -> Tensor<D::Elem, <S as Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>>::Out>
-    where
-        S: Pool2dShape<K, ST, PD, DL, KW, SW, PW, DW>,
-    {
-        let () = PoolCheck::<S, K, PD, DL, KW, PW, DW, true>::OK;
-        self.pool_rt(p.args(), PoolKind::Avg { count_include_pad }, false).or_panic().0
+    pub fn avg_pool2d<A: Pool2dArg<S>>(&self, args: A, count_include_pad: bool) -> Tensor<D::Elem, A::Out> {
+        let () = <A::AvgCheck as BuildCheck>::OK;
+        self.pool_rt(args.args(), PoolKind::Avg { count_include_pad }, false).or_panic().0
     }
     /// [`try_avg_pool2d`](Self::try_avg_pool2d) with run-time hyper-parameters: a [`DynShape`]
     /// result.
     ///
     /// # Errors
-    /// As [`try_max_pool2d_dyn`](Self::try_max_pool2d_dyn), and [`ShapeError::Invalid`] for a
-    /// dilation other than 1.
+    /// As [`try_avg_pool2d`](Self::try_avg_pool2d).
+    #[deprecated(
+        note = "the hyper-parameters are one argument: `avg_pool2d(args, count_include_pad)` takes a `PoolArgs` as well as a `Pool::<..>` (a `DynShape` result for `PoolArgs`)"
+    )]
     #[try_twin]
     pub fn try_avg_pool2d_dyn(
         &self,
         args: PoolArgs,
         count_include_pad: bool,
     ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
-        Ok(self.pool_rt(args, PoolKind::Avg { count_include_pad }, false)?.0)
+        self.try_avg_pool2d(args, count_include_pad)
     }
 
     fn adaptive_rt<S2: Shape>(&self, oh: usize, ow: usize) -> Result<Tensor<D::Elem, S2>, ShapeError> {

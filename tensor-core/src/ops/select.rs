@@ -12,13 +12,12 @@
 //! entries included, is a [`ShapeError::IndexEntry`] naming the entry and its position in the
 //! index.
 //!
-//! The typed forms take the axis as a const generic, checked at compile time for tuple shapes.
-//! `index_select` and `gather` type their result from the index tensor, so their turbofish also
-//! names the index's dim or shape, inferred with `_`: `x.index_select(Ax::<0>, &i)`,
-//! `x.gather(Ax::<1>, &i)`. The others take only the axis: `x.scatter_(Ax::<0>, &i, &src)`.
-//! Each has a runtime-axis form for [`DynShape`] programs, the axis first as in PyTorch:
-//! `x.gather_dyn(axis, &i)`, in place `x.scatter_dyn_(axis, &i, &src)`.
-use crate::dim::{Const, Dim, Dyn};
+//! The axis is an argument in PyTorch's position (`Ax::<0>`, an `isize`, or a dim name; checked
+//! at compile time for tuple shapes and `Ax`/names): `x.index_select(Ax::<0>, &i)`,
+//! `x.gather(1, &i)`, in place `x.scatter_(Ax::<0>, &i, &src)`. `index_select` and `gather`
+//! type their result from the index tensor, which may be a [`DynShape`] tensor (its rank checked
+//! at run time). The `_dyn` forms are deprecated forwarders.
+use crate::dim::{Const, Dyn};
 use crate::element::ToIndex;
 use crate::error::{OrPanic, ShapeError};
 use crate::index::IndexElem;
@@ -28,7 +27,7 @@ use crate::num::Num;
 use crate::shape::{
     broadcast_sizes, Broadcast, BroadcastShape, DynShape, ExpandsTo, InsertDim, RankDim, SameRank, Shape,
 };
-use crate::shape::{HasAxis, ReplaceAxis, MAX_RANK};
+use crate::shape::{HasAxis, ReplaceAxis, VectorShape, MAX_RANK};
 use crate::storage::{Data, DataMut, Element};
 use crate::tensor::{Tensor, TensorBase};
 use alloc::format;
@@ -172,16 +171,18 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         alias = "take",
         alias = "select"
     )]
-    pub fn try_index_select<X, M, Y: Shape, K: Dim>(
+    pub fn try_index_select<X, M, Y: Shape, SI: VectorShape>(
         &self,
         axis: X,
-        index: &TensorBase<impl Data<Elem: IndexElem>, (K,)>,
+        index: &TensorBase<impl Data<Elem: IndexElem>, SI>,
     ) -> Result<Tensor<D::Elem, Y>, ShapeError>
     where
-        S: ReplaceAxis<X, M, K, Out = Y>,
+        S: ReplaceAxis<X, M, SI::Len, Out = Y>,
     {
-        let axis = check_axis(<S as ReplaceAxis<X, M, K>>::axis_index(&axis), self.rank())?;
-        self.index_select_impl(axis, index.data.as_slice(), index.layout())
+        // A rank-0 index selects one slice, keeping the dim (as PyTorch).
+        let a = <S as ReplaceAxis<X, M, SI::Len>>::axis_index(&axis);
+        let (axis, li) = axis_and_index_1d("index_select", a, self.rank(), index.layout())?;
+        self.index_select_impl(axis, index.data.as_slice(), &li)
     }
 
     /// PyTorch `index_select(axis, index)` with a runtime axis (negative counts from the end) and
@@ -191,13 +192,15 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// # Errors
     /// [`ShapeError::Axis`] for an axis outside `-rank..rank`; [`ShapeError::Invalid`] when the
     /// index has more than one dim; [`ShapeError::Index`] for an entry outside `-n..n`.
+    #[deprecated(
+        note = "the axis argument takes an `isize` and the index may be a `DynShape` tensor: `index_select(axis, &index)` (`.into_dyn()` on the result gives a `DynShape`)"
+    )]
     #[try_twin]
     pub fn try_index_select_dyn<SI: Shape>(
         &self,
         axis: isize,
         index: &TensorBase<impl Data<Elem: IndexElem>, SI>,
     ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
-        // A rank-0 index selects one slice, keeping the dim (as PyTorch).
         let (axis, li) = axis_and_index_1d("index_select", axis, self.rank(), index.layout())?;
         self.index_select_impl(axis, index.data.as_slice(), &li)
     }
@@ -233,7 +236,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         S: HasAxis<X, M>,
     {
-        self.try_gather_dyn(<S as HasAxis<X, M>>::axis_index(&axis), index)
+        self.gather_at(<S as HasAxis<X, M>>::axis_index(&axis), index)
     }
 
     /// Writes `src` along `axis` at the positions in `index`, in place (PyTorch
@@ -263,7 +266,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         D: DataMut,
         S: HasAxis<X, M>,
     {
-        self.try_scatter_dyn_(<S as HasAxis<X, M>>::axis_index(&axis), index, src)
+        self.scatter_at(<S as HasAxis<X, M>>::axis_index(&axis), index, src)
     }
 
     /// Writes `value` along `axis` at the positions in `index`, in place (PyTorch
@@ -289,7 +292,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         D: DataMut,
         S: HasAxis<X, M>,
     {
-        self.try_scatter_value_dyn_(<S as HasAxis<X, M>>::axis_index(&axis), index, value)
+        self.scatter_value_at(<S as HasAxis<X, M>>::axis_index(&axis), index, value)
     }
 
     /// The elements where the bool `mask` is true, in row-major order, as a 1-D tensor of
@@ -554,7 +557,18 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// others as [`try_gather`](Self::try_gather).
     #[doc(alias = "take_along_axis", alias = "take_along_dim")]
     #[try_twin(alias = "take_along_axis", alias = "take_along_dim")]
+    #[deprecated(note = "the axis argument takes an `isize`: `gather(axis, &index)`")]
     pub fn try_gather_dyn<SI: Shape>(
+        &self,
+        axis: isize,
+        index: &TensorBase<impl Data<Elem: IndexElem>, SI>,
+    ) -> Result<Tensor<D::Elem, SI>, ShapeError> {
+        self.gather_at(axis, index)
+    }
+
+    /// The body of `try_gather` along a runtime axis (its deprecated `_dyn` form
+    /// forwards here too).
+    pub(crate) fn gather_at<SI: Shape>(
         &self,
         axis: isize,
         index: &TensorBase<impl Data<Elem: IndexElem>, SI>,
@@ -581,7 +595,24 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Axis`] naming the axis and the rank; the others as
     /// [`try_scatter_`](Self::try_scatter_). An error leaves `self` unchanged.
     #[try_twin(copy = "PyTorch `torch.scatter(self, axis, index, src)`.", copy_alias = "put_along_axis")]
+    #[deprecated(
+        note = "the axis argument takes an `isize` and the index a `DynShape` tensor: `scatter_(axis, &index, &src)`"
+    )]
     pub fn try_scatter_dyn_(
+        &mut self,
+        axis: isize,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
+        src: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
+    ) -> Result<(), ShapeError>
+    where
+        D: DataMut,
+    {
+        self.scatter_at(axis, index, src)
+    }
+
+    /// The body of `try_scatter_` along a runtime axis (its deprecated `_dyn` form
+    /// forwards here too).
+    pub(crate) fn scatter_at(
         &mut self,
         axis: isize,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
@@ -611,7 +642,24 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     /// [`ShapeError::Axis`] naming the axis and the rank; the others as
     /// [`try_scatter_value_`](Self::try_scatter_value_). An error leaves `self` unchanged.
     #[try_twin(copy = "PyTorch `torch.scatter(self, axis, index, value)`.")]
+    #[deprecated(
+        note = "the axis argument takes an `isize` and the index a `DynShape` tensor: `scatter_value_(axis, &index, value)`"
+    )]
     pub fn try_scatter_value_dyn_(
+        &mut self,
+        axis: isize,
+        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
+        value: D::Elem,
+    ) -> Result<(), ShapeError>
+    where
+        D: DataMut,
+    {
+        self.scatter_value_at(axis, index, value)
+    }
+
+    /// The body of `try_scatter_value_` along a runtime axis (its deprecated `_dyn` form
+    /// forwards here too).
+    pub(crate) fn scatter_value_at(
         &mut self,
         axis: isize,
         index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,

@@ -8,7 +8,7 @@ use crate::error::ShapeError;
 use crate::kernels;
 use crate::layout::normalize_axis;
 use crate::num::{Gemm, Num};
-use crate::shape::{DropAxis, DynShape, ExpandsTo, MatMulShape, Shape};
+use crate::shape::{DropAxis, DynShape, ExpandsTo, MatMulShape, Shape, VectorShape};
 use crate::storage::{Data, DataMut, Element};
 use crate::tensor::{OutTensor2, Tensor, TensorBase};
 use alloc::format;
@@ -174,20 +174,21 @@ where
     /// [`try_trapezoid`](Self::try_trapezoid) at the sample points `x` along `axis` (PyTorch
     /// `torch.trapezoid(self, x, dim=axis)` with a 1-D `x`): the widths are `x[i] - x[i - 1]`.
     ///
+    /// `x` is `(K,)`, or a [`DynShape`] tensor of rank 1 (checked at run time).
+    ///
     /// # Errors
     /// [`ShapeError::Mismatch`] when `x` does not have one point per element of dim `axis`;
-    /// [`ShapeError::Axis`]; [`ShapeError::Alloc`].
+    /// [`ShapeError::Invalid`] when `x` is not 1-D; [`ShapeError::Axis`]; [`ShapeError::Alloc`].
     #[try_twin]
-    pub fn try_trapezoid_x<X, M, Y: Shape, K: Dim>(
+    pub fn try_trapezoid_x<X, M, Y: Shape>(
         &self,
-        x: &TensorBase<impl Data<Elem = D::Elem>, (K,)>,
+        x: &TensorBase<impl Data<Elem = D::Elem>, impl VectorShape>,
         axis: X,
     ) -> Result<Tensor<D::Elem, Y>, ShapeError>
     where
         S: DropAxis<X, M, Removed = Y>,
     {
-        let x = kernels::to_vec(x.data.as_slice(), x.layout())?;
-        self.trapezoid_as(<S as DropAxis<X, M>>::axis_index(&axis), Spacing::Points(&x))
+        self.trapezoid_x_at(x, <S as DropAxis<X, M>>::axis_index(&axis))
     }
     /// [`try_trapezoid`](Self::try_trapezoid) along a runtime axis: a [`DynShape`] result.
     ///
@@ -219,11 +220,24 @@ where
     /// have one point per element of the dim; [`ShapeError::Axis`] naming the axis and the rank;
     /// [`ShapeError::Alloc`].
     #[try_twin]
+    #[deprecated(
+        note = "the axis argument takes an `isize` and the sample points may be a `DynShape` tensor: `trapezoid_x(&x, axis)`"
+    )]
     pub fn try_trapezoid_x_dyn(
         &self,
         x: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
         axis: isize,
     ) -> Result<Tensor<D::Elem, DynShape>, ShapeError> {
+        self.trapezoid_x_at(x, axis)
+    }
+
+    /// The body of `try_trapezoid_x` along a runtime axis (its deprecated `_dyn` form
+    /// forwards here too).
+    pub(crate) fn trapezoid_x_at<S2: Shape>(
+        &self,
+        x: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
+        axis: isize,
+    ) -> Result<Tensor<D::Elem, S2>, ShapeError> {
         if x.rank() != 1 {
             return Err(ShapeError::Invalid(alloc::format!(
                 "trapezoid: the sample points x must be 1-D, got sizes {:?}",

@@ -65,7 +65,7 @@ where
 #[diagnostic::on_unimplemented(
     message = "cannot compute the sliding-window size of `{Self}` with a window of `{K}` at compile time",
     label = "a generic size, or a static size past the compile-time range (0..=1024)",
-    note = "use a `_` dim (or the `_dyn` form with run-time hyper-parameters), which makes the output size run-time"
+    note = "use a `_` dim (or run-time hyper-parameters: `ConvArgs`, `PoolArgs`), which makes the output size run-time"
 )]
 pub trait WindowDim<K: Dim, const S: usize, const P: usize, const DL: usize>: Dim {
     /// The output dim.
@@ -482,7 +482,7 @@ where
 #[diagnostic::on_unimplemented(
     message = "cannot compute the transposed-convolution size of `{Self}` with a kernel of `{K}` at compile time",
     label = "a generic size, or a static size past the compile-time range (0..=1024)",
-    note = "use a `_` dim (or `conv_transpose2d_dyn`), which makes the output size run-time"
+    note = "use a `_` dim (or a `ConvTransposeArgs`), which makes the output size run-time"
 )]
 pub trait TransposeDim<K: Dim, const S: usize, const P: usize, const OP: usize, const DL: usize>: Dim {
     /// The output dim.

@@ -1,7 +1,7 @@
-//! Rank rules used by `gather`, `scatter`, `nonzero` and `masked_fill`: equal ranks, the rank
-//! as a dim, and "broadcasts to without enlarging".
+//! Rank rules used by `gather`, `scatter`, `index_select`, `nonzero` and `masked_fill`: equal
+//! ranks, a 1-D index, the rank as a dim, and "broadcasts to without enlarging".
 use super::{DynShape, ExpandShape, Shape};
-use crate::dim::{Const, Dim, Dyn};
+use crate::dim::{Const, Dim, Dyn, One};
 
 /// `Self` has the same rank as `S` (`gather` and `scatter` need one index dim per input dim).
 /// Implemented for tuple shapes of equal rank, and for [`DynShape`] with any shape (its rank is
@@ -42,6 +42,30 @@ impl SameRank<DynShape> for DynShape {}
 #[diagnostic::do_not_recommend]
 impl RankDim for DynShape {
     type Rank = Dyn;
+}
+
+/// The shape of a 1-D index or of a vector of sample points (`index_select`, `index_add_`,
+/// `index_copy_`, `index_fill_`, `trapezoid_x`): `(K,)`, of length `K`; `()`, one position (the
+/// dim is kept with size 1, as PyTorch's 0-d index); or a [`DynShape`], whose runtime rank must be
+/// 1 (or 0), checked at run time, of length `Dyn`.
+#[diagnostic::on_unimplemented(
+    message = "an index of shape `{Self}` is not 1-D",
+    label = "takes a 1-D index: `(K,)`, `()` or a `DynShape` of rank 1",
+    note = "PyTorch's index_select, index_add_, index_copy_ and index_fill_ take a 1-D index"
+)]
+pub trait VectorShape: Shape {
+    /// The number of positions: `K`, `One`, or `Dyn`.
+    type Len: Dim;
+}
+impl<K: Dim> VectorShape for (K,) {
+    type Len = K;
+}
+impl VectorShape for () {
+    type Len = One;
+}
+#[diagnostic::do_not_recommend]
+impl VectorShape for DynShape {
+    type Len = Dyn;
 }
 
 /// A mask of shape `Self` broadcasts to `S` without changing `S` (what `masked_fill` needs):

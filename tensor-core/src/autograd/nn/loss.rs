@@ -1,7 +1,8 @@
 //! The losses of `torch.nn.functional` on `Var`s (a module of `autograd::nn`, whose paths they
 //! keep: `autograd::nn::mse_loss`, ...): the point-wise losses (MSE, L1, Huber, binary cross
 //! entropy with logits) and the class losses (cross entropy, NLL, with class weights, ignored
-//! targets and label smoothing), each reduced ([`Reduction`]) and unreduced, with `try_` forms.
+//! targets and label smoothing), each reduced ([`Reduction`]) or not ([`Unreduced`]) by one
+//! argument ([`LossReduction`]), with `try_` forms.
 use super::*;
 use crate::autograd::ops::typed;
 #[allow(unused_imports)]
@@ -145,8 +146,19 @@ fn pointwise_unreduced<'t, T: GradFloat, S: Shape, S2: Shape>(
     })
 }
 
+/// An element-wise loss reduced or not, as `reduction` says.
+fn pointwise<'t, T: GradFloat, S: Shape, S2: Shape, R: LossReduction<S>>(
+    kind: Pointwise<T>,
+    input: &Var<'t, T, S>,
+    target: &Var<'t, T, S2>,
+    reduction: R,
+) -> Result<Var<'t, T, R::Out>, ShapeError> {
+    reduction.pick(|r| pointwise_loss(kind, input, target, r), || pointwise_unreduced(kind, input, target))
+}
+
 /// The mean (or sum) of the squared differences (PyTorch `torch.nn.functional.mse_loss(input,
-/// target, reduction=...)`): `input` and `target` have the same shape; a `Shape![]` value. Both
+/// target, reduction=...)`): `input` and `target` have the same shape; a `Shape![]` value for a
+/// [`Reduction`], each element's loss (shape `S`) for [`Unreduced`] (`reduction='none'`). Both
 /// get gradients (`±2 (input - target) / n`).
 ///
 /// ```
@@ -166,12 +178,12 @@ fn pointwise_unreduced<'t, T: GradFloat, S: Shape, S2: Shape>(
     free,
     doc = "The mean (or sum) of the squared differences (PyTorch `torch.nn.functional.mse_loss(input, target, reduction=...)`)."
 )]
-pub fn try_mse_loss<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: Shape>(
+pub fn try_mse_loss<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: Shape, R: LossReduction<S>>(
     input: &Var<'t, T, S>,
     target: &Var<'t, T, S2>,
-    reduction: Reduction,
-) -> Result<Var<'t, T, ()>, ShapeError> {
-    pointwise_loss(Pointwise::Mse, input, target, reduction)
+    reduction: R,
+) -> Result<Var<'t, T, R::Out>, ShapeError> {
+    pointwise(Pointwise::Mse, input, target, reduction)
 }
 
 /// The sign of `d`, 0 at 0 (and NaN for NaN).
@@ -187,7 +199,7 @@ fn sign<T: GradFloat>(d: T) -> T {
 }
 
 /// The mean (or sum) of the absolute differences (PyTorch `torch.nn.functional.l1_loss(input,
-/// target, reduction=...)`): same shapes, a `Shape![]` value; the gradient is `±sign(input -
+/// target, reduction=...)`): same shapes, a `Shape![]` value ([`Unreduced`]: of shape `S`); the gradient is `±sign(input -
 /// target) / n`, 0 where they are equal (as PyTorch's).
 ///
 /// ```
@@ -205,17 +217,18 @@ fn sign<T: GradFloat>(d: T) -> T {
     free,
     doc = "The mean (or sum) of the absolute differences (PyTorch `torch.nn.functional.l1_loss(input, target, reduction=...)`)."
 )]
-pub fn try_l1_loss<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: Shape>(
+pub fn try_l1_loss<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: Shape, R: LossReduction<S>>(
     input: &Var<'t, T, S>,
     target: &Var<'t, T, S2>,
-    reduction: Reduction,
-) -> Result<Var<'t, T, ()>, ShapeError> {
-    pointwise_loss(Pointwise::L1, input, target, reduction)
+    reduction: R,
+) -> Result<Var<'t, T, R::Out>, ShapeError> {
+    pointwise(Pointwise::L1, input, target, reduction)
 }
 
 /// The Huber loss (PyTorch `torch.nn.functional.huber_loss(input, target, reduction=...,
 /// delta=...)`, default `delta = 1.0`): for `z = |input - target|`, `z² / 2` where `z < delta`
-/// and `delta (z - delta / 2)` beyond, reduced to a `Shape![]` value. The gradient is
+/// and `delta (z - delta / 2)` beyond, reduced to a `Shape![]` value (or per element for
+/// [`Unreduced`]). The gradient is
 /// `input - target` clamped to `[-delta, delta]` (negated for the target).
 ///
 /// ```
@@ -234,19 +247,20 @@ pub fn try_l1_loss<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: Shape>(
     free,
     doc = "The Huber loss (PyTorch `torch.nn.functional.huber_loss(input, target, reduction=..., delta=...)`, default `delta = 1.0`)."
 )]
-pub fn try_huber_loss<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: Shape>(
+pub fn try_huber_loss<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: Shape, R: LossReduction<S>>(
     input: &Var<'t, T, S>,
     target: &Var<'t, T, S2>,
-    reduction: Reduction,
+    reduction: R,
     delta: T,
-) -> Result<Var<'t, T, ()>, ShapeError> {
-    pointwise_loss(Pointwise::Huber(delta), input, target, reduction)
+) -> Result<Var<'t, T, R::Out>, ShapeError> {
+    pointwise(Pointwise::Huber(delta), input, target, reduction)
 }
 
 /// Binary cross-entropy of logits (PyTorch
 /// `torch.nn.functional.binary_cross_entropy_with_logits(input, target, reduction=...)`, without
 /// `weight` and `pos_weight`): `-(t ln σ(x) + (1 - t) ln(1 - σ(x)))` in the stable form
-/// `max(x, 0) - x t + ln(1 + exp(-|x|))`, reduced to a `Shape![]` value. `input` and `target`
+/// `max(x, 0) - x t + ln(1 + exp(-|x|))`, reduced to a `Shape![]` value (or per element for
+/// [`Unreduced`]). `input` and `target`
 /// (probabilities, soft labels allowed) have the same shape; the gradients are `σ(x) - t` and
 /// `-x` (over `n` for the mean).
 ///
@@ -267,16 +281,21 @@ pub fn try_huber_loss<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: Shape>(
     free,
     doc = "Binary cross-entropy of logits (PyTorch `torch.nn.functional.binary_cross_entropy_with_logits(input, target, reduction=...)`, without `weight` and `pos_weight`)."
 )]
-pub fn try_binary_cross_entropy_with_logits<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: Shape>(
+pub fn try_binary_cross_entropy_with_logits<
+    't,
+    T: GradFloat,
+    S: Shape + SameShape<S2>,
+    S2: Shape,
+    R: LossReduction<S>,
+>(
     input: &Var<'t, T, S>,
     target: &Var<'t, T, S2>,
-    reduction: Reduction,
-) -> Result<Var<'t, T, ()>, ShapeError> {
-    pointwise_loss(Pointwise::Bce, input, target, reduction)
+    reduction: R,
+) -> Result<Var<'t, T, R::Out>, ShapeError> {
+    pointwise(Pointwise::Bce, input, target, reduction)
 }
 
-/// The options of [`cross_entropy_with`], [`cross_entropy_unreduced_with`], [`nll_loss_with`] and
-/// [`nll_loss_unreduced_with`]: PyTorch's keyword arguments `weight`, `ignore_index` and
+/// The options of [`cross_entropy_with`] and [`nll_loss_with`]: PyTorch's keyword arguments `weight`, `ignore_index` and
 /// `label_smoothing`, with PyTorch's defaults from [`Default`] (no weights, `ignore_index =
 /// -100`, no smoothing).
 #[derive(Clone, Debug)]
@@ -451,15 +470,30 @@ fn class_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim>(
     })
 }
 
+/// A class loss reduced or not, as `reduction` says.
+fn class_loss<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim, R: LossReduction<(N,)>>(
+    op: &'static str,
+    input: &Var<'t, T, (N, C)>,
+    targets: &TensorBase<impl Data<Elem: IndexElem>, (N2,)>,
+    reduction: R,
+    opts: &ClassLossOptions<T, C>,
+    log_softmax: bool,
+) -> Result<Var<'t, T, R::Out>, ShapeError> {
+    reduction.pick(
+        |r| class_loss_reduced(op, input, targets, r, opts, log_softmax),
+        || class_loss_unreduced(op, input, targets, opts, log_softmax),
+    )
+}
+
 /// Cross-entropy of unnormalised scores against class indices (PyTorch
 /// `torch.nn.functional.cross_entropy(input, target, reduction=..., label_smoothing=...)`;
 /// defaults `Reduction::Mean`, `0.0`): `input` `[N, C]`, `targets` `[N]` of class indices (any
-/// integer type) give a `Shape![]` value, `-Σ_c q_c log_softmax(input)_c` per row, where `q` is
+/// integer type) give a `Shape![]` value (`[N]`, a loss per row, for [`Unreduced`]),
+/// `-Σ_c q_c log_softmax(input)_c` per row, where `q` is
 /// the one-hot target mixed with the uniform distribution: `q = (1 - ε) onehot + ε / C` for
 /// `label_smoothing = ε`. The mean is over the `N` rows. One node (fused log-softmax and NLL):
 /// the gradient is `softmax(input) - q` (over `N` for the mean). Every target must be a class:
-/// class weights and `ignore_index` are [`cross_entropy_with`]'s, `reduction='none'`
-/// [`cross_entropy_unreduced_with`].
+/// class weights and `ignore_index` are [`cross_entropy_with`]'s.
 ///
 /// ```
 /// # extern crate shaped_core as shaped;
@@ -483,24 +517,25 @@ fn class_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim>(
     free,
     doc = "Cross-entropy of unnormalised scores against class indices (PyTorch `torch.nn.functional.cross_entropy(input, target, reduction=..., label_smoothing=...)`."
 )]
-pub fn try_cross_entropy<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim>(
+pub fn try_cross_entropy<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim, R: LossReduction<(N,)>>(
     input: &Var<'t, T, (N, C)>,
     targets: &TensorBase<impl Data<Elem: IndexElem>, (N2,)>,
-    reduction: Reduction,
+    reduction: R,
     label_smoothing: T,
-) -> Result<Var<'t, T, ()>, ShapeError>
+) -> Result<Var<'t, T, R::Out>, ShapeError>
 where
     (N,): SameShape<(N2,)>,
 {
     let opts = ClassLossOptions::<T, C> { weight: None, ignore_index: None, label_smoothing };
-    class_loss_reduced("cross_entropy", input, targets, reduction, &opts, true)
+    class_loss("cross_entropy", input, targets, reduction, &opts, true)
 }
 
 /// The negative log-likelihood of class indices (PyTorch `torch.nn.functional.nll_loss(input,
 /// target, reduction=...)`): `input` `[N, C]` of log-probabilities, `targets` `[N]` of class
-/// indices give a `Shape![]` value, `-Σ_i input[i, targets[i]]` (over `N` for the mean). The
+/// indices give a `Shape![]` value (`[N]` for [`Unreduced`]), `-Σ_i input[i, targets[i]]` (over
+/// `N` for the mean). The
 /// gradient is `-1` (over `N`) at each row's target, 0 elsewhere. Class weights and
-/// `ignore_index` are [`nll_loss_with`]'s, `reduction='none'` [`nll_loss_unreduced`].
+/// `ignore_index` are [`nll_loss_with`]'s.
 ///
 /// ```
 /// # extern crate shaped_core as shaped;
@@ -518,22 +553,23 @@ where
     free,
     doc = "The negative log-likelihood of class indices (PyTorch `torch.nn.functional.nll_loss(input, target, reduction=...)`)."
 )]
-pub fn try_nll_loss<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim>(
+pub fn try_nll_loss<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim, R: LossReduction<(N,)>>(
     input: &Var<'t, T, (N, C)>,
     targets: &TensorBase<impl Data<Elem: IndexElem>, (N2,)>,
-    reduction: Reduction,
-) -> Result<Var<'t, T, ()>, ShapeError>
+    reduction: R,
+) -> Result<Var<'t, T, R::Out>, ShapeError>
 where
     (N,): SameShape<(N2,)>,
 {
     let opts = ClassLossOptions::<T, C> { weight: None, ignore_index: None, label_smoothing: T::zero() };
-    class_loss_reduced("nll_loss", input, targets, reduction, &opts, false)
+    class_loss("nll_loss", input, targets, reduction, &opts, false)
 }
 
 /// Cross-entropy with PyTorch's full options (PyTorch
 /// `torch.nn.functional.cross_entropy(input, target, weight=..., ignore_index=...,
 /// reduction=..., label_smoothing=...)`): `input` `[N, C]` of unnormalised scores, `targets`
-/// `[N]` of class indices give a `Shape![]` value. Row `i` with target `y` (not `ignore_index`)
+/// `[N]` of class indices give a `Shape![]` value (`[N]` for [`Unreduced`], an ignored row 0).
+/// Row `i` with target `y` (not `ignore_index`)
 /// loses `-Σ_c q_c log_softmax(input)_c` with `q_c = (1 - ε) w_y [c = y] + ε w_c / C` (`w` the
 /// class weights, all 1 without them); the mean divides the sum by `Σ w_y` over the counted rows,
 /// as PyTorch's (NaN when no row counts). One node.
@@ -560,16 +596,16 @@ where
     free,
     doc = "Cross-entropy with PyTorch's full options (PyTorch `torch.nn.functional.cross_entropy(input, target, weight=..., ignore_index=..., reduction=..., label_smoothing=...)`)."
 )]
-pub fn try_cross_entropy_with<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim>(
+pub fn try_cross_entropy_with<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim, R: LossReduction<(N,)>>(
     input: &Var<'t, T, (N, C)>,
     targets: &TensorBase<impl Data<Elem: IndexElem>, (N2,)>,
-    reduction: Reduction,
+    reduction: R,
     opts: &ClassLossOptions<T, C>,
-) -> Result<Var<'t, T, ()>, ShapeError>
+) -> Result<Var<'t, T, R::Out>, ShapeError>
 where
     (N,): SameShape<(N2,)>,
 {
-    class_loss_reduced("cross_entropy", input, targets, reduction, opts, true)
+    class_loss("cross_entropy", input, targets, reduction, opts, true)
 }
 
 /// Cross-entropy per row, `[N]` (PyTorch `torch.nn.functional.cross_entropy(...,
@@ -581,12 +617,13 @@ where
 /// use shaped::{Shape, Tensor};
 /// use shaped::autograd::{nn::{self, ClassLossOptions}, Var};
 /// let x = Var::constant(Tensor::<f64, Shape![2, 2]>::from([[0., 0.], [0., 0.]]));
-/// let l = nn::cross_entropy_unreduced_with(&x, &Tensor::<i64, Shape![2]>::from([1, -100]), &ClassLossOptions::default());
+/// let l = nn::cross_entropy_with(&x, &Tensor::<i64, Shape![2]>::from([1, -100]), nn::Unreduced, &ClassLossOptions::default());
 /// assert_eq!(l.value().to_vec(), [2f64.ln(), 0.0]);
 /// ```
 ///
 /// # Errors
 /// As [`try_cross_entropy_with`].
+#[deprecated(note = "the reduction is one argument: `cross_entropy_with(&x, &y, Unreduced, &opts)`")]
 #[try_twin(
     free,
     doc = "Cross-entropy per row, `[N]` (PyTorch `torch.nn.functional.cross_entropy(..., reduction='none')`)."
@@ -599,7 +636,7 @@ pub fn try_cross_entropy_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim, N2: Di
 where
     (N,): SameShape<(N2,)>,
 {
-    class_loss_unreduced("cross_entropy", input, targets, opts, true)
+    try_cross_entropy_with(input, targets, Unreduced, opts)
 }
 
 /// Cross-entropy per row, `[N]` (PyTorch `torch.nn.functional.cross_entropy(input, target,
@@ -611,12 +648,13 @@ where
 /// use shaped::{Shape, Tensor};
 /// use shaped::autograd::{nn, Var};
 /// let x = Var::constant(Tensor::<f64, Shape![2, 2]>::from([[0., 0.], [1., 0.]]));
-/// let l = nn::cross_entropy_unreduced(&x, &Tensor::<i64, Shape![2]>::from([1, 0]), 0.0);
+/// let l = nn::cross_entropy(&x, &Tensor::<i64, Shape![2]>::from([1, 0]), nn::Unreduced, 0.0);
 /// assert_eq!(l.value().to_vec()[0], 2f64.ln());
 /// ```
 ///
 /// # Errors
 /// As [`try_cross_entropy`].
+#[deprecated(note = "the reduction is one argument: `cross_entropy(&x, &y, Unreduced, label_smoothing)`")]
 #[try_twin(
     free,
     doc = "Cross-entropy per row, `[N]` (PyTorch `torch.nn.functional.cross_entropy(input, target, reduction='none', label_smoothing=...)`)."
@@ -629,8 +667,7 @@ pub fn try_cross_entropy_unreduced<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim>(
 where
     (N,): SameShape<(N2,)>,
 {
-    let opts = ClassLossOptions::<T, C> { weight: None, ignore_index: None, label_smoothing };
-    class_loss_unreduced("cross_entropy", input, targets, &opts, true)
+    try_cross_entropy(input, targets, Unreduced, label_smoothing)
 }
 
 /// The negative log-likelihood per row, `[N]` (PyTorch `torch.nn.functional.nll_loss(input,
@@ -642,12 +679,13 @@ where
 /// use shaped::{Shape, Tensor};
 /// use shaped::autograd::{nn, Var};
 /// let lp = Var::constant(Tensor::<f64, Shape![2, 2]>::from([[-0.1, -2.0], [-3.0, -0.5]]));
-/// let l = nn::nll_loss_unreduced(&lp, &Tensor::<i64, Shape![2]>::from([1, 0]));
+/// let l = nn::nll_loss(&lp, &Tensor::<i64, Shape![2]>::from([1, 0]), nn::Unreduced);
 /// assert_eq!(l.value().to_vec(), [2.0, 3.0]);
 /// ```
 ///
 /// # Errors
 /// As [`try_nll_loss`].
+#[deprecated(note = "the reduction is one argument: `nll_loss(&x, &y, Unreduced)`")]
 #[try_twin(
     free,
     doc = "The negative log-likelihood per row, `[N]` (PyTorch `torch.nn.functional.nll_loss(input, target, reduction='none')`)."
@@ -659,8 +697,7 @@ pub fn try_nll_loss_unreduced<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim>(
 where
     (N,): SameShape<(N2,)>,
 {
-    let opts = ClassLossOptions::<T, C> { weight: None, ignore_index: None, label_smoothing: T::zero() };
-    class_loss_unreduced("nll_loss", input, targets, &opts, false)
+    try_nll_loss(input, targets, Unreduced)
 }
 
 /// The negative log-likelihood with class weights and `ignore_index` (PyTorch
@@ -684,16 +721,16 @@ where
     free,
     doc = "The negative log-likelihood with class weights and `ignore_index` (PyTorch `torch.nn.functional.nll_loss(input, target, weight=..., ignore_index=..., reduction=...)`)."
 )]
-pub fn try_nll_loss_with<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim>(
+pub fn try_nll_loss_with<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim, R: LossReduction<(N,)>>(
     input: &Var<'t, T, (N, C)>,
     targets: &TensorBase<impl Data<Elem: IndexElem>, (N2,)>,
-    reduction: Reduction,
+    reduction: R,
     opts: &ClassLossOptions<T, C>,
-) -> Result<Var<'t, T, ()>, ShapeError>
+) -> Result<Var<'t, T, R::Out>, ShapeError>
 where
     (N,): SameShape<(N2,)>,
 {
-    class_loss_reduced("nll_loss", input, targets, reduction, opts, false)
+    class_loss("nll_loss", input, targets, reduction, opts, false)
 }
 
 /// The negative log-likelihood per row, `[N]` (PyTorch `torch.nn.functional.nll_loss(...,
@@ -704,12 +741,13 @@ where
 /// use shaped::{Shape, Tensor};
 /// use shaped::autograd::{nn::{self, ClassLossOptions}, Var};
 /// let lp = Var::constant(Tensor::<f64, Shape![2, 2]>::from([[-0.1, -2.0], [-3.0, -0.5]]));
-/// let l = nn::nll_loss_unreduced_with(&lp, &Tensor::<i64, Shape![2]>::from([1, 0]), &ClassLossOptions::default());
+/// let l = nn::nll_loss_with(&lp, &Tensor::<i64, Shape![2]>::from([1, 0]), nn::Unreduced, &ClassLossOptions::default());
 /// assert_eq!(l.value().to_vec(), [2.0, 3.0]);
 /// ```
 ///
 /// # Errors
 /// As [`try_nll_loss_with`].
+#[deprecated(note = "the reduction is one argument: `nll_loss_with(&x, &y, Unreduced, &opts)`")]
 #[try_twin(
     free,
     doc = "The negative log-likelihood per row, `[N]` (PyTorch `torch.nn.functional.nll_loss(..., reduction='none')`)."
@@ -722,7 +760,7 @@ pub fn try_nll_loss_unreduced_with<'t, T: GradFloat, N: Dim, C: Dim, N2: Dim>(
 where
     (N,): SameShape<(N2,)>,
 {
-    class_loss_unreduced("nll_loss", input, targets, opts, false)
+    try_nll_loss_with(input, targets, Unreduced, opts)
 }
 
 /// [`mse_loss`] per element, of the input's shape `S` (PyTorch `torch.nn.functional.mse_loss(..., reduction='none')`):
@@ -734,11 +772,12 @@ where
 /// use shaped::autograd::{nn, Var};
 /// let x = Var::constant(Tensor::<f64, Shape![3]>::from([1., 2., 3.]));
 /// let t = Var::constant(Tensor::<f64, Shape![3]>::from([1., 0., 0.]));
-/// assert_eq!(nn::mse_loss_unreduced(&x, &t).value().to_vec(), [0., 4., 9.]);
+/// assert_eq!(nn::mse_loss(&x, &t, nn::Unreduced).value().to_vec(), [0., 4., 9.]);
 /// ```
 ///
 /// # Errors
 /// As [`try_mse_loss`].
+#[deprecated(note = "the reduction is one argument: `mse_loss(&x, &t, Unreduced)`")]
 #[try_twin(
     free,
     doc = "[`mse_loss`] per element, of the input's shape `S` (PyTorch `torch.nn.functional.mse_loss(..., reduction='none')`)."
@@ -747,7 +786,7 @@ pub fn try_mse_loss_unreduced<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: Sh
     input: &Var<'t, T, S>,
     target: &Var<'t, T, S2>,
 ) -> Result<Var<'t, T, S>, ShapeError> {
-    pointwise_unreduced(Pointwise::Mse, input, target)
+    try_mse_loss(input, target, Unreduced)
 }
 
 /// [`l1_loss`] per element, of the input's shape `S` (PyTorch `torch.nn.functional.l1_loss(..., reduction='none')`):
@@ -759,11 +798,12 @@ pub fn try_mse_loss_unreduced<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: Sh
 /// use shaped::autograd::{nn, Var};
 /// let x = Var::constant(Tensor::<f64, Shape![2]>::from([1., -2.]));
 /// let t = Var::constant(Tensor::<f64, Shape![2]>::from([0., 0.]));
-/// assert_eq!(nn::l1_loss_unreduced(&x, &t).value().to_vec(), [1., 2.]);
+/// assert_eq!(nn::l1_loss(&x, &t, nn::Unreduced).value().to_vec(), [1., 2.]);
 /// ```
 ///
 /// # Errors
 /// As [`try_l1_loss`].
+#[deprecated(note = "the reduction is one argument: `l1_loss(&x, &t, Unreduced)`")]
 #[try_twin(
     free,
     doc = "[`l1_loss`] per element, of the input's shape `S` (PyTorch `torch.nn.functional.l1_loss(..., reduction='none')`)."
@@ -772,7 +812,7 @@ pub fn try_l1_loss_unreduced<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: Sha
     input: &Var<'t, T, S>,
     target: &Var<'t, T, S2>,
 ) -> Result<Var<'t, T, S>, ShapeError> {
-    pointwise_unreduced(Pointwise::L1, input, target)
+    try_l1_loss(input, target, Unreduced)
 }
 
 /// [`huber_loss`] per element, of the input's shape `S` (PyTorch `torch.nn.functional.huber_loss(..., reduction='none')`):
@@ -784,11 +824,12 @@ pub fn try_l1_loss_unreduced<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: Sha
 /// use shaped::autograd::{nn, Var};
 /// let x = Var::constant(Tensor::<f64, Shape![2]>::from([0.5, 3.0]));
 /// let t = Var::constant(Tensor::<f64, Shape![2]>::zeros());
-/// assert_eq!(nn::huber_loss_unreduced(&x, &t, 1.0).value().to_vec(), [0.125, 2.5]);
+/// assert_eq!(nn::huber_loss(&x, &t, nn::Unreduced, 1.0).value().to_vec(), [0.125, 2.5]);
 /// ```
 ///
 /// # Errors
 /// As [`try_huber_loss`].
+#[deprecated(note = "the reduction is one argument: `huber_loss(&x, &t, Unreduced, delta)`")]
 #[try_twin(
     free,
     doc = "[`huber_loss`] per element, of the input's shape `S` (PyTorch `torch.nn.functional.huber_loss(..., reduction='none')`)."
@@ -798,7 +839,7 @@ pub fn try_huber_loss_unreduced<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: 
     target: &Var<'t, T, S2>,
     delta: T,
 ) -> Result<Var<'t, T, S>, ShapeError> {
-    pointwise_unreduced(Pointwise::Huber(delta), input, target)
+    try_huber_loss(input, target, Unreduced, delta)
 }
 
 /// [`binary_cross_entropy_with_logits`] per element, of the input's shape `S` (PyTorch `torch.nn.functional.binary_cross_entropy_with_logits(..., reduction='none')`):
@@ -810,11 +851,12 @@ pub fn try_huber_loss_unreduced<'t, T: GradFloat, S: Shape + SameShape<S2>, S2: 
 /// use shaped::autograd::{nn, Var};
 /// let x = Var::constant(Tensor::<f64, Shape![2]>::from([0.0, 800.0]));
 /// let t = Var::constant(Tensor::<f64, Shape![2]>::from([1.0, 1.0]));
-/// assert_eq!(nn::binary_cross_entropy_with_logits_unreduced(&x, &t).value().to_vec(), [2f64.ln(), 0.0]);
+/// assert_eq!(nn::binary_cross_entropy_with_logits(&x, &t, nn::Unreduced).value().to_vec(), [2f64.ln(), 0.0]);
 /// ```
 ///
 /// # Errors
 /// As [`try_binary_cross_entropy_with_logits`].
+#[deprecated(note = "the reduction is one argument: `binary_cross_entropy_with_logits(&x, &t, Unreduced)`")]
 #[try_twin(
     free,
     doc = "[`binary_cross_entropy_with_logits`] per element, of the input's shape `S` (PyTorch `torch.nn.functional.binary_cross_entropy_with_logits(..., reduction='none')`)."
@@ -823,5 +865,5 @@ pub fn try_binary_cross_entropy_with_logits_unreduced<'t, T: GradFloat, S: Shape
     input: &Var<'t, T, S>,
     target: &Var<'t, T, S2>,
 ) -> Result<Var<'t, T, S>, ShapeError> {
-    pointwise_unreduced(Pointwise::Bce, input, target)
+    try_binary_cross_entropy_with_logits(input, target, Unreduced)
 }
