@@ -654,10 +654,18 @@ const RUNTIME_SIZE_FORMS: &[&str] = &[
     "adaptive_avg_pool2d_dyn",
 ];
 
-/// What the sources write out: `(name, file, takes a const isize generic, deprecated)` for every
-/// `pub fn` (and the twins `#[try_twin]` writes from it), and the macros whose bodies write a
-/// `pub fn $name<..>` with a const `isize` generic.
-fn scan_api() -> (Vec<(String, String, bool, bool)>, BTreeSet<String>) {
+/// A `pub fn` the sources write out (or `#[try_twin]` writes from one).
+struct PubFn {
+    name: String,
+    file: String,
+    /// It takes a const `isize` generic: a const axis.
+    const_axis: bool,
+    deprecated: bool,
+}
+
+/// What the sources write out: every `pub fn` (and the twins `#[try_twin]` writes from it), and
+/// the macros whose bodies write a `pub fn $name<..>` with a const `isize` generic.
+fn scan_api() -> (Vec<PubFn>, BTreeSet<String>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tensor-core/src");
     let mut files = Vec::new();
     rust_files(&root, &mut files);
@@ -702,8 +710,8 @@ fn scan_api() -> (Vec<(String, String, bool, bool)>, BTreeSet<String>) {
             let rest = &code[s + name.len()..];
             let axis = rest.starts_with('<') && balanced(rest, 0).contains(": isize");
             let deprecated = attrs.contains("#[deprecated");
-            for n in [Some(name), twin].into_iter().flatten().chain(copies.into_iter().flatten()) {
-                fns.push((n, file.clone(), axis, deprecated));
+            for name in [Some(name), twin].into_iter().flatten().chain(copies.into_iter().flatten()) {
+                fns.push(PubFn { name, file: file.clone(), const_axis: axis, deprecated });
             }
         }
     }
@@ -726,24 +734,24 @@ fn every_axis_is_an_argument() {
     assert!(fns.len() > 1000, "only {} public functions found", fns.len());
     assert!(macros.is_empty(), "macros writing methods with a const axis: {macros:?}");
     let allowed: BTreeSet<&str> = CONST_AXIS.iter().map(|(n, _)| *n).collect();
-    let const_axis: BTreeSet<&str> = fns.iter().filter(|f| f.2).map(|f| family(&f.0)).collect();
+    let const_axis: BTreeSet<&str> = fns.iter().filter(|f| f.const_axis).map(|f| family(&f.name)).collect();
     let stray: Vec<_> = const_axis.difference(&allowed).collect();
     assert!(stray.is_empty(), "methods with a const axis generic: {stray:?} (take `axis: X` with `S: HasAxis<X, M>`)");
     assert_eq!(const_axis, allowed, "an entry of CONST_AXIS no longer takes a const axis");
     let keep: BTreeSet<&str> = RUNTIME_SIZE_FORMS.iter().copied().collect();
     let dyn_forms: Vec<_> =
-        fns.iter().filter(|f| f.0.contains("_dyn") && !["as_dyn", "into_dyn"].contains(&f.0.as_str())).collect();
-    let deprecated = dyn_forms.iter().filter(|f| f.3).count();
+        fns.iter().filter(|f| f.name.contains("_dyn") && !["as_dyn", "into_dyn"].contains(&f.name.as_str())).collect();
+    let deprecated = dyn_forms.iter().filter(|f| f.deprecated).count();
     assert!(deprecated > 60, "only {deprecated} deprecated `_dyn` forms found: the scan is broken");
     let undeprecated: BTreeMap<&str, &str> = dyn_forms
         .iter()
-        .filter(|f| !f.3 && !keep.contains(family(&f.0).replace("_dyn_", "_dyn").trim_end_matches('_')))
-        .map(|f| (f.0.as_str(), f.1.as_str()))
+        .filter(|f| !f.deprecated && !keep.contains(family(&f.name).replace("_dyn_", "_dyn").trim_end_matches('_')))
+        .map(|f| (f.name.as_str(), f.file.as_str()))
         .collect();
     assert!(undeprecated.is_empty(), "`_dyn` forms neither deprecated nor in RUNTIME_SIZE_FORMS: {undeprecated:?}");
     // (Some of the kept forms are written by macros, which the scan does not read.)
     for n in ["reshape_dyn", "pad_dyn", "topk_dyn", "adaptive_avg_pool2d_dyn"] {
-        assert!(dyn_forms.iter().any(|f| f.0 == n), "the scan missed `{n}`");
+        assert!(dyn_forms.iter().any(|f| f.name == n), "the scan missed `{n}`");
     }
 }
 

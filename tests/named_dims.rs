@@ -919,3 +919,23 @@ fn var_permute_flatten_range_and_unflatten_in_every_spelling_give_the_same_gradi
         assert_eq!(g[b * 12 + s * 4 + k], expect, "({b}, {s}, {k})");
     }
 }
+
+/// `pad` and `repeat_interleave` take a dim name as their axis too (and `Ax::<N>` on a named
+/// dim); the named dim's new size is a new runtime size (`Dyn`), the other dims keep their names. `squeeze` refuses a name (a
+/// named dim varies at run time), as it refuses `Ax::<N>` on one.
+#[test]
+fn pad_and_repeat_interleave_take_a_name() {
+    let x = Tensor::<i32, (Batch, Seq)>::from_vec(&[2, 3], vec![1, 2, 3, 4, 5, 6]);
+    let p: Tensor<i32, (Batch, Dyn)> = x.pad((Const::<1>, Const::<2>), Seq, PadMode::Constant, 0);
+    assert_eq!((p.sizes(), p.to_vec()), (&[2, 6][..], vec![0, 1, 2, 3, 0, 0, 0, 4, 5, 6, 0, 0]));
+    assert_eq!(p.to_vec(), x.pad((Const::<1>, Const::<2>), 1, PadMode::Constant, 0).to_vec());
+    // `Ax::<N>` on a named dim likewise (`dims!` makes padding and repeating a name `Dyn`).
+    let q: Tensor<i32, (Batch, Dyn)> = x.pad((Const::<1>, Const::<2>), Ax::<1>, PadMode::Constant, 0);
+    assert_eq!(q.to_vec(), p.to_vec());
+    let r: Tensor<i32, (Dyn, Seq)> = x.repeat_interleave(Const::<2>, Batch);
+    assert_eq!((r.sizes(), r.to_vec()), (&[4, 3][..], vec![1, 2, 3, 1, 2, 3, 4, 5, 6, 4, 5, 6]));
+    assert_eq!(r.to_vec(), x.repeat_interleave(Const::<2>, Ax::<0>).to_vec());
+    // Reflect padding along a name (PyTorch `F.pad(x, (1, 1), mode='reflect')`).
+    let f: Tensor<i32, (Batch, Dyn)> = x.pad((Const::<1>, Const::<1>), Seq, PadMode::Reflect, 0);
+    assert_eq!(f.to_vec(), [2, 1, 2, 3, 2, 5, 4, 5, 6, 5]);
+}

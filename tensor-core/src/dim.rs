@@ -236,6 +236,13 @@ macro_rules! dims {
             impl $crate::DimName for $name {
                 const NAME: &'static str = stringify!($name);
             }
+            // Padding or repeating a named dim makes a new runtime size: `Dyn`.
+            impl<const L: usize, const R: usize> $crate::shape::PadDim<L, R> for $name {
+                type Out = $crate::Dyn;
+            }
+            impl<const K: usize> $crate::shape::TimesDim<K> for $name {
+                type Out = $crate::Dyn;
+            }
         )*
     };
 }

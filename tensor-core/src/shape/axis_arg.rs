@@ -329,7 +329,7 @@ impl<S: Erase, D: Dim, I: RuntimeAxis> ReplaceAxis<I, ByIndex, D> for S {
 #[diagnostic::on_unimplemented(
     message = "`{X}` is not an axis of shape `{Self}` that squeeze can remove",
     label = "no such axis, or not of size 1",
-    note = "an axis is `Ax::<N>` (checked at compile time, negatives from the end) or an `isize` (checked at run time)"
+    note = "an axis is `Ax::<N>` (checked at compile time, negatives from the end) or an `isize` (checked at run time); a named dim is not squeezed (its size varies at run time)"
 )]
 pub trait SqueezeAxis<X, M>: Shape + sealed::AxisSeal<X, M> {
     /// `Self` without the axis.
@@ -557,7 +557,7 @@ impl<S: EraseMore, K: Dim, I: RuntimeAxis> StackAxis<I, ByIndex, K> for S {
 }
 
 /// `X` is an axis of `Self` that `pad` grows by `L + R`; the result shape is `Out` ([`PadShape`]'s
-/// for `Ax::<N>` and names, every dim `Dyn` for an `isize`).
+/// for `Ax::<N>`, the named dim `Dyn` for a name, every dim `Dyn` for an `isize`).
 #[diagnostic::on_unimplemented(
     message = "cannot pad `{Self}` along `{X}` by {L} and {R}",
     label = "no such axis, or a static size past 1024",
@@ -576,6 +576,16 @@ impl<S: PadShape<A, L, R>, const A: isize, const L: usize, const R: usize> PadAx
         A
     }
 }
+/// A named dim: padding makes a new size, so the dim becomes `Dyn`.
+impl<S: SetAxis<A, Dyn> + FindName<N, Pos<A>>, N: DimName, const A: isize, const L: usize, const R: usize>
+    PadAxis<N, Pos<A>, L, R> for S
+{
+    type Out = <S as SetAxis<A, Dyn>>::Out;
+    #[inline(always)]
+    fn axis_index(_: &N) -> isize {
+        A
+    }
+}
 #[diagnostic::do_not_recommend]
 impl<S: Erase, I: RuntimeAxis, const L: usize, const R: usize> PadAxis<I, ByIndex, L, R> for S {
     type Out = <S as Erase>::Same;
@@ -586,7 +596,8 @@ impl<S: Erase, I: RuntimeAxis, const L: usize, const R: usize> PadAxis<I, ByInde
 }
 
 /// `X` is an axis of `Self` that `repeat` and `repeat_interleave` multiply by `K`; the result
-/// shape is `Out` ([`RepeatShape`]'s for `Ax::<N>` and names, every dim `Dyn` for an `isize`).
+/// shape is `Out` ([`RepeatShape`]'s for `Ax::<N>`, the named dim `Dyn` for a name, every dim
+/// `Dyn` for an `isize`).
 #[diagnostic::on_unimplemented(
     message = "cannot repeat `{Self}` {K} times along `{X}`",
     label = "no such axis, or a static size past 1024",
@@ -602,6 +613,16 @@ impl<S: RepeatShape<A, K>, const A: isize, const K: usize> RepeatAxis<Ax<A>, Pos
     type Out = <S as RepeatShape<A, K>>::Out;
     #[inline(always)]
     fn axis_index(_: &Ax<A>) -> isize {
+        A
+    }
+}
+/// A named dim: repeating makes a new size, so the dim becomes `Dyn`.
+impl<S: SetAxis<A, Dyn> + FindName<N, Pos<A>>, N: DimName, const A: isize, const K: usize> RepeatAxis<N, Pos<A>, K>
+    for S
+{
+    type Out = <S as SetAxis<A, Dyn>>::Out;
+    #[inline(always)]
+    fn axis_index(_: &N) -> isize {
         A
     }
 }
