@@ -939,3 +939,23 @@ fn pad_and_repeat_interleave_take_a_name() {
     let f: Tensor<i32, (Batch, Dyn)> = x.pad((Const::<1>, Const::<1>), Seq, PadMode::Reflect, 0);
     assert_eq!(f.to_vec(), [2, 1, 2, 3, 2, 5, 4, 5, 6, 5]);
 }
+
+/// `unsqueeze` and `stack` take a dim name as their insertion point: the new dim goes before the
+/// named one (its position, as PyTorch's `unsqueeze(i)` puts the new dim at index `i`), and every
+/// name is kept.
+#[test]
+fn unsqueeze_and_stack_insert_before_a_name() {
+    let x = Tensor::<i32, (Batch, Seq)>::from_vec(&[2, 3], vec![1, 2, 3, 4, 5, 6]);
+    let u: TensorView<'_, i32, (Batch, One, Seq)> = x.unsqueeze(Seq);
+    assert_eq!((u.sizes(), u.to_vec()), (&[2, 1, 3][..], x.to_vec()));
+    assert_eq!(u.sizes(), x.unsqueeze(Ax::<1>).sizes());
+    let y = x.map(|v| v * 10);
+    let s: Tensor<i32, (Batch, Const<2>, Seq)> = Tensor::stack([&x, &y], Seq);
+    // torch.stack([x, y], dim=1)
+    assert_eq!(s.to_vec(), [1, 2, 3, 10, 20, 30, 4, 5, 6, 40, 50, 60]);
+    assert_eq!(s.to_vec(), Tensor::stack([&x, &y], 1).to_vec());
+    // `Var` likewise (its views come from the same table).
+    let v: shaped::autograd::Var<'_, f64, (Batch, One, Seq)> =
+        shaped::autograd::Var::constant(x.map(|v| v as f64)).unsqueeze(Seq);
+    assert_eq!(v.sizes(), [2, 1, 3]);
+}

@@ -358,11 +358,11 @@ impl<S: Erase, I: RuntimeAxis> SqueezeAxis<I, ByIndex> for S {
 }
 
 /// `X` is a place to insert a size-1 axis into `Self` (`0..=rank`, negatives from the end, `-1`
-/// appends): `Ax::<A>` or an `isize`; the result shape is `Out`.
+/// appends): `Ax::<A>`, an `isize`, or a dim name (before that dim); the result shape is `Out`.
 #[diagnostic::on_unimplemented(
     message = "`{X}` is not a place to insert an axis into shape `{Self}`",
     label = "no such insertion point",
-    note = "an insertion point is `Ax::<N>` (`0..=rank`, checked at compile time, negatives from the end) or an `isize` (checked at run time)"
+    note = "an insertion point is `Ax::<N>` (`0..=rank`, checked at compile time, negatives from the end), an `isize` (checked at run time) or a dim name (before that dim)"
 )]
 pub trait UnsqueezeAxis<X, M>: Shape + sealed::AxisSeal<X, M> {
     /// `Self` with a [`One`] inserted.
@@ -375,6 +375,16 @@ impl<S: InsertAxis<A>, const A: isize> UnsqueezeAxis<Ax<A>, Pos<A>> for S {
     type Out = <S as InsertAxis<A>>::Out;
     #[inline(always)]
     fn axis_index(_: &Ax<A>) -> isize {
+        A
+    }
+}
+/// A dim name: the new axis goes before the named dim (at its position, as PyTorch's
+/// `unsqueeze(i)` puts the new dim at index `i`).
+#[diagnostic::do_not_recommend]
+impl<S: InsertAxis<A> + FindName<N, Pos<A>>, N: DimName, const A: isize> UnsqueezeAxis<N, Pos<A>> for S {
+    type Out = <S as InsertAxis<A>>::Out;
+    #[inline(always)]
+    fn axis_index(_: &N) -> isize {
         A
     }
 }
@@ -526,12 +536,12 @@ impl<S: Erase, R: SameRank<S>, I: RuntimeAxis> CatAxis<I, ByIndex, R> for S {
 }
 
 /// `X` is a place to insert the new dim `K` into `Self` (`stack`, `0..=rank`, negatives from the
-/// end): `Ax::<A>` or an `isize`; the result shape is `Out` (one rank more, every dim `Dyn`, for
-/// an `isize`).
+/// end): `Ax::<A>`, an `isize`, or a dim name (before that dim); the result shape is `Out` (one
+/// rank more, every dim `Dyn`, for an `isize`).
 #[diagnostic::on_unimplemented(
     message = "`{X}` is not a place to insert a dim into shape `{Self}`",
     label = "no such insertion point, or the result would have more than 6 dims",
-    note = "an insertion point is `Ax::<N>` (`0..=rank`, checked at compile time, negatives from the end) or an `isize` (checked at run time)"
+    note = "an insertion point is `Ax::<N>` (`0..=rank`, checked at compile time, negatives from the end), an `isize` (checked at run time) or a dim name (before that dim)"
 )]
 pub trait StackAxis<X, M, K: Dim>: Shape + sealed::AxisSeal<X, M> {
     /// `Self` with `K` inserted.
@@ -544,6 +554,15 @@ impl<S: InsertDim<A, K>, K: Dim, const A: isize> StackAxis<Ax<A>, Pos<A>, K> for
     type Out = <S as InsertDim<A, K>>::Out;
     #[inline(always)]
     fn axis_index(_: &Ax<A>) -> isize {
+        A
+    }
+}
+/// A dim name: the new axis goes before the named dim, as for `unsqueeze`.
+#[diagnostic::do_not_recommend]
+impl<S: InsertDim<A, K> + FindName<N, Pos<A>>, N: DimName, K: Dim, const A: isize> StackAxis<N, Pos<A>, K> for S {
+    type Out = <S as InsertDim<A, K>>::Out;
+    #[inline(always)]
+    fn axis_index(_: &N) -> isize {
         A
     }
 }
