@@ -370,21 +370,13 @@ pub trait UnsqueezeAxis<X, M>: Shape + sealed::AxisSeal<X, M> {
     /// The insertion point as given.
     fn axis_index(x: &X) -> isize;
 }
+/// `Ax::<A>`, or a dim name at position `A`: the new axis goes before the named dim (at its
+/// position, as PyTorch's `unsqueeze(i)` puts the new dim at index `i`).
 #[diagnostic::do_not_recommend]
-impl<S: InsertAxis<A>, const A: isize> UnsqueezeAxis<Ax<A>, Pos<A>> for S {
+impl<S: InsertAxis<A> + sealed::AxisSeal<X, Pos<A>>, X, const A: isize> UnsqueezeAxis<X, Pos<A>> for S {
     type Out = <S as InsertAxis<A>>::Out;
     #[inline(always)]
-    fn axis_index(_: &Ax<A>) -> isize {
-        A
-    }
-}
-/// A dim name: the new axis goes before the named dim (at its position, as PyTorch's
-/// `unsqueeze(i)` puts the new dim at index `i`).
-#[diagnostic::do_not_recommend]
-impl<S: InsertAxis<A> + FindName<N, Pos<A>>, N: DimName, const A: isize> UnsqueezeAxis<N, Pos<A>> for S {
-    type Out = <S as InsertAxis<A>>::Out;
-    #[inline(always)]
-    fn axis_index(_: &N) -> isize {
+    fn axis_index(_: &X) -> isize {
         A
     }
 }
@@ -549,20 +541,12 @@ pub trait StackAxis<X, M, K: Dim>: Shape + sealed::AxisSeal<X, M> {
     /// The insertion point as given.
     fn axis_index(x: &X) -> isize;
 }
+/// `Ax::<A>`, or a dim name at position `A` (the new axis before it, as for `unsqueeze`).
 #[diagnostic::do_not_recommend]
-impl<S: InsertDim<A, K>, K: Dim, const A: isize> StackAxis<Ax<A>, Pos<A>, K> for S {
+impl<S: InsertDim<A, K> + sealed::AxisSeal<X, Pos<A>>, X, K: Dim, const A: isize> StackAxis<X, Pos<A>, K> for S {
     type Out = <S as InsertDim<A, K>>::Out;
     #[inline(always)]
-    fn axis_index(_: &Ax<A>) -> isize {
-        A
-    }
-}
-/// A dim name: the new axis goes before the named dim, as for `unsqueeze`.
-#[diagnostic::do_not_recommend]
-impl<S: InsertDim<A, K> + FindName<N, Pos<A>>, N: DimName, K: Dim, const A: isize> StackAxis<N, Pos<A>, K> for S {
-    type Out = <S as InsertDim<A, K>>::Out;
-    #[inline(always)]
-    fn axis_index(_: &N) -> isize {
+    fn axis_index(_: &X) -> isize {
         A
     }
 }
@@ -588,20 +572,14 @@ pub trait PadAxis<X, M, const L: usize, const R: usize>: Shape + sealed::AxisSea
     /// The axis as given (negative counts from the end).
     fn axis_index(x: &X) -> isize;
 }
-impl<S: PadShape<A, L, R>, const A: isize, const L: usize, const R: usize> PadAxis<Ax<A>, Pos<A>, L, R> for S {
+/// `Ax::<A>`, or a dim name at position `A` (a named dim grows into `Dyn`: its `PadDim`).
+impl<S, X, const A: isize, const L: usize, const R: usize> PadAxis<X, Pos<A>, L, R> for S
+where
+    S: PadShape<A, L, R> + sealed::AxisSeal<X, Pos<A>>,
+{
     type Out = <S as PadShape<A, L, R>>::Out;
     #[inline(always)]
-    fn axis_index(_: &Ax<A>) -> isize {
-        A
-    }
-}
-/// A named dim: padding makes a new size, so the dim becomes `Dyn`.
-impl<S: SetAxis<A, Dyn> + FindName<N, Pos<A>>, N: DimName, const A: isize, const L: usize, const R: usize>
-    PadAxis<N, Pos<A>, L, R> for S
-{
-    type Out = <S as SetAxis<A, Dyn>>::Out;
-    #[inline(always)]
-    fn axis_index(_: &N) -> isize {
+    fn axis_index(_: &X) -> isize {
         A
     }
 }
@@ -628,20 +606,13 @@ pub trait RepeatAxis<X, M, const K: usize>: Shape + sealed::AxisSeal<X, M> {
     /// The axis as given (negative counts from the end).
     fn axis_index(x: &X) -> isize;
 }
-impl<S: RepeatShape<A, K>, const A: isize, const K: usize> RepeatAxis<Ax<A>, Pos<A>, K> for S {
-    type Out = <S as RepeatShape<A, K>>::Out;
-    #[inline(always)]
-    fn axis_index(_: &Ax<A>) -> isize {
-        A
-    }
-}
-/// A named dim: repeating makes a new size, so the dim becomes `Dyn`.
-impl<S: SetAxis<A, Dyn> + FindName<N, Pos<A>>, N: DimName, const A: isize, const K: usize> RepeatAxis<N, Pos<A>, K>
+/// `Ax::<A>`, or a dim name at position `A` (a named dim repeats into `Dyn`: its `TimesDim`).
+impl<S: RepeatShape<A, K> + sealed::AxisSeal<X, Pos<A>>, X, const A: isize, const K: usize> RepeatAxis<X, Pos<A>, K>
     for S
 {
-    type Out = <S as SetAxis<A, Dyn>>::Out;
+    type Out = <S as RepeatShape<A, K>>::Out;
     #[inline(always)]
-    fn axis_index(_: &N) -> isize {
+    fn axis_index(_: &X) -> isize {
         A
     }
 }
