@@ -19,11 +19,12 @@
 //!   `sigmoid` and `silu` from `e^-x`; `ln` as fdlibm's `log` without branches; `softplus` as
 //!   `ln(1 + e^x)` with the rounding of `1 + e^x` put back; `sin` and `cos` as fdlibm's
 //!   reduction by `pi/2` (its three steps always taken) and its kernels on `[-pi/4, pi/4]`;
-//!   `erf`, `erfc`, `gelu` and `gelu_tanh` as in [`special`] (fdlibm's `s_erf.c` without
-//!   branches; the arguments of `gelu`'s `erfc` and of `gelu_tanh`'s exponential in
-//!   double-double, and subnormal results rounded once).
+//!   `erf`, `erfc`, `gelu` and `gelu_tanh` as in [`special`] (piecewise polynomials picked per
+//!   lane, `erfc` and `gelu` times an exponential of the exact square; `gelu_tanh`'s exponential
+//!   of a double-double argument; subnormal results rounded once).
 //!   Plain Rust loops compiled three times (AVX-512F, AVX2+FMA, the target's baseline) and
-//!   chosen at run time; inputs outside the range where `2^k` is a normal number (`|x| > 708`,
+//!   chosen at run time, but `erf`, `erfc` and `gelu` on AVX-512, which take explicit lanes
+//!   whose coefficients are picked by permutes (module `pieces64`); inputs outside the range where `2^k` is a normal number (`|x| > 708`,
 //!   `|x| > 354` for `tanh`, `x < -708` for `softplus`), non-positive or non-normal inputs of
 //!   `ln`, `|x| > 1.6e6` for `sin`/`cos`, and NaN take the scalar function.
 //!
@@ -39,7 +40,7 @@
 //! the correctly rounded value (measured: `f32` `erf` and `gelu_tanh` within 1 ulp of `f64`
 //! references over the whole-range sweep, `erf` also over every seventh `f32`; `f32` `erfc` and
 //! `gelu` within 2 ulp over every `f32` of `[-4, 10.2]` and `[-15, 6]` (beyond, the results are
-//! the limits), each kind of lanes; `f64` 1, 2, 2 and 2 ulp at worst against mpmath at 4082
+//! the limits), each kind of lanes; `f64` 1, 1, 1 and 2 ulp at worst against mpmath at 4082
 //! points); NaN for
 //! NaN, the sign of zero kept (`gelu` and `gelu_tanh` are NaN at `-inf`, PyTorch's `-inf * 0`).
 //! `tests/vmath.rs` checks these bounds over a sweep of the whole `f32` range, random bit
@@ -166,21 +167,36 @@ fn map_f32<'a>(op: VecOp, src: &[f32], dst: &'a mut [MaybeUninit<f32>]) -> &'a m
 
 /// The `f64` table: the kernels of [`f64k`] where the feature is on, outside Miri.
 #[cfg(all(feature = "simd", not(miri)))]
-pub(crate) const F64: VecMath<f64> = VecMath { kernels: Some((f64k::apply, |_| None)) };
+pub(crate) const F64: VecMath<f64> =
+    VecMath { kernels: Some((apply_f64, |op| pieces64::covers(op).then_some(pieces64::map))) };
+
+/// `op` of `f64` elements in place: `erf`, `erfc` and `gelu` through [`pieces64`]'s AVX-512
+/// lanes where the CPU has them, everything else through [`f64k`].
+#[cfg(all(feature = "simd", not(miri)))]
+fn apply_f64(op: VecOp, xs: &mut [f64]) {
+    if pieces64::covers(op) {
+        pieces64::in_place(op, xs)
+    } else {
+        f64k::apply(op, xs)
+    }
+}
 #[cfg(not(all(feature = "simd", not(miri))))]
 pub(crate) const F64: VecMath<f64> = VecMath::NONE;
 
 /// `erf`, `erfc`, `gelu` and `gelu_tanh` in `f64`, written once as plain scalar code without
 /// branches on the value (selects only) so that the loops of [`f64k`] vectorise it, and called
-/// as scalar functions ([`erf`], ..., with `F = false`) by the scalar paths of every build:
-/// fdlibm's `s_erf.c` (its four ranges' rational approximations, all computed and the lane's
-/// chosen, one division) with its `erfc` tail `e^(-x^2 - 0.5625 + R/S) / x` as one exponential
-/// (the exact part `-z^2 - 0.5625`, `z` the high word of `x`, reduced by `ln 2` apart from the
-/// small rest), scaled by `2^128` so that a subnormal result is rounded once; `gelu` as
-/// `0.5 x erfc(-x/sqrt 2)` with `-x/sqrt 2` carried as a double-double (its low part enters the
-/// tail's exponent as `-2 a a_lo` and the other ranges as `-a_lo erfc'(a)`); `gelu_tanh` as
-/// `x sigmoid(2u)`, `u = sqrt(2/pi) (x + 0.044715 x^3)` in double-double (exact constants).
-// fdlibm's constants, digit for digit as published.
+/// as scalar functions ([`erf`], ..., with `F = false`) by the scalar paths of every build.
+/// `erf` on 16 pieces of `|x|` of width 0.4 (`k = round(|x| / 0.4)`, `z = |x| - 0.4 k` exact), a
+/// polynomial of degree 13 in `z` each, the first odd; `erfc x = e^(-a^2) N(a)` (`a = |x|`;
+/// `2 - ..` below 0) and `gelu x = x - e^(-t^2/2) H(t)` (`t = |x|`; `x` left out below 0), with
+/// `N(a) = erfc(a) e^(a^2)` and `H(t) = t Q(t) e^(t^2/2)` (`Q` the normal upper tail) of degree 14
+/// on 16 pieces cut where the bits of `s x + 1` change (widths 1/2 to 4 for `N` up to 30, 2/3 to
+/// 16/3 for `H` up to 40), the square exact into the exponential, which is scaled by `2^128` so
+/// that a subnormal result is rounded once (tables in `tables64.rs`, fitted by
+/// `scripts/erf_data.py --fit-f64`: the polynomials within 0.39, 0.12 and 0.67 ulp); no division
+/// anywhere. `gelu_tanh` as `x sigmoid(2u)`, `u = sqrt(2/pi) (x + 0.044715 x^3)` in
+/// double-double (exact constants).
+// fdlibm's split of `ln 2`, digit for digit as published.
 #[allow(clippy::excessive_precision)]
 pub(crate) mod special;
 
@@ -189,6 +205,16 @@ pub(crate) mod special;
 // fdlibm's constants, digit for digit as published.
 #[allow(clippy::excessive_precision)]
 mod f64k;
+
+/// The tables of [`special`]'s piecewise polynomials (`scripts/erf_data.py --fit-f64`).
+#[allow(clippy::excessive_precision, clippy::unreadable_literal, clippy::approx_constant)]
+mod tables64;
+
+/// `f64` `erf`, `erfc` and `gelu` in AVX-512 lanes: [`special`]'s piecewise polynomials, each
+/// lane's coefficients picked by a permute (`vpermt2pd`); bitwise the scalar functions with
+/// fused multiply-adds, which the other CPUs and the last `n % 8` elements take.
+#[cfg(all(feature = "simd", not(miri)))]
+mod pieces64;
 
 /// `f32` `erfc` and `gelu` in `f32` lanes, explicit SIMD: `erfc x = e^(-a^2) N(a)` and
 /// `gelu(-t) = -e^(-t^2/2) H(t)` (`a = |x|`, `t = |x|`; `gelu x = x - e^(-t^2/2) H(t)` for

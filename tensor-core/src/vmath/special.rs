@@ -1,3 +1,5 @@
+use super::tables64::{ERF64, ERFC_N, ERFC_N_CENTRES, GELU_H, GELU_H_CENTRES};
+
 /// `1.5 * 2^52`: `x + SHIFT` rounds `x` to an integer held in the low mantissa bits.
 pub(super) const SHIFT: f64 = 6755399441055744.0;
 /// fdlibm's split of `ln 2`: `k * LN2_HI` is exact for `|k| < 2^11`.
@@ -55,7 +57,7 @@ pub(super) fn expm1_poly<const F: bool>(r: f64) -> f64 {
 }
 
 /// `2^-128`: the scaled exponentials below are `2^128` times the value.
-const UNSCALE: f64 = 2.938735877055719e-39;
+pub(super) const UNSCALE: f64 = 2.938735877055719e-39;
 
 /// `(s, p)` with `e^(a + b) = 2^-128 s (1 + p)`, `s` a power of two, for `a + b` in
 /// `[-790, 1]` (anything, no panic, else), `b` small beside `a` (`|b| < 1`): `k` from the
@@ -98,206 +100,77 @@ fn two_sum(a: f64, b: f64) -> (f64, f64) {
     (s, (a - (s - bb)) + (b - bb))
 }
 
-/// `c[0] + c[1] x + c[2] x^2 + ...`.
-#[inline(always)]
-fn horner<const F: bool, const N: usize>(x: f64, c: [f64; N]) -> f64 {
-    let mut r = c[N - 1];
-    for &k in c[..N - 1].iter().rev() {
-        r = fma::<F>(r, x, k);
-    }
-    r
-}
-
-const ERX: f64 = 8.45062911510467529297e-01;
-const PP: [f64; 5] = [
-    1.28379167095512558561e-01,
-    -3.25042107247001499370e-01,
-    -2.84817495755985104766e-02,
-    -5.77027029648944159157e-03,
-    -2.37630166566501626084e-05,
-];
-const QQ: [f64; 6] = [
-    1.0,
-    3.97917223959155352819e-01,
-    6.50222499887672944485e-02,
-    5.08130628187576562776e-03,
-    1.32494738004321644526e-04,
-    -3.96022827877536812320e-06,
-];
-const PA: [f64; 7] = [
-    -2.36211856075265944077e-03,
-    4.14856118683748331666e-01,
-    -3.72207876035701323847e-01,
-    3.18346619901161753674e-01,
-    -1.10894694282396677476e-01,
-    3.54783043256182359371e-02,
-    -2.16637559486879084300e-03,
-];
-const QA: [f64; 7] = [
-    1.0,
-    1.06420880400844228286e-01,
-    5.40397917702171048937e-01,
-    7.18286544141962662868e-02,
-    1.26171219808761642112e-01,
-    1.36370839120290507362e-02,
-    1.19844998467991074170e-02,
-];
-const RA: [f64; 8] = [
-    -9.86494403484714822705e-03,
-    -6.93858572707181764372e-01,
-    -1.05586262253232909814e+01,
-    -6.23753324503260060396e+01,
-    -1.62396669462573470355e+02,
-    -1.84605092906711035994e+02,
-    -8.12874355063065934246e+01,
-    -9.81432934416914548592e+00,
-];
-const SA: [f64; 9] = [
-    1.0,
-    1.96512716674392571292e+01,
-    1.37657754143519042600e+02,
-    4.34565877475229228821e+02,
-    6.45387271733267880336e+02,
-    4.29008140027567833386e+02,
-    1.08635005541779435134e+02,
-    6.57024977031928170135e+00,
-    -6.04244152148580987438e-02,
-];
-const RB: [f64; 7] = [
-    -9.86494292470009928597e-03,
-    -7.99283237680523006574e-01,
-    -1.77579549177547519889e+01,
-    -1.60636384855821916062e+02,
-    -6.37566443368389627722e+02,
-    -1.02509513161107724954e+03,
-    -4.83519191608651397019e+02,
-];
-const SB: [f64; 8] = [
-    1.0,
-    3.03380607434824582924e+01,
-    3.25792512996573918826e+02,
-    1.53672958608443695994e+03,
-    3.19985821950859553908e+03,
-    2.55305040643316442583e+03,
-    4.74528541206955367215e+02,
-    -2.24409524465858183362e+01,
-];
-
-/// The pieces of `erf(w)` and `erfc(w + wl)` (`|wl| <= ulp(w)`) on fdlibm's four ranges.
-struct Erf {
-    /// `erf(w)`.
-    erf: f64,
-    /// `|w| < 1.25`: `erfc(w + wl)` is [`near`](Self::near).
-    mid: bool,
-    /// `erfc(w + wl)` for `|w| < 1.25`.
-    near: f64,
-    /// `2^128 e^(-(a + al)^2 - 0.5625 + R/S)` for `a = |w|` in `[1.25, 28)`, `a + al = |w + wl|`
-    /// (so that `erfc(|w + wl|)` is `2^-128 tail / (a + al)`); 0 from 28 on.
-    tail: f64,
-    /// `2^-128 tail / a` (`erfc(|w|)`).
-    t: f64,
-}
-
-/// fdlibm's four ranges, each computed and the lane's chosen, for finite `w` (NaN and
-/// infinities are the callers' to fix).
-#[inline(always)]
-fn erf_erfc<const F: bool>(w: f64, wl: f64) -> Erf {
-    let a = w.abs();
-    // The low part with the sign of |w|'s: a + al = |w + wl|.
-    let al = f64::from_bits(wl.to_bits() ^ (w.to_bits() & (1 << 63)));
-    let z = w * w;
-    let (small, mid, high) = (a < 0.84375, a < 1.25, a < 1.0 / 0.35);
-    // The tail's variable, kept within its range on the other lanes.
-    let at = a.clamp(1.25, 28.0);
-    let ia = 1.0 / at;
-    let s = ia * ia;
-    let sm = a - 1.0;
-    // Every range's rational function, then the lane's.
-    let (p1, q1) = (horner::<F, 5>(z, PP), horner::<F, 6>(z, QQ));
-    let (p2, q2) = (horner::<F, 7>(sm, PA), horner::<F, 7>(sm, QA));
-    let (p3, q3) = (horner::<F, 8>(s, RA), horner::<F, 9>(s, SA));
-    let (p4, q4) = (horner::<F, 7>(s, RB), horner::<F, 8>(s, SB));
-    let (num, den) = if small {
-        (p1, q1)
-    } else if mid {
-        (p2, q2)
-    } else if high {
-        (p3, q3)
-    } else {
-        (p4, q4)
-    };
-    let r = num / den;
-    // The tail's exponent -a^2 - 0.5625 + R/S - 2 a al, as the exact -zt^2 - 0.5625 (zt:
-    // `at` with its low 32 bits cleared) and the small rest; elsewhere -w^2 (for the
-    // correction by `wl`).
-    let zt = f64::from_bits(at.to_bits() & 0xffff_ffff_0000_0000);
-    let (big, rest) =
-        if mid { (-z, 0.0) } else { (fma::<F>(-zt, zt, -0.5625), fma::<F>(zt - at, zt + at, r) - 2.0 * at * al) };
-    let (sc, p) = exp_scaled::<F>(big, rest);
-    let e = fma::<F>(sc, p, sc);
-    let tail = if a < 28.0 { e } else { 0.0 };
-    let t = tail * ia * UNSCALE;
-    let wr = fma::<F>(w, r, w);
-    let erf = if small {
-        wr
-    } else if mid {
-        (ERX + r).copysign(w)
-    } else {
-        (1.0 - t).copysign(w)
-    };
-    // erfc on the first two ranges, corrected by -wl erfc'(w) = -wl 2/sqrt(pi) e^(-w^2).
-    let near = if small {
-        if w < 0.25 {
-            1.0 - wr
-        } else {
-            0.5 - (fma::<F>(w, r, w - 0.5))
-        }
-    } else if w > 0.0 {
-        (1.0 - ERX) - r
-    } else {
-        1.0 + (ERX + r)
-    };
-    let near = near - wl * core::f64::consts::FRAC_2_SQRT_PI * (e * UNSCALE);
-    Erf { erf, mid, near, tail, t }
-}
-
-/// `erf x`, for finite `x` (see the module's documentation for the method).
+/// `erf x` on [`ERF64`]'s 16 pieces of width 0.4: `k = round(|x| / 0.4)`
+/// (`|x|` clamped to 5.99, where `erf` is 1 in `f64`), `z = |x| - 0.4 k` (exact), a polynomial of
+/// degree 13 in `z` per piece with its constant term as two `f64`, the sign put back. The first
+/// piece is odd (small `x` keep their relative accuracy). The polynomials are within 0.39 ulp of
+/// `erf`; the evaluation adds at most about 1 ulp. Every `x` but NaN (which becomes `±1`; the
+/// callers fix it); `±0` keep their sign, `±inf` give `±1`.
 #[inline(always)]
 pub(super) fn erf_k<const F: bool>(x: f64) -> f64 {
-    erf_erfc::<F>(x, 0.0).erf
+    // `a < 5.99` rather than `min`: NaN takes the last piece, no branch.
+    let a = x.abs();
+    let a = if a < 5.99 { a } else { 5.99 };
+    let kd = fma::<F>(a, 2.5, SHIFT);
+    let k = kd - SHIFT;
+    // `k * 0.4` is the fit's centre (the same product); `a` is within 0.2 of it, so the
+    // difference is exact.
+    let z = a - k * 0.4;
+    let c = &ERF64[(kd.to_bits() & 15) as usize];
+    let mut r = c[14];
+    for &ck in c[2..14].iter().rev() {
+        r = fma::<F>(r, z, ck);
+    }
+    (c[0] + fma::<F>(r, z, c[1])).copysign(x)
 }
 
-/// `erfc x`, for finite `x`; a subnormal result rounded once (from the scaled tail).
+/// `e^(-c t^2) P(t)` times 2^128, `P` the piecewise polynomial `table` (with its `centres`),
+/// for `t` in `[0, 15 / scale)` and `c t^2` within 790 (anything, no panic, else): the piece
+/// from the low four bits of `bits(scale t + 1) >> 50`, `z = t - centre` (exact), the
+/// polynomial of degree 14 with its constant term in two parts; `t^2` exact as a double-double
+/// for the exponential.
+#[inline(always)]
+fn scaled_tail<const F: bool>(t: f64, c: f64, scale: f64, table: &[[f64; 16]; 16], centres: &[f64; 16]) -> f64 {
+    let i = ((fma::<F>(t, scale, 1.0).to_bits() >> 50) & 15) as usize;
+    let z = t - centres[i];
+    let row = &table[i];
+    let mut r = row[15];
+    for &ck in row[2..15].iter().rev() {
+        r = fma::<F>(r, z, ck);
+    }
+    let p = row[0] + fma::<F>(r, z, row[1]);
+    let (hi, lo) = two_prod::<F>(t, t);
+    let (s, q) = exp_scaled::<F>(-c * hi, -c * lo);
+    s * fma::<F>(p, q, p)
+}
+
+/// `erfc x = e^(-a^2) N(a)` for `x >= 0`, `2 - e^(-a^2) N(a)` below (`a = |x|`), `N` on
+/// [`ERFC_N`]'s pieces; a subnormal result rounded once. Every `x` but NaN (which becomes a
+/// number; the callers fix it); `0` from 27.5 on (below half the smallest subnormal), `2` below
+/// -27.5.
 #[inline(always)]
 pub(super) fn erfc_k<const F: bool>(x: f64) -> f64 {
-    let k = erf_erfc::<F>(x, 0.0);
-    if k.mid {
-        k.near
-    } else if x > 0.0 {
-        k.tail / x.min(28.0) * UNSCALE
+    let a = x.abs();
+    let a = if a < 27.5 { a } else { 27.5 };
+    let sp = scaled_tail::<F>(a, 1.0, 0.5, &ERFC_N, &ERFC_N_CENTRES);
+    if x < 0.0 {
+        fma::<F>(sp, -UNSCALE, 2.0)
     } else {
-        2.0 - k.t
+        fma::<F>(sp, UNSCALE, 0.0)
     }
 }
 
-/// `gelu x = 0.5 x erfc(w)`, `w = -x / sqrt 2`, for finite `x`: where `w > 1.25`, `0.5 x / w`
-/// is `-1/sqrt 2` and `gelu x = -2^-128 tail / sqrt 2`, rounded once.
+/// `gelu x = x - e^(-t^2/2) H(t)` for `x >= 0`, `-e^(-t^2/2) H(t)` below (`t = |x|`,
+/// `H(t) = t Q(t) e^(t^2/2)`, `Q` the normal upper tail: `x Φ(x)` without cancellation), `H` on
+/// [`GELU_H`]'s pieces; a subnormal result rounded once. Every `x`: NaN stays NaN, `-inf` gives
+/// NaN (`-inf * 0`, as PyTorch's), `+inf` itself; `-0` below -39.
 #[inline(always)]
 pub(super) fn gelu_k<const F: bool>(x: f64) -> f64 {
-    const C_HI: f64 = core::f64::consts::FRAC_1_SQRT_2;
-    const C_LO: f64 = -4.833646656726457e-17;
-    // Beyond 64, erfc is 2 or 0 in `f64`: the clamp keeps the products finite.
-    let xc = x.clamp(-64.0, 64.0);
-    let (p, e) = two_prod::<F>(xc, C_HI);
-    let (w, wl) = two_sum(-p, -fma::<F>(xc, C_LO, e));
-    let k = erf_erfc::<F>(w, wl);
-    if k.mid {
-        0.5 * x * k.near
-    } else if w > 0.0 {
-        -(fma::<F>(k.tail, C_HI, k.tail * C_LO) * UNSCALE)
-    } else {
-        0.5 * x * (2.0 - k.t)
-    }
+    let t = x.abs();
+    let t = if t < 39.0 { t } else { 39.0 };
+    let sp = scaled_tail::<F>(t, 0.5, 0.375, &GELU_H, &GELU_H_CENTRES);
+    let base = if x >= 0.0 { x } else { x * 0.0 };
+    fma::<F>(sp, -UNSCALE, base)
 }
 
 /// `gelu_tanh x = x / (1 + e^(-2u))`, `u = sqrt(2/pi) (x + 0.044715 x^3)`, for finite `x`:
@@ -335,12 +208,12 @@ pub(super) fn gelu_tanh_k<const F: bool>(x: f64) -> f64 {
     }
 }
 
-/// `erf x` in `f64` (fdlibm's method, see the module), every `x`: the scalar path's.
+/// `erf x` in `f64` (the pieces of [`erf_k`]), every `x`: the scalar path's.
 pub(crate) fn erf(x: f64) -> f64 {
-    if x.is_finite() {
-        erf_k::<false>(x)
+    if x.is_nan() {
+        x
     } else {
-        libm::erf(x)
+        erf_k::<false>(x)
     }
 }
 

@@ -499,12 +499,12 @@ fn run_best(op: VecOp, src: &[f32], dst: &mut [MaybeUninit<f32>]) {
     run_op(Plain::<{ cfg!(target_feature = "fma") }>, op, src, dst)
 }
 
-/// `dst` as initialised `f32`s.
+/// `dst` as initialised values (`f32`, or `f64` for `erf64`).
 ///
 /// # Safety
 /// Every element of `dst` must have been written.
-pub(super) unsafe fn assume_written(dst: &mut [MaybeUninit<f32>]) -> &mut [f32] {
-    // SAFETY: `MaybeUninit<f32>` has `f32`'s layout, and the caller vouches that every element
+pub(super) unsafe fn assume_written<T>(dst: &mut [MaybeUninit<T>]) -> &mut [T] {
+    // SAFETY: `MaybeUninit<T>` has `T`'s layout, and the caller vouches that every element
     // is initialised; the result borrows `dst` mutably for its lifetime.
     unsafe { core::slice::from_raw_parts_mut(dst.as_mut_ptr().cast(), dst.len()) }
 }
