@@ -164,14 +164,8 @@ impl<'a, T: Element, S: Shape> TensorView<'a, T, S> {
     /// (gaps between elements, or a broadcast stride 0): see the [module docs](self).
     #[doc(alias = "from_ndarray_view")]
     pub fn try_from_ndarray_view<E: Dimension>(v: ArrayView<'a, T, E>) -> Result<Self, ShapeError> {
-        let sizes: Vec<usize> = v.shape().into();
-        let strides: Vec<isize> = v.strides().into();
-        S::check_sizes(&sizes)?;
-        if sizes.contains(&0) {
-            return TensorBase::try_from_parts(&[][..], Layout::contiguous(&sizes)?);
-        }
-        let data = v.to_slice_memory_order().ok_or_else(|| gaps_error(&sizes, &strides))?;
-        TensorBase::try_from_parts(data, layout_in_memory_order(&sizes, &strides)?)
+        let (sizes, strides) = (v.shape().to_vec(), v.strides().to_vec());
+        from_nd_parts(&sizes, &strides, v.to_slice_memory_order(), &[][..])
     }
 }
 
@@ -191,15 +185,26 @@ impl<'a, T: Element, S: Shape> TensorViewMut<'a, T, S> {
     /// As [`TensorView::try_from_ndarray_view`].
     #[doc(alias = "from_ndarray_view_mut")]
     pub fn try_from_ndarray_view_mut<E: Dimension>(v: ArrayViewMut<'a, T, E>) -> Result<Self, ShapeError> {
-        let sizes: Vec<usize> = v.shape().into();
-        let strides: Vec<isize> = v.strides().into();
-        S::check_sizes(&sizes)?;
-        if sizes.contains(&0) {
-            return TensorBase::try_from_parts(&mut [][..], Layout::contiguous(&sizes)?);
-        }
-        let data = v.into_slice_memory_order().ok_or_else(|| gaps_error(&sizes, &strides))?;
-        TensorBase::try_from_parts(data, layout_in_memory_order(&sizes, &strides)?)
+        let (sizes, strides) = (v.shape().to_vec(), v.strides().to_vec());
+        from_nd_parts(&sizes, &strides, v.into_slice_memory_order(), &mut [][..])
     }
+}
+
+/// A tensor of shape `S` over an ndarray view's elements (`data`: the view's memory in memory
+/// order, `None` when it leaves gaps) with the view's `sizes` and `strides`; `empty` when a size
+/// is 0. The sizes are checked against `S` first.
+fn from_nd_parts<D: Data, S: Shape>(
+    sizes: &[usize],
+    strides: &[isize],
+    data: Option<D>,
+    empty: D,
+) -> Result<TensorBase<D, S>, ShapeError> {
+    S::check_sizes(sizes)?;
+    if sizes.contains(&0) {
+        return TensorBase::try_from_parts(empty, Layout::contiguous(sizes)?);
+    }
+    let data = data.ok_or_else(|| gaps_error(sizes, strides))?;
+    TensorBase::try_from_parts(data, layout_in_memory_order(sizes, strides)?)
 }
 
 impl<T: Element, S: NdShape> Tensor<T, S> {
