@@ -804,3 +804,32 @@ fn hyper_parameters_as_values_agree_with_the_typed_markers() {
     assert_eq!((l0, &gx0, &gw0, &gb0), (l1, &gx1, &gw1, &gb1));
     assert!(l0 > 0.0 && gx0.iter().any(|&v| v != 0.0) && gb0.iter().all(|&v| v != 0.0));
 }
+
+/// The parallel splits of a convolution (from 2^24 multiply-adds) and of a pooling (from 2^17
+/// outputs) give the bits of the same calls on one thread: integers times halves (exact sums)
+/// and independent windows.
+#[test]
+#[cfg_attr(miri, ignore)]
+fn parallel_splits_equal_one_thread() {
+    let fill = |len: usize, k: usize| -> Vec<f64> { (0..len).map(|i| ((i * 7 + k) % 9) as f64 * 0.5 - 2.0).collect() };
+    // 4 * 16 * 48 * 48 outputs of 16 * 9 multiply-adds: 2.1e7.
+    let (xs, ws) = ([4, 16, 48, 48], [16, 16, 3, 3]);
+    let x = dyn_tensor(&xs, &fill(xs.iter().product(), 1));
+    let w = dyn_tensor(&ws, &fill(ws.iter().product(), 3));
+    let b = dyn_tensor(&[16], &fill(16, 5));
+    let a = ConvArgs { padding: [1, 1], ..ConvArgs::default() };
+    // 8 * 64 * 32 * 32 = 524,288 pooled outputs.
+    let p = dyn_tensor(&[8, 64, 64, 64], &fill(8 * 64 * 64 * 64, 2));
+    let run = || {
+        (
+            x.conv2d(&w, &b, a).to_vec(),
+            p.max_pool2d(PoolArgs::new([2, 2])).to_vec(),
+            p.avg_pool2d(PoolArgs::new([3, 3]), true).to_vec(),
+        )
+    };
+    let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap();
+    let (one, two) = (pool(1).install(run), pool(2).install(run));
+    assert!(one.0 == two.0 && one.1 == two.1 && one.2 == two.2);
+    let os: [usize; 4] = x.conv2d(&w, &b, a).sizes().try_into().unwrap();
+    assert_eq!(one.0, reference(x.to_vec().as_slice(), xs, &w.to_vec(), ws, Some(&b.to_vec()), a, os));
+}
