@@ -1,5 +1,5 @@
 //! The cache of large freed buffers (`set_buffer_cache_limit`, issue 13): a dropped tensor of
-//! 512 KiB or more serves the next large result of its element type whose size it fits, and that
+//! 128 KiB or more serves the next large result of its element type whose size it fits, and that
 //! result holds exactly the values it would hold in a fresh buffer. One test function, because the
 //! cache is process-wide: tests running beside it in this binary would move its byte counts.
 use shaped::prelude::*;
@@ -25,8 +25,8 @@ fn large_buffers_are_reused_with_correct_values() {
     set_buffer_cache_limit(256 * MB);
     assert_eq!(buffer_cache_bytes(), 0);
 
-    // Below 512 KiB nothing is cached; from there on it is (1 MiB here, taken back below).
-    drop(ramp(MB / 16, 1.0)); // 256 KiB
+    // Below 128 KiB nothing is cached; from there on it is (1 MiB here, taken back below).
+    drop(ramp(MB / 64, 1.0)); // 64 KiB
     assert_eq!(buffer_cache_bytes(), 0);
     drop(ramp(MB / 4, 1.0)); // 1 MiB
     assert_eq!(buffer_cache_bytes(), MB);

@@ -9,10 +9,12 @@
 //! next result faults its pages in again. MiniLM's forward at batch 32 (results of 1 and 4 MB)
 //! spent a quarter of its time in page faults and zeroing (stages summed on one thread: 382 ms
 //! with this cache from 4 MiB, 316 ms from 512 KiB, 295 ms with glibc told never to trim or
-//! `mmap`). So buffers are cached from 512 KiB. (Cached from 128 KiB for issue 37, the 4 MB
+//! `mmap`). So buffers are cached from 128 KiB (see [`MIN_BYTES`]). (Cached from 128 KiB for issue 37, the 4 MB
 //! outputs of `&a + &b` over 1e6 elements once ran at half speed, `add_new_1e6`: 400 against
 //! 200 µs, not explained; cached from 512 KiB, the 1 MiB and 4 MiB results of `&a + &b` ran at
-//! the speed of a loop collecting a new `Vec`: 0.085-0.10 against 0.080 ms, 0.36 against 0.35 ms.) A buffer
+//! the speed of a loop collecting a new `Vec`: 0.085-0.10 against 0.080 ms, 0.36 against 0.35 ms;
+//! back at 128 KiB on 2026-11-30, `add_new_1e6` took 485 against 470 µs at 512 KiB, within the
+//! noise, on today's host.) A buffer
 //! taken back from this cache has its pages mapped already, so `&a + &b` in a loop runs at the
 //! speed of `add_out` into a preallocated tensor.
 //! NumPy and PyTorch leave this to the allocator; a program can also get it by choosing a
@@ -25,9 +27,13 @@
 //! make room; a request takes the smallest cached buffer of its element type that holds it and
 //! wastes at most a quarter of its bytes. Without the `std` feature nothing is cached.
 
-/// Buffers smaller than this (512 KiB) go straight back to the allocator.
+/// Buffers smaller than this (128 KiB) go straight back to the allocator. (512 KiB before
+/// 2026-11-30: the digits CNN's forward called from a program's main thread, whose glibc arena
+/// gives freed memory back and maps it again, took 817 µs against 653-667 µs now and 577-597 µs
+/// with glibc's trimming turned off, its 184 KiB intermediate results among the buffers that
+/// went back; its forward inside rayon's pool took 700-750 µs either way.)
 #[cfg(feature = "std")]
-pub const MIN_BYTES: usize = 1 << 19;
+pub const MIN_BYTES: usize = 1 << 17;
 
 /// The cache's limit until [`set_buffer_cache_limit`] changes it: 256 MiB.
 #[cfg(feature = "std")]
@@ -147,7 +153,7 @@ mod imp {
 
 pub(crate) use imp::{give, take};
 
-/// Sets how many bytes of freed large buffers (512 KiB or more each) the process keeps for reuse,
+/// Sets how many bytes of freed large buffers (128 KiB or more each) the process keeps for reuse,
 /// and returns the previous limit. `0` turns the cache off and frees what it holds; lowering the
 /// limit frees the oldest buffers until the rest fits. The default is 256 MiB.
 ///

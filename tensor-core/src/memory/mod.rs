@@ -1,6 +1,6 @@
 //! Allocation policy, low in the layers: every element buffer is reserved fallibly (an
 //! allocation failure is [`ShapeError::Alloc`], never an abort), large ones are advised to use
-//! transparent huge pages, and element buffers of 512 KiB or more are taken from and returned to
+//! transparent huge pages, and element buffers of 128 KiB or more are taken from and returned to
 //! the process-wide cache of freed buffers ([`cache`]). Layouts, coordinates and accumulators are
 //! not elements and use the `_uncached` forms.
 use crate::element::Element;
@@ -12,7 +12,7 @@ pub(crate) mod cache;
 /// An empty vector with room for `n` elements, or [`ShapeError::Alloc`] when the allocator cannot
 /// provide it (the `try_` forms' answer to PyTorch's "not enough memory").
 ///
-/// A buffer of 512 KiB or more comes from the cache of freed large buffers when it holds one that
+/// A buffer of 128 KiB or more comes from the cache of freed large buffers when it holds one that
 /// fits ([`cache`]); [`try_with_capacity_uncached`] is the same for any `T`, without the cache.
 pub(crate) fn try_with_capacity<T: Element>(n: usize) -> Result<Vec<T>, ShapeError> {
     match cache::take(n) {
