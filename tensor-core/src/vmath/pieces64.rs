@@ -166,23 +166,34 @@ mod x86 {
         _mm512_mask_blend_pd(_mm512_cmp_pd_mask::<_CMP_UNORD_Q>(x, x), y, x)
     }
 
+    /// `$body` with `$f` bound to the 8-lane function of `op` (`Erf`, `Erfc`, anything else
+    /// `Gelu`), its tables loaded into registers first.
+    macro_rules! lanes_of {
+        ($op:expr, $f:ident => $body:expr) => {
+            match $op {
+                VecOp::Erf => {
+                    let c = rows(&ERF);
+                    let $f = |x| erf(x, &c);
+                    $body
+                }
+                VecOp::Erfc => {
+                    let (c, m) = (rows(&ERFC), pair(&ERFC_N_CENTRES));
+                    let $f = |x| erfc(x, &c, m);
+                    $body
+                }
+                _ => {
+                    let (c, m) = (rows(&GELU), pair(&GELU_H_CENTRES));
+                    let $f = |x| gelu(x, &c, m);
+                    $body
+                }
+            }
+        };
+    }
+
     /// `op` of every element of `xs`, in place.
     #[target_feature(enable = "avx512f,fma")]
     pub(super) fn in_place(op: VecOp, xs: &mut [f64]) {
-        match op {
-            VecOp::Erf => {
-                let c = rows(&ERF);
-                in_place_with(op, xs, |x| erf(x, &c))
-            }
-            VecOp::Erfc => {
-                let (c, m) = (rows(&ERFC), pair(&ERFC_N_CENTRES));
-                in_place_with(op, xs, |x| erfc(x, &c, m))
-            }
-            _ => {
-                let (c, m) = (rows(&GELU), pair(&GELU_H_CENTRES));
-                in_place_with(op, xs, |x| gelu(x, &c, m))
-            }
-        }
+        lanes_of!(op, f => in_place_with(op, xs, f))
     }
 
     /// `f` (NaN kept) of the whole vectors of `xs` in place, [`scalar`] of the rest.
@@ -204,20 +215,7 @@ mod x86 {
     /// `op` of `src` written to every element of `dst` (the same length).
     #[target_feature(enable = "avx512f,fma")]
     pub(super) fn map(op: VecOp, src: &[f64], dst: &mut [MaybeUninit<f64>]) {
-        match op {
-            VecOp::Erf => {
-                let c = rows(&ERF);
-                map_with(op, src, dst, |x| erf(x, &c))
-            }
-            VecOp::Erfc => {
-                let (c, m) = (rows(&ERFC), pair(&ERFC_N_CENTRES));
-                map_with(op, src, dst, |x| erfc(x, &c, m))
-            }
-            _ => {
-                let (c, m) = (rows(&GELU), pair(&GELU_H_CENTRES));
-                map_with(op, src, dst, |x| gelu(x, &c, m))
-            }
-        }
+        lanes_of!(op, f => map_with(op, src, dst, f))
     }
 
     /// `f` (NaN kept) of the whole vectors of `src` into `dst` (the same length), [`scalar`] of
