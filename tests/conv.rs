@@ -475,6 +475,39 @@ fn large_images_in_tiles_equal_direct_loop() {
     }
 }
 
+/// Large images with stride 1 take the product without im2col (zero-bordered planes, one
+/// accumulated product per window offset, output rows in tiles): several tiles with a short last
+/// one (64 output channels), groups with dilation and uneven padding, no padding, a 1x1 window
+/// under padding, with and without bias, f64 and f32, against the direct loop (integers times
+/// halves: exact).
+#[test]
+fn large_stride_one_images_equal_direct_loop() {
+    let args = |padding: [usize; 2], dilation: [usize; 2], groups: usize| ConvArgs {
+        stride: [1, 1],
+        padding,
+        dilation,
+        groups,
+    };
+    for (xs, ws, a) in [
+        ([1, 16, 37, 58], [64, 16, 3, 3], args([1, 1], [1, 1], 1)),
+        ([2, 12, 40, 50], [6, 6, 3, 5], args([0, 2], [2, 1], 2)),
+        ([1, 16, 40, 40], [4, 16, 3, 3], args([0, 0], [1, 1], 1)),
+        ([1, 160, 30, 30], [3, 160, 1, 1], args([1, 1], [1, 1], 1)),
+    ] {
+        let fill =
+            |len: usize, k: usize| -> Vec<f64> { (0..len).map(|i| ((i * 7 + k) % 9) as f64 * 0.5 - 2.0).collect() };
+        let (xv, wv, bv) = (fill(xs.iter().product(), 1), fill(ws.iter().product(), 3), fill(ws[0], 5));
+        let (x, w) = (dyn_tensor(&xs, &xv), dyn_tensor(&ws, &wv));
+        let y = x.conv2d(&w, &dyn_tensor(&[ws[0]], &bv), a);
+        let os: [usize; 4] = y.sizes().try_into().unwrap();
+        assert_eq!(y.to_vec(), reference(&xv, xs, &wv, ws, Some(&bv), a, os), "{xs:?} by {ws:?}");
+        let want = reference(&xv, xs, &wv, ws, None, a, os);
+        assert_eq!(x.conv2d(&w, NoBias, a).to_vec(), want, "{xs:?} by {ws:?}, no bias");
+        let y32 = x.cast::<f32>().conv2d(&w.cast::<f32>(), NoBias, a);
+        assert_eq!(y32.to_vec(), want.iter().map(|&v| v as f32).collect::<Vec<_>>(), "{xs:?} by {ws:?}, f32");
+    }
+}
+
 /// Edge geometries of the new paths against the direct loop: a depthwise window wider than the
 /// direct kernel takes (17 columns, so im2col), a 1x1 depthwise image under padding 2 (every
 /// output but the centre reads only padding), a depthwise channel multiplier with stride 2, and

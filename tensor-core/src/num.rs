@@ -59,11 +59,15 @@ pub trait Gemm: Num {
 }
 
 /// The matrix-product kernel of one element type: `run(a, la, b, lb, c)` computes `c = a @ b`
-/// for 2-D layouts that `kernels::gemm` has checked. Crate-private: user code can name the table
-/// but neither build one nor call its function.
+/// for 2-D layouts that `kernels::gemm` has checked; `into`, where the kernel takes a strided
+/// destination (faer's), writes or adds `c` through its own layout (`kernels::gemm_into`).
+/// Crate-private: user code can name the table but neither build one nor call its functions.
 #[doc(hidden)]
 pub struct GemmKernel<T: 'static> {
     pub(crate) run: fn(&[T], &crate::layout::Layout, &[T], &crate::layout::Layout, &mut [T]),
+    #[allow(clippy::type_complexity)]
+    pub(crate) into:
+        Option<fn(&[T], &crate::layout::Layout, &[T], &crate::layout::Layout, &mut [T], &crate::layout::Layout, bool)>,
 }
 
 /// An element type with a mean: a float whose accurate sum has its own type (`f32`, `f64`,

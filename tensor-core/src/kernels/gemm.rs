@@ -28,17 +28,75 @@ pub(crate) fn gemm<T: Gemm>(a: &[T], la: &Layout, b: &[T], lb: &Layout, c: &mut 
     (T::GEMM.run)(a, la, b, lb, c)
 }
 
+/// `c = a @ b`, or `c += a @ b` with `add`, for `a: [m, k]`, `b: [k, n]` and `c` the `[m, n]`
+/// matrix of layout `lc` in its buffer (a block of a larger row-major matrix, say); the rest of
+/// `c` untouched. Straight into `c` where the kernel takes a strided destination (faer's f32 and
+/// f64), otherwise through a row-major buffer copied or added into place.
+///
+/// # Panics
+/// As [`gemm`], and when `lc` is not `[m, n]`, does not fit `c` or may reach one element twice.
+///
+/// # Errors
+/// [`ShapeError::Alloc`](crate::error::ShapeError) when the fallback's buffer cannot be allocated.
+pub(crate) fn gemm_into<T: Gemm>(
+    a: &[T],
+    la: &Layout,
+    b: &[T],
+    lb: &Layout,
+    c: &mut [T],
+    lc: &Layout,
+    add: bool,
+) -> Result<(), crate::error::ShapeError> {
+    assert!(lc.rank() == 2 && lc.fits(c.len()) && !lc.may_overlap(), "gemm_into: destination layout");
+    assert!(lc.sizes() == [la.sizes()[0], lb.sizes()[1]], "gemm_into: destination of the wrong shape");
+    let (m, k, n) = operand_dims(a, la, b, lb);
+    if m == 0 || n == 0 {
+        return Ok(());
+    }
+    if k == 0 {
+        if !add {
+            super::copy::fill(c, lc, T::ZERO);
+        }
+        return Ok(());
+    }
+    if let Some(into) = T::GEMM.into {
+        into(a, la, b, lb, c, lc, add);
+        return Ok(());
+    }
+    let mut tmp = crate::memory::try_vec(m * n, T::ZERO)?;
+    gemm(a, la, b, lb, &mut tmp);
+    if !add {
+        super::copy::copy_to(c, lc, &tmp, &Layout::contiguous(&[m, n])?);
+        return Ok(());
+    }
+    let ([rs, cs], o) = ([lc.strides()[0], lc.strides()[1]], lc.offset() as isize);
+    for (i, row) in tmp.chunks_exact(n).enumerate() {
+        for (j, &v) in row.iter().enumerate() {
+            // Inside `c`: `lc` fits it (checked above).
+            let e = &mut c[(o + i as isize * rs + j as isize * cs) as usize];
+            *e = T::add(*e, v);
+        }
+    }
+    Ok(())
+}
+
 /// `(m, k, n)` of `c[m, n] = a[m, k] @ b[k, n]` after checking what every kernel relies on.
 ///
 /// # Panics
 /// When a layout is not 2-D, the inner dims differ, a layout does not fit its buffer, or `c` is
 /// not `m * n` long.
 fn checked_dims<T>(a: &[T], la: &Layout, b: &[T], lb: &Layout, c: &[T]) -> (usize, usize, usize) {
+    let (m, k, n) = operand_dims(a, la, b, lb);
+    assert_eq!(m.checked_mul(n), Some(c.len()), "gemm: output buffer of the wrong length");
+    (m, k, n)
+}
+
+/// `(m, k, n)` of `a[m, k] @ b[k, n]` after checking the operands' part of [`checked_dims`].
+fn operand_dims<T>(a: &[T], la: &Layout, b: &[T], lb: &Layout) -> (usize, usize, usize) {
     assert!(la.rank() == 2 && lb.rank() == 2, "gemm: operands must be 2-D");
     let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
     assert_eq!(lb.sizes()[0], k, "gemm: inner dimensions differ");
     assert!(la.fits(a.len()) && lb.fits(b.len()), "gemm: operand layout outside its buffer");
-    assert_eq!(m.checked_mul(n), Some(c.len()), "gemm: output buffer of the wrong length");
     (m, k, n)
 }
 
@@ -83,7 +141,7 @@ fn int_gemm<T: Element + num_traits::WrappingAdd + num_traits::WrappingMul>(
 macro_rules! int_gemm {
     ($($t:ty),*) => { $(
         impl Gemm for $t {
-            const GEMM: GemmKernel<$t> = GemmKernel { run: int_gemm::<$t> };
+            const GEMM: GemmKernel<$t> = GemmKernel { run: int_gemm::<$t>, into: None };
         }
     )* };
 }
@@ -105,7 +163,7 @@ fn dual_gemm<T: crate::num::Num>(a: &[T], la: &Layout, b: &[T], lb: &Layout, c: 
     }
 }
 impl<T: crate::num::Real, const N: usize> Gemm for crate::num::Dual<T, N> {
-    const GEMM: GemmKernel<Self> = GemmKernel { run: dual_gemm::<Self> };
+    const GEMM: GemmKernel<Self> = GemmKernel { run: dual_gemm::<Self>, into: None };
 }
 
 /// f16/bf16 products through the f32 kernel (faer or matrixmultiply): the operands widened to
@@ -144,19 +202,23 @@ fn half_gemm<T: Element>(
 }
 
 impl Gemm for half::f16 {
-    const GEMM: GemmKernel<Self> =
-        GemmKernel { run: |a, la, b, lb, c| half_gemm(a, la, b, lb, c, half::f16::to_f32, half::f16::from_f32) };
+    const GEMM: GemmKernel<Self> = GemmKernel {
+        run: |a, la, b, lb, c| half_gemm(a, la, b, lb, c, half::f16::to_f32, half::f16::from_f32),
+        into: None,
+    };
 }
 impl Gemm for half::bf16 {
-    const GEMM: GemmKernel<Self> =
-        GemmKernel { run: |a, la, b, lb, c| half_gemm(a, la, b, lb, c, half::bf16::to_f32, half::bf16::from_f32) };
+    const GEMM: GemmKernel<Self> = GemmKernel {
+        run: |a, la, b, lb, c| half_gemm(a, la, b, lb, c, half::bf16::to_f32, half::bf16::from_f32),
+        into: None,
+    };
 }
 
 #[cfg(not(any(feature = "faer", feature = "linalg")))]
 macro_rules! blas_gemm {
     ($t:ty, $f:ident) => {
         impl Gemm for $t {
-            const GEMM: GemmKernel<$t> = GemmKernel { run: $f };
+            const GEMM: GemmKernel<$t> = GemmKernel { run: $f, into: None };
         }
         /// `c = a @ b` through matrixmultiply. Only `gemm` calls it (through the crate-private
         /// `GemmKernel::run`), after checking its operands; the `unsafe` call below relies on
@@ -222,49 +284,99 @@ const TRANSPOSED_LHS_COPY: usize = 1 << 18;
 /// rayon's pool.
 #[cfg(any(feature = "faer", feature = "linalg"))]
 macro_rules! faer_gemm {
-    ($($t:ty => $f:ident),*) => { $(
+    ($($t:ty => $f:ident, $into:ident),*) => { $(
         impl Gemm for $t {
-            const GEMM: GemmKernel<$t> = GemmKernel { run: $f };
+            const GEMM: GemmKernel<$t> = GemmKernel { run: $f, into: Some($into) };
         }
-        /// `c = a @ b` through faer, for operands `gemm` has checked (it alone calls this, through
-        /// the crate-private `GemmKernel::run`); faer's views come from the checked bridge `mat`.
+        /// `c = a @ b` through faer into the row-major `c`, for operands `gemm` has checked (it
+        /// alone calls this, through the crate-private `GemmKernel::run`).
         fn $f(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
-                use super::faer_view::mat;
-                let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
-                // A column-major left operand (a `.t()` view) past the caches: faer's product
-                // into the row-major output reads it at half speed (1024², one thread: 25 ms
-                // against 13 ms), so it is copied row-major first (tiled; 1.5 ms at 1024²), when
-                // the copy can be allocated. Measured break-even: about 512².
-                let copied = if la.strides()[0] == 1 && k > 1 && m.saturating_mul(k) >= TRANSPOSED_LHS_COPY {
-                    super::to_vec(a, la).ok()
-                } else {
-                    None
-                };
-                let lhs = match &copied {
-                    Some(rows) => mat(rows, 0, [m, k], [k as isize, 1]),
-                    None => mat(a, la.offset(), [m, k], [la.strides()[0], la.strides()[1]]),
-                };
-                let rhs = mat(b, lb.offset(), [k, n], [lb.strides()[0], lb.strides()[1]]);
-                let dst = faer::MatMut::from_row_major_slice_mut(c, m, n);
-                #[cfg(feature = "rayon")]
-                let par = if m.saturating_mul(k).saturating_mul(n) >= PAR_FLOPS && rayon::current_num_threads() > 1 {
-                    faer::Par::rayon(0)
-                } else {
-                    faer::Par::Seq
-                };
-                #[cfg(not(feature = "rayon"))]
-                let par = faer::Par::Seq;
-                faer::linalg::matmul::matmul(dst, faer::Accum::Replace, lhs, rhs, 1.0, par);
-                super::faer_view::clean_vector_state();
+            let (m, n) = (la.sizes()[0], lb.sizes()[1]);
+            let dst = faer::MatMut::from_row_major_slice_mut(c, m, n);
+            faer_product(a, la, b, lb, dst, faer::Accum::Replace);
+        }
+        /// `c = a @ b` (or `c += a @ b` with `add`) through faer into `c`'s strided layout `lc`,
+        /// for operands `gemm_into` has checked; the view comes from the checked bridge `mat_mut`
+        /// (not faer's `MatMut::from_row_major_slice_with_stride_mut`, which in faer 0.24.4
+        /// passes the row stride as the column stride and writes outside its slice).
+        fn $into(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t], lc: &Layout, add: bool) {
+            let accum = if add { faer::Accum::Add } else { faer::Accum::Replace };
+            faer_product(a, la, b, lb, super::faer_view::mat_mut(c, lc), accum);
         }
     )* };
 }
+
+/// `dst = a @ b` through faer's `matmul`, on rayon's pool past [`PAR_FLOPS`]; faer's views of the
+/// operands come from the checked bridge `mat`.
 #[cfg(any(feature = "faer", feature = "linalg"))]
-faer_gemm!(f32 => faer_sgemm, f64 => faer_dgemm);
+fn faer_product<T>(a: &[T], la: &Layout, b: &[T], lb: &Layout, dst: faer::MatMut<'_, T>, accum: faer::Accum)
+where
+    T: Element + faer::traits::ComplexField + num_traits::One,
+{
+    use super::faer_view::mat;
+    let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
+    // A column-major left operand (a `.t()` view) past the caches: faer's product into the
+    // row-major output reads it at half speed (1024², one thread: 25 ms against 13 ms), so it is
+    // copied row-major first (tiled; 1.5 ms at 1024²), when the copy can be allocated. Measured
+    // break-even: about 512².
+    let copied = if la.strides()[0] == 1 && k > 1 && m.saturating_mul(k) >= TRANSPOSED_LHS_COPY {
+        super::to_vec(a, la).ok()
+    } else {
+        None
+    };
+    let lhs = match &copied {
+        Some(rows) => mat(rows, 0, [m, k], [k as isize, 1]),
+        None => mat(a, la.offset(), [m, k], [la.strides()[0], la.strides()[1]]),
+    };
+    let rhs = mat(b, lb.offset(), [k, n], [lb.strides()[0], lb.strides()[1]]);
+    #[cfg(feature = "rayon")]
+    let par = if m.saturating_mul(k).saturating_mul(n) >= PAR_FLOPS && rayon::current_num_threads() > 1 {
+        faer::Par::rayon(0)
+    } else {
+        faer::Par::Seq
+    };
+    #[cfg(not(feature = "rayon"))]
+    let par = faer::Par::Seq;
+    faer::linalg::matmul::matmul(dst, accum, lhs, rhs, T::one(), par);
+    super::faer_view::clean_vector_state();
+}
+#[cfg(any(feature = "faer", feature = "linalg"))]
+faer_gemm!(f32 => faer_sgemm, faer_sgemm_into, f64 => faer_dgemm, faer_dgemm_into);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `gemm_into` writes (or adds into) the block its layout names and nothing else, through
+    /// faer's strided destination (f64) and through the buffer of the other kernels (i32): a
+    /// `[3, 4]` product into columns 2..6 of rows 1..4 of a `[5, 7]` matrix.
+    #[test]
+    fn gemm_into_writes_only_its_block() {
+        fn check<T: Gemm + core::fmt::Debug + From<i8>>() {
+            let a: alloc::vec::Vec<T> = (0..6).map(|i| T::from(i as i8 - 2)).collect();
+            let b: alloc::vec::Vec<T> = (0..8).map(|i| T::from(3 - i as i8)).collect();
+            let (la, lb) = (Layout::contiguous(&[3, 2]).unwrap(), Layout::contiguous(&[2, 4]).unwrap());
+            let lc = Layout::from_parts(&[3, 4], &[7, 1], 7 + 2).unwrap();
+            let want = |i: usize, j: usize| T::add(T::mul(a[2 * i], b[j]), T::mul(a[2 * i + 1], b[4 + j]));
+            for add in [false, true] {
+                let mut c: alloc::vec::Vec<T> = (0..35).map(|i| T::from(i as i8)).collect();
+                gemm_into(&a, &la, &b, &lb, &mut c, &lc, add).unwrap();
+                for (e, &v) in c.iter().enumerate() {
+                    let (r, col) = (e / 7, e % 7);
+                    let inside = (1..4).contains(&r) && (2..6).contains(&col);
+                    let old = T::from(e as i8);
+                    let expect = match (inside, add) {
+                        (false, _) => old,
+                        (true, false) => want(r - 1, col - 2),
+                        (true, true) => T::add(old, want(r - 1, col - 2)),
+                    };
+                    assert_eq!(v, expect, "element {e}, add {add}");
+                }
+            }
+        }
+        check::<f64>();
+        check::<i32>();
+    }
 
     /// The matrixmultiply kernel (no faer) re-checks what `gemm` checked: its `unsafe` call would
     /// otherwise read or write outside the buffers for each of these. (faer's kernel has no
