@@ -66,8 +66,17 @@ pub trait Gemm: Num {
 pub struct GemmKernel<T: 'static> {
     pub(crate) run: fn(&[T], &crate::layout::Layout, &[T], &crate::layout::Layout, &mut [T]),
     #[allow(clippy::type_complexity)]
-    pub(crate) into:
-        Option<fn(&[T], &crate::layout::Layout, &[T], &crate::layout::Layout, &mut [T], &crate::layout::Layout, bool)>,
+    pub(crate) into: Option<
+        fn(
+            &[T],
+            &crate::layout::Layout,
+            &[T],
+            &crate::layout::Layout,
+            &mut [T],
+            &crate::layout::Layout,
+            crate::kernels::GemmMode,
+        ),
+    >,
 }
 
 /// An element type with a mean: a float whose accurate sum has its own type (`f32`, `f64`,

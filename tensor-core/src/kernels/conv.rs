@@ -16,6 +16,8 @@ use crate::layout::Layout;
 use crate::memory::try_vec;
 use crate::num::{Gemm, Num};
 
+use super::GemmMode;
+
 /// The geometry of a 2-D sliding window, checked by the caller: `planes` images of `h x w`
 /// (for a convolution `n` images of `c` channels), a `kh x kw` window with stride, padding and
 /// dilation per spatial dim, and the output size `oh x ow` that
@@ -275,10 +277,10 @@ pub(crate) fn conv2d<T: Gemm>(conv: Operands<'_, T>, out: &mut [T]) -> Result<()
             return out
                 .par_chunks_mut(nb * plane_out)
                 .enumerate()
-                .try_for_each_init(Scratch::default, |scratch, (b, dst)| block(nb, b, dst, scratch));
+                .try_for_each_init(|| Scratch::new(false), |scratch, (b, dst)| block(nb, b, dst, scratch));
         }
     }
-    let mut scratch = Scratch::default();
+    let mut scratch = Scratch::new(true);
     for (b, dst) in out.chunks_mut(nb * plane_out).enumerate() {
         block(nb, b, dst, &mut scratch)?;
     }
@@ -349,7 +351,10 @@ fn conv2d_unrolled<T: Gemm>(conv: Operands<'_, T>, out: &mut [T]) -> Result<(), 
     // The images of `dst`'s rows (`dst.len() / cols` of them) from the start of `xs`.
     let product = |xs: &[T], dst: &mut [T]| -> Result<(), ShapeError> {
         let lx = Layout::contiguous(&[dst.len() / cols, rows])?;
-        super::gemm(xs, &lx, &u, &lu, dst);
+        // On this thread: faer's threads inside the one product of the digits' second layer
+        // (`[360, 128] x [128, 256]`) made the network's forward from `main` on two threads
+        // 613-632 -> 702-798 µs (a probe program, three runs each).
+        product_into(xs, &lx, &u, &lu, dst, false)?;
         add_bias(dst, bias, o, ohw);
         Ok(())
     };
@@ -607,6 +612,9 @@ struct Scratch<T: Num> {
     tmp: alloc::vec::Vec<T>,
     xb: alloc::vec::Vec<T>,
     table: alloc::vec::Vec<usize>,
+    /// Whether the blocks' products may split across rayon's pool: not when the blocks
+    /// themselves run on it.
+    threads: bool,
 }
 
 impl<T: Num> Drop for Scratch<T> {
@@ -617,15 +625,31 @@ impl<T: Num> Drop for Scratch<T> {
     }
 }
 
-impl<T: Num> Default for Scratch<T> {
-    fn default() -> Self {
+impl<T: Num> Scratch<T> {
+    /// Empty buffers; products on rayon's pool past their own threshold when `threads`.
+    fn new(threads: bool) -> Self {
         Scratch {
             col: alloc::vec::Vec::new(),
             tmp: alloc::vec::Vec::new(),
             xb: alloc::vec::Vec::new(),
             table: alloc::vec::Vec::new(),
+            threads,
         }
     }
+}
+
+/// `c = a @ b` into the row-major `c` (`[m, n]`, contiguous), split across rayon's pool past the
+/// product's threshold only when `threads`.
+fn product_into<T: Gemm>(
+    a: &[T],
+    la: &Layout,
+    b: &[T],
+    lb: &Layout,
+    c: &mut [T],
+    threads: bool,
+) -> Result<(), ShapeError> {
+    let lc = Layout::contiguous(&[la.sizes()[0], lb.sizes()[1]])?;
+    super::gemm_into(a, la, b, lb, c, &lc, GemmMode { add: false, threads })
 }
 
 /// `buf` with exactly `n` elements, reusing its allocation (a new one only when it grows).
@@ -703,7 +727,7 @@ fn conv2d_implicit<T: Gemm>(
     let (hp, wp) = (g.h + 2 * g.pad[0], g.w + 2 * g.pad[1]);
     let plane = hp * wp;
     let rows = (IMPLICIT_TILE / og.max(1).saturating_mul(wp).max(1)).clamp(1, g.oh);
-    let Scratch { tmp, xb, .. } = scratch;
+    let Scratch { tmp, xb, threads, .. } = scratch;
     if xb.len() != g.c * plane {
         sized(xb, g.c * plane)?;
         xb.fill(T::ZERO);
@@ -725,7 +749,7 @@ fn conv2d_implicit<T: Gemm>(
                 let la = Layout::from_parts(&[og, cg], &[cg as isize, 1], (t * o + gi * og) * cg)?;
                 let off = (gi * cg) * plane + (y0 + i * g.dil[0]) * wp + j * g.dil[1];
                 let lb = Layout::from_parts(&[cg, n], &[plane as isize, 1], off)?;
-                super::gemm_into(taps, &la, xb, &lb, tmp, &lt, t > 0)?;
+                super::gemm_into(taps, &la, xb, &lb, tmp, &lt, GemmMode { add: t > 0, threads: *threads })?;
             }
             // The bias added on the way out (a pass of its own over the output was 3% of the
             // large 3x3 layer).
@@ -766,7 +790,8 @@ fn conv2d_block<T: Gemm>(
     // A single image whose columns exceed a tile: its output rows in tiles of `tile_rows`.
     let tiled = !direct && !narrow && nimg == 1 && kk.saturating_mul(ohw) > COL_TILE;
     let tile_rows = (COL_TILE / kk.saturating_mul(g.ow).max(1)).max(1);
-    let Scratch { col, tmp, xb, table } = scratch;
+    let Scratch { col, tmp, xb, table, threads } = scratch;
+    let threads = *threads;
     if tiled {
         sized(col, kk * tile_rows.min(g.oh) * g.ow)?;
     } else {
@@ -795,7 +820,7 @@ fn conv2d_block<T: Gemm>(
                 let xoff = ((img0 + b) * g.c + gi * cg) * hw;
                 let lb = Layout::from_parts(&[cg, hw], &[hw as isize, 1], xoff)?;
                 let ooff = (b * o + gi * og) * ohw;
-                super::gemm(wt, &la, x, &lb, &mut dst[ooff..ooff + og * ohw]);
+                product_into(wt, &la, x, &lb, &mut dst[ooff..ooff + og * ohw], threads)?;
             }
             continue;
         }
@@ -812,7 +837,8 @@ fn conv2d_block<T: Gemm>(
                 // Straight into the output planes' rows `y0..y1` (a block of the image's
                 // `[o, oh * ow]` matrix).
                 let lo = Layout::from_parts(&[og, tc], &[ohw as isize, 1], gi * og * ohw + y0 * g.ow)?;
-                super::gemm_into(wt, &la, colt, &Layout::contiguous(&[kk, tc])?, dst, &lo, false)?;
+                let mode = GemmMode { add: false, threads };
+                super::gemm_into(wt, &la, colt, &Layout::contiguous(&[kk, tc])?, dst, &lo, mode)?;
             }
             continue;
         }
@@ -828,11 +854,11 @@ fn conv2d_block<T: Gemm>(
             }
         }
         if nimg == 1 {
-            super::gemm(wt, &la, col, &lcol, &mut dst[gi * og * ohw..(gi + 1) * og * ohw]);
+            product_into(wt, &la, col, &lcol, &mut dst[gi * og * ohw..(gi + 1) * og * ohw], threads)?;
             continue;
         }
         // `tmp` is `[og, nimg * ohw]`: row `oi` holds output channel `oi` of every image.
-        super::gemm(wt, &la, col, &lcol, tmp);
+        product_into(wt, &la, col, &lcol, tmp, threads)?;
         for (oi, row) in tmp.chunks_exact(cols).enumerate() {
             for (b, plane) in row.chunks_exact(ohw).enumerate() {
                 let ooff = (b * o + gi * og + oi) * ohw;

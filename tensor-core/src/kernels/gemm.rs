@@ -28,7 +28,19 @@ pub(crate) fn gemm<T: Gemm>(a: &[T], la: &Layout, b: &[T], lb: &Layout, c: &mut 
     (T::GEMM.run)(a, la, b, lb, c)
 }
 
-/// `c = a @ b`, or `c += a @ b` with `add`, for `a: [m, k]`, `b: [k, n]` and `c` the `[m, n]`
+/// How [`gemm_into`] writes its product: added to the destination's values or replacing them,
+/// and whether the product may split across rayon's pool (past its own threshold) or must stay
+/// on the calling thread (a product inside a block that the caller already runs in parallel:
+/// faer's split inside the large 3x3 convolution's parallel blocks cost 9% on two threads).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GemmMode {
+    pub(crate) add: bool,
+    // Read by faer's kernel only (matrixmultiply's runs on one thread).
+    #[cfg_attr(not(any(feature = "faer", feature = "linalg")), allow(dead_code))]
+    pub(crate) threads: bool,
+}
+
+/// `c = a @ b`, or `c += a @ b` with `mode.add`, for `a: [m, k]`, `b: [k, n]` and `c` the `[m, n]`
 /// matrix of layout `lc` in its buffer (a block of a larger row-major matrix, say); the rest of
 /// `c` untouched. Straight into `c` where the kernel takes a strided destination (faer's f32 and
 /// f64), otherwise through a row-major buffer copied or added into place.
@@ -45,7 +57,7 @@ pub(crate) fn gemm_into<T: Gemm>(
     lb: &Layout,
     c: &mut [T],
     lc: &Layout,
-    add: bool,
+    mode: GemmMode,
 ) -> Result<(), crate::error::ShapeError> {
     assert!(lc.rank() == 2 && lc.fits(c.len()) && !lc.may_overlap(), "gemm_into: destination layout");
     assert!(lc.sizes() == [la.sizes()[0], lb.sizes()[1]], "gemm_into: destination of the wrong shape");
@@ -54,18 +66,18 @@ pub(crate) fn gemm_into<T: Gemm>(
         return Ok(());
     }
     if k == 0 {
-        if !add {
+        if !mode.add {
             super::copy::fill(c, lc, T::ZERO);
         }
         return Ok(());
     }
     if let Some(into) = T::GEMM.into {
-        into(a, la, b, lb, c, lc, add);
+        into(a, la, b, lb, c, lc, mode);
         return Ok(());
     }
     let mut tmp = crate::memory::try_vec(m * n, T::ZERO)?;
     gemm(a, la, b, lb, &mut tmp);
-    if !add {
+    if !mode.add {
         super::copy::copy_to(c, lc, &tmp, &Layout::contiguous(&[m, n])?);
         return Ok(());
     }
@@ -293,24 +305,31 @@ macro_rules! faer_gemm {
         fn $f(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
             let (m, n) = (la.sizes()[0], lb.sizes()[1]);
             let dst = faer::MatMut::from_row_major_slice_mut(c, m, n);
-            faer_product(a, la, b, lb, dst, faer::Accum::Replace);
+            faer_product(a, la, b, lb, dst, faer::Accum::Replace, true);
         }
         /// `c = a @ b` (or `c += a @ b` with `add`) through faer into `c`'s strided layout `lc`,
         /// for operands `gemm_into` has checked; the view comes from the checked bridge `mat_mut`
         /// (not faer's `MatMut::from_row_major_slice_with_stride_mut`, which in faer 0.24.4
         /// passes the row stride as the column stride and writes outside its slice).
-        fn $into(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t], lc: &Layout, add: bool) {
-            let accum = if add { faer::Accum::Add } else { faer::Accum::Replace };
-            faer_product(a, la, b, lb, super::faer_view::mat_mut(c, lc), accum);
+        fn $into(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t], lc: &Layout, mode: GemmMode) {
+            let accum = if mode.add { faer::Accum::Add } else { faer::Accum::Replace };
+            faer_product(a, la, b, lb, super::faer_view::mat_mut(c, lc), accum, mode.threads);
         }
     )* };
 }
 
-/// `dst = a @ b` through faer's `matmul`, on rayon's pool past [`PAR_FLOPS`]; faer's views of the
-/// operands come from the checked bridge `mat`.
+/// `dst = a @ b` (or `dst += a @ b`) through faer's `matmul`, on rayon's pool past [`PAR_FLOPS`]
+/// when `threads`; faer's views of the operands come from the checked bridge `mat`.
 #[cfg(any(feature = "faer", feature = "linalg"))]
-fn faer_product<T>(a: &[T], la: &Layout, b: &[T], lb: &Layout, dst: faer::MatMut<'_, T>, accum: faer::Accum)
-where
+fn faer_product<T>(
+    a: &[T],
+    la: &Layout,
+    b: &[T],
+    lb: &Layout,
+    dst: faer::MatMut<'_, T>,
+    accum: faer::Accum,
+    threads: bool,
+) where
     T: Element + faer::traits::ComplexField + num_traits::One,
 {
     use super::faer_view::mat;
@@ -330,13 +349,13 @@ where
     };
     let rhs = mat(b, lb.offset(), [k, n], [lb.strides()[0], lb.strides()[1]]);
     #[cfg(feature = "rayon")]
-    let par = if m.saturating_mul(k).saturating_mul(n) >= PAR_FLOPS && rayon::current_num_threads() > 1 {
+    let par = if threads && m.saturating_mul(k).saturating_mul(n) >= PAR_FLOPS && rayon::current_num_threads() > 1 {
         faer::Par::rayon(0)
     } else {
         faer::Par::Seq
     };
     #[cfg(not(feature = "rayon"))]
-    let par = faer::Par::Seq;
+    let (par, _) = (faer::Par::Seq, threads);
     faer::linalg::matmul::matmul(dst, accum, lhs, rhs, T::one(), par);
     super::faer_view::clean_vector_state();
 }
@@ -360,7 +379,7 @@ mod tests {
             let want = |i: usize, j: usize| T::add(T::mul(a[2 * i], b[j]), T::mul(a[2 * i + 1], b[4 + j]));
             for add in [false, true] {
                 let mut c: alloc::vec::Vec<T> = (0..35).map(|i| T::from(i as i8)).collect();
-                gemm_into(&a, &la, &b, &lb, &mut c, &lc, add).unwrap();
+                gemm_into(&a, &la, &b, &lb, &mut c, &lc, GemmMode { add, threads: true }).unwrap();
                 for (e, &v) in c.iter().enumerate() {
                     let (r, col) = (e / 7, e % 7);
                     let inside = (1..4).contains(&r) && (2..6).contains(&col);

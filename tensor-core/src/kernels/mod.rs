@@ -37,7 +37,7 @@ pub(crate) use gather::{
 pub use gemm::Gemm;
 #[cfg(feature = "rayon")]
 pub(crate) use gemm::GEMM_PAR_FLOPS;
-pub(crate) use gemm::{gemm, gemm_into};
+pub(crate) use gemm::{gemm, gemm_into, GemmMode};
 pub(crate) use index::{gather_runs, scatter_runs};
 
 pub(crate) use crate::memory::{try_collect, try_vec, try_with_capacity, try_with_capacity_uncached};
