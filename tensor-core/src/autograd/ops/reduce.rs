@@ -203,7 +203,8 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
 /// `Var`'s ten forms of each differentiable entry of the reduction table
 /// ([`crate::ops::reduce`]'s `reductions!`): whole value, static axis (removed or kept), runtime
 /// axis (removed or kept), each with its `try_` form, named as the tensor's. The value is the
-/// tensor method's; the entry's rule gives the gradient.
+/// tensor method's; the entry's rule gives the gradient. The two static-axis forms are written
+/// once by the `@static` arm, the two runtime-axis forms by the `@dyn` arm.
 macro_rules! var_reduction {
     (grad { $(
         $doc:literal, $torch:literal, $out:ty, [$($bound:tt)*], ($($p:ident: $pt:ty),*) |$s:ident, $axes:ident, $keep:ident| $run:expr,
@@ -221,59 +222,64 @@ macro_rules! var_reduction {
                 let ($gv, $gy, $ga, $gk) = (self, y, (0..self.value().rank()).collect::<Vec<usize>>(), false);
                 Ok($grad)
             }
-            #[doc = concat!("The ", $doc, " along `axis`, which is removed, differentiable (PyTorch `", $torch, "(dim=axis)`): `[2, 3]` with `Ax::<1>` (or `1`, or the dim's name) gives `[2]`. The axis as for [`Tensor::", stringify!($ax), "`](crate::TensorBase::", stringify!($ax), ").")]
-            #[doc = ""]
-            #[doc = "# Errors"]
-            #[doc = concat!("The errors of [`Tensor::", stringify!($try_ax), "`](crate::TensorBase::", stringify!($try_ax), ").")]
-            #[try_twin]
-            pub fn $try_ax<X, M, Y: Shape>(&self, axis: X, $($p: $pt),*) -> Result<Var<'t, T, Y>, ShapeError>
-            where
-                S: DropAxis<X, M, Removed = Y>,
-            {
-                let a = normalize_axis(S::axis_index(&axis), self.value().rank())?;
-                let y = self.value().$try_ax(axis, $($p),*)?;
-                let ($gv, $gy, $ga, $gk) = (self, y, alloc::vec![a], false);
-                Ok($grad)
+            var_reduction! {
+                @static
+                #[doc = concat!("The ", $doc, " along `axis`, which is removed, differentiable (PyTorch `", $torch, "(dim=axis)`): `[2, 3]` with `Ax::<1>` (or `1`, or the dim's name) gives `[2]`. The axis as for [`Tensor::", stringify!($ax), "`](crate::TensorBase::", stringify!($ax), ").")]
+                $try_ax, DropAxis<Removed>, false, ($($p: $pt),*) => |$gv, $gy, $ga, $gk| $grad
             }
-            #[doc = concat!("The ", $doc, " along `axis`, kept as a size-1 dim, differentiable (PyTorch `", $torch, "(dim=axis, keepdim=True)`): `[2, 3]` with `Ax::<1>` gives `[2, 1]`.")]
-            #[doc = ""]
-            #[doc = "# Errors"]
-            #[doc = concat!("The errors of [`Tensor::", stringify!($try_kd), "`](crate::TensorBase::", stringify!($try_kd), ").")]
-            #[try_twin]
-            pub fn $try_kd<X, M, Y: Shape>(&self, axis: X, $($p: $pt),*) -> Result<Var<'t, T, Y>, ShapeError>
-            where
-                S: KeepAxis<X, M, Kept = Y>,
-            {
-                let a = normalize_axis(S::axis_index(&axis), self.value().rank())?;
-                let y = self.value().$try_kd(axis, $($p),*)?;
-                let ($gv, $gy, $ga, $gk) = (self, y, alloc::vec![a], true);
-                Ok($grad)
+            var_reduction! {
+                @static
+                #[doc = concat!("The ", $doc, " along `axis`, kept as a size-1 dim, differentiable (PyTorch `", $torch, "(dim=axis, keepdim=True)`): `[2, 3]` with `Ax::<1>` gives `[2, 1]`.")]
+                $try_kd, KeepAxis<Kept>, true, ($($p: $pt),*) => |$gv, $gy, $ga, $gk| $grad
             }
-            #[doc = concat!("The ", $doc, " along a runtime axis (negative counts from the end), which is removed, differentiable (PyTorch `", $torch, "(dim=axis)`): a [`DynShape`] value.")]
-            #[doc = ""]
-            #[doc = "# Errors"]
-            #[doc = concat!("[`ShapeError::Axis`] when the value has no such axis; the errors of [`Tensor::", stringify!($try_dy), "`](crate::TensorBase::", stringify!($try_dy), ").")]
-            #[try_twin]
-            #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` value; for a static one the dims are `Dyn`)")]
-            #[allow(deprecated)]
-            pub fn $try_dy(&self, axis: isize, $($p: $pt),*) -> Result<Var<'t, T, DynShape>, ShapeError> {
-                let y = self.value().$try_dy(axis, $($p),*)?;
-                let ($gv, $gy, $ga, $gk) = (self, y, alloc::vec![normalize_axis(axis, self.value().rank())?], false);
-                Ok($grad)
+            var_reduction! {
+                @dyn
+                #[doc = concat!("The ", $doc, " along a runtime axis (negative counts from the end), which is removed, differentiable (PyTorch `", $torch, "(dim=axis)`): a [`DynShape`] value.")]
+                $try_dy, false, ($($p: $pt),*) => |$gv, $gy, $ga, $gk| $grad
             }
-            #[doc = concat!("The ", $doc, " along a runtime axis, kept as a size-1 dim, differentiable (PyTorch `", $torch, "(dim=axis, keepdim=True)`): a [`DynShape`] value.")]
-            #[doc = ""]
-            #[doc = "# Errors"]
-            #[doc = concat!("[`ShapeError::Axis`] when the value has no such axis; the errors of [`Tensor::", stringify!($try_kdy), "`](crate::TensorBase::", stringify!($try_kdy), ").")]
-            #[try_twin]
-            #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` value; for a static one the dims are `Dyn`)")]
-            #[allow(deprecated)]
-            pub fn $try_kdy(&self, axis: isize, $($p: $pt),*) -> Result<Var<'t, T, DynShape>, ShapeError> {
-                let y = self.value().$try_kdy(axis, $($p),*)?;
-                let ($gv, $gy, $ga, $gk) = (self, y, alloc::vec![normalize_axis(axis, self.value().rank())?], true);
-                Ok($grad)
+            var_reduction! {
+                @dyn
+                #[doc = concat!("The ", $doc, " along a runtime axis, kept as a size-1 dim, differentiable (PyTorch `", $torch, "(dim=axis, keepdim=True)`): a [`DynShape`] value.")]
+                $try_kdy, true, ($($p: $pt),*) => |$gv, $gy, $ga, $gk| $grad
             }
         )*}
+    };
+    // One static-axis form, the axis removed (`DropAxis<Removed>`, `keep` false) or kept
+    // (`KeepAxis<Kept>`, `keep` true): the tensor method `$try_f`'s value, the entry's rule over
+    // that one axis.
+    (@static #[$summary:meta] $try_f:ident, $axis_trait:ident<$out_shape:ident>, $keep:literal, ($($p:ident: $pt:ty),*)
+     => |$gv:ident, $gy:ident, $ga:ident, $gk:ident| $grad:expr) => {
+        #[$summary]
+        #[doc = ""]
+        #[doc = "# Errors"]
+        #[doc = concat!("The errors of [`Tensor::", stringify!($try_f), "`](crate::TensorBase::", stringify!($try_f), ").")]
+        #[try_twin]
+        pub fn $try_f<X, M, Y: Shape>(&self, axis: X, $($p: $pt),*) -> Result<Var<'t, T, Y>, ShapeError>
+        where
+            S: $axis_trait<X, M, $out_shape = Y>,
+        {
+            let a = normalize_axis(S::axis_index(&axis), self.value().rank())?;
+            let y = self.value().$try_f(axis, $($p),*)?;
+            let ($gv, $gy, $ga, $gk) = (self, y, alloc::vec![a], $keep);
+            Ok($grad)
+        }
+    };
+    // One deprecated runtime-axis (`_dyn`) form, the axis removed (`keep` false) or kept: a
+    // `DynShape` value, the tensor method `$try_f`'s, the entry's rule over that one axis.
+    (@dyn #[$summary:meta] $try_f:ident, $keep:literal, ($($p:ident: $pt:ty),*)
+     => |$gv:ident, $gy:ident, $ga:ident, $gk:ident| $grad:expr) => {
+        #[$summary]
+        #[doc = ""]
+        #[doc = "# Errors"]
+        #[doc = concat!("[`ShapeError::Axis`] when the value has no such axis; the errors of [`Tensor::", stringify!($try_f), "`](crate::TensorBase::", stringify!($try_f), ").")]
+        #[try_twin]
+        #[deprecated(note = "the axis argument takes an `isize`: call the method without `_dyn` (the same result for a `DynShape` value; for a static one the dims are `Dyn`)")]
+        #[allow(deprecated)]
+        pub fn $try_f(&self, axis: isize, $($p: $pt),*) -> Result<Var<'t, T, DynShape>, ShapeError> {
+            let y = self.value().$try_f(axis, $($p),*)?;
+            let ($gv, $gy, $ga, $gk) = (self, y, alloc::vec![normalize_axis(axis, self.value().rank())?], $keep);
+            Ok($grad)
+        }
     };
 }
 
@@ -290,6 +296,21 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         t.flip_dyn(&[a]).cumsum(a).flip_dyn(&[a]).to_owned()
     }
 
+    /// The rule of a scan whose input gradient is `f(x, g, y)`: the input `x`, the output's
+    /// gradient `g` and its value `y`. The scaffold of the scan rules that read both `x` and `y`.
+    #[track_caller]
+    fn scan_rule(
+        &self,
+        out: Tensor<T, S>,
+        f: impl Fn(&Tensor<T, S>, &Tensor<T, S>, &Tensor<T, S>) -> Tensor<T, S> + Send + Sync + 'static,
+    ) -> Var<'t, T, S> {
+        let x = self.arc().clone();
+        self.record1(out, move |i, y| {
+            let y = y.clone();
+            back(move |g: Tensor<T, S>, s| s.add_with(i, || f(&x, &g, &y)))
+        })
+    }
+
     /// The rule of `cumsum` along axis `a`: the reversed cumulative sum of the output's gradient.
     #[track_caller]
     fn cumsum_rule(&self, out: Tensor<T, S>, a: usize) -> Var<'t, T, S> {
@@ -304,28 +325,19 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// PyTorch's `cumprod_backward`).
     #[track_caller]
     fn cumprod_rule(&self, out: Tensor<T, S>, a: usize) -> Var<'t, T, S> {
-        let x = self.arc().clone();
-        self.record1(out, move |i, y| {
-            let y = y.clone();
-            back(move |g: Tensor<T, S>, s| {
-                s.add_with(i, || {
-                    let xd = x.as_dyn();
-                    // How many zeros each line has up to each position, and the first zero.
-                    let zeros_upto = xd.map(|v| if v == T::zero() { T::one() } else { T::zero() }).cumsum(a as isize);
-                    let first =
-                        xd.zip_with(
-                            &zeros_upto,
-                            |v, c| if v == T::zero() && c == T::one() { T::one() } else { T::zero() },
-                        );
-                    let gy = g.zip_with(&*y, |g, y| g * y);
-                    let before = Self::rev_cumsum(gy.as_dyn(), a).zip_with(&xd, |t, v| t / v);
-                    let y1 = xd.zip_with(&first, |v, f| v + f).cumprod(a as isize);
-                    let at_first = Self::rev_cumsum(g.as_dyn().zip_with(&y1, |g, y| g * y).as_dyn(), a);
-                    let b = at_first.zip_with(&first, |f, m| f * m); // m is 1 at the first zero, else 0
-                    let before = before.zip_with(&zeros_upto, |b, c| if c == T::zero() { b } else { T::zero() });
-                    typed::<T, S>(before.zip_with(&b, |a, b| a + b))
-                })
-            })
+        self.scan_rule(out, move |x, g, y| {
+            let xd = x.as_dyn();
+            // How many zeros each line has up to each position, and the first zero.
+            let zeros_upto = xd.map(|v| if v == T::zero() { T::one() } else { T::zero() }).cumsum(a as isize);
+            let first =
+                xd.zip_with(&zeros_upto, |v, c| if v == T::zero() && c == T::one() { T::one() } else { T::zero() });
+            let gy = g.zip_with(y, |g, y| g * y);
+            let before = Self::rev_cumsum(gy.as_dyn(), a).zip_with(&xd, |t, v| t / v);
+            let y1 = xd.zip_with(&first, |v, f| v + f).cumprod(a as isize);
+            let at_first = Self::rev_cumsum(g.as_dyn().zip_with(&y1, |g, y| g * y).as_dyn(), a);
+            let b = at_first.zip_with(&first, |f, m| f * m); // m is 1 at the first zero, else 0
+            let before = before.zip_with(&zeros_upto, |b, c| if c == T::zero() { b } else { T::zero() });
+            typed::<T, S>(before.zip_with(&b, |a, b| a + b))
         })
     }
 
@@ -357,26 +369,20 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
     /// that no `exp` overflows.
     #[track_caller]
     fn logcumsumexp_rule(&self, out: Tensor<T, S>, a: usize) -> Var<'t, T, S> {
-        let x = self.arc().clone();
-        self.record1(out, move |i, y| {
-            let y = y.clone();
-            back(move |g: Tensor<T, S>, s| {
-                s.add_with(i, || {
-                    let ai = a as isize;
-                    let part = |positive: bool| {
-                        let lg = g.zip_with(&*y, move |g, y| {
-                            if (positive && g > T::zero()) || (!positive && g < T::zero()) {
-                                g.abs().ln() - y
-                            } else {
-                                T::neg_infinity()
-                            }
-                        });
-                        let r = lg.as_dyn().flip_dyn(&[ai]).logcumsumexp(ai).flip_dyn(&[ai]).to_owned();
-                        r.zip_with(&x.as_dyn(), |r, v| (r + v).exp())
-                    };
-                    typed::<T, S>(part(true).zip_with(&part(false), |p, n| p - n))
-                })
-            })
+        self.scan_rule(out, move |x, g, y| {
+            let ai = a as isize;
+            let part = |positive: bool| {
+                let lg = g.zip_with(y, move |g, y| {
+                    if (positive && g > T::zero()) || (!positive && g < T::zero()) {
+                        g.abs().ln() - y
+                    } else {
+                        T::neg_infinity()
+                    }
+                });
+                let r = lg.as_dyn().flip_dyn(&[ai]).logcumsumexp(ai).flip_dyn(&[ai]).to_owned();
+                r.zip_with(&x.as_dyn(), |r, v| (r + v).exp())
+            };
+            typed::<T, S>(part(true).zip_with(&part(false), |p, n| p - n))
         })
     }
 }
