@@ -58,6 +58,32 @@ fn assign_all<T: GradFloat>(model: &mut impl Parameters<T>, mut loaded: Vec<(Str
     });
 }
 
+/// Writes the parameters of `model` (names, sizes and elements, in visiting order) with `write`,
+/// its errors wrapped in an [`IoError::File`] naming `format` and `path`: the scaffold of the
+/// savers.
+fn save_with<T: GradFloat>(
+    model: &mut impl Parameters<T>,
+    path: &Path,
+    format: FileFormat,
+    write: impl FnOnce(Vec<(String, Vec<usize>, Vec<T>)>) -> Result<(), IoError>,
+) -> Result<(), IoError> {
+    write(collect(model)).map_err(|e| e.in_file(format, path))
+}
+
+/// Reads the tensors of the parameters of `model` with `read` (given their names and sizes, in
+/// visiting order), its errors wrapped in an [`IoError::File`] naming `format` and `path`, then
+/// assigns them all: the scaffold of the loaders, nothing changes on error.
+fn load_with<T: GradFloat>(
+    model: &mut impl Parameters<T>,
+    path: &Path,
+    format: FileFormat,
+    read: impl FnOnce(&[(String, Vec<usize>)]) -> Result<Vec<(String, Vec<usize>, Vec<T>)>, IoError>,
+) -> Result<(), IoError> {
+    let loaded = read(&sizes(model)).map_err(|e| e.in_file(format, path))?;
+    assign_all(model, loaded);
+    Ok(())
+}
+
 /// Writes every parameter of `model` to an `.npz` archive at `path`, one array per parameter
 /// under its name (NumPy `np.savez`; `np.load(path)["w1"]` reads it back). Two parameters of
 /// one name are refused before the file is created.
@@ -72,8 +98,7 @@ pub fn save_params_npz<T: GradFloat + NpyElement>(
     path: impl AsRef<Path>,
 ) -> Result<(), IoError> {
     let path = path.as_ref();
-    let params = collect(model);
-    let save = || {
+    save_with(model, path, FileFormat::Npz, |params| {
         if let Some(name) = duplicate(params.iter().map(|(n, _, _)| n.as_str())) {
             return Err(IoError::DuplicateName(name.to_string()));
         }
@@ -83,8 +108,7 @@ pub fn save_params_npz<T: GradFloat + NpyElement>(
         }
         npz.finish()?;
         Ok(())
-    };
-    save().map_err(|e| e.in_file(FileFormat::Npz, path))
+    })
 }
 
 /// Loads every parameter of `model` from the `.npz` archive at `path` (PyTorch's strict
@@ -109,22 +133,18 @@ pub fn load_params_npz<T: GradFloat + NpyElement>(
     path: impl AsRef<Path>,
 ) -> Result<(), IoError> {
     let path = path.as_ref();
-    let wanted = sizes(model);
-    let load = || {
+    load_with(model, path, FileFormat::Npz, |wanted| {
         let mut npz = NpzReader::open_unwrapped(path)?;
         if let Some((name, _)) = wanted.iter().find(|(n, _)| !npz.names().contains(n)) {
             return Err(IoError::NotFound { name: name.clone(), names: npz.names().to_vec() });
         }
         let mut loaded = Vec::with_capacity(wanted.len());
-        for (name, sizes) in &wanted {
+        for (name, sizes) in wanted {
             let data = npz.read_expecting::<T>(name, sizes)?;
             loaded.push((name.clone(), sizes.clone(), data));
         }
         Ok(loaded)
-    };
-    let loaded = load().map_err(|e| e.in_file(FileFormat::Npz, path))?;
-    assign_all(model, loaded);
-    Ok(())
+    })
 }
 
 #[cfg(feature = "safetensors")]
@@ -358,14 +378,12 @@ mod st {
         path: impl AsRef<Path>,
     ) -> Result<(), IoError> {
         let path = path.as_ref();
-        let params = collect(model);
-        let save = || {
+        save_with(model, path, FileFormat::Safetensors, |params| {
             let dt = float_dtype::<T>();
             let tensors: Vec<(String, Dtype, Vec<usize>, Vec<u8>)> =
                 params.into_iter().map(|(n, s, d)| (n, dt, s, to_bytes(&d))).collect();
             write_tensors(path, &tensors)
-        };
-        save().map_err(|e| e.in_file(FileFormat::Safetensors, path))
+        })
     }
 
     /// Loads every parameter of `model` from the `.safetensors` file at `path` (PyTorch's
@@ -405,10 +423,7 @@ mod st {
         path: impl AsRef<Path>,
     ) -> Result<(), IoError> {
         let path = path.as_ref();
-        let wanted = sizes(model);
-        let loaded = read_params::<T>(path, &wanted).map_err(|e| e.in_file(FileFormat::Safetensors, path))?;
-        assign_all(model, loaded);
-        Ok(())
+        load_with(model, path, FileFormat::Safetensors, |wanted| read_params::<T>(path, wanted))
     }
 
     /// Reads the tensors of the parameters `wanted` (names and sizes) as [`load_safetensors`]
