@@ -45,6 +45,14 @@ pub trait LrSchedule {
     }
 }
 
+/// Refuses a count of epochs that a schedule divides by when it is 0.
+fn at_least_one(name: &str, schedule: &str, n: usize) -> Result<(), ShapeError> {
+    if n == 0 {
+        return Err(ShapeError::Invalid(format!("{schedule}: {name} must be at least 1")));
+    }
+    Ok(())
+}
+
 /// Decays the learning rate by `gamma` every `step_size` epochs (PyTorch
 /// `torch.optim.lr_scheduler.StepLR`): `lr_at(e) = base_lr * gamma^(e / step_size)` (integer
 /// division).
@@ -79,9 +87,7 @@ impl StepLr {
     pub fn try_new(base_lr: f64, step_size: usize, gamma: f64) -> Result<Self, ShapeError> {
         nonneg("base learning rate", "StepLR", base_lr)?;
         nonneg("gamma", "StepLR", gamma)?;
-        if step_size == 0 {
-            return Err(ShapeError::Invalid("StepLR: step_size must be at least 1".into()));
-        }
+        at_least_one("step_size", "StepLR", step_size)?;
         Ok(StepLr { base_lr, step_size, gamma })
     }
 
@@ -94,15 +100,6 @@ impl StepLr {
     /// parameter group's): `base_lr * gamma^(epoch / step_size)`.
     pub fn lr_at_base(&self, base_lr: f64, epoch: usize) -> f64 {
         base_lr * libm::pow(self.gamma, (epoch / self.step_size) as f64)
-    }
-}
-
-impl LrSchedule for StepLr {
-    fn lr_at(&self, epoch: usize) -> f64 {
-        StepLr::lr_at(self, epoch)
-    }
-    fn lr_at_base(&self, base_lr: f64, epoch: usize) -> f64 {
-        StepLr::lr_at_base(self, base_lr, epoch)
     }
 }
 
@@ -140,9 +137,7 @@ impl CosineAnnealingLr {
     pub fn try_new(base_lr: f64, t_max: usize, eta_min: f64) -> Result<Self, ShapeError> {
         nonneg("base learning rate", "CosineAnnealingLR", base_lr)?;
         nonneg("eta_min", "CosineAnnealingLR", eta_min)?;
-        if t_max == 0 {
-            return Err(ShapeError::Invalid("CosineAnnealingLR: t_max must be at least 1".into()));
-        }
+        at_least_one("t_max", "CosineAnnealingLR", t_max)?;
         Ok(CosineAnnealingLr { base_lr, t_max, eta_min })
     }
 
@@ -157,15 +152,6 @@ impl CosineAnnealingLr {
     pub fn lr_at_base(&self, base_lr: f64, epoch: usize) -> f64 {
         let x = core::f64::consts::PI * epoch as f64 / self.t_max as f64;
         self.eta_min + (base_lr - self.eta_min) * (1.0 + libm::cos(x)) / 2.0
-    }
-}
-
-impl LrSchedule for CosineAnnealingLr {
-    fn lr_at(&self, epoch: usize) -> f64 {
-        CosineAnnealingLr::lr_at(self, epoch)
-    }
-    fn lr_at_base(&self, base_lr: f64, epoch: usize) -> f64 {
-        CosineAnnealingLr::lr_at_base(self, base_lr, epoch)
     }
 }
 
@@ -217,9 +203,7 @@ impl LinearLr {
                 "LinearLR: ending multiplicative factor expected to be between 0 and 1, got {end_factor}"
             )));
         }
-        if total_iters == 0 {
-            return Err(ShapeError::Invalid("LinearLR: total_iters must be at least 1".into()));
-        }
+        at_least_one("total_iters", "LinearLR", total_iters)?;
         Ok(LinearLr { base_lr, start_factor, end_factor, total_iters })
     }
 
@@ -232,15 +216,6 @@ impl LinearLr {
     pub fn lr_at_base(&self, base_lr: f64, epoch: usize) -> f64 {
         let (s, e) = (self.start_factor, self.end_factor);
         base_lr * (s + (e - s) * epoch.min(self.total_iters) as f64 / self.total_iters as f64)
-    }
-}
-
-impl LrSchedule for LinearLr {
-    fn lr_at(&self, epoch: usize) -> f64 {
-        LinearLr::lr_at(self, epoch)
-    }
-    fn lr_at_base(&self, base_lr: f64, epoch: usize) -> f64 {
-        LinearLr::lr_at_base(self, base_lr, epoch)
     }
 }
 
@@ -284,14 +259,22 @@ impl ExponentialLr {
     }
 }
 
-impl LrSchedule for ExponentialLr {
-    fn lr_at(&self, epoch: usize) -> f64 {
-        ExponentialLr::lr_at(self, epoch)
-    }
-    fn lr_at_base(&self, base_lr: f64, epoch: usize) -> f64 {
-        ExponentialLr::lr_at_base(self, base_lr, epoch)
-    }
+/// [`LrSchedule`] for the schedules whose rate scales with the base: both methods are the
+/// schedule's inherent methods of the same names.
+macro_rules! scaled_schedule {
+    ($($schedule:ident),*) => {$(
+        impl LrSchedule for $schedule {
+            fn lr_at(&self, epoch: usize) -> f64 {
+                $schedule::lr_at(self, epoch)
+            }
+            fn lr_at_base(&self, base_lr: f64, epoch: usize) -> f64 {
+                $schedule::lr_at_base(self, base_lr, epoch)
+            }
+        }
+    )*};
 }
+
+scaled_schedule!(StepLr, CosineAnnealingLr, LinearLr, ExponentialLr);
 
 /// How [`OneCycleLr`] goes from one rate to the next (PyTorch's `anneal_strategy`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
