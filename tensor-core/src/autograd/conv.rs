@@ -153,20 +153,34 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         args: ConvArgs,
         one_d: bool,
     ) -> Result<Var<'t, T, S2>, ShapeError> {
+        self.record_weighted(weight, b, out, move |x, w, g, s, [ix, iw, ib]| {
+            let flat = |t: Tensor<T, DynShape>| if one_d { t.squeeze(2).to_owned() } else { t };
+            let need = [ix.is_some(), iw.is_some(), ib.is_some()];
+            let (xi, wi, gi) = (image(x.as_dyn(), one_d), image(w.as_dyn(), one_d), image(g.as_dyn(), one_d));
+            let [gx, gw, gb] = conv2d_backward(xi, wi, gi, args, need);
+            s.add_with(ix, || typed::<T, S>(flat(gx.unwrap())));
+            s.add_with(iw, || typed::<T, W>(flat(gw.unwrap())));
+            if let (Some(i), Some(gb)) = (ib, gb) {
+                s.add(i, gb);
+            }
+        })
+    }
+
+    /// Records a node of `self`, `weight` and the bias `b` whose value is `out`, its backward
+    /// pass `rule(x, w, g, s, [ix, iw, ib])`: the input's and the weights' values, the output's
+    /// gradient, the sink and the three operands' node indices. The scaffold of the
+    /// convolutions' records.
+    fn record_weighted<W: Shape, S2: Shape>(
+        &self,
+        weight: &Var<'t, T, W>,
+        b: Option<Var<'t, T, DynShape>>,
+        out: Tensor<T, S2>,
+        rule: impl FnOnce(&Tensor<T, S>, &Tensor<T, W>, Tensor<T, S2>, &mut Sink<T>, [Option<usize>; 3]) + 'static,
+    ) -> Result<Var<'t, T, S2>, ShapeError> {
         let (x, w) = (self.arc().clone(), weight.arc().clone());
         let bnode = b.as_ref().and_then(|v| v.node());
-        Self::record([self.node(), weight.node(), bnode], out, move |[ix, iw, ib], _| {
-            back(move |g: Tensor<T, S2>, s: &mut Sink<T>| {
-                let flat = |t: Tensor<T, DynShape>| if one_d { t.squeeze(2).to_owned() } else { t };
-                let need = [ix.is_some(), iw.is_some(), ib.is_some()];
-                let (xi, wi, gi) = (image(x.as_dyn(), one_d), image(w.as_dyn(), one_d), image(g.as_dyn(), one_d));
-                let [gx, gw, gb] = conv2d_backward(xi, wi, gi, args, need);
-                s.add_with(ix, || typed::<T, S>(flat(gx.unwrap())));
-                s.add_with(iw, || typed::<T, W>(flat(gw.unwrap())));
-                if let (Some(i), Some(gb)) = (ib, gb) {
-                    s.add(i, gb);
-                }
-            })
+        Self::record([self.node(), weight.node(), bnode], out, move |nodes, _| {
+            back(move |g: Tensor<T, S2>, s: &mut Sink<T>| rule(&x, &w, g, s, nodes))
         })
     }
 
@@ -309,32 +323,28 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         out: Tensor<T, S2>,
         a: ConvTransposeArgs,
     ) -> Result<Var<'t, T, S2>, ShapeError> {
-        let (x, w) = (self.arc().clone(), weight.arc().clone());
-        let bnode = b.as_ref().and_then(|v| v.node());
         let args = ConvArgs { stride: a.stride, padding: a.padding, dilation: a.dilation, groups: a.groups };
-        Self::record([self.node(), weight.node(), bnode], out, move |[ix, iw, ib], _| {
-            back(move |g: Tensor<T, S2>, s: &mut Sink<T>| {
-                let gd = g.as_dyn();
-                s.add_with(ix, || {
-                    // The convolution of the output gradient has the input's sizes, plus one row
-                    // or column per dim whose output padding reaches the stride (allowed when it
-                    // stays below the dilation): those read only the padding, and are dropped.
-                    let gx = gd.conv2d(&w.as_dyn(), NoBias, args);
-                    let xs = x.sizes();
-                    if gx.sizes()[2..] == xs[2..] {
-                        typed::<T, S>(gx)
-                    } else {
-                        typed::<T, S>(gx.narrow(2, 0, xs[2]).narrow(3, 0, xs[3]).to_owned())
-                    }
-                });
-                if iw.is_some() {
-                    // y = convT(x, w) is the input gradient of x' = conv(y, w): its weight
-                    // gradient is conv's with input g and output gradient x.
-                    let [_, gw, _] = conv2d_backward(gd, w.as_dyn(), x.as_dyn(), args, [false, true, false]);
-                    s.add_with(iw, || typed::<T, W>(gw.unwrap()));
+        self.record_weighted(weight, b, out, move |x, w, g, s, [ix, iw, ib]| {
+            let gd = g.as_dyn();
+            s.add_with(ix, || {
+                // The convolution of the output gradient has the input's sizes, plus one row
+                // or column per dim whose output padding reaches the stride (allowed when it
+                // stays below the dilation): those read only the padding, and are dropped.
+                let gx = gd.conv2d(&w.as_dyn(), NoBias, args);
+                let xs = x.sizes();
+                if gx.sizes()[2..] == xs[2..] {
+                    typed::<T, S>(gx)
+                } else {
+                    typed::<T, S>(gx.narrow(2, 0, xs[2]).narrow(3, 0, xs[3]).to_owned())
                 }
-                s.add_with(ib, || gd.reduce_with::<Sum, DynShape>(&[0, 2, 3], false, &Sum).or_panic());
-            })
+            });
+            if iw.is_some() {
+                // y = convT(x, w) is the input gradient of x' = conv(y, w): its weight
+                // gradient is conv's with input g and output gradient x.
+                let [_, gw, _] = conv2d_backward(gd, w.as_dyn(), x.as_dyn(), args, [false, true, false]);
+                s.add_with(iw, || typed::<T, W>(gw.unwrap()));
+            }
+            s.add_with(ib, || gd.reduce_with::<Sum, DynShape>(&[0, 2, 3], false, &Sum).or_panic());
         })
     }
 
