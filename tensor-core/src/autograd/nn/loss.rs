@@ -103,6 +103,18 @@ impl<T: GradFloat> Pointwise<T> {
     }
 }
 
+/// The checks of an element-wise loss (the dims' names, `kind`'s parameters, the sizes) and its
+/// operands' values, the target's under the input's shape type.
+fn pointwise_operands<T: GradFloat, S: Shape, S2: Shape>(
+    kind: Pointwise<T>,
+    input: &Var<'_, T, S>,
+    target: &Var<'_, T, S2>,
+) -> Result<(Arc<Tensor<T, S>>, Arc<Tensor<T, S>>), ShapeError> {
+    crate::shape::check_names_equal::<S, S2>(input.sizes(), target.sizes(), usize::MAX)?;
+    kind.check(input.sizes(), target.sizes())?;
+    Ok((input.arc().clone(), as_input_shape::<T, S, S2>(target)?))
+}
+
 /// An element-wise loss `Σ f(x, t)` reduced by `reduction`; `input` and `target` of the same
 /// sizes. One node.
 fn pointwise_loss<'t, T: GradFloat, S: Shape, S2: Shape>(
@@ -111,9 +123,7 @@ fn pointwise_loss<'t, T: GradFloat, S: Shape, S2: Shape>(
     target: &Var<'t, T, S2>,
     reduction: Reduction,
 ) -> Result<Var<'t, T, ()>, ShapeError> {
-    crate::shape::check_names_equal::<S, S2>(input.sizes(), target.sizes(), usize::MAX)?;
-    kind.check(input.sizes(), target.sizes())?;
-    let (x, t) = (input.arc().clone(), as_input_shape::<T, S, S2>(target)?);
+    let (x, t) = pointwise_operands(kind, input, target)?;
     let k: T = reduction.scale(x.numel());
     let total = x.zip_with(&*t, |x, t| kind.f(x, t)).sum() * k;
     record([input.node(), target.node()], scalar(total), move |[ix, it], _| {
@@ -132,9 +142,7 @@ fn pointwise_unreduced<'t, T: GradFloat, S: Shape, S2: Shape>(
     input: &Var<'t, T, S>,
     target: &Var<'t, T, S2>,
 ) -> Result<Var<'t, T, S>, ShapeError> {
-    crate::shape::check_names_equal::<S, S2>(input.sizes(), target.sizes(), usize::MAX)?;
-    kind.check(input.sizes(), target.sizes())?;
-    let (x, t) = (input.arc().clone(), as_input_shape::<T, S, S2>(target)?);
+    let (x, t) = pointwise_operands(kind, input, target)?;
     let out = x.zip_with(&*t, |x, t| kind.f(x, t));
     record([input.node(), target.node()], out, move |[ix, it], _| {
         back(move |g: Tensor<T, S>, s: &mut Sink<T>| {
