@@ -50,6 +50,11 @@ fn benches(c: &mut Criterion) {
     // the pool's threads and takes part in each parallel stage, instead of handing every stage
     // to the pool and sleeping until it is done (a wake-up each way per stage).
     g.bench_function("forward (in the pool)", |b| b.iter(|| rayon::scope(|_| forward(&m, black_box(&x)))));
+    // The forward inside `keep_threads_awake`: the pool's other workers spin between stages, and
+    // the stages split from lower sizes.
+    g.bench_function("forward (keep_threads_awake)", |b| {
+        b.iter(|| shaped::keep_threads_awake(|| forward(&m, black_box(&x))))
+    });
     g.bench_function("conv1 [360,1,8,8] 1->8 3x3 pad 1", |b| {
         b.iter(|| black_box(&x).conv2d(m.conv1.weight.value(), bias(&m.conv1.bias), Conv::<1, 1>))
     });

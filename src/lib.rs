@@ -71,12 +71,12 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use shaped_core::{
-    bf16, buffer_cache_bytes, dim, dims, error, f16, index, kernels, layout, num, set_buffer_cache_limit, shape,
-    stensor, storage, tensor, Ax, Axes, Axis, AxisArg, Bits, CastFrom, CastTo, Complex, Const, CowRepr, Data, DataMut,
-    Dim, DimName, DropAxis, Dyn, DynIndex, DynShape, Element, FixedProduct, HasAxis, Inline, InlineArray, Int,
-    KeepAxis, Layout, Num, One, OutTensor, OutTensor2, OwnedRepr, Prod, STensor, Scalar, Shape, ShapeError, ShapeIndex,
-    SharedTensor, SliceArg, Tagged, Tensor, TensorBase, TensorCow, TensorView, TensorViewMut, ViewOf, LAST,
-    MAX_INLINE_BYTES, MAX_RANK,
+    bf16, buffer_cache_bytes, dim, dims, error, f16, index, keep_threads_awake, kernels, layout, num,
+    set_buffer_cache_limit, shape, stensor, storage, tensor, Ax, Axes, Axis, AxisArg, Bits, CastFrom, CastTo, Complex,
+    Const, CowRepr, Data, DataMut, Dim, DimName, DropAxis, Dyn, DynIndex, DynShape, Element, FixedProduct, HasAxis,
+    Inline, InlineArray, Int, KeepAxis, Layout, Num, One, OutTensor, OutTensor2, OwnedRepr, Prod, STensor, Scalar,
+    Shape, ShapeError, ShapeIndex, SharedTensor, SliceArg, Tagged, Tensor, TensorBase, TensorCow, TensorView,
+    TensorViewMut, ViewOf, LAST, MAX_INLINE_BYTES, MAX_RANK,
 };
 
 pub use shaped_core::autograd;

@@ -45,6 +45,7 @@ pub use dim::{Const, Dim, DimName, Dyn, FixedProduct, One, Prod, Tagged};
 pub use error::ShapeError;
 pub use half::{bf16, f16};
 pub use index::SliceArg;
+pub use kernels::keep_threads_awake;
 pub use layout::Layout;
 pub use memory::cache::{buffer_cache_bytes, set_buffer_cache_limit};
 #[cfg(feature = "linalg")]

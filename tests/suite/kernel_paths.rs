@@ -10,3 +10,5 @@ mod kernels;
 #[cfg(feature = "rand")]
 #[path = "../small.rs"]
 mod small;
+#[path = "../threads.rs"]
+mod threads;

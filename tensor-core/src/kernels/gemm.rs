@@ -310,7 +310,8 @@ macro_rules! faer_gemm {
         /// `c = a @ b` (or `c += a @ b` with `add`) through faer into `c`'s strided layout `lc`,
         /// for operands `gemm_into` has checked; the view comes from the checked bridge `mat_mut`
         /// (not faer's `MatMut::from_row_major_slice_with_stride_mut`, which in faer 0.24.4
-        /// passes the row stride as the column stride and writes outside its slice).
+        /// passes the row stride as the column stride and writes outside its slice: faer-rs
+        /// pull request 267, open).
         fn $into(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t], lc: &Layout, mode: GemmMode) {
             let accum = if mode.add { faer::Accum::Add } else { faer::Accum::Replace };
             faer_product(a, la, b, lb, super::faer_view::mat_mut(c, lc), accum, mode.threads);

@@ -47,6 +47,6 @@ mod elementwise;
 mod par;
 pub(crate) use copy::*;
 pub(crate) use elementwise::*;
+pub use par::{keep_threads_awake, PAR_COPY_THRESHOLD, PAR_MATH_THRESHOLD, PAR_REDUCE_THRESHOLD, PAR_THRESHOLD};
 #[cfg(feature = "rayon")]
 pub(crate) use par::{parallel, parallel_from, PAR_CHUNK};
-pub use par::{PAR_COPY_THRESHOLD, PAR_MATH_THRESHOLD, PAR_REDUCE_THRESHOLD, PAR_THRESHOLD};

@@ -113,7 +113,7 @@ where
         return;
     }
     #[cfg(feature = "rayon")]
-    if super::par::parallel_from(out.len(), PAR_POOL) {
+    if super::par::parallel_from_unchanged(out.len(), PAR_POOL) {
         use rayon::prelude::*;
         // Whole planes per task, about PAR_POOL / 4 output elements each.
         let per = (PAR_POOL / 4).div_ceil(ohw);
