@@ -508,6 +508,31 @@ fn large_stride_one_images_equal_direct_loop() {
     }
 }
 
+/// Small images with stride 1 (the unrolled product): more than 16 output channels, more than 16
+/// output positions, padding and dilation that differ by dim, with and without bias, f64 and f32,
+/// against the direct loop (exact).
+#[test]
+fn small_images_with_many_channels_equal_direct_loop() {
+    let args = |padding: [usize; 2], dilation: [usize; 2]| ConvArgs { stride: [1, 1], padding, dilation, groups: 1 };
+    for (xs, ws, a) in [
+        ([9, 3, 3, 3], [20, 3, 3, 3], args([1, 1], [1, 1])),
+        ([8, 2, 5, 5], [17, 2, 4, 4], args([2, 2], [1, 1])),
+        ([8, 2, 6, 6], [18, 2, 4, 5], args([2, 1], [2, 1])),
+    ] {
+        let fill =
+            |len: usize, k: usize| -> Vec<f64> { (0..len).map(|i| ((i * 5 + k) % 11) as f64 * 0.5 - 2.5).collect() };
+        let (xv, wv, bv) = (fill(xs.iter().product(), 1), fill(ws.iter().product(), 2), fill(ws[0], 3));
+        let (x, w) = (dyn_tensor(&xs, &xv), dyn_tensor(&ws, &wv));
+        let y = x.conv2d(&w, &dyn_tensor(&[ws[0]], &bv), a);
+        let os: [usize; 4] = y.sizes().try_into().unwrap();
+        assert_eq!(y.to_vec(), reference(&xv, xs, &wv, ws, Some(&bv), a, os), "{xs:?} by {ws:?}");
+        let want = reference(&xv, xs, &wv, ws, None, a, os);
+        assert_eq!(x.conv2d(&w, NoBias, a).to_vec(), want, "{xs:?} by {ws:?}, no bias");
+        let y32 = x.cast::<f32>().conv2d(&w.cast::<f32>(), NoBias, a);
+        assert_eq!(y32.to_vec(), want.iter().map(|&v| v as f32).collect::<Vec<_>>(), "{xs:?} by {ws:?}, f32");
+    }
+}
+
 /// Edge geometries of the new paths against the direct loop: a depthwise window wider than the
 /// direct kernel takes (17 columns, so im2col), a 1x1 depthwise image under padding 2 (every
 /// output but the centre reads only padding), a depthwise channel multiplier with stride 2, and

@@ -58,6 +58,18 @@ pub trait Gemm: Num {
     const GEMM: GemmKernel<Self>;
 }
 
+/// How `kernels::gemm_into` writes its product: added to the destination's values or replacing them,
+/// and whether the product may split across rayon's pool (past its own threshold) or must stay
+/// on the calling thread (a product inside a block that the caller already runs in parallel:
+/// faer's split inside the large 3x3 convolution's parallel blocks cost 9% on two threads).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GemmMode {
+    pub(crate) add: bool,
+    // Read by faer's kernel only (matrixmultiply's runs on one thread).
+    #[cfg_attr(not(any(feature = "faer", feature = "linalg")), allow(dead_code))]
+    pub(crate) threads: bool,
+}
+
 /// The matrix-product kernel of one element type: `run(a, la, b, lb, c)` computes `c = a @ b`
 /// for 2-D layouts that `kernels::gemm` has checked; `into`, where the kernel takes a strided
 /// destination (faer's), writes or adds `c` through its own layout (`kernels::gemm_into`).
@@ -67,15 +79,7 @@ pub struct GemmKernel<T: 'static> {
     pub(crate) run: fn(&[T], &crate::layout::Layout, &[T], &crate::layout::Layout, &mut [T]),
     #[allow(clippy::type_complexity)]
     pub(crate) into: Option<
-        fn(
-            &[T],
-            &crate::layout::Layout,
-            &[T],
-            &crate::layout::Layout,
-            &mut [T],
-            &crate::layout::Layout,
-            crate::kernels::GemmMode,
-        ),
+        fn(&[T], &crate::layout::Layout, &[T], &crate::layout::Layout, &mut [T], &crate::layout::Layout, GemmMode),
     >,
 }
 

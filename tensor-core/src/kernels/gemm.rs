@@ -8,7 +8,7 @@ use crate::layout::Layout;
 use crate::storage::Element;
 
 pub use crate::num::Gemm;
-use crate::num::GemmKernel;
+use crate::num::{GemmKernel, GemmMode};
 
 /// `c = a @ b` for `a: [m, k]`, `b: [k, n]` and `c` a row-major `[m, n]` buffer, overwritten.
 ///
@@ -26,18 +26,6 @@ pub(crate) fn gemm<T: Gemm>(a: &[T], la: &Layout, b: &[T], lb: &Layout, c: &mut 
         return;
     }
     (T::GEMM.run)(a, la, b, lb, c)
-}
-
-/// How [`gemm_into`] writes its product: added to the destination's values or replacing them,
-/// and whether the product may split across rayon's pool (past its own threshold) or must stay
-/// on the calling thread (a product inside a block that the caller already runs in parallel:
-/// faer's split inside the large 3x3 convolution's parallel blocks cost 9% on two threads).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct GemmMode {
-    pub(crate) add: bool,
-    // Read by faer's kernel only (matrixmultiply's runs on one thread).
-    #[cfg_attr(not(any(feature = "faer", feature = "linalg")), allow(dead_code))]
-    pub(crate) threads: bool,
 }
 
 /// `c = a @ b`, or `c += a @ b` with `mode.add`, for `a: [m, k]`, `b: [k, n]` and `c` the `[m, n]`

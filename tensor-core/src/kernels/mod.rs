@@ -30,6 +30,7 @@ pub(crate) mod scale;
 pub(crate) mod scan;
 pub(crate) mod small;
 pub(crate) mod vector;
+pub(crate) use crate::num::GemmMode;
 pub(crate) use gather::{
     check_write_indices, gather, index_select, mask_coords, masked_fill, masked_fill_inplace, masked_select, nonzero,
     scatter, scatter_value, scatter_with, where_select,
@@ -37,7 +38,7 @@ pub(crate) use gather::{
 pub use gemm::Gemm;
 #[cfg(feature = "rayon")]
 pub(crate) use gemm::GEMM_PAR_FLOPS;
-pub(crate) use gemm::{gemm, gemm_into, GemmMode};
+pub(crate) use gemm::{gemm, gemm_into};
 pub(crate) use index::{gather_runs, scatter_runs};
 
 pub(crate) use crate::memory::{try_collect, try_vec, try_with_capacity, try_with_capacity_uncached};
