@@ -7,6 +7,9 @@
 //! - `step/*`: a training step (forward, cross-entropy, backward, Adam) of the digits CNN at
 //!   batch 64 and of the MLP 64-256-256-10 at batch 128; `forward/*` the same forward and loss
 //!   in grad mode, so that backward + Adam = step - forward.
+//! - `transformer/*`: a transformer block (`TransformerEncoderLayer`, width 384, 12 heads) over
+//!   `[32, 64, 384]`: its forward, also inside `keep_threads_awake`, and a training step with
+//!   AdamW (`scripts/torch_peers.py --transformer` for PyTorch's).
 //!
 //! Run on one thread: `RAYON_NUM_THREADS=1 cargo bench --bench autograd`.
 #[path = "common/mod.rs"]
@@ -163,5 +166,41 @@ fn benches(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(autograd, benches);
+/// A transformer block (issue 51): PyTorch's `nn.TransformerEncoderLayer(384, 12, 1536,
+/// dropout=0.0, batch_first=True)` over `[32, 64, 384]`, its forward on a `no_grad` tape and a
+/// training step (forward, the mean of the squared output, backward, AdamW). The PyTorch side is
+/// `scripts/torch_peers.py --transformer`.
+fn transformer(c: &mut Criterion) {
+    use shaped::autograd::optim::{AdamW, AdamWConfig};
+    use shaped::nn::{EncoderLayerOptions, TransformerEncoderLayer};
+    type Block = TransformerEncoderLayer<Const<384>, 12, Const<1536>>;
+    let rng = &mut shaped::rand::rngs::StdRng::seed_from_u64(3);
+    let options = EncoderLayerOptions { dropout: 0.0, ..EncoderLayerOptions::default() };
+    let mut block = Block::new_with(options, rng);
+    let x = Var::constant(Tensor::<f32, Shape![32, 64, 384]>::randn(rng));
+    let mut g = c.benchmark_group("transformer");
+    g.sample_size(10).measurement_time(Duration::from_secs(10)).warm_up_time(Duration::from_secs(2));
+    g.bench_function("forward [32, 64, 384] (no_grad)", |b| {
+        b.iter(|| block.forward(&Tape::no_grad(), black_box(&x)).into_value())
+    });
+    // Inside `keep_threads_awake` the closure runs on a pool thread, so it takes the input tensor
+    // (a tape's `Var`s are not `Sync`) and copies it into its own `Var` (3 MB, included).
+    let xt = x.value().clone();
+    g.bench_function("forward [32, 64, 384] (no_grad, keep_threads_awake)", |b| {
+        b.iter(|| {
+            shaped::keep_threads_awake(|| block.forward(&Tape::no_grad(), &Var::constant(xt.clone())).into_value())
+        })
+    });
+    g.bench_function("train step (AdamW) [32, 64, 384]", |b| {
+        let mut opt = AdamW::new(AdamWConfig::default());
+        b.iter(|| {
+            let tape = Tape::new();
+            let grads = block.forward(&tape, black_box(&x)).square().mean().backward();
+            opt.step(&mut block.parameters(), &grads);
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(autograd, benches, transformer);
 criterion_main!(autograd);

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """PyTorch's time (CPU, one thread) for the work of `benches/autograd.rs` and
 `benches/network.rs`, on this machine, for the training and network tables of the README and
-src/guide/speed.md; with `--gelu`, for the `gelu_*` groups of `benches/workloads.rs` (gelu,
+src/guide/speed.md; with `--transformer`, for the `transformer` group of `benches/autograd.rs` (a
+`TransformerEncoderLayer(384, 12, 1536, dropout=0.0, batch_first=True)` over [32, 64, 384]: the
+forward under `no_grad`, and a training step: the mean of the squared output, backward, AdamW);
+with `--gelu`, for the `gelu_*` groups of `benches/workloads.rs` (gelu,
 gelu_tanh, erf, erfc of [360, 32] and [1e6], f32 and f64, the same inputs: [-4, 4) evenly).
 
 Each row is the median of 7 repeats of `timeit` loops of about 0.2 s, in microseconds per call.
@@ -139,6 +142,24 @@ def gelus():
                 print(f"{label:45s} {per_call_us(fn):9.1f} us")
 
 
+def transformer():
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} thread(s)")
+    block = torch.nn.TransformerEncoderLayer(384, 12, 1536, dropout=0.0, batch_first=True)
+    x = torch.randn(32, 64, 384)
+    opt = torch.optim.AdamW(block.parameters())
+    with torch.no_grad():
+        block.eval()
+        print(f"{'transformer forward [32, 64, 384] (no_grad)':45s} {per_call_us(lambda: block(x)):9.1f} us")
+    block.train()
+
+    def train_step():
+        opt.zero_grad()
+        block(x).square().mean().backward()
+        opt.step()
+
+    print(f"{'transformer train step (AdamW) [32, 64, 384]':45s} {per_call_us(train_step):9.1f} us")
+
+
 def main():
     print(f"torch {torch.__version__}, {torch.get_num_threads()} thread(s)")
     with torch.no_grad():
@@ -166,4 +187,9 @@ def main():
 
 
 if __name__ == "__main__":
-    gelus() if "--gelu" in sys.argv[1:] else main()
+    if "--gelu" in sys.argv[1:]:
+        gelus()
+    elif "--transformer" in sys.argv[1:]:
+        transformer()
+    else:
+        main()

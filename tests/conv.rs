@@ -457,6 +457,22 @@ fn pool_errors() {
 // ---- conv2d against a direct loop (proptest) -----------------------------------------------
 
 /// `conv2d` by its definition, one output element at a time.
+/// `conv2d` of an `xs` input by `ws` weights (values `value(i, k)` for element `i`, `k` telling the
+/// operands apart) against the direct loop: with a bias, without, and in f32 (exact for values
+/// that are integers times halves).
+fn agrees_with_direct_loop(xs: [usize; 4], ws: [usize; 4], a: ConvArgs, value: impl Fn(usize, usize) -> f64) {
+    let fill = |len: usize, k: usize| -> Vec<f64> { (0..len).map(|i| value(i, k)).collect() };
+    let (xv, wv, bv) = (fill(xs.iter().product(), 1), fill(ws.iter().product(), 3), fill(ws[0], 5));
+    let (x, w) = (dyn_tensor(&xs, &xv), dyn_tensor(&ws, &wv));
+    let y = x.conv2d(&w, &dyn_tensor(&[ws[0]], &bv), a);
+    let os: [usize; 4] = y.sizes().try_into().unwrap();
+    assert_eq!(y.to_vec(), reference(&xv, xs, &wv, ws, Some(&bv), a, os), "{xs:?} by {ws:?}");
+    let want = reference(&xv, xs, &wv, ws, None, a, os);
+    assert_eq!(x.conv2d(&w, NoBias, a).to_vec(), want, "{xs:?} by {ws:?}, no bias");
+    let y32 = x.cast::<f32>().conv2d(&w.cast::<f32>(), NoBias, a);
+    assert_eq!(y32.to_vec(), want.iter().map(|&v| v as f32).collect::<Vec<_>>(), "{xs:?} by {ws:?}, f32");
+}
+
 /// Large images (one image's im2col columns past a tile: output rows in tiles, the last one
 /// shorter), stride 1 and 2, with groups, against the direct loop: integers times halves, exact.
 #[test]
@@ -465,13 +481,7 @@ fn large_images_in_tiles_equal_direct_loop() {
         ([2, 16, 37, 41], [8, 16, 3, 3], ConvArgs { stride: [1, 1], padding: [1, 1], dilation: [1, 1], groups: 1 }),
         ([1, 8, 75, 70], [4, 4, 3, 5], ConvArgs { stride: [2, 1], padding: [2, 1], dilation: [1, 2], groups: 2 }),
     ] {
-        let fill =
-            |len: usize, k: usize| -> Vec<f64> { (0..len).map(|i| ((i * 7 + k) % 9) as f64 * 0.5 - 2.0).collect() };
-        let (xv, wv, bv) = (fill(xs.iter().product(), 1), fill(ws.iter().product(), 3), fill(ws[0], 5));
-        let x = dyn_tensor(&xs, &xv);
-        let y = x.conv2d(&dyn_tensor(&ws, &wv), &dyn_tensor(&[ws[0]], &bv), a);
-        let os: [usize; 4] = y.sizes().try_into().unwrap();
-        assert_eq!(y.to_vec(), reference(&xv, xs, &wv, ws, Some(&bv), a, os), "{xs:?} by {ws:?}");
+        agrees_with_direct_loop(xs, ws, a, |i, k| ((i * 7 + k) % 9) as f64 * 0.5 - 2.0);
     }
 }
 
@@ -494,17 +504,7 @@ fn large_stride_one_images_equal_direct_loop() {
         ([1, 16, 40, 40], [4, 16, 3, 3], args([0, 0], [1, 1], 1)),
         ([1, 160, 30, 30], [3, 160, 1, 1], args([1, 1], [1, 1], 1)),
     ] {
-        let fill =
-            |len: usize, k: usize| -> Vec<f64> { (0..len).map(|i| ((i * 7 + k) % 9) as f64 * 0.5 - 2.0).collect() };
-        let (xv, wv, bv) = (fill(xs.iter().product(), 1), fill(ws.iter().product(), 3), fill(ws[0], 5));
-        let (x, w) = (dyn_tensor(&xs, &xv), dyn_tensor(&ws, &wv));
-        let y = x.conv2d(&w, &dyn_tensor(&[ws[0]], &bv), a);
-        let os: [usize; 4] = y.sizes().try_into().unwrap();
-        assert_eq!(y.to_vec(), reference(&xv, xs, &wv, ws, Some(&bv), a, os), "{xs:?} by {ws:?}");
-        let want = reference(&xv, xs, &wv, ws, None, a, os);
-        assert_eq!(x.conv2d(&w, NoBias, a).to_vec(), want, "{xs:?} by {ws:?}, no bias");
-        let y32 = x.cast::<f32>().conv2d(&w.cast::<f32>(), NoBias, a);
-        assert_eq!(y32.to_vec(), want.iter().map(|&v| v as f32).collect::<Vec<_>>(), "{xs:?} by {ws:?}, f32");
+        agrees_with_direct_loop(xs, ws, a, |i, k| ((i * 7 + k) % 9) as f64 * 0.5 - 2.0);
     }
 }
 
@@ -519,17 +519,7 @@ fn small_images_with_many_channels_equal_direct_loop() {
         ([8, 2, 5, 5], [17, 2, 4, 4], args([2, 2], [1, 1])),
         ([8, 2, 6, 6], [18, 2, 4, 5], args([2, 1], [2, 1])),
     ] {
-        let fill =
-            |len: usize, k: usize| -> Vec<f64> { (0..len).map(|i| ((i * 5 + k) % 11) as f64 * 0.5 - 2.5).collect() };
-        let (xv, wv, bv) = (fill(xs.iter().product(), 1), fill(ws.iter().product(), 2), fill(ws[0], 3));
-        let (x, w) = (dyn_tensor(&xs, &xv), dyn_tensor(&ws, &wv));
-        let y = x.conv2d(&w, &dyn_tensor(&[ws[0]], &bv), a);
-        let os: [usize; 4] = y.sizes().try_into().unwrap();
-        assert_eq!(y.to_vec(), reference(&xv, xs, &wv, ws, Some(&bv), a, os), "{xs:?} by {ws:?}");
-        let want = reference(&xv, xs, &wv, ws, None, a, os);
-        assert_eq!(x.conv2d(&w, NoBias, a).to_vec(), want, "{xs:?} by {ws:?}, no bias");
-        let y32 = x.cast::<f32>().conv2d(&w.cast::<f32>(), NoBias, a);
-        assert_eq!(y32.to_vec(), want.iter().map(|&v| v as f32).collect::<Vec<_>>(), "{xs:?} by {ws:?}, f32");
+        agrees_with_direct_loop(xs, ws, a, |i, k| ((i * 5 + k) % 11) as f64 * 0.5 - 2.5);
     }
 }
 
@@ -552,13 +542,7 @@ fn edge_geometries_equal_direct_loop() {
         ([8, 3, 2, 2], [4, 3, 2, 2], args([2, 1], [2, 1], [2, 1], 1)),
         ([10, 5, 1, 1], [7, 5, 1, 1], args([1, 1], [1, 1], [1, 1], 1)),
     ] {
-        let fill =
-            |len: usize, k: usize| -> Vec<f64> { (0..len).map(|i| ((i * 5 + k) % 7) as f64 * 0.5 - 1.5).collect() };
-        let (xv, wv, bv) = (fill(xs.iter().product(), 2), fill(ws.iter().product(), 4), fill(ws[0], 6));
-        let x = dyn_tensor(&xs, &xv);
-        let y = x.conv2d(&dyn_tensor(&ws, &wv), &dyn_tensor(&[ws[0]], &bv), a);
-        let os: [usize; 4] = y.sizes().try_into().unwrap();
-        assert_eq!(y.to_vec(), reference(&xv, xs, &wv, ws, Some(&bv), a, os), "{xs:?} by {ws:?}");
+        agrees_with_direct_loop(xs, ws, a, |i, k| ((i * 5 + k) % 7) as f64 * 0.5 - 1.5);
     }
 }
 

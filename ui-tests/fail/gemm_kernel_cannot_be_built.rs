@@ -1,4 +1,4 @@
-//! Nor can user code build a kernel table (its field is crate-private), so no type outside the
+//! Nor can user code build a kernel table (its fields are crate-private), so no type outside the
 //! crate can implement `Gemm` with a kernel of its own.
 use shaped::layout::Layout;
 use shaped::num::GemmKernel;

@@ -1,9 +1,9 @@
-//! nalgebra 0.34 (feature `nalgebra`): strided matrix views of rank-2 tensors, and copies to and
+//! nalgebra 0.35 (feature `nalgebra`): strided matrix views of rank-2 tensors, and copies to and
 //! from `SMatrix`, `DMatrix` and `DVector`.
 //!
 //! nalgebra stores matrices column-major, and its strided views are only sound in that layout:
-//! with a row stride above 1, nalgebra 0.34's iterators step their pointer past the end of the
-//! buffer (undefined behaviour that Miri reports; dimforge/nalgebra#1562) and `axpy` on a
+//! with a row stride above 1, nalgebra's iterators step their pointer past the end of the
+//! buffer (undefined behaviour that Miri reports; dimforge/nalgebra#1562, found on 0.34) and `axpy` on a
 //! strided vector view reads and writes out of bounds (dimforge/nalgebra#1616). So the view
 //! methods take column-major layouts only: row stride 1 and columns that do not overlap, as a
 //! transposed row-major tensor (`x.t()`) or a column slice of one has. A row-major tensor, a

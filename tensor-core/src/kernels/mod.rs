@@ -35,10 +35,11 @@ pub(crate) use gather::{
     check_write_indices, gather, index_select, mask_coords, masked_fill, masked_fill_inplace, masked_select, nonzero,
     scatter, scatter_value, scatter_with, where_select,
 };
+pub(crate) use gemm::gemm;
+pub(crate) use gemm::gemm_into;
 pub use gemm::Gemm;
 #[cfg(feature = "rayon")]
 pub(crate) use gemm::GEMM_PAR_FLOPS;
-pub(crate) use gemm::{gemm, gemm_into};
 pub(crate) use index::{gather_runs, scatter_runs};
 
 pub(crate) use crate::memory::{try_collect, try_vec, try_with_capacity, try_with_capacity_uncached};

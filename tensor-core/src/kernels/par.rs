@@ -119,6 +119,9 @@ fn spin(done: &core::sync::atomic::AtomicBool) {
 /// costs the other cores' time while `f` runs. With one thread in the pool, or called from
 /// inside another `keep_threads_awake`, this is `f()`. Without the `rayon` feature it is `f()`.
 ///
+/// `f` runs on one of the pool's threads, so it and its result must be `Send`: a tape and its
+/// `Var`s (which are not `Sync`) are made inside it, from tensors it borrows.
+///
 /// ```
 /// # extern crate shaped_core as shaped;
 /// use shaped::{Shape, Tensor};
