@@ -55,7 +55,7 @@ pub(crate) fn gemm_into<T: Gemm>(
     }
     if k == 0 {
         if !mode.add {
-            super::copy::fill(c, lc, T::ZERO);
+            super::fill(c, lc, T::ZERO);
         }
         return Ok(());
     }
@@ -65,17 +65,11 @@ pub(crate) fn gemm_into<T: Gemm>(
     }
     let mut tmp = crate::memory::try_vec(m * n, T::ZERO)?;
     gemm(a, la, b, lb, &mut tmp);
-    if !mode.add {
-        super::copy::copy_to(c, lc, &tmp, &Layout::contiguous(&[m, n])?);
-        return Ok(());
-    }
-    let ([rs, cs], o) = ([lc.strides()[0], lc.strides()[1]], lc.offset() as isize);
-    for (i, row) in tmp.chunks_exact(n).enumerate() {
-        for (j, &v) in row.iter().enumerate() {
-            // Inside `c`: `lc` fits it (checked above).
-            let e = &mut c[(o + i as isize * rs + j as isize * cs) as usize];
-            *e = T::add(*e, v);
-        }
+    let lt = Layout::contiguous(&[m, n])?;
+    if mode.add {
+        super::zip_assign(c, lc, &tmp, &lt, |d, v| *d = T::add(*d, v));
+    } else {
+        super::copy_to(c, lc, &tmp, &lt);
     }
     Ok(())
 }
