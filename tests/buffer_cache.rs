@@ -3,7 +3,7 @@
 //! result holds exactly the values it would hold in a fresh buffer. One test function, because the
 //! cache is process-wide: tests running beside it in this binary would move its byte counts.
 use shaped::prelude::*;
-use shaped::{buffer_cache_bytes, set_buffer_cache_limit, Data, TensorBase};
+use shaped::{buffer_cache_bytes, set_buffer_cache_limit, ConvArgs, ConvTransposeArgs, Data, TensorBase};
 
 const MB: usize = 1 << 20;
 
@@ -124,5 +124,96 @@ fn large_buffers_are_reused_with_correct_values() {
     let here = &a * &b;
     assert_eq!(ptr(&here) as usize, other);
     drop(here);
+
+    overwriting_kernels_leave_nothing_of_the_old_values();
     set_buffer_cache_limit(default);
+}
+
+/// The kernels that write every element of a new result take a cached buffer as it is, with the
+/// values of the tensor that was dropped, not zero-filled first (`memory::try_vec_for_overwrite`).
+/// Each runs here on a buffer of NaN of its result's exact size, and its result must equal, bit
+/// for bit, the same call on a fresh buffer (the cache off). Empty inner dims are included: a
+/// product with `k = 0` must still write its zeros.
+fn overwriting_kernels_leave_nothing_of_the_old_values() {
+    use shaped::autograd::nn;
+    /// `f()` with the cache off, then on a cached buffer of `n` NaN (asserting that the result's
+    /// buffer is that one), compared.
+    fn check(what: &str, n: usize, f: impl Fn() -> Tensor<f32, DynShape>) {
+        set_buffer_cache_limit(0);
+        let want = f().to_vec();
+        assert_eq!(want.len(), n, "{what}: result size");
+        set_buffer_cache_limit(256 * MB);
+        let poison = Tensor::<f32, DynShape>::full_sized(&[n], f32::NAN);
+        let old = ptr(&poison);
+        drop(poison);
+        let got = f();
+        assert_eq!(ptr(&got), old, "{what}: the result takes the poisoned buffer");
+        let got = got.to_vec();
+        let same = got.iter().zip(&want).all(|(g, w)| g.to_bits() == w.to_bits());
+        assert!(same, "{what}: a value of the poisoned buffer survives or the result differs");
+    }
+    let vals = |sizes: &[usize], k: usize| {
+        let n: usize = sizes.iter().product();
+        Tensor::<f32, DynShape>::from_vec(sizes, (0..n).map(|i| ((i * k) % 1019) as f32 / 509.0 - 1.0).collect())
+    };
+    let (a, b) = (vals(&[512, 96], 7), vals(&[96, 256], 11));
+    check("2-D matmul", 512 * 256, || a.matmul(&b));
+    check("2-D matmul of transposed views", 256 * 512, || b.t().matmul(&a.t()));
+    let (e0, e1) = (vals(&[512, 0], 1), vals(&[0, 256], 1));
+    check("2-D matmul, k = 0", 512 * 256, || e0.matmul(&e1));
+    let (p, q) = (vals(&[16, 64, 48], 5), vals(&[16, 48, 64], 3));
+    check("batched matmul", 16 * 64 * 64, || p.matmul(&q));
+    check("batched matmul of transposed views", 16 * 64 * 64, || q.transpose(1, 2).matmul(&p.transpose(1, 2)));
+    let (p0, q0) = (vals(&[16, 64, 0], 1), vals(&[16, 0, 64], 1));
+    check("batched matmul, k = 0", 16 * 64 * 64, || p0.matmul(&q0));
+    let x = vals(&[512, 256], 13);
+    check("map of a transposed view", 512 * 256, || x.t().map(|v| v * 3.0));
+    for axis in [0, 1, -1] {
+        check(&format!("softmax({axis})"), 512 * 256, || x.softmax(axis));
+        check(&format!("log_softmax({axis})"), 512 * 256, || x.log_softmax(axis));
+        check(&format!("cumsum({axis})"), 512 * 256, || x.cumsum(axis));
+        check(&format!("logcumsumexp({axis})"), 512 * 256, || x.logcumsumexp(axis));
+    }
+    check("softmax of a transposed view", 512 * 256, || x.t().softmax(-1));
+    let small = x.map(|v| 1.0 + v / 4096.0);
+    check("cumprod", 512 * 256, || small.cumprod(1));
+    // Each path of the convolution kernel (see `kernels/conv.rs`), and the transposed one.
+    let conv = |x: &[usize], w: &[usize], stride: usize, groups: usize, pad: usize| {
+        let (x, w, b) = (vals(x, 3), vals(w, 5), vals(&[w[0]], 7));
+        let args = ConvArgs { stride: [stride; 2], padding: [pad; 2], dilation: [1, 1], groups };
+        move || x.conv2d(&w, &b, args)
+    };
+    check("conv2d, small images (one unrolled product)", 360 * 16 * 16, conv(&[360, 8, 4, 4], &[16, 8, 3, 3], 1, 1, 1));
+    check("conv2d, narrow rows (im2col of padded planes)", 360 * 8 * 64, conv(&[360, 1, 8, 8], &[8, 1, 3, 3], 1, 1, 1));
+    check("conv2d, depthwise", 8 * 16 * 1024, conv(&[8, 16, 32, 32], &[16, 1, 3, 3], 1, 16, 1));
+    check("conv2d, depthwise, stride 2", 8 * 16 * 256, conv(&[8, 16, 32, 32], &[16, 1, 3, 3], 2, 16, 1));
+    check("conv2d, 1x1", 8 * 8 * 1024, conv(&[8, 16, 32, 32], &[8, 16, 1, 1], 1, 1, 0));
+    check("conv2d, large image, stride 1 (no im2col)", 8 * 4096, conv(&[1, 8, 64, 64], &[8, 8, 3, 3], 1, 1, 1));
+    check("conv2d, large image, stride 2 (im2col tiles)", 8 * 4096, conv(&[1, 8, 128, 128], &[8, 8, 3, 3], 2, 1, 1));
+    check("conv2d, groups 2", 4 * 16 * 1024, conv(&[4, 8, 32, 32], &[16, 4, 3, 3], 1, 2, 1));
+    let (xt, wt) = (vals(&[4, 8, 32, 32], 3), vals(&[8, 8, 3, 3], 5));
+    let targs =
+        ConvTransposeArgs { stride: [2, 2], padding: [1, 1], output_padding: [1, 1], dilation: [1, 1], groups: 1 };
+    check("conv_transpose2d", 4 * 8 * 64 * 64, || xt.conv_transpose2d(&wt, shaped::NoBias, targs));
+
+    // Layer norm writes three new buffers: the normalised values and the row scales (which the
+    // backward pass reads) and the output. All three poisoned; the input's gradient (through
+    // the first two) and the output compared.
+    let rows = vals(&[1 << 15, 16], 17);
+    let run = || {
+        let tape = shaped::autograd::Tape::new();
+        let x = tape.var(rows.clone());
+        let y = nn::layer_norm(&x, None, None, 1e-5);
+        let g = y.square().sum().backward();
+        (y.into_value(), g.wrt(&x).expect("x is tracked").clone())
+    };
+    set_buffer_cache_limit(0);
+    let (want_y, want_g) = run();
+    set_buffer_cache_limit(256 * MB);
+    for n in [1 << 19, 1 << 19, 1 << 15] {
+        drop(Tensor::<f32, DynShape>::full_sized(&[n], f32::NAN));
+    }
+    let (y, g) = run();
+    assert_eq!(y.to_vec(), want_y.to_vec(), "layer_norm's output");
+    assert_eq!(g.to_vec(), want_g.to_vec(), "layer_norm's input gradient");
 }

@@ -344,10 +344,11 @@ fn layer_norm_rows<'t, T: GradFloat, D: Dim>(
     }
     let (n, rows) = (xs.len(), xs.len() / d);
     let (mut xhat, mut y, mut rstd) = (
-        crate::memory::try_vec(n, T::zero())?,
-        crate::memory::try_vec(n, T::zero())?,
-        crate::memory::try_vec(rows, T::zero())?,
+        crate::memory::try_vec_for_overwrite(n)?,
+        crate::memory::try_vec_for_overwrite(n)?,
+        crate::memory::try_vec_for_overwrite(rows)?,
     );
+    // `layer_norm_rows` writes every element of the three.
     crate::kernels::norm::layer_norm_rows(xs, d, eps, (w.flatten(), b.flatten()), (&mut xhat, &mut y, &mut rstd));
     let mut kept: Vec<usize> = x.sizes().to_vec();
     *kept.last_mut().expect("rank checked above") = 1;

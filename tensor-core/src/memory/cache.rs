@@ -78,7 +78,16 @@ mod imp {
         CACHE.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// An empty vector with room for `n` elements from the cache, when it holds one that fits.
     pub(crate) fn take<T: Element>(n: usize) -> Option<Vec<T>> {
+        let mut v = take_filled::<T>(n)?;
+        v.clear();
+        Some(v)
+    }
+
+    /// A cached vector with room for `n` elements, its length as it was freed (its old elements:
+    /// initialised values of `T`, since the cache keeps each buffer's length).
+    fn take_filled<T: Element>(n: usize) -> Option<Vec<T>> {
         let need = n.checked_mul(core::mem::size_of::<T>())?;
         if need < MIN_BYTES {
             return None;
@@ -97,6 +106,18 @@ mod imp {
         e.buf.downcast::<Vec<T>>().ok().map(|b| *b)
     }
 
+    /// `n` elements from the cache when it holds a buffer that fits: the buffer's old values (up
+    /// to `n`; a shorter buffer is completed with `T::ZERO`), never zero-filled in full.
+    pub(crate) fn take_for_overwrite<T: Element>(n: usize) -> Option<Vec<T>> {
+        let mut v = take_filled::<T>(n)?;
+        if v.len() >= n {
+            v.truncate(n);
+        } else {
+            v.resize(n, T::ZERO);
+        }
+        Some(v)
+    }
+
     pub(crate) fn give<T: Element>(v: &mut Vec<T>) {
         let bytes = v.capacity() * core::mem::size_of::<T>();
         if bytes < MIN_BYTES {
@@ -109,7 +130,8 @@ mod imp {
             }
             let room = c.limit - bytes;
             let evicted = c.evict_to(room);
-            v.clear();
+            // The buffer keeps its length: its elements stay initialised values of `T`, so that
+            // `take_for_overwrite` can hand them out without a zero fill.
             let buf: Box<dyn Any + Send> = Box::new(core::mem::take(v));
             c.entries.push(Entry { bytes, buf });
             c.held += bytes;
@@ -142,6 +164,10 @@ mod imp {
         None
     }
     #[inline(always)]
+    pub(crate) fn take_for_overwrite<T: Element>(_: usize) -> Option<Vec<T>> {
+        None
+    }
+    #[inline(always)]
     pub(crate) fn give<T: Element>(_: &mut Vec<T>) {}
     pub fn set_limit(_: usize) -> usize {
         0
@@ -151,7 +177,7 @@ mod imp {
     }
 }
 
-pub(crate) use imp::{give, take};
+pub(crate) use imp::{give, take, take_for_overwrite};
 
 /// Sets how many bytes of freed large buffers (128 KiB or more each) the process keeps for reuse,
 /// and returns the previous limit. `0` turns the cache off and frees what it holds; lowering the

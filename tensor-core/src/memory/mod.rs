@@ -100,6 +100,21 @@ pub(crate) fn try_vec<T: Element>(n: usize, value: T) -> Result<Vec<T>, ShapeErr
     Ok(v)
 }
 
+/// `n` elements for a kernel that writes every one of them before the vector is read: a freed
+/// buffer from the cache with its old values (no zero fill: 11% of a transformer block's forward
+/// went to zero-filling results that a product then overwrote), otherwise `n` zeros.
+///
+/// The old values are a freed tensor's elements of the same type, so nothing uninitialised is
+/// ever read; but a caller that leaves an element unwritten would show another tensor's value.
+/// Only kernels that overwrite their whole output take this (the gemm, `map_into`, softmax, ...),
+/// and `tests/tensor/reused_buffers.rs` runs each of them on buffers filled with NaN.
+pub(crate) fn try_vec_for_overwrite<T: Element>(n: usize) -> Result<Vec<T>, ShapeError> {
+    match cache::take_for_overwrite(n) {
+        Some(v) => Ok(v),
+        None => try_vec(n, T::ZERO),
+    }
+}
+
 /// [`try_vec`] for any `T` (layouts, accumulators), from the allocator.
 pub(crate) fn try_vec_uncached<T: Clone>(n: usize, value: T) -> Result<Vec<T>, ShapeError> {
     let mut v = try_with_capacity_uncached(n)?;

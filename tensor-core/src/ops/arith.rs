@@ -569,7 +569,8 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
             return Ok(TensorBase::from_lay(out, LayoutRepr::row_major::<S>(|| Ok(S::ROW_MAJOR))?));
         }
         let lay = LayoutRepr::try_from_layout::<S>(Layout::contiguous(self.sizes())?)?;
-        let mut out = O::<D, U, S>::zeroed(self.numel())?;
+        // `map_into` writes every element.
+        let mut out = crate::storage::for_overwrite::<U, O<D, U, S>>(self.numel())?;
         kernels::map_into(out.as_mut_slice(), self.data.as_slice(), self.layout(), f);
         Ok(TensorBase::from_lay(out, lay))
     }

@@ -20,7 +20,7 @@ use crate::kernels::conv::{Geom, Operands};
 use crate::layout::{window_out, Layout};
 use crate::num::Gemm;
 use crate::shape::{Conv1dChannels, Conv1dShape, Conv2dChannels, Conv2dShape, ConvTranspose2dShape, DynShape, Shape};
-use crate::storage::{Data, Element};
+use crate::storage::Data;
 use crate::tensor::{Tensor, TensorBase};
 use alloc::borrow::Cow;
 use alloc::format;
@@ -460,7 +460,8 @@ where
     D::Elem: Gemm,
 {
     let numel = sizes.iter().product();
-    let mut out = kernels::try_vec(numel, D::Elem::ZERO)?;
+    // Both kernels write every output element (`conv_transpose2d` zeroes its output first).
+    let mut out = crate::memory::try_vec_for_overwrite(numel)?;
     if numel > 0 {
         let (x, wt) = (dense(x)?, dense(weight)?);
         kernel(Operands { x: &x, wt: &wt, bias: bias.as_deref(), g: geom, o, groups }, &mut out)?;

@@ -141,13 +141,13 @@ where
             // `matmul_out` does; the plan's layouts cost 4% of a 64x64 product).
             let (m, _, n) = matrix_mkn(la, lb)?;
             let lay = LayoutRepr::try_from_layout::<<S as MatMulShape<S2>>::Out>(Layout::contiguous(&[m, n])?)?;
-            let mut data = O::<D, D2, S, S2>::zeroed(m * n)?;
+            let mut data = crate::storage::for_overwrite::<D::Elem, O<D, D2, S, S2>>(m * n)?;
             kernels::gemm(self.data.as_slice(), la, rhs.data.as_slice(), lb, data.as_mut_slice());
             return Ok(TensorBase::from_lay(data, lay));
         }
         let p = Plan::new(la, lb)?;
         let lay = LayoutRepr::try_from_layout::<<S as MatMulShape<S2>>::Out>(p.out)?;
-        let mut data = O::<D, D2, S, S2>::zeroed(p.out.numel())?;
+        let mut data = crate::storage::for_overwrite::<D::Elem, O<D, D2, S, S2>>(p.out.numel())?;
         p.run(self.data.as_slice(), rhs.data.as_slice(), data.as_mut_slice())?;
         Ok(TensorBase::from_lay(data, lay))
     }

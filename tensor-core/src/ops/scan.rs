@@ -35,9 +35,30 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         axis: isize,
         k: impl FnOnce(&mut [U], &[D::Elem], &Layout, usize) -> Result<(), ShapeError>,
     ) -> Result<OutTensor<D, U, S>, ShapeError> {
+        self.per_line_into(axis, <Out<D, U, S>>::zeroed, k)
+    }
+
+    /// [`per_line`](Self::per_line) for a kernel `k` that writes every element of its output
+    /// (softmax, the cumulative scans): the result's buffer may be a freed one with its old
+    /// values, not zero-filled first (`storage::for_overwrite`).
+    pub(super) fn per_line_overwriting<U: Element>(
+        &self,
+        axis: isize,
+        k: impl FnOnce(&mut [U], &[D::Elem], &Layout, usize) -> Result<(), ShapeError>,
+    ) -> Result<OutTensor<D, U, S>, ShapeError> {
+        self.per_line_into(axis, crate::storage::for_overwrite::<U, Out<D, U, S>>, k)
+    }
+
+    /// [`per_line`](Self::per_line) into a buffer from `new`.
+    fn per_line_into<U: Element>(
+        &self,
+        axis: isize,
+        new: fn(usize) -> Result<Out<D, U, S>, ShapeError>,
+        k: impl FnOnce(&mut [U], &[D::Elem], &Layout, usize) -> Result<(), ShapeError>,
+    ) -> Result<OutTensor<D, U, S>, ShapeError> {
         let axis = normalize_axis(axis, self.rank())?;
         let lay = LayoutRepr::try_from_layout::<S>(Layout::contiguous(self.sizes())?)?;
-        let mut out = <Out<D, U, S>>::zeroed(self.numel())?;
+        let mut out = new(self.numel())?;
         k(out.as_mut_slice(), self.data.as_slice(), self.layout(), axis)?;
         Ok(TensorBase::from_lay(out, lay))
     }
@@ -46,21 +67,21 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         D::Elem: Num,
     {
-        self.per_line(axis, scan::cumsum)
+        self.per_line_overwriting(axis, scan::cumsum)
     }
 
     fn cumprod_rt(&self, axis: isize) -> Result<OutTensor<D, <D::Elem as Num>::Sum, S>, ShapeError>
     where
         D::Elem: Num,
     {
-        self.per_line(axis, scan::cumprod)
+        self.per_line_overwriting(axis, scan::cumprod)
     }
 
     fn logcumsumexp_rt(&self, axis: isize) -> Result<OutTensor<D, D::Elem, S>, ShapeError>
     where
         D::Elem: Float + Num,
     {
-        self.per_line(axis, scan::logcumsumexp)
+        self.per_line_overwriting(axis, scan::logcumsumexp)
     }
 
     /// The running extreme's positions and values (see `scan::cum_extreme_idx`).
@@ -81,7 +102,7 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
     where
         D::Elem: Float + Num<Sum = D::Elem>,
     {
-        self.per_line(axis, |o, s, l, a| scan::softmax(o, s, l, a, log))
+        self.per_line_overwriting(axis, |o, s, l, a| scan::softmax(o, s, l, a, log))
     }
 }
 

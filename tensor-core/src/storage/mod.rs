@@ -236,6 +236,22 @@ pub trait OutData<T: Element>: DataMut<Elem = T> + Sized {
     /// for inline storage, where `v.len()` must be the array length).
     fn from_vec(v: Vec<T>) -> Self;
 }
+/// A new result's buffer of `n` elements for a kernel that writes every one of them before the
+/// tensor is seen: an inline array zeroed as [`OutData::zeroed`], a heap buffer possibly a freed
+/// one with its old values ([`try_vec_for_overwrite`](crate::memory::try_vec_for_overwrite): no
+/// zero fill).
+///
+/// # Errors
+/// As [`OutData::zeroed`].
+#[inline]
+pub(crate) fn for_overwrite<T: Element, O: OutData<T>>(n: usize) -> Result<O, crate::ShapeError> {
+    if O::INLINE {
+        O::zeroed(n)
+    } else {
+        crate::memory::try_vec_for_overwrite(n).map(O::from_vec)
+    }
+}
+
 /// A storage kind a constructor builds a new tensor in: the heap's [`OwnedRepr`] or an
 /// [`Inline`] array (what [`Tensor`](crate::Tensor) and [`STensor`](crate::STensor) hold).
 /// Sealed. The constructors of static shapes (`zeros`, `eye`, `from_fn`, `randn`, ...) are
