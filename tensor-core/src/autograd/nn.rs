@@ -829,4 +829,4 @@ mod loss;
 pub use loss::*;
 
 mod heads;
-pub(crate) use heads::try_packed_attention;
+pub(crate) use heads::{try_attention_blocks, try_packed_attention};

@@ -2,6 +2,10 @@
 //! with `batch_first=True`): the parameters under PyTorch's names, so that a state dict saved by
 //! PyTorch loads by its own keys, and a forward made of the differentiable operations of
 //! [`Var`] (linear, reshapes, matmul, softmax, dropout), so the gradients come from the tape.
+//! Without attention weights to return or dropout to draw (a `TransformerEncoderLayer` in
+//! evaluation mode or with dropout 0), the attention between the projections is one node that
+//! reads the heads in place (`autograd::nn::try_attention_blocks`), and self-attention's three
+//! projections are one product into `[n, l, 3E]`, as PyTorch's `in_proj`.
 use super::layers::{size_of, watch_weight_bias};
 use super::{Dropout, Forward, Item, LayerNorm, Linear, Module};
 use crate::autograd::nn as f;
@@ -385,6 +389,42 @@ impl<E: Dim, const HEADS: usize, T: GradFloat> MultiheadAttention<E, HEADS, T> {
             y.try_reshape_sized::<DynShape>(&[n as isize, len as isize, HEADS as isize, hd as isize])?
                 .try_transpose(1, 2)
         };
+        let (wo, bo) = watch_weight_bias(tape, &self.out_proj.weight, self.out_proj.bias.as_ref());
+        let dropping = self.training && self.dropout > 0.0;
+        if !need_weights && !dropping {
+            // No weights to return and no dropout: the heads read in place from the projections
+            // and the attention one node (`try_attention_blocks`), with self-attention's three
+            // projections one product into `[n, l, 3E]`. The per-head steps below copied each
+            // head split and join (6% of a transformer block's forward).
+            let mut rows = None;
+            let mask = match mask {
+                Some((m, full)) if full.iter().any(|&f| f) => {
+                    // As below: such a query's scores unmasked, its weights zeroed.
+                    let r = Tensor::<bool, DynShape>::from_vec(&[n, 1, l, 1], full);
+                    let m = m.masked_fill(&r, T::zero());
+                    rows = Some(r);
+                    Some(m)
+                }
+                Some((m, _)) => Some(m),
+                None => None,
+            };
+            let same = |a: &Var<'t, T, DynShape>, b: &Var<'t, T, DynShape>| {
+                alloc::sync::Arc::ptr_eq(a.arc(), b.arc()) && a.node().map(|n| n.index) == b.node().map(|n| n.index)
+            };
+            let joined = if same(q, k) && same(k, v) {
+                let qkv = f::try_linear(q, &w, b.as_ref())?;
+                f::try_attention_blocks([(&qkv, 0), (&qkv, e), (&qkv, 2 * e)], e, HEADS, mask.as_ref(), rows.as_ref())?
+            } else {
+                let project = |x: &Var<'t, T, DynShape>, i: usize| {
+                    let wi = w.narrow(Ax::<0>, (i * e) as isize, e);
+                    let bi = b.as_ref().map(|b| b.narrow(Ax::<0>, (i * e) as isize, e));
+                    f::try_linear(x, &wi, bi.as_ref())
+                };
+                let (qp, kp, vp) = (project(q, 0)?, project(k, 1)?, project(v, 2)?);
+                f::try_attention_blocks([(&qp, 0), (&kp, 0), (&vp, 0)], e, HEADS, mask.as_ref(), rows.as_ref())?
+            };
+            return Ok((f::try_linear(&joined, &wo, bo.as_ref())?, None));
+        }
         let qh = project(q, 0, l)?.mul_scalar(T::from_f64((1.0 / hd as f64).sqrt()));
         let kh = project(k, 1, s)?;
         let vh = project(v, 2, s)?;
@@ -409,7 +449,6 @@ impl<E: Dim, const HEADS: usize, T: GradFloat> MultiheadAttention<E, HEADS, T> {
         let p = f::try_dropout(&p, self.dropout, self.training, &mut self.rng)?;
         let heads = p.try_matmul(&vh)?; // [n, H, l, hd]
         let joined = heads.try_transpose(1, 2)?.try_reshape_sized::<DynShape>(&[n as isize, l as isize, e as isize])?;
-        let (wo, bo) = watch_weight_bias(tape, &self.out_proj.weight, self.out_proj.bias.as_ref());
         let out = f::try_linear(&joined, &wo, bo.as_ref())?;
         let weights = if need_weights { Some(p.try_mean_axis(1)?) } else { None };
         Ok((out, weights))
