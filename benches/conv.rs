@@ -1,8 +1,9 @@
 //! A ResNet-like 3x3 convolution layer in one process: `shaped`'s `conv2d` (im2col + the crate's
 //! gemm, faer for f32) against a plain im2col written here followed by faer's `matmul` on the
 //! same buffers (the usual CPU recipe, and what `shaped` should cost no more than). Input
-//! `[8, 64, 56, 56]`, weights `[64, 64, 3, 3]`, padding 1, stride 1, f32. Run with
-//! `cargo bench --bench conv`.
+//! `[8, 64, 56, 56]`, weights `[64, 64, 3, 3]`, padding 1, stride 1, f32. Group `conv_shapes`:
+//! 1x1, strided and dilated layers and backward passes, against PyTorch through
+//! `scripts/torch_peers.py --conv`. Run with `cargo bench --bench conv`.
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use faer::{Accum, MatMut, MatRef, Par};
 use shaped::prelude::*;
@@ -80,5 +81,62 @@ fn conv(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, conv);
+/// The other convolution shapes of issue 51 and the backward passes, each against PyTorch's
+/// time for the same work (`scripts/torch_peers.py --conv`): a 1x1 layer, a strided and a
+/// dilated 3x3 layer over the large input, and forward + backward of the large 3x3 layer with
+/// the input's gradient only, the weights' only, and of the digits CNN's second layer with both
+/// (the loss the output's sum, as `y.sum().backward()`).
+fn conv_shapes(c: &mut Criterion) {
+    use shaped::autograd::{Param, Tape, Var};
+    use shaped::ConvArgs;
+    let t = |sizes: &[usize], seed: usize| -> Tensor<f32, DynShape> {
+        Tensor::from_vec(sizes, data(sizes.iter().product(), seed))
+    };
+    let args = |stride: usize, padding: usize, dilation: usize| ConvArgs {
+        stride: [stride; 2],
+        padding: [padding; 2],
+        dilation: [dilation; 2],
+        groups: 1,
+    };
+    let x = t(&[N, C, H, H], 0);
+    let (w1, w2, w3) = (t(&[128, C, 1, 1], 1), t(&[128, C, 3, 3], 2), t(&[O, C, 3, 3], 3));
+    let mut g = c.benchmark_group("conv_shapes");
+    g.measurement_time(Duration::from_secs(10)).warm_up_time(Duration::from_secs(2)).sample_size(10);
+    g.bench_function("1x1 [8,64,56,56] 64->128", |b| {
+        b.iter(|| black_box(black_box(&x).conv2d(&w1, NoBias, args(1, 0, 1))))
+    });
+    g.bench_function("stride 2 [8,64,56,56] 64->128 3x3 pad 1", |b| {
+        b.iter(|| black_box(black_box(&x).conv2d(&w2, NoBias, args(2, 1, 1))))
+    });
+    g.bench_function("dilation 2 [8,64,56,56] 64->64 3x3 pad 2", |b| {
+        b.iter(|| black_box(black_box(&x).conv2d(&w3, NoBias, args(1, 2, 2))))
+    });
+    let (xp, wp) = (Param::new(x.clone()), Param::new(w3.clone()));
+    let (xc, wc) = (Var::constant(x.clone()), Var::constant(w3.clone()));
+    g.bench_function("3x3 [8,64,56,56] forward+backward, input gradient", |b| {
+        b.iter(|| {
+            let tape = Tape::new();
+            let xv = tape.watch(&xp);
+            black_box(xv.conv2d(&wc, NoBias, args(1, 1, 1)).sum().backward());
+        })
+    });
+    g.bench_function("3x3 [8,64,56,56] forward+backward, weight gradient", |b| {
+        b.iter(|| {
+            let tape = Tape::new();
+            let wv = tape.watch(&wp);
+            black_box(xc.conv2d(&wv, NoBias, args(1, 1, 1)).sum().backward());
+        })
+    });
+    let (x2, w2s, b2) = (Param::new(t(&[360, 8, 4, 4], 4)), Param::new(t(&[16, 8, 3, 3], 5)), Param::new(t(&[16], 6)));
+    g.bench_function("digits conv2 [360,8,4,4] 8->16 forward+backward, all gradients", |b| {
+        b.iter(|| {
+            let tape = Tape::new();
+            let (xv, wv, bv) = (tape.watch(&x2), tape.watch(&w2s), tape.watch(&b2));
+            black_box(xv.conv2d(&wv, &bv, args(1, 1, 1)).sum().backward());
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, conv, conv_shapes);
 criterion_main!(benches);

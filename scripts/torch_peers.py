@@ -4,6 +4,8 @@
 src/guide/speed.md; with `--transformer`, for the `transformer` group of `benches/autograd.rs` (a
 `TransformerEncoderLayer(384, 12, 1536, dropout=0.0, batch_first=True)` over [32, 64, 384]: the
 forward under `no_grad`, and a training step: the mean of the squared output, backward, AdamW);
+with `--conv`, for the `conv_shapes` group of `benches/conv.rs` (1x1, strided and dilated
+layers, forward + backward of the 3x3 layer and of the digits CNN's second layer);
 with `--gelu`, for the `gelu_*` groups of `benches/workloads.rs` (gelu,
 gelu_tanh, erf, erfc of [360, 32] and [1e6], f32 and f64, the same inputs: [-4, 4) evenly).
 
@@ -142,6 +144,40 @@ def gelus():
                 print(f"{label:45s} {per_call_us(fn):9.1f} us")
 
 
+def conv_shapes():
+    """The `conv_shapes` group of `benches/conv.rs`: 1x1, strided and dilated layers over
+    [8, 64, 56, 56], and forward + backward (the loss the output's sum) of the 3x3 layer with the
+    input's or the weights' gradient only, and of the digits CNN's second layer with all."""
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} thread(s)")
+    x = torch.randn(8, 64, 56, 56)
+    w1, w2, w3 = torch.randn(128, 64, 1, 1), torch.randn(128, 64, 3, 3), torch.randn(64, 64, 3, 3)
+    xg, wg = x.clone().requires_grad_(True), w3.clone().requires_grad_(True)
+    x2, w2s, b2 = (torch.randn(360, 8, 4, 4).requires_grad_(True), torch.randn(16, 8, 3, 3).requires_grad_(True),
+                   torch.randn(16).requires_grad_(True))
+
+    def backward(fn, *leaves):
+        for leaf in leaves:
+            leaf.grad = None
+        fn().sum().backward()
+
+    rows = [
+        ("1x1 [8,64,56,56] 64->128", lambda: F.conv2d(x, w1)),
+        ("stride 2 [8,64,56,56] 64->128 3x3 pad 1", lambda: F.conv2d(x, w2, stride=2, padding=1)),
+        ("dilation 2 [8,64,56,56] 64->64 3x3 pad 2", lambda: F.conv2d(x, w3, padding=2, dilation=2)),
+    ]
+    with torch.no_grad():
+        for name, fn in rows:
+            print(f"{name:62s} {per_call_us(fn):9.1f} us")
+    rows = [
+        ("3x3 [8,64,56,56] forward+backward, input gradient", lambda: backward(lambda: F.conv2d(xg, w3, padding=1), xg)),
+        ("3x3 [8,64,56,56] forward+backward, weight gradient", lambda: backward(lambda: F.conv2d(x, wg, padding=1), wg)),
+        ("digits conv2 [360,8,4,4] 8->16 forward+backward, all gradients",
+         lambda: backward(lambda: F.conv2d(x2, w2s, b2, padding=1), x2, w2s, b2)),
+    ]
+    for name, fn in rows:
+        print(f"{name:62s} {per_call_us(fn):9.1f} us")
+
+
 def transformer():
     print(f"torch {torch.__version__}, {torch.get_num_threads()} thread(s)")
     block = torch.nn.TransformerEncoderLayer(384, 12, 1536, dropout=0.0, batch_first=True)
@@ -191,5 +227,7 @@ if __name__ == "__main__":
         gelus()
     elif "--transformer" in sys.argv[1:]:
         transformer()
+    elif "--conv" in sys.argv[1:]:
+        conv_shapes()
     else:
         main()

@@ -875,3 +875,80 @@ fn parallel_splits_equal_one_thread() {
     let os: [usize; 4] = x.conv2d(&w, &b, a).sizes().try_into().unwrap();
     assert_eq!(one.0, reference(x.to_vec().as_slice(), xs, &w.to_vec(), ws, Some(&b.to_vec()), a, os));
 }
+
+/// The weights' gradient of `conv2d` (through the tape: `∂ Σ gy · conv2d(x, w) / ∂w`) against
+/// its definition, `gw[o, ci, i, j] = Σ gy[b, o, y, x] x[b, gi cg + ci, y sh - ph + i dh,
+/// x sw - pw + j dw]`, for every path of the kernel: large images (output rows in tiles; one
+/// image and several), narrow rows with stride 1 (zero-bordered planes) and 2 (the gather
+/// table), blocks of many small images in more than 16 blocks (partial gradients summed in
+/// order), groups, dilation, a 1x1 window, and work past the threshold of threads (parts on
+/// rayon's pool); f64, values integers times halves: exact. The same gradient in f32 on one and
+/// two threads: the same bits.
+#[test]
+fn weight_gradient_equals_its_definition() {
+    use shaped::autograd::{Param, Tape, Var};
+    let args = |stride: [usize; 2], padding: [usize; 2], dilation: [usize; 2], groups: usize| ConvArgs {
+        stride,
+        padding,
+        dilation,
+        groups,
+    };
+    for (xs, ws, a) in [
+        ([1, 16, 37, 58], [8, 16, 3, 3], args([1, 1], [1, 1], [1, 1], 1)),
+        ([3, 8, 40, 50], [6, 4, 3, 5], args([2, 1], [2, 1], [1, 2], 2)),
+        ([5, 3, 8, 8], [4, 3, 3, 3], args([1, 1], [1, 1], [1, 1], 1)),
+        ([4, 4, 9, 11], [6, 2, 3, 3], args([2, 2], [1, 0], [1, 1], 2)),
+        ([600, 2, 4, 4], [3, 2, 3, 3], args([1, 1], [1, 1], [1, 1], 1)),
+        ([2, 6, 20, 20], [5, 6, 1, 1], args([1, 1], [0, 0], [1, 1], 1)),
+        // Past the threshold of threads (2.9e7 multiply-adds): four parts on rayon's pool.
+        ([4, 16, 40, 40], [32, 16, 3, 3], args([1, 1], [1, 1], [1, 1], 1)),
+    ] {
+        let val =
+            |len: usize, k: usize| -> Vec<f64> { (0..len).map(|i| ((i * 7 + k) % 9) as f64 * 0.5 - 2.0).collect() };
+        let (xv, wv) = (val(xs.iter().product(), 1), val(ws.iter().product(), 3));
+        let x = dyn_tensor(&xs, &xv);
+        let os: [usize; 4] = x.conv2d(&dyn_tensor(&ws, &wv), NoBias, a).sizes().try_into().unwrap();
+        let gv = val(os.iter().product(), 5);
+        let w = Param::new(dyn_tensor(&ws, &wv));
+        let tape = Tape::new();
+        let wt = tape.watch(&w);
+        let y = Var::constant(x.clone()).conv2d(&wt, NoBias, a);
+        let grads = y.mul(&Var::constant(dyn_tensor(&os, &gv))).sum().backward();
+        let got = grads.param(&w).unwrap().to_vec();
+        let (cg, og) = (xs[1] / a.groups, ws[0] / a.groups);
+        let mut want = vec![0.0; ws.iter().product()];
+        for (k, gw) in want.iter_mut().enumerate() {
+            let (oc, ci, i, j) =
+                (k / (ws[1] * ws[2] * ws[3]), (k / (ws[2] * ws[3])) % ws[1], (k / ws[3]) % ws[2], k % ws[3]);
+            let c = (oc / og) * cg + ci;
+            for b in 0..xs[0] {
+                for y in 0..os[2] {
+                    for x in 0..os[3] {
+                        let iy = (y * a.stride[0] + i * a.dilation[0]) as isize - a.padding[0] as isize;
+                        let ix = (x * a.stride[1] + j * a.dilation[1]) as isize - a.padding[1] as isize;
+                        if iy < 0 || ix < 0 || iy >= xs[2] as isize || ix >= xs[3] as isize {
+                            continue;
+                        }
+                        let xi = ((b * xs[1] + c) * xs[2] + iy as usize) * xs[3] + ix as usize;
+                        *gw += gv[((b * os[1] + oc) * os[2] + y) * os[3] + x] * xv[xi];
+                    }
+                }
+            }
+        }
+        assert_eq!(got, want, "{xs:?} by {ws:?}, {a:?}");
+        // f32 on pools of one and two threads: the same bits (the images' parts are fixed by the
+        // sizes, their partial sums added in order).
+        let f32_grad = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| {
+                let w = Param::new(dyn_tensor(&ws, &wv).cast::<f32>());
+                let tape = Tape::new();
+                let wt = tape.watch(&w);
+                let y = Var::constant(x.cast::<f32>()).conv2d(&wt, NoBias, a);
+                let g = y.mul(&Var::constant(dyn_tensor(&os, &gv).cast::<f32>())).sum().backward();
+                g.param(&w).unwrap().to_vec()
+            })
+        };
+        assert_eq!(f32_grad(1), f32_grad(2), "{xs:?} by {ws:?}: one thread and two");
+    }
+}

@@ -79,23 +79,7 @@ fn conv2d_backward<T: GradFloat>(
     let (xs, ws, gs) = (x.sizes(), w.sizes(), g.sizes());
     // The transposed convolution maps [N, O, OH, OW] back to [N, C, H, W].
     let gx = need[0].then(|| g.conv_transpose2d(&w, NoBias, transposed(a, [ws[2], ws[3]], xs, gs)));
-    let gw = need[1].then(|| {
-        let (o, cg) = (ws[0], ws[1]);
-        let og = o / a.groups;
-        let mut gw = Tensor::<T, DynShape>::zeros_sized(ws);
-        for gi in 0..a.groups {
-            // Batch and channels swapped: the input's channels become a batch of one-channel
-            // images per ... convolved with the output gradient as weights.
-            let xg = x.narrow(1, (gi * cg) as isize, cg).transpose(0, 1);
-            let gg = g.narrow(1, (gi * og) as isize, og).transpose(0, 1);
-            let wa = ConvArgs { stride: a.dilation, padding: a.padding, dilation: a.stride, groups: 1 };
-            let r = xg.conv2d(&gg, NoBias, wa); // [Cg, Og, KH', KW'], KH' >= KH
-            let r = r.narrow(2, 0, ws[2]).narrow(3, 0, ws[3]).transpose(0, 1);
-            let mut dst = gw.narrow_mut(0, (gi * og) as isize, og);
-            dst += &r;
-        }
-        gw
-    });
+    let gw = need[1].then(|| crate::ops::conv::conv2d_weight_grad(&x, &g, [ws[0], ws[1], ws[2], ws[3]], a).or_panic());
     let gb = need[2].then(|| g.reduce_with(&[0, 2, 3], false, &Sum).or_panic());
     [gx, gw, gb]
 }

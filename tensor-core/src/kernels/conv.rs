@@ -18,6 +18,7 @@ use crate::num::{Gemm, Num};
 
 use super::GemmMode;
 
+pub(crate) mod weight_grad;
 /// The geometry of a 2-D sliding window, checked by the caller: `planes` images of `h x w`
 /// (for a convolution `n` images of `c` channels), a `kh x kw` window with stride, padding and
 /// dilation per spatial dim, and the output size `oh x ow` that
