@@ -876,8 +876,8 @@ fn parallel_splits_equal_one_thread() {
     assert_eq!(one.0, reference(x.to_vec().as_slice(), xs, &w.to_vec(), ws, Some(&b.to_vec()), a, os));
 }
 
-/// The weights' gradient of `conv2d` (through the tape: `∂ Σ gy · conv2d(x, w) / ∂w`) against
-/// its definition, `gw[o, ci, i, j] = Σ gy[b, o, y, x] x[b, gi cg + ci, y sh - ph + i dh,
+/// The weights' and the input's gradients of `conv2d` (through the tape: `∂ Σ gy · conv2d(x, w)
+/// / ∂w` and `/ ∂x`) against their definition, `gw[o, ci, i, j] = Σ gy[b, o, y, x] x[b, gi cg + ci, y sh - ph + i dh,
 /// x sw - pw + j dw]`, for every path of the kernel: large images (output rows in tiles; one
 /// image and several), narrow rows with stride 1 (zero-bordered planes) and 2 (the gather
 /// table), blocks of many small images in more than 16 blocks (partial gradients summed in
@@ -885,7 +885,7 @@ fn parallel_splits_equal_one_thread() {
 /// rayon's pool); f64, values integers times halves: exact. The same gradient in f32 on one and
 /// two threads: the same bits.
 #[test]
-fn weight_gradient_equals_its_definition() {
+fn weight_and_input_gradients_equal_their_definition() {
     use shaped::autograd::{Param, Tape, Var};
     let args = |stride: [usize; 2], padding: [usize; 2], dilation: [usize; 2], groups: usize| ConvArgs {
         stride,
@@ -902,6 +902,10 @@ fn weight_gradient_equals_its_definition() {
         ([2, 6, 20, 20], [5, 6, 1, 1], args([1, 1], [0, 0], [1, 1], 1)),
         // Past the threshold of threads (2.9e7 multiply-adds): four parts on rayon's pool.
         ([4, 16, 40, 40], [32, 16, 3, 3], args([1, 1], [1, 1], [1, 1], 1)),
+        // Stride 1 with uneven padding and dilation, groups (the input's gradient as the plain
+        // convolution by the flipped weights), and a padding past the window's reach (not).
+        ([2, 6, 12, 15], [4, 3, 3, 2], args([1, 1], [2, 0], [2, 3], 2)),
+        ([2, 2, 7, 7], [3, 2, 3, 3], args([1, 1], [3, 1], [1, 1], 1)),
     ] {
         let val =
             |len: usize, k: usize| -> Vec<f64> { (0..len).map(|i| ((i * 7 + k) % 9) as f64 * 0.5 - 2.0).collect() };
@@ -909,14 +913,15 @@ fn weight_gradient_equals_its_definition() {
         let x = dyn_tensor(&xs, &xv);
         let os: [usize; 4] = x.conv2d(&dyn_tensor(&ws, &wv), NoBias, a).sizes().try_into().unwrap();
         let gv = val(os.iter().product(), 5);
-        let w = Param::new(dyn_tensor(&ws, &wv));
+        let (w, xp) = (Param::new(dyn_tensor(&ws, &wv)), Param::new(x.clone()));
         let tape = Tape::new();
-        let wt = tape.watch(&w);
-        let y = Var::constant(x.clone()).conv2d(&wt, NoBias, a);
+        let (wt, xt) = (tape.watch(&w), tape.watch(&xp));
+        let y = xt.conv2d(&wt, NoBias, a);
         let grads = y.mul(&Var::constant(dyn_tensor(&os, &gv))).sum().backward();
         let got = grads.param(&w).unwrap().to_vec();
         let (cg, og) = (xs[1] / a.groups, ws[0] / a.groups);
         let mut want = vec![0.0; ws.iter().product()];
+        let mut want_x = vec![0.0; xs.iter().product()];
         for (k, gw) in want.iter_mut().enumerate() {
             let (oc, ci, i, j) =
                 (k / (ws[1] * ws[2] * ws[3]), (k / (ws[2] * ws[3])) % ws[1], (k / ws[3]) % ws[2], k % ws[3]);
@@ -930,12 +935,15 @@ fn weight_gradient_equals_its_definition() {
                             continue;
                         }
                         let xi = ((b * xs[1] + c) * xs[2] + iy as usize) * xs[3] + ix as usize;
-                        *gw += gv[((b * os[1] + oc) * os[2] + y) * os[3] + x] * xv[xi];
+                        let gy = gv[((b * os[1] + oc) * os[2] + y) * os[3] + x];
+                        *gw += gy * xv[xi];
+                        want_x[xi] += gy * wv[k];
                     }
                 }
             }
         }
         assert_eq!(got, want, "{xs:?} by {ws:?}, {a:?}");
+        assert_eq!(grads.param(&xp).unwrap().to_vec(), want_x, "input gradient: {xs:?} by {ws:?}, {a:?}");
         // f32 on pools of one and two threads: the same bits (the images' parts are fixed by the
         // sizes, their partial sums added in order).
         let f32_grad = |threads: usize| {
