@@ -883,18 +883,19 @@ pub(crate) fn conv_transpose2d<T: Gemm>(conv: Operands<'_, T>, out: &mut [T]) ->
     let Operands { x, wt, bias, g, o, groups } = conv;
     let (cg, og) = (g.c / groups, o / groups);
     let (hw, ohw, kk) = (g.h * g.w, g.oh * g.ow, og * g.kh * g.kw);
-    let mut col = try_vec(kk * hw, T::ZERO)?;
     out.fill(T::ZERO);
-    for img in 0..g.n {
+    // Image `img` into its output planes `dst` (`[o, oh, ow]`), through the column buffer `col`.
+    let image = |img: usize, dst: &mut [T], col: &mut alloc::vec::Vec<T>, threads: bool| -> Result<(), ShapeError> {
+        sized(col, kk * hw)?;
         for gi in 0..groups {
             // `w_g` is `[cg, kk]` row-major at row `gi * cg`; its transpose reads it column-major.
             let la = Layout::from_parts(&[kk, cg], &[1, kk as isize], gi * cg * kk)?;
             let lb = Layout::from_parts(&[cg, hw], &[hw as isize, 1], (img * g.c + gi * cg) * hw)?;
-            super::gemm(wt, &la, x, &lb, &mut col);
-            let base = (img * o + gi * og) * ohw;
+            product_into(wt, &la, x, &lb, col, threads)?;
+            let base = gi * og * ohw;
             for (r, row) in col.chunks_exact(hw.max(1)).enumerate().take(kk) {
                 let (oc, i, j) = (r / (g.kh * g.kw), (r / g.kw) % g.kh, r % g.kw);
-                let plane = &mut out[base + oc * ohw..base + (oc + 1) * ohw];
+                let plane = &mut dst[base + oc * ohw..base + (oc + 1) * ohw];
                 for y in 0..g.h {
                     let Some(oy) = (y * g.stride[0] + i * g.dil[0]).checked_sub(g.pad[0]).filter(|&v| v < g.oh) else {
                         continue;
@@ -908,7 +909,29 @@ pub(crate) fn conv_transpose2d<T: Gemm>(conv: Operands<'_, T>, out: &mut [T]) ->
                 }
             }
         }
+        Ok(())
+    };
+    let per_image = (o * ohw).max(1);
+    #[cfg(feature = "rayon")]
+    {
+        // The images on rayon's pool, each with its own columns (the input gradient of a
+        // strided convolution: `[8, 64, 56, 56]` by `[128, 64, 3, 3]` with stride 2 ran one
+        // image at a time).
+        let flops = g.n.saturating_mul(hw).saturating_mul(kk).saturating_mul(cg);
+        if g.n > 1 && super::par::parallel_from(flops, PAR_CONV_FLOPS) {
+            use rayon::prelude::*;
+            out.par_chunks_mut(per_image)
+                .enumerate()
+                .try_for_each_init(alloc::vec::Vec::new, |col, (img, dst)| image(img, dst, col, false))?;
+            add_bias(out, bias, o, ohw);
+            return Ok(());
+        }
     }
+    let mut col = alloc::vec::Vec::new();
+    for (img, dst) in out.chunks_mut(per_image).enumerate().take(g.n) {
+        image(img, dst, &mut col, true)?;
+    }
+    crate::memory::cache::give(&mut col);
     add_bias(out, bias, o, ohw);
     Ok(())
 }

@@ -473,6 +473,8 @@ where
 /// `[n, c, h, w]` and the output's gradient `gy` `[n, o, oh, ow]` of a convolution with `a`
 /// (PyTorch's `torch.nn.grad.conv2d_weight`): the sizes are those of a forward that ran, checked
 /// again here (a mismatch is [`ShapeError::Invalid`]); `kernels::conv::weight_grad` computes it.
+/// The gradient may cover fewer output rows or columns than `x` gives (the weights' gradient of
+/// `conv_transpose2d` with an output padding: the rows it adds are read by no window).
 pub(crate) fn conv2d_weight_grad<T: Gemm, D: Data<Elem = T>, D2: Data<Elem = T>>(
     x: &TensorBase<D, DynShape>,
     gy: &TensorBase<D2, DynShape>,
@@ -489,8 +491,9 @@ pub(crate) fn conv2d_weight_grad<T: Gemm, D: Data<Elem = T>, D2: Data<Elem = T>>
         && cg.checked_mul(g) == Some(xs[1])
         && gs[0] == xs[0]
         && gs[1] == o
-        && out_size("conv2d", "height", xs[2], kh, a.stride[0], a.padding[0], a.dilation[0]).ok() == Some(gs[2])
-        && out_size("conv2d", "width", xs[3], kw, a.stride[1], a.padding[1], a.dilation[1]).ok() == Some(gs[3]);
+        && out_size("conv2d", "height", xs[2], kh, a.stride[0], a.padding[0], a.dilation[0])
+            .is_ok_and(|oh| gs[2] <= oh)
+        && out_size("conv2d", "width", xs[3], kw, a.stride[1], a.padding[1], a.dilation[1]).is_ok_and(|ow| gs[3] <= ow);
     if !fits {
         return Err(invalid(format!(
             "conv2d weight gradient: input {xs:?}, output gradient {gs:?} and weights {w_sizes:?} do not belong to one convolution"
