@@ -25,7 +25,10 @@
 //! dropped on one thread serves a result on another) and holds at most the limit set by
 //! [`set_buffer_cache_limit`] ([`DEFAULT_LIMIT`] to begin with), dropping its oldest buffers to
 //! make room; a request takes the smallest cached buffer of its element type that holds it and
-//! wastes at most a quarter of its bytes. Without the `std` feature nothing is cached.
+//! wastes at most a quarter of its bytes. A cached buffer keeps its length: a result that its
+//! kernel writes in full takes it with its old values (initialised elements of its type) and no
+//! zero fill (`take_for_overwrite`); any other request gets it empty. Without the `std` feature
+//! nothing is cached.
 
 /// Buffers smaller than this (128 KiB) go straight back to the allocator. (512 KiB before
 /// 2026-11-30: the digits CNN's forward called from a program's main thread, whose glibc arena

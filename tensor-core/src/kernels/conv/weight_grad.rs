@@ -6,7 +6,6 @@ use super::{
 use crate::error::ShapeError;
 use crate::layout::Layout;
 use crate::num::{Gemm, GemmMode};
-use alloc::vec::Vec;
 
 /// Elements of the partial gradients that [`conv2d_weight_grad`] keeps at once (one per part of
 /// the images, summed in order at the end): 2^22, 16 MiB of f32.
@@ -64,7 +63,7 @@ pub(crate) fn conv2d_weight_grad<T: Gemm>(
         let flops = g.n.saturating_mul(ohw).saturating_mul(kk).saturating_mul(o / groups.max(1));
         if parts > 1 && crate::kernels::par::parallel_from(flops, super::PAR_CONV_FLOPS) {
             use rayon::prelude::*;
-            let partials: Vec<Vec<T>> = (1..parts)
+            let partials: alloc::vec::Vec<alloc::vec::Vec<T>> = (1..parts)
                 .into_par_iter()
                 .map(|p| {
                     let mut acc = crate::memory::try_vec(gw.len(), T::ZERO)?;
