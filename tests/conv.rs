@@ -456,6 +456,11 @@ fn pool_errors() {
 
 // ---- conv2d against a direct loop (proptest) -----------------------------------------------
 
+/// The hyper-parameters `(stride, padding, dilation, groups)` as a [`ConvArgs`].
+fn conv_args(stride: [usize; 2], padding: [usize; 2], dilation: [usize; 2], groups: usize) -> ConvArgs {
+    ConvArgs { stride, padding, dilation, groups }
+}
+
 /// `conv2d` by its definition, one output element at a time.
 /// `conv2d` of an `xs` input by `ws` weights (values `value(i, k)` for element `i`, `k` telling the
 /// operands apart) against the direct loop: with a bias, without, and in f32 (exact for values
@@ -529,12 +534,7 @@ fn small_images_with_many_channels_equal_direct_loop() {
 /// unrolled products of 2x2 images with stride, padding and dilation, and of 1x1 images.
 #[test]
 fn edge_geometries_equal_direct_loop() {
-    let args = |stride: [usize; 2], padding: [usize; 2], dilation: [usize; 2], groups: usize| ConvArgs {
-        stride,
-        padding,
-        dilation,
-        groups,
-    };
+    let args = conv_args;
     for (xs, ws, a) in [
         ([1, 2, 3, 20], [2, 1, 1, 17], args([1, 1], [0, 8], [1, 1], 2)),
         ([9, 3, 1, 1], [3, 1, 3, 3], args([1, 1], [2, 2], [1, 1], 3)),
@@ -887,12 +887,7 @@ fn parallel_splits_equal_one_thread() {
 #[test]
 fn weight_and_input_gradients_equal_their_definition() {
     use shaped::autograd::{Param, Tape, Var};
-    let args = |stride: [usize; 2], padding: [usize; 2], dilation: [usize; 2], groups: usize| ConvArgs {
-        stride,
-        padding,
-        dilation,
-        groups,
-    };
+    let args = conv_args;
     for (xs, ws, a) in [
         ([1, 16, 37, 58], [8, 16, 3, 3], args([1, 1], [1, 1], [1, 1], 1)),
         ([3, 8, 40, 50], [6, 4, 3, 5], args([2, 1], [2, 1], [1, 2], 2)),

@@ -829,7 +829,7 @@ mod loss;
 pub use loss::*;
 
 mod heads;
-pub(crate) use heads::try_packed_attention;
 /// `nn::attention`'s (built with `rand`, which its layers' initialisation needs).
 #[cfg(feature = "rand")]
 pub(crate) use heads::try_attention_blocks;
+pub(crate) use heads::try_packed_attention;

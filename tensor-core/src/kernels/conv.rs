@@ -213,6 +213,62 @@ fn im2col_padded<T: Num>(x: &[T], g: &Geom, blk: Block, padded: &mut [T], col: &
     }
 }
 
+/// The im2col columns of one image's `cg` channels `x` in tiles of `tile_rows` output rows:
+/// `f(y0, tc, colt)` for the tile from output row `y0`, its columns `colt` (`[cg kh kw, tc]`,
+/// row-major, at the start of `col`).
+fn column_tiles<T: Num>(
+    x: &[T],
+    g: &Geom,
+    cg: usize,
+    tile_rows: usize,
+    col: &mut [T],
+    mut f: impl FnMut(usize, usize, &mut [T]) -> Result<(), ShapeError>,
+) -> Result<(), ShapeError> {
+    let kk = cg * g.kh * g.kw;
+    for y0 in (0..g.oh).step_by(tile_rows.max(1)) {
+        let y1 = (y0 + tile_rows).min(g.oh);
+        let tc = (y1 - y0) * g.ow;
+        let colt = &mut col[..kk * tc];
+        im2col(x, g, cg, colt, tc, 0, y0..y1);
+        f(y0, tc, colt)?;
+    }
+    Ok(())
+}
+
+/// The im2col columns of a [`Block`] of whole images into `col` (`[cg kh kw, nimg oh ow]`,
+/// row-major), by the path the geometry takes: a zero-bordered plane ([`im2col_padded`]) for
+/// output rows narrower than [`NARROW_ROWS`] with stride 1, the gather table ([`im2col_table`])
+/// for other narrow rows, row copies ([`im2col`]) otherwise. `xb` and `table` are the narrow
+/// paths' scratch, sized here. (The forward's blocks and the weights' gradient's.)
+fn block_columns<T: Num>(
+    x: &[T],
+    g: &Geom,
+    blk: Block,
+    xb: &mut alloc::vec::Vec<T>,
+    table: &mut alloc::vec::Vec<usize>,
+    col: &mut [T],
+) -> Result<(), ShapeError> {
+    let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
+    if g.ow < NARROW_ROWS && g.stride == [1, 1] {
+        // One zero-bordered plane; its border is never written.
+        sized(xb, (g.h + 2 * g.pad[0]) * (g.w + 2 * g.pad[1]))?;
+        im2col_padded(x, g, blk, xb, col);
+    } else if g.ow < NARROW_ROWS {
+        sized(xb, blk.nimg * blk.cg * (hw + 1))?;
+        if table.is_empty() {
+            *table = gather_table(g)?;
+        }
+        im2col_table(x, g, blk, table, xb, col);
+    } else {
+        let cols = blk.nimg * ohw;
+        for b in 0..blk.nimg {
+            let xoff = ((blk.img0 + b) * g.c + blk.c0) * hw;
+            im2col(&x[xoff..xoff + blk.cg * hw], g, blk.cg, col, cols, b * ohw, 0..g.oh);
+        }
+    }
+    Ok(())
+}
+
 /// Elements of im2col columns that one product covers: images are batched into one product until
 /// their columns fill about 256 KiB of `f32` (the L2 cache), so that small images with few
 /// channels (8x8 digits: 576 elements an image) pay one product per block, not one per image.
@@ -803,16 +859,7 @@ fn conv2d_block<T: Gemm>(
             sized(tmp, og * cols)?;
         }
     }
-    if narrow && g.stride == [1, 1] {
-        // One zero-bordered plane (see `im2col_padded`); its border is never written.
-        sized(xb, (g.h + 2 * g.pad[0]) * (g.w + 2 * g.pad[1]))?;
-    } else if narrow {
-        sized(xb, nimg * cg * (hw + 1))?;
-        if table.is_empty() {
-            *table = gather_table(g)?;
-        }
-    }
-    let (col, tmp, xb, table) = (&mut col[..], &mut tmp[..], &mut xb[..], &table[..]);
+    let (col, tmp) = (&mut col[..], &mut tmp[..]);
     let lcol = Layout::contiguous(&[kk, cols])?;
     for gi in 0..groups {
         let la = Layout::from_parts(&[og, kk], &[kk as isize, 1], gi * og * kk)?;
@@ -830,30 +877,16 @@ fn conv2d_block<T: Gemm>(
             // from the cache (the whole `[576, 3136]` im2col of a 64-channel 56x56 image is
             // 7 MiB: written to memory and read back).
             let xoff = (img0 * g.c + gi * cg) * hw;
-            for y0 in (0..g.oh).step_by(tile_rows) {
-                let y1 = (y0 + tile_rows).min(g.oh);
-                let tc = (y1 - y0) * g.ow;
-                let colt = &mut col[..kk * tc];
-                im2col(&x[xoff..xoff + cg * hw], g, cg, colt, tc, 0, y0..y1);
-                // Straight into the output planes' rows `y0..y1` (a block of the image's
+            column_tiles(&x[xoff..xoff + cg * hw], g, cg, tile_rows, col, |y0, tc, colt| {
+                // Straight into the output planes' rows `y0..` (a block of the image's
                 // `[o, oh * ow]` matrix).
                 let lo = Layout::from_parts(&[og, tc], &[ohw as isize, 1], gi * og * ohw + y0 * g.ow)?;
                 let mode = GemmMode { add: false, threads };
-                super::gemm_into(wt, &la, colt, &Layout::contiguous(&[kk, tc])?, dst, &lo, mode)?;
-            }
+                super::gemm_into(wt, &la, colt, &Layout::contiguous(&[kk, tc])?, dst, &lo, mode)
+            })?;
             continue;
         }
-        let blk = Block { c0: gi * cg, cg, img0, nimg };
-        if narrow && g.stride == [1, 1] {
-            im2col_padded(x, g, blk, xb, col);
-        } else if narrow {
-            im2col_table(x, g, blk, table, xb, col);
-        } else {
-            for b in 0..nimg {
-                let xoff = ((img0 + b) * g.c + gi * cg) * hw;
-                im2col(&x[xoff..xoff + cg * hw], g, cg, col, cols, b * ohw, 0..g.oh);
-            }
-        }
+        block_columns(x, g, Block { c0: gi * cg, cg, img0, nimg }, xb, table, col)?;
         if nimg == 1 {
             product_into(wt, &la, col, &lcol, &mut dst[gi * og * ohw..(gi + 1) * og * ohw], threads)?;
             continue;

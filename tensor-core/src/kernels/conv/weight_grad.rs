@@ -1,8 +1,6 @@
 //! The weights' gradient of a 2-D convolution, as one product per block of images: the im2col
 //! columns of the block (the forward's) times the output's gradient, accumulated.
-use super::{
-    gather_table, im2col, im2col_padded, im2col_table, sized, Block, Geom, Scratch, COL_BLOCK, COL_TILE, NARROW_ROWS,
-};
+use super::{block_columns, column_tiles, sized, Block, Geom, Scratch, COL_BLOCK, COL_TILE, NARROW_ROWS};
 use crate::error::ShapeError;
 use crate::layout::Layout;
 use crate::num::{Gemm, GemmMode};
@@ -118,51 +116,27 @@ fn block<T: Gemm>(
     if nimg > 1 {
         sized(tmp, og * cols)?;
     }
-    if narrow && g.stride == [1, 1] {
-        sized(xb, (g.h + 2 * g.pad[0]) * (g.w + 2 * g.pad[1]))?;
-    } else if narrow {
-        sized(xb, nimg * cg * (hw + 1))?;
-        if table.is_empty() {
-            *table = gather_table(g)?;
-        }
-    }
     for gi in 0..groups {
         let lc = Layout::from_parts(&[og, kk], &[kk as isize, 1], gi * og * kk)?;
-        if nimg == 1 {
-            // One image: its gradient's rows read in place, its output rows in tiles.
+        // The gradient's rows of one image, in place.
+        let goff = (img0 * o + gi * og) * ohw;
+        if nimg == 1 && !narrow {
+            // Its output rows in tiles (one tile unless the image is large).
             let xoff = (img0 * g.c + gi * cg) * hw;
-            let goff = (img0 * o + gi * og) * ohw;
-            for y0 in (0..g.oh).step_by(tile_rows) {
-                let y1 = (y0 + tile_rows).min(g.oh);
-                let tc = (y1 - y0) * g.ow;
-                let colt = &mut col[..kk * tc];
-                if narrow {
-                    let blk = Block { c0: gi * cg, cg, img0, nimg: 1 };
-                    if g.stride == [1, 1] {
-                        im2col_padded(x, g, blk, xb, colt);
-                    } else {
-                        im2col_table(x, g, blk, table, xb, colt);
-                    }
-                } else {
-                    im2col(&x[xoff..xoff + cg * hw], g, cg, colt, tc, 0, y0..y1);
-                }
+            column_tiles(&x[xoff..xoff + cg * hw], g, cg, tile_rows, col, |y0, tc, colt| {
                 let la = Layout::from_parts(&[og, tc], &[ohw as isize, 1], goff + y0 * g.ow)?;
                 let lb = Layout::from_parts(&[tc, kk], &[1, tc as isize], 0)?;
-                crate::kernels::gemm_into(gy, &la, colt, &lb, acc, &lc, mode)?;
-            }
+                crate::kernels::gemm_into(gy, &la, colt, &lb, acc, &lc, mode)
+            })?;
             continue;
         }
-        let blk = Block { c0: gi * cg, cg, img0, nimg };
         let col = &mut col[..kk * cols];
-        if narrow && g.stride == [1, 1] {
-            im2col_padded(x, g, blk, xb, col);
-        } else if narrow {
-            im2col_table(x, g, blk, table, xb, col);
-        } else {
-            for b in 0..nimg {
-                let xoff = ((img0 + b) * g.c + gi * cg) * hw;
-                im2col(&x[xoff..xoff + cg * hw], g, cg, col, cols, b * ohw, 0..g.oh);
-            }
+        block_columns(x, g, Block { c0: gi * cg, cg, img0, nimg }, xb, table, col)?;
+        let lb = Layout::from_parts(&[cols, kk], &[1, cols as isize], 0)?;
+        if nimg == 1 {
+            let la = Layout::from_parts(&[og, ohw], &[ohw as isize, 1], goff)?;
+            crate::kernels::gemm_into(gy, &la, col, &lb, acc, &lc, mode)?;
+            continue;
         }
         // The block's gradient rows side by side: row `oi` holds output channel `oi` of every
         // image, as the columns of `col`.
@@ -173,9 +147,7 @@ fn block<T: Gemm>(
                 plane.copy_from_slice(&gy[goff..goff + ohw]);
             }
         }
-        let la = Layout::contiguous(&[og, cols])?;
-        let lb = Layout::from_parts(&[cols, kk], &[1, cols as isize], 0)?;
-        crate::kernels::gemm_into(tmp, &la, col, &lb, acc, &lc, mode)?;
+        crate::kernels::gemm_into(tmp, &Layout::contiguous(&[og, cols])?, col, &lb, acc, &lc, mode)?;
     }
     Ok(())
 }
