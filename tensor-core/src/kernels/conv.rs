@@ -19,6 +19,7 @@ use crate::num::{Gemm, Num};
 use super::GemmMode;
 
 pub(crate) mod weight_grad;
+
 /// The geometry of a 2-D sliding window, checked by the caller: `planes` images of `h x w`
 /// (for a convolution `n` images of `c` channels), a `kh x kw` window with stride, padding and
 /// dilation per spatial dim, and the output size `oh x ow` that
@@ -917,14 +918,15 @@ pub(crate) fn conv_transpose2d<T: Gemm>(conv: Operands<'_, T>, out: &mut [T]) ->
     let (cg, og) = (g.c / groups, o / groups);
     let (hw, ohw, kk) = (g.h * g.w, g.oh * g.ow, og * g.kh * g.kw);
     out.fill(T::ZERO);
-    // Image `img` into its output planes `dst` (`[o, oh, ow]`), through the column buffer `col`.
-    let image = |img: usize, dst: &mut [T], col: &mut alloc::vec::Vec<T>, threads: bool| -> Result<(), ShapeError> {
+    // Image `img` into its output planes `dst` (`[o, oh, ow]`), through the scratch's columns.
+    let image = |img: usize, dst: &mut [T], scratch: &mut Scratch<T>| -> Result<(), ShapeError> {
+        let Scratch { col, threads, .. } = scratch;
         sized(col, kk * hw)?;
         for gi in 0..groups {
             // `w_g` is `[cg, kk]` row-major at row `gi * cg`; its transpose reads it column-major.
             let la = Layout::from_parts(&[kk, cg], &[1, kk as isize], gi * cg * kk)?;
             let lb = Layout::from_parts(&[cg, hw], &[hw as isize, 1], (img * g.c + gi * cg) * hw)?;
-            product_into(wt, &la, x, &lb, col, threads)?;
+            product_into(wt, &la, x, &lb, col, *threads)?;
             let base = gi * og * ohw;
             for (r, row) in col.chunks_exact(hw.max(1)).enumerate().take(kk) {
                 let (oc, i, j) = (r / (g.kh * g.kw), (r / g.kw) % g.kh, r % g.kw);
@@ -955,16 +957,15 @@ pub(crate) fn conv_transpose2d<T: Gemm>(conv: Operands<'_, T>, out: &mut [T]) ->
             use rayon::prelude::*;
             out.par_chunks_mut(per_image)
                 .enumerate()
-                .try_for_each_init(alloc::vec::Vec::new, |col, (img, dst)| image(img, dst, col, false))?;
+                .try_for_each_init(|| Scratch::new(false), |scratch, (img, dst)| image(img, dst, scratch))?;
             add_bias(out, bias, o, ohw);
             return Ok(());
         }
     }
-    let mut col = alloc::vec::Vec::new();
+    let mut scratch = Scratch::new(true);
     for (img, dst) in out.chunks_mut(per_image).enumerate().take(g.n) {
-        image(img, dst, &mut col, true)?;
+        image(img, dst, &mut scratch)?;
     }
-    crate::memory::cache::give(&mut col);
     add_bias(out, bias, o, ohw);
     Ok(())
 }

@@ -56,24 +56,35 @@ pub(crate) fn conv2d_weight_grad<T: Gemm>(
         }
         Ok(())
     };
+    // The partial gradients `acc` of parts 1.. added into part 0's, in order.
+    let add = |gw: &mut [T], acc: &[T]| {
+        for (d, &v) in gw.iter_mut().zip(acc) {
+            *d = T::add(*d, v);
+        }
+    };
     #[cfg(feature = "rayon")]
     {
         let flops = g.n.saturating_mul(ohw).saturating_mul(kk).saturating_mul(o / groups.max(1));
         if parts > 1 && crate::kernels::par::parallel_from(flops, super::PAR_CONV_FLOPS) {
             use rayon::prelude::*;
-            let partials: alloc::vec::Vec<alloc::vec::Vec<T>> = (1..parts)
-                .into_par_iter()
-                .map(|p| {
-                    let mut acc = crate::memory::try_vec(gw.len(), T::ZERO)?;
-                    part(p, &mut acc, false)?;
-                    Ok(acc)
-                })
-                .collect::<Result<_, ShapeError>>()?;
-            part(0, gw, false)?;
-            for acc in partials {
-                for (d, v) in gw.iter_mut().zip(acc) {
-                    *d = T::add(*d, v);
-                }
+            // Part 0 into `gw` beside the others (each into a partial of its own).
+            let len = gw.len();
+            let (first, partials) = rayon::join(
+                || part(0, gw, false),
+                || {
+                    (1..parts)
+                        .into_par_iter()
+                        .map(|p| {
+                            let mut acc = crate::memory::try_vec(len, T::ZERO)?;
+                            part(p, &mut acc, false)?;
+                            Ok(acc)
+                        })
+                        .collect::<Result<alloc::vec::Vec<_>, ShapeError>>()
+                },
+            );
+            first?;
+            for acc in partials? {
+                add(gw, &acc);
             }
             return Ok(());
         }
@@ -84,9 +95,7 @@ pub(crate) fn conv2d_weight_grad<T: Gemm>(
         for p in 1..parts {
             acc.fill(T::ZERO);
             part(p, &mut acc, true)?;
-            for (d, &v) in gw.iter_mut().zip(&acc) {
-                *d = T::add(*d, v);
-            }
+            add(gw, &acc);
         }
     }
     Ok(())
