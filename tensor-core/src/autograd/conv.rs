@@ -72,7 +72,7 @@ fn transposed(a: ConvArgs, k: [usize; 2], xs: &[usize], gs: &[usize]) -> ConvTra
 /// reach is the plain convolution of `g` by the weights flipped in both spatial dims with their
 /// channels swapped per group (`[C, O / groups, KH, KW]`), padded by the reach minus the
 /// padding: the forward's kernels (no scatter of columns). The large 3x3 layer's forward and
-/// input gradient (`[8, 64, 56, 56]`): 52.9 -> 29.7 ms on one thread.
+/// input gradient (`[8, 64, 56, 56]`): 52.9 -> 36.4-38.1 ms on one thread.
 fn input_grad<T: GradFloat>(
     w: &TensorView<'_, T, DynShape>,
     g: &TensorView<'_, T, DynShape>,

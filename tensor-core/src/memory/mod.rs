@@ -107,7 +107,7 @@ pub(crate) fn try_vec<T: Element>(n: usize, value: T) -> Result<Vec<T>, ShapeErr
 /// The old values are a freed tensor's elements of the same type, so nothing uninitialised is
 /// ever read; but a caller that leaves an element unwritten would show another tensor's value.
 /// Only kernels that overwrite their whole output take this (the gemm, `map_into`, softmax, ...),
-/// and `tests/tensor/reused_buffers.rs` runs each of them on buffers filled with NaN.
+/// and `tests/buffer_cache.rs` runs each of them on buffers filled with NaN.
 pub(crate) fn try_vec_for_overwrite<T: Element>(n: usize) -> Result<Vec<T>, ShapeError> {
     match cache::take_for_overwrite(n) {
         Some(v) => Ok(v),

@@ -499,21 +499,10 @@ pub(crate) fn conv2d_weight_grad<T: Gemm, D: Data<Elem = T>, D2: Data<Elem = T>>
             "conv2d weight gradient: input {xs:?}, output gradient {gs:?} and weights {w_sizes:?} do not belong to one convolution"
         )));
     }
-    let geom = Geom {
-        n: xs[0],
-        c: xs[1],
-        h: xs[2],
-        w: xs[3],
-        kh,
-        kw,
-        stride: a.stride,
-        pad: a.padding,
-        dil: a.dilation,
-        oh: gs[2],
-        ow: gs[3],
-    };
+    let ([n, c, h, w], [oh, ow]) = ([xs[0], xs[1], xs[2], xs[3]], [gs[2], gs[3]]);
+    let geom = Geom { n, c, h, w, kh, kw, stride: a.stride, pad: a.padding, dil: a.dilation, oh, ow };
     Layout::contiguous(&w_sizes)?;
-    Layout::contiguous(&[cg, kh, kw, gs[2], gs[3]])?;
+    Layout::contiguous(&[cg, kh, kw, oh, ow])?;
     let mut out = crate::memory::try_vec_for_overwrite(w_sizes.iter().product())?;
     let (xd, gd) = (dense(x)?, dense(gy)?);
     kernels::conv::weight_grad::conv2d_weight_grad(&xd, &gd, &geom, o, g, &mut out)?;
