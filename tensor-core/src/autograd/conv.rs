@@ -118,7 +118,8 @@ fn conv2d_backward<T: GradFloat>(
 ) -> [Option<Tensor<T, DynShape>>; 3] {
     let (xs, ws) = (x.sizes(), w.sizes());
     let gx = need[0].then(|| input_grad(&w, &g, a, xs));
-    let gw = need[1].then(|| crate::ops::conv::conv2d_weight_grad(&x, &g, [ws[0], ws[1], ws[2], ws[3]], a).or_panic());
+    let gw = need[1]
+        .then(|| crate::ops::conv::weight_grad::conv2d_weight_grad(&x, &g, [ws[0], ws[1], ws[2], ws[3]], a).or_panic());
     let gb = need[2].then(|| g.reduce_with(&[0, 2, 3], false, &Sum).or_panic());
     [gx, gw, gb]
 }
