@@ -189,7 +189,7 @@ fn overwriting_kernels_leave_nothing_of_the_old_values() {
     check("conv2d, depthwise, stride 2", 8 * 16 * 256, conv(&[8, 16, 32, 32], &[16, 1, 3, 3], 2, 16, 1));
     check("conv2d, 1x1", 8 * 8 * 1024, conv(&[8, 16, 32, 32], &[8, 16, 1, 1], 1, 1, 0));
     check("conv2d, large image, stride 1 (no im2col)", 8 * 4096, conv(&[1, 8, 64, 64], &[8, 8, 3, 3], 1, 1, 1));
-    check("conv2d, large image, stride 2 (im2col tiles)", 8 * 4096, conv(&[1, 8, 128, 128], &[8, 8, 3, 3], 2, 1, 1));
+    check("conv2d, large image, stride 2 (phase planes)", 8 * 4096, conv(&[1, 8, 128, 128], &[8, 8, 3, 3], 2, 1, 1));
     check("conv2d, groups 2", 4 * 16 * 1024, conv(&[4, 8, 32, 32], &[16, 4, 3, 3], 1, 2, 1));
     let (xt, wt) = (vals(&[4, 8, 32, 32], 3), vals(&[8, 8, 3, 3], 5));
     let targs =

@@ -478,15 +478,42 @@ fn agrees_with_direct_loop(xs: [usize; 4], ws: [usize; 4], a: ConvArgs, value: i
     assert_eq!(y32.to_vec(), want.iter().map(|&v| v as f32).collect::<Vec<_>>(), "{xs:?} by {ws:?}, f32");
 }
 
-/// Large images (one image's im2col columns past a tile: output rows in tiles, the last one
-/// shorter), stride 1 and 2, with groups, against the direct loop: integers times halves, exact.
+/// Large images (one image's im2col columns past a tile), stride 1 and 2, with groups, against
+/// the direct loop: integers, exact. In f64 and f32 they take the product without im2col; in
+/// i64 (a product that cannot write strided blocks) im2col in tiles of output rows, the last one
+/// shorter.
 #[test]
 fn large_images_in_tiles_equal_direct_loop() {
     for (xs, ws, a) in [
         ([2, 16, 37, 41], [8, 16, 3, 3], ConvArgs { stride: [1, 1], padding: [1, 1], dilation: [1, 1], groups: 1 }),
         ([1, 8, 75, 70], [4, 4, 3, 5], ConvArgs { stride: [2, 1], padding: [2, 1], dilation: [1, 2], groups: 2 }),
     ] {
-        agrees_with_direct_loop(xs, ws, a, |i, k| ((i * 7 + k) % 9) as f64 * 0.5 - 2.0);
+        let value = |i: usize, k: usize| ((i * 7 + k) % 9) as f64 - 4.0;
+        agrees_with_direct_loop(xs, ws, a, value);
+        let fill = |len: usize, k: usize| -> Vec<f64> { (0..len).map(|i| value(i, k)).collect() };
+        let (xv, wv) = (fill(xs.iter().product(), 1), fill(ws.iter().product(), 3));
+        let (x, w) = (dyn_tensor(&xs, &xv).cast::<i64>(), dyn_tensor(&ws, &wv).cast::<i64>());
+        let y = x.conv2d(&w, NoBias, a);
+        let os: [usize; 4] = y.sizes().try_into().unwrap();
+        let want: Vec<i64> = reference(&xv, xs, &wv, ws, None, a, os).iter().map(|&v| v as i64).collect();
+        assert_eq!(y.to_vec(), want, "{xs:?} by {ws:?}, i64");
+    }
+}
+
+/// Large images with a stride take the product without im2col over planes split by phase (each
+/// window offset reads the phase plane of its row and column remainders): stride 2 with padding,
+/// stride 3 by 2 with dilation, groups and uneven padding, windows smaller than the stride (1x1
+/// at stride 2, 2x2 at stride 3, so that some phases are never read), with and without bias, f64
+/// and f32, against the direct loop (integers times halves: exact).
+#[test]
+fn large_strided_images_equal_direct_loop() {
+    for (xs, ws, a) in [
+        ([1, 32, 57, 60], [20, 32, 3, 3], conv_args([2, 2], [1, 1], [1, 1], 1)),
+        ([2, 32, 70, 61], [6, 16, 3, 5], conv_args([3, 2], [2, 1], [2, 1], 2)),
+        ([1, 256, 50, 51], [3, 256, 1, 1], conv_args([2, 2], [0, 0], [1, 1], 1)),
+        ([1, 128, 61, 47], [5, 128, 2, 2], conv_args([3, 3], [1, 0], [1, 1], 1)),
+    ] {
+        agrees_with_direct_loop(xs, ws, a, |i, k| ((i * 5 + k) % 9) as f64 * 0.5 - 2.0);
     }
 }
 

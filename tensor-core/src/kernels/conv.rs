@@ -3,8 +3,8 @@
 //! padding) followed by the crate's matrix product ([`gemm`](super::gemm): faer for f32/f64), one
 //! product per block of images and group (small images are batched side by side into one
 //! product), blocks on rayon's pool; a 1x1 convolution with stride 1 and no padding multiplies the
-//! input in place; large images with stride 1 skip im2col (`conv2d_implicit`: one accumulated
-//! product per window offset over zero-bordered planes); small images take one product with an
+//! input in place; large images skip im2col (`implicit.rs`: one accumulated product per window
+//! offset over zero-bordered planes, split by phase under a stride); small images take one product with an
 //! unrolled weight, and depthwise convolutions a direct kernel.
 //!
 //! The front end (`ops::conv`) checks every size (channels, groups, output sizes, all with
@@ -18,6 +18,7 @@ use crate::num::{Gemm, Num};
 
 use super::GemmMode;
 
+mod implicit;
 pub(crate) mod weight_grad;
 
 /// The geometry of a 2-D sliding window, checked by the caller: `planes` images of `h x w`
@@ -311,15 +312,15 @@ pub(crate) fn conv2d<T: Gemm>(conv: Operands<'_, T>, out: &mut [T]) -> Result<()
         return conv2d_depthwise(conv, out);
     }
     let nb = if direct { 1 } else { (COL_BLOCK / kk.max(1).saturating_mul(ohw)).clamp(1, g.n) };
-    // Large images with stride 1 and a kernel that writes strided blocks: no im2col (see
-    // `conv2d_implicit`), the weights regrouped by window offset once for every image.
-    let implicit = !direct && g.stride == [1, 1] && T::GEMM.into.is_some() && kk.saturating_mul(ohw) > COL_TILE;
-    let taps = if implicit { by_offset(conv)? } else { alloc::vec::Vec::new() };
+    // Large images and a kernel that writes strided blocks: no im2col (see
+    // `implicit::conv2d_implicit`), the weights regrouped by window offset once for every image.
+    let implicit = !direct && T::GEMM.into.is_some() && kk.saturating_mul(ohw) > COL_TILE;
+    let taps = if implicit { implicit::by_offset(conv)? } else { alloc::vec::Vec::new() };
     let block = |nb: usize, b: usize, dst: &mut [T], scratch: &mut Scratch<T>| {
         if implicit {
             (b * nb..)
                 .zip(dst.chunks_exact_mut(plane_out))
-                .try_for_each(|(img, d)| conv2d_implicit(conv, &taps, img, d, scratch))
+                .try_for_each(|(img, d)| implicit::conv2d_implicit(conv, &taps, img, d, scratch))
         } else {
             conv2d_block(conv, direct, b * nb, dst, scratch)
         }
@@ -735,100 +736,6 @@ fn add_bias<T: Num>(out: &mut [T], bias: Option<&[T]>, o: usize, ohw: usize) {
             }
         }
     }
-}
-
-/// Output elements of one tile of [`conv2d_implicit`] (`og` channels by whole padded rows):
-/// 2^16, 256 KiB of f32, which with the input rows it reads stays in a 2 MiB L2. Measured on the
-/// large 3x3 layer (`[8, 64, 56, 56]`, 64 outputs, one thread, products alone): tiles of 8 to 16
-/// rows within 2% of each other, 2 rows 8% slower.
-const IMPLICIT_TILE: usize = 1 << 16;
-
-/// The weights `[o, c / groups, kh, kw]` regrouped by window offset: `[kh * kw, o, c / groups]`,
-/// so that offset `t`'s `[o / groups, c / groups]` block of group `gi` is a plain row-major matrix.
-fn by_offset<T: Num>(conv: Operands<'_, T>) -> Result<alloc::vec::Vec<T>, ShapeError> {
-    let Operands { wt, g, o, groups, .. } = conv;
-    let (cg, taps) = (g.c / groups, g.kh * g.kw);
-    let mut out = try_vec(wt.len(), T::ZERO)?;
-    for (oc, filters) in wt.chunks_exact((cg * taps).max(1)).enumerate().take(o) {
-        for (ci, window) in filters.chunks_exact(taps.max(1)).enumerate() {
-            for (t, &v) in window.iter().enumerate() {
-                out[(t * o + oc) * cg + ci] = v;
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// One image of [`conv2d`] with stride 1, large planes and a product that writes strided blocks
-/// (faer's f32 and f64), without im2col: the image is copied once into zero-bordered planes of
-/// `hp x wp` (`xb`), where window offset `(i, j)` of the output at padded position `p = y * wp + x`
-/// reads `p + i dh wp + j dw`: for each offset the input channels are a `[cg, n]` matrix read in
-/// place (rows `hp * wp` apart), and the output tile `[og, n]` over whole padded rows is the sum
-/// of the `kh * kw` products `taps[offset] @ that` (faer accumulating), whose first `ow` columns
-/// of each row are then copied out. The products run on `wp / ow` times the output's columns
-/// (58 / 56 for a 56x56 plane with padding 1) and read each input element where im2col wrote it
-/// `kh * kw` times. The large 3x3 layer (`[8, 64, 56, 56]` by `[64, 64, 3, 3]`, runs alternated
-/// with the im2col tiles in one session): 16.5-16.6 -> 15.1-15.3 ms on one thread, 8.8-9.2 ->
-/// 8.35-8.41 ms on two. faer packs each offset's strided input (12% of the layer) and its
-/// kernels run near the machine's peak, so what is left against PyTorch's direct kernels is that
-/// packing, the wider rows and the copy out.
-fn conv2d_implicit<T: Gemm>(
-    conv: Operands<'_, T>,
-    taps: &[T],
-    img: usize,
-    dst: &mut [T],
-    scratch: &mut Scratch<T>,
-) -> Result<(), ShapeError> {
-    let Operands { x, bias, g, o, groups, .. } = conv;
-    let (cg, og) = (g.c / groups, o / groups);
-    let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
-    let (hp, wp) = (g.h + 2 * g.pad[0], g.w + 2 * g.pad[1]);
-    let plane = hp * wp;
-    let rows = (IMPLICIT_TILE / og.max(1).saturating_mul(wp).max(1)).clamp(1, g.oh);
-    let Scratch { tmp, xb, threads, .. } = scratch;
-    if xb.len() != g.c * plane {
-        sized(xb, g.c * plane)?;
-        xb.fill(T::ZERO);
-    }
-    sized(tmp, og * rows * wp)?;
-    for (ci, src) in x[img * g.c * hw..][..g.c * hw].chunks_exact(hw).enumerate() {
-        copy_into_padded(&mut xb[ci * plane..(ci + 1) * plane], src, g.w, wp, g.pad);
-    }
-    for gi in 0..groups {
-        for y0 in (0..g.oh).step_by(rows) {
-            let nr = rows.min(g.oh - y0);
-            // Padded positions `y0 * wp ..` of the last row's `ow` outputs: the farthest element
-            // read, `(y0 + nr - 1 + (kh - 1) dh) wp + ow - 1 + (kw - 1) dw`, is at most
-            // `hp * wp - 1` (`oh + (kh - 1) dh = hp` and `ow + (kw - 1) dw = wp` for stride 1).
-            let n = (nr - 1) * wp + g.ow;
-            let lt = Layout::from_parts(&[og, n], &[(rows * wp) as isize, 1], 0)?;
-            for t in 0..g.kh * g.kw {
-                let (i, j) = (t / g.kw, t % g.kw);
-                let la = Layout::from_parts(&[og, cg], &[cg as isize, 1], (t * o + gi * og) * cg)?;
-                let off = (gi * cg) * plane + (y0 + i * g.dil[0]) * wp + j * g.dil[1];
-                let lb = Layout::from_parts(&[cg, n], &[plane as isize, 1], off)?;
-                super::gemm_into(taps, &la, xb, &lb, tmp, &lt, GemmMode { add: t > 0, threads: *threads })?;
-            }
-            // The bias added on the way out (a pass of its own over the output was 3% of the
-            // large 3x3 layer).
-            for (oi, trow) in tmp.chunks_exact(rows * wp).enumerate() {
-                let oc = gi * og + oi;
-                let bk = bias.map_or(T::ZERO, |b| b[oc]);
-                let ooff = oc * ohw + y0 * g.ow;
-                for (y, d) in dst[ooff..ooff + nr * g.ow].chunks_exact_mut(g.ow).enumerate() {
-                    let src = &trow[y * wp..y * wp + g.ow];
-                    if bias.is_some() {
-                        for (d, &v) in d.iter_mut().zip(src) {
-                            *d = T::add(v, bk);
-                        }
-                    } else {
-                        copy_short(d, src);
-                    }
-                }
-            }
-        }
-    }
-    Ok(())
 }
 
 /// One block of [`conv2d`]: the images `img0..` whose outputs `dst` holds (whole images).
