@@ -906,7 +906,7 @@ fn parallel_splits_equal_one_thread() {
 /// The weights' and the input's gradients of `conv2d` (through the tape: `∂ Σ gy · conv2d(x, w)
 /// / ∂w` and `/ ∂x`) against their definition, `gw[o, ci, i, j] = Σ gy[b, o, y, x] x[b, gi cg + ci, y sh - ph + i dh,
 /// x sw - pw + j dw]`, for every path of the kernel: large images (output rows in tiles; one
-/// image and several), narrow rows with stride 1 (zero-bordered planes) and 2 (the gather
+/// image and several; with a stride, groups and dilation), narrow rows with stride 1 (zero-bordered planes) and 2 (the gather
 /// table), blocks of many small images in more than 16 blocks (partial gradients summed in
 /// order), groups, dilation, a 1x1 window, and work past the threshold of threads (parts on
 /// rayon's pool); f64, values integers times halves: exact. The same gradient in f32 on one and
@@ -928,6 +928,10 @@ fn weight_and_input_gradients_equal_their_definition() {
         // convolution by the flipped weights), and a padding past the window's reach (not).
         ([2, 6, 12, 15], [4, 3, 3, 2], args([1, 1], [2, 0], [2, 3], 2)),
         ([2, 2, 7, 7], [3, 2, 3, 3], args([1, 1], [3, 1], [1, 1], 1)),
+        // Large images with a stride: with groups, dilation and uneven padding, and a 5x5
+        // window at stride 2.
+        ([2, 32, 61, 100], [6, 16, 3, 5], args([2, 3], [2, 1], [2, 1], 2)),
+        ([1, 24, 45, 45], [4, 24, 5, 5], args([2, 2], [2, 2], [1, 1], 1)),
     ] {
         let val =
             |len: usize, k: usize| -> Vec<f64> { (0..len).map(|i| ((i * 7 + k) % 9) as f64 * 0.5 - 2.0).collect() };
