@@ -68,6 +68,19 @@ pub(crate) fn softmax<T: Num<Sum = T> + Float>(
     let n = l.sizes().get(axis).copied().unwrap_or(0);
     if l.is_contiguous() && axis + 1 == l.rank() && (1..=SHORT_ROW).contains(&n) && out.len().is_multiple_of(n) {
         let x = &src[l.offset()..l.offset() + out.len()];
+        // Across rayon's pool from the float functions' threshold (`exp` is most of the work), in
+        // whole blocks of `softmax_short_rows`, so that each call of the vectorised `exp` sees
+        // the slice it sees on one thread: the same bits. (It ran on the calling thread alone:
+        // the attention weights' softmax was a serial 2.5% of a transformer block's forward on
+        // two threads.)
+        #[cfg(feature = "rayon")]
+        if super::par::parallel_from(out.len(), super::PAR_MATH_THRESHOLD) {
+            use rayon::prelude::*;
+            let block = short_rows_block(n) * n;
+            let chunk = block * (super::par::PAR_CHUNK / block).max(1);
+            out.par_chunks_mut(chunk).zip(x.par_chunks(chunk)).for_each(|(o, x)| softmax_short_rows(o, x, n, log));
+            return Ok(());
+        }
         softmax_short_rows(out, x, n, log);
         return Ok(());
     }
@@ -129,9 +142,8 @@ const SHORT_ROW: usize = 64;
 /// Rows of 10 paid the `exp` kernel's dispatch and the strided line reader per row: 30 µs on
 /// `[360, 10]` against PyTorch's 18.
 fn softmax_short_rows<T: Num<Sum = T> + Float>(out: &mut [T], x: &[T], n: usize, log: bool) {
-    const BLOCK: usize = 2048;
-    let rows = (BLOCK / n).max(1);
-    let mut ms = [T::ZERO; BLOCK];
+    let rows = short_rows_block(n);
+    let mut ms = [T::ZERO; SHORT_ROWS_BLOCK];
     for (ob, xb) in out.chunks_mut(rows * n).zip(x.chunks(rows * n)) {
         for ((o, r), m) in ob.chunks_exact_mut(n).zip(xb.chunks_exact(n)).zip(ms.iter_mut()) {
             *m = Extreme::<true>.slice(T::LOWEST, r, 0);
@@ -159,6 +171,14 @@ fn softmax_short_rows<T: Num<Sum = T> + Float>(out: &mut [T], x: &[T], n: usize,
             }
         }
     }
+}
+
+/// Elements of one block of [`softmax_short_rows`] (about: whole rows).
+const SHORT_ROWS_BLOCK: usize = 2048;
+
+/// Rows of `n` elements in one block of [`softmax_short_rows`].
+fn short_rows_block(n: usize) -> usize {
+    (SHORT_ROWS_BLOCK / n.max(1)).max(1)
 }
 
 /// `pairs` refilled with `(sort key, position)` of every element of `line`.
