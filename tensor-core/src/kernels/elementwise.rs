@@ -356,21 +356,17 @@ pub(crate) fn zip_assign_par<T: Element, U: Element>(
 /// The contiguous `ld` cut into blocks along its first dim longer than 1 (every dim before it has
 /// size 1, so a block is a run of the buffer), of about [`PAR_CHUNK`] elements: the elements
 /// per block (the last one shorter) and each block's layout (contiguous, from offset 0) with
-/// `ls` narrowed to the same rows. `None` when there is no such dim or a layout cannot be
+/// `ls`'s piece of the same rows (`Layout::split`). `None` when there is no such dim or a layout cannot be
 /// built (the caller then runs on one thread).
 #[cfg(feature = "rayon")]
 fn row_blocks(ld: &Layout, ls: &Layout) -> Option<(usize, Vec<(Layout, Layout)>)> {
     let k = ld.sizes().iter().position(|&s| s > 1)?;
     let (n, inner) = (ld.sizes()[k], ld.sizes()[k + 1..].iter().product::<usize>());
     let rows = (PAR_CHUNK / inner.max(1)).clamp(1, n);
-    let mut sizes = ld.sizes().to_vec();
-    let blocks = (0..n)
-        .step_by(rows)
-        .map(|r0| {
-            sizes[k] = rows.min(n - r0);
-            Ok((Layout::contiguous(&sizes)?, ls.narrow(k, r0 as isize, sizes[k])?))
-        })
-        .collect::<Result<Vec<_>, ShapeError>>()
+    // `ls` has `ld`'s sizes (expanded), so each of its pieces has its block's sizes.
+    let blocks = ls
+        .split(k, rows)
+        .and_then(|parts| parts.into_iter().map(|lsp| Ok((Layout::contiguous(lsp.sizes())?, lsp))).collect())
         .ok()?;
     Some((rows * inner, blocks))
 }
