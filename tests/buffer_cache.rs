@@ -168,6 +168,10 @@ fn overwriting_kernels_leave_nothing_of_the_old_values() {
     check("batched matmul, k = 0", 16 * 64 * 64, || p0.matmul(&q0));
     let x = vals(&[512, 256], 13);
     check("map of a transposed view", 512 * 256, || x.t().map(|v| v * 3.0));
+    // Past the element-wise threshold: blocks of rows across the pool, each writing its run.
+    let (big, col) = (vals(&[1024, 512], 3), vals(&[1024, 1], 5));
+    check("broadcast product (blocks of rows)", 1024 * 512, || &big * &col);
+    check("map of a large narrowed view (blocks of rows)", 1024 * 500, || big.narrow(1, 6, 500).map(|v| v * 3.0));
     for axis in [0, 1, -1] {
         check(&format!("softmax({axis})"), 512 * 256, || x.softmax(axis));
         check(&format!("log_softmax({axis})"), 512 * 256, || x.log_softmax(axis));

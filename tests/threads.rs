@@ -117,3 +117,42 @@ fn short_row_softmax_splits_in_whole_blocks() {
         assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-5);
     }
 }
+
+/// Out-of-place operators with a broadcast or strided operand (`&x * &col`, `&row - &x`, a
+/// transposed view plus a matrix) and a map of a narrowed view split across the pool by blocks of
+/// rows past the threshold: on one, two and three threads the same bits, and a plain loop's
+/// values, every element written (the results take recycled buffers).
+#[test]
+fn broadcast_zip_into_a_new_tensor_splits_by_rows() {
+    let (r, c) = (700usize, 600usize);
+    let base: Vec<f32> = (0..r * c).map(|i| ((i * 37) % 101) as f32 * 0.25 - 12.0).collect();
+    let x = Tensor::<f32, DynShape>::from_vec(&[r, c], base.clone());
+    let row: Tensor<f32, DynShape> = Tensor::from_vec(&[c], (0..c).map(|j| j as f32 * 0.5 - 3.0).collect());
+    let col: Tensor<f32, DynShape> = Tensor::from_vec(&[r, 1], (0..r).map(|i| i as f32 - 7.0).collect());
+    let square: Tensor<f32, DynShape> = Tensor::from_vec(&[c, r], (0..r * c).map(|i| (i % 13) as f32).collect());
+    let lead = Tensor::<f32, DynShape>::from_vec(&[1, r, c], base.clone());
+    let wide: Tensor<f32, DynShape> =
+        Tensor::from_vec(&[r, c + 2], (0..r * (c + 2)).map(|i| (i % 13) as f32).collect());
+    let cases = ["times a column", "row minus", "transposed view plus", "under a leading 1", "map of a narrowed view"];
+    for (k, what) in cases.into_iter().enumerate() {
+        let got = same_on_every_pool(what, || match k {
+            0 => (&x * &col).to_vec(),
+            1 => (&row - &x).to_vec(),
+            2 => (square.t() + &x).to_vec(),
+            3 => (&lead + &row).to_vec(),
+            _ => wide.narrow(1, 1, c).map(|v| v * 3.0 - 1.0).to_vec(),
+        });
+        assert_eq!(got.len(), r * c, "{what}: size");
+        for (n, &g) in got.iter().enumerate() {
+            let (i, j) = (n / c, n % c);
+            let want = match k {
+                0 => base[n] * (i as f32 - 7.0),
+                1 => (j as f32 * 0.5 - 3.0) - base[n],
+                2 => ((j * r + i) % 13) as f32 + base[n],
+                3 => base[n] + (j as f32 * 0.5 - 3.0),
+                _ => ((i * (c + 2) + j + 1) % 13) as f32 * 3.0 - 1.0,
+            };
+            assert_eq!(g.to_bits(), want.to_bits(), "{what} at ({i}, {j})");
+        }
+    }
+}
