@@ -639,7 +639,14 @@ fn copy_short<T: Copy>(dst: &mut [T], src: &[T]) {
         // the stack, 3% of a stride-2 layer's copy out of its tiles).
         *<&mut [T; 8]>::try_from(d).expect("8 elements") = *<&[T; 8]>::try_from(s).expect("8 elements");
     }
-    for (d, &v) in d8.into_remainder().iter_mut().zip(s8.remainder()) {
+    let (mut d, mut s) = (d8.into_remainder(), s8.remainder());
+    // Then four (the rows of 4x4 planes: the digits' second layer), then one at a time.
+    if d.len() >= 4 && s.len() >= 4 {
+        let (d4, dr) = d.split_at_mut(4);
+        *<&mut [T; 4]>::try_from(d4).expect("4 elements") = *<&[T; 4]>::try_from(&s[..4]).expect("4 elements");
+        (d, s) = (dr, &s[4..]);
+    }
+    for (d, &v) in d.iter_mut().zip(s) {
         *d = v;
     }
 }
