@@ -172,16 +172,7 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         let a = normalize_axis(<S as ReplaceAxis<X, M, SI::Len>>::axis_index(&axis), self.value().rank())?;
         let out = self.value().try_index_select::<X, M, Y, SI>(axis, index)?;
         let idx = index.to_owned();
-        let xl = *self.value().layout();
-        self.try_record1(out, move |i, _| {
-            back(move |g: Tensor<T, Y>, s| {
-                s.add_with(i, || {
-                    let mut gx = Tensor::<T, S>::zeros_sized(xl.sizes());
-                    gx.index_add_at(a as isize, &idx, &g, T::one()).or_panic();
-                    gx
-                })
-            })
-        })
+        self.try_record_scattered(out, move |gx, g| gx.index_add_at(a as isize, &idx, g, T::one()))
     }
 
     /// The elements at `index` along `axis` (PyTorch `gather(axis, index)`), differentiable: the
@@ -202,12 +193,23 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
         let a = normalize_axis(<S as HasAxis<X, M>>::axis_index(&axis), self.value().rank())?;
         let out = self.value().try_gather::<X, M, SI>(axis, index)?;
         let idx = index.to_owned();
+        self.try_record_scattered(out, move |gx, g| gx.scatter_add_at(a as isize, &idx, g))
+    }
+
+    /// Records `out`, computed from this value by a selection, whose backward adds the output's
+    /// gradient `g` into zeros of this value's sizes by `put(&mut gx, &g)` (`index_add`,
+    /// `scatter_add`).
+    fn try_record_scattered<Y: Shape>(
+        &self,
+        out: Tensor<T, Y>,
+        put: impl FnOnce(&mut Tensor<T, S>, &Tensor<T, Y>) -> Result<(), ShapeError> + 'static,
+    ) -> Result<Var<'t, T, Y>, ShapeError> {
         let xl = *self.value().layout();
         self.try_record1(out, move |i, _| {
-            back(move |g: Tensor<T, SI>, s| {
+            back(move |g: Tensor<T, Y>, s| {
                 s.add_with(i, || {
                     let mut gx = Tensor::<T, S>::zeros_sized(xl.sizes());
-                    gx.scatter_add_at(a as isize, &idx, &g).or_panic();
+                    put(&mut gx, &g).or_panic();
                     gx
                 })
             })

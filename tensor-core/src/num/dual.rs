@@ -404,70 +404,31 @@ macro_rules! unary {
     )*};
 }
 
+/// `Float`'s methods that only read or build the real part: constants (no derivative), tests
+/// of the real part, and the step functions (derivative 0 where it exists: `flat`).
+macro_rules! real_part {
+    (constant: $($c:ident)*; test: $($t:ident -> $r:ty),*; flat: $($f:ident)*) => {
+        $(fn $c() -> Self {
+            Self::constant(T::$c())
+        })*
+        $(#[inline(always)]
+        fn $t(self) -> $r {
+            self.re.$t()
+        })*
+        $(#[inline]
+        fn $f(self) -> Self {
+            Self::flat(self.re.$f())
+        })*
+    };
+}
+
 impl<T: Real, const N: usize> Float for Dual<T, N> {
-    fn nan() -> Self {
-        Self::constant(T::nan())
-    }
-    fn infinity() -> Self {
-        Self::constant(T::infinity())
-    }
-    fn neg_infinity() -> Self {
-        Self::constant(T::neg_infinity())
-    }
-    fn neg_zero() -> Self {
-        Self::constant(T::neg_zero())
-    }
-    fn min_value() -> Self {
-        Self::constant(T::min_value())
-    }
-    fn min_positive_value() -> Self {
-        Self::constant(T::min_positive_value())
-    }
-    fn epsilon() -> Self {
-        Self::constant(T::epsilon())
-    }
-    fn max_value() -> Self {
-        Self::constant(T::max_value())
-    }
-    #[inline(always)]
-    fn is_nan(self) -> bool {
-        self.re.is_nan()
-    }
-    #[inline(always)]
-    fn is_infinite(self) -> bool {
-        self.re.is_infinite()
-    }
-    #[inline(always)]
-    fn is_finite(self) -> bool {
-        self.re.is_finite()
-    }
-    #[inline(always)]
-    fn is_normal(self) -> bool {
-        self.re.is_normal()
-    }
-    #[inline(always)]
-    fn is_subnormal(self) -> bool {
-        self.re.is_subnormal()
-    }
-    #[inline(always)]
-    fn classify(self) -> FpCategory {
-        self.re.classify()
-    }
-    #[inline]
-    fn floor(self) -> Self {
-        Self::flat(self.re.floor())
-    }
-    #[inline]
-    fn ceil(self) -> Self {
-        Self::flat(self.re.ceil())
-    }
-    #[inline]
-    fn round(self) -> Self {
-        Self::flat(self.re.round())
-    }
-    #[inline]
-    fn trunc(self) -> Self {
-        Self::flat(self.re.trunc())
+    real_part! {
+        constant: nan infinity neg_infinity neg_zero min_value min_positive_value epsilon max_value;
+        test: is_nan -> bool, is_infinite -> bool, is_finite -> bool, is_normal -> bool,
+            is_subnormal -> bool, classify -> FpCategory, is_sign_positive -> bool,
+            is_sign_negative -> bool;
+        flat: floor ceil round trunc signum
     }
     /// `x - trunc(x)`: derivative 1.
     #[inline]
@@ -480,18 +441,6 @@ impl<T: Real, const N: usize> Float for Dual<T, N> {
     fn abs(self) -> Self {
         let x = self.re;
         self.rule(x.abs(), derivatives::abs(X(x)))
-    }
-    #[inline]
-    fn signum(self) -> Self {
-        Self::flat(self.re.signum())
-    }
-    #[inline(always)]
-    fn is_sign_positive(self) -> bool {
-        self.re.is_sign_positive()
-    }
-    #[inline(always)]
-    fn is_sign_negative(self) -> bool {
-        self.re.is_sign_negative()
     }
     #[inline]
     fn mul_add(self, a: Self, b: Self) -> Self {

@@ -297,13 +297,23 @@ fn check_names_equal_at(
     skip: usize,
 ) -> Result<(), ShapeError> {
     for i in (0..a.len().min(b.len())).filter(|&i| i != skip) {
-        if let (Some(x), Some(y)) = (na[i], nb[i]) {
-            if x == y && a[i] != b[i] {
-                return Err(ShapeError::NamedDim { name: x, axis: i, lhs: a[i], rhs: b[i] });
-            }
-        }
+        name_clash((na[i], a[i]), (nb[i], b[i]), i)?;
     }
     Ok(())
+}
+
+/// A dim named `x` of size `p` meeting one named `y` of size `q`, reported at `axis`: an error
+/// when the names are one and the sizes differ.
+#[inline(always)]
+fn name_clash(
+    (x, p): (Option<&'static str>, usize),
+    (y, q): (Option<&'static str>, usize),
+    axis: usize,
+) -> Result<(), ShapeError> {
+    match (x, y) {
+        (Some(x), Some(y)) if x == y && p != q => Err(ShapeError::NamedDim { name: x, axis, lhs: p, rhs: q }),
+        _ => Ok(()),
+    }
 }
 
 #[cold]
@@ -319,11 +329,7 @@ fn check_names_at(
     // two (its only dim when it is 1-D); reported as the left operand's last dim.
     if tail == 2 && !a.is_empty() && !b.is_empty() {
         let (ia, ib) = (a.len() - 1, b.len().saturating_sub(2));
-        if let (Some(x), Some(y)) = (na[ia], nb[ib]) {
-            if x == y && a[ia] != b[ib] {
-                return Err(ShapeError::NamedDim { name: x, axis: ia, lhs: a[ia], rhs: b[ib] });
-            }
-        }
+        name_clash((na[ia], a[ia]), (nb[ib], b[ib]), ia)?;
     }
     // A 1-D matmul operand has no batch dims.
     let ta = if a.len() >= 2 { tail } else { a.len() };
@@ -332,11 +338,7 @@ fn check_names_at(
     let r = ra.max(rb);
     for i in 1..=ra.min(rb) {
         let (ia, ib) = (ra - i, rb - i);
-        if let (Some(x), Some(y)) = (na[ia], nb[ib]) {
-            if x == y && a[ia] != b[ib] {
-                return Err(ShapeError::NamedDim { name: x, axis: r - i, lhs: a[ia], rhs: b[ib] });
-            }
-        }
+        name_clash((na[ia], a[ia]), (nb[ib], b[ib]), r - i)?;
     }
     Ok(())
 }
