@@ -165,10 +165,10 @@ fn map_f32<'a>(op: VecOp, src: &[f32], dst: &'a mut [MaybeUninit<f32>]) -> &'a m
     }
 }
 
-/// The `f64` table: the kernels of [`f64k`] where the feature is on, outside Miri.
+/// The `f64` table, where the feature is on, outside Miri: in place, [`apply_f64`]; writing a new
+/// buffer, [`pieces64::map`] for every op (its AVX-512 lanes or [`f64k`]'s kernels).
 #[cfg(all(feature = "simd", not(miri)))]
-pub(crate) const F64: VecMath<f64> =
-    VecMath { kernels: Some((apply_f64, |op| pieces64::covers(op).then_some(pieces64::map))) };
+pub(crate) const F64: VecMath<f64> = VecMath { kernels: Some((apply_f64, |_| Some(pieces64::map))) };
 
 /// `op` of `f64` elements in place: `erf`, `erfc` and `gelu` through [`pieces64`]'s AVX-512
 /// lanes where the CPU has them, everything else through [`f64k`].

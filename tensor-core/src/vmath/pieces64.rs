@@ -257,7 +257,9 @@ pub(super) fn in_place(op: VecOp, xs: &mut [f64]) {
     xs.iter_mut().for_each(|x| *x = scalar(op, *x));
 }
 
-/// `op` of `src` written to `dst` (the same length), returned initialised: as [`in_place`].
+/// `op` (any [`VecOp`]) of `src` written to `dst` (the same length), returned initialised: the
+/// AVX-512 lanes of `erf`, `erfc` and `gelu` where [`covers`] says so, else the kernels of
+/// [`f64k`](super::f64k) (the results of the in-place paths, bit for bit).
 pub(super) fn map<'a>(op: VecOp, src: &[f64], dst: &'a mut [MaybeUninit<f64>]) -> &'a mut [f64] {
     assert_eq!(src.len(), dst.len());
     'written: {
@@ -267,12 +269,11 @@ pub(super) fn map<'a>(op: VecOp, src: &[f64], dst: &'a mut [MaybeUninit<f64>]) -
             unsafe { x86::map(op, src, dst) };
             break 'written;
         }
-        for (d, &x) in dst.iter_mut().zip(src) {
-            d.write(scalar(op, x));
-        }
+        super::f64k::map(op, src, dst);
     }
     // SAFETY: both paths wrote every element of `dst` (`x86::map` asserts the lengths equal
-    // and writes whole vectors and then the rest; the loop zips `dst` with `src`, as long).
+    // and writes whole vectors and then the rest; `f64k::map` asserts them equal and writes
+    // each block of `dst` beside its block of `src`).
     unsafe { super::tail32::assume_written(dst) }
 }
 

@@ -53,6 +53,24 @@ fn f64_variants() {
     check("fused", f64k::apply_with::<true>);
 }
 
+/// The writing path of every `f64` op (`pieces64::map`, which a new tensor takes) against the
+/// in-place one (`apply_f64`), bit for bit, over lengths that end inside a block and a vector.
+#[test]
+fn f64_map_is_apply() {
+    let xs = inputs();
+    for (op, _, _) in OPS {
+        for n in [0, 1, 7, 255, 257, xs.len()] {
+            let mut want = xs[..n].to_vec();
+            super::apply_f64(op, &mut want);
+            let mut dst = alloc::vec![core::mem::MaybeUninit::new(0f64); n];
+            let got = super::pieces64::map(op, &xs[..n], &mut dst);
+            for ((&x, &g), &w) in xs.iter().zip(got.iter()).zip(&want) {
+                assert_eq!(g.to_bits(), w.to_bits(), "{op:?}({x:e}): map {g:e}, in place {w:e}");
+            }
+        }
+    }
+}
+
 /// `f32` `erfc` and `gelu` (module `tail32`) through each kind of lanes this CPU has, against
 /// `f64` references rounded once: within 2 ulp (the measured worst over every `f32` of their
 /// ranges), NaN for NaN.
