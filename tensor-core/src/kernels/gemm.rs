@@ -1,5 +1,6 @@
 //! Matrix product on strided operands. f32 and f64 go to faer's `matmul` when faer is compiled in
-//! (features `linalg`, on by default, or `faer`) and to `matrixmultiply` otherwise; both take any
+//! (features `linalg`, on by default, or `faer`; on CPUs without AVX-512 a long column-major left
+//! operand goes to matrixmultiply, see `use_matrixmultiply`) and to `matrixmultiply` otherwise; both take any
 //! row and column strides, so transposed or sliced views are multiplied in place without a copy.
 //! f16/bf16 go through the f32 kernel (widened, accumulated in f32, rounded once); integers use a
 //! cache-blocked, vectorised loop of our own (no maintained library multiplies integer matrices;
@@ -208,28 +209,47 @@ impl Gemm for half::bf16 {
     };
 }
 
-#[cfg(not(any(feature = "faer", feature = "linalg")))]
+/// `c = a @ b` (or `c += a @ b` with `add`) through matrixmultiply, for `a: [m, k]`, `b: [k, n]`
+/// and `c` the `[m, n]` matrix of layout `lc` in its buffer: the kernel of every f32 and f64
+/// product without faer, and with faer of the products whose left operand is column-major on
+/// CPUs without AVX-512 (see `faer_product`). Checked here, beside the `unsafe` call that relies
+/// on it (a few comparisons against an O(mkn) product).
+///
+/// # Panics
+/// As [`gemm_into`].
 macro_rules! blas_gemm {
-    ($t:ty, $f:ident) => {
+    ($t:ty, $f:ident, $mm:ident) => {
+        #[cfg(not(any(feature = "faer", feature = "linalg")))]
         impl Gemm for $t {
             const GEMM: GemmKernel<$t> = GemmKernel { run: $f, into: None };
         }
-        /// `c = a @ b` through matrixmultiply. Only `gemm` calls it (through the crate-private
-        /// `GemmKernel::run`), after checking its operands; the `unsafe` call below relies on
-        /// that, so it is checked again here, where the reader of the SAFETY comment can see it
-        /// (a few comparisons against an O(mkn) product).
+        /// `c = a @ b` into the row-major `c` through [`$mm`].
+        #[cfg(not(any(feature = "faer", feature = "linalg")))]
         fn $f(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
-            let (m, k, n) = checked_dims(a, la, b, lb, c);
-            if m == 0 || n == 0 || k == 0 {
-                c.fill(0.0);
+            let (m, _, n) = checked_dims(a, la, b, lb, c);
+            let lc = Layout::contiguous(&[m, n]).expect("gemm: `c` holds m * n elements");
+            $mm(a, la, b, lb, c, &lc, false)
+        }
+        fn $mm(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t], lc: &Layout, add: bool) {
+            let (m, k, n) = operand_dims(a, la, b, lb);
+            assert!(lc.rank() == 2 && lc.sizes() == [m, n], "gemm: destination of the wrong shape");
+            assert!(lc.fits(c.len()) && !lc.may_overlap(), "gemm: destination layout");
+            if m == 0 || n == 0 {
                 return;
             }
-            // SAFETY: `checked_dims` just above asserted that `la` and `lb` are 2-D with inner
-            // dims `k` and fit their buffers (so, with m, k, n > 0, checked above, every offset
-            // `offset + i*rs + j*cs` that matrixmultiply reads is inside its slice, and `offset`
-            // itself is, so `add` stays in the allocation), and that `c` holds exactly m*n
-            // elements, written with row stride n and column stride 1. `c` is a unique `&mut`
-            // borrow, so it aliases neither input.
+            if k == 0 {
+                if !add {
+                    super::fill(c, lc, 0.0);
+                }
+                return;
+            }
+            // SAFETY: `operand_dims` just above asserted that `la` and `lb` are 2-D with inner
+            // dims `k` and fit their buffers, and the asserts after it that `lc` is `[m, n]`,
+            // fits `c` and reaches no element twice; so, with m, k, n > 0 (checked above),
+            // every offset `offset + i*rs + j*cs` that matrixmultiply reads or writes is inside
+            // its slice, and `offset` itself is, so `add` stays in the allocation. `c` is a
+            // unique `&mut` borrow, so it aliases neither input, and matrixmultiply writes each
+            // of its elements once.
             unsafe {
                 matrixmultiply::$f(
                     m,
@@ -242,23 +262,18 @@ macro_rules! blas_gemm {
                     b.as_ptr().add(lb.offset()),
                     lb.strides()[0],
                     lb.strides()[1],
-                    0.0,
-                    c.as_mut_ptr(),
-                    n as isize,
-                    1,
+                    if add { 1.0 } else { 0.0 },
+                    c.as_mut_ptr().add(lc.offset()),
+                    lc.strides()[0],
+                    lc.strides()[1],
                 );
             }
         }
     };
 }
-#[cfg(not(any(feature = "faer", feature = "linalg")))]
-blas_gemm!(f32, sgemm);
-#[cfg(not(any(feature = "faer", feature = "linalg")))]
-blas_gemm!(f64, dgemm);
+blas_gemm!(f32, sgemm, mm_sgemm);
+blas_gemm!(f64, dgemm, mm_dgemm);
 
-/// Products of at least this many multiply-adds (`m * k * n`) split across rayon's pool when it
-/// has more than one thread; below it the hand-off costs more than it gains (`benches/kernels.rs`,
-/// group `matmul_threads`).
 #[cfg(all(any(feature = "faer", feature = "linalg"), feature = "rayon"))]
 const PAR_FLOPS: usize = GEMM_PAR_FLOPS;
 
@@ -278,7 +293,7 @@ const TRANSPOSED_LHS_COPY: usize = 1 << 18;
 /// rayon's pool.
 #[cfg(any(feature = "faer", feature = "linalg"))]
 macro_rules! faer_gemm {
-    ($($t:ty => $f:ident, $into:ident),*) => { $(
+    ($($t:ty => $f:ident, $into:ident, $mm:ident),*) => { $(
         impl Gemm for $t {
             const GEMM: GemmKernel<$t> = GemmKernel { run: $f, into: Some($into) };
         }
@@ -286,6 +301,10 @@ macro_rules! faer_gemm {
         /// alone calls this, through the crate-private `GemmKernel::run`).
         fn $f(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t]) {
             let (m, n) = (la.sizes()[0], lb.sizes()[1]);
+            if use_matrixmultiply(la, lb, true) {
+                let lc = Layout::contiguous(&[m, n]).expect("gemm: `c` holds m * n elements");
+                return $mm(a, la, b, lb, c, &lc, false);
+            }
             let dst = faer::MatMut::from_row_major_slice_mut(c, m, n);
             faer_product(a, la, b, lb, dst, faer::Accum::Replace, true);
         }
@@ -295,6 +314,9 @@ macro_rules! faer_gemm {
         /// passes the row stride as the column stride and writes outside its slice: faer-rs
         /// pull request 267, open).
         fn $into(a: &[$t], la: &Layout, b: &[$t], lb: &Layout, c: &mut [$t], lc: &Layout, mode: GemmMode) {
+            if use_matrixmultiply(la, lb, mode.threads) {
+                return $mm(a, la, b, lb, c, lc, mode.add);
+            }
             let accum = if mode.add { faer::Accum::Add } else { faer::Accum::Replace };
             faer_product(a, la, b, lb, super::faer_view::mat_mut(c, lc), accum, mode.threads);
         }
@@ -356,7 +378,39 @@ fn faer_product<T>(
     super::faer_view::clean_vector_state();
 }
 #[cfg(any(feature = "faer", feature = "linalg"))]
-faer_gemm!(f32 => faer_sgemm, faer_sgemm_into, f64 => faer_dgemm, faer_dgemm_into);
+faer_gemm!(f32 => faer_sgemm, faer_sgemm_into, mm_sgemm, f64 => faer_dgemm, faer_dgemm_into, mm_dgemm);
+
+/// The inner size from which [`use_matrixmultiply`] takes a column-major left operand to
+/// matrixmultiply (measured there).
+#[cfg(any(feature = "faer", feature = "linalg"))]
+const MM_MIN_K: usize = 512;
+
+/// Whether a product goes to matrixmultiply rather than faer: a column-major left operand (a
+/// `.t()` view: `gᵀ x`, a linear layer's weight gradient) of at least [`MM_MIN_K`] columns and
+/// 128 rows on an x86-64 CPU without AVX-512, where faer's AVX2 kernels run it at 58-73 GFLOP/s
+/// and matrixmultiply's at 80-84 (AMD EPYC Zen 3, one thread, f32, `[384..1536, 2048]ᵀ` by
+/// `[2048, 384..1536]`, quiet machine: faer with the transposed or copied left operand of
+/// `faer_product` included; with row-major operands faer stays ahead, 80-93 against 74-79, and
+/// with 64 inner columns or 64 rows too, 74-85 against 56-73), and on one thread only
+/// (matrixmultiply does not use rayon's pool): a product that `faer_product` would split
+/// (`threads`, past [`PAR_FLOPS`], a pool of more than one) stays with faer. With AVX-512,
+/// faer's kernels are the faster (issue 13's table).
+#[cfg(any(feature = "faer", feature = "linalg"))]
+fn use_matrixmultiply(la: &Layout, lb: &Layout, threads: bool) -> bool {
+    let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
+    if la.strides()[0] != 1 || k < MM_MIN_K || m < 128 {
+        return false;
+    }
+    #[cfg(feature = "rayon")]
+    if threads && m.saturating_mul(k).saturating_mul(n) >= PAR_FLOPS && rayon::current_num_threads() > 1 {
+        return false;
+    }
+    let _ = (threads, n);
+    #[cfg(target_arch = "x86_64")]
+    return !std::is_x86_feature_detected!("avx512f");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
 
 #[cfg(test)]
 mod tests {
@@ -395,8 +449,8 @@ mod tests {
 
     /// A column-major left operand (a transposed view) times a row-major right one, tall and wide
     /// results, into a row-major buffer and into a strided block with and without adding: faer's
-    /// transposed product for the tall ones, the copy for the wide, against the plain loop
-    /// (integers in f64: exact).
+    /// transposed product for the tall ones, the copy for the wide, matrixmultiply for the tall
+    /// one on one thread without AVX-512, against the plain loop (integers in f64: exact).
     #[test]
     fn transposed_left_operands_equal_the_loop() {
         for (m, k, n) in [(7, 5, 3), (3, 5, 7), (600, 520, 40), (40, 700, 600)] {
@@ -413,13 +467,15 @@ mod tests {
             gemm(&at, &la, &b, &lb, &mut c);
             assert!((0..m * n).all(|e| c[e] == want(e / n, e % n)), "{m}x{k}x{n}");
             let lc = Layout::from_parts(&[m, n], &[(n + 3) as isize, 1], 2).unwrap();
-            for add in [false, true] {
+            // On one thread (`threads: false`) the tall `[600, 520]` operand goes to matrixmultiply
+            // on a CPU without AVX-512 (`use_matrixmultiply`), to faer's split otherwise.
+            for (add, threads) in [(false, true), (true, true), (false, false), (true, false)] {
                 let mut c = alloc::vec![1.0; (n + 3) * m + 2];
-                gemm_into(&at, &la, &b, &lb, &mut c, &lc, GemmMode { add, threads: true }).unwrap();
+                gemm_into(&at, &la, &b, &lb, &mut c, &lc, GemmMode { add, threads }).unwrap();
                 for (e, &v) in c.iter().enumerate() {
                     let (i, j) = ((e.wrapping_sub(2)) / (n + 3), (e.wrapping_sub(2)) % (n + 3));
                     let expect = if e >= 2 && j < n { want(i, j) + if add { 1.0 } else { 0.0 } } else { 1.0 };
-                    assert_eq!(v, expect, "{m}x{k}x{n} element {e}, add {add}");
+                    assert_eq!(v, expect, "{m}x{k}x{n} element {e}, add {add}, threads {threads}");
                 }
             }
         }
