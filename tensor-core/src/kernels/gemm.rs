@@ -212,7 +212,7 @@ impl Gemm for half::bf16 {
 /// `c = a @ b` (or `c += a @ b` with `add`) through matrixmultiply, for `a: [m, k]`, `b: [k, n]`
 /// and `c` the `[m, n]` matrix of layout `lc` in its buffer: the kernel of every f32 and f64
 /// product without faer, and with faer of the products whose left operand is column-major on
-/// CPUs without AVX-512 (see `faer_product`). Checked here, beside the `unsafe` call that relies
+/// CPUs without AVX-512 (see `use_matrixmultiply`). Checked here, beside the `unsafe` call that relies
 /// on it (a few comparisons against an O(mkn) product).
 ///
 /// # Panics
@@ -274,6 +274,9 @@ macro_rules! blas_gemm {
 blas_gemm!(f32, sgemm, mm_sgemm);
 blas_gemm!(f64, dgemm, mm_dgemm);
 
+/// Products of at least this many multiply-adds (`m * k * n`) split across rayon's pool when it
+/// has more than one thread; below it the hand-off costs more than it gains (`benches/kernels.rs`,
+/// group `matmul_threads`).
 #[cfg(all(any(feature = "faer", feature = "linalg"), feature = "rayon"))]
 const PAR_FLOPS: usize = GEMM_PAR_FLOPS;
 
