@@ -484,6 +484,39 @@ mod tests {
         }
     }
 
+    /// matrixmultiply's call into a strided destination, replacing and adding (`gemm_into`'s
+    /// path on CPUs without AVX-512, reached natively only by large products): a `[3, 2]`
+    /// product into a column block of a `[4, 5]` buffer, against the loop (and below: a
+    /// destination layout reaching past its buffer is refused before the `unsafe` call).
+    #[test]
+    fn matrixmultiply_writes_a_strided_block() {
+        let (a, b) = ([1f32, -2., 3., 0.5, -1., 4.], [2f32, -1., 0.25, 3.]);
+        let (la, lb) = (Layout::contiguous(&[3, 2]).unwrap(), Layout::contiguous(&[2, 2]).unwrap());
+        let lc = Layout::from_parts(&[3, 2], &[5, 1], 5 + 2).unwrap();
+        for add in [false, true] {
+            let mut c = [1f32; 20];
+            mm_sgemm(&a, &la, &b, &lb, &mut c, &lc, add);
+            for (e, &v) in c.iter().enumerate() {
+                let (r, col) = (e / 5, e % 5);
+                let expect = if (1..4).contains(&r) && (2..4).contains(&col) {
+                    let (i, j) = (r - 1, col - 2);
+                    a[2 * i] * b[j] + a[2 * i + 1] * b[2 + j] + if add { 1.0 } else { 0.0 }
+                } else {
+                    1.0
+                };
+                assert_eq!(v, expect, "element {e}, add {add}");
+            }
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "gemm: destination layout")]
+    fn matrixmultiply_refuses_a_destination_past_its_buffer() {
+        let (la, lb) = (Layout::contiguous(&[3, 2]).unwrap(), Layout::contiguous(&[2, 2]).unwrap());
+        let past = Layout::from_parts(&[3, 2], &[5, 1], 10).unwrap();
+        mm_sgemm(&[1f32; 6], &la, &[1f32; 4], &lb, &mut [0f32; 20], &past, false);
+    }
+
     /// The matrixmultiply kernel (no faer) re-checks what `gemm` checked: its `unsafe` call would
     /// otherwise read or write outside the buffers for each of these. (faer's kernel has no
     /// `unsafe` of its own to guard: its views are built by the checked `interop::faer::mat`.)
