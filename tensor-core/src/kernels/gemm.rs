@@ -387,8 +387,9 @@ const SPLIT_MIN: usize = 32;
 /// not hold two blocks of [`SPLIT_MIN`], faer's own split (`Par::rayon`). Measured against
 /// faer's split of the whole product on two threads (f32, AVX-512 Xeon, 2026-12-02, a probe
 /// program, medians of 41 alternated runs, speed-up over one thread): the transformer's
-/// `[2048, 384] x [384, 1536]` 1.52-1.64x -> 1.78-1.92x, `[2048, 1536] x [1536, 384]` 1.34-1.57x
-/// -> 1.86-1.95x, `[2048, 384] x [384, 384]` 1.47-1.56x -> 1.54-1.66x, 1024² 1.52x -> 1.74x,
+/// `[2048, 384] x [384, 1536]` 1.46-1.64x -> 1.69-1.92x, `[2048, 1536] x [1536, 384]` 1.34-1.57x
+/// -> 1.81-1.95x, but `[2048, 384] x [384, 384]` 1.41-1.56x against 1.31-1.66x and
+/// `[2048, 384] x [384, 1152]` 1.52-1.58x against 1.38-1.64x over four runs, 1024² 1.52x -> 1.74x,
 /// 2048² 1.55x -> 1.92x, `[128, 4096] x [4096, 128]` 1.15x -> 1.42x, `[64, 2048] x [2048, 2048]`
 /// (by columns) 1.57x -> 1.64x; `[672, 384] x [384, 1536]` by columns 1.75x -> 1.67x, by rows
 /// 1.76x -> 1.88x (hence rows unless they are few). In the crate's benches on two threads:
