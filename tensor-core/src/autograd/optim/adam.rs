@@ -241,11 +241,12 @@ impl<T: GradFloat> AdamScalars<T> {
 /// (`AdamScalars::update_all`): the cheap element-wise kernels' threshold
 /// ([`PAR_THRESHOLD`](crate::kernels::PAR_THRESHOLD), 2^18). Measured on two threads (2-core
 /// AVX-512 Xeon, 2026-12-02, old and new builds alternated): from the float functions' 2^14 the
-/// digits CNN's training step at batch 64 went from 786-796 to 855-856 µs (its small parameters
-/// each paying a hand-off to a sleeping worker; 811-827 µs with the first build, 801-866 µs at
-/// 2^18, the noise of that host, none of its parameters reaching 2^18), and the MiniLM
-/// fine-tuning step 341-344 -> 319-330 ms at 2^18 (its 384 x 1536 weights and its embeddings split,
-/// its 384 x 384 weights not).
+/// MLP's training step of `benches/autograd.rs` (its 16,384- and 65,536-element weights split)
+/// went from 768-770 to 773-836 µs, a few microseconds of work each not paying for the hand-off
+/// to a sleeping worker (the digits CNN's step, none of whose parameters reaches 2^14, moved by
+/// up to 8% between the builds: the noise of that host); from 2^18 the MiniLM fine-tuning step
+/// went from 341-344 to 319-330 ms (its 384 x 1536 weights and its embeddings split, its 384 x
+/// 384 weights not).
 #[cfg(feature = "rayon")]
 const PAR_ADAM: usize = crate::kernels::PAR_THRESHOLD;
 
