@@ -342,11 +342,7 @@ fn faer_product<T>(
 {
     use super::faer_view::mat;
     let (m, k, n) = (la.sizes()[0], la.sizes()[1], lb.sizes()[1]);
-    #[cfg(feature = "rayon")]
-    let parts =
-        if threads && m.saturating_mul(k).saturating_mul(n) >= PAR_FLOPS { rayon::current_num_threads() } else { 1 };
-    #[cfg(not(feature = "rayon"))]
-    let (parts, _) = (1, threads);
+    let parts = product_parts(m, k, n, threads);
     if la.strides()[0] == 1 && k > 1 && lb.strides()[1] == 1 && dst.col_stride() == 1 && n <= m {
         // A column-major left operand (a `.t()` view: `gᵀ x`, a linear layer's weight gradient)
         // times a row-major right one into a row-major result at least as tall as it is wide:
@@ -374,6 +370,19 @@ fn faer_product<T>(
     };
     let rhs = mat(b, lb.offset(), [k, n], [lb.strides()[0], lb.strides()[1]]);
     split_product(dst, accum, lhs, rhs, parts);
+}
+
+/// How many blocks [`faer_product`] splits a `[m, k] x [k, n]` product into: the pool's threads
+/// when `threads` allows it and the product reaches [`PAR_FLOPS`], else 1 (also the test of
+/// [`use_matrixmultiply`], which leaves split products to faer).
+#[cfg(any(feature = "faer", feature = "linalg"))]
+fn product_parts(m: usize, k: usize, n: usize, threads: bool) -> usize {
+    #[cfg(feature = "rayon")]
+    if threads && m.saturating_mul(k).saturating_mul(n) >= PAR_FLOPS {
+        return rayon::current_num_threads();
+    }
+    let _ = (m, k, n, threads);
+    1
 }
 
 /// The fewest rows (or columns) of `dst` that [`split_product`] gives one task.
@@ -460,11 +469,9 @@ fn use_matrixmultiply(la: &Layout, lb: &Layout, threads: bool) -> bool {
     if la.strides()[0] != 1 || k < MM_MIN_K || m < 128 {
         return false;
     }
-    #[cfg(feature = "rayon")]
-    if threads && m.saturating_mul(k).saturating_mul(n) >= PAR_FLOPS && rayon::current_num_threads() > 1 {
+    if product_parts(m, k, n, threads) > 1 {
         return false;
     }
-    let _ = (threads, n);
     #[cfg(target_arch = "x86_64")]
     return !std::is_x86_feature_detected!("avx512f");
     #[cfg(not(target_arch = "x86_64"))]
