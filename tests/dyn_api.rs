@@ -671,7 +671,7 @@ fn scan_api() -> (Vec<PubFn>, BTreeSet<String>) {
     rust_files(&root, &mut files);
     let (mut fns, mut macros) = (Vec::new(), BTreeSet::new());
     for f in &files {
-        let code = code_only(&std::fs::read_to_string(f).unwrap());
+        let code = axis_write_forms(&code_only(&std::fs::read_to_string(f).unwrap()));
         let file = f.strip_prefix(&root).unwrap().display().to_string();
         let mut from = 0;
         while let Some(k) = code[from..].find("macro_rules!") {
@@ -716,6 +716,22 @@ fn scan_api() -> (Vec<PubFn>, BTreeSet<String>) {
         }
     }
     (fns, macros)
+}
+
+/// `code` with the public forms that `axis_write!` invocations (ops/select.rs) write spelled
+/// out: in such a block, `fn try_x..` is a `pub fn` (the `*_at` bodies are `pub(crate)`).
+fn axis_write_forms(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut from = 0;
+    while let Some(k) = code[from..].find("axis_write! {") {
+        let open = from + k + "axis_write! ".len();
+        let body = balanced(code, open);
+        out.push_str(&code[from..=open]);
+        out.push_str(&body.replace("fn try_", "pub fn try_"));
+        from = open + 1 + body.len();
+    }
+    out.push_str(&code[from..]);
+    out
 }
 
 /// `try_x_mut` -> `x`: the family a method belongs to.

@@ -198,6 +198,30 @@ impl<A: Dim, B: Dim> Dim for Prod<A, B> {
 )]
 pub trait FixedProduct: Dim {}
 impl<A: FixedFactor, B: FixedFactor> FixedProduct for Prod<A, B> {}
+
+/// The two impls of a pair rule of dims (`SamePair`, `BroadcastPair`) by which a static product
+/// dim ([`FixedProduct`]) meets a `Const<N>` on either side: the pair is `Const<N>`, the product's
+/// size compared with `N` when the program is built (`ProductCheck`).
+macro_rules! prod_const_pairs {
+    ($Pair:ident) => {
+        #[diagnostic::do_not_recommend]
+        impl<A: Dim, B: Dim, const N: usize, LS, RS> $Pair<LS, RS> for (Prod<A, B>, Const<N>)
+        where
+            Prod<A, B>: FixedProduct,
+        {
+            type Out = Const<N>;
+        }
+        #[diagnostic::do_not_recommend]
+        impl<A: Dim, B: Dim, const N: usize, LS, RS> $Pair<LS, RS> for (Const<N>, Prod<A, B>)
+        where
+            Prod<A, B>: FixedProduct,
+        {
+            type Out = Const<N>;
+        }
+    };
+}
+pub(crate) use prod_const_pairs;
+
 /// A static factor of a [`FixedProduct`].
 #[doc(hidden)]
 pub trait FixedFactor: Dim {}
@@ -353,20 +377,7 @@ impl<N: Tagged, LS, RS> SamePair<LS, RS> for (N, Dyn) {
 impl<N: Tagged, LS, RS> SamePair<LS, RS> for (Dyn, N) {
     type Out = N;
 }
-#[diagnostic::do_not_recommend]
-impl<A: Dim, B: Dim, const N: usize, LS, RS> SamePair<LS, RS> for (Prod<A, B>, Const<N>)
-where
-    Prod<A, B>: FixedProduct,
-{
-    type Out = Const<N>;
-}
-#[diagnostic::do_not_recommend]
-impl<A: Dim, B: Dim, const N: usize, LS, RS> SamePair<LS, RS> for (Const<N>, Prod<A, B>)
-where
-    Prod<A, B>: FixedProduct,
-{
-    type Out = Const<N>;
-}
+prod_const_pairs!(SamePair);
 #[diagnostic::do_not_recommend]
 impl<LS, RS> SamePair<LS, RS> for (One, One) {
     type Out = One;

@@ -547,41 +547,27 @@ pub trait EinsumDim<Rhs>: Dim {
     /// The letter's dim in the result.
     type Out: Dim;
 }
-impl<const N: usize, X: Dim> EinsumDim<X> for Const<N> {
-    type Out = Const<N>;
+/// The impls of [`EinsumDim`], one a line: `[generics] Self, Rhs => Out`.
+macro_rules! einsum_dim {
+    ($([$($g:tt)*] $D:ty, $Rhs:ty => $Out:ty;)*) => {$(
+        impl<$($g)*> EinsumDim<$Rhs> for $D {
+            type Out = $Out;
+        }
+    )*};
 }
-impl<const N: usize> EinsumDim<Const<N>> for One {
-    type Out = Const<N>;
-}
-impl EinsumDim<One> for One {
-    type Out = One;
-}
-impl EinsumDim<Dyn> for One {
-    type Out = Dyn;
-}
-impl<const N: usize> EinsumDim<Const<N>> for Dyn {
-    type Out = Const<N>;
-}
-impl EinsumDim<One> for Dyn {
-    type Out = Dyn;
-}
-impl EinsumDim<Dyn> for Dyn {
-    type Out = Dyn;
-}
-impl<N: crate::Tagged> EinsumDim<N> for N {
-    type Out = N;
-}
-impl<N: crate::Tagged> EinsumDim<Dyn> for N {
-    type Out = N;
-}
-impl<N: crate::Tagged> EinsumDim<One> for N {
-    type Out = N;
-}
-impl<N: crate::Tagged> EinsumDim<N> for Dyn {
-    type Out = N;
-}
-impl<N: crate::Tagged> EinsumDim<N> for One {
-    type Out = N;
+einsum_dim! {
+    [const N: usize, X: Dim] Const<N>, X => Const<N>;
+    [const N: usize] One, Const<N> => Const<N>;
+    [] One, One => One;
+    [] One, Dyn => Dyn;
+    [const N: usize] Dyn, Const<N> => Const<N>;
+    [] Dyn, One => Dyn;
+    [] Dyn, Dyn => Dyn;
+    [N: crate::Tagged] N, N => N;
+    [N: crate::Tagged] N, Dyn => N;
+    [N: crate::Tagged] N, One => N;
+    [N: crate::Tagged] Dyn, N => N;
+    [N: crate::Tagged] One, N => N;
 }
 
 /// The operand shapes of one `einsum!` call, as a tuple (up to 8): their static ranks and sizes

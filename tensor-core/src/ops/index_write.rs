@@ -2,7 +2,7 @@
 //! for the leading dims), `index_copy` and `index_fill` (a 1-D index along an axis, const or
 //! run-time), and the shared checked walk of the `index_*` writes, which `index_add` in
 //! `accumulate.rs` also takes. Every entry is checked before the first write.
-use super::select::axis_and_index_1d;
+use super::select::{axis_and_index_1d, axis_write};
 use crate::element::ToIndex;
 use crate::error::ShapeError;
 use crate::index::IndexElem;
@@ -147,192 +147,137 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         kernels::scatter_with(self.data.as_mut_slice(), &ld, axis, index.data.as_slice(), &li, sd, ls, f)
     }
 
-    /// Copies the slices of `source` into the slices of dim `axis` at the positions in the 1-D
-    /// `index`, in place (PyTorch `index_copy_(axis, index, source)`; negative `axis` counts
-    /// from the end): for `axis = 0`, `self[index[i]] = source[i]`. `index` has runtime rank 1
-    /// (or 0: one position); `source` is `self`'s shape with dim `axis` of the index's length.
-    /// When an entry repeats, the last write (in index order) wins (PyTorch leaves it
-    /// unspecified). Shapes are unchanged.
-    ///
-    /// ```
-    /// # extern crate shaped_core as shaped;
-    /// use shaped::{DynShape, Tensor};
-    /// let mut x: Tensor<i32, DynShape> = Tensor::zeros_sized(&[3, 2]);
-    /// x.index_copy_dyn_(0, &Tensor::from([2i64, 0]), &Tensor::from([[1, 2], [3, 4]]));
-    /// assert_eq!(x.to_vec(), [3, 4, 0, 0, 1, 2]);
-    /// ```
-    ///
-    /// # Errors
-    /// [`ShapeError::Axis`] naming the axis and the rank; [`ShapeError::Invalid`] for an index
-    /// of more than 1 dim; [`ShapeError::Mismatch`] naming both shapes when `source` does not
-    /// fit; [`ShapeError::IndexEntry`] for an entry outside `0..n` (negative ones included, as
-    /// PyTorch's `index_copy_`), naming its position. Every entry is checked before the first
-    /// write: an error leaves `self` unchanged.
-    #[try_twin(copy = "PyTorch `torch.index_copy(self, axis, index, source)`.")]
-    #[deprecated(
-        note = "the axis argument takes an `isize` and the index a `DynShape` tensor: `index_copy_(axis, &index, &source)`"
-    )]
-    pub fn try_index_copy_dyn_(
-        &mut self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        source: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
-    ) -> Result<(), ShapeError>
-    where
-        D: DataMut,
-    {
-        self.index_copy_at(axis, index, source)
-    }
-
-    /// The body of `try_index_copy_` along a runtime axis (its deprecated `_dyn` form
-    /// forwards here too).
-    pub(crate) fn index_copy_at(
-        &mut self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        source: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
-    ) -> Result<(), ShapeError>
-    where
-        D: DataMut,
-    {
-        self.index_write("index_copy", axis, index, source, |d, s| *d = s)
-    }
-
-    /// Sets every element of the slices of dim `axis` at the positions in the 1-D `index` to
-    /// `value`, in place (PyTorch `index_fill_(axis, index, value)`; negative `axis` counts
-    /// from the end): for `axis = 1`, `self[:, index[i]] = value`. `index` has runtime rank 1
-    /// (or 0: one position); entries may repeat, and a negative entry counts from the end of the
-    /// dim, as PyTorch's `index_fill_` (unlike `index_add_` and `index_copy_`, which refuse it).
-    /// Shapes are unchanged.
-    ///
-    /// ```
-    /// # extern crate shaped_core as shaped;
-    /// use shaped::{DynShape, Tensor};
-    /// let mut x: Tensor<i32, DynShape> = Tensor::from([[1, 2, 3], [4, 5, 6]]).into_dyn();
-    /// x.index_fill_dyn_(-1, &Tensor::from([0i64, 2]), -1);
-    /// assert_eq!(x.to_vec(), [-1, 2, -1, -1, 5, -1]);
-    /// ```
-    ///
-    /// # Errors
-    /// [`ShapeError::Axis`] naming the axis and the rank; [`ShapeError::Invalid`] for an index
-    /// of more than 1 dim; [`ShapeError::Index`] for an entry outside `-n..n` (`n` the dim's
-    /// size). Every entry is checked before the first write: an error leaves `self` unchanged.
-    #[try_twin(copy = "PyTorch `torch.index_fill(self, axis, index, value)`.")]
-    #[deprecated(
-        note = "the axis argument takes an `isize` and the index a `DynShape` tensor: `index_fill_(axis, &index, value)`"
-    )]
-    pub fn try_index_fill_dyn_(
-        &mut self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        value: D::Elem,
-    ) -> Result<(), ShapeError>
-    where
-        D: DataMut,
-    {
-        self.index_fill_at(axis, index, value)
-    }
-
-    /// The body of `try_index_fill_` along a runtime axis (its deprecated `_dyn` form
-    /// forwards here too).
-    pub(crate) fn index_fill_at(
-        &mut self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        value: D::Elem,
-    ) -> Result<(), ShapeError>
-    where
-        D: DataMut,
-    {
-        let (axis, _) = axis_and_index_1d("index_fill", axis, self.rank(), index.layout())?;
-        let ld = *self.layout();
-        // PyTorch's index_fill_ counts a negative entry from the end (index_add_ and index_copy_
-        // refuse it): the entries in `-n..n` as positions in `0..n`, each checked before any
-        // write.
-        let n = ld.sizes()[axis];
-        let entries = index.try_to_vec()?;
-        let mut idx = crate::memory::try_vec(entries.len(), 0i64)?;
-        for (o, e) in idx.iter_mut().zip(entries) {
-            let v = e.to_i128();
-            if v < -(n as i128) || v >= n as i128 {
-                return Err(ShapeError::Index { index: v, axis, size: n });
-            }
-            *o = if v < 0 { v + n as i128 } else { v } as i64;
+    axis_write! {
+        /// Copies the slices of `source` into the slices of dim `axis` at the positions in the 1-D
+        /// `index`, in place (PyTorch `index_copy_(axis, index, source)`; negative `axis` counts
+        /// from the end): for `axis = 0`, `self[index[i]] = source[i]`. `index` has runtime rank 1
+        /// (or 0: one position); `source` is `self`'s shape with dim `axis` of the index's length.
+        /// When an entry repeats, the last write (in index order) wins (PyTorch leaves it
+        /// unspecified). Shapes are unchanged.
+        ///
+        /// ```
+        /// # extern crate shaped_core as shaped;
+        /// use shaped::{DynShape, Tensor};
+        /// let mut x: Tensor<i32, DynShape> = Tensor::zeros_sized(&[3, 2]);
+        /// x.index_copy_dyn_(0, &Tensor::from([2i64, 0]), &Tensor::from([[1, 2], [3, 4]]));
+        /// assert_eq!(x.to_vec(), [3, 4, 0, 0, 1, 2]);
+        /// ```
+        ///
+        /// # Errors
+        /// [`ShapeError::Axis`] naming the axis and the rank; [`ShapeError::Invalid`] for an index
+        /// of more than 1 dim; [`ShapeError::Mismatch`] naming both shapes when `source` does not
+        /// fit; [`ShapeError::IndexEntry`] for an entry outside `0..n` (negative ones included, as
+        /// PyTorch's `index_copy_`), naming its position. Every entry is checked before the first
+        /// write: an error leaves `self` unchanged.
+        #[try_twin(copy = "PyTorch `torch.index_copy(self, axis, index, source)`.")]
+        #[deprecated(
+            note = "the axis argument takes an `isize` and the index a `DynShape` tensor: `index_copy_(axis, &index, &source)`"
+        )]
+        fn try_index_copy_dyn_;
+        /// The body of `try_index_copy_` along a runtime axis (its deprecated `_dyn` form
+        /// forwards here too).
+        fn index_copy_at(&mut self, axis: isize, index: &TensorBase<_, impl Shape>,
+            source: &TensorBase<_, impl Shape>) {
+            self.index_write("index_copy", axis, index, source, |d, s| *d = s)
         }
-        let mut sizes = ld.sizes().to_vec();
-        sizes[axis] = idx.len();
-        let li = along(&Layout::contiguous(&[idx.len()])?, &sizes, axis)?;
-        let value = [value];
-        kernels::scatter_with(self.data.as_mut_slice(), &ld, axis, &idx, &li, &value, &all(&li)?, |d, v| *d = v)
+
+        /// Sets every element of the slices of dim `axis` at the positions in the 1-D `index` to
+        /// `value`, in place (PyTorch `index_fill_(axis, index, value)`; negative `axis` counts
+        /// from the end): for `axis = 1`, `self[:, index[i]] = value`. `index` has runtime rank 1
+        /// (or 0: one position); entries may repeat, and a negative entry counts from the end of the
+        /// dim, as PyTorch's `index_fill_` (unlike `index_add_` and `index_copy_`, which refuse it).
+        /// Shapes are unchanged.
+        ///
+        /// ```
+        /// # extern crate shaped_core as shaped;
+        /// use shaped::{DynShape, Tensor};
+        /// let mut x: Tensor<i32, DynShape> = Tensor::from([[1, 2, 3], [4, 5, 6]]).into_dyn();
+        /// x.index_fill_dyn_(-1, &Tensor::from([0i64, 2]), -1);
+        /// assert_eq!(x.to_vec(), [-1, 2, -1, -1, 5, -1]);
+        /// ```
+        ///
+        /// # Errors
+        /// [`ShapeError::Axis`] naming the axis and the rank; [`ShapeError::Invalid`] for an index
+        /// of more than 1 dim; [`ShapeError::Index`] for an entry outside `-n..n` (`n` the dim's
+        /// size). Every entry is checked before the first write: an error leaves `self` unchanged.
+        #[try_twin(copy = "PyTorch `torch.index_fill(self, axis, index, value)`.")]
+        #[deprecated(
+            note = "the axis argument takes an `isize` and the index a `DynShape` tensor: `index_fill_(axis, &index, value)`"
+        )]
+        fn try_index_fill_dyn_;
+        /// The body of `try_index_fill_` along a runtime axis (its deprecated `_dyn` form
+        /// forwards here too).
+        fn index_fill_at(&mut self, axis: isize, index: &TensorBase<_, impl Shape>; value: D::Elem) {
+            let (axis, _) = axis_and_index_1d("index_fill", axis, self.rank(), index.layout())?;
+            let ld = *self.layout();
+            // PyTorch's index_fill_ counts a negative entry from the end (index_add_ and index_copy_
+            // refuse it): the entries in `-n..n` as positions in `0..n`, each checked before any
+            // write.
+            let n = ld.sizes()[axis];
+            let entries = index.try_to_vec()?;
+            let mut idx = crate::memory::try_vec(entries.len(), 0i64)?;
+            for (o, e) in idx.iter_mut().zip(entries) {
+                let v = e.to_i128();
+                if v < -(n as i128) || v >= n as i128 {
+                    return Err(ShapeError::Index { index: v, axis, size: n });
+                }
+                *o = if v < 0 { v + n as i128 } else { v } as i64;
+            }
+            let mut sizes = ld.sizes().to_vec();
+            sizes[axis] = idx.len();
+            let li = along(&Layout::contiguous(&[idx.len()])?, &sizes, axis)?;
+            let value = [value];
+            kernels::scatter_with(self.data.as_mut_slice(), &ld, axis, &idx, &li, &value, &all(&li)?, |d, v| *d = v)
+        }
     }
 }
 
 /// `index_copy` and `index_fill` with a const axis (checked at compile time for tuple shapes), in
 /// place and as copies.
 impl<D: Data, S: Shape> TensorBase<D, S> {
-    /// Copies the slices of `source` into the slices of `axis` at the positions in the 1-D
-    /// `index`, in place (PyTorch `index_copy_(axis, index, source)`): for `A = 0`,
-    /// `self[index[i]] = source[i]`. `source` has `self`'s shape with dim `axis` replaced by the
-    /// index's length `K`; the last write wins for a repeated entry. Shapes are unchanged.
-    ///
-    /// ```
-    /// # extern crate shaped_core as shaped;
-    /// use shaped::{Ax, Shape, Tensor};
-    /// let mut x: Tensor<i32, Shape![3, 2]> = Tensor::zeros();
-    /// let src: Tensor<i32, Shape![2, 2]> = Tensor::from([[1, 2], [3, 4]]);
-    /// x.index_copy_(Ax::<0>, &Tensor::from([2i64, 0]), &src);
-    /// assert_eq!(x.to_vec(), [3, 4, 0, 0, 1, 2]);
-    /// ```
-    ///
-    /// # Errors
-    /// As [`try_index_copy_dyn_`](Self::try_index_copy_dyn_), the axis checked at compile time
-    /// for tuple shapes. An error leaves `self` unchanged.
-    #[try_twin(
-        doc = "PyTorch `index_copy_(A, index, source)`.",
-        copy = "PyTorch `torch.index_copy(self, A, index, source)`."
-    )]
-    pub fn try_index_copy_<X, M>(
-        &mut self,
-        axis: X,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl VectorShape>,
-        source: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
-    ) -> Result<(), ShapeError>
-    where
-        D: DataMut,
-        S: HasAxis<X, M>,
-    {
-        self.index_copy_at(<S as HasAxis<X, M>>::axis_index(&axis), index, source)
-    }
-
-    /// Sets the slices of `axis` at the positions in the 1-D `index` to `value`, in place
-    /// (PyTorch `index_fill_(axis, index, value)`): for `A = 1`, `self[:, index[i]] = value`.
-    /// Shapes are unchanged.
-    ///
-    /// ```
-    /// # extern crate shaped_core as shaped;
-    /// use shaped::{Ax, Shape, Tensor};
-    /// let mut x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
-    /// x.index_fill_(Ax::<1>, &Tensor::from([0i64, 2]), -1);
-    /// assert_eq!(x.to_vec(), [-1, 2, -1, -1, 5, -1]);
-    /// ```
-    ///
-    /// # Errors
-    /// As [`try_index_fill_dyn_`](Self::try_index_fill_dyn_), the axis checked at compile time
-    /// for tuple shapes. An error leaves `self` unchanged.
-    #[try_twin(
-        doc = "PyTorch `index_fill_(A, index, value)`.",
-        copy = "PyTorch `torch.index_fill(self, A, index, value)`."
-    )]
-    pub fn try_index_fill_<X, M>(
-        &mut self,
-        axis: X,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl VectorShape>,
-        value: D::Elem,
-    ) -> Result<(), ShapeError>
-    where
-        D: DataMut,
-        S: HasAxis<X, M>,
-    {
-        self.index_fill_at(<S as HasAxis<X, M>>::axis_index(&axis), index, value)
+    axis_write! {
+        /// Copies the slices of `source` into the slices of `axis` at the positions in the 1-D
+        /// `index`, in place (PyTorch `index_copy_(axis, index, source)`): for `A = 0`,
+        /// `self[index[i]] = source[i]`. `source` has `self`'s shape with dim `axis` replaced by the
+        /// index's length `K`; the last write wins for a repeated entry. Shapes are unchanged.
+        ///
+        /// ```
+        /// # extern crate shaped_core as shaped;
+        /// use shaped::{Ax, Shape, Tensor};
+        /// let mut x: Tensor<i32, Shape![3, 2]> = Tensor::zeros();
+        /// let src: Tensor<i32, Shape![2, 2]> = Tensor::from([[1, 2], [3, 4]]);
+        /// x.index_copy_(Ax::<0>, &Tensor::from([2i64, 0]), &src);
+        /// assert_eq!(x.to_vec(), [3, 4, 0, 0, 1, 2]);
+        /// ```
+        ///
+        /// # Errors
+        /// As [`try_index_copy_dyn_`](Self::try_index_copy_dyn_), the axis checked at compile time
+        /// for tuple shapes. An error leaves `self` unchanged.
+        #[try_twin(
+            doc = "PyTorch `index_copy_(A, index, source)`.",
+            copy = "PyTorch `torch.index_copy(self, A, index, source)`."
+        )]
+        fn try_index_copy_(&mut self, axis, index: &TensorBase<_, impl VectorShape>,
+            source: &TensorBase<_, impl SameRank<S>>) => index_copy_at;
+        /// Sets the slices of `axis` at the positions in the 1-D `index` to `value`, in place
+        /// (PyTorch `index_fill_(axis, index, value)`): for `A = 1`, `self[:, index[i]] = value`.
+        /// Shapes are unchanged.
+        ///
+        /// ```
+        /// # extern crate shaped_core as shaped;
+        /// use shaped::{Ax, Shape, Tensor};
+        /// let mut x: Tensor<i32, Shape![2, 3]> = Tensor::from([[1, 2, 3], [4, 5, 6]]);
+        /// x.index_fill_(Ax::<1>, &Tensor::from([0i64, 2]), -1);
+        /// assert_eq!(x.to_vec(), [-1, 2, -1, -1, 5, -1]);
+        /// ```
+        ///
+        /// # Errors
+        /// As [`try_index_fill_dyn_`](Self::try_index_fill_dyn_), the axis checked at compile time
+        /// for tuple shapes. An error leaves `self` unchanged.
+        #[try_twin(
+            doc = "PyTorch `index_fill_(A, index, value)`.",
+            copy = "PyTorch `torch.index_fill(self, A, index, value)`."
+        )]
+        fn try_index_fill_(&mut self, axis, index: &TensorBase<_, impl VectorShape>; value: D::Elem) => index_fill_at;
     }
 }

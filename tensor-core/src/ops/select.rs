@@ -102,6 +102,87 @@ pub(super) fn check_scatter(
     Ok(axis)
 }
 
+/// The forms of an in-place write at the positions of an index tensor along an axis
+/// (`scatter_`, `scatter_value_`, `scatter_add_`, `scatter_reduce_`, `index_add_`,
+/// `index_copy_`, `index_fill_`), which differ only in their operands: the tensors, written
+/// `&TensorBase<_, Shape>` (`index` of [`IndexElem`] entries, the others of `self`'s elements),
+/// then after a `;` the other parameters. Each form's attributes (docs, `try_twin`,
+/// `deprecated`) go before its `fn`; a `where` clause adds bounds to every form written.
+///
+/// - `fn try_scatter_(&mut self, axis, index: .., src: ..) => scatter_at;` writes the const-axis
+///   form, whose `axis` is an [`AxisArg`](crate::shape::AxisArg) `X` of `S`, handed to the
+///   runtime-axis body `scatter_at` as an `isize`.
+/// - `fn try_scatter_dyn_; fn scatter_at(&mut self, axis: isize, index: .., src: ..) { .. }`
+///   writes the deprecated `_dyn` form, which forwards to `scatter_at`, and `scatter_at` with its
+///   body, of one signature.
+macro_rules! axis_write {
+    () => {};
+    (
+        $(#[$meta:meta])*
+        fn $try_m:ident(&mut self, $axis:ident, $index:ident: &TensorBase<_, $IS:ty>
+            $(, $t:ident: &TensorBase<_, $TS:ty>)* $(; $($p:ident: $pt:ty),+)?) => $at:ident
+        $(where $($bt:ty: $bb:path),+)?;
+        $($rest:tt)*
+    ) => {
+        $(#[$meta])*
+        pub fn $try_m<X, M>(
+            &mut self,
+            $axis: X,
+            $index: &TensorBase<impl Data<Elem: IndexElem>, $IS>,
+            $($t: &TensorBase<impl Data<Elem = D::Elem>, $TS>,)*
+            $($($p: $pt,)+)?
+        ) -> Result<(), ShapeError>
+        where
+            D: DataMut,
+            $($($bt: $bb,)+)?
+            S: HasAxis<X, M>,
+        {
+            self.$at(<S as HasAxis<X, M>>::axis_index(&$axis), $index, $($t,)* $($($p),+)?)
+        }
+        axis_write! { $($rest)* }
+    };
+    (
+        $(#[$meta:meta])*
+        fn $try_dyn:ident;
+        $(#[$at_meta:meta])*
+        fn $at:ident(&mut $s:ident, $axis:ident: isize, $index:ident: &TensorBase<_, impl Shape>
+            $(, $t:ident: &TensorBase<_, impl Shape>)* $(; $($p:ident: $pt:ty),+)?)
+        $(where $($bt:ty: $bb:path),+)? $body:block
+        $($rest:tt)*
+    ) => {
+        // `try_twin`'s twin names `self` with the hygiene of the attribute: the `_dyn` form's
+        // attributes go on as tokens made here, beside the `self` written here.
+        axis_write! {
+            @runtime [$(#[$meta])*] pub fn $try_dyn(&mut self, $axis, $index $(, $t)*; $($($p: $pt),+)?)
+            [$($($bt: $bb),+)?] { self.$at($axis, $index, $($t,)* $($($p),+)?) }
+        }
+        axis_write! {
+            @runtime [$(#[$at_meta])*] pub(crate) fn $at(&mut $s, $axis, $index $(, $t)*; $($($p: $pt),+)?)
+            [$($($bt: $bb),+)?] $body
+        }
+        axis_write! { $($rest)* }
+    };
+    // A runtime-axis form: the deprecated `_dyn` form or the body `_at`.
+    (
+        @runtime [$($attr:tt)*] $vis:vis fn $name:ident(&mut $s:ident, $axis:ident, $index:ident $(, $t:ident)*;
+            $($p:ident: $pt:ty),*) [$($bt:ty: $bb:path),*] $body:block
+    ) => {
+        $($attr)*
+        $vis fn $name(
+            &mut $s,
+            $axis: isize,
+            $index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
+            $($t: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,)*
+            $($p: $pt,)*
+        ) -> Result<(), ShapeError>
+        where
+            D: DataMut,
+            $($bt: $bb,)*
+        $body
+    };
+}
+pub(super) use axis_write;
+
 /// `sizes` with dim `axis` set to `n`, as a row-major layout.
 fn with_size(sizes: &[usize], axis: usize, n: usize) -> Result<Layout, ShapeError> {
     let mut s = [0; MAX_RANK];
@@ -239,60 +320,41 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         self.gather_at(<S as HasAxis<X, M>>::axis_index(&axis), index)
     }
 
-    /// Writes `src` along `axis` at the positions in `index`, in place (PyTorch
-    /// `scatter_(axis, index, src)`): for `A = 0`, `self[index[i][j]][j] = src[i][j]`. `index` and
-    /// `src` have the rank of `self`; `src` is at least as large as `index` in every dim, and
-    /// `index` no larger than `self` outside dim `axis`. Entries are in `0..n`, `n` the size of dim
-    /// `axis` (negative ones are an error, as in PyTorch). When an index repeats a position, the
-    /// last write in the index's row-major order wins (PyTorch leaves it unspecified). Every
-    /// entry is checked before the first write: an error leaves `self` unchanged.
-    ///
-    /// # Errors
-    /// [`ShapeError::Mismatch`] when a rank differs or a size does not fit as above;
-    /// [`ShapeError::IndexEntry`] for the first entry (row-major) outside `0..n`, naming it and
-    /// its position in `index`; [`ShapeError::Axis`] when a [`DynShape`] tensor has no `axis`.
-    #[try_twin(
-        doc = "PyTorch `scatter_(A, index, src)` in place.",
-        copy = "PyTorch `torch.scatter(self, A, index, src)`, same shape as `self`.",
-        copy_alias = "put_along_axis"
-    )]
-    pub fn try_scatter_<X, M>(
-        &mut self,
-        axis: X,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
-        src: &TensorBase<impl Data<Elem = D::Elem>, impl SameRank<S>>,
-    ) -> Result<(), ShapeError>
-    where
-        D: DataMut,
-        S: HasAxis<X, M>,
-    {
-        self.scatter_at(<S as HasAxis<X, M>>::axis_index(&axis), index, src)
-    }
-
-    /// Writes `value` along `axis` at the positions in `index`, in place (PyTorch
-    /// `scatter_(axis, index, value)`): for `A = 0`, `self[index[i][j]][j] = value`. `index` has the
-    /// rank of `self` and is no larger outside dim `axis`; entries are in `0..n` (negative ones are
-    /// an error, as in PyTorch). An error leaves `self` unchanged.
-    ///
-    /// # Errors
-    /// [`ShapeError::Mismatch`] when the ranks differ or an index dim other than `axis` exceeds
-    /// `self`'s; [`ShapeError::IndexEntry`] for the first entry (row-major) outside `0..n`;
-    /// [`ShapeError::Axis`] when a [`DynShape`] tensor has no `axis`.
-    #[try_twin(
-        doc = "PyTorch `scatter_(A, index, value)` in place.",
-        copy = "PyTorch `torch.scatter(self, A, index, value)`."
-    )]
-    pub fn try_scatter_value_<X, M>(
-        &mut self,
-        axis: X,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl SameRank<S>>,
-        value: D::Elem,
-    ) -> Result<(), ShapeError>
-    where
-        D: DataMut,
-        S: HasAxis<X, M>,
-    {
-        self.scatter_value_at(<S as HasAxis<X, M>>::axis_index(&axis), index, value)
+    axis_write! {
+        /// Writes `src` along `axis` at the positions in `index`, in place (PyTorch
+        /// `scatter_(axis, index, src)`): for `A = 0`, `self[index[i][j]][j] = src[i][j]`. `index` and
+        /// `src` have the rank of `self`; `src` is at least as large as `index` in every dim, and
+        /// `index` no larger than `self` outside dim `axis`. Entries are in `0..n`, `n` the size of dim
+        /// `axis` (negative ones are an error, as in PyTorch). When an index repeats a position, the
+        /// last write in the index's row-major order wins (PyTorch leaves it unspecified). Every
+        /// entry is checked before the first write: an error leaves `self` unchanged.
+        ///
+        /// # Errors
+        /// [`ShapeError::Mismatch`] when a rank differs or a size does not fit as above;
+        /// [`ShapeError::IndexEntry`] for the first entry (row-major) outside `0..n`, naming it and
+        /// its position in `index`; [`ShapeError::Axis`] when a [`DynShape`] tensor has no `axis`.
+        #[try_twin(
+            doc = "PyTorch `scatter_(A, index, src)` in place.",
+            copy = "PyTorch `torch.scatter(self, A, index, src)`, same shape as `self`.",
+            copy_alias = "put_along_axis"
+        )]
+        fn try_scatter_(&mut self, axis, index: &TensorBase<_, impl SameRank<S>>,
+            src: &TensorBase<_, impl SameRank<S>>) => scatter_at;
+        /// Writes `value` along `axis` at the positions in `index`, in place (PyTorch
+        /// `scatter_(axis, index, value)`): for `A = 0`, `self[index[i][j]][j] = value`. `index` has the
+        /// rank of `self` and is no larger outside dim `axis`; entries are in `0..n` (negative ones are
+        /// an error, as in PyTorch). An error leaves `self` unchanged.
+        ///
+        /// # Errors
+        /// [`ShapeError::Mismatch`] when the ranks differ or an index dim other than `axis` exceeds
+        /// `self`'s; [`ShapeError::IndexEntry`] for the first entry (row-major) outside `0..n`;
+        /// [`ShapeError::Axis`] when a [`DynShape`] tensor has no `axis`.
+        #[try_twin(
+            doc = "PyTorch `scatter_(A, index, value)` in place.",
+            copy = "PyTorch `torch.scatter(self, A, index, value)`."
+        )]
+        fn try_scatter_value_(&mut self, axis, index: &TensorBase<_, impl SameRank<S>>; value: D::Elem)
+            => scatter_value_at;
     }
 
     /// The elements where the bool `mask` is true, in row-major order, as a 1-D tensor of
@@ -579,97 +641,61 @@ impl<D: Data, S: Shape> TensorBase<D, S> {
         Ok(TensorBase::from_parts(data, Layout::contiguous(index.sizes())?))
     }
 
-    /// [`try_scatter_`](Self::try_scatter_) along a runtime `axis` (negative counts from the
-    /// end): PyTorch `scatter_(axis, index, src)`. `index` and `src` may have any shape type;
-    /// their runtime ranks must be `self`'s.
-    ///
-    /// ```
-    /// # extern crate shaped_core as shaped;
-    /// use shaped::{DynShape, Tensor};
-    /// let mut x: Tensor<i32, DynShape> = Tensor::zeros_sized(&[2, 3]);
-    /// x.scatter_dyn_(1, &Tensor::from([[2i64], [0]]), &Tensor::from([[7], [8]]));
-    /// assert_eq!(x.to_vec(), [0, 0, 7, 8, 0, 0]);
-    /// ```
-    ///
-    /// # Errors
-    /// [`ShapeError::Axis`] naming the axis and the rank; the others as
-    /// [`try_scatter_`](Self::try_scatter_). An error leaves `self` unchanged.
-    #[try_twin(copy = "PyTorch `torch.scatter(self, axis, index, src)`.", copy_alias = "put_along_axis")]
-    #[deprecated(
-        note = "the axis argument takes an `isize` and the index a `DynShape` tensor: `scatter_(axis, &index, &src)`"
-    )]
-    pub fn try_scatter_dyn_(
-        &mut self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        src: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
-    ) -> Result<(), ShapeError>
-    where
-        D: DataMut,
-    {
-        self.scatter_at(axis, index, src)
-    }
+    axis_write! {
+        /// [`try_scatter_`](Self::try_scatter_) along a runtime `axis` (negative counts from the
+        /// end): PyTorch `scatter_(axis, index, src)`. `index` and `src` may have any shape type;
+        /// their runtime ranks must be `self`'s.
+        ///
+        /// ```
+        /// # extern crate shaped_core as shaped;
+        /// use shaped::{DynShape, Tensor};
+        /// let mut x: Tensor<i32, DynShape> = Tensor::zeros_sized(&[2, 3]);
+        /// x.scatter_dyn_(1, &Tensor::from([[2i64], [0]]), &Tensor::from([[7], [8]]));
+        /// assert_eq!(x.to_vec(), [0, 0, 7, 8, 0, 0]);
+        /// ```
+        ///
+        /// # Errors
+        /// [`ShapeError::Axis`] naming the axis and the rank; the others as
+        /// [`try_scatter_`](Self::try_scatter_). An error leaves `self` unchanged.
+        #[try_twin(copy = "PyTorch `torch.scatter(self, axis, index, src)`.", copy_alias = "put_along_axis")]
+        #[deprecated(
+            note = "the axis argument takes an `isize` and the index a `DynShape` tensor: `scatter_(axis, &index, &src)`"
+        )]
+        fn try_scatter_dyn_;
+        /// The body of `try_scatter_` along a runtime axis (its deprecated `_dyn` form
+        /// forwards here too).
+        fn scatter_at(&mut self, axis: isize, index: &TensorBase<_, impl Shape>, src: &TensorBase<_, impl Shape>) {
+            let axis = check_scatter("scatter", axis, self.sizes(), index.sizes(), Some(src.sizes()))?;
+            let ld = *self.layout();
+            let (idx, li) = (index.data.as_slice(), index.layout());
+            kernels::scatter(self.data.as_mut_slice(), &ld, axis, idx, li, src.data.as_slice(), src.layout())
+        }
 
-    /// The body of `try_scatter_` along a runtime axis (its deprecated `_dyn` form
-    /// forwards here too).
-    pub(crate) fn scatter_at(
-        &mut self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        src: &TensorBase<impl Data<Elem = D::Elem>, impl Shape>,
-    ) -> Result<(), ShapeError>
-    where
-        D: DataMut,
-    {
-        let axis = check_scatter("scatter", axis, self.sizes(), index.sizes(), Some(src.sizes()))?;
-        let ld = *self.layout();
-        let (idx, li) = (index.data.as_slice(), index.layout());
-        kernels::scatter(self.data.as_mut_slice(), &ld, axis, idx, li, src.data.as_slice(), src.layout())
-    }
-
-    /// [`try_scatter_value_`](Self::try_scatter_value_) along a runtime `axis` (negative counts
-    /// from the end): PyTorch `scatter_(axis, index, value)`.
-    ///
-    /// ```
-    /// # extern crate shaped_core as shaped;
-    /// use shaped::{DynShape, Tensor};
-    /// let mut x: Tensor<i32, DynShape> = Tensor::zeros_sized(&[2, 2]);
-    /// x.scatter_value_dyn_(-2, &Tensor::from([[1i64, 0]]), 9);
-    /// assert_eq!(x.to_vec(), [0, 9, 9, 0]);
-    /// ```
-    ///
-    /// # Errors
-    /// [`ShapeError::Axis`] naming the axis and the rank; the others as
-    /// [`try_scatter_value_`](Self::try_scatter_value_). An error leaves `self` unchanged.
-    #[try_twin(copy = "PyTorch `torch.scatter(self, axis, index, value)`.")]
-    #[deprecated(
-        note = "the axis argument takes an `isize` and the index a `DynShape` tensor: `scatter_value_(axis, &index, value)`"
-    )]
-    pub fn try_scatter_value_dyn_(
-        &mut self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        value: D::Elem,
-    ) -> Result<(), ShapeError>
-    where
-        D: DataMut,
-    {
-        self.scatter_value_at(axis, index, value)
-    }
-
-    /// The body of `try_scatter_value_` along a runtime axis (its deprecated `_dyn` form
-    /// forwards here too).
-    pub(crate) fn scatter_value_at(
-        &mut self,
-        axis: isize,
-        index: &TensorBase<impl Data<Elem: IndexElem>, impl Shape>,
-        value: D::Elem,
-    ) -> Result<(), ShapeError>
-    where
-        D: DataMut,
-    {
-        let axis = check_scatter("scatter", axis, self.sizes(), index.sizes(), None)?;
-        let ld = *self.layout();
-        kernels::scatter_value(self.data.as_mut_slice(), &ld, axis, index.data.as_slice(), index.layout(), value)
+        /// [`try_scatter_value_`](Self::try_scatter_value_) along a runtime `axis` (negative counts
+        /// from the end): PyTorch `scatter_(axis, index, value)`.
+        ///
+        /// ```
+        /// # extern crate shaped_core as shaped;
+        /// use shaped::{DynShape, Tensor};
+        /// let mut x: Tensor<i32, DynShape> = Tensor::zeros_sized(&[2, 2]);
+        /// x.scatter_value_dyn_(-2, &Tensor::from([[1i64, 0]]), 9);
+        /// assert_eq!(x.to_vec(), [0, 9, 9, 0]);
+        /// ```
+        ///
+        /// # Errors
+        /// [`ShapeError::Axis`] naming the axis and the rank; the others as
+        /// [`try_scatter_value_`](Self::try_scatter_value_). An error leaves `self` unchanged.
+        #[try_twin(copy = "PyTorch `torch.scatter(self, axis, index, value)`.")]
+        #[deprecated(
+            note = "the axis argument takes an `isize` and the index a `DynShape` tensor: `scatter_value_(axis, &index, value)`"
+        )]
+        fn try_scatter_value_dyn_;
+        /// The body of `try_scatter_value_` along a runtime axis (its deprecated `_dyn` form
+        /// forwards here too).
+        fn scatter_value_at(&mut self, axis: isize, index: &TensorBase<_, impl Shape>; value: D::Elem) {
+            let axis = check_scatter("scatter", axis, self.sizes(), index.sizes(), None)?;
+            let ld = *self.layout();
+            kernels::scatter_value(self.data.as_mut_slice(), &ld, axis, index.data.as_slice(), index.layout(), value)
+        }
     }
 }

@@ -70,20 +70,7 @@ impl<N: Tagged, LS, RS> BroadcastPair<LS, RS> for (Dyn, N) {
 impl<LS, RS> BroadcastPair<LS, RS> for (Dyn, One) {
     type Out = Dyn;
 }
-#[diagnostic::do_not_recommend]
-impl<A: Dim, B: Dim, const N: usize, LS, RS> BroadcastPair<LS, RS> for (Prod<A, B>, Const<N>)
-where
-    Prod<A, B>: FixedProduct,
-{
-    type Out = Const<N>;
-}
-#[diagnostic::do_not_recommend]
-impl<A: Dim, B: Dim, const N: usize, LS, RS> BroadcastPair<LS, RS> for (Const<N>, Prod<A, B>)
-where
-    Prod<A, B>: FixedProduct,
-{
-    type Out = Const<N>;
-}
+prod_const_pairs!(BroadcastPair);
 
 /// A dim rule defined by [`BroadcastPair`]: one blanket impl (marked `do_not_recommend`, so an
 /// error names this rule's own message and the two shapes rather than the pair rule).
