@@ -23,8 +23,9 @@
 //!   lane, `erfc` and `gelu` times an exponential of the exact square; `gelu_tanh`'s exponential
 //!   of a double-double argument; subnormal results rounded once).
 //!   Plain Rust loops compiled three times (AVX-512F, AVX2+FMA, the target's baseline) and
-//!   chosen at run time, but `erf`, `erfc` and `gelu` on AVX-512, which take explicit lanes
-//!   whose coefficients are picked by permutes (module `pieces64`); inputs outside the range where `2^k` is a normal number (`|x| > 708`,
+//!   chosen at run time, but `erf`, `erfc` and `gelu` on AVX-512 and AVX2, which take explicit
+//!   lanes whose coefficients are picked by permutes or transposed rows (module `pieces64`);
+//!   inputs outside the range where `2^k` is a normal number (`|x| > 708`,
 //!   `|x| > 354` for `tanh`, `x < -708` for `softplus`), non-positive or non-normal inputs of
 //!   `ln`, `|x| > 1.6e6` for `sin`/`cos`, and NaN take the scalar function.
 //!
@@ -166,12 +167,12 @@ fn map_f32<'a>(op: VecOp, src: &[f32], dst: &'a mut [MaybeUninit<f32>]) -> &'a m
 }
 
 /// The `f64` table, where the feature is on, outside Miri: in place, [`apply_f64`]; writing a new
-/// buffer, [`pieces64::map`] for every op (its AVX-512 lanes or [`f64k`]'s kernels).
+/// buffer, [`pieces64::map`] for every op (its AVX-512 or AVX2 lanes, or [`f64k`]'s kernels).
 #[cfg(all(feature = "simd", not(miri)))]
 pub(crate) const F64: VecMath<f64> = VecMath { kernels: Some((apply_f64, |_| Some(pieces64::map))) };
 
-/// `op` of `f64` elements in place: `erf`, `erfc` and `gelu` through [`pieces64`]'s AVX-512
-/// lanes where the CPU has them, everything else through [`f64k`].
+/// `op` of `f64` elements in place: `erf`, `erfc` and `gelu` through [`pieces64`]'s AVX-512 or
+/// AVX2 lanes where the CPU has them, everything else through [`f64k`].
 #[cfg(all(feature = "simd", not(miri)))]
 fn apply_f64(op: VecOp, xs: &mut [f64]) {
     if pieces64::covers(op) {
@@ -210,9 +211,10 @@ mod f64k;
 #[allow(clippy::excessive_precision, clippy::unreadable_literal, clippy::approx_constant)]
 mod tables64;
 
-/// `f64` `erf`, `erfc` and `gelu` in AVX-512 lanes: [`special`]'s piecewise polynomials, each
-/// lane's coefficients picked by a permute (`vpermt2pd`); bitwise the scalar functions with
-/// fused multiply-adds, which the other CPUs and the last `n % 8` elements take.
+/// `f64` `erf`, `erfc` and `gelu` in AVX-512 or AVX2 lanes: [`special`]'s piecewise
+/// polynomials, each lane's coefficients picked by a permute (`vpermt2pd`) or read as its row
+/// and transposed; bitwise the scalar functions with fused multiply-adds, which the other CPUs
+/// and the last elements of a slice take.
 #[cfg(all(feature = "simd", not(miri)))]
 mod pieces64;
 
