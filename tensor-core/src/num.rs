@@ -72,14 +72,22 @@ pub(crate) struct GemmMode {
 
 /// The matrix-product kernel of one element type: `run(a, la, b, lb, c)` computes `c = a @ b`
 /// for 2-D layouts that `kernels::gemm` has checked; `into`, where the kernel takes a strided
-/// destination (faer's), writes or adds `c` through its own layout (`kernels::gemm_into`).
-/// Crate-private: user code can name the table but neither build one nor call its functions.
+/// destination (faer's), writes or adds `c` through its own layout (`kernels::gemm_into`);
+/// `fresh`, where the kernel writes a destination it never reads (faer's `Accum::Replace`),
+/// writes `c = a @ b` into the uninitialised row-major `c` of a new result and returns `true`,
+/// or returns `false` having written nothing (a product it leaves to another kernel;
+/// `kernels::gemm_new`). Crate-private: user code can name the table but neither build one nor
+/// call its functions.
 #[doc(hidden)]
 pub struct GemmKernel<T: 'static> {
     pub(crate) run: fn(&[T], &crate::layout::Layout, &[T], &crate::layout::Layout, &mut [T]),
     #[allow(clippy::type_complexity)]
     pub(crate) into: Option<
         fn(&[T], &crate::layout::Layout, &[T], &crate::layout::Layout, &mut [T], &crate::layout::Layout, GemmMode),
+    >,
+    #[allow(clippy::type_complexity)]
+    pub(crate) fresh: Option<
+        fn(&[T], &crate::layout::Layout, &[T], &crate::layout::Layout, &mut [core::mem::MaybeUninit<T>]) -> bool,
     >,
 }
 

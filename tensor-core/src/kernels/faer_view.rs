@@ -67,6 +67,24 @@ pub(crate) fn mat_mut<'a, T>(data: &'a mut [T], l: &Layout) -> MatMut<'a, T> {
     unsafe { MatMut::from_raw_parts_mut(data.as_mut_ptr().add(l.offset()), m, n, rs, cs) }
 }
 
+/// faer's mutable view of the row-major `[m, n]` matrix filling the uninitialised `data`, for a
+/// product that writes every element and reads none (faer's `matmul` with `Accum::Replace`,
+/// whose documentation promises that it does not read the destination; faer allows a view of
+/// uninitialised memory whose elements are written before they are read).
+///
+/// # Panics
+/// When `data` is not `m * n` long.
+pub(crate) fn mat_mut_fresh<T>(data: &mut [core::mem::MaybeUninit<T>], m: usize, n: usize) -> MatMut<'_, T> {
+    assert_eq!(Some(data.len()), m.checked_mul(n), "fresh matrix view of the wrong length");
+    // SAFETY: `MaybeUninit<T>` has `T`'s layout; the `m * n` elements `i * n + j` are exactly
+    // `data` (its length checked just above; `n <= data.len() <= isize::MAX` for a nonzero `m`,
+    // and an empty view reaches nothing), each once; `data` is borrowed mutably for the view's
+    // lifetime. Nothing reads an element before it is written: the only caller hands the view to
+    // faer's product with `Accum::Replace`, and `gemm_new` marks the vector initialised only
+    // after it returned.
+    unsafe { MatMut::from_raw_parts_mut(data.as_mut_ptr().cast::<T>(), m, n, n as isize, 1) }
+}
+
 /// Clears the upper halves of the calling thread's vector registers (`vzeroupper`) after a call
 /// into faer's kernels, which can return with them dirty (AVX-512 code, no `vzeroupper` on the
 /// way out). While they stay dirty, every later legacy-SSE instruction of the thread, which is

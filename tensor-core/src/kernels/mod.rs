@@ -37,6 +37,7 @@ pub(crate) use gather::{
 };
 pub(crate) use gemm::gemm;
 pub(crate) use gemm::gemm_into;
+pub(crate) use gemm::gemm_new;
 pub use gemm::Gemm;
 #[cfg(feature = "rayon")]
 pub(crate) use gemm::GEMM_PAR_FLOPS;

@@ -141,8 +141,14 @@ where
             // `matmul_out` does; the plan's layouts cost 4% of a 64x64 product).
             let (m, _, n) = matrix_mkn(la, lb)?;
             let lay = LayoutRepr::try_from_layout::<<S as MatMulShape<S2>>::Out>(Layout::contiguous(&[m, n])?)?;
-            let mut data = crate::storage::for_overwrite::<D::Elem, O<D, D2, S, S2>>(m * n)?;
-            kernels::gemm(self.data.as_slice(), la, rhs.data.as_slice(), lb, data.as_mut_slice());
+            let data = if O::<D, D2, S, S2>::INLINE {
+                let mut data = crate::storage::for_overwrite::<D::Elem, O<D, D2, S, S2>>(m * n)?;
+                kernels::gemm(self.data.as_slice(), la, rhs.data.as_slice(), lb, data.as_mut_slice());
+                data
+            } else {
+                // A heap result: written by the kernel without a zero fill where it can.
+                O::<D, D2, S, S2>::from_vec(kernels::gemm_new(self.data.as_slice(), la, rhs.data.as_slice(), lb)?)
+            };
             return Ok(TensorBase::from_lay(data, lay));
         }
         let p = Plan::new(la, lb)?;
