@@ -49,22 +49,25 @@ pub(crate) fn gemm_new<T: Gemm>(
     let (m, k, n) = operand_dims(a, la, b, lb);
     let elem_size = core::mem::size_of::<T>();
     let len = m.checked_mul(n).ok_or(crate::error::ShapeError::Alloc { count: usize::MAX, elem_size })?;
-    if let Some(mut v) = crate::memory::cache::take_for_overwrite(len) {
-        gemm(a, la, b, lb, &mut v);
-        return Ok(v);
-    }
-    if let (Some(fresh), true) = (T::GEMM.fresh, m > 1 && n > 1 && k > 0) {
-        let mut v = crate::memory::try_with_capacity_uncached::<T>(len)?;
-        if fresh(a, la, b, lb, &mut v.spare_capacity_mut()[..len]) {
-            // SAFETY: `fresh` returned `true`: it wrote all `len` elements of the spare capacity
-            // (faer's product with `Accum::Replace` writes every element of its `[m, n]`
-            // destination, `mat_mut_fresh`'s view of exactly those `m * n` elements), and
-            // `try_with_capacity_uncached(len)` gave room for `len`.
-            unsafe { v.set_len(len) };
-            return Ok(v);
+    let mut v = match crate::memory::cache::take_for_overwrite(len) {
+        Some(v) => v,
+        None => {
+            let mut v = crate::memory::try_with_capacity_uncached::<T>(len)?;
+            if let (Some(fresh), true) = (T::GEMM.fresh, m > 1 && n > 1 && k > 0) {
+                if fresh(a, la, b, lb, &mut v.spare_capacity_mut()[..len]) {
+                    // SAFETY: `fresh` returned `true`: it wrote all `len` elements of the spare
+                    // capacity (faer's product with `Accum::Replace` writes every element of its
+                    // `[m, n]` destination, `mat_mut_fresh`'s view of exactly those `m * n`
+                    // elements), and `try_with_capacity_uncached(len)` gave room for `len`.
+                    unsafe { v.set_len(len) };
+                    return Ok(v);
+                }
+            }
+            // The same vector zero-filled where the kernel needs an initialised destination.
+            v.resize(len, T::ZERO);
+            v
         }
-    }
-    let mut v = crate::memory::try_vec(len, T::ZERO)?;
+    };
     gemm(a, la, b, lb, &mut v);
     Ok(v)
 }
