@@ -6,66 +6,64 @@ use crate::error::{OrPanic, ShapeError};
 use alloc::format;
 use alloc::vec::Vec;
 
-/// The hyper-parameters of [`Adam`], with PyTorch's defaults (`torch.optim.Adam`): `lr = 1e-3`,
-/// `betas = (0.9, 0.999)`, `eps = 1e-8`, no weight decay, no AMSGrad, minimising.
-///
-/// ```
-/// # extern crate shaped_core as shaped;
-/// use shaped::autograd::optim::AdamConfig;
-/// let c = AdamConfig { lr: 3e-4, amsgrad: true, ..Default::default() };
-/// assert_eq!(c.betas, (0.9, 0.999));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct AdamConfig {
-    /// The learning rate (`>= 0`).
-    pub lr: f64,
-    /// The decay rates of the first and second moment estimates (each in `[0, 1)`).
-    pub betas: (f64, f64),
-    /// Added to the square root of the bias-corrected second moment (`>= 0`).
-    pub eps: f64,
+/// Declares the config of Adam or AdamW: PyTorch's `Adam` and `AdamW` take the same arguments
+/// with the same defaults but for the weight decay, whose meaning (its field's doc) and default
+/// each gives.
+macro_rules! adam_config {
+    ($(#[$doc:meta])* pub struct $Config:ident; $(#[$wd_doc:meta])* weight_decay = $wd:literal;) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct $Config {
+            /// The learning rate (`>= 0`).
+            pub lr: f64,
+            /// The decay rates of the first and second moment estimates (each in `[0, 1)`).
+            pub betas: (f64, f64),
+            /// Added to the square root of the bias-corrected second moment (`>= 0`).
+            pub eps: f64,
+            $(#[$wd_doc])*
+            pub weight_decay: f64,
+            /// AMSGrad: normalise by the running maximum of the second moment estimates.
+            pub amsgrad: bool,
+            /// Maximise the objective instead of minimising it.
+            pub maximize: bool,
+        }
+
+        impl Default for $Config {
+            fn default() -> Self {
+                $Config { lr: 1e-3, betas: (0.9, 0.999), eps: 1e-8, weight_decay: $wd, amsgrad: false, maximize: false }
+            }
+        }
+    };
+}
+
+adam_config! {
+    /// The hyper-parameters of [`Adam`], with PyTorch's defaults (`torch.optim.Adam`): `lr = 1e-3`,
+    /// `betas = (0.9, 0.999)`, `eps = 1e-8`, no weight decay, no AMSGrad, minimising.
+    ///
+    /// ```
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::autograd::optim::AdamConfig;
+    /// let c = AdamConfig { lr: 3e-4, amsgrad: true, ..Default::default() };
+    /// assert_eq!(c.betas, (0.9, 0.999));
+    /// ```
+    pub struct AdamConfig;
     /// The L2 penalty (`>= 0`): `weight_decay * p` is added to the gradient (coupled, unlike
     /// [`AdamW`]).
-    pub weight_decay: f64,
-    /// AMSGrad: normalise by the running maximum of the second moment estimates.
-    pub amsgrad: bool,
-    /// Maximise the objective instead of minimising it.
-    pub maximize: bool,
+    weight_decay = 0.0;
 }
 
-impl Default for AdamConfig {
-    fn default() -> Self {
-        AdamConfig { lr: 1e-3, betas: (0.9, 0.999), eps: 1e-8, weight_decay: 0.0, amsgrad: false, maximize: false }
-    }
-}
-
-/// The hyper-parameters of [`AdamW`], with PyTorch's defaults (`torch.optim.AdamW`): as
-/// [`AdamConfig`] but `weight_decay = 1e-2`, decoupled from the gradient.
-///
-/// ```
-/// # extern crate shaped_core as shaped;
-/// use shaped::autograd::optim::AdamWConfig;
-/// assert_eq!(AdamWConfig::default().weight_decay, 1e-2);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct AdamWConfig {
-    /// The learning rate (`>= 0`).
-    pub lr: f64,
-    /// The decay rates of the first and second moment estimates (each in `[0, 1)`).
-    pub betas: (f64, f64),
-    /// Added to the square root of the bias-corrected second moment (`>= 0`).
-    pub eps: f64,
+adam_config! {
+    /// The hyper-parameters of [`AdamW`], with PyTorch's defaults (`torch.optim.AdamW`): as
+    /// [`AdamConfig`] but `weight_decay = 1e-2`, decoupled from the gradient.
+    ///
+    /// ```
+    /// # extern crate shaped_core as shaped;
+    /// use shaped::autograd::optim::AdamWConfig;
+    /// assert_eq!(AdamWConfig::default().weight_decay, 1e-2);
+    /// ```
+    pub struct AdamWConfig;
     /// The decoupled weight decay (`>= 0`): `p *= 1 - lr * weight_decay` before each update.
-    pub weight_decay: f64,
-    /// AMSGrad: normalise by the running maximum of the second moment estimates.
-    pub amsgrad: bool,
-    /// Maximise the objective instead of minimising it.
-    pub maximize: bool,
-}
-
-impl Default for AdamWConfig {
-    fn default() -> Self {
-        AdamWConfig { lr: 1e-3, betas: (0.9, 0.999), eps: 1e-8, weight_decay: 1e-2, amsgrad: false, maximize: false }
-    }
+    weight_decay = 1e-2;
 }
 
 /// The fields Adam and AdamW share, and whether the decay is decoupled.
