@@ -573,6 +573,32 @@ mod tests {
         check::<i32>();
     }
 
+    /// `a` `[m, k]` (row-major, or column-major: read from its buffer as `[k, m]`) times `b`
+    /// `[k, n]`, integers in f64 (exact), against the plain loop: [`gemm`] into a row-major
+    /// buffer, then [`gemm_into`] into a strided block (rows `n + 3` apart, from offset 2) of a
+    /// buffer of ones, replacing or adding, on each `(add, threads)` of `modes`.
+    fn products_equal_the_loop(m: usize, k: usize, n: usize, col_major: bool, modes: &[(bool, bool)]) {
+        let a: alloc::vec::Vec<f64> = (0..m * k).map(|i| ((i * 7) % 11) as f64 - 5.0).collect();
+        let b: alloc::vec::Vec<f64> = (0..k * n).map(|i| ((i * 5) % 13) as f64 - 6.0).collect();
+        let (rs, cs) = if col_major { (1, m) } else { (k, 1) };
+        let la = Layout::from_parts(&[m, k], &[rs as isize, cs as isize], 0).unwrap();
+        let lb = Layout::contiguous(&[k, n]).unwrap();
+        let want = |i: usize, j: usize| (0..k).map(|p| a[i * rs + p * cs] * b[p * n + j]).sum::<f64>();
+        let mut c = alloc::vec![f64::NAN; m * n];
+        gemm(&a, &la, &b, &lb, &mut c);
+        assert!((0..m * n).all(|e| c[e] == want(e / n, e % n)), "{m}x{k}x{n}");
+        let lc = Layout::from_parts(&[m, n], &[(n + 3) as isize, 1], 2).unwrap();
+        for &(add, threads) in modes {
+            let mut c = alloc::vec![1.0; (n + 3) * m + 2];
+            gemm_into(&a, &la, &b, &lb, &mut c, &lc, GemmMode { add, threads }).unwrap();
+            for (e, &v) in c.iter().enumerate() {
+                let (i, j) = ((e.wrapping_sub(2)) / (n + 3), (e.wrapping_sub(2)) % (n + 3));
+                let expect = if e >= 2 && j < n { want(i, j) + if add { 1.0 } else { 0.0 } } else { 1.0 };
+                assert_eq!(v, expect, "{m}x{k}x{n} element {e}, add {add}, threads {threads}");
+            }
+        }
+    }
+
     /// A column-major left operand (a transposed view) times a row-major right one, tall and wide
     /// results, into a row-major buffer and into a strided block with and without adding: faer's
     /// transposed product for the tall ones, the copy for the wide, matrixmultiply for the tall
@@ -583,27 +609,9 @@ mod tests {
             if cfg!(miri) && m * k * n > 1000 {
                 continue;
             }
-            // `a` `[m, k]` read column-major from the row-major `[k, m]` buffer `at`.
-            let at: alloc::vec::Vec<f64> = (0..k * m).map(|i| ((i * 7) % 11) as f64 - 5.0).collect();
-            let b: alloc::vec::Vec<f64> = (0..k * n).map(|i| ((i * 5) % 13) as f64 - 6.0).collect();
-            let la = Layout::from_parts(&[m, k], &[1, m as isize], 0).unwrap();
-            let lb = Layout::contiguous(&[k, n]).unwrap();
-            let want = |i: usize, j: usize| (0..k).map(|p| at[p * m + i] * b[p * n + j]).sum::<f64>();
-            let mut c = alloc::vec![f64::NAN; m * n];
-            gemm(&at, &la, &b, &lb, &mut c);
-            assert!((0..m * n).all(|e| c[e] == want(e / n, e % n)), "{m}x{k}x{n}");
-            let lc = Layout::from_parts(&[m, n], &[(n + 3) as isize, 1], 2).unwrap();
             // On one thread (`threads: false`) the tall `[600, 520]` operand goes to matrixmultiply
             // on a CPU without AVX-512 (`use_matrixmultiply`), to faer's split otherwise.
-            for (add, threads) in [(false, true), (true, true), (false, false), (true, false)] {
-                let mut c = alloc::vec![1.0; (n + 3) * m + 2];
-                gemm_into(&at, &la, &b, &lb, &mut c, &lc, GemmMode { add, threads }).unwrap();
-                for (e, &v) in c.iter().enumerate() {
-                    let (i, j) = ((e.wrapping_sub(2)) / (n + 3), (e.wrapping_sub(2)) % (n + 3));
-                    let expect = if e >= 2 && j < n { want(i, j) + if add { 1.0 } else { 0.0 } } else { 1.0 };
-                    assert_eq!(v, expect, "{m}x{k}x{n} element {e}, add {add}, threads {threads}");
-                }
-            }
+            products_equal_the_loop(m, k, n, true, &[(false, true), (true, true), (false, false), (true, false)]);
         }
     }
 
@@ -669,26 +677,7 @@ mod tests {
                 [(300, 80, 100, false), (40, 600, 200, false), (40, 2000, 40, false), (600, 70, 90, true)]
             {
                 assert!(m * k * n >= PAR_FLOPS);
-                let a: alloc::vec::Vec<f64> = (0..m * k).map(|i| ((i * 7) % 11) as f64 - 5.0).collect();
-                let b: alloc::vec::Vec<f64> = (0..k * n).map(|i| ((i * 5) % 13) as f64 - 6.0).collect();
-                // `a` `[m, k]`, row-major, or column-major (read from the buffer as `[k, m]`).
-                let (rs, cs) = if col_major { (1, m) } else { (k, 1) };
-                let la = Layout::from_parts(&[m, k], &[rs as isize, cs as isize], 0).unwrap();
-                let lb = Layout::contiguous(&[k, n]).unwrap();
-                let want = |i: usize, j: usize| (0..k).map(|p| a[i * rs + p * cs] * b[p * n + j]).sum::<f64>();
-                let mut c = alloc::vec![f64::NAN; m * n];
-                gemm(&a, &la, &b, &lb, &mut c);
-                assert!((0..m * n).all(|e| c[e] == want(e / n, e % n)), "{m}x{k}x{n}");
-                let lc = Layout::from_parts(&[m, n], &[(n + 3) as isize, 1], 2).unwrap();
-                for add in [false, true] {
-                    let mut c = alloc::vec![1.0; (n + 3) * m + 2];
-                    gemm_into(&a, &la, &b, &lb, &mut c, &lc, GemmMode { add, threads: true }).unwrap();
-                    for (e, &v) in c.iter().enumerate() {
-                        let (i, j) = ((e.wrapping_sub(2)) / (n + 3), (e.wrapping_sub(2)) % (n + 3));
-                        let expect = if e >= 2 && j < n { want(i, j) + if add { 1.0 } else { 0.0 } } else { 1.0 };
-                        assert_eq!(v, expect, "{m}x{k}x{n} element {e}, add {add}");
-                    }
-                }
+                products_equal_the_loop(m, k, n, col_major, &[(false, true), (true, true)]);
             }
         });
     }
