@@ -191,6 +191,17 @@ impl ShapeError {
     pub(crate) fn mismatch(op: &'static str, what: impl Into<String>, lhs: &[usize], rhs: &[usize]) -> ShapeError {
         ShapeError::Mismatch { op, what: what.into(), lhs: lhs.into(), rhs: rhs.into() }
     }
+
+    /// `Ok` when `op`'s kernel found its `n`x`n` matrix `usable`, else [`ShapeError::Singular`]:
+    /// the check after each inversion, solve or determinant that can meet a singular matrix.
+    #[inline]
+    pub(crate) fn singular_unless(usable: bool, op: &'static str, n: usize) -> Result<(), ShapeError> {
+        if usable {
+            Ok(())
+        } else {
+            Err(ShapeError::Singular { op, n })
+        }
+    }
 }
 
 /// Panics with the error's message: the plain (non-`try_`) forms use it.

@@ -279,10 +279,7 @@ where
     pub fn try_logabsdet(&self) -> Result<Var<'t, T, ()>, ShapeError> {
         let inv = self.value().as_dyn().try_inv()?;
         let d = self.value().as_dyn().try_det()?.item();
-        if d == T::zero() {
-            let n = self.sizes()[0];
-            return Err(ShapeError::Singular { op: "logabsdet", n });
-        }
+        ShapeError::singular_unless(d != T::zero(), "logabsdet", self.sizes()[0])?;
         let out = Tensor::<T, ()>::from_vec(&[], alloc::vec![d.abs().ln()]);
         Self::record([self.node()], out, move |[i], _| {
             back(move |g: Tensor<T, ()>, s: &mut Sink<T>| {

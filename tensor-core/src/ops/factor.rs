@@ -86,9 +86,8 @@ impl<T: MatrixFloat> Batched<T> {
         let (n, k) = (self.n, self.k);
         for i in 0..self.bb {
             let ai = if self.ba == 1 { 0 } else { i };
-            if !f(ai, &self.a[ai * n * n..(ai + 1) * n * n], &mut self.b[i * n * k..(i + 1) * n * k]) {
-                return Err(ShapeError::Singular { op, n });
-            }
+            let usable = f(ai, &self.a[ai * n * n..(ai + 1) * n * n], &mut self.b[i * n * k..(i + 1) * n * k]);
+            ShapeError::singular_unless(usable, op, n)?;
         }
         Ok(())
     }

@@ -241,9 +241,7 @@ where
         if let Some(n) = self.small_order() {
             return self.with_rows(n, |a, n, work| {
                 let mut out = Out::<D, D::Elem, S>::zeroed(n * n)?;
-                if !dense::inv_into(out.as_mut_slice(), a, n, work) {
-                    return Err(ShapeError::Singular { op: "inv", n });
-                }
+                ShapeError::singular_unless(dense::inv_into(out.as_mut_slice(), a, n, work), "inv", n)?;
                 Ok(TensorBase::from_lay(out, lay))
             });
         }
@@ -255,9 +253,7 @@ where
         with_buf(Self::scratch(n, 2), |buf| {
             let chunks = out.as_mut_slice().chunks_exact_mut(n * n);
             for (o, a) in chunks.zip(mats(self.data.as_slice(), self.layout())) {
-                if !inv_one(a, o, buf)? {
-                    return Err(ShapeError::Singular { op: "inv", n });
-                }
+                ShapeError::singular_unless(inv_one(a, o, buf)?, "inv", n)?;
             }
             Ok(())
         })?;
@@ -334,9 +330,7 @@ where
                 let lay = LayoutRepr::row_major::<SB>(|| Layout::contiguous(lb.sizes()))?;
                 let mut out = Out2::<D, D2, D::Elem, SB>::zeroed(n * k)?;
                 let mut inv = [D::Elem::ZERO; dense::SMALL * dense::SMALL];
-                if !dense::inv_into(&mut inv[..n * n], a, n, work) {
-                    return Err(ShapeError::Singular { op: "solve", n });
-                }
+                ShapeError::singular_unless(dense::inv_into(&mut inv[..n * n], a, n, work), "solve", n)?;
                 small::matmul(
                     (n, n, k),
                     out.as_mut_slice(),
@@ -382,9 +376,7 @@ where
             with_buf(Self::scratch(n, 3), |buf| {
                 let (am, bm) = (mats(self.data.as_slice(), &ea), mats(b.data.as_slice(), &eb));
                 for ((o, a), bmat) in out.as_mut_slice().chunks_exact_mut(n * k).zip(am).zip(bm) {
-                    if !solve_one(a, bmat, o, buf)? {
-                        return Err(ShapeError::Singular { op: "solve", n });
-                    }
+                    ShapeError::singular_unless(solve_one(a, bmat, o, buf)?, "solve", n)?;
                 }
                 Ok(())
             })?;
@@ -417,9 +409,7 @@ where
         for (o, a) in out.as_mut_slice().chunks_exact_mut(n * n).zip(mats(self.data.as_slice(), self.layout())) {
             let (base, tmp) = work.split_at_mut(n * n);
             if k < 0 {
-                if !inv_one(a, base, &mut buf)? {
-                    return Err(ShapeError::Singular { op: "matrix_power", n });
-                }
+                ShapeError::singular_unless(inv_one(a, base, &mut buf)?, "matrix_power", n)?;
             } else {
                 base.copy_from_slice(a.rows(&mut tmp[..n * n])?);
             }
