@@ -901,6 +901,19 @@ fn parallel_splits_equal_one_thread() {
     assert!(one.0 == two.0 && one.1 == two.1 && one.2 == two.2);
     let os: [usize; 4] = x.conv2d(&w, &b, a).sizes().try_into().unwrap();
     assert_eq!(one.0, reference(x.to_vec().as_slice(), xs, &w.to_vec(), ws, Some(&b.to_vec()), a, os));
+    // Below the threshold outside the pool and past the lower one on a pool thread
+    // (`kernels::conv`'s `PAR_CONV_FLOPS_IN_POOL`): the digits' layers, 1.7e6 multiply-adds through
+    // the column blocks and 1.2e7 through the unrolled weight, split on two threads.
+    for (xs, ws) in [([360, 1, 8, 8], [8, 1, 3, 3]), ([360, 8, 4, 4], [16, 8, 3, 3])] {
+        let x = dyn_tensor(&xs, &fill(xs.iter().product(), 4));
+        let w = dyn_tensor(&ws, &fill(ws.iter().product(), 6));
+        let b = dyn_tensor(&ws[..1], &fill(ws[0], 8));
+        let run = || x.conv2d(&w, &b, a).to_vec();
+        let (one, two) = (pool(1).install(run), pool(2).install(run));
+        let os: [usize; 4] = x.conv2d(&w, &b, a).sizes().try_into().unwrap();
+        assert_eq!(one, two, "{xs:?} by {ws:?}: one thread and two");
+        assert_eq!(one, reference(x.to_vec().as_slice(), xs, &w.to_vec(), ws, Some(&b.to_vec()), a, os));
+    }
 }
 
 /// The weights' and the input's gradients of `conv2d` (through the tape: `∂ Σ gy · conv2d(x, w)

@@ -288,6 +288,28 @@ const COL_TILE: usize = 1 << 17;
 #[cfg(feature = "rayon")]
 const PAR_CONV_FLOPS: usize = 1 << 24;
 
+/// [`PAR_CONV_FLOPS`] for a convolution called on one of the pool's own threads (inside
+/// `pool.install`, `rayon::scope` or a parallel iterator), outside
+/// [`keep_threads_awake`](crate::keep_threads_awake): 2^20. A split called from outside the pool
+/// wakes a worker and then the caller, which waits asleep; on a pool thread the caller works on,
+/// and only the other worker has to wake. Measured on the digits CNN (2026-12-03, a 2-core AVX2 virtual machine, two
+/// threads, criterion medians, old and new builds alternated four times): its forward inside
+/// `rayon::scope` 693-762 -> 503-635 µs, the plain forward unchanged (653-693 against 654-691 µs,
+/// one run 820). The lower threshold for every caller had made the plain forward slower
+/// (684-848 -> 755-824 µs: its stages, with serial work between them, wake the sleeping
+/// worker and the caller each time), while the layers called back to back gained
+/// (191-228 -> 117-134 µs and 311-363 -> 197-226 µs).
+#[cfg(feature = "rayon")]
+const PAR_CONV_FLOPS_IN_POOL: usize = 1 << 20;
+
+/// Whether a convolution of `flops` multiply-adds splits its work across rayon's pool:
+/// [`PAR_CONV_FLOPS`], or [`PAR_CONV_FLOPS_IN_POOL`] when called on a pool thread.
+#[cfg(feature = "rayon")]
+fn conv_parallel(flops: usize) -> bool {
+    let in_pool = rayon::current_thread_index().is_some() && !super::par::awake();
+    super::par::parallel_from(flops, if in_pool { PAR_CONV_FLOPS_IN_POOL } else { PAR_CONV_FLOPS })
+}
+
 /// `out = conv2d(x, w) + bias`: `x` `[n, c, h, w]`, `w` `[o, c / groups, kh, kw]`, `bias` `[o]`,
 /// `out` `[n, o, oh, ow]`, all contiguous; sizes checked by the caller. The images go in blocks
 /// ([`COL_BLOCK`]): per block and group, the im2col columns of its images side by side, one
@@ -328,7 +350,7 @@ pub(crate) fn conv2d<T: Gemm>(conv: Operands<'_, T>, out: &mut [T]) -> Result<()
     #[cfg(feature = "rayon")]
     {
         let flops = g.n.saturating_mul(plane_out).saturating_mul(kk);
-        if g.n > 1 && super::par::parallel_from(flops, PAR_CONV_FLOPS) {
+        if g.n > 1 && conv_parallel(flops) {
             use rayon::prelude::*;
             // At least four blocks per thread, so that a short last block leaves no thread idle
             // for long (the digits' first layer made four blocks: 113 images thrice, then 21).
@@ -391,7 +413,7 @@ fn conv2d_unrolled<T: Gemm>(conv: Operands<'_, T>, out: &mut [T]) -> Result<(), 
         }
     };
     #[cfg(feature = "rayon")]
-    let parallel = g.n > 1 && super::par::parallel_from(g.n.saturating_mul(rows * cols), PAR_CONV_FLOPS);
+    let parallel = g.n > 1 && conv_parallel(g.n.saturating_mul(rows * cols));
     #[cfg(not(feature = "rayon"))]
     let parallel = false;
     if parallel {
@@ -868,7 +890,7 @@ pub(crate) fn conv_transpose2d<T: Gemm>(conv: Operands<'_, T>, out: &mut [T]) ->
         // strided convolution: `[8, 64, 56, 56]` by `[128, 64, 3, 3]` with stride 2 ran one
         // image at a time).
         let flops = g.n.saturating_mul(hw).saturating_mul(kk).saturating_mul(cg);
-        if g.n > 1 && super::par::parallel_from(flops, PAR_CONV_FLOPS) {
+        if g.n > 1 && conv_parallel(flops) {
             use rayon::prelude::*;
             out.par_chunks_mut(per_image)
                 .enumerate()

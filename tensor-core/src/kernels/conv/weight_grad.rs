@@ -65,7 +65,7 @@ pub(crate) fn conv2d_weight_grad<T: Gemm>(
     #[cfg(feature = "rayon")]
     {
         let flops = g.n.saturating_mul(ohw).saturating_mul(kk).saturating_mul(o / groups.max(1));
-        if parts > 1 && crate::kernels::par::parallel_from(flops, super::PAR_CONV_FLOPS) {
+        if parts > 1 && super::conv_parallel(flops) {
             use rayon::prelude::*;
             // Part 0 into `gw` beside the others (each into a partial of its own).
             let len = gw.len();
