@@ -292,10 +292,10 @@ const PAR_CONV_FLOPS: usize = 1 << 24;
 /// `pool.install`, `rayon::scope` or a parallel iterator), outside
 /// [`keep_threads_awake`](crate::keep_threads_awake): 2^20. A split called from outside the pool
 /// wakes a worker and then the caller, which waits asleep; on a pool thread the caller works on,
-/// and only the other worker has to wake. Measured on the digits CNN (2026-12-03, a 2-core AVX2 virtual machine, two
-/// threads, criterion medians, old and new builds alternated four times): its forward inside
-/// `rayon::scope` 693-762 -> 503-635 µs, the plain forward unchanged (653-693 against 654-691 µs,
-/// one run 820). The lower threshold for every caller had made the plain forward slower
+/// and only the other worker has to wake. Measured on the digits CNN (2026-12-03, a 2-core AVX2
+/// virtual machine, two threads, criterion medians, old and new builds alternated four times):
+/// its forward inside `rayon::scope` 693-762 -> 503-635 µs, the plain forward unchanged (653-693
+/// against 654-691 µs, one run 820). The lower threshold for every caller had made the plain forward slower
 /// (684-848 -> 755-824 µs: its stages, with serial work between them, wake the sleeping
 /// worker and the caller each time), while the layers called back to back gained
 /// (191-228 -> 117-134 µs and 311-363 -> 197-226 µs).
