@@ -442,6 +442,47 @@ fn product_parts(m: usize, k: usize, n: usize, threads: bool) -> usize {
     1
 }
 
+/// The side of faer's one-thread products that becomes the rows of its kernel (the unit-stride
+/// side of the destination) is cut into blocks of this many, one call each, on x86-64 CPUs
+/// without AVX-512 ([`faer_block`]). faer's x86 kernels (private-gemm-x86 0.1.22) nest those rows
+/// in chunks rounded to multiples of 16, the innermost from the L2 size and the inner size (176
+/// rows for `k = 384`, 128 for `k >= 512` on an AMD EPYC Zen 3), while its AVX2 tiles are 24
+/// rows (f32) or 12 (f64): each chunk ended in an 8-row edge tile, which does a third of the
+/// multiply-adds per instruction. 96 is a multiple of both tiles and below those chunks, so an
+/// edge tile is left only where the side itself is not a multiple of the tile.
+///
+/// Measured on that CPU (one thread, f32, 2026-12-03, a probe program alternating 45 runs of
+/// each, medians): `[2048, 384] x [384, 384 | 1152 | 1536]` 10.49 / 27.7 / 38.6 ms in one call
+/// against 9.78 / 27.2 / 36.2 ms in blocks of 96, `[2048, 1536] x [1536, 384]` 38.9 -> 36.7 ms,
+/// `[672, 384] x [384, 1536]` 10.15 -> 9.53 ms, 1024² 27.4 -> 25.5 ms, 512² 3.27 -> 3.08 ms
+/// (blocks of 168 gained less); but `k = 128` 8.85 -> 10.2 ms and `k = 64` 1% slower, where the
+/// chunks are long (512 rows and more) and the edges few, and `k = 256` no change: hence
+/// [`FAER_BLOCK_MIN_K`]. In the transformer block's forward (`perf`) the 8-row kernel went from
+/// 7.6% of the samples to none; paired runs of the forward (58 pairs, three runs) gave median
+/// ratios 0.98-0.99 on one thread and 0.96 on two, its training step 1.01 (the host noisy).
+#[cfg(any(feature = "faer", feature = "linalg"))]
+const FAER_BLOCK: usize = 96;
+
+/// The inner size from which [`faer_block`] cuts a product into blocks (measured there).
+#[cfg(any(feature = "faer", feature = "linalg"))]
+const FAER_BLOCK_MIN_K: usize = 384;
+
+/// [`FAER_BLOCK`] when a sequential faer product of inner size `k`, whose kernel rows are `side`
+/// and whose other destination side is `other`, is cut into blocks (an x86-64 CPU without
+/// AVX-512, `side` past two blocks, `other` at least 256 and `k` at least [`FAER_BLOCK_MIN_K`],
+/// as measured), else 0.
+#[cfg(any(feature = "faer", feature = "linalg"))]
+fn faer_block([side, other]: [usize; 2], k: usize) -> usize {
+    if side < 2 * FAER_BLOCK || other < 256 || k < FAER_BLOCK_MIN_K {
+        return 0;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if !std::is_x86_feature_detected!("avx512f") {
+        return FAER_BLOCK;
+    }
+    0
+}
+
 /// The fewest rows (or columns) of `dst` that [`split_product`] gives one task.
 #[cfg(all(any(feature = "faer", feature = "linalg"), feature = "rayon"))]
 const SPLIT_MIN: usize = 32;
@@ -499,6 +540,29 @@ fn split_product<T>(
         return;
     }
     let _ = parts;
+    let (m, k, n) = (dst.nrows(), lhs.ncols(), dst.ncols());
+    // faer's kernel takes the unit-stride side of `dst` as its rows.
+    let by_rows = dst.row_stride() == 1;
+    let block = faer_block(if by_rows { [m, n] } else { [n, m] }, k);
+    if block > 0 {
+        // One sequential product per block of that side; each element's sum runs over `k` as in
+        // one product, so the values do not change.
+        let mut dst = dst;
+        let side = if by_rows { m } else { n };
+        for start in (0..side).step_by(block) {
+            let len = block.min(side - start);
+            let d = faer::reborrow::ReborrowMut::rb_mut(&mut dst);
+            if by_rows {
+                let (d, l) = (d.submatrix_mut(start, 0, len, n), lhs.submatrix(start, 0, len, k));
+                faer::linalg::matmul::matmul(d, accum, l, rhs, T::one(), faer::Par::Seq);
+            } else {
+                let (d, r) = (d.submatrix_mut(0, start, m, len), rhs.submatrix(0, start, k, len));
+                faer::linalg::matmul::matmul(d, accum, lhs, r, T::one(), faer::Par::Seq);
+            }
+        }
+        super::faer_view::clean_vector_state();
+        return;
+    }
     faer::linalg::matmul::matmul(dst, accum, lhs, rhs, T::one(), faer::Par::Seq);
     super::faer_view::clean_vector_state();
 }
@@ -680,6 +744,52 @@ mod tests {
                 products_equal_the_loop(m, k, n, col_major, &[(false, true), (true, true)]);
             }
         });
+    }
+
+    /// Sequential faer products cut into [`FAER_BLOCK`]s of their kernel rows ([`faer_block`]:
+    /// taken on x86-64 CPUs without AVX-512, one product elsewhere): a row-major destination cut
+    /// by columns (`[300, 384] x [384, 200]`: blocks of 96, 96 and 8) and the transposed product
+    /// of a column-major left operand, whose destination is cut by rows (`[260, 384]ᵀ`-style
+    /// times `[384, 200]`), into a row-major buffer and into a strided block, replacing and
+    /// adding, against the loop (integers in f64: exact); and with fractions in f32, the bits of
+    /// one faer product.
+    #[cfg(any(feature = "faer", feature = "linalg"))]
+    #[test]
+    fn blocked_products_equal_the_loop() {
+        if cfg!(miri) {
+            return;
+        }
+        assert_eq!(faer_block([100, 300], 384), 0);
+        assert_eq!(faer_block([200, 300], 256), 0);
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(faer_block([200, 300], 384), if std::is_x86_feature_detected!("avx512f") { 0 } else { FAER_BLOCK });
+        for (m, k, n, col_major) in [(300, 384, 200, false), (260, 384, 200, true)] {
+            assert!(2 * FAER_BLOCK <= n && m >= 256 && k >= FAER_BLOCK_MIN_K);
+            products_equal_the_loop(m, k, n, col_major, &[(false, false), (true, false)]);
+        }
+        // Fractions (f32, rounding at every step): the blocks give one product's bits.
+        let (m, k, n) = (300, 400, 250);
+        let a: alloc::vec::Vec<f32> = (0..m * k).map(|i| ((i * 37) % 101) as f32 / 7.0 - 7.0).collect();
+        let b: alloc::vec::Vec<f32> = (0..k * n).map(|i| ((i * 53) % 97) as f32 / 3.0 - 16.0).collect();
+        let (la, lb) = (Layout::contiguous(&[m, k]).unwrap(), Layout::contiguous(&[k, n]).unwrap());
+        let mut c = alloc::vec![0f32; m * n];
+        gemm_into(
+            &a,
+            &la,
+            &b,
+            &lb,
+            &mut c,
+            &Layout::contiguous(&[m, n]).unwrap(),
+            GemmMode { add: false, threads: false },
+        )
+        .unwrap();
+        let mut one = alloc::vec![0f32; m * n];
+        let (fa, fb) = (faer::MatRef::from_row_major_slice(&a, m, k), faer::MatRef::from_row_major_slice(&b, k, n));
+        let dst = faer::MatMut::from_row_major_slice_mut(&mut one, m, n);
+        faer::linalg::matmul::matmul(dst, faer::Accum::Replace, fa, fb, 1.0, faer::Par::Seq);
+        for (e, (&v, &w)) in c.iter().zip(&one).enumerate() {
+            assert_eq!(v.to_bits(), w.to_bits(), "element {e}");
+        }
     }
 
     /// matrixmultiply's call into a strided destination, replacing and adding (`gemm_into`'s
