@@ -328,11 +328,28 @@ impl<T: GradFloat, C: Dim> Default for ClassLossOptions<T, C> {
 
 /// What a class loss's rows need: per row `i` and class `c` the coefficient `q[i, c]` of
 /// `-input[i, c]` (of `-log_softmax(input)[i, c]` for cross-entropy), with the class weights,
-/// the smoothing and the ignored rows folded in; each row's sum of `q`; and the mean's divisor.
+/// the smoothing and the ignored rows folded in, held sparsely: `q[i, c] = spread[c] + [c = y_i]
+/// hot_i` for a counted row, 0 for an ignored one. Each row's sum of `q`, and the mean's divisor.
 struct ClassRows<T: GradFloat> {
-    q: Tensor<T, DynShape>,
+    /// Per row: its target class `y` and `(1 - ε) w_y`, or `None` for an ignored row.
+    hot: Vec<Option<(usize, T)>>,
+    /// `ε / C · w_c` per class (empty without smoothing).
+    spread: Vec<T>,
     qsum: Vec<T>,
     divisor: T,
+}
+
+impl<T: GradFloat> ClassRows<T> {
+    /// `q[i, c]` of a counted row whose target is `y` with one-hot part `hot`.
+    #[inline]
+    fn q(&self, c: usize, y: usize, hot: T) -> T {
+        let spread = self.spread.get(c).copied().unwrap_or(T::zero());
+        if c == y {
+            spread + hot
+        } else {
+            spread
+        }
+    }
 }
 
 /// Checks the targets and options of a class loss and builds its [`ClassRows`].
@@ -369,11 +386,13 @@ fn class_rows<T: GradFloat, C: Dim, N2: Dim>(
         }
         None => alloc::vec![T::one(); classes],
     };
-    // The input's element count: it exists, so the product does not overflow.
-    let mut q: Vec<T> = crate::memory::try_vec(rows * classes, T::zero())?;
+    let (keep, spread_each) = (T::one() - eps, eps / c::<T>(classes as f64));
+    let spread: Vec<T> =
+        if eps == T::zero() { Vec::new() } else { weight.iter().map(|&w| spread_each * w).collect() };
+    let spread_sum = crate::num::pairwise(&spread, |v| v);
+    let mut hot = alloc::vec![None; rows];
     let mut qsum = alloc::vec![T::zero(); rows];
     let mut divisor = T::zero();
-    let (keep, spread) = (T::one() - eps, eps / c::<T>(classes as f64));
     for (i, &v) in targets.iter().enumerate() {
         let (wide, at) = (v.to_i128(), v.to_index());
         if opts.ignore_index.is_some_and(|k| i128::from(k) == wide) {
@@ -384,22 +403,19 @@ fn class_rows<T: GradFloat, C: Dim, N2: Dim>(
                 "{op}: target {wide} at position {i} is out of bounds: the classes are 0..{classes}"
             )));
         }
-        let (y, row) = (at as usize, &mut q[i * classes..(i + 1) * classes]);
-        if eps != T::zero() {
-            for (qc, &wc) in row.iter_mut().zip(&weight) {
-                *qc = spread * wc;
-            }
-        }
-        row[y] += keep * weight[y];
-        qsum[i] = row.iter().fold(T::zero(), |a, &b| a + b);
+        let y = at as usize;
+        let h = keep * weight[y];
+        hot[i] = Some((y, h));
+        qsum[i] = spread_sum + h;
         divisor += weight[y];
     }
-    Ok(ClassRows { q: Tensor::<T, DynShape>::from_vec(&[rows, classes], q), qsum, divisor })
+    Ok(ClassRows { hot, spread, qsum, divisor })
 }
 
 /// A class loss's per-row values `-Σ_c q[i, c] z[i, c]` (`z` the log-probabilities) and the
 /// gradient of `Σ_i g_i loss_i` for per-row factors `g` (`s_i softmax - q` for cross-entropy, `-q`
-/// for the NLL losses; rows with no weight get none).
+/// for the NLL losses; rows with no weight get none). Without smoothing a row's loss reads one
+/// element; the gradient takes the exponential of `z` in the crate's vector kernel and one pass.
 fn class_loss_parts<T: GradFloat, N: Dim, C: Dim, N2: Dim>(
     op: &'static str,
     input: &Var<'_, T, (N, C)>,
@@ -409,33 +425,55 @@ fn class_loss_parts<T: GradFloat, N: Dim, C: Dim, N2: Dim>(
 ) -> Result<(Tensor<T, DynShape>, impl Fn(&[T]) -> Tensor<T, (N, C)> + Send + Sync + 'static, T), ShapeError> {
     let (rows, classes) = (input.sizes()[0], input.sizes()[1]);
     crate::shape::check_names_equal::<(N,), (N2,)>(&[rows], targets.sizes(), usize::MAX)?;
-    let ClassRows { q, qsum, divisor } = class_rows(op, targets, rows, classes, opts, log_softmax)?;
+    let cr = class_rows(op, targets, rows, classes, opts, log_softmax)?;
+    let divisor = cr.divisor;
     let z = if log_softmax {
         input.value().try_log_softmax(Ax::<1>)?.into_dyn()
     } else {
         input.value().as_dyn().to_owned()
     };
     // 0 · (-inf) is 0 here: a class with no weight adds nothing, even at probability 0.
-    let per_row = z.zip_with(&q, |l, q| if q == T::zero() { T::zero() } else { -(l * q) }).sum_axis(1);
+    let term = |l: T, q: T| if q == T::zero() { T::zero() } else { -(l * q) };
+    let mut terms = Vec::with_capacity(if cr.spread.is_empty() { 0 } else { classes });
+    let per_row: Vec<T> = (0..rows)
+        .map(|i| {
+            let Some((y, h)) = cr.hot[i] else { return T::zero() };
+            let zr = &z.storage()[i * classes..(i + 1) * classes];
+            if cr.spread.is_empty() {
+                return term(zr[y], h);
+            }
+            terms.clear();
+            terms.extend(zr.iter().enumerate().map(|(c, &l)| term(l, cr.q(c, y, h))));
+            crate::num::pairwise(&terms, |v| v)
+        })
+        .collect();
+    let per_row = Tensor::<T, DynShape>::from_vec(&[rows], per_row);
     let grad = move |g: &[T]| {
-        let (z, q, qsum) = (&z, &q, &qsum);
-        let data: Vec<T> = (0..rows)
-            .flat_map(|i| {
-                let (zr, qr) =
-                    (&z.storage()[i * classes..(i + 1) * classes], &q.storage()[i * classes..(i + 1) * classes]);
-                let (gi, si) = (g[i], qsum[i]);
-                zr.iter().zip(qr).map(move |(&l, &qc)| {
-                    if si == T::zero() {
-                        T::zero()
-                    } else if log_softmax {
-                        gi * (si * l.exp() - qc)
-                    } else {
-                        -(gi * qc)
-                    }
-                })
-            })
-            .collect();
-        typed::<T, (N, C)>(Tensor::<T, DynShape>::from_vec(&[rows, classes], data))
+        let mut out = if log_softmax {
+            z.exp()
+        } else {
+            Tensor::<T, DynShape>::from_vec(&[rows, classes], alloc::vec![T::zero(); rows * classes])
+        };
+        let data = out.as_slice_mut().expect("a new tensor is contiguous");
+        for (i, row) in data.chunks_exact_mut(classes.max(1)).enumerate().take(rows) {
+            let (gi, si) = (g[i], cr.qsum[i]);
+            let Some((y, h)) = cr.hot[i].filter(|_| si != T::zero()) else {
+                row.fill(T::zero());
+                continue;
+            };
+            if !log_softmax {
+                row[y] = -(gi * cr.q(y, y, h));
+                continue;
+            }
+            let ey = row[y];
+            if cr.spread.is_empty() {
+                row.iter_mut().for_each(|e| *e = gi * (si * *e - T::zero()));
+            } else {
+                row.iter_mut().zip(&cr.spread).for_each(|(e, &q)| *e = gi * (si * *e - q));
+            }
+            row[y] = gi * (si * ey - cr.q(y, y, h));
+        }
+        typed::<T, (N, C)>(out)
     };
     Ok((per_row, grad, divisor))
 }
