@@ -191,21 +191,23 @@ fn pool_planes<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T], f: &Fold<T, imp
 /// `ceil((y + 1) * h / oh)` (exclusive), and likewise for columns.
 pub(crate) fn adaptive_avg_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T]) {
     let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
-    // In 128 bits: `y * h` may not fit 64.
+    // In 128 bits: `y * h` may not fit 64. The windows once per call, not per output.
     let start = |o: usize, n: usize, on: usize| ((o as u128 * n as u128) / on as u128) as usize;
     let end = |o: usize, n: usize, on: usize| ((o as u128 + 1) * n as u128).div_ceil(on as u128) as usize;
+    let rows: alloc::vec::Vec<(usize, usize)> = (0..g.oh).map(|y| (start(y, g.h, g.oh), end(y, g.h, g.oh))).collect();
+    let cols: alloc::vec::Vec<(usize, usize)> = (0..g.ow).map(|o| (start(o, g.w, g.ow), end(o, g.w, g.ow))).collect();
     for p in 0..g.n * g.c {
         let plane = &x[p * hw..(p + 1) * hw];
-        for y in 0..g.oh {
-            let (iy0, iy1) = (start(y, g.h, g.oh), end(y, g.h, g.oh));
-            for xo in 0..g.ow {
-                let (ix0, ix1) = (start(xo, g.w, g.ow), end(xo, g.w, g.ow));
-                let mut sum = T::ZERO;
-                for iy in iy0..iy1 {
-                    for &v in &plane[iy * g.w + ix0..iy * g.w + ix1] {
-                        sum = sum + v;
-                    }
-                }
+        for (y, &(iy0, iy1)) in rows.iter().enumerate() {
+            for (xo, &(ix0, ix1)) in cols.iter().enumerate() {
+                // Each window row (the whole window when it spans full rows) summed pairwise in
+                // lanes: no chain of dependent adds, and the rounding of a pairwise sum.
+                let sum = if ix0 == 0 && ix1 == g.w {
+                    crate::num::pairwise(&plane[iy0 * g.w..iy1 * g.w], |v| v)
+                } else {
+                    (iy0..iy1)
+                        .fold(T::ZERO, |s, iy| s + crate::num::pairwise(&plane[iy * g.w + ix0..iy * g.w + ix1], |v| v))
+                };
                 let count = (iy1 - iy0) * (ix1 - ix0);
                 out[p * ohw + y * g.ow + xo] = sum / T::from(count).unwrap_or_else(T::nan);
             }
