@@ -387,8 +387,7 @@ fn class_rows<T: GradFloat, C: Dim, N2: Dim>(
         None => alloc::vec![T::one(); classes],
     };
     let (keep, spread_each) = (T::one() - eps, eps / c::<T>(classes as f64));
-    let spread: Vec<T> =
-        if eps == T::zero() { Vec::new() } else { weight.iter().map(|&w| spread_each * w).collect() };
+    let spread: Vec<T> = if eps == T::zero() { Vec::new() } else { weight.iter().map(|&w| spread_each * w).collect() };
     let spread_sum = crate::num::pairwise(&spread, |v| v);
     let mut hot = alloc::vec![None; rows];
     let mut qsum = alloc::vec![T::zero(); rows];
