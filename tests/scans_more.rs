@@ -107,4 +107,37 @@ proptest! {
             }
         }
     }
+
+    /// `cumsum` of a contiguous tensor (lines side by side in blocks of eight along the last
+    /// axis, running sums across the inner dims along the others) against the same values in a
+    /// transposed layout, which walks line by line: the same bits along every axis, with infinities,
+    /// NaN, huge and tiny values among the terms.
+    #[test]
+    fn contiguous_cumsum_equals_the_line_walk((a, b, c, v) in (2usize..12, 2usize..5, 2usize..20).prop_flat_map(|(a, b, c)| (Just(a), Just(b), Just(c),
+        prop::collection::vec(prop_oneof![6 => -1e3f32..1e3, 1 => Just(f32::INFINITY), 1 => Just(f32::NEG_INFINITY), 1 => Just(f32::NAN), 1 => Just(3e38f32), 1 => Just(1e-40f32)], a * b * c)))) {
+        let x = Tensor::<f32, DynShape>::from_vec(&[a, b, c], v);
+        // The same values as a non-contiguous view: dims reversed in memory.
+        let reversed = x.permute([2, 1, 0]).contiguous().into_owned();
+        let strided = reversed.permute([2, 1, 0]);
+        prop_assert!(!strided.is_contiguous());
+        for axis in 0..3isize {
+            let (want, got) = (strided.cumsum(axis).to_vec(), x.cumsum(axis).to_vec());
+            for (w, g) in want.iter().zip(&got) {
+                prop_assert_eq!(w.to_bits(), g.to_bits(), "axis {}", axis);
+            }
+        }
+    }
+}
+
+/// An `i64` running sum past 64 bits is an error in a full block of eight lines and in the last,
+/// partial one (the contiguous path of `cumsum`), as along the walk.
+#[test]
+fn cumsum_overflow_is_an_error_in_every_block() {
+    for (rows, bad) in [(8usize, 3usize), (11, 9)] {
+        let mut v = vec![1i64; rows * 4];
+        v[bad * 4 + 2] = i64::MAX;
+        let x = Tensor::<i64, DynShape>::from_vec(&[rows, 4], v);
+        assert!(common::err(x.try_cumsum(1)).contains("does not fit 64 bits"));
+        assert!(common::err(x.try_cumsum(0)).contains("does not fit 64 bits"));
+    }
 }
