@@ -698,9 +698,18 @@ where
     }
     let flat = Tensor::<i64, DynShape>::from_vec(&[count], flat);
     let rows = weight.value().try_index_select(0, &flat)?.into_dyn();
-    let mut out_sizes = isizes(isz);
-    out_sizes.push(dim as isize);
-    let y = rows.try_reshape_dyn(&out_sizes)?.into_owned().try_into_static::<<S as PushDim<E>>::Out>()?;
+    let y = if rows.is_contiguous() && rows.layout().offset() == 0 {
+        // The new rows' buffer takes the output's sizes as it is (a reshape of an owned tensor
+        // gave a view, which `into_owned` copied).
+        let mut out_sizes = isz.to_vec();
+        out_sizes.push(dim);
+        Tensor::<T, DynShape>::try_from_vec(&out_sizes, rows.data.into_vec())?
+    } else {
+        let mut out_sizes = isizes(isz);
+        out_sizes.push(dim as isize);
+        rows.try_reshape_dyn(&out_sizes)?.into_owned()
+    };
+    let y = y.try_into_static::<<S as PushDim<E>>::Out>()?;
     record([weight.node()], y, move |[iw], _| {
         back(move |g: Tensor<T, <S as PushDim<E>>::Out>, s: &mut Sink<T>| {
             s.add_with(iw, || {
