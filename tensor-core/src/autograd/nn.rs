@@ -698,7 +698,7 @@ where
     }
     let flat = Tensor::<i64, DynShape>::from_vec(&[count], flat);
     let rows = weight.value().try_index_select(0, &flat)?.into_dyn();
-    let y = if rows.is_contiguous() && rows.layout().offset() == 0 {
+    let y = if rows.is_contiguous() && rows.layout().offset() == 0 && rows.data.len() == rows.numel() {
         // The new rows' buffer takes the output's sizes as it is (a reshape of an owned tensor
         // gave a view, which `into_owned` copied).
         let mut out_sizes = isz.to_vec();
