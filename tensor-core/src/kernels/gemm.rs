@@ -473,14 +473,20 @@ const FAER_BLOCK_MIN_K: usize = 384;
 /// as measured), else 0.
 #[cfg(any(feature = "faer", feature = "linalg"))]
 fn faer_block([side, other]: [usize; 2], k: usize) -> usize {
-    if side < 2 * FAER_BLOCK || other < 256 || k < FAER_BLOCK_MIN_K {
+    if side < 2 * FAER_BLOCK || other < 256 || k < FAER_BLOCK_MIN_K || !avx2_class_x86() {
         return 0;
     }
+    FAER_BLOCK
+}
+
+/// An x86-64 CPU without AVX-512: where faer's AVX2 kernels run, which [`faer_block`] and
+/// [`use_matrixmultiply`] work around.
+#[cfg(any(feature = "faer", feature = "linalg"))]
+fn avx2_class_x86() -> bool {
     #[cfg(target_arch = "x86_64")]
-    if !std::is_x86_feature_detected!("avx512f") {
-        return FAER_BLOCK;
-    }
-    0
+    return !std::is_x86_feature_detected!("avx512f");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
 }
 
 /// The fewest rows (or columns) of `dst` that [`split_product`] gives one task.
@@ -593,13 +599,7 @@ fn use_matrixmultiply(la: &Layout, lb: &Layout, threads: bool) -> bool {
     if la.strides()[0] != 1 || k < MM_MIN_K || m < 128 {
         return false;
     }
-    if product_parts(m, k, n, threads) > 1 {
-        return false;
-    }
-    #[cfg(target_arch = "x86_64")]
-    return !std::is_x86_feature_detected!("avx512f");
-    #[cfg(not(target_arch = "x86_64"))]
-    false
+    product_parts(m, k, n, threads) == 1 && avx2_class_x86()
 }
 
 #[cfg(test)]
@@ -761,8 +761,7 @@ mod tests {
         }
         assert_eq!(faer_block([100, 300], 384), 0);
         assert_eq!(faer_block([200, 300], 256), 0);
-        #[cfg(target_arch = "x86_64")]
-        assert_eq!(faer_block([200, 300], 384), if std::is_x86_feature_detected!("avx512f") { 0 } else { FAER_BLOCK });
+        assert_eq!(faer_block([200, 300], 384), if avx2_class_x86() { FAER_BLOCK } else { 0 });
         for (m, k, n, col_major) in [(300, 384, 200, false), (260, 384, 200, true)] {
             assert!(2 * FAER_BLOCK <= n && m >= 256 && k >= FAER_BLOCK_MIN_K);
             products_equal_the_loop(m, k, n, col_major, &[(false, false), (true, false)]);

@@ -89,12 +89,13 @@ pub(crate) fn layer_norm_rows<T: Float + Send + Sync>(
 /// The input gradient of [`layer_norm_rows`] by rows (`rows * d` elements, row-major, `d > 0`):
 /// with `gh = g · weight` (`g` without a weight), each row of `out` is `rstd (gh - mean(gh) -
 /// x̂ mean(gh x̂))`, PyTorch's formula, in one pass over a row held in cache instead of seven
-/// passes over the whole tensor. Means are pairwise sums times `1 / d`, as the forward's. Splits
+/// passes over the whole tensor. `mean(gh)` is a pairwise sum times `1 / d`, as the forward's
+/// means; `mean(gh x̂)` the crate's dot product (eight accumulators) times `1 / d`. Splits
 /// the rows across rayon's pool from [`PAR_ROWS_THRESHOLD`] elements.
 ///
 /// # Panics
 /// When the lengths do not agree (the caller sizes every buffer from `g`'s layout).
-pub(crate) fn layer_norm_input_grad<T: Float + Send + Sync>(
+pub(crate) fn layer_norm_input_grad<T: Float + crate::num::Num + Send + Sync>(
     g: &[T],
     xhat: &[T],
     weight: Option<&[T]>,
@@ -116,7 +117,7 @@ pub(crate) fn layer_norm_input_grad<T: Float + Send + Sync>(
             None => or.copy_from_slice(gr),
         }
         let m1 = pairwise(&*or, |v| v) * inv_d;
-        let m2 = pairwise_dot(or, hr) * inv_d;
+        let m2 = super::vector::dot(d, or, 0, 1, hr, 0, 1) * inv_d;
         for (o, &h) in or.iter_mut().zip(hr) {
             *o = ((*o - m1) - h * m2) * rs;
         }
@@ -135,24 +136,4 @@ pub(crate) fn layer_norm_input_grad<T: Float + Send + Sync>(
         return;
     }
     g.chunks_exact(d).zip(xhat.chunks_exact(d)).zip(out.chunks_exact_mut(d)).zip(rstd).for_each(row);
-}
-
-/// `Σ a_i b_i`, summed pairwise in blocks of 256 products (on the stack), the blocks' sums
-/// pairwise too.
-fn pairwise_dot<T: Float>(a: &[T], b: &[T]) -> T {
-    const BLOCK: usize = 256;
-    let mut buf = [T::zero(); BLOCK];
-    let mut sums = [T::zero(); 64];
-    let (mut total, mut k) = (T::zero(), 0);
-    for (ca, cb) in a.chunks(BLOCK).zip(b.chunks(BLOCK)) {
-        let p = &mut buf[..ca.len()];
-        p.iter_mut().zip(ca).zip(cb).for_each(|((p, &x), &y)| *p = x * y);
-        sums[k] = pairwise(p, |v| v);
-        k += 1;
-        if k == sums.len() {
-            total = total + pairwise(&sums, |v| v);
-            k = 0;
-        }
-    }
-    total + pairwise(&sums[..k], |v| v)
 }

@@ -466,7 +466,7 @@ fn class_loss_parts<T: GradFloat, N: Dim, C: Dim, N2: Dim>(
             }
             let ey = row[y];
             if cr.spread.is_empty() {
-                row.iter_mut().for_each(|e| *e = gi * (si * *e - T::zero()));
+                row.iter_mut().for_each(|e| *e = gi * (si * *e));
             } else {
                 row.iter_mut().zip(&cr.spread).for_each(|(e, &q)| *e = gi * (si * *e - q));
             }
