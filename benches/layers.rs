@@ -3,7 +3,8 @@
 //! and networks against PyTorch"): the minimum of repeated runs over one second (at least 5, at
 //! most 2,000), printed in µs, one line a case, in the script's order and names. Run both under
 //! one thread (`RAYON_NUM_THREADS=1 cargo bench --bench layers`, `python3
-//! scripts/layers_torch.py`) and compare line by line; `guide::speed` holds a run. A plain timer,
+//! scripts/layers_torch.py`) and compare line by line; `guide::speed` holds a run. Words after `--` keep the cases whose names
+//! hold one. A plain timer,
 //! not criterion: forty cases in about a minute, the minimum being what a survey of ratios needs.
 use shaped::autograd::{nn, Tape, Var};
 use shaped::prelude::*;
@@ -12,6 +13,11 @@ use std::hint::black_box;
 use std::time::Instant;
 
 fn time(name: &str, mut f: impl FnMut()) {
+    // `cargo bench --bench layers -- max cumsum`: only the cases whose names hold a word given.
+    let words: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    if !words.is_empty() && !words.iter().any(|w| name.contains(w.as_str())) {
+        return;
+    }
     f();
     let mut best = f64::MAX;
     let t0 = Instant::now();

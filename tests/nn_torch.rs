@@ -422,6 +422,32 @@ mod layer_norm_rows {
     use super::*;
     use proptest::prelude::*;
 
+    /// A NaN in the seed of `layer_norm`'s backward (past one block of rows and one leaf) makes
+    /// its row's input gradient and its column's weight and bias gradients NaN, and no other
+    /// element: IEEE through the fused pass.
+    #[test]
+    fn a_nan_seed_stays_in_its_row_and_column() {
+        let (rows, d) = (300, 70);
+        let tape = Tape::new();
+        let x =
+            tape.var(Tensor::<f64, DynShape>::from_vec(&[rows, d], (0..rows * d).map(|i| (i % 13) as f64).collect()));
+        let w = tape.var(Tensor::<f64, (Dyn,)>::from_vec(&[d], vec![1.5; d]));
+        let b = tape.var(Tensor::<f64, (Dyn,)>::from_vec(&[d], vec![0.5; d]));
+        let mut seed = vec![1.0; rows * d];
+        seed[250 * d + 7] = f64::NAN;
+        let seed = Var::constant(Tensor::<f64, DynShape>::from_vec(&[rows, d], seed));
+        let grads = (&nn::layer_norm(&x, Some(&w), Some(&b), 1e-5) * &seed).sum().backward();
+        let gx = grads.wrt(&x).unwrap().to_vec();
+        for (i, v) in gx.iter().enumerate() {
+            assert_eq!(v.is_nan(), i / d == 250, "input gradient {i}: {v}");
+        }
+        for g in [grads.wrt(&w).unwrap().to_vec(), grads.wrt(&b).unwrap().to_vec()] {
+            for (k, v) in g.iter().enumerate() {
+                assert_eq!(v.is_nan(), k == 7, "parameter gradient {k}: {v}");
+            }
+        }
+    }
+
     /// Layer norm of one row in f64, PyTorch's formula: biased variance, `(x - mean) / sqrt(var
     /// + eps) * w + b`.
     fn reference(row: &[f64], w: &[f64], b: &[f64], eps: f64) -> Vec<f64> {
@@ -493,6 +519,76 @@ mod layer_norm_rows {
                 let bv = Var::constant(Tensor::<f32, (Dyn,)>::from_vec(&[d], b.iter().map(|&v| v as f32).collect()));
                 let got: Vec<f64> = nn::layer_norm(&xv, Some(&wv), Some(&bv), 1e-5).value().to_vec().iter().map(|&v| v as f64).collect();
                 check(got, 2e-4)?;
+            }
+        }
+
+        /// The fused backward of `layer_norm` (input, weight and bias gradients from one pass
+        /// over the rows) against the f64 formula, for every set of tracked inputs, with rows
+        /// that cross its blocks of 16 rows, its leaves (2^14 elements) and rayon's split; the
+        /// seed is a random tensor. Errors within a few roundings of the sums' scale.
+        #[test]
+        fn layer_norm_backward_matches_the_formula(
+            rows in 1usize..6,
+            d in prop_oneof![1usize..8, 60usize..70, Just(384usize)],
+            seed in proptest::collection::vec(-3.0f64..3.0, 64),
+            wb in proptest::collection::vec(-2.0f64..2.0, 16),
+            grow in 0usize..3,
+            tracked in 1usize..8,
+        ) {
+            let rows = match grow {
+                0 => rows,
+                1 => rows * 9,
+                _ if cfg!(miri) => rows,
+                _ => rows * (70_000 / d + 1),
+            };
+            let x: Vec<f64> = (0..rows * d).map(|i| seed[(i * 7 + i / 64) % 64]).collect();
+            let gs: Vec<f64> = (0..rows * d).map(|i| seed[(i * 5 + i / 64 + 3) % 64] * 0.5).collect();
+            let w: Vec<f64> = (0..d).map(|i| wb[i % 16]).collect();
+            let b: Vec<f64> = (0..d).map(|i| wb[(i + 5) % 16] * 0.5).collect();
+            // The formula in f64: x̂, then each row's gradient and the two column sums.
+            let (mut want_x, mut want_w, mut want_b) = (vec![0.0; rows * d], vec![0.0; d], vec![0.0; d]);
+            let (mut scale_x, mut scale_w) = (vec![0.0f64; rows], vec![0.0; d]);
+            for r in 0..rows {
+                let xr = &x[r * d..(r + 1) * d];
+                let gr = &gs[r * d..(r + 1) * d];
+                let mean = xr.iter().sum::<f64>() / d as f64;
+                let var = xr.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / d as f64;
+                let rstd = 1.0 / (var + 1e-5).sqrt();
+                let h: Vec<f64> = xr.iter().map(|v| (v - mean) * rstd).collect();
+                let gh: Vec<f64> = gr.iter().zip(&w).map(|(g, w)| g * w).collect();
+                let m1 = gh.iter().sum::<f64>() / d as f64;
+                let m2 = gh.iter().zip(&h).map(|(g, h)| g * h).sum::<f64>() / d as f64;
+                for k in 0..d {
+                    want_x[r * d + k] = rstd * (gh[k] - m1 - h[k] * m2);
+                    want_w[k] += gr[k] * h[k];
+                    want_b[k] += gr[k];
+                    scale_w[k] += (gr[k] * h[k]).abs() + gr[k].abs();
+                }
+                scale_x[r] = rstd * gh.iter().map(|v| v.abs()).sum::<f64>();
+            }
+            let tape = Tape::new();
+            let var = |t: Tensor<f64, DynShape>, on: bool| if on { tape.var(t) } else { Var::constant(t) };
+            let xv = var(Tensor::from_vec(&[rows, d], x.clone()), tracked & 1 != 0);
+            let wv = Tensor::<f64, (Dyn,)>::from_vec(&[d], w.clone());
+            let wv = if tracked & 2 != 0 { tape.var(wv) } else { Var::constant(wv) };
+            let bv = Tensor::<f64, (Dyn,)>::from_vec(&[d], b.clone());
+            let bv = if tracked & 4 != 0 { tape.var(bv) } else { Var::constant(bv) };
+            let seed_t = Var::constant(Tensor::<f64, DynShape>::from_vec(&[rows, d], gs.clone()));
+            let y = nn::layer_norm(&xv, Some(&wv), Some(&bv), 1e-5);
+            let grads = (&y * &seed_t).sum().backward();
+            if tracked & 1 != 0 {
+                let got = grads.wrt(&xv).unwrap().to_vec();
+                for (i, (g, e)) in got.iter().zip(&want_x).enumerate() {
+                    prop_assert!((g - e).abs() <= 1e-12 * (1.0 + scale_x[i / d]), "x grad {}: {} against {}", i, g, e);
+                }
+            }
+            for (bit, v, want) in [(2, &wv, &want_w), (4, &bv, &want_b)] {
+                if tracked & bit != 0 {
+                    let got = grads.wrt(v).unwrap().to_vec();
+                    for (k, (g, e)) in got.iter().zip(want.iter()).enumerate() {
+                        prop_assert!((g - e).abs() <= 1e-13 * (1.0 + scale_w[k]), "param {} grad {}: {} against {}", bit, k, g, e);
+                    }
+                }
             }
         }
     }

@@ -307,25 +307,38 @@ where
     let wa = weight.map(|w| w.arc().clone());
     record([x.node(), node_of(weight), node_of(bias)], y, move |[ix, iw, ib], _| {
         back(move |g: Tensor<T, S>, s: &mut Sink<T>| {
-            // A broadcast seed (`.sum().backward()`) is copied into rows first: three passes
-            // read it.
+            // A broadcast seed (`.sum().backward()`) is copied into rows first: the row kernel
+            // reads contiguous rows.
             let g = if g.is_contiguous() { g } else { typed::<T, S>(g.as_dyn().to_owned()) };
             let gd = g.as_dyn();
+            let w = wa.as_ref().map(|w| crate::kernels::contiguous_slice(w.data.as_slice(), w.layout()));
+            let gs = crate::kernels::contiguous_slice(g.data.as_slice(), g.layout());
+            let hs = crate::kernels::contiguous_slice(xhat.data.as_slice(), xhat.layout());
+            let rs = crate::kernels::contiguous_slice(rstd.data.as_slice(), rstd.layout());
+            if let (Some(gs), Some(hs), Some(rs), true) = (gs, hs, rs, w.is_none_or(|w| w.is_some())) {
+                if d > 0 && !gs.is_empty() {
+                    // Contiguous rows (the common case): the three gradients in one pass.
+                    // The kernel writes every element of the input's gradient (a cached buffer's old
+                    // values never show: `tests/buffer_cache.rs`).
+                    let mut input = ix.map(|_| crate::memory::try_vec_for_overwrite(gs.len()).or_panic());
+                    let (mut wg, mut bg) =
+                        (iw.map(|_| alloc::vec![T::zero(); d]), ib.map(|_| alloc::vec![T::zero(); d]));
+                    let grads = crate::kernels::norm::LayerNormGrads {
+                        input: input.as_deref_mut(),
+                        weight: wg.as_deref_mut(),
+                        bias: bg.as_deref_mut(),
+                    };
+                    crate::kernels::norm::layer_norm_backward(gs, hs, w.flatten(), rs, d, grads);
+                    let sizes = gd.sizes();
+                    s.add_with(iw, || typed::<T, (D,)>(Tensor::<T, DynShape>::from_vec(&[d], wg.unwrap_or_default())));
+                    s.add_with(ib, || typed::<T, (D,)>(Tensor::<T, DynShape>::from_vec(&[d], bg.unwrap_or_default())));
+                    s.add_with(ix, || typed::<T, S>(Tensor::<T, DynShape>::from_vec(sizes, input.unwrap_or_default())));
+                    return;
+                }
+            }
             s.add_with(iw, || sum_to::<T, (D,)>(gd.zip_with(&xhat, |g, h| g * h).as_dyn(), &[d]));
             s.add_with(ib, || sum_to::<T, (D,)>(gd, &[d]));
             s.add_with(ix, || {
-                let w = wa.as_ref().map(|w| crate::kernels::contiguous_slice(w.data.as_slice(), w.layout()));
-                let gs = crate::kernels::contiguous_slice(g.data.as_slice(), g.layout());
-                let hs = crate::kernels::contiguous_slice(xhat.data.as_slice(), xhat.layout());
-                let rs = crate::kernels::contiguous_slice(rstd.data.as_slice(), rstd.layout());
-                if let (Some(gs), Some(hs), Some(rs), true) = (gs, hs, rs, w.is_none_or(|w| w.is_some())) {
-                    // Contiguous rows (the common case): the fused row kernel.
-                    if d > 0 && !gs.is_empty() {
-                        let mut out = alloc::vec![T::zero(); gs.len()];
-                        crate::kernels::norm::layer_norm_input_grad(gs, hs, w.flatten(), rs, d, &mut out);
-                        return typed::<T, S>(Tensor::<T, DynShape>::from_vec(gd.sizes(), out));
-                    }
-                }
                 let gh = match &wa {
                     Some(w) => gd.zip_with(&w.as_dyn(), |g, w| g * w),
                     None => gd.to_owned(),

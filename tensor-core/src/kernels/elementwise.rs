@@ -92,6 +92,11 @@ pub(crate) fn map<T: Element, U: Element>(
         debug_assert_eq!(o, out.len());
         match si {
             1 => out.extend(src[i..i + n].iter().map(|&x| f(x))),
+            0 => {
+                // A broadcast row (a `.sum().backward()` seed): one read, no index per element.
+                let x = src[i];
+                out.extend((0..n).map(|_| f(x)))
+            }
             _ => out.extend((0..n).map(|k| f(src[at(i, si, k)]))),
         }
     });

@@ -86,54 +86,200 @@ pub(crate) fn layer_norm_rows<T: Float + Send + Sync>(
     x.chunks_exact(d).zip(xhat.chunks_exact_mut(d)).zip(y.chunks_exact_mut(d)).zip(rstd.iter_mut()).for_each(row);
 }
 
-/// The input gradient of [`layer_norm_rows`] by rows (`rows * d` elements, row-major, `d > 0`):
-/// with `gh = g · weight` (`g` without a weight), each row of `out` is `rstd (gh - mean(gh) -
-/// x̂ mean(gh x̂))`, PyTorch's formula, in one pass over a row held in cache instead of seven
-/// passes over the whole tensor. `mean(gh)` is a pairwise sum times `1 / d`, as the forward's
-/// means; `mean(gh x̂)` the crate's dot product (eight accumulators) times `1 / d`. Splits
-/// the rows across rayon's pool from [`PAR_ROWS_THRESHOLD`] elements.
+/// The gradients [`layer_norm_backward`] writes, each `None` when its input is not tracked.
+pub(crate) struct LayerNormGrads<'a, T> {
+    /// The input's, `rows * d`: `rstd (gh - mean(gh) - x̂ mean(gh x̂))` with `gh = g · weight`.
+    pub(crate) input: Option<&'a mut [T]>,
+    /// The weight's, `d`: `Σ_rows g x̂`.
+    pub(crate) weight: Option<&'a mut [T]>,
+    /// The bias's, `d`: `Σ_rows g`.
+    pub(crate) bias: Option<&'a mut [T]>,
+}
+
+/// Rows summed plainly into a block of [`layer_norm_backward`]'s column sums before one
+/// compensated add per column (an error of up to about `16 ε` per block, as the crate's column
+/// sums' blocks; the compensated adds cost a sixteenth of the rows).
+const COLUMN_BLOCK: usize = 16;
+
+/// Elements per leaf of [`layer_norm_backward`] (rounded to whole blocks of rows): the size of the
+/// element-wise kernels' rayon chunks, here with or without the `rayon` feature, since the leaves
+/// fix the order of the column sums' adds.
+const LEAF_ELEMENTS: usize = 1 << 14;
+
+/// The backward pass of [`layer_norm_rows`] over rows of `d` elements (row-major, `d > 0`), from
+/// the output's gradient `g`, the kept `x̂` and `rstd`, in one pass over memory: each row's input
+/// gradient while the row is in the cache (PyTorch's formula; `mean(gh)` a pairwise sum as the
+/// forward's means, `mean(gh x̂)` the crate's dot product, each times `1 / d`), and the weight's
+/// and bias's column sums `Σ g x̂`, `Σ g` accumulated from the same rows (blocks of
+/// [`COLUMN_BLOCK`] rows summed plainly, then added with compensation, as the tensor column sums
+/// do). Before, the three were three kernels and two temporaries over the whole tensor.
+///
+/// The rows are cut into leaves of about [`LEAF_ELEMENTS`] elements (a multiple of
+/// [`COLUMN_BLOCK`] rows) and the leaves' column sums added as a binary tree; the cuts depend on
+/// the sizes only, so the bits do not depend on the thread count. Halves go to rayon's pool
+/// from [`PAR_ROWS_THRESHOLD`] elements.
 ///
 /// # Panics
 /// When the lengths do not agree (the caller sizes every buffer from `g`'s layout).
-pub(crate) fn layer_norm_input_grad<T: Float + crate::num::Num + Send + Sync>(
+pub(crate) fn layer_norm_backward<T: Float + crate::num::Num + Send + Sync>(
     g: &[T],
     xhat: &[T],
     weight: Option<&[T]>,
     rstd: &[T],
     d: usize,
-    out: &mut [T],
+    grads: LayerNormGrads<'_, T>,
 ) {
-    assert!(d > 0 && g.len().is_multiple_of(d), "layer_norm_input_grad: {} elements in rows of {d}", g.len());
+    assert!(d > 0 && g.len().is_multiple_of(d), "layer_norm_backward: {} elements in rows of {d}", g.len());
+    assert!(xhat.len() == g.len() && rstd.len() == g.len() / d, "layer_norm_backward: buffer lengths");
+    assert!(weight.is_none_or(|w| w.len() == d), "layer_norm_backward: weight length");
+    assert!(grads.input.as_deref().is_none_or(|o| o.len() == g.len()), "layer_norm_backward: input gradient length");
     assert!(
-        xhat.len() == g.len() && out.len() == g.len() && rstd.len() == g.len() / d,
-        "layer_norm_input_grad: buffer lengths"
+        grads.weight.as_deref().is_none_or(|o| o.len() == d) && grads.bias.as_deref().is_none_or(|o| o.len() == d),
+        "layer_norm_backward: weight or bias gradient length"
     );
-    assert!(weight.is_none_or(|w| w.len() == d), "layer_norm_input_grad: weight length");
-    let inv_d = T::one() / T::from(d).unwrap_or_else(T::nan);
-    let row = |(((gr, hr), or), &rs): (((&[T], &[T]), &mut [T]), &T)| {
-        // `gh` into `out`'s row first, then the row's two means, then the gradient over it.
-        match weight {
-            Some(w) => or.iter_mut().zip(gr).zip(w).for_each(|((o, &g), &w)| *o = g * w),
-            None => or.copy_from_slice(gr),
+    let rows = Rows {
+        d,
+        inv_d: T::one() / T::from(d).unwrap_or_else(T::nan),
+        weight,
+        sums: [grads.weight.is_some(), grads.bias.is_some()],
+        leaf_rows: (LEAF_ELEMENTS / d).max(1).next_multiple_of(COLUMN_BLOCK),
+    };
+    let [w, b] = rows.split(g, xhat, rstd, grads.input);
+    for (out, cols) in [(grads.weight, w), (grads.bias, b)] {
+        if let (Some(out), Some(cols)) = (out, cols) {
+            for ((o, &s), &e) in out.iter_mut().zip(&cols.sum).zip(&cols.err) {
+                *o = s - e;
+            }
         }
-        let m1 = pairwise(&*or, |v| v) * inv_d;
-        let m2 = super::vector::dot(d, or, 0, 1, hr, 0, 1) * inv_d;
-        for (o, &h) in or.iter_mut().zip(hr) {
+    }
+}
+
+/// The sizes and inputs shared by every leaf of [`layer_norm_backward`].
+struct Rows<'a, T> {
+    d: usize,
+    inv_d: T,
+    weight: Option<&'a [T]>,
+    /// Whether the weight's and the bias's column sums are wanted.
+    sums: [bool; 2],
+    /// Rows per leaf.
+    leaf_rows: usize,
+}
+
+/// Compensated column sums: the value of column `k` is `sum[k] - err[k]` (as [`kahan`]'s pair).
+///
+/// [`kahan`]: crate::num::kahan
+struct Columns<T> {
+    sum: alloc::vec::Vec<T>,
+    err: alloc::vec::Vec<T>,
+}
+
+impl<T: Float> Columns<T> {
+    fn new(d: usize) -> Self {
+        Columns { sum: alloc::vec![T::zero(); d], err: alloc::vec![T::zero(); d] }
+    }
+
+    /// Adds `values` (one per column) with compensation.
+    fn add(&mut self, values: impl Iterator<Item = T>) {
+        for ((s, e), v) in self.sum.iter_mut().zip(self.err.iter_mut()).zip(values) {
+            let mut a = (*s, *e);
+            crate::num::kahan(&mut a, v);
+            (*s, *e) = a;
+        }
+    }
+}
+
+/// The weight's and the bias's column sums of a run of rows (each `None` when not wanted).
+type Sums<T> = [Option<Columns<T>>; 2];
+
+impl<T: Float + crate::num::Num + Send + Sync> Rows<'_, T> {
+    /// The rows of `g` cut in two at a multiple of the leaf size (in parallel from
+    /// [`PAR_ROWS_THRESHOLD`] elements), the right half's column sums added to the left's.
+    fn split(&self, g: &[T], xhat: &[T], rstd: &[T], input: Option<&mut [T]>) -> Sums<T> {
+        let n = rstd.len();
+        if n <= self.leaf_rows {
+            return self.leaf(g, xhat, rstd, input);
+        }
+        let mid = (n / 2).div_ceil(self.leaf_rows) * self.leaf_rows;
+        let (g0, g1) = g.split_at(mid * self.d);
+        let (h0, h1) = xhat.split_at(mid * self.d);
+        let (r0, r1) = rstd.split_at(mid);
+        let (i0, i1) = match input {
+            Some(i) => {
+                let (a, b) = i.split_at_mut(mid * self.d);
+                (Some(a), Some(b))
+            }
+            None => (None, None),
+        };
+        let left = || self.split(g0, h0, r0, i0);
+        let right = || self.split(g1, h1, r1, i1);
+        #[cfg(feature = "rayon")]
+        let (mut a, b) = if super::parallel_from(g.len(), PAR_ROWS_THRESHOLD) {
+            rayon::join(left, right)
+        } else {
+            (left(), right())
+        };
+        #[cfg(not(feature = "rayon"))]
+        let (mut a, b) = (left(), right());
+        for (a, b) in a.iter_mut().zip(b) {
+            if let (Some(a), Some(b)) = (a, b) {
+                a.add(b.sum.iter().zip(&b.err).map(|(&s, &e)| s - e));
+            }
+        }
+        a
+    }
+
+    /// One leaf of [`layer_norm_backward`]: each row's input gradient into `input`, and the
+    /// column sums in blocks of [`COLUMN_BLOCK`] rows.
+    fn leaf(&self, g: &[T], xhat: &[T], rstd: &[T], mut input: Option<&mut [T]>) -> Sums<T> {
+        let d = self.d;
+        let [want_w, want_b] = self.sums;
+        let mut sums: Sums<T> = [want_w.then(|| Columns::new(d)), want_b.then(|| Columns::new(d))];
+        let mut block = [alloc::vec::Vec::new(), alloc::vec::Vec::new()];
+        for (want, b) in self.sums.iter().zip(&mut block) {
+            if *want {
+                *b = alloc::vec![T::zero(); d];
+            }
+        }
+        let [bw, bb] = &mut block;
+        let rows = g.chunks_exact(d).zip(xhat.chunks_exact(d)).zip(rstd);
+        for (i, ((gr, hr), &rs)) in rows.enumerate() {
+            if let Some(out) = input.as_deref_mut() {
+                self.input_row(gr, hr, rs, &mut out[i * d..(i + 1) * d]);
+            }
+            if want_w {
+                for ((a, &g), &h) in bw.iter_mut().zip(gr).zip(hr) {
+                    *a = *a + g * h;
+                }
+            }
+            if want_b {
+                for (a, &g) in bb.iter_mut().zip(gr) {
+                    *a = *a + g;
+                }
+            }
+            if (i + 1) % COLUMN_BLOCK == 0 || i + 1 == rstd.len() {
+                for (cols, b) in sums.iter_mut().zip([&mut *bw, &mut *bb]) {
+                    if let Some(cols) = cols {
+                        cols.add(b.iter().copied());
+                        b.fill(T::zero());
+                    }
+                }
+            }
+        }
+        sums
+    }
+
+    /// One row's input gradient: `gh = g · weight` into `out` first, then the row's two means,
+    /// then `rstd (gh - mean(gh) - x̂ mean(gh x̂))` over it.
+    #[inline]
+    fn input_row(&self, gr: &[T], hr: &[T], rs: T, out: &mut [T]) {
+        match self.weight {
+            Some(w) => out.iter_mut().zip(gr).zip(w).for_each(|((o, &g), &w)| *o = g * w),
+            None => out.copy_from_slice(gr),
+        }
+        let m1 = pairwise(&*out, |v| v) * self.inv_d;
+        let m2 = super::vector::dot(self.d, out, 0, 1, hr, 0, 1) * self.inv_d;
+        for (o, &h) in out.iter_mut().zip(hr) {
             *o = ((*o - m1) - h * m2) * rs;
         }
-    };
-    #[cfg(feature = "rayon")]
-    if super::parallel_from(g.len(), PAR_ROWS_THRESHOLD) {
-        use rayon::prelude::*;
-        let per = (super::PAR_CHUNK / d).max(1);
-        g.par_chunks(per * d)
-            .zip(xhat.par_chunks(per * d))
-            .zip(out.par_chunks_mut(per * d))
-            .zip(rstd.par_chunks(per))
-            .for_each(|(((gs, hs), os), rs)| {
-                gs.chunks_exact(d).zip(hs.chunks_exact(d)).zip(os.chunks_exact_mut(d)).zip(rs).for_each(row)
-            });
-        return;
     }
-    g.chunks_exact(d).zip(xhat.chunks_exact(d)).zip(out.chunks_exact_mut(d)).zip(rstd).for_each(row);
 }
