@@ -4,7 +4,7 @@
 //! most 2,000), printed in µs, one line a case, in the script's order and names. Run both under
 //! one thread (`RAYON_NUM_THREADS=1 cargo bench --bench layers`, `python3
 //! scripts/layers_torch.py`) and compare line by line; `guide::speed` holds a run. Words after `--` keep the cases whose names
-//! hold one. A plain timer,
+//! start with one. A plain timer,
 //! not criterion: forty cases in about a minute, the minimum being what a survey of ratios needs.
 use shaped::autograd::{nn, Tape, Var};
 use shaped::prelude::*;
@@ -13,9 +13,10 @@ use std::hint::black_box;
 use std::time::Instant;
 
 fn time(name: &str, mut f: impl FnMut()) {
-    // `cargo bench --bench layers -- max cumsum`: only the cases whose names hold a word given.
+    // `cargo bench --bench layers -- max cumsum`: only the cases whose names start with a word
+    // given.
     let words: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
-    if !words.is_empty() && !words.iter().any(|w| name.contains(w.as_str())) {
+    if !words.is_empty() && !words.iter().any(|w| name.starts_with(w.as_str())) {
         return;
     }
     f();

@@ -230,6 +230,59 @@ proptest! {
             prop_assert!((*g as f64 - w).abs() < 1e-3, "{got:?} vs {want:?}");
         }
     }
+
+    /// `max`/`min` along the last axis and over everything, in f32, f64 and i32, on rows of up
+    /// to 300 elements (past the run-time AVX2 path's 64 and its 16 lanes, with tails) holding
+    /// ±inf, NaN, ±0, huge and tiny values: NaN when a row holds one (PyTorch), else the extreme,
+    /// and the same on every path (row kernel, whole tensor, inline static).
+    #[test]
+    fn extremes_follow_ieee_on_every_length(
+        v in prop::collection::vec(prop_oneof![
+            12 => -1e3f64..1e3,
+            2 => -1e38f64..1e38,
+            2 => -1e-38f64..1e-38,
+            1 => Just(0.0f64),
+            1 => Just(-0.0f64),
+            1 => Just(f64::INFINITY),
+            1 => Just(f64::NEG_INFINITY),
+            1 => Just(f64::NAN),
+        ], 0..600),
+        n in 1usize..300,
+        nan_free in any::<bool>(),
+    ) {
+        let v: Vec<f64> = if nan_free { v.into_iter().filter(|x| !x.is_nan()).collect() } else { v };
+        let rows = v.len() / n;
+        prop_assume!(rows > 0);
+        let v = &v[..rows * n];
+        let want = |row: &[f64], gt: bool| -> f64 {
+            if row.iter().any(|x| x.is_nan()) {
+                return f64::NAN;
+            }
+            row.iter().copied().fold(if gt { f64::NEG_INFINITY } else { f64::INFINITY }, |a, x| if gt { a.max(x) } else { a.min(x) })
+        };
+        let same = |g: f64, w: f64| (g.is_nan() && w.is_nan()) || g == w;
+        let x64 = Tensor::<f64, DynShape>::from_vec(&[rows, n], v.to_vec());
+        let x32 = Tensor::<f32, DynShape>::from_vec(&[rows, n], v.iter().map(|&x| x as f32).collect());
+        for gt in [true, false] {
+            let (g64, g32) = if gt { (x64.max_axis(-1), x32.max_axis(-1)) } else { (x64.min_axis(-1), x32.min_axis(-1)) };
+            for (r, row) in v.chunks(n).enumerate() {
+                let w = want(row, gt);
+                prop_assert!(same(g64.to_vec()[r], w), "f64 row {r} of {n}: {} vs {w}", g64.to_vec()[r]);
+                let w32 = want(&row.iter().map(|&x| x as f32 as f64).collect::<Vec<_>>(), gt);
+                prop_assert!(same(g32.to_vec()[r] as f64, w32), "f32 row {r} of {n}: {} vs {w32}", g32.to_vec()[r]);
+            }
+            let all = want(v, gt);
+            let got = if gt { x64.max() } else { x64.min() };
+            prop_assert!(same(got, all), "f64 over all: {got} vs {all}");
+        }
+        // Integers: the same kernel on i32.
+        let xi = Tensor::<i32, DynShape>::from_vec(&[rows, n], v.iter().map(|&x| if x.is_nan() { 7 } else { x.clamp(-2e9, 2e9) as i32 }).collect());
+        let (mx, mn) = (xi.max_axis(-1).to_vec(), xi.min_axis(-1).to_vec());
+        for (r, row) in xi.to_vec().chunks(n).enumerate() {
+            prop_assert_eq!(mx[r], *row.iter().max().unwrap());
+            prop_assert_eq!(mn[r], *row.iter().min().unwrap());
+        }
+    }
 }
 
 #[test]

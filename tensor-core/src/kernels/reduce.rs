@@ -170,21 +170,51 @@ impl<T: Num, const GT: bool> Reducer<T> for Extreme<GT> {
     }
     #[inline(always)]
     fn slice(&self, a: T, s: &[T], _: usize) -> T {
-        // Eight independent running values (vectorised), then combined.
-        let mut lanes = [a; 8];
-        let chunks = s.chunks_exact(8);
-        let rest = chunks.remainder();
-        for c in chunks {
-            for k in 0..8 {
-                lanes[k] = extend::<T, GT>(lanes[k], c[k]);
-            }
+        if s.len() < ISA_FROM {
+            extreme_slice::<T, GT, 8>(a, s, |x, y| self.merge(x, y))
+        } else {
+            super::isa::avx2(
+                #[inline(always)]
+                || extreme_slice::<T, GT, 16>(a, s, |x, y| self.merge(x, y)),
+            )
         }
-        let mut r = lanes.into_iter().fold(a, |x, y| self.merge(x, y));
-        for &x in rest {
-            r = extend::<T, GT>(r, x);
-        }
-        r
     }
+}
+
+/// Slice length from which [`Extreme`] runs its loop through [`super::isa::avx2`].
+const ISA_FROM: usize = 64;
+
+/// The running maximum (`GT`) or minimum `a` extended by `s`: `L` (a multiple of 8) independent
+/// running values (vectorised), then combined.
+#[inline(always)]
+fn extreme_slice<T: Num, const GT: bool, const L: usize>(a: T, s: &[T], keep: impl Fn(T, T) -> T) -> T {
+    const { assert!(L.is_multiple_of(8), "whole groups of eight lanes") };
+    let mut lanes = [a; L];
+    let chunks = s.chunks_exact(L);
+    let rest = chunks.remainder();
+    for c in chunks {
+        for k in 0..L {
+            lanes[k] = extend::<T, GT>(lanes[k], c[k]);
+        }
+    }
+    // The lanes combined eight at a time (vector steps), then the eight as a tree (`keep` is
+    // the reducer's merge: NaN kept).
+    let mut acc: [T; 8] = core::array::from_fn(|k| lanes[k % L]);
+    for g in lanes[8.min(L)..].chunks_exact(8) {
+        for k in 0..8 {
+            acc[k] = keep(acc[k], g[k]);
+        }
+    }
+    for w in [4, 2, 1] {
+        for k in 0..w {
+            acc[k] = keep(acc[k], acc[k + w]);
+        }
+    }
+    let mut r = acc[0];
+    for &x in rest {
+        r = extend::<T, GT>(r, x);
+    }
+    r
 }
 
 /// The index of the first maximum (`GT`) or minimum, NaN counting as the extreme (PyTorch
