@@ -29,6 +29,7 @@ pub mod index;
 pub mod interop;
 #[cfg(any(feature = "serde", feature = "npy"))]
 pub mod io;
+pub(crate) mod isa;
 pub mod kernels;
 pub mod layout;
 mod limits;

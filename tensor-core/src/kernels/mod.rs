@@ -20,7 +20,6 @@ pub(crate) mod fold;
 mod gather;
 mod gemm;
 mod index;
-pub(crate) mod isa;
 pub(crate) mod join;
 #[cfg(feature = "linalg")]
 pub(crate) mod lapack;

@@ -173,7 +173,7 @@ impl<T: Num, const GT: bool> Reducer<T> for Extreme<GT> {
         if s.len() < ISA_FROM {
             extreme_slice::<T, GT, 8>(a, s, |x, y| self.merge(x, y))
         } else {
-            super::isa::avx2(
+            crate::isa::avx2(
                 #[inline(always)]
                 || extreme_slice::<T, GT, 16>(a, s, |x, y| self.merge(x, y)),
             )
@@ -181,7 +181,7 @@ impl<T: Num, const GT: bool> Reducer<T> for Extreme<GT> {
     }
 }
 
-/// Slice length from which [`Extreme`] runs its loop through [`super::isa::avx2`].
+/// Slice length from which [`Extreme`] runs its loop through [`crate::isa::avx2`].
 const ISA_FROM: usize = 64;
 
 /// The running maximum (`GT`) or minimum `a` extended by `s`: `L` (a multiple of 8) independent
