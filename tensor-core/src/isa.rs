@@ -5,8 +5,7 @@
 //! float functions have their own dispatch (`vmath`). In the foundation layer, so that any layer
 //! can use it. The pairwise sums do not: their leaves through `avx2` ran no faster (row sums of
 //! `[32, 64, 384]`: 71.8 µs through it against 73.2 µs as built, the minimum of five alternated
-//! runs), being bound by
-//! memory and by the per-row work around the loop.
+//! runs), being bound by memory and by the per-row work around the loop.
 
 /// `f()`, compiled for AVX2 when the CPU has it (x86-64 with `std`, detected at run time: one
 /// cached load and a branch), otherwise as built. `f` must be a small closure that calls an
