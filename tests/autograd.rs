@@ -576,3 +576,54 @@ fn flatten_and_unflatten_carry_the_gradient_back() {
     assert!(e.contains('6') || e.contains('8'), "{e}");
     assert!(x.flatten().try_reshape_sized::<Shape![3, 3]>(&[2, 3]).is_err());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 2 } else { 32 }))]
+    /// The fused backward of `softmax` and `log_softmax` along the last axis (contiguous rows of
+    /// 1 to 70 elements or 1000, blocks of rows and rayon's split crossed) against the f64
+    /// formulas `y (g - Σ g y)` and `g - exp(y) Σ g`, with a random seed; and the same gradient
+    /// through the other axis (the tensor form) of the transposed input.
+    #[test]
+    fn softmax_backward_rows_match_the_formula(
+        rows in 1usize..40,
+        n in prop_oneof![1usize..70, Just(1000usize)],
+        seed in prop::collection::vec(-4.0f64..4.0, 97),
+        big in 0usize..4,
+        log in any::<bool>(),
+    ) {
+        // One case in four past the parallel threshold (2^16 elements).
+        let rows = if big == 0 && !cfg!(miri) { 70_000 / n + 1 } else { rows };
+        let x: Vec<f64> = (0..rows * n).map(|i| seed[(i * 7 + i / 97) % 97]).collect();
+        let g: Vec<f64> = (0..rows * n).map(|i| seed[(i * 3 + 11) % 97] * 0.5).collect();
+        let mut want = vec![0.0; rows * n];
+        let mut scale = vec![0.0f64; rows];
+        for r in 0..rows {
+            let (xr, gr) = (&x[r * n..(r + 1) * n], &g[r * n..(r + 1) * n]);
+            let m = xr.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+            let s: f64 = xr.iter().map(|v| (v - m).exp()).sum();
+            let y: Vec<f64> = xr.iter().map(|v| (v - m).exp() / s).collect();
+            let (dot, total): (f64, f64) = (gr.iter().zip(&y).map(|(g, y)| g * y).sum(), gr.iter().sum());
+            for k in 0..n {
+                want[r * n + k] = if log { gr[k] - y[k] * total } else { y[k] * (gr[k] - dot) };
+            }
+            scale[r] = gr.iter().map(|v| v.abs()).sum::<f64>() + 1.0;
+        }
+        let tape = Tape::new();
+        let xv = tape.var(Tensor::<f64, DynShape>::from_vec(&[rows, n], x.clone()));
+        let seed_t = Var::constant(Tensor::<f64, DynShape>::from_vec(&[rows, n], g.clone()));
+        let y = if log { xv.log_softmax(-1) } else { xv.softmax(-1) };
+        let got = (&y * &seed_t).sum().backward().wrt(&xv).unwrap().to_vec();
+        for (i, (a, b)) in got.iter().zip(&want).enumerate() {
+            prop_assert!((a - b).abs() <= 1e-12 * scale[i / n], "row {} element {}: {} against {}", i / n, i % n, a, b);
+        }
+        // The tensor form: the same rows as columns of the transpose.
+        let tape = Tape::new();
+        let xt = tape.var(Tensor::<f64, DynShape>::from_vec(&[rows, n], x.clone()).t().to_owned());
+        let gt = Var::constant(Tensor::<f64, DynShape>::from_vec(&[rows, n], g.clone()).t().to_owned());
+        let yt = if log { xt.log_softmax(0) } else { xt.softmax(0) };
+        let got_t = (&yt * &gt).sum().backward().wrt(&xt).unwrap().t().to_owned().to_vec();
+        for (i, (a, b)) in got_t.iter().zip(&want).enumerate() {
+            prop_assert!((a - b).abs() <= 1e-12 * scale[i / n], "transposed: row {} element {}: {} against {}", i / n, i % n, a, b);
+        }
+    }
+}

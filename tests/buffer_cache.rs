@@ -214,10 +214,29 @@ fn overwriting_kernels_leave_nothing_of_the_old_values() {
     set_buffer_cache_limit(0);
     let (want_y, want_g) = run();
     set_buffer_cache_limit(256 * MB);
-    for n in [1 << 19, 1 << 19, 1 << 15] {
+    // Two more of the rows' size for the backward pass (the fused kernel's input gradient).
+    for n in [1 << 19, 1 << 19, 1 << 19, 1 << 19, 1 << 15] {
         drop(Tensor::<f32, DynShape>::full_sized(&[n], f32::NAN));
     }
     let (y, g) = run();
     assert_eq!(y.to_vec(), want_y.to_vec(), "layer_norm's output");
     assert_eq!(g.to_vec(), want_g.to_vec(), "layer_norm's input gradient");
+
+    // Softmax's and log-softmax's fused backward write a new buffer for the input's gradient.
+    for log in [false, true] {
+        let run = || {
+            let tape = shaped::autograd::Tape::new();
+            let x = tape.var(rows.clone());
+            let y = if log { x.log_softmax(-1) } else { x.softmax(-1) };
+            let g = y.square().sum().backward();
+            g.wrt(&x).expect("x is tracked").clone()
+        };
+        set_buffer_cache_limit(0);
+        let want = run();
+        set_buffer_cache_limit(256 * MB);
+        for _ in 0..4 {
+            drop(Tensor::<f32, DynShape>::full_sized(&[1 << 19], f32::NAN));
+        }
+        assert_eq!(run().to_vec(), want.to_vec(), "softmax's input gradient (log {log})");
+    }
 }

@@ -167,6 +167,21 @@ pub(crate) fn softmax<T: Num<Sum = T> + Float>(
             T::acc_finish(acc)
         };
         let total = total.unwrap_or_else(T::nan);
+        if let (Some(x), 1) = (line.as_slice(), stride) {
+            // A contiguous line (a class dimension past `SHORT_ROW`): slices, vectorised; the
+            // arithmetic of the strided form below.
+            let o = &mut out[start..start + line.n];
+            if log {
+                let ls = total.ln();
+                for (o, &v) in o.iter_mut().zip(x) {
+                    *o = (v - m) - ls;
+                }
+            } else {
+                let r = total.recip();
+                o.iter_mut().for_each(|o| *o = *o * r);
+            }
+            return Ok(());
+        }
         if log {
             // (x - m) - ln(s): subtracting the shift in one step would round at the scale of m.
             let ls = total.ln();
@@ -222,6 +237,66 @@ fn softmax_short_rows<T: Num<Sum = T> + Float>(out: &mut [T], x: &[T], n: usize,
             }
         }
     }
+}
+
+/// The input gradient of [`softmax`] (or log-softmax with `log`) along the last axis, over
+/// contiguous rows of `n > 0` elements, from the output `y` and its gradient `g`: softmax's
+/// `y (g - Σ g y)` (the products written into `out`'s row, summed pairwise from there, then the
+/// row), log-softmax's `g - exp(y) Σ g` (`exp` of a block of rows in one call of the element
+/// type's vectorised kernel where it has one, `Σ g` pairwise). The arithmetic of the tensor
+/// form, whose four passes and three temporaries over the whole tensor this replaces, one row
+/// in the cache at a time. Blocks of whole rows go to rayon's pool from the element-wise
+/// kernels' threshold (the float functions' with `log`).
+///
+/// # Panics
+/// When the lengths do not agree (the caller sizes `out` from `g`).
+pub(crate) fn softmax_backward_rows<T: Num<Sum = T> + Float>(out: &mut [T], g: &[T], y: &[T], n: usize, log: bool) {
+    assert!(
+        n > 0 && g.len().is_multiple_of(n) && y.len() == g.len() && out.len() == g.len(),
+        "softmax_backward_rows: buffer lengths"
+    );
+    let block = short_rows_block(n) * n;
+    let run = |out: &mut [T], g: &[T], y: &[T]| {
+        for ((ob, gb), yb) in out.chunks_mut(block).zip(g.chunks(block)).zip(y.chunks(block)) {
+            if log {
+                ob.copy_from_slice(yb);
+                match T::VMATH.kernels {
+                    Some((apply, _)) => apply(VecOp::Exp, ob),
+                    None => ob.iter_mut().for_each(|e| *e = e.exp()),
+                }
+                for (o, gr) in ob.chunks_exact_mut(n).zip(gb.chunks_exact(n)) {
+                    let total = crate::num::pairwise(gr, |v| v);
+                    for (o, &g) in o.iter_mut().zip(gr) {
+                        *o = g - *o * total;
+                    }
+                }
+            } else {
+                for ((o, gr), yr) in ob.chunks_exact_mut(n).zip(gb.chunks_exact(n)).zip(yb.chunks_exact(n)) {
+                    for ((o, &g), &y) in o.iter_mut().zip(gr).zip(yr) {
+                        *o = g * y;
+                    }
+                    let dot = crate::num::pairwise(&*o, |v| v);
+                    for ((o, &g), &y) in o.iter_mut().zip(gr).zip(yr) {
+                        *o = (g - dot) * y;
+                    }
+                }
+            }
+        }
+    };
+    #[cfg(feature = "rayon")]
+    {
+        let threshold = if log { super::PAR_MATH_THRESHOLD } else { super::PAR_THRESHOLD };
+        if super::par::parallel_from(g.len(), threshold) {
+            use rayon::prelude::*;
+            let chunk = block * (super::par::PAR_CHUNK / block).max(1);
+            out.par_chunks_mut(chunk)
+                .zip(g.par_chunks(chunk))
+                .zip(y.par_chunks(chunk))
+                .for_each(|((o, g), y)| run(o, g, y));
+            return;
+        }
+    }
+    run(out, g, y)
 }
 
 /// Elements of one block of [`softmax_short_rows`] (about: whole rows).

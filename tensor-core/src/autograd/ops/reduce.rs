@@ -349,6 +349,18 @@ impl<'t, T: GradFloat, S: Shape> Var<'t, T, S> {
             let y = y.clone();
             back(move |g: Tensor<T, S>, s| {
                 s.add_with(i, || {
+                    // Contiguous rows along the last axis (the usual case): one pass per row.
+                    let (gs, ys) = (
+                        crate::kernels::contiguous_slice(g.data.as_slice(), g.layout()),
+                        crate::kernels::contiguous_slice(y.data.as_slice(), y.layout()),
+                    );
+                    let n = g.sizes().get(a).copied().unwrap_or(0);
+                    if let (Some(gs), Some(ys), true) = (gs, ys, a + 1 == g.rank() && n > 0 && g.numel() > 0) {
+                        // The kernel writes every element (a cached buffer's old values never show).
+                        let mut out = crate::memory::try_vec_for_overwrite(gs.len()).or_panic();
+                        crate::kernels::scan::softmax_backward_rows(&mut out, gs, ys, n, log);
+                        return typed::<T, S>(Tensor::<T, DynShape>::from_vec(g.sizes(), out));
+                    }
                     if log {
                         let total = g.as_dyn().sum_keepdim(a as isize);
                         let t = y.as_dyn().zip_with(&total, |y, t| y.exp() * t);
