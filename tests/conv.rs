@@ -350,6 +350,11 @@ fn pools_typed() {
     assert!(close(&a.to_vec(), c.avg_excl, 1e-12));
     // A global average: [N, C, 1, 1], whose size-1 dims broadcast.
     let g: Tensor<f64, Shape![1, 2, 1, 1]> = x.adaptive_avg_pool2d::<1, 1>();
+    for (p, &v) in g.to_vec().iter().enumerate() {
+        let plane = &c.x.1[p * 35..(p + 1) * 35];
+        let mean = plane.iter().sum::<f64>() / 35.0;
+        assert!((v - mean).abs() <= 1e-15 * (1.0 + mean.abs()), "plane {p}: {v} against {mean}");
+    }
     let centred: Tensor<f64, Shape![1, 2, 7, _]> = &x - &g;
     assert_eq!(centred.sizes(), [1, 2, 7, 5]);
 }

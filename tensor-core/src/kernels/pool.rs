@@ -194,6 +194,15 @@ pub(crate) fn adaptive_avg_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [
     // In 128 bits: `y * h` may not fit 64. The windows once per call, not per output.
     let start = |o: usize, n: usize, on: usize| ((o as u128 * n as u128) / on as u128) as usize;
     let end = |o: usize, n: usize, on: usize| ((o as u128 + 1) * n as u128).div_ceil(on as u128) as usize;
+    if ohw == 1 && hw > 0 {
+        // Global pooling (a classifier's head): each plane is one window, summed pairwise as
+        // below, without the per-window loops.
+        let count = T::from(hw).unwrap_or_else(T::nan);
+        for (o, plane) in out.iter_mut().zip(x.chunks_exact(hw)).take(g.n * g.c) {
+            *o = crate::num::pairwise(plane, |v| v) / count;
+        }
+        return;
+    }
     let rows: alloc::vec::Vec<(usize, usize)> = (0..g.oh).map(|y| (start(y, g.h, g.oh), end(y, g.h, g.oh))).collect();
     let cols: alloc::vec::Vec<(usize, usize)> = (0..g.ow).map(|o| (start(o, g.w, g.ow), end(o, g.w, g.ow))).collect();
     for p in 0..g.n * g.c {
