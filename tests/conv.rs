@@ -1004,3 +1004,66 @@ fn weight_and_input_gradients_equal_their_definition() {
         assert_eq!(f32_grad(1), f32_grad(2), "{xs:?} by {ws:?}: one thread and two");
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(128, 4), failure_persistence: None, ..ProptestConfig::default() })]
+    /// `max_pool2d` with indices (the backward pass's input) against the direct loop of its
+    /// definition: window rows then columns, the first element starting the window, a larger
+    /// value or a NaN taking it (so ties keep the first, NaN the last). Windows of 1 to 3 (the
+    /// 2x2 and 3x3 ones run specialised), strides, dilation, with and without padding, over
+    /// planes holding ties, ±inf and NaN; f32 and f64.
+    #[test]
+    fn max_pool_indices_follow_the_definition(
+        vals in prop::collection::vec(prop_oneof![
+            6 => (-3i32..3).prop_map(f64::from),
+            1 => Just(f64::NEG_INFINITY),
+            1 => Just(f64::INFINITY),
+            1 => Just(f64::NAN),
+        ], 2 * 3 * 7 * 8),
+        k in (1usize..4, 1usize..4),
+        stride in (1usize..4, 1usize..4),
+        dil in prop_oneof![3 => Just((1usize, 1usize)), 1 => (1usize..3, 1usize..3)],
+        padded in any::<bool>(),
+    ) {
+        let (h, w) = (7usize, 8usize);
+        let pad = if padded { (k.0 / 2, k.1 / 2) } else { (0, 0) };
+        let (eh, ew) = (dil.0 * (k.0 - 1) + 1, dil.1 * (k.1 - 1) + 1);
+        prop_assume!(h + 2 * pad.0 >= eh && w + 2 * pad.1 >= ew && pad.0 * 2 <= eh && pad.1 * 2 <= ew);
+        let (oh, ow) = ((h + 2 * pad.0 - eh) / stride.0 + 1, (w + 2 * pad.1 - ew) / stride.1 + 1);
+        let args = PoolArgs { kernel: [k.0, k.1], stride: [stride.0, stride.1], padding: [pad.0, pad.1], dilation: [dil.0, dil.1] };
+        let x = Tensor::<f64, DynShape>::from_vec(&[2, 3, h, w], vals.clone());
+        let (y, i) = x.try_max_pool2d_dyn(args, true).unwrap();
+        let x32 = x.map(|v| v as f32);
+        let (y32, i32_) = x32.try_max_pool2d_dyn(args, true).unwrap();
+        let (y, i, y32, i32_) = (y.to_vec(), i.unwrap().to_vec(), y32.to_vec(), i32_.unwrap().to_vec());
+        prop_assert_eq!(y.len(), 6 * oh * ow);
+        for p in 0..6 {
+            let plane = &vals[p * h * w..(p + 1) * h * w];
+            for oy in 0..oh {
+                for ox in 0..ow {
+                    let (mut best, mut at) = (f64::NEG_INFINITY, None);
+                    for a in 0..k.0 {
+                        for b in 0..k.1 {
+                            let (py, px) = (oy * stride.0 + a * dil.0, ox * stride.1 + b * dil.1);
+                            if py < pad.0 || px < pad.1 || py - pad.0 >= h || px - pad.1 >= w {
+                                continue;
+                            }
+                            let kk = (py - pad.0) * w + px - pad.1;
+                            let v = plane[kk];
+                            at = at.or(Some(kk));
+                            if v > best || v.is_nan() {
+                                best = v;
+                                at = Some(kk);
+                            }
+                        }
+                    }
+                    let o = p * oh * ow + oy * ow + ox;
+                    let same = |g: f64| g == best || (g.is_nan() && best.is_nan());
+                    prop_assert!(same(y[o]) && same(f64::from(y32[o])), "value at {o}: {} / {} against {best}", y[o], y32[o]);
+                    prop_assert_eq!(i[o], at.unwrap() as i64, "index at {}", o);
+                    prop_assert_eq!(i32_[o], at.unwrap() as i64, "f32 index at {}", o);
+                }
+            }
+        }
+    }
+}

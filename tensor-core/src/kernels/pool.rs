@@ -16,6 +16,19 @@ pub(crate) fn max_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T], mut i
         let step = |best, v: T| if v > best || v.is_nan() { v } else { best };
         return pool_rows(x, g, out, &Fold { init: T::neg_infinity(), step, finish: |m| m });
     }
+    if let (Some(idx), [0, 0]) = (idx.as_deref_mut(), g.pad) {
+        // Without padding every window lies inside the plane (no ceil mode): the loop below
+        // without its per-element bounds tests and optional index, the same choices (the window's
+        // first element starts it), with the common windows' sizes as constants so that their
+        // loops unroll. The backward pass needs the indices: the general loop took 45% of a
+        // `[32, 64, 56, 56]` 2x2 forward and backward.
+        match (g.kh, g.kw, g.dil) {
+            (2, 2, [1, 1]) => max_pool_indexed(x, g, out, idx, 2, 2, [1, 1]),
+            (3, 3, [1, 1]) => max_pool_indexed(x, g, out, idx, 3, 3, [1, 1]),
+            _ => max_pool_indexed(x, g, out, idx, g.kh, g.kw, g.dil),
+        }
+        return;
+    }
     for p in 0..g.n * g.c {
         let plane = &x[p * hw..(p + 1) * hw];
         for y in 0..g.oh {
@@ -44,6 +57,44 @@ pub(crate) fn max_pool2d<T: Float + Num>(x: &[T], g: &Geom, out: &mut [T], mut i
                 if let Some(idx) = idx.as_deref_mut() {
                     idx[o] = at.unwrap_or(0) as i64;
                 }
+            }
+        }
+    }
+}
+
+/// [`max_pool2d`] with indices and no padding, `kh`, `kw` and `dil` being `g`'s (passed apart so
+/// that constant arguments specialise the inlined loops).
+#[inline(always)]
+fn max_pool_indexed<T: Float + Num>(
+    x: &[T],
+    g: &Geom,
+    out: &mut [T],
+    idx: &mut [i64],
+    kh: usize,
+    kw: usize,
+    dil: [usize; 2],
+) {
+    let (hw, ohw) = (g.h * g.w, g.oh * g.ow);
+    for (p, (op, ip)) in out.chunks_exact_mut(ohw).zip(idx.chunks_exact_mut(ohw)).enumerate().take(g.n * g.c) {
+        let plane = &x[p * hw..(p + 1) * hw];
+        for y in 0..g.oh {
+            let iy0 = y * g.stride[0];
+            for xo in 0..g.ow {
+                let ix0 = xo * g.stride[1];
+                let (mut best, mut at) = (T::neg_infinity(), iy0 * g.w + ix0);
+                for i in 0..kh {
+                    let row = (iy0 + i * dil[0]) * g.w + ix0;
+                    for j in 0..kw {
+                        let k = row + j * dil[1];
+                        let v = plane[k];
+                        if v > best || v.is_nan() {
+                            best = v;
+                            at = k;
+                        }
+                    }
+                }
+                op[y * g.ow + xo] = best;
+                ip[y * g.ow + xo] = at as i64;
             }
         }
     }
