@@ -1032,10 +1032,10 @@ proptest! {
         let (oh, ow) = ((h + 2 * pad.0 - eh) / stride.0 + 1, (w + 2 * pad.1 - ew) / stride.1 + 1);
         let args = PoolArgs { kernel: [k.0, k.1], stride: [stride.0, stride.1], padding: [pad.0, pad.1], dilation: [dil.0, dil.1] };
         let x = Tensor::<f64, DynShape>::from_vec(&[2, 3, h, w], vals.clone());
-        let (y, i) = x.try_max_pool2d_dyn(args, true).unwrap();
+        let (y, i) = x.try_max_pool2d_with_indices(args).unwrap();
         let x32 = x.map(|v| v as f32);
-        let (y32, i32_) = x32.try_max_pool2d_dyn(args, true).unwrap();
-        let (y, i, y32, i32_) = (y.to_vec(), i.unwrap().to_vec(), y32.to_vec(), i32_.unwrap().to_vec());
+        let (y32, i32_) = x32.try_max_pool2d_with_indices(args).unwrap();
+        let (y, i, y32, i32_) = (y.to_vec(), i.to_vec(), y32.to_vec(), i32_.to_vec());
         prop_assert_eq!(y.len(), 6 * oh * ow);
         for p in 0..6 {
             let plane = &vals[p * h * w..(p + 1) * h * w];
