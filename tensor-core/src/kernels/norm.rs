@@ -234,13 +234,8 @@ impl<T: Float + crate::num::Num + Send + Sync> Rows<'_, T> {
         let d = self.d;
         let [want_w, want_b] = self.sums;
         let mut sums: Sums<T> = [want_w.then(|| Columns::new(d)), want_b.then(|| Columns::new(d))];
-        let mut block = [alloc::vec::Vec::new(), alloc::vec::Vec::new()];
-        for (want, b) in self.sums.iter().zip(&mut block) {
-            if *want {
-                *b = alloc::vec![T::zero(); d];
-            }
-        }
-        let [bw, bb] = &mut block;
+        // Each block's plain sums (empty when not wanted).
+        let [mut bw, mut bb] = self.sums.map(|want| alloc::vec![T::zero(); if want { d } else { 0 }]);
         let rows = g.chunks_exact(d).zip(xhat.chunks_exact(d)).zip(rstd);
         for (i, ((gr, hr), &rs)) in rows.enumerate() {
             if let Some(out) = input.as_deref_mut() {
@@ -257,7 +252,7 @@ impl<T: Float + crate::num::Num + Send + Sync> Rows<'_, T> {
                 }
             }
             if (i + 1) % COLUMN_BLOCK == 0 || i + 1 == rstd.len() {
-                for (cols, b) in sums.iter_mut().zip([&mut *bw, &mut *bb]) {
+                for (cols, b) in sums.iter_mut().zip([&mut bw, &mut bb]) {
                     if let Some(cols) = cols {
                         cols.add(b.iter().copied());
                         b.fill(T::zero());

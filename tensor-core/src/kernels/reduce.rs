@@ -199,8 +199,8 @@ fn extreme_slice<T: Num, const GT: bool, const L: usize>(a: T, s: &[T], keep: im
     }
     // The lanes combined eight at a time (vector steps), then the eight as a tree (`keep` is
     // the reducer's merge: NaN kept).
-    let mut acc: [T; 8] = core::array::from_fn(|k| lanes[k % L]);
-    for g in lanes[8.min(L)..].chunks_exact(8) {
+    let mut acc: [T; 8] = core::array::from_fn(|k| lanes[k]);
+    for g in lanes[8..].chunks_exact(8) {
         for k in 0..8 {
             acc[k] = keep(acc[k], g[k]);
         }
