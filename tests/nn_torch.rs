@@ -545,8 +545,16 @@ mod layer_norm_rows {
             let gs: Vec<f64> = (0..rows * d).map(|i| seed[(i * 5 + i / 64 + 3) % 64] * 0.5).collect();
             let w: Vec<f64> = (0..d).map(|i| wb[i % 16]).collect();
             let b: Vec<f64> = (0..d).map(|i| wb[(i + 5) % 16] * 0.5).collect();
-            // The formula in f64: x̂, then each row's gradient and the two column sums.
+            // The formula in f64: x̂, then each row's gradient and the two column sums. The
+            // column sums run over up to 210,000 rows, so they are Neumaier-compensated (a plain
+            // f64 sum of that many terms errs by more than the tolerance below).
             let (mut want_x, mut want_w, mut want_b) = (vec![0.0; rows * d], vec![0.0; d], vec![0.0; d]);
+            let (mut err_w, mut err_b) = (vec![0.0f64; d], vec![0.0f64; d]);
+            let neumaier = |s: &mut f64, c: &mut f64, v: f64| {
+                let t = *s + v;
+                *c += if s.abs() >= v.abs() { (*s - t) + v } else { (v - t) + *s };
+                *s = t;
+            };
             let (mut scale_x, mut scale_w) = (vec![0.0f64; rows], vec![0.0; d]);
             for r in 0..rows {
                 let xr = &x[r * d..(r + 1) * d];
@@ -560,11 +568,15 @@ mod layer_norm_rows {
                 let m2 = gh.iter().zip(&h).map(|(g, h)| g * h).sum::<f64>() / d as f64;
                 for k in 0..d {
                     want_x[r * d + k] = rstd * (gh[k] - m1 - h[k] * m2);
-                    want_w[k] += gr[k] * h[k];
-                    want_b[k] += gr[k];
+                    neumaier(&mut want_w[k], &mut err_w[k], gr[k] * h[k]);
+                    neumaier(&mut want_b[k], &mut err_b[k], gr[k]);
                     scale_w[k] += (gr[k] * h[k]).abs() + gr[k].abs();
                 }
                 scale_x[r] = rstd * gh.iter().map(|v| v.abs()).sum::<f64>();
+            }
+            for k in 0..d {
+                want_w[k] += err_w[k];
+                want_b[k] += err_b[k];
             }
             let tape = Tape::new();
             let var = |t: Tensor<f64, DynShape>, on: bool| if on { tape.var(t) } else { Var::constant(t) };

@@ -120,13 +120,56 @@ proptest! {
         let reversed = x.permute([2, 1, 0]).contiguous().into_owned();
         let strided = reversed.permute([2, 1, 0]);
         prop_assert!(!strided.is_contiguous());
+        let sizes = [a, b, c];
+        let xs = x.to_vec();
         for axis in 0..3isize {
             let (want, got) = (strided.cumsum(axis).to_vec(), x.cumsum(axis).to_vec());
             for (w, g) in want.iter().zip(&got) {
                 prop_assert_eq!(w.to_bits(), g.to_bits(), "axis {}", axis);
             }
+            // PyTorch's CPU kernel: each line's running sum in f64, every prefix rounded to f32.
+            let ax = axis as usize;
+            let stride: usize = sizes[ax + 1..].iter().product();
+            for start in (0..xs.len()).filter(|i| (i / stride) % sizes[ax] == 0) {
+                let mut run = 0f64;
+                for k in 0..sizes[ax] {
+                    let i = start + k * stride;
+                    run += xs[i] as f64;
+                    let want = run as f32;
+                    prop_assert!(want.to_bits() == got[i].to_bits() || (want.is_nan() && got[i].is_nan()), "axis {} at {}: {} vs {}", axis, i, got[i], want);
+                }
+            }
         }
     }
+}
+
+/// `f32` cumulative sums are PyTorch's CPU ones, which run in `f64`: a prefix past `f32`'s range
+/// is `inf`, and a later one back in range is finite again (`torch.tensor([3e38, 3e38,
+/// -3e38]).cumsum(0)` is `[3e38, inf, 3e38]`); `1e-8` steps survive a running value of 1
+/// (`torch.tensor([1.0, 1e-8, 1e-8, -1.0] * 3).cumsum(0)`). `f64` and `bf16` keep their own
+/// accumulators (PyTorch adds `bfloat16` in `float`: an overflow stays `inf`).
+#[test]
+fn f32_cumsum_matches_pytorch() {
+    let c = Tensor::from([3e38f32, 3e38, -3e38]).cumsum(Ax::<0>).to_vec();
+    assert_eq!(c, vec![3e38, f32::INFINITY, 3e38]);
+    let x = Tensor::from([1.0f32, 1e-8, 1e-8, -1.0, 1.0, 1e-8, 1e-8, -1.0, 1.0, 1e-8, 1e-8, -1.0]);
+    let torch: [f64; 12] = [
+        1.0,
+        1.0,
+        1.0,
+        1.999999987845058e-08,
+        1.0,
+        1.0,
+        1.0,
+        3.999999975690116e-08,
+        1.0,
+        1.0,
+        1.0000001192092896,
+        5.99999978589949e-08,
+    ];
+    assert_eq!(x.cumsum(Ax::<0>).to_vec(), torch.map(|v| v as f32).to_vec());
+    let h = Tensor::from([3e38f32, 3e38, -3e38].map(shaped::bf16::from_f32)).cumsum(Ax::<0>).to_vec();
+    assert!(h[1].to_f32().is_infinite() && h[2].to_f32().is_infinite(), "{h:?}");
 }
 
 /// An `i64` running sum past 64 bits is an error in a full block of eight lines and in the last,

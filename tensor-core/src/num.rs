@@ -144,6 +144,20 @@ pub trait Num: Element + PartialOrd + sealed::Sealed {
     /// Adds `x` to the running sum.
     #[doc(hidden)]
     fn acc(a: &mut Self::Acc, x: Self);
+    /// The running state of a cumulative sum (`cumsum`): as [`Acc`](Num::Acc), except that
+    /// `f32` adds plainly in `f64`, as PyTorch's CPU `cumsum` accumulates `float` in `double`
+    /// (the same values, an overflowing prefix included, and a line's error far below one `f32`
+    /// rounding). `f16` and `bf16` keep the compensated `f32` sum, whose overflow is PyTorch's
+    /// (it accumulates them in `float`).
+    #[doc(hidden)]
+    type Run: Copy + Send + Sync + core::fmt::Debug;
+    /// The empty cumulative sum.
+    #[doc(hidden)]
+    const RUN0: Self::Run;
+    /// Adds `x` to the running cumulative sum and gives the sum so far, or `None` when an
+    /// integer sum does not fit [`Sum`](Num::Sum).
+    #[doc(hidden)]
+    fn run(a: &mut Self::Run, x: Self) -> Option<Self::Sum>;
     /// Adds two running sums (`a` covers earlier elements).
     #[doc(hidden)]
     fn acc_merge(a: Self::Acc, b: Self::Acc) -> Self::Acc;
@@ -226,6 +240,10 @@ macro_rules! int_num {
             const ACC0: i128 = 0;
             #[inline(always)]
             fn acc(a: &mut i128, x: Self) { *a = a.wrapping_add(x as i128); }
+            type Run = i128;
+            const RUN0: i128 = 0;
+            #[inline(always)]
+            fn run(a: &mut i128, x: Self) -> Option<$s> { Self::acc(a, x); Self::acc_finish(*a) }
             #[inline(always)]
             fn acc_merge(a: i128, b: i128) -> i128 { a.wrapping_add(b) }
             fn acc_slice(s: &[Self]) -> i128 {
@@ -544,7 +562,7 @@ fn py_floor_div(a: f64, b: f64) -> (f64, f64) {
 }
 
 macro_rules! float_num {
-    ($($t:ty => $w:ty, $to:expr, $from:expr);*) => {$(
+    ($($t:ty => $w:ty, $to:expr, $from:expr, run $r:ty = $r0:expr, $run:expr);*) => {$(
         impl sealed::Sealed for $t {}
         impl Num for $t {
             const INTEGER: bool = false;
@@ -567,6 +585,10 @@ macro_rules! float_num {
             const ACC0: ($w, $w) = (0.0, 0.0);
             #[inline(always)]
             fn acc(a: &mut ($w, $w), x: Self) { kahan(a, $to(x)); }
+            type Run = $r;
+            const RUN0: $r = $r0;
+            #[inline(always)]
+            fn run(a: &mut $r, x: Self) -> Option<Self> { Some($run(a, x)) }
             #[inline(always)]
             fn acc_merge(mut a: ($w, $w), b: ($w, $w)) -> ($w, $w) { kahan(&mut a, b.0 - b.1); a }
             #[inline(always)]
@@ -616,7 +638,14 @@ macro_rules! float_num {
         }
     )*};
 }
-float_num!(f32 => f32, |x| x, |x| x; f64 => f64, |x| x, |x| x; half::f16 => f32, half::f16::to_f32, half::f16::from_f32; half::bf16 => f32, half::bf16::to_f32, half::bf16::from_f32);
+float_num!(
+    f32 => f32, |x| x, |x| x, run f64 = 0.0, |a: &mut f64, x: f32| { *a += x as f64; *a as f32 };
+    f64 => f64, |x| x, |x| x, run (f64, f64) = (0.0, 0.0), |a: &mut (f64, f64), x: f64| { kahan(a, x); a.0 - a.1 };
+    half::f16 => f32, half::f16::to_f32, half::f16::from_f32,
+        run (f32, f32) = (0.0, 0.0), |a: &mut (f32, f32), x: half::f16| { kahan(a, x.to_f32()); half::f16::from_f32(a.0 - a.1) };
+    half::bf16 => f32, half::bf16::to_f32, half::bf16::from_f32,
+        run (f32, f32) = (0.0, 0.0), |a: &mut (f32, f32), x: half::bf16| { kahan(a, x.to_f32()); half::bf16::from_f32(a.0 - a.1) }
+);
 
 /// An element type with bitwise operations: the integers and `bool` (PyTorch's `bitwise_and`,
 /// `bitwise_or`, `bitwise_xor`, `bitwise_not`, and the `&`, `|`, `^`, `!` operators on

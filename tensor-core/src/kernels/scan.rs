@@ -28,29 +28,29 @@ fn lines<T: Copy, U>(
     err
 }
 
-/// Cumulative sums along `axis` (exact for integers, Kahan-compensated for floats).
+/// Cumulative sums along `axis`: exact for integers; `f32` added in `f64`, as PyTorch's CPU
+/// kernel does; the other floats Kahan-compensated ([`Num::run`]).
 pub(crate) fn cumsum<T: Num>(out: &mut [T::Sum], src: &[T], l: &Layout, axis: usize) -> Result<(), ShapeError> {
     let overflow = || ShapeError::Invalid("cumsum: the integer result does not fit 64 bits".into());
     let n = l.sizes().get(axis).copied().unwrap_or(0);
     if l.is_contiguous() && n > 0 && out.len() == l.numel() {
         // `[outer, n, inner]`: the running sums of a block of lines side by side, so that their
-        // compensated adds (a chain of four dependent operations each) overlap instead of
-        // waiting on one another; the same operations per line as the walk below, so the same
-        // values.
+        // adds (a chain of dependent operations each: one widened add, or four for `f64`'s
+        // compensation) overlap instead of waiting on one another; the same operations per line
+        // as the walk below, so the same values.
         let inner: usize = l.sizes()[axis + 1..].iter().product();
         let x = &src[l.offset()..l.offset() + out.len()];
         if inner == 1 {
             const LINES: usize = 8;
             for (o, x) in out.chunks_mut(LINES * n).zip(x.chunks(LINES * n)) {
-                let mut acc = [T::ACC0; LINES];
+                let mut acc = [T::RUN0; LINES];
                 let lines = x.len() / n;
                 if lines == LINES {
                     // A full block: a fixed count, so that the running sums stay in registers.
                     for k in 0..n {
                         let mut ok = true;
                         for (j, a) in acc.iter_mut().enumerate() {
-                            T::acc(a, x[j * n + k]);
-                            let v = T::acc_finish(*a);
+                            let v = T::run(a, x[j * n + k]);
                             ok &= v.is_some();
                             o[j * n + k] = v.unwrap_or(<T::Sum as Element>::ZERO);
                         }
@@ -62,19 +62,17 @@ pub(crate) fn cumsum<T: Num>(out: &mut [T::Sum], src: &[T], l: &Layout, axis: us
                 }
                 for k in 0..n {
                     for (j, a) in acc.iter_mut().enumerate().take(lines) {
-                        T::acc(a, x[j * n + k]);
-                        o[j * n + k] = T::acc_finish(*a).ok_or_else(overflow)?;
+                        o[j * n + k] = T::run(a, x[j * n + k]).ok_or_else(overflow)?;
                     }
                 }
             }
         } else {
-            let mut acc = alloc::vec![T::ACC0; inner];
+            let mut acc = alloc::vec![T::RUN0; inner];
             for (o, x) in out.chunks_mut(n * inner).zip(x.chunks(n * inner)) {
-                acc.iter_mut().for_each(|a| *a = T::ACC0);
+                acc.iter_mut().for_each(|a| *a = T::RUN0);
                 for (o, x) in o.chunks_exact_mut(inner).zip(x.chunks_exact(inner)) {
                     for ((o, &v), a) in o.iter_mut().zip(x).zip(acc.iter_mut()) {
-                        T::acc(a, v);
-                        *o = T::acc_finish(*a).ok_or_else(overflow)?;
+                        *o = T::run(a, v).ok_or_else(overflow)?;
                     }
                 }
             }
@@ -82,10 +80,9 @@ pub(crate) fn cumsum<T: Num>(out: &mut [T::Sum], src: &[T], l: &Layout, axis: us
         return Ok(());
     }
     lines(out, src, l, axis, |line, out, start, stride| {
-        let mut acc = T::ACC0;
+        let mut acc = T::RUN0;
         for k in 0..line.n {
-            T::acc(&mut acc, line.get(k));
-            out[start + k * stride] = T::acc_finish(acc)
+            out[start + k * stride] = T::run(&mut acc, line.get(k))
                 .ok_or_else(|| ShapeError::Invalid("cumsum: the integer result does not fit 64 bits".into()))?;
         }
         Ok(())

@@ -310,6 +310,13 @@ impl<T: Real, const N: usize> Num for Dual<T, N> {
     fn acc(a: &mut (Self, Self), x: Self) {
         kahan(a, x);
     }
+    type Run = (Self, Self);
+    const RUN0: (Self, Self) = Self::ACC0;
+    #[inline(always)]
+    fn run(a: &mut (Self, Self), x: Self) -> Option<Self> {
+        kahan(a, x);
+        Some(a.0 - a.1)
+    }
     #[inline(always)]
     fn acc_merge(mut a: (Self, Self), b: (Self, Self)) -> (Self, Self) {
         kahan(&mut a, b.0 - b.1);
