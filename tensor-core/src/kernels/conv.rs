@@ -842,6 +842,18 @@ fn conv2d_block<T: Gemm>(
     Ok(())
 }
 
+/// The input positions `v` in `0..n` whose output position `v * stride + off - pad` lies in
+/// `0..out` (one dim of a transposed convolution's scatter; `stride >= 1`, checked by the
+/// front ends).
+fn landing(n: usize, stride: usize, off: usize, pad: usize, out: usize) -> core::ops::Range<usize> {
+    let stride = stride.max(1);
+    // `v s + off >= pad` from `v = ceil((pad - off) / s)`; `v s + off < out + pad` below
+    // `ceil((out + pad - off) / s)`.
+    let hi = (out + pad).saturating_sub(off).div_ceil(stride).min(n);
+    let lo = pad.saturating_sub(off).div_ceil(stride).min(hi);
+    lo..hi
+}
+
 /// `out = conv_transpose2d(x, w) + bias` (the gradient of `conv2d` with respect to its input):
 /// `x` `[n, c, h, w]`, `w` `[c, o / groups, kh, kw]`, `bias` `[o]`, `out` `[n, o, oh, ow]`, all
 /// contiguous, sizes checked by the caller (`oh`, `ow` include the output padding). Per image
@@ -855,27 +867,60 @@ pub(crate) fn conv_transpose2d<T: Gemm>(conv: Operands<'_, T>, out: &mut [T]) ->
     let (cg, og) = (g.c / groups, o / groups);
     let (hw, ohw, kk) = (g.h * g.w, g.oh * g.ow, og * g.kh * g.kw);
     out.fill(T::ZERO);
+    // `w_g` is `[cg, kk]` row-major at row `gi * cg`; each group's transpose `[kk, cg]` is copied
+    // row-major once, for every image's product (faer's kernels took the column-major view
+    // more slowly).
+    let mut wt_t = crate::memory::try_vec_for_overwrite::<T>(wt.len())?;
+    for (dst, src) in wt_t.chunks_exact_mut(kk * cg).zip(wt.chunks_exact(kk * cg)).take(groups) {
+        for (ci, row) in src.chunks_exact(kk).enumerate() {
+            for (r, &v) in row.iter().enumerate() {
+                dst[r * cg + ci] = v;
+            }
+        }
+    }
+    let wt_t = &wt_t;
     // Image `img` into its output planes `dst` (`[o, oh, ow]`), through the scratch's columns.
     let image = |img: usize, dst: &mut [T], scratch: &mut Scratch<T>| -> Result<(), ShapeError> {
         let Scratch { col, threads, .. } = scratch;
         sized(col, kk * hw)?;
         for gi in 0..groups {
-            // `w_g` is `[cg, kk]` row-major at row `gi * cg`; its transpose reads it column-major.
-            let la = Layout::from_parts(&[kk, cg], &[1, kk as isize], gi * cg * kk)?;
+            let la = Layout::from_parts(&[kk, cg], &[cg as isize, 1], gi * cg * kk)?;
             let lb = Layout::from_parts(&[cg, hw], &[hw as isize, 1], (img * g.c + gi * cg) * hw)?;
-            product_into(wt, &la, x, &lb, col, *threads)?;
+            product_into(wt_t, &la, x, &lb, col, *threads)?;
             let base = gi * og * ohw;
+            // Input pixel `(y, x)` of kernel tap `(i, j)` lands on `(y s + i d - p, x s + j d - p)`:
+            // the rows and columns that land inside the output are two ranges, so each input
+            // row is one run of adds (a step of `s` apart in the output row), with no test per
+            // element. Each output element takes its terms in the same order as a walk over
+            // every `(r, y, x)`.
             for (r, row) in col.chunks_exact(hw.max(1)).enumerate().take(kk) {
                 let (oc, i, j) = (r / (g.kh * g.kw), (r / g.kw) % g.kh, r % g.kw);
                 let plane = &mut dst[base + oc * ohw..base + (oc + 1) * ohw];
-                for y in 0..g.h {
-                    let Some(oy) = (y * g.stride[0] + i * g.dil[0]).checked_sub(g.pad[0]).filter(|&v| v < g.oh) else {
-                        continue;
-                    };
-                    for xx in 0..g.w {
-                        let px = xx * g.stride[1] + j * g.dil[1];
-                        if let Some(ox) = px.checked_sub(g.pad[1]).filter(|&v| v < g.ow) {
-                            plane[oy * g.ow + ox] = T::add(plane[oy * g.ow + ox], row[y * g.w + xx]);
+                let ys = landing(g.h, g.stride[0], i * g.dil[0], g.pad[0], g.oh);
+                let xs = landing(g.w, g.stride[1], j * g.dil[1], g.pad[1], g.ow);
+                if xs.is_empty() {
+                    continue;
+                }
+                let ox0 = xs.start * g.stride[1] + j * g.dil[1] - g.pad[1];
+                for y in ys {
+                    let oy = y * g.stride[0] + i * g.dil[0] - g.pad[0];
+                    let src = &row[y * g.w + xs.start..y * g.w + xs.end];
+                    let out_row = &mut plane[oy * g.ow + ox0..(oy + 1) * g.ow];
+                    if g.stride[1] == 1 {
+                        for (d, &v) in out_row.iter_mut().zip(src) {
+                            *d = T::add(*d, v);
+                        }
+                    } else if g.stride[1] == 2 {
+                        // Pairs of output elements, the first of each taking the term: a fixed
+                        // step the compiler unrolls (`step_by` kept a branch per element).
+                        let (pairs, last) = out_row[..2 * src.len() - 1].split_at_mut(2 * (src.len() - 1));
+                        for (d, &v) in pairs.chunks_exact_mut(2).zip(src) {
+                            d[0] = T::add(d[0], v);
+                        }
+                        last[0] = T::add(last[0], src[src.len() - 1]);
+                    } else {
+                        for (d, &v) in out_row.iter_mut().step_by(g.stride[1]).zip(src) {
+                            *d = T::add(*d, v);
                         }
                     }
                 }
