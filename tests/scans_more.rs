@@ -130,7 +130,7 @@ proptest! {
             // PyTorch's CPU kernel: each line's running sum in f64, every prefix rounded to f32.
             let ax = axis as usize;
             let stride: usize = sizes[ax + 1..].iter().product();
-            for start in (0..xs.len()).filter(|i| (i / stride) % sizes[ax] == 0) {
+            for start in (0..xs.len()).filter(|i| (i / stride).is_multiple_of(sizes[ax])) {
                 let mut run = 0f64;
                 for k in 0..sizes[ax] {
                     let i = start + k * stride;
