@@ -291,7 +291,9 @@ where
     if let Some(b) = bias {
         check_len("layer_norm", "bias", b.sizes()[0], d, "element of the last dim")?;
     }
-    let (xhat, rstd, y) = match layer_norm_rows(&xd, d, eps, weight, bias)? {
+    // Without a tracked input there is no backward pass to keep `x̂` for.
+    let keep = x.node().is_some() || node_of(weight).is_some() || node_of(bias).is_some();
+    let (xhat, rstd, y) = match layer_norm_rows(&xd, d, eps, weight, bias, keep)? {
         Some(parts) => parts,
         None => {
             let mean = xd.try_mean_keepdim(-1)?;
@@ -353,7 +355,8 @@ where
 
 /// `(x̂, rstd, y)` of [`try_layer_norm`] by the fused row kernel when `x` and the parameters are
 /// contiguous and the rows not empty (`x̂` and `y` of `x`'s sizes, `rstd` of its sizes with the
-/// last 1), or `None` for the tensor form.
+/// last 1), or `None` for the tensor form. Without `keep` (no tracked input) `x̂` is not written:
+/// an empty tensor stands for it.
 #[allow(clippy::type_complexity)]
 fn layer_norm_rows<'t, T: GradFloat, D: Dim>(
     x: &TensorView<'_, T, DynShape>,
@@ -361,6 +364,7 @@ fn layer_norm_rows<'t, T: GradFloat, D: Dim>(
     eps: T,
     weight: Option<&Var<'t, T, (D,)>>,
     bias: Option<&Var<'t, T, (D,)>>,
+    keep: bool,
 ) -> Result<Option<(Tensor<T, DynShape>, Tensor<T, DynShape>, Tensor<T, DynShape>)>, ShapeError> {
     fn slice<T: GradFloat, D: Dim>(t: &Tensor<T, (D,)>) -> Option<&[T]> {
         crate::kernels::contiguous_slice(t.data.as_slice(), t.layout())
@@ -372,16 +376,18 @@ fn layer_norm_rows<'t, T: GradFloat, D: Dim>(
     }
     let (n, rows) = (xs.len(), xs.len() / d);
     let (mut xhat, mut y, mut rstd) = (
-        crate::memory::try_vec_for_overwrite(n)?,
+        if keep { crate::memory::try_vec_for_overwrite(n)? } else { Vec::new() },
         crate::memory::try_vec_for_overwrite(n)?,
         crate::memory::try_vec_for_overwrite(rows)?,
     );
     // `layer_norm_rows` writes every element of the three.
-    crate::kernels::norm::layer_norm_rows(xs, d, eps, (w.flatten(), b.flatten()), (&mut xhat, &mut y, &mut rstd));
+    let xhat_out = if keep { Some(&mut xhat[..]) } else { None };
+    crate::kernels::norm::layer_norm_rows(xs, d, eps, (w.flatten(), b.flatten()), (xhat_out, &mut y, &mut rstd));
     let mut kept: Vec<usize> = x.sizes().to_vec();
     *kept.last_mut().expect("rank checked above") = 1;
+    let xhat_sizes = if keep { x.sizes() } else { &[0] };
     Ok(Some((
-        Tensor::try_from_vec(x.sizes(), xhat)?,
+        Tensor::try_from_vec(xhat_sizes, xhat)?,
         Tensor::try_from_vec(&kept, rstd)?,
         Tensor::try_from_vec(x.sizes(), y)?,
     )))

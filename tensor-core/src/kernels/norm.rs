@@ -11,10 +11,13 @@ use num_traits::Float;
 #[cfg(feature = "rayon")]
 const PAR_ROWS_THRESHOLD: usize = 1 << 16;
 
-/// Layer normalisation of the rows of `x` (`rows * d` elements, row-major, `d > 0`): writes `x̂`
-/// into `xhat`, `x̂ · weight + bias` (`(weight, bias)`, each optional, `d` long) into `y` and `1 / sqrt(var + eps)`
-/// of each row into `rstd`. Sums are pairwise ([`pairwise`]), as the tensor reductions'. Splits
-/// the rows across rayon's pool from [`PAR_ROWS_THRESHOLD`] elements.
+/// Layer normalisation of the rows of `x` (`rows * d` elements, row-major, `d > 0`): writes
+/// `x̂ · weight + bias` (`(weight, bias)`, each optional, `d` long) into `y`, `1 / sqrt(var + eps)`
+/// of each row into `rstd`, and `x̂` into `xhat` when it is given (the backward pass keeps it; a
+/// forward pass without gradients writes `x̂` into `y` and finishes it there, a buffer and a
+/// pass over memory fewer). Sums are pairwise ([`pairwise`]), as the tensor reductions'. Splits
+/// the rows across rayon's pool from [`PAR_ROWS_THRESHOLD`] elements. `y` holds the same bits
+/// either way.
 ///
 /// # Panics
 /// When the lengths do not agree (the caller sizes every buffer from `x`'s layout).
@@ -23,11 +26,11 @@ pub(crate) fn layer_norm_rows<T: Float + Send + Sync>(
     d: usize,
     eps: T,
     (weight, bias): (Option<&[T]>, Option<&[T]>),
-    (xhat, y, rstd): (&mut [T], &mut [T], &mut [T]),
+    (xhat, y, rstd): (Option<&mut [T]>, &mut [T], &mut [T]),
 ) {
     assert!(d > 0 && x.len().is_multiple_of(d), "layer_norm_rows: {} elements in rows of {d}", x.len());
     assert!(
-        xhat.len() == x.len() && y.len() == x.len() && rstd.len() == x.len() / d,
+        xhat.as_ref().is_none_or(|h| h.len() == x.len()) && y.len() == x.len() && rstd.len() == x.len() / d,
         "layer_norm_rows: buffer lengths"
     );
     assert!(
@@ -35,34 +38,35 @@ pub(crate) fn layer_norm_rows<T: Float + Send + Sync>(
         "layer_norm_rows: weight or bias length"
     );
     let inv_d = T::one() / T::from(d).unwrap_or_else(T::nan);
-    let row = |(((xr, hr), yr), r): (((&[T], &mut [T]), &mut [T]), &mut T)| {
+    // `hr` gets `x̂ = (x - mean) rstd`; returns `rstd`.
+    let normalize = |xr: &[T], hr: &mut [T]| -> T {
         let mean = pairwise(xr, |v| v) * inv_d;
         for (h, &v) in hr.iter_mut().zip(xr) {
             *h = v - mean;
         }
         let var = pairwise(&*hr, |v| v * v) * inv_d;
-        let rs = T::one() / (var + eps).sqrt();
-        *r = rs;
-        for h in hr.iter_mut() {
-            *h = *h * rs;
+        T::one() / (var + eps).sqrt()
+    };
+    let row = |xr: &[T], hr: Option<&mut [T]>, yr: &mut [T], r: &mut T| match hr {
+        Some(hr) => {
+            let rs = normalize(xr, hr);
+            *r = rs;
+            for h in hr.iter_mut() {
+                *h = *h * rs;
+            }
+            affine(yr, (weight, bias), |_, i| hr[i]);
         }
-        match (weight, bias) {
-            (Some(w), Some(b)) => {
-                for (((o, &h), &w), &b) in yr.iter_mut().zip(&*hr).zip(w).zip(b) {
-                    *o = h * w + b;
-                }
-            }
-            (Some(w), None) => {
-                for ((o, &h), &w) in yr.iter_mut().zip(&*hr).zip(w) {
-                    *o = h * w;
-                }
-            }
-            (None, Some(b)) => {
-                for ((o, &h), &b) in yr.iter_mut().zip(&*hr).zip(b) {
-                    *o = h + b;
-                }
-            }
-            (None, None) => yr.copy_from_slice(hr),
+        None => {
+            // The centred values in `yr`, scaled in the affine pass: `x̂` rounds as above.
+            let rs = normalize(xr, yr);
+            *r = rs;
+            affine(yr, (weight, bias), |c, _| c * rs);
+        }
+    };
+    // Whole rows of `x`, `y` and `rstd` (and of `x̂` when kept), in order.
+    let rows = |xs: &[T], mut hs: Option<&mut [T]>, ys: &mut [T], rs: &mut [T]| {
+        for (k, ((xr, yr), r)) in xs.chunks_exact(d).zip(ys.chunks_exact_mut(d)).zip(rs.iter_mut()).enumerate() {
+            row(xr, hs.as_deref_mut().map(|h| &mut h[k * d..(k + 1) * d]), yr, r);
         }
     };
     #[cfg(feature = "rayon")]
@@ -70,20 +74,44 @@ pub(crate) fn layer_norm_rows<T: Float + Send + Sync>(
         use rayon::prelude::*;
         // Whole rows per task, about `PAR_CHUNK` elements each.
         let per = (super::PAR_CHUNK / d).max(1);
-        x.par_chunks(per * d)
-            .zip(xhat.par_chunks_mut(per * d))
-            .zip(y.par_chunks_mut(per * d))
-            .zip(rstd.par_chunks_mut(per))
-            .for_each(|(((xs, hs), ys), rs)| {
-                xs.chunks_exact(d)
-                    .zip(hs.chunks_exact_mut(d))
-                    .zip(ys.chunks_exact_mut(d))
-                    .zip(rs.iter_mut())
-                    .for_each(row)
-            });
+        let tasks = x.par_chunks(per * d).zip(y.par_chunks_mut(per * d)).zip(rstd.par_chunks_mut(per));
+        match xhat {
+            Some(xhat) => {
+                tasks.zip(xhat.par_chunks_mut(per * d)).for_each(|(((xs, ys), rs), hs)| rows(xs, Some(hs), ys, rs))
+            }
+            None => tasks.for_each(|((xs, ys), rs)| rows(xs, None, ys, rs)),
+        }
         return;
     }
-    x.chunks_exact(d).zip(xhat.chunks_exact_mut(d)).zip(y.chunks_exact_mut(d)).zip(rstd.iter_mut()).for_each(row);
+    rows(x, xhat, y, rstd);
+}
+
+/// `y = f(c, i) · weight + bias` over a row (each of `weight` and `bias` optional), `c` the
+/// row's current value at `i`: layer normalisation's last step, from the kept `x̂` or in place.
+#[inline(always)]
+fn affine<T: Float>(yr: &mut [T], (weight, bias): (Option<&[T]>, Option<&[T]>), f: impl Fn(T, usize) -> T) {
+    match (weight, bias) {
+        (Some(w), Some(b)) => {
+            for (i, ((o, &w), &b)) in yr.iter_mut().zip(w).zip(b).enumerate() {
+                *o = f(*o, i) * w + b;
+            }
+        }
+        (Some(w), None) => {
+            for (i, (o, &w)) in yr.iter_mut().zip(w).enumerate() {
+                *o = f(*o, i) * w;
+            }
+        }
+        (None, Some(b)) => {
+            for (i, (o, &b)) in yr.iter_mut().zip(b).enumerate() {
+                *o = f(*o, i) + b;
+            }
+        }
+        (None, None) => {
+            for (i, o) in yr.iter_mut().enumerate() {
+                *o = f(*o, i);
+            }
+        }
+    }
 }
 
 /// The gradients [`layer_norm_backward`] writes, each `None` when its input is not tracked.
