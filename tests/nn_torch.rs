@@ -605,3 +605,113 @@ mod layer_norm_rows {
         }
     }
 }
+
+/// The fused backward of `batch_norm` (`kernels::norm::batch_norm_backward`: each row's sums, the
+/// channels' compensated totals, then the input's gradient) against the f64 formula.
+mod batch_norm_rows {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: if cfg!(miri) { 2 } else { 48 }, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// Inputs of rank 2 to 4 (rows of 1 to 90,000 elements, sizes past rayon's split), training
+        /// and evaluation, with and without a weight, every set of tracked inputs: the three
+        /// gradients within a few roundings of their scale.
+        #[test]
+        fn batch_norm_backward_matches_the_formula(
+            n in 2usize..5,
+            c in 1usize..5,
+            rest in prop_oneof![Just(vec![]), (1usize..40).prop_map(|l| vec![l]), (1usize..6, 1usize..6).prop_map(|(h, w)| vec![h, w]), Just(vec![300usize]), Just(vec![64usize, 64]), Just(vec![300usize, 300])],
+            seed in proptest::collection::vec(-3.0f64..3.0, 64),
+            wb in proptest::collection::vec(-2.0f64..2.0, 16),
+            training in any::<bool>(),
+            with_weight in any::<bool>(),
+            tracked in 1usize..8,
+        ) {
+            if !with_weight && tracked & 5 == 0 {
+                return Ok(()); // only the absent weight tracked: nothing to differentiate
+            }
+            let inner: usize = rest.iter().product();
+            let mut sizes = vec![n, c];
+            sizes.extend(&rest);
+            let len = n * c * inner;
+            let x: Vec<f64> = (0..len).map(|i| seed[(i * 7 + i / 64) % 64]).collect();
+            let gs: Vec<f64> = (0..len).map(|i| seed[(i * 5 + i / 64 + 3) % 64] * 0.5).collect();
+            let w: Vec<f64> = (0..c).map(|k| wb[k % 16]).collect();
+            let b: Vec<f64> = (0..c).map(|k| wb[(k + 5) % 16] * 0.5).collect();
+            let (rm, rv): (Vec<f64>, Vec<f64>) = (0..c).map(|k| (wb[(k + 3) % 16] * 0.3, wb[(k + 7) % 16].abs() + 0.5)).unzip();
+            let eps = 1e-5;
+            let channel = |i: usize| (i / inner) % c;
+            let count = (n * inner) as f64;
+            // Per channel: the statistics, then the sums of the gradients (Neumaier-compensated).
+            let neumaier = |acc: &mut (f64, f64), v: f64| {
+                let t = acc.0 + v;
+                acc.1 += if acc.0.abs() >= v.abs() { (acc.0 - t) + v } else { (v - t) + acc.0 };
+                acc.0 = t;
+            };
+            let (mut mean, mut rstd) = (rm.clone(), vec![0.0; c]);
+            if training {
+                let mut s = vec![(0.0, 0.0); c];
+                for i in 0..len { neumaier(&mut s[channel(i)], x[i]); }
+                mean = s.iter().map(|a| (a.0 + a.1) / count).collect();
+                let mut v = vec![(0.0, 0.0); c];
+                for i in 0..len { neumaier(&mut v[channel(i)], (x[i] - mean[channel(i)]).powi(2)); }
+                for k in 0..c { rstd[k] = 1.0 / ((v[k].0 + v[k].1) / count + eps).sqrt(); }
+            } else {
+                for k in 0..c { rstd[k] = 1.0 / (rv[k] + eps).sqrt(); }
+            }
+            let wk = |k: usize| if with_weight { w[k] } else { 1.0 };
+            let h: Vec<f64> = (0..len).map(|i| (x[i] - mean[channel(i)]) * rstd[channel(i)]).collect();
+            let (mut sg, mut sgh, mut scale) = (vec![(0.0, 0.0); c], vec![(0.0, 0.0); c], vec![0.0; c]);
+            for i in 0..len {
+                let k = channel(i);
+                neumaier(&mut sg[k], gs[i]);
+                neumaier(&mut sgh[k], gs[i] * h[i]);
+                scale[k] += gs[i].abs() + (gs[i] * h[i]).abs();
+            }
+            let total = |a: (f64, f64)| a.0 + a.1;
+            let want_x: Vec<f64> = (0..len).map(|i| {
+                let k = channel(i);
+                let gh = gs[i] * wk(k);
+                if training {
+                    let (m1, m2) = (wk(k) * total(sg[k]) / count, wk(k) * total(sgh[k]) / count);
+                    rstd[k] * (gh - m1 - h[i] * m2)
+                } else {
+                    gh * rstd[k]
+                }
+            }).collect();
+            let tape = Tape::new();
+            let var = |t: Tensor<f64, DynShape>, on: bool| if on { tape.var(t) } else { Var::constant(t) };
+            let xv = var(Tensor::from_vec(&sizes, x.clone()), tracked & 1 != 0);
+            let wv = Tensor::<f64, (Dyn,)>::from_vec(&[c], w.clone());
+            let wv = if tracked & 2 != 0 { tape.var(wv) } else { Var::constant(wv) };
+            let bv = Tensor::<f64, (Dyn,)>::from_vec(&[c], b.clone());
+            let bv = if tracked & 4 != 0 { tape.var(bv) } else { Var::constant(bv) };
+            let (mut rmt, mut rvt) = (Tensor::<f64, (Dyn,)>::from_vec(&[c], rm.clone()), Tensor::<f64, (Dyn,)>::from_vec(&[c], rv.clone()));
+            let seed_t = Var::constant(Tensor::<f64, DynShape>::from_vec(&sizes, gs.clone()));
+            let y = nn::batch_norm(&xv, Some(&mut rmt), Some(&mut rvt), with_weight.then_some(&wv), Some(&bv), training, 0.1, eps);
+            let grads = (&y * &seed_t).sum().backward();
+            if tracked & 1 != 0 {
+                let got = grads.wrt(&xv).unwrap().to_vec();
+                for (i, (g, e)) in got.iter().zip(&want_x).enumerate() {
+                    let k = channel(i);
+                    let sc = rstd[k] * wk(k).abs() * (1.0 + scale[k] / count) * (1.0 + h[i].abs());
+                    prop_assert!((g - e).abs() <= 1e-12 * (1.0 + sc), "x grad {}: {} against {}", i, g, e);
+                }
+            }
+            if tracked & 2 != 0 && with_weight {
+                let got = grads.wrt(&wv).unwrap().to_vec();
+                for k in 0..c {
+                    prop_assert!((got[k] - total(sgh[k])).abs() <= 1e-13 * (1.0 + scale[k]), "weight grad {}: {} against {}", k, got[k], total(sgh[k]));
+                }
+            }
+            if tracked & 4 != 0 {
+                let got = grads.wrt(&bv).unwrap().to_vec();
+                for k in 0..c {
+                    prop_assert!((got[k] - total(sg[k])).abs() <= 1e-13 * (1.0 + scale[k]), "bias grad {}: {} against {}", k, got[k], total(sg[k]));
+                }
+            }
+        }
+    }
+}

@@ -537,7 +537,36 @@ where
     let y = typed::<T, S>(affine(&xhat, wd.as_ref().map(|w| w.as_dyn()), bd.as_ref().map(|b| b.as_dyn())));
     record([x.node(), node_of(weight), node_of(bias)], y, move |[ix, iw, ib], _| {
         back(move |g: Tensor<T, S>, s: &mut Sink<T>| {
+            // A broadcast seed (`.sum().backward()`) is copied into rows first: the fused
+            // kernel reads contiguous rows.
+            let g = if g.is_contiguous() { g } else { typed::<T, S>(g.as_dyn().to_owned()) };
             let gd = g.as_dyn();
+            fn slice<T: GradFloat>(t: &Tensor<T, DynShape>) -> Option<&[T]> {
+                crate::kernels::contiguous_slice(t.data.as_slice(), t.layout())
+            }
+            let gs = crate::kernels::contiguous_slice(g.data.as_slice(), g.layout());
+            let w = wd.as_ref().map(slice);
+            let inner = gd.numel().checked_div(gd.sizes()[0] * ch).unwrap_or(0);
+            if let (Some(gs), Some(hs), Some(rs), true, true) =
+                (gs, slice(&xhat), slice(&rstd), w.is_none_or(|w| w.is_some()), inner > 0)
+            {
+                // Contiguous rows (the common case): the three gradients in two passes. The
+                // kernel writes every element of the input's gradient (a cached buffer's old
+                // values never show: `tests/buffer_cache.rs`).
+                let mut input = ix.map(|_| crate::memory::try_vec_for_overwrite(gs.len()).or_panic());
+                let (mut wg, mut bg) = (iw.map(|_| alloc::vec![T::zero(); ch]), ib.map(|_| alloc::vec![T::zero(); ch]));
+                let grads = crate::kernels::norm::LayerNormGrads {
+                    input: input.as_deref_mut(),
+                    weight: wg.as_deref_mut(),
+                    bias: bg.as_deref_mut(),
+                };
+                crate::kernels::norm::batch_norm_backward(gs, hs, w.flatten(), rs, (ch, inner), training, grads);
+                let sizes = gd.sizes();
+                s.add_with(iw, || typed::<T, (C,)>(Tensor::<T, DynShape>::from_vec(&[ch], wg.unwrap_or_default())));
+                s.add_with(ib, || typed::<T, (C,)>(Tensor::<T, DynShape>::from_vec(&[ch], bg.unwrap_or_default())));
+                s.add_with(ix, || typed::<T, S>(Tensor::<T, DynShape>::from_vec(sizes, input.unwrap_or_default())));
+                return;
+            }
             let sum_c = |t: TensorView<'_, T, DynShape>| -> Tensor<T, (C,)> {
                 typed(t.reduce_with(&axes, false, &Sum).or_panic())
             };

@@ -306,3 +306,108 @@ impl<T: Float + crate::num::Num + Send + Sync> Rows<'_, T> {
         }
     }
 }
+
+/// Batch normalisation's backward pass over a contiguous `[n, c, inner]` input (every dim after
+/// the channel one flattened into `inner > 0`), from the output's gradient `g`, the kept `x̂`,
+/// each channel's `rstd` and `weight` (`c` values each): the weight's `Σ g x̂` and the bias's
+/// `Σ g` per channel, and the input's gradient, in training mode `rstd (gh - mean(gh) - x̂
+/// mean(gh x̂))` with `gh = g · weight` and the means over the channel's `n · inner` elements
+/// (PyTorch's `batch_norm_backward`), in evaluation mode `gh · rstd`. Two passes over memory:
+/// each row of `inner` elements' `Σ g` (pairwise) and `Σ g x̂` (the crate's dot product), then
+/// the input's gradient; the rows' sums are added per channel with compensation, in row order,
+/// so the bits do not depend on the thread count. The tensor form took about ten passes and
+/// five temporaries. Rows go to rayon's pool from [`PAR_ROWS_THRESHOLD`] elements.
+///
+/// # Panics
+/// When the lengths do not agree (the caller sizes every buffer from `g`'s layout).
+pub(crate) fn batch_norm_backward<T: Float + crate::num::Num + Send + Sync>(
+    g: &[T],
+    xhat: &[T],
+    weight: Option<&[T]>,
+    rstd: &[T],
+    (c, inner): (usize, usize),
+    training: bool,
+    grads: LayerNormGrads<'_, T>,
+) {
+    assert!(
+        c > 0 && inner > 0 && g.len().is_multiple_of(c * inner) && xhat.len() == g.len() && rstd.len() == c,
+        "batch_norm_backward: buffer lengths"
+    );
+    assert!(weight.is_none_or(|w| w.len() == c), "batch_norm_backward: weight length");
+    assert!(grads.input.as_deref().is_none_or(|o| o.len() == g.len()), "batch_norm_backward: input gradient length");
+    assert!(
+        grads.weight.as_deref().is_none_or(|o| o.len() == c) && grads.bias.as_deref().is_none_or(|o| o.len() == c),
+        "batch_norm_backward: weight or bias gradient length"
+    );
+    let rows = g.len() / inner;
+    let count = T::from(rows / c * inner).unwrap_or_else(T::nan);
+    // Each row's `Σ g` and `Σ g x̂`.
+    let row_sums = |(gr, hr): (&[T], &[T])| (pairwise(gr, |v| v), super::vector::dot(inner, gr, 0, 1, hr, 0, 1));
+    let mut partial = alloc::vec![(T::zero(), T::zero()); rows];
+    #[cfg(feature = "rayon")]
+    let par = super::parallel_from(g.len(), PAR_ROWS_THRESHOLD);
+    #[cfg(not(feature = "rayon"))]
+    let par = false;
+    #[cfg(feature = "rayon")]
+    if par {
+        use rayon::prelude::*;
+        partial
+            .par_iter_mut()
+            .zip(g.par_chunks_exact(inner).zip(xhat.par_chunks_exact(inner)))
+            .for_each(|(p, rows)| *p = row_sums(rows));
+    }
+    if !par {
+        for (p, rows) in partial.iter_mut().zip(g.chunks_exact(inner).zip(xhat.chunks_exact(inner))) {
+            *p = row_sums(rows);
+        }
+    }
+    // Per channel, the rows `ci, ci + c, ...` in order, with compensation.
+    let (mut sg, mut sgh) = (Columns::new(c), Columns::new(c));
+    for block in partial.chunks_exact(c) {
+        sg.add(block.iter().map(|p| p.0));
+        sgh.add(block.iter().map(|p| p.1));
+    }
+    let total = |cols: &Columns<T>, k: usize| cols.sum[k] - cols.err[k];
+    if let Some(out) = grads.bias {
+        out.iter_mut().enumerate().for_each(|(k, o)| *o = total(&sg, k));
+    }
+    if let Some(out) = grads.weight {
+        out.iter_mut().enumerate().for_each(|(k, o)| *o = total(&sgh, k));
+    }
+    let Some(input) = grads.input else { return };
+    // Per channel: the weight, `mean(gh) = w Σg / count` and `mean(gh x̂) = w Σgx̂ / count`.
+    let coef: alloc::vec::Vec<(T, T, T)> = (0..c)
+        .map(|k| {
+            let w = weight.map_or(T::one(), |w| w[k]);
+            (w, w * total(&sg, k) / count, w * total(&sgh, k) / count)
+        })
+        .collect();
+    let row = |r: usize, (out, (gr, hr)): (&mut [T], (&[T], &[T]))| {
+        let k = r % c;
+        let (w, m1, m2) = coef[k];
+        let rs = rstd[k];
+        if training {
+            for ((o, &g), &h) in out.iter_mut().zip(gr).zip(hr) {
+                *o = ((g * w - m1) - h * m2) * rs;
+            }
+        } else {
+            for (o, &g) in out.iter_mut().zip(gr) {
+                *o = g * w * rs;
+            }
+        }
+    };
+    #[cfg(feature = "rayon")]
+    if par {
+        use rayon::prelude::*;
+        input
+            .par_chunks_exact_mut(inner)
+            .zip(g.par_chunks_exact(inner).zip(xhat.par_chunks_exact(inner)))
+            .enumerate()
+            .for_each(|(r, rows)| row(r, rows));
+        return;
+    }
+    for (r, rows) in input.chunks_exact_mut(inner).zip(g.chunks_exact(inner).zip(xhat.chunks_exact(inner))).enumerate()
+    {
+        row(r, rows);
+    }
+}
