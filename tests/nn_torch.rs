@@ -606,8 +606,9 @@ mod layer_norm_rows {
     }
 }
 
-/// The fused backward of `batch_norm` (`kernels::norm::batch_norm_backward`: each row's sums, the
-/// channels' compensated totals, then the input's gradient) against the f64 formula.
+/// The fused forward and backward of `batch_norm` (`kernels::norm::batch_norm_rows` and
+/// `batch_norm_backward`: each row's sums, the channels' compensated totals, then a pass over the
+/// rows) against the f64 formula.
 mod batch_norm_rows {
     use super::*;
     use proptest::prelude::*;
@@ -691,6 +692,24 @@ mod batch_norm_rows {
             let (mut rmt, mut rvt) = (Tensor::<f64, (Dyn,)>::from_vec(&[c], rm.clone()), Tensor::<f64, (Dyn,)>::from_vec(&[c], rv.clone()));
             let seed_t = Var::constant(Tensor::<f64, DynShape>::from_vec(&sizes, gs.clone()));
             let y = nn::batch_norm(&xv, Some(&mut rmt), Some(&mut rvt), with_weight.then_some(&wv), Some(&bv), training, 0.1, eps);
+            // The forward's values and the running statistics' update.
+            for (i, v) in y.value().to_vec().iter().enumerate() {
+                let k = channel(i);
+                let want = h[i] * wk(k) + b[k];
+                prop_assert!((v - want).abs() <= 1e-12 * (1.0 + h[i].abs() * wk(k).abs() + b[k].abs()), "y {}: {} against {}", i, v, want);
+            }
+            if training {
+                let mut var = vec![0.0; c];
+                for i in 0..len { var[channel(i)] += (x[i] - mean[channel(i)]).powi(2) / (count - 1.0); }
+                for k in 0..c {
+                    let (m, v) = (0.9 * rm[k] + 0.1 * mean[k], 0.9 * rv[k] + 0.1 * var[k]);
+                    prop_assert!((rmt.to_vec()[k] - m).abs() <= 1e-12 * (1.0 + m.abs()), "running mean {}", k);
+                    prop_assert!((rvt.to_vec()[k] - v).abs() <= 1e-11 * (1.0 + v.abs()), "running var {}", k);
+                }
+            } else {
+                prop_assert_eq!(rmt.to_vec(), rm.clone());
+                prop_assert_eq!(rvt.to_vec(), rv.clone());
+            }
             let grads = (&y * &seed_t).sum().backward();
             if tracked & 1 != 0 {
                 let got = grads.wrt(&xv).unwrap().to_vec();

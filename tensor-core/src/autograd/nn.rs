@@ -506,15 +506,48 @@ where
     let per_channel = |v: TensorView<'_, T, DynShape>| v.reshape_dyn(&cshape).into_owned();
     let n = xd.numel().checked_div(ch).unwrap_or(0);
 
-    let (mean, rstd) = if training {
-        if n <= 1 {
-            return Err(ShapeError::Invalid(format!(
-                "batch_norm: expected more than 1 value per channel when training, got input sizes {:?}",
-                xd.sizes()
-            )));
+    if training && n <= 1 {
+        return Err(ShapeError::Invalid(format!(
+            "batch_norm: expected more than 1 value per channel when training, got input sizes {:?}",
+            xd.sizes()
+        )));
+    }
+    let given = match (running_mean.as_deref(), running_var.as_deref()) {
+        (Some(rm), Some(rv)) if !training => Some((rm.to_vec(), rv.to_vec())),
+        _ if !training => {
+            return Err(ShapeError::Invalid(
+                "batch_norm: the running mean and variance must be given in evaluation mode (training = false)".into(),
+            ))
         }
-        let mean: Tensor<T, DynShape> = xd.reduce_with(&axes, true, &Mean)?;
-        let var: Tensor<T, DynShape> = xd.zip_with(&mean, |v, m| (v - m) * (v - m)).reduce_with(&axes, true, &Mean)?;
+        _ => None,
+    };
+    let wd = weight.map(|w| per_channel(w.value().as_dyn()));
+    let bd = bias.map(|b| per_channel(b.value().as_dyn()));
+    // Without a tracked input there is no backward pass to keep `x̂` for.
+    let keep = x.node().is_some() || node_of(weight).is_some() || node_of(bias).is_some();
+    let parts = (wd.as_ref(), bd.as_ref());
+    let (mean, var, rstd, xhat, y) =
+        match batch_norm_fused(&xd, ch, training, eps, given.clone(), parts, keep, &cshape)? {
+            Some(fused) => fused,
+            None => {
+                let (mean, var): (Tensor<T, DynShape>, Tensor<T, DynShape>) = match given {
+                    None => {
+                        let mean: Tensor<T, DynShape> = xd.reduce_with(&axes, true, &Mean)?;
+                        let var = xd.zip_with(&mean, |v, m| (v - m) * (v - m)).reduce_with(&axes, true, &Mean)?;
+                        (mean, var)
+                    }
+                    Some((rm, rv)) => (
+                        Tensor::<T, DynShape>::from_vec(&[ch], rm).reshape_dyn(&cshape).into_owned(),
+                        Tensor::<T, DynShape>::from_vec(&[ch], rv).reshape_dyn(&cshape).into_owned(),
+                    ),
+                };
+                let rstd = var.map(move |v| T::one() / (v + eps).sqrt());
+                let xhat = xd.zip_with(&mean, |v, m| v - m).zip_with(&rstd, |v, r| v * r);
+                let y = affine(&xhat, wd.as_ref().map(|w| w.as_dyn()), bd.as_ref().map(|b| b.as_dyn()));
+                (mean, var, rstd, xhat, y)
+            }
+        };
+    if training {
         let (m, bessel) = (momentum, c::<T>(n as f64 / (n - 1) as f64));
         if let Some(rm) = running_mean {
             rm.zip_inplace(&mean.reshape_dyn(&[ch as isize]), move |r, v| *r = (T::one() - m) * *r + m * v);
@@ -522,19 +555,8 @@ where
         if let Some(rv) = running_var {
             rv.zip_inplace(&var.reshape_dyn(&[ch as isize]), move |r, v| *r = (T::one() - m) * *r + m * (v * bessel));
         }
-        (mean, var.map(move |v| T::one() / (v + eps).sqrt()))
-    } else {
-        let (Some(rm), Some(rv)) = (running_mean, running_var) else {
-            return Err(ShapeError::Invalid(
-                "batch_norm: the running mean and variance must be given in evaluation mode (training = false)".into(),
-            ));
-        };
-        (per_channel(rm.as_dyn()), per_channel(rv.as_dyn()).map(move |v| T::one() / (v + eps).sqrt()))
-    };
-    let xhat = xd.zip_with(&mean, |v, m| v - m).zip_with(&rstd, |v, r| v * r);
-    let wd = weight.map(|w| per_channel(w.value().as_dyn()));
-    let bd = bias.map(|b| per_channel(b.value().as_dyn()));
-    let y = typed::<T, S>(affine(&xhat, wd.as_ref().map(|w| w.as_dyn()), bd.as_ref().map(|b| b.as_dyn())));
+    }
+    let y = typed::<T, S>(y);
     record([x.node(), node_of(weight), node_of(bias)], y, move |[ix, iw, ib], _| {
         back(move |g: Tensor<T, S>, s: &mut Sink<T>| {
             // A broadcast seed (`.sum().backward()`) is copied into rows first: the fused
@@ -587,6 +609,63 @@ where
             });
         })
     })
+}
+
+/// `(mean, var, rstd, x̂, y)` of [`try_batch_norm`] by the fused kernel
+/// ([`batch_norm_rows`](crate::kernels::norm::batch_norm_rows)) when `x`, the weight and the bias
+/// are contiguous and not empty (the statistics of sizes `cshape`, `[1, C, 1, ..]`; `x̂` and `y`
+/// of `x`'s sizes), or `None` for the tensor form. `given` holds the running statistics in
+/// evaluation mode. Without `keep` (no tracked input) `x̂` is not written: an empty tensor
+/// stands for it.
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
+fn batch_norm_fused<T: GradFloat>(
+    x: &TensorView<'_, T, DynShape>,
+    ch: usize,
+    training: bool,
+    eps: T,
+    given: Option<(Vec<T>, Vec<T>)>,
+    (weight, bias): (Option<&Tensor<T, DynShape>>, Option<&Tensor<T, DynShape>>),
+    keep: bool,
+    cshape: &[isize],
+) -> Result<
+    Option<(Tensor<T, DynShape>, Tensor<T, DynShape>, Tensor<T, DynShape>, Tensor<T, DynShape>, Tensor<T, DynShape>)>,
+    ShapeError,
+> {
+    fn slice<T: GradFloat>(t: &Tensor<T, DynShape>) -> Option<&[T]> {
+        crate::kernels::contiguous_slice(t.data.as_slice(), t.layout())
+    }
+    let (w, b) = (weight.map(slice), bias.map(slice));
+    let Some(xs) = crate::kernels::contiguous_slice(x.data, x.layout()) else { return Ok(None) };
+    let inner = xs.len().checked_div(x.sizes()[0] * ch).unwrap_or(0);
+    if inner == 0 || w.is_some_and(|w| w.is_none()) || b.is_some_and(|b| b.is_none()) {
+        return Ok(None);
+    }
+    let (mut mean, mut var) = given.unwrap_or_else(|| (alloc::vec![T::zero(); ch], alloc::vec![T::zero(); ch]));
+    let mut rstd = alloc::vec![T::zero(); ch];
+    let (mut xhat, mut y) = (
+        if keep { crate::memory::try_vec_for_overwrite(xs.len())? } else { Vec::new() },
+        crate::memory::try_vec_for_overwrite(xs.len())?,
+    );
+    // `batch_norm_rows` writes every element of `y` (and of `x̂` when kept).
+    let xhat_out = if keep { Some(&mut xhat[..]) } else { None };
+    crate::kernels::norm::batch_norm_rows(
+        xs,
+        (ch, inner),
+        training,
+        eps,
+        (&mut mean, &mut var, &mut rstd),
+        (w.flatten(), b.flatten()),
+        (xhat_out, &mut y),
+    );
+    let stats: Vec<usize> = cshape.iter().map(|&v| v as usize).collect();
+    let xhat_sizes = if keep { x.sizes() } else { &[0] };
+    Ok(Some((
+        Tensor::try_from_vec(&stats, mean)?,
+        Tensor::try_from_vec(&stats, var)?,
+        Tensor::try_from_vec(&stats, rstd)?,
+        Tensor::try_from_vec(xhat_sizes, xhat)?,
+        Tensor::try_from_vec(x.sizes(), y)?,
+    )))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -309,6 +309,143 @@ impl<T: Float + crate::num::Num + Send + Sync> Rows<'_, T> {
     }
 }
 
+/// Whether batch normalisation's kernels split `len` elements across rayon's pool.
+fn batch_parallel(len: usize) -> bool {
+    #[cfg(feature = "rayon")]
+    return super::parallel_from(len, PAR_ROWS_THRESHOLD);
+    #[cfg(not(feature = "rayon"))]
+    {
+        let _ = len;
+        false
+    }
+}
+
+/// `f(r)` for each row `r < rows`, in order (on rayon's pool with `par`).
+fn per_row<U: Send>(rows: usize, par: bool, f: impl Fn(usize) -> U + Sync + Send) -> alloc::vec::Vec<U> {
+    #[cfg(feature = "rayon")]
+    if par {
+        use rayon::prelude::*;
+        return (0..rows).into_par_iter().map(f).collect();
+    }
+    let _ = par;
+    (0..rows).map(f).collect()
+}
+
+/// Per channel, the values of rows `k, k + c, k + 2c, ...` of `rows` (one value each) added in
+/// row order with compensation.
+fn channel_totals<T: Float>(rows: impl Iterator<Item = T>, c: usize) -> alloc::vec::Vec<T> {
+    let mut cols = Columns::new(c);
+    let mut block = alloc::vec::Vec::with_capacity(c);
+    for v in rows {
+        block.push(v);
+        if block.len() == c {
+            cols.add(block.drain(..));
+        }
+    }
+    cols.sum.iter().zip(&cols.err).map(|(&s, &e)| s - e).collect()
+}
+
+/// `f(r, out_row)` for each row `r` of `inner` elements of `out`, in order (on rayon's pool with
+/// `par`).
+fn write_rows<T: Send>(out: &mut [T], inner: usize, par: bool, f: impl Fn(usize, &mut [T]) + Sync + Send) {
+    #[cfg(feature = "rayon")]
+    if par {
+        use rayon::prelude::*;
+        out.par_chunks_exact_mut(inner).enumerate().for_each(|(r, o)| f(r, o));
+        return;
+    }
+    let _ = par;
+    out.chunks_exact_mut(inner).enumerate().for_each(|(r, o)| f(r, o));
+}
+
+/// Batch normalisation's forward pass over a contiguous `[n, c, inner]` input (every dim after
+/// the channel one flattened into `inner > 0`). In training mode it first computes each
+/// channel's mean and biased variance into `mean` and `var` (`c` values each; two passes: each
+/// row's pairwise sum of `x`, then of `(x - mean)²`, the rows' sums added per channel with
+/// compensation in row order); otherwise it reads them (the running statistics). Then one pass
+/// writes `y = x̂ · weight + bias` (each optional), with `x̂ = (x - mean) rstd`, into `y`, and
+/// `x̂` into `xhat` when it is given (a backward pass keeps it); `rstd = 1 / sqrt(var + eps)`
+/// goes to `rstd` (`c` values). The bits do not depend on the thread count. The tensor form took
+/// about nine passes and four temporaries. Rows go to rayon's pool from [`PAR_ROWS_THRESHOLD`]
+/// elements.
+///
+/// # Panics
+/// When the lengths do not agree (the caller sizes every buffer from `x`'s layout).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn batch_norm_rows<T: Float + Send + Sync>(
+    x: &[T],
+    (c, inner): (usize, usize),
+    training: bool,
+    eps: T,
+    (mean, var, rstd): (&mut [T], &mut [T], &mut [T]),
+    (weight, bias): (Option<&[T]>, Option<&[T]>),
+    (xhat, y): (Option<&mut [T]>, &mut [T]),
+) {
+    assert!(
+        c > 0 && inner > 0 && x.len().is_multiple_of(c * inner) && y.len() == x.len(),
+        "batch_norm_rows: buffer lengths"
+    );
+    assert!(
+        mean.len() == c && var.len() == c && rstd.len() == c && xhat.as_ref().is_none_or(|h| h.len() == x.len()),
+        "batch_norm_rows: statistics lengths"
+    );
+    assert!(
+        weight.is_none_or(|w| w.len() == c) && bias.is_none_or(|b| b.len() == c),
+        "batch_norm_rows: weight or bias length"
+    );
+    let rows = x.len() / inner;
+    let par = batch_parallel(x.len());
+    let row = |r: usize| &x[r * inner..(r + 1) * inner];
+    if training {
+        let count = T::from(rows / c * inner).unwrap_or_else(T::nan);
+        let sums = per_row(rows, par, |r| pairwise(row(r), |v| v));
+        for (m, s) in mean.iter_mut().zip(channel_totals(sums.into_iter(), c)) {
+            *m = s / count;
+        }
+        let mean = &*mean;
+        let squares = per_row(rows, par, |r| {
+            let m = mean[r % c];
+            pairwise(row(r), |v| (v - m) * (v - m))
+        });
+        for (v, s) in var.iter_mut().zip(channel_totals(squares.into_iter(), c)) {
+            *v = s / count;
+        }
+    }
+    for (r, &v) in rstd.iter_mut().zip(&*var) {
+        *r = T::one() / (v + eps).sqrt();
+    }
+    let (mean, rstd) = (&*mean, &*rstd);
+    // `x̂` and `y` of row `r`; `hr` is `y`'s row when `x̂` is not kept (then finished in place).
+    let finish = |r: usize, hr: &mut [T]| {
+        let k = r % c;
+        let (m, rs) = (mean[k], rstd[k]);
+        for (h, &v) in hr.iter_mut().zip(row(r)) {
+            *h = (v - m) * rs;
+        }
+    };
+    let (w, b) = (|k: usize| weight.map_or(T::one(), |w| w[k]), |k: usize| bias.map(|b| b[k]));
+    let scale = |r: usize, o: &mut [T], h: Option<&[T]>| {
+        let (wk, bk) = (w(r % c), b(r % c));
+        match (h, bk) {
+            (Some(h), Some(bk)) => o.iter_mut().zip(h).for_each(|(o, &h)| *o = h * wk + bk),
+            (Some(h), None) => o.iter_mut().zip(h).for_each(|(o, &h)| *o = h * wk),
+            (None, Some(bk)) => o.iter_mut().for_each(|o| *o = *o * wk + bk),
+            (None, None) => o.iter_mut().for_each(|o| *o = *o * wk),
+        }
+    };
+    match xhat {
+        Some(xhat) => {
+            write_rows(xhat, inner, par, finish);
+            let xhat = &*xhat;
+            write_rows(y, inner, par, |r, o| scale(r, o, Some(&xhat[r * inner..(r + 1) * inner])));
+        }
+        None => write_rows(y, inner, par, |r, o| {
+            finish(r, o);
+            scale(r, o, None)
+        }),
+    }
+}
+
 /// Batch normalisation's backward pass over a contiguous `[n, c, inner]` input (every dim after
 /// the channel one flattened into `inner > 0`), from the output's gradient `g`, the kept `x̂`,
 /// each channel's `rstd` and `weight` (`c` values each): the weight's `Σ g x̂` and the bias's
@@ -343,73 +480,36 @@ pub(crate) fn batch_norm_backward<T: Float + crate::num::Num + Send + Sync>(
     );
     let rows = g.len() / inner;
     let count = T::from(rows / c * inner).unwrap_or_else(T::nan);
-    // Each row's `Σ g` and `Σ g x̂`.
-    let row_sums = |(gr, hr): (&[T], &[T])| (pairwise(gr, |v| v), super::vector::dot(inner, gr, 0, 1, hr, 0, 1));
-    let mut partial = alloc::vec![(T::zero(), T::zero()); rows];
-    #[cfg(feature = "rayon")]
-    let par = super::parallel_from(g.len(), PAR_ROWS_THRESHOLD);
-    #[cfg(not(feature = "rayon"))]
-    let par = false;
-    #[cfg(feature = "rayon")]
-    if par {
-        use rayon::prelude::*;
-        partial
-            .par_iter_mut()
-            .zip(g.par_chunks_exact(inner).zip(xhat.par_chunks_exact(inner)))
-            .for_each(|(p, rows)| *p = row_sums(rows));
-    }
-    if !par {
-        for (p, rows) in partial.iter_mut().zip(g.chunks_exact(inner).zip(xhat.chunks_exact(inner))) {
-            *p = row_sums(rows);
+    let par = batch_parallel(g.len());
+    let (gr, hr) = (|r: usize| &g[r * inner..(r + 1) * inner], |r: usize| &xhat[r * inner..(r + 1) * inner]);
+    // Each row's `Σ g` and `Σ g x̂`, then their channel totals.
+    let partial = per_row(rows, par, |r| (pairwise(gr(r), |v| v), super::vector::dot(inner, gr(r), 0, 1, hr(r), 0, 1)));
+    let sg = channel_totals(partial.iter().map(|p| p.0), c);
+    let sgh = channel_totals(partial.iter().map(|p| p.1), c);
+    for (out, total) in [(grads.bias, &sg), (grads.weight, &sgh)] {
+        if let Some(out) = out {
+            out.copy_from_slice(total);
         }
-    }
-    // Per channel, the rows `ci, ci + c, ...` in order, with compensation.
-    let (mut sg, mut sgh) = (Columns::new(c), Columns::new(c));
-    for block in partial.chunks_exact(c) {
-        sg.add(block.iter().map(|p| p.0));
-        sgh.add(block.iter().map(|p| p.1));
-    }
-    let total = |cols: &Columns<T>, k: usize| cols.sum[k] - cols.err[k];
-    if let Some(out) = grads.bias {
-        out.iter_mut().enumerate().for_each(|(k, o)| *o = total(&sg, k));
-    }
-    if let Some(out) = grads.weight {
-        out.iter_mut().enumerate().for_each(|(k, o)| *o = total(&sgh, k));
     }
     let Some(input) = grads.input else { return };
     // Per channel: the weight, `mean(gh) = w Σg / count` and `mean(gh x̂) = w Σgx̂ / count`.
     let coef: alloc::vec::Vec<(T, T, T)> = (0..c)
         .map(|k| {
             let w = weight.map_or(T::one(), |w| w[k]);
-            (w, w * total(&sg, k) / count, w * total(&sgh, k) / count)
+            (w, w * sg[k] / count, w * sgh[k] / count)
         })
         .collect();
-    let row = |r: usize, (out, (gr, hr)): (&mut [T], (&[T], &[T]))| {
+    write_rows(input, inner, par, |r, out| {
         let k = r % c;
-        let (w, m1, m2) = coef[k];
-        let rs = rstd[k];
+        let ((w, m1, m2), rs) = (coef[k], rstd[k]);
         if training {
-            for ((o, &g), &h) in out.iter_mut().zip(gr).zip(hr) {
+            for ((o, &g), &h) in out.iter_mut().zip(gr(r)).zip(hr(r)) {
                 *o = ((g * w - m1) - h * m2) * rs;
             }
         } else {
-            for (o, &g) in out.iter_mut().zip(gr) {
+            for (o, &g) in out.iter_mut().zip(gr(r)) {
                 *o = g * w * rs;
             }
         }
-    };
-    #[cfg(feature = "rayon")]
-    if par {
-        use rayon::prelude::*;
-        input
-            .par_chunks_exact_mut(inner)
-            .zip(g.par_chunks_exact(inner).zip(xhat.par_chunks_exact(inner)))
-            .enumerate()
-            .for_each(|(r, rows)| row(r, rows));
-        return;
-    }
-    for (r, rows) in input.chunks_exact_mut(inner).zip(g.chunks_exact(inner).zip(xhat.chunks_exact(inner))).enumerate()
-    {
-        row(r, rows);
-    }
+    });
 }
