@@ -422,6 +422,23 @@ mod layer_norm_rows {
     use super::*;
     use proptest::prelude::*;
 
+    /// `layer_norm` of no rows takes the tensor form (the fused kernel wants rows), forward and
+    /// backward: an empty output, an empty input gradient and zero parameter gradients, as
+    /// PyTorch's.
+    #[test]
+    fn no_rows_take_the_tensor_form() {
+        let tape = Tape::new();
+        let x = tape.var(Tensor::<f64, DynShape>::from_vec(&[0, 4], vec![]));
+        let w = tape.var(Tensor::<f64, (Dyn,)>::from_vec(&[4], vec![1.0, 2.0, 3.0, 4.0]));
+        let b = tape.var(Tensor::<f64, (Dyn,)>::from_vec(&[4], vec![0.5; 4]));
+        let y = nn::layer_norm(&x, Some(&w), Some(&b), 1e-5);
+        assert_eq!(y.value().sizes(), &[0, 4]);
+        let g = y.sum().backward();
+        assert_eq!(g.wrt(&x).unwrap().sizes(), &[0, 4]);
+        assert_eq!(g.wrt(&w).unwrap().to_vec(), vec![0.0; 4]);
+        assert_eq!(g.wrt(&b).unwrap().to_vec(), vec![0.0; 4]);
+    }
+
     /// A NaN in the seed of `layer_norm`'s backward (past one block of rows and one leaf) makes
     /// its row's input gradient and its column's weight and bias gradients NaN, and no other
     /// element: IEEE through the fused pass.

@@ -291,10 +291,10 @@ where
     if let Some(b) = bias {
         check_len("layer_norm", "bias", b.sizes()[0], d, "element of the last dim")?;
     }
-    // Without a tracked input there is no backward pass to keep `x̂` for.
+    // Without a tracked input there is no backward pass to keep the statistics for.
     let keep = x.node().is_some() || node_of(weight).is_some() || node_of(bias).is_some();
-    let (xhat, rstd, y) = match layer_norm_rows(&xd, d, eps, weight, bias, keep)? {
-        Some(parts) => parts,
+    let (kept, y) = match layer_norm_rows(&xd, d, eps, weight, bias, keep)? {
+        Some((mean, rstd, y)) => (Kept::Rows { x: x.arc().clone(), mean, rstd }, y),
         None => {
             let mean = xd.try_mean_keepdim(-1)?;
             let xc = xd.zip_with(&mean, |v, m| v - m);
@@ -302,7 +302,7 @@ where
             let rstd = var.map(move |v| T::one() / (v + eps).sqrt());
             let xhat = xc.zip_with(&rstd, |v, r| v * r);
             let y = affine(&xhat, weight.map(|w| w.value().as_dyn()), bias.map(|b| b.value().as_dyn()));
-            (xhat, rstd, y)
+            (Kept::Tensors { xhat, rstd }, y)
         }
     };
     let y = typed::<T, S>(y);
@@ -315,9 +315,18 @@ where
             let gd = g.as_dyn();
             let w = wa.as_ref().map(|w| crate::kernels::contiguous_slice(w.data.as_slice(), w.layout()));
             let gs = crate::kernels::contiguous_slice(g.data.as_slice(), g.layout());
-            let hs = crate::kernels::contiguous_slice(xhat.data.as_slice(), xhat.layout());
-            let rs = crate::kernels::contiguous_slice(rstd.data.as_slice(), rstd.layout());
-            if let (Some(gs), Some(hs), Some(rs), true) = (gs, hs, rs, w.is_none_or(|w| w.is_some())) {
+            // The rows the kernel reads: `x` with each row's mean (the fused forward's), or `x̂`.
+            let (xs, mean, rs) = match &kept {
+                Kept::Rows { x, mean, rstd } => {
+                    (crate::kernels::contiguous_slice(x.data.as_slice(), x.layout()), Some(&mean[..]), Some(&rstd[..]))
+                }
+                Kept::Tensors { xhat, rstd } => (
+                    crate::kernels::contiguous_slice(xhat.data.as_slice(), xhat.layout()),
+                    None,
+                    crate::kernels::contiguous_slice(rstd.data.as_slice(), rstd.layout()),
+                ),
+            };
+            if let (Some(gs), Some(xs), Some(rs), true) = (gs, xs, rs, w.is_none_or(|w| w.is_some())) {
                 if d > 0 && !gs.is_empty() {
                     // Contiguous rows (the common case): the three gradients in one pass.
                     // The kernel writes every element of the input's gradient (a cached buffer's old
@@ -330,7 +339,7 @@ where
                         weight: wg.as_deref_mut(),
                         bias: bg.as_deref_mut(),
                     };
-                    crate::kernels::norm::layer_norm_backward(gs, hs, w.flatten(), rs, d, grads);
+                    crate::kernels::norm::layer_norm_backward(gs, xs, (mean, rs), w.flatten(), d, grads);
                     let sizes = gd.sizes();
                     s.add_with(iw, || typed::<T, (D,)>(Tensor::<T, DynShape>::from_vec(&[d], wg.unwrap_or_default())));
                     s.add_with(ib, || typed::<T, (D,)>(Tensor::<T, DynShape>::from_vec(&[d], bg.unwrap_or_default())));
@@ -338,7 +347,12 @@ where
                     return;
                 }
             }
-            s.add_with(iw, || sum_to::<T, (D,)>(gd.zip_with(&xhat, |g, h| g * h).as_dyn(), &[d]));
+            // The tensor form (only after the tensor form's forward: the fused one's rows are
+            // contiguous and not empty).
+            let Kept::Tensors { xhat, rstd } = &kept else {
+                unreachable!("layer_norm: the fused forward's rows are contiguous and not empty")
+            };
+            s.add_with(iw, || sum_to::<T, (D,)>(gd.zip_with(xhat, |g, h| g * h).as_dyn(), &[d]));
             s.add_with(ib, || sum_to::<T, (D,)>(gd, &[d]));
             s.add_with(ix, || {
                 let gh = match &wa {
@@ -346,17 +360,26 @@ where
                     None => gd.to_owned(),
                 };
                 let m1 = gh.mean_keepdim(-1);
-                let m2 = gh.zip_with(&xhat, |g, h| g * h).mean_keepdim(-1);
-                typed::<T, S>(normalized_grad(&gh, &xhat, &m1, &m2, &rstd))
+                let m2 = gh.zip_with(xhat, |g, h| g * h).mean_keepdim(-1);
+                typed::<T, S>(normalized_grad(&gh, xhat, &m1, &m2, rstd))
             });
         })
     })
 }
 
-/// `(x̂, rstd, y)` of [`try_layer_norm`] by the fused row kernel when `x` and the parameters are
-/// contiguous and the rows not empty (`x̂` and `y` of `x`'s sizes, `rstd` of its sizes with the
-/// last 1), or `None` for the tensor form. Without `keep` (no tracked input) `x̂` is not written:
-/// an empty tensor stands for it.
+/// What `layer_norm`'s backward pass reads.
+enum Kept<T: GradFloat, S: Shape> {
+    /// After the fused forward: the input (contiguous rows) and each row's mean and `rstd`, from
+    /// which the kernel recomputes `x̂` to the forward's bits (PyTorch keeps the same two
+    /// statistics): no buffer of the input's size besides the output.
+    Rows { x: Arc<Tensor<T, S>>, mean: Vec<T>, rstd: Vec<T> },
+    /// After the tensor form: `x̂` and `rstd` (the input's sizes with the last 1).
+    Tensors { xhat: Tensor<T, DynShape>, rstd: Tensor<T, DynShape> },
+}
+
+/// `(mean, rstd, y)` of [`try_layer_norm`] by the fused row kernel when `x` and the parameters
+/// are contiguous and the rows not empty (one mean and `rstd` per row, `y` of `x`'s sizes), or
+/// `None` for the tensor form. Without `keep` (no tracked input) the means are not written.
 #[allow(clippy::type_complexity)]
 fn layer_norm_rows<'t, T: GradFloat, D: Dim>(
     x: &TensorView<'_, T, DynShape>,
@@ -365,7 +388,7 @@ fn layer_norm_rows<'t, T: GradFloat, D: Dim>(
     weight: Option<&Var<'t, T, (D,)>>,
     bias: Option<&Var<'t, T, (D,)>>,
     keep: bool,
-) -> Result<Option<(Tensor<T, DynShape>, Tensor<T, DynShape>, Tensor<T, DynShape>)>, ShapeError> {
+) -> Result<Option<(Vec<T>, Vec<T>, Tensor<T, DynShape>)>, ShapeError> {
     fn slice<T: GradFloat, D: Dim>(t: &Tensor<T, (D,)>) -> Option<&[T]> {
         crate::kernels::contiguous_slice(t.data.as_slice(), t.layout())
     }
@@ -375,22 +398,15 @@ fn layer_norm_rows<'t, T: GradFloat, D: Dim>(
         return Ok(None);
     }
     let (n, rows) = (xs.len(), xs.len() / d);
-    let (mut xhat, mut y, mut rstd) = (
-        if keep { crate::memory::try_vec_for_overwrite(n)? } else { Vec::new() },
+    let (mut mean, mut y, mut rstd) = (
+        if keep { crate::memory::try_vec_uncached(rows, T::zero())? } else { Vec::new() },
         crate::memory::try_vec_for_overwrite(n)?,
-        crate::memory::try_vec_for_overwrite(rows)?,
+        crate::memory::try_vec_uncached(rows, T::zero())?,
     );
-    // `layer_norm_rows` writes every element of the three.
-    let xhat_out = if keep { Some(&mut xhat[..]) } else { None };
-    crate::kernels::norm::layer_norm_rows(xs, d, eps, (w.flatten(), b.flatten()), (xhat_out, &mut y, &mut rstd));
-    let mut kept: Vec<usize> = x.sizes().to_vec();
-    *kept.last_mut().expect("rank checked above") = 1;
-    let xhat_sizes = if keep { x.sizes() } else { &[0] };
-    Ok(Some((
-        Tensor::try_from_vec(xhat_sizes, xhat)?,
-        Tensor::try_from_vec(&kept, rstd)?,
-        Tensor::try_from_vec(x.sizes(), y)?,
-    )))
+    // `layer_norm_rows` writes every element of `y`.
+    let mean_out = if keep { Some(&mut mean[..]) } else { None };
+    crate::kernels::norm::layer_norm_rows(xs, d, eps, (w.flatten(), b.flatten()), (mean_out, &mut y, &mut rstd));
+    Ok(Some((mean, rstd, Tensor::try_from_vec(x.sizes(), y)?)))
 }
 
 /// `x̂ · weight + bias` (each optional), broadcast: `weight` and `bias` are already shaped to

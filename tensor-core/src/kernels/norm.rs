@@ -14,12 +14,13 @@ use num_traits::Float;
 const PAR_ROWS_THRESHOLD: usize = 1 << 16;
 
 /// Layer normalisation of the rows of `x` (`rows * d` elements, row-major, `d > 0`): writes
-/// `x̂ · weight + bias` (`(weight, bias)`, each optional, `d` long) into `y`, `1 / sqrt(var + eps)`
-/// of each row into `rstd`, and `x̂` into `xhat` when it is given (the backward pass keeps it; a
-/// forward pass without gradients writes `x̂` into `y` and finishes it there, a buffer and a
-/// pass over memory fewer). Sums are pairwise ([`pairwise`]), as the tensor reductions'. Splits
-/// the rows across rayon's pool from [`PAR_ROWS_THRESHOLD`] elements. `y` holds the same bits
-/// either way.
+/// `x̂ · weight + bias` (`(weight, bias)`, each optional, `d` long) into `y`, with
+/// `x̂ = (x - mean) rstd`, `1 / sqrt(var + eps)` of each row into `rstd`, and each row's mean
+/// into `mean` when it is given (a backward pass recomputes `x̂` from `x`, the mean and `rstd`,
+/// to the same bits, as PyTorch's keeps the two statistics rather than `x̂`). Each row's centred
+/// values go into `y`, their mean square gives `rstd`, and one pass scales them and applies the
+/// weight and bias in place. Sums are pairwise ([`pairwise`]), as the tensor reductions'.
+/// Splits the rows across rayon's pool from [`PAR_ROWS_THRESHOLD`] elements.
 ///
 /// # Panics
 /// When the lengths do not agree (the caller sizes every buffer from `x`'s layout).
@@ -28,11 +29,11 @@ pub(crate) fn layer_norm_rows<T: Float + Send + Sync>(
     d: usize,
     eps: T,
     (weight, bias): (Option<&[T]>, Option<&[T]>),
-    (xhat, y, rstd): (Option<&mut [T]>, &mut [T], &mut [T]),
+    (mean, y, rstd): (Option<&mut [T]>, &mut [T], &mut [T]),
 ) {
     assert!(d > 0 && x.len().is_multiple_of(d), "layer_norm_rows: {} elements in rows of {d}", x.len());
     assert!(
-        xhat.as_ref().is_none_or(|h| h.len() == x.len()) && y.len() == x.len() && rstd.len() == x.len() / d,
+        mean.as_ref().is_none_or(|m| m.len() == x.len() / d) && y.len() == x.len() && rstd.len() == x.len() / d,
         "layer_norm_rows: buffer lengths"
     );
     assert!(
@@ -40,35 +41,23 @@ pub(crate) fn layer_norm_rows<T: Float + Send + Sync>(
         "layer_norm_rows: weight or bias length"
     );
     let inv_d = T::one() / T::from(d).unwrap_or_else(T::nan);
-    // `hr` gets `x̂ = (x - mean) rstd`; returns `rstd`.
-    let normalize = |xr: &[T], hr: &mut [T]| -> T {
+    let row = |xr: &[T], yr: &mut [T], r: &mut T, m: Option<&mut T>| {
         let mean = pairwise(xr, |v| v) * inv_d;
-        for (h, &v) in hr.iter_mut().zip(xr) {
+        for (h, &v) in yr.iter_mut().zip(xr) {
             *h = v - mean;
         }
-        let var = pairwise(&*hr, |v| v * v) * inv_d;
-        T::one() / (var + eps).sqrt()
-    };
-    let row = |xr: &[T], hr: Option<&mut [T]>, yr: &mut [T], r: &mut T| match hr {
-        Some(hr) => {
-            let rs = normalize(xr, hr);
-            *r = rs;
-            for h in hr.iter_mut() {
-                *h = *h * rs;
-            }
-            affine(yr, (weight, bias), |_, i| hr[i]);
+        let var = pairwise(&*yr, |v| v * v) * inv_d;
+        let rs = T::one() / (var + eps).sqrt();
+        *r = rs;
+        if let Some(m) = m {
+            *m = mean;
         }
-        None => {
-            // The centred values in `yr`, scaled in the affine pass: `x̂` rounds as above.
-            let rs = normalize(xr, yr);
-            *r = rs;
-            affine(yr, (weight, bias), |c, _| c * rs);
-        }
+        affine(yr, (weight, bias), rs);
     };
-    // Whole rows of `x`, `y` and `rstd` (and of `x̂` when kept), in order.
-    let rows = |xs: &[T], mut hs: Option<&mut [T]>, ys: &mut [T], rs: &mut [T]| {
+    // Whole rows of `x`, `y` and `rstd` (and the means when kept), in order.
+    let rows = |xs: &[T], mut ms: Option<&mut [T]>, ys: &mut [T], rs: &mut [T]| {
         for (k, ((xr, yr), r)) in xs.chunks_exact(d).zip(ys.chunks_exact_mut(d)).zip(rs.iter_mut()).enumerate() {
-            row(xr, hs.as_deref_mut().map(|h| &mut h[k * d..(k + 1) * d]), yr, r);
+            row(xr, yr, r, ms.as_deref_mut().map(|m| &mut m[k]));
         }
     };
     #[cfg(feature = "rayon")]
@@ -77,40 +66,40 @@ pub(crate) fn layer_norm_rows<T: Float + Send + Sync>(
         // Whole rows per task, about `PAR_CHUNK` elements each.
         let per = (super::PAR_CHUNK / d).max(1);
         let tasks = x.par_chunks(per * d).zip(y.par_chunks_mut(per * d)).zip(rstd.par_chunks_mut(per));
-        match xhat {
-            Some(xhat) => {
-                tasks.zip(xhat.par_chunks_mut(per * d)).for_each(|(((xs, ys), rs), hs)| rows(xs, Some(hs), ys, rs))
+        match mean {
+            Some(mean) => {
+                tasks.zip(mean.par_chunks_mut(per)).for_each(|(((xs, ys), rs), ms)| rows(xs, Some(ms), ys, rs))
             }
             None => tasks.for_each(|((xs, ys), rs)| rows(xs, None, ys, rs)),
         }
         return;
     }
-    rows(x, xhat, y, rstd);
+    rows(x, mean, y, rstd);
 }
 
-/// `y = f(c, i) · weight + bias` over a row (each of `weight` and `bias` optional), `c` the
-/// row's current value at `i`: layer normalisation's last step, from the kept `x̂` or in place.
+/// `y = (c · rstd) · weight + bias` over a row of centred values `c`, in place (each of
+/// `weight` and `bias` optional): layer normalisation's last step.
 #[inline(always)]
-fn affine<T: Float>(yr: &mut [T], (weight, bias): (Option<&[T]>, Option<&[T]>), f: impl Fn(T, usize) -> T) {
+fn affine<T: Float>(yr: &mut [T], (weight, bias): (Option<&[T]>, Option<&[T]>), rs: T) {
     match (weight, bias) {
         (Some(w), Some(b)) => {
-            for (i, ((o, &w), &b)) in yr.iter_mut().zip(w).zip(b).enumerate() {
-                *o = f(*o, i) * w + b;
+            for ((o, &w), &b) in yr.iter_mut().zip(w).zip(b) {
+                *o = (*o * rs) * w + b;
             }
         }
         (Some(w), None) => {
-            for (i, (o, &w)) in yr.iter_mut().zip(w).enumerate() {
-                *o = f(*o, i) * w;
+            for (o, &w) in yr.iter_mut().zip(w) {
+                *o = (*o * rs) * w;
             }
         }
         (None, Some(b)) => {
-            for (i, (o, &b)) in yr.iter_mut().zip(b).enumerate() {
-                *o = f(*o, i) + b;
+            for (o, &b) in yr.iter_mut().zip(b) {
+                *o = *o * rs + b;
             }
         }
         (None, None) => {
-            for (i, o) in yr.iter_mut().enumerate() {
-                *o = f(*o, i);
+            for o in yr.iter_mut() {
+                *o = *o * rs;
             }
         }
     }
@@ -137,8 +126,10 @@ const COLUMN_BLOCK: usize = 16;
 const LEAF_ELEMENTS: usize = 1 << 14;
 
 /// The backward pass of [`layer_norm_rows`] over rows of `d` elements (row-major, `d > 0`), from
-/// the output's gradient `g`, the kept `x̂` and `rstd`, in one pass over memory: each row's input
-/// gradient while the row is in the cache (PyTorch's formula; `mean(gh)` a pairwise sum as the
+/// the output's gradient `g`, the input `x` and each row's kept mean and `rstd`, in one pass over
+/// memory: each row's `x̂ = (x - mean) rstd` recomputed (the forward's bits) into a row of
+/// scratch (or, without `mean`, `x` holding `x̂` itself), then its input gradient while the row
+/// is in the cache (PyTorch's formula; `mean(gh)` a pairwise sum as the
 /// forward's means, `mean(gh x̂)` the crate's dot product, each times `1 / d`), and the weight's
 /// and bias's column sums `Σ g x̂`, `Σ g` accumulated from the same rows (blocks of
 /// [`COLUMN_BLOCK`] rows summed plainly, then added with compensation, as the tensor column sums
@@ -153,14 +144,17 @@ const LEAF_ELEMENTS: usize = 1 << 14;
 /// When the lengths do not agree (the caller sizes every buffer from `g`'s layout).
 pub(crate) fn layer_norm_backward<T: Float + crate::num::Num + Send + Sync>(
     g: &[T],
-    xhat: &[T],
+    x: &[T],
+    (mean, rstd): (Option<&[T]>, &[T]),
     weight: Option<&[T]>,
-    rstd: &[T],
     d: usize,
     grads: LayerNormGrads<'_, T>,
 ) {
     assert!(d > 0 && g.len().is_multiple_of(d), "layer_norm_backward: {} elements in rows of {d}", g.len());
-    assert!(xhat.len() == g.len() && rstd.len() == g.len() / d, "layer_norm_backward: buffer lengths");
+    assert!(
+        x.len() == g.len() && rstd.len() == g.len() / d && mean.is_none_or(|m| m.len() == rstd.len()),
+        "layer_norm_backward: buffer lengths"
+    );
     assert!(weight.is_none_or(|w| w.len() == d), "layer_norm_backward: weight length");
     assert!(grads.input.as_deref().is_none_or(|o| o.len() == g.len()), "layer_norm_backward: input gradient length");
     assert!(
@@ -174,7 +168,7 @@ pub(crate) fn layer_norm_backward<T: Float + crate::num::Num + Send + Sync>(
         sums: [grads.weight.is_some(), grads.bias.is_some()],
         leaf_rows: (LEAF_ELEMENTS / d).max(1).next_multiple_of(COLUMN_BLOCK),
     };
-    let [w, b] = rows.split(g, xhat, rstd, grads.input);
+    let [w, b] = rows.split(g, x, (mean, rstd), grads.input);
     for (out, cols) in [(grads.weight, w), (grads.bias, b)] {
         if let (Some(out), Some(cols)) = (out, cols) {
             for ((o, &s), &e) in out.iter_mut().zip(&cols.sum).zip(&cols.err) {
@@ -224,15 +218,15 @@ type Sums<T> = [Option<Columns<T>>; 2];
 impl<T: Float + crate::num::Num + Send + Sync> Rows<'_, T> {
     /// The rows of `g` cut in two at a multiple of the leaf size (in parallel from
     /// [`PAR_ROWS_THRESHOLD`] elements), the right half's column sums added to the left's.
-    fn split(&self, g: &[T], xhat: &[T], rstd: &[T], input: Option<&mut [T]>) -> Sums<T> {
+    fn split(&self, g: &[T], x: &[T], (mean, rstd): (Option<&[T]>, &[T]), input: Option<&mut [T]>) -> Sums<T> {
         let n = rstd.len();
         if n <= self.leaf_rows {
-            return self.leaf(g, xhat, rstd, input);
+            return self.leaf(g, x, (mean, rstd), input);
         }
         let mid = (n / 2).div_ceil(self.leaf_rows) * self.leaf_rows;
         let (g0, g1) = g.split_at(mid * self.d);
-        let (h0, h1) = xhat.split_at(mid * self.d);
-        let (r0, r1) = rstd.split_at(mid);
+        let (x0, x1) = x.split_at(mid * self.d);
+        let ((m0, m1), (r0, r1)) = (mean.map(|m| m.split_at(mid)).unzip(), rstd.split_at(mid));
         let (i0, i1) = match input {
             Some(i) => {
                 let (a, b) = i.split_at_mut(mid * self.d);
@@ -240,8 +234,8 @@ impl<T: Float + crate::num::Num + Send + Sync> Rows<'_, T> {
             }
             None => (None, None),
         };
-        let left = || self.split(g0, h0, r0, i0);
-        let right = || self.split(g1, h1, r1, i1);
+        let left = || self.split(g0, x0, (m0, r0), i0);
+        let right = || self.split(g1, x1, (m1, r1), i1);
         #[cfg(feature = "rayon")]
         let (mut a, b) = if super::parallel_from(g.len(), PAR_ROWS_THRESHOLD) {
             rayon::join(left, right)
@@ -260,14 +254,26 @@ impl<T: Float + crate::num::Num + Send + Sync> Rows<'_, T> {
 
     /// One leaf of [`layer_norm_backward`]: each row's input gradient into `input`, and the
     /// column sums in blocks of [`COLUMN_BLOCK`] rows.
-    fn leaf(&self, g: &[T], xhat: &[T], rstd: &[T], mut input: Option<&mut [T]>) -> Sums<T> {
+    fn leaf(&self, g: &[T], x: &[T], (mean, rstd): (Option<&[T]>, &[T]), mut input: Option<&mut [T]>) -> Sums<T> {
         let d = self.d;
         let [want_w, want_b] = self.sums;
         let mut sums: Sums<T> = [want_w.then(|| Columns::new(d)), want_b.then(|| Columns::new(d))];
         // Each block's plain sums (empty when not wanted).
         let [mut bw, mut bb] = self.sums.map(|want| alloc::vec![T::zero(); if want { d } else { 0 }]);
-        let rows = g.chunks_exact(d).zip(xhat.chunks_exact(d)).zip(rstd);
-        for (i, ((gr, hr), &rs)) in rows.enumerate() {
+        // Each row's `x̂`, as the forward computed it (or `x` itself without the means).
+        let mut hbuf = alloc::vec![T::zero(); if mean.is_some() { d } else { 0 }];
+        let rows = g.chunks_exact(d).zip(x.chunks_exact(d)).zip(rstd);
+        for (i, ((gr, xr), &rs)) in rows.enumerate() {
+            let hr = match mean {
+                Some(mean) => {
+                    let m = mean[i];
+                    for (h, &v) in hbuf.iter_mut().zip(xr) {
+                        *h = (v - m) * rs;
+                    }
+                    &hbuf[..]
+                }
+                None => xr,
+            };
             if let Some(out) = input.as_deref_mut() {
                 self.input_row(gr, hr, rs, &mut out[i * d..(i + 1) * d]);
             }
