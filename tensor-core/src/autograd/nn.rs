@@ -302,7 +302,7 @@ where
             let rstd = var.map(move |v| T::one() / (v + eps).sqrt());
             let xhat = xc.zip_with(&rstd, |v, r| v * r);
             let y = affine(&xhat, weight.map(|w| w.value().as_dyn()), bias.map(|b| b.value().as_dyn()));
-            (Kept::Tensors { xhat, rstd }, y)
+            (Kept::Tensors(alloc::boxed::Box::new([xhat, rstd])), y)
         }
     };
     let y = typed::<T, S>(y);
@@ -320,10 +320,10 @@ where
                 Kept::Rows { x, mean, rstd } => {
                     (crate::kernels::contiguous_slice(x.data.as_slice(), x.layout()), Some(&mean[..]), Some(&rstd[..]))
                 }
-                Kept::Tensors { xhat, rstd } => (
-                    crate::kernels::contiguous_slice(xhat.data.as_slice(), xhat.layout()),
+                Kept::Tensors(t) => (
+                    crate::kernels::contiguous_slice(t[0].data.as_slice(), t[0].layout()),
                     None,
-                    crate::kernels::contiguous_slice(rstd.data.as_slice(), rstd.layout()),
+                    crate::kernels::contiguous_slice(t[1].data.as_slice(), t[1].layout()),
                 ),
             };
             if let (Some(gs), Some(xs), Some(rs), true) = (gs, xs, rs, w.is_none_or(|w| w.is_some())) {
@@ -349,9 +349,10 @@ where
             }
             // The tensor form (only after the tensor form's forward: the fused one's rows are
             // contiguous and not empty).
-            let Kept::Tensors { xhat, rstd } = &kept else {
+            let Kept::Tensors(t) = &kept else {
                 unreachable!("layer_norm: the fused forward's rows are contiguous and not empty")
             };
+            let [xhat, rstd] = &**t;
             s.add_with(iw, || sum_to::<T, (D,)>(gd.zip_with(xhat, |g, h| g * h).as_dyn(), &[d]));
             s.add_with(ib, || sum_to::<T, (D,)>(gd, &[d]));
             s.add_with(ix, || {
@@ -373,8 +374,9 @@ enum Kept<T: GradFloat, S: Shape> {
     /// which the kernel recomputes `x̂` to the forward's bits (PyTorch keeps the same two
     /// statistics): no buffer of the input's size besides the output.
     Rows { x: Arc<Tensor<T, S>>, mean: Vec<T>, rstd: Vec<T> },
-    /// After the tensor form: `x̂` and `rstd` (the input's sizes with the last 1).
-    Tensors { xhat: Tensor<T, DynShape>, rstd: Tensor<T, DynShape> },
+    /// After the tensor form: `x̂` and `rstd` (the input's sizes with the last 1), boxed (the
+    /// rarer case).
+    Tensors(alloc::boxed::Box<[Tensor<T, DynShape>; 2]>),
 }
 
 /// `(mean, rstd, y)` of [`try_layer_norm`] by the fused row kernel when `x` and the parameters
