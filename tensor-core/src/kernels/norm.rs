@@ -105,7 +105,8 @@ fn affine<T: Float>(yr: &mut [T], (weight, bias): (Option<&[T]>, Option<&[T]>), 
     }
 }
 
-/// The gradients [`layer_norm_backward`] writes, each `None` when its input is not tracked.
+/// The gradients [`layer_norm_backward`] and [`batch_norm_backward`] write, each `None` when its
+/// input is not tracked.
 pub(crate) struct LayerNormGrads<'a, T> {
     /// The input's, `rows * d`: `rstd (gh - mean(gh) - x̂ mean(gh x̂))` with `gh = g · weight`.
     pub(crate) input: Option<&'a mut [T]>,
@@ -113,6 +114,17 @@ pub(crate) struct LayerNormGrads<'a, T> {
     pub(crate) weight: Option<&'a mut [T]>,
     /// The bias's, `d`: `Σ_rows g`.
     pub(crate) bias: Option<&'a mut [T]>,
+}
+
+impl<T> LayerNormGrads<'_, T> {
+    /// Panics unless `weight` and the weight's and bias's gradients have `k` elements each and
+    /// the input's gradient `n` (`op` names the kernel).
+    fn check(&self, op: &str, weight: Option<&[T]>, n: usize, k: usize) {
+        assert!(weight.is_none_or(|w| w.len() == k), "{op}: weight length");
+        assert!(self.input.as_deref().is_none_or(|o| o.len() == n), "{op}: input gradient length");
+        let params = [self.weight.as_deref(), self.bias.as_deref()];
+        assert!(params.iter().all(|p| p.is_none_or(|o| o.len() == k)), "{op}: weight or bias gradient length");
+    }
 }
 
 /// Rows summed plainly into a block of [`layer_norm_backward`]'s column sums before one
@@ -155,12 +167,7 @@ pub(crate) fn layer_norm_backward<T: Float + crate::num::Num + Send + Sync>(
         x.len() == g.len() && rstd.len() == g.len() / d && mean.is_none_or(|m| m.len() == rstd.len()),
         "layer_norm_backward: buffer lengths"
     );
-    assert!(weight.is_none_or(|w| w.len() == d), "layer_norm_backward: weight length");
-    assert!(grads.input.as_deref().is_none_or(|o| o.len() == g.len()), "layer_norm_backward: input gradient length");
-    assert!(
-        grads.weight.as_deref().is_none_or(|o| o.len() == d) && grads.bias.as_deref().is_none_or(|o| o.len() == d),
-        "layer_norm_backward: weight or bias gradient length"
-    );
+    grads.check("layer_norm_backward", weight, g.len(), d);
     let rows = Rows {
         d,
         inv_d: T::one() / T::from(d).unwrap_or_else(T::nan),
@@ -478,12 +485,7 @@ pub(crate) fn batch_norm_backward<T: Float + crate::num::Num + Send + Sync>(
         c > 0 && inner > 0 && g.len().is_multiple_of(c * inner) && xhat.len() == g.len() && rstd.len() == c,
         "batch_norm_backward: buffer lengths"
     );
-    assert!(weight.is_none_or(|w| w.len() == c), "batch_norm_backward: weight length");
-    assert!(grads.input.as_deref().is_none_or(|o| o.len() == g.len()), "batch_norm_backward: input gradient length");
-    assert!(
-        grads.weight.as_deref().is_none_or(|o| o.len() == c) && grads.bias.as_deref().is_none_or(|o| o.len() == c),
-        "batch_norm_backward: weight or bias gradient length"
-    );
+    grads.check("batch_norm_backward", weight, g.len(), c);
     let rows = g.len() / inner;
     let count = T::from(rows / c * inner).unwrap_or_else(T::nan);
     let par = batch_parallel(g.len());
