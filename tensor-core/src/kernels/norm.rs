@@ -446,17 +446,24 @@ pub(crate) fn batch_norm_rows<T: Float + Send + Sync>(
             (None, None) => o.iter_mut().for_each(|o| *o = *o * wk),
         }
     };
-    match xhat {
-        Some(xhat) => {
-            write_rows(xhat, inner, par, finish);
-            let xhat = &*xhat;
-            write_rows(y, inner, par, |r, o| scale(r, o, Some(&xhat[r * inner..(r + 1) * inner])));
-        }
-        None => write_rows(y, inner, par, |r, o| {
+    let Some(xhat) = xhat else {
+        return write_rows(y, inner, par, |r, o| {
             finish(r, o);
             scale(r, o, None)
-        }),
+        });
+    };
+    // Each row's `x̂`, then its `y` from it while it is in the cache: one pass over memory.
+    let both = |r: usize, (h, o): (&mut [T], &mut [T])| {
+        finish(r, h);
+        scale(r, o, Some(h))
+    };
+    #[cfg(feature = "rayon")]
+    if par {
+        use rayon::prelude::*;
+        xhat.par_chunks_exact_mut(inner).zip(y.par_chunks_exact_mut(inner)).enumerate().for_each(|(r, p)| both(r, p));
+        return;
     }
+    xhat.chunks_exact_mut(inner).zip(y.chunks_exact_mut(inner)).enumerate().for_each(|(r, p)| both(r, p));
 }
 
 /// Batch normalisation's backward pass over a contiguous `[n, c, inner]` input (every dim after
